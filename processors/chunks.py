@@ -1,0 +1,256 @@
+"""Stream chunks: typed values whose ``type`` strings and wire shape are Mastra's.
+
+Every chunk is a pydantic model tagged by ``type``. Agent chunks carry ``run_id``, ``from_`` (``"AGENT"``) and a
+``payload``; data chunks (``data-*``) carry ``data`` and optionally ``id``/``transient`` and nothing else, as in
+Mastra. ``chunk.to_wire()`` gives Mastra's camelCase JSON (``runId``, ``from``, ``payload.toolCallId`` ...), so a
+recorded stream can be compared with one recorded from Mastra. :func:`chunk_from_wire` reads that shape back.
+
+Processors replace a chunk by returning a new one; ``part.with_payload(text="...")`` is the short way::
+
+    def process_output_stream(self, args):
+        if args.part.type == "text-delta":
+            return args.part.with_payload(text=args.part.payload.text.upper())
+        return args.part
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic.alias_generators import to_camel
+
+from processors.usage import Usage
+
+_WIRE = ConfigDict(alias_generator=to_camel, validate_by_name=True, validate_by_alias=True, extra="allow")
+
+
+class Payload(BaseModel):
+    """Base of chunk payloads. Unknown fields are kept (providers add their own)."""
+
+    model_config = _WIRE
+
+
+class EmptyPayload(Payload):
+    pass
+
+
+class TextPayload(Payload):
+    id: str
+    provider_metadata: dict[str, Any] | None = None
+
+
+class TextDeltaPayload(TextPayload):
+    text: str
+
+
+class ToolCallPayload(Payload):
+    tool_call_id: str
+    tool_name: str
+    args: Any = None
+    provider_executed: bool | None = None
+
+
+class ToolCallStreamingStartPayload(Payload):
+    tool_call_id: str
+    tool_name: str
+
+
+class ToolCallDeltaPayload(Payload):
+    tool_call_id: str
+    args_text_delta: str
+    tool_name: str | None = None
+
+
+class ToolCallStreamingEndPayload(Payload):
+    tool_call_id: str
+
+
+class ToolResultPayload(Payload):
+    tool_call_id: str
+    tool_name: str
+    result: Any = None
+    args: Any = None
+    is_error: bool | None = None
+    provider_executed: bool | None = None
+
+
+class ToolErrorPayload(Payload):
+    tool_call_id: str
+    tool_name: str
+    args: Any = None
+    error: Any = None
+
+
+class StepStartPayload(Payload):
+    message_id: str | None = None
+    request: dict[str, Any] = Field(default_factory=dict)
+    warnings: list[Any] = Field(default_factory=list)
+
+
+class StepResult(Payload):
+    """Why a step ended. ``reason`` is a finish reason, or ``"tripwire"``/``"retry"`` (the loop's own)."""
+
+    reason: str
+    raw_reason: str | None = None
+    is_continued: bool = False
+    warnings: list[Any] = Field(default_factory=list)
+
+
+class ToolCallInfo(Payload):
+    """A tool call as steps report it (``{toolCallId, toolName, args}`` on the wire)."""
+
+    tool_call_id: str
+    tool_name: str
+    args: Any = None
+
+
+class StepOutput(Payload):
+    text: str = ""
+    tool_calls: list[ToolCallInfo] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+
+
+class StepFinishPayload(Payload):
+    id: str | None = None
+    message_id: str | None = None
+    step_result: StepResult
+    output: StepOutput = Field(default_factory=StepOutput)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class FinishPayload(Payload):
+    step_result: StepResult
+    output: StepOutput = Field(default_factory=StepOutput)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class ErrorPayload(Payload):
+    error: Any
+
+
+class TripwirePayload(Payload):
+    reason: str
+    retry: bool = False
+    metadata: Any = None
+    processor_id: str | None = None
+
+
+class ResponseMetadataPayload(Payload):
+    id: str | None = None
+    model_id: str | None = None
+
+
+class Chunk(BaseModel):
+    """An agent stream chunk: ``{type, run_id, from, payload, metadata?}``."""
+
+    model_config = ConfigDict(validate_by_name=True, validate_by_alias=True)
+
+    type: str
+    run_id: str = Field(default="", alias="runId")
+    from_: str = Field(default="AGENT", alias="from")
+    payload: Payload = Field(default_factory=EmptyPayload)
+    metadata: dict[str, Any] | None = None
+
+    #: Chunk types that carry streamed model output (what stream guardrails usually inspect).
+    TEXT_TYPES: ClassVar[frozenset[str]] = frozenset({"text-delta", "reasoning-delta"})
+
+    def with_payload(self, **changes: Any) -> Chunk:
+        """A copy of this chunk with some payload fields changed; the original is left as it was."""
+        return self.model_copy(update={"payload": self.payload.model_copy(update=changes)})
+
+    def to_wire(self) -> dict[str, Any]:
+        """Mastra's JSON shape: camelCase keys, ``from``, no empty optional fields."""
+        wire: dict[str, Any] = {"type": self.type, "runId": self.run_id, "from": self.from_}
+        wire["payload"] = self.payload.model_dump(mode="json", by_alias=True, exclude_none=True)
+        if self.metadata:
+            wire["metadata"] = self.metadata
+        return wire
+
+
+def _chunk_class(type_name: str, payload_cls: type[Payload]) -> type[Chunk]:
+    namespace = {
+        "__annotations__": {"type": Literal[type_name], "payload": payload_cls},  # type: ignore[valid-type]
+        "type": type_name,
+        "__module__": __name__,
+        "__doc__": f"The ``{type_name}`` chunk.",
+    }
+    cls_name = "".join(word.capitalize() for word in type_name.split("-")) + "Chunk"
+    return type(cls_name, (Chunk,), namespace)
+
+
+StartChunk = _chunk_class("start", EmptyPayload)
+StepStartChunk = _chunk_class("step-start", StepStartPayload)
+ResponseMetadataChunk = _chunk_class("response-metadata", ResponseMetadataPayload)
+TextStartChunk = _chunk_class("text-start", TextPayload)
+TextDeltaChunk = _chunk_class("text-delta", TextDeltaPayload)
+TextEndChunk = _chunk_class("text-end", TextPayload)
+ReasoningStartChunk = _chunk_class("reasoning-start", TextPayload)
+ReasoningDeltaChunk = _chunk_class("reasoning-delta", TextDeltaPayload)
+ReasoningEndChunk = _chunk_class("reasoning-end", TextPayload)
+ToolCallInputStreamingStartChunk = _chunk_class("tool-call-input-streaming-start", ToolCallStreamingStartPayload)
+ToolCallDeltaChunk = _chunk_class("tool-call-delta", ToolCallDeltaPayload)
+ToolCallInputStreamingEndChunk = _chunk_class("tool-call-input-streaming-end", ToolCallStreamingEndPayload)
+ToolCallChunk = _chunk_class("tool-call", ToolCallPayload)
+ToolResultChunk = _chunk_class("tool-result", ToolResultPayload)
+ToolErrorChunk = _chunk_class("tool-error", ToolErrorPayload)
+StepFinishChunk = _chunk_class("step-finish", StepFinishPayload)
+FinishChunk = _chunk_class("finish", FinishPayload)
+ErrorChunk = _chunk_class("error", ErrorPayload)
+TripwireChunk = _chunk_class("tripwire", TripwirePayload)
+AbortChunk = _chunk_class("abort", EmptyPayload)
+
+#: ``type`` string → chunk class, for reading recorded streams back.
+CHUNK_CLASSES: dict[str, type[Chunk]] = {
+    cls.model_fields["type"].default: cls
+    for cls in (
+        StartChunk, StepStartChunk, ResponseMetadataChunk, TextStartChunk, TextDeltaChunk, TextEndChunk,
+        ReasoningStartChunk, ReasoningDeltaChunk, ReasoningEndChunk, ToolCallInputStreamingStartChunk,
+        ToolCallDeltaChunk, ToolCallInputStreamingEndChunk, ToolCallChunk, ToolResultChunk, ToolErrorChunk,
+        StepFinishChunk, FinishChunk, ErrorChunk, TripwireChunk, AbortChunk,
+    )
+}  # fmt: skip
+
+
+class DataChunk(BaseModel):
+    """A custom ``data-*`` chunk from a processor or tool: ``{type, data, id?, transient?}``.
+
+    ``transient`` chunks are streamed to clients but never saved to memory.
+    """
+
+    model_config = ConfigDict(validate_by_name=True, validate_by_alias=True)
+
+    type: str
+    data: Any = None
+    id: str | None = None
+    transient: bool = False
+
+    @field_validator("type")
+    @classmethod
+    def _must_be_data(cls, value: str) -> str:
+        if not value.startswith("data-"):
+            raise ValueError(f"a custom chunk's type must start with 'data-', got {value!r}")
+        return value
+
+    def to_wire(self) -> dict[str, Any]:
+        wire: dict[str, Any] = {"type": self.type, "data": self.data}
+        if self.id is not None:
+            wire["id"] = self.id
+        if self.transient:
+            wire["transient"] = True
+        return wire
+
+
+AnyChunk = Chunk | DataChunk
+
+
+def chunk_from_wire(wire: dict[str, Any]) -> AnyChunk:
+    """Read a chunk in Mastra's JSON shape (as ``to_wire`` writes it)."""
+    chunk_type = wire.get("type", "")
+    if chunk_type.startswith("data-"):
+        return DataChunk.model_validate(wire)
+    cls = CHUNK_CLASSES.get(chunk_type)
+    if cls is None:
+        return Chunk(type=chunk_type, run_id=wire.get("runId", ""), **{"from": wire.get("from", "AGENT")},
+                     payload=Payload.model_validate(wire.get("payload", {})), metadata=wire.get("metadata"))
+    return cls.model_validate(wire)

@@ -1,0 +1,96 @@
+"""The runtime's errors, all rooted in :class:`ProcessorsError`.
+
+::
+
+    ProcessorsError
+    ├── ModelAPIError              a provider refused or failed a model call (status, retryable)
+    ├── ProcessorError             a processor broke the contract or raised
+    │   ├── ProcessorContractError     wrong return shape, foreign MessageList, bad lane ...
+    │   └── ProcessorRaisedError       a hook raised a normal exception (names processor and hook)
+    ├── ToolError                  a tool could not be called
+    │   └── ToolArgumentsError         the model sent invalid JSON or invalid arguments
+    └── InvalidChunkError          ``writer.custom`` got a chunk whose type is not ``data-*``
+
+``TripWire`` (``processors.tripwire``) is deliberately *not* in this tree: it is a value the runner turns into
+a ``tripwire`` chunk and ``result.tripwire``, not an error the caller must catch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ProcessorsError(Exception):
+    """Root of every error the runtime raises on purpose."""
+
+
+class ModelAPIError(ProcessorsError):
+    """A model provider failed a call; one shape whatever the provider, so error processors can decide.
+
+    ``retryable`` says whether trying again may help (429, 5xx, dropped connections), never for 401/403.
+    ``retry_after`` is the provider's Retry-After in seconds when it sent one.
+    """
+
+    def __init__(
+        self,
+        status_code: int | None,
+        message: str,
+        retryable: bool = False,
+        *,
+        retry_after: float | None = None,
+        provider: str | None = None,
+        body: Any = None,
+    ) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+        self.message = message
+        self.retryable = retryable
+        self.retry_after = retry_after
+        self.provider = provider
+        self.body = body
+
+    def __repr__(self) -> str:
+        return (
+            f"ModelAPIError(status_code={self.status_code!r}, message={self.message!r}, "
+            f"retryable={self.retryable!r})"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form used in ``error`` chunks and message error parts."""
+        return {
+            "name": "ModelAPIError",
+            "message": self.message,
+            "statusCode": self.status_code,
+            "retryable": self.retryable,
+            "retryAfter": self.retry_after,
+            "provider": self.provider,
+        }
+
+
+class ProcessorError(ProcessorsError):
+    """A processor misbehaved; carries which processor and which hook."""
+
+    def __init__(self, message: str, *, processor_id: str | None = None, hook: str | None = None) -> None:
+        super().__init__(message)
+        self.processor_id = processor_id
+        self.hook = hook
+
+
+class ProcessorContractError(ProcessorError):
+    """A processor returned a shape the hook does not allow, or was configured where it cannot run."""
+
+
+class ProcessorRaisedError(ProcessorError):
+    """A processor's hook raised an ordinary exception (kept as ``__cause__``)."""
+
+
+class ToolError(ProcessorsError):
+    """A tool call could not be completed."""
+
+
+class ToolArgumentsError(ToolError):
+    """The model's tool-call arguments were not valid JSON or did not match the tool's schema."""
+
+
+class InvalidChunkError(ProcessorsError):
+    """A custom chunk was not a ``data-*`` chunk."""

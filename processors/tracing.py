@@ -1,0 +1,112 @@
+"""Trace events: one per hook call of each processor, for observers such as the studio's inspector.
+
+Tracing costs nothing when nobody subscribed: the runner checks ``tracer.active`` once and skips all work.
+``process_output_stream`` runs per chunk, so per-chunk calls are summarised per step and processor
+(count, changed, dropped, total time), keeping the individual entries only where a processor changed,
+dropped or aborted a chunk.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+logger = logging.getLogger(__name__)
+
+Outcome = Literal["passed", "changed", "dropped", "aborted", "raised"]
+
+
+@dataclass(slots=True)
+class TraceEvent:
+    """One hook call (or, for ``process_output_stream``, one step's worth of them, with ``chunk_stats``)."""
+
+    run_id: str
+    step_number: int | None
+    hook: str
+    processor_id: str
+    processor_index: int | None
+    started_at: float
+    ended_at: float
+    outcome: Outcome
+    #: Short human summary of what went in and came out (``"3 messages → 2 messages"``).
+    before: str = ""
+    after: str = ""
+    #: The processor's state after the call (a JSON-safe copy).
+    state: dict[str, Any] = field(default_factory=dict)
+    #: The abort reason, or the exception text, when ``outcome`` is aborted/raised.
+    detail: str | None = None
+    #: For summarised stream events: ``{"count", "changed", "dropped", "seconds", "changes": [...]}``.
+    chunk_stats: dict[str, Any] | None = None
+
+    @property
+    def duration(self) -> float:
+        return self.ended_at - self.started_at
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "runId": self.run_id,
+            "stepNumber": self.step_number,
+            "hook": self.hook,
+            "processorId": self.processor_id,
+            "processorIndex": self.processor_index,
+            "startedAt": self.started_at,
+            "endedAt": self.ended_at,
+            "outcome": self.outcome,
+            "before": self.before,
+            "after": self.after,
+            "state": self.state,
+            "detail": self.detail,
+            "chunkStats": self.chunk_stats,
+        }
+
+
+class Tracer(Protocol):
+    """An observer of trace events. ``on_trace_event`` must be quick: it runs on the run's task."""
+
+    def on_trace_event(self, event: TraceEvent) -> None: ...
+
+
+class TraceHub:
+    """The run's fan-out to observers. ``active`` is False when there is nobody to tell."""
+
+    __slots__ = ("_observers",)
+
+    def __init__(self, observers: list[Tracer] | None = None) -> None:
+        self._observers: list[Tracer] = list(observers or [])
+
+    @property
+    def active(self) -> bool:
+        return bool(self._observers)
+
+    def subscribe(self, observer: Tracer) -> Callable[[], None]:
+        self._observers.append(observer)
+        return lambda: self._observers.remove(observer) if observer in self._observers else None
+
+    def emit(self, event: TraceEvent) -> None:
+        for observer in list(self._observers):
+            try:
+                observer.on_trace_event(event)
+            except Exception:  # an observer must never break a run
+                logger.exception("trace observer %r failed", observer)
+
+
+class RecordingTracer:
+    """Keeps every event in ``events`` (tests, the CLI demo, exporting a run's trace)."""
+
+    def __init__(self) -> None:
+        self.events: list[TraceEvent] = []
+
+    def on_trace_event(self, event: TraceEvent) -> None:
+        self.events.append(event)
+
+
+def snapshot_state(state: dict[str, Any]) -> dict[str, Any]:
+    """A JSON-safe deep copy of a processor's state, so later mutation does not rewrite history."""
+    try:
+        return json.loads(json.dumps(state, default=repr))  # type: ignore[no-any-return]
+    except (TypeError, ValueError):
+        return {key: repr(value) for key, value in copy.copy(state).items()}
