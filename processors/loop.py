@@ -215,6 +215,22 @@ class Run:
                 yield extra
         if processed is not None:
             yield processed
+        if self.chain.reprocess:
+            async for extra in self._reprocess(None):
+                yield extra
+
+    async def _reprocess(self, builder: _StepBuilder | None) -> AsyncIterator[AnyChunk]:
+        """Parts a processor stashed under the reprocess key, each driven through the whole chain again."""
+        queue = self.chain.reprocess
+        while queue:
+            processed = await self._process(queue.pop(0))
+            if self._pending:
+                async for extra in self._drain():
+                    yield extra
+            if processed is not None:
+                if builder is not None:
+                    builder.fold(processed)
+                yield processed
 
     async def _process(self, chunk: AnyChunk) -> AnyChunk | None:
         if not self.chain:
@@ -676,6 +692,9 @@ class Run:
                 if processed is not None:
                     fold(processed)
                     yield processed
+                if chain.reprocess:
+                    async for extra in self._reprocess(builder):
+                        yield extra
         finally:
             await source.aclose()  # type: ignore[attr-defined]
 

@@ -291,6 +291,13 @@ def normalise_mapping(result: Any, entry: Entry, hook: str, allowed: frozenset[s
 
 
 # --------------------------------------------------------------------------------------------- stream
+#: A stream processor may stash a second part under this state key; after the part it returned is emitted, the
+#: runtime drives the stashed part through the whole chain (Mastra's reprocess key). BatchParts and the PII
+#: detector's carry-over buffer use it to emit "flushed text, then the chunk that caused the flush".
+REPROCESS_KEY = "__reprocess_part"
+MAX_REPROCESS = 1000
+
+
 class StreamChain:
     """The per-chunk hot path: ``process_output_stream`` across the output lane.
 
@@ -298,7 +305,7 @@ class StreamChain:
     await, and tracing is summarised per step, so five pass-through processors cost a few microseconds a chunk.
     """
 
-    __slots__ = ("_ctx", "_links", "_stats", "has_async", "stream_parts")
+    __slots__ = ("_ctx", "_links", "_stats", "has_async", "reprocess", "stream_parts")
 
     def __init__(self, ctx: RunContext, entries: list[Entry], message_list: MessageList) -> None:
         self._ctx = ctx
@@ -317,6 +324,8 @@ class StreamChain:
             self._links.append((entry, fn, entry.asyncs["process_output_stream"], args))
         self.has_async = any(link[2] for link in self._links)
         self._stats: dict[str, dict[str, Any]] = {}
+        #: Parts processors stashed under :data:`REPROCESS_KEY`, to run through the chain after the current one.
+        self.reprocess: list[AnyChunk] = []
 
     def __bool__(self) -> bool:
         return bool(self._links)
@@ -340,10 +349,19 @@ class StreamChain:
             except Exception as exc:
                 self._raised(entry, exc)
                 continue
+            if REPROCESS_KEY in args.state:
+                self._stash(args.state)
             if result is None:
                 return None
             part = result
         return part
+
+    def _stash(self, state: dict[str, Any]) -> None:
+        stashed = state.pop(REPROCESS_KEY)
+        if stashed is not None:
+            if len(self.reprocess) >= MAX_REPROCESS:
+                raise ProcessorContractError(f"more than {MAX_REPROCESS} parts stashed for reprocessing")
+            self.reprocess.append(stashed)
 
     async def process(self, part: AnyChunk) -> AnyChunk | None:
         """The general path: async hooks, tracing with per-step summaries."""
@@ -372,6 +390,8 @@ class StreamChain:
                     self._record(entry, started, "raised", part, part, f"{type(exc).__name__}: {exc}")
                 self._raised(entry, exc)
                 continue
+            if REPROCESS_KEY in args.state:
+                self._stash(args.state)
             if tracing:
                 outcome: Outcome = "dropped" if result is None else "passed" if result is part else "changed"
                 if outcome == "changed" and result == part:
