@@ -19,6 +19,9 @@ Behaviour of litellm 1.110.2 this adapter relies on (checked against a local SSE
 - A stream that ends without a ``finish_reason`` — socket closed mid-body, or a clean end with or without
   ``data: [DONE]`` — raises ``MidStreamFallbackError`` while iterating; litellm never ends it silently.
 - Unknown finish reasons are logged by litellm and turned into ``"stop"``.
+- Extra keywords reach the request body (``logit_bias``, ``extra_body={...}``, even unknown names), except
+  litellm's own (``metadata``, which it also mutates) and ``user``, which it drops for OpenAI-compatible
+  servers.
 - The OpenAI client retries 429/5xx/connection errors twice by default (three requests and ~2 s of backoff);
   the runtime owns retries (error processors, ``retry_after``), so this adapter sets ``max_retries=0`` and
   ``num_retries=0`` unless the caller overrides them.
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import email.utils
 import importlib
 import json
@@ -118,12 +122,16 @@ class LiteLLMModel:
         return f"LiteLLMModel({self.model_id!r}, api_base={self.api_base!r})"
 
     def completion_kwargs(self, request: ModelRequest) -> dict[str, Any]:
-        """The keyword arguments of the ``litellm.acompletion`` call (public so tests and traces can show them)."""
+        """The keyword arguments of the ``litellm.acompletion`` call (public so tests and traces can show them).
+
+        Messages, tools and provider options are copied: litellm edits some arguments in place (it adds timing
+        data to a ``metadata`` dict, for one), and the caller's message list must stay the runtime's own.
+        """
         kwargs: dict[str, Any] = {**_BASE_SETTINGS, **self.default_settings, **request.settings}
         kwargs.update(
             model=self.model_id,
-            messages=request.messages,
-            tools=request.tools or None,
+            messages=copy.deepcopy(request.messages),
+            tools=copy.deepcopy(request.tools) or None,
             tool_choice=_tool_choice(request.tool_choice) if request.tools else None,
             stream=True,
             stream_options={"include_usage": True},
@@ -132,7 +140,7 @@ class LiteLLMModel:
         )
         if request.response_format is not None:
             kwargs["response_format"] = _response_format(request.response_format)
-        kwargs.update(request.provider_options)
+        kwargs.update(copy.deepcopy(request.provider_options))
         return kwargs
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
@@ -315,7 +323,7 @@ def _usage(usage: Any) -> Usage:
 
 # --- errors ---------------------------------------------------------------------------------------------------
 
-_LITELLM_PREFIX = re.compile(r"^(?:(?:litellm\.)?\w+(?:Error|Exception|Timeout)(?::|\s+-)\s*)+")
+_LITELLM_PREFIX = re.compile(r"^(?:(?:litellm\.)?\w*(?:Error|Exception|Timeout)(?::|\s+-)\s*)+")
 
 
 def to_model_api_error(exc: BaseException, *, provider: str | None = None) -> ModelAPIError:

@@ -111,11 +111,14 @@ class ScriptedModel:
             emitted = 0
             reasoning = turn.reasoning if isinstance(turn.reasoning, list) else split_words(turn.reasoning)
             text = turn.text if isinstance(turn.text, list) else split_words(turn.text)
+            paced = turn.delay > 0 or (turn.error is not None and turn.error_after is not None)
             for delta_text in reasoning:
-                emitted = await self._pace(turn, emitted)
+                if paced:
+                    emitted = await self._pace(turn, emitted)
                 yield ReasoningDelta(delta_text)
             for delta_text in text:
-                emitted = await self._pace(turn, emitted)
+                if paced:
+                    emitted = await self._pace(turn, emitted)
                 yield TextDelta(delta_text)
             for index, call in enumerate(turn.tool_calls):
                 call_id = call.id or f"call_{len(self.requests)}_{index}"

@@ -1,0 +1,1 @@
+"""Alembic revision files (loaded by path, in ``down_revision`` order; this file is skipped by Alembic)."""

@@ -1,0 +1,141 @@
+"""The database's tables, as SQLAlchemy Core: threads and messages, and the studio's designs, runs and traces.
+
+The studio's tables live here too, although only the studio reads them: one database file means one migration
+history, and a thread reopened later finds its runs and trace events beside its messages (deleting a thread
+deletes them with it, by foreign key). They are plain SQL: nothing here imports the studio.
+
+This module describes the *current* schema for queries. The migrations in ``migrations/versions`` create it
+and must keep describing it: change both together (a test compares them).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Dialect
+
+metadata = sa.MetaData()
+
+#: An auto-incrementing 64-bit key: ``INTEGER PRIMARY KEY`` on SQLite (the rowid), ``BIGSERIAL`` elsewhere.
+SeqKey = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+
+
+class UTCDateTime(sa.TypeDecorator[datetime]):
+    """Timezone-aware UTC datetimes on every backend.
+
+    SQLite has no time zone type: SQLAlchemy stores naive text there, so values are converted to naive UTC on
+    the way in and marked UTC on the way out. PostgreSQL keeps ``TIMESTAMP WITH TIME ZONE``.
+    """
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+threads = sa.Table(
+    "threads",
+    metadata,
+    sa.Column("id", sa.String(255), primary_key=True),
+    sa.Column("resource_id", sa.String(255), nullable=True),
+    sa.Column("title", sa.Text, nullable=True),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
+    sa.Column("metadata", sa.JSON, nullable=False),
+    sa.Index("ix_threads_updated_at", "updated_at"),
+    sa.Index("ix_threads_resource_id_updated_at", "resource_id", "updated_at"),
+)
+
+#: One row per message. ``seq`` orders a thread's messages (insertion order, kept when a message is updated);
+#: ``content`` is the message's ``content`` object (parts, flattened text, metadata) as JSON text.
+messages = sa.Table(
+    "messages",
+    metadata,
+    sa.Column("seq", SeqKey, primary_key=True, autoincrement=True),
+    sa.Column("id", sa.String(255), nullable=False, unique=True),
+    sa.Column("thread_id", sa.String(255), sa.ForeignKey("threads.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("resource_id", sa.String(255), nullable=True),
+    sa.Column("role", sa.String(32), nullable=False),
+    sa.Column("type", sa.String(64), nullable=True),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("content", sa.Text, nullable=False),
+    sa.Index("ix_messages_thread_id_seq", "thread_id", "seq"),
+)
+
+# --------------------------------------------------------------------------------------------- the studio's
+
+designs = sa.Table(
+    "designs",
+    metadata,
+    sa.Column("id", sa.String(255), primary_key=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("json", sa.Text, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
+)
+
+runs = sa.Table(
+    "runs",
+    metadata,
+    sa.Column("id", sa.String(255), primary_key=True),
+    sa.Column("design_id", sa.String(255), sa.ForeignKey("designs.id", ondelete="SET NULL"), nullable=True),
+    sa.Column("thread_id", sa.String(255), sa.ForeignKey("threads.id", ondelete="CASCADE"), nullable=True),
+    sa.Column("model", sa.Text, nullable=True),
+    sa.Column("started_at", UTCDateTime, nullable=False),
+    sa.Column("finished_at", UTCDateTime, nullable=True),
+    sa.Column("outcome", sa.String(32), nullable=True),
+    sa.Column("finish_reason", sa.String(64), nullable=True),
+    sa.Column("usage", sa.JSON, nullable=True),
+    sa.Column("tripwire", sa.JSON, nullable=True),
+    sa.Column("error", sa.Text, nullable=True),
+    sa.Index("ix_runs_thread_id_started_at", "thread_id", "started_at"),
+    sa.Index("ix_runs_design_id", "design_id"),
+)
+
+trace_events = sa.Table(
+    "trace_events",
+    metadata,
+    sa.Column("seq", SeqKey, primary_key=True, autoincrement=True),
+    sa.Column("run_id", sa.String(255), sa.ForeignKey("runs.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("step_number", sa.Integer, nullable=True),
+    sa.Column("hook", sa.String(64), nullable=False),
+    sa.Column("processor_id", sa.String(255), nullable=False),
+    sa.Column("processor_index", sa.Integer, nullable=True),
+    sa.Column("started_at", sa.Float, nullable=False),
+    sa.Column("ended_at", sa.Float, nullable=False),
+    sa.Column("outcome", sa.String(16), nullable=False),
+    sa.Column("before", sa.Text, nullable=False),
+    sa.Column("after", sa.Text, nullable=False),
+    sa.Column("state", sa.JSON, nullable=True),
+    sa.Column("detail", sa.Text, nullable=True),
+    sa.Column("chunk_stats", sa.JSON, nullable=True),
+    sa.Index("ix_trace_events_run_id_seq", "run_id", "seq"),
+)
+
+violations = sa.Table(
+    "violations",
+    metadata,
+    sa.Column("seq", SeqKey, primary_key=True, autoincrement=True),
+    sa.Column("run_id", sa.String(255), sa.ForeignKey("runs.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("processor_id", sa.String(255), nullable=False),
+    sa.Column("message", sa.Text, nullable=False),
+    sa.Column("detail", sa.JSON, nullable=True),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Index("ix_violations_run_id_seq", "run_id", "seq"),
+)
+
+__all__ = ["UTCDateTime", "designs", "messages", "metadata", "runs", "threads", "trace_events", "violations"]

@@ -1,0 +1,260 @@
+"""Pieces of one step: the reducer that folds streamed chunks into the step's assistant message, model events
+turned into chunks, and the control-flow signals the loop uses to end or retry a step."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from processors.chunks import (
+    AnyChunk,
+    Chunk,
+    ReasoningDeltaChunk,
+    ReasoningEndChunk,
+    ReasoningStartChunk,
+    ResponseMetadataChunk,
+    ResponseMetadataPayload,
+    TextEndChunk,
+    TextPayload,
+    TextStartChunk,
+    ToolCallChunk,
+    ToolCallDeltaChunk,
+    ToolCallDeltaPayload,
+    ToolCallInputStreamingEndChunk,
+    ToolCallInputStreamingStartChunk,
+    ToolCallPayload,
+    ToolCallStreamingEndPayload,
+    ToolCallStreamingStartPayload,
+    chunk_from_wire,
+    text_delta,
+)
+from processors.message_list import MessageList
+from processors.messages import (
+    Message,
+    MessageContent,
+    ReasoningPart,
+    StepStartPart,
+    TextPart,
+    ToolInvocation,
+    ToolInvocationPart,
+)
+from processors.models.base import (
+    Finish,
+    ModelEvent,
+    ReasoningDelta,
+    ResponseMetadata,
+    TextDelta,
+    ToolCallComplete,
+    ToolCallDelta,
+    ToolCallStart,
+)
+from processors.result import Step
+from processors.tripwire import TripWire
+from processors.usage import Usage
+
+
+class EndRun(Exception):  # noqa: N818 - control flow, never escapes the loop
+    """Ends the run early with ``chunk`` as its terminal chunk (a tripwire or an error)."""
+
+    def __init__(self, chunk: Chunk) -> None:
+        super().__init__(chunk.type)
+        self.chunk = chunk
+
+
+class RetryStep(Exception):  # noqa: N818 - control flow
+    """The current step was rejected and may be tried again with the tripwire's reason as feedback."""
+
+    def __init__(self, tripwire: TripWire) -> None:
+        super().__init__(tripwire.reason)
+        self.tripwire = tripwire
+
+
+class InvalidArgs:
+    """Tool-call arguments that were not valid JSON: kept as text so the tool error can quote them."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, InvalidArgs) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+def plain_args(args: Any) -> Any:
+    return args.text if isinstance(args, InvalidArgs) else args
+
+
+def parse_args(arguments: str) -> Any:
+    if not arguments.strip():
+        return {}
+    try:
+        return json.loads(arguments)
+    except ValueError:
+        return InvalidArgs(arguments)
+
+
+class StepState:
+    """What the loop knows about the step in progress, so a retry or a block can undo or keep it."""
+
+    __slots__ = ("boundary", "builder", "step")
+
+    def __init__(self) -> None:
+        self.boundary: tuple[list[str], dict[str, int]] | None = None
+        self.builder: StepBuilder | None = None
+        self.step: Step | None = None
+
+
+class StepBuilder:
+    """Folds the chunks a client saw into the step's assistant message.
+
+    It is the one reducer for "chunks → message": the loop uses it for what it saves, and a UI can use it to
+    build the message it shows from the same chunks.
+    """
+
+    def __init__(self, run_id: str, message_id: str) -> None:
+        self.run_id = run_id
+        self.message_id = message_id
+        self.text_id = message_id
+        self.reset()
+
+    def reset(self) -> None:
+        self.texts: list[str] = []
+        self.reasoning: list[str] = []
+        self.tool_calls: list[dict[str, Any]] = []
+        self.text_open = False
+        self.reasoning_open = False
+        self.finish_reason = "unknown"
+        self.usage = Usage()
+        self.finished = False
+        self.streamed = False
+
+    def fold(self, chunk: AnyChunk) -> None:
+        kind = chunk.type
+        self.streamed = True
+        if kind == "text-delta":
+            self.texts.append(chunk.payload.text)  # type: ignore[union-attr]
+        elif kind == "reasoning-delta":
+            self.reasoning.append(chunk.payload.text)  # type: ignore[union-attr]
+        elif kind == "tool-call":
+            payload = chunk.payload  # type: ignore[union-attr]
+            self.tool_calls.append(
+                {"tool_call_id": payload.tool_call_id, "tool_name": payload.tool_name, "args": payload.args}
+            )
+
+    def text(self) -> str:
+        return "".join(self.texts)
+
+    def message(self, extra_parts: list[Any]) -> Message:
+        parts: list[Any] = [StepStartPart()]
+        if self.reasoning:
+            parts.append(ReasoningPart(reasoning="".join(self.reasoning)))
+        text = self.text()
+        if text:
+            parts.append(TextPart(text=text))
+        for call in self.tool_calls:
+            invocation = ToolInvocation(
+                state="call", tool_call_id=call["tool_call_id"], tool_name=call["tool_name"],
+                args=plain_args(call["args"]),
+            )
+            parts.append(ToolInvocationPart(tool_invocation=invocation))
+        parts.extend(extra_parts)
+        if len(parts) == 1:
+            parts = list(extra_parts)
+        return Message(id=self.message_id, role="assistant", content=MessageContent(parts=parts, content=text or None))
+
+    def sync_tool_calls(self, message_list: MessageList) -> None:
+        """Drop calls a ``process_output_step`` processor removed from the list: they will not run."""
+        kept = [c for c in self.tool_calls if message_list.find_tool_invocation(c["tool_call_id"]) is not None]
+        self.tool_calls[:] = kept
+
+    # ------------------------------------------------------------------------------------------ events → chunks
+    def convert(self, event: ModelEvent | Chunk) -> tuple[Chunk, ...]:
+        """The chunks one model event stands for (text blocks get their start/end chunks around them)."""
+        run_id = self.run_id
+        kind = type(event)
+        if kind is TextDelta:
+            delta = text_delta(run_id, self.text_id, event.text)  # type: ignore[attr-defined]
+            if self.text_open:
+                return (delta,)
+            self.text_open = True
+            return TextStartChunk(run_id=run_id, payload=TextPayload(id=self.text_id)), delta
+        if kind is ReasoningDelta:
+            reasoning_id = self.text_id + "-reasoning"
+            delta = text_delta(run_id, reasoning_id, event.text, ReasoningDeltaChunk)  # type: ignore[attr-defined]
+            if self.reasoning_open:
+                return (delta,)
+            self.reasoning_open = True
+            return ReasoningStartChunk(run_id=run_id, payload=TextPayload(id=reasoning_id)), delta
+        if kind is ToolCallStart:
+            start = ToolCallInputStreamingStartChunk(run_id=run_id, payload=ToolCallStreamingStartPayload(
+                tool_call_id=event.tool_call_id, tool_name=event.tool_name))  # type: ignore[attr-defined]
+            return (*self.close_blocks(), start)
+        if kind is ToolCallDelta:
+            return (ToolCallDeltaChunk(run_id=run_id, payload=ToolCallDeltaPayload(
+                tool_call_id=event.tool_call_id, args_text_delta=event.args_text_delta)),)  # type: ignore[attr-defined]
+        if kind is ToolCallComplete:
+            call_id = event.tool_call_id  # type: ignore[attr-defined]
+            return (
+                ToolCallInputStreamingEndChunk(run_id=run_id, payload=ToolCallStreamingEndPayload(tool_call_id=call_id)),
+                ToolCallChunk(run_id=run_id, payload=ToolCallPayload(
+                    tool_call_id=call_id, tool_name=event.tool_name,  # type: ignore[attr-defined]
+                    args=parse_args(event.arguments))),  # type: ignore[attr-defined]
+            )
+        if kind is ResponseMetadata:
+            return (ResponseMetadataChunk(run_id=run_id, payload=ResponseMetadataPayload(
+                id=event.response_id, model_id=event.model_id)),)  # type: ignore[attr-defined]
+        if kind is Finish:
+            self.finish_reason = event.finish_reason  # type: ignore[attr-defined]
+            self.usage = event.usage  # type: ignore[attr-defined]
+            self.finished = True
+            return self.close_blocks()
+        if isinstance(event, Chunk):  # a cached response being replayed
+            if event.type == "finish":
+                payload = event.payload.model_dump()
+                self.finish_reason = payload.get("step_result", {}).get("reason", "stop")
+                self.usage = Usage.model_validate(payload.get("output", {}).get("usage", {}))
+                self.finished = True
+                return self.close_blocks()
+            if event.type == "text-start":
+                self.text_open = True
+            elif event.type == "text-end":
+                self.text_open = False
+            return (event,)
+        return ()
+
+    def close_blocks(self) -> tuple[Chunk, ...]:
+        out: list[Chunk] = []
+        if self.reasoning_open:
+            self.reasoning_open = False
+            out.append(ReasoningEndChunk(run_id=self.run_id, payload=TextPayload(id=self.text_id + "-reasoning")))
+        if self.text_open:
+            self.text_open = False
+            out.append(TextEndChunk(run_id=self.run_id, payload=TextPayload(id=self.text_id)))
+        return tuple(out)
+
+    def finish_record(self) -> dict[str, Any]:
+        """The compact ``finish`` entry that ends the chunks handed to ``process_llm_response`` (and caches)."""
+        return {
+            "type": "finish",
+            "payload": {"stepResult": {"reason": self.finish_reason},
+                        "output": {"usage": self.usage.model_dump(by_alias=True, exclude_none=True)}},
+        }
+
+
+async def replay(chunks: list[dict[str, Any]], run_id: str) -> AsyncIterator[Chunk]:
+    """A cached response's chunks, re-stamped with this run's id (a ``finish`` entry carries reason and usage)."""
+    for item in chunks:
+        payload = item.get("payload")
+        if hasattr(payload, "model_dump"):
+            payload = payload.model_dump(by_alias=True, exclude_none=True)
+        chunk = chunk_from_wire({"type": item["type"], "runId": run_id, "from": "AGENT", "payload": payload or {}})
+        if isinstance(chunk, Chunk):
+            yield chunk
