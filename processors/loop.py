@@ -360,7 +360,9 @@ class Run:
                             for extra in await self._reprocess(builder):
                                 yield extra
                 if not builder.finished:
-                    raise ModelAPIError(None, "The model stream ended before it finished", True)
+                    if cached is None:
+                        raise ModelAPIError(None, "The model stream ended before it finished", True)
+                    builder.finish_reason, builder.finished = "stop", True  # a replay need not record its end
                 break
             except TripWire as tripwire:
                 entry = chain.entry_for(tripwire.processor_id)

@@ -1,0 +1,1 @@
+"""Processor Studio: the PySide6 application over the ``processors`` runtime."""
