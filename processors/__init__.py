@@ -1,10 +1,10 @@
 """Processor Studio's runtime: Mastra's Processor pipeline and agentic loop, in pure Python.
 
-    from processors import Agent, Processor
-    from processors.models import ScriptedModel
+from processors import Agent, Processor
+from processors.models import ScriptedModel
 
-    agent = Agent(id="demo", model=ScriptedModel(["Hello!"]), input_processors=[...])
-    result = await agent.generate("hi")
+agent = Agent(id="demo", model=ScriptedModel(["Hello!"]), input_processors=[...])
+result = await agent.generate("hi")
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ lacks is refused when the agent is built (or, for callables, when the call start
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -61,10 +62,8 @@ def _resolve_lane(value: ProcessorList | None, lane: Lane, request_context: Requ
 def _entries(processors: list[Any]) -> list[Entry]:
     entries = []
     for index, processor in enumerate(processors):
-        try:
-            processor.processor_index = index  # Mastra writes it onto the processor object
-        except AttributeError:
-            pass
+        with contextlib.suppress(AttributeError):  # Mastra writes it onto the processor object
+            processor.processor_index = index
         entries.append(Entry(processor, index))
     return entries
 
@@ -75,7 +74,7 @@ class Agent:
     def __init__(
         self,
         *,
-        id: str,  # noqa: A002 - Mastra's name
+        id: str,
         model: LanguageModel | str,
         instructions: str | Sequence[str] = "",
         name: str | None = None,

@@ -168,37 +168,145 @@ class Chunk(BaseModel):
         return wire
 
 
-def _chunk_class(type_name: str, payload_cls: type[Payload]) -> type[Chunk]:
-    namespace = {
-        "__annotations__": {"type": Literal[type_name], "payload": payload_cls},  # type: ignore[valid-type]
-        "type": type_name,
-        "__module__": __name__,
-        "__doc__": f"The ``{type_name}`` chunk.",
-    }
-    cls_name = "".join(word.capitalize() for word in type_name.split("-")) + "Chunk"
-    return type(cls_name, (Chunk,), namespace)
+class StartChunk(Chunk):
+    """The ``start`` chunk."""
+
+    type: Literal["start"] = "start"
+    payload: EmptyPayload = Field(default_factory=EmptyPayload)
 
 
-StartChunk = _chunk_class("start", EmptyPayload)
-StepStartChunk = _chunk_class("step-start", StepStartPayload)
-ResponseMetadataChunk = _chunk_class("response-metadata", ResponseMetadataPayload)
-TextStartChunk = _chunk_class("text-start", TextPayload)
-TextDeltaChunk = _chunk_class("text-delta", TextDeltaPayload)
-TextEndChunk = _chunk_class("text-end", TextPayload)
-ReasoningStartChunk = _chunk_class("reasoning-start", TextPayload)
-ReasoningDeltaChunk = _chunk_class("reasoning-delta", TextDeltaPayload)
-ReasoningEndChunk = _chunk_class("reasoning-end", TextPayload)
-ToolCallInputStreamingStartChunk = _chunk_class("tool-call-input-streaming-start", ToolCallStreamingStartPayload)
-ToolCallDeltaChunk = _chunk_class("tool-call-delta", ToolCallDeltaPayload)
-ToolCallInputStreamingEndChunk = _chunk_class("tool-call-input-streaming-end", ToolCallStreamingEndPayload)
-ToolCallChunk = _chunk_class("tool-call", ToolCallPayload)
-ToolResultChunk = _chunk_class("tool-result", ToolResultPayload)
-ToolErrorChunk = _chunk_class("tool-error", ToolErrorPayload)
-StepFinishChunk = _chunk_class("step-finish", StepFinishPayload)
-FinishChunk = _chunk_class("finish", FinishPayload)
-ErrorChunk = _chunk_class("error", ErrorPayload)
-TripwireChunk = _chunk_class("tripwire", TripwirePayload)
-AbortChunk = _chunk_class("abort", EmptyPayload)
+class StepStartChunk(Chunk):
+    """The ``step-start`` chunk."""
+
+    type: Literal["step-start"] = "step-start"
+    payload: StepStartPayload
+
+
+class ResponseMetadataChunk(Chunk):
+    """The ``response-metadata`` chunk."""
+
+    type: Literal["response-metadata"] = "response-metadata"
+    payload: ResponseMetadataPayload
+
+
+class TextStartChunk(Chunk):
+    """The ``text-start`` chunk."""
+
+    type: Literal["text-start"] = "text-start"
+    payload: TextPayload
+
+
+class TextDeltaChunk(Chunk):
+    """The ``text-delta`` chunk."""
+
+    type: Literal["text-delta"] = "text-delta"
+    payload: TextDeltaPayload
+
+
+class TextEndChunk(Chunk):
+    """The ``text-end`` chunk."""
+
+    type: Literal["text-end"] = "text-end"
+    payload: TextPayload
+
+
+class ReasoningStartChunk(Chunk):
+    """The ``reasoning-start`` chunk."""
+
+    type: Literal["reasoning-start"] = "reasoning-start"
+    payload: TextPayload
+
+
+class ReasoningDeltaChunk(Chunk):
+    """The ``reasoning-delta`` chunk."""
+
+    type: Literal["reasoning-delta"] = "reasoning-delta"
+    payload: TextDeltaPayload
+
+
+class ReasoningEndChunk(Chunk):
+    """The ``reasoning-end`` chunk."""
+
+    type: Literal["reasoning-end"] = "reasoning-end"
+    payload: TextPayload
+
+
+class ToolCallInputStreamingStartChunk(Chunk):
+    """The ``tool-call-input-streaming-start`` chunk."""
+
+    type: Literal["tool-call-input-streaming-start"] = "tool-call-input-streaming-start"
+    payload: ToolCallStreamingStartPayload
+
+
+class ToolCallDeltaChunk(Chunk):
+    """The ``tool-call-delta`` chunk."""
+
+    type: Literal["tool-call-delta"] = "tool-call-delta"
+    payload: ToolCallDeltaPayload
+
+
+class ToolCallInputStreamingEndChunk(Chunk):
+    """The ``tool-call-input-streaming-end`` chunk."""
+
+    type: Literal["tool-call-input-streaming-end"] = "tool-call-input-streaming-end"
+    payload: ToolCallStreamingEndPayload
+
+
+class ToolCallChunk(Chunk):
+    """The ``tool-call`` chunk."""
+
+    type: Literal["tool-call"] = "tool-call"
+    payload: ToolCallPayload
+
+
+class ToolResultChunk(Chunk):
+    """The ``tool-result`` chunk."""
+
+    type: Literal["tool-result"] = "tool-result"
+    payload: ToolResultPayload
+
+
+class ToolErrorChunk(Chunk):
+    """The ``tool-error`` chunk."""
+
+    type: Literal["tool-error"] = "tool-error"
+    payload: ToolErrorPayload
+
+
+class StepFinishChunk(Chunk):
+    """The ``step-finish`` chunk."""
+
+    type: Literal["step-finish"] = "step-finish"
+    payload: StepFinishPayload
+
+
+class FinishChunk(Chunk):
+    """The ``finish`` chunk."""
+
+    type: Literal["finish"] = "finish"
+    payload: FinishPayload
+
+
+class ErrorChunk(Chunk):
+    """The ``error`` chunk."""
+
+    type: Literal["error"] = "error"
+    payload: ErrorPayload
+
+
+class TripwireChunk(Chunk):
+    """The ``tripwire`` chunk."""
+
+    type: Literal["tripwire"] = "tripwire"
+    payload: TripwirePayload
+
+
+class AbortChunk(Chunk):
+    """The ``abort`` chunk."""
+
+    type: Literal["abort"] = "abort"
+    payload: EmptyPayload = Field(default_factory=EmptyPayload)
+
 
 #: ``type`` string → chunk class, for reading recorded streams back.
 CHUNK_CLASSES: dict[str, type[Chunk]] = {
@@ -251,8 +359,13 @@ def chunk_from_wire(wire: dict[str, Any]) -> AnyChunk:
         return DataChunk.model_validate(wire)
     cls = CHUNK_CLASSES.get(chunk_type)
     if cls is None:
-        return Chunk(type=chunk_type, run_id=wire.get("runId", ""), **{"from": wire.get("from", "AGENT")},
-                     payload=Payload.model_validate(wire.get("payload", {})), metadata=wire.get("metadata"))
+        return Chunk(
+            type=chunk_type,
+            run_id=wire.get("runId", ""),
+            **{"from": wire.get("from", "AGENT")},
+            payload=Payload.model_validate(wire.get("payload", {})),
+            metadata=wire.get("metadata"),
+        )
     return cls.model_validate(wire)
 
 
@@ -279,7 +392,7 @@ def text_delta(run_id: str, text_id: str, text: str, chunk_cls: type[Chunk] = Te
     _set_fields(chunk, {"run_id", "payload"})
     _set_extra(chunk, None)
     _set_private(chunk, None)
-    return chunk  # type: ignore[no-any-return]
+    return chunk
 
 
 _TYPE_OF: dict[type[Chunk], str] = {cls: type_name for type_name, cls in CHUNK_CLASSES.items()}

@@ -49,7 +49,7 @@ _MISSING = object()
 
 
 class _Done:
-    """An already-finished awaitable, so ``await writer.custom(...)`` (Mastra's spelling) works as well as a plain call."""
+    """An already-finished awaitable: ``await writer.custom(...)`` (Mastra's spelling) works like a plain call."""
 
     __slots__ = ()
 

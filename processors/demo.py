@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 from typing import Any
 
-from processors import Agent, Processor, ProcessInputArgs, ProcessOutputStreamArgs, tool
+from processors import Agent, ProcessInputArgs, Processor, ProcessOutputStreamArgs, tool
 from processors.models import ScriptedModel, Turn
 
 
@@ -64,8 +65,14 @@ def demo_model() -> ScriptedModel:
 
 
 async def chat(model: Any) -> None:
-    agent = Agent(id="demo", instructions="You are a helpful assistant.", model=model, tools=[get_time],
-                  input_processors=[BlockPasswords()], output_processors=[CountWords()])
+    agent = Agent(
+        id="demo",
+        instructions="You are a helpful assistant.",
+        model=model,
+        tools=[get_time],
+        input_processors=[BlockPasswords()],
+        output_processors=[CountWords()],
+    )
     print("Processor Studio demo — type a message (Ctrl-D to quit).")
     loop = asyncio.get_running_loop()
     while True:
@@ -90,10 +97,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", help="a litellm model id, e.g. openai/gpt-4o-mini (default: offline demo)")
     options = parser.parse_args(argv)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(chat(options.model or demo_model()))
-    except KeyboardInterrupt:
-        pass
 
 
 if __name__ == "__main__":

@@ -51,8 +51,7 @@ class ModelAPIError(ProcessorsError):
 
     def __repr__(self) -> str:
         return (
-            f"ModelAPIError(status_code={self.status_code!r}, message={self.message!r}, "
-            f"retryable={self.retryable!r})"
+            f"ModelAPIError(status_code={self.status_code!r}, message={self.message!r}, retryable={self.retryable!r})"
         )
 
     def to_dict(self) -> dict[str, Any]:

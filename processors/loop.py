@@ -24,6 +24,8 @@ from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel
+
 from processors.chunks import (
     AnyChunk,
     Chunk,
@@ -121,8 +123,11 @@ class Run:
         self._pending: list[DataChunk] = []
         self.writer = StreamWriter(self._pending.append)
         self.ctx = RunContext(
-            run_id=self.run_id, request_context=config.request_context, writer=self.writer,
-            tracer=config.tracer, abort_signal=asyncio.Event(),
+            run_id=self.run_id,
+            request_context=config.request_context,
+            writer=self.writer,
+            tracer=config.tracer,
+            abort_signal=asyncio.Event(),
         )
         self.chain = StreamChain(self.ctx, config.output_entries, self.message_list)
         self._input = messages
@@ -147,7 +152,7 @@ class Run:
 
     # ----------------------------------------------------------------------------------------- chunks
     def chunk(self, cls: type[Chunk], payload: Any) -> Chunk:
-        return cls(run_id=self.run_id, payload=payload)
+        return cls(run_id=self.run_id, payload=payload)  # type: ignore[call-arg]  # each subclass defaults its type
 
     async def process(self, chunk: AnyChunk) -> AnyChunk | None:
         """One chunk through ``process_output_stream``; a TripWire propagates (after ``on_violation``)."""
@@ -209,31 +214,48 @@ class Run:
         data = tripwire.to_data()
         self.tripwire = data
         self.finish_reason = "other"
-        return self.chunk(TripwireChunk, TripwirePayload(
-            reason=data.reason, retry=data.retry, metadata=data.metadata, processor_id=data.processor_id))
+        return self.chunk(
+            TripwireChunk,
+            TripwirePayload(
+                reason=data.reason, retry=data.retry, metadata=data.metadata, processor_id=data.processor_id
+            ),
+        )
 
     def error_chunk(self, error: BaseException, message: str | None = None) -> Chunk:
         self.finish_reason = "error"
         self.error = message or str(error)
-        payload: Any = error.to_dict() if isinstance(error, ModelAPIError) else {
-            "name": type(error).__name__, "message": self.error,
-            "processorId": getattr(error, "processor_id", None), "hook": getattr(error, "hook", None),
-        }
+        payload: Any = (
+            error.to_dict()
+            if isinstance(error, ModelAPIError)
+            else {
+                "name": type(error).__name__,
+                "message": self.error,
+                "processorId": getattr(error, "processor_id", None),
+                "hook": getattr(error, "hook", None),
+            }
+        )
         return self.chunk(ErrorChunk, ErrorPayload(error=payload))
 
     def step_finish_chunk(self, step: Step, message_id: str, reason: str, *, is_continued: bool) -> Chunk:
-        return self.chunk(StepFinishChunk, StepFinishPayload(
-            message_id=message_id,
-            step_result=StepResult(reason=reason, raw_reason=step.finish_reason, is_continued=is_continued),
-            output=StepOutput(text=step.text, tool_calls=step.tool_calls, usage=step.usage),
-        ))
+        return self.chunk(
+            StepFinishChunk,
+            StepFinishPayload(
+                message_id=message_id,
+                step_result=StepResult(reason=reason, raw_reason=step.finish_reason, is_continued=is_continued),
+                output=StepOutput.model_validate(
+                    {"text": step.text, "tool_calls": step.tool_calls, "usage": step.usage}
+                ),
+            ),
+        )
 
     def can_retry(self, tripwire: TripWire) -> bool:
         if not tripwire.retry:
             return False
         if self.max_retries is None:
-            logger.warning("Processor %r requested a retry but max_processor_retries is not set; treating it as an "
-                           "abort", tripwire.processor_id)
+            logger.warning(
+                "Processor %r requested a retry but max_processor_retries is not set; treating it as an abort",
+                tripwire.processor_id,
+            )
             return False
         return self.retry_count < self.max_retries
 
@@ -279,14 +301,23 @@ class Run:
                 yield chunk
             if self.data_parts:
                 self.message_list.add(
-                    Message(role="assistant", content=MessageContent(parts=list(self.data_parts))), "response")
+                    Message(role="assistant", content=MessageContent(parts=list(self.data_parts))), "response"
+                )
                 self.data_parts = []
             last = self.steps[-1] if self.steps else None
-            finish = self.chunk(FinishChunk, FinishPayload(
-                step_result=StepResult(reason=self.finish_reason),
-                output=StepOutput(text="".join(self.text_parts), usage=self.usage,
-                                  tool_calls=last.tool_calls if last else []),
-            ))
+            finish = self.chunk(
+                FinishChunk,
+                FinishPayload(
+                    step_result=StepResult(reason=self.finish_reason),
+                    output=StepOutput.model_validate(
+                        {
+                            "text": "".join(self.text_parts),
+                            "usage": self.usage,
+                            "tool_calls": last.tool_calls if last else [],
+                        }
+                    ),
+                ),
+            )
             for chunk in await self.emit(finish):
                 yield chunk
         except EndRun as end:
@@ -352,7 +383,7 @@ class Run:
                         if processed is not None:
                             if type(processed) is TextDeltaChunk:
                                 builder.streamed = True
-                                builder.texts.append(processed.payload.text)  # type: ignore[attr-defined]
+                                builder.texts.append(processed.payload.text)
                             else:
                                 fold(processed)
                             yield processed
@@ -375,15 +406,18 @@ class Run:
             except ModelAPIError as error:
                 if await run_api_error(self, error, step_number):
                     if builder.streamed:  # clients saw part of the failed attempt: retract it like a retry
-                        raise RetryStep(TripWire(f"the model call failed and is retried: {error.message}",
-                                                 retry=True)) from None
+                        raise RetryStep(
+                            TripWire(f"the model call failed and is retried: {error.message}", retry=True)
+                        ) from None
                     builder.reset()
                     raw_chunks.clear()
                     continue
                 self._keep_partial_step(state, error)
                 raise EndRun(self.error_chunk(error, f"Model call failed: {error.message}")) from None
             finally:
-                await source.aclose()  # type: ignore[attr-defined]
+                close = getattr(source, "aclose", None)
+                if close is not None:
+                    await close()
 
         # ---- after the model
         if record_raw:
@@ -460,9 +494,17 @@ class Run:
             return
         text = "".join(self.text_parts)
         self.result = GenerateResult(
-            run_id=self.run_id, text=text, finish_reason=self.finish_reason, tripwire=self.tripwire,
-            steps=self.steps, usage=self.usage, messages=self.message_list.get.response.db(), error=self.error,
-            warnings=list(self.ctx.warnings), thread_id=self.config.thread_id, resource_id=self.config.resource_id,
+            run_id=self.run_id,
+            text=text,
+            finish_reason=self.finish_reason,
+            tripwire=self.tripwire,
+            steps=self.steps,
+            usage=self.usage,
+            messages=self.message_list.get.response.db(),
+            error=self.error,
+            warnings=list(self.ctx.warnings),
+            thread_id=self.config.thread_id,
+            resource_id=self.config.resource_id,
         )
         if self.config.structured_output is not None and self.finish_reason in ("stop", "length"):
             self.result.object = _parse_structured(text, self.config.structured_output)
@@ -481,7 +523,7 @@ def _response_format(structured: Any) -> dict[str, Any] | None:
     if structured is None:
         return None
     schema = structured.get("schema") if isinstance(structured, dict) else structured
-    if hasattr(schema, "model_json_schema"):
+    if isinstance(schema, type) and issubclass(schema, BaseModel):
         schema = schema.model_json_schema()
     if not isinstance(schema, dict):
         return None
@@ -494,7 +536,7 @@ def _parse_structured(text: str, structured: Any) -> Any:
         value = json.loads(text)
     except ValueError:
         return None
-    if hasattr(schema, "model_validate"):
+    if isinstance(schema, type) and issubclass(schema, BaseModel):
         try:
             return schema.model_validate(value)
         except ValueError:

@@ -86,9 +86,7 @@ class MessageList:
         self.get = _Views(self)
 
     # ----------------------------------------------------------------------------------------- adding
-    def add(
-        self, messages: Any, source: Source = "input", *, merge: bool = True
-    ) -> MessageList:
+    def add(self, messages: Any, source: Source = "input", *, merge: bool = True) -> MessageList:
         """Add messages: strings (user text), :class:`Message`, DB/UI-shaped dicts or OpenAI chat dicts.
 
         System messages go to the untagged system bucket (and are ignored from memory). A message whose id
@@ -371,15 +369,20 @@ def _from_ui(data: dict[str, Any]) -> Message:
                 tool_name=kind.removeprefix("tool-"),
                 args=part.get("input"),
                 result=part.get("output"),
-                state="result" if state == "output-available" else "output-error" if state == "output-error" else "call",
+                state="result"
+                if state == "output-available"
+                else "output-error"
+                if state == "output-error"
+                else "call",
                 error_text=part.get("errorText"),
             )
             parts.append(ToolInvocationPart(tool_invocation=invocation))
     fields = {k: data[k] for k in ("id",) if k in data}
     text = "".join(p.text for p in parts if isinstance(p, TextPart))
     metadata = data.get("metadata")
-    return Message(role=data["role"], content=MessageContent(parts=parts, content=text or None, metadata=metadata),
-                   **fields)
+    return Message(
+        role=data["role"], content=MessageContent(parts=parts, content=text or None, metadata=metadata), **fields
+    )
 
 
 def from_core(data: dict[str, Any]) -> list[Message]:
@@ -389,10 +392,14 @@ def from_core(data: dict[str, Any]) -> list[Message]:
     fields = {k: data[k] for k in ("id",) if k in data}
     if role == "tool":
         invocation = ToolInvocation(
-            state="result", tool_call_id=data["tool_call_id"], tool_name=data.get("name", ""),
+            state="result",
+            tool_call_id=data["tool_call_id"],
+            tool_name=data.get("name", ""),
             result=_maybe_json(content),
         )
-        return [Message(role="assistant", content=MessageContent(parts=[ToolInvocationPart(tool_invocation=invocation)]))]
+        return [
+            Message(role="assistant", content=MessageContent(parts=[ToolInvocationPart(tool_invocation=invocation)]))
+        ]
     parts: list[Any] = []
     if isinstance(content, str):
         if content:
@@ -406,10 +413,16 @@ def from_core(data: dict[str, Any]) -> list[Message]:
                 parts.append(FilePart(mime_type="image/*", data=url))
     for call in data.get("tool_calls") or []:
         function = call.get("function", {})
-        parts.append(ToolInvocationPart(tool_invocation=ToolInvocation(
-            state="call", tool_call_id=call["id"], tool_name=function.get("name", ""),
-            args=_maybe_json(function.get("arguments")),
-        )))
+        parts.append(
+            ToolInvocationPart(
+                tool_invocation=ToolInvocation(
+                    state="call",
+                    tool_call_id=call["id"],
+                    tool_name=function.get("name", ""),
+                    args=_maybe_json(function.get("arguments")),
+                )
+            )
+        )
     if role not in ("user", "assistant", "system"):
         raise ValueError(f"unsupported message role {role!r}")
     text = "".join(p.text for p in parts if isinstance(p, TextPart))
@@ -461,15 +474,23 @@ def _assistant_to_core(message: Message) -> list[CoreMessage]:
         answered = [c for c in calls if c.state in ("result", "output-error")]
         joined = "".join(text)
         if answered:
-            out.append({
-                "role": "assistant",
-                "content": joined or None,
-                "tool_calls": [
-                    {"id": c.tool_call_id, "type": "function",
-                     "function": {"name": c.tool_name, "arguments": _json_text(c.args if c.args is not None else {})}}
-                    for c in answered
-                ],
-            })
+            out.append(
+                {
+                    "role": "assistant",
+                    "content": joined or None,
+                    "tool_calls": [
+                        {
+                            "id": c.tool_call_id,
+                            "type": "function",
+                            "function": {
+                                "name": c.tool_name,
+                                "arguments": _json_text(c.args if c.args is not None else {}),
+                            },
+                        }
+                        for c in answered
+                    ],
+                }
+            )
             for c in answered:
                 result = c.error_text if c.state == "output-error" and c.result is None else c.result
                 out.append({"role": "tool", "tool_call_id": c.tool_call_id, "content": _json_text(result)})
@@ -508,8 +529,12 @@ def to_ui(message: Message) -> dict[str, Any]:
         elif isinstance(part, ToolInvocationPart):
             inv = part.tool_invocation
             state = {"result": "output-available", "output-error": "output-error"}.get(inv.state, "input-available")
-            entry: dict[str, Any] = {"type": f"tool-{inv.tool_name}", "toolCallId": inv.tool_call_id,
-                                     "state": state, "input": inv.args}
+            entry: dict[str, Any] = {
+                "type": f"tool-{inv.tool_name}",
+                "toolCallId": inv.tool_call_id,
+                "state": state,
+                "input": inv.args,
+            }
             if inv.state == "result":
                 entry["output"] = inv.result
             if inv.error_text:

@@ -8,6 +8,7 @@ Every function takes the :class:`~processors.loop.Run` and returns the chunks it
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from processors.chunks import AnyChunk
@@ -57,21 +58,35 @@ async def run_input(run: Run) -> list[AnyChunk]:
         if "process_input" not in entry.hooks:
             continue
         given = ml.get.input.db()
-        args = ProcessInputArgs(messages=given, message_list=ml, system_messages=ml.get_system_messages(),
-                                **common_args(run.ctx, entry))
+        args = ProcessInputArgs(
+            messages=given, message_list=ml, system_messages=ml.get_system_messages(), **common_args(run.ctx, entry)
+        )
         try:
-            result = await invoke(run.ctx, entry, "process_input", args, describe=lambda: describe_messages(ml),
-                                  fingerprint=lambda: messages_fingerprint(ml))
+            result = await invoke(
+                run.ctx,
+                entry,
+                "process_input",
+                args,
+                describe=lambda: describe_messages(ml),
+                fingerprint=lambda: messages_fingerprint(ml),
+            )
             if _is_mapping_result(result):
                 values = normalise_mapping(result, entry, "process_input", frozenset({"messages", "system_messages"}))
                 if "system_messages" in values:
                     ml.replace_all_system_messages(values["system_messages"])
                 if "messages" in values:
-                    apply_message_result(values["messages"], entry=entry, hook="process_input", message_list=ml,
-                                         given=given, default_source="input")
+                    apply_message_result(
+                        values["messages"],
+                        entry=entry,
+                        hook="process_input",
+                        message_list=ml,
+                        given=given,
+                        default_source="input",
+                    )
             else:
-                apply_message_result(result, entry=entry, hook="process_input", message_list=ml, given=given,
-                                     default_source="input")
+                apply_message_result(
+                    result, entry=entry, hook="process_input", message_list=ml, given=given, default_source="input"
+                )
         except TripWire as tripwire:
             run.save_mode = "none"  # a blocked input is not saved: it may hold what the guardrail caught
             raise EndRun(run.tripwire_chunk(tripwire)) from None
@@ -86,9 +101,13 @@ async def run_input_step(run: Run, step_number: int) -> dict[str, Any]:
     config = run.config
     ml = run.message_list
     step_config: dict[str, Any] = {
-        "model": config.model, "tools": dict(config.tools), "tool_choice": config.tool_choice,
-        "active_tools": config.active_tools, "provider_options": dict(config.provider_options),
-        "model_settings": dict(config.model_settings), "structured_output": config.structured_output,
+        "model": config.model,
+        "tools": dict(config.tools),
+        "tool_choice": config.tool_choice,
+        "active_tools": config.active_tools,
+        "provider_options": dict(config.provider_options),
+        "model_settings": dict(config.model_settings),
+        "structured_output": config.structured_output,
         "message_id": None,
     }
     llm_request_ids = {e.id for e in config.input_entries if "process_llm_request" in e.hooks}
@@ -98,32 +117,54 @@ async def run_input_step(run: Run, step_number: int) -> dict[str, Any]:
             continue
         given = ml.get.all.db()
         args = ProcessInputStepArgs(
-            messages=given, message_list=ml, step_number=step_number, steps=list(run.steps),
-            system_messages=ml.get_system_messages(), model=resolve_model(step_config["model"]),
-            tools=dict(step_config["tools"]), tool_choice=step_config["tool_choice"],
-            active_tools=step_config["active_tools"], provider_options=step_config["provider_options"],
-            model_settings=step_config["model_settings"], structured_output=step_config["structured_output"],
-            message_id=step_config["message_id"], llm_request_stage=entry.id in llm_request_ids,
+            messages=given,
+            message_list=ml,
+            step_number=step_number,
+            steps=list(run.steps),
+            system_messages=ml.get_system_messages(),
+            model=resolve_model(step_config["model"]),
+            tools=dict(step_config["tools"]),
+            tool_choice=step_config["tool_choice"],
+            active_tools=step_config["active_tools"],
+            provider_options=step_config["provider_options"],
+            model_settings=step_config["model_settings"],
+            structured_output=step_config["structured_output"],
+            message_id=step_config["message_id"],
+            llm_request_stage=entry.id in llm_request_ids,
             **common_args(run.ctx, entry, run.retry_count),
         )
         try:
-            result = await invoke(run.ctx, entry, "process_input_step", args, describe=lambda: describe_messages(ml),
-                                  fingerprint=lambda: messages_fingerprint(ml))
+            result = await invoke(
+                run.ctx,
+                entry,
+                "process_input_step",
+                args,
+                describe=lambda: describe_messages(ml),
+                fingerprint=lambda: messages_fingerprint(ml),
+            )
             if not _is_mapping_result(result):
-                apply_message_result(result, entry=entry, hook="process_input_step", message_list=ml, given=given,
-                                     default_source="input")
+                apply_message_result(
+                    result, entry=entry, hook="process_input_step", message_list=ml, given=given, default_source="input"
+                )
                 continue
             values = normalise_mapping(result, entry, "process_input_step", allowed)
             if "messages" in values and "message_list" in values:
                 raise ProcessorContractError(
                     f"Processor '{entry.id}' returned both 'messages' and 'message_list' from process_input_step; "
                     "return one of them",
-                    processor_id=entry.id, hook="process_input_step",
+                    processor_id=entry.id,
+                    hook="process_input_step",
                 )
             for key in ("messages", "message_list"):
                 if key in values:
-                    apply_message_result(values.pop(key), entry=entry, hook="process_input_step", message_list=ml,
-                                         given=given, default_source="input")
+                    apply_message_result(
+                        values.pop(key),
+                        entry=entry,
+                        hook="process_input_step",
+                        message_list=ml,
+                        given=given,
+                        default_source="input",
+                    )
             if "system_messages" in values:
                 ml.replace_all_system_messages(values.pop("system_messages"))
             if "tools" in values:
@@ -150,12 +191,17 @@ async def run_llm_request(
     for entry in run.config.input_entries:
         if "process_llm_request" not in entry.hooks:
             continue
-        args = ProcessLLMRequestArgs(prompt=prompt, model=model, message_list=ml, step_number=step_number,
-                                     steps=list(run.steps), **common_args(run.ctx, entry, run.retry_count))
+        args = ProcessLLMRequestArgs(
+            prompt=prompt,
+            model=model,
+            message_list=ml,
+            step_number=step_number,
+            steps=list(run.steps),
+            **common_args(run.ctx, entry, run.retry_count),
+        )
         try:
             current = prompt
-            result = await invoke(run.ctx, entry, "process_llm_request", args,
-                                  describe=lambda: f"{len(current)} prompt messages")
+            result = await invoke(run.ctx, entry, "process_llm_request", args, describe=_describe_prompt(current))
             if result is None:
                 continue
             values = normalise_mapping(result, entry, "process_llm_request", frozenset({"prompt", "response"}))
@@ -163,7 +209,9 @@ async def run_llm_request(
                 if not isinstance(values["prompt"], list):
                     raise ProcessorContractError(
                         f"Processor '{entry.id}' returned a prompt that is not a list of messages",
-                        processor_id=entry.id, hook="process_llm_request")
+                        processor_id=entry.id,
+                        hook="process_llm_request",
+                    )
                 prompt = values["prompt"]
             response = values.get("response")
             if response is not None and cached is None:  # the first answer wins; later processors still run
@@ -171,7 +219,9 @@ async def run_llm_request(
                 if not isinstance(chunks, list):
                     raise ProcessorContractError(
                         f"Processor '{entry.id}' returned a response without a 'chunks' list",
-                        processor_id=entry.id, hook="process_llm_request")
+                        processor_id=entry.id,
+                        hook="process_llm_request",
+                    )
                 cached = chunks
         except TripWire as tripwire:
             raise EndRun(run.tripwire_chunk(tripwire)) from None
@@ -188,11 +238,18 @@ async def run_api_error(run: Run, error: ModelAPIError, step_number: int) -> boo
     for entry in run.config.error_entries:
         if "process_api_error" not in entry.hooks:
             continue
-        args = ProcessAPIErrorArgs(error=error, messages=ml.get.all.db(), message_list=ml, step_number=step_number,
-                                   steps=list(run.steps), **common_args(run.ctx, entry, run.api_retry_count))
+        args = ProcessAPIErrorArgs(
+            error=error,
+            messages=ml.get.all.db(),
+            message_list=ml,
+            step_number=step_number,
+            steps=list(run.steps),
+            **common_args(run.ctx, entry, run.api_retry_count),
+        )
         try:
-            result = await invoke(run.ctx, entry, "process_api_error", args,
-                                  describe=lambda: f"{error.status_code}: {error.message}")
+            result = await invoke(
+                run.ctx, entry, "process_api_error", args, describe=lambda: f"{error.status_code}: {error.message}"
+            )
         except TripWire as tripwire:
             raise EndRun(run.tripwire_chunk(tripwire)) from None
         except ProcessorError as failure:  # Mastra's policy: log, then ask the next error processor
@@ -211,17 +268,29 @@ async def run_api_error(run: Run, error: ModelAPIError, step_number: int) -> boo
     return False
 
 
-async def run_llm_response(run: Run, step_number: int, model: LanguageModel, raw_chunks: list[dict[str, Any]],
-                           from_cache: bool) -> None:
+async def run_llm_response(
+    run: Run, step_number: int, model: LanguageModel, raw_chunks: list[dict[str, Any]], from_cache: bool
+) -> None:
     """``process_llm_response``: after the step's stream, with its chunks (paired with ``process_llm_request``)."""
     for entry in run.config.input_entries:
         if "process_llm_response" not in entry.hooks:
             continue
-        args = ProcessLLMResponseArgs(chunks=raw_chunks, model=model, step_number=step_number, steps=list(run.steps),
-                                      from_cache=from_cache, **common_args(run.ctx, entry, run.retry_count))
+        args = ProcessLLMResponseArgs(
+            chunks=raw_chunks,
+            model=model,
+            step_number=step_number,
+            steps=list(run.steps),
+            from_cache=from_cache,
+            **common_args(run.ctx, entry, run.retry_count),
+        )
         try:
-            await invoke(run.ctx, entry, "process_llm_response", args,
-                         describe=lambda: f"{len(raw_chunks)} chunks" + (" (from cache)" if from_cache else ""))
+            await invoke(
+                run.ctx,
+                entry,
+                "process_llm_response",
+                args,
+                describe=lambda: f"{len(raw_chunks)} chunks" + (" (from cache)" if from_cache else ""),
+            )
         except TripWire as tripwire:
             raise EndRun(run.tripwire_chunk(tripwire)) from None
         except ProcessorError as error:
@@ -237,17 +306,35 @@ async def run_output_step(run: Run, step_number: int, step: Step, builder: StepB
             continue
         given = ml.get.all.db()
         args = ProcessOutputStepArgs(
-            messages=given, message_list=ml, step_number=step_number, steps=list(run.steps),
-            system_messages=ml.get_system_messages(), text=step.text, finish_reason=step.finish_reason,
-            tool_calls=[dict(c) for c in builder.tool_calls], usage=step.usage,
+            messages=given,
+            message_list=ml,
+            step_number=step_number,
+            steps=list(run.steps),
+            system_messages=ml.get_system_messages(),
+            text=step.text,
+            finish_reason=step.finish_reason,
+            tool_calls=[dict(c) for c in builder.tool_calls],
+            usage=step.usage,
             **common_args(run.ctx, entry, run.retry_count),
         )
         try:
-            result = await invoke(run.ctx, entry, "process_output_step", args, describe=lambda: describe_messages(ml),
-                                  fingerprint=lambda: messages_fingerprint(ml))
+            result = await invoke(
+                run.ctx,
+                entry,
+                "process_output_step",
+                args,
+                describe=lambda: describe_messages(ml),
+                fingerprint=lambda: messages_fingerprint(ml),
+            )
             if not (isinstance(result, list) and not result):  # [] means "no change" (a documented deviation)
-                apply_message_result(result, entry=entry, hook="process_output_step", message_list=ml, given=given,
-                                     default_source="response")
+                apply_message_result(
+                    result,
+                    entry=entry,
+                    hook="process_output_step",
+                    message_list=ml,
+                    given=given,
+                    default_source="response",
+                )
         except TripWire as tripwire:
             if run.can_retry(tripwire):
                 raise RetryStep(tripwire) from None
@@ -276,15 +363,28 @@ async def run_output_result(run: Run) -> list[AnyChunk]:
             continue
         given = ml.get.response.db()
         args = ProcessOutputResultArgs(
-            messages=given, message_list=ml,
+            messages=given,
+            message_list=ml,
             result=OutputResult(text=text, usage=run.usage, finish_reason=run.finish_reason, steps=run.steps),
             **common_args(run.ctx, entry, 0),
         )
         try:
-            result = await invoke(run.ctx, entry, "process_output_result", args,
-                                  describe=lambda: describe_messages(ml), fingerprint=lambda: messages_fingerprint(ml))
-            apply_message_result(result, entry=entry, hook="process_output_result", message_list=ml, given=given,
-                                 default_source="response")
+            result = await invoke(
+                run.ctx,
+                entry,
+                "process_output_result",
+                args,
+                describe=lambda: describe_messages(ml),
+                fingerprint=lambda: messages_fingerprint(ml),
+            )
+            apply_message_result(
+                result,
+                entry=entry,
+                hook="process_output_result",
+                message_list=ml,
+                given=given,
+                default_source="response",
+            )
         except TripWire as tripwire:
             run.save_mode = "input"  # a rejected response is not saved
             run.text_parts = []
@@ -302,5 +402,12 @@ async def run_output_result(run: Run) -> list[AnyChunk]:
 def _named(error: Exception, processor_id: str, hook: str) -> Exception:
     if isinstance(error, ProcessorError):
         return error
-    return ProcessorContractError(f"Processor '{processor_id}' returned an invalid value from {hook}: {error}",
-                                  processor_id=processor_id, hook=hook)
+    return ProcessorContractError(
+        f"Processor '{processor_id}' returned an invalid value from {hook}: {error}",
+        processor_id=processor_id,
+        hook=hook,
+    )
+
+
+def _describe_prompt(prompt: list[dict[str, Any]]) -> Callable[[], str]:
+    return lambda: f"{len(prompt)} prompt messages"

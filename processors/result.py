@@ -11,8 +11,9 @@ from processors.messages import Message
 from processors.tripwire import TripwireData
 from processors.usage import Usage
 
-_WIRE = ConfigDict(alias_generator=to_camel, validate_by_name=True, validate_by_alias=True,
-                   arbitrary_types_allowed=True)
+_WIRE = ConfigDict(
+    alias_generator=to_camel, validate_by_name=True, validate_by_alias=True, arbitrary_types_allowed=True
+)
 
 
 class Step(BaseModel):

@@ -179,7 +179,9 @@ async def invoke(
             f"Processor '{entry.id}' raised in {hook}: {type(exc).__name__}: {exc}", processor_id=entry.id, hook=hook
         ) from exc
     if tracing:
-        changed = result is not None and (fingerprint is None or marker != fingerprint() or not _is_identity(result, args))
+        changed = result is not None and (
+            fingerprint is None or marker != fingerprint() or not _is_identity(result, args)
+        )
         _trace(ctx, entry, hook, started, "changed" if changed else "passed", before, describe() if describe else "")
     return result
 
@@ -190,20 +192,43 @@ def _is_identity(result: Any, args: HookArgs) -> bool:
 
 
 def _trace(
-    ctx: RunContext, entry: Entry, hook: str, started: float, outcome: Outcome, before: str, after: str,
+    ctx: RunContext,
+    entry: Entry,
+    hook: str,
+    started: float,
+    outcome: Outcome,
+    before: str,
+    after: str,
     detail: str | None = None,
 ) -> None:
     ctx.tracer.emit(
         TraceEvent(
-            run_id=ctx.run_id, step_number=ctx.step_number, hook=hook, processor_id=entry.id,
-            processor_index=entry.index, started_at=started, ended_at=time.time(), outcome=outcome,
-            before=before, after=after, state=snapshot_state(ctx.state_for(entry.id)), detail=detail,
+            run_id=ctx.run_id,
+            step_number=ctx.step_number,
+            hook=hook,
+            processor_id=entry.id,
+            processor_index=entry.index,
+            started_at=started,
+            ended_at=time.time(),
+            outcome=outcome,
+            before=before,
+            after=after,
+            state=snapshot_state(ctx.state_for(entry.id)),
+            detail=detail,
         )
     )
 
 
-def trace_outcome(ctx: RunContext, entry: Entry, hook: str, started: float, outcome: Outcome, before: str = "",
-                  after: str = "", detail: str | None = None) -> None:
+def trace_outcome(
+    ctx: RunContext,
+    entry: Entry,
+    hook: str,
+    started: float,
+    outcome: Outcome,
+    before: str = "",
+    after: str = "",
+    detail: str | None = None,
+) -> None:
     """Emit a trace event for a call whose outcome the caller decided (e.g. a response that replaced the model)."""
     if ctx.tracer.active:
         _trace(ctx, entry, hook, started, outcome, before, after, detail)
@@ -231,7 +256,8 @@ def apply_message_result(
         raise ProcessorContractError(
             f"Processor '{entry.id}' returned a different MessageList from {hook}: mutate and return the "
             "message_list it was given, or return a list of messages",
-            processor_id=entry.id, hook=hook,
+            processor_id=entry.id,
+            hook=hook,
         )
     if isinstance(result, tuple):
         result = list(result)
@@ -239,7 +265,8 @@ def apply_message_result(
         raise ProcessorContractError(
             f"Processor '{entry.id}' returned {type(result).__name__} from {hook}; expected a list of messages, "
             "the message_list, or None",
-            processor_id=entry.id, hook=hook,
+            processor_id=entry.id,
+            hook=hook,
         )
     messages: list[Message] = []
     for item in result:
@@ -251,12 +278,14 @@ def apply_message_result(
             except Exception as exc:
                 raise ProcessorContractError(
                     f"Processor '{entry.id}' returned an invalid message from {hook}: {exc}",
-                    processor_id=entry.id, hook=hook,
+                    processor_id=entry.id,
+                    hook=hook,
                 ) from exc
         else:
             raise ProcessorContractError(
                 f"Processor '{entry.id}' returned a {type(item).__name__} inside the message list from {hook}",
-                processor_id=entry.id, hook=hook,
+                processor_id=entry.id,
+                hook=hook,
             )
         if message.role == "system":
             message_list.add_system(message.text)
@@ -266,8 +295,17 @@ def apply_message_result(
 
 
 STEP_OVERRIDE_KEYS = frozenset(
-    {"model", "tool_choice", "active_tools", "tools", "system_messages", "provider_options", "model_settings",
-     "structured_output", "message_id"}
+    {
+        "model",
+        "tool_choice",
+        "active_tools",
+        "tools",
+        "system_messages",
+        "provider_options",
+        "model_settings",
+        "structured_output",
+        "message_id",
+    }
 )
 
 
@@ -284,7 +322,8 @@ def normalise_mapping(result: Any, entry: Entry, hook: str, allowed: frozenset[s
             raise ProcessorContractError(
                 f"Processor '{entry.id}' returned an unknown key {key!r} from {hook}; allowed: "
                 + ", ".join(sorted(allowed)),
-                processor_id=entry.id, hook=hook,
+                processor_id=entry.id,
+                hook=hook,
             )
         normalised[snake] = value
     return normalised
@@ -414,24 +453,39 @@ class StreamChain:
         if message not in self._ctx.warnings:
             self._ctx.warnings.append(message)
 
-    def _record(self, entry: Entry, started: float, outcome: Outcome, before: AnyChunk, after: AnyChunk | None,
-                detail: str | None = None) -> None:
+    def _record(
+        self,
+        entry: Entry,
+        started: float,
+        outcome: Outcome,
+        before: AnyChunk,
+        after: AnyChunk | None,
+        detail: str | None = None,
+    ) -> None:
         stats = self._stats.get(entry.id)
         if stats is None:
             stats = self._stats[entry.id] = {
-                "count": 0, "changed": 0, "dropped": 0, "aborted": 0, "raised": 0, "seconds": 0.0,
-                "changes": [], "first": time.time(),
+                "count": 0,
+                "changed": 0,
+                "dropped": 0,
+                "aborted": 0,
+                "raised": 0,
+                "seconds": 0.0,
+                "changes": [],
+                "first": time.time(),
             }
         stats["count"] += 1
         stats["seconds"] += time.perf_counter() - started
         if outcome != "passed":
             stats[outcome] += 1
-            stats["changes"].append({
-                "outcome": outcome,
-                "before": before.to_wire(),
-                "after": after.to_wire() if after is not None else None,
-                "detail": detail,
-            })
+            stats["changes"].append(
+                {
+                    "outcome": outcome,
+                    "before": before.to_wire(),
+                    "after": after.to_wire() if after is not None else None,
+                    "detail": detail,
+                }
+            )
 
     def flush_trace(self) -> None:
         """Emit one summarised trace event per processor for the chunks seen since the last flush."""
@@ -444,13 +498,30 @@ class StreamChain:
                 continue
             first = stats.pop("first")
             outcome: Outcome = (
-                "aborted" if stats["aborted"] else "raised" if stats["raised"] else "dropped" if stats["dropped"]
-                else "changed" if stats["changed"] else "passed"
+                "aborted"
+                if stats["aborted"]
+                else "raised"
+                if stats["raised"]
+                else "dropped"
+                if stats["dropped"]
+                else "changed"
+                if stats["changed"]
+                else "passed"
             )
-            self._ctx.tracer.emit(TraceEvent(
-                run_id=self._ctx.run_id, step_number=self._ctx.step_number, hook="process_output_stream",
-                processor_id=entry.id, processor_index=entry.index, started_at=first, ended_at=now, outcome=outcome,
-                before=f"{stats['count']} chunks", after=f"{stats['changed']} changed, {stats['dropped']} dropped",
-                state=snapshot_state(self._ctx.state_for(entry.id)), chunk_stats=stats,
-            ))
+            self._ctx.tracer.emit(
+                TraceEvent(
+                    run_id=self._ctx.run_id,
+                    step_number=self._ctx.step_number,
+                    hook="process_output_stream",
+                    processor_id=entry.id,
+                    processor_index=entry.index,
+                    started_at=first,
+                    ended_at=now,
+                    outcome=outcome,
+                    before=f"{stats['count']} chunks",
+                    after=f"{stats['changed']} changed, {stats['dropped']} dropped",
+                    state=snapshot_state(self._ctx.state_for(entry.id)),
+                    chunk_stats=stats,
+                )
+            )
         self._stats.clear()

@@ -7,6 +7,8 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
+from pydantic import BaseModel
+
 from processors.chunks import (
     AnyChunk,
     Chunk,
@@ -54,7 +56,7 @@ from processors.tripwire import TripWire
 from processors.usage import Usage
 
 
-class EndRun(Exception):  # noqa: N818 - control flow, never escapes the loop
+class EndRun(Exception):
     """Ends the run early with ``chunk`` as its terminal chunk (a tripwire or an error)."""
 
     def __init__(self, chunk: Chunk) -> None:
@@ -62,7 +64,7 @@ class EndRun(Exception):  # noqa: N818 - control flow, never escapes the loop
         self.chunk = chunk
 
 
-class RetryStep(Exception):  # noqa: N818 - control flow
+class RetryStep(Exception):
     """The current step was rejected and may be tried again with the tripwire's reason as feedback."""
 
     def __init__(self, tripwire: TripWire) -> None:
@@ -140,11 +142,11 @@ class StepBuilder:
         kind = chunk.type
         self.streamed = True
         if kind == "text-delta":
-            self.texts.append(chunk.payload.text)  # type: ignore[union-attr]
+            self.texts.append(getattr(getattr(chunk, "payload", None), "text", ""))
         elif kind == "reasoning-delta":
-            self.reasoning.append(chunk.payload.text)  # type: ignore[union-attr]
+            self.reasoning.append(getattr(getattr(chunk, "payload", None), "text", ""))
         elif kind == "tool-call":
-            payload = chunk.payload  # type: ignore[union-attr]
+            payload: Any = getattr(chunk, "payload", None)
             self.tool_calls.append(
                 {"tool_call_id": payload.tool_call_id, "tool_name": payload.tool_name, "args": payload.args}
             )
@@ -161,7 +163,9 @@ class StepBuilder:
             parts.append(TextPart(text=text))
         for call in self.tool_calls:
             invocation = ToolInvocation(
-                state="call", tool_call_id=call["tool_call_id"], tool_name=call["tool_name"],
+                state="call",
+                tool_call_id=call["tool_call_id"],
+                tool_name=call["tool_name"],
                 args=plain_args(call["args"]),
             )
             parts.append(ToolInvocationPart(tool_invocation=invocation))
@@ -179,56 +183,61 @@ class StepBuilder:
     def convert(self, event: ModelEvent | Chunk) -> tuple[Chunk, ...]:
         """The chunks one model event stands for (text blocks get their start/end chunks around them)."""
         run_id = self.run_id
-        kind = type(event)
-        if kind is TextDelta:
-            delta = text_delta(run_id, self.text_id, event.text)  # type: ignore[attr-defined]
+        if isinstance(event, TextDelta):
+            delta = text_delta(run_id, self.text_id, event.text)
             if self.text_open:
                 return (delta,)
             self.text_open = True
             return TextStartChunk(run_id=run_id, payload=TextPayload(id=self.text_id)), delta
-        if kind is ReasoningDelta:
+        if isinstance(event, ReasoningDelta):
             reasoning_id = self.text_id + "-reasoning"
-            delta = text_delta(run_id, reasoning_id, event.text, ReasoningDeltaChunk)  # type: ignore[attr-defined]
+            delta = text_delta(run_id, reasoning_id, event.text, ReasoningDeltaChunk)
             if self.reasoning_open:
                 return (delta,)
             self.reasoning_open = True
             return ReasoningStartChunk(run_id=run_id, payload=TextPayload(id=reasoning_id)), delta
-        if kind is ToolCallStart:
-            start = ToolCallInputStreamingStartChunk(run_id=run_id, payload=ToolCallStreamingStartPayload(
-                tool_call_id=event.tool_call_id, tool_name=event.tool_name))  # type: ignore[attr-defined]
-            return (*self.close_blocks(), start)
-        if kind is ToolCallDelta:
-            return (ToolCallDeltaChunk(run_id=run_id, payload=ToolCallDeltaPayload(
-                tool_call_id=event.tool_call_id, args_text_delta=event.args_text_delta)),)  # type: ignore[attr-defined]
-        if kind is ToolCallComplete:
-            call_id = event.tool_call_id  # type: ignore[attr-defined]
-            return (
-                ToolCallInputStreamingEndChunk(run_id=run_id, payload=ToolCallStreamingEndPayload(tool_call_id=call_id)),
-                ToolCallChunk(run_id=run_id, payload=ToolCallPayload(
-                    tool_call_id=call_id, tool_name=event.tool_name,  # type: ignore[attr-defined]
-                    args=parse_args(event.arguments))),  # type: ignore[attr-defined]
+        if isinstance(event, ToolCallStart):
+            start = ToolCallInputStreamingStartChunk(
+                run_id=run_id,
+                payload=ToolCallStreamingStartPayload(tool_call_id=event.tool_call_id, tool_name=event.tool_name),
             )
-        if kind is ResponseMetadata:
-            return (ResponseMetadataChunk(run_id=run_id, payload=ResponseMetadataPayload(
-                id=event.response_id, model_id=event.model_id)),)  # type: ignore[attr-defined]
-        if kind is Finish:
-            self.finish_reason = event.finish_reason  # type: ignore[attr-defined]
-            self.usage = event.usage  # type: ignore[attr-defined]
+            return (*self.close_blocks(), start)
+        if isinstance(event, ToolCallDelta):
+            payload = ToolCallDeltaPayload(tool_call_id=event.tool_call_id, args_text_delta=event.args_text_delta)
+            return (ToolCallDeltaChunk(run_id=run_id, payload=payload),)
+        if isinstance(event, ToolCallComplete):
+            end = ToolCallStreamingEndPayload(tool_call_id=event.tool_call_id)
+            call = ToolCallPayload(
+                tool_call_id=event.tool_call_id, tool_name=event.tool_name, args=parse_args(event.arguments)
+            )
+            return (
+                ToolCallInputStreamingEndChunk(run_id=run_id, payload=end),
+                ToolCallChunk(run_id=run_id, payload=call),
+            )
+        if isinstance(event, ResponseMetadata):
+            metadata = ResponseMetadataPayload(id=event.response_id, model_id=event.model_id)
+            return (ResponseMetadataChunk(run_id=run_id, payload=metadata),)
+        if isinstance(event, Finish):
+            self.finish_reason = event.finish_reason
+            self.usage = event.usage
             self.finished = True
             return self.close_blocks()
         if isinstance(event, Chunk):  # a cached response being replayed
-            if event.type == "finish":
-                payload = event.payload.model_dump()
-                self.finish_reason = payload.get("step_result", {}).get("reason", "stop")
-                self.usage = Usage.model_validate(payload.get("output", {}).get("usage", {}))
-                self.finished = True
-                return self.close_blocks()
-            if event.type == "text-start":
-                self.text_open = True
-            elif event.type == "text-end":
-                self.text_open = False
-            return (event,)
+            return self._replayed(event)
         return ()
+
+    def _replayed(self, chunk: Chunk) -> tuple[Chunk, ...]:
+        if chunk.type == "finish":
+            payload = chunk.payload.model_dump()
+            self.finish_reason = payload.get("step_result", {}).get("reason", "stop")
+            self.usage = Usage.model_validate(payload.get("output", {}).get("usage", {}))
+            self.finished = True
+            return self.close_blocks()
+        if chunk.type == "text-start":
+            self.text_open = True
+        elif chunk.type == "text-end":
+            self.text_open = False
+        return (chunk,)
 
     def close_blocks(self) -> tuple[Chunk, ...]:
         out: list[Chunk] = []
@@ -244,8 +253,10 @@ class StepBuilder:
         """The compact ``finish`` entry that ends the chunks handed to ``process_llm_response`` (and caches)."""
         return {
             "type": "finish",
-            "payload": {"stepResult": {"reason": self.finish_reason},
-                        "output": {"usage": self.usage.model_dump(by_alias=True, exclude_none=True)}},
+            "payload": {
+                "stepResult": {"reason": self.finish_reason},
+                "output": {"usage": self.usage.model_dump(by_alias=True, exclude_none=True)},
+            },
         }
 
 
@@ -253,7 +264,7 @@ async def replay(chunks: list[dict[str, Any]], run_id: str) -> AsyncIterator[Chu
     """A cached response's chunks, re-stamped with this run's id (a ``finish`` entry carries reason and usage)."""
     for item in chunks:
         payload = item.get("payload")
-        if hasattr(payload, "model_dump"):
+        if isinstance(payload, BaseModel):
             payload = payload.model_dump(by_alias=True, exclude_none=True)
         chunk = chunk_from_wire({"type": item["type"], "runId": run_id, "from": "AGENT", "payload": payload or {}})
         if isinstance(chunk, Chunk):

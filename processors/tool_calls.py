@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 from processors.chunks import AnyChunk, ToolErrorChunk, ToolErrorPayload, ToolResultChunk, ToolResultPayload
@@ -37,9 +37,7 @@ class ToolFailure:
 
 async def run_tools(run: Run, step_number: int, step: Step, tools: dict[str, Tool]) -> AsyncIterator[AnyChunk]:
     calls = list(step.tool_calls)
-    task = asyncio.ensure_future(
-        asyncio.gather(*(execute(run, call, tools) for call in calls), return_exceptions=True)
-    )
+    task = asyncio.ensure_future(asyncio.gather(*(execute(run, call, tools) for call in calls), return_exceptions=True))
     try:
         while not task.done():  # stream what tools write while they run
             for chunk in await run.drain():
@@ -81,24 +79,44 @@ async def commit(run: Run, step_number: int, step: Step, call: dict[str, Any], o
     if isinstance(outcome, Exception) and not isinstance(outcome, ToolFailure):
         outcome = ToolFailure(f"Tool '{name}' failed: {type(outcome).__name__}: {outcome}")
     if isinstance(outcome, ToolFailure):
-        ml.update_tool_invocation(ToolInvocationPart(tool_invocation=ToolInvocation(
-            state="output-error", tool_call_id=call_id, tool_name=name, args=args_value,
-            error_text=outcome.message, is_error=True)))
+        ml.update_tool_invocation(
+            ToolInvocationPart(
+                tool_invocation=ToolInvocation(
+                    state="output-error",
+                    tool_call_id=call_id,
+                    tool_name=name,
+                    args=args_value,
+                    error_text=outcome.message,
+                    is_error=True,
+                )
+            )
+        )
         step.tool_results.append({"tool_call_id": call_id, "tool_name": name, "error": outcome.message})
-        return await run.emit(run.chunk(ToolErrorChunk, ToolErrorPayload(
-            tool_call_id=call_id, tool_name=name, args=args_value, error=outcome.message)))
+        return await run.emit(
+            run.chunk(
+                ToolErrorChunk,
+                ToolErrorPayload(tool_call_id=call_id, tool_name=name, args=args_value, error=outcome.message),
+            )
+        )
     result = serialize_result(outcome)
     for entry in run.config.output_entries:
         if "process_tool_result" not in entry.hooks:
             continue
         args = ProcessToolResultArgs(
-            messages=ml.get.all.db(), message_list=ml, step_number=step_number, steps=list(run.steps),
-            system_messages=ml.get_all_system_messages(), tool_name=name, tool_call_id=call_id, args=args_value,
-            result=result, **common_args(run.ctx, entry, run.retry_count),
+            messages=ml.get.all.db(),
+            message_list=ml,
+            step_number=step_number,
+            steps=list(run.steps),
+            system_messages=ml.get_all_system_messages(),
+            tool_name=name,
+            tool_call_id=call_id,
+            args=args_value,
+            result=result,
+            **common_args(run.ctx, entry, run.retry_count),
         )
         try:
             current = result
-            await invoke(run.ctx, entry, "process_tool_result", args, describe=lambda: f"{name} → {_short(current)}")
+            await invoke(run.ctx, entry, "process_tool_result", args, describe=_describe_result(name, current))
         except TripWire as tripwire:
             if run.can_retry(tripwire):
                 raise RetryStep(tripwire) from None
@@ -108,11 +126,19 @@ async def commit(run: Run, step_number: int, step: Step, call: dict[str, Any], o
         replaced = ml.find_tool_invocation(call_id)
         if replaced is not None and replaced.state == "result":
             result = replaced.result  # a processor replaced it with update_tool_invocation
-    ml.update_tool_invocation(ToolInvocationPart(tool_invocation=ToolInvocation(
-        state="result", tool_call_id=call_id, tool_name=name, args=args_value, result=result)))
+    ml.update_tool_invocation(
+        ToolInvocationPart(
+            tool_invocation=ToolInvocation(
+                state="result", tool_call_id=call_id, tool_name=name, args=args_value, result=result
+            )
+        )
+    )
     step.tool_results.append({"tool_call_id": call_id, "tool_name": name, "result": result})
-    return await run.emit(run.chunk(ToolResultChunk, ToolResultPayload(
-        tool_call_id=call_id, tool_name=name, result=result, args=args_value)))
+    return await run.emit(
+        run.chunk(
+            ToolResultChunk, ToolResultPayload(tool_call_id=call_id, tool_name=name, result=result, args=args_value)
+        )
+    )
 
 
 def _short(value: Any, limit: int = 80) -> str:
@@ -121,3 +147,7 @@ def _short(value: Any, limit: int = 80) -> str:
 
 
 __all__ = ["InvalidArgs", "ToolFailure", "commit", "execute", "run_tools"]
+
+
+def _describe_result(name: str, result: Any) -> Callable[[], str]:
+    return lambda: f"{name} → {_short(result)}"

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
 
-class TripWire(Exception):  # noqa: N818 - Mastra's name is part of the public API
+class TripWire(Exception):
     """Raised by ``abort()``. ``processor_id`` is the processor whose ``abort`` was called."""
 
     def __init__(
@@ -30,7 +30,9 @@ class TripWire(Exception):  # noqa: N818 - Mastra's name is part of the public A
         self.processor_id = processor_id
 
     def to_data(self) -> TripwireData:
-        return TripwireData(reason=self.reason, retry=self.retry, metadata=self.metadata, processor_id=self.processor_id)
+        return TripwireData(
+            reason=self.reason, retry=self.retry, metadata=self.metadata, processor_id=self.processor_id
+        )
 
 
 class TripwireData(BaseModel):

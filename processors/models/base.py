@@ -68,7 +68,7 @@ class ToolCallStart(ModelEvent):
 
 
 class ToolCallDelta(ModelEvent):
-    __slots__ = ("tool_call_id", "args_text_delta")
+    __slots__ = ("args_text_delta", "tool_call_id")
 
     def __init__(self, tool_call_id: str, args_text_delta: str) -> None:
         self.tool_call_id = tool_call_id
