@@ -27,8 +27,6 @@ from processors.tracing import TraceHub, Tracer
 
 ProcessorList = Sequence[Any] | Callable[..., Sequence[Any]]
 
-_UNSET: Any = object()
-
 
 def check_lane(processors: Iterable[Any], lane: Lane) -> list[Any]:
     """Refuse processors that implement none of the lane's hooks, naming what they do implement."""
@@ -129,7 +127,7 @@ class Agent:
         input_processors: ProcessorList | None = None,
         output_processors: ProcessorList | None = None,
         error_processors: ProcessorList | None = None,
-        max_processor_retries: int | None = _UNSET,
+        max_processor_retries: int | None = None,
         max_steps: int | None = None,
         model_settings: Mapping[str, Any] | None = None,
         tool_choice: Any = None,
@@ -141,9 +139,9 @@ class Agent:
     ) -> AgentStream:
         """Start a run and return its stream (nothing happens until it is iterated or awaited)."""
         ctx = request_context or RequestContext()
-        if thread_id is not None and not ctx.has("thread_id"):
+        if thread_id is not None:
             ctx.set("thread_id", thread_id)
-        if resource_id is not None and not ctx.has("resource_id"):
+        if resource_id is not None:
             ctx.set("resource_id", resource_id)
         lanes = {
             "input": input_processors if input_processors is not None else self.input_processors,
@@ -151,7 +149,8 @@ class Agent:
             "error": error_processors if error_processors is not None else self.error_processors,
         }
         resolved = {lane: _resolve_lane(value, lane, ctx) for lane, value in lanes.items()}  # type: ignore[arg-type]
-        retries = self.max_processor_retries if max_processor_retries is _UNSET else max_processor_retries
+        # Mastra's `options.maxProcessorRetries ?? agent.maxProcessorRetries`: None falls back to the agent
+        retries = self.max_processor_retries if max_processor_retries is None else max_processor_retries
         hub = TraceHub([*self.tracer._observers, *tracers])
         config = RunConfig(
             agent_id=self.id,

@@ -278,21 +278,33 @@ class Run:
             self.save_mode = "all"
             step_number = 0
             while step_number < config.max_steps:
+                if self.ctx.tracer.active:  # one summary per step; the run's last chunks join the last step's
+                    self.chain.flush_trace()
                 self.ctx.step_number = step_number
                 state = StepState()
                 try:
                     async for chunk in self._step(step_number, state):
                         yield chunk
+                except TripWire as tripwire:  # from a chunk outside the model's stream (step-finish, tool-result...)
+                    if not self.can_retry(tripwire):
+                        if not state.accepted:
+                            self._keep_partial_step(state, tripwire=tripwire)
+                        raise EndRun(self.tripwire_chunk(tripwire)) from None
+                    for chunk in self._retract(step_number, RetryStep(tripwire), state):
+                        yield chunk
+                    step_number += 1
+                    if step_number >= config.max_steps:
+                        raise EndRun(self.tripwire_chunk(tripwire)) from None
+                    continue
                 except RetryStep as retry:
-                    for chunk in self._retract(step_number, retry.tripwire, state):
+                    for chunk in self._retract(step_number, retry, state):
                         yield chunk
                     step_number += 1
                     if step_number >= config.max_steps:  # the budget ran out while retrying
+                        if retry.error is not None:
+                            raise EndRun(self.error_chunk(retry.error, f"Model call failed: {retry.error}")) from None
                         raise EndRun(self.tripwire_chunk(retry.tripwire)) from None
                     continue
-                finally:
-                    if self.ctx.tracer.active:
-                        self.chain.flush_trace()
                 step_number += 1
                 last = self.steps[-1] if self.steps else None
                 if not (last and last.tool_calls and step_number < config.max_steps):
@@ -324,7 +336,11 @@ class Run:
             for chunk in self.pending_terminal:
                 yield chunk
             yield end.chunk
+        except TripWire as tripwire:  # a stream processor blocked a chunk outside any step (the finish chunk)
+            yield self.tripwire_chunk(tripwire)
         finally:
+            if self.ctx.tracer.active:
+                self.chain.flush_trace()
             self._finalise()
         await self._save()
 
@@ -401,17 +417,13 @@ class Run:
                     await notify_violation(entry, tripwire)
                 if self.can_retry(tripwire):
                     raise RetryStep(tripwire) from None
-                self._keep_partial_step(state)
+                self._keep_partial_step(state, tripwire=tripwire)
                 raise EndRun(self.tripwire_chunk(tripwire)) from None
             except ModelAPIError as error:
                 if await run_api_error(self, error, step_number):
-                    if builder.streamed:  # clients saw part of the failed attempt: retract it like a retry
-                        raise RetryStep(
-                            TripWire(f"the model call failed and is retried: {error.message}", retry=True)
-                        ) from None
-                    builder.reset()
-                    raw_chunks.clear()
-                    continue
+                    # a retry is a new loop iteration: it consumes the step budget, as in Mastra
+                    reason = f"the model call failed and is retried: {error.message}"
+                    raise RetryStep(TripWire(reason, retry=True), error=error) from None
                 self._keep_partial_step(state, error)
                 raise EndRun(self.error_chunk(error, f"Model call failed: {error.message}")) from None
             finally:
@@ -434,8 +446,8 @@ class Run:
         for chunk in await run_output_step(self, step_number, step, builder):
             yield chunk
         step.tool_calls = [dict(c) for c in builder.tool_calls]
-        self.retry_count = 0  # only consecutive retries carry forward
         self.text_parts.append(step.text)
+        state.accepted = True
         self.finish_reason = step.finish_reason
         step_finish = self.step_finish_chunk(step, message_id, step.finish_reason, is_continued=bool(step.tool_calls))
         for chunk in await self.emit(step_finish):
@@ -443,12 +455,15 @@ class Run:
         if step.tool_calls:
             async for chunk in run_tools(self, step_number, step, step_tools):
                 yield chunk
+        self.retry_count = 0  # the step stood: only consecutive retries carry forward
 
     def _take_data_parts(self) -> list[DataPart]:
         parts, self.data_parts = self.data_parts, []
         return parts
 
-    def _keep_partial_step(self, state: StepState, error: BaseException | None = None) -> None:
+    def _keep_partial_step(
+        self, state: StepState, error: BaseException | None = None, tripwire: TripWire | None = None
+    ) -> None:
         """Keep what was streamed before a block or a failure: the user saw it, so the thread keeps it."""
         builder = state.builder
         step = state.step
@@ -456,6 +471,8 @@ class Run:
             return
         step.text = builder.text()
         step.finish_reason = "error" if error else "tripwire"
+        if tripwire is not None:
+            step.tripwire = tripwire.to_data()
         step.usage = builder.usage
         self.steps.append(step)
         self.text_parts.append(step.text)
@@ -466,25 +483,35 @@ class Run:
         if message.content.parts:
             self.message_list.add(message, "response")
 
-    def _retract(self, step_number: int, tripwire: TripWire, state: StepState) -> list[AnyChunk]:
-        """A step was rejected: tell clients to drop it, roll the list back, and feed the reason to the retry."""
+    def _retract(self, step_number: int, retry: RetryStep, state: StepState) -> list[AnyChunk]:
+        """A step was rejected: tell clients to drop it, roll the list back, and feed the reason to the retry.
+
+        A failed model call retried by an error processor keeps what that processor did to the list (Mastra),
+        and gets no feedback message: there is no rejected answer to comment on.
+        """
         step = state.step or Step(step_number=step_number)
         builder = state.builder
+        if state.accepted and self.text_parts:
+            self.text_parts.pop()
         step.rejected_text = builder.text() if builder else step.text
         step.text = ""
         step.tool_calls = []
-        step.tripwire = tripwire.to_data()
+        step.tool_results = []
         step.finish_reason = "retry"
         if step not in self.steps:
             if builder is not None:
                 step.usage = builder.usage
                 self.usage = self.usage + builder.usage
             self.steps.append(step)
-        if state.boundary is not None:
-            self.message_list.rollback(state.boundary)
         self.data_parts = []
-        self.retry_count += 1
-        self.message_list.add_system(retry_feedback(tripwire.reason), RETRY_FEEDBACK_TAG)
+        if retry.error is not None:
+            step.error = str(retry.error)
+        else:
+            step.tripwire = retry.tripwire.to_data()
+            if state.boundary is not None:
+                self.message_list.rollback(state.boundary)
+            self.retry_count += 1
+            self.message_list.add_system(retry_feedback(retry.tripwire.reason), RETRY_FEEDBACK_TAG)
         message_id = builder.message_id if builder else new_id("msg")
         return [self.step_finish_chunk(step, message_id, "retry", is_continued=True)]
 

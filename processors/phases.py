@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from processors.chunks import AnyChunk
 from processors.errors import ModelAPIError, ProcessorContractError, ProcessorError
+from processors.message_list import MessageList
+from processors.messages import Message
 from processors.models import resolve_model
 from processors.models.base import LanguageModel
 from processors.processor import (
@@ -27,6 +29,7 @@ from processors.processor import (
 from processors.result import OutputResult, Step
 from processors.runner import (
     STEP_OVERRIDE_KEYS,
+    Entry,
     apply_message_result,
     common_args,
     describe_messages,
@@ -61,32 +64,19 @@ async def run_input(run: Run) -> list[AnyChunk]:
         args = ProcessInputArgs(
             messages=given, message_list=ml, system_messages=ml.get_system_messages(), **common_args(run.ctx, entry)
         )
-        try:
-            result = await invoke(
-                run.ctx,
-                entry,
-                "process_input",
-                args,
-                describe=lambda: describe_messages(ml),
-                fingerprint=lambda: messages_fingerprint(ml),
-            )
+
+        def apply(result: Any, entry: Entry = entry, given: list[Message] = given) -> None:
             if _is_mapping_result(result):
                 values = normalise_mapping(result, entry, "process_input", frozenset({"messages", "system_messages"}))
                 if "system_messages" in values:
                     ml.replace_all_system_messages(values["system_messages"])
-                if "messages" in values:
-                    apply_message_result(
-                        values["messages"],
-                        entry=entry,
-                        hook="process_input",
-                        message_list=ml,
-                        given=given,
-                        default_source="input",
-                    )
-            else:
-                apply_message_result(
-                    result, entry=entry, hook="process_input", message_list=ml, given=given, default_source="input"
-                )
+                result = values.get("messages")
+            apply_message_result(
+                result, entry=entry, hook="process_input", message_list=ml, given=given, default_source="input"
+            )
+
+        try:
+            await invoke(run.ctx, entry, "process_input", args, apply=apply, **_message_tracing(ml))
         except TripWire as tripwire:
             run.save_mode = "none"  # a blocked input is not saved: it may hold what the guardrail caught
             raise EndRun(run.tripwire_chunk(tripwire)) from None
@@ -133,20 +123,13 @@ async def run_input_step(run: Run, step_number: int) -> dict[str, Any]:
             llm_request_stage=entry.id in llm_request_ids,
             **common_args(run.ctx, entry, run.retry_count),
         )
-        try:
-            result = await invoke(
-                run.ctx,
-                entry,
-                "process_input_step",
-                args,
-                describe=lambda: describe_messages(ml),
-                fingerprint=lambda: messages_fingerprint(ml),
-            )
+
+        def apply(result: Any, entry: Entry = entry, given: list[Message] = given) -> None:
             if not _is_mapping_result(result):
                 apply_message_result(
                     result, entry=entry, hook="process_input_step", message_list=ml, given=given, default_source="input"
                 )
-                continue
+                return
             values = normalise_mapping(result, entry, "process_input_step", allowed)
             if "messages" in values and "message_list" in values:
                 raise ProcessorContractError(
@@ -174,10 +157,13 @@ async def run_input_step(run: Run, step_number: int) -> dict[str, Any]:
             if "model" in values:
                 resolve_model(values["model"])  # refuse a bad model here, naming the processor
             step_config.update(values)
+
+        try:
+            await invoke(run.ctx, entry, "process_input_step", args, apply=apply, **_message_tracing(ml))
         except TripWire as tripwire:
             raise EndRun(run.tripwire_chunk(tripwire)) from None
         except _CONTRACT_ERRORS as error:
-            raise EndRun(run.error_chunk(_named(error, entry.id, "process_input_step"))) from None
+            raise EndRun(run.error_chunk(error)) from None
     return step_config
 
 
@@ -317,24 +303,16 @@ async def run_output_step(run: Run, step_number: int, step: Step, builder: StepB
             usage=step.usage,
             **common_args(run.ctx, entry, run.retry_count),
         )
-        try:
-            result = await invoke(
-                run.ctx,
-                entry,
-                "process_output_step",
-                args,
-                describe=lambda: describe_messages(ml),
-                fingerprint=lambda: messages_fingerprint(ml),
+
+        def apply(result: Any, entry: Entry = entry, given: list[Message] = given) -> None:
+            if isinstance(result, list) and not result:  # [] means "no change" (a documented deviation)
+                return
+            apply_message_result(
+                result, entry=entry, hook="process_output_step", message_list=ml, given=given, default_source="response"
             )
-            if not (isinstance(result, list) and not result):  # [] means "no change" (a documented deviation)
-                apply_message_result(
-                    result,
-                    entry=entry,
-                    hook="process_output_step",
-                    message_list=ml,
-                    given=given,
-                    default_source="response",
-                )
+
+        try:
+            await invoke(run.ctx, entry, "process_output_step", args, apply=apply, **_message_tracing(ml))
         except TripWire as tripwire:
             if run.can_retry(tripwire):
                 raise RetryStep(tripwire) from None
@@ -368,15 +346,8 @@ async def run_output_result(run: Run) -> list[AnyChunk]:
             result=OutputResult(text=text, usage=run.usage, finish_reason=run.finish_reason, steps=run.steps),
             **common_args(run.ctx, entry, 0),
         )
-        try:
-            result = await invoke(
-                run.ctx,
-                entry,
-                "process_output_result",
-                args,
-                describe=lambda: describe_messages(ml),
-                fingerprint=lambda: messages_fingerprint(ml),
-            )
+
+        def apply(result: Any, entry: Entry = entry, given: list[Message] = given) -> None:
             apply_message_result(
                 result,
                 entry=entry,
@@ -385,6 +356,9 @@ async def run_output_result(run: Run) -> list[AnyChunk]:
                 given=given,
                 default_source="response",
             )
+
+        try:
+            await invoke(run.ctx, entry, "process_output_result", args, apply=apply, **_message_tracing(ml))
         except TripWire as tripwire:
             run.save_mode = "input"  # a rejected response is not saved
             run.text_parts = []
@@ -399,14 +373,9 @@ async def run_output_result(run: Run) -> list[AnyChunk]:
     return out
 
 
-def _named(error: Exception, processor_id: str, hook: str) -> Exception:
-    if isinstance(error, ProcessorError):
-        return error
-    return ProcessorContractError(
-        f"Processor '{processor_id}' returned an invalid value from {hook}: {error}",
-        processor_id=processor_id,
-        hook=hook,
-    )
+def _message_tracing(ml: MessageList) -> dict[str, Callable[[], Any]]:
+    """How a message hook's call is summarised in traces: the list before and after, and whether it changed."""
+    return {"describe": lambda: describe_messages(ml), "fingerprint": lambda: messages_fingerprint(ml)}
 
 
 def _describe_prompt(prompt: list[dict[str, Any]]) -> Callable[[], str]:

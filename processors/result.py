@@ -32,6 +32,8 @@ class Step(BaseModel):
     #: The text the model produced before a retry retracted it (``text`` is then empty, as in Mastra).
     rejected_text: str | None = None
     warnings: list[Any] = Field(default_factory=list)
+    #: Why the model call failed, for a step an error processor retried.
+    error: str | None = None
     from_cache: bool = False
     model_id: str | None = None
 

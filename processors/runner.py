@@ -123,10 +123,7 @@ async def notify_violation(entry: Entry, tripwire: TripWire) -> None:
 
 def messages_fingerprint(message_list: MessageList) -> tuple[Any, ...]:
     """Cheap identity of the list's content, to tell 'changed' from 'passed' when tracing."""
-    messages = tuple(
-        (m.id, m.role, m.text, len(m.content.parts), repr(m.content.parts[-1]) if m.content.parts else "")
-        for m in message_list.get.all.db()
-    )
+    messages = tuple((m.id, m.role, repr(m.content)) for m in message_list.get.all.db())
     system = tuple(m["content"] for m in message_list.get_all_system_messages())
     return messages, system
 
@@ -146,10 +143,14 @@ async def invoke(
     *,
     describe: Callable[[], str] | None = None,
     fingerprint: Callable[[], Any] | None = None,
+    apply: Callable[[Any], None] | None = None,
 ) -> Any:
     """Call one hook of one processor with the error policy shared by every hook but the stream one.
 
-    Raises :class:`TripWire` (after ``on_violation``) or :class:`ProcessorRaisedError` naming processor and hook.
+    ``apply`` reconciles the result with the run (so the trace's "after" shows its effect); ``fingerprint``
+    tells whether anything changed. Raises :class:`TripWire` (after ``on_violation``),
+    :class:`ProcessorContractError` for a result the hook does not allow, or :class:`ProcessorRaisedError`
+    naming processor and hook.
     """
     fn = entry.hooks[hook]
     tracing = ctx.tracer.active
@@ -161,6 +162,15 @@ async def invoke(
         result = fn(args)
         if inspect.isawaitable(result):
             result = await result
+        if apply is not None:
+            try:
+                apply(result)
+            except (ValueError, TypeError) as exc:
+                raise ProcessorContractError(
+                    f"Processor '{entry.id}' returned an invalid value from {hook}: {exc}",
+                    processor_id=entry.id,
+                    hook=hook,
+                ) from exc
     except TripWire as tripwire:
         if tripwire.processor_id is None:
             tripwire.processor_id = entry.id
@@ -170,7 +180,9 @@ async def invoke(
         raise
     except asyncio.CancelledError:
         raise
-    except ProcessorContractError:
+    except ProcessorContractError as exc:
+        if tracing:
+            _trace(ctx, entry, hook, started, "raised", before, "", str(exc))
         raise
     except Exception as exc:
         if tracing:
@@ -179,16 +191,9 @@ async def invoke(
             f"Processor '{entry.id}' raised in {hook}: {type(exc).__name__}: {exc}", processor_id=entry.id, hook=hook
         ) from exc
     if tracing:
-        changed = result is not None and (
-            fingerprint is None or marker != fingerprint() or not _is_identity(result, args)
-        )
+        changed = marker != fingerprint() if fingerprint is not None else result is not None
         _trace(ctx, entry, hook, started, "changed" if changed else "passed", before, describe() if describe else "")
     return result
-
-
-def _is_identity(result: Any, args: HookArgs) -> bool:
-    """True when a message hook handed back what it was given (the same list object or MessageList)."""
-    return result is getattr(args, "message_list", None) or result is getattr(args, "messages", None)
 
 
 def _trace(

@@ -67,9 +67,11 @@ class EndRun(Exception):
 class RetryStep(Exception):
     """The current step was rejected and may be tried again with the tripwire's reason as feedback."""
 
-    def __init__(self, tripwire: TripWire) -> None:
+    def __init__(self, tripwire: TripWire, *, error: Exception | None = None) -> None:
         super().__init__(tripwire.reason)
         self.tripwire = tripwire
+        #: Set when an error processor asked to retry a failed model call (no feedback, no rollback).
+        self.error = error
 
 
 class InvalidArgs:
@@ -106,12 +108,14 @@ def parse_args(arguments: str) -> Any:
 class StepState:
     """What the loop knows about the step in progress, so a retry or a block can undo or keep it."""
 
-    __slots__ = ("boundary", "builder", "step")
+    __slots__ = ("accepted", "boundary", "builder", "step")
 
     def __init__(self) -> None:
         self.boundary: tuple[list[str], dict[str, int]] | None = None
         self.builder: StepBuilder | None = None
         self.step: Step | None = None
+        #: True once the step's text counts towards the result (tools may still reject it).
+        self.accepted = False
 
 
 class StepBuilder:
@@ -187,8 +191,9 @@ class StepBuilder:
             delta = text_delta(run_id, self.text_id, event.text)
             if self.text_open:
                 return (delta,)
+            closing = self.close_blocks()  # reasoning ends where the answer starts
             self.text_open = True
-            return TextStartChunk(run_id=run_id, payload=TextPayload(id=self.text_id)), delta
+            return *closing, TextStartChunk(run_id=run_id, payload=TextPayload(id=self.text_id)), delta
         if isinstance(event, ReasoningDelta):
             reasoning_id = self.text_id + "-reasoning"
             delta = text_delta(run_id, reasoning_id, event.text, ReasoningDeltaChunk)

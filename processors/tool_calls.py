@@ -17,7 +17,7 @@ from processors.errors import ProcessorError, ToolArgumentsError
 from processors.messages import ToolInvocation, ToolInvocationPart
 from processors.processor import ProcessToolResultArgs
 from processors.result import Step
-from processors.runner import common_args, invoke
+from processors.runner import common_args, invoke, messages_fingerprint
 from processors.step import EndRun, InvalidArgs, RetryStep, plain_args
 from processors.tools import Tool, serialize_result
 from processors.tripwire import TripWire
@@ -116,7 +116,7 @@ async def commit(run: Run, step_number: int, step: Step, call: dict[str, Any], o
         )
         try:
             current = result
-            await invoke(run.ctx, entry, "process_tool_result", args, describe=_describe_result(name, current))
+            await invoke(run.ctx, entry, "process_tool_result", args, describe=_describe_result(name, current), fingerprint=lambda: messages_fingerprint(ml))
         except TripWire as tripwire:
             if run.can_retry(tripwire):
                 raise RetryStep(tripwire) from None
