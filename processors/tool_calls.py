@@ -116,7 +116,14 @@ async def commit(run: Run, step_number: int, step: Step, call: dict[str, Any], o
         )
         try:
             current = result
-            await invoke(run.ctx, entry, "process_tool_result", args, describe=_describe_result(name, current), fingerprint=lambda: messages_fingerprint(ml))
+            await invoke(
+                run.ctx,
+                entry,
+                "process_tool_result",
+                args,
+                describe=_describe_result(name, current),
+                fingerprint=lambda: messages_fingerprint(ml),
+            )
         except TripWire as tripwire:
             if run.can_retry(tripwire):
                 raise RetryStep(tripwire) from None
