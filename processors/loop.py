@@ -338,6 +338,9 @@ class Run:
             yield end.chunk
         except TripWire as tripwire:  # a stream processor blocked a chunk outside any step (the finish chunk)
             yield self.tripwire_chunk(tripwire)
+        except (GeneratorExit, asyncio.CancelledError):  # the consumer stopped the run
+            self.finish_reason = "abort"
+            raise
         finally:
             if self.ctx.tracer.active:
                 self.chain.flush_trace()
