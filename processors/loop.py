@@ -378,8 +378,9 @@ class Run:
         # ---- the model's stream: per chunk, convert → process_output_stream → fold → yield
         chain, pending, fold, convert = self.chain, self._pending, builder.fold, builder.convert
         run_id, text_id = self.run_id, builder.text_id
+        has_chain = bool(chain)
         while True:
-            fast = bool(chain) and not chain.has_async and not self.ctx.tracer.active
+            fast = has_chain and not chain.has_async and not self.ctx.tracer.active
             source = replay(cached, run_id) if cached is not None else model.stream(request)
             try:
                 async for event in source:
@@ -390,7 +391,7 @@ class Run:
                     for chunk in produced:
                         if record_raw:
                             raw_chunks.append({"type": chunk.type, "payload": chunk.payload})
-                        if not chain:
+                        if not has_chain:
                             processed: AnyChunk | None = chunk
                         elif fast:
                             processed = chain.process_sync(chunk)

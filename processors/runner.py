@@ -376,8 +376,6 @@ class StreamChain:
 
     def process_sync(self, part: AnyChunk) -> AnyChunk | None:
         """Run a chunk through a chain of sync hooks. Raises TripWire (the caller notifies and ends the step)."""
-        if self._ctx.tracer.active:
-            raise RuntimeError("use process() when tracing")  # pragma: no cover - guarded by the caller
         self.stream_parts.append(part)
         is_data = type(part) is DataChunk
         for entry, fn, _is_async, args in self._links:
