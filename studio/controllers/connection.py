@@ -1,0 +1,34 @@
+""""Test connection": one tiny real model call, to tell a user whether key, model id and API base work."""
+
+from __future__ import annotations
+
+import asyncio
+
+from processors.errors import ModelAPIError
+from processors.models.base import Finish, ModelRequest, TextDelta
+from processors.models.litellm import LiteLLMModel
+
+#: Seconds to wait for the provider's first answer.
+TIMEOUT = 20.0
+
+
+async def check_connection(model_id: str, *, api_key: str | None, api_base: str | None) -> str:
+    """A one-line verdict: "Connected: <reply>" or why it failed. Never raises for provider errors."""
+    timeout = TIMEOUT
+    model = LiteLLMModel(model_id, api_base=api_base or None, api_key=api_key or None, max_tokens=8)
+    request = ModelRequest(messages=[{"role": "user", "content": "Reply with the word OK."}])
+    reply: list[str] = []
+    try:
+        async with asyncio.timeout(timeout):
+            async for event in model.stream(request):
+                if isinstance(event, TextDelta):
+                    reply.append(event.text)
+                elif isinstance(event, Finish):
+                    break
+    except TimeoutError:
+        return f"No answer within {timeout:.0f} s from {api_base or model.provider}."
+    except ModelAPIError as error:
+        status = f"HTTP {error.status_code}: " if error.status_code else ""
+        return f"Failed — {status}{error.message}"
+    text = "".join(reply).strip()
+    return f"Connected to {model_id}" + (f" — it replied “{text[:40]}”" if text else "")

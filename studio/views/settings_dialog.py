@@ -1,0 +1,137 @@
+"""The settings dialog: API keys per provider (kept in the OS keyring) and a "Test connection" button."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.secrets import PROVIDERS, SecretStore, mask, provider_of
+
+ConnectionTester = Callable[..., Coroutine[Any, Any, str]]
+
+
+class SettingsDialog(QDialog):
+    """Opened with ``open()`` (never ``exec()`` on the qasync loop). Keys are saved as soon as "Save" is pressed."""
+
+    #: A connection test finished, with its one-line verdict.
+    connection_tested = Signal(str)
+
+    def __init__(self, secrets: SecretStore, tester: ConnectionTester, *, model_id: str = "openai/gpt-4o-mini",
+                 api_base: str | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("settings")
+        self.setWindowTitle("Settings — API keys")
+        self._secrets = secrets
+        self._tester = tester
+        self._task: asyncio.Task[None] | None = None
+
+        self.provider = QComboBox(objectName="settings.provider")
+        self.provider.addItems(list(PROVIDERS))
+        self.key = QLineEdit(objectName="settings.key")
+        self.key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key.setPlaceholderText("Paste the API key")
+        self.stored = QLabel(objectName="settings.stored")
+        self.save = QPushButton("&Save key", objectName="settings.save")
+        self.remove = QPushButton("&Remove", objectName="settings.remove")
+        self.model = QLineEdit(model_id, objectName="settings.model")
+        self.api_base = QLineEdit(api_base or "", objectName="settings.api_base")
+        self.api_base.setPlaceholderText("e.g. http://localhost:11434 for Ollama (optional)")
+        self.test = QPushButton("&Test connection", objectName="settings.test")
+        self.verdict = QLabel(objectName="settings.verdict")
+        self.verdict.setWordWrap(True)
+        self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        where = ("Keys are stored in your system keyring." if secrets.keyring_available else
+                 "No system keyring was found: keys are kept for this session only (never written to disk). "
+                 "You can also set the provider's environment variable, e.g. OPENAI_API_KEY.")
+        self.keyring_note = QLabel(where, objectName="settings.keyring_note")
+        self.keyring_note.setWordWrap(True)
+
+        keys = QFormLayout()
+        keys.addRow("Provider", self.provider)
+        row = QHBoxLayout()
+        row.addWidget(self.key, 1)
+        row.addWidget(self.save)
+        row.addWidget(self.remove)
+        keys.addRow("API key", row)
+        keys.addRow("", self.stored)
+        connection = QFormLayout()
+        connection.addRow("Model", self.model)
+        connection.addRow("API base", self.api_base)
+        connection.addRow("", self.test)
+        connection.addRow("", self.verdict)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.keyring_note)
+        layout.addLayout(keys)
+        layout.addSpacing(12)
+        layout.addLayout(connection)
+        layout.addWidget(buttons)
+
+        self.provider.currentTextChanged.connect(self._on_provider_changed)
+        self.save.clicked.connect(self._on_save_clicked)
+        self.remove.clicked.connect(self._on_remove_clicked)
+        self.test.clicked.connect(self._on_test_clicked)
+        self.key.returnPressed.connect(self._on_save_clicked)
+        self.provider.setCurrentText(provider_of(model_id) if provider_of(model_id) in PROVIDERS else "openai")
+        self._show_stored()
+
+    def _show_stored(self) -> None:
+        provider = self.provider.currentText()
+        key = self._secrets.get_key(provider)
+        self.stored.setText(f"Stored: {mask(key)}" if key else "No key stored for this provider.")
+
+    @Slot(str)
+    def _on_provider_changed(self, _provider: str) -> None:
+        self.key.clear()
+        self._show_stored()
+
+    @Slot()
+    def _on_save_clicked(self) -> None:
+        where = self._secrets.set_key(self.provider.currentText(), self.key.text())
+        self.key.clear()
+        self._show_stored()
+        self.verdict.setText({"keyring": "Saved in the system keyring.", "session": "Saved for this session only.",
+                              "deleted": "Key removed."}[where])
+
+    @Slot()
+    def _on_remove_clicked(self) -> None:
+        self._secrets.delete_key(self.provider.currentText())
+        self._show_stored()
+        self.verdict.setText("Key removed.")
+
+    @Slot()
+    def _on_test_clicked(self) -> None:
+        if self._task is not None and not self._task.done():
+            return
+        self.test.setEnabled(False)
+        self.verdict.setText("Testing…")
+        self._task = asyncio.get_event_loop().create_task(self._run_test())
+
+    async def _run_test(self) -> None:
+        model_id = self.model.text().strip()
+        key = self._secrets.get_key(provider_of(model_id))
+        try:
+            verdict = await self._tester(model_id, api_key=key, api_base=self.api_base.text().strip() or None)
+        except Exception as error:  # a tester bug must not become a traceback dialog
+            verdict = f"Failed — {type(error).__name__}: {error}"
+        if not self.isVisible() and self.parent() is None:
+            return
+        self.verdict.setText(verdict)
+        self.test.setEnabled(True)
+        self.connection_tested.emit(verdict)
