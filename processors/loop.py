@@ -311,11 +311,7 @@ class Run:
                     break
             for chunk in await run_output_result(self):
                 yield chunk
-            if self.data_parts:
-                self.message_list.add(
-                    Message(role="assistant", content=MessageContent(parts=list(self.data_parts))), "response"
-                )
-                self.data_parts = []
+            self._commit_late_data_parts()
             last = self.steps[-1] if self.steps else None
             finish = self.chunk(
                 FinishChunk,
@@ -332,6 +328,7 @@ class Run:
             )
             for chunk in await self.emit(finish):
                 yield chunk
+            self._commit_late_data_parts()
         except EndRun as end:
             for chunk in self.pending_terminal:
                 yield chunk
@@ -370,6 +367,7 @@ class Run:
         message_id = step_config.get("message_id") or new_id("msg")
         step = state.step = Step(step_number=step_number, model_id=model.model_id, from_cache=cached is not None)
         builder = state.builder = StepBuilder(self.run_id, message_id)
+        self.chain.set_retry_count(self.retry_count)
         for chunk in await self.emit(self.chunk(StepStartChunk, StepStartPayload(message_id=message_id))):
             yield chunk
         record_raw = any("process_llm_response" in e.hooks for e in self.config.input_entries)
@@ -460,6 +458,18 @@ class Run:
             async for chunk in run_tools(self, step_number, step, step_tools):
                 yield chunk
         self.retry_count = 0  # the step stood: only consecutive retries carry forward
+
+    def _commit_late_data_parts(self) -> None:
+        """Data chunks written after the last step (by ``process_output_result`` or on the ``finish`` chunk) are
+        saved on the last response message, as Mastra persists them on the current response."""
+        if not self.data_parts:
+            return
+        parts = self._take_data_parts()
+        responses = self.message_list.get.response.db()
+        if responses and responses[-1].role == "assistant":
+            responses[-1].content.parts.extend(parts)
+        else:
+            self.message_list.add(Message(role="assistant", content=MessageContent(parts=list(parts))), "response")
 
     def _take_data_parts(self) -> list[DataPart]:
         parts, self.data_parts = self.data_parts, []

@@ -159,7 +159,15 @@ async def run_input_step(run: Run, step_number: int) -> dict[str, Any]:
             step_config.update(values)
 
         try:
-            await invoke(run.ctx, entry, "process_input_step", args, apply=apply, **_message_tracing(ml))
+            await invoke(
+                run.ctx,
+                entry,
+                "process_input_step",
+                args,
+                apply=apply,
+                describe=lambda: describe_messages(ml),
+                fingerprint=lambda: (messages_fingerprint(ml), repr(step_config)),
+            )
         except TripWire as tripwire:
             raise EndRun(run.tripwire_chunk(tripwire)) from None
         except _CONTRACT_ERRORS as error:

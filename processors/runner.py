@@ -374,6 +374,11 @@ class StreamChain:
     def __bool__(self) -> bool:
         return bool(self._links)
 
+    def set_retry_count(self, retry_count: int) -> None:
+        """The stream hook sees the retry count of the step being streamed (set once per step, not per chunk)."""
+        for _entry, _fn, _is_async, args in self._links:
+            args.retry_count = retry_count
+
     def process_sync(self, part: AnyChunk) -> AnyChunk | None:
         """Run a chunk through a chain of sync hooks. Raises TripWire (the caller notifies and ends the step)."""
         self.stream_parts.append(part)

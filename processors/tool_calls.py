@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from processors.chunks import AnyChunk, ToolErrorChunk, ToolErrorPayload, ToolResultChunk, ToolResultPayload
 from processors.errors import ProcessorError, ToolArgumentsError
-from processors.messages import ToolInvocation, ToolInvocationPart
+from processors.messages import Message, ToolInvocation, ToolInvocationPart
 from processors.processor import ProcessToolResultArgs
 from processors.result import Step
-from processors.runner import common_args, invoke, messages_fingerprint
+from processors.runner import Entry, apply_message_result, common_args, invoke, messages_fingerprint
 from processors.step import EndRun, InvalidArgs, RetryStep, plain_args
 from processors.tools import Tool, serialize_result
 from processors.tripwire import TripWire
@@ -114,21 +114,35 @@ async def commit(run: Run, step_number: int, step: Step, call: dict[str, Any], o
             result=result,
             **common_args(run.ctx, entry, run.retry_count),
         )
+        given = args.messages
+
+        def apply(returned: Any, entry: Entry = entry, given: list[Message] = given) -> None:
+            if isinstance(returned, list) and not returned:  # [] means "no change", as for process_output_step
+                return
+            apply_message_result(
+                returned,
+                entry=entry,
+                hook="process_tool_result",
+                message_list=ml,
+                given=given,
+                default_source="response",
+            )
+
         try:
-            current = result
             await invoke(
                 run.ctx,
                 entry,
                 "process_tool_result",
                 args,
-                describe=_describe_result(name, current),
+                describe=_describe_result(name, result),
                 fingerprint=lambda: messages_fingerprint(ml),
+                apply=apply,
             )
         except TripWire as tripwire:
             if run.can_retry(tripwire):
                 raise RetryStep(tripwire) from None
             raise EndRun(run.tripwire_chunk(tripwire)) from None
-        except ProcessorError as error:
+        except (ProcessorError, ValueError, TypeError) as error:
             raise EndRun(run.error_chunk(error)) from None
         replaced = ml.find_tool_invocation(call_id)
         if replaced is not None and replaced.state == "result":

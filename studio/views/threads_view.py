@@ -1,0 +1,115 @@
+"""``ThreadsView``: the threads list with search, and buttons/shortcuts for new, rename and delete."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLineEdit,
+    QListView,
+    QMessageBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.models.threads_model import ThreadIdRole, ThreadListModel
+
+
+class ThreadsView(QWidget):
+    """Thin view: it emits requests; the threads controller does the work."""
+
+    #: The user picked a thread (its id).
+    thread_selected = Signal(str)
+    new_thread_requested = Signal()
+    rename_requested = Signal(str, str)
+    delete_requested = Signal(str)
+    search_requested = Signal(str)
+
+    def __init__(self, model: ThreadListModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("threads")
+        self.model = model
+        self.search = QLineEdit(objectName="threads.search")
+        self.search.setPlaceholderText("Search threads")
+        self.search.setClearButtonEnabled(True)
+        self.list = QListView(objectName="threads.list")
+        self.list.setModel(model)
+        self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.list.setUniformItemSizes(True)
+        self.new_button = QToolButton(objectName="threads.new", text="New")
+        self.new_button.setToolTip("New conversation (Ctrl+N)")
+        self.rename_button = QToolButton(objectName="threads.rename", text="Rename")
+        self.rename_button.setToolTip("Rename the selected conversation (F2)")
+        self.delete_button = QToolButton(objectName="threads.delete", text="Delete")
+        self.delete_button.setToolTip("Delete the selected conversation (Del)")
+        self.rename_editor = QLineEdit(objectName="threads.rename_editor")
+        self.rename_editor.setPlaceholderText("New title, then Enter (Esc cancels)")
+        self.rename_editor.hide()
+
+        buttons = QHBoxLayout()
+        for button in (self.new_button, self.rename_button, self.delete_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.search)
+        layout.addLayout(buttons)
+        layout.addWidget(self.rename_editor)
+        layout.addWidget(self.list, 1)
+
+        self.search.textChanged.connect(self.search_requested)
+        self.new_button.clicked.connect(self.new_thread_requested)
+        self.rename_button.clicked.connect(self._on_rename_clicked)
+        self.delete_button.clicked.connect(self._on_delete_clicked)
+        self.rename_editor.returnPressed.connect(self._on_rename_editor_return_pressed)
+        self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)
+        QShortcut(QKeySequence(Qt.Key.Key_F2), self.list, self._on_rename_clicked)
+        QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.list, self._on_delete_clicked)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self.rename_editor, self.rename_editor.hide)
+
+    def current_thread_id(self) -> str | None:
+        index = self.list.currentIndex()
+        return index.data(ThreadIdRole) if index.isValid() else None
+
+    def select_thread(self, thread_id: str) -> None:
+        row = self.model.row_of(thread_id)
+        if row >= 0:
+            self.list.setCurrentIndex(self.model.index(row))
+
+    @Slot(QModelIndex, QModelIndex)
+    def _on_list_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid():
+            self.thread_selected.emit(current.data(ThreadIdRole))
+
+    @Slot()
+    def _on_rename_clicked(self) -> None:
+        if self.current_thread_id() is None:
+            return
+        self.rename_editor.setText(self.list.currentIndex().data())
+        self.rename_editor.show()
+        self.rename_editor.selectAll()
+        self.rename_editor.setFocus()
+
+    @Slot()
+    def _on_rename_editor_return_pressed(self) -> None:
+        thread_id = self.current_thread_id()
+        self.rename_editor.hide()
+        if thread_id is not None:
+            self.rename_requested.emit(thread_id, self.rename_editor.text())
+
+    @Slot()
+    def _on_delete_clicked(self) -> None:
+        thread_id = self.current_thread_id()
+        if thread_id is None:
+            return
+        box = QMessageBox(QMessageBox.Icon.Question, "Delete conversation",
+                          f"Delete “{self.list.currentIndex().data()}” and all its messages and traces?",
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, self)
+        box.setObjectName("threads.confirm_delete")
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.accepted.connect(lambda: self.delete_requested.emit(thread_id))
+        box.finished.connect(box.deleteLater)
+        box.open()  # never exec() on the qasync loop

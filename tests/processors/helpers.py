@@ -1,0 +1,122 @@
+"""Shared test processors and small helpers for the runtime's behaviour tests.
+
+Everything here drives real objects: real ``Agent``s, real ``ScriptedModel``s and real processors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from processors import Agent, Processor, tool
+from processors.chunks import AnyChunk
+
+TERMINAL = ("finish", "tripwire", "error")
+INSTRUCTIONS = "You are terse."
+
+
+def system(text: str) -> dict[str, Any]:
+    return {"role": "system", "content": text}
+
+
+def user(text: str) -> dict[str, Any]:
+    return {"role": "user", "content": text}
+
+
+def assistant(text: str) -> dict[str, Any]:
+    return {"role": "assistant", "content": text}
+
+
+async def collect(stream: Any, limit: float = 5.0) -> list[AnyChunk]:
+    """All chunks of a stream (with a timeout, so a hang fails instead of blocking the suite)."""
+
+    async def run() -> list[AnyChunk]:
+        return [chunk async for chunk in stream]
+
+    return await asyncio.wait_for(run(), limit)
+
+
+async def run_stream(agent: Agent, message: Any = "hi", **options: Any) -> tuple[list[AnyChunk], Any]:
+    """Stream a call to the end; return (chunks, result)."""
+    stream = agent.stream(message, **options)
+    chunks = await collect(stream)
+    result = await asyncio.wait_for(stream.result(), 5.0)
+    return chunks, result
+
+
+def kinds(chunks: list[AnyChunk]) -> list[str]:
+    return [chunk.type for chunk in chunks]
+
+
+def deltas(chunks: list[AnyChunk]) -> list[str]:
+    return [chunk.payload.text for chunk in chunks if chunk.type == "text-delta"]  # type: ignore[union-attr]
+
+
+def streamed_text(chunks: list[AnyChunk]) -> str:
+    return "".join(deltas(chunks))
+
+
+def terminal_count(chunks: list[AnyChunk]) -> int:
+    return sum(1 for chunk in chunks if chunk.type in TERMINAL)
+
+
+def last(chunks: list[AnyChunk], kind: str) -> AnyChunk:
+    return [chunk for chunk in chunks if chunk.type == kind][-1]
+
+
+def of_type(chunks: list[AnyChunk], kind: str) -> list[AnyChunk]:
+    return [chunk for chunk in chunks if chunk.type == kind]
+
+
+def make_agent(model: Any, **options: Any) -> Agent:
+    options.setdefault("instructions", INSTRUCTIONS)
+    return Agent(id="agent", model=model, **options)
+
+
+class Fn(Processor):
+    """A processor built from functions: ``Fn("p", process_input=lambda args: ...)``."""
+
+    def __init__(self, id: str, **hooks: Callable[[Any], Any]) -> None:
+        self.id = id
+        for name, fn in hooks.items():
+            setattr(self, name, fn)
+
+
+class Abort(Processor):
+    """Aborts from one hook with the given options (``reason=None`` uses the default reason)."""
+
+    def __init__(self, id: str, hook: str, reason: str | None = "blocked", *, retry: bool = False,
+                 metadata: Any = None, when: Callable[[Any], bool] | None = None) -> None:
+        self.id = id
+        self.violations: list[Any] = []
+        self.calls = 0
+
+        def fire(args: Any) -> Any:
+            self.calls += 1
+            if when is None or when(args):
+                args.abort(reason, retry=retry, metadata=metadata)
+            if hook == "process_output_stream":
+                return args.part
+            return None
+
+        setattr(self, hook, fire)
+
+    def on_violation(self, violation: Any) -> None:
+        self.violations.append(violation)
+
+
+@tool
+def get_weather(city: str) -> str:
+    """Get the weather for a city.
+
+    Args:
+        city: The city name.
+    """
+    return f"Sunny in {city}"
+
+
+@tool
+def explode(reason: str) -> str:
+    """A tool that always fails."""
+    raise RuntimeError(f"kaboom: {reason}")

@@ -1,0 +1,282 @@
+"""Message and MessageList (item 10): sources, system buckets, views, formats, add/remove, tool invocations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from processors import Message, MessageList
+from processors.memory import InMemoryMemory
+from processors.messages import MessageContent, TextPart, ToolInvocation, ToolInvocationPart
+from processors.models import ScriptedModel, ToolCall, Turn
+from tests.processors.helpers import INSTRUCTIONS, Fn, get_weather, make_agent, of_type, run_stream, system, user
+
+
+def tool_call_message(call_id: str = "c1", *, state: str = "call", result: Any = None, text: str = "") -> Message:
+    parts: list[Any] = []
+    if text:
+        parts.append(TextPart(text=text))
+    parts.append(ToolInvocationPart(tool_invocation=ToolInvocation(
+        state=state, tool_call_id=call_id, tool_name="get_weather", args={"city": "Paris"}, result=result)))
+    return Message(role="assistant", content=MessageContent(parts=parts))
+
+
+# ---------------------------------------------------------------------------------------------- Message
+def test_message_text_joins_text_parts_and_falls_back_to_content() -> None:
+    message = Message(role="assistant", content=MessageContent(parts=[TextPart(text="a"), TextPart(text="b")]))
+    assert message.text == "ab"
+    legacy = Message(role="user", content=MessageContent(parts=[], content="legacy"))
+    assert legacy.text == "legacy"
+    assert Message.user("hi").text == "hi"
+    assert Message.user("hi").role == "user"
+
+
+def test_message_json_is_mastras_camel_case_shape() -> None:
+    message = tool_call_message(state="result", result="Sunny")
+    data = message.to_json()
+    assert set(data) >= {"id", "role", "createdAt", "content"}
+    assert data["role"] == "assistant"
+    assert data["content"]["format"] == 2
+    assert data["content"]["parts"] == [{
+        "type": "tool-invocation",
+        "toolInvocation": {"state": "result", "toolCallId": "c1", "toolName": "get_weather",
+                           "args": {"city": "Paris"}, "result": "Sunny"},
+    }]
+    assert Message.model_validate(data) == message
+
+
+def test_message_with_text_keeps_other_parts() -> None:
+    message = tool_call_message(text="old")
+    new = message.with_text("new")
+    assert new.text == "new"
+    assert new.id == message.id
+    assert [p.type for p in new.content.parts] == ["text", "tool-invocation"]
+    assert message.text == "old"
+
+
+# ---------------------------------------------------------------------------------------------- sources and views
+def test_sources_and_views() -> None:
+    ml = MessageList(thread_id="t", resource_id="r")
+    ml.add("current question", "input")
+    ml.add([Message.user("old q"), Message.assistant("old a")], "memory")
+    ml.add(Message.assistant("answer"), "response")
+    ml.add("background", "context")
+    assert [m.text for m in ml.get.all.db()] == ["old q", "old a", "current question", "answer", "background"]
+    assert [m.text for m in ml.get.input.db()] == ["current question"]
+    assert [m.text for m in ml.get.remembered.db()] == ["old q", "old a"]
+    assert [m.text for m in ml.get.response.db()] == ["answer"]
+    assert [ml.get_source(m) for m in ml.get.all.db()] == ["memory", "memory", "input", "response", "context"]
+    assert all(m.thread_id == "t" and m.resource_id == "r" for m in ml.get.all.db())
+    assert len(ml) == 5
+
+
+def test_unknown_source_and_bad_items_are_refused() -> None:
+    ml = MessageList()
+    with pytest.raises(ValueError, match="source"):
+        ml.add("x", "bogus")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        ml.add(123)
+
+
+def test_db_view_returns_the_live_messages() -> None:
+    ml = MessageList()
+    ml.add("original", "input")
+    ml.get.all.db()[0].content.parts[0].text = "edited"
+    assert ml.get.input.core() == [user("edited")]
+
+
+def test_core_format_is_openai_chat() -> None:
+    ml = MessageList()
+    ml.add_system("sys")
+    ml.add("weather?", "input")
+    ml.add(tool_call_message(state="result", result={"temp": 21}, text="Checking."), "response")
+    ml.add(Message.assistant("It is 21."), "response", merge=False)
+    assert ml.get.all.core() == [
+        user("weather?"),
+        {"role": "assistant", "content": "Checking.", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"temp": 21}'},
+        {"role": "assistant", "content": "It is 21."},
+    ]
+    assert ml.to_prompt()[0] == system("sys")
+
+
+def test_core_format_leaves_out_unanswered_calls() -> None:
+    ml = MessageList()
+    ml.add("q", "input")
+    ml.add(tool_call_message(state="call", text="Checking."), "response")
+    assert ml.get.all.core() == [user("q"), {"role": "assistant", "content": "Checking."}]
+
+
+def test_ui_format() -> None:
+    ml = MessageList()
+    ml.add("q", "input")
+    ml.add(tool_call_message(state="result", result="Sunny", text="Checking."), "response")
+    user_ui, assistant_ui = ml.get.all.ui()
+    assert user_ui["role"] == "user"
+    assert user_ui["parts"] == [{"type": "text", "text": "q"}]
+    assert assistant_ui["parts"] == [
+        {"type": "text", "text": "Checking."},
+        {"type": "tool-get_weather", "toolCallId": "c1", "state": "output-available", "input": {"city": "Paris"},
+         "output": "Sunny"},
+    ]
+
+
+def test_core_and_ui_dicts_can_be_added_back() -> None:
+    ml = MessageList()
+    ml.add({"role": "user", "content": "from core"}, "input")
+    ml.add({"id": "u1", "role": "user", "parts": [{"type": "text", "text": "from ui"}]}, "input")
+    assert [m.text for m in ml.get.input.db()] == ["from core", "from ui"]
+    assert ml.get.input.db()[1].id == "u1"
+
+
+# ---------------------------------------------------------------------------------------------- system messages
+def test_tagged_and_untagged_system_messages() -> None:
+    ml = MessageList()
+    ml.add_system("instructions")
+    ml.add_system("instructions")  # exact repeat ignored
+    ml.add_system("guidance", "mcp-guidance")
+    ml.add_system({"role": "system", "content": "more"})
+    ml.add({"role": "system", "content": "from add"}, "input")
+    ml.add({"role": "system", "content": "ignored from memory"}, "memory")
+    assert ml.get_system_messages() == [system("instructions"), system("more"), system("from add")]
+    assert ml.get_system_messages("mcp-guidance") == [system("guidance")]
+    assert ml.get_all_system_messages() == [system("instructions"), system("more"), system("from add"),
+                                            system("guidance")]
+    assert ml.get.all.db() == []  # system messages are never in the message views
+
+    ml.replace_all_system_messages([system("replaced"), user("not a system message")])
+    assert ml.get_system_messages() == [system("replaced")]
+    assert ml.get_system_messages("mcp-guidance") == [system("guidance")]  # tagged buckets stay
+    ml.clear_system_messages("mcp-guidance")
+    assert ml.get_all_system_messages() == [system("replaced")]
+    ml.clear_system_messages()
+    assert ml.get_all_system_messages() == []
+
+
+def test_system_message_snapshots_are_copies() -> None:
+    ml = MessageList()
+    ml.add_system("keep")
+    ml.get_system_messages()[0]["content"] = "changed"
+    assert ml.get_system_messages() == [system("keep")]
+
+
+# ---------------------------------------------------------------------------------------------- add / remove
+def test_same_id_replaces() -> None:
+    ml = MessageList()
+    first = Message.user("v1")
+    ml.add(first, "input")
+    ml.add(Message.user("v2", id=first.id), "input")
+    assert [m.text for m in ml.get.all.db()] == ["v2"]
+
+
+def test_consecutive_response_assistant_messages_merge_unless_merge_false() -> None:
+    ml = MessageList()
+    ml.add("q", "input")
+    ml.add(Message.assistant("one"), "response")
+    ml.add(Message.assistant("two"), "response")
+    assert [m.role for m in ml.get.all.db()] == ["user", "assistant"]
+    assert [p.text for p in ml.get.response.db()[0].content.parts] == ["one", "two"]
+    ml.add(Message.assistant("three"), "response", merge=False)
+    assert [m.text for m in ml.get.response.db()] == ["onetwo", "three"]
+
+
+def test_remove_by_ids_returns_what_was_removed() -> None:
+    ml = MessageList()
+    a, b, c = Message.user("a"), Message.user("b"), Message.assistant("c")
+    ml.add([a, b], "input")
+    ml.add(c, "response")
+    removed = ml.remove_by_ids([a.id, c.id, "missing"])
+    assert [m.text for m in removed] == ["a", "c"]
+    assert [m.text for m in ml.get.all.db()] == ["b"]
+    assert ml.get_source(a.id) is None
+    assert ml.get.response.db() == []
+    assert ml.remove_by_ids(["nothing"]) == []
+
+
+def test_update_tool_invocation_merges_into_the_call() -> None:
+    ml = MessageList()
+    ml.add("q", "input")
+    ml.add(tool_call_message(), "response")
+    assert ml.update_tool_invocation({"type": "tool-invocation", "toolInvocation": {
+        "state": "result", "toolCallId": "c1", "toolName": "get_weather", "args": {"city": "Paris"},
+        "result": {"redacted": True}}}) is True
+    invocation = ml.get.response.db()[0].tool_invocations[0]
+    assert (invocation.state, invocation.result, invocation.args) == ("result", {"redacted": True}, {"city": "Paris"})
+    assert ml.update_tool_invocation(ToolInvocationPart(tool_invocation=ToolInvocation(
+        state="result", tool_call_id="unknown", tool_name="x", result=1))) is False
+
+
+# ---------------------------------------------------------------------------------------------- through the agent
+class RedactToolResult:
+    """The reference's example: replace a tool result with messageList.updateToolInvocation."""
+
+    id = "redact-tool-result"
+
+    def process_tool_result(self, args: Any) -> None:
+        if args.tool_name != "get_weather":
+            return
+        args.message_list.update_tool_invocation({
+            "type": "tool-invocation",
+            "toolInvocation": {"state": "result", "toolCallId": args.tool_call_id, "toolName": args.tool_name,
+                               "args": args.args, "result": "[REDACTED]"},
+        })
+
+
+async def test_tool_result_replacement_reaches_stream_history_and_next_prompt() -> None:
+    memory = InMemoryMemory()
+    model = ScriptedModel([Turn(tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1")]), "Done."])
+    agent = make_agent(model, tools=[get_weather], output_processors=[RedactToolResult()], memory=memory)
+    chunks, result = await run_stream(agent, "weather?", thread_id="t")
+    assert [c.payload.result for c in of_type(chunks, "tool-result")] == ["[REDACTED]"]
+    assert [inv.result for m in result.messages for inv in m.tool_invocations] == ["[REDACTED]"]
+    assert [inv.result for m in memory.threads["t"] for inv in m.tool_invocations] == ["[REDACTED]"]
+    assert {"role": "tool", "tool_call_id": "c1", "content": "[REDACTED]"} in model.requests[1].messages
+    assert "Sunny" not in str(model.requests[1].messages)
+    assert result.steps[0].tool_results[0]["result"] == "[REDACTED]"
+
+
+async def test_processors_see_sources_through_the_list() -> None:
+    seen: dict[str, Any] = {}
+
+    def on_input(args: Any) -> Any:
+        ml = args.message_list
+        seen["input"] = [m.text for m in ml.get.input.db()]
+        seen["remembered"] = [m.text for m in ml.get.remembered.db()]
+        seen["all"] = [m.text for m in ml.get.all.db()]
+
+    def on_result(args: Any) -> Any:
+        seen["response"] = [m.text for m in args.message_list.get.response.db()]
+        seen["input_later"] = [m.text for m in args.message_list.get.input.db()]
+
+    memory = InMemoryMemory()
+    memory.threads["t"] = [Message.user("old q"), Message.assistant("old a")]
+    model = ScriptedModel(["new a"])
+    agent = make_agent(model, memory=memory, input_processors=[Fn("i", process_input=on_input)],
+                       output_processors=[Fn("o", process_output_result=on_result)])
+    await agent.generate("new q", thread_id="t")
+    assert seen == {"input": ["new q"], "remembered": ["old q", "old a"], "all": ["old q", "old a", "new q"],
+                    "response": ["new a"], "input_later": ["new q"]}
+    assert model.requests[0].messages == [system(INSTRUCTIONS), user("old q"),
+                                          {"role": "assistant", "content": "old a"}, user("new q")]
+
+
+async def test_context_messages_reach_the_prompt_but_are_not_saved() -> None:
+    memory = InMemoryMemory()
+    model = ScriptedModel(["ok"])
+    agent = make_agent(model, memory=memory)
+    await agent.generate("q", thread_id="t", context=["Some background."])
+    assert user("Some background.") in model.requests[0].messages
+    assert [m.text for m in memory.threads["t"]] == ["q", "ok"]
+
+
+async def test_processor_removing_a_message_by_id_removes_it_from_the_prompt() -> None:
+    def drop_first(args: Any) -> Any:
+        first = args.message_list.get.all.db()[0]
+        args.message_list.remove_by_ids([first.id])
+        return args.message_list
+
+    model = ScriptedModel(["ok"])
+    await make_agent(model, input_processors=[Fn("drop", process_input_step=drop_first)]).generate(["a", "b"])
+    assert model.requests[0].messages == [system(INSTRUCTIONS), user("b")]
