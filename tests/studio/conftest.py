@@ -1,0 +1,42 @@
+"""Studio test fixtures: a qasync event loop on the Qt thread, driven from synchronous tests.
+
+Per TOOLCHAIN.md: never call ``qtbot.wait``/``waitSignal`` inside an ``async def`` test on a qasync loop. Tests
+here are synchronous and run coroutines with ``qloop.run_until_complete(...)``; while it runs, Qt events are
+processed too, so widgets repaint and signals fire as in the app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import qasync
+from PySide6.QtWidgets import QApplication
+
+
+@pytest.fixture
+def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
+    """A fresh qasync loop for one test, set as the current asyncio loop and closed afterwards."""
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    try:
+        yield loop
+    finally:
+        pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        loop.close()
+        asyncio.set_event_loop(None)
+
+
+def settle(loop: qasync.QEventLoop, seconds: float = 0.05) -> None:
+    """Let the loop run for a moment (timers, queued signals, pending tasks)."""
+    loop.run_until_complete(asyncio.sleep(seconds))
+
+
+def run(loop: qasync.QEventLoop, awaitable: Any) -> Any:
+    return loop.run_until_complete(awaitable)
