@@ -1,0 +1,220 @@
+"""The inspector's timeline tree: runs → phases → hooks → processor calls → changed chunks.
+
+    RunNode            one generate/stream call
+      PhaseNode        "Input" (process_input), "Step n", "Output" (process_output_result)
+        HookNode       one hook within the phase, in the order the loop runs them
+          CallNode     one TraceEvent: a processor's call (or its per-step process_output_stream summary)
+            ChangeNode one chunk a stream processor changed, dropped or aborted on
+
+Every node keeps the count of calls below it by outcome and the seconds spent in them, so a row's duration
+and badge are read, never recomputed. Pure Python: :class:`~studio.models.trace_data.InspectorData` builds the
+tree, Qt models show it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from processors.tracing import TraceEvent
+
+if TYPE_CHECKING:
+    from studio.models.trace_rows import TripwireRow
+
+OUTCOMES: tuple[str, ...] = ("passed", "changed", "dropped", "aborted", "raised")
+_SEVERITY = {outcome: rank for rank, outcome in enumerate(OUTCOMES)}
+
+#: The order hooks are shown in within a step: the order the loop runs them (the per-chunk stream summary is
+#: reported at the step's end but runs while the model streams, before ``process_llm_response``).
+HOOK_ORDER: tuple[str, ...] = (
+    "process_input",
+    "process_input_step",
+    "process_llm_request",
+    "process_api_error",
+    "process_output_stream",
+    "process_llm_response",
+    "process_output_step",
+    "process_tool_result",
+    "process_output_result",
+)
+_HOOK_RANK = {hook: rank for rank, hook in enumerate(HOOK_ORDER)}
+
+
+def hook_rank(hook: str) -> int:
+    """Where a hook sorts within a phase (unknown hooks last)."""
+    return _HOOK_RANK.get(hook, len(HOOK_ORDER))
+
+
+#: Chunk changes shown as rows under one stream summary (the details pane lists them all).
+MAX_CHANGE_ROWS = 500
+
+
+def worst(outcomes: Iterable[str]) -> str | None:
+    """The most severe outcome (raised > aborted > dropped > changed > passed), or None for none."""
+    return max(outcomes, key=lambda outcome: _SEVERITY.get(outcome, 0), default=None)
+
+
+# --------------------------------------------------------------------------------------------- the tree
+class Node:
+    """A tree node. ``children`` are in display order; ``row`` is this node's index in its parent's children."""
+
+    kind = "node"
+    __slots__ = ("children", "counts", "parent", "row", "seconds")
+
+    def __init__(self, parent: Node | None) -> None:
+        self.parent = parent
+        self.children: list[Node] = []
+        self.row = 0
+        #: Calls below this node by outcome, and the seconds spent in them (kept up to date as calls arrive).
+        self.counts: dict[str, int] = {}
+        self.seconds = 0.0
+
+    @property
+    def outcome(self) -> str | None:
+        return worst(outcome for outcome, count in self.counts.items() if count)
+
+    @property
+    def label(self) -> str:
+        raise NotImplementedError
+
+    def ancestors(self) -> list[Node]:
+        chain: list[Node] = []
+        node = self.parent
+        while node is not None:
+            chain.append(node)
+            node = node.parent
+        return chain
+
+    @property
+    def run(self) -> RunNode:
+        node: Node = self
+        while node.parent is not None:
+            node = node.parent
+        assert isinstance(node, RunNode)
+        return node
+
+
+class RunNode(Node):
+    kind = "run"
+    __slots__ = (
+        "ended_at",
+        "error",
+        "finish_reason",
+        "number",
+        "phases_by_key",
+        "run_id",
+        "started_at",
+        "status",
+        "thread_id",
+        "tripwire",
+        "warnings",
+    )
+
+    def __init__(self, run_id: str, thread_id: str | None, number: int, started_at: float | None) -> None:
+        super().__init__(None)
+        self.run_id = run_id
+        self.thread_id = thread_id
+        self.number = number
+        self.started_at = started_at
+        self.ended_at: float | None = None
+        #: ``running``, ``finished``, ``tripwire``, ``error`` or ``failed``.
+        self.status = "running"
+        self.finish_reason: str | None = None
+        self.error: str | None = None
+        self.tripwire: TripwireRow | None = None
+        self.warnings: list[str] = []
+        self.phases_by_key: dict[tuple[int, int], PhaseNode] = {}
+
+    @property
+    def label(self) -> str:
+        return f"Run {self.number} ({self.status})"
+
+    @property
+    def wall_seconds(self) -> float | None:
+        if self.started_at is None or self.ended_at is None:
+            return None
+        return max(0.0, self.ended_at - self.started_at)
+
+    def calls(self) -> list[CallNode]:
+        return [call for phase in self.children for hook in phase.children for call in hook.children]  # type: ignore[misc]
+
+
+class PhaseNode(Node):
+    kind = "phase"
+    __slots__ = ("key",)
+
+    def __init__(self, parent: RunNode, key: tuple[int, int]) -> None:
+        super().__init__(parent)
+        #: (0, -1) input, (1, n) step n, (2, 0) output: the sort key among the run's phases.
+        self.key = key
+
+    @property
+    def step_number(self) -> int | None:
+        return self.key[1] if self.key[0] == 1 else None
+
+    @property
+    def label(self) -> str:
+        return ("Input", f"Step {self.key[1]}", "Output")[self.key[0]]
+
+
+class HookNode(Node):
+    kind = "hook"
+    __slots__ = ("hook",)
+
+    def __init__(self, parent: PhaseNode, hook: str) -> None:
+        super().__init__(parent)
+        self.hook = hook
+
+    @property
+    def label(self) -> str:
+        calls = len(self.children)
+        return self.hook if calls == 1 else f"{self.hook} \N{MULTIPLICATION SIGN}{calls}"
+
+
+class CallNode(Node):
+    kind = "call"
+    __slots__ = ("event",)
+
+    def __init__(self, parent: HookNode, event: TraceEvent) -> None:
+        super().__init__(parent)
+        self.event = event
+        stats = event.chunk_stats
+        self.seconds = float(stats.get("seconds", 0.0)) if stats else max(0.0, event.duration)
+        self.counts = {event.outcome: 1}
+        for index, change in enumerate((stats or {}).get("changes", [])[:MAX_CHANGE_ROWS]):
+            child = ChangeNode(self, index, change)
+            child.row = index
+            self.children.append(child)
+
+    @property
+    def label(self) -> str:
+        event = self.event
+        name = event.processor_id if event.processor_index is None else f"{event.processor_id} #{event.processor_index}"
+        stats = event.chunk_stats
+        if stats is None:
+            return name
+        parts = [f"{stats.get(key, 0)} {key}" for key in ("changed", "dropped", "aborted", "raised") if stats.get(key)]
+        count = stats.get("count", 0)
+        return f"{name} · {count} chunk{'' if count == 1 else 's'}" + (f" ({', '.join(parts)})" if parts else "")
+
+    @property
+    def hidden_changes(self) -> int:
+        return max(0, len((self.event.chunk_stats or {}).get("changes", [])) - len(self.children))
+
+
+class ChangeNode(Node):
+    """One chunk a stream processor did not pass unchanged: ``{outcome, before, after, detail}`` (wire chunks)."""
+
+    kind = "change"
+    __slots__ = ("change", "index")
+
+    def __init__(self, parent: CallNode, index: int, change: Mapping[str, Any]) -> None:
+        super().__init__(parent)
+        self.index = index
+        self.change = dict(change)
+        self.counts = {str(self.change.get("outcome", "changed")): 1}
+
+    @property
+    def label(self) -> str:
+        before = self.change.get("before") or {}
+        return f"chunk {self.index + 1}: {before.get('type', '?')}"

@@ -1,0 +1,213 @@
+"""The inspector's side lists (tripwires, violations, data chunks, the raw chunk log) and the text helpers.
+
+:class:`RowLog` is an append-only list with a cap that tells listeners about inserts in batches; the Qt table
+models in ``studio.models.trace_model`` listen to it. Pure Python.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+#: Rows kept in the raw chunk log; older rows are dropped (and counted) beyond it.
+MAX_LOG_ROWS = 20_000
+MAX_DATA_ROWS = 5_000
+
+
+# --------------------------------------------------------------------------------------------- side lists
+#: A raw-log row: ``(seq, received_at, run_id, type, summary)``. A plain tuple of numbers and strings on
+#: purpose: Python's garbage collector stops tracking such tuples, so 20,000 of them add nothing to the full
+#: collections that would otherwise stall the UI (holding the chunk objects themselves did: ~55 ms pauses).
+LogRow = tuple[int, float, str, str, str]
+SEQ, AT, RUN_ID, TYPE, SUMMARY = range(5)
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkRow:
+    """A kept chunk (``data-*`` chunks, which are few): when it arrived, from which run, and the chunk."""
+
+    seq: int
+    at: float
+    run_id: str
+    chunk: Any
+
+
+@dataclass(frozen=True, slots=True)
+class TripwireRow:
+    run_id: str
+    reason: str
+    processor_id: str | None
+    retry: bool = False
+    metadata: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class ViolationRow:
+    run_id: str
+    processor_id: str
+    message: str
+    detail: Any = None
+
+
+T = TypeVar("T")
+
+
+class RowsListener(Protocol):
+    def rows_inserting(self, first: int, last: int) -> None: ...
+    def rows_inserted(self) -> None: ...
+    def rows_removing(self, first: int, last: int) -> None: ...
+    def rows_removed(self) -> None: ...
+    def rows_resetting(self) -> None: ...
+    def rows_reset(self) -> None: ...
+
+
+class RowLog(Generic[T]):
+    """An append-only list with an optional cap: beyond ``cap + cap // 10`` rows the oldest are dropped in one go.
+
+    Rows live in ``_rows[_start:]`` so dropping the oldest is O(1) amortised (the list is compacted rarely).
+    """
+
+    def __init__(self, cap: int | None = None) -> None:
+        self.cap = cap
+        self._rows: list[T] = []
+        self._start = 0
+        #: How many rows were dropped because of the cap.
+        self.dropped = 0
+        self.listeners: list[RowsListener] = []
+
+    def __len__(self) -> int:
+        return len(self._rows) - self._start
+
+    def __getitem__(self, row: int) -> T:
+        return self._rows[self._start + row]
+
+    def __iter__(self) -> Any:
+        return iter(self._rows[self._start :])
+
+    def extend(self, rows: Sequence[T]) -> None:
+        if not rows:
+            return
+        first = len(self)
+        for listener in self.listeners:
+            listener.rows_inserting(first, first + len(rows) - 1)
+        self._rows.extend(rows)
+        for listener in self.listeners:
+            listener.rows_inserted()
+        if self.cap is not None and len(self) > self.cap + self.cap // 10:
+            self._drop_oldest(len(self) - self.cap)
+
+    def _drop_oldest(self, count: int) -> None:
+        for listener in self.listeners:
+            listener.rows_removing(0, count - 1)
+        self._start += count
+        self.dropped += count
+        if self._start > len(self._rows) // 2:
+            del self._rows[: self._start]
+            self._start = 0
+        for listener in self.listeners:
+            listener.rows_removed()
+
+    def clear(self) -> None:
+        for listener in self.listeners:
+            listener.rows_resetting()
+        self._rows, self._start, self.dropped = [], 0, 0
+        for listener in self.listeners:
+            listener.rows_reset()
+
+
+def field_of(source: Any, *names: str, default: Any = None) -> Any:
+    """Read the first present of ``names`` from a mapping or an object (store records, pydantic values)."""
+    for name in names:
+        if isinstance(source, Mapping):
+            if name in source:
+                return source[name]
+        elif hasattr(source, name):
+            return getattr(source, name)
+    return default
+
+
+def tripwire_row(run_id: str, tripwire: Any) -> TripwireRow:
+    """From a tripwire chunk payload, ``result.tripwire``, or the store's dict (``processorId``)."""
+    return TripwireRow(
+        run_id=run_id,
+        reason=str(field_of(tripwire, "reason", default="")),
+        processor_id=field_of(tripwire, "processor_id", "processorId"),
+        retry=bool(field_of(tripwire, "retry", default=False)),
+        metadata=field_of(tripwire, "metadata"),
+    )
+
+
+def violation_row(run_id: str, processor_id: str | None, violation: Any) -> ViolationRow:
+    """From a :class:`~processors.tripwire.Violation`, a store record or its dict."""
+    return ViolationRow(
+        run_id=run_id,
+        processor_id=processor_id or str(field_of(violation, "processor_id", "processorId", default="")),
+        message=str(field_of(violation, "message", default="")),
+        detail=field_of(violation, "detail"),
+    )
+
+
+# --------------------------------------------------------------------------------------------- text helpers
+def to_json(value: Any) -> str:
+    """Pretty JSON for the details pane (anything not JSON-safe is shown by ``repr``)."""
+    return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True, default=repr)
+
+
+def diff_lines(before: str, after: str) -> list[tuple[str, str]]:
+    """A line diff as ``(kind, text)`` pairs, kind in ``" "`` (same), ``"-"`` (removed), ``"+"`` (added)."""
+    lines: list[tuple[str, str]] = []
+    for line in difflib.ndiff(before.splitlines(), after.splitlines()):
+        if line[:1] in " -+":
+            lines.append((line[:1], line[2:]))
+    return lines
+
+
+def chunk_wire(chunk: Any) -> dict[str, Any]:
+    if isinstance(chunk, Mapping):
+        return dict(chunk)
+    to_wire = getattr(chunk, "to_wire", None)
+    return to_wire() if callable(to_wire) else {"type": getattr(chunk, "type", "?"), "value": repr(chunk)}
+
+
+_DELTAS = frozenset({"text-delta", "reasoning-delta"})
+
+
+def chunk_type(chunk: Any) -> str:
+    if isinstance(chunk, Mapping):
+        return str(chunk.get("type", "?"))
+    return str(getattr(chunk, "type", "?"))
+
+
+def short_text(value: Any, limit: int = 120) -> str:
+    """One line of at most ``limit`` characters: strings as they are, anything else as JSON."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+    text = text.replace("\n", "⏎")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def chunk_summary(chunk: Any, kind: str | None = None) -> str:
+    """One line about a chunk for the raw log (computed once per chunk, when the buffered chunks are shown)."""
+    kind = kind or chunk_type(chunk)
+    if kind in _DELTAS and not isinstance(chunk, Mapping):
+        return short_text(repr(chunk.payload.text))
+    if kind.startswith("data-"):
+        return short_text(field_of(chunk, "data"))
+    payload = field_of(chunk, "payload", default={})
+    get = lambda key, *more: field_of(payload, key, *more)  # noqa: E731
+    if kind in ("text-delta", "reasoning-delta"):
+        return short_text(repr(get("text") or ""))
+    if kind in ("tool-call", "tool-result", "tool-error"):
+        value = get("result") if kind == "tool-result" else get("error") if kind == "tool-error" else get("args")
+        return f"{get('tool_name', 'toolName')}: {short_text(value, 100)}"
+    if kind in ("step-finish", "finish"):
+        result = get("step_result", "stepResult")
+        return f"reason: {field_of(result, 'reason', default='?')}"
+    if kind == "tripwire":
+        return f"{get('processor_id', 'processorId')}: {get('reason')}"
+    if kind == "error":
+        return short_text(get("error"))
+    wire = chunk_wire(chunk).get("payload") or {}
+    return short_text(wire) if wire else ""
