@@ -50,7 +50,7 @@ from processors.context import RequestContext, StreamWriter
 from processors.errors import ModelAPIError, ProcessorContractError
 from processors.memory.base import Memory
 from processors.message_list import MessageList
-from processors.messages import DataPart, ErrorInfo, ErrorPart, Message, MessageContent, new_id
+from processors.messages import DataPart, ErrorInfo, ErrorPart, Message, MessageContent, TextPart, new_id
 from processors.models import resolve_model
 from processors.models.base import LanguageModel, ModelRequest, TextDelta
 from processors.phases import (
@@ -74,6 +74,7 @@ from processors.usage import Usage
 logger = logging.getLogger(__name__)
 
 RETRY_FEEDBACK_TAG = "processor-retry-feedback"
+STRUCTURED_OUTPUT_CHUNK = "data-structured-output"
 #: How many retries are allowed when error processors are configured and the caller set no
 #: ``max_processor_retries`` (the reference's value; Mastra 1.71's code says 3).
 DEFAULT_ERROR_PROCESSOR_RETRIES = 10
@@ -144,6 +145,8 @@ class Run:
         #: Chunks to emit just before the terminal one (the ``step-finish`` of a tripped step).
         self.pending_terminal: list[AnyChunk] = []
         self.initial_system: list[dict[str, Any]] = []
+        #: The object a structured-output processor emitted (``data-structured-output``), for ``result.object``.
+        self.structured_object: Any = None
         self.retry_count = 0
         self.api_retry_count = 0
         self.max_retries = config.max_processor_retries
@@ -205,8 +208,11 @@ class Run:
             processed = await self.process(self._pending.pop(0))
             if processed is None:
                 continue
-            if isinstance(processed, DataChunk) and not processed.transient:
-                self.data_parts.append(DataPart(type=processed.type, data=processed.data, id=processed.id))
+            if isinstance(processed, DataChunk):
+                if processed.type == STRUCTURED_OUTPUT_CHUNK:
+                    self.structured_object = processed.data
+                if not processed.transient:
+                    self.data_parts.append(DataPart(type=processed.type, data=processed.data, id=processed.id))
             out.append(processed)
         return out
 
@@ -447,6 +453,7 @@ class Run:
         await run_llm_response(self, step_number, model, raw_chunks, cached is not None)
         for chunk in await run_output_step(self, step_number, step, builder):
             yield chunk
+        step.text = _current_step_text(ml, step.text)  # a processor may have rewritten the step's answer
         step.tool_calls = [dict(c) for c in builder.tool_calls]
         self.text_parts.append(step.text)
         state.accepted = True
@@ -549,6 +556,8 @@ class Run:
         )
         if self.config.structured_output is not None and self.finish_reason in ("stop", "length"):
             self.result.object = _parse_structured(text, self.config.structured_output)
+        if self.result.object is None and self.structured_object is not None:
+            self.result.object = self.structured_object
 
     async def _save(self) -> None:
         memory = self.config.memory
@@ -558,6 +567,17 @@ class Run:
         to_save = [m for m in self.message_list.get.all.db() if self.message_list.get_source(m) in sources]
         if to_save:
             await memory.save_messages(self.config.thread_id, to_save, resource_id=self.config.resource_id)
+
+
+def _current_step_text(ml: MessageList, fallback: str) -> str:
+    """The text of the latest step as the message list now holds it (after ``process_output_step``)."""
+    responses = ml.get.response.db()
+    if not responses or responses[-1].role != "assistant":
+        return fallback
+    parts = responses[-1].content.parts
+    start = max((i for i, part in enumerate(parts) if part.type == "step-start"), default=-1) + 1
+    texts = [part.text for part in parts[start:] if isinstance(part, TextPart)]
+    return "".join(texts) if start > 0 or texts else fallback
 
 
 def _response_format(structured: Any) -> dict[str, Any] | None:
