@@ -145,6 +145,8 @@ class Run:
         #: Chunks to emit just before the terminal one (the ``step-finish`` of a tripped step).
         self.pending_terminal: list[AnyChunk] = []
         self.initial_system: list[dict[str, Any]] = []
+        #: The step in progress, so a stopped run can keep what was streamed of it.
+        self.current_state: StepState | None = None
         #: The object a structured-output processor emitted (``data-structured-output``), for ``result.object``.
         self.structured_object: Any = None
         self.retry_count = 0
@@ -267,7 +269,10 @@ class Run:
 
     # ----------------------------------------------------------------------------------------- the run
     async def events(self) -> AsyncGenerator[AnyChunk, None]:
+        """The run. The terminal chunk is yielded only after memory was saved, so a client that acts on it (or
+        stops reading there) finds the turn stored."""
         config = self.config
+        terminal: list[AnyChunk] = []
         try:
             for text in config.instructions:
                 self.message_list.add_system(text)
@@ -287,7 +292,7 @@ class Run:
                 if self.ctx.tracer.active:  # one summary per step; the run's last chunks join the last step's
                     self.chain.flush_trace()
                 self.ctx.step_number = step_number
-                state = StepState()
+                state = self.current_state = StepState()
                 try:
                     async for chunk in self._step(step_number, state):
                         yield chunk
@@ -332,23 +337,26 @@ class Run:
                     ),
                 ),
             )
-            for chunk in await self.emit(finish):
-                yield chunk
+            terminal = await self.emit(finish)
             self._commit_late_data_parts()
         except EndRun as end:
-            for chunk in self.pending_terminal:
-                yield chunk
-            yield end.chunk
+            terminal = [*self.pending_terminal, end.chunk]
         except TripWire as tripwire:  # a stream processor blocked a chunk outside any step (the finish chunk)
-            yield self.tripwire_chunk(tripwire)
-        except (GeneratorExit, asyncio.CancelledError):  # the consumer stopped the run
+            terminal = [self.tripwire_chunk(tripwire)]
+        except (GeneratorExit, asyncio.CancelledError):  # the consumer stopped the run: keep what it saw
             self.finish_reason = "abort"
+            if self.current_state is not None and not self.current_state.accepted:
+                self._keep_partial_step(self.current_state, reason="abort")
+            self._finalise()
+            _in_background(self._save())
             raise
         finally:
             if self.ctx.tracer.active:
                 self.chain.flush_trace()
-            self._finalise()
+        self._finalise()
         await self._save()
+        for chunk in terminal:
+            yield chunk
 
     async def _step(self, step_number: int, state: StepState) -> AsyncGenerator[AnyChunk, None]:
         """One model call and what follows it. The model's chunks are the hot path, written inline."""
@@ -483,7 +491,11 @@ class Run:
         return parts
 
     def _keep_partial_step(
-        self, state: StepState, error: BaseException | None = None, tripwire: TripWire | None = None
+        self,
+        state: StepState,
+        error: BaseException | None = None,
+        tripwire: TripWire | None = None,
+        reason: str | None = None,
     ) -> None:
         """Keep what was streamed before a block or a failure: the user saw it, so the thread keeps it."""
         builder = state.builder
@@ -491,7 +503,9 @@ class Run:
         if builder is None or step is None:
             return
         step.text = builder.text()
-        step.finish_reason = "error" if error else "tripwire"
+        if step in self.steps:
+            return
+        step.finish_reason = reason or ("error" if error else "tripwire")
         if tripwire is not None:
             step.tripwire = tripwire.to_data()
         step.usage = builder.usage
@@ -560,13 +574,37 @@ class Run:
             self.result.object = self.structured_object
 
     async def _save(self) -> None:
+        """Save the turn; a storage failure is reported on the result, never turned into a lost answer."""
         memory = self.config.memory
         if memory is None or not self.config.thread_id or self.save_mode == "none":
             return
         sources = {"input", "response"} if self.save_mode == "all" else {"input"}
         to_save = [m for m in self.message_list.get.all.db() if self.message_list.get_source(m) in sources]
-        if to_save:
+        if not to_save:
+            return
+        try:
             await memory.save_messages(self.config.thread_id, to_save, resource_id=self.config.resource_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            logger.exception("saving thread %s failed", self.config.thread_id)
+            message = f"The conversation could not be saved: {type(error).__name__}: {error}"
+            if self.result is not None:
+                self.result.warnings.append(message)
+
+
+_BACKGROUND: set[asyncio.Task[None]] = set()
+
+
+def _in_background(coroutine: Any) -> None:
+    """Run a save that must outlive a cancelled run (the task is kept referenced until it ends)."""
+    try:
+        task = asyncio.get_running_loop().create_task(coroutine)
+    except RuntimeError:  # no loop any more (interpreter shutting down)
+        coroutine.close()
+        return
+    _BACKGROUND.add(task)
+    task.add_done_callback(_BACKGROUND.discard)
 
 
 def _current_step_text(ml: MessageList, fallback: str) -> str:

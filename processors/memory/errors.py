@@ -6,6 +6,7 @@
     └── StoreError                   the database cannot be used as asked
         ├── SchemaTooNewError            written by a newer version: refused, nothing changed
         ├── DatabaseMissingError         ``create=False`` and there is no database (also FileNotFoundError)
+        ├── ForeignDatabaseError         a SQLite file with other tables and no schema revision: not ours
         ├── ThreadNotFoundError          no thread with that id (also LookupError)
         ├── ThreadExistsError            a thread with that id is already stored
         ├── ResourceMismatchError        the thread belongs to another resource (user)
@@ -43,6 +44,10 @@ class DatabaseMissingError(StoreError, FileNotFoundError):
     """``SqlMemory(..., create=False)`` was asked to open a database file that does not exist."""
 
 
+class ForeignDatabaseError(StoreError):
+    """The SQLite file holds someone else's tables: it is left alone rather than filled with ours."""
+
+
 class ThreadNotFoundError(StoreError, LookupError):
     """No thread has the given id."""
 
@@ -67,6 +72,7 @@ class ThreadImportError(StoreError, ValueError):
 
 __all__ = [
     "DatabaseMissingError",
+    "ForeignDatabaseError",
     "ResourceMismatchError",
     "SchemaTooNewError",
     "StoreError",

@@ -1,7 +1,7 @@
 """Opening a database: refuse one from a newer version, back up an older one, then bring it to the head revision.
 
-The order matters. The database's revision is read first without writing anything (SQLite: a read-only
-connection, before WAL mode or any pragma is applied), so a database written by a newer version is refused
+The order matters. The database's revision is read first without writing anything (SQLite: a plain connection
+that only SELECTs, before WAL mode or any pragma is applied), so a database written by a newer version is refused
 byte-for-byte untouched. An older database is copied to ``<name>.bak-<revision>`` (SQLite's online backup, safe
 while other connections are open) before the upgrade runs, in one transaction that takes the write lock and
 checks the revision again (another process may have upgraded it meanwhile).
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy.engine import URL, Connection, Engine
 
 from processors.memory.engine import WRITE_OPTION, sqlite_file
-from processors.memory.errors import DatabaseMissingError, SchemaTooNewError, StoreError
+from processors.memory.errors import DatabaseMissingError, ForeignDatabaseError, SchemaTooNewError, StoreError
 from processors.memory.migrations import MIGRATIONS_DIR
 
 if TYPE_CHECKING:
@@ -68,21 +68,35 @@ def known_revisions() -> frozenset[str]:
     return frozenset(script.revision for script in _script().walk_revisions())
 
 
-def _read_only_uri(path: Path) -> str:
-    return f"file:{urllib.parse.quote(str(path.resolve()))}?mode=ro"
+def _existing_uri(path: Path) -> str:
+    """A URI that opens ``path`` only if it exists (never creates it).
+
+    Not ``mode=ro``: a read-only connection cannot remove the ``-wal``/``-shm`` files it makes, so a refused
+    database would be left with two new files beside it. Only SELECTs run on this connection, and as the last
+    one to close it leaves the directory as it found it.
+    """
+    return f"file:{urllib.parse.quote(str(path.resolve()))}?mode=rw"
 
 
 def read_sqlite_revisions(path: Path) -> tuple[str, ...]:
-    """The revisions stamped in a SQLite file, read without writing to it (empty for a database without them)."""
+    """The revisions stamped in a SQLite file, read without writing (empty for an empty database).
+
+    A file with tables but no revision table was not made by us: it is refused rather than filled with ours.
+    """
     try:
-        connection = sqlite3.connect(_read_only_uri(path), uri=True)
+        connection = sqlite3.connect(_existing_uri(path), uri=True)
     except sqlite3.Error as error:
         raise StoreError(f"Cannot open {path} as a SQLite database: {error}") from error
     try:
-        has_table = connection.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (VERSION_TABLE,)
-        ).fetchone()
-        if not has_table:
+        tables = {row[0] for row in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )}
+        if VERSION_TABLE not in tables:
+            if tables:
+                raise ForeignDatabaseError(
+                    f"{path} is not a Processor Studio database (it has tables {', '.join(sorted(tables))} but no "
+                    "schema revision). Nothing was changed."
+                )
             return ()
         return tuple(sorted(row[0] for row in connection.execute(f"SELECT version_num FROM {VERSION_TABLE}")))
     except sqlite3.DatabaseError as error:
@@ -110,7 +124,7 @@ def backup_sqlite(path: Path, revisions: tuple[str, ...]) -> Path:
     target = path.with_name(f"{path.name}.bak-{label}")
     if target.exists():  # never overwrite an earlier backup
         target = path.with_name(f"{target.name}-{datetime.now(UTC):%Y%m%dT%H%M%S%f}")
-    source = sqlite3.connect(_read_only_uri(path), uri=True)
+    source = sqlite3.connect(_existing_uri(path), uri=True)
     try:
         destination = sqlite3.connect(str(target))
         try:

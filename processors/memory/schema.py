@@ -16,7 +16,15 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Dialect
 
-metadata = sa.MetaData()
+#: Constraint names are fixed (not left to each backend) so later migrations can name what they alter.
+NAMING_CONVENTION = {
+    "pk": "pk_%(table_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+}
+
+metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
 
 #: An auto-incrementing 64-bit key: ``INTEGER PRIMARY KEY`` on SQLite (the rowid), ``BIGSERIAL`` elsewhere.
 SeqKey = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
@@ -92,7 +100,9 @@ runs = sa.Table(
     "runs",
     metadata,
     sa.Column("id", sa.String(255), primary_key=True),
-    sa.Column("design_id", sa.String(255), sa.ForeignKey("designs.id", ondelete="SET NULL"), nullable=True),
+    # No foreign key: a run of a design never saved, or since deleted, still says which design it ran.
+    sa.Column("design_id", sa.String(255), nullable=True),
+    sa.Column("design_json", sa.Text, nullable=True),
     sa.Column("thread_id", sa.String(255), sa.ForeignKey("threads.id", ondelete="CASCADE"), nullable=True),
     sa.Column("model", sa.Text, nullable=True),
     sa.Column("started_at", UTCDateTime, nullable=False),

@@ -20,18 +20,19 @@ _SEQ = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 def upgrade() -> None:
     op.create_table(
         "threads",
-        sa.Column("id", sa.String(255), primary_key=True),
+        sa.Column("id", sa.String(255), nullable=False),
         sa.Column("resource_id", sa.String(255), nullable=True),
         sa.Column("title", sa.Text, nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("metadata", sa.JSON, nullable=False),
+        sa.PrimaryKeyConstraint("id", name="pk_threads"),
     )
     op.create_index("ix_threads_updated_at", "threads", ["updated_at"])
     op.create_index("ix_threads_resource_id_updated_at", "threads", ["resource_id", "updated_at"])
     op.create_table(
         "messages",
-        sa.Column("seq", _SEQ, primary_key=True, autoincrement=True),
+        sa.Column("seq", _SEQ, nullable=False, autoincrement=True),
         sa.Column("id", sa.String(255), nullable=False),
         sa.Column("thread_id", sa.String(255), nullable=False),
         sa.Column("resource_id", sa.String(255), nullable=True),
@@ -39,8 +40,11 @@ def upgrade() -> None:
         sa.Column("type", sa.String(64), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("content", sa.Text, nullable=False),
-        sa.ForeignKeyConstraint(["thread_id"], ["threads.id"], ondelete="CASCADE"),
-        sa.UniqueConstraint("id"),
+        sa.ForeignKeyConstraint(
+            ["thread_id"], ["threads.id"], name="fk_messages_thread_id_threads", ondelete="CASCADE"
+        ),
+        sa.UniqueConstraint("id", name="uq_messages_id"),
+        sa.PrimaryKeyConstraint("seq", name="pk_messages"),
     )
     op.create_index("ix_messages_thread_id_seq", "messages", ["thread_id", "seq"])
 

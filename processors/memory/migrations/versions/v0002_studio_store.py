@@ -20,16 +20,18 @@ _SEQ = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 def upgrade() -> None:
     op.create_table(
         "designs",
-        sa.Column("id", sa.String(255), primary_key=True),
+        sa.Column("id", sa.String(255), nullable=False),
         sa.Column("name", sa.Text, nullable=False),
         sa.Column("json", sa.Text, nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("id", name="pk_designs"),
     )
     op.create_table(
         "runs",
-        sa.Column("id", sa.String(255), primary_key=True),
+        sa.Column("id", sa.String(255), nullable=False),
         sa.Column("design_id", sa.String(255), nullable=True),
+        sa.Column("design_json", sa.Text, nullable=True),
         sa.Column("thread_id", sa.String(255), nullable=True),
         sa.Column("model", sa.Text, nullable=True),
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
@@ -39,14 +41,14 @@ def upgrade() -> None:
         sa.Column("usage", sa.JSON, nullable=True),
         sa.Column("tripwire", sa.JSON, nullable=True),
         sa.Column("error", sa.Text, nullable=True),
-        sa.ForeignKeyConstraint(["design_id"], ["designs.id"], ondelete="SET NULL"),
-        sa.ForeignKeyConstraint(["thread_id"], ["threads.id"], ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(["thread_id"], ["threads.id"], name="fk_runs_thread_id_threads", ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("id", name="pk_runs"),
     )
     op.create_index("ix_runs_thread_id_started_at", "runs", ["thread_id", "started_at"])
     op.create_index("ix_runs_design_id", "runs", ["design_id"])
     op.create_table(
         "trace_events",
-        sa.Column("seq", _SEQ, primary_key=True, autoincrement=True),
+        sa.Column("seq", _SEQ, nullable=False, autoincrement=True),
         sa.Column("run_id", sa.String(255), nullable=False),
         sa.Column("step_number", sa.Integer, nullable=True),
         sa.Column("hook", sa.String(64), nullable=False),
@@ -60,18 +62,20 @@ def upgrade() -> None:
         sa.Column("state", sa.JSON, nullable=True),
         sa.Column("detail", sa.Text, nullable=True),
         sa.Column("chunk_stats", sa.JSON, nullable=True),
-        sa.ForeignKeyConstraint(["run_id"], ["runs.id"], ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(["run_id"], ["runs.id"], name="fk_trace_events_run_id_runs", ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("seq", name="pk_trace_events"),
     )
     op.create_index("ix_trace_events_run_id_seq", "trace_events", ["run_id", "seq"])
     op.create_table(
         "violations",
-        sa.Column("seq", _SEQ, primary_key=True, autoincrement=True),
+        sa.Column("seq", _SEQ, nullable=False, autoincrement=True),
         sa.Column("run_id", sa.String(255), nullable=False),
         sa.Column("processor_id", sa.String(255), nullable=False),
         sa.Column("message", sa.Text, nullable=False),
         sa.Column("detail", sa.JSON, nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(["run_id"], ["runs.id"], ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(["run_id"], ["runs.id"], name="fk_violations_run_id_runs", ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("seq", name="pk_violations"),
     )
     op.create_index("ix_violations_run_id_seq", "violations", ["run_id", "seq"])
 

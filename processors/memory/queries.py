@@ -1,0 +1,166 @@
+"""The store's SQL: plain synchronous functions over a SQLAlchemy ``Connection``, one transaction's worth each.
+
+:class:`~processors.memory.sql.SqlMemory` runs them on its worker thread inside a transaction; they never commit
+and never touch the event loop. Kept apart from the async façade so each reads on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Row
+
+from processors.memory.errors import ResourceMismatchError
+from processors.memory.records import ThreadRecord, utcnow
+from processors.memory.schema import messages as messages_table
+from processors.memory.schema import threads as threads_table
+from processors.messages import Message, MessageContent
+
+AnyRow = Row[*tuple[Any, ...]]
+
+#: Ids per ``IN (...)`` list: far below every backend's bound-parameter limit.
+_IN_BATCH = 500
+
+_MESSAGE_COLUMNS = (
+    messages_table.c.id,
+    messages_table.c.thread_id,
+    messages_table.c.resource_id,
+    messages_table.c.role,
+    messages_table.c.type,
+    messages_table.c.created_at,
+    messages_table.c.content,
+)
+
+
+def thread_row(connection: Connection, thread_id: str) -> AnyRow | None:
+    return connection.execute(sa.select(threads_table).where(threads_table.c.id == thread_id)).first()
+
+
+def thread_record(row: AnyRow) -> ThreadRecord:
+    return ThreadRecord(id=row.id, resource_id=row.resource_id, title=row.title, created_at=row.created_at,
+                        updated_at=row.updated_at, metadata=row.metadata or {})
+
+
+def insert_thread(connection: Connection, record: ThreadRecord) -> None:
+    connection.execute(sa.insert(threads_table).values(
+        id=record.id, resource_id=record.resource_id, title=record.title, created_at=record.created_at,
+        updated_at=record.updated_at, metadata=record.metadata,
+    ))
+
+
+def check_owner(thread_id: str, owner: str | None, resource_id: str | None) -> None:
+    if resource_id is not None and owner is not None and owner != resource_id:
+        raise ResourceMismatchError(
+            f"Thread {thread_id!r} belongs to resource {owner!r}, not {resource_id!r}"
+        )
+
+
+def load(connection: Connection, thread_id: str, resource_id: str | None, limit: int | None) -> list[Message]:
+    """The thread's last ``limit`` messages (every one if None), oldest first; another resource's thread is refused."""
+    if limit == 0:
+        return []
+    if resource_id is not None:
+        owner = connection.execute(
+            sa.select(threads_table.c.resource_id).where(threads_table.c.id == thread_id)
+        ).first()
+        if owner is not None:
+            check_owner(thread_id, owner.resource_id, resource_id)
+    query = sa.select(*_MESSAGE_COLUMNS).where(messages_table.c.thread_id == thread_id)
+    if limit is None:
+        rows = list(connection.execute(query.order_by(messages_table.c.seq)))
+    else:
+        rows = list(connection.execute(query.order_by(messages_table.c.seq.desc()).limit(limit)))
+        rows.reverse()
+    return [message_from_row(row) for row in rows]  # fast with the collector held off (see ``worker``)
+
+
+def message_from_row(row: AnyRow) -> Message:
+    # The content parsed straight from its JSON text by pydantic-core is twice as fast as json.loads + validate.
+    return Message.model_validate({
+        "id": row.id, "role": row.role, "createdAt": row.created_at, "threadId": row.thread_id,
+        "resourceId": row.resource_id, "type": row.type, "content": MessageContent.model_validate_json(row.content),
+    })
+
+
+def message_row(message: Message, thread_id: str, resource_id: str | None) -> dict[str, Any]:
+    return {
+        "id": message.id,
+        "thread_id": thread_id,
+        "resource_id": message.resource_id if message.resource_id is not None else resource_id,
+        "role": message.role,
+        "type": message.type,
+        "created_at": message.created_at,
+        "content": message.content.model_dump_json(by_alias=True),
+    }
+
+
+def existing_ids(connection: Connection, ids: Iterable[str]) -> set[str]:
+    wanted = list(dict.fromkeys(ids))
+    found: set[str] = set()
+    for start in range(0, len(wanted), _IN_BATCH):
+        batch = wanted[start:start + _IN_BATCH]
+        found.update(connection.execute(
+            sa.select(messages_table.c.id).where(messages_table.c.id.in_(batch))
+        ).scalars())
+    return found
+
+
+_UPDATE_MESSAGE = (
+    sa.update(messages_table)
+    .where(messages_table.c.id == sa.bindparam("b_id"))
+    .values(
+        thread_id=sa.bindparam("thread_id"), resource_id=sa.bindparam("resource_id"), role=sa.bindparam("role"),
+        type=sa.bindparam("type"), created_at=sa.bindparam("created_at"), content=sa.bindparam("content"),
+    )
+)
+
+
+def save(connection: Connection, thread_id: str, messages: list[Message], resource_id: str | None) -> None:
+    """Upsert ``messages`` by id into the thread (created if missing, ``updated_at`` moved).
+
+    Portable on purpose: one SELECT of the ids already stored, then one INSERT and one UPDATE (each an
+    executemany), rather than each backend's own ``ON CONFLICT`` dialect. An updated message keeps its ``seq``,
+    so its place in the thread, and moves to this thread if it was in another (Mastra's upsert does the same).
+    """
+    now = utcnow()
+    owner = connection.execute(
+        sa.select(threads_table.c.resource_id).where(threads_table.c.id == thread_id)
+    ).first()
+    if owner is None:
+        insert_thread(connection, ThreadRecord(id=thread_id, resource_id=resource_id, created_at=now, updated_at=now))
+    else:
+        check_owner(thread_id, owner.resource_id, resource_id)
+        connection.execute(sa.update(threads_table).where(threads_table.c.id == thread_id).values(updated_at=now))
+    if not messages:
+        return
+    latest = {m.id: m for m in messages}  # the same id twice in one batch: the last one wins
+    existing = existing_ids(connection, latest)
+    inserts: list[dict[str, Any]] = []
+    updates: list[dict[str, Any]] = []
+    for message in latest.values():
+        row = message_row(message, thread_id, resource_id)
+        if message.id in existing:
+            row["b_id"] = row.pop("id")
+            updates.append(row)
+        else:
+            inserts.append(row)
+    if inserts:
+        connection.execute(sa.insert(messages_table), inserts)
+    if updates:
+        connection.execute(_UPDATE_MESSAGE, updates)
+
+
+__all__ = [
+    "AnyRow",
+    "check_owner",
+    "existing_ids",
+    "insert_thread",
+    "load",
+    "message_from_row",
+    "message_row",
+    "save",
+    "thread_record",
+    "thread_row",
+]
