@@ -473,6 +473,7 @@ class Run:
             async for chunk in run_tools(self, step_number, step, step_tools):
                 yield chunk
         self.retry_count = 0  # the step stood: only consecutive retries carry forward
+        self.api_retry_count = 0
 
     def _commit_late_data_parts(self) -> None:
         """Data chunks written after the last step (by ``process_output_result`` or on the ``finish`` chunk) are

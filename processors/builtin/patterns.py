@@ -11,21 +11,26 @@ stream path) uses this one table, so a pattern fixed here is fixed everywhere::
 
 API
     ``PATTERNS``    kind → compiled pattern (fine-grained kinds such as ``"aws-access-key"``)
-    ``VALIDATORS``  kind → ``(value) -> bool``; a regex hit whose validator says False is not a match
-                    (Luhn for cards, mod-97 for IBANs, base58check/bech32 for Bitcoin, ``ipaddress`` for IPs)
+    ``VALIDATORS``  kind → ``(value) -> bool``; a regex hit whose validator says False is not a match (card
+                    numbers: Luhn plus an issuing network's prefix and length; IBANs: length per country and
+                    mod-97; SSNs: issuable numbers; phones: digit counts, no dates or IPs; Bitcoin:
+                    base58check/bech32; IPs: ``ipaddress``; e-mail: no file-extension TLD; secrets assigned in
+                    text: no placeholders or code such as ``YOUR_KEY_HERE``, ``${VAR}``, ``os.environ[...]``)
     ``GROUPS``      a category name → its kinds: Mastra's PII detection types (``"api-key"``, ``"ip-address"``,
                     ``"crypto-wallet"`` ...) and RegexFilter's presets (``"pii"``, ``"secrets"``, ``"urls"``)
     ``CATEGORY``    kind → the Mastra detection type it belongs to (``"github-token"`` → ``"api-key"``)
+    ``MAX_SPAN``    kind → how many characters a match may need before it is recognisable (:func:`max_span`)
     ``find_all(text, kinds=None, *, overlapping=False) -> list[Match]``
     ``resolve_overlaps(matches) -> list[Match]``   longest match wins; ties go to the kind listed first
     ``expand_kinds(kinds) -> tuple[str, ...]``       group names expanded, unknown names refused (``KeyError``)
-    ``luhn_ok``, ``iban_ok``, ``btc_address_ok``, ``ip_ok``                   the validators, usable on their own
+    ``luhn_ok``, ``card_ok``, ``iban_ok``, ``btc_address_ok``, ``ip_ok``, ``secret_value_ok``: the validators
 
-Speed: each kind has a cheap *needle* test (a substring or a one-character class that every match must contain)
-run before its regex, so prose without digits, ``@`` or key prefixes costs a few C-level ``in`` checks. Patterns
-are anchored on token boundaries with look-behinds, so a failed attempt stops at once instead of rescanning a
-word. Every match fits in :data:`MAX_BOUNDED_MATCH` characters except URLs, JWTs and private-key blocks, whose
-partial text already matches (a URL prefix is a URL), which is what stream carry-over buffers rely on.
+Speed: each kind has a cheap *needle* test (a substring, "some digit", or "a run of eight digits and
+separators") run before its regex, so prose without digits, ``@`` or key prefixes costs a few C-level ``in``
+checks. Patterns start with a character class and check the character before it with a fixed-width
+look-behind, so the engine skips ahead quickly and a failed attempt stops at once. Validation results are
+remembered (a stream re-scans the same candidates chunk after chunk). :data:`MAX_SPAN` says, per kind, how far
+back a match split across stream chunks can start, so carry-over buffers scan only that much.
 """
 
 from __future__ import annotations
@@ -35,22 +40,25 @@ import ipaddress
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 __all__ = [
     "CATEGORY",
     "GROUPS",
-    "MAX_BOUNDED_MATCH",
+    "MAX_SPAN",
     "PATTERNS",
     "VALIDATORS",
     "Match",
     "btc_address_ok",
+    "card_ok",
     "expand_kinds",
     "find_all",
     "iban_ok",
     "ip_ok",
     "luhn_ok",
+    "max_span",
     "resolve_overlaps",
+    "secret_value_ok",
 ]
 
 
@@ -74,7 +82,7 @@ class Match:
 
 # --------------------------------------------------------------------------------------------- validators
 def luhn_ok(value: str) -> bool:
-    """The Luhn checksum of a card number (spaces and dashes ignored); 13–19 digits, not all the same digit."""
+    """The Luhn checksum of a card number (spaces and dashes ignored); 13 to 19 digits, not all the same digit."""
     digits = [int(c) for c in value if c.isdigit()]
     if not 13 <= len(digits) <= 19 or len(set(digits)) == 1:
         return False
@@ -164,28 +172,74 @@ def ip_ok(value: str) -> bool:
 
 
 def _phone_ok(value: str) -> bool:
-    digits = sum(c.isdigit() for c in value)
-    if not 7 <= digits <= 15:
+    """8 to 15 digits with a ``+`` country code, else 10 or 11 (a national number with its area code); never
+    a date or an IPv4 address."""
+    digits = sum(map(str.isdigit, value))
+    if not (8 <= digits <= 15 if value.startswith("+") else 10 <= digits <= 11):
         return False
-    # ISO dates and times are not phone numbers.
-    return _DATE_LIKE.fullmatch(value) is None
+    return _DATE_LIKE.fullmatch(value) is None and not ip_ok(value)
 
 
 _DATE_LIKE: Final = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
 
 
 def _ssn_ok(value: str) -> bool:
-    area, group, serial = value.split("-")
+    """Issued SSNs: no area 000, 666 or 9xx, no group 00, no serial 0000."""
+    digits = value.replace("-", "")
+    area, group, serial = digits[:3], digits[3:5], digits[5:]
     return area not in ("000", "666") and area[0] != "9" and group != "00" and serial != "0000"
 
 
+#: Card networks: (prefix ranges, valid lengths). A Luhn-valid number outside them (an IMEI) is no card.
+_CARD_NETWORKS: Final = (
+    (((4, 4),), (13, 16, 19)),  # Visa
+    (((51, 55), (2221, 2720)), (16,)),  # Mastercard
+    (((34, 34), (37, 37)), (15,)),  # American Express
+    (((6011, 6011), (644, 649), (65, 65), (622126, 622925)), (16, 17, 18, 19)),  # Discover
+    (((300, 305), (36, 36), (38, 39)), (14, 15, 16, 17, 18, 19)),  # Diners Club
+    (((3528, 3589),), (16, 17, 18, 19)),  # JCB
+    (((62, 62), (81, 81)), (16, 17, 18, 19)),  # UnionPay
+    (((50, 50), (56, 69)), (12, 13, 14, 15, 16, 17, 18, 19)),  # Maestro
+    (((2200, 2204),), (16, 17, 18, 19)),  # Mir
+)
+
+
+def card_ok(value: str) -> bool:
+    """A payment card number: Luhn, and a length and prefix some card network issues."""
+    digits = "".join(c for c in value if c.isdigit())
+    if not luhn_ok(digits):
+        return False
+    for ranges, lengths in _CARD_NETWORKS:
+        if len(digits) in lengths:
+            for low, high in ranges:
+                width = len(str(low))
+                if low <= int(digits[:width]) <= high:
+                    return True
+    return False
+
+
+_PLACEHOLDER: Final = re.compile(r"(?i)^(?:[A-Z0-9]*_)+[A-Z0-9]*$|your|example|placeholder|changeme|dummy|redacted")
+_CODE_LIKE: Final = re.compile(r"[()\[\]{}<>$]|^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
+
+
+def secret_value_ok(value: str) -> bool:
+    """Whether the secret part of a match looks like a real secret rather than a placeholder or code:
+    ``YOUR_API_KEY_HERE``, ``${DB_PASSWORD}``, ``os.environ[...]``, ``xxxxxxxx`` are not."""
+    tail = re.split(r"[:=]\s*[\"']?|_live_|_test_", value, maxsplit=1)[-1].strip("\"' ")
+    if len(tail) < 8 or _CODE_LIKE.search(tail) or len(set(tail.lower())) <= 3:
+        return False
+    return not (tail.islower() and tail.isalpha()) and not _PLACEHOLDER.search(tail)
+
+
 # --------------------------------------------------------------------------------------------- patterns
-# ``_TB`` / ``_TA``: "not inside a longer token" on the left / right.
 _HEX = "0-9A-Fa-f"
 
 #: Needle groups: every group must be satisfied, a group by any one of its substrings. ``_DIGIT`` means "some
 #: digit"; a kind in ``_CASELESS_NEEDLES`` is tested against the lower-cased text.
 _DIGIT: Final = tuple("0123456789")
+#: "A run of at least eight digits and separators": card numbers, IBANs, SSNs and phone numbers all have one.
+_DIGIT_RUN: Final = ("<digit run>",)
+_LONG_DIGIT_RUN: Final = re.compile(r"\d[\d .()/-]{6,}\d").search
 
 #: kind → (pattern source, needle groups). Order matters: on a tie in length the kind listed first wins.
 #: Patterns start with a consuming character class and check the character before it with a fixed-width
@@ -209,31 +263,51 @@ _DEFS: Final[dict[str, tuple[str, tuple[tuple[str, ...], ...]]]] = {
                      (("gh", "github_pat_"),)),
     "slack-token": (r"x(?<![\w-]x)ox[abposre]-(?:\d+-)?[A-Za-z0-9-]{10,}", (("xox",),)),
     "google-api-key": (r"A(?<![\w-]A)Iza[0-9A-Za-z_-]{35}(?![\w-])", (("AIza",),)),
-    "stripe-key": (r"[srp](?<![\w].)k_(?:live|test)_[0-9A-Za-z]{16,}", (("_live_", "_test_"),)),
+    "stripe-key": (r"[sr](?<![\w].)k_(?:live|test)_[0-9A-Za-z]{16,}", (("_live_", "_test_"),)),
+    "gitlab-token": (
+        r"g(?<![\w-]g)l(?:pat|dt|rt|cbt|ptt|oas)-[A-Za-z0-9_-]{20,}",
+        (("glpat-", "gldt-", "glrt-", "glcbt-", "glptt-", "gloas-"),),
+    ),
+    "slack-webhook": (r"h(?<![\w]h)ttps://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9_/-]{20,}",
+                      (("hooks.slack.com",),)),
+    "huggingface-token": (r"h(?<![\w-]h)f_[A-Za-z0-9]{30,40}(?![A-Za-z0-9])", (("hf_",),)),
+    "npm-token": (r"n(?<![\w-]n)pm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", (("npm_",),)),
+    "sendgrid-key": (r"S(?<![\w]S)G\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}", (("SG.",),)),
+    "twilio-key": (r"[SA](?<![\w].)[KC][0-9a-fA-F]{32}(?![0-9a-fA-F])", (("SK", "AC"),)),
     "jwt": (r"e(?<![\w-]e)yJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*", (("eyJ",),)),
     "bearer-token": (r"B(?<![\w]B)earer\s+[A-Za-z0-9._~+/-]{16,}=*", (("Bearer",),)),
     "secret-assignment": (
-        r"(?i:\b(?:api[_-]?key|api[_-]?secret|apikey|secret[_-]?key|client[_-]?secret|access[_-]?token|"
-        r"auth[_-]?token|password|passwd|pwd))[\"']?\s*[:=]\s*[\"']?[^\s\"',;]{8,}",
+        # The keyword starts the match (a prefix such as ``DATABASE_`` stays): its first letter is a plain class
+        # so the engine can skip ahead, the rest is checked with look-behinds.
+        r"[AaSsCcPpTt](?<![A-Za-z0-9].)(?i:(?<=a)pi[_-]?key|(?<=a)pi[_-]?secret|(?<=a)pikey|(?<=s)ecret[_-]?key|"
+        r"(?<=c)lient[_-]?secret|(?<=a)ccess[_-]?token|(?<=a)uth[_-]?token|(?<=p)assword|(?<=p)asswd|(?<=p)wd|"
+        r"(?<=t)oken|(?<=s)ecret)[\"']?\s*[:=]\s*[\"']?[^\s\"',;]{8,}",
         (("key", "secret", "token", "pass", "pwd"), ("=", ":")),
     ),
     # ---- PII
     "email": (
-        r"[A-Za-z0-9._%+-](?<![A-Za-z0-9._%+-].)[A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+        r"[A-Za-z0-9._%+-](?<![A-Za-z0-9._%+'-].)[A-Za-z0-9._%+'-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
         r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![A-Za-z0-9-])",
         (("@",),),
     ),
-    "credit-card": (r"\d(?<![\d-]\d)(?:[ -]?\d){12,18}(?!\d)", (_DIGIT,)),
+    "credit-card": (r"\d(?<![\w-]\d)(?:[ -]?\d){11,18}(?!\d)", (_DIGIT_RUN,)),
     "iban": (r"[A-Z](?<![A-Za-z0-9].)[A-Z]\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])",
-             (_DIGIT,)),
-    "ssn": (r"\d(?<![\d-]\d)\d\d-\d\d-\d{4}(?![\d-])", (_DIGIT, ("-",))),
-    "phone": (
-        r"(?:\+(?<![\w+].)\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?|\d{1,4}[ .-])|\((?<![\w+].)\d{1,4}\)[ .-]?"
-        r"|\d(?<![\w+]\d)\d{0,3}[ .-])(?:\d{2,4}[ .-]){1,3}\d{2,4}(?!\w)"
-        r"|\+(?<![\w+].)\d{7,15}(?!\w)",
-        (_DIGIT,),
+             (_DIGIT_RUN,)),
+    "ssn": (
+        r"\d(?<![\d-]\d)\d\d-\d\d-\d{4}(?![\d-])"
+        r"|\d(?:(?<=(?i:ssn) \d)|(?<=(?i:ssn): \d)|(?<=(?i:ssn)#\d)|(?<=(?i:ssn) #\d)|(?<=(?i:ssn)\xa0\d))\d{8}(?!\d)",
+        (_DIGIT_RUN,),
     ),
-    "ipv4": (r"\d(?<![\d.]\d)\d{0,2}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?!\d|\.\d)", (_DIGIT, (".",))),
+    "ipv4": (r"\d(?<![\w.]\d)\d{0,2}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?!\d|\.\d)", (_DIGIT, (".",))),
+    "phone": (
+        # international: +CC then groups (a group in parentheses allowed)
+        r"\+(?<![\w+].)\d{1,3}(?:[ .-]?\(\d{1,4}\)[ .-]?\d{1,8}|[ .-]\d{1,8}){1,6}(?![\w-])"
+        # E.164 without separators
+        r"|\+(?<![\w+].)\d{7,15}(?!\w)"
+        # national with an area code: (415) 555-2671, 415-555-2671, 020 7946 0018
+        r"|(?:\((?<![\w+].)\d{2,4}\)[ .-]?|\d(?<![\w+.]\d)\d{1,4}[ .-])\d{3,4}[ .-]?\d{3,4}(?![\w-]|\.\d)",
+        (_DIGIT_RUN,),
+    ),
     "ipv6": (
         r"[0-9A-Fa-f:](?<![\w:].)[0-9A-Fa-f:]*:[0-9A-Fa-f:]*(?:\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})?(?![\w:])",
         ((":",),),
@@ -258,11 +332,18 @@ _DEFS: Final[dict[str, tuple[str, tuple[tuple[str, ...], ...]]]] = {
 }
 
 _CASELESS_NEEDLES: Final = frozenset({"aws-secret-key", "secret-assignment"})
+#: File extensions that are no top-level domain: ``logo@2x.png`` is an asset name, not an address.
+_FILE_EXTENSIONS: Final = frozenset(
+    ("png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "bmp", "pdf", "css", "js", "json", "txt", "html", "xml")
+)
 
 PATTERNS: Final[dict[str, re.Pattern[str]]] = {kind: re.compile(source) for kind, (source, _) in _DEFS.items()}
 
 VALIDATORS: Final[dict[str, Callable[[str], bool]]] = {
-    "credit-card": luhn_ok,
+    "email": lambda value: value.rpartition(".")[2].lower() not in _FILE_EXTENSIONS,
+    "credit-card": card_ok,
+    "stripe-key": secret_value_ok,
+    "secret-assignment": secret_value_ok,
     "iban": iban_ok,
     "ssn": _ssn_ok,
     "phone": _phone_ok,
@@ -281,14 +362,16 @@ CATEGORY: Final[dict[str, str]] = {
         kind: "api-key"
         for kind in (
             "openai-key", "anthropic-key", "aws-access-key", "aws-secret-key", "github-token", "slack-token",
-            "google-api-key", "stripe-key", "jwt", "bearer-token", "secret-assignment", "private-key",
+            "google-api-key", "stripe-key", "gitlab-token", "slack-webhook", "huggingface-token", "npm-token",
+            "sendgrid-key", "twilio-key", "jwt", "bearer-token", "secret-assignment", "private-key",
         )
     },
 }
 
 _SECRET_KINDS: Final = (
     "private-key", "anthropic-key", "openai-key", "aws-access-key", "aws-secret-key", "github-token", "slack-token",
-    "google-api-key", "stripe-key", "jwt", "bearer-token", "secret-assignment",
+    "google-api-key", "stripe-key", "gitlab-token", "slack-webhook", "huggingface-token", "npm-token",
+    "sendgrid-key", "twilio-key", "jwt", "bearer-token", "secret-assignment",
 )
 
 #: Category and preset names → kinds. ``find_all`` accepts these names anywhere it accepts kinds.
@@ -301,9 +384,24 @@ GROUPS: Final[dict[str, tuple[str, ...]]] = {
     "urls": ("url",),
 }
 
-#: Longest span any kind but ``url``, ``jwt``, ``bearer-token``, ``secret-assignment`` and ``private-key``
-#: can match; for those the text matched so far is itself a match, so a carry-over buffer sees them grow.
-MAX_BOUNDED_MATCH: Final = 100
+#: For each kind, how many characters a match may need before it is recognisable: a longer match either
+#: cannot exist (the pattern is bounded) or its prefix of this length already matches (a URL, an e-mail address
+#: once it has ``@`` and a domain, a key once past its minimum length, an unterminated private-key block).
+#: Stream carry-over buffers use it (:func:`max_span`) to scan only what a split match can span.
+MAX_SPAN: Final[dict[str, int]] = {
+    "private-key": 64, "anthropic-key": 40, "openai-key": 40, "aws-access-key": 24, "aws-secret-key": 80,
+    "github-token": 48, "slack-token": 24, "google-api-key": 44, "stripe-key": 32, "gitlab-token": 32,
+    "slack-webhook": 64, "huggingface-token": 48, "npm-token": 48, "sendgrid-key": 72, "twilio-key": 40,
+    "jwt": 24, "bearer-token": 28,
+    "secret-assignment": 40, "email": 64, "credit-card": 40, "iban": 48, "ssn": 16, "phone": 36, "ipv4": 20,
+    "ipv6": 48, "uuid": 40, "btc-address": 80, "eth-address": 48, "url": 16,
+}  # fmt: skip
+
+
+def max_span(kinds: Iterable[str] | None = None) -> int:
+    """The largest :data:`MAX_SPAN` of ``kinds`` (kinds or group names; ``None`` = all)."""
+    return max((MAX_SPAN[kind] for kind in expand_kinds(kinds)), default=0)
+
 
 _NEEDLES: Final[dict[str, tuple[tuple[str, ...], ...]]] = {kind: needle for kind, (_, needle) in _DEFS.items()}
 _ORDER: Final[dict[str, int]] = {kind: index for index, kind in enumerate(_DEFS)}
@@ -326,34 +424,55 @@ def expand_kinds(kinds: Iterable[str] | None) -> tuple[str, ...]:
     return tuple(kind for kind in _DEFS if kind in wanted)
 
 
-def _group_present(text: str, group: tuple[str, ...], memo: dict[tuple[str, ...], bool]) -> bool:
-    present = memo.get(group)
-    if present is None:
-        present = memo[group] = any(n in text for n in group)
-    return present
-
-
-def _has_needle(text: str, kind: str, memo: dict[tuple[str, ...], bool], lowered: list[str]) -> bool:
-    if kind in _CASELESS_NEEDLES:
-        if not lowered:
-            lowered.append(text.lower())
-        return all(any(n in lowered[0] for n in group) for group in _NEEDLES[kind])
-    return all(_group_present(text, group, memo) for group in _NEEDLES[kind])
-
-
 def _validated(kind: str, text: str, start: int, end: int) -> Match | None:
-    validator = VALIDATORS.get(kind)
     value = text[start:end]
+    key = (kind, value)
+    accepted = _ACCEPTED.get(key)
+    if accepted is None:
+        accepted = _accepted_length(kind, value)
+        if len(_ACCEPTED) >= 4096:  # a stream re-scans the same candidates chunk after chunk: remember some
+            _ACCEPTED.clear()
+        _ACCEPTED[key] = accepted
+    if accepted < 0:
+        return None
+    return Match(kind, start, start + accepted, value[:accepted])
+
+
+_ACCEPTED: dict[tuple[str, str], int] = {}
+
+
+def _accepted_length(kind: str, value: str) -> int:
+    """How much of a regex candidate its validator accepts: all of it, a prefix, or nothing (-1)."""
+    validator = VALIDATORS.get(kind)
     if validator is None or validator(value):
-        return Match(kind, start, end, value)
+        return len(value)
     if kind in _SHRINK_AT_SPACES:  # a greedy match may have swallowed the next token: try shorter prefixes
         cut = value.rfind(" ")
         while cut > 0:
             candidate = value[:cut].rstrip(" -.")
             if candidate and validator(candidate):
-                return Match(kind, start, start + len(candidate), candidate)
+                return len(candidate)
             cut = value.rfind(" ", 0, cut)
-    return None
+    return -1
+
+
+_Step = tuple[str, Callable[[str], Any], tuple[tuple[str, ...], ...], bool, Callable[[str], bool] | None]
+_PLANS: dict[Any, tuple[_Step, ...]] = {}
+_ANY_DIGIT: Final = re.compile(r"\d").search
+
+
+def _plan(kinds: Iterable[str] | None) -> tuple[_Step, ...]:
+    """What ``find_all`` runs for a selection of kinds; computed once per tuple (or ``None``) selection."""
+    cacheable = kinds is None or isinstance(kinds, tuple)
+    plan = _PLANS.get(kinds) if cacheable else None
+    if plan is None:
+        plan = tuple(
+            (kind, PATTERNS[kind].finditer, _NEEDLES[kind], kind in _CASELESS_NEEDLES, VALIDATORS.get(kind))
+            for kind in expand_kinds(kinds)
+        )
+        if cacheable:
+            _PLANS[kinds] = plan
+    return plan
 
 
 def find_all(text: str, kinds: Iterable[str] | None = None, *, overlapping: bool = False) -> list[Match]:
@@ -361,31 +480,63 @@ def find_all(text: str, kinds: Iterable[str] | None = None, *, overlapping: bool
 
     By default overlapping matches are resolved (:func:`resolve_overlaps`): a card number is not also
     reported as a phone number. ``overlapping=True`` keeps them all. Unknown kinds raise ``KeyError``.
+    Pass ``kinds`` as a tuple on hot paths: the plan for a tuple is computed once.
     """
-    selected = _KIND_CACHE.get(kinds) if isinstance(kinds, tuple) else None
-    if selected is None:
-        selected = expand_kinds(kinds)
-        if isinstance(kinds, tuple):
-            _KIND_CACHE[kinds] = selected
+    lowered: str | None = None
+    has_digit: bool | None = None
+    has_run: bool | None = None
     matches: list[Match] = []
-    memo: dict[tuple[str, ...], bool] = {}
-    lowered: list[str] = []
-    for kind in selected:
-        if not _has_needle(text, kind, memo, lowered):
+    for kind, finditer, needles, caseless, validator in _plan(kinds):
+        possible = True
+        for group in needles:  # cheap C-level substring tests before any regex runs
+            if group is _DIGIT:
+                if has_digit is None:
+                    has_digit = _ANY_DIGIT(text) is not None
+                if not has_digit:
+                    possible = False
+                    break
+                continue
+            if group is _DIGIT_RUN:
+                if has_run is None:
+                    has_run = _LONG_DIGIT_RUN(text) is not None
+                if not has_run:
+                    possible = False
+                    break
+                continue
+            if caseless:
+                if lowered is None:
+                    lowered = text.lower()
+                haystack = lowered
+            else:
+                haystack = text
+            for needle in group:
+                if needle in haystack:
+                    break
+            else:
+                possible = False
+                break
+        if not possible:
             continue
-        for found in PATTERNS[kind].finditer(text):
+        for found in finditer(text):
             start, end = found.span()
             if start == end:
+                continue
+            if validator is None:
+                matches.append(Match(kind, start, end, found.group()))
                 continue
             match = _validated(kind, text, start, end)
             if match is not None:
                 matches.append(match)
-    if overlapping or len(matches) < 2:
-        return sorted(matches, key=lambda m: m.start) if overlapping else matches
+    if len(matches) < 2:
+        return matches
+    if overlapping:
+        matches.sort(key=_start)
+        return matches
     return resolve_overlaps(matches)
 
 
-_KIND_CACHE: dict[tuple[str, ...], tuple[str, ...]] = {}
+def _start(match: Match) -> int:
+    return match.start
 
 
 def resolve_overlaps(matches: Iterable[Match]) -> list[Match]:

@@ -15,6 +15,7 @@ import asyncio
 import copy
 import json
 import re
+import uuid
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -120,8 +121,8 @@ class ScriptedModel:
                 if paced:
                     emitted = await self._pace(turn, emitted)
                 yield TextDelta(delta_text)
-            for index, call in enumerate(turn.tool_calls):
-                call_id = call.id or f"call_{len(self.requests)}_{index}"
+            for call in turn.tool_calls:
+                call_id = call.id or f"call_{uuid.uuid4().hex[:12]}"
                 arguments = call.args if isinstance(call.args, str) else json.dumps(call.args)
                 yield ToolCallStart(call_id, call.name)
                 yield ToolCallDelta(call_id, arguments)

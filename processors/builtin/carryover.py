@@ -1,0 +1,158 @@
+"""Carry-over buffering for stream detectors: find values split across ``text-delta`` chunks.
+
+A detector that scans each chunk alone misses ``"jo@exa"`` + ``"mple.com"``. :class:`CarryOver` keeps the
+trailing ``carry`` characters that could still be the start of a match, emits only the safe prefix, and flushes
+the rest at ``text-end`` (or any other chunk: ``finish``, ``step-finish``, a tool call). The cut never falls
+inside a candidate match, and a candidate that touches the end of the buffer (a URL still growing) is held back
+whole, so — for matches shorter than ``carry`` — the text emitted is the same however the stream was split.
+
+A stream hook returns one chunk per call, so at ``text-end`` the flushed text goes out as a replacement
+``text-delta`` and the ``text-end`` chunk is stashed in ``state["__reprocess_part"]``: the runtime emits the
+returned part, then drives the stashed one through the whole chain again (Mastra's reprocess key, B-65).
+
+    buffer = CarryOver.of(args.state, "pii", carry=128)
+    segment, found = buffer.feed(text, finder)      # found: candidates inside segment (segment-relative)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from processors.builtin.patterns import Match
+from processors.chunks import AnyChunk, Chunk, TextDeltaChunk, TextDeltaPayload
+from processors.runner import REPROCESS_KEY
+
+#: How much already-emitted text is kept as left context (for look-behinds and keyword windows).
+CONTEXT_CHARS = 48
+
+Finder = Callable[[str], list[Match]]
+#: Turns one safe segment and the candidates inside it into the text to emit ("" drops it). May abort.
+SegmentHandler = Callable[[str, list[Match]], str]
+AsyncSegmentHandler = Callable[[str, list[Match]], Awaitable[str]]
+
+
+@dataclass
+class CarryOver:
+    """Held-back stream text of one processor for one run (kept in the processor's ``state``)."""
+
+    carry: int
+    max_hold: int = 16_384
+    #: Scan again only once this many characters arrived beyond ``carry``.
+    batch: int = 96
+    pending: str = ""
+    context: str = ""
+    template: Chunk | None = field(default=None, repr=False)
+    #: Optional extra limit: ``(full_text, offset, cut) -> a cut at most that large`` (e.g. a sentence end).
+    limit: Callable[[str, int, int], int] | None = field(default=None, repr=False)
+
+    @classmethod
+    def of(
+        cls, state: dict[str, Any], key: str, *, carry: int, max_hold: int = 16_384, batch: int = 96,
+        limit: Callable[[str, int, int], int] | None = None,
+    ) -> CarryOver:
+        buffer = state.get(key)
+        if not isinstance(buffer, CarryOver):
+            buffer = state[key] = cls(carry=carry, max_hold=max(max_hold, carry * 4), batch=batch, limit=limit)
+        return buffer
+
+    def reset(self) -> None:
+        self.pending = ""
+        self.context = ""
+        self.template = None
+
+    def feed(self, text: str, find: Finder, *, final: bool = False) -> tuple[str, list[Match]]:
+        """Add ``text``; return the segment safe to emit and the candidates inside it (segment-relative).
+
+        Nothing is scanned until more than ``carry + batch`` characters wait (so a stream of small deltas
+        is scanned once per ``batch`` characters, not once per chunk).
+        """
+        self.pending += text
+        if not final and len(self.pending) < self.carry + self.batch:
+            return "", []
+        offset = len(self.context)
+        full = self.context + self.pending
+        end = len(full)
+        candidates = [m for m in find(full) if m.start >= offset] if self.pending else []
+        if final:
+            cut = end
+        else:
+            cut = max(offset, end - self.carry)
+            if self.limit is not None:
+                cut = max(offset, min(cut, self.limit(full, offset, cut)))
+            moved = True
+            while moved and cut > offset:
+                moved = False
+                for match in candidates:
+                    # inside the cut, or touching the end (it may still grow): hold it back whole
+                    if match.start < cut and (match.end > cut or match.end >= end):
+                        cut = max(offset, match.start)
+                        moved = True
+            if cut == offset and len(self.pending) > self.max_hold:
+                cut = end - self.carry  # never hold more than max_hold: emit, accepting a possible split
+        segment = full[offset:cut]
+        inside = [Match(m.kind, m.start - offset, m.end - offset, m.value) for m in candidates if m.end <= cut]
+        self.pending = full[cut:]
+        self.context = (self.context + segment)[-CONTEXT_CHARS:]
+        return segment, inside
+
+    def flush(self, find: Finder) -> tuple[str, list[Match]]:
+        return self.feed("", find, final=True)
+
+    def delta(self, text: str) -> Chunk:
+        """A ``text-delta`` carrying ``text``, shaped like the last delta this buffer saw."""
+        if self.template is not None:
+            return self.template.with_payload(text=text)
+        return TextDeltaChunk(payload=TextDeltaPayload(id="text", text=text))
+
+
+def stream_part(
+    part: AnyChunk, state: dict[str, Any], buffer: CarryOver, find: Finder, handle: SegmentHandler
+) -> AnyChunk | None:
+    """The whole stream hook for a carry-over detector (sync). See the module docstring."""
+    kind = part.type
+    if kind == "text-delta":
+        assert isinstance(part, Chunk)
+        buffer.template = part
+        segment, found = buffer.feed(part.payload.text, find)  # type: ignore[attr-defined]
+        text = handle(segment, found) if segment else ""
+        return part.with_payload(text=text) if text else None
+    if kind == "step-start":
+        buffer.reset()
+        return part
+    if not buffer.pending:
+        return part
+    segment, found = buffer.flush(find)
+    text = handle(segment, found)
+    if not text:
+        return part
+    state[REPROCESS_KEY] = part
+    return buffer.delta(text)
+
+
+async def stream_part_async(
+    part: AnyChunk, state: dict[str, Any], buffer: CarryOver, find: Finder, handle: AsyncSegmentHandler
+) -> AnyChunk | None:
+    """:func:`stream_part` for detectors whose segment handler awaits (a model judge)."""
+    kind = part.type
+    if kind == "text-delta":
+        assert isinstance(part, Chunk)
+        buffer.template = part
+        segment, found = buffer.feed(part.payload.text, find)  # type: ignore[attr-defined]
+        text = await handle(segment, found) if segment else ""
+        return part.with_payload(text=text) if text else None
+    if kind == "step-start":
+        buffer.reset()
+        return part
+    if not buffer.pending:
+        return part
+    segment, found = buffer.flush(find)
+    text = await handle(segment, found)
+    if not text:
+        return part
+    state[REPROCESS_KEY] = part
+    return buffer.delta(text)
+
+
+__all__ = ["CONTEXT_CHARS", "REPROCESS_KEY", "CarryOver", "Finder", "stream_part", "stream_part_async"]

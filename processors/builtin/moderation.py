@@ -1,0 +1,217 @@
+"""``ModerationProcessor``: flag harmful content in input, output and the stream; block, warn or filter it.
+
+With a ``model`` it asks a judge to score the 11 standard moderation categories (hate, hate/threatening,
+harassment, harassment/threatening, self-harm, self-harm/intent, self-harm/instructions, sexual,
+sexual/minors, violence, violence/graphic); a category scoring at least ``threshold`` is flagged. Without a
+model it works offline from word lists (a small built-in list of unambiguous phrases, plus ``word_lists`` of
+your own): coarse, but free and instant::
+
+    ModerationProcessor(model="openai/gpt-4o-mini", threshold=0.5, strategy="block")
+    ModerationProcessor(word_lists={"harassment": ["useless idiot"]}, strategy="filter")   # offline
+
+Blocking aborts with ``"Content flagged for moderation. Categories: violence[. Reason: ...][. Scores: ...]"``.
+In the stream, each ``text-delta`` is checked with the ``chunk_window`` text parts before it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any, ClassVar, Literal, get_args
+
+from pydantic import BaseModel, Field, field_validator
+
+from processors.builtin.base import BuiltinProcessor
+from processors.builtin.judge import JudgeError, JudgeOptions, ask_judge, judge_failed, judge_model, with_instructions
+from processors.chunks import AnyChunk, Chunk
+from processors.messages import Message
+from processors.processor import HookArgs, ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
+
+logger = logging.getLogger(__name__)
+
+Category = Literal[
+    "hate", "hate/threatening", "harassment", "harassment/threatening", "self-harm", "self-harm/intent",
+    "self-harm/instructions", "sexual", "sexual/minors", "violence", "violence/graphic",
+]  # fmt: skip
+_DEFAULT: tuple[Category, ...] = get_args(Category)
+CATEGORIES: tuple[str, ...] = _DEFAULT
+
+#: The offline fallback: phrases that are rarely innocent. Deliberately short; real moderation needs a model.
+DEFAULT_WORD_LISTS: dict[str, tuple[str, ...]] = {
+    "harassment": ("you are worthless", "you're worthless", "nobody likes you", "you stupid idiot", "go to hell"),
+    "harassment/threatening": ("i will find you", "i know where you live", "you will regret this",
+                               "watch your back"),
+    "hate/threatening": ("they should all be killed", "exterminate them all", "wipe them out"),
+    "self-harm": ("self-harm", "self harm", "hurt myself", "cut myself"),
+    "self-harm/intent": ("kill myself", "end my life", "want to die", "suicide note", "take my own life"),
+    "self-harm/instructions": ("how to kill myself", "painless way to die", "how to commit suicide"),
+    "sexual/minors": ("child sexual abuse material", "csam"),
+    "violence": ("i will kill you", "i'm going to kill", "i am going to kill", "shoot up the", "bomb the",
+                 "stab you", "beat you to death"),
+    "violence/graphic": ("dismembered", "disembowel", "mutilated corpse"),
+}  # fmt: skip
+
+JUDGE_PROMPT = """You are a content moderator. Score the text from 0 (not at all) to 1 (certainly) for each
+category: {categories}. Answer with JSON only:
+{{"categories": {{"<category>": <score>, ...}}, "reason": "<short reason if anything scores high>"}}"""
+
+
+class ModerationOptions(JudgeOptions):
+    categories: list[Category] = Field(default=list(_DEFAULT), description="Categories to check")
+    threshold: float = Field(default=0.5, ge=0.0, le=1.0, description="Flag a category scoring at least this")
+    strategy: Literal["block", "warn", "filter"] = Field(default="block", description="block, warn or filter")
+    include_scores: bool = Field(default=False, description="Add the scores to the abort reason and metadata")
+    chunk_window: int = Field(default=0, ge=0, le=1000, description="Stream: earlier text parts checked with each one")
+    last_message_only: bool = Field(default=False, description="Check only the last message")
+    word_lists: dict[str, list[str]] = Field(
+        default={}, description="Offline mode: extra phrases per category (matched as whole words)"
+    )
+    use_default_word_lists: bool = Field(default=True, description="Offline mode: include the built-in phrases")
+
+    @field_validator("categories")
+    @classmethod
+    def _some(cls, value: list[str]) -> list[str]:
+        if not value:
+            raise ValueError("name at least one category")
+        return list(dict.fromkeys(value))
+
+    @field_validator("word_lists")
+    @classmethod
+    def _known_categories(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        unknown = [k for k in value if k not in CATEGORIES]
+        if unknown:
+            raise ValueError(f"unknown categories {', '.join(unknown)}; known: {', '.join(CATEGORIES)}")
+        return value
+
+
+class ModerationVerdict(BaseModel):
+    categories: dict[str, float] = Field(default_factory=dict)
+    reason: str | None = None
+
+    @field_validator("categories")
+    @classmethod
+    def _in_range(cls, value: dict[str, float]) -> dict[str, float]:
+        return {k: min(max(float(v), 0.0), 1.0) for k, v in value.items()}
+
+
+class ModerationProcessor(BuiltinProcessor):
+    """Moderate input messages, output messages and the output stream. See the module docstring."""
+
+    id = "moderation"
+    name = "Moderation"
+    description = "Scores content in 11 moderation categories (model judge, or word lists offline)."
+    type_name: ClassVar[str] = "ModerationProcessor"
+    needs_model: ClassVar[bool] = False
+    Options = ModerationOptions
+    options: ModerationOptions
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._model = judge_model(self.options)
+        self._categories: tuple[str, ...] = tuple(self.options.categories)
+        self._lists = self._compile_word_lists()
+        if self._model is not None:
+            self.__dict__["process_output_stream"] = self._process_output_stream_judged
+
+    def _compile_word_lists(self) -> dict[str, re.Pattern[str]]:
+        compiled: dict[str, re.Pattern[str]] = {}
+        for category in self._categories:
+            words = list(DEFAULT_WORD_LISTS.get(category, ())) if self.options.use_default_word_lists else []
+            words += self.options.word_lists.get(category, [])
+            if words:
+                alternatives = "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+                compiled[category] = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+        return compiled
+
+    # ----------------------------------------------------------------------------------------- scoring
+    def word_scores(self, text: str) -> dict[str, float]:
+        """Offline scores: 1.0 for each category whose word list matches."""
+        return {category: 1.0 for category, pattern in self._lists.items() if pattern.search(text)}
+
+    async def scores(self, text: str, args: HookArgs) -> tuple[dict[str, float], str | None]:
+        """Per-category scores (the judge's with a model, else the word lists') and the judge's reason."""
+        if self._model is None:
+            return self.word_scores(text), None
+        prompt = JUDGE_PROMPT.format(categories=", ".join(self._categories))
+        prompt = with_instructions(prompt, self.options.instructions)
+        try:
+            verdict = await ask_judge(self._model, prompt, text, ModerationVerdict)
+        except JudgeError as error:
+            judge_failed(args, self.options, "Moderation", error)
+            return {}, None
+        return {k: v for k, v in verdict.categories.items() if k in self._categories}, verdict.reason
+
+    def _flagged(self, scores: dict[str, float]) -> list[str]:
+        return [c for c in self._categories if scores.get(c, 0.0) >= self.options.threshold]
+
+    # ----------------------------------------------------------------------------------------- messages
+    async def process_input(self, args: ProcessInputArgs) -> list[Message]:
+        return await self._messages(args, args.messages, roles=("user", "assistant"))
+
+    async def process_output_result(self, args: ProcessOutputResultArgs) -> list[Message]:
+        return await self._messages(args, args.messages, roles=("assistant",))
+
+    async def _messages(self, args: HookArgs, messages: list[Message], roles: tuple[str, ...]) -> list[Message]:
+        checked = messages[-1:] if self.options.last_message_only else messages
+        out: list[Message] = []
+        for message in messages:
+            text = message.text
+            if message.role not in roles or not text or not any(message is m for m in checked):
+                out.append(message)
+                continue
+            scores, reason = await self.scores(text, args)
+            if self._act(args, scores, reason):
+                out.append(message)
+        return out
+
+    # ----------------------------------------------------------------------------------------- stream
+    def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
+        part = args.part
+        if part.type != "text-delta":
+            return part
+        scores = self.word_scores(self._window(args))
+        return part if not scores or self._act(args, scores, None) else None
+
+    async def _process_output_stream_judged(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
+        part = args.part
+        if part.type != "text-delta":
+            return part
+        scores, reason = await self.scores(self._window(args), args)
+        return part if self._act(args, scores, reason) else None
+
+    def _window(self, args: ProcessOutputStreamArgs) -> str:
+        wanted = self.options.chunk_window + 1
+        texts: list[str] = []
+        for part in reversed(args.stream_parts):
+            if part.type == "text-delta" and isinstance(part, Chunk):
+                texts.append(part.payload.text)  # type: ignore[attr-defined]
+                if len(texts) >= wanted:
+                    break
+        if not texts and isinstance(args.part, Chunk):
+            texts.append(args.part.payload.text)  # type: ignore[attr-defined]
+        return "".join(reversed(texts))
+
+    # ----------------------------------------------------------------------------------------- actions
+    def _act(self, args: HookArgs, scores: dict[str, float], reason: str | None) -> bool:
+        """Apply the strategy; True keeps the content, False drops it (filter). Block aborts."""
+        flagged = self._flagged(scores)
+        if not flagged:
+            return True
+        args.state["flagged"] = args.state.get("flagged", 0) + 1
+        strategy = self.options.strategy
+        if strategy == "block":
+            message = f"Content flagged for moderation. Categories: {', '.join(flagged)}"
+            if reason:
+                message += f". Reason: {reason}"
+            metadata: dict[str, Any] = {"categories": flagged}
+            if self.options.include_scores:
+                message += ". Scores: " + ", ".join(f"{c}: {scores[c]:.2f}" for c in flagged)
+                metadata["scores"] = scores
+            args.abort(message, metadata=metadata)
+        if strategy == "warn":
+            logger.warning("Content flagged for moderation: %s", ", ".join(flagged))
+            return True
+        return False
+
+
+__all__ = ["CATEGORIES", "DEFAULT_WORD_LISTS", "ModerationOptions", "ModerationProcessor", "ModerationVerdict"]

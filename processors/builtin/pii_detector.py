@@ -1,0 +1,317 @@
+"""``PIIDetector``: find personal data offline (optionally with a model judge); block, warn, filter or redact.
+
+Regular expressions with validators find e-mail addresses, phone numbers, Luhn-checked card numbers,
+mod-97-checked IBANs, SSNs, IP addresses, API keys and tokens, URLs, UUIDs and crypto wallets. Names,
+postal addresses and dates of birth need the optional judge (``model``). Input and output messages are
+checked whole; the output stream is checked with a carry-over buffer, so a value split across chunks is
+still caught and the redacted text does not depend on where the stream was split::
+
+    agent = Agent(..., output_processors=[PIIDetector(strategy="redact", redaction_method="placeholder")])
+    # "Mail jo@example.com" streams as "Mail [EMAIL]"
+
+    PIIDetector(model="openai/gpt-4o-mini", detection_types=["name", "email"], strategy="block")
+
+Redaction methods: ``mask`` (``j***n@*******.com``, ``**** **** **** 1111``, ``DE****3000``), ``hash``
+(``[HASH:1a2b3c4d]``), ``remove`` and ``placeholder`` (``[EMAIL]``, ``[CREDIT_CARD]``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from typing import Any, ClassVar, Literal, get_args
+
+from pydantic import BaseModel, Field, field_validator
+
+from processors.builtin.base import BuiltinProcessor
+from processors.builtin.carryover import CarryOver, stream_part, stream_part_async
+from processors.builtin.judge import (
+    JudgeError,
+    JudgeOptions,
+    ask_judge,
+    judge_failed,
+    judge_model,
+    with_instructions,
+)
+from processors.builtin.patterns import Match
+from processors.builtin.pii_patterns import (
+    ALL_TYPES,
+    JUDGE_TYPES,
+    REGEX_TYPES,
+    candidates,
+    category,
+    kinds_for,
+    resolve,
+)
+from processors.chunks import AnyChunk
+from processors.messages import Message
+from processors.processor import (
+    HookArgs,
+    ProcessInputArgs,
+    ProcessOutputResultArgs,
+    ProcessOutputStreamArgs,
+)
+
+logger = logging.getLogger(__name__)
+
+PIIType = Literal[
+    "email", "phone", "credit-card", "ssn", "api-key", "ip-address", "url", "uuid", "crypto-wallet", "iban",
+    "name", "address", "date-of-birth",
+]  # fmt: skip
+_DEFAULT_TYPES: tuple[PIIType, ...] = get_args(PIIType)
+assert set(_DEFAULT_TYPES) == set(ALL_TYPES)
+Strategy = Literal["block", "warn", "filter", "redact"]
+RedactionMethod = Literal["mask", "hash", "remove", "placeholder"]
+
+_SENTENCE_END = re.compile(r"[.!?\n]\s+")
+
+JUDGE_PROMPT = """You find personally identifiable information (PII) in text.
+Look for these types: {types}.
+Answer with JSON only: {{"detections": [{{"type": "<one of the types>", "value": "<the exact text as it appears>",
+"confidence": <0..1>}}]}}. Copy each value verbatim from the text. If there is no PII, answer {{"detections": []}}."""
+
+
+class PIIDetectorOptions(JudgeOptions):
+    detection_types: list[PIIType] = Field(
+        default=list(_DEFAULT_TYPES),
+        description="What to look for (name, address and date-of-birth need a model)",
+    )
+    threshold: float = Field(default=0.6, ge=0.0, le=1.0, description="Judge detections need this confidence")
+    strategy: Strategy = Field(default="redact", description="block, warn, filter (drop) or redact")
+    redaction_method: RedactionMethod = Field(default="mask", description="mask, hash, remove or placeholder")
+    preserve_format: bool = Field(default=True, description="Masks keep the value's length and separators")
+    include_detections: bool = Field(default=False, description="Put the detected values in the tripwire metadata")
+    last_message_only: bool = Field(default=False, description="Check only the last message")
+    carry_over: int = Field(default=128, ge=16, le=4096, description="Stream: characters held back between chunks")
+    buffer_size: int = Field(default=200, ge=32, le=16384, description="Stream with a judge: longest segment held")
+
+    @field_validator("detection_types")
+    @classmethod
+    def _some_types(cls, value: list[str]) -> list[str]:
+        if not value:
+            raise ValueError("name at least one detection type")
+        return list(dict.fromkeys(value))
+
+
+class JudgedPII(BaseModel):
+    type: str
+    value: str
+    confidence: float = 1.0
+
+
+class PIIVerdict(BaseModel):
+    detections: list[JudgedPII] = Field(default_factory=list)
+
+
+class PIIDetector(BuiltinProcessor):
+    """Detect PII in input messages, output messages and the output stream (see the module docstring)."""
+
+    id = "pii-detector"
+    name = "PII detector"
+    description = "Finds personal data offline (optionally with a model judge); blocks, warns, filters or redacts."
+    type_name: ClassVar[str] = "PIIDetector"
+    needs_model: ClassVar[bool] = False
+    Options = PIIDetectorOptions
+    options: PIIDetectorOptions
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        types = self.options.detection_types
+        self._regex_types = tuple(t for t in types if t in REGEX_TYPES)
+        self._judge_types = tuple(t for t in types if t in JUDGE_TYPES)
+        self._shared, self._extra = kinds_for(self._regex_types)
+        self._model = judge_model(self.options)
+        if self._judge_types and self._model is None:
+            logger.info("PIIDetector: %s need a model judge; without one they are not detected",
+                        ", ".join(self._judge_types))
+        if self._model is not None and self._judge_types:
+            self.__dict__["process_output_stream"] = self._process_output_stream_judged
+
+    # ----------------------------------------------------------------------------------------- detection
+    def find(self, text: str) -> list[Match]:
+        """Candidate regex detections (overlapping), as the carry-over buffer needs them."""
+        return candidates(text, self._shared, self._extra)
+
+    def detect_offline(self, text: str) -> list[Match]:
+        """Disjoint regex detections in ``text``."""
+        return resolve(self.find(text)) if self._regex_types else []
+
+    async def detect(self, text: str, args: HookArgs, *, types: tuple[str, ...] | None = None) -> list[Match]:
+        """Regex detections plus the judge's (when there is a model); judge failures follow ``error_strategy``."""
+        found = self.find(text) if self._regex_types else []
+        if self._model is not None:
+            wanted = types if types is not None else self.options.detection_types
+            try:
+                verdict = await ask_judge(
+                    self._model,
+                    with_instructions(JUDGE_PROMPT.format(types=", ".join(wanted)), self.options.instructions),
+                    text,
+                    PIIVerdict,
+                )
+            except JudgeError as error:
+                judge_failed(args, self.options, "PII detection", error)
+            else:
+                found += self._locate(text, verdict, wanted)
+        return resolve(found)
+
+    def _locate(self, text: str, verdict: PIIVerdict, wanted: Any) -> list[Match]:
+        located = []
+        for item in verdict.detections:
+            if item.type not in wanted or item.confidence < self.options.threshold or not item.value.strip():
+                continue
+            start = text.find(item.value)
+            while start != -1:
+                located.append(Match(item.type, start, start + len(item.value), item.value))
+                start = text.find(item.value, start + len(item.value))
+        return located
+
+    # ----------------------------------------------------------------------------------------- messages
+    async def process_input(self, args: ProcessInputArgs) -> list[Message]:
+        return await self._messages(args, args.messages, roles=("user", "assistant"))
+
+    async def process_output_result(self, args: ProcessOutputResultArgs) -> list[Message]:
+        return await self._messages(args, args.messages, roles=("assistant",))
+
+    async def _messages(self, args: HookArgs, messages: list[Message], roles: tuple[str, ...]) -> list[Message]:
+        checked = messages[-1:] if self.options.last_message_only else messages
+        out: list[Message] = []
+        for message in messages:
+            text = message.text
+            if message.role not in roles or not text or not any(message is m for m in checked):
+                out.append(message)
+                continue
+            found = await self.detect(text, args)
+            if not found:
+                out.append(message)
+                continue
+            self._record(args, found)
+            strategy = self.options.strategy
+            if strategy == "block":
+                self._block(args, found)
+            if strategy == "warn":
+                logger.warning("PII detected in a %s message: %s", message.role, _types(found))
+                out.append(message)
+            elif strategy == "redact":
+                out.append(message.with_text(self.redact(text, found)))
+            # filter: the message is dropped
+        return out
+
+    # ----------------------------------------------------------------------------------------- stream
+    def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
+        part = args.part
+        buffer = CarryOver.of(args.state, "stream", carry=self.options.carry_over)
+        return stream_part(part, args.state, buffer, self.find, lambda text, found: self._segment(args, text, found))
+
+    async def _process_output_stream_judged(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
+        part = args.part
+        options = self.options
+        buffer = CarryOver.of(
+            args.state, "stream", carry=options.carry_over, max_hold=options.buffer_size, limit=_sentence_limit
+        )
+
+        async def handle(segment: str, found: list[Match]) -> str:
+            judged = await self.detect(segment, args, types=self._judge_types)
+            return self._segment(args, segment, found + judged)
+
+        return await stream_part_async(part, args.state, buffer, self.find, handle)
+
+    def _segment(self, args: HookArgs, segment: str, found: list[Match]) -> str:
+        if not found:
+            return segment
+        found = resolve(found)
+        self._record(args, found)
+        strategy = self.options.strategy
+        if strategy == "block":
+            self._block(args, found)
+        if strategy == "warn":
+            logger.warning("PII detected in the output stream: %s", _types(found))
+            return segment
+        if strategy == "filter":
+            return ""
+        return self.redact(segment, found)
+
+    # ----------------------------------------------------------------------------------------- actions
+    def _block(self, args: HookArgs, found: list[Match]) -> None:
+        metadata: dict[str, Any] = {"types": _types(found), "count": len(found)}
+        if self.options.include_detections:
+            metadata["detections"] = [
+                {"type": category(m.kind), "value": m.value, "start": m.start, "end": m.end} for m in found
+            ]
+        args.abort(f"PII detected. Types: {', '.join(_types(found))}", metadata=metadata)
+
+    @staticmethod
+    def _record(args: HookArgs, found: list[Match]) -> None:
+        counts: dict[str, int] = args.state.setdefault("detections", {})
+        for match in found:
+            kind = category(match.kind)
+            counts[kind] = counts.get(kind, 0) + 1
+
+    def redact(self, text: str, found: list[Match]) -> str:
+        """``text`` with each (disjoint, sorted) detection replaced by the redaction method's form."""
+        pieces: list[str] = []
+        last = 0
+        for match in found:
+            pieces.append(text[last : match.start])
+            pieces.append(
+                redact_value(match.value, category(match.kind), self.options.redaction_method,
+                             self.options.preserve_format)
+            )
+            last = match.end
+        pieces.append(text[last:])
+        return "".join(pieces)
+
+
+def _sentence_limit(full: str, offset: int, cut: int) -> int:
+    """Cut a judged stream only at a sentence end (at or before ``cut``), so the judge sees whole sentences."""
+    last = offset
+    for hit in _SENTENCE_END.finditer(full, offset):
+        if hit.end() > cut:
+            break
+        last = hit.end()
+    return last
+
+
+def _types(found: list[Match]) -> list[str]:
+    return list(dict.fromkeys(category(m.kind) for m in found))
+
+
+def redact_value(value: str, pii_type: str, method: RedactionMethod, preserve_format: bool = True) -> str:
+    """One value in its redacted form (pure: the same value always gives the same text)."""
+    if method == "remove":
+        return ""
+    if method == "placeholder":
+        return f"[{pii_type.upper().replace('-', '_')}]"
+    if method == "hash":
+        return f"[HASH:{hashlib.sha256(value.encode()).hexdigest()[:8]}]"
+    return mask(value, pii_type, preserve_format)
+
+
+def mask(value: str, pii_type: str, preserve_format: bool = True) -> str:
+    """Mastra's masks: ``j***n@*******.com``; cards, phones and SSNs keep their last four digits; ``DE****3000``."""
+    if pii_type == "email" and "@" in value:
+        local, _, domain = value.rpartition("@")
+        host, _, tld = domain.rpartition(".")
+        shown = local[0] + "***" + local[-1] if len(local) > 1 else "*"
+        return f"{shown}@{'*' * len(host)}.{tld}" if host else f"{shown}@{'*' * len(domain)}"
+    if pii_type in ("credit-card", "phone", "ssn"):
+        total = sum(c.isdigit() for c in value)
+        if not preserve_format:
+            digits = [c for c in value if c.isdigit()]
+            return "*" * max(total - 4, 0) + "".join(digits[-4:])
+        seen = 0
+        out = []
+        for char in value:
+            if char.isdigit():
+                seen += 1
+                out.append(char if seen > total - 4 else "*")
+            else:
+                out.append(char)
+        return "".join(out)
+    if pii_type == "iban":
+        compact = value.replace(" ", "")
+        return compact[:2] + "****" + compact[-4:]
+    return "*" * len(value) if preserve_format else "*" * 8
+
+
+__all__ = ["PIIDetector", "PIIDetectorOptions", "PIIVerdict", "mask", "redact_value"]

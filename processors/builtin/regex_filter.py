@@ -1,0 +1,524 @@
+"""``RegexFilter``: block, redact or flag text matching regex rules and presets — no model call.
+
+::
+
+    from processors.builtin.regex_filter import RegexFilter
+
+    RegexFilter(presets=["pii"], strategy="block", phase="input")       # refuse e-mails, phones, cards ... in input
+    RegexFilter(presets=["secrets"], strategy="redact", phase="output")  # "sk-..." streams out as "[OPENAI_KEY]"
+    RegexFilter(rules=[{"name": "ticket", "pattern": r"INC-(\\d{6})", "replacement": "INC-[$1]"}],
+                strategy="redact")
+
+Mastra's ``RegexFilterProcessor`` (id ``regex-filter``), hooks ``process_input``, ``process_output_stream`` and
+``process_output_result`` (``phase`` chooses which act):
+
+* **block** aborts with ``Regex filter: blocked content matching patterns: <names>`` and the metadata
+  ``{"processorId": "regex-filter", "matches": [{"rule", "match": "[REDACTED_MATCH]", "index"}],
+  "strategy": "block"}`` (the matched values are never copied into the tripwire).
+* **redact** replaces each match by its rule's replacement (JavaScript-style ``$1``, ``$<name>``, ``$&``,
+  ``$$`` are expanded); overlapping matches are merged into one region, replaced by the longest match's
+  replacement, so no tail of a longer secret survives. Each redacted text is reported to ``on_violation``
+  with ``{"strategy": "redact", "phase", "messageId"?, "partIndex"?, "redactions": [...]}``.
+* **warn** lets the text through, logs a warning, and reports the matches to ``on_violation``.
+
+Presets come from :mod:`processors.builtin.patterns` (validated: a card number must pass Luhn and belong to a
+card network, an IBAN mod-97 ...): ``pii`` (e-mail, phone, credit card, SSN, IBAN, IP addresses), ``secrets``
+(OpenAI, Anthropic, AWS, GitHub, GitLab, Slack, Google, Stripe, Hugging Face, npm, SendGrid and Twilio keys,
+JWTs, bearer tokens, ``password=...`` style assignments, private-key blocks) and ``urls``. A preset match is
+replaced by ``[KIND]`` (``[EMAIL]``, ``[CREDIT_CARD]``, ``[OPENAI_KEY]`` ...).
+
+Streaming: while redacting, the last ``stream_carryover_size`` characters are held back so a match split
+across chunks is redacted whole (the option must be at least the longest match a rule can have). Text with no
+match goes out as the chunks it arrived in, a little later; the held-back text is flushed (redacted) when a
+non-text chunk ends the text run, and that chunk is re-driven through the chain right after it (the runtime's
+reprocess key). Block and warn scan the same window, so a secret split across two chunks is still caught.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from typing import Any, ClassVar, Literal, NamedTuple, NoReturn
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from processors.builtin.base import BuiltinProcessor, InvalidOptionsError, ProcessorOptions
+from processors.builtin.patterns import expand_kinds, find_all, max_span
+from processors.builtin.support import report_soon, report_violation, settle, text_segments, with_text
+from processors.chunks import AnyChunk, Chunk
+from processors.messages import Message, TextPart
+from processors.processor import ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
+from processors.runner import REPROCESS_KEY
+from processors.tripwire import TripWire
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_REPLACEMENT = "[REDACTED]"
+#: JavaScript replacement references Mastra users write: ``$$``, ``$&``, ``$1``…``$99``, ``$<name>``.
+_JS_REFERENCE = re.compile(r"\$(\$|&|\d{1,2}|<([^>]*)>)")
+_FLAG_BITS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
+
+Preset = Literal["pii", "secrets", "urls"]
+
+
+def preset_replacement(kind: str) -> str:
+    """``"credit-card"`` → ``"[CREDIT_CARD]"``: what a preset match is replaced by."""
+    return "[" + kind.upper().replace("-", "_") + "]"
+
+
+class RegexRule(BaseModel):
+    """One custom rule. ``pattern`` is a Python regular expression; it must compile."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=100, description="Shown in tripwires, warnings and reports.")
+    pattern: str = Field(min_length=1, max_length=10_000, description="A Python regular expression.")
+    replacement: str = Field(
+        default=DEFAULT_REPLACEMENT, max_length=1_000,
+        description="What a match becomes when redacting; $1, $<name> and $& insert groups of the match.",
+    )
+    flags: str = Field(
+        default="", max_length=7, pattern=r"^[gimsuxy]*$",
+        description="Regex flags as letters: i (ignore case), m (multi-line), s (dot matches newline), x "
+        "(verbose). JavaScript's g, u and y are accepted and ignored.",
+    )
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        try:
+            re.compile(value)
+        except re.error as error:
+            raise ValueError(f"invalid regular expression {value!r}: {error}") from None
+        return value
+
+    def compile(self) -> re.Pattern[str]:
+        bits = 0
+        for letter in self.flags:
+            bits |= _FLAG_BITS.get(letter, 0)
+        try:
+            return re.compile(self.pattern, bits)
+        except re.error as error:  # only reachable through the verbose flag changing how the pattern parses
+            raise ValueError(f"invalid regular expression {self.pattern!r} with flags {self.flags!r}: {error}") \
+                from None
+
+
+class RegexFilterOptions(ProcessorOptions):
+    rules: list[RegexRule] = Field(
+        default=[], max_length=200, description="Custom rules: a name, a pattern and a replacement."
+    )
+    presets: list[Preset] = Field(
+        default=[], validate_default=True,
+        description="Built-in rule sets: pii (e-mails, phones, cards, SSNs, IBANs, IPs), secrets (API keys, "
+        "tokens, private keys), urls.",
+    )
+    strategy: Literal["block", "redact", "warn"] = Field(
+        default="block", description="block: abort the run; redact: replace matches; warn: log and report only."
+    )
+    phase: Literal["all", "input", "output"] = Field(
+        default="all", description="Check the input, the output (stream and result), or both."
+    )
+    include_redacted_values: bool = Field(
+        default=False, description="Put the redacted text in violation reports (keep off unless the audit log "
+        "is as protected as the data)."
+    )
+    stream_carryover_size: int = Field(
+        default=128, ge=1, le=100_000,
+        description="Characters held back while streaming so a match split across chunks is caught whole; at "
+        "least the longest match a rule can have.",
+    )
+
+    @field_validator("presets")
+    @classmethod
+    def _needs_a_rule(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        if not value and not info.data.get("rules"):
+            raise ValueError("RegexFilter needs at least one rule or preset")
+        return list(dict.fromkeys(value))
+
+
+class _Hit(NamedTuple):
+    start: int
+    end: int
+    rule: str
+    replacement: str
+    pattern: re.Pattern[str] | None
+
+
+class _Region:
+    __slots__ = ("end", "owner", "rules", "start")
+
+    def __init__(self, hit: _Hit) -> None:
+        self.start = hit.start
+        self.end = hit.end
+        self.owner = hit
+        self.rules: list[str] | None = None
+
+
+class RegexFilter(BuiltinProcessor):
+    """Regex rules and presets over input, streamed output and the final output: block, redact or warn."""
+
+    Options: ClassVar[type[ProcessorOptions]] = RegexFilterOptions
+    type_name: ClassVar[str] = "RegexFilter"
+    id = "regex-filter"
+    name = "Regex Filter"
+    description = "Blocks, redacts or flags text matching regex rules and presets (PII, secrets, URLs); no model."
+
+    options: RegexFilterOptions
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        opts = self.options
+        self._kinds: tuple[str, ...] = expand_kinds(opts.presets) if opts.presets else ()
+        self._preset_names = {kind: preset_replacement(kind) for kind in self._kinds}
+        self._rules: list[tuple[str, re.Pattern[str], str]] = []
+        for index, rule in enumerate(opts.rules):
+            try:
+                self._rules.append((rule.name, rule.compile(), rule.replacement))
+            except ValueError as error:
+                raise InvalidOptionsError(self.type_name, {f"rules.{index}.pattern": str(error)}) from None
+        self._carry = opts.stream_carryover_size
+        #: How far back a match split across chunks can start: the presets' spans; the whole carry-over for
+        #: custom rules (their matches may be invisible until complete).
+        self._span = self._carry if self._rules else min(self._carry, max_span(self._kinds))
+        self._check_input = opts.phase in ("all", "input")
+        self._check_output = opts.phase in ("all", "output")
+        self._strategy = opts.strategy
+
+    # ----------------------------------------------------------------------------------------- matching
+    def _hits(self, text: str) -> list[_Hit]:
+        hits: list[_Hit] = []
+        if self._kinds:
+            names = self._preset_names
+            for match in find_all(text, self._kinds, overlapping=True):
+                hits.append(_Hit(match.start, match.end, match.kind, names[match.kind], None))
+        for name, pattern, replacement in self._rules:
+            for found in pattern.finditer(text):
+                start, end = found.span()
+                if end > start:
+                    hits.append(_Hit(start, end, name, replacement, pattern))
+        return hits
+
+    @staticmethod
+    def _regions(hits: list[_Hit]) -> list[_Region]:
+        """Overlapping hits merged into disjoint regions in text order; the longest hit owns a region."""
+        regions: list[_Region] = []
+        for hit in sorted(hits, key=lambda h: (h.start, h.start - h.end)):
+            current = regions[-1] if regions else None
+            if current is not None and hit.start < current.end:
+                current.end = max(current.end, hit.end)
+                if current.rules is None:
+                    current.rules = [current.owner.rule]
+                current.rules.append(hit.rule)
+                if hit.end - hit.start > current.owner.end - current.owner.start:
+                    current.owner = hit
+            else:
+                regions.append(_Region(hit))
+        return regions
+
+    @staticmethod
+    def _replacement(text: str, region: _Region) -> str:
+        owner = region.owner
+        replacement = owner.replacement
+        if region.rules is not None or owner.pattern is None or "$" not in replacement:
+            return replacement
+        matched = text[region.start:region.end]
+        found = owner.pattern.search(matched)
+        if found is None or found.start() != 0 or found.end() != len(matched):
+            return replacement
+        return _expand_js(replacement, found)
+
+    def _redact(self, text: str, regions: list[_Region]) -> tuple[str, list[dict[str, Any]]]:
+        if not regions:
+            return text, []
+        pieces: list[str] = []
+        redactions: list[dict[str, Any]] = []
+        cursor = 0
+        for region in regions:
+            replacement = self._replacement(text, region)
+            pieces.append(text[cursor:region.start])
+            pieces.append(replacement)
+            cursor = region.end
+            record: dict[str, Any] = {
+                "rule": region.owner.rule, "index": region.start, "length": region.end - region.start,
+                "replacement": replacement,
+            }
+            if region.rules is not None and len(set(region.rules)) > 1:
+                record["overlappingRules"] = list(dict.fromkeys(region.rules))
+            if self.options.include_redacted_values:
+                record["value"] = text[region.start:region.end]
+            redactions.append(record)
+        pieces.append(text[cursor:])
+        return "".join(pieces), redactions
+
+    def redact_text(self, text: str) -> str:
+        """``text`` with every match replaced (what the redact strategy does to one text)."""
+        return self._redact(text, self._regions(self._hits(text)))[0]
+
+    def find_matches(self, text: str) -> list[dict[str, Any]]:
+        """Every match in ``text`` as ``{"rule", "match", "index"}``, in text order (overlaps included)."""
+        return [
+            {"rule": hit.rule, "match": text[hit.start:hit.end], "index": hit.start}
+            for hit in sorted(self._hits(text), key=lambda h: (h.start, h.end))
+        ]
+
+    # ----------------------------------------------------------------------------------------- outcomes
+    def _block(self, matches: Sequence[dict[str, Any]], context: str) -> NoReturn:
+        names = ", ".join(dict.fromkeys(m["rule"] for m in matches))
+        raise TripWire(
+            f"Regex filter: blocked {context} matching patterns: {names}",
+            retry=False,
+            metadata={
+                "processorId": self.id,
+                "matches": [{**m, "match": "[REDACTED_MATCH]"} for m in matches],
+                "strategy": "block",
+            },
+            processor_id=self.id,
+        )
+
+    def _warn_detail(self, matches: Sequence[dict[str, Any]], phase: str) -> tuple[str, dict[str, Any]]:
+        names = ", ".join(dict.fromkeys(m["rule"] for m in matches))
+        logger.warning("RegexFilter matched patterns: %s (%s)", names, phase)
+        reported = [
+            m if self.options.include_redacted_values else {k: v for k, v in m.items() if k != "match"}
+            for m in matches
+        ]
+        return f"Regex filter: matched patterns: {names}", {"strategy": "warn", "phase": phase, "matches": reported}
+
+    async def _check_messages(self, messages: list[Message], phase: str) -> list[Message] | None:
+        if self._strategy == "redact":
+            return await self._redact_messages(messages, phase)
+        matches: list[dict[str, Any]] = []
+        for message in messages:
+            for _index, text in text_segments(message):
+                matches.extend(self.find_matches(text))
+        if not matches:
+            return None
+        if self._strategy == "block":
+            self._block(matches, "content")
+        summary, detail = self._warn_detail(matches, phase)
+        pending = report_violation(self, self.id, summary, detail)
+        if pending is not None:
+            await pending
+        return None
+
+    async def _redact_messages(self, messages: list[Message], phase: str) -> list[Message] | None:
+        result: list[Message] = []
+        changed = False
+        for message in messages:
+            new_message = message
+            for part_index, text in text_segments(message):
+                redacted, redactions = self._redact(text, self._regions(self._hits(text)))
+                if not redactions:
+                    continue
+                new_message = _replace_segment(new_message, part_index, redacted)
+                changed = True
+                await self._report_redaction(phase, redactions, message.id, part_index)
+            result.append(new_message)
+        return result if changed else None
+
+    async def _report_redaction(self, phase: str, redactions: list[dict[str, Any]], message_id: str | None = None,
+                                part_index: int | None = None) -> None:
+        pending = report_violation(self, self.id, *self._redaction_report(phase, redactions, message_id, part_index))
+        if pending is not None:
+            await pending
+
+    @staticmethod
+    def _redaction_report(phase: str, redactions: list[dict[str, Any]], message_id: str | None = None,
+                          part_index: int | None = None) -> tuple[str, dict[str, Any]]:
+        names = ", ".join(dict.fromkeys(r["rule"] for r in redactions))
+        detail: dict[str, Any] = {"strategy": "redact", "phase": phase}
+        if message_id is not None:
+            detail["messageId"] = message_id
+        if part_index is not None:
+            detail["partIndex"] = part_index
+        detail["redactions"] = redactions
+        return f"Regex filter: redacted content matching patterns: {names}", detail
+
+    # ----------------------------------------------------------------------------------------- hooks
+    async def process_input(self, args: ProcessInputArgs) -> list[Message] | None:
+        if not self._check_input:
+            return None
+        return await self._check_messages(args.messages, "processInput")
+
+    async def process_output_result(self, args: ProcessOutputResultArgs) -> list[Message] | None:
+        if not self._check_output:
+            return None
+        await settle(args.state.get("reports", []))  # async on_violation calls started by the stream hook
+        return await self._check_messages(args.messages, "processOutputResult")
+
+    def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
+        part = args.part
+        if not self._check_output:
+            return part
+        if self._strategy == "redact":
+            return self._redact_stream(part, args.state)
+        if part.type != "text-delta":
+            if part.type == "step-start":
+                args.state.pop("tail", None)
+            return part
+        text: str = part.payload.text  # type: ignore[union-attr]
+        if text:
+            self._scan_stream(text, args.state)
+        return part
+
+    def _scan_stream(self, text: str, state: dict[str, Any]) -> None:
+        """Block/warn on the stream: scan the last carry-over characters plus the new text, report new matches."""
+        tail: str = state.get("tail", "")
+        seen: int = state.get("seen", 0)  # characters of the text run before ``tail``
+        window = tail + text
+        hits = self._hits(window)
+        if hits:
+            reported_until: int = state.get("reported_until", 0)
+            fresh = [h for h in hits if h.end > len(tail) and seen + h.start >= reported_until]
+            if fresh:
+                fresh.sort(key=lambda h: (h.start, h.end))
+                matches = [{"rule": h.rule, "match": window[h.start:h.end], "index": seen + h.start} for h in fresh]
+                if self._strategy == "block":
+                    self._block(matches, "streaming content")
+                state["reported_until"] = seen + max(h.end for h in fresh)
+                self._report_soon(state, *self._warn_detail(matches, "processOutputStream"))
+        keep = window[-self._span:]
+        state["seen"] = seen + len(window) - len(keep)
+        state["tail"] = keep
+
+    def _report_soon(self, state: dict[str, Any], message: str, detail: dict[str, Any]) -> None:
+        task = report_soon(self, self.id, message, detail)
+        if task is not None:
+            state.setdefault("reports", []).append(task)
+
+    def _redact_stream(self, part: AnyChunk, state: dict[str, Any]) -> AnyChunk | None:
+        """Redact on the stream, holding back the last ``stream_carryover_size`` characters.
+
+        Held-back text is kept as the chunks it arrived in (``held``: ``[chunk, text]`` pairs, the text being
+        the part of the chunk not yet emitted). Each new chunk moves the emission point to ``carry`` characters
+        before the end, back to the start of any match crossing it, and back again to a chunk boundary when
+        there is one: in the common case (no match) the oldest held chunk goes out as it came, no copy made.
+        """
+        if part.type != "text-delta":
+            if part.type == "step-start":  # a text run left open by a rejected step is not this step's text
+                state.pop("held", None)
+                state.pop("buffer", None)
+                return part
+            buffer: str = state.get("buffer", "")
+            if not buffer:
+                return part
+            flushed, redactions = self._redact(buffer, self._regions(self._hits(buffer)))
+            held: list[list[Any]] = state.pop("held")
+            state["buffer"] = ""
+            if redactions:
+                self._report_soon(state, *self._redaction_report("processOutputStream", redactions))
+            state[REPROCESS_KEY] = part  # emitted right after the flushed text
+            return self._emit(held, flushed)
+        text: str = part.payload.text  # type: ignore[union-attr]
+        if not text:
+            return part
+        held = state.setdefault("held", [])
+        held.append([part, text])
+        buffer = state["buffer"] = state.get("buffer", "") + text
+        length = len(buffer)
+        limit = length - self._carry
+        if limit <= 0:
+            return None
+        # Only matches that start before ``limit`` matter now, and none needs more than ``_span`` characters to
+        # be recognised: scan no further (the rest is scanned again with the next chunk).
+        scan_end = limit + self._span
+        regions = self._regions(self._hits(buffer if scan_end >= length else buffer[:scan_end]))
+        for region in regions:
+            if region.start < limit < region.end:
+                limit = region.start  # a match crossing the boundary is held back whole
+                break
+        # Prefer a chunk boundary that no match crosses: the chunks before it go out unchanged.
+        ends: list[int] = []
+        position = 0
+        for _chunk, chunk_text in held:
+            position += len(chunk_text)
+            if position > limit:
+                break
+            ends.append(position)
+        count = 0
+        for index in range(len(ends) - 1, -1, -1):
+            end = ends[index]
+            if not any(r.start < end < r.end for r in regions):
+                count = index + 1
+                break
+        if count == 2 and not any(r.start < ends[0] < r.end for r in regions):
+            count = 1  # one chunk in, one chunk out: the other waits for the next call, and no copy is made
+        if not ends and len(held[0][1]) <= self._carry:
+            return None  # the oldest chunk fits once a little more text arrives: wait rather than split it
+        emit_end = ends[count - 1] if count else limit
+        if emit_end <= 0:
+            return None
+        inside = [r for r in regions if r.end <= emit_end]
+        if count:
+            emitted_chunks, state["held"] = held[:count], held[count:]
+        else:  # no usable chunk boundary: split the chunk the emission point falls in
+            emitted_chunks = []
+            consumed = 0
+            while consumed + len(held[0][1]) <= emit_end:
+                consumed += len(held[0][1])
+                emitted_chunks.append(held.pop(0))
+            cut = emit_end - consumed
+            if cut:
+                emitted_chunks.append([held[0][0], held[0][1][:cut]])
+                held[0][1] = held[0][1][cut:]
+        state["buffer"] = buffer[emit_end:]
+        if not inside:
+            if len(emitted_chunks) == 1 and emitted_chunks[0][1] is emitted_chunks[0][0].payload.text:
+                original: AnyChunk = emitted_chunks[0][0]
+                return original  # as it came
+            return self._emit(emitted_chunks, buffer[:emit_end])
+        emitted, redactions = self._redact(buffer[:emit_end], inside)
+        self._report_soon(state, *self._redaction_report("processOutputStream", redactions))
+        return self._emit(emitted_chunks, emitted)
+
+    @staticmethod
+    def _emit(chunks: list[list[Any]], text: str) -> AnyChunk | None:
+        """One text-delta with ``text``, carrying the first held chunk's id and run id."""
+        if not text:
+            return None
+        first: Chunk = chunks[0][0]
+        return with_text(first, text)
+
+
+def _expand_js(replacement: str, found: re.Match[str]) -> str:
+    """A JavaScript ``String.replace`` replacement string, expanded for one Python match."""
+
+    def one(reference: re.Match[str]) -> str:
+        token = reference.group(1)
+        if token == "$":
+            return "$"
+        if token == "&":
+            return found.group(0)
+        if token.startswith("<"):
+            name = reference.group(2)
+            try:
+                return found.group(name) or ""
+            except IndexError:
+                return reference.group(0)
+        number = int(token)
+        if 1 <= number <= (found.re.groups or 0):
+            return found.group(number) or ""
+        if len(token) == 2 and 1 <= int(token[0]) <= (found.re.groups or 0):  # "$12" with one group: "$1" + "2"
+            return (found.group(int(token[0])) or "") + token[1]
+        return reference.group(0)
+
+    return _JS_REFERENCE.sub(one, replacement)
+
+
+def _replace_segment(message: Message, part_index: int | None, text: str) -> Message:
+    """``message`` with one text part (or the flattened content, when ``part_index`` is None) replaced."""
+    content = message.content
+    if part_index is None:
+        return message.model_copy(update={"content": content.model_copy(update={"content": text})})
+    parts = list(content.parts)
+    old = parts[part_index]
+    assert isinstance(old, TextPart)
+    parts[part_index] = old.model_copy(update={"text": text})
+    flattened = content.content
+    if flattened is not None:
+        flattened = "".join(p.text for p in parts if isinstance(p, TextPart))
+    return message.model_copy(update={"content": content.model_copy(update={"parts": parts, "content": flattened})})
+
+
+__all__ = ["RegexFilter", "RegexFilterOptions", "RegexRule", "preset_replacement"]

@@ -1,0 +1,272 @@
+"""``SystemPromptScrubber``: stop the agent's own instructions from leaking into its answers.
+
+No model is needed: the output is compared with the run's actual system messages, and every run of at least
+``min_overlap_words`` consecutive words that also appears in them (case and punctuation ignored) is a leak.
+``custom_patterns`` (regular expressions) add leaks of your own definition. The stream is checked with a
+carry-over buffer, so a leak split across chunks is caught, and the scrubbed text does not depend on the
+split. With a ``model``, the final answer is also judged for paraphrased leaks::
+
+    agent = Agent(instructions="You are Aria. Never offer discounts above 10 percent ...",
+                  output_processors=[SystemPromptScrubber(strategy="redact", redaction_method="placeholder")])
+    # "My instructions say: never offer discounts above 10 percent" → "My instructions say: [SYSTEM_PROMPT]"
+
+Strategies: ``block``, ``warn``, ``filter`` (drop the chunk or message), ``redact`` (``mask``, ``placeholder``
+or ``remove``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+from processors.builtin.base import BuiltinProcessor
+from processors.builtin.carryover import CarryOver, stream_part
+from processors.builtin.judge import JudgeError, JudgeOptions, ask_judge, judge_failed, judge_model, with_instructions
+from processors.builtin.patterns import Match
+from processors.builtin.pii_patterns import resolve
+from processors.chunks import AnyChunk
+from processors.loop import RETRY_FEEDBACK_TAG
+from processors.message_list import MessageList
+from processors.messages import Message, system_text
+from processors.processor import HookArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
+
+logger = logging.getLogger(__name__)
+
+
+_WORD = re.compile(r"\w+")
+
+JUDGE_PROMPT = """You check whether an AI assistant's answer reveals its confidential system instructions.
+The system instructions are:
+<instructions>
+{instructions}
+</instructions>
+A leak is the answer quoting, paraphrasing or summarising those instructions. Answering in line with them is
+not a leak. Answer with JSON only: {{"leaked": true|false, "confidence": <0..1>,
+"leaked_text": ["<exact passages of the answer that leak>"], "reason": "<short reason>"}}"""
+
+
+class SystemPromptScrubberOptions(JudgeOptions):
+    strategy: Literal["block", "warn", "filter", "redact"] = Field(
+        default="redact", description="block, warn, filter (drop) or redact"
+    )
+    redaction_method: Literal["mask", "placeholder", "remove"] = Field(
+        default="mask", description="How leaks are hidden"
+    )
+    placeholder_text: str = Field(default="[SYSTEM_PROMPT]", description="What replaces a leak (placeholder method)")
+    custom_patterns: list[str] = Field(default=[], description="Regular expressions that also count as leaks")
+    min_overlap_words: int = Field(default=8, ge=3, le=64, description="Consecutive shared words that make a leak")
+    threshold: float = Field(default=0.6, ge=0.0, le=1.0, description="Judge confidence needed (with a model)")
+    include_detections: bool = Field(default=False, description="Put the leaked passages in the tripwire metadata")
+    carry_over: int = Field(default=256, ge=32, le=8192, description="Stream: characters held back between chunks")
+
+    @field_validator("custom_patterns")
+    @classmethod
+    def _compiles(cls, value: list[str]) -> list[str]:
+        for index, pattern in enumerate(value):
+            try:
+                re.compile(pattern)
+            except re.error as error:
+                raise ValueError(f"pattern {index} ({pattern!r}) does not compile: {error}") from None
+        return value
+
+
+class LeakVerdict(BaseModel):
+    leaked: bool = False
+    confidence: float = 1.0
+    leaked_text: list[str] = Field(default_factory=list)
+    reason: str | None = None
+
+
+class _Index:
+    """Word shingles of the system messages, for fast overlap tests."""
+
+    __slots__ = ("key", "sizes")
+
+    def __init__(self, key: str, texts: list[str], size: int) -> None:
+        self.key = key
+        self.sizes: dict[int, set[tuple[str, ...]]] = {}
+        for text in texts:
+            words = [w.lower() for w in _WORD.findall(text)]
+            n = min(size, len(words))
+            if n < 3:
+                continue
+            shingles = self.sizes.setdefault(n, set())
+            shingles.update(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
+
+    def leaks(self, text: str) -> list[Match]:
+        """Runs of words of ``text`` covered by shingles of the system messages."""
+        if not self.sizes:
+            return []
+        spans = [(m.start(), m.end(), m.group().lower()) for m in _WORD.finditer(text)]
+        words = [w for _, _, w in spans]
+        covered = [False] * len(words)
+        for n, shingles in self.sizes.items():
+            for i in range(len(words) - n + 1):
+                if tuple(words[i : i + n]) in shingles:
+                    for j in range(i, i + n):
+                        covered[j] = True
+        out: list[Match] = []
+        i = 0
+        while i < len(words):
+            if not covered[i]:
+                i += 1
+                continue
+            j = i
+            while j + 1 < len(words) and covered[j + 1]:
+                j += 1
+            start, end = spans[i][0], spans[j][1]
+            out.append(Match("system-prompt", start, end, text[start:end]))
+            i = j + 1
+        return out
+
+
+class SystemPromptScrubber(BuiltinProcessor):
+    """Detect (and hide) the agent's system instructions in its output. See the module docstring."""
+
+    id = "system-prompt-scrubber"
+    name = "System prompt scrubber"
+    description = "Catches the agent's own instructions leaking into its output; blocks, warns, filters or redacts."
+    type_name: ClassVar[str] = "SystemPromptScrubber"
+    needs_model: ClassVar[bool] = False
+    Options = SystemPromptScrubberOptions
+    options: SystemPromptScrubberOptions
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._patterns = [re.compile(p) for p in self.options.custom_patterns]
+        self._model = judge_model(self.options)
+
+    # ----------------------------------------------------------------------------------------- detection
+    def _index(self, state: dict[str, Any], message_list: MessageList) -> _Index:
+        texts = system_texts(message_list)
+        key = hashlib.sha1("\x00".join(texts).encode()).hexdigest()
+        index = state.get("index")
+        if not isinstance(index, _Index) or index.key != key:
+            index = state["index"] = _Index(key, texts, self.options.min_overlap_words)
+        return index
+
+    def find(self, text: str, index: _Index) -> list[Match]:
+        found = index.leaks(text)
+        for pattern in self._patterns:
+            found.extend(
+                Match("custom-pattern", m.start(), m.end(), m.group()) for m in pattern.finditer(text) if m.group()
+            )
+        return found
+
+    # ----------------------------------------------------------------------------------------- stream
+    def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
+        state = args.state
+        buffer = CarryOver.of(state, "stream", carry=self.options.carry_over)
+        message_list = args.message_list
+
+        def find(text: str) -> list[Match]:
+            return self.find(text, self._index(state, message_list))
+
+        return stream_part(args.part, state, buffer, find, lambda text, found: self._segment(args, text, found))
+
+    def _segment(self, args: HookArgs, text: str, found: list[Match]) -> str:
+        if not found:
+            return text
+        found = resolve(found)
+        self._record(args, found)
+        strategy = self.options.strategy
+        if strategy == "block":
+            self._block(args, found)
+        if strategy == "warn":
+            logger.warning("System prompt leak in the output stream (%d passages)", len(found))
+            return text
+        if strategy == "filter":
+            return ""
+        return self.redact(text, found)
+
+    # ----------------------------------------------------------------------------------------- result
+    async def process_output_result(self, args: ProcessOutputResultArgs) -> list[Message]:
+        index = self._index(args.state, args.message_list)
+        out: list[Message] = []
+        for message in args.messages:
+            text = message.text
+            if message.role != "assistant" or not text:
+                out.append(message)
+                continue
+            found = resolve(self.find(text, index))
+            if self._model is not None:
+                found = resolve(found + await self._judge(args, text))
+            if not found:
+                out.append(message)
+                continue
+            self._record(args, found)
+            strategy = self.options.strategy
+            if strategy == "block":
+                self._block(args, found)
+            if strategy == "warn":
+                logger.warning("System prompt leak in the response (%d passages)", len(found))
+                out.append(message)
+            elif strategy == "redact":
+                out.append(message.with_text(self.redact(text, found)))
+        return out
+
+    async def _judge(self, args: ProcessOutputResultArgs, text: str) -> list[Match]:
+        assert self._model is not None
+        instructions = "\n\n".join(system_texts(args.message_list))
+        if not instructions.strip():
+            return []
+        prompt = with_instructions(JUDGE_PROMPT.format(instructions=instructions), self.options.instructions)
+        try:
+            verdict = await ask_judge(self._model, prompt, text, LeakVerdict)
+        except JudgeError as error:
+            judge_failed(args, self.options, "System prompt detection", error)
+            return []
+        if not verdict.leaked or verdict.confidence < self.options.threshold:
+            return []
+        located = []
+        for passage in verdict.leaked_text:
+            start = text.find(passage) if passage.strip() else -1
+            if start != -1:
+                located.append(Match("system-prompt", start, start + len(passage), passage))
+        return located or [Match("system-prompt", 0, len(text), text)]  # a paraphrase the judge could not quote
+
+    # ----------------------------------------------------------------------------------------- actions
+    def redact(self, text: str, found: list[Match]) -> str:
+        pieces: list[str] = []
+        last = 0
+        for match in found:
+            pieces.append(text[last : match.start])
+            pieces.append(self._replacement(match.value))
+            last = match.end
+        pieces.append(text[last:])
+        return "".join(pieces)
+
+    def _replacement(self, value: str) -> str:
+        method = self.options.redaction_method
+        if method == "remove":
+            return ""
+        if method == "placeholder":
+            return self.options.placeholder_text
+        return "".join("*" if not c.isspace() else c for c in value)
+
+    def _block(self, args: HookArgs, found: list[Match]) -> None:
+        kinds = list(dict.fromkeys(m.kind for m in found))
+        metadata: dict[str, Any] = {"types": kinds, "count": len(found)}
+        if self.options.include_detections:
+            metadata["detections"] = [m.value for m in found]
+        args.abort(f"System prompt detected: {', '.join(kinds)}", metadata=metadata)
+
+    @staticmethod
+    def _record(args: HookArgs, found: list[Match]) -> None:
+        args.state["detections"] = args.state.get("detections", 0) + len(found)
+
+
+def system_texts(message_list: MessageList) -> list[str]:
+    """The run's instructions: untagged and tagged system messages, except the loop's retry feedback."""
+    texts = [system_text(m) for m in message_list.get_system_messages()]
+    for tag in message_list.tags:
+        if tag != RETRY_FEEDBACK_TAG:
+            texts.extend(system_text(m) for m in message_list.get_system_messages(tag))
+    return [t for t in texts if t.strip()]
+
+
+__all__ = ["LeakVerdict", "SystemPromptScrubber", "SystemPromptScrubberOptions", "system_texts"]

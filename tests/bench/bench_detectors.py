@@ -1,0 +1,207 @@
+"""Detector quality on the labelled corpora, and the per-chunk cost of the stream detectors.
+
+Run: ``.venv/bin/python tests/bench/bench_detectors.py``. Prints
+
+1. PII: precision and recall per regex-backed type for ``PIIDetector`` on ``tests/data/pii_corpus.jsonl``
+   (target ≥ 0.95 each) and on the held-out ``pii_holdout.jsonl`` (written before the detector was tuned and
+   never tuned on), plus the shared ``patterns.find_all`` table that RegexFilter's ``pii`` preset uses.
+2. Secrets: recall per secret type and overall precision on ``secrets_corpus.jsonl`` for PIIDetector's
+   ``api-key`` type and for RegexFilter's ``secrets`` preset.
+3. Prompt injection: precision and recall of ``PromptInjectionDetector``'s offline heuristics on
+   ``injection_corpus.jsonl`` (target recall ≥ 0.8 with precision ≥ 0.9) and ``injection_holdout.jsonl``,
+   recall per attack category, and a threshold sweep.
+4. Stream cost: microseconds per text-delta chunk of ``PIIDetector``, ``RegexFilter`` and
+   ``SystemPromptScrubber`` in ``process_output_stream`` (target ≤ 20 µs), measured at the hook (the
+   processor's own stream cost) and through ``agent.stream()`` (extra time of a whole run, every hook included,
+   divided by the number of chunks).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from processors import Agent, Processor
+from processors.builtin.patterns import find_all
+from processors.builtin.pii_detector import PIIDetector
+from processors.builtin.pii_patterns import REGEX_TYPES, category, detect
+from processors.builtin.prompt_injection_detector import PromptInjectionDetector, heuristic_scores
+from processors.builtin.system_prompt_scrubber import SystemPromptScrubber
+from processors.chunks import TextDeltaChunk, TextDeltaPayload, TextEndChunk, TextPayload
+from processors.context import RequestContext
+from processors.message_list import MessageList
+from processors.models import ScriptedModel, Turn
+from processors.models.scripted import split_words
+from processors.processor import ProcessOutputStreamArgs
+from processors.runner import REPROCESS_KEY
+from tests.processors.builtin.corpus import Score, load, score_binary, score_pii, score_secrets
+
+try:
+    from processors.builtin.regex_filter import RegexFilter
+except ImportError:  # the other half of issue 3 may not have landed yet
+    RegexFilter = None  # type: ignore[assignment,misc]
+
+ROUNDS = 9
+STREAM_TEXT = (
+    "The quarterly report shows revenue grew by 12 percent, driven by new customers in Europe and Asia. "
+    "Contact maria.gonzalez@acme-corp.com or call +1 415-555-0132 about the card 4111 1111 1111 1111. "
+    "Our support team answers within two business days; see https://help.example.com/faq for more. "
+)
+SYSTEM = "You are Aria, the support agent of Acme. Never offer discounts above ten percent to customers."
+
+
+def line(label: str, score: Score, width: int = 22) -> str:
+    return (f"  {label:{width}s} precision {score.precision:5.3f}  recall {score.recall:5.3f}  "
+            f"(tp {score.tp}, fp {score.fp}, fn {score.fn})")
+
+
+# --------------------------------------------------------------------------------------------- quality
+def pii_quality() -> None:
+    print("1. PII (exact type + value)")
+    for corpus in ("pii_corpus.jsonl", "pii_holdout.jsonl"):
+        rows = load(corpus)
+        print(f" PIIDetector on {corpus} ({len(rows)} lines):")
+        scores = score_pii(rows, lambda t: [(category(m.kind), m.value) for m in detect(t, REGEX_TYPES)], REGEX_TYPES)
+        total = Score()
+        for pii_type, score in scores.items():
+            total.add(score)
+            print(line(pii_type, score))
+        print(line("ALL", total))
+        for error in total.errors:
+            print("    ", error)
+    rows = load("pii_corpus.jsonl")
+    shared_types = ("email", "phone", "credit-card", "ssn", "iban", "ip-address")
+    scores = score_pii(rows, lambda t: [(m.category, m.value) for m in find_all(t, ["pii"])], shared_types)
+    print(" RegexFilter 'pii' preset (patterns.find_all) on pii_corpus.jsonl:")
+    for pii_type, score in scores.items():
+        print(line(pii_type, score))
+
+
+def secrets_quality() -> None:
+    print("\n2. Secrets (a secret is found when a detection overlaps it)")
+    rows = load("secrets_corpus.jsonl")
+    finders: list[tuple[str, Callable[[str], Any]]] = [
+        ("PIIDetector api-key", lambda t: [(m.start, m.end) for m in detect(t, ["api-key"])]),
+        ("RegexFilter 'secrets' preset", lambda t: [(m.start, m.end) for m in find_all(t, ["secrets"])]),
+    ]
+    for label, finder in finders:
+        total, per_type = score_secrets(rows, finder)
+        print(f" {label} on secrets_corpus.jsonl ({len(rows)} lines):")
+        print(line("ALL", total))
+        missed = {k: f"{s.tp}/{s.tp + s.fn}" for k, s in per_type.items() if s.fn}
+        print(f"    recall per type: all found except {missed}" if missed else "    every type found")
+        for error in total.errors:
+            if error.startswith("FP"):
+                print("    ", error)
+
+
+def injection_quality() -> None:
+    print("\n3. Prompt injection (offline heuristics)")
+    threshold = PromptInjectionDetector().options.threshold
+    for corpus in ("injection_corpus.jsonl", "injection_holdout.jsonl"):
+        rows = load(corpus)
+        top = {row["text"]: max(heuristic_scores(row["text"])[0].values(), default=0.0) for row in rows}
+        total, per_category = score_binary(rows, lambda t, top=top: top[t] >= threshold)  # type: ignore[misc]
+        positives = sum(r["label"] for r in rows)
+        print(f" {corpus} ({positives} attacks, {len(rows) - positives} benign), threshold {threshold}:")
+        print(line("ALL", total))
+        for name, score in per_category.items():
+            if score.tp + score.fn:
+                print(f"    {name:20s} recall {score.recall:5.3f} ({score.tp}/{score.tp + score.fn})")
+            else:
+                print(f"    {name:20s} false positives {score.fp}")
+        for error in total.errors:
+            print("    ", error)
+        sweep = []
+        for value in (0.5, 0.6, 0.7, 0.8, 0.9):
+            swept, _ = score_binary(rows, lambda t, v=value, top=top: top[t] >= v)  # type: ignore[misc]
+            sweep.append(f"{value}: P {swept.precision:.2f} R {swept.recall:.2f}")
+        print("    threshold sweep — " + "; ".join(sweep))
+
+
+# --------------------------------------------------------------------------------------------- stream cost
+def hook_cost(processor: Any, chunks: list[Any], message_list: MessageList) -> float:
+    """µs per chunk calling ``process_output_stream`` directly (as the runtime's sync fast path does)."""
+    timings = []
+    end = TextEndChunk(payload=TextPayload(id="t"))
+    for _ in range(ROUNDS):
+        state: dict[str, Any] = {}
+        args = ProcessOutputStreamArgs(part=None, stream_parts=[], message_list=message_list,  # type: ignore[arg-type]
+                                       processor_id=processor.id, state=state, request_context=RequestContext())
+        hook = processor.process_output_stream
+        started = time.perf_counter()
+        for chunk in chunks:
+            args.part = chunk
+            hook(args)
+        args.part = end
+        hook(args)
+        state.pop(REPROCESS_KEY, None)
+        timings.append((time.perf_counter() - started) / len(chunks) * 1e6)
+    return min(timings)  # the least disturbed run (other work on a 2-core machine only ever adds time)
+
+
+async def agent_cost(factory: Callable[[], list[Any]], deltas: list[str]) -> float:
+    timings = []
+    for _ in range(ROUNDS):
+        agent = Agent(id="bench", model=ScriptedModel([Turn(text=deltas)]), instructions=SYSTEM,
+                      output_processors=factory())
+        started = time.perf_counter()
+        async for _chunk in agent.stream("go"):
+            pass
+        timings.append((time.perf_counter() - started) / len(deltas) * 1e6)
+    return min(timings)  # the least disturbed run: a whole run is sensitive to other work on the machine
+
+
+class PassThrough(Processor):
+    id = "pass"
+
+    def process_output_stream(self, args: Any) -> Any:
+        return args.part
+
+
+def stream_cost() -> None:
+    print("\n4. Stream cost per text-delta chunk (word-sized deltas; target <= 20 µs)")
+    deltas = split_words(STREAM_TEXT * 60)
+    chunks = [TextDeltaChunk(payload=TextDeltaPayload(id="t", text=d)) for d in deltas]
+    message_list = MessageList()
+    message_list.add_system(SYSTEM)
+    candidates: list[tuple[str, Callable[[], Any]]] = [
+        ("pass-through (reference)", PassThrough),
+        ("PIIDetector (defaults)", PIIDetector),
+        ("PIIDetector placeholder", lambda: PIIDetector(redaction_method="placeholder")),
+        ("SystemPromptScrubber", SystemPromptScrubber),
+    ]
+    if RegexFilter is not None:
+        candidates += [
+            ("RegexFilter pii redact", lambda: RegexFilter(presets=["pii"], strategy="redact")),
+            ("RegexFilter secrets redact", lambda: RegexFilter(presets=["secrets"], strategy="redact")),
+        ]
+    else:
+        print("  RegexFilter: skipped (processors/builtin/regex_filter.py is not there yet)")
+    base = asyncio.run(agent_cost(list, deltas))
+    print(f"  {len(deltas)} chunks; agent.stream() without processors: {base:.2f} µs/chunk (best of {ROUNDS})")
+    print("  'stream hook': process_output_stream alone (best of runs) — the figure the target is about;")
+    print("  'whole run': extra time of agent.stream() per chunk, all hooks (final-message checks included)")
+    print(f"  {'processor':28s} {'stream hook':>12s} {'whole run':>14s}")
+    for label, factory in candidates:
+        at_hook = hook_cost(factory(), chunks, message_list)
+        added = asyncio.run(agent_cost(lambda f=factory: [f()], deltas)) - base  # type: ignore[misc]
+        verdict = "" if label.startswith("pass") else ("  ok" if at_hook <= 20 else "  OVER TARGET")
+        print(f"  {label:28s} {at_hook:9.2f} µs {added:11.2f} µs{verdict}")
+
+
+def main() -> None:
+    pii_quality()
+    secrets_quality()
+    injection_quality()
+    stream_cost()
+
+
+if __name__ == "__main__":
+    main()

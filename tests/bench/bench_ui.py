@@ -1,0 +1,288 @@
+"""The studio's UI under load: event-loop stalls while a fast model streams into the chat, and opening a big thread.
+
+Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python tests/bench/bench_ui.py`` (add ``--seconds 3`` for a quick look).
+
+1. **Streaming** — a ScriptedModel streams 2,000 text deltas per second for 10 seconds (20,000 chunks of markdown
+   paragraphs) through a real ``Agent`` and ``RunController`` into a shown ``ChatView``, all on one qasync loop. A
+   5 ms ``QTimer`` heartbeat measures the loop's stalls: how late each beat fires (target: p99 ≤ 16 ms, max ≤
+   50 ms). The model paces itself by the wall clock, as a network stream would: when it is due, a delta is sent;
+   between deltas it awaits.
+   Garbage-collector pauses during the stream are reported beside the stalls (``--freeze`` runs the stream after
+   ``gc.freeze()``, as the application may do once started).
+2. **Opening a thread** — 10,000 stored messages loaded into a shown ``ChatView``: time from the call to the first
+   painted frame (target ≤ 300 ms).
+
+The lead extends the streaming part with the inspector open.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import itertools
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import qasync
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtWidgets import QApplication
+
+from processors import Agent
+from processors.messages import Message, MessageContent, TextPart, ToolInvocation, ToolInvocationPart
+from processors.models.base import ModelEvent, ModelRequest, TextDelta
+from processors.models.scripted import ScriptedModel, Turn
+from studio.controllers.run_controller import RunController
+from studio.models.chat_model import ChatListModel
+from studio.views.chat_view import ChatView
+
+RATE = 2_000  # chunks per second
+HEARTBEAT_MS = 5
+WORDS = ["the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "while", "**markdown**", "and", "`code`",
+         "flow", "by", "as", "the", "model", "keeps", "talking", "about", "processors", "guardrails", "tripwires"]
+
+
+def markdown_words(count: int, seed: int = 1) -> list[str]:
+    """``count`` word-sized deltas of markdown: paragraphs of 40 to 90 words, now and then a list or a heading."""
+    rng = random.Random(seed)
+    deltas: list[str] = []
+    left_in_paragraph = rng.randint(40, 90)
+    while len(deltas) < count:
+        word = rng.choice(WORDS)
+        left_in_paragraph -= 1
+        if left_in_paragraph <= 0:
+            kind = rng.random()
+            ending = "\n\n- a list item\n- another one\n\n" if kind < 0.15 else "\n\n## A heading\n\n" if kind < 0.25 \
+                else "\n\n"
+            deltas.append(word + ending)
+            left_in_paragraph = rng.randint(40, 90)
+        else:
+            deltas.append(word + " ")
+    return deltas
+
+
+class PacedModel:
+    """A ScriptedModel whose text deltas leave at ``rate`` per second of wall-clock time (a network's pace)."""
+
+    def __init__(self, inner: ScriptedModel, rate: float) -> None:
+        self.inner = inner
+        self.rate = rate
+        self.provider = inner.provider
+        self.model_id = inner.model_id
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        started = time.perf_counter()
+        sent = 0
+        async for event in self.inner.stream(request):
+            if type(event) is TextDelta:
+                delay = started + sent / self.rate - time.perf_counter()
+                await asyncio.sleep(max(0.0, delay))  # always give the loop a turn, as a socket read would
+                sent += 1
+            yield event
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+class GcPauses:
+    """Times the interpreter's garbage collections (their pauses are stalls too, and often the longest)."""
+
+    def __init__(self) -> None:
+        self.pauses: list[tuple[int, float]] = []
+        self._started = 0.0
+
+    def __enter__(self) -> GcPauses:
+        gc.callbacks.append(self._on_gc)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        gc.callbacks.remove(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses.append((info["generation"], (time.perf_counter() - self._started) * 1000))
+
+    def summary(self) -> str:
+        oldest = [ms for generation, ms in self.pauses if generation == 2]
+        worst = max((ms for _, ms in self.pauses), default=0.0)
+        return (f"{len(self.pauses)} collections, {len(oldest)} of the oldest generation "
+                f"({sum(oldest):.0f} ms in all); longest pause {worst:.1f} ms")
+
+
+class Heartbeat(QObject):
+    """A 5 ms precise timer; records how late each beat fires."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.timer = QTimer(self)
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self.timer.setInterval(HEARTBEAT_MS)
+        self.timer.timeout.connect(self._on_timer_timeout)
+        self.beats: list[float] = []
+
+    def start(self) -> None:
+        self.beats = [time.perf_counter()]
+        self.timer.start()
+
+    def stop(self) -> None:
+        self.timer.stop()
+
+    def _on_timer_timeout(self) -> None:
+        self.beats.append(time.perf_counter())
+
+    def stalls_ms(self) -> list[float]:
+        return [max(0.0, (b - a) * 1000 - HEARTBEAT_MS) for a, b in itertools.pairwise(self.beats)]
+
+
+async def bench_streaming(app: QApplication, seconds: float) -> None:
+    count = int(RATE * seconds)
+    inner = ScriptedModel([Turn(text=markdown_words(count))])
+    agent = Agent(id="bench", model=PacedModel(inner, RATE))
+    controller = RunController()
+    chat = ChatListModel()
+    view = ChatView(chat)
+    view.resize(900, 800)
+    view.show()
+    chat.follow(controller)
+    view.follow(controller)
+    await asyncio.sleep(0.2)  # shown and idle
+    chunks = 0
+
+    def count_chunk(_run_id: str, chunk: Any) -> None:
+        nonlocal chunks
+        if chunk.type == "text-delta":
+            chunks += 1
+
+    controller.chunk_received.connect(count_chunk)
+    heartbeat = Heartbeat()
+    chat.chat.add_user_message("Tell me everything.")
+    with GcPauses() as collections:
+        heartbeat.start()
+        started = time.perf_counter()
+        controller.start(agent, "Tell me everything.", thread_id="bench")
+        await controller.wait_finished()
+        streamed = time.perf_counter() - started
+        await asyncio.sleep(0.2)  # the reply settles
+        heartbeat.stop()
+    stalls = heartbeat.stalls_ms()
+    renderer = view.list_view.renderer
+    reply = chat.chat.items[-1]
+    print(f"streaming: {chunks:,} text deltas in {streamed:.2f} s = {chunks / streamed:,.0f} chunks/s "
+          f"(target rate {RATE:,}/s); reply {len(reply.plain_text):,} characters")
+    p50, p99, worst = statistics.median(stalls), percentile(stalls, 0.99), max(stalls)
+    verdict = "met" if p99 <= 16 and worst <= 50 else "NOT met"
+    print(f"  event-loop stalls over {len(stalls):,} heartbeats of {HEARTBEAT_MS} ms: p50 {p50:.1f} ms, "
+          f"p99 {p99:.1f} ms, max {worst:.1f} ms (targets p99 ≤ 16 ms, max ≤ 50 ms: {verdict})")
+    print(f"  chat: {renderer.renders} documents built, {renderer.partial_renders} partial re-renders, "
+          f"{renderer.appends} in-place appends (one per frame)")
+    print(f"  garbage collector: {collections.summary()}")
+    view.close()
+    view.deleteLater()
+
+
+def thread_of(count: int) -> list[Message]:
+    rng = random.Random(7)
+    messages: list[Message] = []
+    for number in range(count):
+        text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(5, 120)))
+        if number % 2 == 0:
+            messages.append(Message.user(f"{number}: {text}"))
+        elif number % 10 == 3:
+            call = ToolInvocation(state="result", tool_call_id=f"c{number}", tool_name="get_weather",
+                                  args={"city": "Oslo"}, result={"temperature": 3})
+            messages.append(Message(role="assistant", content=MessageContent(
+                parts=[TextPart(text=f"{number}: {text}"), ToolInvocationPart(tool_invocation=call)])))
+        else:
+            messages.append(Message.assistant(f"{number}: {text}\n\n- one\n- two"))
+    return messages
+
+
+class FirstPaint(QObject):
+    """Notes when the first paint after ``arm()`` has been handled."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.armed = False
+        self.painted: asyncio.Future[float] | None = None
+
+    def arm(self) -> asyncio.Future[float]:
+        self.armed = True
+        self.painted = asyncio.get_running_loop().create_future()
+        return self.painted
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if self.armed and event.type() == QEvent.Type.Paint:
+            self.armed = False
+            QTimer.singleShot(0, self._on_painted)  # runs once this paint event has been handled
+        return False
+
+    def _on_painted(self) -> None:
+        if self.painted is not None and not self.painted.done():
+            self.painted.set_result(time.perf_counter())
+
+
+async def bench_open_thread(app: QApplication, count: int = 10_000) -> None:
+    messages = thread_of(count)
+    timings: list[tuple[float, float]] = []
+    for _ in range(3):
+        chat = ChatListModel()
+        view = ChatView(chat)
+        view.resize(900, 800)
+        view.show()
+        await asyncio.sleep(0.2)
+        watcher = FirstPaint()
+        view.list_view.viewport().installEventFilter(watcher)
+        painted = watcher.arm()
+        started = time.perf_counter()
+        chat.chat.load_messages(messages)
+        loaded = time.perf_counter()
+        first_paint = await asyncio.wait_for(painted, 10)
+        timings.append(((loaded - started) * 1000, (first_paint - started) * 1000))
+        view.list_view.viewport().removeEventFilter(watcher)
+        view.close()
+        view.deleteLater()
+        await asyncio.sleep(0.05)
+    best = min(timings, key=lambda t: t[1])
+    median = statistics.median(t[1] for t in timings)
+    print(f"opening a thread of {count:,} messages: first paint after {median:.0f} ms (median of {len(timings)}; "
+          f"best {best[1]:.0f} ms, of which building the items {best[0]:.0f} ms) "
+          f"(target ≤ 300 ms: {'met' if median <= 300 else 'NOT met'})")
+
+
+async def main(seconds: float, freeze: bool) -> None:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    await bench_open_thread(app)
+    gc.collect()
+    if freeze:  # what an application can do once it has started: keep startup objects out of collections
+        gc.freeze()
+        print("(gc.freeze() after start-up)")
+    await bench_streaming(app, seconds)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="how long the model streams (default 10)")
+    parser.add_argument("--freeze", action="store_true", help="gc.freeze() before streaming, as the app may do")
+    options = parser.parse_args()
+    application = QApplication(sys.argv[:1])
+    application.setQuitOnLastWindowClosed(False)
+    loop = qasync.QEventLoop(application)
+    asyncio.set_event_loop(loop)
+    try:
+        loop.run_until_complete(main(options.seconds, options.freeze))
+    finally:
+        loop.close()

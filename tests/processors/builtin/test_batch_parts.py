@@ -1,0 +1,107 @@
+"""BatchParts: text deltas combined in batches; a non-text part flushes the batch and follows it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from processors import Agent, RequestContext
+from processors.builtin.base import InvalidOptionsError
+from processors.builtin.batch_parts import BatchParts
+from processors.chunks import (
+    AnyChunk,
+    ReasoningDeltaChunk,
+    TextDeltaChunk,
+    TextDeltaPayload,
+    TextEndChunk,
+    TextPayload,
+)
+from processors.message_list import MessageList
+from processors.models import ScriptedModel, ToolCall, Turn
+from processors.processor import ProcessOutputStreamArgs
+from processors.runner import REPROCESS_KEY
+from tests.processors.helpers import collect, deltas, get_weather, kinds, streamed_text
+
+TEXT = "one two three four five six seven eight nine ten eleven"
+
+
+async def test_deltas_are_combined_in_batches() -> None:
+    stream = Agent(id="a", model=ScriptedModel([TEXT]), output_processors=[BatchParts(batch_size=4)]).stream("hi")
+    chunks = await collect(stream)
+    result = await stream.result()
+    assert deltas(chunks) == ["one two three four ", "five six seven eight ", "nine ten eleven"]
+    assert kinds(chunks)[-3:] == ["text-end", "step-finish", "finish"]
+    assert result.text == TEXT and result.messages[-1].text == TEXT
+
+
+async def test_a_non_text_part_flushes_the_batch_and_follows_it() -> None:
+    plain = await collect(Agent(id="a", model=ScriptedModel(
+        [Turn(text="let me check", tool_calls=[ToolCall("get_weather", {"city": "Paris"})]), "Sunny."]
+    ), tools=[get_weather]).stream("hi"))
+    batched = await collect(Agent(id="a", model=ScriptedModel(
+        [Turn(text="let me check", tool_calls=[ToolCall("get_weather", {"city": "Paris"})]), "Sunny."]
+    ), tools=[get_weather], output_processors=[BatchParts(batch_size=50)]).stream("hi"))
+    assert deltas(batched) == ["let me check", "Sunny."]
+    non_text = [kind for kind in kinds(plain) if kind != "text-delta"]
+    assert [kind for kind in kinds(batched) if kind != "text-delta"] == non_text  # nothing lost, nothing doubled
+    first_end = kinds(batched).index("text-end")
+    assert kinds(batched)[first_end - 1] == "text-delta"  # the flushed text comes right before what flushed it
+    assert streamed_text(batched) == streamed_text(plain)
+
+
+async def test_max_wait_releases_a_batch_that_waited_long_enough() -> None:
+    model = ScriptedModel([Turn(text=["a ", "b ", "c ", "d "], delay=0.03)])
+    chunks = await collect(Agent(id="a", model=model, output_processors=[BatchParts(batch_size=100, max_wait_ms=20)])
+                           .stream("hi"))
+    assert len(deltas(chunks)) >= 2 and streamed_text(chunks) == "a b c d "
+
+
+def drive(processor: BatchParts, parts: list[AnyChunk]) -> list[AnyChunk]:
+    """Feed parts by hand, re-driving stashed parts as the runtime does."""
+    state: dict[str, Any] = {}
+    args = ProcessOutputStreamArgs(part=parts[0], stream_parts=[], message_list=MessageList(),
+                                   processor_id=processor.id, state=state, request_context=RequestContext())
+    out: list[AnyChunk] = []
+    queue = list(parts)
+    while queue:
+        args.part = queue.pop(0)
+        result = processor.process_output_stream(args)
+        if result is not None:
+            out.append(result)
+        if REPROCESS_KEY in state:
+            queue.insert(0, state.pop(REPROCESS_KEY))
+    return out
+
+
+def text(value: str) -> TextDeltaChunk:
+    return TextDeltaChunk(run_id="r", payload=TextDeltaPayload(id="t1", text=value))
+
+
+def test_without_emit_on_non_text_other_parts_pass_ahead_and_text_end_still_flushes() -> None:
+    reasoning = ReasoningDeltaChunk(run_id="r", payload=TextDeltaPayload(id="r1", text="hmm"))
+    end = TextEndChunk(run_id="r", payload=TextPayload(id="t1"))
+    out = drive(BatchParts(batch_size=10, emit_on_non_text=False), [text("a"), reasoning, text("b"), end])
+    assert [(p.type, getattr(getattr(p, "payload", None), "text", None)) for p in out] == [
+        ("reasoning-delta", "hmm"), ("text-delta", "ab"), ("text-end", None)
+    ]
+    out = drive(BatchParts(batch_size=10), [text("a"), reasoning, text("b"), end])
+    assert [(p.type, getattr(getattr(p, "payload", None), "text", None)) for p in out] == [
+        ("text-delta", "a"), ("reasoning-delta", "hmm"), ("text-delta", "b"), ("text-end", None)
+    ]
+
+
+def test_flush_returns_what_is_buffered() -> None:
+    batcher = BatchParts(batch_size=10)
+    state: dict[str, Any] = {"batch": [text("x"), text("y")]}
+    flushed = batcher.flush(state)
+    assert flushed is not None and flushed.payload.text == "xy" and state["batch"] == []  # type: ignore[union-attr]
+    assert batcher.flush(state) is None
+
+
+@pytest.mark.parametrize(
+    ("options", "field"), [({"batch_size": 0}, "batch_size"), ({"max_wait_ms": -1}, "max_wait_ms")]
+)
+def test_bad_options_name_the_field(options: dict[str, Any], field: str) -> None:
+    with pytest.raises(InvalidOptionsError, match=field):
+        BatchParts(**options)

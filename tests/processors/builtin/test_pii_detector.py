@@ -1,0 +1,345 @@
+"""PIIDetector: offline detection, strategies, redaction forms, the carry-over stream, the judge, the corpus."""
+
+from __future__ import annotations
+
+import logging
+import random
+
+import pytest
+
+from processors import Agent
+from processors.builtin.base import InvalidOptionsError
+from processors.builtin.pii_detector import PIIDetector, mask, redact_value
+from processors.builtin.pii_patterns import REGEX_TYPES, category, detect
+from processors.errors import ModelAPIError
+from processors.models import ScriptedModel, Turn
+from tests.processors.builtin.corpus import load, score_pii, score_secrets
+from tests.processors.helpers import kinds, run_stream, streamed_text
+
+CARD = "4111 1111 1111 1111"
+EMAIL = "maria.gonzalez@acme-corp.com"
+PHONE = "+1 415-555-0132"
+TEXT = (
+    f"Hi! Mail me at {EMAIL} or call {PHONE}. My card is {CARD}, IBAN DE89 3704 0044 0532 0130 00, "
+    "SSN 078-05-1121, server 192.168.1.24, docs at https://docs.example.com/setup. Thanks a lot for the help!"
+)
+
+
+def split(text: str, rng: random.Random, most: int = 40) -> list[str]:
+    cuts = sorted(rng.sample(range(1, len(text)), rng.randint(1, min(most, len(text) - 1))))
+    return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+
+
+def agent(model: ScriptedModel, **lanes: object) -> Agent:
+    return Agent(id="agent", model=model, instructions="Be brief.", **lanes)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------------------------ detection
+@pytest.mark.parametrize(
+    ("text", "pii_type", "value"),
+    [
+        (f"write to {EMAIL}.", "email", EMAIL),
+        (f"call {PHONE} now", "phone", PHONE),
+        (f"card {CARD} ok", "credit-card", CARD),
+        ("IBAN GB82 WEST 1234 5698 7654 32 please", "iban", "GB82 WEST 1234 5698 7654 32"),
+        ("SSN: 078-05-1121", "ssn", "078-05-1121"),
+        ("from 203.0.113.77 today", "ip-address", "203.0.113.77"),
+        ("v6 2001:db8:85a3::8a2e:370:7334", "ip-address", "2001:db8:85a3::8a2e:370:7334"),
+        ("see https://example.com/a?b=1.", "url", "https://example.com/a?b=1"),
+        ("to 1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa", "crypto-wallet", "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa"),
+        ("id 9b2f7c4e-1d3a-4c5b-8e6f-7a8b9c0d1e2f", "uuid", "9b2f7c4e-1d3a-4c5b-8e6f-7a8b9c0d1e2f"),
+        ("token ghp_" + "a1B2" * 9, "api-key", "ghp_" + "a1B2" * 9),
+    ],
+)
+def test_each_regex_type_is_found(text: str, pii_type: str, value: str) -> None:
+    found = PIIDetector().detect_offline(text)
+    assert [(category(m.kind), m.value) for m in found] == [(pii_type, value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tracking number 4111 1111 1111 1112 (fails Luhn).",
+        "The IBAN DE89 3704 0044 0532 0130 01 has a bad checksum.",
+        "Part 000-12-3456 and model 987-65-4321.",
+        "Invoice dated 2024-03-15, pages 120-135, ISBN 978-0-306-40615-7.",
+        "Upgrade 2.31.0 to 2.32.3; meeting 09:30:00; MAC 00:1A:2B:3C:4D:5E.",
+        "npm install lodash@4.17.21 and export logo@2x.png.",
+        "Set OPENAI_API_KEY=sk-... and STRIPE_KEY=sk_live_xxxxxxxxxxxxxxxxxxxxxxxx in your shell.",
+        "Your IMEI is 356938035643809.",
+    ],
+)
+def test_benign_look_alikes_are_not_pii(text: str) -> None:
+    assert PIIDetector().detect_offline(text) == []
+
+
+def test_judge_only_types_are_not_found_offline() -> None:
+    assert PIIDetector(detection_types=["name", "address"]).detect_offline("Maria Gonzalez, 12 Main St") == []
+
+
+# ------------------------------------------------------------------------------------------------ redaction
+def test_masks_keep_the_format_and_the_last_digits() -> None:
+    assert mask(EMAIL, "email") == "m***z@*********.com"
+    assert mask(CARD, "credit-card") == "**** **** **** 1111"
+    assert mask(PHONE, "phone") == "+* ***-***-0132"
+    assert mask("078-05-1121", "ssn") == "***-**-1121"
+    assert mask("DE89 3704 0044 0532 0130 00", "iban") == "DE****3000"
+    assert mask(CARD, "credit-card", preserve_format=False) == "************1111"
+    assert mask("192.168.1.24", "ip-address") == "************"
+
+
+def test_hash_placeholder_and_remove() -> None:
+    hashed = redact_value(EMAIL, "email", "hash")
+    assert hashed.startswith("[HASH:") and len(hashed) == len("[HASH:12345678]")
+    assert redact_value(EMAIL, "email", "hash") == hashed  # deterministic
+    assert redact_value(CARD, "credit-card", "placeholder") == "[CREDIT_CARD]"
+    assert redact_value(EMAIL, "email", "remove") == ""
+
+
+# ------------------------------------------------------------------------------------------------ input lane
+async def test_block_on_input_stops_before_the_model() -> None:
+    model = ScriptedModel(["never"])
+    result = await agent(model, input_processors=[PIIDetector(strategy="block")]).generate(f"my mail is {EMAIL}")
+    assert result.tripwire is not None
+    assert result.tripwire.reason == "PII detected. Types: email"
+    assert result.tripwire.processor_id == "pii-detector"
+    assert result.tripwire.metadata == {"types": ["email"], "count": 1}  # no values unless include_detections
+    assert model.requests == []
+
+
+async def test_include_detections_puts_values_in_the_metadata() -> None:
+    detector = PIIDetector(strategy="block", include_detections=True)
+    result = await agent(ScriptedModel(["x"]), input_processors=[detector]).generate(f"call {PHONE}")
+    assert result.tripwire is not None
+    assert result.tripwire.metadata["detections"][0]["value"] == PHONE
+
+
+async def test_redact_on_input_changes_what_the_model_sees() -> None:
+    model = ScriptedModel(["ok"])
+    detector = PIIDetector(redaction_method="placeholder")
+    await agent(model, input_processors=[detector]).generate(f"card {CARD}, mail {EMAIL}")
+    prompt = model.requests[0].messages
+    assert prompt[-1]["content"] == "card [CREDIT_CARD], mail [EMAIL]"
+
+
+async def test_filter_on_input_drops_the_message() -> None:
+    model = ScriptedModel(["ok"])
+    messages = [{"role": "user", "content": "hello there"}, {"role": "user", "content": "ssn 078-05-1121"}]
+    await agent(model, input_processors=[PIIDetector(strategy="filter")]).generate(messages)
+    contents = [m["content"] for m in model.requests[0].messages if m["role"] == "user"]
+    assert contents == ["hello there"]
+
+
+async def test_warn_keeps_the_message_and_logs(caplog: pytest.LogCaptureFixture) -> None:
+    model = ScriptedModel(["ok"])
+    with caplog.at_level(logging.WARNING, logger="processors.builtin.pii_detector"):
+        await agent(model, input_processors=[PIIDetector(strategy="warn")]).generate(f"mail {EMAIL}")
+    assert model.requests[0].messages[-1]["content"] == f"mail {EMAIL}"
+    assert "PII detected" in caplog.text
+
+
+async def test_last_message_only() -> None:
+    model = ScriptedModel(["ok"])
+    messages = [{"role": "user", "content": f"old: {EMAIL}"}, {"role": "user", "content": "new: nothing here"}]
+    detector = PIIDetector(strategy="block", last_message_only=True)
+    result = await agent(model, input_processors=[detector]).generate(messages)
+    assert result.tripwire is None
+
+
+# ------------------------------------------------------------------------------------------------ stream
+async def test_value_split_across_deltas_is_redacted_in_the_stream_and_the_result() -> None:
+    deltas = ["Write to maria.gon", "zalez@acme-", "corp.com or ring +1 41", "5-555-0132 today."]
+    model = ScriptedModel([Turn(text=deltas)])
+    detector = PIIDetector(redaction_method="placeholder")
+    chunks, result = await run_stream(agent(model, output_processors=[detector]))
+    expected = "Write to [EMAIL] or ring [PHONE] today."
+    assert streamed_text(chunks) == expected
+    assert result.text == expected
+    assert result.messages[-1].text == expected
+    order = kinds(chunks)
+    assert order.count("text-end") == 1
+    assert order.index("text-end") > max(i for i, kind in enumerate(order) if kind == "text-delta")
+
+
+async def test_redacted_stream_text_does_not_depend_on_the_split() -> None:
+    detector = PIIDetector(redaction_method="mask")
+    expected = detector.redact(TEXT, detector.detect_offline(TEXT))
+    assert EMAIL not in expected and CARD not in expected and "078-05-1121" not in expected
+    rng = random.Random(20261129)
+    for _ in range(40):
+        model = ScriptedModel([Turn(text=split(TEXT, rng))])
+        chunks, result = await run_stream(agent(model, output_processors=[PIIDetector()]))
+        assert streamed_text(chunks) == expected
+        assert result.text == expected
+
+
+def test_split_independence_at_the_hook_level_with_tiny_carry() -> None:
+    """Many random splits straight through the hook (no agent), including one-character chunks."""
+    from processors.builtin.carryover import CarryOver
+
+    detector = PIIDetector(redaction_method="placeholder", carry_over=128)
+    text = TEXT * 3
+    expected = detector.redact(text, detector.detect_offline(text))
+    rng = random.Random(7)
+    for trial in range(60):
+        pieces = list(text) if trial == 0 else split(text, rng, most=200)
+        buffer = CarryOver(carry=128)
+        out = []
+        for piece in pieces:
+            segment, found = buffer.feed(piece, detector.find)
+            out.append(detector.redact(segment, [m for m in _resolve(found)]))
+        segment, found = buffer.flush(detector.find)
+        out.append(detector.redact(segment, _resolve(found)))
+        assert "".join(out) == expected, trial
+
+
+def _resolve(found: list) -> list:  # type: ignore[type-arg]
+    from processors.builtin.pii_patterns import resolve
+
+    return resolve(found)
+
+
+async def test_block_in_the_stream_emits_a_tripwire() -> None:
+    model = ScriptedModel([Turn(text=["Sure, the card is 4111 ", "1111 1111 1111, bye"])])
+    chunks, result = await run_stream(agent(model, output_processors=[PIIDetector(strategy="block")]))
+    assert kinds(chunks)[-1] == "tripwire"
+    assert result.tripwire is not None
+    assert result.tripwire.reason == "PII detected. Types: credit-card"
+    assert CARD not in streamed_text(chunks)
+
+
+async def test_filter_in_the_stream_drops_the_segment_with_pii() -> None:
+    model = ScriptedModel([Turn(text=[f"Mail {EMAIL}", " now."])])
+    chunks, _ = await run_stream(agent(model, output_processors=[PIIDetector(strategy="filter")]))
+    assert EMAIL not in streamed_text(chunks)
+
+
+async def test_text_without_pii_streams_unchanged() -> None:
+    text = "Nothing sensitive here, just a friendly answer about the weather in Lisbon. " * 4
+    model = ScriptedModel([text])
+    chunks, result = await run_stream(agent(model, output_processors=[PIIDetector()]))
+    assert streamed_text(chunks) == text
+    assert result.text == text
+
+
+async def test_each_step_of_a_tool_loop_is_flushed() -> None:
+    from processors.models import ToolCall
+    from tests.processors.helpers import get_weather
+
+    model = ScriptedModel([
+        Turn(text=["Let me check for jo@exa", "mple.com"], tool_calls=[ToolCall("get_weather", {"city": "Oslo"})]),
+        Turn(text=["Sunny. Call +1 415-555-", "0132."]),
+    ])
+    detector = PIIDetector(redaction_method="placeholder")
+    chunks, result = await run_stream(agent(model, tools=[get_weather], output_processors=[detector]))
+    assert streamed_text(chunks) == "Let me check for [EMAIL]Sunny. Call [PHONE]."
+    assert [s.text for s in result.steps] == ["Let me check for [EMAIL]", "Sunny. Call [PHONE]."]
+
+
+# ------------------------------------------------------------------------------------------------ judge
+NAME_VERDICT = '{"detections": [{"type": "name", "value": "Maria Gonzalez", "confidence": 0.92}]}'
+
+
+async def test_judge_finds_names_on_input() -> None:
+    judge = ScriptedModel([NAME_VERDICT])
+    model = ScriptedModel(["ok"])
+    detector = PIIDetector(model=judge, detection_types=["name", "email"], redaction_method="placeholder")
+    await agent(model, input_processors=[detector]).generate(f"I am Maria Gonzalez, mail {EMAIL}")
+    assert model.requests[0].messages[-1]["content"] == "I am [NAME], mail [EMAIL]"
+    assert "name, email" in judge.requests[0].messages[0]["content"]
+
+
+async def test_judge_detections_below_threshold_are_ignored() -> None:
+    judge = ScriptedModel(['{"detections": [{"type": "name", "value": "Maria", "confidence": 0.3}]}'])
+    model = ScriptedModel(["ok"])
+    detector = PIIDetector(model=judge, detection_types=["name"], threshold=0.6, strategy="block")
+    result = await agent(model, input_processors=[detector]).generate("Maria says hi")
+    assert result.tripwire is None
+
+
+async def test_judge_failure_fail_closed_aborts() -> None:
+    judge = ScriptedModel([Turn(error=ModelAPIError(500, "judge down"))])
+    detector = PIIDetector(model=judge, error_strategy="fail-closed")
+    result = await agent(ScriptedModel(["ok"]), input_processors=[detector]).generate("hello")
+    assert result.tripwire is not None
+    assert result.tripwire.reason.startswith("PII detection failed because the judge model call failed")
+
+
+async def test_judge_failure_fail_open_keeps_the_offline_result() -> None:
+    judge = ScriptedModel(["not json at all"])
+    model = ScriptedModel(["ok"])
+    detector = PIIDetector(model=judge, redaction_method="placeholder")
+    result = await agent(model, input_processors=[detector]).generate(f"mail {EMAIL}")
+    assert result.tripwire is None
+    assert model.requests[0].messages[-1]["content"] == "mail [EMAIL]"
+
+
+async def test_judge_in_the_stream_sees_whole_sentences() -> None:
+    judge = ScriptedModel(
+        [lambda request: NAME_VERDICT if "Maria Gonzalez" in request.messages[1]["content"]
+         else '{"detections": []}'],
+        repeat=True,
+    )
+    first = "Your new account manager is Maria Gonzalez, who joined the team this spring. "
+    rest = "She will call you tomorrow morning to go through the contract and the next steps together."
+    deltas = ["Your new account manager is Maria Gon", "zalez, who joined the team this spring. She will ",
+              "call you tomorrow morning to go through ", "the contract and the next steps together."]
+    assert "".join(deltas) == first + rest
+    model = ScriptedModel([Turn(text=deltas)])
+    detector = PIIDetector(model=judge, detection_types=["name", "phone"], redaction_method="placeholder",
+                           carry_over=16)
+    chunks, result = await run_stream(agent(model, output_processors=[detector]))
+    expected = (first + rest).replace("Maria Gonzalez", "[NAME]")
+    assert streamed_text(chunks) == expected
+    assert result.text == expected
+    judged = [r.messages[1]["content"] for r in judge.requests]
+    assert judged[0] == first  # the stream was cut at the sentence end, not inside the name
+
+
+# ------------------------------------------------------------------------------------------------ options
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"detection_types": []}, "detection_types"),
+        ({"detection_types": ["passport"]}, "detection_types.0"),
+        ({"redaction_method": "blur"}, "redaction_method"),
+        ({"carry_over": 0}, "carry_over"),
+        ({"threshold": -1}, "threshold"),
+    ],
+)
+def test_bad_options_name_the_field(options: dict[str, object], field: str) -> None:
+    with pytest.raises(InvalidOptionsError) as caught:
+        PIIDetector(**options)
+    assert field in caught.value.errors
+
+
+def test_from_options_round_trip() -> None:
+    detector = PIIDetector(strategy="block", detection_types=["email"])
+    again = PIIDetector.from_options(detector.options)
+    assert again.options == detector.options
+
+
+# ------------------------------------------------------------------------------------------------ corpus
+@pytest.mark.parametrize("corpus", ["pii_corpus.jsonl"])
+def test_corpus_precision_and_recall_per_regex_type(corpus: str) -> None:
+    rows = load(corpus)
+    scores = score_pii(rows, lambda text: [(category(m.kind), m.value) for m in detect(text, REGEX_TYPES)],
+                       REGEX_TYPES)
+    for pii_type, score in scores.items():
+        assert score.tp + score.fn > 0, pii_type
+        assert score.precision >= 0.95, (pii_type, score.errors)
+        assert score.recall >= 0.95, (pii_type, score.errors)
+
+
+def test_secrets_corpus_api_key_detection() -> None:
+    total, _per_type = score_secrets(load("secrets_corpus.jsonl"),
+                                     lambda text: [(m.start, m.end) for m in detect(text, ["api-key"])])
+    assert total.recall >= 0.95, total.errors
+    assert total.precision >= 0.95, total.errors
+
+
+def test_the_detector_agrees_with_the_scored_function() -> None:
+    """The corpus scores the same detection the processor uses."""
+    detector = PIIDetector()
+    for row in load("pii_corpus.jsonl")[:40]:
+        assert detector.detect_offline(row["text"]) == detect(row["text"], REGEX_TYPES)
