@@ -136,6 +136,7 @@ class Agent:
         context: Sequence[Any] = (),
         instructions: str | None = None,
         tracers: Sequence[Tracer] = (),
+        keep_chunks: bool = True,
     ) -> AgentStream:
         """Start a run and return its stream (nothing happens until it is iterated or awaited)."""
         ctx = request_context or RequestContext()
@@ -174,7 +175,7 @@ class Agent:
             structured_output=structured_output,
             context_messages=list(context),
         )
-        return AgentStream(Run(config, messages))
+        return AgentStream(Run(config, messages), keep_chunks=keep_chunks)
 
     async def generate(self, messages: Any, **options: Any) -> GenerateResult:
         """Run to the end and return the result (``stream()`` with the chunks consumed for you)."""

@@ -17,11 +17,13 @@ from processors.result import GenerateResult
 class AgentStream:
     """One run's stream. Not restartable; iterate it once (``result()`` may be awaited any number of times)."""
 
-    def __init__(self, run: Run) -> None:
+    def __init__(self, run: Run, *, keep_chunks: bool = True) -> None:
         self._run = run
         self._events: AsyncGenerator[AnyChunk, None] = run.events()
-        #: Every chunk emitted so far, in order (the raw log the studio's inspector shows).
+        #: Every chunk emitted so far, in order (empty when ``keep_chunks`` is False: a long-lived consumer
+        #: that logs chunks itself need not hold them twice).
         self.chunks: list[AnyChunk] = []
+        self._keep = keep_chunks
         self._done = False
 
     @property
@@ -44,7 +46,8 @@ class AgentStream:
         except StopAsyncIteration:
             self._done = True
             raise
-        self.chunks.append(chunk)
+        if self._keep:
+            self.chunks.append(chunk)
         return chunk
 
     async def text_stream(self) -> AsyncIterator[str]:

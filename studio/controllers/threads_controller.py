@@ -62,6 +62,10 @@ class ThreadsController(QObject):
             self._search = search
         return self._spawn(self._refresh())
 
+    async def reload(self) -> None:
+        """Reload the list now (awaitable, for callers that need the result before going on)."""
+        await self._refresh()
+
     async def _refresh(self) -> None:
         records = await self._guard("load the threads", self._store.memory.list_threads(search=self._search or None))
         if records is not None:

@@ -1,0 +1,117 @@
+"""Processor Studio's entry point: ``python -m studio`` (or the ``processor-studio`` command).
+
+One asyncio loop runs on the Qt thread through qasync; model calls, processor runs and database work are tasks
+on it (the database itself works on a worker thread), so painting never waits. ``--self-test PATH`` opens the
+window (offscreen when there is no display), chats with the sample agent offline until a guardrail trips, saves
+a screenshot to PATH and exits 0 only if everything went as expected.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+_STARTED = time.perf_counter()
+
+
+def process_age() -> float:
+    """Seconds since this process started (from the OS when it says; else since this module was imported)."""
+    try:
+        ticks = os.sysconf("SC_CLK_TCK")
+        with open("/proc/self/stat", encoding="ascii") as stat:
+            start_ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime", encoding="ascii") as uptime:
+            return float(uptime.read().split()[0]) - start_ticks / ticks
+    except (OSError, ValueError, IndexError, AttributeError):
+        return time.perf_counter() - _STARTED
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="processor-studio", description="Design LLM agents and test guardrails.")
+    parser.add_argument(
+        "--self-test", metavar="PNG", type=Path,
+        help="chat offline with the sample agent through a tripwire, save a screenshot, exit 0 if all is well",
+    )
+    parser.add_argument("--data-dir", type=Path, help="keep threads and designs here instead of the user data folder")
+    parser.add_argument("--print-startup-time", action="store_true",
+                        help="print the seconds from launch to the window being shown")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.self_test is not None:
+        if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+            os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        if args.data_dir is None:  # never touch the user's own threads
+            args.data_dir = Path(tempfile.mkdtemp(prefix="processor-studio-self-test-"))
+    if args.data_dir is not None:
+        os.environ["PROCESSOR_STUDIO_DATA"] = str(args.data_dir)
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("Processor Studio")
+    app.setOrganizationName("ProcessorStudio")
+    _apply_style(app)
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    with loop:
+        return int(loop.run_until_complete(_run(app, args)))
+
+
+def _apply_style(app: Any) -> None:
+    from studio.resources import read_text
+
+    style = read_text("styles/studio.qss")
+    if style:
+        app.setStyleSheet(style)
+
+
+async def _run(app: Any, args: argparse.Namespace) -> int:
+    from studio import gc_policy
+    from studio.catalog import studio_catalogue
+    from studio.controllers.workspace import Workspace
+    from studio.secrets import SecretStore
+    from studio.store import Store
+    from studio.views.main_window import MainWindow
+
+    workspace = Workspace(store=Store(), catalogue=studio_catalogue(), secrets=SecretStore())
+    window = MainWindow(workspace)
+    window.show()
+    if args.print_startup_time:
+        print(f"startup: window shown {process_age():.3f} s after launch", flush=True)
+    gc_policy.install(app)
+    for error in getattr(workspace.catalogue, "errors", []):
+        window.statusBar().showMessage(f"A processor plug-in was skipped: {error}", 10000)
+    try:
+        await workspace.start()
+    except Exception as error:  # e.g. a database written by a newer version: say so, change nothing
+        from studio.views.fatal import show_fatal
+
+        await show_fatal(window, "Processor Studio cannot open its data", str(error))
+        return 2
+    if args.self_test is not None:
+        from studio.self_test import run_self_test
+
+        ok = await run_self_test(window, workspace, args.self_test)
+        await workspace.shutdown()
+        window.close()
+        return 0 if ok else 1
+    closed = asyncio.Event()
+    app.lastWindowClosed.connect(closed.set)
+    await closed.wait()
+    await workspace.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,293 @@
+"""``Workspace``: the studio's use cases — open a design, chat on a thread, persist everything, import/export.
+
+It owns the collaborators (store, catalogue, secrets, the design document, the run and threads controllers and
+the chat model) and wires them; the main window is a thin view over it. Every store call runs as a task on the
+qasync loop (the store does its disk work on a worker thread), so the UI never waits on I/O.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
+
+from processors.result import GenerateResult
+from studio.controllers.run_controller import RunController
+from studio.controllers.threads_controller import ThreadsController
+from studio.design import AgentDesign, DesignError, build_agent, design_to_python, load_design, save_design
+from studio.models.chat_model import ChatListModel, ChatModel
+from studio.models.design_document import DesignDocument
+from studio.models.threads_model import ThreadListModel
+from studio.models.trace_data import RunHistory
+from studio.sample import sample_design
+from studio.secrets import SecretStore, provider_of
+
+logger = logging.getLogger(__name__)
+
+#: How long after the last edit the design is saved to the store.
+AUTOSAVE_MS = 800
+
+
+class Workspace(QObject):
+    #: A line for the status bar.
+    status_message = Signal(str)
+    #: A thread was opened (its id and title); the window selects it and loads the inspector.
+    thread_opened = Signal(str)
+    #: History for the inspector of the opened thread.
+    history_loaded = Signal(list)
+    #: The design document now holds another design (opened from a file or the store).
+    design_opened = Signal(str)
+    #: Everything asked for at start-up is loaded (the self-test waits for it).
+    ready = Signal()
+
+    def __init__(self, *, store: Any, catalogue: Any, secrets: SecretStore, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.catalogue = catalogue
+        self.secrets = secrets
+        self.document = DesignDocument(catalogue, parent=self)
+        self.chat = ChatModel()
+        self.chat_list = ChatListModel(self.chat, parent=self)
+        self.runs = RunController(store, parent=self)
+        self.threads_model = ThreadListModel(self)
+        self.threads = ThreadsController(store, self.threads_model, parent=self)
+        self.thread_id: str | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._autosave = QTimer(self, singleShot=True, interval=AUTOSAVE_MS)
+        self._autosave.timeout.connect(self._on_autosave_timeout)
+
+        self.runs.chunk_received.connect(self._on_runs_chunk_received)
+        self.runs.run_finished.connect(self._on_runs_run_finished)
+        self.runs.run_failed.connect(self._on_runs_run_failed)
+        self.threads.thread_created.connect(self._on_threads_thread_created)
+        self.threads.thread_deleted.connect(self._on_threads_thread_deleted)
+        self.threads.failed.connect(self.status_message)
+        for signal in (self.document.entry_inserted, self.document.entry_removed, self.document.entry_moved,
+                       self.document.entry_changed, self.document.settings_changed):
+            signal.connect(self._on_document_edited)
+
+    # ----------------------------------------------------------------------------------------- tasks
+    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        """Run a coroutine on the loop, keeping a reference; failures go to the status bar, never a dialog."""
+        task = asyncio.get_event_loop().create_task(self._guarded(coroutine))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _guarded(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
+        try:
+            return await coroutine
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            logger.exception("workspace task failed")
+            self.status_message.emit(f"{type(error).__name__}: {error}")
+            return None
+
+    async def wait_idle(self) -> None:
+        """Wait until every pending task (and the threads controller's) has finished."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self.threads.wait_idle()
+
+    # ----------------------------------------------------------------------------------------- start-up
+    async def start(self) -> None:
+        """Open the store; the first start saves and opens the sample agent and a first thread."""
+        await self.store.open()
+        designs = await self.store.list_designs()
+        if designs:
+            latest = max(designs, key=lambda record: record.updated_at)
+            try:
+                design = AgentDesign.from_json(latest.json_text)
+            except DesignError as error:
+                self.status_message.emit(f"The saved design “{latest.name}” could not be read: {error}")
+                design = sample_design()
+        else:
+            design = sample_design()
+            await self.store.save_design(design.id, design.name, design.to_json())
+        self._open_design(design)
+        await self.threads.reload()
+        records = self.threads_model.records()
+        if records:
+            await self.open_thread(records[0].id)
+        else:
+            record = await self.store.memory.create_thread(title="Welcome")
+            await self.threads.reload()
+            await self.open_thread(record.id)
+        self.ready.emit()
+
+    def _open_design(self, design: AgentDesign) -> None:
+        self.document.open_design(design)
+        self.design_opened.emit(design.name)
+
+    # ----------------------------------------------------------------------------------------- threads
+    async def open_thread(self, thread_id: str) -> None:
+        """Show a thread's messages in the chat and its runs in the inspector."""
+        if self.runs.is_running:
+            self.status_message.emit("Stop the running reply before switching threads.")
+            return
+        messages = await self.store.memory.all_messages(thread_id)
+        runs = await self.store.runs_for_thread(thread_id)
+        histories = []
+        for run in runs:
+            events = await self.store.trace_for_run(run.id)
+            violations = await self.store.violations_for_run(run.id)
+            histories.append(RunHistory(
+                run_id=run.id, events=events, tripwire=run.tripwire, violations=violations, thread_id=thread_id,
+                status=run.outcome, finish_reason=run.finish_reason, error=run.error,
+            ))
+        self.thread_id = thread_id
+        self.chat.load_thread(messages, runs)
+        self.history_loaded.emit(histories)
+        self.thread_opened.emit(thread_id)
+
+    @Slot(object)
+    def _on_threads_thread_created(self, record: Any) -> None:
+        self.spawn(self.open_thread(record.id))
+
+    @Slot(str)
+    def _on_threads_thread_deleted(self, thread_id: str) -> None:
+        if thread_id == self.thread_id:
+            self.thread_id = None
+            self.chat.clear()
+            self.history_loaded.emit([])
+
+    # ----------------------------------------------------------------------------------------- chatting
+    def send(self, text: str) -> str | None:
+        """Start a run of the current design on the current thread; returns the run id, None if it could not."""
+        text = text.strip()
+        if not text:
+            return None
+        if self.runs.is_running:
+            self.status_message.emit("A reply is still running: stop it first (Esc).")
+            return None
+        if self.thread_id is None:
+            self.spawn(self._send_on_new_thread(text))
+            return None
+        design = self.document.snapshot()
+        try:
+            agent = build_agent(
+                design, catalogue=self.catalogue, api_key=self._api_key(design), memory=self.store.memory,
+                on_violation=self.runs.record_violation,
+            )
+        except DesignError as error:
+            self.chat.add_user_message(text)
+            self.chat.add_error(f"The agent could not be built: {error}")
+            self.status_message.emit(str(error))
+            return None
+        run_id = self.runs.start(agent, text, thread_id=self.thread_id, design_id=design.id,
+                                 design_json=design.to_json())
+        self.chat.add_user_message(text, run_id=run_id)
+        return run_id
+
+    async def _send_on_new_thread(self, text: str) -> None:
+        record = await self.store.memory.create_thread(title=text[:60])
+        await self.threads.reload()
+        await self.open_thread(record.id)
+        self.send(text)
+
+    def stop(self) -> None:
+        self.runs.stop()
+
+    def _api_key(self, design: AgentDesign) -> str | None:
+        return None if design.model.is_demo else self.secrets.get_key(provider_of(design.model.model))
+
+    @Slot(str, object)
+    def _on_runs_chunk_received(self, run_id: str, chunk: Any) -> None:
+        self.chat.apply_chunk(run_id, chunk)
+
+    @Slot(str, object)
+    def _on_runs_run_finished(self, run_id: str, result: GenerateResult) -> None:
+        self.chat.finish_run(run_id, result)
+        if result.tripwire is not None:
+            self.status_message.emit(f"Tripwire: {result.tripwire.reason} ({result.tripwire.processor_id})")
+        for warning in result.warnings:
+            self.status_message.emit(warning)
+        if self.thread_id is not None:
+            self.threads.refresh()  # titles and order change as threads are used
+
+    @Slot(str, str)
+    def _on_runs_run_failed(self, run_id: str, message: str) -> None:
+        self.chat.fail_run(run_id, message)
+        self.status_message.emit(message)
+
+    # ----------------------------------------------------------------------------------------- designs
+    @Slot()
+    def _on_document_edited(self, *_args: Any) -> None:
+        self._autosave.start()
+
+    @Slot()
+    def _on_autosave_timeout(self) -> None:
+        self.spawn(self.save_design_to_store())
+
+    async def save_design_to_store(self) -> None:
+        design = self.document.snapshot()
+        await self.store.save_design(design.id, design.name, design.to_json())
+
+    def open_design_file(self, path: Path) -> bool:
+        try:
+            design = load_design(path)
+        except DesignError as error:
+            self.status_message.emit(str(error))
+            return False
+        self._open_design(design)
+        self.spawn(self.save_design_to_store())
+        self.status_message.emit(f"Opened {path.name}")
+        return True
+
+    def save_design_file(self, path: Path) -> None:
+        save_design(self.document.snapshot(), path)
+        self.document.mark_saved()
+        self.status_message.emit(f"Saved {path.name}")
+
+    def export_script(self, path: Path) -> bool:
+        try:
+            script = design_to_python(self.document.snapshot(), catalogue=self.catalogue)
+        except DesignError as error:
+            self.status_message.emit(f"Cannot export: {error}")
+            return False
+        path.write_text(script, encoding="utf-8")
+        self.status_message.emit(f"Exported {path.name} — run it with: python {path.name}")
+        return True
+
+    def new_design(self) -> None:
+        self._open_design(AgentDesign(name="New agent"))
+        self.spawn(self.save_design_to_store())
+
+    def open_sample(self) -> None:
+        self._open_design(sample_design())
+        self.spawn(self.save_design_to_store())
+
+    # ----------------------------------------------------------------------------------------- thread files
+    async def export_thread(self, path: Path) -> None:
+        if self.thread_id is None:
+            self.status_message.emit("No thread is open.")
+            return
+        data = await self.store.memory.export_thread(self.thread_id)
+        await asyncio.to_thread(path.write_text, json.dumps(data, indent=2, ensure_ascii=False), "utf-8")
+        self.status_message.emit(f"Exported the thread to {path.name}")
+
+    async def import_thread(self, path: Path) -> None:
+        text = await asyncio.to_thread(path.read_text, "utf-8")
+        try:
+            thread_id = await self.store.memory.import_thread(text)
+        except ValueError as error:
+            self.status_message.emit(f"Import refused, nothing was written: {error}")
+            return
+        await self.threads.reload()
+        await self.open_thread(thread_id)
+        self.status_message.emit(f"Imported {path.name}")
+
+    async def shutdown(self) -> None:
+        """Stop a running reply, flush the design, close the store."""
+        await self.runs.aclose()
+        if self._autosave.isActive():
+            self._autosave.stop()
+            await self.save_design_to_store()
+        await self.wait_idle()
+        await self.store.close()

@@ -1,0 +1,248 @@
+"""``MainWindow``: the studio's layout and menus — a thin view over the :class:`Workspace`.
+
+Left: threads above the agent editor (guardrail chains with the palette and the options form; agent settings).
+Middle: the chat. Right: the inspector. Everything it does is a call on the workspace or a view.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings, Qt, Slot
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.catalog import palette_groups
+from studio.controllers.connection import check_connection
+from studio.controllers.workspace import Workspace
+from studio.demo import DEMO_TOOLS
+from studio.models.palette_model import PaletteModel
+from studio.views.agent_settings import AgentSettingsView
+from studio.views.chain_editor import ChainEditor
+from studio.views.chat_view import ChatView
+from studio.views.inspector import InspectorView
+from studio.views.options_form import OptionsForm
+from studio.views.palette import PaletteView
+from studio.views.settings_dialog import SettingsDialog
+from studio.views.threads_view import ThreadsView
+
+SHORTCUTS = """\
+<b>Chat</b>: Enter sends · Shift+Enter new line · Esc stops the reply<br>
+<b>Threads</b>: Ctrl+N new · F2 rename · Del delete<br>
+<b>Chains</b>: Space enable/disable · Del remove · Ctrl+↑/↓ reorder · Ctrl+←/→ move to the previous/next lane
+· Enter in the palette adds the type<br>
+<b>Edit</b>: Ctrl+Z undo · Ctrl+Shift+Z redo<br>
+<b>File</b>: Ctrl+O open design · Ctrl+S save design · Ctrl+E export as Python"""
+
+
+def _titled(title: str, widget: QWidget) -> QWidget:
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(4, 4, 4, 0)
+    label = QLabel(f"<b>{title}</b>")
+    layout.addWidget(label)
+    layout.addWidget(widget, 1)
+    return box
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("main_window")
+        self.workspace = workspace
+        self.setWindowTitle("Processor Studio")
+        self.resize(1560, 940)
+
+        document = workspace.document
+        self.threads = ThreadsView(workspace.threads_model)
+        self.palette = PaletteView(PaletteModel(palette_groups(workspace.catalogue)))
+        self.chains = ChainEditor(document)
+        self.options = OptionsForm(document)
+        self.settings_view = AgentSettingsView(document, tools=sorted(DEMO_TOOLS))
+        self.chat = ChatView(workspace.chat_list)
+        self.inspector = InspectorView()
+
+        guardrails = QSplitter(Qt.Orientation.Vertical)
+        guardrails.addWidget(_titled("Processors", self.palette))
+        guardrails.addWidget(_titled("Chains", self.chains))
+        guardrails.addWidget(_titled("Options", self.options))
+        guardrails.setSizes([260, 330, 260])
+        self.editor_tabs = QTabWidget(objectName="editor")
+        self.editor_tabs.addTab(guardrails, "Guardrails")
+        self.editor_tabs.addTab(self.settings_view, "Agent")
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(_titled("Threads", self.threads))
+        left.addWidget(self.editor_tabs)
+        left.setSizes([170, 770])
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.chat)
+        self.splitter.addWidget(self.inspector)
+        self.splitter.setSizes([400, 620, 540])
+        self.splitter.setStretchFactor(1, 1)
+        self.setCentralWidget(self.splitter)
+        self._build_menus()
+
+        # chat and runs
+        self.chat.send_requested.connect(workspace.send)
+        self.chat.stop_requested.connect(workspace.stop)
+        self.chat.follow(workspace.runs)
+        self.chat.tripwire_clicked.connect(self._on_chat_tripwire_clicked)
+        runs = workspace.runs
+        runs.run_started.connect(self.inspector.on_run_started)
+        runs.chunk_received.connect(self.inspector.on_chunk_received)
+        runs.trace_event_received.connect(self.inspector.on_trace_event_received)
+        runs.violation_recorded.connect(self.inspector.on_violation_recorded)
+        runs.run_finished.connect(self.inspector.on_run_finished)
+        runs.run_failed.connect(self.inspector.on_run_failed)
+        # editor
+        self.palette.add_requested.connect(self.chains.add_entry)
+        self.chains.entry_selected.connect(self.options.show_entry)
+        self.chains.status_message.connect(self._show_status)
+        # threads
+        self.threads.new_thread_requested.connect(workspace.threads.create)
+        self.threads.rename_requested.connect(workspace.threads.rename)
+        self.threads.delete_requested.connect(workspace.threads.delete)
+        self.threads.search_requested.connect(workspace.threads.refresh)
+        self.threads.thread_selected.connect(self._on_threads_thread_selected)
+        workspace.thread_opened.connect(self.threads.select_thread)
+        workspace.history_loaded.connect(self._on_workspace_history_loaded)
+        workspace.status_message.connect(self._show_status)
+        workspace.design_opened.connect(self._on_workspace_design_opened)
+        workspace.document.modified_changed.connect(self._update_title)
+        self._restore_geometry()
+
+    # ----------------------------------------------------------------------------------------- menus
+    def _action(self, menu: Any, text: str, slot: Any, shortcut: Any = None, name: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if name:
+            action.setObjectName(name)
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        self._action(file_menu, "&New agent", self.workspace.new_design, name="action.new_design")
+        self._action(file_menu, "Open the &sample agent", self.workspace.open_sample, name="action.open_sample")
+        self._action(file_menu, "&Open design…", self._on_open_design, QKeySequence.StandardKey.Open)
+        self._action(file_menu, "&Save design as…", self._on_save_design, QKeySequence.StandardKey.Save)
+        self._action(file_menu, "&Export as Python script…", self._on_export_script, "Ctrl+E")
+        file_menu.addSeparator()
+        self._action(file_menu, "&Import thread…", self._on_import_thread)
+        self._action(file_menu, "E&xport thread…", self._on_export_thread)
+        file_menu.addSeparator()
+        self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        edit_menu = bar.addMenu("&Edit")
+        undo = self.chains.undo_action()
+        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        redo = self.chains.redo_action()
+        redo.setShortcut(QKeySequence.StandardKey.Redo)
+        edit_menu.addAction(undo)
+        edit_menu.addAction(redo)
+        chat_menu = bar.addMenu("&Chat")
+        self._action(chat_menu, "&New thread", self.workspace.threads.create, QKeySequence.StandardKey.New)
+        self._action(chat_menu, "&Stop the reply", self.workspace.stop)
+        settings_menu = bar.addMenu("&Settings")
+        self._action(settings_menu, "&API keys and connection…", self._on_settings, "Ctrl+,")
+        help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "&Keyboard shortcuts", self._on_shortcuts, QKeySequence.StandardKey.HelpContents)
+
+    # ----------------------------------------------------------------------------------------- slots
+    @Slot(str)
+    def _show_status(self, text: str) -> None:
+        self.statusBar().showMessage(text, 8000)
+
+    @Slot(str)
+    def _on_chat_tripwire_clicked(self, run_id: str) -> None:
+        self.inspector.select_tripwire(run_id)
+
+    @Slot(str)
+    def _on_threads_thread_selected(self, thread_id: str) -> None:
+        if thread_id != self.workspace.thread_id:
+            self.workspace.spawn(self.workspace.open_thread(thread_id))
+
+    @Slot(list)
+    def _on_workspace_history_loaded(self, histories: list[Any]) -> None:
+        self.inspector.load_history(histories, replace=True)
+
+    @Slot(str)
+    def _on_workspace_design_opened(self, _name: str) -> None:
+        self._update_title()
+
+    @Slot()
+    def _update_title(self, *_args: Any) -> None:
+        name = self.workspace.document.design().name
+        self.setWindowTitle(f"{name} — Processor Studio")
+
+    def _file_dialog(self, title: str, filters: str, *, save: bool, accept: Any) -> None:
+        """A non-blocking file dialog (``open()``, never ``exec()`` on the qasync loop)."""
+        dialog = QFileDialog(self, title, str(Path.home()), filters)
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave if save else QFileDialog.AcceptMode.AcceptOpen)
+        if not save:
+            dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.fileSelected.connect(lambda path: accept(Path(path)))
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+
+    @Slot()
+    def _on_open_design(self) -> None:
+        self._file_dialog("Open design", "Agent designs (*.json)", save=False, accept=self.workspace.open_design_file)
+
+    @Slot()
+    def _on_save_design(self) -> None:
+        self._file_dialog("Save design", "Agent designs (*.json)", save=True, accept=self.workspace.save_design_file)
+
+    @Slot()
+    def _on_export_script(self) -> None:
+        self._file_dialog("Export as Python", "Python scripts (*.py)", save=True, accept=self.workspace.export_script)
+
+    @Slot()
+    def _on_import_thread(self) -> None:
+        self._file_dialog("Import thread", "Threads (*.json)", save=False,
+                          accept=lambda path: self.workspace.spawn(self.workspace.import_thread(path)))
+
+    @Slot()
+    def _on_export_thread(self) -> None:
+        self._file_dialog("Export thread", "Threads (*.json)", save=True,
+                          accept=lambda path: self.workspace.spawn(self.workspace.export_thread(path)))
+
+    @Slot()
+    def _on_settings(self) -> None:
+        design = self.workspace.document.design()
+        model_id = design.model.model if not design.model.is_demo else "openai/gpt-4o-mini"
+        dialog = SettingsDialog(self.workspace.secrets, check_connection, model_id=model_id,
+                                api_base=design.model.api_base, parent=self)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+
+    @Slot()
+    def _on_shortcuts(self) -> None:
+        box = QMessageBox(QMessageBox.Icon.Information, "Keyboard shortcuts", SHORTCUTS,
+                          QMessageBox.StandardButton.Ok, self)
+        box.finished.connect(box.deleteLater)
+        box.open()
+
+    # ----------------------------------------------------------------------------------------- geometry
+    def _restore_geometry(self) -> None:
+        settings = QSettings("ProcessorStudio", "ProcessorStudio")
+        geometry = settings.value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        QSettings("ProcessorStudio", "ProcessorStudio").setValue("window/geometry", self.saveGeometry())
+        super().closeEvent(event)
