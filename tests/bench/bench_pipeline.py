@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from processors import Agent, Processor  # noqa: E402
-from processors.models import ScriptedModel, Turn  # noqa: E402
+from processors import Agent, Processor
+from processors.models import ScriptedModel, Turn
 
 CHUNKS = 20_000
 ROUNDS = 5

@@ -1,0 +1,366 @@
+"""``ChainModel``: one lane's processor chain of a :class:`DesignDocument`, as a Qt list model.
+
+Rows are the lane's entries: display = the processor's name and, on a second line, a short summary of the
+options it sets; check state = enabled; tooltip = the type's description; a warning icon (and the reasons in
+the tooltip) when the entry cannot run as it is (unknown type, options its type refuses). The model caches
+nothing: it reads the document on every call and follows the document's signals.
+
+Drag and drop speaks :data:`MIME_TYPE`, a JSON object ``{"source": "palette"|"chain", "type", "uid", "lane",
+"options"}``. A drop *inserts* at the drop row (a drop "on" a row goes before it), as one undo command: a palette
+type is added, a chain entry is moved (or copied with ``CopyAction``, e.g. Ctrl held). A drop into a lane the
+type does not fit is refused: ``canDropMimeData`` says no (the view shows a "no drop" cursor) and
+``dropMimeData`` emits :attr:`ChainModel.drop_refused` with the reason and returns False.
+
+Moves are done by ``dropMimeData`` through the undo stack, never by Qt removing the source rows: the model
+does not implement ``removeRows``/``moveRows``, so the source view's post-drag clean-up is a no-op.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QByteArray,
+    QMimeData,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+    Slot,
+)
+from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
+
+from studio.controllers.editor_commands import AddEntry, MoveEntry, ToggleEntry
+from studio.design import ChainEntry
+from studio.models.design_document import DesignDocument
+
+__all__ = ["MIME_TYPE", "TYPE_ROLE", "UID_ROLE", "ChainModel", "decode_payload", "encode_payload"]
+
+#: The drag-and-drop format shared by the palette and the chains.
+MIME_TYPE = "application/x-processor-studio-entry"
+
+#: The entry's uid (str).
+UID_ROLE = Qt.ItemDataRole.UserRole + 1
+#: The entry's catalogue type name (str).
+TYPE_ROLE = Qt.ItemDataRole.UserRole + 2
+
+_Index = QModelIndex | QPersistentModelIndex
+_SUMMARY_LIMIT = 60
+
+
+def encode_payload(
+    source: str, type_name: str, uid: str | None = None, lane: str | None = None, options: Any = None
+) -> QMimeData:
+    """A ``QMimeData`` carrying one entry (or palette type) in :data:`MIME_TYPE`."""
+    payload = {"source": source, "type": type_name, "uid": uid, "lane": lane}
+    if options is not None:
+        payload["options"] = options
+    mime = QMimeData()
+    mime.setData(MIME_TYPE, QByteArray(json.dumps(payload).encode()))
+    return mime
+
+
+def decode_payload(mime: QMimeData | None) -> dict[str, Any] | None:
+    """The JSON payload of ``mime`` (``source``, ``type``, ``uid``, ``lane``, ``options``), or None when it
+    carries no well-formed :data:`MIME_TYPE` data."""
+    if mime is None or not mime.hasFormat(MIME_TYPE):
+        return None
+    raw = mime.data(MIME_TYPE)  # keep the QByteArray alive while reading it
+    try:
+        payload = json.loads(bytes(raw.data()).decode())
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(payload, dict) or payload.get("source") not in ("palette", "chain"):
+        return None
+    if not isinstance(payload.get("type"), str) or not payload["type"]:
+        return None
+    return payload
+
+
+def options_summary(options: dict[str, Any], limit: int = _SUMMARY_LIMIT) -> str:
+    """``"strategy=redact, presets=pii+secrets"`` — the options set on an entry, shortened to ``limit``."""
+    parts = []
+    for key, value in options.items():
+        if isinstance(value, list) and all(isinstance(item, str | int | float) for item in value):
+            shown = "+".join(str(item) for item in value)
+        elif isinstance(value, list):
+            shown = f"{len(value)} item" + ("" if len(value) == 1 else "s")
+        elif isinstance(value, dict):
+            shown = "{…}"
+        elif isinstance(value, str):
+            shown = " ".join(value.split())
+        else:
+            shown = json.dumps(value)
+        parts.append(f"{key}={shown}")
+    text = ", ".join(parts)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class ChainModel(QAbstractListModel):
+    """The entries of one lane of a :class:`DesignDocument`; edits become undo commands."""
+
+    #: A drop was refused; the argument is the reason, ready to show.
+    drop_refused = Signal(str)
+
+    def __init__(self, document: DesignDocument, lane: str, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._document = document
+        self._lane = lane
+        document.entry_about_to_be_inserted.connect(self._on_document_entry_about_to_be_inserted)
+        document.entry_inserted.connect(self._on_document_entry_inserted)
+        document.entry_about_to_be_removed.connect(self._on_document_entry_about_to_be_removed)
+        document.entry_removed.connect(self._on_document_entry_removed)
+        document.entry_about_to_be_moved.connect(self._on_document_entry_about_to_be_moved)
+        document.entry_moved.connect(self._on_document_entry_moved)
+        document.entry_changed.connect(self._on_document_entry_changed)
+        document.design_about_to_be_replaced.connect(self._on_document_design_about_to_be_replaced)
+        document.design_replaced.connect(self._on_document_design_replaced)
+        document.catalogue_changed.connect(self._on_document_catalogue_changed)
+        self._pending_move: str | None = None  # "move", "remove" or "insert" between about-to and done
+
+    # ------------------------------------------------------------------------------------------ reading
+    def lane(self) -> str:
+        return self._lane
+
+    def document(self) -> DesignDocument:
+        return self._document
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt default argument
+        return 0 if parent.isValid() else len(self._document.chain(self._lane))
+
+    def entry_at(self, row: int) -> ChainEntry | None:
+        chain = self._document.chain(self._lane)
+        return chain[row] if 0 <= row < len(chain) else None
+
+    def row_of(self, uid: str) -> int:
+        """The row of the entry ``uid`` in this lane, or -1."""
+        found = self._document.locate(uid)
+        return found[1] if found is not None and found[0] == self._lane else -1
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        entry = self.entry_at(index.row()) if index.isValid() else None
+        if entry is None:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            name = self._document.display_name(entry.type)
+            summary = options_summary(entry.options)
+            return f"{name}\n{summary}" if summary else name
+        if role == Qt.ItemDataRole.DecorationRole:
+            return _warning_icon() if self._problems(entry) else None
+        if role == Qt.ItemDataRole.CheckStateRole:
+            return Qt.CheckState.Checked if entry.enabled else Qt.CheckState.Unchecked
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(entry)
+        if role == Qt.ItemDataRole.ForegroundRole and (not entry.enabled or self._document.record(entry.type) is None):
+            return QPalette().brush(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+        if role == UID_ROLE:
+            return entry.uid
+        if role == TYPE_ROLE:
+            return entry.type
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            state = "enabled" if entry.enabled else "disabled"
+            return f"{self._document.display_name(entry.type)}, {state}"
+        return None
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.ItemIsDropEnabled
+        return (
+            Qt.ItemFlag.ItemIsEnabled
+            | Qt.ItemFlag.ItemIsSelectable
+            | Qt.ItemFlag.ItemIsUserCheckable
+            | Qt.ItemFlag.ItemIsDragEnabled
+            | Qt.ItemFlag.ItemNeverHasChildren
+        )
+
+    # ------------------------------------------------------------------------------------------ editing
+    def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        entry = self.entry_at(index.row()) if index.isValid() else None
+        if entry is None or role != Qt.ItemDataRole.CheckStateRole:
+            return False
+        enabled = _check_state(value) == Qt.CheckState.Checked
+        if enabled != entry.enabled:
+            self._document.undo_stack().push(ToggleEntry(self._document, entry.uid, enabled))
+        return True
+
+    # ------------------------------------------------------------------------------------ drag and drop
+    def supportedDropActions(self) -> Qt.DropAction:
+        return Qt.DropAction.MoveAction | Qt.DropAction.CopyAction
+
+    def supportedDragActions(self) -> Qt.DropAction:
+        return Qt.DropAction.MoveAction | Qt.DropAction.CopyAction
+
+    def mimeTypes(self) -> list[str]:
+        return [MIME_TYPE]
+
+    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData | None:  # type: ignore[override]  # Qt: null = no drag
+        entries = [self.entry_at(index.row()) for index in indexes if index.isValid()]
+        entry = next((e for e in entries if e is not None), None)
+        if entry is None:
+            return None
+        return encode_payload("chain", entry.type, entry.uid, self._lane, entry.options)
+
+    def refusal(self, mime: QMimeData | None) -> str | None:
+        """Why ``mime`` cannot be dropped into this lane, or None when it can."""
+        payload = decode_payload(mime)
+        if payload is None:
+            return "Only processors from the palette or from a chain can be dropped here"
+        return self._document.can_place(payload["type"], self._lane)
+
+    def canDropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int, parent: _Index) -> bool:
+        if action not in (Qt.DropAction.MoveAction, Qt.DropAction.CopyAction) or column > 0:
+            return False
+        return self.refusal(data) is None
+
+    def dropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int, parent: _Index) -> bool:
+        if action == Qt.DropAction.IgnoreAction:
+            return True
+        if action not in (Qt.DropAction.MoveAction, Qt.DropAction.CopyAction):
+            return False
+        reason = self.refusal(data)
+        if reason is not None:
+            self.drop_refused.emit(reason)
+            return False
+        payload = decode_payload(data)
+        assert payload is not None
+        count = self.rowCount()
+        # Insert, never overwrite: a drop "on" a row goes before it; nowhere in particular means the end.
+        if parent.isValid():
+            row = parent.row()
+        if not 0 <= row <= count:
+            row = count
+        stack = self._document.undo_stack()
+        uid = payload.get("uid")
+        found = self._document.locate(uid) if payload["source"] == "chain" and isinstance(uid, str) else None
+        if found is not None and isinstance(uid, str) and action == Qt.DropAction.MoveAction:
+            from_lane, from_index = found
+            if from_lane == self._lane and from_index < row:
+                row -= 1  # the drop row counts the entry itself, which leaves its place first
+            if (from_lane, from_index) != (self._lane, row):
+                stack.push(MoveEntry(self._document, uid, self._lane, row))
+            return True
+        options = payload.get("options") if payload["source"] == "chain" else None
+        entry = ChainEntry(type=payload["type"], options=options if isinstance(options, dict) else {})
+        stack.push(AddEntry(self._document, self._lane, row, entry))
+        return True
+
+    # ------------------------------------------------------------------------------- document signals
+    @Slot(str, int)
+    def _on_document_entry_about_to_be_inserted(self, lane: str, index: int) -> None:
+        if lane == self._lane:
+            self.beginInsertRows(QModelIndex(), index, index)
+
+    @Slot(str, int)
+    def _on_document_entry_inserted(self, lane: str, index: int) -> None:
+        if lane == self._lane:
+            self.endInsertRows()
+
+    @Slot(str, int)
+    def _on_document_entry_about_to_be_removed(self, lane: str, index: int) -> None:
+        if lane == self._lane:
+            self.beginRemoveRows(QModelIndex(), index, index)
+
+    @Slot(str, int)
+    def _on_document_entry_removed(self, lane: str, index: int) -> None:
+        if lane == self._lane:
+            self.endRemoveRows()
+
+    @Slot(str, int, str, int)
+    def _on_document_entry_about_to_be_moved(
+        self, from_lane: str, from_index: int, to_lane: str, to_index: int
+    ) -> None:
+        if from_lane == self._lane and to_lane == self._lane:
+            # Qt counts the destination before the move: moving down lands one past the final index.
+            destination = to_index + 1 if to_index > from_index else to_index
+            self.beginMoveRows(QModelIndex(), from_index, from_index, QModelIndex(), destination)
+            self._pending_move = "move"
+        elif from_lane == self._lane:
+            self.beginRemoveRows(QModelIndex(), from_index, from_index)
+            self._pending_move = "remove"
+        elif to_lane == self._lane:
+            self.beginInsertRows(QModelIndex(), to_index, to_index)
+            self._pending_move = "insert"
+
+    @Slot(str, int, str, int)
+    def _on_document_entry_moved(self, from_lane: str, from_index: int, to_lane: str, to_index: int) -> None:
+        pending, self._pending_move = self._pending_move, None
+        if pending == "move":
+            self.endMoveRows()
+        elif pending == "remove":
+            self.endRemoveRows()
+        elif pending == "insert":
+            self.endInsertRows()
+
+    @Slot(str)
+    def _on_document_entry_changed(self, uid: str) -> None:
+        row = self.row_of(uid)
+        if row >= 0:
+            index = self.index(row, 0)
+            self.dataChanged.emit(index, index)
+
+    @Slot()
+    def _on_document_design_about_to_be_replaced(self) -> None:
+        self.beginResetModel()
+
+    @Slot()
+    def _on_document_design_replaced(self) -> None:
+        self.endResetModel()
+
+    @Slot()
+    def _on_document_catalogue_changed(self) -> None:
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, 0))
+
+    # ---------------------------------------------------------------------------------------- internals
+    def _problems(self, entry: ChainEntry) -> list[str]:
+        """Why this entry cannot run as it is: an unknown type, or options its type refuses."""
+        if self._document.record(entry.type) is None:
+            return [f"{entry.type} is not in the catalogue: this entry cannot run until its plug-in is installed"]
+        errors = self._document.option_errors(entry.type, entry.options)
+        return [f"{path}: {message}" for path, message in errors.items()]
+
+    def _tooltip(self, entry: ChainEntry) -> str:
+        record = self._document.record(entry.type)
+        lines = [(getattr(record, "description", "") or "") if record is not None else ""]
+        if not entry.enabled:
+            lines.append("(disabled: skipped when the agent runs)")
+        lines.extend(self._problems(entry))
+        return "\n".join(line for line in lines if line) or entry.type
+
+
+_WARNING_ICON: QIcon | None = None
+
+
+def _warning_icon() -> QIcon:
+    """A small amber disc with an exclamation mark (drawn once; needs a QGuiApplication)."""
+    global _WARNING_ICON
+    if _WARNING_ICON is None:
+        pixmap = QPixmap(16, 16)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor("#e67e22"))
+        painter.drawEllipse(1, 1, 14, 14)
+        painter.setPen(QColor("white"))
+        font = painter.font()
+        font.setBold(True)
+        font.setPixelSize(12)
+        painter.setFont(font)
+        painter.drawText(pixmap.rect(), Qt.AlignmentFlag.AlignCenter, "!")
+        painter.end()
+        _WARNING_ICON = QIcon(pixmap)
+    return _WARNING_ICON
+
+
+def _check_state(value: Any) -> Qt.CheckState:
+    if isinstance(value, Qt.CheckState):
+        return value
+    try:
+        return Qt.CheckState(int(value))
+    except (TypeError, ValueError):
+        return Qt.CheckState.Unchecked

@@ -1,0 +1,336 @@
+"""``AgentSettingsView``: the agent-level settings of a design (object name ``agent_settings``).
+
+Name, instructions, model (provider/model id, API base for local servers, temperature, max tokens, top p, other
+settings as JSON), tools (built-in demo tools and user tool files: the window passes the names in with
+:meth:`AgentSettingsView.set_available_tools`), ``max_processor_retries`` and ``max_steps``.
+
+Every change is an :class:`~studio.controllers.editor_commands.EditSetting` command (consecutive edits of one
+setting merge into one undo step). A value the design refuses is not committed; its message shows under the
+field (``settings.<name>.error``). The view follows the document, so undo and redo show up here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QListView,
+    QPlainTextEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.controllers.editor_commands import EditSetting
+from studio.models.design_document import DesignDocument
+
+__all__ = ["MODEL_SUGGESTIONS", "AgentSettingsView"]
+
+_W = TypeVar("_W", bound=QWidget)
+
+#: Offered in the model box; any litellm "provider/model" id can be typed.
+MODEL_SUGGESTIONS = (
+    "demo",
+    "openai/gpt-4o-mini",
+    "anthropic/claude-3-5-haiku-latest",
+    "ollama/llama3.1",
+    "lm_studio/qwen2.5-7b-instruct",
+)
+
+_API_BASE_HINTS = {
+    "ollama": "http://localhost:11434",
+    "ollama_chat": "http://localhost:11434",
+    "lm_studio": "http://localhost:1234/v1",
+}
+_NOT_SET = "not set"
+_DEFAULT = "provider default"
+_ERROR_STYLE = "QLabel { color: #c0392b; }"
+
+
+class AgentSettingsView(QWidget):
+    """A form over the design's agent-level settings; each change is pushed as an undo command."""
+
+    def __init__(self, document: DesignDocument, tools: Iterable[str] = (), parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("agent_settings")
+        self._document = document
+        self._loading = False
+        self._errors: dict[str, QLabel] = {}
+        self._available_tools: list[str] = list(tools)
+
+        self.name = _named(QLineEdit(), "settings.name")
+        self.instructions = _named(QPlainTextEdit(), "settings.instructions")
+        self.instructions.setPlaceholderText("What the agent is for, how it should answer…")
+        self.instructions.setTabChangesFocus(True)
+        self.instructions.setMinimumHeight(80)
+        self.model = _named(QComboBox(), "settings.model")
+        self.model.setEditable(True)
+        self.model.addItems(MODEL_SUGGESTIONS)
+        self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.model.setToolTip("A litellm model id, provider/model (e.g. openai/gpt-4o-mini), or demo (offline)")
+        self.api_base = _named(QLineEdit(), "settings.api_base")
+        self.api_base.setClearButtonEnabled(True)
+        self.temperature = _optional_double(0.0, 2.0, 0.1, "settings.temperature")
+        self.top_p = _optional_double(0.0, 1.0, 0.05, "settings.top_p")
+        self.max_tokens = _named(QSpinBox(), "settings.max_tokens")
+        self.max_tokens.setRange(0, 1_000_000)  # 0 shows "provider default"
+        self.max_tokens.setSpecialValueText(_DEFAULT)
+        self.extra = _named(QPlainTextEdit(), "settings.extra")
+        self.extra.setPlaceholderText('Other model settings as JSON, e.g. {"seed": 7}')
+        self.extra.setTabChangesFocus(True)
+        self.extra.setFixedHeight(56)
+        self.tools_model = QStandardItemModel(self)
+        self.tools = _named(QListView(), "settings.tools")
+        self.tools.setModel(self.tools_model)
+        self.tools.setMaximumHeight(110)
+        self.max_processor_retries = _named(QSpinBox(), "settings.max_processor_retries")
+        self.max_processor_retries.setRange(-1, 50)  # -1 shows "not set" (the runtime's default applies)
+        self.max_processor_retries.setSpecialValueText(_NOT_SET)
+        self.max_steps = _named(QSpinBox(), "settings.max_steps")
+        self.max_steps.setRange(1, 100)
+
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self._add_row(form, "&Name", self.name, "name")
+        self._add_row(form, "&Instructions", self.instructions, "instructions")
+        self._add_row(form, "&Model", self.model, "model.model")
+        self._add_row(form, "API &base", self.api_base, "model.api_base")
+        self._add_row(form, "&Temperature", self.temperature, "model.temperature")
+        self._add_row(form, "Max to&kens", self.max_tokens, "model.max_tokens")
+        self._add_row(form, "Top &p", self.top_p, "model.top_p")
+        self._add_row(form, "Other model settings", self.extra, "model.extra")
+        self._add_row(form, "Too&ls", self.tools, "tools")
+        self._add_row(form, "Processor &retries", self.max_processor_retries, "max_processor_retries")
+        self._add_row(form, "Max &steps", self.max_steps, "max_steps")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(form)
+        layout.addStretch(1)
+
+        self.name.textEdited.connect(self._on_name_text_edited)
+        self.instructions.textChanged.connect(self._on_instructions_text_changed)
+        self.model.currentTextChanged.connect(self._on_model_current_text_changed)
+        self.api_base.textChanged.connect(self._on_api_base_text_changed)
+        self.temperature.valueChanged.connect(self._on_temperature_value_changed)
+        self.top_p.valueChanged.connect(self._on_top_p_value_changed)
+        self.max_tokens.valueChanged.connect(self._on_max_tokens_value_changed)
+        self.extra.textChanged.connect(self._on_extra_text_changed)
+        self.tools_model.itemChanged.connect(self._on_tools_model_item_changed)
+        self.max_processor_retries.valueChanged.connect(self._on_max_processor_retries_value_changed)
+        self.max_steps.valueChanged.connect(self._on_max_steps_value_changed)
+        document.settings_changed.connect(self._on_document_settings_changed)
+        document.design_replaced.connect(self._on_document_design_replaced)
+        self._load()
+
+    # ------------------------------------------------------------------------------------------- public
+    def set_available_tools(self, names: Iterable[str]) -> None:
+        """The tools the user can pick: demo tool names and ``file.py:function`` names of user tool files."""
+        self._available_tools = list(names)
+        self._load_tools()
+
+    def error_text(self, name: str) -> str:
+        """The message under the setting ``name`` ("" when none shows)."""
+        label = self._errors.get(name)
+        return label.text() if label is not None and not label.isHidden() else ""
+
+    # ---------------------------------------------------------------------------------------- internals
+    def _add_row(self, form: QFormLayout, label: str, widget: QWidget, name: str) -> None:
+        error = _named(QLabel(), f"settings.{name}.error")
+        error.setWordWrap(True)
+        error.setStyleSheet(_ERROR_STYLE)
+        error.hide()
+        self._errors[name] = error
+        field = QWidget()
+        column = QVBoxLayout(field)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addWidget(widget)
+        column.addWidget(error)
+        caption = QLabel(label)
+        caption.setBuddy(widget)
+        form.addRow(caption, field)
+
+    def _edit(self, name: str, value: Any, *, merge: bool = True) -> None:
+        """Push ``value`` for the setting ``name`` if the design accepts it; else show why under the field."""
+        if self._loading:
+            return
+        message = self._document.setting_error(name, value)
+        self._show_error(name, message)
+        if message is None and self._document.setting(name) != value:
+            self._document.undo_stack().push(EditSetting(self._document, name, value, merge=merge))
+
+    def _show_error(self, name: str, message: str | None) -> None:
+        label = self._errors[name]
+        label.setText(message or "")
+        label.setVisible(bool(message))
+
+    def _load(self, name: str | None = None) -> None:
+        """Show the document's value of ``name`` (all settings when None), leaving fields that agree alone."""
+        self._loading = True
+        try:
+            for setting, show in self._loaders().items():
+                if name is None or name == setting:
+                    show(self._document.setting(setting))
+                    self._show_error(setting, None)
+        finally:
+            self._loading = False
+        self._update_api_base_hint()
+
+    def _loaders(self) -> dict[str, Callable[[Any], None]]:
+        return {
+            "name": lambda v: _set_text(self.name, v),
+            "instructions": lambda v: _set_plain(self.instructions, v),
+            "model.model": lambda v: _set_combo_text(self.model, v),
+            "model.api_base": lambda v: _set_text(self.api_base, v or ""),
+            "model.temperature": lambda v: self.temperature.setValue(self.temperature.minimum() if v is None else v),
+            "model.top_p": lambda v: self.top_p.setValue(self.top_p.minimum() if v is None else v),
+            "model.max_tokens": lambda v: self.max_tokens.setValue(v or 0),
+            "model.extra": lambda v: _set_extra(self.extra, v),
+            "tools": lambda v: self._load_tools(),
+            "max_processor_retries": lambda v: self.max_processor_retries.setValue(-1 if v is None else v),
+            "max_steps": lambda v: self.max_steps.setValue(v),
+        }
+
+    def _load_tools(self) -> None:
+        chosen = list(self._document.setting("tools"))
+        names = self._available_tools + [name for name in chosen if name not in self._available_tools]
+        loading, self._loading = self._loading, True
+        try:
+            self.tools_model.clear()
+            for name in names:
+                item = QStandardItem(name if name in self._available_tools else f"{name} (not found)")
+                item.setData(name, Qt.ItemDataRole.UserRole)
+                item.setCheckable(True)
+                item.setEditable(False)
+                item.setCheckState(Qt.CheckState.Checked if name in chosen else Qt.CheckState.Unchecked)
+                self.tools_model.appendRow(item)
+        finally:
+            self._loading = loading
+
+    def _checked_tools(self) -> list[str]:
+        return [
+            self.tools_model.item(row).data(Qt.ItemDataRole.UserRole)
+            for row in range(self.tools_model.rowCount())
+            if self.tools_model.item(row).checkState() == Qt.CheckState.Checked
+        ]
+
+    def _update_api_base_hint(self) -> None:
+        provider = self.model.currentText().partition("/")[0].strip()
+        hint = _API_BASE_HINTS.get(provider)
+        self.api_base.setPlaceholderText(
+            f"{hint} for a local server" if hint else "Only for local or self-hosted servers (Ollama, LM Studio)"
+        )
+
+    # ------------------------------------------------------------------------------------- widget slots
+    @Slot(str)
+    def _on_name_text_edited(self, text: str) -> None:
+        self._edit("name", text)
+
+    @Slot()
+    def _on_instructions_text_changed(self) -> None:
+        self._edit("instructions", self.instructions.toPlainText())
+
+    @Slot(str)
+    def _on_model_current_text_changed(self, text: str) -> None:
+        self._update_api_base_hint()
+        self._edit("model.model", text.strip())
+
+    @Slot(str)
+    def _on_api_base_text_changed(self, text: str) -> None:
+        self._edit("model.api_base", text.strip() or None)
+
+    @Slot(float)
+    def _on_temperature_value_changed(self, value: float) -> None:
+        self._edit("model.temperature", None if value < 0 else round(value, 2))
+
+    @Slot(float)
+    def _on_top_p_value_changed(self, value: float) -> None:
+        self._edit("model.top_p", None if value < 0 else round(value, 2))
+
+    @Slot(int)
+    def _on_max_tokens_value_changed(self, value: int) -> None:
+        self._edit("model.max_tokens", value or None)
+
+    @Slot()
+    def _on_extra_text_changed(self) -> None:
+        if self._loading:
+            return
+        text = self.extra.toPlainText().strip()
+        try:
+            value = json.loads(text) if text else {}
+        except ValueError as error:
+            self._show_error("model.extra", f"Not valid JSON: {error}")
+            return
+        if not isinstance(value, dict):
+            self._show_error("model.extra", 'Expected a JSON object, e.g. {"seed": 7}')
+            return
+        self._edit("model.extra", value)
+
+    @Slot(QStandardItem)
+    def _on_tools_model_item_changed(self, item: QStandardItem) -> None:
+        self._edit("tools", self._checked_tools(), merge=False)
+
+    @Slot(int)
+    def _on_max_processor_retries_value_changed(self, value: int) -> None:
+        self._edit("max_processor_retries", None if value < 0 else value)
+
+    @Slot(int)
+    def _on_max_steps_value_changed(self, value: int) -> None:
+        self._edit("max_steps", value)
+
+    # ----------------------------------------------------------------------------------- document slots
+    @Slot(str)
+    def _on_document_settings_changed(self, name: str) -> None:
+        self._load(name)
+
+    @Slot()
+    def _on_document_design_replaced(self) -> None:
+        self._load()
+
+
+def _named(widget: _W, name: str) -> _W:
+    widget.setObjectName(name)
+    return widget
+
+
+def _optional_double(low: float, high: float, step: float, name: str) -> QDoubleSpinBox:
+    """A spin box whose value just below ``low`` means "not set" (shown as "provider default")."""
+    box = _named(QDoubleSpinBox(), name)
+    box.setDecimals(2)
+    box.setSingleStep(step)
+    box.setRange(low - step, high)
+    box.setSpecialValueText(_DEFAULT)
+    return box
+
+
+def _set_text(edit: QLineEdit, value: str) -> None:
+    if edit.text() != value:
+        edit.setText(value)
+
+
+def _set_combo_text(combo: QComboBox, value: str) -> None:
+    if combo.currentText() != value:
+        combo.setCurrentText(value)
+
+
+def _set_plain(edit: QPlainTextEdit, value: str) -> None:
+    if edit.toPlainText() != value:
+        edit.setPlainText(value)
+
+
+def _set_extra(edit: QPlainTextEdit, value: dict[str, Any]) -> None:
+    try:
+        current = json.loads(edit.toPlainText() or "{}")
+    except ValueError:
+        current = None
+    if current != value:
+        edit.setPlainText(json.dumps(value) if value else "")

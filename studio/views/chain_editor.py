@@ -1,0 +1,390 @@
+"""``ChainEditor``: the three processor chains of a design (Input, Output, Error), side by side.
+
+Each chain is a ``QListView`` (object names ``chain.input``, ``chain.output``, ``chain.error``) over a
+:class:`~studio.models.chain_model.ChainModel`. Drop processors from the palette, drag entries to reorder them or
+to move them to another lane (hold Ctrl to copy). A drop the lane refuses shows its reason in an inline message
+(``chain.message``) for a few seconds and in :attr:`ChainEditor.status_message`.
+
+Keyboard, in a chain: Space enables/disables, Delete removes, Ctrl+Up/Down reorders, Ctrl+Left/Right moves to
+the previous/next lane. Undo and redo are the window's: :meth:`ChainEditor.undo_action` and
+:meth:`ChainEditor.redo_action` (Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y) — put them in the Edit menu.
+
+Wiring in a window::
+
+    chains = ChainEditor(document)
+    palette.add_requested.connect(chains.add_entry)          # Enter / double-click in the palette
+    chains.entry_selected.connect(options_form.show_entry)   # the selected entry's options
+    chains.status_message.connect(status_bar.showMessage)
+    edit_menu.addActions([chains.undo_action(), chains.redo_action()])
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import (
+    QEvent,
+    QItemSelectionModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+    Slot,
+)
+from PySide6.QtGui import QAction, QDragEnterEvent, QDragMoveEvent, QKeySequence, QPainter, QPaintEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QListView,
+    QSizePolicy,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from processors.processor import LANE_HOOKS
+from studio.controllers.editor_commands import AddEntry, MoveEntry, RemoveEntry, ToggleEntry
+from studio.design import LANES, ChainEntry
+from studio.models.chain_model import UID_ROLE, ChainModel
+from studio.models.design_document import DesignDocument
+from studio.models.palette_model import LANE_TITLES
+
+__all__ = ["MESSAGE_TIMEOUT_MS", "ChainEditor", "ChainListView"]
+
+#: How long a refused-drop reason stays on screen.
+MESSAGE_TIMEOUT_MS = 6000
+
+_MIN_ROW_WIDTH = 80
+
+_EMPTY_HINTS = {
+    "input": "Drop input processors here",
+    "output": "Drop output processors here",
+    "error": "Drop error processors here",
+}
+
+
+class _FitWidthDelegate(QStyledItemDelegate):
+    """Rows as wide as the chain, their lines elided, instead of a horizontal scroll bar for a long summary."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        hint = super().sizeHint(option, index)
+        return QSize(min(hint.width(), _MIN_ROW_WIDTH), hint.height())
+
+
+class ChainListView(QListView):
+    """A chain's list: drag source and drop target, with a hint painted while the chain is empty."""
+
+    def __init__(self, lane: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._lane = lane
+        self.setObjectName(f"chain.{lane}")
+        self.setAccessibleName(f"{LANE_TITLES[lane]} chain")
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setDragEnabled(True)
+        self.setAcceptDrops(True)
+        self.viewport().setAcceptDrops(True)
+        self.setDropIndicatorShown(True)
+        self.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)
+        self.setDragDropOverwriteMode(False)
+        self.setDefaultDropAction(Qt.DropAction.MoveAction)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setItemDelegate(_FitWidthDelegate(self))
+        self.setSpacing(1)
+        self.setMinimumWidth(160)
+
+    def lane(self) -> str:
+        return self._lane
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        model = self.model()
+        if model is not None and model.rowCount() == 0:
+            painter = QPainter(self.viewport())
+            painter.setPen(self.palette().placeholderText().color())
+            rect = self.viewport().rect().adjusted(8, 8, -8, -8)
+            flags = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
+            painter.drawText(rect, flags, _EMPTY_HINTS[self._lane])
+            painter.end()
+
+
+class ChainEditor(QWidget):
+    """The Input, Output and Error chains of a :class:`DesignDocument`; every edit is an undo command."""
+
+    #: The selected entry changed: its uid, or "" when nothing is selected.
+    entry_selected = Signal(str)
+    #: A message for the window's status bar (a refused drop's reason, ...).
+    status_message = Signal(str)
+
+    def __init__(self, document: DesignDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("chain_editor")
+        self._document = document
+        self._models: dict[str, ChainModel] = {}
+        self._views: dict[str, ChainListView] = {}
+        self._current_lane: str = LANES[0]
+
+        stack = document.undo_stack()
+        self._undo_action = stack.createUndoAction(self, "&Undo")
+        self._undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self._redo_action = stack.createRedoAction(self, "&Redo")
+        redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+        if QKeySequence("Ctrl+Shift+Z") not in redo_keys:  # the platform's Redo may be Ctrl+Y only
+            redo_keys.insert(0, QKeySequence("Ctrl+Shift+Z"))
+        self._redo_action.setShortcuts(redo_keys)
+
+        self._message = QLabel(self)
+        self._message.setObjectName("chain.message")
+        self._message.setWordWrap(True)
+        self._message.setAccessibleName("Chain editor message")
+        self._message.setStyleSheet(
+            "QLabel { background: palette(tool-tip-base); color: palette(tool-tip-text);"
+            " border: 1px solid #c0392b; border-radius: 3px; padding: 4px 6px; }"
+        )
+        self._message.hide()
+        self._message_timer = QTimer(self)
+        self._message_timer.setSingleShot(True)
+        self._message_timer.setInterval(MESSAGE_TIMEOUT_MS)
+        self._message_timer.timeout.connect(self._on_message_timer_timeout)
+
+        lanes_row = QHBoxLayout()
+        lanes_row.setSpacing(8)
+        for lane in LANES:
+            lanes_row.addLayout(self._build_lane(lane), 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(lanes_row, 1)
+        layout.addWidget(self._message)
+
+        document.entry_inserted.connect(self._on_document_entry_inserted)
+        document.entry_moved.connect(self._on_document_entry_moved)
+
+    # ------------------------------------------------------------------------------------------- public
+    def undo_action(self) -> QAction:
+        """The document's undo action (Ctrl+Z), for the window's Edit menu and toolbar."""
+        return self._undo_action
+
+    def redo_action(self) -> QAction:
+        """The document's redo action (Ctrl+Shift+Z, Ctrl+Y), for the window's Edit menu and toolbar."""
+        return self._redo_action
+
+    def view(self, lane: str) -> ChainListView:
+        return self._views[lane]
+
+    def model(self, lane: str) -> ChainModel:
+        return self._models[lane]
+
+    def current_lane(self) -> str:
+        """The lane whose chain was focused or selected last (where :meth:`add_entry` adds without a lane)."""
+        return self._current_lane
+
+    def selected_uid(self) -> str:
+        view = self._views[self._current_lane]
+        index = view.currentIndex()
+        return index.data(UID_ROLE) if index.isValid() and view.selectionModel().isSelected(index) else ""
+
+    def message_text(self) -> str:
+        """The inline message on screen, or "" when none is."""
+        return self._message.text() if not self._message.isHidden() else ""
+
+    def set_message_timeout(self, milliseconds: int) -> None:
+        """How long an inline message stays (default :data:`MESSAGE_TIMEOUT_MS`)."""
+        self._message_timer.setInterval(milliseconds)
+
+    @Slot(str)
+    def show_message(self, text: str) -> None:
+        """Show ``text`` inline for a few seconds, and send it to the status bar."""
+        self._message.setText(text)
+        self._message.show()
+        self._message_timer.start()
+        self.status_message.emit(text)
+
+    @Slot(str, str)
+    def add_entry(self, type_name: str, lane: str = "") -> None:
+        """Add ``type_name`` at the end of ``lane`` (default: the current lane, else the first lane it fits)."""
+        fitting = self._document.fitting_lanes(type_name)
+        if not lane:
+            lane = self._current_lane if self._current_lane in fitting else (fitting[0] if fitting else "")
+        reason = self._document.can_place(type_name, lane or self._current_lane)
+        if reason is not None:
+            self.show_message(reason)
+            return
+        entry = ChainEntry(type=type_name)
+        self._document.undo_stack().push(AddEntry(self._document, lane, len(self._document.chain(lane)), entry))
+
+    def select(self, uid: str, *, focus: bool = True) -> None:
+        """Select the entry ``uid`` in its chain (and give that chain the keyboard focus)."""
+        found = self._document.locate(uid)
+        if found is None:
+            return
+        lane, row = found
+        view = self._views[lane]
+        index = self._models[lane].index(row, 0)
+        view.selectionModel().setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        view.scrollTo(index)
+        if focus:
+            view.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    # ------------------------------------------------------------------------------------------ actions
+    @Slot()
+    def toggle_selected(self) -> None:
+        entry = self._selected_entry()
+        if entry is not None:
+            self._document.undo_stack().push(ToggleEntry(self._document, entry.uid, not entry.enabled))
+
+    @Slot()
+    def remove_selected(self) -> None:
+        entry = self._selected_entry()
+        if entry is None:
+            return
+        lane, row = self._document.locate(entry.uid) or (self._current_lane, 0)
+        self._document.undo_stack().push(RemoveEntry(self._document, entry.uid))
+        remaining = self._models[lane].rowCount()
+        if remaining:
+            self.select(self._models[lane].entry_at(min(row, remaining - 1)).uid)  # type: ignore[union-attr]
+
+    @Slot()
+    def move_selected_up(self) -> None:
+        self._move_selected_within(-1)
+
+    @Slot()
+    def move_selected_down(self) -> None:
+        self._move_selected_within(+1)
+
+    @Slot()
+    def move_selected_to_previous_lane(self) -> None:
+        self._move_selected_across(-1)
+
+    @Slot()
+    def move_selected_to_next_lane(self) -> None:
+        self._move_selected_across(+1)
+
+    # ---------------------------------------------------------------------------------------- internals
+    def _build_lane(self, lane: str) -> QVBoxLayout:
+        title = QLabel(f"<b>{LANE_TITLES[lane]}</b>", self)
+        title.setObjectName(f"chain.{lane}.title")
+        title.setToolTip("Hooks run from this lane: " + ", ".join(LANE_HOOKS[lane]))  # type: ignore[index]
+        model = ChainModel(self._document, lane, self)
+        view = ChainListView(lane, self)
+        view.setModel(model)
+        view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        title.setBuddy(view)
+        view.viewport().installEventFilter(self)
+        view.installEventFilter(self)
+        model.drop_refused.connect(self.show_message)
+        view.selectionModel().currentChanged.connect(self._on_view_current_changed)
+        view.selectionModel().selectionChanged.connect(self._on_view_selection_changed)
+        for text, keys, slot in (
+            ("Enable/Disable", [QKeySequence(Qt.Key.Key_Space)], self.toggle_selected),
+            ("Remove", [QKeySequence(QKeySequence.StandardKey.Delete), QKeySequence(Qt.Key.Key_Backspace)],
+             self.remove_selected),
+            ("Move Up", [QKeySequence("Ctrl+Up")], self.move_selected_up),
+            ("Move Down", [QKeySequence("Ctrl+Down")], self.move_selected_down),
+            ("Move to Previous Lane", [QKeySequence("Ctrl+Left")], self.move_selected_to_previous_lane),
+            ("Move to Next Lane", [QKeySequence("Ctrl+Right")], self.move_selected_to_next_lane),
+        ):  # fmt: skip
+            action = QAction(text, view)
+            action.setShortcuts(keys)
+            action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+            action.triggered.connect(slot)
+            view.addAction(action)
+        view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self._models[lane] = model
+        self._views[lane] = view
+        column = QVBoxLayout()
+        column.setSpacing(2)
+        column.addWidget(title)
+        column.addWidget(view, 1)
+        return column
+
+    def _selected_entry(self) -> ChainEntry | None:
+        uid = self.selected_uid()
+        return self._document.entry(uid) if uid else None
+
+    def _move_selected_within(self, step: int) -> None:
+        entry = self._selected_entry()
+        found = self._document.locate(entry.uid) if entry else None
+        if entry is None or found is None:
+            return
+        lane, row = found
+        target = row + step
+        if 0 <= target < len(self._document.chain(lane)):
+            self._document.undo_stack().push(MoveEntry(self._document, entry.uid, lane, target))
+
+    def _move_selected_across(self, step: int) -> None:
+        entry = self._selected_entry()
+        found = self._document.locate(entry.uid) if entry else None
+        if entry is None or found is None:
+            return
+        lane, row = found
+        position = LANES.index(lane) + step
+        if not 0 <= position < len(LANES):
+            return
+        target = LANES[position]
+        reason = self._document.can_place(entry.type, target)
+        if reason is not None:
+            self.show_message(reason)
+            return
+        index = min(row, len(self._document.chain(target)))
+        self._document.undo_stack().push(MoveEntry(self._document, entry.uid, target, index))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove) and isinstance(
+            event, QDragEnterEvent | QDragMoveEvent
+        ):
+            lane = self._lane_of(watched)
+            if lane is not None:  # say why before the drop, while the "no drop" cursor shows
+                reason = self._models[lane].refusal(event.mimeData())
+                if reason is not None and reason != self.message_text():
+                    self.show_message(reason)
+        elif kind == QEvent.Type.FocusIn:
+            lane = self._lane_of(watched)
+            if lane is not None:
+                self._current_lane = lane
+        return super().eventFilter(watched, event)
+
+    def _lane_of(self, watched: QObject) -> str | None:
+        for lane, view in self._views.items():
+            if watched is view or watched is view.viewport():
+                return lane
+        return None
+
+    @Slot(QModelIndex, QModelIndex)
+    def _on_view_current_changed(self, current: QModelIndex, previous: QModelIndex) -> None:
+        if current.isValid():
+            model = current.model()
+            lane = model.lane() if isinstance(model, ChainModel) else self._current_lane
+            self._current_lane = lane
+
+    @Slot()
+    def _on_view_selection_changed(self) -> None:
+        sender_lane = next((lane for lane, view in self._views.items() if view.selectionModel() is self.sender()), None)
+        if sender_lane is not None and self._views[sender_lane].selectionModel().hasSelection():
+            self._current_lane = sender_lane
+            for lane, view in self._views.items():  # one selection across the three chains
+                if lane != sender_lane and view.selectionModel().hasSelection():
+                    view.selectionModel().clearSelection()
+        self.entry_selected.emit(self.selected_uid())
+
+    @Slot(str, int)
+    def _on_document_entry_inserted(self, lane: str, index: int) -> None:
+        entry = self._models[lane].entry_at(index)
+        if entry is not None:  # a new (or restored) entry is selected, so its options show
+            self.select(entry.uid, focus=self._chain_has_focus())
+
+    @Slot(str, int, str, int)
+    def _on_document_entry_moved(self, from_lane: str, from_index: int, to_lane: str, to_index: int) -> None:
+        entry = self._models[to_lane].entry_at(to_index)
+        if entry is not None:  # the moved entry stays selected, so keyboard moves can repeat
+            self.select(entry.uid, focus=self._chain_has_focus())
+
+    def _chain_has_focus(self) -> bool:
+        return any(view.hasFocus() for view in self._views.values())
+
+    @Slot()
+    def _on_message_timer_timeout(self) -> None:
+        self._message.hide()
