@@ -66,6 +66,8 @@ class RunRecord:
     error: str | None
     #: The design as it was when the run started (the design may have changed since).
     design_json: str | None = None
+    #: The user's message that started the run (kept even when a guardrail kept it out of the thread).
+    input_text: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +168,7 @@ class Store:
         model: str | None = None,
         resource_id: str | None = None,
         design_json: str | None = None,
+        input_text: str | None = None,
     ) -> RunRecord:
         """Record that a run started; creates its thread if this is the thread's first run."""
         now = utcnow()
@@ -178,11 +181,11 @@ class Store:
                     connection.execute(sa.insert(threads).values(**thread.model_dump()))
             connection.execute(sa.insert(runs).values(
                 id=run_id, design_id=design_id, design_json=design_json, thread_id=thread_id, model=model,
-                started_at=now,
+                started_at=now, input_text=input_text,
             ))
             return RunRecord(id=run_id, design_id=design_id, thread_id=thread_id, model=model, started_at=now,
                              finished_at=None, outcome=None, finish_reason=None, usage=None, tripwire=None,
-                             error=None, design_json=design_json)
+                             error=None, design_json=design_json, input_text=input_text)
 
         return await self.memory.run_sync(work, write=True)
 
@@ -280,7 +283,7 @@ def _run(row: Any) -> RunRecord:
     return RunRecord(
         id=row.id, design_id=row.design_id, thread_id=row.thread_id, model=row.model, started_at=row.started_at,
         finished_at=row.finished_at, outcome=row.outcome, finish_reason=row.finish_reason, usage=row.usage,
-        tripwire=row.tripwire, error=row.error, design_json=row.design_json,
+        tripwire=row.tripwire, error=row.error, design_json=row.design_json, input_text=row.input_text,
     )
 
 

@@ -112,6 +112,7 @@ runs = sa.Table(
     sa.Column("usage", sa.JSON, nullable=True),
     sa.Column("tripwire", sa.JSON, nullable=True),
     sa.Column("error", sa.Text, nullable=True),
+    sa.Column("input_text", sa.Text, nullable=True),
     sa.Index("ix_runs_thread_id_started_at", "thread_id", "started_at"),
     sa.Index("ix_runs_design_id", "design_id"),
 )

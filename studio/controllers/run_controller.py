@@ -70,6 +70,7 @@ class _Run:
     design_id: str | None = None
     design_json: str | None = None
     resource_id: str | None = None
+    input_text: str | None = None
     task: asyncio.Task[None] | None = None
     #: While the run streams, ``stop()`` cancels the task; afterwards (saving, reporting) it has nothing to stop.
     cancellable: bool = False
@@ -140,6 +141,7 @@ class RunController(QObject):
         else:
             run = _Run(stream.run_id, thread_id, stream)
         run.model, run.design_id, run.design_json, run.resource_id = model, design_id, design_json, resource_id
+        run.input_text = text if isinstance(text, str) else None
         self._run = run
         run.task = loop.create_task(self._drive(run), name=f"run {run.run_id}")
         run.task.add_done_callback(self._task_done)
@@ -197,7 +199,7 @@ class RunController(QObject):
                 design_id=run.design_id,
                 thread_id=run.thread_id,
                 model=run.model,
-                **_given(resource_id=run.resource_id, design_json=run.design_json),
+                **_given(resource_id=run.resource_id, design_json=run.design_json, input_text=run.input_text),
             )
             if run.setup_error is not None:
                 raise run.setup_error

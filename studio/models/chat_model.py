@@ -600,7 +600,9 @@ class ChatModel:
         (``tripwires_for_thread``: ``run_id``, ``at``, ``reason``, …) are accepted too; they are placed by
         :meth:`add_tripwire_banner`'s time rule.
         """
+        messages = list(messages)
         self.load_messages(messages)
+        user_messages = [(_naive(m.created_at), m.text) for m in messages if m.role == "user"]
         records = list(runs)
         starts = sorted(_naive(r.started_at) for r in records if getattr(r, "started_at", None) is not None)
         for record in records:
@@ -615,7 +617,16 @@ class ChatModel:
                     reason=str(data.get("reason", "")), processor_id=data.get("processorId", data.get("processor_id")),
                     metadata=data.get("metadata"), retry=bool(data.get("retry", False)),
                 )
-                self._insert(len(self._items) if later is None else self._first_row_from(later), [item])
+                inserted: list[ChatItem] = [item]
+                blocked_input = getattr(record, "input_text", None)
+                if blocked_input and not any(
+                    text == blocked_input and started - OWN_INPUT_WINDOW <= t and (later is None or t < later)
+                    for t, text in user_messages
+                ):
+                    # a guardrail kept the message out of the thread: show it above its banner all the same
+                    inserted.insert(0, UserItem(key=_new_key("user"), run_id=record.id, created_at=record.started_at,
+                                                text=blocked_input))
+                self._insert(len(self._items) if later is None else self._first_row_from(later), inserted)
             else:
                 self.add_tripwire_banner(
                     record.run_id, record.reason, record.processor_id, record.metadata,

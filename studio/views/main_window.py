@@ -27,6 +27,7 @@ from studio.controllers.connection import check_connection
 from studio.controllers.workspace import Workspace
 from studio.demo import DEMO_TOOLS
 from studio.models.palette_model import PaletteModel
+from studio.paths import data_dir
 from studio.views.agent_settings import AgentSettingsView
 from studio.views.chain_editor import ChainEditor
 from studio.views.chat_view import ChatView
@@ -237,12 +238,16 @@ class MainWindow(QMainWindow):
         box.open()
 
     # ----------------------------------------------------------------------------------------- geometry
+    @staticmethod
+    def _settings() -> QSettings:
+        """Window state lives with the user's data (a self-test or a test run never touches the real one)."""
+        return QSettings(str(data_dir() / "window.ini"), QSettings.Format.IniFormat)
+
     def _restore_geometry(self) -> None:
-        settings = QSettings("ProcessorStudio", "ProcessorStudio")
-        geometry = settings.value("window/geometry")
+        geometry = self._settings().value("window/geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        QSettings("ProcessorStudio", "ProcessorStudio").setValue("window/geometry", self.saveGeometry())
+        self._settings().setValue("window/geometry", self.saveGeometry())
         super().closeEvent(event)

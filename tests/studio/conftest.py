@@ -16,6 +16,12 @@ import qasync
 from PySide6.QtWidgets import QApplication
 
 
+@pytest.fixture(autouse=True)
+def _private_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No studio test reads or writes the real user data folder (window state, databases, user processors)."""
+    monkeypatch.setenv("PROCESSOR_STUDIO_DATA", str(tmp_path_factory.mktemp("studio-data")))
+
+
 @pytest.fixture
 def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
     """A fresh qasync loop for one test, set as the current asyncio loop and closed afterwards."""
