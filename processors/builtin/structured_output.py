@@ -26,7 +26,6 @@ import json
 import logging
 from typing import Any, ClassVar, Literal
 
-import jsonschema  # type: ignore[import-untyped]
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
@@ -66,8 +65,8 @@ class StructuredOutputOptions(ProcessorOptions):
             return value
         if isinstance(value, dict):
             try:
-                jsonschema.validators.validator_for(value).check_schema(value)
-            except jsonschema.SchemaError as error:
+                _jsonschema().validators.validator_for(value).check_schema(value)
+            except _jsonschema().SchemaError as error:
                 raise ValueError(f"not a valid JSON schema: {error.message}") from None
             return value
         raise ValueError("must be a JSON schema (a dict) or a pydantic model class")
@@ -106,7 +105,7 @@ class StructuredOutput(BuiltinProcessor):
         self._json_schema: dict[str, Any] = (
             self._pydantic.model_json_schema() if self._pydantic is not None else dict(schema)
         )
-        self._validator = None if self._pydantic is not None else jsonschema.validators.validator_for(schema)(schema)
+        self._validator = None if self._pydantic is not None else _jsonschema().validators.validator_for(schema)(schema)
         self._model = resolve_model(self.options.model) if self.options.model is not None else None
 
     # ----------------------------------------------------------------------------------------- validation
@@ -209,3 +208,10 @@ def _replace_last_assistant_text(messages: list[Message], text: str) -> list[Mes
 
 
 __all__ = ["StructuredOutput", "StructuredOutputOptions"]
+
+
+def _jsonschema() -> Any:
+    """jsonschema, imported on first use: it costs ~50 ms and the studio's start-up loads every built-in."""
+    import jsonschema  # type: ignore[import-untyped]
+
+    return jsonschema

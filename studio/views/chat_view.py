@@ -19,6 +19,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import json
+import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -148,6 +149,23 @@ def _new_block(cursor: QTextCursor, first: list[bool]) -> None:
     cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
 
 
+_MASK_RUN = re.compile(r"(?<![\\*])\*{3,}")
+
+
+def escape_masks(markdown: str) -> str:
+    """Keep redaction masks (``j***n@*****.com``, ``*** *** 2042``) literal: three or more asterisks in a row are
+    a mask, not emphasis. A line of asterisks alone is left to be a horizontal rule."""
+    if "***" not in markdown:
+        return markdown
+    lines = []
+    for line in markdown.split("\n"):
+        if line.strip().strip("*") == "" or "***" not in line:
+            lines.append(line)
+        else:
+            lines.append(_MASK_RUN.sub(lambda match: "\\*" * len(match.group(0)), line))
+    return "\n".join(lines)
+
+
 def insert_markdown(cursor: QTextCursor, markdown: str) -> None:
     """Insert markdown at the cursor, which must be in an empty block, keeping the first block's own format.
 
@@ -156,6 +174,7 @@ def insert_markdown(cursor: QTextCursor, markdown: str) -> None:
     """
     if not markdown.strip():
         return
+    markdown = escape_masks(markdown)
     start = cursor.position()
     cursor.insertMarkdown(_PLACEHOLDER + "\n\n" + markdown)
     document = cursor.document()

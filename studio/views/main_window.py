@@ -89,7 +89,7 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.chat)
         self.splitter.addWidget(self.inspector)
-        self.splitter.setSizes([400, 620, 540])
+        self.splitter.setSizes([520, 560, 480])
         self.splitter.setStretchFactor(1, 1)
         self.setCentralWidget(self.splitter)
         self._build_menus()
