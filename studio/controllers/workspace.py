@@ -17,9 +17,11 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from processors.result import GenerateResult
+from studio.build import build_agent
 from studio.controllers.run_controller import RunController
 from studio.controllers.threads_controller import ThreadsController
-from studio.design import AgentDesign, DesignError, build_agent, design_to_python, load_design, save_design
+from studio.design import AgentDesign, DesignError, load_design, save_design
+from studio.export import design_to_python
 from studio.models.chat_model import ChatListModel, ChatModel
 from studio.models.design_document import DesignDocument
 from studio.models.threads_model import ThreadListModel

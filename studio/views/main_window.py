@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.build import available_tools
 from studio.catalog import palette_groups
 from studio.controllers.connection import check_connection
 from studio.controllers.workspace import Workspace
-from studio.demo import DEMO_TOOLS
 from studio.models.palette_model import PaletteModel
 from studio.paths import data_dir
 from studio.views.agent_settings import AgentSettingsView
@@ -69,7 +69,8 @@ class MainWindow(QMainWindow):
         self.palette = PaletteView(PaletteModel(palette_groups(workspace.catalogue)))
         self.chains = ChainEditor(document)
         self.options = OptionsForm(document)
-        self.settings_view = AgentSettingsView(document, tools=sorted(DEMO_TOOLS))
+        tool_names, tool_problems = available_tools()
+        self.settings_view = AgentSettingsView(document, tools=tool_names)
         self.chat = ChatView(workspace.chat_list)
         self.inspector = InspectorView()
 
@@ -122,6 +123,8 @@ class MainWindow(QMainWindow):
         workspace.design_opened.connect(self._on_workspace_design_opened)
         workspace.document.modified_changed.connect(self._update_title)
         self._restore_geometry()
+        for problem in tool_problems:
+            self._show_status(f"A tool file was skipped: {problem}")
 
     # ----------------------------------------------------------------------------------------- menus
     def _action(self, menu: Any, text: str, slot: Any, shortcut: Any = None, name: str = "") -> QAction:

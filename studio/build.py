@@ -1,0 +1,295 @@
+"""Building a runtime :class:`processors.Agent` from an :class:`~studio.design.AgentDesign`.
+
+Each enabled chain entry becomes a processor from the catalogue, the model config becomes a model (the offline
+demo model or litellm), tool names become tools (demo tools or ``file.py:function`` from the user tools folder).
+Anything that cannot be built raises :class:`~studio.design.DesignError` naming the lane, position and type.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from processors import Agent, Tool, Violation
+    from processors.builtin.registry import Catalogue
+    from processors.memory.base import Memory
+    from processors.models.base import LanguageModel
+
+from studio.design import (
+    _LANE_TITLES,
+    LANES,
+    AgentDesign,
+    ChainEntry,
+    DesignError,
+    Lane,
+    ModelConfig,
+)
+
+logger = logging.getLogger(__name__)
+
+
+def entry_label(lane: Lane, index: int, entry: ChainEntry) -> str:
+    """How messages name a chain entry: ``"Output chain, #2 (RegexFilter)"`` (positions count from 1)."""
+    return f"{_LANE_TITLES[lane]}, #{index + 1} ({entry.type})"
+
+
+def build_processor(catalogue: Catalogue, lane: Lane, index: int, entry: ChainEntry) -> Any:
+    """One chain entry as a runtime processor. Raises :class:`DesignError` naming the entry on any failure."""
+    from processors.agent import check_lane
+
+    where = entry_label(lane, index, entry)
+    try:
+        processor = catalogue.create(entry.type, entry.options)
+        check_lane([processor], lane)
+    except Exception as error:  # unknown type, invalid options, a plug-in's own failure: all the user's to fix
+        raise DesignError(
+            f"{where}: {error}", path=f"{lane}[{index}]", lane=lane, index=index, uid=entry.uid
+        ) from error
+    return processor
+
+
+@dataclass
+class BuiltEntry:
+    """A chain entry and the processor built from it; ``default_id`` is the id it had before de-duplication."""
+
+    lane: Lane
+    index: int
+    entry: ChainEntry
+    processor: Any
+    default_id: str
+
+
+def build_chains(design: AgentDesign, catalogue: Catalogue) -> dict[Lane, list[BuiltEntry]]:
+    """Every enabled entry of each chain with its processor, processor ids made unique across the agent.
+
+    Two processors sharing an id would share their per-run ``state`` (the runtime keys it by id), so a
+    second ``PIIDetector`` becomes ``pii-detector-2``.
+    """
+    chains: dict[Lane, list[BuiltEntry]] = {}
+    taken: set[str] = set()
+    for lane in LANES:
+        chains[lane] = []
+        for index, entry in enumerate(design.chain(lane)):
+            if not entry.enabled:
+                continue
+            processor = build_processor(catalogue, lane, index, entry)
+            default_id = str(getattr(processor, "id", "") or "processor")
+            unique = _unique_id(default_id, taken)
+            if unique != getattr(processor, "id", None):
+                processor.id = unique
+            chains[lane].append(BuiltEntry(lane, index, entry, processor, default_id))
+    return chains
+
+
+def _unique_id(wanted: str, taken: set[str]) -> str:
+    candidate, number = wanted, 2
+    while candidate in taken:
+        candidate = f"{wanted}-{number}"
+        number += 1
+    taken.add(candidate)
+    return candidate
+
+
+def _listen(processor: Any, listener: Callable[[str, Violation], None]) -> None:
+    """Make ``processor.on_violation`` tell ``listener(processor id, violation)`` first, then do what it did."""
+    original = getattr(processor, "on_violation", None)
+    processor_id = str(processor.id)
+
+    def on_violation(violation: Violation) -> Any:
+        try:
+            listener(processor_id, violation)
+        except Exception:  # the studio's listing must never break the guardrail or its own alert
+            logger.warning("violation listener failed for processor %s", processor_id, exc_info=True)
+        return original(violation) if callable(original) else None
+
+    processor.on_violation = on_violation
+
+
+def build_model(config: ModelConfig, *, api_key: str | None = None) -> LanguageModel:
+    """The design's model: the offline demo model for ``"demo"``, else litellm (the key is passed, never saved)."""
+    if config.is_demo:
+        from studio.demo import demo_model
+
+        return demo_model()
+    model_id = config.model.strip()
+    if not model_id:
+        raise DesignError(
+            "model.model: choose a model (a litellm id such as 'openai/gpt-4o-mini', or 'demo')", path="model.model"
+        )
+    from processors.models.litellm import LiteLLMModel
+
+    return LiteLLMModel(model_id, api_base=config.api_base or None, api_key=api_key, **config.call_settings())
+
+
+def _tool_file_and_function(name: str) -> tuple[str, str] | None:
+    """``"weather.py:forecast"`` → ``("weather.py", "forecast")``; ``None`` for a demo tool name."""
+    if ":" not in name:
+        return None
+    file_name, _, function = name.rpartition(":")
+    return file_name, function
+
+
+def resolve_tool(name: str, *, tool_folder: Path | None = None) -> Tool:
+    """A design's tool name as a :class:`processors.Tool`: a demo tool, or ``file.py:function`` from the tools folder.
+
+    The file is imported afresh each time, so edits to a tool file apply to the next run.
+    """
+    from processors.builtin.registry import import_file
+    from processors.tools import Tool, tool
+
+    target = _tool_file_and_function(name)
+    if target is None:
+        from studio.demo import DEMO_TOOLS
+
+        if name not in DEMO_TOOLS:
+            known = ", ".join(sorted(DEMO_TOOLS))
+            raise DesignError(
+                f"Tool '{name}': no such demo tool (demo tools: {known}; a tool from a file is "
+                "written 'file.py:function')",
+                path="tools",
+            )
+        return DEMO_TOOLS[name]
+    file_name, function = target
+    if tool_folder is None:
+        from studio.paths import tools_folder
+
+        tool_folder = tools_folder()
+    path = Path(file_name) if Path(file_name).is_absolute() else tool_folder / file_name
+    if not path.is_file():
+        raise DesignError(
+            f"Tool '{name}': the file {file_name} is not in the tools folder ({tool_folder})", path="tools"
+        )
+    try:
+        module = import_file(path)
+    except Exception as error:
+        raise DesignError(
+            f"Tool '{name}': cannot import {file_name}: {type(error).__name__}: {error}", path="tools"
+        ) from error
+    found = getattr(module, function, None)
+    if found is None:
+        raise DesignError(f"Tool '{name}': {file_name} has no function named '{function}'", path="tools")
+    if isinstance(found, Tool):
+        return found
+    if not callable(found):
+        raise DesignError(f"Tool '{name}': '{function}' in {file_name} is not a function", path="tools")
+    try:
+        return tool(found)
+    except (TypeError, ValueError) as error:
+        raise DesignError(f"Tool '{name}': {error}", path="tools") from error
+
+
+def resolve_tools(names: Iterable[str], *, tool_folder: Path | None = None) -> list[Tool]:
+    """Every tool of a design; two tools answering to the same name are refused (the model could not tell)."""
+    tools: list[Tool] = []
+    seen: dict[str, str] = {}
+    for name in names:
+        found = resolve_tool(name, tool_folder=tool_folder)
+        if found.name in seen:
+            raise DesignError(
+                f"Tool '{name}': its name '{found.name}' is already used by '{seen[found.name]}'", path="tools"
+            )
+        seen[found.name] = name
+        tools.append(found)
+    return tools
+
+
+def build_agent(
+    design: AgentDesign,
+    *,
+    catalogue: Catalogue,
+    api_key: str | None = None,
+    memory: Memory | None = None,
+    on_violation: Callable[[str, Violation], None] | None = None,
+    tool_folder: Path | None = None,
+) -> Agent:
+    """The runtime :class:`processors.Agent` for ``design``; raises :class:`DesignError` for what cannot be built.
+
+    Only enabled chain entries run; the agent's ``<lane>_processors[i]`` is the ``i``-th enabled entry of that
+    chain. ``on_violation(processor_id, violation)`` is told about every abort, before each processor's own
+    ``on_violation`` runs as usual; processor ids are unique within the agent, and :func:`processor_entries`
+    maps them back to chain entries. ``catalogue`` is a
+    :class:`processors.builtin.registry.Catalogue` (``studio.catalog.studio_catalogue()`` in the app).
+    """
+    from processors import Agent
+
+    chains = build_chains(design, catalogue)
+    if on_violation is not None:
+        for built in chains.values():
+            for item in built:
+                _listen(item.processor, on_violation)
+    model = build_model(design.model, api_key=api_key)
+    tools = resolve_tools(design.tools, tool_folder=tool_folder)
+    return Agent(
+        id=design.id,
+        name=design.name,
+        instructions=design.instructions,
+        model=model,
+        tools=tools,
+        input_processors=[item.processor for item in chains["input"]],
+        output_processors=[item.processor for item in chains["output"]],
+        error_processors=[item.processor for item in chains["error"]],
+        max_processor_retries=design.max_processor_retries,
+        max_steps=design.max_steps,
+        memory=memory,
+    )
+
+
+def processor_entries(design: AgentDesign, agent: Agent) -> dict[str, ChainEntry]:
+    """Processor id → the chain entry it was built from, for an agent :func:`build_agent` made from ``design``.
+
+    The inspector and the chat use it to point from a trace event or a tripwire back to the chain editor.
+    """
+    mapping: dict[str, ChainEntry] = {}
+    for lane, processors in (
+        ("input", agent.input_processors),
+        ("output", agent.output_processors),
+        ("error", agent.error_processors),
+    ):
+        enabled = [entry for entry in design.chain(lane) if entry.enabled]  # type: ignore[arg-type]
+        for entry, processor in zip(enabled, processors or [], strict=False):  # type: ignore[arg-type]
+            mapping[str(getattr(processor, "id", ""))] = entry
+    return mapping
+
+
+# ------------------------------------------------------------------------------------------- Python export
+
+#: Environment variables litellm itself reads for providers whose name does not simply give ``<NAME>_API_KEY``.
+_KEY_ENV_NAMES = {"together_ai": "TOGETHERAI_API_KEY", "azure": "AZURE_API_KEY", "vertex_ai": "VERTEXAI_API_KEY"}
+
+
+def api_key_env_var(model_id: str) -> str:
+    """The environment variable an exported script reads the API key from (the provider's usual one)."""
+    provider = model_id.split("/", 1)[0] if "/" in model_id else "openai"
+    return _KEY_ENV_NAMES.get(provider, re.sub(r"\W", "_", provider).upper() + "_API_KEY")
+
+
+def _default_tools_folder() -> Path:
+    from studio.paths import tools_folder
+
+    return tools_folder()
+
+
+def available_tools(tool_folder: Path | None = None) -> tuple[list[str], list[str]]:
+    """Tool names the agent settings offer: the demo set, then ``file.py:function`` for each ``@tool`` in the user
+    tools folder. Returns (names, problems): a file that fails to import is reported and skipped."""
+    from processors.builtin.registry import import_file
+    from processors.tools import Tool
+    from studio.demo import DEMO_TOOLS
+
+    names = sorted(DEMO_TOOLS)
+    problems: list[str] = []
+    folder = tool_folder or _default_tools_folder()
+    for path in sorted(folder.glob("*.py")) if folder.is_dir() else []:
+        try:
+            module = import_file(path)
+        except Exception as error:
+            problems.append(f"{path.name}: {type(error).__name__}: {error}")
+            continue
+        names.extend(f"{path.name}:{name}" for name, value in sorted(vars(module).items())
+                     if isinstance(value, Tool) and not name.startswith("_"))
+    return names, problems

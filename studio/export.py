@@ -1,0 +1,402 @@
+"""Exporting a design as a runnable Python script that builds the same agent with ``processors``.
+
+The script imports each processor class from its own module (user files by path), reads the API key from the
+provider's environment variable (it is never written into the script) and chats on standard input.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import json
+import keyword
+import logging
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from processors.builtin.registry import Catalogue
+
+from studio.build import (
+    BuiltEntry,
+    _default_tools_folder,
+    _tool_file_and_function,
+    api_key_env_var,
+    build_chains,
+    resolve_tools,
+)
+from studio.design import (
+    LANES,
+    AgentDesign,
+    DesignError,
+    Lane,
+    _sorted_keys,
+)
+
+logger = logging.getLogger(__name__)
+
+
+def design_to_python(
+    design: AgentDesign, *, catalogue: Catalogue | None = None, tool_folder: Path | None = None
+) -> str:
+    """A runnable Python script that builds the same agent with ``processors`` and chats on stdin/stdout.
+
+    Every processor is constructed as ``Type(**options)`` from the module that defines it; the API key is read
+    from an environment variable at run time, never written into the script. The script imports ``studio`` only
+    for the offline demo model and demo tools. Building the design first means an export that could not run is
+    refused with the same :class:`DesignError` a run would give. ``catalogue`` defaults to the studio's.
+    """
+    if catalogue is None:
+        from studio.catalog import studio_catalogue
+
+        catalogue = studio_catalogue()
+    chains = build_chains(design, catalogue)
+    resolve_tools(design.tools, tool_folder=tool_folder)  # refuse what would fail when the script runs
+    return _Script(design, catalogue, tool_folder).render(chains)
+
+
+def _catalogue_class(catalogue: Catalogue, type_name: str, fallback: type) -> tuple[type, Path | None]:
+    """The class the catalogue records for ``type_name`` (what ``create`` instantiates), and its user file if any."""
+    record = catalogue.get(type_name)
+    if record is None:
+        return fallback, None
+    file = Path(record.source.removeprefix("file:")) if record.source.startswith("file:") else None
+    return record.cls, file
+
+
+# --- Python source for JSON values, formatted as ruff format would ------------------------------------------
+
+_WIDTH = 110
+
+
+def _literal(value: Any, indent: int) -> str:
+    """``value`` (JSON data) as Python source; containers that do not fit on the line are split, one item a line."""
+    flat = _flat_literal(value)
+    if len(flat) + indent <= _WIDTH:
+        return flat
+    if isinstance(value, str):
+        return _string_literal(value, indent)
+    if isinstance(value, dict) and value:
+        items = [f"{_string_literal(str(k), indent + 4)}: {_literal(v, indent + 4)}" for k, v in value.items()]
+        return _bracketed("{", items, "}", indent)
+    if isinstance(value, list) and value:
+        return _bracketed("[", [_literal(item, indent + 4) for item in value], "]", indent)
+    return flat
+
+
+def _bracketed(opening: str, items: Sequence[str], closing: str, indent: int) -> str:
+    if not items:
+        return opening + closing
+    inner = " " * (indent + 4)
+    return opening + "\n" + "".join(f"{inner}{item},\n" for item in items) + " " * indent + closing
+
+
+def _flat_literal(value: Any) -> str:
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a JSON string is a valid Python string literal
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_flat_literal(str(k))}: {_flat_literal(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_flat_literal(item) for item in value) + "]"
+    return repr(value)
+
+
+def _string_literal(text: str, indent: int) -> str:
+    """A long string as implicitly concatenated pieces in parentheses, split after spaces and line ends."""
+    flat = json.dumps(text, ensure_ascii=False)
+    if len(flat) + indent <= _WIDTH:
+        return flat
+    room = max(30, _WIDTH - indent - 6)
+    pieces: list[str] = []
+    current = ""
+    for word in re.findall(r"[^ \n]+ *\n?| +\n?|\n", text):
+        if current and (current.endswith("\n") or len(json.dumps(current + word, ensure_ascii=False)) > room):
+            pieces.append(current)
+            current = ""
+        current += word
+    if current:
+        pieces.append(current)
+    return _bracketed("(", [json.dumps(piece, ensure_ascii=False) for piece in pieces], ")", indent).replace(
+        ",\n", "\n"
+    )
+
+
+def _is_name(key: str) -> bool:
+    return key.isidentifier() and not keyword.iskeyword(key)
+
+
+def _call(callee: str, kwargs: dict[str, Any], indent: int, leading: Sequence[str] = (), *, before: int = 0) -> str:
+    """``callee(leading..., key=value, ...)`` on one line if it fits, else one argument a line.
+
+    ``indent`` is the line's indentation, ``before`` how many characters precede ``callee`` after it.
+    """
+    if all(_is_name(key) for key in kwargs):
+        flat_parts = [*leading, *(f"{key}={_flat_literal(value)}" for key, value in kwargs.items())]
+        parts = [*leading, *(f"{key}={_literal(value, indent + 4)}" for key, value in kwargs.items())]
+    else:
+        flat_parts = [*leading, f"**{_flat_literal(kwargs)}"]
+        parts = [*leading, f"**{_literal(kwargs, indent + 4)}"]
+    one_line = f"{callee}({', '.join(flat_parts)})"
+    if len(one_line) + indent + before <= _WIDTH:
+        return one_line
+    return _bracketed(f"{callee}(", parts, ")", indent)
+
+
+def _docstring_text(text: str) -> str:
+    return " ".join(text.split()).replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+
+
+# --- the script ---------------------------------------------------------------------------------------------
+
+_LOAD_FROM_FILE = '''
+def load_from_file(path: Path, name: str) -> Any:
+    """Import ``name`` from a Python file by its path (user processor and tool files are not packages)."""
+    spec = importlib.util.spec_from_file_location(f"exported_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return getattr(module, name)
+'''
+
+_AS_TOOL = '''
+def as_tool(found: Any) -> Tool:
+    """A ``@tool`` object as it is; a plain function wrapped with ``tool``."""
+    return found if isinstance(found, Tool) else tool(found)
+'''
+
+_CHAT = '''
+async def chat(agent: Agent) -> None:
+    """Answer each line read from standard input, streaming the reply to standard output."""
+    loop = asyncio.get_running_loop()
+    while True:
+        if sys.stdin.isatty():
+            print("> ", end="", flush=True)
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            return
+        if not line.strip():
+            continue
+        stream = agent.stream(line.strip())
+        async for chunk in stream:
+            if chunk.type == "text-delta":
+                print(chunk.payload.text, end="", flush=True)
+            elif chunk.type == "tool-call":
+                print(f"[tool {chunk.payload.tool_name}({chunk.payload.args})]", flush=True)
+            elif chunk.type == "tripwire":
+                print(f"[blocked by {chunk.payload.processor_id}: {chunk.payload.reason}]", flush=True)
+            elif chunk.type == "error":
+                print(f"[error: {chunk.payload.error}]", flush=True)
+        print(flush=True)
+
+
+def main() -> None:
+    try:
+        asyncio.run(chat(build_agent()))
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+#: Local names of ``build_agent()`` that a renamed processor's variable must not take.
+_BUILD_LOCALS = frozenset({"model", "tools", "input_processors", "output_processors", "error_processors"})
+
+
+class _Script:
+    """Writes the exported script: imports collected as classes are met, ``build_agent()``, the chat loop."""
+
+    def __init__(self, design: AgentDesign, catalogue: Catalogue, tool_folder: Path | None) -> None:
+        self.design = design
+        self.catalogue = catalogue
+        self.tool_folder = tool_folder
+        self.stdlib: set[str] = {"import asyncio", "import sys"}
+        self.imports: dict[str, set[str]] = {"processors": {"Agent"}}
+        self.constants: list[str] = []
+        self.helpers: list[str] = []
+        self.loads: list[str] = []  # statements of build_agent() that load classes from user files
+        self.local_names: dict[str, tuple[str, str]] = {}  # local name -> (module or file, its name there)
+
+    # --- names -----------------------------------------------------------------------------------------------
+    def _bind(self, origin: str, name: str) -> str:
+        local, number = name, 2
+        while local in self.local_names and self.local_names[local] != (origin, name):
+            local = f"{name}_{number}"
+            number += 1
+        self.local_names[local] = (origin, name)
+        return local
+
+    def _import(self, module: str, name: str) -> str:
+        local = self._bind(module, name)
+        self.imports.setdefault(module, set()).add(name if local == name else f"{name} as {local}")
+        return local
+
+    def _helper(self, source: str) -> None:
+        if source in self.helpers:
+            return
+        self.helpers.append(source)
+        if source is _AS_TOOL:
+            self._import("processors", "Tool")
+            self._import("processors", "tool")
+        self.stdlib.update({"import importlib.util", "from pathlib import Path", "from typing import Any"})
+
+    def class_expression(self, cls: type, file: Path | None = None) -> str:
+        """How the script names ``cls``: imported from its module, or loaded from its file (user files)."""
+        qualname = cls.__qualname__
+        if "<locals>" in qualname:
+            raise DesignError(f"{qualname} is defined inside a function and cannot be exported", path="")
+        top, _, rest = qualname.partition(".")
+        module_name = cls.__module__
+        module = sys.modules.get(module_name)
+        if file is None and _importable(module_name, module):
+            local = self._import(module_name, top)
+        else:
+            file = file or getattr(module, "__file__", None)
+            if not file:
+                raise DesignError(f"{qualname} comes from {module_name}, which a script cannot import", path="")
+            fresh = (str(file), top) not in self.local_names.values()
+            local = self._bind(str(file), top)
+            if fresh:
+                self._helper(_LOAD_FROM_FILE)
+                self.loads.append(f"{local} = load_from_file(Path({_flat_literal(str(file))}), {_flat_literal(top)})")
+        return f"{local}.{rest}" if rest else local
+
+    # --- the statements of build_agent() -------------------------------------------------------------------
+    def chains(self, chains: dict[Lane, list[BuiltEntry]]) -> list[str]:
+        statements: list[str] = []
+        lists: list[str] = []
+        for lane in LANES:
+            items = []
+            for item in chains[lane]:
+                cls, file = _catalogue_class(self.catalogue, item.entry.type, type(item.processor))
+                options = _sorted_keys(item.entry.options)
+                if item.processor.id == item.default_id:
+                    items.append(_call(self.class_expression(cls, file), options, 8))
+                    continue
+                # A de-duplicated id: the processor gets a variable, and its id is set as build_agent() does.
+                variable = re.sub(r"\W", "_", item.processor.id)
+                if not _is_name(variable) or variable in _BUILD_LOCALS:
+                    variable = f"processor_{variable}"
+                constructor = self.class_expression(cls, file)
+                statements.append(f"{variable} = {_call(constructor, options, 4, before=len(variable) + 3)}")
+                statements.append(f"{variable}.id = {_flat_literal(item.processor.id)}")
+                items.append(variable)
+            lists.append(f"{lane}_processors = {_bracketed('[', items, ']', 4)}")
+        return statements + lists
+
+    def model(self) -> str:
+        config = self.design.model
+        if config.is_demo:
+            return f"model = {self._import('studio.demo', 'demo_model')}()"
+        self.stdlib.add("import os")
+        model_id = config.model.strip()
+        self.constants.insert(0, f"API_KEY_ENV = {_flat_literal(api_key_env_var(model_id))}")
+        leading = [
+            _flat_literal(model_id),
+            f"api_base={_flat_literal(config.api_base or None)}",
+            "api_key=os.environ.get(API_KEY_ENV)",
+        ]
+        constructor = self._import("processors.models", "LiteLLMModel")
+        return f"model = {_call(constructor, _sorted_keys(config.call_settings()), 4, leading, before=8)}"
+
+    def tools(self) -> str:
+        expressions = []
+        for name in self.design.tools:
+            target = _tool_file_and_function(name)
+            if target is None:
+                expressions.append(f"{self._import('studio.demo', 'DEMO_TOOLS')}[{_flat_literal(name)}]")
+                continue
+            if _AS_TOOL not in self.helpers:
+                self._helper(_LOAD_FROM_FILE)
+                self._helper(_AS_TOOL)
+                self.stdlib.add("import os")
+                folder = _flat_literal(str(self.tool_folder or _default_tools_folder()))
+                self.constants.append(f'TOOLS_FOLDER = Path(os.environ.get("PROCESSOR_STUDIO_TOOLS") or {folder})')
+            file_name, function = target
+            path = (
+                f"Path({_flat_literal(file_name)})"
+                if Path(file_name).is_absolute()
+                else f"TOOLS_FOLDER / {_flat_literal(file_name)}"
+            )
+            expressions.append(f"as_tool(load_from_file({path}, {_flat_literal(function)}))")
+        return f"tools = {_bracketed('[', expressions, ']', 4)}"
+
+    # --- the whole script ----------------------------------------------------------------------------------
+    def render(self, chains: dict[Lane, list[BuiltEntry]]) -> str:
+        design = self.design
+        chain_statements = self.chains(chains)
+        statements = [*self.loads, *chain_statements, self.model(), self.tools()]
+        self.constants.append(f"INSTRUCTIONS = {_string_literal(design.instructions, 0)}")
+        arguments = [
+            f"id={_flat_literal(design.id)}",
+            f"name={_string_literal(design.name, 8)}",
+            "instructions=INSTRUCTIONS",
+            "model=model",
+            "tools=tools",
+            "input_processors=input_processors",
+            "output_processors=output_processors",
+            "error_processors=error_processors",
+            f"max_processor_retries={design.max_processor_retries!r}",
+            f"max_steps={design.max_steps!r}",
+        ]
+        statements.append(f"return {_bracketed('Agent(', arguments, ')', 4)}")
+        build = 'def build_agent() -> Agent:\n    """The agent as designed in Processor Studio."""\n' + "".join(
+            f"    {statement}\n" for statement in statements
+        )
+        head = [self._header(), self._imports(), "\n".join(self.constants)]
+        definitions = [*self.helpers, build, _CHAT]
+        return (
+            "\n\n".join(part.strip("\n") for part in head)
+            + "\n\n\n"
+            + "\n\n\n".join(part.strip("\n") for part in definitions)
+            + "\n"
+        )
+
+    def _header(self) -> str:
+        design = self.design
+        if design.model.is_demo:
+            key_note = "It uses the offline demo model (no API key, no network), so `studio` must be importable."
+        else:
+            env = api_key_env_var(design.model.model.strip())
+            key_note = f"The API key is read from the {env} environment variable."
+        return (
+            f'"""{_docstring_text(design.name)}: an agent exported from Processor Studio.\n\n'
+            "Run it and type messages, one per line (Ctrl-D ends); each reply streams back. Every line starts a\n"
+            f"new conversation. {key_note}\n"
+            '"""'
+        )
+
+    def _imports(self) -> str:
+        plain = sorted(line for line in self.stdlib if line.startswith("import "))
+        froms = sorted(line for line in self.stdlib if line.startswith("from "))
+        first_party = [
+            f"from {module} import {', '.join(sorted(names, key=_isort_key))}"
+            for module, names in sorted(self.imports.items())
+        ]
+        return "from __future__ import annotations\n\n" + "\n".join(plain + froms) + "\n\n" + "\n".join(first_party)
+
+
+def _isort_key(name: str) -> tuple[int, str]:
+    """isort's order within one ``from`` import: CONSTANTS, then Classes, then functions."""
+    bare = name.split(" as ")[0]
+    kind = 0 if bare.isupper() else 1 if bare[:1].isupper() else 2
+    return kind, bare
+
+
+def _importable(module_name: str, module: ModuleType | None) -> bool:
+    """Whether a fresh interpreter can ``import module_name``: its top-level package is on ``sys.path``.
+
+    ``PathFinder`` looks at ``sys.path`` only; ``find_spec`` would also trust ``sys.modules``, where files
+    imported by path (user processors) sit under made-up names.
+    """
+    if module_name == "__main__" or module is None:
+        return False
+    top = module_name.partition(".")[0]
+    return top in sys.builtin_module_names or importlib.machinery.PathFinder.find_spec(top) is not None
