@@ -15,6 +15,11 @@ TIMEOUT = 20.0
 async def check_connection(model_id: str, *, api_key: str | None, api_base: str | None) -> str:
     """A one-line verdict: "Connected: <reply>" or why it failed. Never raises for provider errors."""
     timeout = TIMEOUT
+    if not api_key:
+        if not api_base:
+            provider = model_id.split("/", 1)[0] if "/" in model_id else "openai"
+            return f"No API key is set for {provider}: save one above (or set the provider's environment variable)."
+        api_key = "no-key"  # local OpenAI-compatible servers (Ollama, LM Studio) ignore it; litellm wants one
     model = LiteLLMModel(model_id, api_base=api_base or None, api_key=api_key or None, max_tokens=8)
     request = ModelRequest(messages=[{"role": "user", "content": "Reply with the word OK."}])
     reply: list[str] = []

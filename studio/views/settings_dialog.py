@@ -76,6 +76,8 @@ class SettingsDialog(QDialog):
         connection.addRow("", self.verdict)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
+        for button in (*buttons.buttons(), self.save, self.remove, self.test):
+            button.setAutoDefault(False)  # Enter in the key field saves the key; it must not close the dialog
         layout = QVBoxLayout(self)
         layout.addWidget(self.keyring_note)
         layout.addLayout(keys)

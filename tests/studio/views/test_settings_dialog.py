@@ -1,0 +1,83 @@
+"""Settings: keys go to the keyring and are never shown; "Test connection" makes one real call to a local server."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import keyring
+import pytest
+import qasync
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from studio.controllers.connection import check_connection
+from studio.secrets import SecretStore
+from studio.views.settings_dialog import SettingsDialog
+from tests.studio.conftest import run
+from tests.studio.test_secrets import MemoryKeyring
+from tests.support.openai_server import OpenAIServer
+
+
+@pytest.fixture
+def memory_keyring() -> Iterator[MemoryKeyring]:
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)
+
+
+def dialog_for(qtbot: QtBot, server: OpenAIServer) -> SettingsDialog:
+    dialog = SettingsDialog(SecretStore(), check_connection, model_id="openai/test-model", api_base=server.base_url)
+    qtbot.addWidget(dialog)
+    dialog.open()
+    return dialog
+
+
+async def press_test(dialog: SettingsDialog) -> str:
+    verdict: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    dialog.connection_tested.connect(lambda text: verdict.done() or verdict.set_result(text))
+    dialog.test.click()
+    return await asyncio.wait_for(verdict, 30)
+
+
+def test_saved_key_is_used_for_the_connection_test_and_never_shown(
+    qtbot: QtBot, qloop: qasync.QEventLoop, openai_server: OpenAIServer, memory_keyring: MemoryKeyring
+) -> None:
+    openai_server.reply_text("OK")
+    dialog = dialog_for(qtbot, openai_server)
+    dialog.key.setText("sk-test-abcdefgh1234")
+    qtbot.keyClick(dialog.key, Qt.Key.Key_Return)
+
+    assert memory_keyring.values == {("processor-studio", "openai"): "sk-test-abcdefgh1234"}
+    assert dialog.key.text() == ""
+    assert "sk-test" not in dialog.stored.text()
+    assert dialog.stored.text().endswith("1234")
+    verdict = run(qloop, press_test(dialog))
+    assert verdict == "Connected to openai/test-model — it replied “OK”"
+    assert openai_server.request_headers[0]["authorization"] == "Bearer sk-test-abcdefgh1234"
+
+
+def test_a_refused_key_is_reported_in_one_line(
+    qtbot: QtBot, qloop: qasync.QEventLoop, openai_server: OpenAIServer, memory_keyring: MemoryKeyring
+) -> None:
+    openai_server.reply_error(401, "Incorrect API key provided")
+    dialog = dialog_for(qtbot, openai_server)
+    dialog.key.setText("sk-wrong")
+    dialog.save.click()
+    verdict = run(qloop, press_test(dialog))
+    assert verdict.startswith("Failed — HTTP 401:")
+    assert "Incorrect API key provided" in verdict
+    assert dialog.test.isEnabled()
+
+
+def test_without_a_key_it_says_so_without_calling(
+    qtbot: QtBot, qloop: qasync.QEventLoop, memory_keyring: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    dialog = SettingsDialog(SecretStore(), check_connection, model_id="openai/gpt-4o-mini")
+    qtbot.addWidget(dialog)
+    dialog.open()
+    verdict = run(qloop, press_test(dialog))
+    assert verdict.startswith("No API key is set for openai")
