@@ -21,6 +21,7 @@ import itertools
 import json
 import re
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,8 +66,10 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
+    QLabel,
     QPlainTextEdit,
     QPushButton,
+    QStackedWidget,
     QToolTip,
     QVBoxLayout,
     QWidget,
@@ -1065,6 +1068,40 @@ class ChatInput(QPlainTextEdit):
         super().keyPressEvent(event)
 
 
+class EmptyChat(QWidget):
+    """What an empty conversation shows: a line on what to do, and suggestions that send themselves."""
+
+    #: A suggestion was clicked (its text).
+    suggestion_clicked = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("chat.empty")
+        self._layout = QVBoxLayout(self)
+        self._layout.addStretch(1)
+        title = QLabel("<h3>Start the conversation</h3>Type below, or try one of these:", self)
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._layout.addWidget(title)
+        self._buttons: list[QPushButton] = []
+        self._layout.addStretch(2)
+
+    def set_suggestions(self, suggestions: Sequence[str]) -> None:
+        for button in self._buttons:
+            button.deleteLater()
+        self._buttons = []
+        for index, text in enumerate(suggestions):
+            button = QPushButton(text, self)
+            button.setObjectName(f"chat.suggestion.{index}")
+            button.setCursor(Qt.CursorShape.PointingHandCursor)
+            button.clicked.connect(lambda _checked=False, text=text: self.suggestion_clicked.emit(text))
+            self._layout.insertWidget(2 + index, button, 0, Qt.AlignmentFlag.AlignHCenter)
+            self._buttons.append(button)
+
+    @property
+    def buttons(self) -> list[QPushButton]:
+        return list(self._buttons)
+
+
 class ChatView(QWidget):
     """The chat: the message list over a :class:`ChatListModel`, a message box, Send and Stop."""
 
@@ -1105,7 +1142,16 @@ class ChatView(QWidget):
         bottom.addLayout(buttons)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self._list, 1)
+        self._empty = EmptyChat(self)
+        self._pages = QStackedWidget(self)
+        self._pages.addWidget(self._empty)
+        self._pages.addWidget(self._list)
+        layout.addWidget(self._pages, 1)
+        self._empty.suggestion_clicked.connect(self._on_empty_suggestion_clicked)
+        model.rowsInserted.connect(self._update_page)
+        model.rowsRemoved.connect(self._update_page)
+        model.modelReset.connect(self._update_page)
+        self._update_page()
         layout.addLayout(bottom)
 
         self._input.submitted.connect(self._on_input_submitted)
@@ -1120,6 +1166,25 @@ class ChatView(QWidget):
         self._update_buttons()
 
     # ----------------------------------------------------------------------------------------- public
+    def set_suggestions(self, suggestions: Sequence[str]) -> None:
+        """What an empty conversation offers to send with one click."""
+        self._empty.set_suggestions(suggestions)
+
+    @property
+    def empty_state(self) -> EmptyChat:
+        return self._empty
+
+    @Slot()
+    def _update_page(self) -> None:
+        self._pages.setCurrentWidget(self._list if self._model.rowCount() else self._empty)
+
+    @Slot(str)
+    def _on_empty_suggestion_clicked(self, text: str) -> None:
+        if self._running:
+            return
+        self._input.setPlainText(text)
+        self._submit()
+
     @property
     def model(self) -> ChatListModel:
         return self._model

@@ -28,6 +28,7 @@ from studio.controllers.connection import check_connection
 from studio.controllers.workspace import Workspace
 from studio.models.palette_model import PaletteModel
 from studio.paths import data_dir
+from studio.sample import SUGGESTIONS
 from studio.views.agent_settings import AgentSettingsView
 from studio.views.chain_editor import ChainEditor
 from studio.views.chat_view import ChatView
@@ -72,13 +73,14 @@ class MainWindow(QMainWindow):
         tool_names, tool_problems = available_tools()
         self.settings_view = AgentSettingsView(document, tools=tool_names)
         self.chat = ChatView(workspace.chat_list)
+        self.chat.set_suggestions(SUGGESTIONS)
         self.inspector = InspectorView()
 
         guardrails = QSplitter(Qt.Orientation.Vertical)
         guardrails.addWidget(_titled("Processors", self.palette))
         guardrails.addWidget(_titled("Chains", self.chains))
         guardrails.addWidget(_titled("Options", self.options))
-        guardrails.setSizes([260, 330, 260])
+        guardrails.setSizes([220, 230, 410])
         self.editor_tabs = QTabWidget(objectName="editor")
         self.editor_tabs.addTab(guardrails, "Guardrails")
         self.editor_tabs.addTab(self.settings_view, "Agent")
