@@ -19,7 +19,8 @@ def test_a_suggestion_sends_itself_and_the_list_takes_over(qtbot: QtBot) -> None
     view.send_requested.connect(sent.append)
 
     assert view.empty_state.isVisible()
-    assert [b.text() for b in view.empty_state.buttons] == ["What's the weather in Paris?", "Please look up customer 42."]
+    labels = [button.text() for button in view.empty_state.buttons]
+    assert labels == ["What's the weather in Paris?", "Please look up customer 42."]
     qtbot.mouseClick(view.empty_state.buttons[1], Qt.MouseButton.LeftButton)
     assert sent == ["Please look up customer 42."]
 
