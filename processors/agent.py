@@ -136,7 +136,7 @@ class Agent:
         context: Sequence[Any] = (),
         instructions: str | None = None,
         tracers: Sequence[Tracer] = (),
-        keep_chunks: bool = True,
+        keep_chunks: bool = False,
     ) -> AgentStream:
         """Start a run and return its stream (nothing happens until it is iterated or awaited)."""
         ctx = request_context or RequestContext()

@@ -135,7 +135,7 @@ class RunController(QObject):
         loop = asyncio.get_running_loop()
         model = getattr(agent.model, "model_id", None) or str(agent.model)
         try:
-            stream = agent.stream(text, thread_id=thread_id, resource_id=resource_id, tracers=[self], keep_chunks=False)
+            stream = agent.stream(text, thread_id=thread_id, resource_id=resource_id, tracers=[self])
         except Exception as error:  # a misconfigured agent: told through run_failed like any run failure
             run = _Run(new_id("run"), thread_id, None, setup_error=error)
         else:
