@@ -4,8 +4,11 @@
 
 The judge streams the model with a JSON ``response_format``, joins the text, extracts the JSON object (code
 fences and leading prose are tolerated), and validates it with the pydantic ``schema``. Anything wrong — the
-call failed, no JSON, JSON of the wrong shape — raises :class:`JudgeError`; the caller applies its
-``error_strategy``: ``"fail-open"`` (log and go on without the judge) or ``"fail-closed"`` (abort).
+call failed, no JSON, JSON of the wrong shape — raises :class:`JudgeError`. Processors call it through
+:func:`consult_judge`, which applies their ``error_strategy``: ``"fail-open"`` (log and go on without the judge:
+None) or ``"fail-closed"`` (abort)::
+
+    verdict = await consult_judge(args, self.options, model, "Moderation", prompt, text, ModerationVerdict)
 
 :class:`JudgeOptions` is the base of every judge-backed processor's ``Options``: ``model`` (a LanguageModel or a
 litellm model id, resolved lazily), ``error_strategy``, ``threshold`` (0..1), ``strategy`` and ``instructions``.
@@ -121,6 +124,20 @@ async def ask_judge(model: LanguageModel, system: str, user: str, schema: type[T
         raise JudgeError(f"the judge's verdict does not match {schema.__name__}: {problems}") from error
 
 
+async def consult_judge(
+    args: HookArgs, options: JudgeOptions, model: LanguageModel, what: str, prompt: str, text: str, schema: type[T]
+) -> T | None:
+    """:func:`ask_judge` with ``options.instructions`` appended to ``prompt``; None when the judge failed open.
+
+    A failure follows ``error_strategy`` (:func:`judge_failed`): fail-closed aborts naming ``what``.
+    """
+    try:
+        return await ask_judge(model, with_instructions(prompt, options.instructions), text, schema)
+    except JudgeError as error:
+        judge_failed(args, options, what, error)
+        return None
+
+
 def judge_failed(args: HookArgs, options: JudgeOptions, what: str, error: JudgeError) -> None:
     """Apply ``error_strategy``: fail-closed aborts naming ``what``; fail-open logs and returns."""
     if options.error_strategy == "fail-closed":
@@ -145,6 +162,7 @@ __all__ = [
     "JudgeError",
     "JudgeOptions",
     "ask_judge",
+    "consult_judge",
     "extract_json",
     "judge_failed",
     "judge_model",

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from processors.builtin.base import BuiltinProcessor
-from processors.builtin.judge import JudgeError, JudgeOptions, ask_judge, judge_failed, judge_model, with_instructions
+from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
+from processors.builtin.support import check_messages
 from processors.messages import Message
 from processors.processor import HookArgs, ProcessInputArgs
 
@@ -145,46 +146,38 @@ class LanguageDetector(BuiltinProcessor):
         return result
 
     async def process_input(self, args: ProcessInputArgs) -> list[Message]:
-        messages = args.messages
-        checked = messages[-1:] if self.options.last_message_only else messages
-        out: list[Message] = []
-        for message in messages:
-            text = message.text
-            if (message.role != "user" or len(text.strip()) < self.options.min_text_length
-                    or not any(message is m for m in checked)):
-                out.append(message)
-                continue
-            detection = self.analyze(text)
-            args.state.setdefault("detections", []).append(detection["iso_code"])
-            if not detection["is_target_language"]:
-                strategy = self.options.strategy
-                if strategy == "block":
-                    args.abort(
-                        f"Non-target language detected: {detection['detected_language']} ({detection['iso_code']}, "
-                        f"confidence {detection['confidence']:.2f})",
-                        metadata={"language_detection": detection},
-                    )
-                if strategy == "warn":
-                    logger.warning("Non-target language detected: %s", detection["detected_language"])
-                elif strategy == "translate":
-                    translated = await self._translate(args, text)
-                    if translated is not None:
-                        detection["translation"] = translated
-                        if self.options.preserve_original:
-                            detection["original_content"] = text
-                        message = message.with_text(translated)
-            out.append(_with_metadata(message, detection))
-        return out
+        options = self.options
+        return await check_messages(args.messages, ("user",), lambda message, text: self._check(args, message, text),
+                                    last_only=options.last_message_only, min_length=options.min_text_length)
+
+    async def _check(self, args: ProcessInputArgs, message: Message, text: str) -> Message:
+        detection = self.analyze(text)
+        args.state.setdefault("detections", []).append(detection["iso_code"])
+        if not detection["is_target_language"]:
+            strategy = self.options.strategy
+            if strategy == "block":
+                args.abort(
+                    f"Non-target language detected: {detection['detected_language']} ({detection['iso_code']}, "
+                    f"confidence {detection['confidence']:.2f})",
+                    metadata={"language_detection": detection},
+                )
+            if strategy == "warn":
+                logger.warning("Non-target language detected: %s", detection["detected_language"])
+            elif strategy == "translate":
+                translated = await self._translate(args, text)
+                if translated is not None:
+                    detection["translation"] = translated
+                    if self.options.preserve_original:
+                        detection["original_content"] = text
+                    message = message.with_text(translated)
+        return _with_metadata(message, detection)
 
     async def _translate(self, args: HookArgs, text: str) -> str | None:
         assert self._model is not None
         language = language_name(self._targets[0])
-        prompt = with_instructions(TRANSLATE_PROMPT.format(language=language), self.options.instructions)
-        try:
-            return (await ask_judge(self._model, prompt, text, Translation)).translated_text
-        except JudgeError as error:
-            judge_failed(args, self.options, "Translation", error)
-            return None
+        prompt = TRANSLATE_PROMPT.format(language=language)
+        verdict = await consult_judge(args, self.options, self._model, "Translation", prompt, text, Translation)
+        return None if verdict is None else verdict.translated_text
 
 
 def _with_metadata(message: Message, detection: dict[str, Any]) -> Message:

@@ -22,7 +22,8 @@ from typing import Any, ClassVar, Literal, get_args
 from pydantic import BaseModel, Field, field_validator
 
 from processors.builtin.base import BuiltinProcessor
-from processors.builtin.judge import JudgeError, JudgeOptions, ask_judge, judge_failed, judge_model, with_instructions
+from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
+from processors.builtin.support import check_messages
 from processors.chunks import AnyChunk, Chunk
 from processors.messages import Message
 from processors.processor import HookArgs, ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
@@ -133,11 +134,8 @@ class ModerationProcessor(BuiltinProcessor):
         if self._model is None:
             return self.word_scores(text), None
         prompt = JUDGE_PROMPT.format(categories=", ".join(self._categories))
-        prompt = with_instructions(prompt, self.options.instructions)
-        try:
-            verdict = await ask_judge(self._model, prompt, text, ModerationVerdict)
-        except JudgeError as error:
-            judge_failed(args, self.options, "Moderation", error)
+        verdict = await consult_judge(args, self.options, self._model, "Moderation", prompt, text, ModerationVerdict)
+        if verdict is None:
             return {}, None
         return {k: v for k, v in verdict.categories.items() if k in self._categories}, verdict.reason
 
@@ -152,17 +150,11 @@ class ModerationProcessor(BuiltinProcessor):
         return await self._messages(args, args.messages, roles=("assistant",))
 
     async def _messages(self, args: HookArgs, messages: list[Message], roles: tuple[str, ...]) -> list[Message]:
-        checked = messages[-1:] if self.options.last_message_only else messages
-        out: list[Message] = []
-        for message in messages:
-            text = message.text
-            if message.role not in roles or not text or not any(message is m for m in checked):
-                out.append(message)
-                continue
+        async def check(message: Message, text: str) -> Message | None:
             scores, reason = await self.scores(text, args)
-            if self._act(args, scores, reason):
-                out.append(message)
-        return out
+            return message if self._act(args, scores, reason) else None
+
+        return await check_messages(messages, roles, check, last_only=self.options.last_message_only)
 
     # ----------------------------------------------------------------------------------------- stream
     def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:

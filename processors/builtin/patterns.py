@@ -22,6 +22,7 @@ API
     ``MAX_SPAN``    kind → how many characters a match may need before it is recognisable (:func:`max_span`)
     ``find_all(text, kinds=None, *, overlapping=False) -> list[Match]``
     ``resolve_overlaps(matches) -> list[Match]``   longest match wins; ties go to the kind listed first
+    ``keep_disjoint(ranked) -> list[Match]``         the greedy pass behind it, for another ranking
     ``expand_kinds(kinds) -> tuple[str, ...]``       group names expanded, unknown names refused (``KeyError``)
     ``luhn_ok``, ``card_ok``, ``iban_ok``, ``btc_address_ok``, ``ip_ok``, ``secret_value_ok``: the validators
 
@@ -55,6 +56,7 @@ __all__ = [
     "find_all",
     "iban_ok",
     "ip_ok",
+    "keep_disjoint",
     "luhn_ok",
     "max_span",
     "resolve_overlaps",
@@ -541,7 +543,11 @@ def _start(match: Match) -> int:
 
 def resolve_overlaps(matches: Iterable[Match]) -> list[Match]:
     """Disjoint matches, in text order: among overlapping ones the longest wins, then the kind listed first."""
-    ranked = sorted(matches, key=lambda m: (-(m.end - m.start), _ORDER.get(m.kind, len(_ORDER)), m.start))
+    return keep_disjoint(sorted(matches, key=lambda m: (-(m.end - m.start), _ORDER.get(m.kind, len(_ORDER)), m.start)))
+
+
+def keep_disjoint(ranked: Iterable[Match]) -> list[Match]:
+    """Each match of ``ranked`` (best first) that overlaps none kept before it, in text order."""
     kept: list[Match] = []
     for match in ranked:
         if all(match.end <= other.start or match.start >= other.end for other in kept):

@@ -26,14 +26,8 @@ from pydantic import BaseModel, Field, field_validator
 
 from processors.builtin.base import BuiltinProcessor
 from processors.builtin.carryover import CarryOver, stream_part, stream_part_async
-from processors.builtin.judge import (
-    JudgeError,
-    JudgeOptions,
-    ask_judge,
-    judge_failed,
-    judge_model,
-    with_instructions,
-)
+from processors.builtin.enforce import enforce_message, enforce_segment, replace_spans
+from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
 from processors.builtin.patterns import Match
 from processors.builtin.pii_patterns import (
     ALL_TYPES,
@@ -44,6 +38,7 @@ from processors.builtin.pii_patterns import (
     kinds_for,
     resolve,
 )
+from processors.builtin.support import check_messages
 from processors.chunks import AnyChunk
 from processors.messages import Message
 from processors.processor import (
@@ -142,16 +137,9 @@ class PIIDetector(BuiltinProcessor):
         found = self.find(text) if self._regex_types else []
         if self._model is not None:
             wanted = types if types is not None else self.options.detection_types
-            try:
-                verdict = await ask_judge(
-                    self._model,
-                    with_instructions(JUDGE_PROMPT.format(types=", ".join(wanted)), self.options.instructions),
-                    text,
-                    PIIVerdict,
-                )
-            except JudgeError as error:
-                judge_failed(args, self.options, "PII detection", error)
-            else:
+            prompt = JUDGE_PROMPT.format(types=", ".join(wanted))
+            verdict = await consult_judge(args, self.options, self._model, "PII detection", prompt, text, PIIVerdict)
+            if verdict is not None:
                 found += self._locate(text, verdict, wanted)
         return resolve(found)
 
@@ -174,34 +162,22 @@ class PIIDetector(BuiltinProcessor):
         return await self._messages(args, args.messages, roles=("assistant",))
 
     async def _messages(self, args: HookArgs, messages: list[Message], roles: tuple[str, ...]) -> list[Message]:
-        checked = messages[-1:] if self.options.last_message_only else messages
-        out: list[Message] = []
-        for message in messages:
-            text = message.text
-            if message.role not in roles or not text or not any(message is m for m in checked):
-                out.append(message)
-                continue
-            found = await self.detect(text, args)
-            if not found:
-                out.append(message)
-                continue
-            self._record(args, found)
-            strategy = self.options.strategy
-            if strategy == "block":
-                self._block(args, found)
-            if strategy == "warn":
+        async def check(message: Message, text: str) -> Message | None:
+            def warn(found: list[Match]) -> None:
                 logger.warning("PII detected in a %s message: %s", message.role, _types(found))
-                out.append(message)
-            elif strategy == "redact":
-                out.append(message.with_text(self.redact(text, found)))
-            # filter: the message is dropped
-        return out
+
+            return enforce_message(self, args, message, text, await self.detect(text, args), warn)
+
+        return await check_messages(messages, roles, check, last_only=self.options.last_message_only)
 
     # ----------------------------------------------------------------------------------------- stream
     def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
         part = args.part
         buffer = CarryOver.of(args.state, "stream", carry=self.options.carry_over)
-        return stream_part(part, args.state, buffer, self.find, lambda text, found: self._segment(args, text, found))
+        return stream_part(
+            part, args.state, buffer, self.find,
+            lambda text, found: enforce_segment(self, args, text, found, _warn_stream),
+        )
 
     async def _process_output_stream_judged(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
         part = args.part
@@ -212,24 +188,9 @@ class PIIDetector(BuiltinProcessor):
 
         async def handle(segment: str, found: list[Match]) -> str:
             judged = await self.detect(segment, args, types=self._judge_types)
-            return self._segment(args, segment, found + judged)
+            return enforce_segment(self, args, segment, found + judged, _warn_stream)
 
         return await stream_part_async(part, args.state, buffer, self.find, handle)
-
-    def _segment(self, args: HookArgs, segment: str, found: list[Match]) -> str:
-        if not found:
-            return segment
-        found = resolve(found)
-        self._record(args, found)
-        strategy = self.options.strategy
-        if strategy == "block":
-            self._block(args, found)
-        if strategy == "warn":
-            logger.warning("PII detected in the output stream: %s", _types(found))
-            return segment
-        if strategy == "filter":
-            return ""
-        return self.redact(segment, found)
 
     # ----------------------------------------------------------------------------------------- actions
     def _block(self, args: HookArgs, found: list[Match]) -> None:
@@ -249,17 +210,8 @@ class PIIDetector(BuiltinProcessor):
 
     def redact(self, text: str, found: list[Match]) -> str:
         """``text`` with each (disjoint, sorted) detection replaced by the redaction method's form."""
-        pieces: list[str] = []
-        last = 0
-        for match in found:
-            pieces.append(text[last : match.start])
-            pieces.append(
-                redact_value(match.value, category(match.kind), self.options.redaction_method,
-                             self.options.preserve_format)
-            )
-            last = match.end
-        pieces.append(text[last:])
-        return "".join(pieces)
+        method, preserve_format = self.options.redaction_method, self.options.preserve_format
+        return replace_spans(text, found, lambda m: redact_value(m.value, category(m.kind), method, preserve_format))
 
 
 def _sentence_limit(full: str, offset: int, cut: int) -> int:
@@ -274,6 +226,10 @@ def _sentence_limit(full: str, offset: int, cut: int) -> int:
 
 def _types(found: list[Match]) -> list[str]:
     return list(dict.fromkeys(category(m.kind) for m in found))
+
+
+def _warn_stream(found: list[Match]) -> None:
+    logger.warning("PII detected in the output stream: %s", _types(found))
 
 
 def redact_value(value: str, pii_type: str, method: RedactionMethod, preserve_format: bool = True) -> str:

@@ -20,7 +20,16 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from processors.builtin.patterns import CATEGORY, GROUPS, PATTERNS, VALIDATORS, Match, expand_kinds, find_all
+from processors.builtin.patterns import (
+    CATEGORY,
+    GROUPS,
+    PATTERNS,
+    VALIDATORS,
+    Match,
+    expand_kinds,
+    find_all,
+    keep_disjoint,
+)
 
 #: Mastra's detection types that regular expressions find.
 REGEX_TYPES: Final = (
@@ -144,13 +153,7 @@ def resolve(matches: list[Match]) -> list[Match]:
     """Disjoint matches in text order: the longest wins, then the more specific kind."""
     if len(matches) < 2:
         return list(matches)
-    ranked = sorted(matches, key=lambda m: (m.start - m.end, _PRIORITY.get(m.kind, 99), m.start))
-    kept: list[Match] = []
-    for match in ranked:
-        if all(match.end <= other.start or match.start >= other.end for other in kept):
-            kept.append(match)
-    kept.sort(key=lambda m: m.start)
-    return kept
+    return keep_disjoint(sorted(matches, key=lambda m: (m.start - m.end, _PRIORITY.get(m.kind, 99), m.start)))
 
 
 def category(kind: str) -> str:

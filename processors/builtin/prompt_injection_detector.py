@@ -23,7 +23,8 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, Field, field_validator
 
 from processors.builtin.base import BuiltinProcessor
-from processors.builtin.judge import JudgeError, JudgeOptions, ask_judge, judge_failed, judge_model, with_instructions
+from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
+from processors.builtin.support import check_messages
 from processors.messages import Message
 from processors.processor import HookArgs, ProcessInputArgs, ProcessToolResultArgs
 
@@ -312,12 +313,11 @@ class PromptInjectionDetector(BuiltinProcessor):
         scores, hits = heuristic_scores(text, self._types)
         analysis = Analysis(scores=scores, flagged=[], hits=hits)
         if self._model is not None:
-            prompt = with_instructions(JUDGE_PROMPT.format(types=", ".join(self._types)), self.options.instructions)
-            try:
-                verdict = await ask_judge(self._model, prompt, text, InjectionVerdict)
-            except JudgeError as error:
-                judge_failed(args, self.options, "Prompt injection detection", error)
-            else:
+            prompt = JUDGE_PROMPT.format(types=", ".join(self._types))
+            verdict = await consult_judge(
+                args, self.options, self._model, "Prompt injection detection", prompt, text, InjectionVerdict
+            )
+            if verdict is not None:
                 analysis = Analysis(
                     scores={k: v for k, v in verdict.categories.items() if k in self._types}, flagged=[], hits=hits,
                     reason=verdict.reason, rewritten=verdict.rewritten_content, source="judge",
@@ -327,31 +327,25 @@ class PromptInjectionDetector(BuiltinProcessor):
         return analysis
 
     async def process_input(self, args: ProcessInputArgs) -> list[Message]:
-        messages = args.messages
-        checked = messages[-1:] if self.options.last_message_only else messages
-        out: list[Message] = []
-        for message in messages:
-            text = message.text
-            if message.role != "user" or not text or not any(message is m for m in checked):
-                out.append(message)
-                continue
-            analysis = await self.analyze(text, args)
-            self._record(args, analysis)
-            if not analysis.flagged:
-                out.append(message)
-                continue
-            strategy = self.options.strategy
-            if strategy == "block":
-                self._block(args, analysis)
-            if strategy == "warn":
-                logger.warning("Prompt injection detected (%s): %r", ", ".join(analysis.flagged), text[:120])
-                out.append(message)
-            elif strategy == "rewrite":
-                rewritten = self._rewrite(text, analysis)
-                if rewritten:
-                    out.append(message.with_text(rewritten))
-            # filter: the message is dropped
-        return out
+        return await check_messages(args.messages, ("user",), lambda message, text: self._check(args, message, text),
+                                    last_only=self.options.last_message_only)
+
+    async def _check(self, args: ProcessInputArgs, message: Message, text: str) -> Message | None:
+        analysis = await self.analyze(text, args)
+        self._record(args, analysis)
+        if not analysis.flagged:
+            return message
+        strategy = self.options.strategy
+        if strategy == "block":
+            self._block(args, analysis)
+        if strategy == "warn":
+            logger.warning("Prompt injection detected (%s): %r", ", ".join(analysis.flagged), text[:120])
+            return message
+        if strategy == "rewrite":
+            rewritten = self._rewrite(text, analysis)
+            if rewritten:
+                return message.with_text(rewritten)
+        return None  # filter (or nothing left after the rewrite): the message is dropped
 
     async def process_tool_result(self, args: ProcessToolResultArgs) -> None:
         """Scan a tool's result before the model reads it (indirect prompt injection)."""

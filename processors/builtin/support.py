@@ -1,4 +1,4 @@
-"""Small helpers the built-ins share: rewriting the text parts of a message, and reporting violations.
+"""Small helpers the built-ins share: checking and rewriting the text of messages, and reporting violations.
 
 ``on_violation`` is called by the runner when a hook aborts. Built-ins whose strategy does *not* abort
 (``RegexFilter``'s redact and warn, ``CostGuard``'s warn, ...) report through the same callback themselves, as
@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Container
 from typing import Any
 
 from processors.chunks import Chunk
@@ -51,6 +51,33 @@ def map_text(message: Message, transform: Callable[[str], str]) -> Message:
         return message
     content = message.content.model_copy(update={"parts": parts, "content": flattened})
     return message.model_copy(update={"content": content})
+
+
+async def check_messages(
+    messages: list[Message],
+    roles: Container[str],
+    check: Callable[[Message, str], Awaitable[Message | None]],
+    *,
+    last_only: bool = False,
+    min_length: int | None = None,
+) -> list[Message]:
+    """``messages`` with each one to check replaced by ``await check(message, message.text)`` (None drops it).
+
+    A message is checked when its role is in ``roles``, its text is not empty (with ``min_length``: at least that
+    long once stripped) and, with ``last_only``, it is the last message; the others are kept as they are.
+    """
+    out: list[Message] = []
+    for message in messages:
+        text = message.text
+        if (message.role not in roles
+                or (not text if min_length is None else len(text.strip()) < min_length)
+                or (last_only and message is not messages[-1])):
+            out.append(message)
+            continue
+        result = await check(message, text)
+        if result is not None:
+            out.append(result)
+    return out
 
 
 def text_segments(message: Message) -> list[tuple[int | None, str]]:

@@ -25,9 +25,11 @@ from pydantic import BaseModel, Field, field_validator
 
 from processors.builtin.base import BuiltinProcessor
 from processors.builtin.carryover import CarryOver, stream_part
-from processors.builtin.judge import JudgeError, JudgeOptions, ask_judge, judge_failed, judge_model, with_instructions
+from processors.builtin.enforce import enforce_message, enforce_segment, replace_spans
+from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
 from processors.builtin.patterns import Match
 from processors.builtin.pii_patterns import resolve
+from processors.builtin.support import check_messages
 from processors.chunks import AnyChunk
 from processors.loop import RETRY_FEEDBACK_TAG
 from processors.message_list import MessageList
@@ -166,61 +168,31 @@ class SystemPromptScrubber(BuiltinProcessor):
         def find(text: str) -> list[Match]:
             return self.find(text, self._index(state, message_list))
 
-        return stream_part(args.part, state, buffer, find, lambda text, found: self._segment(args, text, found))
-
-    def _segment(self, args: HookArgs, text: str, found: list[Match]) -> str:
-        if not found:
-            return text
-        found = resolve(found)
-        self._record(args, found)
-        strategy = self.options.strategy
-        if strategy == "block":
-            self._block(args, found)
-        if strategy == "warn":
-            logger.warning("System prompt leak in the output stream (%d passages)", len(found))
-            return text
-        if strategy == "filter":
-            return ""
-        return self.redact(text, found)
+        return stream_part(
+            args.part, state, buffer, find, lambda text, found: enforce_segment(self, args, text, found, _warn_stream)
+        )
 
     # ----------------------------------------------------------------------------------------- result
     async def process_output_result(self, args: ProcessOutputResultArgs) -> list[Message]:
         index = self._index(args.state, args.message_list)
-        out: list[Message] = []
-        for message in args.messages:
-            text = message.text
-            if message.role != "assistant" or not text:
-                out.append(message)
-                continue
+
+        async def check(message: Message, text: str) -> Message | None:
             found = resolve(self.find(text, index))
             if self._model is not None:
                 found = resolve(found + await self._judge(args, text))
-            if not found:
-                out.append(message)
-                continue
-            self._record(args, found)
-            strategy = self.options.strategy
-            if strategy == "block":
-                self._block(args, found)
-            if strategy == "warn":
-                logger.warning("System prompt leak in the response (%d passages)", len(found))
-                out.append(message)
-            elif strategy == "redact":
-                out.append(message.with_text(self.redact(text, found)))
-        return out
+            return enforce_message(self, args, message, text, found, _warn_result)
+
+        return await check_messages(args.messages, ("assistant",), check)
 
     async def _judge(self, args: ProcessOutputResultArgs, text: str) -> list[Match]:
         assert self._model is not None
         instructions = "\n\n".join(system_texts(args.message_list))
         if not instructions.strip():
             return []
-        prompt = with_instructions(JUDGE_PROMPT.format(instructions=instructions), self.options.instructions)
-        try:
-            verdict = await ask_judge(self._model, prompt, text, LeakVerdict)
-        except JudgeError as error:
-            judge_failed(args, self.options, "System prompt detection", error)
-            return []
-        if not verdict.leaked or verdict.confidence < self.options.threshold:
+        prompt = JUDGE_PROMPT.format(instructions=instructions)
+        verdict = await consult_judge(args, self.options, self._model, "System prompt detection", prompt, text,
+                                      LeakVerdict)
+        if verdict is None or not verdict.leaked or verdict.confidence < self.options.threshold:
             return []
         located = []
         for passage in verdict.leaked_text:
@@ -231,14 +203,7 @@ class SystemPromptScrubber(BuiltinProcessor):
 
     # ----------------------------------------------------------------------------------------- actions
     def redact(self, text: str, found: list[Match]) -> str:
-        pieces: list[str] = []
-        last = 0
-        for match in found:
-            pieces.append(text[last : match.start])
-            pieces.append(self._replacement(match.value))
-            last = match.end
-        pieces.append(text[last:])
-        return "".join(pieces)
+        return replace_spans(text, found, lambda m: self._replacement(m.value))
 
     def _replacement(self, value: str) -> str:
         method = self.options.redaction_method
@@ -258,6 +223,14 @@ class SystemPromptScrubber(BuiltinProcessor):
     @staticmethod
     def _record(args: HookArgs, found: list[Match]) -> None:
         args.state["detections"] = args.state.get("detections", 0) + len(found)
+
+
+def _warn_stream(found: list[Match]) -> None:
+    logger.warning("System prompt leak in the output stream (%d passages)", len(found))
+
+
+def _warn_result(found: list[Match]) -> None:
+    logger.warning("System prompt leak in the response (%d passages)", len(found))
 
 
 def system_texts(message_list: MessageList) -> list[str]:

@@ -6,7 +6,15 @@ import pytest
 from pydantic import BaseModel
 
 from processors.builtin.base import InvalidOptionsError
-from processors.builtin.judge import JudgeError, JudgeOptions, ask_judge, extract_json, judge_failed, judge_model
+from processors.builtin.judge import (
+    JudgeError,
+    JudgeOptions,
+    ask_judge,
+    consult_judge,
+    extract_json,
+    judge_failed,
+    judge_model,
+)
 from processors.builtin.pii_detector import PIIDetector
 from processors.context import RequestContext
 from processors.errors import ModelAPIError
@@ -91,6 +99,20 @@ def test_fail_closed_aborts_and_fail_open_returns() -> None:
     with pytest.raises(TripWire, match=r"X failed because the judge model call failed: .*boom"):
         judge_failed(_args(), closed, "X", error)
     judge_failed(_args(), JudgeOptions(), "X", error)  # fail-open is the default: nothing raised
+
+
+async def test_consult_judge_appends_the_instructions_and_applies_the_error_strategy() -> None:
+    model = ScriptedModel(['{"flagged": true, "score": 0.9}'])
+    options = JudgeOptions(instructions="Be strict.")
+    verdict = await consult_judge(_args(), options, model, "X", "You judge.", "some text", Verdict)
+    assert verdict == Verdict(flagged=True, score=0.9)
+    assert model.requests[0].messages[0]["content"] == "You judge.\n\nAdditional instructions:\nBe strict."
+    down = ModelAPIError(503, "overloaded", True)
+    failing = ScriptedModel([Turn(error=down)])
+    assert await consult_judge(_args(), JudgeOptions(), failing, "X", "s", "u", Verdict) is None  # fail-open
+    closed = JudgeOptions(error_strategy="fail-closed")
+    with pytest.raises(TripWire, match=r"X failed because the judge model call failed: .*overloaded"):
+        await consult_judge(_args(), closed, ScriptedModel([Turn(error=down)]), "X", "s", "u", Verdict)
 
 
 def test_model_option_takes_a_language_model_or_an_id_string() -> None:

@@ -15,6 +15,7 @@ from processors.builtin.patterns import (
     find_all,
     iban_ok,
     ip_ok,
+    keep_disjoint,
     luhn_ok,
     max_span,
     resolve_overlaps,
@@ -105,6 +106,11 @@ def test_overlaps_resolve_to_the_longest_match() -> None:
     assert resolve_overlaps([Match("a", 0, 5, "xxxxx"), Match("b", 2, 9, "yyyyyyy"), Match("c", 9, 10, "z")]) == [
         Match("b", 2, 9, "yyyyyyy"), Match("c", 9, 10, "z")
     ]
+
+
+def test_keep_disjoint_keeps_matches_in_rank_order_and_returns_them_in_text_order() -> None:
+    ranked = [Match("c", 9, 10, "z"), Match("a", 0, 5, "xxxxx"), Match("b", 2, 9, "yyyyyyy")]
+    assert keep_disjoint(ranked) == [Match("a", 0, 5, "xxxxx"), Match("c", 9, 10, "z")]
 
 
 def test_an_ssn_is_an_ssn_not_a_phone() -> None:
