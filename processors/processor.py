@@ -19,7 +19,7 @@ shared ones: ``state`` (this processor's dict for this call), ``abort``, ``retry
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
@@ -187,7 +187,8 @@ class ProcessAPIErrorArgs(HookArgs):
 @dataclass(slots=True, kw_only=True)
 class ProcessOutputStreamArgs(HookArgs):
     part: AnyChunk
-    stream_parts: list[AnyChunk]
+    #: Every chunk the output stream carried so far, as each entered the chain (a read-only sequence).
+    stream_parts: Sequence[AnyChunk]
     message_list: MessageList
 
 

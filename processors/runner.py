@@ -35,6 +35,7 @@ from processors.errors import ProcessorContractError, ProcessorRaisedError
 from processors.message_list import MessageList
 from processors.messages import Message
 from processors.processor import HookArgs, ProcessOutputStreamArgs, processor_id
+from processors.stream_parts import StreamParts
 from processors.tracing import Outcome, TraceEvent, TraceHub, snapshot_state
 from processors.tripwire import TripWire, Violation
 
@@ -353,7 +354,7 @@ class StreamChain:
 
     def __init__(self, ctx: RunContext, entries: list[Entry], message_list: MessageList) -> None:
         self._ctx = ctx
-        self.stream_parts: list[AnyChunk] = []
+        self.stream_parts = StreamParts()
         self._links: list[tuple[Entry, Callable[[Any], Any], bool, ProcessOutputStreamArgs]] = []
         for entry in entries:
             fn = entry.hooks.get("process_output_stream")

@@ -277,8 +277,9 @@ async def test_hook_args_carry_what_the_reference_lists() -> None:
 
         def process_output_stream(self, args: Any) -> Any:
             if args.part.type == "text-delta":
+                # equal, not the same object: stream_parts keeps text deltas in a compact form
                 got.setdefault("stream", []).append((args.part.payload.text, len(args.stream_parts),
-                                                     args.stream_parts[-1] is args.part))
+                                                     args.stream_parts[-1] == args.part))
             return args.part
 
         def process_output_step(self, args: Any) -> Any:
