@@ -7,6 +7,7 @@ Anything that cannot be built raises :class:`~studio.design.DesignError` naming 
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from collections.abc import Callable, Iterable
@@ -64,11 +65,16 @@ class BuiltEntry:
     default_id: str
 
 
-def build_chains(design: AgentDesign, catalogue: Catalogue) -> dict[Lane, list[BuiltEntry]]:
+def build_chains(
+    design: AgentDesign, catalogue: Catalogue, *, reuse: dict[tuple[str, ...], Any] | None = None
+) -> dict[Lane, list[BuiltEntry]]:
     """Every enabled entry of each chain with its processor, processor ids made unique across the agent.
 
     Two processors sharing an id would share their per-run ``state`` (the runtime keys it by id), so a
-    second ``PIIDetector`` becomes ``pii-detector-2``.
+    second ``PIIDetector`` becomes ``pii-detector-2``. With ``reuse`` (a dict the caller keeps between builds),
+    an entry whose type and options did not change keeps its processor instance, as an agent in code keeps its
+    processors between calls: a ``ResponseCache`` keeps its cache and a ``CostGuard`` its ledger. Per-call state
+    is the runtime's ``args.state``, fresh for every call either way.
     """
     chains: dict[Lane, list[BuiltEntry]] = {}
     taken: set[str] = set()
@@ -77,7 +83,12 @@ def build_chains(design: AgentDesign, catalogue: Catalogue) -> dict[Lane, list[B
         for index, entry in enumerate(design.chain(lane)):
             if not entry.enabled:
                 continue
-            processor = build_processor(catalogue, lane, index, entry)
+            key = (lane, entry.uid, entry.type, json.dumps(entry.options, sort_keys=True, default=str))
+            processor = reuse.get(key) if reuse is not None else None
+            if processor is None:
+                processor = build_processor(catalogue, lane, index, entry)
+                if reuse is not None:
+                    reuse[key] = processor
             default_id = str(getattr(processor, "id", "") or "processor")
             unique = _unique_id(default_id, taken)
             if unique != getattr(processor, "id", None):
@@ -96,8 +107,11 @@ def _unique_id(wanted: str, taken: set[str]) -> str:
 
 
 def _listen(processor: Any, listener: Callable[[str, Violation], None]) -> None:
-    """Make ``processor.on_violation`` tell ``listener(processor id, violation)`` first, then do what it did."""
-    original = getattr(processor, "on_violation", None)
+    """Make ``processor.on_violation`` tell ``listener(processor id, violation)`` first, then do what it did.
+
+    A processor built before (reused) is not wrapped twice: its first wrapper is replaced."""
+    original = getattr(processor, "_studio_original_on_violation", getattr(processor, "on_violation", None))
+    processor._studio_original_on_violation = original
     processor_id = str(processor.id)
 
     def on_violation(violation: Violation) -> Any:
@@ -206,6 +220,7 @@ def build_agent(
     memory: Memory | None = None,
     on_violation: Callable[[str, Violation], None] | None = None,
     tool_folder: Path | None = None,
+    reuse: dict[tuple[str, ...], Any] | None = None,
 ) -> Agent:
     """The runtime :class:`processors.Agent` for ``design``; raises :class:`DesignError` for what cannot be built.
 
@@ -217,7 +232,7 @@ def build_agent(
     """
     from processors import Agent
 
-    chains = build_chains(design, catalogue)
+    chains = build_chains(design, catalogue, reuse=reuse)
     if on_violation is not None:
         for built in chains.values():
             for item in built:

@@ -59,6 +59,8 @@ class Workspace(QObject):
         self.threads_model = ThreadListModel(self)
         self.threads = ThreadsController(store, self.threads_model, parent=self)
         self.thread_id: str | None = None
+        #: Processor instances kept between runs while their chain entry is unchanged (caches, ledgers).
+        self._processors: dict[tuple[str, ...], Any] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._autosave = QTimer(self, singleShot=True, interval=AUTOSAVE_MS)
         self._autosave.timeout.connect(self._on_autosave_timeout)
@@ -175,7 +177,7 @@ class Workspace(QObject):
         try:
             agent = build_agent(
                 design, catalogue=self.catalogue, api_key=self._api_key(design), memory=self.store.memory,
-                on_violation=self.runs.record_violation,
+                on_violation=self.runs.record_violation, reuse=self._processors,
             )
         except DesignError as error:
             self.chat.add_user_message(text)
