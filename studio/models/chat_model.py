@@ -1,249 +1,53 @@
-"""The live chat's conversation: a pure-Python model of chat items, and a thin Qt list-model adapter over it.
+"""The live chat's conversation: :class:`ChatModel`, a pure-Python model of chat items that runs are folded into.
 
-:class:`ChatModel` holds what the chat shows, as a list of items:
-
-- :class:`UserItem` — what the user sent;
-- :class:`AssistantItem` — one run's reply, as :class:`StepSegment` s (one per model step: reasoning, markdown text,
-  :class:`ToolCard` s and data blocks). A step the runtime retried is kept as a *retracted* segment with the
-  feedback that caused the retry;
-- :class:`TripwireItem` — a banner: reason, processor and metadata of the tripwire that ended a run;
-- :class:`ErrorItem` — a readable error (a model error, or a run that failed unexpectedly).
+:class:`ChatModel` holds what the chat shows, as a list of items (:mod:`studio.models.chat_items`: user messages,
+replies made of steps, tripwire banners, errors).
 
 Live runs are folded chunk by chunk with :meth:`ChatModel.apply_chunk`; each step's text, reasoning and tool calls
 go through the runtime's own reducer (:class:`processors.step.StepBuilder`), so the chat and the saved message are
 built by the same code. The work per ``text-delta`` is O(1): a list append and a revision bump. Reopened threads are
 built from stored messages with :meth:`ChatModel.load_messages` (and banners from the store's tripwire records).
 
-Observers (the Qt adapter) implement :class:`ChatModelListener`. Changes where only streamed text grew are flagged
-``structural=False`` so a view can batch them to frame rate; every other change is structural.
+Observers (the Qt adapter, :class:`~studio.models.chat_list_model.ChatListModel`) implement
+:class:`ChatModelListener`. Changes where only streamed text grew are flagged ``structural=False`` so a view can batch
+them to frame rate; every other change is structural.
 
-:class:`ChatListModel` is the ``QAbstractListModel`` adapter: one row per item, the item itself under
-:data:`ITEM_ROLE`, and ``dataChanged`` for streamed text coalesced to at most one emission per frame (50 ms).
+This module imports no Qt. The item classes and the Qt adapter are re-exported here for existing imports; the Qt
+names (``ChatListModel`` and the ``*_ROLE`` constants) are loaded on first use, so the model alone stays Qt-free.
 """
 
 from __future__ import annotations
 
-import itertools
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, ClassVar, Literal, Protocol
-
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Slot
+from typing import Any, Protocol
 
 from processors.chunks import AnyChunk
-from processors.messages import (
-    DataPart,
-    ErrorPart,
-    FilePart,
-    Message,
-    ReasoningPart,
-    SourcePart,
-    StepStartPart,
-    TextPart,
-    ToolInvocationPart,
-)
+from processors.messages import Message
 from processors.result import GenerateResult
-from processors.step import StepBuilder, plain_args
+from processors.step import plain_args
 from processors.tracing import TraceEvent
-
-ItemKind = Literal["user", "assistant", "tripwire", "error"]
-ToolCardState = Literal["input", "call", "result", "error"]
-AssistantStatus = Literal["streaming", "done", "stopped", "failed"]
+from studio.models.chat_items import (
+    AssistantItem,
+    AssistantStatus,
+    ChatItem,
+    DataBlock,
+    ErrorItem,
+    ItemKind,
+    StepSegment,
+    ToolCard,
+    ToolCardState,
+    TripwireItem,
+    UserItem,
+    assistant_items,
+    new_key,
+    readable_error,
+    short_json,
+)
 
 #: A run's own input message is saved within this time of the run's start (used to place past tripwire banners).
 OWN_INPUT_WINDOW = timedelta(seconds=2)
-
-_keys = itertools.count(1)
-
-
-def _new_key(prefix: str) -> str:
-    return f"{prefix}-{next(_keys)}"
-
-
-def readable_error(error: Any) -> str:
-    """A one-line, human message for an ``error`` chunk's payload or an error part (never a traceback)."""
-    if isinstance(error, BaseException):
-        text = str(error)
-        return f"{type(error).__name__}: {text}" if text else type(error).__name__
-    if isinstance(error, dict):
-        name = str(error.get("name") or "Error")
-        message = str(error.get("message") or "").strip() or "unknown error"
-        if name == "ModelAPIError":
-            status = error.get("statusCode")
-            provider = error.get("provider")
-            where = " ".join(p for p in (str(provider) if provider else "", f"HTTP {status}" if status else "") if p)
-            return f"Model call failed ({where}): {message}" if where else f"Model call failed: {message}"
-        processor = error.get("processorId")
-        hook = error.get("hook")
-        if processor:
-            return f"{message} (processor '{processor}'{f', {hook}' if hook else ''})"
-        return message if name in ("Error", "") else f"{name}: {message}"
-    text = str(error).strip() if error is not None else ""
-    return text or "unknown error"
-
-
-def short_json(value: Any, limit: int = 4000) -> str:
-    """Pretty JSON for display, cut at ``limit`` characters."""
-    if isinstance(value, str):
-        text = value
-    else:
-        try:
-            text = json.dumps(value, indent=2, ensure_ascii=False, default=repr)
-        except (TypeError, ValueError):
-            text = repr(value)
-    if len(text) > limit:
-        return f"{text[:limit]}\n… ({len(text) - limit} more characters)"
-    return text
-
-
-# ------------------------------------------------------------------------------------------------------ items
-@dataclass(eq=False, slots=True)
-class ToolCard:
-    """One tool call of a step, shown as a collapsible card."""
-
-    tool_call_id: str
-    tool_name: str
-    args: Any = None
-    #: Argument fragments as the model streamed them (before the complete ``tool-call`` chunk).
-    args_text: list[str] = field(default_factory=list)
-    result: Any = None
-    error: str | None = None
-    state: ToolCardState = "input"
-    expanded: bool = False
-
-    @property
-    def shown_args(self) -> Any:
-        return self.args if self.state != "input" else "".join(self.args_text)
-
-
-@dataclass(eq=False, slots=True)
-class DataBlock:
-    """A custom ``data-*`` chunk (or a stored data, file or source part)."""
-
-    type: str
-    data: Any = None
-    id: str | None = None
-
-
-@dataclass(eq=False, slots=True)
-class StepSegment:
-    """One model step of an assistant reply: its text and reasoning deltas, tool cards and data blocks.
-
-    A live step folds its chunks through ``builder``, the runtime's own reducer; ``texts`` and ``reasoning_parts``
-    are then the builder's lists (appended to, never copied). A step rebuilt from a stored message has no builder.
-    """
-
-    texts: list[str] = field(default_factory=list)
-    reasoning_parts: list[str] = field(default_factory=list)
-    builder: StepBuilder | None = None
-    tool_cards: list[ToolCard] = field(default_factory=list)
-    data: list[DataBlock] = field(default_factory=list)
-    #: The runtime retried this step: its text is struck through, with ``feedback`` (the reason) beside it.
-    retracted: bool = False
-    feedback: str | None = None
-
-    @classmethod
-    def live(cls, run_id: str, message_id: str) -> StepSegment:
-        builder = StepBuilder(run_id, message_id)
-        return cls(texts=builder.texts, reasoning_parts=builder.reasoning, builder=builder)
-
-    def fold(self, chunk: AnyChunk) -> None:
-        """Fold a text, reasoning or tool-call chunk (through the runtime's reducer when the step is live)."""
-        if self.builder is not None:
-            self.builder.fold(chunk)
-        elif chunk.type == "text-delta":
-            self.texts.append(chunk.payload.text)  # type: ignore[union-attr]
-        elif chunk.type == "reasoning-delta":
-            self.reasoning_parts.append(chunk.payload.text)  # type: ignore[union-attr]
-
-    @property
-    def text(self) -> str:
-        return "".join(self.texts)
-
-    @property
-    def reasoning(self) -> str:
-        return "".join(self.reasoning_parts)
-
-    @property
-    def has_content(self) -> bool:
-        return bool(self.texts or self.reasoning_parts or self.tool_cards or self.data)
-
-
-@dataclass(eq=False, slots=True)
-class ChatItem:
-    """Base of chat items. ``revision`` grows on every change, ``structure_revision`` on every change that is not
-    streamed text growing at the end (views re-render the whole item then)."""
-
-    kind: ClassVar[ItemKind]
-    key: str
-    run_id: str | None = None
-    created_at: datetime | None = None
-    revision: int = 0
-    structure_revision: int = 0
-
-    @property
-    def plain_text(self) -> str:
-        raise NotImplementedError
-
-
-@dataclass(eq=False, slots=True)
-class UserItem(ChatItem):
-    kind: ClassVar[ItemKind] = "user"
-    text: str = ""
-
-    @property
-    def plain_text(self) -> str:
-        return self.text
-
-
-@dataclass(eq=False, slots=True)
-class AssistantItem(ChatItem):
-    kind: ClassVar[ItemKind] = "assistant"
-    steps: list[StepSegment] = field(default_factory=list)
-    status: AssistantStatus = "streaming"
-
-    @property
-    def text(self) -> str:
-        """The reply's visible text (retracted steps left out)."""
-        return "".join(step.text for step in self.steps if not step.retracted)
-
-    @property
-    def plain_text(self) -> str:
-        return "\n\n".join(text for step in self.steps if not step.retracted and (text := step.text))
-
-    @property
-    def tool_cards(self) -> list[ToolCard]:
-        return [card for step in self.steps for card in step.tool_cards]
-
-    @property
-    def retracted(self) -> list[StepSegment]:
-        return [step for step in self.steps if step.retracted]
-
-
-@dataclass(eq=False, slots=True)
-class TripwireItem(ChatItem):
-    kind: ClassVar[ItemKind] = "tripwire"
-    reason: str = ""
-    processor_id: str | None = None
-    metadata: Any = None
-    retry: bool = False
-
-    @property
-    def plain_text(self) -> str:
-        who = f" ({self.processor_id})" if self.processor_id else ""
-        return f"Tripwire{who}: {self.reason}"
-
-
-@dataclass(eq=False, slots=True)
-class ErrorItem(ChatItem):
-    kind: ClassVar[ItemKind] = "error"
-    message: str = ""
-
-    @property
-    def plain_text(self) -> str:
-        return f"Error: {self.message}"
 
 
 class ChatModelListener(Protocol):
@@ -350,12 +154,12 @@ class ChatModel:
         self._reset([])
 
     def add_user_message(self, text: str, *, run_id: str | None = None, created_at: datetime | None = None) -> UserItem:
-        item = UserItem(key=_new_key("user"), run_id=run_id, created_at=created_at, text=text)
+        item = UserItem(key=new_key("user"), run_id=run_id, created_at=created_at, text=text)
         self._append(item)
         return item
 
     def add_error(self, message: str, *, run_id: str | None = None) -> ErrorItem:
-        item = ErrorItem(key=_new_key("error"), run_id=run_id, message=message)
+        item = ErrorItem(key=new_key("error"), run_id=run_id, message=message)
         self._append(item)
         return item
 
@@ -374,7 +178,7 @@ class ChatModel:
         within :data:`OWN_INPUT_WINDOW` of ``at``) and its reply, or, when the input was blocked and not saved,
         before the first later message."""
         item = TripwireItem(
-            key=_new_key("tripwire"),
+            key=new_key("tripwire"),
             run_id=run_id,
             created_at=at,
             reason=reason,
@@ -423,7 +227,7 @@ class ChatModel:
     def _step(run: _LiveRun) -> StepSegment:
         """The run's current step (created on first content, before anyone is told about it)."""
         if run.step is None:
-            run.step = StepSegment.live(run.run_id, _new_key("step"))
+            run.step = StepSegment.live(run.run_id, new_key("step"))
         return run.step
 
     def _attach(self, run: _LiveRun) -> tuple[AssistantItem, bool]:
@@ -431,7 +235,7 @@ class ChatModel:
         step = self._step(run)
         item = run.item
         if item is None:
-            item = run.item = AssistantItem(key=_new_key("assistant"), run_id=run.run_id, steps=[step])
+            item = run.item = AssistantItem(key=new_key("assistant"), run_id=run.run_id, steps=[step])
             self._append(item)
             return item, True
         if not item.steps or item.steps[-1] is not step:
@@ -453,7 +257,7 @@ class ChatModel:
             return
         payload: Any = getattr(chunk, "payload", None)
         if kind == "step-start":
-            run.step = StepSegment.live(run_id, getattr(payload, "message_id", None) or _new_key("step"))
+            run.step = StepSegment.live(run_id, getattr(payload, "message_id", None) or new_key("step"))
             run.growing = None
         elif kind == "tool-call-input-streaming-start":
             card = ToolCard(tool_call_id=payload.tool_call_id, tool_name=payload.tool_name)
@@ -587,9 +391,9 @@ class ChatModel:
         items: list[ChatItem] = []
         for message in messages:
             if message.role == "user":
-                items.append(UserItem(key=_new_key("user"), created_at=message.created_at, text=message.text))
+                items.append(UserItem(key=new_key("user"), created_at=message.created_at, text=message.text))
             elif message.role == "assistant":
-                items.extend(_assistant_items(message))
+                items.extend(assistant_items(message))
         self._reset(items)
 
     def load_thread(self, messages: Iterable[Message], runs: Iterable[Any] = ()) -> None:
@@ -613,7 +417,7 @@ class ChatModel:
                 started = _naive(record.started_at)
                 later = next((start for start in starts if start > started), None)
                 item = TripwireItem(
-                    key=_new_key("tripwire"), run_id=record.id, created_at=record.started_at,
+                    key=new_key("tripwire"), run_id=record.id, created_at=record.started_at,
                     reason=str(data.get("reason", "")), processor_id=data.get("processorId", data.get("processor_id")),
                     metadata=data.get("metadata"), retry=bool(data.get("retry", False)),
                 )
@@ -624,7 +428,7 @@ class ChatModel:
                     for t, text in user_messages
                 ):
                     # a guardrail kept the message out of the thread: show it above its banner all the same
-                    inserted.insert(0, UserItem(key=_new_key("user"), run_id=record.id, created_at=record.started_at,
+                    inserted.insert(0, UserItem(key=new_key("user"), run_id=record.id, created_at=record.started_at,
                                                 text=blocked_input))
                 self._insert(len(self._items) if later is None else self._first_row_from(later), inserted)
             else:
@@ -647,193 +451,35 @@ def _naive(when: datetime) -> datetime:
     return when.replace(tzinfo=None) - (when.utcoffset() or timedelta())
 
 
-def _assistant_items(message: Message) -> list[ChatItem]:
-    """A stored assistant message as an item (steps split at ``step-start`` parts), plus its error parts."""
-    item = AssistantItem(key=_new_key("assistant"), created_at=message.created_at, status="done")
-    errors: list[ChatItem] = []
-    step: StepSegment | None = None
-
-    def current() -> StepSegment:
-        nonlocal step
-        if step is None:
-            step = StepSegment()
-            item.steps.append(step)
-        return step
-
-    for part in message.content.parts:
-        if isinstance(part, StepStartPart):
-            step = None
-        elif isinstance(part, TextPart):
-            if part.text:
-                current().texts.append(part.text)
-        elif isinstance(part, ReasoningPart):
-            if part.reasoning:
-                current().reasoning_parts.append(part.reasoning)
-        elif isinstance(part, ToolInvocationPart):
-            call = part.tool_invocation
-            card = ToolCard(call.tool_call_id, call.tool_name, args=call.args, state="call")
-            if call.state == "result" and not call.is_error:
-                card.state, card.result = "result", call.result
-            elif call.state in ("output-error", "output-denied") or call.is_error:
-                card.state = "error"
-                card.error = call.error_text or readable_error(call.result) or call.state
-            current().tool_cards.append(card)
-        elif isinstance(part, ErrorPart):
-            errors.append(
-                ErrorItem(
-                    key=_new_key("error"),
-                    created_at=message.created_at,
-                    message=readable_error(part.error.model_dump()),
-                )
-            )
-        elif isinstance(part, DataPart):
-            current().data.append(DataBlock(part.type, part.data, part.id))
-        elif isinstance(part, FilePart):
-            current().data.append(DataBlock("file", part.filename or part.mime_type))
-        elif isinstance(part, SourcePart):
-            current().data.append(DataBlock("source", part.title or part.url or part.source_id))
-    if not item.steps and message.content.content:
-        current().texts.append(message.content.content)
-    return ([item] if item.steps else []) + errors
+#: Qt names re-exported from :mod:`studio.models.chat_list_model`, imported only when first asked for.
+_QT_NAMES = frozenset({"ITEM_ROLE", "KIND_ROLE", "RUN_ID_ROLE", "ChatListModel"})
 
 
-# ------------------------------------------------------------------------------------------------------ Qt adapter
-#: The :class:`ChatItem` of a row.
-ITEM_ROLE = Qt.ItemDataRole.UserRole + 1
-#: The item's kind: ``"user"``, ``"assistant"``, ``"tripwire"`` or ``"error"``.
-KIND_ROLE = Qt.ItemDataRole.UserRole + 2
-#: The run id of the item (None for typed or loaded messages).
-RUN_ID_ROLE = Qt.ItemDataRole.UserRole + 3
+def __getattr__(name: str) -> Any:
+    if name in _QT_NAMES:
+        from studio.models import chat_list_model
 
-
-class ChatListModel(QAbstractListModel):
-    """A ``QAbstractListModel`` over a :class:`ChatModel`: one row per item.
-
-    Streamed text (``structural=False`` changes) is announced with ``dataChanged`` at most once per
-    ``frame_ms`` (50 ms); other changes are announced on the next pass of the event loop. :meth:`flush` announces
-    pending changes now.
-    """
-
-    def __init__(self, chat: ChatModel | None = None, parent: QObject | None = None, *, frame_ms: int = 50) -> None:
-        super().__init__(parent)
-        self._chat = chat if chat is not None else ChatModel()
-        self._dirty: set[int] = set()
-        self._frame = QTimer(self)
-        self._frame.setSingleShot(True)
-        self._frame.setInterval(frame_ms)
-        self._frame.timeout.connect(self._on_frame_timeout)
-        self._soon = QTimer(self)
-        self._soon.setSingleShot(True)
-        self._soon.setInterval(0)
-        self._soon.timeout.connect(self._on_frame_timeout)
-        self._chat.subscribe(self)
-
-    @property
-    def chat(self) -> ChatModel:
-        return self._chat
-
-    # ----------------------------------------------------------------------------------------- Qt model API
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._chat)
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._chat):
-            return None
-        item = self._chat[index.row()]
-        if role == ITEM_ROLE:
-            return item
-        if role == Qt.ItemDataRole.DisplayRole or role == Qt.ItemDataRole.AccessibleTextRole:
-            return item.plain_text
-        if role == KIND_ROLE:
-            return item.kind
-        if role == RUN_ID_ROLE:
-            return item.run_id
-        return None
-
-    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
-    def item(self, row: int) -> ChatItem:
-        return self._chat[row]
-
-    # ----------------------------------------------------------------------------------------- listener
-    def items_about_to_be_inserted(self, first: int, count: int) -> None:
-        self.flush()
-        self.beginInsertRows(QModelIndex(), first, first + count - 1)
-
-    def items_inserted(self, first: int, count: int) -> None:
-        self.endInsertRows()
-
-    def items_changed(self, first: int, last: int, structural: bool) -> None:
-        self._dirty.update(range(first, last + 1))
-        if structural:
-            if not self._soon.isActive():
-                self._soon.start()
-        elif not self._frame.isActive() and not self._soon.isActive():
-            self._frame.start()
-
-    def items_about_to_be_reset(self) -> None:
-        self._dirty.clear()
-        self.beginResetModel()
-
-    def items_reset(self) -> None:
-        self.endResetModel()
-
-    def flush(self) -> None:
-        """Announce pending changes now (``dataChanged`` over the changed rows)."""
-        self._frame.stop()
-        self._soon.stop()
-        if not self._dirty:
-            return
-        rows = [row for row in self._dirty if row < len(self._chat)]
-        self._dirty.clear()
-        if rows:
-            self.dataChanged.emit(self.index(min(rows)), self.index(max(rows)))
-
-    @Slot()
-    def _on_frame_timeout(self) -> None:
-        self.flush()
-
-    # ----------------------------------------------------------------------------------------- following a run
-    def follow(self, controller: Any) -> None:
-        """Fold a :class:`~studio.controllers.run_controller.RunController`'s runs into the chat."""
-        controller.chunk_received.connect(self._on_controller_chunk_received)
-        controller.trace_event_received.connect(self._on_controller_trace_event_received)
-        controller.run_finished.connect(self._on_controller_run_finished)
-        controller.run_failed.connect(self._on_controller_run_failed)
-
-    @Slot(str, object)
-    def _on_controller_chunk_received(self, run_id: str, chunk: object) -> None:
-        self._chat.apply_chunk(run_id, chunk)  # type: ignore[arg-type]
-
-    @Slot(str, object)
-    def _on_controller_trace_event_received(self, run_id: str, event: object) -> None:
-        self._chat.apply_trace_event(run_id, event)  # type: ignore[arg-type]
-
-    @Slot(str, object)
-    def _on_controller_run_finished(self, run_id: str, result: object) -> None:
-        self._chat.finish_run(run_id, result)  # type: ignore[arg-type]
-
-    @Slot(str, str)
-    def _on_controller_run_failed(self, run_id: str, message: str) -> None:
-        self._chat.fail_run(run_id, message)
+        return getattr(chat_list_model, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
-    "ITEM_ROLE",
-    "KIND_ROLE",
-    "RUN_ID_ROLE",
+    "ITEM_ROLE",  # noqa: F822 (from __getattr__)
+    "KIND_ROLE",  # noqa: F822 (from __getattr__)
+    "OWN_INPUT_WINDOW",
+    "RUN_ID_ROLE",  # noqa: F822 (from __getattr__)
     "AssistantItem",
+    "AssistantStatus",
     "ChatItem",
-    "ChatListModel",
+    "ChatListModel",  # noqa: F822 (from __getattr__)
     "ChatModel",
     "ChatModelListener",
     "DataBlock",
     "ErrorItem",
+    "ItemKind",
     "StepSegment",
     "ToolCard",
+    "ToolCardState",
     "TripwireItem",
     "UserItem",
     "readable_error",

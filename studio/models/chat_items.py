@@ -1,0 +1,299 @@
+"""The chat's items: what one row of the conversation holds, as plain dataclasses (no Qt).
+
+- :class:`UserItem` — what the user sent;
+- :class:`AssistantItem` — one run's reply, as :class:`StepSegment` s (one per model step: reasoning, markdown text,
+  :class:`ToolCard` s and :class:`DataBlock` s). A step the runtime retried is kept as a *retracted* segment with the
+  feedback that caused the retry;
+- :class:`TripwireItem` — a banner: reason, processor and metadata of the tripwire that ended a run;
+- :class:`ErrorItem` — a readable error (a model error, or a run that failed unexpectedly).
+
+They live apart from :class:`~studio.models.chat_model.ChatModel`, which folds runs into them, so that the renderer
+and the Qt adapter can depend on what an item *is* without the folding logic. :func:`assistant_items` rebuilds items
+from a stored assistant message, and the display helpers (:func:`readable_error`, :func:`short_json`) turn payloads
+into text the same way for live and stored threads.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, ClassVar, Literal
+
+from processors.chunks import AnyChunk
+from processors.messages import (
+    DataPart,
+    ErrorPart,
+    FilePart,
+    Message,
+    ReasoningPart,
+    SourcePart,
+    StepStartPart,
+    TextPart,
+    ToolInvocationPart,
+)
+from processors.step import StepBuilder
+
+ItemKind = Literal["user", "assistant", "tripwire", "error"]
+ToolCardState = Literal["input", "call", "result", "error"]
+AssistantStatus = Literal["streaming", "done", "stopped", "failed"]
+
+_keys = itertools.count(1)
+
+
+def new_key(prefix: str) -> str:
+    """A key unique in this process (the renderer caches documents by it)."""
+    return f"{prefix}-{next(_keys)}"
+
+
+def readable_error(error: Any) -> str:
+    """A one-line, human message for an ``error`` chunk's payload or an error part (never a traceback)."""
+    if isinstance(error, BaseException):
+        text = str(error)
+        return f"{type(error).__name__}: {text}" if text else type(error).__name__
+    if isinstance(error, dict):
+        name = str(error.get("name") or "Error")
+        message = str(error.get("message") or "").strip() or "unknown error"
+        if name == "ModelAPIError":
+            status = error.get("statusCode")
+            provider = error.get("provider")
+            where = " ".join(p for p in (str(provider) if provider else "", f"HTTP {status}" if status else "") if p)
+            return f"Model call failed ({where}): {message}" if where else f"Model call failed: {message}"
+        processor = error.get("processorId")
+        hook = error.get("hook")
+        if processor:
+            return f"{message} (processor '{processor}'{f', {hook}' if hook else ''})"
+        return message if name in ("Error", "") else f"{name}: {message}"
+    text = str(error).strip() if error is not None else ""
+    return text or "unknown error"
+
+
+def short_json(value: Any, limit: int = 4000) -> str:
+    """Pretty JSON for display, cut at ``limit`` characters."""
+    if isinstance(value, str):
+        text = value
+    else:
+        try:
+            text = json.dumps(value, indent=2, ensure_ascii=False, default=repr)
+        except (TypeError, ValueError):
+            text = repr(value)
+    if len(text) > limit:
+        return f"{text[:limit]}\n… ({len(text) - limit} more characters)"
+    return text
+
+
+@dataclass(eq=False, slots=True)
+class ToolCard:
+    """One tool call of a step, shown as a collapsible card."""
+
+    tool_call_id: str
+    tool_name: str
+    args: Any = None
+    #: Argument fragments as the model streamed them (before the complete ``tool-call`` chunk).
+    args_text: list[str] = field(default_factory=list)
+    result: Any = None
+    error: str | None = None
+    state: ToolCardState = "input"
+    expanded: bool = False
+
+    @property
+    def shown_args(self) -> Any:
+        return self.args if self.state != "input" else "".join(self.args_text)
+
+
+@dataclass(eq=False, slots=True)
+class DataBlock:
+    """A custom ``data-*`` chunk (or a stored data, file or source part)."""
+
+    type: str
+    data: Any = None
+    id: str | None = None
+
+
+@dataclass(eq=False, slots=True)
+class StepSegment:
+    """One model step of an assistant reply: its text and reasoning deltas, tool cards and data blocks.
+
+    A live step folds its chunks through ``builder``, the runtime's own reducer; ``texts`` and ``reasoning_parts``
+    are then the builder's lists (appended to, never copied). A step rebuilt from a stored message has no builder.
+    """
+
+    texts: list[str] = field(default_factory=list)
+    reasoning_parts: list[str] = field(default_factory=list)
+    builder: StepBuilder | None = None
+    tool_cards: list[ToolCard] = field(default_factory=list)
+    data: list[DataBlock] = field(default_factory=list)
+    #: The runtime retried this step: its text is struck through, with ``feedback`` (the reason) beside it.
+    retracted: bool = False
+    feedback: str | None = None
+
+    @classmethod
+    def live(cls, run_id: str, message_id: str) -> StepSegment:
+        builder = StepBuilder(run_id, message_id)
+        return cls(texts=builder.texts, reasoning_parts=builder.reasoning, builder=builder)
+
+    def fold(self, chunk: AnyChunk) -> None:
+        """Fold a text, reasoning or tool-call chunk (through the runtime's reducer when the step is live)."""
+        if self.builder is not None:
+            self.builder.fold(chunk)
+        elif chunk.type == "text-delta":
+            self.texts.append(chunk.payload.text)  # type: ignore[union-attr]
+        elif chunk.type == "reasoning-delta":
+            self.reasoning_parts.append(chunk.payload.text)  # type: ignore[union-attr]
+
+    @property
+    def text(self) -> str:
+        return "".join(self.texts)
+
+    @property
+    def reasoning(self) -> str:
+        return "".join(self.reasoning_parts)
+
+    @property
+    def has_content(self) -> bool:
+        return bool(self.texts or self.reasoning_parts or self.tool_cards or self.data)
+
+
+@dataclass(eq=False, slots=True)
+class ChatItem:
+    """Base of chat items. ``revision`` grows on every change, ``structure_revision`` on every change that is not
+    streamed text growing at the end (views re-render the whole item then)."""
+
+    kind: ClassVar[ItemKind]
+    key: str
+    run_id: str | None = None
+    created_at: datetime | None = None
+    revision: int = 0
+    structure_revision: int = 0
+
+    @property
+    def plain_text(self) -> str:
+        raise NotImplementedError
+
+
+@dataclass(eq=False, slots=True)
+class UserItem(ChatItem):
+    kind: ClassVar[ItemKind] = "user"
+    text: str = ""
+
+    @property
+    def plain_text(self) -> str:
+        return self.text
+
+
+@dataclass(eq=False, slots=True)
+class AssistantItem(ChatItem):
+    kind: ClassVar[ItemKind] = "assistant"
+    steps: list[StepSegment] = field(default_factory=list)
+    status: AssistantStatus = "streaming"
+
+    @property
+    def text(self) -> str:
+        """The reply's visible text (retracted steps left out)."""
+        return "".join(step.text for step in self.steps if not step.retracted)
+
+    @property
+    def plain_text(self) -> str:
+        return "\n\n".join(text for step in self.steps if not step.retracted and (text := step.text))
+
+    @property
+    def tool_cards(self) -> list[ToolCard]:
+        return [card for step in self.steps for card in step.tool_cards]
+
+    @property
+    def retracted(self) -> list[StepSegment]:
+        return [step for step in self.steps if step.retracted]
+
+
+@dataclass(eq=False, slots=True)
+class TripwireItem(ChatItem):
+    kind: ClassVar[ItemKind] = "tripwire"
+    reason: str = ""
+    processor_id: str | None = None
+    metadata: Any = None
+    retry: bool = False
+
+    @property
+    def plain_text(self) -> str:
+        who = f" ({self.processor_id})" if self.processor_id else ""
+        return f"Tripwire{who}: {self.reason}"
+
+
+@dataclass(eq=False, slots=True)
+class ErrorItem(ChatItem):
+    kind: ClassVar[ItemKind] = "error"
+    message: str = ""
+
+    @property
+    def plain_text(self) -> str:
+        return f"Error: {self.message}"
+
+
+def assistant_items(message: Message) -> list[ChatItem]:
+    """A stored assistant message as an item (steps split at ``step-start`` parts), plus its error parts."""
+    item = AssistantItem(key=new_key("assistant"), created_at=message.created_at, status="done")
+    errors: list[ChatItem] = []
+    step: StepSegment | None = None
+
+    def current() -> StepSegment:
+        nonlocal step
+        if step is None:
+            step = StepSegment()
+            item.steps.append(step)
+        return step
+
+    for part in message.content.parts:
+        if isinstance(part, StepStartPart):
+            step = None
+        elif isinstance(part, TextPart):
+            if part.text:
+                current().texts.append(part.text)
+        elif isinstance(part, ReasoningPart):
+            if part.reasoning:
+                current().reasoning_parts.append(part.reasoning)
+        elif isinstance(part, ToolInvocationPart):
+            call = part.tool_invocation
+            card = ToolCard(call.tool_call_id, call.tool_name, args=call.args, state="call")
+            if call.state == "result" and not call.is_error:
+                card.state, card.result = "result", call.result
+            elif call.state in ("output-error", "output-denied") or call.is_error:
+                card.state = "error"
+                card.error = call.error_text or readable_error(call.result) or call.state
+            current().tool_cards.append(card)
+        elif isinstance(part, ErrorPart):
+            errors.append(
+                ErrorItem(
+                    key=new_key("error"),
+                    created_at=message.created_at,
+                    message=readable_error(part.error.model_dump()),
+                )
+            )
+        elif isinstance(part, DataPart):
+            current().data.append(DataBlock(part.type, part.data, part.id))
+        elif isinstance(part, FilePart):
+            current().data.append(DataBlock("file", part.filename or part.mime_type))
+        elif isinstance(part, SourcePart):
+            current().data.append(DataBlock("source", part.title or part.url or part.source_id))
+    if not item.steps and message.content.content:
+        current().texts.append(message.content.content)
+    return ([item] if item.steps else []) + errors
+
+
+__all__ = [
+    "AssistantItem",
+    "AssistantStatus",
+    "ChatItem",
+    "DataBlock",
+    "ErrorItem",
+    "ItemKind",
+    "StepSegment",
+    "ToolCard",
+    "ToolCardState",
+    "TripwireItem",
+    "UserItem",
+    "assistant_items",
+    "new_key",
+    "readable_error",
+    "short_json",
+]

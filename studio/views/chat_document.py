@@ -1,0 +1,346 @@
+"""Writing chat items into their ``QTextDocument`` s, and keeping a streamed reply's document up to date in place.
+
+:class:`DocumentWriter` builds an item's document from scratch, or, for a reply, touches only what changed: finished
+paragraphs of the step being streamed are appended as markdown once, only the paragraph still growing is rendered
+again, and a change of shape (a tool card, a retry) re-renders from that step on, never from the top.
+:class:`ItemDocument` is a document plus what that takes. Kept apart from the renderer
+(:mod:`studio.views.chat_render`), which caches the documents, measures, paints and hit-tests them.
+
+Links in the documents: :data:`TOOL_HREF` + a tool call id (a card's header), :data:`TRIPWIRE_HREF` + a run id.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontDatabase,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextFrameFormat,
+)
+
+from studio.models.chat_items import (
+    AssistantItem,
+    ChatItem,
+    DataBlock,
+    ErrorItem,
+    StepSegment,
+    ToolCard,
+    TripwireItem,
+    UserItem,
+    short_json,
+)
+from studio.views.chat_markdown import insert_markdown, new_block, split_markdown
+from studio.views.chat_style import CARD_BG, CARD_BORDER, LINK, MUTED, RETRY, STRIKE, TEXT, char_format
+
+TOOL_HREF = "tool:"
+TRIPWIRE_HREF = "tripwire:"
+
+
+@dataclass(eq=False)
+class ItemDocument:
+    """An item's rendered document, and what is needed to update it in place.
+
+    For replies: each step's signature and where its blocks begin, so a change re-renders from the first changed
+    step on; and the growing tail of the step being streamed, so new deltas are appended without re-rendering.
+    """
+
+    doc: QTextDocument
+    revision: int = -1
+    kind: str = ""
+    status: str = ""
+    signatures: list[tuple[Any, ...]] = field(default_factory=list)
+    #: Document position where each step's blocks begin (the end of what precedes them).
+    starts: list[int] = field(default_factory=list)
+    #: Where the "Stopped" line begins, when there is one.
+    trailer: int | None = None
+    #: The step whose text (or reasoning) is the document's growing end; None when nothing grows.
+    live: StepSegment | None = None
+    live_kind: str = ""
+    #: How many of the growing block's deltas are in the document.
+    seen: int = 0
+    #: Growing markdown not committed yet; it is rendered from ``tail_pos`` to the end of the document.
+    tail: str = ""
+    tail_pos: int = 0
+
+
+def _signature(step: StepSegment) -> tuple[Any, ...]:
+    """What decides how a step looks, except its text and reasoning growing at the end."""
+    cards = tuple((card.state, card.expanded, len(card.args_text)) for card in step.tool_cards)
+    return id(step), bool(step.texts), bool(step.reasoning_parts), cards, len(step.data), step.retracted, step.feedback
+
+
+class DocumentWriter:
+    """Writes chat items into their documents; counts what it did (for tests and benchmarks)."""
+
+    def __init__(self, font: QFont) -> None:
+        self.mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self.mono.setPointSizeF(max(7.0, font.pointSizeF() - 1))
+        self.small = max(7.0, font.pointSizeF() - 1.5)
+        self.renders = 0  # documents built from scratch
+        self.partial_renders = 0  # replies re-rendered from a changed step on
+        self.appends = 0  # streamed deltas appended in place
+
+    def write(self, cached: ItemDocument, item: ChatItem) -> None:
+        """Bring ``cached`` up to date with ``item``: a reply in place, anything else rebuilt."""
+        if isinstance(item, AssistantItem) and cached.kind == "assistant":
+            self._update_reply(cached, item)
+        else:
+            self._build(cached, item)
+
+    def _build(self, cached: ItemDocument, item: ChatItem) -> None:
+        self.renders += 1
+        doc = cached.doc
+        doc.clear()
+        cached.kind, cached.status = item.kind, ""
+        cached.signatures, cached.starts, cached.trailer = [], [], None
+        cached.live, cached.seen, cached.tail, cached.tail_pos = None, 0, "", 0
+        cursor = QTextCursor(doc)
+        first = [True]
+        if isinstance(item, UserItem):
+            self._label(cursor, first, "You")
+            new_block(cursor, first)
+            insert_markdown(cursor, item.text)
+        elif isinstance(item, AssistantItem):
+            self._label(cursor, first, "Assistant")
+            self._render_steps(cached, cursor, first, item, 0)
+            self._set_status(cached, item)
+        elif isinstance(item, TripwireItem):
+            self._build_tripwire(cursor, first, item)
+        elif isinstance(item, ErrorItem):
+            new_block(cursor, first)
+            cursor.insertText("✖ Error  ", char_format(colour=QColor("#cf222e"), bold=True))
+            cursor.insertText(item.message, char_format(colour=TEXT))
+
+    def _label(self, cursor: QTextCursor, first: list[bool], text: str) -> None:
+        new_block(cursor, first)
+        cursor.insertText(text, char_format(colour=MUTED, bold=True, size=self.small))
+
+    def _update_reply(self, cached: ItemDocument, item: AssistantItem) -> None:
+        """Bring a reply's document up to date, touching only what changed."""
+        signatures = [_signature(step) for step in item.steps]
+        old = cached.signatures
+        changed = next((n for n, (a, b) in enumerate(zip(signatures, old, strict=False)) if a != b),
+                       min(len(signatures), len(old)))
+        if changed == len(signatures) == len(old):
+            if cached.live is not None:  # only the growing text grew (or the reply ended)
+                self._append_live(cached, final=item.status != "streaming")
+        else:
+            self.partial_renders += 1
+            if cached.live is not None and cached.live in item.steps[:changed]:
+                self._append_live(cached, final=True)  # it stopped growing: settle it before what follows
+            cursor = QTextCursor(cached.doc)
+            start = cached.starts[changed] if changed < len(cached.starts) else (
+                cached.trailer if cached.trailer is not None else cached.doc.characterCount() - 1)
+            cursor.setPosition(start)
+            cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+            cursor.removeSelectedText()
+            del cached.starts[changed:]
+            cached.trailer, cached.live, cached.tail = None, None, ""
+            self._render_steps(cached, cursor, [False], item, changed)
+        self._set_status(cached, item)
+
+    def _set_status(self, cached: ItemDocument, item: AssistantItem) -> None:
+        """The "Stopped" line at the end of a stopped reply."""
+        if item.status != "streaming" and cached.live is not None:
+            self._append_live(cached, final=True)
+        stopped = item.status == "stopped"
+        if stopped and cached.trailer is None:
+            cursor = QTextCursor(cached.doc)
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cached.trailer = cursor.position()
+            new_block(cursor, [False])
+            cursor.insertText("■ Stopped", char_format(colour=MUTED, italic=True))
+        elif not stopped and cached.trailer is not None:
+            cursor = QTextCursor(cached.doc)
+            cursor.setPosition(cached.trailer)
+            cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+            cursor.removeSelectedText()
+            cached.trailer = None
+        cached.status = item.status
+
+    def _render_steps(self, cached: ItemDocument, cursor: QTextCursor, first: list[bool], item: AssistantItem,
+                      start: int) -> None:
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        last = len(item.steps) - 1
+        for number in range(start, len(item.steps)):
+            step = item.steps[number]
+            cached.starts.append(cursor.position())
+            growing = (item.status == "streaming" and number == last and not step.retracted
+                       and not step.tool_cards and not step.data)
+            self._render_step(cached, cursor, first, step, growing)
+        cached.signatures = [_signature(step) for step in item.steps]
+
+    def _render_step(self, cached: ItemDocument, cursor: QTextCursor, first: list[bool], step: StepSegment,
+                     growing: bool) -> None:
+        if step.reasoning_parts:
+            new_block(cursor, first)
+            cursor.insertText("Thinking  ", char_format(colour=MUTED, bold=True, size=self.small))
+            cursor.insertText(step.reasoning, char_format(colour=MUTED, italic=True))
+            if growing and not step.texts:
+                cached.live, cached.live_kind, cached.seen = step, "reasoning", len(step.reasoning_parts)
+        if step.texts:
+            new_block(cursor, first)
+            if growing:
+                cached.live, cached.live_kind, cached.seen = step, "text", len(step.texts)
+                stable, cached.tail = split_markdown(step.text)
+                if stable:
+                    insert_markdown(cursor, stable)
+                    cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+                cached.tail_pos = cursor.position()
+                insert_markdown(cursor, cached.tail)
+            else:
+                begin = cursor.position()
+                insert_markdown(cursor, step.text)
+                if step.retracted:
+                    self._strike(cursor, begin)
+        if step.retracted:
+            new_block(cursor, first)
+            feedback = step.feedback or "a processor asked for another try"
+            cursor.insertText("↻ Retried: ", char_format(colour=RETRY, bold=True))
+            cursor.insertText(feedback, char_format(colour=RETRY))
+        for card in step.tool_cards:
+            self._card(cursor, first, card, step.retracted)
+        for block in step.data:
+            self._data(cursor, first, block)
+
+    def _strike(self, cursor: QTextCursor, start: int) -> None:
+        struck = QTextCursor(cursor.document())
+        struck.setPosition(start)
+        struck.setPosition(cursor.position(), QTextCursor.MoveMode.KeepAnchor)
+        fmt = QTextCharFormat()
+        fmt.setFontStrikeOut(True)
+        fmt.setForeground(STRIKE)
+        struck.mergeCharFormat(fmt)
+
+    def _card(self, cursor: QTextCursor, first: list[bool], card: ToolCard, retracted: bool) -> None:
+        if first[0]:
+            first[0] = False
+        frame_format = QTextFrameFormat()
+        frame_format.setBorder(1)
+        frame_format.setBorderBrush(CARD_BORDER)
+        frame_format.setBorderStyle(QTextFrameFormat.BorderStyle.BorderStyle_Solid)
+        frame_format.setBackground(CARD_BG)
+        frame_format.setPadding(6)
+        frame_format.setTopMargin(4)
+        frame_format.setBottomMargin(4)
+        cursor.insertFrame(frame_format)
+        href = TOOL_HREF + card.tool_call_id
+        state = {"input": "…", "call": "running…", "result": "✔ done", "error": "✖ failed"}[card.state]
+        colour = QColor("#cf222e") if card.state == "error" else QColor("#1a7f37") if card.state == "result" else MUTED
+        cursor.insertText("▾ " if card.expanded else "▸ ", char_format(colour=LINK, href=href))
+        cursor.insertText(card.tool_name, char_format(colour=LINK, bold=True, href=href))
+        summary = _one_line(card.shown_args)
+        if summary:
+            cursor.insertText(f"  {summary}", char_format(colour=MUTED, family=self.mono, href=href))
+        cursor.insertText(f"   {state}", char_format(colour=colour, size=self.small, href=href))
+        if retracted:
+            self._strike(cursor, cursor.block().position())
+        if card.expanded:
+            sections = [("Arguments", short_json(card.shown_args), TEXT)]
+            if card.state == "result":
+                sections.append(("Result", short_json(card.result), TEXT))
+            elif card.state == "error":
+                sections.append(("Error", card.error or "", QColor("#cf222e")))
+            for title, body, body_colour in sections:
+                cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+                cursor.insertText(title, char_format(colour=MUTED, bold=True, size=self.small))
+                cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+                cursor.insertText(body, char_format(colour=body_colour, family=self.mono))
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+
+    def _data(self, cursor: QTextCursor, first: list[bool], block: DataBlock) -> None:
+        new_block(cursor, first)
+        cursor.insertText(f"{block.type}  ", char_format(colour=MUTED, bold=True, size=self.small))
+        cursor.insertText(_one_line(block.data, 200), char_format(colour=MUTED, family=self.mono))
+
+    def _build_tripwire(self, cursor: QTextCursor, first: list[bool], item: TripwireItem) -> None:
+        href = TRIPWIRE_HREF + (item.run_id or "")
+        red = QColor("#d1242f")
+        new_block(cursor, first)
+        cursor.insertText("⚠ Tripwire", char_format(colour=red, bold=True, href=href))
+        if item.processor_id:
+            cursor.insertText("   processor ", char_format(colour=MUTED, href=href))
+            cursor.insertText(item.processor_id, char_format(colour=TEXT, family=self.mono, bold=True, href=href))
+        if item.retry:
+            cursor.insertText("   (retry asked)", char_format(colour=MUTED, size=self.small, href=href))
+        new_block(cursor, first)
+        cursor.insertText("Reason: ", char_format(colour=MUTED, bold=True, href=href))
+        cursor.insertText(item.reason, char_format(colour=TEXT, href=href))
+        if item.metadata is not None:
+            new_block(cursor, first)
+            cursor.insertText("Metadata", char_format(colour=MUTED, bold=True, size=self.small, href=href))
+            new_block(cursor, first)
+            cursor.insertText(short_json(item.metadata, 1500), char_format(colour=TEXT, family=self.mono, href=href))
+
+    def _append_live(self, cached: ItemDocument, *, final: bool = False) -> None:
+        """The streamed step got more deltas: append them; only the paragraph still open is rendered again.
+
+        ``final``: the reply ended; the open paragraph is committed and nothing grows any more.
+        """
+        self.appends += 1
+        step = cached.live
+        assert step is not None
+        cursor = QTextCursor(cached.doc)
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        if cached.live_kind == "reasoning":
+            parts = step.reasoning_parts
+            new = "".join(itertools.islice(parts, cached.seen, None))
+            cached.seen = len(parts)
+            if new:
+                cursor.insertText(new, char_format(colour=MUTED, italic=True))
+        else:
+            parts = step.texts
+            added = "".join(itertools.islice(parts, cached.seen, None))
+            cached.seen = len(parts)
+            if added or final:
+                cached.tail += added
+                cursor.setPosition(cached.tail_pos)
+                cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+                cursor.removeSelectedText()
+                cursor.setBlockFormat(QTextBlockFormat())
+                cursor.setBlockCharFormat(QTextCharFormat())
+                cursor.setCharFormat(QTextCharFormat())
+                listed = cursor.block().textList()
+                if listed is not None:
+                    listed.remove(cursor.block())
+                if final:
+                    if cached.tail:
+                        insert_markdown(cursor, cached.tail)
+                    elif cursor.block().length() == 1 and cursor.position() > 0:
+                        cursor.deletePreviousChar()  # the empty block that waited for more text
+                else:
+                    stable, cached.tail = split_markdown(cached.tail)
+                    if stable:
+                        insert_markdown(cursor, stable)
+                        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+                        cached.tail_pos = cursor.position()
+                    insert_markdown(cursor, cached.tail)
+        if final:
+            cached.live, cached.tail = None, ""
+
+
+def _one_line(value: Any, limit: int = 90) -> str:
+    """A value as one line of text (JSON for non-strings), cut at ``limit`` characters."""
+    if value is None or value == {} or value == "":
+        return ""
+    if isinstance(value, str):
+        text = value
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False, default=repr)
+        except (TypeError, ValueError):
+            text = repr(value)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+__all__ = ["TOOL_HREF", "TRIPWIRE_HREF", "DocumentWriter", "ItemDocument"]
