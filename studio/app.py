@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -46,11 +47,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    scratch: Path | None = None
     if args.self_test is not None:
         if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         if args.data_dir is None:  # never touch the user's own threads
-            args.data_dir = Path(tempfile.mkdtemp(prefix="processor-studio-self-test-"))
+            args.data_dir = scratch = Path(tempfile.mkdtemp(prefix="processor-studio-self-test-"))
     if args.data_dir is not None:
         os.environ["PROCESSOR_STUDIO_DATA"] = str(args.data_dir)
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -61,11 +63,27 @@ def main(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Processor Studio")
     app.setOrganizationName("ProcessorStudio")
+    app.setDesktopFileName("processor-studio")  # Wayland matches the window to the desktop entry and its icon
+    _apply_icon(app)
     _apply_style(app)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    with loop:
-        return int(loop.run_until_complete(_run(app, args)))
+    try:
+        with loop:
+            return int(loop.run_until_complete(_run(app, args)))
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _apply_icon(app: Any) -> None:
+    from PySide6.QtGui import QIcon
+
+    from studio.resources import resources_dir
+
+    icon = resources_dir() / "icons" / "processor-studio.svg"
+    if icon.exists():
+        app.setWindowIcon(QIcon(str(icon)))
 
 
 def _apply_style(app: Any) -> None:

@@ -1,0 +1,41 @@
+"""What the bundled ``processor-studio`` executable runs (PyInstaller's entry script).
+
+``processor-studio [--self-test PNG] [--data-dir DIR] [--print-startup-time]`` is the studio itself
+(:func:`studio.app.main`). ``processor-studio --bundle-check`` is a packaging diagnostic that lives only in
+the bundle: it checks what PyInstaller may silently leave out (data files, lazily imported modules, entry-point
+metadata) and exits 0 only if every check passed; see ``packaging/bundle_check.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+#: Flags whose output matters: on Windows the app is a GUI program without a console, so Python has no stdout
+#: when it is started from a terminal (``sys.stdout is None``); these attach to that terminal instead.
+_CONSOLE_FLAGS = ("--bundle-check", "--self-test", "--print-startup-time", "--help", "-h")
+
+
+def _attach_parent_console() -> None:
+    """Windows GUI builds: print to the terminal that started us, if any (no-op elsewhere or from Explorer)."""
+    if sys.platform != "win32" or sys.stdout is not None or not any(a in _CONSOLE_FLAGS for a in sys.argv[1:]):
+        return
+    import ctypes
+
+    if ctypes.windll.kernel32.AttachConsole(-1):  # ATTACH_PARENT_PROCESS
+        sys.stdout = open("CONOUT$", "w", encoding="utf-8", buffering=1)  # noqa: SIM115 - for the process's life
+        sys.stderr = sys.stdout
+
+
+def main() -> int:
+    _attach_parent_console()
+    if sys.argv[1:2] == ["--bundle-check"]:
+        import bundle_check  # packaging/bundle_check.py, bundled as a top-level module
+
+        return bundle_check.main(sys.argv[2:])
+    from studio.app import main as studio_main
+
+    return studio_main(sys.argv[1:])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
