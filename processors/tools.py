@@ -35,6 +35,11 @@ schema or a pydantic model: ``Tool("add", "Add two numbers", parameters={...}, e
 What :meth:`Tool.call` raises: :class:`~processors.errors.ToolArgumentsError` when the model's arguments are not
 valid JSON or do not match the schema (the message is written for the model to correct itself); whatever the
 tool's own function raises, unchanged (``asyncio.CancelledError`` included). Sync functions run in a worker thread.
+
+This module is about the tool itself: building it, calling it, validating what the model sent and making its result
+JSON-safe. How its argument schema is made from type hints (or checked when given raw) lives in
+:mod:`processors.tool_schema`; how a docstring becomes descriptions lives in :mod:`processors.docstrings`
+(``parse_docstring`` is re-exported here).
 """
 
 from __future__ import annotations
@@ -46,17 +51,26 @@ import inspect
 import json
 import re
 import sys
-import types
-import typing
 from collections.abc import Callable, Iterable, Mapping
-from typing import Annotated, Any, Union, overload
+from typing import Any, overload
 
 import pydantic_core
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
-from pydantic.fields import FieldInfo
+from pydantic import BaseModel, ValidationError
 
 from processors.context import RequestContext, StreamWriter
+from processors.docstrings import parse_docstring
 from processors.errors import ToolArgumentsError
+from processors.tool_schema import (
+    arguments_message,
+    arguments_model,
+    check_raw_schema,
+    format_error,
+    injected_kind,
+    json_type,
+    model_schema,
+    raw_schema_problems,
+    tool_signature,
+)
 
 __all__ = ["Tool", "parse_docstring", "serialize_result", "tool", "tools_by_name"]
 
@@ -118,20 +132,20 @@ class Tool:
             raise TypeError(f"Tool {name!r}: execute must be callable, got {type(execute).__name__}")
         if parameters is not None and input_model is not None:
             raise TypeError(f"Tool {name!r}: give parameters= (a JSON schema) or input_model=, not both")
-        signature = _signature(execute, name, None, strict=False)
+        signature = tool_signature(execute, name, None, strict=False)
         self._setup(name, description, execute, signature)
         if input_model is not None:
             if not (isinstance(input_model, type) and issubclass(input_model, BaseModel)):
                 raise TypeError(f"Tool {name!r}: input_model must be a pydantic model class")
             self.input_model = input_model
-            self.parameters = _model_schema(input_model)
+            self.parameters = model_schema(input_model)
             self._schema = None
             self._kwarg_names = {field: field for field in input_model.model_fields}
             self._instance_param = self._find_instance_param(signature, input_model)
             if self._instance_param is None:
                 self._check_accepts(signature, list(self._kwarg_names.values()))
         else:
-            schema = _check_raw_schema(name, parameters if parameters is not None else _EMPTY_SCHEMA)
+            schema = check_raw_schema(name, parameters if parameters is not None else _EMPTY_SCHEMA)
             self.input_model = None
             self.parameters = schema
             self._schema = schema
@@ -156,7 +170,7 @@ class Tool:
                 if param.kind is param.VAR_KEYWORD:
                     self._var_kwargs = True
                 elif param.kind in (param.POSITIONAL_OR_KEYWORD, param.KEYWORD_ONLY):
-                    injected = _injected_kind(param)
+                    injected = injected_kind(param)
                     if injected == "writer" and self._writer_param is None:
                         self._writer_param = param.name
                     elif injected == "request_context" and self._context_param is None:
@@ -195,50 +209,20 @@ class Tool:
         if tool_name is None:
             raise ValueError(f"@tool cannot name {fn!r}: pass name=")
         _check_name(tool_name)
-        signature = _signature(fn, tool_name, localns, strict=True)
+        signature = tool_signature(fn, tool_name, localns, strict=True)
         if signature is None:
             raise TypeError(f"Tool {tool_name!r}: cannot read the signature of {fn!r}")
         doc_description, arg_docs = parse_docstring(inspect.getdoc(fn))
 
         instance = cls.__new__(cls)
         instance._setup(tool_name, doc_description if description is None else description, fn, signature)
-        fields: dict[str, Any] = {}
-        kwarg_names: dict[str, str] = {}
-        for index, param in enumerate(signature.parameters.values()):
-            if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-                continue
-            if param.name in (instance._writer_param, instance._context_param):
-                continue
-            if param.kind is param.POSITIONAL_ONLY:
-                raise TypeError(f"Tool {tool_name!r}: parameter {param.name!r} is positional-only; tools take keywords")
-            annotation = Any if param.annotation is param.empty else param.annotation
-            # Internal field names (the parameter is the alias) so that names such as ``json``, ``schema`` or
-            # ``model_config`` cannot clash with BaseModel's attributes; errors and the schema show the alias.
-            field_name = f"p{index}_{param.name}"
-            overrides: dict[str, Any] = {"alias": param.name}
-            doc = arg_docs.get(param.name)
-            if doc and not _has_description(annotation):
-                overrides["description"] = doc
-            default = param.default
-            if isinstance(default, FieldInfo):  # def f(x: int = Field(3, ge=0)): what it sets explicitly wins
-                field = FieldInfo.merge_field_infos(Field(**overrides), default)
-            elif default is param.empty:
-                field = Field(**overrides)
-            else:
-                field = Field(default, **overrides)
-            fields[field_name] = (annotation, field)
-            kwarg_names[field_name] = param.name
-        model_name = "".join(part.capitalize() for part in re.split(r"[_-]+", tool_name)) + "Arguments"
-        try:
-            model: type[BaseModel] = create_model(
-                model_name,
-                __config__=ConfigDict(extra="ignore", protected_namespaces=()),
-                __module__=getattr(fn, "__module__", None) or __name__,
-                **fields,
-            )
-            parameters = _model_schema(model)
-        except Exception as exc:
-            raise TypeError(f"Tool {tool_name!r}: cannot build an argument schema from its type hints: {exc}") from exc
+        model, parameters, kwarg_names = arguments_model(
+            tool_name,
+            signature,
+            arg_docs,
+            injected=(instance._writer_param, instance._context_param),
+            module=getattr(fn, "__module__", None) or __name__,
+        )
         instance.input_model = model
         instance.parameters = parameters
         instance._schema = None
@@ -325,7 +309,7 @@ class Tool:
             raise TypeError(f"tool arguments must be a JSON string or a mapping, got {type(arguments).__name__}")
         if not isinstance(parsed, dict):
             raise ToolArgumentsError(
-                f"Invalid arguments for tool {self.name!r}: expected a JSON object, got {_json_type(parsed)}"
+                f"Invalid arguments for tool {self.name!r}: expected a JSON object, got {json_type(parsed)}"
             )
         return parsed
 
@@ -334,14 +318,14 @@ class Tool:
         try:
             return self.input_model.model_validate(parsed)
         except ValidationError as exc:
-            lines = [_format_error(error["loc"], error["msg"]) for error in exc.errors(include_url=False)]
-            raise ToolArgumentsError(_arguments_message(self.name, lines)) from exc
+            lines = [format_error(error["loc"], error["msg"]) for error in exc.errors(include_url=False)]
+            raise ToolArgumentsError(arguments_message(self.name, lines)) from exc
 
     def _check_raw(self, parsed: dict[str, Any]) -> dict[str, Any]:
         assert self._schema is not None
-        problems = _raw_schema_problems(self._schema, parsed)
+        problems = raw_schema_problems(self._schema, parsed)
         if problems:
-            raise ToolArgumentsError(_arguments_message(self.name, problems))
+            raise ToolArgumentsError(arguments_message(self.name, problems))
         return parsed
 
     def _kwargs(self, parsed: dict[str, Any]) -> dict[str, Any]:
@@ -462,293 +446,7 @@ def _fallback(value: Any) -> str:
 
 
 # --------------------------------------------------------------------------------------------------------------
-# Docstrings
-
-_GOOGLE_ARGS = {"args", "arguments", "parameters", "params", "keyword args", "keyword arguments", "kwargs"}
-_GOOGLE_SECTIONS = _GOOGLE_ARGS | {
-    "other parameters", "returns", "return", "yields", "yield", "raises", "exceptions", "example", "examples",
-    "note", "notes", "attributes", "warning", "warnings", "see also", "references", "todo",
-}  # fmt: skip
-_GOOGLE_HEADER_RE = re.compile(r"^\s*([A-Za-z][A-Za-z ]*?)\s*:\s*$")
-_GOOGLE_ENTRY_RE = re.compile(r"^\*{0,2}([A-Za-z_]\w*)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
-_REST_FIELD_RE = re.compile(
-    r"^\s*:(param|parameter|arg|argument|key|keyword|type|raises?|except|exception|returns?|rtype|yields?|ytype|var|ivar|cvar)\b"
-)
-_REST_PARAM_RE = re.compile(r"^\s*:(?:param|parameter|arg|argument|key|keyword)\s+(?:[^:]*\s)?\*{0,2}(\w+)\s*:\s*(.*)$")
-_NUMPY_UNDERLINE_RE = re.compile(r"^\s*-{3,}\s*$")
-_NUMPY_ENTRY_RE = re.compile(r"^\*{0,2}([A-Za-z_]\w*)\s*(?::.*)?$")
-
-
-def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
-    """Split a docstring into its description (text before the first section) and per-argument descriptions."""
-    if not doc:
-        return "", {}
-    lines = inspect.cleandoc(doc).splitlines()
-    index = 0
-    while index < len(lines) and not _starts_section(lines, index):
-        index += 1
-    description = "\n".join(lines[:index]).strip()
-    args: dict[str, str] = {}
-    while index < len(lines):
-        line = lines[index]
-        header = _GOOGLE_HEADER_RE.match(line)
-        if header and header.group(1).lower() in _GOOGLE_SECTIONS:
-            target = args if header.group(1).lower() in _GOOGLE_ARGS else {}
-            index = _parse_indented_entries(lines, index + 1, _indent(line), _GOOGLE_ENTRY_RE, target)
-        elif index + 1 < len(lines) and _NUMPY_UNDERLINE_RE.match(lines[index + 1]) and line.strip():
-            target = args if line.strip().lower() in {"parameters", "other parameters"} else {}
-            index = _parse_numpy_section(lines, index + 2, _indent(line), target)
-        elif _REST_FIELD_RE.match(line):
-            index = _parse_rest_field(lines, index, args)
-        else:
-            index += 1
-    return description, args
-
-
-def _starts_section(lines: list[str], index: int) -> bool:
-    line = lines[index]
-    header = _GOOGLE_HEADER_RE.match(line)
-    if header and header.group(1).lower() in _GOOGLE_SECTIONS:
-        return True
-    if _REST_FIELD_RE.match(line):
-        return True
-    return bool(line.strip() and index + 1 < len(lines) and _NUMPY_UNDERLINE_RE.match(lines[index + 1]))
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
-
-
-def _parse_indented_entries(
-    lines: list[str], index: int, header_indent: int, entry_re: re.Pattern[str], out: dict[str, str]
-) -> int:
-    entry_indent: int | None = None
-    current: str | None = None
-    while index < len(lines):
-        line = lines[index]
-        if line.strip():
-            indent = _indent(line)
-            if indent <= header_indent:
-                break
-            if entry_indent is None:
-                entry_indent = indent
-            match = entry_re.match(line.strip()) if indent <= entry_indent else None
-            if match:
-                current = match.group(1)
-                out[current] = match.group(2).strip()
-            elif current is not None:
-                out[current] = f"{out[current]} {line.strip()}".strip()
-        index += 1
-    return index
-
-
-def _parse_numpy_section(lines: list[str], index: int, header_indent: int, out: dict[str, str]) -> int:
-    current: str | None = None
-    while index < len(lines):
-        line = lines[index]
-        if index + 1 < len(lines) and line.strip() and _NUMPY_UNDERLINE_RE.match(lines[index + 1]):
-            break
-        if line.strip():
-            match = _NUMPY_ENTRY_RE.match(line.strip()) if _indent(line) <= header_indent else None
-            if match:
-                current = match.group(1)
-                out[current] = ""
-            elif current is not None:
-                out[current] = f"{out[current]} {line.strip()}".strip()
-        index += 1
-    return index
-
-
-def _parse_rest_field(lines: list[str], index: int, out: dict[str, str]) -> int:
-    match = _REST_PARAM_RE.match(lines[index])
-    field_indent = _indent(lines[index])
-    text = match.group(2).strip() if match else ""
-    index += 1
-    while index < len(lines) and lines[index].strip() and _indent(lines[index]) > field_indent:
-        text = f"{text} {lines[index].strip()}".strip()
-        index += 1
-    if match:
-        out[match.group(1)] = text
-    return index
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Schemas and validation helpers
-
-_SCHEMA_MAPS = frozenset({"properties", "$defs", "definitions", "patternProperties", "dependentSchemas"})
-_SCHEMA_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
-_SCHEMA_VALUES = frozenset(
-    {"items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
-     "unevaluatedProperties", "unevaluatedItems", "additionalItems"}
-)  # fmt: skip
-
-
-def _model_schema(model: type[BaseModel]) -> dict[str, Any]:
-    schema = _strip_titles(model.model_json_schema())
-    ordered: dict[str, Any] = {"type": "object", "properties": schema.pop("properties", {})}
-    if "required" in schema:
-        ordered["required"] = schema.pop("required")
-    schema.pop("type", None)
-    ordered.update(schema)
-    return ordered
-
-
-def _strip_titles(schema: Any) -> Any:
-    """Drop the ``title`` annotations pydantic adds, leaving properties that happen to be called ``title``."""
-    if not isinstance(schema, dict):
-        return schema
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key == "title" and isinstance(value, str):
-            continue
-        if key in _SCHEMA_MAPS and isinstance(value, dict):
-            out[key] = {name: _strip_titles(sub) for name, sub in value.items()}
-        elif key in _SCHEMA_LISTS and isinstance(value, list):
-            out[key] = [_strip_titles(sub) for sub in value]
-        elif key in _SCHEMA_VALUES:
-            out[key] = _strip_titles(value)
-        else:
-            out[key] = value
-    return out
-
-
-def _check_raw_schema(name: str, parameters: Mapping[str, Any]) -> dict[str, Any]:
-    if not isinstance(parameters, Mapping):
-        raise TypeError(f"Tool {name!r}: parameters must be a JSON schema dict, got {type(parameters).__name__}")
-    schema = copy.deepcopy(dict(parameters))
-    schema_type = schema.setdefault("type", "object")
-    if schema_type != "object":
-        raise ValueError(f"Tool {name!r}: parameters must describe an object (type 'object'), got {schema_type!r}")
-    properties = schema.setdefault("properties", {})
-    if not isinstance(properties, dict):
-        raise ValueError(f"Tool {name!r}: parameters.properties must be a dict")
-    return schema
-
-
-_JSON_TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
-    "string": lambda v: isinstance(v, str),
-    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()),
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-    "boolean": lambda v: isinstance(v, bool),
-    "array": lambda v: isinstance(v, (list, tuple)),
-    "object": lambda v: isinstance(v, dict),
-    "null": lambda v: v is None,
-}
-
-
-def _raw_schema_problems(schema: dict[str, Any], arguments: dict[str, Any]) -> list[str]:
-    properties: dict[str, Any] = schema.get("properties", {})
-    problems: list[str] = []
-    for key in schema.get("required", []):
-        if key not in arguments:
-            problems.append(f"{key}: Field required")
-    for key, value in arguments.items():
-        spec = properties.get(key)
-        if spec is None:
-            if schema.get("additionalProperties") is False:
-                problems.append(f"{key}: Extra inputs are not permitted")
-            continue
-        if not isinstance(spec, dict):
-            continue
-        expected = spec.get("type")
-        names = [expected] if isinstance(expected, str) else expected if isinstance(expected, list) else []
-        checks = [_JSON_TYPE_CHECKS[t] for t in names if t in _JSON_TYPE_CHECKS]
-        if checks and not any(check(value) for check in checks):
-            problems.append(f"{key}: Input should be of type {' or '.join(names)}, got {_json_type(value)}")
-            continue
-        enum = spec.get("enum")
-        if isinstance(enum, list) and value not in enum:
-            problems.append(f"{key}: Input should be one of {', '.join(json.dumps(e) for e in enum)}")
-    return problems
-
-
-def _arguments_message(name: str, problems: list[str]) -> str:
-    return f"Invalid arguments for tool {name!r}:\n" + "\n".join(f"- {problem}" for problem in problems)
-
-
-def _format_error(loc: tuple[int | str, ...], message: str) -> str:
-    path = ""
-    for part in loc:
-        if isinstance(part, int):
-            path += f"[{part}]"
-        else:
-            path += f".{part}" if path else str(part)
-    return f"{path}: {message}" if path else message
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Signatures, injection, async detection
-
-
-def _signature(
-    fn: Callable[..., Any], name: str, localns: dict[str, Any] | None, *, strict: bool
-) -> inspect.Signature | None:
-    """``fn``'s signature with annotations evaluated; ``None`` when it has none (some builtins).
-
-    ``strict``: an annotation that does not evaluate is a ``TypeError`` (``@tool`` needs real types for the schema);
-    otherwise the annotations stay text (the explicit ``Tool`` form only looks for injected parameters).
-    """
-    try:
-        plain = inspect.signature(fn)
-    except (ValueError, TypeError):
-        return None
-    try:
-        return inspect.signature(fn, eval_str=True, locals=localns)
-    except Exception as exc:  # NameError, SyntaxError, TypeError ... from evaluating an annotation
-        if strict:
-            raise TypeError(f"Tool {name!r}: cannot resolve the type hints of {fn!r}: {exc}") from exc
-        return plain
-
-
-def _injected_kind(param: inspect.Parameter) -> str | None:
-    annotation = param.annotation
-    if annotation is param.empty:
-        return param.name if param.name in ("writer", "request_context") else None
-    for candidate in _union_members(annotation):
-        if isinstance(candidate, type):
-            if issubclass(candidate, StreamWriter):
-                return "writer"
-            if issubclass(candidate, RequestContext):
-                return "request_context"
-        elif isinstance(candidate, str):  # an annotation left as text
-            if re.search(r"\bStreamWriter\b", candidate):
-                return "writer"
-            if re.search(r"\bRequestContext\b", candidate):
-                return "request_context"
-    return None
-
-
-def _union_members(annotation: Any) -> list[Any]:
-    origin = typing.get_origin(annotation)
-    if origin is Annotated:
-        return _union_members(typing.get_args(annotation)[0])
-    if origin is Union or origin is types.UnionType:
-        return [member for arg in typing.get_args(annotation) for member in _union_members(arg)]
-    return [annotation]
-
-
-def _has_description(annotation: Any) -> bool:
-    if typing.get_origin(annotation) is not Annotated:
-        return False
-    return any(isinstance(meta, FieldInfo) and meta.description for meta in typing.get_args(annotation)[1:])
+# Async detection and writers
 
 
 def _is_async_callable(fn: Callable[..., Any]) -> bool:
@@ -756,10 +454,6 @@ def _is_async_callable(fn: Callable[..., Any]) -> bool:
         return True
     call = getattr(fn, "__call__", None)  # noqa: B004 - a callable object's async __call__
     return call is not None and not inspect.isfunction(fn) and inspect.iscoroutinefunction(call)
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Writers
 
 
 def _discard(_chunk: Any) -> None:
