@@ -79,3 +79,29 @@ def test_the_self_test_passes_in_a_real_process(tmp_path: Path) -> None:
     image = QImage(str(screenshot))
     assert image.width() >= 1200
     assert image.height() >= 700
+
+
+def test_edits_are_saved_to_the_store_and_reopen_after_a_restart(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    from studio.controllers.editor_commands import AddEntry, EditSetting
+    from studio.design import ChainEntry
+
+    database = tmp_path / "studio.db"
+    workspace, window = open_studio(qtbot, qloop, database)
+    document = workspace.document
+    document.undo_stack().push(EditSetting(document, "name", "Refund desk"))
+    document.undo_stack().push(AddEntry(document, "output", 0, ChainEntry(type="RegexFilter",
+                                                                          options={"presets": ["secrets"]})))
+    run(qloop, asyncio.sleep(1.2))  # the autosave waits for a pause in the editing
+    run(qloop, workspace.wait_idle())
+    run(qloop, workspace.shutdown())
+    window.close()
+
+    workspace, window = open_studio(qtbot, qloop, database)
+    design = workspace.document.design()
+    assert design.name == "Refund desk"
+    assert design.output[0].type == "RegexFilter"
+    assert design.output[0].options == {"presets": ["secrets"]}
+    assert window.windowTitle() == "Refund desk — Processor Studio"
+    run(qloop, workspace.shutdown())
