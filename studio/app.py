@@ -60,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     import qasync
     from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("Processor Studio")
     app.setOrganizationName("ProcessorStudio")
     app.setDesktopFileName("processor-studio")  # Wayland matches the window to the desktop entry and its icon

@@ -111,7 +111,7 @@ class TraceTreeModel(QAbstractItemModel):
             return self.createIndex(row, column, children[row])
         return QModelIndex()
 
-    def parent(self, index: AnyIndex | None = None) -> Any:  # type: ignore[override]
+    def parent(self, index: AnyIndex | None = None) -> Any:
         if index is None:  # QObject.parent()
             return super().parent()
         if not index.isValid():
@@ -296,7 +296,7 @@ class ChunkLogModel(RowLogModel):
         return list(self._data.chunk_types)
 
     def tooltip(self, row: LogRow, column: int) -> str | None:
-        run_id = row[trace_rows.RUN_ID]
+        run_id = str(row[trace_rows.RUN_ID])
         return f"{self.run_label(run_id)} ({run_id})"
 
 

@@ -196,7 +196,10 @@ def chunk_summary(chunk: Any, kind: str | None = None) -> str:
     if kind.startswith("data-"):
         return short_text(field_of(chunk, "data"))
     payload = field_of(chunk, "payload", default={})
-    get = lambda key, *more: field_of(payload, key, *more)  # noqa: E731
+
+    def get(key: str, *more: str) -> Any:
+        return field_of(payload, key, *more)
+
     if kind in ("text-delta", "reasoning-delta"):
         return short_text(repr(get("text") or ""))
     if kind in ("tool-call", "tool-result", "tool-error"):

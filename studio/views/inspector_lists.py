@@ -57,7 +57,9 @@ class ChunkLogPane(QWidget):
         self.type_filter.setObjectName("inspector_chunk_type_filter")
         self.type_filter.setEditable(True)
         self.type_filter.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.type_filter.lineEdit().setPlaceholderText("All types")
+        editor = self.type_filter.lineEdit()
+        if editor is not None:
+            editor.setPlaceholderText("All types")
         self.type_filter.setMinimumContentsLength(22)
         self.type_filter.addItem(ALL_TYPES)
         self.note = QLabel(self)

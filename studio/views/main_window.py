@@ -67,7 +67,8 @@ class MainWindow(QMainWindow):
 
         document = workspace.document
         self.threads = ThreadsView(workspace.threads_model)
-        self.palette = PaletteView(PaletteModel(palette_groups(workspace.catalogue)))
+        groups = {str(lane): list(types) for lane, types in palette_groups(workspace.catalogue).items()}
+        self.palette_view = PaletteView(PaletteModel(groups))
         self.chains = ChainEditor(document)
         self.options = OptionsForm(document)
         tool_names, tool_problems = available_tools()
@@ -77,11 +78,12 @@ class MainWindow(QMainWindow):
         self.inspector = InspectorView()
 
         guardrails = QSplitter(Qt.Orientation.Vertical)
-        guardrails.addWidget(_titled("Processors", self.palette))
+        guardrails.addWidget(_titled("Processors", self.palette_view))
         guardrails.addWidget(_titled("Chains", self.chains))
         guardrails.addWidget(_titled("Options", self.options))
         guardrails.setSizes([220, 230, 410])
-        self.editor_tabs = QTabWidget(objectName="editor")
+        self.editor_tabs = QTabWidget()
+        self.editor_tabs.setObjectName("editor")
         self.editor_tabs.addTab(guardrails, "Guardrails")
         self.editor_tabs.addTab(self.settings_view, "Agent")
         left = QSplitter(Qt.Orientation.Vertical)
@@ -110,7 +112,7 @@ class MainWindow(QMainWindow):
         runs.run_finished.connect(self.inspector.on_run_finished)
         runs.run_failed.connect(self.inspector.on_run_failed)
         # editor
-        self.palette.add_requested.connect(self.chains.add_entry)
+        self.palette_view.add_requested.connect(self.chains.add_entry)
         self.chains.entry_selected.connect(self.options.show_entry)
         self.chains.status_message.connect(self._show_status)
         # threads

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from studio.models.trace_model import OUTCOME_COLORS, OUTCOME_ROLE
@@ -16,7 +16,7 @@ class OutcomeBadgeDelegate(QStyledItemDelegate):
     """White bold text on the outcome's colour, in a rounded pill; rows without an outcome paint as usual."""
 
     def _font(self, option: QStyleOptionViewItem) -> QFont:
-        font = QFont(option.font)  # type: ignore[attr-defined]
+        font = QFont(option.font)
         font.setBold(True)
         font.setPointSizeF(max(6.0, font.pointSizeF() * 0.9))
         return font
@@ -28,14 +28,14 @@ class OutcomeBadgeDelegate(QStyledItemDelegate):
             return
         item = QStyleOptionViewItem(option)
         self.initStyleOption(item, index)
-        item.text = ""  # type: ignore[attr-defined]
-        item.backgroundBrush = QColor(Qt.GlobalColor.transparent)  # type: ignore[attr-defined]
-        widget = item.widget  # type: ignore[attr-defined]
+        item.text = ""
+        item.backgroundBrush = QBrush(QColor(Qt.GlobalColor.transparent))
+        widget = item.widget
         style = widget.style() if widget is not None else QApplication.style()
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, item, painter, widget)
         font = self._font(option)
         metrics = QFontMetrics(font)
-        cell: QRect = option.rect  # type: ignore[attr-defined]
+        cell: QRect = option.rect
         height = min(cell.height() - 2, metrics.height() + 2)
         width = metrics.horizontalAdvance(outcome) + 2 * _PAD_X
         pill = QRect(cell.left() + _MARGIN, cell.top() + (cell.height() - height) // 2, width, height)

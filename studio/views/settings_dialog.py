@@ -40,25 +40,35 @@ class SettingsDialog(QDialog):
         self._tester = tester
         self._task: asyncio.Task[None] | None = None
 
-        self.provider = QComboBox(objectName="settings.provider")
+        self.provider = QComboBox()
+        self.provider.setObjectName("settings.provider")
         self.provider.addItems(list(PROVIDERS))
-        self.key = QLineEdit(objectName="settings.key")
+        self.key = QLineEdit()
+        self.key.setObjectName("settings.key")
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
         self.key.setPlaceholderText("Paste the API key")
-        self.stored = QLabel(objectName="settings.stored")
-        self.save = QPushButton("&Save key", objectName="settings.save")
-        self.remove = QPushButton("&Remove", objectName="settings.remove")
-        self.model = QLineEdit(model_id, objectName="settings.model")
-        self.api_base = QLineEdit(api_base or "", objectName="settings.api_base")
+        self.stored = QLabel()
+        self.stored.setObjectName("settings.stored")
+        self.save = QPushButton("&Save key")
+        self.save.setObjectName("settings.save")
+        self.remove = QPushButton("&Remove")
+        self.remove.setObjectName("settings.remove")
+        self.model = QLineEdit(model_id)
+        self.model.setObjectName("settings.model")
+        self.api_base = QLineEdit(api_base or "")
+        self.api_base.setObjectName("settings.api_base")
         self.api_base.setPlaceholderText("e.g. http://localhost:11434 for Ollama (optional)")
-        self.test = QPushButton("&Test connection", objectName="settings.test")
-        self.verdict = QLabel(objectName="settings.verdict")
+        self.test = QPushButton("&Test connection")
+        self.test.setObjectName("settings.test")
+        self.verdict = QLabel()
+        self.verdict.setObjectName("settings.verdict")
         self.verdict.setWordWrap(True)
         self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         where = ("Keys are stored in your system keyring." if secrets.keyring_available else
                  "No system keyring was found: keys are kept for this session only (never written to disk). "
                  "You can also set the provider's environment variable, e.g. OPENAI_API_KEY.")
-        self.keyring_note = QLabel(where, objectName="settings.keyring_note")
+        self.keyring_note = QLabel(where)
+        self.keyring_note.setObjectName("settings.keyring_note")
         self.keyring_note.setWordWrap(True)
 
         keys = QFormLayout()
@@ -77,7 +87,8 @@ class SettingsDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         for button in (*buttons.buttons(), self.save, self.remove, self.test):
-            button.setAutoDefault(False)  # Enter in the key field saves the key; it must not close the dialog
+            if isinstance(button, QPushButton):
+                button.setAutoDefault(False)  # Enter in the key field saves the key; it must not close the dialog
         layout = QVBoxLayout(self)
         layout.addWidget(self.keyring_note)
         layout.addLayout(keys)

@@ -105,3 +105,14 @@ def test_edits_are_saved_to_the_store_and_reopen_after_a_restart(
     assert design.output[0].options == {"presets": ["secrets"]}
     assert window.windowTitle() == "Refund desk — Processor Studio"
     run(qloop, workspace.shutdown())
+
+
+def test_main_parts_carry_object_names_for_automation(qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path) -> None:
+    from PySide6.QtWidgets import QWidget
+
+    workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
+    names = ["palette", "chain.input", "chain.output", "chain.error", "chat.view", "chat.input", "chat.send",
+             "chat.stop", "inspector", "threads"]
+    found = {name: window.findChild(QWidget, name) for name in names}
+    assert [name for name, widget in found.items() if widget is None] == []
+    run(qloop, workspace.shutdown())
