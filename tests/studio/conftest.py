@@ -39,6 +39,12 @@ def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
         asyncio.set_event_loop(None)
 
 
+@pytest.fixture
+def loop(qloop: qasync.QEventLoop) -> qasync.QEventLoop:
+    """The same loop under the name some modules use."""
+    return qloop
+
+
 def settle(loop: qasync.QEventLoop, seconds: float = 0.05) -> None:
     """Let the loop run for a moment (timers, queued signals, pending tasks)."""
     loop.run_until_complete(asyncio.sleep(seconds))

@@ -15,21 +15,6 @@ from processors.models.scripted import ScriptedModel, Turn
 from studio.controllers.run_controller import RunController, outcome_of, readable_failure
 
 
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
-    """One qasync loop per test, driven with ``run_until_complete`` (never inside an async test)."""
-    loop = qasync.QEventLoop(qapp)
-    asyncio.set_event_loop(loop)
-    yield loop
-    pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
-    for task in pending:
-        task.cancel()
-    if pending:
-        loop.run_until_complete(asyncio.wait(pending))
-    loop.close()
-    asyncio.set_event_loop(None)
-
-
 class Recorder:
     """Every signal of a controller, in order: (signal name, args)."""
 

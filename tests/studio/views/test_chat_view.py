@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,21 +20,6 @@ from processors.models.scripted import ScriptedModel, ToolCall, Turn
 from studio.controllers.run_controller import RunController
 from studio.models.chat_model import AssistantItem, ChatListModel, TripwireItem
 from studio.views.chat_view import ChatView, MessageRenderer, split_markdown
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
-    """One qasync loop per test, driven with ``run_until_complete`` (never inside an async test)."""
-    loop = qasync.QEventLoop(qapp)
-    asyncio.set_event_loop(loop)
-    yield loop
-    pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
-    for task in pending:
-        task.cancel()
-    if pending:
-        loop.run_until_complete(asyncio.wait(pending))
-    loop.close()
-    asyncio.set_event_loop(None)
 
 
 @pytest.fixture
