@@ -245,6 +245,30 @@ class Store:
         query = sa.select(runs).where(runs.c.thread_id == thread_id).order_by(runs.c.started_at, runs.c.id)
         return await self.memory.run_sync(lambda c: [_run(row) for row in c.execute(query)])
 
+    async def thread_history(
+        self, thread_id: str
+    ) -> tuple[list[RunRecord], dict[str, list[dict[str, Any]]], dict[str, list[ViolationRecord]]]:
+        """Everything the inspector shows for a thread — its runs, their trace events and violations — read in one
+        transaction with three queries, however many runs the thread has."""
+        run_query = sa.select(runs).where(runs.c.thread_id == thread_id).order_by(runs.c.started_at, runs.c.id)
+        run_ids = sa.select(runs.c.id).where(runs.c.thread_id == thread_id)
+        event_query = sa.select(trace_events).where(trace_events.c.run_id.in_(run_ids)).order_by(trace_events.c.seq)
+        violation_query = sa.select(violations).where(violations.c.run_id.in_(run_ids)).order_by(violations.c.seq)
+
+        def work(connection: Connection) -> tuple[
+            list[RunRecord], dict[str, list[dict[str, Any]]], dict[str, list[ViolationRecord]]
+        ]:
+            records = [_run(row) for row in connection.execute(run_query)]
+            events: dict[str, list[dict[str, Any]]] = {record.id: [] for record in records}
+            for row in connection.execute(event_query):
+                events[row.run_id].append(_trace_dict(row))
+            found: dict[str, list[ViolationRecord]] = {record.id: [] for record in records}
+            for row in connection.execute(violation_query):
+                found[row.run_id].append(_violation(row))
+            return records, events, found
+
+        return await self.memory.run_sync(work)
+
     async def trace_for_run(self, run_id: str) -> list[dict[str, Any]]:
         """The run's trace events in the order they were added, each in ``TraceEvent.to_dict()`` shape."""
         query = sa.select(trace_events).where(trace_events.c.run_id == run_id).order_by(trace_events.c.seq)

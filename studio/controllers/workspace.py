@@ -136,15 +136,14 @@ class Workspace(QObject):
             self.status_message.emit("Stop the running reply before switching threads.")
             return
         messages = await self.store.memory.all_messages(thread_id)
-        runs = await self.store.runs_for_thread(thread_id)
-        histories = []
-        for run in runs:
-            events = await self.store.trace_for_run(run.id)
-            violations = await self.store.violations_for_run(run.id)
-            histories.append(RunHistory(
-                run_id=run.id, events=events, tripwire=run.tripwire, violations=violations, thread_id=thread_id,
-                status=run.outcome, finish_reason=run.finish_reason, error=run.error,
-            ))
+        runs, events, violations = await self.store.thread_history(thread_id)
+        histories = [
+            RunHistory(
+                run_id=run.id, events=events[run.id], tripwire=run.tripwire, violations=violations[run.id],
+                thread_id=thread_id, status=run.outcome, finish_reason=run.finish_reason, error=run.error,
+            )
+            for run in runs
+        ]
         self.thread_id = thread_id
         self.chat.load_thread(messages, runs)
         self.history_loaded.emit(histories)

@@ -195,3 +195,29 @@ async def test_the_default_database_is_in_the_user_data_folder(tmp_path: Path,
     finally:
         await store.close()
     assert (tmp_path / "data" / "studio.db").exists()
+
+
+async def test_thread_history_reads_every_run_with_its_trace_and_violations(tmp_path: Path) -> None:
+    from processors.tracing import TraceEvent
+
+    store = Store(f"sqlite:///{tmp_path / 'history.db'}")
+    await store.open()
+    for number in range(3):
+        run_id = f"run-{number}"
+        await store.start_run(run_id, design_id="d", thread_id="t", model="demo")
+        await store.add_trace_events(run_id, [TraceEvent(
+            run_id=run_id, step_number=0, hook="process_input", processor_id=f"p{number}", processor_index=0,
+            started_at=1.0, ended_at=2.0, outcome="passed",
+        )])
+        if number == 1:
+            await store.add_violation(run_id, "p1", "blocked", {"k": 1})
+        await store.finish_run(run_id, outcome="finished", finish_reason="stop", usage={}, tripwire=None, error=None)
+    await store.start_run("elsewhere", design_id="d", thread_id="other", model="demo")
+
+    runs, events, violations = await store.thread_history("t")
+
+    assert [run.id for run in runs] == ["run-0", "run-1", "run-2"]
+    assert [[event["processorId"] for event in events[run.id]] for run in runs] == [["p0"], ["p1"], ["p2"]]
+    assert [len(violations[run.id]) for run in runs] == [0, 1, 0]
+    assert violations["run-1"][0].message == "blocked"
+    await store.close()
