@@ -173,6 +173,12 @@ class Workspace(QObject):
             self.spawn(self._send_on_new_thread(text))
             return None
         design = self.document.snapshot()
+        missing = self._missing_key(design)
+        if missing:
+            self.chat.add_user_message(text)
+            self.chat.add_error(missing)
+            self.status_message.emit(missing)
+            return None
         try:
             agent = build_agent(
                 design, catalogue=self.catalogue, api_key=self._api_key(design), memory=self.store.memory,
@@ -196,6 +202,14 @@ class Workspace(QObject):
 
     def stop(self) -> None:
         self.runs.stop()
+
+    def _missing_key(self, design: AgentDesign) -> str | None:
+        """Say so before calling a hosted model without a key (a local server with an API base needs none)."""
+        if design.model.is_demo or design.model.api_base or self._api_key(design):
+            return None
+        provider = provider_of(design.model.model)
+        return (f"No API key is set for {provider}. Add one in Settings → API keys (Ctrl+,), set the provider's "
+                "environment variable, or pick the offline 'demo' model in the Agent tab.")
 
     def _api_key(self, design: AgentDesign) -> str | None:
         return None if design.model.is_demo else self.secrets.get_key(provider_of(design.model.model))

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import qasync
 from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
@@ -116,3 +117,33 @@ def test_main_parts_carry_object_names_for_automation(qtbot: QtBot, qloop: qasyn
     found = {name: window.findChild(QWidget, name) for name in names}
     assert [name for name, widget in found.items() if widget is None] == []
     run(qloop, workspace.shutdown())
+
+
+def test_a_hosted_model_without_a_key_is_explained_before_any_call(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import keyring
+    import keyring.backends.fail
+
+    from studio.controllers.editor_commands import EditSetting
+    from studio.models.chat_model import ErrorItem
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(keyring.backends.fail.Keyring())
+    try:
+        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+        workspace, _window = open_studio(qtbot, qloop, tmp_path / "studio.db")
+        document = workspace.document
+        document.undo_stack().push(EditSetting(document, "model.model", "openai/gpt-4o-mini"))
+
+        async def send() -> str | None:
+            return workspace.send("hello")
+
+        assert run(qloop, send()) is None
+        last = workspace.chat.items[-1]
+        assert isinstance(last, ErrorItem)
+        assert "No API key is set for openai" in last.plain_text
+        assert not workspace.runs.is_running
+        run(qloop, workspace.shutdown())
+    finally:
+        keyring.set_keyring(previous)
