@@ -9,7 +9,6 @@ skipped unless pytest runs with ``--run-network``.
 
 from __future__ import annotations
 
-import importlib.util
 import ipaddress
 import os
 import socket
@@ -23,16 +22,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no price-map download at import time
 
 
-def _module_exists(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(name) is not None
-    except ModuleNotFoundError:  # a parent package is missing
-        return False
-
-
-# The `openai_server` fixture, for every test (written alongside this file; optional until it exists).
-if _module_exists("tests.support.openai_server"):
-    pytest_plugins = ["tests.support.openai_server"]
+# Shared fixtures for every test: the local OpenAI-compatible server and a throwaway PostgreSQL server.
+pytest_plugins = ["tests.support.openai_server", "tests.support.postgres"]
 
 
 # ------------------------------------------------------------------------------------------ network guard

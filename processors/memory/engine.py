@@ -10,6 +10,12 @@ Python's ``sqlite3`` module does not open a transaction before DDL and opens one
 transactional migrations and makes read-then-write transactions fail with ``SQLITE_BUSY`` under concurrency. So
 the driver's own transaction handling is switched off and SQLAlchemy's ``begin`` emits ``BEGIN`` itself:
 ``BEGIN IMMEDIATE`` (take the write lock first) for connections marked with :data:`WRITE_OPTION`.
+
+PostgreSQL has no database-wide write lock, and its default READ COMMITTED isolation lets two stores (two
+windows, two processes) both find a thread or message id missing and both insert it, one then failing on the
+unique key. So a write transaction there starts with ``pg_advisory_xact_lock`` on a fixed key: writers take turns,
+as SQLite's ``BEGIN IMMEDIATE`` makes them, and the lock goes with the transaction's commit or rollback. Readers
+never wait for it. Other backends are passed through unchanged.
 """
 
 from __future__ import annotations
@@ -25,6 +31,9 @@ WRITE_OPTION = "processors_write"
 
 #: Seconds a SQLite connection waits for another process's write lock before failing.
 SQLITE_BUSY_TIMEOUT = 30.0
+
+#: The PostgreSQL advisory lock key that serialises the store's write transactions (a signed 64-bit constant).
+PG_WRITE_LOCK_KEY = 0x70726F635F6D656D  # b"proc_mem"
 
 _PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA synchronous=NORMAL")
 
@@ -46,7 +55,10 @@ def sqlite_file(url: URL) -> Path | None:
 def make_engine(url: URL) -> Engine:
     """An engine for ``url``; connects lazily (creating it does no I/O)."""
     if not is_sqlite(url):
-        return sa.create_engine(url, pool_pre_ping=True)
+        engine = sa.create_engine(url, pool_pre_ping=True)
+        if url.get_backend_name() == "postgresql":
+            sa.event.listen(engine, "begin", _on_postgresql_begin)
+        return engine
     engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT})
     sa.event.listen(engine, "connect", _on_sqlite_connect)
     sa.event.listen(engine, "begin", _on_sqlite_begin)
@@ -68,4 +80,9 @@ def _on_sqlite_begin(connection: Connection) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
-__all__ = ["SQLITE_BUSY_TIMEOUT", "WRITE_OPTION", "is_sqlite", "make_engine", "sqlite_file"]
+def _on_postgresql_begin(connection: Connection) -> None:
+    if connection.get_execution_options().get(WRITE_OPTION, False):
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({PG_WRITE_LOCK_KEY})")
+
+
+__all__ = ["PG_WRITE_LOCK_KEY", "SQLITE_BUSY_TIMEOUT", "WRITE_OPTION", "is_sqlite", "make_engine", "sqlite_file"]

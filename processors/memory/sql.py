@@ -73,9 +73,10 @@ class SqlMemory:
     async def run_sync(self, work: Callable[[Connection], T], *, write: bool = False) -> T:
         """Run ``work(connection)`` in one transaction on the store's worker thread and return its result.
 
-        ``write=True`` takes the write lock when the transaction starts (SQLite ``BEGIN IMMEDIATE``), which
-        avoids lock-upgrade failures when another process writes too. Whoever extends the store (the studio)
-        goes through here, so its queries share the thread, the transaction rules and the schema check.
+        ``write=True`` takes the write lock when the transaction starts (SQLite ``BEGIN IMMEDIATE``, PostgreSQL
+        an advisory transaction lock), which avoids lock-upgrade failures and duplicate-key races when another
+        process writes too. Whoever extends the store (the studio) goes through here, so its queries share the
+        thread, the transaction rules and the schema check.
         """
         return await self._submit(functools.partial(self._transaction, work, write))
 
