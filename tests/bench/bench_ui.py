@@ -39,11 +39,12 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from processors import Agent
-from processors.messages import Message, MessageContent, TextPart, ToolInvocation, ToolInvocationPart
+from processors.messages import Message
 from processors.models.base import ModelEvent, ModelRequest, TextDelta
 from processors.models.scripted import ScriptedModel, Turn
 from studio.models.chat_model import ChatListModel
 from studio.views.chat_view import ChatView
+from tests.support.threads import thread_of as shared_thread_of
 
 RATE = 2_000  # chunks per second
 HEARTBEAT_MS = 5
@@ -237,20 +238,7 @@ def bench_launch(data_dir: Path) -> None:
 
 
 def thread_of(count: int) -> list[Message]:
-    rng = random.Random(7)
-    messages: list[Message] = []
-    for number in range(count):
-        text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(5, 120)))
-        if number % 2 == 0:
-            messages.append(Message.user(f"{number}: {text}"))
-        elif number % 10 == 3:
-            call = ToolInvocation(state="result", tool_call_id=f"c{number}", tool_name="get_weather",
-                                  args={"city": "Oslo"}, result={"temperature": 3})
-            messages.append(Message(role="assistant", content=MessageContent(
-                parts=[TextPart(text=f"{number}: {text}"), ToolInvocationPart(tool_invocation=call)])))
-        else:
-            messages.append(Message.assistant(f"{number}: {text}\n\n- one\n- two"))
-    return messages
+    return shared_thread_of(count, max_words=120, words=WORDS)
 
 
 class FirstPaint(QObject):

@@ -15,11 +15,11 @@ from PySide6.QtGui import QColor, QImage, QTextDocument
 from PySide6.QtWidgets import QApplication, QWidget
 
 from processors import Agent, Processor, tool
-from processors.messages import Message, MessageContent, TextPart, ToolInvocation, ToolInvocationPart
 from processors.models.scripted import ScriptedModel, ToolCall, Turn
 from studio.controllers.run_controller import RunController
 from studio.models.chat_model import AssistantItem, ChatListModel, TripwireItem
 from studio.views.chat_view import ChatView, MessageRenderer, split_markdown
+from tests.support.threads import thread_of
 
 
 @pytest.fixture
@@ -304,25 +304,6 @@ def test_estimated_heights_stay_close_when_loaded_before_show_and_resized(qtbot:
         estimated = listed.verticalScrollBar().maximum() + listed.viewport().height()
         exact = sum(listed.renderer.height(item, listed.viewport().width()) for item in view.model.chat.items)
         assert 0.8 < estimated / exact < 1.2, (width, estimated, exact)
-
-
-def thread_of(count: int) -> list[Message]:
-    rng = random.Random(7)
-    words = ["the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "while", "**markdown**", "and",
-             "`code`", "flow", "by"]
-    messages: list[Message] = []
-    for number in range(count):
-        text = " ".join(rng.choice(words) for _ in range(rng.randint(5, 80)))
-        if number % 2 == 0:
-            messages.append(Message.user(f"{number}: {text}"))
-        elif number % 10 == 3:
-            call = ToolInvocation(state="result", tool_call_id=f"c{number}", tool_name="get_weather",
-                                  args={"city": "Oslo"}, result={"temperature": 3})
-            messages.append(Message(role="assistant", content=MessageContent(
-                parts=[TextPart(text=f"{number}: {text}"), ToolInvocationPart(tool_invocation=call)])))
-        else:
-            messages.append(Message.assistant(f"{number}: {text}\n\n- one\n- two"))
-    return messages
 
 
 # ------------------------------------------------------------------------------------------------ rendering
