@@ -119,6 +119,14 @@ class AgentDesign(BaseModel):
                     return lane, index, entry
         return None
 
+    def build_agent(self, *, catalogue: Any = None, **options: Any) -> Any:
+        """The runtime agent for this design (DESIGN.md's ``design.build_agent()``): :func:`studio.build.build_agent`
+        with the studio's catalogue unless another is given."""
+        from studio.build import build_agent
+        from studio.catalog import studio_catalogue
+
+        return build_agent(self, catalogue=catalogue if catalogue is not None else studio_catalogue(), **options)
+
     def to_json(self) -> str:
         """Pretty JSON with a stable key order: fields as declared, free-form dicts (options, extra) sorted.
 
