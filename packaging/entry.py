@@ -26,8 +26,16 @@ def _attach_parent_console() -> None:
         sys.stderr = sys.stdout
 
 
-def main() -> int:
-    _attach_parent_console()
+#: Flags of unattended checks (the release workflow, check_deb.sh): a crash there must end the process with an exit
+#: code and a traceback on stderr, never in PyInstaller's modal "Unhandled exception" dialog of windowed builds,
+#: which would hold a CI job until its timeout.
+_CHECK_FLAGS = ("--bundle-check", "--self-test")
+
+#: Exit code of a check that crashed (EX_SOFTWARE in sysexits.h).
+CRASHED = 70
+
+
+def _run() -> int:
     if sys.argv[1:2] == ["--bundle-check"]:
         import bundle_check  # packaging/bundle_check.py, bundled as a top-level module
 
@@ -35,6 +43,24 @@ def main() -> int:
     from studio.app import main as studio_main
 
     return studio_main(sys.argv[1:])
+
+
+def main() -> int:
+    _attach_parent_console()
+    if not any(flag in sys.argv[1:] for flag in _CHECK_FLAGS):
+        return _run()  # a user's run: an unexpected crash may show PyInstaller's dialog, which is what they need
+    try:
+        return _run()
+    except SystemExit:
+        raise
+    except BaseException:
+        import traceback
+
+        stream = sys.stderr or sys.stdout
+        if stream is not None:
+            traceback.print_exc(file=stream)
+            stream.flush()
+        return CRASHED
 
 
 if __name__ == "__main__":

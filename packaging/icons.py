@@ -1,7 +1,7 @@
 """Render the app icon from ``resources/icons/processor-studio.svg`` with Qt (no Pillow, no Inkscape).
 
-    python packaging/icons.py                 # refresh resources/icons/processor-studio.png (256 px)
-    python packaging/icons.py --out build/icons   # also write .ico (Windows) and .icns (macOS) there
+    python packaging/icons.py --out build/icons   # write .ico (Windows), .icns (macOS) and sized PNGs there
+    python packaging/icons.py --refresh-png       # after editing the SVG: rewrite the committed 256 px PNG
 
 Qt's ``QSvgRenderer`` (QtSvg is part of PySide6-Essentials) paints the SVG into a transparent ``QImage`` at each
 size. The Windows ``.ico`` and the macOS ``.icns`` are written by hand: both formats may hold PNG images
@@ -78,8 +78,13 @@ def icns(images: dict[bytes, bytes]) -> bytes:
     return b"icns" + struct.pack(">I", len(body) + 8) + body
 
 
-def render_all(out: Path | None = None) -> dict[str, Path]:
-    """Refresh the committed PNG; with ``out`` also write ``processor-studio.ico`` and ``.icns`` there."""
+def render_all(out: Path | None = None, *, refresh_png: bool = False) -> dict[str, Path]:
+    """Write ``processor-studio.ico``, ``.icns`` and sized PNGs into ``out``.
+
+    A build never rewrites committed files (Qt's PNG encoder differs between versions and platforms, which left a
+    modified ``resources/icons/processor-studio.png`` behind every release build): the committed PNG is rewritten
+    only on request (``refresh_png``), after the SVG changed.
+    """
     cache: dict[int, bytes] = {}
 
     def png(size: int) -> bytes:
@@ -87,9 +92,10 @@ def render_all(out: Path | None = None) -> dict[str, Path]:
             cache[size] = render_png(size)
         return cache[size]
 
-    written = {"png": PNG}
-    if not PNG.exists() or PNG.read_bytes() != png(256):
+    written: dict[str, Path] = {}
+    if refresh_png:
         PNG.write_bytes(png(256))
+        written["png"] = PNG
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         written["ico"] = out / "processor-studio.ico"
@@ -105,9 +111,12 @@ def render_all(out: Path | None = None) -> dict[str, Path]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, help="also write .ico, .icns and sized PNGs into this folder")
+    parser.add_argument("--out", type=Path, help="write .ico, .icns and sized PNGs into this folder")
+    parser.add_argument("--refresh-png", action="store_true", help=f"rewrite {PNG.relative_to(ROOT)} from the SVG")
     args = parser.parse_args()
-    for kind, path in render_all(args.out).items():
+    if args.out is None and not args.refresh_png:
+        parser.error("nothing to do: give --out FOLDER and/or --refresh-png")
+    for kind, path in render_all(args.out, refresh_png=args.refresh_png).items():
         print(f"icons: {kind:7} {path} ({path.stat().st_size} bytes)")
     return 0
 

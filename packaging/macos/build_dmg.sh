@@ -29,7 +29,18 @@ ln -s /Applications "$staging/Applications"
 codesign --verify --deep --strict "$staging/Processor Studio.app" ||
     codesign --force --deep --sign - "$staging/Processor Studio.app"
 
-hdiutil create -volname "Processor Studio" -srcfolder "$staging" -fs HFS+ -format UDZO -ov "$dmg"
+# hdiutil fails now and then with "Resource busy" on CI runners (Spotlight or XProtect still holds the staging
+# folder); a few spaced retries make that a delay instead of a failed release.
+attempt=1
+until hdiutil create -volname "Processor Studio" -srcfolder "$staging" -fs HFS+ -format UDZO -ov "$dmg"; do
+    if ((attempt >= 5)); then
+        echo "macos: hdiutil create failed $attempt times; giving up" >&2
+        exit 1
+    fi
+    echo "macos: hdiutil create failed (attempt $attempt of 5); retrying in $((attempt * 5)) s" >&2
+    sleep $((attempt * 5))
+    attempt=$((attempt + 1))
+done
 hdiutil verify "$dmg"
 rm -rf "$staging"
 echo "macos: built $dmg ($(du -h "$dmg" | cut -f1))"

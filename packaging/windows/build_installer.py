@@ -2,8 +2,8 @@
 
     python packaging/windows/build_installer.py [--iscc PATH]      (build.py runs this after PyInstaller)
 
-Needs Inno Setup 6.3 or newer (``choco install innosetup`` or https://jrsoftware.org/isdl.php); ``ISCC.exe`` is
-looked up in ``--iscc``, ``$ISCC``, the PATH and the default install folders. Cannot run on Linux or macOS:
+Needs Inno Setup 6.3 or newer, or 7 (``choco install innosetup`` or https://jrsoftware.org/isdl.php); ``ISCC.exe``
+is looked up in ``--iscc``, ``$ISCC``, the PATH and the default install folders. Cannot run on Linux or macOS:
 the release workflow (``.github/workflows/release.yml``) runs it on a ``windows-latest`` runner.
 """
 
@@ -21,7 +21,8 @@ sys.path.insert(0, str(HERE.parent))
 
 from build_info import APP_ID, ROOT, version, windows_version  # noqa: E402
 
-ISCC_FOLDERS = ("Inno Setup 6",)
+#: Install folders of Inno Setup, newest first (7 installs beside 6, not over it).
+ISCC_FOLDERS = ("Inno Setup 7", "Inno Setup 6")
 
 
 def find_iscc(explicit: str | None) -> Path:
