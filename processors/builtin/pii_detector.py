@@ -52,7 +52,7 @@ logger = logging.getLogger(__name__)
 
 PIIType = Literal[
     "email", "phone", "credit-card", "ssn", "api-key", "ip-address", "url", "uuid", "crypto-wallet", "iban",
-    "name", "address", "date-of-birth",
+    "cn-resident-id", "tw-national-id", "hk-id", "name", "address", "date-of-birth",
 ]  # fmt: skip
 _DEFAULT_TYPES: tuple[PIIType, ...] = get_args(PIIType)
 assert set(_DEFAULT_TYPES) == set(ALL_TYPES)

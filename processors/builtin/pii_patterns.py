@@ -9,7 +9,13 @@
 * an SSN written without dashes counts after the words "SSN" / "social security number";
 * more token formats (GitLab, Hugging Face, npm, SendGrid, Twilio, Mailgun, Slack webhooks, ``*_KEY=``
   variables), and placeholders (``sk_live_xxxx…``, ``YOUR_API_KEY``, ``${VAR}``) are not secrets;
-* overlaps are resolved by length, then by how specific a kind is (an IPv4 address beats a phone number).
+* overlaps are resolved by length, then by how specific a kind is (an IPv4 address beats a phone number);
+* Chinese text: every pattern is compiled with ``re.ASCII``, so a value right after a CJK character (which
+  Python counts as a letter) is still found (``我的邮箱是liuyang171@qq.com``); mainland mobiles and landlines,
+  Taiwan mobiles, bare 10-digit North American numbers, and three identity numbers checked by their check digit:
+  mainland resident ID (ISO 7064 MOD 11-2), Taiwan national ID and Hong Kong identity card;
+* context: a digit group after "serial", "part", "order", "订单号" … is a reference, not a phone number; an IPv4
+  shape after "firmware", "version", "版本" … is a version; ``git@host:org/repo.git`` is an SSH remote.
 
     detect("mail jo@example.com", ["email", "phone"])  # [Match(kind='email', start=5, end=19, ...)]
 """
@@ -34,45 +40,87 @@ from processors.builtin.patterns import (
 #: Mastra's detection types that regular expressions find.
 REGEX_TYPES: Final = (
     "email", "phone", "credit-card", "ssn", "api-key", "ip-address", "url", "uuid", "crypto-wallet", "iban",
+    "cn-resident-id", "tw-national-id", "hk-id",
 )  # fmt: skip
 #: Types only a model judge can find.
 JUDGE_TYPES: Final = ("name", "address", "date-of-birth")
 ALL_TYPES: Final = (*REGEX_TYPES, *JUDGE_TYPES)
 
+# Every pattern here is compiled with re.ASCII: ``\w`` in a look-around then means an ASCII word character, so a
+# CJK character right before or after a value is a boundary, as a space is.
+_A: Final = re.ASCII
 _PHONE: Final = re.compile(
     r"(?<![\w+.-])(?<!\d[ .-])(?:"
     r"\+\d{1,3}(?:[ .-]?\(\d{1,4}\))?(?:[ .-]?\d{1,8}){1,6}"
     r"|\(\d{2,4}\)[ .-]?\d{3,4}[ .-]?\d{3,5}"
     r"|\d{2,4}([ .-])\d{3,4}\1\d{3,5}"
-    r")(?!\w|[ .-]\d)"
+    # mainland China: mobiles 1[3-9]x xxxx xxxx (optionally +86 / (+86)), landlines 0AA(A)-XXXX(X)XXXX
+    r"|(?:(?:\(\+?86\)|\+?86)[ -]?)?1[3-9]\d(?:\d{8}|[ -]\d{4}[ -]\d{4})"
+    r"|0\d{2,3}-\d{3,4}[ -]?\d{4}"
+    # Taiwan mobiles: 09xx xxx xxx or +886 9xx xxx xxx
+    r"|(?:\+886[ -]?9\d{2}|09\d{2})[ -]?\d{3}[ -]?\d{3}"
+    # North America: 1-800-555-0199, 1 (800) 555-0142, and bare ten digits whose area and exchange codes are valid
+    r"|(?:1[ .-]?)?(?:\([2-9]\d{2}\)[ .-]?|[2-9]\d{2}[ .-]?)[2-9]\d{2}[ .-]?\d{4}"
+    r")(?!\w|[ .-]\d)",
+    _A,
 )
 _EMAIL: Final = re.compile(
     r"(?<![\w.%+'-])[A-Za-z0-9._%+-](?:[A-Za-z0-9._%+'-]{0,62}[A-Za-z0-9_%+-])?"
-    r"@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w-]|\.[A-Za-z0-9])"
+    r"@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w-]|\.[A-Za-z0-9])",
+    _A,
 )
+#: ``git@github.com:org/repo.git``: an address followed by ``:path`` is an SSH remote, not a mailbox.
+_SSH_REMOTE_TAIL: Final = re.compile(r":[\w~./-]", _A)
+#: Words that make the digit group after them a reference number rather than a phone number (looked for in the
+#: few characters before the match).
+_REFERENCE_BEFORE: Final = re.compile(
+    r"(?i:(?:serial|part|order|tracking|invoice|model|sku|isbn|item|product|ref(?:erence)?|case|ticket)"
+    r"\s*(?:no\.?|number|num|#|id)?\s*[:#.]?\s*"
+    r"|(?:订单|訂單|单号|單號|编号|編號|型号|型號|序列号|序號|发票|發票|条码|條碼|快递|快遞|物流|工号|工號)"
+    r"(?:号|號|码|碼)?\s*[:：]?\s*)$"
+)
+#: Words that make a dotted quad after them a version (``firmware 1.2.3.4``), not an IPv4 address.
+_VERSION_BEFORE: Final = re.compile(
+    r"(?i:(?:firmware|version|ver\.?|build|release|rev(?:ision)?|固件|版本号?|版本號?)\s*[:：]?\s*v?)$"
+)
+#: Identity numbers: the pattern finds the shape, ``_ID_CHECKS`` verifies the check digit.
+_IDS: Final[dict[str, re.Pattern[str]]] = {
+    # 6-digit region, birth date YYYYMMDD, 3-digit sequence, check digit (0-9 or X)
+    "cn-resident-id": re.compile(
+        r"(?<![0-9A-Za-z])[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx]"
+        r"(?![0-9A-Za-z])",
+        _A,
+    ),
+    # a letter for the place of registration, 1/2 (citizens) or 8/9 (residents since 2021), 7 digits, check digit
+    "tw-national-id": re.compile(r"(?<![0-9A-Za-z])[A-Z][1289]\d{8}(?![0-9A-Za-z])", _A),
+    # one or two letters, six digits, check digit (0-9 or A), usually in parentheses: A123456(3)
+    "hk-id": re.compile(r"(?<![0-9A-Za-z])[A-Z]{1,2}\d{6}(?:\([0-9A]\)|[0-9A])(?![0-9A-Za-z(])", _A),
+}
+
 #: File extensions that are no top-level domain: ``icon@2x.png`` is an asset, not an address.
 _FILE_TLDS: Final = frozenset({
     "png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "bmp", "tif", "tiff", "heic", "pdf", "css", "js", "mjs",
     "json", "yaml", "yml", "toml", "txt", "html", "htm", "xml", "csv",
 })  # fmt: skip
 _SSN_WORDS: Final = re.compile(
-    r"(?i:\b(?:ssn|social\s+security(?:\s+(?:number|no\.?|#))?)\s*(?:#|:|=|is|was)?\s*)(\d{9})(?!\d)"
+    r"(?i:\b(?:ssn|social\s+security(?:\s+(?:number|no\.?|#))?)\s*(?:#|:|=|is|was)?\s*)(\d{9})(?!\d)", _A
 )
 _ANY_DIGIT: Final = re.compile(r"\d")
 _SSN_NEEDLE: Final = re.compile(r"(?i)ssn|social")
 _DATE_LIKE: Final = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
 _OWN_SECRETS: Final[dict[str, re.Pattern[str]]] = {
-    "gitlab-token": re.compile(r"(?<![\w-])glpat-[A-Za-z0-9_-]{20,}"),
-    "huggingface-token": re.compile(r"(?<![\w-])hf_[A-Za-z0-9]{30,}(?!\w)"),
-    "npm-token": re.compile(r"(?<![\w-])npm_[A-Za-z0-9]{36}(?!\w)"),
-    "sendgrid-key": re.compile(r"(?<![\w-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![\w-])"),
-    "twilio-key": re.compile(r"(?<![\w-])SK[0-9a-f]{32}(?!\w)"),
-    "mailgun-key": re.compile(r"(?<![\w-])key-[0-9a-f]{32}(?!\w)"),
-    "slack-webhook": re.compile(r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]{20,}"),
+    "gitlab-token": re.compile(r"(?<![\w-])glpat-[A-Za-z0-9_-]{20,}", _A),
+    "huggingface-token": re.compile(r"(?<![\w-])hf_[A-Za-z0-9]{30,}(?!\w)", _A),
+    "npm-token": re.compile(r"(?<![\w-])npm_[A-Za-z0-9]{36}(?!\w)", _A),
+    "sendgrid-key": re.compile(r"(?<![\w-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![\w-])", _A),
+    "twilio-key": re.compile(r"(?<![\w-])SK[0-9a-f]{32}(?!\w)", _A),
+    "mailgun-key": re.compile(r"(?<![\w-])key-[0-9a-f]{32}(?!\w)", _A),
+    "slack-webhook": re.compile(r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]{20,}", _A),
     # FOO_API_KEY=..., DB_PASSWORD: ... (the value must look random: checked by _random_enough)
     "secret-variable": re.compile(
         r"\b[A-Za-z][A-Za-z0-9_]*(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PWD)[\"']?\s*[:=]\s*[\"']?"
-        r"([A-Za-z0-9+/_.~-]{16,})(?![\w+/.~-])"
+        r"([A-Za-z0-9+/_.~-]{16,})(?![\w+/.~-])",
+        _A,
     ),
 }
 #: Token formats the shared table lacks (a kind it gains later is used from there instead, never scanned twice).
@@ -89,7 +137,8 @@ _PRIORITY: Final = {
         [
             "private-key", "jwt", "anthropic-key", "openai-key", "github-token", "slack-token", "slack-webhook",
             "google-api-key", "stripe-key", "aws-access-key", "aws-secret-key", "gitlab-token", "huggingface-token",
-            "npm-token", "sendgrid-key", "twilio-key", "mailgun-key", "credit-card", "iban", "ssn", "uuid",
+            "npm-token", "sendgrid-key", "twilio-key", "mailgun-key", "cn-resident-id", "tw-national-id", "hk-id",
+            "credit-card", "iban", "ssn", "uuid",
             "btc-address", "eth-address", "ipv4", "ipv6", "email", "url", "bearer-token", "secret-variable",
             "secret-assignment", "phone",
         ]
@@ -103,7 +152,7 @@ _REPLACED: Final = frozenset({"phone", "email"})
 def kinds_for(types: Iterable[str]) -> tuple[tuple[str, ...], frozenset[str]]:
     """Detection types → (kinds to ask ``patterns.find_all`` for, extra kinds found here)."""
     wanted = [t for t in types if t in REGEX_TYPES]
-    shared = tuple(k for k in expand_kinds(wanted) if k not in _REPLACED)
+    shared = tuple(k for k in expand_kinds(t for t in wanted if t not in _IDS) if k not in _REPLACED)
     extra: set[str] = set()
     if "phone" in wanted:
         extra.add("phone")
@@ -113,21 +162,29 @@ def kinds_for(types: Iterable[str]) -> tuple[tuple[str, ...], frozenset[str]]:
         extra.add("ssn-words")
     if "api-key" in wanted:
         extra.update(_EXTRA_SECRETS)
+    extra.update(kind for kind in _IDS if kind in wanted)
     return shared, frozenset(extra)
 
 
 def candidates(text: str, shared: tuple[str, ...], extra: frozenset[str]) -> list[Match]:
     """Every validated match, overlapping ones included (what a carry-over buffer needs)."""
-    found = [_value_only(m) for m in find_all(text, shared, overlapping=True) if _keep(m)] if shared else []
-    if "phone" in extra and _ANY_DIGIT.search(text) is not None:
+    found = [_value_only(m) for m in find_all(text, shared, overlapping=True) if _keep(m, text)] if shared else []
+    has_digit = _ANY_DIGIT.search(text) is not None
+    if "phone" in extra and has_digit:
         for hit in _PHONE.finditer(text):
-            if _phone_ok(hit.group()):
-                found.append(Match("phone", hit.start(), hit.end(), hit.group()))
+            value = hit.group()
+            if _phone_ok(value) and (value[0] == "+" or not _after(_REFERENCE_BEFORE, text, hit.start())):
+                found.append(Match("phone", hit.start(), hit.end(), value))
     if "email" in extra and "@" in text:
         for hit in _EMAIL.finditer(text):
             value = hit.group()
-            if value.rsplit(".", 1)[-1].lower() not in _FILE_TLDS:
+            if value.rsplit(".", 1)[-1].lower() not in _FILE_TLDS and not _SSH_REMOTE_TAIL.match(text, hit.end()):
                 found.append(Match("email", hit.start(), hit.end(), value))
+    if has_digit:
+        for kind, pattern in _IDS.items():
+            if kind in extra:
+                found += [Match(kind, hit.start(), hit.end(), hit.group()) for hit in pattern.finditer(text)
+                          if _ID_CHECKS[kind](hit.group())]
     if "ssn-words" in extra and _SSN_NEEDLE.search(text) is not None:
         for hit in _SSN_WORDS.finditer(text):
             digits = hit.group(1)
@@ -164,10 +221,18 @@ def category(kind: str) -> str:
 
 
 # --------------------------------------------------------------------------------------------- checks
-def _keep(match: Match) -> bool:
+def _after(words: re.Pattern[str], text: str, start: int, window: int = 24) -> bool:
+    """Whether ``words`` ends right before ``start`` (within ``window`` characters of the same line)."""
+    before = text[max(0, start - window) : start].rpartition("\n")[2]
+    return words.search(before) is not None
+
+
+def _keep(match: Match, text: str) -> bool:
     kind = match.kind
+    if kind == "ipv4":
+        return not _after(_VERSION_BEFORE, text, match.start)
     if kind == "credit-card":
-        return card_issuer_ok(match.value)
+        return card_issuer_ok(match.value) and not _after(_REFERENCE_BEFORE, text, match.start)
     if kind in GROUPS["api-key"]:
         if kind == "stripe-key" and match.value.startswith("pk_"):
             return False  # publishable keys are meant to be public
@@ -212,9 +277,39 @@ def card_issuer_ok(value: str) -> bool:
 
 def _phone_ok(value: str) -> bool:
     digits = sum(c.isdigit() for c in value)
-    if value.startswith("+"):
+    if value.startswith(("+", "(+")):
         return 8 <= digits <= 15
     return 10 <= digits <= 12 and _DATE_LIKE.fullmatch(value) is None
+
+
+_CN_ID_WEIGHTS: Final = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+#: Taiwan: the letter's two-digit code (A=10 … Z, in the registry's own order, not the alphabet's).
+_TW_LETTERS: Final = {letter: code for code, letter in enumerate("ABCDEFGHJKLMNPQRSTUVXYWZIO", start=10)}
+
+
+def cn_resident_id_ok(value: str) -> bool:
+    """GB 11643: the 18th character is the ISO 7064 MOD 11-2 check of the first 17 digits (X for 10)."""
+    total = sum(int(digit) * weight for digit, weight in zip(value[:17], _CN_ID_WEIGHTS, strict=True))
+    return "10X98765432"[total % 11] == value[17].upper()
+
+
+def tw_national_id_ok(value: str) -> bool:
+    """Taiwan's national ID: letter code (two digits) and the nine digits, weighted 1 9 8 7 … 1 1, sum ≡ 0 mod 10."""
+    code = _TW_LETTERS[value[0]]
+    digits = [code // 10, code % 10, *(int(c) for c in value[1:])]
+    return sum(d * w for d, w in zip(digits, (1, 9, 8, 7, 6, 5, 4, 3, 2, 1, 1), strict=True)) % 10 == 0
+
+
+def hk_id_ok(value: str) -> bool:
+    """Hong Kong identity card: letters (space = 36, A = 10 …), six digits, weights 9 … 2; check = 11 - sum mod 11."""
+    core = value.replace("(", "").replace(")", "")
+    letters, digits, check = core[:-7], core[-7:-1], core[-1]
+    values = [36 if len(letters) == 1 else ord(letters[0]) - 55, ord(letters[-1]) - 55, *(int(c) for c in digits)]
+    expected = (11 - sum(v * w for v, w in zip(values, (9, 8, 7, 6, 5, 4, 3, 2), strict=True)) % 11) % 11
+    return check == ("A" if expected == 10 else str(expected))
+
+
+_ID_CHECKS: Final = {"cn-resident-id": cn_resident_id_ok, "tw-national-id": tw_national_id_ok, "hk-id": hk_id_ok}
 
 
 def _assigned_value(text: str) -> str:

@@ -13,7 +13,7 @@ from processors.builtin.pii_detector import PIIDetector, mask, redact_value
 from processors.builtin.pii_patterns import REGEX_TYPES, category, detect
 from processors.errors import ModelAPIError
 from processors.models import ScriptedModel, Turn
-from tests.processors.builtin.corpus import load, score_pii, score_secrets
+from tests.processors.builtin.corpus import Score, load, score_pii, score_secrets
 from tests.processors.helpers import kinds, run_stream, streamed_text
 
 CARD = "4111 1111 1111 1111"
@@ -320,15 +320,72 @@ def test_from_options_round_trip() -> None:
 
 
 # ------------------------------------------------------------------------------------------------ corpus
-@pytest.mark.parametrize("corpus", ["pii_corpus.jsonl"])
-def test_corpus_precision_and_recall_per_regex_type(corpus: str) -> None:
-    rows = load(corpus)
-    scores = score_pii(rows, lambda text: [(category(m.kind), m.value) for m in detect(text, REGEX_TYPES)],
-                       REGEX_TYPES)
+def _regex_finder(text: str) -> list[tuple[str, str]]:
+    return [(category(m.kind), m.value) for m in detect(text, REGEX_TYPES)]
+
+
+def test_corpus_precision_and_recall_per_regex_type() -> None:
+    """The English corpus and the multilingual one together label every regex-backed type."""
+    rows = load("pii_corpus.jsonl") + load("pii_multilingual_corpus.jsonl")
+    scores = score_pii(rows, _regex_finder, REGEX_TYPES)
     for pii_type, score in scores.items():
         assert score.tp + score.fn > 0, pii_type
         assert score.precision >= 0.95, (pii_type, score.errors)
         assert score.recall >= 0.95, (pii_type, score.errors)
+
+
+@pytest.mark.parametrize("corpus", ["pii_multilingual_corpus.jsonl", "pii_multilingual_holdout.jsonl"])
+@pytest.mark.parametrize("lang", ["en", "zh-CN", "zh-TW"])
+def test_chinese_and_english_precision_and_recall_reach_0_97(corpus: str, lang: str) -> None:
+    """Issue 12's goal, per language, on the tuning set and on the held-out set written before tuning."""
+    rows = [row for row in load(corpus) if row["lang"] == lang]
+    total = Score()
+    for score in score_pii(rows, _regex_finder, REGEX_TYPES).values():
+        total.add(score)
+    assert total.tp >= 3, (lang, corpus)
+    assert total.precision >= 0.97, total.errors
+    assert total.recall >= 0.97, total.errors
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("我的邮箱是liuyang171@qq.com", [("email", "liuyang171@qq.com")]),  # right after a CJK character
+        ("我的银行卡号是6222026825296100", [("credit-card", "6222026825296100")]),
+        ("电话+86 185 9007 9451", [("phone", "+86 185 9007 9451")]),
+        ("手机13311876788", [("phone", "13311876788")]),  # bare mainland mobile
+        ("手機0906490800", [("phone", "0906490800")]),  # bare Taiwan mobile
+        ("身份证11010519850312123X", []),  # wrong check digit (4 is right)
+        ("身份证110105198503121234", [("cn-resident-id", "110105198503121234")]),
+        ("身分證A123456789", [("tw-national-id", "A123456789")]),
+        ("身分證A123456788", []),  # wrong check digit
+        ("HKID A123456(3)", [("hk-id", "A123456(3)")]),
+        ("HKID A123456(4)", []),  # wrong check digit
+        ("Call 4155550132 today", [("phone", "4155550132")]),  # bare NANP
+        ("Toll-free 1-800-555-0199.", [("phone", "1-800-555-0199")]),
+        ("Update firmware 1.2.3.4 now", []),  # a version, not an IP address
+        ("Server at 1.2.3.4 now", [("ip-address", "1.2.3.4")]),
+        ("git@github.com:org/repo.git", []),  # an SSH remote, not an address
+        ("Serial number 4415-2290-1187", []),  # a reference, not a phone number
+        ("订单号 138-0013-8000", []),
+        ("Call +1 415 555 0132 (order 42)", [("phone", "+1 415 555 0132")]),
+    ],
+)
+def test_the_cases_issue_12_lists(text: str, expected: list[tuple[str, str]]) -> None:
+    assert _regex_finder(text) == expected
+
+
+async def test_chinese_pii_is_redacted_in_the_output_stream_however_it_is_cut() -> None:
+    text = "请联系13311876788或liuyang171@qq.com，身份证110105198503121234。"
+    detector = PIIDetector(detection_types=["phone", "email", "cn-resident-id"], redaction_method="placeholder")
+    expected = "请联系[PHONE]或[EMAIL]，身份证[CN_RESIDENT_ID]。"
+    assert detector.redact(text, detector.detect_offline(text)) == expected
+    for size in (1, 2, 3, 7, len(text)):
+        model = ScriptedModel([Turn(text=[text[i : i + size] for i in range(0, len(text), size)])])
+        fresh = PIIDetector(detection_types=["phone", "email", "cn-resident-id"], redaction_method="placeholder")
+        chunks, result = await run_stream(agent(model, output_processors=[fresh]))
+        assert streamed_text(chunks) == expected, size
+        assert result.text == expected
 
 
 def test_secrets_corpus_api_key_detection() -> None:
