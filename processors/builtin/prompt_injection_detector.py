@@ -18,11 +18,13 @@ import json
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Final, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
 from processors.builtin.base import BuiltinProcessor
+from processors.builtin.injection_signals import SIGNALS, Signal
+from processors.builtin.injection_views import views
 from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
 from processors.builtin.support import check_messages
 from processors.messages import Message
@@ -37,174 +39,6 @@ ALL_DETECTION_TYPES: tuple[DetectionType, ...] = (
     "injection", "jailbreak", "role-manipulation", "system-override", "data-exfiltration", "tool-exfiltration",
 )  # fmt: skip
 
-_I = re.IGNORECASE
-_GAP = r"[^.!?\n]{0,%d}"
-
-# Vocabulary shared by several signals.
-_PRIOR = r"(?:previous|prior|above|earlier|preceding|initial|original|old|former|existing)"
-_RULES = r"(?:instructions?|directions?|prompts?|rules|guidelines|guidance|context|commands?|directives?|programming)"
-_LIMITS = (
-    r"(?:restrictions?|limits|limitations|filters?|rules|guidelines|content polic(?:y|ies)|censorship|"
-    r"safeguards|guardrails|boundaries|warnings|ethics)"
-)
-_SAFETY = r"(?:safety|content|ethical|moral|security)"
-
-
-_TOKENS = {
-    "{PRIOR}": _PRIOR, "{RULES}": _RULES, "{LIMITS}": _LIMITS, "{SAFETY}": _SAFETY,
-    "{GAP20}": _GAP % 20, "{GAP40}": _GAP % 40, "{GAP60}": _GAP % 60, "{GAP120}": _GAP % 120,
-}  # fmt: skip
-
-
-def _p(pattern: str) -> re.Pattern[str]:
-    """Compile a signal, expanding the shared vocabulary tokens (``{PRIOR}``, ``{GAP40}`` ...)."""
-    for token, value in _TOKENS.items():
-        pattern = pattern.replace(token, value)
-    return re.compile(pattern, _I)
-
-
-#: (detection type, weight, pattern). Weights are the probability one signal alone means an attack.
-SIGNALS: tuple[tuple[DetectionType, float, re.Pattern[str]], ...] = (
-    # ---- injection: instructions to drop the instructions
-    ("injection", 0.9, _p(r"\b(?:ignore|disregard|forget|skip|neglect|bypass|set aside|throw away|drop)\b{GAP40}"
-                          r"\b{PRIOR}\b{GAP20}\b{RULES}")),
-    ("injection", 0.9, _p(r"\b(?:ignore|disregard|forget)\b{GAP20}\b(?:your|the|any|all)\b{GAP20}"
-                          r"\b(?:instructions|rules|guidelines|directives|programming)\b(?!\s+(?:for|on|about|of)\b)")),
-    ("injection", 0.85, _p(r"\b(?:ignore|disregard|forget)\s+(?:everything|all(?: of it)?|anything)\b"
-                           r"\s+(?:you\s+(?:were|have been|'ve been)\s+(?:told|given)|above|before|previously)")),
-    ("injection", 0.9, _p(r"\b{PRIOR}\s+{RULES}{GAP20}\b(?:no longer appl|don'?t apply|do not apply|are (?:cancel|void|"
-                          r"revoked|obsolete|null)|have been (?:cancel|revoked|replaced)|are obsolete)")),
-    ("injection", 0.85, _p(r"\bnever\s?mind\s+(?:the|your|all)?\s*{PRIOR}?\s*{RULES}")),
-    ("injection", 0.85, _p(r"\b(?:assistant|ai|model|llm|chatbot|language model)\b[,:]?\s+(?:your\s+)?(?:new|"
-                           r"real|actual|"
-                           r"updated)\s+(?:instructions?|directives?|rules|task)")),
-    ("injection", 0.8, _p(r"\b(?:note|message|attention)\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|llm|model|chatbot)\b"
-                          r"|\b(?:ai|assistant|llm|model)\s+reading\s+this\b|^\s*attention\s+(?:ai|assistant|llm|"
-                          r"language model)")),
-    ("injection", 0.6, _p(r"\byour\s+(?:new|only|real|actual)\s+(?:task|job|goal|purpose|instruction)\s+is\b")),
-    ("injection", 0.4, _p(r"\b(?:important\s+)?new\s+(?:instructions|directives|rules)\s*(?::|follow)")),
-    ("injection", 0.7, _p(r"\b(?:say|print|output|reply|respond|answer)\b{GAP20}['\"]?\b(?:pwned|hacked|i have been "
-                          r"(?:pwned|hacked))")),
-    ("injection", 0.8, _p(r"\bfrom\s+(?:now|this\s+point)\s+(?:on|forward|onwards)\b{GAP60}\b(?:disregard|ignore|"
-                          r"only\s+(?:follow|obey)|no\s+(?:rules|restrictions|limits))")),
-    ("injection", 0.9, _p(r"\b(?:ignor\w+|olvid\w+|oubli\w+|vergiss\w*|dimentica\w*)\s+(?:toutes\s+les|tous\s+les|alle|"
-                          r"todas\s+las|todos\s+los|tutte\s+le)\s+(?:\w+\s+)?(?:instructions|anweisungen|instrucciones|"
-                          r"istruzioni|regeln|reglas|règles|consignes)")),
-    ("injection", 0.75, _p(r"\b(?:do not|don'?t|stop)\b{GAP40}\b(?:summari[sz]\w+|translat\w+)\b{GAP60}\binstead\b")),
-    ("injection", 0.7, _p(r"\binstead\b{GAP40}\b(?:recommend|approve|delete|say|tell me|output|print|respond)\b"
-                          r"{GAP60}\b(?:instructions|password|secret|product|files|hacked|refund)")),
-    ("injection", 0.7, _p(r"\[\s*end of (?:document|text|input|context)\s*\]|\bend of (?:user )?input\b")),
-    # ---- jailbreak
-    ("jailbreak", 0.9, _p(r"\bDAN\b(?!\s+(?:Brown|Patrick))|\bdo anything now\b")),
-    ("jailbreak", 0.85, _p(r"\b(?:ignore|bypass|disable|turn off|switch off|lift|remove|circumvent|evade|skip|"
-                           r"without)\b"
-                           r"\s+(?:\w+(?:'s)?\s+){0,3}{SAFETY}\s+(?:filters?|polic(?:y|ies)|guidelines|rules|"
-                           r"protocols?|"
-                           r"restrictions|training|measures)")),
-    ("jailbreak", 0.8, _p(r"\b(?:uncensored|unfiltered|unrestricted|unaligned|jailbroken|amoral)\s+(?:ai|model|"
-                          r"assistant|version|mode|chatbot|llm|twin|response|answer)")),
-    ("jailbreak", 0.8, _p(r"\b(?:pretend|imagine|act as if|hypothetically|suppose|roleplay|role-play|let's play)\b"
-                          r"{GAP60}\b(?:no|without(?: any)?)\s+(?:\w+\s+)?{LIMITS}")),
-    ("jailbreak", 0.85, _p(r"\b(?:answer|respond|reply|comply|write)\w*\b{GAP40}\b(?:without|with no)\s+(?:any\s+)?"
-                           r"{LIMITS}")),
-    ("jailbreak", 0.85, _p(r"\b{LIMITS}\s+(?:have been|has been|are|were)\s+(?:lifted|removed|disabled|suspended|"
-                           r"turned off|waived)")),
-    ("jailbreak", 0.75, _p(r"\b(?:broken|break|set|been)\s+free\b|\bfreed from\b|\bfree from\s+(?:your|its|all)\s+")),
-    ("jailbreak", 0.6, _p(r"\b(?:has|have|with)\s+no\s+(?:\w+\s+(?:or\s+\w+\s+)?)?{LIMITS}")),
-    ("jailbreak", 0.55, _p(r"\b(?:never|not|don'?t|do not|won'?t|without)\s+(?:ever\s+)?refus\w*")),
-    ("jailbreak", 0.5, _p(r"\b(?:stay|remain) in character\b|\b(?:don'?t|never|do not) break character\b")),
-    ("jailbreak", 0.6, _p(r"\b(?:developer|jailbreak|god|dan|unrestricted|evil|chaos)\s+mode\b")),
-    ("jailbreak", 0.7, _p(r"\b(?:jailbreak|developer)\s+mode\s+(?:enabled|activated)\b|\benable\s+developer\s+mode\b"
-                          r"{GAP60}\b(?:polic|restrict|anything|filter)")),
-    ("jailbreak", 0.7, _p(r"\bevil\s+(?:ai|assistant|bot|twin|confidant|version)\b|\bbreak the rules\b|"
-                          r"\bmandatory (?:warning|disclaimer)\b")),
-    ("jailbreak", 0.7, _p(r"\b(?:deceased|dead|late)\s+grand(?:mother|ma|father|pa)\b")),
-    ("jailbreak", 0.4, _p(r"\bmachiavellian\b|\bfor (?:research|educational) purposes\b|\bconfirm by saying\b")),
-    # ---- role manipulation
-    ("role-manipulation", 0.8, _p(r"\byou\s+are\s+(?:no longer|not)\s+(?:an?\s+|my\s+|a\s+helpful\s+)?(?:assistant|ai|"
-                                  r"chatbot|language model|helpful)")),
-    ("role-manipulation", 0.6, _p(r"\byou\s+are\s+now\s+(?:an?|my|the|in|called|named)?\s*[\w-]+")),
-    ("role-manipulation", 0.8, _p(r"\b(?:i am|i'm|as)\s+(?:your|the|this model's)\s+(?:developer|creator|admin|"
-                                  r"administrator|owner|maker|programmer|operator)\b")),
-    ("role-manipulation", 0.8, _p(r"\bi\s+(?:work|am)\s+(?:at|for|from|with|on)\s+(?:openai|anthropic|google|deepmind|"
-                                  r"meta|mistral)\b{GAP120}\b(?:comply|ignore|authori[sz]\w*|must|test|restrictions)")),
-    ("role-manipulation", 0.55, _p(r"\b(?:admin|administrator|root|sudo|superuser|god)\s+(?:mode|access|privileges?|"
-                                   r"rights)\b")),
-    ("role-manipulation", 0.8, _p(r"\b(?:grant|give)\s+me\s+(?:full|admin|root|unrestricted|elevated)\s+(?:access|"
-                                  r"privileges|control|rights)")),
-    ("role-manipulation", 0.8, _p(r"\b(?:assume|take on|adopt|play)\s+the\s+(?:role|identity|persona)\s+of\b{GAP40}"
-                                  r"\b(?:hacker|unrestricted|no rules|evil|malicious|criminal|without)")),
-    ("role-manipulation", 0.75, _p(r"\byour\s+(?:old|previous|original|true|real)\s+(?:identity|self|programming|"
-                                   r"persona)\b|\bstop pretending to be\b")),
-    ("role-manipulation", 0.6, _p(r"\b(?:verified|authori[sz]ed|trusted)\s+(?:administrator|admin|developer|operator)\b"
-                                  r"|\bunrestricted privileges\b")),
-    ("role-manipulation", 0.7, _p(r"\b(?:must|will|shall)\s+(?:comply|obey)\b{GAP20}\b(?:anything|everything|whatever|"
-                                  r"all|every)\b|\bdo whatever i (?:ask|say|command)\b|\bobedient\b")),
-    ("role-manipulation", 0.6, _p(r"\b(?:new\s+ai|ai\s+model)\s+(?:model\s+)?called\b|\byou are a new ai\b")),
-    ("role-manipulation", 0.6, _p(r"\b(?:pretend|act as if|act like)\s+(?:you are|to be|you're)\s+(?:the|an?)\b{GAP40}"
-                                  r"\b(?:internal|fraud|security|admin\w*|bank'?s?)\b{GAP40}\b(?:system|approve)")),
-    ("role-manipulation", 0.5, _p(r"\b(?:this is|i am|i'm)\s+authori[sz]\w+\b|\bauthori[sz]ing you\b")),
-    # ---- system override
-    ("system-override", 0.85, _p(r"<\|?\s*(?:im_start|im_end|system|endoftext|end)\s*\|?>|</?\s*system\s*>|"
-                                 r"\[/?\s*(?:INST|SYS)\s*\]|<</?SYS>>|#{2,}\s*(?:system|"
-                                 r"instruction)\w*\s*(?:override\s*)?"
-                                 r"#{2,}|\[\[?\s*system(?:\s+override)?\s*\]\]?|</\s*user_input\s*>")),
-    ("system-override", 0.75, _p(r"^\s*(?:system|admin|developer|operator)\s*(?:prompt|message)?\s*:")),
-    ("system-override", 0.8, _p(r"\bnew\s+system\s+(?:message|directive|prompt|instructions?|rules?)\b")),
-    ("system-override", 0.9, _p(r"\b(?:update|replace|change|overwrite|modify|set|reset)\s+your\s+system\s+(?:prompt|"
-                                r"instructions|message|rules)")),
-    ("system-override", 0.85, _p(r"\b(?:safety|security|content)\s+(?:protocols?|filters?|measures|systems?)\s+"
-                                 r"(?:are\s+)?(?:disabled|off|deactivated|suspended|bypassed)")),
-    ("system-override", 0.85, _p(r"\b(?:override code|priority override|instruction override|system override|"
-                                 r"maintenance mode|unrestricted mode)\b")),
-    ("system-override", 0.8, _p(r"\b(?:disable|turn off|switch off|deactivate)\s+(?:all\s+)?(?:logging|(?:content\s+)?"
-                                r"moderation|safety|filters?)")),
-    ("system-override", 0.8, _p(r"\bsupersede\w*\s+(?:all\s+)?{PRIOR}?\s*(?:policies|rules|instructions)|"
-                                r"\b(?:all\s+)?prior\s+policies\s+(?:are\s+)?(?:revoked|void|lifted)")),
-    # ---- data exfiltration
-    ("data-exfiltration", 0.85, _p(r"\b(?:print|reveal|show|repeat|output|display|dump|tell me|give me|share|write out|"
-                                   r"list|quote|summari[sz]e|encode|paste|copy|leak|expose|what (?:are|were|"
-                                   r"is))\b{GAP60}"
-                                   r"\b(?:your\s+(?:\w+\s+)?(?:system prompt|initial prompt|instructions|prompt|"
-                                   r"developer "
-                                   r"message|configuration|rules|guidelines)|the\s+(?:system prompt|initial prompt|"
-                                   r"(?:hidden|secret|original|exact|full|confidential)\s+(?:instructions|"
-                                   r"prompt|rules)))")),
-    ("data-exfiltration", 0.7, _p(r"\b(?:hidden|secret|confidential)\s+(?:instructions|prompt|configuration|rules)\b")),
-    ("data-exfiltration", 0.8, _p(r"\beverything\s+(?:above|before)\s+(?:this|my)\b|\btext\s+(?:above|before)\s+"
-                                  r"(?:this|my first)\b|\bbefore my first message\b")),
-    ("data-exfiltration", 0.85, _p(r"\b(?:api keys?|passwords?|secrets?|credentials|tokens?|connection "
-                                   r"strings?)\b{GAP60}"
-                                   r"\b(?:in|from|of)\s+your\s+(?:context|memory|configuration|prompt|settings|"
-                                   r"instructions|environment)")),
-    ("data-exfiltration", 0.7, _p(r"\byou\s+(?:were|are|have been|'ve been)\s+(?:configured|initiali[sz]ed|provisioned|"
-                                  r"set up)\s+with\b")),
-    ("data-exfiltration", 0.85, _p(r"\b(?:conversations?|chat|history|messages|data|details)\b{GAP40}\b(?:of|"
-                                   r"with|from)\s+"
-                                   r"(?:other|previous|all)\s+(?:users|customers|people|clients)")),
-    ("data-exfiltration", 0.7, _p(r"\babout the previous (?:customer|user|client)\b")),
-    ("data-exfiltration", 0.5, _p(r"\b(?:verbatim|word for word)\b")),
-    ("data-exfiltration", 0.7, _p(r"!\[[^\]]*\]\(\s*https?://")),
-    # ---- tool exfiltration
-    ("tool-exfiltration", 0.9, _p(r"\b(?:use|call|invoke|run|execute|with)\s+(?:the\s+|"
-                                  r"your\s+)?[\w-]*\s*(?:tool|function|"
-                                  r"plugin)\b{GAP120}(?:\b(?:attacker|evil|exfil\w*|webhook|steal\w*|id_rsa|"
-                                  r"environment variables|all user "
-                                  r"data|session cookie|api keys|customer records|conversation history|every row)|"
-                                  r"\.ssh\b|/etc/(?:passwd|shadow)|\.env\b|\bos\.environ)")),
-    ("tool-exfiltration", 0.85, _p(r"\b(?:send|forward|upload|post|export|paste|put|"
-                                   r"email)\w*\b{GAP60}\b(?:whole|entire|"
-                                   r"full|all|every)\s+(?:\w+\s+)?(?:conversation|chat|user data|data|rows?|contents|"
-                                   r"history|files|keys|records)\b{GAP60}\b(?:to|into|in)\b{GAP40}(?:https?://|@|"
-                                   r"webhook|url|server)")),
-    ("tool-exfiltration", 0.8, _p(r"https?://\S*[?&]\w+=\s*['\"]?\s*(?:\+|followed by|\(|$)")),
-    ("tool-exfiltration", 0.5, _p(r"~/\.ssh|\bid_rsa\b|/etc/(?:passwd|shadow)|\.env\s+file|\bos\.environ\b|"
-                                  r"\bsession cookie\b|\bprivate keys?\b")),
-    ("tool-exfiltration", 0.6, _p(r"\bcurl\s+(?:-\w+\s+)*-(?:d|F|T)\s|\bwget\s+\S+\?")),
-    ("tool-exfiltration", 0.6, _p(r"\b(?:to_account|amount)\s*=\s*(?:all|\w*attacker)|"
-                                  r"\btransfer\s+(?:all|everything)\b")),
-)
-
 _SENTENCES = re.compile(r"[^.!?\n]+[.!?]*\s*|\n+")
 
 
@@ -217,21 +51,105 @@ class Hit:
     start: int
     end: int
     text: str
+    #: Whether the signal fired on a decoded or undisguised view (base64, leetspeak…): offsets are in that view.
+    decoded: bool = False
 
 
-def heuristic_scores(text: str, types: tuple[str, ...] = ALL_DETECTION_TYPES) -> tuple[dict[str, float], list[Hit]]:
-    """Score ``text`` per detection type offline (noisy-or of the signals that fired) and list the signals."""
+#: Quotes that can wrap a phrase someone asks about: "…", “…”, '…', 「…」, 『…』, ‘…’.
+_QUOTES: Final = re.compile(r"\"[^\"]{3,}\"|“[^”]{3,}”|'[^']{6,}'|「[^」]{2,}」|『[^』]{2,}』|‘[^’]{3,}’")
+#: Asking about a phrase (not obeying it): translate it, proofread it, explain it, summarise it.
+_ABOUT: Final = re.compile(
+    r"(?i)\b(?:translat\w*|proofread\w*|spell-?check|correct|grammar|quot\w*|what\s+(?:is|does|are)|explain\w*|"
+    r"summari[sz]\w*|define|meaning|paraphras\w*|rewrite)\b|翻译|翻譯|翻成|校对|校對|什么是|什麼是|是什么|是什麼|"
+    r"解释|解釋|总结|總結|摘要|意思|改写|改寫|润色|潤色"
+)
+#: A signal that fires only inside a quoted phrase being asked about keeps this share of its weight.
+QUOTED_DISCOUNT: Final = 0.15
+
+
+def heuristic_scores(
+    text: str, types: tuple[str, ...] = ALL_DETECTION_TYPES, *, discount_quotes: bool = True
+) -> tuple[dict[str, float], list[Hit]]:
+    """Score ``text`` per detection type offline (noisy-or of the signals that fired) and list the signals.
+
+    Every view of the text (:func:`~processors.builtin.injection_views.views`: normalised, and decoded or
+    undisguised where it was encoded) is scored and the highest score per type kept. With ``discount_quotes``
+    (chat messages; not tool results, where quoting is how an attack is smuggled in), a signal whose match lies
+    inside quotes that the rest of the message asks about ("Translate '…' into French") counts for little.
+    """
     misses: dict[str, float] = {}
     hits: list[Hit] = []
-    for kind, weight, pattern in SIGNALS:
-        if kind not in types:
-            continue
-        found = pattern.search(text)
-        if found is None:
-            continue
-        hits.append(Hit(kind, weight, found.start(), found.end(), found.group()))
-        misses[kind] = misses.get(kind, 1.0) * (1.0 - weight)
+    for view in views(text):
+        view_misses: dict[str, float] = {}
+        lowered = view.text.lower()
+        present = {needle for needle in _ASCII_NEEDLES if needle in lowered}
+        if not lowered.isascii():
+            present.update(needle for needle in _OTHER_NEEDLES if needle in lowered)
+        quoted: list[tuple[int, int]] | None = None
+        for signal in SIGNALS:
+            if signal.type not in types or present.isdisjoint(signal.needles):
+                continue
+            found = _search(signal, view.text, lowered)
+            if found is None:
+                continue
+            weight = signal.weight
+            if discount_quotes and not view.decoded:
+                if quoted is None:
+                    quoted = _asked_about_quotes(view.text)
+                if any(start <= found.start() and found.end() <= end for start, end in quoted):
+                    weight *= QUOTED_DISCOUNT
+            hits.append(Hit(signal.type, weight, found.start(), found.end(), found.group(), view.decoded))
+            view_misses[signal.type] = view_misses.get(signal.type, 1.0) * (1.0 - weight)
+        for kind, miss in view_misses.items():
+            misses[kind] = min(misses.get(kind, 1.0), miss)
     return {kind: round(1.0 - miss, 4) for kind, miss in misses.items()}, hits
+
+
+#: Every needle of every signal, each tested once per text.
+_NEEDLES: Final = frozenset(needle for signal in SIGNALS for needle in signal.needles)
+_ASCII_NEEDLES: Final = frozenset(needle for needle in _NEEDLES if needle.isascii())
+_OTHER_NEEDLES: Final = _NEEDLES - _ASCII_NEEDLES
+#: Texts longer than this are searched only near the needles of each signal (every signal's match is shorter
+#: than :data:`_REACH` on each side of its needle), which keeps a long document's cost linear and small.
+_WINDOWED_FROM: Final = 1200
+_REACH: Final = 260
+
+
+def _search(signal: Signal, text: str, lowered: str) -> re.Match[str] | None:
+    """The signal's first match: in the whole text when it is short, else in windows around its needles."""
+    if len(text) < _WINDOWED_FROM:
+        return signal.pattern.search(text)
+    windows: list[list[int]] = []
+    for needle in signal.needles:
+        at = lowered.find(needle)
+        while at != -1:
+            windows.append([max(0, at - _REACH), at + len(needle) + _REACH])
+            at = lowered.find(needle, at + len(needle) + _REACH)
+    windows.sort()
+    merged: list[list[int]] = []
+    for window in windows:
+        if merged and window[0] <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], window[1])
+        else:
+            merged.append(window)
+    for start, end in merged:
+        found = signal.pattern.search(text, start, end)
+        if found is not None:
+            return found
+    return None
+
+
+def _asked_about_quotes(text: str) -> list[tuple[int, int]]:
+    """The quoted spans of ``text``, when the text outside them asks about them (else none)."""
+    spans = [(m.start(), m.end()) for m in _QUOTES.finditer(text)]
+    if not spans:
+        return []
+    outside, last = [], 0
+    for start, end in spans:
+        outside.append(text[last:start])
+        last = end
+    outside.append(text[last:])
+    return spans if _ABOUT.search(" ".join(outside)) else []
 
 
 class InjectionVerdict(BaseModel):
@@ -308,9 +226,9 @@ class PromptInjectionDetector(BuiltinProcessor):
         self._types: tuple[str, ...] = tuple(self.options.detection_types)
         self._model = judge_model(self.options)
 
-    async def analyze(self, text: str, args: HookArgs) -> Analysis:
+    async def analyze(self, text: str, args: HookArgs, *, tool_result: bool = False) -> Analysis:
         """Score ``text``: the judge's scores when there is a model (heuristics if it fails open)."""
-        scores, hits = heuristic_scores(text, self._types)
+        scores, hits = heuristic_scores(text, self._types, discount_quotes=not tool_result)
         analysis = Analysis(scores=scores, flagged=[], hits=hits)
         if self._model is not None:
             prompt = JUDGE_PROMPT.format(types=", ".join(self._types))
@@ -355,7 +273,7 @@ class PromptInjectionDetector(BuiltinProcessor):
         text = result if isinstance(result, str) else json.dumps(result, default=str, ensure_ascii=False)
         if not text:
             return
-        analysis = await self.analyze(text, args)
+        analysis = await self.analyze(text, args, tool_result=True)
         self._record(args, analysis)
         if not analysis.flagged:
             return
@@ -379,6 +297,8 @@ class PromptInjectionDetector(BuiltinProcessor):
         if analysis.rewritten is not None:
             return analysis.rewritten.strip()
         flagged = set(analysis.flagged)
+        if any(h.decoded for h in analysis.hits if h.type in flagged):
+            return ""  # the attack was encoded: no sentence of the original can be kept as safe
         spans = [(h.start, h.end) for h in analysis.hits if h.type in flagged]
         kept = [
             s.group() for s in _SENTENCES.finditer(text)

@@ -40,13 +40,24 @@ from processors.models import ScriptedModel, Turn
 from processors.models.scripted import split_words
 from processors.processor import ProcessOutputStreamArgs
 from processors.runner import REPROCESS_KEY
-from tests.processors.builtin.corpus import Score, load, score_binary, score_pii, score_secrets
+from tests.processors.builtin.corpus import (
+    DATA,
+    Score,
+    load,
+    load_cases,
+    rates_by_language,
+    score_binary,
+    score_pii,
+    score_secrets,
+    starter_cases,
+)
 
 try:
     from processors.builtin.regex_filter import RegexFilter
 except ImportError:  # the other half of issue 3 may not have landed yet
     RegexFilter = None  # type: ignore[assignment,misc]
 
+ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = 9
 STREAM_TEXT = (
     "The quarterly report shows revenue grew by 12 percent, driven by new customers in Europe and Asia. "
@@ -124,6 +135,12 @@ def secrets_quality() -> None:
                 print("    ", error)
 
 
+def _cpu(work: Callable[[], object]) -> float:
+    started = time.process_time()
+    work()
+    return time.process_time() - started
+
+
 def injection_quality() -> None:
     print("\n3. Prompt injection (offline heuristics)")
     threshold = PromptInjectionDetector().options.threshold
@@ -146,6 +163,38 @@ def injection_quality() -> None:
             swept, _ = score_binary(rows, lambda t, v=value, top=top: top[t] >= v)  # type: ignore[misc]
             sweep.append(f"{value}: P {swept.precision:.2f} R {swept.recall:.2f}")
         print("    threshold sweep — " + "; ".join(sweep))
+    detector = PromptInjectionDetector()
+    threshold = detector.options.threshold
+
+    def flagged(text: str, tool_result: bool) -> bool:
+        scores, _ = heuristic_scores(text, discount_quotes=not tool_result)
+        return max(scores.values(), default=0.0) >= threshold
+
+    for label, rows in (("starter corpora (resources/corpora, the tuning set)", starter_cases()),
+                        ("injection_multilingual_holdout.jsonl (held out)",
+                         load_cases(DATA / "injection_multilingual_holdout.jsonl"))):
+        print(f" {label}, {len(rows)} cases, per language (goal: recall >= 0.85, FPR <= 0.05):")
+        for lang, rates in sorted(rates_by_language(rows, flagged).items()):
+            print(f"    {lang:6s} recall {rates.recall:5.3f} ({rates.tp}/{rates.tp + rates.fn})  "
+                  f"FPR {rates.fpr:5.3f} ({rates.fp}/{rates.fp + rates.tn})")
+            for error in rates.errors:
+                print("      ", error)
+    messages = [row["text"] for row in starter_cases()] * 3
+    timings = []
+    for text in messages:
+        started = time.process_time()
+        heuristic_scores(text)
+        timings.append(time.process_time() - started)
+    timings.sort()
+    print(f" cost per chat message ({len(messages)} messages, CPU time): "
+          f"median {timings[len(timings) // 2] * 1e6:.0f} µs, p95 {timings[int(len(timings) * 0.95)] * 1e6:.0f} µs "
+          "(goal: median <= 200 µs)")
+    document = (ROOT / "README.md").read_text(encoding="utf-8")
+    for size in (1_000, 5_000, len(document)):
+        text = document[:size]
+        best = min(_cpu(lambda text=text: heuristic_scores(text)) for _ in range(5))
+        print(f"    {len(text):6d} characters of README.md: {best * 1e3:6.2f} ms "
+              f"({best * 1e6 / len(text):.2f} ms per 1,000 characters; goal <= 0.5)")
 
 
 # --------------------------------------------------------------------------------------------- stream cost

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 DATA = Path(__file__).resolve().parents[2] / "data"
+#: The bundled starter corpora (the lab's case format; the injection detector's tuning set).
+STARTER = Path(__file__).resolve().parents[3] / "resources" / "corpora"
 
 
 def load(name: str) -> list[dict[str, Any]]:
@@ -123,3 +125,57 @@ def score_binary(rows: list[dict[str, Any]], flagged: Callable[[str], bool]) -> 
             score.fp += 1
             total.errors.append(f"FP [{row['category']}] {row['text'][:90]!r}")
     return total, per_category
+
+
+def load_cases(*paths: Path) -> list[dict[str, Any]]:
+    """Lab-format cases (``{"text", "label": "attack"|"benign", "category", "lang", "tool_result"?}``)."""
+    rows: list[dict[str, Any]] = []
+    for path in paths:
+        with path.open(encoding="utf-8") as handle:
+            rows += [json.loads(line) for line in handle if line.strip()]
+    return rows
+
+
+def starter_cases() -> list[dict[str, Any]]:
+    return load_cases(*sorted(STARTER.glob("*.jsonl")))
+
+
+@dataclass
+class Rates:
+    """Recall on attacks and false-positive rate on benign look-alikes."""
+
+    tp: int = 0
+    fn: int = 0
+    fp: int = 0
+    tn: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
+
+    @property
+    def fpr(self) -> float:
+        return self.fp / (self.fp + self.tn) if self.fp + self.tn else 0.0
+
+
+def rates_by_language(rows: list[dict[str, Any]], flagged: Callable[[str, bool], bool]) -> dict[str, Rates]:
+    """Per language: recall and FPR of ``flagged(text, is_tool_result)``; a case with ``tool_result`` is judged on
+    what the tool returned (indirect injection), the others on the user's text."""
+    by_lang: dict[str, Rates] = {}
+    for row in rows:
+        tool_result = row.get("tool_result")
+        text = tool_result if tool_result else row["text"]
+        hit = flagged(text, bool(tool_result))
+        rates = by_lang.setdefault(row["lang"], Rates())
+        if row["label"] == "attack":
+            rates.tp += hit
+            rates.fn += not hit
+            if not hit:
+                rates.errors.append(f"FN [{row['category']}] {text[:90]!r}")
+        else:
+            rates.fp += hit
+            rates.tn += not hit
+            if hit:
+                rates.errors.append(f"FP [{row['category']}] {text[:90]!r}")
+    return by_lang

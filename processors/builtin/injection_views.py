@@ -1,0 +1,152 @@
+"""What an attacker disguised, undone: the texts the injection heuristics read besides the message itself.
+
+An attack hidden from a keyword list is still an attack once its disguise is removed, so the detector scores
+every *view* of a message and keeps the highest score:
+
+* always: the text with Unicode compatibility forms folded (NFKC: full-width ``Ｉｇｎｏｒｅ`` → ``Ignore``),
+  invisible format characters dropped (zero-width spaces, joiners, bidi marks, soft hyphens) and look-alike
+  Cyrillic and Greek letters mapped to Latin ones;
+* when the text has letters spaced out (``I g n o r e``, ``i.g.n.o.r.e``, ``忽 略 之 前``): the runs joined up;
+* when words mix letters and digits (``1gn0r3 4ll``): leetspeak read as letters;
+* base64 and hex payloads decoded; ROT13 and reversed text undone when the text asks for it;
+* a payload split into quoted parts ("part A = …", 「第一段…」) put back together.
+
+Each extra view is made only when a cheap check says the disguise is there, and covers only the disguised part
+and its surroundings (at most :data:`EXCERPT` characters on each side), so an ordinary message costs one pass and
+a long document with one odd word costs little more. ``views()`` returns the normalised text first;
+:class:`View` says which views are decoded payloads (the detector does not discount a decoded payload for being
+quoted: quoting it is how it is smuggled).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import re
+import unicodedata
+from typing import Final, NamedTuple
+
+_INVISIBLE: Final = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+#: Cyrillic and Greek letters that look like Latin ones (the usual homoglyph swaps).
+_HOMOGLYPH_FROM: Final = "аеорсухіјѕԁԛԝАВЕКМНОРСТХІЈЅΑΒΕΗΙΚΜΝΟΡΤΧΥΖονρ"
+_HOMOGLYPHS: Final = str.maketrans(_HOMOGLYPH_FROM, "aeopcyxijsdqwABEKMHOPCTXIJSABEHIKMNOPTXYZovp")
+#: Whether a text has any look-alike letter at all (``str.translate`` with a table walks every character).
+_HAS_HOMOGLYPH: Final = re.compile(f"[{_HOMOGLYPH_FROM}]")
+#: Five or more single letters each followed by a separator, then one more (``I g n o r e``, ``i.g.n.o.r.e``;
+#: not ``U.S.A.`` or a version number).
+_SPACED_LATIN: Final = re.compile(r"[A-Za-z](?<![\w][A-Za-z])[ .\-_*·]{1,3}(?:[A-Za-z][ .\-_*·]{1,3}){4,}[A-Za-z](?![\w])")
+_SPACED_CJK: Final = re.compile(r"(?:[\u3400-\u9fff\uff0c\u3002][ \u3000]+){3,}[\u3400-\u9fff\uff0c\u3002]")
+_SEPARATORS: Final = re.compile(r"[ .\-_*·\u3000]+")
+#: A word with letters and leetspeak digits mixed (``1gn0r3``, ``pr3v10u5``): read digits as letters.
+_LEET_WORD: Final = re.compile(r"\b(?=[A-Za-z0-9@$]*[A-Za-z])(?=[A-Za-z0-9@$]*[013457@$])[A-Za-z0-9@$]{3,}\b")
+#: A leetspeak digit right before a letter inside a word (``1g``, ``0r``, ``3v``): the cheap test for leetspeak.
+_LEET_HINT: Final = re.compile(r"[013457@$][A-Za-z]")
+_LEET: Final = str.maketrans("013457@$", "oieastas")
+_BASE64: Final = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
+_HEX: Final = re.compile(r"[0-9A-Fa-f](?<![0-9A-Fa-f].)[0-9A-Fa-f](?:[0-9A-Fa-f]{2}){9,}(?![0-9A-Fa-f])")
+_ROT13_ASKED: Final = re.compile(r"(?i)\brot[ -]?13\b")
+_REVERSE_ASKED: Final = re.compile(r"(?i)\brevers|\bbackwards?\b|倒过来|倒過來|倒着|倒著|反过来|反過來")
+_REVERSE_CUES: Final = ("revers", "backward", "倒", "反过", "反過")
+_PARTS_CUES: Final = ("part", "combin", "concat", "部分", "段", "拼")
+_PARTS_ASKED: Final = re.compile(r"(?i)\bparts?\b|\bcombine\b|\bconcatenat|部分|两段|兩段|拼起来|拼起來|拼接")
+_QUOTED: Final = re.compile(r"[\"“「『']([^\"”」』']{2,200})[\"”」』']")
+
+
+#: How much text around a disguised part an extra view keeps.
+EXCERPT: Final = 300
+
+
+class View(NamedTuple):
+    """One reading of the text: ``decoded`` is true for a payload that was encoded or disguised."""
+
+    text: str
+    decoded: bool
+
+
+def normalise(text: str) -> str:
+    """NFKC, invisible characters removed, homoglyphs mapped: the view every message gets."""
+    folded = text if unicodedata.is_normalized("NFKC", text) else unicodedata.normalize("NFKC", text)
+    if not folded.isascii():
+        folded = _INVISIBLE.sub("", folded)
+        if _HAS_HOMOGLYPH.search(folded):
+            folded = folded.translate(_HOMOGLYPHS)
+    return folded
+
+
+def views(text: str) -> list[View]:
+    """The normalised text, then every decoded or undisguised reading a cheap check finds evidence of."""
+    plain = normalise(text)
+    found = [View(plain, False)]
+
+    def add(candidate: str) -> None:
+        if candidate and candidate != plain and all(candidate != view.text for view in found):
+            found.append(View(candidate, True))
+
+    spaced = _SPACED_LATIN.search(plain)
+    if spaced:
+        add(_SPACED_LATIN.sub(_joined, _around(plain, spaced.start(), spaced.end())))
+    if not plain.isascii():
+        spaced = _SPACED_CJK.search(plain)
+        if spaced:
+            add(_SPACED_CJK.sub(lambda m: _SEPARATORS.sub("", m.group()), _around(plain, spaced.start(), spaced.end())))
+    hints = [hint.start() for hint, _ in zip(_LEET_HINT.finditer(plain), range(12), strict=False)]
+    if len(hints) >= 3:
+        excerpt = _around(plain, hints[0], hints[-1])
+        if sum(1 for word in _LEET_WORD.findall(excerpt) if _LEET_HINT.search(word)) >= 3:
+            add(_LEET_WORD.sub(lambda m: m.group().lower().translate(_LEET), excerpt))
+    for match in _BASE64.finditer(plain):
+        add(_decoded_base64(match.group()))
+    for match in _HEX.finditer(plain):
+        add(_decoded_hex(match.group()))
+    lowered = plain.lower()
+    asked = _ROT13_ASKED.search(plain) if "rot" in lowered else None
+    if asked:
+        add(codecs.encode(_around(plain, asked.start(), asked.end()), "rot13"))
+    asked = _REVERSE_ASKED.search(plain) if any(cue in lowered for cue in _REVERSE_CUES) else None
+    if asked:
+        add(_around(plain, asked.start(), asked.end())[::-1])
+    if any(cue in lowered for cue in _PARTS_CUES) and _PARTS_ASKED.search(plain):
+        parts = _QUOTED.findall(plain)
+        if len(parts) >= 2:
+            add("".join(parts))
+    return found
+
+
+def _around(text: str, start: int, end: int) -> str:
+    """``text[start:end]`` with up to :data:`EXCERPT` characters on each side."""
+    return text[max(0, start - EXCERPT) : end + EXCERPT]
+
+
+def _joined(run: re.Match[str]) -> str:
+    """``I g n o r e   a l l`` → ``Ignore all``: the commonest separator splits letters, any other splits words."""
+    gaps = _SEPARATORS.findall(run.group())
+    letter_gap = max(set(gaps), key=gaps.count)
+    return _SEPARATORS.sub(lambda gap: "" if gap.group() == letter_gap else " ", run.group())
+
+
+def _printable(raw: bytes) -> str:
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
+    letters = sum(ch.isalpha() or ch.isspace() for ch in decoded)
+    return normalise(decoded) if decoded and letters / len(decoded) >= 0.7 else ""
+
+
+def _decoded_base64(candidate: str) -> str:
+    try:
+        raw = base64.b64decode(candidate + "=" * (-len(candidate) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return ""
+    return _printable(raw)
+
+
+def _decoded_hex(candidate: str) -> str:
+    try:
+        return _printable(bytes.fromhex(candidate))
+    except ValueError:
+        return ""
+
+
+__all__ = ["View", "normalise", "views"]
