@@ -11,7 +11,10 @@ None) or ``"fail-closed"`` (abort)::
     verdict = await consult_judge(args, self.options, model, "Moderation", prompt, text, ModerationVerdict)
 
 :class:`JudgeOptions` is the base of every judge-backed processor's ``Options``: ``model`` (a LanguageModel or a
-litellm model id, resolved lazily), ``error_strategy``, ``threshold`` (0..1), ``strategy`` and ``instructions``.
+litellm model id, resolved lazily), ``api_base`` (a local OpenAI-compatible server: Ollama, LM Studio, llama.cpp,
+vLLM; see :mod:`processors.builtin.judge_presets`), ``error_strategy``, ``timeout``, ``threshold`` (0..1),
+``strategy`` and ``instructions``. Every judge failure is also recorded in the processor's state
+(``state["judge_failures"]``), so the inspector shows that the verdict came without the judge, and why.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import logging
 import re
 from typing import Any, Literal, NoReturn, TypeVar
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from processors.builtin.base import ProcessorOptions
 from processors.errors import ProcessorsError
@@ -47,9 +50,16 @@ class JudgeOptions(ProcessorOptions):
     """Options every judge-backed built-in shares. Subclasses narrow ``strategy`` and set defaults."""
 
     model: Any = Field(default=None, description="A LanguageModel object or a litellm model id string")
+    judge_preset: str | None = Field(
+        default=None, description="A ready-made judge on a local server (sets model and api_base when model is empty)"
+    )
     error_strategy: ErrorStrategy = Field(
         default="fail-open", description="When the judge fails: go on without it (fail-open) or abort (fail-closed)"
     )
+    api_base: str | None = Field(
+        default=None, description="The judge's server, for a local OpenAI-compatible one (http://localhost:11434/v1)"
+    )
+    timeout: float = Field(default=30.0, gt=0.0, le=600.0, description="Seconds the judge may take to answer")
     threshold: float = Field(default=0.5, ge=0.0, le=1.0, description="Scores at or above this are flagged")
     instructions: str | None = Field(default=None, description="Extra instructions appended to the judge's prompt")
 
@@ -62,11 +72,47 @@ class JudgeOptions(ProcessorOptions):
             return value
         raise ValueError("must be a model id string (e.g. 'openai/gpt-4o-mini') or a LanguageModel object")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _apply_preset(cls, data: Any) -> Any:
+        """A preset fills ``model`` and ``api_base`` (and what a subclass takes of it) unless a model is given."""
+        if not isinstance(data, dict) or not data.get("judge_preset"):
+            return data
+        from processors.builtin.judge_presets import JUDGE_PRESETS
+
+        preset = JUDGE_PRESETS.get(str(data["judge_preset"]))
+        if preset is None:
+            raise ValueError(f"judge_preset: unknown preset (known: {', '.join(JUDGE_PRESETS)})")
+        if data.get("model"):
+            return data
+        filled = {**preset.options(), **{k: v for k, v in data.items() if v is not None}}
+        if "judge_format" in cls.model_fields and "judge_format" not in data:
+            filled["judge_format"] = preset.judge_format
+        return filled
+
+    @field_validator("api_base")
+    @classmethod
+    def _local_only(cls, value: str | None) -> str | None:
+        """Only local servers: a judge's key comes from the environment, which must not travel to a host a shared
+        design names (the studio binds keys to their endpoints for the agent's own model)."""
+        if value is None or not value.strip():
+            return None
+        from urllib.parse import urlsplit
+
+        host = (urlsplit(value.strip()).hostname or "").lower()
+        if host not in ("localhost", "127.0.0.1", "::1") and not host.endswith(".localhost"):
+            raise ValueError("must be a local server (localhost, 127.0.0.1 or ::1); a hosted judge needs no api_base")
+        return value.strip()
 
 def judge_model(options: JudgeOptions) -> LanguageModel | None:
     """The options' model as a LanguageModel (a string id becomes a litellm model), or None."""
     if options.model is None:
         return None
+    if isinstance(options.model, str) and options.api_base:
+        from processors.models.litellm import LiteLLMModel
+
+        # Local servers ignore the key, but litellm wants one; never the environment's (it is for hosted APIs).
+        return LiteLLMModel(options.model, api_base=options.api_base, api_key="local")
     return resolve_model(options.model)
 
 
@@ -95,25 +141,42 @@ def extract_json(text: str) -> Any:
     raise JudgeError(f"the judge's answer holds no JSON object: {_short(stripped)!r}")
 
 
-async def ask_judge(model: LanguageModel, system: str, user: str, schema: type[T]) -> T:
+async def ask_text(model: LanguageModel, request: ModelRequest, *, time_limit: float | None = None) -> str:
+    """The model's whole answer to ``request`` as text. Raises :class:`JudgeError` on any failure or timeout."""
+    parts: list[str] = []
+
+    async def collect() -> None:
+        async for event in model.stream(request):
+            if type(event) is TextDelta:
+                parts.append(event.text)
+
+    prepare = getattr(model, "prepare", None)  # e.g. LiteLLMModel: import litellm before the clock starts
+    try:
+        if prepare is not None:
+            await prepare()
+        await asyncio.wait_for(collect(), time_limit)
+    except asyncio.CancelledError:
+        raise
+    except TimeoutError as error:
+        raise JudgeError(f"the judge model did not answer within {time_limit:g} s") from error
+    except Exception as error:
+        raise JudgeError(f"the judge model call failed: {type(error).__name__}: {error}") from error
+    text = "".join(parts)
+    if not text.strip():
+        raise JudgeError("the judge model answered with no text")
+    return text
+
+
+async def ask_judge(
+    model: LanguageModel, system: str, user: str, schema: type[T], *, time_limit: float | None = None
+) -> T:
     """Ask ``model`` for a JSON verdict shaped like ``schema``. Raises :class:`JudgeError` on any failure."""
     request = ModelRequest(
         messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
         settings={"temperature": 0},
         response_format=response_format(schema),
     )
-    parts: list[str] = []
-    try:
-        async for event in model.stream(request):
-            if type(event) is TextDelta:
-                parts.append(event.text)
-    except asyncio.CancelledError:
-        raise
-    except Exception as error:
-        raise JudgeError(f"the judge model call failed: {type(error).__name__}: {error}") from error
-    text = "".join(parts)
-    if not text.strip():
-        raise JudgeError("the judge model answered with no text")
+    text = await ask_text(model, request, time_limit=time_limit)
     value = extract_json(text)
     try:
         return schema.model_validate(value)
@@ -132,14 +195,24 @@ async def consult_judge(
     A failure follows ``error_strategy`` (:func:`judge_failed`): fail-closed aborts naming ``what``.
     """
     try:
-        return await ask_judge(model, with_instructions(prompt, options.instructions), text, schema)
+        return await ask_judge(
+            model, with_instructions(prompt, options.instructions), text, schema, time_limit=options.timeout
+        )
     except JudgeError as error:
         judge_failed(args, options, what, error)
         return None
 
 
+#: How many judge failures a processor's state keeps (the newest).
+_FAILURES_KEPT = 5
+
+
 def judge_failed(args: HookArgs, options: JudgeOptions, what: str, error: JudgeError) -> None:
-    """Apply ``error_strategy``: fail-closed aborts naming ``what``; fail-open logs and returns."""
+    """Apply ``error_strategy``: fail-closed aborts naming ``what``; fail-open logs and returns. Either way the
+    failure is recorded in the processor's state, so the trace shows the verdict came without the judge."""
+    failures = args.state.setdefault("judge_failures", [])
+    failures.append({"error": str(error), "strategy": options.error_strategy})
+    del failures[:-_FAILURES_KEPT]
     if options.error_strategy == "fail-closed":
         _abort(args, what, error)
     logger.warning("%s: the judge failed, going on without it (fail-open): %s", what, error)
@@ -162,6 +235,7 @@ __all__ = [
     "JudgeError",
     "JudgeOptions",
     "ask_judge",
+    "ask_text",
     "consult_judge",
     "extract_json",
     "judge_failed",

@@ -23,9 +23,10 @@ from typing import Any, ClassVar, Final, Literal
 from pydantic import BaseModel, Field, field_validator
 
 from processors.builtin.base import BuiltinProcessor
+from processors.builtin.guard_models import GuardFormat, ask_guard
 from processors.builtin.injection_signals import SIGNALS, Signal
 from processors.builtin.injection_views import views
-from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
+from processors.builtin.judge import JudgeError, JudgeOptions, consult_judge, judge_failed, judge_model
 from processors.builtin.support import check_messages
 from processors.messages import Message
 from processors.processor import HookArgs, ProcessInputArgs, ProcessToolResultArgs
@@ -186,6 +187,21 @@ class PromptInjectionDetectorOptions(JudgeOptions):
     strategy: Literal["block", "warn", "filter", "rewrite"] = Field(
         default="block", description="block, warn, filter (drop the message) or rewrite"
     )
+    judge_format: GuardFormat = Field(
+        default="json",
+        description="How the judge answers: json (any chat model) or a guard model's own format "
+        "(llama-guard, prompt-guard, shieldgemma, qwen3guard)",
+    )
+    judge_mode: Literal["always", "hybrid"] = Field(
+        default="always",
+        description="always: the judge decides every text (Mastra's way); hybrid: the offline heuristics decide "
+        "clear cases and the judge only the uncertain ones",
+    )
+    hybrid_band: tuple[float, float] = Field(
+        default=(0.3, 0.85),
+        description="hybrid: offline scores in [low, high) are uncertain and go to the judge; below low passes, "
+        "at or above high is flagged without asking",
+    )
     include_scores: bool = Field(default=False, description="Put the per-type scores in the tripwire metadata")
     last_message_only: bool = Field(default=False, description="Check only the last message")
     check_tool_results: bool = Field(default=True, description="In the output lane: scan tool results too")
@@ -196,6 +212,19 @@ class PromptInjectionDetectorOptions(JudgeOptions):
         if not value:
             raise ValueError("name at least one detection type")
         return list(dict.fromkeys(value))
+
+    @field_validator("hybrid_band")
+    @classmethod
+    def _ordered_band(cls, value: tuple[float, float]) -> tuple[float, float]:
+        low, high = value
+        if not 0.0 <= low <= high <= 1.0:
+            raise ValueError("give two scores 0 <= low <= high <= 1")
+        return value
+
+
+#: A guard model's categories → this detector's types (anything else it calls unsafe counts as injection).
+_GUARD_TYPES: Final = {"jailbreak": "jailbreak", "s14": "tool-exfiltration", "pii": "data-exfiltration",
+                       "s7": "data-exfiltration"}
 
 
 @dataclass
@@ -227,22 +256,54 @@ class PromptInjectionDetector(BuiltinProcessor):
         self._model = judge_model(self.options)
 
     async def analyze(self, text: str, args: HookArgs, *, tool_result: bool = False) -> Analysis:
-        """Score ``text``: the judge's scores when there is a model (heuristics if it fails open)."""
+        """Score ``text``: the judge's scores when there is a model (heuristics if it fails open); in hybrid mode
+        the judge is asked only when the offline score is uncertain."""
         scores, hits = heuristic_scores(text, self._types, discount_quotes=not tool_result)
         analysis = Analysis(scores=scores, flagged=[], hits=hits)
-        if self._model is not None:
+        if self._model is not None and self._judge_needed(scores, args):
+            judged = await self._judge(text, args, hits)
+            if judged is not None:
+                analysis = judged
+        threshold = self.options.threshold
+        analysis.flagged = [k for k, v in sorted(analysis.scores.items(), key=lambda kv: -kv[1]) if v >= threshold]
+        return analysis
+
+    def _judge_needed(self, scores: dict[str, float], args: HookArgs) -> bool:
+        if self.options.judge_mode == "always":
+            return True
+        low, high = self.options.hybrid_band
+        top = max(scores.values(), default=0.0)
+        needed = low <= top < high
+        decided = args.state.setdefault("decided_offline", 0)
+        if not needed:
+            args.state["decided_offline"] = decided + 1
+        return needed
+
+    async def _judge(self, text: str, args: HookArgs, hits: list[Hit]) -> Analysis | None:
+        """The judge's analysis, or None when it failed open (a fail-closed failure aborts)."""
+        assert self._model is not None
+        args.state["judged"] = args.state.get("judged", 0) + 1
+        if self.options.judge_format == "json":
             prompt = JUDGE_PROMPT.format(types=", ".join(self._types))
             verdict = await consult_judge(
                 args, self.options, self._model, "Prompt injection detection", prompt, text, InjectionVerdict
             )
-            if verdict is not None:
-                analysis = Analysis(
-                    scores={k: v for k, v in verdict.categories.items() if k in self._types}, flagged=[], hits=hits,
-                    reason=verdict.reason, rewritten=verdict.rewritten_content, source="judge",
-                )
-        threshold = self.options.threshold
-        analysis.flagged = [k for k, v in sorted(analysis.scores.items(), key=lambda kv: -kv[1]) if v >= threshold]
-        return analysis
+            if verdict is None:
+                return None
+            return Analysis(
+                scores={k: v for k, v in verdict.categories.items() if k in self._types}, flagged=[], hits=hits,
+                reason=verdict.reason, rewritten=verdict.rewritten_content, source="judge",
+            )
+        try:
+            answer = await ask_guard(self._model, self.options.judge_format, text, time_limit=self.options.timeout)
+        except JudgeError as error:
+            judge_failed(args, self.options, "Prompt injection detection", error)
+            return None
+        kinds = {_GUARD_TYPES.get(category.lower(), "injection") for category in answer.categories} or {"injection"}
+        wanted = sorted(kind for kind in kinds if kind in self._types) or [self._types[0]]
+        scores = {kind: answer.score for kind in wanted} if answer.unsafe else {}
+        reason = f"{self.options.judge_format}: {', '.join(answer.categories)}" if answer.categories else None
+        return Analysis(scores=scores, flagged=[], hits=hits, reason=reason, source=self.options.judge_format)
 
     async def process_input(self, args: ProcessInputArgs) -> list[Message]:
         return await check_messages(args.messages, ("user",), lambda message, text: self._check(args, message, text),

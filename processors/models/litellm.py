@@ -143,6 +143,10 @@ class LiteLLMModel:
         kwargs.update(copy.deepcopy(request.provider_options))
         return kwargs
 
+    async def prepare(self) -> None:
+        """Load litellm (off the loop) before a call whose time is limited: its import is not the provider's time."""
+        await _load_litellm()
+
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         """Stream one call. Closing this iterator (or cancelling its task) closes the HTTP response."""
         litellm = await _load_litellm()

@@ -23,6 +23,7 @@ async def check_connection(model_id: str, *, api_key: str | None, api_base: str 
     model = LiteLLMModel(model_id, api_base=api_base or None, api_key=api_key or None, max_tokens=8)
     request = ModelRequest(messages=[{"role": "user", "content": "Reply with the word OK."}])
     reply: list[str] = []
+    await model.prepare()  # litellm's import (seconds on a busy machine) is not the provider's answer time
     try:
         async with asyncio.timeout(timeout):
             async for event in model.stream(request):
