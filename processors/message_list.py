@@ -202,12 +202,16 @@ class MessageList:
 
     # ----------------------------------------------------------------------------------------- system
     def add_system(self, message: Any, tag: str | None = None) -> None:
-        """Add a system message (text, core dict or Message) untagged or under ``tag``; exact repeats are ignored."""
+        """Add a system message (text, core dict or Message) untagged or under ``tag``.
+
+        Exact repeats are ignored, and so is empty text (Mastra's ``addSystem`` returns at once for an empty
+        value): an agent without instructions sends no empty system message.
+        """
         items = message if isinstance(message, list) else [message]
         bucket = self._system if tag is None else self._tagged.setdefault(tag, [])
         for item in items:
             text = system_text(item)
-            if any(existing["content"] == text for existing in bucket):
+            if not text or any(existing["content"] == text for existing in bucket):
                 continue
             bucket.append({"role": "system", "content": text})
 
