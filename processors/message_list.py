@@ -232,10 +232,12 @@ class MessageList:
         value): an agent without instructions sends no empty system message.
         """
         items = message if isinstance(message, list) else [message]
-        bucket = self._system if tag is None else self._tagged.setdefault(tag, [])
         for item in items:
             text = system_text(item)
-            if not text or any(existing["content"] == text for existing in bucket):
+            if not text:
+                continue
+            bucket = self._system if tag is None else self._tagged.setdefault(tag, [])
+            if any(existing["content"] == text for existing in bucket):
                 continue
             bucket.append({"role": "system", "content": text})
 

@@ -53,7 +53,9 @@ class BatchPartsOptions(ProcessorOptions):
         description="Release a batch whose first part has waited this long (checked when the next part arrives).",
     )
     emit_on_non_text: bool = Field(
-        default=True, description="Release the batch as soon as a non-text part (tool call, text end ...) arrives."
+        default=True,
+        description="Release the batch as soon as a non-text part (tool call, text end ...) arrives; when off, "
+        "other parts wait in the batch in stream order (a text end still releases it).",
     )
 
 

@@ -2,8 +2,10 @@
 
 Each call consumes the next turn. A turn is a ``str`` (streamed as word-sized text deltas) or a :class:`Turn`
 with text (a string, or a list of exact deltas), tool calls, reasoning, an error to raise, a finish reason,
-usage, and a delay between deltas. Every request received is recorded in ``.requests`` (``.messages`` is the
-OpenAI chat-format prompt that was sent), so tests can assert what the model saw.
+usage, and a delay between deltas. A :class:`ToolCall` streams its arguments as a provider does, or comes in
+one piece with ``streamed=False`` (as Mastra's tests script their mock model). Every request received is
+recorded in ``.requests`` (``.messages`` is the OpenAI chat-format prompt that was sent), so tests can assert
+what the model saw.
 
     model = ScriptedModel(["Hello there!", Turn(tool_calls=[ToolCall("get_weather", {"city": "Paris"})]),
                            Turn(error=ModelAPIError(429, "slow down", True))])
