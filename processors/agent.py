@@ -185,8 +185,9 @@ class Agent:
         # The agent's own fixed lists were checked when it was built; lanes given per call or made by a callable
         # are new here.
         overrides = {"input": input_processors, "output": output_processors}
-        if any(overrides[lane] is not None or callable(lanes[lane]) for lane in ("input", "output")):
-            warn_unreachable_api_error(resolved)  # type: ignore[arg-type]
+        fresh = [lane for lane in ("input", "output") if overrides[lane] is not None or callable(lanes[lane])]
+        if fresh:
+            warn_unreachable_api_error({lane: resolved[lane] for lane in (*fresh, "error")})  # type: ignore[misc]
         # Mastra's `options.maxProcessorRetries ?? agent.maxProcessorRetries`: None falls back to the agent
         retries = self.max_processor_retries if max_processor_retries is None else max_processor_retries
         hub = TraceHub([*self.tracer._observers, *tracers])

@@ -112,3 +112,10 @@ async def test_lanes_given_per_call_or_by_a_callable_are_checked_when_the_call_s
 def test_the_test_kits_recorder_sits_in_any_lane_without_a_warning() -> None:
     recorder = RecordingProcessor()
     Agent(id="a", model=ScriptedModel(["ok"]), input_processors=[recorder], output_processors=[recorder])
+
+
+async def test_a_call_overriding_one_lane_does_not_warn_again_about_the_agents_other_lane() -> None:
+    with pytest.warns(ProcessorLaneWarning, match="input lane"):
+        agent = Agent(id="a", model=ScriptedModel(["ok"]), input_processors=[GuardWithErrorHook()])
+    result = await agent.generate("hi", output_processors=[RecordingProcessor()])  # warnings are errors here
+    assert result.text == "ok"
