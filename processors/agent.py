@@ -3,18 +3,21 @@
 Each lane (``input_processors``, ``output_processors``, ``error_processors``) is a list, or a callable that
 receives the call's :class:`RequestContext` and returns a list. Per-call arguments of the same names replace
 the agent's lists for that call (an empty list disables the lane). A processor placed in a lane whose hooks it
-lacks is refused when the agent is built (or, for callables, when the call starts).
+lacks is refused when the agent is built (or, for callables, when the call starts). A processor in the input or
+output lane that implements ``process_api_error`` gets a :class:`ProcessorLaneWarning`: only the error lane is
+asked about model API errors (as in Mastra 1.71), so that hook would never run there.
 """
 
 from __future__ import annotations
 
 import contextlib
 import inspect
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from processors.context import RequestContext
-from processors.errors import ProcessorContractError
+from processors.errors import ProcessorContractError, ProcessorLaneWarning
 from processors.loop import Run, RunConfig
 from processors.memory.base import Memory
 from processors.models.base import LanguageModel
@@ -43,6 +46,28 @@ def check_lane(processors: Iterable[Any], lane: Lane) -> list[Any]:
             )
         checked.append(processor)
     return checked
+
+
+def warn_unreachable_api_error(lanes: Mapping[Lane, Sequence[Any]], *, stacklevel: int = 3) -> None:
+    """Warn about input/output processors whose ``process_api_error`` would never run.
+
+    Mastra 1.71 asks only the error lane about model API errors; a processor that implements the hook but sits
+    only in another lane would keep that code silently dead. The same instance in the error lane is fine.
+    """
+    in_error_lane = {id(p) for p in lanes.get("error", ())}
+    lane: Lane
+    for lane in ("input", "output"):
+        for processor in lanes.get(lane, ()):
+            if id(processor) in in_error_lane or not getattr(processor, "warn_unreachable_hooks", True):
+                continue
+            if callable(getattr(processor, "process_api_error", None)):
+                warnings.warn(
+                    f"Processor '{processor_id(processor)}' implements process_api_error, but in the {lane} lane "
+                    "that hook is never called: only error_processors are asked about model API errors. Add it "
+                    "to error_processors as well if it should handle them.",
+                    ProcessorLaneWarning,
+                    stacklevel=stacklevel,
+                )
 
 
 def _resolve_lane(value: ProcessorList | None, lane: Lane, request_context: RequestContext) -> list[Any]:
@@ -100,9 +125,16 @@ class Agent:
         self.model = model
         self.instructions = [instructions] if isinstance(instructions, str) else list(instructions)
         self.tools = tools_by_name(tools)
-        for lane, value in (("input", input_processors), ("output", output_processors), ("error", error_processors)):
+        fixed: dict[Lane, Sequence[Any]] = {}
+        given: tuple[tuple[Lane, ProcessorList | None], ...] = (
+            ("input", input_processors),
+            ("output", output_processors),
+            ("error", error_processors),
+        )
+        for lane, value in given:
             if value is not None and not callable(value):
-                check_lane(value, lane)  # type: ignore[arg-type]
+                fixed[lane] = check_lane(value, lane)
+        warn_unreachable_api_error(fixed)
         self.input_processors = input_processors
         self.output_processors = output_processors
         self.error_processors = error_processors
@@ -150,6 +182,12 @@ class Agent:
             "error": error_processors if error_processors is not None else self.error_processors,
         }
         resolved = {lane: _resolve_lane(value, lane, ctx) for lane, value in lanes.items()}  # type: ignore[arg-type]
+        # The agent's own fixed lists were checked when it was built; lanes given per call or made by a callable
+        # are new here.
+        overrides = {"input": input_processors, "output": output_processors}
+        fresh = [lane for lane in ("input", "output") if overrides[lane] is not None or callable(lanes[lane])]
+        if fresh:
+            warn_unreachable_api_error({lane: resolved[lane] for lane in (*fresh, "error")})  # type: ignore[misc]
         # Mastra's `options.maxProcessorRetries ?? agent.maxProcessorRetries`: None falls back to the agent
         retries = self.max_processor_retries if max_processor_retries is None else max_processor_retries
         hub = TraceHub([*self.tracer._observers, *tracers])

@@ -11,6 +11,9 @@
     │   └── ToolArgumentsError         the model sent invalid JSON or invalid arguments
     └── InvalidChunkError          ``writer.custom`` got a chunk whose type is not ``data-*``
 
+:class:`ProcessorLaneWarning` (a ``UserWarning``) is a warning, not an error: a processor sits where one of its
+hooks can never be called.
+
 ``TripWire`` (``processors.tripwire``) is deliberately *not* in this tree: it is a value the runner turns into
 a ``tripwire`` chunk and ``result.tripwire``, not an error the caller must catch.
 """
@@ -93,3 +96,11 @@ class ToolArgumentsError(ToolError):
 
 class InvalidChunkError(ProcessorsError):
     """A custom chunk was not a ``data-*`` chunk."""
+
+
+class ProcessorLaneWarning(UserWarning):
+    """A processor implements a hook its lane never calls, so that code is dead where the processor was put.
+
+    Issued when an agent is built (or a call starts with per-call lanes): ``process_api_error`` on a processor in
+    the input or output lane, which only the error lane's processors are asked (as in Mastra 1.71).
+    """

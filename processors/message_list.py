@@ -24,7 +24,14 @@ from processors.message_formats import as_messages
 from processors.message_formats import from_core as from_core
 from processors.message_formats import to_core as to_core
 from processors.message_formats import to_ui as to_ui
-from processors.messages import Message, ToolInvocation, ToolInvocationPart, system_text
+from processors.messages import (
+    Message,
+    StepStartPart,
+    TextPart,
+    ToolInvocation,
+    ToolInvocationPart,
+    system_text,
+)
 
 Source = Literal["memory", "input", "response", "context"]
 SOURCES: tuple[Source, ...] = ("memory", "input", "response", "context")
@@ -85,8 +92,8 @@ class MessageList:
         """Add messages: strings (user text), :class:`Message`, DB/UI-shaped dicts or OpenAI chat dicts.
 
         System messages go to the untagged system bucket (and are ignored from memory). A message whose id
-        is already here replaces it. A response assistant message right after another one of this run merges
-        into it (one assistant message per turn, as Mastra stores it) unless ``merge=False``.
+        is already here replaces it. An assistant message right after another one merges into it (one
+        assistant message per turn, as Mastra stores it) unless ``merge=False``; see :meth:`can_merge`.
         """
         if source not in SOURCES:
             raise ValueError(f"unknown message source {source!r}; expected one of {', '.join(SOURCES)}")
@@ -110,17 +117,9 @@ class MessageList:
                     break
             self._source[message.id] = self._source[message.id] if source == "input" else source
             return
-        if merge and message.role == "assistant" and source == "response" and self._messages:
-            last = self._messages[-1]
-            if (
-                last.role == "assistant"
-                and self._source.get(last.id) == "response"
-                and last.id not in self._sealed
-                and last.thread_id == message.thread_id
-            ):
-                last.content.parts.extend(message.content.parts)
-                last.content.content = last.text or last.content.content
-                return
+        if merge and self._messages and self.can_merge(self._messages[-1], message, source):
+            merge_into(self._messages[-1], message)
+            return
         if source == "memory":
             position = next(
                 (i for i, m in enumerate(self._messages) if self._source.get(m.id) != "memory"), len(self._messages)
@@ -129,6 +128,23 @@ class MessageList:
         else:
             self._messages.append(message)
         self._source[message.id] = source
+
+    def can_merge(self, latest: Message, message: Message, source: Source) -> bool:
+        """Whether ``message`` (added from ``source``) merges into ``latest``, the message right before it.
+
+        Mastra's rule (``MessageMerger.shouldMerge``): both are assistant messages of the same thread, the new one
+        is not from memory, and ``latest`` is not sealed. One narrowing, because a message here has one source
+        where Mastra's may have several: the two must come from the same source, so a response never merges into
+        a remembered or a context message (it would then not be saved, or rewrite history).
+        """
+        return (
+            message.role == "assistant"
+            and latest.role == "assistant"
+            and source != "memory"
+            and self._source.get(latest.id) == source
+            and latest.id not in self._sealed
+            and latest.thread_id == message.thread_id
+        )
 
     def seal(self, message_id: str) -> None:
         """Stop later response messages from merging into this one."""
@@ -147,7 +163,8 @@ class MessageList:
         """Put ``messages`` where the ``given_ids`` messages stood (a processor's array result).
 
         Given messages missing from ``messages`` are removed; the rest keep their source; new ones get
-        ``default_source``. Messages outside the given block keep their place.
+        ``default_source``. Messages outside the given block keep their place. A returned assistant message
+        right after another one merges into it, as :meth:`add` merges (Mastra re-adds every returned message).
         """
         given = set(given_ids)
         old_sources = dict(self._source)
@@ -168,14 +185,21 @@ class MessageList:
                 rebuilt.append(message)
         if not placed:
             rebuilt.extend(messages)
-        self._messages = rebuilt
+        self._messages = []
         self._source = {}
+        block = {m.id for m in messages}
         for message in rebuilt:
-            self._source[message.id] = old_sources.get(message.id, default_source)
+            source = old_sources.get(message.id, default_source)
             if message.thread_id is None and self.thread_id is not None:
                 message.thread_id = self.thread_id
             if message.resource_id is None and self.resource_id is not None:
                 message.resource_id = self.resource_id
+            # Mastra re-adds each returned message with add(), so returned assistant messages merge as added ones do
+            if message.id in block and self._messages and self.can_merge(self._messages[-1], message, source):
+                merge_into(self._messages[-1], message)
+                continue
+            self._messages.append(message)
+            self._source[message.id] = source
 
     def clear(self, source: Source | None = None) -> list[Message]:
         """Remove all messages (or those of one source); returns what was removed."""
@@ -202,11 +226,17 @@ class MessageList:
 
     # ----------------------------------------------------------------------------------------- system
     def add_system(self, message: Any, tag: str | None = None) -> None:
-        """Add a system message (text, core dict or Message) untagged or under ``tag``; exact repeats are ignored."""
+        """Add a system message (text, core dict or Message) untagged or under ``tag``.
+
+        Exact repeats are ignored, and so is empty text (Mastra's ``addSystem`` returns at once for an empty
+        value): an agent without instructions sends no empty system message.
+        """
         items = message if isinstance(message, list) else [message]
-        bucket = self._system if tag is None else self._tagged.setdefault(tag, [])
         for item in items:
             text = system_text(item)
+            if not text:
+                continue
+            bucket = self._system if tag is None else self._tagged.setdefault(tag, [])
             if any(existing["content"] == text for existing in bucket):
                 continue
             bucket.append({"role": "system", "content": text})
@@ -315,3 +345,54 @@ class MessageList:
     def __repr__(self) -> str:
         counts = {s: sum(1 for v in self._source.values() if v == s) for s in SOURCES}
         return f"MessageList({counts}, system={len(self._system)}, tagged={list(self._tagged)})"
+
+
+def merge_into(latest: Message, message: Message) -> None:
+    """Merge ``message``'s parts into ``latest`` (Mastra's ``MessageMerger.merge``, in place).
+
+    A tool invocation whose call is already in ``latest`` updates that call (its result, when it has one)
+    instead of being added again; other parts are appended, with a ``step-start`` put before a text part that
+    follows a tool call, so the text reads as the next step. The flattened ``content`` becomes the new
+    message's (Mastra's "the content string is the latest text"), and ``created_at`` the later of the two.
+    Unlike Mastra, parts equal to ones already there are still appended: Mastra deduplicates because the AI
+    SDK re-sends whole messages while they stream, which never happens here.
+    """
+    parts = latest.content.parts
+    incoming = message.content.parts
+    for index, part in enumerate(incoming):
+        if isinstance(part, ToolInvocationPart):
+            position = _call_position(parts, part.tool_invocation.tool_call_id)
+            if position is not None:
+                target = parts[position]
+                if part.tool_invocation.state == "result" and isinstance(target, ToolInvocationPart):
+                    existing = target.tool_invocation
+                    update = part.tool_invocation
+                    args = existing.args
+                    if isinstance(args, dict) and isinstance(update.args, dict):
+                        args = {**args, **update.args}
+                    elif update.args is not None:
+                        args = update.args
+                    merged = existing.model_copy(update={"state": "result", "result": update.result, "args": args})
+                    parts[position] = target.model_copy(update={"tool_invocation": merged})
+                continue
+        if (
+            isinstance(part, TextPart)
+            and parts
+            and isinstance(parts[-1], ToolInvocationPart)
+            and not (index > 0 and isinstance(incoming[index - 1], StepStartPart))
+        ):
+            parts.append(StepStartPart())
+        parts.append(part)
+    if message.content.content is not None:
+        latest.content.content = message.content.content
+    if message.created_at > latest.created_at:
+        latest.created_at = message.created_at
+
+
+def _call_position(parts: list[Any], tool_call_id: str) -> int | None:
+    """Index of the newest tool invocation part with this call id, if any."""
+    for index in range(len(parts) - 1, -1, -1):
+        part = parts[index]
+        if isinstance(part, ToolInvocationPart) and part.tool_invocation.tool_call_id == tool_call_id:
+            return index
+    return None

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, NoReturn
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NoReturn
 
 from processors.tripwire import TripWire, Violation
 
@@ -71,6 +71,9 @@ class Processor:
     description: str | None = None
     process_data_parts: bool = False
     processor_index: int | None = None
+    #: False for processors made to sit in any lane with every hook (the test kit's recorder): no
+    #: :class:`~processors.errors.ProcessorLaneWarning` that one of their hooks is never called where they are.
+    warn_unreachable_hooks: ClassVar[bool] = True
 
     def on_violation(self, violation: Violation) -> Any:
         """Override (or assign a callable) to be told about aborts: alerts, audit logs, e-mails."""

@@ -141,6 +141,8 @@ class StepBuilder:
         self.usage = Usage()
         self.finished = False
         self.streamed = False
+        #: Calls whose arguments are streaming (a ``ToolCallStart`` came); a call that arrives complete has none.
+        self.streaming_calls: set[str] = set()
 
     def fold(self, chunk: AnyChunk) -> None:
         kind = chunk.type
@@ -202,6 +204,7 @@ class StepBuilder:
             self.reasoning_open = True
             return ReasoningStartChunk(run_id=run_id, payload=TextPayload(id=reasoning_id)), delta
         if isinstance(event, ToolCallStart):
+            self.streaming_calls.add(event.tool_call_id)
             start = ToolCallInputStreamingStartChunk(
                 run_id=run_id,
                 payload=ToolCallStreamingStartPayload(tool_call_id=event.tool_call_id, tool_name=event.tool_name),
@@ -211,10 +214,13 @@ class StepBuilder:
             payload = ToolCallDeltaPayload(tool_call_id=event.tool_call_id, args_text_delta=event.args_text_delta)
             return (ToolCallDeltaChunk(run_id=run_id, payload=payload),)
         if isinstance(event, ToolCallComplete):
-            end = ToolCallStreamingEndPayload(tool_call_id=event.tool_call_id)
             call = ToolCallPayload(
                 tool_call_id=event.tool_call_id, tool_name=event.tool_name, args=parse_args(event.arguments)
             )
+            if event.tool_call_id not in self.streaming_calls:  # in one piece: no input-streaming chunks to end
+                return (*self.close_blocks(), ToolCallChunk(run_id=run_id, payload=call))
+            self.streaming_calls.discard(event.tool_call_id)
+            end = ToolCallStreamingEndPayload(tool_call_id=event.tool_call_id)
             return (
                 ToolCallInputStreamingEndChunk(run_id=run_id, payload=end),
                 ToolCallChunk(run_id=run_id, payload=call),

@@ -14,10 +14,16 @@ long (checked when the next part arrives: nothing runs between chunks).
 
 When a non-text part arrives (``text-end``, a tool call, ``step-finish`` ...) with text buffered, the combined
 text is returned and the non-text part is stashed under the runtime's reprocess key, so it follows right after
-(through the whole chain, as in Mastra). With ``emit_on_non_text=False`` other parts (reasoning, tool-call
-deltas, sources ...) pass straight through, ahead of the buffered text, without breaking the batch; a
-``text-end``, ``step-finish``, ``finish``, ``error`` or ``tripwire`` part still releases it first, so text never
-outlives its block. Only text deltas are ever buffered, so a stashed part is always a non-text part.
+(through the whole chain, as in Mastra). With ``emit_on_non_text=False`` a non-text part is held in the batch
+too (it counts towards ``batch_size``), as Mastra holds it, so the stream keeps its order: when the batch is
+released each run of text deltas goes out as one ``text-delta`` and each held part as itself, in the order
+they came. A ``text-end``, ``step-finish``, ``finish``, ``error``, ``tripwire`` or ``abort`` part still
+releases the batch first whatever the option says, so nothing is held past the end of its block or of the run
+(Mastra would hold even the ``finish`` part until the batch is full).
+
+A release that has more than one part to emit returns the first and stashes the next under the reprocess key;
+the runtime drives the stashed part through the chain right after, and this processor lets it pass and stashes
+the one after it, until the release is done.
 """
 
 from __future__ import annotations
@@ -41,11 +47,15 @@ _RELEASING = frozenset({"text-end", "step-finish", "finish", "error", "tripwire"
 class BatchPartsOptions(ProcessorOptions):
     batch_size: int = Field(default=5, ge=1, le=10_000, description="How many parts to combine into one.")
     max_wait_ms: int | None = Field(
-        default=None, ge=1, le=600_000,
+        default=None,
+        ge=1,
+        le=600_000,
         description="Release a batch whose first part has waited this long (checked when the next part arrives).",
     )
     emit_on_non_text: bool = Field(
-        default=True, description="Release the batch as soon as a non-text part (tool call, text end ...) arrives."
+        default=True,
+        description="Release the batch as soon as a non-text part (tool call, text end ...) arrives; when off, "
+        "other parts wait in the batch in stream order (a text end still releases it).",
     )
 
 
@@ -63,18 +73,26 @@ class BatchParts(BuiltinProcessor):
     def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
         part = args.part
         state = args.state
+        released: list[AnyChunk] = state.setdefault("released", [])
+        if state.pop("draining", False):
+            # The part stashed by the last release, driven back through the chain: it goes on as it is.
+            self._stash_next(state, released)
+            return part
         batch: list[AnyChunk] = state.setdefault("batch", [])
-        if part.type != "text-delta":
+        kind = part.type
+        if kind != "text-delta":
             if not batch:
                 return part
-            if not self.options.emit_on_non_text and part.type not in _RELEASING:
-                return part  # passes ahead of the buffered text; the batch goes on
-            # Two parts to emit and one return value: the text now, the part re-driven right after it.
-            state[REPROCESS_KEY] = part
-            return self._release(state)
+            if not self.options.emit_on_non_text and kind not in _RELEASING:
+                batch.append(part)  # held in its place; it counts towards the batch
+                return self._release_if_due(state, batch)
+            return self._release(state, closing=part)
         if not batch:
             state["first_at"] = time.monotonic()
         batch.append(part)
+        return self._release_if_due(state, batch)
+
+    def _release_if_due(self, state: dict[str, Any], batch: list[AnyChunk]) -> AnyChunk | None:
         options = self.options
         if len(batch) >= options.batch_size:
             return self._release(state)
@@ -82,15 +100,64 @@ class BatchParts(BuiltinProcessor):
             return self._release(state)
         return None
 
-    @staticmethod
-    def _release(state: dict[str, Any]) -> AnyChunk | None:
+    def _release(self, state: dict[str, Any], closing: AnyChunk | None = None) -> AnyChunk | None:
+        """Emit the whole batch in order (then ``closing``): the first part now, the others stashed one by one."""
         batch: list[AnyChunk] = state["batch"]
         state["batch"] = []
-        return combine(batch)
+        out = groups(batch)
+        if closing is not None:
+            out.append(closing)
+        if not out:
+            return None
+        released: list[AnyChunk] = state["released"]
+        released.extend(out[1:])
+        self._stash_next(state, released)
+        return out[0]
+
+    @staticmethod
+    def _stash_next(state: dict[str, Any], released: list[AnyChunk]) -> None:
+        if released:
+            state[REPROCESS_KEY] = released.pop(0)
+            state["draining"] = True
 
     def flush(self, state: dict[str, Any]) -> AnyChunk | None:
-        """The buffered text as one chunk (None if nothing is buffered), for callers driving the processor."""
-        return self._release(state) if state.get("batch") else None
+        """The next buffered part, for callers driving the processor by hand (None when nothing is buffered).
+
+        A run of text deltas comes out as one chunk; call again until None to drain a batch holding other parts.
+        """
+        batch: list[AnyChunk] = state.get("batch") or []
+        if not batch:
+            return None
+        count = _text_run(batch) or 1
+        state["batch"] = batch[count:]
+        return combine(batch[:count])
+
+
+def _text_run(parts: list[AnyChunk]) -> int:
+    """How many text deltas the list starts with."""
+    count = 0
+    for part in parts:
+        if part.type != "text-delta":
+            break
+        count += 1
+    return count
+
+
+def groups(parts: list[AnyChunk]) -> list[AnyChunk]:
+    """``parts`` in order, each run of consecutive text deltas combined into one."""
+    out: list[AnyChunk] = []
+    run: list[AnyChunk] = []
+    for part in parts:
+        if part.type == "text-delta":
+            run.append(part)
+            continue
+        if run:
+            out.append(combine(run))  # type: ignore[arg-type]
+            run = []
+        out.append(part)
+    if run:
+        out.append(combine(run))  # type: ignore[arg-type]
+    return out
 
 
 def combine(parts: list[AnyChunk]) -> AnyChunk | None:

@@ -15,8 +15,10 @@ reads::
 Mastra's ``UnicodeNormalizer`` (id ``unicode-normalizer``): NFKC; with ``strip_control_chars`` the control and
 invisible format characters go (tab, line feed and carriage return stay; with ``preserve_emojis`` the zero-width
 joiner, variation selectors and tag characters that emoji sequences are built from stay too); CRLF/CR become
-LF, runs of line feeds collapse to one and runs of spaces/tabs to one space; the text is trimmed. It never
-fails a run: if normalising a message raises, the message goes on unchanged.
+LF, runs of line feeds collapse to one and runs of spaces/tabs to one space; the text is trimmed. Each text part
+and the message's legacy ``content`` string are normalised on their own, as Mastra does (the string is not
+rebuilt from the parts, so a string that differs from its parts keeps its own wording). It never fails a run: if
+normalising a message raises, the message goes on unchanged.
 """
 
 from __future__ import annotations
@@ -24,13 +26,12 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import Field
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
-from processors.builtin.support import map_text
-from processors.messages import Message
+from processors.messages import Message, TextPart
 from processors.processor import ProcessInputArgs
 
 logger = logging.getLogger(__name__)
@@ -91,13 +92,37 @@ class UnicodeNormalizer(BuiltinProcessor):
             text = text.strip()
         return text
 
+    def normalize_message(self, message: Message) -> Message:
+        """``message`` with each text part and its ``content`` string normalised apart.
+
+        Returns the same object when nothing changed, else a copy (the original is left as it was).
+        """
+        changed = False
+        parts: list[Any] = []
+        for part in message.content.parts:
+            if isinstance(part, TextPart):
+                text = self.normalize(part.text)
+                if text != part.text:
+                    part = part.model_copy(update={"text": text})
+                    changed = True
+            parts.append(part)
+        flattened = message.content.content
+        if isinstance(flattened, str):
+            flattened = self.normalize(flattened)
+            changed = changed or flattened != message.content.content
+        if not changed:
+            return message
+        content = message.content.model_copy(update={"parts": parts, "content": flattened})
+        return message.model_copy(update={"content": content})
+
     def process_input(self, args: ProcessInputArgs) -> list[Message]:
         result: list[Message] = []
         for message in args.messages:
             try:
-                result.append(map_text(message, self.normalize))
+                result.append(self.normalize_message(message))
             except Exception:  # Mastra's rule: a normaliser must never break the run
-                logger.warning("UnicodeNormalizer could not normalise message %s; kept as is", message.id,
-                               exc_info=True)
+                logger.warning(
+                    "UnicodeNormalizer could not normalise message %s; kept as is", message.id, exc_info=True
+                )
                 result.append(message)
         return result

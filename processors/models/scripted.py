@@ -2,8 +2,10 @@
 
 Each call consumes the next turn. A turn is a ``str`` (streamed as word-sized text deltas) or a :class:`Turn`
 with text (a string, or a list of exact deltas), tool calls, reasoning, an error to raise, a finish reason,
-usage, and a delay between deltas. Every request received is recorded in ``.requests`` (``.messages`` is the
-OpenAI chat-format prompt that was sent), so tests can assert what the model saw.
+usage, and a delay between deltas. A :class:`ToolCall` streams its arguments as a provider does, or comes in
+one piece with ``streamed=False`` (as Mastra's tests script their mock model). Every request received is
+recorded in ``.requests`` (``.messages`` is the OpenAI chat-format prompt that was sent), so tests can assert
+what the model saw.
 
     model = ScriptedModel(["Hello there!", Turn(tool_calls=[ToolCall("get_weather", {"city": "Paris"})]),
                            Turn(error=ModelAPIError(429, "slow down", True))])
@@ -40,11 +42,17 @@ _WORDS = re.compile(r"\S+\s*|\s+")
 
 @dataclass
 class ToolCall:
-    """A scripted tool call. ``args`` may be a dict (sent as JSON) or a raw string (sent as is, even if invalid)."""
+    """A scripted tool call. ``args`` may be a dict (sent as JSON) or a raw string (sent as is, even if invalid).
+
+    By default the call streams as a provider streams it (start, argument fragment, complete). With
+    ``streamed=False`` it comes in one piece, as Mastra's tests script their mock model (a lone ``tool-call``
+    part): the stream then has no ``tool-call-input-streaming-*`` or ``tool-call-delta`` chunks for it.
+    """
 
     name: str
     args: dict[str, Any] | str = field(default_factory=dict)
     id: str | None = None
+    streamed: bool = True
 
 
 @dataclass
@@ -124,8 +132,9 @@ class ScriptedModel:
             for call in turn.tool_calls:
                 call_id = call.id or f"call_{uuid.uuid4().hex[:12]}"
                 arguments = call.args if isinstance(call.args, str) else json.dumps(call.args)
-                yield ToolCallStart(call_id, call.name)
-                yield ToolCallDelta(call_id, arguments)
+                if call.streamed:
+                    yield ToolCallStart(call_id, call.name)
+                    yield ToolCallDelta(call_id, arguments)
                 yield ToolCallComplete(call_id, call.name, arguments)
             if turn.error is not None:
                 raise turn.error

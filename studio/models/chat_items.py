@@ -248,7 +248,10 @@ def assistant_items(message: Message) -> list[ChatItem]:
             step = None
         elif isinstance(part, TextPart):
             if part.text:
-                current().texts.append(part.text)
+                # A message holds several text parts in one step when assistant messages were merged (a processor
+                # added one after the reply, as Mastra merges them): each reads as its own paragraph.
+                segment = current()
+                segment.texts.append(f"\n\n{part.text}" if segment.texts else part.text)
         elif isinstance(part, ReasoningPart):
             if part.reasoning:
                 current().reasoning_parts.append(part.reasoning)

@@ -280,3 +280,79 @@ async def test_processor_removing_a_message_by_id_removes_it_from_the_prompt() -
     model = ScriptedModel(["ok"])
     await make_agent(model, input_processors=[Fn("drop", process_input_step=drop_first)]).generate(["a", "b"])
     assert model.requests[0].messages == [system(INSTRUCTIONS), user("b")]
+
+
+# ---------------------------------------------------------------------------------------------- merging
+# Mastra's MessageList.add merges an assistant message into the assistant message right before it (same thread,
+# not from memory, the latest not sealed); a processor's array result is re-added message by message through
+# add(), so extra assistant messages a processor returns join the reply (runner.test.ts: processOutputResult
+# pushing two extra assistant messages leaves one message with the text parts "initial response",
+# "extra message A", "extra message B"; mastra-behaviour.md B-40).
+async def test_assistant_messages_added_by_process_output_result_merge_into_the_reply() -> None:
+    def add_two(args: Any) -> Any:
+        return [*args.messages, Message.assistant("extra message A"), Message.assistant("extra message B")]
+
+    memory = InMemoryMemory()
+    model = ScriptedModel([["initial response"]])
+    agent = make_agent(model, memory=memory, output_processors=[Fn("extra", process_output_result=add_two)])
+    result = await agent.generate("hi", thread_id="t")
+
+    assert [m.role for m in result.messages] == ["assistant"]
+    texts = [p.text for p in result.messages[0].content.parts if isinstance(p, TextPart)]
+    assert texts == ["initial response", "extra message A", "extra message B"]
+    assert [m.role for m in memory.threads["t"]] == ["user", "assistant"]
+    assert memory.threads["t"][1].id == result.messages[0].id
+    assert [p.text for p in memory.threads["t"][1].content.parts if isinstance(p, TextPart)] == texts
+
+
+async def test_assistant_messages_added_by_process_output_step_merge_into_the_step_message() -> None:
+    def add_note(args: Any) -> Any:
+        return [*args.messages, Message.assistant("(checked)")]
+
+    model = ScriptedModel(["answer"])
+    agent = make_agent(model, output_processors=[Fn("note", process_output_step=add_note)])
+    result = await agent.generate("hi")
+    assert [m.role for m in result.messages] == ["assistant"]
+    assert [p.text for p in result.messages[0].content.parts if isinstance(p, TextPart)] == ["answer", "(checked)"]
+
+
+def test_an_array_result_is_merged_as_add_merges() -> None:
+    ml = MessageList(thread_id="t")
+    ml.add("q", "input")
+    reply = Message.assistant("one")
+    ml.add(reply, "response")
+    extra = Message.assistant("two")
+    ml.replace_block([reply.id], [reply, extra], "response")
+    assert [m.id for m in ml.get.all.db()][1:] == [reply.id]
+    assert extra.id not in ml
+    assert [p.text for p in ml.get.response.db()[0].content.parts] == ["one", "two"]
+
+
+def test_merging_follows_mastras_rules() -> None:
+    ml = MessageList(thread_id="t")
+    ml.add("q", "input")
+    ml.add(tool_call_message("c1", text="Checking."), "response")
+    # the call's result updates the call in place
+    ml.add(tool_call_message("c1", state="result", result="Sunny"), "response")
+    (merged,) = ml.get.response.db()
+    assert [p.type for p in merged.content.parts] == ["text", "tool-invocation"]
+    assert merged.tool_invocations[0].state == "result"
+    assert merged.tool_invocations[0].result == "Sunny"
+    # text after a tool call starts a new step; the content string is the latest message's
+    ml.add(Message(role="assistant", content=MessageContent(parts=[TextPart(text="Sunny.")], content="Sunny.")),
+           "response")
+    assert [p.type for p in merged.content.parts] == ["text", "tool-invocation", "step-start", "text"]
+    assert merged.content.content == "Sunny."
+    # not into a sealed message, not across threads, not from memory, not into a remembered message
+    ml.seal(merged.id)
+    ml.add(Message.assistant("after seal"), "response")
+    assert len(ml.get.response.db()) == 2
+    other = Message.assistant("other thread")
+    other.thread_id = "elsewhere"
+    ml.add(other, "response")
+    assert len(ml.get.response.db()) == 3
+    remembered = MessageList(thread_id="t")
+    remembered.add([Message.user("old"), Message.assistant("a"), Message.assistant("b")], "memory")
+    assert [m.text for m in remembered.get.remembered.db()] == ["old", "a", "b"]
+    remembered.add(Message.assistant("new"), "response")
+    assert [m.text for m in remembered.get.all.db()] == ["old", "a", "b", "new"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -19,8 +20,10 @@ from processors.chunks import (
 )
 from processors.message_list import MessageList
 from processors.models import ScriptedModel, ToolCall, Turn
+from processors.models.base import Finish, ModelEvent, ModelRequest, ReasoningDelta, TextDelta
 from processors.processor import ProcessOutputStreamArgs
 from processors.runner import REPROCESS_KEY
+from processors.usage import Usage
 from tests.processors.helpers import collect, deltas, get_weather, kinds, streamed_text
 
 TEXT = "one two three four five six seven eight nine ten eleven"
@@ -36,12 +39,25 @@ async def test_deltas_are_combined_in_batches() -> None:
 
 
 async def test_a_non_text_part_flushes_the_batch_and_follows_it() -> None:
-    plain = await collect(Agent(id="a", model=ScriptedModel(
-        [Turn(text="let me check", tool_calls=[ToolCall("get_weather", {"city": "Paris"})]), "Sunny."]
-    ), tools=[get_weather]).stream("hi"))
-    batched = await collect(Agent(id="a", model=ScriptedModel(
-        [Turn(text="let me check", tool_calls=[ToolCall("get_weather", {"city": "Paris"})]), "Sunny."]
-    ), tools=[get_weather], output_processors=[BatchParts(batch_size=50)]).stream("hi"))
+    plain = await collect(
+        Agent(
+            id="a",
+            model=ScriptedModel(
+                [Turn(text="let me check", tool_calls=[ToolCall("get_weather", {"city": "Paris"})]), "Sunny."]
+            ),
+            tools=[get_weather],
+        ).stream("hi")
+    )
+    batched = await collect(
+        Agent(
+            id="a",
+            model=ScriptedModel(
+                [Turn(text="let me check", tool_calls=[ToolCall("get_weather", {"city": "Paris"})]), "Sunny."]
+            ),
+            tools=[get_weather],
+            output_processors=[BatchParts(batch_size=50)],
+        ).stream("hi")
+    )
     assert deltas(batched) == ["let me check", "Sunny."]
     non_text = [kind for kind in kinds(plain) if kind != "text-delta"]
     assert [kind for kind in kinds(batched) if kind != "text-delta"] == non_text  # nothing lost, nothing doubled
@@ -52,16 +68,23 @@ async def test_a_non_text_part_flushes_the_batch_and_follows_it() -> None:
 
 async def test_max_wait_releases_a_batch_that_waited_long_enough() -> None:
     model = ScriptedModel([Turn(text=["a ", "b ", "c ", "d "], delay=0.03)])
-    chunks = await collect(Agent(id="a", model=model, output_processors=[BatchParts(batch_size=100, max_wait_ms=20)])
-                           .stream("hi"))
+    chunks = await collect(
+        Agent(id="a", model=model, output_processors=[BatchParts(batch_size=100, max_wait_ms=20)]).stream("hi")
+    )
     assert len(deltas(chunks)) >= 2 and streamed_text(chunks) == "a b c d "
 
 
 def drive(processor: BatchParts, parts: list[AnyChunk]) -> list[AnyChunk]:
     """Feed parts by hand, re-driving stashed parts as the runtime does."""
     state: dict[str, Any] = {}
-    args = ProcessOutputStreamArgs(part=parts[0], stream_parts=[], message_list=MessageList(),
-                                   processor_id=processor.id, state=state, request_context=RequestContext())
+    args = ProcessOutputStreamArgs(
+        part=parts[0],
+        stream_parts=[],
+        message_list=MessageList(),
+        processor_id=processor.id,
+        state=state,
+        request_context=RequestContext(),
+    )
     out: list[AnyChunk] = []
     queue = list(parts)
     while queue:
@@ -78,17 +101,76 @@ def text(value: str) -> TextDeltaChunk:
     return TextDeltaChunk(run_id="r", payload=TextDeltaPayload(id="t1", text=value))
 
 
-def test_without_emit_on_non_text_other_parts_pass_ahead_and_text_end_still_flushes() -> None:
+def shape(parts: list[AnyChunk]) -> list[tuple[str, str | None]]:
+    return [(p.type, getattr(getattr(p, "payload", None), "text", None)) for p in parts]
+
+
+# Ported from Mastra's batch-parts.test.ts, "should not emit immediately when emitOnNonText is false": the
+# non-text part is held in the batch, not passed on.
+def test_without_emit_on_non_text_a_non_text_part_is_held_in_the_batch() -> None:
+    batcher = BatchParts(batch_size=5, emit_on_non_text=False)
+    state: dict[str, Any] = {}
+    args = ProcessOutputStreamArgs(
+        part=text("Hello"),
+        stream_parts=[],
+        message_list=MessageList(),
+        processor_id=batcher.id,
+        state=state,
+        request_context=RequestContext(),
+    )
+    assert batcher.process_output_stream(args) is None
+    args.part = ReasoningDeltaChunk(run_id="r", payload=TextDeltaPayload(id="r1", text="hmm"))
+    assert batcher.process_output_stream(args) is None
+    assert REPROCESS_KEY not in state
+
+
+def test_without_emit_on_non_text_the_batch_keeps_the_order_and_text_end_still_flushes() -> None:
     reasoning = ReasoningDeltaChunk(run_id="r", payload=TextDeltaPayload(id="r1", text="hmm"))
     end = TextEndChunk(run_id="r", payload=TextPayload(id="t1"))
-    out = drive(BatchParts(batch_size=10, emit_on_non_text=False), [text("a"), reasoning, text("b"), end])
-    assert [(p.type, getattr(getattr(p, "payload", None), "text", None)) for p in out] == [
-        ("reasoning-delta", "hmm"), ("text-delta", "ab"), ("text-end", None)
-    ]
+    out = drive(BatchParts(batch_size=10, emit_on_non_text=False), [text("a"), reasoning, text("b"), text("c"), end])
+    assert shape(out) == [("text-delta", "a"), ("reasoning-delta", "hmm"), ("text-delta", "bc"), ("text-end", None)]
     out = drive(BatchParts(batch_size=10), [text("a"), reasoning, text("b"), end])
-    assert [(p.type, getattr(getattr(p, "payload", None), "text", None)) for p in out] == [
-        ("text-delta", "a"), ("reasoning-delta", "hmm"), ("text-delta", "b"), ("text-end", None)
+    assert shape(out) == [("text-delta", "a"), ("reasoning-delta", "hmm"), ("text-delta", "b"), ("text-end", None)]
+
+
+def test_without_emit_on_non_text_a_held_part_counts_towards_the_batch_size() -> None:
+    reasoning = ReasoningDeltaChunk(run_id="r", payload=TextDeltaPayload(id="r1", text="hmm"))
+    out = drive(BatchParts(batch_size=3, emit_on_non_text=False), [text("a"), reasoning, text("b"), text("c")])
+    assert shape(out) == [("text-delta", "a"), ("reasoning-delta", "hmm"), ("text-delta", "b")]
+    assert shape(drive(BatchParts(batch_size=3, emit_on_non_text=False), [text("a"), reasoning])) == []
+
+
+class InterleavedModel:
+    """A model that streams reasoning in the middle of its text (as some providers do)."""
+
+    provider = "test"
+    model_id = "interleaved"
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        yield TextDelta("a ")
+        yield ReasoningDelta("hmm")
+        yield TextDelta("b ")
+        yield TextDelta("c")
+        yield Finish("stop", Usage(input_tokens=1, output_tokens=3, total_tokens=4), raw_finish_reason="stop")
+
+
+async def test_without_emit_on_non_text_an_agent_stream_keeps_its_order() -> None:
+    batcher = BatchParts(batch_size=10, emit_on_non_text=False)
+    stream = Agent(id="a", model=InterleavedModel(), output_processors=[batcher]).stream("hi")
+    chunks = await collect(stream)
+    result = await stream.result()
+    assert shape(chunks)[2:] == [
+        ("text-start", None),
+        ("text-delta", "a "),
+        ("reasoning-start", None),
+        ("reasoning-delta", "hmm"),
+        ("text-delta", "b c"),
+        ("reasoning-end", None),
+        ("text-end", None),
+        ("step-finish", None),
+        ("finish", None),
     ]
+    assert result.text == "a b c"
 
 
 def test_flush_returns_what_is_buffered() -> None:
@@ -105,3 +187,13 @@ def test_flush_returns_what_is_buffered() -> None:
 def test_bad_options_name_the_field(options: dict[str, Any], field: str) -> None:
     with pytest.raises(InvalidOptionsError, match=field):
         BatchParts(**options)
+
+
+def test_flush_drains_a_mixed_batch_part_by_part() -> None:
+    reasoning = ReasoningDeltaChunk(run_id="r", payload=TextDeltaPayload(id="r1", text="hmm"))
+    batcher = BatchParts(batch_size=10, emit_on_non_text=False)
+    state: dict[str, Any] = {"batch": [text("x"), text("y"), reasoning, text("z")]}
+    drained = []
+    while (part := batcher.flush(state)) is not None:
+        drained.append(part)
+    assert shape(drained) == [("text-delta", "xy"), ("reasoning-delta", "hmm"), ("text-delta", "z")]

@@ -80,3 +80,34 @@ def test_identity_and_options() -> None:
         UnicodeNormalizer(strip_control_chars="maybe")
     with pytest.raises(InvalidOptionsError, match="unknown"):
         UnicodeNormalizer(unknown=True)
+
+
+# Ported from Mastra's unicode-normalizer.test.ts, "should handle messages with content field": the legacy
+# ``content`` string is normalised on its own, not replaced by the text of the parts.
+def test_the_content_string_is_normalised_on_its_own() -> None:
+    message = Message(
+        role="user", content=MessageContent(parts=[TextPart(text="  part text  ")], content="  content text  ")
+    )
+
+    class Args:
+        messages = [message]
+
+    (result,) = UnicodeNormalizer().process_input(Args())  # type: ignore[arg-type]
+    assert result.content.parts == [TextPart(text="part text")]
+    assert result.content.content == "content text"
+
+
+def test_each_text_part_and_the_content_string_are_normalised_apart() -> None:
+    parts = [TextPart(text="  \uff28ello  "), TextPart(text="  world  ")]
+    message = Message(role="user", content=MessageContent(parts=parts, content="  \uff28ello   world  "))
+    unchanged_parts = Message(role="user", content=MessageContent(parts=[TextPart(text="ok")], content="  ok  "))
+
+    class Args:
+        messages = [message, unchanged_parts]
+
+    first, second = UnicodeNormalizer().process_input(Args())  # type: ignore[arg-type]
+    assert [p.text for p in first.content.parts] == ["Hello", "world"]  # type: ignore[union-attr]
+    assert first.content.content == "Hello world"
+    assert second.content.parts == [TextPart(text="ok")]
+    assert second.content.content == "ok"
+    assert message.content.content == "  \uff28ello   world  "  # the given message is left as it was

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from processors import Processor
 from processors.errors import ModelAPIError
 from processors.models import (
     Finish,
@@ -236,3 +237,89 @@ async def test_a_finished_stream_is_not_counted_as_closed_early() -> None:
     model = ScriptedModel(["a b"])
     await make_agent(model).generate("hi")
     assert model.closed_early == 0
+
+
+# ---------------------------------------------------------------------------------------------- one-piece tool calls
+async def test_a_tool_call_can_come_in_one_piece() -> None:
+    evs = await events(ScriptedModel([Turn(tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1",
+                                                                streamed=False)])]))
+    assert not [e for e in evs if isinstance(e, (ToolCallStart, ToolCallDelta))]
+    assert [(e.tool_call_id, e.tool_name, e.arguments) for e in evs if isinstance(e, ToolCallComplete)] == [
+        ("c1", "get_weather", '{"city": "Paris"}')
+    ]
+
+
+class TypeTracker(Processor):
+    """Records each part's type and the types accumulated in ``stream_parts`` so far."""
+
+    id = "state-tracking-processor"
+
+    def __init__(self) -> None:
+        self.captured: list[tuple[str, list[str]]] = []
+
+    def process_output_stream(self, args: Any) -> Any:
+        self.captured.append((args.part.type, [p.type for p in args.stream_parts]))
+        return args.part
+
+
+# Ported from Mastra's processors/output-processor-tool-execution.test.ts, "should filter intermediate finish
+# chunks and maintain state during tool execution": its MockLanguageModelV2 streams a lone ``tool-call`` part (no
+# input-streaming parts); the processor sees the tool call right after the response metadata and one finish.
+async def test_a_one_piece_tool_call_reaches_stream_processors_right_after_the_response_metadata() -> None:
+    tracker = TypeTracker()
+    model = ScriptedModel([Turn(tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1", streamed=False)]),
+                           "The tool executed successfully!"])
+    chunks, result = await run_stream(make_agent(model, tools=[get_weather], output_processors=[tracker]))
+
+    seen = [kind for kind, _ in tracker.captured]
+    assert seen.count("finish") == 1
+    metadata = seen.index("response-metadata")
+    assert seen[metadata + 1] == "tool-call"
+    _kind, accumulated = tracker.captured[metadata + 1]
+    assert accumulated[-2:] == ["response-metadata", "tool-call"]
+    assert not [c for c in chunks if c.type.startswith("tool-call-")]  # no input-streaming chunks at all
+    assert result.text == "The tool executed successfully!"
+
+
+def _comparable(chunks: list[Any]) -> list[Any]:
+    """Chunks as wire dicts without their ids and the input-streaming chunks a one-piece call does not have."""
+    out = []
+    for chunk in chunks:
+        if chunk.type.startswith("tool-call-"):
+            continue
+        wire = chunk.to_wire()
+        wire.pop("runId", None)
+        payload = wire.get("payload")
+        if isinstance(payload, dict):
+            for key in ("id", "messageId", "startedAt", "timestamp"):
+                payload.pop(key, None)
+            payload.pop("metadata", None)
+            payload.pop("messages", None)
+        out.append(wire)
+    return out
+
+
+async def test_the_loop_handles_a_one_piece_tool_call_as_it_handles_a_streamed_one() -> None:
+    async def run(streamed: bool) -> tuple[list[Any], Any, ScriptedModel]:
+        model = ScriptedModel([
+            Turn(text="Checking.", tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1", streamed=streamed)]),
+            "Sunny.",
+        ])
+        chunks, result = await run_stream(make_agent(model, tools=[get_weather]), "weather?")
+        return chunks, result, model
+
+    streamed_chunks, streamed_result, streamed_model = await run(True)
+    piece_chunks, piece_result, piece_model = await run(False)
+
+    assert [c.type for c in streamed_chunks if c.type.startswith("tool-call-")] == [
+        "tool-call-input-streaming-start", "tool-call-delta", "tool-call-input-streaming-end"
+    ]
+    assert [c.type for c in piece_chunks if c.type.startswith("tool-call-")] == []
+    assert [c.type for c in piece_chunks] == [c.type for c in streamed_chunks if not c.type.startswith("tool-call-")]
+    assert _comparable(piece_chunks) == _comparable(streamed_chunks)
+    assert piece_model.requests[1].messages == streamed_model.requests[1].messages
+    assert piece_result.text == streamed_result.text == "Checking.Sunny."
+    assert [m.to_json()["content"]["parts"] for m in piece_result.messages] == [
+        m.to_json()["content"]["parts"] for m in streamed_result.messages
+    ]
+    assert piece_result.steps[0].tool_results == streamed_result.steps[0].tool_results

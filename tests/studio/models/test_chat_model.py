@@ -378,3 +378,27 @@ def test_the_list_model_batches_streamed_text_to_frames(qtbot: Any) -> None:
 
     model.chat.clear()
     assert model.rowCount() == 0
+
+
+class AddsNotes(Processor):
+    """Adds two assistant messages after the reply; the runtime merges them into it, as Mastra does."""
+
+    id = "adds-notes"
+
+    def process_output_result(self, args: Any) -> Any:
+        return [*args.messages, Message.assistant("Note one."), Message.assistant("Note two.")]
+
+
+async def test_a_reply_with_merged_messages_reloads_as_one_reply_with_its_parts_as_paragraphs(store: Any) -> None:
+    agent = Agent(id="a", model=ScriptedModel(["The answer."]), memory=store.memory, output_processors=[AddsNotes()])
+    result = await agent.generate("q", thread_id="t2")
+    assert len(result.messages) == 1
+
+    chat = ChatModel()
+    chat.load_thread(await store.memory.load_messages("t2"))
+
+    assert [item.kind for item in chat.items] == ["user", "assistant"]
+    reply = chat.items[1]
+    assert isinstance(reply, AssistantItem)
+    assert len(reply.steps) == 1
+    assert reply.plain_text == "The answer.\n\nNote one.\n\nNote two."

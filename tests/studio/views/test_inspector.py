@@ -81,7 +81,7 @@ def test_selecting_a_changed_call_shows_the_diff_and_state(view: InspectorView, 
     html = view.details.toHtml()
     text = view.details.toPlainText()
     assert "input-all — process_input" in text
-    assert "\N{MINUS SIGN} 1 messages, 1 system" in text and "+ 1 messages, 2 system" in text  # a diff
+    assert "\N{MINUS SIGN} 1 messages, 0 system" in text and "+ 1 messages, 1 system" in text  # a diff
     assert "#ffebee" in html and "#e8f5e9" in html  # removed lines red, added lines green
     assert '"inputs": 1' in text  # the state after the call, as JSON
     assert view.selected_entry() is node
