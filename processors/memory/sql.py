@@ -129,7 +129,9 @@ class SqlMemory:
         limit = self.last_messages if last_messages is None else last_messages
         if limit < 0:
             raise ValueError(f"last_messages must be 0 or more, got {limit}")
-        load = functools.partial(queries.load, thread_id=thread_id, resource_id=resource_id, limit=limit)
+        load = functools.partial(
+            queries.load, thread_id=thread_id, resource_id=resource_id, limit=limit, placeholders=False
+        )
         return await self.run_sync(load)
 
     async def save_messages(
@@ -143,7 +145,8 @@ class SqlMemory:
 
     # ----------------------------------------------------------------------------------------- threads
     async def all_messages(self, thread_id: str) -> list[Message]:
-        """Every message of the thread, oldest first (the studio's full history view)."""
+        """Every message of the thread, oldest first (the studio's full history view); a message whose stored
+        data cannot be read is a placeholder saying so (``queries.is_unreadable``)."""
         return await self.run_sync(functools.partial(queries.load, thread_id=thread_id, resource_id=None, limit=None))
 
     async def count_messages(self, thread_id: str) -> int:

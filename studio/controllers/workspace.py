@@ -16,6 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from processors.memory.queries import is_unreadable
 from processors.result import GenerateResult
 from studio.build import build_agent
 from studio.controllers.run_controller import RunController
@@ -146,6 +147,10 @@ class Workspace(QObject):
         ]
         self.thread_id = thread_id
         self.chat.load_thread(messages, runs)
+        damaged = _damage_note(messages, runs)
+        if damaged:
+            self.chat.add_error(damaged)
+            self.status_message.emit(damaged)
         self.history_loaded.emit(histories)
         self.thread_opened.emit(thread_id)
 
@@ -308,3 +313,19 @@ class Workspace(QObject):
             await self.save_design_to_store()
         await self.wait_idle()
         await self.store.close()
+
+
+def _damage_note(messages: list[Any], runs: list[Any]) -> str | None:
+    """What of a thread could not be read from the store (each damaged row is logged), or None if all could."""
+    lost_messages = sum(1 for message in messages if is_unreadable(message))
+    lost_fields = sorted({name for run in runs for name in getattr(run, "unreadable", ())})
+    lost_runs = sum(1 for run in runs if getattr(run, "unreadable", ()))
+    if not lost_messages and not lost_runs:
+        return None
+    parts = []
+    if lost_messages:
+        parts.append(f"{lost_messages} message{'s' if lost_messages != 1 else ''} (shown as placeholders)")
+    if lost_runs:
+        parts.append(f"the {' and '.join(lost_fields)} of {lost_runs} run{'s' if lost_runs != 1 else ''}")
+    return (f"Part of this thread's saved data is damaged and could not be read: {' and '.join(parts)}. "
+            "Everything else is intact; the details are in the log.")
