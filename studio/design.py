@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from processors.surrogates import scrub_json
+
 if TYPE_CHECKING:
     pass
 
@@ -137,7 +139,8 @@ class AgentDesign(BaseModel):
             for entry in data[lane]:
                 entry["options"] = _sorted_keys(entry["options"])
         data["model"]["extra"] = _sorted_keys(data["model"]["extra"])
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        # a lone surrogate (half an emoji) cannot be written as UTF-8: U+FFFD instead of a failed save
+        return json.dumps(scrub_json(data), indent=2, ensure_ascii=False) + "\n"
 
     @classmethod
     def from_json(cls, text: str | bytes) -> AgentDesign:
@@ -157,7 +160,7 @@ class AgentDesign(BaseModel):
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> AgentDesign:
         """Validate already-parsed JSON (from a file or the store): version first, then every field."""
-        data = _upgrade(data)
+        data = _upgrade(scrub_json(data))  # "\ud83d" escapes decode to lone surrogates: make them writable
         try:
             return cls.model_validate(data)
         except ValidationError as error:

@@ -19,6 +19,7 @@ from processors.memory.records import ThreadRecord, utcnow
 from processors.memory.schema import messages as messages_table
 from processors.memory.schema import threads as threads_table
 from processors.messages import Message, MessageContent, Role, TextPart
+from processors.surrogates import scrub_json
 
 logger = logging.getLogger(__name__)
 
@@ -134,8 +135,18 @@ def message_row(message: Message, thread_id: str, resource_id: str | None) -> di
         "role": message.role,
         "type": message.type,
         "created_at": message.created_at,
-        "content": message.content.model_dump_json(by_alias=True),
+        "content": content_json(message.content),
     }
+
+
+def content_json(content: MessageContent) -> str:
+    """The content as JSON text. A lone surrogate (half an emoji from a provider that split a pair) cannot be
+    encoded: it is replaced with U+FFFD rather than losing the whole turn."""
+    try:
+        return content.model_dump_json(by_alias=True)
+    except ValueError:  # PydanticSerializationError: "surrogates not allowed"
+        scrubbed = MessageContent.model_validate(scrub_json(content.model_dump(mode="python", by_alias=True)))
+        return scrubbed.model_dump_json(by_alias=True)
 
 
 def existing_ids(connection: Connection, ids: Iterable[str]) -> set[str]:
@@ -199,6 +210,7 @@ __all__ = [
     "UNREADABLE_TEXT",
     "AnyRow",
     "check_owner",
+    "content_json",
     "existing_ids",
     "insert_thread",
     "is_unreadable",
