@@ -12,11 +12,9 @@ path, or a chain and position) so the studio can show it as it is.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
-import tempfile
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -25,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from processors.surrogates import scrub_json
+from studio.files import write_text_atomic
 
 if TYPE_CHECKING:
     pass
@@ -289,19 +288,7 @@ def load_design(path: str | os.PathLike[str]) -> AgentDesign:
 
 def save_design(design: AgentDesign, path: str | os.PathLike[str]) -> None:
     """Write ``design`` to ``path`` atomically: a crash mid-write leaves the old file, never half a new one."""
-    file = Path(path)
-    text = design.to_json()
-    handle, temp_name = tempfile.mkstemp(prefix=f".{file.name}.", suffix=".tmp", dir=file.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp_name, file)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp_name)
-        raise
+    write_text_atomic(path, design.to_json())  # FileWriteError (an OSError) says why; the old file is unchanged
 
 
 # ---------------------------------------------------------------------------------------- building an agent
