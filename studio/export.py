@@ -74,7 +74,7 @@ def design_to_python(
 def script_requirements(design: AgentDesign) -> list[str]:
     """What the exported script of ``design`` needs besides Python 3.11+, in words for its docstring and the
     success message: always the ``processors`` package; litellm for a real model; the user files it loads."""
-    needs = ["the `processors` package (from Processor Studio) importable"]
+    needs = ["the `processors` package of Processor Studio on the Python path"]
     if not design.model.is_demo:
         needs.append(f"litellm installed and the API key in ${api_key_env_var(design.model.model.strip())}")
     if any(_tool_file_and_function(name) is not None for name in design.tools):

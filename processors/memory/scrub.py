@@ -8,7 +8,7 @@ lone surrogate with U+FFFD (and joins split pairs) as it binds the value. Values
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from processors.surrogates import has_surrogates, scrub, scrub_json
@@ -16,17 +16,29 @@ from processors.surrogates import has_surrogates, scrub, scrub_json
 
 def _value(value: Any) -> Any:
     if isinstance(value, str):
-        return scrub(value) if has_surrogates(value) else value
+        return scrub(value)
     if isinstance(value, dict | list):
         return scrub_json(value)
     return value
 
 
+def _clean(values: Iterable[Any]) -> bool:
+    """Whether no value needs scrubbing (nearly always): one ``isascii`` per string, inlined for speed."""
+    for value in values:
+        if type(value) is str:
+            if not value.isascii() and has_surrogates(value):
+                return False
+        elif isinstance(value, dict | list):  # rare: JSON columns arrive already serialised
+            return False
+    return True
+
+
 def _row(row: Any) -> Any:
+    """The row itself when nothing in it needs scrubbing, else a scrubbed copy."""
     if isinstance(row, Mapping):
-        return {key: _value(value) for key, value in row.items()}
+        return row if _clean(row.values()) else {key: _value(value) for key, value in row.items()}
     if isinstance(row, tuple | list):
-        return type(row)(_value(value) for value in row)
+        return row if _clean(row) else type(row)(_value(value) for value in row)
     return row
 
 
@@ -37,7 +49,10 @@ def scrub_parameters(
     if parameters is None:
         return statement, parameters
     if executemany and isinstance(parameters, list | tuple):
-        return statement, type(parameters)(_row(row) for row in parameters)
+        rows = [_row(row) for row in parameters]
+        if any(new is not old for new, old in zip(rows, parameters, strict=True)):
+            return statement, type(parameters)(rows)
+        return statement, parameters
     return statement, _row(parameters)
 
 
