@@ -121,6 +121,11 @@ def test_exporting_a_lone_surrogate_name_over_an_existing_script_replaces_it_wit
     assert window.statusBar().currentMessage().startswith("Exported agent.py — run it with: python agent.py")
     assert "it needs the processors package" in window.statusBar().currentMessage()
     assert leftovers(tmp_path) == []
+
+    document.undo_stack().push(EditSetting(document, "name", "Nul\x00name"))
+    assert workspace.export_script(target) is True
+    module = ast.parse(target.read_text(encoding="utf-8"))  # the NUL is escaped, not written raw
+    assert (ast.get_docstring(module) or "").startswith("Nul\x00name: an agent exported")
     run(qloop, workspace.shutdown())
 
 
