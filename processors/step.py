@@ -52,6 +52,7 @@ from processors.models.base import (
     ToolCallStart,
 )
 from processors.result import Step
+from processors.surrogates import scrub
 from processors.tripwire import TripWire
 from processors.usage import Usage
 
@@ -158,12 +159,13 @@ class StepBuilder:
             )
 
     def text(self) -> str:
-        return "".join(self.texts)
+        # scrub: surrogate halves split across deltas by any model are joined, lone ones replaced (storable text)
+        return scrub("".join(self.texts))
 
     def message(self, extra_parts: list[Any]) -> Message:
         parts: list[Any] = [StepStartPart()]
         if self.reasoning:
-            parts.append(ReasoningPart(reasoning="".join(self.reasoning)))
+            parts.append(ReasoningPart(reasoning=scrub("".join(self.reasoning))))
         text = self.text()
         if text:
             parts.append(TextPart(text=text))

@@ -114,6 +114,10 @@ async def _run(app: Any, args: argparse.Namespace) -> int:
     try:
         await workspace.start()
     except Exception as error:  # e.g. a database written by a newer version: say so, change nothing
+        if args.self_test is not None:  # headless: nobody would close a dialog, so fail fast and say why
+            print(f"self-test: failed: Processor Studio cannot open its data: {error}", file=sys.stderr, flush=True)
+            window.close()
+            return 2
         from studio.views.fatal import show_fatal
 
         await show_fatal(window, "Processor Studio cannot open its data", str(error))

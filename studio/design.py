@@ -12,17 +12,18 @@ path, or a chain and position) so the studio can show it as it is.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
-import tempfile
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from processors.surrogates import scrub_json
+from studio.files import write_text_atomic
 
 if TYPE_CHECKING:
     pass
@@ -137,7 +138,8 @@ class AgentDesign(BaseModel):
             for entry in data[lane]:
                 entry["options"] = _sorted_keys(entry["options"])
         data["model"]["extra"] = _sorted_keys(data["model"]["extra"])
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        # a lone surrogate (half an emoji) cannot be written as UTF-8: U+FFFD instead of a failed save
+        return json.dumps(scrub_json(data), indent=2, ensure_ascii=False) + "\n"
 
     @classmethod
     def from_json(cls, text: str | bytes) -> AgentDesign:
@@ -157,7 +159,7 @@ class AgentDesign(BaseModel):
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> AgentDesign:
         """Validate already-parsed JSON (from a file or the store): version first, then every field."""
-        data = _upgrade(data)
+        data = _upgrade(scrub_json(data))  # "\ud83d" escapes decode to lone surrogates: make them writable
         try:
             return cls.model_validate(data)
         except ValidationError as error:
@@ -286,19 +288,7 @@ def load_design(path: str | os.PathLike[str]) -> AgentDesign:
 
 def save_design(design: AgentDesign, path: str | os.PathLike[str]) -> None:
     """Write ``design`` to ``path`` atomically: a crash mid-write leaves the old file, never half a new one."""
-    file = Path(path)
-    text = design.to_json()
-    handle, temp_name = tempfile.mkstemp(prefix=f".{file.name}.", suffix=".tmp", dir=file.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp_name, file)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp_name)
-        raise
+    write_text_atomic(path, design.to_json())  # FileWriteError (an OSError) says why; the old file is unchanged
 
 
 # ---------------------------------------------------------------------------------------- building an agent

@@ -1,7 +1,10 @@
 """Exporting a design as a runnable Python script that builds the same agent with ``processors``.
 
 The script imports each processor class from its own module (user files by path), reads the API key from the
-provider's environment variable (it is never written into the script) and chats on standard input.
+provider's environment variable (it is never written into the script) and chats on standard input. It needs the
+``processors`` package only — never ``studio`` (the offline demo model and tools come from
+:mod:`processors.offline_demo`) — plus litellm for a real model and the user's own processor and tool files when
+the design uses them; :func:`script_requirements` says which, and the script's docstring repeats it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from processors.builtin.registry import Catalogue
 
+from processors.surrogates import scrub
 from studio.build import (
     BuiltEntry,
     _default_tools_folder,
@@ -46,9 +50,10 @@ def design_to_python(
     """A runnable Python script that builds the same agent with ``processors`` and chats on stdin/stdout.
 
     Every processor is constructed as ``Type(**options)`` from the module that defines it; the API key is read
-    from an environment variable at run time, never written into the script. The script imports ``studio`` only
-    for the offline demo model and demo tools. Building the design first means an export that could not run is
-    refused with the same :class:`DesignError` a run would give. ``catalogue`` defaults to the studio's.
+    from an environment variable at run time, never written into the script. The script never imports
+    ``studio``. Building the design first means an export that could not run is refused with the same
+    :class:`DesignError` a run would give, and the script is compiled before it is returned, so a name or text
+    that would break its syntax is refused too rather than written. ``catalogue`` defaults to the studio's.
     """
     if catalogue is None:
         from studio.catalog import studio_catalogue
@@ -56,7 +61,25 @@ def design_to_python(
         catalogue = studio_catalogue()
     chains = build_chains(design, catalogue)
     resolve_tools(design.tools, tool_folder=tool_folder)  # refuse what would fail when the script runs
-    return _Script(design, catalogue, tool_folder).render(chains)
+    script = scrub(_Script(design, catalogue, tool_folder).render(chains))  # a lone surrogate cannot be saved
+    try:
+        compile(script, "exported agent script", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as error:  # ValueError: NUL bytes, in Python < 3.12
+        logger.error("the exported script does not compile: %s", error)
+        raise DesignError(f"The script could not be generated as valid Python ({error}); nothing was written",
+                          path="") from error
+    return script
+
+
+def script_requirements(design: AgentDesign) -> list[str]:
+    """What the exported script of ``design`` needs besides Python 3.11+, in words for its docstring and the
+    success message: always the ``processors`` package; litellm for a real model; the user files it loads."""
+    needs = ["the `processors` package of Processor Studio on the Python path"]
+    if not design.model.is_demo:
+        needs.append(f"litellm installed and the API key in ${api_key_env_var(design.model.model.strip())}")
+    if any(_tool_file_and_function(name) is not None for name in design.tools):
+        needs.append("the tool files it names, in the tools folder ($PROCESSOR_STUDIO_TOOLS)")
+    return needs
 
 
 def _catalogue_class(catalogue: Catalogue, type_name: str, fallback: type) -> tuple[type, Path | None]:
@@ -147,7 +170,15 @@ def _call(callee: str, kwargs: dict[str, Any], indent: int, leading: Sequence[st
 
 
 def _docstring_text(text: str) -> str:
-    return " ".join(text.split()).replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    """``text`` on one line inside a docstring: backslashes and quotes escaped, and every character that is not
+    printable (a NUL, which Python source cannot hold; a lone surrogate, which UTF-8 cannot) as its escape."""
+    flat = " ".join(text.split()).replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    return "".join(char if char.isprintable() else _escape(char) for char in flat)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 # --- the script ---------------------------------------------------------------------------------------------
@@ -294,7 +325,7 @@ class _Script:
     def model(self) -> str:
         config = self.design.model
         if config.is_demo:
-            return f"model = {self._import('studio.demo', 'demo_model')}()"
+            return f"model = {self._import('processors.offline_demo', 'demo_model')}()"
         self.stdlib.add("import os")
         model_id = config.model.strip()
         self.constants.insert(0, f"API_KEY_ENV = {_flat_literal(api_key_env_var(model_id))}")
@@ -311,7 +342,7 @@ class _Script:
         for name in self.design.tools:
             target = _tool_file_and_function(name)
             if target is None:
-                expressions.append(f"{self._import('studio.demo', 'DEMO_TOOLS')}[{_flat_literal(name)}]")
+                expressions.append(f"{self._import('processors.offline_demo', 'DEMO_TOOLS')}[{_flat_literal(name)}]")
                 continue
             if _AS_TOOL not in self.helpers:
                 self._helper(_LOAD_FROM_FILE)
@@ -362,14 +393,16 @@ class _Script:
     def _header(self) -> str:
         design = self.design
         if design.model.is_demo:
-            key_note = "It uses the offline demo model (no API key, no network), so `studio` must be importable."
+            key_note = "It uses the offline demo model (no API key, no network)."
         else:
             env = api_key_env_var(design.model.model.strip())
             key_note = f"The API key is read from the {env} environment variable."
+        needs = "".join(f"- {_docstring_text(need)}\n" for need in script_requirements(design))
         return (
             f'"""{_docstring_text(design.name)}: an agent exported from Processor Studio.\n\n'
-            "Run it and type messages, one per line (Ctrl-D ends); each reply streams back. Every line starts a\n"
-            f"new conversation. {key_note}\n"
+            "Run it with `python <this file>` and type messages, one per line (Ctrl-D ends); each reply streams\n"
+            f"back. Every line starts a new conversation. {key_note}\n\n"
+            f"It needs Python 3.11 or newer and:\n{needs}"
             '"""'
         )
 

@@ -27,7 +27,7 @@ from sqlalchemy.engine import URL, Connection
 from processors.memory.errors import StoreError
 from processors.memory.migrate import OpenReport
 from processors.memory.records import ThreadRecord, utcnow
-from processors.memory.schema import designs, runs, threads, trace_events, violations
+from processors.memory.schema import UnreadableJSON, designs, runs, threads, trace_events, violations
 from processors.memory.sql import SqlMemory
 from processors.tracing import TraceEvent
 
@@ -68,6 +68,8 @@ class RunRecord:
     design_json: str | None = None
     #: The user's message that started the run (kept even when a guardrail kept it out of the thread).
     input_text: str | None = None
+    #: Fields whose stored value could not be read (a damaged row); they read as None. Empty when all is well.
+    unreadable: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,11 +306,18 @@ def _design(row: Any) -> DesignRecord:
 
 
 def _run(row: Any) -> RunRecord:
+    unreadable = tuple(name for name in ("usage", "tripwire") if isinstance(getattr(row, name), UnreadableJSON))
     return RunRecord(
         id=row.id, design_id=row.design_id, thread_id=row.thread_id, model=row.model, started_at=row.started_at,
-        finished_at=row.finished_at, outcome=row.outcome, finish_reason=row.finish_reason, usage=row.usage,
-        tripwire=row.tripwire, error=row.error, design_json=row.design_json, input_text=row.input_text,
+        finished_at=row.finished_at, outcome=row.outcome, finish_reason=row.finish_reason,
+        usage=_readable(row.usage), tripwire=_readable(row.tripwire), error=row.error, design_json=row.design_json,
+        input_text=row.input_text, unreadable=unreadable,
     )
+
+
+def _readable(value: Any) -> Any:
+    """A JSON column's value, None where it could not be read (``UnreadableJSON``, already logged)."""
+    return None if isinstance(value, UnreadableJSON) else value
 
 
 def _tripwire(row: Any) -> TripwireRecord:

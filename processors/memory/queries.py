@@ -6,17 +6,28 @@ and never touch the event loop. Kept apart from the async façade so each reads 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, get_args
 
 import sqlalchemy as sa
+from pydantic import ValidationError
 from sqlalchemy.engine import Connection, Row
 
 from processors.memory.errors import ResourceMismatchError
 from processors.memory.records import ThreadRecord, utcnow
 from processors.memory.schema import messages as messages_table
 from processors.memory.schema import threads as threads_table
-from processors.messages import Message, MessageContent
+from processors.messages import Message, MessageContent, Role, TextPart
+from processors.surrogates import scrub_json
+
+logger = logging.getLogger(__name__)
+
+#: ``content.metadata`` key marking a placeholder for a stored message that could not be read.
+UNREADABLE_KEY = "unreadable"
+
+#: The text a placeholder shows where the unreadable message would be.
+UNREADABLE_TEXT = "⚠ This message could not be read: its stored data is damaged. The rest of the thread is intact."
 
 AnyRow = Row[*tuple[Any, ...]]
 
@@ -57,8 +68,14 @@ def check_owner(thread_id: str, owner: str | None, resource_id: str | None) -> N
         )
 
 
-def load(connection: Connection, thread_id: str, resource_id: str | None, limit: int | None) -> list[Message]:
-    """The thread's last ``limit`` messages (every one if None), oldest first; another resource's thread is refused."""
+def load(
+    connection: Connection, thread_id: str, resource_id: str | None, limit: int | None, *, placeholders: bool = True
+) -> list[Message]:
+    """The thread's last ``limit`` messages (every one if None), oldest first; another resource's thread is refused.
+
+    A stored message that cannot be read becomes a placeholder (:func:`is_unreadable`), or is left out when
+    ``placeholders`` is False (what an agent remembers: a model is not shown a notice about damaged data).
+    """
     if limit == 0:
         return []
     if resource_id is not None:
@@ -73,15 +90,41 @@ def load(connection: Connection, thread_id: str, resource_id: str | None, limit:
     else:
         rows = list(connection.execute(query.order_by(messages_table.c.seq.desc()).limit(limit)))
         rows.reverse()
-    return [message_from_row(row) for row in rows]  # fast with the collector held off (see ``worker``)
+    messages = [message_from_row(row) for row in rows]  # fast with the collector held off (see ``worker``)
+    return messages if placeholders else [m for m in messages if not is_unreadable(m)]
 
 
 def message_from_row(row: AnyRow) -> Message:
-    # The content parsed straight from its JSON text by pydantic-core is twice as fast as json.loads + validate.
-    return Message.model_validate({
-        "id": row.id, "role": row.role, "createdAt": row.created_at, "threadId": row.thread_id,
-        "resourceId": row.resource_id, "type": row.type, "content": MessageContent.model_validate_json(row.content),
-    })
+    """The stored message; a placeholder saying it is damaged when its row cannot be read (logged), so one bad
+    row costs that message and not the thread."""
+    try:
+        # The content parsed straight from its JSON text by pydantic-core is twice as fast as json.loads + validate.
+        return Message.model_validate({
+            "id": row.id, "role": row.role, "createdAt": row.created_at, "threadId": row.thread_id,
+            "resourceId": row.resource_id, "type": row.type,
+            "content": MessageContent.model_validate_json(row.content),
+        })
+    except (ValidationError, ValueError, TypeError) as error:
+        return _placeholder(row, error)
+
+
+def _placeholder(row: AnyRow, error: Exception) -> Message:
+    problem = f"{type(error).__name__}: {error}".splitlines()[0][:300]
+    logger.error("Message %r of thread %r could not be read and is shown as a placeholder: %s",
+                 row.id, row.thread_id, problem)
+    role: Role = row.role if row.role in get_args(Role) else "assistant"
+    content = MessageContent(parts=[TextPart(text=UNREADABLE_TEXT)], content=UNREADABLE_TEXT,
+                             metadata={UNREADABLE_KEY: problem})
+    return Message.model_construct(
+        id=str(row.id), role=role, created_at=row.created_at, thread_id=row.thread_id,
+        resource_id=row.resource_id, type=None, content=content,
+    )
+
+
+def is_unreadable(message: Message) -> bool:
+    """Whether ``message`` is the placeholder of a stored message that could not be read."""
+    metadata = message.content.metadata
+    return metadata is not None and UNREADABLE_KEY in metadata
 
 
 def message_row(message: Message, thread_id: str, resource_id: str | None) -> dict[str, Any]:
@@ -92,8 +135,18 @@ def message_row(message: Message, thread_id: str, resource_id: str | None) -> di
         "role": message.role,
         "type": message.type,
         "created_at": message.created_at,
-        "content": message.content.model_dump_json(by_alias=True),
+        "content": content_json(message.content),
     }
+
+
+def content_json(content: MessageContent) -> str:
+    """The content as JSON text. A lone surrogate (half an emoji from a provider that split a pair) cannot be
+    encoded: it is replaced with U+FFFD rather than losing the whole turn."""
+    try:
+        return content.model_dump_json(by_alias=True)
+    except ValueError:  # PydanticSerializationError: "surrogates not allowed"
+        scrubbed = MessageContent.model_validate(scrub_json(content.model_dump(mode="python", by_alias=True)))
+        return scrubbed.model_dump_json(by_alias=True)
 
 
 def existing_ids(connection: Connection, ids: Iterable[str]) -> set[str]:
@@ -153,10 +206,14 @@ def save(connection: Connection, thread_id: str, messages: list[Message], resour
 
 
 __all__ = [
+    "UNREADABLE_KEY",
+    "UNREADABLE_TEXT",
     "AnyRow",
     "check_owner",
+    "content_json",
     "existing_ids",
     "insert_thread",
+    "is_unreadable",
     "load",
     "message_from_row",
     "message_row",

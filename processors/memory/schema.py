@@ -10,11 +10,18 @@ and must keep describing it: change both together (a test compares them).
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Dialect
+
+logger = logging.getLogger(__name__)
+
+#: What a stored time that cannot be read is read as (the start of the Unix epoch, UTC).
+UNREADABLE_TIME = datetime(1970, 1, 1, tzinfo=UTC)
 
 #: Constraint names are fixed (not left to each backend) so later migrations can name what they alter.
 NAMING_CONVENTION = {
@@ -54,6 +61,65 @@ class UTCDateTime(sa.TypeDecorator[datetime]):
         moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
         return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
+    def result_processor(self, dialect: Dialect, coltype: Any) -> Callable[[Any], datetime | None]:
+        """Like the default, but a value that is no time (a damaged row) is logged and read as
+        :data:`UNREADABLE_TIME`, so it costs that one value, not every query that touches its row."""
+        inner = self.impl_instance.result_processor(dialect, coltype)
+        convert = self.process_result_value
+
+        def process(value: Any) -> datetime | None:
+            try:
+                return convert(inner(value) if inner is not None else value, dialect)
+            except (ValueError, TypeError, OverflowError) as error:
+                logger.error("A stored time could not be read (%s); it is read as %s", error,
+                             UNREADABLE_TIME.isoformat())
+                return UNREADABLE_TIME
+
+        return process
+
+
+class UnreadableJSON(dict[str, Any]):
+    """What a JSON column holds when its stored text is not JSON (a damaged row): an *empty dict*, so code that
+    does not know about damage reads "nothing" and carries on, while code that does can tell by ``isinstance``
+    and say so. :attr:`raw` keeps the start of the stored text; :attr:`error` says what was wrong with it."""
+
+    def __init__(self, raw: str = "", error: str = "") -> None:
+        super().__init__()
+        self.raw = raw
+        self.error = error
+
+    def __repr__(self) -> str:
+        return f"UnreadableJSON(raw={self.raw!r}, error={self.error!r})"
+
+
+class TolerantJSON(sa.TypeDecorator[Any]):
+    """``JSON`` that reads a value that is not JSON as an :class:`UnreadableJSON` (logged) instead of failing.
+
+    The default JSON type raises on the first bad value, and with it the whole query: one row damaged by a
+    disk error or a hand edit would make the thread — or, at start-up, the studio — impossible to open. The
+    column's type in the database is plain ``JSON``; only reading differs.
+    """
+
+    impl = sa.JSON
+    cache_ok = True
+
+    def result_processor(self, dialect: Dialect, coltype: Any) -> Callable[[Any], Any] | None:
+        inner = self.impl_instance.result_processor(dialect, coltype)
+        if inner is None:  # the driver parses JSON itself (PostgreSQL): it never stores text that is not JSON
+            return None
+
+        def process(value: Any) -> Any:
+            try:
+                return inner(value)
+            except (ValueError, TypeError, RecursionError) as error:
+                raw = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+                # the length, not the text: a damaged value may still hold a user's words
+                logger.error("A stored JSON value (%d characters) could not be read and is left out: %s",
+                             len(raw), error)
+                return UnreadableJSON(raw[:200], str(error))
+
+        return process
+
 
 threads = sa.Table(
     "threads",
@@ -63,7 +129,7 @@ threads = sa.Table(
     sa.Column("title", sa.Text, nullable=True),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("updated_at", UTCDateTime, nullable=False),
-    sa.Column("metadata", sa.JSON, nullable=False),
+    sa.Column("metadata", TolerantJSON, nullable=False),
     sa.Index("ix_threads_updated_at", "updated_at"),
     sa.Index("ix_threads_resource_id_updated_at", "resource_id", "updated_at"),
 )
@@ -109,8 +175,8 @@ runs = sa.Table(
     sa.Column("finished_at", UTCDateTime, nullable=True),
     sa.Column("outcome", sa.String(32), nullable=True),
     sa.Column("finish_reason", sa.String(64), nullable=True),
-    sa.Column("usage", sa.JSON, nullable=True),
-    sa.Column("tripwire", sa.JSON, nullable=True),
+    sa.Column("usage", TolerantJSON, nullable=True),
+    sa.Column("tripwire", TolerantJSON, nullable=True),
     sa.Column("error", sa.Text, nullable=True),
     sa.Column("input_text", sa.Text, nullable=True),
     sa.Index("ix_runs_thread_id_started_at", "thread_id", "started_at"),
@@ -131,9 +197,9 @@ trace_events = sa.Table(
     sa.Column("outcome", sa.String(16), nullable=False),
     sa.Column("before", sa.Text, nullable=False),
     sa.Column("after", sa.Text, nullable=False),
-    sa.Column("state", sa.JSON, nullable=True),
+    sa.Column("state", TolerantJSON, nullable=True),
     sa.Column("detail", sa.Text, nullable=True),
-    sa.Column("chunk_stats", sa.JSON, nullable=True),
+    sa.Column("chunk_stats", TolerantJSON, nullable=True),
     sa.Index("ix_trace_events_run_id_seq", "run_id", "seq"),
 )
 
@@ -144,9 +210,21 @@ violations = sa.Table(
     sa.Column("run_id", sa.String(255), sa.ForeignKey("runs.id", ondelete="CASCADE"), nullable=False),
     sa.Column("processor_id", sa.String(255), nullable=False),
     sa.Column("message", sa.Text, nullable=False),
-    sa.Column("detail", sa.JSON, nullable=True),
+    sa.Column("detail", TolerantJSON, nullable=True),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Index("ix_violations_run_id_seq", "run_id", "seq"),
 )
 
-__all__ = ["UTCDateTime", "designs", "messages", "metadata", "runs", "threads", "trace_events", "violations"]
+__all__ = [
+    "UNREADABLE_TIME",
+    "TolerantJSON",
+    "UTCDateTime",
+    "UnreadableJSON",
+    "designs",
+    "messages",
+    "metadata",
+    "runs",
+    "threads",
+    "trace_events",
+    "violations",
+]

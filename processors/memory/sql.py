@@ -37,9 +37,11 @@ from processors.memory.migrate import OpenReport, open_database
 from processors.memory.records import ThreadRecord, utcnow
 from processors.memory.schema import messages as messages_table
 from processors.memory.schema import threads as threads_table
+from processors.memory.scrub import scrub_parameters
 from processors.memory.transfer import export_document, parse_import
 from processors.memory.worker import Worker
 from processors.messages import Message, new_id
+from processors.surrogates import scrub_json
 
 T = TypeVar("T")
 
@@ -58,6 +60,9 @@ class SqlMemory:
         self.create = create
         #: The synchronous engine (creating it connects to nothing). Use it only through :meth:`run_sync`.
         self.engine = make_engine(self.url)
+        # Every string bound to a statement is made encodable first: a lone surrogate costs one character, not
+        # the transaction (titles, design names, imported threads, run records, trace text alike).
+        sa.event.listen(self.engine, "before_cursor_execute", scrub_parameters, retval=True)
         self._worker = Worker("sql-memory")
         self._report: OpenReport | None = None
         self._closed = False
@@ -129,7 +134,9 @@ class SqlMemory:
         limit = self.last_messages if last_messages is None else last_messages
         if limit < 0:
             raise ValueError(f"last_messages must be 0 or more, got {limit}")
-        load = functools.partial(queries.load, thread_id=thread_id, resource_id=resource_id, limit=limit)
+        load = functools.partial(
+            queries.load, thread_id=thread_id, resource_id=resource_id, limit=limit, placeholders=False
+        )
         return await self.run_sync(load)
 
     async def save_messages(
@@ -143,7 +150,8 @@ class SqlMemory:
 
     # ----------------------------------------------------------------------------------------- threads
     async def all_messages(self, thread_id: str) -> list[Message]:
-        """Every message of the thread, oldest first (the studio's full history view)."""
+        """Every message of the thread, oldest first (the studio's full history view); a message whose stored
+        data cannot be read is a placeholder saying so (``queries.is_unreadable``)."""
         return await self.run_sync(functools.partial(queries.load, thread_id=thread_id, resource_id=None, limit=None))
 
     async def count_messages(self, thread_id: str) -> int:
@@ -239,7 +247,9 @@ class SqlMemory:
             row = queries.thread_row(connection, thread_id)
             if row is None:
                 raise ThreadNotFoundError(f"No thread with id {thread_id!r}")
-            return export_document(queries.thread_record(row), queries.load(connection, thread_id, None, None))
+            document = export_document(queries.thread_record(row), queries.load(connection, thread_id, None, None))
+            scrubbed: dict[str, Any] = scrub_json(document)  # JSON columns may hold "\ud83d" escapes: an export
+            return scrubbed  # must be writable as UTF-8
 
         return await self.run_sync(work)
 

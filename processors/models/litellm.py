@@ -55,6 +55,7 @@ from processors.models.base import (
     ToolCallDelta,
     ToolCallStart,
 )
+from processors.surrogates import SurrogateJoiner, scrub, scrub_json
 from processors.usage import Usage
 
 __all__ = ["LiteLLMModel"]
@@ -130,7 +131,8 @@ class LiteLLMModel:
         kwargs: dict[str, Any] = {**_BASE_SETTINGS, **self.default_settings, **request.settings}
         kwargs.update(
             model=self.model_id,
-            messages=copy.deepcopy(request.messages),
+            # lone surrogates (half an emoji, e.g. from an imported thread) cannot go out as UTF-8: U+FFFD instead
+            messages=scrub_json(copy.deepcopy(request.messages)),
             tools=copy.deepcopy(request.tools) or None,
             tool_choice=_tool_choice(request.tool_choice) if request.tools else None,
             stream=True,
@@ -243,6 +245,9 @@ class _StreamAssembler:
         self.raw_finish_reason: str | None = None
         self.usage: Usage | None = None
         self.saw_usage = False
+        # A provider may split an emoji's JSON surrogate pair across two events: join the halves as they come.
+        self._text = SurrogateJoiner()
+        self._reasoning = SurrogateJoiner()
 
     def feed(self, chunk: Any) -> Iterator[ModelEvent]:
         if not self._metadata_sent:
@@ -259,10 +264,14 @@ class _StreamAssembler:
             if delta is not None:
                 reasoning = _get(delta, "reasoning_content")
                 if reasoning:
-                    yield ReasoningDelta(reasoning)
+                    reasoning = self._reasoning.feed(reasoning)
+                    if reasoning:
+                        yield ReasoningDelta(reasoning)
                 content = _get(delta, "content")
                 if content:
-                    yield TextDelta(content)
+                    content = self._text.feed(content)
+                    if content:
+                        yield TextDelta(content)
                 for call in _get(delta, "tool_calls") or ():
                     yield from self._tool_call(call)
             reason = _get(choice, "finish_reason")
@@ -296,11 +305,17 @@ class _StreamAssembler:
             yield ToolCallDelta(state.tool_call_id, fragment)
 
     def finish(self) -> Iterator[ModelEvent]:
+        held = self._reasoning.flush()  # half a pair whose other half never came: U+FFFD
+        if held:
+            yield ReasoningDelta(held)
+        held = self._text.flush()
+        if held:
+            yield TextDelta(held)
         for state in sorted(self._calls, key=lambda s: s.index):  # sorted() is stable: arrival order per index
             name = state.name or ""
             if not state.started:
                 yield ToolCallStart(state.tool_call_id, name)
-            yield ToolCallComplete(state.tool_call_id, name, "".join(state.arguments))
+            yield ToolCallComplete(state.tool_call_id, name, scrub("".join(state.arguments)))
         reason = finish_reason(self.raw_finish_reason, had_tool_calls=bool(self._calls))
         yield Finish(reason, self.usage, self.raw_finish_reason)
 

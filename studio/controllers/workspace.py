@@ -16,12 +16,14 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from processors.memory.queries import is_unreadable
 from processors.result import GenerateResult
 from studio.build import build_agent
 from studio.controllers.run_controller import RunController
 from studio.controllers.threads_controller import ThreadsController
 from studio.design import AgentDesign, DesignError, load_design, save_design
-from studio.export import design_to_python
+from studio.export import design_to_python, script_requirements
+from studio.files import write_text_atomic
 from studio.models.chat_model import ChatListModel, ChatModel
 from studio.models.design_document import DesignDocument
 from studio.models.threads_model import ThreadListModel
@@ -46,6 +48,8 @@ class Workspace(QObject):
     design_opened = Signal(str)
     #: Everything asked for at start-up is loaded (the self-test waits for it).
     ready = Signal()
+    #: Saving or exporting a file failed (a title and what happened); the window shows it without blocking.
+    file_failed = Signal(str, str)
 
     def __init__(self, *, store: Any, catalogue: Any, secrets: SecretStore, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -146,6 +150,10 @@ class Workspace(QObject):
         ]
         self.thread_id = thread_id
         self.chat.load_thread(messages, runs)
+        damaged = _damage_note(messages, runs)
+        if damaged:
+            self.chat.add_error(damaged)
+            self.status_message.emit(damaged)
         self.history_loaded.emit(histories)
         self.thread_opened.emit(thread_id)
 
@@ -257,20 +265,36 @@ class Workspace(QObject):
         self.status_message.emit(f"Opened {path.name}")
         return True
 
-    def save_design_file(self, path: Path) -> None:
-        save_design(self.document.snapshot(), path)
+    def save_design_file(self, path: Path) -> bool:
+        """Save the design to ``path`` (atomically: a failure leaves the old file); False, and said, on failure."""
+        try:
+            save_design(self.document.snapshot(), path)
+        except (OSError, UnicodeError) as error:
+            self._file_failed("The design was not saved", error)
+            return False
         self.document.mark_saved()
         self.status_message.emit(f"Saved {path.name}")
+        return True
 
     def export_script(self, path: Path) -> bool:
+        """Write the design as a Python script (checked to compile, written atomically); False on failure."""
+        design = self.document.snapshot()
         try:
-            script = design_to_python(self.document.snapshot(), catalogue=self.catalogue)
-        except DesignError as error:
-            self.status_message.emit(f"Cannot export: {error}")
+            script = design_to_python(design, catalogue=self.catalogue)
+            write_text_atomic(path, script)
+        except (DesignError, OSError, UnicodeError) as error:
+            self._file_failed("The script was not exported", error)
             return False
-        path.write_text(script, encoding="utf-8")
-        self.status_message.emit(f"Exported {path.name} — run it with: python {path.name}")
+        needs = "; ".join(need.replace("`", "") for need in script_requirements(design))
+        self.status_message.emit(f"Exported {path.name} — run it with: python {path.name} (it needs {needs})")
         return True
+
+    def _file_failed(self, title: str, error: BaseException) -> None:
+        """Say in the status bar and in a message box (non-blocking) that a file was not written, and why."""
+        logger.warning("%s: %s", title, error)
+        text = f"{title}: {error}"
+        self.status_message.emit(text)
+        self.file_failed.emit(title, str(error))
 
     def new_design(self) -> None:
         self._open_design(AgentDesign(name="New agent"))
@@ -285,8 +309,13 @@ class Workspace(QObject):
         if self.thread_id is None:
             self.status_message.emit("No thread is open.")
             return
-        data = await self.store.memory.export_thread(self.thread_id)
-        await asyncio.to_thread(path.write_text, json.dumps(data, indent=2, ensure_ascii=False), "utf-8")
+        try:
+            data = await self.store.memory.export_thread(self.thread_id)
+            text = json.dumps(data, indent=2, ensure_ascii=False)
+            await asyncio.to_thread(write_text_atomic, path, text)
+        except (OSError, UnicodeError, ValueError) as error:
+            self._file_failed("The thread was not exported", error)
+            return
         self.status_message.emit(f"Exported the thread to {path.name}")
 
     async def import_thread(self, path: Path) -> None:
@@ -308,3 +337,19 @@ class Workspace(QObject):
             await self.save_design_to_store()
         await self.wait_idle()
         await self.store.close()
+
+
+def _damage_note(messages: list[Any], runs: list[Any]) -> str | None:
+    """What of a thread could not be read from the store (each damaged row is logged), or None if all could."""
+    lost_messages = sum(1 for message in messages if is_unreadable(message))
+    lost_fields = sorted({name for run in runs for name in getattr(run, "unreadable", ())})
+    lost_runs = sum(1 for run in runs if getattr(run, "unreadable", ()))
+    if not lost_messages and not lost_runs:
+        return None
+    parts = []
+    if lost_messages:
+        parts.append(f"{lost_messages} message{'s' if lost_messages != 1 else ''} (shown as placeholders)")
+    if lost_runs:
+        parts.append(f"the {' and '.join(lost_fields)} of {lost_runs} run{'s' if lost_runs != 1 else ''}")
+    return (f"Part of this thread's saved data is damaged and could not be read: {' and '.join(parts)}. "
+            "Everything else is intact; the details are in the log.")

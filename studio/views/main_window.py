@@ -26,6 +26,7 @@ from studio.build import available_tools
 from studio.catalog import palette_groups
 from studio.controllers.connection import check_connection
 from studio.controllers.workspace import Workspace
+from studio.files import suggested_file_name
 from studio.models.palette_model import PaletteModel
 from studio.paths import data_dir
 from studio.sample import SUGGESTIONS
@@ -124,6 +125,7 @@ class MainWindow(QMainWindow):
         workspace.thread_opened.connect(self.threads.select_thread)
         workspace.history_loaded.connect(self._on_workspace_history_loaded)
         workspace.status_message.connect(self._show_status)
+        workspace.file_failed.connect(self._on_workspace_file_failed)
         workspace.design_opened.connect(self._on_workspace_design_opened)
         workspace.document.modified_changed.connect(self._update_title)
         self._restore_geometry()
@@ -196,15 +198,30 @@ class MainWindow(QMainWindow):
         name = self.workspace.document.design().name
         self.setWindowTitle(f"{name} — Processor Studio")
 
-    def _file_dialog(self, title: str, filters: str, *, save: bool, accept: Any) -> None:
-        """A non-blocking file dialog (``open()``, never ``exec()`` on the qasync loop)."""
+    @Slot(str, str)
+    def _on_workspace_file_failed(self, title: str, text: str) -> None:
+        """A save or export failed: a message box that does not block (``open()``), besides the status bar."""
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("file_failed")
+        box.finished.connect(box.deleteLater)
+        box.open()
+
+    def _file_dialog(
+        self, title: str, filters: str, *, save: bool, accept: Any, suggested: str | None = None
+    ) -> QFileDialog:
+        """A non-blocking file dialog (``open()``, never ``exec()`` on the qasync loop); a save dialog proposes
+        ``suggested`` as the file name."""
         dialog = QFileDialog(self, title, str(Path.home()), filters)
+        dialog.setObjectName("file_dialog")
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave if save else QFileDialog.AcceptMode.AcceptOpen)
         if not save:
             dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        if suggested:
+            dialog.selectFile(suggested)
         dialog.fileSelected.connect(lambda path: accept(Path(path)))
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
+        return dialog
 
     @Slot()
     def _on_open_design(self) -> None:
@@ -212,11 +229,13 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_save_design(self) -> None:
-        self._file_dialog("Save design", "Agent designs (*.json)", save=True, accept=self.workspace.save_design_file)
+        self._file_dialog("Save design", "Agent designs (*.json)", save=True, accept=self.workspace.save_design_file,
+                          suggested=suggested_file_name(self.workspace.document.design().name, ".json"))
 
     @Slot()
     def _on_export_script(self) -> None:
-        self._file_dialog("Export as Python", "Python scripts (*.py)", save=True, accept=self.workspace.export_script)
+        self._file_dialog("Export as Python", "Python scripts (*.py)", save=True, accept=self.workspace.export_script,
+                          suggested=suggested_file_name(self.workspace.document.design().name, ".py"))
 
     @Slot()
     def _on_import_thread(self) -> None:
@@ -226,7 +245,13 @@ class MainWindow(QMainWindow):
     @Slot()
     def _on_export_thread(self) -> None:
         self._file_dialog("Export thread", "Threads (*.json)", save=True,
-                          accept=lambda path: self.workspace.spawn(self.workspace.export_thread(path)))
+                          accept=lambda path: self.workspace.spawn(self.workspace.export_thread(path)),
+                          suggested=suggested_file_name(self._thread_title(), ".json", fallback="thread"))
+
+    def _thread_title(self) -> str:
+        thread_id = self.workspace.thread_id
+        record = next((r for r in self.workspace.threads_model.records() if r.id == thread_id), None)
+        return (record.title if record is not None and record.title else thread_id) or "thread"
 
     @Slot()
     def _on_settings(self) -> None:

@@ -328,3 +328,24 @@ async def test_two_stores_write_side_by_side(postgres_url: str) -> None:
     finally:
         await first.close()
         await second.close()
+
+
+async def test_postgres_stores_lone_surrogates_replaced_and_reads_a_damaged_message_as_a_placeholder(
+    memory: SqlMemory,
+) -> None:
+    from processors.memory.queries import UNREADABLE_TEXT
+    from processors.surrogates import REPLACEMENT
+
+    thread = uid("t")
+    first, second = Message.user("half \ud83d", id=uid("m")), Message.assistant("fine", id=uid("m"))
+    await memory.create_thread(thread, title="title \udc00")
+    await memory.save_messages(thread, [first, second])
+    await memory.run_sync(
+        lambda c: c.execute(
+            sa.update(messages_table).where(messages_table.c.id == second.id).values(content="{broken")
+        ),
+        write=True,
+    )
+    shown = await memory.all_messages(thread)
+    assert [m.text for m in shown] == [f"half {REPLACEMENT}", UNREADABLE_TEXT]
+    assert (await memory.get_thread(thread)).title == f"title {REPLACEMENT}"  # type: ignore[union-attr]
