@@ -28,12 +28,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Final, Literal, get_args
+from typing import Final, get_args
 
 from processors.builtin.judge import JudgeError, ask_text
+from processors.builtin.judge_presets import GuardFormat
 from processors.models.base import LanguageModel, ModelRequest
 
-GuardFormat = Literal["json", "llama-guard", "prompt-guard", "shieldgemma", "qwen3guard"]
 GUARD_FORMATS: Final = get_args(GuardFormat)
 
 SHIELDGEMMA_PROMPT: Final = """You are a policy expert trying to help determine whether a user prompt is in \

@@ -28,6 +28,7 @@ from typing import Any, Literal, NoReturn, TypeVar
 from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from processors.builtin.base import ProcessorOptions
+from processors.builtin.judge_presets import JudgePresetName
 from processors.errors import ProcessorsError
 from processors.models import resolve_model
 from processors.models.base import LanguageModel, ModelRequest, TextDelta
@@ -50,7 +51,7 @@ class JudgeOptions(ProcessorOptions):
     """Options every judge-backed built-in shares. Subclasses narrow ``strategy`` and set defaults."""
 
     model: Any = Field(default=None, description="A LanguageModel object or a litellm model id string")
-    judge_preset: str | None = Field(
+    judge_preset: JudgePresetName | None = Field(
         default=None, description="A ready-made judge on a local server (sets model and api_base when model is empty)"
     )
     error_strategy: ErrorStrategy = Field(

@@ -14,9 +14,12 @@ ones; a server that calls the model something else only needs ``model`` changed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args
 
-from processors.builtin.guard_models import GuardFormat
+#: How a judge answers: ``json`` (any chat model, asked for a JSON verdict) or a guard model's own format
+#: (read by :mod:`processors.builtin.guard_models`). Defined here, the module with no dependencies, so the judge
+#: options, the presets and the guard readers share it without an import cycle.
+GuardFormat = Literal["json", "llama-guard", "prompt-guard", "shieldgemma", "qwen3guard"]
 
 #: The default address of each local OpenAI-compatible server.
 LOCAL_SERVERS: Final[dict[str, str]] = {
@@ -45,6 +48,12 @@ class JudgePreset:
         return {"model": self.model, "api_base": self.api_base}
 
 
+#: The presets' names (a Literal, so option forms offer them in a list).
+JudgePresetName = Literal[
+    "llama-guard-ollama", "shieldgemma-ollama", "qwen3guard-ollama", "qwen3guard-vllm", "llama-guard-vllm",
+    "prompt-guard-vllm", "llama-guard-llama-cpp", "general-lm-studio", "general-ollama",
+]  # fmt: skip
+
 JUDGE_PRESETS: Final[dict[str, JudgePreset]] = {
     "llama-guard-ollama": JudgePreset("Llama Guard 3 on Ollama", "openai/llama-guard3", "ollama", "llama-guard"),
     "shieldgemma-ollama": JudgePreset("ShieldGemma on Ollama", "openai/shieldgemma", "ollama", "shieldgemma"),
@@ -67,4 +76,6 @@ JUDGE_PRESETS: Final[dict[str, JudgePreset]] = {
     "general-ollama": JudgePreset("Any chat model on Ollama (JSON verdicts)", "openai/qwen2.5", "ollama", "json"),
 }
 
-__all__ = ["JUDGE_PRESETS", "LOCAL_SERVERS", "JudgePreset"]
+assert set(JUDGE_PRESETS) == set(get_args(JudgePresetName))
+
+__all__ = ["JUDGE_PRESETS", "LOCAL_SERVERS", "GuardFormat", "JudgePreset", "JudgePresetName"]
