@@ -31,8 +31,21 @@ from processors.processor import (
     ProcessOutputStreamArgs,
     ProcessToolResultArgs,
 )
+from processors.replay import Recording, RecordingModel, ReplayModel, record_tools, replay_tools
 
-__all__ = ["ModelAPIError", "RecordedCall", "RecordingProcessor", "ScriptedModel", "ToolCall", "Turn"]
+__all__ = [
+    "ModelAPIError",
+    "RecordedCall",
+    "Recording",
+    "RecordingModel",
+    "RecordingProcessor",
+    "ReplayModel",
+    "ScriptedModel",
+    "ToolCall",
+    "Turn",
+    "record_tools",
+    "replay_tools",
+]
 
 
 @dataclass
