@@ -228,3 +228,22 @@ def test_a_key_saved_for_a_base_url_is_not_sent_to_the_provider_unasked(
     assert isinstance(last, ErrorItem)
     assert "was saved for localhost:8000" in last.plain_text
     run(qloop, workspace.shutdown())
+
+
+def test_the_environments_key_is_not_sent_to_a_design_s_server_either(
+    qtbot: QtBot,
+    qloop: qasync.QEventLoop,
+    tmp_path: Path,
+    openai_server: OpenAIServer,
+    memory_keyring: MemoryKeyring,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With no key given, litellm would read OPENAI_API_KEY itself and send it wherever the design points."""
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    workspace, _window = open_studio(qtbot, qloop, tmp_path / "studio.db")
+    assert workspace.open_design_file(foreign_design(tmp_path / "shared.json", openai_server.base_url))
+    openai_server.reply_text("hi")
+    send_and_wait(qloop, workspace, "hello")
+    assert len(openai_server.requests) == 1
+    assert KEY not in json.dumps(openai_server.request_headers)
+    run(qloop, workspace.shutdown())
