@@ -125,7 +125,7 @@ class SettingsDialog(QDialog):
         self.allow.clicked.connect(self._on_allow_clicked)
         self.key.returnPressed.connect(self._on_save_clicked)
         self.provider.setCurrentText(provider_of(model_id) if provider_of(model_id) in PROVIDERS else "openai")
-        self._show_stored()
+        self._on_provider_changed(self.provider.currentText())
 
     def _show_stored(self) -> None:
         provider = self.provider.currentText()
@@ -145,9 +145,9 @@ class SettingsDialog(QDialog):
         self.forget.setVisible(bool(approved))
 
     @Slot(str)
-    def _on_provider_changed(self, _provider: str) -> None:
+    def _on_provider_changed(self, provider: str) -> None:
         self.key.clear()
-        self.key_endpoint.clear()
+        self.key_endpoint.setText(self._secrets.saved_for(provider) or "")  # a replaced key keeps its endpoint
         self._show_stored()
 
     @Slot()

@@ -55,6 +55,9 @@ def test_saved_key_is_used_for_the_connection_test_and_never_shown(
     assert dialog.key.text() == ""
     assert "sk-test" not in dialog.stored.text()
     assert dialog.stored.text().startswith("Stored: ••••••••1234 — sent only to 127.0.0.1:")
+    reopened = SettingsDialog(SecretStore(), check_connection, model_id="openai/test-model")
+    qtbot.addWidget(reopened)
+    assert reopened.key_endpoint.text() == openai_server.base_url  # replacing the key keeps its endpoint
     verdict = run(qloop, press_test(dialog))
     assert verdict == "Connected to openai/test-model — it replied “OK”"
     assert openai_server.request_headers[0]["authorization"] == "Bearer sk-test-abcdefgh1234"
