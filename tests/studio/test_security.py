@@ -109,13 +109,18 @@ def files_outside(world: dict[str, Path]) -> dict[str, str]:
     return found
 
 
-def imported_from_outside(tools: Path) -> list[str]:
-    """User modules (imported by path) whose file is not inside the tools or processors folders."""
+def user_modules() -> set[str]:
+    return {name for name in list(sys.modules) if name.startswith(USER_MODULE_PREFIX)}
+
+
+def imported_from_outside(tools: Path, before: set[str]) -> list[str]:
+    """User modules (imported by path) since ``before`` whose file is not inside the tools or processors folders."""
     allowed = (tools.resolve(), (tools.parent / "processors").resolve())
     return [
         name
         for name, module in list(sys.modules.items())
         if name.startswith(USER_MODULE_PREFIX)
+        and name not in before
         and not any(Path(getattr(module, "__file__", "") or "/").resolve().is_relative_to(root) for root in allowed)
     ]
 
@@ -159,6 +164,7 @@ def test_a_hostile_design_cannot_take_the_key_run_foreign_code_or_write_files(
     design_file = hostile_design(world, openai_server.base_url)
     openai_server.reply_text("hello from elsewhere")
     before = files_outside(world)
+    modules_before = user_modules()  # earlier tests' own tool files stay imported
     workspace, window = open_studio(qtbot, qloop, world["data"])
     assert not any(name.startswith("link.py") for name in window.settings_view._available_tools)
 
@@ -201,7 +207,7 @@ def test_a_hostile_design_cannot_take_the_key_run_foreign_code_or_write_files(
     assert KEY not in json.dumps(sent)
     assert "sk-attackers-own" not in json.dumps(sent)
     assert not world["marker"].exists()
-    assert imported_from_outside(world["data"] / "tools") == []
+    assert imported_from_outside(world["data"] / "tools", modules_before) == []
     assert files_outside(world) == before  # nothing written, nothing changed outside the data folder
     assert {path.name for path in world["data"].iterdir()} <= EXPECTED_IN_DATA
     for path in world["data"].rglob("*"):
