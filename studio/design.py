@@ -75,8 +75,16 @@ class ModelConfig(BaseModel):
         """The keyword settings the model is called with: ``extra``, then the named fields that are set.
 
         Raises :class:`DesignError` for an ``extra`` key that must not live in a design: ``api_key`` (secrets
-        belong in the keyring, and designs get shared) or a name the model's own fields already cover.
+        belong in the keyring, and designs get shared) or a name the model's own fields already cover; and for
+        credentials anywhere else in the model settings (headers, an ``api_base`` with a password or a key).
         """
+        if self.api_base and _url_credential(self.api_base):
+            raise DesignError(
+                "model.api_base: credentials (a user name and password, or a key in the query) must not be saved "
+                "in a design, where anyone it is shared with reads them; the studio reads API keys from the "
+                "keyring when a run starts",
+                path="model.api_base",
+            )
         for key in self.extra:
             if key in _SECRET_SETTINGS:
                 raise DesignError(
@@ -249,6 +257,19 @@ def _credential_path(value: Any, path: str) -> str | None:
         elif isinstance(item, str) and _CREDENTIAL_VALUE.match(item):
             return where
     return None
+
+
+def _url_credential(url: str) -> bool:
+    """Whether a base URL carries a credential: user info (``user:pass@``) or a key-like query parameter."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    try:
+        parts = urlsplit(url.strip() if "://" in url else "http://" + url.strip())
+    except ValueError:
+        return False  # not a URL at all: refused as an endpoint when a run starts
+    if parts.username or parts.password:
+        return True
+    return any(_names_credential(name) for name, _value in parse_qsl(parts.query, keep_blank_values=True))
 
 
 #: ``extra`` model settings refused because a field of :class:`ModelConfig` (or the runtime) sets them.

@@ -313,6 +313,18 @@ def test_credentials_in_extra_settings_are_refused(catalogue: Catalogue, extra: 
     assert str(raised.value).startswith(f"{path}: ")
 
 
+@pytest.mark.parametrize(
+    "api_base", ["http://user:secret@localhost:1/v1", "https://host.example/v1?key=AIza123", "h.example/?api-key=x"]
+)
+def test_credentials_in_the_api_base_are_refused(catalogue: Catalogue, api_base: str) -> None:
+    config = ModelConfig(model="openai/gpt-4o", api_base=api_base)
+    with pytest.raises(DesignError, match=r"^model\.api_base: credentials") as raised:
+        build_agent(AgentDesign(model=config), catalogue=catalogue)
+    assert raised.value.path == "model.api_base"
+    config.api_base = "https://host.example/openai/v1?api-version=2024-06-01"
+    assert isinstance(build_agent(AgentDesign(model=config), catalogue=catalogue).model, LiteLLMModel)
+
+
 def test_settings_that_only_look_like_credentials_are_kept(catalogue: Catalogue) -> None:
     extra = {"max_completion_tokens": 9, "prompt_cache_key": "a", "extra_headers": {"X-Trace": "on"}, "top_k": 3}
     config = ModelConfig(model="openai/gpt-4o", api_base="http://localhost:1/v1", extra=extra)
