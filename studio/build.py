@@ -148,10 +148,44 @@ def _tool_file_and_function(name: str) -> tuple[str, str] | None:
     return file_name, function
 
 
+def tool_file(name: str, file_name: str, tool_folder: Path) -> Path:
+    """The real path of a design's tool file, refused (:class:`DesignError`) unless it lies inside the tools folder.
+
+    Designs get shared, and importing a file runs its code: a name such as ``../../Downloads/x.py``, an absolute
+    path, or a symlink in the folder that points elsewhere must never reach the import. Both paths are resolved
+    (symlinks followed) before they are compared, so only files really inside the folder load.
+    """
+    folder = tool_folder.resolve()
+    written = Path(file_name)
+    if written.is_absolute() or written.drive or written.anchor:
+        raise DesignError(
+            f"Tool '{name}': tools load only from the tools folder ({folder}); '{file_name}' is an absolute path",
+            path="tools",
+        )
+    if written.suffix != ".py":
+        raise DesignError(f"Tool '{name}': '{file_name}' is not a Python file (file.py:function)", path="tools")
+    try:
+        path = (folder / written).resolve()
+    except (OSError, RuntimeError, ValueError) as error:  # a symlink loop, a NUL in the name
+        raise DesignError(f"Tool '{name}': cannot resolve '{file_name}': {error}", path="tools") from None
+    if not path.is_relative_to(folder):
+        raise DesignError(
+            f"Tool '{name}': tools load only from the tools folder ({folder}); '{file_name}' leads outside it, "
+            f"to {path}",
+            path="tools",
+        )
+    if not path.is_file():
+        raise DesignError(
+            f"Tool '{name}': the file {file_name} is not in the tools folder ({tool_folder})", path="tools"
+        )
+    return path
+
+
 def resolve_tool(name: str, *, tool_folder: Path | None = None) -> Tool:
     """A design's tool name as a :class:`processors.Tool`: a demo tool, or ``file.py:function`` from the tools folder.
 
-    The file is imported afresh each time, so edits to a tool file apply to the next run.
+    The file is imported afresh each time, so edits to a tool file apply to the next run. Only a file inside the
+    tools folder is ever imported (:func:`tool_file`).
     """
     from processors.builtin.registry import import_file
     from processors.tools import Tool, tool
@@ -173,11 +207,7 @@ def resolve_tool(name: str, *, tool_folder: Path | None = None) -> Tool:
         from studio.paths import tools_folder
 
         tool_folder = tools_folder()
-    path = Path(file_name) if Path(file_name).is_absolute() else tool_folder / file_name
-    if not path.is_file():
-        raise DesignError(
-            f"Tool '{name}': the file {file_name} is not in the tools folder ({tool_folder})", path="tools"
-        )
+    path = tool_file(name, file_name, tool_folder)
     try:
         module = import_file(path)
     except Exception as error:
@@ -291,7 +321,8 @@ def _default_tools_folder() -> Path:
 
 def available_tools(tool_folder: Path | None = None) -> tuple[list[str], list[str]]:
     """Tool names the agent settings offer: the demo set, then ``file.py:function`` for each ``@tool`` in the user
-    tools folder. Returns (names, problems): a file that fails to import is reported and skipped."""
+    tools folder. Returns (names, problems): a file that fails to import is reported and skipped, and so is a
+    symlink that leads outside the folder (it is never imported)."""
     from processors.builtin.registry import import_file
     from processors.tools import Tool
     from studio.demo import DEMO_TOOLS
@@ -300,6 +331,9 @@ def available_tools(tool_folder: Path | None = None) -> tuple[list[str], list[st
     problems: list[str] = []
     folder = tool_folder or _default_tools_folder()
     for path in sorted(folder.glob("*.py")) if folder.is_dir() else []:
+        if not path.resolve().is_relative_to(folder.resolve()):
+            problems.append(f"{path.name}: not loaded, it leads outside the tools folder (to {path.resolve()})")
+            continue
         try:
             module = import_file(path)
         except Exception as error:

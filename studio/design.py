@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -74,14 +75,31 @@ class ModelConfig(BaseModel):
         """The keyword settings the model is called with: ``extra``, then the named fields that are set.
 
         Raises :class:`DesignError` for an ``extra`` key that must not live in a design: ``api_key`` (secrets
-        belong in the keyring, and designs get shared) or a name the model's own fields already cover.
+        belong in the keyring, and designs get shared) or a name the model's own fields already cover; and for
+        credentials anywhere else in the model settings (headers, an ``api_base`` with a password or a key).
         """
+        if self.api_base and _url_credential(self.api_base):
+            raise DesignError(
+                "model.api_base: credentials (a user name and password, or a key in the query) must not be saved "
+                "in a design, where anyone it is shared with reads them; the studio reads API keys from the "
+                "keyring when a run starts",
+                path="model.api_base",
+            )
         for key in self.extra:
             if key in _SECRET_SETTINGS:
                 raise DesignError(
                     f"model.extra.{key}: API keys must not be saved in a design; the studio reads them from the "
                     "keyring when a run starts",
                     path=f"model.extra.{key}",
+                )
+            where = f"model.extra.{key}"
+            credential = where if _names_credential(key) else _credential_path(self.extra[key], where)
+            if credential is not None:
+                raise DesignError(
+                    f"{credential}: credentials (keys, tokens, secrets, Authorization headers) must not be saved "
+                    "in a design, where anyone it is shared with reads them; the studio reads API keys from the "
+                    "keyring when a run starts",
+                    path=credential,
                 )
             if key in _RESERVED_SETTINGS:
                 raise DesignError(
@@ -204,8 +222,60 @@ class DesignError(ValueError):
 
 #: ``extra`` model settings refused because they are secrets.
 _SECRET_SETTINGS = frozenset({"api_key"})
+#: Words that make a setting or header name a credential (``Authorization``, ``x-api-key``, ``aws_secret_...``).
+_CREDENTIAL_WORDS = frozenset({
+    "key", "apikey", "token", "secret", "password", "passwd", "credential", "credentials", "authorization",
+    "auth", "cookie", "bearer", "signature",
+})
+#: Names with a credential word that are not credentials (OpenAI's prompt cache routing hint).
+_NOT_CREDENTIALS = frozenset({"prompt_cache_key"})
+#: Header values that are credentials whatever the header is called.
+_CREDENTIAL_VALUE = re.compile(r"^\s*(bearer|basic|token)\s+\S", re.IGNORECASE)
+
+
+def _names_credential(name: str) -> str | None:
+    """``name`` if it names a credential: one of its words (split at ``-``, ``_``, ``.``, spaces and camelCase)
+    is a credential word. ``max_tokens`` is not (``tokens`` is a count); ``x-api-key`` and ``apiKey`` are."""
+    if name.lower() in _NOT_CREDENTIALS:
+        return None
+    words = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name).lower()
+    return name if _CREDENTIAL_WORDS.intersection(re.split(r"[^a-z0-9]+", words)) else None
+
+
+def _credential_path(value: Any, path: str) -> str | None:
+    """The field path of the first credential inside an ``extra`` value (a name or a header value), if any."""
+    stack: list[tuple[Any, str]] = [(value, path)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, dict):
+            for name, inner in item.items():
+                if _names_credential(str(name)) is not None:
+                    return f"{where}.{name}"
+                stack.append((inner, f"{where}.{name}"))
+        elif isinstance(item, list):
+            stack.extend((inner, f"{where}[{index}]") for index, inner in enumerate(item))
+        elif isinstance(item, str) and _CREDENTIAL_VALUE.match(item):
+            return where
+    return None
+
+
+def _url_credential(url: str) -> bool:
+    """Whether a base URL carries a credential: user info (``user:pass@``) or a key-like query parameter."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    try:
+        parts = urlsplit(url.strip() if "://" in url else "http://" + url.strip())
+    except ValueError:
+        return False  # not a URL at all: refused as an endpoint when a run starts
+    if parts.username or parts.password:
+        return True
+    return any(_names_credential(name) for name, _value in parse_qsl(parts.query, keep_blank_values=True))
+
+
 #: ``extra`` model settings refused because a field of :class:`ModelConfig` (or the runtime) sets them.
-_RESERVED_SETTINGS = frozenset({"model", "model_id", "api_base", "base_url", "messages", "stream", "tools"})
+_RESERVED_SETTINGS = frozenset({
+    "model", "model_id", "api_base", "base_url", "messages", "stream", "tools", "custom_llm_provider",
+})
 
 _LANE_TITLES: dict[Lane, str] = {"input": "Input chain", "output": "Output chain", "error": "Error chain"}
 

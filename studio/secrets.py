@@ -4,6 +4,10 @@ On a desktop the keyring is Secret Service/KWallet, the Windows Credential Locke
 there is none (a headless machine), keys are kept for this session only and the settings dialog says so; they
 are never written to disk in plain text. The provider's usual environment variable (``OPENAI_API_KEY`` ...)
 is the fallback when no key was entered.
+
+Each key is bound to the endpoint it was saved for (see :mod:`studio.endpoints`): :meth:`SecretStore.key_for`
+hands it out only for that endpoint or for one the user approved, so a shared design that names another
+``api_base`` cannot collect the user's key. A key read from the environment is bound to its provider's default.
 """
 
 from __future__ import annotations
@@ -11,10 +15,22 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+from dataclasses import dataclass
+from pathlib import Path
 
 import keyring
 import keyring.backends.fail
 import keyring.errors
+
+from studio.endpoints import (
+    EndpointBook,
+    default_endpoint,
+    endpoint_host,
+    is_default_endpoint,
+    normalise_endpoint,
+    same_endpoint,
+    target_endpoint,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -33,12 +49,47 @@ PROVIDERS: dict[str, str] = {
 }
 
 
-class SecretStore:
-    """Reads and writes API keys per provider. One instance per app; pass it where keys are needed."""
+#: What a model is given instead of a key it may not have: litellm would otherwise read the provider's
+#: environment variable itself and send that. Local servers (Ollama, LM Studio) ignore it.
+NO_KEY = "no-key"
 
-    def __init__(self) -> None:
+
+@dataclass(frozen=True)
+class KeyGrant:
+    """The answer to "which key may a call to this endpoint carry?".
+
+    ``key`` is ``None`` unless the provider's key was saved for ``endpoint`` or the user approved it;
+    ``withheld`` says a key exists but was not given (the endpoint needs the user's approval).
+    """
+
+    provider: str
+    #: The normalised endpoint of the call (``None``: the provider's default, which the studio does not know).
+    endpoint: str | None
+    #: The endpoint the stored key was saved for (``None``: the provider's default).
+    saved_for: str | None
+    key: str | None
+    withheld: bool = False
+
+    @property
+    def host(self) -> str:
+        """The host the call goes to, as the user is shown it."""
+        return endpoint_host(self.endpoint) if self.endpoint else f"{self.provider}'s default endpoint"
+
+    @property
+    def saved_for_host(self) -> str:
+        where = self.saved_for or default_endpoint(self.provider)
+        return endpoint_host(where) if where else f"{self.provider}'s default endpoint"
+
+
+class SecretStore:
+    """Reads and writes API keys per provider, each bound to one endpoint. One instance per app; pass it where
+    keys are needed. ``endpoints_file`` is where endpoints and approvals are kept (default: the data folder)."""
+
+    def __init__(self, *, endpoints_file: Path | None = None) -> None:
         self._session: dict[str, str] = {}
         self._available: bool | None = None
+        self._book = EndpointBook(endpoints_file)
+        self._session_book = EndpointBook(persistent=False)
 
     @property
     def keyring_available(self) -> bool:
@@ -48,43 +99,91 @@ class SecretStore:
             self._available = not isinstance(backend, keyring.backends.fail.Keyring)
         return self._available
 
-    def set_key(self, provider: str, key: str) -> str:
-        """Store a key; returns where it went ("keyring" or "session") so the UI can say it honestly."""
+    def set_key(self, provider: str, key: str, *, endpoint: str | None = None) -> str:
+        """Store a key for ``endpoint`` (``None`` or blank: the provider's default); returns where it went
+        ("keyring" or "session") so the UI can say it honestly. A new key starts with no approved endpoints.
+        Raises :class:`studio.endpoints.EndpointError` for an endpoint that is not an http(s) URL."""
         key = key.strip()
         if not key:
             self.delete_key(provider)
             return "deleted"
+        saved_for = normalise_endpoint(endpoint) if endpoint and endpoint.strip() else None
+        if saved_for is not None and is_default_endpoint(provider, saved_for):
+            saved_for = None
         if self.keyring_available:
             try:
                 keyring.set_password(SERVICE, provider, key)
                 self._session.pop(provider, None)
+                self._session_book.forget(provider)
+                self._book.key_saved(provider, saved_for)
                 return "keyring"
             except keyring.errors.KeyringError as error:
                 logger.warning("the keyring refused the key for %s (%s); keeping it for this session", provider,
                                type(error).__name__)
                 self._available = False
         self._session[provider] = key
+        self._session_book.key_saved(provider, saved_for)
         return "session"
 
+    def _book_of(self, provider: str) -> EndpointBook:
+        return self._session_book if provider in self._session else self._book
+
+    def saved_for(self, provider: str) -> str | None:
+        """The endpoint the provider's key was saved for; ``None`` for the provider's default endpoint."""
+        return self._book_of(provider).saved_for(provider)
+
+    def approved_endpoints(self, provider: str) -> list[str]:
+        """Endpoints the user approved for the provider's key, besides the one it was saved for."""
+        return self._book_of(provider).approved(provider)
+
+    def key_for(self, provider: str, api_base: str | None) -> KeyGrant:
+        """The key a call to ``api_base`` (``None``: the provider's default) may carry, and why.
+
+        Raises :class:`studio.endpoints.EndpointError` for an ``api_base`` that is not an http(s) URL."""
+        endpoint = target_endpoint(provider, api_base)
+        key, stored = self._lookup(provider)
+        saved_for = self.saved_for(provider) if stored else None  # the environment's key is the default's
+        if not key:
+            return KeyGrant(provider, endpoint, saved_for, None)
+        approved = self.approved_endpoints(provider) if stored or self.saved_for(provider) is None else []
+        allowed = same_endpoint(provider, saved_for, endpoint) or (endpoint is not None and endpoint in approved)
+        return KeyGrant(provider, endpoint, saved_for, key if allowed else None, withheld=not allowed)
+
+    def approve(self, provider: str, api_base: str) -> None:
+        """Let the provider's key go to ``api_base`` too (the user said so, having been shown its host)."""
+        self._book_of(provider).approve(provider, normalise_endpoint(api_base))
+
+    def revoke_approvals(self, provider: str) -> None:
+        self._book_of(provider).revoke_approvals(provider)
+
     def get_key(self, provider: str) -> str | None:
-        """The key for a provider: the session's, else the keyring's, else the provider's environment variable."""
+        """The key for a provider: the session's, else the keyring's, else the provider's environment variable.
+
+        Whatever endpoint it was saved for: calls get theirs from :meth:`key_for`."""
+        return self._lookup(provider)[0]
+
+    def _lookup(self, provider: str) -> tuple[str | None, bool]:
+        """The provider's key and whether it was stored here (``False``: from the environment, or none)."""
         if provider in self._session:
-            return self._session[provider]
+            return self._session[provider], True
         if self.keyring_available:
             try:
                 stored = keyring.get_password(SERVICE, provider)
             except keyring.errors.KeyringError:
                 stored = None
             if stored:
-                return stored
+                return stored, True
         variable = PROVIDERS.get(provider)
-        return os.environ.get(variable) if variable else None
+        return (os.environ.get(variable) or None) if variable else None, False
 
     def has_key(self, provider: str) -> bool:
         return bool(self.get_key(provider))
 
     def delete_key(self, provider: str) -> None:
+        """Remove the key, the endpoint it was saved for and its approvals."""
         self._session.pop(provider, None)
+        self._session_book.forget(provider)
+        self._book.forget(provider)
         if self.keyring_available:
             with contextlib.suppress(keyring.errors.KeyringError):
                 keyring.delete_password(SERVICE, provider)

@@ -22,6 +22,7 @@ from studio.build import build_agent
 from studio.controllers.run_controller import RunController
 from studio.controllers.threads_controller import ThreadsController
 from studio.design import AgentDesign, DesignError, load_design, save_design
+from studio.endpoints import EndpointError
 from studio.export import design_to_python, script_requirements
 from studio.files import write_text_atomic
 from studio.models.chat_model import ChatListModel, ChatModel
@@ -29,7 +30,7 @@ from studio.models.design_document import DesignDocument
 from studio.models.threads_model import ThreadListModel
 from studio.models.trace_data import RunHistory
 from studio.sample import sample_design
-from studio.secrets import SecretStore, provider_of
+from studio.secrets import NO_KEY, KeyGrant, SecretStore, provider_of
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +51,9 @@ class Workspace(QObject):
     ready = Signal()
     #: Saving or exporting a file failed (a title and what happened); the window shows it without blocking.
     file_failed = Signal(str, str)
+    #: A run's key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the
+    #: user, showing the host, and answers with :meth:`answer_endpoint_approval`.
+    endpoint_approval_requested = Signal(object)
 
     def __init__(self, *, store: Any, catalogue: Any, secrets: SecretStore, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -66,6 +70,8 @@ class Workspace(QObject):
         #: Processor instances kept between runs while their chain entry is unchanged (caches, ledgers).
         self._processors: dict[tuple[str, ...], Any] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: (provider, endpoint) pairs the user declined to approve in this session: not asked again.
+        self._declined: set[tuple[str, str]] = set()
         self._autosave = QTimer(self, singleShot=True, interval=AUTOSAVE_MS)
         self._autosave.timeout.connect(self._on_autosave_timeout)
 
@@ -181,26 +187,36 @@ class Workspace(QObject):
             self.spawn(self._send_on_new_thread(text))
             return None
         design = self.document.snapshot()
-        missing = self._missing_key(design)
+        try:
+            grant = self._key_grant(design)
+        except EndpointError as error:
+            self._refuse(text, f"model.api_base: {error}")
+            return None
+        missing = self._missing_key(design, grant)
         if missing:
-            self.chat.add_user_message(text)
-            self.chat.add_error(missing)
-            self.status_message.emit(missing)
+            self._refuse(text, missing)
             return None
         try:
             agent = build_agent(
-                design, catalogue=self.catalogue, api_key=self._api_key(design), memory=self.store.memory,
+                design, catalogue=self.catalogue, api_key=self._api_key(design, grant), memory=self.store.memory,
                 on_violation=self.runs.record_violation, reuse=self._processors,
             )
         except DesignError as error:
-            self.chat.add_user_message(text)
-            self.chat.add_error(f"The agent could not be built: {error}")
-            self.status_message.emit(str(error))
+            self._refuse(text, f"The agent could not be built: {error}", status=str(error))
             return None
         run_id = self.runs.start(agent, text, thread_id=self.thread_id, design_id=design.id,
                                  design_json=design.to_json())
         self.chat.add_user_message(text, run_id=run_id)
+        if grant is not None and grant.withheld:
+            self.chat.add_error(self._withheld_notice(grant, running=True), run_id=run_id)
+            self._ask_approval(grant)
         return run_id
+
+    def _refuse(self, text: str, message: str, *, status: str | None = None) -> None:
+        """A message that cannot be sent: it stays in the chat with the reason under it."""
+        self.chat.add_user_message(text)
+        self.chat.add_error(message)
+        self.status_message.emit(status or message)
 
     async def _send_on_new_thread(self, text: str) -> None:
         record = await self.store.memory.create_thread(title=text[:60])
@@ -211,16 +227,53 @@ class Workspace(QObject):
     def stop(self) -> None:
         self.runs.stop()
 
-    def _missing_key(self, design: AgentDesign) -> str | None:
-        """Say so before calling a hosted model without a key (a local server with an API base needs none)."""
-        if design.model.is_demo or design.model.api_base or self._api_key(design):
+    def _key_grant(self, design: AgentDesign) -> KeyGrant | None:
+        """Which key this design's calls may carry (``None`` for the demo model). Raises ``EndpointError``."""
+        if design.model.is_demo:
             return None
-        provider = provider_of(design.model.model)
-        return (f"No API key is set for {provider}. Add one in Settings → API keys (Ctrl+,), set the provider's "
-                "environment variable, or pick the offline 'demo' model in the Agent tab.")
+        return self.secrets.key_for(provider_of(design.model.model), design.model.api_base)
 
-    def _api_key(self, design: AgentDesign) -> str | None:
-        return None if design.model.is_demo else self.secrets.get_key(provider_of(design.model.model))
+    def _missing_key(self, design: AgentDesign, grant: KeyGrant | None) -> str | None:
+        """Say so before calling a hosted model without a key (a local server with an API base needs none)."""
+        if grant is None or grant.key or design.model.api_base:
+            return None
+        if grant.withheld:
+            self._ask_approval(grant)
+            return self._withheld_notice(grant, running=False)
+        return (f"No API key is set for {grant.provider}. Add one in Settings → API keys (Ctrl+,), set the "
+                "provider's environment variable, or pick the offline 'demo' model in the Agent tab.")
+
+    @staticmethod
+    def _api_key(design: AgentDesign, grant: KeyGrant | None) -> str | None:
+        """The granted key; else a placeholder, so litellm does not send the environment's key on its own."""
+        if grant is None or design.model.is_demo:
+            return None
+        return grant.key or NO_KEY
+
+    @staticmethod
+    def _withheld_notice(grant: KeyGrant, *, running: bool) -> str:
+        where = ("This message was sent there without a key." if running else "Nothing was sent.")
+        return (f"Your {grant.provider} API key was not sent to {grant.host}: it was saved for "
+                f"{grant.saved_for_host}, and this design's model sends requests to {grant.host}. {where} "
+                f"If you trust {grant.host}, allow your key there when asked (or in Settings → API keys and "
+                "connection, Ctrl+,) and send again.")
+
+    def _ask_approval(self, grant: KeyGrant) -> None:
+        if grant.endpoint is not None and (grant.provider, grant.endpoint) not in self._declined:
+            self.endpoint_approval_requested.emit(grant)
+
+    def answer_endpoint_approval(self, grant: KeyGrant, approved: bool) -> None:
+        """The user's answer to :attr:`endpoint_approval_requested`: remember it (approvals across sessions,
+        refusals for this session, so the question is not asked at every message)."""
+        if grant.endpoint is None:
+            return
+        if not approved:
+            self._declined.add((grant.provider, grant.endpoint))
+            self.status_message.emit(f"Your {grant.provider} key stays away from {grant.host}.")
+            return
+        self.secrets.approve(grant.provider, grant.endpoint)
+        self._declined.discard((grant.provider, grant.endpoint))
+        self.status_message.emit(f"Your {grant.provider} key may now be sent to {grant.host}; send again to use it.")
 
     @Slot(str, object)
     def _on_runs_chunk_received(self, run_id: str, chunk: Any) -> None:

@@ -33,6 +33,7 @@ from studio.sample import SUGGESTIONS
 from studio.views.agent_settings import AgentSettingsView
 from studio.views.chain_editor import ChainEditor
 from studio.views.chat_view import ChatView
+from studio.views.endpoint_approval import EndpointApproval
 from studio.views.inspector import InspectorView
 from studio.views.options_form import OptionsForm
 from studio.views.palette import PaletteView
@@ -127,6 +128,7 @@ class MainWindow(QMainWindow):
         workspace.status_message.connect(self._show_status)
         workspace.file_failed.connect(self._on_workspace_file_failed)
         workspace.design_opened.connect(self._on_workspace_design_opened)
+        workspace.endpoint_approval_requested.connect(self._on_workspace_endpoint_approval_requested)
         workspace.document.modified_changed.connect(self._update_title)
         self._restore_geometry()
         for problem in tool_problems:
@@ -192,6 +194,17 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_workspace_design_opened(self, _name: str) -> None:
         self._update_title()
+
+    @Slot(object)
+    def _on_workspace_endpoint_approval_requested(self, grant: Any) -> None:
+        """Ask (without blocking) whether the key may go to the host the design names; one question at a time."""
+        asking = self.findChild(EndpointApproval, "endpoint_approval")
+        if asking is not None and asking.isVisible():
+            return
+        dialog = EndpointApproval(grant, self)
+        dialog.answered.connect(self.workspace.answer_endpoint_approval)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
 
     @Slot()
     def _update_title(self, *_args: Any) -> None:

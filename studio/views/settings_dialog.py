@@ -1,4 +1,8 @@
-"""The settings dialog: API keys per provider (kept in the OS keyring) and a "Test connection" button."""
+"""The settings dialog: API keys per provider (kept in the OS keyring), each saved for one endpoint, and a "Test
+connection" button.
+
+A key goes only to the endpoint it was saved for (the provider's own, or the base URL typed next to it) and to
+endpoints the user allowed for it; the dialog shows both, and the connection test follows the same rule."""
 
 from __future__ import annotations
 
@@ -20,7 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.secrets import PROVIDERS, SecretStore, mask, provider_of
+from studio.endpoints import EndpointError, default_endpoint, endpoint_host
+from studio.secrets import NO_KEY, PROVIDERS, SecretStore, mask, provider_of
 
 ConnectionTester = Callable[..., Coroutine[Any, Any, str]]
 
@@ -47,6 +52,16 @@ class SettingsDialog(QDialog):
         self.key.setObjectName("settings.key")
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
         self.key.setPlaceholderText("Paste the API key")
+        self.key_endpoint = QLineEdit()
+        self.key_endpoint.setObjectName("settings.key_endpoint")
+        self.approved = QLabel()
+        self.approved.setObjectName("settings.approved")
+        self.approved.setWordWrap(True)
+        self.forget = QPushButton("&Forget allowed servers")
+        self.forget.setObjectName("settings.forget")
+        self.allow = QPushButton()
+        self.allow.setObjectName("settings.allow")
+        self.allow.hide()
         self.stored = QLabel()
         self.stored.setObjectName("settings.stored")
         self.save = QPushButton("&Save key")
@@ -78,15 +93,21 @@ class SettingsDialog(QDialog):
         row.addWidget(self.save)
         row.addWidget(self.remove)
         keys.addRow("API key", row)
+        keys.addRow("For endpoint", self.key_endpoint)
         keys.addRow("", self.stored)
+        allowed = QHBoxLayout()
+        allowed.addWidget(self.approved, 1)
+        allowed.addWidget(self.forget)
+        keys.addRow("", allowed)
         connection = QFormLayout()
         connection.addRow("Model", self.model)
         connection.addRow("API base", self.api_base)
         connection.addRow("", self.test)
         connection.addRow("", self.verdict)
+        connection.addRow("", self.allow)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
-        for button in (*buttons.buttons(), self.save, self.remove, self.test):
+        for button in (*buttons.buttons(), self.save, self.remove, self.test, self.forget, self.allow):
             if isinstance(button, QPushButton):
                 button.setAutoDefault(False)  # Enter in the key field saves the key; it must not close the dialog
         layout = QVBoxLayout(self)
@@ -100,23 +121,43 @@ class SettingsDialog(QDialog):
         self.save.clicked.connect(self._on_save_clicked)
         self.remove.clicked.connect(self._on_remove_clicked)
         self.test.clicked.connect(self._on_test_clicked)
+        self.forget.clicked.connect(self._on_forget_clicked)
+        self.allow.clicked.connect(self._on_allow_clicked)
         self.key.returnPressed.connect(self._on_save_clicked)
         self.provider.setCurrentText(provider_of(model_id) if provider_of(model_id) in PROVIDERS else "openai")
-        self._show_stored()
+        self._on_provider_changed(self.provider.currentText())
 
     def _show_stored(self) -> None:
         provider = self.provider.currentText()
+        default = default_endpoint(provider)
+        self.key_endpoint.setPlaceholderText(
+            f"{endpoint_host(default)} (the provider's own); or the base URL this key is for" if default
+            else "The base URL this key is for"
+        )
         key = self._secrets.get_key(provider)
-        self.stored.setText(f"Stored: {mask(key)}" if key else "No key stored for this provider.")
+        saved_for = self._secrets.saved_for(provider)
+        where = endpoint_host(saved_for) if saved_for else (endpoint_host(default) if default else "its default")
+        self.stored.setText(f"Stored: {mask(key)} — sent only to {where}" if key
+                            else "No key stored for this provider.")
+        approved = self._secrets.approved_endpoints(provider) if key else []
+        self.approved.setText("Also allowed: " + ", ".join(endpoint_host(url) for url in approved) if approved
+                              else "")
+        self.forget.setVisible(bool(approved))
 
     @Slot(str)
-    def _on_provider_changed(self, _provider: str) -> None:
+    def _on_provider_changed(self, provider: str) -> None:
         self.key.clear()
+        self.key_endpoint.setText(self._secrets.saved_for(provider) or "")  # a replaced key keeps its endpoint
         self._show_stored()
 
     @Slot()
     def _on_save_clicked(self) -> None:
-        where = self._secrets.set_key(self.provider.currentText(), self.key.text())
+        try:
+            where = self._secrets.set_key(self.provider.currentText(), self.key.text(),
+                                          endpoint=self.key_endpoint.text())
+        except EndpointError as error:
+            self.verdict.setText(f"Not saved — the endpoint: {error}")
+            return
         self.key.clear()
         self._show_stored()
         self.verdict.setText({"keyring": "Saved in the system keyring.", "session": "Saved for this session only.",
@@ -129,6 +170,20 @@ class SettingsDialog(QDialog):
         self.verdict.setText("Key removed.")
 
     @Slot()
+    def _on_forget_clicked(self) -> None:
+        self._secrets.revoke_approvals(self.provider.currentText())
+        self._show_stored()
+
+    @Slot()
+    def _on_allow_clicked(self) -> None:
+        model_id = self.model.text().strip()
+        api_base = self.api_base.text().strip()
+        self._secrets.approve(provider_of(model_id), api_base)
+        self.allow.hide()
+        self._show_stored()
+        self.verdict.setText(f"Your {provider_of(model_id)} key may now be sent to {endpoint_host(api_base)}.")
+
+    @Slot()
     def _on_test_clicked(self) -> None:
         if self._task is not None and not self._task.done():
             return
@@ -138,11 +193,27 @@ class SettingsDialog(QDialog):
 
     async def _run_test(self) -> None:
         model_id = self.model.text().strip()
-        key = self._secrets.get_key(provider_of(model_id))
+        api_base = self.api_base.text().strip() or None
+        self.allow.hide()
         try:
-            verdict = await self._tester(model_id, api_key=key, api_base=self.api_base.text().strip() or None)
+            grant = self._secrets.key_for(provider_of(model_id), api_base)
+        except EndpointError as error:
+            self._show_verdict(f"API base: {error}")
+            return
+        key = grant.key or (NO_KEY if grant.withheld and api_base else None)
+        try:
+            verdict = await self._tester(model_id, api_key=key, api_base=api_base)
         except Exception as error:  # a tester bug must not become a traceback dialog
             verdict = f"Failed — {type(error).__name__}: {error}"
+        if grant.withheld:
+            verdict += (f" (your {grant.provider} key was not sent: it is for {grant.saved_for_host}, "
+                        f"not {grant.host})")
+            if api_base:
+                self.allow.setText(f"&Allow my {grant.provider} key for {grant.host}")
+                self.allow.show()
+        self._show_verdict(verdict)
+
+    def _show_verdict(self, verdict: str) -> None:
         if not self.isVisible() and self.parent() is None:
             return
         self.verdict.setText(verdict)

@@ -292,6 +292,46 @@ def test_bad_model_settings_are_refused(catalogue: Catalogue, config: ModelConfi
         build_agent(AgentDesign(model=config), catalogue=catalogue)
 
 
+@pytest.mark.parametrize(
+    ("extra", "path"),
+    [
+        ({"extra_headers": {"Authorization": "Bearer sk-1"}}, "model.extra.extra_headers.Authorization"),
+        ({"extra_headers": {"api-key": "k"}}, "model.extra.extra_headers.api-key"),
+        ({"extra_headers": {"X-API-Key": "k"}}, "model.extra.extra_headers.X-API-Key"),
+        ({"headers": {"X-Custom": "Bearer sk-hidden"}}, "model.extra.headers.X-Custom"),
+        ({"aws_secret_access_key": "x"}, "model.extra.aws_secret_access_key"),
+        ({"azure_ad_token": "x"}, "model.extra.azure_ad_token"),
+        ({"extra_body": {"auth": {"apiKey": "x"}}}, "model.extra.extra_body.auth"),
+        ({"metadata": [{"password": "x"}]}, "model.extra.metadata[0].password"),
+    ],
+)
+def test_credentials_in_extra_settings_are_refused(catalogue: Catalogue, extra: dict[str, object], path: str) -> None:
+    config = ModelConfig(model="openai/gpt-4o", api_base="http://localhost:1/v1", extra=extra)
+    with pytest.raises(DesignError, match=r"credentials .* must not be saved in a design") as raised:
+        build_agent(AgentDesign(model=config), catalogue=catalogue)
+    assert raised.value.path == path
+    assert str(raised.value).startswith(f"{path}: ")
+
+
+@pytest.mark.parametrize(
+    "api_base", ["http://user:secret@localhost:1/v1", "https://host.example/v1?key=AIza123", "h.example/?api-key=x"]
+)
+def test_credentials_in_the_api_base_are_refused(catalogue: Catalogue, api_base: str) -> None:
+    config = ModelConfig(model="openai/gpt-4o", api_base=api_base)
+    with pytest.raises(DesignError, match=r"^model\.api_base: credentials") as raised:
+        build_agent(AgentDesign(model=config), catalogue=catalogue)
+    assert raised.value.path == "model.api_base"
+    config.api_base = "https://host.example/openai/v1?api-version=2024-06-01"
+    assert isinstance(build_agent(AgentDesign(model=config), catalogue=catalogue).model, LiteLLMModel)
+
+
+def test_settings_that_only_look_like_credentials_are_kept(catalogue: Catalogue) -> None:
+    extra = {"max_completion_tokens": 9, "prompt_cache_key": "a", "extra_headers": {"X-Trace": "on"}, "top_k": 3}
+    config = ModelConfig(model="openai/gpt-4o", api_base="http://localhost:1/v1", extra=extra)
+    assert config.call_settings() == extra
+    assert isinstance(build_agent(AgentDesign(model=config), catalogue=catalogue).model, LiteLLMModel)
+
+
 async def test_a_litellm_design_talks_to_a_local_server(catalogue: Catalogue, openai_server: OpenAIServer) -> None:
     openai_server.reply_text("Hi ", "there")
     config = ModelConfig(model="openai/test-model", api_base=openai_server.base_url, temperature=0.3, max_tokens=50)

@@ -47,16 +47,44 @@ def test_saved_key_is_used_for_the_connection_test_and_never_shown(
 ) -> None:
     openai_server.reply_text("OK")
     dialog = dialog_for(qtbot, openai_server)
+    dialog.key_endpoint.setText(openai_server.base_url)  # a key for this server
     dialog.key.setText("sk-test-abcdefgh1234")
     qtbot.keyClick(dialog.key, Qt.Key.Key_Return)
 
     assert memory_keyring.values == {("processor-studio", "openai"): "sk-test-abcdefgh1234"}
     assert dialog.key.text() == ""
     assert "sk-test" not in dialog.stored.text()
-    assert dialog.stored.text().endswith("1234")
+    assert dialog.stored.text().startswith("Stored: ••••••••1234 — sent only to 127.0.0.1:")
+    reopened = SettingsDialog(SecretStore(), check_connection, model_id="openai/test-model")
+    qtbot.addWidget(reopened)
+    assert reopened.key_endpoint.text() == openai_server.base_url  # replacing the key keeps its endpoint
     verdict = run(qloop, press_test(dialog))
     assert verdict == "Connected to openai/test-model — it replied “OK”"
     assert openai_server.request_headers[0]["authorization"] == "Bearer sk-test-abcdefgh1234"
+
+
+def test_a_key_saved_for_the_provider_is_tested_elsewhere_only_once_allowed(
+    qtbot: QtBot, qloop: qasync.QEventLoop, openai_server: OpenAIServer, memory_keyring: MemoryKeyring
+) -> None:
+    openai_server.reply_text("OK")
+    openai_server.reply_text("OK")
+    dialog = dialog_for(qtbot, openai_server)
+    dialog.key.setText("sk-test-abcdefgh1234")
+    dialog.save.click()
+    assert "sent only to api.openai.com" in dialog.stored.text()
+
+    verdict = run(qloop, press_test(dialog))
+    assert "your openai key was not sent: it is for api.openai.com, not 127.0.0.1:" in verdict
+    assert "sk-test" not in str(openai_server.request_headers)
+    assert dialog.allow.isVisible()
+    assert dialog.allow.text().startswith("&Allow my openai key for 127.0.0.1:")
+    dialog.allow.click()
+    assert dialog.approved.text().startswith("Also allowed: 127.0.0.1:")
+
+    assert run(qloop, press_test(dialog)) == "Connected to openai/test-model — it replied “OK”"
+    assert openai_server.request_headers[1]["authorization"] == "Bearer sk-test-abcdefgh1234"
+    dialog.forget.click()
+    assert dialog.approved.text() == ""
 
 
 def test_a_refused_key_is_reported_in_one_line(
@@ -64,6 +92,7 @@ def test_a_refused_key_is_reported_in_one_line(
 ) -> None:
     openai_server.reply_error(401, "Incorrect API key provided")
     dialog = dialog_for(qtbot, openai_server)
+    dialog.key_endpoint.setText(openai_server.base_url)
     dialog.key.setText("sk-wrong")
     dialog.save.click()
     verdict = run(qloop, press_test(dialog))
