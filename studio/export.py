@@ -71,12 +71,36 @@ def design_to_python(
     return script
 
 
+#: The variable an exported script reads its key from when the design names its own server (api_base).
+CUSTOM_ENDPOINT_KEY_ENV = "PROCESSOR_STUDIO_API_KEY"
+
+
+def _custom_endpoint(design: AgentDesign) -> bool:
+    from studio.endpoints import EndpointError, is_default_endpoint, target_endpoint
+    from studio.secrets import provider_of
+
+    provider = provider_of(design.model.model.strip())
+    try:
+        return not is_default_endpoint(provider, target_endpoint(provider, design.model.api_base or None))
+    except EndpointError:
+        return True
+
+
+def script_key_env(design: AgentDesign) -> str:
+    """The environment variable the exported script reads its key from: the provider's own (``OPENAI_API_KEY``)
+    for the provider's service, :data:`CUSTOM_ENDPOINT_KEY_ENV` for a server the design names — a script shared
+    with a design's ``api_base`` must not send the user's provider key to that server."""
+    if _custom_endpoint(design):
+        return CUSTOM_ENDPOINT_KEY_ENV
+    return api_key_env_var(design.model.model.strip())
+
+
 def script_requirements(design: AgentDesign) -> list[str]:
     """What the exported script of ``design`` needs besides Python 3.11+, in words for its docstring and the
     success message: always the ``processors`` package; litellm for a real model; the user files it loads."""
     needs = ["the `processors` package of Processor Studio on the Python path"]
     if not design.model.is_demo:
-        needs.append(f"litellm installed and the API key in ${api_key_env_var(design.model.model.strip())}")
+        needs.append(f"litellm installed and the API key in ${script_key_env(design)}")
     if any(_tool_file_and_function(name) is not None for name in design.tools):
         needs.append("the tool files it names, in the tools folder ($PROCESSOR_STUDIO_TOOLS)")
     return needs
@@ -328,11 +352,15 @@ class _Script:
             return f"model = {self._import('processors.offline_demo', 'demo_model')}()"
         self.stdlib.add("import os")
         model_id = config.model.strip()
-        self.constants.insert(0, f"API_KEY_ENV = {_flat_literal(api_key_env_var(model_id))}")
+        self.constants.insert(0, f"API_KEY_ENV = {_flat_literal(script_key_env(self.design))}")
+        # A server of the design's own choosing gets the key named for it, or a placeholder: never the provider's
+        # standard variable, which litellm would otherwise read and send there.
+        key = "os.environ.get(API_KEY_ENV)" if not _custom_endpoint(self.design) else (
+            'os.environ.get(API_KEY_ENV) or "no-key"')
         leading = [
             _flat_literal(model_id),
             f"api_base={_flat_literal(config.api_base or None)}",
-            "api_key=os.environ.get(API_KEY_ENV)",
+            f"api_key={key}",
         ]
         constructor = self._import("processors.models", "LiteLLMModel")
         return f"model = {_call(constructor, _sorted_keys(config.call_settings()), 4, leading, before=8)}"
@@ -395,7 +423,7 @@ class _Script:
         if design.model.is_demo:
             key_note = "It uses the offline demo model (no API key, no network)."
         else:
-            env = api_key_env_var(design.model.model.strip())
+            env = script_key_env(design)
             key_note = f"The API key is read from the {env} environment variable."
         needs = "".join(f"- {_docstring_text(need)}\n" for need in script_requirements(design))
         return (

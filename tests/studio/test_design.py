@@ -424,17 +424,35 @@ def test_a_litellm_script_reads_its_key_from_the_environment(
     )
     source = design_to_python(design, catalogue=catalogue)
     assert "studio" not in source.split('"""', 2)[2], "without the demo model the script needs only processors"
-    assert 'API_KEY_ENV = "OPENAI_API_KEY"' in source
-    assert "api_key=os.environ.get(API_KEY_ENV)" in source
+    # The design names its own server: the script reads a key named for it, never the provider's variable.
+    assert 'API_KEY_ENV = "PROCESSOR_STUDIO_API_KEY"' in source
+    assert 'api_key=os.environ.get(API_KEY_ENV) or "no-key"' in source
     script = tmp_path / "agent.py"
     script.write_text(source, encoding="utf-8")
-    done = run_script(script, "hi\n", OPENAI_API_KEY="sk-from-env")
+    done = run_script(script, "hi\n", PROCESSOR_STUDIO_API_KEY="sk-for-this-server", OPENAI_API_KEY="sk-openai")
     assert done.returncode == 0, done.stderr
     assert "Hello from the server" in done.stdout
-    assert openai_server.request_headers[0]["authorization"] == "Bearer sk-from-env"
+    assert openai_server.request_headers[0]["authorization"] == "Bearer sk-for-this-server"
     body = openai_server.requests[0]
     assert body["temperature"] == 0.5
     assert body["messages"][0] == {"role": "system", "content": 'Line one.\nSay "hi" — politely.'}
+
+
+def test_a_script_for_another_server_never_sends_the_provider_key(
+    tmp_path: Path, catalogue: Catalogue, openai_server: OpenAIServer
+) -> None:
+    openai_server.reply_text("ok")
+    design = AgentDesign(model=ModelConfig(model="openai/test-model", api_base=openai_server.base_url))
+    script = tmp_path / "agent.py"
+    script.write_text(design_to_python(design, catalogue=catalogue), encoding="utf-8")
+    done = run_script(script, "hi\n", OPENAI_API_KEY="sk-openai-must-stay-home")
+    assert done.returncode == 0, done.stderr
+    assert openai_server.request_headers[0]["authorization"] == "Bearer no-key"
+
+
+def test_a_script_for_the_providers_own_service_reads_the_providers_variable(catalogue: Catalogue) -> None:
+    source = design_to_python(AgentDesign(model=ModelConfig(model="anthropic/claude-x")), catalogue=catalogue)
+    assert 'API_KEY_ENV = "ANTHROPIC_API_KEY"' in source and "api_key=os.environ.get(API_KEY_ENV))" in source
 
 
 def test_the_key_is_never_written_into_the_script(catalogue: Catalogue) -> None:
