@@ -5,7 +5,8 @@
     ProcessorsError
     ├── ModelAPIError              a provider refused or failed a model call (status, retryable)
     ├── ProcessorError             a processor broke the contract or raised
-    │   ├── ProcessorContractError     wrong return shape, foreign MessageList, bad lane ...
+    │   ├── ProcessorContractError     a value the hook does not allow (a dict or str for a chunk ...),
+    │   │                              a foreign MessageList, an unknown key, a processor in the wrong lane
     │   └── ProcessorRaisedError       a hook raised a normal exception (names processor and hook)
     ├── ToolError                  a tool could not be called
     │   └── ToolArgumentsError         the model sent invalid JSON or invalid arguments

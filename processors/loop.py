@@ -47,7 +47,7 @@ from processors.chunks import (
     text_delta,
 )
 from processors.context import RequestContext, StreamWriter
-from processors.errors import ModelAPIError, ProcessorContractError
+from processors.errors import ModelAPIError, ProcessorContractError, ProcessorError
 from processors.memory.base import Memory
 from processors.message_list import MessageList
 from processors.messages import DataPart, ErrorInfo, ErrorPart, Message, MessageContent, TextPart, new_id
@@ -343,6 +343,10 @@ class Run:
             terminal = [*self.pending_terminal, end.chunk]
         except TripWire as tripwire:  # a stream processor blocked a chunk outside any step (the finish chunk)
             terminal = [self.tripwire_chunk(tripwire)]
+        except ProcessorError as error:  # a stream processor broke the contract (its hook named in the error)
+            if self.current_state is not None and not self.current_state.accepted:
+                self._keep_partial_step(self.current_state, error)
+            terminal = [self.error_chunk(error)]
         except (GeneratorExit, asyncio.CancelledError):  # the consumer stopped the run: keep what it saw
             self.finish_reason = "abort"
             if self.current_state is not None and not self.current_state.accepted:

@@ -284,6 +284,7 @@ async def run_llm_response(
                 "process_llm_response",
                 args,
                 describe=lambda: f"{len(raw_chunks)} chunks" + (" (from cache)" if from_cache else ""),
+                apply=_returns_nothing(entry, "process_llm_response"),
             )
         except TripWire as tripwire:
             raise EndRun(run.tripwire_chunk(tripwire)) from None
@@ -379,6 +380,21 @@ async def run_output_result(run: Run) -> list[AnyChunk]:
     if last_after is not None and last_after != last_before:
         run.text_parts = [last_after]
     return out
+
+
+def _returns_nothing(entry: Entry, hook: str) -> Callable[[Any], None]:
+    """Refuse a value from a hook that returns nothing: the processor expected it to change something."""
+
+    def check(result: Any) -> None:
+        if result is not None:
+            raise ProcessorContractError(
+                f"Processor '{entry.id}' returned {type(result).__name__} from {hook}, which returns nothing "
+                "(None); the chunks it is given are a record of what was streamed",
+                processor_id=entry.id,
+                hook=hook,
+            )
+
+    return check
 
 
 def _message_tracing(ml: MessageList) -> dict[str, Callable[[], Any]]:
