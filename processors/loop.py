@@ -47,7 +47,7 @@ from processors.chunks import (
     text_delta,
 )
 from processors.context import RequestContext, StreamWriter
-from processors.errors import ModelAPIError, ProcessorContractError, ProcessorError
+from processors.errors import ModelAdapterError, ModelAPIError, ProcessorContractError, ProcessorError
 from processors.memory.base import Memory
 from processors.message_list import MessageList
 from processors.messages import DataPart, ErrorInfo, ErrorPart, Message, MessageContent, TextPart, new_id
@@ -397,9 +397,26 @@ class Run:
         has_chain = bool(chain)
         while True:
             fast = has_chain and not chain.has_async and not self.ctx.tracer.active
-            source = replay(cached, run_id) if cached is not None else model.stream(request)
+            source: Any = None
             try:
-                async for event in source:
+                try:
+                    source = replay(cached, run_id) if cached is not None else model.stream(request)
+                    next_event = aiter(source).__anext__
+                except ModelAPIError:
+                    raise
+                except Exception as exc:  # stream() itself failed, or did not return an async iterator
+                    raise adapter_error(model, exc) from exc
+                while True:
+                    # The model's own failures, told apart from the chain's: only what the adapter raised is a
+                    # failed model call (a try block costs nothing in 3.11 until it catches).
+                    try:
+                        event = await next_event()
+                    except StopAsyncIteration:
+                        break
+                    except ModelAPIError:
+                        raise
+                    except Exception as exc:
+                        raise adapter_error(model, exc) from exc
                     if type(event) is TextDelta and builder.text_open:
                         produced: tuple[Any, ...] = (text_delta(run_id, text_id, event.text),)
                     else:
@@ -447,9 +464,7 @@ class Run:
                 self._keep_partial_step(state, error)
                 raise EndRun(self.error_chunk(error, f"Model call failed: {error.message}")) from None
             finally:
-                close = getattr(source, "aclose", None)
-                if close is not None:
-                    await close()
+                await _close_source(source)
 
         # ---- after the model
         if record_raw:
@@ -610,6 +625,24 @@ def _in_background(coroutine: Any) -> None:
         return
     _BACKGROUND.add(task)
     task.add_done_callback(_BACKGROUND.discard)
+
+
+def adapter_error(model: LanguageModel, error: Exception) -> ModelAdapterError:
+    """A model adapter's unexpected exception as a failed model call that names the model."""
+    model_id = getattr(model, "model_id", None) or type(model).__name__
+    return ModelAdapterError(str(model_id), error, provider=getattr(model, "provider", None))
+
+
+async def _close_source(source: Any) -> None:
+    """Close the model's stream (its HTTP response). A broken ``aclose`` is logged: it must not replace the
+    step's outcome (or error) with its own; cancellation still propagates."""
+    close = getattr(source, "aclose", None)
+    if close is None:
+        return
+    try:
+        await close()
+    except Exception:
+        logger.warning("closing the model's stream failed", exc_info=True)
 
 
 def _current_step_text(ml: MessageList, fallback: str) -> str:
