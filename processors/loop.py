@@ -18,6 +18,7 @@ costs about a microsecond per chunk, and the per-chunk path is the hot one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import AsyncGenerator
@@ -145,6 +146,9 @@ class Run:
         #: Chunks to emit just before the terminal one (the ``step-finish`` of a tripped step).
         self.pending_terminal: list[AnyChunk] = []
         self.initial_system: list[dict[str, Any]] = []
+        #: The task saving the turn, once the run ended (a stopped run saves in the background; ``aclose()``
+        #: waits for it).
+        self.saving: asyncio.Task[None] | None = None
         #: The step in progress, so a stopped run can keep what was streamed of it.
         self.current_state: StepState | None = None
         #: The object a structured-output processor emitted (``data-structured-output``), for ``result.object``.
@@ -294,8 +298,11 @@ class Run:
                 self.ctx.step_number = step_number
                 state = self.current_state = StepState()
                 try:
-                    async for chunk in self._step(step_number, state):
-                        yield chunk
+                    # aclosing: when the run is stopped at a yield, the step's model stream (its HTTP response)
+                    # and its tools are closed before aclose() returns, not whenever the step is collected.
+                    async with contextlib.aclosing(self._step(step_number, state)) as step_chunks:
+                        async for chunk in step_chunks:
+                            yield chunk
                 except TripWire as tripwire:  # from a chunk outside the model's stream (step-finish, tool-result...)
                     if not self.can_retry(tripwire):
                         if not state.accepted:
@@ -348,17 +355,22 @@ class Run:
                 self._keep_partial_step(self.current_state, error)
             terminal = [self.error_chunk(error)]
         except (GeneratorExit, asyncio.CancelledError):  # the consumer stopped the run: keep what it saw
+            self.ctx.abort_signal.set()
             self.finish_reason = "abort"
             if self.current_state is not None and not self.current_state.accepted:
                 self._keep_partial_step(self.current_state, reason="abort")
             self._finalise()
-            _in_background(self._save())
+            self.saving = _in_background(self._save())
             raise
         finally:
             if self.ctx.tracer.active:
                 self.chain.flush_trace()
         self._finalise()
-        await self._save()
+        if self.config.memory is not None:
+            # Shielded: a run stopped while it saves (its answer complete) still stores the turn, in the background.
+            self.saving = _in_background(self._save())
+            if self.saving is not None:
+                await asyncio.shield(self.saving)
         for chunk in terminal:
             yield chunk
 
@@ -489,8 +501,9 @@ class Run:
         for chunk in await self.emit(step_finish):
             yield chunk
         if step.tool_calls:
-            async for chunk in run_tools(self, step_number, step, step_tools):
-                yield chunk
+            async with contextlib.aclosing(run_tools(self, step_number, step, step_tools)) as tool_chunks:
+                async for chunk in tool_chunks:
+                    yield chunk
         self.retry_count = 0  # the step stood: only consecutive retries carry forward
         self.api_retry_count = 0
 
@@ -616,15 +629,16 @@ class Run:
 _BACKGROUND: set[asyncio.Task[None]] = set()
 
 
-def _in_background(coroutine: Any) -> None:
+def _in_background(coroutine: Any) -> asyncio.Task[None] | None:
     """Run a save that must outlive a cancelled run (the task is kept referenced until it ends)."""
     try:
         task = asyncio.get_running_loop().create_task(coroutine)
     except RuntimeError:  # no loop any more (interpreter shutting down)
         coroutine.close()
-        return
+        return None
     _BACKGROUND.add(task)
     task.add_done_callback(_BACKGROUND.discard)
+    return task
 
 
 def adapter_error(model: LanguageModel, error: Exception) -> ModelAdapterError:
