@@ -137,3 +137,37 @@ async def test_a_stream_processor_returning_a_dict_or_str_ends_with_an_error_and
     assert [(m.role, m.text) for m in saved] == [("user", "count"), ("assistant", "one ")]
     assert [p.type for p in saved[-1].content.parts][-1] == "error"
     await memory.close()
+
+
+#: A mapping with a known key but a value of the wrong type: refused where the processor can be named, instead of
+#: crashing the model call (or, for a ``str`` of system messages, being taken letter by letter).
+NESTED_CASES: list[Any] = [
+    ("process_input", {"system_messages": "You are terse."}, "'system_messages' must be list or tuple, not str"),
+    ("process_input_step", {"system_messages": "You are terse."}, "'system_messages' must be list or tuple"),
+    ("process_input_step", {"model_settings": "hot"}, "'model_settings' must be dict, not str"),
+    ("process_input_step", {"provider_options": 1}, "'provider_options' must be dict, not int"),
+    ("process_input_step", {"active_tools": "get_weather"}, "'active_tools' must be list or tuple or None"),
+    ("process_input_step", {"active_tools": [1]}, "'active_tools' must be a list of tool names"),
+    ("process_input_step", {"tool_choice": 3}, "'tool_choice' must be str or dict or None, not int"),
+    ("process_input_step", {"message_id": 7}, "'message_id' must be str or None, not int"),
+    ("process_llm_request", {"prompt": [42]}, "a prompt that is not a list of messages"),
+    ("process_llm_request", {"response": {"chunks": ["text"]}}, "a response without a 'chunks' list"),
+    ("process_api_error", {"retry": "yes"}, "retry='yes' from process_api_error; expected True or False"),
+]
+
+
+@pytest.mark.parametrize(
+    ("hook", "value", "message"), NESTED_CASES, ids=[f"{c[0]}-{next(iter(c[1]))}" for c in NESTED_CASES]
+)
+async def test_a_known_key_with_a_value_of_the_wrong_type_is_a_contract_error(
+    hook: str, value: Any, message: str
+) -> None:
+    agent = _agent(hook, value)
+
+    chunks, result = await run_stream(agent)
+
+    assert terminal_count(chunks) == 1 and chunks[-1].type == "error", kinds(chunks)
+    payload = chunks[-1].payload.error  # type: ignore[union-attr]
+    assert (payload["name"], payload["processorId"], payload["hook"]) == ("ProcessorContractError", "bad", hook)
+    assert message in payload["message"]
+    assert result.finish_reason == "error"
