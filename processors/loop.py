@@ -345,6 +345,10 @@ class Run:
                 ),
             )
             terminal = await self.emit(finish)
+            if not any(chunk.type == "finish" for chunk in terminal):
+                # A stream processor dropped it; the terminal chunk cannot be swallowed (every stream ends with
+                # exactly one), as Mastra's terminal error chunk passes the output processors without being lost.
+                terminal.append(finish)
             self._commit_late_data_parts()
         except EndRun as end:
             terminal = [*self.pending_terminal, end.chunk]

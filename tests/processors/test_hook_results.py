@@ -171,3 +171,14 @@ async def test_a_known_key_with_a_value_of_the_wrong_type_is_a_contract_error(
     assert (payload["name"], payload["processorId"], payload["hook"]) == ("ProcessorContractError", "bad", hook)
     assert message in payload["message"]
     assert result.finish_reason == "error"
+
+
+async def test_a_stream_processor_cannot_swallow_the_finish_chunk() -> None:
+    agent = make_agent(
+        ScriptedModel(["Hello there."]), output_processors=[Fn("drop-all", process_output_stream=lambda a: None)]
+    )
+
+    chunks, result = await run_stream(agent)
+
+    assert kinds(chunks) == ["start", "finish"]  # everything else was dropped, but the stream still ends
+    assert (result.finish_reason, result.text) == ("stop", "")  # what the user saw
