@@ -35,8 +35,8 @@ class AgentStream:
         self._done = False
         #: The task inside ``__anext__`` (the run's generator is running for it), if any.
         self._consumer: asyncio.Task[object] | None = None
-        #: Set by ``aclose()`` from another task: the consumer's cancellation is ours to turn into a clean end.
-        self._closing = False
+        #: The consumer ``aclose()`` cancelled from another task: that cancellation is ours to turn into a clean end.
+        self._cancelled: asyncio.Task[object] | None = None
         #: Set when the consumer has left ``__anext__`` after ``aclose()`` cancelled it.
         self._released: asyncio.Event | None = None
 
@@ -68,12 +68,19 @@ class AgentStream:
         except asyncio.CancelledError:
             # aclose() from another task cancelled us here: that is the end of the iteration, not an error.
             # A cancellation somebody else asked for too (uncancel() leaves it counted) still propagates.
-            if self._closing and consumer is not None and consumer.uncancel() == 0:
-                self._done = True
-                raise StopAsyncIteration from None
+            if consumer is not None and self._cancelled is consumer:
+                self._cancelled = None
+                if consumer.uncancel() == 0:
+                    self._done = True
+                    raise StopAsyncIteration from None
             raise
         finally:
             self._consumer = None
+            if self._cancelled is not None and self._cancelled is consumer:
+                # Something inside the run swallowed our cancellation and went on: take it back, so the task
+                # is not left counted as cancelling; aclose() closes the generator once we are out.
+                self._cancelled = None
+                consumer.uncancel()
             if self._released is not None:
                 self._released.set()
         if self._keep:
@@ -107,8 +114,8 @@ class AgentStream:
             # task where it waits; its __anext__ ends the iteration, and we wait until it has let go.
             if self._released is None:
                 self._released = asyncio.Event()
-            if not self._closing:
-                self._closing = True
+            if self._cancelled is not consumer:
+                self._cancelled = consumer
                 consumer.cancel()
             while self._consumer is not None:
                 self._released.clear()

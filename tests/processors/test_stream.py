@@ -5,7 +5,9 @@ and from the iterating task itself. Each ends the iteration cleanly, closes the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +15,7 @@ from processors import Agent, AgentStream, StreamWriter, tool
 from processors.chunks import AnyChunk
 from processors.memory import SqlMemory
 from processors.models import LiteLLMModel, ScriptedModel, ToolCall, Turn
-from tests.processors.helpers import make_agent, streamed_text
+from tests.processors.helpers import Fn, make_agent, streamed_text
 from tests.support.openai_server import OpenAIServer
 
 SLOW = Turn(text=[f"w{i} " for i in range(200)], delay=0.02)  # the consumer is always mid-stream when stopped
@@ -195,6 +197,38 @@ async def test_a_second_iterating_task_gets_a_clear_error() -> None:
 
     await stream.aclose()
     assert await consumer.task == "ended cleanly"
+
+
+async def test_a_processor_that_swallows_the_cancellation_still_lets_the_iteration_end() -> None:
+    entered = asyncio.Event()
+
+    async def stubborn(args: Any) -> Any:
+        if args.part.type == "text-delta" and args.part.payload.text == "w1 ":
+            entered.set()
+            with contextlib.suppress(asyncio.CancelledError):  # a badly written processor
+                await asyncio.Event().wait()
+        return args.part
+
+    stream = make_agent(
+        ScriptedModel([SLOW]), output_processors=[Fn("stubborn", process_output_stream=stubborn)]
+    ).stream("hi")
+    left_cancelling: list[int] = []
+
+    async def consume() -> str:
+        async for _chunk in stream:
+            pass
+        left_cancelling.append(asyncio.current_task().cancelling())  # type: ignore[union-attr]
+        return "ended cleanly"
+
+    task = asyncio.create_task(consume())
+    await entered.wait()
+
+    await stream.aclose()
+
+    assert await task == "ended cleanly"
+    assert left_cancelling == [0]  # the cancellation aclose() asked for was taken back
+    result = await stream.result()
+    assert (result.finish_reason, result.text) == ("abort", "w0 w1 ")
 
 
 # --- over real litellm and HTTP -----------------------------------------------------------------------------------
