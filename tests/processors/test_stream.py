@@ -61,6 +61,21 @@ async def test_aclose_from_another_task_ends_the_iteration_cleanly_and_leaves_a_
     await memory.close()
 
 
+async def test_aclose_from_another_task_without_asyncios_task_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    import processors.stream
+
+    monkeypatch.setattr(processors.stream, "_CURRENT_TASKS", None)  # a Python without the private dict
+    model = ScriptedModel([SLOW])
+    stream = make_agent(model).stream("hi")
+    consumer = Consumer(stream)
+    await consumer.started.wait()
+
+    await stream.aclose()
+
+    assert await consumer.task == "ended cleanly"
+    assert (await stream.result()).finish_reason == "abort"
+
+
 async def test_aclose_twice_and_from_two_tasks_at_once_is_safe() -> None:
     model = ScriptedModel([SLOW])
     stream = make_agent(model).stream("hi")
