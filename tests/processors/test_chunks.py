@@ -274,7 +274,8 @@ async def test_aclose_with_stream_processors_does_not_hang() -> None:
 async def test_cancelling_the_task_propagates_and_closes_the_model() -> None:
     model = ScriptedModel([Turn(text="one two three four five six", delay=0.05)])
     task = asyncio.ensure_future(make_agent(model).generate("hi"))
-    await asyncio.sleep(0.08)
+    while not model.requests:  # the model's stream has started (it is paced: it cannot finish meanwhile)
+        await asyncio.sleep(0)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(task, 1.0)

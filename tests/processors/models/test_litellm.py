@@ -495,12 +495,10 @@ async def test_refused_connection_is_retryable() -> None:
 
 
 async def test_timeout_is_retryable(openai_server: OpenAIServer) -> None:
-    openai_server.reply_text("late", headers_delay=3)
+    openai_server.reply_text("late", headers_delay=60)  # without the timeout, the answer would come (no error)
 
-    started = time.monotonic()
     _, error = await fail(make_model(openai_server), ModelRequest(messages=USER, settings={"timeout": 0.3}))
 
-    assert time.monotonic() - started < 2.5
     assert (error.status_code, error.retryable) == (None, True)
     assert error.message.startswith("The provider did not answer in time")
 
