@@ -605,3 +605,33 @@ async def test_an_empty_answer_streamed_as_sse_is_not_mistaken_for_a_page(openai
 
     assert isinstance(events[-1], Finish) and events[-1].finish_reason == "stop"
     assert text_of(events) == ""
+
+
+def test_without_the_http_response_the_headers_litellm_kept_still_tell_a_page() -> None:
+    # Providers that do not stream through the openai client leave only the headers in ``_hidden_params``.
+    response = type("Wrapper", (), {})()
+    response._hidden_params = {  # type: ignore[attr-defined]
+        "api_base": "https://portal.example:8443/v1beta/models/x:streamGenerateContent?key=SECRET",
+        "additional_headers": {"llm_provider-content-type": "text/html"},
+    }
+
+    answer = adapter._http_answer(response)
+
+    assert answer is not None and answer.is_page() and not answer.is_stream()
+    assert (answer.status, answer.host) == (None, "portal.example:8443")  # the host only: the query holds a key
+
+
+@pytest.mark.parametrize(
+    ("content_type", "stream"),
+    [
+        ("text/event-stream", True),
+        ("text/event-stream; charset=utf-8", True),
+        ("application/x-ndjson", True),
+        ("application/vnd.api+json", True),
+        ("", True),  # unknown: trusted, as before
+        ("text/plain", False),
+        ("text/html", False),
+    ],
+)
+def test_which_content_types_count_as_a_model_stream(content_type: str, stream: bool) -> None:
+    assert adapter._HttpAnswer(200, content_type, "h").is_stream() is stream
