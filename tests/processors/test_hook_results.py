@@ -182,3 +182,20 @@ async def test_a_stream_processor_cannot_swallow_the_finish_chunk() -> None:
 
     assert kinds(chunks) == ["start", "finish"]  # everything else was dropped, but the stream still ends
     assert (result.finish_reason, result.text) == ("stop", "")  # what the user saw
+
+
+async def test_the_trace_shows_the_stream_processor_that_broke_the_contract() -> None:
+    from processors.tracing import RecordingTracer
+
+    tracer = RecordingTracer()
+    agent = make_agent(ScriptedModel(["one two three"]), output_processors=[ReturnsWrongChunk("plain text")])
+    agent.subscribe(tracer)
+
+    chunks, _result = await run_stream(agent)
+
+    assert chunks[-1].type == "error"
+    (event,) = [e for e in tracer.events if e.hook == "process_output_stream"]
+    assert (event.processor_id, event.outcome) == ("wire-dicts", "raised")
+    assert event.chunk_stats is not None
+    (change,) = [c for c in event.chunk_stats["changes"] if c["outcome"] == "raised"]
+    assert "returned str from process_output_stream" in change["detail"]
