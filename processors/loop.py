@@ -146,6 +146,8 @@ class Run:
         #: Chunks to emit just before the terminal one (the ``step-finish`` of a tripped step).
         self.pending_terminal: list[AnyChunk] = []
         self.initial_system: list[dict[str, Any]] = []
+        #: The processor whose ``process_llm_request`` answered the current step instead of the model (a cache).
+        self.cache_source: str | None = None
         #: The task saving the turn, once the run ended (a stopped run saves in the background; ``aclose()``
         #: waits for it).
         self.saving: asyncio.Task[None] | None = None
@@ -421,7 +423,7 @@ class Run:
                 except ModelAPIError:
                     raise
                 except Exception as exc:  # stream() itself failed, or did not return an async iterator
-                    raise adapter_error(model, exc) from exc
+                    raise self._source_error(model, cached is not None, exc) from exc
                 while True:
                     # The model's own failures, told apart from the chain's: only what the adapter raised is a
                     # failed model call (a try block costs nothing in 3.11 until it catches).
@@ -432,7 +434,7 @@ class Run:
                     except ModelAPIError:
                         raise
                     except Exception as exc:
-                        raise adapter_error(model, exc) from exc
+                        raise self._source_error(model, cached is not None, exc) from exc
                     if type(event) is TextDelta and builder.text_open:
                         produced: tuple[Any, ...] = (text_delta(run_id, text_id, event.text),)
                     else:
@@ -510,6 +512,19 @@ class Run:
                     yield chunk
         self.retry_count = 0  # the step stood: only consecutive retries carry forward
         self.api_retry_count = 0
+
+    def _source_error(self, model: LanguageModel, replayed: bool, error: Exception) -> Exception:
+        """What failed while the step's events were read: the model adapter, or the cached response a processor
+        supplied in ``process_llm_request`` (then the processor is named, not the model it replaced)."""
+        if not replayed:
+            return adapter_error(model, error)
+        pid = self.cache_source
+        return ProcessorContractError(
+            f"Processor '{pid}' returned a response from process_llm_request whose chunks cannot be replayed: "
+            f"{type(error).__name__}: {error}",
+            processor_id=pid,
+            hook="process_llm_request",
+        )
 
     def _commit_late_data_parts(self) -> None:
         """Data chunks written after the last step (by ``process_output_result`` or on the ``finish`` chunk) are

@@ -250,6 +250,7 @@ async def run_llm_request(
                         hook="process_llm_request",
                     )
                 cached = chunks
+                run.cache_source = entry.id
         except TripWire as tripwire:
             raise EndRun(run.tripwire_chunk(tripwire)) from None
         except _CONTRACT_ERRORS as error:

@@ -199,3 +199,22 @@ async def test_the_trace_shows_the_stream_processor_that_broke_the_contract() ->
     assert event.chunk_stats is not None
     (change,) = [c for c in event.chunk_stats["changes"] if c["outcome"] == "raised"]
     assert "returned str from process_output_stream" in change["detail"]
+
+
+async def test_a_cached_response_that_cannot_be_replayed_names_the_processor_not_the_model() -> None:
+    bad_chunks = [{"type": "text-delta", "payload": {"id": "t", "text": {"not": "text"}}}]
+    cache = Fn("cache", process_llm_request=lambda a: {"response": {"chunks": bad_chunks}})
+    model = ScriptedModel(["never asked"])
+
+    chunks, result = await run_stream(make_agent(model, input_processors=[cache]))
+
+    assert terminal_count(chunks) == 1 and chunks[-1].type == "error", kinds(chunks)
+    payload = chunks[-1].payload.error  # type: ignore[union-attr]
+    assert (payload["name"], payload["processorId"], payload["hook"]) == (
+        "ProcessorContractError",
+        "cache",
+        "process_llm_request",
+    )
+    assert "whose chunks cannot be replayed: ValidationError" in payload["message"]
+    assert result.finish_reason == "error"
+    assert model.requests == []
