@@ -13,6 +13,7 @@ from processors.agent import Agent
 from processors.chunks import AnyChunk, Chunk, DataChunk
 from processors.context import RequestContext, StreamWriter
 from processors.errors import (
+    ModelAdapterError,
     ModelAPIError,
     ProcessorContractError,
     ProcessorError,
@@ -55,6 +56,7 @@ __all__ = [
     "Message",
     "MessageList",
     "ModelAPIError",
+    "ModelAdapterError",
     "ProcessAPIErrorArgs",
     "ProcessInputArgs",
     "ProcessInputStepArgs",

@@ -4,8 +4,10 @@
 
     ProcessorsError
     ├── ModelAPIError              a provider refused or failed a model call (status, retryable)
+    │   └── ModelAdapterError          the model adapter itself raised something else (kept as __cause__)
     ├── ProcessorError             a processor broke the contract or raised
-    │   ├── ProcessorContractError     wrong return shape, foreign MessageList, bad lane ...
+    │   ├── ProcessorContractError     a value the hook does not allow (a dict or str for a chunk ...),
+    │   │                              a foreign MessageList, an unknown key, a processor in the wrong lane
     │   └── ProcessorRaisedError       a hook raised a normal exception (names processor and hook)
     ├── ToolError                  a tool could not be called
     │   └── ToolArgumentsError         the model sent invalid JSON or invalid arguments
@@ -67,6 +69,28 @@ class ModelAPIError(ProcessorsError):
             "retryAfter": self.retry_after,
             "provider": self.provider,
         }
+
+
+class ModelAdapterError(ModelAPIError):
+    """A model adapter raised an exception that is not a :class:`ModelAPIError` (a bug in a custom
+    ``LanguageModel``, an unexpected failure inside a provider library).
+
+    It is a ``ModelAPIError`` so the run treats it as a failed model call: error processors are asked (they see
+    the original as ``__cause__``), the stream ends with an ``error`` chunk, and the turn is saved. It has no HTTP
+    status and is not ``retryable``: an adapter that crashed is not expected to heal by itself.
+    """
+
+    def __init__(self, model_id: str, error: BaseException, *, provider: str | None = None) -> None:
+        detail = str(error)
+        if len(detail) > 500:
+            detail = detail[:499] + "…"
+        what = f"{type(error).__name__}: {detail}" if detail else type(error).__name__
+        super().__init__(None, f"the model adapter for '{model_id}' raised {what}", False, provider=provider)
+        self.model_id = model_id
+        self.exception = error
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "modelId": self.model_id, "exception": type(self.exception).__name__}
 
 
 class ProcessorError(ProcessorsError):

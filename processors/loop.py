@@ -18,6 +18,7 @@ costs about a microsecond per chunk, and the per-chunk path is the hot one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import AsyncGenerator
@@ -47,7 +48,7 @@ from processors.chunks import (
     text_delta,
 )
 from processors.context import RequestContext, StreamWriter
-from processors.errors import ModelAPIError, ProcessorContractError
+from processors.errors import ModelAdapterError, ModelAPIError, ProcessorContractError, ProcessorError
 from processors.memory.base import Memory
 from processors.message_list import MessageList
 from processors.messages import DataPart, ErrorInfo, ErrorPart, Message, MessageContent, TextPart, new_id
@@ -145,6 +146,11 @@ class Run:
         #: Chunks to emit just before the terminal one (the ``step-finish`` of a tripped step).
         self.pending_terminal: list[AnyChunk] = []
         self.initial_system: list[dict[str, Any]] = []
+        #: The processor whose ``process_llm_request`` answered the current step instead of the model (a cache).
+        self.cache_source: str | None = None
+        #: The task saving the turn, once the run ended (a stopped run saves in the background; ``aclose()``
+        #: waits for it).
+        self.saving: asyncio.Task[None] | None = None
         #: The step in progress, so a stopped run can keep what was streamed of it.
         self.current_state: StepState | None = None
         #: The object a structured-output processor emitted (``data-structured-output``), for ``result.object``.
@@ -294,8 +300,11 @@ class Run:
                 self.ctx.step_number = step_number
                 state = self.current_state = StepState()
                 try:
-                    async for chunk in self._step(step_number, state):
-                        yield chunk
+                    # aclosing: when the run is stopped at a yield, the step's model stream (its HTTP response)
+                    # and its tools are closed before aclose() returns, not whenever the step is collected.
+                    async with contextlib.aclosing(self._step(step_number, state)) as step_chunks:
+                        async for chunk in step_chunks:
+                            yield chunk
                 except TripWire as tripwire:  # from a chunk outside the model's stream (step-finish, tool-result...)
                     if not self.can_retry(tripwire):
                         if not state.accepted:
@@ -338,23 +347,36 @@ class Run:
                 ),
             )
             terminal = await self.emit(finish)
+            if not any(chunk.type == "finish" for chunk in terminal):
+                # A stream processor dropped it; the terminal chunk cannot be swallowed (every stream ends with
+                # exactly one), as Mastra's terminal error chunk passes the output processors without being lost.
+                terminal.append(finish)
             self._commit_late_data_parts()
         except EndRun as end:
             terminal = [*self.pending_terminal, end.chunk]
         except TripWire as tripwire:  # a stream processor blocked a chunk outside any step (the finish chunk)
             terminal = [self.tripwire_chunk(tripwire)]
+        except ProcessorError as error:  # a stream processor broke the contract (its hook named in the error)
+            if self.current_state is not None and not self.current_state.accepted:
+                self._keep_partial_step(self.current_state, error)
+            terminal = [self.error_chunk(error)]
         except (GeneratorExit, asyncio.CancelledError):  # the consumer stopped the run: keep what it saw
+            self.ctx.abort_signal.set()
             self.finish_reason = "abort"
             if self.current_state is not None and not self.current_state.accepted:
                 self._keep_partial_step(self.current_state, reason="abort")
             self._finalise()
-            _in_background(self._save())
+            self.saving = _in_background(self._save())
             raise
         finally:
             if self.ctx.tracer.active:
                 self.chain.flush_trace()
         self._finalise()
-        await self._save()
+        if self.config.memory is not None:
+            # Shielded: a run stopped while it saves (its answer complete) still stores the turn, in the background.
+            self.saving = _in_background(self._save())
+            if self.saving is not None:
+                await asyncio.shield(self.saving)
         for chunk in terminal:
             yield chunk
 
@@ -393,9 +415,26 @@ class Run:
         has_chain = bool(chain)
         while True:
             fast = has_chain and not chain.has_async and not self.ctx.tracer.active
-            source = replay(cached, run_id) if cached is not None else model.stream(request)
+            source: Any = None
             try:
-                async for event in source:
+                try:
+                    source = replay(cached, run_id) if cached is not None else model.stream(request)
+                    next_event = aiter(source).__anext__
+                except ModelAPIError:
+                    raise
+                except Exception as exc:  # stream() itself failed, or did not return an async iterator
+                    raise self._source_error(model, cached is not None, exc) from exc
+                while True:
+                    # The model's own failures, told apart from the chain's: only what the adapter raised is a
+                    # failed model call (a try block costs nothing in 3.11 until it catches).
+                    try:
+                        event = await next_event()
+                    except StopAsyncIteration:
+                        break
+                    except ModelAPIError:
+                        raise
+                    except Exception as exc:
+                        raise self._source_error(model, cached is not None, exc) from exc
                     if type(event) is TextDelta and builder.text_open:
                         produced: tuple[Any, ...] = (text_delta(run_id, text_id, event.text),)
                     else:
@@ -443,9 +482,7 @@ class Run:
                 self._keep_partial_step(state, error)
                 raise EndRun(self.error_chunk(error, f"Model call failed: {error.message}")) from None
             finally:
-                close = getattr(source, "aclose", None)
-                if close is not None:
-                    await close()
+                await _close_source(source)
 
         # ---- after the model
         if record_raw:
@@ -470,10 +507,24 @@ class Run:
         for chunk in await self.emit(step_finish):
             yield chunk
         if step.tool_calls:
-            async for chunk in run_tools(self, step_number, step, step_tools):
-                yield chunk
+            async with contextlib.aclosing(run_tools(self, step_number, step, step_tools)) as tool_chunks:
+                async for chunk in tool_chunks:
+                    yield chunk
         self.retry_count = 0  # the step stood: only consecutive retries carry forward
         self.api_retry_count = 0
+
+    def _source_error(self, model: LanguageModel, replayed: bool, error: Exception) -> Exception:
+        """What failed while the step's events were read: the model adapter, or the cached response a processor
+        supplied in ``process_llm_request`` (then the processor is named, not the model it replaced)."""
+        if not replayed:
+            return adapter_error(model, error)
+        pid = self.cache_source
+        return ProcessorContractError(
+            f"Processor '{pid}' returned a response from process_llm_request whose chunks cannot be replayed: "
+            f"{type(error).__name__}: {error}",
+            processor_id=pid,
+            hook="process_llm_request",
+        )
 
     def _commit_late_data_parts(self) -> None:
         """Data chunks written after the last step (by ``process_output_result`` or on the ``finish`` chunk) are
@@ -597,15 +648,34 @@ class Run:
 _BACKGROUND: set[asyncio.Task[None]] = set()
 
 
-def _in_background(coroutine: Any) -> None:
+def _in_background(coroutine: Any) -> asyncio.Task[None] | None:
     """Run a save that must outlive a cancelled run (the task is kept referenced until it ends)."""
     try:
         task = asyncio.get_running_loop().create_task(coroutine)
     except RuntimeError:  # no loop any more (interpreter shutting down)
         coroutine.close()
-        return
+        return None
     _BACKGROUND.add(task)
     task.add_done_callback(_BACKGROUND.discard)
+    return task
+
+
+def adapter_error(model: LanguageModel, error: Exception) -> ModelAdapterError:
+    """A model adapter's unexpected exception as a failed model call that names the model."""
+    model_id = getattr(model, "model_id", None) or type(model).__name__
+    return ModelAdapterError(str(model_id), error, provider=getattr(model, "provider", None))
+
+
+async def _close_source(source: Any) -> None:
+    """Close the model's stream (its HTTP response). A broken ``aclose`` is logged: it must not replace the
+    step's outcome (or error) with its own; cancellation still propagates."""
+    close = getattr(source, "aclose", None)
+    if close is None:
+        return
+    try:
+        await close()
+    except Exception:
+        logger.warning("closing the model's stream failed", exc_info=True)
 
 
 def _current_step_text(ml: MessageList, fallback: str) -> str:

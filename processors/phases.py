@@ -49,6 +49,30 @@ logger = logging.getLogger(__name__)
 _CONTRACT_ERRORS = (ProcessorError, ValueError, TypeError)
 
 
+#: The types a step override may have (``model`` and ``tools`` are checked by resolving them).
+_STEP_VALUE_TYPES: dict[str, tuple[type, ...]] = {
+    "system_messages": (list, tuple),
+    "model_settings": (dict,),
+    "provider_options": (dict,),
+    "active_tools": (list, tuple, type(None)),
+    "tool_choice": (str, dict, type(None)),
+    "message_id": (str, type(None)),
+}
+
+
+def _check_values(values: dict[str, Any]) -> None:
+    """Refuse a mapping result's value of the wrong type here, where the processor can be named, rather than
+    letting it crash the model call or the chunks later (a ``str`` for ``system_messages`` would even be taken
+    letter by letter). The caller turns the ``TypeError`` into a :class:`ProcessorContractError`."""
+    for key, kinds in _STEP_VALUE_TYPES.items():
+        if key in values and not isinstance(values[key], kinds):
+            names = " or ".join("None" if kind is type(None) else kind.__name__ for kind in kinds)
+            raise TypeError(f"{key!r} must be {names}, not {type(values[key]).__name__}")
+    active = values.get("active_tools")
+    if active is not None and not all(isinstance(name, str) for name in active):
+        raise TypeError("'active_tools' must be a list of tool names")
+
+
 def _is_mapping_result(result: Any) -> bool:
     return isinstance(result, dict) or (hasattr(result, "model_dump") and not hasattr(result, "content"))
 
@@ -68,6 +92,7 @@ async def run_input(run: Run) -> list[AnyChunk]:
         def apply(result: Any, entry: Entry = entry, given: list[Message] = given) -> None:
             if _is_mapping_result(result):
                 values = normalise_mapping(result, entry, "process_input", frozenset({"messages", "system_messages"}))
+                _check_values(values)
                 if "system_messages" in values:
                     ml.replace_all_system_messages(values["system_messages"])
                 result = values.get("messages")
@@ -131,6 +156,7 @@ async def run_input_step(run: Run, step_number: int) -> dict[str, Any]:
                 )
                 return
             values = normalise_mapping(result, entry, "process_input_step", allowed)
+            _check_values(values)
             if "messages" in values and "message_list" in values:
                 raise ProcessorContractError(
                     f"Processor '{entry.id}' returned both 'messages' and 'message_list' from process_input_step; "
@@ -200,23 +226,31 @@ async def run_llm_request(
                 continue
             values = normalise_mapping(result, entry, "process_llm_request", frozenset({"prompt", "response"}))
             if "prompt" in values:
-                if not isinstance(values["prompt"], list):
+                given_prompt = values["prompt"]
+                if not isinstance(given_prompt, list) or not all(
+                    isinstance(m, dict) and isinstance(m.get("role"), str) for m in given_prompt
+                ):
                     raise ProcessorContractError(
-                        f"Processor '{entry.id}' returned a prompt that is not a list of messages",
+                        f"Processor '{entry.id}' returned a prompt that is not a list of messages "
+                        "(dicts with a 'role') from process_llm_request",
                         processor_id=entry.id,
                         hook="process_llm_request",
                     )
-                prompt = values["prompt"]
+                prompt = given_prompt
             response = values.get("response")
             if response is not None and cached is None:  # the first answer wins; later processors still run
                 chunks = response.get("chunks") if isinstance(response, dict) else getattr(response, "chunks", None)
-                if not isinstance(chunks, list):
+                if not isinstance(chunks, list) or not all(
+                    isinstance(c, dict) and isinstance(c.get("type"), str) for c in chunks
+                ):
                     raise ProcessorContractError(
-                        f"Processor '{entry.id}' returned a response without a 'chunks' list",
+                        f"Processor '{entry.id}' returned a response without a 'chunks' list (dicts with a 'type') "
+                        "from process_llm_request",
                         processor_id=entry.id,
                         hook="process_llm_request",
                     )
                 cached = chunks
+                run.cache_source = entry.id
         except TripWire as tripwire:
             raise EndRun(run.tripwire_chunk(tripwire)) from None
         except _CONTRACT_ERRORS as error:
@@ -254,6 +288,13 @@ async def run_api_error(run: Run, error: ModelAPIError, step_number: int) -> boo
             continue
         try:
             values = normalise_mapping(result, entry, "process_api_error", frozenset({"retry"}))
+            if not isinstance(values.get("retry", False), bool):
+                raise ProcessorContractError(
+                    f"Processor '{entry.id}' returned retry={values['retry']!r} from process_api_error; "
+                    "expected True or False",
+                    processor_id=entry.id,
+                    hook="process_api_error",
+                )
         except ProcessorContractError as failure:
             raise EndRun(run.error_chunk(failure)) from None
         if values.get("retry"):
@@ -284,6 +325,7 @@ async def run_llm_response(
                 "process_llm_response",
                 args,
                 describe=lambda: f"{len(raw_chunks)} chunks" + (" (from cache)" if from_cache else ""),
+                apply=_returns_nothing(entry, "process_llm_response"),
             )
         except TripWire as tripwire:
             raise EndRun(run.tripwire_chunk(tripwire)) from None
@@ -379,6 +421,21 @@ async def run_output_result(run: Run) -> list[AnyChunk]:
     if last_after is not None and last_after != last_before:
         run.text_parts = [last_after]
     return out
+
+
+def _returns_nothing(entry: Entry, hook: str) -> Callable[[Any], None]:
+    """Refuse a value from a hook that returns nothing: the processor expected it to change something."""
+
+    def check(result: Any) -> None:
+        if result is not None:
+            raise ProcessorContractError(
+                f"Processor '{entry.id}' returned {type(result).__name__} from {hook}, which returns nothing "
+                "(None); the chunks it is given are a record of what was streamed",
+                processor_id=entry.id,
+                hook=hook,
+            )
+
+    return check
 
 
 def _message_tracing(ml: MessageList) -> dict[str, Callable[[], Any]]:

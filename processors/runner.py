@@ -19,6 +19,13 @@ process_output_result       the run ends with ``finish_reason == "error"``; memo
 process_api_error           logged and skipped; the next error processor is asked (Mastra's policy)
 ==========================  ======================================================================================
 
+A *returned* value the hook does not allow is not an exception the processor raised but a broken contract, in
+every hook alike, ``process_output_stream`` and ``process_api_error`` included: a :class:`ProcessorContractError`
+naming processor and hook ends the run with an ``error`` chunk, and the turn is saved with what was streamed.
+Allowed: ``None`` everywhere; a chunk from ``process_output_stream``; messages (a list, or the ``MessageList``
+given) from the message hooks; a dict with the hook's keys from ``process_input``, ``process_input_step``,
+``process_llm_request`` and ``process_api_error``; nothing else from ``process_llm_response``.
+
 The per-chunk path (``process_output_stream``) lives in :mod:`processors.stream_chain` and what a run shares in
 :mod:`processors.run_context`; ``StreamChain``, ``REPROCESS_KEY``, ``MAX_REPROCESS``, ``RunContext``, ``Entry`` and
 ``common_args`` are re-exported here.
@@ -262,11 +269,25 @@ STEP_OVERRIDE_KEYS = frozenset(
 
 
 def normalise_mapping(result: Any, entry: Entry, hook: str, allowed: frozenset[str]) -> dict[str, Any]:
-    """Read a dict result (snake_case or Mastra's camelCase keys) and refuse keys the hook does not know."""
+    """Read a dict result (snake_case or Mastra's camelCase keys) and refuse keys the hook does not know.
+
+    An object with some of the allowed attributes is read like a dict; anything else that is not ``None`` (a
+    string, a number, a list) is a :class:`ProcessorContractError` rather than silently ignored.
+    """
+    result_in = result
     if hasattr(result, "model_dump"):
         result = result.model_dump(exclude_unset=True)
     elif not isinstance(result, dict):
-        result = {key: getattr(result, key) for key in allowed if hasattr(result, key)}
+        attributes = {} if isinstance(result, (str, bytes, int, float, list, tuple)) else allowed
+        result = {key: getattr(result, key) for key in attributes if hasattr(result, key)}
+        if not result:  # a str, a number, a list, an object with none of the keys: never what the hook wanted
+            raise ProcessorContractError(
+                f"Processor '{entry.id}' returned {type(result_in).__name__} from {hook}; expected a dict with "
+                + " / ".join(sorted(allowed))
+                + ", or None",
+                processor_id=entry.id,
+                hook=hook,
+            )
     normalised: dict[str, Any] = {}
     for key, value in result.items():
         snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in key)

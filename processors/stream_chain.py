@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from processors.chunks import AnyChunk, DataChunk
+from processors.chunks import AnyChunk, Chunk, DataChunk
 from processors.errors import ProcessorContractError
 from processors.message_list import MessageList
 from processors.processor import ProcessOutputStreamArgs
@@ -25,7 +25,7 @@ from processors.stream_parts import StreamParts
 from processors.tracing import Outcome, TraceEvent, snapshot_state
 from processors.tripwire import TripWire
 
-__all__ = ["MAX_REPROCESS", "REPROCESS_KEY", "StreamChain"]
+__all__ = ["MAX_REPROCESS", "REPROCESS_KEY", "StreamChain", "wrong_part"]
 
 # The warnings about a raising stream hook keep the logger name they had before this module was split from the
 # runner, so logging configured for ``processors.runner`` still sees them.
@@ -36,6 +36,24 @@ logger = logging.getLogger("processors.runner")
 #: detector's carry-over buffer use it to emit "flushed text, then the chunk that caused the flush".
 REPROCESS_KEY = "__reprocess_part"
 MAX_REPROCESS = 1000
+
+#: What ``process_output_stream`` may return besides ``None`` (drop the part).
+_PARTS = (Chunk, DataChunk)
+
+
+def wrong_part(entry: Entry, result: object) -> ProcessorContractError:
+    """The error for a stream hook that returned something other than a part or ``None``.
+
+    Unlike a hook that *raises* (the chunk goes on unchanged, Mastra's policy), a wrong return value cannot be
+    passed on: the loop would fold a ``dict`` or ``str`` into the message and crash far from the cause. So the
+    run ends with an ``error`` chunk that names the processor and the hook.
+    """
+    return ProcessorContractError(
+        f"Processor '{entry.id}' returned {type(result).__name__} from process_output_stream; expected a chunk "
+        "(the part it was given, a changed copy, or a new chunk) or None to drop the part",
+        processor_id=entry.id,
+        hook="process_output_stream",
+    )
 
 
 class StreamChain:
@@ -96,6 +114,8 @@ class StreamChain:
                 self._stash(args.state)
             if result is None:
                 return None
+            if result is not part and not isinstance(result, _PARTS):
+                raise wrong_part(entry, result)
             part = result
         return part
 
@@ -135,6 +155,11 @@ class StreamChain:
                 continue
             if REPROCESS_KEY in args.state:
                 self._stash(args.state)
+            if result is not None and result is not part and not isinstance(result, _PARTS):
+                error = wrong_part(entry, result)
+                if tracing:
+                    self._record(entry, started, "raised", part, part, str(error))
+                raise error
             if tracing:
                 outcome: Outcome = "dropped" if result is None else "passed" if result is part else "changed"
                 if outcome == "changed" and result == part:

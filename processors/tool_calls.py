@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from typing import TYPE_CHECKING, Any
 
 from processors.chunks import AnyChunk, ToolErrorChunk, ToolErrorPayload, ToolResultChunk, ToolResultPayload
@@ -35,7 +35,7 @@ class ToolFailure:
         self.message = message
 
 
-async def run_tools(run: Run, step_number: int, step: Step, tools: dict[str, Tool]) -> AsyncIterator[AnyChunk]:
+async def run_tools(run: Run, step_number: int, step: Step, tools: dict[str, Tool]) -> AsyncGenerator[AnyChunk, None]:
     calls = list(step.tool_calls)
     task = asyncio.ensure_future(asyncio.gather(*(execute(run, call, tools) for call in calls), return_exceptions=True))
     try:

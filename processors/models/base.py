@@ -3,7 +3,10 @@
 A model turns one :class:`ModelRequest` (OpenAI chat-format messages, because that is what litellm and most
 local servers speak) into an async iterator of small event objects. Provider failures are raised as
 :class:`processors.errors.ModelAPIError`, either before the first event or mid-stream; the loop routes them to
-the error processors. Events are plain slotted classes, not pydantic models: they are the per-token hot path
+the error processors. Anything else an adapter raises (a bug in a custom model, an unexpected failure in a provider
+library) is wrapped by the loop in :class:`processors.errors.ModelAdapterError`, a ``ModelAPIError`` that names the
+model, so it takes the same path: error processors, then an ``error`` chunk and a saved turn. Cancellation is never
+wrapped. Events are plain slotted classes, not pydantic models: they are the per-token hot path
 and never leave the runtime (the loop turns them into public ``Chunk``s).
 """
 

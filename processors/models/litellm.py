@@ -19,6 +19,11 @@ Behaviour of litellm 1.110.2 this adapter relies on (checked against a local SSE
 - A stream that ends without a ``finish_reason`` — socket closed mid-body, or a clean end with or without
   ``data: [DONE]`` — raises ``MidStreamFallbackError`` while iterating; litellm never ends it silently.
 - Unknown finish reasons are logged by litellm and turned into ``"stop"``.
+- A ``200 OK`` whose body is not an event stream (a captive portal's HTML page, a proxy's text) is parsed into
+  nothing and ended with a made-up ``"stop"``: an empty answer, no error. So the adapter looks at the HTTP
+  response behind the stream (``response.completion_stream.response``, an ``httpx.Response``): a web page is
+  refused before any event, anything else that is not a stream is refused when it produced nothing; the error
+  gives status, content type, host and the first bytes of the body.
 - Extra keywords reach the request body (``logit_bias``, ``extra_body={...}``, even unknown names), except
   litellm's own (``metadata``, which it also mutates) and ``user``, which it drops for OpenAI-compatible
   servers.
@@ -38,6 +43,7 @@ import json
 import os
 import re
 import time
+import urllib.parse
 import uuid
 from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -160,6 +166,9 @@ class LiteLLMModel:
 
         assembler = _StreamAssembler(self.model_id)
         try:
+            answer = _http_answer(response)
+            if answer is not None and answer.is_page():
+                raise await answer.error(self.provider)
             chunks = response.__aiter__()
             while True:
                 try:
@@ -173,11 +182,98 @@ class LiteLLMModel:
         finally:
             await _close_quietly(response)
 
+        if answer is not None and not answer.is_stream() and assembler.empty():
+            # Not a page we recognised, but not a model stream either, and nothing came of it: litellm made
+            # up a "stop" for a body it could not parse. Say what came back instead of an empty answer.
+            raise await answer.error(self.provider)
         if assembler.raw_finish_reason is None and not assembler.saw_usage:
             # Neither the finish chunk nor the usage chunk (which follows it) arrived: the stream was cut.
             raise ModelAPIError(None, DROPPED_STREAM_MESSAGE, True, provider=self.provider)
         for event in assembler.finish():
             yield event
+
+
+#: Media types of a streamed model answer (OpenAI's SSE, and the JSON forms a few providers stream).
+_STREAM_TYPES = frozenset(
+    {"text/event-stream", "application/x-ndjson", "application/json", "application/jsonl", "application/x-jsonl"}
+)
+#: Media types that are a document for people, never a model's answer.
+_PAGE_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+#: How much of an unexpected body the error quotes.
+_BODY_PREVIEW = 160
+
+
+@dataclass
+class _HttpAnswer:
+    """What the provider's HTTP response said about itself, to tell a model stream from something else
+    answering in its place (a captive portal, a proxy's error page, a web server at the wrong URL)."""
+
+    status: int | None
+    content_type: str
+    host: str
+    response: Any = None  # the httpx.Response when litellm exposes it (to quote the body)
+
+    @property
+    def media_type(self) -> str:
+        return self.content_type.split(";", 1)[0].strip().lower()
+
+    def is_page(self) -> bool:
+        return self.media_type in _PAGE_TYPES
+
+    def is_stream(self) -> bool:
+        return not self.media_type or self.media_type in _STREAM_TYPES or self.media_type.endswith("+json")
+
+    async def preview(self) -> str:
+        """The first bytes of the body, one line, for the error message (empty when it cannot be read)."""
+        if self.response is None:
+            return ""
+        data = b""
+        with contextlib.suppress(Exception):
+            async for piece in self.response.aiter_bytes():
+                data += piece
+                if len(data) >= _BODY_PREVIEW * 4:
+                    break
+        text = " ".join(data.decode("utf-8", "replace").split())
+        return text if len(text) <= _BODY_PREVIEW else text[: _BODY_PREVIEW - 1] + "…"
+
+    async def error(self, provider: str | None) -> ModelAPIError:
+        kind = "a web page" if self.is_page() else "something that is not a model stream"
+        status = f"HTTP {self.status}" if self.status is not None else "a response"
+        message = (
+            f"The provider's address answered with {kind} ({status}, {self.content_type or 'no content type'}, "
+            f"from {self.host or 'an unknown host'}) instead of a model response; a captive portal, a proxy or a "
+            "wrong API base URL may be in the way"
+        )
+        preview = await self.preview()
+        if preview:
+            message += f". It begins: {preview!r}"
+        return ModelAPIError(self.status, message, False, provider=provider, body=preview or None)
+
+
+def _http_answer(response: Any) -> _HttpAnswer | None:
+    """Status, content type and host of the HTTP response behind litellm's stream, when it can be known.
+
+    OpenAI-compatible providers stream through the ``openai`` client, whose stream keeps the ``httpx.Response``;
+    other providers at least leave the headers in ``_hidden_params``. Only the host is kept of the URL: a path
+    or query string can carry a key.
+    """
+    http = _get(_get(response, "completion_stream"), "response")
+    if http is not None and hasattr(http, "headers"):
+        with contextlib.suppress(Exception):
+            url = http.url
+            host = f"{url.host}:{url.port}" if url.port else str(url.host)
+            return _HttpAnswer(http.status_code, str(http.headers.get("content-type") or ""), host, http)
+    hidden = _get(response, "_hidden_params")
+    headers = _get(hidden, "additional_headers") if isinstance(hidden, Mapping) else None
+    if isinstance(headers, Mapping) and headers.get("llm_provider-content-type"):
+        api_base = _get(hidden, "api_base")
+        host = ""
+        if isinstance(api_base, str):
+            with contextlib.suppress(ValueError):
+                parts = urllib.parse.urlsplit(api_base)
+                host = f"{parts.hostname}:{parts.port}" if parts.port else parts.hostname or ""
+        return _HttpAnswer(None, str(headers["llm_provider-content-type"]), host)
+    return None
 
 
 async def _close_quietly(response: Any) -> None:
@@ -248,6 +344,11 @@ class _StreamAssembler:
         # A provider may split an emoji's JSON surrogate pair across two events: join the halves as they come.
         self._text = SurrogateJoiner()
         self._reasoning = SurrogateJoiner()
+        self._produced = False
+
+    def empty(self) -> bool:
+        """Nothing at all came of the stream: no text, no reasoning, no tool call, no usage."""
+        return not (self._produced or self._calls or self.saw_usage)
 
     def feed(self, chunk: Any) -> Iterator[ModelEvent]:
         if not self._metadata_sent:
@@ -264,11 +365,13 @@ class _StreamAssembler:
             if delta is not None:
                 reasoning = _get(delta, "reasoning_content")
                 if reasoning:
+                    self._produced = True
                     reasoning = self._reasoning.feed(reasoning)
                     if reasoning:
                         yield ReasoningDelta(reasoning)
                 content = _get(delta, "content")
                 if content:
+                    self._produced = True
                     content = self._text.feed(content)
                     if content:
                         yield TextDelta(content)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from pathlib import Path
 from typing import Any
 
 from processors import Agent, ProcessAPIErrorArgs, Processor, ProcessOutputStreamArgs, tool
+from processors.memory import SqlMemory
 from processors.models import LiteLLMModel
 from tests.support.openai_server import OpenAIServer, ToolCallReply
 
@@ -100,6 +102,30 @@ async def test_a_401_ends_the_run_with_a_readable_error_chunk(openai_server: Ope
     assert result.finish_reason == "error"
     assert "Incorrect API key provided" in (result.error or "")
     assert len(openai_server.requests) == 1  # not retryable: the error processor declined
+
+
+async def test_a_captive_portal_page_ends_the_run_with_an_error_not_an_empty_answer(
+    openai_server: OpenAIServer, tmp_path: Path
+) -> None:
+    openai_server.reply_html()
+    memory = SqlMemory(f"sqlite:///{tmp_path / 'threads.db'}")
+    retry = RetryTransient()
+    agent = Agent(id="a", model=model(openai_server), error_processors=[retry], memory=memory)
+
+    stream = agent.stream("hi", thread_id="t1")
+    chunks = [chunk async for chunk in stream]
+    result = await stream.result()
+
+    assert chunks[-1].type == "error" and not any(c.type == "finish" for c in chunks)
+    error = chunks[-1].to_wire()["payload"]["error"]
+    assert error["statusCode"] == 200
+    assert "web page (HTTP 200, text/html" in error["message"] and "Sign in to Wi-Fi" in error["message"]
+    assert retry.seen == [(200, False, None)]  # error processors see it; not retryable, so not retried
+    assert (result.finish_reason, result.text) == ("error", "")
+    saved = await memory.all_messages("t1")
+    assert [(m.role, m.text) for m in saved] == [("user", "hi"), ("assistant", "")]
+    assert [p.type for p in saved[-1].content.parts] == ["step-start", "error"]  # the thread shows what went wrong
+    await memory.close()
 
 
 async def test_a_dropped_stream_keeps_what_was_shown(openai_server: OpenAIServer) -> None:

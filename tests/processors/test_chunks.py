@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 import pytest
@@ -245,15 +244,13 @@ async def test_mid_stream_model_error_keeps_what_was_streamed() -> None:
 async def test_aclose_mid_stream_closes_the_model_stream() -> None:
     model = ScriptedModel([Turn(text="one two three four five six seven eight", delay=0.05)])
     stream = make_agent(model).stream("hi")
-    started = time.monotonic()
     async for chunk in stream:
         if chunk.type == "text-delta":
             break
-    await asyncio.wait_for(stream.aclose(), 1.0)
-    assert model.closed_early == 1
-    result = await asyncio.wait_for(stream.result(), 1.0)
-    assert time.monotonic() - started < 0.35
-    assert result.text in ("", "one ")
+    await stream.aclose()
+    assert model.closed_early == 1  # closed by aclose() itself, not left to finish or to garbage collection
+    result = await stream.result()
+    assert (result.finish_reason, result.text) == ("abort", "one ")
     assert [c async for c in stream] == []
 
 
@@ -270,14 +267,15 @@ async def test_aclose_with_stream_processors_does_not_hang() -> None:
             seen += 1
             if seen == 2:
                 break
-    await asyncio.wait_for(stream.aclose(), 1.0)
+    await stream.aclose()
     assert model.closed_early == 1
 
 
 async def test_cancelling_the_task_propagates_and_closes_the_model() -> None:
     model = ScriptedModel([Turn(text="one two three four five six", delay=0.05)])
     task = asyncio.ensure_future(make_agent(model).generate("hi"))
-    await asyncio.sleep(0.08)
+    while not model.requests:  # the model's stream has started (it is paced: it cannot finish meanwhile)
+        await asyncio.sleep(0)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(task, 1.0)
@@ -288,15 +286,17 @@ async def test_aclose_while_a_tool_runs_cancels_it() -> None:
     from processors import StreamWriter, tool
 
     state: dict[str, bool] = {"cancelled": False, "finished": False}
+    cancelled = asyncio.Event()
 
     @tool
     async def slow(writer: StreamWriter) -> str:
-        """A slow tool."""
+        """A tool that would wait forever."""
         await writer.custom({"type": "data-started", "data": 1})
         try:
-            await asyncio.sleep(5)
+            await asyncio.Event().wait()
         except asyncio.CancelledError:
             state["cancelled"] = True
+            cancelled.set()
             raise
         state["finished"] = True
         return "late"
@@ -306,9 +306,7 @@ async def test_aclose_while_a_tool_runs_cancels_it() -> None:
     async for chunk in stream:
         if chunk.type == "data-started":
             break
-    started = time.monotonic()
-    await asyncio.wait_for(stream.aclose(), 1.0)
-    await asyncio.sleep(0.01)
-    assert time.monotonic() - started < 0.5
+    await stream.aclose()  # returns although the tool never would: it is cancelled, not awaited
+    await cancelled.wait()
     assert state == {"cancelled": True, "finished": False}
     assert len(model.requests) == 1

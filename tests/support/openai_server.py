@@ -22,6 +22,7 @@ Every request takes the next scripted reply from a FIFO queue:
 - :meth:`OpenAIServer.reply_error` — an HTTP error with OpenAI's JSON error body and optional headers
   (``{"Retry-After": "7"}``);
 - :meth:`OpenAIServer.reply_drop` — a few chunks, then the socket is closed without finishing the response;
+- :meth:`OpenAIServer.reply_html` — an HTTP 200 whose body is an HTML page (a captive portal or a proxy's page);
 - any reply can be slow: ``delay=`` seconds between chunks, ``headers_delay=`` before the response starts;
 - :meth:`OpenAIServer.reply` takes a hand-built :class:`StreamReply` or :class:`ErrorReply`.
 
@@ -60,6 +61,7 @@ import pytest
 __all__ = [
     "ErrorReply",
     "OpenAIServer",
+    "PageReply",
     "StreamReply",
     "ToolCallReply",
     "openai_server",
@@ -126,7 +128,18 @@ class ErrorReply:
     headers_delay: float = 0.0
 
 
-Reply = StreamReply | ErrorReply
+@dataclass
+class PageReply:
+    """A response that is not the API at all: what a captive portal or a misconfigured proxy sends, ``200 OK``
+    with a web page, whatever the request asked for."""
+
+    body: str = "<!DOCTYPE html><html><head><title>Sign in to Wi-Fi</title></head><body>Accept the terms</body></html>"
+    status: int = 200
+    content_type: str = "text/html; charset=utf-8"
+    headers_delay: float = 0.0
+
+
+Reply = StreamReply | ErrorReply | PageReply
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -171,6 +184,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if isinstance(reply, ErrorReply):
             self._send_error_reply(reply)
+        elif isinstance(reply, PageReply):
+            self._send_page(reply)
         elif body.get("stream"):
             self._send_stream(reply, body)
         else:
@@ -194,6 +209,15 @@ class _Handler(BaseHTTPRequestHandler):
         if body is None:
             body = {"error": {"message": reply.message, "type": reply.type, "param": None, "code": reply.code}}
         self._send_json(reply.status, body, reply.headers)
+
+    def _send_page(self, reply: PageReply) -> None:
+        data = reply.body.encode()
+        self.send_response(reply.status)
+        self.send_header("Content-Type", reply.content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+        self.wfile.flush()
 
     def _send_stream(self, reply: StreamReply, body: dict[str, Any]) -> None:
         include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
@@ -462,6 +486,17 @@ class OpenAIServer:
     ) -> StreamReply:
         """Queue a stream that sends the role chunk and ``content`` deltas, then breaks (see ``drop_mode``)."""
         reply = StreamReply(content=content, delay=delay, drop_after=1 + len(content), drop_mode=mode)
+        self.reply(reply)
+        return reply
+
+    def reply_html(self, body: str | None = None, *, status: int = 200, content_type: str | None = None) -> PageReply:
+        """Queue a web page instead of an API answer (by default a captive portal's sign-in page, ``200 OK``)."""
+        reply = PageReply()
+        if body is not None:
+            reply.body = body
+        reply.status = status
+        if content_type is not None:
+            reply.content_type = content_type
         self.reply(reply)
         return reply
 

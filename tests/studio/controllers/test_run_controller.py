@@ -162,7 +162,35 @@ def test_stop_right_after_start_still_finishes_once_with_abort(loop: qasync.QEve
     assert model.requests == []
 
 
+class MeltedMemory:
+    """A memory whose store is gone: loading the thread raises an ordinary exception inside the agent."""
+
+    async def load_messages(
+        self, thread_id: str, *, resource_id: str | None = None, last_messages: int | None = None
+    ) -> list[Any]:
+        raise RuntimeError("the socket melted")
+
+    async def save_messages(self, thread_id: str, messages: list[Any], *, resource_id: str | None = None) -> None:
+        pass
+
+
 def test_an_exception_in_the_agent_is_a_readable_run_failed_not_a_dialog(
+    loop: qasync.QEventLoop, qtbot: Any
+) -> None:
+    controller = RunController()
+    recorder = Recorder(controller)
+    agent = Agent(id="a", model=ScriptedModel(["unused"]), memory=MeltedMemory())
+
+    run_id = run(loop, controller, agent)
+
+    assert recorder.of("run_failed") == [(run_id, "The run failed: RuntimeError: the socket melted")]
+    assert "run_finished" not in recorder.names()
+    assert not controller.is_running
+    assert QApplication.activeModalWidget() is None
+    assert not [w for w in QApplication.topLevelWidgets() if isinstance(w, (QDialog, QMessageBox)) and w.isVisible()]
+
+
+def test_an_exception_in_the_model_adapter_finishes_with_a_readable_error(
     loop: qasync.QEventLoop, qtbot: Any
 ) -> None:
     controller = RunController()
@@ -171,10 +199,10 @@ def test_an_exception_in_the_agent_is_a_readable_run_failed_not_a_dialog(
 
     run_id = run(loop, controller, agent)
 
-    assert recorder.of("run_failed") == [(run_id, "The run failed: RuntimeError: the socket melted")]
-    assert "run_finished" not in recorder.names()
-    assert not controller.is_running
-    assert QApplication.activeModalWidget() is None
+    (finished_id, result), = recorder.of("run_finished")
+    assert finished_id == run_id and result.finish_reason == "error"
+    assert result.error == "Model call failed: the model adapter for 'scripted' raised RuntimeError: the socket melted"
+    assert recorder.of("run_failed") == []
     assert not [w for w in QApplication.topLevelWidgets() if isinstance(w, (QDialog, QMessageBox)) and w.isVisible()]
 
 
