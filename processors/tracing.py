@@ -2,8 +2,9 @@
 
 Tracing costs nothing when nobody subscribed: the runner checks ``tracer.active`` once and skips all work.
 ``process_output_stream`` runs per chunk, so per-chunk calls are summarised per step and processor
-(count, changed, dropped, total time), keeping the individual entries only where a processor changed,
-dropped or aborted a chunk.
+(count, changed, held, dropped, total time), keeping the individual entries only where a processor changed,
+held, dropped or aborted a chunk. *Held* chunks are ones a processor returned ``None`` for and let out later in
+the step (a stream guard's buffer); *dropped* ones never came back out.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ class TraceEvent:
     state: dict[str, Any] = field(default_factory=dict)
     #: The abort reason, or the exception text, when ``outcome`` is aborted/raised.
     detail: str | None = None
-    #: For summarised stream events: ``{"count", "changed", "dropped", "seconds", "changes": [...]}``.
+    #: For summarised stream events: ``{"count", "changed", "held", "dropped", "seconds", "changes": [...]}``.
     chunk_stats: dict[str, Any] | None = None
 
     @property

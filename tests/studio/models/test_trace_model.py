@@ -117,7 +117,8 @@ def test_runs_group_into_input_steps_and_output(live: InspectorData) -> None:
 
 def test_outcomes_and_durations_roll_up(live: InspectorData) -> None:
     full, blocked = live.runs
-    assert (full.outcome, blocked.outcome) == ("raised", "aborted")
+    assert (full.outcome, blocked.outcome) == ("finished", "tripwire")  # a run's badge: how it ended
+    assert (full.children[-2].outcome, blocked.children[0].outcome) == ("raised", "aborted")  # phases: worst call
     for node in _walk(full):
         if isinstance(node, HookNode):
             assert node.seconds == pytest.approx(sum(child.seconds for child in node.children))
