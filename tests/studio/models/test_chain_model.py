@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QByteArray, QMimeData, QModelIndex, Qt
 
 from studio.design import AgentDesign, ChainEntry
-from studio.models.chain_model import MIME_TYPE, UID_ROLE, ChainModel, decode_payload, encode_payload
+from studio.models.chain_model import INVALID_ROLE, MIME_TYPE, UID_ROLE, ChainModel, decode_payload, encode_payload
 from studio.models.design_document import DesignDocument
 from tests.studio.editor_catalogue import make_catalogue
 
@@ -61,7 +61,11 @@ def test_entries_that_cannot_run_show_a_warning_and_say_why(document: DesignDocu
     gone = output_model.index(0, 0)
     assert regex.data(Qt.ItemDataRole.DecorationRole) is not None
     assert "presets: RegexFilter needs at least one rule or preset" in regex.data(Qt.ItemDataRole.ToolTipRole)
-    assert gone.data() == "GoneType"
+    assert gone.data() == "GoneType\nNot installed: cannot run"
+    name = document.display_name("RegexFilter")
+    assert regex.data().startswith(f"{name}\nInvalid: presets: RegexFilter needs at least one rule")
+    assert "needs at least one rule" in regex.data(INVALID_ROLE)
+    assert input_model.index(1, 0).data(INVALID_ROLE) == ""  # a valid entry
     assert "not in the catalogue" in gone.data(Qt.ItemDataRole.ToolTipRole)
 
 
