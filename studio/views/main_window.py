@@ -39,6 +39,7 @@ from studio.views.options_form import OptionsForm
 from studio.views.palette import PaletteView
 from studio.views.settings_dialog import SettingsDialog
 from studio.views.threads_view import ThreadsView
+from studio.views.undo_routing import EditorUndoRouting
 
 SHORTCUTS = """\
 <b>Chat</b>: Enter sends · Shift+Enter new line · Esc stops the reply<br>
@@ -159,12 +160,10 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         edit_menu = bar.addMenu("&Edit")
-        undo = self.chains.undo_action()
-        undo.setShortcut(QKeySequence.StandardKey.Undo)
-        redo = self.chains.redo_action()
-        redo.setShortcut(QKeySequence.StandardKey.Redo)
-        edit_menu.addAction(undo)
-        edit_menu.addAction(redo)
+        # the chain editor's actions already carry Ctrl+Z and Ctrl+Shift+Z (plus the platform's Redo, e.g. Ctrl+Y)
+        edit_menu.addAction(self.chains.undo_action())
+        edit_menu.addAction(self.chains.redo_action())
+        self._undo_routing = EditorUndoRouting(self)  # Ctrl+Z from a text field with nothing of its own to undo
         chat_menu = bar.addMenu("&Chat")
         self._action(chat_menu, "&New thread", self.workspace.threads.create, QKeySequence.StandardKey.New)
         self._action(chat_menu, "&Stop the reply", self.workspace.stop)
