@@ -19,7 +19,7 @@ does not implement ``removeRows``/``moveRows``, so the source view's post-drag c
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -162,7 +162,7 @@ class ChainModel(QAbstractListModel):
             problems = self._problems(entry)
             if problems:  # the second line says why it cannot run, instead of the options summary
                 return f"{name}\nInvalid: {_shorten(problems[0], _SUMMARY_LIMIT)}"
-            summary = options_summary(entry.options)
+            summary = options_summary(self._in_form_order(entry))
             return f"{name}\n{summary}" if summary else name
         if role == Qt.ItemDataRole.DecorationRole:
             return _warning_icon() if self._problems(entry) else None
@@ -336,6 +336,16 @@ class ChainModel(QAbstractListModel):
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, 0))
 
     # ---------------------------------------------------------------------------------------- internals
+    def _in_form_order(self, entry: ChainEntry) -> dict[str, Any]:
+        """The entry's options in the order its form lists them (then by name), the same before and after a
+        restart (a saved design sorts them by name; the editor adds them in the order they are set)."""
+        record = self._document.record(entry.type)
+        schema = getattr(record, "options_schema", None) or {}
+        fields = list(schema.get("properties", {})) if isinstance(schema, Mapping) else []
+        rank = {name: position for position, name in enumerate(fields)}
+        ordered = sorted(entry.options, key=lambda name: (rank.get(name, len(rank)), name))
+        return {name: entry.options[name] for name in ordered}
+
     def _problems(self, entry: ChainEntry) -> list[str]:
         """Why this entry cannot run as it is: an unknown type, or options its type refuses."""
         if self._document.record(entry.type) is None:
