@@ -32,7 +32,15 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QAction, QDragEnterEvent, QDragMoveEvent, QKeySequence, QPainter, QPaintEvent
+from PySide6.QtGui import (
+    QAction,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -157,7 +165,7 @@ class ChainEditor(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(lanes_row, 1)
-        layout.addWidget(self._message)
+        # The message floats over the lanes' bottom edge (not in the layout): showing it moves nothing.
 
         document.entry_inserted.connect(self._on_document_entry_inserted)
         document.entry_moved.connect(self._on_document_entry_moved)
@@ -198,7 +206,9 @@ class ChainEditor(QWidget):
     def show_message(self, text: str) -> None:
         """Show ``text`` inline for a few seconds, and send it to the status bar."""
         self._message.setText(text)
+        self._place_message()
         self._message.show()
+        self._message.raise_()
         self._message_timer.start()
         self.status_message.emit(text)
 
@@ -381,6 +391,18 @@ class ChainEditor(QWidget):
         entry = self._models[to_lane].entry_at(to_index)
         if entry is not None:  # the moved entry stays selected, so keyboard moves can repeat
             self.select(entry.uid, focus=self._chain_has_focus())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if not self._message.isHidden():
+            self._place_message()
+
+    def _place_message(self) -> None:
+        """Over the bottom of the lanes, full width less a margin, as tall as its wrapped text."""
+        margin = 6
+        width = max(40, self.width() - 2 * margin)
+        height = min(self._message.heightForWidth(width), max(24, self.height() // 2))
+        self._message.setGeometry(margin, self.height() - height - margin, width, max(height, 1))
 
     def _chain_has_focus(self) -> bool:
         return any(view.hasFocus() for view in self._views.values())

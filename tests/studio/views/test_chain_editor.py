@@ -139,6 +139,19 @@ def test_a_refused_drop_shows_the_reason_and_changes_nothing(
     assert document.undo_stack().count() == 0
 
 
+def test_the_refusal_message_floats_over_the_lanes_and_moves_nothing(editor: ChainEditor, qtbot: Any) -> None:
+    lanes = {lane: editor.view(lane).geometry() for lane in ("input", "output", "error")}
+    editor.show_message(PII_IN_ERROR + " " + PII_IN_ERROR)  # two lines' worth at this width
+    label = editor.findChild(QLabel, "chain.message")
+    assert label is not None and label.isVisible()
+    qtbot.wait(10)  # a layout pass would run here if the label were in the layout
+    assert {lane: editor.view(lane).geometry() for lane in lanes} == lanes
+    assert editor.rect().contains(label.geometry())
+    assert label.height() >= label.heightForWidth(label.width())  # the whole text shows
+    editor.resize(600, 400)
+    assert editor.rect().contains(label.geometry()) and label.width() == 600 - 12
+
+
 def test_the_refusal_message_goes_away_after_a_while(editor: ChainEditor, qtbot: Any) -> None:
     editor.set_message_timeout(50)
     editor.show_message("nope")
