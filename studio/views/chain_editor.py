@@ -59,6 +59,7 @@ from studio.design import LANES, ChainEntry
 from studio.models.chain_model import UID_ROLE, ChainModel
 from studio.models.design_document import DesignDocument
 from studio.models.palette_model import LANE_TITLES
+from studio.views.drag_image import exec_compact_drag
 
 __all__ = ["MESSAGE_TIMEOUT_MS", "ChainEditor", "ChainListView"]
 
@@ -106,6 +107,9 @@ class ChainListView(QListView):
 
     def lane(self) -> str:
         return self._lane
+
+    def startDrag(self, supportedActions: Qt.DropAction) -> None:
+        exec_compact_drag(self, supportedActions)  # the entry at its own size, not a full-width bar
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)

@@ -18,7 +18,7 @@ from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QLabel, QListView
 
 from studio.design import AgentDesign, ChainEntry
-from studio.models.chain_model import encode_payload
+from studio.models.chain_model import MIME_TYPE, encode_payload
 from studio.models.design_document import DesignDocument
 from studio.models.palette_model import PaletteModel
 from studio.views.chain_editor import ChainEditor
@@ -374,3 +374,33 @@ def test_no_reference_cycle_keeps_the_document(qapp: Any) -> None:
         assert alive() is None
     finally:
         gc.enable()
+
+
+def test_a_dragged_entry_shows_at_its_own_size_not_as_a_full_width_bar(editor: ChainEditor, qtbot: Any) -> None:
+    from studio.views.drag_image import compact_drag
+
+    editor.resize(1200, 400)
+    view = editor.view("input")
+    editor.select("in-1")
+    index = view.currentIndex()
+    drag = compact_drag(view)
+    assert drag is not None and drag.mimeData().hasFormat(MIME_TYPE)
+    pixmap = drag.pixmap()
+    text_width = max(view.fontMetrics().horizontalAdvance(line) for line in str(index.data()).split("\n"))
+    row = view.visualRect(index)
+    assert text_width <= pixmap.width() < row.width() * 0.75  # the item, not the row across the view
+    assert pixmap.height() == row.height()
+
+
+def test_a_dragged_palette_type_shows_at_its_own_size(qtbot: Any) -> None:
+    from studio.views.drag_image import compact_drag
+
+    palette_view = PaletteView(PaletteModel(groups(make_catalogue())))
+    qtbot.addWidget(palette_view)
+    palette_view.resize(900, 500)
+    palette_view.show()
+    assert palette_view.select_type("PIIDetector", "input")
+    tree = palette_view.tree()
+    drag = compact_drag(tree)
+    assert drag is not None and drag.mimeData().hasFormat(MIME_TYPE)
+    assert drag.pixmap().width() < tree.visualRect(tree.currentIndex()).width() * 0.6
