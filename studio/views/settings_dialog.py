@@ -132,6 +132,8 @@ class SettingsDialog(QDialog):
         """Show a result; the dialog grows when it wraps to more lines than fit (a shown window does not)."""
         self.verdict.setText(text)
         layout = self.layout()
+        if layout is None:
+            return
         layout.activate()
         needed = layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth() else -1
         needed = max(needed, layout.totalSizeHint().height())
