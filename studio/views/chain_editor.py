@@ -103,7 +103,7 @@ class ChainListView(QListView):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setItemDelegate(_FitWidthDelegate(self))
         self.setSpacing(1)
-        self.setMinimumWidth(160)
+        self.setMinimumWidth(120)  # three lanes fit a 1280-pixel window beside the chat and inspector
 
     def lane(self) -> str:
         return self._lane

@@ -39,6 +39,7 @@ from studio.models.trace_nodes import Node, PhaseNode, RunNode
 from studio.views.inspector_details import InspectorDetails
 from studio.views.inspector_lists import ChunkLogPane, list_view
 from studio.views.outcome_badge import OutcomeBadgeDelegate
+from studio.views.splitter_shares import share_on_first_resize
 
 #: How often buffered chunks are shown (one row insert per tick).
 FLUSH_INTERVAL_MS = 50
@@ -84,12 +85,16 @@ class InspectorView(QWidget):
         self.tabs.addTab(self.violation_list, "Violations")
         self.tabs.addTab(self.data_list, "Data chunks")
         self.tabs.addTab(self.chunk_pane, "Raw chunks")
+        # Every tab's name shows whole: the tab bar's width is part of the inspector's minimum width.
+        self.tabs.setUsesScrollButtons(False)
+        self.tabs.setElideMode(Qt.TextElideMode.ElideNone)
+        self.tabs.tabBar().setExpanding(False)
 
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setChildrenCollapsible(False)
         for pane in (self.timeline, self.details, self.tabs):
             splitter.addWidget(pane)
-        splitter.setSizes([400, 260, 240])
+        share_on_first_resize(splitter, [45, 25, 30])  # the timeline gets the most
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
