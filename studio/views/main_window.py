@@ -30,6 +30,7 @@ from studio.files import suggested_file_name
 from studio.models.palette_model import PaletteModel
 from studio.paths import data_dir
 from studio.sample import SUGGESTIONS
+from studio.views.about_dialog import AboutDialog
 from studio.views.agent_settings import AgentSettingsView
 from studio.views.chain_editor import ChainEditor
 from studio.views.chat_view import ChatView
@@ -185,6 +186,7 @@ class MainWindow(QMainWindow):
         self._action(settings_menu, "&API keys and connection…", self._on_settings, "Ctrl+,")
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&Keyboard shortcuts", self._on_shortcuts, QKeySequence.StandardKey.HelpContents)
+        self._action(help_menu, "&About Processor Studio", self._on_about, name="action.about")
 
     def _pane_action(self, menu: Any, text: str, pane: QWidget, shortcut: str) -> QAction:
         """A checkable action showing or hiding a side pane; it follows the pane when a splitter collapses it."""
@@ -321,6 +323,12 @@ class MainWindow(QMainWindow):
                           QMessageBox.StandardButton.Ok, self)
         box.finished.connect(box.deleteLater)
         box.open()
+
+    @Slot()
+    def _on_about(self) -> None:
+        dialog = AboutDialog(data_dir(), self)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
 
     # ----------------------------------------------------------------------------------------- geometry
     @staticmethod
