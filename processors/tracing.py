@@ -42,6 +42,11 @@ class TraceEvent:
     detail: str | None = None
     #: For summarised stream events: ``{"count", "changed", "held", "dropped", "seconds", "changes": [...]}``.
     chunk_stats: dict[str, Any] | None = None
+    #: For ``process_tool_result`` events: the call, and what the tool itself returned (before any processor), so
+    #: an observer can show it next to what the model was given (the ``tool-result`` chunk). Observers only:
+    #: ``to_dict`` leaves the result out, so a store keeps only what the processors let through.
+    tool_call_id: str | None = None
+    tool_result: Any = None
 
     @property
     def duration(self) -> float:
@@ -62,6 +67,7 @@ class TraceEvent:
             "state": self.state,
             "detail": self.detail,
             "chunkStats": self.chunk_stats,
+            **({"toolCallId": self.tool_call_id} if self.tool_call_id is not None else {}),
         }
 
 

@@ -314,3 +314,28 @@ async def test_override_and_prompt_results_are_traced_as_changed() -> None:
         ("process_llm_request", "prompt"): "changed",
         ("process_llm_request", "plain"): "passed",
     }
+
+
+async def test_tool_result_events_tell_what_the_tool_returned_and_what_the_model_got() -> None:
+    tracer = RecordingTracer()
+
+    def redact(args: Any) -> Any:
+        args.message_list.update_tool_invocation({"type": "tool-invocation", "toolInvocation": {
+            "state": "result", "toolCallId": args.tool_call_id, "toolName": args.tool_name, "args": args.args,
+            "result": "[REDACTED]"}})
+
+    model = ScriptedModel([Turn(tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1")]), "ok"])
+    agent = make_agent(model, tools=[get_weather], tracers=[tracer],
+                       output_processors=[Fn("redact", process_tool_result=redact),
+                                          Fn("look", process_tool_result=lambda a: None)])
+    chunks, _ = await run_stream(agent)
+    events = [e for e in tracer.events if e.hook == "process_tool_result"]
+    assert [e.processor_id for e in events] == ["redact", "look"]
+    for event in events:
+        assert event.tool_call_id == "c1"
+        assert event.tool_result != "[REDACTED]" and "Paris" in str(event.tool_result)  # what the tool returned
+        assert "toolCallId" in event.to_dict() and "Paris" not in str(event.to_dict()["after"])
+        assert "toolResult" not in event.to_dict()  # a store keeps only what the processors let through
+    assert "Paris" in events[0].before and events[0].after.endswith("[REDACTED]")  # after shows the change
+    (result_chunk,) = [c for c in chunks if c.type == "tool-result"]
+    assert result_chunk.payload.result == "[REDACTED]"  # what the model was given
