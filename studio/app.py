@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import os
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
