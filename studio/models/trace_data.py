@@ -75,6 +75,7 @@ def event_from_dict(data: Mapping[str, Any] | TraceEvent) -> TraceEvent:
         state=data.get("state") or {},
         detail=data.get("detail"),
         chunk_stats=get("chunkStats", "chunk_stats"),
+        tool_call_id=get("toolCallId", "tool_call_id"),
     )
 
 
