@@ -14,6 +14,7 @@ from studio.models.trace_data import InspectorData
 from studio.models.trace_model import OUTCOME_COLORS, OUTCOME_ROLE, TraceTreeModel
 from studio.models.trace_nodes import CallNode, ChangeNode, RunNode
 from studio.sample import sample_design
+from studio.views.inspector_details import details_html
 
 
 async def _feed(data: InspectorData, agent: Agent, message: str, *, stop_after: int | None = None) -> RunNode:
@@ -54,6 +55,9 @@ def test_a_normal_run_of_the_sample_chain_is_finished_and_its_buffered_chunks_ar
     assert sum(s.get("dropped", 0) for s in stats) == 0  # ... and remove no chunk
     held = [node for call in _stream_calls(run) for node in call.children if isinstance(node, ChangeNode)]
     assert {node.outcome for node in held} <= {"held", "changed"} and "held" in {node.outcome for node in held}
+    holding = next(call for call in _stream_calls(run) if (call.event.chunk_stats or {}).get("held"))
+    assert f"{holding.event.chunk_stats['held']} held" in holding.label
+    assert f"{holding.event.chunk_stats['held']} held back and let out later" in details_html(holding)
     model = TraceTreeModel(data)
     badge = model.index(0, TraceTreeModel.OUTCOME)
     assert badge.data() == "finished" and badge.data(OUTCOME_ROLE) == "finished"
