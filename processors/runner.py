@@ -98,16 +98,18 @@ async def invoke(
     describe: Callable[[], str] | None = None,
     fingerprint: Callable[[], Any] | None = None,
     apply: Callable[[Any], None] | None = None,
+    tool: Callable[[], tuple[str, Any]] | None = None,
 ) -> Any:
     """Call one hook of one processor with the error policy shared by every hook but the stream one.
 
     ``apply`` reconciles the result with the run (so the trace's "after" shows its effect); ``fingerprint``
     tells whether anything changed. Raises :class:`TripWire` (after ``on_violation``),
     :class:`ProcessorContractError` for a result the hook does not allow, or :class:`ProcessorRaisedError`
-    naming processor and hook.
+    naming processor and hook. ``tool`` gives ``(tool_call_id, what the tool returned)`` for ``process_tool_result``.
     """
     fn = entry.hooks[hook]
     tracing = ctx.tracer.active
+    facts = tool() if tracing and tool is not None else None
     if tracing:
         before = describe() if describe else ""
         marker = fingerprint() if fingerprint else None
@@ -130,23 +132,24 @@ async def invoke(
             tripwire.processor_id = entry.id
         await notify_violation(entry, tripwire)
         if tracing:
-            _trace(ctx, entry, hook, started, "aborted", before, "", tripwire.reason)
+            _trace(ctx, entry, hook, started, "aborted", before, "", tripwire.reason, facts)
         raise
     except asyncio.CancelledError:
         raise
     except ProcessorContractError as exc:
         if tracing:
-            _trace(ctx, entry, hook, started, "raised", before, "", str(exc))
+            _trace(ctx, entry, hook, started, "raised", before, "", str(exc), facts)
         raise
     except Exception as exc:
         if tracing:
-            _trace(ctx, entry, hook, started, "raised", before, "", f"{type(exc).__name__}: {exc}")
+            _trace(ctx, entry, hook, started, "raised", before, "", f"{type(exc).__name__}: {exc}", facts)
         raise ProcessorRaisedError(
             f"Processor '{entry.id}' raised in {hook}: {type(exc).__name__}: {exc}", processor_id=entry.id, hook=hook
         ) from exc
     if tracing:
         changed = marker != fingerprint() if fingerprint is not None else result is not None
-        _trace(ctx, entry, hook, started, "changed" if changed else "passed", before, describe() if describe else "")
+        after = describe() if describe else ""
+        _trace(ctx, entry, hook, started, "changed" if changed else "passed", before, after, None, facts)
     return result
 
 
@@ -159,6 +162,7 @@ def _trace(
     before: str,
     after: str,
     detail: str | None = None,
+    tool: tuple[str, Any] | None = None,
 ) -> None:
     ctx.tracer.emit(
         TraceEvent(
@@ -174,6 +178,8 @@ def _trace(
             after=after,
             state=snapshot_state(ctx.state_for(entry.id)),
             detail=detail,
+            tool_call_id=tool[0] if tool is not None else None,
+            tool_result=tool[1] if tool is not None else None,
         )
     )
 

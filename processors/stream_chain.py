@@ -6,6 +6,11 @@ await, tracing summarised per step. ``tests/bench/bench_pipeline.py`` measures i
 
 A stream processor may stash a second part under :data:`REPROCESS_KEY` in its state; the loop then drives that
 part through the whole chain after the current one (at most :data:`MAX_REPROCESS` waiting at a time).
+
+A chunk a processor returned ``None`` for is reported *held*, not *dropped*, once the processor lets held text out
+later in the step: it returns a chunk carrying more text than the one it was given, or an earlier chunk, or
+stashes a part for reprocessing (a flush). Buffering guards then read as holding, and only chunks that never came
+back out count as dropped.
 """
 
 from __future__ import annotations
@@ -153,7 +158,8 @@ class StreamChain:
                     self._record(entry, started, "raised", part, part, f"{type(exc).__name__}: {exc}")
                 self._raised(entry, exc)
                 continue
-            if REPROCESS_KEY in args.state:
+            stashed = REPROCESS_KEY in args.state
+            if stashed:
                 self._stash(args.state)
             if result is not None and result is not part and not isinstance(result, _PARTS):
                 error = wrong_part(entry, result)
@@ -164,7 +170,7 @@ class StreamChain:
                 outcome: Outcome = "dropped" if result is None else "passed" if result is part else "changed"
                 if outcome == "changed" and result == part:
                     outcome = "passed"
-                self._record(entry, started, outcome, part, result)
+                self._record(entry, started, outcome, part, result, released=stashed)
             if result is None:
                 return None
             part = result
@@ -190,31 +196,47 @@ class StreamChain:
         before: AnyChunk,
         after: AnyChunk | None,
         detail: str | None = None,
+        *,
+        released: bool = False,
     ) -> None:
         stats = self._stats.get(entry.id)
         if stats is None:
             stats = self._stats[entry.id] = {
                 "count": 0,
                 "changed": 0,
+                "held": 0,
                 "dropped": 0,
                 "aborted": 0,
                 "raised": 0,
                 "seconds": 0.0,
                 "changes": [],
                 "first": time.time(),
+                "pending": [],
             }
         stats["count"] += 1
         stats["seconds"] += time.perf_counter() - started
+        pending: list[tuple[dict[str, Any], AnyChunk]] = stats["pending"]
+        if after is not None and after is not before and pending:
+            late = any(after is chunk for _change, chunk in pending)  # an earlier chunk let out as it came in
+            if late or released or _text_length(after) > _text_length(before):
+                for change, _chunk in pending:  # what it returned None for was held back, not removed
+                    change["outcome"] = "held"
+                stats["held"] += len(pending)
+                stats["dropped"] -= len(pending)
+                pending.clear()
+            if late:  # the part itself is stashed to come back through the chain, or takes the late one's place
+                outcome, after = ("passed", after) if released else ("dropped", None)
         if outcome != "passed":
             stats[outcome] += 1
-            stats["changes"].append(
-                {
-                    "outcome": outcome,
-                    "before": before.to_wire(),
-                    "after": after.to_wire() if after is not None else None,
-                    "detail": detail,
-                }
-            )
+            change = {
+                "outcome": outcome,
+                "before": before.to_wire(),
+                "after": after.to_wire() if after is not None else None,
+                "detail": detail,
+            }
+            stats["changes"].append(change)
+            if outcome == "dropped":
+                pending.append((change, before))
 
     def flush_trace(self) -> None:
         """Emit one summarised trace event per processor for the chunks seen since the last flush."""
@@ -226,6 +248,7 @@ class StreamChain:
             if stats is None:
                 continue
             first = stats.pop("first")
+            del stats["pending"]  # what was never let out stays "dropped"
             outcome: Outcome = (
                 "aborted"
                 if stats["aborted"]
@@ -248,9 +271,15 @@ class StreamChain:
                     ended_at=now,
                     outcome=outcome,
                     before=f"{stats['count']} chunks",
-                    after=f"{stats['changed']} changed, {stats['dropped']} dropped",
+                    after=f"{stats['changed']} changed, {stats['held']} held, {stats['dropped']} dropped",
                     state=snapshot_state(self._ctx.state_for(entry.id)),
                     chunk_stats=stats,
                 )
             )
         self._stats.clear()
+
+
+def _text_length(chunk: AnyChunk) -> int:
+    """The text a chunk carries (0 for chunks without text): a result longer than its input lets held text out."""
+    text = getattr(getattr(chunk, "payload", None), "text", None)
+    return len(text) if isinstance(text, str) else 0

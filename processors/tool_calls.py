@@ -99,6 +99,7 @@ async def commit(run: Run, step_number: int, step: Step, call: dict[str, Any], o
             )
         )
     result = serialize_result(outcome)
+    returned = result  # what the tool itself returned, for observers (the model gets ``result``)
     for entry in run.config.output_entries:
         if "process_tool_result" not in entry.hooks:
             continue
@@ -134,9 +135,10 @@ async def commit(run: Run, step_number: int, step: Step, call: dict[str, Any], o
                 entry,
                 "process_tool_result",
                 args,
-                describe=_describe_result(name, result),
+                describe=_describe_result(name, call_id, ml, result),
                 fingerprint=lambda: messages_fingerprint(ml),
                 apply=apply,
+                tool=lambda: (call_id, returned),
             )
         except TripWire as tripwire:
             if run.can_retry(tripwire):
@@ -170,5 +172,12 @@ def _short(value: Any, limit: int = 80) -> str:
 __all__ = ["InvalidArgs", "ToolFailure", "commit", "execute", "run_tools"]
 
 
-def _describe_result(name: str, result: Any) -> Callable[[], str]:
-    return lambda: f"{name} → {_short(result)}"
+def _describe_result(name: str, call_id: str, ml: Any, result: Any) -> Callable[[], str]:
+    """The tool result as it stands: a processor may have replaced it (``update_tool_invocation``) by "after"."""
+
+    def describe() -> str:
+        invocation = ml.find_tool_invocation(call_id)
+        current = invocation.result if invocation is not None and invocation.state == "result" else result
+        return f"{name} → {_short(current)}"
+
+    return describe

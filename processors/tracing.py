@@ -2,8 +2,9 @@
 
 Tracing costs nothing when nobody subscribed: the runner checks ``tracer.active`` once and skips all work.
 ``process_output_stream`` runs per chunk, so per-chunk calls are summarised per step and processor
-(count, changed, dropped, total time), keeping the individual entries only where a processor changed,
-dropped or aborted a chunk.
+(count, changed, held, dropped, total time), keeping the individual entries only where a processor changed,
+held, dropped or aborted a chunk. *Held* chunks are ones a processor returned ``None`` for and let out later in
+the step (a stream guard's buffer); *dropped* ones never came back out.
 """
 
 from __future__ import annotations
@@ -39,8 +40,13 @@ class TraceEvent:
     state: dict[str, Any] = field(default_factory=dict)
     #: The abort reason, or the exception text, when ``outcome`` is aborted/raised.
     detail: str | None = None
-    #: For summarised stream events: ``{"count", "changed", "dropped", "seconds", "changes": [...]}``.
+    #: For summarised stream events: ``{"count", "changed", "held", "dropped", "seconds", "changes": [...]}``.
     chunk_stats: dict[str, Any] | None = None
+    #: For ``process_tool_result`` events: the call, and what the tool itself returned (before any processor), so
+    #: an observer can show it next to what the model was given (the ``tool-result`` chunk). Observers only:
+    #: ``to_dict`` leaves the result out, so a store keeps only what the processors let through.
+    tool_call_id: str | None = None
+    tool_result: Any = None
 
     @property
     def duration(self) -> float:
@@ -61,6 +67,7 @@ class TraceEvent:
             "state": self.state,
             "detail": self.detail,
             "chunkStats": self.chunk_stats,
+            **({"toolCallId": self.tool_call_id} if self.tool_call_id is not None else {}),
         }
 
 

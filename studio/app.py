@@ -58,13 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
     import qasync
-    from PySide6.QtWidgets import QApplication
 
-    existing = QApplication.instance()
-    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
-    app.setApplicationName("Processor Studio")
-    app.setOrganizationName("ProcessorStudio")
-    app.setDesktopFileName("processor-studio")  # Wayland matches the window to the desktop entry and its icon
+    app = make_application()
     _apply_icon(app)
     _apply_style(app)
     loop = qasync.QEventLoop(app)
@@ -75,6 +70,27 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
+
+
+#: The application's id: X11's WM_CLASS (instance and class), the desktop entry's name and its StartupWMClass.
+APP_ID = "processor-studio"
+
+
+def make_application() -> Any:
+    """The QApplication (the existing one if any), named so desktops match its windows to the desktop entry.
+
+    On X11 the WM_CLASS instance comes from ``argv[0]`` (``__main__.py`` under ``python -m studio``) and the class
+    from the application name, so both are set to :data:`APP_ID`; the title bar shows the display name.
+    """
+    from PySide6.QtWidgets import QApplication
+
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication([APP_ID])
+    app.setApplicationName(APP_ID)
+    app.setApplicationDisplayName("Processor Studio")
+    app.setOrganizationName("ProcessorStudio")
+    app.setDesktopFileName(APP_ID)  # Wayland matches the window to the desktop entry and its icon
+    return app
 
 
 def _apply_icon(app: Any) -> None:

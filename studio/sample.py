@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from studio.design import DEMO_MODEL, AgentDesign, ChainEntry, ModelConfig
 
-__all__ = ["SAMPLE_INSTRUCTIONS", "SAMPLE_NAME", "sample_design"]
+__all__ = ["OFFLINE_DEMO_SUFFIX", "SAMPLE_INSTRUCTIONS", "SAMPLE_NAME", "sample_design"]
 
-SAMPLE_NAME = "Support agent (offline demo)"
+#: Says the agent runs on the offline demo model; dropped from the name when the model is changed.
+OFFLINE_DEMO_SUFFIX = " (offline demo)"
+SAMPLE_NAME = "Support agent" + OFFLINE_DEMO_SUFFIX
 
 SAMPLE_INSTRUCTIONS = (
     "You are Nova, the friendly support assistant of Example Corp. Help customers with their accounts, "

@@ -1,7 +1,7 @@
 """``--self-test``: drive the real window through a short offline conversation that trips a guardrail.
 
-It checks what a new user would see in their first minute — a streamed reply, a tool card with the customer's
-e-mail masked by the PII guardrail, a prompt-injection attempt stopped by a tripwire banner that selects its
+It checks what a new user would see in their first minute — a streamed reply, a customer look-up whose reply has
+the e-mail masked by the PII guardrail, a prompt-injection attempt stopped by a tripwire banner that selects its
 entry in the inspector — then saves a screenshot of the window mid-conversation.
 """
 

@@ -21,8 +21,9 @@ from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
-from studio.design import AgentDesign, ChainEntry
+from studio.design import DEMO_MODEL, AgentDesign, ChainEntry
 from studio.models.design_document import DesignDocument
+from studio.sample import OFFLINE_DEMO_SUFFIX
 
 __all__ = ["AddEntry", "EditOptions", "EditSetting", "MoveEntry", "RemoveEntry", "ReplaceDesign", "ToggleEntry"]
 
@@ -222,6 +223,8 @@ class EditSetting(_DocumentCommand):
         self._name = name
         self._old = document.setting(name)
         self._new = copy.deepcopy(value)
+        #: Changing the model away from the offline demo also drops " (offline demo)" from the agent's name.
+        self._old_agent_name: str = document.setting("name") if name == "model.model" else ""
 
     @property
     def name(self) -> str:
@@ -239,9 +242,16 @@ class EditSetting(_DocumentCommand):
 
     def redo(self) -> None:
         self._document.set_setting(self._name, self._new)
+        if self._old_agent_name.endswith(OFFLINE_DEMO_SUFFIX):
+            demo = str(self._new).strip() == DEMO_MODEL
+            self._document.set_setting(
+                "name", self._old_agent_name if demo else self._old_agent_name.removesuffix(OFFLINE_DEMO_SUFFIX)
+            )
 
     def undo(self) -> None:
         self._document.set_setting(self._name, self._old)
+        if self._old_agent_name.endswith(OFFLINE_DEMO_SUFFIX):
+            self._document.set_setting("name", self._old_agent_name)
 
 
 class ReplaceDesign(_DocumentCommand):

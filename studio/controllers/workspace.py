@@ -76,6 +76,7 @@ class Workspace(QObject):
         self._autosave.timeout.connect(self._on_autosave_timeout)
 
         self.runs.chunk_received.connect(self._on_runs_chunk_received)
+        self.runs.trace_event_received.connect(self._on_runs_trace_event_received)
         self.runs.run_finished.connect(self._on_runs_run_finished)
         self.runs.run_failed.connect(self._on_runs_run_failed)
         self.threads.thread_created.connect(self._on_threads_thread_created)
@@ -278,6 +279,10 @@ class Workspace(QObject):
     @Slot(str, object)
     def _on_runs_chunk_received(self, run_id: str, chunk: Any) -> None:
         self.chat.apply_chunk(run_id, chunk)
+
+    @Slot(str, object)
+    def _on_runs_trace_event_received(self, run_id: str, event: Any) -> None:
+        self.chat.apply_trace_event(run_id, event)  # tool cards: what the tool returned; retried steps' feedback
 
     @Slot(str, object)
     def _on_runs_run_finished(self, run_id: str, result: GenerateResult) -> None:

@@ -1,8 +1,9 @@
 """``ChainModel``: one lane's processor chain of a :class:`DesignDocument`, as a Qt list model.
 
 Rows are the lane's entries: display = the processor's name and, on a second line, a short summary of the
-options it sets; check state = enabled; tooltip = the type's description; a warning icon (and the reasons in
-the tooltip) when the entry cannot run as it is (unknown type, options its type refuses). The model caches
+options it sets; check state = enabled; tooltip = the type's description; a warning icon, red text, "Invalid: …"
+on the second line (and the reasons in the tooltip) when the entry cannot run as it is (unknown type, options its
+type refuses). The studio refuses to run a design with such an entry, naming it. The model caches
 nothing: it reads the document on every call and follows the document's signals.
 
 Drag and drop speaks :data:`MIME_TYPE`, a JSON object ``{"source": "palette"|"chain", "type", "uid", "lane",
@@ -18,7 +19,7 @@ does not implement ``removeRows``/``moveRows``, so the source view's post-drag c
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -38,7 +39,7 @@ from studio.controllers.editor_commands import AddEntry, MoveEntry, ToggleEntry
 from studio.design import ChainEntry
 from studio.models.design_document import DesignDocument
 
-__all__ = ["MIME_TYPE", "TYPE_ROLE", "UID_ROLE", "ChainModel", "decode_payload", "encode_payload"]
+__all__ = ["INVALID_ROLE", "MIME_TYPE", "TYPE_ROLE", "UID_ROLE", "ChainModel", "decode_payload", "encode_payload"]
 
 #: The drag-and-drop format shared by the palette and the chains.
 MIME_TYPE = "application/x-processor-studio-entry"
@@ -47,6 +48,10 @@ MIME_TYPE = "application/x-processor-studio-entry"
 UID_ROLE = Qt.ItemDataRole.UserRole + 1
 #: The entry's catalogue type name (str).
 TYPE_ROLE = Qt.ItemDataRole.UserRole + 2
+#: Why the entry cannot run as it is ("" when it can): its problems, joined.
+INVALID_ROLE = Qt.ItemDataRole.UserRole + 3
+#: The text colour of an entry that cannot run as it is.
+INVALID_COLOR = "#c0392b"
 
 _Index = QModelIndex | QPersistentModelIndex
 _SUMMARY_LIMIT = 60
@@ -79,6 +84,11 @@ def decode_payload(mime: QMimeData | None) -> dict[str, Any] | None:
     if not isinstance(payload.get("type"), str) or not payload["type"]:
         return None
     return payload
+
+
+def _shorten(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def options_summary(options: dict[str, Any], limit: int = _SUMMARY_LIMIT) -> str:
@@ -147,7 +157,12 @@ class ChainModel(QAbstractListModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             name = self._document.display_name(entry.type)
-            summary = options_summary(entry.options)
+            if self._document.record(entry.type) is None:
+                return f"{name}\nNot installed: cannot run"
+            problems = self._problems(entry)
+            if problems:  # the second line says why it cannot run, instead of the options summary
+                return f"{name}\nInvalid: {_shorten(problems[0], _SUMMARY_LIMIT)}"
+            summary = options_summary(self._in_form_order(entry))
             return f"{name}\n{summary}" if summary else name
         if role == Qt.ItemDataRole.DecorationRole:
             return _warning_icon() if self._problems(entry) else None
@@ -157,13 +172,18 @@ class ChainModel(QAbstractListModel):
             return self._tooltip(entry)
         if role == Qt.ItemDataRole.ForegroundRole and (not entry.enabled or self._document.record(entry.type) is None):
             return QPalette().brush(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+        if role == Qt.ItemDataRole.ForegroundRole and self._problems(entry):
+            return QColor(INVALID_COLOR)
+        if role == INVALID_ROLE:
+            return "; ".join(self._problems(entry))
         if role == UID_ROLE:
             return entry.uid
         if role == TYPE_ROLE:
             return entry.type
         if role == Qt.ItemDataRole.AccessibleTextRole:
             state = "enabled" if entry.enabled else "disabled"
-            return f"{self._document.display_name(entry.type)}, {state}"
+            invalid = ", invalid" if self._problems(entry) else ""
+            return f"{self._document.display_name(entry.type)}, {state}{invalid}"
         return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
@@ -316,6 +336,16 @@ class ChainModel(QAbstractListModel):
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, 0))
 
     # ---------------------------------------------------------------------------------------- internals
+    def _in_form_order(self, entry: ChainEntry) -> dict[str, Any]:
+        """The entry's options in the order its form lists them (then by name), the same before and after a
+        restart (a saved design sorts them by name; the editor adds them in the order they are set)."""
+        record = self._document.record(entry.type)
+        schema = getattr(record, "options_schema", None) or {}
+        fields = list(schema.get("properties", {})) if isinstance(schema, Mapping) else []
+        rank = {name: position for position, name in enumerate(fields)}
+        ordered = sorted(entry.options, key=lambda name: (rank.get(name, len(rank)), name))
+        return {name: entry.options[name] for name in ordered}
+
     def _problems(self, entry: ChainEntry) -> list[str]:
         """Why this entry cannot run as it is: an unknown type, or options its type refuses."""
         if self._document.record(entry.type) is None:

@@ -92,10 +92,19 @@ class ToolCard:
     args: Any = None
     #: Argument fragments as the model streamed them (before the complete ``tool-call`` chunk).
     args_text: list[str] = field(default_factory=list)
+    #: What the model was given (the ``tool-result`` chunk: after ``process_tool_result``).
     result: Any = None
     error: str | None = None
     state: ToolCardState = "input"
     expanded: bool = False
+    #: What the tool itself returned, before any ``process_tool_result`` (from the run's trace; live runs only).
+    returned: Any = None
+    returned_known: bool = False
+
+    @property
+    def result_changed(self) -> bool:
+        """Whether a processor changed the result before the model saw it."""
+        return self.returned_known and self.state == "result" and self.returned != self.result
 
     @property
     def shown_args(self) -> Any:

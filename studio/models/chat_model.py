@@ -327,7 +327,10 @@ class ChatModel:
         self._changed(run.item)
 
     def apply_trace_event(self, run_id: str, event: TraceEvent) -> None:
-        """Note an abort's reason: the feedback of a retried step, shown before the run's result confirms it."""
+        """Note an abort's reason: the feedback of a retried step, shown before the run's result confirms it; and
+        what a tool returned before ``process_tool_result``, for its card."""
+        if event.hook == "process_tool_result" and event.tool_call_id is not None:
+            self.note_tool_returned(run_id, event.tool_call_id, event.tool_result)
         if event.outcome != "aborted":
             return
         reason = event.detail
@@ -352,6 +355,17 @@ class ChatModel:
         if item is not None and item.status != status:
             item.status = status
             self._changed(item)
+
+    def note_tool_returned(self, run_id: str, tool_call_id: str, returned: Any) -> None:
+        """What a tool returned before ``process_tool_result`` (a trace fact): its card shows it next to the
+        result the model was given. The first report of a call counts (later processors see the same value)."""
+        run = self._runs.get(run_id)
+        card = run.cards.get(tool_call_id) if run is not None else None
+        if card is None or card.returned_known:
+            return
+        card.returned, card.returned_known = returned, True
+        if run is not None and run.item is not None:
+            self._changed(run.item)
 
     def finish_run(self, run_id: str, result: GenerateResult) -> None:
         """The run ended: confirm retried steps' feedback from ``result.steps`` and mark the reply done (or stopped)."""

@@ -75,6 +75,7 @@ def event_from_dict(data: Mapping[str, Any] | TraceEvent) -> TraceEvent:
         state=data.get("state") or {},
         detail=data.get("detail"),
         chunk_stats=get("chunkStats", "chunk_stats"),
+        tool_call_id=get("toolCallId", "tool_call_id"),
     )
 
 
@@ -229,7 +230,15 @@ class InspectorData:
         run.finish_reason = field_of(result, "finish_reason", "finishReason")
         run.error = field_of(result, "error")
         run.warnings = list(field_of(result, "warnings", default=[]) or [])
-        run.status = "tripwire" if tripwire is not None else "error" if run.finish_reason == "error" else "finished"
+        run.status = (
+            "stopped"
+            if run.finish_reason == "abort"
+            else "tripwire"
+            if tripwire is not None
+            else "error"
+            if run.finish_reason == "error"
+            else "finished"
+        )
         run.ended_at = time.time()
         self._changed([run])
 

@@ -30,7 +30,7 @@ from PySide6.QtGui import QColor, QFont
 
 from studio.models import trace_rows
 from studio.models.trace_data import InspectorData, RunHistory, event_from_dict
-from studio.models.trace_nodes import OUTCOMES, CallNode, Node, RunNode
+from studio.models.trace_nodes import OUTCOMES, RUN_STATUSES, CallNode, Node, RunNode
 from studio.models.trace_rows import LogRow, RowLog, TripwireRow, ViolationRow, chunk_summary, chunk_type, short_text
 
 __all__ = [
@@ -53,15 +53,22 @@ ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
 #: The outcome string a badge shows (tree rows).
 OUTCOME_ROLE = Qt.ItemDataRole.UserRole + 2
 
-#: Badge colours: strong (text on white) and light (row tint).
+#: Badge colours: strong (text on white) and light (row tint), for call outcomes and for how runs ended.
 OUTCOME_COLORS: dict[str, tuple[str, str]] = {
     "passed": ("#2e7d32", "#e8f5e9"),
+    "held": ("#546e7a", "#eceff1"),
     "changed": ("#1565c0", "#e3f2fd"),
     "dropped": ("#b45309", "#fff3e0"),
     "aborted": ("#c62828", "#ffebee"),
     "raised": ("#6a1b9a", "#f3e5f5"),
+    "running": ("#0277bd", "#e1f5fe"),
+    "finished": ("#2e7d32", "#e8f5e9"),
+    "tripwire": ("#c62828", "#ffebee"),
+    "error": ("#ad1457", "#fce4ec"),
+    "stopped": ("#616161", "#eeeeee"),
+    "failed": ("#6a1b9a", "#f3e5f5"),
 }
-assert set(OUTCOME_COLORS) == set(OUTCOMES)
+assert set(OUTCOME_COLORS) == set(OUTCOMES) | set(RUN_STATUSES)
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 _DISPLAY = Qt.ItemDataRole.DisplayRole

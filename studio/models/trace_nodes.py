@@ -21,8 +21,11 @@ from processors.tracing import TraceEvent
 if TYPE_CHECKING:
     from studio.models.trace_rows import TripwireRow
 
-OUTCOMES: tuple[str, ...] = ("passed", "changed", "dropped", "aborted", "raised")
+#: A call's (or a chunk's) outcome, least severe first. ``held``: a chunk a stream guard held back and let out later.
+OUTCOMES: tuple[str, ...] = ("passed", "held", "changed", "dropped", "aborted", "raised")
 _SEVERITY = {outcome: rank for rank, outcome in enumerate(OUTCOMES)}
+#: How a run ended: its badge says this, not the worst of its calls (a guard that buffers is not a failure).
+RUN_STATUSES: tuple[str, ...] = ("running", "finished", "tripwire", "error", "stopped", "failed")
 
 #: The order hooks are shown in within a step: the order the loop runs them (the per-chunk stream summary is
 #: reported at the step's end but runs while the model streams, before ``process_llm_response``).
@@ -50,7 +53,7 @@ MAX_CHANGE_ROWS = 500
 
 
 def worst(outcomes: Iterable[str]) -> str | None:
-    """The most severe outcome (raised > aborted > dropped > changed > passed), or None for none."""
+    """The most severe outcome (raised > aborted > dropped > changed > held > passed), or None for none."""
     return max(outcomes, key=lambda outcome: _SEVERITY.get(outcome, 0), default=None)
 
 
@@ -117,13 +120,18 @@ class RunNode(Node):
         self.number = number
         self.started_at = started_at
         self.ended_at: float | None = None
-        #: ``running``, ``finished``, ``tripwire``, ``error`` or ``failed``.
+        #: One of :data:`RUN_STATUSES`: ``running``, then how it ended.
         self.status = "running"
         self.finish_reason: str | None = None
         self.error: str | None = None
         self.tripwire: TripwireRow | None = None
         self.warnings: list[str] = []
         self.phases_by_key: dict[tuple[int, int], PhaseNode] = {}
+
+    @property
+    def outcome(self) -> str | None:
+        """The run's badge is how it ended (finished, tripwire, error, stopped, failed) or ``running``."""
+        return self.status
 
     @property
     def label(self) -> str:
@@ -193,7 +201,8 @@ class CallNode(Node):
         stats = event.chunk_stats
         if stats is None:
             return name
-        parts = [f"{stats.get(key, 0)} {key}" for key in ("changed", "dropped", "aborted", "raised") if stats.get(key)]
+        kinds = ("changed", "held", "dropped", "aborted", "raised")
+        parts = [f"{stats.get(key, 0)} {key}" for key in kinds if stats.get(key)]
         count = stats.get("count", 0)
         return f"{name} · {count} chunk{'' if count == 1 else 's'}" + (f" ({', '.join(parts)})" if parts else "")
 
@@ -203,7 +212,10 @@ class CallNode(Node):
 
 
 class ChangeNode(Node):
-    """One chunk a stream processor did not pass unchanged: ``{outcome, before, after, detail}`` (wire chunks)."""
+    """One chunk a stream processor did not pass on as it came: ``{outcome, before, after, detail}`` (wire chunks).
+
+    ``outcome`` is ``changed``, ``held`` (held back and let out later), ``dropped``, ``aborted`` or ``raised``.
+    """
 
     kind = "change"
     __slots__ = ("change", "index")

@@ -32,7 +32,15 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QAction, QDragEnterEvent, QDragMoveEvent, QKeySequence, QPainter, QPaintEvent
+from PySide6.QtGui import (
+    QAction,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -51,6 +59,7 @@ from studio.design import LANES, ChainEntry
 from studio.models.chain_model import UID_ROLE, ChainModel
 from studio.models.design_document import DesignDocument
 from studio.models.palette_model import LANE_TITLES
+from studio.views.drag_image import exec_compact_drag
 
 __all__ = ["MESSAGE_TIMEOUT_MS", "ChainEditor", "ChainListView"]
 
@@ -94,10 +103,13 @@ class ChainListView(QListView):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setItemDelegate(_FitWidthDelegate(self))
         self.setSpacing(1)
-        self.setMinimumWidth(160)
+        self.setMinimumWidth(120)  # three lanes fit a 1280-pixel window beside the chat and inspector
 
     def lane(self) -> str:
         return self._lane
+
+    def startDrag(self, supportedActions: Qt.DropAction) -> None:
+        exec_compact_drag(self, supportedActions)  # the entry at its own size, not a full-width bar
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
@@ -157,7 +169,7 @@ class ChainEditor(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(lanes_row, 1)
-        layout.addWidget(self._message)
+        # The message floats over the lanes' bottom edge (not in the layout): showing it moves nothing.
 
         document.entry_inserted.connect(self._on_document_entry_inserted)
         document.entry_moved.connect(self._on_document_entry_moved)
@@ -198,7 +210,9 @@ class ChainEditor(QWidget):
     def show_message(self, text: str) -> None:
         """Show ``text`` inline for a few seconds, and send it to the status bar."""
         self._message.setText(text)
+        self._place_message()
         self._message.show()
+        self._message.raise_()
         self._message_timer.start()
         self.status_message.emit(text)
 
@@ -381,6 +395,18 @@ class ChainEditor(QWidget):
         entry = self._models[to_lane].entry_at(to_index)
         if entry is not None:  # the moved entry stays selected, so keyboard moves can repeat
             self.select(entry.uid, focus=self._chain_has_focus())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if not self._message.isHidden():
+            self._place_message()
+
+    def _place_message(self) -> None:
+        """Over the bottom of the lanes, full width less a margin, as tall as its wrapped text."""
+        margin = 6
+        width = max(40, self.width() - 2 * margin)
+        height = min(self._message.heightForWidth(width), max(24, self.height() // 2))
+        self._message.setGeometry(margin, self.height() - height - margin, width, max(height, 1))
 
     def _chain_has_focus(self) -> bool:
         return any(view.hasFocus() for view in self._views.values())

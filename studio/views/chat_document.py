@@ -74,7 +74,7 @@ class ItemDocument:
 
 def _signature(step: StepSegment) -> tuple[Any, ...]:
     """What decides how a step looks, except its text and reasoning growing at the end."""
-    cards = tuple((card.state, card.expanded, len(card.args_text)) for card in step.tool_cards)
+    cards = tuple((card.state, card.expanded, len(card.args_text), card.result_changed) for card in step.tool_cards)
     return id(step), bool(step.texts), bool(step.reasoning_parts), cards, len(step.data), step.retracted, step.feedback
 
 
@@ -242,12 +242,17 @@ class DocumentWriter:
         if summary:
             cursor.insertText(f"  {summary}", char_format(colour=MUTED, family=self.mono, href=href))
         cursor.insertText(f"   {state}", char_format(colour=colour, size=self.small, href=href))
+        if card.result_changed:
+            cursor.insertText("  · changed for the model", char_format(colour=MUTED, size=self.small, href=href))
         if retracted:
             self._strike(cursor, cursor.block().position())
         if card.expanded:
             sections = [("Arguments", short_json(card.shown_args), TEXT)]
-            if card.state == "result":
-                sections.append(("Result", short_json(card.result), TEXT))
+            if card.result_changed:  # a guardrail changed it: what the tool returned, then what the model got
+                sections.append(("Tool returned", short_json(card.returned), MUTED))
+                sections.append(("Given to the model (after process_tool_result)", short_json(card.result), TEXT))
+            elif card.state == "result":  # the tool-result chunk is what the model got, after process_tool_result
+                sections.append(("Result (given to the model)", short_json(card.result), TEXT))
             elif card.state == "error":
                 sections.append(("Error", card.error or "", QColor("#cf222e")))
             for title, body, body_colour in sections:

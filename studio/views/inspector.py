@@ -3,7 +3,8 @@
 A thin view over :class:`~studio.models.trace_data.InspectorData` (passed in, or a fresh one): the timeline tree
 (runs → Input / Step n / Output → hooks → processor calls, with duration and an outcome badge), the details
 pane for the selected entry, and tabs for tripwires, violations, ``data-*`` chunks and the raw chunk log with a
-type filter. Its slots match ``RunController``'s signals one to one, so the window connects them directly::
+type filter. The timeline follows the newest run unless the user is looking at an older one. Its slots match
+``RunController``'s signals one to one, so the window connects them directly::
 
     controller.run_started.connect(inspector.on_run_started)
     controller.chunk_received.connect(inspector.on_chunk_received)
@@ -38,6 +39,7 @@ from studio.models.trace_nodes import Node, PhaseNode, RunNode
 from studio.views.inspector_details import InspectorDetails
 from studio.views.inspector_lists import ChunkLogPane, list_view
 from studio.views.outcome_badge import OutcomeBadgeDelegate
+from studio.views.splitter_shares import share_on_first_resize
 
 #: How often buffered chunks are shown (one row insert per tick).
 FLUSH_INTERVAL_MS = 50
@@ -83,12 +85,16 @@ class InspectorView(QWidget):
         self.tabs.addTab(self.violation_list, "Violations")
         self.tabs.addTab(self.data_list, "Data chunks")
         self.tabs.addTab(self.chunk_pane, "Raw chunks")
+        # Every tab's name shows whole: the tab bar's width is part of the inspector's minimum width.
+        self.tabs.setUsesScrollButtons(False)
+        self.tabs.setElideMode(Qt.TextElideMode.ElideNone)
+        self.tabs.tabBar().setExpanding(False)
 
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setChildrenCollapsible(False)
         for pane in (self.timeline, self.details, self.tabs):
             splitter.addWidget(pane)
-        splitter.setSizes([400, 260, 240])
+        share_on_first_resize(splitter, [45, 25, 30])  # the timeline gets the most
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
@@ -98,6 +104,9 @@ class InspectorView(QWidget):
         self._flush_timer.setInterval(FLUSH_INTERVAL_MS)
         self._flush_timer.timeout.connect(self.flush)
         self._flush_scheduled = False
+        #: Whether the timeline follows the newest run (scrolls to it and opens it as it fills). It stops while
+        #: the user looks at an older run (selects an entry in it) and resumes when they select in the newest.
+        self.following = True
 
         self.timeline.selectionModel().currentChanged.connect(self._on_timeline_current_changed)
         self.trace_model.rowsInserted.connect(self._on_trace_rows_inserted)
@@ -157,7 +166,8 @@ class InspectorView(QWidget):
         self._data.load_history(runs)
         self.chunk_pane.after_flush()
         if self._data.runs:
-            self.timeline.expand(self.trace_model.index_for(self._data.runs[-1]))
+            self.following = True
+            self._follow(self._data.runs[-1])
 
     @Slot()
     def clear(self) -> None:
@@ -212,18 +222,37 @@ class InspectorView(QWidget):
     def _refresh_details(self) -> None:
         self.details.show_entry(self.selected_entry())
 
+    def _follow(self, run: RunNode) -> None:
+        """Open the newest run down to its hooks and bring it into view, its header at the top."""
+        index = self.trace_model.index_for(run)
+        self.timeline.expand(index)
+        for phase in run.children:
+            self.timeline.expand(self.trace_model.index_for(phase))
+        self.timeline.scrollTo(index, QTreeView.ScrollHint.PositionAtTop)
+
     @Slot(QModelIndex, QModelIndex)
     def _on_timeline_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         node = self.trace_model.node(current)
+        if node is not None and self._data.runs:
+            self.following = node.run is self._data.runs[-1]
         self.details.show_entry(node)
         self.entry_selected.emit(node)
 
     @Slot(QModelIndex, int, int)
-    def _on_trace_rows_inserted(self, parent: QModelIndex, _first: int, _last: int) -> None:
-        """Keep the newest run open down to its hooks while it fills."""
+    def _on_trace_rows_inserted(self, parent: QModelIndex, first: int, _last: int) -> None:
+        """Follow the newest run while it fills (its newest entry in view), unless the user looks at an older one."""
+        runs = self._data.runs
         node = self.trace_model.node(parent)
-        if isinstance(node, RunNode | PhaseNode) and node.run is self._data.runs[-1]:
+        if node is None:  # a new run: follow it if the user was on the one before (or on nothing)
+            if first != len(runs) - 1:
+                return
+            current = self.selected_entry()
+            self.following = current is None or len(runs) < 2 or current.run is runs[-2]
+            if self.following:
+                self._follow(runs[-1])
+        elif self.following and isinstance(node, RunNode | PhaseNode) and node.run is runs[-1]:
             self.timeline.expand(parent)
+            self.timeline.scrollTo(self.trace_model.index(first, 0, parent))
 
     @Slot()
     def _on_trace_model_reset(self) -> None:

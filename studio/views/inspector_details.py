@@ -94,6 +94,7 @@ def _call_html(node: CallNode) -> str:
         changes = stats.get("changes", [])
         out.append(
             f"<h4>Chunks: {stats.get('count', 0)} seen, {stats.get('changed', 0)} changed, "
+            f"{stats.get('held', 0)} held back and let out later, "
             f"{stats.get('dropped', 0)} dropped, {stats.get('raised', 0)} raised, "
             f"{stats.get('aborted', 0)} aborted</h4>"
         )

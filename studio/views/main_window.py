@@ -30,6 +30,7 @@ from studio.files import suggested_file_name
 from studio.models.palette_model import PaletteModel
 from studio.paths import data_dir
 from studio.sample import SUGGESTIONS
+from studio.views.about_dialog import AboutDialog
 from studio.views.agent_settings import AgentSettingsView
 from studio.views.chain_editor import ChainEditor
 from studio.views.chat_view import ChatView
@@ -38,7 +39,9 @@ from studio.views.inspector import InspectorView
 from studio.views.options_form import OptionsForm
 from studio.views.palette import PaletteView
 from studio.views.settings_dialog import SettingsDialog
+from studio.views.splitter_shares import share_on_first_resize
 from studio.views.threads_view import ThreadsView
+from studio.views.undo_routing import EditorUndoRouting
 
 SHORTCUTS = """\
 <b>Chat</b>: Enter sends · Shift+Enter new line · Esc stops the reply<br>
@@ -47,6 +50,10 @@ SHORTCUTS = """\
 · Enter in the palette adds the type<br>
 <b>Edit</b>: Ctrl+Z undo · Ctrl+Shift+Z redo<br>
 <b>File</b>: Ctrl+O open design · Ctrl+S save design · Ctrl+E export as Python"""
+
+
+#: The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``).
+MINIMUM_WIDTH, MINIMUM_HEIGHT = 1024, 600
 
 
 def _titled(title: str, widget: QWidget) -> QWidget:
@@ -79,26 +86,32 @@ class MainWindow(QMainWindow):
         self.chat.set_suggestions(SUGGESTIONS)
         self.inspector = InspectorView()
 
-        guardrails = QSplitter(Qt.Orientation.Vertical)
-        guardrails.addWidget(_titled("Processors", self.palette_view))
-        guardrails.addWidget(_titled("Chains", self.chains))
-        guardrails.addWidget(_titled("Options", self.options))
-        guardrails.setSizes([220, 230, 410])
+        # Sizes are weights (QSplitter shares out the space it has in these proportions), so the layout works
+        # from 1280x720 up: the palette keeps most of its rows, the options form scrolls.
+        self.guardrails = QSplitter(Qt.Orientation.Vertical)
+        self.guardrails.setObjectName("guardrails")
+        self.guardrails.addWidget(_titled("Processors", self.palette_view))
+        self.guardrails.addWidget(_titled("Chains", self.chains))
+        self.guardrails.addWidget(_titled("Options", self.options))
+        share_on_first_resize(self.guardrails, [40, 32, 28])
         self.editor_tabs = QTabWidget()
         self.editor_tabs.setObjectName("editor")
-        self.editor_tabs.addTab(guardrails, "Guardrails")
+        self.editor_tabs.addTab(self.guardrails, "Guardrails")
         self.editor_tabs.addTab(self.settings_view, "Agent")
-        left = QSplitter(Qt.Orientation.Vertical)
-        left.addWidget(_titled("Threads", self.threads))
-        left.addWidget(self.editor_tabs)
-        left.setSizes([170, 770])
+        self.left_pane = QSplitter(Qt.Orientation.Vertical)
+        self.left_pane.setObjectName("left_pane")
+        self.left_pane.addWidget(_titled("Threads", self.threads))
+        self.left_pane.addWidget(self.editor_tabs)
+        share_on_first_resize(self.left_pane, [20, 80])
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.left_pane)
         self.splitter.addWidget(self.chat)
         self.splitter.addWidget(self.inspector)
-        self.splitter.setSizes([520, 560, 480])
-        self.splitter.setStretchFactor(1, 1)
+        share_on_first_resize(self.splitter, [36, 31, 33])
+        self.splitter.setStretchFactor(1, 1)  # a wider window widens the chat first
+        self.splitter.setCollapsible(1, False)  # the side panes collapse (drag them shut, or the View menu)
         self.setCentralWidget(self.splitter)
+        self.setMinimumSize(MINIMUM_WIDTH, MINIMUM_HEIGHT)
         self._build_menus()
 
         # chat and runs
@@ -159,12 +172,13 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         edit_menu = bar.addMenu("&Edit")
-        undo = self.chains.undo_action()
-        undo.setShortcut(QKeySequence.StandardKey.Undo)
-        redo = self.chains.redo_action()
-        redo.setShortcut(QKeySequence.StandardKey.Redo)
-        edit_menu.addAction(undo)
-        edit_menu.addAction(redo)
+        # the chain editor's actions already carry Ctrl+Z and Ctrl+Shift+Z (plus the platform's Redo, e.g. Ctrl+Y)
+        edit_menu.addAction(self.chains.undo_action())
+        edit_menu.addAction(self.chains.redo_action())
+        self._undo_routing = EditorUndoRouting(self)  # Ctrl+Z from a text field with nothing of its own to undo
+        view_menu = bar.addMenu("&View")
+        self.editor_pane_action = self._pane_action(view_menu, "&Editor pane", self.left_pane, "Ctrl+Shift+1")
+        self.inspector_pane_action = self._pane_action(view_menu, "&Inspector pane", self.inspector, "Ctrl+Shift+3")
         chat_menu = bar.addMenu("&Chat")
         self._action(chat_menu, "&New thread", self.workspace.threads.create, QKeySequence.StandardKey.New)
         self._action(chat_menu, "&Stop the reply", self.workspace.stop)
@@ -172,6 +186,34 @@ class MainWindow(QMainWindow):
         self._action(settings_menu, "&API keys and connection…", self._on_settings, "Ctrl+,")
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&Keyboard shortcuts", self._on_shortcuts, QKeySequence.StandardKey.HelpContents)
+        self._action(help_menu, "&About Processor Studio", self._on_about, name="action.about")
+
+    def _pane_action(self, menu: Any, text: str, pane: QWidget, shortcut: str) -> QAction:
+        """A checkable action showing or hiding a side pane; it follows the pane when a splitter collapses it."""
+        action = QAction(text, self)
+        action.setCheckable(True)
+        action.setChecked(True)
+        action.setShortcut(QKeySequence(shortcut))
+        action.setObjectName(f"action.{pane.objectName()}")
+        action.toggled.connect(lambda shown: self._show_pane(pane, shown))
+        self.splitter.splitterMoved.connect(lambda *_: action.setChecked(self._pane_shown(pane)))
+        menu.addAction(action)
+        return action
+
+    def _pane_shown(self, pane: QWidget) -> bool:
+        return pane.isVisibleTo(self) and self.splitter.sizes()[self.splitter.indexOf(pane)] > 0
+
+    def _show_pane(self, pane: QWidget, shown: bool) -> None:
+        if shown == self._pane_shown(pane):
+            return
+        pane.setVisible(shown)
+        index = self.splitter.indexOf(pane)
+        if shown and self.splitter.sizes()[index] == 0:  # collapsed by dragging: open it at its minimum width
+            sizes = self.splitter.sizes()
+            wanted = max(pane.minimumSizeHint().width(), 300)
+            sizes[index] = wanted
+            sizes[1] = max(0, sizes[1] - wanted)
+            self.splitter.setSizes(sizes)
 
     # ----------------------------------------------------------------------------------------- slots
     @Slot(str)
@@ -281,6 +323,12 @@ class MainWindow(QMainWindow):
                           QMessageBox.StandardButton.Ok, self)
         box.finished.connect(box.deleteLater)
         box.open()
+
+    @Slot()
+    def _on_about(self) -> None:
+        dialog = AboutDialog(data_dir(), self)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
 
     # ----------------------------------------------------------------------------------------- geometry
     @staticmethod

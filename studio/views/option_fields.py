@@ -170,6 +170,10 @@ class FieldEditor:
     def set_value(self, value: Any) -> None:
         raise NotImplementedError
 
+    def raw_text(self) -> str | None:
+        """The text to keep when :meth:`value` raises :class:`InvalidText` (None: there is nothing to keep)."""
+        return None
+
     def changed(self, *_args: Any) -> None:
         callback = self._on_change()
         if callback is not None:
@@ -255,6 +259,9 @@ class _LineEditor(FieldEditor):
 
     def set_value(self, value: Any) -> None:
         self._edit.setText("" if value is None else value if isinstance(value, str) else _show(value))
+
+    def raw_text(self) -> str | None:
+        return self._edit.text()  # shown back as it is by set_value, so validation can say why
 
     @property
     def line_edit(self) -> QLineEdit:

@@ -3,10 +3,12 @@
 The fields and their editors come from :mod:`studio.views.option_fields` (check boxes, combo boxes, line edits,
 one-per-line lists, JSON text areas). The form is validated as you type: the type's ``Options`` model validates
 the whole form's values and each field's message shows in a red label right under it
-(``options.<field>.error``). Invalid values are never committed; valid ones become one
-:class:`~studio.controllers.editor_commands.EditOptions` command per field (debounced, :data:`COMMIT_DELAY_MS`;
-consecutive edits of one field merge into one undo step). Only values that differ from the defaults are stored in
-the design.
+(``options.<field>.error``). What the user typed becomes one :class:`~studio.controllers.editor_commands.EditOptions`
+command per field (debounced, :data:`COMMIT_DELAY_MS`; consecutive edits of one field merge into one undo step),
+valid or not: an invalid value is kept in the design as typed (a line edit's text that is no number as its text),
+so the chain marks the entry invalid and the studio refuses to run it until it is fixed, rather than running
+silently with the previous value. Only a JSON area's text that is no JSON at all stays in the form. Only values
+that differ from the defaults are stored in the design.
 """
 
 from __future__ import annotations
@@ -171,6 +173,9 @@ class OptionsForm(QScrollArea):
             value = editor.value()
         except InvalidText as invalid:
             self._parse_errors[name] = str(invalid)
+            raw = editor.raw_text()
+            if raw is not None:  # kept as typed, so the design says what the form says
+                self._values[name] = raw
         else:
             if editor.spec.has_default and value == editor.spec.default:
                 self._values.pop(name, None)  # back to the default: store nothing
@@ -183,8 +188,8 @@ class OptionsForm(QScrollArea):
         }
         errors.update(self._parse_errors)
         self._show_errors(errors)
-        if errors:
-            self._commit_timer.stop()  # nothing invalid reaches the design
+        if name in self._parse_errors and editor.raw_text() is None:
+            self._commit_timer.stop()  # text that is no JSON at all has no value to keep: it stays in the form
             self._pending_field = None
             return
         if self._pending_field not in (None, name):
@@ -212,7 +217,7 @@ class OptionsForm(QScrollArea):
         entry = self._document.entry(self._uid) if self._uid else None
         if entry is None or entry.options == self._values:
             return
-        if self._parse_errors or self._document.option_errors(self._type, self._values):
+        if any(self._editors[name].raw_text() is None for name in self._parse_errors):
             return
         self._document.undo_stack().push(EditOptions(self._document, self._uid, self._values, field=field_name))
 

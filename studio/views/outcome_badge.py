@@ -1,4 +1,7 @@
-"""``OutcomeBadgeDelegate``: paints a trace row's outcome (passed, changed, dropped, aborted, raised) as a pill."""
+"""``OutcomeBadgeDelegate``: paints a trace row's outcome (passed, held, changed, dropped, aborted, raised) as a pill.
+
+A run's row shows how the run ended instead (finished, tripwire, error, stopped, failed; running while it streams).
+"""
 
 from __future__ import annotations
 
@@ -59,7 +62,7 @@ class OutcomeBadgeDelegate(QStyledItemDelegate):
 
     @staticmethod
     def column_width(font: QFont) -> int:
-        """A width that fits the widest badge ("changed", "dropped", "aborted")."""
+        """A width that fits the widest badge ("finished", "tripwire", "changed", ...)."""
         bold = QFont(font)
         bold.setBold(True)
         metrics = QFontMetrics(bold)

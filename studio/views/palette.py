@@ -13,8 +13,16 @@ from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QLineEdit, QTreeView, QVBoxLayout, QWidget
 
 from studio.models.palette_model import KIND_ROLE, LANE_ROLE, TYPE_ROLE, PaletteFilterModel, PaletteModel
+from studio.views.drag_image import exec_compact_drag
 
 __all__ = ["PaletteView"]
+
+
+class _PaletteTree(QTreeView):
+    """The types' tree; a dragged type shows as itself, not as a full-width bar."""
+
+    def startDrag(self, supportedActions: Qt.DropAction) -> None:
+        exec_compact_drag(self, supportedActions)
 
 
 class PaletteView(QWidget):
@@ -37,7 +45,7 @@ class PaletteView(QWidget):
         self._search.setAccessibleName("Search processors")
         self._search.installEventFilter(self)
 
-        self._tree = QTreeView(self)
+        self._tree = _PaletteTree(self)
         self._tree.setObjectName("palette.tree")
         self._tree.setAccessibleName("Processor types")
         self._tree.setModel(self._proxy)

@@ -79,6 +79,7 @@ class SettingsDialog(QDialog):
         self.verdict.setObjectName("settings.verdict")
         self.verdict.setWordWrap(True)
         self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.verdict.setMinimumHeight(2 * self.verdict.fontMetrics().lineSpacing())  # room for a two-line result
         where = ("Keys are stored in your system keyring." if secrets.keyring_available else
                  "No system keyring was found: keys are kept for this session only (never written to disk). "
                  "You can also set the provider's environment variable, e.g. OPENAI_API_KEY.")
@@ -127,6 +128,18 @@ class SettingsDialog(QDialog):
         self.provider.setCurrentText(provider_of(model_id) if provider_of(model_id) in PROVIDERS else "openai")
         self._on_provider_changed(self.provider.currentText())
 
+    def _set_verdict(self, text: str) -> None:
+        """Show a result; the dialog grows when it wraps to more lines than fit (a shown window does not)."""
+        self.verdict.setText(text)
+        layout = self.layout()
+        if layout is None:
+            return
+        layout.activate()
+        needed = layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth() else -1
+        needed = max(needed, layout.totalSizeHint().height())
+        if needed > self.height():
+            self.resize(self.width(), needed)
+
     def _show_stored(self) -> None:
         provider = self.provider.currentText()
         default = default_endpoint(provider)
@@ -160,14 +173,14 @@ class SettingsDialog(QDialog):
             return
         self.key.clear()
         self._show_stored()
-        self.verdict.setText({"keyring": "Saved in the system keyring.", "session": "Saved for this session only.",
+        self._set_verdict({"keyring": "Saved in the system keyring.", "session": "Saved for this session only.",
                               "deleted": "Key removed."}[where])
 
     @Slot()
     def _on_remove_clicked(self) -> None:
         self._secrets.delete_key(self.provider.currentText())
         self._show_stored()
-        self.verdict.setText("Key removed.")
+        self._set_verdict("Key removed.")
 
     @Slot()
     def _on_forget_clicked(self) -> None:
@@ -188,7 +201,7 @@ class SettingsDialog(QDialog):
         if self._task is not None and not self._task.done():
             return
         self.test.setEnabled(False)
-        self.verdict.setText("Testing…")
+        self._set_verdict("Testing…")
         self._task = asyncio.get_event_loop().create_task(self._run_test())
 
     async def _run_test(self) -> None:
@@ -216,6 +229,6 @@ class SettingsDialog(QDialog):
     def _show_verdict(self, verdict: str) -> None:
         if not self.isVisible() and self.parent() is None:
             return
-        self.verdict.setText(verdict)
+        self._set_verdict(verdict)
         self.test.setEnabled(True)
         self.connection_tested.emit(verdict)

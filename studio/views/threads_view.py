@@ -75,6 +75,11 @@ class ThreadsView(QWidget):
         self.delete_button.clicked.connect(self._on_delete_clicked)
         self.rename_editor.returnPressed.connect(self._on_rename_editor_return_pressed)
         self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)
+        # The list is reloaded (reset) after every change: keep the current thread current through it.
+        self._kept: tuple[str | None, int] = (None, -1)
+        self._deleting: str | None = None
+        model.modelAboutToBeReset.connect(self._on_model_about_to_be_reset)
+        model.modelReset.connect(self._on_model_reset)
         QShortcut(QKeySequence(Qt.Key.Key_F2), self.list, self._on_rename_clicked)
         QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.list, self._on_delete_clicked)
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self.rename_editor, self.rename_editor.hide)
@@ -87,6 +92,23 @@ class ThreadsView(QWidget):
         row = self.model.row_of(thread_id)
         if row >= 0:
             self.list.setCurrentIndex(self.model.index(row))
+
+    @Slot()
+    def _on_model_about_to_be_reset(self) -> None:
+        self._kept = (self.current_thread_id(), self.list.currentIndex().row())
+
+    @Slot()
+    def _on_model_reset(self) -> None:
+        """The thread that was current stays current; a deleted one's neighbour takes its place."""
+        thread_id, row = self._kept
+        self._kept = (None, -1)
+        if thread_id is None:
+            return
+        if self.model.row_of(thread_id) >= 0:
+            self.select_thread(thread_id)
+        elif thread_id == self._deleting and self.model.rowCount():
+            self._deleting = None
+            self.list.setCurrentIndex(self.model.index(min(row, self.model.rowCount() - 1)))
 
     @Slot(QModelIndex, QModelIndex)
     def _on_list_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
@@ -109,6 +131,10 @@ class ThreadsView(QWidget):
         if thread_id is not None:
             self.rename_requested.emit(thread_id, self.rename_editor.text())
 
+    def _request_delete(self, thread_id: str) -> None:
+        self._deleting = thread_id  # when the list comes back without it, its neighbour becomes current
+        self.delete_requested.emit(thread_id)
+
     @Slot()
     def _on_delete_clicked(self) -> None:
         thread_id = self.current_thread_id()
@@ -119,6 +145,6 @@ class ThreadsView(QWidget):
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, self)
         box.setObjectName("threads.confirm_delete")
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.accepted.connect(lambda: self.delete_requested.emit(thread_id))
+        box.accepted.connect(lambda: self._request_delete(thread_id))
         box.finished.connect(box.deleteLater)
         box.open()  # never exec() on the qasync loop

@@ -7,6 +7,7 @@ from typing import Any
 from processors import Processor, TraceEvent
 from processors.errors import ModelAPIError
 from processors.models import ScriptedModel, ToolCall, Turn
+from processors.stream_chain import REPROCESS_KEY
 from processors.tracing import RecordingTracer
 from tests.processors.helpers import Fn, get_weather, make_agent, run_stream
 
@@ -147,6 +148,57 @@ async def test_outcomes_passed_changed_dropped_aborted_raised() -> None:
         "process_input", "blocker", "aborted", "blocked here")
 
 
+async def test_buffered_chunks_are_held_not_dropped() -> None:
+    """A guard that buffers deltas and lets them out later holds them; a chunk it never lets out is dropped."""
+    tracer = RecordingTracer()
+
+    def buffer_until_end(args: Any) -> Any:  # holds every delta, flushes them as one at text-end
+        part = args.part
+        if part.type == "text-delta":
+            args.state.setdefault("text", []).append(part.payload.text)
+            args.state.setdefault("template", [part])
+            return None
+        if part.type == "text-end" and args.state.get("text"):
+            args.state[REPROCESS_KEY] = part
+            return args.state.pop("template")[0].with_payload(text="".join(args.state.pop("text")))
+        return part
+
+    agent = make_agent(ScriptedModel([Turn(text=["a", "b", "c"])]), tracers=[tracer],
+                       output_processors=[Fn("buffer", process_output_stream=buffer_until_end)])
+    chunks, _ = await run_stream(agent)
+    assert "".join(c.payload.text for c in chunks if c.type == "text-delta") == "abc"
+    by = {e.processor_id: e for e in tracer.events if e.hook == "process_output_stream"}
+    buffered = by["buffer"].chunk_stats
+    assert (buffered["held"], buffered["dropped"], buffered["changed"]) == (3, 0, 1)
+    assert [c["outcome"] for c in buffered["changes"]] == ["held", "held", "held", "changed"]
+    assert by["buffer"].outcome == "changed"
+    assert "3 held, 0 dropped" in by["buffer"].after
+    assert "pending" not in buffered and "first" not in buffered
+
+
+async def test_a_late_chunk_let_out_unchanged_counts_as_held_and_passed() -> None:
+    tracer = RecordingTracer()
+
+    def hold_one(args: Any) -> Any:  # each delta goes out one chunk late, as it came in
+        part, held = args.part, args.state.pop("held", None)
+        if part.type == "text-delta":
+            args.state["held"] = part
+            return held
+        if held is not None:
+            args.state[REPROCESS_KEY] = part
+            return held
+        return part
+
+    agent = make_agent(ScriptedModel([Turn(text=["a", "b", "c"])]), tracers=[tracer],
+                       output_processors=[Fn("late", process_output_stream=hold_one)])
+    chunks, _ = await run_stream(agent)
+    assert "".join(c.payload.text for c in chunks if c.type == "text-delta") == "abc"
+    (event,) = [e for e in tracer.events if e.hook == "process_output_stream"]
+    stats = event.chunk_stats
+    assert (stats["held"], stats["dropped"], stats["changed"]) == (3, 0, 0)
+    assert event.outcome == "passed"
+
+
 async def test_in_place_edits_count_as_changed() -> None:
     tracer = RecordingTracer()
 
@@ -262,3 +314,28 @@ async def test_override_and_prompt_results_are_traced_as_changed() -> None:
         ("process_llm_request", "prompt"): "changed",
         ("process_llm_request", "plain"): "passed",
     }
+
+
+async def test_tool_result_events_tell_what_the_tool_returned_and_what_the_model_got() -> None:
+    tracer = RecordingTracer()
+
+    def redact(args: Any) -> Any:
+        args.message_list.update_tool_invocation({"type": "tool-invocation", "toolInvocation": {
+            "state": "result", "toolCallId": args.tool_call_id, "toolName": args.tool_name, "args": args.args,
+            "result": "[REDACTED]"}})
+
+    model = ScriptedModel([Turn(tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1")]), "ok"])
+    agent = make_agent(model, tools=[get_weather], tracers=[tracer],
+                       output_processors=[Fn("redact", process_tool_result=redact),
+                                          Fn("look", process_tool_result=lambda a: None)])
+    chunks, _ = await run_stream(agent)
+    events = [e for e in tracer.events if e.hook == "process_tool_result"]
+    assert [e.processor_id for e in events] == ["redact", "look"]
+    for event in events:
+        assert event.tool_call_id == "c1"
+        assert event.tool_result != "[REDACTED]" and "Paris" in str(event.tool_result)  # what the tool returned
+        assert "toolCallId" in event.to_dict() and "Paris" not in str(event.to_dict()["after"])
+        assert "toolResult" not in event.to_dict()  # a store keeps only what the processors let through
+    assert "Paris" in events[0].before and events[0].after.endswith("[REDACTED]")  # after shows the change
+    (result_chunk,) = [c for c in chunks if c.type == "tool-result"]
+    assert result_chunk.payload.result == "[REDACTED]"  # what the model was given

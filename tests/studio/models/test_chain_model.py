@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QByteArray, QMimeData, QModelIndex, Qt
 
 from studio.design import AgentDesign, ChainEntry
-from studio.models.chain_model import MIME_TYPE, UID_ROLE, ChainModel, decode_payload, encode_payload
+from studio.models.chain_model import INVALID_ROLE, MIME_TYPE, UID_ROLE, ChainModel, decode_payload, encode_payload
 from studio.models.design_document import DesignDocument
 from tests.studio.editor_catalogue import make_catalogue
 
@@ -61,7 +61,11 @@ def test_entries_that_cannot_run_show_a_warning_and_say_why(document: DesignDocu
     gone = output_model.index(0, 0)
     assert regex.data(Qt.ItemDataRole.DecorationRole) is not None
     assert "presets: RegexFilter needs at least one rule or preset" in regex.data(Qt.ItemDataRole.ToolTipRole)
-    assert gone.data() == "GoneType"
+    assert gone.data() == "GoneType\nNot installed: cannot run"
+    name = document.display_name("RegexFilter")
+    assert regex.data().startswith(f"{name}\nInvalid: presets: RegexFilter needs at least one rule")
+    assert "needs at least one rule" in regex.data(INVALID_ROLE)
+    assert input_model.index(1, 0).data(INVALID_ROLE) == ""  # a valid entry
     assert "not in the catalogue" in gone.data(Qt.ItemDataRole.ToolTipRole)
 
 
@@ -208,3 +212,24 @@ def test_copy_action_duplicates_an_entry_with_its_options(
 def test_model_follows_undo_and_replace(document: DesignDocument, models: dict[str, ChainModel]) -> None:
     document.open_design(AgentDesign(error=[ChainEntry(type="StreamErrorRetry")]))
     assert [m.rowCount() for m in models.values()] == [0, 0, 1]
+
+
+def test_the_summary_lists_options_in_the_form_order_before_and_after_a_restart(qapp: Any) -> None:
+    from studio.design import AgentDesign as Design
+    from studio.views.option_fields import field_specs
+
+    typed = {"threshold": 0.8, "strategy": "redact", "redaction_method": "mask"}  # the order they were set in
+    design = Design(input=[ChainEntry(uid="p", type="PIIDetector", options=typed)])
+    document = DesignDocument(make_catalogue(), design)
+    model = ChainModel(document, "input")  # kept alive while its index is read
+    before = model.index(0, 0).data()
+    reopened = DesignDocument(make_catalogue(), Design.from_json(design.to_json()))  # saved: keys sorted
+    assert list(reopened.chain("input")[0].options) != list(typed)
+    reopened_model = ChainModel(reopened, "input")
+    after = reopened_model.index(0, 0).data()
+    assert before == after
+    record = document.record("PIIDetector")
+    assert record is not None
+    form_order = [spec.name for spec in field_specs(record.options_schema, {}) if spec.name in typed]
+    summary = before.split("\n")[1]
+    assert [part.split("=")[0] for part in summary.split(", ")] == form_order

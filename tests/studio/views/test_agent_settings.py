@@ -162,3 +162,26 @@ def test_no_reference_cycle_keeps_the_document(qapp: Any) -> None:
         assert alive() is None
     finally:
         gc.enable()
+
+
+def test_changing_the_sample_model_drops_offline_demo_from_its_name(qtbot: Any) -> None:
+    from studio.sample import sample_design
+
+    document = DesignDocument(make_catalogue(), sample_design())
+    view = AgentSettingsView(document, TOOLS)
+    qtbot.addWidget(view)
+    view.show()
+    assert view.name.text() == "Support agent (offline demo)"
+    view.model.setCurrentText("openai/gpt-4o-mini")
+    assert document.design().model.model == "openai/gpt-4o-mini"
+    assert document.design().name == "Support agent" and view.name.text() == "Support agent"
+    document.undo_stack().undo()  # one step: the model and the name come back together
+    assert document.design().model.model == "demo"
+    assert document.design().name == "Support agent (offline demo)" and view.name.text() == document.design().name
+    document.undo_stack().redo()
+    assert document.design().name == "Support agent"
+
+
+def test_a_name_without_the_demo_mark_is_left_alone(view: AgentSettingsView, document: DesignDocument) -> None:
+    view.model.setCurrentText("openai/gpt-4o-mini")
+    assert document.design().name == "Support"

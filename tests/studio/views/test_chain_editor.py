@@ -18,7 +18,7 @@ from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QLabel, QListView
 
 from studio.design import AgentDesign, ChainEntry
-from studio.models.chain_model import encode_payload
+from studio.models.chain_model import MIME_TYPE, encode_payload
 from studio.models.design_document import DesignDocument
 from studio.models.palette_model import PaletteModel
 from studio.views.chain_editor import ChainEditor
@@ -137,6 +137,19 @@ def test_a_refused_drop_shows_the_reason_and_changes_nothing(
     assert editor.message_text() == PII_IN_ERROR
     assert document.design().model_dump() == before
     assert document.undo_stack().count() == 0
+
+
+def test_the_refusal_message_floats_over_the_lanes_and_moves_nothing(editor: ChainEditor, qtbot: Any) -> None:
+    lanes = {lane: editor.view(lane).geometry() for lane in ("input", "output", "error")}
+    editor.show_message(PII_IN_ERROR + " " + PII_IN_ERROR)  # two lines' worth at this width
+    label = editor.findChild(QLabel, "chain.message")
+    assert label is not None and label.isVisible()
+    qtbot.wait(10)  # a layout pass would run here if the label were in the layout
+    assert {lane: editor.view(lane).geometry() for lane in lanes} == lanes
+    assert editor.rect().contains(label.geometry())
+    assert label.height() >= label.heightForWidth(label.width())  # the whole text shows
+    editor.resize(600, 400)
+    assert editor.rect().contains(label.geometry()) and label.width() == 600 - 12
 
 
 def test_the_refusal_message_goes_away_after_a_while(editor: ChainEditor, qtbot: Any) -> None:
@@ -361,3 +374,33 @@ def test_no_reference_cycle_keeps_the_document(qapp: Any) -> None:
         assert alive() is None
     finally:
         gc.enable()
+
+
+def test_a_dragged_entry_shows_at_its_own_size_not_as_a_full_width_bar(editor: ChainEditor, qtbot: Any) -> None:
+    from studio.views.drag_image import compact_drag
+
+    editor.resize(1200, 400)
+    view = editor.view("input")
+    editor.select("in-1")
+    index = view.currentIndex()
+    drag = compact_drag(view)
+    assert drag is not None and drag.mimeData().hasFormat(MIME_TYPE)
+    pixmap = drag.pixmap()
+    text_width = max(view.fontMetrics().horizontalAdvance(line) for line in str(index.data()).split("\n"))
+    row = view.visualRect(index)
+    assert text_width <= pixmap.width() < row.width() * 0.75  # the item, not the row across the view
+    assert pixmap.height() == row.height()
+
+
+def test_a_dragged_palette_type_shows_at_its_own_size(qtbot: Any) -> None:
+    from studio.views.drag_image import compact_drag
+
+    palette_view = PaletteView(PaletteModel(groups(make_catalogue())))
+    qtbot.addWidget(palette_view)
+    palette_view.resize(900, 500)
+    palette_view.show()
+    assert palette_view.select_type("PIIDetector", "input")
+    tree = palette_view.tree()
+    drag = compact_drag(tree)
+    assert drag is not None and drag.mimeData().hasFormat(MIME_TYPE)
+    assert drag.pixmap().width() < tree.visualRect(tree.currentIndex()).width() * 0.6

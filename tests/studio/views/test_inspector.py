@@ -12,7 +12,7 @@ from PySide6.QtGui import QColor, QImage
 
 from studio.models.trace_data import InspectorData, RunHistory
 from studio.models.trace_model import OUTCOME_COLORS, ChunkLogModel
-from studio.models.trace_nodes import CallNode, ChangeNode, RunNode
+from studio.models.trace_nodes import CallNode, ChangeNode, Node, RunNode
 from studio.views.inspector import InspectorView
 from tests.support.trace_runs import RecordedRun, full_run, tripwire_run
 
@@ -221,3 +221,65 @@ def _near(image: QImage, colour: str) -> bool:
     wanted = QColor(colour).rgb()
     return any(image.pixel(x, y) == wanted for y in range(image.height()) for x in range(image.width() - 120,
                                                                                           image.width()))
+
+
+# -------------------------------------------------------------------------------------------- following
+def feed_as(view: InspectorView, run: RecordedRun, run_id: str) -> None:
+    """``run`` told again under another run id (a further message in the thread)."""
+    view.on_run_started(run_id, "thread-1")
+    for chunk in run.chunks:
+        view.on_chunk_received(run_id, chunk)
+    for event in run.events:
+        view.on_trace_event_received(run_id, event)
+    view.on_run_finished(run_id, run.result)
+
+
+def shown(view: InspectorView, node: Node) -> bool:
+    """Whether the node's row is inside the timeline's viewport."""
+    rect = view.timeline.visualRect(view.trace_model.index_for(node))
+    return rect.isValid() and view.timeline.viewport().rect().contains(rect.topLeft())
+
+
+def tail(view: InspectorView, node: Node) -> Node:
+    """The last row shown under ``node`` (its last child, down through the expanded ones)."""
+    while node.children and view.timeline.isExpanded(view.trace_model.index_for(node)):
+        node = node.children[-1]
+    return node
+
+
+def test_the_timeline_follows_new_runs(runs: Runs, qtbot: Any) -> None:
+    view = InspectorView()
+    qtbot.addWidget(view)
+    view.resize(700, 700)
+    view.show()
+    for number in range(8):
+        feed_as(view, runs[number % 2], f"run_{number}")
+    data = view.inspector_data
+    newest = data.runs[-1]
+    assert view.following and shown(view, newest) and view.timeline.isExpanded(view.trace_model.index_for(newest))
+    assert not shown(view, data.runs[0])  # the timeline is longer than the view: it scrolled
+    # selecting in the newest run keeps following
+    view.select_entry(newest.calls()[0])
+    feed_as(view, runs[0], "run_8")
+    assert view.following and shown(view, tail(view, data.runs[-1]))
+    assert view.timeline.isExpanded(view.trace_model.index_for(data.runs[-1].children[0]))
+
+
+def test_the_timeline_stays_on_an_older_run_the_user_looks_at(runs: Runs, qtbot: Any) -> None:
+    view = InspectorView()
+    qtbot.addWidget(view)
+    view.resize(700, 700)
+    view.show()
+    for number in range(6):
+        feed_as(view, runs[number % 2], f"run_{number}")
+    data = view.inspector_data
+    older = data.runs[1]
+    view.select_entry(older.calls()[0])
+    assert not view.following
+    feed_as(view, runs[0], "run_6")
+    assert shown(view, older.calls()[0]) and not shown(view, data.runs[-1])
+    assert view.selected_entry() is older.calls()[0]
+    assert not view.timeline.isExpanded(view.trace_model.index_for(data.runs[-1]))
+    view.select_entry(data.runs[-1])  # back on the newest: following again
+    feed_as(view, runs[1], "run_7")
+    assert view.following and shown(view, tail(view, data.runs[-1]))

@@ -1,5 +1,5 @@
 """OptionsForm: generated from the type's options schema, validated as you type with the message next to the
-field, invalid values never committed, a valid edit one undo step."""
+field, invalid values kept as typed (so the chain marks the entry), a valid edit one undo step."""
 
 from __future__ import annotations
 
@@ -110,7 +110,7 @@ def test_stored_problems_show_on_load(document: DesignDocument, form: OptionsFor
 
 
 # --------------------------------------------------------------------------------------- validation
-def test_a_negative_number_shows_the_message_under_the_field_and_nothing_is_committed(
+def test_a_negative_number_shows_the_message_under_the_field_and_is_kept_as_typed(
     document: DesignDocument, form: OptionsForm, qtbot: Any
 ) -> None:
     form.show_entry("batch")
@@ -124,21 +124,27 @@ def test_a_negative_number_shows_the_message_under_the_field_and_nothing_is_comm
         label.mapTo(form.widget(), label.rect().topLeft()).y()
         > field.mapTo(form.widget(), field.rect().bottomLeft()).y() - 1
     )
-    qtbot.wait(COMMIT_DELAY_MS + 100)
-    form.flush()
+    qtbot.waitUntil(lambda: document.entry("batch").options == {"batch_size": -3})  # the design says what was typed
+    assert document.undo_stack().count() == 1
+    assert document.option_errors("BatchParts", document.entry("batch").options)  # ... and that it is invalid
+    document.undo_stack().undo()
     assert document.entry("batch").options == {"batch_size": 3}
-    assert document.undo_stack().count() == 0
+    assert form.editor("batch_size").text() == "3" and not form.has_errors()
 
 
 def test_text_that_is_no_number_is_explained(form: OptionsForm, document: DesignDocument, qtbot: Any) -> None:
     form.show_entry("batch")
     retype(qtbot, form.editor("batch_size"), "ten")
     assert form.error_text("batch_size") == "Enter a whole number"
-    form.show_entry("pii")
+    form.show_entry("pii")  # commits the pending edit: the text is kept as it is
+    assert document.entry("batch").options == {"batch_size": "ten"}
     retype(qtbot, form.editor("threshold"), "1.5")
     assert form.error_text("threshold") == "Input should be less than or equal to 1"
     form.flush()
-    assert document.undo_stack().count() == 0
+    assert document.entry("pii").options == {"threshold": 1.5}
+    form.show_entry("batch")  # shown back as typed, with the reason
+    assert form.editor("batch_size").text() == "ten"
+    assert form.error_text("batch_size").startswith("Input should be a valid integer")
 
 
 def test_a_bad_regex_in_a_rule_is_named_and_not_committed(

@@ -9,6 +9,7 @@ import keyring
 import pytest
 import qasync
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
 from studio.controllers.connection import check_connection
@@ -110,3 +111,24 @@ def test_without_a_key_it_says_so_without_calling(
     dialog.open()
     verdict = run(qloop, press_test(dialog))
     assert verdict.startswith("No API key is set for openai")
+
+
+def test_a_long_result_is_shown_whole_not_clipped(
+    qtbot: QtBot, qloop: qasync.QEventLoop, openai_server: OpenAIServer, memory_keyring: MemoryKeyring
+) -> None:
+    openai_server.reply_error(401, "Incorrect API key provided: sk-wrong. You can find your API key at the usual "
+                                   "place in your account settings, under API keys, for this organisation.")
+    dialog = dialog_for(qtbot, openai_server)
+    qtbot.waitExposed(dialog)
+    dialog.key.setText("sk-wrong")
+    dialog.save.click()
+    verdict = run(qloop, press_test(dialog))
+    label = dialog.verdict
+    assert label.text() == verdict
+    lines = label.heightForWidth(label.width()) // label.fontMetrics().lineSpacing()
+    assert lines >= 2  # it wraps
+    assert label.height() >= label.heightForWidth(label.width())  # every line has room
+    bottom = label.mapTo(dialog, label.rect().bottomLeft()).y()
+    assert bottom <= dialog.height()  # inside the dialog, above its edge
+    buttons_top = dialog.findChild(QDialogButtonBox).geometry().top()
+    assert bottom <= buttons_top  # and above the Close button

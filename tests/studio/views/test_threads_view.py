@@ -108,3 +108,40 @@ def test_a_store_failure_is_reported_not_raised(qloop: qasync.QEventLoop, store:
     run(qloop, controller.rename("no-such-thread", "x"))
     assert len(messages) == 1
     assert messages[0].startswith("Could not rename the thread:")
+
+
+def test_the_current_thread_stays_current_through_rename_refresh_and_delete(
+    qtbot: QtBot, qloop: qasync.QEventLoop, store: Store, view: tuple[ThreadsView, ThreadsController]
+) -> None:
+    threads, controller = view
+    for title in ("Oldest", "Middle", "Newest"):
+        run(qloop, controller.create(title))
+    assert titles(threads) == ["Newest", "Middle", "Oldest"]
+    middle = threads.model.record(1)
+    assert middle is not None
+    threads.select_thread(middle.id)
+    threads.list.setFocus()
+
+    qtbot.keyClick(threads.list, Qt.Key.Key_F2)  # rename
+    threads.rename_editor.setText("Middle, renamed")
+    qtbot.keyClick(threads.rename_editor, Qt.Key.Key_Return)
+    run(qloop, controller.wait_idle())
+    assert threads.current_thread_id() == middle.id
+    assert threads.list.selectionModel().isSelected(threads.list.currentIndex())
+
+    run(qloop, controller.reload())  # what a sent message's run does when it ends (order and titles change)
+    assert threads.current_thread_id() == middle.id
+
+    picked: list[str] = []
+    threads.thread_selected.connect(picked.append)
+    row = threads.list.currentIndex().row()
+    neighbour = threads.model.record(row + 1 if row + 1 < threads.model.rowCount() else row - 1)
+    assert neighbour is not None
+    qtbot.keyClick(threads.list, Qt.Key.Key_Delete)
+    box = threads.findChild(QMessageBox, "threads.confirm_delete")
+    assert box is not None
+    box.button(QMessageBox.StandardButton.Yes).click()
+    settle(qloop)
+    run(qloop, controller.wait_idle())
+    assert sorted(titles(threads)) == ["Newest", "Oldest"]
+    assert threads.current_thread_id() == neighbour.id == picked[-1]  # the neighbour took its place, and opens

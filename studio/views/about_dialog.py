@@ -1,0 +1,49 @@
+"""``AboutDialog`` (Help → About): version, data folder, and the licences of the bundled components."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from PySide6.QtCore import Qt, qVersion
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout, QWidget
+
+from studio.about import bundled_components, studio_version
+
+__all__ = ["AboutDialog"]
+
+
+class AboutDialog(QDialog):
+    """Read-only; opened with ``open()`` (never ``exec()`` on the qasync loop)."""
+
+    def __init__(self, data_folder: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("about")
+        self.setWindowTitle("About Processor Studio")
+        self.resize(560, 520)
+        heading = QLabel(
+            f"<h2>Processor Studio {html.escape(studio_version())}</h2>"
+            "<p>Design LLM agents and test their guardrails by hand.</p>"
+            f"<p>Your threads and designs are kept in<br><code>{html.escape(str(data_folder))}</code></p>"
+        )
+        heading.setObjectName("about.heading")
+        heading.setWordWrap(True)
+        heading.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)  # the path can be copied
+        rows = "".join(
+            f"<tr><td>{html.escape(c.name)}</td><td>{html.escape(c.version)}</td><td>{html.escape(c.licence)}</td></tr>"
+            for c in bundled_components(qVersion())
+        )
+        self.components = QTextBrowser()
+        self.components.setObjectName("about.components")
+        self.components.setHtml(
+            "<p><b>Bundled components</b> (from the installed packages' metadata)</p>"
+            "<table cellspacing='0' cellpadding='3'><tr><th align='left'>Component</th>"
+            f"<th align='left'>Version</th><th align='left'>Licence</th></tr>{rows}</table>"
+            "<p>Qt and PySide6 are used under the GNU LGPL v3; their source is available from qt.io.</p>"
+        )
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(heading)
+        layout.addWidget(self.components, 1)
+        layout.addWidget(buttons)
