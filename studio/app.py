@@ -62,6 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     app = make_application()
     _apply_icon(app)
     _apply_style(app)
+    # Closing the last window would make Qt leave its event loop at once, under the running coroutine (qasync then
+    # raises "Event loop stopped before Future completed" with a reply half-saved and the store open): _run ends
+    # the loop instead, after shutting the workspace down.
+    app.setQuitOnLastWindowClosed(False)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     try:
@@ -115,12 +119,17 @@ async def _run(app: Any, args: argparse.Namespace) -> int:
     from studio import gc_policy
     from studio.catalog import studio_catalogue
     from studio.controllers.workspace import Workspace
+    from studio.quit_filter import QuitEventFilter
     from studio.secrets import SecretStore
     from studio.store import Store
     from studio.views.main_window import MainWindow
 
     workspace = Workspace(store=Store(), catalogue=studio_catalogue(), secrets=SecretStore())
     window = MainWindow(workspace)
+    quit_requested = asyncio.Event()  # the window closed (Ctrl+Q, File → Quit, its close button) or the OS asks
+    app.lastWindowClosed.connect(quit_requested.set)
+    quit_filter = QuitEventFilter(quit_requested.set)
+    app.installEventFilter(quit_filter)
     window.show()
     if args.print_startup_time:
         print(f"startup: window shown {process_age():.3f} s after launch", flush=True)
@@ -145,10 +154,10 @@ async def _run(app: Any, args: argparse.Namespace) -> int:
         await workspace.shutdown()
         window.close()
         return 0 if ok else 1
-    closed = asyncio.Event()
-    app.lastWindowClosed.connect(closed.set)
-    await closed.wait()
-    await workspace.shutdown()
+    await quit_requested.wait()
+    await workspace.shutdown()  # stops a streaming reply (saving what it showed), flushes the design, closes the store
+    window.close()  # still open when the quit came from the OS (the macOS Dock's Quit) rather than the window
+    app.removeEventFilter(quit_filter)
     return 0
 
 

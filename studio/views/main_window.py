@@ -170,7 +170,8 @@ class MainWindow(QMainWindow):
         self._action(file_menu, "&Import thread…", self._on_import_thread)
         self._action(file_menu, "E&xport thread…", self._on_export_thread)
         file_menu.addSeparator()
-        self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        # Ctrl+Q everywhere: QKeySequence.StandardKey.Quit is empty on Windows and on Qt's offscreen platform.
+        self._action(file_menu, "&Quit", self.close, "Ctrl+Q")
         edit_menu = bar.addMenu("&Edit")
         # the chain editor's actions already carry Ctrl+Z and Ctrl+Shift+Z (plus the platform's Redo, e.g. Ctrl+Y)
         edit_menu.addAction(self.chains.undo_action())

@@ -1,0 +1,74 @@
+"""Start the real studio (``studio.app.main``) in this process and quit it the way a user does.
+
+    python -m tests.support.quit_driver HOW DATA_DIR [--while-streaming]
+
+HOW is ``ctrl-q`` (the key, sent to the window), ``file-quit`` (the File menu's action), ``close-window`` (the
+window's close button) or ``app-quit`` (``QApplication.quit()``, what the OS's own quit sends). The quit comes once
+the workspace has opened its thread, or with ``--while-streaming`` at the first streamed text of a reply. Before
+quitting it prints ``quit-driver: quitting (reply running: True|False)``; the exit code is the studio's own.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from studio import app as studio_app
+from studio.views.main_window import MainWindow
+
+POLL_MS = 20
+
+
+def quit_window(how: str, window: MainWindow) -> None:
+    print(f"quit-driver: quitting (reply running: {window.workspace.runs.is_running})", flush=True)
+    if how == "ctrl-q":
+        QTest.keyClick(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+    elif how == "file-quit":
+        (action,) = [action for action in window.findChildren(QAction) if action.text() == "&Quit"]
+        action.trigger()
+    elif how == "close-window":
+        window.close()
+    elif how == "app-quit":
+        QApplication.quit()
+    else:
+        raise SystemExit(f"quit-driver: unknown way to quit {how!r}")
+
+
+def main() -> int:
+    how, data = sys.argv[1], Path(sys.argv[2])
+    while_streaming = "--while-streaming" in sys.argv[3:]
+    app = QApplication(sys.argv[:1])  # studio_app.main() takes this one over
+
+    def when_ready() -> None:
+        windows = [widget for widget in app.topLevelWidgets() if isinstance(widget, MainWindow)]
+        window = windows[0] if windows else None
+        if window is None or window.workspace.thread_id is None or not window.isActiveWindow():
+            if window is not None and window.isVisible():
+                window.activateWindow()  # a shortcut reaches only the active window
+            QTimer.singleShot(POLL_MS, when_ready)
+            return
+        if not while_streaming:
+            quit_window(how, window)
+            return
+        quitting: list[bool] = []
+
+        def on_chunk(_run_id: str, chunk: object) -> None:
+            if getattr(chunk, "type", "") == "text-delta" and not quitting:
+                quitting.append(True)
+                QTimer.singleShot(0, lambda: quit_window(how, window))
+
+        window.workspace.runs.chunk_received.connect(on_chunk)
+        window.chat.input.setPlainText("Tell me about guardrails for agents.")
+        window.chat._submit()  # what Enter does
+
+    QTimer.singleShot(0, when_ready)
+    return studio_app.main(["--data-dir", str(data)])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
