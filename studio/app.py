@@ -15,6 +15,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -45,14 +46,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def platform_defaults(args: argparse.Namespace, environ: MutableMapping[str, str]) -> None:
+    """``--self-test`` without a display runs offscreen (``studio.qt_platform`` checks the same choice)."""
+    if args.self_test is not None and not environ.get("DISPLAY") and not environ.get("WAYLAND_DISPLAY"):
+        environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     scratch: Path | None = None
-    if args.self_test is not None:
-        if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
-            os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        if args.data_dir is None:  # never touch the user's own threads
-            args.data_dir = scratch = Path(tempfile.mkdtemp(prefix="processor-studio-self-test-"))
+    platform_defaults(args, os.environ)
+    if args.self_test is not None and args.data_dir is None:  # never touch the user's own threads
+        args.data_dir = scratch = Path(tempfile.mkdtemp(prefix="processor-studio-self-test-"))
     if args.data_dir is not None:
         os.environ["PROCESSOR_STUDIO_DATA"] = str(args.data_dir)
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
