@@ -170,5 +170,5 @@ def test_bootstrap_without_root_or_sudo_names_the_missing_packages_and_the_comma
     )
     assert completed.returncode == 1, completed.stderr
     assert f"missing Debian packages: {expected}\n" in completed.stderr
-    assert f"apt-get update && apt-get install -y --no-install-recommends {expected}\n" in completed.stderr
+    assert f"apt-get update && apt-get install -y -q --no-install-recommends {expected}\n" in completed.stderr
     assert not (checkout / ".venv").exists()  # it stopped before doing anything else
