@@ -162,7 +162,6 @@ async def _run(app: Any, args: argparse.Namespace) -> int:
     await quit_requested.wait()
     await workspace.shutdown()  # stops a streaming reply (saving what it showed), flushes the design, closes the store
     window.close()  # still open when the quit came from the OS (the macOS Dock's Quit) rather than the window
-    app.removeEventFilter(quit_filter)
     return 0
 
 

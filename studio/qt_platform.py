@@ -105,10 +105,6 @@ def missing_packages(platforms: Iterable[str] = CHECKED_PLUGINS) -> list[str]:
     return debian_packages(soname for platform in platforms for soname in unloadable_libraries(platform))
 
 
-def _has_display(environ: Mapping[str, str]) -> bool:
-    return bool(environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"))
-
-
 def studio_environment(app_arguments: list[str], environ: Mapping[str, str]) -> dict[str, str]:
     """The environment the studio will run with for these arguments (``--self-test`` goes offscreen without display)."""
     from studio.app import parse_args, platform_defaults
@@ -134,9 +130,25 @@ def expected_platform(environ: Mapping[str, str]) -> str:
 
 
 def diagnose(environ: Mapping[str, str]) -> str | None:
-    """None when Qt's platform plugin loads with ``environ``; else what is wrong and what to do (missing libraries
-    first, with their Debian packages)."""
+    """None when Qt's platform plugin loads with ``environ``; else what is wrong and what to do.
+
+    Loading it in a child process is the test (Qt may fall back from one plugin to another); ``ldd`` then explains
+    a failure by the libraries that are missing, named with their Debian packages.
+    """
     platform = expected_platform(environ)
+    no_display = platform == "xcb" and not environ.get("DISPLAY")  # Qt would abort: no need to try
+    probe = None
+    if not no_display:
+        probe = subprocess.run(
+            [sys.executable, "-c", _LOAD_PROBE],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=dict(environ),
+            timeout=120,
+        )
+        if probe.returncode == 0:
+            return None
     missing = unloadable_libraries(platform)
     if missing:
         packages = debian_packages(missing)
@@ -147,19 +159,14 @@ def diagnose(environ: Mapping[str, str]) -> str | None:
             f"sudo apt-get install {' '.join(packages)}\n"
             f"  (./scripts/bootstrap does this when it runs as root or can use sudo.)"
         )
-    if platform == "xcb" and not environ.get("DISPLAY"):
+    if probe is None:
         return (
             "There is no display to open the studio's window on (DISPLAY is not set).\n"
             "  Run it on a desktop, or on a virtual display:  xvfb-run -a ./scripts/run\n"
             "  To check it headless instead:  ./scripts/run --self-test studio.png"
         )
-    completed = subprocess.run(
-        [sys.executable, "-c", _LOAD_PROBE], capture_output=True, text=True, check=False, env=dict(environ), timeout=120
-    )
-    if completed.returncode == 0:
-        return None
-    said = "\n".join(f"    {line}" for line in completed.stderr.strip().splitlines()[-8:])
-    return f"Qt's {platform!r} platform plugin did not start (exit code {completed.returncode}). Qt said:\n{said}"
+    said = "\n".join(f"    {line}" for line in probe.stderr.strip().splitlines()[-8:])
+    return f"Qt's {platform!r} platform plugin did not start (exit code {probe.returncode}). Qt said:\n{said}"
 
 
 def main(argv: list[str] | None = None) -> int:
