@@ -105,16 +105,19 @@ def missing_packages(platforms: Iterable[str] = CHECKED_PLUGINS) -> list[str]:
     return debian_packages(soname for platform in platforms for soname in unloadable_libraries(platform))
 
 
-def studio_environment(app_arguments: list[str], environ: Mapping[str, str]) -> dict[str, str]:
-    """The environment the studio will run with for these arguments (``--self-test`` goes offscreen without display)."""
+def studio_environment(app_arguments: list[str], environ: Mapping[str, str]) -> dict[str, str] | None:
+    """The environment the studio will run with for these arguments (``--self-test`` goes offscreen without display).
+
+    None for ``--help`` or a wrong argument: the studio will not open a window, only say so.
+    """
     from studio.app import parse_args, platform_defaults
 
-    environment = dict(environ)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         try:
             arguments = parse_args(app_arguments)
-        except SystemExit:  # --help or a wrong argument: the studio itself will say so
-            return environment
+        except SystemExit:
+            return None
+    environment = dict(environ)
     platform_defaults(arguments, environment)
     return environment
 
@@ -175,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
         for package in missing_packages():
             print(package)
         return 0
-    problem = diagnose(studio_environment(arguments, os.environ))
+    environment = studio_environment(arguments, os.environ)
+    problem = None if environment is None else diagnose(environment)
     if problem is None:
         return 0
     print(f"Processor Studio cannot start: {problem}", file=sys.stderr)
