@@ -1,10 +1,16 @@
 """Carry-over buffering for stream detectors: find values split across ``text-delta`` chunks.
 
 A detector that scans each chunk alone misses ``"jo@exa"`` + ``"mple.com"``. :class:`CarryOver` keeps the
-trailing ``carry`` characters that could still be the start of a match, emits only the safe prefix, and flushes
+trailing text that could still be the start of a match, emits the safe prefix as the text arrives, and flushes
 the rest at ``text-end`` (or any other chunk: ``finish``, ``step-finish``, a tool call). The cut never falls
 inside a candidate match, and a candidate that touches the end of the buffer (a URL still growing) is held back
 whole, so — for matches shorter than ``carry`` — the text emitted is the same however the stream was split.
+
+What is held back is bounded by what could still match, so a guarded reply still streams: ``carry`` is the
+longest fragment a detector may need before a match is recognisable (``patterns.max_span`` for the regex
+kinds), or a ``hold`` function says exactly where the text that could still match begins (the scrubber: the
+trailing words that start an instruction shingle). The buffer scans again once ``batch`` more characters
+arrived, so small deltas cost one scan per ``batch`` characters, not one per chunk.
 
 A stream hook returns one chunk per call, so at ``text-end`` the flushed text goes out as a replacement
 ``text-delta`` and the ``text-end`` chunk is stashed in ``state["__reprocess_part"]``: the runtime emits the
@@ -26,6 +32,8 @@ from processors.runner import REPROCESS_KEY
 
 #: How much already-emitted text is kept as left context (for look-behinds and keyword windows).
 CONTEXT_CHARS = 48
+#: Characters between two scans of the held-back text: small, so a reply streams a few words at a time.
+BATCH = 16
 
 Finder = Callable[[str], list[Match]]
 #: Turns one safe segment and the candidates inside it into the text to emit ("" drops it). May abort.
@@ -39,17 +47,22 @@ class CarryOver:
 
     carry: int
     max_hold: int = 16_384
-    #: Scan again only once this many characters arrived beyond ``carry``.
-    batch: int = 96
+    #: Scan again only once this many characters arrived since the last scan (and beyond ``carry``).
+    batch: int = BATCH
     pending: str = ""
     context: str = ""
     template: Chunk | None = field(default=None, repr=False)
     #: Optional extra limit: ``(full_text, offset, cut) -> a cut at most that large`` (e.g. a sentence end).
     limit: Callable[[str, int, int], int] | None = field(default=None, repr=False)
+    #: Optional exact window: ``(full_text, offset) -> the first index that could still become part of a match``.
+    #: Replaces the fixed ``carry`` window (``carry`` then only says how much must wait before the first scan).
+    hold: Callable[[str, int], int] | None = field(default=None, repr=False)
+    #: ``len(pending)`` at which the next scan happens.
+    next_scan: int = 0
 
     @classmethod
     def of(
-        cls, state: dict[str, Any], key: str, *, carry: int, max_hold: int = 16_384, batch: int = 96,
+        cls, state: dict[str, Any], key: str, *, carry: int, max_hold: int = 16_384, batch: int = BATCH,
         limit: Callable[[str, int, int], int] | None = None,
     ) -> CarryOver:
         buffer = state.get(key)
@@ -61,15 +74,17 @@ class CarryOver:
         self.pending = ""
         self.context = ""
         self.template = None
+        self.next_scan = 0
 
     def feed(self, text: str, find: Finder, *, final: bool = False) -> tuple[str, list[Match]]:
         """Add ``text``; return the segment safe to emit and the candidates inside it (segment-relative).
 
-        Nothing is scanned until more than ``carry + batch`` characters wait (so a stream of small deltas
-        is scanned once per ``batch`` characters, not once per chunk).
+        Nothing is scanned until ``carry + batch`` characters wait, nor before ``batch`` more arrived since
+        the last scan (so a stream of small deltas is scanned once per ``batch`` characters, not once per chunk).
         """
         self.pending += text
-        if not final and len(self.pending) < self.carry + self.batch:
+        waiting = len(self.pending)
+        if not final and (waiting < self.carry + self.batch or waiting < self.next_scan):
             return "", []
         offset = len(self.context)
         full = self.context + self.pending
@@ -78,7 +93,7 @@ class CarryOver:
         if final:
             cut = end
         else:
-            cut = max(offset, end - self.carry)
+            cut = max(offset, end - self.carry if self.hold is None else min(end, self.hold(full, offset)))
             if self.limit is not None:
                 cut = max(offset, min(cut, self.limit(full, offset, cut)))
             moved = True
@@ -95,6 +110,7 @@ class CarryOver:
         inside = [Match(m.kind, m.start - offset, m.end - offset, m.value) for m in candidates if m.end <= cut]
         self.pending = full[cut:]
         self.context = (self.context + segment)[-CONTEXT_CHARS:]
+        self.next_scan = len(self.pending) + self.batch
         return segment, inside
 
     def flush(self, find: Finder) -> tuple[str, list[Match]]:
@@ -155,4 +171,4 @@ async def stream_part_async(
     return buffer.delta(text)
 
 
-__all__ = ["CONTEXT_CHARS", "REPROCESS_KEY", "CarryOver", "Finder", "stream_part", "stream_part_async"]
+__all__ = ["BATCH", "CONTEXT_CHARS", "REPROCESS_KEY", "CarryOver", "Finder", "stream_part", "stream_part_async"]

@@ -4,7 +4,8 @@ Regular expressions with validators find e-mail addresses, phone numbers, Luhn-c
 mod-97-checked IBANs, SSNs, IP addresses, API keys and tokens, URLs, UUIDs and crypto wallets. Names,
 postal addresses and dates of birth need the optional judge (``model``). Input and output messages are
 checked whole; the output stream is checked with a carry-over buffer, so a value split across chunks is
-still caught and the redacted text does not depend on where the stream was split::
+still caught and the redacted text does not depend on where the stream was split; only the last few dozen
+characters (what the longest pattern needs to be recognised) are held back, so the answer still streams::
 
     agent = Agent(..., output_processors=[PIIDetector(strategy="redact", redaction_method="placeholder")])
     # "Mail jo@example.com" streams as "Mail [EMAIL]"
@@ -28,7 +29,7 @@ from processors.builtin.base import BuiltinProcessor
 from processors.builtin.carryover import CarryOver, stream_part, stream_part_async
 from processors.builtin.enforce import enforce_message, enforce_segment, replace_spans
 from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
-from processors.builtin.patterns import Match
+from processors.builtin.patterns import Match, max_span
 from processors.builtin.pii_patterns import (
     ALL_TYPES,
     JUDGE_TYPES,
@@ -78,7 +79,7 @@ class PIIDetectorOptions(JudgeOptions):
     preserve_format: bool = Field(default=True, description="Masks keep the value's length and separators")
     include_detections: bool = Field(default=False, description="Put the detected values in the tripwire metadata")
     last_message_only: bool = Field(default=False, description="Check only the last message")
-    carry_over: int = Field(default=128, ge=16, le=4096, description="Stream: characters held back between chunks")
+    carry_over: int = Field(default=128, ge=16, le=4096, description="Stream: most characters held back between chunks")
     buffer_size: int = Field(default=200, ge=32, le=16384, description="Stream with a judge: longest segment held")
 
     @field_validator("detection_types")
@@ -116,6 +117,8 @@ class PIIDetector(BuiltinProcessor):
         self._regex_types = tuple(t for t in types if t in REGEX_TYPES)
         self._judge_types = tuple(t for t in types if t in JUDGE_TYPES)
         self._shared, self._extra = kinds_for(self._regex_types)
+        #: The stream's window: no regex kind needs more characters before a match is recognisable.
+        self._carry = min(self.options.carry_over, max_span(self._regex_types)) if self._regex_types else 0
         self._model = judge_model(self.options)
         if self._judge_types and self._model is None:
             logger.info("PIIDetector: %s need a model judge; without one they are not detected",
@@ -173,7 +176,7 @@ class PIIDetector(BuiltinProcessor):
     # ----------------------------------------------------------------------------------------- stream
     def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
         part = args.part
-        buffer = CarryOver.of(args.state, "stream", carry=self.options.carry_over)
+        buffer = CarryOver.of(args.state, "stream", carry=self._carry)
         return stream_part(
             part, args.state, buffer, self.find,
             lambda text, found: enforce_segment(self, args, text, found, _warn_stream),

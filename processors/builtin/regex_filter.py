@@ -28,7 +28,8 @@ JWTs, bearer tokens, ``password=...`` style assignments, private-key blocks) and
 replaced by ``[KIND]`` (``[EMAIL]``, ``[CREDIT_CARD]``, ``[OPENAI_KEY]`` ...).
 
 Streaming: while redacting, the last ``stream_carryover_size`` characters are held back so a match split
-across chunks is redacted whole (the option must be at least the longest match a rule can have). Text with no
+across chunks is redacted whole (the option must be at least the longest match a rule can have); with presets
+only, no more than the presets need to recognise a match (``patterns.max_span``), so the answer streams. Text with no
 match goes out as the chunks it arrived in, a little later; the held-back text is flushed (redacted) when a
 non-text chunk ends the text run, and that chunk is re-driven through the chain right after it (the runtime's
 reprocess key). Block and warn scan the same window, so a secret split across two chunks is still caught.
@@ -44,6 +45,7 @@ from typing import Any, ClassVar, Literal, NamedTuple, NoReturn
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from processors.builtin.base import BuiltinProcessor, InvalidOptionsError, ProcessorOptions
+from processors.builtin.carryover import CONTEXT_CHARS
 from processors.builtin.patterns import expand_kinds, find_all, max_span
 from processors.builtin.support import report_soon, report_violation, settle, text_segments, with_text
 from processors.chunks import AnyChunk, Chunk
@@ -388,7 +390,8 @@ class RegexFilter(BuiltinProcessor):
             state.setdefault("reports", []).append(task)
 
     def _redact_stream(self, part: AnyChunk, state: dict[str, Any]) -> AnyChunk | None:
-        """Redact on the stream, holding back the last ``stream_carryover_size`` characters.
+        """Redact on the stream, holding back the last ``stream_carryover_size`` characters (presets only: what
+        the longest preset needs to be recognised, ``patterns.max_span``, when that is less).
 
         Held-back text is kept as the chunks it arrived in (``held``: ``[chunk, text]`` pairs, the text being
         the part of the chunk not yet emitted). Each new chunk moves the emission point to ``carry`` characters
@@ -399,13 +402,15 @@ class RegexFilter(BuiltinProcessor):
             if part.type == "step-start":  # a text run left open by a rejected step is not this step's text
                 state.pop("held", None)
                 state.pop("buffer", None)
+                state.pop("context", None)
                 return part
             buffer: str = state.get("buffer", "")
             if not buffer:
                 return part
-            flushed, redactions = self._redact(buffer, self._regions(self._hits(buffer)))
+            flushed, redactions = self._redact(buffer, self._regions(self._stream_hits(state, buffer)))
             held: list[list[Any]] = state.pop("held")
             state["buffer"] = ""
+            state.pop("context", None)
             if redactions:
                 self._report_soon(state, *self._redaction_report("processOutputStream", redactions))
             state[REPROCESS_KEY] = part  # emitted right after the flushed text
@@ -417,13 +422,13 @@ class RegexFilter(BuiltinProcessor):
         held.append([part, text])
         buffer = state["buffer"] = state.get("buffer", "") + text
         length = len(buffer)
-        limit = length - self._carry
+        limit = length - self._span
         if limit <= 0:
             return None
         # Only matches that start before ``limit`` matter now, and none needs more than ``_span`` characters to
         # be recognised: scan no further (the rest is scanned again with the next chunk).
         scan_end = limit + self._span
-        regions = self._regions(self._hits(buffer if scan_end >= length else buffer[:scan_end]))
+        regions = self._regions(self._stream_hits(state, buffer if scan_end >= length else buffer[:scan_end]))
         for region in regions:
             if region.start < limit < region.end:
                 limit = region.start  # a match crossing the boundary is held back whole
@@ -444,7 +449,7 @@ class RegexFilter(BuiltinProcessor):
                 break
         if count == 2 and not any(r.start < ends[0] < r.end for r in regions):
             count = 1  # one chunk in, one chunk out: the other waits for the next call, and no copy is made
-        if not ends and len(held[0][1]) <= self._carry:
+        if not ends and len(held[0][1]) <= self._span:
             return None  # the oldest chunk fits once a little more text arrives: wait rather than split it
         emit_end = ends[count - 1] if count else limit
         if emit_end <= 0:
@@ -463,6 +468,7 @@ class RegexFilter(BuiltinProcessor):
                 emitted_chunks.append([held[0][0], held[0][1][:cut]])
                 held[0][1] = held[0][1][cut:]
         state["buffer"] = buffer[emit_end:]
+        state["context"] = (state.get("context", "") + buffer[:emit_end])[-CONTEXT_CHARS:]
         if not inside:
             if len(emitted_chunks) == 1 and emitted_chunks[0][1] is emitted_chunks[0][0].payload.text:
                 original: AnyChunk = emitted_chunks[0][0]
@@ -471,6 +477,18 @@ class RegexFilter(BuiltinProcessor):
         emitted, redactions = self._redact(buffer[:emit_end], inside)
         self._report_soon(state, *self._redaction_report("processOutputStream", redactions))
         return self._emit(emitted_chunks, emitted)
+
+    def _stream_hits(self, state: dict[str, Any], text: str) -> list[_Hit]:
+        """Hits in held-back ``text``, matched with the text already emitted before it as left context (a
+        look-behind must see the real preceding character, not the start of the buffer)."""
+        context: str = state.get("context", "")
+        if not context:
+            return self._hits(text)
+        shift = len(context)
+        return [
+            hit._replace(start=hit.start - shift, end=hit.end - shift)
+            for hit in self._hits(context + text) if hit.start >= shift
+        ]
 
     @staticmethod
     def _emit(chunks: list[list[Any]], text: str) -> AnyChunk | None:

@@ -4,7 +4,9 @@ No model is needed: the output is compared with the run's actual system messages
 ``min_overlap_words`` consecutive words that also appears in them (case and punctuation ignored) is a leak.
 ``custom_patterns`` (regular expressions) add leaks of your own definition. The stream is checked with a
 carry-over buffer, so a leak split across chunks is caught, and the scrubbed text does not depend on the
-split. With a ``model``, the final answer is also judged for paraphrased leaks::
+split; the buffer holds back only the trailing words that could still begin a leak (plus ``carry_over``
+characters when there are custom patterns), so the answer streams. With a ``model``, the final answer is also
+judged for paraphrased leaks::
 
     agent = Agent(instructions="You are Aria. Never offer discounts above 10 percent ...",
                   output_processors=[SystemPromptScrubber(strategy="redact", redaction_method="placeholder")])
@@ -63,7 +65,7 @@ class SystemPromptScrubberOptions(JudgeOptions):
     min_overlap_words: int = Field(default=8, ge=3, le=64, description="Consecutive shared words that make a leak")
     threshold: float = Field(default=0.6, ge=0.0, le=1.0, description="Judge confidence needed (with a model)")
     include_detections: bool = Field(default=False, description="Put the leaked passages in the tripwire metadata")
-    carry_over: int = Field(default=256, ge=32, le=8192, description="Stream: characters held back between chunks")
+    carry_over: int = Field(default=256, ge=32, le=8192, description="Stream: characters held back for custom patterns")
 
     @field_validator("custom_patterns")
     @classmethod
@@ -84,13 +86,15 @@ class LeakVerdict(BaseModel):
 
 
 class _Index:
-    """Word shingles of the system messages, for fast overlap tests."""
+    """Word shingles of the system messages (and their beginnings), for fast overlap tests."""
 
-    __slots__ = ("key", "sizes")
+    __slots__ = ("key", "prefixes", "sizes")
 
     def __init__(self, key: str, texts: list[str], size: int) -> None:
         self.key = key
         self.sizes: dict[int, set[tuple[str, ...]]] = {}
+        #: Every proper beginning of a shingle: trailing words of the stream that could still become a leak.
+        self.prefixes: set[tuple[str, ...]] = set()
         for text in texts:
             words = [w.lower() for w in _WORD.findall(text)]
             n = min(size, len(words))
@@ -98,6 +102,40 @@ class _Index:
                 continue
             shingles = self.sizes.setdefault(n, set())
             shingles.update(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
+            self.prefixes.update(tuple(words[i : i + k]) for i in range(len(words)) for k in range(1, n))
+
+    def hold(self, text: str, offset: int) -> int:
+        """Where the text that could still become (or extend) a leak begins: the stream holds back only that.
+
+        A word can join a leak later only through a shingle that starts at or before it and whose beginning
+        is the text's tail; a word still growing (at the very end) is held too. A leak that ends right before
+        the held words is held with them (a leak continuing there would make it one passage, not two).
+        Everything before is final, however the rest of the stream is cut.
+        """
+        if not self.sizes:
+            return len(text)
+        spans = [(m.start(), m.end()) for m in _WORD.finditer(text, offset)]
+        words = [text[a:b].lower() for a, b in spans]
+        complete = len(words) - 1 if spans and spans[-1][1] == len(text) else len(words)
+        first = complete  # the first held word (the growing last word, or none)
+        for i in range(max(0, complete - (max(self.sizes) - 1)), complete):
+            if tuple(words[i:complete]) in self.prefixes:
+                first = i
+                break
+        covered = self._covered(words[:first])
+        while first > 0 and covered[first - 1]:
+            first -= 1
+        return spans[first][0] if first < len(spans) else len(text)
+
+    def _covered(self, words: list[str]) -> list[bool]:
+        """For each word, whether a shingle of the system messages covers it."""
+        covered = [False] * len(words)
+        for n, shingles in self.sizes.items():
+            for i in range(len(words) - n + 1):
+                if tuple(words[i : i + n]) in shingles:
+                    for j in range(i, i + n):
+                        covered[j] = True
+        return covered
 
     def leaks(self, text: str) -> list[Match]:
         """Runs of words of ``text`` covered by shingles of the system messages."""
@@ -105,12 +143,7 @@ class _Index:
             return []
         spans = [(m.start(), m.end(), m.group().lower()) for m in _WORD.finditer(text)]
         words = [w for _, _, w in spans]
-        covered = [False] * len(words)
-        for n, shingles in self.sizes.items():
-            for i in range(len(words) - n + 1):
-                if tuple(words[i : i + n]) in shingles:
-                    for j in range(i, i + n):
-                        covered[j] = True
+        covered = self._covered(words)
         out: list[Match] = []
         i = 0
         while i < len(words):
@@ -162,11 +195,19 @@ class SystemPromptScrubber(BuiltinProcessor):
     # ----------------------------------------------------------------------------------------- stream
     def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
         state = args.state
-        buffer = CarryOver.of(state, "stream", carry=self.options.carry_over)
+        # Without custom patterns the exact window is known (the words that could still start a leak); a custom
+        # pattern may need up to ``carry_over`` characters before it matches.
+        carry = self.options.carry_over if self._patterns else 0
+        buffer = CarryOver.of(state, "stream", carry=carry)
         message_list = args.message_list
 
         def find(text: str) -> list[Match]:
             return self.find(text, self._index(state, message_list))
+
+        def hold(text: str, offset: int) -> int:
+            return min(self._index(state, message_list).hold(text, offset), len(text) - carry)
+
+        buffer.hold = hold
 
         return stream_part(
             args.part, state, buffer, find, lambda text, found: enforce_segment(self, args, text, found, _warn_stream)

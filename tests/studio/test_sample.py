@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from processors import Agent, Violation
+from processors import Agent, Processor, Violation
 from processors.builtin.registry import Catalogue, load_catalogue
+from processors.chunks import AnyChunk
 from processors.models import ScriptedModel
+from processors.processor import ProcessOutputStreamArgs
 from studio.demo import DEMO_TOOLS, demo_model, lookup_customer
 from studio.design import DEMO_MODEL, AgentDesign, build_agent, processor_entries
 from studio.sample import SAMPLE_INSTRUCTIONS, SAMPLE_NAME, sample_design
@@ -110,3 +112,42 @@ async def test_ordinary_questions_pass_every_guardrail(catalogue: Catalogue, tex
     result = await agent.generate(text)
     assert (result.finish_reason, result.tripwire, heard.items) == ("stop", None, [])
     assert result.text.strip()
+
+
+class DeltasIn(Processor):
+    """Put first in the output chain: counts the model's text deltas as they enter the chain."""
+
+    id = "deltas-in"
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
+        if args.part.type == "text-delta":
+            self.count += 1
+        return args.part
+
+
+#: Model deltas the sample chain may take in before its first text leaves it. The demo model streams a word
+#: every 15 ms, so 20 words keep the first visible text within 300 ms of the model's first delta; the
+#: guards' windows (64 characters for the PII patterns, the words that could begin a leak) need about 14.
+FIRST_TEXT_WITHIN_DELTAS = 20
+
+
+@pytest.mark.parametrize("text", ["Hello!", "How do I reset it?", "Please look up customer 42."])
+async def test_the_sample_chain_streams_the_reply_as_the_model_writes_it(catalogue: Catalogue, text: str) -> None:
+    _design, agent = sample_agent(catalogue)
+    counter = DeltasIn()
+    agent.output_processors = [counter, *agent.output_processors]  # type: ignore[misc]
+    steps: list[list[int]] = []  # per step: for each text-delta out, the model deltas in so far
+    async for chunk in agent.stream(text):
+        if chunk.type == "step-start":
+            counter.count = 0  # a tool step's answer is a new reply: count again
+            steps.append([])
+        elif chunk.type == "text-delta":
+            steps[-1].append(counter.count)
+    answers = [seen for seen in steps if seen]
+    assert answers, steps
+    assert all(seen[0] <= FIRST_TEXT_WITHIN_DELTAS for seen in answers), steps
+    longest = max(answers, key=len)
+    assert len(longest) >= 5, f"the reply leaves the chain in pieces as it is written, not at the end: {steps}"
