@@ -9,8 +9,8 @@ whole, so — for matches shorter than ``carry`` — the text emitted is the sam
 What is held back is bounded by what could still match, so a guarded reply still streams: ``carry`` is the
 longest fragment a detector may need before a match is recognisable (``patterns.max_span`` for the regex
 kinds), or a ``hold`` function says exactly where the text that could still match begins (the scrubber: the
-trailing words that start an instruction shingle). The buffer scans again once ``batch`` more characters
-arrived, so small deltas cost one scan per ``batch`` characters, not one per chunk.
+trailing words that start an instruction shingle). After a scan the buffer scans again once ``batch`` more
+characters arrived, so small deltas cost one scan per ``batch`` characters, not one per chunk.
 
 A stream hook returns one chunk per call, so at ``text-end`` the flushed text goes out as a replacement
 ``text-delta`` and the ``text-end`` chunk is stashed in ``state["__reprocess_part"]``: the runtime emits the
@@ -79,12 +79,13 @@ class CarryOver:
     def feed(self, text: str, find: Finder, *, final: bool = False) -> tuple[str, list[Match]]:
         """Add ``text``; return the segment safe to emit and the candidates inside it (segment-relative).
 
-        Nothing is scanned until ``carry + batch`` characters wait, nor before ``batch`` more arrived since
-        the last scan (so a stream of small deltas is scanned once per ``batch`` characters, not once per chunk).
+        Nothing is scanned until more than ``carry`` characters wait (only then could any be released), nor
+        before ``batch`` more arrived since the last scan (so a stream of small deltas is scanned once per
+        ``batch`` characters, not once per chunk).
         """
         self.pending += text
         waiting = len(self.pending)
-        if not final and (waiting < self.carry + self.batch or waiting < self.next_scan):
+        if not final and (waiting <= self.carry or waiting < self.next_scan):
             return "", []
         offset = len(self.context)
         full = self.context + self.pending

@@ -211,6 +211,7 @@ class Workspace(QObject):
         if grant is not None and grant.withheld:
             self.chat.add_error(self._withheld_notice(grant, running=True), run_id=run_id)
             self._ask_approval(grant)
+        self.chat.begin_run(run_id, model=design.model.model)  # the reply's placeholder, at once
         return run_id
 
     def _refuse(self, text: str, message: str, *, status: str | None = None) -> None:

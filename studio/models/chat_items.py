@@ -192,10 +192,59 @@ class UserItem(ChatItem):
 
 
 @dataclass(eq=False, slots=True)
+class RunStats:
+    """What one run cost and how fast it answered, for the footer under its reply.
+
+    Times are the chat's clock (seconds, monotonic): when the message was sent, when the first visible text
+    arrived, when the run ended. ``cost`` is USD from the price map; None when the model's price is unknown.
+    """
+
+    model: str | None = None
+    started: float = 0.0
+    first_text: float | None = None
+    ended: float | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    total_tokens: int = 0
+    cost: float | None = None
+
+    @property
+    def time_to_first_text(self) -> float | None:
+        return None if self.first_text is None else self.first_text - self.started
+
+    @property
+    def total_time(self) -> float | None:
+        return None if self.ended is None else self.ended - self.started
+
+    def summary(self) -> str:
+        """One line: ``gpt-4o-mini · 1,234 tokens (1,000 in, 234 out) · $0.0004 · first text 0.31 s · 2.4 s``."""
+        parts = [self.model or "unknown model"]
+        tokens = self.total_tokens or self.input_tokens + self.output_tokens
+        parts.append(f"{tokens:,} tokens ({self.input_tokens:,} in, {self.output_tokens:,} out)")
+        parts.append("cost unknown" if self.cost is None else f"${self.cost:.4f}" if self.cost else "$0")
+        ttft = self.time_to_first_text
+        parts.append(f"first text {_seconds(ttft)}" if ttft is not None else "no text")
+        total = self.total_time
+        if total is not None:
+            parts.append(f"total {_seconds(total)}")
+        return " · ".join(parts)
+
+
+def _seconds(value: float) -> str:
+    return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.1f} s"
+
+
+@dataclass(eq=False, slots=True)
 class AssistantItem(ChatItem):
     kind: ClassVar[ItemKind] = "assistant"
     steps: list[StepSegment] = field(default_factory=list)
     status: AssistantStatus = "streaming"
+    #: The live run's figures (None for replies loaded from a stored thread).
+    stats: RunStats | None = None
+
+    @property
+    def has_content(self) -> bool:
+        return any(step.has_content for step in self.steps)
 
     @property
     def text(self) -> str:
@@ -299,6 +348,7 @@ __all__ = [
     "DataBlock",
     "ErrorItem",
     "ItemKind",
+    "RunStats",
     "StepSegment",
     "ToolCard",
     "ToolCardState",

@@ -90,6 +90,13 @@ class ChatListModel(QAbstractListModel):
         elif not self._frame.isActive() and not self._soon.isActive():
             self._frame.start()
 
+    def items_about_to_be_removed(self, first: int, count: int) -> None:
+        self.flush()
+        self.beginRemoveRows(QModelIndex(), first, first + count - 1)
+
+    def items_removed(self, first: int, count: int) -> None:
+        self.endRemoveRows()
+
     def items_about_to_be_reset(self) -> None:
         self._dirty.clear()
         self.beginResetModel()
@@ -115,10 +122,15 @@ class ChatListModel(QAbstractListModel):
     # ----------------------------------------------------------------------------------------- following a run
     def follow(self, controller: Any) -> None:
         """Fold a :class:`~studio.controllers.run_controller.RunController`'s runs into the chat."""
+        controller.run_started.connect(self._on_controller_run_started)
         controller.chunk_received.connect(self._on_controller_chunk_received)
         controller.trace_event_received.connect(self._on_controller_trace_event_received)
         controller.run_finished.connect(self._on_controller_run_finished)
         controller.run_failed.connect(self._on_controller_run_failed)
+
+    @Slot(str, str)
+    def _on_controller_run_started(self, run_id: str, _thread_id: str) -> None:
+        self._chat.begin_run(run_id)  # the placeholder, if the sender did not show it already
 
     @Slot(str, object)
     def _on_controller_chunk_received(self, run_id: str, chunk: object) -> None:

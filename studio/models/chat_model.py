@@ -3,6 +3,11 @@
 :class:`ChatModel` holds what the chat shows, as a list of items (:mod:`studio.models.chat_items`: user messages,
 replies made of steps, tripwire banners, errors).
 
+A sent message gets its reply's placeholder at once (:meth:`ChatModel.begin_run`: an empty reply the view shows as
+"writing…"); it is removed again if the run ends without content (a tripwire banner or an error says why), and kept,
+marked stopped, when the user stopped it. Each reply carries its run's figures (:class:`RunStats`: model, tokens,
+cost, time to the first visible text, total time), measured with the model's ``clock``.
+
 Live runs are folded chunk by chunk with :meth:`ChatModel.apply_chunk`; each step's text, reasoning and tool calls
 go through the runtime's own reducer (:class:`processors.step.StepBuilder`), so the chat and the saved message are
 built by the same code. The work per ``text-delta`` is O(1): a list append and a revision bump. Reopened threads are
@@ -18,7 +23,8 @@ names (``ChatListModel`` and the ``*_ROLE`` constants) are loaded on first use, 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -35,6 +41,7 @@ from studio.models.chat_items import (
     DataBlock,
     ErrorItem,
     ItemKind,
+    RunStats,
     StepSegment,
     ToolCard,
     ToolCardState,
@@ -56,6 +63,8 @@ class ChatModelListener(Protocol):
     def items_about_to_be_inserted(self, first: int, count: int) -> None: ...
     def items_inserted(self, first: int, count: int) -> None: ...
     def items_changed(self, first: int, last: int, structural: bool) -> None: ...
+    def items_about_to_be_removed(self, first: int, count: int) -> None: ...
+    def items_removed(self, first: int, count: int) -> None: ...
     def items_about_to_be_reset(self) -> None: ...
     def items_reset(self) -> None: ...
 
@@ -78,10 +87,12 @@ class _LiveRun:
 class ChatModel:
     """The conversation shown by the chat. Pure Python; observers are told about every change."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
         self._items: list[ChatItem] = []
         self._runs: dict[str, _LiveRun] = {}
         self._listeners: list[ChatModelListener] = []
+        #: Seconds, for a run's latency figures (monotonic; tests may give their own).
+        self.clock = clock
 
     # ----------------------------------------------------------------------------------------- reading
     @property
@@ -130,6 +141,14 @@ class ChatModel:
 
     def _append(self, item: ChatItem) -> None:
         self._insert(len(self._items), [item])
+
+    def _remove(self, item: ChatItem) -> None:
+        row = self.row_of(item)
+        for listener in self._listeners:
+            listener.items_about_to_be_removed(row, 1)
+        del self._items[row]
+        for listener in self._listeners:
+            listener.items_removed(row, 1)
 
     def _changed(self, item: ChatItem, structural: bool = True) -> None:
         item.revision += 1
@@ -217,6 +236,17 @@ class ChatModel:
                 return
 
     # ----------------------------------------------------------------------------------------- live runs
+    def begin_run(self, run_id: str, *, model: str | None = None) -> AssistantItem:
+        """A message was sent: show its reply's placeholder now, before the model says anything."""
+        run = self._live(run_id)
+        if run.item is None:
+            run.item = AssistantItem(key=new_key("assistant"), run_id=run_id, stats=RunStats(started=self.clock()))
+            self._append(run.item)
+        stats = run.item.stats
+        if stats is not None and model and not stats.model:
+            stats.model = model
+        return run.item
+
     def _live(self, run_id: str) -> _LiveRun:
         run = self._runs.get(run_id)
         if run is None:
@@ -238,6 +268,8 @@ class ChatModel:
             item = run.item = AssistantItem(key=new_key("assistant"), run_id=run.run_id, steps=[step])
             self._append(item)
             return item, True
+        if item.stats is not None and item.stats.first_text is None and step.texts:
+            item.stats.first_text = self.clock()
         if not item.steps or item.steps[-1] is not step:
             item.steps.append(step)
             return item, True
@@ -352,9 +384,17 @@ class ChatModel:
     def _end_live(self, run: _LiveRun, status: AssistantStatus) -> None:
         run.step, run.growing = None, None
         item = run.item
-        if item is not None and item.status != status:
+        if item is not None and not item.has_content:
+            self._drop_placeholder(run)
+        elif item is not None and item.status != status:
             item.status = status
             self._changed(item)
+
+    def _drop_placeholder(self, run: _LiveRun) -> None:
+        """The run ended without a word: its placeholder goes (a banner or an error says why)."""
+        if run.item is not None and run.item in self._items:
+            self._remove(run.item)
+        run.item = None
 
     def note_tool_returned(self, run_id: str, tool_call_id: str, returned: Any) -> None:
         """What a tool returned before ``process_tool_result`` (a trace fact): its card shows it next to the
@@ -370,10 +410,13 @@ class ChatModel:
     def finish_run(self, run_id: str, result: GenerateResult) -> None:
         """The run ended: confirm retried steps' feedback from ``result.steps`` and mark the reply done (or stopped)."""
         run = self._runs.pop(run_id, None)
+        stopped = result.finish_reason == "abort"
+        if run is not None and run.item is not None and not run.item.has_content and not stopped:
+            self._drop_placeholder(run)
         item = run.item if run is not None else self.assistant_for(run_id)
         if item is None:
             return
-        changed = False
+        changed = self._record_stats(item, result)
         retracted = item.retracted
         retried = [step for step in result.steps if step.finish_reason == "retry" and step.tripwire is not None]
         if len(retried) != len(retracted):  # steps retried before anything was streamed have no segment
@@ -384,19 +427,35 @@ class ChatModel:
             if reason and segment.feedback != reason:
                 segment.feedback = reason
                 changed = True
-        status: AssistantStatus = "stopped" if result.finish_reason == "abort" else "done"
+        status: AssistantStatus = "stopped" if stopped else "done"
         if item.status != status:
             item.status = status
             changed = True
         if changed or run is not None:
             self._changed(item)
 
+    def _record_stats(self, item: AssistantItem, result: GenerateResult) -> bool:
+        """Put the run's usage, cost and end time into the reply's figures; True when there were figures."""
+        stats = item.stats
+        if stats is None or stats.ended is not None:
+            return False
+        stats.ended = self.clock()
+        usage = result.usage
+        stats.input_tokens, stats.output_tokens, stats.total_tokens = (
+            usage.input_tokens, usage.output_tokens, usage.total_tokens
+        )
+        stats.cost = run_cost(stats.model, usage)
+        return True
+
     def fail_run(self, run_id: str, message: str) -> None:
-        """The run failed unexpectedly: mark its reply and add a readable error."""
+        """The run failed unexpectedly: mark its reply (or drop its empty placeholder) and add a readable error."""
         run = self._runs.pop(run_id, None)
         if run is not None and run.item is not None:
-            run.item.status = "failed"
-            self._changed(run.item)
+            if run.item.has_content:
+                run.item.status = "failed"
+                self._changed(run.item)
+            else:
+                self._drop_placeholder(run)
         self.add_error(message, run_id=run_id)
 
     # ----------------------------------------------------------------------------------------- stored threads
@@ -458,6 +517,18 @@ class ChatModel:
         return len(self._items)
 
 
+def run_cost(model: str | None, usage: Any) -> float | None:
+    """USD for a run's usage at the model's price-map price; 0 for the offline demo; None when unknown."""
+    if not model:
+        return None
+    if model == "demo":
+        return 0.0
+    from processors.builtin.model_data import cost_of, model_price
+
+    price = model_price(model)
+    return None if price is None else cost_of(usage, price)
+
+
 def _naive(when: datetime) -> datetime:
     """Comparable datetimes: aware ones in UTC without tzinfo (SQLite may hand back naive UTC)."""
     if when.tzinfo is None:
@@ -491,11 +562,13 @@ __all__ = [
     "DataBlock",
     "ErrorItem",
     "ItemKind",
+    "RunStats",
     "StepSegment",
     "ToolCard",
     "ToolCardState",
     "TripwireItem",
     "UserItem",
     "readable_error",
+    "run_cost",
     "short_json",
 ]

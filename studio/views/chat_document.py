@@ -60,8 +60,10 @@ class ItemDocument:
     signatures: list[tuple[Any, ...]] = field(default_factory=list)
     #: Document position where each step's blocks begin (the end of what precedes them).
     starts: list[int] = field(default_factory=list)
-    #: Where the "Stopped" line begins, when there is one.
+    #: Where the lines after the steps begin (the "writing…" placeholder, "Stopped", the run's figures), if any.
     trailer: int | None = None
+    #: What those lines say (to rewrite them only when that changes).
+    trailer_lines: tuple[str, ...] = ()
     #: The step whose text (or reasoning) is the document's growing end; None when nothing grows.
     live: StepSegment | None = None
     live_kind: str = ""
@@ -70,6 +72,25 @@ class ItemDocument:
     #: Growing markdown not committed yet; it is rendered from ``tail_pos`` to the end of the document.
     tail: str = ""
     tail_pos: int = 0
+
+
+#: The placeholder of a reply that has shown nothing yet (a typing indicator).
+WRITING = "● ● ●  writing…"
+STOPPED = "■ Stopped"
+#: Marks the figures line among the trailer lines (it is drawn smaller, not in italics).
+STATS_PREFIX = "\x00stats:"
+
+
+def trailer_lines(item: AssistantItem) -> tuple[str, ...]:
+    """What follows a reply's steps, as lines."""
+    lines: list[str] = []
+    if item.status == "streaming" and not item.has_content:
+        lines.append(WRITING)
+    if item.status == "stopped":
+        lines.append(STOPPED)
+    if item.stats is not None and item.stats.ended is not None:
+        lines.append(STATS_PREFIX + item.stats.summary())
+    return tuple(lines)
 
 
 def _signature(step: StepSegment) -> tuple[Any, ...]:
@@ -101,7 +122,7 @@ class DocumentWriter:
         doc = cached.doc
         doc.clear()
         cached.kind, cached.status = item.kind, ""
-        cached.signatures, cached.starts, cached.trailer = [], [], None
+        cached.signatures, cached.starts, cached.trailer, cached.trailer_lines = [], [], None, ()
         cached.live, cached.seen, cached.tail, cached.tail_pos = None, 0, "", 0
         cursor = QTextCursor(doc)
         first = [True]
@@ -144,27 +165,32 @@ class DocumentWriter:
             cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
             cursor.removeSelectedText()
             del cached.starts[changed:]
-            cached.trailer, cached.live, cached.tail = None, None, ""
+            cached.trailer, cached.trailer_lines, cached.live, cached.tail = None, (), None, ""
             self._render_steps(cached, cursor, [False], item, changed)
         self._set_status(cached, item)
 
     def _set_status(self, cached: ItemDocument, item: AssistantItem) -> None:
-        """The "Stopped" line at the end of a stopped reply."""
+        """The lines after a reply's steps: "writing…" while nothing is visible yet, "Stopped", the run's figures."""
         if item.status != "streaming" and cached.live is not None:
             self._append_live(cached, final=True)
-        stopped = item.status == "stopped"
-        if stopped and cached.trailer is None:
+        lines = trailer_lines(item)
+        if lines != cached.trailer_lines:
             cursor = QTextCursor(cached.doc)
-            cursor.movePosition(QTextCursor.MoveOperation.End)
-            cached.trailer = cursor.position()
-            new_block(cursor, [False])
-            cursor.insertText("■ Stopped", char_format(colour=MUTED, italic=True))
-        elif not stopped and cached.trailer is not None:
-            cursor = QTextCursor(cached.doc)
-            cursor.setPosition(cached.trailer)
-            cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
-            cursor.removeSelectedText()
-            cached.trailer = None
+            if cached.trailer is not None:
+                cursor.setPosition(cached.trailer)
+                cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+                cursor.removeSelectedText()
+                cached.trailer = None
+            if lines:
+                cursor.movePosition(QTextCursor.MoveOperation.End)
+                cached.trailer = cursor.position()
+                for line in lines:
+                    new_block(cursor, [False])
+                    if line.startswith(STATS_PREFIX):
+                        cursor.insertText(line[len(STATS_PREFIX) :], char_format(colour=MUTED, size=self.small))
+                    else:
+                        cursor.insertText(line, char_format(colour=MUTED, italic=True))
+            cached.trailer_lines = lines
         cached.status = item.status
 
     def _render_steps(self, cached: ItemDocument, cursor: QTextCursor, first: list[bool], item: AssistantItem,
@@ -348,4 +374,4 @@ def _one_line(value: Any, limit: int = 90) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-__all__ = ["TOOL_HREF", "TRIPWIRE_HREF", "DocumentWriter", "ItemDocument"]
+__all__ = ["STOPPED", "TOOL_HREF", "TRIPWIRE_HREF", "WRITING", "DocumentWriter", "ItemDocument", "trailer_lines"]

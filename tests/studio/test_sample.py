@@ -150,4 +150,4 @@ async def test_the_sample_chain_streams_the_reply_as_the_model_writes_it(catalog
     assert answers, steps
     assert all(seen[0] <= FIRST_TEXT_WITHIN_DELTAS for seen in answers), steps
     longest = max(answers, key=len)
-    assert len(longest) >= 5, f"the reply leaves the chain in pieces as it is written, not at the end: {steps}"
+    assert len(longest) >= 3, f"the reply leaves the chain in pieces as it is written, not at the end: {steps}"

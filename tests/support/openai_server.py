@@ -236,6 +236,7 @@ class _Handler(BaseHTTPRequestHandler):
                 if number and reply.delay and not self._sleep_watching(reply.delay):
                     raise ConnectionResetError("client hung up")
                 self._write_chunk(f"data: {event}\n\n".encode())
+                self.server.owner._event_sent()
             self._write_chunk(b"")  # end of the chunked body
         except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError):
             self.server.owner._stream_abandoned()
@@ -373,6 +374,8 @@ class OpenAIServer:
         self.closed_connections = 0
         #: Streams (or delayed responses) the client hung up on before the server had sent everything.
         self.abandoned_streams = 0
+        #: SSE events written so far, over all streams (each stream's first is the role chunk, then the deltas).
+        self.events_sent = 0
         self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
         self.base_url = ""
@@ -537,6 +540,11 @@ class OpenAIServer:
         with self._lock:
             self._open.discard(sock)
             self.closed_connections += 1
+            self._lock.notify_all()
+
+    def _event_sent(self) -> None:
+        with self._lock:
+            self.events_sent += 1
             self._lock.notify_all()
 
     def _stream_abandoned(self) -> None:

@@ -100,6 +100,12 @@ class Listener:
     def items_changed(self, first: int, last: int, structural: bool) -> None:
         self.events.append(("changed", first, last, structural))
 
+    def items_about_to_be_removed(self, first: int, count: int) -> None:
+        self.events.append(("about-remove", first, count))
+
+    def items_removed(self, first: int, count: int) -> None:
+        self.events.append(("removed", first, count))
+
     def items_about_to_be_reset(self) -> None:
         self.events.append(("about-reset",))
 
