@@ -27,7 +27,17 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QRegion, QResizeEvent
+from PySide6.QtGui import (
+    QColor,
+    QContextMenuEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QRegion,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import QAbstractItemView, QToolTip, QWidget
 
 from studio.models.chat_items import ChatItem
@@ -47,6 +57,8 @@ class ChatListView(QAbstractItemView):
     tool_card_toggle_requested = Signal(int, str)
     #: A tripwire banner was clicked: (run_id).
     tripwire_clicked = Signal(str)
+    #: The user asked for a message's context menu: (row, global position).
+    context_menu_requested = Signal(int, QPoint)
 
     def __init__(self, parent: QWidget | None = None, renderer: MessageRenderer | None = None) -> None:
         super().__init__(parent)
@@ -407,6 +419,14 @@ class ChatListView(QAbstractItemView):
             self.tool_card_toggle_requested.emit(row, href[len(TOOL_HREF):])
         elif href.startswith(TRIPWIRE_HREF):
             self.tripwire_clicked.emit(href[len(TRIPWIRE_HREF):])
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        index = self.indexAt(event.pos())
+        if index.isValid():
+            self.context_menu_requested.emit(index.row(), event.globalPos())
+            event.accept()
+        else:
+            super().contextMenuEvent(event)
 
     def viewportEvent(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip:

@@ -2,8 +2,12 @@
 
 ``ChatView`` (a ``QWidget``) is thin: it shows the model, and turns key presses and clicks into requests
 (``send_requested``, ``stop_requested``, ``tripwire_clicked``). Object names for automation: ``chat.view`` (the
-message list), ``chat.input``, ``chat.send``, ``chat.stop``. An empty conversation shows :class:`EmptyChat` instead
-of the list.
+message list), ``chat.input``, ``chat.send``, ``chat.stop``, ``chat.queue``. An empty conversation shows
+:class:`EmptyChat` instead of the list.
+
+A message sent while a reply runs is queued, shown as pending above the message box (removable), and sent when
+the reply ends (:mod:`~studio.views.chat_queue`). A message's context menu offers Copy, and for the user's own
+messages Edit and resend and Resend; other parts add their entries with :meth:`ChatView.add_message_action`.
 
 The rest of the chat lives next to it, one job per module: :mod:`~studio.views.chat_list_view` (the virtualised
 list), :mod:`~studio.views.chat_render` (measuring, painting, hit-testing a row), :mod:`~studio.views.chat_document`
@@ -13,17 +17,28 @@ list), :mod:`~studio.views.chat_render` (measuring, painting, hit-testing a row)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QFontMetricsF, QKeyEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QAction, QFontMetricsF, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QApplication,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
-from studio.models.chat_items import AssistantItem
+from studio.models.chat_items import AssistantItem, ChatItem, UserItem
 from studio.models.chat_list_model import ChatListModel
 from studio.views.chat_list_view import ChatListView
 from studio.views.chat_markdown import escape_masks, insert_markdown, split_markdown
+from studio.views.chat_queue import MessageQueue, QueuedMessages
 from studio.views.chat_render import MessageRenderer
 
 
@@ -92,6 +107,10 @@ class ChatView(QWidget):
         super().__init__(parent)
         self._model = model
         self._running = False
+        self._queue = MessageQueue()
+        self._menu: QMenu | None = None
+        #: Extra context-menu entries: each factory gets the message and its menu, and returns an action or None.
+        self._action_factories: list[Callable[[ChatItem, QMenu], QAction | None]] = []
 
         self._list = ChatListView(self)
         self._list.setObjectName("chat.view")
@@ -128,6 +147,9 @@ class ChatView(QWidget):
         model.rowsRemoved.connect(self._update_page)
         model.modelReset.connect(self._update_page)
         self._update_page()
+        self._queued = QueuedMessages(self)
+        self._queued.remove_requested.connect(self._on_queued_remove_requested)
+        layout.addWidget(self._queued)
         layout.addLayout(bottom)
 
         self._input.submitted.connect(self._on_input_submitted)
@@ -136,6 +158,7 @@ class ChatView(QWidget):
         self._stop.clicked.connect(self._on_stop_clicked)
         self._list.tool_card_toggle_requested.connect(self._on_list_tool_card_toggle_requested)
         self._list.tripwire_clicked.connect(self._on_list_tripwire_clicked)
+        self._list.context_menu_requested.connect(self._on_list_context_menu_requested)
         escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
         escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         escape.activated.connect(self._on_escape_activated)
@@ -177,6 +200,59 @@ class ChatView(QWidget):
     def is_running(self) -> bool:
         return self._running
 
+    @property
+    def queued(self) -> list[str]:
+        """Messages waiting for the running reply to end, oldest first."""
+        return self._queue.texts
+
+    @property
+    def queue_view(self) -> QueuedMessages:
+        return self._queued
+
+    # ----------------------------------------------------------------------------------------- context menu
+    def add_message_action(self, factory: Callable[[ChatItem, QMenu], QAction | None]) -> None:
+        """Offer another entry in messages' context menus (replay, say): ``factory(item, menu)`` returns an
+        action parented to ``menu``, or None when it does not apply to that message."""
+        self._action_factories.append(factory)
+
+    def message_menu(self, row: int) -> QMenu:
+        """The context menu of the message in ``row``: Copy; Edit and resend and Resend for the user's own."""
+        item = self._model.item(row)
+        menu = QMenu(self)
+        menu.setObjectName("chat.menu")
+        copy = menu.addAction("Copy")
+        copy.setObjectName("chat.menu.copy")
+        copy.triggered.connect(lambda _checked=False, text=item.plain_text: self._copy(text))
+        if isinstance(item, UserItem):
+            edit = menu.addAction("Edit and resend")
+            edit.setObjectName("chat.menu.edit")
+            edit.triggered.connect(lambda _checked=False, text=item.text: self._edit(text))
+            resend = menu.addAction("Resend")
+            resend.setObjectName("chat.menu.resend")
+            resend.triggered.connect(lambda _checked=False, text=item.text: self._send_or_queue(text))
+        extra = [action for factory in self._action_factories if (action := factory(item, menu)) is not None]
+        if extra:
+            menu.addSeparator()
+            for action in extra:
+                menu.addAction(action)
+        return menu
+
+    @staticmethod
+    def _copy(text: str) -> None:
+        QApplication.clipboard().setText(text)
+
+    def _edit(self, text: str) -> None:
+        self._input.setPlainText(text)
+        self._input.setFocus()
+        self._input.moveCursor(self._input.textCursor().MoveOperation.End)
+
+    @Slot(int, QPoint)
+    def _on_list_context_menu_requested(self, row: int, position: QPoint) -> None:
+        if self._menu is not None:
+            self._menu.deleteLater()
+        self._menu = self.message_menu(row)
+        self._menu.popup(position)  # never exec(): the UI keeps running
+
     def set_running(self, running: bool) -> None:
         """Whether a reply is running: Stop is enabled only then, Send only when not."""
         self._running = running
@@ -191,15 +267,40 @@ class ChatView(QWidget):
     # ----------------------------------------------------------------------------------------- slots
     def _update_buttons(self) -> None:
         self._stop.setEnabled(self._running)
-        self._send.setEnabled(not self._running and bool(self._input.toPlainText().strip()))
+        self._send.setEnabled(bool(self._input.toPlainText().strip()))
+        self._send.setText("Queue" if self._running else "Send")
+        self._send.setToolTip("Queue: sent when the reply ends (Enter)" if self._running else "Send (Enter)")
 
     def _submit(self) -> None:
         text = self._input.toPlainText().strip()
-        if not text or self._running:
+        if not text:
             return
         self._input.clear()
+        self._send_or_queue(text)
+
+    def _send_or_queue(self, text: str) -> None:
+        """Send now, or, while a reply runs, queue it (shown as pending) to send when the reply ends."""
+        if self._running:
+            self._queue.append(text)
+            self._queued.show_texts(self._queue.texts)
+            return
         self._list.scroll_to_bottom()
         self.send_requested.emit(text)
+
+    @Slot()
+    def _send_next_queued(self) -> None:
+        if self._running:
+            return
+        text = self._queue.take_first()
+        self._queued.show_texts(self._queue.texts)
+        if text is not None:
+            self._list.scroll_to_bottom()
+            self.send_requested.emit(text)
+
+    @Slot(int)
+    def _on_queued_remove_requested(self, index: int) -> None:
+        self._queue.remove(index)
+        self._queued.show_texts(self._queue.texts)
 
     @Slot()
     def _on_input_submitted(self) -> None:
@@ -239,11 +340,16 @@ class ChatView(QWidget):
 
     @Slot(str, object)
     def _on_controller_run_finished(self, _run_id: str, _result: object) -> None:
-        self.set_running(False)
+        self._reply_ended()
 
     @Slot(str, str)
     def _on_controller_run_failed(self, _run_id: str, _message: str) -> None:
+        self._reply_ended()
+
+    def _reply_ended(self) -> None:
         self.set_running(False)
+        if len(self._queue):
+            QTimer.singleShot(0, self._send_next_queued)  # after every listener has seen the run end
 
 
 __all__ = [
@@ -251,7 +357,9 @@ __all__ = [
     "ChatListView",
     "ChatView",
     "EmptyChat",
+    "MessageQueue",
     "MessageRenderer",
+    "QueuedMessages",
     "escape_masks",
     "insert_markdown",
     "split_markdown",

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 import qasync
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtWidgets import QWidget
+from PySide6.QtGui import QAction, QContextMenuEvent
+from PySide6.QtWidgets import QApplication, QLabel, QMenu, QWidget
 from pytestqt.qtbot import QtBot
 
 from processors import Agent
@@ -201,4 +202,108 @@ def test_a_reply_stopped_before_its_first_word_is_marked_too(
     assert isinstance(reply, AssistantItem) and reply.status == "stopped" and not reply.text
     text = shown(window, reply)
     assert STOPPED in text and WRITING not in text
+    run(qloop, workspace.shutdown())
+
+
+# ------------------------------------------------------------------------------------------- a queue
+def test_enter_during_a_reply_queues_the_message_visibly_and_sends_it_when_the_reply_ends(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
+    chat = window.chat
+    stop = window.findChild(QWidget, "chat.stop")
+
+    async def send_queue_and_wait() -> None:
+        type_and_enter(qtbot, window, "Hello!")
+        while not stop.isEnabled():
+            await asyncio.sleep(0)
+        type_and_enter(qtbot, window, "What's the weather in Paris?")
+        type_and_enter(qtbot, window, "calculate 12*7")
+        assert chat.queued == ["What's the weather in Paris?", "calculate 12*7"]
+        strip = window.findChild(QWidget, "chat.queue")
+        assert strip is chat.queue_view and strip.isVisible()
+        label = window.findChild(QLabel, "chat.queue.text.1")
+        assert label is not None and "calculate 12*7" in label.text()
+        qtbot.mouseClick(window.findChild(QWidget, "chat.queue.remove.1"), Qt.MouseButton.LeftButton)
+        assert chat.queued == ["What's the weather in Paris?"]
+        await workspace.runs.wait_finished()  # the first reply ends: the queued message goes out
+        while workspace.runs.is_running or chat.queued or len(workspace.chat.items) < 4:
+            await asyncio.sleep(0.02)
+        await workspace.runs.wait_finished()
+
+    run(qloop, send_queue_and_wait())
+    run(qloop, asyncio.sleep(0.05))
+    users = [item.plain_text for item in workspace.chat.items if item.kind == "user"]
+    assert users == ["Hello!", "What's the weather in Paris?"], "sent in order; the removed one never"
+    assert "Paris" in workspace.chat.items[-1].plain_text
+    assert not chat.queue_view.isVisible()
+    run(qloop, workspace.shutdown())
+
+
+# ------------------------------------------------------------------------------------------- context menu
+def test_a_message_context_menu_copies_edits_and_resends(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
+    chat = window.chat
+
+    async def send(text: str) -> None:
+        type_and_enter(qtbot, window, text)
+        await asyncio.sleep(0)
+        await workspace.runs.wait_finished()
+        await asyncio.sleep(0.05)
+
+    run(qloop, send("calculate 12*7"))
+    user_row = next(row for row, item in enumerate(workspace.chat.items) if item.kind == "user")
+    reply_row = next(row for row, item in enumerate(workspace.chat.items) if item.kind == "assistant")
+
+    menu = chat.message_menu(reply_row)
+    names = [action.objectName() for action in menu.actions()]
+    assert names == ["chat.menu.copy"], "a reply can be copied, not resent"
+    menu.actions()[0].trigger()
+    assert QApplication.clipboard().text() == workspace.chat.items[reply_row].plain_text
+    assert "84" in QApplication.clipboard().text()
+
+    menu = chat.message_menu(user_row)
+    actions = {action.objectName(): action for action in menu.actions()}
+    assert list(actions) == ["chat.menu.copy", "chat.menu.edit", "chat.menu.resend"]
+    actions["chat.menu.edit"].trigger()
+    assert chat.input.toPlainText() == "calculate 12*7" and not workspace.runs.is_running
+
+    async def resend() -> None:
+        actions["chat.menu.resend"].trigger()
+        await asyncio.sleep(0)
+        await workspace.runs.wait_finished()
+        await asyncio.sleep(0.05)
+
+    run(qloop, resend())
+    users = [item.plain_text for item in workspace.chat.items if item.kind == "user"]
+    assert users == ["calculate 12*7", "calculate 12*7"]
+
+    # the hook a later feature (replay) uses: an entry of its own, only where it applies
+    chat.add_message_action(
+        lambda item, menu: QAction("Replay through the current chain", menu) if item.kind == "user" else None
+    )
+    assert [a.text() for a in chat.message_menu(user_row).actions()][-1] == "Replay through the current chain"
+    assert "Replay" not in " ".join(a.text() for a in chat.message_menu(reply_row).actions())
+    run(qloop, workspace.shutdown())
+
+
+@pytest.mark.qt_log_ignore("^This plugin does not support grabbing the keyboard$")  # a popup, offscreen
+def test_right_clicking_a_message_opens_its_menu_without_blocking(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
+    chat = window.chat
+    workspace.chat.add_user_message("hello there")
+    run(qloop, asyncio.sleep(0.05))
+    view = chat.list_view
+    centre = view.visualRect(view.model().index(0, 0)).center()
+    event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, centre, view.viewport().mapToGlobal(centre))
+    QApplication.sendEvent(view.viewport(), event)
+    menu = chat.findChild(QMenu, "chat.menu")
+    assert menu is not None
+    qtbot.waitUntil(menu.isVisible)
+    assert [a.objectName() for a in menu.actions()] == ["chat.menu.copy", "chat.menu.edit", "chat.menu.resend"]
+    menu.close()
     run(qloop, workspace.shutdown())

@@ -107,16 +107,19 @@ def test_send_button_and_stop_button_follow_the_running_state(chat: ChatView, qt
     assert sent == ["hello"]
 
     chat.set_running(True)
-    assert stop.isEnabled() and not send.isEnabled()
+    assert stop.isEnabled() and not send.isEnabled()  # nothing typed
     qtbot.keyClicks(chat.input, "queued")
+    assert send.isEnabled() and send.text() == "Queue"
     qtbot.keyClick(chat.input, Qt.Key.Key_Return)
-    assert sent == ["hello"] and chat.input.toPlainText() == "queued"  # not sent while a reply runs
+    assert sent == ["hello"] and chat.queued == ["queued"]  # not sent while a reply runs: queued
+    assert chat.input.toPlainText() == ""
     qtbot.keyClick(chat.input, Qt.Key.Key_Escape)
     qtbot.mouseClick(stop, Qt.MouseButton.LeftButton)
     assert stops == [True, True]
 
     chat.set_running(False)
-    assert not stop.isEnabled() and send.isEnabled()
+    qtbot.keyClicks(chat.input, "next")
+    assert not stop.isEnabled() and send.isEnabled() and send.text() == "Send"
     qtbot.keyClick(chat.input, Qt.Key.Key_Escape)
     assert stops == [True, True]  # Esc stops only a running reply
 
