@@ -4,8 +4,8 @@ Regular expressions with validators find e-mail addresses, phone numbers, Luhn-c
 mod-97-checked IBANs, SSNs, IP addresses, API keys and tokens, URLs, UUIDs and crypto wallets. Names,
 postal addresses and dates of birth need the optional judge (``model``). Input and output messages are
 checked whole; the output stream is checked with a carry-over buffer, so a value split across chunks is
-still caught and the redacted text does not depend on where the stream was split; only the last few dozen
-characters (what the longest pattern needs to be recognised) are held back, so the answer still streams::
+still caught and the redacted text does not depend on where the stream was split; only the trailing text
+that could still begin a match is held back (a word or two of prose), so the answer still streams::
 
     agent = Agent(..., output_processors=[PIIDetector(strategy="redact", redaction_method="placeholder")])
     # "Mail jo@example.com" streams as "Mail [EMAIL]"
@@ -29,7 +29,7 @@ from processors.builtin.base import BuiltinProcessor
 from processors.builtin.carryover import CarryOver, stream_part, stream_part_async
 from processors.builtin.enforce import enforce_message, enforce_segment, replace_spans
 from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
-from processors.builtin.patterns import Match, max_span
+from processors.builtin.patterns import Match, expand_kinds, max_span
 from processors.builtin.pii_patterns import (
     ALL_TYPES,
     JUDGE_TYPES,
@@ -39,6 +39,7 @@ from processors.builtin.pii_patterns import (
     kinds_for,
     resolve,
 )
+from processors.builtin.stream_window import hold_start
 from processors.builtin.support import check_messages
 from processors.chunks import AnyChunk
 from processors.messages import Message
@@ -117,8 +118,10 @@ class PIIDetector(BuiltinProcessor):
         self._regex_types = tuple(t for t in types if t in REGEX_TYPES)
         self._judge_types = tuple(t for t in types if t in JUDGE_TYPES)
         self._shared, self._extra = kinds_for(self._regex_types)
-        #: The stream's window: no regex kind needs more characters before a match is recognisable.
+        #: The stream holds back only what could still begin a match (:mod:`~processors.builtin.stream_window`),
+        #: never more than ``carry_over`` characters.
         self._carry = min(self.options.carry_over, max_span(self._regex_types)) if self._regex_types else 0
+        self._stream_kinds = expand_kinds(self._regex_types)
         self._model = judge_model(self.options)
         if self._judge_types and self._model is None:
             logger.info("PIIDetector: %s need a model judge; without one they are not detected",
@@ -176,7 +179,10 @@ class PIIDetector(BuiltinProcessor):
     # ----------------------------------------------------------------------------------------- stream
     def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
         part = args.part
-        buffer = CarryOver.of(args.state, "stream", carry=self._carry)
+        buffer = CarryOver.of(args.state, "stream", carry=0)
+        if buffer.hold is None:
+            carry, kinds = self._carry, self._stream_kinds
+            buffer.hold = lambda text, offset: max(len(text) - carry, hold_start(text, offset, kinds))
         return stream_part(
             part, args.state, buffer, self.find,
             lambda text, found: enforce_segment(self, args, text, found, _warn_stream),

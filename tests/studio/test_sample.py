@@ -129,9 +129,10 @@ class DeltasIn(Processor):
 
 
 #: Model deltas the sample chain may take in before its first text leaves it. The demo model streams a word
-#: every 15 ms, so 20 words keep the first visible text within 300 ms of the model's first delta; the
-#: guards' windows (64 characters for the PII patterns, the words that could begin a leak) need about 14.
-FIRST_TEXT_WITHIN_DELTAS = 20
+#: every 15 ms, so 20 words would keep the first visible text within 300 ms of the model's first delta; the
+#: guards hold back only what could still begin a match (the trailing run of characters a PII pattern is made
+#: of, the words that could begin a leak) and scan every 16 characters, so a few words are enough.
+FIRST_TEXT_WITHIN_DELTAS = 8
 
 
 @pytest.mark.parametrize("text", ["Hello!", "How do I reset it?", "Please look up customer 42."])

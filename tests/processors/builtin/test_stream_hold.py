@@ -17,8 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from processors import Agent, Processor
+from processors.builtin.patterns import MAX_SPAN
 from processors.builtin.pii_detector import PIIDetector
 from processors.builtin.regex_filter import RegexFilter
+from processors.builtin.stream_window import hold_start
 from processors.builtin.system_prompt_scrubber import SystemPromptScrubber
 from processors.chunks import AnyChunk
 from processors.models import ScriptedModel, Turn
@@ -212,6 +214,34 @@ async def test_guards_release_text_while_the_model_still_streams() -> None:
         # the first text leaves after a handful of words, and text keeps flowing, not in one lump at the end
         assert seen[0] <= 20, (guard.id, seen)
         assert len([n for n in seen if n < len(words)]) >= len(words) // 4, (guard.id, seen)
+
+
+async def test_the_pii_detector_holds_only_what_could_still_begin_a_match() -> None:
+    """Prose passes within a scan batch; a value still growing is held whole, and redacted once complete."""
+    words = [w + " " for w in ("Hello", "there,", "how", "can", "I", "help", "you", "with", "your", "order", "today?")]
+    seen = await deltas_in_before_each_delta_out(PIIDetector(detection_types=["email", "phone", "credit-card"]), words)
+    assert seen[0] <= 4, seen
+    assert all(later - earlier <= 5 for earlier, later in itertools.pairwise(seen)), seen
+    counter = DeltasIn()
+    pieces = ["Write to jo.s", "mith@exam", "ple.com or call +1 415 ", "555 2671 today, thanks!"]
+    agent = Agent(
+        id="agent",
+        model=ScriptedModel([Turn(text=pieces)]),
+        instructions=INSTRUCTIONS,
+        output_processors=[counter, PIIDetector(redaction_method="placeholder", detection_types=["email", "phone"])],
+    )
+    out = [chunk.payload.text async for chunk in agent.stream("hi") if chunk.type == "text-delta"]  # type: ignore[union-attr]
+    assert "".join(out) == "Write to [EMAIL] or call [PHONE] today, thanks!"
+    assert out[0] == "Write to ", "the words before the address leave before it is complete"
+
+
+def test_hold_start_covers_the_kinds_characters_only() -> None:
+    assert hold_start("Mail me at jo@exa", 0, ("email", "phone")) == len("Mail me at ")
+    assert hold_start("Call +1 415 55", 0, ("phone",)) == len("Call")
+    assert hold_start("Card 4111 1111", 0, ("credit-card",)) == len("Card")
+    assert hold_start("No match can start here", 0, ("credit-card", "ssn")) == len("No match can start here")
+    # a kind with no character set here keeps its whole span
+    assert hold_start("x" * 100, 0, ("secret-assignment",)) == 100 - MAX_SPAN["secret-assignment"]
 
 
 async def test_the_scrubber_holds_only_words_that_could_still_begin_a_leak() -> None:
