@@ -67,7 +67,7 @@ class QueuedMessages(QWidget):
             label = QLabel(row)
             label.setObjectName(f"chat.queue.text.{index}")
             label.setTextFormat(Qt.TextFormat.PlainText)
-            label.setText("⏳ " + " ".join(text.split()))
+            label.setText("• " + " ".join(text.split()))
             label.setToolTip(text)
             label.setMinimumWidth(40)
             remove = QToolButton(row)
