@@ -374,8 +374,10 @@ class OpenAIServer:
         self.closed_connections = 0
         #: Streams (or delayed responses) the client hung up on before the server had sent everything.
         self.abandoned_streams = 0
-        #: SSE events written so far, over all streams (each stream's first is the role chunk, then the deltas).
+        #: SSE events written so far, over all streams (each stream's first is the role chunk, then the deltas),
+        #: and when each was written (``time.perf_counter()``).
         self.events_sent = 0
+        self.event_times: list[float] = []
         self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
         self.base_url = ""
@@ -545,6 +547,7 @@ class OpenAIServer:
     def _event_sent(self) -> None:
         with self._lock:
             self.events_sent += 1
+            self.event_times.append(time.perf_counter())
             self._lock.notify_all()
 
     def _stream_abandoned(self) -> None:
