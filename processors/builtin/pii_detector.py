@@ -29,7 +29,7 @@ from processors.builtin.base import BuiltinProcessor
 from processors.builtin.carryover import CarryOver, stream_part, stream_part_async
 from processors.builtin.enforce import enforce_message, enforce_segment, replace_spans
 from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
-from processors.builtin.patterns import Match, expand_kinds, max_span
+from processors.builtin.patterns import Match
 from processors.builtin.pii_patterns import (
     ALL_TYPES,
     JUDGE_TYPES,
@@ -120,8 +120,7 @@ class PIIDetector(BuiltinProcessor):
         self._shared, self._extra = kinds_for(self._regex_types)
         #: The stream holds back only what could still begin a match (:mod:`~processors.builtin.stream_window`),
         #: never more than ``carry_over`` characters.
-        self._carry = min(self.options.carry_over, max_span(self._regex_types)) if self._regex_types else 0
-        self._stream_kinds = expand_kinds(self._regex_types)
+        self._stream_kinds = (*self._shared, *sorted(self._extra))
         self._model = judge_model(self.options)
         if self._judge_types and self._model is None:
             logger.info("PIIDetector: %s need a model judge; without one they are not detected",
@@ -181,8 +180,8 @@ class PIIDetector(BuiltinProcessor):
         part = args.part
         buffer = CarryOver.of(args.state, "stream", carry=0)
         if buffer.hold is None:
-            carry, kinds = self._carry, self._stream_kinds
-            buffer.hold = lambda text, offset: max(len(text) - carry, hold_start(text, offset, kinds))
+            kinds, cap = self._stream_kinds, self.options.carry_over
+            buffer.hold = lambda text, offset: hold_start(text, offset, kinds, cap)
         return stream_part(
             part, args.state, buffer, self.find,
             lambda text, found: enforce_segment(self, args, text, found, _warn_stream),

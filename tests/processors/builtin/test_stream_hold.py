@@ -236,12 +236,14 @@ async def test_the_pii_detector_holds_only_what_could_still_begin_a_match() -> N
 
 
 def test_hold_start_covers_the_kinds_characters_only() -> None:
-    assert hold_start("Mail me at jo@exa", 0, ("email", "phone")) == len("Mail me at ")
-    assert hold_start("Call +1 415 55", 0, ("phone",)) == len("Call")
-    assert hold_start("Card 4111 1111", 0, ("credit-card",)) == len("Card")
-    assert hold_start("No match can start here", 0, ("credit-card", "ssn")) == len("No match can start here")
+    assert hold_start("Mail me at jo@exa", 0, ("email", "phone"), 128) == len("Mail me at ")
+    assert hold_start("Call +1 415 55", 0, ("phone",), 128) == len("Call")
+    assert hold_start("Card 4111 1111", 0, ("credit-card",), 128) == len("Card")
+    assert hold_start("No match can start here", 0, ("credit-card", "ssn"), 128) == len("No match can start here")
+    assert hold_start("id " + "2" * 200, 0, ("credit-card",), 128) == 203 - 128, "never more than the cap"
     # a kind with no character set here keeps its whole span
-    assert hold_start("x" * 100, 0, ("secret-assignment",)) == 100 - MAX_SPAN["secret-assignment"]
+    assert hold_start("x" * 100, 0, ("secret-assignment",), 128) == 100 - MAX_SPAN["secret-assignment"]
+    assert hold_start("x" * 100, 0, ("ssn-words",), 64) == 100 - 64
 
 
 async def test_the_scrubber_holds_only_words_that_could_still_begin_a_leak() -> None:
