@@ -220,7 +220,10 @@ class RunStats:
         """One line: ``gpt-4o-mini · 1,234 tokens (1,000 in, 234 out) · $0.0004 · first text 0.31 s · 2.4 s``."""
         parts = [self.model or "unknown model"]
         tokens = self.total_tokens or self.input_tokens + self.output_tokens
-        parts.append(f"{tokens:,} tokens ({self.input_tokens:,} in, {self.output_tokens:,} out)")
+        if tokens:
+            parts.append(f"{tokens:,} tokens ({self.input_tokens:,} in, {self.output_tokens:,} out)")
+        else:  # a run stopped before the model reported its usage
+            parts.append("tokens not reported")
         parts.append("cost unknown" if self.cost is None else f"${self.cost:.4f}" if self.cost else "$0")
         ttft = self.time_to_first_text
         parts.append(f"first text {_seconds(ttft)}" if ttft is not None else "no text")

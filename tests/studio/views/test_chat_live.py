@@ -177,6 +177,7 @@ def test_stopping_marks_the_reply_stopped_in_the_chat_and_the_inspector_at_once(
     reply = reply_of(workspace, run_ids[0])
     assert reply is not None and reply.status == "stopped"
     assert STOPPED in shown(window, reply)
+    assert "tokens not reported" in shown(window, reply), "a stopped run has no usage: not 0 tokens"
     (record,) = [r for r in window.inspector.inspector_data.runs if r.run_id == run_ids[0]]
     assert record.status == "stopped", "live, not only after a restart"
     run(qloop, workspace.shutdown())
