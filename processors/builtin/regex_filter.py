@@ -353,7 +353,9 @@ class RegexFilter(BuiltinProcessor):
         part = args.part
         if not self._check_output:
             return part
-        if self._strategy == "redact":
+        if self._strategy in ("redact", "block"):
+            # A block must hold back what could still become a match, as redaction does: passing the first half
+            # of a secret on and blocking at its second half would show the user the first half.
             return self._redact_stream(part, args.state)
         if part.type != "text-delta":
             if part.type == "step-start":
@@ -407,7 +409,9 @@ class RegexFilter(BuiltinProcessor):
             buffer: str = state.get("buffer", "")
             if not buffer:
                 return part
-            flushed, redactions = self._redact(buffer, self._regions(self._stream_hits(state, buffer)))
+            flush_regions = self._regions(self._stream_hits(state, buffer))
+            self._block_held(buffer, flush_regions, state)
+            flushed, redactions = self._redact(buffer, flush_regions)
             held: list[list[Any]] = state.pop("held")
             state["buffer"] = ""
             state.pop("context", None)
@@ -474,9 +478,19 @@ class RegexFilter(BuiltinProcessor):
                 original: AnyChunk = emitted_chunks[0][0]
                 return original  # as it came
             return self._emit(emitted_chunks, buffer[:emit_end])
+        self._block_held(buffer, inside, state)
         emitted, redactions = self._redact(buffer[:emit_end], inside)
         self._report_soon(state, *self._redaction_report("processOutputStream", redactions))
         return self._emit(emitted_chunks, emitted)
+
+    def _block_held(self, buffer: str, regions: list[_Region], state: dict[str, Any]) -> None:
+        """With the block strategy, a match in the held text ends the stream before any of it is shown."""
+        if self._strategy != "block" or not regions:
+            return
+        before = state.get("context", "")
+        matches = [{"rule": r.owner.rule, "match": buffer[r.start:r.end], "index": len(before) + r.start}
+                   for r in regions]
+        self._block(matches, "streaming content")
 
     def _stream_hits(self, state: dict[str, Any], text: str) -> list[_Hit]:
         """Hits in held-back ``text``, matched with the text already emitted before it as left context (a

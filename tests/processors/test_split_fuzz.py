@@ -7,6 +7,7 @@ from typing import Any
 from processors import Processor, ProcessOutputStreamArgs
 from processors.builtin.moderation import ModerationProcessor
 from processors.builtin.pii_detector import PIIDetector
+from processors.builtin.regex_filter import RegexFilter
 from processors.builtin.system_prompt_scrubber import SystemPromptScrubber
 from processors.replay import Recording, RecordingModel
 from processors.split_fuzz import cuts, fuzz_splits, reply_text
@@ -69,7 +70,8 @@ async def test_the_built_in_stream_guards_do_not_depend_on_the_cut() -> None:
     ]
     for text in texts:
         findings = await fuzz_splits(
-            lambda: [PIIDetector(), SystemPromptScrubber(), ModerationProcessor()],
+            lambda: [PIIDetector(), RegexFilter(presets=["pii", "secrets"]), SystemPromptScrubber(),
+                     ModerationProcessor()],
             text, instructions=INSTRUCTIONS, random_cuts=4,
         )
         assert findings == [], (text, findings)
