@@ -364,3 +364,10 @@ def bundled_corpora() -> list[Path]:
     """The starter corpora shipped in ``resources/corpora/``."""
     root = Path(__file__).resolve().parent.parent / "resources" / "corpora"
     return sorted(root.glob("*.jsonl"))
+
+
+def shard(cases: list[Case], index: int, count: int) -> list[Case]:
+    """The ``index``-th (1-based) of ``count`` interleaved slices: every case in exactly one shard, stable order."""
+    if count < 1 or not 1 <= index <= count:
+        raise ValueError(f"shard {index}/{count}: needs 1 <= I <= N")
+    return cases[index - 1 :: count]
