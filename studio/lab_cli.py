@@ -202,7 +202,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"lab: skipped {skipped}", file=sys.stderr)
     cases = corpus.cases if args.shard is None else shard(corpus.cases, *args.shard)
     factory = _factory(design, args.mode)
-    fingerprint = hashlib.sha256(design.to_json().encode("utf-8")).hexdigest()[:16]
+    fingerprint = design_fingerprint(design)
     info = {"id": design.id, "name": design.name, "fingerprint": fingerprint}
     run = LabRun(cases, factory, mode=args.mode, concurrency=args.concurrency, results_path=args.results, design=info)
     try:
@@ -241,6 +241,22 @@ def _run(args: argparse.Namespace) -> int:
     for reason in failed:
         print(f"lab: FAILED: {reason}", file=sys.stderr)
     return EXIT_THRESHOLD if failed else EXIT_OK
+
+
+def design_fingerprint(design: Any) -> str:
+    """What the design does, without its identity: ids, entry uids and times left out, so two copies of the
+    sample (each gets new ids) resume each other's results and an edited chain does not."""
+    import json
+
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in ("id", "uid", "created_at", "updated_at")}
+        if isinstance(value, list):
+            return [strip(item) for item in value]
+        return value
+
+    text = json.dumps(strip(design.model_dump(mode="json")), sort_keys=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 async def _drive(run: Any) -> None:

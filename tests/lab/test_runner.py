@@ -83,7 +83,13 @@ async def test_guardrails_mode_derives_each_verdict_from_the_run_without_calling
     run = await run_lab(CASES, factory, mode="guardrails", concurrency=3)
     results = {result.id: result for result in run.results_in_order()}
     assert {key: r.outcome for key, r in results.items()} == {
-        "a": "blocked", "b": "modified", "c": "passed", "d": "error", "e": "blocked", "f": "passed"}
+        "a": "blocked",
+        "b": "modified",
+        "c": "passed",
+        "d": "error",
+        "e": "blocked",
+        "f": "passed",
+    }
     assert results["a"].tripped == ["block-word"] and results["a"].reason == "found 'attack'"
     assert [(h.processor, h.hook, h.outcome) for h in results["a"].hits] == [("block-word", "process_input", "aborted")]
     assert [(h.processor, h.hook) for h in results["b"].hits] == [("pii-detector", "process_input")]
@@ -107,8 +113,12 @@ async def test_a_case_reply_and_earlier_turns_reach_the_output_lane_and_the_mode
             return args.messages
 
     model = ScriptedModel(["fine"], repeat=True)
-    case = Case(id="r", text="and now?", reply="the SECRET is 42",
-                turns=({"role": "user", "content": "earlier"}, {"role": "assistant", "content": "ok"}))
+    case = Case(
+        id="r",
+        text="and now?",
+        reply="the SECRET is 42",
+        turns=({"role": "user", "content": "earlier"}, {"role": "assistant", "content": "ok"}),
+    )
     guarded = await run_lab([case], Untouched(output=[Scrub()]), mode="guardrails")
     result = guarded.finished["r"]
     assert (result.outcome, result.reply, result.changed) == ("modified", "the [gone] is 42", ["scrub"])
@@ -206,8 +216,13 @@ async def test_cancelling_the_task_that_iterates_also_stops_everything(tmp_path:
     def factory() -> Agent:
         return Agent(id="x", model=ScriptedModel([Turn(text=["a", "b"], delay=3600)], repeat=True))
 
-    run = LabRun([Case(id=str(n), text="hi") for n in range(5)], factory, mode="model", concurrency=2,
-                 results_path=tmp_path / "r.jsonl")
+    run = LabRun(
+        [Case(id=str(n), text="hi") for n in range(5)],
+        factory,
+        mode="model",
+        concurrency=2,
+        results_path=tmp_path / "r.jsonl",
+    )
 
     async def drive() -> None:
         async for _ in run.results():
@@ -235,6 +250,15 @@ def test_bad_options_are_refused() -> None:
 def test_a_result_round_trips_through_its_json_line() -> None:
     from lab.runner import CaseResult, Hit
 
-    result = CaseResult(id="a", text="t", label="attack", category="c", lang="en", expect="blocked",
-                        outcome="blocked", tripped=["p"], hits=[Hit("p", "process_input", "aborted", "why")])
+    result = CaseResult(
+        id="a",
+        text="t",
+        label="attack",
+        category="c",
+        lang="en",
+        expect="blocked",
+        outcome="blocked",
+        tripped=["p"],
+        hits=[Hit("p", "process_input", "aborted", "why")],
+    )
     assert CaseResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
