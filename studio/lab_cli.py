@@ -130,14 +130,19 @@ def _design(spec: str) -> Any:
 
 
 def _factory(design: Any, mode: str) -> Callable[[], Any]:
-    from studio.build import api_key_env_var, build_agent
+    from studio.build import build_agent
     from studio.catalog import studio_catalogue
     from studio.design import DesignError
+    from studio.export import _custom_endpoint, script_key_env
 
     catalogue = studio_catalogue()
     api_key = None
     if mode == "model" and not design.model.is_demo:
-        api_key = os.environ.get(api_key_env_var(design.model.model.strip()))
+        # As an exported script does: the provider's variable only for the provider's own service; a server the
+        # design names gets PROCESSOR_STUDIO_API_KEY or a placeholder, never the provider key litellm would send.
+        api_key = os.environ.get(script_key_env(design))
+        if api_key is None and _custom_endpoint(design):
+            api_key = "no-key"
 
     def factory() -> Any:
         return build_agent(design, catalogue=catalogue, api_key=api_key)
