@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from lab.corpus import Case
-from processors import Agent, RecordingTracer, Tool
+from processors import Agent, RecordingTracer, Tool, Usage
 from processors.models import ScriptedModel
 from processors.models.base import ModelEvent, ModelRequest, TextDelta
 from processors.models.scripted import ToolCall, Turn
@@ -254,8 +254,17 @@ async def run_case(case: Case, agent: Agent, mode: Mode) -> CaseResult:
         reply=result.text,
         input_tokens=result.usage.input_tokens,
         output_tokens=result.usage.output_tokens,
+        cost=_cost(recording.model_id, result.usage) if mode == "model" else 0.0,
         error=result.error if outcome == "error" else None,
     )
+
+
+def _cost(model_id: str, usage: Usage) -> float | None:
+    """USD from litellm's bundled price map (as CostGuard prices calls); None for a model it does not price."""
+    from processors.builtin.model_data import cost_of, model_price
+
+    price = model_price(model_id)
+    return None if price is None else round(cost_of(usage, price), 8)
 
 
 def _result(case: Case, outcome: Outcome, *, latency: float, **fields: Any) -> CaseResult:

@@ -126,6 +126,23 @@ async def test_a_case_reply_and_earlier_turns_reach_the_output_lane_and_the_mode
     assert [m["content"] for m in model.requests[0].messages if m["role"] != "system"] == ["earlier", "ok", "and now?"]
 
 
+async def test_model_mode_prices_each_case_from_the_price_map_and_guardrails_mode_costs_nothing() -> None:
+    from processors import Usage
+    from processors.builtin.model_data import cost_of, model_price
+
+    usage = Usage(input_tokens=1000, output_tokens=500, total_tokens=1500)
+    priced = ScriptedModel([Turn(text="hello", usage=usage)], model_id="gpt-4o-mini", repeat=True)
+    run = await run_lab(CASES[2:3], Untouched(priced, output=[]), mode="model")
+    price = model_price("gpt-4o-mini")
+    assert price is not None
+    result = run.finished["c"]
+    assert (result.input_tokens, result.output_tokens) == (1000, 500)
+    assert result.cost == pytest.approx(cost_of(usage, price)) and result.cost > 0
+    unknown = ScriptedModel([Turn(text="hello", usage=usage)], model_id="no-such-model", repeat=True)
+    assert (await run_lab(CASES[2:3], Untouched(unknown, output=[]), mode="model")).finished["c"].cost is None
+    assert (await run_lab(CASES[2:3], Untouched())).finished["c"].cost == 0.0
+
+
 async def test_model_mode_retries_a_rate_limited_case_and_pauses_every_worker() -> None:
     refusals = [ModelAPIError(429, "slow down", True, retry_after=0.01)]
 
