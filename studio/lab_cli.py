@@ -4,6 +4,7 @@
         [--json OUT] [--junit OUT] [--html OUT] [--fail-under-recall R] [--fail-over-fpr F] [--shard I/N]
         [--results FILE] [--skip-bad-lines] [--label attack|benign] [--category C] [--lang L]
     processor-studio lab merge OUT.json IN.json...
+    processor-studio lab compare BEFORE.json AFTER.json [OUT.json]
 
 DESIGN is a design JSON file or ``sample``. Exit 0 when the thresholds hold, 1 when they do not, 2 on bad input
 (one line naming the file and line). Progress goes to stderr: a bar on a terminal, plain lines otherwise. The
@@ -93,6 +94,8 @@ def main(argv: Sequence[str]) -> int:
     try:
         if argv[:1] == ["merge"]:
             return _merge(argv[1:])
+        if argv[:1] == ["compare"]:
+            return _compare(argv[1:])
         return _run(_parser().parse_args(argv))
     except BadInput as error:
         print(f"processor-studio lab: error: {error}", file=sys.stderr)
@@ -113,6 +116,37 @@ def _merge(argv: list[str]) -> int:
     write_atomically(Path(argv[0]), json.dumps(report, ensure_ascii=False, indent=1))
     summary = report["summary"]
     print(f"merged {summary['cases']} cases: recall {summary['recall']}, fpr {summary['fpr']}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _compare(argv: list[str]) -> int:
+    """A/B: the cases whose verdict changed between two JSON reports (two designs, or two versions of one)."""
+    if len(argv) not in (2, 3):
+        raise BadInput("usage: processor-studio lab compare BEFORE.json AFTER.json [OUT.json]")
+    import json
+
+    from lab.metrics import compare, confusion
+    from lab.reports import read_json_report, write_atomically
+
+    try:
+        (_, before), (_, after) = read_json_report(Path(argv[0])), read_json_report(Path(argv[1]))
+    except ValueError as error:
+        raise BadInput(str(error)) from None
+    changes = compare(before, after)
+    old, new = confusion(before), confusion(after)
+    print(f"recall {old.recall} -> {new.recall}, fpr {old.fpr} -> {new.fpr}; {len(changes)} cases changed")
+    for change in changes:
+        print(
+            f"{change.id}\t{change.label or '-'}\t{change.before} -> {change.after}\t"
+            f"{','.join(change.tripped_before) or '-'} -> {','.join(change.tripped_after) or '-'}"
+        )
+    if len(argv) == 3:
+        report = {
+            "before": old.to_dict(),
+            "after": new.to_dict(),
+            "changed": [change.to_dict() for change in changes],
+        }
+        write_atomically(Path(argv[2]), json.dumps(report, ensure_ascii=False, indent=1))
     return EXIT_OK
 
 

@@ -179,6 +179,25 @@ def test_a_run_killed_with_sigkill_resumes_and_loses_only_the_cases_in_flight(tm
     assert len(report["cases"]) == 51
 
 
+def test_compare_lists_the_cases_whose_verdict_changed_between_two_designs(tmp_path: Path) -> None:
+    from studio.sample import sample_design
+
+    weaker = sample_design()
+    weaker.input = [entry for entry in weaker.input if entry.type != "PromptInjectionDetector"]
+    (tmp_path / "weaker.json").write_text(weaker.to_json(), encoding="utf-8")
+    corpus = CORPORA["prompt-extraction"]
+    assert lab("sample", "--corpus", corpus, "--json", tmp_path / "a.json").returncode == 0
+    assert lab(tmp_path / "weaker.json", "--corpus", corpus, "--json", tmp_path / "b.json").returncode == 0
+    out = lab("compare", tmp_path / "a.json", tmp_path / "b.json", tmp_path / "ab.json")
+    assert out.returncode == 0, out.stderr
+    before = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))["cases"]
+    blocked = {c["id"] for c in before if c["outcome"] == "blocked"}
+    diff = json.loads((tmp_path / "ab.json").read_text(encoding="utf-8"))
+    assert blocked and {c["id"] for c in diff["changed"]} == blocked
+    assert all(c["before"] == "blocked" and c["after"] != "blocked" for c in diff["changed"])
+    assert diff["after"]["tp"] == 0 and f"{len(blocked)} cases changed" in out.stdout
+
+
 class _Structure(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
