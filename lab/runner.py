@@ -178,6 +178,8 @@ def prepare_agent(agent: Agent, case: Case, mode: Mode) -> _RecordingModel:
         def fetch_content() -> str:
             return content
 
+        if LAB_TOOL in agent.tools:
+            raise ValueError(f"the agent has its own tool {LAB_TOOL!r}; the lab needs that name for tool results")
         agent.tools = {
             **agent.tools,
             LAB_TOOL: Tool(
@@ -200,11 +202,11 @@ def case_messages(case: Case) -> list[dict[str, str]]:
 
 async def run_case(case: Case, agent: Agent, mode: Mode) -> CaseResult:
     """Run one case to the end and derive its verdict. Raises ``_RateLimited`` for a retryable model error."""
-    recording = prepare_agent(agent, case, mode)
     tracer = RecordingTracer()
     started = time.perf_counter()
     error_payload: dict[str, Any] | None = None
     try:
+        recording = prepare_agent(agent, case, mode)  # e.g. an agent whose tools already use the lab tool's name
         stream = agent.stream(case_messages(case), tracers=[tracer])
         async for chunk in stream:
             if chunk.type == "error":

@@ -173,6 +173,20 @@ async def test_a_model_that_fails_for_good_makes_an_error_case_and_the_run_goes_
     assert "bad key" in (run.finished["c"].error or "")
 
 
+async def test_an_agent_that_owns_the_lab_tools_name_makes_tool_result_cases_errors() -> None:
+    from lab.runner import LAB_TOOL
+    from processors import tool
+
+    def factory() -> Agent:
+        agent = Untouched()()
+        agent.tools = {LAB_TOOL: tool(lambda: "mine", name=LAB_TOOL)}
+        return agent
+
+    run = await run_lab(CASES[4:6], factory)
+    assert [r.outcome for r in run.results_in_order()] == ["error", "error"]
+    assert "needs that name" in (run.finished["e"].error or "")
+
+
 async def test_a_factory_that_fails_makes_error_cases() -> None:
     def broken() -> Agent:
         raise ValueError("no such processor")
