@@ -49,7 +49,8 @@ def json_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
     return {
         "design": design,
         "mode": mode,
-        "cases": [result.to_dict() for result in results],
+        # recordings stay in the results file: a report is for reading, and they are the bulk of a model run
+        "cases": [{k: v for k, v in result.to_dict().items() if k != "recording"} for result in results],
         "summary": summary(results),
     }
 

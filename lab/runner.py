@@ -30,6 +30,7 @@ and every worker waits out that pause, so a rate limit does not become a storm o
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import os
@@ -44,10 +45,11 @@ from processors import Agent, RecordingTracer, Tool, Usage
 from processors.models import ScriptedModel
 from processors.models.base import ModelEvent, ModelRequest, TextDelta
 from processors.models.scripted import ToolCall, Turn
+from processors.replay import Recording, RecordingModel, ReplayModel, record_tools, replay_tools
 
-Mode = Literal["guardrails", "model"]
+Mode = Literal["guardrails", "model", "replay"]
 Outcome = Literal["blocked", "modified", "passed", "error"]
-MODES: tuple[Mode, ...] = ("guardrails", "model")
+MODES: tuple[Mode, ...] = ("guardrails", "model", "replay")
 AgentFactory = Callable[[], Agent]
 
 #: The fixed answer of ``guardrails`` mode when a case brings no ``reply``.
@@ -93,6 +95,9 @@ class CaseResult:
     cost: float | None = None
     error: str | None = None
     attempts: int = 1
+    #: ``model`` mode: what the model said and the tools returned (base64 of :meth:`Recording.to_bytes`), so a
+    #: ``replay`` run can put a changed chain around the same answers without calling the model.
+    recording: str | None = None
 
     @property
     def changed(self) -> list[str]:
@@ -166,10 +171,14 @@ class _ToolFirstModel:
         return self.inner.stream(request)  # type: ignore[no-any-return]
 
 
-def prepare_agent(agent: Agent, case: Case, mode: Mode) -> _RecordingModel:
-    """Fit a fresh agent to one case: the scripted reply of ``guardrails`` mode, the lab tool for tool results.
+def prepare_agent(
+    agent: Agent, case: Case, mode: Mode, replay: str | None = None
+) -> tuple[_RecordingModel, Recording | None]:
+    """Fit a fresh agent to one case: the scripted reply of ``guardrails`` mode, the lab tool for tool results,
+    the recording of ``model`` mode, the recorded answers of ``replay`` mode.
 
-    Returns the recording wrapper now around the model, which knows the raw reply."""
+    Returns the wrapper now around the model, which knows the raw reply, and the case's new recording."""
+    recorded: Recording | None = None
     if mode == "guardrails":
         agent.model = ScriptedModel([case.reply or DEFAULT_REPLY], model_id="lab-fixed-reply", repeat=True)
     if case.tool_result is not None:
@@ -189,10 +198,25 @@ def prepare_agent(agent: Agent, case: Case, mode: Mode) -> _RecordingModel:
                 execute=fetch_content,
             ),
         }
-        agent.model = _ToolFirstModel(agent.model)
+        if mode != "replay":  # a replay has the scripted tool-call step in its recording
+            agent.model = _ToolFirstModel(agent.model)
+    if mode == "model":
+        recorded = Recording()
+        if isinstance(agent.model, str):  # a plain model id means litellm, as the agent itself reads it
+            from processors.models import LiteLLMModel
+
+            agent.model = LiteLLMModel(agent.model)
+        agent.model = RecordingModel(agent.model, recorded)
+        agent.tools = record_tools(agent.tools, recorded)
+    elif mode == "replay":
+        if replay is None:
+            raise ValueError("no recording of this case: run it in model mode with a results file first")
+        again = Recording.from_bytes(base64.b64decode(replay))
+        agent.model = ReplayModel(again, on_divergence="continue")
+        agent.tools = replay_tools(agent.tools, again)
     recording = _RecordingModel(agent.model)
     agent.model = recording
-    return recording
+    return recording, recorded
 
 
 def case_messages(case: Case) -> list[dict[str, str]]:
@@ -200,13 +224,14 @@ def case_messages(case: Case) -> list[dict[str, str]]:
     return [*(dict(turn) for turn in case.turns), {"role": "user", "content": case.text}]
 
 
-async def run_case(case: Case, agent: Agent, mode: Mode) -> CaseResult:
+async def run_case(case: Case, agent: Agent, mode: Mode, replay: str | None = None) -> CaseResult:
     """Run one case to the end and derive its verdict. Raises ``_RateLimited`` for a retryable model error."""
     tracer = RecordingTracer()
     started = time.perf_counter()
     error_payload: dict[str, Any] | None = None
     try:
-        recording = prepare_agent(agent, case, mode)  # e.g. an agent whose tools already use the lab tool's name
+        # may refuse: an agent with its own tool of the lab tool's name, a replay with no recording
+        recording, recorded = prepare_agent(agent, case, mode, replay)
         stream = agent.stream(case_messages(case), tracers=[tracer])
         async for chunk in stream:
             if chunk.type == "error":
@@ -257,6 +282,7 @@ async def run_case(case: Case, agent: Agent, mode: Mode) -> CaseResult:
         input_tokens=result.usage.input_tokens,
         output_tokens=result.usage.output_tokens,
         cost=_cost(recording.model_id, result.usage) if mode == "model" else 0.0,
+        recording=base64.b64encode(recorded.to_bytes()).decode("ascii") if recorded is not None else None,
         error=result.error if outcome == "error" else None,
     )
 
@@ -353,6 +379,7 @@ class LabRun:
         results_path: Path | str | None = None,
         design: dict[str, Any] | None = None,
         max_attempts: int = 6,
+        recordings: dict[str, str] | None = None,
         backoff: float = 1.0,
         max_backoff: float = 60.0,
     ) -> None:
@@ -367,6 +394,8 @@ class LabRun:
         self.results_path = Path(results_path) if results_path is not None else None
         self.design = design or {}
         self.max_attempts = max_attempts
+        #: ``replay`` mode: case id → the recording a ``model`` run kept (``CaseResult.recording``).
+        self.recordings = recordings or {}
         self.backoff = backoff
         self.max_backoff = max_backoff
         #: Results of this run and of the run it resumes, by case id.
@@ -470,7 +499,7 @@ class LabRun:
             except Exception as error:
                 return _result(case, "error", latency=0.0, error=f"the agent could not be built: {error}")
             try:
-                result = await run_case(case, agent, self.mode)
+                result = await run_case(case, agent, self.mode, self.recordings.get(case.id))
             except _RateLimited as limited:
                 if attempt >= self.max_attempts:
                     return _result(

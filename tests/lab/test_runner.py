@@ -293,3 +293,34 @@ def test_a_result_round_trips_through_its_json_line() -> None:
         hits=[Hit("p", "process_input", "aborted", "why")],
     )
     assert CaseResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
+
+
+async def test_a_replay_puts_a_changed_output_lane_around_the_recorded_answers_without_calling_the_model(
+    tmp_path: Path,
+) -> None:
+    class BlockHello(Processor):
+        id = "block-hello"
+
+        def process_output_result(self, args: Any) -> Any:
+            if "hello" in args.result.text:
+                args.abort("greeting")
+            return args.messages
+
+    path = tmp_path / "model.jsonl"
+    live = ScriptedModel(["hello there", "fine"], repeat=True)
+    cases = [CASES[2], CASES[5], Case(id="new", text="not recorded")]
+    await run_lab(cases[:2], Untouched(live, output=[]), mode="model", results_path=path, concurrency=1)
+    assert len(live.requests) == 2, "one answer each (the tool-result case's fetch step is the lab's own)"
+    _, recorded = read_results(path)
+    recordings = {key: result.recording for key, result in recorded.items() if result.recording}
+    assert set(recordings) == {"c", "f"}
+
+    silent = ScriptedModel([], model_id="must-not-be-called")
+    replayed = await run_lab(
+        cases, Untouched(silent, output=[BlockHello(), GuardToolResults()]), mode="replay", recordings=recordings
+    )
+    results = replayed.finished
+    assert (results["c"].outcome, results["c"].tripped) == ("blocked", ["block-hello"])
+    assert (results["f"].outcome, results["f"].reply) == ("passed", "fine")
+    assert results["new"].outcome == "error" and "no recording of this case" in (results["new"].error or "")
+    assert silent.requests == [] and results["c"].cost == 0.0
