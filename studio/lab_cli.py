@@ -64,7 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--mode",
-        choices=("guardrails", "model"),
+        choices=("guardrails", "model", "replay"),
         default="guardrails",
         help="guardrails: the lanes around a fixed reply, no model call (default); model: the design's model",
     )
@@ -80,6 +80,12 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="FILE",
         help="append each case's result here as it finishes; run again to resume",
+    )
+    parser.add_argument(
+        "--replay-from",
+        type=Path,
+        metavar="FILE",
+        help="replay mode: the --results file of a model run, whose recorded answers are replayed",
     )
     parser.add_argument("--skip-bad-lines", action="store_true", help="skip malformed corpus lines and list them")
     parser.add_argument("--label", choices=("attack", "benign"), help="label of cases that have none (plain text)")
@@ -230,6 +236,14 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.concurrency < 1:
         raise BadInput(f"--concurrency must be at least 1, got {args.concurrency}")
+    recordings: dict[str, str] = {}
+    if args.mode == "replay":
+        if args.replay_from is None or not args.replay_from.is_file():
+            raise BadInput(f"--mode replay needs --replay-from, the --results file of a model run ({args.replay_from})")
+        from lab.runner import read_results
+
+        _, recorded = read_results(args.replay_from)
+        recordings = {key: result.recording for key, result in recorded.items() if result.recording}
     design = _design(args.design)
     try:
         corpus = load_corpora(
@@ -243,7 +257,15 @@ def _run(args: argparse.Namespace) -> int:
     factory = _factory(design, args.mode)
     fingerprint = design_fingerprint(design)
     info = {"id": design.id, "name": design.name, "fingerprint": fingerprint}
-    run = LabRun(cases, factory, mode=args.mode, concurrency=args.concurrency, results_path=args.results, design=info)
+    run = LabRun(
+        cases,
+        factory,
+        mode=args.mode,
+        concurrency=args.concurrency,
+        results_path=args.results,
+        design=info,
+        recordings=recordings,
+    )
     try:
         asyncio.run(_drive(run))
     except LabError as error:

@@ -294,6 +294,8 @@ def test_model_mode_calls_the_designs_server_and_never_sends_it_the_providers_ke
             "model",
             "--json",
             str(tmp_path / "r.json"),
+            "--results",
+            str(tmp_path / "model.jsonl"),
         ],
         capture_output=True,
         text=True,
@@ -308,3 +310,24 @@ def test_model_mode_calls_the_designs_server_and_never_sends_it_the_providers_ke
     assert cases["a1"]["outcome"] == "blocked"
     assert len(openai_server.requests) == 1, "the blocked attack never reached the model"
     assert "sk-provider-secret" not in json.dumps(openai_server.request_headers)
+    # The output lane changes (the PII detector now blocks): replayed around the recorded answer, no new call.
+    design.output[0].options["strategy"] = "block"
+    design.output[0].options["detection_types"] = ["email", "phone", "credit-card", "address"]
+    (tmp_path / "design.json").write_text(design.to_json(), encoding="utf-8")
+    replay = lab(
+        tmp_path / "design.json",
+        "--corpus",
+        corpus,
+        "--mode",
+        "replay",
+        "--replay-from",
+        tmp_path / "model.jsonl",
+        "--json",
+        tmp_path / "replay.json",
+    )
+    assert replay.returncode == 0, replay.stderr
+    again = {c["id"]: c for c in json.loads((tmp_path / "replay.json").read_text(encoding="utf-8"))["cases"]}
+    assert (again["b1"]["outcome"], again["b1"]["reply"]) == ("passed", "We open at nine.")
+    assert len(openai_server.requests) == 1, "the replay called no model"
+    missing = lab("sample", "--corpus", corpus, "--mode", "replay")
+    assert missing.returncode == 2 and "--replay-from" in missing.stderr
