@@ -10,7 +10,10 @@ Modes:
 
 - ``guardrails`` — no model call: the agent's model is replaced by a :class:`ScriptedModel` answering the case's
   ``reply`` (or :data:`DEFAULT_REPLY`), so the input and output lanes run around a fixed answer;
-- ``model`` — the design's own model answers.
+- ``model`` — the design's own model answers; each case's answers and tool results are recorded
+  (:mod:`processors.replay`) in its result;
+- ``replay`` — those recorded answers again (``recordings``), around a chain that may have changed since, with no
+  model call: after editing only output processors, a re-run costs nothing.
 
 A case with a ``tool_result`` first makes the model call the lab's :data:`LAB_TOOL` (scripted, in both modes),
 which returns that text, so ``process_tool_result`` guards see it as a real tool result.
