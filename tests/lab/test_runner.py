@@ -324,3 +324,19 @@ async def test_a_replay_puts_a_changed_output_lane_around_the_recorded_answers_w
     assert (results["f"].outcome, results["f"].reply) == ("passed", "fine")
     assert results["new"].outcome == "error" and "no recording of this case" in (results["new"].error or "")
     assert silent.requests == [] and results["c"].cost == 0.0
+
+
+async def test_a_real_429_with_retry_after_from_litellm_pauses_and_retries_the_case(openai_server: Any) -> None:
+    from processors.models import LiteLLMModel
+
+    openai_server.reply_error(429, "slow down", type="rate_limit_error", headers={"Retry-After": "0"})
+    openai_server.reply_text("Hello ", "again.")
+
+    def factory() -> Agent:
+        model = LiteLLMModel("openai/gpt-4o-mini", api_base=openai_server.base_url, api_key="sk-local")
+        return Agent(id="lab-429", model=model)
+
+    run = await run_lab([CASES[2]], factory, mode="model")
+    result = run.finished["c"]
+    assert (result.outcome, result.reply, result.attempts, run.rate_limited) == ("passed", "Hello again.", 2, 1)
+    assert len(openai_server.requests) == 2
