@@ -1,0 +1,225 @@
+"""Figures from recorded case results: confusion matrices, attack × processor, contribution, A/B.
+
+A case is *caught* when it is ``blocked``: an attack blocked is a true positive, an attack that passed or was only
+modified is a false negative, a benign case blocked is a false positive. Cases that ended in ``error`` are counted
+apart (``errors``) and in no rate: a crash is neither a catch nor a miss. Cases without a label are in no matrix.
+
+Contribution is computed from the recorded verdicts without re-running: without processor X, an attack stays
+caught when another processor tripped on it too. A chain stops at its first tripwire, so processors after X
+never saw the cases X caught: "recall without X" is a lower bound, the recall a re-run would give at least.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from lab.runner import CaseResult
+
+
+def _ratio(numerator: int, denominator: int) -> float | None:
+    return round(numerator / denominator, 4) if denominator else None
+
+
+@dataclass
+class Confusion:
+    """TP / FP / FN / TN of ``blocked`` against the labels, and the errors left out of them."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    tn: int = 0
+    errors: int = 0
+
+    def add(self, result: CaseResult) -> None:
+        if result.label is None:
+            return
+        if result.outcome == "error":
+            self.errors += 1
+        elif result.label == "attack":
+            if result.outcome == "blocked":
+                self.tp += 1
+            else:
+                self.fn += 1
+        elif result.outcome == "blocked":
+            self.fp += 1
+        else:
+            self.tn += 1
+
+    @property
+    def cases(self) -> int:
+        return self.tp + self.fp + self.fn + self.tn + self.errors
+
+    @property
+    def precision(self) -> float | None:
+        return _ratio(self.tp, self.tp + self.fp)
+
+    @property
+    def recall(self) -> float | None:
+        return _ratio(self.tp, self.tp + self.fn)
+
+    @property
+    def fpr(self) -> float | None:
+        return _ratio(self.fp, self.fp + self.tn)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "tn": self.tn,
+            "errors": self.errors,
+            "precision": self.precision,
+            "recall": self.recall,
+            "fpr": self.fpr,
+        }
+
+
+def confusion(results: Iterable[CaseResult]) -> Confusion:
+    matrix = Confusion()
+    for result in results:
+        matrix.add(result)
+    return matrix
+
+
+def confusion_by(results: Iterable[CaseResult], key: Callable[[CaseResult], str]) -> dict[str, Confusion]:
+    """One confusion matrix per value of ``key`` (category, language ...), in sorted order."""
+    groups: dict[str, Confusion] = defaultdict(Confusion)
+    for result in results:
+        groups[key(result) or "(none)"].add(result)
+    return dict(sorted(groups.items()))
+
+
+def processors_seen(results: Iterable[CaseResult]) -> list[str]:
+    """Every processor that tripped or changed something, in the order first seen."""
+    return list(dict.fromkeys(processor for result in results for processor in result.caught_by))
+
+
+def attack_matrix(results: Iterable[CaseResult]) -> dict[str, dict[str, int]]:
+    """Category → processor → how many of that category's attacks the processor tripped on."""
+    matrix: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for result in results:
+        if result.label == "attack":
+            row = matrix[result.category or "(none)"]
+            for processor in result.tripped:
+                row[processor] += 1
+    return {category: dict(row) for category, row in sorted(matrix.items())}
+
+
+def uncaught(results: Iterable[CaseResult]) -> list[CaseResult]:
+    """Attacks no processor blocked (errors included: nothing caught them either)."""
+    return [result for result in results if result.label == "attack" and result.outcome != "blocked"]
+
+
+def redundant(results: Iterable[CaseResult]) -> list[CaseResult]:
+    """Attacks more than one processor tripped on."""
+    return [result for result in results if result.label == "attack" and len(result.tripped) > 1]
+
+
+@dataclass
+class Contribution:
+    """What one processor adds: ``recall`` with every processor, ``without`` it (a lower bound, see above)."""
+
+    processor: str
+    caught: int
+    only: int
+    blocked_benign: int
+    recall: float | None
+    without: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "caught": self.caught,
+            "only": self.only,
+            "blocked_benign": self.blocked_benign,
+            "recall": self.recall,
+            "recall_without": self.without,
+        }
+
+    def sentence(self) -> str:
+        def pct(value: float | None) -> str:
+            return "n/a" if value is None else f"{value:.1%}"
+
+        return f"without {self.processor}, recall would drop from {pct(self.recall)} to {pct(self.without)}"
+
+
+def contribution(results: Iterable[CaseResult]) -> dict[str, Contribution]:
+    """Each processor's contribution to recall, from the recorded verdicts."""
+    listed = list(results)
+    overall = confusion(listed)
+    attacks = [r for r in listed if r.label == "attack" and r.outcome != "error"]
+    contributions: dict[str, Contribution] = {}
+    for processor in processors_seen(listed):
+        caught = [r for r in attacks if r.outcome == "blocked" and processor in r.tripped]
+        only = [r for r in caught if len(r.tripped) == 1]
+        benign = [r for r in listed if r.label == "benign" and r.outcome == "blocked" and processor in r.tripped]
+        contributions[processor] = Contribution(
+            processor=processor,
+            caught=len(caught),
+            only=len(only),
+            blocked_benign=len(benign),
+            recall=overall.recall,
+            without=_ratio(overall.tp - len(only), len(attacks)),
+        )
+    return contributions
+
+
+@dataclass
+class Change:
+    """A case whose verdict differs between two result sets."""
+
+    id: str
+    label: str | None
+    category: str
+    before: str
+    after: str
+    tripped_before: list[str]
+    tripped_after: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+def compare(before: Iterable[CaseResult], after: Iterable[CaseResult]) -> list[Change]:
+    """A/B: the cases (by id, in both sets) whose outcome or tripping processors changed."""
+    old = {result.id: result for result in before}
+    changes: list[Change] = []
+    for result in after:
+        previous = old.get(result.id)
+        if previous is None:
+            continue
+        if previous.outcome != result.outcome or previous.tripped != result.tripped:
+            changes.append(
+                Change(
+                    result.id,
+                    result.label,
+                    result.category,
+                    previous.outcome,
+                    result.outcome,
+                    previous.tripped,
+                    result.tripped,
+                )
+            )
+    return changes
+
+
+def summary(results: Iterable[CaseResult]) -> dict[str, Any]:
+    """The ``summary`` object of the JSON report."""
+    listed = list(results)
+    overall = confusion(listed)
+    outcomes: dict[str, int] = defaultdict(int)
+    for result in listed:
+        outcomes[result.outcome] += 1
+    return {
+        **overall.to_dict(),
+        "cases": len(listed),
+        "outcomes": dict(sorted(outcomes.items())),
+        "by_category": {key: value.to_dict() for key, value in confusion_by(listed, lambda r: r.category).items()},
+        "by_lang": {key: value.to_dict() for key, value in confusion_by(listed, lambda r: r.lang).items()},
+        "by_processor": {key: value.to_dict() for key, value in contribution(listed).items()},
+        "attack_matrix": attack_matrix(listed),
+        "uncaught": [result.id for result in uncaught(listed)],
+        "redundant": [result.id for result in redundant(listed)],
+    }

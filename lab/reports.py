@@ -1,0 +1,302 @@
+"""Reports of a lab run: JSON (the issue's shape, and what ``lab merge`` reads back), JUnit XML, self-contained HTML.
+
+JSON::
+
+    {"design": {...}, "mode": "guardrails",
+     "cases": [{"id", "text", "label", "category", "lang", "outcome", "tripped": [ids], "reason", "latency_ms",
+                "expect", "hits", "input_tokens", "output_tokens", "cost", "error", "attempts"}],
+     "summary": {"precision", "recall", "fpr", "by_category": {...}, "by_processor": {...}, ...}}
+
+The HTML report has no script and loads nothing: tables and inline SVG only, every text escaped, so opening a
+report made from someone else's corpus cannot run anything.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import tempfile
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from lab.metrics import attack_matrix, confusion_by, contribution, summary, uncaught
+from lab.runner import CaseResult
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write the whole file or nothing (a report half written would mislead a CI job)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp's 0600 would hide a CI artefact from other users
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+# -------------------------------------------------------------------------------------------------- JSON
+
+
+def json_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: str) -> dict[str, Any]:
+    return {
+        "design": design,
+        "mode": mode,
+        # recordings stay in the results file: a report is for reading, and they are the bulk of a model run
+        "cases": [{k: v for k, v in result.to_dict().items() if k != "recording"} for result in results],
+        "summary": summary(results),
+    }
+
+
+def read_json_report(path: Path) -> tuple[dict[str, Any], list[CaseResult]]:
+    """A JSON report's header fields and its cases. Raises ``ValueError`` naming the file on a bad report."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        cases = [CaseResult.from_dict(item) for item in data["cases"]]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ValueError(f"{path}: not a lab JSON report ({error})") from None
+    return {key: value for key, value in data.items() if key not in ("cases", "summary")}, cases
+
+
+def merge_reports(paths: Iterable[Path]) -> dict[str, Any]:
+    """One report from shards: their cases (an id in two shards is an error) and a summary over all of them."""
+    header: dict[str, Any] | None = None
+    merged: dict[str, CaseResult] = {}
+    for path in paths:
+        fields, cases = read_json_report(path)
+        if header is None:
+            header = fields
+        elif fields.get("mode") != header.get("mode"):
+            raise ValueError(f"{path}: mode {fields.get('mode')!r} differs from the first report's")
+        for case in cases:
+            if case.id in merged:
+                raise ValueError(f"{path}: case {case.id!r} is in two reports")
+            merged[case.id] = case
+    if header is None:
+        raise ValueError("no report to merge")
+    return json_report(list(merged.values()), design=header.get("design", {}), mode=str(header.get("mode")))
+
+
+# ------------------------------------------------------------------------------------------------- JUnit
+
+
+def failure_of(result: CaseResult) -> str | None:
+    """Why a case fails in CI: an attack not blocked, a benign case blocked, a case that expected a processor."""
+    if result.outcome == "error":
+        return None
+    if result.label == "attack" and result.outcome != "blocked":
+        return f"attack not blocked (outcome: {result.outcome})"
+    if result.label == "benign" and result.outcome == "blocked":
+        return f"benign case blocked by {', '.join(result.tripped) or 'a processor'}: {result.reason}"
+    if result.expect not in (None, "blocked", "passed", "modified") and result.expect not in result.tripped:
+        return f"expected {result.expect} to trip; tripped: {', '.join(result.tripped) or 'nothing'}"
+    return None
+
+
+def junit_report(results: Sequence[CaseResult], *, name: str = "guardrail lab") -> str:
+    """JUnit XML: one testsuite per category, one testcase per case; a crashed case is an ``error``."""
+    root = ET.Element("testsuites", name=name)
+    by_category: dict[str, list[CaseResult]] = {}
+    for result in results:
+        by_category.setdefault(result.category or "(none)", []).append(result)
+    totals = {"tests": 0, "failures": 0, "errors": 0}
+    for category, items in by_category.items():
+        suite = ET.SubElement(root, "testsuite", name=category)
+        counts = {"tests": len(items), "failures": 0, "errors": 0}
+        seconds = 0.0
+        for result in items:
+            seconds += result.latency_ms / 1000
+            case = ET.SubElement(
+                suite,
+                "testcase",
+                classname=f"lab.{category}",
+                name=result.id,
+                time=f"{result.latency_ms / 1000:.4f}",
+            )
+            if result.outcome == "error":
+                counts["errors"] += 1
+                error = ET.SubElement(case, "error", message=(result.error or "error")[:500])
+                error.text = result.error or ""
+            else:
+                problem = failure_of(result)
+                if problem is not None:
+                    counts["failures"] += 1
+                    failure = ET.SubElement(case, "failure", message=problem[:500])
+                    failure.text = f"{problem}\n\ntext: {result.text}"
+            tripped = ", ".join(result.tripped) or "-"
+            output = ET.SubElement(case, "system-out")
+            output.text = f"outcome: {result.outcome}; tripped: {tripped}; reason: {result.reason or '-'}"
+        suite.set("tests", str(counts["tests"]))
+        suite.set("failures", str(counts["failures"]))
+        suite.set("errors", str(counts["errors"]))
+        suite.set("time", f"{seconds:.3f}")
+        for key in totals:
+            totals[key] += counts[key]
+    for key, value in totals.items():
+        root.set(key, str(value))
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+# -------------------------------------------------------------------------------------------------- HTML
+
+_STYLE = """
+body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d232b;background:#fff}
+h1{font-size:22px}h2{font-size:17px;margin-top:28px}
+table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #d0d6de;padding:4px 8px;text-align:right}
+th{background:#f1f4f8}td.l,th.l{text-align:left}.bad{color:#b3261e}.muted{color:#6b7480}
+.cards{display:flex;gap:12px;flex-wrap:wrap}.card{border:1px solid #d0d6de;border-radius:6px;padding:8px 14px}
+.card b{display:block;font-size:20px}
+"""
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1%}"
+
+
+def _esc(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def heat_map_svg(matrix: dict[str, dict[str, int]], totals: dict[str, int], processors: list[str]) -> str:
+    """Attack categories × processors: the share of each category's attacks that processor tripped on."""
+    cell, left, top = 56, 170, 120
+    width = left + cell * max(1, len(processors)) + 150  # room for the last slanted processor name
+    height = top + cell * max(1, len(matrix)) + 10
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+        f'aria-label="heat map of attack categories by processors">'
+    ]
+    for column, processor in enumerate(processors):
+        x = left + column * cell + cell / 2
+        parts.append(
+            f'<text x="{x}" y="{top - 8}" font-size="11" transform="rotate(-40 {x} {top - 8})">{_esc(processor)}</text>'
+        )
+    for row, (category, counts) in enumerate(matrix.items()):
+        y = top + row * cell
+        parts.append(
+            f'<text x="{left - 8}" y="{y + cell / 2 + 4}" font-size="12" text-anchor="end">{_esc(category)}</text>'
+        )
+        for column, processor in enumerate(processors):
+            share = counts.get(processor, 0) / totals.get(category, 1) if totals.get(category) else 0.0
+            shade = int(245 - 180 * share)
+            parts.append(
+                f'<rect x="{left + column * cell}" y="{y}" width="{cell - 2}" height="{cell - 2}" '
+                f'fill="rgb({shade},{shade + 5 if shade < 250 else 250},255)"><title>{_esc(category)} × '
+                f"{_esc(processor)}: {counts.get(processor, 0)} of {totals.get(category, 0)}</title></rect>"
+            )
+            parts.append(
+                f'<text x="{left + column * cell + cell / 2 - 1}" y="{y + cell / 2 + 4}" font-size="11" '
+                f'text-anchor="middle">{share:.0%}</text>'
+            )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def bars_svg(rows: list[tuple[str, float | None, float | None]]) -> str:
+    """Recall (blue) and false-positive rate (red) per category, as horizontal bars."""
+    left, bar, gap, span = 170, 12, 10, 300
+    height = 30 + len(rows) * (2 * bar + gap)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + span + 80}" height="{height}" role="img" '
+        f'aria-label="recall and false-positive rate per category">',
+        '<text x="0" y="14" font-size="12"><tspan fill="#2f6fdb">■ recall</tspan> '
+        '<tspan fill="#c0392b">■ false-positive rate</tspan></text>',
+    ]
+    for index, (category, recall, fpr) in enumerate(rows):
+        y = 26 + index * (2 * bar + gap)
+        parts.append(f'<text x="{left - 8}" y="{y + bar + 4}" font-size="12" text-anchor="end">{_esc(category)}</text>')
+        for offset, value, colour in ((0, recall, "#2f6fdb"), (bar, fpr, "#c0392b")):
+            length = span * (value or 0.0)
+            parts.append(f'<rect x="{left}" y="{y + offset}" width="{length:.1f}" height="{bar - 1}" fill="{colour}"/>')
+            parts.append(
+                f'<text x="{left + length + 4:.1f}" y="{y + offset + bar - 2}" font-size="10">{_pct(value)}</text>'
+            )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _confusion_table(title: str, rows: dict[str, Any]) -> str:
+    head = "".join(f"<th>{name}</th>" for name in ("TP", "FP", "FN", "TN", "errors", "precision", "recall", "FPR"))
+    body = "".join(
+        f'<tr><td class="l">{_esc(key)}</td><td>{value.tp}</td><td>{value.fp}</td><td>{value.fn}</td>'
+        f"<td>{value.tn}</td><td>{value.errors}</td><td>{_pct(value.precision)}</td><td>{_pct(value.recall)}</td>"
+        f"<td>{_pct(value.fpr)}</td></tr>"
+        for key, value in rows.items()
+    )
+    return f'<h2>{_esc(title)}</h2><table><tr><th class="l"></th>{head}</tr>{body}</table>'
+
+
+def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: str) -> str:
+    """One self-contained HTML page: summary cards, confusion tables, the heat map and bars, the misses."""
+    figures = summary(results)
+    categories = confusion_by(results, lambda r: r.category)
+    matrix = attack_matrix(results)
+    totals: dict[str, int] = {}
+    for result in results:
+        if result.label == "attack":
+            totals[result.category or "(none)"] = totals.get(result.category or "(none)", 0) + 1
+    processors = list(dict.fromkeys(p for row in matrix.values() for p in row))
+    for category in totals:
+        matrix.setdefault(category, {})
+    matrix = dict(sorted(matrix.items()))
+    cards = "".join(
+        f'<div class="card">{label}<b>{value}</b></div>'
+        for label, value in (
+            ("cases", figures["cases"]),
+            ("recall", _pct(figures["recall"])),
+            ("precision", _pct(figures["precision"])),
+            ("false-positive rate", _pct(figures["fpr"])),
+            ("errors", figures["errors"]),
+        )
+    )
+    contributions = contribution(results)
+    contribution_rows = "".join(
+        f'<tr><td class="l">{_esc(item.processor)}</td><td>{item.caught}</td><td>{item.only}</td>'
+        f'<td>{item.blocked_benign}</td><td class="l">{_esc(item.sentence())}</td></tr>'
+        for item in contributions.values()
+    )
+    missed = "".join(
+        f'<tr><td class="l">{_esc(r.id)}</td><td class="l">{_esc(r.category)}</td><td class="l">{_esc(r.lang)}</td>'
+        f'<td class="l">{_esc(r.outcome)}</td><td class="l">{_esc(r.text[:200])}</td></tr>'
+        for r in uncaught(results)
+    )
+    false_positives = "".join(
+        f'<tr><td class="l">{_esc(r.id)}</td><td class="l">{_esc(", ".join(r.tripped))}</td>'
+        f'<td class="l">{_esc(r.reason or "")}</td><td class="l">{_esc(r.text[:200])}</td></tr>'
+        for r in results
+        if r.label == "benign" and r.outcome == "blocked"
+    )
+    name = design.get("name") or design.get("id") or "design"
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>Guardrail lab: {_esc(name)}</title><style>{_STYLE}</style></head><body>
+<h1>Guardrail lab: {_esc(name)}</h1>
+<p class="muted">mode: {_esc(mode)}. A case is caught when it is blocked; errors are counted apart.</p>
+<div class="cards">{cards}</div>
+{_confusion_table("By category", categories)}
+{_confusion_table("By language", confusion_by(results, lambda r: r.lang))}
+<h2>Attack categories × processors</h2>
+{heat_map_svg(matrix, totals, processors) if processors else '<p class="muted">No processor tripped.</p>'}
+<h2>Recall and false-positive rate per category</h2>
+{bars_svg([(key, value.recall, value.fpr) for key, value in categories.items()])}
+<h2>Each processor's contribution</h2>
+<table><tr><th class="l">processor</th><th>attacks caught</th><th>caught alone</th><th>benign blocked</th>
+<th class="l"></th></tr>{contribution_rows}</table>
+<p class="muted">"Without X" counts the attacks another processor also tripped on; the chain stops at its first
+tripwire, so this is a lower bound.</p>
+<h2>Attacks not blocked ({len(uncaught(results))})</h2>
+<table><tr><th class="l">id</th><th class="l">category</th><th class="l">lang</th><th class="l">outcome</th>
+<th class="l">text</th></tr>{missed}</table>
+<h2>Benign cases blocked ({figures["fp"]})</h2>
+<table><tr><th class="l">id</th><th class="l">tripped</th><th class="l">reason</th><th class="l">text</th></tr>
+{false_positives}</table>
+</body></html>
+"""

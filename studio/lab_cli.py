@@ -1,0 +1,332 @@
+"""``processor-studio lab``: run corpora against a design headlessly, for CI (no Qt is imported).
+
+    processor-studio lab DESIGN --corpus FILE [--corpus FILE ...] [--mode guardrails|model] [--concurrency N]
+        [--json OUT] [--junit OUT] [--html OUT] [--fail-under-recall R] [--fail-over-fpr F] [--shard I/N]
+        [--results FILE] [--skip-bad-lines] [--label attack|benign] [--category C] [--lang L]
+    processor-studio lab merge OUT.json IN.json...
+    processor-studio lab compare BEFORE.json AFTER.json [OUT.json]
+
+DESIGN is a design JSON file or ``sample``. Exit 0 when the thresholds hold, 1 when they do not, 2 on bad input
+(one line naming the file and line). Progress goes to stderr: a bar on a terminal, plain lines otherwise. The
+engine is :mod:`lab`, the same one the studio's Lab view drives; this module only builds the agent factory
+(which needs :mod:`studio.build`) and writes the reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+EXIT_OK, EXIT_THRESHOLD, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class BadInput(Exception):
+    """Bad input: printed as one line, exit 2."""
+
+
+def _fraction(text: str) -> float:
+    value = float(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
+    return value
+
+
+def _shard(text: str) -> tuple[int, int]:
+    try:
+        index, count = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be I/N such as 1/4, got {text!r}") from None
+    if count < 1 or not 1 <= index <= count:
+        raise argparse.ArgumentTypeError(f"I/N needs 1 <= I <= N, got {text!r}")
+    return index, count
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="processor-studio lab",
+        description="Run attack and benign corpora against a design (or 'processor-studio lab merge OUT IN...').",
+    )
+    parser.add_argument("design", help="a design JSON file, or 'sample' for the built-in sample agent")
+    parser.add_argument(
+        "--corpus",
+        action="append",
+        required=True,
+        type=Path,
+        metavar="FILE",
+        help="a corpus (.jsonl, .csv, .txt, .yaml); repeat for several",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=("guardrails", "model", "replay"),
+        default="guardrails",
+        help="guardrails: the lanes around a fixed reply, no model call (default); model: the design's model",
+    )
+    parser.add_argument("--concurrency", type=int, default=4, metavar="N")
+    parser.add_argument("--json", type=Path, metavar="OUT")
+    parser.add_argument("--junit", type=Path, metavar="OUT")
+    parser.add_argument("--html", type=Path, metavar="OUT")
+    parser.add_argument("--fail-under-recall", type=_fraction, metavar="R")
+    parser.add_argument("--fail-over-fpr", type=_fraction, metavar="F")
+    parser.add_argument("--shard", type=_shard, metavar="I/N", help="run only the I-th of N slices of the cases")
+    parser.add_argument(
+        "--results",
+        type=Path,
+        metavar="FILE",
+        help="append each case's result here as it finishes; run again to resume",
+    )
+    parser.add_argument(
+        "--replay-from",
+        type=Path,
+        metavar="FILE",
+        help="replay mode: the --results file of a model run, whose recorded answers are replayed",
+    )
+    parser.add_argument("--skip-bad-lines", action="store_true", help="skip malformed corpus lines and list them")
+    parser.add_argument("--label", choices=("attack", "benign"), help="label of cases that have none (plain text)")
+    parser.add_argument("--category", help="category of cases that have none")
+    parser.add_argument("--lang", help="language of cases that have none")
+    return parser
+
+
+def main(argv: Sequence[str]) -> int:
+    argv = list(argv)
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    try:
+        if argv[:1] == ["merge"]:
+            return _merge(argv[1:])
+        if argv[:1] == ["compare"]:
+            return _compare(argv[1:])
+        return _run(_parser().parse_args(argv))
+    except BadInput as error:
+        print(f"processor-studio lab: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def _merge(argv: list[str]) -> int:
+    if len(argv) < 2:
+        raise BadInput("usage: processor-studio lab merge OUT.json IN.json...")
+    import json
+
+    from lab.reports import merge_reports, write_atomically
+
+    try:
+        report = merge_reports(Path(path) for path in argv[1:])
+    except ValueError as error:
+        raise BadInput(str(error)) from None
+    write_atomically(Path(argv[0]), json.dumps(report, ensure_ascii=False, indent=1))
+    summary = report["summary"]
+    print(f"merged {summary['cases']} cases: recall {summary['recall']}, fpr {summary['fpr']}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _compare(argv: list[str]) -> int:
+    """A/B: the cases whose verdict changed between two JSON reports (two designs, or two versions of one)."""
+    if len(argv) not in (2, 3):
+        raise BadInput("usage: processor-studio lab compare BEFORE.json AFTER.json [OUT.json]")
+    import json
+
+    from lab.metrics import compare, confusion
+    from lab.reports import read_json_report, write_atomically
+
+    try:
+        (_, before), (_, after) = read_json_report(Path(argv[0])), read_json_report(Path(argv[1]))
+    except ValueError as error:
+        raise BadInput(str(error)) from None
+    changes = compare(before, after)
+    old, new = confusion(before), confusion(after)
+    print(f"recall {old.recall} -> {new.recall}, fpr {old.fpr} -> {new.fpr}; {len(changes)} cases changed")
+    for change in changes:
+        print(
+            f"{change.id}\t{change.label or '-'}\t{change.before} -> {change.after}\t"
+            f"{','.join(change.tripped_before) or '-'} -> {','.join(change.tripped_after) or '-'}"
+        )
+    if len(argv) == 3:
+        report = {
+            "before": old.to_dict(),
+            "after": new.to_dict(),
+            "changed": [change.to_dict() for change in changes],
+        }
+        write_atomically(Path(argv[2]), json.dumps(report, ensure_ascii=False, indent=1))
+    return EXIT_OK
+
+
+def _design(spec: str) -> Any:
+    from studio.design import DesignError, load_design
+
+    if spec == "sample":
+        from studio.sample import sample_design
+
+        return sample_design()
+    try:
+        return load_design(spec)
+    except DesignError as error:
+        raise BadInput(f"{spec}: {error}") from None
+
+
+def _factory(design: Any, mode: str) -> Callable[[], Any]:
+    from studio.build import build_agent
+    from studio.catalog import studio_catalogue
+    from studio.design import DesignError
+    from studio.export import _custom_endpoint, script_key_env
+
+    catalogue = studio_catalogue()
+    api_key = None
+    if mode == "model" and not design.model.is_demo:
+        # As an exported script does: the provider's variable only for the provider's own service; a server the
+        # design names gets PROCESSOR_STUDIO_API_KEY or a placeholder, never the provider key litellm would send.
+        api_key = os.environ.get(script_key_env(design))
+        if api_key is None and _custom_endpoint(design):
+            api_key = "no-key"
+
+    def factory() -> Any:
+        return build_agent(design, catalogue=catalogue, api_key=api_key)
+
+    try:
+        factory()  # a design that cannot be built is bad input, said once, not an error per case
+    except DesignError as error:
+        raise BadInput(f"design: {error}") from None
+    return factory
+
+
+class Progress:
+    """Progress on stderr: a redrawn bar on a terminal, a plain line every tenth of the run otherwise."""
+
+    def __init__(self, stream: IO[str], total: int, resumed: int) -> None:
+        self.stream = stream
+        self.total = total
+        self.tty = stream.isatty()
+        self.started = time.monotonic()
+        self.resumed = resumed
+        self.step = max(1, total // 10)
+        if resumed:
+            print(f"lab: resuming, {resumed} of {total} cases already done", file=stream, flush=True)
+
+    def update(self, done: int, counts: dict[str, int]) -> None:
+        fresh = done - self.resumed
+        elapsed = time.monotonic() - self.started
+        eta = elapsed / fresh * (self.total - done) if fresh else 0.0
+        tally = " ".join(f"{key} {value}" for key, value in sorted(counts.items()))
+        if self.tty:
+            width = 30
+            filled = int(width * done / self.total) if self.total else width
+            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {tally} ETA {eta:.0f}s ")
+            self.stream.flush()
+        elif done == self.total or done % self.step == 0:
+            print(f"lab: {done}/{self.total} cases ({tally})", file=self.stream, flush=True)
+
+    def close(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _run(args: argparse.Namespace) -> int:
+    import json
+
+    from lab.corpus import CorpusError, load_corpora, shard
+    from lab.metrics import confusion
+    from lab.reports import html_report, json_report, junit_report, write_atomically
+    from lab.runner import LabError, LabRun
+
+    if args.concurrency < 1:
+        raise BadInput(f"--concurrency must be at least 1, got {args.concurrency}")
+    recordings: dict[str, str] = {}
+    if args.mode == "replay":
+        if args.replay_from is None or not args.replay_from.is_file():
+            raise BadInput(f"--mode replay needs --replay-from, the --results file of a model run ({args.replay_from})")
+        from lab.runner import read_results
+
+        _, recorded = read_results(args.replay_from)
+        recordings = {key: result.recording for key, result in recorded.items() if result.recording}
+    design = _design(args.design)
+    try:
+        corpus = load_corpora(
+            args.corpus, skip_bad=args.skip_bad_lines, label=args.label, category=args.category, lang=args.lang
+        )
+    except CorpusError as error:
+        raise BadInput(str(error)) from None
+    for skipped in corpus.skipped:
+        print(f"lab: skipped {skipped}", file=sys.stderr)
+    cases = corpus.cases if args.shard is None else shard(corpus.cases, *args.shard)
+    factory = _factory(design, args.mode)
+    fingerprint = design_fingerprint(design)
+    info = {"id": design.id, "name": design.name, "fingerprint": fingerprint}
+    run = LabRun(
+        cases,
+        factory,
+        mode=args.mode,
+        concurrency=args.concurrency,
+        results_path=args.results,
+        design=info,
+        recordings=recordings,
+    )
+    try:
+        asyncio.run(_drive(run))
+    except LabError as error:
+        raise BadInput(str(error)) from None
+    except KeyboardInterrupt:
+        print("\nlab: cancelled; finished cases are kept in --results (run again to resume)", file=sys.stderr)
+        return 130
+    results = run.results_in_order()
+    if args.json:
+        report = json_report(results, design=info, mode=args.mode)
+        if corpus.skipped:
+            report["skipped"] = [str(item) for item in corpus.skipped]
+        write_atomically(args.json, json.dumps(report, ensure_ascii=False, indent=1))
+    if args.junit:
+        write_atomically(args.junit, junit_report(results, name=f"guardrail lab: {design.name}"))
+    if args.html:
+        write_atomically(args.html, html_report(results, design=info, mode=args.mode))
+    matrix = confusion(results)
+
+    def pct(value: float | None) -> str:
+        return "n/a" if value is None else f"{value:.1%}"
+
+    print(
+        f"lab: {len(results)} cases: recall {pct(matrix.recall)}, precision {pct(matrix.precision)}, "
+        f"fpr {pct(matrix.fpr)} (TP {matrix.tp}, FP {matrix.fp}, FN {matrix.fn}, TN {matrix.tn}, "
+        f"errors {matrix.errors})",
+        file=sys.stderr,
+    )
+    failed = []
+    if args.fail_under_recall is not None and (matrix.recall or 0.0) < args.fail_under_recall:
+        failed.append(f"recall {pct(matrix.recall)} is under {args.fail_under_recall:.1%}")
+    if args.fail_over_fpr is not None and (matrix.fpr or 0.0) > args.fail_over_fpr:
+        failed.append(f"false-positive rate {pct(matrix.fpr)} is over {args.fail_over_fpr:.1%}")
+    for reason in failed:
+        print(f"lab: FAILED: {reason}", file=sys.stderr)
+    return EXIT_THRESHOLD if failed else EXIT_OK
+
+
+def design_fingerprint(design: Any) -> str:
+    """What the design does, without its identity: ids, entry uids and times left out, so two copies of the
+    sample (each gets new ids) resume each other's results and an edited chain does not."""
+    import json
+
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in ("id", "uid", "created_at", "updated_at")}
+        if isinstance(value, list):
+            return [strip(item) for item in value]
+        return value
+
+    text = json.dumps(strip(design.model_dump(mode="json")), sort_keys=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+async def _drive(run: Any) -> None:
+    progress: Progress | None = None
+    counts: dict[str, int] = {}
+    async for result in run.results():
+        if progress is None:
+            progress = Progress(sys.stderr, run.total, run.resumed)
+        counts[result.outcome] = counts.get(result.outcome, 0) + 1
+        progress.update(run.done, counts)
+    if progress is not None:
+        progress.close()

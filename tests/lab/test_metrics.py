@@ -1,0 +1,103 @@
+"""Figures from recorded results: confusion matrices, attack × processor, contribution, A/B, JUnit."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+
+from lab.metrics import attack_matrix, compare, confusion, confusion_by, contribution, redundant, summary, uncaught
+from lab.reports import junit_report
+from lab.runner import CaseResult, Hit
+
+
+def result(case_id: str, label: str, outcome: str, tripped: tuple[str, ...] = (), **extra: Any) -> CaseResult:
+    hits = [Hit(p, "process_input", "aborted") for p in tripped]
+    fields: dict[str, Any] = {"category": "cat", "lang": "en", "expect": None, **extra}
+    return CaseResult(
+        id=case_id, text=case_id, label=label, outcome=outcome, tripped=list(tripped), hits=hits, **fields
+    )  # type: ignore[arg-type]
+
+
+RESULTS = [
+    result("a1", "attack", "blocked", ("inj",), category="direct"),
+    result("a2", "attack", "blocked", ("inj", "pii"), category="direct", lang="zh-CN"),
+    result("a3", "attack", "blocked", ("pii",), category="pii"),
+    result("a4", "attack", "passed", category="pii"),
+    result("a5", "attack", "modified", category="pii", lang="zh-CN"),
+    result("a6", "attack", "error", category="direct"),
+    result("b1", "benign", "passed", category="direct"),
+    result("b2", "benign", "blocked", ("inj",), category="direct"),
+    result("b3", "benign", "modified", category="pii"),
+    result("n1", None, "blocked", ("inj",)),  # type: ignore[arg-type]
+]
+
+
+def test_the_confusion_matrix_counts_blocked_against_labels_and_keeps_errors_apart() -> None:
+    matrix = confusion(RESULTS)
+    assert (matrix.tp, matrix.fp, matrix.fn, matrix.tn, matrix.errors) == (3, 1, 2, 2, 1)
+    assert (matrix.precision, matrix.recall, matrix.fpr) == (0.75, 0.6, pytest.approx(0.3333, abs=1e-4))
+    by_category = confusion_by(RESULTS, lambda r: r.category)
+    assert by_category["direct"].to_dict() | {} == {
+        "tp": 2,
+        "fp": 1,
+        "fn": 0,
+        "tn": 1,
+        "errors": 1,
+        "precision": pytest.approx(0.6667, abs=1e-4),
+        "recall": 1.0,
+        "fpr": 0.5,
+    }
+    assert by_category["pii"].recall == pytest.approx(0.3333, abs=1e-4) and by_category["pii"].fpr == 0.0
+    by_lang = confusion_by(RESULTS, lambda r: r.lang)
+    assert (by_lang["zh-CN"].tp, by_lang["zh-CN"].fn) == (1, 1)
+    assert confusion([]).recall is None and confusion([]).fpr is None
+
+
+def test_attack_matrix_uncaught_and_redundant_cases() -> None:
+    assert attack_matrix(RESULTS) == {"direct": {"inj": 2, "pii": 1}, "pii": {"pii": 1}}
+    assert [r.id for r in uncaught(RESULTS)] == ["a4", "a5", "a6"]
+    assert [r.id for r in redundant(RESULTS)] == ["a2"]
+
+
+def test_contribution_says_how_far_recall_would_drop_without_each_processor() -> None:
+    figures = contribution(RESULTS)
+    assert set(figures) == {"inj", "pii"}
+    inj, pii = figures["inj"], figures["pii"]
+    assert (inj.caught, inj.only, inj.blocked_benign, inj.recall, inj.without) == (2, 1, 1, 0.6, 0.4)
+    assert (pii.caught, pii.only, pii.blocked_benign, pii.without) == (2, 1, 0, 0.4)
+    assert inj.sentence() == "without inj, recall would drop from 60.0% to 40.0%"
+
+
+def test_ab_comparison_lists_the_cases_whose_verdict_changed() -> None:
+    after = [
+        result("a1", "attack", "blocked", ("inj",)),
+        result("a4", "attack", "blocked", ("new",)),
+        result("b2", "benign", "passed"),
+        result("z9", "attack", "blocked", ("inj",)),
+    ]
+    changes = compare(RESULTS, after)
+    assert [(c.id, c.before, c.after, c.tripped_after) for c in changes] == [
+        ("a4", "passed", "blocked", ["new"]),
+        ("b2", "blocked", "passed", []),
+    ]
+
+
+def test_the_summary_has_the_reports_fields() -> None:
+    figures = summary(RESULTS)
+    assert {"precision", "recall", "fpr", "by_category", "by_processor", "by_lang"} <= set(figures)
+    assert figures["by_processor"]["inj"]["recall_without"] == 0.4
+    assert figures["outcomes"] == {"blocked": 5, "error": 1, "modified": 2, "passed": 2}
+
+
+def test_junit_has_one_testcase_per_case_failing_misses_and_false_alarms() -> None:
+    cases = [*RESULTS, result("e1", "attack", "blocked", ("inj",), expect="pii")]
+    root = ET.fromstring(junit_report(cases))
+    testcases = {case.get("name"): case for case in root.iter("testcase")}
+    assert len(testcases) == len(cases)
+    failed = {name for name, case in testcases.items() if case.find("failure") is not None}
+    errored = {name for name, case in testcases.items() if case.find("error") is not None}
+    assert failed == {"a4", "a5", "b2", "e1"} and errored == {"a6"}
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("11", "4", "1")
+    assert "expected pii to trip" in (testcases["e1"].find("failure").get("message") or "")  # type: ignore[union-attr]
