@@ -79,6 +79,8 @@ def problems(
     piece (``depth`` is the number of containers around it). A too-deep value is named by the first
     :data:`SHOWN_PARTS` parts of its location and not walked further.
     """
+    if _clean(value, depth, max_depth):
+        return []
     found: list[tuple[Location, str]] = []
     stack: list[tuple[Any, Location, int]] = [(value, location, depth)]
     while stack and len(found) < limit:
@@ -101,6 +103,43 @@ def problems(
         pending = [(child, (*where, key), level + 1) for key, child in children if isinstance(child, _CHECKED)]
         stack.extend(reversed(pending))  # depth-first in document order: problems are listed as they appear
     return found
+
+
+def _clean(value: Any, depth: int, max_depth: int) -> bool:
+    """Whether ``value`` certainly breaks no limit: the fast walk, without locations, for the common case.
+
+    Parsed JSON holds exact ``dict``, ``list`` and ``float`` objects; anything else that is a container or a float
+    (a tuple, a subclass) answers "not sure" and gets the full walk. ``x - x != 0`` is true for NaN and ±inf only.
+    """
+    stack: list[tuple[Any, int]] = [(value, depth)]
+    push, pop = stack.append, stack.pop
+    while stack:
+        item, level = pop()
+        kind = type(item)
+        if kind is float:
+            if item - item != 0:
+                return False
+            continue
+        if kind is dict:
+            children = item.values()
+        elif kind is list:
+            children = item
+        elif isinstance(item, _CHECKED):
+            return False
+        else:
+            continue
+        if level + 1 > max_depth:
+            return False
+        for child in children:
+            kind = type(child)
+            if kind is dict or kind is list:
+                push((child, level + 1))
+            elif kind is float:
+                if child - child != 0:
+                    return False
+            elif isinstance(child, _CHECKED):
+                return False
+    return True
 
 
 __all__ = [
