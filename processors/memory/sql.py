@@ -25,8 +25,8 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Connection
 
-from processors.memory import queries
-from processors.memory.engine import WRITE_OPTION, make_engine
+from processors.memory import diagnose, queries
+from processors.memory.engine import WRITE_OPTION, make_engine, sqlite_file
 from processors.memory.errors import (
     StoreError,
     ThreadExistsError,
@@ -114,7 +114,19 @@ class SqlMemory:
     async def _submit(self, work: Callable[[], T]) -> T:
         if self._closed:
             raise StoreError(f"{self!r} is closed")
-        return await self._worker.run(work)
+        return await self._worker.run(functools.partial(self._explained, work))
+
+    def _explained(self, work: Callable[[], T]) -> T:
+        """Run ``work``; a SQLite error about the file itself (damaged, read-only) becomes a store error saying
+        what is wrong and what the user can do (:mod:`processors.memory.diagnose`), not a raw driver error."""
+        try:
+            return work()
+        except sa.exc.DBAPIError as error:
+            path = sqlite_file(self.url)
+            explained = None if path is None else diagnose.translate(error, path)
+            if explained is None:
+                raise
+            raise explained from error
 
     def _ensure_open(self) -> OpenReport:
         if self._report is None:
