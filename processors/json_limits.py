@@ -51,13 +51,14 @@ class JsonLimitError(ValueError):
         self.message = message
 
 
-def loads(text: str | bytes) -> Any:
+def loads(text: str | bytes, **options: Any) -> Any:
     """``json.loads``, but nesting too deep for the parser is a :class:`JsonLimitError`, not a ``RecursionError``.
 
-    Other malformed input raises ``ValueError`` (``json.JSONDecodeError``, ``UnicodeDecodeError``) as before.
+    Other malformed input raises ``ValueError`` (``json.JSONDecodeError``, ``UnicodeDecodeError``) as before;
+    ``options`` go to ``json.loads`` (e.g. ``strict=False``).
     """
     try:
-        return json.loads(text)
+        return json.loads(text, **options)
     except RecursionError:
         raise JsonLimitError((), too_deep()) from None
 
