@@ -4,7 +4,8 @@ The document is ``{"version": 1, "thread": {...}, "messages": [...]}``: the thre
 message in the reference's (Mastra's) message shape, ``Message.to_json()``. An import is parsed and checked
 whole — shape, types, duplicate or foreign ids, ids that are no safe names, JSON limits — and refused with every
 problem named by its path (``messages[3].content.parts[0].text: Field required``), so a user can fix the file;
-only a valid document reaches the database, in one transaction.
+only a valid document reaches the database, in one transaction. Lone surrogates (``"\\ud83d"`` escapes) become
+U+FFFD, as everywhere text is kept (:mod:`processors.surrogates`): the stored thread can always be exported again.
 
 A big import (hundreds of thousands of messages, tens of megabytes) takes seconds, so it is made to run on a
 worker thread without starving the one that called it: the ``messages`` list is decoded one message at a time
@@ -26,6 +27,7 @@ from processors import json_limits
 from processors.memory.errors import ThreadImportError
 from processors.memory.records import MAX_ID_LENGTH, ThreadRecord
 from processors.messages import Message
+from processors.surrogates import scrub_json
 
 EXPORT_VERSION = 1
 
@@ -147,7 +149,7 @@ def parse_import(data: Mapping[str, Any] | str | bytes, *, progress: ImportProgr
     thread: ThreadRecord | None = None
     if not problems:
         try:
-            thread = _Envelope.model_validate(envelope).thread
+            thread = _Envelope.model_validate(scrub_json(envelope)).thread
         except ValidationError as error:
             problems += _validation_problems(error, ())
     if thread is not None:
@@ -177,7 +179,7 @@ def _check_messages(
             problems += limits
             continue
         try:
-            message = Message.model_validate(item)
+            message = Message.model_validate(scrub_json(item))
         except ValidationError as error:
             problems += _validation_problems(error, where)
             continue
