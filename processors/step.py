@@ -53,7 +53,7 @@ from processors.models.base import (
     ToolCallStart,
 )
 from processors.result import Step
-from processors.surrogates import scrub
+from processors.surrogates import scrub, scrub_json
 from processors.tripwire import TripWire
 from processors.usage import Usage
 
@@ -109,14 +109,17 @@ def plain_args(args: Any) -> Any:
 
 def parse_args(arguments: str) -> Any:
     """The tool call's arguments; :class:`InvalidArgs` for text that is no JSON, or JSON beyond the limits of
-    :mod:`processors.json_limits` (NaN, nesting so deep that the chunk and the saved message cannot be written)."""
+    :mod:`processors.json_limits` (NaN, nesting so deep that the chunk and the saved message cannot be written).
+    Lone surrogates (keys too) become U+FFFD, as everywhere text is kept (:mod:`processors.surrogates`)."""
     if not arguments.strip():
         return {}
     try:
         value = json_limits.loads(arguments)
     except ValueError:  # JSONDecodeError, or too deep for the parser (JsonLimitError)
         return InvalidArgs(arguments)
-    return InvalidArgs(arguments) if json_limits.problems(value, limit=1) else value
+    if json_limits.problems(value, limit=1):
+        return InvalidArgs(arguments)
+    return scrub_json(value)  # a "\ud83d" escape decodes to a lone surrogate: no chunk or message could hold it
 
 
 class StepState:
