@@ -50,6 +50,17 @@ def nasty_text(*, surrogates: bool = True, max_size: int = 40) -> st.SearchStrat
     ).map("".join)
 
 
+def writable(value: Any) -> Any:
+    """``value`` as the application keeps it (issue 9 item 5): surrogate pairs joined, lone halves U+FFFD."""
+    if isinstance(value, str):
+        return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    if isinstance(value, dict):
+        return {writable(key): writable(child) for key, child in value.items()}
+    if isinstance(value, list):
+        return [writable(child) for child in value]
+    return value
+
+
 def nested(depth: int, leaf: Any = 0) -> Any:
     """A value nested ``depth`` levels deep (lists and objects alternating)."""
     value = leaf
@@ -87,4 +98,13 @@ def dumps(value: Any) -> str:
 TOO_DEEP_TEXT = ["[" * 5000 + "]" * 5000, '{"a":' * 3000 + "1" + "}" * 3000, "[" * 100_000]
 
 
-__all__ = ["NASTY_CHARACTERS", "NO_SURROGATES", "TOO_DEEP_TEXT", "dumps", "json_values", "nasty_text", "nested"]
+__all__ = [
+    "NASTY_CHARACTERS",
+    "NO_SURROGATES",
+    "TOO_DEEP_TEXT",
+    "dumps",
+    "json_values",
+    "nasty_text",
+    "nested",
+    "writable",
+]
