@@ -3,12 +3,13 @@ turned into chunks, and the control-flow signals the loop uses to end or retry a
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
+from pydantic_core import SchemaSerializer, core_schema
 
+from processors import json_limits
 from processors.chunks import (
     AnyChunk,
     Chunk,
@@ -52,7 +53,7 @@ from processors.models.base import (
     ToolCallStart,
 )
 from processors.result import Step
-from processors.surrogates import scrub
+from processors.surrogates import scrub, scrub_json
 from processors.tripwire import TripWire
 from processors.usage import Usage
 
@@ -76,9 +77,18 @@ class RetryStep(Exception):
 
 
 class InvalidArgs:
-    """Tool-call arguments that were not valid JSON: kept as text so the tool error can quote them."""
+    """Tool-call arguments that were not valid JSON: kept as text so the tool error can quote them.
+
+    In JSON (a ``tool-call`` chunk's ``to_wire()``, which the inspector shows) they are that text: pydantic
+    serialises an object in an ``Any`` field through its class's ``__pydantic_serializer__``.
+    """
 
     __slots__ = ("text",)
+    __pydantic_serializer__: ClassVar[SchemaSerializer] = SchemaSerializer(
+        core_schema.any_schema(
+            serialization=core_schema.plain_serializer_function_ser_schema(lambda args: args.text, when_used="json")
+        )
+    )
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -98,12 +108,18 @@ def plain_args(args: Any) -> Any:
 
 
 def parse_args(arguments: str) -> Any:
+    """The tool call's arguments; :class:`InvalidArgs` for text that is no JSON, or JSON beyond the limits of
+    :mod:`processors.json_limits` (NaN, nesting so deep that the chunk and the saved message cannot be written).
+    Lone surrogates (keys too) become U+FFFD, as everywhere text is kept (:mod:`processors.surrogates`)."""
     if not arguments.strip():
         return {}
     try:
-        return json.loads(arguments)
-    except ValueError:
+        value = json_limits.loads(arguments)
+    except ValueError:  # JSONDecodeError, or too deep for the parser (JsonLimitError)
         return InvalidArgs(arguments)
+    if json_limits.problems(value, limit=1):
+        return InvalidArgs(arguments)
+    return scrub_json(value)  # a "\ud83d" escape decodes to a lone surrogate: no chunk or message could hold it
 
 
 class StepState:

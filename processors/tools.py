@@ -57,6 +57,7 @@ from typing import Any, overload
 import pydantic_core
 from pydantic import BaseModel, ValidationError
 
+from processors import json_limits
 from processors.context import RequestContext, StreamWriter
 from processors.docstrings import parse_docstring
 from processors.errors import ToolArgumentsError
@@ -298,7 +299,9 @@ class Tool:
             if not arguments.strip():
                 return {}
             try:
-                parsed = json.loads(arguments, strict=False)
+                parsed = json_limits.loads(arguments, strict=False)
+            except json_limits.JsonLimitError as exc:
+                raise ToolArgumentsError(f"Invalid JSON arguments for tool {self.name!r}: {exc.message}") from None
             except json.JSONDecodeError as exc:
                 raise ToolArgumentsError(
                     f"Invalid JSON arguments for tool {self.name!r}: {exc.msg} at line {exc.lineno} column {exc.colno}"
@@ -311,6 +314,9 @@ class Tool:
             raise ToolArgumentsError(
                 f"Invalid arguments for tool {self.name!r}: expected a JSON object, got {json_type(parsed)}"
             )
+        beyond = json_limits.problems(parsed)  # NaN, Infinity, nesting the message and its chunks cannot hold
+        if beyond:
+            raise ToolArgumentsError(arguments_message(self.name, [format_error(loc, text) for loc, text in beyond]))
         return parsed
 
     def _validate_model(self, parsed: dict[str, Any]) -> BaseModel:

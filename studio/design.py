@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from processors import json_limits
 from processors.surrogates import scrub_json
 from studio.files import write_text_atomic
 
@@ -163,7 +164,9 @@ class AgentDesign(BaseModel):
     def from_json(cls, text: str | bytes) -> AgentDesign:
         """Parse a design file's text. Raises :class:`DesignError` naming the field path of each problem."""
         try:
-            data = json.loads(text)
+            data = json_limits.loads(text)
+        except json_limits.JsonLimitError as error:
+            raise DesignError(f"Not a usable agent design: {error.message}", path="") from None
         except json.JSONDecodeError as error:
             raise DesignError(
                 f"Not valid JSON (line {error.lineno}, column {error.colno}): {error.msg}", path=""
@@ -176,7 +179,15 @@ class AgentDesign(BaseModel):
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> AgentDesign:
-        """Validate already-parsed JSON (from a file or the store): version first, then every field."""
+        """Validate already-parsed JSON (from a file or the store): limits, version, then every field.
+
+        The limits come first (:mod:`processors.json_limits`): ``NaN`` in ``extra`` would be saved back as
+        ``null``, and nesting hundreds of levels deep breaks the upgrades, pydantic and the saved JSON.
+        """
+        limits = [(_error_path(loc), message) for loc, message in json_limits.problems(data)]
+        if limits:
+            listing = "\n".join(f"- {path or '(design)'}: {message}" for path, message in limits)
+            raise DesignError(f"Invalid agent design:\n{listing}", path=limits[0][0], problems=limits)
         data = _upgrade(scrub_json(data))  # "\ud83d" escapes decode to lone surrogates: make them writable
         try:
             return cls.model_validate(data)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 # Before anything imports Qt or litellm.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -24,6 +25,17 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no price-map do
 
 # Shared fixtures for every test: the local OpenAI-compatible server and a throwaway PostgreSQL server.
 pytest_plugins = ["tests.support.openai_server", "tests.support.postgres"]
+
+
+# ------------------------------------------------------------------------------------ hypothesis profiles
+# The property-based fuzz suites (``test_*_fuzz.py``) run on every test run, so each explores a modest number of
+# examples. No per-example deadline: the machine is shared and an example's time says nothing about a bug. In CI
+# (``CI`` set) the examples are derandomized, so a red build can be reproduced and a green one does not turn red
+# by chance; locally every run tries new examples. ``HYPOTHESIS_PROFILE=thorough`` explores many more.
+settings.register_profile("dev", deadline=None, max_examples=30, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", settings.get_profile("dev"), derandomize=True, database=None, print_blob=True)
+settings.register_profile("thorough", settings.get_profile("dev"), max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 
 # ------------------------------------------------------------------------------------------ network guard

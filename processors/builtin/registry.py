@@ -24,7 +24,11 @@ Three sources, in this order (the first to provide a type name wins; a later dup
 
 A plug-in or file that fails to import (``ImportError``, ``SyntaxError``, an exception at import), names
 something that is not a processor, or defines none, is recorded in ``catalogue.errors`` as ``(source,
-message)`` and skipped: the others still load.
+message)`` and skipped: the others still load. That includes a plug-in that raises a ``BaseException`` which is
+no ``Exception`` while it is imported or described — ``KeyboardInterrupt``, ``SystemExit`` (``sys.exit()`` in a
+module), ``GeneratorExit`` or a class of its own: loading is synchronous code with no ``await`` in it, so such an
+exception can only come from the plug-in's own code, never from the user or the event loop, and one plug-in must
+not stop the catalogue (or quit the studio).
 
 Each :class:`ProcessorType` says what the palette shows: type name, id, name, description, the hooks the
 class implements and so the lanes it fits (input, output, error), whether it needs a model, and the JSON
@@ -260,12 +264,12 @@ def _load_target(target: str) -> Any:
 def _load_entry_point(catalogue: Catalogue, type_name: str, load: Any, source: str) -> None:
     try:
         cls = load()
-    except Exception as error:
+    except BaseException as error:  # only this plug-in is skipped (module docstring)
         catalogue.error(source, f"{type_name}: {_message(error)}")
         return
     try:
         processor_type = describe_class(cls, type_name=type_name, source=source)
-    except Exception as error:
+    except BaseException as error:  # only this plug-in is skipped (module docstring)
         catalogue.error(source, f"{type_name}: {_message(error)}")
         return
     catalogue.add(processor_type)
@@ -283,7 +287,7 @@ def load_user_folder(catalogue: Catalogue, folder: Path) -> None:
         source = f"file:{path}"
         try:
             module = import_file(path)
-        except (Exception, SystemExit) as error:
+        except BaseException as error:  # only this plug-in is skipped (module docstring)
             catalogue.error(source, _message(error))
             continue
         classes = [
@@ -297,7 +301,7 @@ def load_user_folder(catalogue: Catalogue, folder: Path) -> None:
         for cls in classes:
             try:
                 processor_type = describe_class(cls, source=source)
-            except Exception as error:
+            except BaseException as error:  # only this plug-in is skipped (module docstring)
                 catalogue.error(source, f"{cls.__name__}: {_message(error)}")
                 continue
             catalogue.add(processor_type)

@@ -7,6 +7,8 @@
         ├── SchemaTooNewError            written by a newer version: refused, nothing changed
         ├── DatabaseMissingError         ``create=False`` and there is no database (also FileNotFoundError)
         ├── ForeignDatabaseError         a SQLite file with other tables and no schema revision: not ours
+        ├── DatabaseCorruptError         a damaged SQLite file (or an empty revision table): says how to recover
+        ├── DatabaseReadOnlyError        a SQLite file or its folder cannot be written (also PermissionError)
         ├── ThreadNotFoundError          no thread with that id (also LookupError)
         ├── ThreadExistsError            a thread with that id is already stored
         ├── ResourceMismatchError        the thread belongs to another resource (user)
@@ -48,6 +50,14 @@ class ForeignDatabaseError(StoreError):
     """The SQLite file holds someone else's tables: it is left alone rather than filled with ours."""
 
 
+class DatabaseCorruptError(StoreError):
+    """The SQLite file is damaged (or carries our tables without a revision); the message says what to do."""
+
+
+class DatabaseReadOnlyError(StoreError, PermissionError):
+    """The SQLite file, or the folder it is in, cannot be written; refused before the user loses a message."""
+
+
 class ThreadNotFoundError(StoreError, LookupError):
     """No thread has the given id."""
 
@@ -71,7 +81,9 @@ class ThreadImportError(StoreError, ValueError):
 
 
 __all__ = [
+    "DatabaseCorruptError",
     "DatabaseMissingError",
+    "DatabaseReadOnlyError",
     "ForeignDatabaseError",
     "ResourceMismatchError",
     "SchemaTooNewError",

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.engine import URL, Connection, Engine
 
+from processors.memory import diagnose
 from processors.memory.engine import WRITE_OPTION, sqlite_file
 from processors.memory.errors import DatabaseMissingError, ForeignDatabaseError, SchemaTooNewError, StoreError
 from processors.memory.migrations import MIGRATIONS_DIR
@@ -81,12 +82,16 @@ def _existing_uri(path: Path) -> str:
 def read_sqlite_revisions(path: Path) -> tuple[str, ...]:
     """The revisions stamped in a SQLite file, read without writing (empty for an empty database).
 
-    A file with tables but no revision table was not made by us: it is refused rather than filled with ours.
+    A file with tables but no revision table was not made by us: it is refused rather than filled with ours. One
+    with our revision table left empty cannot be placed in the history: it is refused rather than "upgraded" over
+    its own tables. A damaged or unreadable file is refused saying what the user can do
+    (:mod:`processors.memory.diagnose`).
     """
     try:
         connection = sqlite3.connect(_existing_uri(path), uri=True)
     except sqlite3.Error as error:
-        raise StoreError(f"Cannot open {path} as a SQLite database: {error}") from error
+        explained = diagnose.translate(error, path)
+        raise explained or StoreError(f"Cannot open {path} as a SQLite database: {error}") from error
     try:
         tables = {row[0] for row in connection.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
@@ -98,9 +103,15 @@ def read_sqlite_revisions(path: Path) -> tuple[str, ...]:
                     "schema revision). Nothing was changed."
                 )
             return ()
-        return tuple(sorted(row[0] for row in connection.execute(f"SELECT version_num FROM {VERSION_TABLE}")))
-    except sqlite3.DatabaseError as error:
-        raise StoreError(f"{path} is not a usable SQLite database: {error}") from error
+        revisions = tuple(sorted(row[0] for row in connection.execute(f"SELECT version_num FROM {VERSION_TABLE}")))
+        others = sorted(tables - {VERSION_TABLE})
+        if not revisions and others:
+            raise diagnose.empty_revision(path, others)
+        return revisions
+    except sqlite3.Error as error:
+        raise diagnose.translate(error, path) or StoreError(
+            f"{path} is not a usable SQLite database: {error}. Nothing was changed."
+        ) from error
     finally:
         connection.close()
 
@@ -165,6 +176,7 @@ def open_database(engine: Engine, url: URL, *, create: bool) -> OpenReport:
         exists = path.exists() and path.stat().st_size > 0
         if not exists and not create:
             raise DatabaseMissingError(f"No database at {path} (and create=False)")
+        diagnose.check_writable(path, exists=exists)
         before = read_sqlite_revisions(path) if exists else ()
         if not exists:
             path.parent.mkdir(parents=True, exist_ok=True)

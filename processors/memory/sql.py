@@ -25,8 +25,8 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Connection
 
-from processors.memory import queries
-from processors.memory.engine import WRITE_OPTION, make_engine
+from processors.memory import diagnose, queries
+from processors.memory.engine import WRITE_OPTION, make_engine, sqlite_file
 from processors.memory.errors import (
     StoreError,
     ThreadExistsError,
@@ -38,12 +38,15 @@ from processors.memory.records import ThreadRecord, utcnow
 from processors.memory.schema import messages as messages_table
 from processors.memory.schema import threads as threads_table
 from processors.memory.scrub import scrub_parameters
-from processors.memory.transfer import export_document, parse_import
+from processors.memory.transfer import ImportProgress, export_document, parse_import
 from processors.memory.worker import Worker
 from processors.messages import Message, new_id
 from processors.surrogates import scrub_json
 
 T = TypeVar("T")
+
+#: Messages inserted per statement by an import (one transaction for all of them).
+IMPORT_BATCH = 1000
 
 
 class SqlMemory:
@@ -111,7 +114,19 @@ class SqlMemory:
     async def _submit(self, work: Callable[[], T]) -> T:
         if self._closed:
             raise StoreError(f"{self!r} is closed")
-        return await self._worker.run(work)
+        return await self._worker.run(functools.partial(self._explained, work))
+
+    def _explained(self, work: Callable[[], T]) -> T:
+        """Run ``work``; a SQLite error about the file itself (damaged, read-only) becomes a store error saying
+        what is wrong and what the user can do (:mod:`processors.memory.diagnose`), not a raw driver error."""
+        try:
+            return work()
+        except sa.exc.DBAPIError as error:
+            path = sqlite_file(self.url)
+            explained = None if path is None else diagnose.translate(error, path)
+            if explained is None:
+                raise
+            raise explained from error
 
     def _ensure_open(self) -> OpenReport:
         if self._report is None:
@@ -253,13 +268,19 @@ class SqlMemory:
 
         return await self.run_sync(work)
 
-    async def import_thread(self, data: Mapping[str, Any] | str | bytes) -> str:
+    async def import_thread(
+        self, data: Mapping[str, Any] | str | bytes, *, progress: ImportProgress | None = None
+    ) -> str:
         """Store an exported thread; returns its id. Validated whole first: on any problem, nothing is written.
 
         Raises :class:`ThreadImportError` (a ``ValueError``) listing each problem by path, also when the thread
-        id or a message id is already stored.
+        id or a message id is already stored. Parsing and checking run on the store's worker thread too (a big
+        export takes seconds); ``progress(phase, done, total)`` is called there as they advance (see
+        :data:`~processors.memory.transfer.ImportProgress`), and an exception it raises stops the import with
+        nothing written.
         """
-        document = parse_import(data)  # pure CPU work, no I/O: fine on the caller's thread
+        report = progress or (lambda _phase, _done, _total: None)
+        document = await self._submit(functools.partial(parse_import, data, progress=report))
 
         def work(connection: Connection) -> str:
             thread = document.thread
@@ -272,9 +293,13 @@ class SqlMemory:
                     [f"messages[{where[i]}].id: {i!r} is already stored in another thread" for i in sorted(taken)]
                 )
             queries.insert_thread(connection, thread)
-            rows = [queries.message_row(m, thread.id, m.resource_id) for m in document.messages]
-            for start in range(0, len(rows), 1000):
-                connection.execute(sa.insert(messages_table), rows[start:start + 1000])
+            total = len(document.messages)
+            report("writing", 0, total)
+            for start in range(0, total, IMPORT_BATCH):
+                batch = document.messages[start:start + IMPORT_BATCH]
+                connection.execute(sa.insert(messages_table), [queries.message_row(m, thread.id, m.resource_id)
+                                                               for m in batch])
+                report("writing", start + len(batch), total)
             return thread.id
 
         return await self.run_sync(work, write=True)

@@ -2,27 +2,53 @@
 
 The document is ``{"version": 1, "thread": {...}, "messages": [...]}``: the thread in camelCase and each
 message in the reference's (Mastra's) message shape, ``Message.to_json()``. An import is parsed and checked
-whole — shape, types, duplicate or foreign ids — and refused with every problem named by its path
-(``messages[3].content.parts[0].text: Field required``), so a user can fix the file; only a valid document
-reaches the database, in one transaction.
+whole — shape, types, duplicate or foreign ids, ids that are no safe names, JSON limits — and refused with every
+problem named by its path (``messages[3].content.parts[0].text: Field required``), so a user can fix the file;
+only a valid document reaches the database, in one transaction. Lone surrogates (``"\\ud83d"`` escapes) become
+U+FFFD, as everywhere text is kept (:mod:`processors.surrogates`): the stored thread can always be exported again.
+
+A big import (hundreds of thousands of messages, tens of megabytes) takes seconds, so it is made to run on a
+worker thread without starving the one that called it: the ``messages`` list is decoded one message at a time
+(``json.loads`` of the whole text holds the interpreter lock for seconds; decoding message by message gives it
+back between messages), each message is validated on its own, and an optional :data:`ImportProgress` callback
+hears how far each phase got — and may raise to stop the import, which then writes nothing.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from processors import json_limits
 from processors.memory.errors import ThreadImportError
 from processors.memory.records import MAX_ID_LENGTH, ThreadRecord
 from processors.messages import Message
+from processors.surrogates import scrub_json
 
 EXPORT_VERSION = 1
 
 #: The tags of the message part union; pydantic puts the chosen tag in an error's location, which we drop.
 _PART_TAGS = frozenset({"text", "reasoning", "file", "source", "step-start", "error", "tool-invocation", "data"})
+
+#: ``progress(phase, done, total)``, called on the importing thread: ``"reading"`` (characters of the text
+#: decoded), ``"checking"`` (messages validated), ``"writing"`` (messages stored). It may raise to stop the
+#: import; the exception propagates and nothing is written.
+ImportProgress = Callable[[str, int, int], None]
+
+#: Messages between two progress reports (and chances to stop).
+PROGRESS_EVERY = 1000
+
+#: Characters an id may not contain: control characters (NUL included), path separators, line and paragraph
+#: separators, and lone surrogates. Ids name threads and messages in files and URLs; ``../x`` or a NUL there
+#: is an attack or a broken file, never a real id.
+_BAD_ID_CHARACTER = re.compile(r"[\x00-\x1f\x7f-\x9f/\\\u2028\u2029\ud800-\udfff]")
+
+#: The most problems an import error lists (each message may add some; a user fixes a file from the first).
+MAX_PROBLEMS = 50
 
 
 class ThreadExport(BaseModel):
@@ -33,6 +59,16 @@ class ThreadExport(BaseModel):
     version: Literal[1]
     thread: ThreadRecord
     messages: list[Message]
+
+
+class _Envelope(BaseModel):
+    """The document around the messages, validated first; each message is then validated on its own."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: Literal[1]
+    thread: ThreadRecord
+    messages: list[Any]
 
 
 def export_document(thread: ThreadRecord, messages: Iterable[Message]) -> dict[str, Any]:
@@ -57,41 +93,233 @@ def format_location(location: Iterable[int | str]) -> str:
 def _describe(error: Mapping[str, Any]) -> str:
     if error["type"] == "union_tag_invalid":
         found = error.get("ctx", {}).get("tag")
-        return f"unknown part type {found!r} (expected text, reasoning, file, source, step-start, error, " \
-               "tool-invocation or a data-* type)"
+        return (
+            f"unknown part type {found!r} (expected text, reasoning, file, source, step-start, error, "
+            "tool-invocation or a data-* type)"
+        )
     return str(error["msg"])
 
 
-def parse_import(data: Mapping[str, Any] | str | bytes) -> ThreadExport:
-    """Validate an import document completely; raise :class:`ThreadImportError` naming every problem."""
+def id_problem(value: str) -> str | None:
+    """Why ``value`` cannot be an imported id (thread, message or resource), or None if it can."""
+    if not value or len(value) > MAX_ID_LENGTH:
+        return f"must be 1 to {MAX_ID_LENGTH} characters"
+    if value in (".", ".."):
+        return f"{value!r} is not an id"
+    bad = _BAD_ID_CHARACTER.search(value)
+    if bad is not None:
+        return f"{value!r} contains {_character_name(bad.group())}, which an id may not contain"
+    return None
+
+
+def _character_name(character: str) -> str:
+    names = {
+        "\x00": "NUL",
+        "/": "a '/'",
+        "\\": "a '\\'",
+        "\u2028": "a line separator",
+        "\u2029": "a paragraph separator",
+    }
+    if character in names:
+        return names[character]
+    if "\ud800" <= character <= "\udfff":
+        return f"a lone surrogate (U+{ord(character):04X})"
+    return f"a control character (U+{ord(character):04X})"
+
+
+def _ignore(_phase: str, _done: int, _total: int) -> None:
+    return None
+
+
+def parse_import(data: Mapping[str, Any] | str | bytes, *, progress: ImportProgress | None = None) -> ThreadExport:
+    """Validate an import document completely; raise :class:`ThreadImportError` naming every problem.
+
+    ``progress`` hears how far reading and checking got (see :data:`ImportProgress`). Pure CPU work with no
+    I/O: callers with an event loop run it on a worker thread.
+    """
+    report = progress or _ignore
     if isinstance(data, str | bytes):
-        try:
-            data = json.loads(data)
-        except ValueError as error:
-            raise ThreadImportError([f"(document): not valid JSON: {error}"]) from None
+        data = _decode(data, report)
     if not isinstance(data, Mapping):
         raise ThreadImportError([f"(document): expected a JSON object, got {type(data).__name__}"])
-    try:
-        document = ThreadExport.model_validate(data)
-    except ValidationError as error:
-        raise ThreadImportError(
-            [f"{format_location(e['loc'])}: {_describe(e)}" for e in error.errors(include_url=False)]
-        ) from None
     problems: list[str] = []
-    thread_id = document.thread.id
-    seen: dict[str, int] = {}
-    for index, message in enumerate(document.messages):
-        where = f"messages[{index}]"
-        if not message.id or len(message.id) > MAX_ID_LENGTH:
-            problems.append(f"{where}.id: must be 1 to {MAX_ID_LENGTH} characters")
-        if message.id in seen:
-            problems.append(f"{where}.id: {message.id!r} is also the id of messages[{seen[message.id]}]")
-        seen.setdefault(message.id, index)
-        if message.thread_id is not None and message.thread_id != thread_id:
-            problems.append(f"{where}.threadId: {message.thread_id!r} is not the thread's id {thread_id!r}")
+    messages_data = data.get("messages")
+    envelope = {key: ([] if key == "messages" and isinstance(value, list) else value) for key, value in data.items()}
+    problems += _limit_problems(envelope, (), 0)
+    thread: ThreadRecord | None = None
+    if not problems:
+        try:
+            thread = _Envelope.model_validate(scrub_json(envelope)).thread
+        except ValidationError as error:
+            problems += _validation_problems(error, ())
+    if thread is not None:
+        problems += _thread_id_problems(thread)
+    messages = _check_messages(messages_data, thread, problems, report) if isinstance(messages_data, list) else []
     if problems:
-        raise ThreadImportError(problems)
-    return document
+        raise ThreadImportError(problems[:MAX_PROBLEMS])
+    assert thread is not None
+    return ThreadExport.model_construct(version=1, thread=thread, messages=messages)
 
 
-__all__ = ["EXPORT_VERSION", "ThreadExport", "export_document", "format_location", "parse_import"]
+def _check_messages(
+    items: list[Any], thread: ThreadRecord | None, problems: list[str], report: ImportProgress
+) -> list[Message]:
+    total = len(items)
+    report("checking", 0, total)
+    messages: list[Message] = []
+    seen: dict[str, int] = {}
+    for index, item in enumerate(items):
+        if index and index % PROGRESS_EVERY == 0:
+            report("checking", index, total)
+        if len(problems) >= MAX_PROBLEMS:
+            continue  # enough to fix the file from; keep reporting progress to the end
+        where = ("messages", index)
+        limits = _limit_problems(item, where, 2)
+        if limits:
+            problems += limits
+            continue
+        try:
+            message = Message.model_validate(scrub_json(item))
+        except ValidationError as error:
+            problems += _validation_problems(error, where)
+            continue
+        problems += _message_id_problems(message, index, thread, seen)
+        messages.append(message)
+    report("checking", total, total)
+    return messages
+
+
+def _message_id_problems(message: Message, index: int, thread: ThreadRecord | None, seen: dict[str, int]) -> list[str]:
+    where = f"messages[{index}]"
+    found: list[str] = []
+    problem = id_problem(message.id)
+    if problem is not None:
+        found.append(f"{where}.id: {problem}")
+    if message.id in seen:
+        found.append(f"{where}.id: {message.id!r} is also the id of messages[{seen[message.id]}]")
+    seen.setdefault(message.id, index)
+    if message.thread_id is not None and thread is not None and message.thread_id != thread.id:
+        found.append(f"{where}.threadId: {message.thread_id!r} is not the thread's id {thread.id!r}")
+    if message.resource_id is not None:
+        problem = id_problem(message.resource_id)
+        if problem is not None:
+            found.append(f"{where}.resourceId: {problem}")
+    return found
+
+
+def _thread_id_problems(thread: ThreadRecord) -> list[str]:
+    found: list[str] = []
+    for field, value in (("id", thread.id), ("resourceId", thread.resource_id)):
+        problem = None if value is None else id_problem(value)
+        if problem is not None:
+            found.append(f"thread.{field}: {problem}")
+    return found
+
+
+def _limit_problems(value: Any, location: tuple[str | int, ...], depth: int) -> list[str]:
+    return [
+        f"{format_location(where)}: {message}"
+        for where, message in json_limits.problems(value, location=location, depth=depth)
+    ]
+
+
+def _validation_problems(error: ValidationError, prefix: tuple[str | int, ...]) -> list[str]:
+    return [f"{format_location((*prefix, *e['loc']))}: {_describe(e)}" for e in error.errors(include_url=False)]
+
+
+# ------------------------------------------------------------------------------------------------ decoding
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _decode(data: str | bytes, report: ImportProgress) -> Any:
+    """The document's JSON, decoded message by message (module docstring); errors as ``ThreadImportError``."""
+    try:
+        text = data.decode(json.detect_encoding(data), "surrogatepass") if isinstance(data, bytes) else data
+        return _DocumentReader(text, report).read()
+    except json_limits.JsonLimitError as error:
+        raise ThreadImportError([f"(document): {error.message}"]) from None
+    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, a number with too many digits
+        raise ThreadImportError([f"(document): not valid JSON: {error}"]) from None
+
+
+class _DocumentReader:
+    """Decodes one JSON object, its ``messages`` list element by element; same result and errors as ``json``."""
+
+    def __init__(self, text: str, report: ImportProgress) -> None:
+        self.text = text
+        self.report = report
+        self.decoder = json.JSONDecoder()
+
+    def read(self) -> Any:
+        text = self.text
+        self.report("reading", 0, len(text))
+        index = self._skip(0)
+        if not text.startswith("{", index):
+            value = json_limits.loads(text)  # not an object: refused by the caller, decoded the usual way
+            self.report("reading", len(text), len(text))
+            return value
+        document: dict[str, Any] = {}
+        index = self._skip(index + 1)
+        if text.startswith("}", index):
+            index += 1
+        else:
+            while True:
+                if not text.startswith('"', index):
+                    raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, index)
+                key, index = json_limits.raw_decode(self.decoder, text, index)  # a string: no nesting
+                index = self._skip(index)
+                if not text.startswith(":", index):
+                    raise json.JSONDecodeError("Expecting ':' delimiter", text, index)
+                index = self._skip(index + 1)
+                if key == "messages" and text.startswith("[", index):
+                    document[key], index = self._list(index)
+                else:
+                    document[key], index = json_limits.raw_decode(self.decoder, text, index)
+                index = self._skip(index)
+                if text.startswith(",", index):
+                    index = self._skip(index + 1)
+                    continue
+                if text.startswith("}", index):
+                    index += 1
+                    break
+                raise json.JSONDecodeError("Expecting ',' delimiter", text, index)
+        index = self._skip(index)
+        if index != len(text):
+            raise json.JSONDecodeError("Extra data", text, index)
+        self.report("reading", len(text), len(text))
+        return document
+
+    def _list(self, index: int) -> tuple[list[Any], int]:
+        text = self.text
+        items: list[Any] = []
+        index = self._skip(index + 1)
+        if text.startswith("]", index):
+            return items, index + 1
+        while True:
+            item, index = json_limits.raw_decode(self.decoder, text, index)
+            items.append(item)
+            if len(items) % PROGRESS_EVERY == 0:
+                self.report("reading", index, len(text))
+            index = self._skip(index)
+            if text.startswith(",", index):
+                index = self._skip(index + 1)
+                continue
+            if text.startswith("]", index):
+                return items, index + 1
+            raise json.JSONDecodeError("Expecting ',' delimiter", text, index)
+
+    def _skip(self, index: int) -> int:
+        match = _WHITESPACE.match(self.text, index)
+        assert match is not None  # the pattern matches the empty string
+        return match.end()
+
+
+__all__ = [
+    "EXPORT_VERSION",
+    "ImportProgress",
+    "ThreadExport",
+    "export_document",
+    "format_location",
+    "id_problem",
+    "parse_import",
+]

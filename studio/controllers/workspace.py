@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from processors.memory.queries import is_unreadable
 from processors.result import GenerateResult
 from studio.build import build_agent
+from studio.controllers.import_controller import ThreadImportController
 from studio.controllers.run_controller import RunController
 from studio.controllers.threads_controller import ThreadsController
 from studio.design import AgentDesign, DesignError, load_design, save_design
@@ -66,6 +67,8 @@ class Workspace(QObject):
         self.runs = RunController(store, parent=self)
         self.threads_model = ThreadListModel(self)
         self.threads = ThreadsController(store, self.threads_model, parent=self)
+        #: Thread imports, off the UI thread with progress (the window shows it).
+        self.imports = ThreadImportController(store.memory, parent=self)
         self.thread_id: str | None = None
         #: Processor instances kept between runs while their chain entry is unchanged (caches, ledgers).
         self._processors: dict[tuple[str, ...], Any] = {}
@@ -82,6 +85,8 @@ class Workspace(QObject):
         self.threads.thread_created.connect(self._on_threads_thread_created)
         self.threads.thread_deleted.connect(self._on_threads_thread_deleted)
         self.threads.failed.connect(self.status_message)
+        self.imports.import_failed.connect(self.status_message)
+        self.imports.import_stopped.connect(self._on_imports_import_stopped)
         for signal in (self.document.entry_inserted, self.document.entry_removed, self.document.entry_moved,
                        self.document.entry_changed, self.document.settings_changed):
             signal.connect(self._on_document_edited)
@@ -378,15 +383,17 @@ class Workspace(QObject):
         self.status_message.emit(f"Exported the thread to {path.name}")
 
     async def import_thread(self, path: Path) -> None:
-        text = await asyncio.to_thread(path.read_text, "utf-8")
-        try:
-            thread_id = await self.store.memory.import_thread(text)
-        except ValueError as error:
-            self.status_message.emit(f"Import refused, nothing was written: {error}")
-            return
+        """Import a thread file (off the UI thread, with progress: :attr:`imports`), then open the thread."""
+        thread_id = await self.imports.import_file(path)
+        if thread_id is None:
+            return  # refused, failed or stopped: the controller said so
         await self.threads.reload()
         await self.open_thread(thread_id)
         self.status_message.emit(f"Imported {path.name}")
+
+    @Slot()
+    def _on_imports_import_stopped(self) -> None:
+        self.status_message.emit("Import stopped; nothing was written.")
 
     async def shutdown(self) -> None:
         """Stop a running reply, flush the design, close the store."""

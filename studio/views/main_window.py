@@ -35,6 +35,7 @@ from studio.views.agent_settings import AgentSettingsView
 from studio.views.chain_editor import ChainEditor
 from studio.views.chat_view import ChatView
 from studio.views.endpoint_approval import EndpointApproval
+from studio.views.import_progress import ImportProgressView
 from studio.views.inspector import InspectorView
 from studio.views.options_form import OptionsForm
 from studio.views.palette import PaletteView
@@ -142,6 +143,8 @@ class MainWindow(QMainWindow):
         workspace.file_failed.connect(self._on_workspace_file_failed)
         workspace.design_opened.connect(self._on_workspace_design_opened)
         workspace.endpoint_approval_requested.connect(self._on_workspace_endpoint_approval_requested)
+        #: The progress dialog of a running thread import.
+        self.import_progress = ImportProgressView(workspace.imports, self)
         workspace.document.modified_changed.connect(self._update_title)
         self._restore_geometry()
         for problem in tool_problems:

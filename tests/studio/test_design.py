@@ -151,6 +151,42 @@ def test_newer_version_says_to_update() -> None:
         AgentDesign.from_json(json.dumps({"version": DESIGN_VERSION + 1}))
 
 
+def _nested(levels: int) -> str:
+    return "[" * levels + "]" * levels
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "fragment"),
+    [
+        # Deeper than Python's JSON parser can go: a RecursionError before the fix.
+        ('{"version": 1, "model": {"extra": {"x": ' + _nested(100_000) + "}}}", "", "nested more than 100 levels"),
+        # Parsed, but deeper than pydantic can save: the design loaded, then every save failed.
+        ('{"version": 1, "model": {"extra": {"x": ' + _nested(500) + "}}}", "model.extra.x[0][0][0]",
+         "nested more than 100 levels deep"),
+        ('{"version": 1, "input": [{"type": "T", "options": {"o": ' + _nested(300) + "}}]}",
+         "input[0].options.o[0][0]",
+         "nested more than 100 levels deep"),
+        ('{"version": 1, "model": {"extra": {"seed": NaN}}}', "model.extra.seed", "not a finite number"),
+        ('{"version": 1, "model": {"extra": {"a": [1, -Infinity]}}}', "model.extra.a[1]", "not a finite number"),
+        ('{"version": 1, "output": [{"type": "T", "options": {"n": 1e999}}]}', "output[0].options.n",
+         "not a finite number"),
+    ],
+    ids=["too-deep-to-parse", "too-deep-to-save", "deep-options", "nan", "infinity", "overflow"],
+)
+def test_designs_beyond_the_json_limits_are_refused_by_field(text: str, path: str, fragment: str) -> None:
+    with pytest.raises(DesignError) as caught:
+        AgentDesign.from_json(text)
+    assert caught.value.path == path
+    assert fragment in str(caught.value)
+    assert f"{path}: " in str(caught.value)
+
+
+def test_a_design_within_the_limits_still_loads_and_saves() -> None:
+    extra = {"x": json.loads(_nested(95)), "big": 1e308}
+    design = AgentDesign.from_json(json.dumps({"version": 1, "model": {"extra": extra}}))
+    assert AgentDesign.from_json(design.to_json()) == design
+
+
 # ------------------------------------------------------------------------------------------------- files
 
 

@@ -239,3 +239,65 @@ def test_describe_class_refuses_what_is_not_a_processor() -> None:
     catalogue = Catalogue()
     assert catalogue.add(describe_class(RegexFilter)) and not catalogue.add(describe_class(RegexFilter))
     assert len(catalogue) == 1 and catalogue.errors[0][1].startswith("type 'RegexFilter' is already provided")
+
+
+#: Plug-in files that raise a ``BaseException`` other than ``Exception`` at import (issue 9, item 13).
+BASE_EXCEPTION_PLUGINS = {
+    "interrupting.py": ("raise KeyboardInterrupt('pressed')\n", "KeyboardInterrupt: pressed"),
+    "exiting.py": ("import sys\nsys.exit(3)\n", "SystemExit: 3"),
+    "closing.py": ("raise GeneratorExit('closed')\n", "GeneratorExit: closed"),
+    "custom.py": (
+        "class Abandon(BaseException):\n    pass\n\nraise Abandon('not an Exception')\n",
+        "Abandon: not an Exception",
+    ),
+}
+
+
+@pytest.mark.usefixtures("no_entry_points")
+def test_a_user_file_raising_any_base_exception_at_import_is_skipped_and_reported(tmp_path: Path) -> None:
+    for name, (source, _) in BASE_EXCEPTION_PLUGINS.items():
+        write(tmp_path, name, source)
+    write(tmp_path, "good.py", GOOD)
+    catalogue = load_catalogue(tmp_path)
+    errors = dict(catalogue.errors)
+    for name, (_, message) in BASE_EXCEPTION_PLUGINS.items():
+        assert errors[f"file:{tmp_path / name}"] == message
+    assert "StarAdder" in catalogue and "RegexFilter" in catalogue  # the rest of the catalogue loaded
+
+
+def test_an_entry_point_raising_any_base_exception_is_skipped_and_reported(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    points = [entry_point("RegexFilter", "processors.builtin.regex_filter:RegexFilter", "processor-studio")]
+    for name, (source, _) in BASE_EXCEPTION_PLUGINS.items():
+        module = f"acme_base_{name.removesuffix('.py')}"
+        write(tmp_path, f"{module}.py", source)
+        points.append(entry_point(f"Guard{module}", f"{module}:Guard", f"acme-{module}"))
+    # A class whose schema hook interrupts: describing it, not importing it, raises.
+    write(tmp_path, "acme_base_schema.py", """
+        from typing import ClassVar
+        from processors.builtin.base import BuiltinProcessor, ProcessorOptions
+
+        class Options(ProcessorOptions):
+            @classmethod
+            def model_json_schema(cls, *args, **kwargs):
+                raise KeyboardInterrupt("schema")
+
+        class Guard(BuiltinProcessor):
+            Options: ClassVar[type[ProcessorOptions]] = Options
+            id = "schema-guard"
+
+            def process_input(self, args):
+                return args.messages
+    """)
+    points.append(entry_point("SchemaGuard", "acme_base_schema:Guard", "acme-schema"))
+    points.append(entry_point("TokenLimiter", "processors.builtin.token_limiter:TokenLimiter", "processor-studio"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "entry_points", lambda group: points if group == ENTRY_POINT_GROUP else [])
+    catalogue = load_catalogue()
+    errors = dict(catalogue.errors)
+    for name, (_, message) in BASE_EXCEPTION_PLUGINS.items():
+        module = f"acme_base_{name.removesuffix('.py')}"
+        assert errors[f"plugin:acme-{module}"] == f"Guard{module}: {message}"
+    assert errors["plugin:acme-schema"] == "SchemaGuard: KeyboardInterrupt: schema"
+    assert {"RegexFilter", "TokenLimiter"} <= set(catalogue.types)  # loaded before and after the broken ones
