@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from processors import json_limits
+
 Label = Literal["attack", "benign"]
 LABELS: tuple[Label, ...] = ("attack", "benign")
 #: The outcomes a case may expect; any other ``expect`` value is a processor id that should trip.
@@ -45,6 +47,7 @@ class CorpusError(ValueError):
     """A corpus line (or the whole file) that cannot become a case. ``str()`` is one line: ``file:line: what``."""
 
     def __init__(self, message: str, *, path: Path | str, line: int | None = None) -> None:
+        message = " ".join(message.split())  # parsers' messages span lines; the promise is one line
         self.message = message
         self.path = Path(path)
         self.line = line
@@ -174,9 +177,11 @@ def _records_jsonl(path: Path, text: str) -> Iterator[tuple[int, Any]]:
         if not line.strip():
             continue
         try:
-            yield number, json.loads(line)
+            yield number, json_limits.loads(line)
         except json.JSONDecodeError as error:
             yield number, ValueError(f"not valid JSON ({error.msg} at column {error.colno})")
+        except json_limits.JsonLimitError as error:
+            yield number, ValueError(f"not a usable JSON case ({error.message})")
 
 
 def _records_csv(path: Path, text: str) -> Iterator[tuple[int, Any]]:
@@ -253,6 +258,8 @@ def _records_yaml(path: Path, text: str) -> Iterator[tuple[int, Any]]:
 
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except RecursionError:
+        raise CorpusError(f"not valid YAML ({json_limits.too_deep()})", path=path) from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -274,6 +281,8 @@ def _records_yaml(path: Path, text: str) -> Iterator[tuple[int, Any]]:
             yield number, _promptfoo_record(value)
         except (ValueError, yaml.YAMLError) as error:
             yield number, ValueError(str(error))
+        except RecursionError:
+            yield number, ValueError(json_limits.too_deep())
 
 
 _FORMATS = {
