@@ -94,7 +94,7 @@ class SettingsDialog(QDialog):
         self.verdict.setWordWrap(True)
         self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.verdict.setMinimumHeight(2 * self.verdict.fontMetrics().lineSpacing())  # room for a two-line result
-        self.find_local = QPushButton("&Find local servers")
+        self.find_local = QPushButton("Find &local servers")
         self.find_local.setObjectName("settings.find_local")
         self.local_models = QComboBox()
         self.local_models.setObjectName("settings.local_models")
