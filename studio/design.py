@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from processors import json_limits
 from processors.surrogates import scrub_json
@@ -54,6 +54,49 @@ class ChainEntry(BaseModel):
     type: str = Field(description="Catalogue type name, e.g. 'RegexFilter'")
     options: dict[str, Any] = Field(default_factory=dict)
     enabled: bool = True
+
+
+class McpServerConfig(BaseModel):
+    """An MCP server the agent takes tools from: a program run over stdio, or a Streamable HTTP URL.
+
+    Credentials never live here (designs get shared): an HTTP server's ``Authorization`` header comes from the
+    keyring when a run starts, and an ``env`` or ``headers`` entry that names or holds a credential is refused.
+    Starting a stdio server from someone else's design runs a program: the studio asks first, showing
+    :meth:`command_line`. Only the tools in ``enabled_tools`` are given to the agent.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(pattern=r"^[A-Za-z0-9_.-]{1,64}$", description="Shown in tool errors and in the settings")
+    transport: Literal["stdio", "http"] = "stdio"
+    command: str = Field(default="", description="stdio: the program to run")
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict, description="stdio: extra environment variables")
+    url: str = Field(default="", description="http: the server's endpoint, e.g. http://127.0.0.1:8000/mcp")
+    headers: dict[str, str] = Field(default_factory=dict, description="http: extra headers (no credentials)")
+    enabled_tools: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _check(self) -> McpServerConfig:
+        if self.transport == "stdio" and not self.command.strip():
+            raise ValueError("a stdio MCP server needs a command")
+        if self.transport == "http":
+            if not re.match(r"^https?://[^/\s]+", self.url.strip()):
+                raise ValueError("an http MCP server needs an http:// or https:// URL")
+            if _url_credential(self.url):
+                raise ValueError("the URL carries a credential; credentials belong in the keyring, not a design")
+        for where, values in (("env", self.env), ("headers", self.headers)):
+            for name, value in values.items():
+                if _names_credential(name) or _CREDENTIAL_VALUE.match(value):
+                    raise ValueError(f"{where}.{name}: credentials must not be saved in a design, where anyone it "
+                                     "is shared with reads them; the studio reads them from the keyring")
+        return self
+
+    def command_line(self) -> str:
+        """The exact command a stdio server runs (what the user is shown before it starts)."""
+        import shlex
+
+        return shlex.join([self.command, *self.args])
 
 
 class ModelConfig(BaseModel):
@@ -123,6 +166,8 @@ class AgentDesign(BaseModel):
     model: ModelConfig = Field(default_factory=ModelConfig)
     #: Names of tools: built-in demo tools, or ``file.py:function`` for user tool files.
     tools: list[str] = Field(default_factory=list)
+    #: MCP servers whose enabled tools the agent also gets.
+    mcp_servers: list[McpServerConfig] = Field(default_factory=list)
     input: list[ChainEntry] = Field(default_factory=list)
     output: list[ChainEntry] = Field(default_factory=list)
     error: list[ChainEntry] = Field(default_factory=list)
@@ -157,6 +202,8 @@ class AgentDesign(BaseModel):
             for entry in data[lane]:
                 entry["options"] = _sorted_keys(entry["options"])
         data["model"]["extra"] = _sorted_keys(data["model"]["extra"])
+        if not data["mcp_servers"]:
+            del data["mcp_servers"]  # designs without MCP servers keep their bytes (and open in older versions)
         # a lone surrogate (half an emoji) cannot be written as UTF-8: U+FFFD instead of a failed save
         return json.dumps(scrub_json(data), indent=2, ensure_ascii=False) + "\n"
 

@@ -317,7 +317,7 @@ class MainWindow(QMainWindow):
         design = self.workspace.document.design()
         model_id = design.model.model if not design.model.is_demo else "openai/gpt-4o-mini"
         dialog = SettingsDialog(self.workspace.secrets, check_connection, model_id=model_id,
-                                api_base=design.model.api_base, parent=self)
+                                api_base=design.model.api_base, document=self.workspace.document, parent=self)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
 

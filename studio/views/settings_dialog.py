@@ -2,7 +2,11 @@
 connection" button.
 
 A key goes only to the endpoint it was saved for (the provider's own, or the base URL typed next to it) and to
-endpoints the user allowed for it; the dialog shows both, and the connection test follows the same rule."""
+endpoints the user allowed for it; the dialog shows both, and the connection test follows the same rule.
+
+"Find local servers" asks localhost for Ollama, LM Studio, llama.cpp server and vLLM (off the UI thread) and lists
+their models; "Use" sets the design's model and API base in one undoable step. A local server gets no stored key:
+keys stay bound to the endpoint they were saved for."""
 
 from __future__ import annotations
 
@@ -24,10 +28,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from processors.models.local_servers import LocalServerScan, find_local_servers
+from studio.controllers.editor_commands import ReplaceDesign
 from studio.endpoints import EndpointError, default_endpoint, endpoint_host
+from studio.models.design_document import DesignDocument
 from studio.secrets import NO_KEY, PROVIDERS, SecretStore, mask, provider_of
 
 ConnectionTester = Callable[..., Coroutine[Any, Any, str]]
+LocalServerFinder = Callable[[], Coroutine[Any, Any, LocalServerScan]]
 
 
 class SettingsDialog(QDialog):
@@ -35,15 +43,21 @@ class SettingsDialog(QDialog):
 
     #: A connection test finished, with its one-line verdict.
     connection_tested = Signal(str)
+    #: A search for local model servers finished, with its one-line summary.
+    local_servers_found = Signal(str)
 
     def __init__(self, secrets: SecretStore, tester: ConnectionTester, *, model_id: str = "openai/gpt-4o-mini",
-                 api_base: str | None = None, parent: QWidget | None = None) -> None:
+                 api_base: str | None = None, document: DesignDocument | None = None,
+                 find_servers: LocalServerFinder = find_local_servers, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("settings")
         self.setWindowTitle("Settings — API keys")
         self._secrets = secrets
         self._tester = tester
         self._task: asyncio.Task[None] | None = None
+        self._document = document
+        self._find_servers = find_servers
+        self._find_task: asyncio.Task[None] | None = None
 
         self.provider = QComboBox()
         self.provider.setObjectName("settings.provider")
@@ -80,6 +94,18 @@ class SettingsDialog(QDialog):
         self.verdict.setWordWrap(True)
         self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.verdict.setMinimumHeight(2 * self.verdict.fontMetrics().lineSpacing())  # room for a two-line result
+        self.find_local = QPushButton("Find &local servers")
+        self.find_local.setObjectName("settings.find_local")
+        self.local_models = QComboBox()
+        self.local_models.setObjectName("settings.local_models")
+        self.use_local = QPushButton("&Use")
+        self.use_local.setObjectName("settings.use_local")
+        self.use_local.setToolTip("Set the design's model and API base to this local server's model")
+        self.local_status = QLabel()
+        self.local_status.setObjectName("settings.local_status")
+        self.local_status.setWordWrap(True)
+        self.local_models.hide()
+        self.use_local.hide()
         where = ("Keys are stored in your system keyring." if secrets.keyring_available else
                  "No system keyring was found: keys are kept for this session only (never written to disk). "
                  "You can also set the provider's environment variable, e.g. OPENAI_API_KEY.")
@@ -103,12 +129,19 @@ class SettingsDialog(QDialog):
         connection = QFormLayout()
         connection.addRow("Model", self.model)
         connection.addRow("API base", self.api_base)
+        local = QHBoxLayout()
+        local.addWidget(self.find_local)
+        local.addWidget(self.local_models, 1)
+        local.addWidget(self.use_local)
+        connection.addRow("Local servers", local)
+        connection.addRow("", self.local_status)
         connection.addRow("", self.test)
         connection.addRow("", self.verdict)
         connection.addRow("", self.allow)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
-        for button in (*buttons.buttons(), self.save, self.remove, self.test, self.forget, self.allow):
+        for button in (*buttons.buttons(), self.save, self.remove, self.test, self.forget, self.allow,
+                       self.find_local, self.use_local):
             if isinstance(button, QPushButton):
                 button.setAutoDefault(False)  # Enter in the key field saves the key; it must not close the dialog
         layout = QVBoxLayout(self)
@@ -125,6 +158,8 @@ class SettingsDialog(QDialog):
         self.forget.clicked.connect(self._on_forget_clicked)
         self.allow.clicked.connect(self._on_allow_clicked)
         self.key.returnPressed.connect(self._on_save_clicked)
+        self.find_local.clicked.connect(self._on_find_local_clicked)
+        self.use_local.clicked.connect(self._on_use_local_clicked)
         self.provider.setCurrentText(provider_of(model_id) if provider_of(model_id) in PROVIDERS else "openai")
         self._on_provider_changed(self.provider.currentText())
 
@@ -232,3 +267,59 @@ class SettingsDialog(QDialog):
         self._set_verdict(verdict)
         self.test.setEnabled(True)
         self.connection_tested.emit(verdict)
+
+    # ------------------------------------------------------------------------------------- local servers
+    @Slot()
+    def _on_find_local_clicked(self) -> None:
+        if self._find_task is not None and not self._find_task.done():
+            return
+        self.find_local.setEnabled(False)
+        self.local_status.setText("Looking for local servers…")
+        self._find_task = asyncio.get_event_loop().create_task(self._find())
+
+    async def _find(self) -> None:
+        try:
+            scan = await self._find_servers()
+        except Exception as error:  # a probe bug must not become a traceback dialog
+            scan = LocalServerScan((), (f"The search failed — {type(error).__name__}: {error}",))
+        if not self.isVisible() and self.parent() is None:
+            return
+        self.local_models.clear()
+        for server in scan.found:
+            for model in server.models:
+                self.local_models.addItem(f"{server.label} — {model} ({endpoint_host(server.base_url)})",
+                                          (server.model_id(model), server.base_url))
+        empty = [f"{server.label} ({endpoint_host(server.base_url)}): running, no model loaded"
+                 for server in scan.found if not server.models]
+        found = self.local_models.count()
+        summary = (f"Found {found} model{'s' if found != 1 else ''} on local servers." if found
+                   else "No local model server answered.")
+        self.local_status.setText("\n".join([summary, *empty, *scan.absent]))
+        self.local_models.setVisible(found > 0)
+        self.use_local.setVisible(found > 0)
+        self.find_local.setEnabled(True)
+        self.local_servers_found.emit(summary)
+
+    @Slot()
+    def _on_use_local_clicked(self) -> None:
+        choice = self.local_models.currentData()
+        if not choice:
+            return
+        model_id, api_base = choice
+        document = self._document
+        problem = document and (document.setting_error("model.model", model_id)
+                                or document.setting_error("model.api_base", api_base))
+        if problem:
+            self.verdict.setText(f"Not used — {problem}")
+            return
+        self.model.setText(model_id)
+        self.api_base.setText(api_base)
+        self.allow.hide()
+        if document is not None and (document.setting("model.model"), document.setting("model.api_base")) != (
+                model_id, api_base):
+            # One undo step for both settings (a macro of two commands made PySide delete a command twice)
+            design = document.snapshot()
+            design.model = design.model.model_copy(update={"model": model_id, "api_base": api_base})
+            document.undo_stack().push(ReplaceDesign(document, design, f"Use local model {model_id}"))
+        self.verdict.setText(f"The design now uses {model_id} at {endpoint_host(api_base)} (no API key is sent "
+                             "there unless you allow one).")

@@ -162,6 +162,14 @@ class _Handler(BaseHTTPRequestHandler):
 
     # --- routing -------------------------------------------------------------------------------------------
 
+    def do_GET(self) -> None:
+        """The model listing local servers answer (LM Studio, vLLM ...): :attr:`OpenAIServer.models`."""
+        if self.path.split("?", 1)[0] != "/v1/models":
+            self._send_json(404, {"error": {"message": f"no route {self.path}", "type": "not_found", "code": None}})
+            return
+        models = [{"id": name, "object": "model"} for name in self.server.owner.models]
+        self._send_json(200, {"object": "list", "data": models})
+
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
@@ -370,6 +378,8 @@ class OpenAIServer:
         self.requests: list[dict[str, Any]] = []
         #: The HTTP headers of each request in :attr:`requests` (same order), names lower-cased.
         self.request_headers: list[dict[str, str]] = []
+        #: What ``GET /v1/models`` lists.
+        self.models: list[str] = ["test-model"]
         #: Connections that ended, closed by either side (a pooled keep-alive connection counts when it closes).
         self.closed_connections = 0
         #: Streams (or delayed responses) the client hung up on before the server had sent everything.
