@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from processors import Agent, RequestContext
+from processors import Agent, Message, RequestContext
 from processors.builtin.base import InvalidOptionsError
 from processors.builtin.pii_detector import PIIDetector, mask, redact_value
 from processors.builtin.pii_patterns import REGEX_TYPES, category, detect
@@ -16,10 +16,10 @@ from processors.chunks import AnyChunk, TextDeltaChunk, TextDeltaPayload, TextEn
 from processors.errors import ModelAPIError
 from processors.message_list import MessageList
 from processors.models import ScriptedModel, Turn
-from processors.processor import ProcessOutputStreamArgs
+from processors.processor import HookArgs, ProcessOutputStreamArgs
 from processors.runner import REPROCESS_KEY
 from tests.processors.builtin.corpus import Score, load, score_pii, score_secrets
-from tests.processors.helpers import kinds, run_stream, streamed_text
+from tests.processors.helpers import Fn, kinds, run_stream, streamed_text
 
 CARD = "4111 1111 1111 1111"
 EMAIL = "maria.gonzalez@acme-corp.com"
@@ -441,3 +441,70 @@ def test_the_detector_agrees_with_the_scored_function() -> None:
     detector = PIIDetector()
     for row in load("pii_corpus.jsonl")[:40]:
         assert detector.detect_offline(row["text"]) == detect(row["text"], REGEX_TYPES)
+
+
+# ------------------------------------------------------------------------------------------------ survivors
+async def test_the_final_result_guard_redacts_assistant_text_another_processor_added() -> None:
+    seen: list[tuple[str, str]] = []
+
+    def add_contact(args: Any) -> Any:
+        return [*args.messages, Message.assistant(f"Write to {EMAIL}.")]
+
+    def look(args: Any) -> None:
+        seen.extend((m.role, m.text) for m in args.message_list.get.all.db())
+
+    model = ScriptedModel(["Sure."])
+    detector = PIIDetector(redaction_method="placeholder")
+    lanes = [Fn("contact", process_output_result=add_contact), detector, Fn("look", process_output_result=look)]
+    await agent(model, output_processors=lanes).generate(f"I am on {PHONE}")
+    # The assistant's text is redacted; the user's message is not the output guard's to change.
+    assert seen == [("user", f"I am on {PHONE}"), ("assistant", "Sure.Write to [EMAIL].")]
+
+
+async def test_a_judged_value_is_redacted_everywhere_it_appears() -> None:
+    judge = ScriptedModel([NAME_VERDICT])
+    model = ScriptedModel(["ok"])
+    detector = PIIDetector(model=judge, detection_types=["name"], redaction_method="placeholder")
+    text = "Maria Gonzalez called. Tell Maria Gonzalez we called back."
+    await agent(model, input_processors=[detector]).generate(text)
+    assert model.requests[0].messages[-1]["content"] == "[NAME] called. Tell [NAME] we called back."
+
+
+async def test_a_low_confidence_item_does_not_stop_later_redactions() -> None:
+    verdict = ('{"detections": [{"type": "name", "value": "Bob", "confidence": 0.2}, '
+               '{"type": "name", "value": "Maria Gonzalez", "confidence": 0.9}]}')
+    model = ScriptedModel(["ok"])
+    detector = PIIDetector(model=ScriptedModel([verdict]), detection_types=["name"], redaction_method="placeholder")
+    await agent(model, input_processors=[detector]).generate("Bob met Maria Gonzalez.")
+    assert model.requests[0].messages[-1]["content"] == "Bob met [NAME]."
+
+
+async def test_detect_asks_the_judge_only_about_the_types_given() -> None:
+    verdict = ('{"detections": [{"type": "name", "value": "Maria Gonzalez", "confidence": 0.9}, '
+               '{"type": "address", "value": "12 Rue de Rivoli", "confidence": 0.9}]}')
+    judge = ScriptedModel([verdict])
+    detector = PIIDetector(model=judge, detection_types=["name", "address", "email"])
+    args = HookArgs(processor_id=detector.id, state={}, request_context=RequestContext())
+    found = await detector.detect("Maria Gonzalez lives at 12 Rue de Rivoli.", args, types=("name",))
+    assert [(m.kind, m.value) for m in found] == [("name", "Maria Gonzalez")]
+    prompt = judge.requests[0].messages[0]["content"]
+    assert "name" in prompt and "address" not in prompt
+
+
+async def test_warn_on_the_output_stream_logs_and_streams_unchanged(caplog: pytest.LogCaptureFixture) -> None:
+    text = f"Mail {EMAIL} today."
+    model = ScriptedModel([Turn(text=[text[:9], text[9:]])])
+    with caplog.at_level(logging.WARNING, logger="processors.builtin.pii_detector"):
+        chunks, result = await run_stream(agent(model, output_processors=[PIIDetector(strategy="warn")]))
+    assert streamed_text(chunks) == text
+    assert result.text == text
+    assert "PII detected in the output stream: ['email']" in caplog.text
+
+
+async def test_include_detections_names_type_and_place() -> None:
+    detector = PIIDetector(strategy="block", include_detections=True)
+    result = await agent(ScriptedModel(["x"]), input_processors=[detector]).generate(f"call {PHONE}")
+    assert result.tripwire is not None
+    assert result.tripwire.metadata["detections"] == [
+        {"type": "phone", "value": PHONE, "start": 5, "end": 5 + len(PHONE)}
+    ]
