@@ -286,15 +286,15 @@ def header_point(chat: ChatView, row: int, word: str) -> QPoint:
 def test_user_scrolling_up_stops_the_auto_scroll(chat: ChatView, loop: qasync.QEventLoop, qtbot: Any) -> None:
     for number in range(30):
         chat.model.chat.add_user_message(f"message {number}\n\nwith a second paragraph")
-    qtbot.wait(20)
     view = chat.list_view
     bar = view.verticalScrollBar()
-    assert bar.maximum() > 0 and bar.value() == bar.maximum() and view.sticks_to_bottom
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=5000)
+    assert view.sticks_to_bottom
     bar.setValue(bar.maximum() // 3)  # the user scrolls up
     assert not view.sticks_to_bottom
-    where = bar.value()
+    where, bottom = bar.value(), bar.maximum()
     chat.model.chat.add_user_message("new one")
-    qtbot.wait(20)
+    qtbot.waitUntil(lambda: bar.maximum() > bottom, timeout=5000)  # the new row is laid out
     assert bar.value() == where
     qtbot.keyClick(view, Qt.Key.Key_End)
     assert view.sticks_to_bottom and bar.value() == bar.maximum()
@@ -331,11 +331,15 @@ def test_estimated_heights_stay_close_when_loaded_before_show_and_resized(qtbot:
     qtbot.waitExposed(view)
     for width in (500, 900):
         view.resize(width, 600)
-        qtbot.wait(200)  # the other rows are estimated again once resizing pauses
         listed = view.list_view
-        estimated = listed.verticalScrollBar().maximum() + listed.viewport().height()
-        exact = sum(listed.renderer.height(item, listed.viewport().width()) for item in view.model.chat.items)
-        assert 0.8 < estimated / exact < 1.2, (width, estimated, exact)
+
+        def ratio(listed: Any = listed) -> float:
+            estimated = listed.verticalScrollBar().maximum() + listed.viewport().height()
+            exact = sum(listed.renderer.height(item, listed.viewport().width()) for item in view.model.chat.items)
+            return estimated / exact
+
+        # the other rows are estimated again once resizing pauses
+        qtbot.waitUntil(lambda: 0.8 < ratio() < 1.2, timeout=5000)
 
 
 # ------------------------------------------------------------------------------------------------ rendering
@@ -443,7 +447,7 @@ def test_screenshot_is_not_blank(chat: ChatView, loop: qasync.QEventLoop, qtbot:
             chat.model.chat.add_user_message(text)
             controller.start(agent, text, thread_id="t1")
             await controller.wait_finished()
-        await asyncio.sleep(0.1)
+        await until(lambda: "21 °C" in "".join(text_of(chat, item) for item in chat.model.chat.items))
 
     loop.run_until_complete(go())
     path = tmp_path / "chat.png"
