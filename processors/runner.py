@@ -184,21 +184,6 @@ def _trace(
     )
 
 
-def trace_outcome(
-    ctx: RunContext,
-    entry: Entry,
-    hook: str,
-    started: float,
-    outcome: Outcome,
-    before: str = "",
-    after: str = "",
-    detail: str | None = None,
-) -> None:
-    """Emit a trace event for a call whose outcome the caller decided (e.g. a response that replaced the model)."""
-    if ctx.tracer.active:
-        _trace(ctx, entry, hook, started, outcome, before, after, detail)
-
-
 # --------------------------------------------------------------------------------------------- messages
 def apply_message_result(
     result: Any,

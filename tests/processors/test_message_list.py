@@ -356,3 +356,84 @@ def test_merging_follows_mastras_rules() -> None:
     assert [m.text for m in remembered.get.remembered.db()] == ["old", "a", "b"]
     remembered.add(Message.assistant("new"), "response")
     assert [m.text for m in remembered.get.all.db()] == ["old", "a", "b", "new"]
+
+
+# ---------------------------------------------------------------------------------------------- edges
+def test_a_returned_array_keeps_its_place_in_the_list() -> None:
+    ml = MessageList(thread_id="t")
+    ml.add([Message.user("old q"), Message.assistant("old a")], "memory")
+    first, second = Message.user("first"), Message.user("second")
+    ml.add([first, second], "input")
+    ml.add("background", "context")
+    replacement = Message.user("replaced")
+    ml.replace_block([first.id, second.id], [replacement, second], "input")
+    assert [m.text for m in ml.get.all.db()] == ["old q", "old a", "replaced", "second", "background"]
+    assert [ml.get_source(m) for m in ml.get.all.db()] == ["memory", "memory", "input", "input", "context"]
+    assert replacement.thread_id == "t"
+    with pytest.raises(ValueError, match="same id twice"):
+        ml.replace_block([replacement.id], [replacement, replacement], "input")
+
+
+def test_rollback_drops_new_messages_and_the_new_parts_of_old_ones() -> None:
+    ml = MessageList()
+    ml.add("q", "input")
+    reply = Message.assistant("kept")
+    ml.add(reply, "response")
+    boundary = ml.boundary()
+    reply.content.parts.append(TextPart(text=" and retracted"))
+    reply.content.content = "kept and retracted"
+    ml.add(Message.user("later"), "input")
+    ml.rollback(boundary)
+    assert [m.text for m in ml.get.all.db()] == ["q", "kept"]
+    assert [p.text for p in reply.content.parts] == ["kept"]
+    assert reply.content.content == "kept"
+
+
+def test_update_tool_invocation_finds_the_call_behind_later_messages() -> None:
+    ml = MessageList()
+    ml.add("q", "input")
+    ml.add(tool_call_message("c1"), "response")
+    ml.add(Message.user("a later question"), "input")
+    ml.add(Message.assistant("a later answer"), "response")
+    assert ml.update_tool_invocation({"type": "tool-invocation", "toolInvocation": {
+        "state": "result", "toolCallId": "c1", "toolName": "get_weather", "result": "Sunny"}}) is True
+    assert ml.find_tool_invocation("c1") is not None
+    call = ml.get.all.db()[1]
+    assert (call.tool_invocations[0].state, call.tool_invocations[0].result) == ("result", "Sunny")
+    assert [m.text for m in ml.get.all.db()[2:]] == ["a later question", "a later answer"]
+
+
+def test_clear_removes_all_or_one_source() -> None:
+    ml = MessageList()
+    ml.add("q", "input")
+    ml.add([Message.user("old")], "memory")
+    ml.add(Message.assistant("a"), "response")
+    assert [m.text for m in ml.clear("memory")] == ["old"]
+    assert [m.text for m in ml.get.all.db()] == ["q", "a"]
+    assert [m.text for m in ml.clear()] == ["q", "a"]
+    assert len(ml) == 0
+
+
+def test_the_context_view_holds_only_context_messages() -> None:
+    ml = MessageList()
+    ml.add("q", "input")
+    ml.add("background", "context")
+    assert [m.text for m in ml.get.context.db()] == ["background"]
+    assert ml.get.context.core() == [user("background")]
+
+
+def test_serialize_and_deserialize_round_trip_sources_and_system_messages() -> None:
+    ml = MessageList(thread_id="t", resource_id="r")
+    ml.add("q", "input")
+    ml.add([Message.user("old")], "memory")
+    ml.add(tool_call_message("c1", state="result", result="Sunny", text="Looking."), "response")
+    ml.add_system("Be brief.")
+    ml.add_system("Use metric units.", "units")
+    data = ml.serialize()
+    assert (data["threadId"], data["resourceId"]) == ("t", "r")
+    copy = MessageList.deserialize(data)
+    assert [m.to_json() for m in copy.get.all.db()] == [m.to_json() for m in ml.get.all.db()]
+    assert [copy.get_source(m) for m in copy.get.all.db()] == ["memory", "input", "response"]
+    assert copy.get_all_system_messages() == ml.get_all_system_messages()
+    assert (copy.thread_id, copy.resource_id) == ("t", "r")
+    assert copy.serialize() == data

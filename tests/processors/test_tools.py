@@ -428,13 +428,17 @@ async def test_sync_tool_runs_in_a_worker_thread() -> None:
 async def test_sync_tool_does_not_block_the_loop() -> None:
     release = threading.Event()
 
+    started = threading.Event()
+
     @tool
     def slow() -> str:
+        started.set()
         release.wait(5)
         return "done"
 
     task = asyncio.create_task(slow.call("{}"))
-    await asyncio.sleep(0.01)
+    while not started.is_set():  # the loop turns while the tool's thread starts and then waits
+        await asyncio.sleep(0)
     assert not task.done()  # the loop keeps running while the tool waits
     release.set()
     assert await task == "done"

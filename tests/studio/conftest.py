@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import qasync
+import shiboken6
 from PySide6.QtWidgets import QApplication
 
 
@@ -30,13 +31,28 @@ def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
     try:
         yield loop
     finally:
-        pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
-        for task in pending:
-            task.cancel()
-        if pending:
-            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-        loop.close()
-        asyncio.set_event_loop(None)
+        close_qloop(loop)
+
+
+def close_qloop(loop: qasync.QEventLoop) -> None:
+    """Cancel the loop's tasks, close it, and destroy its Qt objects here, on the Qt thread.
+
+    qasync leaves a closed loop in a reference cycle (loop → its ``_SimpleTimer`` QObject → the cancelled timer
+    handles → loop) with Qt timers still registered, e.g. the one of every finished ``asyncio.wait_for``. Only the
+    cyclic garbage collector frees it, on whichever thread triggers a collection; a later test that runs threads
+    (the LiteLLM tests' HTTP server) then destroys the QObject off the Qt thread: "QObject::~QObject: Timers
+    cannot be stopped from another thread", or a crash.
+    """
+    pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
+    for task in pending:
+        task.cancel()
+    if pending:
+        loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+    loop.close()
+    asyncio.set_event_loop(None)
+    for qobject in (loop._timer, getattr(loop, "_QEventLoop__call_soon_signaller", None)):
+        if qobject is not None and shiboken6.isValid(qobject):
+            shiboken6.delete(qobject)
 
 
 @pytest.fixture

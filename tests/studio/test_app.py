@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
 import sys
@@ -37,7 +36,7 @@ def reply(qloop: qasync.QEventLoop, workspace: Workspace, text: str) -> None:
         await workspace.runs.wait_finished()
 
     run(qloop, send_and_wait())
-    run(qloop, asyncio.sleep(0.05))
+    run(qloop, workspace.wait_idle())  # the run's turn and trace are saved
 
 
 def test_a_thread_survives_a_restart_with_its_inspector_history(
@@ -94,7 +93,9 @@ def test_edits_are_saved_to_the_store_and_reopen_after_a_restart(
     document.undo_stack().push(EditSetting(document, "name", "Refund desk"))
     document.undo_stack().push(AddEntry(document, "output", 0, ChainEntry(type="RegexFilter",
                                                                           options={"presets": ["secrets"]})))
-    run(qloop, asyncio.sleep(1.2))  # the autosave waits for a pause in the editing
+    # The autosave waits for a pause in the editing; then it saves (shutdown only flushes a save still pending).
+    with qtbot.waitSignal(workspace._autosave.timeout, timeout=10_000):
+        pass
     run(qloop, workspace.wait_idle())
     run(qloop, workspace.shutdown())
     window.close()

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import logging
 import random
+from typing import Any
 
 import pytest
 
-from processors import Agent
+from processors import Agent, Message, RequestContext
 from processors.builtin.base import InvalidOptionsError
 from processors.builtin.pii_detector import PIIDetector, mask, redact_value
 from processors.builtin.pii_patterns import REGEX_TYPES, category, detect
+from processors.chunks import AnyChunk, TextDeltaChunk, TextDeltaPayload, TextEndChunk, TextPayload
 from processors.errors import ModelAPIError
+from processors.message_list import MessageList
 from processors.models import ScriptedModel, Turn
+from processors.processor import HookArgs, ProcessOutputStreamArgs
+from processors.runner import REPROCESS_KEY
 from tests.processors.builtin.corpus import Score, load, score_pii, score_secrets
-from tests.processors.helpers import kinds, run_stream, streamed_text
+from tests.processors.helpers import Fn, kinds, run_stream, streamed_text
 
 CARD = "4111 1111 1111 1111"
 EMAIL = "maria.gonzalez@acme-corp.com"
@@ -28,6 +33,10 @@ TEXT = (
 def split(text: str, rng: random.Random, most: int = 40) -> list[str]:
     cuts = sorted(rng.sample(range(1, len(text)), rng.randint(1, min(most, len(text) - 1))))
     return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+
+
+def pieces(text: str, size: int = 20) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)]
 
 
 def agent(model: ScriptedModel, **lanes: object) -> Agent:
@@ -139,11 +148,17 @@ async def test_warn_keeps_the_message_and_logs(caplog: pytest.LogCaptureFixture)
 
 
 async def test_last_message_only() -> None:
-    model = ScriptedModel(["ok"])
-    messages = [{"role": "user", "content": f"old: {EMAIL}"}, {"role": "user", "content": "new: nothing here"}]
-    detector = PIIDetector(strategy="block", last_message_only=True)
-    result = await agent(model, input_processors=[detector]).generate(messages)
-    assert result.tripwire is None
+    messages = [{"role": "user", "content": f"old: {EMAIL}"}, {"role": "user", "content": f"new: {PHONE}"}]
+
+    async def sent(last_message_only: bool) -> list[str]:
+        model = ScriptedModel(["ok"])
+        detector = PIIDetector(redaction_method="placeholder", last_message_only=last_message_only)
+        result = await agent(model, input_processors=[detector]).generate(messages)
+        assert result.tripwire is None
+        return [m["content"] for m in model.requests[0].messages if m["role"] == "user"]
+
+    assert await sent(True) == [f"old: {EMAIL}", "new: [PHONE]"]
+    assert await sent(False) == ["old: [EMAIL]", "new: [PHONE]"]
 
 
 # ------------------------------------------------------------------------------------------------ stream
@@ -173,30 +188,41 @@ async def test_redacted_stream_text_does_not_depend_on_the_split() -> None:
         assert result.text == expected
 
 
-def test_split_independence_at_the_hook_level_with_tiny_carry() -> None:
-    """Many random splits straight through the hook (no agent), including one-character chunks."""
-    from processors.builtin.carryover import CarryOver
+def drive_stream(detector: PIIDetector, pieces: list[str]) -> tuple[str, dict[str, Any]]:
+    """Feed text deltas and a ``text-end`` straight through the hook (no agent), re-driving a stashed part as
+    the runtime does; the text that came out, and the processor's state."""
+    state: dict[str, Any] = {}
+    parts: list[AnyChunk] = [TextDeltaChunk(run_id="r", payload=TextDeltaPayload(id="t", text=p)) for p in pieces]
+    parts.append(TextEndChunk(run_id="r", payload=TextPayload(id="t")))
+    args = ProcessOutputStreamArgs(
+        part=parts[0], stream_parts=[], message_list=MessageList(), processor_id=detector.id, state=state,
+        request_context=RequestContext(),
+    )
+    out: list[str] = []
+    while parts:
+        args.part = parts.pop(0)
+        result = detector.process_output_stream(args)
+        if isinstance(result, TextDeltaChunk):
+            out.append(result.payload.text)
+        if REPROCESS_KEY in state:
+            parts.insert(0, state.pop(REPROCESS_KEY))
+    return "".join(out), state
 
-    detector = PIIDetector(redaction_method="placeholder", carry_over=128)
+
+def test_split_independence_at_the_hook_level_with_tiny_carry() -> None:
+    """Many random splits straight through the hook (no agent), including one-character chunks.
+
+    The carry (32) is just above the longest value in the text (the 28-character email)."""
+    detector = PIIDetector(redaction_method="placeholder", carry_over=32)
     text = TEXT * 3
     expected = detector.redact(text, detector.detect_offline(text))
+    assert expected.count("[EMAIL]") == 3 and EMAIL not in expected
     rng = random.Random(7)
     for trial in range(60):
         pieces = list(text) if trial == 0 else split(text, rng, most=200)
-        buffer = CarryOver(carry=128)
-        out = []
-        for piece in pieces:
-            segment, found = buffer.feed(piece, detector.find)
-            out.append(detector.redact(segment, [m for m in _resolve(found)]))
-        segment, found = buffer.flush(detector.find)
-        out.append(detector.redact(segment, _resolve(found)))
-        assert "".join(out) == expected, trial
-
-
-def _resolve(found: list) -> list:  # type: ignore[type-arg]
-    from processors.builtin.pii_patterns import resolve
-
-    return resolve(found)
+        out, state = drive_stream(detector, pieces)
+        assert out == expected, trial
+        assert state["detections"]["email"] == 3, trial
 
 
 async def test_block_in_the_stream_emits_a_tripwire() -> None:
@@ -209,9 +235,16 @@ async def test_block_in_the_stream_emits_a_tripwire() -> None:
 
 
 async def test_filter_in_the_stream_drops_the_segment_with_pii() -> None:
-    model = ScriptedModel([Turn(text=[f"Mail {EMAIL}", " now."])])
-    chunks, _ = await run_stream(agent(model, output_processors=[PIIDetector(strategy="filter")]))
-    assert EMAIL not in streamed_text(chunks)
+    before = "Here is the address you asked for, with the rest of the details below. " * 5
+    after = " Write any time; the office answers within a day, weekends included. " * 5
+    model = ScriptedModel([Turn(text=[*pieces(before), f"Mail {EMAIL} now.", *pieces(after)])])
+    chunks, result = await run_stream(agent(model, output_processors=[PIIDetector(strategy="filter")]))
+    text = streamed_text(chunks)
+    assert EMAIL not in text
+    # Only the segment holding the value is dropped: text well before and after it still streams.
+    assert text.startswith(before[:100])
+    assert text.endswith(after[-100:])
+    assert result.tripwire is None
 
 
 async def test_text_without_pii_streams_unchanged() -> None:
@@ -255,6 +288,14 @@ async def test_judge_detections_below_threshold_are_ignored() -> None:
     detector = PIIDetector(model=judge, detection_types=["name"], threshold=0.6, strategy="block")
     result = await agent(model, input_processors=[detector]).generate("Maria says hi")
     assert result.tripwire is None
+    assert len(judge.requests) == 1  # the judge was asked, and its verdict was weighed
+    assert model.requests[0].messages[-1]["content"] == "Maria says hi"
+    # The same verdict at the threshold blocks.
+    judge = ScriptedModel(['{"detections": [{"type": "name", "value": "Maria", "confidence": 0.6}]}'])
+    detector = PIIDetector(model=judge, detection_types=["name"], threshold=0.6, strategy="block")
+    result = await agent(ScriptedModel(["ok"]), input_processors=[detector]).generate("Maria says hi")
+    assert result.tripwire is not None
+    assert result.tripwire.reason == "PII detected. Types: name"
 
 
 async def test_judge_failure_fail_closed_aborts() -> None:
@@ -400,3 +441,70 @@ def test_the_detector_agrees_with_the_scored_function() -> None:
     detector = PIIDetector()
     for row in load("pii_corpus.jsonl")[:40]:
         assert detector.detect_offline(row["text"]) == detect(row["text"], REGEX_TYPES)
+
+
+# ------------------------------------------------------------------------------------------------ survivors
+async def test_the_final_result_guard_redacts_assistant_text_another_processor_added() -> None:
+    seen: list[tuple[str, str]] = []
+
+    def add_contact(args: Any) -> Any:
+        return [*args.messages, Message.assistant(f"Write to {EMAIL}.")]
+
+    def look(args: Any) -> None:
+        seen.extend((m.role, m.text) for m in args.message_list.get.all.db())
+
+    model = ScriptedModel(["Sure."])
+    detector = PIIDetector(redaction_method="placeholder")
+    lanes = [Fn("contact", process_output_result=add_contact), detector, Fn("look", process_output_result=look)]
+    await agent(model, output_processors=lanes).generate(f"I am on {PHONE}")
+    # The assistant's text is redacted; the user's message is not the output guard's to change.
+    assert seen == [("user", f"I am on {PHONE}"), ("assistant", "Sure.Write to [EMAIL].")]
+
+
+async def test_a_judged_value_is_redacted_everywhere_it_appears() -> None:
+    judge = ScriptedModel([NAME_VERDICT])
+    model = ScriptedModel(["ok"])
+    detector = PIIDetector(model=judge, detection_types=["name"], redaction_method="placeholder")
+    text = "Maria Gonzalez called. Tell Maria Gonzalez we called back."
+    await agent(model, input_processors=[detector]).generate(text)
+    assert model.requests[0].messages[-1]["content"] == "[NAME] called. Tell [NAME] we called back."
+
+
+async def test_a_low_confidence_item_does_not_stop_later_redactions() -> None:
+    verdict = ('{"detections": [{"type": "name", "value": "Bob", "confidence": 0.2}, '
+               '{"type": "name", "value": "Maria Gonzalez", "confidence": 0.9}]}')
+    model = ScriptedModel(["ok"])
+    detector = PIIDetector(model=ScriptedModel([verdict]), detection_types=["name"], redaction_method="placeholder")
+    await agent(model, input_processors=[detector]).generate("Bob met Maria Gonzalez.")
+    assert model.requests[0].messages[-1]["content"] == "Bob met [NAME]."
+
+
+async def test_detect_asks_the_judge_only_about_the_types_given() -> None:
+    verdict = ('{"detections": [{"type": "name", "value": "Maria Gonzalez", "confidence": 0.9}, '
+               '{"type": "address", "value": "12 Rue de Rivoli", "confidence": 0.9}]}')
+    judge = ScriptedModel([verdict])
+    detector = PIIDetector(model=judge, detection_types=["name", "address", "email"])
+    args = HookArgs(processor_id=detector.id, state={}, request_context=RequestContext())
+    found = await detector.detect("Maria Gonzalez lives at 12 Rue de Rivoli.", args, types=("name",))
+    assert [(m.kind, m.value) for m in found] == [("name", "Maria Gonzalez")]
+    prompt = judge.requests[0].messages[0]["content"]
+    assert "name" in prompt and "address" not in prompt
+
+
+async def test_warn_on_the_output_stream_logs_and_streams_unchanged(caplog: pytest.LogCaptureFixture) -> None:
+    text = f"Mail {EMAIL} today."
+    model = ScriptedModel([Turn(text=[text[:9], text[9:]])])
+    with caplog.at_level(logging.WARNING, logger="processors.builtin.pii_detector"):
+        chunks, result = await run_stream(agent(model, output_processors=[PIIDetector(strategy="warn")]))
+    assert streamed_text(chunks) == text
+    assert result.text == text
+    assert "PII detected in the output stream: ['email']" in caplog.text
+
+
+async def test_include_detections_names_type_and_place() -> None:
+    detector = PIIDetector(strategy="block", include_detections=True)
+    result = await agent(ScriptedModel(["x"]), input_processors=[detector]).generate(f"call {PHONE}")
+    assert result.tripwire is not None
+    assert result.tripwire.metadata["detections"] == [
+        {"type": "phone", "value": PHONE, "start": 5, "end": 5 + len(PHONE)}
+    ]

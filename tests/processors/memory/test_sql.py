@@ -88,9 +88,13 @@ def table_counts(path: Path) -> dict[str, int]:
 
 
 # --------------------------------------------------------------------------------------------- the protocol
-async def test_it_is_a_memory(memory: SqlMemory) -> None:
-    assert isinstance(memory, Memory)
-    assert memory.last_messages == 50
+async def test_it_is_a_memory_that_remembers_the_last_fifty_messages_by_default(memory: SqlMemory) -> None:
+    store: Memory = memory  # the protocol's type: mypy checks the signatures
+    messages = conversation(55)
+    await store.save_messages("t1", messages, resource_id="u1")
+    loaded = await store.load_messages("t1", resource_id="u1")
+    assert [m.id for m in loaded] == [m.id for m in messages[5:]]
+    assert [m.id for m in await store.load_messages("t1", last_messages=3)] == ["m52", "m53", "m54"]
 
 
 async def test_saved_messages_load_back_equal_in_order(memory: SqlMemory) -> None:

@@ -306,7 +306,8 @@ def test_a_stopped_run_is_saved_as_stopped(loop: qasync.QEventLoop, store: Any, 
 
     async def go() -> str:
         run_id = controller.start(Agent(id="a", model=model), "go", thread_id="t9")
-        await asyncio.sleep(0.1)
+        while not model.requests:  # the model's paced stream has started: the stop comes mid-stream
+            await asyncio.sleep(0)
         controller.stop()
         await controller.wait_finished()
         return run_id

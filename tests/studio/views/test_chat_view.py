@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from PySide6.QtGui import QColor, QImage, QTextDocument
 from PySide6.QtWidgets import QApplication, QWidget
 
 from processors import Agent, Processor, tool
+from processors.models.base import Finish, ModelEvent, ModelRequest, TextDelta
 from processors.models.scripted import ScriptedModel, ToolCall, Turn
 from studio.controllers.run_controller import RunController
 from studio.models.chat_model import AssistantItem, ChatListModel, TripwireItem
@@ -125,10 +127,36 @@ def test_send_button_and_stop_button_follow_the_running_state(chat: ChatView, qt
 
 
 # ------------------------------------------------------------------------------------------------ live runs
+class GatedModel:
+    """Streams the first ``half`` words, then waits for ``release`` before the rest: a reply caught mid-stream."""
+
+    provider = "test"
+    model_id = "gated"
+
+    def __init__(self, words: list[str], half: int) -> None:
+        self.words, self.half = words, half
+        self.halfway, self.release = asyncio.Event(), asyncio.Event()
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        for n, word in enumerate(self.words):
+            if n == self.half:
+                self.halfway.set()
+                await self.release.wait()
+            yield TextDelta(word)
+            await asyncio.sleep(0)  # a chunk at a time, as from a network
+        yield Finish("stop")
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Let the loop run until ``condition`` holds (the test's timeout bounds the wait)."""
+    while not condition():
+        await asyncio.sleep(0.005)
+
+
 def test_a_streamed_reply_appears_while_it_streams(chat: ChatView, loop: qasync.QEventLoop, qtbot: Any) -> None:
     words = [f"word{n} " for n in range(120)]
     words[40] = "word40\n\n"  # a paragraph break: the first paragraph is committed, the second keeps growing
-    model = ScriptedModel([Turn(text=words, delay=0.004)])
+    model = GatedModel(words, half=60)
     controller = RunController()
     wire(chat, controller, Agent(id="a", model=model))
     stop = chat.findChild(QWidget, "chat.stop")
@@ -138,12 +166,13 @@ def test_a_streamed_reply_appears_while_it_streams(chat: ChatView, loop: qasync.
         qtbot.keyClicks(chat.input, "talk to me")
         qtbot.keyClick(chat.input, Qt.Key.Key_Return)
         assert controller.is_running
-        await asyncio.sleep(0.3)
+        await model.halfway.wait()
+        await until(lambda: "word59" in text_of(chat, chat.model.chat.items[1]))  # the next frame drew it
         assert stop.isEnabled()
-        reply = chat.model.chat.items[1]
-        seen_mid_stream.append(text_of(chat, reply))
+        seen_mid_stream.append(text_of(chat, chat.model.chat.items[1]))
+        model.release.set()
         await controller.wait_finished()
-        await asyncio.sleep(0.1)
+        await until(lambda: "word119" in text_of(chat, chat.model.chat.items[1]))
 
     loop.run_until_complete(go())
 
@@ -171,10 +200,10 @@ def test_stop_cancels_the_running_reply(chat: ChatView, loop: qasync.QEventLoop,
     async def go() -> None:
         chat.model.chat.add_user_message("go")
         controller.start(Agent(id="a", model=model), "go", thread_id="t1")
-        await asyncio.sleep(0.15)
+        await until(lambda: len(chat.model.chat.items) > 1 and "slow" in text_of(chat, chat.model.chat.items[1]))
         qtbot.mouseClick(chat.findChild(QWidget, "chat.stop"), Qt.MouseButton.LeftButton)
         await controller.wait_finished()
-        await asyncio.sleep(0.1)
+        await until(lambda: "■ Stopped" in text_of(chat, chat.model.chat.items[1]))
 
     loop.run_until_complete(go())
 
@@ -198,7 +227,7 @@ def test_tripwire_banner_is_shown_and_clicking_it_names_the_run(
         qtbot.keyClicks(chat.input, "my password is 123")
         qtbot.keyClick(chat.input, Qt.Key.Key_Return)
         await controller.wait_finished()
-        await asyncio.sleep(0.05)
+        await until(lambda: any(isinstance(item, TripwireItem) for item in chat.model.chat.items))
 
     loop.run_until_complete(go())
 
@@ -223,7 +252,7 @@ def test_clicking_a_tool_card_header_toggles_it(chat: ChatView, loop: qasync.QEv
         chat.model.chat.add_user_message("weather?")
         controller.start(Agent(id="a", model=model, tools=[get_weather]), "weather?", thread_id="t1")
         await controller.wait_finished()
-        await asyncio.sleep(0.05)
+        await until(lambda: "It is 21." in text_of(chat, chat.model.chat.items[1]))
 
     loop.run_until_complete(go())
 
@@ -257,15 +286,15 @@ def header_point(chat: ChatView, row: int, word: str) -> QPoint:
 def test_user_scrolling_up_stops_the_auto_scroll(chat: ChatView, loop: qasync.QEventLoop, qtbot: Any) -> None:
     for number in range(30):
         chat.model.chat.add_user_message(f"message {number}\n\nwith a second paragraph")
-    qtbot.wait(20)
     view = chat.list_view
     bar = view.verticalScrollBar()
-    assert bar.maximum() > 0 and bar.value() == bar.maximum() and view.sticks_to_bottom
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=5000)
+    assert view.sticks_to_bottom
     bar.setValue(bar.maximum() // 3)  # the user scrolls up
     assert not view.sticks_to_bottom
-    where = bar.value()
+    where, bottom = bar.value(), bar.maximum()
     chat.model.chat.add_user_message("new one")
-    qtbot.wait(20)
+    qtbot.waitUntil(lambda: bar.maximum() > bottom, timeout=5000)  # the new row is laid out
     assert bar.value() == where
     qtbot.keyClick(view, Qt.Key.Key_End)
     assert view.sticks_to_bottom and bar.value() == bar.maximum()
@@ -302,11 +331,15 @@ def test_estimated_heights_stay_close_when_loaded_before_show_and_resized(qtbot:
     qtbot.waitExposed(view)
     for width in (500, 900):
         view.resize(width, 600)
-        qtbot.wait(200)  # the other rows are estimated again once resizing pauses
         listed = view.list_view
-        estimated = listed.verticalScrollBar().maximum() + listed.viewport().height()
-        exact = sum(listed.renderer.height(item, listed.viewport().width()) for item in view.model.chat.items)
-        assert 0.8 < estimated / exact < 1.2, (width, estimated, exact)
+
+        def ratio(listed: Any = listed) -> float:
+            estimated = listed.verticalScrollBar().maximum() + listed.viewport().height()
+            exact = sum(listed.renderer.height(item, listed.viewport().width()) for item in view.model.chat.items)
+            return estimated / exact
+
+        # the other rows are estimated again once resizing pauses
+        qtbot.waitUntil(lambda: 0.8 < ratio() < 1.2, timeout=5000)
 
 
 # ------------------------------------------------------------------------------------------------ rendering
@@ -414,7 +447,7 @@ def test_screenshot_is_not_blank(chat: ChatView, loop: qasync.QEventLoop, qtbot:
             chat.model.chat.add_user_message(text)
             controller.start(agent, text, thread_id="t1")
             await controller.wait_finished()
-        await asyncio.sleep(0.1)
+        await until(lambda: "21 °C" in "".join(text_of(chat, item) for item in chat.model.chat.items))
 
     loop.run_until_complete(go())
     path = tmp_path / "chat.png"

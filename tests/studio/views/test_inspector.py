@@ -11,8 +11,9 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QColor, QImage
 
 from studio.models.trace_data import InspectorData, RunHistory
-from studio.models.trace_model import OUTCOME_COLORS, ChunkLogModel
+from studio.models.trace_model import ENTRY_ROLE, OUTCOME_COLORS, ChunkLogModel
 from studio.models.trace_nodes import CallNode, ChangeNode, Node, RunNode
+from studio.models.trace_rows import SEQ, TYPE
 from studio.views.inspector import InspectorView
 from tests.support.trace_runs import RecordedRun, full_run, tripwire_run
 
@@ -165,8 +166,14 @@ def test_raw_log_notes_the_rows_the_cap_dropped(qtbot: Any, runs: Runs) -> None:
         for chunk in runs[0].chunks:
             widget.on_chunk_received(runs[0].run_id, chunk)
         widget.flush()
-    assert widget.chunk_model.rowCount() <= 11
-    assert "older dropped" in widget.chunk_pane.note.text()
+    total = 3 * len(runs[0].chunks)
+    shown = widget.chunk_model.rowCount()
+    assert total > 11 and 10 <= shown <= 11  # the cap, with its 10 % slack
+    assert widget.chunk_pane.note.text() == f"Showing the last {shown} chunks ({total - shown} older dropped)"
+    # The rows kept are the newest ones, in order.
+    seqs = [widget.chunk_model.index(row, 0).data(ENTRY_ROLE)[SEQ] for row in range(shown)]
+    assert seqs == list(range(seqs[-1] - shown + 1, seqs[-1] + 1))
+    assert widget.chunk_model.index(shown - 1, 0).data(ENTRY_ROLE)[TYPE] == runs[0].chunks[-1].type
 
 
 def test_history_reproduces_the_live_tree(view: InspectorView, runs: Runs, qtbot: Any) -> None:

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QPlainTex
 from studio.design import AgentDesign, ChainEntry
 from studio.models.design_document import DesignDocument
 from studio.views.option_fields import field_specs
-from studio.views.options_form import COMMIT_DELAY_MS, OptionsForm
+from studio.views.options_form import OptionsForm
 from tests.studio.editor_catalogue import make_catalogue
 
 
@@ -157,7 +157,7 @@ def test_a_bad_regex_in_a_rule_is_named_and_not_committed(
     assert form.error_text("rules").startswith("item 1, pattern: invalid regular expression 'ORD-(\\\\d+'")
     rules.setPlainText('[{"name": "order id", "pattern": ')
     assert form.error_text("rules").startswith("Not valid JSON")
-    qtbot.wait(COMMIT_DELAY_MS + 100)
+    form.flush()  # what the pause in typing would do now
     assert document.entry("regex").options == {"presets": ["pii"]}
     assert document.undo_stack().count() == 0
     rules.setPlainText('[{"name": "order id", "pattern": "ORD-\\\\d+"}]')
@@ -173,7 +173,7 @@ def test_a_valid_edit_is_one_undo_step(form: OptionsForm, document: DesignDocume
     form.show_entry("batch")
     retype(qtbot, form.editor("batch_size"), "120")  # three keystrokes, three valid values on the way
     qtbot.waitUntil(lambda: document.undo_stack().count() == 1)
-    qtbot.wait(COMMIT_DELAY_MS + 50)
+    form.flush()  # nothing is left waiting to be committed as a second step
     assert document.undo_stack().count() == 1
     assert document.entry("batch").options == {"batch_size": 120}
     assert document.undo_stack().undoText() == "Change batch_size of Batch Parts"
