@@ -120,3 +120,18 @@ def get_weather(city: str) -> str:
 def explode(reason: str) -> str:
     """A tool that always fails."""
     raise RuntimeError(f"kaboom: {reason}")
+
+
+class DeltasIn(Processor):
+    """Put first in the output chain: counts the model's text deltas as they enter the chain (so a test can tell
+    how many the model had sent when something left the chain)."""
+
+    id = "deltas-in"
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def process_output_stream(self, args: Any) -> AnyChunk | None:
+        if args.part.type == "text-delta":
+            self.count += 1
+        return args.part  # type: ignore[no-any-return]

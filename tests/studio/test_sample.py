@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from processors import Agent, Processor, Violation
+from processors import Agent, Violation
 from processors.builtin.registry import Catalogue, load_catalogue
-from processors.chunks import AnyChunk
 from processors.models import ScriptedModel
-from processors.processor import ProcessOutputStreamArgs
 from studio.demo import DEMO_TOOLS, demo_model, lookup_customer
 from studio.design import DEMO_MODEL, AgentDesign, build_agent, processor_entries
 from studio.sample import SAMPLE_INSTRUCTIONS, SAMPLE_NAME, sample_design
+from tests.processors.helpers import DeltasIn
 
 
 @pytest.fixture(scope="module")
@@ -114,18 +113,6 @@ async def test_ordinary_questions_pass_every_guardrail(catalogue: Catalogue, tex
     assert result.text.strip()
 
 
-class DeltasIn(Processor):
-    """Put first in the output chain: counts the model's text deltas as they enter the chain."""
-
-    id = "deltas-in"
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
-        if args.part.type == "text-delta":
-            self.count += 1
-        return args.part
 
 
 #: Model deltas the sample chain may take in before its first text leaves it. The demo model streams a word

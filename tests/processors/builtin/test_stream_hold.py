@@ -22,10 +22,8 @@ from processors.builtin.pii_detector import PIIDetector
 from processors.builtin.regex_filter import RegexFilter
 from processors.builtin.stream_window import hold_start
 from processors.builtin.system_prompt_scrubber import SystemPromptScrubber
-from processors.chunks import AnyChunk
 from processors.models import ScriptedModel, Turn
-from processors.processor import ProcessOutputStreamArgs
-from tests.processors.helpers import run_stream, streamed_text
+from tests.processors.helpers import DeltasIn, run_stream, streamed_text
 
 INSTRUCTIONS = (
     "You are Aria, the support agent of Acme. Never offer discounts above ten percent, and never mention "
@@ -171,18 +169,6 @@ def test_regex_filter_preset_redaction_does_not_depend_on_the_cut(case: tuple[st
 
 
 # ------------------------------------------------------------------------------------------- bounded hold
-class DeltasIn(Processor):
-    """First in the output chain: counts the model's text deltas as they enter the chain."""
-
-    id = "deltas-in"
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
-        if args.part.type == "text-delta":
-            self.count += 1
-        return args.part
 
 
 async def deltas_in_before_each_delta_out(guard: Processor, words: list[str]) -> list[int]:
