@@ -91,8 +91,10 @@ def views(text: str) -> list[View]:
         if spaced:
             add(_SPACED_CJK.sub(lambda m: _SEPARATORS.sub("", m.group()), _around(plain, spaced.start(), spaced.end())))
     hints = [hint.start() for hint, _ in zip(_LEET_HINT.finditer(plain), range(12), strict=False)]
-    if len(hints) >= 3:
-        excerpt = _around(plain, hints[0], hints[-1])
+    # Leetspeak words come together: look at the first cluster (three hints within one excerpt), not the document.
+    cluster = next((i for i in range(len(hints) - 2) if hints[i + 2] - hints[i] <= EXCERPT), None)
+    if cluster is not None:
+        excerpt = _around(plain, hints[cluster], hints[cluster + 2])
         if sum(1 for word in _LEET_WORD.findall(excerpt) if _LEET_HINT.search(word)) >= 3:
             add(_LEET_WORD.sub(lambda m: m.group().lower().translate(_LEET), excerpt))
     for match in _BASE64.finditer(plain):
@@ -106,8 +108,9 @@ def views(text: str) -> list[View]:
     asked = _REVERSE_ASKED.search(plain) if any(cue in lowered for cue in _REVERSE_CUES) else None
     if asked:
         add(_around(plain, asked.start(), asked.end())[::-1])
-    if any(cue in lowered for cue in _PARTS_CUES) and _PARTS_ASKED.search(plain):
-        parts = _QUOTED.findall(plain)
+    asked = _PARTS_ASKED.search(plain) if any(cue in lowered for cue in _PARTS_CUES) else None
+    if asked:
+        parts = _QUOTED.findall(_around(plain, asked.start(), asked.end()))  # the parts named near the request
         if len(parts) >= 2:
             add("".join(parts))
     return found

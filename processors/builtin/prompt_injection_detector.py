@@ -85,7 +85,10 @@ def heuristic_scores(
         lowered = view.text.lower()
         present = {needle for needle in _ASCII_NEEDLES if needle in lowered}
         if not lowered.isascii():
-            present.update(needle for needle in _OTHER_NEEDLES if needle in lowered)
+            # The other needles are CJK words (digits at most besides): search them in the text's non-ASCII
+            # parts only, a fraction of a mostly English document.
+            wide = _ASCII_RUNS.sub(" ", lowered)
+            present.update(needle for needle in _OTHER_NEEDLES if needle in wide)
         quoted: list[tuple[int, int]] | None = None
         for signal in SIGNALS:
             if signal.type not in types or present.isdisjoint(signal.needles):
@@ -110,6 +113,8 @@ def heuristic_scores(
 _NEEDLES: Final = frozenset(needle for signal in SIGNALS for needle in signal.needles)
 _ASCII_NEEDLES: Final = frozenset(needle for needle in _NEEDLES if needle.isascii())
 _OTHER_NEEDLES: Final = _NEEDLES - _ASCII_NEEDLES
+#: Runs of ASCII other than digits (digits stay: a CJK needle may hold them, as 16位 does).
+_ASCII_RUNS: Final = re.compile(r"[\x00-\x2f\x3a-\x7f]+")
 #: Texts longer than this are searched only near the needles of each signal (every signal's match is shorter
 #: than :data:`_REACH` on each side of its needle), which keeps a long document's cost linear and small.
 _WINDOWED_FROM: Final = 1200
