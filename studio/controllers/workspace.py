@@ -26,7 +26,8 @@ from studio.design import AgentDesign, DesignError, load_design, save_design
 from studio.endpoints import EndpointError
 from studio.export import design_to_python, script_requirements
 from studio.files import write_text_atomic
-from studio.models.chat_model import ChatListModel, ChatModel
+from studio.models.chat_list_model import ChatListModel
+from studio.models.chat_model import ChatModel
 from studio.models.design_document import DesignDocument
 from studio.models.threads_model import ThreadListModel
 from studio.models.trace_data import RunHistory

@@ -17,8 +17,9 @@ Observers (the Qt adapter, :class:`~studio.models.chat_list_model.ChatListModel`
 :class:`ChatModelListener`. Changes where only streamed text grew are flagged ``structural=False`` so a view can batch
 them to frame rate; every other change is structural.
 
-This module imports no Qt. The item classes and the Qt adapter are re-exported here for existing imports; the Qt
-names (``ChatListModel`` and the ``*_ROLE`` constants) are loaded on first use, so the model alone stays Qt-free.
+This module imports no Qt, and nothing of the Qt adapter: the dependency goes one way, the adapter
+(:mod:`studio.models.chat_list_model`, with ``ChatListModel`` and the ``*_ROLE`` constants) imports this model. The
+item classes are re-exported here for existing imports.
 """
 
 from __future__ import annotations
@@ -536,27 +537,11 @@ def _naive(when: datetime) -> datetime:
     return when.replace(tzinfo=None) - (when.utcoffset() or timedelta())
 
 
-#: Qt names re-exported from :mod:`studio.models.chat_list_model`, imported only when first asked for.
-_QT_NAMES = frozenset({"ITEM_ROLE", "KIND_ROLE", "RUN_ID_ROLE", "ChatListModel"})
-
-
-def __getattr__(name: str) -> Any:
-    if name in _QT_NAMES:
-        from studio.models import chat_list_model
-
-        return getattr(chat_list_model, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 __all__ = [
-    "ITEM_ROLE",  # noqa: F822 (from __getattr__)
-    "KIND_ROLE",  # noqa: F822 (from __getattr__)
     "OWN_INPUT_WINDOW",
-    "RUN_ID_ROLE",  # noqa: F822 (from __getattr__)
     "AssistantItem",
     "AssistantStatus",
     "ChatItem",
-    "ChatListModel",  # noqa: F822 (from __getattr__)
     "ChatModel",
     "ChatModelListener",
     "DataBlock",

@@ -48,7 +48,7 @@ from processors import Agent
 from processors.messages import Message
 from processors.models.base import ModelEvent, ModelRequest, TextDelta
 from processors.models.scripted import ScriptedModel, Turn
-from studio.models.chat_model import ChatListModel
+from studio.models.chat_list_model import ChatListModel
 from studio.views.chat_view import ChatView
 from tests.support.threads import thread_of as shared_thread_of
 

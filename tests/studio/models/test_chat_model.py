@@ -13,9 +13,9 @@ from processors.messages import Message
 from processors.models.scripted import ScriptedModel, ToolCall, Turn
 from processors.result import GenerateResult
 from processors.tracing import RecordingTracer
+from studio.models.chat_list_model import ChatListModel
 from studio.models.chat_model import (
     AssistantItem,
-    ChatListModel,
     ChatModel,
     ErrorItem,
     TripwireItem,
@@ -359,7 +359,7 @@ def test_banner_placement_by_time() -> None:
 # ------------------------------------------------------------------------------------------------ the Qt adapter
 def test_the_list_model_batches_streamed_text_to_frames(qtbot: Any) -> None:
     from processors.chunks import StepStartChunk, StepStartPayload, text_delta
-    from studio.models.chat_model import ITEM_ROLE, KIND_ROLE, RUN_ID_ROLE
+    from studio.models.chat_list_model import ITEM_ROLE, KIND_ROLE, RUN_ID_ROLE
 
     model = ChatListModel(frame_ms=50)
     changed: list[tuple[int, int]] = []

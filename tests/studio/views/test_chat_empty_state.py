@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from studio.models.chat_model import ChatListModel
+from studio.models.chat_list_model import ChatListModel
 from studio.views.chat_view import ChatView
 
 

@@ -19,7 +19,8 @@ from processors import Agent, Processor, tool
 from processors.models.base import Finish, ModelEvent, ModelRequest, TextDelta
 from processors.models.scripted import ScriptedModel, ToolCall, Turn
 from studio.controllers.run_controller import RunController
-from studio.models.chat_model import AssistantItem, ChatListModel, TripwireItem
+from studio.models.chat_list_model import ChatListModel
+from studio.models.chat_model import AssistantItem, TripwireItem
 from studio.views.chat_view import ChatView, MessageRenderer, split_markdown
 from tests.support.threads import thread_of
 
