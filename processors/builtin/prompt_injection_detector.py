@@ -279,9 +279,8 @@ class PromptInjectionDetector(BuiltinProcessor):
         low, high = self.options.hybrid_band
         top = max(scores.values(), default=0.0)
         needed = low <= top < high
-        decided = args.state.setdefault("decided_offline", 0)
         if not needed:
-            args.state["decided_offline"] = decided + 1
+            args.state["decided_offline"] = args.state.get("decided_offline", 0) + 1
         return needed
 
     async def _judge(self, text: str, args: HookArgs, hits: list[Hit]) -> Analysis | None:

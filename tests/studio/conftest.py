@@ -68,3 +68,21 @@ def settle(loop: qasync.QEventLoop, seconds: float = 0.05) -> None:
 
 def run(loop: qasync.QEventLoop, awaitable: Any) -> Any:
     return loop.run_until_complete(awaitable)
+
+
+def open_studio(qtbot: Any, qloop: qasync.QEventLoop, database: Any, *, size: tuple[int, int] | None = None) -> Any:
+    """The real main window over a real store in ``database`` (a SQLite file), started: ``(workspace, window)``."""
+    from studio.catalog import studio_catalogue
+    from studio.controllers.workspace import Workspace
+    from studio.secrets import SecretStore
+    from studio.store import Store
+    from studio.views.main_window import MainWindow
+
+    workspace = Workspace(store=Store(f"sqlite:///{database}"), catalogue=studio_catalogue(), secrets=SecretStore())
+    window = MainWindow(workspace)
+    qtbot.addWidget(window)
+    if size is not None:
+        window.resize(*size)
+    window.show()
+    run(qloop, workspace.start())
+    return workspace, window

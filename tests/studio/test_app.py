@@ -12,22 +12,9 @@ import qasync
 from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 
-from studio.catalog import studio_catalogue
 from studio.controllers.workspace import Workspace
 from studio.models.chat_model import AssistantItem, TripwireItem, UserItem
-from studio.secrets import SecretStore
-from studio.store import Store
-from studio.views.main_window import MainWindow
-from tests.studio.conftest import run
-
-
-def open_studio(qtbot: QtBot, qloop: qasync.QEventLoop, database: Path) -> tuple[Workspace, MainWindow]:
-    workspace = Workspace(store=Store(f"sqlite:///{database}"), catalogue=studio_catalogue(), secrets=SecretStore())
-    window = MainWindow(workspace)
-    qtbot.addWidget(window)
-    window.show()
-    run(qloop, workspace.start())
-    return workspace, window
+from tests.studio.conftest import open_studio, run
 
 
 def reply(qloop: qasync.QEventLoop, workspace: Workspace, text: str) -> None:

@@ -13,16 +13,13 @@ import pytest
 import qasync
 from pytestqt.qtbot import QtBot
 
-from studio.catalog import studio_catalogue
 from studio.controllers.workspace import Workspace
 from studio.design import AgentDesign, ModelConfig
 from studio.endpoints import EndpointError, endpoint_host, normalise_endpoint, same_endpoint
 from studio.models.chat_model import ErrorItem
 from studio.secrets import SERVICE, SecretStore
-from studio.store import Store
 from studio.views.endpoint_approval import EndpointApproval
-from studio.views.main_window import MainWindow
-from tests.studio.conftest import run
+from tests.studio.conftest import open_studio, run
 from tests.studio.test_secrets import MemoryKeyring
 from tests.support.openai_server import OpenAIServer
 
@@ -127,13 +124,6 @@ def test_the_environments_key_is_the_defaults(
 # ---------------------------------------------------------------------------------- through a real run
 
 
-def open_studio(qtbot: QtBot, qloop: qasync.QEventLoop, database: Path) -> tuple[Workspace, MainWindow]:
-    workspace = Workspace(store=Store(f"sqlite:///{database}"), catalogue=studio_catalogue(), secrets=SecretStore())
-    window = MainWindow(workspace)
-    qtbot.addWidget(window)
-    window.show()
-    run(qloop, workspace.start())
-    return workspace, window
 
 
 def send_and_wait(qloop: qasync.QEventLoop, workspace: Workspace, text: str) -> None:

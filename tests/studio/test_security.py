@@ -22,15 +22,13 @@ import qasync
 from pytestqt.qtbot import QtBot
 
 from processors.builtin.registry import USER_MODULE_PREFIX
-from studio.catalog import studio_catalogue
 from studio.controllers.editor_commands import EditSetting
 from studio.controllers.workspace import Workspace
 from studio.design import DesignError, load_design
 from studio.models.chat_model import ErrorItem
 from studio.secrets import SecretStore
-from studio.store import Store
 from studio.views.main_window import MainWindow
-from tests.studio.conftest import run
+from tests.studio.conftest import open_studio, run
 from tests.studio.test_secrets import MemoryKeyring
 from tests.support.openai_server import OpenAIServer
 
@@ -125,15 +123,6 @@ def imported_from_outside(tools: Path, before: set[str]) -> list[str]:
     ]
 
 
-def open_studio(qtbot: QtBot, qloop: qasync.QEventLoop, data: Path) -> tuple[Workspace, MainWindow]:
-    workspace = Workspace(
-        store=Store(f"sqlite:///{data / 'studio.db'}"), catalogue=studio_catalogue(), secrets=SecretStore()
-    )
-    window = MainWindow(workspace)
-    qtbot.addWidget(window)
-    window.show()
-    run(qloop, workspace.start())
-    return workspace, window
 
 
 def send(qloop: qasync.QEventLoop, workspace: Workspace, text: str) -> str | None:
@@ -165,7 +154,7 @@ def test_a_hostile_design_cannot_take_the_key_run_foreign_code_or_write_files(
     openai_server.reply_text("hello from elsewhere")
     before = files_outside(world)
     modules_before = user_modules()  # earlier tests' own tool files stay imported
-    workspace, window = open_studio(qtbot, qloop, world["data"])
+    workspace, window = open_studio_in(qtbot, qloop, world["data"])
     assert not any(name.startswith("link.py") for name in window.settings_view._available_tools)
 
     # Opening it is reading data: nothing runs, nothing is sent.
@@ -214,3 +203,7 @@ def test_a_hostile_design_cannot_take_the_key_run_foreign_code_or_write_files(
         if path.is_file() and not path.is_symlink():
             assert KEY.encode() not in path.read_bytes(), path
     assert KEY not in caplog.text
+
+
+def open_studio_in(qtbot: QtBot, qloop: qasync.QEventLoop, data: Path) -> tuple[Workspace, MainWindow]:
+    return open_studio(qtbot, qloop, data / "studio.db")  # type: ignore[no-any-return]
