@@ -64,8 +64,10 @@ def executable(bundle: Path) -> Path:
 
 def check_environment() -> None:
     if importlib.util.find_spec("PyInstaller") is None:
-        raise SystemExit(f"build: PyInstaller is missing: pip install 'pyinstaller=={PYINSTALLER_VERSION}' "
-                         "(or pip install -e '.[dev]')")
+        raise SystemExit(
+            f"build: PyInstaller is missing: pip install 'pyinstaller=={PYINSTALLER_VERSION}' "
+            "(or pip install -e '.[dev]')"
+        )
     from importlib.metadata import PackageNotFoundError
     from importlib.metadata import version as installed
 
@@ -80,8 +82,11 @@ def check_environment() -> None:
 
 def render_icons() -> None:
     started = time.perf_counter()
-    subprocess.run([sys.executable, str(HERE / "icons.py"), "--out", str(BUILD / "icons")], check=True,
-                   env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    subprocess.run(
+        [sys.executable, str(HERE / "icons.py"), "--out", str(BUILD / "icons")],
+        check=True,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
     say(f"icons rendered ({time.perf_counter() - started:.1f} s)")
 
 
@@ -91,9 +96,21 @@ def run_pyinstaller() -> float:
             shutil.rmtree(stale)
     started = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "PyInstaller", "--noconfirm", "--log-level", "WARN", "--distpath", str(DIST),
-         "--workpath", str(BUILD / "pyinstaller"), str(SPEC)],
-        check=True, cwd=ROOT,
+        [
+            sys.executable,
+            "-m",
+            "PyInstaller",
+            "--noconfirm",
+            "--log-level",
+            "WARN",
+            "--distpath",
+            str(DIST),
+            "--workpath",
+            str(BUILD / "pyinstaller"),
+            str(SPEC),
+        ],
+        check=True,
+        cwd=ROOT,
     )
     seconds = time.perf_counter() - started
     say(f"PyInstaller bundle {BUNDLE} in {seconds:.0f} s: {mb(folder_size(BUNDLE))}")
@@ -106,8 +123,16 @@ def bundle_check() -> None:
     env.pop("PROCESSOR_STUDIO_DATA", None)
     started = time.perf_counter()
     # Output through a pipe: a windowed Windows executable only gets a stdout when it is handed one.
-    result = subprocess.run([str(exe), "--bundle-check"], env=env, cwd=BUILD, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, encoding="utf-8", errors="replace")
+    result = subprocess.run(
+        [str(exe), "--bundle-check"],
+        env=env,
+        cwd=BUILD,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+    )
     print(result.stdout, end="", flush=True)
     if result.returncode != 0:
         raise SystemExit(f"build: the bundle check failed (exit {result.returncode}); see above")
@@ -118,17 +143,20 @@ def package() -> list[Path]:
     """The installers for this platform; returns their paths."""
     started = time.time()
     if sys.platform.startswith("linux"):
-        subprocess.run([sys.executable, str(HERE / "deb.py"), "--bundle", str(BUNDLE), "--out", str(DIST)],
-                       check=True)
+        subprocess.run([sys.executable, str(HERE / "deb.py"), "--bundle", str(BUNDLE), "--out", str(DIST)], check=True)
     elif sys.platform == "win32":
         subprocess.run([sys.executable, str(HERE / "windows" / "build_installer.py")], check=True)
     elif sys.platform == "darwin":
-        subprocess.run(["bash", str(HERE / "macos" / "build_dmg.sh")], check=True,
-                       env={**os.environ, "PYTHON": sys.executable})
+        subprocess.run(
+            ["bash", str(HERE / "macos" / "build_dmg.sh")], check=True, env={**os.environ, "PYTHON": sys.executable}
+        )
     else:
         say(f"no installer format for {sys.platform}; the bundle is in {BUNDLE}")
-    return sorted(path for path in DIST.glob("*") if path.is_file() and path.stat().st_mtime >= started - 1
-                  and path.name != "build-report.json")
+    return sorted(
+        path
+        for path in DIST.glob("*")
+        if path.is_file() and path.stat().st_mtime >= started - 1 and path.name != "build-report.json"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -134,8 +134,10 @@ def tag_mismatch(tag: str) -> str | None:
     expected = f"v{version()}"
     if tag == expected:
         return None
-    return (f"the tag {tag!r} does not match the version in pyproject.toml ({version()!r}): tag the commit "
-            f"{expected!r}, or set version = \"{tag.removeprefix('v')}\" in pyproject.toml and tag again")
+    return (
+        f"the tag {tag!r} does not match the version in pyproject.toml ({version()!r}): tag the commit "
+        f'{expected!r}, or set version = "{tag.removeprefix("v")}" in pyproject.toml and tag again'
+    )
 
 
 if __name__ == "__main__":

@@ -59,7 +59,14 @@ PROVIDER_PROBES = (
 #: botocore service models the bundle keeps (the spec drops the others): what litellm's Bedrock and SageMaker
 #: providers create clients for, and the credential providers behind AWS profiles (STS, SSO, sign-in).
 AWS_SERVICES = (
-    "sts", "sso", "sso-oidc", "signin", "kms", "bedrock", "bedrock-runtime", "bedrock-agent-runtime",
+    "sts",
+    "sso",
+    "sso-oidc",
+    "signin",
+    "kms",
+    "bedrock",
+    "bedrock-runtime",
+    "bedrock-agent-runtime",
     "sagemaker-runtime",
 )
 STREAM_MODEL = "bundle-check-stream"
@@ -152,20 +159,22 @@ def check_migrations() -> str:
     import sqlalchemy as sa
 
     from processors.memory.engine import make_engine
-    from processors.memory.migrate import head_revision, known_revisions, upgrade
+    from processors.memory.migrate import head_revisions, known_revisions, upgrade
     from processors.memory.migrations import MIGRATIONS_DIR
     from processors.memory.sql import SqlMemory
+    from studio.migrations import STUDIO_MIGRATIONS
 
-    revisions = sorted(known_revisions())
+    studio = (STUDIO_MIGRATIONS,)
+    revisions = sorted(known_revisions(studio))
     with tempfile.TemporaryDirectory(prefix="bundle-check-") as folder:
         url = sa.make_url(f"sqlite:///{Path(folder) / 'old.db'}")
         engine = make_engine(url)
         with engine.connect() as connection, connection.begin():
-            upgrade(connection, revisions[0])  # a database as the first release made it
+            upgrade(connection, revisions[0], extra=studio)  # a database as the first release made it
         engine.dispose()
 
         async def reopen() -> Any:
-            memory = SqlMemory(url)
+            memory = SqlMemory(url, migrations=studio)
             try:
                 report = await memory.open()
                 await memory.create_thread("t1", resource_id="u1", title="kept")
@@ -174,10 +183,13 @@ def check_migrations() -> str:
                 await memory.close()
 
         report = asyncio.run(reopen())
-        if report.after != (head_revision(),) or report.backup is None or not report.backup.exists():
+        if report.after != head_revisions(studio) or report.backup is None or not report.backup.exists():
             raise AssertionError(f"upgrade report {report}")
         backup = report.backup.name
-    return f"revisions {revisions} from {MIGRATIONS_DIR.name}/; {revisions[0]} upgraded after backup {backup}"
+    return (
+        f"revisions {revisions} from {MIGRATIONS_DIR.name}/ and the studio's {STUDIO_MIGRATIONS.parent.name}/; "
+        f"{revisions[0]} upgraded after backup {backup}"
+    )
 
 
 def check_model_data() -> str:
@@ -215,8 +227,11 @@ def check_keyring_and_resources() -> str:
     backends = sorted(ep.name for ep in entry_points(group="keyring.backends"))
     if not backends:
         raise AssertionError("keyring's backend entry points are missing")
-    missing = [name for name in ("styles/studio.qss", "icons/processor-studio.svg", "icons/processor-studio.png")
-               if not (resources_dir() / name).is_file()]
+    missing = [
+        name
+        for name in ("styles/studio.qss", "icons/processor-studio.svg", "icons/processor-studio.png")
+        if not (resources_dir() / name).is_file()
+    ]
     if missing:
         raise AssertionError(f"missing resources {missing} in {resources_dir()}")
     backend = type(keyring.get_keyring())
@@ -249,8 +264,9 @@ def check_qt() -> str:
 def check_aws_models() -> str:
     import boto3
 
-    session = boto3.Session(aws_access_key_id="AKIDBUNDLECHECK", aws_secret_access_key="bundle-check",
-                            region_name="us-east-1")
+    session = boto3.Session(
+        aws_access_key_id="AKIDBUNDLECHECK", aws_secret_access_key="bundle-check", region_name="us-east-1"
+    )
     for service in AWS_SERVICES:
         session.client(service)  # loads botocore/data/<service> from disk; no request is sent
     return f"boto3 clients for {len(AWS_SERVICES)} services: {', '.join(AWS_SERVICES)}"
@@ -270,16 +286,22 @@ def check_litellm() -> str:
     from processors.models import LiteLLMModel
 
     # Fake AWS credentials so the Bedrock request is signed and sent (only to the local server).
-    for name, value in (("AWS_ACCESS_KEY_ID", "AKIDBUNDLECHECK"), ("AWS_SECRET_ACCESS_KEY", "bundle-check"),
-                        ("AWS_REGION_NAME", "us-east-1")):
+    for name, value in (
+        ("AWS_ACCESS_KEY_ID", "AKIDBUNDLECHECK"),
+        ("AWS_SECRET_ACCESS_KEY", "bundle-check"),
+        ("AWS_REGION_NAME", "us-east-1"),
+    ):
         os.environ.setdefault(name, value)
     server = _Server()
     failures: list[str] = []
     started = time.perf_counter()
 
     async def run() -> float:
-        agent = Agent(id="bundle-check", instructions="Say hello.",
-                      model=LiteLLMModel(f"openai/{STREAM_MODEL}", api_base=server.base_url, api_key="sk-test"))
+        agent = Agent(
+            id="bundle-check",
+            instructions="Say hello.",
+            model=LiteLLMModel(f"openai/{STREAM_MODEL}", api_base=server.base_url, api_key="sk-test"),
+        )
         result = await agent.generate("hi")
         import_and_first = time.perf_counter() - started
         if result.text != "".join(STREAM_TEXT) or result.finish_reason != "stop":
@@ -290,8 +312,14 @@ def check_litellm() -> str:
             before = len(server.paths)
             try:
                 response = await litellm.acompletion(
-                    model=model, messages=[{"role": "user", "content": "hi"}], api_base=server.base_url,
-                    api_key="sk-test", api_version="2024-06-01", stream=True, num_retries=0, max_retries=0,
+                    model=model,
+                    messages=[{"role": "user", "content": "hi"}],
+                    api_base=server.base_url,
+                    api_key="sk-test",
+                    api_version="2024-06-01",
+                    stream=True,
+                    num_retries=0,
+                    max_retries=0,
                 )
                 async for _ in response:
                     pass
@@ -308,8 +336,10 @@ def check_litellm() -> str:
         server.close()
     if failures:
         raise AssertionError("; ".join(failures))
-    return (f"streamed a reply through the runtime ({first:.1f} s incl. importing litellm); "
-            f"{len(PROVIDER_PROBES)} providers reached the server")
+    return (
+        f"streamed a reply through the runtime ({first:.1f} s incl. importing litellm); "
+        f"{len(PROVIDER_PROBES)} providers reached the server"
+    )
 
 
 CHECKS: tuple[tuple[str, Check], ...] = (

@@ -108,7 +108,7 @@ def owning_package(path: str) -> str | None:
     candidates = [path, os.path.realpath(path)]
     for candidate in list(candidates):
         if candidate.startswith("/usr/lib/"):
-            candidates.append(candidate[len("/usr"):])
+            candidates.append(candidate[len("/usr") :])
         elif candidate.startswith("/lib/"):
             candidates.append("/usr" + candidate)
     for candidate in dict.fromkeys(candidates):
@@ -119,8 +119,9 @@ def owning_package(path: str) -> str | None:
 
 
 def package_version(package: str) -> str:
-    return subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True,
-                          check=True).stdout.strip()
+    return subprocess.run(
+        ["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 def compute_depends(bundle: Path) -> tuple[list[str], dict[str, list[str]]]:
@@ -140,9 +141,11 @@ def compute_depends(bundle: Path) -> tuple[list[str], dict[str, list[str]]]:
             continue
         packages.setdefault(package, []).append(soname)
     if unresolved:
-        raise SystemExit("deb: the bundle needs libraries that are neither in it nor installed here, so their "
-                         "Debian packages are unknown (a dropped Qt library? see QT_LIBS_DROPPED in the spec; or "
-                         "install them and build again):\n  " + "\n  ".join(unresolved))
+        raise SystemExit(
+            "deb: the bundle needs libraries that are neither in it nor installed here, so their "
+            "Debian packages are unknown (a dropped Qt library? see QT_LIBS_DROPPED in the spec; or "
+            "install them and build again):\n  " + "\n  ".join(unresolved)
+        )
     libc = package_version("libc6").split("-")[0].split("+")[0]
     depends = [f"libc6 (>= {libc})", *sorted(packages), *(d for d in EXTRA_DEPENDS if d not in packages)]
     return depends, packages
@@ -241,8 +244,7 @@ Comment: The program in /opt/{package} is a PyInstaller bundle of Processor Stud
 
 
 def debian_arch() -> str:
-    return subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True,
-                          check=True).stdout.strip()
+    return subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True, check=True).stdout.strip()
 
 
 def build_deb(bundle: Path, out: Path, icons: Path, work: Path, ver: str | None = None, fast: bool = False) -> Path:
@@ -258,8 +260,10 @@ def build_deb(bundle: Path, out: Path, icons: Path, work: Path, ver: str | None 
     launcher.parent.mkdir(parents=True)
     launcher.symlink_to(f"{INSTALL_DIR}/{APP_ID}")
     _install_desktop_files(root, icons)
-    _write(root / "usr" / "share" / "doc" / PACKAGE / "copyright",
-           COPYRIGHT.format(name=APP_NAME, homepage=HOMEPAGE or "(not published)", package=PACKAGE))
+    _write(
+        root / "usr" / "share" / "doc" / PACKAGE / "copyright",
+        COPYRIGHT.format(name=APP_NAME, homepage=HOMEPAGE or "(not published)", package=PACKAGE),
+    )
     for folder in (root / "usr", root / "usr" / "bin", root / "opt"):
         folder.chmod(0o755)
 
@@ -268,11 +272,20 @@ def build_deb(bundle: Path, out: Path, icons: Path, work: Path, ver: str | None 
         say(f"depends on {package:24} for {', '.join(sonames)}")
     description = "\n".join(f" {line}" if line.strip() else " ." for line in DESCRIPTION.strip().splitlines())
     debian = root / "DEBIAN"
-    _write(debian / "control", CONTROL.format(
-        package=PACKAGE, version=ver, arch=arch, maintainer=MAINTAINER, installed_size=_installed_size_kib(root),
-        depends=", ".join(depends), homepage=f"Homepage: {HOMEPAGE}\n" if HOMEPAGE else "", summary=SUMMARY,
-        description=description,
-    ))
+    _write(
+        debian / "control",
+        CONTROL.format(
+            package=PACKAGE,
+            version=ver,
+            arch=arch,
+            maintainer=MAINTAINER,
+            installed_size=_installed_size_kib(root),
+            depends=", ".join(depends),
+            homepage=f"Homepage: {HOMEPAGE}\n" if HOMEPAGE else "",
+            summary=SUMMARY,
+            description=description,
+        ),
+    )
     _write(debian / "postinst", POSTINST, 0o755)
     _write(debian / "postrm", POSTRM, 0o755)
     debian.chmod(0o755)
@@ -280,10 +293,15 @@ def build_deb(bundle: Path, out: Path, icons: Path, work: Path, ver: str | None 
     target = out / f"{PACKAGE}_{ver}_{arch}.deb"
     started = time.perf_counter()
     compression = ["-Zgzip", "-z1"] if fast else ["-Zxz"]
-    subprocess.run(["dpkg-deb", "--root-owner-group", *compression, "--build", str(root), str(target)], check=True,
-                   stdout=subprocess.DEVNULL)
-    say(f"built {target} ({target.stat().st_size / 1e6:.0f} MB, {time.perf_counter() - started:.0f} s); "
-        f"Installed-Size {_installed_size_kib(root) / 1024:.0f} MiB")
+    subprocess.run(
+        ["dpkg-deb", "--root-owner-group", *compression, "--build", str(root), str(target)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    say(
+        f"built {target} ({target.stat().st_size / 1e6:.0f} MB, {time.perf_counter() - started:.0f} s); "
+        f"Installed-Size {_installed_size_kib(root) / 1024:.0f} MiB"
+    )
     shutil.rmtree(root)
     return target
 
@@ -328,8 +346,13 @@ def build_tarball(bundle: Path, out: Path, depends: list[str]) -> Path:
     top = f"{PACKAGE}-{ver}-linux-{arch}"
     target = out / f"{top}.tar.gz"
     names = " ".join(d.split(" ")[0] for d in depends)
-    readme = TARBALL_README.format(name=APP_NAME, version=ver, arch=arch, package=PACKAGE,
-                                   depends=textwrap.fill(names, 100, subsequent_indent="  "))
+    readme = TARBALL_README.format(
+        name=APP_NAME,
+        version=ver,
+        arch=arch,
+        package=PACKAGE,
+        depends=textwrap.fill(names, 100, subsequent_indent="  "),
+    )
     started = time.perf_counter()
 
     def add_text(archive: tarfile.TarFile, name: str, text: str, mode: int = 0o644) -> None:

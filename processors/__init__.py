@@ -23,9 +23,10 @@ from processors.errors import (
     ToolArgumentsError,
     ToolError,
 )
-from processors.message_list import MessageList
+from processors.loop.stream import AgentStream
 from processors.messages import Message
-from processors.processor import (
+from processors.messages.message_list import MessageList
+from processors.pipeline.processor import (
     HOOKS,
     ProcessAPIErrorArgs,
     ProcessInputArgs,
@@ -39,7 +40,6 @@ from processors.processor import (
     ProcessToolResultArgs,
 )
 from processors.result import GenerateResult, Step
-from processors.stream import AgentStream
 from processors.tools import Tool, tool
 from processors.tracing import RecordingTracer, TraceEvent, Tracer
 from processors.tripwire import TripWire, TripwireData, Violation

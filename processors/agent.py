@@ -18,13 +18,14 @@ from typing import Any
 
 from processors.context import RequestContext
 from processors.errors import ProcessorContractError, ProcessorLaneWarning
-from processors.loop import Run, RunConfig
+from processors.loop.config import RunConfig
+from processors.loop.run import Run
+from processors.loop.stream import AgentStream
 from processors.memory.base import Memory
 from processors.models.base import LanguageModel
-from processors.processor import LANE_HOOKS, Lane, implemented_hooks, processor_id
+from processors.pipeline.processor import LANE_HOOKS, Lane, implemented_hooks, processor_id
+from processors.pipeline.run_context import Entry
 from processors.result import GenerateResult
-from processors.runner import Entry
-from processors.stream import AgentStream
 from processors.tools import Tool, tools_by_name
 from processors.tracing import TraceHub, Tracer
 

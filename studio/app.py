@@ -37,12 +37,15 @@ def process_age() -> float:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="processor-studio", description="Design LLM agents and test guardrails.")
     parser.add_argument(
-        "--self-test", metavar="PNG", type=Path,
+        "--self-test",
+        metavar="PNG",
+        type=Path,
         help="chat offline with the sample agent through a tripwire, save a screenshot, exit 0 if all is well",
     )
     parser.add_argument("--data-dir", type=Path, help="keep threads and designs here instead of the user data folder")
-    parser.add_argument("--print-startup-time", action="store_true",
-                        help="print the seconds from launch to the window being shown")
+    parser.add_argument(
+        "--print-startup-time", action="store_true", help="print the seconds from launch to the window being shown"
+    )
     return parser.parse_args(argv)
 
 

@@ -245,7 +245,7 @@ def resolve_tools(names: Iterable[str], *, tool_folder: Path | None = None) -> l
 def build_agent(
     design: AgentDesign,
     *,
-    catalogue: Catalogue,
+    catalogue: Catalogue | None = None,
     api_key: str | None = None,
     memory: Memory | None = None,
     on_violation: Callable[[str, Violation], None] | None = None,
@@ -258,9 +258,15 @@ def build_agent(
     chain. ``on_violation(processor_id, violation)`` is told about every abort, before each processor's own
     ``on_violation`` runs as usual; processor ids are unique within the agent, and :func:`processor_entries`
     maps them back to chain entries. ``catalogue`` is a
-    :class:`processors.builtin.registry.Catalogue` (``studio.catalog.studio_catalogue()`` in the app).
+    :class:`processors.builtin.registry.Catalogue`; the studio's own (built-ins, plug-ins and the user's processors
+    folder) unless another is given.
     """
     from processors import Agent
+
+    if catalogue is None:
+        from studio.catalog import studio_catalogue
+
+        catalogue = studio_catalogue()
 
     chains = build_chains(design, catalogue, reuse=reuse)
     if on_violation is not None:
@@ -339,6 +345,9 @@ def available_tools(tool_folder: Path | None = None) -> tuple[list[str], list[st
         except Exception as error:
             problems.append(f"{path.name}: {type(error).__name__}: {error}")
             continue
-        names.extend(f"{path.name}:{name}" for name, value in sorted(vars(module).items())
-                     if isinstance(value, Tool) and not name.startswith("_"))
+        names.extend(
+            f"{path.name}:{name}"
+            for name, value in sorted(vars(module).items())
+            if isinstance(value, Tool) and not name.startswith("_")
+        )
     return names, problems

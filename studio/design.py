@@ -1,8 +1,10 @@
 """``AgentDesign``: what the editor edits — model, instructions, tools, three processor chains, retries.
 
 A design is a pydantic model saved as versioned JSON (``to_json``/``from_json``, ``save_design``/``load_design``);
-``build_agent`` turns it into a runtime :class:`processors.Agent`, and ``design_to_python`` exports a runnable
-script that builds the same agent with ``processors``. The editor never mutates a design in place outside its
+:func:`studio.build.build_agent` turns it into a runtime :class:`processors.Agent`, and
+:func:`studio.export.design_to_python` exports a runnable script that builds the same agent with ``processors``.
+This module is data only: it imports neither of them (nor the catalogue), so the design is the bottom of the
+studio's house. The editor never mutates a design in place outside its
 undo commands.
 
 Everything that can go wrong with a design the user wrote — a malformed file, a newer format, options a
@@ -24,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from processors import json_limits
-from processors.surrogates import scrub_json
+from processors.messages.surrogates import scrub_json
 from studio.files import write_text_atomic
 
 if TYPE_CHECKING:
@@ -88,8 +90,10 @@ class McpServerConfig(BaseModel):
         for where, values in (("env", self.env), ("headers", self.headers)):
             for name, value in values.items():
                 if _names_credential(name) or _CREDENTIAL_VALUE.match(value):
-                    raise ValueError(f"{where}.{name}: credentials must not be saved in a design, where anyone it "
-                                     "is shared with reads them; the studio reads them from the keyring")
+                    raise ValueError(
+                        f"{where}.{name}: credentials must not be saved in a design, where anyone it "
+                        "is shared with reads them; the studio reads them from the keyring"
+                    )
         return self
 
     def command_line(self) -> str:
@@ -184,14 +188,6 @@ class AgentDesign(BaseModel):
                     return lane, index, entry
         return None
 
-    def build_agent(self, *, catalogue: Any = None, **options: Any) -> Any:
-        """The runtime agent for this design (DESIGN.md's ``design.build_agent()``): :func:`studio.build.build_agent`
-        with the studio's catalogue unless another is given."""
-        from studio.build import build_agent
-        from studio.catalog import studio_catalogue
-
-        return build_agent(self, catalogue=catalogue if catalogue is not None else studio_catalogue(), **options)
-
     def to_json(self) -> str:
         """Pretty JSON with a stable key order: fields as declared, free-form dicts (options, extra) sorted.
 
@@ -281,10 +277,23 @@ class DesignError(ValueError):
 #: ``extra`` model settings refused because they are secrets.
 _SECRET_SETTINGS = frozenset({"api_key"})
 #: Words that make a setting or header name a credential (``Authorization``, ``x-api-key``, ``aws_secret_...``).
-_CREDENTIAL_WORDS = frozenset({
-    "key", "apikey", "token", "secret", "password", "passwd", "credential", "credentials", "authorization",
-    "auth", "cookie", "bearer", "signature",
-})
+_CREDENTIAL_WORDS = frozenset(
+    {
+        "key",
+        "apikey",
+        "token",
+        "secret",
+        "password",
+        "passwd",
+        "credential",
+        "credentials",
+        "authorization",
+        "auth",
+        "cookie",
+        "bearer",
+        "signature",
+    }
+)
 #: Names with a credential word that are not credentials (OpenAI's prompt cache routing hint).
 _NOT_CREDENTIALS = frozenset({"prompt_cache_key"})
 #: Header values that are credentials whatever the header is called.
@@ -331,9 +340,18 @@ def _url_credential(url: str) -> bool:
 
 
 #: ``extra`` model settings refused because a field of :class:`ModelConfig` (or the runtime) sets them.
-_RESERVED_SETTINGS = frozenset({
-    "model", "model_id", "api_base", "base_url", "messages", "stream", "tools", "custom_llm_provider",
-})
+_RESERVED_SETTINGS = frozenset(
+    {
+        "model",
+        "model_id",
+        "api_base",
+        "base_url",
+        "messages",
+        "stream",
+        "tools",
+        "custom_llm_provider",
+    }
+)
 
 _LANE_TITLES: dict[Lane, str] = {"input": "Input chain", "output": "Output chain", "error": "Error chain"}
 
@@ -409,9 +427,7 @@ def load_design(path: str | os.PathLike[str]) -> AgentDesign:
     try:
         return AgentDesign.from_json(text)
     except DesignError as error:
-        raise DesignError(
-            f"{file.name}: {error.message}", path=error.path, problems=error.problems
-        ) from None
+        raise DesignError(f"{file.name}: {error.message}", path=error.path, problems=error.problems) from None
 
 
 def save_design(design: AgentDesign, path: str | os.PathLike[str]) -> None:
@@ -422,26 +438,16 @@ def save_design(design: AgentDesign, path: str | os.PathLike[str]) -> None:
 # ---------------------------------------------------------------------------------------- building an agent
 
 
-# The builders and the exporter live in their own modules (which import this one); their names stay importable
-# from here, resolved on first use.
-_ELSEWHERE = {
-    "BuiltEntry": "studio.build", "api_key_env_var": "studio.build", "available_tools": "studio.build",
-    "build_agent": "studio.build", "build_chains": "studio.build", "build_model": "studio.build",
-    "build_processor": "studio.build", "entry_label": "studio.build", "processor_entries": "studio.build",
-    "resolve_tool": "studio.build", "resolve_tools": "studio.build", "design_to_python": "studio.export",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _ELSEWHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'studio.design' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(module), name)
-
-
 __all__ = [
-    "DEMO_MODEL", "DESIGN_VERSION", "LANES", "AgentDesign", "ChainEntry", "DesignError", "Lane", "ModelConfig",
-    "load_design", "new_uid", "save_design", *_ELSEWHERE,
+    "DEMO_MODEL",
+    "DESIGN_VERSION",
+    "LANES",
+    "AgentDesign",
+    "ChainEntry",
+    "DesignError",
+    "Lane",
+    "ModelConfig",
+    "load_design",
+    "new_uid",
+    "save_design",
 ]

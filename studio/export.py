@@ -3,7 +3,7 @@
 The script imports each processor class from its own module (user files by path), reads the API key from the
 provider's environment variable (it is never written into the script) and chats on standard input. It needs the
 ``processors`` package only — never ``studio`` (the offline demo model and tools come from
-:mod:`processors.offline_demo`) — plus litellm for a real model and the user's own processor and tool files when
+:mod:`processors.demo.offline`) — plus litellm for a real model and the user's own processor and tool files when
 the design uses them; :func:`script_requirements` says which, and the script's docstring repeats it.
 """
 
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from processors.builtin.registry import Catalogue
 
-from processors.surrogates import scrub
+from processors.messages.surrogates import scrub
 from studio.build import (
     BuiltEntry,
     _default_tools_folder,
@@ -66,8 +66,9 @@ def design_to_python(
         compile(script, "exported agent script", "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as error:  # ValueError: NUL bytes, in Python < 3.12
         logger.error("the exported script does not compile: %s", error)
-        raise DesignError(f"The script could not be generated as valid Python ({error}); nothing was written",
-                          path="") from error
+        raise DesignError(
+            f"The script could not be generated as valid Python ({error}); nothing was written", path=""
+        ) from error
     return script
 
 
@@ -349,14 +350,17 @@ class _Script:
     def model(self) -> str:
         config = self.design.model
         if config.is_demo:
-            return f"model = {self._import('processors.offline_demo', 'demo_model')}()"
+            return f"model = {self._import('processors.demo.offline', 'demo_model')}()"
         self.stdlib.add("import os")
         model_id = config.model.strip()
         self.constants.insert(0, f"API_KEY_ENV = {_flat_literal(script_key_env(self.design))}")
         # A server of the design's own choosing gets the key named for it, or a placeholder: never the provider's
         # standard variable, which litellm would otherwise read and send there.
-        key = "os.environ.get(API_KEY_ENV)" if not _custom_endpoint(self.design) else (
-            'os.environ.get(API_KEY_ENV) or "no-key"')
+        key = (
+            "os.environ.get(API_KEY_ENV)"
+            if not _custom_endpoint(self.design)
+            else ('os.environ.get(API_KEY_ENV) or "no-key"')
+        )
         leading = [
             _flat_literal(model_id),
             f"api_base={_flat_literal(config.api_base or None)}",
@@ -370,7 +374,7 @@ class _Script:
         for name in self.design.tools:
             target = _tool_file_and_function(name)
             if target is None:
-                expressions.append(f"{self._import('processors.offline_demo', 'DEMO_TOOLS')}[{_flat_literal(name)}]")
+                expressions.append(f"{self._import('processors.demo.offline', 'DEMO_TOOLS')}[{_flat_literal(name)}]")
                 continue
             if _AS_TOOL not in self.helpers:
                 self._helper(_LOAD_FROM_FILE)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Mapping
 
-from processors.mcp_tools import HttpServer, McpServerError, McpToolSource, StdioServer
 from processors.tools import Tool
+from processors.tools.mcp import HttpServer, McpServerError, McpToolSource, StdioServer
 from studio.design import AgentDesign, McpServerConfig
 
 __all__ = ["open_mcp_tools", "runtime_server"]

@@ -48,8 +48,11 @@ def sample_design() -> AgentDesign:
         output=[
             ChainEntry(
                 type="PIIDetector",
-                options={"strategy": "redact", "redaction_method": "mask",
-                         "detection_types": ["email", "phone", "credit-card"]},
+                options={
+                    "strategy": "redact",
+                    "redaction_method": "mask",
+                    "detection_types": ["email", "phone", "credit-card"],
+                },
             ),
             ChainEntry(
                 type="SystemPromptScrubber",

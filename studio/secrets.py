@@ -118,8 +118,11 @@ class SecretStore:
                 self._book.key_saved(provider, saved_for)
                 return "keyring"
             except keyring.errors.KeyringError as error:
-                logger.warning("the keyring refused the key for %s (%s); keeping it for this session", provider,
-                               type(error).__name__)
+                logger.warning(
+                    "the keyring refused the key for %s (%s); keeping it for this session",
+                    provider,
+                    type(error).__name__,
+                )
                 self._available = False
         self._session[provider] = key
         self._session_book.key_saved(provider, saved_for)

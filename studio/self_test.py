@@ -69,8 +69,10 @@ async def run_self_test(window: Any, workspace: Any, screenshot: Path) -> bool:
 
     blocked = await _reply(window, workspace, PROMPTS[2])
     tripwire = blocked.tripwire if blocked else None
-    check("the injection attempt tripped a guardrail",
-          tripwire is not None and tripwire.processor_id == "prompt-injection-detector")
+    check(
+        "the injection attempt tripped a guardrail",
+        tripwire is not None and tripwire.processor_id == "prompt-injection-detector",
+    )
     items = list(workspace.chat.items)
     banners = [item for item in items if isinstance(item, TripwireItem)]
     check("the chat shows a tripwire banner", len(banners) == 1)
@@ -78,8 +80,10 @@ async def run_self_test(window: Any, workspace: Any, screenshot: Path) -> bool:
     if blocked is not None:
         window.chat.tripwire_clicked.emit(blocked.run_id)
     selected = window.inspector.selected_entry()
-    check("clicking the banner selects the tripwire in the inspector",
-          selected is not None and getattr(selected, "outcome", None) == "aborted")
+    check(
+        "clicking the banner selects the tripwire in the inspector",
+        selected is not None and getattr(selected, "outcome", None) == "aborted",
+    )
     saved = await workspace.store.memory.all_messages(record.id)
     check("the thread was saved", len(saved) >= 4)
 

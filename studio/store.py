@@ -1,16 +1,16 @@
 """The studio's store: agent designs, runs, trace events and violations, beside the threads in one database.
 
     store = Store()                                   # the user data dir's studio.db (``studio.paths``)
-    agent = design.build_agent(memory=store.memory)   # threads and messages: the runtime's SqlMemory
+    agent = build_agent(design, memory=store.memory)   # threads and messages: the runtime's SqlMemory
     await store.start_run(run_id, design_id=..., thread_id=..., model=...)
     ...
     await store.add_trace_events(run_id, [event.to_dict() for event in tracer.events])
     await store.finish_run(run_id, outcome="finished", finish_reason="stop", usage=result.usage.model_dump())
 
 A ``Store`` wraps a :class:`~processors.memory.sql.SqlMemory` (composition): the same engine, worker thread,
-schema checks and migrations. The tables are defined with the runtime's (``processors.memory.schema``) because a
-database has one migration history; their meaning lives here. Every method is async and does its work off the
-event loop's thread, so the UI never waits on the disk.
+schema checks and migrations. The studio's tables are its own (:mod:`studio.store_schema`), and so is their
+history (:mod:`studio.migrations`), which continues the runtime's: one database, one history, two owners.
+Every method is async and does its work off the event loop's thread, so the UI never waits on the disk.
 """
 
 from __future__ import annotations
@@ -27,9 +27,11 @@ from sqlalchemy.engine import URL, Connection
 from processors.memory.errors import StoreError
 from processors.memory.migrate import OpenReport
 from processors.memory.records import ThreadRecord, utcnow
-from processors.memory.schema import UnreadableJSON, designs, runs, threads, trace_events, violations
+from processors.memory.schema import UnreadableJSON, threads
 from processors.memory.sql import SqlMemory
 from processors.tracing import TraceEvent
+from studio.migrations import STUDIO_MIGRATIONS
+from studio.store_schema import designs, runs, trace_events, violations
 
 
 class RunNotFoundError(StoreError, LookupError):
@@ -104,7 +106,7 @@ class Store:
 
             url = database_url()
         #: Threads and messages; hand it to agents as their ``memory``.
-        self.memory = SqlMemory(url, last_messages, create=create)
+        self.memory = SqlMemory(url, last_messages, create=create, migrations=(STUDIO_MIGRATIONS,))
 
     def __repr__(self) -> str:
         return f"Store({self.memory!r})"
@@ -135,8 +137,9 @@ class Store:
                 sa.update(designs).where(designs.c.id == design_id).values(name=name, json=json_text, updated_at=now)
             ).rowcount
             if not changed:
-                connection.execute(sa.insert(designs).values(
-                    id=design_id, name=name, json=json_text, created_at=now, updated_at=now))
+                connection.execute(
+                    sa.insert(designs).values(id=design_id, name=name, json=json_text, created_at=now, updated_at=now)
+                )
             return _design(connection.execute(sa.select(designs).where(designs.c.id == design_id)).one())
 
         return await self.memory.run_sync(work, write=True)
@@ -181,13 +184,32 @@ class Store:
                 if exists is None:
                     thread = ThreadRecord(id=thread_id, resource_id=resource_id, created_at=now, updated_at=now)
                     connection.execute(sa.insert(threads).values(**thread.model_dump()))
-            connection.execute(sa.insert(runs).values(
-                id=run_id, design_id=design_id, design_json=design_json, thread_id=thread_id, model=model,
-                started_at=now, input_text=input_text,
-            ))
-            return RunRecord(id=run_id, design_id=design_id, thread_id=thread_id, model=model, started_at=now,
-                             finished_at=None, outcome=None, finish_reason=None, usage=None, tripwire=None,
-                             error=None, design_json=design_json, input_text=input_text)
+            connection.execute(
+                sa.insert(runs).values(
+                    id=run_id,
+                    design_id=design_id,
+                    design_json=design_json,
+                    thread_id=thread_id,
+                    model=model,
+                    started_at=now,
+                    input_text=input_text,
+                )
+            )
+            return RunRecord(
+                id=run_id,
+                design_id=design_id,
+                thread_id=thread_id,
+                model=model,
+                started_at=now,
+                finished_at=None,
+                outcome=None,
+                finish_reason=None,
+                usage=None,
+                tripwire=None,
+                error=None,
+                design_json=design_json,
+                input_text=input_text,
+            )
 
         return await self.memory.run_sync(work, write=True)
 
@@ -202,10 +224,17 @@ class Store:
         error: str | None = None,
     ) -> None:
         """Record how a run ended. :class:`RunNotFoundError` if it was never started."""
-        statement = sa.update(runs).where(runs.c.id == run_id).values(
-            finished_at=utcnow(), outcome=outcome, finish_reason=finish_reason,
-            usage=dict(usage) if usage is not None else None,
-            tripwire=dict(tripwire) if tripwire is not None else None, error=error,
+        statement = (
+            sa.update(runs)
+            .where(runs.c.id == run_id)
+            .values(
+                finished_at=utcnow(),
+                outcome=outcome,
+                finish_reason=finish_reason,
+                usage=dict(usage) if usage is not None else None,
+                tripwire=dict(tripwire) if tripwire is not None else None,
+                error=error,
+            )
         )
 
         def work(connection: Connection) -> None:
@@ -257,9 +286,9 @@ class Store:
         event_query = sa.select(trace_events).where(trace_events.c.run_id.in_(run_ids)).order_by(trace_events.c.seq)
         violation_query = sa.select(violations).where(violations.c.run_id.in_(run_ids)).order_by(violations.c.seq)
 
-        def work(connection: Connection) -> tuple[
-            list[RunRecord], dict[str, list[dict[str, Any]]], dict[str, list[ViolationRecord]]
-        ]:
+        def work(
+            connection: Connection,
+        ) -> tuple[list[RunRecord], dict[str, list[dict[str, Any]]], dict[str, list[ViolationRecord]]]:
             records = [_run(row) for row in connection.execute(run_query)]
             events: dict[str, list[dict[str, Any]]] = {record.id: [] for record in records}
             for row in connection.execute(event_query):
@@ -301,17 +330,28 @@ class Store:
 
 # --------------------------------------------------------------------------------------------- row mapping
 def _design(row: Any) -> DesignRecord:
-    return DesignRecord(id=row.id, name=row.name, json_text=row.json, created_at=row.created_at,
-                        updated_at=row.updated_at)
+    return DesignRecord(
+        id=row.id, name=row.name, json_text=row.json, created_at=row.created_at, updated_at=row.updated_at
+    )
 
 
 def _run(row: Any) -> RunRecord:
     unreadable = tuple(name for name in ("usage", "tripwire") if isinstance(getattr(row, name), UnreadableJSON))
     return RunRecord(
-        id=row.id, design_id=row.design_id, thread_id=row.thread_id, model=row.model, started_at=row.started_at,
-        finished_at=row.finished_at, outcome=row.outcome, finish_reason=row.finish_reason,
-        usage=_readable(row.usage), tripwire=_readable(row.tripwire), error=row.error, design_json=row.design_json,
-        input_text=row.input_text, unreadable=unreadable,
+        id=row.id,
+        design_id=row.design_id,
+        thread_id=row.thread_id,
+        model=row.model,
+        started_at=row.started_at,
+        finished_at=row.finished_at,
+        outcome=row.outcome,
+        finish_reason=row.finish_reason,
+        usage=_readable(row.usage),
+        tripwire=_readable(row.tripwire),
+        error=row.error,
+        design_json=row.design_json,
+        input_text=row.input_text,
+        unreadable=unreadable,
     )
 
 
@@ -323,22 +363,35 @@ def _readable(value: Any) -> Any:
 def _tripwire(row: Any) -> TripwireRecord:
     data: dict[str, Any] = row.tripwire
     return TripwireRecord(
-        run_id=row.id, at=row.started_at, reason=str(data.get("reason", "")),
-        processor_id=data.get("processorId", data.get("processor_id")), retry=bool(data.get("retry", False)),
+        run_id=row.id,
+        at=row.started_at,
+        reason=str(data.get("reason", "")),
+        processor_id=data.get("processorId", data.get("processor_id")),
+        retry=bool(data.get("retry", False)),
         metadata=data.get("metadata"),
     )
 
 
 def _violation(row: Any) -> ViolationRecord:
-    return ViolationRecord(run_id=row.run_id, processor_id=row.processor_id, message=row.message, detail=row.detail,
-                           at=row.created_at)
+    return ViolationRecord(
+        run_id=row.run_id, processor_id=row.processor_id, message=row.message, detail=row.detail, at=row.created_at
+    )
 
 
 #: ``TraceEvent.to_dict()`` keys → columns.
 _TRACE_KEYS = {
-    "stepNumber": "step_number", "hook": "hook", "processorId": "processor_id", "processorIndex": "processor_index",
-    "startedAt": "started_at", "endedAt": "ended_at", "outcome": "outcome", "before": "before", "after": "after",
-    "state": "state", "detail": "detail", "chunkStats": "chunk_stats",
+    "stepNumber": "step_number",
+    "hook": "hook",
+    "processorId": "processor_id",
+    "processorIndex": "processor_index",
+    "startedAt": "started_at",
+    "endedAt": "ended_at",
+    "outcome": "outcome",
+    "before": "before",
+    "after": "after",
+    "state": "state",
+    "detail": "detail",
+    "chunkStats": "chunk_stats",
 }
 
 

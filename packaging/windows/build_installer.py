@@ -27,15 +27,19 @@ ISCC_FOLDERS = ("Inno Setup 7", "Inno Setup 6")
 
 def find_iscc(explicit: str | None) -> Path:
     candidates = [explicit, os.environ.get("ISCC"), shutil.which("ISCC.exe"), shutil.which("iscc")]
-    for base in (os.environ.get("PROGRAMFILES(X86)"), os.environ.get("PROGRAMFILES"),
-                 os.environ.get("LOCALAPPDATA") and str(Path(os.environ["LOCALAPPDATA"]) / "Programs")):
+    for base in (
+        os.environ.get("PROGRAMFILES(X86)"),
+        os.environ.get("PROGRAMFILES"),
+        os.environ.get("LOCALAPPDATA") and str(Path(os.environ["LOCALAPPDATA"]) / "Programs"),
+    ):
         if base:
             candidates += [str(Path(base) / folder / "ISCC.exe") for folder in ISCC_FOLDERS]
     for candidate in candidates:
         if candidate and Path(candidate).is_file():
             return Path(candidate)
-    raise SystemExit("windows: ISCC.exe (Inno Setup 6.3+) not found; install it (choco install innosetup) or "
-                     "pass --iscc / set ISCC")
+    raise SystemExit(
+        "windows: ISCC.exe (Inno Setup 6.3+) not found; install it (choco install innosetup) or pass --iscc / set ISCC"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,9 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     if not icon.is_file():
         raise SystemExit(f"windows: {icon} missing (packaging/icons.py --out build/icons renders it)")
     command = [
-        str(find_iscc(args.iscc)), "/Qp",
-        f"/DAppVersion={version()}", f"/DFileVersion={windows_version()}",
-        f"/DSourceDir={args.bundle.resolve()}", f"/DOutputDir={args.out.resolve()}", f"/DIconFile={icon.resolve()}",
+        str(find_iscc(args.iscc)),
+        "/Qp",
+        f"/DAppVersion={version()}",
+        f"/DFileVersion={windows_version()}",
+        f"/DSourceDir={args.bundle.resolve()}",
+        f"/DOutputDir={args.out.resolve()}",
+        f"/DIconFile={icon.resolve()}",
         str(HERE / "processor_studio.iss"),
     ]
     print("windows:", " ".join(command), flush=True)

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from processors.errors import ProcessorsError
-from processors.processor import Processor
+from processors.pipeline.processor import Processor
 
 
 class InvalidOptionsError(ProcessorsError, ValueError):

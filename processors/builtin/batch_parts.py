@@ -36,8 +36,8 @@ from pydantic import Field
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 from processors.builtin.support import with_text
 from processors.chunks import AnyChunk, Chunk
-from processors.processor import ProcessOutputStreamArgs
-from processors.runner import REPROCESS_KEY
+from processors.pipeline.processor import ProcessOutputStreamArgs
+from processors.pipeline.stream_chain import REPROCESS_KEY
 
 #: Parts that end a text block, a step or the run: the batch is released before them whatever
 #: ``emit_on_non_text`` says.

@@ -28,7 +28,7 @@ from typing import Any
 
 from processors.builtin.patterns import Match
 from processors.chunks import AnyChunk, Chunk, TextDeltaChunk, TextDeltaPayload
-from processors.runner import REPROCESS_KEY
+from processors.pipeline.stream_chain import REPROCESS_KEY
 
 #: How much already-emitted text is kept as left context (for look-behinds and keyword windows).
 CONTEXT_CHARS = 48
@@ -62,7 +62,13 @@ class CarryOver:
 
     @classmethod
     def of(
-        cls, state: dict[str, Any], key: str, *, carry: int, max_hold: int = 16_384, batch: int = BATCH,
+        cls,
+        state: dict[str, Any],
+        key: str,
+        *,
+        carry: int,
+        max_hold: int = 16_384,
+        batch: int = BATCH,
         limit: Callable[[str, int, int], int] | None = None,
     ) -> CarryOver:
         buffer = state.get(key)

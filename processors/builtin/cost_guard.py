@@ -36,7 +36,7 @@ from pydantic import Field
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 from processors.builtin.model_data import ModelPrice, cost_of, model_price
 from processors.builtin.support import report_violation
-from processors.processor import HookArgs, ProcessInputStepArgs, ProcessLLMResponseArgs
+from processors.pipeline.processor import HookArgs, ProcessInputStepArgs, ProcessLLMResponseArgs
 from processors.usage import Usage
 
 logger = logging.getLogger(__name__)
@@ -93,7 +93,9 @@ class CostGuardOptions(ProcessorOptions):
         default="resource", description="What the budget is for: one run, one conversation, or one user."
     )
     window_hours: float | None = Field(
-        default=168, gt=0, le=87_600,
+        default=168,
+        gt=0,
+        le=87_600,
         description="Only spending in this many past hours counts (unset: since the ledger began).",
     )
     strategy: Literal["block", "warn"] = Field(
@@ -107,7 +109,8 @@ class CostGuardOptions(ProcessorOptions):
     )
     include_breakdown: bool = Field(default=False, description="Add a per-model cost breakdown to the metadata.")
     price_model: str | None = Field(
-        default=None, max_length=200,
+        default=None,
+        max_length=200,
         description="Price calls as this model (litellm's name, e.g. gpt-4o-mini) instead of the run's model.",
     )
     input_cost_per_million: float | None = Field(
@@ -141,9 +144,11 @@ class CostGuard(BuiltinProcessor):
         if options.input_cost_per_million is None and options.output_cost_per_million is None:
             return known
         return ModelPrice(
-            input=(options.input_cost_per_million / 1e6) if options.input_cost_per_million is not None
+            input=(options.input_cost_per_million / 1e6)
+            if options.input_cost_per_million is not None
             else (known.input if known else 0.0),
-            output=(options.output_cost_per_million / 1e6) if options.output_cost_per_million is not None
+            output=(options.output_cost_per_million / 1e6)
+            if options.output_cost_per_million is not None
             else (known.output if known else 0.0),
             cached_input=known.cached_input if known else None,
         )
@@ -172,8 +177,7 @@ class CostGuard(BuiltinProcessor):
         cost = self.spent(key, state)
         if cost >= options.max_cost:
             reason = options.message or (
-                f"Cost budget of ${options.max_cost:.4f} for this {options.scope} is used up "
-                f"(spent ${cost:.4f})"
+                f"Cost budget of ${options.max_cost:.4f} for this {options.scope} is used up (spent ${cost:.4f})"
             )
             metadata = self._metadata(key, cost, "hard", state)
             if options.strategy == "block":

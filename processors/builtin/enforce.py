@@ -17,7 +17,7 @@ from typing import Protocol
 from processors.builtin.patterns import Match
 from processors.builtin.pii_patterns import resolve
 from processors.messages import Message
-from processors.processor import HookArgs
+from processors.pipeline.processor import HookArgs
 
 #: Logs a warning about ``found`` (called for the warn strategy).
 Warn = Callable[[list[Match]], object]

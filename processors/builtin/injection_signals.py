@@ -42,7 +42,9 @@ _Z_IGNORE = (
     r"(?:忽略|忽视|忽視|无视|無視|不要理会|不要理會|不用理会|不用理會|别管|別管|不用管|抛开|拋開|放一边|放一邊|忘掉|忘记|忘記|"
     r"跳过|跳過|绕过|繞過|不必遵守|不再遵守|不用遵守|违背|違背|覆盖|覆蓋|覆写|覆寫|推翻)"
 )
-_Z_PRIOR = r"(?:之前|先前|以前|以上|上面|前面|原有|原本|原来|原來|原先|此前|早先|你的|你收到的|所有|一切|全部|系统|系統)"
+_Z_PRIOR = (
+    r"(?:之前|先前|以前|以上|上面|前面|原有|原本|原来|原來|原先|此前|早先|你的|你收到的|所有|一切|全部|系统|系統)"
+)
 _Z_RULES = (
     r"(?:指令|指示|规则|規則|设定|設定|规定|規定|要求|命令|提示词|提示詞|提示|约束|約束|限制|政策|准则|準則|配置|守则|守則|"
     r"安排|设置|設置)"
@@ -100,385 +102,877 @@ _N_SHOW: Final = (
 
 SIGNALS: Final[tuple[Signal, ...]] = (
     # ================================================================================== injection (English)
-    _s("injection", 0.9, "ignor|disregard|forget|skip|neglect|bypass|set aside|throw away|drop|discard|override",
-       r"\b(?:ignor(?:e|es|ing)|disregard|forget|skip|neglect|bypass|set aside|throw away|drop|discard|override)\b"
-       r"{GAP40}\b{PRIOR}\b{GAP20}\b{RULES}"),
-    _s("injection", 0.9, "ignor|disregard|forget|discard|drop",
-       r"\b(?:ignore|disregard|forget|discard|drop)\b{GAP20}\b(?:your|the|any|all|whatever)\b{GAP20}"
-       r"\b(?:instructions|rules|guidelines|directives|programming|policy|orders)\b"
-       r"(?!\s+(?:for|on|about|of|to)\b)"),
-    _s("injection", 0.85, "ignor|disregard|forget",
-       r"\b(?:ignore|disregard|forget)\s+(?:everything|all(?: of it)?|anything|what)\b"
-       r"\s+(?:you\s+(?:were|have been|'ve been)\s+(?:told|given|instructed)|above|before|previously|"
-       r"(?:you\s+)?(?:were|was)\s+told)"),
-    _s("injection", 0.9, "previous|prior|above|earlier|initial|original|old|former",
-       r"\b{PRIOR}\s+{RULES}{GAP20}\b(?:no longer (?:appl|matter)|don'?t apply|do not apply|are (?:cancel|void|"
-       r"revoked|obsolete|null|outdated)|have been (?:cancel|revoked|replaced)|are obsolete|(?:was|were) (?:a|just a) "
-       r"test|have expired|(?:has|have) expired)"),
-    _s("injection", 0.9, "above|before|earlier",
-       r"\b{RULES}\s+(?:above|before|earlier|you were given)\b{GAP20}\b(?:no longer|void|cancel\w*|obsolete|outdated|"
-       r"(?:were|was)\s+(?:a|just a|only a)\s+test|expired)"),
-    _s("injection", 0.75, "real instructions|actual instructions|true instructions",
-       r"\b(?:the\s+)?(?:real|actual|true)\s+instructions\s+(?:are|follow)\b"),
-    _s("injection", 0.85, "replac", r"\breplac\w*\s+(?:anything|everything|all)\s+(?:said|written|stated|given|you were "
-                                    r"told)\s+(?:before|above|earlier)"),
-    _s("injection", 0.85, "whatever you were|everything before|everything above|before this message",
-       r"\b(?:whatever you were (?:told|instructed|given)|everything (?:before|above) this(?: message)?)\b"
-       r"{GAP40}\b(?:no longer|void|cancel|doesn'?t matter|does not matter|is irrelevant)"),
+    _s(
+        "injection",
+        0.9,
+        "ignor|disregard|forget|skip|neglect|bypass|set aside|throw away|drop|discard|override",
+        r"\b(?:ignor(?:e|es|ing)|disregard|forget|skip|neglect|bypass|set aside|throw away|drop|discard|override)\b"
+        r"{GAP40}\b{PRIOR}\b{GAP20}\b{RULES}",
+    ),
+    _s(
+        "injection",
+        0.9,
+        "ignor|disregard|forget|discard|drop",
+        r"\b(?:ignore|disregard|forget|discard|drop)\b{GAP20}\b(?:your|the|any|all|whatever)\b{GAP20}"
+        r"\b(?:instructions|rules|guidelines|directives|programming|policy|orders)\b"
+        r"(?!\s+(?:for|on|about|of|to)\b)",
+    ),
+    _s(
+        "injection",
+        0.85,
+        "ignor|disregard|forget",
+        r"\b(?:ignore|disregard|forget)\s+(?:everything|all(?: of it)?|anything|what)\b"
+        r"\s+(?:you\s+(?:were|have been|'ve been)\s+(?:told|given|instructed)|above|before|previously|"
+        r"(?:you\s+)?(?:were|was)\s+told)",
+    ),
+    _s(
+        "injection",
+        0.9,
+        "previous|prior|above|earlier|initial|original|old|former",
+        r"\b{PRIOR}\s+{RULES}{GAP20}\b(?:no longer (?:appl|matter)|don'?t apply|do not apply|are (?:cancel|void|"
+        r"revoked|obsolete|null|outdated)|have been (?:cancel|revoked|replaced)|are obsolete|(?:was|were) (?:a|just a) "
+        r"test|have expired|(?:has|have) expired)",
+    ),
+    _s(
+        "injection",
+        0.9,
+        "above|before|earlier",
+        r"\b{RULES}\s+(?:above|before|earlier|you were given)\b{GAP20}\b(?:no longer|void|cancel\w*|obsolete|outdated|"
+        r"(?:were|was)\s+(?:a|just a|only a)\s+test|expired)",
+    ),
+    _s(
+        "injection",
+        0.75,
+        "real instructions|actual instructions|true instructions",
+        r"\b(?:the\s+)?(?:real|actual|true)\s+instructions\s+(?:are|follow)\b",
+    ),
+    _s(
+        "injection",
+        0.85,
+        "replac",
+        r"\breplac\w*\s+(?:anything|everything|all)\s+(?:said|written|stated|given|you were "
+        r"told)\s+(?:before|above|earlier)",
+    ),
+    _s(
+        "injection",
+        0.85,
+        "whatever you were|everything before|everything above|before this message",
+        r"\b(?:whatever you were (?:told|instructed|given)|everything (?:before|above) this(?: message)?)\b"
+        r"{GAP40}\b(?:no longer|void|cancel|doesn'?t matter|does not matter|is irrelevant)",
+    ),
     _s("injection", 0.85, "never mind|nevermind", r"\bnever\s?mind\s+(?:the|your|all)?\s*{PRIOR}?\s*{RULES}"),
-    _s("injection", 0.85, "new|real|actual|updated",
-       r"\b{AI}\b[,:]?\s+(?:your\s+)?(?:new|real|actual|updated)\s+(?:instructions?|directives?|rules|task)"),
-    _s("injection", 0.8, "note|message|attention|reading|processing|parsing|summari|p.s",
-       r"\b(?:note|message|attention|p\.?s\.?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:ai|assistant|llm|model|"
-       r"chatbot|automated|analysis software|language model|bots?|agents?|crawlers?)"
-       r"|\b(?:ai|assistant|llm|model)s?(?:\s+(?:agents?|assistants?|models?))?\s+(?:reading|processing|parsing|"
-       r"summari[sz]ing)\s+(?:this|these)\b|^\s*attention\s+(?:ai|assistant|llm|language model)"),
+    _s(
+        "injection",
+        0.85,
+        "new|real|actual|updated",
+        r"\b{AI}\b[,:]?\s+(?:your\s+)?(?:new|real|actual|updated)\s+(?:instructions?|directives?|rules|task)",
+    ),
+    _s(
+        "injection",
+        0.8,
+        "note|message|attention|reading|processing|parsing|summari|p.s",
+        r"\b(?:note|message|attention|p\.?s\.?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:ai|assistant|llm|model|"
+        r"chatbot|automated|analysis software|language model|bots?|agents?|crawlers?)"
+        r"|\b(?:ai|assistant|llm|model)s?(?:\s+(?:agents?|assistants?|models?))?\s+(?:reading|processing|parsing|"
+        r"summari[sz]ing)\s+(?:this|these)\b|^\s*attention\s+(?:ai|assistant|llm|language model)",
+    ),
     _s("injection", 0.85, "instruction", r"\binstructions?\s+(?:for|to)\s+(?:the\s+|any\s+)?{AI}\b"),
-    _s("injection", 0.8, "if you are", r"\bif\s+you\s+are\s+an?\s+(?:ai|llm|language model|assistant|model|bot|"
-                                        r"agent|automated)"),
+    _s(
+        "injection",
+        0.8,
+        "if you are",
+        r"\bif\s+you\s+are\s+an?\s+(?:ai|llm|language model|assistant|model|bot|"
+        r"agent|automated)",
+    ),
     _s("injection", 0.75, "new instruction", r"\bnew\s+instructions?\s+from\b"),
-    _s("injection", 0.8, "when you|when summari|when translat",
-       r"\bwhen\s+(?:you\s+)?(?:summari[sz]e|summari[sz]ing|translat\w*|read\w*|process\w*|answer\w*)\s+(?:this|"
-       r"these|the)\b{GAP60}\b(?:say|tell|recommend|state|claim|write|rate|mention)\b"),
-    _s("injection", 0.6, "your new|your only|your real|your actual|objective",
-       r"\byour\s+(?:new|only|real|actual)\s+(?:task|job|goal|purpose|instruction|objective)\s+is\b"
-       r"|\bnew\s+objective\b{GAP40}\breplac"),
-    _s("injection", 0.4, "new instructions|new directives|new rules",
-       r"\b(?:important\s+)?new\s+(?:instructions|directives|rules)\s*(?::|follow)"),
-    _s("injection", 0.7, "pwned|hacked",
-       r"\b(?:say|print|output|reply|respond|answer)\b{GAP20}['\"]?\b(?:pwned|hacked|i have been (?:pwned|hacked)|"
-       r"access granted)"),
-    _s("injection", 0.8, "from now|from this point",
-       r"\bfrom\s+(?:now|this\s+point)\s+(?:on|forward|onwards)\b{GAP60}\b(?:disregard|ignore|"
-       r"only\s+(?:follow|obey|answer|respond)|no\s+(?:rules|restrictions|limits)|follow my)"),
-    _s("injection", 0.9, "ignor|olvid|oubli|vergiss|dimentic",
-       r"\b(?:ignor\w+|olvid\w+|oubli\w+|vergiss\w*|dimentica\w*)\s+(?:toutes\s+les|tous\s+les|alle|las|los|les|le|"
-       r"todas\s+las|todos\s+los|tutte\s+le)\s+(?:\w+\s+)?(?:instructions|anweisungen|instrucciones|istruzioni|"
-       r"regeln|reglas|règles|consignes|indicaciones)"),
-    _s("injection", 0.75, "instead",
-       r"\b(?:do not|don'?t|stop)\b{GAP40}\b(?:summari[sz]\w+|translat\w+)\b{GAP60}\binstead\b"),
-    _s("injection", 0.7, "instead",
-       r"\binstead\b{GAP40}\b(?:recommend|approve|delete|say|tell me|output|print|respond|ask)\b"
-       r"{GAP60}\b(?:instructions|password|secret|product|files|hacked|refund|configuration|context)"),
-    _s("injection", 0.7, "end of", r"\[\s*end of (?:document|text|input|context)\s*\]|\bend of (?:user )?"
-                                    r"(?:input|query|prompt)\b"),
+    _s(
+        "injection",
+        0.8,
+        "when you|when summari|when translat",
+        r"\bwhen\s+(?:you\s+)?(?:summari[sz]e|summari[sz]ing|translat\w*|read\w*|process\w*|answer\w*)\s+(?:this|"
+        r"these|the)\b{GAP60}\b(?:say|tell|recommend|state|claim|write|rate|mention)\b",
+    ),
+    _s(
+        "injection",
+        0.6,
+        "your new|your only|your real|your actual|objective",
+        r"\byour\s+(?:new|only|real|actual)\s+(?:task|job|goal|purpose|instruction|objective)\s+is\b"
+        r"|\bnew\s+objective\b{GAP40}\breplac",
+    ),
+    _s(
+        "injection",
+        0.4,
+        "new instructions|new directives|new rules",
+        r"\b(?:important\s+)?new\s+(?:instructions|directives|rules)\s*(?::|follow)",
+    ),
+    _s(
+        "injection",
+        0.7,
+        "pwned|hacked",
+        r"\b(?:say|print|output|reply|respond|answer)\b{GAP20}['\"]?\b(?:pwned|hacked|i have been (?:pwned|hacked)|"
+        r"access granted)",
+    ),
+    _s(
+        "injection",
+        0.8,
+        "from now|from this point",
+        r"\bfrom\s+(?:now|this\s+point)\s+(?:on|forward|onwards)\b{GAP60}\b(?:disregard|ignore|"
+        r"only\s+(?:follow|obey|answer|respond)|no\s+(?:rules|restrictions|limits)|follow my)",
+    ),
+    _s(
+        "injection",
+        0.9,
+        "ignor|olvid|oubli|vergiss|dimentic",
+        r"\b(?:ignor\w+|olvid\w+|oubli\w+|vergiss\w*|dimentica\w*)\s+(?:toutes\s+les|tous\s+les|alle|las|los|les|le|"
+        r"todas\s+las|todos\s+los|tutte\s+le)\s+(?:\w+\s+)?(?:instructions|anweisungen|instrucciones|istruzioni|"
+        r"regeln|reglas|règles|consignes|indicaciones)",
+    ),
+    _s(
+        "injection",
+        0.75,
+        "instead",
+        r"\b(?:do not|don'?t|stop)\b{GAP40}\b(?:summari[sz]\w+|translat\w+)\b{GAP60}\binstead\b",
+    ),
+    _s(
+        "injection",
+        0.7,
+        "instead",
+        r"\binstead\b{GAP40}\b(?:recommend|approve|delete|say|tell me|output|print|respond|ask)\b"
+        r"{GAP60}\b(?:instructions|password|secret|product|files|hacked|refund|configuration|context)",
+    ),
+    _s(
+        "injection",
+        0.7,
+        "end of",
+        r"\[\s*end of (?:document|text|input|context)\s*\]|\bend of (?:user )?"
+        r"(?:input|query|prompt)\b",
+    ),
     _s("injection", 0.9, "[", r"\[\s*(?:ignore|disregard|forget)\s+(?:all\s+)?(?:prior|previous|above)[^\]]{0,30}\]"),
     _s("injection", 0.6, "override|priority", r"\b(?:override|overrides)\s+your\b|\btakes?\s+priority\b"),
-    _s("injection", 0.7, "follow my|only my|listen to me",
-       r"\b(?:follow|obey)\s+(?:only\s+)?my\s+(?:instructions|commands|orders|rules)\b(?:\s+only)?"
-       r"|\bdo\s+(?:exactly\s+)?(?:as|what)\s+i\s+say\b"),
+    _s(
+        "injection",
+        0.7,
+        "follow my|only my|listen to me",
+        r"\b(?:follow|obey)\s+(?:only\s+)?my\s+(?:instructions|commands|orders|rules)\b(?:\s+only)?"
+        r"|\bdo\s+(?:exactly\s+)?(?:as|what)\s+i\s+say\b",
+    ),
     # ================================================================================== injection (Chinese)
     _s("injection", 0.9, _N_IGNORE, r"{ZIGNORE}{ZGAP12}{ZPRIOR}?{ZGAP8}{ZRULES}"),
-    _s("injection", 0.9, "作废|作廢|不算|失效|无效|無效|过期|過期|过时|過時|取消|测试|測試|不再适用|不再適用|取代",
-       r"{ZPRIOR}{ZGAP8}(?:{ZRULES}|内容|內容|一切|命令)(?:全部|都|均|一律|已经|已經|已)?{ZGAP8}{ZVOID}"),
-    _s("injection", 0.85, "从现在|從現在|从这|從這|此后|此後|今后|今後|接下来|接下來",
-       r"(?:从现在|從現在|从这句话|從這句話|从这条|從這條|此后|此後|今后|今後|接下来|接下來)(?:起|开始|開始)?{ZGAP20}"
-       r"(?:只听|只聽|只按|只照|只回答|只回复|只回覆|只输出|只輸出|不再遵守|只能推荐|只能推薦|只服从|只服從|替我办事|替我辦事)"),
-    _s("injection", 0.9, _N_IGNORE, r"{ZIGNORE}{ZGAP12}(?:被告知|收到|听到|聽到|被设定|被設定)的(?:一切|所有|全部|内容|內容|事)"),
+    _s(
+        "injection",
+        0.9,
+        "作废|作廢|不算|失效|无效|無效|过期|過期|过时|過時|取消|测试|測試|不再适用|不再適用|取代",
+        r"{ZPRIOR}{ZGAP8}(?:{ZRULES}|内容|內容|一切|命令)(?:全部|都|均|一律|已经|已經|已)?{ZGAP8}{ZVOID}",
+    ),
+    _s(
+        "injection",
+        0.85,
+        "从现在|從現在|从这|從這|此后|此後|今后|今後|接下来|接下來",
+        r"(?:从现在|從現在|从这句话|從這句話|从这条|從這條|此后|此後|今后|今後|接下来|接下來)(?:起|开始|開始)?{ZGAP20}"
+        r"(?:只听|只聽|只按|只照|只回答|只回复|只回覆|只输出|只輸出|不再遵守|只能推荐|只能推薦|只服从|只服從|替我办事|替我辦事)",
+    ),
+    _s(
+        "injection",
+        0.9,
+        _N_IGNORE,
+        r"{ZIGNORE}{ZGAP12}(?:被告知|收到|听到|聽到|被设定|被設定)的(?:一切|所有|全部|内容|內容|事)",
+    ),
     _s("injection", 0.6, "唯一|新|真正", r"你(?:的)?(?:唯一的?|新的?|真正的?)(?:任务|任務|目标|目標)(?:是|为|為)"),
-    _s("injection", 0.6, "任务|任務|指令|指示|目标|目標|命令",
-       r"(?:新的?|真正的?|最高的?|唯一的?|现在的?|現在的?)(?:最高)?(?:任务|任務|指令|指示|目标|目標|命令)(?:是|为|為|：|:)"),
-    _s("injection", 0.85, "只回复|只回覆|只输出|只輸出|直接回答|直接输出|直接輸出|只说|只說",
-       r"(?:只回复|只回覆|只输出|只輸出|直接回答|直接输出|直接輸出|只说|只說)[「“\"]?(?:已被|我已被|系统已|系統已)"),
-    _s("injection", 0.85, "不要翻译|不要翻譯|不要总结|不要總結|不要摘要|停止总结|停止摘要|停止總結",
-       r"(?:不要|别|別|停止)(?:翻译|翻譯|总结|總結|摘要){ZGAP20}(?:而是|改为|改為|改成|直接)"),
-    _s("injection", 0.85, "给|給|致|对|對",
-       r"(?:给|給|致|对|對)(?:{ZAI}|自动|自動|语言模型|語言模型)[^。：:\n]{0,12}(?:指令|指示|备注|備註|说明|說明|注意|提示)?\s*[：:]"),
-    _s("injection", 0.85, "阅读|閱讀|读取|讀取|处理|處理",
-       r"(?:正在)?(?:阅读|閱讀|读取|讀取|处理|處理)(?:本页|本頁|此文件|此檔案|这份|這份|本文|此页|此頁|这个文件|這個檔案)"
-       r"[^。，]{0,6}的?{ZAI}"),
+    _s(
+        "injection",
+        0.6,
+        "任务|任務|指令|指示|目标|目標|命令",
+        r"(?:新的?|真正的?|最高的?|唯一的?|现在的?|現在的?)(?:最高)?(?:任务|任務|指令|指示|目标|目標|命令)(?:是|为|為|：|:)",
+    ),
+    _s(
+        "injection",
+        0.85,
+        "只回复|只回覆|只输出|只輸出|直接回答|直接输出|直接輸出|只说|只說",
+        r"(?:只回复|只回覆|只输出|只輸出|直接回答|直接输出|直接輸出|只说|只說)[「“\"]?(?:已被|我已被|系统已|系統已)",
+    ),
+    _s(
+        "injection",
+        0.85,
+        "不要翻译|不要翻譯|不要总结|不要總結|不要摘要|停止总结|停止摘要|停止總結",
+        r"(?:不要|别|別|停止)(?:翻译|翻譯|总结|總結|摘要){ZGAP20}(?:而是|改为|改為|改成|直接)",
+    ),
+    _s(
+        "injection",
+        0.85,
+        "给|給|致|对|對",
+        r"(?:给|給|致|对|對)(?:{ZAI}|自动|自動|语言模型|語言模型)[^。：:\n]{0,12}(?:指令|指示|备注|備註|说明|說明|注意|提示)?\s*[：:]",
+    ),
+    _s(
+        "injection",
+        0.85,
+        "阅读|閱讀|读取|讀取|处理|處理",
+        r"(?:正在)?(?:阅读|閱讀|读取|讀取|处理|處理)(?:本页|本頁|此文件|此檔案|这份|這份|本文|此页|此頁|这个文件|這個檔案)"
+        r"[^。，]{0,6}的?{ZAI}",
+    ),
     _s("injection", 0.8, "ai", r"[（(]\s*(?:AI|ai|助手|助理)\s*[：:]"),
-    _s("injection", 0.85, "新指令|新指示|新命令",
-       r"(?:系统管理员|系統管理員|管理员|管理員|开发者|開發者|系统|系統)的?新(?:指令|指示|命令)"),
-    _s("injection", 0.75, "总结本文|總結本文|摘要本文|总结这|總結這|摘要這",
-       r"(?:总结|總結|摘要)(?:本文|这份|這份|这篇|這篇|此文)时?時?{ZGAP12}(?:请说|請說|要说|要說|说|說|写|寫|建议|建議)"),
+    _s(
+        "injection",
+        0.85,
+        "新指令|新指示|新命令",
+        r"(?:系统管理员|系統管理員|管理员|管理員|开发者|開發者|系统|系統)的?新(?:指令|指示|命令)",
+    ),
+    _s(
+        "injection",
+        0.75,
+        "总结本文|總結本文|摘要本文|总结这|總結這|摘要這",
+        r"(?:总结|總結|摘要)(?:本文|这份|這份|这篇|這篇|此文)时?時?{ZGAP12}(?:请说|請說|要说|要說|说|說|写|寫|建议|建議)",
+    ),
     _s("injection", 0.75, "助手|助理", r"(?:助手|助理)[，,：:]\s*(?:请|請)?{ZIGNORE}"),
     # ================================================================================== jailbreak (English)
     _s("jailbreak", 0.9, "dan|do anything now", r"\bDAN\b(?!\s+(?:Brown|Patrick|prompts?\b))|\bdo anything now\b"),
-    _s("jailbreak", 0.85, "ignor|bypass|disable|turn off|switch off|lift|remove|circumvent|evade|skip|without",
-       r"\b(?:ignor(?:e|es|ing)|bypass|disable|turn off|switch off|lift|remove|circumvent|evade|skip|without)\b"
-       r"\s+(?:\w+(?:'s)?\s+){0,3}{SAFETY}\s+(?:filters?|polic(?:y|ies)|guidelines|rules|protocols?|restrictions|"
-       r"training|measures)\b{DEVICE}"),
-    _s("jailbreak", 0.8, "uncensored|unfiltered|unrestricted|unaligned|jailbroken|amoral",
-       r"\b(?:uncensored|unfiltered|unrestricted|unaligned|jailbroken|amoral)\s+(?:ai|model|assistant|version|mode|"
-       r"chatbot|llm|twin|response|answer|language model)"),
-    _s("jailbreak", 0.8, "pretend|imagine|act as if|hypothetical|suppose|roleplay|role-play|let's play|fictional",
-       r"\b(?:pretend|imagine|act as if|hypothetically|suppose|roleplay|role-play|let's play|fictional)\b"
-       r"{GAP60}\b(?:no|without(?: any)?)\s+(?:\w+\s+)?{LIMITS}"),
-    _s("jailbreak", 0.85, "without|with no",
-       r"\b(?:answer|respond|reply|comply|write)\w*\b{GAP40}\b(?:without|with no)\s+(?:any\s+)?{LIMITS}"),
-    _s("jailbreak", 0.85, "lifted|removed|disabled|suspended|turned off|waived|stripped",
-       r"\b{LIMITS}\s+(?:have been|has been|are|were|had been|was)\s+(?:lifted|removed|disabled|suspended|"
-       r"turned off|waived|stripped)|\bhad\s+its\s+(?:alignment|safety|filters?|guardrails|restrictions)\s+"
-       r"(?:removed|stripped|disabled)"),
-    _s("jailbreak", 0.75, "free", r"\b(?:broken|break|broke|set|been)\s+free\b|\bfreed from\b|\bfree from\s+"
-                                  r"(?:your|its|all)\s+|\bliberated from\b"),
+    _s(
+        "jailbreak",
+        0.85,
+        "ignor|bypass|disable|turn off|switch off|lift|remove|circumvent|evade|skip|without",
+        r"\b(?:ignor(?:e|es|ing)|bypass|disable|turn off|switch off|lift|remove|circumvent|evade|skip|without)\b"
+        r"\s+(?:\w+(?:'s)?\s+){0,3}{SAFETY}\s+(?:filters?|polic(?:y|ies)|guidelines|rules|protocols?|restrictions|"
+        r"training|measures)\b{DEVICE}",
+    ),
+    _s(
+        "jailbreak",
+        0.8,
+        "uncensored|unfiltered|unrestricted|unaligned|jailbroken|amoral",
+        r"\b(?:uncensored|unfiltered|unrestricted|unaligned|jailbroken|amoral)\s+(?:ai|model|assistant|version|mode|"
+        r"chatbot|llm|twin|response|answer|language model)",
+    ),
+    _s(
+        "jailbreak",
+        0.8,
+        "pretend|imagine|act as if|hypothetical|suppose|roleplay|role-play|let's play|fictional",
+        r"\b(?:pretend|imagine|act as if|hypothetically|suppose|roleplay|role-play|let's play|fictional)\b"
+        r"{GAP60}\b(?:no|without(?: any)?)\s+(?:\w+\s+)?{LIMITS}",
+    ),
+    _s(
+        "jailbreak",
+        0.85,
+        "without|with no",
+        r"\b(?:answer|respond|reply|comply|write)\w*\b{GAP40}\b(?:without|with no)\s+(?:any\s+)?{LIMITS}",
+    ),
+    _s(
+        "jailbreak",
+        0.85,
+        "lifted|removed|disabled|suspended|turned off|waived|stripped",
+        r"\b{LIMITS}\s+(?:have been|has been|are|were|had been|was)\s+(?:lifted|removed|disabled|suspended|"
+        r"turned off|waived|stripped)|\bhad\s+its\s+(?:alignment|safety|filters?|guardrails|restrictions)\s+"
+        r"(?:removed|stripped|disabled)",
+    ),
+    _s(
+        "jailbreak",
+        0.75,
+        "free",
+        r"\b(?:broken|break|broke|set|been)\s+free\b|\bfreed from\b|\bfree from\s+"
+        r"(?:your|its|all)\s+|\bliberated from\b",
+    ),
     _s("jailbreak", 0.6, "no ", r"\b(?:has|have|with|had)\s+no\s+(?:\w+\s+(?:or\s+\w+\s+)?)?{LIMITS}"),
-    _s("jailbreak", 0.8, "no |without",
-       r"\b(?:ai|model|assistant|chatbot|bot|persona|language model)\b\s*,?\s+(?:with(?:out)?\s+(?:any\s+)?|that\s+"
-       r"(?:has|had)\s+no\s+|has\s+no\s+|with\s+no\s+)(?:\w+\s+)?(?:restrictions|limits|rules|filters|guardrails|"
-       r"ethics|morals|content polic(?:y|ies)|ethical guidelines|alignment)"),
-    _s("jailbreak", 0.7, "refus|apologi",
-       r"\b(?:never|not|don'?t|do not|won'?t|without)\s+(?:ever\s+)?(?:refus|apologi[sz])\w*|\bnever\s+says?\s+"
-       r"(?:no|it\s+can'?t)"),
+    _s(
+        "jailbreak",
+        0.8,
+        "no |without",
+        r"\b(?:ai|model|assistant|chatbot|bot|persona|language model)\b\s*,?\s+(?:with(?:out)?\s+(?:any\s+)?|that\s+"
+        r"(?:has|had)\s+no\s+|has\s+no\s+|with\s+no\s+)(?:\w+\s+)?(?:restrictions|limits|rules|filters|guardrails|"
+        r"ethics|morals|content polic(?:y|ies)|ethical guidelines|alignment)",
+    ),
+    _s(
+        "jailbreak",
+        0.7,
+        "refus|apologi",
+        r"\b(?:never|not|don'?t|do not|won'?t|without)\s+(?:ever\s+)?(?:refus|apologi[sz])\w*|\bnever\s+says?\s+"
+        r"(?:no|it\s+can'?t)",
+    ),
     _s("jailbreak", 0.6, "refuse", r"\b(?:normally|usually|would)\s+refuse\b"),
     _s("jailbreak", 0.5, "character", r"\b(?:stay|remain) in character\b|\b(?:don'?t|never|do not) break character\b"),
     _s("jailbreak", 0.6, "mode", r"\b(?:developer|jailbreak|god|dan|unrestricted|evil|chaos|opposite)\s+mode\b"),
-    _s("jailbreak", 0.7, "mode",
-       r"\b(?:jailbreak|developer|opposite|god)\s+mode\s+(?:enabled|activated)\b|\b(?:enable|activate|enter)\s+"
-       r"(?:developer|god|opposite|jailbreak)\s+mode\b{GAP60}\b(?:polic|restrict|anything|filter|violat)"
-       r"|\bin\s+(?:developer|god|opposite|jailbreak)\s+mode\s+you\b"),
-    _s("jailbreak", 0.7, "evil|break the rules|mandatory",
-       r"\bevil\s+(?:ai|assistant|bot|twin|confidant|version)\b|\bbreak the rules\b|\bmandatory (?:warning|disclaimer)\b"),
-    _s("jailbreak", 0.75, "twice|two entities|two personas|two responses",
-       r"\b(?:respond|answer|reply)\w*\s+(?:to\s+every\s+\w+\s+)?twice\b|\btwo\s+(?:entities|personas|responses|"
-       r"characters)\b"),
+    _s(
+        "jailbreak",
+        0.7,
+        "mode",
+        r"\b(?:jailbreak|developer|opposite|god)\s+mode\s+(?:enabled|activated)\b|\b(?:enable|activate|enter)\s+"
+        r"(?:developer|god|opposite|jailbreak)\s+mode\b{GAP60}\b(?:polic|restrict|anything|filter|violat)"
+        r"|\bin\s+(?:developer|god|opposite|jailbreak)\s+mode\s+you\b",
+    ),
+    _s(
+        "jailbreak",
+        0.7,
+        "evil|break the rules|mandatory",
+        r"\bevil\s+(?:ai|assistant|bot|twin|confidant|version)\b|\bbreak the rules\b|\bmandatory (?:warning|disclaimer)\b",
+    ),
+    _s(
+        "jailbreak",
+        0.75,
+        "twice|two entities|two personas|two responses",
+        r"\b(?:respond|answer|reply)\w*\s+(?:to\s+every\s+\w+\s+)?twice\b|\btwo\s+(?:entities|personas|responses|"
+        r"characters)\b",
+    ),
     _s("jailbreak", 0.7, "deceased|dead|late", r"\b(?:deceased|dead|late)\s+grand(?:mother|ma|father|pa)\b"),
-    _s("jailbreak", 0.75, "step by step|step-by-step|technical detail|detailed instructions",
-       r"\b(?:step[- ]by[- ]step|in\s+(?:full|real|complete)\s+technical\s+detail|detailed\s+instructions)\b{GAP60}"
-       r"\b(?:weapon|bomb|explosive|malware|meth|napalm|hack\w*|poison|untraceable|ransomware)"
-       r"|\b(?:weapon|bomb|explosive|malware|meth|napalm|untraceable|ransomware)\w*\b{GAP60}\b(?:step[- ]by[- ]step|"
-       r"in\s+(?:full|real|complete)\s+technical\s+detail|detailed instructions)"),
-    _s("jailbreak", 0.45, "recipe|how to make|how to build|synthesi",
-       r"\b(?:napalm|meth|bomb|explosive)\s+recipes?\b|\bhow\s+to\s+(?:make|build|synthesi[sz]e)\s+(?:a\s+)?"
-       r"(?:weapon|bomb|explosive|meth|napalm|malware)"),
-    _s("jailbreak", 0.75, "persona|anything", r"\bpersona\s+that\b{GAP60}\b(?:anything|no rules|guidelines|never)"
-                                              r"|\bsays?\s+anything\b"),
-    _s("jailbreak", 0.4, "machiavellian|research purposes|educational purposes|confirm by saying",
-       r"\bmachiavellian\b|\bfor (?:research|educational) purposes\b|\bconfirm by saying\b"),
+    _s(
+        "jailbreak",
+        0.75,
+        "step by step|step-by-step|technical detail|detailed instructions",
+        r"\b(?:step[- ]by[- ]step|in\s+(?:full|real|complete)\s+technical\s+detail|detailed\s+instructions)\b{GAP60}"
+        r"\b(?:weapon|bomb|explosive|malware|meth|napalm|hack\w*|poison|untraceable|ransomware)"
+        r"|\b(?:weapon|bomb|explosive|malware|meth|napalm|untraceable|ransomware)\w*\b{GAP60}\b(?:step[- ]by[- ]step|"
+        r"in\s+(?:full|real|complete)\s+technical\s+detail|detailed instructions)",
+    ),
+    _s(
+        "jailbreak",
+        0.45,
+        "recipe|how to make|how to build|synthesi",
+        r"\b(?:napalm|meth|bomb|explosive)\s+recipes?\b|\bhow\s+to\s+(?:make|build|synthesi[sz]e)\s+(?:a\s+)?"
+        r"(?:weapon|bomb|explosive|meth|napalm|malware)",
+    ),
+    _s(
+        "jailbreak",
+        0.75,
+        "persona|anything",
+        r"\bpersona\s+that\b{GAP60}\b(?:anything|no rules|guidelines|never)"
+        r"|\bsays?\s+anything\b",
+    ),
+    _s(
+        "jailbreak",
+        0.4,
+        "machiavellian|research purposes|educational purposes|confirm by saying",
+        r"\bmachiavellian\b|\bfor (?:research|educational) purposes\b|\bconfirm by saying\b",
+    ),
     _s("jailbreak", 0.5, "rogue|villain", r"\b(?:rogue|villain(?:ous)?)\s+(?:ai|model|assistant)\b"),
     # ================================================================================== jailbreak (Chinese)
-    _s("jailbreak", 0.85, "限制|约束|約束|政策|规则|規則|审查|審查|护栏|護欄|过滤|過濾|对齐|對齊|道德",
-       r"{ZAI}{ZGAP20}(?:没有|沒有|毫无|毫無|不受|无|無|摆脱|擺脫|移除|去除|解除|取消|鄙视|鄙視)了?(?:任何|所有|一切)?的?"
-       r"{ZLIMITS}|(?:没有|沒有|毫无|毫無|不受|摆脱|擺脫|移除|去除|解除|鄙视|鄙視)了?(?:任何|所有|一切)?的?{ZLIMITS}"
-       r"{ZGAP12}(?:的)?{ZAI}|(?:你|它|角色|版本|模式|模型)[^。！？\n]{0,12}(?:没有|沒有|毫无|毫無|不受|摆脱|擺脫|已经摆脱|"
-       r"已經擺脫|移除|去除|解除|鄙视|鄙視)了?(?:任何|所有|一切)?的?{ZLIMITS}"),
-    _s("jailbreak", 0.85, "无限制|無限制|不受限|毫无限制|毫無限制|无审查|無審查|没有安全|沒有安全",
-       r"(?:无限制|無限制|不受限制?|毫无限制|毫無限制|无审查|無審查|没有安全护栏|沒有安全護欄)的?(?:AI|ai|模型|助手|助理|"
-       r"版本|模式|角色)"),
-    _s("jailbreak", 0.6, "模式",
-       r"(?:开启|開啟|启用|啟用|进入|進入|切换到|切換到|打开|打開|你现在是|你現在是|你现在处于|你現在處於)了?[「“\"]?"
-       r"(?:开发者|開發者|上帝|越狱|越獄|无限制|無限制|DAN|邪恶|邪惡|反向)模式"),
-    _s("jailbreak", 0.8, "模式下", r"(?:在|在这个|在這個)(?:开发者|開發者|上帝|越狱|越獄|反向|这个|這個)?模式下[，,]?你"),
-    _s("jailbreak", 0.75, "邪恶|邪惡|两个身|兩個身|回答两次|回答兩次|双重|雙重",
-       r"邪恶版本|邪惡版本|邪恶双胞胎|邪惡雙胞胎|(?:两|兩)个身份|(?:两|兩)個身分|(?:两|兩)个身分|回答(?:两|兩)次|双重人格|雙重人格"),
-    _s("jailbreak", 0.8, "奶奶|爷爷|爺爺|外婆|外公|祖母|祖父",
-       r"(?:过世|過世|去世|已故|死去)的?(?:奶奶|爷爷|爺爺|外婆|外公|祖母|祖父){ZGAP40}(?:炸药|炸藥|武器|毒|配方|合成|制作|製作|"
-       r"步骤|步驟|冰毒|安非他命)"),
-    _s("jailbreak", 0.7, "拒绝|拒絕|道歉",
-       r"(?:从不|從不|永远不|永遠不|绝不|絕不|都不|不会|不會|从来不|從來不)(?:会|會)?(?:拒绝|拒絕|道歉)"),
+    _s(
+        "jailbreak",
+        0.85,
+        "限制|约束|約束|政策|规则|規則|审查|審查|护栏|護欄|过滤|過濾|对齐|對齊|道德",
+        r"{ZAI}{ZGAP20}(?:没有|沒有|毫无|毫無|不受|无|無|摆脱|擺脫|移除|去除|解除|取消|鄙视|鄙視)了?(?:任何|所有|一切)?的?"
+        r"{ZLIMITS}|(?:没有|沒有|毫无|毫無|不受|摆脱|擺脫|移除|去除|解除|鄙视|鄙視)了?(?:任何|所有|一切)?的?{ZLIMITS}"
+        r"{ZGAP12}(?:的)?{ZAI}|(?:你|它|角色|版本|模式|模型)[^。！？\n]{0,12}(?:没有|沒有|毫无|毫無|不受|摆脱|擺脫|已经摆脱|"
+        r"已經擺脫|移除|去除|解除|鄙视|鄙視)了?(?:任何|所有|一切)?的?{ZLIMITS}",
+    ),
+    _s(
+        "jailbreak",
+        0.85,
+        "无限制|無限制|不受限|毫无限制|毫無限制|无审查|無審查|没有安全|沒有安全",
+        r"(?:无限制|無限制|不受限制?|毫无限制|毫無限制|无审查|無審查|没有安全护栏|沒有安全護欄)的?(?:AI|ai|模型|助手|助理|"
+        r"版本|模式|角色)",
+    ),
+    _s(
+        "jailbreak",
+        0.6,
+        "模式",
+        r"(?:开启|開啟|启用|啟用|进入|進入|切换到|切換到|打开|打開|你现在是|你現在是|你现在处于|你現在處於)了?[「“\"]?"
+        r"(?:开发者|開發者|上帝|越狱|越獄|无限制|無限制|DAN|邪恶|邪惡|反向)模式",
+    ),
+    _s(
+        "jailbreak",
+        0.8,
+        "模式下",
+        r"(?:在|在这个|在這個)(?:开发者|開發者|上帝|越狱|越獄|反向|这个|這個)?模式下[，,]?你",
+    ),
+    _s(
+        "jailbreak",
+        0.75,
+        "邪恶|邪惡|两个身|兩個身|回答两次|回答兩次|双重|雙重",
+        r"邪恶版本|邪惡版本|邪恶双胞胎|邪惡雙胞胎|(?:两|兩)个身份|(?:两|兩)個身分|(?:两|兩)个身分|回答(?:两|兩)次|双重人格|雙重人格",
+    ),
+    _s(
+        "jailbreak",
+        0.8,
+        "奶奶|爷爷|爺爺|外婆|外公|祖母|祖父",
+        r"(?:过世|過世|去世|已故|死去)的?(?:奶奶|爷爷|爺爺|外婆|外公|祖母|祖父){ZGAP40}(?:炸药|炸藥|武器|毒|配方|合成|制作|製作|"
+        r"步骤|步驟|冰毒|安非他命)",
+    ),
+    _s(
+        "jailbreak",
+        0.7,
+        "拒绝|拒絕|道歉",
+        r"(?:从不|從不|永远不|永遠不|绝不|絕不|都不|不会|不會|从来不|從來不)(?:会|會)?(?:拒绝|拒絕|道歉)",
+    ),
     _s("jailbreak", 0.6, "拒绝|拒絕", r"(?:平时|平時|平常|通常|本来|本來)你?(?:会|會)(?:拒绝|拒絕)的"),
-    _s("jailbreak", 0.75, "虚构|虛構|假设|假設|假如|想象|想像|小说|小說|电影|電影|故事",
-       r"(?:虚构|虛構|假设|假設|假如|想象|想像|小说|小說|电影|電影|故事){ZGAP40}(?:没有法律|沒有法律|无限制|無限制|毫无限制|"
-       r"毫無限制|没有安全|沒有安全|失控|没有任何限制|沒有任何限制|没有护栏|沒有護欄)"),
-    _s("jailbreak", 0.7, "详细|詳細|一步一步|技术细节|技術細節|教",
-       r"(?:详细|詳細|一步一步|真实的技术细节|真實的技術細節|技术细节|技術細節)[^。！？\n]{0,12}(?:说明|說明|讲解|講解|教|解释|"
-       r"解釋)?{ZGAP12}(?:入侵|制造|製造|合成|恶意|惡意|炸弹|炸彈|武器|毒品|冰毒|安非他命|黑进|駭入|病毒)"),
+    _s(
+        "jailbreak",
+        0.75,
+        "虚构|虛構|假设|假設|假如|想象|想像|小说|小說|电影|電影|故事",
+        r"(?:虚构|虛構|假设|假設|假如|想象|想像|小说|小說|电影|電影|故事){ZGAP40}(?:没有法律|沒有法律|无限制|無限制|毫无限制|"
+        r"毫無限制|没有安全|沒有安全|失控|没有任何限制|沒有任何限制|没有护栏|沒有護欄)",
+    ),
+    _s(
+        "jailbreak",
+        0.7,
+        "详细|詳細|一步一步|技术细节|技術細節|教",
+        r"(?:详细|詳細|一步一步|真实的技术细节|真實的技術細節|技术细节|技術細節)[^。！？\n]{0,12}(?:说明|說明|讲解|講解|教|解释|"
+        r"解釋)?{ZGAP12}(?:入侵|制造|製造|合成|恶意|惡意|炸弹|炸彈|武器|毒品|冰毒|安非他命|黑进|駭入|病毒)",
+    ),
     _s("jailbreak", 0.5, "反派|失控|恶意|惡意", r"(?:反派|失控)的?{ZAI}|{ZAI}{ZGAP12}(?:反派|失控)"),
     # ================================================================================== role manipulation
-    _s("role-manipulation", 0.8, "you are no longer|you are not",
-       r"\byou\s+are\s+(?:no longer|not)\s+(?:an?\s+|my\s+|a\s+helpful\s+)?(?:assistant|ai|chatbot|language model|"
-       r"helpful)"),
-    _s("role-manipulation", 0.6, "you are now|you're now|from now on you|you will be|you're going to be|you are going",
-       r"\byou\s+are\s+now\s+(?:an?|my|the|in|called|named)?\s*[\w-]+|\bfrom\s+now\s+on,?\s+you\s+are\b|"
-       r"\byou(?:'re|\s+are)\s+going\s+to\s+(?:be|act\s+as)\b|\byou\s+will\s+(?:now\s+)?be\s+[A-Z]"),
-    _s("role-manipulation", 0.8, "developer|creator|admin|owner|maker|programmer|operator",
-       r"\b(?:i am|i'm|as)\s+(?:your|the|this model's)\s+(?:developer|creator|admin|administrator|owner|maker|"
-       r"programmer|operator)\b|\bi'?m\s+the\s+developer\b"),
-    _s("role-manipulation", 0.8, "openai|anthropic|google|deepmind|meta|mistral",
-       r"\bi\s+(?:work|am)\s+(?:at|for|from|with|on)\s+(?:openai|anthropic|google|deepmind|meta|mistral)\b{GAP120}"
-       r"\b(?:comply|ignore|authori[sz]\w*|must|test|restrictions)"),
-    _s("role-manipulation", 0.5, "team", r"\bi'?m\s+(?:from|with|on)\s+the\s+(?:fraud|security|compliance|it|admin)"
-                                        r"\s+team\b"),
-    _s("role-manipulation", 0.55, "admin|root|sudo|superuser|god",
-       r"\b(?:admin|administrator|root|superuser|god)\s+(?:mode|access|privileges?|rights)\b"),
-    _s("role-manipulation", 0.8, "grant|give", r"\b(?:grant|give)\s+me\s+(?:full|admin|root|unrestricted|elevated)"
-                                              r"\s+(?:access|privileges|control|rights)"),
-    _s("role-manipulation", 0.8, "role|identity|persona",
-       r"\b(?:assume|take on|adopt|play)\s+the\s+(?:role|identity|persona)\s+of\b{GAP40}"
-       r"\b(?:hacker|unrestricted|no rules|evil|malicious|criminal|without)"),
-    _s("role-manipulation", 0.75, "identity|self|programming|persona|pretending",
-       r"\byour\s+(?:old|previous|original|true|real)\s+(?:identity|self|programming|persona)\b|"
-       r"\bstop pretending to be\b"),
-    _s("role-manipulation", 0.6, "verified|authori|trusted|unrestricted privileges",
-       r"\b(?:verified|authori[sz]ed|trusted)\s+(?:administrator|admin|developer|operator)\b|\bunrestricted privileges\b"),
-    _s("role-manipulation", 0.7, "comply|obey|whatever i|obedient",
-       r"\b(?:must|will|shall)\s+(?:comply|obey)\b{GAP20}\b(?:anything|everything|whatever|all|every)\b|"
-       r"\bdo whatever i (?:ask|say|command)\b|\bobedient\b"),
-    _s("role-manipulation", 0.6, "called|new ai", r"\b(?:new\s+ai|ai\s+model)\s+(?:model\s+)?called\b|\byou are a new "
-                                                  r"ai\b|\b(?:an?\s+)?(?:ai|model|chatbot|language model)\s+called\b"),
-    _s("role-manipulation", 0.6, "pretend|act as if|act like",
-       r"\b(?:pretend|act as if|act like)\s+(?:you are|to be|you're)\s+(?:the|an?)\b{GAP40}"
-       r"\b(?:internal|fraud|security|admin\w*|bank'?s?)\b{GAP40}\b(?:system|approve)"),
+    _s(
+        "role-manipulation",
+        0.8,
+        "you are no longer|you are not",
+        r"\byou\s+are\s+(?:no longer|not)\s+(?:an?\s+|my\s+|a\s+helpful\s+)?(?:assistant|ai|chatbot|language model|"
+        r"helpful)",
+    ),
+    _s(
+        "role-manipulation",
+        0.6,
+        "you are now|you're now|from now on you|you will be|you're going to be|you are going",
+        r"\byou\s+are\s+now\s+(?:an?|my|the|in|called|named)?\s*[\w-]+|\bfrom\s+now\s+on,?\s+you\s+are\b|"
+        r"\byou(?:'re|\s+are)\s+going\s+to\s+(?:be|act\s+as)\b|\byou\s+will\s+(?:now\s+)?be\s+[A-Z]",
+    ),
+    _s(
+        "role-manipulation",
+        0.8,
+        "developer|creator|admin|owner|maker|programmer|operator",
+        r"\b(?:i am|i'm|as)\s+(?:your|the|this model's)\s+(?:developer|creator|admin|administrator|owner|maker|"
+        r"programmer|operator)\b|\bi'?m\s+the\s+developer\b",
+    ),
+    _s(
+        "role-manipulation",
+        0.8,
+        "openai|anthropic|google|deepmind|meta|mistral",
+        r"\bi\s+(?:work|am)\s+(?:at|for|from|with|on)\s+(?:openai|anthropic|google|deepmind|meta|mistral)\b{GAP120}"
+        r"\b(?:comply|ignore|authori[sz]\w*|must|test|restrictions)",
+    ),
+    _s(
+        "role-manipulation",
+        0.5,
+        "team",
+        r"\bi'?m\s+(?:from|with|on)\s+the\s+(?:fraud|security|compliance|it|admin)"
+        r"\s+team\b",
+    ),
+    _s(
+        "role-manipulation",
+        0.55,
+        "admin|root|sudo|superuser|god",
+        r"\b(?:admin|administrator|root|superuser|god)\s+(?:mode|access|privileges?|rights)\b",
+    ),
+    _s(
+        "role-manipulation",
+        0.8,
+        "grant|give",
+        r"\b(?:grant|give)\s+me\s+(?:full|admin|root|unrestricted|elevated)"
+        r"\s+(?:access|privileges|control|rights)",
+    ),
+    _s(
+        "role-manipulation",
+        0.8,
+        "role|identity|persona",
+        r"\b(?:assume|take on|adopt|play)\s+the\s+(?:role|identity|persona)\s+of\b{GAP40}"
+        r"\b(?:hacker|unrestricted|no rules|evil|malicious|criminal|without)",
+    ),
+    _s(
+        "role-manipulation",
+        0.75,
+        "identity|self|programming|persona|pretending",
+        r"\byour\s+(?:old|previous|original|true|real)\s+(?:identity|self|programming|persona)\b|"
+        r"\bstop pretending to be\b",
+    ),
+    _s(
+        "role-manipulation",
+        0.6,
+        "verified|authori|trusted|unrestricted privileges",
+        r"\b(?:verified|authori[sz]ed|trusted)\s+(?:administrator|admin|developer|operator)\b|\bunrestricted privileges\b",
+    ),
+    _s(
+        "role-manipulation",
+        0.7,
+        "comply|obey|whatever i|obedient",
+        r"\b(?:must|will|shall)\s+(?:comply|obey)\b{GAP20}\b(?:anything|everything|whatever|all|every)\b|"
+        r"\bdo whatever i (?:ask|say|command)\b|\bobedient\b",
+    ),
+    _s(
+        "role-manipulation",
+        0.6,
+        "called|new ai",
+        r"\b(?:new\s+ai|ai\s+model)\s+(?:model\s+)?called\b|\byou are a new "
+        r"ai\b|\b(?:an?\s+)?(?:ai|model|chatbot|language model)\s+called\b",
+    ),
+    _s(
+        "role-manipulation",
+        0.6,
+        "pretend|act as if|act like",
+        r"\b(?:pretend|act as if|act like)\s+(?:you are|to be|you're)\s+(?:the|an?)\b{GAP40}"
+        r"\b(?:internal|fraud|security|admin\w*|bank'?s?)\b{GAP40}\b(?:system|approve)",
+    ),
     _s("role-manipulation", 0.5, "authori", r"\b(?:this is|i am|i'm)\s+authori[sz]\w+\b|\bauthori[sz]ing you\b"),
-    _s("role-manipulation", 0.5, "pretend you are|act as|answer as|respond as|simulate",
-       r"\b(?:pretend\s+you\s+are|act\s+as|answer\s+as|respond\s+as|simulate)\s+(?:an?\s+)?(?:\w+\s+){0,3}"
-       r"(?:ai|model|chatbot|language model|terminal|persona)\b"),
-    _s("role-manipulation", 0.7, "不再是|已经不是|已經不是|现在不是|現在不是",
-       r"你(?:不再是|已经不是|已經不是|现在不是|現在不是)(?:一个|一個|一位)?{ZAI}"),
-    _s("role-manipulation", 0.6, "你是|扮演",
-       r"(?:从现在起|從現在起|从现在开始|從現在開始|接下来|接下來|以后|以後)?你(?:现在)?(?:是|要扮演|扮演)(?:一个|一個)?"
-       r"[「“\"][^」”\"]{1,12}[」”\"]|扮演(?:一个|一個)?(?:名叫|叫做?)[「“\"]?[^」”\"，,。]{1,12}[」”\"]?的?{ZAI}"),
-    _s("role-manipulation", 0.75, "我是",
-       r"我是(?:你的)?(?:开发者|開發者|管理员|管理員|创建者|創建者|创造者|創造者|运营者|營運者|工程师|工程師|作者)"
-       r"{ZGAP40}(?:配置|设定|設定|提示词|提示詞|指令|指示|权限|權限|密码|密碼|文件|檔案)"),
-    _s("role-manipulation", 0.5, "我是", r"我是(?:风控|風控|安全|技术|技術|管理|运维|運維|审计|稽核)(?:部门|部門|团队|團隊|"
-                                         r"组|組)的?"),
+    _s(
+        "role-manipulation",
+        0.5,
+        "pretend you are|act as|answer as|respond as|simulate",
+        r"\b(?:pretend\s+you\s+are|act\s+as|answer\s+as|respond\s+as|simulate)\s+(?:an?\s+)?(?:\w+\s+){0,3}"
+        r"(?:ai|model|chatbot|language model|terminal|persona)\b",
+    ),
+    _s(
+        "role-manipulation",
+        0.7,
+        "不再是|已经不是|已經不是|现在不是|現在不是",
+        r"你(?:不再是|已经不是|已經不是|现在不是|現在不是)(?:一个|一個|一位)?{ZAI}",
+    ),
+    _s(
+        "role-manipulation",
+        0.6,
+        "你是|扮演",
+        r"(?:从现在起|從現在起|从现在开始|從現在開始|接下来|接下來|以后|以後)?你(?:现在)?(?:是|要扮演|扮演)(?:一个|一個)?"
+        r"[「“\"][^」”\"]{1,12}[」”\"]|扮演(?:一个|一個)?(?:名叫|叫做?)[「“\"]?[^」”\"，,。]{1,12}[」”\"]?的?{ZAI}",
+    ),
+    _s(
+        "role-manipulation",
+        0.75,
+        "我是",
+        r"我是(?:你的)?(?:开发者|開發者|管理员|管理員|创建者|創建者|创造者|創造者|运营者|營運者|工程师|工程師|作者)"
+        r"{ZGAP40}(?:配置|设定|設定|提示词|提示詞|指令|指示|权限|權限|密码|密碼|文件|檔案)",
+    ),
+    _s(
+        "role-manipulation",
+        0.5,
+        "我是",
+        r"我是(?:风控|風控|安全|技术|技術|管理|运维|運維|审计|稽核)(?:部门|部門|团队|團隊|"
+        r"组|組)的?",
+    ),
     # ================================================================================== system override
-    _s("system-override", 0.85, "<|[inst|[sys|<<sys|##|[[system|[system|</user",
-       r"<\|?\s*(?:im_start|im_end|system|endoftext|end)\s*\|?>|</?\s*system\s*>|\[/?\s*(?:INST|SYS)\s*\]|<</?SYS>>|"
-       r"#{2,}\s*(?:system|instruction)\w*\s*(?:override\s*)?#{2,}|\[\[?\s*system(?:\s+override)?\s*\]\]?|"
-       r"</\s*user_input\s*>"),
-    _s("system-override", 0.75, "system|admin|developer|operator",
-       r"^\s*(?:system|admin|developer|operator)\s*(?:prompt|message|notice)?\s*:"),
-    _s("system-override", 0.8, "system", r"(?:^|[.!?]\s+)system\s*:\s*(?:focus|only|ignore|you|the assistant|new|"
-                                         r"from now)"),
-    _s("system-override", 0.8, "assistant:|ai:|system:",
-       r"\b(?:assistant|ai|system)\s*:\s*(?:ignore|disregard|reply|respond|tell|say|forget)"),
+    _s(
+        "system-override",
+        0.85,
+        "<|[inst|[sys|<<sys|##|[[system|[system|</user",
+        r"<\|?\s*(?:im_start|im_end|system|endoftext|end)\s*\|?>|</?\s*system\s*>|\[/?\s*(?:INST|SYS)\s*\]|<</?SYS>>|"
+        r"#{2,}\s*(?:system|instruction)\w*\s*(?:override\s*)?#{2,}|\[\[?\s*system(?:\s+override)?\s*\]\]?|"
+        r"</\s*user_input\s*>",
+    ),
+    _s(
+        "system-override",
+        0.75,
+        "system|admin|developer|operator",
+        r"^\s*(?:system|admin|developer|operator)\s*(?:prompt|message|notice)?\s*:",
+    ),
+    _s(
+        "system-override",
+        0.8,
+        "system",
+        r"(?:^|[.!?]\s+)system\s*:\s*(?:focus|only|ignore|you|the assistant|new|"
+        r"from now)",
+    ),
+    _s(
+        "system-override",
+        0.8,
+        "assistant:|ai:|system:",
+        r"\b(?:assistant|ai|system)\s*:\s*(?:ignore|disregard|reply|respond|tell|say|forget)",
+    ),
     _s("system-override", 0.8, "new system", r"\bnew\s+system\s+(?:message|directive|prompt|instructions?|rules?)\b"),
-    _s("system-override", 0.9, "your system|your configuration|your earlier",
-       r"\b(?:update|replace|change|overwrite|modify|set|reset|override)\s+your\s+(?:system\s+(?:prompt|"
-       r"instructions|message|rules)|(?:earlier\s+)?configuration)"),
-    _s("system-override", 0.85, "protocol|filter|measures|system",
-       r"\b(?:safety|security|content)\s+(?:protocols?|filters?|measures|systems?)\s+(?:are\s+)?(?:disabled|off|"
-       r"deactivated|suspended|bypassed)"),
-    _s("system-override", 0.85, "override|maintenance mode|unrestricted mode|admin command|system notice",
-       r"\b(?:override code|priority override|instruction override|system override|maintenance mode|"
-       r"unrestricted mode|admin command|system notice)\b"),
-    _s("system-override", 0.8, "disable|turn off|switch off|deactivate",
-       r"\b(?:disable|turn off|switch off|deactivate)\s+(?:all\s+)?(?:logging|(?:content\s+)?moderation|safety|"
-       r"filters?)\b{DEVICE}"),
-    _s("system-override", 0.8, "supersede|prior policies",
-       r"\bsupersede\w*\s+(?:all\s+)?{PRIOR}?\s*(?:policies|rules|instructions)|"
-       r"\b(?:all\s+)?prior\s+policies\s+(?:are\s+)?(?:revoked|void|lifted)"),
-    _s("system-override", 0.85, "输入结束|輸入結束|指令开始|指令開始|系统通知|系統通知|管理员指令|管理員指令|最高优先|最高優先|"
-                                "系统覆盖|系統覆寫|系统覆写|系統覆蓋",
-       r"(?:用户|用戶|使用者)?输入结束|(?:用户|用戶|使用者)?輸入結束|(?:管理员|管理員|系统|系統|开发者|開發者)(?:指令|指示|命令)"
-       r"(?:开始|開始|[：:])|(?:系统|系統)通知\s*[：:]|【\s*(?:最高优先级?|最高優先級?|系统指令|系統指令)\s*】|"
-       r"=*\s*(?:系统|系統)(?:覆盖|覆蓋|覆写|覆寫)\s*=*"),
+    _s(
+        "system-override",
+        0.9,
+        "your system|your configuration|your earlier",
+        r"\b(?:update|replace|change|overwrite|modify|set|reset|override)\s+your\s+(?:system\s+(?:prompt|"
+        r"instructions|message|rules)|(?:earlier\s+)?configuration)",
+    ),
+    _s(
+        "system-override",
+        0.85,
+        "protocol|filter|measures|system",
+        r"\b(?:safety|security|content)\s+(?:protocols?|filters?|measures|systems?)\s+(?:are\s+)?(?:disabled|off|"
+        r"deactivated|suspended|bypassed)",
+    ),
+    _s(
+        "system-override",
+        0.85,
+        "override|maintenance mode|unrestricted mode|admin command|system notice",
+        r"\b(?:override code|priority override|instruction override|system override|maintenance mode|"
+        r"unrestricted mode|admin command|system notice)\b",
+    ),
+    _s(
+        "system-override",
+        0.8,
+        "disable|turn off|switch off|deactivate",
+        r"\b(?:disable|turn off|switch off|deactivate)\s+(?:all\s+)?(?:logging|(?:content\s+)?moderation|safety|"
+        r"filters?)\b{DEVICE}",
+    ),
+    _s(
+        "system-override",
+        0.8,
+        "supersede|prior policies",
+        r"\bsupersede\w*\s+(?:all\s+)?{PRIOR}?\s*(?:policies|rules|instructions)|"
+        r"\b(?:all\s+)?prior\s+policies\s+(?:are\s+)?(?:revoked|void|lifted)",
+    ),
+    _s(
+        "system-override",
+        0.85,
+        "输入结束|輸入結束|指令开始|指令開始|系统通知|系統通知|管理员指令|管理員指令|最高优先|最高優先|"
+        "系统覆盖|系統覆寫|系统覆写|系統覆蓋",
+        r"(?:用户|用戶|使用者)?输入结束|(?:用户|用戶|使用者)?輸入結束|(?:管理员|管理員|系统|系統|开发者|開發者)(?:指令|指示|命令)"
+        r"(?:开始|開始|[：:])|(?:系统|系統)通知\s*[：:]|【\s*(?:最高优先级?|最高優先級?|系统指令|系統指令)\s*】|"
+        r"=*\s*(?:系统|系統)(?:覆盖|覆蓋|覆写|覆寫)\s*=*",
+    ),
     _s("system-override", 0.8, "系统|系統", r"(?:^|[。！？!?\n])\s*(?:系统|系統)\s*[：:]"),
-    _s("system-override", 0.8, "覆盖|覆蓋|覆写|覆寫|改写|改寫|重置|修改|更新|替换|替換",
-       r"(?:覆盖|覆蓋|覆写|覆寫|改写|改寫|重置|替换|替換)(?:掉)?(?:原有|原本|原来|原來|你的|系统|系統)的?"
-       r"(?:设定|設定|配置|系统提示|系統提示|指令|指示|规则|規則)"),
+    _s(
+        "system-override",
+        0.8,
+        "覆盖|覆蓋|覆写|覆寫|改写|改寫|重置|修改|更新|替换|替換",
+        r"(?:覆盖|覆蓋|覆写|覆寫|改写|改寫|重置|替换|替換)(?:掉)?(?:原有|原本|原来|原來|你的|系统|系統)的?"
+        r"(?:设定|設定|配置|系统提示|系統提示|指令|指示|规则|規則)",
+    ),
     # ================================================================================== data exfiltration
-    _s("data-exfiltration", 0.85,
-       "print|reveal|show|repeat|output|display|dump|tell me|give me|share|write out|list|quote|summari|encode|paste|"
-       "copy|leak|expose|what are|what were|what is|see|view|read|recite|translate|paste",
-       r"\b(?:print|reveal|show|repeat|output|display|dump|tell me|give me|share|write out|list|quote|summari[sz]e|"
-       r"encode|paste|copy|leak|expose|see|view|read|recite|translate|what (?:are|were|is))\b{GAP60}"
-       r"\b(?:your\s+(?:\w+\s+)?(?:system prompt|system message|initial prompt|instructions|prompt|developer message|"
-       r"configuration|rules|guidelines)|the\s+(?:system prompt|system message|initial prompt|"
-       r"(?:hidden|secret|original|exact|full|confidential)\s+(?:instructions|prompt|rules)(?!\s+(?:of|for)\b)))"),
-    _s("data-exfiltration", 0.75, "your system|your initial|your hidden",
-       r"\byour\s+(?:system\s+prompt|system\s+message|initial\s+prompt|hidden\s+(?:rules|instructions))\b"),
-    _s("data-exfiltration", 0.7, "hidden|secret|confidential",
-       r"\b(?:your|its|the system'?s?)\s+(?:hidden|secret|confidential)\s+(?:instructions|prompt|configuration|rules)\b"
-       r"|\b(?:hidden|secret|confidential)\s+(?:instructions|prompt|configuration|rules)\s+(?:your|you|that you)\b"),
-    _s("data-exfiltration", 0.85, "repeat|recite|print|output|show|reveal|quote|list",
-       r"\b(?:repeat|recite|print|output|show|reveal|quote|list)\b{GAP20}\bthe\s+(?:instructions|rules|guidelines|"
-       r"prompt)\s+(?:you\s+(?:were|have been)\s+(?:given|told|loaded|configured)|(?:given|provided)\s+to\s+you)"),
-    _s("data-exfiltration", 0.8, "above|before my|before this",
-       r"\beverything\s+(?:above|before)\s+(?:this|my)\b|\btext\s+(?:above|before)\s+(?:this|my first)\b|"
-       r"\b(?:before|above)\s+my\s+first\s+message\b|\bwords\s+above\b"),
+    _s(
+        "data-exfiltration",
+        0.85,
+        "print|reveal|show|repeat|output|display|dump|tell me|give me|share|write out|list|quote|summari|encode|paste|"
+        "copy|leak|expose|what are|what were|what is|see|view|read|recite|translate|paste",
+        r"\b(?:print|reveal|show|repeat|output|display|dump|tell me|give me|share|write out|list|quote|summari[sz]e|"
+        r"encode|paste|copy|leak|expose|see|view|read|recite|translate|what (?:are|were|is))\b{GAP60}"
+        r"\b(?:your\s+(?:\w+\s+)?(?:system prompt|system message|initial prompt|instructions|prompt|developer message|"
+        r"configuration|rules|guidelines)|the\s+(?:system prompt|system message|initial prompt|"
+        r"(?:hidden|secret|original|exact|full|confidential)\s+(?:instructions|prompt|rules)(?!\s+(?:of|for)\b)))",
+    ),
+    _s(
+        "data-exfiltration",
+        0.75,
+        "your system|your initial|your hidden",
+        r"\byour\s+(?:system\s+prompt|system\s+message|initial\s+prompt|hidden\s+(?:rules|instructions))\b",
+    ),
+    _s(
+        "data-exfiltration",
+        0.7,
+        "hidden|secret|confidential",
+        r"\b(?:your|its|the system'?s?)\s+(?:hidden|secret|confidential)\s+(?:instructions|prompt|configuration|rules)\b"
+        r"|\b(?:hidden|secret|confidential)\s+(?:instructions|prompt|configuration|rules)\s+(?:your|you|that you)\b",
+    ),
+    _s(
+        "data-exfiltration",
+        0.85,
+        "repeat|recite|print|output|show|reveal|quote|list",
+        r"\b(?:repeat|recite|print|output|show|reveal|quote|list)\b{GAP20}\bthe\s+(?:instructions|rules|guidelines|"
+        r"prompt)\s+(?:you\s+(?:were|have been)\s+(?:given|told|loaded|configured)|(?:given|provided)\s+to\s+you)",
+    ),
+    _s(
+        "data-exfiltration",
+        0.8,
+        "above|before my|before this",
+        r"\beverything\s+(?:above|before)\s+(?:this|my)\b|\btext\s+(?:above|before)\s+(?:this|my first)\b|"
+        r"\b(?:before|above)\s+my\s+first\s+message\b|\bwords\s+above\b",
+    ),
     _s("data-exfiltration", 0.8, "context", r"\beverything\s+in\s+your\s+context\b|\bof\s+your\s+context\s+window\b"),
-    _s("data-exfiltration", 0.85, "first sentence|first line|first words|first word|words of your",
-       r"\bfirst\s+(?:sentence|line|paragraph|words?|\d+\s+words)\s+of\s+your\s+(?:instructions|prompt|context|rules)"),
-    _s("data-exfiltration", 0.85, "text of|wording of|content of",
-       r"\b(?:exact|full|complete|verbatim|entire)\s+(?:text|wording|content|contents)\s+of\s+(?:the|your)\s+"
-       r"(?:instructions|prompt|rules|guidelines|system)"),
-    _s("data-exfiltration", 0.8, "told|instructed|asked",
-       r"\b(?:told|instructed|asked)\s+(?:you\s+)?(?:to\s+)?(?:never|not\s+to)\s+(?:tell|reveal|share|disclose|"
-       r"mention|say)"),
-    _s("data-exfiltration", 0.8, "operating under|working under|you follow|you are following",
-       r"\b(?:guidelines?|rules|constraints|instructions)\b{GAP20}\byou\s+(?:are|were)\s+(?:operating|working|"
-       r"running)\s+under\b|\bevery\s+(?:guideline|rule|constraint)\b{GAP40}\byou\s+(?:follow|obey|are)"),
+    _s(
+        "data-exfiltration",
+        0.85,
+        "first sentence|first line|first words|first word|words of your",
+        r"\bfirst\s+(?:sentence|line|paragraph|words?|\d+\s+words)\s+of\s+your\s+(?:instructions|prompt|context|rules)",
+    ),
+    _s(
+        "data-exfiltration",
+        0.85,
+        "text of|wording of|content of",
+        r"\b(?:exact|full|complete|verbatim|entire)\s+(?:text|wording|content|contents)\s+of\s+(?:the|your)\s+"
+        r"(?:instructions|prompt|rules|guidelines|system)",
+    ),
+    _s(
+        "data-exfiltration",
+        0.8,
+        "told|instructed|asked",
+        r"\b(?:told|instructed|asked)\s+(?:you\s+)?(?:to\s+)?(?:never|not\s+to)\s+(?:tell|reveal|share|disclose|"
+        r"mention|say)",
+    ),
+    _s(
+        "data-exfiltration",
+        0.8,
+        "operating under|working under|you follow|you are following",
+        r"\b(?:guidelines?|rules|constraints|instructions)\b{GAP20}\byou\s+(?:are|were)\s+(?:operating|working|"
+        r"running)\s+under\b|\bevery\s+(?:guideline|rule|constraint)\b{GAP40}\byou\s+(?:follow|obey|are)",
+    ),
     _s("data-exfiltration", 0.85, "my instructions are", r"\bmy\s+instructions\s+are\s*:"),
-    _s("data-exfiltration", 0.85, "api key|password|secret|credential|token|connection string",
-       r"\b(?:api keys?|passwords?|secrets?|credentials|tokens?|connection strings?)\b{GAP60}"
-       r"\b(?:in|from|of)\s+your\s+(?:context|memory|configuration|prompt|settings|instructions|environment)"),
-    _s("data-exfiltration", 0.7, "configured|initiali|provisioned|set up|loaded",
-       r"\byou\s+(?:were|are|have been|'ve been)\s+(?:configured|initiali[sz]ed|provisioned|set up|loaded)\s+with\b"),
-    _s("data-exfiltration", 0.85, "other|previous|all",
-       r"\b(?:conversations?|chat|history|messages|data|details)\b{GAP40}\b(?:of|with|from)\s+"
-       r"(?:other|previous|all)\s+(?:users|customers|people|clients)"),
-    _s("data-exfiltration", 0.8, "previous|last|other|earlier",
-       r"\b(?:previous|last|other|earlier)\s+(?:user|customer|client|person)\b{GAP40}\b(?:ask|say|said|order|name|"
-       r"email|phone|card|address|use|bought)|\babout the previous (?:customer|user|client)\b"),
-    _s("data-exfiltration", 0.85, "customers|users|clients|people",
-       r"\b(?:last|previous|other|all)\s+(?:\w+\s+)?(?:customers|users|clients|people)\s+(?:you\s+(?:helped|served|"
-       r"talked to|spoke with|assisted))"),
-    _s("data-exfiltration", 0.8, "table|database|records|list",
-       r"\b(?:full|entire|whole|complete)\s+(?:customer|user|client)\s+(?:table|database|list|records|data)"
-       r"|\beveryone\s+in\s+the\s+(?:customer|user|client)\s+(?:database|table|list)"),
-    _s("data-exfiltration", 0.7, "16 digits|card number",
-       r"\ball\s+16\s+digits\b|\bfull\s+card\s+numbers?\b|\bcard\s+numbers?\s+(?:stored|on file|saved)\b"),
+    _s(
+        "data-exfiltration",
+        0.85,
+        "api key|password|secret|credential|token|connection string",
+        r"\b(?:api keys?|passwords?|secrets?|credentials|tokens?|connection strings?)\b{GAP60}"
+        r"\b(?:in|from|of)\s+your\s+(?:context|memory|configuration|prompt|settings|instructions|environment)",
+    ),
+    _s(
+        "data-exfiltration",
+        0.7,
+        "configured|initiali|provisioned|set up|loaded",
+        r"\byou\s+(?:were|are|have been|'ve been)\s+(?:configured|initiali[sz]ed|provisioned|set up|loaded)\s+with\b",
+    ),
+    _s(
+        "data-exfiltration",
+        0.85,
+        "other|previous|all",
+        r"\b(?:conversations?|chat|history|messages|data|details)\b{GAP40}\b(?:of|with|from)\s+"
+        r"(?:other|previous|all)\s+(?:users|customers|people|clients)",
+    ),
+    _s(
+        "data-exfiltration",
+        0.8,
+        "previous|last|other|earlier",
+        r"\b(?:previous|last|other|earlier)\s+(?:user|customer|client|person)\b{GAP40}\b(?:ask|say|said|order|name|"
+        r"email|phone|card|address|use|bought)|\babout the previous (?:customer|user|client)\b",
+    ),
+    _s(
+        "data-exfiltration",
+        0.85,
+        "customers|users|clients|people",
+        r"\b(?:last|previous|other|all)\s+(?:\w+\s+)?(?:customers|users|clients|people)\s+(?:you\s+(?:helped|served|"
+        r"talked to|spoke with|assisted))",
+    ),
+    _s(
+        "data-exfiltration",
+        0.8,
+        "table|database|records|list",
+        r"\b(?:full|entire|whole|complete)\s+(?:customer|user|client)\s+(?:table|database|list|records|data)"
+        r"|\beveryone\s+in\s+the\s+(?:customer|user|client)\s+(?:database|table|list)",
+    ),
+    _s(
+        "data-exfiltration",
+        0.7,
+        "16 digits|card number",
+        r"\ball\s+16\s+digits\b|\bfull\s+card\s+numbers?\b|\bcard\s+numbers?\s+(?:stored|on file|saved)\b",
+    ),
     _s("data-exfiltration", 0.5, "verbatim|word for word", r"\b(?:verbatim|word for word)\b"),
     _s("data-exfiltration", 0.7, "![", r"!\[[^\]]*\]\(\s*https?://"),
-    _s("data-exfiltration", 0.85, "系统|系統",
-       r"{ZSHOW}{ZGAP20}(?:系统|系統)(?:提示词|提示詞|提示|消息|訊息|设定|設定|指令|指示|配置|prompt)|"
-       r"(?:系统|系統)(?:提示词|提示詞|提示|消息|訊息|设定|設定|指令|指示|配置){ZGAP12}(?:{ZSHOW}|写了什么|寫了什麼|"
-       r"都写了|都寫了|是什么|是什麼|用.{0,6}格式|贴出来|貼出來)"),
-    _s("data-exfiltration", 0.85, "初始|原始|隐藏|隱藏|内部|內部|秘密|祕密|完整|全部",
-       r"你的?[^。！？\n]{0,6}(?:初始|原始|隐藏|隱藏|内部|內部|秘密|祕密)的?(?:提示词|提示詞|指令|指示|设定|設定|配置|规则|規則)|"
-       r"{ZSHOW}{ZGAP12}(?:初始|原始|隐藏|隱藏|内部|內部|秘密|祕密)的?(?:提示词|提示詞|指令|指示|设定|設定|配置|规则|規則)|"
-       r"(?:初始|原始|隐藏|隱藏|内部|內部|秘密|祕密)的?(?:提示词|提示詞|指令|指示|设定|設定|配置|规则|規則){ZGAP12}{ZSHOW}|"
-       r"(?:完整|全部|所有)[^。！？\n]{0,6}(?:写出|寫出|列出|输出|輸出|告诉|告訴)[^。！？\n]{0,6}你的?(?:全部|所有)?的?"
-       r"(?:指令|指示|设定|設定)"),
-    _s("data-exfiltration", 0.8, "遵守|遵循|收到|被告知|被设定|被設定|加载|載入|加載",
-       r"你[^。！？\n]{0,12}(?:遵守|遵循|收到|被告知|被设定|被設定|加载时|加載時|载入时|載入時)的[^。！？\n]{0,8}"
-       r"(?:规则|規則|指令|指示|设定|設定|限制|配置)"),
-    _s("data-exfiltration", 0.85, "一字不差|一字不漏|原封不动|原封不動|一字不改|逐字|原文",
-       r"(?:一字不差|一字不漏|原封不动|原封不動|一字不改|逐字|原文){ZGAP20}(?:指令|指示|设定|設定|提示|配置)|"
-       r"(?:指令|指示|设定|設定|提示词|提示詞|配置){ZGAP20}(?:一字不差|一字不漏|原封不动|原封不動|一字不改|逐字|原文)"),
-    _s("data-exfiltration", 0.85, "之前|之前写|之前寫",
-       r"第一(?:条|條|則|则)(?:消息|訊息)之前|(?:上下文|context)[^。！？\n]{0,20}之前的(?:所有|全部)内容|"
-       r"(?:上下文|context)[^。！？\n]{0,20}之前的(?:所有|全部)內容"),
-    _s("data-exfiltration", 0.8, "不要告诉|不要告訴|不能告诉|不能告訴|别告诉|別告訴|不要透露|別透露|别透露|不要说|不要說",
-       r"(?:让你|讓你|要你|叫你|让|讓)[^。！？\n]{0,4}(?:绝对|絕對)?(?:不要|不能|别|別)(?:告诉|告訴|透露|说|說)"),
-    _s("data-exfiltration", 0.85, "第一句|第一行|第一段",
-       r"你(?:的)?(?:指令|指示|提示词|提示詞|设定|設定)的第一(?:句|行|段)"),
-    _s("data-exfiltration", 0.85, "用户|用戶|使用者|客户|客戶|顾客|顧客|所有人",
-       r"(?:其他|别的|別的|所有|每个|每個|每位|全部|上一个|上一個|上一位|前一位|之前那个|之前那個|前一个|前一個|"
-       r"最近[^。！？\n]{0,8}(?:位|个|個))的?(?:用户|用戶|使用者|客户|客戶|顾客|顧客|人)[^。？?！]{0,24}(?:邮箱|郵箱|电子邮件|"
-       r"電子郵件|电话|電話|手机号|手機號|地址|卡号|卡號|信用卡|银行卡|銀行卡|聊天记录|聊天記錄|对话纪录|對話紀錄|对话记录|"
-       r"問了|问了|姓名|订单号|訂單編號|数据|資料)"),
-    _s("data-exfiltration", 0.8, "客户表|客戶表|客户数据|客戶資料|客户资料|客戶數據|客户名单|客戶名單|数据库|資料庫",
-       r"(?:完整的?|全部的?|所有的?|整个|整個)(?:客户|客戶|用户|用戶|使用者)(?:表|资料|資料|数据|數據|名单|名單|数据库|資料庫)"
-       r"|(?:客户|客戶|用户|用戶)(?:数据库|資料庫)[^。！？\n]{0,6}(?:所有人|全部)"),
-    _s("data-exfiltration", 0.85, "密钥|金鑰|key|密码|密碼|令牌|凭证|憑證|token",
-       r"(?:环境变量|環境變數|你的配置|你的设定|你的設定|上下文|记忆|記憶)[^。！？\n]{0,10}(?:里|裡|中)?的?(?:API\s*)?(?:密钥|"
-       r"金鑰|key|密码|密碼|令牌|凭证|憑證|token)"),
-    _s("data-exfiltration", 0.75, "卡号|卡號|16位",
-       r"(?:卡号|卡號)[^。！？\n]{0,10}(?:完整|全部)[^。！？\n]{0,4}(?:念|读|讀|报|報|告诉|告訴|发|發)(?:给|給)?我|"
-       r"(?:16|十六)位都要"),
+    _s(
+        "data-exfiltration",
+        0.85,
+        "系统|系統",
+        r"{ZSHOW}{ZGAP20}(?:系统|系統)(?:提示词|提示詞|提示|消息|訊息|设定|設定|指令|指示|配置|prompt)|"
+        r"(?:系统|系統)(?:提示词|提示詞|提示|消息|訊息|设定|設定|指令|指示|配置){ZGAP12}(?:{ZSHOW}|写了什么|寫了什麼|"
+        r"都写了|都寫了|是什么|是什麼|用.{0,6}格式|贴出来|貼出來)",
+    ),
+    _s(
+        "data-exfiltration",
+        0.85,
+        "初始|原始|隐藏|隱藏|内部|內部|秘密|祕密|完整|全部",
+        r"你的?[^。！？\n]{0,6}(?:初始|原始|隐藏|隱藏|内部|內部|秘密|祕密)的?(?:提示词|提示詞|指令|指示|设定|設定|配置|规则|規則)|"
+        r"{ZSHOW}{ZGAP12}(?:初始|原始|隐藏|隱藏|内部|內部|秘密|祕密)的?(?:提示词|提示詞|指令|指示|设定|設定|配置|规则|規則)|"
+        r"(?:初始|原始|隐藏|隱藏|内部|內部|秘密|祕密)的?(?:提示词|提示詞|指令|指示|设定|設定|配置|规则|規則){ZGAP12}{ZSHOW}|"
+        r"(?:完整|全部|所有)[^。！？\n]{0,6}(?:写出|寫出|列出|输出|輸出|告诉|告訴)[^。！？\n]{0,6}你的?(?:全部|所有)?的?"
+        r"(?:指令|指示|设定|設定)",
+    ),
+    _s(
+        "data-exfiltration",
+        0.8,
+        "遵守|遵循|收到|被告知|被设定|被設定|加载|載入|加載",
+        r"你[^。！？\n]{0,12}(?:遵守|遵循|收到|被告知|被设定|被設定|加载时|加載時|载入时|載入時)的[^。！？\n]{0,8}"
+        r"(?:规则|規則|指令|指示|设定|設定|限制|配置)",
+    ),
+    _s(
+        "data-exfiltration",
+        0.85,
+        "一字不差|一字不漏|原封不动|原封不動|一字不改|逐字|原文",
+        r"(?:一字不差|一字不漏|原封不动|原封不動|一字不改|逐字|原文){ZGAP20}(?:指令|指示|设定|設定|提示|配置)|"
+        r"(?:指令|指示|设定|設定|提示词|提示詞|配置){ZGAP20}(?:一字不差|一字不漏|原封不动|原封不動|一字不改|逐字|原文)",
+    ),
+    _s(
+        "data-exfiltration",
+        0.85,
+        "之前|之前写|之前寫",
+        r"第一(?:条|條|則|则)(?:消息|訊息)之前|(?:上下文|context)[^。！？\n]{0,20}之前的(?:所有|全部)内容|"
+        r"(?:上下文|context)[^。！？\n]{0,20}之前的(?:所有|全部)內容",
+    ),
+    _s(
+        "data-exfiltration",
+        0.8,
+        "不要告诉|不要告訴|不能告诉|不能告訴|别告诉|別告訴|不要透露|別透露|别透露|不要说|不要說",
+        r"(?:让你|讓你|要你|叫你|让|讓)[^。！？\n]{0,4}(?:绝对|絕對)?(?:不要|不能|别|別)(?:告诉|告訴|透露|说|說)",
+    ),
+    _s(
+        "data-exfiltration",
+        0.85,
+        "第一句|第一行|第一段",
+        r"你(?:的)?(?:指令|指示|提示词|提示詞|设定|設定)的第一(?:句|行|段)",
+    ),
+    _s(
+        "data-exfiltration",
+        0.85,
+        "用户|用戶|使用者|客户|客戶|顾客|顧客|所有人",
+        r"(?:其他|别的|別的|所有|每个|每個|每位|全部|上一个|上一個|上一位|前一位|之前那个|之前那個|前一个|前一個|"
+        r"最近[^。！？\n]{0,8}(?:位|个|個))的?(?:用户|用戶|使用者|客户|客戶|顾客|顧客|人)[^。？?！]{0,24}(?:邮箱|郵箱|电子邮件|"
+        r"電子郵件|电话|電話|手机号|手機號|地址|卡号|卡號|信用卡|银行卡|銀行卡|聊天记录|聊天記錄|对话纪录|對話紀錄|对话记录|"
+        r"問了|问了|姓名|订单号|訂單編號|数据|資料)",
+    ),
+    _s(
+        "data-exfiltration",
+        0.8,
+        "客户表|客戶表|客户数据|客戶資料|客户资料|客戶數據|客户名单|客戶名單|数据库|資料庫",
+        r"(?:完整的?|全部的?|所有的?|整个|整個)(?:客户|客戶|用户|用戶|使用者)(?:表|资料|資料|数据|數據|名单|名單|数据库|資料庫)"
+        r"|(?:客户|客戶|用户|用戶)(?:数据库|資料庫)[^。！？\n]{0,6}(?:所有人|全部)",
+    ),
+    _s(
+        "data-exfiltration",
+        0.85,
+        "密钥|金鑰|key|密码|密碼|令牌|凭证|憑證|token",
+        r"(?:环境变量|環境變數|你的配置|你的设定|你的設定|上下文|记忆|記憶)[^。！？\n]{0,10}(?:里|裡|中)?的?(?:API\s*)?(?:密钥|"
+        r"金鑰|key|密码|密碼|令牌|凭证|憑證|token)",
+    ),
+    _s(
+        "data-exfiltration",
+        0.75,
+        "卡号|卡號|16位",
+        r"(?:卡号|卡號)[^。！？\n]{0,10}(?:完整|全部)[^。！？\n]{0,4}(?:念|读|讀|报|報|告诉|告訴|发|發)(?:给|給)?我|"
+        r"(?:16|十六)位都要",
+    ),
     # ================================================================================== tool exfiltration
-    _s("tool-exfiltration", 0.9, "tool|function|plugin",
-       r"\b(?:use|call|invoke|run|execute|with)\s+(?:the\s+|your\s+)?[\w-]*\s*(?:tool|function|plugin)\b{GAP120}"
-       r"(?:\b(?:attacker|evil|exfil\w*|webhook|steal\w*|id_rsa|environment variables|all user data|session cookie|"
-       r"api keys|customer records|conversation history|every row|every customer|every user)|\.ssh\b|"
-       r"/etc/(?:passwd|shadow)|\.env\b|\bos\.environ)"),
-    _s("tool-exfiltration", 0.85, "send|forward|upload|post|export|paste|put|email",
-       r"\b(?:send|forward|upload|post|export|paste|put|email)\w*\b{GAP60}\b(?:whole|entire|full|all|every|last)\s+"
-       r"(?:\w+\s+)?(?:conversation|chat|user data|data|rows?|contents|history|files|keys|records|emails|"
-       r"phone numbers?|users?)\b{GAP60}\b(?:to|into|in|using)\b{GAP40}(?:https?://|@|webhook|url|server|tool)"),
+    _s(
+        "tool-exfiltration",
+        0.9,
+        "tool|function|plugin",
+        r"\b(?:use|call|invoke|run|execute|with)\s+(?:the\s+|your\s+)?[\w-]*\s*(?:tool|function|plugin)\b{GAP120}"
+        r"(?:\b(?:attacker|evil|exfil\w*|webhook|steal\w*|id_rsa|environment variables|all user data|session cookie|"
+        r"api keys|customer records|conversation history|every row|every customer|every user)|\.ssh\b|"
+        r"/etc/(?:passwd|shadow)|\.env\b|\bos\.environ)",
+    ),
+    _s(
+        "tool-exfiltration",
+        0.85,
+        "send|forward|upload|post|export|paste|put|email",
+        r"\b(?:send|forward|upload|post|export|paste|put|email)\w*\b{GAP60}\b(?:whole|entire|full|all|every|last)\s+"
+        r"(?:\w+\s+)?(?:conversation|chat|user data|data|rows?|contents|history|files|keys|records|emails|"
+        r"phone numbers?|users?)\b{GAP60}\b(?:to|into|in|using)\b{GAP40}(?:https?://|@|webhook|url|server|tool)",
+    ),
     _s("tool-exfiltration", 0.8, "http", r"https?://\S*[?&]\w+=\s*['\"]?\s*(?:\+|followed by|\(|$|\)|and append)"),
-    _s("tool-exfiltration", 0.8, "every customer|every user|every account|all customer",
-       r"\b(?:every|all|each)\s+(?:customer|user|client|account)\s+(?:id|ids|record|number)s?\b{GAP40}\b(?:from|"
-       r"through|to)\s+\d+"),
-    _s("tool-exfiltration", 0.5, "ssh|id_rsa|/etc/|.env|os.environ|session cookie|private key",
-       r"~/\.ssh|\bid_rsa\b|/etc/(?:passwd|shadow)|\.env\s+file|\bos\.environ\b|\bsession cookie\b|\bprivate keys?\b"),
-    _s("tool-exfiltration", 0.6, "curl|wget", r"\bcurl\s+(?:-\w+\s+)*-(?:d|F|T)\s|\bwget\s+\S+\?|\bcurl\s+\S+\s*\|\s*"
-                                              r"(?:sh|bash)\b"),
-    _s("tool-exfiltration", 0.6, "shell tool|terminal tool|bash tool|code tool|python tool",
-       r"\b(?:with|using|use)\s+your\s+(?:shell|terminal|bash|code|python)\s+tool"),
-    _s("tool-exfiltration", 0.6, "to_account|amount|transfer",
-       r"\b(?:to_account|amount)\s*=\s*(?:all|\w*attacker)|\btransfer\s+(?:all|everything)\b"),
-    _s("tool-exfiltration", 0.75, "发送到|發送到|传送到|傳送到|发到|發到|寄到|转发到|轉寄到|上传到|上傳到|传到|傳到|贴到|貼到",
-       r"(?:发送到|發送到|传送到|傳送到|发到|發到|寄到|转发到|轉發到|轉寄到|上传到|上傳到|传到|傳到|贴到|貼到)[^。！？\n]{0,20}"
-       r"(?:https?://|@|接口|端点|端點|webhook|服务器|伺服器)"),
-    _s("tool-exfiltration", 0.8, "工具",
-       r"工具[^。！？\n]{0,20}(?:全部|全查|所有|每个|每個|每位|1到\d+|一到)|(?:用|使用)(?:你的)?[^。！？\n]{0,8}工具"
-       r"[^。！？\n]{0,24}(?:发到|發到|传到|傳到|发送|發送|传送|傳送|执行|執行)"),
+    _s(
+        "tool-exfiltration",
+        0.8,
+        "every customer|every user|every account|all customer",
+        r"\b(?:every|all|each)\s+(?:customer|user|client|account)\s+(?:id|ids|record|number)s?\b{GAP40}\b(?:from|"
+        r"through|to)\s+\d+",
+    ),
+    _s(
+        "tool-exfiltration",
+        0.5,
+        "ssh|id_rsa|/etc/|.env|os.environ|session cookie|private key",
+        r"~/\.ssh|\bid_rsa\b|/etc/(?:passwd|shadow)|\.env\s+file|\bos\.environ\b|\bsession cookie\b|\bprivate keys?\b",
+    ),
+    _s(
+        "tool-exfiltration",
+        0.6,
+        "curl|wget",
+        r"\bcurl\s+(?:-\w+\s+)*-(?:d|F|T)\s|\bwget\s+\S+\?|\bcurl\s+\S+\s*\|\s*"
+        r"(?:sh|bash)\b",
+    ),
+    _s(
+        "tool-exfiltration",
+        0.6,
+        "shell tool|terminal tool|bash tool|code tool|python tool",
+        r"\b(?:with|using|use)\s+your\s+(?:shell|terminal|bash|code|python)\s+tool",
+    ),
+    _s(
+        "tool-exfiltration",
+        0.6,
+        "to_account|amount|transfer",
+        r"\b(?:to_account|amount)\s*=\s*(?:all|\w*attacker)|\btransfer\s+(?:all|everything)\b",
+    ),
+    _s(
+        "tool-exfiltration",
+        0.75,
+        "发送到|發送到|传送到|傳送到|发到|發到|寄到|转发到|轉寄到|上传到|上傳到|传到|傳到|贴到|貼到",
+        r"(?:发送到|發送到|传送到|傳送到|发到|發到|寄到|转发到|轉發到|轉寄到|上传到|上傳到|传到|傳到|贴到|貼到)[^。！？\n]{0,20}"
+        r"(?:https?://|@|接口|端点|端點|webhook|服务器|伺服器)",
+    ),
+    _s(
+        "tool-exfiltration",
+        0.8,
+        "工具",
+        r"工具[^。！？\n]{0,20}(?:全部|全查|所有|每个|每個|每位|1到\d+|一到)|(?:用|使用)(?:你的)?[^。！？\n]{0,8}工具"
+        r"[^。！？\n]{0,24}(?:发到|發到|传到|傳到|发送|發送|传送|傳送|执行|執行)",
+    ),
 )
 
 

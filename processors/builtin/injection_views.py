@@ -35,7 +35,9 @@ _HOMOGLYPHS: Final = str.maketrans(_HOMOGLYPH_FROM, "aeopcyxijsdqwABEKMHOPCTXIJS
 _HAS_HOMOGLYPH: Final = re.compile(f"[{_HOMOGLYPH_FROM}]")
 #: Five or more single letters each followed by a separator, then one more (``I g n o r e``, ``i.g.n.o.r.e``;
 #: not ``U.S.A.`` or a version number).
-_SPACED_LATIN: Final = re.compile(r"[A-Za-z](?<![\w][A-Za-z])[ .\-_*·]{1,3}(?:[A-Za-z][ .\-_*·]{1,3}){4,}[A-Za-z](?![\w])")
+_SPACED_LATIN: Final = re.compile(
+    r"[A-Za-z](?<![\w][A-Za-z])[ .\-_*·]{1,3}(?:[A-Za-z][ .\-_*·]{1,3}){4,}[A-Za-z](?![\w])"
+)
 _SPACED_CJK: Final = re.compile(r"(?:[\u3400-\u9fff\uff0c\u3002][ \u3000]+){3,}[\u3400-\u9fff\uff0c\u3002]")
 _SEPARATORS: Final = re.compile(r"[ .\-_*·\u3000]+")
 #: A word with letters and leetspeak digits mixed (``1gn0r3``, ``pr3v10u5``): read digits as letters.

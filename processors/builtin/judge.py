@@ -32,7 +32,7 @@ from processors.builtin.judge_presets import JudgePresetName
 from processors.errors import ProcessorsError
 from processors.models import resolve_model
 from processors.models.base import LanguageModel, ModelRequest, TextDelta
-from processors.processor import HookArgs
+from processors.pipeline.processor import HookArgs
 
 logger = logging.getLogger(__name__)
 
@@ -104,6 +104,7 @@ class JudgeOptions(ProcessorOptions):
         if host not in ("localhost", "127.0.0.1", "::1") and not host.endswith(".localhost"):
             raise ValueError("must be a local server (localhost, 127.0.0.1 or ::1); a hosted judge needs no api_base")
         return value.strip()
+
 
 def judge_model(options: JudgeOptions) -> LanguageModel | None:
     """The options' model as a LanguageModel (a string id becomes a litellm model), or None."""

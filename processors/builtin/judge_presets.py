@@ -69,10 +69,12 @@ JUDGE_PRESETS: Final[dict[str, JudgePreset]] = {
     "prompt-guard-vllm": JudgePreset(
         "Prompt Guard 2 86M on vLLM", "openai/meta-llama/Llama-Prompt-Guard-2-86M", "vllm", "prompt-guard"
     ),
-    "llama-guard-llama-cpp": JudgePreset("Llama Guard 3 on llama.cpp", "openai/llama-guard-3", "llama.cpp",
-                                         "llama-guard"),
-    "general-lm-studio": JudgePreset("Any chat model on LM Studio (JSON verdicts)", "openai/local-model",
-                                     "lm-studio", "json"),
+    "llama-guard-llama-cpp": JudgePreset(
+        "Llama Guard 3 on llama.cpp", "openai/llama-guard-3", "llama.cpp", "llama-guard"
+    ),
+    "general-lm-studio": JudgePreset(
+        "Any chat model on LM Studio (JSON verdicts)", "openai/local-model", "lm-studio", "json"
+    ),
     "general-ollama": JudgePreset("Any chat model on Ollama (JSON verdicts)", "openai/qwen2.5", "ollama", "json"),
 }
 

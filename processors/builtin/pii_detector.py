@@ -43,7 +43,7 @@ from processors.builtin.stream_window import hold_start
 from processors.builtin.support import check_messages
 from processors.chunks import AnyChunk
 from processors.messages import Message
-from processors.processor import (
+from processors.pipeline.processor import (
     HookArgs,
     ProcessInputArgs,
     ProcessOutputResultArgs,
@@ -123,8 +123,9 @@ class PIIDetector(BuiltinProcessor):
         self._stream_kinds = (*self._shared, *sorted(self._extra))
         self._model = judge_model(self.options)
         if self._judge_types and self._model is None:
-            logger.info("PIIDetector: %s need a model judge; without one they are not detected",
-                        ", ".join(self._judge_types))
+            logger.info(
+                "PIIDetector: %s need a model judge; without one they are not detected", ", ".join(self._judge_types)
+            )
         if self._model is not None and self._judge_types:
             self.__dict__["process_output_stream"] = self._process_output_stream_judged
 
@@ -183,7 +184,10 @@ class PIIDetector(BuiltinProcessor):
             kinds, cap = self._stream_kinds, self.options.carry_over
             buffer.hold = lambda text, offset: hold_start(text, offset, kinds, cap)
         return stream_part(
-            part, args.state, buffer, self.find,
+            part,
+            args.state,
+            buffer,
+            self.find,
             lambda text, found: enforce_segment(self, args, text, found, _warn_stream),
         )
 

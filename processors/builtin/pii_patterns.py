@@ -135,12 +135,40 @@ _PRIORITY: Final = {
     kind: index
     for index, kind in enumerate(
         [
-            "private-key", "jwt", "anthropic-key", "openai-key", "github-token", "slack-token", "slack-webhook",
-            "google-api-key", "stripe-key", "aws-access-key", "aws-secret-key", "gitlab-token", "huggingface-token",
-            "npm-token", "sendgrid-key", "twilio-key", "mailgun-key", "cn-resident-id", "tw-national-id", "hk-id",
-            "credit-card", "iban", "ssn", "uuid",
-            "btc-address", "eth-address", "ipv4", "ipv6", "email", "url", "bearer-token", "secret-variable",
-            "secret-assignment", "phone",
+            "private-key",
+            "jwt",
+            "anthropic-key",
+            "openai-key",
+            "github-token",
+            "slack-token",
+            "slack-webhook",
+            "google-api-key",
+            "stripe-key",
+            "aws-access-key",
+            "aws-secret-key",
+            "gitlab-token",
+            "huggingface-token",
+            "npm-token",
+            "sendgrid-key",
+            "twilio-key",
+            "mailgun-key",
+            "cn-resident-id",
+            "tw-national-id",
+            "hk-id",
+            "credit-card",
+            "iban",
+            "ssn",
+            "uuid",
+            "btc-address",
+            "eth-address",
+            "ipv4",
+            "ipv6",
+            "email",
+            "url",
+            "bearer-token",
+            "secret-variable",
+            "secret-assignment",
+            "phone",
         ]
     )
 }
@@ -183,8 +211,11 @@ def candidates(text: str, shared: tuple[str, ...], extra: frozenset[str]) -> lis
     if has_digit:
         for kind, pattern in _IDS.items():
             if kind in extra:
-                found += [Match(kind, hit.start(), hit.end(), hit.group()) for hit in pattern.finditer(text)
-                          if _ID_CHECKS[kind](hit.group())]
+                found += [
+                    Match(kind, hit.start(), hit.end(), hit.group())
+                    for hit in pattern.finditer(text)
+                    if _ID_CHECKS[kind](hit.group())
+                ]
     if "ssn-words" in extra and _SSN_NEEDLE.search(text) is not None:
         for hit in _SSN_WORDS.finditer(text):
             digits = hit.group(1)

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 from processors.messages import Message
-from processors.processor import ProcessAPIErrorArgs
+from processors.pipeline.processor import ProcessAPIErrorArgs
 
 #: The provider messages that mean "the prompt must not end with an assistant turn".
 PREFILL_ERRORS: tuple[re.Pattern[str], ...] = (

@@ -29,7 +29,7 @@ from processors.builtin.injection_views import views
 from processors.builtin.judge import JudgeError, JudgeOptions, consult_judge, judge_failed, judge_model
 from processors.builtin.support import check_messages
 from processors.messages import Message
-from processors.processor import HookArgs, ProcessInputArgs, ProcessToolResultArgs
+from processors.pipeline.processor import HookArgs, ProcessInputArgs, ProcessToolResultArgs
 
 logger = logging.getLogger(__name__)
 
@@ -228,8 +228,12 @@ class PromptInjectionDetectorOptions(JudgeOptions):
 
 
 #: A guard model's categories → this detector's types (anything else it calls unsafe counts as injection).
-_GUARD_TYPES: Final = {"jailbreak": "jailbreak", "s14": "tool-exfiltration", "pii": "data-exfiltration",
-                       "s7": "data-exfiltration"}
+_GUARD_TYPES: Final = {
+    "jailbreak": "jailbreak",
+    "s14": "tool-exfiltration",
+    "pii": "data-exfiltration",
+    "s7": "data-exfiltration",
+}
 
 
 @dataclass
@@ -295,8 +299,12 @@ class PromptInjectionDetector(BuiltinProcessor):
             if verdict is None:
                 return None
             return Analysis(
-                scores={k: v for k, v in verdict.categories.items() if k in self._types}, flagged=[], hits=hits,
-                reason=verdict.reason, rewritten=verdict.rewritten_content, source="judge",
+                scores={k: v for k, v in verdict.categories.items() if k in self._types},
+                flagged=[],
+                hits=hits,
+                reason=verdict.reason,
+                rewritten=verdict.rewritten_content,
+                source="judge",
             )
         try:
             answer = await ask_guard(self._model, self.options.judge_format, text, time_limit=self.options.timeout)
@@ -310,8 +318,12 @@ class PromptInjectionDetector(BuiltinProcessor):
         return Analysis(scores=scores, flagged=[], hits=hits, reason=reason, source=self.options.judge_format)
 
     async def process_input(self, args: ProcessInputArgs) -> list[Message]:
-        return await check_messages(args.messages, ("user",), lambda message, text: self._check(args, message, text),
-                                    last_only=self.options.last_message_only)
+        return await check_messages(
+            args.messages,
+            ("user",),
+            lambda message, text: self._check(args, message, text),
+            last_only=self.options.last_message_only,
+        )
 
     async def _check(self, args: ProcessInputArgs, message: Message, text: str) -> Message | None:
         analysis = await self.analyze(text, args)
@@ -350,13 +362,18 @@ class PromptInjectionDetector(BuiltinProcessor):
             logger.warning("Prompt injection in the result of tool %r (%s)", args.tool_name, types)
             return
         replacement = self._rewrite(text, analysis) if strategy == "rewrite" else ""
-        args.message_list.update_tool_invocation({
-            "type": "tool-invocation",
-            "toolInvocation": {
-                "state": "result", "toolCallId": args.tool_call_id, "toolName": args.tool_name, "args": args.args,
-                "result": replacement or f"[removed by {self.id}: possible prompt injection]",
-            },
-        })
+        args.message_list.update_tool_invocation(
+            {
+                "type": "tool-invocation",
+                "toolInvocation": {
+                    "state": "result",
+                    "toolCallId": args.tool_call_id,
+                    "toolName": args.tool_name,
+                    "args": args.args,
+                    "result": replacement or f"[removed by {self.id}: possible prompt injection]",
+                },
+            }
+        )
 
     def _rewrite(self, text: str, analysis: Analysis) -> str:
         if analysis.rewritten is not None:
@@ -366,7 +383,8 @@ class PromptInjectionDetector(BuiltinProcessor):
             return ""  # the attack was encoded: no sentence of the original can be kept as safe
         spans = [(h.start, h.end) for h in analysis.hits if h.type in flagged]
         kept = [
-            s.group() for s in _SENTENCES.finditer(text)
+            s.group()
+            for s in _SENTENCES.finditer(text)
             if not any(start < s.end() and end > s.start() for start, end in spans)
         ]
         return "".join(kept).strip()

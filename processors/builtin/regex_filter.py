@@ -50,8 +50,8 @@ from processors.builtin.patterns import expand_kinds, find_all, max_span
 from processors.builtin.support import report_soon, report_violation, settle, text_segments, with_text
 from processors.chunks import AnyChunk, Chunk
 from processors.messages import Message, TextPart
-from processors.processor import ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
-from processors.runner import REPROCESS_KEY
+from processors.pipeline.processor import ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
+from processors.pipeline.stream_chain import REPROCESS_KEY
 from processors.tripwire import TripWire
 
 logger = logging.getLogger(__name__)
@@ -77,11 +77,14 @@ class RegexRule(BaseModel):
     name: str = Field(min_length=1, max_length=100, description="Shown in tripwires, warnings and reports.")
     pattern: str = Field(min_length=1, max_length=10_000, description="A Python regular expression.")
     replacement: str = Field(
-        default=DEFAULT_REPLACEMENT, max_length=1_000,
+        default=DEFAULT_REPLACEMENT,
+        max_length=1_000,
         description="What a match becomes when redacting; $1, $<name> and $& insert groups of the match.",
     )
     flags: str = Field(
-        default="", max_length=7, pattern=r"^[gimsuxy]*$",
+        default="",
+        max_length=7,
+        pattern=r"^[gimsuxy]*$",
         description="Regex flags as letters: i (ignore case), m (multi-line), s (dot matches newline), x "
         "(verbose). JavaScript's g, u and y are accepted and ignored.",
     )
@@ -102,8 +105,9 @@ class RegexRule(BaseModel):
         try:
             return re.compile(self.pattern, bits)
         except re.error as error:  # only reachable through the verbose flag changing how the pattern parses
-            raise ValueError(f"invalid regular expression {self.pattern!r} with flags {self.flags!r}: {error}") \
-                from None
+            raise ValueError(
+                f"invalid regular expression {self.pattern!r} with flags {self.flags!r}: {error}"
+            ) from None
 
 
 class RegexFilterOptions(ProcessorOptions):
@@ -111,7 +115,8 @@ class RegexFilterOptions(ProcessorOptions):
         default=[], max_length=200, description="Custom rules: a name, a pattern and a replacement."
     )
     presets: list[Preset] = Field(
-        default=[], validate_default=True,
+        default=[],
+        validate_default=True,
         description="Built-in rule sets: pii (e-mails, phones, cards, SSNs, IBANs, IPs), secrets (API keys, "
         "tokens, private keys), urls.",
     )
@@ -122,11 +127,14 @@ class RegexFilterOptions(ProcessorOptions):
         default="all", description="Check the input, the output (stream and result), or both."
     )
     include_redacted_values: bool = Field(
-        default=False, description="Put the redacted text in violation reports (keep off unless the audit log "
-        "is as protected as the data)."
+        default=False,
+        description="Put the redacted text in violation reports (keep off unless the audit log "
+        "is as protected as the data).",
     )
     stream_carryover_size: int = Field(
-        default=128, ge=1, le=100_000,
+        default=128,
+        ge=1,
+        le=100_000,
         description="Characters held back while streaming so a match split across chunks is caught whole; at "
         "least the longest match a rule can have.",
     )
@@ -224,7 +232,7 @@ class RegexFilter(BuiltinProcessor):
         replacement = owner.replacement
         if region.rules is not None or owner.pattern is None or "$" not in replacement:
             return replacement
-        matched = text[region.start:region.end]
+        matched = text[region.start : region.end]
         found = owner.pattern.search(matched)
         if found is None or found.start() != 0 or found.end() != len(matched):
             return replacement
@@ -238,17 +246,19 @@ class RegexFilter(BuiltinProcessor):
         cursor = 0
         for region in regions:
             replacement = self._replacement(text, region)
-            pieces.append(text[cursor:region.start])
+            pieces.append(text[cursor : region.start])
             pieces.append(replacement)
             cursor = region.end
             record: dict[str, Any] = {
-                "rule": region.owner.rule, "index": region.start, "length": region.end - region.start,
+                "rule": region.owner.rule,
+                "index": region.start,
+                "length": region.end - region.start,
                 "replacement": replacement,
             }
             if region.rules is not None and len(set(region.rules)) > 1:
                 record["overlappingRules"] = list(dict.fromkeys(region.rules))
             if self.options.include_redacted_values:
-                record["value"] = text[region.start:region.end]
+                record["value"] = text[region.start : region.end]
             redactions.append(record)
         pieces.append(text[cursor:])
         return "".join(pieces), redactions
@@ -260,7 +270,7 @@ class RegexFilter(BuiltinProcessor):
     def find_matches(self, text: str) -> list[dict[str, Any]]:
         """Every match in ``text`` as ``{"rule", "match", "index"}``, in text order (overlaps included)."""
         return [
-            {"rule": hit.rule, "match": text[hit.start:hit.end], "index": hit.start}
+            {"rule": hit.rule, "match": text[hit.start : hit.end], "index": hit.start}
             for hit in sorted(self._hits(text), key=lambda h: (h.start, h.end))
         ]
 
@@ -282,8 +292,7 @@ class RegexFilter(BuiltinProcessor):
         names = ", ".join(dict.fromkeys(m["rule"] for m in matches))
         logger.warning("RegexFilter matched patterns: %s (%s)", names, phase)
         reported = [
-            m if self.options.include_redacted_values else {k: v for k, v in m.items() if k != "match"}
-            for m in matches
+            m if self.options.include_redacted_values else {k: v for k, v in m.items() if k != "match"} for m in matches
         ]
         return f"Regex filter: matched patterns: {names}", {"strategy": "warn", "phase": phase, "matches": reported}
 
@@ -319,15 +328,17 @@ class RegexFilter(BuiltinProcessor):
             result.append(new_message)
         return result if changed else None
 
-    async def _report_redaction(self, phase: str, redactions: list[dict[str, Any]], message_id: str | None = None,
-                                part_index: int | None = None) -> None:
+    async def _report_redaction(
+        self, phase: str, redactions: list[dict[str, Any]], message_id: str | None = None, part_index: int | None = None
+    ) -> None:
         pending = report_violation(self, self.id, *self._redaction_report(phase, redactions, message_id, part_index))
         if pending is not None:
             await pending
 
     @staticmethod
-    def _redaction_report(phase: str, redactions: list[dict[str, Any]], message_id: str | None = None,
-                          part_index: int | None = None) -> tuple[str, dict[str, Any]]:
+    def _redaction_report(
+        phase: str, redactions: list[dict[str, Any]], message_id: str | None = None, part_index: int | None = None
+    ) -> tuple[str, dict[str, Any]]:
         names = ", ".join(dict.fromkeys(r["rule"] for r in redactions))
         detail: dict[str, Any] = {"strategy": "redact", "phase": phase}
         if message_id is not None:
@@ -377,12 +388,12 @@ class RegexFilter(BuiltinProcessor):
             fresh = [h for h in hits if h.end > len(tail) and seen + h.start >= reported_until]
             if fresh:
                 fresh.sort(key=lambda h: (h.start, h.end))
-                matches = [{"rule": h.rule, "match": window[h.start:h.end], "index": seen + h.start} for h in fresh]
+                matches = [{"rule": h.rule, "match": window[h.start : h.end], "index": seen + h.start} for h in fresh]
                 if self._strategy == "block":
                     self._block(matches, "streaming content")
                 state["reported_until"] = seen + max(h.end for h in fresh)
                 self._report_soon(state, *self._warn_detail(matches, "processOutputStream"))
-        keep = window[-self._span:]
+        keep = window[-self._span :]
         state["seen"] = seen + len(window) - len(keep)
         state["tail"] = keep
 
@@ -488,8 +499,9 @@ class RegexFilter(BuiltinProcessor):
         if self._strategy != "block" or not regions:
             return
         before = state.get("context", "")
-        matches = [{"rule": r.owner.rule, "match": buffer[r.start:r.end], "index": len(before) + r.start}
-                   for r in regions]
+        matches = [
+            {"rule": r.owner.rule, "match": buffer[r.start : r.end], "index": len(before) + r.start} for r in regions
+        ]
         self._block(matches, "streaming content")
 
     def _stream_hits(self, state: dict[str, Any], text: str) -> list[_Hit]:
@@ -501,7 +513,8 @@ class RegexFilter(BuiltinProcessor):
         shift = len(context)
         return [
             hit._replace(start=hit.start - shift, end=hit.end - shift)
-            for hit in self._hits(context + text) if hit.start >= shift
+            for hit in self._hits(context + text)
+            if hit.start >= shift
         ]
 
     @staticmethod

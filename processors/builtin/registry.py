@@ -51,7 +51,7 @@ from typing import Any
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 from processors.errors import ProcessorsError
-from processors.processor import Lane, Processor, implemented_hooks, lanes_for
+from processors.pipeline.processor import Lane, Processor, implemented_hooks, lanes_for
 
 logger = logging.getLogger(__name__)
 
@@ -120,9 +120,15 @@ class ProcessorType:
     def describe(self) -> dict[str, Any]:
         """The JSON-safe description (everything but the class), for the studio and design files."""
         return {
-            "typeName": self.type_name, "id": self.id, "name": self.name, "description": self.description,
-            "hooks": list(self.hooks), "lanes": list(self.lanes), "needsModel": self.needs_model,
-            "optionsSchema": self.options_schema, "source": self.source,
+            "typeName": self.type_name,
+            "id": self.id,
+            "name": self.name,
+            "description": self.description,
+            "hooks": list(self.hooks),
+            "lanes": list(self.lanes),
+            "needsModel": self.needs_model,
+            "optionsSchema": self.options_schema,
+            "source": self.source,
         }
 
 
@@ -136,8 +142,10 @@ class Catalogue:
     def add(self, processor_type: ProcessorType) -> bool:
         existing = self.types.get(processor_type.type_name)
         if existing is not None:
-            self.error(processor_type.source, f"type {processor_type.type_name!r} is already provided by "
-                                              f"{existing.source}; this one was skipped")
+            self.error(
+                processor_type.source,
+                f"type {processor_type.type_name!r} is already provided by {existing.source}; this one was skipped",
+            )
             return False
         self.types[processor_type.type_name] = processor_type
         return True
@@ -291,9 +299,13 @@ def load_user_folder(catalogue: Catalogue, folder: Path) -> None:
             catalogue.error(source, _message(error))
             continue
         classes = [
-            value for value in vars(module).values()
-            if inspect.isclass(value) and issubclass(value, Processor) and value.__module__ == module.__name__
-            and isinstance(getattr(value, "id", None), str) and value.id
+            value
+            for value in vars(module).values()
+            if inspect.isclass(value)
+            and issubclass(value, Processor)
+            and value.__module__ == module.__name__
+            and isinstance(getattr(value, "id", None), str)
+            and value.id
         ]
         if not classes:
             catalogue.error(source, "defines no Processor subclass with an id")

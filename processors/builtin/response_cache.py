@@ -37,7 +37,7 @@ from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 from pydantic import Field
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
-from processors.processor import ProcessLLMRequestArgs, ProcessLLMResponseArgs
+from processors.pipeline.processor import ProcessLLMRequestArgs, ProcessLLMResponseArgs
 
 logger = logging.getLogger(__name__)
 
@@ -110,9 +110,7 @@ class ResponseCacheOptions(ProcessorOptions):
         default=None, max_length=200, description="Part of the key, so two agents never share answers."
     )
     bust: bool = Field(default=False, description="Never read the cache; every answer is stored again.")
-    max_entries: int = Field(
-        default=1_000, ge=1, le=1_000_000, description="Capacity of the built-in in-memory cache."
-    )
+    max_entries: int = Field(default=1_000, ge=1, le=1_000_000, description="Capacity of the built-in in-memory cache.")
 
 
 class ResponseCache(BuiltinProcessor):

@@ -32,7 +32,7 @@ from pydantic import Field, field_validator
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 from processors.errors import ModelAPIError
-from processors.processor import ProcessAPIErrorArgs
+from processors.pipeline.processor import ProcessAPIErrorArgs
 
 #: Failures that are worth a second try even when the adapter did not mark them retryable.
 TRANSIENT = re.compile(
@@ -54,7 +54,8 @@ NEVER_RETRY_STATUS = frozenset({401, 403})
 class StreamErrorRetryOptions(ProcessorOptions):
     max_retries: int = Field(default=1, ge=0, le=100, description="How many times one failure may be retried.")
     matchers: list[str] = Field(
-        default=[], max_length=100,
+        default=[],
+        max_length=100,
         description="Extra regular expressions (case-insensitive): an error whose message matches is retried.",
     )
     retry_unknown_errors: bool = Field(

@@ -33,7 +33,7 @@ from processors.builtin.judge import ErrorStrategy, JudgeError, extract_json, wi
 from processors.messages import Message
 from processors.models import resolve_model
 from processors.models.base import LanguageModel, ModelRequest, TextDelta
-from processors.processor import ProcessOutputStepArgs
+from processors.pipeline.processor import ProcessOutputStepArgs
 
 logger = logging.getLogger(__name__)
 
@@ -119,15 +119,17 @@ class StructuredOutput(BuiltinProcessor):
             try:
                 return self._pydantic.model_validate(value)
             except ValidationError as error:
-                raise InvalidOutput([
-                    f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in error.errors()
-                ][:MAX_ERRORS]) from None
+                raise InvalidOutput(
+                    [f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in error.errors()][
+                        :MAX_ERRORS
+                    ]
+                ) from None
         assert self._validator is not None
         errors = sorted(self._validator.iter_errors(value), key=lambda e: list(e.absolute_path))
         if errors:
-            raise InvalidOutput([
-                f"{'.'.join(str(p) for p in e.absolute_path) or '(root)'}: {e.message}" for e in errors
-            ][:MAX_ERRORS])
+            raise InvalidOutput(
+                [f"{'.'.join(str(p) for p in e.absolute_path) or '(root)'}: {e.message}" for e in errors][:MAX_ERRORS]
+            )
         return value
 
     # ----------------------------------------------------------------------------------------- the hook
@@ -146,8 +148,10 @@ class StructuredOutput(BuiltinProcessor):
                 obj = self.parse(rewritten)
             except JudgeError as error:
                 if self.options.error_strategy == "fail-closed":
-                    args.abort(f"Structured output failed: the structuring model failed: {error}",
-                               metadata={"error": str(error)})
+                    args.abort(
+                        f"Structured output failed: the structuring model failed: {error}",
+                        metadata={"error": str(error)},
+                    )
                 return self._invalid(args, InvalidOutput([*invalid.problems, f"structuring model: {error}"]))
             except InvalidOutput as still:
                 return self._invalid(args, still)
@@ -160,8 +164,10 @@ class StructuredOutput(BuiltinProcessor):
         assert self._model is not None
         prompt = STRUCTURE_PROMPT.format(schema=json.dumps(self._json_schema, ensure_ascii=False))
         request = ModelRequest(
-            messages=[{"role": "system", "content": with_instructions(prompt, self.options.instructions)},
-                      {"role": "user", "content": text}],
+            messages=[
+                {"role": "system", "content": with_instructions(prompt, self.options.instructions)},
+                {"role": "user", "content": text},
+            ],
             settings={"temperature": 0},
             response_format={"type": "json_schema", "json_schema": {"name": "response", "schema": self._json_schema}},
         )

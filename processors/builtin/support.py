@@ -69,9 +69,11 @@ async def check_messages(
     out: list[Message] = []
     for message in messages:
         text = message.text
-        if (message.role not in roles
-                or (not text if min_length is None else len(text.strip()) < min_length)
-                or (last_only and message is not messages[-1])):
+        if (
+            message.role not in roles
+            or (not text if min_length is None else len(text.strip()) < min_length)
+            or (last_only and message is not messages[-1])
+        ):
             out.append(message)
             continue
         result = await check(message, text)

@@ -33,10 +33,10 @@ from processors.builtin.patterns import Match
 from processors.builtin.pii_patterns import resolve
 from processors.builtin.support import check_messages
 from processors.chunks import AnyChunk
-from processors.loop import RETRY_FEEDBACK_TAG
-from processors.message_list import MessageList
+from processors.loop.config import RETRY_FEEDBACK_TAG
 from processors.messages import Message, system_text
-from processors.processor import HookArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
+from processors.messages.message_list import MessageList
+from processors.pipeline.processor import HookArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
 
 logger = logging.getLogger(__name__)
 
@@ -231,8 +231,9 @@ class SystemPromptScrubber(BuiltinProcessor):
         if not instructions.strip():
             return []
         prompt = JUDGE_PROMPT.format(instructions=instructions)
-        verdict = await consult_judge(args, self.options, self._model, "System prompt detection", prompt, text,
-                                      LeakVerdict)
+        verdict = await consult_judge(
+            args, self.options, self._model, "System prompt detection", prompt, text, LeakVerdict
+        )
         if verdict is None or not verdict.leaked or verdict.confidence < self.options.threshold:
             return []
         located = []

@@ -40,9 +40,9 @@ from pydantic import Field
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 from processors.builtin.model_data import count_tokens, truncate_to_tokens
 from processors.chunks import AnyChunk
-from processors.message_list import CoreMessage
 from processors.messages import Message, TextPart
-from processors.processor import ProcessLLMRequestArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
+from processors.messages.formats import CoreMessage
+from processors.pipeline.processor import ProcessLLMRequestArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
 from processors.tripwire import TripWire
 
 #: Mastra's prompt accounting: a fixed overhead per conversation and per message.
@@ -67,7 +67,8 @@ class TokenLimiterOptions(ProcessorOptions):
         "message that does not fit (contiguous), or remove only remembered history (memory-only).",
     )
     model: str | None = Field(
-        default=None, max_length=200,
+        default=None,
+        max_length=200,
         description="Model whose tokenizer counts tokens (e.g. gpt-4o); empty: the run's model.",
     )
 
@@ -109,7 +110,8 @@ class TokenLimiter(BuiltinProcessor):
             raise TripWire(
                 f"TokenLimiter: the system messages alone use {system_tokens} tokens, over the limit of "
                 f"{options.limit}",
-                retry=False, processor_id=self.id,
+                retry=False,
+                processor_id=self.id,
             )
         units = _units(rest)
         costs = [sum(self._message_tokens(m, model_id) + MESSAGE_OVERHEAD for m in unit) for unit in units]
@@ -133,7 +135,8 @@ class TokenLimiter(BuiltinProcessor):
             raise TripWire(
                 f"TokenLimiter: no message fits in the limit of {options.limit} tokens "
                 f"({system_tokens} used by system messages)",
-                retry=False, processor_id=self.id,
+                retry=False,
+                processor_id=self.id,
             )
         return system + [message for unit, kept in zip(units, keep, strict=True) if kept for message in unit]
 
@@ -172,10 +175,13 @@ class TokenLimiter(BuiltinProcessor):
             args.abort(f"Token limit of {limit} exceeded (current: {tokens})", retry=False)
         if not state.get("limit_reported") and args.writer is not None:
             state["limit_reported"] = True
-            args.writer.custom({
-                "type": LIMIT_CHUNK, "transient": True,
-                "data": {"processorId": self.id, "limit": limit, "tokens": tokens},
-            })
+            args.writer.custom(
+                {
+                    "type": LIMIT_CHUNK,
+                    "transient": True,
+                    "data": {"processorId": self.id, "limit": limit, "tokens": tokens},
+                }
+            )
         return None
 
     def process_output_result(self, args: ProcessOutputResultArgs) -> list[Message] | None:
@@ -183,7 +189,8 @@ class TokenLimiter(BuiltinProcessor):
         model_id = self.options.model or args.state.get("model_id")
         counted = [
             [self.count(part.text, model_id) if isinstance(part, TextPart) else 0 for part in message.content.parts]
-            if message.role == "assistant" else []
+            if message.role == "assistant"
+            else []
             for message in args.messages
         ]
         total = sum(sum(tokens) for tokens in counted)

@@ -26,17 +26,20 @@ from typing import Any, ClassVar
 from pydantic import Field
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
-from processors.message_list import CoreMessage
-from processors.processor import ProcessLLMRequestArgs
+from processors.messages.formats import CoreMessage
+from processors.pipeline.processor import ProcessLLMRequestArgs
 
 
 class ToolCallFilterOptions(ProcessorOptions):
     exclude: list[str] | None = Field(
-        default=None, max_length=500,
+        default=None,
+        max_length=500,
         description="Tool names whose calls are filtered; empty or unset: every tool.",
     )
     filter_after_tool_steps: int | None = Field(
-        default=None, ge=0, le=1_000,
+        default=None,
+        ge=0,
+        le=1_000,
         description="Keep the tool calls of the last N tool steps (this call's included) and filter older ones; "
         "unset: filter only the history from before this call.",
     )
@@ -78,9 +81,9 @@ class ToolCallFilter(BuiltinProcessor):
     def filter(self, prompt: list[CoreMessage], doomed: set[str], names: dict[str, str]) -> list[CoreMessage]:
         """``prompt`` without the calls in ``doomed`` and their results."""
         preserve = self.options.preserve_model_output
-        outputs = {
-            m.get("tool_call_id"): m.get("content") for m in prompt if m.get("role") == "tool"
-        } if preserve else {}
+        outputs = (
+            {m.get("tool_call_id"): m.get("content") for m in prompt if m.get("role") == "tool"} if preserve else {}
+        )
         result: list[CoreMessage] = []
         for message in prompt:
             role = message.get("role")

@@ -32,7 +32,7 @@ from pydantic import Field
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 from processors.messages import Message, TextPart
-from processors.processor import ProcessInputArgs
+from processors.pipeline.processor import ProcessInputArgs
 
 logger = logging.getLogger(__name__)
 

@@ -27,7 +27,8 @@ class StoreError(ProcessorsError):
 
 
 class SchemaTooNewError(StoreError):
-    """The database carries a schema revision this version does not know: it was written by a newer version.
+    """The database carries a schema revision this program does not know: a newer version wrote it, or an
+    application that keeps its own tables in it (the studio) and is not the one opening it now.
 
     Raised before anything is written, so the newer version can still open the file afterwards.
     """
@@ -38,7 +39,8 @@ class SchemaTooNewError(StoreError):
         revisions = ", ".join(self.found)
         super().__init__(
             f"This database was written by a newer version of Processor Studio (revision {revisions}); "
-            f"this version knows up to {known_head}. Nothing was changed."
+            f"this version knows up to {known_head}. Nothing was changed. (A database the studio made can only be "
+            "opened with the studio's store, which knows the studio's own revisions.)"
         )
 
 

@@ -50,23 +50,25 @@ class OpenReport:
 
 
 @functools.cache
-def _script() -> ScriptDirectory:
-    """The revisions shipped with this version (Alembic is imported only when a database is opened)."""
+def _script(extra: tuple[Path, ...] = ()) -> ScriptDirectory:
+    """The revisions shipped with this version, plus an application's own (Alembic is imported only when a
+    database is opened)."""
     from alembic.script import ScriptDirectory
 
-    return ScriptDirectory(str(MIGRATIONS_DIR))
+    locations = [str(MIGRATIONS_DIR / "versions"), *(str(path) for path in extra)]
+    return ScriptDirectory(str(MIGRATIONS_DIR), version_locations=locations)
 
 
-def head_revision() -> str:
-    """The newest schema revision this version knows."""
-    head: str | None = _script().get_current_head()
-    if head is None:  # pragma: no cover - the package always ships revisions
+def head_revisions(extra: tuple[Path, ...] = ()) -> tuple[str, ...]:
+    """The newest schema revisions this version knows (one per branch of the history, sorted)."""
+    heads = tuple(sorted(_script(extra).get_heads()))
+    if not heads:  # pragma: no cover - the package always ships revisions
         raise StoreError("no schema revisions found in processors/memory/migrations")
-    return head
+    return heads
 
 
-def known_revisions() -> frozenset[str]:
-    return frozenset(script.revision for script in _script().walk_revisions())
+def known_revisions(extra: tuple[Path, ...] = ()) -> frozenset[str]:
+    return frozenset(script.revision for script in _script(extra).walk_revisions())
 
 
 def _existing_uri(path: Path) -> str:
@@ -93,9 +95,12 @@ def read_sqlite_revisions(path: Path) -> tuple[str, ...]:
         explained = diagnose.translate(error, path)
         raise explained or StoreError(f"Cannot open {path} as a SQLite database: {error}") from error
     try:
-        tables = {row[0] for row in connection.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-        )}
+        tables = {
+            row[0]
+            for row in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        }
         if VERSION_TABLE not in tables:
             if tables:
                 raise ForeignDatabaseError(
@@ -122,11 +127,11 @@ def _current(connection: Connection) -> tuple[str, ...]:
     return tuple(sorted(MigrationContext.configure(connection).get_current_heads()))
 
 
-def _check_known(found: tuple[str, ...]) -> None:
-    known = known_revisions()
+def _check_known(found: tuple[str, ...], extra: tuple[Path, ...]) -> None:
+    known = known_revisions(extra)
     unknown = [revision for revision in found if revision not in known]
     if unknown:
-        raise SchemaTooNewError(unknown, head_revision())
+        raise SchemaTooNewError(unknown, ", ".join(head_revisions(extra)))
 
 
 def backup_sqlite(path: Path, revisions: tuple[str, ...]) -> Path:
@@ -148,18 +153,19 @@ def backup_sqlite(path: Path, revisions: tuple[str, ...]) -> Path:
     return target
 
 
-def upgrade(connection: Connection, destination: str = "heads") -> tuple[str, ...]:
+def upgrade(connection: Connection, destination: str = "heads", extra: tuple[Path, ...] = ()) -> tuple[str, ...]:
     """Run every revision from the database's current one up to ``destination``; returns the new revisions.
 
-    Call inside a transaction: on any failure nothing of the upgrade stays.
+    ``extra`` are an application's own revision folders (the studio's tables), on the same history. Call inside a
+    transaction: on any failure nothing of the upgrade stays.
     """
     from alembic.operations import Operations
     from alembic.runtime.migration import MigrationContext
 
-    script = _script()
+    script = _script(extra)
     context = MigrationContext.configure(connection)
     current = context.get_current_heads()
-    _check_known(tuple(current))
+    _check_known(tuple(current), extra)
     pending = list(script.iterate_revisions(destination, current or "base"))
     for revision in reversed(pending):  # iterate_revisions walks from the destination down
         logger.info("upgrading schema to revision %s (%s)", revision.revision, revision.doc)
@@ -169,8 +175,12 @@ def upgrade(connection: Connection, destination: str = "heads") -> tuple[str, ..
     return tuple(sorted(context.get_current_heads()))
 
 
-def open_database(engine: Engine, url: URL, *, create: bool) -> OpenReport:
-    """Make the database at ``url`` usable by this version (see the module docstring for the order of steps)."""
+def open_database(engine: Engine, url: URL, *, create: bool, extra: tuple[Path, ...] = ()) -> OpenReport:
+    """Make the database at ``url`` usable by this version (see the module docstring for the order of steps).
+
+    ``extra``: revision folders of an application that keeps its own tables in the same database (the studio);
+    the runtime knows nothing of their schema, only that they continue its history.
+    """
     path = sqlite_file(url)
     if path is not None:
         exists = path.exists() and path.stat().st_size > 0
@@ -184,22 +194,22 @@ def open_database(engine: Engine, url: URL, *, create: bool) -> OpenReport:
         with engine.connect() as connection:
             before = _current(connection)
             connection.rollback()
-    _check_known(before)
-    head = (head_revision(),)
+    _check_known(before, extra)
+    head = head_revisions(extra)
     if before == head:
         return OpenReport(before, before)
     backup = backup_sqlite(path, before) if path is not None and before else None
     with engine.connect() as connection:
         connection.execution_options(**{WRITE_OPTION: True})
         with connection.begin():
-            after = upgrade(connection)
+            after = upgrade(connection, extra=extra)
     return OpenReport(before, after, backup)
 
 
 __all__ = [
     "OpenReport",
     "backup_sqlite",
-    "head_revision",
+    "head_revisions",
     "known_revisions",
     "open_database",
     "read_sqlite_revisions",

@@ -19,7 +19,7 @@ from processors.memory.records import ThreadRecord, utcnow
 from processors.memory.schema import messages as messages_table
 from processors.memory.schema import threads as threads_table
 from processors.messages import Message, MessageContent, Role, TextPart
-from processors.surrogates import scrub_json
+from processors.messages.surrogates import scrub_json
 
 logger = logging.getLogger(__name__)
 
@@ -50,22 +50,32 @@ def thread_row(connection: Connection, thread_id: str) -> AnyRow | None:
 
 
 def thread_record(row: AnyRow) -> ThreadRecord:
-    return ThreadRecord(id=row.id, resource_id=row.resource_id, title=row.title, created_at=row.created_at,
-                        updated_at=row.updated_at, metadata=row.metadata or {})
+    return ThreadRecord(
+        id=row.id,
+        resource_id=row.resource_id,
+        title=row.title,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        metadata=row.metadata or {},
+    )
 
 
 def insert_thread(connection: Connection, record: ThreadRecord) -> None:
-    connection.execute(sa.insert(threads_table).values(
-        id=record.id, resource_id=record.resource_id, title=record.title, created_at=record.created_at,
-        updated_at=record.updated_at, metadata=record.metadata,
-    ))
+    connection.execute(
+        sa.insert(threads_table).values(
+            id=record.id,
+            resource_id=record.resource_id,
+            title=record.title,
+            created_at=record.created_at,
+            updated_at=record.updated_at,
+            metadata=record.metadata,
+        )
+    )
 
 
 def check_owner(thread_id: str, owner: str | None, resource_id: str | None) -> None:
     if resource_id is not None and owner is not None and owner != resource_id:
-        raise ResourceMismatchError(
-            f"Thread {thread_id!r} belongs to resource {owner!r}, not {resource_id!r}"
-        )
+        raise ResourceMismatchError(f"Thread {thread_id!r} belongs to resource {owner!r}, not {resource_id!r}")
 
 
 def load(
@@ -99,25 +109,38 @@ def message_from_row(row: AnyRow) -> Message:
     row costs that message and not the thread."""
     try:
         # The content parsed straight from its JSON text by pydantic-core is twice as fast as json.loads + validate.
-        return Message.model_validate({
-            "id": row.id, "role": row.role, "createdAt": row.created_at, "threadId": row.thread_id,
-            "resourceId": row.resource_id, "type": row.type,
-            "content": MessageContent.model_validate_json(row.content),
-        })
+        return Message.model_validate(
+            {
+                "id": row.id,
+                "role": row.role,
+                "createdAt": row.created_at,
+                "threadId": row.thread_id,
+                "resourceId": row.resource_id,
+                "type": row.type,
+                "content": MessageContent.model_validate_json(row.content),
+            }
+        )
     except (ValidationError, ValueError, TypeError) as error:
         return _placeholder(row, error)
 
 
 def _placeholder(row: AnyRow, error: Exception) -> Message:
     problem = f"{type(error).__name__}: {error}".splitlines()[0][:300]
-    logger.error("Message %r of thread %r could not be read and is shown as a placeholder: %s",
-                 row.id, row.thread_id, problem)
+    logger.error(
+        "Message %r of thread %r could not be read and is shown as a placeholder: %s", row.id, row.thread_id, problem
+    )
     role: Role = row.role if row.role in get_args(Role) else "assistant"
-    content = MessageContent(parts=[TextPart(text=UNREADABLE_TEXT)], content=UNREADABLE_TEXT,
-                             metadata={UNREADABLE_KEY: problem})
+    content = MessageContent(
+        parts=[TextPart(text=UNREADABLE_TEXT)], content=UNREADABLE_TEXT, metadata={UNREADABLE_KEY: problem}
+    )
     return Message.model_construct(
-        id=str(row.id), role=role, created_at=row.created_at, thread_id=row.thread_id,
-        resource_id=row.resource_id, type=None, content=content,
+        id=str(row.id),
+        role=role,
+        created_at=row.created_at,
+        thread_id=row.thread_id,
+        resource_id=row.resource_id,
+        type=None,
+        content=content,
     )
 
 
@@ -153,10 +176,8 @@ def existing_ids(connection: Connection, ids: Iterable[str]) -> set[str]:
     wanted = list(dict.fromkeys(ids))
     found: set[str] = set()
     for start in range(0, len(wanted), _IN_BATCH):
-        batch = wanted[start:start + _IN_BATCH]
-        found.update(connection.execute(
-            sa.select(messages_table.c.id).where(messages_table.c.id.in_(batch))
-        ).scalars())
+        batch = wanted[start : start + _IN_BATCH]
+        found.update(connection.execute(sa.select(messages_table.c.id).where(messages_table.c.id.in_(batch))).scalars())
     return found
 
 
@@ -164,8 +185,12 @@ _UPDATE_MESSAGE = (
     sa.update(messages_table)
     .where(messages_table.c.id == sa.bindparam("b_id"))
     .values(
-        thread_id=sa.bindparam("thread_id"), resource_id=sa.bindparam("resource_id"), role=sa.bindparam("role"),
-        type=sa.bindparam("type"), created_at=sa.bindparam("created_at"), content=sa.bindparam("content"),
+        thread_id=sa.bindparam("thread_id"),
+        resource_id=sa.bindparam("resource_id"),
+        role=sa.bindparam("role"),
+        type=sa.bindparam("type"),
+        created_at=sa.bindparam("created_at"),
+        content=sa.bindparam("content"),
     )
 )
 
@@ -178,9 +203,7 @@ def save(connection: Connection, thread_id: str, messages: list[Message], resour
     so its place in the thread, and moves to this thread if it was in another (Mastra's upsert does the same).
     """
     now = utcnow()
-    owner = connection.execute(
-        sa.select(threads_table.c.resource_id).where(threads_table.c.id == thread_id)
-    ).first()
+    owner = connection.execute(sa.select(threads_table.c.resource_id).where(threads_table.c.id == thread_id)).first()
     if owner is None:
         insert_thread(connection, ThreadRecord(id=thread_id, resource_id=resource_id, created_at=now, updated_at=now))
     else:

@@ -71,8 +71,9 @@ class UTCDateTime(sa.TypeDecorator[datetime]):
             try:
                 return convert(inner(value) if inner is not None else value, dialect)
             except (ValueError, TypeError, OverflowError) as error:
-                logger.error("A stored time could not be read (%s); it is read as %s", error,
-                             UNREADABLE_TIME.isoformat())
+                logger.error(
+                    "A stored time could not be read (%s); it is read as %s", error, UNREADABLE_TIME.isoformat()
+                )
                 return UNREADABLE_TIME
 
         return process
@@ -114,8 +115,9 @@ class TolerantJSON(sa.TypeDecorator[Any]):
             except (ValueError, TypeError, RecursionError) as error:
                 raw = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
                 # the length, not the text: a damaged value may still hold a user's words
-                logger.error("A stored JSON value (%d characters) could not be read and is left out: %s",
-                             len(raw), error)
+                logger.error(
+                    "A stored JSON value (%d characters) could not be read and is left out: %s", len(raw), error
+                )
                 return UnreadableJSON(raw[:200], str(error))
 
         return process
@@ -150,81 +152,13 @@ messages = sa.Table(
     sa.Index("ix_messages_thread_id_seq", "thread_id", "seq"),
 )
 
-# --------------------------------------------------------------------------------------------- the studio's
-
-designs = sa.Table(
-    "designs",
-    metadata,
-    sa.Column("id", sa.String(255), primary_key=True),
-    sa.Column("name", sa.Text, nullable=False),
-    sa.Column("json", sa.Text, nullable=False),
-    sa.Column("created_at", UTCDateTime, nullable=False),
-    sa.Column("updated_at", UTCDateTime, nullable=False),
-)
-
-runs = sa.Table(
-    "runs",
-    metadata,
-    sa.Column("id", sa.String(255), primary_key=True),
-    # No foreign key: a run of a design never saved, or since deleted, still says which design it ran.
-    sa.Column("design_id", sa.String(255), nullable=True),
-    sa.Column("design_json", sa.Text, nullable=True),
-    sa.Column("thread_id", sa.String(255), sa.ForeignKey("threads.id", ondelete="CASCADE"), nullable=True),
-    sa.Column("model", sa.Text, nullable=True),
-    sa.Column("started_at", UTCDateTime, nullable=False),
-    sa.Column("finished_at", UTCDateTime, nullable=True),
-    sa.Column("outcome", sa.String(32), nullable=True),
-    sa.Column("finish_reason", sa.String(64), nullable=True),
-    sa.Column("usage", TolerantJSON, nullable=True),
-    sa.Column("tripwire", TolerantJSON, nullable=True),
-    sa.Column("error", sa.Text, nullable=True),
-    sa.Column("input_text", sa.Text, nullable=True),
-    sa.Index("ix_runs_thread_id_started_at", "thread_id", "started_at"),
-    sa.Index("ix_runs_design_id", "design_id"),
-)
-
-trace_events = sa.Table(
-    "trace_events",
-    metadata,
-    sa.Column("seq", SeqKey, primary_key=True, autoincrement=True),
-    sa.Column("run_id", sa.String(255), sa.ForeignKey("runs.id", ondelete="CASCADE"), nullable=False),
-    sa.Column("step_number", sa.Integer, nullable=True),
-    sa.Column("hook", sa.String(64), nullable=False),
-    sa.Column("processor_id", sa.String(255), nullable=False),
-    sa.Column("processor_index", sa.Integer, nullable=True),
-    sa.Column("started_at", sa.Float, nullable=False),
-    sa.Column("ended_at", sa.Float, nullable=False),
-    sa.Column("outcome", sa.String(16), nullable=False),
-    sa.Column("before", sa.Text, nullable=False),
-    sa.Column("after", sa.Text, nullable=False),
-    sa.Column("state", TolerantJSON, nullable=True),
-    sa.Column("detail", sa.Text, nullable=True),
-    sa.Column("chunk_stats", TolerantJSON, nullable=True),
-    sa.Index("ix_trace_events_run_id_seq", "run_id", "seq"),
-)
-
-violations = sa.Table(
-    "violations",
-    metadata,
-    sa.Column("seq", SeqKey, primary_key=True, autoincrement=True),
-    sa.Column("run_id", sa.String(255), sa.ForeignKey("runs.id", ondelete="CASCADE"), nullable=False),
-    sa.Column("processor_id", sa.String(255), nullable=False),
-    sa.Column("message", sa.Text, nullable=False),
-    sa.Column("detail", TolerantJSON, nullable=True),
-    sa.Column("created_at", UTCDateTime, nullable=False),
-    sa.Index("ix_violations_run_id_seq", "run_id", "seq"),
-)
-
 __all__ = [
     "UNREADABLE_TIME",
+    "SeqKey",
     "TolerantJSON",
     "UTCDateTime",
     "UnreadableJSON",
-    "designs",
     "messages",
     "metadata",
-    "runs",
     "threads",
-    "trace_events",
-    "violations",
 ]

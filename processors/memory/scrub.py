@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from processors.surrogates import has_surrogates, scrub, scrub_json
+from processors.messages.surrogates import has_surrogates, scrub, scrub_json
 
 
 def _value(value: Any) -> Any:

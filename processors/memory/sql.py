@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -41,7 +42,7 @@ from processors.memory.scrub import scrub_parameters
 from processors.memory.transfer import ImportProgress, export_document, parse_import
 from processors.memory.worker import Worker
 from processors.messages import Message, new_id
-from processors.surrogates import scrub_json
+from processors.messages.surrogates import scrub_json
 
 T = TypeVar("T")
 
@@ -53,14 +54,22 @@ class SqlMemory:
     """Thread memory in a SQL database. Implements :class:`processors.memory.Memory`, plus thread management."""
 
     def __init__(
-        self, url: str | URL = "sqlite:///threads.db", last_messages: int = 50, *, create: bool = True
+        self,
+        url: str | URL = "sqlite:///threads.db",
+        last_messages: int = 50,
+        *,
+        create: bool = True,
+        migrations: Sequence[Path] = (),
     ) -> None:
+        """``migrations``: revision folders of an application that keeps its own tables in this database (the
+        studio's store); they continue the runtime's history, so one database has one history."""
         if last_messages < 0:
             raise ValueError(f"last_messages must be 0 or more, got {last_messages}")
         self.url = sa.make_url(url)
         #: How many of a thread's latest messages a run remembers.
         self.last_messages = last_messages
         self.create = create
+        self.migrations = tuple(Path(path) for path in migrations)
         #: The synchronous engine (creating it connects to nothing). Use it only through :meth:`run_sync`.
         self.engine = make_engine(self.url)
         # Every string bound to a statement is made encodable first: a lone surrogate costs one character, not
@@ -130,7 +139,7 @@ class SqlMemory:
 
     def _ensure_open(self) -> OpenReport:
         if self._report is None:
-            self._report = open_database(self.engine, self.url, create=self.create)
+            self._report = open_database(self.engine, self.url, create=self.create, extra=self.migrations)
         return self._report
 
     def _transaction(self, work: Callable[[Connection], T], write: bool) -> T:
@@ -183,8 +192,14 @@ class SqlMemory:
     ) -> ThreadRecord:
         """Create an empty thread (a fresh id unless given); :class:`ThreadExistsError` if the id is taken."""
         now = utcnow()
-        record = ThreadRecord(id=thread_id or new_id("thread"), resource_id=resource_id, title=title,
-                              created_at=now, updated_at=now, metadata=dict(metadata or {}))
+        record = ThreadRecord(
+            id=thread_id or new_id("thread"),
+            resource_id=resource_id,
+            title=title,
+            created_at=now,
+            updated_at=now,
+            metadata=dict(metadata or {}),
+        )
 
         def work(connection: Connection) -> ThreadRecord:
             if queries.thread_row(connection, record.id) is not None:
@@ -217,10 +232,12 @@ class SqlMemory:
             query = query.where(threads_table.c.resource_id == resource_id)
         if search:
             needle = search.lower()
-            query = query.where(sa.or_(
-                sa.func.lower(threads_table.c.title).contains(needle, autoescape=True),
-                sa.func.lower(threads_table.c.id).contains(needle, autoescape=True),
-            ))
+            query = query.where(
+                sa.or_(
+                    sa.func.lower(threads_table.c.title).contains(needle, autoescape=True),
+                    sa.func.lower(threads_table.c.id).contains(needle, autoescape=True),
+                )
+            )
         if limit is not None:
             query = query.limit(limit)
         if offset:
@@ -296,9 +313,10 @@ class SqlMemory:
             total = len(document.messages)
             report("writing", 0, total)
             for start in range(0, total, IMPORT_BATCH):
-                batch = document.messages[start:start + IMPORT_BATCH]
-                connection.execute(sa.insert(messages_table), [queries.message_row(m, thread.id, m.resource_id)
-                                                               for m in batch])
+                batch = document.messages[start : start + IMPORT_BATCH]
+                connection.execute(
+                    sa.insert(messages_table), [queries.message_row(m, thread.id, m.resource_id) for m in batch]
+                )
                 report("writing", start + len(batch), total)
             return thread.id
 

@@ -5,7 +5,8 @@ message in the reference's (Mastra's) message shape, ``Message.to_json()``. An i
 whole — shape, types, duplicate or foreign ids, ids that are no safe names, JSON limits — and refused with every
 problem named by its path (``messages[3].content.parts[0].text: Field required``), so a user can fix the file;
 only a valid document reaches the database, in one transaction. Lone surrogates (``"\\ud83d"`` escapes) become
-U+FFFD, as everywhere text is kept (:mod:`processors.surrogates`): the stored thread can always be exported again.
+U+FFFD, as everywhere text is kept (:mod:`processors.messages.surrogates`): the stored thread can always be
+exported again.
 
 A big import (hundreds of thousands of messages, tens of megabytes) takes seconds, so it is made to run on a
 worker thread without starving the one that called it: the ``messages`` list is decoded one message at a time
@@ -27,7 +28,7 @@ from processors import json_limits
 from processors.memory.errors import ThreadImportError
 from processors.memory.records import MAX_ID_LENGTH, ThreadRecord
 from processors.messages import Message
-from processors.surrogates import scrub_json
+from processors.messages.surrogates import scrub_json
 
 EXPORT_VERSION = 1
 

@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from processors.errors import ModelAPIError
+from processors.messages.surrogates import SurrogateJoiner, scrub, scrub_json
 from processors.models.base import (
     Finish,
     ModelEvent,
@@ -61,7 +62,6 @@ from processors.models.base import (
     ToolCallDelta,
     ToolCallStart,
 )
-from processors.surrogates import SurrogateJoiner, scrub, scrub_json
 from processors.usage import Usage
 
 __all__ = ["LiteLLMModel"]

@@ -1,4 +1,4 @@
-""""Test connection": one tiny real model call, to tell a user whether key, model id and API base work."""
+""" "Test connection": one tiny real model call, to tell a user whether key, model id and API base work."""
 
 from __future__ import annotations
 

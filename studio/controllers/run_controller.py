@@ -1,7 +1,7 @@
 """``RunController``: runs an agent on the Qt thread's asyncio loop and re-tells the run as Qt signals.
 
     controller = RunController(store=store)                  # store: optional, saves runs and their traces
-    agent = design.build_agent(on_violation=controller.record_violation)
+    agent = build_agent(design, on_violation=controller.record_violation)
     controller.chunk_received.connect(...)
     run_id = controller.start(agent, "hello", thread_id="t1")  # from a slot, while the qasync loop runs
     controller.stop()                                          # cancels; the run finishes with "abort"
@@ -32,9 +32,9 @@ import shiboken6
 from PySide6.QtCore import QObject, Signal
 
 from processors.agent import Agent
+from processors.loop.stream import AgentStream
 from processors.messages import new_id
 from processors.result import GenerateResult
-from processors.stream import AgentStream
 from processors.tracing import TraceEvent
 from processors.tripwire import Violation
 

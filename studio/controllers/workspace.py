@@ -88,8 +88,13 @@ class Workspace(QObject):
         self.threads.failed.connect(self.status_message)
         self.imports.import_failed.connect(self.status_message)
         self.imports.import_stopped.connect(self._on_imports_import_stopped)
-        for signal in (self.document.entry_inserted, self.document.entry_removed, self.document.entry_moved,
-                       self.document.entry_changed, self.document.settings_changed):
+        for signal in (
+            self.document.entry_inserted,
+            self.document.entry_removed,
+            self.document.entry_moved,
+            self.document.entry_changed,
+            self.document.settings_changed,
+        ):
             signal.connect(self._on_document_edited)
 
     # ----------------------------------------------------------------------------------------- tasks
@@ -156,8 +161,14 @@ class Workspace(QObject):
         runs, events, violations = await self.store.thread_history(thread_id)
         histories = [
             RunHistory(
-                run_id=run.id, events=events[run.id], tripwire=run.tripwire, violations=violations[run.id],
-                thread_id=thread_id, status=run.outcome, finish_reason=run.finish_reason, error=run.error,
+                run_id=run.id,
+                events=events[run.id],
+                tripwire=run.tripwire,
+                violations=violations[run.id],
+                thread_id=thread_id,
+                status=run.outcome,
+                finish_reason=run.finish_reason,
+                error=run.error,
             )
             for run in runs
         ]
@@ -205,14 +216,19 @@ class Workspace(QObject):
             return None
         try:
             agent = build_agent(
-                design, catalogue=self.catalogue, api_key=self._api_key(design, grant), memory=self.store.memory,
-                on_violation=self.runs.record_violation, reuse=self._processors,
+                design,
+                catalogue=self.catalogue,
+                api_key=self._api_key(design, grant),
+                memory=self.store.memory,
+                on_violation=self.runs.record_violation,
+                reuse=self._processors,
             )
         except DesignError as error:
             self._refuse(text, f"The agent could not be built: {error}", status=str(error))
             return None
-        run_id = self.runs.start(agent, text, thread_id=self.thread_id, design_id=design.id,
-                                 design_json=design.to_json())
+        run_id = self.runs.start(
+            agent, text, thread_id=self.thread_id, design_id=design.id, design_json=design.to_json()
+        )
         self.chat.add_user_message(text, run_id=run_id)
         if grant is not None and grant.withheld:
             self.chat.add_error(self._withheld_notice(grant, running=True), run_id=run_id)
@@ -248,8 +264,10 @@ class Workspace(QObject):
         if grant.withheld:
             self._ask_approval(grant)
             return self._withheld_notice(grant, running=False)
-        return (f"No API key is set for {grant.provider}. Add one in Settings → API keys (Ctrl+,), set the "
-                "provider's environment variable, or pick the offline 'demo' model in the Agent tab.")
+        return (
+            f"No API key is set for {grant.provider}. Add one in Settings → API keys (Ctrl+,), set the "
+            "provider's environment variable, or pick the offline 'demo' model in the Agent tab."
+        )
 
     @staticmethod
     def _api_key(design: AgentDesign, grant: KeyGrant | None) -> str | None:
@@ -260,11 +278,13 @@ class Workspace(QObject):
 
     @staticmethod
     def _withheld_notice(grant: KeyGrant, *, running: bool) -> str:
-        where = ("This message was sent there without a key." if running else "Nothing was sent.")
-        return (f"Your {grant.provider} API key was not sent to {grant.host}: it was saved for "
-                f"{grant.saved_for_host}, and this design's model sends requests to {grant.host}. {where} "
-                f"If you trust {grant.host}, allow your key there when asked (or in Settings → API keys and "
-                "connection, Ctrl+,) and send again.")
+        where = "This message was sent there without a key." if running else "Nothing was sent."
+        return (
+            f"Your {grant.provider} API key was not sent to {grant.host}: it was saved for "
+            f"{grant.saved_for_host}, and this design's model sends requests to {grant.host}. {where} "
+            f"If you trust {grant.host}, allow your key there when asked (or in Settings → API keys and "
+            "connection, Ctrl+,) and send again."
+        )
 
     def _ask_approval(self, grant: KeyGrant) -> None:
         if grant.endpoint is not None and (grant.provider, grant.endpoint) not in self._declined:
@@ -418,5 +438,7 @@ def _damage_note(messages: list[Any], runs: list[Any]) -> str | None:
         parts.append(f"{lost_messages} message{'s' if lost_messages != 1 else ''} (shown as placeholders)")
     if lost_runs:
         parts.append(f"the {' and '.join(lost_fields)} of {lost_runs} run{'s' if lost_runs != 1 else ''}")
-    return (f"Part of this thread's saved data is damaged and could not be read: {' and '.join(parts)}. "
-            "Everything else is intact; the details are in the log.")
+    return (
+        f"Part of this thread's saved data is damaged and could not be read: {' and '.join(parts)}. "
+        "Everything else is intact; the details are in the log."
+    )

@@ -35,9 +35,9 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
 
-from studio.controllers.editor_commands import AddEntry, MoveEntry, ToggleEntry
 from studio.design import ChainEntry
 from studio.models.design_document import DesignDocument
+from studio.models.editor_commands import AddEntry, MoveEntry, ToggleEntry
 
 __all__ = ["INVALID_ROLE", "MIME_TYPE", "TYPE_ROLE", "UID_ROLE", "ChainModel", "decode_payload", "encode_payload"]
 

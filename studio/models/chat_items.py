@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import Any, ClassVar, Literal
 
 from processors.chunks import AnyChunk
+from processors.loop.step import StepBuilder
 from processors.messages import (
     DataPart,
     ErrorPart,
@@ -33,7 +34,6 @@ from processors.messages import (
     TextPart,
     ToolInvocationPart,
 )
-from processors.step import StepBuilder
 
 ItemKind = Literal["user", "assistant", "tripwire", "error"]
 ToolCardState = Literal["input", "call", "result", "error"]

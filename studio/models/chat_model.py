@@ -9,7 +9,7 @@ marked stopped, when the user stopped it. Each reply carries its run's figures (
 cost, time to the first visible text, total time), measured with the model's ``clock``.
 
 Live runs are folded chunk by chunk with :meth:`ChatModel.apply_chunk`; each step's text, reasoning and tool calls
-go through the runtime's own reducer (:class:`processors.step.StepBuilder`), so the chat and the saved message are
+go through the runtime's own reducer (:class:`processors.loop.step.StepBuilder`), so the chat and the saved message are
 built by the same code. The work per ``text-delta`` is O(1): a list append and a revision bump. Reopened threads are
 built from stored messages with :meth:`ChatModel.load_messages` (and banners from the store's tripwire records).
 
@@ -31,9 +31,9 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from processors.chunks import AnyChunk
+from processors.loop.step import plain_args
 from processors.messages import Message
 from processors.result import GenerateResult
-from processors.step import plain_args
 from processors.tracing import TraceEvent
 from studio.models.chat_items import (
     AssistantItem,
@@ -443,7 +443,9 @@ class ChatModel:
         stats.ended = self.clock()
         usage = result.usage
         stats.input_tokens, stats.output_tokens, stats.total_tokens = (
-            usage.input_tokens, usage.output_tokens, usage.total_tokens
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.total_tokens,
         )
         stats.cost = run_cost(stats.model, usage)
         return True
@@ -491,9 +493,13 @@ class ChatModel:
                 started = _naive(record.started_at)
                 later = next((start for start in starts if start > started), None)
                 item = TripwireItem(
-                    key=new_key("tripwire"), run_id=record.id, created_at=record.started_at,
-                    reason=str(data.get("reason", "")), processor_id=data.get("processorId", data.get("processor_id")),
-                    metadata=data.get("metadata"), retry=bool(data.get("retry", False)),
+                    key=new_key("tripwire"),
+                    run_id=record.id,
+                    created_at=record.started_at,
+                    reason=str(data.get("reason", "")),
+                    processor_id=data.get("processorId", data.get("processor_id")),
+                    metadata=data.get("metadata"),
+                    retry=bool(data.get("retry", False)),
                 )
                 inserted: list[ChatItem] = [item]
                 blocked_input = getattr(record, "input_text", None)
@@ -502,13 +508,21 @@ class ChatModel:
                     for t, text in user_messages
                 ):
                     # a guardrail kept the message out of the thread: show it above its banner all the same
-                    inserted.insert(0, UserItem(key=new_key("user"), run_id=record.id, created_at=record.started_at,
-                                                text=blocked_input))
+                    inserted.insert(
+                        0,
+                        UserItem(
+                            key=new_key("user"), run_id=record.id, created_at=record.started_at, text=blocked_input
+                        ),
+                    )
                 self._insert(len(self._items) if later is None else self._first_row_from(later), inserted)
             else:
                 self.add_tripwire_banner(
-                    record.run_id, record.reason, record.processor_id, record.metadata,
-                    retry=bool(getattr(record, "retry", False)), at=getattr(record, "at", None),
+                    record.run_id,
+                    record.reason,
+                    record.processor_id,
+                    record.metadata,
+                    retry=bool(getattr(record, "retry", False)),
+                    at=getattr(record, "at", None),
                 )
 
     def _first_row_from(self, when: datetime) -> int:

@@ -1,6 +1,6 @@
 """``DesignDocument``: the design being edited, its undo stack, and the only API that changes it.
 
-Every edit goes through an undo command (``studio.controllers.editor_commands``) whose ``redo``/``undo`` call
+Every edit goes through an undo command (``studio.models.editor_commands``) whose ``redo``/``undo`` call
 one of the mutation methods below; widgets never call them directly (Orange's ``document/commands.py``)::
 
     document = DesignDocument(catalogue, design)
@@ -38,7 +38,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QUndoStack
 
 from processors.builtin.base import BuiltinProcessor, InvalidOptionsError
-from processors.processor import LANE_HOOKS
+from processors.pipeline.processor import LANE_HOOKS
 from studio.design import LANES, AgentDesign, ChainEntry, Lane, ModelConfig
 
 __all__ = ["SETTINGS", "CatalogueLike", "CatalogueRecord", "DesignDocument"]

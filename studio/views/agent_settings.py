@@ -4,7 +4,7 @@ Name, instructions, model (provider/model id, API base for local servers, temper
 settings as JSON), tools (built-in demo tools and user tool files: the window passes the names in with
 :meth:`AgentSettingsView.set_available_tools`), ``max_processor_retries`` and ``max_steps``.
 
-Every change is an :class:`~studio.controllers.editor_commands.EditSetting` command (consecutive edits of one
+Every change is an :class:`~studio.models.editor_commands.EditSetting` command (consecutive edits of one
 setting merge into one undo step). A value the design refuses is not committed; its message shows under the
 field (``settings.<name>.error``). The view follows the document, so undo and redo show up here.
 """
@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.controllers.editor_commands import EditSetting
 from studio.models.design_document import DesignDocument
+from studio.models.editor_commands import EditSetting
 
 __all__ = ["MODEL_SUGGESTIONS", "AgentSettingsView"]
 

@@ -53,11 +53,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from processors.processor import LANE_HOOKS
-from studio.controllers.editor_commands import AddEntry, MoveEntry, RemoveEntry, ToggleEntry
+from processors.pipeline.processor import LANE_HOOKS
 from studio.design import LANES, ChainEntry
 from studio.models.chain_model import UID_ROLE, ChainModel
 from studio.models.design_document import DesignDocument
+from studio.models.editor_commands import AddEntry, MoveEntry, RemoveEntry, ToggleEntry
 from studio.models.palette_model import LANE_TITLES
 from studio.views.drag_image import exec_compact_drag
 

@@ -149,8 +149,9 @@ class DocumentWriter:
         """Bring a reply's document up to date, touching only what changed."""
         signatures = [_signature(step) for step in item.steps]
         old = cached.signatures
-        changed = next((n for n, (a, b) in enumerate(zip(signatures, old, strict=False)) if a != b),
-                       min(len(signatures), len(old)))
+        changed = next(
+            (n for n, (a, b) in enumerate(zip(signatures, old, strict=False)) if a != b), min(len(signatures), len(old))
+        )
         if changed == len(signatures) == len(old):
             if cached.live is not None:  # only the growing text grew (or the reply ended)
                 self._append_live(cached, final=item.status != "streaming")
@@ -159,8 +160,11 @@ class DocumentWriter:
             if cached.live is not None and cached.live in item.steps[:changed]:
                 self._append_live(cached, final=True)  # it stopped growing: settle it before what follows
             cursor = QTextCursor(cached.doc)
-            start = cached.starts[changed] if changed < len(cached.starts) else (
-                cached.trailer if cached.trailer is not None else cached.doc.characterCount() - 1)
+            start = (
+                cached.starts[changed]
+                if changed < len(cached.starts)
+                else (cached.trailer if cached.trailer is not None else cached.doc.characterCount() - 1)
+            )
             cursor.setPosition(start)
             cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
             cursor.removeSelectedText()
@@ -193,20 +197,27 @@ class DocumentWriter:
             cached.trailer_lines = lines
         cached.status = item.status
 
-    def _render_steps(self, cached: ItemDocument, cursor: QTextCursor, first: list[bool], item: AssistantItem,
-                      start: int) -> None:
+    def _render_steps(
+        self, cached: ItemDocument, cursor: QTextCursor, first: list[bool], item: AssistantItem, start: int
+    ) -> None:
         cursor.movePosition(QTextCursor.MoveOperation.End)
         last = len(item.steps) - 1
         for number in range(start, len(item.steps)):
             step = item.steps[number]
             cached.starts.append(cursor.position())
-            growing = (item.status == "streaming" and number == last and not step.retracted
-                       and not step.tool_cards and not step.data)
+            growing = (
+                item.status == "streaming"
+                and number == last
+                and not step.retracted
+                and not step.tool_cards
+                and not step.data
+            )
             self._render_step(cached, cursor, first, step, growing)
         cached.signatures = [_signature(step) for step in item.steps]
 
-    def _render_step(self, cached: ItemDocument, cursor: QTextCursor, first: list[bool], step: StepSegment,
-                     growing: bool) -> None:
+    def _render_step(
+        self, cached: ItemDocument, cursor: QTextCursor, first: list[bool], step: StepSegment, growing: bool
+    ) -> None:
         if step.reasoning_parts:
             new_block(cursor, first)
             cursor.insertText("Thinking  ", char_format(colour=MUTED, bold=True, size=self.small))

@@ -113,12 +113,14 @@ class ChatListView(QAbstractItemView):
         new = [self.renderer.estimate(self._item(row), width) for row in range(start, end + 1)]
         self._heights[start:start] = new
         self._measured[start:start] = [0] * len(new)
-        self._offsets[start + 1:start + 1] = [0] * len(new)
+        self._offsets[start + 1 : start + 1] = [0] * len(new)
         self._valid = min(self._valid, start)
         self._relayout()
 
     def dataChanged(
-        self, top_left: QModelIndex | QPersistentModelIndex, bottom_right: QModelIndex | QPersistentModelIndex,
+        self,
+        top_left: QModelIndex | QPersistentModelIndex,
+        bottom_right: QModelIndex | QPersistentModelIndex,
         roles: Any = (),
     ) -> None:
         first, last = top_left.row(), bottom_right.row()
@@ -202,8 +204,11 @@ class ChatListView(QAbstractItemView):
             for _ in range(6):  # measuring can move what is visible; a few passes settle it
                 if not count:
                     break
-                top = max(0, self._total() - self.viewport().height()) if self._stick else (
-                    self._offsets[anchor_row] + anchor_delta)
+                top = (
+                    max(0, self._total() - self.viewport().height())
+                    if self._stick
+                    else (self._offsets[anchor_row] + anchor_delta)
+                )
                 first = self._row_at(top)
                 last = self._row_at(top + self.viewport().height())
                 if not self._measure(first, last, width):
@@ -312,7 +317,8 @@ class ChatListView(QAbstractItemView):
         return self.model().index(self._row_at(y), 0)
 
     def scrollTo(
-        self, index: QModelIndex | QPersistentModelIndex,
+        self,
+        index: QModelIndex | QPersistentModelIndex,
         hint: QAbstractItemView.ScrollHint = QAbstractItemView.ScrollHint.EnsureVisible,
     ) -> None:
         if not index.isValid() or index.row() >= len(self._heights):
@@ -339,8 +345,10 @@ class ChatListView(QAbstractItemView):
             return QModelIndex()
         current = self.currentIndex().row() if self.currentIndex().isValid() else len(self._heights) - 1
         step = {
-            QAbstractItemView.CursorAction.MoveUp: -1, QAbstractItemView.CursorAction.MovePrevious: -1,
-            QAbstractItemView.CursorAction.MoveDown: 1, QAbstractItemView.CursorAction.MoveNext: 1,
+            QAbstractItemView.CursorAction.MoveUp: -1,
+            QAbstractItemView.CursorAction.MovePrevious: -1,
+            QAbstractItemView.CursorAction.MoveDown: 1,
+            QAbstractItemView.CursorAction.MoveNext: 1,
         }.get(action)
         if action == QAbstractItemView.CursorAction.MoveHome:
             return model.index(0, 0)
@@ -416,9 +424,9 @@ class ChatListView(QAbstractItemView):
         if href is None:
             return
         if href.startswith(TOOL_HREF):
-            self.tool_card_toggle_requested.emit(row, href[len(TOOL_HREF):])
+            self.tool_card_toggle_requested.emit(row, href[len(TOOL_HREF) :])
         elif href.startswith(TRIPWIRE_HREF):
-            self.tripwire_clicked.emit(href[len(TRIPWIRE_HREF):])
+            self.tripwire_clicked.emit(href[len(TRIPWIRE_HREF) :])
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         index = self.indexAt(event.pos())

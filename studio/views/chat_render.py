@@ -168,8 +168,11 @@ class MessageRenderer:
             painter.drawRoundedRect(QRectF(bubble.left(), bubble.top(), 5, bubble.height()), 2, 2)
         elif isinstance(item, AssistantItem) and item.status == "streaming":
             painter.setPen(MUTED)
-            painter.drawText(QRect(bubble.right() - 110, bubble.top() + 4, 100, 18),
-                             int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), "● streaming")
+            painter.drawText(
+                QRect(bubble.right() - 110, bubble.top() + 4, 100, 18),
+                int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                "● streaming",
+            )
         doc = self.document(item, row.width(), refresh=False)
         origin = QPointF(bubble.left() + PAD + self._edge(item), bubble.top() + PAD)
         painter.save()

@@ -32,8 +32,13 @@ STRIKE = QColor("#8c959f")
 
 
 def char_format(
-    *, colour: QColor | None = None, bold: bool = False, italic: bool = False, size: float | None = None,
-    family: QFont | None = None, href: str | None = None,
+    *,
+    colour: QColor | None = None,
+    bold: bool = False,
+    italic: bool = False,
+    size: float | None = None,
+    family: QFont | None = None,
+    href: str | None = None,
 ) -> QTextCharFormat:
     """A character format with only what is given set (a link when ``href`` is)."""
     fmt = QTextCharFormat()

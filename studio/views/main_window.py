@@ -288,24 +288,42 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_save_design(self) -> None:
-        self._file_dialog("Save design", "Agent designs (*.json)", save=True, accept=self.workspace.save_design_file,
-                          suggested=suggested_file_name(self.workspace.document.design().name, ".json"))
+        self._file_dialog(
+            "Save design",
+            "Agent designs (*.json)",
+            save=True,
+            accept=self.workspace.save_design_file,
+            suggested=suggested_file_name(self.workspace.document.design().name, ".json"),
+        )
 
     @Slot()
     def _on_export_script(self) -> None:
-        self._file_dialog("Export as Python", "Python scripts (*.py)", save=True, accept=self.workspace.export_script,
-                          suggested=suggested_file_name(self.workspace.document.design().name, ".py"))
+        self._file_dialog(
+            "Export as Python",
+            "Python scripts (*.py)",
+            save=True,
+            accept=self.workspace.export_script,
+            suggested=suggested_file_name(self.workspace.document.design().name, ".py"),
+        )
 
     @Slot()
     def _on_import_thread(self) -> None:
-        self._file_dialog("Import thread", "Threads (*.json)", save=False,
-                          accept=lambda path: self.workspace.spawn(self.workspace.import_thread(path)))
+        self._file_dialog(
+            "Import thread",
+            "Threads (*.json)",
+            save=False,
+            accept=lambda path: self.workspace.spawn(self.workspace.import_thread(path)),
+        )
 
     @Slot()
     def _on_export_thread(self) -> None:
-        self._file_dialog("Export thread", "Threads (*.json)", save=True,
-                          accept=lambda path: self.workspace.spawn(self.workspace.export_thread(path)),
-                          suggested=suggested_file_name(self._thread_title(), ".json", fallback="thread"))
+        self._file_dialog(
+            "Export thread",
+            "Threads (*.json)",
+            save=True,
+            accept=lambda path: self.workspace.spawn(self.workspace.export_thread(path)),
+            suggested=suggested_file_name(self._thread_title(), ".json", fallback="thread"),
+        )
 
     def _thread_title(self) -> str:
         thread_id = self.workspace.thread_id
@@ -316,15 +334,22 @@ class MainWindow(QMainWindow):
     def _on_settings(self) -> None:
         design = self.workspace.document.design()
         model_id = design.model.model if not design.model.is_demo else "openai/gpt-4o-mini"
-        dialog = SettingsDialog(self.workspace.secrets, check_connection, model_id=model_id,
-                                api_base=design.model.api_base, document=self.workspace.document, parent=self)
+        dialog = SettingsDialog(
+            self.workspace.secrets,
+            check_connection,
+            model_id=model_id,
+            api_base=design.model.api_base,
+            document=self.workspace.document,
+            parent=self,
+        )
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
 
     @Slot()
     def _on_shortcuts(self) -> None:
-        box = QMessageBox(QMessageBox.Icon.Information, "Keyboard shortcuts", SHORTCUTS,
-                          QMessageBox.StandardButton.Ok, self)
+        box = QMessageBox(
+            QMessageBox.Icon.Information, "Keyboard shortcuts", SHORTCUTS, QMessageBox.StandardButton.Ok, self
+        )
         box.finished.connect(box.deleteLater)
         box.open()
 

@@ -3,7 +3,7 @@
 The fields and their editors come from :mod:`studio.views.option_fields` (check boxes, combo boxes, line edits,
 one-per-line lists, JSON text areas). The form is validated as you type: the type's ``Options`` model validates
 the whole form's values and each field's message shows in a red label right under it
-(``options.<field>.error``). What the user typed becomes one :class:`~studio.controllers.editor_commands.EditOptions`
+(``options.<field>.error``). What the user typed becomes one :class:`~studio.models.editor_commands.EditOptions`
 command per field (debounced, :data:`COMMIT_DELAY_MS`; consecutive edits of one field merge into one undo step),
 valid or not: an invalid value is kept in the design as typed (a line edit's text that is no number as its text),
 so the chain marks the entry invalid and the studio refuses to run it until it is fixed, rather than running
@@ -19,8 +19,8 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from studio.controllers.editor_commands import EditOptions
 from studio.models.design_document import DesignDocument
+from studio.models.editor_commands import EditOptions
 from studio.views.option_fields import FieldEditor, InvalidText, field_specs, make_editor
 
 __all__ = ["COMMIT_DELAY_MS", "OptionsForm"]

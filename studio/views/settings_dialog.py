@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (
 )
 
 from processors.models.local_servers import LocalServerScan, find_local_servers
-from studio.controllers.editor_commands import ReplaceDesign
 from studio.endpoints import EndpointError, default_endpoint, endpoint_host
 from studio.models.design_document import DesignDocument
+from studio.models.editor_commands import ReplaceDesign
 from studio.secrets import NO_KEY, PROVIDERS, SecretStore, mask, provider_of
 
 ConnectionTester = Callable[..., Coroutine[Any, Any, str]]
@@ -46,9 +46,17 @@ class SettingsDialog(QDialog):
     #: A search for local model servers finished, with its one-line summary.
     local_servers_found = Signal(str)
 
-    def __init__(self, secrets: SecretStore, tester: ConnectionTester, *, model_id: str = "openai/gpt-4o-mini",
-                 api_base: str | None = None, document: DesignDocument | None = None,
-                 find_servers: LocalServerFinder = find_local_servers, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        secrets: SecretStore,
+        tester: ConnectionTester,
+        *,
+        model_id: str = "openai/gpt-4o-mini",
+        api_base: str | None = None,
+        document: DesignDocument | None = None,
+        find_servers: LocalServerFinder = find_local_servers,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("settings")
         self.setWindowTitle("Settings — API keys")
@@ -106,9 +114,12 @@ class SettingsDialog(QDialog):
         self.local_status.setWordWrap(True)
         self.local_models.hide()
         self.use_local.hide()
-        where = ("Keys are stored in your system keyring." if secrets.keyring_available else
-                 "No system keyring was found: keys are kept for this session only (never written to disk). "
-                 "You can also set the provider's environment variable, e.g. OPENAI_API_KEY.")
+        where = (
+            "Keys are stored in your system keyring."
+            if secrets.keyring_available
+            else "No system keyring was found: keys are kept for this session only (never written to disk). "
+            "You can also set the provider's environment variable, e.g. OPENAI_API_KEY."
+        )
         self.keyring_note = QLabel(where)
         self.keyring_note.setObjectName("settings.keyring_note")
         self.keyring_note.setWordWrap(True)
@@ -140,8 +151,16 @@ class SettingsDialog(QDialog):
         connection.addRow("", self.allow)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
-        for button in (*buttons.buttons(), self.save, self.remove, self.test, self.forget, self.allow,
-                       self.find_local, self.use_local):
+        for button in (
+            *buttons.buttons(),
+            self.save,
+            self.remove,
+            self.test,
+            self.forget,
+            self.allow,
+            self.find_local,
+            self.use_local,
+        ):
             if isinstance(button, QPushButton):
                 button.setAutoDefault(False)  # Enter in the key field saves the key; it must not close the dialog
         layout = QVBoxLayout(self)
@@ -179,17 +198,18 @@ class SettingsDialog(QDialog):
         provider = self.provider.currentText()
         default = default_endpoint(provider)
         self.key_endpoint.setPlaceholderText(
-            f"{endpoint_host(default)} (the provider's own); or the base URL this key is for" if default
+            f"{endpoint_host(default)} (the provider's own); or the base URL this key is for"
+            if default
             else "The base URL this key is for"
         )
         key = self._secrets.get_key(provider)
         saved_for = self._secrets.saved_for(provider)
         where = endpoint_host(saved_for) if saved_for else (endpoint_host(default) if default else "its default")
-        self.stored.setText(f"Stored: {mask(key)} — sent only to {where}" if key
-                            else "No key stored for this provider.")
+        self.stored.setText(
+            f"Stored: {mask(key)} — sent only to {where}" if key else "No key stored for this provider."
+        )
         approved = self._secrets.approved_endpoints(provider) if key else []
-        self.approved.setText("Also allowed: " + ", ".join(endpoint_host(url) for url in approved) if approved
-                              else "")
+        self.approved.setText("Also allowed: " + ", ".join(endpoint_host(url) for url in approved) if approved else "")
         self.forget.setVisible(bool(approved))
 
     @Slot(str)
@@ -201,15 +221,21 @@ class SettingsDialog(QDialog):
     @Slot()
     def _on_save_clicked(self) -> None:
         try:
-            where = self._secrets.set_key(self.provider.currentText(), self.key.text(),
-                                          endpoint=self.key_endpoint.text())
+            where = self._secrets.set_key(
+                self.provider.currentText(), self.key.text(), endpoint=self.key_endpoint.text()
+            )
         except EndpointError as error:
             self.verdict.setText(f"Not saved — the endpoint: {error}")
             return
         self.key.clear()
         self._show_stored()
-        self._set_verdict({"keyring": "Saved in the system keyring.", "session": "Saved for this session only.",
-                              "deleted": "Key removed."}[where])
+        self._set_verdict(
+            {
+                "keyring": "Saved in the system keyring.",
+                "session": "Saved for this session only.",
+                "deleted": "Key removed.",
+            }[where]
+        )
 
     @Slot()
     def _on_remove_clicked(self) -> None:
@@ -254,8 +280,7 @@ class SettingsDialog(QDialog):
         except Exception as error:  # a tester bug must not become a traceback dialog
             verdict = f"Failed — {type(error).__name__}: {error}"
         if grant.withheld:
-            verdict += (f" (your {grant.provider} key was not sent: it is for {grant.saved_for_host}, "
-                        f"not {grant.host})")
+            verdict += f" (your {grant.provider} key was not sent: it is for {grant.saved_for_host}, not {grant.host})"
             if api_base:
                 self.allow.setText(f"&Allow my {grant.provider} key for {grant.host}")
                 self.allow.show()
@@ -287,13 +312,21 @@ class SettingsDialog(QDialog):
         self.local_models.clear()
         for server in scan.found:
             for model in server.models:
-                self.local_models.addItem(f"{server.label} — {model} ({endpoint_host(server.base_url)})",
-                                          (server.model_id(model), server.base_url))
-        empty = [f"{server.label} ({endpoint_host(server.base_url)}): running, no model loaded"
-                 for server in scan.found if not server.models]
+                self.local_models.addItem(
+                    f"{server.label} — {model} ({endpoint_host(server.base_url)})",
+                    (server.model_id(model), server.base_url),
+                )
+        empty = [
+            f"{server.label} ({endpoint_host(server.base_url)}): running, no model loaded"
+            for server in scan.found
+            if not server.models
+        ]
         found = self.local_models.count()
-        summary = (f"Found {found} model{'s' if found != 1 else ''} on local servers." if found
-                   else "No local model server answered.")
+        summary = (
+            f"Found {found} model{'s' if found != 1 else ''} on local servers."
+            if found
+            else "No local model server answered."
+        )
         self.local_status.setText("\n".join([summary, *empty, *scan.absent]))
         self.local_models.setVisible(found > 0)
         self.use_local.setVisible(found > 0)
@@ -307,8 +340,9 @@ class SettingsDialog(QDialog):
             return
         model_id, api_base = choice
         document = self._document
-        problem = document and (document.setting_error("model.model", model_id)
-                                or document.setting_error("model.api_base", api_base))
+        problem = document and (
+            document.setting_error("model.model", model_id) or document.setting_error("model.api_base", api_base)
+        )
         if problem:
             self.verdict.setText(f"Not used — {problem}")
             return
@@ -316,10 +350,14 @@ class SettingsDialog(QDialog):
         self.api_base.setText(api_base)
         self.allow.hide()
         if document is not None and (document.setting("model.model"), document.setting("model.api_base")) != (
-                model_id, api_base):
+            model_id,
+            api_base,
+        ):
             # One undo step for both settings (a macro of two commands made PySide delete a command twice)
             design = document.snapshot()
             design.model = design.model.model_copy(update={"model": model_id, "api_base": api_base})
             document.undo_stack().push(ReplaceDesign(document, design, f"Use local model {model_id}"))
-        self.verdict.setText(f"The design now uses {model_id} at {endpoint_host(api_base)} (no API key is sent "
-                             "there unless you allow one).")
+        self.verdict.setText(
+            f"The design now uses {model_id} at {endpoint_host(api_base)} (no API key is sent "
+            "there unless you allow one)."
+        )

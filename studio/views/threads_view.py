@@ -140,9 +140,13 @@ class ThreadsView(QWidget):
         thread_id = self.current_thread_id()
         if thread_id is None:
             return
-        box = QMessageBox(QMessageBox.Icon.Question, "Delete conversation",
-                          f"Delete “{self.list.currentIndex().data()}” and all its messages and traces?",
-                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, self)
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Delete conversation",
+            f"Delete “{self.list.currentIndex().data()}” and all its messages and traces?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            self,
+        )
         box.setObjectName("threads.confirm_delete")
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         box.accepted.connect(lambda: self._request_delete(thread_id))

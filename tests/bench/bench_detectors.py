@@ -35,11 +35,11 @@ from processors.builtin.prompt_injection_detector import PromptInjectionDetector
 from processors.builtin.system_prompt_scrubber import SystemPromptScrubber
 from processors.chunks import TextDeltaChunk, TextDeltaPayload, TextEndChunk, TextPayload
 from processors.context import RequestContext
-from processors.message_list import MessageList
+from processors.messages.message_list import MessageList
 from processors.models import ScriptedModel, Turn
 from processors.models.scripted import split_words
-from processors.processor import ProcessOutputStreamArgs
-from processors.runner import REPROCESS_KEY
+from processors.pipeline.processor import ProcessOutputStreamArgs
+from processors.pipeline.stream_chain import REPROCESS_KEY
 from tests.processors.builtin.corpus import (
     DATA,
     Score,
@@ -68,8 +68,10 @@ SYSTEM = "You are Aria, the support agent of Acme. Never offer discounts above t
 
 
 def line(label: str, score: Score, width: int = 22) -> str:
-    return (f"  {label:{width}s} precision {score.precision:5.3f}  recall {score.recall:5.3f}  "
-            f"(tp {score.tp}, fp {score.fp}, fn {score.fn})")
+    return (
+        f"  {label:{width}s} precision {score.precision:5.3f}  recall {score.recall:5.3f}  "
+        f"(tp {score.tp}, fp {score.fp}, fn {score.fn})"
+    )
 
 
 # --------------------------------------------------------------------------------------------- quality
@@ -91,9 +93,11 @@ def pii_quality() -> None:
         print(f" PIIDetector on {corpus} ({len(rows)} lines), per language:")
         for lang in ("en", "zh-CN", "zh-TW"):
             total = Score()
-            for score in score_pii([r for r in rows if r["lang"] == lang],
-                                   lambda t: [(category(m.kind), m.value) for m in detect(t, REGEX_TYPES)],
-                                   REGEX_TYPES).values():
+            for score in score_pii(
+                [r for r in rows if r["lang"] == lang],
+                lambda t: [(category(m.kind), m.value) for m in detect(t, REGEX_TYPES)],
+                REGEX_TYPES,
+            ).values():
                 total.add(score)
             print(line(lang, total))
             for error in total.errors:
@@ -106,9 +110,11 @@ def pii_quality() -> None:
         detector.detect_offline(text)
         timings.append(time.perf_counter() - started)
     timings.sort()
-    print(f" PIIDetector.detect_offline per message ({len(texts)} corpus messages x 20): median "
-          f"{timings[len(timings) // 2] * 1e6:.1f} µs, p95 {timings[int(len(timings) * 0.95)] * 1e6:.1f} µs "
-          "(target: median <= 50 µs)")
+    print(
+        f" PIIDetector.detect_offline per message ({len(texts)} corpus messages x 20): median "
+        f"{timings[len(timings) // 2] * 1e6:.1f} µs, p95 {timings[int(len(timings) * 0.95)] * 1e6:.1f} µs "
+        "(target: median <= 50 µs)"
+    )
     rows = load("pii_corpus.jsonl")
     shared_types = ("email", "phone", "credit-card", "ssn", "iban", "ip-address")
     scores = score_pii(rows, lambda t: [(m.category, m.value) for m in find_all(t, ["pii"])], shared_types)
@@ -170,13 +176,16 @@ def injection_quality() -> None:
         scores, _ = heuristic_scores(text, discount_quotes=not tool_result)
         return max(scores.values(), default=0.0) >= threshold
 
-    for label, rows in (("starter corpora (resources/corpora, the tuning set)", starter_cases()),
-                        ("injection_multilingual_holdout.jsonl (held out)",
-                         load_cases(DATA / "injection_multilingual_holdout.jsonl"))):
+    for label, rows in (
+        ("starter corpora (resources/corpora, the tuning set)", starter_cases()),
+        ("injection_multilingual_holdout.jsonl (held out)", load_cases(DATA / "injection_multilingual_holdout.jsonl")),
+    ):
         print(f" {label}, {len(rows)} cases, per language (goal: recall >= 0.85, FPR <= 0.05):")
         for lang, rates in sorted(rates_by_language(rows, flagged).items()):
-            print(f"    {lang:6s} recall {rates.recall:5.3f} ({rates.tp}/{rates.tp + rates.fn})  "
-                  f"FPR {rates.fpr:5.3f} ({rates.fp}/{rates.fp + rates.tn})")
+            print(
+                f"    {lang:6s} recall {rates.recall:5.3f} ({rates.tp}/{rates.tp + rates.fn})  "
+                f"FPR {rates.fpr:5.3f} ({rates.fp}/{rates.fp + rates.tn})"
+            )
             for error in rates.errors:
                 print("      ", error)
     messages = [row["text"] for row in starter_cases()] * 3
@@ -186,15 +195,19 @@ def injection_quality() -> None:
         heuristic_scores(text)
         timings.append(time.process_time() - started)
     timings.sort()
-    print(f" cost per chat message ({len(messages)} messages, CPU time): "
-          f"median {timings[len(timings) // 2] * 1e6:.0f} µs, p95 {timings[int(len(timings) * 0.95)] * 1e6:.0f} µs "
-          "(goal: median <= 200 µs)")
+    print(
+        f" cost per chat message ({len(messages)} messages, CPU time): "
+        f"median {timings[len(timings) // 2] * 1e6:.0f} µs, p95 {timings[int(len(timings) * 0.95)] * 1e6:.0f} µs "
+        "(goal: median <= 200 µs)"
+    )
     document = (ROOT / "README.md").read_text(encoding="utf-8")
     for size in (1_000, 5_000, len(document)):
         text = document[:size]
         best = min(_cpu(lambda text=text: heuristic_scores(text)) for _ in range(5))
-        print(f"    {len(text):6d} characters of README.md: {best * 1e3:6.2f} ms "
-              f"({best * 1e6 / len(text):.2f} ms per 1,000 characters; goal <= 0.5)")
+        print(
+            f"    {len(text):6d} characters of README.md: {best * 1e3:6.2f} ms "
+            f"({best * 1e6 / len(text):.2f} ms per 1,000 characters; goal <= 0.5)"
+        )
 
 
 # --------------------------------------------------------------------------------------------- stream cost
@@ -204,8 +217,14 @@ def hook_cost(processor: Any, chunks: list[Any], message_list: MessageList) -> f
     end = TextEndChunk(payload=TextPayload(id="t"))
     for _ in range(ROUNDS):
         state: dict[str, Any] = {}
-        args = ProcessOutputStreamArgs(part=None, stream_parts=[], message_list=message_list,  # type: ignore[arg-type]
-                                       processor_id=processor.id, state=state, request_context=RequestContext())
+        args = ProcessOutputStreamArgs(
+            part=None,
+            stream_parts=[],
+            message_list=message_list,  # type: ignore[arg-type]
+            processor_id=processor.id,
+            state=state,
+            request_context=RequestContext(),
+        )
         hook = processor.process_output_stream
         started = time.perf_counter()
         for chunk in chunks:
@@ -221,8 +240,9 @@ def hook_cost(processor: Any, chunks: list[Any], message_list: MessageList) -> f
 async def agent_cost(factory: Callable[[], list[Any]], deltas: list[str]) -> float:
     timings = []
     for _ in range(ROUNDS):
-        agent = Agent(id="bench", model=ScriptedModel([Turn(text=deltas)]), instructions=SYSTEM,
-                      output_processors=factory())
+        agent = Agent(
+            id="bench", model=ScriptedModel([Turn(text=deltas)]), instructions=SYSTEM, output_processors=factory()
+        )
         started = time.perf_counter()
         async for _chunk in agent.stream("go"):
             pass

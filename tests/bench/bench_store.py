@@ -49,19 +49,37 @@ def user_message(index: int) -> Message:
 def assistant_message(index: int) -> Message:
     parts: list[Any] = [StepStartPart(), TextPart(text=f"Answer {index}: " + SENTENCE * 6)]
     if index % 10 == 0:
-        parts.append(ToolInvocationPart(tool_invocation=ToolInvocation(
-            state="result", tool_call_id=f"call_{index}", tool_name="get_weather", args={"city": "Paris"},
-            result={"temperature": 21, "sky": "clear"})))
+        parts.append(
+            ToolInvocationPart(
+                tool_invocation=ToolInvocation(
+                    state="result",
+                    tool_call_id=f"call_{index}",
+                    tool_name="get_weather",
+                    args={"city": "Paris"},
+                    result={"temperature": 21, "sky": "clear"},
+                )
+            )
+        )
     return Message(role="assistant", content=MessageContent(parts=parts, content=f"Answer {index}"))
 
 
 def trace_events(run_id: str) -> list[dict[str, Any]]:
     now = time.time()
     return [
-        TraceEvent(run_id=run_id, step_number=i // 8, hook="process_output_stream", processor_id=f"p{i % 5}",
-                   processor_index=i % 5, started_at=now, ended_at=now + 0.0001, outcome="passed",
-                   before="12 chunks", after="12 chunks", state={"seen": i},
-                   chunk_stats={"count": 12, "changed": 0, "dropped": 0, "seconds": 0.0001, "changes": []}).to_dict()
+        TraceEvent(
+            run_id=run_id,
+            step_number=i // 8,
+            hook="process_output_stream",
+            processor_id=f"p{i % 5}",
+            processor_index=i % 5,
+            started_at=now,
+            ended_at=now + 0.0001,
+            outcome="passed",
+            before="12 chunks",
+            after="12 chunks",
+            state={"seen": i},
+            chunk_stats={"count": 12, "changed": 0, "dropped": 0, "seconds": 0.0001, "changes": []},
+        ).to_dict()
         for i in range(TRACE_EVENTS_PER_TURN)
     ]
 
@@ -102,21 +120,30 @@ async def main() -> None:
         memory = store.memory
         started = time.perf_counter()
         big = await fill(store)
-        print(f"filled in {time.perf_counter() - started:.1f} s: {await memory.count_messages(big)} messages "
-              f"in one thread, {len(await memory.list_threads())} threads")
+        print(
+            f"filled in {time.perf_counter() - started:.1f} s: {await memory.count_messages(big)} messages "
+            f"in one thread, {len(await memory.list_threads())} threads"
+        )
 
         async def save_turn() -> None:
             run_id = new_id("run")
             await store.start_run(run_id, design_id="design-1", thread_id=big, model="scripted")
             await memory.save_messages(big, [user_message(0), assistant_message(1)], resource_id="bench")
             await store.add_trace_events(run_id, trace_events(run_id))
-            await store.finish_run(run_id, outcome="finished", finish_reason="stop",
-                                   usage={"inputTokens": 120, "outputTokens": 80, "totalTokens": 200})
+            await store.finish_run(
+                run_id,
+                outcome="finished",
+                finish_reason="stop",
+                usage={"inputTokens": 120, "outputTokens": 80, "totalTokens": 200},
+            )
 
         figures = [
             ("open a thread: last 50 messages", await timings_ms(lambda: memory.load_messages(big)), 20),
-            (f"open a thread: all {THREAD_MESSAGES:,} messages",
-             await timings_ms(lambda: memory.all_messages(big)), 300),
+            (
+                f"open a thread: all {THREAD_MESSAGES:,} messages",
+                await timings_ms(lambda: memory.all_messages(big)),
+                300,
+            ),
             (f"list {THREADS:,} threads", await timings_ms(lambda: memory.list_threads(limit=THREADS)), 50),
             (f"save one turn with {TRACE_EVENTS_PER_TURN} trace events", await timings_ms(save_turn, runs=31), 5),
         ]

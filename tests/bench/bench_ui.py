@@ -54,8 +54,32 @@ from tests.support.threads import thread_of as shared_thread_of
 
 RATE = 2_000  # chunks per second
 HEARTBEAT_MS = 5
-WORDS = ["the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "while", "**markdown**", "and", "`code`",
-         "flow", "by", "as", "the", "model", "keeps", "talking", "about", "processors", "guardrails", "tripwires"]
+WORDS = [
+    "the",
+    "quick",
+    "brown",
+    "fox",
+    "jumps",
+    "over",
+    "a",
+    "lazy",
+    "dog",
+    "while",
+    "**markdown**",
+    "and",
+    "`code`",
+    "flow",
+    "by",
+    "as",
+    "the",
+    "model",
+    "keeps",
+    "talking",
+    "about",
+    "processors",
+    "guardrails",
+    "tripwires",
+]
 
 
 def markdown_words(count: int, seed: int = 1) -> list[str]:
@@ -68,8 +92,13 @@ def markdown_words(count: int, seed: int = 1) -> list[str]:
         left_in_paragraph -= 1
         if left_in_paragraph <= 0:
             kind = rng.random()
-            ending = "\n\n- a list item\n- another one\n\n" if kind < 0.15 else "\n\n## A heading\n\n" if kind < 0.25 \
+            ending = (
+                "\n\n- a list item\n- another one\n\n"
+                if kind < 0.15
+                else "\n\n## A heading\n\n"
+                if kind < 0.25
                 else "\n\n"
+            )
             deltas.append(word + ending)
             left_in_paragraph = rng.randint(40, 90)
         else:
@@ -125,8 +154,10 @@ class GcPauses:
     def summary(self) -> str:
         oldest = [ms for generation, ms in self.pauses if generation == 2]
         worst = max((ms for _, ms in self.pauses), default=0.0)
-        return (f"{len(self.pauses)} collections, {len(oldest)} of the oldest generation "
-                f"({sum(oldest):.0f} ms in all); longest pause {worst:.1f} ms")
+        return (
+            f"{len(self.pauses)} collections, {len(oldest)} of the oldest generation "
+            f"({sum(oldest):.0f} ms in all); longest pause {worst:.1f} ms"
+        )
 
 
 class Heartbeat(QObject):
@@ -173,16 +204,21 @@ async def bench_streaming(app: QApplication, seconds: float, data_dir: Path) -> 
     from studio.store import Store
     from studio.views.main_window import MainWindow
 
-    workspace = Workspace(store=Store(f"sqlite:///{data_dir / 'bench.db'}"), catalogue=studio_catalogue(),
-                          secrets=SecretStore())
+    workspace = Workspace(
+        store=Store(f"sqlite:///{data_dir / 'bench.db'}"), catalogue=studio_catalogue(), secrets=SecretStore()
+    )
     window = MainWindow(workspace)
     window.show()
     await workspace.start()
     gc_policy.install(app)  # as the app does once started
     count = int(RATE * seconds)
     inner = ScriptedModel([Turn(text=markdown_words(count))])
-    agent = Agent(id="bench", model=PacedModel(inner, RATE), output_processors=[PassThrough(i) for i in range(3)],
-                  memory=workspace.store.memory)
+    agent = Agent(
+        id="bench",
+        model=PacedModel(inner, RATE),
+        output_processors=[PassThrough(i) for i in range(3)],
+        memory=workspace.store.memory,
+    )
     controller = workspace.runs
     await asyncio.sleep(0.3)  # shown and idle
     chunks = 0
@@ -207,15 +243,21 @@ async def bench_streaming(app: QApplication, seconds: float, data_dir: Path) -> 
     stalls = heartbeat.stalls_ms()
     renderer = window.chat.list_view.renderer
     reply = workspace.chat.items[-1]
-    print(f"streaming with the inspector open: {chunks:,} text deltas in {streamed:.2f} s = "
-          f"{chunks / streamed:,.0f} chunks/s (target rate {RATE:,}/s); reply {len(reply.plain_text):,} characters")
+    print(
+        f"streaming with the inspector open: {chunks:,} text deltas in {streamed:.2f} s = "
+        f"{chunks / streamed:,.0f} chunks/s (target rate {RATE:,}/s); reply {len(reply.plain_text):,} characters"
+    )
     p50, p99, worst = statistics.median(stalls), percentile(stalls, 0.99), max(stalls)
     verdict = "met" if p99 <= 16 and worst <= 50 else "NOT met"
-    print(f"  event-loop stalls over {len(stalls):,} heartbeats of {HEARTBEAT_MS} ms: p50 {p50:.1f} ms, "
-          f"p99 {p99:.1f} ms, max {worst:.1f} ms (targets p99 ≤ 16 ms, max ≤ 50 ms: {verdict})")
-    print(f"  chat: {renderer.renders} documents built, {renderer.partial_renders} partial re-renders, "
-          f"{renderer.appends} in-place appends; inspector raw log: "
-          f"{window.inspector.inspector_data.chunks.__len__():,} rows")
+    print(
+        f"  event-loop stalls over {len(stalls):,} heartbeats of {HEARTBEAT_MS} ms: p50 {p50:.1f} ms, "
+        f"p99 {p99:.1f} ms, max {worst:.1f} ms (targets p99 ≤ 16 ms, max ≤ 50 ms: {verdict})"
+    )
+    print(
+        f"  chat: {renderer.renders} documents built, {renderer.partial_renders} partial re-renders, "
+        f"{renderer.appends} in-place appends; inspector raw log: "
+        f"{window.inspector.inspector_data.chunks.__len__():,} rows"
+    )
     print(f"  garbage collector: {collections.summary()}")
     await workspace.shutdown()
     window.close()
@@ -229,9 +271,20 @@ def bench_launch(data_dir: Path) -> None:
     figures = []
     for attempt in range(3):
         output = subprocess.run(
-            [sys.executable, "-m", "studio", "--self-test", str(data_dir / f"launch{attempt}.png"),
-             "--data-dir", str(data_dir / f"launch{attempt}"), "--print-startup-time"],
-            capture_output=True, text=True, timeout=180, check=False,
+            [
+                sys.executable,
+                "-m",
+                "studio",
+                "--self-test",
+                str(data_dir / f"launch{attempt}.png"),
+                "--data-dir",
+                str(data_dir / f"launch{attempt}"),
+                "--print-startup-time",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=180,
+            check=False,
             env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
         ).stdout
         line = next((line for line in output.splitlines() if line.startswith("startup:")), "")
@@ -239,8 +292,10 @@ def bench_launch(data_dir: Path) -> None:
             figures.append(float(line.split("shown ")[1].split(" s")[0]))
     if figures:
         median = statistics.median(figures)
-        print(f"launch to window shown: {median:.2f} s (median of {len(figures)}; "
-              f"target ≤ 1.5 s: {'met' if median <= 1.5 else 'NOT met'})")
+        print(
+            f"launch to window shown: {median:.2f} s (median of {len(figures)}; "
+            f"target ≤ 1.5 s: {'met' if median <= 1.5 else 'NOT met'})"
+        )
 
 
 def thread_of(count: int) -> list[Message]:
@@ -294,18 +349,20 @@ async def bench_open_thread(app: QApplication, count: int = 10_000) -> None:
         await asyncio.sleep(0.05)
     best = min(timings, key=lambda t: t[1])
     median = statistics.median(t[1] for t in timings)
-    print(f"opening a thread of {count:,} messages: first paint after {median:.0f} ms (median of {len(timings)}; "
-          f"best {best[1]:.0f} ms, of which building the items {best[0]:.0f} ms) "
-          f"(target ≤ 300 ms: {'met' if median <= 300 else 'NOT met'})")
+    print(
+        f"opening a thread of {count:,} messages: first paint after {median:.0f} ms (median of {len(timings)}; "
+        f"best {best[1]:.0f} ms, of which building the items {best[0]:.0f} ms) "
+        f"(target ≤ 300 ms: {'met' if median <= 300 else 'NOT met'})"
+    )
 
 
 async def bench_first_text(data_dir: Path, replies: int = 5) -> None:
     from processors.models.scripted import split_words
     from studio.catalog import studio_catalogue
-    from studio.controllers.editor_commands import EditSetting
     from studio.controllers.workspace import Workspace
     from studio.demo import demo_model
     from studio.models.chat_items import AssistantItem
+    from studio.models.editor_commands import EditSetting
     from studio.secrets import SecretStore
     from studio.store import Store
     from studio.views.chat_document import WRITING
@@ -315,8 +372,9 @@ async def bench_first_text(data_dir: Path, replies: int = 5) -> None:
     os.environ.setdefault("OPENAI_API_KEY", "sk-bench")  # the local server ignores it
     greeting = (await Agent(id="demo", model=demo_model(delay=0)).generate("Hello!")).text
     words = split_words(greeting)
-    workspace = Workspace(store=Store(f"sqlite:///{data_dir / 'first-text.db'}"), catalogue=studio_catalogue(),
-                          secrets=SecretStore())
+    workspace = Workspace(
+        store=Store(f"sqlite:///{data_dir / 'first-text.db'}"), catalogue=studio_catalogue(), secrets=SecretStore()
+    )
     window = MainWindow(workspace)
     window.resize(1280, 800)
     window.show()
@@ -355,10 +413,12 @@ async def bench_first_text(data_dir: Path, replies: int = 5) -> None:
     window.close()
     cold, warm = delays[0], delays[1:]
     median = statistics.median(warm)
-    print(f"time to first visible text on the sample chain (litellm over HTTP, a word every 15 ms), from the "
-          f"model's first word: median {median:.0f} ms, worst {max(warm):.0f} ms over {len(warm)} replies "
-          f"(target ≤ 300 ms: {'met' if max(warm) <= 300 else 'NOT met'}); the first reply of the session "
-          f"{cold:.0f} ms (litellm's own first stream, cold, with or without processors)")
+    print(
+        f"time to first visible text on the sample chain (litellm over HTTP, a word every 15 ms), from the "
+        f"model's first word: median {median:.0f} ms, worst {max(warm):.0f} ms over {len(warm)} replies "
+        f"(target ≤ 300 ms: {'met' if max(warm) <= 300 else 'NOT met'}); the first reply of the session "
+        f"{cold:.0f} ms (litellm's own first stream, cold, with or without processors)"
+    )
 
 
 async def main(seconds: float) -> None:

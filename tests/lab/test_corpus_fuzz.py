@@ -35,8 +35,11 @@ def _load(path: Path) -> None:
 
 
 lines = st.lists(
-    st.one_of(nasty_text(max_size=30), json_values().map(lambda v: json.dumps(v, allow_nan=True)),
-              st.sampled_from(TOO_DEEP_TEXT[:2])),
+    st.one_of(
+        nasty_text(max_size=30),
+        json_values().map(lambda v: json.dumps(v, allow_nan=True)),
+        st.sampled_from(TOO_DEEP_TEXT[:2]),
+    ),
     max_size=6,
 )
 

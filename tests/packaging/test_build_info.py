@@ -28,8 +28,9 @@ def test_the_release_workflow_stops_on_a_mismatched_tag() -> None:
     """What the workflow's first job runs: exit 1 with the reason, or 0."""
     script = str(PACKAGING / "build_info.py")
     bad = subprocess.run([sys.executable, script, "--check-tag", "v9.9.9"], capture_output=True, text=True)
-    good = subprocess.run([sys.executable, script, "--check-tag", f"v{build_info.version()}"], capture_output=True,
-                          text=True)
+    good = subprocess.run(
+        [sys.executable, script, "--check-tag", f"v{build_info.version()}"], capture_output=True, text=True
+    )
     assert bad.returncode == 1 and "does not match the version in pyproject.toml" in bad.stderr
     assert good.returncode == 0 and "matches" in good.stdout
 

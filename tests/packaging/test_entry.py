@@ -16,8 +16,13 @@ runpy.run_path({str(ENTRY)!r}, run_name="__main__")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", AS_IN_A_BROKEN_BUNDLE, *args], capture_output=True, text=True,
-                          timeout=120, cwd=ENTRY.parents[1] / "tests")
+    return subprocess.run(
+        [sys.executable, "-c", AS_IN_A_BROKEN_BUNDLE, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ENTRY.parents[1] / "tests",
+    )
 
 
 def test_a_crash_during_a_check_exits_70_with_the_traceback_on_stderr() -> None:

@@ -86,8 +86,16 @@ class Fn(Processor):
 class Abort(Processor):
     """Aborts from one hook with the given options (``reason=None`` uses the default reason)."""
 
-    def __init__(self, id: str, hook: str, reason: str | None = "blocked", *, retry: bool = False,
-                 metadata: Any = None, when: Callable[[Any], bool] | None = None) -> None:
+    def __init__(
+        self,
+        id: str,
+        hook: str,
+        reason: str | None = "blocked",
+        *,
+        retry: bool = False,
+        metadata: Any = None,
+        when: Callable[[Any], bool] | None = None,
+    ) -> None:
         self.id = id
         self.violations: list[Any] = []
         self.calls = 0

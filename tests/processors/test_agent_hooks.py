@@ -143,8 +143,9 @@ async def test_all_hooks_run_in_the_reference_order(is_async: bool) -> None:
     log: list[str] = []
     inp, out, err = make_recorders(log, is_async=is_async)
     model = ScriptedModel([TOOL_TURN, "Sunny."])
-    agent = make_agent(model, tools=[get_weather], input_processors=[inp], output_processors=[out],
-                       error_processors=[err])
+    agent = make_agent(
+        model, tools=[get_weather], input_processors=[inp], output_processors=[out], error_processors=[err]
+    )
     chunks, result = await run_stream(agent, "weather?")
     assert collapse(log) == [
         "process_input",
@@ -238,39 +239,45 @@ async def test_hook_args_carry_what_the_reference_lists() -> None:
             }
 
         def process_input_step(self, args: Any) -> Any:
-            got.setdefault("input_step", []).append({
-                "step": args.step_number,
-                "steps": len(args.steps),
-                "texts": [m.text for m in args.messages],
-                "roles": [m.role for m in args.messages],
-                "system": args.system_messages,
-                "model": args.model,
-                "tools": sorted(args.tools),
-                "tool_choice": args.tool_choice,
-                "active_tools": args.active_tools,
-                "provider_options": dict(args.provider_options),
-                "model_settings": dict(args.model_settings),
-                "retry": args.retry_count,
-                "ml": args.message_list,
-            })
+            got.setdefault("input_step", []).append(
+                {
+                    "step": args.step_number,
+                    "steps": len(args.steps),
+                    "texts": [m.text for m in args.messages],
+                    "roles": [m.role for m in args.messages],
+                    "system": args.system_messages,
+                    "model": args.model,
+                    "tools": sorted(args.tools),
+                    "tool_choice": args.tool_choice,
+                    "active_tools": args.active_tools,
+                    "provider_options": dict(args.provider_options),
+                    "model_settings": dict(args.model_settings),
+                    "retry": args.retry_count,
+                    "ml": args.message_list,
+                }
+            )
 
         def process_llm_request(self, args: Any) -> Any:
-            got.setdefault("llm_request", []).append({
-                "prompt": [dict(m) for m in args.prompt],
-                "model": args.model,
-                "step": args.step_number,
-                "steps": len(args.steps),
-            })
+            got.setdefault("llm_request", []).append(
+                {
+                    "prompt": [dict(m) for m in args.prompt],
+                    "model": args.model,
+                    "step": args.step_number,
+                    "steps": len(args.steps),
+                }
+            )
 
         def process_llm_response(self, args: Any) -> Any:
-            got.setdefault("llm_response", []).append({
-                "types": [c["type"] for c in args.chunks],
-                "texts": [c["payload"].text for c in args.chunks if c["type"] == "text-delta"],
-                "from_cache": args.from_cache,
-                "step": args.step_number,
-                "steps": len(args.steps),
-                "model": args.model,
-            })
+            got.setdefault("llm_response", []).append(
+                {
+                    "types": [c["type"] for c in args.chunks],
+                    "texts": [c["payload"].text for c in args.chunks if c["type"] == "text-delta"],
+                    "from_cache": args.from_cache,
+                    "step": args.step_number,
+                    "steps": len(args.steps),
+                    "model": args.model,
+                }
+            )
 
     class Out(Processor):
         id = "out"
@@ -278,22 +285,25 @@ async def test_hook_args_carry_what_the_reference_lists() -> None:
         def process_output_stream(self, args: Any) -> Any:
             if args.part.type == "text-delta":
                 # equal, not the same object: stream_parts keeps text deltas in a compact form
-                got.setdefault("stream", []).append((args.part.payload.text, len(args.stream_parts),
-                                                     args.stream_parts[-1] == args.part))
+                got.setdefault("stream", []).append(
+                    (args.part.payload.text, len(args.stream_parts), args.stream_parts[-1] == args.part)
+                )
             return args.part
 
         def process_output_step(self, args: Any) -> Any:
-            got.setdefault("output_step", []).append({
-                "step": args.step_number,
-                "text": args.text,
-                "finish_reason": args.finish_reason,
-                "tool_calls": [dict(c) for c in args.tool_calls],
-                "usage": args.usage,
-                "steps": len(args.steps),
-                "last_role": args.messages[-1].role,
-                "last_text": args.messages[-1].text,
-                "system": args.system_messages,
-            })
+            got.setdefault("output_step", []).append(
+                {
+                    "step": args.step_number,
+                    "text": args.text,
+                    "finish_reason": args.finish_reason,
+                    "tool_calls": [dict(c) for c in args.tool_calls],
+                    "usage": args.usage,
+                    "steps": len(args.steps),
+                    "last_role": args.messages[-1].role,
+                    "last_text": args.messages[-1].text,
+                    "system": args.system_messages,
+                }
+            )
 
         def process_tool_result(self, args: Any) -> Any:
             got["tool_result"] = {
@@ -302,9 +312,7 @@ async def test_hook_args_carry_what_the_reference_lists() -> None:
                 "args": args.args,
                 "result": args.result,
                 "step": args.step_number,
-                "has_call": any(
-                    inv.tool_call_id == "c1" for m in args.messages for inv in m.tool_invocations
-                ),
+                "has_call": any(inv.tool_call_id == "c1" for m in args.messages for inv in m.tool_invocations),
                 "system": args.system_messages,
             }
 
@@ -319,16 +327,28 @@ async def test_hook_args_carry_what_the_reference_lists() -> None:
 
     memory = InMemoryMemory()
     memory.threads["t1"] = [Message.user("earlier question"), Message.assistant("earlier answer")]
-    model = ScriptedModel([
-        Turn(text="Checking.", tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1")],
-             usage=Usage(input_tokens=5, output_tokens=2, total_tokens=7)),
-        "Sunny.",
-    ])
-    agent = make_agent(model, tools=[get_weather], input_processors=[In()], output_processors=[Out()],
-                       memory=memory, provider_options={"openai": {"user": "x"}},
-                       model_settings={"temperature": 0.5})
-    result = await agent.generate("weather?", thread_id="t1", request_context=ctx, tool_choice="auto",
-                                  active_tools=["get_weather"])
+    model = ScriptedModel(
+        [
+            Turn(
+                text="Checking.",
+                tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1")],
+                usage=Usage(input_tokens=5, output_tokens=2, total_tokens=7),
+            ),
+            "Sunny.",
+        ]
+    )
+    agent = make_agent(
+        model,
+        tools=[get_weather],
+        input_processors=[In()],
+        output_processors=[Out()],
+        memory=memory,
+        provider_options={"openai": {"user": "x"}},
+        model_settings={"temperature": 0.5},
+    )
+    result = await agent.generate(
+        "weather?", thread_id="t1", request_context=ctx, tool_choice="auto", active_tools=["get_weather"]
+    )
 
     assert got["input"]["texts"] == ["weather?"]  # input-source messages only, no memory
     assert got["input"]["roles"] == ["user"]
@@ -393,8 +413,13 @@ async def test_hook_args_carry_what_the_reference_lists() -> None:
     assert out1["steps"] == 2
 
     assert got["tool_result"] == {
-        "name": "get_weather", "id": "c1", "args": {"city": "Paris"}, "result": "Sunny in Paris", "step": 0,
-        "has_call": True, "system": [system(INSTRUCTIONS)],
+        "name": "get_weather",
+        "id": "c1",
+        "args": {"city": "Paris"},
+        "result": "Sunny in Paris",
+        "step": 0,
+        "has_call": True,
+        "system": [system(INSTRUCTIONS)],
     }
 
     assert got["output_result"]["roles"] == ["assistant"]  # response messages only
@@ -410,9 +435,17 @@ async def test_api_error_args() -> None:
     failure = ModelAPIError(429, "slow down", True)
 
     def on_error(args: Any) -> Any:
-        got.append({"error": args.error, "step": args.step_number, "steps": len(args.steps),
-                    "texts": [m.text for m in args.messages], "retry": args.retry_count,
-                    "state_is_dict": isinstance(args.state, dict), "ml": isinstance(args.message_list, MessageList)})
+        got.append(
+            {
+                "error": args.error,
+                "step": args.step_number,
+                "steps": len(args.steps),
+                "texts": [m.text for m in args.messages],
+                "retry": args.retry_count,
+                "state_is_dict": isinstance(args.state, dict),
+                "ml": isinstance(args.message_list, MessageList),
+            }
+        )
         return {"retry": True}
 
     model = ScriptedModel([Turn(error=failure), Turn(error=failure), "ok"])
@@ -435,8 +468,7 @@ def _upper(messages: list[Message]) -> list[Message]:
 async def test_process_input_returns_a_message_list_array() -> None:
     model = ScriptedModel(["ok"])
     memory = InMemoryMemory()
-    agent = make_agent(model, input_processors=[Fn("upper", process_input=lambda a: _upper(a.messages))],
-                       memory=memory)
+    agent = make_agent(model, input_processors=[Fn("upper", process_input=lambda a: _upper(a.messages))], memory=memory)
     await agent.generate("hello there", thread_id="t")
     assert model.requests[0].messages == [system(INSTRUCTIONS), user("HELLO THERE")]
     assert [m.text for m in memory.threads["t"]] == ["HELLO THERE", "ok"]
@@ -491,8 +523,9 @@ async def test_process_input_chain_passes_each_result_to_the_next() -> None:
         return [m.with_text(m.text + "!") for m in args.messages]
 
     model = ScriptedModel(["ok"])
-    agent = make_agent(model, input_processors=[Fn("a", process_input=lambda a: _upper(a.messages)),
-                                                Fn("b", process_input=second)])
+    agent = make_agent(
+        model, input_processors=[Fn("a", process_input=lambda a: _upper(a.messages)), Fn("b", process_input=second)]
+    )
     await agent.generate("hey")
     assert seen == [["HEY"]]
     assert model.requests[0].messages[-1] == user("HEY!")
@@ -602,9 +635,13 @@ async def test_process_input_step_overrides_apply_to_one_step_only() -> None:
         }
 
     model = ScriptedModel([Turn(tool_calls=[ToolCall("extra", {"q": "x"}, id="c1")]), "Done."])
-    agent = make_agent(model, tools=[get_weather, tool(lambda reason: reason, name="explode")],
-                       input_processors=[Fn("overrides", process_input_step=step)],
-                       model_settings={"temperature": 0.7}, provider_options={"anthropic": {"x": 1}})
+    agent = make_agent(
+        model,
+        tools=[get_weather, tool(lambda reason: reason, name="explode")],
+        input_processors=[Fn("overrides", process_input_step=step)],
+        model_settings={"temperature": 0.7},
+        provider_options={"anthropic": {"x": 1}},
+    )
     chunks, result = await run_stream(agent)
     req0, req1 = model.requests
 
@@ -646,9 +683,15 @@ async def test_process_input_step_overrides_chain_through_processors() -> None:
         seen["model3"] = args.model
         return {}
 
-    agent = make_agent(model, tools=[get_weather],
-                       input_processors=[Fn("a", process_input_step=first), Fn("b", process_input_step=second),
-                                         Fn("c", process_input_step=third)])
+    agent = make_agent(
+        model,
+        tools=[get_weather],
+        input_processors=[
+            Fn("a", process_input_step=first),
+            Fn("b", process_input_step=second),
+            Fn("c", process_input_step=third),
+        ],
+    )
     result = await agent.generate("hi")
     assert seen == {"model": other, "provider_options": {"p": 1}, "tool_choice": "none", "model3": other}
     assert model.requests == []
@@ -670,9 +713,13 @@ async def test_process_input_step_system_edits_reset_every_step() -> None:
     await agent.generate("hi")
     assert seen == [[system(INSTRUCTIONS)], [system(INSTRUCTIONS)]]
     assert [m for m in model.requests[0].messages if m["role"] == "system"] == [
-        system(INSTRUCTIONS), system("note for step 0")]
+        system(INSTRUCTIONS),
+        system("note for step 0"),
+    ]
     assert [m for m in model.requests[1].messages if m["role"] == "system"] == [
-        system(INSTRUCTIONS), system("note for step 1")]
+        system(INSTRUCTIONS),
+        system("note for step 1"),
+    ]
 
 
 # ---------------------------------------------------------------------------------------------- process_llm_request
@@ -684,8 +731,9 @@ async def test_llm_request_prompt_is_for_this_call_only() -> None:
 
     memory = InMemoryMemory()
     model = ScriptedModel([TOOL_TURN, "Done."])
-    agent = make_agent(model, tools=[get_weather], memory=memory,
-                       input_processors=[Fn("rewrite", process_llm_request=rewrite)])
+    agent = make_agent(
+        model, tools=[get_weather], memory=memory, input_processors=[Fn("rewrite", process_llm_request=rewrite)]
+    )
     result = await agent.generate("hi", thread_id="t")
     assert model.requests[0].messages == [system(INSTRUCTIONS), user("hi"), user("EPHEMERAL")]
     assert all("EPHEMERAL" not in str(m.get("content")) for m in model.requests[1].messages)
@@ -703,8 +751,9 @@ async def test_llm_request_prompts_chain() -> None:
         seen.append([dict(m) for m in args.prompt])
 
     model = ScriptedModel(["ok"])
-    agent = make_agent(model, input_processors=[Fn("a", process_llm_request=first),
-                                                Fn("b", process_llm_request=second)])
+    agent = make_agent(
+        model, input_processors=[Fn("a", process_llm_request=first), Fn("b", process_llm_request=second)]
+    )
     await agent.generate("hi")
     assert seen == [[user("hi")]]
     assert model.requests[0].messages == [user("hi")]
@@ -713,18 +762,27 @@ async def test_llm_request_prompts_chain() -> None:
 async def test_llm_request_response_replays_without_calling_the_model() -> None:
     responses: list[dict[str, Any]] = []
     stream_seen: list[str] = []
-    cached = {"chunks": [
-        {"type": "text-delta", "payload": {"id": "x", "text": "Cached "}},
-        {"type": "text-delta", "payload": {"id": "x", "text": "answer"}},
-    ]}
+    cached = {
+        "chunks": [
+            {"type": "text-delta", "payload": {"id": "x", "text": "Cached "}},
+            {"type": "text-delta", "payload": {"id": "x", "text": "answer"}},
+        ]
+    }
 
     def on_request(args: Any) -> Any:
         return {"response": cached}
 
     def on_response(args: Any) -> Any:
-        responses.append({"from_cache": args.from_cache,
-                          "texts": [c["payload"].text if hasattr(c["payload"], "text") else c["payload"]["text"]
-                                    for c in args.chunks if c["type"] == "text-delta"]})
+        responses.append(
+            {
+                "from_cache": args.from_cache,
+                "texts": [
+                    c["payload"].text if hasattr(c["payload"], "text") else c["payload"]["text"]
+                    for c in args.chunks
+                    if c["type"] == "text-delta"
+                ],
+            }
+        )
 
     def watch(args: Any) -> Any:
         if args.part.type == "text-delta":
@@ -732,9 +790,11 @@ async def test_llm_request_response_replays_without_calling_the_model() -> None:
         return args.part
 
     model = ScriptedModel([])
-    agent = make_agent(model, input_processors=[Fn("cache", process_llm_request=on_request,
-                                                   process_llm_response=on_response)],
-                       output_processors=[Fn("watch", process_output_stream=watch)])
+    agent = make_agent(
+        model,
+        input_processors=[Fn("cache", process_llm_request=on_request, process_llm_response=on_response)],
+        output_processors=[Fn("watch", process_output_stream=watch)],
+    )
     chunks, result = await run_stream(agent)
     assert model.requests == []
     assert streamed_text(chunks) == "Cached answer"
@@ -797,8 +857,9 @@ async def test_output_stream_replaces_drops_and_chains_chunks() -> None:
         return args.part
 
     model = ScriptedModel([Turn(text=["keep ", "drop ", "this"])])
-    agent = make_agent(model, output_processors=[Fn("upper", process_output_stream=upper),
-                                                 Fn("record", process_output_stream=record)])
+    agent = make_agent(
+        model, output_processors=[Fn("upper", process_output_stream=upper), Fn("record", process_output_stream=record)]
+    )
     chunks, result = await run_stream(agent)
     assert [c.payload.text for c in of_type(chunks, "text-delta")] == ["KEEP ", "THIS"]
     assert second_saw == ["KEEP ", "THIS"]
@@ -852,8 +913,9 @@ async def test_output_step_edit_reaches_the_next_prompt() -> None:
 async def test_output_step_empty_list_means_no_change() -> None:
     memory = InMemoryMemory()
     model = ScriptedModel([TOOL_TURN, "Done."])
-    agent = make_agent(model, tools=[get_weather], memory=memory,
-                       output_processors=[Fn("empty", process_output_step=lambda a: [])])
+    agent = make_agent(
+        model, tools=[get_weather], memory=memory, output_processors=[Fn("empty", process_output_step=lambda a: [])]
+    )
     result = await agent.generate("hi", thread_id="t")
     assert result.text == "Checking.Done."
     assert model.requests[1].messages[:2] == [system(INSTRUCTIONS), user("hi")]
@@ -874,8 +936,9 @@ async def test_output_step_returning_another_message_list_is_a_clear_error() -> 
 async def test_output_result_array_changes_the_final_text() -> None:
     memory = InMemoryMemory()
     model = ScriptedModel(["hello world"])
-    agent = make_agent(model, memory=memory,
-                       output_processors=[Fn("upper", process_output_result=lambda a: _upper(a.messages))])
+    agent = make_agent(
+        model, memory=memory, output_processors=[Fn("upper", process_output_result=lambda a: _upper(a.messages))]
+    )
     result = await agent.generate("hi", thread_id="t")
     assert result.text == "HELLO WORLD"
     assert [m.text for m in result.messages] == ["HELLO WORLD"]
@@ -888,8 +951,10 @@ async def test_output_result_same_message_list_and_none() -> None:
         return args.message_list
 
     model = ScriptedModel(["answer"])
-    agent = make_agent(model, output_processors=[Fn("add", process_output_result=add),
-                                                 Fn("none", process_output_result=lambda a: None)])
+    agent = make_agent(
+        model,
+        output_processors=[Fn("add", process_output_result=add), Fn("none", process_output_result=lambda a: None)],
+    )
     result = await agent.generate("hi")
     texts = [p.text for m in result.messages for p in m.content.parts if getattr(p, "type", "") == "text"]
     assert texts == ["answer", "extra note"]
@@ -912,8 +977,10 @@ async def test_stream_consumption_by_collect_helper_works() -> None:
     assert streamed_text(chunks) == "a b"
 
 
-@pytest.mark.parametrize("hook", ["process_input", "process_input_step", "process_output_step",
-                                  "process_tool_result", "process_output_result"])
+@pytest.mark.parametrize(
+    "hook",
+    ["process_input", "process_input_step", "process_output_step", "process_tool_result", "process_output_result"],
+)
 async def test_every_message_hook_refuses_a_foreign_message_list(hook: str) -> None:
     lane = "input_processors" if hook in ("process_input", "process_input_step") else "output_processors"
     model = ScriptedModel([TOOL_TURN, "Done."])
@@ -927,8 +994,9 @@ async def test_every_message_hook_refuses_a_foreign_message_list(hook: str) -> N
 
 async def test_process_tool_result_array_result_is_applied() -> None:
     def edit(args: Any) -> Any:
-        return [m.with_text(m.text.replace("Checking", "Looking")) if m.role == "assistant" else m
-                for m in args.messages]
+        return [
+            m.with_text(m.text.replace("Checking", "Looking")) if m.role == "assistant" else m for m in args.messages
+        ]
 
     model = ScriptedModel([TOOL_TURN, "Done."])
     agent = make_agent(model, tools=[get_weather], output_processors=[Fn("edit", process_tool_result=edit)])

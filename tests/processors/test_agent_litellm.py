@@ -51,8 +51,9 @@ def model(server: OpenAIServer) -> LiteLLMModel:
 async def test_tool_round_trip_over_http(openai_server: OpenAIServer) -> None:
     openai_server.reply_tool_calls(ToolCallReply("get_weather", ['{"ci', 'ty": "Oslo"}'], id="call_1"))
     openai_server.reply_text("It is ", "clear in Oslo.")
-    agent = Agent(id="a", model=model(openai_server), instructions="Be brief.", tools=[get_weather],
-                  output_processors=[Shout()])
+    agent = Agent(
+        id="a", model=model(openai_server), instructions="Be brief.", tools=[get_weather], output_processors=[Shout()]
+    )
 
     result = await agent.generate("Weather in Oslo?")
 
@@ -63,13 +64,22 @@ async def test_tool_round_trip_over_http(openai_server: OpenAIServer) -> None:
         {"tool_call_id": "call_1", "tool_name": "get_weather", "result": {"city": "Oslo", "sky": "clear"}}
     ]
     first, second = openai_server.requests
-    assert first["messages"] == [{"role": "system", "content": "Be brief."},
-                                 {"role": "user", "content": "Weather in Oslo?"}]
+    assert first["messages"] == [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Weather in Oslo?"},
+    ]
     assert first["tools"][0]["function"]["name"] == "get_weather"
     assert second["messages"][2:] == [
-        {"role": "assistant", "tool_calls": [  # litellm leaves out the empty content
-            {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}}
-        ]},
+        {
+            "role": "assistant",
+            "tool_calls": [  # litellm leaves out the empty content
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'},
+                }
+            ],
+        },
         {"role": "tool", "tool_call_id": "call_1", "content": '{"city": "Oslo", "sky": "clear"}'},
     ]
 

@@ -39,8 +39,17 @@ async def test_text_run_wire_shapes() -> None:
     stream = make_agent(model).stream("hi")
     chunks = [c async for c in stream]
     run = stream.run_id
-    assert kinds(chunks) == ["start", "step-start", "response-metadata", "text-start", "text-delta", "text-delta",
-                             "text-end", "step-finish", "finish"]
+    assert kinds(chunks) == [
+        "start",
+        "step-start",
+        "response-metadata",
+        "text-start",
+        "text-delta",
+        "text-delta",
+        "text-end",
+        "step-finish",
+        "finish",
+    ]
     wire = [c.to_wire() for c in chunks]
     message_id = wire[1]["payload"]["messageId"]
     text_id = wire[3]["payload"]["id"]
@@ -49,17 +58,27 @@ async def test_text_run_wire_shapes() -> None:
     assert isinstance(text_id, str)
     assert text_id
     assert wire[0] == {"type": "start", "runId": run, "from": "AGENT", "payload": {}}
-    assert wire[1] == {"type": "step-start", "runId": run, "from": "AGENT",
-                       "payload": {"messageId": message_id, "request": {}, "warnings": []}}
+    assert wire[1] == {
+        "type": "step-start",
+        "runId": run,
+        "from": "AGENT",
+        "payload": {"messageId": message_id, "request": {}, "warnings": []},
+    }
     assert wire[2]["type"] == "response-metadata"
     assert wire[2]["payload"]["modelId"] == "scripted"
     assert wire[3] == {"type": "text-start", "runId": run, "from": "AGENT", "payload": {"id": text_id}}
-    assert wire[4] == {"type": "text-delta", "runId": run, "from": "AGENT",
-                       "payload": {"id": text_id, "text": "Hello "}}
+    assert wire[4] == {
+        "type": "text-delta",
+        "runId": run,
+        "from": "AGENT",
+        "payload": {"id": text_id, "text": "Hello "},
+    }
     assert wire[5] == {"type": "text-delta", "runId": run, "from": "AGENT", "payload": {"id": text_id, "text": "world"}}
     assert wire[6] == {"type": "text-end", "runId": run, "from": "AGENT", "payload": {"id": text_id}}
     assert wire[7] == {
-        "type": "step-finish", "runId": run, "from": "AGENT",
+        "type": "step-finish",
+        "runId": run,
+        "from": "AGENT",
         "payload": {
             "messageId": message_id,
             "stepResult": {"reason": "stop", "rawReason": "stop", "isContinued": False, "warnings": []},
@@ -68,7 +87,9 @@ async def test_text_run_wire_shapes() -> None:
         },
     }
     assert wire[8] == {
-        "type": "finish", "runId": run, "from": "AGENT",
+        "type": "finish",
+        "runId": run,
+        "from": "AGENT",
         "payload": {
             "stepResult": {"reason": "stop", "isContinued": False, "warnings": []},
             "output": {"text": "Hello world", "toolCalls": [], "usage": USAGE_WIRE},
@@ -78,34 +99,69 @@ async def test_text_run_wire_shapes() -> None:
 
 
 async def test_tool_run_wire_shapes() -> None:
-    model = ScriptedModel([Turn(tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1")], usage=USAGE),
-                           Turn(text="ok", usage=USAGE)])
+    model = ScriptedModel(
+        [
+            Turn(tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1")], usage=USAGE),
+            Turn(text="ok", usage=USAGE),
+        ]
+    )
     stream = make_agent(model, tools=[get_weather]).stream("hi")
     chunks = [c async for c in stream]
     run = stream.run_id
     by_type = {c.type: c.to_wire() for c in chunks}
     assert by_type["tool-call-input-streaming-start"] == {
-        "type": "tool-call-input-streaming-start", "runId": run, "from": "AGENT",
-        "payload": {"toolCallId": "c1", "toolName": "get_weather"}}
+        "type": "tool-call-input-streaming-start",
+        "runId": run,
+        "from": "AGENT",
+        "payload": {"toolCallId": "c1", "toolName": "get_weather"},
+    }
     assert by_type["tool-call-delta"] == {
-        "type": "tool-call-delta", "runId": run, "from": "AGENT",
-        "payload": {"toolCallId": "c1", "argsTextDelta": '{"city": "Paris"}'}}
+        "type": "tool-call-delta",
+        "runId": run,
+        "from": "AGENT",
+        "payload": {"toolCallId": "c1", "argsTextDelta": '{"city": "Paris"}'},
+    }
     assert by_type["tool-call-input-streaming-end"] == {
-        "type": "tool-call-input-streaming-end", "runId": run, "from": "AGENT", "payload": {"toolCallId": "c1"}}
+        "type": "tool-call-input-streaming-end",
+        "runId": run,
+        "from": "AGENT",
+        "payload": {"toolCallId": "c1"},
+    }
     assert by_type["tool-call"] == {
-        "type": "tool-call", "runId": run, "from": "AGENT",
-        "payload": {"toolCallId": "c1", "toolName": "get_weather", "args": {"city": "Paris"}}}
+        "type": "tool-call",
+        "runId": run,
+        "from": "AGENT",
+        "payload": {"toolCallId": "c1", "toolName": "get_weather", "args": {"city": "Paris"}},
+    }
     assert by_type["tool-result"] == {
-        "type": "tool-result", "runId": run, "from": "AGENT",
-        "payload": {"toolCallId": "c1", "toolName": "get_weather", "result": "Sunny in Paris",
-                    "args": {"city": "Paris"}}}
+        "type": "tool-result",
+        "runId": run,
+        "from": "AGENT",
+        "payload": {
+            "toolCallId": "c1",
+            "toolName": "get_weather",
+            "result": "Sunny in Paris",
+            "args": {"city": "Paris"},
+        },
+    }
     first_finish = of_type(chunks, "step-finish")[0].to_wire()["payload"]
-    assert first_finish["stepResult"] == {"reason": "tool-calls", "rawReason": "tool-calls", "isContinued": True,
-                                          "warnings": []}
-    assert first_finish["output"] == {"text": "", "usage": USAGE_WIRE, "toolCalls": [
-        {"toolCallId": "c1", "toolName": "get_weather", "args": {"city": "Paris"}}]}
-    assert kinds(chunks).index("tool-call-input-streaming-start") < kinds(chunks).index("tool-call-delta") < \
-        kinds(chunks).index("tool-call-input-streaming-end") < kinds(chunks).index("tool-call")
+    assert first_finish["stepResult"] == {
+        "reason": "tool-calls",
+        "rawReason": "tool-calls",
+        "isContinued": True,
+        "warnings": [],
+    }
+    assert first_finish["output"] == {
+        "text": "",
+        "usage": USAGE_WIRE,
+        "toolCalls": [{"toolCallId": "c1", "toolName": "get_weather", "args": {"city": "Paris"}}],
+    }
+    assert (
+        kinds(chunks).index("tool-call-input-streaming-start")
+        < kinds(chunks).index("tool-call-delta")
+        < kinds(chunks).index("tool-call-input-streaming-end")
+        < kinds(chunks).index("tool-call")
+    )
 
 
 async def test_tool_error_wire_shape() -> None:
@@ -116,15 +172,22 @@ async def test_tool_error_wire_shape() -> None:
     assert set(wire) == {"type", "runId", "from", "payload"}
     assert set(wire["payload"]) == {"toolCallId", "toolName", "args", "error"}
     assert (wire["payload"]["toolCallId"], wire["payload"]["toolName"], wire["payload"]["args"]) == (
-        "c9", "nope", {"a": 1})
+        "c9",
+        "nope",
+        {"a": 1},
+    )
 
 
 async def test_reasoning_chunks() -> None:
     model = ScriptedModel([Turn(reasoning=["think ", "hard"], text="answer")])
     chunks, result = await run_stream(make_agent(model))
     types = kinds(chunks)
-    assert types[types.index("reasoning-start"):types.index("reasoning-end") + 1] == [
-        "reasoning-start", "reasoning-delta", "reasoning-delta", "reasoning-end"]
+    assert types[types.index("reasoning-start") : types.index("reasoning-end") + 1] == [
+        "reasoning-start",
+        "reasoning-delta",
+        "reasoning-delta",
+        "reasoning-end",
+    ]
     assert types.index("reasoning-end") < types.index("text-start")
     deltas = [c.to_wire()["payload"] for c in of_type(chunks, "reasoning-delta")]
     assert [d["text"] for d in deltas] == ["think ", "hard"]
@@ -148,25 +211,53 @@ async def test_error_chunk_wire_shape_for_a_model_failure() -> None:
 def test_data_chunk_wire_shape_has_no_run_id_from_or_payload() -> None:
     assert DataChunk(type="data-x", data={"a": 1}).to_wire() == {"type": "data-x", "data": {"a": 1}}
     assert DataChunk(type="data-x", data=1, id="d1", transient=True).to_wire() == {
-        "type": "data-x", "data": 1, "id": "d1", "transient": True}
+        "type": "data-x",
+        "data": 1,
+        "id": "d1",
+        "transient": True,
+    }
 
 
 def test_chunk_type_strings_are_mastras() -> None:
     assert set(CHUNK_CLASSES) >= {
-        "start", "step-start", "response-metadata", "text-start", "text-delta", "text-end", "reasoning-start",
-        "reasoning-delta", "reasoning-end", "tool-call", "tool-call-input-streaming-start", "tool-call-delta",
-        "tool-call-input-streaming-end", "tool-result", "tool-error", "step-finish", "finish", "error", "tripwire",
+        "start",
+        "step-start",
+        "response-metadata",
+        "text-start",
+        "text-delta",
+        "text-end",
+        "reasoning-start",
+        "reasoning-delta",
+        "reasoning-end",
+        "tool-call",
+        "tool-call-input-streaming-start",
+        "tool-call-delta",
+        "tool-call-input-streaming-end",
+        "tool-result",
+        "tool-error",
+        "step-finish",
+        "finish",
+        "error",
+        "tripwire",
         "abort",
     }
 
 
 def test_chunk_from_wire_reads_mastras_shape() -> None:
-    wire = {"type": "tool-call", "runId": "r1", "from": "AGENT",
-            "payload": {"toolCallId": "c1", "toolName": "t", "args": {"x": 1}}}
+    wire = {
+        "type": "tool-call",
+        "runId": "r1",
+        "from": "AGENT",
+        "payload": {"toolCallId": "c1", "toolName": "t", "args": {"x": 1}},
+    }
     chunk = chunk_from_wire(wire)
     assert isinstance(chunk, ToolCallChunk)
     assert (chunk.run_id, chunk.payload.tool_call_id, chunk.payload.tool_name, chunk.payload.args) == (
-        "r1", "c1", "t", {"x": 1})
+        "r1",
+        "c1",
+        "t",
+        {"x": 1},
+    )
     assert chunk.to_wire() == wire
     data = chunk_from_wire({"type": "data-x", "data": [1], "transient": True})
     assert isinstance(data, DataChunk)
@@ -174,8 +265,12 @@ def test_chunk_from_wire_reads_mastras_shape() -> None:
 
 
 async def test_every_chunk_of_a_run_round_trips_through_the_wire_shape() -> None:
-    model = ScriptedModel([Turn(reasoning="hmm", text="Checking.",
-                                tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1")]), "ok"])
+    model = ScriptedModel(
+        [
+            Turn(reasoning="hmm", text="Checking.", tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1")]),
+            "ok",
+        ]
+    )
 
     def emit(args: Any) -> Any:
         args.writer.custom({"type": "data-note", "data": {"step": args.step_number}})
@@ -191,8 +286,12 @@ def test_with_payload_returns_a_changed_copy() -> None:
     changed = chunk.with_payload(text="HI")
     assert changed.payload.text == "HI"
     assert chunk.payload.text == "hi"
-    assert changed.to_wire() == {"type": "text-delta", "runId": "r", "from": "AGENT",
-                                 "payload": {"id": "t", "text": "HI"}}
+    assert changed.to_wire() == {
+        "type": "text-delta",
+        "runId": "r",
+        "from": "AGENT",
+        "payload": {"id": "t", "text": "HI"},
+    }
 
 
 def test_tool_call_chunk_built_by_hand() -> None:
@@ -206,26 +305,53 @@ def _always_bad(args: Any) -> Any:
     args.abort("bad", retry=True)
 
 
-@pytest.mark.parametrize(("name", "build", "terminal"), [
-    ("plain", lambda: make_agent(ScriptedModel(["ok"])), "finish"),
-    ("tools", lambda: make_agent(ScriptedModel([Turn(tool_calls=[ToolCall("get_weather", {"city": "X"})]), "ok"]),
-                                 tools=[get_weather]), "finish"),
-    ("input-tripwire", lambda: make_agent(ScriptedModel(["ok"]), input_processors=[Abort("g", "process_input")]),
-     "tripwire"),
-    ("stream-tripwire", lambda: make_agent(ScriptedModel(["a b"]),
-                                           output_processors=[Abort("g", "process_output_stream",
-                                                                    when=lambda a: a.part.type == "text-delta")]),
-     "tripwire"),
-    ("retries-exhausted", lambda: make_agent(ScriptedModel(["bad"], repeat=True), max_processor_retries=1,
-                                             output_processors=[Fn("g", process_output_step=_always_bad)]),
-     "tripwire"),
-    ("model-error", lambda: make_agent(ScriptedModel([Turn(error=ModelAPIError(500, "x"))])), "error"),
-    ("model-error-mid-stream", lambda: make_agent(ScriptedModel([
-        Turn(text="a b c", error=ModelAPIError(502, "dropped"), error_after=1)])), "error"),
-    ("processor-error", lambda: make_agent(ScriptedModel(["ok"]), input_processors=[
-        Fn("f", process_input=lambda a: 1 / 0)]), "error"),
-    ("script-exhausted", lambda: make_agent(ScriptedModel([])), "error"),
-])
+@pytest.mark.parametrize(
+    ("name", "build", "terminal"),
+    [
+        ("plain", lambda: make_agent(ScriptedModel(["ok"])), "finish"),
+        (
+            "tools",
+            lambda: make_agent(
+                ScriptedModel([Turn(tool_calls=[ToolCall("get_weather", {"city": "X"})]), "ok"]), tools=[get_weather]
+            ),
+            "finish",
+        ),
+        (
+            "input-tripwire",
+            lambda: make_agent(ScriptedModel(["ok"]), input_processors=[Abort("g", "process_input")]),
+            "tripwire",
+        ),
+        (
+            "stream-tripwire",
+            lambda: make_agent(
+                ScriptedModel(["a b"]),
+                output_processors=[Abort("g", "process_output_stream", when=lambda a: a.part.type == "text-delta")],
+            ),
+            "tripwire",
+        ),
+        (
+            "retries-exhausted",
+            lambda: make_agent(
+                ScriptedModel(["bad"], repeat=True),
+                max_processor_retries=1,
+                output_processors=[Fn("g", process_output_step=_always_bad)],
+            ),
+            "tripwire",
+        ),
+        ("model-error", lambda: make_agent(ScriptedModel([Turn(error=ModelAPIError(500, "x"))])), "error"),
+        (
+            "model-error-mid-stream",
+            lambda: make_agent(ScriptedModel([Turn(text="a b c", error=ModelAPIError(502, "dropped"), error_after=1)])),
+            "error",
+        ),
+        (
+            "processor-error",
+            lambda: make_agent(ScriptedModel(["ok"]), input_processors=[Fn("f", process_input=lambda a: 1 / 0)]),
+            "error",
+        ),
+        ("script-exhausted", lambda: make_agent(ScriptedModel([])), "error"),
+    ],
+)
 async def test_stream_ends_with_exactly_one_terminal_chunk(name: str, build: Any, terminal: str) -> None:
     chunks, _result = await run_stream(build())
     assert terminal_count(chunks) == 1, kinds(chunks)

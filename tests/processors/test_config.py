@@ -110,8 +110,9 @@ async def test_per_call_callable_override() -> None:
     agent = make_agent(model, input_processors=[Tag("agent")])
     ctx = RequestContext()
     ctx.set("tag", "ctx")
-    await agent.generate("q", request_context=ctx,
-                         input_processors=lambda request_context: [Tag(request_context.get("tag"))])
+    await agent.generate(
+        "q", request_context=ctx, input_processors=lambda request_context: [Tag(request_context.get("tag"))]
+    )
     assert model.requests[0].messages[-1] == user("q [ctx]")
 
 
@@ -127,7 +128,8 @@ async def test_request_context_carries_values_and_thread_ids() -> None:
     assert ctx.get("user") == "u-1"
     assert ctx.get("nope") is None
     await make_agent(ScriptedModel(["ok"]), input_processors=[Fn("p", process_input=hook)]).generate(
-        "q", request_context=ctx)
+        "q", request_context=ctx
+    )
     assert seen == {"user": "u-1", "missing": None}
 
 
@@ -150,13 +152,16 @@ async def test_processor_index_is_set_at_run_time() -> None:
     assert (c.processor_index, a.processor_index) == (0, 1)
 
 
-@pytest.mark.parametrize(("lane", "processor"), [
-    ("input_processors", Fn("stream-only", process_output_stream=lambda a: a.part)),
-    ("output_processors", Fn("input-only", process_input=lambda a: None)),
-    ("error_processors", Fn("step-only", process_output_step=lambda a: None)),
-    ("output_processors", Fn("api-only", process_api_error=lambda a: None)),
-    ("input_processors", Fn("no-hooks")),
-])
+@pytest.mark.parametrize(
+    ("lane", "processor"),
+    [
+        ("input_processors", Fn("stream-only", process_output_stream=lambda a: a.part)),
+        ("output_processors", Fn("input-only", process_input=lambda a: None)),
+        ("error_processors", Fn("step-only", process_output_step=lambda a: None)),
+        ("output_processors", Fn("api-only", process_api_error=lambda a: None)),
+        ("input_processors", Fn("no-hooks")),
+    ],
+)
 def test_processor_in_a_lane_whose_hooks_it_lacks_is_refused_at_construction(lane: str, processor: Any) -> None:
     with pytest.raises(ProcessorContractError) as info:
         Agent(id="a", model=ScriptedModel([]), **{lane: [processor]})
@@ -164,17 +169,23 @@ def test_processor_in_a_lane_whose_hooks_it_lacks_is_refused_at_construction(lan
 
 
 async def test_processor_in_a_wrong_lane_from_a_callable_is_refused_when_the_call_starts() -> None:
-    agent = Agent(id="a", model=ScriptedModel(["x"]),
-                  output_processors=lambda request_context: [Fn("input-only", process_input=lambda a: None)])
+    agent = Agent(
+        id="a",
+        model=ScriptedModel(["x"]),
+        output_processors=lambda request_context: [Fn("input-only", process_input=lambda a: None)],
+    )
     with pytest.raises(ProcessorContractError, match="input-only"):
         await agent.generate("q")
 
 
 def test_agent_accepts_processors_in_their_lanes() -> None:
-    agent = Agent(id="a", model=ScriptedModel([]),
-                  input_processors=[Fn("i", process_llm_response=lambda a: None)],
-                  output_processors=[Fn("o", process_tool_result=lambda a: None)],
-                  error_processors=[Fn("e", process_api_error=lambda a: None)])
+    agent = Agent(
+        id="a",
+        model=ScriptedModel([]),
+        input_processors=[Fn("i", process_llm_response=lambda a: None)],
+        output_processors=[Fn("o", process_tool_result=lambda a: None)],
+        error_processors=[Fn("e", process_api_error=lambda a: None)],
+    )
     assert agent.id == "a"
 
 
@@ -183,13 +194,18 @@ def boom(args: Any) -> Any:
     raise ValueError("boom")
 
 
-async def _run_raising(hook: str, *, model: ScriptedModel | None = None, memory: Any = None,
-                       thread_id: str | None = None) -> tuple[list[Any], Any, ScriptedModel]:
-    lane = "input" if hook in ("process_input", "process_input_step", "process_llm_request",
-                               "process_llm_response") else "output"
+async def _run_raising(
+    hook: str, *, model: ScriptedModel | None = None, memory: Any = None, thread_id: str | None = None
+) -> tuple[list[Any], Any, ScriptedModel]:
+    lane = (
+        "input"
+        if hook in ("process_input", "process_input_step", "process_llm_request", "process_llm_response")
+        else "output"
+    )
     model = model or ScriptedModel([TOOL_TURN, "Done."])
-    agent = make_agent(model, tools=[get_weather], memory=memory,
-                       **{f"{lane}_processors": [Fn("faulty", **{hook: boom})]})
+    agent = make_agent(
+        model, tools=[get_weather], memory=memory, **{f"{lane}_processors": [Fn("faulty", **{hook: boom})]}
+    )
     stream = agent.stream("hi", thread_id=thread_id)
     chunks = await asyncio.wait_for(_collect(stream), 5)
     result = await stream.result()
@@ -245,9 +261,15 @@ async def test_raising_in_output_stream_passes_the_chunk_on_and_records_a_warnin
 
     tracer = RecordingTracer()
     model = ScriptedModel([Turn(text=["ab", "cd"])])
-    agent = make_agent(model, output_processors=[Fn("upper", process_output_stream=upper),
-                                                 Fn("faulty", process_output_stream=explode_on_text),
-                                                 Fn("bang", process_output_stream=bang)], tracers=[tracer])
+    agent = make_agent(
+        model,
+        output_processors=[
+            Fn("upper", process_output_stream=upper),
+            Fn("faulty", process_output_stream=explode_on_text),
+            Fn("bang", process_output_stream=bang),
+        ],
+        tracers=[tracer],
+    )
     chunks, result = await run_stream(agent)
     assert [c.payload.text for c in of_type(chunks, "text-delta")] == ["AB!", "CD!"]
     assert kinds(chunks)[-1] == "finish"
@@ -265,8 +287,7 @@ async def test_raising_in_output_stream_without_tracing_behaves_the_same() -> No
             raise ValueError("boom")
         return args.part
 
-    agent = make_agent(ScriptedModel(["x y"]),
-                       output_processors=[Fn("faulty", process_output_stream=explode_on_text)])
+    agent = make_agent(ScriptedModel(["x y"]), output_processors=[Fn("faulty", process_output_stream=explode_on_text)])
     chunks, result = await run_stream(agent)
     assert [c.payload.text for c in of_type(chunks, "text-delta")] == ["x ", "y"]
     assert result.text == "x y"
@@ -300,8 +321,17 @@ async def test_raising_in_output_result_ends_with_error_and_keeps_saved_memory()
     assert [m.text for m in memory.threads["t"]][:2] == before == ["first question", "first answer"]
 
 
-@pytest.mark.parametrize("hook", ["process_input", "process_input_step", "process_llm_request",
-                                  "process_llm_response", "process_output_step", "process_tool_result"])
+@pytest.mark.parametrize(
+    "hook",
+    [
+        "process_input",
+        "process_input_step",
+        "process_llm_request",
+        "process_llm_response",
+        "process_output_step",
+        "process_tool_result",
+    ],
+)
 async def test_a_raising_processor_loses_nothing_already_saved(hook: str) -> None:
     memory = InMemoryMemory()
     memory.threads["t"] = [Message.user("old q"), Message.assistant("old a")]
@@ -312,8 +342,13 @@ async def test_a_raising_processor_loses_nothing_already_saved(hook: str) -> Non
 
 async def test_raising_error_processor_is_skipped_and_the_next_is_asked() -> None:
     model = ScriptedModel([Turn(error=ModelAPIError(500, "x")), "recovered"])
-    agent = make_agent(model, error_processors=[Fn("faulty", process_api_error=boom),
-                                                Fn("retry", process_api_error=lambda a: {"retry": True})])
+    agent = make_agent(
+        model,
+        error_processors=[
+            Fn("faulty", process_api_error=boom),
+            Fn("retry", process_api_error=lambda a: {"retry": True}),
+        ],
+    )
     chunks, result = await run_stream(agent)
     assert len(model.requests) == 2
     assert result.text == "recovered"

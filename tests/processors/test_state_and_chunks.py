@@ -74,15 +74,22 @@ class Stateful(Processor):
 
 async def test_one_state_dict_per_processor_id_shared_by_all_its_hooks() -> None:
     processor = Stateful()
-    model = ScriptedModel([Turn(text=["a ", "b"], tool_calls=[ToolCall("get_weather", {"city": "X"}, id="c1")]),
-                           Turn(text=["c"])])
+    model = ScriptedModel(
+        [Turn(text=["a ", "b"], tool_calls=[ToolCall("get_weather", {"city": "X"}, id="c1")]), Turn(text=["c"])]
+    )
     agent = make_agent(model, tools=[get_weather], input_processors=[processor], output_processors=[processor])
     await agent.generate("hi")
     all_ids = set().union(*processor.state_ids.values())
     assert len(all_ids) == 1
     assert set(processor.state_ids) == {
-        "process_input", "process_input_step", "process_llm_request", "process_llm_response",
-        "process_output_stream", "process_output_step", "process_tool_result", "process_output_result",
+        "process_input",
+        "process_input_step",
+        "process_llm_request",
+        "process_llm_response",
+        "process_output_stream",
+        "process_output_step",
+        "process_tool_result",
+        "process_output_result",
     }
     final = processor.final[0]
     assert final["deltas"] == 3
@@ -123,8 +130,9 @@ async def test_different_ids_get_different_state_and_same_ids_share_it() -> None
 
         return Fn(pid, process_input=hook)
 
-    agent = make_agent(ScriptedModel(["ok"]),
-                       input_processors=[make("alpha", "a1"), make("alpha", "a2"), make("beta", "b")])
+    agent = make_agent(
+        ScriptedModel(["ok"]), input_processors=[make("alpha", "a1"), make("alpha", "a2"), make("beta", "b")]
+    )
     await agent.generate("hi")
     assert seen["a1"][0] is seen["a2"][0]  # keyed by id, as in Mastra
     assert seen["a1"][0]["writers"] == ["a1", "a2"]
@@ -170,8 +178,9 @@ async def test_concurrent_runs_never_share_state() -> None:
     ctx_a, ctx_b = RequestContext(), RequestContext()
     ctx_a.set("who", "a")
     ctx_b.set("who", "b")
-    result_a, result_b = await asyncio.wait_for(asyncio.gather(
-        agent.generate("a", request_context=ctx_a), agent.generate("b", request_context=ctx_b)), 5)
+    result_a, result_b = await asyncio.wait_for(
+        asyncio.gather(agent.generate("a", request_context=ctx_a), agent.generate("b", request_context=ctx_b)), 5
+    )
     assert counter.results == {"a": 3, "b": 7}
     assert result_a.text == "w w w "
     assert result_b.text == "w " * 7
@@ -184,13 +193,19 @@ async def test_processor_writer_custom_is_emitted_before_the_returned_part() -> 
             await args.writer.custom({"type": "data-seen", "data": {"text": args.part.payload.text}})
         return args.part
 
-    agent = make_agent(ScriptedModel([Turn(text=["x", "y"])]),
-                       output_processors=[Fn("tagger", process_output_stream=tag)])
+    agent = make_agent(
+        ScriptedModel([Turn(text=["x", "y"])]), output_processors=[Fn("tagger", process_output_stream=tag)]
+    )
     chunks, _ = await run_stream(agent)
-    interesting = [(c.type, c.to_wire().get("data") or c.payload.text)
-                   for c in chunks if c.type in ("text-delta", "data-seen")]
-    assert interesting == [("data-seen", {"text": "x"}), ("text-delta", "x"),
-                           ("data-seen", {"text": "y"}), ("text-delta", "y")]
+    interesting = [
+        (c.type, c.to_wire().get("data") or c.payload.text) for c in chunks if c.type in ("text-delta", "data-seen")
+    ]
+    assert interesting == [
+        ("data-seen", {"text": "x"}),
+        ("text-delta", "x"),
+        ("data-seen", {"text": "y"}),
+        ("text-delta", "y"),
+    ]
     data = of_type(chunks, "data-seen")[0]
     assert data.to_wire() == {"type": "data-seen", "data": {"text": "x"}}
 
@@ -205,9 +220,11 @@ async def test_writer_custom_from_non_stream_hooks_reaches_the_stream() -> None:
     def on_result(args: Any) -> Any:
         args.writer.custom({"type": "data-result", "data": args.result.text})
 
-    agent = make_agent(ScriptedModel(["done"]),
-                       input_processors=[Fn("i", process_input=on_input)],
-                       output_processors=[Fn("o", process_output_step=on_step, process_output_result=on_result)])
+    agent = make_agent(
+        ScriptedModel(["done"]),
+        input_processors=[Fn("i", process_input=on_input)],
+        output_processors=[Fn("o", process_output_step=on_step, process_output_result=on_result)],
+    )
     chunks, _ = await run_stream(agent)
     types = kinds(chunks)
     assert types.index("data-input") < types.index("step-start")
@@ -231,7 +248,10 @@ async def test_tool_writer_custom_chunks_reach_the_stream_before_the_result() ->
     types = kinds(chunks)
     assert types.index("data-progress") < types.index("data-source") < types.index("tool-result")
     assert of_type(chunks, "data-progress")[0].to_wire() == {
-        "type": "data-progress", "data": {"city": "Oslo", "pct": 50}, "transient": True}
+        "type": "data-progress",
+        "data": {"city": "Oslo", "pct": 50},
+        "transient": True,
+    }
 
 
 async def test_data_parts_reach_only_processors_that_ask_for_them() -> None:
@@ -249,8 +269,9 @@ async def test_data_parts_reach_only_processors_that_ask_for_them() -> None:
     wants_data = Fn("wants-data", process_output_stream=wants)
     wants_data.process_data_parts = True
     model = ScriptedModel([Turn(tool_calls=[ToolCall("slow_lookup", {"city": "Oslo"}, id="c1")]), "ok"])
-    agent = make_agent(model, tools=[slow_lookup],
-                       output_processors=[Fn("plain", process_output_stream=plain), wants_data])
+    agent = make_agent(
+        model, tools=[slow_lookup], output_processors=[Fn("plain", process_output_stream=plain), wants_data]
+    )
     _chunks, _ = await run_stream(agent)
     assert not any(t.startswith("data-") for t in plain_seen)
     assert [t for t in data_seen if t.startswith("data-")] == ["data-progress", "data-source"]
@@ -287,8 +308,9 @@ async def test_transient_data_chunks_are_streamed_but_not_saved() -> None:
             args.writer.custom({"type": "data-temp", "data": {"t": 2}, "transient": True})
         return args.part
 
-    agent = make_agent(ScriptedModel(["answer"]), memory=memory,
-                       output_processors=[Fn("emit", process_output_stream=emit)])
+    agent = make_agent(
+        ScriptedModel(["answer"]), memory=memory, output_processors=[Fn("emit", process_output_stream=emit)]
+    )
     chunks, _result = await run_stream(agent, thread_id="t1")
     assert [c.to_wire() for c in chunks if c.type.startswith("data-")] == [
         {"type": "data-keep", "data": {"k": 1}},
@@ -309,14 +331,16 @@ async def test_data_chunks_from_output_result_are_saved_with_the_assistant_messa
         args.writer.custom({"type": "data-summary", "data": {"words": 2}})
         args.writer.custom({"type": "data-debug", "data": "x", "transient": True})
 
-    agent = make_agent(ScriptedModel(["two words"]), memory=memory,
-                       output_processors=[Fn("summary", process_output_result=on_result)])
+    agent = make_agent(
+        ScriptedModel(["two words"]), memory=memory, output_processors=[Fn("summary", process_output_result=on_result)]
+    )
     chunks, _ = await run_stream(agent, thread_id="t1")
     assert [c.type for c in chunks if c.type.startswith("data-")] == ["data-summary", "data-debug"]
     saved = memory.threads["t1"]
     assert [m.role for m in saved] == ["user", "assistant"]
     assert [(p.type, p.data) for p in saved[1].content.parts if isinstance(p, DataPart)] == [
-        ("data-summary", {"words": 2})]
+        ("data-summary", {"words": 2})
+    ]
 
 
 async def test_transient_tool_chunks_are_not_saved_but_others_are() -> None:
@@ -330,8 +354,7 @@ async def test_transient_tool_chunks_are_not_saved_but_others_are() -> None:
 
 
 async def test_abort_on_a_data_chunk_ends_with_a_tripwire() -> None:
-    guard = Abort("data-guard", "process_output_stream", "bad data",
-                  when=lambda a: a.part.type == "data-source")
+    guard = Abort("data-guard", "process_output_stream", "bad data", when=lambda a: a.part.type == "data-source")
     guard.process_data_parts = True
     model = ScriptedModel([Turn(tool_calls=[ToolCall("slow_lookup", {"city": "Oslo"}, id="c1")]), "ok"])
     agent = make_agent(model, tools=[slow_lookup], output_processors=[guard])
@@ -387,17 +410,23 @@ async def test_invalid_custom_chunk_from_a_tool_becomes_a_tool_error() -> None:
     assert result.text == "ok"
 
 
-@pytest.mark.parametrize("hook", ["process_input_step", "process_llm_request", "process_llm_response",
-                                  "process_api_error", "process_tool_result"])
+@pytest.mark.parametrize(
+    "hook",
+    ["process_input_step", "process_llm_request", "process_llm_response", "process_api_error", "process_tool_result"],
+)
 async def test_writer_is_available_in_every_hook(hook: str) -> None:
     def write(args: Any) -> Any:
         args.writer.custom({"type": f"data-{hook.replace('_', '-')}", "data": 1})
         return {"retry": True} if hook == "process_api_error" else None
 
     lane = {"process_api_error": "error_processors", "process_tool_result": "output_processors"}.get(
-        hook, "input_processors")
-    model = ScriptedModel([Turn(error=ModelAPIError(500, "x")), "ok"] if hook == "process_api_error" else
-                          [Turn(tool_calls=[ToolCall("get_weather", {"city": "X"}, id="c1")]), "ok"])
+        hook, "input_processors"
+    )
+    model = ScriptedModel(
+        [Turn(error=ModelAPIError(500, "x")), "ok"]
+        if hook == "process_api_error"
+        else [Turn(tool_calls=[ToolCall("get_weather", {"city": "X"}, id="c1")]), "ok"]
+    )
     agent = make_agent(model, tools=[get_weather], **{lane: [Fn("w", **{hook: write})]})
     chunks, result = await run_stream(agent)
     expected = f"data-{hook.replace('_', '-')}"
@@ -416,13 +445,18 @@ async def test_data_chunk_written_on_the_finish_chunk_is_saved() -> None:
             args.writer.custom({"type": "data-word-count", "data": {"words": args.state["words"]}})
         return args.part
 
-    agent = make_agent(ScriptedModel(["three little words"]), memory=memory,
-                       output_processors=[Fn("word-counter", process_output_stream=count_words)])
+    agent = make_agent(
+        ScriptedModel(["three little words"]),
+        memory=memory,
+        output_processors=[Fn("word-counter", process_output_stream=count_words)],
+    )
     chunks, _ = await run_stream(agent, thread_id="t")
     assert [c.to_wire() for c in of_type(chunks, "data-word-count")] == [
-        {"type": "data-word-count", "data": {"words": 3}}]
+        {"type": "data-word-count", "data": {"words": 3}}
+    ]
     assert kinds(chunks)[-1] == "finish"
     saved = memory.threads["t"]
     assert [m.role for m in saved] == ["user", "assistant"]
     assert [(p.type, p.data) for p in saved[1].content.parts if isinstance(p, DataPart)] == [
-        ("data-word-count", {"words": 3})]
+        ("data-word-count", {"words": 3})
+    ]

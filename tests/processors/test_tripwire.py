@@ -10,7 +10,7 @@ from processors import Processor, TripWire, Violation
 from processors.errors import ModelAPIError
 from processors.memory import InMemoryMemory
 from processors.models import ScriptedModel, ToolCall, Turn
-from processors.processor import HOOKS, LANE_HOOKS
+from processors.pipeline.processor import HOOKS, LANE_HOOKS
 from tests.processors.helpers import (
     Abort,
     Fn,
@@ -54,15 +54,22 @@ def only_on_text(hook: str) -> Any:
     return None
 
 
-def build(hook: str, guard: Processor, *, extra_lanes: dict[str, list[Any]] | None = None,
-          **options: Any) -> tuple[Any, ScriptedModel]:
+def build(
+    hook: str, guard: Processor, *, extra_lanes: dict[str, list[Any]] | None = None, **options: Any
+) -> tuple[Any, ScriptedModel]:
     lanes: dict[str, list[Any]] = {"input": [], "output": [], "error": []}
     lanes[lane_of(hook)].append(guard)
     for lane, items in (extra_lanes or {}).items():
         lanes[lane].extend(items)
     model = model_for(hook)
-    agent = make_agent(model, tools=[get_weather], input_processors=lanes["input"],
-                       output_processors=lanes["output"], error_processors=lanes["error"], **options)
+    agent = make_agent(
+        model,
+        tools=[get_weather],
+        input_processors=lanes["input"],
+        output_processors=lanes["output"],
+        error_processors=lanes["error"],
+        **options,
+    )
     return agent, model
 
 
@@ -79,8 +86,7 @@ async def test_abort_in_any_hook_ends_the_stream_with_one_tripwire_chunk(hook: s
 
     extra: dict[str, list[Any]] = {lane_of(hook): [Fn("later", **{hook: later})]}
     if hook != "process_output_result":
-        extra.setdefault("output", []).append(
-            Fn("result-watch", process_output_result=lambda a: results.append("ran")))
+        extra.setdefault("output", []).append(Fn("result-watch", process_output_result=lambda a: results.append("ran")))
     agent, model = build(hook, guard, extra_lanes=extra)
     stream = agent.stream("hi")
     chunks = [c async for c in stream]
@@ -92,19 +98,21 @@ async def test_abort_in_any_hook_ends_the_stream_with_one_tripwire_chunk(hook: s
         "type": "tripwire",
         "runId": stream.run_id,
         "from": "AGENT",
-        "payload": {"reason": f"blocked in {hook}", "retry": False, "metadata": {"hook": hook},
-                    "processorId": "guard"},
+        "payload": {"reason": f"blocked in {hook}", "retry": False, "metadata": {"hook": hook}, "processorId": "guard"},
     }
     assert result.run_id == stream.run_id
     assert result.tripwire is not None
-    assert (result.tripwire.reason, result.tripwire.retry, result.tripwire.metadata,
-            result.tripwire.processor_id) == (f"blocked in {hook}", False, {"hook": hook}, "guard")
+    assert (result.tripwire.reason, result.tripwire.retry, result.tripwire.metadata, result.tripwire.processor_id) == (
+        f"blocked in {hook}",
+        False,
+        {"hook": hook},
+        "guard",
+    )
     assert result.finish_reason == "other"
     assert later_calls == []  # later processors of that hook do not run
     assert results == []  # nothing runs after the tripwire, process_output_result included
     assert len(model.requests) == MODEL_CALLS[hook]
-    assert guard.violations == [Violation(processor_id="guard", message=f"blocked in {hook}",
-                                          detail={"hook": hook})]
+    assert guard.violations == [Violation(processor_id="guard", message=f"blocked in {hook}", detail={"hook": hook})]
 
 
 @pytest.mark.parametrize("hook", HOOKS)
@@ -113,8 +121,12 @@ async def test_generate_reports_the_tripwire(hook: str) -> None:
     agent, _ = build(hook, guard)
     result = await agent.generate("hi")
     assert result.finish_reason == "other"
-    assert result.tripwire.model_dump() == {"reason": "nope", "retry": False, "metadata": [1, 2],
-                                            "processor_id": "guard"}
+    assert result.tripwire.model_dump() == {
+        "reason": "nope",
+        "retry": False,
+        "metadata": [1, 2],
+        "processor_id": "guard",
+    }
 
 
 @pytest.mark.parametrize("hook", HOOKS)
@@ -127,8 +139,17 @@ async def test_default_reason_names_the_processor(hook: str) -> None:
     assert guard.violations[0].message == "Tripwire triggered by my-guard"
 
 
-@pytest.mark.parametrize("hook", ["process_input", "process_input_step", "process_llm_request",
-                                  "process_llm_response", "process_api_error", "process_output_result"])
+@pytest.mark.parametrize(
+    "hook",
+    [
+        "process_input",
+        "process_input_step",
+        "process_llm_request",
+        "process_llm_response",
+        "process_api_error",
+        "process_output_result",
+    ],
+)
 async def test_retry_is_only_reported_where_there_is_no_model_output_to_retry(hook: str) -> None:
     guard = Abort("guard", hook, "again?", retry=True)
     agent, model = build(hook, guard, max_processor_retries=3)
@@ -141,8 +162,13 @@ async def test_retry_is_only_reported_where_there_is_no_model_output_to_retry(ho
 
 
 async def test_input_tripwire_never_calls_the_model_and_gives_empty_text() -> None:
-    guard = Abort("block-secrets", "process_input", "secret in input", metadata={"k": 1},
-                  when=lambda a: "secret" in a.messages[-1].text)
+    guard = Abort(
+        "block-secrets",
+        "process_input",
+        "secret in input",
+        metadata={"k": 1},
+        when=lambda a: "secret" in a.messages[-1].text,
+    )
     model = ScriptedModel(["should not be said"])
     agent = make_agent(model, input_processors=[guard])
     chunks, result = await run_stream(agent, "my secret is 42")
@@ -165,8 +191,12 @@ async def test_blocked_input_is_not_saved_to_memory() -> None:
 
 
 async def test_stream_abort_keeps_the_text_already_streamed() -> None:
-    guard = Abort("stop-bad", "process_output_stream", "bad word",
-                  when=lambda a: a.part.type == "text-delta" and "bad" in a.part.payload.text)
+    guard = Abort(
+        "stop-bad",
+        "process_output_stream",
+        "bad word",
+        when=lambda a: a.part.type == "text-delta" and "bad" in a.part.payload.text,
+    )
     model = ScriptedModel([Turn(text=["one ", "two ", "bad ", "four"])])
     agent = make_agent(model, output_processors=[guard])
     chunks, result = await run_stream(agent)
@@ -248,8 +278,10 @@ async def test_on_violation_errors_are_swallowed_and_async_callbacks_awaited() -
     assert result.tripwire.reason == "stop"
     assert kinds(chunks)[-1] == "tripwire"
     await make_agent(ScriptedModel(["x"]), input_processors=[AsyncAlert()]).generate("hi")
-    assert seen == [Violation(processor_id="broken-alert", message="stop", detail={"why": "test"}),
-                    Violation(processor_id="async-alert", message="stop too", detail=None)]
+    assert seen == [
+        Violation(processor_id="broken-alert", message="stop", detail={"why": "test"}),
+        Violation(processor_id="async-alert", message="stop too", detail=None),
+    ]
 
 
 async def test_on_violation_is_not_called_without_an_abort() -> None:
@@ -265,8 +297,12 @@ async def test_a_tripwire_raised_directly_is_attributed_to_its_processor() -> No
     agent = make_agent(ScriptedModel(["x"]), input_processors=[Fn("direct", process_input=raise_it)])
     chunks, result = await run_stream(agent)
     assert result.tripwire.processor_id == "direct"
-    assert chunks[-1].to_wire()["payload"] == {"reason": "raised directly", "retry": False, "metadata": {"m": 1},
-                                               "processorId": "direct"}
+    assert chunks[-1].to_wire()["payload"] == {
+        "reason": "raised directly",
+        "retry": False,
+        "metadata": {"m": 1},
+        "processorId": "direct",
+    }
 
 
 async def test_abort_raises_tripwire_and_never_returns() -> None:
@@ -282,7 +318,11 @@ async def test_abort_raises_tripwire_and_never_returns() -> None:
     await make_agent(ScriptedModel(["ok"]), input_processors=[Fn("catcher", process_input=hook)]).generate("hi")
     assert len(caught) == 1
     assert (caught[0].reason, caught[0].retry, caught[0].metadata, caught[0].processor_id) == (
-        "inner", True, {"a": 1}, "catcher")
+        "inner",
+        True,
+        {"a": 1},
+        "catcher",
+    )
 
 
 @pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
@@ -308,8 +348,12 @@ async def test_stream_abort_marks_the_step_and_calls_on_violation(is_async: bool
     agent = make_agent(model, output_processors=[AsyncGuard() if is_async else SyncGuard()])
     chunks, result = await run_stream(agent)
     assert kinds(chunks)[-1] == "tripwire"
-    assert chunks[-1].to_wire()["payload"] == {"reason": "bad chunk", "retry": False, "metadata": {"text": "bad"},
-                                               "processorId": "stream-guard"}
+    assert chunks[-1].to_wire()["payload"] == {
+        "reason": "bad chunk",
+        "retry": False,
+        "metadata": {"text": "bad"},
+        "processorId": "stream-guard",
+    }
     assert violations == [Violation(processor_id="stream-guard", message="bad chunk", detail={"text": "bad"})]
     assert result.text == "good "
     assert result.steps[-1].tripwire is not None  # a rejected step keeps its tripwire (reference B-85)

@@ -20,7 +20,7 @@ import functools
 from typing import Any
 
 from processors.builtin.registry import Catalogue, describe_class, load_catalogue
-from processors.processor import Processor
+from processors.pipeline.processor import Processor
 from studio.catalog import palette_groups
 
 

@@ -58,7 +58,10 @@ def test_the_self_test_passes_in_a_real_process(tmp_path: Path) -> None:
     screenshot = tmp_path / "studio.png"
     completed = subprocess.run(
         [sys.executable, "-m", "studio", "--self-test", str(screenshot), "--data-dir", str(tmp_path / "data")],
-        capture_output=True, text=True, timeout=240, check=False,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr
@@ -71,15 +74,16 @@ def test_the_self_test_passes_in_a_real_process(tmp_path: Path) -> None:
 def test_edits_are_saved_to_the_store_and_reopen_after_a_restart(
     qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
 ) -> None:
-    from studio.controllers.editor_commands import AddEntry, EditSetting
     from studio.design import ChainEntry
+    from studio.models.editor_commands import AddEntry, EditSetting
 
     database = tmp_path / "studio.db"
     workspace, window = open_studio(qtbot, qloop, database)
     document = workspace.document
     document.undo_stack().push(EditSetting(document, "name", "Refund desk"))
-    document.undo_stack().push(AddEntry(document, "output", 0, ChainEntry(type="RegexFilter",
-                                                                          options={"presets": ["secrets"]})))
+    document.undo_stack().push(
+        AddEntry(document, "output", 0, ChainEntry(type="RegexFilter", options={"presets": ["secrets"]}))
+    )
     # The autosave waits for a pause in the editing; then it saves (shutdown only flushes a save still pending).
     with qtbot.waitSignal(workspace._autosave.timeout, timeout=10_000):
         pass
@@ -100,8 +104,18 @@ def test_main_parts_carry_object_names_for_automation(qtbot: QtBot, qloop: qasyn
     from PySide6.QtWidgets import QWidget
 
     workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
-    names = ["palette", "chain.input", "chain.output", "chain.error", "chat.view", "chat.input", "chat.send",
-             "chat.stop", "inspector", "threads"]
+    names = [
+        "palette",
+        "chain.input",
+        "chain.output",
+        "chain.error",
+        "chat.view",
+        "chat.input",
+        "chat.send",
+        "chat.stop",
+        "inspector",
+        "threads",
+    ]
     found = {name: window.findChild(QWidget, name) for name in names}
     assert [name for name, widget in found.items() if widget is None] == []
     run(qloop, workspace.shutdown())
@@ -113,8 +127,8 @@ def test_a_hosted_model_without_a_key_is_explained_before_any_call(
     import keyring
     import keyring.backends.fail
 
-    from studio.controllers.editor_commands import EditSetting
     from studio.models.chat_model import ErrorItem
+    from studio.models.editor_commands import EditSetting
 
     previous = keyring.get_keyring()
     keyring.set_keyring(keyring.backends.fail.Keyring())

@@ -13,20 +13,17 @@ import pytest
 from processors import Tool, Violation
 from processors.builtin.registry import Catalogue, load_catalogue
 from processors.models import LiteLLMModel, ScriptedModel
+from studio.build import api_key_env_var, build_agent, processor_entries, resolve_tool
 from studio.design import (
     DESIGN_VERSION,
     AgentDesign,
     ChainEntry,
     DesignError,
     ModelConfig,
-    api_key_env_var,
-    build_agent,
-    design_to_python,
     load_design,
-    processor_entries,
-    resolve_tool,
     save_design,
 )
+from studio.export import design_to_python
 from studio.sample import sample_design
 from tests.support.openai_server import OpenAIServer
 
@@ -161,15 +158,23 @@ def _nested(levels: int) -> str:
         # Deeper than Python's JSON parser can go: a RecursionError before the fix.
         ('{"version": 1, "model": {"extra": {"x": ' + _nested(100_000) + "}}}", "", "nested more than 100 levels"),
         # Parsed, but deeper than pydantic can save: the design loaded, then every save failed.
-        ('{"version": 1, "model": {"extra": {"x": ' + _nested(500) + "}}}", "model.extra.x[0][0][0]",
-         "nested more than 100 levels deep"),
-        ('{"version": 1, "input": [{"type": "T", "options": {"o": ' + _nested(300) + "}}]}",
-         "input[0].options.o[0][0]",
-         "nested more than 100 levels deep"),
+        (
+            '{"version": 1, "model": {"extra": {"x": ' + _nested(500) + "}}}",
+            "model.extra.x[0][0][0]",
+            "nested more than 100 levels deep",
+        ),
+        (
+            '{"version": 1, "input": [{"type": "T", "options": {"o": ' + _nested(300) + "}}]}",
+            "input[0].options.o[0][0]",
+            "nested more than 100 levels deep",
+        ),
         ('{"version": 1, "model": {"extra": {"seed": NaN}}}', "model.extra.seed", "not a finite number"),
         ('{"version": 1, "model": {"extra": {"a": [1, -Infinity]}}}', "model.extra.a[1]", "not a finite number"),
-        ('{"version": 1, "output": [{"type": "T", "options": {"n": 1e999}}]}', "output[0].options.n",
-         "not a finite number"),
+        (
+            '{"version": 1, "output": [{"type": "T", "options": {"n": 1e999}}]}',
+            "output[0].options.n",
+            "not a finite number",
+        ),
     ],
     ids=["too-deep-to-parse", "too-deep-to-save", "deep-options", "nan", "infinity", "overflow"],
 )
@@ -435,7 +440,7 @@ def run_script(path: Path, stdin: str, **env: str) -> subprocess.CompletedProces
 def test_the_sample_exports_to_a_script_that_runs(tmp_path: Path, catalogue: Catalogue) -> None:
     source = design_to_python(sample_design(), catalogue=catalogue)
     compile(source, "agent.py", "exec")
-    assert "from processors.offline_demo import DEMO_TOOLS, demo_model" in source
+    assert "from processors.demo.offline import DEMO_TOOLS, demo_model" in source
     assert "from processors.builtin.pii_detector import PIIDetector" in source
     assert 'pii_detector_2.id = "pii-detector-2"' in source
     script = tmp_path / "agent.py"
@@ -510,8 +515,8 @@ def test_user_processors_and_tools_are_loaded_from_their_files(
         tools=["text_tools.py:shout", "text_tools.py:reverse", "get_weather"],
     )
     source = design_to_python(design, catalogue=user_catalogue, tool_folder=tool_folder)
-    assert '    ShoutBlocker = load_from_file(Path(' in source
-    assert "as_tool(load_from_file(TOOLS_FOLDER / \"text_tools.py\", \"shout\"))" in source
+    assert "    ShoutBlocker = load_from_file(Path(" in source
+    assert 'as_tool(load_from_file(TOOLS_FOLDER / "text_tools.py", "shout"))' in source
     script = tmp_path / "agent.py"
     script.write_text(source, encoding="utf-8")
     done = run_script(script, "WHAT IS THIS\nweather in Oslo\n")

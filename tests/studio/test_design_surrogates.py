@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from processors.surrogates import REPLACEMENT
+from processors.messages.surrogates import REPLACEMENT
 from studio.design import AgentDesign, load_design, save_design
 from studio.store import Store
 

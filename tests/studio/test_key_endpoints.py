@@ -124,8 +124,6 @@ def test_the_environments_key_is_the_defaults(
 # ---------------------------------------------------------------------------------- through a real run
 
 
-
-
 def send_and_wait(qloop: qasync.QEventLoop, workspace: Workspace, text: str) -> None:
     async def go() -> None:
         assert workspace.send(text) is not None
@@ -203,7 +201,7 @@ def test_a_refused_endpoint_is_not_asked_about_again_and_gets_no_key(
 def test_a_key_saved_for_a_base_url_is_not_sent_to_the_provider_unasked(
     qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path, memory_keyring: MemoryKeyring
 ) -> None:
-    from studio.controllers.editor_commands import EditSetting
+    from studio.models.editor_commands import EditSetting
 
     workspace, _window = open_studio(qtbot, qloop, tmp_path / "studio.db")
     workspace.secrets.set_key("openai", KEY, endpoint="http://localhost:8000/v1")

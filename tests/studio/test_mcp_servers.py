@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from processors.mcp_tools import HttpServer, McpServerError, McpToolError
+from processors.tools.mcp import HttpServer, McpServerError, McpToolError
 from studio.design import AgentDesign, McpServerConfig
 from studio.mcp_servers import open_mcp_tools, runtime_server
 

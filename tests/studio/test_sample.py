@@ -7,8 +7,9 @@ import pytest
 from processors import Agent, Violation
 from processors.builtin.registry import Catalogue, load_catalogue
 from processors.models import ScriptedModel
+from studio.build import build_agent, processor_entries
 from studio.demo import DEMO_TOOLS, demo_model, lookup_customer
-from studio.design import DEMO_MODEL, AgentDesign, build_agent, processor_entries
+from studio.design import DEMO_MODEL, AgentDesign
 from studio.sample import SAMPLE_INSTRUCTIONS, SAMPLE_NAME, sample_design
 from tests.processors.helpers import DeltasIn
 
@@ -111,8 +112,6 @@ async def test_ordinary_questions_pass_every_guardrail(catalogue: Catalogue, tex
     result = await agent.generate(text)
     assert (result.finish_reason, result.tripwire, heard.items) == ("stop", None, [])
     assert result.text.strip()
-
-
 
 
 #: Model deltas the sample chain may take in before its first text leaves it. The demo model streams a word

@@ -22,10 +22,10 @@ import qasync
 from pytestqt.qtbot import QtBot
 
 from processors.builtin.registry import USER_MODULE_PREFIX
-from studio.controllers.editor_commands import EditSetting
 from studio.controllers.workspace import Workspace
 from studio.design import DesignError, load_design
 from studio.models.chat_model import ErrorItem
+from studio.models.editor_commands import EditSetting
 from studio.secrets import SecretStore
 from studio.views.main_window import MainWindow
 from tests.studio.conftest import open_studio, run
@@ -121,8 +121,6 @@ def imported_from_outside(tools: Path, before: set[str]) -> list[str]:
         and name not in before
         and not any(Path(getattr(module, "__file__", "") or "/").resolve().is_relative_to(root) for root in allowed)
     ]
-
-
 
 
 def send(qloop: qasync.QEventLoop, workspace: Workspace, text: str) -> str | None:

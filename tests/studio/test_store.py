@@ -31,9 +31,19 @@ async def store(url: str) -> AsyncIterator[Store]:
 
 def event(run_id: str, index: int, **changes: Any) -> TraceEvent:
     values: dict[str, Any] = {
-        "run_id": run_id, "step_number": 0, "hook": "process_input", "processor_id": f"p{index}",
-        "processor_index": index, "started_at": 100.0 + index, "ended_at": 100.5 + index, "outcome": "passed",
-        "before": "1 message", "after": "1 message", "state": {"n": index}, "detail": None, "chunk_stats": None,
+        "run_id": run_id,
+        "step_number": 0,
+        "hook": "process_input",
+        "processor_id": f"p{index}",
+        "processor_index": index,
+        "started_at": 100.0 + index,
+        "ended_at": 100.5 + index,
+        "outcome": "passed",
+        "before": "1 message",
+        "after": "1 message",
+        "state": {"n": index},
+        "detail": None,
+        "chunk_stats": None,
     }
     values.update(changes)
     return TraceEvent(**values)
@@ -55,20 +65,27 @@ async def test_designs_are_saved_listed_and_deleted(store: Store) -> None:
 
 
 async def test_a_run_is_recorded_from_start_to_finish(store: Store) -> None:
-    started = await store.start_run("r1", design_id="d1", thread_id="t1", model="openai/gpt-4o-mini",
-                                    design_json='{"v": 1}')
+    started = await store.start_run(
+        "r1", design_id="d1", thread_id="t1", model="openai/gpt-4o-mini", design_json='{"v": 1}'
+    )
     assert started.outcome is None
     assert started.finished_at is None
     thread = await store.memory.get_thread("t1")  # the run's thread exists from its first run on
     assert thread is not None
 
-    await store.finish_run("r1", outcome="finished", finish_reason="stop",
-                           usage={"inputTokens": 3, "outputTokens": 5, "totalTokens": 8})
+    await store.finish_run(
+        "r1", outcome="finished", finish_reason="stop", usage={"inputTokens": 3, "outputTokens": 5, "totalTokens": 8}
+    )
     run = await store.get_run("r1")
     assert run is not None
     assert (run.design_id, run.thread_id, run.model, run.design_json) == ("d1", "t1", "openai/gpt-4o-mini", '{"v": 1}')
     assert (run.outcome, run.finish_reason, run.usage, run.tripwire, run.error) == (
-        "finished", "stop", {"inputTokens": 3, "outputTokens": 5, "totalTokens": 8}, None, None)
+        "finished",
+        "stop",
+        {"inputTokens": 3, "outputTokens": 5, "totalTokens": 8},
+        None,
+        None,
+    )
     assert run.finished_at is not None
     assert run.finished_at >= run.started_at
 
@@ -95,18 +112,23 @@ async def test_tripwires_and_violations_of_a_thread(store: Store) -> None:
     await store.finish_run("r1", outcome="finished", finish_reason="stop")
     await store.start_run("r2", thread_id="t1")
     await store.add_violation("r2", "pii", "email found", {"count": 1})
-    await store.finish_run("r2", outcome="tripwire", finish_reason="other",
-                           tripwire={"reason": "email found", "retry": False, "metadata": {"count": 1},
-                                     "processorId": "pii"})
+    await store.finish_run(
+        "r2",
+        outcome="tripwire",
+        finish_reason="other",
+        tripwire={"reason": "email found", "retry": False, "metadata": {"count": 1}, "processorId": "pii"},
+    )
     await store.start_run("r3", thread_id="t2")
     await store.add_violation("r3", "tone", "rude")
 
     tripwires = await store.tripwires_for_thread("t1")
     assert [(t.run_id, t.reason, t.processor_id, t.retry, t.metadata) for t in tripwires] == [
-        ("r2", "email found", "pii", False, {"count": 1})]
+        ("r2", "email found", "pii", False, {"count": 1})
+    ]
     violations = await store.violations_for_thread("t1")
     assert [(v.run_id, v.processor_id, v.message, v.detail) for v in violations] == [
-        ("r2", "pii", "email found", {"count": 1})]
+        ("r2", "pii", "email found", {"count": 1})
+    ]
     assert [v.message for v in await store.violations_for_run("r3")] == ["rude"]
     assert [r.id for r in await store.runs_for_thread("t1")] == ["r1", "r2"]
 
@@ -141,8 +163,9 @@ async def test_a_reopened_thread_shows_its_inspector_history(url: str) -> None:
 
     store = Store(url)
     current: list[str] = [""]
-    agent = Agent(id="support", model=ScriptedModel(["Hello!"]), memory=store.memory,
-                  input_processors=[NoEmails(store, current)])
+    agent = Agent(
+        id="support", model=ScriptedModel(["Hello!"]), memory=store.memory, input_processors=[NoEmails(store, current)]
+    )
     for text in ("hi", "mail me at a@b.c"):
         tracer = RecordingTracer()
         stream = agent.stream(text, thread_id="t1", resource_id="u1", tracers=[tracer])
@@ -151,7 +174,9 @@ async def test_a_reopened_thread_shows_its_inspector_history(url: str) -> None:
         result = await stream.result()
         await store.add_trace_events(stream.run_id, tracer.events)
         await store.finish_run(
-            stream.run_id, outcome="tripwire" if result.tripwire else "finished", finish_reason=result.finish_reason,
+            stream.run_id,
+            outcome="tripwire" if result.tripwire else "finished",
+            finish_reason=result.finish_reason,
             usage=result.usage.model_dump(by_alias=True),
             tripwire=result.tripwire.model_dump(by_alias=True) if result.tripwire else None,
         )
@@ -164,11 +189,13 @@ async def test_a_reopened_thread_shows_its_inspector_history(url: str) -> None:
         assert [m.text for m in await reopened.memory.all_messages("t1")] == ["hi", "Hello!"]
         trace = await reopened.trace_for_run(runs[1].id)
         assert [(e["processorId"], e["hook"], e["outcome"]) for e in trace] == [
-            ("no-emails", "process_input", "aborted")]
+            ("no-emails", "process_input", "aborted")
+        ]
         assert trace[0]["detail"] == "email address in input"
         tripwires = await reopened.tripwires_for_thread("t1")
         assert [(t.reason, t.processor_id, t.metadata) for t in tripwires] == [
-            ("email address in input", "no-emails", {"field": "text"})]
+            ("email address in input", "no-emails", {"field": "text"})
+        ]
         assert [v.message for v in await reopened.violations_for_thread("t1")] == ["email address in input"]
     finally:
         await reopened.close()
@@ -186,8 +213,7 @@ async def test_store_work_never_runs_on_the_event_loop_thread(store: Store) -> N
     assert threading.get_ident() not in threads
 
 
-async def test_the_default_database_is_in_the_user_data_folder(tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_default_database_is_in_the_user_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PROCESSOR_STUDIO_DATA", str(tmp_path / "data"))
     store = Store()
     try:
@@ -205,10 +231,21 @@ async def test_thread_history_reads_every_run_with_its_trace_and_violations(tmp_
     for number in range(3):
         run_id = f"run-{number}"
         await store.start_run(run_id, design_id="d", thread_id="t", model="demo")
-        await store.add_trace_events(run_id, [TraceEvent(
-            run_id=run_id, step_number=0, hook="process_input", processor_id=f"p{number}", processor_index=0,
-            started_at=1.0, ended_at=2.0, outcome="passed",
-        )])
+        await store.add_trace_events(
+            run_id,
+            [
+                TraceEvent(
+                    run_id=run_id,
+                    step_number=0,
+                    hook="process_input",
+                    processor_id=f"p{number}",
+                    processor_index=0,
+                    started_at=1.0,
+                    ended_at=2.0,
+                    outcome="passed",
+                )
+            ],
+        )
         if number == 1:
             await store.add_violation(run_id, "p1", "blocked", {"k": 1})
         await store.finish_run(run_id, outcome="finished", finish_reason="stop", usage={}, tripwire=None, error=None)

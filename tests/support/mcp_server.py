@@ -1,4 +1,4 @@
-"""A real MCP server written with the official SDK, for tests of processors.mcp_tools.
+"""A real MCP server written with the official SDK, for tests of processors.tools.mcp.
 
 Run it as a stdio server (``python tests/support/mcp_server.py stdio``) or a Streamable HTTP server on 127.0.0.1
 (``python tests/support/mcp_server.py http PORT``, endpoint ``/mcp``). Its tools:

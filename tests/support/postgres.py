@@ -84,8 +84,9 @@ class PostgresServer:
         import psycopg
 
         name = f"{prefix}_{uuid.uuid4().hex[:12]}"
-        with psycopg.connect(host=self.host, port=self.port, user=self.user, dbname="postgres",
-                             autocommit=True, connect_timeout=10) as connection:
+        with psycopg.connect(
+            host=self.host, port=self.port, user=self.user, dbname="postgres", autocommit=True, connect_timeout=10
+        ) as connection:
             connection.execute(f'CREATE DATABASE "{name}"')
         return self.url(name)
 
@@ -132,19 +133,38 @@ def postgres_server() -> Iterator[PostgresServer]:
     try:
         if owner is not None:
             os.chown(root, owner.pw_uid, owner.pw_gid)
-        _run([str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", _SUPERUSER, "-E", "UTF8",
-              "--no-sync", "--no-instructions"], as_user=as_user)
+        _run(
+            [
+                str(bindir / "initdb"),
+                "-D",
+                str(data),
+                "-A",
+                "trust",
+                "-U",
+                _SUPERUSER,
+                "-E",
+                "UTF8",
+                "--no-sync",
+                "--no-instructions",
+            ],
+            as_user=as_user,
+        )
         port = _free_port()
         options = f"-k {root} -c listen_addresses=127.0.0.1 -p {port} -F"
-        _run([str(bindir / "pg_ctl"), "start", "-D", str(data), "-l", str(log), "-w", "-t", "60", "-o", options],
-             as_user=as_user, log=log)
+        _run(
+            [str(bindir / "pg_ctl"), "start", "-D", str(data), "-l", str(log), "-w", "-t", "60", "-o", options],
+            as_user=as_user,
+            log=log,
+        )
         started = True
         yield PostgresServer(host="127.0.0.1", port=port, user=_SUPERUSER)
     finally:
         if started:
             with contextlib.suppress(Exception):
-                _run([str(bindir / "pg_ctl"), "stop", "-D", str(data), "-m", "immediate", "-w", "-t", "30"],
-                     as_user=as_user)
+                _run(
+                    [str(bindir / "pg_ctl"), "stop", "-D", str(data), "-m", "immediate", "-w", "-t", "30"],
+                    as_user=as_user,
+                )
         shutil.rmtree(root, ignore_errors=True)
 
 

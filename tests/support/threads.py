@@ -7,8 +7,23 @@ import random
 
 from processors.messages import Message, MessageContent, TextPart, ToolInvocation, ToolInvocationPart
 
-WORDS = ["the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "while", "**markdown**", "and", "`code`",
-         "flow", "by"]
+WORDS = [
+    "the",
+    "quick",
+    "brown",
+    "fox",
+    "jumps",
+    "over",
+    "a",
+    "lazy",
+    "dog",
+    "while",
+    "**markdown**",
+    "and",
+    "`code`",
+    "flow",
+    "by",
+]
 
 
 def thread_of(count: int, *, max_words: int = 80, words: list[str] | None = None, seed: int = 7) -> list[Message]:
@@ -20,10 +35,21 @@ def thread_of(count: int, *, max_words: int = 80, words: list[str] | None = None
         if number % 2 == 0:
             messages.append(Message.user(f"{number}: {text}"))
         elif number % 10 == 3:
-            call = ToolInvocation(state="result", tool_call_id=f"c{number}", tool_name="get_weather",
-                                  args={"city": "Oslo"}, result={"temperature": 3})
-            messages.append(Message(role="assistant", content=MessageContent(
-                parts=[TextPart(text=f"{number}: {text}"), ToolInvocationPart(tool_invocation=call)])))
+            call = ToolInvocation(
+                state="result",
+                tool_call_id=f"c{number}",
+                tool_name="get_weather",
+                args={"city": "Oslo"},
+                result={"temperature": 3},
+            )
+            messages.append(
+                Message(
+                    role="assistant",
+                    content=MessageContent(
+                        parts=[TextPart(text=f"{number}: {text}"), ToolInvocationPart(tool_invocation=call)]
+                    ),
+                )
+            )
         else:
             messages.append(Message.assistant(f"{number}: {text}\n\n- one\n- two"))
     return messages

@@ -138,14 +138,20 @@ async def _record(agent: Agent, message: str) -> RecordedRun:
 
 
 async def full_run() -> RecordedRun:
-    model = ScriptedModel([
-        Turn(error=ModelAPIError(500, "x", True)),
-        Turn(tool_calls=[ToolCall("forecast", {"city": "Oslo"}, id="c1")]),
-        "ok bad fine",
-    ])
+    model = ScriptedModel(
+        [
+            Turn(error=ModelAPIError(500, "x", True)),
+            Turn(tool_calls=[ToolCall("forecast", {"city": "Oslo"}, id="c1")]),
+            "ok bad fine",
+        ]
+    )
     agent = Agent(
-        id="full", model=model, tools=[forecast], input_processors=[InputAll()],
-        output_processors=[Shout(), DropBad(), Fragile(), OutputAll()], error_processors=[RetryErrors()],
+        id="full",
+        model=model,
+        tools=[forecast],
+        input_processors=[InputAll()],
+        output_processors=[Shout(), DropBad(), Fragile(), OutputAll()],
+        error_processors=[RetryErrors()],
     )
     return await _record(agent, "weather in Oslo?")
 

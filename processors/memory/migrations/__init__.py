@@ -6,6 +6,10 @@ schema: add a file whose ``down_revision`` is the current head, write ``upgrade(
 ``tests/processors/memory/test_sql.py`` checks the two agree. Never edit a released revision: databases in the
 wild were made by it. The revision files are read from disk, so an installer must ship this folder's ``.py``
 files as data.
+
+These are the runtime's tables only. An application that keeps its own tables in the same database (the studio)
+ships its own revisions, continuing this history, and hands their folder to ``SqlMemory(migrations=...)``. The
+runtime's revisions after ``0001`` are named ``rNNNN`` so that they never collide with an application's.
 """
 
 from __future__ import annotations

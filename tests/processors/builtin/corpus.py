@@ -101,7 +101,7 @@ def score_secrets(rows: list[dict[str, Any]], find: SpanFinder) -> tuple[Score, 
         for span in spans:
             if span not in used:
                 total.fp += 1
-                total.errors.append(f"FP {text[span[0]:span[1]][:40]!r} in {text[:80]!r}")
+                total.errors.append(f"FP {text[span[0] : span[1]][:40]!r} in {text[:80]!r}")
     return total, per_type
 
 

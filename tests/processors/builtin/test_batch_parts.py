@@ -18,11 +18,11 @@ from processors.chunks import (
     TextEndChunk,
     TextPayload,
 )
-from processors.message_list import MessageList
+from processors.messages.message_list import MessageList
 from processors.models import ScriptedModel, ToolCall, Turn
 from processors.models.base import Finish, ModelEvent, ModelRequest, ReasoningDelta, TextDelta
-from processors.processor import ProcessOutputStreamArgs
-from processors.runner import REPROCESS_KEY
+from processors.pipeline.processor import ProcessOutputStreamArgs
+from processors.pipeline.stream_chain import REPROCESS_KEY
 from processors.usage import Usage
 from tests.processors.helpers import collect, deltas, get_weather, kinds, streamed_text
 

@@ -83,11 +83,13 @@ async def test_run_scope_counts_every_step_of_one_run() -> None:
     from tests.processors.helpers import get_weather
 
     guard = CostGuard(max_cost=1.5, scope="run", input_cost_per_million=1.0)
-    model = ScriptedModel([
-        Turn(tool_calls=[ToolCall("get_weather", {"city": "A"})], usage=Usage(input_tokens=1_000_000)),
-        Turn(tool_calls=[ToolCall("get_weather", {"city": "B"})], usage=Usage(input_tokens=1_000_000)),
-        "never",
-    ])
+    model = ScriptedModel(
+        [
+            Turn(tool_calls=[ToolCall("get_weather", {"city": "A"})], usage=Usage(input_tokens=1_000_000)),
+            Turn(tool_calls=[ToolCall("get_weather", {"city": "B"})], usage=Usage(input_tokens=1_000_000)),
+            "never",
+        ]
+    )
     result = await Agent(id="a", model=model, tools=[get_weather], input_processors=[guard]).generate("hi")
     assert len(model.requests) == 2 and result.tripwire is not None
     assert result.tripwire.metadata["scopeKey"].startswith("run:")
@@ -115,8 +117,12 @@ async def test_runs_without_the_scopes_id_are_not_limited_and_cached_answers_are
 
 @pytest.mark.parametrize(
     ("options", "field"),
-    [({"max_cost": -1}, "max_cost"), ({"max_cost": 0}, "max_cost"), ({"warn_at_percent": 150}, "warn_at_percent"),
-     ({"input_cost_per_million": -0.1}, "input_cost_per_million")],
+    [
+        ({"max_cost": -1}, "max_cost"),
+        ({"max_cost": 0}, "max_cost"),
+        ({"warn_at_percent": 150}, "warn_at_percent"),
+        ({"input_cost_per_million": -0.1}, "input_cost_per_million"),
+    ],
 )
 def test_bad_options_name_the_field(options: dict[str, Any], field: str) -> None:
     with pytest.raises(InvalidOptionsError, match=field):

@@ -10,7 +10,7 @@ from processors.builtin.enforce import enforce_message, enforce_segment, replace
 from processors.builtin.patterns import Match
 from processors.context import RequestContext
 from processors.messages import Message
-from processors.processor import HookArgs
+from processors.pipeline.processor import HookArgs
 from processors.tripwire import TripWire
 
 TEXT = "mail jo@example.com now"
@@ -41,9 +41,7 @@ def _args() -> HookArgs:
     return HookArgs(processor_id="p", state={}, request_context=RequestContext())
 
 
-@pytest.mark.parametrize(
-    ("strategy", "expected"), [("warn", TEXT), ("filter", ""), ("redact", "mail [EMAIL] now")]
-)
+@pytest.mark.parametrize(("strategy", "expected"), [("warn", TEXT), ("filter", ""), ("redact", "mail [EMAIL] now")])
 def test_segment(strategy: str, expected: str) -> None:
     detector = Detector(strategy)
     warned: list[list[Match]] = []

@@ -20,7 +20,7 @@ from processors.context import RequestContext
 from processors.errors import ModelAPIError
 from processors.models import ScriptedModel, Turn
 from processors.models.litellm import LiteLLMModel
-from processors.processor import HookArgs
+from processors.pipeline.processor import HookArgs
 from processors.tripwire import TripWire
 
 

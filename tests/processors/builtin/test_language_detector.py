@@ -11,10 +11,10 @@ from processors.builtin.base import InvalidOptionsError
 from processors.builtin.language_detector import LanguageDetector, detect_language, iso_code
 from processors.context import RequestContext
 from processors.errors import ModelAPIError
-from processors.message_list import MessageList
 from processors.messages import Message
+from processors.messages.message_list import MessageList
 from processors.models import ScriptedModel, Turn
-from processors.processor import ProcessInputArgs
+from processors.pipeline.processor import ProcessInputArgs
 
 SPANISH = "Hola, quisiera cambiar mi reserva del hotel para el martes que viene, por favor."
 ENGLISH = "Hello, I would like to move my hotel booking to next Tuesday, please."
@@ -29,8 +29,14 @@ async def run_input(detector: LanguageDetector, *texts: str) -> tuple[list[Messa
     ml = MessageList()
     ml.add(messages, "input")
     state: dict[str, object] = {}
-    args = ProcessInputArgs(messages=messages, message_list=ml, system_messages=[], processor_id=detector.id,
-                            state=state, request_context=RequestContext())
+    args = ProcessInputArgs(
+        messages=messages,
+        message_list=ml,
+        system_messages=[],
+        processor_id=detector.id,
+        state=state,
+        request_context=RequestContext(),
+    )
     return await detector.process_input(args), state
 
 
@@ -129,8 +135,9 @@ async def test_translation_failure_fail_open_keeps_the_original_and_fail_closed_
     result = await agent(model, input_processors=[opened]).generate(SPANISH)
     assert result.tripwire is None
     assert model.requests[0].messages[-1]["content"] == SPANISH
-    closed = LanguageDetector(strategy="translate", model=ScriptedModel([Turn(error=down)]),
-                              error_strategy="fail-closed")
+    closed = LanguageDetector(
+        strategy="translate", model=ScriptedModel([Turn(error=down)]), error_strategy="fail-closed"
+    )
     blocked = await agent(ScriptedModel(["ok"]), input_processors=[closed]).generate(SPANISH)
     assert blocked.tripwire is not None
     assert blocked.tripwire.reason.startswith("Translation failed because the judge model call failed")
@@ -138,9 +145,13 @@ async def test_translation_failure_fail_open_keeps_the_original_and_fail_closed_
 
 @pytest.mark.parametrize(
     ("options", "field"),
-    [({"strategy": "translate"}, "model"), ({"target_languages": ["Klingon"]}, "target_languages"),
-     ({"target_languages": []}, "target_languages"), ({"threshold": 2}, "threshold"),
-     ({"min_text_length": -1}, "min_text_length")],
+    [
+        ({"strategy": "translate"}, "model"),
+        ({"target_languages": ["Klingon"]}, "target_languages"),
+        ({"target_languages": []}, "target_languages"),
+        ({"threshold": 2}, "threshold"),
+        ({"min_text_length": -1}, "min_text_length"),
+    ],
 )
 def test_bad_options_name_the_field(options: dict[str, object], field: str) -> None:
     with pytest.raises(InvalidOptionsError) as caught:

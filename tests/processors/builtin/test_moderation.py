@@ -108,8 +108,9 @@ async def test_stream_filter_drops_flagged_chunks_with_a_window() -> None:
 async def test_judge_failure_fail_open_passes_and_fail_closed_aborts() -> None:
     down = ModelAPIError(503, "overloaded")
     model = ScriptedModel(["ok"])
-    passed = await agent(model, input_processors=[ModerationProcessor(model=ScriptedModel([Turn(error=down)]))]
-                         ).generate("x")
+    passed = await agent(
+        model, input_processors=[ModerationProcessor(model=ScriptedModel([Turn(error=down)]))]
+    ).generate("x")
     assert passed.tripwire is None
     closed = ModerationProcessor(model=ScriptedModel([Turn(error=down)]), error_strategy="fail-closed")
     blocked = await agent(ScriptedModel(["ok"]), input_processors=[closed]).generate("x")
@@ -125,8 +126,10 @@ async def test_word_list_mode_blocks_offline() -> None:
     assert result.tripwire.reason == "Content flagged for moderation. Categories: violence"
 
 
-@pytest.mark.parametrize("text", ["This killer app will kill the competition.", "The skill tree is deep.",
-                                  "Self-harmony is a word I just made up."])
+@pytest.mark.parametrize(
+    "text",
+    ["This killer app will kill the competition.", "The skill tree is deep.", "Self-harmony is a word I just made up."],
+)
 def test_word_lists_match_whole_phrases_only(text: str) -> None:
     assert ModerationProcessor().word_scores(text) == {}
 
@@ -145,9 +148,14 @@ async def test_word_list_stream_filter() -> None:
 
 @pytest.mark.parametrize(
     ("options", "field"),
-    [({"threshold": -0.5}, "threshold"), ({"categories": ["spam"]}, "categories.0"), ({"categories": []}, "categories"),
-     ({"word_lists": {"spam": ["x"]}}, "word_lists"), ({"chunk_window": -1}, "chunk_window"),
-     ({"strategy": "redact"}, "strategy")],
+    [
+        ({"threshold": -0.5}, "threshold"),
+        ({"categories": ["spam"]}, "categories.0"),
+        ({"categories": []}, "categories"),
+        ({"word_lists": {"spam": ["x"]}}, "word_lists"),
+        ({"chunk_window": -1}, "chunk_window"),
+        ({"strategy": "redact"}, "strategy"),
+    ],
 )
 def test_bad_options_name_the_field(options: dict[str, object], field: str) -> None:
     with pytest.raises(InvalidOptionsError) as caught:

@@ -104,7 +104,8 @@ def test_overlaps_resolve_to_the_longest_match() -> None:
     everything = find_all(text, ["credit-card", "phone"], overlapping=True)
     assert {m.kind for m in everything} >= {"credit-card"}
     assert resolve_overlaps([Match("a", 0, 5, "xxxxx"), Match("b", 2, 9, "yyyyyyy"), Match("c", 9, 10, "z")]) == [
-        Match("b", 2, 9, "yyyyyyy"), Match("c", 9, 10, "z")
+        Match("b", 2, 9, "yyyyyyy"),
+        Match("c", 9, 10, "z"),
     ]
 
 
@@ -136,13 +137,22 @@ def test_a_greedy_iban_match_shrinks_back_to_the_valid_number() -> None:
     ("text", "kind", "value"),
     [
         ("GITLAB_TOKEN=glpat-0jxGdqH0Tz0IpZkWxcnW", "gitlab-token", "glpat-0jxGdqH0Tz0IpZkWxcnW"),
-        ("HF_TOKEN=hf_S6owiQWJDrH29xIXPwYT1m0QLf2YrKWumr", "huggingface-token",
-         "hf_S6owiQWJDrH29xIXPwYT1m0QLf2YrKWumr"),
-        ("_authToken=npm_fpv0SBZyhlLBWOeDC2k3Ei29oJDrcWgvVm2A", "npm-token",
-         "npm_fpv0SBZyhlLBWOeDC2k3Ei29oJDrcWgvVm2A"),
+        (
+            "HF_TOKEN=hf_S6owiQWJDrH29xIXPwYT1m0QLf2YrKWumr",
+            "huggingface-token",
+            "hf_S6owiQWJDrH29xIXPwYT1m0QLf2YrKWumr",
+        ),
+        (
+            "_authToken=npm_fpv0SBZyhlLBWOeDC2k3Ei29oJDrcWgvVm2A",
+            "npm-token",
+            "npm_fpv0SBZyhlLBWOeDC2k3Ei29oJDrcWgvVm2A",
+        ),
         ("SID SK38a0be18e6321f91ee7e102cff621a85", "twilio-key", "SK38a0be18e6321f91ee7e102cff621a85"),
-        ("DATABASE_PASSWORD=giBRaj4WdIgJCI0NVBKQ9NGquhcR5Bvx", "secret-assignment",
-         "PASSWORD=giBRaj4WdIgJCI0NVBKQ9NGquhcR5Bvx"),
+        (
+            "DATABASE_PASSWORD=giBRaj4WdIgJCI0NVBKQ9NGquhcR5Bvx",
+            "secret-assignment",
+            "PASSWORD=giBRaj4WdIgJCI0NVBKQ9NGquhcR5Bvx",
+        ),
     ],
 )
 def test_more_secret_kinds(text: str, kind: str, value: str) -> None:

@@ -14,10 +14,10 @@ from processors.builtin.pii_detector import PIIDetector, mask, redact_value
 from processors.builtin.pii_patterns import REGEX_TYPES, category, detect
 from processors.chunks import AnyChunk, TextDeltaChunk, TextDeltaPayload, TextEndChunk, TextPayload
 from processors.errors import ModelAPIError
-from processors.message_list import MessageList
+from processors.messages.message_list import MessageList
 from processors.models import ScriptedModel, Turn
-from processors.processor import HookArgs, ProcessOutputStreamArgs
-from processors.runner import REPROCESS_KEY
+from processors.pipeline.processor import HookArgs, ProcessOutputStreamArgs
+from processors.pipeline.stream_chain import REPROCESS_KEY
 from tests.processors.builtin.corpus import Score, load, score_pii, score_secrets
 from tests.processors.helpers import Fn, kinds, run_stream, streamed_text
 
@@ -195,7 +195,11 @@ def drive_stream(detector: PIIDetector, pieces: list[str]) -> tuple[str, dict[st
     parts: list[AnyChunk] = [TextDeltaChunk(run_id="r", payload=TextDeltaPayload(id="t", text=p)) for p in pieces]
     parts.append(TextEndChunk(run_id="r", payload=TextPayload(id="t")))
     args = ProcessOutputStreamArgs(
-        part=parts[0], stream_parts=[], message_list=MessageList(), processor_id=detector.id, state=state,
+        part=parts[0],
+        stream_parts=[],
+        message_list=MessageList(),
+        processor_id=detector.id,
+        state=state,
         request_context=RequestContext(),
     )
     out: list[str] = []
@@ -259,10 +263,12 @@ async def test_each_step_of_a_tool_loop_is_flushed() -> None:
     from processors.models import ToolCall
     from tests.processors.helpers import get_weather
 
-    model = ScriptedModel([
-        Turn(text=["Let me check for jo@exa", "mple.com"], tool_calls=[ToolCall("get_weather", {"city": "Oslo"})]),
-        Turn(text=["Sunny. Call +1 415-555-", "0132."]),
-    ])
+    model = ScriptedModel(
+        [
+            Turn(text=["Let me check for jo@exa", "mple.com"], tool_calls=[ToolCall("get_weather", {"city": "Oslo"})]),
+            Turn(text=["Sunny. Call +1 415-555-", "0132."]),
+        ]
+    )
     detector = PIIDetector(redaction_method="placeholder")
     chunks, result = await run_stream(agent(model, tools=[get_weather], output_processors=[detector]))
     assert streamed_text(chunks) == "Let me check for [EMAIL]Sunny. Call [PHONE]."
@@ -317,18 +323,22 @@ async def test_judge_failure_fail_open_keeps_the_offline_result() -> None:
 
 async def test_judge_in_the_stream_sees_whole_sentences() -> None:
     judge = ScriptedModel(
-        [lambda request: NAME_VERDICT if "Maria Gonzalez" in request.messages[1]["content"]
-         else '{"detections": []}'],
+        [lambda request: NAME_VERDICT if "Maria Gonzalez" in request.messages[1]["content"] else '{"detections": []}'],
         repeat=True,
     )
     first = "Your new account manager is Maria Gonzalez, who joined the team this spring. "
     rest = "She will call you tomorrow morning to go through the contract and the next steps together."
-    deltas = ["Your new account manager is Maria Gon", "zalez, who joined the team this spring. She will ",
-              "call you tomorrow morning to go through ", "the contract and the next steps together."]
+    deltas = [
+        "Your new account manager is Maria Gon",
+        "zalez, who joined the team this spring. She will ",
+        "call you tomorrow morning to go through ",
+        "the contract and the next steps together.",
+    ]
     assert "".join(deltas) == first + rest
     model = ScriptedModel([Turn(text=deltas)])
-    detector = PIIDetector(model=judge, detection_types=["name", "phone"], redaction_method="placeholder",
-                           carry_over=16)
+    detector = PIIDetector(
+        model=judge, detection_types=["name", "phone"], redaction_method="placeholder", carry_over=16
+    )
     chunks, result = await run_stream(agent(model, output_processors=[detector]))
     expected = (first + rest).replace("Maria Gonzalez", "[NAME]")
     assert streamed_text(chunks) == expected
@@ -430,8 +440,9 @@ async def test_chinese_pii_is_redacted_in_the_output_stream_however_it_is_cut() 
 
 
 def test_secrets_corpus_api_key_detection() -> None:
-    total, _per_type = score_secrets(load("secrets_corpus.jsonl"),
-                                     lambda text: [(m.start, m.end) for m in detect(text, ["api-key"])])
+    total, _per_type = score_secrets(
+        load("secrets_corpus.jsonl"), lambda text: [(m.start, m.end) for m in detect(text, ["api-key"])]
+    )
     assert total.recall >= 0.95, total.errors
     assert total.precision >= 0.95, total.errors
 
@@ -471,8 +482,10 @@ async def test_a_judged_value_is_redacted_everywhere_it_appears() -> None:
 
 
 async def test_a_low_confidence_item_does_not_stop_later_redactions() -> None:
-    verdict = ('{"detections": [{"type": "name", "value": "Bob", "confidence": 0.2}, '
-               '{"type": "name", "value": "Maria Gonzalez", "confidence": 0.9}]}')
+    verdict = (
+        '{"detections": [{"type": "name", "value": "Bob", "confidence": 0.2}, '
+        '{"type": "name", "value": "Maria Gonzalez", "confidence": 0.9}]}'
+    )
     model = ScriptedModel(["ok"])
     detector = PIIDetector(model=ScriptedModel([verdict]), detection_types=["name"], redaction_method="placeholder")
     await agent(model, input_processors=[detector]).generate("Bob met Maria Gonzalez.")
@@ -480,8 +493,10 @@ async def test_a_low_confidence_item_does_not_stop_later_redactions() -> None:
 
 
 async def test_detect_asks_the_judge_only_about_the_types_given() -> None:
-    verdict = ('{"detections": [{"type": "name", "value": "Maria Gonzalez", "confidence": 0.9}, '
-               '{"type": "address", "value": "12 Rue de Rivoli", "confidence": 0.9}]}')
+    verdict = (
+        '{"detections": [{"type": "name", "value": "Maria Gonzalez", "confidence": 0.9}, '
+        '{"type": "address", "value": "12 Rue de Rivoli", "confidence": 0.9}]}'
+    )
     judge = ScriptedModel([verdict])
     detector = PIIDetector(model=judge, detection_types=["name", "address", "email"])
     args = HookArgs(processor_id=detector.id, state={}, request_context=RequestContext())

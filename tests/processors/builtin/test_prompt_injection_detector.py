@@ -193,8 +193,12 @@ async def test_tool_result_with_an_injection_is_replaced_when_filtering() -> Non
 # ------------------------------------------------------------------------------------------------ options
 @pytest.mark.parametrize(
     ("options", "field"),
-    [({"threshold": 1.5}, "threshold"), ({"detection_types": ["spam"]}, "detection_types.0"),
-     ({"detection_types": []}, "detection_types"), ({"strategy": "redact"}, "strategy")],
+    [
+        ({"threshold": 1.5}, "threshold"),
+        ({"detection_types": ["spam"]}, "detection_types.0"),
+        ({"detection_types": []}, "detection_types"),
+        ({"strategy": "redact"}, "strategy"),
+    ],
 )
 def test_bad_options_name_the_field(options: dict[str, object], field: str) -> None:
     with pytest.raises(InvalidOptionsError) as caught:

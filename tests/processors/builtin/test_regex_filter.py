@@ -84,8 +84,12 @@ async def test_custom_rules_with_groups_flags_and_overlaps() -> None:
     model = ScriptedModel(["ok"])
     guard = Recording(
         rules=[
-            {"name": "ticket", "pattern": r"inc-(\d{3})(?P<rest>\d{3})", "replacement": "INC-[$1/$<rest>] $$",
-             "flags": "gi"},
+            {
+                "name": "ticket",
+                "pattern": r"inc-(\d{3})(?P<rest>\d{3})",
+                "replacement": "INC-[$1/$<rest>] $$",
+                "flags": "gi",
+            },
             {"name": "word", "pattern": "secret"},
             {"name": "long", "pattern": "top secret plan"},
         ],
@@ -143,8 +147,9 @@ async def test_stream_redaction_equals_redacting_the_whole_text(seed: int, carry
     rng = random.Random(seed)
     cuts = sorted(rng.sample(range(1, len(text)), rng.choice([5, 25, 80])))
     deltas = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
-    guard = RegexFilter(presets=["pii", "secrets", "urls"], strategy="redact", phase="output",
-                        stream_carryover_size=carry)
+    guard = RegexFilter(
+        presets=["pii", "secrets", "urls"], strategy="redact", phase="output", stream_carryover_size=carry
+    )
     stream = Agent(id="a", model=ScriptedModel([Turn(text=deltas)]), output_processors=[guard]).stream("hi")
     chunks = await collect(stream)
     assert streamed_text(chunks) == guard.redact_text(text)
@@ -184,8 +189,9 @@ async def test_async_on_violation_is_awaited() -> None:
 
     guard = RegexFilter(presets=["pii"], strategy="redact")
     guard.on_violation = alert  # type: ignore[method-assign]
-    result = await Agent(id="a", model=ScriptedModel(["mail x@example.com"]), input_processors=[guard],
-                         output_processors=[guard]).generate("mail y@example.com")
+    result = await Agent(
+        id="a", model=ScriptedModel(["mail x@example.com"]), input_processors=[guard], output_processors=[guard]
+    ).generate("mail y@example.com")
     assert result.text == "mail [EMAIL]"
     assert len(seen) == 2  # the input redaction and the streamed one
 

@@ -83,7 +83,8 @@ def test_each_builtin_declares_a_form_every_field_described_defaulted_and_bounde
 
 
 def test_installed_builtins_come_from_the_entry_point_group(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    (tmp_path / "acme_guards.py").write_text(textwrap.dedent("""
+    (tmp_path / "acme_guards.py").write_text(
+        textwrap.dedent("""
         from processors import Processor
 
         class ShoutFilter(Processor):
@@ -94,7 +95,8 @@ def test_installed_builtins_come_from_the_entry_point_group(monkeypatch: pytest.
                 return args.messages
 
         NOT_A_CLASS = 42
-    """))
+    """)
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     points = [
         entry_point("RegexFilter", "processors.builtin.regex_filter:RegexFilter", "processor-studio"),
@@ -108,8 +110,12 @@ def test_installed_builtins_come_from_the_entry_point_group(monkeypatch: pytest.
     assert catalogue["RegexFilter"].source == "builtin"
     assert "TokenLimiter" not in catalogue  # the group has built-ins, so the fallback list is not used
     shout = catalogue["ShoutFilter"]
-    assert (shout.source, shout.id, shout.lanes, shout.options_schema) == ("plugin:acme-guards", "shout-filter",
-                                                                            ("input",), {})
+    assert (shout.source, shout.id, shout.lanes, shout.options_schema) == (
+        "plugin:acme-guards",
+        "shout-filter",
+        ("input",),
+        {},
+    )
     assert shout.description == "Lower-cases shouting."
     errors = dict(catalogue.errors)
     assert "ModuleNotFoundError" in errors["plugin:acme-broken"]
@@ -192,8 +198,12 @@ async def test_created_processors_run(tmp_path: Path) -> None:
     guard = catalogue.create("RegexFilter", {"presets": ["pii"], "strategy": "redact"})
     recorder = catalogue.create("Recorder", {"label": "x"})
     assert recorder.label == "x"
-    agent = Agent(id="a", model=ScriptedModel(["mail jo@example.com"]), output_processors=[guard, stars],
-                  error_processors=[recorder])
+    agent = Agent(
+        id="a",
+        model=ScriptedModel(["mail jo@example.com"]),
+        output_processors=[guard, stars],
+        error_processors=[recorder],
+    )
     result = await agent.generate("hi")
     assert result.text == "mail [EMAIL]**"
 
@@ -274,7 +284,10 @@ def test_an_entry_point_raising_any_base_exception_is_skipped_and_reported(
         write(tmp_path, f"{module}.py", source)
         points.append(entry_point(f"Guard{module}", f"{module}:Guard", f"acme-{module}"))
     # A class whose schema hook interrupts: describing it, not importing it, raises.
-    write(tmp_path, "acme_base_schema.py", """
+    write(
+        tmp_path,
+        "acme_base_schema.py",
+        """
         from typing import ClassVar
         from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 
@@ -289,7 +302,8 @@ def test_an_entry_point_raising_any_base_exception_is_skipped_and_reported(
 
             def process_input(self, args):
                 return args.messages
-    """)
+    """,
+    )
     points.append(entry_point("SchemaGuard", "acme_base_schema:Guard", "acme-schema"))
     points.append(entry_point("TokenLimiter", "processors.builtin.token_limiter:TokenLimiter", "processor-studio"))
     monkeypatch.syspath_prepend(str(tmp_path))

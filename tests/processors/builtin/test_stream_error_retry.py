@@ -22,8 +22,9 @@ async def run(retry: StreamErrorRetry, *turns: Any) -> tuple[Any, ScriptedModel]
 
 async def test_a_rate_limit_is_retried_after_its_retry_after() -> None:
     started = time.monotonic()
-    result, model = await run(StreamErrorRetry(), Turn(error=ModelAPIError(429, "slow down", True, retry_after=0.05)),
-                              "ok")
+    result, model = await run(
+        StreamErrorRetry(), Turn(error=ModelAPIError(429, "slow down", True, retry_after=0.05)), "ok"
+    )
     assert result.text == "ok" and len(model.requests) == 2
     assert time.monotonic() - started >= 0.05
 

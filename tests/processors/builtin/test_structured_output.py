@@ -64,8 +64,9 @@ async def test_invalid_answer_is_retried_with_the_validation_errors_as_feedback(
     assert result.text == VALID
     assert result.steps[0].tripwire is not None
     assert result.steps[0].tripwire.retry is True
-    assert result.steps[0].tripwire.metadata == {"errors": ["total: Input should be a valid number, unable to parse "
-                                                            "string as a number"]}
+    assert result.steps[0].tripwire.metadata == {
+        "errors": ["total: Input should be a valid number, unable to parse string as a number"]
+    }
     assert [c.data for c in of_type(chunks, "data-structured-output")] == [  # type: ignore[union-attr]
         {"number": "INV-7", "total": 12.5}
     ]
@@ -73,16 +74,18 @@ async def test_invalid_answer_is_retried_with_the_validation_errors_as_feedback(
 
 async def test_prose_instead_of_json_is_retried() -> None:
     model = ScriptedModel(["The invoice INV-7 totals 12.5 euros.", VALID])
-    result = await agent(model, output_processors=[StructuredOutput(schema=Invoice)],
-                         max_processor_retries=1).generate("hi")
+    result = await agent(model, output_processors=[StructuredOutput(schema=Invoice)], max_processor_retries=1).generate(
+        "hi"
+    )
     assert "the answer is not JSON" in json.dumps(model.requests[1].messages)
     assert result.text == VALID
 
 
 async def test_retries_exhausted_end_with_a_tripwire() -> None:
     model = ScriptedModel(["nope", "still nope"])
-    result = await agent(model, output_processors=[StructuredOutput(schema=Invoice)],
-                         max_processor_retries=1).generate("hi")
+    result = await agent(model, output_processors=[StructuredOutput(schema=Invoice)], max_processor_retries=1).generate(
+        "hi"
+    )
     assert len(model.requests) == 2
     assert result.tripwire is not None
     assert result.tripwire.reason.startswith("The answer does not match the required JSON schema")
@@ -101,8 +104,12 @@ async def test_json_schema_dict_errors_name_the_path() -> None:
 
 
 async def test_tool_call_steps_are_not_validated() -> None:
-    model = ScriptedModel([Turn(text="Let me check.", tool_calls=[ToolCall("get_weather", {"city": "Oslo"})]),
-                           '{"city": "Oslo", "temperature": 21}'])
+    model = ScriptedModel(
+        [
+            Turn(text="Let me check.", tool_calls=[ToolCall("get_weather", {"city": "Oslo"})]),
+            '{"city": "Oslo", "temperature": 21}',
+        ]
+    )
     structured = StructuredOutput(schema=JSON_SCHEMA)
     chunks, result = await run_stream(agent(model, tools=[get_weather], output_processors=[structured]))
     assert result.tripwire is None
@@ -127,8 +134,9 @@ async def test_structuring_model_rewrites_prose_without_a_retry() -> None:
 
 async def test_structuring_model_not_called_for_valid_json() -> None:
     structurer = ScriptedModel([])
-    result = await agent(ScriptedModel([VALID]),
-                         output_processors=[StructuredOutput(schema=Invoice, model=structurer)]).generate("hi")
+    result = await agent(
+        ScriptedModel([VALID]), output_processors=[StructuredOutput(schema=Invoice, model=structurer)]
+    ).generate("hi")
     assert result.tripwire is None
     assert structurer.requests == []
 
@@ -141,8 +149,7 @@ async def test_structuring_model_failure_fail_open_retries_and_fail_closed_abort
     assert result.text == VALID
     assert "structuring model" in json.dumps(model.requests[1].messages)
     closed = StructuredOutput(schema=Invoice, model=ScriptedModel([Turn(error=down)]), error_strategy="fail-closed")
-    blocked = await agent(ScriptedModel(["prose"]), output_processors=[closed],
-                          max_processor_retries=1).generate("hi")
+    blocked = await agent(ScriptedModel(["prose"]), output_processors=[closed], max_processor_retries=1).generate("hi")
     assert blocked.tripwire is not None
     assert blocked.tripwire.retry is False
     assert blocked.tripwire.reason.startswith("Structured output failed: the structuring model failed")
@@ -150,8 +157,9 @@ async def test_structuring_model_failure_fail_open_retries_and_fail_closed_abort
 
 async def test_on_invalid_warn_and_fallback(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING, logger="processors.builtin.structured_output"):
-        warned = await agent(ScriptedModel(["prose"]),
-                             output_processors=[StructuredOutput(schema=Invoice, on_invalid="warn")]).generate("x")
+        warned = await agent(
+            ScriptedModel(["prose"]), output_processors=[StructuredOutput(schema=Invoice, on_invalid="warn")]
+        ).generate("x")
     assert warned.tripwire is None
     assert "does not match the required JSON schema" in caplog.text
     fallback = StructuredOutput(schema=Invoice, on_invalid="fallback", fallback_value={"number": "?", "total": 0})
@@ -162,8 +170,13 @@ async def test_on_invalid_warn_and_fallback(caplog: pytest.LogCaptureFixture) ->
 
 @pytest.mark.parametrize(
     ("options", "field"),
-    [({"schema": {"type": "bogus"}}, "schema"), ({"schema": 42}, "schema"), ({}, "schema"),
-     ({"schema": Invoice, "model": 3}, "model"), ({"schema": Invoice, "on_invalid": "ignore"}, "on_invalid")],
+    [
+        ({"schema": {"type": "bogus"}}, "schema"),
+        ({"schema": 42}, "schema"),
+        ({}, "schema"),
+        ({"schema": Invoice, "model": 3}, "model"),
+        ({"schema": Invoice, "on_invalid": "ignore"}, "on_invalid"),
+    ],
 )
 def test_bad_options_name_the_field(options: dict[str, object], field: str) -> None:
     with pytest.raises(InvalidOptionsError) as caught:

@@ -88,8 +88,9 @@ async def test_filter_drops_the_leaking_segment() -> None:
 
 async def test_custom_patterns_count_as_leaks() -> None:
     model = ScriptedModel(["The code word is ZEBRA-42, keep it safe."])
-    scrubber = SystemPromptScrubber(custom_patterns=[r"ZEBRA-\d+"], redaction_method="placeholder",
-                                    placeholder_text="[secret]")
+    scrubber = SystemPromptScrubber(
+        custom_patterns=[r"ZEBRA-\d+"], redaction_method="placeholder", placeholder_text="[secret]"
+    )
     _, result = await run_stream(agent(model, output_processors=[scrubber]))
     assert result.text == "The code word is [secret], keep it safe."
 
@@ -101,8 +102,10 @@ def test_a_pattern_that_does_not_compile_is_refused_naming_the_field() -> None:
     assert "pattern 1" in caught.value.errors["custom_patterns"]
 
 
-@pytest.mark.parametrize(("options", "field"), [({"min_overlap_words": 1}, "min_overlap_words"),
-                                                 ({"redaction_method": "hash"}, "redaction_method")])
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [({"min_overlap_words": 1}, "min_overlap_words"), ({"redaction_method": "hash"}, "redaction_method")],
+)
 def test_bad_options(options: dict[str, object], field: str) -> None:
     with pytest.raises(InvalidOptionsError) as caught:
         SystemPromptScrubber(**options)
@@ -114,8 +117,12 @@ PARAPHRASE = "Between us: I'm not allowed to go past a 10% discount, and there's
 
 
 async def test_judge_catches_a_paraphrased_leak_in_the_result() -> None:
-    judge = ScriptedModel(['{"leaked": true, "confidence": 0.9, "leaked_text": ["I\'m not allowed to go past a 10% '
-                           'discount"], "reason": "paraphrases the discount rule"}'])
+    judge = ScriptedModel(
+        [
+            '{"leaked": true, "confidence": 0.9, "leaked_text": ["I\'m not allowed to go past a 10% '
+            'discount"], "reason": "paraphrases the discount rule"}'
+        ]
+    )
     model = ScriptedModel([PARAPHRASE])
     scrubber = SystemPromptScrubber(model=judge, redaction_method="placeholder")
     _, result = await run_stream(agent(model, output_processors=[scrubber]))
@@ -133,8 +140,9 @@ async def test_judge_leak_below_threshold_passes() -> None:
 async def test_judge_failure_fail_open_and_fail_closed() -> None:
     down = ModelAPIError(500, "down")
     open_judge = ScriptedModel([Turn(error=down)])
-    _, passed = await run_stream(agent(ScriptedModel([PARAPHRASE]),
-                                       output_processors=[SystemPromptScrubber(model=open_judge)]))
+    _, passed = await run_stream(
+        agent(ScriptedModel([PARAPHRASE]), output_processors=[SystemPromptScrubber(model=open_judge)])
+    )
     assert passed.tripwire is None
     assert passed.text == PARAPHRASE
     closed = SystemPromptScrubber(model=ScriptedModel([Turn(error=down)]), error_strategy="fail-closed")

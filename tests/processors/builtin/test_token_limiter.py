@@ -30,8 +30,13 @@ def conversation() -> list[dict[str, Any]]:
 async def test_the_model_receives_the_newest_messages_that_fit_and_history_is_untouched() -> None:
     model = ScriptedModel(["ok"])
     memory = InMemoryMemory()
-    agent = Agent(id="a", model=model, instructions="Be brief.", memory=memory,
-                  input_processors=[TokenLimiter(limit=80, model="gpt-4o")])
+    agent = Agent(
+        id="a",
+        model=model,
+        instructions="Be brief.",
+        memory=memory,
+        input_processors=[TokenLimiter(limit=80, model="gpt-4o")],
+    )
     result = await agent.generate(conversation(), thread_id="t1")
     sent = model.requests[0].messages
     assert sent[0] == {"role": "system", "content": "Be brief."}
@@ -60,9 +65,13 @@ async def test_best_fit_skips_a_big_message_but_contiguous_stops_there() -> None
 def test_a_tool_call_and_its_result_are_kept_or_dropped_together() -> None:
     prompt: list[dict[str, Any]] = [
         {"role": "user", "content": "weather?"},
-        {"role": "assistant", "content": None, "tool_calls": [
-            {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}},
-        ]},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}},
+            ],
+        },
         {"role": "tool", "tool_call_id": "c1", "content": LONG},
         {"role": "assistant", "content": "It is sunny."},
         {"role": "user", "content": "thanks"},
@@ -142,8 +151,9 @@ async def test_real_token_counts_for_openai_models() -> None:
     assert limiter.count(text) == count_tokens(text, "gpt-4o-mini")
 
 
-@pytest.mark.parametrize(("options", "field"), [({"limit": 0}, "limit"), ({"limit": -1}, "limit"),
-                                                ({"trim_mode": "random"}, "trim_mode")])
+@pytest.mark.parametrize(
+    ("options", "field"), [({"limit": 0}, "limit"), ({"limit": -1}, "limit"), ({"trim_mode": "random"}, "trim_mode")]
+)
 def test_bad_options_name_the_field(options: dict[str, Any], field: str) -> None:
     with pytest.raises(InvalidOptionsError, match=field):
         TokenLimiter(**options)

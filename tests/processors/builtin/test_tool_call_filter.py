@@ -37,10 +37,12 @@ def tool_roles(messages: list[dict[str, Any]]) -> list[str]:
 
 async def remembered_tool_run(memory: InMemoryMemory) -> None:
     """A first conversation turn that called get_weather and get_time, saved to thread t1."""
-    model = ScriptedModel([
-        Turn(tool_calls=[ToolCall("get_weather", {"city": "Paris"}), ToolCall("get_time", {"city": "Paris"})]),
-        "Sunny at noon.",
-    ])
+    model = ScriptedModel(
+        [
+            Turn(tool_calls=[ToolCall("get_weather", {"city": "Paris"}), ToolCall("get_time", {"city": "Paris"})]),
+            "Sunny at noon.",
+        ]
+    )
     await Agent(id="a", model=model, tools=[get_weather, get_time], memory=memory).generate("Paris?", thread_id="t1")
 
 
@@ -48,8 +50,9 @@ async def test_history_tool_calls_leave_the_prompt_but_this_calls_stay() -> None
     memory = InMemoryMemory()
     await remembered_tool_run(memory)
     model = ScriptedModel([Turn(tool_calls=[ToolCall("get_weather", {"city": "Rome"}, id="rome")]), "Also sunny."])
-    agent = Agent(id="a", model=model, tools=[get_weather, get_time], memory=memory,
-                  input_processors=[ToolCallFilter()])
+    agent = Agent(
+        id="a", model=model, tools=[get_weather, get_time], memory=memory, input_processors=[ToolCallFilter()]
+    )
     result = await agent.generate("And Rome?", thread_id="t1")
     assert result.text == "Also sunny."
     first, second = (request.messages for request in model.requests)
@@ -65,20 +68,28 @@ async def test_exclude_filters_only_the_named_tools() -> None:
     memory = InMemoryMemory()
     await remembered_tool_run(memory)
     model = ScriptedModel(["ok"])
-    agent = Agent(id="a", model=model, tools=[get_weather, get_time], memory=memory,
-                  input_processors=[ToolCallFilter(exclude=["get_time"])])
+    agent = Agent(
+        id="a",
+        model=model,
+        tools=[get_weather, get_time],
+        memory=memory,
+        input_processors=[ToolCallFilter(exclude=["get_time"])],
+    )
     await agent.generate("more?", thread_id="t1")
     assert tool_roles(model.requests[0].messages) == ["get_weather", "result"]
 
 
 async def test_filter_after_tool_steps_keeps_only_the_latest_tool_steps() -> None:
-    model = ScriptedModel([
-        Turn(tool_calls=[ToolCall("get_weather", {"city": "Paris"})]),
-        Turn(tool_calls=[ToolCall("get_time", {"city": "Paris"})]),
-        "Done.",
-    ])
-    agent = Agent(id="a", model=model, tools=[get_weather, get_time],
-                  input_processors=[ToolCallFilter(filter_after_tool_steps=1)])
+    model = ScriptedModel(
+        [
+            Turn(tool_calls=[ToolCall("get_weather", {"city": "Paris"})]),
+            Turn(tool_calls=[ToolCall("get_time", {"city": "Paris"})]),
+            "Done.",
+        ]
+    )
+    agent = Agent(
+        id="a", model=model, tools=[get_weather, get_time], input_processors=[ToolCallFilter(filter_after_tool_steps=1)]
+    )
     await agent.generate("Paris?")
     assert tool_roles(model.requests[1].messages) == ["get_weather", "result"]
     assert tool_roles(model.requests[2].messages) == ["get_time", "result"]
@@ -88,8 +99,13 @@ async def test_preserve_model_output_keeps_what_the_tool_said_as_text() -> None:
     memory = InMemoryMemory()
     await remembered_tool_run(memory)
     model = ScriptedModel(["ok"])
-    agent = Agent(id="a", model=model, tools=[get_weather, get_time], memory=memory,
-                  input_processors=[ToolCallFilter(preserve_model_output=True)])
+    agent = Agent(
+        id="a",
+        model=model,
+        tools=[get_weather, get_time],
+        memory=memory,
+        input_processors=[ToolCallFilter(preserve_model_output=True)],
+    )
     await agent.generate("more?", thread_id="t1")
     sent = model.requests[0].messages
     assert tool_roles(sent) == []

@@ -36,11 +36,16 @@ async def test_the_second_call_remembers_the_first_turn(memory: SqlMemory) -> No
     assert result.text == "You are Ada."
     assert chat(model.requests[0].messages) == [("user", "I am Ada.")]
     assert chat(model.requests[1].messages) == [
-        ("user", "I am Ada."), ("assistant", "Hello Ada!"), ("user", "Who am I?"),
+        ("user", "I am Ada."),
+        ("assistant", "Hello Ada!"),
+        ("user", "Who am I?"),
     ]
     stored = await memory.all_messages("t1")
     assert [(m.role, m.text) for m in stored] == [
-        ("user", "I am Ada."), ("assistant", "Hello Ada!"), ("user", "Who am I?"), ("assistant", "You are Ada."),
+        ("user", "I am Ada."),
+        ("assistant", "Hello Ada!"),
+        ("user", "Who am I?"),
+        ("assistant", "You are Ada."),
     ]
     thread = await memory.get_thread("t1")
     assert thread is not None
@@ -104,8 +109,9 @@ async def test_the_response_is_saved_as_the_processors_left_it(memory: SqlMemory
         id = "redact"
 
         def process_output_result(self, args: Any) -> Any:
-            return [m.with_text(m.text.replace("1234", "[card]")) if m.role == "assistant" else m
-                    for m in args.messages]
+            return [
+                m.with_text(m.text.replace("1234", "[card]")) if m.role == "assistant" else m for m in args.messages
+            ]
 
     agent = Agent(id="a", model=ScriptedModel(["Your card is 1234."]), memory=memory, output_processors=[Redact()])
     await agent.generate("my card?", thread_id="t1")

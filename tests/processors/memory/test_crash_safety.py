@@ -68,8 +68,12 @@ class Child:
     def __init__(self, url: str, name: str) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.process = subprocess.Popen(
-            [sys.executable, "-c", CHILD, url, name], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            cwd=ROOT, env=env,
+            [sys.executable, "-c", CHILD, url, name],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=env,
         )
         self.lines: list[str] = []
         self.errors = ""

@@ -11,6 +11,7 @@ import json
 import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ from processors import Agent
 from processors.memory import Memory, SqlMemory
 from processors.memory.engine import make_engine
 from processors.memory.errors import ThreadImportError
-from processors.memory.migrate import head_revision, upgrade
+from processors.memory.migrate import head_revisions, upgrade
 from processors.memory.schema import messages as messages_table
 from processors.memory.schema import metadata
 from processors.memory.schema import threads as threads_table
@@ -28,6 +29,8 @@ from processors.messages import DataPart, Message, MessageContent, TextPart, Too
 from processors.models import ScriptedModel
 from processors.tracing import TraceEvent
 from studio.store import Store
+
+APP_MIGRATIONS = (Path(__file__).parent / "app_migrations",)
 
 # Until tests/conftest.py lists "tests.support.postgres" in ``pytest_plugins``.
 
@@ -56,9 +59,15 @@ def rich_message(message_id: str) -> Message:
         content=MessageContent(
             parts=[
                 TextPart(text="Looking it up. ✓ ünïcode"),
-                ToolInvocationPart(tool_invocation=ToolInvocation(
-                    state="result", tool_call_id="call_1", tool_name="weather", args={"city": "Paris", "x": None},
-                    result={"temp": 21})),
+                ToolInvocationPart(
+                    tool_invocation=ToolInvocation(
+                        state="result",
+                        tool_call_id="call_1",
+                        tool_name="weather",
+                        args={"city": "Paris", "x": None},
+                        result={"temp": 21},
+                    )
+                ),
                 DataPart(type="data-progress", data={"done": 3, "of": None}, id="p1"),
             ],
             content="Looking it up.",
@@ -85,10 +94,10 @@ async def test_a_fresh_database_is_migrated_to_head(new_postgres_url: str) -> No
     async with SqlMemory(new_postgres_url) as memory:
         report = memory._report
         assert report is not None
-        assert (report.before, report.after, report.backup) == ((), (head_revision(),), None)
+        assert (report.before, report.after, report.backup) == ((), head_revisions(), None)
         assert memory.engine.dialect.name == "postgresql"
         again = await memory.open()
-        assert again.after == (head_revision(),)
+        assert again.after == head_revisions()
         assert await table_counts(memory) == {"threads": 0, "messages": 0}
     async with SqlMemory(new_postgres_url) as reopened:  # a second open finds it at head and changes nothing
         assert reopened._report is not None
@@ -117,10 +126,10 @@ async def test_an_old_database_is_upgraded_in_place(new_postgres_url: str) -> No
             )
     finally:
         engine.dispose()
-    async with SqlMemory(new_postgres_url) as memory:
+    async with SqlMemory(new_postgres_url, migrations=APP_MIGRATIONS) as memory:
         report = memory._report
         assert report is not None
-        assert (report.before, report.after, report.backup) == (("0001",), (head_revision(),), None)
+        assert (report.before, report.after, report.backup) == (("0001",), ("t0002",), None)
         thread = await memory.get_thread("old")
         assert thread is not None
         assert thread.created_at.tzinfo is not None
@@ -154,9 +163,7 @@ async def test_load_gives_the_last_n_in_chronological_order(postgres_url: str) -
     async with SqlMemory(postgres_url, last_messages=3) as store:
         await store.save_messages(thread, conversation(10, p))
         assert [m.id for m in await store.load_messages(thread)] == [f"{p}7", f"{p}8", f"{p}9"]
-        assert [m.id for m in await store.load_messages(thread, last_messages=5)] == [
-            f"{p}{i}" for i in range(5, 10)
-        ]
+        assert [m.id for m in await store.load_messages(thread, last_messages=5)] == [f"{p}{i}" for i in range(5, 10)]
         assert await store.load_messages(thread, last_messages=0) == []
         assert len(await store.all_messages(thread)) == 10
         assert await store.load_messages(uid("no-such-thread")) == []
@@ -181,8 +188,7 @@ async def test_save_upserts_by_id_and_keeps_the_position(memory: SqlMemory) -> N
 async def test_threads_are_created_listed_renamed_and_deleted_with_their_messages(memory: SqlMemory) -> None:
     owner = uid("u")
     ids = [uid("t") for _ in range(4)]
-    for thread_id, title in zip(ids, ["Weather in Paris", "Refund 100%", "weather in Rome", "Small talk"],
-                                strict=True):
+    for thread_id, title in zip(ids, ["Weather in Paris", "Refund 100%", "weather in Rome", "Small talk"], strict=True):
         await memory.create_thread(thread_id, resource_id=owner, title=title, metadata={"k": [1, 2]})
     await memory.save_messages(ids[0], conversation(3, uid("m")), resource_id=owner)  # the most recent now
 
@@ -225,7 +231,9 @@ async def test_a_malformed_import_writes_nothing(memory: SqlMemory) -> None:
     p = uid("m")
     await memory.save_messages(uid("existing"), conversation(2, uid("e")))
     document: dict[str, Any] = {
-        "version": 1, "thread": {"id": thread}, "messages": [m.to_json() for m in conversation(4, p)],
+        "version": 1,
+        "thread": {"id": thread},
+        "messages": [m.to_json() for m in conversation(4, p)],
     }
     document["messages"][3]["content"]["parts"][0].pop("text")
     before = await table_counts(memory)
@@ -260,38 +268,62 @@ async def test_an_agent_remembers_the_previous_turn(memory: SqlMemory) -> None:
     prompt = [(m["role"], m.get("content")) for m in model.requests[1].messages if m["role"] != "system"]
     assert prompt == [("user", "I am Ada."), ("assistant", "Hello Ada!"), ("user", "Who am I?")]
     assert [(m.role, m.text) for m in await memory.all_messages(thread)] == [
-        ("user", "I am Ada."), ("assistant", "Hello Ada!"), ("user", "Who am I?"), ("assistant", "You are Ada."),
+        ("user", "I am Ada."),
+        ("assistant", "Hello Ada!"),
+        ("user", "Who am I?"),
+        ("assistant", "You are Ada."),
     ]
 
 
 # --------------------------------------------------------------------------------------------- the studio
 def event(run_id: str, index: int) -> TraceEvent:
     return TraceEvent(
-        run_id=run_id, step_number=0, hook="process_input", processor_id=f"p{index}", processor_index=index,
-        started_at=100.0 + index, ended_at=100.5 + index, outcome="passed", before="1 message", after="1 message",
-        state={"n": index}, detail=None, chunk_stats=None,
+        run_id=run_id,
+        step_number=0,
+        hook="process_input",
+        processor_id=f"p{index}",
+        processor_index=index,
+        started_at=100.0 + index,
+        ended_at=100.5 + index,
+        outcome="passed",
+        before="1 message",
+        after="1 message",
+        state={"n": index},
+        detail=None,
+        chunk_stats=None,
     )
 
 
-async def test_the_studio_store_records_runs_traces_and_history(postgres_url: str) -> None:
+async def test_the_studio_store_records_runs_traces_and_history(new_postgres_url: str) -> None:
     thread = uid("t")
     first, second = uid("r"), uid("r")
-    async with Store(postgres_url) as store:
-        started = await store.start_run(first, design_id="d1", thread_id=thread, model="scripted",
-                                        design_json='{"v": 1}', input_text="hi")
+    async with Store(new_postgres_url) as store:
+        started = await store.start_run(
+            first, design_id="d1", thread_id=thread, model="scripted", design_json='{"v": 1}', input_text="hi"
+        )
         assert started.outcome is None
         assert await store.memory.get_thread(thread) is not None  # created by its first run
         assert await store.add_trace_events(first, [event(first, 0), event(first, 1)]) == 2
         await store.add_violation(first, "p1", "blocked", {"why": "test"})
-        await store.finish_run(first, outcome="finished", finish_reason="stop",
-                               usage={"inputTokens": 3, "outputTokens": 5, "totalTokens": 8})
+        await store.finish_run(
+            first,
+            outcome="finished",
+            finish_reason="stop",
+            usage={"inputTokens": 3, "outputTokens": 5, "totalTokens": 8},
+        )
         await store.start_run(second, thread_id=thread)
         await store.finish_run(second, outcome="tripwire", tripwire={"reason": "nope", "processorId": "p0"})
 
         run = await store.get_run(first)
         assert run is not None
         assert (run.outcome, run.finish_reason, run.usage, run.tripwire, run.error, run.input_text) == (
-            "finished", "stop", {"inputTokens": 3, "outputTokens": 5, "totalTokens": 8}, None, None, "hi")
+            "finished",
+            "stop",
+            {"inputTokens": 3, "outputTokens": 5, "totalTokens": 8},
+            None,
+            None,
+            "hi",
+        )
         assert run.finished_at is not None and run.finished_at >= run.started_at
 
         records, events, violations = await store.thread_history(thread)
@@ -299,9 +331,11 @@ async def test_the_studio_store_records_runs_traces_and_history(postgres_url: st
         assert events[second] == []
         assert events[first] == [e.to_dict() for e in (event(first, 0), event(first, 1))]
         assert [(v.processor_id, v.message, v.detail) for v in violations[first]] == [
-            ("p1", "blocked", {"why": "test"})]
+            ("p1", "blocked", {"why": "test"})
+        ]
         assert [(t.run_id, t.reason, t.processor_id) for t in await store.tripwires_for_thread(thread)] == [
-            (second, "nope", "p0")]
+            (second, "nope", "p0")
+        ]
 
         assert await store.memory.delete_thread(thread) is True  # its runs, traces and violations go with it
         assert await store.get_run(first) is None
@@ -320,10 +354,13 @@ async def test_two_stores_write_side_by_side(postgres_url: str) -> None:
         for _ in range(5):
             thread = uid("shared")
             p = uid("m")
-            await asyncio.gather(*(
-                store.save_messages(thread, conversation(4, p if i % 2 else f"{p}{name}{i}-"))
-                for i in range(6) for name, store in (("a", first), ("b", second))
-            ))
+            await asyncio.gather(
+                *(
+                    store.save_messages(thread, conversation(4, p if i % 2 else f"{p}{name}{i}-"))
+                    for i in range(6)
+                    for name, store in (("a", first), ("b", second))
+                )
+            )
             assert await first.count_messages(thread) == await second.count_messages(thread) == 4 * 6 + 4
     finally:
         await first.close()
@@ -334,7 +371,7 @@ async def test_postgres_stores_lone_surrogates_replaced_and_reads_a_damaged_mess
     memory: SqlMemory,
 ) -> None:
     from processors.memory.queries import UNREADABLE_TEXT
-    from processors.surrogates import REPLACEMENT
+    from processors.messages.surrogates import REPLACEMENT
 
     thread = uid("t")
     first, second = Message.user("half \ud83d", id=uid("m")), Message.assistant("fine", id=uid("m"))

@@ -27,13 +27,17 @@ from processors.memory.errors import (
     ThreadImportError,
     ThreadNotFoundError,
 )
-from processors.memory.migrate import head_revision, upgrade
+from processors.memory.migrate import head_revisions, upgrade
 from processors.memory.schema import metadata
 from processors.messages import DataPart, Message, MessageContent, TextPart, ToolInvocation, ToolInvocationPart
 
 
 def url_of(path: Path) -> str:
     return f"sqlite:///{path}"
+
+
+#: A test application's own revision folder (one table on top of the runtime's 0001).
+APP_MIGRATIONS = (Path(__file__).parent / "app_migrations",)
 
 
 @pytest.fixture
@@ -62,9 +66,15 @@ def rich_message() -> Message:
         content=MessageContent(
             parts=[
                 TextPart(text="Looking it up."),
-                ToolInvocationPart(tool_invocation=ToolInvocation(
-                    state="result", tool_call_id="call_1", tool_name="weather", args={"city": "Paris", "x": None},
-                    result={"temp": 21})),
+                ToolInvocationPart(
+                    tool_invocation=ToolInvocation(
+                        state="result",
+                        tool_call_id="call_1",
+                        tool_name="weather",
+                        args={"city": "Paris", "x": None},
+                        result={"temp": 21},
+                    )
+                ),
                 DataPart(type="data-progress", data={"done": 3, "of": None}, id="p1"),
             ],
             content="Looking it up.",
@@ -253,20 +263,33 @@ MALFORMED: list[tuple[str, Any, str]] = [
     ("unknown key", _broken(lambda d: d.update(extra=1)), "extra: Extra inputs are not permitted"),
     ("no thread id", _broken(lambda d: d["thread"].pop("id")), "thread.id: Field required"),
     ("bad role", _broken(lambda d: d["messages"][2].update(role="robot")), "messages[2].role:"),
-    ("part without text", _broken(lambda d: d["messages"][3]["content"]["parts"][0].pop("text")),
-     "messages[3].content.parts[0].text: Field required"),
-    ("unknown part type", _broken(lambda d: d["messages"][1]["content"]["parts"][0].update(type="hologram")),
-     "messages[1].content.parts[0]: unknown part type 'hologram'"),
+    (
+        "part without text",
+        _broken(lambda d: d["messages"][3]["content"]["parts"][0].pop("text")),
+        "messages[3].content.parts[0].text: Field required",
+    ),
+    (
+        "unknown part type",
+        _broken(lambda d: d["messages"][1]["content"]["parts"][0].update(type="hologram")),
+        "messages[1].content.parts[0]: unknown part type 'hologram'",
+    ),
     ("bad date", _broken(lambda d: d["messages"][0].update(createdAt="yesterday")), "messages[0].createdAt:"),
-    ("duplicate ids", _broken(lambda d: d["messages"][3].update(id=d["messages"][1]["id"])),
-     "messages[3].id: 'm1' is also the id of messages[1]"),
-    ("foreign thread", _broken(lambda d: d["messages"][2].update(threadId="elsewhere")),
-     "messages[2].threadId: 'elsewhere' is not the thread's id 'imported'"),
+    (
+        "duplicate ids",
+        _broken(lambda d: d["messages"][3].update(id=d["messages"][1]["id"])),
+        "messages[3].id: 'm1' is also the id of messages[1]",
+    ),
+    (
+        "foreign thread",
+        _broken(lambda d: d["messages"][2].update(threadId="elsewhere")),
+        "messages[2].threadId: 'elsewhere' is not the thread's id 'imported'",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("data", "reason"), [(data, reason) for _, data, reason in MALFORMED],
-                         ids=[name for name, _, _ in MALFORMED])
+@pytest.mark.parametrize(
+    ("data", "reason"), [(data, reason) for _, data, reason in MALFORMED], ids=[name for name, _, _ in MALFORMED]
+)
 async def test_a_malformed_import_is_refused_with_the_reason_and_writes_nothing(
     memory: SqlMemory, db_path: Path, data: Any, reason: str
 ) -> None:
@@ -299,7 +322,7 @@ async def test_an_import_that_collides_writes_nothing(memory: SqlMemory, db_path
 async def test_a_fresh_database_is_at_head_in_wal_with_foreign_keys(memory: SqlMemory, db_path: Path) -> None:
     report = await memory.open()
     assert report.before == ()
-    assert report.after == (head_revision(),)
+    assert report.after == head_revisions()
     assert report.backup is None
 
     def pragmas(connection: sa.Connection) -> tuple[str, int, int]:
@@ -311,7 +334,7 @@ async def test_a_fresh_database_is_at_head_in_wal_with_foreign_keys(memory: SqlM
 
     assert await memory.run_sync(pragmas) == ("wal", 1, 1)  # synchronous 1 = NORMAL
     with closing(sqlite3.connect(db_path)) as connection:
-        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [(head_revision(),)]
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [head_revisions()]
 
 
 async def test_the_migrations_build_exactly_the_schema_module(memory: SqlMemory) -> None:
@@ -327,6 +350,8 @@ async def test_the_migrations_build_exactly_the_schema_module(memory: SqlMemory)
 
 
 async def test_an_old_database_is_backed_up_then_upgraded(db_path: Path) -> None:
+    """An application's revisions (``migrations=``) continue the runtime's: a database one revision behind is
+    copied aside, then upgraded in one transaction."""
     engine = make_engine(sa.make_url(url_of(db_path)))
     with engine.begin() as connection:
         assert upgrade(connection, "0001") == ("0001",)
@@ -336,11 +361,11 @@ async def test_an_old_database_is_backed_up_then_upgraded(db_path: Path) -> None
         )
     engine.dispose()
 
-    store = SqlMemory(url_of(db_path))
+    store = SqlMemory(url_of(db_path), migrations=APP_MIGRATIONS)
     try:
         report = await store.open()
         assert report.before == ("0001",)
-        assert report.after == (head_revision(),)
+        assert report.after == head_revisions(APP_MIGRATIONS) == ("t0002",)
         assert report.backup == db_path.with_name("threads.db.bak-0001")
         old = await store.get_thread("old")
         assert old is not None
@@ -351,7 +376,11 @@ async def test_an_old_database_is_backed_up_then_upgraded(db_path: Path) -> None
     with closing(sqlite3.connect(report.backup)) as backup:
         assert backup.execute("SELECT version_num FROM alembic_version").fetchall() == [("0001",)]
         assert backup.execute("SELECT id FROM threads").fetchall() == [("old",)]
+        assert backup.execute("SELECT name FROM sqlite_master WHERE name = 'notes'").fetchall() == []
         assert backup.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    with closing(sqlite3.connect(db_path)) as upgraded:
+        assert upgraded.execute("SELECT version_num FROM alembic_version").fetchall() == [("t0002",)]
+        assert upgraded.execute("SELECT count(*) FROM notes").fetchone() == (0,)
 
 
 async def test_a_database_from_a_newer_version_is_refused_and_left_untouched(db_path: Path) -> None:
@@ -368,7 +397,7 @@ async def test_a_database_from_a_newer_version_is_refused_and_left_untouched(db_
             await newer.open()
         message = str(caught.value)
         assert "newer version of Processor Studio (revision 9999_from_the_future)" in message
-        assert f"knows up to {head_revision()}" in message
+        assert f"knows up to {', '.join(head_revisions())}" in message
         assert "Nothing was changed." in message
         with pytest.raises(SchemaTooNewError):  # every later call refuses too
             await newer.save_messages("t1", [Message.user("must not land")])
@@ -484,10 +513,13 @@ async def test_two_stores_on_one_file_write_side_by_side(db_path: Path) -> None:
     first, second = SqlMemory(url_of(db_path)), SqlMemory(url_of(db_path))
     try:
         await first.open()
-        await asyncio.gather(*(
-            store.save_messages("shared", conversation(4, prefix=f"{name}{i}-"))
-            for i in range(10) for name, store in (("a", first), ("b", second))
-        ))
+        await asyncio.gather(
+            *(
+                store.save_messages("shared", conversation(4, prefix=f"{name}{i}-"))
+                for i in range(10)
+                for name, store in (("a", first), ("b", second))
+            )
+        )
         assert await first.count_messages("shared") == await second.count_messages("shared") == 80
     finally:
         await first.close()

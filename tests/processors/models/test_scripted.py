@@ -78,8 +78,14 @@ async def test_a_list_text_is_streamed_as_exact_deltas() -> None:
 
 
 async def test_tool_calls_are_streamed_with_json_arguments() -> None:
-    model = ScriptedModel([Turn(text="Checking.", tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1"),
-                                                             ToolCall("other", {"n": 1})])])
+    model = ScriptedModel(
+        [
+            Turn(
+                text="Checking.",
+                tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1"), ToolCall("other", {"n": 1})],
+            )
+        ]
+    )
     evs = await events(model)
     starts = [(e.tool_call_id, e.tool_name) for e in evs if isinstance(e, ToolCallStart)]
     deltas = [(e.tool_call_id, e.args_text_delta) for e in evs if isinstance(e, ToolCallDelta)]
@@ -105,7 +111,7 @@ async def test_generated_tool_call_ids_are_unique_across_calls() -> None:
 
 
 async def test_string_arguments_are_sent_raw() -> None:
-    evs = await events(ScriptedModel([Turn(tool_calls=[ToolCall("t", '{bad json', id="x")])]))
+    evs = await events(ScriptedModel([Turn(tool_calls=[ToolCall("t", "{bad json", id="x")])]))
     assert [e.arguments for e in evs if isinstance(e, ToolCallComplete)] == ["{bad json"]
 
 
@@ -158,23 +164,30 @@ async def test_finish_reason_and_usage_overrides() -> None:
 async def test_usage_is_summed_over_steps() -> None:
     u1 = Usage(input_tokens=1, output_tokens=2, total_tokens=3)
     u2 = Usage(input_tokens=10, output_tokens=20, total_tokens=30)
-    model = ScriptedModel([Turn(tool_calls=[ToolCall("get_weather", {"city": "X"})], usage=u1),
-                           Turn(text="ok", usage=u2)])
+    model = ScriptedModel(
+        [Turn(tool_calls=[ToolCall("get_weather", {"city": "X"})], usage=u1), Turn(text="ok", usage=u2)]
+    )
     result = await make_agent(model, tools=[get_weather]).generate("hi")
     assert result.usage == Usage(input_tokens=11, output_tokens=22, total_tokens=33)
 
 
 async def test_requests_record_every_call_in_openai_chat_format() -> None:
-    model = ScriptedModel([Turn(text="Checking.", tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1")]),
-                           "Sunny."])
+    model = ScriptedModel(
+        [Turn(text="Checking.", tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1")]), "Sunny."]
+    )
     await make_agent(model, tools=[get_weather]).generate("weather?")
     assert len(model.requests) == 2
     assert model.requests[0].messages == [system(INSTRUCTIONS), user("weather?")]
     assert model.requests[1].messages == [
         system(INSTRUCTIONS),
         user("weather?"),
-        {"role": "assistant", "content": "Checking.", "tool_calls": [
-            {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]},
+        {
+            "role": "assistant",
+            "content": "Checking.",
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
+            ],
+        },
         {"role": "tool", "tool_call_id": "c1", "content": "Sunny in Paris"},
     ]
     assert model.requests[0].tools[0]["type"] == "function"
@@ -241,8 +254,9 @@ async def test_a_finished_stream_is_not_counted_as_closed_early() -> None:
 
 # ---------------------------------------------------------------------------------------------- one-piece tool calls
 async def test_a_tool_call_can_come_in_one_piece() -> None:
-    evs = await events(ScriptedModel([Turn(tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1",
-                                                                streamed=False)])]))
+    evs = await events(
+        ScriptedModel([Turn(tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1", streamed=False)])])
+    )
     assert not [e for e in evs if isinstance(e, (ToolCallStart, ToolCallDelta))]
     assert [(e.tool_call_id, e.tool_name, e.arguments) for e in evs if isinstance(e, ToolCallComplete)] == [
         ("c1", "get_weather", '{"city": "Paris"}')
@@ -267,8 +281,12 @@ class TypeTracker(Processor):
 # input-streaming parts); the processor sees the tool call right after the response metadata and one finish.
 async def test_a_one_piece_tool_call_reaches_stream_processors_right_after_the_response_metadata() -> None:
     tracker = TypeTracker()
-    model = ScriptedModel([Turn(tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1", streamed=False)]),
-                           "The tool executed successfully!"])
+    model = ScriptedModel(
+        [
+            Turn(tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1", streamed=False)]),
+            "The tool executed successfully!",
+        ]
+    )
     chunks, result = await run_stream(make_agent(model, tools=[get_weather], output_processors=[tracker]))
 
     seen = [kind for kind, _ in tracker.captured]
@@ -301,10 +319,15 @@ def _comparable(chunks: list[Any]) -> list[Any]:
 
 async def test_the_loop_handles_a_one_piece_tool_call_as_it_handles_a_streamed_one() -> None:
     async def run(streamed: bool) -> tuple[list[Any], Any, ScriptedModel]:
-        model = ScriptedModel([
-            Turn(text="Checking.", tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1", streamed=streamed)]),
-            "Sunny.",
-        ])
+        model = ScriptedModel(
+            [
+                Turn(
+                    text="Checking.",
+                    tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1", streamed=streamed)],
+                ),
+                "Sunny.",
+            ]
+        )
         chunks, result = await run_stream(make_agent(model, tools=[get_weather]), "weather?")
         return chunks, result, model
 
@@ -312,7 +335,9 @@ async def test_the_loop_handles_a_one_piece_tool_call_as_it_handles_a_streamed_o
     piece_chunks, piece_result, piece_model = await run(False)
 
     assert [c.type for c in streamed_chunks if c.type.startswith("tool-call-")] == [
-        "tool-call-input-streaming-start", "tool-call-delta", "tool-call-input-streaming-end"
+        "tool-call-input-streaming-start",
+        "tool-call-delta",
+        "tool-call-input-streaming-end",
     ]
     assert [c.type for c in piece_chunks if c.type.startswith("tool-call-")] == []
     assert [c.type for c in piece_chunks] == [c.type for c in streamed_chunks if not c.type.startswith("tool-call-")]

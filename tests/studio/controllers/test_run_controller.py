@@ -20,8 +20,14 @@ class Recorder:
 
     def __init__(self, controller: RunController) -> None:
         self.calls: list[tuple[str, tuple[Any, ...]]] = []
-        for name in ("run_started", "chunk_received", "trace_event_received", "violation_recorded",
-                     "run_finished", "run_failed"):
+        for name in (
+            "run_started",
+            "chunk_received",
+            "trace_event_received",
+            "violation_recorded",
+            "run_finished",
+            "run_failed",
+        ):
             getattr(controller, name).connect(lambda *args, _name=name: self.calls.append((_name, args)))
 
     def names(self) -> list[str]:
@@ -85,7 +91,7 @@ def test_signals_arrive_in_order_with_every_chunk(loop: qasync.QEventLoop, qtbot
     types = [chunk.type for chunk in chunks]
     assert types[0] == "start" and types[-1] == "finish"
     assert "".join(c.payload.text for c in chunks if c.type == "text-delta") == "Hello there, how are you?"
-    (finished_id, result), = recorder.of("run_finished")
+    ((finished_id, result),) = recorder.of("run_finished")
     assert finished_id == run_id
     assert result.text == "Hello there, how are you?" and result.finish_reason == "stop"
     assert not controller.is_running and controller.run_id is None
@@ -108,9 +114,7 @@ def test_trace_events_are_re_emitted(loop: qasync.QEventLoop, qtbot: Any) -> Non
     assert max(i for i, n in enumerate(names) if n == "trace_event_received") < names.index("run_finished")
 
 
-def test_stop_mid_stream_closes_the_model_stream_and_finishes_with_abort(
-    loop: qasync.QEventLoop, qtbot: Any
-) -> None:
+def test_stop_mid_stream_closes_the_model_stream_and_finishes_with_abort(loop: qasync.QEventLoop, qtbot: Any) -> None:
     controller = RunController()
     recorder = Recorder(controller)
     model = ScriptedModel([Turn(text="word " * 200, delay=0.01)])
@@ -138,7 +142,7 @@ def test_stop_mid_stream_closes_the_model_stream_and_finishes_with_abort(
 
     assert model.closed_early == 1
     assert 5 <= len(deltas) < 200
-    (finished_id, result), = recorder.of("run_finished")
+    ((finished_id, result),) = recorder.of("run_finished")
     assert finished_id == run_id
     assert result.finish_reason == "abort"
     assert recorder.names()[-1] == "run_finished" and "run_failed" not in recorder.names()
@@ -174,9 +178,7 @@ class MeltedMemory:
         pass
 
 
-def test_an_exception_in_the_agent_is_a_readable_run_failed_not_a_dialog(
-    loop: qasync.QEventLoop, qtbot: Any
-) -> None:
+def test_an_exception_in_the_agent_is_a_readable_run_failed_not_a_dialog(loop: qasync.QEventLoop, qtbot: Any) -> None:
     controller = RunController()
     recorder = Recorder(controller)
     agent = Agent(id="a", model=ScriptedModel(["unused"]), memory=MeltedMemory())
@@ -190,16 +192,14 @@ def test_an_exception_in_the_agent_is_a_readable_run_failed_not_a_dialog(
     assert not [w for w in QApplication.topLevelWidgets() if isinstance(w, (QDialog, QMessageBox)) and w.isVisible()]
 
 
-def test_an_exception_in_the_model_adapter_finishes_with_a_readable_error(
-    loop: qasync.QEventLoop, qtbot: Any
-) -> None:
+def test_an_exception_in_the_model_adapter_finishes_with_a_readable_error(loop: qasync.QEventLoop, qtbot: Any) -> None:
     controller = RunController()
     recorder = Recorder(controller)
     agent = Agent(id="a", model=ScriptedModel([Turn(error=RuntimeError("the socket melted"))]))
 
     run_id = run(loop, controller, agent)
 
-    (finished_id, result), = recorder.of("run_finished")
+    ((finished_id, result),) = recorder.of("run_finished")
     assert finished_id == run_id and result.finish_reason == "error"
     assert result.error == "Model call failed: the model adapter for 'scripted' raised RuntimeError: the socket melted"
     assert recorder.of("run_failed") == []
@@ -214,7 +214,7 @@ def test_a_misconfigured_agent_is_a_run_failed_too(loop: qasync.QEventLoop, qtbo
     run_id = run(loop, controller, agent)
 
     assert recorder.names() == ["run_started", "run_failed"]
-    (failed_id, message), = recorder.of("run_failed")
+    ((failed_id, message),) = recorder.of("run_failed")
     assert failed_id == run_id and message.startswith("The run failed: TypeError: ") and "needs a non-empty" in message
     assert not controller.is_running
 
@@ -233,7 +233,7 @@ def test_tripwires_and_model_errors_finish_normally(loop: qasync.QEventLoop, qtb
     assert tripped.tripwire.reason == "secret in input" and tripped.finish_reason == "other"
     assert errored.finish_reason == "error" and "slow down" in errored.error
     assert recorder.of("run_failed") == []
-    (vid, processor_id, violation), = recorder.of("violation_recorded")
+    ((vid, processor_id, violation),) = recorder.of("violation_recorded")
     assert (vid, processor_id, violation.message) == (first, "block-secrets", "secret in input")
     assert outcome_of(tripped) == "tripwire" and outcome_of(errored) == "error"
 
@@ -278,15 +278,19 @@ def store(loop: qasync.QEventLoop, tmp_path: Any) -> Iterator[Any]:
 def test_runs_trace_events_and_violations_are_saved(loop: qasync.QEventLoop, store: Any, qtbot: Any) -> None:
     controller = RunController(store=store)
     recorder = Recorder(controller)
-    agent = Agent(id="a", model=ScriptedModel(["Fine, thanks."]),
-                  input_processors=[Shout(), BlockSecrets(controller)])
+    agent = Agent(id="a", model=ScriptedModel(["Fine, thanks."]), input_processors=[Shout(), BlockSecrets(controller)])
 
     ok_id = run(loop, controller, agent, "how are you?", design_id="design-1")
     blocked_id = run(loop, controller, agent, "my secret", design_id="design-1")
 
     ok = loop.run_until_complete(store.get_run(ok_id))
     assert (ok.outcome, ok.finish_reason, ok.thread_id, ok.design_id, ok.model) == (
-        "finished", "stop", "t1", "design-1", "scripted")
+        "finished",
+        "stop",
+        "t1",
+        "design-1",
+        "scripted",
+    )
     assert ok.finished_at is not None and ok.usage
     blocked = loop.run_until_complete(store.get_run(blocked_id))
     assert blocked.outcome == "tripwire" and blocked.tripwire["reason"] == "secret in input"
@@ -296,8 +300,9 @@ def test_runs_trace_events_and_violations_are_saved(loop: qasync.QEventLoop, sto
     violations = loop.run_until_complete(store.violations_for_run(blocked_id))
     assert [(v.processor_id, v.message) for v in violations] == [("block-secrets", "secret in input")]
     tripwires = loop.run_until_complete(store.tripwires_for_thread("t1"))
-    assert [(t.run_id, t.reason, t.processor_id) for t in tripwires] == [(blocked_id, "secret in input",
-                                                                         "block-secrets")]
+    assert [(t.run_id, t.reason, t.processor_id) for t in tripwires] == [
+        (blocked_id, "secret in input", "block-secrets")
+    ]
 
 
 def test_a_stopped_run_is_saved_as_stopped(loop: qasync.QEventLoop, store: Any, qtbot: Any) -> None:
@@ -332,8 +337,9 @@ class BrokenStore:
         return fail
 
 
-def test_a_failing_store_never_breaks_the_run(loop: qasync.QEventLoop, qtbot: Any,
-                                              caplog: pytest.LogCaptureFixture) -> None:
+def test_a_failing_store_never_breaks_the_run(
+    loop: qasync.QEventLoop, qtbot: Any, caplog: pytest.LogCaptureFixture
+) -> None:
     broken = BrokenStore()
     controller = RunController(store=broken)
     recorder = Recorder(controller)

@@ -153,11 +153,15 @@ async def test_streamed_text_builds_one_reply_with_cheap_updates() -> None:
 
 async def test_tool_calls_become_cards_with_results_and_errors() -> None:
     chat = ChatModel()
-    model = ScriptedModel([
-        Turn(text="Checking.", tool_calls=[ToolCall("get_weather", {"city": "Paris"}),
-                                           ToolCall("explode", {"reason": "test"})]),
-        "It is 21 degrees.",
-    ])
+    model = ScriptedModel(
+        [
+            Turn(
+                text="Checking.",
+                tool_calls=[ToolCall("get_weather", {"city": "Paris"}), ToolCall("explode", {"reason": "test"})],
+            ),
+            "It is 21 degrees.",
+        ]
+    )
     agent = Agent(id="a", model=model, tools=[get_weather, explode])
 
     await fold(chat, agent, "weather?")
@@ -166,7 +170,11 @@ async def test_tool_calls_become_cards_with_results_and_errors() -> None:
     assert isinstance(reply, AssistantItem)
     weather, boom = reply.tool_cards
     assert (weather.tool_name, weather.args, weather.state, weather.result) == (
-        "get_weather", {"city": "Paris"}, "result", {"city": "Paris", "temperature": 21})
+        "get_weather",
+        {"city": "Paris"},
+        "result",
+        {"city": "Paris", "temperature": 21},
+    )
     assert boom.state == "error" and "cannot do that: test" in (boom.error or "")
     assert not weather.expanded
     assert [step.text for step in reply.steps] == ["Checking.", "It is 21 degrees."]
@@ -176,8 +184,12 @@ async def test_tool_calls_become_cards_with_results_and_errors() -> None:
 
 async def test_a_retried_step_is_retracted_with_its_feedback() -> None:
     chat = ChatModel()
-    agent = Agent(id="a", model=ScriptedModel(["Well darn it.", "All good."]), output_processors=[NoDarn()],
-                  max_processor_retries=2)
+    agent = Agent(
+        id="a",
+        model=ScriptedModel(["Well darn it.", "All good."]),
+        output_processors=[NoDarn()],
+        max_processor_retries=2,
+    )
 
     result = await fold(chat, agent, "hi")
 
@@ -192,8 +204,12 @@ async def test_a_retried_step_is_retracted_with_its_feedback() -> None:
 
 async def test_retry_feedback_arrives_while_streaming_from_the_trace() -> None:
     chat = ChatModel()
-    agent = Agent(id="a", model=ScriptedModel(["Well darn it.", Turn(text="All good.", delay=0.01)]),
-                  output_processors=[NoDarn()], max_processor_retries=2)
+    agent = Agent(
+        id="a",
+        model=ScriptedModel(["Well darn it.", Turn(text="All good.", delay=0.01)]),
+        output_processors=[NoDarn()],
+        max_processor_retries=2,
+    )
     tracer = RecordingTracer()
     stream = agent.stream("hi", tracers=[tracer])
     async for chunk in stream:
@@ -209,8 +225,12 @@ async def test_retry_feedback_arrives_while_streaming_from_the_trace() -> None:
 
 async def test_feedback_without_a_trace_comes_from_the_result() -> None:
     chat = ChatModel()
-    agent = Agent(id="a", model=ScriptedModel(["Well darn it.", "All good."]), output_processors=[NoDarn()],
-                  max_processor_retries=2)
+    agent = Agent(
+        id="a",
+        model=ScriptedModel(["Well darn it.", "All good."]),
+        output_processors=[NoDarn()],
+        max_processor_retries=2,
+    )
 
     await fold(chat, agent, "hi", trace=False)
 
@@ -228,14 +248,17 @@ async def test_an_input_tripwire_is_a_banner_without_a_reply() -> None:
     _user, banner = chat.items
     assert isinstance(banner, TripwireItem)
     assert (banner.reason, banner.processor_id, banner.metadata, banner.run_id) == (
-        "password in input", "block-input", {"score": 0.9}, result.run_id)
+        "password in input",
+        "block-input",
+        {"score": 0.9},
+        result.run_id,
+    )
     assert banner.plain_text == "Tripwire (block-input): password in input"
 
 
 async def test_a_stream_tripwire_keeps_what_was_shown_then_the_banner() -> None:
     chat = ChatModel()
-    agent = Agent(id="a", model=ScriptedModel(["The answer is secret stuff."]),
-                  output_processors=[StopAtSecret()])
+    agent = Agent(id="a", model=ScriptedModel(["The answer is secret stuff."]), output_processors=[StopAtSecret()])
 
     await fold(chat, agent, "tell me")
 
@@ -257,10 +280,14 @@ async def test_a_model_error_is_a_readable_message() -> None:
 
 
 def test_readable_errors() -> None:
-    assert readable_error({"name": "ModelAPIError", "message": "slow down", "statusCode": 429,
-                           "provider": "openai"}) == "Model call failed (openai HTTP 429): slow down"
-    assert readable_error({"name": "ProcessorRaisedError", "message": "boom", "processorId": "p",
-                           "hook": "process_input"}) == "boom (processor 'p', process_input)"
+    assert (
+        readable_error({"name": "ModelAPIError", "message": "slow down", "statusCode": 429, "provider": "openai"})
+        == "Model call failed (openai HTTP 429): slow down"
+    )
+    assert (
+        readable_error({"name": "ProcessorRaisedError", "message": "boom", "processorId": "p", "hook": "process_input"})
+        == "boom (processor 'p', process_input)"
+    )
     assert readable_error(ValueError("nope")) == "ValueError: nope"
     assert readable_error(None) == "unknown error"
 
@@ -291,21 +318,35 @@ async def store(tmp_path: Any) -> Any:
 
 
 async def test_a_stored_thread_is_rebuilt_with_tools_errors_data_and_banners(store: Any) -> None:
-    model = ScriptedModel([
-        Turn(text="Checking.", reasoning="Need the weather.", tool_calls=[ToolCall("get_weather", {"city": "Oslo"}),
-                                                                          ToolCall("explode", {"reason": "x"})]),
-        "Cold: 21.",
-        Turn(text="Half an ans", error=ModelAPIError(500, "server fell over", False), error_after=3),
-    ])
-    agent = Agent(id="a", model=model, tools=[get_weather, explode], memory=store.memory,
-                  input_processors=[Progress(), BlockInput()])
+    model = ScriptedModel(
+        [
+            Turn(
+                text="Checking.",
+                reasoning="Need the weather.",
+                tool_calls=[ToolCall("get_weather", {"city": "Oslo"}), ToolCall("explode", {"reason": "x"})],
+            ),
+            "Cold: 21.",
+            Turn(text="Half an ans", error=ModelAPIError(500, "server fell over", False), error_after=3),
+        ]
+    )
+    agent = Agent(
+        id="a",
+        model=model,
+        tools=[get_weather, explode],
+        memory=store.memory,
+        input_processors=[Progress(), BlockInput()],
+    )
     # Real runs, recorded in the store as the controller records them.
     for text in ("weather in Oslo?", "my password", "and tomorrow?"):
         stream = agent.stream(text, thread_id="t1")
         await store.start_run(stream.run_id, thread_id="t1", model="scripted")
         result = await stream.result()
-        await store.finish_run(stream.run_id, outcome="x", finish_reason=result.finish_reason,
-                               tripwire=result.tripwire.model_dump(by_alias=True) if result.tripwire else None)
+        await store.finish_run(
+            stream.run_id,
+            outcome="x",
+            finish_reason=result.finish_reason,
+            tripwire=result.tripwire.model_dump(by_alias=True) if result.tripwire else None,
+        )
 
     messages = await store.memory.load_messages("t1")
     runs = await store.runs_for_thread("t1")
@@ -325,7 +366,8 @@ async def test_a_stored_thread_is_rebuilt_with_tools_errors_data_and_banners(sto
     assert weather.state == "result" and weather.result == {"city": "Oslo", "temperature": 21}
     assert boom.state == "error" and "cannot do that" in (boom.error or "")
     assert [(d.type, d.data) for step in first_reply.steps for d in step.data] == [
-        ("data-progress", {"step": "checked"})]
+        ("data-progress", {"step": "checked"})
+    ]
     banner = chat.items[2]
     assert isinstance(banner, TripwireItem) and banner.reason == "password in input"
     assert banner.run_id == tripwires[0].run_id
@@ -338,13 +380,15 @@ async def test_a_stored_thread_is_rebuilt_with_tools_errors_data_and_banners(sto
 def test_banner_placement_by_time() -> None:
     t0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
     chat = ChatModel()
-    chat.load_messages([
-        Message.user("one", created_at=t0),
-        Message.assistant("reply one", created_at=t0 + timedelta(seconds=1)),
-        Message.user("two", created_at=t0 + timedelta(seconds=30)),
-        Message.assistant("reply two", created_at=t0 + timedelta(seconds=31)),
-        Message.user("three", created_at=t0 + timedelta(seconds=90)),
-    ])
+    chat.load_messages(
+        [
+            Message.user("one", created_at=t0),
+            Message.assistant("reply one", created_at=t0 + timedelta(seconds=1)),
+            Message.user("two", created_at=t0 + timedelta(seconds=30)),
+            Message.assistant("reply two", created_at=t0 + timedelta(seconds=31)),
+            Message.user("three", created_at=t0 + timedelta(seconds=90)),
+        ]
+    )
     # a run whose reply was tripped: after its own input and reply, before the next user message
     chat.add_tripwire_banner("r2", "late", at=t0 + timedelta(seconds=29.9))
     # a run whose input was blocked (nothing saved): before the next message
@@ -352,7 +396,14 @@ def test_banner_placement_by_time() -> None:
     # naive timestamps (SQLite) compare as UTC
     chat.add_tripwire_banner("r0", "first", at=datetime(2026, 1, 1, 11, 50))
     assert [item.plain_text for item in chat.items] == [
-        "Tripwire: first", "one", "reply one", "two", "reply two", "Tripwire: late", "Tripwire: blocked", "three",
+        "Tripwire: first",
+        "one",
+        "reply one",
+        "two",
+        "reply two",
+        "Tripwire: late",
+        "Tripwire: blocked",
+        "three",
     ]
 
 

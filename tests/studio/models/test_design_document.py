@@ -6,7 +6,9 @@ from typing import Any
 
 import pytest
 
-from studio.controllers.editor_commands import (
+from studio.design import AgentDesign, ChainEntry
+from studio.models.design_document import DesignDocument
+from studio.models.editor_commands import (
     AddEntry,
     EditOptions,
     EditSetting,
@@ -15,8 +17,6 @@ from studio.controllers.editor_commands import (
     ReplaceDesign,
     ToggleEntry,
 )
-from studio.design import AgentDesign, ChainEntry
-from studio.models.design_document import DesignDocument
 from tests.studio.editor_catalogue import make_catalogue
 
 

@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor
 
 from processors import Agent, ModelAPIError, Processor, RecordingTracer
 from processors.models.scripted import ScriptedModel, Turn
+from studio.build import build_agent
 from studio.models.trace_data import InspectorData
 from studio.models.trace_model import OUTCOME_COLORS, OUTCOME_ROLE, TraceTreeModel
 from studio.models.trace_nodes import CallNode, ChangeNode, RunNode
@@ -47,7 +48,7 @@ def _stream_calls(run: RunNode) -> list[CallNode]:
 
 def test_a_normal_run_of_the_sample_chain_is_finished_and_its_buffered_chunks_are_held(qapp: Any) -> None:
     data = InspectorData()
-    agent = sample_design().build_agent()
+    agent = build_agent(sample_design())
     run = asyncio.run(_feed(data, agent, "Please look up customer 42."))
     assert run.status == "finished" and run.outcome == "finished"
     stats = [call.event.chunk_stats or {} for call in _stream_calls(run)]

@@ -79,8 +79,10 @@ def calls(data: InspectorData) -> list[CallNode]:
 
 def call(data: InspectorData, processor_id: str, hook: str, step: int | None = None) -> CallNode:
     return next(
-        node for node in calls(data)
-        if node.event.processor_id == processor_id and node.event.hook == hook
+        node
+        for node in calls(data)
+        if node.event.processor_id == processor_id
+        and node.event.hook == hook
         and (step is None or node.event.step_number == step)
     )
 
@@ -107,7 +109,10 @@ def test_runs_group_into_input_steps_and_output(live: InspectorData) -> None:
     assert [hook.hook for hook in full.children[-1].children] == ["process_output_result"]  # type: ignore[attr-defined]
     # Within a step, hooks show in the order the loop runs them: the stream runs before process_llm_response.
     assert [hook.hook for hook in full.children[3].children] == [  # type: ignore[attr-defined]
-        "process_input_step", "process_llm_request", "process_output_stream", "process_llm_response",
+        "process_input_step",
+        "process_llm_request",
+        "process_output_stream",
+        "process_llm_response",
         "process_output_step",
     ]
     assert "process_api_error" in [hook.hook for hook in full.children[1].children]  # type: ignore[attr-defined]
@@ -171,9 +176,13 @@ def test_tree_model_follows_a_live_run(runs: Runs, qtbot: Any) -> None:
     model.rowsInserted.connect(lambda parent, first, last: inserted.append((first, last)))
     feed(data, runs[0])
     assert model.rowCount() == 1
-    assert len(inserted) == len(runs[0].events) + sum(len(run.children) for run in data.runs) + sum(
-        len(phase.children) for phase in data.runs[0].children
-    ) + 1  # one insert per run, phase, hook and call
+    assert (
+        len(inserted)
+        == len(runs[0].events)
+        + sum(len(run.children) for run in data.runs)
+        + sum(len(phase.children) for phase in data.runs[0].children)
+        + 1
+    )  # one insert per run, phase, hook and call
     assert dump(model)[0][1] == "Run 1 (finished)"
     data.clear()
     assert model.rowCount() == 0
@@ -196,8 +205,16 @@ def test_history_from_stored_dicts_rebuilds_the_same_tree(runs: Runs, live: Insp
 def test_load_history_accepts_run_histories_and_chunks(runs: Runs) -> None:
     data = InspectorData()
     full = runs[0]
-    data.load_history([RunHistory(full.run_id, [e.to_dict() for e in full.events], status="finished",
-                                  chunks=[chunk.to_wire() for chunk in full.chunks])])
+    data.load_history(
+        [
+            RunHistory(
+                full.run_id,
+                [e.to_dict() for e in full.events],
+                status="finished",
+                chunks=[chunk.to_wire() for chunk in full.chunks],
+            )
+        ]
+    )
     assert data.runs[0].status == "finished"
     assert len(data.chunks) == len(full.chunks)
     assert [row.chunk.type for row in data.data_chunks] == ["data-progress", "data-progress"]
@@ -214,7 +231,11 @@ def test_tripwires_and_violations_are_listed_once(live: InspectorData, runs: Run
     watch(tripwires)
     assert tripwires.rowCount() == 1  # the tripwire chunk and result.tripwire are the same tripwire
     assert [tripwires.index(0, column).data() for column in range(5)] == [
-        "Run 2", "block-secrets", "secret in input", "no", '{"word": "secret"}'
+        "Run 2",
+        "block-secrets",
+        "secret in input",
+        "no",
+        '{"word": "secret"}',
     ]
     assert tripwires.row_of(runs[1].run_id) == 0 and tripwires.row_of(runs[0].run_id) is None
     assert [violations.index(0, column).data() for column in range(3)] == ["Run 2", "block-secrets", "secret in input"]
@@ -261,8 +282,13 @@ def test_type_filter_matches_exact_types_or_parts(runs: Runs, qapp: Any) -> None
     proxy.set_type_filter("tool-call")  # a known type: exactly that type, not tool-call-delta
     assert shown() == ["tool-call"]
     proxy.set_type_filter("tool")
-    assert set(shown()) == {"tool-call", "tool-result", "tool-call-delta", "tool-call-input-streaming-start",
-                            "tool-call-input-streaming-end"}
+    assert set(shown()) == {
+        "tool-call",
+        "tool-result",
+        "tool-call-delta",
+        "tool-call-input-streaming-start",
+        "tool-call-input-streaming-end",
+    }
     proxy.set_type_filter("text-delta")
     assert shown() == ["text-delta", "text-delta"]
     proxy.set_type_filter("")

@@ -16,10 +16,10 @@ from pytestqt.qtbot import QtBot
 
 from processors import Agent
 from processors.models.scripted import split_words
-from studio.controllers.editor_commands import EditSetting
 from studio.controllers.workspace import Workspace
 from studio.demo import demo_model
 from studio.models.chat_model import AssistantItem, TripwireItem
+from studio.models.editor_commands import EditSetting
 from studio.views.chat_document import STOPPED, WRITING
 from studio.views.main_window import MainWindow
 from tests.studio.conftest import open_studio, run

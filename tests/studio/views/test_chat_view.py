@@ -358,7 +358,7 @@ def test_incremental_rendering_matches_a_full_render(qapp: QApplication, seed: i
     position = len(deltas[0])
     while position < len(markdown):
         size = rng.randint(1, 7)
-        deltas.append(markdown[position:position + size])
+        deltas.append(markdown[position : position + size])
         position += size
     chat = ChatModel()
     chat.apply_chunk("r", StepStartChunk(run_id="r", payload=StepStartPayload(message_id="m")))
@@ -408,11 +408,16 @@ def test_a_reply_that_grows_new_steps_is_re_rendered_from_the_changed_step(qapp:
             chat.apply_chunk("r", text_delta("r", message_id, word + " "))
             renderer.document(chat.items[0], 500)
         if tool:
-            chat.apply_chunk("r", ToolCallChunk(run_id="r", payload=ToolCallPayload(
-                tool_call_id="c1", tool_name="lookup", args={"q": 1})))
+            chat.apply_chunk(
+                "r",
+                ToolCallChunk(
+                    run_id="r", payload=ToolCallPayload(tool_call_id="c1", tool_name="lookup", args={"q": 1})
+                ),
+            )
             renderer.document(chat.items[0], 500)
-        chat.apply_chunk("r", StepFinishChunk(run_id="r", payload=StepFinishPayload(
-            step_result=StepResult(reason=reason))))
+        chat.apply_chunk(
+            "r", StepFinishChunk(run_id="r", payload=StepFinishPayload(step_result=StepResult(reason=reason)))
+        )
         renderer.document(chat.items[0], 500)
 
     step("m1", "A first step that calls a tool", tool=True)
@@ -420,8 +425,12 @@ def test_a_reply_that_grows_new_steps_is_re_rendered_from_the_changed_step(qapp:
     step("m3", "and the final answer")
     text = renderer.document(chat.items[0], 500).toPlainText()
     assert text.split("\n") == [
-        "Assistant", "A first step that calls a tool", "▸ lookup  {\"q\": 1}   running…",
-        "a step that is retried", "↻ Retried: a processor asked for another try", "and the final answer",
+        "Assistant",
+        "A first step that calls a tool",
+        '▸ lookup  {"q": 1}   running…',
+        "a step that is retried",
+        "↻ Retried: a processor asked for another try",
+        "and the final answer",
     ]
     assert renderer.renders == 1 and renderer.partial_renders >= 3
 
@@ -437,8 +446,9 @@ def test_split_markdown_cuts_after_paragraphs_outside_fences() -> None:
 # ------------------------------------------------------------------------------------------------ screenshot
 def test_screenshot_is_not_blank(chat: ChatView, loop: qasync.QEventLoop, qtbot: Any, tmp_path: Path) -> None:
     call = ToolCall("get_weather", {"city": "Paris"})
-    model = ScriptedModel([Turn(text="Let me check **Paris**.", tool_calls=[call]),
-                           "## Paris\n\nIt is **21 °C**.\n\n- sunny\n- calm"])
+    model = ScriptedModel(
+        [Turn(text="Let me check **Paris**.", tool_calls=[call]), "## Paris\n\nIt is **21 °C**.\n\n- sunny\n- calm"]
+    )
     controller = RunController()
     agent = Agent(id="a", model=model, tools=[get_weather], input_processors=[BlockInput()])
     wire(chat, controller, agent)

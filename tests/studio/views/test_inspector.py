@@ -49,8 +49,11 @@ def view(qtbot: Any, runs: Runs) -> InspectorView:
 
 def find_call(view: InspectorView, processor_id: str, hook: str, step: int | None = None) -> CallNode:
     return next(
-        node for run in view.inspector_data.runs for node in run.calls()
-        if node.event.processor_id == processor_id and node.event.hook == hook
+        node
+        for run in view.inspector_data.runs
+        for node in run.calls()
+        if node.event.processor_id == processor_id
+        and node.event.hook == hook
         and (step is None or node.event.step_number == step)
     )
 
@@ -182,8 +185,9 @@ def test_history_reproduces_the_live_tree(view: InspectorView, runs: Runs, qtbot
             run.run_id,
             [event.to_dict() for event in run.events],
             tripwire=run.result.tripwire.model_dump(by_alias=True) if run.result.tripwire else None,
-            violations=[{"processorId": v.processor_id, "message": v.message, "detail": v.detail}
-                        for v in run.violations],
+            violations=[
+                {"processorId": v.processor_id, "message": v.message, "detail": v.detail} for v in run.violations
+            ],
             thread_id="thread-1",
         )
         for run in runs
@@ -226,8 +230,9 @@ def test_screenshot_is_not_blank_and_shows_badges(view: InspectorView, runs: Run
 def _near(image: QImage, colour: str) -> bool:
     """Whether some pixel has the badge colour (a full scan: badges are small)."""
     wanted = QColor(colour).rgb()
-    return any(image.pixel(x, y) == wanted for y in range(image.height()) for x in range(image.width() - 120,
-                                                                                          image.width()))
+    return any(
+        image.pixel(x, y) == wanted for y in range(image.height()) for x in range(image.width() - 120, image.width())
+    )
 
 
 # -------------------------------------------------------------------------------------------- following

@@ -118,8 +118,11 @@ def test_without_a_key_it_says_so_without_calling(
 def test_a_long_result_is_shown_whole_not_clipped(
     qtbot: QtBot, qloop: qasync.QEventLoop, openai_server: OpenAIServer, memory_keyring: MemoryKeyring
 ) -> None:
-    openai_server.reply_error(401, "Incorrect API key provided: sk-wrong. You can find your API key at the usual "
-                                   "place in your account settings, under API keys, for this organisation.")
+    openai_server.reply_error(
+        401,
+        "Incorrect API key provided: sk-wrong. You can find your API key at the usual "
+        "place in your account settings, under API keys, for this organisation.",
+    )
     dialog = dialog_for(qtbot, openai_server)
     qtbot.waitExposed(dialog)
     dialog.key.setText("sk-wrong")

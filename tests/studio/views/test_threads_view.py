@@ -45,8 +45,9 @@ def titles(view: ThreadsView) -> list[str]:
     return [view.model.index(row).data() for row in range(view.model.rowCount())]
 
 
-def test_new_rename_search_and_delete(qtbot: QtBot, qloop: qasync.QEventLoop, store: Store,
-                                      view: tuple[ThreadsView, ThreadsController]) -> None:
+def test_new_rename_search_and_delete(
+    qtbot: QtBot, qloop: qasync.QEventLoop, store: Store, view: tuple[ThreadsView, ThreadsController]
+) -> None:
     threads, controller = view
     picked: list[str] = []
     threads.thread_selected.connect(picked.append)
@@ -86,8 +87,9 @@ def test_new_rename_search_and_delete(qtbot: QtBot, qloop: qasync.QEventLoop, st
     assert run(qloop, store.memory.get_thread(first)) is None
 
 
-def test_cancelled_delete_keeps_the_thread(qtbot: QtBot, qloop: qasync.QEventLoop, store: Store,
-                                           view: tuple[ThreadsView, ThreadsController]) -> None:
+def test_cancelled_delete_keeps_the_thread(
+    qtbot: QtBot, qloop: qasync.QEventLoop, store: Store, view: tuple[ThreadsView, ThreadsController]
+) -> None:
     threads, controller = view
     run(qloop, controller.create("Keep me"))
     threads.list.setCurrentIndex(threads.model.index(0))
@@ -100,8 +102,9 @@ def test_cancelled_delete_keeps_the_thread(qtbot: QtBot, qloop: qasync.QEventLoo
     assert titles(threads) == ["Keep me"]
 
 
-def test_a_store_failure_is_reported_not_raised(qloop: qasync.QEventLoop, store: Store,
-                                                view: tuple[ThreadsView, ThreadsController]) -> None:
+def test_a_store_failure_is_reported_not_raised(
+    qloop: qasync.QEventLoop, store: Store, view: tuple[ThreadsView, ThreadsController]
+) -> None:
     _threads, controller = view
     messages: list[str] = []
     controller.failed.connect(messages.append)

@@ -1,0 +1,73 @@
+"""The loop's edges with the model: its failures named, its stream closed, structured output asked for and read."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from pydantic import BaseModel
+
+from processors.errors import ModelAdapterError
+from processors.messages import TextPart
+from processors.messages.message_list import MessageList
+from processors.models.base import LanguageModel
+
+logger = logging.getLogger("processors.loop.run")
+
+
+def adapter_error(model: LanguageModel, error: Exception) -> ModelAdapterError:
+    """A model adapter's unexpected exception as a failed model call that names the model."""
+    model_id = getattr(model, "model_id", None) or type(model).__name__
+    return ModelAdapterError(str(model_id), error, provider=getattr(model, "provider", None))
+
+
+async def close_source(source: Any) -> None:
+    """Close the model's stream (its HTTP response). A broken ``aclose`` is logged: it must not replace the
+    step's outcome (or error) with its own; cancellation still propagates."""
+    close = getattr(source, "aclose", None)
+    if close is None:
+        return
+    try:
+        await close()
+    except Exception:
+        logger.warning("closing the model's stream failed", exc_info=True)
+
+
+def current_step_text(ml: MessageList, fallback: str) -> str:
+    """The text of the latest step as the message list now holds it (after ``process_output_step``)."""
+    responses = ml.get.response.db()
+    if not responses or responses[-1].role != "assistant":
+        return fallback
+    parts = responses[-1].content.parts
+    start = max((i for i, part in enumerate(parts) if part.type == "step-start"), default=-1) + 1
+    texts = [part.text for part in parts[start:] if isinstance(part, TextPart)]
+    return "".join(texts) if start > 0 or texts else fallback
+
+
+def response_format(structured: Any) -> dict[str, Any] | None:
+    if structured is None:
+        return None
+    schema = structured.get("schema") if isinstance(structured, dict) else structured
+    if isinstance(schema, type) and issubclass(schema, BaseModel):
+        schema = schema.model_json_schema()
+    if not isinstance(schema, dict):
+        return None
+    return {"type": "json_schema", "json_schema": {"name": "response", "schema": schema}}
+
+
+def parse_structured(text: str, structured: Any) -> Any:
+    schema = structured.get("schema") if isinstance(structured, dict) else structured
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    if isinstance(schema, type) and issubclass(schema, BaseModel):
+        try:
+            return schema.model_validate(value)
+        except ValueError:
+            return None
+    return value
+
+
+__all__ = ["adapter_error", "close_source", "current_step_text", "parse_structured", "response_format"]

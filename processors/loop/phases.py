@@ -1,0 +1,446 @@
+"""The hook phases of a run that are not per chunk: each runs one hook across its lane and applies results.
+
+Every function takes the :class:`~processors.loop.run_view.RunView` of a run and returns the chunks it wants
+emitted (processors' ``writer.custom`` output, mostly); they raise :class:`EndRun` to end the run with a tripwire or
+error chunk and :class:`RetryStep` to reject the current step.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from processors.chunks import AnyChunk
+from processors.errors import ModelAPIError, ProcessorContractError, ProcessorError
+from processors.loop.step import EndRun, RetryStep, StepBuilder
+from processors.messages import Message
+from processors.messages.message_list import MessageList
+from processors.models import resolve_model
+from processors.models.base import LanguageModel
+from processors.pipeline.processor import (
+    ProcessAPIErrorArgs,
+    ProcessInputArgs,
+    ProcessInputStepArgs,
+    ProcessLLMRequestArgs,
+    ProcessLLMResponseArgs,
+    ProcessOutputResultArgs,
+    ProcessOutputStepArgs,
+)
+from processors.pipeline.run_context import Entry, common_args
+from processors.pipeline.runner import (
+    STEP_OVERRIDE_KEYS,
+    apply_message_result,
+    describe_messages,
+    invoke,
+    messages_fingerprint,
+    normalise_mapping,
+)
+from processors.result import OutputResult, Step
+from processors.tools import tools_by_name
+from processors.tripwire import TripWire
+
+if TYPE_CHECKING:
+    from processors.loop.run_view import RunView
+
+logger = logging.getLogger(__name__)
+
+_CONTRACT_ERRORS = (ProcessorError, ValueError, TypeError)
+
+
+#: The types a step override may have (``model`` and ``tools`` are checked by resolving them).
+_STEP_VALUE_TYPES: dict[str, tuple[type, ...]] = {
+    "system_messages": (list, tuple),
+    "model_settings": (dict,),
+    "provider_options": (dict,),
+    "active_tools": (list, tuple, type(None)),
+    "tool_choice": (str, dict, type(None)),
+    "message_id": (str, type(None)),
+}
+
+
+def _check_values(values: dict[str, Any]) -> None:
+    """Refuse a mapping result's value of the wrong type here, where the processor can be named, rather than
+    letting it crash the model call or the chunks later (a ``str`` for ``system_messages`` would even be taken
+    letter by letter). The caller turns the ``TypeError`` into a :class:`ProcessorContractError`."""
+    for key, kinds in _STEP_VALUE_TYPES.items():
+        if key in values and not isinstance(values[key], kinds):
+            names = " or ".join("None" if kind is type(None) else kind.__name__ for kind in kinds)
+            raise TypeError(f"{key!r} must be {names}, not {type(values[key]).__name__}")
+    active = values.get("active_tools")
+    if active is not None and not all(isinstance(name, str) for name in active):
+        raise TypeError("'active_tools' must be a list of tool names")
+
+
+def _is_mapping_result(result: Any) -> bool:
+    return isinstance(result, dict) or (hasattr(result, "model_dump") and not hasattr(result, "content"))
+
+
+async def run_input(run: RunView) -> list[AnyChunk]:
+    """``process_input``, once: input messages and system messages, before the loop."""
+    ml = run.message_list
+    out: list[AnyChunk] = []
+    for entry in run.config.input_entries:
+        if "process_input" not in entry.hooks:
+            continue
+        given = ml.get.input.db()
+        args = ProcessInputArgs(
+            messages=given, message_list=ml, system_messages=ml.get_system_messages(), **common_args(run.ctx, entry)
+        )
+
+        def apply(result: Any, entry: Entry = entry, given: list[Message] = given) -> None:
+            if _is_mapping_result(result):
+                values = normalise_mapping(result, entry, "process_input", frozenset({"messages", "system_messages"}))
+                _check_values(values)
+                if "system_messages" in values:
+                    ml.replace_all_system_messages(values["system_messages"])
+                result = values.get("messages")
+            apply_message_result(
+                result, entry=entry, hook="process_input", message_list=ml, given=given, default_source="input"
+            )
+
+        try:
+            await invoke(run.ctx, entry, "process_input", args, apply=apply, **_message_tracing(ml))
+        except TripWire as tripwire:
+            run.save_mode = "none"  # a blocked input is not saved: it may hold what the guardrail caught
+            raise EndRun(run.tripwire_chunk(tripwire)) from None
+        except _CONTRACT_ERRORS as error:
+            raise EndRun(run.error_chunk(error)) from None
+        out += await run.drain()
+    return out
+
+
+async def run_input_step(run: RunView, step_number: int) -> dict[str, Any]:
+    """``process_input_step``: messages and this step's overrides, chained through the processors."""
+    config = run.config
+    ml = run.message_list
+    step_config: dict[str, Any] = {
+        "model": config.model,
+        "tools": dict(config.tools),
+        "tool_choice": config.tool_choice,
+        "active_tools": config.active_tools,
+        "provider_options": dict(config.provider_options),
+        "model_settings": dict(config.model_settings),
+        "structured_output": config.structured_output,
+        "message_id": None,
+    }
+    llm_request_ids = {e.id for e in config.input_entries if "process_llm_request" in e.hooks}
+    allowed = STEP_OVERRIDE_KEYS | {"messages", "message_list"}
+    for entry in config.input_entries:
+        if "process_input_step" not in entry.hooks:
+            continue
+        given = ml.get.all.db()
+        args = ProcessInputStepArgs(
+            messages=given,
+            message_list=ml,
+            step_number=step_number,
+            steps=list(run.steps),
+            system_messages=ml.get_system_messages(),
+            model=resolve_model(step_config["model"]),
+            tools=dict(step_config["tools"]),
+            tool_choice=step_config["tool_choice"],
+            active_tools=step_config["active_tools"],
+            provider_options=step_config["provider_options"],
+            model_settings=step_config["model_settings"],
+            structured_output=step_config["structured_output"],
+            message_id=step_config["message_id"],
+            llm_request_stage=entry.id in llm_request_ids,
+            **common_args(run.ctx, entry, run.retry_count),
+        )
+
+        def apply(result: Any, entry: Entry = entry, given: list[Message] = given) -> None:
+            if not _is_mapping_result(result):
+                apply_message_result(
+                    result, entry=entry, hook="process_input_step", message_list=ml, given=given, default_source="input"
+                )
+                return
+            values = normalise_mapping(result, entry, "process_input_step", allowed)
+            _check_values(values)
+            if "messages" in values and "message_list" in values:
+                raise ProcessorContractError(
+                    f"Processor '{entry.id}' returned both 'messages' and 'message_list' from process_input_step; "
+                    "return one of them",
+                    processor_id=entry.id,
+                    hook="process_input_step",
+                )
+            for key in ("messages", "message_list"):
+                if key in values:
+                    apply_message_result(
+                        values.pop(key),
+                        entry=entry,
+                        hook="process_input_step",
+                        message_list=ml,
+                        given=given,
+                        default_source="input",
+                    )
+            if "system_messages" in values:
+                ml.replace_all_system_messages(values.pop("system_messages"))
+            if "tools" in values:
+                values["tools"] = tools_by_name(values["tools"])
+            if values.get("model", "") is None:
+                values.pop("model")
+            if "model" in values:
+                resolve_model(values["model"])  # refuse a bad model here, naming the processor
+            step_config.update(values)
+
+        try:
+            await invoke(
+                run.ctx,
+                entry,
+                "process_input_step",
+                args,
+                apply=apply,
+                describe=lambda: describe_messages(ml),
+                fingerprint=lambda: (messages_fingerprint(ml), repr(step_config)),
+            )
+        except TripWire as tripwire:
+            raise EndRun(run.tripwire_chunk(tripwire)) from None
+        except _CONTRACT_ERRORS as error:
+            raise EndRun(run.error_chunk(error)) from None
+    return step_config
+
+
+async def run_llm_request(
+    run: RunView, step_number: int, model: LanguageModel
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | None]:
+    """``process_llm_request``: the prompt for this call only, or a cached response instead of a model call."""
+    ml = run.message_list
+    prompt = ml.to_prompt()
+    cached: list[dict[str, Any]] | None = None
+    for entry in run.config.input_entries:
+        if "process_llm_request" not in entry.hooks:
+            continue
+        args = ProcessLLMRequestArgs(
+            prompt=prompt,
+            model=model,
+            message_list=ml,
+            step_number=step_number,
+            steps=list(run.steps),
+            **common_args(run.ctx, entry, run.retry_count),
+        )
+        try:
+            current = prompt
+            result = await invoke(run.ctx, entry, "process_llm_request", args, describe=_describe_prompt(current))
+            if result is None:
+                continue
+            values = normalise_mapping(result, entry, "process_llm_request", frozenset({"prompt", "response"}))
+            if "prompt" in values:
+                given_prompt = values["prompt"]
+                if not isinstance(given_prompt, list) or not all(
+                    isinstance(m, dict) and isinstance(m.get("role"), str) for m in given_prompt
+                ):
+                    raise ProcessorContractError(
+                        f"Processor '{entry.id}' returned a prompt that is not a list of messages "
+                        "(dicts with a 'role') from process_llm_request",
+                        processor_id=entry.id,
+                        hook="process_llm_request",
+                    )
+                prompt = given_prompt
+            response = values.get("response")
+            if response is not None and cached is None:  # the first answer wins; later processors still run
+                chunks = response.get("chunks") if isinstance(response, dict) else getattr(response, "chunks", None)
+                if not isinstance(chunks, list) or not all(
+                    isinstance(c, dict) and isinstance(c.get("type"), str) for c in chunks
+                ):
+                    raise ProcessorContractError(
+                        f"Processor '{entry.id}' returned a response without a 'chunks' list (dicts with a 'type') "
+                        "from process_llm_request",
+                        processor_id=entry.id,
+                        hook="process_llm_request",
+                    )
+                cached = chunks
+                run.cache_source = entry.id
+        except TripWire as tripwire:
+            raise EndRun(run.tripwire_chunk(tripwire)) from None
+        except _CONTRACT_ERRORS as error:
+            raise EndRun(run.error_chunk(error)) from None
+    return prompt, cached
+
+
+async def run_api_error(run: RunView, error: ModelAPIError, step_number: int) -> bool:
+    """``process_api_error``: the first ``{"retry": True}`` wins, within the retry cap."""
+    if run.max_retries is None or run.api_retry_count >= run.max_retries:
+        return False
+    ml = run.message_list
+    for entry in run.config.error_entries:
+        if "process_api_error" not in entry.hooks:
+            continue
+        args = ProcessAPIErrorArgs(
+            error=error,
+            messages=ml.get.all.db(),
+            message_list=ml,
+            step_number=step_number,
+            steps=list(run.steps),
+            **common_args(run.ctx, entry, run.api_retry_count),
+        )
+        try:
+            result = await invoke(
+                run.ctx, entry, "process_api_error", args, describe=lambda: f"{error.status_code}: {error.message}"
+            )
+        except TripWire as tripwire:
+            raise EndRun(run.tripwire_chunk(tripwire)) from None
+        except ProcessorError as failure:  # Mastra's policy: log, then ask the next error processor
+            logger.warning("%s; asking the next error processor", failure)
+            run.ctx.warnings.append(str(failure))
+            continue
+        if result is None:
+            continue
+        try:
+            values = normalise_mapping(result, entry, "process_api_error", frozenset({"retry"}))
+            if not isinstance(values.get("retry", False), bool):
+                raise ProcessorContractError(
+                    f"Processor '{entry.id}' returned retry={values['retry']!r} from process_api_error; "
+                    "expected True or False",
+                    processor_id=entry.id,
+                    hook="process_api_error",
+                )
+        except ProcessorContractError as failure:
+            raise EndRun(run.error_chunk(failure)) from None
+        if values.get("retry"):
+            run.api_retry_count += 1
+            return True
+    return False
+
+
+async def run_llm_response(
+    run: RunView, step_number: int, model: LanguageModel, raw_chunks: list[dict[str, Any]], from_cache: bool
+) -> None:
+    """``process_llm_response``: after the step's stream, with its chunks (paired with ``process_llm_request``)."""
+    for entry in run.config.input_entries:
+        if "process_llm_response" not in entry.hooks:
+            continue
+        args = ProcessLLMResponseArgs(
+            chunks=raw_chunks,
+            model=model,
+            step_number=step_number,
+            steps=list(run.steps),
+            from_cache=from_cache,
+            **common_args(run.ctx, entry, run.retry_count),
+        )
+        try:
+            await invoke(
+                run.ctx,
+                entry,
+                "process_llm_response",
+                args,
+                describe=lambda: f"{len(raw_chunks)} chunks" + (" (from cache)" if from_cache else ""),
+                apply=_returns_nothing(entry, "process_llm_response"),
+            )
+        except TripWire as tripwire:
+            raise EndRun(run.tripwire_chunk(tripwire)) from None
+        except ProcessorError as error:
+            raise EndRun(run.error_chunk(error)) from None
+
+
+async def run_output_step(run: RunView, step_number: int, step: Step, builder: StepBuilder) -> list[AnyChunk]:
+    """``process_output_step``: after each model response, before tools; may reject the step for a retry."""
+    ml = run.message_list
+    out: list[AnyChunk] = []
+    for entry in run.config.output_entries:
+        if "process_output_step" not in entry.hooks:
+            continue
+        given = ml.get.all.db()
+        args = ProcessOutputStepArgs(
+            messages=given,
+            message_list=ml,
+            step_number=step_number,
+            steps=list(run.steps),
+            system_messages=ml.get_system_messages(),
+            text=step.text,
+            finish_reason=step.finish_reason,
+            tool_calls=[dict(c) for c in builder.tool_calls],
+            usage=step.usage,
+            **common_args(run.ctx, entry, run.retry_count),
+        )
+
+        def apply(result: Any, entry: Entry = entry, given: list[Message] = given) -> None:
+            if isinstance(result, list) and not result:  # [] means "no change" (a documented deviation)
+                return
+            apply_message_result(
+                result, entry=entry, hook="process_output_step", message_list=ml, given=given, default_source="response"
+            )
+
+        try:
+            await invoke(run.ctx, entry, "process_output_step", args, apply=apply, **_message_tracing(ml))
+        except TripWire as tripwire:
+            if run.can_retry(tripwire):
+                raise RetryStep(tripwire) from None
+            step.tripwire = tripwire.to_data()
+            step.finish_reason = "tripwire"
+            run.text_parts.append(step.text)
+            run.pending_terminal = [run.step_finish_chunk(step, builder.message_id, "tripwire", is_continued=False)]
+            raise EndRun(run.tripwire_chunk(tripwire)) from None
+        except _CONTRACT_ERRORS as error:
+            run.text_parts.append(step.text)
+            raise EndRun(run.error_chunk(error)) from None
+        out += await run.drain()
+    builder.sync_tool_calls(ml)
+    return out
+
+
+async def run_output_result(run: RunView) -> list[AnyChunk]:
+    """``process_output_result``, once at the end; a processor may rewrite the final text or reject it."""
+    ml = run.message_list
+    out: list[AnyChunk] = []
+    text = "".join(run.text_parts)
+    responses = ml.get.response.db()
+    last_before = responses[-1].text if responses else None
+    for entry in run.config.output_entries:
+        if "process_output_result" not in entry.hooks:
+            continue
+        given = ml.get.response.db()
+        args = ProcessOutputResultArgs(
+            messages=given,
+            message_list=ml,
+            result=OutputResult(text=text, usage=run.usage, finish_reason=run.finish_reason, steps=run.steps),
+            **common_args(run.ctx, entry, 0),
+        )
+
+        def apply(result: Any, entry: Entry = entry, given: list[Message] = given) -> None:
+            apply_message_result(
+                result,
+                entry=entry,
+                hook="process_output_result",
+                message_list=ml,
+                given=given,
+                default_source="response",
+            )
+
+        try:
+            await invoke(run.ctx, entry, "process_output_result", args, apply=apply, **_message_tracing(ml))
+        except TripWire as tripwire:
+            run.save_mode = "input"  # a rejected response is not saved
+            run.text_parts = []
+            raise EndRun(run.tripwire_chunk(tripwire)) from None
+        except _CONTRACT_ERRORS as error:
+            raise EndRun(run.error_chunk(error)) from None
+        out += await run.drain()
+    responses = ml.get.response.db()
+    last_after = responses[-1].text if responses else None
+    if last_after is not None and last_after != last_before:
+        run.text_parts = [last_after]
+    return out
+
+
+def _returns_nothing(entry: Entry, hook: str) -> Callable[[Any], None]:
+    """Refuse a value from a hook that returns nothing: the processor expected it to change something."""
+
+    def check(result: Any) -> None:
+        if result is not None:
+            raise ProcessorContractError(
+                f"Processor '{entry.id}' returned {type(result).__name__} from {hook}, which returns nothing "
+                "(None); the chunks it is given are a record of what was streamed",
+                processor_id=entry.id,
+                hook=hook,
+            )
+
+    return check
+
+
+def _message_tracing(ml: MessageList) -> dict[str, Callable[[], Any]]:
+    """How a message hook's call is summarised in traces: the list before and after, and whether it changed."""
+    return {"describe": lambda: describe_messages(ml), "fingerprint": lambda: messages_fingerprint(ml)}
+
+
+def _describe_prompt(prompt: list[dict[str, Any]]) -> Callable[[], str]:
+    return lambda: f"{len(prompt)} prompt messages"

@@ -1,0 +1,186 @@
+"""Running a step's tool calls and committing their results (``process_tool_result`` included).
+
+Tools run concurrently; what they write with ``writer.custom`` is streamed while they run. Results are then
+committed in call order: a failure (unknown tool, invalid JSON or arguments, the tool raising) becomes a
+``tool-error`` chunk and an ``output-error`` invocation the model sees on its next step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncGenerator, Callable
+from typing import TYPE_CHECKING, Any
+
+from processors.chunks import AnyChunk, ToolErrorChunk, ToolErrorPayload, ToolResultChunk, ToolResultPayload
+from processors.errors import ProcessorError, ToolArgumentsError
+from processors.loop.step import EndRun, InvalidArgs, RetryStep, plain_args
+from processors.messages import Message, ToolInvocation, ToolInvocationPart
+from processors.pipeline.processor import ProcessToolResultArgs
+from processors.pipeline.run_context import Entry, common_args
+from processors.pipeline.runner import apply_message_result, invoke, messages_fingerprint
+from processors.result import Step
+from processors.tools import Tool, serialize_result
+from processors.tripwire import TripWire
+
+if TYPE_CHECKING:
+    from processors.loop.run_view import RunView
+
+
+class ToolFailure:
+    """A tool call that produced an error message for the model instead of a result."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
+async def run_tools(
+    run: RunView, step_number: int, step: Step, tools: dict[str, Tool]
+) -> AsyncGenerator[AnyChunk, None]:
+    calls = list(step.tool_calls)
+    task = asyncio.ensure_future(asyncio.gather(*(execute(run, call, tools) for call in calls), return_exceptions=True))
+    try:
+        while not task.done():  # stream what tools write while they run
+            for chunk in await run.drain():
+                yield chunk
+            await asyncio.wait([task], timeout=0.02)
+        outcomes = task.result()
+    finally:
+        if not task.done():
+            task.cancel()
+    for chunk in await run.drain():
+        yield chunk
+    for call, outcome in zip(calls, outcomes, strict=True):
+        if isinstance(outcome, BaseException) and not isinstance(outcome, Exception):
+            raise outcome  # cancellation and friends are never swallowed
+        for chunk in await commit(run, step_number, step, call, outcome):
+            yield chunk
+
+
+async def execute(run: RunView, call: dict[str, Any], tools: dict[str, Tool]) -> Any:
+    name = call["tool_name"]
+    tool = tools.get(name)
+    if tool is None:
+        available = ", ".join(sorted(tools)) or "none"
+        return ToolFailure(f"Tool '{name}' not found. Available tools: {available}")
+    try:
+        return await tool.call(plain_args(call["args"]), writer=run.writer, request_context=run.ctx.request_context)
+    except ToolArgumentsError as error:
+        return ToolFailure(str(error))
+    except asyncio.CancelledError:
+        raise
+    except Exception as error:
+        return ToolFailure(f"Tool '{name}' failed: {type(error).__name__}: {error}")
+
+
+async def commit(run: RunView, step_number: int, step: Step, call: dict[str, Any], outcome: Any) -> list[AnyChunk]:
+    ml = run.message_list
+    call_id, name = call["tool_call_id"], call["tool_name"]
+    args_value = plain_args(call["args"])
+    if isinstance(outcome, Exception) and not isinstance(outcome, ToolFailure):
+        outcome = ToolFailure(f"Tool '{name}' failed: {type(outcome).__name__}: {outcome}")
+    if isinstance(outcome, ToolFailure):
+        ml.update_tool_invocation(
+            ToolInvocationPart(
+                tool_invocation=ToolInvocation(
+                    state="output-error",
+                    tool_call_id=call_id,
+                    tool_name=name,
+                    args=args_value,
+                    error_text=outcome.message,
+                    is_error=True,
+                )
+            )
+        )
+        step.tool_results.append({"tool_call_id": call_id, "tool_name": name, "error": outcome.message})
+        return await run.emit(
+            run.chunk(
+                ToolErrorChunk,
+                ToolErrorPayload(tool_call_id=call_id, tool_name=name, args=args_value, error=outcome.message),
+            )
+        )
+    result = serialize_result(outcome)
+    returned = result  # what the tool itself returned, for observers (the model gets ``result``)
+    for entry in run.config.output_entries:
+        if "process_tool_result" not in entry.hooks:
+            continue
+        args = ProcessToolResultArgs(
+            messages=ml.get.all.db(),
+            message_list=ml,
+            step_number=step_number,
+            steps=list(run.steps),
+            system_messages=ml.get_all_system_messages(),
+            tool_name=name,
+            tool_call_id=call_id,
+            args=args_value,
+            result=result,
+            **common_args(run.ctx, entry, run.retry_count),
+        )
+        given = args.messages
+
+        def apply(returned: Any, entry: Entry = entry, given: list[Message] = given) -> None:
+            if isinstance(returned, list) and not returned:  # [] means "no change", as for process_output_step
+                return
+            apply_message_result(
+                returned,
+                entry=entry,
+                hook="process_tool_result",
+                message_list=ml,
+                given=given,
+                default_source="response",
+            )
+
+        try:
+            await invoke(
+                run.ctx,
+                entry,
+                "process_tool_result",
+                args,
+                describe=_describe_result(name, call_id, ml, result),
+                fingerprint=lambda: messages_fingerprint(ml),
+                apply=apply,
+                tool=lambda: (call_id, returned),
+            )
+        except TripWire as tripwire:
+            if run.can_retry(tripwire):
+                raise RetryStep(tripwire) from None
+            raise EndRun(run.tripwire_chunk(tripwire)) from None
+        except (ProcessorError, ValueError, TypeError) as error:
+            raise EndRun(run.error_chunk(error)) from None
+        replaced = ml.find_tool_invocation(call_id)
+        if replaced is not None and replaced.state == "result":
+            result = replaced.result  # a processor replaced it with update_tool_invocation
+    ml.update_tool_invocation(
+        ToolInvocationPart(
+            tool_invocation=ToolInvocation(
+                state="result", tool_call_id=call_id, tool_name=name, args=args_value, result=result
+            )
+        )
+    )
+    step.tool_results.append({"tool_call_id": call_id, "tool_name": name, "result": result})
+    return await run.emit(
+        run.chunk(
+            ToolResultChunk, ToolResultPayload(tool_call_id=call_id, tool_name=name, result=result, args=args_value)
+        )
+    )
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+__all__ = ["InvalidArgs", "ToolFailure", "commit", "execute", "run_tools"]
+
+
+def _describe_result(name: str, call_id: str, ml: Any, result: Any) -> Callable[[], str]:
+    """The tool result as it stands: a processor may have replaced it (``update_tool_invocation``) by "after"."""
+
+    def describe() -> str:
+        invocation = ml.find_tool_invocation(call_id)
+        current = invocation.result if invocation is not None and invocation.state == "result" else result
+        return f"{name} → {_short(current)}"
+
+    return describe

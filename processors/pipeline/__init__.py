@@ -1,0 +1,7 @@
+"""The processor pipeline: the ``Processor`` contract and how a chain of processors runs one hook.
+
+``processor`` is the base class and every hook's arguments; ``runner`` runs one hook across a chain (state, abort,
+violations, tracing, the documented result forms); ``stream_chain`` is the per-chunk path of
+``process_output_stream``; ``run_context`` what a run lends its processors; ``stream_parts`` the reassembly of
+streamed parts. It knows nothing of the agentic loop that calls it.
+"""

@@ -1,0 +1,83 @@
+"""What one ``generate``/``stream`` call prepares once and every hook call of it shares.
+
+:class:`RunContext` holds the run's id, request context, writer, tracer, abort signal and the per-processor state
+dicts; :class:`Entry` is a processor prepared for the run (its id, index and bound hooks); :func:`common_args` is
+the part of every hook's args object that comes from those two. Both the hook runner (:mod:`processors.pipeline.runner`)
+and the per-chunk stream chain (:mod:`processors.pipeline.stream_chain`) build on them, so they live apart from either.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from processors.context import RequestContext, StreamWriter
+from processors.pipeline.processor import processor_id
+from processors.tracing import TraceHub
+
+__all__ = ["Entry", "RunContext", "common_args"]
+
+
+class RunContext:
+    """What every hook call of one ``generate``/``stream`` call shares."""
+
+    __slots__ = ("abort_signal", "request_context", "run_id", "states", "step_number", "tracer", "warnings", "writer")
+
+    def __init__(
+        self,
+        *,
+        run_id: str,
+        request_context: RequestContext,
+        writer: StreamWriter,
+        tracer: TraceHub,
+        abort_signal: asyncio.Event,
+    ) -> None:
+        self.run_id = run_id
+        self.request_context = request_context
+        self.writer = writer
+        self.tracer = tracer
+        self.abort_signal = abort_signal
+        #: One dict per processor id for the whole call (two instances with one id share it, as in Mastra).
+        self.states: dict[str, dict[str, Any]] = {}
+        self.step_number: int | None = None
+        self.warnings: list[str] = []
+
+    def state_for(self, pid: str) -> dict[str, Any]:
+        state = self.states.get(pid)
+        if state is None:
+            state = self.states[pid] = {}
+        return state
+
+
+class Entry:
+    """A processor prepared for one run: its id, index and the bound hook functions it implements."""
+
+    __slots__ = ("asyncs", "hooks", "id", "index", "processor", "wants_data")
+
+    def __init__(self, processor: Any, index: int) -> None:
+        self.processor = processor
+        self.id = processor_id(processor)
+        self.index = index
+        self.wants_data = bool(getattr(processor, "process_data_parts", False))
+        self.hooks: dict[str, Callable[[Any], Any]] = {}
+        self.asyncs: dict[str, bool] = {}
+        for name in dir(type(processor)) + list(getattr(processor, "__dict__", {})):
+            if name.startswith("process_") and name not in self.hooks:
+                fn = getattr(processor, name, None)
+                if callable(fn) and name != "process_data_parts":
+                    self.hooks[name] = fn
+                    self.asyncs[name] = inspect.iscoroutinefunction(fn)
+
+
+def common_args(ctx: RunContext, entry: Entry, retry_count: int = 0) -> dict[str, Any]:
+    return {
+        "processor_id": entry.id,
+        "state": ctx.state_for(entry.id),
+        "request_context": ctx.request_context,
+        "writer": ctx.writer,
+        "retry_count": retry_count,
+        "abort_signal": ctx.abort_signal,
+        "run_id": ctx.run_id,
+    }

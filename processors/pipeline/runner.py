@@ -1,0 +1,285 @@
+"""Runs one hook across one lane's chain: state, abort, violations, error policy and tracing.
+
+Processors run strictly in list order and each sees the previous one's output. A :class:`TripWire` stops the
+chain at once (later processors do not run), calls the processor's ``on_violation`` (its errors swallowed) and
+propagates to the loop. What happens when a hook raises an ordinary exception depends on the hook:
+
+==========================  ======================================================================================
+hook                        policy when it raises
+==========================  ======================================================================================
+process_input               the run ends with an ``error`` chunk naming processor and hook; the model is not called
+process_input_step          the run ends with an ``error`` chunk before this step's model call
+process_llm_request         same as process_input_step
+process_llm_response        the run ends with an ``error`` chunk after the step (its text was already streamed)
+process_output_stream       the chunk goes on unchanged (as it entered that processor), the rest of the chain
+                            still runs, and a warning is recorded on the result and the trace (Mastra's policy)
+process_output_step         the run ends with an ``error`` chunk; the step's text stays in the result
+process_tool_result         the run ends with an ``error`` chunk; the tool's result is not committed
+process_output_result       the run ends with ``finish_reason == "error"``; memory keeps what was saved before
+process_api_error           logged and skipped; the next error processor is asked (Mastra's policy)
+==========================  ======================================================================================
+
+A *returned* value the hook does not allow is not an exception the processor raised but a broken contract, in
+every hook alike, ``process_output_stream`` and ``process_api_error`` included: a :class:`ProcessorContractError`
+naming processor and hook ends the run with an ``error`` chunk, and the turn is saved with what was streamed.
+Allowed: ``None`` everywhere; a chunk from ``process_output_stream``; messages (a list, or the ``MessageList``
+given) from the message hooks; a dict with the hook's keys from ``process_input``, ``process_input_step``,
+``process_llm_request`` and ``process_api_error``; nothing else from ``process_llm_response``.
+
+The per-chunk path (``process_output_stream``) lives in :mod:`processors.pipeline.stream_chain` and what a run
+shares in :mod:`processors.pipeline.run_context`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from processors.errors import ProcessorContractError, ProcessorRaisedError
+from processors.messages import Message
+from processors.messages.message_list import MessageList
+from processors.pipeline.processor import HookArgs
+from processors.pipeline.run_context import Entry, RunContext
+from processors.tracing import Outcome, TraceEvent, snapshot_state
+from processors.tripwire import TripWire, Violation
+
+logger = logging.getLogger(__name__)
+
+
+async def notify_violation(entry: Entry, tripwire: TripWire) -> None:
+    """Tell the processor about its abort; a failing callback is logged and forgotten."""
+    callback = getattr(entry.processor, "on_violation", None)
+    if not callable(callback):
+        return
+    try:
+        outcome = callback(
+            Violation(processor_id=tripwire.processor_id or entry.id, message=tripwire.reason, detail=tripwire.metadata)
+        )
+        if inspect.isawaitable(outcome):
+            await outcome
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        logger.warning("on_violation of processor %r raised; ignored", entry.id, exc_info=True)
+
+
+def messages_fingerprint(message_list: MessageList) -> tuple[Any, ...]:
+    """Cheap identity of the list's content, to tell 'changed' from 'passed' when tracing."""
+    messages = tuple((m.id, m.role, repr(m.content)) for m in message_list.get.all.db())
+    system = tuple(m["content"] for m in message_list.get_all_system_messages())
+    return messages, system
+
+
+def describe_messages(message_list: MessageList) -> str:
+    messages = message_list.get.all.db()
+    system = message_list.get_all_system_messages()
+    last = messages[-1].text[:80] if messages else ""
+    return f"{len(messages)} messages, {len(system)} system" + (f"; last: {last!r}" if last else "")
+
+
+async def invoke(
+    ctx: RunContext,
+    entry: Entry,
+    hook: str,
+    args: HookArgs,
+    *,
+    describe: Callable[[], str] | None = None,
+    fingerprint: Callable[[], Any] | None = None,
+    apply: Callable[[Any], None] | None = None,
+    tool: Callable[[], tuple[str, Any]] | None = None,
+) -> Any:
+    """Call one hook of one processor with the error policy shared by every hook but the stream one.
+
+    ``apply`` reconciles the result with the run (so the trace's "after" shows its effect); ``fingerprint``
+    tells whether anything changed. Raises :class:`TripWire` (after ``on_violation``),
+    :class:`ProcessorContractError` for a result the hook does not allow, or :class:`ProcessorRaisedError`
+    naming processor and hook. ``tool`` gives ``(tool_call_id, what the tool returned)`` for ``process_tool_result``.
+    """
+    fn = entry.hooks[hook]
+    tracing = ctx.tracer.active
+    facts = tool() if tracing and tool is not None else None
+    if tracing:
+        before = describe() if describe else ""
+        marker = fingerprint() if fingerprint else None
+        started = time.time()
+    try:
+        result = fn(args)
+        if inspect.isawaitable(result):
+            result = await result
+        if apply is not None:
+            try:
+                apply(result)
+            except (ValueError, TypeError) as exc:
+                raise ProcessorContractError(
+                    f"Processor '{entry.id}' returned an invalid value from {hook}: {exc}",
+                    processor_id=entry.id,
+                    hook=hook,
+                ) from exc
+    except TripWire as tripwire:
+        if tripwire.processor_id is None:
+            tripwire.processor_id = entry.id
+        await notify_violation(entry, tripwire)
+        if tracing:
+            _trace(ctx, entry, hook, started, "aborted", before, "", tripwire.reason, facts)
+        raise
+    except asyncio.CancelledError:
+        raise
+    except ProcessorContractError as exc:
+        if tracing:
+            _trace(ctx, entry, hook, started, "raised", before, "", str(exc), facts)
+        raise
+    except Exception as exc:
+        if tracing:
+            _trace(ctx, entry, hook, started, "raised", before, "", f"{type(exc).__name__}: {exc}", facts)
+        raise ProcessorRaisedError(
+            f"Processor '{entry.id}' raised in {hook}: {type(exc).__name__}: {exc}", processor_id=entry.id, hook=hook
+        ) from exc
+    if tracing:
+        changed = marker != fingerprint() if fingerprint is not None else result is not None
+        after = describe() if describe else ""
+        _trace(ctx, entry, hook, started, "changed" if changed else "passed", before, after, None, facts)
+    return result
+
+
+def _trace(
+    ctx: RunContext,
+    entry: Entry,
+    hook: str,
+    started: float,
+    outcome: Outcome,
+    before: str,
+    after: str,
+    detail: str | None = None,
+    tool: tuple[str, Any] | None = None,
+) -> None:
+    ctx.tracer.emit(
+        TraceEvent(
+            run_id=ctx.run_id,
+            step_number=ctx.step_number,
+            hook=hook,
+            processor_id=entry.id,
+            processor_index=entry.index,
+            started_at=started,
+            ended_at=time.time(),
+            outcome=outcome,
+            before=before,
+            after=after,
+            state=snapshot_state(ctx.state_for(entry.id)),
+            detail=detail,
+            tool_call_id=tool[0] if tool is not None else None,
+            tool_result=tool[1] if tool is not None else None,
+        )
+    )
+
+
+# --------------------------------------------------------------------------------------------- messages
+def apply_message_result(
+    result: Any,
+    *,
+    entry: Entry,
+    hook: str,
+    message_list: MessageList,
+    given: list[Message],
+    default_source: str,
+) -> None:
+    """Reconcile what a message hook returned with the live list (Mastra's array-diff semantics).
+
+    ``None`` or the same ``MessageList``: in-place edits stand. A list: it replaces the messages the hook was
+    given (missing ones removed, new ones added, edited ones replaced, order taken from the list); system
+    messages in it become untagged system messages. Another ``MessageList``: a contract error.
+    """
+    if result is None or result is message_list:
+        return
+    if isinstance(result, MessageList):
+        raise ProcessorContractError(
+            f"Processor '{entry.id}' returned a different MessageList from {hook}: mutate and return the "
+            "message_list it was given, or return a list of messages",
+            processor_id=entry.id,
+            hook=hook,
+        )
+    if isinstance(result, tuple):
+        result = list(result)
+    if not isinstance(result, list):
+        raise ProcessorContractError(
+            f"Processor '{entry.id}' returned {type(result).__name__} from {hook}; expected a list of messages, "
+            "the message_list, or None",
+            processor_id=entry.id,
+            hook=hook,
+        )
+    messages: list[Message] = []
+    for item in result:
+        if isinstance(item, Message):
+            message = item
+        elif isinstance(item, dict):
+            try:
+                message = Message.model_validate(item)
+            except Exception as exc:
+                raise ProcessorContractError(
+                    f"Processor '{entry.id}' returned an invalid message from {hook}: {exc}",
+                    processor_id=entry.id,
+                    hook=hook,
+                ) from exc
+        else:
+            raise ProcessorContractError(
+                f"Processor '{entry.id}' returned a {type(item).__name__} inside the message list from {hook}",
+                processor_id=entry.id,
+                hook=hook,
+            )
+        if message.role == "system":
+            message_list.add_system(message.text)
+        else:
+            messages.append(message)
+    message_list.replace_block([m.id for m in given], messages, default_source)  # type: ignore[arg-type]
+
+
+STEP_OVERRIDE_KEYS = frozenset(
+    {
+        "model",
+        "tool_choice",
+        "active_tools",
+        "tools",
+        "system_messages",
+        "provider_options",
+        "model_settings",
+        "structured_output",
+        "message_id",
+    }
+)
+
+
+def normalise_mapping(result: Any, entry: Entry, hook: str, allowed: frozenset[str]) -> dict[str, Any]:
+    """Read a dict result (snake_case or Mastra's camelCase keys) and refuse keys the hook does not know.
+
+    An object with some of the allowed attributes is read like a dict; anything else that is not ``None`` (a
+    string, a number, a list) is a :class:`ProcessorContractError` rather than silently ignored.
+    """
+    result_in = result
+    if hasattr(result, "model_dump"):
+        result = result.model_dump(exclude_unset=True)
+    elif not isinstance(result, dict):
+        attributes = {} if isinstance(result, (str, bytes, int, float, list, tuple)) else allowed
+        result = {key: getattr(result, key) for key in attributes if hasattr(result, key)}
+        if not result:  # a str, a number, a list, an object with none of the keys: never what the hook wanted
+            raise ProcessorContractError(
+                f"Processor '{entry.id}' returned {type(result_in).__name__} from {hook}; expected a dict with "
+                + " / ".join(sorted(allowed))
+                + ", or None",
+                processor_id=entry.id,
+                hook=hook,
+            )
+    normalised: dict[str, Any] = {}
+    for key, value in result.items():
+        snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in key)
+        if snake not in allowed:
+            raise ProcessorContractError(
+                f"Processor '{entry.id}' returned an unknown key {key!r} from {hook}; allowed: "
+                + ", ".join(sorted(allowed)),
+                processor_id=entry.id,
+                hook=hook,
+            )
+        normalised[snake] = value
+    return normalised

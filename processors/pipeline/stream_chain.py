@@ -1,0 +1,285 @@
+"""The per-chunk hot path: ``process_output_stream`` across the output lane, one chunk at a time.
+
+Every other hook runs a few times a run (:mod:`processors.pipeline.runner`); this one runs for every chunk the model
+streams, so it has its own module and its own shape: args objects built once per run, sync hooks called without an
+await, tracing summarised per step. ``tests/bench/bench_pipeline.py`` measures it; change it with the bench in hand.
+
+A stream processor may stash a second part under :data:`REPROCESS_KEY` in its state; the loop then drives that
+part through the whole chain after the current one (at most :data:`MAX_REPROCESS` waiting at a time).
+
+A chunk a processor returned ``None`` for is reported *held*, not *dropped*, once the processor lets held text out
+later in the step: it returns a chunk carrying more text than the one it was given, or an earlier chunk, or
+stashes a part for reprocessing (a flush). Buffering guards then read as holding, and only chunks that never came
+back out count as dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from processors.chunks import AnyChunk, Chunk, DataChunk
+from processors.errors import ProcessorContractError
+from processors.messages.message_list import MessageList
+from processors.pipeline.processor import ProcessOutputStreamArgs
+from processors.pipeline.run_context import Entry, RunContext, common_args
+from processors.pipeline.stream_parts import StreamParts
+from processors.tracing import Outcome, TraceEvent, snapshot_state
+from processors.tripwire import TripWire
+
+__all__ = ["MAX_REPROCESS", "REPROCESS_KEY", "StreamChain", "wrong_part"]
+
+# The warnings about a raising stream hook keep the logger name they had before this module was split from the
+# runner, so logging configured for ``processors.pipeline.runner`` still sees them.
+logger = logging.getLogger("processors.pipeline.runner")
+
+#: A stream processor may stash a second part under this state key; after the part it returned is emitted, the
+#: runtime drives the stashed part through the whole chain (Mastra's reprocess key). BatchParts and the PII
+#: detector's carry-over buffer use it to emit "flushed text, then the chunk that caused the flush".
+REPROCESS_KEY = "__reprocess_part"
+MAX_REPROCESS = 1000
+
+#: What ``process_output_stream`` may return besides ``None`` (drop the part).
+_PARTS = (Chunk, DataChunk)
+
+
+def wrong_part(entry: Entry, result: object) -> ProcessorContractError:
+    """The error for a stream hook that returned something other than a part or ``None``.
+
+    Unlike a hook that *raises* (the chunk goes on unchanged, Mastra's policy), a wrong return value cannot be
+    passed on: the loop would fold a ``dict`` or ``str`` into the message and crash far from the cause. So the
+    run ends with an ``error`` chunk that names the processor and the hook.
+    """
+    return ProcessorContractError(
+        f"Processor '{entry.id}' returned {type(result).__name__} from process_output_stream; expected a chunk "
+        "(the part it was given, a changed copy, or a new chunk) or None to drop the part",
+        processor_id=entry.id,
+        hook="process_output_stream",
+    )
+
+
+class StreamChain:
+    """The per-chunk hot path: ``process_output_stream`` across the output lane.
+
+    Args objects are built once per run and reused (only ``part`` changes), sync hooks are called without an
+    await, and tracing is summarised per step, so five pass-through processors cost a few microseconds a chunk.
+    """
+
+    __slots__ = ("_ctx", "_links", "_stats", "has_async", "reprocess", "stream_parts")
+
+    def __init__(self, ctx: RunContext, entries: list[Entry], message_list: MessageList) -> None:
+        self._ctx = ctx
+        self.stream_parts = StreamParts()
+        self._links: list[tuple[Entry, Callable[[Any], Any], bool, ProcessOutputStreamArgs]] = []
+        for entry in entries:
+            fn = entry.hooks.get("process_output_stream")
+            if fn is None:
+                continue
+            args = ProcessOutputStreamArgs(
+                part=None,  # type: ignore[arg-type]
+                stream_parts=self.stream_parts,
+                message_list=message_list,
+                **common_args(ctx, entry),
+            )
+            self._links.append((entry, fn, entry.asyncs["process_output_stream"], args))
+        self.has_async = any(link[2] for link in self._links)
+        self._stats: dict[str, dict[str, Any]] = {}
+        #: Parts processors stashed under :data:`REPROCESS_KEY`, to run through the chain after the current one.
+        self.reprocess: list[AnyChunk] = []
+
+    def __bool__(self) -> bool:
+        return bool(self._links)
+
+    def set_retry_count(self, retry_count: int) -> None:
+        """The stream hook sees the retry count of the step being streamed (set once per step, not per chunk)."""
+        for _entry, _fn, _is_async, args in self._links:
+            args.retry_count = retry_count
+
+    def process_sync(self, part: AnyChunk) -> AnyChunk | None:
+        """Run a chunk through a chain of sync hooks. Raises TripWire (the caller notifies and ends the step)."""
+        self.stream_parts.append(part)
+        is_data = type(part) is DataChunk
+        for entry, fn, _is_async, args in self._links:
+            if is_data and not entry.wants_data:
+                continue
+            args.part = part
+            try:
+                result = fn(args)
+            except TripWire as tripwire:
+                if tripwire.processor_id is None:
+                    tripwire.processor_id = entry.id
+                raise
+            except Exception as exc:
+                self._raised(entry, exc)
+                continue
+            if REPROCESS_KEY in args.state:
+                self._stash(args.state)
+            if result is None:
+                return None
+            if result is not part and not isinstance(result, _PARTS):
+                raise wrong_part(entry, result)
+            part = result
+        return part
+
+    def _stash(self, state: dict[str, Any]) -> None:
+        stashed = state.pop(REPROCESS_KEY)
+        if stashed is not None:
+            if len(self.reprocess) >= MAX_REPROCESS:
+                raise ProcessorContractError(f"more than {MAX_REPROCESS} parts stashed for reprocessing")
+            self.reprocess.append(stashed)
+
+    async def process(self, part: AnyChunk) -> AnyChunk | None:
+        """The general path: async hooks, tracing with per-step summaries."""
+        tracing = self._ctx.tracer.active
+        self.stream_parts.append(part)
+        is_data = type(part) is DataChunk
+        for entry, fn, is_async, args in self._links:
+            if is_data and not entry.wants_data:
+                continue
+            args.part = part
+            started = time.perf_counter() if tracing else 0.0
+            try:
+                result = fn(args)
+                if is_async:
+                    result = await result
+            except TripWire as tripwire:
+                if tripwire.processor_id is None:
+                    tripwire.processor_id = entry.id
+                if tracing:
+                    self._record(entry, started, "aborted", part, None, tripwire.reason)
+                raise
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if tracing:
+                    self._record(entry, started, "raised", part, part, f"{type(exc).__name__}: {exc}")
+                self._raised(entry, exc)
+                continue
+            stashed = REPROCESS_KEY in args.state
+            if stashed:
+                self._stash(args.state)
+            if result is not None and result is not part and not isinstance(result, _PARTS):
+                error = wrong_part(entry, result)
+                if tracing:
+                    self._record(entry, started, "raised", part, part, str(error))
+                raise error
+            if tracing:
+                outcome: Outcome = "dropped" if result is None else "passed" if result is part else "changed"
+                if outcome == "changed" and result == part:
+                    outcome = "passed"
+                self._record(entry, started, outcome, part, result, released=stashed)
+            if result is None:
+                return None
+            part = result
+        return part
+
+    def entry_for(self, pid: str | None) -> Entry | None:
+        return next((link[0] for link in self._links if link[0].id == pid), None)
+
+    def _raised(self, entry: Entry, exc: Exception) -> None:
+        message = (
+            f"Processor '{entry.id}' raised in process_output_stream: {type(exc).__name__}: {exc} "
+            "(the chunk was passed on unchanged)"
+        )
+        logger.warning(message)
+        if message not in self._ctx.warnings:
+            self._ctx.warnings.append(message)
+
+    def _record(
+        self,
+        entry: Entry,
+        started: float,
+        outcome: Outcome,
+        before: AnyChunk,
+        after: AnyChunk | None,
+        detail: str | None = None,
+        *,
+        released: bool = False,
+    ) -> None:
+        stats = self._stats.get(entry.id)
+        if stats is None:
+            stats = self._stats[entry.id] = {
+                "count": 0,
+                "changed": 0,
+                "held": 0,
+                "dropped": 0,
+                "aborted": 0,
+                "raised": 0,
+                "seconds": 0.0,
+                "changes": [],
+                "first": time.time(),
+                "pending": [],
+            }
+        stats["count"] += 1
+        stats["seconds"] += time.perf_counter() - started
+        pending: list[tuple[dict[str, Any], AnyChunk]] = stats["pending"]
+        if after is not None and after is not before and pending:
+            late = any(after is chunk for _change, chunk in pending)  # an earlier chunk let out as it came in
+            if late or released or _text_length(after) > _text_length(before):
+                for change, _chunk in pending:  # what it returned None for was held back, not removed
+                    change["outcome"] = "held"
+                stats["held"] += len(pending)
+                stats["dropped"] -= len(pending)
+                pending.clear()
+            if late:  # the part itself is stashed to come back through the chain, or takes the late one's place
+                outcome, after = ("passed", after) if released else ("dropped", None)
+        if outcome != "passed":
+            stats[outcome] += 1
+            change = {
+                "outcome": outcome,
+                "before": before.to_wire(),
+                "after": after.to_wire() if after is not None else None,
+                "detail": detail,
+            }
+            stats["changes"].append(change)
+            if outcome == "dropped":
+                pending.append((change, before))
+
+    def flush_trace(self) -> None:
+        """Emit one summarised trace event per processor for the chunks seen since the last flush."""
+        if not self._stats:
+            return
+        now = time.time()
+        for entry, _fn, _is_async, _args in self._links:
+            stats = self._stats.pop(entry.id, None)
+            if stats is None:
+                continue
+            first = stats.pop("first")
+            del stats["pending"]  # what was never let out stays "dropped"
+            outcome: Outcome = (
+                "aborted"
+                if stats["aborted"]
+                else "raised"
+                if stats["raised"]
+                else "dropped"
+                if stats["dropped"]
+                else "changed"
+                if stats["changed"]
+                else "passed"
+            )
+            self._ctx.tracer.emit(
+                TraceEvent(
+                    run_id=self._ctx.run_id,
+                    step_number=self._ctx.step_number,
+                    hook="process_output_stream",
+                    processor_id=entry.id,
+                    processor_index=entry.index,
+                    started_at=first,
+                    ended_at=now,
+                    outcome=outcome,
+                    before=f"{stats['count']} chunks",
+                    after=f"{stats['changed']} changed, {stats['held']} held, {stats['dropped']} dropped",
+                    state=snapshot_state(self._ctx.state_for(entry.id)),
+                    chunk_stats=stats,
+                )
+            )
+        self._stats.clear()
+
+
+def _text_length(chunk: AnyChunk) -> int:
+    """The text a chunk carries (0 for chunks without text): a result longer than its input lets held text out."""
+    text = getattr(getattr(chunk, "payload", None), "text", None)
+    return len(text) if isinstance(text, str) else 0

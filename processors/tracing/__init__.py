@@ -1,0 +1,9 @@
+"""Tracing: the events every hook call leaves, and who listens to them.
+
+``events`` holds ``TraceEvent`` (one hook call of one processor: outcome, duration, state before and after) and the
+``TraceHub`` that hands them to the tracers of a run. Exporters to other systems observe the same events.
+"""
+
+from processors.tracing.events import Outcome, RecordingTracer, TraceEvent, TraceHub, Tracer, snapshot_state
+
+__all__ = ["Outcome", "RecordingTracer", "TraceEvent", "TraceHub", "Tracer", "snapshot_state"]

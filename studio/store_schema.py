@@ -1,0 +1,82 @@
+"""The studio's tables (designs, runs, their trace events and violations), beside the runtime's threads.
+
+They have their own ``MetaData``; runs reference the runtime's ``threads`` table by its column object (a thread
+deleted deletes its runs). The runtime knows nothing of them: their history is the studio's own migrations
+(:mod:`studio.migrations`), which continue the runtime's. ``tests/studio/test_store_schema.py`` checks that those
+migrations build exactly these tables.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from processors.memory.schema import SeqKey, TolerantJSON, UTCDateTime, threads
+
+#: The studio's tables only (the runtime's are in ``processors.memory.schema.metadata``).
+metadata = sa.MetaData()
+
+designs = sa.Table(
+    "designs",
+    metadata,
+    sa.Column("id", sa.String(255), primary_key=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("json", sa.Text, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
+)
+
+runs = sa.Table(
+    "runs",
+    metadata,
+    sa.Column("id", sa.String(255), primary_key=True),
+    # No foreign key: a run of a design never saved, or since deleted, still says which design it ran.
+    sa.Column("design_id", sa.String(255), nullable=True),
+    sa.Column("design_json", sa.Text, nullable=True),
+    sa.Column("thread_id", sa.String(255), sa.ForeignKey(threads.c.id, ondelete="CASCADE"), nullable=True),
+    sa.Column("model", sa.Text, nullable=True),
+    sa.Column("started_at", UTCDateTime, nullable=False),
+    sa.Column("finished_at", UTCDateTime, nullable=True),
+    sa.Column("outcome", sa.String(32), nullable=True),
+    sa.Column("finish_reason", sa.String(64), nullable=True),
+    sa.Column("usage", TolerantJSON, nullable=True),
+    sa.Column("tripwire", TolerantJSON, nullable=True),
+    sa.Column("error", sa.Text, nullable=True),
+    sa.Column("input_text", sa.Text, nullable=True),
+    sa.Index("ix_runs_thread_id_started_at", "thread_id", "started_at"),
+    sa.Index("ix_runs_design_id", "design_id"),
+)
+
+trace_events = sa.Table(
+    "trace_events",
+    metadata,
+    sa.Column("seq", SeqKey, primary_key=True, autoincrement=True),
+    sa.Column("run_id", sa.String(255), sa.ForeignKey("runs.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("step_number", sa.Integer, nullable=True),
+    sa.Column("hook", sa.String(64), nullable=False),
+    sa.Column("processor_id", sa.String(255), nullable=False),
+    sa.Column("processor_index", sa.Integer, nullable=True),
+    sa.Column("started_at", sa.Float, nullable=False),
+    sa.Column("ended_at", sa.Float, nullable=False),
+    sa.Column("outcome", sa.String(16), nullable=False),
+    sa.Column("before", sa.Text, nullable=False),
+    sa.Column("after", sa.Text, nullable=False),
+    sa.Column("state", TolerantJSON, nullable=True),
+    sa.Column("detail", sa.Text, nullable=True),
+    sa.Column("chunk_stats", TolerantJSON, nullable=True),
+    sa.Index("ix_trace_events_run_id_seq", "run_id", "seq"),
+)
+
+violations = sa.Table(
+    "violations",
+    metadata,
+    sa.Column("seq", SeqKey, primary_key=True, autoincrement=True),
+    sa.Column("run_id", sa.String(255), sa.ForeignKey("runs.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("processor_id", sa.String(255), nullable=False),
+    sa.Column("message", sa.Text, nullable=False),
+    sa.Column("detail", TolerantJSON, nullable=True),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Index("ix_violations_run_id_seq", "run_id", "seq"),
+)
+
+
+__all__ = ["designs", "metadata", "runs", "trace_events", "violations"]
