@@ -524,3 +524,28 @@ async def test_two_stores_on_one_file_write_side_by_side(db_path: Path) -> None:
     finally:
         await first.close()
         await second.close()
+
+
+async def test_two_applications_branching_from_one_revision_are_both_migrated(db_path: Path) -> None:
+    """Two revision folders that each continue 0001 make a history with two heads: both are applied, both heads
+    are stamped, and reopening finds the database current."""
+    both = (*APP_MIGRATIONS, Path(__file__).parent / "app_migrations_b")
+    store = SqlMemory(url_of(db_path), migrations=both)
+    try:
+        report = await store.open()
+    finally:
+        await store.close()
+    assert report.after == head_revisions(both) == ("t0002", "u0002")
+    with closing(sqlite3.connect(db_path)) as connection:
+        assert sorted(connection.execute("SELECT version_num FROM alembic_version").fetchall()) == [
+            ("t0002",),
+            ("u0002",),
+        ]
+        assert connection.execute("SELECT count(*) FROM notes").fetchone() == (0,)
+        assert connection.execute("SELECT count(*) FROM labels").fetchone() == (0,)
+    again = SqlMemory(url_of(db_path), migrations=both)
+    try:
+        reopened = await again.open()
+    finally:
+        await again.close()
+    assert (reopened.before, reopened.after, reopened.upgraded) == (("t0002", "u0002"), ("t0002", "u0002"), False)
