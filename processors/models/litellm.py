@@ -3,7 +3,9 @@
 This is the only module that imports litellm, and it does so lazily, off the event loop's thread, the first
 time a call is made: litellm takes ~3 s to import, which would freeze the studio's UI and slow every test that
 never talks to a provider. Everything litellm returns is typed ``Any``; the rest of the runtime only ever sees
-:mod:`processors.models.base` events and :class:`processors.errors.ModelAPIError`.
+:mod:`processors.models.base` events and :class:`processors.errors.ModelAPIError`. Reading litellm's chunks
+(:mod:`~processors.models.litellm_stream`) and its exceptions (:mod:`~processors.models.litellm_errors`) live
+beside it: they only read attributes, so they need no import.
 
 Behaviour of litellm 1.110.2 this adapter relies on (checked against a local SSE server,
 ``tests/support/openai_server.py``):
@@ -37,34 +39,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import email.utils
 import importlib
-import json
 import os
 import re
-import time
 import urllib.parse
-import uuid
-from collections.abc import AsyncIterator, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from processors.errors import ModelAPIError
-from processors.messages.surrogates import SurrogateJoiner, scrub, scrub_json
+from processors.messages.surrogates import scrub_json
 from processors.models.base import (
-    Finish,
     ModelEvent,
     ModelRequest,
-    ReasoningDelta,
-    ResponseMetadata,
-    TextDelta,
-    ToolCallComplete,
-    ToolCallDelta,
-    ToolCallStart,
 )
-from processors.usage import Usage
-
-__all__ = ["LiteLLMModel"]
+from processors.models.litellm_errors import DROPPED_STREAM_MESSAGE, to_model_api_error
+from processors.models.litellm_stream import StreamAssembler, get_field
 
 #: The imported litellm module once the first call loaded it.
 _litellm: Any = None
@@ -73,16 +63,6 @@ _litellm: Any = None
 #: whether and when to retry (it sees ``retryable`` and ``retry_after``); retries hidden inside litellm would
 #: multiply with it and delay errors by seconds.
 _BASE_SETTINGS: dict[str, Any] = {"num_retries": 0, "max_retries": 0}
-
-_FINISH_REASONS: dict[str, str] = {
-    "stop": "stop",
-    "length": "length",
-    "tool_calls": "tool-calls",
-    "function_call": "tool-calls",
-    "content_filter": "content-filter",
-}
-
-DROPPED_STREAM_MESSAGE = "The provider closed the stream before it finished"
 
 
 async def _load_litellm() -> Any:
@@ -164,7 +144,7 @@ class LiteLLMModel:
         except Exception as exc:
             raise to_model_api_error(exc, provider=self.provider) from exc
 
-        assembler = _StreamAssembler(self.model_id)
+        assembler = StreamAssembler(self.model_id)
         try:
             answer = _http_answer(response)
             if answer is not None and answer.is_page():
@@ -257,16 +237,16 @@ def _http_answer(response: Any) -> _HttpAnswer | None:
     other providers at least leave the headers in ``_hidden_params``. Only the host is kept of the URL: a path
     or query string can carry a key.
     """
-    http = _get(_get(response, "completion_stream"), "response")
+    http = get_field(get_field(response, "completion_stream"), "response")
     if http is not None and hasattr(http, "headers"):
         with contextlib.suppress(Exception):
             url = http.url
             host = f"{url.host}:{url.port}" if url.port else str(url.host)
             return _HttpAnswer(http.status_code, str(http.headers.get("content-type") or ""), host, http)
-    hidden = _get(response, "_hidden_params")
-    headers = _get(hidden, "additional_headers") if isinstance(hidden, Mapping) else None
+    hidden = get_field(response, "_hidden_params")
+    headers = get_field(hidden, "additional_headers") if isinstance(hidden, Mapping) else None
     if isinstance(headers, Mapping) and headers.get("llm_provider-content-type"):
-        api_base = _get(hidden, "api_base")
+        api_base = get_field(hidden, "api_base")
         host = ""
         if isinstance(api_base, str):
             with contextlib.suppress(ValueError):
@@ -309,278 +289,4 @@ def _response_format(schema: dict[str, Any]) -> dict[str, Any]:
     return {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}
 
 
-# --- response mapping -----------------------------------------------------------------------------------------
-
-
-def _get(obj: Any, name: str) -> Any:
-    """Read a field from a litellm pydantic object or a plain dict (providers differ)."""
-    if obj is None:
-        return None
-    if isinstance(obj, Mapping):
-        return obj.get(name)
-    return getattr(obj, name, None)
-
-
-@dataclass
-class _ToolCallState:
-    index: int
-    tool_call_id: str
-    name: str | None = None
-    arguments: list[str] = field(default_factory=list)
-    started: bool = False
-
-
-class _StreamAssembler:
-    """Turns litellm chunks into model events; keeps what ``Finish`` and ``ToolCallComplete`` need."""
-
-    def __init__(self, model_id: str) -> None:
-        self._model_id = model_id
-        self._metadata_sent = False
-        self._calls: list[_ToolCallState] = []
-        self._current: dict[int, _ToolCallState] = {}
-        self.raw_finish_reason: str | None = None
-        self.usage: Usage | None = None
-        self.saw_usage = False
-        # A provider may split an emoji's JSON surrogate pair across two events: join the halves as they come.
-        self._text = SurrogateJoiner()
-        self._reasoning = SurrogateJoiner()
-        self._produced = False
-
-    def empty(self) -> bool:
-        """Nothing at all came of the stream: no text, no reasoning, no tool call, no usage."""
-        return not (self._produced or self._calls or self.saw_usage)
-
-    def feed(self, chunk: Any) -> Iterator[ModelEvent]:
-        if not self._metadata_sent:
-            self._metadata_sent = True
-            yield ResponseMetadata(_get(chunk, "id"), _get(chunk, "model") or self._model_id)
-        usage = _get(chunk, "usage")
-        if usage is not None:
-            self.saw_usage = True
-            self.usage = _usage(usage)
-        for choice in _get(chunk, "choices") or ():  # the usage chunk has no choices
-            if (_get(choice, "index") or 0) != 0:
-                continue
-            delta = _get(choice, "delta")
-            if delta is not None:
-                reasoning = _get(delta, "reasoning_content")
-                if reasoning:
-                    self._produced = True
-                    reasoning = self._reasoning.feed(reasoning)
-                    if reasoning:
-                        yield ReasoningDelta(reasoning)
-                content = _get(delta, "content")
-                if content:
-                    self._produced = True
-                    content = self._text.feed(content)
-                    if content:
-                        yield TextDelta(content)
-                for call in _get(delta, "tool_calls") or ():
-                    yield from self._tool_call(call)
-            reason = _get(choice, "finish_reason")
-            if reason is not None:
-                self.raw_finish_reason = str(reason)
-
-    def _tool_call(self, call: Any) -> Iterator[ModelEvent]:
-        index = _get(call, "index") or 0
-        call_id = _get(call, "id")
-        function = _get(call, "function")
-        name = _get(function, "name")
-        fragment = _get(function, "arguments")
-        state = self._current.get(index)
-        if state is None or (call_id and call_id != state.tool_call_id):
-            # Some adapters reuse index 0 for every call; a new id is then the only sign of a new call.
-            state = _ToolCallState(index, call_id or f"call_{uuid.uuid4().hex}")
-            self._current[index] = state
-            self._calls.append(state)
-        if name and not state.name:
-            state.name = name
-        if fragment:
-            state.arguments.append(fragment)
-        if not state.started:
-            if state.name is None:
-                return  # hold the fragments until the name arrives: a start needs one
-            state.started = True
-            yield ToolCallStart(state.tool_call_id, state.name)
-            if state.arguments:
-                yield ToolCallDelta(state.tool_call_id, "".join(state.arguments))
-        elif fragment:
-            yield ToolCallDelta(state.tool_call_id, fragment)
-
-    def finish(self) -> Iterator[ModelEvent]:
-        held = self._reasoning.flush()  # half a pair whose other half never came: U+FFFD
-        if held:
-            yield ReasoningDelta(held)
-        held = self._text.flush()
-        if held:
-            yield TextDelta(held)
-        for state in sorted(self._calls, key=lambda s: s.index):  # sorted() is stable: arrival order per index
-            name = state.name or ""
-            if not state.started:
-                yield ToolCallStart(state.tool_call_id, name)
-            yield ToolCallComplete(state.tool_call_id, name, scrub("".join(state.arguments)))
-        reason = finish_reason(self.raw_finish_reason, had_tool_calls=bool(self._calls))
-        yield Finish(reason, self.usage, self.raw_finish_reason)
-
-
-def finish_reason(raw: str | None, *, had_tool_calls: bool = False) -> str:
-    """Map an OpenAI/litellm finish reason to Mastra's (``tool_calls`` → ``tool-calls`` ...)."""
-    if raw is None:
-        return "tool-calls" if had_tool_calls else "unknown"
-    return _FINISH_REASONS.get(raw, "other")
-
-
-def _usage(usage: Any) -> Usage:
-    prompt = _get(usage, "prompt_tokens") or 0
-    completion = _get(usage, "completion_tokens") or 0
-    total = _get(usage, "total_tokens")
-    return Usage(
-        input_tokens=prompt,
-        output_tokens=completion,
-        total_tokens=total if total is not None else prompt + completion,
-        reasoning_tokens=_get(_get(usage, "completion_tokens_details"), "reasoning_tokens"),
-        cached_input_tokens=_get(_get(usage, "prompt_tokens_details"), "cached_tokens"),
-    )
-
-
-# --- errors ---------------------------------------------------------------------------------------------------
-
-_LITELLM_PREFIX = re.compile(r"^(?:(?:litellm\.)?\w*(?:Error|Exception|Timeout)(?::|\s+-)\s*)+")
-
-
-def to_model_api_error(exc: BaseException, *, provider: str | None = None) -> ModelAPIError:
-    """One error shape for every litellm/openai/httpx failure, so error processors need not know providers."""
-    provider = _get(exc, "llm_provider") or provider
-    mid_stream = False
-    original = exc
-    if type(exc).__name__ == "MidStreamFallbackError":
-        mid_stream = True
-        original = _get(exc, "original_exception") or exc
-
-    headers = _response_headers(original)
-    status = _get(original, "status_code")
-    body = _response_body(original)
-    provider_message = _provider_message(body)
-    retry_after = _retry_after(headers)
-
-    if headers and isinstance(status, int):  # a real HTTP answer: trust its status
-        return ModelAPIError(
-            status,
-            provider_message or _clean(str(original)),
-            _retryable_status(status),
-            retry_after=retry_after,
-            provider=provider,
-            body=body,
-        )
-    transport = _transport_error(exc)
-    if mid_stream or transport is not None:
-        if mid_stream:
-            message = DROPPED_STREAM_MESSAGE
-        elif _is_timeout(transport):
-            message = "The provider did not answer in time"
-        else:
-            message = "Could not reach the provider"
-        detail = _clean(str(original))
-        if detail and detail.rstrip(".") not in message:
-            message = f"{message} ({detail})"
-        return ModelAPIError(None, message, True, retry_after=retry_after, provider=provider, body=body)
-    # No HTTP answer and no transport failure: litellm refused the call itself (bad parameters, unknown
-    # provider ...). Keep its status when it gave one; such errors do not heal by retrying.
-    code = status if isinstance(status, int) else None
-    return ModelAPIError(
-        code,
-        provider_message or _clean(str(exc)) or type(exc).__name__,
-        code is not None and _retryable_status(code),
-        retry_after=retry_after,
-        provider=provider,
-        body=body,
-    )
-
-
-def _retryable_status(status: int) -> bool:
-    return status in (408, 409, 429) or status >= 500
-
-
-def _transport_error(exc: BaseException) -> BaseException | None:
-    """The connection/timeout error in ``exc``'s cause chain, if any (litellm wraps them in status errors)."""
-    # litellm's own dependencies, imported here so importing this module stays cheap.
-    import httpx
-    import openai
-
-    kinds = (openai.APIConnectionError, httpx.TransportError, ConnectionError, TimeoutError)
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        if isinstance(current, kinds):
-            return current
-        current = current.__cause__ or current.__context__
-    return None
-
-
-def _is_timeout(exc: BaseException | None) -> bool:
-    import httpx
-    import openai
-
-    return isinstance(exc, (openai.APITimeoutError, httpx.TimeoutException, TimeoutError))
-
-
-def _response_headers(exc: BaseException) -> dict[str, str]:
-    """Headers of the provider's HTTP answer, lower-cased; empty when litellm made the response up."""
-    for candidate in (_get(exc, "litellm_response_headers"), _get(_get(exc, "response"), "headers")):
-        if candidate:
-            with contextlib.suppress(Exception):
-                return {str(k).lower(): str(v) for k, v in dict(candidate).items()}
-    return {}
-
-
-def _response_body(exc: BaseException) -> Any:
-    """The error body as the provider sent it (parsed JSON), else litellm's ``.body``."""
-    response = _get(exc, "response")
-    content: Any = None
-    with contextlib.suppress(Exception):
-        content = response.content if response is not None else None
-    if content:
-        try:
-            return json.loads(content)
-        except ValueError:
-            return content.decode("utf-8", "replace") if isinstance(content, bytes) else content
-    return _get(exc, "body")
-
-
-def _provider_message(body: Any) -> str | None:
-    if isinstance(body, Mapping):
-        error = body.get("error")
-        if isinstance(error, Mapping) and isinstance(error.get("message"), str):
-            return str(error["message"])
-        if isinstance(error, str):
-            return error
-        if isinstance(body.get("message"), str):
-            return str(body["message"])
-    return None
-
-
-def _clean(text: str) -> str:
-    """litellm's message without its class-name prefixes (``litellm.BadRequestError: OpenAIException - ``)."""
-    text = text.split(" Original exception:", 1)[0].split(" Error_str:", 1)[0]
-    return _LITELLM_PREFIX.sub("", text).strip()
-
-
-def _retry_after(headers: Mapping[str, str]) -> float | None:
-    """Seconds to wait, from ``retry-after-ms`` (OpenAI) or ``Retry-After`` (seconds or an HTTP date)."""
-    millis = headers.get("retry-after-ms")
-    if millis:
-        with contextlib.suppress(ValueError):
-            return max(0.0, float(millis) / 1000)
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
+__all__ = ["DROPPED_STREAM_MESSAGE", "LiteLLMModel"]

@@ -33,7 +33,9 @@ from processors.models.base import (
     ToolCallDelta,
     ToolCallStart,
 )
-from processors.models.litellm import LiteLLMModel, _StreamAssembler, finish_reason, to_model_api_error
+from processors.models.litellm import LiteLLMModel
+from processors.models.litellm_errors import to_model_api_error
+from processors.models.litellm_stream import StreamAssembler, finish_reason
 from tests.support.openai_server import OpenAIServer, StreamReply, ToolCallReply
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -291,7 +293,7 @@ def test_finish_reason_mapping(raw: str | None, had_tools: bool, mapped: str) ->
 
 def test_assembler_copes_with_late_names_reused_indexes_and_no_finish_reason() -> None:
     """Shapes litellm's other adapters produce; the OpenAI path never sends them, so feed dicts directly."""
-    assembler = _StreamAssembler("x/model")
+    assembler = StreamAssembler("x/model")
     # fmt: off
     chunks: list[dict[str, Any]] = [
         {"id": "r1", "model": "m", "choices": [{"index": 0, "delta": {"tool_calls": [
