@@ -45,21 +45,19 @@ JSON-safe. How its argument schema is made from type hints (or checked when give
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import copy
 import inspect
 import json
 import re
-import sys
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, overload
+from collections.abc import Callable, Mapping
+from typing import Any
 
-import pydantic_core
 from pydantic import BaseModel, ValidationError
 
 from processors import json_limits
 from processors.context import RequestContext, StreamWriter
 from processors.errors import ToolArgumentsError
+from processors.tools.calling import ThreadSafeWriter, discarding_writer, is_async_callable
 from processors.tools.docstrings import parse_docstring
 from processors.tools.schema import (
     arguments_message,
@@ -73,7 +71,7 @@ from processors.tools.schema import (
     tool_signature,
 )
 
-__all__ = ["Tool", "parse_docstring", "serialize_result", "tool", "tools_by_name"]
+__all__ = ["Tool", "parse_docstring"]
 
 _NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 _EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
@@ -160,7 +158,7 @@ class Tool:
         self.name = name
         self.description = description
         self.execute = execute
-        self.is_async = _is_async_callable(execute)
+        self.is_async = is_async_callable(execute)
         self._writer_param = None
         self._context_param = None
         self._named_params = frozenset()
@@ -271,12 +269,12 @@ class Tool:
             kwargs[self._context_param] = request_context if request_context is not None else RequestContext()
         if self.is_async:
             if self._writer_param is not None:
-                kwargs[self._writer_param] = writer if writer is not None else _discarding_writer()
+                kwargs[self._writer_param] = writer if writer is not None else discarding_writer()
             result = self.execute(**kwargs)
         else:
             if self._writer_param is not None:
-                target = writer if writer is not None else _discarding_writer()
-                kwargs[self._writer_param] = _ThreadSafeWriter(target, asyncio.get_running_loop())
+                target = writer if writer is not None else discarding_writer()
+                kwargs[self._writer_param] = ThreadSafeWriter(target, asyncio.get_running_loop())
             result = await asyncio.to_thread(self.execute, **kwargs)
         if inspect.isawaitable(result):
             result = await result
@@ -344,154 +342,3 @@ class Tool:
         if self._instance_param is not None:
             return {self._instance_param: instance}
         return {kwarg: getattr(instance, field) for field, kwarg in self._kwarg_names.items()}
-
-
-# --------------------------------------------------------------------------------------------------------------
-# @tool
-
-
-@overload
-def tool(fn: Callable[..., Any], /, *, name: str | None = None, description: str | None = None) -> Tool: ...
-
-
-@overload
-def tool(*, name: str | None = None, description: str | None = None) -> Callable[[Callable[..., Any]], Tool]: ...
-
-
-def tool(
-    fn: Callable[..., Any] | None = None, /, *, name: str | None = None, description: str | None = None
-) -> Tool | Callable[[Callable[..., Any]], Tool]:
-    """Make a :class:`Tool` from a function (sync or async): ``@tool``, ``@tool(name=..., description=...)``.
-
-    The schema comes from the type hints (through a pydantic model, so ``Literal``, enums, ``Optional``, lists,
-    pydantic models and ``Annotated[..., Field(...)]`` all work); parameters with defaults are optional. The
-    description is the docstring's text before its first section; each argument's description comes from a
-    Google-style ``Args:`` section, ``:param x:`` fields or a numpy-style ``Parameters`` section. A bad name is a
-    ``ValueError`` at once.
-    """
-    frame = sys._getframe(1)
-    localns = dict(frame.f_locals) if frame.f_locals is not frame.f_globals else None
-    del frame
-
-    def decorate(function: Callable[..., Any]) -> Tool:
-        return Tool._from_function(function, name, description, localns)
-
-    if fn is None:
-        return decorate
-    return decorate(fn)
-
-
-# --------------------------------------------------------------------------------------------------------------
-# tools_by_name
-
-
-def tools_by_name(
-    tools: Iterable[Tool | Callable[..., Any]] | Mapping[str, Tool | Callable[..., Any]] | None,
-) -> dict[str, Tool]:
-    """The agent's tools keyed by name, from a list (names from the tools) or a mapping (the keys name them).
-
-    Plain functions are wrapped with :func:`tool`. Raises ``ValueError`` on a duplicate or invalid name and
-    ``TypeError`` on something that is not a tool.
-    """
-    if tools is None:
-        return {}
-    result: dict[str, Tool] = {}
-    if isinstance(tools, Mapping):
-        for key, item in tools.items():
-            if not isinstance(key, str):
-                raise TypeError(f"tool mapping keys must be names (str), got {key!r}")
-            found = _as_tool(item)
-            result[key] = found if found.name == key else found.renamed(key)
-        return result
-    if isinstance(tools, (str, bytes)):
-        raise TypeError("tools must be a list or a mapping of tools, not a string")
-    for item in tools:
-        found = _as_tool(item)
-        if found.name in result:
-            raise ValueError(f"Duplicate tool name {found.name!r}: every tool given to an agent needs its own name")
-        result[found.name] = found
-    return result
-
-
-def _as_tool(item: object) -> Tool:
-    if isinstance(item, Tool):
-        return item
-    if callable(item):
-        return Tool._from_function(item, None, None, None)
-    raise TypeError(f"expected a Tool or a function, got {type(item).__name__}")
-
-
-# --------------------------------------------------------------------------------------------------------------
-# serialize_result
-
-
-def serialize_result(value: Any) -> Any:
-    """A JSON-safe copy of a tool's result (Mastra's ``ensureSerializable``).
-
-    pydantic models are dumped in JSON mode, dataclasses become dicts, tuples and sets lists, datetimes ISO
-    strings, enums their values, UUIDs/Decimals/paths strings, non-finite floats ``None``, bytes UTF-8 text (or
-    base64); anything else becomes ``str(value)`` (and the whole value does when it cannot be walked, e.g. a cycle).
-    """
-    for bytes_mode in ("utf8", "base64"):
-        try:
-            return pydantic_core.to_jsonable_python(
-                value, fallback=_fallback, inf_nan_mode="null", bytes_mode=bytes_mode
-            )
-        except UnicodeDecodeError:
-            continue
-        except Exception:
-            break
-    return _fallback(value)
-
-
-def _fallback(value: Any) -> str:
-    try:
-        return str(value)
-    except Exception:
-        return object.__repr__(value)
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Async detection and writers
-
-
-def _is_async_callable(fn: Callable[..., Any]) -> bool:
-    if inspect.iscoroutinefunction(fn):
-        return True
-    call = getattr(fn, "__call__", None)  # noqa: B004 - a callable object's async __call__
-    return call is not None and not inspect.isfunction(fn) and inspect.iscoroutinefunction(call)
-
-
-def _discard(_chunk: Any) -> None:
-    return None
-
-
-def _discarding_writer() -> StreamWriter:
-    return StreamWriter(emit=_discard)
-
-
-class _ThreadSafeWriter(StreamWriter):
-    """The writer a sync tool gets in its worker thread: each ``custom`` call runs on the event loop and waits.
-
-    So chunks keep their order, reach the stream before the tool's result, and errors (an invalid chunk) are
-    raised in the tool, exactly as for an async tool.
-    """
-
-    __slots__ = ("_loop", "_target")
-
-    def __init__(self, target: StreamWriter, loop: asyncio.AbstractEventLoop) -> None:
-        super().__init__(emit=_discard)
-        self._target = target
-        self._loop = loop
-
-    def custom(self, chunk: Any, **options: Any) -> Any:
-        done: concurrent.futures.Future[Any] = concurrent.futures.Future()
-
-        def run() -> None:
-            try:
-                done.set_result(self._target.custom(chunk, **options))
-            except BaseException as exc:
-                done.set_exception(exc)
-
-        self._loop.call_soon_threadsafe(run)
-        return done.result()
