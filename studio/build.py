@@ -29,6 +29,7 @@ from studio.design import (
     DesignError,
     Lane,
     ModelConfig,
+    explain_option_error,
 )
 
 logger = logging.getLogger(__name__)
@@ -44,9 +45,22 @@ def build_processor(catalogue: Catalogue, lane: Lane, index: int, entry: ChainEn
     from processors.agent import check_lane
 
     where = entry_label(lane, index, entry)
+    from processors.builtin.base import InvalidOptionsError
+
     try:
         processor = catalogue.create(entry.type, entry.options)
         check_lane([processor], lane)
+    except InvalidOptionsError as error:  # named as the form names it (text kept as typed that is no JSON...)
+        problems = "; ".join(
+            f"{path}: {explain_option_error(entry.options, path, message)}" for path, message in error.errors.items()
+        )
+        raise DesignError(
+            f"{where}: Invalid options for {entry.type}: {problems}",
+            path=f"{lane}[{index}]",
+            lane=lane,
+            index=index,
+            uid=entry.uid,
+        ) from error
     except Exception as error:  # unknown type, invalid options, a plug-in's own failure: all the user's to fix
         raise DesignError(
             f"{where}: {error}", path=f"{lane}[{index}]", lane=lane, index=index, uid=entry.uid

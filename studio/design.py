@@ -19,7 +19,7 @@ import logging
 import os
 import re
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -438,6 +438,19 @@ def save_design(design: AgentDesign, path: str | os.PathLike[str]) -> None:
 # ---------------------------------------------------------------------------------------- building an agent
 
 
+def explain_option_error(options: Mapping[str, Any], path: str, message: str) -> str:
+    """A JSON field kept as the text the user typed (it was no JSON) says so, rather than "Input should be a valid
+    list": the chain entry and the refused run then name the real problem."""
+    value = options.get(path.partition(".")[0])
+    if not isinstance(value, str) or value.lstrip()[:1] not in ("{", "["):
+        return message
+    try:
+        json.loads(value)
+    except ValueError as error:
+        return f"Not valid JSON: {error}"
+    return message
+
+
 __all__ = [
     "DEMO_MODEL",
     "DESIGN_VERSION",
@@ -447,6 +460,7 @@ __all__ = [
     "DesignError",
     "Lane",
     "ModelConfig",
+    "explain_option_error",
     "load_design",
     "new_uid",
     "save_design",

@@ -39,7 +39,7 @@ from PySide6.QtGui import QUndoStack
 
 from processors.builtin.base import BuiltinProcessor, InvalidOptionsError
 from processors.pipeline.processor import LANE_HOOKS
-from studio.design import LANES, AgentDesign, ChainEntry, Lane, ModelConfig
+from studio.design import LANES, AgentDesign, ChainEntry, Lane, ModelConfig, explain_option_error
 
 __all__ = ["SETTINGS", "CatalogueLike", "CatalogueRecord", "DesignDocument"]
 
@@ -207,7 +207,7 @@ class DesignDocument(QObject):
         try:
             processor_class.parse_options(dict(options))
         except InvalidOptionsError as error:
-            return dict(error.errors)
+            return {path: explain_option_error(options, path, message) for path, message in error.errors.items()}
         return {}
 
     def option_defaults(self, type_name: str) -> dict[str, Any]:

@@ -299,9 +299,17 @@ class _TextAreaEditor(FieldEditor):
             return None
         return text
 
+    def raw_text(self) -> str | None:
+        """A JSON field's text that is no JSON is kept as typed (a string where an object or a list belongs), so
+        the entry is marked invalid and runs are refused until it is fixed, and nothing typed is lost. An untyped
+        field keeps nothing: any string is a valid value there."""
+        return self._text.toPlainText() if self.spec.kind == "json" else None
+
     def set_value(self, value: Any) -> None:
         if self.spec.kind == "string_list":
             text = "\n".join(str(item) for item in value or [])
+        elif self.spec.kind == "json" and isinstance(value, str):
+            text = value  # text kept as typed because it was no JSON: shown back as it is
         elif self.spec.kind == "json" or (self.spec.kind == "any_text" and not isinstance(value, str)):
             text = "" if value is None or value == [] else json.dumps(value, indent=2, ensure_ascii=False)
         else:

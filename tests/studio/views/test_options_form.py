@@ -147,7 +147,7 @@ def test_text_that_is_no_number_is_explained(form: OptionsForm, document: Design
     assert form.error_text("batch_size").startswith("Input should be a valid integer")
 
 
-def test_a_bad_regex_in_a_rule_is_named_and_not_committed(
+def test_a_bad_regex_is_named_and_json_that_is_no_json_is_kept_as_typed(
     form: OptionsForm, document: DesignDocument, qtbot: Any
 ) -> None:
     form.show_entry("regex")
@@ -155,18 +155,27 @@ def test_a_bad_regex_in_a_rule_is_named_and_not_committed(
     assert isinstance(rules, QPlainTextEdit)
     rules.setPlainText('[{"name": "order id", "pattern": "ORD-(\\\\d+"}]')
     assert form.error_text("rules").startswith("item 1, pattern: invalid regular expression 'ORD-(\\\\d+'")
-    rules.setPlainText('[{"name": "order id", "pattern": ')
+    broken = '[{"name": "order id", "pattern": '
+    rules.setPlainText(broken)
     assert form.error_text("rules").startswith("Not valid JSON")
     form.flush()  # what the pause in typing would do now
-    assert document.entry("regex").options == {"presets": ["pii"]}
-    assert document.undo_stack().count() == 0
-    rules.setPlainText('[{"name": "order id", "pattern": "ORD-\\\\d+"}]')
+    # kept as typed, so the saved design says what the form says and the entry can be marked invalid
+    assert document.entry("regex").options == {"presets": ["pii"], "rules": broken}
+    assert document.option_errors("RegexFilter", document.entry("regex").options) == {
+        "rules": "Not valid JSON: Expecting value: line 1 column 34 (char 33)"
+    }
+    form.show_entry("batch")
+    form.show_entry("regex")  # shown back as typed, with the reason
+    assert form.editor("rules").toPlainText() == broken
+    assert form.error_text("rules").startswith("Not valid JSON")
+    form.editor("rules").setPlainText('[{"name": "order id", "pattern": "ORD-\\\\d+"}]')
     assert not form.has_errors()
-    qtbot.waitUntil(lambda: document.undo_stack().count() == 1)
+    qtbot.waitUntil(lambda: document.entry("regex").options.get("rules") != broken)
     assert document.entry("regex").options == {
         "presets": ["pii"],
         "rules": [{"name": "order id", "pattern": "ORD-\\d+"}],
     }
+    assert document.option_errors("RegexFilter", document.entry("regex").options) == {}
 
 
 def test_a_valid_edit_is_one_undo_step(form: OptionsForm, document: DesignDocument, qtbot: Any) -> None:
