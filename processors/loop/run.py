@@ -48,7 +48,8 @@ from processors.loop.phases import (
 from processors.loop.run_state import RunState, in_background
 from processors.loop.step import EndRun, RetryStep, StepBuilder, StepState, replay
 from processors.loop.tool_calls import run_tools
-from processors.messages import new_id
+from processors.memory.base import Memory
+from processors.messages import Message, new_id
 from processors.models import resolve_model
 from processors.models.base import LanguageModel, ModelRequest, TextDelta
 from processors.pipeline.runner import notify_violation
@@ -66,15 +67,14 @@ class Run(RunState):
         config = self.config
         terminal: list[AnyChunk] = []
         try:
+            yield self.chunk(StartChunk, {})
             for text in config.instructions:
                 self.message_list.add_system(text)
             if config.memory is not None and config.thread_id:
-                remembered = await config.memory.load_messages(config.thread_id, resource_id=config.resource_id)
-                self.message_list.add(remembered, "memory")
+                self.message_list.add(await self._remembered(config.memory, config.thread_id), "memory")
             self.message_list.add(self._input, "input")
             if config.context_messages:
                 self.message_list.add(config.context_messages, "context")
-            yield self.chunk(StartChunk, {})
             for chunk in await run_input(self):
                 yield chunk
             self.initial_system = self.message_list.get_system_messages()
@@ -165,6 +165,17 @@ class Run(RunState):
                 await asyncio.shield(self.saving)
         for chunk in terminal:
             yield chunk
+
+    async def _remembered(self, memory: Memory, thread_id: str) -> list[Message]:
+        """The thread's history. A store that fails ends the run with an ``error`` chunk saying so (the stream's
+        contract: one terminal chunk, never a raw exception); nothing is saved, so the thread stays as it was."""
+        try:
+            return list(await memory.load_messages(thread_id, resource_id=self.config.resource_id))
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            message = f"The conversation's history could not be loaded: {type(error).__name__}: {error}"
+            raise EndRun(self.error_chunk(error, message)) from None
 
     async def _step(self, step_number: int, state: StepState) -> AsyncGenerator[AnyChunk, None]:
         """One model call and what follows it. The model's chunks are the hot path, written inline."""

@@ -148,3 +148,26 @@ async def test_keyboard_interrupt_from_the_adapter_is_not_swallowed() -> None:
     agent = make_agent(Flaky([], KeyboardInterrupt()))
     with pytest.raises(KeyboardInterrupt):
         await agent.generate("hi")
+
+
+async def test_a_history_that_cannot_be_loaded_ends_with_an_error_chunk_and_changes_nothing(tmp_path: Path) -> None:
+    """The stream's contract holds when memory fails: ``start`` then one ``error`` naming the failure, no model
+    call, and the damaged database left as it was (nothing saved)."""
+    path = tmp_path / "threads.db"
+    path.write_bytes(b"this is not a database, it is a text file with enough bytes to look like one" * 20)
+    before = path.read_bytes()
+    memory = SqlMemory(f"sqlite:///{path}")
+    model = Flaky(["never"], None)
+    agent = Agent(id="a", model=model, memory=memory)
+
+    chunks, result = await run_stream(agent, "hi", thread_id="t1")
+    await memory.close()
+
+    assert kinds(chunks) == ["start", "error"]
+    payload = chunks[-1].payload.error  # type: ignore[union-attr]
+    assert payload["name"] == "DatabaseCorruptError"
+    assert payload["message"].startswith("The conversation's history could not be loaded: DatabaseCorruptError: ")
+    assert str(path) in payload["message"]
+    assert result.finish_reason == "error" and result.error == payload["message"]
+    assert model.calls == 0
+    assert path.read_bytes() == before
