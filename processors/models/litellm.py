@@ -162,9 +162,10 @@ class LiteLLMModel:
         finally:
             await _close_quietly(response)
 
-        if answer is not None and not answer.is_stream() and assembler.empty():
-            # Not a page we recognised, but not a model stream either, and nothing came of it: litellm made
-            # up a "stop" for a body it could not parse. Say what came back instead of an empty answer.
+        if answer is not None and assembler.empty() and (not answer.is_stream() or answer.is_plain_json()):
+            # Not a page we recognised, but not a model stream either (or a whole JSON document where a stream
+            # was asked for: a server that ignores ``stream``), and nothing came of it: litellm made up a "stop"
+            # for a body it could not parse. Say what came back instead of an empty answer.
             raise await answer.error(self.provider)
         if assembler.raw_finish_reason is None and not assembler.saw_usage:
             # Neither the finish chunk nor the usage chunk (which follows it) arrived: the stream was cut.
@@ -203,6 +204,10 @@ class _HttpAnswer:
     def is_stream(self) -> bool:
         return not self.media_type or self.media_type in _STREAM_TYPES or self.media_type.endswith("+json")
 
+    def is_plain_json(self) -> bool:
+        """One JSON document: a few providers stream in it, but when nothing came of it, it was a whole answer."""
+        return self.media_type == "application/json"
+
     async def preview(self) -> str:
         """The first bytes of the body, one line, for the error message (empty when it cannot be read)."""
         if self.response is None:
@@ -217,7 +222,12 @@ class _HttpAnswer:
         return text if len(text) <= _BODY_PREVIEW else text[: _BODY_PREVIEW - 1] + "…"
 
     async def error(self, provider: str | None) -> ModelAPIError:
-        kind = "a web page" if self.is_page() else "something that is not a model stream"
+        if self.is_page():
+            kind = "a web page"
+        elif self.is_plain_json():
+            kind = "a whole JSON document where a stream was asked for (a server that does not stream?)"
+        else:
+            kind = "something that is not a model stream"
         status = f"HTTP {self.status}" if self.status is not None else "a response"
         message = (
             f"The provider's address answered with {kind} ({status}, {self.content_type or 'no content type'}, "

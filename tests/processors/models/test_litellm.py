@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import json
 import os
 import socket
 import subprocess
@@ -600,6 +601,28 @@ async def test_a_plain_text_body_with_status_200_is_an_error_too(openai_server: 
     assert not any(isinstance(e, TextDelta) for e in events)
     assert error.status_code == 200
     assert "something that is not a model stream (HTTP 200, text/plain" in error.message
+
+
+async def test_a_whole_json_completion_where_a_stream_was_asked_for_is_an_error_not_an_empty_answer(
+    openai_server: OpenAIServer,
+) -> None:
+    """A server that ignores ``stream: true`` and answers with one chat-completion document: litellm reads no event
+    from it and makes up a "stop", which was an empty answer; it is an error saying what came back."""
+    completion = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "test-model",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "Hello"}, "finish_reason": "stop"}],
+    }
+    openai_server.reply_html(json.dumps(completion), content_type="application/json")
+
+    events, error = await fail(make_model(openai_server))
+
+    assert not any(isinstance(e, TextDelta) for e in events)
+    assert error.status_code == 200 and not error.retryable
+    assert "a whole JSON document where a stream was asked for" in error.message
+    assert "(HTTP 200, application/json, from 127.0.0.1:" in error.message
 
 
 async def test_an_empty_answer_streamed_as_sse_is_not_mistaken_for_a_page(openai_server: OpenAIServer) -> None:
