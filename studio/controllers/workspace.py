@@ -230,7 +230,7 @@ class Workspace(QObject):
             agent, text, thread_id=self.thread_id, design_id=design.id, design_json=design.to_json()
         )
         self.chat.add_user_message(text, run_id=run_id)
-        if grant is not None and grant.withheld:
+        if grant is not None and grant.withheld and not self._was_declined(grant):
             self.chat.add_error(self._withheld_notice(grant, running=True), run_id=run_id)
             self._ask_approval(grant)
         self.chat.begin_run(run_id, model=design.model.model)  # the reply's placeholder, at once
@@ -286,8 +286,12 @@ class Workspace(QObject):
             "connection, Ctrl+,) and send again."
         )
 
+    def _was_declined(self, grant: KeyGrant) -> bool:
+        """The user said no to this key at this endpoint in this session: neither asked nor told again."""
+        return (grant.provider, grant.endpoint) in self._declined
+
     def _ask_approval(self, grant: KeyGrant) -> None:
-        if grant.endpoint is not None and (grant.provider, grant.endpoint) not in self._declined:
+        if grant.endpoint is not None and not self._was_declined(grant):
             self.endpoint_approval_requested.emit(grant)
 
     def answer_endpoint_approval(self, grant: KeyGrant, approved: bool) -> None:

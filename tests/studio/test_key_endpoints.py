@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 from studio.controllers.workspace import Workspace
 from studio.design import AgentDesign, ModelConfig
 from studio.endpoints import EndpointError, endpoint_host, normalise_endpoint, same_endpoint
-from studio.models.chat_model import ErrorItem
+from studio.models.chat_model import AssistantItem, ErrorItem
 from studio.secrets import SERVICE, SecretStore
 from studio.views.endpoint_approval import EndpointApproval
 from tests.studio.conftest import open_studio, run
@@ -195,6 +195,10 @@ def test_a_refused_endpoint_is_not_asked_about_again_and_gets_no_key(
     send_and_wait(qloop, workspace, "again")
     assert len(asked) == 1
     assert KEY not in json.dumps(openai_server.request_headers)
+    # The user chose: a local server that needs no key is not followed by the same notice at every message.
+    notices = [item for item in workspace.chat.items if isinstance(item, ErrorItem)]
+    assert len(notices) == 1 and "was not sent to" in notices[0].plain_text
+    assert [item.text for item in workspace.chat.items if isinstance(item, AssistantItem)] == ["one", "two"]
     run(qloop, workspace.shutdown())
 
 
