@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncGenerator
 from typing import Any
 
@@ -55,6 +56,8 @@ from processors.models.base import LanguageModel, ModelRequest, TextDelta
 from processors.pipeline.runner import notify_violation
 from processors.result import Step
 from processors.tripwire import TripWire
+
+logger = logging.getLogger(__name__)
 
 
 class Run(RunState):
@@ -146,6 +149,11 @@ class Run(RunState):
             if self.current_state is not None and not self.current_state.accepted:
                 self._keep_partial_step(self.current_state, error)
             terminal = [self.error_chunk(error)]
+        except Exception as error:  # a bug or input the run cannot use: the stream still ends with one terminal chunk
+            logger.exception("run %s failed", self.run_id)
+            if self.current_state is not None and not self.current_state.accepted:
+                self._keep_partial_step(self.current_state, error)
+            terminal = [self.error_chunk(error, f"The run failed: {type(error).__name__}: {error}")]
         except (GeneratorExit, asyncio.CancelledError):  # the consumer stopped the run: keep what it saw
             self.ctx.abort_signal.set()
             self.finish_reason = "abort"

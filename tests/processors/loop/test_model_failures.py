@@ -171,3 +171,16 @@ async def test_a_history_that_cannot_be_loaded_ends_with_an_error_chunk_and_chan
     assert result.finish_reason == "error" and result.error == payload["message"]
     assert model.calls == 0
     assert path.read_bytes() == before
+
+
+async def test_input_the_run_cannot_use_ends_with_one_error_chunk_not_a_raw_exception() -> None:
+    model = Flaky(["never"], None)
+    agent = Agent(id="a", model=model)
+
+    chunks, result = await run_stream(agent, 42)  # not a message, a list of them or text
+
+    assert kinds(chunks) == ["start", "error"]
+    payload = chunks[-1].payload.error  # type: ignore[union-attr]
+    assert payload["name"] == "TypeError"
+    assert payload["message"] == "The run failed: TypeError: 'int' object is not iterable"
+    assert result.finish_reason == "error" and model.calls == 0

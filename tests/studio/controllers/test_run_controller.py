@@ -178,10 +178,31 @@ class MeltedMemory:
         pass
 
 
-def test_an_exception_in_the_agent_is_a_readable_run_failed_not_a_dialog(loop: qasync.QEventLoop, qtbot: Any) -> None:
+def test_a_store_that_fails_inside_the_agent_finishes_the_run_with_a_readable_error_not_a_dialog(
+    loop: qasync.QEventLoop, qtbot: Any
+) -> None:
     controller = RunController()
     recorder = Recorder(controller)
     agent = Agent(id="a", model=ScriptedModel(["unused"]), memory=MeltedMemory())
+
+    run_id = run(loop, controller, agent)
+
+    assert recorder.names() == ["run_started", "chunk_received", "chunk_received", "run_finished"]
+    finished = recorder.of("run_finished")[0]
+    assert finished[0] == run_id and finished[1].finish_reason == "error"
+    assert finished[1].error == "The conversation's history could not be loaded: RuntimeError: the socket melted"
+    assert not controller.is_running
+    assert QApplication.activeModalWidget() is None
+    assert not [w for w in QApplication.topLevelWidgets() if isinstance(w, (QDialog, QMessageBox)) and w.isVisible()]
+
+
+def test_an_exception_from_the_agent_is_a_readable_run_failed_not_a_dialog(loop: qasync.QEventLoop, qtbot: Any) -> None:
+    def melted_lane(request_context: Any) -> list[Any]:  # a lane given as a callable, resolved by stream()
+        raise RuntimeError("the socket melted")
+
+    controller = RunController()
+    recorder = Recorder(controller)
+    agent = Agent(id="a", model=ScriptedModel(["unused"]), input_processors=melted_lane)
 
     run_id = run(loop, controller, agent)
 
