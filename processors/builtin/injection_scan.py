@@ -1,0 +1,274 @@
+"""How the injection signals are searched quickly: one needle pass per text, lower-case patterns, bounded windows.
+
+The signals (:mod:`~processors.builtin.injection_signals`) are case-insensitive patterns, each gated by *needles*
+(lower-case substrings of which one must occur). Searching them naively costs about 1 ms per 1,000 characters of a
+long document, because Python's ``re`` cannot skip ahead in a case-insensitive pattern: it tries every position.
+So each text is read this way instead:
+
+* **lower-cased once**, and every signal compiled a second time for the lower-cased text without
+  ``IGNORECASE`` (:class:`FastPattern`): its top-level alternatives searched one by one, a leading ``\\b`` checked
+  by hand and a leading optional group tried both ways, so that each search starts with literal text and ``re``
+  jumps from one possible first letter to the next instead of trying every position. The first match is the
+  same as the original pattern's on the original text (same start, same end);
+* **one pass for every needle** (:func:`needle_positions`): a zero-width trie of all needles finds, at each
+  position, the longest needle that starts there; the shorter ones starting there are its prefixes. That gives
+  the position of every occurrence of every needle, instead of one ``in`` test and one ``find`` loop per needle;
+* on a long text, each signal is searched only in **windows** around its needles' occurrences (every match lies
+  within :data:`REACH` characters of a needle), merged where they overlap, so the characters searched per
+  signal never exceed the text's length plus a window's.
+
+:class:`ScanCost` counts the searches and the characters they cover (tests use it to check that the work grows
+linearly with the text without timing anything).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Final, NamedTuple
+
+#: Texts at least this long are searched only near their needles (shorter ones are searched whole).
+WINDOWED_FROM: Final = 1200
+#: Every signal's match lies within this many characters of one of its needles, on each side.
+REACH: Final = 260
+
+
+@dataclass
+class ScanCost:
+    """What the searches of one or more texts cost: pattern searches run, and the characters they covered."""
+
+    searches: int = 0
+    characters: int = 0
+    needle_passes: int = 0
+    needle_characters: int = 0
+    per_signal: dict[int, int] = field(default_factory=dict)
+
+    def searched(self, signal: int, start: int, end: int) -> None:
+        self.searches += 1
+        self.characters += end - start
+        self.per_signal[signal] = self.per_signal.get(signal, 0) + end - start
+
+
+def lower(text: str) -> str:
+    """``text.lower()`` with the same length as ``text``, so that offsets line up with the original.
+
+    Only ``İ`` (U+0130) lower-cases to two characters (``i`` and a combining dot); it becomes ``i``, the letter
+    that a case-insensitive pattern matches it as.
+    """
+    lowered = text.lower()
+    return lowered if len(lowered) == len(text) else text.replace("\u0130", "i").lower()
+
+
+# ------------------------------------------------------------------------------------------------ patterns
+def lower_pattern(pattern: str) -> str:
+    """``pattern`` with its literal letters lower-cased (escapes such as ``\\S``, ``\\W``, ``\\B`` kept)."""
+    return re.sub(
+        r"\\.|[^\\]+",
+        lambda m: m.group() if m.group().startswith("\\") else m.group().lower(),
+        pattern,
+        flags=re.DOTALL,
+    )
+
+
+def _closing(pattern: str, start: int) -> int:
+    """The index just past the group or character class opening at ``pattern[start]``."""
+    depth, i = 0, start
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "[":
+            i = _class_end(pattern, i)
+            if depth == 0:
+                return i
+            continue
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise ValueError(f"unbalanced pattern: {pattern!r}")
+
+
+def _class_end(pattern: str, start: int) -> int:
+    """The index just past the character class opening at ``pattern[start]`` (``[``)."""
+    i = start + 1
+    if i < len(pattern) and pattern[i] == "^":
+        i += 1
+    if i < len(pattern) and pattern[i] == "]":
+        i += 1
+    while pattern[i] != "]":
+        i += 2 if pattern[i] == "\\" else 1
+    return i + 1
+
+
+def top_level_alternatives(pattern: str) -> list[str]:
+    """``pattern`` split at its top-level ``|`` (not inside groups or classes)."""
+    alternatives, start, i = [], 0, 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+        elif char in "[(":
+            i = _closing(pattern, i)
+        elif char == "|":
+            alternatives.append(pattern[start:i])
+            start = i = i + 1
+        else:
+            i += 1
+    alternatives.append(pattern[start:])
+    return alternatives
+
+
+def _both_ways(alternative: str) -> list[str]:
+    """A leading optional group ``(?:X)?REST`` as ``(?:X)REST`` then ``REST``, so each starts with literal text."""
+    if not alternative.startswith("(?:"):
+        return [alternative]
+    end = _closing(alternative, 0)
+    if alternative[end : end + 1] != "?" or alternative[end + 1 : end + 2] in ("?", "+"):
+        return [alternative]
+    rest = alternative[end + 1 :]
+    return [alternative[:end] + rest, *_both_ways(rest)]
+
+
+class _Part(NamedTuple):
+    pattern: re.Pattern[str]
+    #: The alternative began with ``\b``: checked by hand, so that the pattern itself starts with literal text.
+    boundary: bool
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+class FastPattern:
+    """A case-insensitive pattern, searched in a lower-cased text as fast as ``re`` allows (see the module doc).
+
+    ``search(lower(text), pos, endpos)`` finds the match that ``original.search(text, pos, endpos)`` finds.
+    """
+
+    __slots__ = ("_parts",)
+
+    def __init__(self, pattern: str) -> None:
+        parts = []
+        for alternative in top_level_alternatives(lower_pattern(pattern)):
+            boundary = alternative.startswith("\\b")
+            body = alternative[2:] if boundary else alternative
+            parts += [_Part(re.compile(way), boundary) for way in _both_ways(body)]
+        self._parts: tuple[_Part, ...] = tuple(parts)
+
+    def search(self, lowered: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
+        """The leftmost match (the earlier alternative on a tie), as the original pattern would find it."""
+        end = len(lowered) if endpos is None else min(endpos, len(lowered))
+        best: re.Match[str] | None = None
+        for part in self._parts:
+            found = self._first(part, lowered, pos, end)
+            if found is not None and (best is None or found.start() < best.start()):
+                best = found
+        return best
+
+    @staticmethod
+    def _first(part: _Part, lowered: str, pos: int, end: int) -> re.Match[str] | None:
+        at = pos
+        while True:
+            found = part.pattern.search(lowered, at, end)
+            if found is None or not part.boundary:
+                return found
+            start = found.start()
+            before = start > 0 and _is_word(lowered[start - 1])
+            if before != (start < end and _is_word(lowered[start])):
+                return found
+            at = start + 1
+
+
+# ------------------------------------------------------------------------------------------------ needles
+def _trie(words: Iterable[str]) -> str:
+    """A regular expression matching the longest of ``words`` at a position (a trie of literal branches)."""
+    root: dict[str, dict] = {}  # type: ignore[type-arg]
+    for word in words:
+        node = root
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def build(node: dict[str, dict]) -> str:  # type: ignore[type-arg]
+        branches = [re.escape(char) + build(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return build(root)
+
+
+class NeedleScanner:
+    """Every occurrence of a set of lower-case needles in one pass (two: ASCII needles, then the others)."""
+
+    def __init__(self, needles: Iterable[str]) -> None:
+        words = sorted(set(needles))
+        ascii_words = [w for w in words if w.isascii()]
+        other_words = [w for w in words if not w.isascii()]
+        self._ascii = self._compile(ascii_words)
+        self._other = self._compile(other_words)
+        #: For each needle, the needles that are its prefixes (itself included): they start where it starts.
+        self._prefixes: dict[str, tuple[str, ...]] = {
+            word: tuple(other for other in words if word.startswith(other)) for word in words
+        }
+
+    @staticmethod
+    def _compile(words: list[str]) -> re.Pattern[str] | None:
+        if not words:
+            return None
+        first = "".join(sorted({re.escape(w[0]) for w in words}))
+        # The leading class lets ``re`` test one character before entering the trie at each position.
+        return re.compile(f"(?=[{first}])(?=({_trie(words)}))")
+
+    def positions(self, lowered: str, cost: ScanCost | None = None) -> dict[str, list[int]]:
+        """Needle → the start of each of its occurrences in ``lowered``, in order."""
+        found: dict[str, list[int]] = {}
+        passes = [self._ascii] if lowered.isascii() else [self._ascii, self._other]
+        for scanner in passes:
+            if scanner is None:
+                continue
+            if cost is not None:
+                cost.needle_passes += 1
+                cost.needle_characters += len(lowered)
+            for match in scanner.finditer(lowered):
+                at = match.start()
+                for needle in self._prefixes[match.group(1)]:
+                    found.setdefault(needle, []).append(at)
+        return found
+
+
+def windows(needles: Iterable[str], positions: dict[str, list[int]], length: int) -> list[tuple[int, int]]:
+    """The merged ranges within :data:`REACH` of an occurrence of one of ``needles``, clipped to the text."""
+    spans = sorted(
+        (max(0, at - REACH), min(length, at + len(needle) + REACH))
+        for needle in needles
+        for at in positions.get(needle, ())
+    )
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            if end > merged[-1][1]:
+                merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return merged
+
+
+__all__ = [
+    "REACH",
+    "WINDOWED_FROM",
+    "FastPattern",
+    "NeedleScanner",
+    "ScanCost",
+    "lower",
+    "lower_pattern",
+    "top_level_alternatives",
+    "windows",
+]
