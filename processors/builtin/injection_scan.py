@@ -38,16 +38,25 @@ REACH: Final = 260
 class ScanCost:
     """What the searches of one or more texts cost: pattern searches run, and the characters they covered."""
 
+    #: Searches of a range of the text, and the characters those ranges held.
     searches: int = 0
     characters: int = 0
+    #: Matches tried at one position.
+    tries: int = 0
     needle_passes: int = 0
     needle_characters: int = 0
     per_signal: dict[int, int] = field(default_factory=dict)
 
     def searched(self, signal: int, start: int, end: int) -> None:
+        """A search of ``text[start:end]`` for signal number ``signal``."""
         self.searches += 1
         self.characters += end - start
         self.per_signal[signal] = self.per_signal.get(signal, 0) + end - start
+
+    def tried(self, signal: int) -> None:
+        """A match tried at one position (where an anchored part's head occurs)."""
+        self.tries += 1
+        self.per_signal[signal] = self.per_signal.get(signal, 0) + 1
 
 
 def lower(text: str) -> str:
@@ -135,10 +144,55 @@ def _both_ways(alternative: str) -> list[str]:
     return [alternative[:end] + rest, *_both_ways(rest)]
 
 
-class _Part(NamedTuple):
+#: Characters that make a pattern character anything but itself.
+_SYNTAX: Final = frozenset("\\()[]{}?*+|^$.")
+_QUANTIFIERS: Final = frozenset("?*+{")
+
+
+def _literal_prefix(pattern: str) -> str:
+    """The literal text every match of ``pattern`` starts with (``ignor`` for ``ignor(?:e|es)``, ``prompt`` for
+    ``prompts?``); empty when it starts with anything else."""
+    prefix, i = "", 0
+    while i < len(pattern):
+        char, step = pattern[i], 1
+        if char == "\\":
+            char, step = pattern[i + 1 : i + 2], 2
+            if char.isalnum():  # \s, \b, \w, \d, \x.., \u....: not one literal character
+                break
+        elif char in _SYNTAX:
+            break
+        if pattern[i + step : i + step + 1] in _QUANTIFIERS:
+            break  # the character may repeat or be missing
+        prefix += char
+        i += step
+    return prefix
+
+
+def _heads(body: str) -> list[str]:
+    """The literal texts one of which every match of ``body`` starts with (none known: empty)."""
+    if body.startswith("(?:"):
+        end = _closing(body, 0)
+        if body[end : end + 1] in _QUANTIFIERS:
+            return []
+        prefixes = [_literal_prefix(alternative) for alternative in top_level_alternatives(body[3 : end - 1])]
+        return [] if "" in prefixes else prefixes
+    prefix = _literal_prefix(body)
+    return [prefix] if prefix else []
+
+
+#: A literal prefix shorter than this is too common to anchor a part on (``i``, ``do``, ``in``).
+_SHORTEST_HEAD: Final = 3
+
+
+class Part(NamedTuple):
+    """One way a :class:`FastPattern` can match, as a pattern that starts with literal text."""
+
     pattern: re.Pattern[str]
     #: The alternative began with ``\b``: checked by hand, so that the pattern itself starts with literal text.
     boundary: bool
+    #: Needles one of which every match *starts* with (empty: not known), so that a long text is searched only
+    #: after their occurrences, not on both sides.
+    heads: frozenset[str]
 
 
 def _is_word(char: str) -> bool:
@@ -149,40 +203,124 @@ class FastPattern:
     """A case-insensitive pattern, searched in a lower-cased text as fast as ``re`` allows (see the module doc).
 
     ``search(lower(text), pos, endpos)`` finds the match that ``original.search(text, pos, endpos)`` finds.
+    ``needles`` (lower-case) are the signal's: a part whose every match starts with one of them is *anchored*.
     """
 
-    __slots__ = ("_parts",)
+    __slots__ = ("needles", "parts")
 
-    def __init__(self, pattern: str) -> None:
+    def __init__(self, pattern: str, needles: Iterable[str] = ()) -> None:
+        self.needles: tuple[str, ...] = tuple(needles)
         parts = []
         for alternative in top_level_alternatives(lower_pattern(pattern)):
             boundary = alternative.startswith("\\b")
             body = alternative[2:] if boundary else alternative
-            parts += [_Part(re.compile(way), boundary) for way in _both_ways(body)]
-        self._parts: tuple[_Part, ...] = tuple(parts)
+            for way in _both_ways(body):
+                parts.append(Part(re.compile(way), boundary, self._anchors(_heads(way))))
+        self.parts: tuple[Part, ...] = tuple(parts)
+
+    def _anchors(self, prefixes: list[str]) -> frozenset[str]:
+        """For each literal prefix, the signal's needle it starts with, else the prefix itself when it is long
+        enough to be a rare needle; none at all when one prefix is too short."""
+        heads = set()
+        for prefix in prefixes:
+            needle = next((n for n in self.needles if prefix.startswith(n)), None)
+            if needle is None and len(prefix) < _SHORTEST_HEAD:
+                return frozenset()
+            heads.add(needle or prefix)
+        return frozenset(heads)
+
+    @property
+    def heads(self) -> frozenset[str]:
+        """Every head of every anchored part (the needle pass must find them too)."""
+        return frozenset(head for part in self.parts for head in part.heads)
 
     def search(self, lowered: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
         """The leftmost match (the earlier alternative on a tie), as the original pattern would find it."""
         end = len(lowered) if endpos is None else min(endpos, len(lowered))
         best: re.Match[str] | None = None
-        for part in self._parts:
-            found = self._first(part, lowered, pos, end)
+        for part in self.parts:
+            found = first_match(part, lowered, pos, end)
             if found is not None and (best is None or found.start() < best.start()):
                 best = found
         return best
 
+    def find(
+        self, lowered: str, positions: dict[str, list[int]], cost: ScanCost | None = None, signal: int = 0
+    ) -> tuple[int, int] | None:
+        """The span of the first match in ``lowered``, given the ``positions`` of the needles in it.
+
+        An anchored part is tried only where its heads occur. Any other part is searched in the whole text when
+        it is shorter than :data:`WINDOWED_FROM`, else only in the :func:`windows` around the signal's needles.
+        """
+        best: tuple[int, int] | None = None
+        for part in self.parts:
+            found = (
+                self._at_heads(part, lowered, positions, best, cost, signal)
+                if part.heads
+                else self._in_windows(part, lowered, positions, best, cost, signal)
+            )
+            if found is not None and (best is None or found[0] < best[0]):
+                best = found
+        return best
+
     @staticmethod
-    def _first(part: _Part, lowered: str, pos: int, end: int) -> re.Match[str] | None:
-        at = pos
-        while True:
-            found = part.pattern.search(lowered, at, end)
-            if found is None or not part.boundary:
-                return found
-            start = found.start()
-            before = start > 0 and _is_word(lowered[start - 1])
-            if before != (start < end and _is_word(lowered[start])):
-                return found
-            at = start + 1
+    def _at_heads(
+        part: Part,
+        lowered: str,
+        positions: dict[str, list[int]],
+        best: tuple[int, int] | None,
+        cost: ScanCost | None,
+        signal: int,
+    ) -> tuple[int, int] | None:
+        """An anchored part: tried where its heads occur, in order (every match starts at one)."""
+        starts = sorted({at for head in part.heads for at in positions.get(head, ())})
+        for at in starts:
+            if best is not None and at >= best[0]:
+                return None  # anything found from here starts later than the match in hand (or ties and loses)
+            if part.boundary and (at > 0 and _is_word(lowered[at - 1])) == _is_word(lowered[at]):
+                continue
+            if cost is not None:
+                cost.tried(signal)
+            found = part.pattern.match(lowered, at)
+            if found is not None:
+                return found.span()
+        return None
+
+    def _in_windows(
+        self,
+        part: Part,
+        lowered: str,
+        positions: dict[str, list[int]],
+        best: tuple[int, int] | None,
+        cost: ScanCost | None,
+        signal: int,
+    ) -> tuple[int, int] | None:
+        """Any other part: searched whole in a short text, else within :data:`REACH` of the signal's needles."""
+        length = len(lowered)
+        spans = [(0, length)] if length < WINDOWED_FROM else windows(self.needles, positions, length)
+        for start, end in spans:
+            if best is not None and start >= best[0]:
+                return None
+            if cost is not None:
+                cost.searched(signal, start, end)
+            found = first_match(part, lowered, start, end)
+            if found is not None:
+                return found.span()
+        return None
+
+
+def first_match(part: Part, lowered: str, pos: int, end: int) -> re.Match[str] | None:
+    """The first match of ``part`` in ``lowered[pos:end]``, its leading ``\b`` checked here."""
+    at = pos
+    while True:
+        found = part.pattern.search(lowered, at, end)
+        if found is None or not part.boundary:
+            return found
+        start = found.start()
+        before = start > 0 and _is_word(lowered[start - 1])
+        if before != (start < end and _is_word(lowered[start])):
+            return found
+        at = start + 1
 
 
 # ------------------------------------------------------------------------------------------------ needles
@@ -224,8 +362,9 @@ class NeedleScanner:
         if not words:
             return None
         first = "".join(sorted({re.escape(w[0]) for w in words}))
-        # The leading class lets ``re`` test one character before entering the trie at each position.
-        return re.compile(f"(?=[{first}])(?=({_trie(words)}))")
+        # Starting with a class lets ``re`` skip to the next possible first letter in C; the lookbehind then steps
+        # back over that letter and captures the longest needle starting there (zero width: overlaps are found).
+        return re.compile(f"[{first}](?<=(?=({_trie(words)})).)")
 
     def positions(self, lowered: str, cost: ScanCost | None = None) -> dict[str, list[int]]:
         """Needle → the start of each of its occurrences in ``lowered``, in order."""
@@ -238,7 +377,7 @@ class NeedleScanner:
                 cost.needle_passes += 1
                 cost.needle_characters += len(lowered)
             for match in scanner.finditer(lowered):
-                at = match.start()
+                at = match.start(1)
                 for needle in self._prefixes[match.group(1)]:
                     found.setdefault(needle, []).append(at)
         return found
@@ -266,7 +405,9 @@ __all__ = [
     "WINDOWED_FROM",
     "FastPattern",
     "NeedleScanner",
+    "Part",
     "ScanCost",
+    "first_match",
     "lower",
     "lower_pattern",
     "top_level_alternatives",

@@ -40,6 +40,9 @@ _HAS_HOMOGLYPH: Final = re.compile(f"[{_HOMOGLYPH_FROM}]")
 _SPACED_LATIN: Final = re.compile(
     r"[A-Za-z](?<![\w][A-Za-z])[ .\-_*·]{1,3}(?:[A-Za-z][ .\-_*·]{1,3}){4,}[A-Za-z](?![\w])"
 )
+#: What every spaced run holds one to three characters after its start (a separator, then three single letters):
+#: it starts with a separator, so ``re`` skips a long text quickly, and the run is looked for only from there.
+_SPACED_HINT: Final = re.compile(r"[ .\-_*·][A-Za-z][ .\-_*·]{1,3}[A-Za-z][ .\-_*·]{1,3}[A-Za-z][ .\-_*·]")
 #: Three or more CJK characters each followed by spaces, then one more (written to start with the character class,
 #: so that ``re`` skips the rest of the text quickly).
 _SPACED_CJK: Final = re.compile(
@@ -93,7 +96,8 @@ def views(text: str) -> list[View]:
         if candidate and candidate != plain and all(candidate != view.text for view in found):
             found.append(View(candidate, True))
 
-    spaced = _SPACED_LATIN.search(plain)
+    hint = _SPACED_HINT.search(plain)
+    spaced = _SPACED_LATIN.search(plain, max(0, hint.start() - 3)) if hint else None
     if spaced:
         add(_SPACED_LATIN.sub(_joined, _around(plain, spaced.start(), spaced.end())))
     if not plain.isascii():

@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from processors.builtin.base import BuiltinProcessor
 from processors.builtin.guard_models import GuardFormat, ask_guard
-from processors.builtin.injection_scan import WINDOWED_FROM, FastPattern, NeedleScanner, ScanCost, lower, windows
+from processors.builtin.injection_scan import FastPattern, NeedleScanner, ScanCost, lower
 from processors.builtin.injection_signals import SIGNALS
 from processors.builtin.injection_views import views
 from processors.builtin.judge import JudgeError, JudgeOptions, consult_judge, judge_failed, judge_model
@@ -94,7 +94,7 @@ def heuristic_scores(
         for index, signal in enumerate(SIGNALS):
             if signal.type not in types or positions.keys().isdisjoint(signal.needles):
                 continue
-            found = _search(index, lowered, positions, cost)
+            found = _FAST[index].find(lowered, positions, cost, index)
             if found is None:
                 continue
             start, end = found
@@ -111,28 +111,12 @@ def heuristic_scores(
     return {kind: round(1.0 - miss, 4) for kind, miss in misses.items()}, hits
 
 
-_SCANNER: Final = NeedleScanner(needle for signal in SIGNALS for needle in signal.needles)
 #: Each signal's pattern, compiled for the lower-cased text (same index as in ``SIGNALS``).
-_FAST: Final = tuple(FastPattern(signal.pattern.pattern) for signal in SIGNALS)
-
-
-def _search(
-    index: int, lowered: str, positions: dict[str, list[int]], cost: ScanCost | None
-) -> tuple[int, int] | None:
-    """The span of signal ``index``'s first match: in the whole text when it is short, else in windows around its
-    needles. Searched in the lower-cased text (see :mod:`~processors.builtin.injection_scan`)."""
-    pattern = _FAST[index]
-    if len(lowered) < WINDOWED_FROM:
-        spans = [(0, len(lowered))]
-    else:
-        spans = windows(SIGNALS[index].needles, positions, len(lowered))
-    for start, end in spans:
-        if cost is not None:
-            cost.searched(index, start, end)
-        found = pattern.search(lowered, start, end)
-        if found is not None:
-            return found.span()
-    return None
+_FAST: Final = tuple(FastPattern(signal.pattern.pattern, signal.needles) for signal in SIGNALS)
+#: One pass over a text finds every needle, and every head an anchored part starts with.
+_SCANNER: Final = NeedleScanner(
+    [needle for signal in SIGNALS for needle in signal.needles] + [head for fast in _FAST for head in fast.heads]
+)
 
 
 def _asked_about_quotes(text: str) -> list[tuple[int, int]]:
