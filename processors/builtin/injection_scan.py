@@ -59,17 +59,25 @@ class ScanCost:
         self.per_signal[signal] = self.per_signal.get(signal, 0) + 1
 
 
-def lower(text: str) -> str:
-    """``text.lower()`` with the same length as ``text``, so that offsets line up with the original.
+#: Letters a case-insensitive pattern matches as ASCII ones but ``str.lower`` leaves alone: dotless ``ı`` and long
+#: ``ſ`` (Python's ``re`` treats them as ``i`` and ``s``).
+_FOLDS: Final = str.maketrans({"\u0131": "i", "\u017f": "s"})
 
-    Only ``İ`` (U+0130) lower-cases to two characters (``i`` and a combining dot); it becomes ``i``, the letter
-    that a case-insensitive pattern matches it as.
+
+def lower(text: str) -> str:
+    """``text`` lower-cased as a case-insensitive pattern reads it, with the same length as ``text``.
+
+    ``str.lower`` changes only ``İ`` (U+0130) into two characters (``i`` and a combining dot): it becomes ``i``,
+    as do ``ı`` and ``ſ`` ``s``, so that offsets line up with the original and every match is kept.
     """
     lowered = text.lower()
-    return lowered if len(lowered) == len(text) else text.replace("\u0130", "i").lower()
+    if len(lowered) != len(text):
+        lowered = text.replace("\u0130", "i").lower()
+    if not lowered.isascii() and ("\u0131" in lowered or "\u017f" in lowered):
+        lowered = lowered.translate(_FOLDS)
+    return lowered
 
 
-# ------------------------------------------------------------------------------------------------ patterns
 def lower_pattern(pattern: str) -> str:
     """``pattern`` with its literal letters lower-cased (escapes such as ``\\S``, ``\\W``, ``\\B`` kept)."""
     return re.sub(
@@ -356,6 +364,10 @@ class NeedleScanner:
         self._prefixes: dict[str, tuple[str, ...]] = {
             word: tuple(other for other in words if word.startswith(other)) for word in words
         }
+
+    @property
+    def needles(self) -> frozenset[str]:
+        return frozenset(self._prefixes)
 
     @staticmethod
     def _compile(words: list[str]) -> re.Pattern[str] | None:
