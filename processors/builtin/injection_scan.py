@@ -188,8 +188,10 @@ def _heads(body: str) -> list[str]:
     return [prefix] if prefix else []
 
 
-#: A literal prefix shorter than this is too common to anchor a part on (``i``, ``do``, ``in``).
+#: A literal prefix shorter than this is too common to anchor a part on (``i``, ``do``, ``in``; ``你``): three
+#: letters of an alphabet, two characters of Chinese.
 _SHORTEST_HEAD: Final = 3
+_SHORTEST_WIDE_HEAD: Final = 2
 
 
 class Part(NamedTuple):
@@ -232,7 +234,7 @@ class FastPattern:
         heads = set()
         for prefix in prefixes:
             needle = next((n for n in self.needles if prefix.startswith(n)), None)
-            if needle is None and len(prefix) < _SHORTEST_HEAD:
+            if needle is None and len(prefix) < (_SHORTEST_HEAD if prefix.isascii() else _SHORTEST_WIDE_HEAD):
                 return frozenset()
             heads.add(needle or prefix)
         return frozenset(heads)
