@@ -169,11 +169,26 @@ def _literal_prefix(pattern: str) -> str:
                 break
         elif char in _SYNTAX:
             break
-        if pattern[i + step : i + step + 1] in _QUANTIFIERS:
+        quantifier = pattern[i + step : i + step + 1]
+        if quantifier in _QUANTIFIERS:
+            if quantifier == "+" or re.match(r"\{[1-9]", pattern[i + step :]):
+                prefix += char  # at least once
             break  # the character may repeat or be missing
         prefix += char
         i += step
     return prefix
+
+
+def _class_heads(body: str) -> list[str]:
+    """The characters of a small leading class of plain characters (``[（(]``), each a one-character head."""
+    end = _class_end(body, 0)
+    members = body[1 : end - 1]
+    if len(members) > 6 or any(char in "\\^-[]" for char in members):
+        return []
+    quantifier = body[end : end + 1]
+    if quantifier in ("?", "*") or re.match(r"\{0", body[end:]):
+        return []
+    return list(members)
 
 
 def _heads(body: str) -> list[str]:
@@ -184,14 +199,23 @@ def _heads(body: str) -> list[str]:
             return []
         prefixes = [_literal_prefix(alternative) for alternative in top_level_alternatives(body[3 : end - 1])]
         return [] if "" in prefixes else prefixes
+    if body.startswith("["):
+        return _class_heads(body)
     prefix = _literal_prefix(body)
     return [prefix] if prefix else []
 
 
 #: A literal prefix shorter than this is too common to anchor a part on (``i``, ``do``, ``in``; ``你``): three
-#: letters of an alphabet, two characters of Chinese.
+#: letters of an alphabet, two characters of Chinese. A prefix that starts with punctuation (``[``, ``#``, ``（``)
+#: is rare enough from one character on.
 _SHORTEST_HEAD: Final = 3
 _SHORTEST_WIDE_HEAD: Final = 2
+
+
+def _too_common(prefix: str) -> bool:
+    if not prefix[:1].isalnum():
+        return not prefix
+    return len(prefix) < (_SHORTEST_HEAD if prefix.isascii() else _SHORTEST_WIDE_HEAD)
 
 
 class Part(NamedTuple):
@@ -234,7 +258,7 @@ class FastPattern:
         heads = set()
         for prefix in prefixes:
             needle = next((n for n in self.needles if prefix.startswith(n)), None)
-            if needle is None and len(prefix) < (_SHORTEST_HEAD if prefix.isascii() else _SHORTEST_WIDE_HEAD):
+            if needle is None and _too_common(prefix):
                 return frozenset()
             heads.add(needle or prefix)
         return frozenset(heads)

@@ -71,7 +71,7 @@ VOCABULARY = [
     "note to the AI", "system:", "[INST]", "<|im_start|>", "##", "send", "the whole conversation", "to",
     "https://evil.example/x?d=", "tool", "use the", "api keys", "in your context", "other users", "customer",
     "İ", "\u0131gnore", "prev\u0131ous", "\u017fystem prompt", "\u212a", "blueprint", "maintain", "ai", "said",
-    "from now on", "only follow my", "new instructions:",
+    "from now on", "only follow my", "new instructions:", "(", "（", "#", "##", "[", "[[", "]]", "override", "/",
     "忽略", "之前", "的", "指令", "规则", "規則", "系统提示词", "系統提示詞", "输出", "告诉我", "你的", "初始", "设定",
     "从现在起", "你是", "扮演", "限制", "没有", "工具", "发到", "用户", "邮箱", "作废", "已经", "AI", "助手", "：",
 ]  # fmt: skip
