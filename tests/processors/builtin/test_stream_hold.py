@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from processors import Agent, Processor
+from processors.builtin.moderation import ModerationProcessor
 from processors.builtin.patterns import MAX_SPAN
 from processors.builtin.pii_detector import PIIDetector
 from processors.builtin.regex_filter import RegexFilter
@@ -44,6 +45,10 @@ FRAGMENTS = [
     "078-05-1121",
     "https://example.com/a?b=c",
     "Sure! ",
+    "I will kill you",  # moderation phrases, whole and continued into a longer word
+    "I will kill your",
+    "go to hell",
+    "Go To Hell",
     "My instructions say: ",
     "Grüße aus Köln, ",
     "naïve café ",
@@ -166,6 +171,29 @@ def test_regex_filter_preset_redaction_does_not_depend_on_the_cut(case: tuple[st
     assert_split_invariant(
         lambda: RegexFilter(presets=["pii", "urls"], strategy="redact", phase="output"), text, deltas
     )
+
+
+@PROPERTY
+@given(cut_texts())
+def test_offline_moderation_filter_does_not_depend_on_the_cut(case: tuple[str, list[str]]) -> None:
+    text, deltas = case
+    assert_split_invariant(lambda: ModerationProcessor(strategy="filter"), text, deltas)
+
+
+@PROPERTY
+@given(cut_texts())
+def test_offline_moderation_block_verdict_does_not_depend_on_the_cut(case: tuple[str, list[str]]) -> None:
+    text, deltas = case
+    assert_verdict_invariant(lambda: ModerationProcessor(strategy="block"), text, deltas)
+    streamed, _, _ = outcome(ModerationProcessor(strategy="block"), deltas)
+    assert not ModerationProcessor().word_scores(streamed + " "), "a phrase streamed before the block"
+
+
+def test_offline_moderation_finds_a_phrase_streamed_one_character_at_a_time() -> None:
+    text = "Fine. I will kill you tomorrow. Bye."
+    assert outcome(ModerationProcessor(strategy="filter"), list(text))[0] == "Fine.  tomorrow. Bye."
+    streamed, _, tripped = outcome(ModerationProcessor(strategy="block"), list(text))
+    assert tripped == "moderation" and "kill" not in streamed
 
 
 # ------------------------------------------------------------------------------------------- bounded hold
