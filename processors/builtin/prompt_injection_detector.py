@@ -91,8 +91,10 @@ def heuristic_scores(
         lowered = lower(view.text)
         positions = _SCANNER.positions(lowered, cost)
         quoted: list[tuple[int, int]] | None = None
-        for index, signal in enumerate(SIGNALS):
-            if signal.type not in types or positions.keys().isdisjoint(signal.needles):
+        # Only the signals with a needle in the text, in their order.
+        for index in sorted({index for needle in positions for index in _BY_NEEDLE.get(needle, ())}):
+            signal = SIGNALS[index]
+            if signal.type not in types:
                 continue
             found = _FAST[index].find(lowered, positions, cost, index)
             if found is None:
@@ -113,6 +115,11 @@ def heuristic_scores(
 
 #: Each signal's pattern, compiled for the lower-cased text (same index as in ``SIGNALS``).
 _FAST: Final = tuple(FastPattern(signal.pattern.pattern, signal.needles) for signal in SIGNALS)
+#: Needle → the signals it lets through (their indexes in ``SIGNALS``).
+_BY_NEEDLE: Final[dict[str, tuple[int, ...]]] = {
+    needle: tuple(index for index, signal in enumerate(SIGNALS) if needle in signal.needles)
+    for needle in {needle for signal in SIGNALS for needle in signal.needles}
+}
 #: One pass over a text finds every needle, and every head an anchored part starts with.
 _SCANNER: Final = NeedleScanner(
     [needle for signal in SIGNALS for needle in signal.needles] + [head for fast in _FAST for head in fast.heads]
