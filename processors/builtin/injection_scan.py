@@ -387,8 +387,9 @@ class NeedleScanner:
         self._ascii = self._compile(ascii_words)
         self._other = self._compile(other_words)
         #: For each needle, the needles that are its prefixes (itself included): they start where it starts.
+        known = set(words)
         self._prefixes: dict[str, tuple[str, ...]] = {
-            word: tuple(other for other in words if word.startswith(other)) for word in words
+            word: tuple(word[:k] for k in range(1, len(word) + 1) if word[:k] in known) for word in words
         }
 
     @property

@@ -14,6 +14,7 @@ As an output processor it also scans tool results (``process_tool_result``) befo
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -86,17 +87,18 @@ def heuristic_scores(
     """
     misses: dict[str, float] = {}
     hits: list[Hit] = []
+    fast, scanner = compiled()
     for view in views(text):
         view_misses: dict[str, float] = {}
         lowered = lower(view.text)
-        positions = _SCANNER.positions(lowered, cost)
+        positions = scanner.positions(lowered, cost)
         quoted: list[tuple[int, int]] | None = None
         # Only the signals with a needle in the text, in their order.
         for index in sorted({index for needle in positions for index in _BY_NEEDLE.get(needle, ())}):
             signal = SIGNALS[index]
             if signal.type not in types:
                 continue
-            found = _FAST[index].find(lowered, positions, cost, index)
+            found = fast[index].find(lowered, positions, cost, index)
             if found is None:
                 continue
             start, end = found
@@ -113,17 +115,28 @@ def heuristic_scores(
     return {kind: round(1.0 - miss, 4) for kind, miss in misses.items()}, hits
 
 
-#: Each signal's pattern, compiled for the lower-cased text (same index as in ``SIGNALS``).
-_FAST: Final = tuple(FastPattern(signal.pattern.pattern, signal.needles) for signal in SIGNALS)
-#: Needle → the signals it lets through (their indexes in ``SIGNALS``).
-_BY_NEEDLE: Final[dict[str, tuple[int, ...]]] = {
-    needle: tuple(index for index, signal in enumerate(SIGNALS) if needle in signal.needles)
-    for needle in {needle for signal in SIGNALS for needle in signal.needles}
-}
-#: One pass over a text finds every needle, and every head an anchored part starts with.
-_SCANNER: Final = NeedleScanner(
-    [needle for signal in SIGNALS for needle in signal.needles] + [head for fast in _FAST for head in fast.heads]
-)
+def _signals_by_needle() -> dict[str, tuple[int, ...]]:
+    """Needle → the signals it lets through (their indexes in ``SIGNALS``, in order)."""
+    found: dict[str, list[int]] = {}
+    for index, signal in enumerate(SIGNALS):
+        for needle in dict.fromkeys(signal.needles):
+            found.setdefault(needle, []).append(index)
+    return {needle: tuple(indexes) for needle, indexes in found.items()}
+
+
+_BY_NEEDLE: Final = _signals_by_needle()
+
+
+@functools.cache
+def compiled() -> tuple[tuple[FastPattern, ...], NeedleScanner]:
+    """Each signal's pattern compiled for the lower-cased text (same index as in ``SIGNALS``), and the scanner
+    whose one pass finds every needle and every head an anchored part starts with. Built on first use: compiling
+    them takes a tenth of a second, which an application that never checks a text should not pay at start-up."""
+    fast = tuple(FastPattern(signal.pattern.pattern, signal.needles) for signal in SIGNALS)
+    scanner = NeedleScanner(
+        [needle for signal in SIGNALS for needle in signal.needles] + [head for part in fast for head in part.heads]
+    )
+    return fast, scanner
 
 
 def _asked_about_quotes(text: str) -> list[tuple[int, int]]:
