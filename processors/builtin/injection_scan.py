@@ -1,24 +1,25 @@
-"""How the injection signals are searched quickly: one needle pass per text, lower-case patterns, bounded windows.
+"""How the injection signals are searched quickly: one needle pass per text, literal-first patterns, anchors.
 
 The signals (:mod:`~processors.builtin.injection_signals`) are case-insensitive patterns, each gated by *needles*
-(lower-case substrings of which one must occur). Searching them naively costs about 1 ms per 1,000 characters of a
-long document, because Python's ``re`` cannot skip ahead in a case-insensitive pattern: it tries every position.
-So each text is read this way instead:
+(lower-case substrings of which one must occur). Searched naively they cost about 1 ms per 1,000 characters of a
+long document, because Python's ``re`` cannot skip ahead in a case-insensitive pattern that starts with ``\\b``:
+it tries every position. So each text is read this way instead:
 
-* **lower-cased once**, and every signal compiled a second time for the lower-cased text without
-  ``IGNORECASE`` (:class:`FastPattern`): its top-level alternatives searched one by one, a leading ``\\b`` checked
-  by hand and a leading optional group tried both ways, so that each search starts with literal text and ``re``
-  jumps from one possible first letter to the next instead of trying every position. The first match is the
-  same as the original pattern's on the original text (same start, same end);
-* **one pass for every needle** (:func:`needle_positions`): a zero-width trie of all needles finds, at each
-  position, the longest needle that starts there; the shorter ones starting there are its prefixes. That gives
-  the position of every occurrence of every needle, instead of one ``in`` test and one ``find`` loop per needle;
-* on a long text, each signal is searched only in **windows** around its needles' occurrences (every match lies
-  within :data:`REACH` characters of a needle), merged where they overlap, so the characters searched per
-  signal never exceed the text's length plus a window's.
+* **lower-cased once** (:func:`lower`, offsets kept), and every signal compiled a second time for it without
+  ``IGNORECASE`` (:class:`FastPattern`): its top-level alternatives become *parts*, a leading ``\\b`` is checked
+  by hand and a leading optional group tried both ways, so that each part starts with literal text and ``re``
+  jumps from one possible first letter to the next. The first match is the original pattern's on the original
+  text (same start, same end);
+* **one pass for every needle** (:class:`NeedleScanner`): a zero-width trie of all needles finds, at each
+  position, the longest needle that starts there (the shorter ones starting there are its prefixes): the position
+  of every occurrence of every needle, instead of one ``in`` test and one ``find`` loop per needle;
+* a part whose every match starts with a known word (``print``, ``ignor``, ``忽略``, ``[``) is **anchored**: it is
+  tried only where that word occurs, which the needle pass already knows. Any other part is searched whole in a
+  short text, and in a long one only in **windows** within :data:`REACH` of the signal's needles, merged where they
+  overlap, so it never searches more than the text's length.
 
-:class:`ScanCost` counts the searches and the characters they cover (tests use it to check that the work grows
-linearly with the text without timing anything).
+:class:`ScanCost` counts the searches, the characters they cover and the matches tried (the tests check with it
+that the work grows linearly with the text, without timing anything).
 """
 
 from __future__ import annotations
@@ -43,8 +44,10 @@ class ScanCost:
     characters: int = 0
     #: Matches tried at one position.
     tries: int = 0
+    #: Needle passes, and the characters they read.
     needle_passes: int = 0
     needle_characters: int = 0
+    #: Signal index → the characters searched and matches tried for it.
     per_signal: dict[int, int] = field(default_factory=dict)
 
     def searched(self, signal: int, start: int, end: int) -> None:
