@@ -111,10 +111,11 @@ def views(text: str) -> list[View]:
         excerpt = _around(plain, hints[cluster], hints[cluster + 2])
         if sum(1 for word in _LEET_WORD.findall(excerpt) if _LEET_HINT.search(word)) >= 3:
             add(_LEET_WORD.sub(lambda m: m.group().lower().translate(_LEET), excerpt))
-    for match in _BASE64.finditer(plain):
-        add(_decoded_base64(match.group()))
-    for match in _HEX.finditer(plain):
-        add(_decoded_hex(match.group()))
+    # A document repeats its identifiers (``processOutputStream`` …): each candidate is decoded once.
+    for candidate in dict.fromkeys(_BASE64.findall(plain)):
+        add(_decoded_base64(candidate))
+    for candidate in dict.fromkeys(_HEX.findall(plain)):
+        add(_decoded_hex(candidate))
     lowered = lower(plain)
     asked = _ROT13_ASKED.search(lowered) if "rot" in lowered else None
     if asked:
