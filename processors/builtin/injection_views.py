@@ -77,9 +77,30 @@ class View(NamedTuple):
     decoded: bool
 
 
+#: Full-width ASCII forms and the ideographic space (every line of Chinese text has some): their NFKC is one ASCII
+#: character each.
+_FULL_WIDTH: Final = re.compile("[\uff01-\uff5e\u3000]")
+_NARROW: Final = {chr(code): unicodedata.normalize("NFKC", chr(code)) for code in (*range(0xFF01, 0xFF5F), 0x3000)}
+
+
+def nfkc(text: str) -> str:
+    """``unicodedata.normalize("NFKC", text)``, without normalising a whole Chinese document for its punctuation.
+
+    Replacing each full-width form by its one-character decomposition leaves the text's full decomposition as it
+    was, so when the result is already in NFKC it is the text's NFKC (else the text is normalised whole).
+    """
+    if unicodedata.is_normalized("NFKC", text):
+        return text
+    if _FULL_WIDTH.search(text):
+        narrowed = _FULL_WIDTH.sub(lambda m: _NARROW[m.group()], text)
+        if unicodedata.is_normalized("NFKC", narrowed):
+            return narrowed
+    return unicodedata.normalize("NFKC", text)
+
+
 def normalise(text: str) -> str:
     """NFKC, invisible characters removed, homoglyphs mapped: the view every message gets."""
-    folded = text if unicodedata.is_normalized("NFKC", text) else unicodedata.normalize("NFKC", text)
+    folded = nfkc(text)
     if not folded.isascii():
         folded = _INVISIBLE.sub("", folded)
         if _HAS_HOMOGLYPH.search(folded):
@@ -167,4 +188,4 @@ def _decoded_hex(candidate: str) -> str:
         return ""
 
 
-__all__ = ["View", "normalise", "views"]
+__all__ = ["View", "nfkc", "normalise", "views"]
