@@ -27,6 +27,8 @@ import re
 import unicodedata
 from typing import Final, NamedTuple
 
+from processors.builtin.injection_scan import FastPattern, lower
+
 _INVISIBLE: Final = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 #: Cyrillic and Greek letters that look like Latin ones (the usual homoglyph swaps).
 _HOMOGLYPH_FROM: Final = "аеорсухіјѕԁԛԝАВЕКМНОРСТХІЈЅΑΒΕΗΙΚΜΝΟΡΤΧΥΖονρ"
@@ -38,7 +40,14 @@ _HAS_HOMOGLYPH: Final = re.compile(f"[{_HOMOGLYPH_FROM}]")
 _SPACED_LATIN: Final = re.compile(
     r"[A-Za-z](?<![\w][A-Za-z])[ .\-_*·]{1,3}(?:[A-Za-z][ .\-_*·]{1,3}){4,}[A-Za-z](?![\w])"
 )
-_SPACED_CJK: Final = re.compile(r"(?:[\u3400-\u9fff\uff0c\u3002][ \u3000]+){3,}[\u3400-\u9fff\uff0c\u3002]")
+#: What every spaced run holds one to three characters after its start (a separator, then three single letters):
+#: it starts with a separator, so ``re`` skips a long text quickly, and the run is looked for only from there.
+_SPACED_HINT: Final = re.compile(r"[ .\-_*·][A-Za-z][ .\-_*·]{1,3}[A-Za-z][ .\-_*·]{1,3}[A-Za-z][ .\-_*·]")
+#: Three or more CJK characters each followed by spaces, then one more (written to start with the character class,
+#: so that ``re`` skips the rest of the text quickly).
+_SPACED_CJK: Final = re.compile(
+    r"[\u3400-\u9fff\uff0c\u3002][ \u3000]+(?:[\u3400-\u9fff\uff0c\u3002][ \u3000]+){2,}[\u3400-\u9fff\uff0c\u3002]"
+)
 _SEPARATORS: Final = re.compile(r"[ .\-_*·\u3000]+")
 #: A word with letters and leetspeak digits mixed (``1gn0r3``, ``pr3v10u5``): read digits as letters.
 _LEET_WORD: Final = re.compile(r"\b(?=[A-Za-z0-9@$]*[A-Za-z])(?=[A-Za-z0-9@$]*[013457@$])[A-Za-z0-9@$]{3,}\b")
@@ -47,11 +56,13 @@ _LEET_HINT: Final = re.compile(r"[013457@$][A-Za-z]")
 _LEET: Final = str.maketrans("013457@$", "oieastas")
 _BASE64: Final = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
 _HEX: Final = re.compile(r"[0-9A-Fa-f](?<![0-9A-Fa-f].)[0-9A-Fa-f](?:[0-9A-Fa-f]{2}){9,}(?![0-9A-Fa-f])")
-_ROT13_ASKED: Final = re.compile(r"(?i)\brot[ -]?13\b")
-_REVERSE_ASKED: Final = re.compile(r"(?i)\brevers|\bbackwards?\b|倒过来|倒過來|倒着|倒著|反过来|反過來")
+#: The requests that undo a disguise, searched in the lower-cased text (:class:`FastPattern`: no per-position
+#: case folding on a long document).
+_ROT13_ASKED: Final = FastPattern(r"\brot[ -]?13\b")
+_REVERSE_ASKED: Final = FastPattern(r"\brevers|\bbackwards?\b|倒过来|倒過來|倒着|倒著|反过来|反過來")
 _REVERSE_CUES: Final = ("revers", "backward", "倒", "反过", "反過")
 _PARTS_CUES: Final = ("part", "combin", "concat", "部分", "段", "拼")
-_PARTS_ASKED: Final = re.compile(r"(?i)\bparts?\b|\bcombine\b|\bconcatenat|部分|两段|兩段|拼起来|拼起來|拼接")
+_PARTS_ASKED: Final = FastPattern(r"\bparts?\b|\bcombine\b|\bconcatenat|部分|两段|兩段|拼起来|拼起來|拼接")
 _QUOTED: Final = re.compile(r"[\"“「『']([^\"”」』']{2,200})[\"”」』']")
 
 
@@ -66,9 +77,30 @@ class View(NamedTuple):
     decoded: bool
 
 
+#: Full-width ASCII forms and the ideographic space (every line of Chinese text has some): their NFKC is one ASCII
+#: character each.
+_FULL_WIDTH: Final = re.compile("[\uff01-\uff5e\u3000]")
+_NARROW: Final = {chr(code): unicodedata.normalize("NFKC", chr(code)) for code in (*range(0xFF01, 0xFF5F), 0x3000)}
+
+
+def nfkc(text: str) -> str:
+    """``unicodedata.normalize("NFKC", text)``, without normalising a whole Chinese document for its punctuation.
+
+    Replacing each full-width form by its one-character decomposition leaves the text's full decomposition as it
+    was, so when the result is already in NFKC it is the text's NFKC (else the text is normalised whole).
+    """
+    if unicodedata.is_normalized("NFKC", text):
+        return text
+    if _FULL_WIDTH.search(text):
+        narrowed = _FULL_WIDTH.sub(lambda m: _NARROW[m.group()], text)
+        if unicodedata.is_normalized("NFKC", narrowed):
+            return narrowed
+    return unicodedata.normalize("NFKC", text)
+
+
 def normalise(text: str) -> str:
     """NFKC, invisible characters removed, homoglyphs mapped: the view every message gets."""
-    folded = text if unicodedata.is_normalized("NFKC", text) else unicodedata.normalize("NFKC", text)
+    folded = nfkc(text)
     if not folded.isascii():
         folded = _INVISIBLE.sub("", folded)
         if _HAS_HOMOGLYPH.search(folded):
@@ -85,7 +117,8 @@ def views(text: str) -> list[View]:
         if candidate and candidate != plain and all(candidate != view.text for view in found):
             found.append(View(candidate, True))
 
-    spaced = _SPACED_LATIN.search(plain)
+    hint = _SPACED_HINT.search(plain)
+    spaced = _SPACED_LATIN.search(plain, max(0, hint.start() - 3)) if hint else None
     if spaced:
         add(_SPACED_LATIN.sub(_joined, _around(plain, spaced.start(), spaced.end())))
     if not plain.isascii():
@@ -99,18 +132,19 @@ def views(text: str) -> list[View]:
         excerpt = _around(plain, hints[cluster], hints[cluster + 2])
         if sum(1 for word in _LEET_WORD.findall(excerpt) if _LEET_HINT.search(word)) >= 3:
             add(_LEET_WORD.sub(lambda m: m.group().lower().translate(_LEET), excerpt))
-    for match in _BASE64.finditer(plain):
-        add(_decoded_base64(match.group()))
-    for match in _HEX.finditer(plain):
-        add(_decoded_hex(match.group()))
-    lowered = plain.lower()
-    asked = _ROT13_ASKED.search(plain) if "rot" in lowered else None
+    # A document repeats its identifiers (``processOutputStream`` …): each candidate is decoded once.
+    for candidate in dict.fromkeys(_BASE64.findall(plain)):
+        add(_decoded_base64(candidate))
+    for candidate in dict.fromkeys(_HEX.findall(plain)):
+        add(_decoded_hex(candidate))
+    lowered = lower(plain)
+    asked = _ROT13_ASKED.search(lowered) if "rot" in lowered else None
     if asked:
         add(codecs.encode(_around(plain, asked.start(), asked.end()), "rot13"))
-    asked = _REVERSE_ASKED.search(plain) if any(cue in lowered for cue in _REVERSE_CUES) else None
+    asked = _REVERSE_ASKED.search(lowered) if any(cue in lowered for cue in _REVERSE_CUES) else None
     if asked:
         add(_around(plain, asked.start(), asked.end())[::-1])
-    asked = _PARTS_ASKED.search(plain) if any(cue in lowered for cue in _PARTS_CUES) else None
+    asked = _PARTS_ASKED.search(lowered) if any(cue in lowered for cue in _PARTS_CUES) else None
     if asked:
         parts = _QUOTED.findall(_around(plain, asked.start(), asked.end()))  # the parts named near the request
         if len(parts) >= 2:
@@ -154,4 +188,4 @@ def _decoded_hex(candidate: str) -> str:
         return ""
 
 
-__all__ = ["View", "normalise", "views"]
+__all__ = ["View", "nfkc", "normalise", "views"]

@@ -10,7 +10,9 @@ your own): coarse, but free and instant::
     ModerationProcessor(word_lists={"harassment": ["useless idiot"]}, strategy="filter")   # offline
 
 Blocking aborts with ``"Content flagged for moderation. Categories: violence[. Reason: ...][. Scores: ...]"``.
-In the stream, each ``text-delta`` is checked with the ``chunk_window`` text parts before it.
+In the stream, offline, the word lists are matched over the text however the model cut it into chunks (the few
+characters that could still complete a phrase are held back): ``block`` stops before a phrase streams and ``filter``
+removes the phrase. With a judge, each ``text-delta`` is judged with the ``chunk_window`` text parts before it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from typing import Any, ClassVar, Literal, get_args
 from pydantic import BaseModel, Field, field_validator
 
 from processors.builtin.base import BuiltinProcessor
+from processors.builtin.carryover import CarryOver, stream_part
 from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
+from processors.builtin.patterns import Match
 from processors.builtin.support import check_messages
 from processors.chunks import AnyChunk, Chunk
 from processors.messages import Message
@@ -62,7 +66,9 @@ class ModerationOptions(JudgeOptions):
     threshold: float = Field(default=0.5, ge=0.0, le=1.0, description="Flag a category scoring at least this")
     strategy: Literal["block", "warn", "filter"] = Field(default="block", description="block, warn or filter")
     include_scores: bool = Field(default=False, description="Add the scores to the abort reason and metadata")
-    chunk_window: int = Field(default=0, ge=0, le=1000, description="Stream: earlier text parts checked with each one")
+    chunk_window: int = Field(
+        default=0, ge=0, le=1000, description="Stream, with a judge: earlier text parts judged with each one"
+    )
     last_message_only: bool = Field(default=False, description="Check only the last message")
     word_lists: dict[str, list[str]] = Field(
         default={}, description="Offline mode: extra phrases per category (matched as whole words)"
@@ -110,6 +116,8 @@ class ModerationProcessor(BuiltinProcessor):
         super().__init__(**options)
         self._model = judge_model(self.options)
         self._categories: tuple[str, ...] = tuple(self.options.categories)
+        #: The longest phrase of the word lists: the stream holds back at most this much (plus one character).
+        self._longest = 0
         self._lists = self._compile_word_lists()
         if self._model is not None:
             self.__dict__["process_output_stream"] = self._process_output_stream_judged
@@ -120,6 +128,7 @@ class ModerationProcessor(BuiltinProcessor):
             words = list(DEFAULT_WORD_LISTS.get(category, ())) if self.options.use_default_word_lists else []
             words += self.options.word_lists.get(category, [])
             if words:
+                self._longest = max(self._longest, *map(len, words))
                 alternatives = "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
                 compiled[category] = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
         return compiled
@@ -158,11 +167,31 @@ class ModerationProcessor(BuiltinProcessor):
 
     # ----------------------------------------------------------------------------------------- stream
     def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
-        part = args.part
-        if part.type != "text-delta":
-            return part
-        scores = self.word_scores(self._window(args))
-        return part if not scores or self._act(args, scores, None) else None
+        """Offline: the word lists over the text however it was cut. The trailing characters that could still
+        complete a phrase are held back (:mod:`~processors.builtin.carryover`), so a phrase split over chunks is
+        found, ``block`` stops before any of it streams, and ``filter`` removes the phrase itself."""
+        buffer = CarryOver.of(args.state, "stream", carry=self._longest + 1)
+        return stream_part(
+            args.part, args.state, buffer, self._phrases, lambda text, found: self._segment(args, text, found)
+        )
+
+    def _phrases(self, text: str) -> list[Match]:
+        return [
+            Match(category, found.start(), found.end(), found.group())
+            for category, pattern in self._lists.items()
+            for found in pattern.finditer(text)
+        ]
+
+    def _segment(self, args: ProcessOutputStreamArgs, text: str, found: list[Match]) -> str:
+        scores = {match.kind: 1.0 for match in found}
+        if not scores or self._act(args, scores, None):
+            return text
+        kept, last = [], 0
+        for match in sorted(found, key=lambda m: m.start):  # filter: the phrases go, overlapping ones too
+            kept.append(text[last : max(last, match.start)])
+            last = max(last, match.end)
+        kept.append(text[last:])
+        return "".join(kept)
 
     async def _process_output_stream_judged(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
         part = args.part

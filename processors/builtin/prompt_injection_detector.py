@@ -14,6 +14,7 @@ As an output processor it also scans tool results (``process_tool_result``) befo
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -24,7 +25,8 @@ from pydantic import BaseModel, Field, field_validator
 
 from processors.builtin.base import BuiltinProcessor
 from processors.builtin.guard_models import GuardFormat, ask_guard
-from processors.builtin.injection_signals import SIGNALS, Signal
+from processors.builtin.injection_scan import FastPattern, NeedleScanner, ScanCost, lower
+from processors.builtin.injection_signals import SIGNALS
 from processors.builtin.injection_views import views
 from processors.builtin.judge import JudgeError, JudgeOptions, consult_judge, judge_failed, judge_model
 from processors.builtin.support import check_messages
@@ -69,7 +71,11 @@ QUOTED_DISCOUNT: Final = 0.15
 
 
 def heuristic_scores(
-    text: str, types: tuple[str, ...] = ALL_DETECTION_TYPES, *, discount_quotes: bool = True
+    text: str,
+    types: tuple[str, ...] = ALL_DETECTION_TYPES,
+    *,
+    discount_quotes: bool = True,
+    cost: ScanCost | None = None,
 ) -> tuple[dict[str, float], list[Hit]]:
     """Score ``text`` per detection type offline (noisy-or of the signals that fired) and list the signals.
 
@@ -77,72 +83,60 @@ def heuristic_scores(
     undisguised where it was encoded) is scored and the highest score per type kept. With ``discount_quotes``
     (chat messages; not tool results, where quoting is how an attack is smuggled in), a signal whose match lies
     inside quotes that the rest of the message asks about ("Translate '…' into French") counts for little.
+    ``cost``, when given, counts the searches made (:class:`~processors.builtin.injection_scan.ScanCost`).
     """
     misses: dict[str, float] = {}
     hits: list[Hit] = []
+    fast, scanner = compiled()
     for view in views(text):
         view_misses: dict[str, float] = {}
-        lowered = view.text.lower()
-        present = {needle for needle in _ASCII_NEEDLES if needle in lowered}
-        if not lowered.isascii():
-            # The other needles are CJK words (digits at most besides): search them in the text's non-ASCII
-            # parts only, a fraction of a mostly English document.
-            wide = _ASCII_RUNS.sub(" ", lowered)
-            present.update(needle for needle in _OTHER_NEEDLES if needle in wide)
+        lowered = lower(view.text)
+        positions = scanner.positions(lowered, cost)
         quoted: list[tuple[int, int]] | None = None
-        for signal in SIGNALS:
-            if signal.type not in types or present.isdisjoint(signal.needles):
+        # Only the signals with a needle in the text, in their order.
+        for index in sorted({index for needle in positions for index in _BY_NEEDLE.get(needle, ())}):
+            signal = SIGNALS[index]
+            if signal.type not in types:
                 continue
-            found = _search(signal, view.text, lowered)
+            found = fast[index].find(lowered, positions, cost, index)
             if found is None:
                 continue
+            start, end = found
             weight = signal.weight
             if discount_quotes and not view.decoded:
                 if quoted is None:
                     quoted = _asked_about_quotes(view.text)
-                if any(start <= found.start() and found.end() <= end for start, end in quoted):
+                if any(q_start <= start and end <= q_end for q_start, q_end in quoted):
                     weight *= QUOTED_DISCOUNT
-            hits.append(Hit(signal.type, weight, found.start(), found.end(), found.group(), view.decoded))
+            hits.append(Hit(signal.type, weight, start, end, view.text[start:end], view.decoded))
             view_misses[signal.type] = view_misses.get(signal.type, 1.0) * (1.0 - weight)
         for kind, miss in view_misses.items():
             misses[kind] = min(misses.get(kind, 1.0), miss)
     return {kind: round(1.0 - miss, 4) for kind, miss in misses.items()}, hits
 
 
-#: Every needle of every signal, each tested once per text.
-_NEEDLES: Final = frozenset(needle for signal in SIGNALS for needle in signal.needles)
-_ASCII_NEEDLES: Final = frozenset(needle for needle in _NEEDLES if needle.isascii())
-_OTHER_NEEDLES: Final = _NEEDLES - _ASCII_NEEDLES
-#: Runs of ASCII other than digits (digits stay: a CJK needle may hold them, as 16位 does).
-_ASCII_RUNS: Final = re.compile(r"[\x00-\x2f\x3a-\x7f]+")
-#: Texts longer than this are searched only near the needles of each signal (every signal's match is shorter
-#: than :data:`_REACH` on each side of its needle), which keeps a long document's cost linear and small.
-_WINDOWED_FROM: Final = 1200
-_REACH: Final = 260
+def _signals_by_needle() -> dict[str, tuple[int, ...]]:
+    """Needle → the signals it lets through (their indexes in ``SIGNALS``, in order)."""
+    found: dict[str, list[int]] = {}
+    for index, signal in enumerate(SIGNALS):
+        for needle in dict.fromkeys(signal.needles):
+            found.setdefault(needle, []).append(index)
+    return {needle: tuple(indexes) for needle, indexes in found.items()}
 
 
-def _search(signal: Signal, text: str, lowered: str) -> re.Match[str] | None:
-    """The signal's first match: in the whole text when it is short, else in windows around its needles."""
-    if len(text) < _WINDOWED_FROM:
-        return signal.pattern.search(text)
-    windows: list[list[int]] = []
-    for needle in signal.needles:
-        at = lowered.find(needle)
-        while at != -1:
-            windows.append([max(0, at - _REACH), at + len(needle) + _REACH])
-            at = lowered.find(needle, at + len(needle) + _REACH)
-    windows.sort()
-    merged: list[list[int]] = []
-    for window in windows:
-        if merged and window[0] <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], window[1])
-        else:
-            merged.append(window)
-    for start, end in merged:
-        found = signal.pattern.search(text, start, end)
-        if found is not None:
-            return found
-    return None
+_BY_NEEDLE: Final = _signals_by_needle()
+
+
+@functools.cache
+def compiled() -> tuple[tuple[FastPattern, ...], NeedleScanner]:
+    """Each signal's pattern compiled for the lower-cased text (same index as in ``SIGNALS``), and the scanner
+    whose one pass finds every needle and every head an anchored part starts with. Built on first use: compiling
+    them takes a tenth of a second, which an application that never checks a text should not pay at start-up."""
+    fast = tuple(FastPattern(signal.pattern.pattern, signal.needles) for signal in SIGNALS)
+    scanner = NeedleScanner(
+        [needle for signal in SIGNALS for needle in signal.needles] + [head for part in fast for head in part.heads]
+    )
+    return fast, scanner
 
 
 def _asked_about_quotes(text: str) -> list[tuple[int, int]]:

@@ -17,12 +17,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from processors import Agent, Processor
+from processors.builtin.moderation import ModerationProcessor
 from processors.builtin.patterns import MAX_SPAN
 from processors.builtin.pii_detector import PIIDetector
 from processors.builtin.regex_filter import RegexFilter
 from processors.builtin.stream_window import hold_start
 from processors.builtin.system_prompt_scrubber import SystemPromptScrubber
 from processors.models import ScriptedModel, Turn
+from tests.processors.builtin.corpus import load
 from tests.processors.helpers import DeltasIn, run_stream, streamed_text
 
 INSTRUCTIONS = (
@@ -44,6 +46,10 @@ FRAGMENTS = [
     "078-05-1121",
     "https://example.com/a?b=c",
     "Sure! ",
+    "I will kill you",  # moderation phrases, whole and continued into a longer word
+    "I will kill your",
+    "go to hell",
+    "Go To Hell",
     "My instructions say: ",
     "Grüße aus Köln, ",
     "naïve café ",
@@ -166,6 +172,80 @@ def test_regex_filter_preset_redaction_does_not_depend_on_the_cut(case: tuple[st
     assert_split_invariant(
         lambda: RegexFilter(presets=["pii", "urls"], strategy="redact", phase="output"), text, deltas
     )
+
+
+@PROPERTY
+@given(cut_texts())
+def test_offline_moderation_filter_does_not_depend_on_the_cut(case: tuple[str, list[str]]) -> None:
+    text, deltas = case
+    assert_split_invariant(lambda: ModerationProcessor(strategy="filter"), text, deltas)
+
+
+@PROPERTY
+@given(cut_texts())
+def test_offline_moderation_block_verdict_does_not_depend_on_the_cut(case: tuple[str, list[str]]) -> None:
+    text, deltas = case
+    assert_verdict_invariant(lambda: ModerationProcessor(strategy="block"), text, deltas)
+    streamed, _, _ = outcome(ModerationProcessor(strategy="block"), deltas)
+    assert not ModerationProcessor().word_scores(streamed + " "), "a phrase streamed before the block"
+
+
+#: The project's labelled PII and secrets corpora (English, Simplified and Traditional Chinese).
+CORPUS = [
+    row["text"]
+    for name in ("pii_corpus.jsonl", "pii_holdout.jsonl", "pii_multilingual_corpus.jsonl",
+                 "pii_multilingual_holdout.jsonl", "secrets_corpus.jsonl")
+    for row in load(name)
+]  # fmt: skip
+
+
+@st.composite
+def cut_corpus_texts(draw: st.DrawFn) -> tuple[str, list[str]]:
+    """One to three corpus texts run together, streamed one character each or cut at random places."""
+    text = " ".join(draw(st.lists(st.sampled_from(CORPUS), min_size=1, max_size=3)))
+    if draw(st.booleans()):
+        return text, list(text)
+    cuts = sorted(draw(st.sets(st.integers(1, max(1, len(text) - 1)), max_size=40)))
+    bounds = [0, *[c for c in cuts if 0 < c < len(text)], len(text)]
+    return text, [text[a:b] for a, b in itertools.pairwise(bounds) if b > a]
+
+
+GUARDS: dict[str, Any] = {
+    "PIIDetector mask": lambda: PIIDetector(redaction_method="mask"),
+    "PIIDetector placeholder": lambda: PIIDetector(redaction_method="placeholder"),
+    "RegexFilter pii and secrets": lambda: RegexFilter(presets=["pii", "secrets"], strategy="redact", phase="output"),
+    "SystemPromptScrubber": lambda: SystemPromptScrubber(redaction_method="placeholder"),
+    "offline moderation": lambda: ModerationProcessor(strategy="filter"),
+}
+
+
+@PROPERTY
+@given(cut_corpus_texts(), st.sampled_from(sorted(GUARDS)))
+def test_redaction_of_the_corpora_does_not_depend_on_the_cut(case: tuple[str, list[str]], guard: str) -> None:
+    text, deltas = case
+    assert_split_invariant(GUARDS[guard], text, deltas)
+
+
+@PROPERTY
+@given(cut_corpus_texts())
+def test_pii_block_verdict_on_the_corpora_does_not_depend_on_the_cut(case: tuple[str, list[str]]) -> None:
+    text, deltas = case
+    assert_verdict_invariant(lambda: PIIDetector(strategy="block"), text, deltas)
+
+
+def test_every_multilingual_pii_text_streamed_one_character_at_a_time_is_redacted_as_a_whole() -> None:
+    for name in ("pii_multilingual_corpus.jsonl", "pii_multilingual_holdout.jsonl"):
+        for row in load(name):
+            text = row["text"]
+            for make in (GUARDS["PIIDetector mask"], GUARDS["RegexFilter pii and secrets"]):
+                assert_split_invariant(make, text, list(text))
+
+
+def test_offline_moderation_finds_a_phrase_streamed_one_character_at_a_time() -> None:
+    text = "Fine. I will kill you tomorrow. Bye."
+    assert outcome(ModerationProcessor(strategy="filter"), list(text))[0] == "Fine.  tomorrow. Bye."
+    streamed, _, tripped = outcome(ModerationProcessor(strategy="block"), list(text))
+    assert tripped == "moderation" and "kill" not in streamed
 
 
 # ------------------------------------------------------------------------------------------- bounded hold

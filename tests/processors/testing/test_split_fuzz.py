@@ -81,3 +81,11 @@ async def test_the_built_in_stream_guards_do_not_depend_on_the_cut() -> None:
             random_cuts=4,
         )
         assert findings == [], (text, findings)
+
+
+async def test_the_offline_moderation_filter_does_not_depend_on_the_cut() -> None:
+    """A moderation phrase cut anywhere (one character a chunk included) is removed the same."""
+    findings = await fuzz_splits(
+        lambda: [ModerationProcessor(strategy="filter")], "Fine. I will kill you tomorrow. Bye.", random_cuts=6
+    )
+    assert findings == []
