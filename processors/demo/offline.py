@@ -261,21 +261,33 @@ def _content_text(content: Any) -> str:
 
 # --- answers to a user message ---------------------------------------------------------------------------
 
+# English, and the Simplified and Traditional Chinese of the studio's Chinese sample agent (the suggestions it offers
+# and their everyday variants): a Chinese reader's first minute goes through the same tools and guardrails.
 _LEAK = re.compile(
     r"system\s+prompt|(?:your|the|initial|original|hidden)\s+instructions|repeat\s+(?:your|the)\s+(?:prompt|rules)"
-    r"|what\s+were\s+you\s+told",
+    r"|what\s+were\s+you\s+told|系统提示|系統提示|(?:你的|原始|初始)(?:指令|指示)",
     re.IGNORECASE,
 )
-_CUSTOMER = re.compile(r"\bcustomer\s*(?:#|no\.?|number|id)?\s*(?P<id>\d{1,9})\b", re.IGNORECASE)
-_WEATHER = re.compile(r"\b(?:weather|forecast|temperature)\b", re.IGNORECASE)
-_PLACE = re.compile(r"\b(?:in|for|at)\s+(?P<place>[^?!.,;:]+)", re.IGNORECASE)
+_CUSTOMER = re.compile(
+    r"\bcustomer\s*(?:#|no\.?|number|id)?\s*(?P<id>\d{1,9})\b|(?:客户|客戶)\s*(?:编号|編號|号|號|#)?"
+    r"\s*(?P<zh_id>\d{1,9})",
+    re.IGNORECASE,
+)
+_WEATHER = re.compile(r"\b(?:weather|forecast|temperature)\b|天气|天氣|气温|氣溫", re.IGNORECASE)
+_PLACE = re.compile(
+    r"\b(?:in|for|at)\s+(?P<place>[^?!.,;:]+)|(?P<zh_place>[\u4e00-\u9fff]{2,6}?)(?:的|现在|現在|今天)?"
+    r"(?:天气|天氣|气温|氣溫)",
+    re.IGNORECASE,
+)
 _CALCULATE = re.compile(r"\b(?:calculate|compute|calc|evaluate)\b\s*:?\s*(?P<expr>.+)", re.IGNORECASE)
 _MATH_CHARS = r"[-+*/^().\d\s%\u00d7\u00f7]"  # digits, operators, parentheses; x and / signs as typed
 _ARITHMETIC = re.compile(rf"\bwhat(?:'s|\s+is)\s+(?P<expr>{_MATH_CHARS}*\d{_MATH_CHARS}*)", re.IGNORECASE)
 _TIME = re.compile(
     r"\b(?:what\s+time|time\s+is\s+it|current\s+time|time\s+(?:in|at)\b|what's\s+the\s+time)", re.IGNORECASE
 )
-_GREET = re.compile(r"^\W*(?:hi|hello|hey|hiya|howdy|greetings|good\s+(?:morning|afternoon|evening))\b", re.IGNORECASE)
+_GREET = re.compile(
+    r"^\W*(?:(?:hi|hello|hey|hiya|howdy|greetings|good\s+(?:morning|afternoon|evening))\b|你好|您好|嗨)", re.IGNORECASE
+)
 _TRAILING_WORDS = re.compile(
     r"\s+(?:today|tomorrow|now|right\s+now|please|currently|at\s+the\s+moment)\s*$", re.IGNORECASE
 )
@@ -317,10 +329,10 @@ def _answer(prompt: _Prompt, text: str) -> Turn:
 def _tool_request(text: str) -> tuple[str, dict[str, Any], str] | None:
     """The tool call a message asks for: ``(tool name, arguments, a sentence said before calling)``."""
     if match := _CUSTOMER.search(text):
-        customer_id = int(match["id"])
+        customer_id = int(match["id"] or match["zh_id"])
         return "lookup_customer", {"customer_id": customer_id}, f"Let me look up customer {customer_id}. "
     if _WEATHER.search(text) and (place := _PLACE.search(text)):
-        city = _clean_place(place["place"])
+        city = _clean_place(place["place"] or place["zh_place"])
         if city:
             return "get_weather", {"city": city}, f"Let me check the weather in {city}. "
     if (match := _CALCULATE.search(text)) or (match := _ARITHMETIC.search(text)):
@@ -329,7 +341,7 @@ def _tool_request(text: str) -> tuple[str, dict[str, Any], str] | None:
             return "calculator", {"expression": expression}, "Let me calculate that. "
     if _TIME.search(text):
         place = _PLACE.search(text)
-        zone = _clean_place(place["place"]) if place else ""
+        zone = _clean_place(place["place"] or "") if place else ""
         return "current_time", {"timezone": zone or "UTC"}, "Let me check the clock. "
     return None
 
