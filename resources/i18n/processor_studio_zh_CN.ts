@@ -1360,12 +1360,77 @@
         <translation>修改 {changed} 个，暂扣 {held} 个，丢弃 {dropped} 个</translation>
     </message>
     <message>
+        <source>Input should be greater than or equal to {limit}</source>
+        <translation>应大于或等于 {limit}</translation>
+    </message>
+    <message>
+        <source>Input should be greater than {limit}</source>
+        <translation>应大于 {limit}</translation>
+    </message>
+    <message>
+        <source>Input should be less than or equal to {limit}</source>
+        <translation>应小于或等于 {limit}</translation>
+    </message>
+    <message>
+        <source>Input should be less than {limit}</source>
+        <translation>应小于 {limit}</translation>
+    </message>
+    <message>
+        <source>Input should be a whole number</source>
+        <translation>应为整数</translation>
+    </message>
+    <message>
+        <source>Input should be a number</source>
+        <translation>应为数字</translation>
+    </message>
+    <message>
+        <source>Input should be true or false</source>
+        <translation>应为是或否（true 或 false）</translation>
+    </message>
+    <message>
+        <source>Input should be text</source>
+        <translation>应为文字</translation>
+    </message>
+    <message>
+        <source>Input should be a list</source>
+        <translation>应为列表</translation>
+    </message>
+    <message>
+        <source>Input should be a JSON object</source>
+        <translation>应为 JSON 对象</translation>
+    </message>
+    <message>
+        <source>Input should be {choices}</source>
+        <translation>应为 {choices} 之一</translation>
+    </message>
+    <message>
+        <source>Field required</source>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <source>Not an option of this processor</source>
+        <translation>不是此处理器的选项</translation>
+    </message>
+    <message>
+        <source>List should have at least {count} item(s)</source>
+        <translation>列表至少应有 {count} 项</translation>
+    </message>
+    <message>
+        <source>Text should have at least {count} character(s)</source>
+        <translation>文字至少应有 {count} 个字符</translation>
+    </message>
+    <message>
         <source>{server} (port {port}): not running</source>
         <translation>{server}（端口 {port}）：未运行</translation>
     </message>
     <message>
         <source>{server} (port {port}): no answer within {time}</source>
         <translation>{server}（端口 {port}）：{time}内无应答</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <extracomment>Groups whose value is itself a sentence of the runtime (translated in turn).</extracomment>
+        <translation> 或 </translation>
     </message>
 </context>
 <context>

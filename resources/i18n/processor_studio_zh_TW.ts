@@ -1360,12 +1360,77 @@
         <translation>修改 {changed} 個，暫扣 {held} 個，丟棄 {dropped} 個</translation>
     </message>
     <message>
+        <source>Input should be greater than or equal to {limit}</source>
+        <translation>應大於或等於 {limit}</translation>
+    </message>
+    <message>
+        <source>Input should be greater than {limit}</source>
+        <translation>應大於 {limit}</translation>
+    </message>
+    <message>
+        <source>Input should be less than or equal to {limit}</source>
+        <translation>應小於或等於 {limit}</translation>
+    </message>
+    <message>
+        <source>Input should be less than {limit}</source>
+        <translation>應小於 {limit}</translation>
+    </message>
+    <message>
+        <source>Input should be a whole number</source>
+        <translation>應為整數</translation>
+    </message>
+    <message>
+        <source>Input should be a number</source>
+        <translation>應為數字</translation>
+    </message>
+    <message>
+        <source>Input should be true or false</source>
+        <translation>應為是或否（true 或 false）</translation>
+    </message>
+    <message>
+        <source>Input should be text</source>
+        <translation>應為文字</translation>
+    </message>
+    <message>
+        <source>Input should be a list</source>
+        <translation>應為列表</translation>
+    </message>
+    <message>
+        <source>Input should be a JSON object</source>
+        <translation>應為 JSON 物件</translation>
+    </message>
+    <message>
+        <source>Input should be {choices}</source>
+        <translation>應為 {choices} 之一</translation>
+    </message>
+    <message>
+        <source>Field required</source>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <source>Not an option of this processor</source>
+        <translation>不是此處理器的選項</translation>
+    </message>
+    <message>
+        <source>List should have at least {count} item(s)</source>
+        <translation>列表至少應有 {count} 項</translation>
+    </message>
+    <message>
+        <source>Text should have at least {count} character(s)</source>
+        <translation>文字至少應有 {count} 個字元</translation>
+    </message>
+    <message>
         <source>{server} (port {port}): not running</source>
         <translation>{server}（埠 {port}）：未執行</translation>
     </message>
     <message>
         <source>{server} (port {port}): no answer within {time}</source>
         <translation>{server}（埠 {port}）：{time}內無回應</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <extracomment>Groups whose value is itself a sentence of the runtime (translated in turn).</extracomment>
+        <translation> 或 </translation>
     </message>
 </context>
 <context>

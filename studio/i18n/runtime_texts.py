@@ -13,9 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication
-
-from studio.texts import QT_TRANSLATE_NOOP
+from studio.texts import QT_TRANSLATE_NOOP, translate
 
 __all__ = ["PATTERNS", "runtime_text"]
 
@@ -145,6 +143,42 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?P<changed>\d+) changed, (?P<held>\d+) held, (?P<dropped>\d+) dropped",
         QT_TRANSLATE_NOOP("RuntimeText", "{changed} changed, {held} held, {dropped} dropped"),
     ),
+    # Validation messages of options and settings (pydantic's wording)
+    _pattern(
+        r"Input should be greater than or equal to (?P<limit>\S+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Input should be greater than or equal to {limit}"),
+    ),
+    _pattern(
+        r"Input should be greater than (?P<limit>\S+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Input should be greater than {limit}"),
+    ),
+    _pattern(
+        r"Input should be less than or equal to (?P<limit>\S+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Input should be less than or equal to {limit}"),
+    ),
+    _pattern(
+        r"Input should be less than (?P<limit>\S+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Input should be less than {limit}"),
+    ),
+    _pattern(r"Input should be a valid integer.*", QT_TRANSLATE_NOOP("RuntimeText", "Input should be a whole number")),
+    _pattern(r"Input should be a valid number.*", QT_TRANSLATE_NOOP("RuntimeText", "Input should be a number")),
+    _pattern(r"Input should be a valid boolean.*", QT_TRANSLATE_NOOP("RuntimeText", "Input should be true or false")),
+    _pattern(r"Input should be a valid string", QT_TRANSLATE_NOOP("RuntimeText", "Input should be text")),
+    _pattern(r"Input should be a valid list", QT_TRANSLATE_NOOP("RuntimeText", "Input should be a list")),
+    _pattern(
+        r"Input should be a valid dictionary.*", QT_TRANSLATE_NOOP("RuntimeText", "Input should be a JSON object")
+    ),
+    _pattern(r"Input should be (?P<choices>'.*)", QT_TRANSLATE_NOOP("RuntimeText", "Input should be {choices}")),
+    _pattern(r"Field required", QT_TRANSLATE_NOOP("RuntimeText", "Field required")),
+    _pattern(r"Extra inputs are not permitted", QT_TRANSLATE_NOOP("RuntimeText", "Not an option of this processor")),
+    _pattern(
+        r"List should have at least (?P<count>\d+) items? after validation, not \d+",
+        QT_TRANSLATE_NOOP("RuntimeText", "List should have at least {count} item(s)"),
+    ),
+    _pattern(
+        r"String should have at least (?P<count>\d+) characters?",
+        QT_TRANSLATE_NOOP("RuntimeText", "Text should have at least {count} character(s)"),
+    ),
     # The local model server probe (Settings → Find local servers)
     _pattern(
         r"(?P<server>.+?) \(port (?P<port>\d+)\): not running",
@@ -167,7 +201,10 @@ def runtime_text(text: str) -> str:
         if found is None:
             continue
         values = {name: runtime_text(value) if name in _NESTED else value for name, value in found.groupdict().items()}
-        translated = QCoreApplication.translate(_CONTEXT, pattern.template)
+        if "choices" in values:  # 'block', 'warn' or 'redact': the words between the values are the reader's
+            values["choices"] = values["choices"].replace("' or '", "'" + translate("RuntimeText", " or ") + "'")
+        count = int(values["count"]) if str(values.get("count", "")).isdigit() else -1
+        translated = translate(_CONTEXT, pattern.template, None, count)  # English reads "1 item", "2 items"
         try:
             return translated.format(**values)
         except (KeyError, IndexError, ValueError):  # a broken translation must not hide the reason

@@ -38,6 +38,7 @@ from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
 from studio.design import ChainEntry
 from studio.i18n import translate
 from studio.i18n.processor_texts import processor_text
+from studio.i18n.runtime_texts import runtime_text
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import AddEntry, MoveEntry, ToggleEntry
 
@@ -360,7 +361,7 @@ class ChainModel(QAbstractListModel):
                 ).format(type=entry.type)
             ]
         errors = self._document.option_errors(entry.type, entry.options)
-        return [f"{path}: {message}" for path, message in errors.items()]
+        return [f"{path}: {runtime_text(message)}" for path, message in errors.items()]
 
     def _tooltip(self, entry: ChainEntry) -> str:
         record = self._document.record(entry.type)

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.i18n import translate
+from studio.i18n.runtime_texts import runtime_text
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import EditSetting
 
@@ -175,7 +176,7 @@ class AgentSettingsView(QWidget):
 
     def _show_error(self, name: str, message: str | None) -> None:
         label = self._errors[name]
-        label.setText(message or "")
+        label.setText(runtime_text(message) if message else "")
         label.setVisible(bool(message))
 
     def _load(self, name: str | None = None) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import qasync
 from PySide6.QtCore import QLocale
-from PySide6.QtWidgets import QDialogButtonBox, QLabel
+from PySide6.QtWidgets import QDialogButtonBox, QLabel, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from processors import Agent
@@ -278,3 +278,25 @@ def test_the_restart_command_is_the_start_command_without_lang(
     frozen: bool, argv: list[str], orig_argv: list[str], expected: list[str]
 ) -> None:
     assert restart.relaunch_command(frozen=frozen, executable="/py", argv=argv, orig_argv=orig_argv) == expected
+
+
+def test_option_errors_read_in_the_chosen_language(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path, in_language: Any
+) -> None:
+    """pydantic's messages for a bad option value are shown in Chinese (the value and the choices as they are)."""
+    assert runtime_text("Input should be 'block' or 'warn'") == "Input should be 'block' or 'warn'"
+    assert runtime_text("List should have at least 1 item after validation, not 0") == (
+        "List should have at least 1 item"
+    )
+    in_language("zh_CN")
+    assert runtime_text("Input should be greater than or equal to 0") == "应大于或等于 0"
+    assert runtime_text("Input should be 'block', 'warn' or 'redact'") == "应为 'block', 'warn' 或 'redact' 之一"
+    workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
+    entry = workspace.document.design().output[2]  # the TokenLimiter
+    window.chains.select(entry.uid)
+    editor = window.options.findChild(QLineEdit, "options.limit")
+    editor.setText("-5")
+    editor.textEdited.emit("-5")
+    qtbot.waitUntil(lambda: bool(window.options.error_text("limit")))
+    assert re.search(r"[\u4e00-\u9fff]", window.options.error_text("limit")), window.options.error_text("limit")
+    run(qloop, workspace.shutdown())
