@@ -1104,6 +1104,10 @@
         <translation>必填</translation>
     </message>
     <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
         <source>default: {value}</source>
         <translation>默认：{value}</translation>
     </message>

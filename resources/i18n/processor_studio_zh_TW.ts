@@ -1104,6 +1104,10 @@
         <translation>必填</translation>
     </message>
     <message>
+        <source>(none)</source>
+        <translation>（無）</translation>
+    </message>
+    <message>
         <source>default: {value}</source>
         <translation>預設：{value}</translation>
     </message>

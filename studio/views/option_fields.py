@@ -210,7 +210,7 @@ class _EnumEditor(FieldEditor):
     def _build(self) -> QWidget:
         self._combo = QComboBox()
         if self.spec.nullable:
-            self._combo.addItem("(none)", None)
+            self._combo.addItem(translate("OptionsForm", "(none)"), None)
         for choice in self.spec.choices:
             self._combo.addItem(str(choice), choice)
         self._combo.currentIndexChanged.connect(self.changed)
