@@ -1364,6 +1364,10 @@
         <translation>修改 {changed} 个，暂扣 {held} 个，丢弃 {dropped} 个</translation>
     </message>
     <message>
+        <source>Not valid JSON: {error}</source>
+        <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
         <source>Input should be greater than or equal to {limit}</source>
         <translation>应大于或等于 {limit}</translation>
     </message>

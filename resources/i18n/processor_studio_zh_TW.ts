@@ -1364,6 +1364,10 @@
         <translation>修改 {changed} 個，暫扣 {held} 個，丟棄 {dropped} 個</translation>
     </message>
     <message>
+        <source>Not valid JSON: {error}</source>
+        <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
         <source>Input should be greater than or equal to {limit}</source>
         <translation>應大於或等於 {limit}</translation>
     </message>

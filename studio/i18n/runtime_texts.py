@@ -143,7 +143,8 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?P<changed>\d+) changed, (?P<held>\d+) held, (?P<dropped>\d+) dropped",
         QT_TRANSLATE_NOOP("RuntimeText", "{changed} changed, {held} held, {dropped} dropped"),
     ),
-    # Validation messages of options and settings (pydantic's wording)
+    # Validation messages of options and settings (pydantic's wording; studio.design's for JSON kept as typed)
+    _pattern(r"Not valid JSON: (?P<error>.+)", QT_TRANSLATE_NOOP("RuntimeText", "Not valid JSON: {error}")),
     _pattern(
         r"Input should be greater than or equal to (?P<limit>\S+)",
         QT_TRANSLATE_NOOP("RuntimeText", "Input should be greater than or equal to {limit}"),
