@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from studio.i18n import current_language
 from studio.texts import QT_TRANSLATE_NOOP, translate
 
 __all__ = ["PATTERNS", "runtime_text"]
@@ -196,7 +197,10 @@ _NESTED = frozenset({"where"})
 
 
 def runtime_text(text: str) -> str:
-    """``text`` in the studio's language when it is a sentence the runtime's built-ins write, else unchanged."""
+    """``text`` in the studio's language when it is a sentence the runtime's built-ins write, else unchanged (in
+    English always unchanged: the templates' English is the translators' source, not a rewording of the runtime)."""
+    if current_language() == "en":
+        return text
     for pattern in PATTERNS:
         found = pattern.regex.fullmatch(text)
         if found is None:

@@ -252,7 +252,9 @@ def _walk(qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path, prompts: tuple
         dialog = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QDialog) and w.isVisible())
         seen += _widget_texts(dialog)
         dialog.close()
+    window.options.flush()
     run(qloop, workspace.shutdown())
+    window.close()
     return [(where, text) for where, text in seen if text and text.strip()]
 
 
