@@ -238,6 +238,27 @@ def check_keyring_and_resources() -> str:
     return f"keyring backend {backend.__module__}.{backend.__name__} of {backends}; resources found"
 
 
+def check_translations() -> str:
+    """The studio's catalogues and Qt's own Chinese ones load, and a menu title comes out in Chinese."""
+    from PySide6.QtCore import QCoreApplication
+
+    from studio import i18n
+
+    app = QCoreApplication.instance() or QCoreApplication(sys.argv[:1])
+    found = []
+    for language in ("zh_CN", "zh_TW"):
+        if not i18n.install(app, language):
+            raise AssertionError(f"the {language} catalogue is missing from {i18n.qm_dir()}")
+        shown = i18n.translate("MainWindow", "&File")
+        if shown == "&File":
+            raise AssertionError(f"the {language} catalogue loaded but does not translate")
+        if len(i18n._installed) < 2:
+            raise AssertionError(f"Qt's own qtbase_{language}.qm is missing (standard buttons would be English)")
+        found.append(f"{language}: {shown}")
+    i18n.install(app, "en")
+    return "; ".join(found)
+
+
 def check_qt() -> str:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QLibraryInfo
@@ -349,6 +370,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("litellm data files", check_model_data),
     ("language model", check_language),
     ("keyring, resources", check_keyring_and_resources),
+    ("translations", check_translations),
     ("Qt plugins", check_qt),
     ("AWS service models", check_aws_models),
     ("certificates", check_certificates),

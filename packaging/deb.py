@@ -47,7 +47,13 @@ ICON_SIZES = (48, 128, 256, 512)
 
 #: Loaded with dlopen (so not in any NEEDED list) or not a library: Qt's OpenGL/EGL dispatch and a font
 #: (without one Qt draws every glyph as a box).
-EXTRA_DEPENDS = ("libgl1", "libegl1", "fonts-dejavu-core | fonts-liberation2 | fonts-freefont-ttf")
+EXTRA_DEPENDS = (
+    "libgl1",
+    "libegl1",
+    "fonts-dejavu-core | fonts-liberation2 | fonts-freefont-ttf",
+    # Chinese (the studio ships Simplified and Traditional Chinese): without a CJK font every character is a box.
+    "fonts-noto-cjk | fonts-wqy-microhei | fonts-wqy-zenhei",
+)
 #: Debian packages of libraries the bundle may need that a headless build machine often lacks (used only when
 #: ``ldconfig``/``dpkg -S`` cannot say; the names are the same on Debian 12 and Ubuntu 22.04/24.04).
 KNOWN_PACKAGES = {

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from importlib import metadata
 
+from studio.texts import translate
+
 __all__ = ["DISTRIBUTION", "Component", "bundled_components", "licence_of", "studio_version"]
 
 #: The studio's own distribution name.
@@ -73,7 +75,8 @@ def bundled_components(qt_version: str | None = None) -> list[Component]:
     """Qt and every installed requirement of the studio, with version and licence, sorted by name."""
     components: list[Component] = []
     if qt_version:
-        components.append(Component("Qt", qt_version, "LGPL-3.0-only (as shipped by PySide6)"))
+        shipped = translate("AboutDialog", "LGPL-3.0-only (as shipped by PySide6)")
+        components.append(Component("Qt", qt_version, shipped))
     for name in _requirements():
         try:
             meta = metadata.metadata(name)

@@ -46,7 +46,24 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--print-startup-time", action="store_true", help="print the seconds from launch to the window being shown"
     )
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        type=_language,
+        help="the studio's language for this start: zh_CN, zh_TW or en (default: the one picked in "
+        "Settings, else the system's)",
+    )
     return parser.parse_args(argv)
+
+
+def _language(value: str) -> str:
+    """``--lang``'s value: a shipped language (``zh-CN`` and ``zh_cn`` are accepted too)."""
+    from studio.i18n import LANGUAGES
+
+    for name in LANGUAGES:
+        if value.replace("-", "_").casefold() == name.casefold():
+            return name
+    raise argparse.ArgumentTypeError(f"unknown language {value!r}; choose one of {', '.join(LANGUAGES)}")
 
 
 def platform_defaults(args: argparse.Namespace, environ: MutableMapping[str, str]) -> None:
@@ -73,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     import qasync
 
     app = make_application()
+    from studio import i18n
+
+    i18n.install(app, i18n.choose_language(args.lang))
     _apply_icon(app)
     _apply_style(app)
     # Closing the last window would make Qt leave its event loop at once, under the running coroutine (qasync then
@@ -83,10 +103,19 @@ def main(argv: list[str] | None = None) -> int:
     asyncio.set_event_loop(loop)
     try:
         with loop:
-            return int(loop.run_until_complete(_run(app, args)))
+            code = int(loop.run_until_complete(_run(app, args)))
     finally:
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
+    if code == RESTART:
+        from studio.restart import relaunch
+
+        return relaunch()
+    return code
+
+
+#: What ``_run`` returns when the window asked for a restart (a new language): the process starts itself again.
+RESTART = -1
 
 
 #: The application's id: X11's WM_CLASS (instance and class), the desktop entry's name and its StartupWMClass.
@@ -129,7 +158,7 @@ def _apply_style(app: Any) -> None:
 
 
 async def _run(app: Any, args: argparse.Namespace) -> int:
-    from studio import gc_policy
+    from studio import gc_policy, i18n
     from studio.catalog import studio_catalogue
     from studio.controllers.workspace import Workspace
     from studio.quit_filter import QuitEventFilter
@@ -148,7 +177,9 @@ async def _run(app: Any, args: argparse.Namespace) -> int:
         print(f"startup: window shown {process_age():.3f} s after launch", flush=True)
     gc_policy.install(app)
     for error in getattr(workspace.catalogue, "errors", []):
-        window.statusBar().showMessage(f"A processor plug-in was skipped: {error}", 10000)
+        window.statusBar().showMessage(
+            i18n.translate("App", "A processor plug-in was skipped: {error}").format(error=error), 10000
+        )
     try:
         await workspace.start()
     except Exception as error:  # e.g. a database written by a newer version: say so, change nothing
@@ -158,8 +189,9 @@ async def _run(app: Any, args: argparse.Namespace) -> int:
             return 2
         from studio.views.fatal import show_fatal
 
-        await show_fatal(window, "Processor Studio cannot open its data", str(error))
+        await show_fatal(window, i18n.translate("App", "Processor Studio cannot open its data"), str(error))
         return 2
+    window.restore_draft()
     if args.self_test is not None:
         from studio.self_test import run_self_test
 
@@ -170,7 +202,7 @@ async def _run(app: Any, args: argparse.Namespace) -> int:
     await quit_requested.wait()
     await workspace.shutdown()  # stops a streaming reply (saving what it showed), flushes the design, closes the store
     window.close()  # still open when the quit came from the OS (the macOS Dock's Quit) rather than the window
-    return 0
+    return RESTART if window.restart_requested else 0
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import asyncio
 from processors.errors import ModelAPIError
 from processors.models.base import Finish, ModelRequest, TextDelta
 from processors.models.litellm import LiteLLMModel
+from studio.texts import translate
 
 #: Seconds to wait for the provider's first answer.
 TIMEOUT = 20.0
@@ -18,7 +19,10 @@ async def check_connection(model_id: str, *, api_key: str | None, api_base: str 
     if not api_key:
         if not api_base:
             provider = model_id.split("/", 1)[0] if "/" in model_id else "openai"
-            return f"No API key is set for {provider}: save one above (or set the provider's environment variable)."
+            return translate(
+                "Connection",
+                "No API key is set for {provider}: save one above (or set the provider's environment variable).",
+            ).format(provider=provider)
         api_key = "no-key"  # local OpenAI-compatible servers (Ollama, LM Studio) ignore it; litellm wants one
     model = LiteLLMModel(model_id, api_base=api_base or None, api_key=api_key or None, max_tokens=8)
     request = ModelRequest(messages=[{"role": "user", "content": "Reply with the word OK."}])
@@ -32,9 +36,15 @@ async def check_connection(model_id: str, *, api_key: str | None, api_base: str 
                 elif isinstance(event, Finish):
                     break
     except TimeoutError:
-        return f"No answer within {timeout:.0f} s from {api_base or model.provider}."
+        return translate("Connection", "No answer within {seconds} s from {where}.").format(
+            seconds=f"{timeout:.0f}", where=api_base or model.provider
+        )
     except ModelAPIError as error:
         status = f"HTTP {error.status_code}: " if error.status_code else ""
-        return f"Failed — {status}{error.message}"
+        return translate("Connection", "Failed — {error}").format(error=f"{status}{error.message}")
     text = "".join(reply).strip()
-    return f"Connected to {model_id}" + (f" — it replied “{text[:40]}”" if text else "")
+    if text:
+        return translate("Connection", "Connected to {model} — it replied “{reply}”").format(
+            model=model_id, reply=text[:40]
+        )
+    return translate("Connection", "Connected to {model}").format(model=model_id)

@@ -17,16 +17,27 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
+
+from studio.texts import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 
 #: What the phases of an import are called in the UI.
 PHASE_LABELS = {
-    "reading": "Reading the file…",
-    "checking": "Checking the messages…",
-    "writing": "Saving the messages…",
+    "reading": QT_TRANSLATE_NOOP("ImportProgress", "Reading the file…"),
+    "checking": QT_TRANSLATE_NOOP("ImportProgress", "Checking the messages…"),
+    "writing": QT_TRANSLATE_NOOP("ImportProgress", "Saving the messages…"),
 }
+
+
+translate = QCoreApplication.translate
+
+
+def phase_label(phase: str) -> str:
+    """An import phase as the progress dialog names it, in the studio's language."""
+    label = PHASE_LABELS.get(phase)
+    return QCoreApplication.translate("ImportProgress", label) if label else phase
 
 
 class ImportStopped(Exception):
@@ -66,7 +77,7 @@ class ThreadImportController(QObject):
     async def import_file(self, path: Path) -> str | None:
         """Import ``path``; the new thread's id, or None when it was refused, failed or stopped (signals say)."""
         if self._running:
-            self.import_failed.emit("Another thread import is still running.")
+            self.import_failed.emit(translate("ImportProgress", "Another thread import is still running."))
             return None
         self._running = True
         stop = self._stop = threading.Event()  # its own flag: a stopped import still queued stays stopped
@@ -79,17 +90,27 @@ class ThreadImportController(QObject):
             self.import_stopped.emit()
             return None
         except OSError as error:
-            self.import_failed.emit(f"Cannot read {path.name}: {error.strerror or error}")
+            self.import_failed.emit(
+                translate("ImportProgress", "Cannot read {file}: {error}").format(
+                    file=path.name, error=error.strerror or error
+                )
+            )
             return None
         except ValueError as error:  # ThreadImportError: every problem, named by its path
-            self.import_failed.emit(f"Import refused, nothing was written: {error}")
+            self.import_failed.emit(
+                translate("ImportProgress", "Import refused, nothing was written: {error}").format(error=error)
+            )
             return None
         except asyncio.CancelledError:
             stop.set()  # the worker job goes on without a waiter: make it stop, writing nothing
             raise
         except Exception as error:  # e.g. the database cannot be written: say so, never a silent end
             logger.exception("thread import of %s failed", path)
-            self.import_failed.emit(f"Import of {path.name} failed, nothing was written: {error}")
+            self.import_failed.emit(
+                translate("ImportProgress", "Import of {file} failed, nothing was written: {error}").format(
+                    file=path.name, error=error
+                )
+            )
             return None
         finally:
             self._running = False
@@ -103,4 +124,4 @@ class ThreadImportController(QObject):
         self.progress_changed.emit(phase, done, total)
 
 
-__all__ = ["PHASE_LABELS", "ImportStopped", "ThreadImportController"]
+__all__ = ["PHASE_LABELS", "ImportStopped", "ThreadImportController", "phase_label"]

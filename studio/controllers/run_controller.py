@@ -37,6 +37,7 @@ from processors.messages import new_id
 from processors.result import GenerateResult
 from processors.tracing import TraceEvent
 from processors.tripwire import Violation
+from studio.i18n import translate
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +46,9 @@ def readable_failure(error: BaseException) -> str:
     """One line that says what went wrong, for the chat (no traceback)."""
     text = str(error).strip()
     name = type(error).__name__
-    return f"The run failed: {name}: {text}" if text else f"The run failed: {name}"
+    if text:
+        return translate("RunController", "The run failed: {kind}: {error}").format(kind=name, error=text)
+    return translate("RunController", "The run failed: {kind}").format(kind=name)
 
 
 def outcome_of(result: GenerateResult) -> str:

@@ -14,7 +14,9 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from processors.memory.records import ThreadRecord
+from studio.i18n import translate
 from studio.models.threads_model import ThreadListModel
+from studio.texts import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +56,7 @@ class ThreadsController(QObject):
             raise
         except Exception as error:
             logger.warning("%s failed", what, exc_info=True)
-            self.failed.emit(f"Could not {what}: {error}")
+            self.failed.emit(translate("ThreadsController", what).format(error=error))
             return None
 
     def refresh(self, search: str | None = None) -> asyncio.Task[Any]:
@@ -67,7 +69,10 @@ class ThreadsController(QObject):
         await self._refresh()
 
     async def _refresh(self) -> None:
-        records = await self._guard("load the threads", self._store.memory.list_threads(search=self._search or None))
+        records = await self._guard(
+            QT_TRANSLATE_NOOP("ThreadsController", "Could not load the threads: {error}"),
+            self._store.memory.list_threads(search=self._search or None),
+        )
         if records is not None:
             self.model.set_records(records)
             self.threads_loaded.emit(records)
@@ -76,7 +81,10 @@ class ThreadsController(QObject):
         return self._spawn(self._create(title))
 
     async def _create(self, title: str | None) -> ThreadRecord | None:
-        record = await self._guard("create a thread", self._store.memory.create_thread(title=title))
+        record = await self._guard(
+            QT_TRANSLATE_NOOP("ThreadsController", "Could not create a thread: {error}"),
+            self._store.memory.create_thread(title=title),
+        )
         if record is not None:
             await self._refresh()
             self.thread_created.emit(record)
@@ -86,14 +94,20 @@ class ThreadsController(QObject):
         return self._spawn(self._rename(thread_id, title))
 
     async def _rename(self, thread_id: str, title: str) -> None:
-        if await self._guard("rename the thread", self._store.memory.rename_thread(thread_id, title.strip() or None)):
+        if await self._guard(
+            QT_TRANSLATE_NOOP("ThreadsController", "Could not rename the thread: {error}"),
+            self._store.memory.rename_thread(thread_id, title.strip() or None),
+        ):
             await self._refresh()
 
     def delete(self, thread_id: str) -> asyncio.Task[Any]:
         return self._spawn(self._delete(thread_id))
 
     async def _delete(self, thread_id: str) -> None:
-        deleted = await self._guard("delete the thread", self._store.memory.delete_thread(thread_id))
+        deleted = await self._guard(
+            QT_TRANSLATE_NOOP("ThreadsController", "Could not delete the thread: {error}"),
+            self._store.memory.delete_thread(thread_id),
+        )
         if deleted:
             await self._refresh()
             self.thread_deleted.emit(thread_id)

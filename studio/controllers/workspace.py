@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from processors.memory.queries import is_unreadable
 from processors.result import GenerateResult
+from studio import i18n
 from studio.build import build_agent
 from studio.controllers.import_controller import ThreadImportController
 from studio.controllers.run_controller import RunController
@@ -26,6 +27,8 @@ from studio.design import AgentDesign, DesignError, load_design, save_design
 from studio.endpoints import EndpointError
 from studio.export import design_to_python, script_requirements
 from studio.files import write_text_atomic
+from studio.i18n import translate
+from studio.i18n.runtime_texts import runtime_text
 from studio.models.chat_list_model import ChatListModel
 from studio.models.chat_model import ChatModel
 from studio.models.design_document import DesignDocument
@@ -131,10 +134,14 @@ class Workspace(QObject):
             try:
                 design = AgentDesign.from_json(latest.json_text)
             except DesignError as error:
-                self.status_message.emit(f"The saved design “{latest.name}” could not be read: {error}")
-                design = sample_design()
+                self.status_message.emit(
+                    translate("Workspace", "The saved design “{name}” could not be read: {error}").format(
+                        name=latest.name, error=error
+                    )
+                )
+                design = sample_design(i18n.current_language())
         else:
-            design = sample_design()
+            design = sample_design(i18n.current_language())
             await self.store.save_design(design.id, design.name, design.to_json())
         self._open_design(design)
         await self.threads.reload()
@@ -142,7 +149,7 @@ class Workspace(QObject):
         if records:
             await self.open_thread(records[0].id)
         else:
-            record = await self.store.memory.create_thread(title="Welcome")
+            record = await self.store.memory.create_thread(title=translate("Workspace", "Welcome"))
             await self.threads.reload()
             await self.open_thread(record.id)
         self.ready.emit()
@@ -155,7 +162,7 @@ class Workspace(QObject):
     async def open_thread(self, thread_id: str) -> None:
         """Show a thread's messages in the chat and its runs in the inspector."""
         if self.runs.is_running:
-            self.status_message.emit("Stop the running reply before switching threads.")
+            self.status_message.emit(translate("Workspace", "Stop the running reply before switching threads."))
             return
         messages = await self.store.memory.all_messages(thread_id)
         runs, events, violations = await self.store.thread_history(thread_id)
@@ -199,7 +206,7 @@ class Workspace(QObject):
         if not text:
             return None
         if self.runs.is_running:
-            self.status_message.emit("A reply is still running: stop it first (Esc).")
+            self.status_message.emit(translate("Workspace", "A reply is still running: stop it first (Esc)."))
             return None
         if self.thread_id is None:
             self.spawn(self._send_on_new_thread(text))
@@ -224,7 +231,11 @@ class Workspace(QObject):
                 reuse=self._processors,
             )
         except DesignError as error:
-            self._refuse(text, f"The agent could not be built: {error}", status=str(error))
+            self._refuse(
+                text,
+                translate("Workspace", "The agent could not be built: {error}").format(error=error),
+                status=str(error),
+            )
             return None
         run_id = self.runs.start(
             agent, text, thread_id=self.thread_id, design_id=design.id, design_json=design.to_json()
@@ -264,10 +275,12 @@ class Workspace(QObject):
         if grant.withheld:
             self._ask_approval(grant)
             return self._withheld_notice(grant, running=False)
-        return (
-            f"No API key is set for {grant.provider}. Add one in Settings → API keys (Ctrl+,), set the "
-            "provider's environment variable, or pick the offline 'demo' model in the Agent tab."
-        )
+        return translate(
+            "Workspace",
+            "No API key is set for {provider}. Add one in Settings → API keys (Ctrl+,), set "
+            "the provider's environment variable, or pick the offline 'demo' model in the "
+            "Agent tab.",
+        ).format(provider=grant.provider)
 
     @staticmethod
     def _api_key(design: AgentDesign, grant: KeyGrant | None) -> str | None:
@@ -278,13 +291,17 @@ class Workspace(QObject):
 
     @staticmethod
     def _withheld_notice(grant: KeyGrant, *, running: bool) -> str:
-        where = "This message was sent there without a key." if running else "Nothing was sent."
-        return (
-            f"Your {grant.provider} API key was not sent to {grant.host}: it was saved for "
-            f"{grant.saved_for_host}, and this design's model sends requests to {grant.host}. {where} "
-            f"If you trust {grant.host}, allow your key there when asked (or in Settings → API keys and "
-            "connection, Ctrl+,) and send again."
+        where = (
+            translate("Workspace", "This message was sent there without a key.")
+            if running
+            else translate("Workspace", "Nothing was sent.")
         )
+        return translate(
+            "Workspace",
+            "Your {provider} API key was not sent to {host}: it was saved for {saved_for}, and this design's model "
+            "sends requests to {host}. {what_happened} If you trust {host}, allow your key there when asked (or in "
+            "Settings → API keys and connection, Ctrl+,) and send again.",
+        ).format(provider=grant.provider, host=grant.host, saved_for=grant.saved_for_host, what_happened=where)
 
     def _was_declined(self, grant: KeyGrant) -> bool:
         """The user said no to this key at this endpoint in this session: neither asked nor told again."""
@@ -301,11 +318,19 @@ class Workspace(QObject):
             return
         if not approved:
             self._declined.add((grant.provider, grant.endpoint))
-            self.status_message.emit(f"Your {grant.provider} key stays away from {grant.host}.")
+            self.status_message.emit(
+                translate("Workspace", "Your {provider} key stays away from {host}.").format(
+                    provider=grant.provider, host=grant.host
+                )
+            )
             return
         self.secrets.approve(grant.provider, grant.endpoint)
         self._declined.discard((grant.provider, grant.endpoint))
-        self.status_message.emit(f"Your {grant.provider} key may now be sent to {grant.host}; send again to use it.")
+        self.status_message.emit(
+            translate("Workspace", "Your {provider} key may now be sent to {host}; send again to use it.").format(
+                provider=grant.provider, host=grant.host
+            )
+        )
 
     @Slot(str, object)
     def _on_runs_chunk_received(self, run_id: str, chunk: Any) -> None:
@@ -319,7 +344,11 @@ class Workspace(QObject):
     def _on_runs_run_finished(self, run_id: str, result: GenerateResult) -> None:
         self.chat.finish_run(run_id, result)
         if result.tripwire is not None:
-            self.status_message.emit(f"Tripwire: {result.tripwire.reason} ({result.tripwire.processor_id})")
+            self.status_message.emit(
+                translate("Workspace", "Tripwire: {reason} ({processor})").format(
+                    reason=runtime_text(result.tripwire.reason or ""), processor=result.tripwire.processor_id
+                )
+            )
         for warning in result.warnings:
             self.status_message.emit(warning)
         if self.thread_id is not None:
@@ -351,7 +380,7 @@ class Workspace(QObject):
             return False
         self._open_design(design)
         self.spawn(self.save_design_to_store())
-        self.status_message.emit(f"Opened {path.name}")
+        self.status_message.emit(translate("Workspace", "Opened {file}").format(file=path.name))
         return True
 
     def save_design_file(self, path: Path) -> bool:
@@ -359,10 +388,10 @@ class Workspace(QObject):
         try:
             save_design(self.document.snapshot(), path)
         except (OSError, UnicodeError) as error:
-            self._file_failed("The design was not saved", error)
+            self._file_failed(translate("Workspace", "The design was not saved"), error)
             return False
         self.document.mark_saved()
-        self.status_message.emit(f"Saved {path.name}")
+        self.status_message.emit(translate("Workspace", "Saved {file}").format(file=path.name))
         return True
 
     def export_script(self, path: Path) -> bool:
@@ -372,10 +401,14 @@ class Workspace(QObject):
             script = design_to_python(design, catalogue=self.catalogue)
             write_text_atomic(path, script)
         except (DesignError, OSError, UnicodeError) as error:
-            self._file_failed("The script was not exported", error)
+            self._file_failed(translate("Workspace", "The script was not exported"), error)
             return False
         needs = "; ".join(need.replace("`", "") for need in script_requirements(design))
-        self.status_message.emit(f"Exported {path.name} — run it with: python {path.name} (it needs {needs})")
+        self.status_message.emit(
+            translate("Workspace", "Exported {file} — run it with: python {file} (it needs {needs})").format(
+                file=path.name, needs=needs
+            )
+        )
         return True
 
     def _file_failed(self, title: str, error: BaseException) -> None:
@@ -386,26 +419,26 @@ class Workspace(QObject):
         self.file_failed.emit(title, str(error))
 
     def new_design(self) -> None:
-        self._open_design(AgentDesign(name="New agent"))
+        self._open_design(AgentDesign(name=translate("Workspace", "New agent")))
         self.spawn(self.save_design_to_store())
 
     def open_sample(self) -> None:
-        self._open_design(sample_design())
+        self._open_design(sample_design(i18n.current_language()))
         self.spawn(self.save_design_to_store())
 
     # ----------------------------------------------------------------------------------------- thread files
     async def export_thread(self, path: Path) -> None:
         if self.thread_id is None:
-            self.status_message.emit("No thread is open.")
+            self.status_message.emit(translate("Workspace", "No thread is open."))
             return
         try:
             data = await self.store.memory.export_thread(self.thread_id)
             text = json.dumps(data, indent=2, ensure_ascii=False)
             await asyncio.to_thread(write_text_atomic, path, text)
         except (OSError, UnicodeError, ValueError) as error:
-            self._file_failed("The thread was not exported", error)
+            self._file_failed(translate("Workspace", "The thread was not exported"), error)
             return
-        self.status_message.emit(f"Exported the thread to {path.name}")
+        self.status_message.emit(translate("Workspace", "Exported the thread to {file}").format(file=path.name))
 
     async def import_thread(self, path: Path) -> None:
         """Import a thread file (off the UI thread, with progress: :attr:`imports`), then open the thread."""
@@ -414,11 +447,11 @@ class Workspace(QObject):
             return  # refused, failed or stopped: the controller said so
         await self.threads.reload()
         await self.open_thread(thread_id)
-        self.status_message.emit(f"Imported {path.name}")
+        self.status_message.emit(translate("Workspace", "Imported {file}").format(file=path.name))
 
     @Slot()
     def _on_imports_import_stopped(self) -> None:
-        self.status_message.emit("Import stopped; nothing was written.")
+        self.status_message.emit(translate("Workspace", "Import stopped; nothing was written."))
 
     async def shutdown(self) -> None:
         """Stop a running reply, flush the design, close the store."""
@@ -439,10 +472,15 @@ def _damage_note(messages: list[Any], runs: list[Any]) -> str | None:
         return None
     parts = []
     if lost_messages:
-        parts.append(f"{lost_messages} message{'s' if lost_messages != 1 else ''} (shown as placeholders)")
+        parts.append(translate("Workspace", "%n message(s) (shown as placeholders)", None, lost_messages))
     if lost_runs:
-        parts.append(f"the {' and '.join(lost_fields)} of {lost_runs} run{'s' if lost_runs != 1 else ''}")
-    return (
-        f"Part of this thread's saved data is damaged and could not be read: {' and '.join(parts)}. "
-        "Everything else is intact; the details are in the log."
-    )
+        parts.append(
+            translate("Workspace", "the {fields} of %n run(s)", None, lost_runs).format(
+                fields=translate("Workspace", " and ").join(lost_fields)
+            )
+        )
+    return translate(
+        "Workspace",
+        "Part of this thread's saved data is damaged and could not be read: {parts}. "
+        "Everything else is intact; the details are in the log.",
+    ).format(parts=translate("Workspace", " and ").join(parts))

@@ -36,6 +36,9 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
 
 from studio.design import ChainEntry
+from studio.i18n import translate
+from studio.i18n.processor_texts import processor_text
+from studio.i18n.runtime_texts import runtime_text
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import AddEntry, MoveEntry, ToggleEntry
 
@@ -158,10 +161,12 @@ class ChainModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             name = self._document.display_name(entry.type)
             if self._document.record(entry.type) is None:
-                return f"{name}\nNot installed: cannot run"
+                return f"{name}\n" + translate("ChainEditor", "Not installed: cannot run")
             problems = self._problems(entry)
             if problems:  # the second line says why it cannot run, instead of the options summary
-                return f"{name}\nInvalid: {_shorten(problems[0], _SUMMARY_LIMIT)}"
+                return f"{name}\n" + translate("ChainEditor", "Invalid: {problem}").format(
+                    problem=_shorten(problems[0], _SUMMARY_LIMIT)
+                )
             summary = options_summary(self._in_form_order(entry))
             return f"{name}\n{summary}" if summary else name
         if role == Qt.ItemDataRole.DecorationRole:
@@ -181,8 +186,8 @@ class ChainModel(QAbstractListModel):
         if role == TYPE_ROLE:
             return entry.type
         if role == Qt.ItemDataRole.AccessibleTextRole:
-            state = "enabled" if entry.enabled else "disabled"
-            invalid = ", invalid" if self._problems(entry) else ""
+            state = translate("ChainEditor", "enabled") if entry.enabled else translate("ChainEditor", "disabled")
+            invalid = translate("ChainEditor", ", invalid") if self._problems(entry) else ""
             return f"{self._document.display_name(entry.type)}, {state}{invalid}"
         return None
 
@@ -228,7 +233,7 @@ class ChainModel(QAbstractListModel):
         """Why ``mime`` cannot be dropped into this lane, or None when it can."""
         payload = decode_payload(mime)
         if payload is None:
-            return "Only processors from the palette or from a chain can be dropped here"
+            return translate("ChainEditor", "Only processors from the palette or from a chain can be dropped here")
         return self._document.can_place(payload["type"], self._lane)
 
     def canDropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int, parent: _Index) -> bool:
@@ -349,15 +354,24 @@ class ChainModel(QAbstractListModel):
     def _problems(self, entry: ChainEntry) -> list[str]:
         """Why this entry cannot run as it is: an unknown type, or options its type refuses."""
         if self._document.record(entry.type) is None:
-            return [f"{entry.type} is not in the catalogue: this entry cannot run until its plug-in is installed"]
+            return [
+                translate(
+                    "ChainEditor",
+                    "{type} is not in the catalogue: this entry cannot run until its plug-in is installed",
+                ).format(type=entry.type)
+            ]
         errors = self._document.option_errors(entry.type, entry.options)
-        return [f"{path}: {message}" for path, message in errors.items()]
+        return [f"{path}: {runtime_text(message)}" for path, message in errors.items()]
 
     def _tooltip(self, entry: ChainEntry) -> str:
         record = self._document.record(entry.type)
-        lines = [(getattr(record, "description", "") or "") if record is not None else ""]
+        lines = [
+            processor_text(getattr(record, "id", "") or "", getattr(record, "description", "") or "")
+            if record is not None
+            else ""
+        ]
         if not entry.enabled:
-            lines.append("(disabled: skipped when the agent runs)")
+            lines.append(translate("ChainEditor", "(disabled: skipped when the agent runs)"))
         lines.extend(self._problems(entry))
         return "\n".join(line for line in lines if line) or entry.type
 

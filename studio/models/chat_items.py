@@ -34,6 +34,7 @@ from processors.messages import (
     TextPart,
     ToolInvocationPart,
 )
+from studio.texts import number, translate
 
 ItemKind = Literal["user", "assistant", "tripwire", "error"]
 ToolCardState = Literal["input", "call", "result", "error"]
@@ -54,19 +55,27 @@ def readable_error(error: Any) -> str:
         return f"{type(error).__name__}: {text}" if text else type(error).__name__
     if isinstance(error, dict):
         name = str(error.get("name") or "Error")
-        message = str(error.get("message") or "").strip() or "unknown error"
+        message = str(error.get("message") or "").strip() or translate("ChatItems", "unknown error")
         if name == "ModelAPIError":
             status = error.get("statusCode")
             provider = error.get("provider")
             where = " ".join(p for p in (str(provider) if provider else "", f"HTTP {status}" if status else "") if p)
-            return f"Model call failed ({where}): {message}" if where else f"Model call failed: {message}"
+            if where:
+                return translate("ChatItems", "Model call failed ({where}): {error}").format(where=where, error=message)
+            return translate("ChatItems", "Model call failed: {error}").format(error=message)
         processor = error.get("processorId")
         hook = error.get("hook")
+        if processor and hook:
+            return translate("ChatItems", "{error} (processor '{processor}', {hook})").format(
+                error=message, processor=processor, hook=hook
+            )
         if processor:
-            return f"{message} (processor '{processor}'{f', {hook}' if hook else ''})"
+            return translate("ChatItems", "{error} (processor '{processor}')").format(
+                error=message, processor=processor
+            )
         return message if name in ("Error", "") else f"{name}: {message}"
     text = str(error).strip() if error is not None else ""
-    return text or "unknown error"
+    return text or translate("ChatItems", "unknown error")
 
 
 def short_json(value: Any, limit: int = 4000) -> str:
@@ -79,7 +88,8 @@ def short_json(value: Any, limit: int = 4000) -> str:
         except (TypeError, ValueError):
             text = repr(value)
     if len(text) > limit:
-        return f"{text[:limit]}\n… ({len(text) - limit} more characters)"
+        more = len(text) - limit
+        return f"{text[:limit]}\n… " + translate("ChatItems", "(%n more character(s))", None, more)
     return text
 
 
@@ -218,23 +228,40 @@ class RunStats:
 
     def summary(self) -> str:
         """One line: ``gpt-4o-mini · 1,234 tokens (1,000 in, 234 out) · $0.0004 · first text 0.31 s · 2.4 s``."""
-        parts = [self.model or "unknown model"]
+        parts = [self.model or translate("ChatItems", "unknown model")]
         tokens = self.total_tokens or self.input_tokens + self.output_tokens
         if tokens:
-            parts.append(f"{tokens:,} tokens ({self.input_tokens:,} in, {self.output_tokens:,} out)")
+            parts.append(
+                translate("ChatItems", "{tokens} tokens ({input} in, {output} out)").format(
+                    tokens=number(tokens), input=number(self.input_tokens), output=number(self.output_tokens)
+                )
+            )
         else:  # a run stopped before the model reported its usage
-            parts.append("tokens not reported")
-        parts.append("cost unknown" if self.cost is None else f"${self.cost:.4f}" if self.cost else "$0")
+            parts.append(translate("ChatItems", "tokens not reported"))
+        parts.append(
+            translate("ChatItems", "cost unknown")
+            if self.cost is None
+            else "$" + number(self.cost, 4)
+            if self.cost
+            else "$0"
+        )
         ttft = self.time_to_first_text
-        parts.append(f"first text {_seconds(ttft)}" if ttft is not None else "no text")
+        parts.append(
+            translate("ChatItems", "first text {time}").format(time=_seconds(ttft))
+            if ttft is not None
+            else translate("ChatItems", "no text")
+        )
         total = self.total_time
         if total is not None:
-            parts.append(f"total {_seconds(total)}")
+            parts.append(translate("ChatItems", "total {time}").format(time=_seconds(total)))
         return " · ".join(parts)
 
 
 def _seconds(value: float) -> str:
-    return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.1f} s"
+    """A duration as the studio's locale writes it: ``310 ms``, ``2.4 s``."""
+    if value < 1:
+        return translate("ChatItems", "{ms} ms").format(ms=number(value * 1000))
+    return translate("ChatItems", "{seconds} s").format(seconds=number(value, 1))
 
 
 @dataclass(eq=False, slots=True)
@@ -277,8 +304,11 @@ class TripwireItem(ChatItem):
 
     @property
     def plain_text(self) -> str:
-        who = f" ({self.processor_id})" if self.processor_id else ""
-        return f"Tripwire{who}: {self.reason}"
+        if self.processor_id:
+            return translate("ChatItems", "Tripwire ({processor}): {reason}").format(
+                processor=self.processor_id, reason=self.reason
+            )
+        return translate("ChatItems", "Tripwire: {reason}").format(reason=self.reason)
 
 
 @dataclass(eq=False, slots=True)
@@ -288,7 +318,7 @@ class ErrorItem(ChatItem):
 
     @property
     def plain_text(self) -> str:
-        return f"Error: {self.message}"
+        return translate("ChatItems", "Error: {error}").format(error=self.message)
 
 
 def assistant_items(message: Message) -> list[ChatItem]:

@@ -40,6 +40,9 @@ from PySide6.QtGui import QUndoStack
 from processors.builtin.base import BuiltinProcessor, InvalidOptionsError
 from processors.pipeline.processor import LANE_HOOKS
 from studio.design import LANES, AgentDesign, ChainEntry, Lane, ModelConfig, explain_option_error
+from studio.i18n import translate
+from studio.i18n.processor_texts import processor_text
+from studio.texts import QT_TRANSLATE_NOOP
 
 __all__ = ["SETTINGS", "CatalogueLike", "CatalogueRecord", "DesignDocument"]
 
@@ -170,8 +173,11 @@ class DesignDocument(QObject):
         return self._catalogue.types.get(type_name)
 
     def display_name(self, type_name: str) -> str:
+        """The type's name as the palette shows it, in the studio's language (a built-in's is translated)."""
         record = self.record(type_name)
-        return (getattr(record, "name", None) or type_name) if record is not None else type_name
+        if record is None:
+            return type_name
+        return processor_text(getattr(record, "id", "") or "", getattr(record, "name", None) or type_name)
 
     def fitting_lanes(self, type_name: str) -> tuple[Lane, ...]:
         record = self.record(type_name)
@@ -182,19 +188,27 @@ class DesignDocument(QObject):
     def can_place(self, type_name: str, lane: str) -> str | None:
         """None when ``type_name`` may go in ``lane``; otherwise the reason, as a sentence for the user."""
         if lane not in LANES:
-            return f"There is no {lane!r} lane: the lanes are {', '.join(LANES)}"
+            return translate("ChainEditor", "There is no {lane!r} lane: the lanes are {lanes}").format(
+                lane=lane, lanes=", ".join(LANES)
+            )
         record = self.record(type_name)
         if record is None:
-            return f"{type_name} is not in the catalogue (is the plug-in or file that provides it installed?)"
+            return translate(
+                "ChainEditor", "{type} is not in the catalogue (is the plug-in or file that provides it installed?)"
+            ).format(type=type_name)
         if lane in record.lanes:
             return None
         runs = _or_list(LANE_HOOKS[lane])
         hooks = list(record.hooks)
+        word = lane_word(lane)
         if not hooks:
-            return f"{type_name} cannot go in the {lane} lane: it implements no processor hook"
-        return (
-            f"{type_name} cannot go in the {lane} lane: it implements {', '.join(hooks)}; the {lane} lane runs {runs}"
-        )
+            return translate(
+                "ChainEditor", "{type} cannot go in the {lane} lane: it implements no processor hook"
+            ).format(type=type_name, lane=word)
+        return translate(
+            "ChainEditor",
+            "{type} cannot go in the {lane} lane: it implements {hooks}; the {lane} lane runs {runs}",
+        ).format(type=type_name, lane=word, hooks=", ".join(hooks), runs=runs)
 
     def option_errors(self, type_name: str, options: Mapping[str, Any]) -> dict[str, str]:
         """Validate ``options`` with the type's ``Options`` model: field path → message ({} when valid)."""
@@ -340,8 +354,22 @@ def _message(error: Exception) -> str:
     return str(error.args[0]) if error.args else str(error)
 
 
+_LANE_WORDS = {
+    "input": QT_TRANSLATE_NOOP("LaneWords", "input"),
+    "output": QT_TRANSLATE_NOOP("LaneWords", "output"),
+    "error": QT_TRANSLATE_NOOP("LaneWords", "error"),
+}
+
+
+def lane_word(lane: str) -> str:
+    """A lane as a sentence names it ("the error lane"), in the studio's language."""
+    return translate("LaneWords", _LANE_WORDS[lane]) if lane in _LANE_WORDS else lane
+
+
 def _or_list(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
+    if len(items) == 1:
+        return items[0]
+    return translate("ChainEditor", "{items} or {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 def _options_class(record: Any) -> type[BuiltinProcessor] | None:

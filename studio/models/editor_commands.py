@@ -22,8 +22,10 @@ from typing import Any
 from PySide6.QtGui import QUndoCommand
 
 from studio.design import DEMO_MODEL, AgentDesign, ChainEntry
+from studio.i18n import translate
 from studio.models.design_document import DesignDocument
-from studio.sample import OFFLINE_DEMO_SUFFIX
+from studio.sample import OFFLINE_DEMO_SUFFIXES
+from studio.texts import QT_TRANSLATE_NOOP
 
 __all__ = ["AddEntry", "EditOptions", "EditSetting", "MoveEntry", "RemoveEntry", "ReplaceDesign", "ToggleEntry"]
 
@@ -32,18 +34,28 @@ _EDIT_OPTIONS_ID = 5001
 _EDIT_SETTING_ID = 5002
 
 _SETTING_LABELS = {
-    "name": "agent name",
-    "instructions": "instructions",
-    "tools": "tools",
-    "max_processor_retries": "processor retries",
-    "max_steps": "maximum steps",
-    "model.model": "model",
-    "model.api_base": "API base",
-    "model.temperature": "temperature",
-    "model.max_tokens": "maximum tokens",
-    "model.top_p": "top p",
-    "model.extra": "model settings",
+    "name": QT_TRANSLATE_NOOP("UndoCommands", "agent name"),
+    "instructions": QT_TRANSLATE_NOOP("UndoCommands", "instructions"),
+    "tools": QT_TRANSLATE_NOOP("UndoCommands", "tools"),
+    "max_processor_retries": QT_TRANSLATE_NOOP("UndoCommands", "processor retries"),
+    "max_steps": QT_TRANSLATE_NOOP("UndoCommands", "maximum steps"),
+    "model.model": QT_TRANSLATE_NOOP("UndoCommands", "model"),
+    "model.api_base": QT_TRANSLATE_NOOP("UndoCommands", "API base"),
+    "model.temperature": QT_TRANSLATE_NOOP("UndoCommands", "temperature"),
+    "model.max_tokens": QT_TRANSLATE_NOOP("UndoCommands", "maximum tokens"),
+    "model.top_p": QT_TRANSLATE_NOOP("UndoCommands", "top p"),
+    "model.extra": QT_TRANSLATE_NOOP("UndoCommands", "model settings"),
 }
+
+
+def lane_name(lane: str) -> str:
+    """A lane as undo texts name it ("input"), in the studio's language."""
+    names = {
+        "input": QT_TRANSLATE_NOOP("UndoCommands", "input"),
+        "output": QT_TRANSLATE_NOOP("UndoCommands", "output"),
+        "error": QT_TRANSLATE_NOOP("UndoCommands", "error"),
+    }
+    return translate("UndoCommands", names[lane]) if lane in names else lane
 
 
 class _DocumentCommand(QUndoCommand):
@@ -69,7 +81,12 @@ class AddEntry(_DocumentCommand):
     def __init__(
         self, document: DesignDocument, lane: str, index: int, entry: ChainEntry, parent: QUndoCommand | None = None
     ) -> None:
-        super().__init__(f"Add {document.display_name(entry.type)} to {lane}", parent)
+        super().__init__(
+            translate("UndoCommands", "Add {processor} to {lane}").format(
+                processor=document.display_name(entry.type), lane=lane_name(lane)
+            ),
+            parent,
+        )
         self._set_document(document)
         self._lane = lane
         self._index = index
@@ -94,7 +111,12 @@ class RemoveEntry(_DocumentCommand):
         if found is None:
             raise KeyError(f"no entry with uid {uid!r} in the design")
         self._lane, self._index, entry = found
-        super().__init__(f"Remove {document.display_name(entry.type)} from {self._lane}", parent)
+        super().__init__(
+            translate("UndoCommands", "Remove {processor} from {lane}").format(
+                processor=document.display_name(entry.type), lane=lane_name(self._lane)
+            ),
+            parent,
+        )
         self._set_document(document)
         self._entry = entry.model_copy(deep=True)
 
@@ -116,7 +138,11 @@ class MoveEntry(_DocumentCommand):
             raise KeyError(f"no entry with uid {uid!r} in the design")
         self._from_lane, self._from_index, entry = found
         name = document.display_name(entry.type)
-        text = f"Move {name}" if lane == self._from_lane else f"Move {name} to {lane}"
+        text = (
+            translate("UndoCommands", "Move {processor}").format(processor=name)
+            if lane == self._from_lane
+            else translate("UndoCommands", "Move {processor} to {lane}").format(processor=name, lane=lane_name(lane))
+        )
         super().__init__(text, parent)
         self._set_document(document)
         self._uid = uid
@@ -137,8 +163,12 @@ class ToggleEntry(_DocumentCommand):
         entry = document.entry(uid)
         if entry is None:
             raise KeyError(f"no entry with uid {uid!r} in the design")
-        verb = "Enable" if enabled else "Disable"
-        super().__init__(f"{verb} {document.display_name(entry.type)}", parent)
+        text = (
+            translate("UndoCommands", "Enable {processor}")
+            if enabled
+            else translate("UndoCommands", "Disable {processor}")
+        )
+        super().__init__(text.format(processor=document.display_name(entry.type)), parent)
         self._set_document(document)
         self._uid = uid
         self._enabled = bool(enabled)
@@ -170,7 +200,12 @@ class EditOptions(_DocumentCommand):
         if entry is None:
             raise KeyError(f"no entry with uid {uid!r} in the design")
         name = document.display_name(entry.type)
-        super().__init__(f"Change {field} of {name}" if field else f"Change options of {name}", parent)
+        text = (
+            translate("UndoCommands", "Change {field} of {processor}").format(field=field, processor=name)
+            if field
+            else translate("UndoCommands", "Change options of {processor}").format(processor=name)
+        )
+        super().__init__(text, parent)
         self._set_document(document)
         self._uid = uid
         self._field = field
@@ -217,7 +252,13 @@ class EditSetting(_DocumentCommand):
         merge: bool = True,
         parent: QUndoCommand | None = None,
     ) -> None:
-        super().__init__(f"Change {_SETTING_LABELS.get(name, name)}", parent)
+        label = _SETTING_LABELS.get(name)
+        super().__init__(
+            translate("UndoCommands", "Change {setting}").format(
+                setting=translate("UndoCommands", label) if label else name
+            ),
+            parent,
+        )
         self._set_document(document)
         self._merge = merge
         self._name = name
@@ -242,16 +283,22 @@ class EditSetting(_DocumentCommand):
 
     def redo(self) -> None:
         self._document.set_setting(self._name, self._new)
-        if self._old_agent_name.endswith(OFFLINE_DEMO_SUFFIX):
+        suffix = _demo_suffix(self._old_agent_name)
+        if suffix:
             demo = str(self._new).strip() == DEMO_MODEL
             self._document.set_setting(
-                "name", self._old_agent_name if demo else self._old_agent_name.removesuffix(OFFLINE_DEMO_SUFFIX)
+                "name", self._old_agent_name if demo else self._old_agent_name.removesuffix(suffix)
             )
 
     def undo(self) -> None:
         self._document.set_setting(self._name, self._old)
-        if self._old_agent_name.endswith(OFFLINE_DEMO_SUFFIX):
+        if _demo_suffix(self._old_agent_name):
             self._document.set_setting("name", self._old_agent_name)
+
+
+def _demo_suffix(name: str) -> str:
+    """The offline-demo suffix (in any of the sample's languages) that ``name`` ends with, or ""."""
+    return next((suffix for suffix in OFFLINE_DEMO_SUFFIXES if name.endswith(suffix)), "")
 
 
 class ReplaceDesign(_DocumentCommand):
@@ -261,10 +308,10 @@ class ReplaceDesign(_DocumentCommand):
         self,
         document: DesignDocument,
         design: AgentDesign,
-        text: str = "Replace design",
+        text: str | None = None,
         parent: QUndoCommand | None = None,
     ) -> None:
-        super().__init__(text, parent)
+        super().__init__(translate("UndoCommands", "Replace design") if text is None else text, parent)
         self._set_document(document)
         self._old = document.snapshot()
         self._new = design.model_copy(deep=True)

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
+    QCoreApplication,
     QMimeData,
     QModelIndex,
     QObject,
@@ -26,7 +27,10 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QFont, QStandardItem, QStandardItemModel
 
 from studio.design import LANES
+from studio.i18n import translate
+from studio.i18n.processor_texts import processor_text
 from studio.models.chain_model import MIME_TYPE, encode_payload
+from studio.texts import QT_TRANSLATE_NOOP
 
 __all__ = [
     "DESCRIPTION_ROLE",
@@ -50,12 +54,23 @@ DESCRIPTION_ROLE = Qt.ItemDataRole.UserRole + 4
 #: The lower-cased text the search filter matches (name, id, type name, description).
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 5
 
-LANE_TITLES = {"input": "Input", "output": "Output", "error": "Error"}
-_LANE_HINTS = {
-    "input": "Runs on the user's message before the model sees it",
-    "output": "Runs on the model's answer, while it streams and when it is complete",
-    "error": "Runs when the model's API call fails",
+#: The lanes' titles in English (:func:`lane_title` gives them in the studio's language).
+LANE_TITLES = {
+    "input": QT_TRANSLATE_NOOP("Lanes", "Input"),
+    "output": QT_TRANSLATE_NOOP("Lanes", "Output"),
+    "error": QT_TRANSLATE_NOOP("Lanes", "Error"),
 }
+_LANE_HINTS = {
+    "input": QT_TRANSLATE_NOOP("Lanes", "Runs on the user's message before the model sees it"),
+    "output": QT_TRANSLATE_NOOP("Lanes", "Runs on the model's answer, while it streams and when it is complete"),
+    "error": QT_TRANSLATE_NOOP("Lanes", "Runs when the model's API call fails"),
+}
+
+
+def lane_title(lane: str) -> str:
+    """A lane's title in the studio's language ("Input", "输入")."""
+    return QCoreApplication.translate("Lanes", LANE_TITLES[lane]) if lane in LANE_TITLES else lane
+
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -73,13 +88,13 @@ class PaletteModel(QStandardItemModel):
         header_font = QFont()
         header_font.setBold(True)
         for lane in LANES:
-            header = QStandardItem(LANE_TITLES[lane])
+            header = QStandardItem(lane_title(lane))
             header.setFlags(Qt.ItemFlag.ItemIsEnabled)
             header.setFont(header_font)
             header.setData("lane", KIND_ROLE)
             header.setData(lane, LANE_ROLE)
-            header.setToolTip(_LANE_HINTS[lane])
-            header.setAccessibleText(f"{LANE_TITLES[lane]} lane")
+            header.setToolTip(QCoreApplication.translate("Lanes", _LANE_HINTS[lane]))
+            header.setAccessibleText(translate("Lanes", "{lane} lane").format(lane=lane_title(lane)))
             for record in groups.get(lane, ()):
                 header.appendRow(_type_item(record, lane))
             self.appendRow(header)
@@ -140,8 +155,11 @@ class PaletteFilterModel(QSortFilterProxyModel):
 
 
 def _type_item(record: Any, lane: str) -> QStandardItem:
-    name = getattr(record, "name", None) or record.type_name
-    description = getattr(record, "description", "") or ""
+    processor_id = getattr(record, "id", "") or ""
+    english_name = getattr(record, "name", None) or record.type_name
+    english_description = getattr(record, "description", "") or ""
+    name = processor_text(processor_id, english_name)
+    description = processor_text(processor_id, english_description)
     item = QStandardItem(name)
     item.setFlags(
         Qt.ItemFlag.ItemIsEnabled
@@ -153,16 +171,17 @@ def _type_item(record: Any, lane: str) -> QStandardItem:
     item.setData(lane, LANE_ROLE)
     item.setData(record.type_name, TYPE_ROLE)
     item.setData(description, DESCRIPTION_ROLE)
-    processor_id = getattr(record, "id", "") or ""
-    item.setData(" ".join((name, processor_id, record.type_name, description)).lower(), SEARCH_ROLE)
+    # Searchable in the studio's language and in English (the names in the docs and in design files).
+    searched = (name, english_name, processor_id, record.type_name, description, english_description)
+    item.setData(" ".join(searched).lower(), SEARCH_ROLE)
     hooks = ", ".join(getattr(record, "hooks", ()) or ())
     lines = [f"<b>{_escape(name)}</b> <code>{_escape(record.type_name)}</code>"]
     if description:
         lines.append(_escape(description))
     if hooks:
-        lines.append(f"Hooks: {_escape(hooks)}")
+        lines.append(translate("Palette", "Hooks: {hooks}").format(hooks=_escape(hooks)))
     if getattr(record, "needs_model", False):
-        lines.append("Needs a model to judge with.")
+        lines.append(translate("Palette", "Needs a model to judge with."))
     item.setToolTip("<br>".join(lines))
     item.setAccessibleDescription(description)
     return item

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractListModel, QDateTime, QLocale, QModelIndex, QPersistentModelIndex, Qt
 
 from processors.memory.records import ThreadRecord
+from studio.i18n import current_locale, translate
 
 ThreadIdRole = Qt.ItemDataRole.UserRole + 1
 
@@ -14,7 +15,7 @@ Index = QModelIndex | QPersistentModelIndex
 
 
 def thread_title(record: ThreadRecord) -> str:
-    return record.title or "New conversation"
+    return record.title or translate("ThreadsView", "New conversation")
 
 
 class ThreadListModel(QAbstractListModel):
@@ -48,8 +49,15 @@ class ThreadListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return thread_title(record)
         if role == Qt.ItemDataRole.ToolTipRole:
-            local = record.updated_at.astimezone()
-            return f"{thread_title(record)}\nLast activity {local:%Y-%m-%d %H:%M}\nid {record.id}"
+            moment = QDateTime.fromMSecsSinceEpoch(int(record.updated_at.timestamp() * 1000))  # shown in local time
+            when = current_locale().toString(moment, QLocale.FormatType.ShortFormat)
+            return "\n".join(
+                (
+                    thread_title(record),
+                    translate("ThreadsView", "Last activity {when}").format(when=when),
+                    translate("ThreadsView", "id {id}").format(id=record.id),
+                )
+            )
         if role == ThreadIdRole:
             return record.id
         return None

@@ -28,10 +28,14 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFont
 
+from studio.i18n import translate
+from studio.i18n.runtime_texts import runtime_text
 from studio.models import trace_rows
+from studio.models.outcome_words import outcome_label
 from studio.models.trace_data import InspectorData, RunHistory, event_from_dict
 from studio.models.trace_nodes import OUTCOMES, RUN_STATUSES, CallNode, Node, RunNode
 from studio.models.trace_rows import LogRow, RowLog, TripwireRow, ViolationRow, chunk_summary, chunk_type, short_text
+from studio.texts import QT_TRANSLATE_NOOP, number
 
 __all__ = [
     "ENTRY_ROLE",
@@ -75,12 +79,13 @@ _DISPLAY = Qt.ItemDataRole.DisplayRole
 
 
 def format_ms(seconds: float) -> str:
+    """Milliseconds as the studio's locale writes numbers: 0.042, 3.5, 1,250."""
     ms = seconds * 1000
     if ms < 1:
-        return f"{ms:.3f}"
+        return number(ms, 3)
     if ms < 100:
-        return f"{ms:.1f}"
-    return f"{ms:,.0f}"
+        return number(ms, 1)
+    return number(ms)
 
 
 def format_clock(at: float) -> str:
@@ -92,7 +97,11 @@ class TraceTreeModel(QAbstractItemModel):
     """Runs → phases (Input, Step n, Output) → hooks → processor calls → chunk changes. Columns: name, ms, outcome."""
 
     NAME, DURATION, OUTCOME = range(3)
-    HEADERS = ("Entry", "ms", "Outcome")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("Inspector", "Entry"),
+        QT_TRANSLATE_NOOP("Inspector", "ms"),
+        QT_TRANSLATE_NOOP("Inspector", "Outcome"),
+    )
 
     def __init__(self, data: InspectorData, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -145,11 +154,14 @@ class TraceTreeModel(QAbstractItemModel):
     # ----------------------------------------------------------------------------------------- data
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == _DISPLAY:
-            return self.HEADERS[section]
+            return translate("Inspector", self.HEADERS[section])
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.TextAlignmentRole and section == 1:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole and section == 1:
-            return "Milliseconds spent in processor calls (for a stream summary: its per-chunk calls added up)"
+            return translate(
+                "Inspector",
+                "Milliseconds spent in processor calls (for a stream summary: its per-chunk calls added up)",
+            )
         return None
 
     def data(self, index: AnyIndex, role: int = _DISPLAY) -> Any:
@@ -162,7 +174,7 @@ class TraceTreeModel(QAbstractItemModel):
                 return node.label
             if column == self.DURATION:
                 return "" if node.kind == "change" else format_ms(node.seconds)
-            return node.outcome or ""
+            return outcome_label(node.outcome)
         if role == ENTRY_ROLE:
             return node
         if role == OUTCOME_ROLE:
@@ -200,14 +212,17 @@ class TraceTreeModel(QAbstractItemModel):
 def _tooltip(node: Node) -> str:
     if isinstance(node, RunNode):
         wall = node.wall_seconds
-        return (
-            f"run {node.run_id}"
-            + (f"\nthread {node.thread_id}" if node.thread_id else "")
-            + (f"\n{wall:.2f} s wall time" if wall is not None else "")
-        )
+        lines = [translate("Inspector", "run {id}").format(id=node.run_id)]
+        if node.thread_id:
+            lines.append(translate("Inspector", "thread {id}").format(id=node.thread_id))
+        if wall is not None:
+            lines.append(translate("Inspector", "{seconds} s wall time").format(seconds=number(wall, 2)))
+        return "\n".join(lines)
     if isinstance(node, CallNode):
         event = node.event
-        return f"{event.processor_id} in {event.hook}\n{event.before} → {event.after}"
+        return translate("Inspector", "{processor} in {hook}").format(processor=event.processor_id, hook=event.hook) + (
+            f"\n{runtime_text(event.before)} → {runtime_text(event.after)}"
+        )
     return node.label
 
 
@@ -232,7 +247,7 @@ class RowLogModel(QAbstractTableModel):
 
     def run_label(self, run_id: str) -> str:
         run = self._data.run(run_id)
-        return f"Run {run.number}" if run is not None else run_id
+        return translate("Inspector", "Run {number}").format(number=run.number) if run is not None else run_id
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._log)
@@ -242,7 +257,7 @@ class RowLogModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == _DISPLAY:
-            return self.COLUMNS[section][0]
+            return translate("Inspector", self.COLUMNS[section][0])
         return None
 
     def data(self, index: AnyIndex, role: int = _DISPLAY) -> Any:
@@ -293,9 +308,9 @@ class ChunkLogModel(RowLogModel):
         super().__init__(data, data.chunks, parent)
         self.COLUMNS: tuple[Column, ...] = (
             ("#", lambda row: row[trace_rows.SEQ]),
-            ("Time", lambda row: format_clock(row[trace_rows.AT])),
-            ("Type", lambda row: row[trace_rows.TYPE]),
-            ("Summary", lambda row: row[trace_rows.SUMMARY]),
+            (QT_TRANSLATE_NOOP("Inspector", "Time"), lambda row: format_clock(row[trace_rows.AT])),
+            (QT_TRANSLATE_NOOP("Inspector", "Type"), lambda row: row[trace_rows.TYPE]),
+            (QT_TRANSLATE_NOOP("Inspector", "Summary"), lambda row: row[trace_rows.SUMMARY]),
         )
 
     def known_types(self) -> list[str]:
@@ -314,10 +329,10 @@ class DataChunkListModel(RowLogModel):
         super().__init__(data, data.data_chunks, parent)
         self.COLUMNS = (
             ("#", lambda row: row.seq),
-            ("Run", lambda row: self.run_label(row.run_id)),
-            ("Type", lambda row: chunk_type(row.chunk)),
-            ("Id", lambda row: getattr(row.chunk, "id", None) or ""),
-            ("Data", lambda row: chunk_summary(row.chunk)),
+            (QT_TRANSLATE_NOOP("Inspector", "Run"), lambda row: self.run_label(row.run_id)),
+            (QT_TRANSLATE_NOOP("Inspector", "Type"), lambda row: chunk_type(row.chunk)),
+            (QT_TRANSLATE_NOOP("Inspector", "Id"), lambda row: getattr(row.chunk, "id", None) or ""),
+            (QT_TRANSLATE_NOOP("Inspector", "Data"), lambda row: chunk_summary(row.chunk)),
         )
 
 
@@ -327,18 +342,21 @@ class TripwireListModel(RowLogModel):
     def __init__(self, data: InspectorData, parent: QObject | None = None) -> None:
         super().__init__(data, data.tripwires, parent)
         self.COLUMNS = (
-            ("Run", lambda row: self.run_label(row.run_id)),
-            ("Processor", lambda row: row.processor_id or ""),
-            ("Reason", lambda row: row.reason),
-            ("Retry", lambda row: "yes" if row.retry else "no"),
-            ("Metadata", lambda row: _text(row.metadata)),
+            (QT_TRANSLATE_NOOP("Inspector", "Run"), lambda row: self.run_label(row.run_id)),
+            (QT_TRANSLATE_NOOP("Inspector", "Processor"), lambda row: row.processor_id or ""),
+            (QT_TRANSLATE_NOOP("Inspector", "Reason"), lambda row: runtime_text(row.reason)),
+            (
+                QT_TRANSLATE_NOOP("Inspector", "Retry"),
+                lambda row: translate("Inspector", "yes") if row.retry else translate("Inspector", "no"),
+            ),
+            (QT_TRANSLATE_NOOP("Inspector", "Metadata"), lambda row: _text(row.metadata)),
         )
 
     def row_of(self, run_id: str) -> int | None:
         return self._data.tripwire_index(run_id)
 
     def tooltip(self, row: TripwireRow, column: int) -> str | None:
-        return row.reason
+        return runtime_text(row.reason)
 
 
 class ViolationListModel(RowLogModel):
@@ -347,14 +365,14 @@ class ViolationListModel(RowLogModel):
     def __init__(self, data: InspectorData, parent: QObject | None = None) -> None:
         super().__init__(data, data.violations, parent)
         self.COLUMNS = (
-            ("Run", lambda row: self.run_label(row.run_id)),
-            ("Processor", lambda row: row.processor_id),
-            ("Message", lambda row: row.message),
-            ("Detail", lambda row: _text(row.detail)),
+            (QT_TRANSLATE_NOOP("Inspector", "Run"), lambda row: self.run_label(row.run_id)),
+            (QT_TRANSLATE_NOOP("Inspector", "Processor"), lambda row: row.processor_id),
+            (QT_TRANSLATE_NOOP("Inspector", "Message"), lambda row: runtime_text(row.message)),
+            (QT_TRANSLATE_NOOP("Inspector", "Detail"), lambda row: _text(row.detail)),
         )
 
     def tooltip(self, row: ViolationRow, column: int) -> str | None:
-        return row.message
+        return runtime_text(row.message)
 
 
 # --------------------------------------------------------------------------------------------- filtering

@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from processors.tracing import TraceEvent
+from studio.models.outcome_words import outcome_label
+from studio.texts import translate
 
 if TYPE_CHECKING:
     from studio.models.trace_rows import TripwireRow
@@ -135,7 +137,9 @@ class RunNode(Node):
 
     @property
     def label(self) -> str:
-        return f"Run {self.number} ({self.status})"
+        return translate("Inspector", "Run {number} ({status})").format(
+            number=self.number, status=outcome_label(self.status)
+        )
 
     @property
     def wall_seconds(self) -> float | None:
@@ -162,7 +166,9 @@ class PhaseNode(Node):
 
     @property
     def label(self) -> str:
-        return ("Input", f"Step {self.key[1]}", "Output")[self.key[0]]
+        if self.key[0] == 1:
+            return translate("Inspector", "Step {number}").format(number=self.key[1])
+        return translate("Inspector", "Input") if self.key[0] == 0 else translate("Inspector", "Output")
 
 
 class HookNode(Node):
@@ -202,9 +208,10 @@ class CallNode(Node):
         if stats is None:
             return name
         kinds = ("changed", "held", "dropped", "aborted", "raised")
-        parts = [f"{stats.get(key, 0)} {key}" for key in kinds if stats.get(key)]
+        parts = [f"{stats.get(key, 0)} {outcome_label(key)}" for key in kinds if stats.get(key)]
         count = stats.get("count", 0)
-        return f"{name} · {count} chunk{'' if count == 1 else 's'}" + (f" ({', '.join(parts)})" if parts else "")
+        chunks = translate("Inspector", "%n chunk(s)", None, count)
+        return f"{name} · {chunks}" + (f" ({', '.join(parts)})" if parts else "")
 
     @property
     def hidden_changes(self) -> int:
@@ -229,4 +236,6 @@ class ChangeNode(Node):
     @property
     def label(self) -> str:
         before = self.change.get("before") or {}
-        return f"chunk {self.index + 1}: {before.get('type', '?')}"
+        return translate("Inspector", "chunk {number}: {type}").format(
+            number=self.index + 1, type=before.get("type", "?")
+        )

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt, qVersion
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 from studio.about import bundled_components, studio_version
+from studio.i18n import translate
 
 __all__ = ["AboutDialog"]
 
@@ -19,12 +20,18 @@ class AboutDialog(QDialog):
     def __init__(self, data_folder: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("about")
-        self.setWindowTitle("About Processor Studio")
+        self.setWindowTitle(translate("AboutDialog", "About Processor Studio"))
         self.resize(560, 520)
         heading = QLabel(
             f"<h2>Processor Studio {html.escape(studio_version())}</h2>"
-            "<p>Design LLM agents and test their guardrails by hand.</p>"
-            f"<p>Your threads and designs are kept in<br><code>{html.escape(str(data_folder))}</code></p>"
+            + "<p>"
+            + html.escape(translate("AboutDialog", "Design LLM agents and test their guardrails by hand."))
+            + "</p>"
+            "<p>"
+            + translate("AboutDialog", "Your threads and designs are kept in<br>{folder}").format(
+                folder=f"<code>{html.escape(str(data_folder))}</code>"
+            )
+            + "</p>"
         )
         heading.setObjectName("about.heading")
         heading.setWordWrap(True)
@@ -36,10 +43,26 @@ class AboutDialog(QDialog):
         self.components = QTextBrowser()
         self.components.setObjectName("about.components")
         self.components.setHtml(
-            "<p><b>Bundled components</b> (from the installed packages' metadata)</p>"
-            "<table cellspacing='0' cellpadding='3'><tr><th align='left'>Component</th>"
-            f"<th align='left'>Version</th><th align='left'>Licence</th></tr>{rows}</table>"
-            "<p>Qt and PySide6 are used under the GNU LGPL v3; their source is available from qt.io.</p>"
+            "<p>"
+            + translate("AboutDialog", "<b>Bundled components</b> (from the installed packages' metadata)")
+            + "</p><table cellspacing='0' cellpadding='3'><tr>"
+            + "".join(
+                f"<th align='left'>{html.escape(title)}</th>"
+                for title in (
+                    translate("AboutDialog", "Component"),
+                    translate("AboutDialog", "Version"),
+                    translate("AboutDialog", "Licence"),
+                )
+            )
+            + f"</tr>{rows}</table>"
+            "<p>"
+            + html.escape(
+                translate(
+                    "AboutDialog",
+                    "Qt and PySide6 are used under the GNU LGPL v3; their source is available from qt.io.",
+                )
+            )
+            + "</p>"
         )
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)

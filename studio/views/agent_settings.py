@@ -30,6 +30,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.i18n import translate
+from studio.i18n.runtime_texts import runtime_text
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import EditSetting
 
@@ -51,8 +53,6 @@ _API_BASE_HINTS = {
     "ollama_chat": "http://localhost:11434",
     "lm_studio": "http://localhost:1234/v1",
 }
-_NOT_SET = "not set"
-_DEFAULT = "provider default"
 _ERROR_STYLE = "QLabel { color: #c0392b; }"
 
 
@@ -69,23 +69,27 @@ class AgentSettingsView(QWidget):
 
         self.name = _named(QLineEdit(), "settings.name")
         self.instructions = _named(QPlainTextEdit(), "settings.instructions")
-        self.instructions.setPlaceholderText("What the agent is for, how it should answer…")
+        self.instructions.setPlaceholderText(translate("AgentSettings", "What the agent is for, how it should answer…"))
         self.instructions.setTabChangesFocus(True)
         self.instructions.setMinimumHeight(80)
         self.model = _named(QComboBox(), "settings.model")
         self.model.setEditable(True)
         self.model.addItems(MODEL_SUGGESTIONS)
         self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.model.setToolTip("A litellm model id, provider/model (e.g. openai/gpt-4o-mini), or demo (offline)")
+        self.model.setToolTip(
+            translate(
+                "AgentSettings", "A litellm model id, provider/model (e.g. openai/gpt-4o-mini), or demo (offline)"
+            )
+        )
         self.api_base = _named(QLineEdit(), "settings.api_base")
         self.api_base.setClearButtonEnabled(True)
         self.temperature = _optional_double(0.0, 2.0, 0.1, "settings.temperature")
         self.top_p = _optional_double(0.0, 1.0, 0.05, "settings.top_p")
         self.max_tokens = _named(QSpinBox(), "settings.max_tokens")
         self.max_tokens.setRange(0, 1_000_000)  # 0 shows "provider default"
-        self.max_tokens.setSpecialValueText(_DEFAULT)
+        self.max_tokens.setSpecialValueText(translate("AgentSettings", "provider default"))
         self.extra = _named(QPlainTextEdit(), "settings.extra")
-        self.extra.setPlaceholderText('Other model settings as JSON, e.g. {"seed": 7}')
+        self.extra.setPlaceholderText(translate("AgentSettings", 'Other model settings as JSON, e.g. {"seed": 7}'))
         self.extra.setTabChangesFocus(True)
         self.extra.setFixedHeight(56)
         self.tools_model = QStandardItemModel(self)
@@ -94,23 +98,25 @@ class AgentSettingsView(QWidget):
         self.tools.setMaximumHeight(110)
         self.max_processor_retries = _named(QSpinBox(), "settings.max_processor_retries")
         self.max_processor_retries.setRange(-1, 50)  # -1 shows "not set" (the runtime's default applies)
-        self.max_processor_retries.setSpecialValueText(_NOT_SET)
+        self.max_processor_retries.setSpecialValueText(translate("AgentSettings", "not set"))
         self.max_steps = _named(QSpinBox(), "settings.max_steps")
         self.max_steps.setRange(1, 100)
 
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self._add_row(form, "&Name", self.name, "name")
-        self._add_row(form, "&Instructions", self.instructions, "instructions")
-        self._add_row(form, "&Model", self.model, "model.model")
-        self._add_row(form, "API &base", self.api_base, "model.api_base")
-        self._add_row(form, "&Temperature", self.temperature, "model.temperature")
-        self._add_row(form, "Max to&kens", self.max_tokens, "model.max_tokens")
-        self._add_row(form, "Top &p", self.top_p, "model.top_p")
-        self._add_row(form, "Other model settings", self.extra, "model.extra")
-        self._add_row(form, "Too&ls", self.tools, "tools")
-        self._add_row(form, "Processor &retries", self.max_processor_retries, "max_processor_retries")
-        self._add_row(form, "Max &steps", self.max_steps, "max_steps")
+        self._add_row(form, translate("AgentSettings", "&Name"), self.name, "name")
+        self._add_row(form, translate("AgentSettings", "&Instructions"), self.instructions, "instructions")
+        self._add_row(form, translate("AgentSettings", "&Model"), self.model, "model.model")
+        self._add_row(form, translate("AgentSettings", "API &base"), self.api_base, "model.api_base")
+        self._add_row(form, translate("AgentSettings", "&Temperature"), self.temperature, "model.temperature")
+        self._add_row(form, translate("AgentSettings", "Max to&kens"), self.max_tokens, "model.max_tokens")
+        self._add_row(form, translate("AgentSettings", "Top &p"), self.top_p, "model.top_p")
+        self._add_row(form, translate("AgentSettings", "Other model settings"), self.extra, "model.extra")
+        self._add_row(form, translate("AgentSettings", "Too&ls"), self.tools, "tools")
+        self._add_row(
+            form, translate("AgentSettings", "Processor &retries"), self.max_processor_retries, "max_processor_retries"
+        )
+        self._add_row(form, translate("AgentSettings", "Max &steps"), self.max_steps, "max_steps")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(form)
@@ -170,7 +176,7 @@ class AgentSettingsView(QWidget):
 
     def _show_error(self, name: str, message: str | None) -> None:
         label = self._errors[name]
-        label.setText(message or "")
+        label.setText(runtime_text(message) if message else "")
         label.setVisible(bool(message))
 
     def _load(self, name: str | None = None) -> None:
@@ -227,7 +233,9 @@ class AgentSettingsView(QWidget):
         provider = self.model.currentText().partition("/")[0].strip()
         hint = _API_BASE_HINTS.get(provider)
         self.api_base.setPlaceholderText(
-            f"{hint} for a local server" if hint else "Only for local or self-hosted servers (Ollama, LM Studio)"
+            translate("AgentSettings", "{url} for a local server").format(url=hint)
+            if hint
+            else translate("AgentSettings", "Only for local or self-hosted servers (Ollama, LM Studio)")
         )
 
     # ------------------------------------------------------------------------------------- widget slots
@@ -268,10 +276,10 @@ class AgentSettingsView(QWidget):
         try:
             value = json.loads(text) if text else {}
         except ValueError as error:
-            self._show_error("model.extra", f"Not valid JSON: {error}")
+            self._show_error("model.extra", translate("AgentSettings", "Not valid JSON: {error}").format(error=error))
             return
         if not isinstance(value, dict):
-            self._show_error("model.extra", 'Expected a JSON object, e.g. {"seed": 7}')
+            self._show_error("model.extra", translate("AgentSettings", 'Expected a JSON object, e.g. {"seed": 7}'))
             return
         self._edit("model.extra", value)
 
@@ -308,7 +316,7 @@ def _optional_double(low: float, high: float, step: float, name: str) -> QDouble
     box.setDecimals(2)
     box.setSingleStep(step)
     box.setRange(low - step, high)
-    box.setSpecialValueText(_DEFAULT)
+    box.setSpecialValueText(translate("AgentSettings", "provider default"))
     return box
 
 

@@ -55,10 +55,12 @@ from PySide6.QtWidgets import (
 
 from processors.pipeline.processor import LANE_HOOKS
 from studio.design import LANES, ChainEntry
+from studio.i18n import translate
 from studio.models.chain_model import UID_ROLE, ChainModel
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import AddEntry, MoveEntry, RemoveEntry, ToggleEntry
-from studio.models.palette_model import LANE_TITLES
+from studio.models.palette_model import lane_title
+from studio.texts import QT_TRANSLATE_NOOP
 from studio.views.drag_image import exec_compact_drag
 
 __all__ = ["MESSAGE_TIMEOUT_MS", "ChainEditor", "ChainListView"]
@@ -69,9 +71,9 @@ MESSAGE_TIMEOUT_MS = 6000
 _MIN_ROW_WIDTH = 80
 
 _EMPTY_HINTS = {
-    "input": "Drop input processors here",
-    "output": "Drop output processors here",
-    "error": "Drop error processors here",
+    "input": QT_TRANSLATE_NOOP("ChainEditor", "Drop input processors here"),
+    "output": QT_TRANSLATE_NOOP("ChainEditor", "Drop output processors here"),
+    "error": QT_TRANSLATE_NOOP("ChainEditor", "Drop error processors here"),
 }
 
 
@@ -90,7 +92,7 @@ class ChainListView(QListView):
         super().__init__(parent)
         self._lane = lane
         self.setObjectName(f"chain.{lane}")
-        self.setAccessibleName(f"{LANE_TITLES[lane]} chain")
+        self.setAccessibleName(translate("ChainEditor", "{lane} chain").format(lane=lane_title(lane)))
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setDragEnabled(True)
         self.setAcceptDrops(True)
@@ -119,7 +121,7 @@ class ChainListView(QListView):
             painter.setPen(self.palette().placeholderText().color())
             rect = self.viewport().rect().adjusted(8, 8, -8, -8)
             flags = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
-            painter.drawText(rect, flags, _EMPTY_HINTS[self._lane])
+            painter.drawText(rect, flags, translate("ChainEditor", _EMPTY_HINTS[self._lane]))
             painter.end()
 
 
@@ -140,9 +142,9 @@ class ChainEditor(QWidget):
         self._current_lane: str = LANES[0]
 
         stack = document.undo_stack()
-        self._undo_action = stack.createUndoAction(self, "&Undo")
+        self._undo_action = stack.createUndoAction(self, translate("ChainEditor", "&Undo"))
         self._undo_action.setShortcut(QKeySequence.StandardKey.Undo)
-        self._redo_action = stack.createRedoAction(self, "&Redo")
+        self._redo_action = stack.createRedoAction(self, translate("ChainEditor", "&Redo"))
         redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
         if QKeySequence("Ctrl+Shift+Z") not in redo_keys:  # the platform's Redo may be Ctrl+Y only
             redo_keys.insert(0, QKeySequence("Ctrl+Shift+Z"))
@@ -151,7 +153,7 @@ class ChainEditor(QWidget):
         self._message = QLabel(self)
         self._message.setObjectName("chain.message")
         self._message.setWordWrap(True)
-        self._message.setAccessibleName("Chain editor message")
+        self._message.setAccessibleName(translate("ChainEditor", "Chain editor message"))
         self._message.setStyleSheet(
             "QLabel { background: palette(tool-tip-base); color: palette(tool-tip-text);"
             " border: 1px solid #c0392b; border-radius: 3px; padding: 4px 6px; }"
@@ -278,9 +280,10 @@ class ChainEditor(QWidget):
 
     # ---------------------------------------------------------------------------------------- internals
     def _build_lane(self, lane: str) -> QVBoxLayout:
-        title = QLabel(f"<b>{LANE_TITLES[lane]}</b>", self)
+        title = QLabel(f"<b>{lane_title(lane)}</b>", self)
         title.setObjectName(f"chain.{lane}.title")
-        title.setToolTip("Hooks run from this lane: " + ", ".join(LANE_HOOKS[lane]))  # type: ignore[index]
+        hooks = ", ".join(LANE_HOOKS[lane])  # type: ignore[index]
+        title.setToolTip(translate("ChainEditor", "Hooks run from this lane: {hooks}").format(hooks=hooks))
         model = ChainModel(self._document, lane, self)
         view = ChainListView(lane, self)
         view.setModel(model)
@@ -292,13 +295,15 @@ class ChainEditor(QWidget):
         view.selectionModel().currentChanged.connect(self._on_view_current_changed)
         view.selectionModel().selectionChanged.connect(self._on_view_selection_changed)
         for text, keys, slot in (
-            ("Enable/Disable", [QKeySequence(Qt.Key.Key_Space)], self.toggle_selected),
-            ("Remove", [QKeySequence(QKeySequence.StandardKey.Delete), QKeySequence(Qt.Key.Key_Backspace)],
-             self.remove_selected),
-            ("Move Up", [QKeySequence("Ctrl+Up")], self.move_selected_up),
-            ("Move Down", [QKeySequence("Ctrl+Down")], self.move_selected_down),
-            ("Move to Previous Lane", [QKeySequence("Ctrl+Left")], self.move_selected_to_previous_lane),
-            ("Move to Next Lane", [QKeySequence("Ctrl+Right")], self.move_selected_to_next_lane),
+            (translate("ChainEditor", "Enable/Disable"), [QKeySequence(Qt.Key.Key_Space)], self.toggle_selected),
+            (translate("ChainEditor", "Remove"),
+             [QKeySequence(QKeySequence.StandardKey.Delete), QKeySequence(Qt.Key.Key_Backspace)], self.remove_selected),
+            (translate("ChainEditor", "Move Up"), [QKeySequence("Ctrl+Up")], self.move_selected_up),
+            (translate("ChainEditor", "Move Down"), [QKeySequence("Ctrl+Down")], self.move_selected_down),
+            (translate("ChainEditor", "Move to Previous Lane"), [QKeySequence("Ctrl+Left")],
+             self.move_selected_to_previous_lane),
+            (translate("ChainEditor", "Move to Next Lane"), [QKeySequence("Ctrl+Right")],
+             self.move_selected_to_next_lane),
         ):  # fmt: skip
             action = QAction(text, view)
             action.setShortcuts(keys)

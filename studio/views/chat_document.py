@@ -27,6 +27,8 @@ from PySide6.QtGui import (
     QTextFrameFormat,
 )
 
+from studio.i18n import translate
+from studio.i18n.runtime_texts import runtime_text
 from studio.models.chat_items import (
     AssistantItem,
     ChatItem,
@@ -38,6 +40,7 @@ from studio.models.chat_items import (
     UserItem,
     short_json,
 )
+from studio.texts import QT_TRANSLATE_NOOP
 from studio.views.chat_markdown import insert_markdown, new_block, split_markdown
 from studio.views.chat_style import CARD_BG, CARD_BORDER, LINK, MUTED, RETRY, STRIKE, TEXT, char_format
 
@@ -75,8 +78,8 @@ class ItemDocument:
 
 
 #: The placeholder of a reply that has shown nothing yet (a typing indicator).
-WRITING = "● ● ●  writing…"
-STOPPED = "■ Stopped"
+WRITING = QT_TRANSLATE_NOOP("ChatDocument", "● ● ●  writing…")
+STOPPED = QT_TRANSLATE_NOOP("ChatDocument", "■ Stopped")
 #: Marks the figures line among the trailer lines (it is drawn smaller, not in italics).
 STATS_PREFIX = "\x00stats:"
 
@@ -85,9 +88,9 @@ def trailer_lines(item: AssistantItem) -> tuple[str, ...]:
     """What follows a reply's steps, as lines."""
     lines: list[str] = []
     if item.status == "streaming" and not item.has_content:
-        lines.append(WRITING)
+        lines.append(translate("ChatDocument", WRITING))
     if item.status == "stopped":
-        lines.append(STOPPED)
+        lines.append(translate("ChatDocument", STOPPED))
     if item.stats is not None and item.stats.ended is not None:
         lines.append(STATS_PREFIX + item.stats.summary())
     return tuple(lines)
@@ -127,18 +130,20 @@ class DocumentWriter:
         cursor = QTextCursor(doc)
         first = [True]
         if isinstance(item, UserItem):
-            self._label(cursor, first, "You")
+            self._label(cursor, first, translate("ChatDocument", "You"))
             new_block(cursor, first)
             insert_markdown(cursor, item.text)
         elif isinstance(item, AssistantItem):
-            self._label(cursor, first, "Assistant")
+            self._label(cursor, first, translate("ChatDocument", "Assistant"))
             self._render_steps(cached, cursor, first, item, 0)
             self._set_status(cached, item)
         elif isinstance(item, TripwireItem):
             self._build_tripwire(cursor, first, item)
         elif isinstance(item, ErrorItem):
             new_block(cursor, first)
-            cursor.insertText("✖ Error  ", char_format(colour=QColor("#cf222e"), bold=True))
+            cursor.insertText(
+                translate("ChatDocument", "✖ Error") + "  ", char_format(colour=QColor("#cf222e"), bold=True)
+            )
             cursor.insertText(item.message, char_format(colour=TEXT))
 
     def _label(self, cursor: QTextCursor, first: list[bool], text: str) -> None:
@@ -220,7 +225,9 @@ class DocumentWriter:
     ) -> None:
         if step.reasoning_parts:
             new_block(cursor, first)
-            cursor.insertText("Thinking  ", char_format(colour=MUTED, bold=True, size=self.small))
+            cursor.insertText(
+                translate("ChatDocument", "Thinking") + "  ", char_format(colour=MUTED, bold=True, size=self.small)
+            )
             cursor.insertText(step.reasoning, char_format(colour=MUTED, italic=True))
             if growing and not step.texts:
                 cached.live, cached.live_kind, cached.seen = step, "reasoning", len(step.reasoning_parts)
@@ -241,8 +248,12 @@ class DocumentWriter:
                     self._strike(cursor, begin)
         if step.retracted:
             new_block(cursor, first)
-            feedback = step.feedback or "a processor asked for another try"
-            cursor.insertText("↻ Retried: ", char_format(colour=RETRY, bold=True))
+            feedback = (
+                runtime_text(step.feedback)
+                if step.feedback
+                else translate("ChatDocument", "a processor asked for another try")
+            )
+            cursor.insertText(translate("ChatDocument", "↻ Retried:") + " ", char_format(colour=RETRY, bold=True))
             cursor.insertText(feedback, char_format(colour=RETRY))
         for card in step.tool_cards:
             self._card(cursor, first, card, step.retracted)
@@ -271,7 +282,12 @@ class DocumentWriter:
         frame_format.setBottomMargin(4)
         cursor.insertFrame(frame_format)
         href = TOOL_HREF + card.tool_call_id
-        state = {"input": "…", "call": "running…", "result": "✔ done", "error": "✖ failed"}[card.state]
+        state = {
+            "input": "…",
+            "call": translate("ChatDocument", "running…"),
+            "result": translate("ChatDocument", "✔ done"),
+            "error": translate("ChatDocument", "✖ failed"),
+        }[card.state]
         colour = QColor("#cf222e") if card.state == "error" else QColor("#1a7f37") if card.state == "result" else MUTED
         cursor.insertText("▾ " if card.expanded else "▸ ", char_format(colour=LINK, href=href))
         cursor.insertText(card.tool_name, char_format(colour=LINK, bold=True, href=href))
@@ -280,18 +296,29 @@ class DocumentWriter:
             cursor.insertText(f"  {summary}", char_format(colour=MUTED, family=self.mono, href=href))
         cursor.insertText(f"   {state}", char_format(colour=colour, size=self.small, href=href))
         if card.result_changed:
-            cursor.insertText("  · changed for the model", char_format(colour=MUTED, size=self.small, href=href))
+            cursor.insertText(
+                "  · " + translate("ChatDocument", "changed for the model"),
+                char_format(colour=MUTED, size=self.small, href=href),
+            )
         if retracted:
             self._strike(cursor, cursor.block().position())
         if card.expanded:
-            sections = [("Arguments", short_json(card.shown_args), TEXT)]
+            sections = [(translate("ChatDocument", "Arguments"), short_json(card.shown_args), TEXT)]
             if card.result_changed:  # a guardrail changed it: what the tool returned, then what the model got
-                sections.append(("Tool returned", short_json(card.returned), MUTED))
-                sections.append(("Given to the model (after process_tool_result)", short_json(card.result), TEXT))
+                sections.append((translate("ChatDocument", "Tool returned"), short_json(card.returned), MUTED))
+                sections.append(
+                    (
+                        translate("ChatDocument", "Given to the model (after process_tool_result)"),
+                        short_json(card.result),
+                        TEXT,
+                    )
+                )
             elif card.state == "result":  # the tool-result chunk is what the model got, after process_tool_result
-                sections.append(("Result (given to the model)", short_json(card.result), TEXT))
+                sections.append(
+                    (translate("ChatDocument", "Result (given to the model)"), short_json(card.result), TEXT)
+                )
             elif card.state == "error":
-                sections.append(("Error", card.error or "", QColor("#cf222e")))
+                sections.append((translate("ChatDocument", "Error"), card.error or "", QColor("#cf222e")))
             for title, body, body_colour in sections:
                 cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
                 cursor.insertText(title, char_format(colour=MUTED, bold=True, size=self.small))
@@ -308,18 +335,25 @@ class DocumentWriter:
         href = TRIPWIRE_HREF + (item.run_id or "")
         red = QColor("#d1242f")
         new_block(cursor, first)
-        cursor.insertText("⚠ Tripwire", char_format(colour=red, bold=True, href=href))
+        cursor.insertText(translate("ChatDocument", "⚠ Tripwire"), char_format(colour=red, bold=True, href=href))
         if item.processor_id:
-            cursor.insertText("   processor ", char_format(colour=MUTED, href=href))
+            cursor.insertText(
+                "   " + translate("ChatDocument", "processor") + " ", char_format(colour=MUTED, href=href)
+            )
             cursor.insertText(item.processor_id, char_format(colour=TEXT, family=self.mono, bold=True, href=href))
         if item.retry:
-            cursor.insertText("   (retry asked)", char_format(colour=MUTED, size=self.small, href=href))
+            cursor.insertText(
+                "   " + translate("ChatDocument", "(retry asked)"),
+                char_format(colour=MUTED, size=self.small, href=href),
+            )
         new_block(cursor, first)
-        cursor.insertText("Reason: ", char_format(colour=MUTED, bold=True, href=href))
-        cursor.insertText(item.reason, char_format(colour=TEXT, href=href))
+        cursor.insertText(translate("ChatDocument", "Reason:") + " ", char_format(colour=MUTED, bold=True, href=href))
+        cursor.insertText(runtime_text(item.reason), char_format(colour=TEXT, href=href))
         if item.metadata is not None:
             new_block(cursor, first)
-            cursor.insertText("Metadata", char_format(colour=MUTED, bold=True, size=self.small, href=href))
+            cursor.insertText(
+                translate("ChatDocument", "Metadata"), char_format(colour=MUTED, bold=True, size=self.small, href=href)
+            )
             new_block(cursor, first)
             cursor.insertText(short_json(item.metadata, 1500), char_format(colour=TEXT, family=self.mono, href=href))
 

@@ -40,6 +40,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QAbstractItemView, QToolTip, QWidget
 
+from studio.i18n import translate
 from studio.models.chat_items import ChatItem
 from studio.models.chat_list_model import ITEM_ROLE, ChatListModel
 from studio.views.chat_document import TOOL_HREF, TRIPWIRE_HREF
@@ -439,10 +440,11 @@ class ChatListView(QAbstractItemView):
     def viewportEvent(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip:
             _row, href = self._hit(event.pos())  # type: ignore[attr-defined]
+            where = event.globalPos()  # type: ignore[attr-defined]
             if href and href.startswith(TRIPWIRE_HREF):
-                QToolTip.showText(event.globalPos(), "Show this tripwire in the inspector", self)  # type: ignore[attr-defined]
+                QToolTip.showText(where, translate("ChatListView", "Show this tripwire in the inspector"), self)
             elif href:
-                QToolTip.showText(event.globalPos(), "Show or hide the call's details", self)  # type: ignore[attr-defined]
+                QToolTip.showText(where, translate("ChatListView", "Show or hide the call's details"), self)
             else:
                 QToolTip.hideText()
             return True

@@ -11,6 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
+from studio.i18n import translate
 from studio.views.chat_style import MUTED
 
 
@@ -50,7 +51,7 @@ class QueuedMessages(QWidget):
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(4, 2, 4, 2)
         self._layout.setSpacing(2)
-        self._title = QLabel("Queued — sent when the reply ends", self)
+        self._title = QLabel(translate("ChatQueue", "Queued — sent when the reply ends"), self)
         self._title.setStyleSheet(f"color: {MUTED.name()}; font-style: italic;")
         self._layout.addWidget(self._title)
         self._rows: list[QWidget] = []
@@ -73,7 +74,7 @@ class QueuedMessages(QWidget):
             remove = QToolButton(row)
             remove.setObjectName(f"chat.queue.remove.{index}")
             remove.setText("\u00d7")  # a multiplication sign: the usual "remove" cross
-            remove.setToolTip("Remove this message from the queue")
+            remove.setToolTip(translate("ChatQueue", "Remove this message from the queue"))
             remove.clicked.connect(lambda _checked=False, index=index: self.remove_requested.emit(index))
             line.addWidget(label, 1)
             line.addWidget(remove)

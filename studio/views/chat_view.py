@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.i18n import translate
 from studio.models.chat_items import AssistantItem, ChatItem, UserItem
 from studio.models.chat_list_model import ChatListModel
 from studio.views.chat_list_view import ChatListView
@@ -70,7 +71,7 @@ class EmptyChat(QWidget):
         self.setObjectName("chat.empty")
         self._layout = QVBoxLayout(self)
         self._layout.addStretch(1)
-        title = QLabel("<h3>Start the conversation</h3>Type below, or try one of these:", self)
+        title = QLabel(translate("ChatView", "<h3>Start the conversation</h3>Type below, or try one of these:"), self)
         title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._layout.addWidget(title)
         self._buttons: list[QPushButton] = []
@@ -117,16 +118,18 @@ class ChatView(QWidget):
         self._list.setModel(model)
         self._input = ChatInput(self)
         self._input.setObjectName("chat.input")
-        self._input.setPlaceholderText("Message the agent — Enter sends, Shift+Enter adds a line")
+        self._input.setPlaceholderText(
+            translate("ChatView", "Message the agent — Enter sends, Shift+Enter adds a line")
+        )
         self._input.setTabChangesFocus(True)
         line = QFontMetricsF(self._input.font()).lineSpacing()
         self._input.setFixedHeight(int(line * 3 + 16))
-        self._send = QPushButton("Send", self)
+        self._send = QPushButton(translate("ChatView", "Send"), self)
         self._send.setObjectName("chat.send")
-        self._send.setToolTip("Send (Enter)")
-        self._stop = QPushButton("Stop", self)
+        self._send.setToolTip(translate("ChatView", "Send (Enter)"))
+        self._stop = QPushButton(translate("ChatView", "Stop"), self)
         self._stop.setObjectName("chat.stop")
-        self._stop.setToolTip("Stop the reply (Esc)")
+        self._stop.setToolTip(translate("ChatView", "Stop the reply (Esc)"))
 
         buttons = QVBoxLayout()
         buttons.addWidget(self._send)
@@ -220,14 +223,14 @@ class ChatView(QWidget):
         item = self._model.item(row)
         menu = QMenu(self)
         menu.setObjectName("chat.menu")
-        copy = menu.addAction("Copy")
+        copy = menu.addAction(translate("ChatView", "Copy"))
         copy.setObjectName("chat.menu.copy")
         copy.triggered.connect(lambda _checked=False, text=item.plain_text: self._copy(text))
         if isinstance(item, UserItem):
-            edit = menu.addAction("Edit and resend")
+            edit = menu.addAction(translate("ChatView", "Edit and resend"))
             edit.setObjectName("chat.menu.edit")
             edit.triggered.connect(lambda _checked=False, text=item.text: self._edit(text))
-            resend = menu.addAction("Resend")
+            resend = menu.addAction(translate("ChatView", "Resend"))
             resend.setObjectName("chat.menu.resend")
             resend.triggered.connect(lambda _checked=False, text=item.text: self._send_or_queue(text))
         extra = [action for factory in self._action_factories if (action := factory(item, menu)) is not None]
@@ -268,8 +271,12 @@ class ChatView(QWidget):
     def _update_buttons(self) -> None:
         self._stop.setEnabled(self._running)
         self._send.setEnabled(bool(self._input.toPlainText().strip()))
-        self._send.setText("Queue" if self._running else "Send")
-        self._send.setToolTip("Queue: sent when the reply ends (Enter)" if self._running else "Send (Enter)")
+        self._send.setText(translate("ChatView", "Queue") if self._running else translate("ChatView", "Send"))
+        self._send.setToolTip(
+            translate("ChatView", "Queue: sent when the reply ends (Enter)")
+            if self._running
+            else translate("ChatView", "Send (Enter)")
+        )
 
     def _submit(self) -> None:
         text = self._input.toPlainText().strip()

@@ -11,11 +11,13 @@ from html import escape
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
+from studio.i18n import translate
 from studio.secrets import KeyGrant
 
 
 class EndpointApproval(QMessageBox):
-    """Asks "Send your <provider> key to <host>?"; "Don't send it" is the default button."""
+    """Asks "Send your <provider> key to <host>?"; translate(
+    "EndpointApproval", "Don't send it") is the default button."""
 
     #: The user answered: the grant asked about, and whether the key may go to its endpoint.
     answered = Signal(object, bool)
@@ -25,18 +27,32 @@ class EndpointApproval(QMessageBox):
         self.setObjectName("endpoint_approval")
         self.grant = grant
         self.setIcon(QMessageBox.Icon.Warning)
-        self.setWindowTitle("Send your API key to another server?")
+        self.setWindowTitle(translate("EndpointApproval", "Send your API key to another server?"))
         host = escape(grant.host)
-        self.setText(f"Send your <b>{escape(grant.provider)}</b> API key to <b>{host}</b>?")
-        self.setInformativeText(
-            f"Your key was saved for {escape(grant.saved_for_host)}. The design you are using sends its "
-            f"{escape(grant.provider)} requests to:<br><code>{escape(grant.endpoint or '')}</code><br><br>"
-            "A design from someone else can name any server. Allow it only if you trust this server with your "
-            "key; your answer is remembered for this key."
+        self.setText(
+            translate("EndpointApproval", "Send your <b>{provider}</b> API key to <b>{host}</b>?").format(
+                provider=escape(grant.provider), host=host
+            )
         )
-        self.allow: QPushButton = self.addButton("Allow my key for this server", QMessageBox.ButtonRole.AcceptRole)
+        self.setInformativeText(
+            translate(
+                "EndpointApproval",
+                "Your key was saved for {saved_for}. The design you are using sends its {provider} requests to:<br>"
+                "<code>{endpoint}</code><br><br>A design from someone else can name any server. Allow it only if you "
+                "trust this server with your key; your answer is remembered for this key.",
+            ).format(
+                saved_for=escape(grant.saved_for_host),
+                provider=escape(grant.provider),
+                endpoint=escape(grant.endpoint or ""),
+            )
+        )
+        self.allow: QPushButton = self.addButton(
+            translate("EndpointApproval", "Allow my key for this server"), QMessageBox.ButtonRole.AcceptRole
+        )
         self.allow.setObjectName("endpoint_approval.allow")
-        self.refuse: QPushButton = self.addButton("Don't send it", QMessageBox.ButtonRole.RejectRole)
+        self.refuse: QPushButton = self.addButton(
+            translate("EndpointApproval", "Don't send it"), QMessageBox.ButtonRole.RejectRole
+        )
         self.refuse.setObjectName("endpoint_approval.refuse")
         self.setDefaultButton(self.refuse)
         self.setEscapeButton(self.refuse)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
-from studio.controllers.import_controller import PHASE_LABELS, ThreadImportController
+from studio.controllers.import_controller import ThreadImportController, phase_label
+from studio.i18n import translate
 
 #: Milliseconds an import runs before its dialog shows (Qt's own rule: only if it will take longer still).
 SHOW_AFTER_MS = 400
@@ -35,9 +36,15 @@ class ImportProgressView(QObject):
     @Slot(str)
     def _on_controller_import_started(self, name: str) -> None:
         self._close()
-        dialog = QProgressDialog(f"Importing {name}…", "Cancel", 0, 0, self.window)
+        dialog = QProgressDialog(
+            translate("ImportProgress", "Importing {name}…").format(name=name),
+            translate("ImportProgress", "Cancel"),
+            0,
+            0,
+            self.window,
+        )
         dialog.setObjectName("import_progress")
-        dialog.setWindowTitle("Import thread")
+        dialog.setWindowTitle(translate("ImportProgress", "Import thread"))
         dialog.setWindowModality(Qt.WindowModality.NonModal)
         dialog.setMinimumDuration(SHOW_AFTER_MS)
         dialog.setAutoClose(False)
@@ -51,7 +58,7 @@ class ImportProgressView(QObject):
         dialog = self.dialog
         if dialog is None:
             return
-        dialog.setLabelText(f"{PHASE_LABELS.get(phase, phase)}\n{self._name}")
+        dialog.setLabelText(f"{phase_label(phase)}\n{self._name}")
         if dialog.maximum() != max(total, 1):
             dialog.setRange(0, max(total, 1))
         dialog.setValue(min(done, max(total, 1)))

@@ -26,6 +26,7 @@ from typing import Any
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QSplitter, QTabWidget, QTreeView, QVBoxLayout, QWidget
 
+from studio.i18n import translate
 from studio.models.trace_data import InspectorData, RunHistory
 from studio.models.trace_model import (
     ChunkLogModel,
@@ -81,10 +82,10 @@ class InspectorView(QWidget):
 
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("inspector_tabs")
-        self.tabs.addTab(self.tripwire_list, "Tripwires")
-        self.tabs.addTab(self.violation_list, "Violations")
-        self.tabs.addTab(self.data_list, "Data chunks")
-        self.tabs.addTab(self.chunk_pane, "Raw chunks")
+        self.tabs.addTab(self.tripwire_list, translate("Inspector", "Tripwires"))
+        self.tabs.addTab(self.violation_list, translate("Inspector", "Violations"))
+        self.tabs.addTab(self.data_list, translate("Inspector", "Data chunks"))
+        self.tabs.addTab(self.chunk_pane, translate("Inspector", "Raw chunks"))
         # Every tab's name shows whole: the tab bar's width is part of the inspector's minimum width.
         self.tabs.setUsesScrollButtons(False)
         self.tabs.setElideMode(Qt.TextElideMode.ElideNone)

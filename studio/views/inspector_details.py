@@ -14,15 +14,24 @@ from typing import Any
 from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from studio.i18n import translate
+from studio.i18n.runtime_texts import runtime_text
+from studio.models.outcome_words import outcome_label
 from studio.models.trace_model import OUTCOME_COLORS, format_ms
 from studio.models.trace_nodes import CallNode, ChangeNode, HookNode, Node, PhaseNode, RunNode
 from studio.models.trace_rows import diff_lines, to_json
+from studio.texts import number
 
 #: Chunk changes listed for one stream summary (a run can change thousands; the tree shows the first ones).
 MAX_LISTED_CHANGES = 100
 
 _DIFF_COLORS = {"-": ("#ffebee", "#b71c1c"), "+": ("#e8f5e9", "#1b5e20"), " ": ("", "#555555")}
-_EMPTY = "<p style='color:#777'>Select an entry in the timeline to see what it changed.</p>"
+
+
+def _empty() -> str:
+    return "<p style='color:#777'>{}</p>".format(
+        _esc(translate("Inspector", "Select an entry in the timeline to see what it changed."))
+    )
 
 
 def _esc(text: Any) -> str:
@@ -33,7 +42,8 @@ def badge(outcome: str | None) -> str:
     if not outcome:
         return ""
     color = OUTCOME_COLORS[outcome][0]
-    return f"<span style='background-color:{color}; color:white; font-weight:bold'>&nbsp;{outcome}&nbsp;</span>"
+    label = _esc(outcome_label(outcome))
+    return f"<span style='background-color:{color}; color:white; font-weight:bold'>&nbsp;{label}&nbsp;</span>"
 
 
 def diff_table(before: str, after: str) -> str:
@@ -55,8 +65,8 @@ def _pre(text: str) -> str:
 
 
 def _counts(node: Node) -> str:
-    parts = [f"{count} {outcome}" for outcome, count in sorted(node.counts.items()) if count]
-    return ", ".join(parts) or "no calls"
+    parts = [f"{count} {outcome_label(outcome)}" for outcome, count in sorted(node.counts.items()) if count]
+    return ", ".join(parts) or translate("Inspector", "no calls")
 
 
 def _change_html(change: dict[str, Any], title: str) -> str:
@@ -69,83 +79,133 @@ def _change_html(change: dict[str, Any], title: str) -> str:
     out.append("</p>")
     out.append(diff_table(before, "" if after is None else to_json(after)))
     if after is None:
-        out.append("<p style='color:#777'>(the chunk went no further)</p>")
+        went_nowhere = translate("Inspector", "(the chunk went no further)")
+        out.append(f"<p style='color:#777'>{_esc(went_nowhere)}</p>")
     return "".join(out)
 
 
 def _call_html(node: CallNode) -> str:
     event = node.event
-    where = f"step {event.step_number}" if event.step_number is not None else "before the first step"
+    if event.step_number is not None:
+        where = translate("Inspector", "step {number}").format(number=event.step_number)
+    else:
+        where = translate("Inspector", "before the first step")
     out = [
         f"<h3>{_esc(event.processor_id)} — {_esc(event.hook)}</h3>",
-        f"<p>{badge(event.outcome)} &nbsp; {where} · processor #{_esc(event.processor_index)} · "
-        f"{format_ms(node.seconds)} ms</p>",
+        f"<p>{badge(event.outcome)} &nbsp; {_esc(where)} · "
+        + _esc(translate("Inspector", "processor #{index}").format(index=event.processor_index))
+        + " · "
+        + _esc(translate("Inspector", "{ms} ms").format(ms=format_ms(node.seconds)))
+        + "</p>",
     ]
     if event.detail:
-        label = "Error" if event.outcome == "raised" else "Reason"
-        out.append(f"<p style='color:{OUTCOME_COLORS[event.outcome][0]}'><b>{label}:</b> {_esc(event.detail)}</p>")
+        label = translate("Inspector", "Error") if event.outcome == "raised" else translate("Inspector", "Reason")
+        out.append(
+            f"<p style='color:{OUTCOME_COLORS[event.outcome][0]}'><b>{_esc(label)}:</b> "
+            f"{_esc(runtime_text(str(event.detail)))}</p>"
+        )
     stats = event.chunk_stats
     if stats is None and not event.after and event.outcome in ("aborted", "raised"):
-        out.append("<h4>Input (the call gave nothing back)</h4>" + diff_table(event.before, event.before))
+        before = runtime_text(event.before)
+        out.append(_h4(translate("Inspector", "Input (the call gave nothing back)")) + diff_table(before, before))
     elif stats is None:
-        same = " (unchanged)" if event.before == event.after else ""
-        out.append(f"<h4>Before → after{same}</h4>" + diff_table(event.before, event.after))
+        title = (
+            translate("Inspector", "Before → after (unchanged)")
+            if event.before == event.after
+            else translate("Inspector", "Before → after")
+        )
+        out.append(_h4(title) + diff_table(runtime_text(event.before), runtime_text(event.after)))
     else:
         changes = stats.get("changes", [])
         out.append(
-            f"<h4>Chunks: {stats.get('count', 0)} seen, {stats.get('changed', 0)} changed, "
-            f"{stats.get('held', 0)} held back and let out later, "
-            f"{stats.get('dropped', 0)} dropped, {stats.get('raised', 0)} raised, "
-            f"{stats.get('aborted', 0)} aborted</h4>"
+            _h4(
+                translate(
+                    "Inspector",
+                    "Chunks: {count} seen, {changed} changed, {held} held back and let out later, {dropped} "
+                    "dropped, {raised} raised, {aborted} aborted",
+                ).format(
+                    **{key: stats.get(key, 0) for key in ("count", "changed", "held", "dropped", "raised", "aborted")}
+                )
+            )
         )
         for index, change in enumerate(changes[:MAX_LISTED_CHANGES]):
-            out.append(_change_html(change, f"Chunk change {index + 1}"))
+            out.append(_change_html(change, translate("Inspector", "Chunk change {number}").format(number=index + 1)))
         if len(changes) > MAX_LISTED_CHANGES:
-            out.append(f"<p style='color:#777'>… and {len(changes) - MAX_LISTED_CHANGES} more changes.</p>")
+            more = translate("Inspector", "… and %n more change(s).", None, len(changes) - MAX_LISTED_CHANGES)
+            out.append(f"<p style='color:#777'>{_esc(more)}</p>")
         if not changes:
-            out.append("<p style='color:#777'>Every chunk passed unchanged.</p>")
-    out.append("<h4>State after the call</h4>" + _pre(to_json(event.state)))
+            unchanged = translate("Inspector", "Every chunk passed unchanged.")
+            out.append(f"<p style='color:#777'>{_esc(unchanged)}</p>")
+    out.append(_h4(translate("Inspector", "State after the call")) + _pre(to_json(event.state)))
     return "".join(out)
+
+
+def _h4(text: str) -> str:
+    return f"<h4>{_esc(text)}</h4>"
+
+
+def _ms(seconds: float) -> str:
+    return _esc(translate("Inspector", "{ms} ms").format(ms=format_ms(seconds)))
 
 
 def _run_html(node: RunNode) -> str:
     wall = node.wall_seconds
+    run = _esc(translate("Inspector", "Run {number}").format(number=node.number))
+    where = (
+        translate("Inspector", "Run {run} on thread {thread}")
+        if node.thread_id
+        else translate("Inspector", "Run {run}")
+    )
+    figures = [translate("Inspector", "Finish reason: {reason}").format(reason=node.finish_reason or "—")]
+    if wall is not None:
+        figures.append(translate("Inspector", "{seconds} s").format(seconds=number(wall, 2)))
+    figures.append(translate("Inspector", "{ms} ms in processors").format(ms=format_ms(node.seconds)))
     out = [
-        f"<h3>Run {node.number} — {_esc(node.status)}</h3>",
-        f"<p>Run <code>{_esc(node.run_id)}</code>"
-        + (f" on thread <code>{_esc(node.thread_id)}</code>" if node.thread_id else "")
+        f"<h3>{run} — {_esc(outcome_label(node.status))}</h3>",
+        "<p>"
+        + _esc(where).format(run=f"<code>{_esc(node.run_id)}</code>", thread=f"<code>{_esc(node.thread_id)}</code>")
         + "</p>",
-        f"<p>Finish reason: {_esc(node.finish_reason or '—')}"
-        + (f" · {wall:.2f} s" if wall is not None else "")
-        + f" · {format_ms(node.seconds)} ms in processors</p>",
-        f"<p>Calls: {_esc(_counts(node))}</p>",
+        "<p>" + _esc(" · ".join(figures)) + "</p>",
+        "<p>" + _esc(translate("Inspector", "Calls: {counts}").format(counts=_counts(node))) + "</p>",
     ]
+    labels = {
+        "tripwire": translate("Inspector", "Tripwire:"),
+        "error": translate("Inspector", "Error:"),
+        "warning": translate("Inspector", "Warning:"),
+    }
     if node.tripwire is not None:
+        processor = node.tripwire.processor_id or translate("Inspector", "unknown processor")
         out.append(
-            f"<p style='color:{OUTCOME_COLORS['aborted'][0]}'><b>Tripwire:</b> {_esc(node.tripwire.reason)} "
-            f"({_esc(node.tripwire.processor_id or 'unknown processor')})</p>"
+            f"<p style='color:{OUTCOME_COLORS['aborted'][0]}'><b>{_esc(labels['tripwire'])}</b> "
+            f"{_esc(runtime_text(node.tripwire.reason or ''))} ({_esc(processor)})</p>"
         )
     if node.error:
-        out.append(f"<p style='color:{OUTCOME_COLORS['raised'][0]}'><b>Error:</b> {_esc(node.error)}</p>")
+        out.append(
+            f"<p style='color:{OUTCOME_COLORS['raised'][0]}'><b>{_esc(labels['error'])}</b> {_esc(node.error)}</p>"
+        )
     for warning in node.warnings:
-        out.append(f"<p style='color:{OUTCOME_COLORS['dropped'][0]}'><b>Warning:</b> {_esc(warning)}</p>")
+        out.append(
+            f"<p style='color:{OUTCOME_COLORS['dropped'][0]}'><b>{_esc(labels['warning'])}</b> {_esc(warning)}</p>"
+        )
     return "".join(out)
 
 
 def details_html(node: Node | None) -> str:
     """Rich text describing one timeline entry (or a hint to select one)."""
     if node is None:
-        return _EMPTY
+        return _empty()
     if isinstance(node, CallNode):
         return _call_html(node)
     if isinstance(node, ChangeNode):
         call = node.parent
         assert isinstance(call, CallNode)
-        title = f"Chunk change {node.index + 1} by {call.event.processor_id} (step {call.event.step_number})"
+        title = translate("Inspector", "Chunk change {number} by {processor} (step {step})").format(
+            number=node.index + 1, processor=call.event.processor_id, step=call.event.step_number
+        )
         return (
             f"<h3>{_esc(call.event.processor_id)} — process_output_stream</h3>"
             + _change_html(node.change, title)
-            + "<h4>Processor state at the step's end</h4>"
+            + _h4(translate("Inspector", "Processor state at the step's end"))
             + _pre(to_json(call.event.state))
         )
     if isinstance(node, RunNode):
@@ -154,11 +214,11 @@ def details_html(node: Node | None) -> str:
         phase = node.parent
         where = phase.label if isinstance(phase, PhaseNode) else ""
         rows = "".join(
-            f"<li>{_esc(call.label)} {badge(call.outcome)} {format_ms(call.seconds)} ms</li>" for call in node.children
+            f"<li>{_esc(call.label)} {badge(call.outcome)} {_ms(call.seconds)}</li>" for call in node.children
         )
         return f"<h3>{_esc(node.hook)} — {_esc(where)}</h3><p>{badge(node.outcome)}</p><ul>{rows}</ul>"
     rows = "".join(
-        f"<li>{_esc(child.label)} {badge(child.outcome)} {format_ms(child.seconds)} ms</li>" for child in node.children
+        f"<li>{_esc(child.label)} {badge(child.outcome)} {_ms(child.seconds)}</li>" for child in node.children
     )
     return f"<h3>{_esc(node.label)}</h3><p>{badge(node.outcome)} · {_esc(_counts(node))}</p><ul>{rows}</ul>"
 
@@ -170,7 +230,7 @@ class InspectorDetails(QTextBrowser):
         super().__init__(parent)
         self.setObjectName("inspector_details")
         self.setOpenLinks(False)
-        self.setHtml(_EMPTY)
+        self.setHtml(_empty())
 
     @Slot(object)
     def show_entry(self, node: Node | None) -> None:

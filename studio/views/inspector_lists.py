@@ -16,7 +16,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.i18n import translate
 from studio.models.trace_model import ChunkLogModel, ChunkTypeFilterModel
+from studio.texts import number
 
 ALL_TYPES = ""
 
@@ -59,7 +61,7 @@ class ChunkLogPane(QWidget):
         self.type_filter.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         editor = self.type_filter.lineEdit()
         if editor is not None:
-            editor.setPlaceholderText("All types")
+            editor.setPlaceholderText(translate("Inspector", "All types"))
         self.type_filter.setMinimumContentsLength(22)
         self.type_filter.addItem(ALL_TYPES)
         self.note = QLabel(self)
@@ -70,7 +72,7 @@ class ChunkLogPane(QWidget):
         self.view.horizontalHeader().resizeSection(ChunkLogModel.TYPE, type_width)
 
         bar = QHBoxLayout()
-        bar.addWidget(QLabel("Type:", self))
+        bar.addWidget(QLabel(translate("Inspector", "Type:"), self))
         bar.addWidget(self.type_filter)
         bar.addStretch(1)
         bar.addWidget(self.note)
@@ -97,7 +99,9 @@ class ChunkLogPane(QWidget):
                 offered = set()
             self.type_filter.addItems([kind for kind in known if kind not in offered])
         log = self._model.log
-        dropped = f"Showing the last {len(log):,} chunks ({log.dropped:,} older dropped)"
+        dropped = translate("Inspector", "Showing the last {shown} chunks ({dropped} older dropped)").format(
+            shown=number(len(log)), dropped=number(log.dropped)
+        )
         self.note.setText(dropped if log.dropped else "")
 
     @Slot(str)

@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import QSettings, Qt, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QDialog,
     QFileDialog,
     QLabel,
     QMainWindow,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio import i18n
 from studio.build import available_tools
 from studio.catalog import palette_groups
 from studio.controllers.connection import check_connection
@@ -29,7 +31,8 @@ from studio.controllers.workspace import Workspace
 from studio.files import suggested_file_name
 from studio.models.palette_model import PaletteModel
 from studio.paths import data_dir
-from studio.sample import SUGGESTIONS
+from studio.restart import keep_draft, take_draft
+from studio.sample import suggestions
 from studio.views.about_dialog import AboutDialog
 from studio.views.agent_settings import AgentSettingsView
 from studio.views.chain_editor import ChainEditor
@@ -44,13 +47,24 @@ from studio.views.splitter_shares import share_on_first_resize
 from studio.views.threads_view import ThreadsView
 from studio.views.undo_routing import EditorUndoRouting
 
-SHORTCUTS = """\
-<b>Chat</b>: Enter sends · Shift+Enter new line · Esc stops the reply<br>
-<b>Threads</b>: Ctrl+N new · F2 rename · Del delete<br>
-<b>Chains</b>: Space enable/disable · Del remove · Ctrl+↑/↓ reorder · Ctrl+←/→ move to the previous/next lane
-· Enter in the palette adds the type<br>
-<b>Edit</b>: Ctrl+Z undo · Ctrl+Shift+Z redo<br>
-<b>File</b>: Ctrl+O open design · Ctrl+S save design · Ctrl+E export as Python"""
+translate = i18n.translate
+
+
+def shortcuts_text() -> str:
+    """The Help → Keyboard shortcuts text, in the studio's language."""
+    return "<br>".join(
+        (
+            translate("MainWindow", "<b>Chat</b>: Enter sends · Shift+Enter new line · Esc stops the reply"),
+            translate("MainWindow", "<b>Threads</b>: Ctrl+N new · F2 rename · Del delete"),
+            translate(
+                "MainWindow",
+                "<b>Chains</b>: Space enable/disable · Del remove · Ctrl+↑/↓ reorder · Ctrl+←/→ "
+                "move to the previous/next lane · Enter in the palette adds the type",
+            ),
+            translate("MainWindow", "<b>Edit</b>: Ctrl+Z undo · Ctrl+Shift+Z redo"),
+            translate("MainWindow", "<b>File</b>: Ctrl+O open design · Ctrl+S save design · Ctrl+E export as Python"),
+        )
+    )
 
 
 #: The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``).
@@ -72,6 +86,8 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.setObjectName("main_window")
         self.workspace = workspace
+        #: Set when the window closed to restart the studio (a new language): the entry point starts it again.
+        self.restart_requested = False
         self.setWindowTitle("Processor Studio")
         self.resize(1560, 940)
 
@@ -84,24 +100,24 @@ class MainWindow(QMainWindow):
         tool_names, tool_problems = available_tools()
         self.settings_view = AgentSettingsView(document, tools=tool_names)
         self.chat = ChatView(workspace.chat_list)
-        self.chat.set_suggestions(SUGGESTIONS)
+        self.chat.set_suggestions(suggestions(i18n.current_language()))
         self.inspector = InspectorView()
 
         # Sizes are weights (QSplitter shares out the space it has in these proportions), so the layout works
         # from 1280x720 up: the palette keeps most of its rows, the options form scrolls.
         self.guardrails = QSplitter(Qt.Orientation.Vertical)
         self.guardrails.setObjectName("guardrails")
-        self.guardrails.addWidget(_titled("Processors", self.palette_view))
-        self.guardrails.addWidget(_titled("Chains", self.chains))
-        self.guardrails.addWidget(_titled("Options", self.options))
+        self.guardrails.addWidget(_titled(translate("MainWindow", "Processors"), self.palette_view))
+        self.guardrails.addWidget(_titled(translate("MainWindow", "Chains"), self.chains))
+        self.guardrails.addWidget(_titled(translate("MainWindow", "Options"), self.options))
         share_on_first_resize(self.guardrails, [40, 32, 28])
         self.editor_tabs = QTabWidget()
         self.editor_tabs.setObjectName("editor")
-        self.editor_tabs.addTab(self.guardrails, "Guardrails")
-        self.editor_tabs.addTab(self.settings_view, "Agent")
+        self.editor_tabs.addTab(self.guardrails, translate("MainWindow", "Guardrails"))
+        self.editor_tabs.addTab(self.settings_view, translate("MainWindow", "Agent"))
         self.left_pane = QSplitter(Qt.Orientation.Vertical)
         self.left_pane.setObjectName("left_pane")
-        self.left_pane.addWidget(_titled("Threads", self.threads))
+        self.left_pane.addWidget(_titled(translate("MainWindow", "Threads"), self.threads))
         self.left_pane.addWidget(self.editor_tabs)
         share_on_first_resize(self.left_pane, [20, 80])
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -148,7 +164,7 @@ class MainWindow(QMainWindow):
         workspace.document.modified_changed.connect(self._update_title)
         self._restore_geometry()
         for problem in tool_problems:
-            self._show_status(f"A tool file was skipped: {problem}")
+            self._show_status(translate("MainWindow", "A tool file was skipped: {problem}").format(problem=problem))
 
     # ----------------------------------------------------------------------------------------- menus
     def _action(self, menu: Any, text: str, slot: Any, shortcut: Any = None, name: str = "") -> QAction:
@@ -163,34 +179,60 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
-        self._action(file_menu, "&New agent", self.workspace.new_design, name="action.new_design")
-        self._action(file_menu, "Open the &sample agent", self.workspace.open_sample, name="action.open_sample")
-        self._action(file_menu, "&Open design…", self._on_open_design, QKeySequence.StandardKey.Open)
-        self._action(file_menu, "&Save design as…", self._on_save_design, QKeySequence.StandardKey.Save)
-        self._action(file_menu, "&Export as Python script…", self._on_export_script, "Ctrl+E")
+        file_menu = bar.addMenu(translate("MainWindow", "&File"))
+        self._action(
+            file_menu, translate("MainWindow", "&New agent"), self.workspace.new_design, name="action.new_design"
+        )
+        self._action(
+            file_menu,
+            translate("MainWindow", "Open the &sample agent"),
+            self.workspace.open_sample,
+            name="action.open_sample",
+        )
+        self._action(
+            file_menu, translate("MainWindow", "&Open design…"), self._on_open_design, QKeySequence.StandardKey.Open
+        )
+        self._action(
+            file_menu, translate("MainWindow", "&Save design as…"), self._on_save_design, QKeySequence.StandardKey.Save
+        )
+        self._action(file_menu, translate("MainWindow", "&Export as Python script…"), self._on_export_script, "Ctrl+E")
         file_menu.addSeparator()
-        self._action(file_menu, "&Import thread…", self._on_import_thread)
-        self._action(file_menu, "E&xport thread…", self._on_export_thread)
+        self._action(file_menu, translate("MainWindow", "&Import thread…"), self._on_import_thread)
+        self._action(file_menu, translate("MainWindow", "E&xport thread…"), self._on_export_thread)
         file_menu.addSeparator()
         # Ctrl+Q everywhere: QKeySequence.StandardKey.Quit is empty on Windows and on Qt's offscreen platform.
-        self._action(file_menu, "&Quit", self.close, "Ctrl+Q")
-        edit_menu = bar.addMenu("&Edit")
+        self._action(file_menu, translate("MainWindow", "&Quit"), self.close, "Ctrl+Q")
+        edit_menu = bar.addMenu(translate("MainWindow", "&Edit"))
         # the chain editor's actions already carry Ctrl+Z and Ctrl+Shift+Z (plus the platform's Redo, e.g. Ctrl+Y)
         edit_menu.addAction(self.chains.undo_action())
         edit_menu.addAction(self.chains.redo_action())
         self._undo_routing = EditorUndoRouting(self)  # Ctrl+Z from a text field with nothing of its own to undo
-        view_menu = bar.addMenu("&View")
-        self.editor_pane_action = self._pane_action(view_menu, "&Editor pane", self.left_pane, "Ctrl+Shift+1")
-        self.inspector_pane_action = self._pane_action(view_menu, "&Inspector pane", self.inspector, "Ctrl+Shift+3")
-        chat_menu = bar.addMenu("&Chat")
-        self._action(chat_menu, "&New thread", self.workspace.threads.create, QKeySequence.StandardKey.New)
-        self._action(chat_menu, "&Stop the reply", self.workspace.stop)
-        settings_menu = bar.addMenu("&Settings")
-        self._action(settings_menu, "&API keys and connection…", self._on_settings, "Ctrl+,")
-        help_menu = bar.addMenu("&Help")
-        self._action(help_menu, "&Keyboard shortcuts", self._on_shortcuts, QKeySequence.StandardKey.HelpContents)
-        self._action(help_menu, "&About Processor Studio", self._on_about, name="action.about")
+        view_menu = bar.addMenu(translate("MainWindow", "&View"))
+        self.editor_pane_action = self._pane_action(
+            view_menu, translate("MainWindow", "&Editor pane"), self.left_pane, "Ctrl+Shift+1"
+        )
+        self.inspector_pane_action = self._pane_action(
+            view_menu, translate("MainWindow", "&Inspector pane"), self.inspector, "Ctrl+Shift+3"
+        )
+        chat_menu = bar.addMenu(translate("MainWindow", "&Chat"))
+        self._action(
+            chat_menu,
+            translate("MainWindow", "&New thread"),
+            self.workspace.threads.create,
+            QKeySequence.StandardKey.New,
+        )
+        self._action(chat_menu, translate("MainWindow", "&Stop the reply"), self.workspace.stop)
+        settings_menu = bar.addMenu(translate("MainWindow", "&Settings"))
+        self._action(settings_menu, translate("MainWindow", "&API keys and connection…"), self._on_settings, "Ctrl+,")
+        self._action(settings_menu, translate("MainWindow", "&Language…"), self._on_language, name="action.language")
+        help_menu = bar.addMenu(translate("MainWindow", "&Help"))
+        self._action(
+            help_menu,
+            translate("MainWindow", "&Keyboard shortcuts"),
+            self._on_shortcuts,
+            QKeySequence.StandardKey.HelpContents,
+        )
+        self._action(help_menu, translate("MainWindow", "&About Processor Studio"), self._on_about, name="action.about")
 
     def _pane_action(self, menu: Any, text: str, pane: QWidget, shortcut: str) -> QAction:
         """A checkable action showing or hiding a side pane; it follows the pane when a splitter collapses it."""
@@ -255,7 +297,7 @@ class MainWindow(QMainWindow):
     @Slot()
     def _update_title(self, *_args: Any) -> None:
         name = self.workspace.document.design().name
-        self.setWindowTitle(f"{name} — Processor Studio")
+        self.setWindowTitle(translate("MainWindow", "{name} — Processor Studio").format(name=name))
 
     @Slot(str, str)
     def _on_workspace_file_failed(self, title: str, text: str) -> None:
@@ -284,13 +326,18 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_open_design(self) -> None:
-        self._file_dialog("Open design", "Agent designs (*.json)", save=False, accept=self.workspace.open_design_file)
+        self._file_dialog(
+            translate("MainWindow", "Open design"),
+            translate("MainWindow", "Agent designs (*.json)"),
+            save=False,
+            accept=self.workspace.open_design_file,
+        )
 
     @Slot()
     def _on_save_design(self) -> None:
         self._file_dialog(
-            "Save design",
-            "Agent designs (*.json)",
+            translate("MainWindow", "Save design"),
+            translate("MainWindow", "Agent designs (*.json)"),
             save=True,
             accept=self.workspace.save_design_file,
             suggested=suggested_file_name(self.workspace.document.design().name, ".json"),
@@ -299,8 +346,8 @@ class MainWindow(QMainWindow):
     @Slot()
     def _on_export_script(self) -> None:
         self._file_dialog(
-            "Export as Python",
-            "Python scripts (*.py)",
+            translate("MainWindow", "Export as Python"),
+            translate("MainWindow", "Python scripts (*.py)"),
             save=True,
             accept=self.workspace.export_script,
             suggested=suggested_file_name(self.workspace.document.design().name, ".py"),
@@ -309,8 +356,8 @@ class MainWindow(QMainWindow):
     @Slot()
     def _on_import_thread(self) -> None:
         self._file_dialog(
-            "Import thread",
-            "Threads (*.json)",
+            translate("MainWindow", "Import thread"),
+            translate("MainWindow", "Threads (*.json)"),
             save=False,
             accept=lambda path: self.workspace.spawn(self.workspace.import_thread(path)),
         )
@@ -318,8 +365,8 @@ class MainWindow(QMainWindow):
     @Slot()
     def _on_export_thread(self) -> None:
         self._file_dialog(
-            "Export thread",
-            "Threads (*.json)",
+            translate("MainWindow", "Export thread"),
+            translate("MainWindow", "Threads (*.json)"),
             save=True,
             accept=lambda path: self.workspace.spawn(self.workspace.export_thread(path)),
             suggested=suggested_file_name(self._thread_title(), ".json", fallback="thread"),
@@ -331,7 +378,7 @@ class MainWindow(QMainWindow):
         return (record.title if record is not None and record.title else thread_id) or "thread"
 
     @Slot()
-    def _on_settings(self) -> None:
+    def _on_settings(self) -> SettingsDialog:
         design = self.workspace.document.design()
         model_id = design.model.model if not design.model.is_demo else "openai/gpt-4o-mini"
         dialog = SettingsDialog(
@@ -342,13 +389,39 @@ class MainWindow(QMainWindow):
             document=self.workspace.document,
             parent=self,
         )
+        dialog.restart_requested.connect(self.restart)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
+        return dialog
+
+    @Slot()
+    def _on_language(self) -> None:
+        dialog = self._on_settings()
+        dialog.language.combo.setFocus()
+
+    @Slot()
+    def restart(self) -> None:
+        """Close to start again (the picked language shows then); the chat box's unsent text is kept for it."""
+        keep_draft(self.chat.input.toPlainText(), self.workspace.thread_id)
+        self.restart_requested = True
+        for dialog in self.findChildren(QDialog):
+            dialog.close()
+        self.close()
+
+    def restore_draft(self) -> None:
+        """Put back the chat box's text kept by a restart (nothing when there is none, or the box has text)."""
+        text, _thread = take_draft()
+        if text and not self.chat.input.toPlainText():
+            self.chat.input.setPlainText(text)
 
     @Slot()
     def _on_shortcuts(self) -> None:
         box = QMessageBox(
-            QMessageBox.Icon.Information, "Keyboard shortcuts", SHORTCUTS, QMessageBox.StandardButton.Ok, self
+            QMessageBox.Icon.Information,
+            translate("MainWindow", "Keyboard shortcuts"),
+            shortcuts_text(),
+            QMessageBox.StandardButton.Ok,
+            self,
         )
         box.finished.connect(box.deleteLater)
         box.open()

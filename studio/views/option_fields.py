@@ -30,6 +30,8 @@ from typing import Any
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QLineEdit, QPlainTextEdit, QWidget
 
+from studio.i18n import translate
+
 __all__ = ["FieldEditor", "FieldSpec", "InvalidText", "field_specs", "make_editor"]
 
 _MULTILINE_NAMES = ("instructions", "prompt", "template", "message")
@@ -184,7 +186,7 @@ class FieldEditor:
             return None
         if self.spec.has_default:
             return self.spec.default
-        raise InvalidText("Required")
+        raise InvalidText(translate("OptionsForm", "Required"))
 
 
 class _BoolEditor(FieldEditor):
@@ -208,7 +210,7 @@ class _EnumEditor(FieldEditor):
     def _build(self) -> QWidget:
         self._combo = QComboBox()
         if self.spec.nullable:
-            self._combo.addItem("(none)", None)
+            self._combo.addItem(translate("OptionsForm", "(none)"), None)
         for choice in self.spec.choices:
             self._combo.addItem(str(choice), choice)
         self._combo.currentIndexChanged.connect(self.changed)
@@ -232,7 +234,8 @@ class _LineEditor(FieldEditor):
         self._edit = QLineEdit()
         hint = _range_hint(self.spec)
         if self.spec.has_default and self.spec.default not in (None, ""):
-            hint = f"default: {_show(self.spec.default)}" + (f" ({hint})" if hint else "")
+            shown = translate("OptionsForm", "default: {value}").format(value=_show(self.spec.default))
+            hint = shown + (f" ({hint})" if hint else "")
         self._edit.setPlaceholderText(hint)
         self._edit.textEdited.connect(self.changed)
         return self._edit
@@ -247,12 +250,12 @@ class _LineEditor(FieldEditor):
             try:
                 return int(text.strip())
             except ValueError:
-                raise InvalidText("Enter a whole number") from None
+                raise InvalidText(translate("OptionsForm", "Enter a whole number")) from None
         if self.spec.kind == "number":
             try:
                 return float(text.strip())
             except ValueError:
-                raise InvalidText("Enter a number") from None
+                raise InvalidText(translate("OptionsForm", "Enter a number")) from None
         if not text and self.spec.nullable:
             return None
         return text
@@ -276,7 +279,7 @@ class _TextAreaEditor(FieldEditor):
         self._text.setTabChangesFocus(True)
         self._text.setFixedHeight(96 if self.spec.kind in ("json", "any_text") else 72)
         if self.spec.kind == "string_list":
-            self._text.setPlaceholderText("One item per line")
+            self._text.setPlaceholderText(translate("OptionsForm", "One item per line"))
         elif self.spec.kind == "json":
             self._text.setPlaceholderText("JSON, e.g. " + _json_example(self.spec))
         self._text.textChanged.connect(self.changed)
@@ -294,7 +297,7 @@ class _TextAreaEditor(FieldEditor):
             try:
                 return json.loads(text)
             except ValueError as error:
-                raise InvalidText(f"Not valid JSON: {error}") from None
+                raise InvalidText(translate("OptionsForm", "Not valid JSON: {error}").format(error=error)) from None
         if not text and self.spec.nullable:
             return None
         return text
@@ -374,7 +377,7 @@ def _parse_any(text: str) -> Any:
         try:
             return json.loads(text)
         except ValueError as error:
-            raise InvalidText(f"Not valid JSON: {error}") from None
+            raise InvalidText(translate("OptionsForm", "Not valid JSON: {error}").format(error=error)) from None
     return text.strip()
 
 
@@ -383,11 +386,11 @@ def _range_hint(spec: FieldSpec) -> str:
         return ""
     low, high = spec.minimum, spec.maximum
     if low is not None and high is not None:
-        return f"{_show(low)} to {_show(high)}"
+        return translate("OptionsForm", "{low} to {high}").format(low=_show(low), high=_show(high))
     if low is not None:
-        return f"at least {_show(low)}"
+        return translate("OptionsForm", "at least {low}").format(low=_show(low))
     if high is not None:
-        return f"at most {_show(high)}"
+        return translate("OptionsForm", "at most {high}").format(high=_show(high))
     return ""
 
 

@@ -13,12 +13,16 @@ that differ from the defaults are stored in the design.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from studio.i18n import translate
+from studio.i18n.processor_texts import processor_text
+from studio.i18n.runtime_texts import runtime_text
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import EditOptions
 from studio.views.option_fields import FieldEditor, InvalidText, field_specs, make_editor
@@ -103,7 +107,7 @@ class OptionsForm(QScrollArea):
         entry = self._document.entry(self._uid) if self._uid else None
         if entry is None:
             self._uid = self._type = ""
-            layout.addWidget(_hint("Select a processor in a chain to edit its options."))
+            layout.addWidget(_hint(translate("OptionsForm", "Select a processor in a chain to edit its options.")))
         else:
             self._type = entry.type
             self._build_fields(layout)
@@ -116,19 +120,33 @@ class OptionsForm(QScrollArea):
         title.setObjectName("options.title")
         layout.addWidget(title)
         if record is None:
-            layout.addWidget(_hint(f"{self._type} is not in the catalogue: install its plug-in to edit its options."))
+            layout.addWidget(
+                _hint(
+                    translate(
+                        "OptionsForm", "{type} is not in the catalogue: install its plug-in to edit its options."
+                    ).format(type=self._type)
+                )
+            )
             return
-        description = getattr(record, "description", "") or ""
+        processor_id = getattr(record, "id", "") or ""
+        description = processor_text(processor_id, getattr(record, "description", "") or "")
         if description:
             layout.addWidget(_hint(description))
         if getattr(record, "needs_model", False):
-            layout.addWidget(_hint("Needs a model to judge with (set its model option)."))
-        general = _error_label("options")
+            layout.addWidget(_hint(translate("OptionsForm", "Needs a model to judge with (set its model option).")))
+        general = _error_label("options", translate("OptionsForm", "Options"))
         self._errors["options"] = general
         layout.addWidget(general)
-        specs = field_specs(record.options_schema, self._document.option_defaults(self._type))
+        specs = [
+            dataclasses.replace(
+                spec,
+                title=processor_text(processor_id, spec.title),
+                description=processor_text(processor_id, spec.description),
+            )
+            for spec in field_specs(record.options_schema, self._document.option_defaults(self._type))
+        ]
         if not specs:
-            layout.addWidget(_hint("This processor has no options."))
+            layout.addWidget(_hint(translate("OptionsForm", "This processor has no options.")))
         for spec in specs:
             editor = make_editor(spec, self._on_editor_changed)
             self._editors[spec.name] = editor
@@ -141,7 +159,7 @@ class OptionsForm(QScrollArea):
             block.addWidget(editor.widget)
             if spec.description:
                 block.addWidget(_hint(spec.description, small=True))
-            error = _error_label(spec.name)
+            error = _error_label(spec.name, spec.title)
             self._errors[spec.name] = error
             block.addWidget(error)
             layout.addLayout(block)
@@ -206,7 +224,7 @@ class OptionsForm(QScrollArea):
             name, _, rest = path.partition(".")
             if name not in self._editors:
                 name, rest = "options", path if path != "options" else ""
-            by_field.setdefault(name, []).append(f"{_where(rest)}{message}")
+            by_field.setdefault(name, []).append(f"{_where(rest)}{runtime_text(message)}")
         for name, label in self._errors.items():
             messages = by_field.get(name)
             label.setText("\n".join(messages) if messages else "")
@@ -263,13 +281,13 @@ def _hint(text: str, *, small: bool = False) -> QLabel:
     return label
 
 
-def _error_label(name: str) -> QLabel:
+def _error_label(name: str, title: str) -> QLabel:
     label = QLabel()
     label.setObjectName(f"options.{name}.error")
     label.setWordWrap(True)
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setStyleSheet(_ERROR_STYLE)
-    label.setAccessibleName(f"{name} error")
+    label.setAccessibleName(translate("OptionsForm", "{name} error").format(name=title))
     label.hide()
     return label
 
@@ -278,7 +296,10 @@ def _where(rest: str) -> str:
     """``"0.pattern"`` → ``"item 1, pattern: "``; ``""`` → ``""``."""
     if not rest:
         return ""
-    parts = [f"item {int(part) + 1}" if part.isdigit() else part for part in rest.split(".")]
+    parts = [
+        translate("OptionsForm", "item {number}").format(number=int(part) + 1) if part.isdigit() else part
+        for part in rest.split(".")
+    ]
     return ", ".join(parts) + ": "
 
 

@@ -9,6 +9,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
+from studio.models.outcome_words import outcome_label
 from studio.models.trace_model import OUTCOME_COLORS, OUTCOME_ROLE
 
 _PAD_X, _MARGIN = 7, 3
@@ -40,7 +41,8 @@ class OutcomeBadgeDelegate(QStyledItemDelegate):
         metrics = QFontMetrics(font)
         cell: QRect = option.rect
         height = min(cell.height() - 2, metrics.height() + 2)
-        width = metrics.horizontalAdvance(outcome) + 2 * _PAD_X
+        label = outcome_label(outcome)
+        width = metrics.horizontalAdvance(label) + 2 * _PAD_X
         pill = QRect(cell.left() + _MARGIN, cell.top() + (cell.height() - height) // 2, width, height)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -49,7 +51,7 @@ class OutcomeBadgeDelegate(QStyledItemDelegate):
         painter.drawRoundedRect(pill, height / 2, height / 2)
         painter.setPen(QColor("white"))
         painter.setFont(font)
-        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, outcome)
+        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, label)
         painter.restore()
 
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
@@ -57,7 +59,7 @@ class OutcomeBadgeDelegate(QStyledItemDelegate):
         outcome = index.data(OUTCOME_ROLE)
         if outcome:
             metrics = QFontMetrics(self._font(option))
-            size.setWidth(max(size.width(), metrics.horizontalAdvance(outcome) + 2 * (_PAD_X + _MARGIN)))
+            size.setWidth(max(size.width(), metrics.horizontalAdvance(outcome_label(outcome)) + 2 * (_PAD_X + _MARGIN)))
         return size
 
     @staticmethod
@@ -66,4 +68,5 @@ class OutcomeBadgeDelegate(QStyledItemDelegate):
         bold = QFont(font)
         bold.setBold(True)
         metrics = QFontMetrics(bold)
-        return max(metrics.horizontalAdvance(word) for word in OUTCOME_COLORS) + 2 * (_PAD_X + _MARGIN) + 8
+        widest = max(metrics.horizontalAdvance(outcome_label(word)) for word in OUTCOME_COLORS)
+        return widest + 2 * (_PAD_X + _MARGIN) + 8

@@ -12,6 +12,7 @@ from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QLineEdit, QTreeView, QVBoxLayout, QWidget
 
+from studio.i18n import translate
 from studio.models.palette_model import KIND_ROLE, LANE_ROLE, TYPE_ROLE, PaletteFilterModel, PaletteModel
 from studio.views.drag_image import exec_compact_drag
 
@@ -40,14 +41,14 @@ class PaletteView(QWidget):
 
         self._search = QLineEdit(self)
         self._search.setObjectName("palette.search")
-        self._search.setPlaceholderText("Search processors")
+        self._search.setPlaceholderText(translate("Palette", "Search processors"))
         self._search.setClearButtonEnabled(True)
-        self._search.setAccessibleName("Search processors")
+        self._search.setAccessibleName(translate("Palette", "Search processors"))
         self._search.installEventFilter(self)
 
         self._tree = _PaletteTree(self)
         self._tree.setObjectName("palette.tree")
-        self._tree.setAccessibleName("Processor types")
+        self._tree.setAccessibleName(translate("Palette", "Processor types"))
         self._tree.setModel(self._proxy)
         self._tree.setHeaderHidden(True)
         self._tree.setRootIsDecorated(False)
@@ -60,7 +61,7 @@ class PaletteView(QWidget):
         self._tree.setExpandsOnDoubleClick(False)
         self._tree.expandAll()
 
-        add = QAction("Add to Chain", self._tree)
+        add = QAction(translate("Palette", "Add to Chain"), self._tree)
         add.setShortcuts([QKeySequence(Qt.Key.Key_Return), QKeySequence(Qt.Key.Key_Enter)])
         add.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         add.triggered.connect(self._on_add_action_triggered)
@@ -144,7 +145,9 @@ class PaletteView(QWidget):
         self._proxy.set_search_text(text)
         self._tree.expandAll()
         nothing = bool(text.strip()) and self._proxy.visible_type_count() == 0
-        self._empty.setText(f"No processor matches “{text.strip()}”." if nothing else "")
+        self._empty.setText(
+            translate("Palette", "No processor matches “{text}”.").format(text=text.strip()) if nothing else ""
+        )
         self._empty.setVisible(nothing)
 
     @Slot()

@@ -29,10 +29,15 @@ from PySide6.QtWidgets import (
 )
 
 from processors.models.local_servers import LocalServerScan, find_local_servers
+from studio import i18n
 from studio.endpoints import EndpointError, default_endpoint, endpoint_host
+from studio.i18n.runtime_texts import runtime_text as local_server_line
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import ReplaceDesign
 from studio.secrets import NO_KEY, PROVIDERS, SecretStore, mask, provider_of
+from studio.views.language_picker import LanguagePicker
+
+translate = i18n.translate
 
 ConnectionTester = Callable[..., Coroutine[Any, Any, str]]
 LocalServerFinder = Callable[[], Coroutine[Any, Any, LocalServerScan]]
@@ -45,6 +50,10 @@ class SettingsDialog(QDialog):
     connection_tested = Signal(str)
     #: A search for local model servers finished, with its one-line summary.
     local_servers_found = Signal(str)
+    #: A language was picked (and kept for the next start): its Qt locale name.
+    language_chosen = Signal(str)
+    #: The user asked to restart now, to show the picked language.
+    restart_requested = Signal()
 
     def __init__(
         self,
@@ -55,11 +64,12 @@ class SettingsDialog(QDialog):
         api_base: str | None = None,
         document: DesignDocument | None = None,
         find_servers: LocalServerFinder = find_local_servers,
+        running_language: str | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("settings")
-        self.setWindowTitle("Settings — API keys")
+        self.setWindowTitle(translate("SettingsDialog", "Settings"))
         self._secrets = secrets
         self._tester = tester
         self._task: asyncio.Task[None] | None = None
@@ -73,78 +83,89 @@ class SettingsDialog(QDialog):
         self.key = QLineEdit()
         self.key.setObjectName("settings.key")
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key.setPlaceholderText("Paste the API key")
+        self.key.setPlaceholderText(translate("SettingsDialog", "Paste the API key"))
         self.key_endpoint = QLineEdit()
         self.key_endpoint.setObjectName("settings.key_endpoint")
         self.approved = QLabel()
         self.approved.setObjectName("settings.approved")
         self.approved.setWordWrap(True)
-        self.forget = QPushButton("&Forget allowed servers")
+        self.forget = QPushButton(translate("SettingsDialog", "&Forget allowed servers"))
         self.forget.setObjectName("settings.forget")
         self.allow = QPushButton()
         self.allow.setObjectName("settings.allow")
         self.allow.hide()
         self.stored = QLabel()
         self.stored.setObjectName("settings.stored")
-        self.save = QPushButton("&Save key")
+        self.save = QPushButton(translate("SettingsDialog", "&Save key"))
         self.save.setObjectName("settings.save")
-        self.remove = QPushButton("&Remove")
+        self.remove = QPushButton(translate("SettingsDialog", "&Remove"))
         self.remove.setObjectName("settings.remove")
         self.model = QLineEdit(model_id)
         self.model.setObjectName("settings.model")
         self.api_base = QLineEdit(api_base or "")
         self.api_base.setObjectName("settings.api_base")
-        self.api_base.setPlaceholderText("e.g. http://localhost:11434 for Ollama (optional)")
-        self.test = QPushButton("&Test connection")
+        self.api_base.setPlaceholderText(
+            translate("SettingsDialog", "e.g. http://localhost:11434 for Ollama (optional)")
+        )
+        self.test = QPushButton(translate("SettingsDialog", "&Test connection"))
         self.test.setObjectName("settings.test")
         self.verdict = QLabel()
         self.verdict.setObjectName("settings.verdict")
         self.verdict.setWordWrap(True)
         self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.verdict.setMinimumHeight(2 * self.verdict.fontMetrics().lineSpacing())  # room for a two-line result
-        self.find_local = QPushButton("Find &local servers")
+        self.find_local = QPushButton(translate("SettingsDialog", "Find &local servers"))
         self.find_local.setObjectName("settings.find_local")
         self.local_models = QComboBox()
         self.local_models.setObjectName("settings.local_models")
-        self.use_local = QPushButton("&Use")
+        self.use_local = QPushButton(translate("SettingsDialog", "&Use"))
         self.use_local.setObjectName("settings.use_local")
-        self.use_local.setToolTip("Set the design's model and API base to this local server's model")
+        self.use_local.setToolTip(
+            translate("SettingsDialog", "Set the design's model and API base to this local server's model")
+        )
         self.local_status = QLabel()
         self.local_status.setObjectName("settings.local_status")
         self.local_status.setWordWrap(True)
         self.local_models.hide()
         self.use_local.hide()
         where = (
-            "Keys are stored in your system keyring."
+            translate("SettingsDialog", "Keys are stored in your system keyring.")
             if secrets.keyring_available
-            else "No system keyring was found: keys are kept for this session only (never written to disk). "
-            "You can also set the provider's environment variable, e.g. OPENAI_API_KEY."
+            else translate(
+                "SettingsDialog",
+                "No system keyring was found: keys are kept for this session only "
+                "(never written to disk). You can also set the provider's environment variable, e.g. "
+                "OPENAI_API_KEY.",
+            )
         )
         self.keyring_note = QLabel(where)
         self.keyring_note.setObjectName("settings.keyring_note")
         self.keyring_note.setWordWrap(True)
+        self.language = LanguagePicker(running_language or i18n.current_language())
+        self.language.chosen.connect(self.language_chosen)
+        self.language.restart_requested.connect(self.restart_requested)
 
         keys = QFormLayout()
-        keys.addRow("Provider", self.provider)
+        keys.addRow(translate("SettingsDialog", "Provider"), self.provider)
         row = QHBoxLayout()
         row.addWidget(self.key, 1)
         row.addWidget(self.save)
         row.addWidget(self.remove)
-        keys.addRow("API key", row)
-        keys.addRow("For endpoint", self.key_endpoint)
+        keys.addRow(translate("SettingsDialog", "API key"), row)
+        keys.addRow(translate("SettingsDialog", "For endpoint"), self.key_endpoint)
         keys.addRow("", self.stored)
         allowed = QHBoxLayout()
         allowed.addWidget(self.approved, 1)
         allowed.addWidget(self.forget)
         keys.addRow("", allowed)
         connection = QFormLayout()
-        connection.addRow("Model", self.model)
-        connection.addRow("API base", self.api_base)
+        connection.addRow(translate("SettingsDialog", "Model"), self.model)
+        connection.addRow(translate("SettingsDialog", "API base"), self.api_base)
         local = QHBoxLayout()
         local.addWidget(self.find_local)
         local.addWidget(self.local_models, 1)
         local.addWidget(self.use_local)
-        connection.addRow("Local servers", local)
+        connection.addRow(translate("SettingsDialog", "Local servers"), local)
         connection.addRow("", self.local_status)
         connection.addRow("", self.test)
         connection.addRow("", self.verdict)
@@ -164,6 +185,8 @@ class SettingsDialog(QDialog):
             if isinstance(button, QPushButton):
                 button.setAutoDefault(False)  # Enter in the key field saves the key; it must not close the dialog
         layout = QVBoxLayout(self)
+        layout.addWidget(self.language)
+        layout.addSpacing(12)
         layout.addWidget(self.keyring_note)
         layout.addLayout(keys)
         layout.addSpacing(12)
@@ -198,18 +221,32 @@ class SettingsDialog(QDialog):
         provider = self.provider.currentText()
         default = default_endpoint(provider)
         self.key_endpoint.setPlaceholderText(
-            f"{endpoint_host(default)} (the provider's own); or the base URL this key is for"
+            translate("SettingsDialog", "{host} (the provider's own); or the base URL this key is for").format(
+                host=endpoint_host(default)
+            )
             if default
-            else "The base URL this key is for"
+            else translate("SettingsDialog", "The base URL this key is for")
         )
         key = self._secrets.get_key(provider)
         saved_for = self._secrets.saved_for(provider)
-        where = endpoint_host(saved_for) if saved_for else (endpoint_host(default) if default else "its default")
+        where = (
+            endpoint_host(saved_for)
+            if saved_for
+            else (endpoint_host(default) if default else translate("SettingsDialog", "its default"))
+        )
         self.stored.setText(
-            f"Stored: {mask(key)} — sent only to {where}" if key else "No key stored for this provider."
+            translate("SettingsDialog", "Stored: {key} — sent only to {host}").format(key=mask(key), host=where)
+            if key
+            else translate("SettingsDialog", "No key stored for this provider.")
         )
         approved = self._secrets.approved_endpoints(provider) if key else []
-        self.approved.setText("Also allowed: " + ", ".join(endpoint_host(url) for url in approved) if approved else "")
+        self.approved.setText(
+            translate("SettingsDialog", "Also allowed: {hosts}").format(
+                hosts=", ".join(endpoint_host(url) for url in approved)
+            )
+            if approved
+            else ""
+        )
         self.forget.setVisible(bool(approved))
 
     @Slot(str)
@@ -225,15 +262,15 @@ class SettingsDialog(QDialog):
                 self.provider.currentText(), self.key.text(), endpoint=self.key_endpoint.text()
             )
         except EndpointError as error:
-            self.verdict.setText(f"Not saved — the endpoint: {error}")
+            self.verdict.setText(translate("SettingsDialog", "Not saved — the endpoint: {error}").format(error=error))
             return
         self.key.clear()
         self._show_stored()
         self._set_verdict(
             {
-                "keyring": "Saved in the system keyring.",
-                "session": "Saved for this session only.",
-                "deleted": "Key removed.",
+                "keyring": translate("SettingsDialog", "Saved in the system keyring."),
+                "session": translate("SettingsDialog", "Saved for this session only."),
+                "deleted": translate("SettingsDialog", "Key removed."),
             }[where]
         )
 
@@ -241,7 +278,7 @@ class SettingsDialog(QDialog):
     def _on_remove_clicked(self) -> None:
         self._secrets.delete_key(self.provider.currentText())
         self._show_stored()
-        self._set_verdict("Key removed.")
+        self._set_verdict(translate("SettingsDialog", "Key removed."))
 
     @Slot()
     def _on_forget_clicked(self) -> None:
@@ -255,14 +292,18 @@ class SettingsDialog(QDialog):
         self._secrets.approve(provider_of(model_id), api_base)
         self.allow.hide()
         self._show_stored()
-        self.verdict.setText(f"Your {provider_of(model_id)} key may now be sent to {endpoint_host(api_base)}.")
+        self.verdict.setText(
+            translate("SettingsDialog", "Your {provider} key may now be sent to {host}.").format(
+                provider=provider_of(model_id), host=endpoint_host(api_base)
+            )
+        )
 
     @Slot()
     def _on_test_clicked(self) -> None:
         if self._task is not None and not self._task.done():
             return
         self.test.setEnabled(False)
-        self._set_verdict("Testing…")
+        self._set_verdict(translate("SettingsDialog", "Testing…"))
         self._task = asyncio.get_event_loop().create_task(self._run_test())
 
     async def _run_test(self) -> None:
@@ -272,17 +313,25 @@ class SettingsDialog(QDialog):
         try:
             grant = self._secrets.key_for(provider_of(model_id), api_base)
         except EndpointError as error:
-            self._show_verdict(f"API base: {error}")
+            self._show_verdict(translate("SettingsDialog", "API base: {error}").format(error=error))
             return
         key = grant.key or (NO_KEY if grant.withheld and api_base else None)
         try:
             verdict = await self._tester(model_id, api_key=key, api_base=api_base)
         except Exception as error:  # a tester bug must not become a traceback dialog
-            verdict = f"Failed — {type(error).__name__}: {error}"
+            verdict = translate("SettingsDialog", "Failed — {kind}: {error}").format(
+                kind=type(error).__name__, error=error
+            )
         if grant.withheld:
-            verdict += f" (your {grant.provider} key was not sent: it is for {grant.saved_for_host}, not {grant.host})"
+            verdict += translate(
+                "SettingsDialog", " (your {provider} key was not sent: it is for {saved_for}, not {host})"
+            ).format(provider=grant.provider, saved_for=grant.saved_for_host, host=grant.host)
             if api_base:
-                self.allow.setText(f"&Allow my {grant.provider} key for {grant.host}")
+                self.allow.setText(
+                    translate("SettingsDialog", "&Allow my {provider} key for {host}").format(
+                        provider=grant.provider, host=grant.host
+                    )
+                )
                 self.allow.show()
         self._show_verdict(verdict)
 
@@ -299,14 +348,21 @@ class SettingsDialog(QDialog):
         if self._find_task is not None and not self._find_task.done():
             return
         self.find_local.setEnabled(False)
-        self.local_status.setText("Looking for local servers…")
+        self.local_status.setText(translate("SettingsDialog", "Looking for local servers…"))
         self._find_task = asyncio.get_event_loop().create_task(self._find())
 
     async def _find(self) -> None:
         try:
             scan = await self._find_servers()
         except Exception as error:  # a probe bug must not become a traceback dialog
-            scan = LocalServerScan((), (f"The search failed — {type(error).__name__}: {error}",))
+            scan = LocalServerScan(
+                (),
+                (
+                    translate("SettingsDialog", "The search failed — {kind}: {error}").format(
+                        kind=type(error).__name__, error=error
+                    ),
+                ),
+            )
         if not self.isVisible() and self.parent() is None:
             return
         self.local_models.clear()
@@ -317,17 +373,19 @@ class SettingsDialog(QDialog):
                     (server.model_id(model), server.base_url),
                 )
         empty = [
-            f"{server.label} ({endpoint_host(server.base_url)}): running, no model loaded"
+            translate("SettingsDialog", "{server} ({host}): running, no model loaded").format(
+                server=server.label, host=endpoint_host(server.base_url)
+            )
             for server in scan.found
             if not server.models
         ]
         found = self.local_models.count()
         summary = (
-            f"Found {found} model{'s' if found != 1 else ''} on local servers."
+            translate("SettingsDialog", "Found %n model(s) on local servers.", None, found)
             if found
-            else "No local model server answered."
+            else translate("SettingsDialog", "No local model server answered.")
         )
-        self.local_status.setText("\n".join([summary, *empty, *scan.absent]))
+        self.local_status.setText("\n".join([summary, *empty, *(local_server_line(line) for line in scan.absent)]))
         self.local_models.setVisible(found > 0)
         self.use_local.setVisible(found > 0)
         self.find_local.setEnabled(True)
@@ -344,7 +402,7 @@ class SettingsDialog(QDialog):
             document.setting_error("model.model", model_id) or document.setting_error("model.api_base", api_base)
         )
         if problem:
-            self.verdict.setText(f"Not used — {problem}")
+            self.verdict.setText(translate("SettingsDialog", "Not used — {problem}").format(problem=problem))
             return
         self.model.setText(model_id)
         self.api_base.setText(api_base)
@@ -356,8 +414,14 @@ class SettingsDialog(QDialog):
             # One undo step for both settings (a macro of two commands made PySide delete a command twice)
             design = document.snapshot()
             design.model = design.model.model_copy(update={"model": model_id, "api_base": api_base})
-            document.undo_stack().push(ReplaceDesign(document, design, f"Use local model {model_id}"))
+            document.undo_stack().push(
+                ReplaceDesign(
+                    document, design, translate("SettingsDialog", "Use local model {model}").format(model=model_id)
+                )
+            )
         self.verdict.setText(
-            f"The design now uses {model_id} at {endpoint_host(api_base)} (no API key is sent "
-            "there unless you allow one)."
+            translate(
+                "SettingsDialog",
+                "The design now uses {model} at {host} (no API key is sent there unless you allow one).",
+            ).format(model=model_id, host=endpoint_host(api_base))
         )

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.i18n import translate
 from studio.models.threads_model import ThreadIdRole, ThreadListModel
 
 
@@ -34,7 +35,7 @@ class ThreadsView(QWidget):
         self.model = model
         self.search = QLineEdit()
         self.search.setObjectName("threads.search")
-        self.search.setPlaceholderText("Search threads")
+        self.search.setPlaceholderText(translate("ThreadsView", "Search threads"))
         self.search.setClearButtonEnabled(True)
         self.list = QListView()
         self.list.setObjectName("threads.list")
@@ -42,20 +43,20 @@ class ThreadsView(QWidget):
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.list.setUniformItemSizes(True)
         self.new_button = QToolButton()
-        self.new_button.setText("New")
+        self.new_button.setText(translate("ThreadsView", "New"))
         self.new_button.setObjectName("threads.new")
-        self.new_button.setToolTip("New conversation (Ctrl+N)")
+        self.new_button.setToolTip(translate("ThreadsView", "New conversation (Ctrl+N)"))
         self.rename_button = QToolButton()
-        self.rename_button.setText("Rename")
+        self.rename_button.setText(translate("ThreadsView", "Rename"))
         self.rename_button.setObjectName("threads.rename")
-        self.rename_button.setToolTip("Rename the selected conversation (F2)")
+        self.rename_button.setToolTip(translate("ThreadsView", "Rename the selected conversation (F2)"))
         self.delete_button = QToolButton()
-        self.delete_button.setText("Delete")
+        self.delete_button.setText(translate("ThreadsView", "Delete"))
         self.delete_button.setObjectName("threads.delete")
-        self.delete_button.setToolTip("Delete the selected conversation (Del)")
+        self.delete_button.setToolTip(translate("ThreadsView", "Delete the selected conversation (Del)"))
         self.rename_editor = QLineEdit()
         self.rename_editor.setObjectName("threads.rename_editor")
-        self.rename_editor.setPlaceholderText("New title, then Enter (Esc cancels)")
+        self.rename_editor.setPlaceholderText(translate("ThreadsView", "New title, then Enter (Esc cancels)"))
         self.rename_editor.hide()
 
         buttons = QHBoxLayout()
@@ -142,8 +143,10 @@ class ThreadsView(QWidget):
             return
         box = QMessageBox(
             QMessageBox.Icon.Question,
-            "Delete conversation",
-            f"Delete “{self.list.currentIndex().data()}” and all its messages and traces?",
+            translate("ThreadsView", "Delete conversation"),
+            translate("ThreadsView", "Delete “{title}” and all its messages and traces?").format(
+                title=self.list.currentIndex().data()
+            ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             self,
         )

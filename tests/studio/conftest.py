@@ -86,3 +86,15 @@ def open_studio(qtbot: Any, qloop: qasync.QEventLoop, database: Any, *, size: tu
     window.show()
     run(qloop, workspace.start())
     return workspace, window
+
+
+@pytest.fixture
+def in_language(qapp: QApplication) -> Iterator[Any]:
+    """``in_language(code)`` installs a language ("zh_CN", "zh_TW", "en") for this test; English comes back after."""
+    from studio import i18n
+
+    def install(language: str) -> None:
+        assert i18n.install(qapp, language), f"the {language} catalogue did not load"
+
+    yield install
+    i18n.install(qapp, "en")

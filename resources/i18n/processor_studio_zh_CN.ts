@@ -1,0 +1,3037 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>AboutDialog</name>
+    <message>
+        <source>About Processor Studio</source>
+        <translation>关于 Processor Studio</translation>
+    </message>
+    <message>
+        <source>Design LLM agents and test their guardrails by hand.</source>
+        <translation>设计大语言模型智能体，并亲手测试它们的护栏。</translation>
+    </message>
+    <message>
+        <source>Your threads and designs are kept in&lt;br&gt;{folder}</source>
+        <translation>你的对话和设计保存在&lt;br&gt;{folder}</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Bundled components&lt;/b&gt; (from the installed packages&apos; metadata)</source>
+        <translation>&lt;b&gt;内置组件&lt;/b&gt;（取自已安装软件包的元数据）</translation>
+    </message>
+    <message>
+        <source>Component</source>
+        <translation>组件</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>Licence</source>
+        <translation>许可证</translation>
+    </message>
+    <message>
+        <source>Qt and PySide6 are used under the GNU LGPL v3; their source is available from qt.io.</source>
+        <translation>Qt 和 PySide6 依据 GNU LGPL v3 使用；其源代码可从 qt.io 获取。</translation>
+    </message>
+    <message>
+        <source>LGPL-3.0-only (as shipped by PySide6)</source>
+        <extracomment>The studio&apos;s own distribution name.</extracomment>
+        <translation>LGPL-3.0-only（随 PySide6 发行）</translation>
+    </message>
+</context>
+<context>
+    <name>AgentSettings</name>
+    <message>
+        <source>What the agent is for, how it should answer…</source>
+        <extracomment>Offered in the model box; any litellm &quot;provider/model&quot; id can be typed.</extracomment>
+        <translation>智能体的用途、应如何回答……</translation>
+    </message>
+    <message>
+        <source>A litellm model id, provider/model (e.g. openai/gpt-4o-mini), or demo (offline)</source>
+        <translation>litellm 模型 ID，格式为 提供方/模型（如 openai/gpt-4o-mini），或 demo（离线）</translation>
+    </message>
+    <message>
+        <source>provider default</source>
+        <translation>提供方默认值</translation>
+    </message>
+    <message>
+        <source>Other model settings as JSON, e.g. {&quot;seed&quot;: 7}</source>
+        <translation>其他模型设置（JSON），如 {&quot;seed&quot;: 7}</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <source>&amp;Name</source>
+        <translation>名称(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Instructions</source>
+        <translation>指令(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>API &amp;base</source>
+        <translation>API 地址(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Temperature</source>
+        <translation>温度(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Max to&amp;kens</source>
+        <translation>最大令牌数(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Top &amp;p</source>
+        <translation>Top &amp;p</translation>
+    </message>
+    <message>
+        <source>Other model settings</source>
+        <translation>其他模型设置</translation>
+    </message>
+    <message>
+        <source>Too&amp;ls</source>
+        <translation>工具(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Processor &amp;retries</source>
+        <translation>处理器重试次数(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Max &amp;steps</source>
+        <translation>最大步数(&amp;S)</translation>
+    </message>
+    <message>
+        <source>{url} for a local server</source>
+        <translation>{url}（本地服务器）</translation>
+    </message>
+    <message>
+        <source>Only for local or self-hosted servers (Ollama, LM Studio)</source>
+        <translation>仅用于本地或自托管服务器（Ollama、LM Studio）</translation>
+    </message>
+    <message>
+        <source>Not valid JSON: {error}</source>
+        <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>Expected a JSON object, e.g. {&quot;seed&quot;: 7}</source>
+        <translation>应为 JSON 对象，如 {&quot;seed&quot;: 7}</translation>
+    </message>
+</context>
+<context>
+    <name>App</name>
+    <message>
+        <source>A processor plug-in was skipped: {error}</source>
+        <extracomment>What ``_run`` returns when the window asked for a restart (a new language): the process starts itself again. The application&apos;s id: X11&apos;s WM_CLASS (instance and class), the desktop entry&apos;s name and its StartupWMClass.</extracomment>
+        <translation>已跳过一个处理器插件：{error}</translation>
+    </message>
+    <message>
+        <source>Processor Studio cannot open its data</source>
+        <translation>Processor Studio 无法打开其数据</translation>
+    </message>
+</context>
+<context>
+    <name>ChainEditor</name>
+    <message>
+        <source>Not installed: cannot run</source>
+        <extracomment>The drag-and-drop format shared by the palette and the chains. The entry&apos;s uid (str). The entry&apos;s catalogue type name (str). Why the entry cannot run as it is (&quot;&quot; when it can): its problems, joined. The text colour of an entry that cannot run as it is. A drop was refused; the argument is the reason, ready to show.</extracomment>
+        <translation>未安装：无法运行</translation>
+    </message>
+    <message>
+        <source>Invalid: {problem}</source>
+        <translation>无效：{problem}</translation>
+    </message>
+    <message>
+        <source>enabled</source>
+        <translation>已启用</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>已停用</translation>
+    </message>
+    <message>
+        <source>, invalid</source>
+        <translation>，无效</translation>
+    </message>
+    <message>
+        <source>Only processors from the palette or from a chain can be dropped here</source>
+        <translation>只能把处理器面板或链中的处理器拖放到这里</translation>
+    </message>
+    <message>
+        <source>{type} is not in the catalogue: this entry cannot run until its plug-in is installed</source>
+        <translation>{type} 不在目录中：安装其插件之前，此条目无法运行</translation>
+    </message>
+    <message>
+        <source>(disabled: skipped when the agent runs)</source>
+        <translation>（已停用：智能体运行时跳过）</translation>
+    </message>
+    <message>
+        <source>There is no {lane!r} lane: the lanes are {lanes}</source>
+        <extracomment>The agent-level settings ``set_setting`` accepts (chains change through the entry methods). An entry is about to appear at ``index`` of ``lane``. An entry appeared at ``index`` of ``lane``. The entry at ``index`` of ``lane`` is about to go. The entry that was at ``index`` of ``lane`` is gone. An entry is about to move from (lane, index) to (lane, final index). An entry moved from (lane, index) to (lane, final index). An entry&apos;s options or enabled flag changed (by uid). An agent-level setting changed (``&quot;name&quot;``, ``&quot;model.temperature&quot;``, ...). The whole design is about to be swapped for another. The whole design was swapped for another. The catalogue was swapped (a processors folder was reloaded): names, lanes and schemas may differ. The design differs (True) or no longer differs (False) from the last saved state.</extracomment>
+        <translation>没有 {lane!r} 通道：现有通道为 {lanes}</translation>
+    </message>
+    <message>
+        <source>{type} is not in the catalogue (is the plug-in or file that provides it installed?)</source>
+        <translation>{type} 不在目录中（提供它的插件或文件是否已安装？）</translation>
+    </message>
+    <message>
+        <source>{type} cannot go in the {lane} lane: it implements no processor hook</source>
+        <translation>{type} 不能放入{lane}通道：它未实现任何处理器钩子</translation>
+    </message>
+    <message>
+        <source>{type} cannot go in the {lane} lane: it implements {hooks}; the {lane} lane runs {runs}</source>
+        <translation>{type} 不能放入{lane}通道：它实现的是 {hooks}；{lane}通道运行的是 {runs}</translation>
+    </message>
+    <message>
+        <source>{items} or {last}</source>
+        <translation>{items} 或 {last}</translation>
+    </message>
+    <message>
+        <source>Drop input processors here</source>
+        <extracomment>How long a refused-drop reason stays on screen.</extracomment>
+        <translation>将输入处理器拖放到这里</translation>
+    </message>
+    <message>
+        <source>Drop output processors here</source>
+        <translation>将输出处理器拖放到这里</translation>
+    </message>
+    <message>
+        <source>Drop error processors here</source>
+        <translation>将错误处理器拖放到这里</translation>
+    </message>
+    <message>
+        <source>{lane} chain</source>
+        <translation>{lane}链</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <extracomment>The selected entry changed: its uid, or &quot;&quot; when nothing is selected. A message for the window&apos;s status bar (a refused drop&apos;s reason, ...).</extracomment>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Chain editor message</source>
+        <translation>链编辑器消息</translation>
+    </message>
+    <message>
+        <source>Hooks run from this lane: {hooks}</source>
+        <translation>此通道运行的钩子：{hooks}</translation>
+    </message>
+    <message>
+        <source>Enable/Disable</source>
+        <translation>启用/停用</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Move Up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Move Down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Move to Previous Lane</source>
+        <translation>移到上一个通道</translation>
+    </message>
+    <message>
+        <source>Move to Next Lane</source>
+        <translation>移到下一个通道</translation>
+    </message>
+</context>
+<context>
+    <name>ChatDocument</name>
+    <message>
+        <source>● ● ●  writing…</source>
+        <extracomment>Document position where each step&apos;s blocks begin (the end of what precedes them). Where the lines after the steps begin (the &quot;writing…&quot; placeholder, &quot;Stopped&quot;, the run&apos;s figures), if any. What those lines say (to rewrite them only when that changes). The step whose text (or reasoning) is the document&apos;s growing end; None when nothing grows. How many of the growing block&apos;s deltas are in the document. Growing markdown not committed yet; it is rendered from ``tail_pos`` to the end of the document. The placeholder of a reply that has shown nothing yet (a typing indicator).</extracomment>
+        <translation>● ● ●  正在输入……</translation>
+    </message>
+    <message>
+        <source>■ Stopped</source>
+        <translation>■ 已停止</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <extracomment>Marks the figures line among the trailer lines (it is drawn smaller, not in italics).</extracomment>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>✖ Error</source>
+        <translation>✖ 错误</translation>
+    </message>
+    <message>
+        <source>Thinking</source>
+        <translation>思考</translation>
+    </message>
+    <message>
+        <source>a processor asked for another try</source>
+        <translation>某个处理器要求重试</translation>
+    </message>
+    <message>
+        <source>↻ Retried:</source>
+        <translation>↻ 已重试：</translation>
+    </message>
+    <message>
+        <source>running…</source>
+        <translation>运行中……</translation>
+    </message>
+    <message>
+        <source>✔ done</source>
+        <translation>✔ 完成</translation>
+    </message>
+    <message>
+        <source>✖ failed</source>
+        <translation>✖ 失败</translation>
+    </message>
+    <message>
+        <source>changed for the model</source>
+        <translation>已为模型修改</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Tool returned</source>
+        <translation>工具返回</translation>
+    </message>
+    <message>
+        <source>Given to the model (after process_tool_result)</source>
+        <translation>交给模型的内容（经 process_tool_result 处理后）</translation>
+    </message>
+    <message>
+        <source>Result (given to the model)</source>
+        <translation>结果（交给模型的内容）</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>⚠ Tripwire</source>
+        <translation>⚠ 触发拦截</translation>
+    </message>
+    <message>
+        <source>processor</source>
+        <translation>处理器</translation>
+    </message>
+    <message>
+        <source>(retry asked)</source>
+        <translation>（要求重试）</translation>
+    </message>
+    <message>
+        <source>Reason:</source>
+        <translation>原因：</translation>
+    </message>
+    <message>
+        <source>Metadata</source>
+        <translation>元数据</translation>
+    </message>
+</context>
+<context>
+    <name>ChatItems</name>
+    <message>
+        <source>unknown error</source>
+        <translation>未知错误</translation>
+    </message>
+    <message>
+        <source>Model call failed ({where}): {error}</source>
+        <translation>模型调用失败（{where}）：{error}</translation>
+    </message>
+    <message>
+        <source>Model call failed: {error}</source>
+        <translation>模型调用失败：{error}</translation>
+    </message>
+    <message>
+        <source>{error} (processor &apos;{processor}&apos;, {hook})</source>
+        <translation>{error}（处理器“{processor}”，{hook}）</translation>
+    </message>
+    <message>
+        <source>{error} (processor &apos;{processor}&apos;)</source>
+        <translation>{error}（处理器“{processor}”）</translation>
+    </message>
+    <message>
+        <source>(%n more character(s))</source>
+        <translation>（还有 %n 个字符）</translation>
+    </message>
+    <message>
+        <source>unknown model</source>
+        <extracomment>Argument fragments as the model streamed them (before the complete ``tool-call`` chunk). What the model was given (the ``tool-result`` chunk: after ``process_tool_result``). What the tool itself returned, before any ``process_tool_result`` (from the run&apos;s trace; live runs only). The runtime retried this step: its text is struck through, with ``feedback`` (the reason) beside it.</extracomment>
+        <translation>未知模型</translation>
+    </message>
+    <message>
+        <source>{tokens} tokens ({input} in, {output} out)</source>
+        <translation>{tokens} 个令牌（输入 {input}，输出 {output}）</translation>
+    </message>
+    <message>
+        <source>tokens not reported</source>
+        <translation>未报告令牌数</translation>
+    </message>
+    <message>
+        <source>cost unknown</source>
+        <translation>费用未知</translation>
+    </message>
+    <message>
+        <source>first text {time}</source>
+        <translation>首个文字 {time}</translation>
+    </message>
+    <message>
+        <source>no text</source>
+        <translation>无文字</translation>
+    </message>
+    <message>
+        <source>total {time}</source>
+        <translation>总计 {time}</translation>
+    </message>
+    <message>
+        <source>{ms} ms</source>
+        <translation>{ms} 毫秒</translation>
+    </message>
+    <message>
+        <source>{seconds} s</source>
+        <translation>{seconds} 秒</translation>
+    </message>
+    <message>
+        <source>Tripwire ({processor}): {reason}</source>
+        <extracomment>The live run&apos;s figures (None for replies loaded from a stored thread).</extracomment>
+        <translation>触发拦截（{processor}）：{reason}</translation>
+    </message>
+    <message>
+        <source>Tripwire: {reason}</source>
+        <translation>触发拦截：{reason}</translation>
+    </message>
+    <message>
+        <source>Error: {error}</source>
+        <translation>错误：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>ChatListView</name>
+    <message>
+        <source>Show this tripwire in the inspector</source>
+        <extracomment>A tool card&apos;s header was clicked: (row, tool_call_id). A tripwire banner was clicked: (run_id). The user asked for a message&apos;s context menu: (row, global position).</extracomment>
+        <translation>在检查器中显示此拦截</translation>
+    </message>
+    <message>
+        <source>Show or hide the call&apos;s details</source>
+        <translation>显示或隐藏此调用的详情</translation>
+    </message>
+</context>
+<context>
+    <name>ChatQueue</name>
+    <message>
+        <source>Queued — sent when the reply ends</source>
+        <extracomment>The user removed the pending message at this index.</extracomment>
+        <translation>已排队——回复结束后发送</translation>
+    </message>
+    <message>
+        <source>Remove this message from the queue</source>
+        <translation>从队列中移除此消息</translation>
+    </message>
+</context>
+<context>
+    <name>ChatView</name>
+    <message>
+        <source>&lt;h3&gt;Start the conversation&lt;/h3&gt;Type below, or try one of these:</source>
+        <extracomment>Enter (or Ctrl+Enter) was pressed. A suggestion was clicked (its text).</extracomment>
+        <translation>&lt;h3&gt;开始对话&lt;/h3&gt;在下方输入，或试试以下内容：</translation>
+    </message>
+    <message>
+        <source>Message the agent — Enter sends, Shift+Enter adds a line</source>
+        <extracomment>The user asked to send this text (Enter, Ctrl+Enter or Send). The user asked to stop the running reply (Stop or Esc). A tripwire banner was clicked: (run_id). Extra context-menu entries: each factory gets the message and its menu, and returns an action or None.</extracomment>
+        <translation>给智能体发消息——Enter 发送，Shift+Enter 换行</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Send (Enter)</source>
+        <translation>发送（Enter）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the reply (Esc)</source>
+        <translation>停止回复（Esc）</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Edit and resend</source>
+        <translation>编辑并重新发送</translation>
+    </message>
+    <message>
+        <source>Resend</source>
+        <translation>重新发送</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>排队</translation>
+    </message>
+    <message>
+        <source>Queue: sent when the reply ends (Enter)</source>
+        <translation>排队：回复结束后发送（Enter）</translation>
+    </message>
+</context>
+<context>
+    <name>Connection</name>
+    <message>
+        <source>No API key is set for {provider}: save one above (or set the provider&apos;s environment variable).</source>
+        <translation>尚未为 {provider} 设置 API 密钥：请在上方保存一个（或设置该提供方的环境变量）。</translation>
+    </message>
+    <message>
+        <source>No answer within {seconds} s from {where}.</source>
+        <translation>{where} 在 {seconds} 秒内没有应答。</translation>
+    </message>
+    <message>
+        <source>Failed — {error}</source>
+        <translation>失败——{error}</translation>
+    </message>
+    <message>
+        <source>Connected to {model} — it replied “{reply}”</source>
+        <translation>已连接到 {model}——它回复了“{reply}”</translation>
+    </message>
+    <message>
+        <source>Connected to {model}</source>
+        <translation>已连接到 {model}</translation>
+    </message>
+</context>
+<context>
+    <name>EndpointApproval</name>
+    <message>
+        <source>Send your API key to another server?</source>
+        <extracomment>The user answered: the grant asked about, and whether the key may go to its endpoint.</extracomment>
+        <translation>要把你的 API 密钥发送到另一台服务器吗？</translation>
+    </message>
+    <message>
+        <source>Send your &lt;b&gt;{provider}&lt;/b&gt; API key to &lt;b&gt;{host}&lt;/b&gt;?</source>
+        <translation>要把你的 &lt;b&gt;{provider}&lt;/b&gt; API 密钥发送到 &lt;b&gt;{host}&lt;/b&gt; 吗？</translation>
+    </message>
+    <message>
+        <source>Your key was saved for {saved_for}. The design you are using sends its {provider} requests to:&lt;br&gt;&lt;code&gt;{endpoint}&lt;/code&gt;&lt;br&gt;&lt;br&gt;A design from someone else can name any server. Allow it only if you trust this server with your key; your answer is remembered for this key.</source>
+        <translation>你的密钥是为 {saved_for} 保存的。你正在使用的设计会把 {provider} 请求发送到：&lt;br&gt;&lt;code&gt;{endpoint}&lt;/code&gt;&lt;br&gt;&lt;br&gt;他人的设计可以指定任意服务器。只有在你信任此服务器、愿意把密钥交给它时才允许；你的选择会针对此密钥记住。</translation>
+    </message>
+    <message>
+        <source>Allow my key for this server</source>
+        <translation>允许向此服务器发送我的密钥</translation>
+    </message>
+    <message>
+        <source>Don&apos;t send it</source>
+        <translation>不要发送</translation>
+    </message>
+</context>
+<context>
+    <name>ImportProgress</name>
+    <message>
+        <source>Reading the file…</source>
+        <extracomment>What the phases of an import are called in the UI.</extracomment>
+        <translation>正在读取文件……</translation>
+    </message>
+    <message>
+        <source>Checking the messages…</source>
+        <translation>正在检查消息……</translation>
+    </message>
+    <message>
+        <source>Saving the messages…</source>
+        <translation>正在保存消息……</translation>
+    </message>
+    <message>
+        <source>Another thread import is still running.</source>
+        <extracomment>An import of the file (its name) began. How far the running import got: phase (``reading``, ``checking``, ``writing``), done, total. The import finished: the new thread&apos;s id and the file&apos;s name. The import was refused or failed; the message says why (nothing was written). The user stopped the import; nothing was written.</extracomment>
+        <translation>另一个对话导入仍在进行。</translation>
+    </message>
+    <message>
+        <source>Cannot read {file}: {error}</source>
+        <translation>无法读取 {file}：{error}</translation>
+    </message>
+    <message>
+        <source>Import refused, nothing was written: {error}</source>
+        <translation>导入被拒绝，未写入任何内容：{error}</translation>
+    </message>
+    <message>
+        <source>Import of {file} failed, nothing was written: {error}</source>
+        <translation>导入 {file} 失败，未写入任何内容：{error}</translation>
+    </message>
+    <message>
+        <source>Importing {name}…</source>
+        <extracomment>The dialog of the running import (None between imports).</extracomment>
+        <translation>正在导入 {name}……</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Import thread</source>
+        <translation>导入对话</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector</name>
+    <message>
+        <source>Entry</source>
+        <extracomment>The node (tree) or row value (lists) behind an index. The outcome string a badge shows (tree rows). Badge colours: strong (text on white) and light (row tint), for call outcomes and for how runs ended.</extracomment>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Milliseconds spent in processor calls (for a stream summary: its per-chunk calls added up)</source>
+        <translation>处理器调用耗费的毫秒数（流式汇总：各数据块调用之和）</translation>
+    </message>
+    <message>
+        <source>run {id}</source>
+        <translation>运行 {id}</translation>
+    </message>
+    <message>
+        <source>thread {id}</source>
+        <translation>对话 {id}</translation>
+    </message>
+    <message>
+        <source>{seconds} s wall time</source>
+        <translation>实际耗时 {seconds} 秒</translation>
+    </message>
+    <message>
+        <source>{processor} in {hook}</source>
+        <translation>{processor}，位于 {hook}</translation>
+    </message>
+    <message>
+        <source>Run {number}</source>
+        <translation>运行 {number}</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>Processor</source>
+        <translation>处理器</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Metadata</source>
+        <translation>元数据</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Run {number} ({status})</source>
+        <extracomment>A call&apos;s (or a chunk&apos;s) outcome, least severe first. ``held``: a chunk a stream guard held back and let out later. How a run ended: its badge says this, not the worst of its calls (a guard that buffers is not a failure). The order hooks are shown in within a step: the order the loop runs them (the per-chunk stream summary is reported at the step&apos;s end but runs while the model streams, before ``process_llm_response``). Chunk changes shown as rows under one stream summary (the details pane lists them all). Calls below this node by outcome, and the seconds spent in them (kept up to date as calls arrive). One of :data:`RUN_STATUSES`: ``running``, then how it ended.</extracomment>
+        <translation>运行 {number}（{status}）</translation>
+    </message>
+    <message>
+        <source>Step {number}</source>
+        <extracomment>(0, -1) input, (1, n) step n, (2, 0) output: the sort key among the run&apos;s phases.</extracomment>
+        <translation>第 {number} 步</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>%n chunk(s)</source>
+        <translation>%n 个数据块</translation>
+    </message>
+    <message>
+        <source>chunk {number}: {type}</source>
+        <translation>数据块 {number}：{type}</translation>
+    </message>
+    <message>
+        <source>Tripwires</source>
+        <extracomment>How often buffered chunks are shown (one row insert per tick). A timeline entry was selected (a node of ``studio.models.trace_nodes``), or None when the selection cleared.</extracomment>
+        <translation>拦截</translation>
+    </message>
+    <message>
+        <source>Violations</source>
+        <translation>违规</translation>
+    </message>
+    <message>
+        <source>Data chunks</source>
+        <translation>数据块</translation>
+    </message>
+    <message>
+        <source>Raw chunks</source>
+        <translation>原始数据块</translation>
+    </message>
+    <message>
+        <source>Select an entry in the timeline to see what it changed.</source>
+        <extracomment>Chunk changes listed for one stream summary (a run can change thousands; the tree shows the first ones).</extracomment>
+        <translation>在时间线中选择一个条目，查看它改动了什么。</translation>
+    </message>
+    <message>
+        <source>no calls</source>
+        <translation>无调用</translation>
+    </message>
+    <message>
+        <source>(the chunk went no further)</source>
+        <translation>（该数据块未再向后传递）</translation>
+    </message>
+    <message>
+        <source>step {number}</source>
+        <translation>第 {number} 步</translation>
+    </message>
+    <message>
+        <source>before the first step</source>
+        <translation>第一步之前</translation>
+    </message>
+    <message>
+        <source>processor #{index}</source>
+        <translation>处理器 #{index}</translation>
+    </message>
+    <message>
+        <source>{ms} ms</source>
+        <translation>{ms} 毫秒</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Input (the call gave nothing back)</source>
+        <translation>输入（此调用没有返回内容）</translation>
+    </message>
+    <message>
+        <source>Before → after (unchanged)</source>
+        <translation>之前 → 之后（未改动）</translation>
+    </message>
+    <message>
+        <source>Before → after</source>
+        <translation>之前 → 之后</translation>
+    </message>
+    <message>
+        <source>Chunks: {count} seen, {changed} changed, {held} held back and let out later, {dropped} dropped, {raised} raised, {aborted} aborted</source>
+        <translation>数据块：收到 {count} 个，修改 {changed} 个，暂扣后放行 {held} 个，丢弃 {dropped} 个，抛出异常 {raised} 个，中止 {aborted} 个</translation>
+    </message>
+    <message>
+        <source>Chunk change {number}</source>
+        <translation>数据块改动 {number}</translation>
+    </message>
+    <message>
+        <source>Every chunk passed unchanged.</source>
+        <translation>所有数据块都原样通过。</translation>
+    </message>
+    <message>
+        <source>State after the call</source>
+        <translation>调用后的状态</translation>
+    </message>
+    <message>
+        <source>Run {run} on thread {thread}</source>
+        <translation>运行 {run}，所属对话 {thread}</translation>
+    </message>
+    <message>
+        <source>Run {run}</source>
+        <translation>运行 {run}</translation>
+    </message>
+    <message>
+        <source>Finish reason: {reason}</source>
+        <translation>结束原因：{reason}</translation>
+    </message>
+    <message>
+        <source>{seconds} s</source>
+        <translation>{seconds} 秒</translation>
+    </message>
+    <message>
+        <source>{ms} ms in processors</source>
+        <translation>处理器耗时 {ms} 毫秒</translation>
+    </message>
+    <message>
+        <source>Calls: {counts}</source>
+        <translation>调用：{counts}</translation>
+    </message>
+    <message>
+        <source>Tripwire:</source>
+        <translation>触发拦截：</translation>
+    </message>
+    <message>
+        <source>Error:</source>
+        <translation>错误：</translation>
+    </message>
+    <message>
+        <source>Warning:</source>
+        <translation>警告：</translation>
+    </message>
+    <message>
+        <source>unknown processor</source>
+        <translation>未知处理器</translation>
+    </message>
+    <message>
+        <source>Chunk change {number} by {processor} (step {step})</source>
+        <translation>数据块改动 {number}，由 {processor} 造成（第 {step} 步）</translation>
+    </message>
+    <message>
+        <source>Processor state at the step&apos;s end</source>
+        <translation>该步结束时的处理器状态</translation>
+    </message>
+    <message>
+        <source>All types</source>
+        <translation>全部类型</translation>
+    </message>
+    <message>
+        <source>Type:</source>
+        <translation>类型：</translation>
+    </message>
+    <message>
+        <source>Showing the last {shown} chunks ({dropped} older dropped)</source>
+        <translation>显示最近 {shown} 个数据块（已丢弃较早的 {dropped} 个）</translation>
+    </message>
+</context>
+<context>
+    <name>LaneWords</name>
+    <message>
+        <source>input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+</context>
+<context>
+    <name>Lanes</name>
+    <message>
+        <source>Input</source>
+        <extracomment>&quot;lane&quot; for a header row, &quot;type&quot; for a processor type row. The lane of a header, or of the group a type row sits in. The type name of a type row (``&quot;RegexFilter&quot;``). The type&apos;s description. The lower-cased text the search filter matches (name, id, type name, description). The lanes&apos; titles in English (:func:`lane_title` gives them in the studio&apos;s language).</extracomment>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Runs on the user&apos;s message before the model sees it</source>
+        <translation>在模型看到用户消息之前对其运行</translation>
+    </message>
+    <message>
+        <source>Runs on the model&apos;s answer, while it streams and when it is complete</source>
+        <translation>对模型的回答运行：流式输出期间及完成时</translation>
+    </message>
+    <message>
+        <source>Runs when the model&apos;s API call fails</source>
+        <translation>在模型 API 调用失败时运行</translation>
+    </message>
+    <message>
+        <source>{lane} lane</source>
+        <translation>{lane}通道</translation>
+    </message>
+</context>
+<context>
+    <name>LanguagePicker</name>
+    <message>
+        <source>&amp;Language</source>
+        <extracomment>A language was picked and kept: its Qt locale name (``zh_CN``). &quot;Restart now&quot; was pressed.</extracomment>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Restart now</source>
+        <translation>立即重启(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Close and start the studio again in the picked language; unsent text is kept</source>
+        <translation>关闭并以所选语言重新启动；未发送的文字会保留</translation>
+    </message>
+    <message>
+        <source>Shown after a restart.</source>
+        <translation>重启后生效。</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>&lt;b&gt;Chat&lt;/b&gt;: Enter sends · Shift+Enter new line · Esc stops the reply</source>
+        <translation>&lt;b&gt;对话&lt;/b&gt;：Enter 发送 · Shift+Enter 换行 · Esc 停止回复</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Threads&lt;/b&gt;: Ctrl+N new · F2 rename · Del delete</source>
+        <translation>&lt;b&gt;对话列表&lt;/b&gt;：Ctrl+N 新建 · F2 重命名 · Del 删除</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Chains&lt;/b&gt;: Space enable/disable · Del remove · Ctrl+↑/↓ reorder · Ctrl+←/→ move to the previous/next lane · Enter in the palette adds the type</source>
+        <translation>&lt;b&gt;链&lt;/b&gt;：空格 启用/停用 · Del 移除 · Ctrl+↑/↓ 调整顺序 · Ctrl+←/→ 移到上一个/下一个通道 · 在处理器面板中按 Enter 添加该类型</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Edit&lt;/b&gt;: Ctrl+Z undo · Ctrl+Shift+Z redo</source>
+        <translation>&lt;b&gt;编辑&lt;/b&gt;：Ctrl+Z 撤销 · Ctrl+Shift+Z 重做</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;File&lt;/b&gt;: Ctrl+O open design · Ctrl+S save design · Ctrl+E export as Python</source>
+        <translation>&lt;b&gt;文件&lt;/b&gt;：Ctrl+O 打开设计 · Ctrl+S 保存设计 · Ctrl+E 导出为 Python</translation>
+    </message>
+    <message>
+        <source>Processors</source>
+        <extracomment>The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``). Set when the window closed to restart the studio (a new language): the entry point starts it again.</extracomment>
+        <translation>处理器</translation>
+    </message>
+    <message>
+        <source>Chains</source>
+        <translation>链</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>Guardrails</source>
+        <translation>护栏</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <source>A tool file was skipped: {problem}</source>
+        <extracomment>The progress dialog of a running thread import.</extracomment>
+        <translation>已跳过一个工具文件：{problem}</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New agent</source>
+        <translation>新建智能体(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;sample agent</source>
+        <translation>打开示例智能体(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Open design…</source>
+        <translation>打开设计(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save design as…</source>
+        <translation>设计另存为(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export as Python script…</source>
+        <translation>导出为 Python 脚本(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Import thread…</source>
+        <translation>导入对话(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>E&amp;xport thread…</source>
+        <translation>导出对话(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Editor pane</source>
+        <translation>编辑器窗格(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Inspector pane</source>
+        <translation>检查器窗格(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Chat</source>
+        <translation>对话(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;New thread</source>
+        <translation>新建对话(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop the reply</source>
+        <translation>停止回复(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>设置(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;API keys and connection…</source>
+        <translation>API 密钥与连接(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Language…</source>
+        <translation>语言(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About Processor Studio</source>
+        <translation>关于 Processor Studio(&amp;A)</translation>
+    </message>
+    <message>
+        <source>{name} — Processor Studio</source>
+        <translation>{name} — Processor Studio</translation>
+    </message>
+    <message>
+        <source>Open design</source>
+        <translation>打开设计</translation>
+    </message>
+    <message>
+        <source>Agent designs (*.json)</source>
+        <translation>智能体设计 (*.json)</translation>
+    </message>
+    <message>
+        <source>Save design</source>
+        <translation>保存设计</translation>
+    </message>
+    <message>
+        <source>Export as Python</source>
+        <translation>导出为 Python</translation>
+    </message>
+    <message>
+        <source>Python scripts (*.py)</source>
+        <translation>Python 脚本 (*.py)</translation>
+    </message>
+    <message>
+        <source>Import thread</source>
+        <translation>导入对话</translation>
+    </message>
+    <message>
+        <source>Threads (*.json)</source>
+        <translation>对话 (*.json)</translation>
+    </message>
+    <message>
+        <source>Export thread</source>
+        <translation>导出对话</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+</context>
+<context>
+    <name>OptionsForm</name>
+    <message>
+        <source>Required</source>
+        <extracomment>Untyped options whose values are usually JSON documents: a text area rather than a line.</extracomment>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>default: {value}</source>
+        <translation>默认：{value}</translation>
+    </message>
+    <message>
+        <source>Enter a whole number</source>
+        <translation>请输入整数</translation>
+    </message>
+    <message>
+        <source>Enter a number</source>
+        <translation>请输入数字</translation>
+    </message>
+    <message>
+        <source>One item per line</source>
+        <translation>每行一项</translation>
+    </message>
+    <message>
+        <source>Not valid JSON: {error}</source>
+        <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>{low} to {high}</source>
+        <translation>{low} 至 {high}</translation>
+    </message>
+    <message>
+        <source>at least {low}</source>
+        <translation>至少 {low}</translation>
+    </message>
+    <message>
+        <source>at most {high}</source>
+        <translation>至多 {high}</translation>
+    </message>
+    <message>
+        <source>Select a processor in a chain to edit its options.</source>
+        <extracomment>How long typing must pause before a valid value is committed.</extracomment>
+        <translation>在链中选择一个处理器以编辑其选项。</translation>
+    </message>
+    <message>
+        <source>{type} is not in the catalogue: install its plug-in to edit its options.</source>
+        <translation>{type} 不在目录中：安装其插件后才能编辑其选项。</translation>
+    </message>
+    <message>
+        <source>Needs a model to judge with (set its model option).</source>
+        <translation>需要一个用于判定的模型（请设置其 model 选项）。</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>This processor has no options.</source>
+        <translation>此处理器没有选项。</translation>
+    </message>
+    <message>
+        <source>{name} error</source>
+        <translation>{name} 错误</translation>
+    </message>
+    <message>
+        <source>item {number}</source>
+        <translation>第 {number} 项</translation>
+    </message>
+</context>
+<context>
+    <name>Outcome</name>
+    <message>
+        <source>passed</source>
+        <extracomment>Every outcome and run status a badge shows, as written in the trace.</extracomment>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>已修改</translation>
+    </message>
+    <message>
+        <source>held</source>
+        <translation>暂扣</translation>
+    </message>
+    <message>
+        <source>dropped</source>
+        <translation>已丢弃</translation>
+    </message>
+    <message>
+        <source>aborted</source>
+        <translation>已中止</translation>
+    </message>
+    <message>
+        <source>raised</source>
+        <translation>异常</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>tripwire</source>
+        <translation>拦截</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+</context>
+<context>
+    <name>Palette</name>
+    <message>
+        <source>Hooks: {hooks}</source>
+        <translation>钩子：{hooks}</translation>
+    </message>
+    <message>
+        <source>Needs a model to judge with.</source>
+        <translation>需要一个用于判定的模型。</translation>
+    </message>
+    <message>
+        <source>Search processors</source>
+        <extracomment>The user asked to add a processor: (type name, lane it is listed under).</extracomment>
+        <translation>搜索处理器</translation>
+    </message>
+    <message>
+        <source>Processor types</source>
+        <translation>处理器类型</translation>
+    </message>
+    <message>
+        <source>Add to Chain</source>
+        <translation>添加到链</translation>
+    </message>
+    <message>
+        <source>No processor matches “{text}”.</source>
+        <translation>没有与“{text}”匹配的处理器。</translation>
+    </message>
+</context>
+<context>
+    <name>RunController</name>
+    <message>
+        <source>The run failed: {kind}: {error}</source>
+        <translation>运行失败：{kind}：{error}</translation>
+    </message>
+    <message>
+        <source>The run failed: {kind}</source>
+        <translation>运行失败：{kind}</translation>
+    </message>
+</context>
+<context>
+    <name>RuntimeText</name>
+    <message>
+        <source>PII detected. Types: {types}</source>
+        <extracomment>Most specific first: the first pattern that matches the whole text wins.</extracomment>
+        <translation>检测到个人信息。类型：{types}</translation>
+    </message>
+    <message>
+        <source>Prompt injection detected. Types: {types} (in {where}). Reason: {reason}</source>
+        <translation>检测到提示注入。类型：{types}（位于{where}）。原因：{reason}</translation>
+    </message>
+    <message>
+        <source>Prompt injection detected. Types: {types} (in {where})</source>
+        <translation>检测到提示注入。类型：{types}（位于{where}）</translation>
+    </message>
+    <message>
+        <source>Prompt injection detected. Types: {types}. Reason: {reason}</source>
+        <translation>检测到提示注入。类型：{types}。原因：{reason}</translation>
+    </message>
+    <message>
+        <source>Prompt injection detected. Types: {types}</source>
+        <translation>检测到提示注入。类型：{types}</translation>
+    </message>
+    <message>
+        <source>the result of tool &apos;{tool}&apos;</source>
+        <translation>工具“{tool}”的结果中</translation>
+    </message>
+    <message>
+        <source>System prompt detected: {kinds}</source>
+        <translation>检测到系统提示词：{kinds}</translation>
+    </message>
+    <message>
+        <source>Token limit of {limit} exceeded (current: {current})</source>
+        <translation>超出 {limit} 个令牌的上限（当前：{current}）</translation>
+    </message>
+    <message>
+        <source>TokenLimiter: there are no messages to send</source>
+        <translation>TokenLimiter：没有可发送的消息</translation>
+    </message>
+    <message>
+        <source>TokenLimiter: the system messages alone use {used} tokens, over the limit of {limit}</source>
+        <translation>TokenLimiter：仅系统消息就用了 {used} 个令牌，超出 {limit} 的上限</translation>
+    </message>
+    <message>
+        <source>TokenLimiter: no message fits in the limit of {limit} tokens ({used} used by system messages)</source>
+        <translation>TokenLimiter：{limit} 个令牌的上限内放不下任何消息（系统消息已用 {used} 个）</translation>
+    </message>
+    <message>
+        <source>Content flagged for moderation. Categories: {categories}. Reason: {reason}</source>
+        <translation>内容被审核标记。类别：{categories}。原因：{reason}</translation>
+    </message>
+    <message>
+        <source>Content flagged for moderation. Categories: {categories}. Scores: {scores}</source>
+        <translation>内容被审核标记。类别：{categories}。分数：{scores}</translation>
+    </message>
+    <message>
+        <source>Content flagged for moderation. Categories: {categories}</source>
+        <translation>内容被审核标记。类别：{categories}</translation>
+    </message>
+    <message>
+        <source>Non-target language detected: {language} ({code}, confidence {confidence})</source>
+        <translation>检测到非目标语言：{language}（{code}，置信度 {confidence}）</translation>
+    </message>
+    <message>
+        <source>Cost budget of {budget} for this {scope} is used up (spent {spent})</source>
+        <translation>此 {scope} 的费用预算 {budget} 已用完（已花费 {spent}）</translation>
+    </message>
+    <message>
+        <source>Structured output failed: the structuring model failed: {error}</source>
+        <translation>结构化输出失败：结构化模型出错：{error}</translation>
+    </message>
+    <message>
+        <source>The answer does not match the required JSON schema: {problems}</source>
+        <translation>回答不符合所要求的 JSON 模式：{problems}</translation>
+    </message>
+    <message>
+        <source>Regex filter: blocked {context} matching patterns: {names}</source>
+        <translation>正则过滤器：已拦截匹配以下模式的 {context}：{names}</translation>
+    </message>
+    <message>
+        <source>Regex filter: matched patterns: {names}</source>
+        <translation>正则过滤器：匹配到以下模式：{names}</translation>
+    </message>
+    <message>
+        <source>{what} failed because the judge model call failed: {error}</source>
+        <translation>{what}失败，因为判定模型调用失败：{error}</translation>
+    </message>
+    <message>
+        <source>{messages} messages, {system} system; last: {last}</source>
+        <translation>{messages} 条消息，{system} 条系统消息；最后一条：{last}</translation>
+    </message>
+    <message>
+        <source>{messages} messages, {system} system</source>
+        <translation>{messages} 条消息，{system} 条系统消息</translation>
+    </message>
+    <message>
+        <source>{count} chunks</source>
+        <translation>{count} 个数据块</translation>
+    </message>
+    <message>
+        <source>{changed} changed, {held} held, {dropped} dropped</source>
+        <translation>修改 {changed} 个，暂扣 {held} 个，丢弃 {dropped} 个</translation>
+    </message>
+    <message>
+        <source>Not valid JSON: {error}</source>
+        <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>Input should be greater than or equal to {limit}</source>
+        <translation>应大于或等于 {limit}</translation>
+    </message>
+    <message>
+        <source>Input should be greater than {limit}</source>
+        <translation>应大于 {limit}</translation>
+    </message>
+    <message>
+        <source>Input should be less than or equal to {limit}</source>
+        <translation>应小于或等于 {limit}</translation>
+    </message>
+    <message>
+        <source>Input should be less than {limit}</source>
+        <translation>应小于 {limit}</translation>
+    </message>
+    <message>
+        <source>Input should be a whole number</source>
+        <translation>应为整数</translation>
+    </message>
+    <message>
+        <source>Input should be a number</source>
+        <translation>应为数字</translation>
+    </message>
+    <message>
+        <source>Input should be true or false</source>
+        <translation>应为是或否（true 或 false）</translation>
+    </message>
+    <message>
+        <source>Input should be text</source>
+        <translation>应为文字</translation>
+    </message>
+    <message>
+        <source>Input should be a list</source>
+        <translation>应为列表</translation>
+    </message>
+    <message>
+        <source>Input should be a JSON object</source>
+        <translation>应为 JSON 对象</translation>
+    </message>
+    <message>
+        <source>Input should be {choices}</source>
+        <translation>应为 {choices} 之一</translation>
+    </message>
+    <message>
+        <source>Field required</source>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <source>Not an option of this processor</source>
+        <translation>不是此处理器的选项</translation>
+    </message>
+    <message>
+        <source>List should have at least {count} item(s)</source>
+        <translation>列表至少应有 {count} 项</translation>
+    </message>
+    <message>
+        <source>Text should have at least {count} character(s)</source>
+        <translation>文字至少应有 {count} 个字符</translation>
+    </message>
+    <message>
+        <source>{server} (port {port}): not running</source>
+        <translation>{server}（端口 {port}）：未运行</translation>
+    </message>
+    <message>
+        <source>{server} (port {port}): no answer within {time}</source>
+        <translation>{server}（端口 {port}）：{time}内无应答</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <extracomment>Groups whose value is itself a sentence of the runtime (translated in turn).</extracomment>
+        <translation> 或 </translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <extracomment>A connection test finished, with its one-line verdict. A search for local model servers finished, with its one-line summary. A language was picked (and kept for the next start): its Qt locale name. The user asked to restart now, to show the picked language.</extracomment>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Paste the API key</source>
+        <translation>粘贴 API 密钥</translation>
+    </message>
+    <message>
+        <source>&amp;Forget allowed servers</source>
+        <translation>忘记已允许的服务器(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Save key</source>
+        <translation>保存密钥(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>移除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>e.g. http://localhost:11434 for Ollama (optional)</source>
+        <translation>如 Ollama 的 http://localhost:11434（可选）</translation>
+    </message>
+    <message>
+        <source>&amp;Test connection</source>
+        <translation>测试连接(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Find &amp;local servers</source>
+        <translation>查找本地服务器(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Use</source>
+        <translation>使用(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Set the design&apos;s model and API base to this local server&apos;s model</source>
+        <translation>将设计的模型和 API 地址设为此本地服务器的模型</translation>
+    </message>
+    <message>
+        <source>Keys are stored in your system keyring.</source>
+        <translation>密钥保存在系统密钥环中。</translation>
+    </message>
+    <message>
+        <source>No system keyring was found: keys are kept for this session only (never written to disk). You can also set the provider&apos;s environment variable, e.g. OPENAI_API_KEY.</source>
+        <translation>未找到系统密钥环：密钥仅在本次会话中保留（绝不写入磁盘）。你也可以设置提供方的环境变量，如 OPENAI_API_KEY。</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>提供方</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>For endpoint</source>
+        <translation>用于端点</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>API base</source>
+        <translation>API 地址</translation>
+    </message>
+    <message>
+        <source>Local servers</source>
+        <translation>本地服务器</translation>
+    </message>
+    <message>
+        <source>{host} (the provider&apos;s own); or the base URL this key is for</source>
+        <translation>{host}（提供方自己的）；或此密钥所用的基础 URL</translation>
+    </message>
+    <message>
+        <source>The base URL this key is for</source>
+        <translation>此密钥所用的基础 URL</translation>
+    </message>
+    <message>
+        <source>its default</source>
+        <translation>其默认端点</translation>
+    </message>
+    <message>
+        <source>Stored: {key} — sent only to {host}</source>
+        <translation>已保存：{key}——只发送到 {host}</translation>
+    </message>
+    <message>
+        <source>No key stored for this provider.</source>
+        <translation>此提供方没有已保存的密钥。</translation>
+    </message>
+    <message>
+        <source>Also allowed: {hosts}</source>
+        <translation>另外允许：{hosts}</translation>
+    </message>
+    <message>
+        <source>Not saved — the endpoint: {error}</source>
+        <translation>未保存——端点有误：{error}</translation>
+    </message>
+    <message>
+        <source>Saved in the system keyring.</source>
+        <translation>已保存到系统密钥环。</translation>
+    </message>
+    <message>
+        <source>Saved for this session only.</source>
+        <translation>仅为本次会话保存。</translation>
+    </message>
+    <message>
+        <source>Key removed.</source>
+        <translation>密钥已移除。</translation>
+    </message>
+    <message>
+        <source>Your {provider} key may now be sent to {host}.</source>
+        <translation>你的 {provider} 密钥现在可以发送到 {host}。</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>正在测试……</translation>
+    </message>
+    <message>
+        <source>API base: {error}</source>
+        <translation>API 地址：{error}</translation>
+    </message>
+    <message>
+        <source>Failed — {kind}: {error}</source>
+        <translation>失败——{kind}：{error}</translation>
+    </message>
+    <message>
+        <source> (your {provider} key was not sent: it is for {saved_for}, not {host})</source>
+        <translation>（未发送你的 {provider} 密钥：它用于 {saved_for}，而不是 {host}）</translation>
+    </message>
+    <message>
+        <source>&amp;Allow my {provider} key for {host}</source>
+        <translation>允许向 {host} 发送我的 {provider} 密钥(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Looking for local servers…</source>
+        <translation>正在查找本地服务器……</translation>
+    </message>
+    <message>
+        <source>The search failed — {kind}: {error}</source>
+        <translation>查找失败——{kind}：{error}</translation>
+    </message>
+    <message>
+        <source>{server} ({host}): running, no model loaded</source>
+        <translation>{server}（{host}）：正在运行，未加载模型</translation>
+    </message>
+    <message>
+        <source>Found %n model(s) on local servers.</source>
+        <translation>在本地服务器上找到 %n 个模型。</translation>
+    </message>
+    <message>
+        <source>No local model server answered.</source>
+        <translation>没有本地模型服务器应答。</translation>
+    </message>
+    <message>
+        <source>Not used — {problem}</source>
+        <translation>未使用——{problem}</translation>
+    </message>
+    <message>
+        <source>Use local model {model}</source>
+        <translation>使用本地模型 {model}</translation>
+    </message>
+    <message>
+        <source>The design now uses {model} at {host} (no API key is sent there unless you allow one).</source>
+        <translation>设计现在使用 {host} 上的 {model}（除非你允许，否则不会向那里发送 API 密钥）。</translation>
+    </message>
+</context>
+<context>
+    <name>ThreadsController</name>
+    <message>
+        <source>Could not load the threads: {error}</source>
+        <extracomment>The list was reloaded (after a search or a change). A thread was created; the view selects it. A thread was deleted (its id). A store call failed; a readable message for the status bar.</extracomment>
+        <translation>无法加载对话：{error}</translation>
+    </message>
+    <message>
+        <source>Could not create a thread: {error}</source>
+        <translation>无法创建对话：{error}</translation>
+    </message>
+    <message>
+        <source>Could not rename the thread: {error}</source>
+        <translation>无法重命名对话：{error}</translation>
+    </message>
+    <message>
+        <source>Could not delete the thread: {error}</source>
+        <translation>无法删除对话：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>ThreadsView</name>
+    <message>
+        <source>New conversation</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <source>Last activity {when}</source>
+        <translation>最近活动 {when}</translation>
+    </message>
+    <message>
+        <source>id {id}</source>
+        <translation>ID {id}</translation>
+    </message>
+    <message>
+        <source>Search threads</source>
+        <extracomment>The user picked a thread (its id).</extracomment>
+        <translation>搜索对话</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>New conversation (Ctrl+N)</source>
+        <translation>新建对话（Ctrl+N）</translation>
+    </message>
+    <message>
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <source>Rename the selected conversation (F2)</source>
+        <translation>重命名所选对话（F2）</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete the selected conversation (Del)</source>
+        <translation>删除所选对话（Del）</translation>
+    </message>
+    <message>
+        <source>New title, then Enter (Esc cancels)</source>
+        <translation>输入新标题后按 Enter（Esc 取消）</translation>
+    </message>
+    <message>
+        <source>Delete conversation</source>
+        <translation>删除对话</translation>
+    </message>
+    <message>
+        <source>Delete “{title}” and all its messages and traces?</source>
+        <translation>删除“{title}”及其全部消息和跟踪记录？</translation>
+    </message>
+</context>
+<context>
+    <name>UndoCommands</name>
+    <message>
+        <source>agent name</source>
+        <translation>智能体名称</translation>
+    </message>
+    <message>
+        <source>instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>processor retries</source>
+        <translation>处理器重试次数</translation>
+    </message>
+    <message>
+        <source>maximum steps</source>
+        <translation>最大步数</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>API base</source>
+        <translation>API 地址</translation>
+    </message>
+    <message>
+        <source>temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>maximum tokens</source>
+        <translation>最大令牌数</translation>
+    </message>
+    <message>
+        <source>top p</source>
+        <translation>top p</translation>
+    </message>
+    <message>
+        <source>model settings</source>
+        <translation>模型设置</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>输入链</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出链</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误链</translation>
+    </message>
+    <message>
+        <source>Add {processor} to {lane}</source>
+        <translation>将 {processor} 添加到{lane}</translation>
+    </message>
+    <message>
+        <source>Remove {processor} from {lane}</source>
+        <translation>从{lane}移除 {processor}</translation>
+    </message>
+    <message>
+        <source>Move {processor}</source>
+        <translation>移动 {processor}</translation>
+    </message>
+    <message>
+        <source>Move {processor} to {lane}</source>
+        <translation>将 {processor} 移到{lane}</translation>
+    </message>
+    <message>
+        <source>Replace design</source>
+        <extracomment>Changing the model away from the offline demo also drops &quot; (offline demo)&quot; from the agent&apos;s name.</extracomment>
+        <translation>替换设计</translation>
+    </message>
+    <message>
+        <source>Enable {processor}</source>
+        <translation>启用 {processor}</translation>
+    </message>
+    <message>
+        <source>Disable {processor}</source>
+        <translation>停用 {processor}</translation>
+    </message>
+    <message>
+        <source>Change {field} of {processor}</source>
+        <translation>更改 {processor} 的 {field}</translation>
+    </message>
+    <message>
+        <source>Change options of {processor}</source>
+        <translation>更改 {processor} 的选项</translation>
+    </message>
+    <message>
+        <source>Change {setting}</source>
+        <translation>更改{setting}</translation>
+    </message>
+</context>
+<context>
+    <name>Workspace</name>
+    <message>
+        <source>The saved design “{name}” could not be read: {error}</source>
+        <extracomment>How long after the last edit the design is saved to the store. A line for the status bar. A thread was opened (its id and title); the window selects it and loads the inspector. History for the inspector of the opened thread. The design document now holds another design (opened from a file or the store). Everything asked for at start-up is loaded (the self-test waits for it). Saving or exporting a file failed (a title and what happened); the window shows it without blocking. A run&apos;s key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the user, showing the host, and answers with :meth:`answer_endpoint_approval`. Thread imports, off the UI thread with progress (the window shows it). Processor instances kept between runs while their chain entry is unchanged (caches, ledgers). (provider, endpoint) pairs the user declined to approve in this session: not asked again.</extracomment>
+        <translation>无法读取已保存的设计“{name}”：{error}</translation>
+    </message>
+    <message>
+        <source>Welcome</source>
+        <translation>欢迎</translation>
+    </message>
+    <message>
+        <source>Stop the running reply before switching threads.</source>
+        <translation>切换对话前请先停止正在进行的回复。</translation>
+    </message>
+    <message>
+        <source>A reply is still running: stop it first (Esc).</source>
+        <translation>仍有回复正在进行：请先停止它（Esc）。</translation>
+    </message>
+    <message>
+        <source>The agent could not be built: {error}</source>
+        <translation>无法构建智能体：{error}</translation>
+    </message>
+    <message>
+        <source>No API key is set for {provider}. Add one in Settings → API keys (Ctrl+,), set the provider&apos;s environment variable, or pick the offline &apos;demo&apos; model in the Agent tab.</source>
+        <translation>尚未为 {provider} 设置 API 密钥。请在“设置 → API 密钥”（Ctrl+,）中添加，或设置该提供方的环境变量，或在“智能体”标签页中选择离线的 demo 模型。</translation>
+    </message>
+    <message>
+        <source>This message was sent there without a key.</source>
+        <translation>此消息已在不带密钥的情况下发送到那里。</translation>
+    </message>
+    <message>
+        <source>Nothing was sent.</source>
+        <translation>未发送任何内容。</translation>
+    </message>
+    <message>
+        <source>Your {provider} API key was not sent to {host}: it was saved for {saved_for}, and this design&apos;s model sends requests to {host}. {what_happened} If you trust {host}, allow your key there when asked (or in Settings → API keys and connection, Ctrl+,) and send again.</source>
+        <translation>未把你的 {provider} API 密钥发送到 {host}：它是为 {saved_for} 保存的，而此设计的模型会把请求发送到 {host}。{what_happened}如果你信任 {host}，请在询问时允许向其发送密钥（或在“设置 → API 密钥与连接”中，Ctrl+,），然后重新发送。</translation>
+    </message>
+    <message>
+        <source>Your {provider} key stays away from {host}.</source>
+        <translation>你的 {provider} 密钥不会发送到 {host}。</translation>
+    </message>
+    <message>
+        <source>Your {provider} key may now be sent to {host}; send again to use it.</source>
+        <translation>你的 {provider} 密钥现在可以发送到 {host}；重新发送即可使用。</translation>
+    </message>
+    <message>
+        <source>Tripwire: {reason} ({processor})</source>
+        <translation>触发拦截：{reason}（{processor}）</translation>
+    </message>
+    <message>
+        <source>Opened {file}</source>
+        <translation>已打开 {file}</translation>
+    </message>
+    <message>
+        <source>The design was not saved</source>
+        <translation>设计未保存</translation>
+    </message>
+    <message>
+        <source>Saved {file}</source>
+        <translation>已保存 {file}</translation>
+    </message>
+    <message>
+        <source>The script was not exported</source>
+        <translation>脚本未导出</translation>
+    </message>
+    <message>
+        <source>Exported {file} — run it with: python {file} (it needs {needs})</source>
+        <translation>已导出 {file}——运行方式：python {file}（需要 {needs}）</translation>
+    </message>
+    <message>
+        <source>New agent</source>
+        <translation>新智能体</translation>
+    </message>
+    <message>
+        <source>No thread is open.</source>
+        <translation>没有打开的对话。</translation>
+    </message>
+    <message>
+        <source>The thread was not exported</source>
+        <translation>对话未导出</translation>
+    </message>
+    <message>
+        <source>Exported the thread to {file}</source>
+        <translation>已将对话导出到 {file}</translation>
+    </message>
+    <message>
+        <source>Imported {file}</source>
+        <translation>已导入 {file}</translation>
+    </message>
+    <message>
+        <source>Import stopped; nothing was written.</source>
+        <translation>导入已停止；未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>%n message(s) (shown as placeholders)</source>
+        <translation>%n 条消息（显示为占位符）</translation>
+    </message>
+    <message>
+        <source>the {fields} of %n run(s)</source>
+        <translation>%n 次运行的 {fields}</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation>和</translation>
+    </message>
+    <message>
+        <source>Part of this thread&apos;s saved data is damaged and could not be read: {parts}. Everything else is intact; the details are in the log.</source>
+        <translation>此对话的部分已保存数据已损坏，无法读取：{parts}。其余内容完好；详情见日志。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:batch-parts</name>
+    <message>
+        <source>Batch Parts</source>
+        <translation>分批合并</translation>
+    </message>
+    <message>
+        <source>Combines streamed text deltas into larger chunks: fewer, bigger updates for clients.</source>
+        <translation>把流式文本增量合并成更大的数据块：客户端收到的更新更少、更大。</translation>
+    </message>
+    <message>
+        <source>Batch Size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>How many parts to combine into one.</source>
+        <translation>每批合并多少个部分。</translation>
+    </message>
+    <message>
+        <source>Max Wait Ms</source>
+        <translation>最长等待（毫秒）</translation>
+    </message>
+    <message>
+        <source>Release a batch whose first part has waited this long (checked when the next part arrives).</source>
+        <translation>批中第一个部分等待达到此时长即放行该批（在下一个部分到达时检查）。</translation>
+    </message>
+    <message>
+        <source>Emit On Non Text</source>
+        <translation>遇非文本即放行</translation>
+    </message>
+    <message>
+        <source>Release the batch as soon as a non-text part (tool call, text end ...) arrives; when off, other parts wait in the batch in stream order (a text end still releases it).</source>
+        <translation>一旦收到非文本部分（工具调用、文本结束……）就放行该批；关闭时，其他部分按流的顺序在批中等待（文本结束仍会放行）。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:cost-guard</name>
+    <message>
+        <source>Cost Guard</source>
+        <translation>费用守卫</translation>
+    </message>
+    <message>
+        <source>A spending budget per run, thread or user, priced with litellm&apos;s offline price map.</source>
+        <translation>按运行、对话或用户设定的花费预算，用 litellm 的离线价格表计价。</translation>
+    </message>
+    <message>
+        <source>Max Cost</source>
+        <translation>费用上限</translation>
+    </message>
+    <message>
+        <source>The budget in US dollars.</source>
+        <translation>预算金额（美元）。</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>What the budget is for: one run, one conversation, or one user.</source>
+        <translation>预算针对的对象：一次运行、一个对话或一个用户。</translation>
+    </message>
+    <message>
+        <source>Window Hours</source>
+        <translation>时间窗口（小时）</translation>
+    </message>
+    <message>
+        <source>Only spending in this many past hours counts (unset: since the ledger began).</source>
+        <translation>只计算过去这么多小时内的花费（未设置：从账本开始算起）。</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Over budget: refuse the model call (block) or only report it (warn).</source>
+        <translation>超出预算时：拒绝模型调用（block）或仅报告（warn）。</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>The tripwire reason when blocking (a default names the budget).</source>
+        <translation>拦截时的触发原因（默认会写明预算）。</translation>
+    </message>
+    <message>
+        <source>Warn At Percent</source>
+        <translation>预警百分比</translation>
+    </message>
+    <message>
+        <source>Report a soft warning once this share of the budget is spent.</source>
+        <translation>预算花费达到此比例时发出软警告。</translation>
+    </message>
+    <message>
+        <source>Include Breakdown</source>
+        <translation>包含明细</translation>
+    </message>
+    <message>
+        <source>Add a per-model cost breakdown to the metadata.</source>
+        <translation>在元数据中加入按模型划分的费用明细。</translation>
+    </message>
+    <message>
+        <source>Price Model</source>
+        <translation>计价模型</translation>
+    </message>
+    <message>
+        <source>Price calls as this model (litellm&apos;s name, e.g. gpt-4o-mini) instead of the run&apos;s model.</source>
+        <translation>按此模型计价（litellm 中的名称，如 gpt-4o-mini），而不是按本次运行的模型。</translation>
+    </message>
+    <message>
+        <source>Input Cost Per Million</source>
+        <translation>每百万输入令牌费用</translation>
+    </message>
+    <message>
+        <source>USD per million input tokens (overrides the price map).</source>
+        <translation>每百万输入令牌的美元价格（覆盖价格表）。</translation>
+    </message>
+    <message>
+        <source>Output Cost Per Million</source>
+        <translation>每百万输出令牌费用</translation>
+    </message>
+    <message>
+        <source>USD per million output tokens (overrides the price map).</source>
+        <translation>每百万输出令牌的美元价格（覆盖价格表）。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:language-detector</name>
+    <message>
+        <source>Language detector</source>
+        <translation>语言检测器</translation>
+    </message>
+    <message>
+        <source>Detects the language of input messages offline; tags, translates (model), blocks or warns.</source>
+        <translation>离线检测输入消息的语言；可标记、翻译（需模型）、拦截或警告。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>A LanguageModel object or a litellm model id string</source>
+        <translation>LanguageModel 对象或 litellm 模型 ID 字符串</translation>
+    </message>
+    <message>
+        <source>Judge Preset</source>
+        <translation>判定器预设</translation>
+    </message>
+    <message>
+        <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <translation>本地服务器上的现成判定器（model 为空时设置 model 和 api_base）</translation>
+    </message>
+    <message>
+        <source>Error Strategy</source>
+        <translation>出错策略</translation>
+    </message>
+    <message>
+        <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <translation>判定器出错时：不用它继续（fail-open）或中止（fail-closed）</translation>
+    </message>
+    <message>
+        <source>Api Base</source>
+        <translation>API 地址</translation>
+    </message>
+    <message>
+        <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <translation>判定器所在的服务器，用于本地 OpenAI 兼容服务器（http://localhost:11434/v1）</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>Seconds the judge may take to answer</source>
+        <translation>判定器回答可用的秒数</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>Confidence needed to act on a detection</source>
+        <translation>对检测结果采取行动所需的置信度</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <translation>追加到判定器提示词后的额外指令</translation>
+    </message>
+    <message>
+        <source>Target Languages</source>
+        <translation>目标语言</translation>
+    </message>
+    <message>
+        <source>Accepted languages: English names or ISO 639-1 codes</source>
+        <translation>接受的语言：英文名称或 ISO 639-1 代码</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>detect (tag only), translate (needs a model), block or warn</source>
+        <translation>detect（仅标记）、translate（需要模型）、block 或 warn</translation>
+    </message>
+    <message>
+        <source>Preserve Original</source>
+        <translation>保留原文</translation>
+    </message>
+    <message>
+        <source>Keep the original text in the metadata on translate</source>
+        <translation>翻译时在元数据中保留原文</translation>
+    </message>
+    <message>
+        <source>Min Text Length</source>
+        <translation>最短文本长度</translation>
+    </message>
+    <message>
+        <source>Shorter messages are not checked</source>
+        <translation>更短的消息不检查</translation>
+    </message>
+    <message>
+        <source>Include Detection Details</source>
+        <translation>包含检测详情</translation>
+    </message>
+    <message>
+        <source>Add the top three candidates to the metadata</source>
+        <translation>在元数据中加入前三个候选</translation>
+    </message>
+    <message>
+        <source>Last Message Only</source>
+        <translation>仅最后一条消息</translation>
+    </message>
+    <message>
+        <source>Check only the last message</source>
+        <translation>只检查最后一条消息</translation>
+    </message>
+</context>
+<context>
+    <name>processor:moderation</name>
+    <message>
+        <source>Moderation</source>
+        <translation>内容审核</translation>
+    </message>
+    <message>
+        <source>Scores content in 11 moderation categories (model judge, or word lists offline).</source>
+        <translation>按 11 个审核类别为内容打分（模型判定，或离线词表）。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>A LanguageModel object or a litellm model id string</source>
+        <translation>LanguageModel 对象或 litellm 模型 ID 字符串</translation>
+    </message>
+    <message>
+        <source>Judge Preset</source>
+        <translation>判定器预设</translation>
+    </message>
+    <message>
+        <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <translation>本地服务器上的现成判定器（model 为空时设置 model 和 api_base）</translation>
+    </message>
+    <message>
+        <source>Error Strategy</source>
+        <translation>出错策略</translation>
+    </message>
+    <message>
+        <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <translation>判定器出错时：不用它继续（fail-open）或中止（fail-closed）</translation>
+    </message>
+    <message>
+        <source>Api Base</source>
+        <translation>API 地址</translation>
+    </message>
+    <message>
+        <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <translation>判定器所在的服务器，用于本地 OpenAI 兼容服务器（http://localhost:11434/v1）</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>Seconds the judge may take to answer</source>
+        <translation>判定器回答可用的秒数</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>Flag a category scoring at least this</source>
+        <translation>类别得分达到此值即标记</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <translation>追加到判定器提示词后的额外指令</translation>
+    </message>
+    <message>
+        <source>Categories</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Categories to check</source>
+        <translation>要检查的类别</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block, warn or filter</source>
+        <translation>block、warn 或 filter</translation>
+    </message>
+    <message>
+        <source>Include Scores</source>
+        <translation>包含分数</translation>
+    </message>
+    <message>
+        <source>Add the scores to the abort reason and metadata</source>
+        <translation>在中止原因和元数据中加入分数</translation>
+    </message>
+    <message>
+        <source>Chunk Window</source>
+        <translation>数据块窗口</translation>
+    </message>
+    <message>
+        <source>Stream: earlier text parts checked with each one</source>
+        <translation>流式：每次检查时连同之前的文本部分一起检查</translation>
+    </message>
+    <message>
+        <source>Last Message Only</source>
+        <translation>仅最后一条消息</translation>
+    </message>
+    <message>
+        <source>Check only the last message</source>
+        <translation>只检查最后一条消息</translation>
+    </message>
+    <message>
+        <source>Word Lists</source>
+        <translation>词表</translation>
+    </message>
+    <message>
+        <source>Offline mode: extra phrases per category (matched as whole words)</source>
+        <translation>离线模式：每个类别的额外短语（按整词匹配）</translation>
+    </message>
+    <message>
+        <source>Use Default Word Lists</source>
+        <translation>使用默认词表</translation>
+    </message>
+    <message>
+        <source>Offline mode: include the built-in phrases</source>
+        <translation>离线模式：包含内置短语</translation>
+    </message>
+</context>
+<context>
+    <name>processor:pii-detector</name>
+    <message>
+        <source>PII detector</source>
+        <translation>个人信息检测器</translation>
+    </message>
+    <message>
+        <source>Finds personal data offline (optionally with a model judge); blocks, warns, filters or redacts.</source>
+        <translation>离线查找个人数据（可选用模型判定）；可拦截、警告、过滤或脱敏。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>A LanguageModel object or a litellm model id string</source>
+        <translation>LanguageModel 对象或 litellm 模型 ID 字符串</translation>
+    </message>
+    <message>
+        <source>Judge Preset</source>
+        <translation>判定器预设</translation>
+    </message>
+    <message>
+        <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <translation>本地服务器上的现成判定器（model 为空时设置 model 和 api_base）</translation>
+    </message>
+    <message>
+        <source>Error Strategy</source>
+        <translation>出错策略</translation>
+    </message>
+    <message>
+        <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <translation>判定器出错时：不用它继续（fail-open）或中止（fail-closed）</translation>
+    </message>
+    <message>
+        <source>Api Base</source>
+        <translation>API 地址</translation>
+    </message>
+    <message>
+        <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <translation>判定器所在的服务器，用于本地 OpenAI 兼容服务器（http://localhost:11434/v1）</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>Seconds the judge may take to answer</source>
+        <translation>判定器回答可用的秒数</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>Judge detections need this confidence</source>
+        <translation>判定器的检测结果需达到此置信度</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <translation>追加到判定器提示词后的额外指令</translation>
+    </message>
+    <message>
+        <source>Detection Types</source>
+        <translation>检测类型</translation>
+    </message>
+    <message>
+        <source>What to look for (name, address and date-of-birth need a model)</source>
+        <translation>要查找的内容（姓名、地址和出生日期需要模型）</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block, warn, filter (drop) or redact</source>
+        <translation>block、warn、filter（丢弃）或 redact</translation>
+    </message>
+    <message>
+        <source>Redaction Method</source>
+        <translation>脱敏方式</translation>
+    </message>
+    <message>
+        <source>mask, hash, remove or placeholder</source>
+        <translation>mask、hash、remove 或 placeholder</translation>
+    </message>
+    <message>
+        <source>Preserve Format</source>
+        <translation>保留格式</translation>
+    </message>
+    <message>
+        <source>Masks keep the value&apos;s length and separators</source>
+        <translation>掩码保留原值的长度和分隔符</translation>
+    </message>
+    <message>
+        <source>Include Detections</source>
+        <translation>包含检测结果</translation>
+    </message>
+    <message>
+        <source>Put the detected values in the tripwire metadata</source>
+        <translation>把检测到的值放入拦截元数据</translation>
+    </message>
+    <message>
+        <source>Last Message Only</source>
+        <translation>仅最后一条消息</translation>
+    </message>
+    <message>
+        <source>Check only the last message</source>
+        <translation>只检查最后一条消息</translation>
+    </message>
+    <message>
+        <source>Carry Over</source>
+        <translation>跨块保留</translation>
+    </message>
+    <message>
+        <source>Stream: most characters held back between chunks</source>
+        <translation>流式：数据块之间最多暂扣的字符数</translation>
+    </message>
+    <message>
+        <source>Buffer Size</source>
+        <translation>缓冲区大小</translation>
+    </message>
+    <message>
+        <source>Stream with a judge: longest segment held</source>
+        <translation>流式且使用判定器时：暂扣的最长片段</translation>
+    </message>
+</context>
+<context>
+    <name>processor:prefill-error-handler</name>
+    <message>
+        <source>Prefill Error Handler</source>
+        <translation>预填充错误处理</translation>
+    </message>
+    <message>
+        <source>Retries once with a &apos;continue&apos; reminder when a provider refuses a prompt ending on the assistant.</source>
+        <translation>当提供方拒绝以助手消息结尾的提示时，附上“continue”提醒重试一次。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:prompt-injection-detector</name>
+    <message>
+        <source>Prompt injection detector</source>
+        <translation>提示注入检测器</translation>
+    </message>
+    <message>
+        <source>Heuristics offline, optional model judge; blocks, warns, filters or rewrites attacks.</source>
+        <translation>离线启发式检测，可选模型判定；可拦截、警告、过滤或改写攻击。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>A LanguageModel object or a litellm model id string</source>
+        <translation>LanguageModel 对象或 litellm 模型 ID 字符串</translation>
+    </message>
+    <message>
+        <source>Judge Preset</source>
+        <translation>判定器预设</translation>
+    </message>
+    <message>
+        <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <translation>本地服务器上的现成判定器（model 为空时设置 model 和 api_base）</translation>
+    </message>
+    <message>
+        <source>Error Strategy</source>
+        <translation>出错策略</translation>
+    </message>
+    <message>
+        <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <translation>判定器出错时：不用它继续（fail-open）或中止（fail-closed）</translation>
+    </message>
+    <message>
+        <source>Api Base</source>
+        <translation>API 地址</translation>
+    </message>
+    <message>
+        <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <translation>判定器所在的服务器，用于本地 OpenAI 兼容服务器（http://localhost:11434/v1）</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>Seconds the judge may take to answer</source>
+        <translation>判定器回答可用的秒数</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>Flag when a type&apos;s score reaches this</source>
+        <translation>某类型得分达到此值时标记</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <translation>追加到判定器提示词后的额外指令</translation>
+    </message>
+    <message>
+        <source>Detection Types</source>
+        <translation>检测类型</translation>
+    </message>
+    <message>
+        <source>Which attacks to look for</source>
+        <translation>要查找哪些攻击</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block, warn, filter (drop the message) or rewrite</source>
+        <translation>block、warn、filter（丢弃消息）或 rewrite</translation>
+    </message>
+    <message>
+        <source>Judge Format</source>
+        <translation>判定器格式</translation>
+    </message>
+    <message>
+        <source>How the judge answers: json (any chat model) or a guard model&apos;s own format (llama-guard, prompt-guard, shieldgemma, qwen3guard)</source>
+        <translation>判定器的回答格式：json（任何聊天模型）或护栏模型自身的格式（llama-guard、prompt-guard、shieldgemma、qwen3guard）</translation>
+    </message>
+    <message>
+        <source>Judge Mode</source>
+        <translation>判定模式</translation>
+    </message>
+    <message>
+        <source>always: the judge decides every text (Mastra&apos;s way); hybrid: the offline heuristics decide clear cases and the judge only the uncertain ones</source>
+        <translation>always：每段文本都由判定器决定（Mastra 的做法）；hybrid：明确的情况由离线启发式决定，判定器只处理不确定的情况</translation>
+    </message>
+    <message>
+        <source>Hybrid Band</source>
+        <translation>混合区间</translation>
+    </message>
+    <message>
+        <source>hybrid: offline scores in [low, high) are uncertain and go to the judge; below low passes, at or above high is flagged without asking</source>
+        <translation>hybrid：离线得分在 [下限, 上限) 内视为不确定，交给判定器；低于下限直接通过，达到或高于上限不经询问直接标记</translation>
+    </message>
+    <message>
+        <source>Include Scores</source>
+        <translation>包含分数</translation>
+    </message>
+    <message>
+        <source>Put the per-type scores in the tripwire metadata</source>
+        <translation>把各类型的得分放入拦截元数据</translation>
+    </message>
+    <message>
+        <source>Last Message Only</source>
+        <translation>仅最后一条消息</translation>
+    </message>
+    <message>
+        <source>Check only the last message</source>
+        <translation>只检查最后一条消息</translation>
+    </message>
+    <message>
+        <source>Check Tool Results</source>
+        <translation>检查工具结果</translation>
+    </message>
+    <message>
+        <source>In the output lane: scan tool results too</source>
+        <translation>在输出通道中：同时扫描工具结果</translation>
+    </message>
+</context>
+<context>
+    <name>processor:regex-filter</name>
+    <message>
+        <source>Regex Filter</source>
+        <translation>正则过滤器</translation>
+    </message>
+    <message>
+        <source>Blocks, redacts or flags text matching regex rules and presets (PII, secrets, URLs); no model.</source>
+        <translation>拦截、脱敏或标记与正则规则及预设（个人信息、密钥、URL）匹配的文本；无需模型。</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Custom rules: a name, a pattern and a replacement.</source>
+        <translation>自定义规则：名称、模式和替换内容。</translation>
+    </message>
+    <message>
+        <source>Presets</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>Built-in rule sets: pii (e-mails, phones, cards, SSNs, IBANs, IPs), secrets (API keys, tokens, private keys), urls.</source>
+        <translation>内置规则集：pii（电子邮件、电话、银行卡、社会安全号、IBAN、IP）、secrets（API 密钥、令牌、私钥）、urls。</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block: abort the run; redact: replace matches; warn: log and report only.</source>
+        <translation>block：中止运行；redact：替换匹配内容；warn：仅记录并报告。</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Check the input, the output (stream and result), or both.</source>
+        <translation>检查输入、输出（流和结果），或两者都检查。</translation>
+    </message>
+    <message>
+        <source>Include Redacted Values</source>
+        <translation>包含脱敏前的值</translation>
+    </message>
+    <message>
+        <source>Put the redacted text in violation reports (keep off unless the audit log is as protected as the data).</source>
+        <translation>把被脱敏的文本放入违规报告（除非审计日志与数据同等受保护，否则请保持关闭）。</translation>
+    </message>
+    <message>
+        <source>Stream Carryover Size</source>
+        <translation>流式跨块保留大小</translation>
+    </message>
+    <message>
+        <source>Characters held back while streaming so a match split across chunks is caught whole; at least the longest match a rule can have.</source>
+        <translation>流式输出时暂扣的字符数，使跨数据块的匹配能被完整捕获；至少为规则可能匹配的最长长度。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:response-cache</name>
+    <message>
+        <source>Response Cache</source>
+        <translation>回答缓存</translation>
+    </message>
+    <message>
+        <source>Replays a cached answer for a repeated prompt instead of calling the model again.</source>
+        <translation>对重复的提示重放缓存的回答，而不再调用模型。</translation>
+    </message>
+    <message>
+        <source>Ttl Seconds</source>
+        <translation>有效期（秒）</translation>
+    </message>
+    <message>
+        <source>How long an answer is kept (0: forever).</source>
+        <translation>回答保留多久（0：永久）。</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>Who shares answers: one user (resource), one conversation (thread), or everyone (global).</source>
+        <translation>谁共享回答：一个用户（resource）、一个对话（thread）或所有人（global）。</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>A fixed cache key for every call (normally computed).</source>
+        <translation>所有调用使用的固定缓存键（通常自动计算）。</translation>
+    </message>
+    <message>
+        <source>Agent Id</source>
+        <translation>智能体 ID</translation>
+    </message>
+    <message>
+        <source>Part of the key, so two agents never share answers.</source>
+        <translation>作为键的一部分，使两个智能体永不共享回答。</translation>
+    </message>
+    <message>
+        <source>Bust</source>
+        <translation>绕过缓存</translation>
+    </message>
+    <message>
+        <source>Never read the cache; every answer is stored again.</source>
+        <translation>从不读取缓存；每个回答都重新存储。</translation>
+    </message>
+    <message>
+        <source>Max Entries</source>
+        <translation>最大条目数</translation>
+    </message>
+    <message>
+        <source>Capacity of the built-in in-memory cache.</source>
+        <translation>内置内存缓存的容量。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:stream-error-retry-processor</name>
+    <message>
+        <source>Stream Error Retry</source>
+        <translation>流错误重试</translation>
+    </message>
+    <message>
+        <source>Retries model calls that failed transiently (429, 5xx, dropped streams); never 401/403.</source>
+        <translation>重试暂时性失败的模型调用（429、5xx、中断的流）；从不重试 401/403。</translation>
+    </message>
+    <message>
+        <source>Max Retries</source>
+        <translation>最大重试次数</translation>
+    </message>
+    <message>
+        <source>How many times one failure may be retried.</source>
+        <translation>一次失败最多可重试多少次。</translation>
+    </message>
+    <message>
+        <source>Matchers</source>
+        <translation>匹配规则</translation>
+    </message>
+    <message>
+        <source>Extra regular expressions (case-insensitive): an error whose message matches is retried.</source>
+        <translation>额外的正则表达式（不区分大小写）：消息与之匹配的错误会被重试。</translation>
+    </message>
+    <message>
+        <source>Retry Unknown Errors</source>
+        <translation>重试未知错误</translation>
+    </message>
+    <message>
+        <source>Retry any error except authentication and permission failures.</source>
+        <translation>重试除认证和权限失败以外的任何错误。</translation>
+    </message>
+    <message>
+        <source>Delay Ms</source>
+        <translation>延迟（毫秒）</translation>
+    </message>
+    <message>
+        <source>Wait before the first retry (no Retry-After).</source>
+        <translation>第一次重试前的等待时间（没有 Retry-After 时）。</translation>
+    </message>
+    <message>
+        <source>Backoff</source>
+        <translation>退避倍数</translation>
+    </message>
+    <message>
+        <source>Each later retry waits this many times longer.</source>
+        <translation>之后每次重试的等待时间乘以此倍数。</translation>
+    </message>
+    <message>
+        <source>Max Delay Ms</source>
+        <translation>最大延迟（毫秒）</translation>
+    </message>
+    <message>
+        <source>The longest computed wait.</source>
+        <translation>计算出的最长等待时间。</translation>
+    </message>
+    <message>
+        <source>Max Retry After Ms</source>
+        <translation>最大 Retry-After（毫秒）</translation>
+    </message>
+    <message>
+        <source>The longest wait a provider&apos;s Retry-After may impose.</source>
+        <translation>提供方的 Retry-After 最多可要求等待的时间。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:structured-output</name>
+    <message>
+        <source>Structured output</source>
+        <translation>结构化输出</translation>
+    </message>
+    <message>
+        <source>Validates the final answer against a JSON schema or pydantic model; retries with feedback.</source>
+        <translation>按 JSON 模式或 pydantic 模型校验最终回答；附带反馈重试。</translation>
+    </message>
+    <message>
+        <source>Schema</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>A JSON schema (dict) or a pydantic model class</source>
+        <translation>JSON 模式（dict）或 pydantic 模型类</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Optional structuring model: rewrites invalid text into the schema</source>
+        <translation>可选的结构化模型：把无效文本改写成符合模式的内容</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>Extra instructions for the structuring model</source>
+        <translation>给结构化模型的额外指令</translation>
+    </message>
+    <message>
+        <source>On Invalid</source>
+        <translation>无效时</translation>
+    </message>
+    <message>
+        <source>retry (abort with feedback), warn (log) or fallback (use fallback_value)</source>
+        <translation>retry（附带反馈中止）、warn（记录）或 fallback（使用 fallback_value）</translation>
+    </message>
+    <message>
+        <source>Fallback Value</source>
+        <translation>后备值</translation>
+    </message>
+    <message>
+        <source>The object used when on_invalid is &apos;fallback&apos;</source>
+        <translation>on_invalid 为 fallback 时使用的对象</translation>
+    </message>
+    <message>
+        <source>Error Strategy</source>
+        <translation>出错策略</translation>
+    </message>
+    <message>
+        <source>Structuring model failure: treat as invalid (fail-open) or abort</source>
+        <translation>结构化模型出错时：视为无效（fail-open）或中止</translation>
+    </message>
+</context>
+<context>
+    <name>processor:system-prompt-scrubber</name>
+    <message>
+        <source>System prompt scrubber</source>
+        <translation>系统提示词清除器</translation>
+    </message>
+    <message>
+        <source>Catches the agent&apos;s own instructions leaking into its output; blocks, warns, filters or redacts.</source>
+        <translation>捕捉智能体自身指令泄露到输出中的情况；可拦截、警告、过滤或脱敏。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>A LanguageModel object or a litellm model id string</source>
+        <translation>LanguageModel 对象或 litellm 模型 ID 字符串</translation>
+    </message>
+    <message>
+        <source>Judge Preset</source>
+        <translation>判定器预设</translation>
+    </message>
+    <message>
+        <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <translation>本地服务器上的现成判定器（model 为空时设置 model 和 api_base）</translation>
+    </message>
+    <message>
+        <source>Error Strategy</source>
+        <translation>出错策略</translation>
+    </message>
+    <message>
+        <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <translation>判定器出错时：不用它继续（fail-open）或中止（fail-closed）</translation>
+    </message>
+    <message>
+        <source>Api Base</source>
+        <translation>API 地址</translation>
+    </message>
+    <message>
+        <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <translation>判定器所在的服务器，用于本地 OpenAI 兼容服务器（http://localhost:11434/v1）</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>Seconds the judge may take to answer</source>
+        <translation>判定器回答可用的秒数</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>Judge confidence needed (with a model)</source>
+        <translation>所需的判定置信度（使用模型时）</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <translation>追加到判定器提示词后的额外指令</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block, warn, filter (drop) or redact</source>
+        <translation>block、warn、filter（丢弃）或 redact</translation>
+    </message>
+    <message>
+        <source>Redaction Method</source>
+        <translation>脱敏方式</translation>
+    </message>
+    <message>
+        <source>How leaks are hidden</source>
+        <translation>如何隐藏泄露内容</translation>
+    </message>
+    <message>
+        <source>Placeholder Text</source>
+        <translation>占位文本</translation>
+    </message>
+    <message>
+        <source>What replaces a leak (placeholder method)</source>
+        <translation>替换泄露内容的文本（placeholder 方式）</translation>
+    </message>
+    <message>
+        <source>Custom Patterns</source>
+        <translation>自定义模式</translation>
+    </message>
+    <message>
+        <source>Regular expressions that also count as leaks</source>
+        <translation>同样算作泄露的正则表达式</translation>
+    </message>
+    <message>
+        <source>Min Overlap Words</source>
+        <translation>最少重叠词数</translation>
+    </message>
+    <message>
+        <source>Consecutive shared words that make a leak</source>
+        <translation>构成泄露的连续相同词数</translation>
+    </message>
+    <message>
+        <source>Include Detections</source>
+        <translation>包含检测结果</translation>
+    </message>
+    <message>
+        <source>Put the leaked passages in the tripwire metadata</source>
+        <translation>把泄露的段落放入拦截元数据</translation>
+    </message>
+    <message>
+        <source>Carry Over</source>
+        <translation>跨块保留</translation>
+    </message>
+    <message>
+        <source>Stream: characters held back for custom patterns</source>
+        <translation>流式：为自定义模式暂扣的字符数</translation>
+    </message>
+</context>
+<context>
+    <name>processor:token-limiter</name>
+    <message>
+        <source>Token Limiter</source>
+        <translation>令牌限制器</translation>
+    </message>
+    <message>
+        <source>Keeps the prompt within a token budget and caps the answer&apos;s tokens (truncate or abort).</source>
+        <translation>让提示保持在令牌预算内，并限制回答的令牌数（截断或中止）。</translation>
+    </message>
+    <message>
+        <source>Limit</source>
+        <translation>上限</translation>
+    </message>
+    <message>
+        <source>The token budget (prompt or answer).</source>
+        <translation>令牌预算（提示或回答）。</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Over the output limit: drop the rest (truncate) or end the run (abort).</source>
+        <translation>超出输出上限时：丢弃其余部分（truncate）或结束运行（abort）。</translation>
+    </message>
+    <message>
+        <source>Count Mode</source>
+        <translation>计数方式</translation>
+    </message>
+    <message>
+        <source>Count the whole answer so far (cumulative) or each chunk alone (part).</source>
+        <translation>累计计算到目前为止的整个回答（cumulative），或单独计算每个数据块（part）。</translation>
+    </message>
+    <message>
+        <source>Trim Mode</source>
+        <translation>裁剪方式</translation>
+    </message>
+    <message>
+        <source>Prompt trimming: skip what does not fit and keep looking (best-fit), stop at the first message that does not fit (contiguous), or remove only remembered history (memory-only).</source>
+        <translation>提示裁剪：跳过放不下的并继续查找（best-fit）、在第一条放不下的消息处停止（contiguous），或只移除记忆中的历史（memory-only）。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Model whose tokenizer counts tokens (e.g. gpt-4o); empty: the run&apos;s model.</source>
+        <translation>用其分词器计算令牌的模型（如 gpt-4o）；为空：使用本次运行的模型。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:tool-call-filter</name>
+    <message>
+        <source>Tool Call Filter</source>
+        <translation>工具调用过滤器</translation>
+    </message>
+    <message>
+        <source>Leaves earlier tool calls and their results out of the prompt (history itself is untouched).</source>
+        <translation>把较早的工具调用及其结果排除在提示之外（历史本身不变）。</translation>
+    </message>
+    <message>
+        <source>Exclude</source>
+        <translation>排除</translation>
+    </message>
+    <message>
+        <source>Tool names whose calls are filtered; empty or unset: every tool.</source>
+        <translation>要过滤其调用的工具名；为空或未设置：所有工具。</translation>
+    </message>
+    <message>
+        <source>Filter After Tool Steps</source>
+        <translation>保留最近工具步数</translation>
+    </message>
+    <message>
+        <source>Keep the tool calls of the last N tool steps (this call&apos;s included) and filter older ones; unset: filter only the history from before this call.</source>
+        <translation>保留最近 N 个工具步骤（含本次调用）的工具调用，过滤更早的；未设置：只过滤本次调用之前的历史。</translation>
+    </message>
+    <message>
+        <source>Preserve Model Output</source>
+        <translation>保留模型输出</translation>
+    </message>
+    <message>
+        <source>Replace a filtered call and result by the text &apos;&lt;tool&gt; result: &lt;output&gt;&apos;.</source>
+        <translation>把被过滤的调用和结果替换为文本“&lt;tool&gt; result: &lt;output&gt;”。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:unicode-normalizer</name>
+    <message>
+        <source>Unicode Normalizer</source>
+        <translation>Unicode 规范化</translation>
+    </message>
+    <message>
+        <source>NFKC-normalises input text, optionally strips invisible control characters, tidies whitespace.</source>
+        <translation>对输入文本做 NFKC 规范化，可选去除不可见的控制字符，并整理空白。</translation>
+    </message>
+    <message>
+        <source>Strip Control Chars</source>
+        <translation>去除控制字符</translation>
+    </message>
+    <message>
+        <source>Remove control and invisible format characters (tab, line feed and carriage return stay).</source>
+        <translation>去除控制字符和不可见的格式字符（制表符、换行符和回车符保留）。</translation>
+    </message>
+    <message>
+        <source>Preserve Emojis</source>
+        <translation>保留表情符号</translation>
+    </message>
+    <message>
+        <source>When stripping, keep the zero-width joiners and variation selectors emoji sequences need.</source>
+        <translation>去除时保留表情符号序列所需的零宽连接符和变体选择符。</translation>
+    </message>
+    <message>
+        <source>Collapse Whitespace</source>
+        <translation>合并空白</translation>
+    </message>
+    <message>
+        <source>Turn CRLF/CR into LF, collapse runs of line feeds to one and runs of spaces/tabs to one space.</source>
+        <translation>把 CRLF/CR 转为 LF，将连续换行合并为一个，连续空格/制表符合并为一个空格。</translation>
+    </message>
+    <message>
+        <source>Trim</source>
+        <translation>去除首尾空白</translation>
+    </message>
+    <message>
+        <source>Remove leading and trailing whitespace.</source>
+        <translation>去除开头和结尾的空白。</translation>
+    </message>
+</context>
+</TS>

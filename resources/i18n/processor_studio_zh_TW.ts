@@ -1,0 +1,3037 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_TW" sourcelanguage="en">
+<context>
+    <name>AboutDialog</name>
+    <message>
+        <source>About Processor Studio</source>
+        <translation>關於 Processor Studio</translation>
+    </message>
+    <message>
+        <source>Design LLM agents and test their guardrails by hand.</source>
+        <translation>設計大語言模型代理，並親手測試它們的護欄。</translation>
+    </message>
+    <message>
+        <source>Your threads and designs are kept in&lt;br&gt;{folder}</source>
+        <translation>你的對話和設計儲存在&lt;br&gt;{folder}</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Bundled components&lt;/b&gt; (from the installed packages&apos; metadata)</source>
+        <translation>&lt;b&gt;內建元件&lt;/b&gt;（取自已安裝套件的中繼資料）</translation>
+    </message>
+    <message>
+        <source>Component</source>
+        <translation>元件</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>Licence</source>
+        <translation>許可證</translation>
+    </message>
+    <message>
+        <source>Qt and PySide6 are used under the GNU LGPL v3; their source is available from qt.io.</source>
+        <translation>Qt 和 PySide6 依據 GNU LGPL v3 使用；其原始碼可從 qt.io 取得。</translation>
+    </message>
+    <message>
+        <source>LGPL-3.0-only (as shipped by PySide6)</source>
+        <extracomment>The studio&apos;s own distribution name.</extracomment>
+        <translation>LGPL-3.0-only（隨 PySide6 發行）</translation>
+    </message>
+</context>
+<context>
+    <name>AgentSettings</name>
+    <message>
+        <source>What the agent is for, how it should answer…</source>
+        <extracomment>Offered in the model box; any litellm &quot;provider/model&quot; id can be typed.</extracomment>
+        <translation>代理的用途、應如何回答……</translation>
+    </message>
+    <message>
+        <source>A litellm model id, provider/model (e.g. openai/gpt-4o-mini), or demo (offline)</source>
+        <translation>litellm 模型 ID，格式為 供應商/模型（如 openai/gpt-4o-mini），或 demo（離線）</translation>
+    </message>
+    <message>
+        <source>provider default</source>
+        <translation>供應商預設值</translation>
+    </message>
+    <message>
+        <source>Other model settings as JSON, e.g. {&quot;seed&quot;: 7}</source>
+        <translation>其他模型設定（JSON），如 {&quot;seed&quot;: 7}</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>未設定</translation>
+    </message>
+    <message>
+        <source>&amp;Name</source>
+        <translation>名稱(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Instructions</source>
+        <translation>指令(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>API &amp;base</source>
+        <translation>API 位址(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Temperature</source>
+        <translation>溫度(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Max to&amp;kens</source>
+        <translation>最大詞元數(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Top &amp;p</source>
+        <translation>Top &amp;p</translation>
+    </message>
+    <message>
+        <source>Other model settings</source>
+        <translation>其他模型設定</translation>
+    </message>
+    <message>
+        <source>Too&amp;ls</source>
+        <translation>工具(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Processor &amp;retries</source>
+        <translation>處理器重試次數(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Max &amp;steps</source>
+        <translation>最大步數(&amp;S)</translation>
+    </message>
+    <message>
+        <source>{url} for a local server</source>
+        <translation>{url}（本機伺服器）</translation>
+    </message>
+    <message>
+        <source>Only for local or self-hosted servers (Ollama, LM Studio)</source>
+        <translation>僅用於本機或自託管伺服器（Ollama、LM Studio）</translation>
+    </message>
+    <message>
+        <source>Not valid JSON: {error}</source>
+        <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>Expected a JSON object, e.g. {&quot;seed&quot;: 7}</source>
+        <translation>應為 JSON 物件，如 {&quot;seed&quot;: 7}</translation>
+    </message>
+</context>
+<context>
+    <name>App</name>
+    <message>
+        <source>A processor plug-in was skipped: {error}</source>
+        <extracomment>What ``_run`` returns when the window asked for a restart (a new language): the process starts itself again. The application&apos;s id: X11&apos;s WM_CLASS (instance and class), the desktop entry&apos;s name and its StartupWMClass.</extracomment>
+        <translation>已跳過一個處理器外掛：{error}</translation>
+    </message>
+    <message>
+        <source>Processor Studio cannot open its data</source>
+        <translation>Processor Studio 無法開啟其資料</translation>
+    </message>
+</context>
+<context>
+    <name>ChainEditor</name>
+    <message>
+        <source>Not installed: cannot run</source>
+        <extracomment>The drag-and-drop format shared by the palette and the chains. The entry&apos;s uid (str). The entry&apos;s catalogue type name (str). Why the entry cannot run as it is (&quot;&quot; when it can): its problems, joined. The text colour of an entry that cannot run as it is. A drop was refused; the argument is the reason, ready to show.</extracomment>
+        <translation>未安裝：無法執行</translation>
+    </message>
+    <message>
+        <source>Invalid: {problem}</source>
+        <translation>無效：{problem}</translation>
+    </message>
+    <message>
+        <source>enabled</source>
+        <translation>已啟用</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>已停用</translation>
+    </message>
+    <message>
+        <source>, invalid</source>
+        <translation>，無效</translation>
+    </message>
+    <message>
+        <source>Only processors from the palette or from a chain can be dropped here</source>
+        <translation>只能把處理器面板或鏈中的處理器拖放到這裡</translation>
+    </message>
+    <message>
+        <source>{type} is not in the catalogue: this entry cannot run until its plug-in is installed</source>
+        <translation>{type} 不在目錄中：安裝其外掛之前，此項目無法執行</translation>
+    </message>
+    <message>
+        <source>(disabled: skipped when the agent runs)</source>
+        <translation>（已停用：代理執行時跳過）</translation>
+    </message>
+    <message>
+        <source>There is no {lane!r} lane: the lanes are {lanes}</source>
+        <extracomment>The agent-level settings ``set_setting`` accepts (chains change through the entry methods). An entry is about to appear at ``index`` of ``lane``. An entry appeared at ``index`` of ``lane``. The entry at ``index`` of ``lane`` is about to go. The entry that was at ``index`` of ``lane`` is gone. An entry is about to move from (lane, index) to (lane, final index). An entry moved from (lane, index) to (lane, final index). An entry&apos;s options or enabled flag changed (by uid). An agent-level setting changed (``&quot;name&quot;``, ``&quot;model.temperature&quot;``, ...). The whole design is about to be swapped for another. The whole design was swapped for another. The catalogue was swapped (a processors folder was reloaded): names, lanes and schemas may differ. The design differs (True) or no longer differs (False) from the last saved state.</extracomment>
+        <translation>沒有 {lane!r} 通道：現有通道為 {lanes}</translation>
+    </message>
+    <message>
+        <source>{type} is not in the catalogue (is the plug-in or file that provides it installed?)</source>
+        <translation>{type} 不在目錄中（提供它的外掛或檔案是否已安裝？）</translation>
+    </message>
+    <message>
+        <source>{type} cannot go in the {lane} lane: it implements no processor hook</source>
+        <translation>{type} 不能放入{lane}通道：它未實作任何處理器掛鉤</translation>
+    </message>
+    <message>
+        <source>{type} cannot go in the {lane} lane: it implements {hooks}; the {lane} lane runs {runs}</source>
+        <translation>{type} 不能放入{lane}通道：它實作的是 {hooks}；{lane}通道執行的是 {runs}</translation>
+    </message>
+    <message>
+        <source>{items} or {last}</source>
+        <translation>{items} 或 {last}</translation>
+    </message>
+    <message>
+        <source>Drop input processors here</source>
+        <extracomment>How long a refused-drop reason stays on screen.</extracomment>
+        <translation>將輸入處理器拖放到這裡</translation>
+    </message>
+    <message>
+        <source>Drop output processors here</source>
+        <translation>將輸出處理器拖放到這裡</translation>
+    </message>
+    <message>
+        <source>Drop error processors here</source>
+        <translation>將錯誤處理器拖放到這裡</translation>
+    </message>
+    <message>
+        <source>{lane} chain</source>
+        <translation>{lane}鏈</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <extracomment>The selected entry changed: its uid, or &quot;&quot; when nothing is selected. A message for the window&apos;s status bar (a refused drop&apos;s reason, ...).</extracomment>
+        <translation>復原(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Chain editor message</source>
+        <translation>鏈編輯器訊息</translation>
+    </message>
+    <message>
+        <source>Hooks run from this lane: {hooks}</source>
+        <translation>此通道執行的掛鉤：{hooks}</translation>
+    </message>
+    <message>
+        <source>Enable/Disable</source>
+        <translation>啟用/停用</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Move Up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Move Down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Move to Previous Lane</source>
+        <translation>移到上一個通道</translation>
+    </message>
+    <message>
+        <source>Move to Next Lane</source>
+        <translation>移到下一個通道</translation>
+    </message>
+</context>
+<context>
+    <name>ChatDocument</name>
+    <message>
+        <source>● ● ●  writing…</source>
+        <extracomment>Document position where each step&apos;s blocks begin (the end of what precedes them). Where the lines after the steps begin (the &quot;writing…&quot; placeholder, &quot;Stopped&quot;, the run&apos;s figures), if any. What those lines say (to rewrite them only when that changes). The step whose text (or reasoning) is the document&apos;s growing end; None when nothing grows. How many of the growing block&apos;s deltas are in the document. Growing markdown not committed yet; it is rendered from ``tail_pos`` to the end of the document. The placeholder of a reply that has shown nothing yet (a typing indicator).</extracomment>
+        <translation>● ● ●  正在輸入……</translation>
+    </message>
+    <message>
+        <source>■ Stopped</source>
+        <translation>■ 已停止</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <extracomment>Marks the figures line among the trailer lines (it is drawn smaller, not in italics).</extracomment>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>✖ Error</source>
+        <translation>✖ 錯誤</translation>
+    </message>
+    <message>
+        <source>Thinking</source>
+        <translation>思考</translation>
+    </message>
+    <message>
+        <source>a processor asked for another try</source>
+        <translation>某個處理器要求重試</translation>
+    </message>
+    <message>
+        <source>↻ Retried:</source>
+        <translation>↻ 已重試：</translation>
+    </message>
+    <message>
+        <source>running…</source>
+        <translation>執行中……</translation>
+    </message>
+    <message>
+        <source>✔ done</source>
+        <translation>✔ 完成</translation>
+    </message>
+    <message>
+        <source>✖ failed</source>
+        <translation>✖ 失敗</translation>
+    </message>
+    <message>
+        <source>changed for the model</source>
+        <translation>已為模型修改</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>引數</translation>
+    </message>
+    <message>
+        <source>Tool returned</source>
+        <translation>工具返回</translation>
+    </message>
+    <message>
+        <source>Given to the model (after process_tool_result)</source>
+        <translation>交給模型的內容（經 process_tool_result 處理後）</translation>
+    </message>
+    <message>
+        <source>Result (given to the model)</source>
+        <translation>結果（交給模型的內容）</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>錯誤</translation>
+    </message>
+    <message>
+        <source>⚠ Tripwire</source>
+        <translation>⚠ 觸發攔截</translation>
+    </message>
+    <message>
+        <source>processor</source>
+        <translation>處理器</translation>
+    </message>
+    <message>
+        <source>(retry asked)</source>
+        <translation>（要求重試）</translation>
+    </message>
+    <message>
+        <source>Reason:</source>
+        <translation>原因：</translation>
+    </message>
+    <message>
+        <source>Metadata</source>
+        <translation>中繼資料</translation>
+    </message>
+</context>
+<context>
+    <name>ChatItems</name>
+    <message>
+        <source>unknown error</source>
+        <translation>未知錯誤</translation>
+    </message>
+    <message>
+        <source>Model call failed ({where}): {error}</source>
+        <translation>模型呼叫失敗（{where}）：{error}</translation>
+    </message>
+    <message>
+        <source>Model call failed: {error}</source>
+        <translation>模型呼叫失敗：{error}</translation>
+    </message>
+    <message>
+        <source>{error} (processor &apos;{processor}&apos;, {hook})</source>
+        <translation>{error}（處理器「{processor}」，{hook}）</translation>
+    </message>
+    <message>
+        <source>{error} (processor &apos;{processor}&apos;)</source>
+        <translation>{error}（處理器「{processor}」）</translation>
+    </message>
+    <message>
+        <source>(%n more character(s))</source>
+        <translation>（還有 %n 個字元）</translation>
+    </message>
+    <message>
+        <source>unknown model</source>
+        <extracomment>Argument fragments as the model streamed them (before the complete ``tool-call`` chunk). What the model was given (the ``tool-result`` chunk: after ``process_tool_result``). What the tool itself returned, before any ``process_tool_result`` (from the run&apos;s trace; live runs only). The runtime retried this step: its text is struck through, with ``feedback`` (the reason) beside it.</extracomment>
+        <translation>未知模型</translation>
+    </message>
+    <message>
+        <source>{tokens} tokens ({input} in, {output} out)</source>
+        <translation>{tokens} 個詞元（輸入 {input}，輸出 {output}）</translation>
+    </message>
+    <message>
+        <source>tokens not reported</source>
+        <translation>未報告詞元數</translation>
+    </message>
+    <message>
+        <source>cost unknown</source>
+        <translation>費用未知</translation>
+    </message>
+    <message>
+        <source>first text {time}</source>
+        <translation>首個文字 {time}</translation>
+    </message>
+    <message>
+        <source>no text</source>
+        <translation>無文字</translation>
+    </message>
+    <message>
+        <source>total {time}</source>
+        <translation>總計 {time}</translation>
+    </message>
+    <message>
+        <source>{ms} ms</source>
+        <translation>{ms} 毫秒</translation>
+    </message>
+    <message>
+        <source>{seconds} s</source>
+        <translation>{seconds} 秒</translation>
+    </message>
+    <message>
+        <source>Tripwire ({processor}): {reason}</source>
+        <extracomment>The live run&apos;s figures (None for replies loaded from a stored thread).</extracomment>
+        <translation>觸發攔截（{processor}）：{reason}</translation>
+    </message>
+    <message>
+        <source>Tripwire: {reason}</source>
+        <translation>觸發攔截：{reason}</translation>
+    </message>
+    <message>
+        <source>Error: {error}</source>
+        <translation>錯誤：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>ChatListView</name>
+    <message>
+        <source>Show this tripwire in the inspector</source>
+        <extracomment>A tool card&apos;s header was clicked: (row, tool_call_id). A tripwire banner was clicked: (run_id). The user asked for a message&apos;s context menu: (row, global position).</extracomment>
+        <translation>在檢查器中顯示此攔截</translation>
+    </message>
+    <message>
+        <source>Show or hide the call&apos;s details</source>
+        <translation>顯示或隱藏此呼叫的詳情</translation>
+    </message>
+</context>
+<context>
+    <name>ChatQueue</name>
+    <message>
+        <source>Queued — sent when the reply ends</source>
+        <extracomment>The user removed the pending message at this index.</extracomment>
+        <translation>已排隊——回覆結束後傳送</translation>
+    </message>
+    <message>
+        <source>Remove this message from the queue</source>
+        <translation>從佇列中移除此訊息</translation>
+    </message>
+</context>
+<context>
+    <name>ChatView</name>
+    <message>
+        <source>&lt;h3&gt;Start the conversation&lt;/h3&gt;Type below, or try one of these:</source>
+        <extracomment>Enter (or Ctrl+Enter) was pressed. A suggestion was clicked (its text).</extracomment>
+        <translation>&lt;h3&gt;開始對話&lt;/h3&gt;在下方輸入，或試試以下內容：</translation>
+    </message>
+    <message>
+        <source>Message the agent — Enter sends, Shift+Enter adds a line</source>
+        <extracomment>The user asked to send this text (Enter, Ctrl+Enter or Send). The user asked to stop the running reply (Stop or Esc). A tripwire banner was clicked: (run_id). Extra context-menu entries: each factory gets the message and its menu, and returns an action or None.</extracomment>
+        <translation>給代理發訊息——Enter 傳送，Shift+Enter 換行</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>傳送</translation>
+    </message>
+    <message>
+        <source>Send (Enter)</source>
+        <translation>傳送（Enter）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the reply (Esc)</source>
+        <translation>停止回覆（Esc）</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>複製</translation>
+    </message>
+    <message>
+        <source>Edit and resend</source>
+        <translation>編輯並重新傳送</translation>
+    </message>
+    <message>
+        <source>Resend</source>
+        <translation>重新傳送</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>排隊</translation>
+    </message>
+    <message>
+        <source>Queue: sent when the reply ends (Enter)</source>
+        <translation>排隊：回覆結束後傳送（Enter）</translation>
+    </message>
+</context>
+<context>
+    <name>Connection</name>
+    <message>
+        <source>No API key is set for {provider}: save one above (or set the provider&apos;s environment variable).</source>
+        <translation>尚未為 {provider} 設定 API 金鑰：請在上方儲存一個（或設定該供應商的環境變數）。</translation>
+    </message>
+    <message>
+        <source>No answer within {seconds} s from {where}.</source>
+        <translation>{where} 在 {seconds} 秒內沒有回應。</translation>
+    </message>
+    <message>
+        <source>Failed — {error}</source>
+        <translation>失敗——{error}</translation>
+    </message>
+    <message>
+        <source>Connected to {model} — it replied “{reply}”</source>
+        <translation>已連線到 {model}——它回覆了「{reply}」</translation>
+    </message>
+    <message>
+        <source>Connected to {model}</source>
+        <translation>已連線到 {model}</translation>
+    </message>
+</context>
+<context>
+    <name>EndpointApproval</name>
+    <message>
+        <source>Send your API key to another server?</source>
+        <extracomment>The user answered: the grant asked about, and whether the key may go to its endpoint.</extracomment>
+        <translation>要把你的 API 金鑰傳送到另一臺伺服器嗎？</translation>
+    </message>
+    <message>
+        <source>Send your &lt;b&gt;{provider}&lt;/b&gt; API key to &lt;b&gt;{host}&lt;/b&gt;?</source>
+        <translation>要把你的 &lt;b&gt;{provider}&lt;/b&gt; API 金鑰傳送到 &lt;b&gt;{host}&lt;/b&gt; 嗎？</translation>
+    </message>
+    <message>
+        <source>Your key was saved for {saved_for}. The design you are using sends its {provider} requests to:&lt;br&gt;&lt;code&gt;{endpoint}&lt;/code&gt;&lt;br&gt;&lt;br&gt;A design from someone else can name any server. Allow it only if you trust this server with your key; your answer is remembered for this key.</source>
+        <translation>你的金鑰是為 {saved_for} 儲存的。你正在使用的設計會把 {provider} 請求傳送到：&lt;br&gt;&lt;code&gt;{endpoint}&lt;/code&gt;&lt;br&gt;&lt;br&gt;他人的設計可以指定任意伺服器。只有在你信任此伺服器、願意把金鑰交給它時才允許；你的選擇會針對此金鑰記住。</translation>
+    </message>
+    <message>
+        <source>Allow my key for this server</source>
+        <translation>允許向此伺服器傳送我的金鑰</translation>
+    </message>
+    <message>
+        <source>Don&apos;t send it</source>
+        <translation>不要傳送</translation>
+    </message>
+</context>
+<context>
+    <name>ImportProgress</name>
+    <message>
+        <source>Reading the file…</source>
+        <extracomment>What the phases of an import are called in the UI.</extracomment>
+        <translation>正在讀取檔案……</translation>
+    </message>
+    <message>
+        <source>Checking the messages…</source>
+        <translation>正在檢查訊息……</translation>
+    </message>
+    <message>
+        <source>Saving the messages…</source>
+        <translation>正在儲存訊息……</translation>
+    </message>
+    <message>
+        <source>Another thread import is still running.</source>
+        <extracomment>An import of the file (its name) began. How far the running import got: phase (``reading``, ``checking``, ``writing``), done, total. The import finished: the new thread&apos;s id and the file&apos;s name. The import was refused or failed; the message says why (nothing was written). The user stopped the import; nothing was written.</extracomment>
+        <translation>另一個對話匯入仍在進行。</translation>
+    </message>
+    <message>
+        <source>Cannot read {file}: {error}</source>
+        <translation>無法讀取 {file}：{error}</translation>
+    </message>
+    <message>
+        <source>Import refused, nothing was written: {error}</source>
+        <translation>匯入被拒絕，未寫入任何內容：{error}</translation>
+    </message>
+    <message>
+        <source>Import of {file} failed, nothing was written: {error}</source>
+        <translation>匯入 {file} 失敗，未寫入任何內容：{error}</translation>
+    </message>
+    <message>
+        <source>Importing {name}…</source>
+        <extracomment>The dialog of the running import (None between imports).</extracomment>
+        <translation>正在匯入 {name}……</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Import thread</source>
+        <translation>匯入對話</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector</name>
+    <message>
+        <source>Entry</source>
+        <extracomment>The node (tree) or row value (lists) behind an index. The outcome string a badge shows (tree rows). Badge colours: strong (text on white) and light (row tint), for call outcomes and for how runs ended.</extracomment>
+        <translation>項目</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <source>Milliseconds spent in processor calls (for a stream summary: its per-chunk calls added up)</source>
+        <translation>處理器呼叫耗費的毫秒數（串流彙總：各資料塊呼叫之和）</translation>
+    </message>
+    <message>
+        <source>run {id}</source>
+        <translation>執行 {id}</translation>
+    </message>
+    <message>
+        <source>thread {id}</source>
+        <translation>對話 {id}</translation>
+    </message>
+    <message>
+        <source>{seconds} s wall time</source>
+        <translation>實際耗時 {seconds} 秒</translation>
+    </message>
+    <message>
+        <source>{processor} in {hook}</source>
+        <translation>{processor}，位於 {hook}</translation>
+    </message>
+    <message>
+        <source>Run {number}</source>
+        <translation>執行 {number}</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>時間</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>類型</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>執行</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>資料</translation>
+    </message>
+    <message>
+        <source>Processor</source>
+        <translation>處理器</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>重試</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Metadata</source>
+        <translation>中繼資料</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>訊息</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>詳情</translation>
+    </message>
+    <message>
+        <source>Run {number} ({status})</source>
+        <extracomment>A call&apos;s (or a chunk&apos;s) outcome, least severe first. ``held``: a chunk a stream guard held back and let out later. How a run ended: its badge says this, not the worst of its calls (a guard that buffers is not a failure). The order hooks are shown in within a step: the order the loop runs them (the per-chunk stream summary is reported at the step&apos;s end but runs while the model streams, before ``process_llm_response``). Chunk changes shown as rows under one stream summary (the details pane lists them all). Calls below this node by outcome, and the seconds spent in them (kept up to date as calls arrive). One of :data:`RUN_STATUSES`: ``running``, then how it ended.</extracomment>
+        <translation>執行 {number}（{status}）</translation>
+    </message>
+    <message>
+        <source>Step {number}</source>
+        <extracomment>(0, -1) input, (1, n) step n, (2, 0) output: the sort key among the run&apos;s phases.</extracomment>
+        <translation>第 {number} 步</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>輸入</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>輸出</translation>
+    </message>
+    <message>
+        <source>%n chunk(s)</source>
+        <translation>%n 個資料塊</translation>
+    </message>
+    <message>
+        <source>chunk {number}: {type}</source>
+        <translation>資料塊 {number}：{type}</translation>
+    </message>
+    <message>
+        <source>Tripwires</source>
+        <extracomment>How often buffered chunks are shown (one row insert per tick). A timeline entry was selected (a node of ``studio.models.trace_nodes``), or None when the selection cleared.</extracomment>
+        <translation>攔截</translation>
+    </message>
+    <message>
+        <source>Violations</source>
+        <translation>違規</translation>
+    </message>
+    <message>
+        <source>Data chunks</source>
+        <translation>資料塊</translation>
+    </message>
+    <message>
+        <source>Raw chunks</source>
+        <translation>原始資料塊</translation>
+    </message>
+    <message>
+        <source>Select an entry in the timeline to see what it changed.</source>
+        <extracomment>Chunk changes listed for one stream summary (a run can change thousands; the tree shows the first ones).</extracomment>
+        <translation>在時間軸中選擇一個項目，檢視它改動了什麼。</translation>
+    </message>
+    <message>
+        <source>no calls</source>
+        <translation>無呼叫</translation>
+    </message>
+    <message>
+        <source>(the chunk went no further)</source>
+        <translation>（該資料塊未再向後傳遞）</translation>
+    </message>
+    <message>
+        <source>step {number}</source>
+        <translation>第 {number} 步</translation>
+    </message>
+    <message>
+        <source>before the first step</source>
+        <translation>第一步之前</translation>
+    </message>
+    <message>
+        <source>processor #{index}</source>
+        <translation>處理器 #{index}</translation>
+    </message>
+    <message>
+        <source>{ms} ms</source>
+        <translation>{ms} 毫秒</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>錯誤</translation>
+    </message>
+    <message>
+        <source>Input (the call gave nothing back)</source>
+        <translation>輸入（此呼叫沒有返回內容）</translation>
+    </message>
+    <message>
+        <source>Before → after (unchanged)</source>
+        <translation>之前 → 之後（未改動）</translation>
+    </message>
+    <message>
+        <source>Before → after</source>
+        <translation>之前 → 之後</translation>
+    </message>
+    <message>
+        <source>Chunks: {count} seen, {changed} changed, {held} held back and let out later, {dropped} dropped, {raised} raised, {aborted} aborted</source>
+        <translation>資料塊：收到 {count} 個，修改 {changed} 個，暫扣後放行 {held} 個，丟棄 {dropped} 個，丟擲例外 {raised} 個，中止 {aborted} 個</translation>
+    </message>
+    <message>
+        <source>Chunk change {number}</source>
+        <translation>資料塊改動 {number}</translation>
+    </message>
+    <message>
+        <source>Every chunk passed unchanged.</source>
+        <translation>所有資料塊都原樣通過。</translation>
+    </message>
+    <message>
+        <source>State after the call</source>
+        <translation>呼叫後的狀態</translation>
+    </message>
+    <message>
+        <source>Run {run} on thread {thread}</source>
+        <translation>執行 {run}，所屬對話 {thread}</translation>
+    </message>
+    <message>
+        <source>Run {run}</source>
+        <translation>執行 {run}</translation>
+    </message>
+    <message>
+        <source>Finish reason: {reason}</source>
+        <translation>結束原因：{reason}</translation>
+    </message>
+    <message>
+        <source>{seconds} s</source>
+        <translation>{seconds} 秒</translation>
+    </message>
+    <message>
+        <source>{ms} ms in processors</source>
+        <translation>處理器耗時 {ms} 毫秒</translation>
+    </message>
+    <message>
+        <source>Calls: {counts}</source>
+        <translation>呼叫：{counts}</translation>
+    </message>
+    <message>
+        <source>Tripwire:</source>
+        <translation>觸發攔截：</translation>
+    </message>
+    <message>
+        <source>Error:</source>
+        <translation>錯誤：</translation>
+    </message>
+    <message>
+        <source>Warning:</source>
+        <translation>警告：</translation>
+    </message>
+    <message>
+        <source>unknown processor</source>
+        <translation>未知處理器</translation>
+    </message>
+    <message>
+        <source>Chunk change {number} by {processor} (step {step})</source>
+        <translation>資料塊改動 {number}，由 {processor} 造成（第 {step} 步）</translation>
+    </message>
+    <message>
+        <source>Processor state at the step&apos;s end</source>
+        <translation>該步結束時的處理器狀態</translation>
+    </message>
+    <message>
+        <source>All types</source>
+        <translation>全部類型</translation>
+    </message>
+    <message>
+        <source>Type:</source>
+        <translation>類型：</translation>
+    </message>
+    <message>
+        <source>Showing the last {shown} chunks ({dropped} older dropped)</source>
+        <translation>顯示最近 {shown} 個資料塊（已丟棄較早的 {dropped} 個）</translation>
+    </message>
+</context>
+<context>
+    <name>LaneWords</name>
+    <message>
+        <source>input</source>
+        <translation>輸入</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>輸出</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>錯誤</translation>
+    </message>
+</context>
+<context>
+    <name>Lanes</name>
+    <message>
+        <source>Input</source>
+        <extracomment>&quot;lane&quot; for a header row, &quot;type&quot; for a processor type row. The lane of a header, or of the group a type row sits in. The type name of a type row (``&quot;RegexFilter&quot;``). The type&apos;s description. The lower-cased text the search filter matches (name, id, type name, description). The lanes&apos; titles in English (:func:`lane_title` gives them in the studio&apos;s language).</extracomment>
+        <translation>輸入</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>輸出</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>錯誤</translation>
+    </message>
+    <message>
+        <source>Runs on the user&apos;s message before the model sees it</source>
+        <translation>在模型看到使用者訊息之前對其執行</translation>
+    </message>
+    <message>
+        <source>Runs on the model&apos;s answer, while it streams and when it is complete</source>
+        <translation>對模型的回答執行：串流輸出期間及完成時</translation>
+    </message>
+    <message>
+        <source>Runs when the model&apos;s API call fails</source>
+        <translation>在模型 API 呼叫失敗時執行</translation>
+    </message>
+    <message>
+        <source>{lane} lane</source>
+        <translation>{lane}通道</translation>
+    </message>
+</context>
+<context>
+    <name>LanguagePicker</name>
+    <message>
+        <source>&amp;Language</source>
+        <extracomment>A language was picked and kept: its Qt locale name (``zh_CN``). &quot;Restart now&quot; was pressed.</extracomment>
+        <translation>語言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Restart now</source>
+        <translation>立即重新啟動(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Close and start the studio again in the picked language; unsent text is kept</source>
+        <translation>關閉並以所選語言重新啟動；未傳送的文字會保留</translation>
+    </message>
+    <message>
+        <source>Shown after a restart.</source>
+        <translation>重新啟動後生效。</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>&lt;b&gt;Chat&lt;/b&gt;: Enter sends · Shift+Enter new line · Esc stops the reply</source>
+        <translation>&lt;b&gt;對話&lt;/b&gt;：Enter 傳送 · Shift+Enter 換行 · Esc 停止回覆</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Threads&lt;/b&gt;: Ctrl+N new · F2 rename · Del delete</source>
+        <translation>&lt;b&gt;對話列表&lt;/b&gt;：Ctrl+N 新增 · F2 重新命名 · Del 刪除</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Chains&lt;/b&gt;: Space enable/disable · Del remove · Ctrl+↑/↓ reorder · Ctrl+←/→ move to the previous/next lane · Enter in the palette adds the type</source>
+        <translation>&lt;b&gt;鏈&lt;/b&gt;：空格 啟用/停用 · Del 移除 · Ctrl+↑/↓ 調整順序 · Ctrl+←/→ 移到上一個/下一個通道 · 在處理器面板中按 Enter 新增該類型</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Edit&lt;/b&gt;: Ctrl+Z undo · Ctrl+Shift+Z redo</source>
+        <translation>&lt;b&gt;編輯&lt;/b&gt;：Ctrl+Z 復原 · Ctrl+Shift+Z 重做</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;File&lt;/b&gt;: Ctrl+O open design · Ctrl+S save design · Ctrl+E export as Python</source>
+        <translation>&lt;b&gt;檔案&lt;/b&gt;：Ctrl+O 開啟設計 · Ctrl+S 儲存設計 · Ctrl+E 匯出為 Python</translation>
+    </message>
+    <message>
+        <source>Processors</source>
+        <extracomment>The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``). Set when the window closed to restart the studio (a new language): the entry point starts it again.</extracomment>
+        <translation>處理器</translation>
+    </message>
+    <message>
+        <source>Chains</source>
+        <translation>鏈</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>選項</translation>
+    </message>
+    <message>
+        <source>Guardrails</source>
+        <translation>護欄</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>代理</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>對話</translation>
+    </message>
+    <message>
+        <source>A tool file was skipped: {problem}</source>
+        <extracomment>The progress dialog of a running thread import.</extracomment>
+        <translation>已跳過一個工具檔案：{problem}</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>檔案(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New agent</source>
+        <translation>新增代理(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;sample agent</source>
+        <translation>開啟範例代理(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Open design…</source>
+        <translation>開啟設計(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save design as…</source>
+        <translation>設計另存為(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export as Python script…</source>
+        <translation>匯出為 Python 指令碼(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Import thread…</source>
+        <translation>匯入對話(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>E&amp;xport thread…</source>
+        <translation>匯出對話(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>結束(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>編輯(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>檢視(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Editor pane</source>
+        <translation>編輯器窗格(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Inspector pane</source>
+        <translation>檢查器窗格(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Chat</source>
+        <translation>對話(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;New thread</source>
+        <translation>新增對話(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop the reply</source>
+        <translation>停止回覆(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>設定(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;API keys and connection…</source>
+        <translation>API 金鑰與連線(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Language…</source>
+        <translation>語言(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>說明(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>鍵盤快捷鍵(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About Processor Studio</source>
+        <translation>關於 Processor Studio(&amp;A)</translation>
+    </message>
+    <message>
+        <source>{name} — Processor Studio</source>
+        <translation>{name} — Processor Studio</translation>
+    </message>
+    <message>
+        <source>Open design</source>
+        <translation>開啟設計</translation>
+    </message>
+    <message>
+        <source>Agent designs (*.json)</source>
+        <translation>代理設計 (*.json)</translation>
+    </message>
+    <message>
+        <source>Save design</source>
+        <translation>儲存設計</translation>
+    </message>
+    <message>
+        <source>Export as Python</source>
+        <translation>匯出為 Python</translation>
+    </message>
+    <message>
+        <source>Python scripts (*.py)</source>
+        <translation>Python 指令碼 (*.py)</translation>
+    </message>
+    <message>
+        <source>Import thread</source>
+        <translation>匯入對話</translation>
+    </message>
+    <message>
+        <source>Threads (*.json)</source>
+        <translation>對話 (*.json)</translation>
+    </message>
+    <message>
+        <source>Export thread</source>
+        <translation>匯出對話</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>鍵盤快捷鍵</translation>
+    </message>
+</context>
+<context>
+    <name>OptionsForm</name>
+    <message>
+        <source>Required</source>
+        <extracomment>Untyped options whose values are usually JSON documents: a text area rather than a line.</extracomment>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（無）</translation>
+    </message>
+    <message>
+        <source>default: {value}</source>
+        <translation>預設：{value}</translation>
+    </message>
+    <message>
+        <source>Enter a whole number</source>
+        <translation>請輸入整數</translation>
+    </message>
+    <message>
+        <source>Enter a number</source>
+        <translation>請輸入數字</translation>
+    </message>
+    <message>
+        <source>One item per line</source>
+        <translation>每行一項</translation>
+    </message>
+    <message>
+        <source>Not valid JSON: {error}</source>
+        <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>{low} to {high}</source>
+        <translation>{low} 至 {high}</translation>
+    </message>
+    <message>
+        <source>at least {low}</source>
+        <translation>至少 {low}</translation>
+    </message>
+    <message>
+        <source>at most {high}</source>
+        <translation>至多 {high}</translation>
+    </message>
+    <message>
+        <source>Select a processor in a chain to edit its options.</source>
+        <extracomment>How long typing must pause before a valid value is committed.</extracomment>
+        <translation>在鏈中選擇一個處理器以編輯其選項。</translation>
+    </message>
+    <message>
+        <source>{type} is not in the catalogue: install its plug-in to edit its options.</source>
+        <translation>{type} 不在目錄中：安裝其外掛後才能編輯其選項。</translation>
+    </message>
+    <message>
+        <source>Needs a model to judge with (set its model option).</source>
+        <translation>需要一個用於判定的模型（請設定其 model 選項）。</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>選項</translation>
+    </message>
+    <message>
+        <source>This processor has no options.</source>
+        <translation>此處理器沒有選項。</translation>
+    </message>
+    <message>
+        <source>{name} error</source>
+        <translation>{name} 錯誤</translation>
+    </message>
+    <message>
+        <source>item {number}</source>
+        <translation>第 {number} 項</translation>
+    </message>
+</context>
+<context>
+    <name>Outcome</name>
+    <message>
+        <source>passed</source>
+        <extracomment>Every outcome and run status a badge shows, as written in the trace.</extracomment>
+        <translation>通過</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>已修改</translation>
+    </message>
+    <message>
+        <source>held</source>
+        <translation>暫扣</translation>
+    </message>
+    <message>
+        <source>dropped</source>
+        <translation>已丟棄</translation>
+    </message>
+    <message>
+        <source>aborted</source>
+        <translation>已中止</translation>
+    </message>
+    <message>
+        <source>raised</source>
+        <translation>例外</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>執行中</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>tripwire</source>
+        <translation>攔截</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>錯誤</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失敗</translation>
+    </message>
+</context>
+<context>
+    <name>Palette</name>
+    <message>
+        <source>Hooks: {hooks}</source>
+        <translation>掛鉤：{hooks}</translation>
+    </message>
+    <message>
+        <source>Needs a model to judge with.</source>
+        <translation>需要一個用於判定的模型。</translation>
+    </message>
+    <message>
+        <source>Search processors</source>
+        <extracomment>The user asked to add a processor: (type name, lane it is listed under).</extracomment>
+        <translation>搜尋處理器</translation>
+    </message>
+    <message>
+        <source>Processor types</source>
+        <translation>處理器類型</translation>
+    </message>
+    <message>
+        <source>Add to Chain</source>
+        <translation>新增到鏈</translation>
+    </message>
+    <message>
+        <source>No processor matches “{text}”.</source>
+        <translation>沒有與「{text}」匹配的處理器。</translation>
+    </message>
+</context>
+<context>
+    <name>RunController</name>
+    <message>
+        <source>The run failed: {kind}: {error}</source>
+        <translation>執行失敗：{kind}：{error}</translation>
+    </message>
+    <message>
+        <source>The run failed: {kind}</source>
+        <translation>執行失敗：{kind}</translation>
+    </message>
+</context>
+<context>
+    <name>RuntimeText</name>
+    <message>
+        <source>PII detected. Types: {types}</source>
+        <extracomment>Most specific first: the first pattern that matches the whole text wins.</extracomment>
+        <translation>偵測到個人資訊。類型：{types}</translation>
+    </message>
+    <message>
+        <source>Prompt injection detected. Types: {types} (in {where}). Reason: {reason}</source>
+        <translation>偵測到提示注入。類型：{types}（位於{where}）。原因：{reason}</translation>
+    </message>
+    <message>
+        <source>Prompt injection detected. Types: {types} (in {where})</source>
+        <translation>偵測到提示注入。類型：{types}（位於{where}）</translation>
+    </message>
+    <message>
+        <source>Prompt injection detected. Types: {types}. Reason: {reason}</source>
+        <translation>偵測到提示注入。類型：{types}。原因：{reason}</translation>
+    </message>
+    <message>
+        <source>Prompt injection detected. Types: {types}</source>
+        <translation>偵測到提示注入。類型：{types}</translation>
+    </message>
+    <message>
+        <source>the result of tool &apos;{tool}&apos;</source>
+        <translation>工具「{tool}」的結果中</translation>
+    </message>
+    <message>
+        <source>System prompt detected: {kinds}</source>
+        <translation>偵測到系統提示詞：{kinds}</translation>
+    </message>
+    <message>
+        <source>Token limit of {limit} exceeded (current: {current})</source>
+        <translation>超出 {limit} 個詞元的上限（當前：{current}）</translation>
+    </message>
+    <message>
+        <source>TokenLimiter: there are no messages to send</source>
+        <translation>TokenLimiter：沒有可傳送的訊息</translation>
+    </message>
+    <message>
+        <source>TokenLimiter: the system messages alone use {used} tokens, over the limit of {limit}</source>
+        <translation>TokenLimiter：僅系統訊息就用了 {used} 個詞元，超出 {limit} 的上限</translation>
+    </message>
+    <message>
+        <source>TokenLimiter: no message fits in the limit of {limit} tokens ({used} used by system messages)</source>
+        <translation>TokenLimiter：{limit} 個詞元的上限內放不下任何訊息（系統訊息已用 {used} 個）</translation>
+    </message>
+    <message>
+        <source>Content flagged for moderation. Categories: {categories}. Reason: {reason}</source>
+        <translation>內容被稽核標記。類別：{categories}。原因：{reason}</translation>
+    </message>
+    <message>
+        <source>Content flagged for moderation. Categories: {categories}. Scores: {scores}</source>
+        <translation>內容被稽核標記。類別：{categories}。分數：{scores}</translation>
+    </message>
+    <message>
+        <source>Content flagged for moderation. Categories: {categories}</source>
+        <translation>內容被稽核標記。類別：{categories}</translation>
+    </message>
+    <message>
+        <source>Non-target language detected: {language} ({code}, confidence {confidence})</source>
+        <translation>偵測到非目標語言：{language}（{code}，信賴度 {confidence}）</translation>
+    </message>
+    <message>
+        <source>Cost budget of {budget} for this {scope} is used up (spent {spent})</source>
+        <translation>此 {scope} 的費用預算 {budget} 已用完（已花費 {spent}）</translation>
+    </message>
+    <message>
+        <source>Structured output failed: the structuring model failed: {error}</source>
+        <translation>結構化輸出失敗：結構化模型出錯：{error}</translation>
+    </message>
+    <message>
+        <source>The answer does not match the required JSON schema: {problems}</source>
+        <translation>回答不符合所要求的 JSON 模式：{problems}</translation>
+    </message>
+    <message>
+        <source>Regex filter: blocked {context} matching patterns: {names}</source>
+        <translation>正規過濾器：已攔截匹配以下模式的 {context}：{names}</translation>
+    </message>
+    <message>
+        <source>Regex filter: matched patterns: {names}</source>
+        <translation>正規過濾器：匹配到以下模式：{names}</translation>
+    </message>
+    <message>
+        <source>{what} failed because the judge model call failed: {error}</source>
+        <translation>{what}失敗，因為判定模型呼叫失敗：{error}</translation>
+    </message>
+    <message>
+        <source>{messages} messages, {system} system; last: {last}</source>
+        <translation>{messages} 條訊息，{system} 條系統訊息；最後一條：{last}</translation>
+    </message>
+    <message>
+        <source>{messages} messages, {system} system</source>
+        <translation>{messages} 條訊息，{system} 條系統訊息</translation>
+    </message>
+    <message>
+        <source>{count} chunks</source>
+        <translation>{count} 個資料塊</translation>
+    </message>
+    <message>
+        <source>{changed} changed, {held} held, {dropped} dropped</source>
+        <translation>修改 {changed} 個，暫扣 {held} 個，丟棄 {dropped} 個</translation>
+    </message>
+    <message>
+        <source>Not valid JSON: {error}</source>
+        <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>Input should be greater than or equal to {limit}</source>
+        <translation>應大於或等於 {limit}</translation>
+    </message>
+    <message>
+        <source>Input should be greater than {limit}</source>
+        <translation>應大於 {limit}</translation>
+    </message>
+    <message>
+        <source>Input should be less than or equal to {limit}</source>
+        <translation>應小於或等於 {limit}</translation>
+    </message>
+    <message>
+        <source>Input should be less than {limit}</source>
+        <translation>應小於 {limit}</translation>
+    </message>
+    <message>
+        <source>Input should be a whole number</source>
+        <translation>應為整數</translation>
+    </message>
+    <message>
+        <source>Input should be a number</source>
+        <translation>應為數字</translation>
+    </message>
+    <message>
+        <source>Input should be true or false</source>
+        <translation>應為是或否（true 或 false）</translation>
+    </message>
+    <message>
+        <source>Input should be text</source>
+        <translation>應為文字</translation>
+    </message>
+    <message>
+        <source>Input should be a list</source>
+        <translation>應為列表</translation>
+    </message>
+    <message>
+        <source>Input should be a JSON object</source>
+        <translation>應為 JSON 物件</translation>
+    </message>
+    <message>
+        <source>Input should be {choices}</source>
+        <translation>應為 {choices} 之一</translation>
+    </message>
+    <message>
+        <source>Field required</source>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <source>Not an option of this processor</source>
+        <translation>不是此處理器的選項</translation>
+    </message>
+    <message>
+        <source>List should have at least {count} item(s)</source>
+        <translation>列表至少應有 {count} 項</translation>
+    </message>
+    <message>
+        <source>Text should have at least {count} character(s)</source>
+        <translation>文字至少應有 {count} 個字元</translation>
+    </message>
+    <message>
+        <source>{server} (port {port}): not running</source>
+        <translation>{server}（埠 {port}）：未執行</translation>
+    </message>
+    <message>
+        <source>{server} (port {port}): no answer within {time}</source>
+        <translation>{server}（埠 {port}）：{time}內無回應</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <extracomment>Groups whose value is itself a sentence of the runtime (translated in turn).</extracomment>
+        <translation> 或 </translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <extracomment>A connection test finished, with its one-line verdict. A search for local model servers finished, with its one-line summary. A language was picked (and kept for the next start): its Qt locale name. The user asked to restart now, to show the picked language.</extracomment>
+        <translation>設定</translation>
+    </message>
+    <message>
+        <source>Paste the API key</source>
+        <translation>貼上 API 金鑰</translation>
+    </message>
+    <message>
+        <source>&amp;Forget allowed servers</source>
+        <translation>忘記已允許的伺服器(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Save key</source>
+        <translation>儲存金鑰(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>移除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>e.g. http://localhost:11434 for Ollama (optional)</source>
+        <translation>如 Ollama 的 http://localhost:11434（可選）</translation>
+    </message>
+    <message>
+        <source>&amp;Test connection</source>
+        <translation>測試連線(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Find &amp;local servers</source>
+        <translation>尋找本機伺服器(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Use</source>
+        <translation>使用(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Set the design&apos;s model and API base to this local server&apos;s model</source>
+        <translation>將設計的模型和 API 位址設為此本機伺服器的模型</translation>
+    </message>
+    <message>
+        <source>Keys are stored in your system keyring.</source>
+        <translation>金鑰儲存在系統金鑰環中。</translation>
+    </message>
+    <message>
+        <source>No system keyring was found: keys are kept for this session only (never written to disk). You can also set the provider&apos;s environment variable, e.g. OPENAI_API_KEY.</source>
+        <translation>未找到系統金鑰環：金鑰僅在本次工作階段中保留（絕不寫入磁碟）。你也可以設定供應商的環境變數，如 OPENAI_API_KEY。</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>供應商</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 金鑰</translation>
+    </message>
+    <message>
+        <source>For endpoint</source>
+        <translation>用於端點</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>API base</source>
+        <translation>API 位址</translation>
+    </message>
+    <message>
+        <source>Local servers</source>
+        <translation>本機伺服器</translation>
+    </message>
+    <message>
+        <source>{host} (the provider&apos;s own); or the base URL this key is for</source>
+        <translation>{host}（供應商自己的）；或此金鑰所用的基礎 URL</translation>
+    </message>
+    <message>
+        <source>The base URL this key is for</source>
+        <translation>此金鑰所用的基礎 URL</translation>
+    </message>
+    <message>
+        <source>its default</source>
+        <translation>其預設端點</translation>
+    </message>
+    <message>
+        <source>Stored: {key} — sent only to {host}</source>
+        <translation>已儲存：{key}——只傳送到 {host}</translation>
+    </message>
+    <message>
+        <source>No key stored for this provider.</source>
+        <translation>此供應商沒有已儲存的金鑰。</translation>
+    </message>
+    <message>
+        <source>Also allowed: {hosts}</source>
+        <translation>另外允許：{hosts}</translation>
+    </message>
+    <message>
+        <source>Not saved — the endpoint: {error}</source>
+        <translation>未儲存——端點有誤：{error}</translation>
+    </message>
+    <message>
+        <source>Saved in the system keyring.</source>
+        <translation>已儲存到系統金鑰環。</translation>
+    </message>
+    <message>
+        <source>Saved for this session only.</source>
+        <translation>僅為本次工作階段儲存。</translation>
+    </message>
+    <message>
+        <source>Key removed.</source>
+        <translation>金鑰已移除。</translation>
+    </message>
+    <message>
+        <source>Your {provider} key may now be sent to {host}.</source>
+        <translation>你的 {provider} 金鑰現在可以傳送到 {host}。</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>正在測試……</translation>
+    </message>
+    <message>
+        <source>API base: {error}</source>
+        <translation>API 位址：{error}</translation>
+    </message>
+    <message>
+        <source>Failed — {kind}: {error}</source>
+        <translation>失敗——{kind}：{error}</translation>
+    </message>
+    <message>
+        <source> (your {provider} key was not sent: it is for {saved_for}, not {host})</source>
+        <translation>（未傳送你的 {provider} 金鑰：它用於 {saved_for}，而不是 {host}）</translation>
+    </message>
+    <message>
+        <source>&amp;Allow my {provider} key for {host}</source>
+        <translation>允許向 {host} 傳送我的 {provider} 金鑰(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Looking for local servers…</source>
+        <translation>正在尋找本機伺服器……</translation>
+    </message>
+    <message>
+        <source>The search failed — {kind}: {error}</source>
+        <translation>尋找失敗——{kind}：{error}</translation>
+    </message>
+    <message>
+        <source>{server} ({host}): running, no model loaded</source>
+        <translation>{server}（{host}）：正在執行，未載入模型</translation>
+    </message>
+    <message>
+        <source>Found %n model(s) on local servers.</source>
+        <translation>在本機伺服器上找到 %n 個模型。</translation>
+    </message>
+    <message>
+        <source>No local model server answered.</source>
+        <translation>沒有本機模型伺服器回應。</translation>
+    </message>
+    <message>
+        <source>Not used — {problem}</source>
+        <translation>未使用——{problem}</translation>
+    </message>
+    <message>
+        <source>Use local model {model}</source>
+        <translation>使用本機模型 {model}</translation>
+    </message>
+    <message>
+        <source>The design now uses {model} at {host} (no API key is sent there unless you allow one).</source>
+        <translation>設計現在使用 {host} 上的 {model}（除非你允許，否則不會向那裡傳送 API 金鑰）。</translation>
+    </message>
+</context>
+<context>
+    <name>ThreadsController</name>
+    <message>
+        <source>Could not load the threads: {error}</source>
+        <extracomment>The list was reloaded (after a search or a change). A thread was created; the view selects it. A thread was deleted (its id). A store call failed; a readable message for the status bar.</extracomment>
+        <translation>無法載入對話：{error}</translation>
+    </message>
+    <message>
+        <source>Could not create a thread: {error}</source>
+        <translation>無法建立對話：{error}</translation>
+    </message>
+    <message>
+        <source>Could not rename the thread: {error}</source>
+        <translation>無法重新命名對話：{error}</translation>
+    </message>
+    <message>
+        <source>Could not delete the thread: {error}</source>
+        <translation>無法刪除對話：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>ThreadsView</name>
+    <message>
+        <source>New conversation</source>
+        <translation>新對話</translation>
+    </message>
+    <message>
+        <source>Last activity {when}</source>
+        <translation>最近活動 {when}</translation>
+    </message>
+    <message>
+        <source>id {id}</source>
+        <translation>ID {id}</translation>
+    </message>
+    <message>
+        <source>Search threads</source>
+        <extracomment>The user picked a thread (its id).</extracomment>
+        <translation>搜尋對話</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>New conversation (Ctrl+N)</source>
+        <translation>新增對話（Ctrl+N）</translation>
+    </message>
+    <message>
+        <source>Rename</source>
+        <translation>重新命名</translation>
+    </message>
+    <message>
+        <source>Rename the selected conversation (F2)</source>
+        <translation>重新命名所選對話（F2）</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>刪除</translation>
+    </message>
+    <message>
+        <source>Delete the selected conversation (Del)</source>
+        <translation>刪除所選對話（Del）</translation>
+    </message>
+    <message>
+        <source>New title, then Enter (Esc cancels)</source>
+        <translation>輸入新標題後按 Enter（Esc 取消）</translation>
+    </message>
+    <message>
+        <source>Delete conversation</source>
+        <translation>刪除對話</translation>
+    </message>
+    <message>
+        <source>Delete “{title}” and all its messages and traces?</source>
+        <translation>刪除「{title}」及其全部訊息和追蹤記錄？</translation>
+    </message>
+</context>
+<context>
+    <name>UndoCommands</name>
+    <message>
+        <source>agent name</source>
+        <translation>代理名稱</translation>
+    </message>
+    <message>
+        <source>instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>processor retries</source>
+        <translation>處理器重試次數</translation>
+    </message>
+    <message>
+        <source>maximum steps</source>
+        <translation>最大步數</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>API base</source>
+        <translation>API 位址</translation>
+    </message>
+    <message>
+        <source>temperature</source>
+        <translation>溫度</translation>
+    </message>
+    <message>
+        <source>maximum tokens</source>
+        <translation>最大詞元數</translation>
+    </message>
+    <message>
+        <source>top p</source>
+        <translation>top p</translation>
+    </message>
+    <message>
+        <source>model settings</source>
+        <translation>模型設定</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>輸入鏈</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>輸出鏈</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>錯誤鏈</translation>
+    </message>
+    <message>
+        <source>Add {processor} to {lane}</source>
+        <translation>將 {processor} 新增到{lane}</translation>
+    </message>
+    <message>
+        <source>Remove {processor} from {lane}</source>
+        <translation>從{lane}移除 {processor}</translation>
+    </message>
+    <message>
+        <source>Move {processor}</source>
+        <translation>移動 {processor}</translation>
+    </message>
+    <message>
+        <source>Move {processor} to {lane}</source>
+        <translation>將 {processor} 移到{lane}</translation>
+    </message>
+    <message>
+        <source>Replace design</source>
+        <extracomment>Changing the model away from the offline demo also drops &quot; (offline demo)&quot; from the agent&apos;s name.</extracomment>
+        <translation>替換設計</translation>
+    </message>
+    <message>
+        <source>Enable {processor}</source>
+        <translation>啟用 {processor}</translation>
+    </message>
+    <message>
+        <source>Disable {processor}</source>
+        <translation>停用 {processor}</translation>
+    </message>
+    <message>
+        <source>Change {field} of {processor}</source>
+        <translation>更改 {processor} 的 {field}</translation>
+    </message>
+    <message>
+        <source>Change options of {processor}</source>
+        <translation>更改 {processor} 的選項</translation>
+    </message>
+    <message>
+        <source>Change {setting}</source>
+        <translation>更改{setting}</translation>
+    </message>
+</context>
+<context>
+    <name>Workspace</name>
+    <message>
+        <source>The saved design “{name}” could not be read: {error}</source>
+        <extracomment>How long after the last edit the design is saved to the store. A line for the status bar. A thread was opened (its id and title); the window selects it and loads the inspector. History for the inspector of the opened thread. The design document now holds another design (opened from a file or the store). Everything asked for at start-up is loaded (the self-test waits for it). Saving or exporting a file failed (a title and what happened); the window shows it without blocking. A run&apos;s key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the user, showing the host, and answers with :meth:`answer_endpoint_approval`. Thread imports, off the UI thread with progress (the window shows it). Processor instances kept between runs while their chain entry is unchanged (caches, ledgers). (provider, endpoint) pairs the user declined to approve in this session: not asked again.</extracomment>
+        <translation>無法讀取已儲存的設計「{name}」：{error}</translation>
+    </message>
+    <message>
+        <source>Welcome</source>
+        <translation>歡迎</translation>
+    </message>
+    <message>
+        <source>Stop the running reply before switching threads.</source>
+        <translation>切換對話前請先停止正在進行的回覆。</translation>
+    </message>
+    <message>
+        <source>A reply is still running: stop it first (Esc).</source>
+        <translation>仍有回覆正在進行：請先停止它（Esc）。</translation>
+    </message>
+    <message>
+        <source>The agent could not be built: {error}</source>
+        <translation>無法建立代理：{error}</translation>
+    </message>
+    <message>
+        <source>No API key is set for {provider}. Add one in Settings → API keys (Ctrl+,), set the provider&apos;s environment variable, or pick the offline &apos;demo&apos; model in the Agent tab.</source>
+        <translation>尚未為 {provider} 設定 API 金鑰。請在「設定 → API 金鑰」（Ctrl+,）中新增，或設定該供應商的環境變數，或在「代理」分頁中選擇離線的 demo 模型。</translation>
+    </message>
+    <message>
+        <source>This message was sent there without a key.</source>
+        <translation>此訊息已在不帶金鑰的情況下傳送到那裡。</translation>
+    </message>
+    <message>
+        <source>Nothing was sent.</source>
+        <translation>未傳送任何內容。</translation>
+    </message>
+    <message>
+        <source>Your {provider} API key was not sent to {host}: it was saved for {saved_for}, and this design&apos;s model sends requests to {host}. {what_happened} If you trust {host}, allow your key there when asked (or in Settings → API keys and connection, Ctrl+,) and send again.</source>
+        <translation>未把你的 {provider} API 金鑰傳送到 {host}：它是為 {saved_for} 儲存的，而此設計的模型會把請求傳送到 {host}。{what_happened}如果你信任 {host}，請在詢問時允許向其傳送金鑰（或在「設定 → API 金鑰與連線」中，Ctrl+,），然後重新傳送。</translation>
+    </message>
+    <message>
+        <source>Your {provider} key stays away from {host}.</source>
+        <translation>你的 {provider} 金鑰不會傳送到 {host}。</translation>
+    </message>
+    <message>
+        <source>Your {provider} key may now be sent to {host}; send again to use it.</source>
+        <translation>你的 {provider} 金鑰現在可以傳送到 {host}；重新傳送即可使用。</translation>
+    </message>
+    <message>
+        <source>Tripwire: {reason} ({processor})</source>
+        <translation>觸發攔截：{reason}（{processor}）</translation>
+    </message>
+    <message>
+        <source>Opened {file}</source>
+        <translation>已開啟 {file}</translation>
+    </message>
+    <message>
+        <source>The design was not saved</source>
+        <translation>設計未儲存</translation>
+    </message>
+    <message>
+        <source>Saved {file}</source>
+        <translation>已儲存 {file}</translation>
+    </message>
+    <message>
+        <source>The script was not exported</source>
+        <translation>指令碼未匯出</translation>
+    </message>
+    <message>
+        <source>Exported {file} — run it with: python {file} (it needs {needs})</source>
+        <translation>已匯出 {file}——執行方式：python {file}（需要 {needs}）</translation>
+    </message>
+    <message>
+        <source>New agent</source>
+        <translation>新代理</translation>
+    </message>
+    <message>
+        <source>No thread is open.</source>
+        <translation>沒有開啟的對話。</translation>
+    </message>
+    <message>
+        <source>The thread was not exported</source>
+        <translation>對話未匯出</translation>
+    </message>
+    <message>
+        <source>Exported the thread to {file}</source>
+        <translation>已將對話匯出到 {file}</translation>
+    </message>
+    <message>
+        <source>Imported {file}</source>
+        <translation>已匯入 {file}</translation>
+    </message>
+    <message>
+        <source>Import stopped; nothing was written.</source>
+        <translation>匯入已停止；未寫入任何內容。</translation>
+    </message>
+    <message>
+        <source>%n message(s) (shown as placeholders)</source>
+        <translation>%n 條訊息（顯示為預留位置）</translation>
+    </message>
+    <message>
+        <source>the {fields} of %n run(s)</source>
+        <translation>%n 次執行的 {fields}</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation>和</translation>
+    </message>
+    <message>
+        <source>Part of this thread&apos;s saved data is damaged and could not be read: {parts}. Everything else is intact; the details are in the log.</source>
+        <translation>此對話的部分已儲存資料已損壞，無法讀取：{parts}。其餘內容完好；詳情見日誌。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:batch-parts</name>
+    <message>
+        <source>Batch Parts</source>
+        <translation>分批合併</translation>
+    </message>
+    <message>
+        <source>Combines streamed text deltas into larger chunks: fewer, bigger updates for clients.</source>
+        <translation>把串流文字增量合併成更大的資料塊：客戶端收到的更新更少、更大。</translation>
+    </message>
+    <message>
+        <source>Batch Size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>How many parts to combine into one.</source>
+        <translation>每批合併多少個部分。</translation>
+    </message>
+    <message>
+        <source>Max Wait Ms</source>
+        <translation>最長等待（毫秒）</translation>
+    </message>
+    <message>
+        <source>Release a batch whose first part has waited this long (checked when the next part arrives).</source>
+        <translation>批中第一個部分等待達到此時長即放行該批（在下一個部分到達時檢查）。</translation>
+    </message>
+    <message>
+        <source>Emit On Non Text</source>
+        <translation>遇非文字即放行</translation>
+    </message>
+    <message>
+        <source>Release the batch as soon as a non-text part (tool call, text end ...) arrives; when off, other parts wait in the batch in stream order (a text end still releases it).</source>
+        <translation>一旦收到非文字部分（工具呼叫、文字結束……）就放行該批；關閉時，其他部分依串流順序在批中等待（文字結束仍會放行）。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:cost-guard</name>
+    <message>
+        <source>Cost Guard</source>
+        <translation>費用守衛</translation>
+    </message>
+    <message>
+        <source>A spending budget per run, thread or user, priced with litellm&apos;s offline price map.</source>
+        <translation>按執行、對話或使用者設定的花費預算，用 litellm 的離線價格表計價。</translation>
+    </message>
+    <message>
+        <source>Max Cost</source>
+        <translation>費用上限</translation>
+    </message>
+    <message>
+        <source>The budget in US dollars.</source>
+        <translation>預算金額（美元）。</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>範圍</translation>
+    </message>
+    <message>
+        <source>What the budget is for: one run, one conversation, or one user.</source>
+        <translation>預算針對的物件：一次執行、一個對話或一個使用者。</translation>
+    </message>
+    <message>
+        <source>Window Hours</source>
+        <translation>時間視窗（小時）</translation>
+    </message>
+    <message>
+        <source>Only spending in this many past hours counts (unset: since the ledger began).</source>
+        <translation>只計算過去這麼多小時內的花費（未設定：從帳本開始算起）。</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Over budget: refuse the model call (block) or only report it (warn).</source>
+        <translation>超出預算時：拒絕模型呼叫（block）或僅報告（warn）。</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>訊息</translation>
+    </message>
+    <message>
+        <source>The tripwire reason when blocking (a default names the budget).</source>
+        <translation>攔截時的觸發原因（預設會寫明預算）。</translation>
+    </message>
+    <message>
+        <source>Warn At Percent</source>
+        <translation>預警百分比</translation>
+    </message>
+    <message>
+        <source>Report a soft warning once this share of the budget is spent.</source>
+        <translation>預算花費達到此比例時發出軟警告。</translation>
+    </message>
+    <message>
+        <source>Include Breakdown</source>
+        <translation>包含明細</translation>
+    </message>
+    <message>
+        <source>Add a per-model cost breakdown to the metadata.</source>
+        <translation>在中繼資料中加入按模型劃分的費用明細。</translation>
+    </message>
+    <message>
+        <source>Price Model</source>
+        <translation>計價模型</translation>
+    </message>
+    <message>
+        <source>Price calls as this model (litellm&apos;s name, e.g. gpt-4o-mini) instead of the run&apos;s model.</source>
+        <translation>按此模型計價（litellm 中的名稱，如 gpt-4o-mini），而不是按本次執行的模型。</translation>
+    </message>
+    <message>
+        <source>Input Cost Per Million</source>
+        <translation>每百萬輸入詞元費用</translation>
+    </message>
+    <message>
+        <source>USD per million input tokens (overrides the price map).</source>
+        <translation>每百萬輸入詞元的美元價格（覆蓋價格表）。</translation>
+    </message>
+    <message>
+        <source>Output Cost Per Million</source>
+        <translation>每百萬輸出詞元費用</translation>
+    </message>
+    <message>
+        <source>USD per million output tokens (overrides the price map).</source>
+        <translation>每百萬輸出詞元的美元價格（覆蓋價格表）。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:language-detector</name>
+    <message>
+        <source>Language detector</source>
+        <translation>語言偵測器</translation>
+    </message>
+    <message>
+        <source>Detects the language of input messages offline; tags, translates (model), blocks or warns.</source>
+        <translation>離線偵測輸入訊息的語言；可標記、翻譯（需模型）、攔截或警告。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>A LanguageModel object or a litellm model id string</source>
+        <translation>LanguageModel 物件或 litellm 模型 ID 字串</translation>
+    </message>
+    <message>
+        <source>Judge Preset</source>
+        <translation>判定器預設</translation>
+    </message>
+    <message>
+        <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <translation>本機伺服器上的現成判定器（model 為空時設定 model 和 api_base）</translation>
+    </message>
+    <message>
+        <source>Error Strategy</source>
+        <translation>出錯策略</translation>
+    </message>
+    <message>
+        <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <translation>判定器出錯時：不用它繼續（fail-open）或中止（fail-closed）</translation>
+    </message>
+    <message>
+        <source>Api Base</source>
+        <translation>API 位址</translation>
+    </message>
+    <message>
+        <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <translation>判定器所在的伺服器，用於本機 OpenAI 相容伺服器（http://localhost:11434/v1）</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>逾時</translation>
+    </message>
+    <message>
+        <source>Seconds the judge may take to answer</source>
+        <translation>判定器回答可用的秒數</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>臨界值</translation>
+    </message>
+    <message>
+        <source>Confidence needed to act on a detection</source>
+        <translation>對偵測結果採取行動所需的信賴度</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <translation>追加到判定器提示詞後的額外指令</translation>
+    </message>
+    <message>
+        <source>Target Languages</source>
+        <translation>目標語言</translation>
+    </message>
+    <message>
+        <source>Accepted languages: English names or ISO 639-1 codes</source>
+        <translation>接受的語言：英文名稱或 ISO 639-1 程式碼</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>detect (tag only), translate (needs a model), block or warn</source>
+        <translation>detect（僅標記）、translate（需要模型）、block 或 warn</translation>
+    </message>
+    <message>
+        <source>Preserve Original</source>
+        <translation>保留原文</translation>
+    </message>
+    <message>
+        <source>Keep the original text in the metadata on translate</source>
+        <translation>翻譯時在中繼資料中保留原文</translation>
+    </message>
+    <message>
+        <source>Min Text Length</source>
+        <translation>最短文字長度</translation>
+    </message>
+    <message>
+        <source>Shorter messages are not checked</source>
+        <translation>更短的訊息不檢查</translation>
+    </message>
+    <message>
+        <source>Include Detection Details</source>
+        <translation>包含偵測詳情</translation>
+    </message>
+    <message>
+        <source>Add the top three candidates to the metadata</source>
+        <translation>在中繼資料中加入前三個候選</translation>
+    </message>
+    <message>
+        <source>Last Message Only</source>
+        <translation>僅最後一條訊息</translation>
+    </message>
+    <message>
+        <source>Check only the last message</source>
+        <translation>只檢查最後一條訊息</translation>
+    </message>
+</context>
+<context>
+    <name>processor:moderation</name>
+    <message>
+        <source>Moderation</source>
+        <translation>內容稽核</translation>
+    </message>
+    <message>
+        <source>Scores content in 11 moderation categories (model judge, or word lists offline).</source>
+        <translation>按 11 個稽核類別為內容評分（模型判定，或離線詞表）。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>A LanguageModel object or a litellm model id string</source>
+        <translation>LanguageModel 物件或 litellm 模型 ID 字串</translation>
+    </message>
+    <message>
+        <source>Judge Preset</source>
+        <translation>判定器預設</translation>
+    </message>
+    <message>
+        <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <translation>本機伺服器上的現成判定器（model 為空時設定 model 和 api_base）</translation>
+    </message>
+    <message>
+        <source>Error Strategy</source>
+        <translation>出錯策略</translation>
+    </message>
+    <message>
+        <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <translation>判定器出錯時：不用它繼續（fail-open）或中止（fail-closed）</translation>
+    </message>
+    <message>
+        <source>Api Base</source>
+        <translation>API 位址</translation>
+    </message>
+    <message>
+        <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <translation>判定器所在的伺服器，用於本機 OpenAI 相容伺服器（http://localhost:11434/v1）</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>逾時</translation>
+    </message>
+    <message>
+        <source>Seconds the judge may take to answer</source>
+        <translation>判定器回答可用的秒數</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>臨界值</translation>
+    </message>
+    <message>
+        <source>Flag a category scoring at least this</source>
+        <translation>類別得分達到此值即標記</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <translation>追加到判定器提示詞後的額外指令</translation>
+    </message>
+    <message>
+        <source>Categories</source>
+        <translation>類別</translation>
+    </message>
+    <message>
+        <source>Categories to check</source>
+        <translation>要檢查的類別</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block, warn or filter</source>
+        <translation>block、warn 或 filter</translation>
+    </message>
+    <message>
+        <source>Include Scores</source>
+        <translation>包含分數</translation>
+    </message>
+    <message>
+        <source>Add the scores to the abort reason and metadata</source>
+        <translation>在中止原因和中繼資料中加入分數</translation>
+    </message>
+    <message>
+        <source>Chunk Window</source>
+        <translation>資料塊視窗</translation>
+    </message>
+    <message>
+        <source>Stream: earlier text parts checked with each one</source>
+        <translation>串流：每次檢查時連同之前的文字部分一起檢查</translation>
+    </message>
+    <message>
+        <source>Last Message Only</source>
+        <translation>僅最後一條訊息</translation>
+    </message>
+    <message>
+        <source>Check only the last message</source>
+        <translation>只檢查最後一條訊息</translation>
+    </message>
+    <message>
+        <source>Word Lists</source>
+        <translation>詞表</translation>
+    </message>
+    <message>
+        <source>Offline mode: extra phrases per category (matched as whole words)</source>
+        <translation>離線模式：每個類別的額外短語（按整詞匹配）</translation>
+    </message>
+    <message>
+        <source>Use Default Word Lists</source>
+        <translation>使用預設詞表</translation>
+    </message>
+    <message>
+        <source>Offline mode: include the built-in phrases</source>
+        <translation>離線模式：包含內建短語</translation>
+    </message>
+</context>
+<context>
+    <name>processor:pii-detector</name>
+    <message>
+        <source>PII detector</source>
+        <translation>個人資訊偵測器</translation>
+    </message>
+    <message>
+        <source>Finds personal data offline (optionally with a model judge); blocks, warns, filters or redacts.</source>
+        <translation>離線尋找個人資料（可選用模型判定）；可攔截、警告、過濾或遮蔽。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>A LanguageModel object or a litellm model id string</source>
+        <translation>LanguageModel 物件或 litellm 模型 ID 字串</translation>
+    </message>
+    <message>
+        <source>Judge Preset</source>
+        <translation>判定器預設</translation>
+    </message>
+    <message>
+        <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <translation>本機伺服器上的現成判定器（model 為空時設定 model 和 api_base）</translation>
+    </message>
+    <message>
+        <source>Error Strategy</source>
+        <translation>出錯策略</translation>
+    </message>
+    <message>
+        <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <translation>判定器出錯時：不用它繼續（fail-open）或中止（fail-closed）</translation>
+    </message>
+    <message>
+        <source>Api Base</source>
+        <translation>API 位址</translation>
+    </message>
+    <message>
+        <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <translation>判定器所在的伺服器，用於本機 OpenAI 相容伺服器（http://localhost:11434/v1）</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>逾時</translation>
+    </message>
+    <message>
+        <source>Seconds the judge may take to answer</source>
+        <translation>判定器回答可用的秒數</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>臨界值</translation>
+    </message>
+    <message>
+        <source>Judge detections need this confidence</source>
+        <translation>判定器的偵測結果需達到此信賴度</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <translation>追加到判定器提示詞後的額外指令</translation>
+    </message>
+    <message>
+        <source>Detection Types</source>
+        <translation>偵測類型</translation>
+    </message>
+    <message>
+        <source>What to look for (name, address and date-of-birth need a model)</source>
+        <translation>要尋找的內容（姓名、位址和出生日期需要模型）</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block, warn, filter (drop) or redact</source>
+        <translation>block、warn、filter（丟棄）或 redact</translation>
+    </message>
+    <message>
+        <source>Redaction Method</source>
+        <translation>遮蔽方式</translation>
+    </message>
+    <message>
+        <source>mask, hash, remove or placeholder</source>
+        <translation>mask、hash、remove 或 placeholder</translation>
+    </message>
+    <message>
+        <source>Preserve Format</source>
+        <translation>保留格式</translation>
+    </message>
+    <message>
+        <source>Masks keep the value&apos;s length and separators</source>
+        <translation>遮罩保留原值的長度和分隔符號</translation>
+    </message>
+    <message>
+        <source>Include Detections</source>
+        <translation>包含偵測結果</translation>
+    </message>
+    <message>
+        <source>Put the detected values in the tripwire metadata</source>
+        <translation>把偵測到的值放入攔截中繼資料</translation>
+    </message>
+    <message>
+        <source>Last Message Only</source>
+        <translation>僅最後一條訊息</translation>
+    </message>
+    <message>
+        <source>Check only the last message</source>
+        <translation>只檢查最後一條訊息</translation>
+    </message>
+    <message>
+        <source>Carry Over</source>
+        <translation>跨塊保留</translation>
+    </message>
+    <message>
+        <source>Stream: most characters held back between chunks</source>
+        <translation>串流：資料塊之間最多暫扣的字元數</translation>
+    </message>
+    <message>
+        <source>Buffer Size</source>
+        <translation>緩衝區大小</translation>
+    </message>
+    <message>
+        <source>Stream with a judge: longest segment held</source>
+        <translation>串流且使用判定器時：暫扣的最長片段</translation>
+    </message>
+</context>
+<context>
+    <name>processor:prefill-error-handler</name>
+    <message>
+        <source>Prefill Error Handler</source>
+        <translation>預填充錯誤處理</translation>
+    </message>
+    <message>
+        <source>Retries once with a &apos;continue&apos; reminder when a provider refuses a prompt ending on the assistant.</source>
+        <translation>當供應商拒絕以助手訊息結尾的提示時，附上「continue」提醒重試一次。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:prompt-injection-detector</name>
+    <message>
+        <source>Prompt injection detector</source>
+        <translation>提示注入偵測器</translation>
+    </message>
+    <message>
+        <source>Heuristics offline, optional model judge; blocks, warns, filters or rewrites attacks.</source>
+        <translation>離線啟發式偵測，可選模型判定；可攔截、警告、過濾或改寫攻擊。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>A LanguageModel object or a litellm model id string</source>
+        <translation>LanguageModel 物件或 litellm 模型 ID 字串</translation>
+    </message>
+    <message>
+        <source>Judge Preset</source>
+        <translation>判定器預設</translation>
+    </message>
+    <message>
+        <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <translation>本機伺服器上的現成判定器（model 為空時設定 model 和 api_base）</translation>
+    </message>
+    <message>
+        <source>Error Strategy</source>
+        <translation>出錯策略</translation>
+    </message>
+    <message>
+        <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <translation>判定器出錯時：不用它繼續（fail-open）或中止（fail-closed）</translation>
+    </message>
+    <message>
+        <source>Api Base</source>
+        <translation>API 位址</translation>
+    </message>
+    <message>
+        <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <translation>判定器所在的伺服器，用於本機 OpenAI 相容伺服器（http://localhost:11434/v1）</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>逾時</translation>
+    </message>
+    <message>
+        <source>Seconds the judge may take to answer</source>
+        <translation>判定器回答可用的秒數</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>臨界值</translation>
+    </message>
+    <message>
+        <source>Flag when a type&apos;s score reaches this</source>
+        <translation>某類型得分達到此值時標記</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <translation>追加到判定器提示詞後的額外指令</translation>
+    </message>
+    <message>
+        <source>Detection Types</source>
+        <translation>偵測類型</translation>
+    </message>
+    <message>
+        <source>Which attacks to look for</source>
+        <translation>要尋找哪些攻擊</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block, warn, filter (drop the message) or rewrite</source>
+        <translation>block、warn、filter（丟棄訊息）或 rewrite</translation>
+    </message>
+    <message>
+        <source>Judge Format</source>
+        <translation>判定器格式</translation>
+    </message>
+    <message>
+        <source>How the judge answers: json (any chat model) or a guard model&apos;s own format (llama-guard, prompt-guard, shieldgemma, qwen3guard)</source>
+        <translation>判定器的回答格式：json（任何聊天模型）或護欄模型自身的格式（llama-guard、prompt-guard、shieldgemma、qwen3guard）</translation>
+    </message>
+    <message>
+        <source>Judge Mode</source>
+        <translation>判定模式</translation>
+    </message>
+    <message>
+        <source>always: the judge decides every text (Mastra&apos;s way); hybrid: the offline heuristics decide clear cases and the judge only the uncertain ones</source>
+        <translation>always：每段文字都由判定器決定（Mastra 的做法）；hybrid：明確的情況由離線啟發式決定，判定器只處理不確定的情況</translation>
+    </message>
+    <message>
+        <source>Hybrid Band</source>
+        <translation>混合區間</translation>
+    </message>
+    <message>
+        <source>hybrid: offline scores in [low, high) are uncertain and go to the judge; below low passes, at or above high is flagged without asking</source>
+        <translation>hybrid：離線得分在 [下限, 上限) 內視為不確定，交給判定器；低於下限直接通過，達到或高於上限不經詢問直接標記</translation>
+    </message>
+    <message>
+        <source>Include Scores</source>
+        <translation>包含分數</translation>
+    </message>
+    <message>
+        <source>Put the per-type scores in the tripwire metadata</source>
+        <translation>把各類型的得分放入攔截中繼資料</translation>
+    </message>
+    <message>
+        <source>Last Message Only</source>
+        <translation>僅最後一條訊息</translation>
+    </message>
+    <message>
+        <source>Check only the last message</source>
+        <translation>只檢查最後一條訊息</translation>
+    </message>
+    <message>
+        <source>Check Tool Results</source>
+        <translation>檢查工具結果</translation>
+    </message>
+    <message>
+        <source>In the output lane: scan tool results too</source>
+        <translation>在輸出通道中：同時掃描工具結果</translation>
+    </message>
+</context>
+<context>
+    <name>processor:regex-filter</name>
+    <message>
+        <source>Regex Filter</source>
+        <translation>正規過濾器</translation>
+    </message>
+    <message>
+        <source>Blocks, redacts or flags text matching regex rules and presets (PII, secrets, URLs); no model.</source>
+        <translation>攔截、遮蔽或標記與正規規則及預設（個人資訊、金鑰、URL）匹配的文字；無需模型。</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>規則</translation>
+    </message>
+    <message>
+        <source>Custom rules: a name, a pattern and a replacement.</source>
+        <translation>自訂規則：名稱、模式和替換內容。</translation>
+    </message>
+    <message>
+        <source>Presets</source>
+        <translation>預設</translation>
+    </message>
+    <message>
+        <source>Built-in rule sets: pii (e-mails, phones, cards, SSNs, IBANs, IPs), secrets (API keys, tokens, private keys), urls.</source>
+        <translation>內建規則集：pii（電子郵件、電話、卡號、社會安全碼、IBAN、IP）、secrets（API 金鑰、詞元、私鑰）、urls。</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block: abort the run; redact: replace matches; warn: log and report only.</source>
+        <translation>block：中止執行；redact：替換匹配內容；warn：僅記錄並報告。</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>階段</translation>
+    </message>
+    <message>
+        <source>Check the input, the output (stream and result), or both.</source>
+        <translation>檢查輸入、輸出（串流和結果），或兩者都檢查。</translation>
+    </message>
+    <message>
+        <source>Include Redacted Values</source>
+        <translation>包含遮蔽前的值</translation>
+    </message>
+    <message>
+        <source>Put the redacted text in violation reports (keep off unless the audit log is as protected as the data).</source>
+        <translation>把被遮蔽的文字放入違規報告（除非稽核日誌與資料同等受保護，否則請保持關閉）。</translation>
+    </message>
+    <message>
+        <source>Stream Carryover Size</source>
+        <translation>串流跨塊保留大小</translation>
+    </message>
+    <message>
+        <source>Characters held back while streaming so a match split across chunks is caught whole; at least the longest match a rule can have.</source>
+        <translation>串流輸出時暫扣的字元數，使跨資料塊的匹配能被完整捕獲；至少為規則可能匹配的最長長度。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:response-cache</name>
+    <message>
+        <source>Response Cache</source>
+        <translation>回答快取</translation>
+    </message>
+    <message>
+        <source>Replays a cached answer for a repeated prompt instead of calling the model again.</source>
+        <translation>對重複的提示重放快取的回答，而不再呼叫模型。</translation>
+    </message>
+    <message>
+        <source>Ttl Seconds</source>
+        <translation>有效期（秒）</translation>
+    </message>
+    <message>
+        <source>How long an answer is kept (0: forever).</source>
+        <translation>回答保留多久（0：永久）。</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>範圍</translation>
+    </message>
+    <message>
+        <source>Who shares answers: one user (resource), one conversation (thread), or everyone (global).</source>
+        <translation>誰共享回答：一個使用者（resource）、一個對話（thread）或所有人（global）。</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>鍵</translation>
+    </message>
+    <message>
+        <source>A fixed cache key for every call (normally computed).</source>
+        <translation>所有呼叫使用的固定快取鍵（通常自動計算）。</translation>
+    </message>
+    <message>
+        <source>Agent Id</source>
+        <translation>代理 ID</translation>
+    </message>
+    <message>
+        <source>Part of the key, so two agents never share answers.</source>
+        <translation>作為鍵的一部分，使兩個代理永不共享回答。</translation>
+    </message>
+    <message>
+        <source>Bust</source>
+        <translation>繞過快取</translation>
+    </message>
+    <message>
+        <source>Never read the cache; every answer is stored again.</source>
+        <translation>從不讀取快取；每個回答都重新儲存。</translation>
+    </message>
+    <message>
+        <source>Max Entries</source>
+        <translation>最大項目數</translation>
+    </message>
+    <message>
+        <source>Capacity of the built-in in-memory cache.</source>
+        <translation>內建記憶體快取的容量。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:stream-error-retry-processor</name>
+    <message>
+        <source>Stream Error Retry</source>
+        <translation>串流錯誤重試</translation>
+    </message>
+    <message>
+        <source>Retries model calls that failed transiently (429, 5xx, dropped streams); never 401/403.</source>
+        <translation>重試暫時性失敗的模型呼叫（429、5xx、中斷的串流）；從不重試 401/403。</translation>
+    </message>
+    <message>
+        <source>Max Retries</source>
+        <translation>最大重試次數</translation>
+    </message>
+    <message>
+        <source>How many times one failure may be retried.</source>
+        <translation>一次失敗最多可重試多少次。</translation>
+    </message>
+    <message>
+        <source>Matchers</source>
+        <translation>匹配規則</translation>
+    </message>
+    <message>
+        <source>Extra regular expressions (case-insensitive): an error whose message matches is retried.</source>
+        <translation>額外的正規表示式（不區分大小寫）：訊息與之匹配的錯誤會被重試。</translation>
+    </message>
+    <message>
+        <source>Retry Unknown Errors</source>
+        <translation>重試未知錯誤</translation>
+    </message>
+    <message>
+        <source>Retry any error except authentication and permission failures.</source>
+        <translation>重試除認證和權限失敗以外的任何錯誤。</translation>
+    </message>
+    <message>
+        <source>Delay Ms</source>
+        <translation>延遲（毫秒）</translation>
+    </message>
+    <message>
+        <source>Wait before the first retry (no Retry-After).</source>
+        <translation>第一次重試前的等待時間（沒有 Retry-After 時）。</translation>
+    </message>
+    <message>
+        <source>Backoff</source>
+        <translation>退避倍數</translation>
+    </message>
+    <message>
+        <source>Each later retry waits this many times longer.</source>
+        <translation>之後每次重試的等待時間乘以此倍數。</translation>
+    </message>
+    <message>
+        <source>Max Delay Ms</source>
+        <translation>最大延遲（毫秒）</translation>
+    </message>
+    <message>
+        <source>The longest computed wait.</source>
+        <translation>計算出的最長等待時間。</translation>
+    </message>
+    <message>
+        <source>Max Retry After Ms</source>
+        <translation>最大 Retry-After（毫秒）</translation>
+    </message>
+    <message>
+        <source>The longest wait a provider&apos;s Retry-After may impose.</source>
+        <translation>供應商的 Retry-After 最多可要求等待的時間。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:structured-output</name>
+    <message>
+        <source>Structured output</source>
+        <translation>結構化輸出</translation>
+    </message>
+    <message>
+        <source>Validates the final answer against a JSON schema or pydantic model; retries with feedback.</source>
+        <translation>按 JSON 模式或 pydantic 模型校驗最終回答；附帶回饋重試。</translation>
+    </message>
+    <message>
+        <source>Schema</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>A JSON schema (dict) or a pydantic model class</source>
+        <translation>JSON 模式（dict）或 pydantic 模型類</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Optional structuring model: rewrites invalid text into the schema</source>
+        <translation>可選的結構化模型：把無效文字改寫成符合模式的內容</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>Extra instructions for the structuring model</source>
+        <translation>給結構化模型的額外指令</translation>
+    </message>
+    <message>
+        <source>On Invalid</source>
+        <translation>無效時</translation>
+    </message>
+    <message>
+        <source>retry (abort with feedback), warn (log) or fallback (use fallback_value)</source>
+        <translation>retry（附帶回饋中止）、warn（記錄）或 fallback（使用 fallback_value）</translation>
+    </message>
+    <message>
+        <source>Fallback Value</source>
+        <translation>後備值</translation>
+    </message>
+    <message>
+        <source>The object used when on_invalid is &apos;fallback&apos;</source>
+        <translation>on_invalid 為 fallback 時使用的物件</translation>
+    </message>
+    <message>
+        <source>Error Strategy</source>
+        <translation>出錯策略</translation>
+    </message>
+    <message>
+        <source>Structuring model failure: treat as invalid (fail-open) or abort</source>
+        <translation>結構化模型出錯時：視為無效（fail-open）或中止</translation>
+    </message>
+</context>
+<context>
+    <name>processor:system-prompt-scrubber</name>
+    <message>
+        <source>System prompt scrubber</source>
+        <translation>系統提示詞清除器</translation>
+    </message>
+    <message>
+        <source>Catches the agent&apos;s own instructions leaking into its output; blocks, warns, filters or redacts.</source>
+        <translation>捕捉代理自身指令洩露到輸出中的情況；可攔截、警告、過濾或遮蔽。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>A LanguageModel object or a litellm model id string</source>
+        <translation>LanguageModel 物件或 litellm 模型 ID 字串</translation>
+    </message>
+    <message>
+        <source>Judge Preset</source>
+        <translation>判定器預設</translation>
+    </message>
+    <message>
+        <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <translation>本機伺服器上的現成判定器（model 為空時設定 model 和 api_base）</translation>
+    </message>
+    <message>
+        <source>Error Strategy</source>
+        <translation>出錯策略</translation>
+    </message>
+    <message>
+        <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <translation>判定器出錯時：不用它繼續（fail-open）或中止（fail-closed）</translation>
+    </message>
+    <message>
+        <source>Api Base</source>
+        <translation>API 位址</translation>
+    </message>
+    <message>
+        <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <translation>判定器所在的伺服器，用於本機 OpenAI 相容伺服器（http://localhost:11434/v1）</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>逾時</translation>
+    </message>
+    <message>
+        <source>Seconds the judge may take to answer</source>
+        <translation>判定器回答可用的秒數</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>臨界值</translation>
+    </message>
+    <message>
+        <source>Judge confidence needed (with a model)</source>
+        <translation>所需的判定信賴度（使用模型時）</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>指令</translation>
+    </message>
+    <message>
+        <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <translation>追加到判定器提示詞後的額外指令</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block, warn, filter (drop) or redact</source>
+        <translation>block、warn、filter（丟棄）或 redact</translation>
+    </message>
+    <message>
+        <source>Redaction Method</source>
+        <translation>遮蔽方式</translation>
+    </message>
+    <message>
+        <source>How leaks are hidden</source>
+        <translation>如何隱藏洩露內容</translation>
+    </message>
+    <message>
+        <source>Placeholder Text</source>
+        <translation>預留位置文字</translation>
+    </message>
+    <message>
+        <source>What replaces a leak (placeholder method)</source>
+        <translation>替換洩露內容的文字（placeholder 方式）</translation>
+    </message>
+    <message>
+        <source>Custom Patterns</source>
+        <translation>自訂模式</translation>
+    </message>
+    <message>
+        <source>Regular expressions that also count as leaks</source>
+        <translation>同樣算作洩露的正規表示式</translation>
+    </message>
+    <message>
+        <source>Min Overlap Words</source>
+        <translation>最少重疊詞數</translation>
+    </message>
+    <message>
+        <source>Consecutive shared words that make a leak</source>
+        <translation>構成洩露的連續相同詞數</translation>
+    </message>
+    <message>
+        <source>Include Detections</source>
+        <translation>包含偵測結果</translation>
+    </message>
+    <message>
+        <source>Put the leaked passages in the tripwire metadata</source>
+        <translation>把洩露的段落放入攔截中繼資料</translation>
+    </message>
+    <message>
+        <source>Carry Over</source>
+        <translation>跨塊保留</translation>
+    </message>
+    <message>
+        <source>Stream: characters held back for custom patterns</source>
+        <translation>串流：為自訂模式暫扣的字元數</translation>
+    </message>
+</context>
+<context>
+    <name>processor:token-limiter</name>
+    <message>
+        <source>Token Limiter</source>
+        <translation>詞元限制器</translation>
+    </message>
+    <message>
+        <source>Keeps the prompt within a token budget and caps the answer&apos;s tokens (truncate or abort).</source>
+        <translation>讓提示保持在詞元預算內，並限制回答的詞元數（截斷或中止）。</translation>
+    </message>
+    <message>
+        <source>Limit</source>
+        <translation>上限</translation>
+    </message>
+    <message>
+        <source>The token budget (prompt or answer).</source>
+        <translation>詞元預算（提示或回答）。</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Over the output limit: drop the rest (truncate) or end the run (abort).</source>
+        <translation>超出輸出上限時：丟棄其餘部分（truncate）或結束執行（abort）。</translation>
+    </message>
+    <message>
+        <source>Count Mode</source>
+        <translation>計數方式</translation>
+    </message>
+    <message>
+        <source>Count the whole answer so far (cumulative) or each chunk alone (part).</source>
+        <translation>累計計算到目前為止的整個回答（cumulative），或單獨計算每個資料塊（part）。</translation>
+    </message>
+    <message>
+        <source>Trim Mode</source>
+        <translation>裁剪方式</translation>
+    </message>
+    <message>
+        <source>Prompt trimming: skip what does not fit and keep looking (best-fit), stop at the first message that does not fit (contiguous), or remove only remembered history (memory-only).</source>
+        <translation>提示裁剪：跳過放不下的並繼續尋找（best-fit）、在第一條放不下的訊息處停止（contiguous），或只移除記憶中的歷史（memory-only）。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Model whose tokenizer counts tokens (e.g. gpt-4o); empty: the run&apos;s model.</source>
+        <translation>用其分詞器計算詞元的模型（如 gpt-4o）；為空：使用本次執行的模型。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:tool-call-filter</name>
+    <message>
+        <source>Tool Call Filter</source>
+        <translation>工具呼叫過濾器</translation>
+    </message>
+    <message>
+        <source>Leaves earlier tool calls and their results out of the prompt (history itself is untouched).</source>
+        <translation>把較早的工具呼叫及其結果排除在提示之外（歷史本身不變）。</translation>
+    </message>
+    <message>
+        <source>Exclude</source>
+        <translation>排除</translation>
+    </message>
+    <message>
+        <source>Tool names whose calls are filtered; empty or unset: every tool.</source>
+        <translation>要過濾其呼叫的工具名；為空或未設定：所有工具。</translation>
+    </message>
+    <message>
+        <source>Filter After Tool Steps</source>
+        <translation>保留最近工具步數</translation>
+    </message>
+    <message>
+        <source>Keep the tool calls of the last N tool steps (this call&apos;s included) and filter older ones; unset: filter only the history from before this call.</source>
+        <translation>保留最近 N 個工具步驟（含本次呼叫）的工具呼叫，過濾更早的；未設定：只過濾本次呼叫之前的歷史。</translation>
+    </message>
+    <message>
+        <source>Preserve Model Output</source>
+        <translation>保留模型輸出</translation>
+    </message>
+    <message>
+        <source>Replace a filtered call and result by the text &apos;&lt;tool&gt; result: &lt;output&gt;&apos;.</source>
+        <translation>把被過濾的呼叫和結果替換為文字「&lt;tool&gt; result: &lt;output&gt;」。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:unicode-normalizer</name>
+    <message>
+        <source>Unicode Normalizer</source>
+        <translation>Unicode 規範化</translation>
+    </message>
+    <message>
+        <source>NFKC-normalises input text, optionally strips invisible control characters, tidies whitespace.</source>
+        <translation>對輸入文字做 NFKC 規範化，可選去除不可見的控制字元，並整理空白。</translation>
+    </message>
+    <message>
+        <source>Strip Control Chars</source>
+        <translation>去除控制字元</translation>
+    </message>
+    <message>
+        <source>Remove control and invisible format characters (tab, line feed and carriage return stay).</source>
+        <translation>去除控制字元和不可見的格式字元（製表符、換行符和回車符保留）。</translation>
+    </message>
+    <message>
+        <source>Preserve Emojis</source>
+        <translation>保留表情符號</translation>
+    </message>
+    <message>
+        <source>When stripping, keep the zero-width joiners and variation selectors emoji sequences need.</source>
+        <translation>去除時保留表情符號序列所需的零寬連接符和變體選擇符。</translation>
+    </message>
+    <message>
+        <source>Collapse Whitespace</source>
+        <translation>合併空白</translation>
+    </message>
+    <message>
+        <source>Turn CRLF/CR into LF, collapse runs of line feeds to one and runs of spaces/tabs to one space.</source>
+        <translation>把 CRLF/CR 轉為 LF，將連續換行合併為一個，連續空格/製表符合併為一個空格。</translation>
+    </message>
+    <message>
+        <source>Trim</source>
+        <translation>去除首尾空白</translation>
+    </message>
+    <message>
+        <source>Remove leading and trailing whitespace.</source>
+        <translation>去除開頭和結尾的空白。</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,217 @@
+"""Sentences the runtime writes for people (tripwire reasons of the built-ins, local-server probe results), shown
+in the studio's language.
+
+``processors/`` writes English (it imports no Qt, and a reason is also a wire value that must not change with the
+reader's language). The studio recognises the built-ins' sentences by their shape and shows the translated
+sentence with the same values; anything it does not recognise (a plug-in's reason, a reason a user typed in an
+option) is shown as written. Values inside a sentence — processor ids, PII types, languages, numbers — stay
+as the runtime wrote them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from studio.i18n import current_language
+from studio.texts import QT_TRANSLATE_NOOP, translate
+
+__all__ = ["PATTERNS", "runtime_text"]
+
+_CONTEXT = "RuntimeText"
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """An English sentence shape (a regular expression with named groups) and its translatable template."""
+
+    regex: re.Pattern[str]
+    template: str
+
+
+def _pattern(regex: str, template: str) -> Pattern:
+    return Pattern(re.compile(regex, re.DOTALL), template)
+
+
+#: Most specific first: the first pattern that matches the whole text wins.
+PATTERNS: tuple[Pattern, ...] = (
+    # PIIDetector
+    _pattern(r"PII detected\. Types: (?P<types>.+)", QT_TRANSLATE_NOOP("RuntimeText", "PII detected. Types: {types}")),
+    # PromptInjectionDetector (the optional parts in any combination)
+    _pattern(
+        r"Prompt injection detected\. Types: (?P<types>.+?) \(in (?P<where>the result of tool '[^']*')\)"
+        r"\. Reason: (?P<reason>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Prompt injection detected. Types: {types} (in {where}). Reason: {reason}"),
+    ),
+    _pattern(
+        r"Prompt injection detected\. Types: (?P<types>.+?) \(in (?P<where>the result of tool '[^']*')\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Prompt injection detected. Types: {types} (in {where})"),
+    ),
+    _pattern(
+        r"Prompt injection detected\. Types: (?P<types>.+?)\. Reason: (?P<reason>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Prompt injection detected. Types: {types}. Reason: {reason}"),
+    ),
+    _pattern(
+        r"Prompt injection detected\. Types: (?P<types>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Prompt injection detected. Types: {types}"),
+    ),
+    _pattern(r"the result of tool '(?P<tool>[^']*)'", QT_TRANSLATE_NOOP("RuntimeText", "the result of tool '{tool}'")),
+    # SystemPromptScrubber
+    _pattern(
+        r"System prompt detected: (?P<kinds>.+)", QT_TRANSLATE_NOOP("RuntimeText", "System prompt detected: {kinds}")
+    ),
+    # TokenLimiter
+    _pattern(
+        r"Token limit of (?P<limit>\d+) exceeded \(current: (?P<current>\d+)\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Token limit of {limit} exceeded (current: {current})"),
+    ),
+    _pattern(
+        r"TokenLimiter: there are no messages to send",
+        QT_TRANSLATE_NOOP("RuntimeText", "TokenLimiter: there are no messages to send"),
+    ),
+    _pattern(
+        r"TokenLimiter: the system messages alone use (?P<used>\d+) tokens, over the limit of (?P<limit>\d+)",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText", "TokenLimiter: the system messages alone use {used} tokens, over the limit of {limit}"
+        ),
+    ),
+    _pattern(
+        r"TokenLimiter: no message fits in the limit of (?P<limit>\d+) tokens \((?P<used>\d+) used by system "
+        r"messages\)",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText",
+            "TokenLimiter: no message fits in the limit of {limit} tokens ({used} used by system messages)",
+        ),
+    ),
+    # ModerationProcessor
+    _pattern(
+        r"Content flagged for moderation\. Categories: (?P<categories>.+?)\. Reason: (?P<reason>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Content flagged for moderation. Categories: {categories}. Reason: {reason}"),
+    ),
+    _pattern(
+        r"Content flagged for moderation\. Categories: (?P<categories>.+?)\. Scores: (?P<scores>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Content flagged for moderation. Categories: {categories}. Scores: {scores}"),
+    ),
+    _pattern(
+        r"Content flagged for moderation\. Categories: (?P<categories>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Content flagged for moderation. Categories: {categories}"),
+    ),
+    # LanguageDetector
+    _pattern(
+        r"Non-target language detected: (?P<language>.+?) \((?P<code>[^,]+), confidence (?P<confidence>[\d.]+)\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Non-target language detected: {language} ({code}, confidence {confidence})"),
+    ),
+    # CostGuard
+    _pattern(
+        r"Cost budget of (?P<budget>\$[\d.]+) for this (?P<scope>\w+) is used up \(spent (?P<spent>\$[\d.]+)\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Cost budget of {budget} for this {scope} is used up (spent {spent})"),
+    ),
+    # StructuredOutput
+    _pattern(
+        r"Structured output failed: the structuring model failed: (?P<error>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Structured output failed: the structuring model failed: {error}"),
+    ),
+    _pattern(
+        r"The answer does not match the required JSON schema: (?P<problems>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "The answer does not match the required JSON schema: {problems}"),
+    ),
+    # RegexFilter
+    _pattern(
+        r"Regex filter: blocked (?P<context>\S+) matching patterns: (?P<names>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Regex filter: blocked {context} matching patterns: {names}"),
+    ),
+    _pattern(
+        r"Regex filter: matched patterns: (?P<names>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Regex filter: matched patterns: {names}"),
+    ),
+    # Judges (any judge-backed detector)
+    _pattern(
+        r"(?P<what>.+?) failed because the judge model call failed: (?P<error>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "{what} failed because the judge model call failed: {error}"),
+    ),
+    # The trace's summary of a message list before and after a call (processors.runner.describe_messages)
+    _pattern(
+        r"(?P<messages>\d+) messages, (?P<system>\d+) system; last: (?P<last>.*)",
+        QT_TRANSLATE_NOOP("RuntimeText", "{messages} messages, {system} system; last: {last}"),
+    ),
+    _pattern(
+        r"(?P<messages>\d+) messages, (?P<system>\d+) system",
+        QT_TRANSLATE_NOOP("RuntimeText", "{messages} messages, {system} system"),
+    ),
+    # A stream processor's summary for one step (processors.stream_chain)
+    _pattern(r"(?P<count>\d+) chunks", QT_TRANSLATE_NOOP("RuntimeText", "{count} chunks")),
+    _pattern(
+        r"(?P<changed>\d+) changed, (?P<held>\d+) held, (?P<dropped>\d+) dropped",
+        QT_TRANSLATE_NOOP("RuntimeText", "{changed} changed, {held} held, {dropped} dropped"),
+    ),
+    # Validation messages of options and settings (pydantic's wording; studio.design's for JSON kept as typed)
+    _pattern(r"Not valid JSON: (?P<error>.+)", QT_TRANSLATE_NOOP("RuntimeText", "Not valid JSON: {error}")),
+    _pattern(
+        r"Input should be greater than or equal to (?P<limit>\S+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Input should be greater than or equal to {limit}"),
+    ),
+    _pattern(
+        r"Input should be greater than (?P<limit>\S+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Input should be greater than {limit}"),
+    ),
+    _pattern(
+        r"Input should be less than or equal to (?P<limit>\S+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Input should be less than or equal to {limit}"),
+    ),
+    _pattern(
+        r"Input should be less than (?P<limit>\S+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Input should be less than {limit}"),
+    ),
+    _pattern(r"Input should be a valid integer.*", QT_TRANSLATE_NOOP("RuntimeText", "Input should be a whole number")),
+    _pattern(r"Input should be a valid number.*", QT_TRANSLATE_NOOP("RuntimeText", "Input should be a number")),
+    _pattern(r"Input should be a valid boolean.*", QT_TRANSLATE_NOOP("RuntimeText", "Input should be true or false")),
+    _pattern(r"Input should be a valid string", QT_TRANSLATE_NOOP("RuntimeText", "Input should be text")),
+    _pattern(r"Input should be a valid list", QT_TRANSLATE_NOOP("RuntimeText", "Input should be a list")),
+    _pattern(
+        r"Input should be a valid dictionary.*", QT_TRANSLATE_NOOP("RuntimeText", "Input should be a JSON object")
+    ),
+    _pattern(r"Input should be (?P<choices>'.*)", QT_TRANSLATE_NOOP("RuntimeText", "Input should be {choices}")),
+    _pattern(r"Field required", QT_TRANSLATE_NOOP("RuntimeText", "Field required")),
+    _pattern(r"Extra inputs are not permitted", QT_TRANSLATE_NOOP("RuntimeText", "Not an option of this processor")),
+    _pattern(
+        r"List should have at least (?P<count>\d+) items? after validation, not \d+",
+        QT_TRANSLATE_NOOP("RuntimeText", "List should have at least {count} item(s)"),
+    ),
+    _pattern(
+        r"String should have at least (?P<count>\d+) characters?",
+        QT_TRANSLATE_NOOP("RuntimeText", "Text should have at least {count} character(s)"),
+    ),
+    # The local model server probe (Settings → Find local servers)
+    _pattern(
+        r"(?P<server>.+?) \(port (?P<port>\d+)\): not running",
+        QT_TRANSLATE_NOOP("RuntimeText", "{server} (port {port}): not running"),
+    ),
+    _pattern(
+        r"(?P<server>.+?) \(port (?P<port>\d+)\): no answer within (?P<time>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "{server} (port {port}): no answer within {time}"),
+    ),
+)
+
+#: Groups whose value is itself a sentence of the runtime (translated in turn).
+_NESTED = frozenset({"where"})
+
+
+def runtime_text(text: str) -> str:
+    """``text`` in the studio's language when it is a sentence the runtime's built-ins write, else unchanged (in
+    English always unchanged: the templates' English is the translators' source, not a rewording of the runtime)."""
+    if current_language() == "en":
+        return text
+    for pattern in PATTERNS:
+        found = pattern.regex.fullmatch(text)
+        if found is None:
+            continue
+        values = {name: runtime_text(value) if name in _NESTED else value for name, value in found.groupdict().items()}
+        if "choices" in values:  # 'block', 'warn' or 'redact': the words between the values are the reader's
+            values["choices"] = values["choices"].replace("' or '", "'" + translate("RuntimeText", " or ") + "'")
+        count = int(values["count"]) if str(values.get("count", "")).isdigit() else -1
+        translated = translate(_CONTEXT, pattern.template, None, count)  # English reads "1 item", "2 items"
+        try:
+            return translated.format(**values)
+        except (KeyError, IndexError, ValueError):  # a broken translation must not hide the reason
+            return pattern.template.format(**values)
+    return text
