@@ -2237,8 +2237,8 @@
         <translation>数据块窗口</translation>
     </message>
     <message>
-        <source>Stream: earlier text parts checked with each one</source>
-        <translation>流式：每次检查时连同之前的文本部分一起检查</translation>
+        <source>Stream, with a judge: earlier text parts judged with each one</source>
+        <translation>流式（使用评判模型时）：每次评判时连同之前的文本部分一起评判</translation>
     </message>
     <message>
         <source>Last Message Only</source>

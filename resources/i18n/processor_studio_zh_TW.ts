@@ -2237,8 +2237,8 @@
         <translation>資料塊視窗</translation>
     </message>
     <message>
-        <source>Stream: earlier text parts checked with each one</source>
-        <translation>串流：每次檢查時連同之前的文字部分一起檢查</translation>
+        <source>Stream, with a judge: earlier text parts judged with each one</source>
+        <translation>串流（使用評判模型時）：每次評判時連同之前的文字部分一起評判</translation>
     </message>
     <message>
         <source>Last Message Only</source>
