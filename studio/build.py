@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from processors.builtin.registry import Catalogue
     from processors.memory.base import Memory
     from processors.models.base import LanguageModel
+    from processors.models.replay import Recording
 
 from studio.design import (
     _LANE_TITLES,
@@ -265,6 +266,9 @@ def build_agent(
     on_violation: Callable[[str, Violation], None] | None = None,
     tool_folder: Path | None = None,
     reuse: dict[tuple[str, ...], Any] | None = None,
+    recording: Recording | None = None,
+    model: LanguageModel | None = None,
+    wrap_tools: Callable[[list[Tool]], Any] | None = None,
 ) -> Agent:
     """The runtime :class:`processors.Agent` for ``design``; raises :class:`DesignError` for what cannot be built.
 
@@ -274,6 +278,10 @@ def build_agent(
     maps them back to chain entries. ``catalogue`` is a
     :class:`processors.builtin.registry.Catalogue`; the studio's own (built-ins, plug-ins and the user's processors
     folder) unless another is given.
+
+    With ``recording``, the model and the tools record into it what they said, below every processor (the studio
+    keeps it with the run, to replay it later). ``model`` replaces the design's model and ``wrap_tools`` the
+    design's tools (a replay: :class:`~processors.models.replay.ReplayModel` and ``replay_tools``).
     """
     from processors import Agent
 
@@ -287,8 +295,15 @@ def build_agent(
         for built in chains.values():
             for item in built:
                 _listen(item.processor, on_violation)
-    model = build_model(design.model, api_key=api_key)
-    tools = resolve_tools(design.tools, tool_folder=tool_folder)
+    if model is None:
+        model = build_model(design.model, api_key=api_key)
+    tools: Any = resolve_tools(design.tools, tool_folder=tool_folder)
+    if recording is not None:
+        from processors.models.replay import RecordingModel, record_tools
+
+        model, tools = RecordingModel(model, recording), record_tools(tools, recording)
+    if wrap_tools is not None:
+        tools = wrap_tools(list(tools.values()) if isinstance(tools, dict) else tools)
     return Agent(
         id=design.id,
         name=design.name,

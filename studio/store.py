@@ -29,9 +29,10 @@ from processors.memory.migrate import OpenReport
 from processors.memory.records import ThreadRecord, utcnow
 from processors.memory.schema import UnreadableJSON, threads
 from processors.memory.sql import SqlMemory
+from processors.models.replay import FORMAT_VERSION, Recording
 from processors.tracing import TraceEvent
 from studio.migrations import STUDIO_MIGRATIONS
-from studio.store_schema import designs, runs, trace_events, violations
+from studio.store_schema import designs, run_recordings, runs, trace_events, violations
 
 
 class RunNotFoundError(StoreError, LookupError):
@@ -260,6 +261,54 @@ class Store:
             run_id=run_id, processor_id=processor_id, message=message, detail=detail, created_at=utcnow()
         )
         await self.memory.run_sync(lambda c: c.execute(statement), write=True)
+
+    async def save_recording(self, run_id: str, recording: Recording | bytes) -> int:
+        """Keep a run's recording (replacing any); returns its size in bytes. Compressed on the store's worker
+        thread, so a 10,000-chunk recording costs the UI nothing. A recording never holds a key
+        (:mod:`processors.models.replay`)."""
+
+        def work(connection: Connection) -> int:
+            if isinstance(recording, Recording):
+                data, chunks = recording.to_bytes(), recording.chunk_count
+            else:
+                data, chunks = recording, Recording.from_bytes(recording).chunk_count
+            connection.execute(sa.delete(run_recordings).where(run_recordings.c.run_id == run_id))
+            connection.execute(
+                sa.insert(run_recordings).values(run_id=run_id, format=FORMAT_VERSION, chunk_count=chunks, data=data)
+            )
+            return len(data)
+
+        return await self.memory.run_sync(work, write=True)
+
+    async def recording_bytes(self, run_id: str) -> bytes | None:
+        """The run's recording as stored (``Recording.to_bytes()``), or None when the run has none."""
+        query = sa.select(run_recordings.c.data).where(run_recordings.c.run_id == run_id)
+
+        def work(connection: Connection) -> bytes | None:
+            value = connection.execute(query).scalar_one_or_none()
+            return None if value is None else bytes(value)
+
+        return await self.memory.run_sync(work)
+
+    async def get_recording(self, run_id: str) -> Recording | None:
+        """The run's recording, or None when it has none. Raises ``ValueError`` when the stored one is unreadable."""
+
+        def work(connection: Connection) -> Recording | None:
+            value = connection.execute(
+                sa.select(run_recordings.c.data).where(run_recordings.c.run_id == run_id)
+            ).scalar_one_or_none()
+            return None if value is None else Recording.from_bytes(bytes(value))
+
+        return await self.memory.run_sync(work)
+
+    async def recorded_runs(self, thread_id: str) -> set[str]:
+        """The ids of the thread's runs that have a recording (they can be replayed)."""
+        query = (
+            sa.select(run_recordings.c.run_id)
+            .join(runs, runs.c.id == run_recordings.c.run_id)
+            .where(runs.c.thread_id == thread_id)
+        )
+        return await self.memory.run_sync(lambda c: {str(row[0]) for row in c.execute(query)})
 
     # ----------------------------------------------------------------------------------------- history
     async def get_run(self, run_id: str) -> RunRecord | None:

@@ -1,4 +1,4 @@
-"""The studio's tables (designs, runs, their trace events and violations), beside the runtime's threads.
+"""The studio's tables (designs, runs, their trace events, violations and recordings), beside the runtime's threads.
 
 They have their own ``MetaData``; runs reference the runtime's ``threads`` table by its column object (a thread
 deleted deletes its runs). The runtime knows nothing of them: their history is the studio's own migrations
@@ -78,5 +78,15 @@ violations = sa.Table(
     sa.Index("ix_violations_run_id_seq", "run_id", "seq"),
 )
 
+#: A run's :class:`~processors.models.replay.Recording` (``Recording.to_bytes()``: compressed JSON, never a key).
+run_recordings = sa.Table(
+    "run_recordings",
+    metadata,
+    sa.Column("run_id", sa.String(255), sa.ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("format", sa.Integer, nullable=False),
+    sa.Column("chunk_count", sa.Integer, nullable=False),
+    sa.Column("data", sa.LargeBinary, nullable=False),
+)
 
-__all__ = ["designs", "metadata", "runs", "trace_events", "violations"]
+
+__all__ = ["designs", "metadata", "run_recordings", "runs", "trace_events", "violations"]

@@ -34,6 +34,7 @@ from PySide6.QtCore import QObject, Signal
 from processors.agent import Agent
 from processors.loop.stream import AgentStream
 from processors.messages import new_id
+from processors.models.replay import Recording
 from processors.result import GenerateResult
 from processors.tracing import TraceEvent
 from processors.tripwire import Violation
@@ -74,6 +75,8 @@ class _Run:
     design_json: str | None = None
     resource_id: str | None = None
     input_text: str | None = None
+    #: What the model and tools said (the agent was built to record into it); saved with the run when it ends.
+    recording: Recording | None = None
     task: asyncio.Task[None] | None = None
     #: While the run streams, ``stop()`` cancels the task; afterwards (saving, reporting) it has nothing to stop.
     cancellable: bool = False
@@ -127,8 +130,12 @@ class RunController(QObject):
         resource_id: str | None = None,
         design_id: str | None = None,
         design_json: str | None = None,
+        recording: Recording | None = None,
     ) -> str:
         """Start a run of ``agent`` on ``text`` as a task of the running loop; returns its run id at once.
+
+        ``recording`` is the one ``agent`` records into (``build_agent(recording=...)``); the store keeps it with
+        the run when the run ends, however it ends.
 
         Signals follow from the task (``run_started`` first). Raises :class:`RuntimeError` if a run is in progress
         or no asyncio loop is running.
@@ -145,6 +152,7 @@ class RunController(QObject):
             run = _Run(stream.run_id, thread_id, stream)
         run.model, run.design_id, run.design_json, run.resource_id = model, design_id, design_json, resource_id
         run.input_text = text if isinstance(text, str) else None
+        run.recording = recording
         self._run = run
         run.task = loop.create_task(self._drive(run), name=f"run {run.run_id}")
         run.task.add_done_callback(self._task_done)
@@ -297,6 +305,9 @@ class RunController(QObject):
         for processor_id, violation in run.violations:
             await self._save("add_violation", run.run_id, processor_id, violation.message, violation.detail)
         run.violations = []
+        if run.recording is not None and run.recording.steps:
+            recording, run.recording = run.recording, None
+            await self._save("save_recording", run.run_id, recording)
 
     def _alive(self) -> bool:
         """False once the C++ object is gone (the window closed while a run was in flight)."""

@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from processors.memory.queries import is_unreadable
+from processors.models.replay import Recording
 from processors.result import GenerateResult
 from studio import i18n
 from studio.build import build_agent
@@ -221,6 +222,7 @@ class Workspace(QObject):
         if missing:
             self._refuse(text, missing)
             return None
+        recording = Recording()  # every run keeps what the model and tools said, to be replayed later
         try:
             agent = build_agent(
                 design,
@@ -229,6 +231,7 @@ class Workspace(QObject):
                 memory=self.store.memory,
                 on_violation=self.runs.record_violation,
                 reuse=self._processors,
+                recording=recording,
             )
         except DesignError as error:
             self._refuse(
@@ -238,8 +241,9 @@ class Workspace(QObject):
             )
             return None
         run_id = self.runs.start(
-            agent, text, thread_id=self.thread_id, design_id=design.id, design_json=design.to_json()
-        )
+            agent, text, thread_id=self.thread_id, design_id=design.id, design_json=design.to_json(),
+            recording=recording,
+        )  # fmt: skip
         self.chat.add_user_message(text, run_id=run_id)
         if grant is not None and grant.withheld and not self._was_declined(grant):
             self.chat.add_error(self._withheld_notice(grant, running=True), run_id=run_id)
