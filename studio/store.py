@@ -29,9 +29,11 @@ from processors.memory.migrate import OpenReport
 from processors.memory.records import ThreadRecord, utcnow
 from processors.memory.schema import UnreadableJSON, threads
 from processors.memory.sql import SqlMemory
+from processors.memory.transfer import ImportProgress
 from processors.models.replay import FORMAT_VERSION, Recording
 from processors.tracing import TraceEvent
 from studio.migrations import STUDIO_MIGRATIONS
+from studio.run_transfer import export_runs, import_runs, runs_extension
 from studio.store_schema import designs, run_recordings, runs, trace_events, violations
 
 
@@ -309,6 +311,22 @@ class Store:
             .where(runs.c.thread_id == thread_id)
         )
         return await self.memory.run_sync(lambda c: {str(row[0]) for row in c.execute(query)})
+
+    # ----------------------------------------------------------------------------------------- thread files
+    async def export_thread(self, thread_id: str) -> dict[str, Any]:
+        """The runtime's thread export, with the studio's runs (trace, violations, recordings) in its
+        ``extensions`` (:mod:`studio.run_transfer`)."""
+        document = await self.memory.export_thread(thread_id)
+        exported = await self.memory.run_sync(lambda connection: export_runs(connection, thread_id))
+        if exported:
+            document["extensions"] = runs_extension(exported)
+        return document
+
+    async def import_thread(
+        self, data: Mapping[str, Any] | str | bytes, *, progress: ImportProgress | None = None
+    ) -> str:
+        """Import a thread export with its studio runs, in one transaction: any problem writes nothing."""
+        return await self.memory.import_thread(data, progress=progress, extensions=import_runs)
 
     # ----------------------------------------------------------------------------------------- history
     async def get_run(self, run_id: str) -> RunRecord | None:

@@ -39,7 +39,7 @@ from processors.memory.records import ThreadRecord, utcnow
 from processors.memory.schema import messages as messages_table
 from processors.memory.schema import threads as threads_table
 from processors.memory.scrub import scrub_parameters
-from processors.memory.transfer import ImportProgress, export_document, parse_import
+from processors.memory.transfer import ImportProgress, ThreadExport, export_document, parse_import
 from processors.memory.worker import Worker
 from processors.messages import Message, new_id
 from processors.messages.surrogates import scrub_json
@@ -286,7 +286,11 @@ class SqlMemory:
         return await self.run_sync(work)
 
     async def import_thread(
-        self, data: Mapping[str, Any] | str | bytes, *, progress: ImportProgress | None = None
+        self,
+        data: Mapping[str, Any] | str | bytes,
+        *,
+        progress: ImportProgress | None = None,
+        extensions: Callable[[Connection, ThreadExport], object] | None = None,
     ) -> str:
         """Store an exported thread; returns its id. Validated whole first: on any problem, nothing is written.
 
@@ -294,7 +298,10 @@ class SqlMemory:
         id or a message id is already stored. Parsing and checking run on the store's worker thread too (a big
         export takes seconds); ``progress(phase, done, total)`` is called there as they advance (see
         :data:`~processors.memory.transfer.ImportProgress`), and an exception it raises stops the import with
-        nothing written.
+        nothing written. ``extensions(connection, document)`` runs in the same transaction once the thread and its
+        messages are written: a program that keeps its own tables beside the threads (the studio's runs) stores
+        ``document.extensions`` there; an exception it raises (a :class:`ThreadImportError` naming the problem)
+        writes nothing at all.
         """
         report = progress or (lambda _phase, _done, _total: None)
         document = await self._submit(functools.partial(parse_import, data, progress=report))
@@ -318,6 +325,8 @@ class SqlMemory:
                     sa.insert(messages_table), [queries.message_row(m, thread.id, m.resource_id) for m in batch]
                 )
                 report("writing", start + len(batch), total)
+            if extensions is not None:
+                extensions(connection, document)
             return thread.id
 
         return await self.run_sync(work, write=True)

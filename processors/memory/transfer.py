@@ -60,6 +60,9 @@ class ThreadExport(BaseModel):
     version: Literal[1]
     thread: ThreadRecord
     messages: list[Message]
+    #: What other programs keep with the thread (``{"their-name": ...}``, e.g. a studio's runs and recordings):
+    #: carried through an import as it is; the runtime neither reads nor writes it.
+    extensions: dict[str, Any] = {}
 
 
 class _Envelope(BaseModel):
@@ -70,6 +73,7 @@ class _Envelope(BaseModel):
     version: Literal[1]
     thread: ThreadRecord
     messages: list[Any]
+    extensions: dict[str, Any] = {}
 
 
 def export_document(thread: ThreadRecord, messages: Iterable[Message]) -> dict[str, Any]:
@@ -148,9 +152,11 @@ def parse_import(data: Mapping[str, Any] | str | bytes, *, progress: ImportProgr
     envelope = {key: ([] if key == "messages" and isinstance(value, list) else value) for key, value in data.items()}
     problems += _limit_problems(envelope, (), 0)
     thread: ThreadRecord | None = None
+    extensions: dict[str, Any] = {}
     if not problems:
         try:
-            thread = _Envelope.model_validate(scrub_json(envelope)).thread
+            parsed = _Envelope.model_validate(scrub_json(envelope))
+            thread, extensions = parsed.thread, parsed.extensions
         except ValidationError as error:
             problems += _validation_problems(error, ())
     if thread is not None:
@@ -159,7 +165,7 @@ def parse_import(data: Mapping[str, Any] | str | bytes, *, progress: ImportProgr
     if problems:
         raise ThreadImportError(problems[:MAX_PROBLEMS])
     assert thread is not None
-    return ThreadExport.model_construct(version=1, thread=thread, messages=messages)
+    return ThreadExport.model_construct(version=1, thread=thread, messages=messages, extensions=extensions)
 
 
 def _check_messages(

@@ -45,7 +45,8 @@ class ImportStopped(Exception):
 
 
 class ThreadImportController(QObject):
-    """Runs one thread import at a time for a store's ``memory`` (a :class:`~processors.memory.SqlMemory`)."""
+    """Runs one thread import at a time into a store (the studio's :class:`~studio.store.Store`, whose import keeps the
+    runs too, or a :class:`~processors.memory.SqlMemory`)."""
 
     #: An import of the file (its name) began.
     import_started = Signal(str)

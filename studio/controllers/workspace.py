@@ -73,7 +73,7 @@ class Workspace(QObject):
         self.threads_model = ThreadListModel(self)
         self.threads = ThreadsController(store, self.threads_model, parent=self)
         #: Thread imports, off the UI thread with progress (the window shows it).
-        self.imports = ThreadImportController(store.memory, parent=self)
+        self.imports = ThreadImportController(store, parent=self)
         self.thread_id: str | None = None
         #: Processor instances kept between runs while their chain entry is unchanged (caches, ledgers).
         self._processors: dict[tuple[str, ...], Any] = {}
@@ -436,7 +436,7 @@ class Workspace(QObject):
             self.status_message.emit(translate("Workspace", "No thread is open."))
             return
         try:
-            data = await self.store.memory.export_thread(self.thread_id)
+            data = await self.store.export_thread(self.thread_id)
             text = json.dumps(data, indent=2, ensure_ascii=False)
             await asyncio.to_thread(write_text_atomic, path, text)
         except (OSError, UnicodeError, ValueError) as error:
