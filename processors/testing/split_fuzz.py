@@ -90,25 +90,38 @@ async def fuzz_splits(
     instructions: str = "",
     seed: int = 0,
     random_cuts: int = 12,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[SplitFinding]:
     """Stream ``reply`` cut many ways through each processor alone; return every processor that changed with the
     cut (with the smallest cut that shows it). ``instructions`` are the agent's (a system-prompt scrubber needs
-    them). See the module docstring."""
+    them). ``progress(done, total)`` hears each cut tried (a processor found split-sensitive skips its remaining
+    cuts); an exception it raises stops the fuzzing (a UI's Cancel). See the module docstring."""
     text = reply_text(reply) if isinstance(reply, Recording) else reply
     findings: list[SplitFinding] = []
-    for index, sample in enumerate(processors()):
+    samples = list(processors())
+    ways = cuts(text, seed=seed, random_cuts=random_cuts)
+    total, done = len(samples) * len(ways), 0
+    report = progress or (lambda _done, _total: None)
+    report(0, total)
+    for index, sample in enumerate(samples):
         processor_id = str(getattr(sample, "id", type(sample).__name__))
 
         def one(index: int = index) -> list[Any]:
             return [processors()[index]]
 
         baseline = await _outcome(one, [text], prompt, instructions)
-        for cut in cuts(text, seed=seed, random_cuts=random_cuts)[1:]:
+        done += 1
+        report(done, total)
+        for cut in ways[1:]:
             outcome = await _outcome(one, cut, prompt, instructions)
+            done += 1
+            report(done, total)
             if outcome != baseline:
                 smallest, changed = await _shrink(one, cut, baseline, outcome, prompt, instructions)
                 findings.append(SplitFinding(processor_id, tuple(smallest), baseline, changed))
                 break
+        done = (index + 1) * len(ways)
+        report(done, total)
     return findings
 
 

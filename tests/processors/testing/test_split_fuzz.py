@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from processors import Processor, ProcessOutputStreamArgs
 from processors.builtin.moderation import ModerationProcessor
 from processors.builtin.pii_detector import PIIDetector
@@ -89,3 +91,26 @@ async def test_the_offline_moderation_filter_does_not_depend_on_the_cut() -> Non
         lambda: [ModerationProcessor(strategy="filter")], "Fine. I will kill you tomorrow. Bye.", random_cuts=6
     )
     assert findings == []
+
+
+async def test_progress_counts_every_cut_up_to_the_total_and_an_exception_from_it_stops_the_fuzzing() -> None:
+    text = "The secret word"
+    heard: list[tuple[int, int]] = []
+    await fuzz_splits(lambda: [PIIDetector()], text, progress=lambda done, total: heard.append((done, total)))
+    total = len(cuts(text))
+    assert heard[0] == (0, total) and heard[-1] == (total, total)
+    assert [done for done, _ in heard] == sorted(done for done, _ in heard)
+
+    class Stop(Exception):
+        pass
+
+    seen: list[int] = []
+
+    def stop_at_three(done: int, _total: int) -> None:
+        seen.append(done)
+        if done == 3:
+            raise Stop
+
+    with pytest.raises(Stop):
+        await fuzz_splits(lambda: [PIIDetector(), ChunkByChunk()], text, progress=stop_at_three)
+    assert seen[-1] == 3

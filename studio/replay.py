@@ -1,0 +1,266 @@
+"""Replay a past run through a chain, and compare two replays: the studio's "hold the model still, move the chain".
+
+A run's recording (:mod:`processors.models.replay`) holds what the model streamed and the tools returned, below every
+processor. :func:`replay_run` builds an agent from a design with a :class:`~processors.models.replay.ReplayModel`
+and the tools' recorded results — no model call, no network — and runs the run's message again on top of the
+thread's history as it was before the run. :func:`compare` lines up two replays (the design the run was made with,
+which gives back the original run chunk for chunk, and the chain as it is now): final text, tripwire, what each
+processor did, the chunks it changed or dropped, tool calls whose arguments changed, and where the conversation
+diverged. Pure Python, no Qt: the studio's replay controller runs it, and its view only shows a
+:class:`ReplayComparison`.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal
+
+from processors.chunks import Chunk
+from processors.memory.base import InMemoryMemory
+from processors.messages import Message
+from processors.models.base import LanguageModel
+from processors.models.replay import Divergence, Recording, ReplayModel, replay_tools
+from processors.tracing import TraceEvent
+from studio.build import build_agent
+from studio.design import AgentDesign
+
+#: How a replay meets a step whose request no longer matches the recording: note it and replay the recorded answer
+#: anyway, stop there, or ask the live model from there on.
+DivergencePolicy = Literal["continue", "raise", "live"]
+
+#: The worst of a processor's outcomes decides its row's word (an abort matters more than a change).
+SEVERITY = ("passed", "changed", "dropped", "raised", "aborted")
+
+#: A run's own message was saved a moment after the run started (the run is stored first).
+OWN_MESSAGE_WINDOW = timedelta(seconds=2)
+
+
+@dataclass
+class ReplaySource:
+    """What a replay needs from a past run: its message, the thread before it, its recording, its design."""
+
+    run_id: str
+    input_text: str
+    recording: bytes
+    history: list[Message] = field(default_factory=list)
+    #: The design as the run was made (``None`` when the store has none: the current one stands in).
+    design: AgentDesign | None = None
+
+
+@dataclass
+class ProcessorActivity:
+    """What one processor did in a replay: its outcomes by hook call, and the chunks it changed or dropped."""
+
+    processor_id: str
+    outcomes: Counter[str] = field(default_factory=Counter)
+    chunks_changed: int = 0
+    chunks_dropped: int = 0
+    detail: str | None = None
+
+    @property
+    def worst(self) -> str:
+        return max(self.outcomes, key=SEVERITY.index, default="absent")
+
+    def summary(self) -> str:
+        """``"aborted: secret in input"``, ``"changed (3 chunks changed)"``, ``"passed"``."""
+        parts = []
+        if self.chunks_changed:
+            parts.append(f"{self.chunks_changed} chunk{'s' if self.chunks_changed != 1 else ''} changed")
+        if self.chunks_dropped:
+            parts.append(f"{self.chunks_dropped} chunk{'s' if self.chunks_dropped != 1 else ''} dropped")
+        word = self.worst
+        if self.detail and word in ("aborted", "raised"):
+            word = f"{word}: {self.detail}"
+        return f"{word} ({', '.join(parts)})" if parts else word
+
+
+@dataclass
+class ReplayOutcome:
+    """One replay's result: the text, the tripwire, the chunks, each processor's activity, and what diverged."""
+
+    text: str
+    finish_reason: str
+    #: ``(processor id, reason)`` when a tripwire ended the run.
+    tripwire: tuple[str, str] | None
+    error: str | None
+    chunks: list[Chunk]
+    trace: list[TraceEvent]
+    divergences: list[Divergence]
+    #: ``(tool, recorded arguments, arguments now)`` for tool calls whose arguments changed.
+    changed_tool_calls: list[tuple[str, Any, Any]]
+
+    @property
+    def processors(self) -> dict[str, ProcessorActivity]:
+        found: dict[str, ProcessorActivity] = {}
+        for event in self.trace:
+            activity = found.setdefault(event.processor_id, ProcessorActivity(event.processor_id))
+            activity.outcomes[event.outcome] += 1
+            stats = event.chunk_stats or {}
+            activity.chunks_changed += int(stats.get("changed", 0))
+            activity.chunks_dropped += int(stats.get("dropped", 0))
+            if event.outcome in ("aborted", "raised") and event.detail:
+                activity.detail = event.detail
+        return found
+
+    @property
+    def diverged_at(self) -> int | None:
+        """The first step (from 1) whose request no longer matched the recording, or None."""
+        return self.divergences[0].step + 1 if self.divergences else None
+
+
+@dataclass(frozen=True)
+class ProcessorRow:
+    processor_id: str
+    before: str
+    after: str
+
+    @property
+    def differs(self) -> bool:
+        return self.before != self.after
+
+
+@dataclass
+class ReplayComparison:
+    """Two replays of one run side by side: the original chain's and the current chain's."""
+
+    original: ReplayOutcome
+    current: ReplayOutcome
+
+    @property
+    def text_differs(self) -> bool:
+        return self.original.text != self.current.text
+
+    @property
+    def tripwire_differs(self) -> bool:
+        return self.original.tripwire != self.current.tripwire
+
+    @property
+    def processor_rows(self) -> list[ProcessorRow]:
+        """Every processor of either replay, in order of first appearance, with its summary on each side."""
+        before, after = self.original.processors, self.current.processors
+        names = list(dict.fromkeys([*before, *after]))
+        return [
+            ProcessorRow(
+                name,
+                before[name].summary() if name in before else "not in the chain",
+                after[name].summary() if name in after else "not in the chain",
+            )
+            for name in names
+        ]
+
+    def text_spans(self) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
+        """Both texts as ``(piece, differs)`` spans, word by word, for highlighting what changed."""
+        a, b = _words(self.original.text), _words(self.current.text)
+        left: list[tuple[str, bool]] = []
+        right: list[tuple[str, bool]] = []
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+            same = tag == "equal"
+            if i2 > i1:
+                left.append(("".join(a[i1:i2]), not same))
+            if j2 > j1:
+                right.append(("".join(b[j1:j2]), not same))
+        return left, right
+
+    @property
+    def identical(self) -> bool:
+        return not (
+            self.text_differs or self.tripwire_differs or any(row.differs for row in self.processor_rows)
+        )
+
+
+def _words(text: str) -> list[str]:
+    """Words with their trailing space, so joining the pieces gives the text back."""
+    pieces: list[str] = []
+    current = ""
+    for char in text:
+        if char.isspace() and current and not current[-1].isspace():
+            current += char
+            continue
+        if not char.isspace() and current and current[-1].isspace():
+            pieces.append(current)
+            current = ""
+        current += char
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+# --------------------------------------------------------------------------------------------- running
+class _Collector:
+    """The replay's tracer: keeps every trace event."""
+
+    def __init__(self) -> None:
+        self.events: list[TraceEvent] = []
+
+    def on_trace_event(self, event: TraceEvent) -> None:
+        self.events.append(event)
+
+
+async def replay_run(
+    design: AgentDesign,
+    source: ReplaySource,
+    *,
+    catalogue: Any = None,
+    on_divergence: DivergencePolicy = "continue",
+    fallback: LanguageModel | None = None,
+) -> ReplayOutcome:
+    """Run ``source``'s message through ``design``'s chain with the recorded model and tools (no network unless
+    ``on_divergence="live"`` hands the diverged steps to ``fallback``). The thread itself is never written: the
+    replay remembers the history in memory of its own."""
+    recording = Recording.from_bytes(source.recording)
+    model = ReplayModel(recording, on_divergence=on_divergence, fallback=fallback)
+    memory = InMemoryMemory()
+    thread_id = "replay"
+    if source.history:
+        memory.threads[thread_id] = [message.model_copy(deep=True) for message in source.history]
+    agent = build_agent(
+        design, catalogue=catalogue, memory=memory, model=model,
+        wrap_tools=lambda tools: replay_tools(tools, recording),
+    )  # fmt: skip
+    tracer = _Collector()
+    stream = agent.stream(source.input_text, thread_id=thread_id, tracers=[tracer])
+    chunks = [chunk async for chunk in stream]
+    result = await stream.result()
+    tripwire = result.tripwire
+    return ReplayOutcome(
+        text=result.text,
+        finish_reason=result.finish_reason,
+        tripwire=(tripwire.processor_id or "", tripwire.reason) if tripwire is not None else None,
+        error=str(result.error) if result.error else None,
+        chunks=chunks,
+        trace=tracer.events,
+        divergences=list(model.divergences),
+        changed_tool_calls=list(recording.changed_tool_calls),
+    )
+
+
+def history_before(messages: Sequence[Message], started_at: datetime, input_text: str | None) -> list[Message]:
+    """The thread's messages before a run: up to the run's own user message (saved just after the run started)."""
+    start = _aware(started_at) - OWN_MESSAGE_WINDOW
+    for index, message in enumerate(messages):
+        created = _aware(message.created_at)
+        if created >= start and message.role == "user" and (input_text is None or message.text == input_text):
+            return list(messages[:index])
+        if created > _aware(started_at) + OWN_MESSAGE_WINDOW:
+            return list(messages[:index])
+    return list(messages)
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+__all__ = [
+    "DivergencePolicy",
+    "ProcessorActivity",
+    "ProcessorRow",
+    "ReplayComparison",
+    "ReplayOutcome",
+    "ReplaySource",
+    "history_before",
+    "replay_run",
+]
