@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from processors.chunks import Chunk
+from processors.chunks import AnyChunk
 from processors.memory.base import InMemoryMemory
 from processors.messages import Message
 from processors.models.base import LanguageModel
@@ -87,7 +87,7 @@ class ReplayOutcome:
     #: ``(processor id, reason)`` when a tripwire ended the run.
     tripwire: tuple[str, str] | None
     error: str | None
-    chunks: list[Chunk]
+    chunks: list[AnyChunk]
     trace: list[TraceEvent]
     divergences: list[Divergence]
     #: ``(tool, recorded arguments, arguments now)`` for tool calls whose arguments changed.
@@ -167,9 +167,7 @@ class ReplayComparison:
 
     @property
     def identical(self) -> bool:
-        return not (
-            self.text_differs or self.tripwire_differs or any(row.differs for row in self.processor_rows)
-        )
+        return not (self.text_differs or self.tripwire_differs or any(row.differs for row in self.processor_rows))
 
 
 def _words(text: str) -> list[str]:

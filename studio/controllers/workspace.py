@@ -17,11 +17,13 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from processors.memory.queries import is_unreadable
+from processors.models.base import LanguageModel
 from processors.models.replay import Recording
 from processors.result import GenerateResult
 from studio import i18n
-from studio.build import build_agent
+from studio.build import build_agent, build_model
 from studio.controllers.import_controller import ThreadImportController
+from studio.controllers.replay_controller import ReplayController
 from studio.controllers.run_controller import RunController
 from studio.controllers.threads_controller import ThreadsController
 from studio.design import AgentDesign, DesignError, load_design, save_design
@@ -35,6 +37,7 @@ from studio.models.chat_model import ChatModel
 from studio.models.design_document import DesignDocument
 from studio.models.threads_model import ThreadListModel
 from studio.models.trace_data import RunHistory
+from studio.regression_export import regression_test
 from studio.sample import sample_design
 from studio.secrets import NO_KEY, KeyGrant, SecretStore, provider_of
 
@@ -72,6 +75,10 @@ class Workspace(QObject):
         self.runs = RunController(store, parent=self)
         self.threads_model = ThreadListModel(self)
         self.threads = ThreadsController(store, self.threads_model, parent=self)
+        #: Replays of past runs through the current chain, chunk-boundary fuzzing, regression-test export.
+        self.replays = ReplayController(
+            store, catalogue, current_design=self.document.snapshot, live_model=self.live_model, parent=self
+        )
         #: Thread imports, off the UI thread with progress (the window shows it).
         self.imports = ThreadImportController(store, parent=self)
         self.thread_id: str | None = None
@@ -250,6 +257,11 @@ class Workspace(QObject):
             self._ask_approval(grant)
         self.chat.begin_run(run_id, model=design.model.model)  # the reply's placeholder, at once
         return run_id
+
+    def live_model(self, design: AgentDesign) -> LanguageModel:
+        """The design's real model with the key it may carry: a replay that diverged continues with it."""
+        grant = self._key_grant(design)
+        return build_model(design.model, api_key=self._api_key(design, grant))
 
     def _refuse(self, text: str, message: str, *, status: str | None = None) -> None:
         """A message that cannot be sent: it stays in the chat with the reason under it."""
@@ -443,6 +455,27 @@ class Workspace(QObject):
             self._file_failed(translate("Workspace", "The thread was not exported"), error)
             return
         self.status_message.emit(translate("Workspace", "Exported the thread to {file}").format(file=path.name))
+
+    async def export_regression_test(self, run_id: str, path: Path) -> bool:
+        """Write ``run_id``'s last replay through the current chain as a pytest file (:mod:`studio.regression_export`)
+        that asserts the outcome that replay gave; False, and said, when it cannot."""
+        comparison = self.replays.comparisons.get(run_id)
+        if comparison is None:
+            self.status_message.emit(self.tr("Replay the run first: the test asserts what the replay gave."))
+            return False
+        try:
+            source = await self.replays.source(run_id)
+            script = regression_test(self.document.snapshot(), source, comparison.current, catalogue=self.catalogue)
+            await asyncio.to_thread(write_text_atomic, path, script)
+        except (LookupError, DesignError, OSError, UnicodeError, ValueError) as error:
+            self._file_failed(self.tr("The regression test was not exported"), error)
+            return False
+        self.status_message.emit(
+            self.tr("Exported {0} — run it with: python -m pytest {0} (it needs only processors and pytest)").format(
+                path.name
+            )
+        )
+        return True
 
     async def import_thread(self, path: Path) -> None:
         """Import a thread file (off the UI thread, with progress: :attr:`imports`), then open the thread."""

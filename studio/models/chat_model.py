@@ -485,6 +485,7 @@ class ChatModel:
         user_messages = [(_naive(m.created_at), m.text) for m in messages if m.role == "user"]
         records = list(runs)
         starts = sorted(_naive(r.started_at) for r in records if getattr(r, "started_at", None) is not None)
+        self._assign_runs(records)
         for record in records:
             if hasattr(record, "tripwire") and hasattr(record, "started_at"):
                 data = record.tripwire
@@ -524,6 +525,22 @@ class ChatModel:
                     retry=bool(getattr(record, "retry", False)),
                     at=getattr(record, "at", None),
                 )
+
+    def _assign_runs(self, records: list[Any]) -> None:
+        """Give each loaded message the run it came from (the latest run started before it, with the window a run's
+        own message may lag behind its start), so a message's menu can act on its run (replay it, say)."""
+        started = sorted(
+            (_naive(r.started_at), r.id) for r in records if hasattr(r, "id") and getattr(r, "started_at", None)
+        )
+        if not started:
+            return
+        for item in self._items:
+            if item.run_id is not None or item.created_at is None:
+                continue
+            when = _naive(item.created_at) + OWN_INPUT_WINDOW
+            owner = [run_id for start, run_id in started if start <= when]
+            if owner:
+                item.run_id = owner[-1]
 
     def _first_row_from(self, when: datetime) -> int:
         for row, item in enumerate(self._items):

@@ -23,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal, Slot
-from PySide6.QtWidgets import QSplitter, QTabWidget, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu, QSplitter, QTabWidget, QTreeView, QVBoxLayout, QWidget
 
 from studio.i18n import translate
 from studio.models.trace_data import InspectorData, RunHistory
@@ -109,6 +110,10 @@ class InspectorView(QWidget):
         #: the user looks at an older run (selects an entry in it) and resumes when they select in the newest.
         self.following = True
 
+        #: Actions on the selected run, offered in the timeline's context menu (replay, say): set by the window.
+        self.run_actions: list[QAction] = []
+        self.timeline.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.timeline.customContextMenuRequested.connect(self._on_timeline_context_menu_requested)
         self.timeline.selectionModel().currentChanged.connect(self._on_timeline_current_changed)
         self.trace_model.rowsInserted.connect(self._on_trace_rows_inserted)
         self.trace_model.modelReset.connect(self._on_trace_model_reset)
@@ -193,6 +198,34 @@ class InspectorView(QWidget):
 
     def selected_entry(self) -> Node | None:
         return self.trace_model.node(self.timeline.currentIndex())
+
+    def run_menu(self) -> QMenu:
+        """The timeline's context menu: :attr:`run_actions`, acting on :meth:`selected_run_id`."""
+        menu = QMenu(self)
+        menu.setObjectName("inspector.menu")
+        for action in self.run_actions:
+            menu.addAction(action)
+        return menu
+
+    @Slot(QPoint)
+    def _on_timeline_context_menu_requested(self, position: QPoint) -> None:
+        index = self.timeline.indexAt(position)
+        if index.isValid():
+            self.timeline.setCurrentIndex(index)
+        if self.run_actions:
+            menu = self.run_menu()
+            menu.aboutToHide.connect(menu.deleteLater)
+            menu.popup(self.timeline.viewport().mapToGlobal(position))  # never exec(): the UI keeps running
+
+    def selected_run_id(self) -> str | None:
+        """The run of the selected timeline entry; the newest run when nothing is selected; None when empty."""
+        node = self.selected_entry()
+        while node is not None and not isinstance(node, RunNode):
+            node = node.parent
+        if node is not None:
+            return node.run_id
+        runs = self._data.runs
+        return runs[-1].run_id if runs else None
 
     @Slot(str, result=bool)
     def select_tripwire(self, run_id: str) -> bool:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QSplitter,
     QTabWidget,
@@ -42,6 +43,7 @@ from studio.views.import_progress import ImportProgressView
 from studio.views.inspector import InspectorView
 from studio.views.options_form import OptionsForm
 from studio.views.palette import PaletteView
+from studio.views.replay_view import ReplayView
 from studio.views.settings_dialog import SettingsDialog
 from studio.views.splitter_shares import share_on_first_resize
 from studio.views.threads_view import ThreadsView
@@ -55,6 +57,7 @@ def shortcuts_text() -> str:
     return "<br>".join(
         (
             translate("MainWindow", "<b>Chat</b>: Enter sends · Shift+Enter new line · Esc stops the reply"),
+            translate("MainWindow", "<b>Replay</b>: Ctrl+R replays the selected run through the current chain"),
             translate("MainWindow", "<b>Threads</b>: Ctrl+N new · F2 rename · Del delete"),
             translate(
                 "MainWindow",
@@ -66,6 +69,9 @@ def shortcuts_text() -> str:
         )
     )
 
+
+#: Replays the run selected in the inspector (or the newest) through the current chain, with no model call.
+REPLAY_SHORTCUT = "Ctrl+R"
 
 #: The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``).
 MINIMUM_WIDTH, MINIMUM_HEIGHT = 1024, 600
@@ -129,6 +135,8 @@ class MainWindow(QMainWindow):
         self.splitter.setCollapsible(1, False)  # the side panes collapse (drag them shut, or the View menu)
         self.setCentralWidget(self.splitter)
         self.setMinimumSize(MINIMUM_WIDTH, MINIMUM_HEIGHT)
+        #: The replay view opened last (None before any).
+        self.replay_view: ReplayView | None = None
         self._build_menus()
 
         # chat and runs
@@ -222,6 +230,14 @@ class MainWindow(QMainWindow):
             QKeySequence.StandardKey.New,
         )
         self._action(chat_menu, translate("MainWindow", "&Stop the reply"), self.workspace.stop)
+        chat_menu.addSeparator()
+        #: Replays the run selected in the inspector (the newest when none is) through the current chain.
+        self.replay_action = self._action(
+            chat_menu, translate("MainWindow", "&Replay the run through the current chain"), self._on_replay_run,
+            REPLAY_SHORTCUT, name="action.replay_run",
+        )  # fmt: skip
+        self.inspector.run_actions = [self.replay_action]
+        self.chat.add_message_action(self._replay_message_action)
         settings_menu = bar.addMenu(translate("MainWindow", "&Settings"))
         self._action(settings_menu, translate("MainWindow", "&API keys and connection…"), self._on_settings, "Ctrl+,")
         self._action(settings_menu, translate("MainWindow", "&Language…"), self._on_language, name="action.language")
@@ -260,6 +276,46 @@ class MainWindow(QMainWindow):
             sizes[index] = wanted
             sizes[1] = max(0, sizes[1] - wanted)
             self.splitter.setSizes(sizes)
+
+    # ----------------------------------------------------------------------------------------- replays
+    def _replay_message_action(self, item: Any, menu: QMenu) -> QAction | None:
+        """A message's menu entry replaying the run it came from."""
+        run_id = getattr(item, "run_id", None)
+        if not run_id:
+            return None
+        action = QAction(self.tr("Replay through the current chain"), menu)
+        action.setObjectName("chat.menu.replay")
+        action.setShortcut(QKeySequence(REPLAY_SHORTCUT))
+        action.triggered.connect(lambda _checked=False, run_id=run_id: self.open_replay(run_id))
+        return action
+
+    @Slot()
+    def _on_replay_run(self) -> None:
+        run_id = self.inspector.selected_run_id()
+        if run_id is None:
+            self._show_status(self.tr("No run to replay in this thread yet."))
+            return
+        self.open_replay(run_id)
+
+    def open_replay(self, run_id: str) -> ReplayView:
+        """Open the replay view of ``run_id`` (non-modal) and start replaying it through the current chain."""
+        view = ReplayView(self.workspace.replays, run_id, self)
+        view.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        view.export_test_requested.connect(self._on_replay_export_test_requested)
+        self.replay_view = view
+        view.show()
+        self.workspace.replays.replay(run_id)
+        return view
+
+    @Slot(str)
+    def _on_replay_export_test_requested(self, run_id: str) -> None:
+        self._file_dialog(
+            self.tr("Export run as a regression test"),
+            self.tr("Python tests (*.py)"),
+            save=True,
+            accept=lambda path: self.workspace.spawn(self.workspace.export_regression_test(run_id, path)),
+            suggested=f"test_run_{run_id[-8:]}.py",
+        )
 
     # ----------------------------------------------------------------------------------------- slots
     @Slot(str)

@@ -1,0 +1,302 @@
+"""The replay diff view: a past run replayed through the current chain, side by side with the original.
+
+A non-modal window over a :class:`~studio.controllers.replay_controller.ReplayController` and one run: the final
+texts with the words that differ highlighted, the tripwires, each processor's outcome on both sides (rows that
+differ highlighted), tool calls whose arguments changed, and — when the conversation diverged — the step where it
+did with a choice: stop there, or continue with the live model. Below, chunk-boundary fuzzing of the run's reply
+(progress and Cancel) and the export of the run as a regression test. It shows what the controller says and asks
+it for work; it holds no logic of its own.
+
+Object names for automation: ``replay.status``, ``replay.original``, ``replay.current``, ``replay.processors``,
+``replay.tools``, ``replay.divergence``, ``replay.continue_live``, ``replay.stop``, ``replay.fuzz``,
+``replay.fuzz_progress``, ``replay.fuzz_cancel``, ``replay.fuzz_results``, ``replay.export_test``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.controllers.replay_controller import FuzzReport, ReplayController
+from studio.replay import ReplayComparison, ReplayOutcome
+
+#: Highlights: removed on the original's side, added on the current side, a row that differs.
+REMOVED = "#ffd7d5"
+ADDED = "#ccf2d1"
+DIFFERS = QColor("#fff3bf")
+
+
+def _spans_html(spans: list[tuple[str, bool]], colour: str) -> str:
+    return "".join(
+        f'<span style="background-color:{colour}">{html.escape(text)}</span>' if differs else html.escape(text)
+        for text, differs in spans
+    ).replace("\n", "<br>")
+
+
+class ReplayView(QDialog):
+    """One run's replay comparison, fuzzing and export (``open()`` it; it never blocks)."""
+
+    #: The user asked to export this run as a pytest file: (run_id).
+    export_test_requested = Signal(str)
+
+    def __init__(self, controller: ReplayController, run_id: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("replay_view")
+        self.controller = controller
+        self.run_id = run_id
+        self.comparison: ReplayComparison | None = None
+        self.setWindowTitle(self.tr("Replay of a run — Processor Studio"))
+        self.resize(1100, 720)
+
+        self.status = QLabel(self.tr("Replaying the recorded run through the current chain…"))
+        self.status.setObjectName("replay.status")
+        self.status.setWordWrap(True)
+        self.divergence = QLabel()
+        self.divergence.setObjectName("replay.divergence")
+        self.divergence.setWordWrap(True)
+        self.continue_live = QPushButton(self.tr("Continue with the live model"))
+        self.continue_live.setObjectName("replay.continue_live")
+        self.stop_here = QPushButton(self.tr("Stop here"))
+        self.stop_here.setObjectName("replay.stop")
+        self.divergence_bar = QWidget()
+        bar = QHBoxLayout(self.divergence_bar)
+        bar.setContentsMargins(0, 0, 0, 0)
+        bar.addWidget(self.divergence, 1)
+        bar.addWidget(self.stop_here)
+        bar.addWidget(self.continue_live)
+        self.divergence_bar.hide()
+
+        self.original = QTextBrowser()
+        self.original.setObjectName("replay.original")
+        self.current = QTextBrowser()
+        self.current.setObjectName("replay.current")
+        sides = QSplitter(Qt.Orientation.Horizontal)
+        for title, browser in ((self.tr("Original chain"), self.original), (self.tr("Current chain"), self.current)):
+            box = QWidget()
+            column = QVBoxLayout(box)
+            column.setContentsMargins(0, 0, 0, 0)
+            column.addWidget(QLabel(f"<b>{html.escape(title)}</b>"))
+            column.addWidget(browser, 1)
+            sides.addWidget(box)
+
+        self.processors = QTableWidget(0, 3)
+        self.processors.setObjectName("replay.processors")
+        self.processors.setHorizontalHeaderLabels([self.tr("Processor"), self.tr("Original"), self.tr("Now")])
+        self.processors.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.processors.verticalHeader().hide()
+        self.processors.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.tools = QLabel()
+        self.tools.setObjectName("replay.tools")
+        self.tools.setWordWrap(True)
+
+        self.fuzz_button = QPushButton(self.tr("Fuzz chunk boundaries"))
+        self.fuzz_button.setObjectName("replay.fuzz")
+        self.fuzz_button.setToolTip(
+            self.tr("Re-cut the recorded reply many ways and list every output processor whose verdict changes")
+        )
+        self.fuzz_progress = QProgressBar()
+        self.fuzz_progress.setObjectName("replay.fuzz_progress")
+        self.fuzz_progress.hide()
+        self.fuzz_cancel = QPushButton(self.tr("Cancel"))
+        self.fuzz_cancel.setObjectName("replay.fuzz_cancel")
+        self.fuzz_cancel.hide()
+        self.fuzz_results = QListWidget()
+        self.fuzz_results.setObjectName("replay.fuzz_results")
+        self.fuzz_results.setMaximumHeight(110)
+        self.export_test = QPushButton(self.tr("Export as regression test…"))
+        self.export_test.setObjectName("replay.export_test")
+        self.export_test.setEnabled(False)
+        actions = QHBoxLayout()
+        actions.addWidget(self.fuzz_button)
+        actions.addWidget(self.fuzz_progress, 1)
+        actions.addWidget(self.fuzz_cancel)
+        actions.addStretch(0)
+        actions.addWidget(self.export_test)
+
+        body = QSplitter(Qt.Orientation.Vertical)
+        body.addWidget(sides)
+        body.addWidget(self.processors)
+        body.setSizes([380, 200])
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.status)
+        layout.addWidget(self.divergence_bar)
+        layout.addWidget(body, 1)
+        layout.addWidget(self.tools)
+        layout.addLayout(actions)
+        layout.addWidget(self.fuzz_results)
+
+        self.continue_live.clicked.connect(self._on_continue_live_clicked)
+        self.stop_here.clicked.connect(self._on_stop_here_clicked)
+        self.fuzz_button.clicked.connect(self._on_fuzz_clicked)
+        self.fuzz_cancel.clicked.connect(controller.cancel)
+        self.export_test.clicked.connect(lambda: self.export_test_requested.emit(self.run_id))
+        controller.replay_finished.connect(self._on_controller_replay_finished)
+        controller.replay_failed.connect(self._on_controller_replay_failed)
+        controller.fuzz_progress.connect(self._on_controller_fuzz_progress)
+        controller.fuzz_finished.connect(self._on_controller_fuzz_finished)
+        controller.fuzz_failed.connect(self._on_controller_fuzz_failed)
+
+    # ----------------------------------------------------------------------------------------- replay
+    @Slot(str, object)
+    def _on_controller_replay_finished(self, run_id: str, comparison: ReplayComparison) -> None:
+        if run_id == self.run_id:
+            self.show_comparison(comparison)
+
+    def show_comparison(self, comparison: ReplayComparison) -> None:
+        self.comparison = comparison
+        left, right = comparison.text_spans()
+        self.original.setHtml(self._side_html(comparison.original, _spans_html(left, REMOVED)))
+        self.current.setHtml(self._side_html(comparison.current, _spans_html(right, ADDED)))
+        rows = comparison.processor_rows
+        self.processors.setRowCount(len(rows))
+        for row, entry in enumerate(rows):
+            for column, text in enumerate((entry.processor_id, entry.before, entry.after)):
+                cell = QTableWidgetItem(text)
+                if entry.differs:
+                    cell.setBackground(QBrush(DIFFERS))
+                self.processors.setItem(row, column, cell)
+        changed = comparison.current.changed_tool_calls
+        self.tools.setText(
+            "".join(
+                self.tr(
+                    "⚠ Tool {0} was called with other arguments: recorded {1}, now {2} (given the recorded result)"
+                ).format(name, json.dumps(before), json.dumps(after))
+                + "\n"
+                for name, before, after in changed
+            ).strip()
+        )
+        self.tools.setVisible(bool(changed))
+        step = comparison.current.diverged_at
+        live = comparison.current.divergences and comparison.current.divergences[0].action == "live"
+        if step is not None and not live:
+            self.divergence.setText(
+                self.tr(
+                    "The conversation diverged at step {0}: the chain now asks the model something the recording "
+                    "does not have, so the replay stopped there."
+                ).format(step)
+            )
+            self.divergence_bar.show()
+        else:
+            self.divergence_bar.hide()
+        self.status.setText(self._status_text(comparison))
+        self.export_test.setEnabled(True)
+
+    def _side_html(self, outcome: ReplayOutcome, text_html: str) -> str:
+        lines = []
+        if outcome.tripwire is not None:
+            processor, reason = outcome.tripwire
+            lines.append(
+                '<p style="background-color:#ffe3e3"><b>'
+                + html.escape(self.tr("Tripwire"))
+                + f"</b> {html.escape(reason)} <i>({html.escape(processor)})</i></p>"
+            )
+        if outcome.error and outcome.tripwire is None:
+            lines.append(f'<p style="color:#b00020">{html.escape(outcome.error)}</p>')
+        lines.append(f"<p>{text_html or '<i>' + html.escape(self.tr('(no text)')) + '</i>'}</p>")
+        return "".join(lines)
+
+    def _status_text(self, comparison: ReplayComparison) -> str:
+        if comparison.identical:
+            return self.tr("Replayed with no model call: the current chain gives the same result as the original.")
+        parts = []
+        if comparison.text_differs:
+            parts.append(self.tr("the final text differs"))
+        if comparison.tripwire_differs:
+            parts.append(self.tr("the tripwire differs"))
+        differing = [row.processor_id for row in comparison.processor_rows if row.differs]
+        if differing:
+            parts.append(
+                self.tr("{0} processor(s) did something else: {1}").format(len(differing), ", ".join(differing))
+            )
+        return self.tr("Replayed with no model call: {0}.").format("; ".join(parts))
+
+    @Slot(str, str)
+    def _on_controller_replay_failed(self, run_id: str, message: str) -> None:
+        if run_id == self.run_id:
+            self.status.setText(self.tr("The run could not be replayed: {0}").format(message))
+
+    @Slot()
+    def _on_continue_live_clicked(self) -> None:
+        self.divergence_bar.hide()
+        self.status.setText(self.tr("Continuing with the live model from the step that diverged…"))
+        self.controller.replay(self.run_id, live=True)
+
+    @Slot()
+    def _on_stop_here_clicked(self) -> None:
+        self.divergence_bar.hide()
+
+    # ----------------------------------------------------------------------------------------- fuzzing
+    @Slot()
+    def _on_fuzz_clicked(self) -> None:
+        if self.controller.fuzz(self.run_id):
+            self.fuzz_results.clear()
+            self.fuzz_button.setEnabled(False)
+            self.fuzz_progress.setRange(0, 0)
+            self.fuzz_progress.show()
+            self.fuzz_cancel.show()
+
+    @Slot(str, int, int)
+    def _on_controller_fuzz_progress(self, run_id: str, done: int, total: int) -> None:
+        if run_id == self.run_id:
+            self.fuzz_progress.setRange(0, max(total, 1))
+            self.fuzz_progress.setValue(done)
+
+    @Slot(str, object)
+    def _on_controller_fuzz_finished(self, run_id: str, report: FuzzReport) -> None:
+        if run_id != self.run_id:
+            return
+        self._fuzz_done()
+        if not report.findings:
+            self.fuzz_results.addItem(
+                self.tr("No output processor changes its verdict with the cut ({0} checked).").format(
+                    len(report.processors)
+                )
+            )
+        for finding in report.findings:
+            self.fuzz_results.addItem(
+                self.tr("{0} changes with the cut; the smallest cut found: {1} — {2} instead of {3}").format(
+                    finding.processor_id,
+                    " | ".join(json.dumps(piece, ensure_ascii=False) for piece in finding.deltas),
+                    _verdict(finding.outcome),
+                    _verdict(finding.baseline),
+                )
+            )
+
+    @Slot(str, str)
+    def _on_controller_fuzz_failed(self, run_id: str, message: str) -> None:
+        if run_id == self.run_id:
+            self._fuzz_done()
+            self.fuzz_results.addItem(message)
+
+    def _fuzz_done(self) -> None:
+        self.fuzz_button.setEnabled(True)
+        self.fuzz_progress.hide()
+        self.fuzz_cancel.hide()
+
+
+def _verdict(outcome: Any) -> str:
+    if outcome.tripwire is not None:
+        return f"tripwire ({outcome.tripwire[0]}: {outcome.tripwire[1]})"
+    return json.dumps(outcome.text[:80], ensure_ascii=False)
+
+
+__all__ = ["ReplayView"]
