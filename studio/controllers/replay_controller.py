@@ -96,7 +96,7 @@ class ReplayController(QObject):
         if self.is_busy:
             self.replay_failed.emit(run_id, self.tr("A replay or fuzzing is still running: wait or cancel it."))
             return False
-        self._task = asyncio.get_running_loop().create_task(self._replay(run_id, live=live))
+        self._task = asyncio.get_event_loop().create_task(self._replay(run_id, live=live))
         return True
 
     def fuzz(self, run_id: str) -> bool:
@@ -105,7 +105,7 @@ class ReplayController(QObject):
             self.fuzz_failed.emit(run_id, self.tr("A replay or fuzzing is still running: wait or cancel it."))
             return False
         self._cancel = threading.Event()
-        self._task = asyncio.get_running_loop().create_task(self._fuzz(run_id, self._cancel))
+        self._task = asyncio.get_event_loop().create_task(self._fuzz(run_id, self._cancel))
         return True
 
     def cancel(self) -> None:
