@@ -305,7 +305,7 @@ class RunController(QObject):
         for processor_id, violation in run.violations:
             await self._save("add_violation", run.run_id, processor_id, violation.message, violation.detail)
         run.violations = []
-        if run.recording is not None and run.recording.steps:
+        if run.recording is not None:  # kept even with no model step: a blocked input replays too
             recording, run.recording = run.recording, None
             await self._save("save_recording", run.run_id, recording)
 
