@@ -491,8 +491,10 @@ class Workspace(QObject):
         self.status_message.emit(translate("Workspace", "Import stopped; nothing was written."))
 
     async def shutdown(self) -> None:
-        """Stop a running reply, flush the design, close the store."""
+        """Stop a running reply and any replay or fuzzing, flush the design, close the store."""
         await self.runs.aclose()
+        self.replays.cancel()
+        await self.replays.wait_idle()
         if self._autosave.isActive():
             self._autosave.stop()
             await self.save_design_to_store()
