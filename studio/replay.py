@@ -114,9 +114,20 @@ class ReplayOutcome:
 
 @dataclass(frozen=True)
 class ProcessorRow:
+    """One processor on both sides; ``None`` where it is not in that chain. Views word the activities themselves
+    (translated); :attr:`before` and :attr:`after` are the plain summaries, which decide whether the row differs."""
+
     processor_id: str
-    before: str
-    after: str
+    original: ProcessorActivity | None
+    now: ProcessorActivity | None
+
+    @property
+    def before(self) -> str:
+        return self.original.summary() if self.original is not None else "not in the chain"
+
+    @property
+    def after(self) -> str:
+        return self.now.summary() if self.now is not None else "not in the chain"
 
     @property
     def differs(self) -> bool:
@@ -143,14 +154,7 @@ class ReplayComparison:
         """Every processor of either replay, in order of first appearance, with its summary on each side."""
         before, after = self.original.processors, self.current.processors
         names = list(dict.fromkeys([*before, *after]))
-        return [
-            ProcessorRow(
-                name,
-                before[name].summary() if name in before else "not in the chain",
-                after[name].summary() if name in after else "not in the chain",
-            )
-            for name in names
-        ]
+        return [ProcessorRow(name, before.get(name), after.get(name)) for name in names]
 
     def text_spans(self) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
         """Both texts as ``(piece, differs)`` spans, word by word, for highlighting what changed."""

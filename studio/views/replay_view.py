@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.controllers.replay_controller import FuzzReport, ReplayController
-from studio.replay import ReplayComparison, ReplayOutcome
+from studio.replay import ProcessorActivity, ReplayComparison, ReplayOutcome
 
 #: Highlights: removed on the original's side, added on the current side, a row that differs.
 REMOVED = "#ffd7d5"
@@ -171,7 +171,8 @@ class ReplayView(QDialog):
         rows = comparison.processor_rows
         self.processors.setRowCount(len(rows))
         for row, entry in enumerate(rows):
-            for column, text in enumerate((entry.processor_id, entry.before, entry.after)):
+            texts = (entry.processor_id, self._activity_text(entry.original), self._activity_text(entry.now))
+            for column, text in enumerate(texts):
                 cell = QTableWidgetItem(text)
                 if entry.differs:
                     cell.setBackground(QBrush(DIFFERS))
@@ -201,6 +202,24 @@ class ReplayView(QDialog):
             self.divergence_bar.hide()
         self.status.setText(self._status_text(comparison))
         self.export_test.setEnabled(True)
+
+    def _activity_text(self, activity: ProcessorActivity | None) -> str:
+        """``"changed (3 chunks changed)"``, ``"aborted: reason"``, ``"not in the chain"`` — in the user's language."""
+        if activity is None:
+            return self.tr("not in the chain")
+        words = {
+            "passed": self.tr("passed"), "changed": self.tr("changed"), "dropped": self.tr("dropped"),
+            "raised": self.tr("raised"), "aborted": self.tr("aborted"), "absent": self.tr("not called"),
+        }  # fmt: skip
+        text = words.get(activity.worst, activity.worst)
+        if activity.detail and activity.worst in ("aborted", "raised"):
+            text = f"{text}: {activity.detail}"
+        counts = []
+        if activity.chunks_changed:
+            counts.append(self.tr("%n chunk(s) changed", "", activity.chunks_changed))
+        if activity.chunks_dropped:
+            counts.append(self.tr("%n chunk(s) dropped", "", activity.chunks_dropped))
+        return f"{text} ({', '.join(counts)})" if counts else text
 
     def _side_html(self, outcome: ReplayOutcome, text_html: str) -> str:
         lines = []
@@ -278,8 +297,8 @@ class ReplayView(QDialog):
                 self.tr("{0} changes with the cut; the smallest cut found: {1} — {2} instead of {3}").format(
                     finding.processor_id,
                     " | ".join(json.dumps(piece, ensure_ascii=False) for piece in finding.deltas),
-                    _verdict(finding.outcome),
-                    _verdict(finding.baseline),
+                    self._verdict(finding.outcome),
+                    self._verdict(finding.baseline),
                 )
             )
 
@@ -289,16 +308,15 @@ class ReplayView(QDialog):
             self._fuzz_done()
             self.fuzz_results.addItem(message)
 
+    def _verdict(self, outcome: Any) -> str:
+        if outcome.tripwire is not None:
+            return self.tr("a tripwire ({0}: {1})").format(*outcome.tripwire)
+        return self.tr("the text {0}").format(json.dumps(outcome.text[:80], ensure_ascii=False))
+
     def _fuzz_done(self) -> None:
         self.fuzz_button.setEnabled(True)
         self.fuzz_progress.hide()
         self.fuzz_cancel.hide()
-
-
-def _verdict(outcome: Any) -> str:
-    if outcome.tripwire is not None:
-        return f"tripwire ({outcome.tripwire[0]}: {outcome.tripwire[1]})"
-    return json.dumps(outcome.text[:80], ensure_ascii=False)
 
 
 __all__ = ["ReplayView"]
