@@ -23,6 +23,7 @@ from processors.loop.run import Run
 from processors.loop.stream import AgentStream
 from processors.memory.base import Memory
 from processors.models.base import LanguageModel
+from processors.pipeline.debugger import Debugger
 from processors.pipeline.processor import LANE_HOOKS, Lane, implemented_hooks, processor_id
 from processors.pipeline.run_context import Entry
 from processors.result import GenerateResult
@@ -170,8 +171,10 @@ class Agent:
         instructions: str | None = None,
         tracers: Sequence[Tracer] = (),
         keep_chunks: bool = False,
+        debugger: Debugger | None = None,
     ) -> AgentStream:
-        """Start a run and return its stream (nothing happens until it is iterated or awaited)."""
+        """Start a run and return its stream (nothing happens until it is iterated or awaited). ``debugger`` pauses
+        it at breakpoints (:mod:`processors.pipeline.debugger`)."""
         ctx = request_context or RequestContext()
         if thread_id is not None:
             ctx.set("thread_id", thread_id)
@@ -213,6 +216,7 @@ class Agent:
             active_tools=list(active_tools) if active_tools is not None else None,
             structured_output=structured_output,
             context_messages=list(context),
+            debugger=debugger,
         )
         return AgentStream(Run(config, messages), keep_chunks=keep_chunks)
 

@@ -9,6 +9,7 @@ from processors.context import RequestContext
 from processors.memory.base import Memory
 from processors.messages import new_id
 from processors.models.base import LanguageModel
+from processors.pipeline.debugger import Debugger
 from processors.pipeline.run_context import Entry
 from processors.tools import Tool
 from processors.tracing import TraceHub
@@ -52,6 +53,8 @@ class RunConfig:
     structured_output: Any = None
     context_messages: list[Any] = field(default_factory=list)
     run_id: str = field(default_factory=lambda: new_id("run"))
+    #: Breakpoints for this call (``agent.stream(debugger=...)``); None costs nothing.
+    debugger: Debugger | None = None
 
 
 __all__ = [

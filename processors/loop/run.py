@@ -219,7 +219,7 @@ class Run(RunState):
         run_id, text_id = self.run_id, builder.text_id
         has_chain = bool(chain)
         while True:
-            fast = has_chain and not chain.has_async and not self.ctx.tracer.active
+            fast = has_chain and not chain.has_async and not self.ctx.tracer.active and self.ctx.debugger is None
             source: Any = None
             try:
                 try:

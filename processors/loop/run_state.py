@@ -61,6 +61,7 @@ class RunState:
             writer=self.writer,
             tracer=config.tracer,
             abort_signal=asyncio.Event(),
+            debugger=config.debugger,
         )
         self.chain = StreamChain(self.ctx, config.output_entries, self.message_list)
         self._input = messages
@@ -102,7 +103,7 @@ class RunState:
         if not chain:
             return chunk
         try:
-            if not chain.has_async and not self.ctx.tracer.active:
+            if not chain.has_async and not self.ctx.tracer.active and self.ctx.debugger is None:
                 return chain.process_sync(chunk)
             return await chain.process(chunk)
         except TripWire as tripwire:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from processors.context import RequestContext, StreamWriter
+from processors.pipeline.debugger import Debugger
 from processors.pipeline.processor import processor_id
 from processors.tracing import TraceHub
 
@@ -23,7 +24,10 @@ __all__ = ["Entry", "RunContext", "common_args"]
 class RunContext:
     """What every hook call of one ``generate``/``stream`` call shares."""
 
-    __slots__ = ("abort_signal", "request_context", "run_id", "states", "step_number", "tracer", "warnings", "writer")
+    __slots__ = (
+        "abort_signal", "debugger", "request_context", "run_id", "states", "step_number", "tracer", "warnings",
+        "writer",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -33,6 +37,7 @@ class RunContext:
         writer: StreamWriter,
         tracer: TraceHub,
         abort_signal: asyncio.Event,
+        debugger: Debugger | None = None,
     ) -> None:
         self.run_id = run_id
         self.request_context = request_context
@@ -43,6 +48,8 @@ class RunContext:
         self.states: dict[str, dict[str, Any]] = {}
         self.step_number: int | None = None
         self.warnings: list[str] = []
+        #: Breakpoints for this call (:mod:`processors.pipeline.debugger`); None, the usual case, costs nothing.
+        self.debugger = debugger
 
     def state_for(self, pid: str) -> dict[str, Any]:
         state = self.states.get(pid)

@@ -100,6 +100,8 @@ async def invoke(
     naming processor and hook. ``tool`` gives ``(tool_call_id, what the tool returned)`` for ``process_tool_result``.
     """
     fn = entry.hooks[hook]
+    if ctx.debugger is not None:  # a paused run waits here; DebuggerAbort ends it with an error chunk
+        await ctx.debugger.before(ctx.run_id, ctx.step_number, hook, entry.id, args, ctx.state_for(entry.id))
     tracing = ctx.tracer.active
     facts = tool() if tracing and tool is not None else None
     if tracing:

@@ -132,14 +132,20 @@ class StreamChain:
             self.reprocess.append(stashed)
 
     async def process(self, part: AnyChunk) -> AnyChunk | None:
-        """The general path: async hooks, tracing with per-step summaries."""
+        """The general path: async hooks, tracing with per-step summaries, breakpoints."""
         tracing = self._ctx.tracer.active
+        debugger = self._ctx.debugger
         self.stream_parts.append(part)
         is_data = type(part) is DataChunk
         for entry, fn, is_async, args in self._links:
             if is_data and not entry.wants_data:
                 continue
             args.part = part
+            if debugger is not None:  # may pause; the user may hand another part on
+                ctx = self._ctx
+                part = args.part = await debugger.before(
+                    ctx.run_id, ctx.step_number, "process_output_stream", entry.id, args, args.state
+                )
             started = time.perf_counter() if tracing else 0.0
             try:
                 result = fn(args)
