@@ -35,6 +35,7 @@ from processors.agent import Agent
 from processors.loop.stream import AgentStream
 from processors.messages import new_id
 from processors.models.replay import Recording
+from processors.pipeline.debugger import Debugger
 from processors.result import GenerateResult
 from processors.tracing import TraceEvent
 from processors.tripwire import Violation
@@ -131,11 +132,12 @@ class RunController(QObject):
         design_id: str | None = None,
         design_json: str | None = None,
         recording: Recording | None = None,
+        debugger: Debugger | None = None,
     ) -> str:
         """Start a run of ``agent`` on ``text`` as a task of the running loop; returns its run id at once.
 
         ``recording`` is the one ``agent`` records into (``build_agent(recording=...)``); the store keeps it with
-        the run when the run ends, however it ends.
+        the run when the run ends, however it ends. ``debugger`` pauses the run at its breakpoints.
 
         Signals follow from the task (``run_started`` first). Raises :class:`RuntimeError` if a run is in progress
         or no asyncio loop is running.
@@ -145,7 +147,7 @@ class RunController(QObject):
         loop = asyncio.get_running_loop()
         model = getattr(agent.model, "model_id", None) or str(agent.model)
         try:
-            stream = agent.stream(text, thread_id=thread_id, resource_id=resource_id, tracers=[self])
+            stream = agent.stream(text, thread_id=thread_id, resource_id=resource_id, tracers=[self], debugger=debugger)
         except Exception as error:  # a misconfigured agent: told through run_failed like any run failure
             run = _Run(new_id("run"), thread_id, None, setup_error=error)
         else:

@@ -22,6 +22,7 @@ from processors.models.replay import Recording
 from processors.result import GenerateResult
 from studio import i18n
 from studio.build import build_agent, build_model
+from studio.controllers.debug_controller import DebugController
 from studio.controllers.import_controller import ThreadImportController
 from studio.controllers.replay_controller import ReplayController
 from studio.controllers.run_controller import RunController
@@ -79,6 +80,8 @@ class Workspace(QObject):
         self.replays = ReplayController(
             store, catalogue, current_design=self.document.snapshot, live_model=self.live_model, parent=self
         )
+        #: Breakpoints for the runs, and the run paused at one (the window's debugger panel shows it).
+        self.debug = DebugController(self)
         #: Thread imports, off the UI thread with progress (the window shows it).
         self.imports = ThreadImportController(store, parent=self)
         self.thread_id: str | None = None
@@ -249,7 +252,7 @@ class Workspace(QObject):
             return None
         run_id = self.runs.start(
             agent, text, thread_id=self.thread_id, design_id=design.id, design_json=design.to_json(),
-            recording=recording,
+            recording=recording, debugger=self.debug.debugger_for_run(),
         )  # fmt: skip
         self.chat.add_user_message(text, run_id=run_id)
         if grant is not None and grant.withheld and not self._was_declined(grant):
@@ -358,6 +361,7 @@ class Workspace(QObject):
 
     @Slot(str, object)
     def _on_runs_run_finished(self, run_id: str, result: GenerateResult) -> None:
+        self.debug.run_ended()
         self.chat.finish_run(run_id, result)
         if result.tripwire is not None:
             self.status_message.emit(
@@ -372,6 +376,7 @@ class Workspace(QObject):
 
     @Slot(str, str)
     def _on_runs_run_failed(self, run_id: str, message: str) -> None:
+        self.debug.run_ended()
         self.chat.fail_run(run_id, message)
         self.status_message.emit(message)
 

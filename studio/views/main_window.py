@@ -38,6 +38,7 @@ from studio.views.about_dialog import AboutDialog
 from studio.views.agent_settings import AgentSettingsView
 from studio.views.chain_editor import ChainEditor
 from studio.views.chat_view import ChatView
+from studio.views.debug_panel import DebugPanel
 from studio.views.endpoint_approval import EndpointApproval
 from studio.views.import_progress import ImportProgressView
 from studio.views.inspector import InspectorView
@@ -137,6 +138,10 @@ class MainWindow(QMainWindow):
         self.setMinimumSize(MINIMUM_WIDTH, MINIMUM_HEIGHT)
         #: The replay view opened last (None before any).
         self.replay_view: ReplayView | None = None
+        #: Breakpoints and the paused run, in a tab of the inspector's lower pane.
+        self.debug_panel = DebugPanel(workspace.debug)
+        self.inspector.tabs.addTab(self.debug_panel, self.tr("Debugger"))
+        workspace.debug.paused.connect(self._on_debug_paused)
         self._build_menus()
 
         # chat and runs
@@ -306,6 +311,10 @@ class MainWindow(QMainWindow):
         view.show()
         self.workspace.replays.replay(run_id)
         return view
+
+    @Slot(object)
+    def _on_debug_paused(self, _pause: Any) -> None:
+        self.inspector.tabs.setCurrentWidget(self.debug_panel)
 
     @Slot(str)
     def _on_replay_export_test_requested(self, run_id: str) -> None:

@@ -1,0 +1,211 @@
+"""The debugger panel: breakpoints for the studio's runs, and the run paused at one of them.
+
+A thin view over :class:`~studio.controllers.debug_controller.DebugController`: a list of breakpoints with a small
+form to add one (hook, processor, chunk type, text the chunk contains, step); when a run pauses, what the processor
+is about to receive (the chunk as JSON, or a summary of the messages) and its state (JSON), both editable, with
+Continue, Step (pause again at the very next call) and Abort. Invalid JSON is refused with the reason and the run
+stays paused. The window's Stop (Esc) always works.
+
+Object names for automation: ``debug.breakpoints``, ``debug.hook``, ``debug.processor``, ``debug.chunk_type``,
+``debug.text``, ``debug.step_number``, ``debug.add``, ``debug.remove``, ``debug.where``, ``debug.args``,
+``debug.chunk``, ``debug.state``, ``debug.error``, ``debug.continue``, ``debug.step``, ``debug.abort``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import Slot
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from processors.pipeline.debugger import Breakpoint, Pause
+from processors.pipeline.processor import HOOKS
+from studio.controllers.debug_controller import DebugController
+
+
+class DebugPanel(QWidget):
+    def __init__(self, controller: DebugController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("debug_panel")
+        self.controller = controller
+
+        self.breakpoint_list = QListWidget()
+        self.breakpoint_list.setObjectName("debug.breakpoints")
+        self.breakpoint_list.setMaximumHeight(90)
+        self.hook = QComboBox()
+        self.hook.setObjectName("debug.hook")
+        self.hook.addItem(self.tr("any hook"), None)
+        for hook in HOOKS:
+            self.hook.addItem(hook, hook)
+        self.processor = QLineEdit()
+        self.processor.setObjectName("debug.processor")
+        self.processor.setPlaceholderText(self.tr("any processor (an id, e.g. pii-detector)"))
+        self.chunk_type = QLineEdit()
+        self.chunk_type.setObjectName("debug.chunk_type")
+        self.chunk_type.setPlaceholderText(self.tr("any chunk type (e.g. text-delta)"))
+        self.text = QLineEdit()
+        self.text.setObjectName("debug.text")
+        self.text.setPlaceholderText(self.tr("any text"))
+        self.step_number = QSpinBox()
+        self.step_number.setObjectName("debug.step_number")
+        self.step_number.setRange(-1, 999)
+        self.step_number.setSpecialValueText(self.tr("any step"))
+        self.step_number.setValue(-1)
+        self.add_button = QPushButton(self.tr("Add breakpoint"))
+        self.add_button.setObjectName("debug.add")
+        self.remove_button = QPushButton(self.tr("Remove"))
+        self.remove_button.setObjectName("debug.remove")
+        form = QFormLayout()
+        form.addRow(self.tr("Hook"), self.hook)
+        form.addRow(self.tr("Processor"), self.processor)
+        form.addRow(self.tr("Chunk type"), self.chunk_type)
+        form.addRow(self.tr("Text contains"), self.text)
+        form.addRow(self.tr("Step"), self.step_number)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.remove_button)
+        buttons.addStretch(1)
+
+        self.where = QLabel(self.tr("No run is paused. Set a breakpoint, then send a message."))
+        self.where.setObjectName("debug.where")
+        self.where.setWordWrap(True)
+        self.args = QLabel()
+        self.args.setObjectName("debug.args")
+        self.args.setWordWrap(True)
+        self.chunk = QPlainTextEdit()
+        self.chunk.setObjectName("debug.chunk")
+        self.chunk.setPlaceholderText(self.tr("The chunk the processor is about to receive (JSON)"))
+        self.state = QPlainTextEdit()
+        self.state.setObjectName("debug.state")
+        self.state.setPlaceholderText(self.tr("The processor's state (JSON)"))
+        self.error = QLabel()
+        self.error.setObjectName("debug.error")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #b00020")
+        self.continue_button = QPushButton(self.tr("Continue"))
+        self.continue_button.setObjectName("debug.continue")
+        self.step_button = QPushButton(self.tr("Step"))
+        self.step_button.setObjectName("debug.step")
+        self.step_button.setToolTip(self.tr("Go on and pause again before the very next processor call"))
+        self.abort_button = QPushButton(self.tr("Abort the run"))
+        self.abort_button.setObjectName("debug.abort")
+        answers = QHBoxLayout()
+        for button in (self.continue_button, self.step_button, self.abort_button):
+            answers.addWidget(button)
+        answers.addStretch(1)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(self.tr("<b>Breakpoints</b>")))
+        layout.addWidget(self.breakpoint_list)
+        layout.addLayout(form)
+        layout.addLayout(buttons)
+        layout.addWidget(self.where)
+        layout.addWidget(self.args)
+        layout.addWidget(self.chunk, 1)
+        layout.addWidget(self.state, 1)
+        layout.addWidget(self.error)
+        layout.addLayout(answers)
+        self._show_paused(False)
+
+        self.add_button.clicked.connect(self._on_add_clicked)
+        self.remove_button.clicked.connect(self._on_remove_clicked)
+        self.continue_button.clicked.connect(lambda: self._answer(step=False))
+        self.step_button.clicked.connect(lambda: self._answer(step=True))
+        self.abort_button.clicked.connect(controller.abort)
+        controller.paused.connect(self.show_pause)
+        controller.resumed.connect(self._on_controller_resumed)
+        controller.breakpoints_changed.connect(self._on_controller_breakpoints_changed)
+
+    # ----------------------------------------------------------------------------------------- breakpoints
+    @Slot()
+    def _on_add_clicked(self) -> None:
+        step = self.step_number.value()
+        self.controller.add_breakpoint(
+            Breakpoint(
+                hook=self.hook.currentData(),
+                processor_id=self.processor.text().strip() or None,
+                chunk_type=self.chunk_type.text().strip() or None,
+                text_contains=self.text.text() or None,
+                step_number=step if step >= 0 else None,
+            )
+        )
+
+    @Slot()
+    def _on_remove_clicked(self) -> None:
+        self.controller.remove_breakpoint(self.breakpoint_list.currentRow())
+
+    @Slot(list)
+    def _on_controller_breakpoints_changed(self, breakpoints: list[Breakpoint]) -> None:
+        self.breakpoint_list.clear()
+        for breakpoint in breakpoints:
+            self.breakpoint_list.addItem(self._describe(breakpoint))
+
+    def _describe(self, breakpoint: Breakpoint) -> str:
+        parts = [
+            breakpoint.hook or self.tr("any hook"),
+            breakpoint.processor_id or self.tr("any processor"),
+        ]
+        if breakpoint.chunk_type:
+            parts.append(self.tr("chunk {0}").format(breakpoint.chunk_type))
+        if breakpoint.text_contains:
+            parts.append(self.tr("text contains {0}").format(json.dumps(breakpoint.text_contains)))
+        if breakpoint.step_number is not None:
+            parts.append(self.tr("step {0}").format(breakpoint.step_number))
+        return " · ".join(parts)
+
+    # ----------------------------------------------------------------------------------------- a paused run
+    @Slot(object)
+    def show_pause(self, pause: Pause) -> None:
+        step = "" if pause.step_number is None else self.tr(" (step {0})").format(pause.step_number)
+        self.where.setText(
+            self.tr("Paused before {0}.{1}{2}: edit what it receives or its state, then continue.").format(
+                pause.processor_id, pause.hook, step
+            )
+        )
+        messages = getattr(pause.args, "messages", None)
+        self.args.setText(
+            self.tr("Messages: {0}").format(" | ".join(getattr(m, "text", "")[:60] for m in messages))
+            if messages
+            else ""
+        )
+        self.chunk.setVisible(pause.part is not None)
+        self.chunk.setPlainText(json.dumps(pause.part.to_wire(), indent=2, ensure_ascii=False) if pause.part else "")
+        self.state.setPlainText(json.dumps(pause.state, indent=2, ensure_ascii=False, default=repr))
+        self.error.clear()
+        self._show_paused(True)
+
+    def _answer(self, *, step: bool) -> None:
+        problem = self.controller.resume(
+            chunk_json=self.chunk.toPlainText() if self.chunk.isVisibleTo(self) else None,
+            state_json=self.state.toPlainText(),
+            step=step,
+        )
+        self.error.setText(problem)
+
+    @Slot()
+    def _on_controller_resumed(self) -> None:
+        if self.controller.pause is None:
+            self.where.setText(self.tr("The run goes on."))
+            self._show_paused(False)
+
+    def _show_paused(self, paused: bool) -> None:
+        for widget in (self.args, self.state, self.continue_button, self.step_button, self.abort_button):
+            widget.setVisible(paused)
+        if not paused:
+            self.chunk.hide()
+            self.error.clear()
+
+
+__all__ = ["DebugPanel"]
