@@ -246,15 +246,15 @@ def test_a_message_context_menu_copies_edits_and_resends(
     reply_row = next(row for row, item in enumerate(workspace.chat.items) if item.kind == "assistant")
 
     menu = chat.message_menu(reply_row)
-    names = [action.objectName() for action in menu.actions()]
-    assert names == ["chat.menu.copy"], "a reply can be copied, not resent"
+    names = [action.objectName() for action in menu.actions() if not action.isSeparator()]
+    assert names == ["chat.menu.copy", "chat.menu.replay"], "a reply can be copied and replayed, not resent"
     menu.actions()[0].trigger()
     assert QApplication.clipboard().text() == workspace.chat.items[reply_row].plain_text
     assert "84" in QApplication.clipboard().text()
 
     menu = chat.message_menu(user_row)
-    actions = {action.objectName(): action for action in menu.actions()}
-    assert list(actions) == ["chat.menu.copy", "chat.menu.edit", "chat.menu.resend"]
+    actions = {action.objectName(): action for action in menu.actions() if not action.isSeparator()}
+    assert list(actions) == ["chat.menu.copy", "chat.menu.edit", "chat.menu.resend", "chat.menu.replay"]
     actions["chat.menu.edit"].trigger()
     assert chat.input.toPlainText() == "calculate 12*7" and not workspace.runs.is_running
 
@@ -268,12 +268,10 @@ def test_a_message_context_menu_copies_edits_and_resends(
     users = [item.plain_text for item in workspace.chat.items if item.kind == "user"]
     assert users == ["calculate 12*7", "calculate 12*7"]
 
-    # the hook a later feature (replay) uses: an entry of its own, only where it applies
-    chat.add_message_action(
-        lambda item, menu: QAction("Replay through the current chain", menu) if item.kind == "user" else None
-    )
-    assert [a.text() for a in chat.message_menu(user_row).actions()][-1] == "Replay through the current chain"
-    assert "Replay" not in " ".join(a.text() for a in chat.message_menu(reply_row).actions())
+    # the hook replay uses: another feature's entry of its own, only where it applies
+    chat.add_message_action(lambda item, menu: QAction("Only on user messages", menu) if item.kind == "user" else None)
+    assert [a.text() for a in chat.message_menu(user_row).actions()][-1] == "Only on user messages"
+    assert "Only on user messages" not in " ".join(a.text() for a in chat.message_menu(reply_row).actions())
     run(qloop, workspace.shutdown())
 
 
