@@ -40,6 +40,9 @@ class DebugPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("debug_panel")
         self.controller = controller
+        #: The chunk and state as shown when the run paused (an answer hands on only what was edited).
+        self._shown_chunk = ""
+        self._shown_state = ""
 
         self.breakpoint_list = QListWidget()
         self.breakpoint_list.setObjectName("debug.breakpoints")
@@ -181,15 +184,26 @@ class DebugPanel(QWidget):
             else ""
         )
         self.chunk.setVisible(pause.part is not None)
-        self.chunk.setPlainText(json.dumps(pause.part.to_wire(), indent=2, ensure_ascii=False) if pause.part else "")
-        self.state.setPlainText(json.dumps(pause.state, indent=2, ensure_ascii=False, default=repr))
+        self._shown_chunk = json.dumps(pause.part.to_wire(), indent=2, ensure_ascii=False) if pause.part else ""
+        self.chunk.setPlainText(self._shown_chunk)
+        try:
+            self._shown_state = json.dumps(pause.state, indent=2, ensure_ascii=False)
+            self.state.setReadOnly(False)
+            self.state.setToolTip("")
+        except (TypeError, ValueError):  # a processor's own objects in its state: shown, not editable
+            self._shown_state = json.dumps(pause.state, indent=2, ensure_ascii=False, default=repr)
+            self.state.setReadOnly(True)
+            self.state.setToolTip(self.tr("This state holds objects that are not JSON: it can be read, not edited."))
+        self.state.setPlainText(self._shown_state)
         self.error.clear()
         self._show_paused(True)
 
     def _answer(self, *, step: bool) -> None:
+        """Continue or step; only what the user edited is handed on (an untouched state stays the very objects)."""
+        chunk, state = self.chunk.toPlainText(), self.state.toPlainText()
         problem = self.controller.resume(
-            chunk_json=self.chunk.toPlainText() if self.chunk.isVisibleTo(self) else None,
-            state_json=self.state.toPlainText(),
+            chunk_json=chunk if self.chunk.isVisibleTo(self) and chunk != self._shown_chunk else None,
+            state_json=state if not self.state.isReadOnly() and state != self._shown_state else None,
             step=step,
         )
         self.error.setText(problem)

@@ -105,3 +105,23 @@ def test_without_breakpoints_a_run_gets_no_debugger(qtbot: QtBot, qloop: qasync.
     workspace, _window = open_studio(qtbot, qloop, tmp_path / "studio.db")
     assert workspace.debug.debugger_for_run() is None
     run(qloop, workspace.shutdown())
+
+
+def test_continuing_without_edits_keeps_a_state_that_is_not_json(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    """The output PII guardrail keeps a carry-over object in its state: the panel shows it read-only, and Continue
+    hands the very object back (the masked reply is unchanged)."""
+    workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
+    add_breakpoint(window, hook="process_output_stream", processor="pii-detector-2", text="Ada")
+
+    run_id, pause, _ticks = send_until_paused(qloop, workspace, "Please look up customer 42")
+    panel = window.debug_panel
+    assert pause.state and panel.state.isReadOnly()
+    workspace.debug.breakpoints.clear()
+    panel.continue_button.click()
+    run(qloop, workspace.runs.wait_finished())
+
+    reply = workspace.chat.assistant_for(run_id)
+    assert reply is not None and reply.status == "done" and "a***e@" in reply.plain_text
+    run(qloop, workspace.shutdown())
