@@ -519,6 +519,150 @@
     </message>
 </context>
 <context>
+    <name>DebugController</name>
+    <message>
+        <source>No run is paused.</source>
+        <extracomment>A run paused before a hook call (a :class:`~processors.pipeline.debugger.Pause`). The paused run went on (or ended): the pause is over. The breakpoints changed (the list as it is now).</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a chunk is a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The chunk is not valid: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The chunk must stay a {0} chunk.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The state is not valid JSON: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The state is a JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>DebugPanel</name>
+    <message>
+        <source>any hook</source>
+        <extracomment>The chunk and state as shown when the run paused (an answer hands on only what was edited).</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any processor (an id, e.g. pii-detector)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any chunk type (e.g. text-delta)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add breakpoint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished">移除</translation>
+    </message>
+    <message>
+        <source>Hook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Processor</source>
+        <translation type="unfinished">处理器</translation>
+    </message>
+    <message>
+        <source>Chunk type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text contains</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run is paused. Set a breakpoint, then send a message.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The chunk the processor is about to receive (JSON)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The processor&apos;s state (JSON)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Go on and pause again before the very next processor call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Abort the run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Breakpoints&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any processor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>chunk {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>text contains {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (step {0})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused before {0}.{1}{2}: edit what it receives or its state, then continue.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Messages: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This state holds objects that are not JSON: it can be read, not edited.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run goes on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>EndpointApproval</name>
     <message>
         <source>Send your API key to another server?</source>
@@ -922,6 +1066,10 @@
         <translation>&lt;b&gt;对话&lt;/b&gt;：Enter 发送 · Shift+Enter 换行 · Esc 停止回复</translation>
     </message>
     <message>
+        <source>&lt;b&gt;Replay&lt;/b&gt;: Ctrl+R replays the selected run through the current chain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>&lt;b&gt;Threads&lt;/b&gt;: Ctrl+N new · F2 rename · Del delete</source>
         <translation>&lt;b&gt;对话列表&lt;/b&gt;：Ctrl+N 新建 · F2 重命名 · Del 删除</translation>
     </message>
@@ -939,7 +1087,7 @@
     </message>
     <message>
         <source>Processors</source>
-        <extracomment>The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``). Set when the window closed to restart the studio (a new language): the entry point starts it again.</extracomment>
+        <extracomment>Replays the run selected in the inspector (or the newest) through the current chain, with no model call. The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``). Set when the window closed to restart the studio (a new language): the entry point starts it again.</extracomment>
         <translation>处理器</translation>
     </message>
     <message>
@@ -961,6 +1109,11 @@
     <message>
         <source>Threads</source>
         <translation>对话</translation>
+    </message>
+    <message>
+        <source>Debugger</source>
+        <extracomment>The replay view opened last (None before any). Breakpoints and the paused run, in a tab of the inspector&apos;s lower pane.</extracomment>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>A tool file was skipped: {problem}</source>
@@ -1032,6 +1185,11 @@
         <translation>停止回复(&amp;S)</translation>
     </message>
     <message>
+        <source>&amp;Replay the run through the current chain</source>
+        <extracomment>Replays the run selected in the inspector (the newest when none is) through the current chain.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>&amp;Settings</source>
         <translation>设置(&amp;S)</translation>
     </message>
@@ -1054,6 +1212,22 @@
     <message>
         <source>&amp;About Processor Studio</source>
         <translation>关于 Processor Studio(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Replay through the current chain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run to replay in this thread yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export run as a regression test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Python tests (*.py)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>{name} — Processor Studio</source>
@@ -1247,6 +1421,170 @@
     <message>
         <source>No processor matches “{text}”.</source>
         <translation>没有与“{text}”匹配的处理器。</translation>
+    </message>
+</context>
+<context>
+    <name>ReplayController</name>
+    <message>
+        <source>A replay or fuzzing is still running: wait or cancel it.</source>
+        <extracomment>A replay of a run began: (run_id). Both replays finished: (run_id, ReplayComparison). The replay could not run (no recording, an unreadable one, a design that cannot be built): (run_id, message). Fuzzing went on: (run_id, cuts tried, cuts in all). Fuzzing finished: (run_id, FuzzReport). Fuzzing failed or was cancelled: (run_id, message). The last comparison made for each run (the regression-test export reads it).</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run {0} in the store.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run has no recording (it was made before runs were recorded).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run&apos;s message was not kept, so it cannot be replayed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fuzzing cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReplayView</name>
+    <message>
+        <source>Replay of a run — Processor Studio</source>
+        <extracomment>Highlights: removed on the original&apos;s side, added on the current side, a row that differs. The user asked to export this run as a pytest file: (run_id).</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replaying the recorded run through the current chain…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue with the live model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Original chain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Current chain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Processor</source>
+        <translation type="unfinished">处理器</translation>
+    </message>
+    <message>
+        <source>Original</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fuzz chunk boundaries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-cut the recorded reply many ways and list every output processor whose verdict changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished">取消</translation>
+    </message>
+    <message>
+        <source>Export as regression test…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ Tool {0} was called with other arguments: recorded {1}, now {2} (given the recorded result)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The conversation diverged at step {0}: the chain now asks the model something the recording does not have, so the replay stopped there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not in the chain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation type="unfinished">通过</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation type="unfinished">已修改</translation>
+    </message>
+    <message>
+        <source>dropped</source>
+        <translation type="unfinished">已丢弃</translation>
+    </message>
+    <message>
+        <source>raised</source>
+        <translation type="unfinished">异常</translation>
+    </message>
+    <message>
+        <source>aborted</source>
+        <translation type="unfinished">已中止</translation>
+    </message>
+    <message>
+        <source>not called</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tripwire</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replayed with no model call: the current chain gives the same result as the original.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the final text differs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the tripwire differs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{0} processor(s) did something else: {1}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replayed with no model call: {0}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run could not be replayed: {0}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continuing with the live model from the step that diverged…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No output processor changes its verdict with the cut ({0} checked).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{0} changes with the cut; the smallest cut found: {1} — {2} instead of {3}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a tripwire ({0}: {1})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the text {0}</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1793,7 +2131,7 @@
     <name>Workspace</name>
     <message>
         <source>The saved design “{name}” could not be read: {error}</source>
-        <extracomment>How long after the last edit the design is saved to the store. A line for the status bar. A thread was opened (its id and title); the window selects it and loads the inspector. History for the inspector of the opened thread. The design document now holds another design (opened from a file or the store). Everything asked for at start-up is loaded (the self-test waits for it). Saving or exporting a file failed (a title and what happened); the window shows it without blocking. A run&apos;s key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the user, showing the host, and answers with :meth:`answer_endpoint_approval`. Thread imports, off the UI thread with progress (the window shows it). Processor instances kept between runs while their chain entry is unchanged (caches, ledgers). (provider, endpoint) pairs the user declined to approve in this session: not asked again.</extracomment>
+        <extracomment>How long after the last edit the design is saved to the store. A line for the status bar. A thread was opened (its id and title); the window selects it and loads the inspector. History for the inspector of the opened thread. The design document now holds another design (opened from a file or the store). Everything asked for at start-up is loaded (the self-test waits for it). Saving or exporting a file failed (a title and what happened); the window shows it without blocking. A run&apos;s key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the user, showing the host, and answers with :meth:`answer_endpoint_approval`. Replays of past runs through the current chain, chunk-boundary fuzzing, regression-test export. Breakpoints for the runs, and the run paused at one (the window&apos;s debugger panel shows it). Thread imports, off the UI thread with progress (the window shows it). Processor instances kept between runs while their chain entry is unchanged (caches, ledgers). (provider, endpoint) pairs the user declined to approve in this session: not asked again.</extracomment>
         <translation>无法读取已保存的设计“{name}”：{error}</translation>
     </message>
     <message>
@@ -1875,6 +2213,18 @@
     <message>
         <source>Exported the thread to {file}</source>
         <translation>已将对话导出到 {file}</translation>
+    </message>
+    <message>
+        <source>Replay the run first: the test asserts what the replay gave.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The regression test was not exported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported {0} — run it with: python -m pytest {0} (it needs only processors and pytest)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Imported {file}</source>

@@ -21,6 +21,9 @@ from PySide6.QtCore import QObject, Signal
 
 from processors.chunks import chunk_from_wire
 from processors.pipeline.debugger import Breakpoint, Debugger, Pause
+from studio import i18n
+
+translate = i18n.translate
 
 
 class DebugController(QObject):
@@ -64,26 +67,26 @@ class DebugController(QObject):
         run stays paused: bad JSON, a chunk that is not one)."""
         pause = self.pause
         if pause is None:
-            return self.tr("No run is paused.")
+            return translate("DebugController", "No run is paused.")
         part: Any = None
         if chunk_json is not None and pause.part is not None:
             try:
                 wire = json.loads(chunk_json)
                 if not isinstance(wire, dict):
-                    raise ValueError(self.tr("a chunk is a JSON object"))
+                    raise ValueError(translate("DebugController", "a chunk is a JSON object"))
                 part = chunk_from_wire(wire)
             except ValueError as error:  # json.JSONDecodeError and pydantic's ValidationError are ValueErrors
-                return self.tr("The chunk is not valid: {0}").format(error)
+                return translate("DebugController", "The chunk is not valid: {0}").format(error)
             if part.type != pause.part.type:
-                return self.tr("The chunk must stay a {0} chunk.").format(pause.part.type)
+                return translate("DebugController", "The chunk must stay a {0} chunk.").format(pause.part.type)
         state: dict[str, Any] | None = None
         if state_json is not None:
             try:
                 loaded = json.loads(state_json)
             except ValueError as error:
-                return self.tr("The state is not valid JSON: {0}").format(error)
+                return translate("DebugController", "The state is not valid JSON: {0}").format(error)
             if not isinstance(loaded, dict):
-                return self.tr("The state is a JSON object.")
+                return translate("DebugController", "The state is a JSON object.")
             state = loaded
         self.pause = None
         pause.resume(part=part, state=state, step=step)

@@ -30,11 +30,14 @@ from PySide6.QtCore import QObject, Signal
 from processors.models.base import LanguageModel
 from processors.models.replay import Recording
 from processors.testing.split_fuzz import SplitFinding, fuzz_splits
+from studio import i18n
 from studio.build import build_chains
 from studio.design import AgentDesign, DesignError
 from studio.replay import DivergencePolicy, ReplayComparison, ReplaySource, history_before, replay_run
 
 logger = logging.getLogger(__name__)
+
+translate = i18n.translate
 
 
 class FuzzCancelled(Exception):
@@ -94,7 +97,9 @@ class ReplayController(QObject):
     def replay(self, run_id: str, *, live: bool = False) -> bool:
         """Replay ``run_id`` through the current chain; False (and ``replay_failed``) when busy."""
         if self.is_busy:
-            self.replay_failed.emit(run_id, self.tr("A replay or fuzzing is still running: wait or cancel it."))
+            self.replay_failed.emit(
+                run_id, translate("ReplayController", "A replay or fuzzing is still running: wait or cancel it.")
+            )
             return False
         self._task = asyncio.get_event_loop().create_task(self._replay(run_id, live=live))
         return True
@@ -102,7 +107,9 @@ class ReplayController(QObject):
     def fuzz(self, run_id: str) -> bool:
         """Fuzz the chunk boundaries of ``run_id``'s recorded reply through the current output chain."""
         if self.is_busy:
-            self.fuzz_failed.emit(run_id, self.tr("A replay or fuzzing is still running: wait or cancel it."))
+            self.fuzz_failed.emit(
+                run_id, translate("ReplayController", "A replay or fuzzing is still running: wait or cancel it.")
+            )
             return False
         self._cancel = threading.Event()
         self._task = asyncio.get_event_loop().create_task(self._fuzz(run_id, self._cancel))
@@ -121,12 +128,16 @@ class ReplayController(QObject):
         """What a replay of ``run_id`` needs, from the store. Raises ``LookupError``/``ValueError`` saying why not."""
         record = await self._store.get_run(run_id)
         if record is None:
-            raise LookupError(self.tr("No run {0} in the store.").format(run_id))
+            raise LookupError(translate("ReplayController", "No run {0} in the store.").format(run_id))
         data = await self._store.recording_bytes(run_id)
         if data is None:
-            raise LookupError(self.tr("This run has no recording (it was made before runs were recorded)."))
+            raise LookupError(
+                translate("ReplayController", "This run has no recording (it was made before runs were recorded).")
+            )
         if not record.input_text:
-            raise LookupError(self.tr("This run's message was not kept, so it cannot be replayed."))
+            raise LookupError(
+                translate("ReplayController", "This run's message was not kept, so it cannot be replayed.")
+            )
         history = []
         if record.thread_id is not None:
             messages = await self._store.memory.all_messages(record.thread_id)
@@ -191,7 +202,7 @@ class ReplayController(QObject):
             cancel.set()
             raise
         except FuzzCancelled:
-            self.fuzz_failed.emit(run_id, self.tr("Fuzzing cancelled."))
+            self.fuzz_failed.emit(run_id, translate("ReplayController", "Fuzzing cancelled."))
             return
         except (LookupError, ValueError, DesignError) as error:
             self.fuzz_failed.emit(run_id, str(error))

@@ -466,19 +466,21 @@ class Workspace(QObject):
         that asserts the outcome that replay gave; False, and said, when it cannot."""
         comparison = self.replays.comparisons.get(run_id)
         if comparison is None:
-            self.status_message.emit(self.tr("Replay the run first: the test asserts what the replay gave."))
+            self.status_message.emit(
+                translate("Workspace", "Replay the run first: the test asserts what the replay gave.")
+            )
             return False
         try:
             source = await self.replays.source(run_id)
             script = regression_test(self.document.snapshot(), source, comparison.current, catalogue=self.catalogue)
             await asyncio.to_thread(write_text_atomic, path, script)
         except (LookupError, DesignError, OSError, UnicodeError, ValueError) as error:
-            self._file_failed(self.tr("The regression test was not exported"), error)
+            self._file_failed(translate("Workspace", "The regression test was not exported"), error)
             return False
         self.status_message.emit(
-            self.tr("Exported {0} — run it with: python -m pytest {0} (it needs only processors and pytest)").format(
-                path.name
-            )
+            translate(
+                "Workspace", "Exported {0} — run it with: python -m pytest {0} (it needs only processors and pytest)"
+            ).format(path.name)
         )
         return True
 

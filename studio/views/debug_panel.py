@@ -32,7 +32,10 @@ from PySide6.QtWidgets import (
 
 from processors.pipeline.debugger import Breakpoint, Pause
 from processors.pipeline.processor import HOOKS
+from studio import i18n
 from studio.controllers.debug_controller import DebugController
+
+translate = i18n.translate
 
 
 class DebugPanel(QWidget):
@@ -49,39 +52,39 @@ class DebugPanel(QWidget):
         self.breakpoint_list.setMaximumHeight(90)
         self.hook = QComboBox()
         self.hook.setObjectName("debug.hook")
-        self.hook.addItem(self.tr("any hook"), None)
+        self.hook.addItem(translate("DebugPanel", "any hook"), None)
         for hook in HOOKS:
             self.hook.addItem(hook, hook)
         self.processor = QLineEdit()
         self.processor.setObjectName("debug.processor")
-        self.processor.setPlaceholderText(self.tr("any processor (an id, e.g. pii-detector)"))
+        self.processor.setPlaceholderText(translate("DebugPanel", "any processor (an id, e.g. pii-detector)"))
         self.chunk_type = QLineEdit()
         self.chunk_type.setObjectName("debug.chunk_type")
-        self.chunk_type.setPlaceholderText(self.tr("any chunk type (e.g. text-delta)"))
+        self.chunk_type.setPlaceholderText(translate("DebugPanel", "any chunk type (e.g. text-delta)"))
         self.text = QLineEdit()
         self.text.setObjectName("debug.text")
-        self.text.setPlaceholderText(self.tr("any text"))
+        self.text.setPlaceholderText(translate("DebugPanel", "any text"))
         self.step_number = QSpinBox()
         self.step_number.setObjectName("debug.step_number")
         self.step_number.setRange(-1, 999)
-        self.step_number.setSpecialValueText(self.tr("any step"))
+        self.step_number.setSpecialValueText(translate("DebugPanel", "any step"))
         self.step_number.setValue(-1)
-        self.add_button = QPushButton(self.tr("Add breakpoint"))
+        self.add_button = QPushButton(translate("DebugPanel", "Add breakpoint"))
         self.add_button.setObjectName("debug.add")
-        self.remove_button = QPushButton(self.tr("Remove"))
+        self.remove_button = QPushButton(translate("DebugPanel", "Remove"))
         self.remove_button.setObjectName("debug.remove")
         form = QFormLayout()
-        form.addRow(self.tr("Hook"), self.hook)
-        form.addRow(self.tr("Processor"), self.processor)
-        form.addRow(self.tr("Chunk type"), self.chunk_type)
-        form.addRow(self.tr("Text contains"), self.text)
-        form.addRow(self.tr("Step"), self.step_number)
+        form.addRow(translate("DebugPanel", "Hook"), self.hook)
+        form.addRow(translate("DebugPanel", "Processor"), self.processor)
+        form.addRow(translate("DebugPanel", "Chunk type"), self.chunk_type)
+        form.addRow(translate("DebugPanel", "Text contains"), self.text)
+        form.addRow(translate("DebugPanel", "Step"), self.step_number)
         buttons = QHBoxLayout()
         buttons.addWidget(self.add_button)
         buttons.addWidget(self.remove_button)
         buttons.addStretch(1)
 
-        self.where = QLabel(self.tr("No run is paused. Set a breakpoint, then send a message."))
+        self.where = QLabel(translate("DebugPanel", "No run is paused. Set a breakpoint, then send a message."))
         self.where.setObjectName("debug.where")
         self.where.setWordWrap(True)
         self.args = QLabel()
@@ -89,20 +92,22 @@ class DebugPanel(QWidget):
         self.args.setWordWrap(True)
         self.chunk = QPlainTextEdit()
         self.chunk.setObjectName("debug.chunk")
-        self.chunk.setPlaceholderText(self.tr("The chunk the processor is about to receive (JSON)"))
+        self.chunk.setPlaceholderText(translate("DebugPanel", "The chunk the processor is about to receive (JSON)"))
         self.state = QPlainTextEdit()
         self.state.setObjectName("debug.state")
-        self.state.setPlaceholderText(self.tr("The processor's state (JSON)"))
+        self.state.setPlaceholderText(translate("DebugPanel", "The processor's state (JSON)"))
         self.error = QLabel()
         self.error.setObjectName("debug.error")
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b00020")
-        self.continue_button = QPushButton(self.tr("Continue"))
+        self.continue_button = QPushButton(translate("DebugPanel", "Continue"))
         self.continue_button.setObjectName("debug.continue")
-        self.step_button = QPushButton(self.tr("Step"))
+        self.step_button = QPushButton(translate("DebugPanel", "Step"))
         self.step_button.setObjectName("debug.step")
-        self.step_button.setToolTip(self.tr("Go on and pause again before the very next processor call"))
-        self.abort_button = QPushButton(self.tr("Abort the run"))
+        self.step_button.setToolTip(
+            translate("DebugPanel", "Go on and pause again before the very next processor call")
+        )
+        self.abort_button = QPushButton(translate("DebugPanel", "Abort the run"))
         self.abort_button.setObjectName("debug.abort")
         answers = QHBoxLayout()
         for button in (self.continue_button, self.step_button, self.abort_button):
@@ -110,7 +115,7 @@ class DebugPanel(QWidget):
         answers.addStretch(1)
 
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(self.tr("<b>Breakpoints</b>")))
+        layout.addWidget(QLabel(translate("DebugPanel", "<b>Breakpoints</b>")))
         layout.addWidget(self.breakpoint_list)
         layout.addLayout(form)
         layout.addLayout(buttons)
@@ -157,29 +162,29 @@ class DebugPanel(QWidget):
 
     def _describe(self, breakpoint: Breakpoint) -> str:
         parts = [
-            breakpoint.hook or self.tr("any hook"),
-            breakpoint.processor_id or self.tr("any processor"),
+            breakpoint.hook or translate("DebugPanel", "any hook"),
+            breakpoint.processor_id or translate("DebugPanel", "any processor"),
         ]
         if breakpoint.chunk_type:
-            parts.append(self.tr("chunk {0}").format(breakpoint.chunk_type))
+            parts.append(translate("DebugPanel", "chunk {0}").format(breakpoint.chunk_type))
         if breakpoint.text_contains:
-            parts.append(self.tr("text contains {0}").format(json.dumps(breakpoint.text_contains)))
+            parts.append(translate("DebugPanel", "text contains {0}").format(json.dumps(breakpoint.text_contains)))
         if breakpoint.step_number is not None:
-            parts.append(self.tr("step {0}").format(breakpoint.step_number))
+            parts.append(translate("DebugPanel", "step {0}").format(breakpoint.step_number))
         return " · ".join(parts)
 
     # ----------------------------------------------------------------------------------------- a paused run
     @Slot(object)
     def show_pause(self, pause: Pause) -> None:
-        step = "" if pause.step_number is None else self.tr(" (step {0})").format(pause.step_number)
+        step = "" if pause.step_number is None else translate("DebugPanel", " (step {0})").format(pause.step_number)
         self.where.setText(
-            self.tr("Paused before {0}.{1}{2}: edit what it receives or its state, then continue.").format(
-                pause.processor_id, pause.hook, step
-            )
+            translate(
+                "DebugPanel", "Paused before {0}.{1}{2}: edit what it receives or its state, then continue."
+            ).format(pause.processor_id, pause.hook, step)
         )
         messages = getattr(pause.args, "messages", None)
         self.args.setText(
-            self.tr("Messages: {0}").format(" | ".join(getattr(m, "text", "")[:60] for m in messages))
+            translate("DebugPanel", "Messages: {0}").format(" | ".join(getattr(m, "text", "")[:60] for m in messages))
             if messages
             else ""
         )
@@ -193,7 +198,9 @@ class DebugPanel(QWidget):
         except (TypeError, ValueError):  # a processor's own objects in its state: shown, not editable
             self._shown_state = json.dumps(pause.state, indent=2, ensure_ascii=False, default=repr)
             self.state.setReadOnly(True)
-            self.state.setToolTip(self.tr("This state holds objects that are not JSON: it can be read, not edited."))
+            self.state.setToolTip(
+                translate("DebugPanel", "This state holds objects that are not JSON: it can be read, not edited.")
+            )
         self.state.setPlainText(self._shown_state)
         self.error.clear()
         self._show_paused(True)
@@ -211,7 +218,7 @@ class DebugPanel(QWidget):
     @Slot()
     def _on_controller_resumed(self) -> None:
         if self.controller.pause is None:
-            self.where.setText(self.tr("The run goes on."))
+            self.where.setText(translate("DebugPanel", "The run goes on."))
             self._show_paused(False)
 
     def _show_paused(self, paused: bool) -> None:

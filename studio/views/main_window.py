@@ -140,7 +140,7 @@ class MainWindow(QMainWindow):
         self.replay_view: ReplayView | None = None
         #: Breakpoints and the paused run, in a tab of the inspector's lower pane.
         self.debug_panel = DebugPanel(workspace.debug)
-        self.inspector.tabs.addTab(self.debug_panel, self.tr("Debugger"))
+        self.inspector.tabs.addTab(self.debug_panel, translate("MainWindow", "Debugger"))
         workspace.debug.paused.connect(self._on_debug_paused)
         self._build_menus()
 
@@ -288,7 +288,7 @@ class MainWindow(QMainWindow):
         run_id = getattr(item, "run_id", None)
         if not run_id:
             return None
-        action = QAction(self.tr("Replay through the current chain"), menu)
+        action = QAction(translate("MainWindow", "Replay through the current chain"), menu)
         action.setObjectName("chat.menu.replay")
         action.setShortcut(QKeySequence(REPLAY_SHORTCUT))
         action.triggered.connect(lambda _checked=False, run_id=run_id: self.open_replay(run_id))
@@ -298,7 +298,7 @@ class MainWindow(QMainWindow):
     def _on_replay_run(self) -> None:
         run_id = self.inspector.selected_run_id()
         if run_id is None:
-            self._show_status(self.tr("No run to replay in this thread yet."))
+            self._show_status(translate("MainWindow", "No run to replay in this thread yet."))
             return
         self.open_replay(run_id)
 
@@ -319,8 +319,8 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_replay_export_test_requested(self, run_id: str) -> None:
         self._file_dialog(
-            self.tr("Export run as a regression test"),
-            self.tr("Python tests (*.py)"),
+            translate("MainWindow", "Export run as a regression test"),
+            translate("MainWindow", "Python tests (*.py)"),
             save=True,
             accept=lambda path: self.workspace.spawn(self.workspace.export_regression_test(run_id, path)),
             suggested=f"test_run_{run_id[-8:]}.py",

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio import i18n
 from studio.controllers.replay_controller import FuzzReport, ReplayController
 from studio.replay import ProcessorActivity, ReplayComparison, ReplayOutcome
 
@@ -43,6 +44,8 @@ from studio.replay import ProcessorActivity, ReplayComparison, ReplayOutcome
 REMOVED = "#ffd7d5"
 ADDED = "#ccf2d1"
 DIFFERS = QColor("#fff3bf")
+
+translate = i18n.translate
 
 
 def _spans_html(spans: list[tuple[str, bool]], colour: str) -> str:
@@ -64,18 +67,18 @@ class ReplayView(QDialog):
         self.controller = controller
         self.run_id = run_id
         self.comparison: ReplayComparison | None = None
-        self.setWindowTitle(self.tr("Replay of a run — Processor Studio"))
+        self.setWindowTitle(translate("ReplayView", "Replay of a run — Processor Studio"))
         self.resize(1100, 720)
 
-        self.status = QLabel(self.tr("Replaying the recorded run through the current chain…"))
+        self.status = QLabel(translate("ReplayView", "Replaying the recorded run through the current chain…"))
         self.status.setObjectName("replay.status")
         self.status.setWordWrap(True)
         self.divergence = QLabel()
         self.divergence.setObjectName("replay.divergence")
         self.divergence.setWordWrap(True)
-        self.continue_live = QPushButton(self.tr("Continue with the live model"))
+        self.continue_live = QPushButton(translate("ReplayView", "Continue with the live model"))
         self.continue_live.setObjectName("replay.continue_live")
-        self.stop_here = QPushButton(self.tr("Stop here"))
+        self.stop_here = QPushButton(translate("ReplayView", "Stop here"))
         self.stop_here.setObjectName("replay.stop")
         self.divergence_bar = QWidget()
         bar = QHBoxLayout(self.divergence_bar)
@@ -90,7 +93,10 @@ class ReplayView(QDialog):
         self.current = QTextBrowser()
         self.current.setObjectName("replay.current")
         sides = QSplitter(Qt.Orientation.Horizontal)
-        for title, browser in ((self.tr("Original chain"), self.original), (self.tr("Current chain"), self.current)):
+        for title, browser in (
+            (translate("ReplayView", "Original chain"), self.original),
+            (translate("ReplayView", "Current chain"), self.current),
+        ):
             box = QWidget()
             column = QVBoxLayout(box)
             column.setContentsMargins(0, 0, 0, 0)
@@ -100,7 +106,9 @@ class ReplayView(QDialog):
 
         self.processors = QTableWidget(0, 3)
         self.processors.setObjectName("replay.processors")
-        self.processors.setHorizontalHeaderLabels([self.tr("Processor"), self.tr("Original"), self.tr("Now")])
+        self.processors.setHorizontalHeaderLabels(
+            [translate("ReplayView", "Processor"), translate("ReplayView", "Original"), translate("ReplayView", "Now")]
+        )
         header = self.processors.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
@@ -110,21 +118,24 @@ class ReplayView(QDialog):
         self.tools.setObjectName("replay.tools")
         self.tools.setWordWrap(True)
 
-        self.fuzz_button = QPushButton(self.tr("Fuzz chunk boundaries"))
+        self.fuzz_button = QPushButton(translate("ReplayView", "Fuzz chunk boundaries"))
         self.fuzz_button.setObjectName("replay.fuzz")
         self.fuzz_button.setToolTip(
-            self.tr("Re-cut the recorded reply many ways and list every output processor whose verdict changes")
+            translate(
+                "ReplayView",
+                "Re-cut the recorded reply many ways and list every output processor whose verdict changes",
+            )
         )
         self.fuzz_progress = QProgressBar()
         self.fuzz_progress.setObjectName("replay.fuzz_progress")
         self.fuzz_progress.hide()
-        self.fuzz_cancel = QPushButton(self.tr("Cancel"))
+        self.fuzz_cancel = QPushButton(translate("ReplayView", "Cancel"))
         self.fuzz_cancel.setObjectName("replay.fuzz_cancel")
         self.fuzz_cancel.hide()
         self.fuzz_results = QListWidget()
         self.fuzz_results.setObjectName("replay.fuzz_results")
         self.fuzz_results.setMaximumHeight(90)
-        self.export_test = QPushButton(self.tr("Export as regression test…"))
+        self.export_test = QPushButton(translate("ReplayView", "Export as regression test…"))
         self.export_test.setObjectName("replay.export_test")
         self.export_test.setEnabled(False)
         actions = QHBoxLayout()
@@ -180,8 +191,9 @@ class ReplayView(QDialog):
         changed = comparison.current.changed_tool_calls
         self.tools.setText(
             "".join(
-                self.tr(
-                    "⚠ Tool {0} was called with other arguments: recorded {1}, now {2} (given the recorded result)"
+                translate(
+                    "ReplayView",
+                    "⚠ Tool {0} was called with other arguments: recorded {1}, now {2} (given the recorded result)",
                 ).format(name, json.dumps(before), json.dumps(after))
                 + "\n"
                 for name, before, after in changed
@@ -192,9 +204,10 @@ class ReplayView(QDialog):
         live = comparison.current.divergences and comparison.current.divergences[0].action == "live"
         if step is not None and not live:
             self.divergence.setText(
-                self.tr(
+                translate(
+                    "ReplayView",
                     "The conversation diverged at step {0}: the chain now asks the model something the recording "
-                    "does not have, so the replay stopped there."
+                    "does not have, so the replay stopped there.",
                 ).format(step)
             )
             self.divergence_bar.show()
@@ -206,19 +219,23 @@ class ReplayView(QDialog):
     def _activity_text(self, activity: ProcessorActivity | None) -> str:
         """``"changed (3 chunks changed)"``, ``"aborted: reason"``, ``"not in the chain"`` — in the user's language."""
         if activity is None:
-            return self.tr("not in the chain")
+            return translate("ReplayView", "not in the chain")
         words = {
-            "passed": self.tr("passed"), "changed": self.tr("changed"), "dropped": self.tr("dropped"),
-            "raised": self.tr("raised"), "aborted": self.tr("aborted"), "absent": self.tr("not called"),
-        }  # fmt: skip
+            "passed": translate("ReplayView", "passed"),
+            "changed": translate("ReplayView", "changed"),
+            "dropped": translate("ReplayView", "dropped"),
+            "raised": translate("ReplayView", "raised"),
+            "aborted": translate("ReplayView", "aborted"),
+            "absent": translate("ReplayView", "not called"),
+        }
         text = words.get(activity.worst, activity.worst)
         if activity.detail and activity.worst in ("aborted", "raised"):
             text = f"{text}: {activity.detail}"
         counts = []
         if activity.chunks_changed:
-            counts.append(self.tr("%n chunk(s) changed", "", activity.chunks_changed))
+            counts.append(translate("ReplayView", "%n chunk(s) changed", None, activity.chunks_changed))
         if activity.chunks_dropped:
-            counts.append(self.tr("%n chunk(s) dropped", "", activity.chunks_dropped))
+            counts.append(translate("ReplayView", "%n chunk(s) dropped", None, activity.chunks_dropped))
         return f"{text} ({', '.join(counts)})" if counts else text
 
     def _side_html(self, outcome: ReplayOutcome, text_html: str) -> str:
@@ -227,38 +244,42 @@ class ReplayView(QDialog):
             processor, reason = outcome.tripwire
             lines.append(
                 '<p style="background-color:#ffe3e3"><b>'
-                + html.escape(self.tr("Tripwire"))
+                + html.escape(translate("ReplayView", "Tripwire"))
                 + f"</b> {html.escape(reason)} <i>({html.escape(processor)})</i></p>"
             )
         if outcome.error and outcome.tripwire is None:
             lines.append(f'<p style="color:#b00020">{html.escape(outcome.error)}</p>')
-        lines.append(f"<p>{text_html or '<i>' + html.escape(self.tr('(no text)')) + '</i>'}</p>")
+        lines.append(f"<p>{text_html or '<i>' + html.escape(translate('ReplayView', '(no text)')) + '</i>'}</p>")
         return "".join(lines)
 
     def _status_text(self, comparison: ReplayComparison) -> str:
         if comparison.identical:
-            return self.tr("Replayed with no model call: the current chain gives the same result as the original.")
+            return translate(
+                "ReplayView", "Replayed with no model call: the current chain gives the same result as the original."
+            )
         parts = []
         if comparison.text_differs:
-            parts.append(self.tr("the final text differs"))
+            parts.append(translate("ReplayView", "the final text differs"))
         if comparison.tripwire_differs:
-            parts.append(self.tr("the tripwire differs"))
+            parts.append(translate("ReplayView", "the tripwire differs"))
         differing = [row.processor_id for row in comparison.processor_rows if row.differs]
         if differing:
             parts.append(
-                self.tr("{0} processor(s) did something else: {1}").format(len(differing), ", ".join(differing))
+                translate("ReplayView", "{0} processor(s) did something else: {1}").format(
+                    len(differing), ", ".join(differing)
+                )
             )
-        return self.tr("Replayed with no model call: {0}.").format("; ".join(parts))
+        return translate("ReplayView", "Replayed with no model call: {0}.").format("; ".join(parts))
 
     @Slot(str, str)
     def _on_controller_replay_failed(self, run_id: str, message: str) -> None:
         if run_id == self.run_id:
-            self.status.setText(self.tr("The run could not be replayed: {0}").format(message))
+            self.status.setText(translate("ReplayView", "The run could not be replayed: {0}").format(message))
 
     @Slot()
     def _on_continue_live_clicked(self) -> None:
         self.divergence_bar.hide()
-        self.status.setText(self.tr("Continuing with the live model from the step that diverged…"))
+        self.status.setText(translate("ReplayView", "Continuing with the live model from the step that diverged…"))
         self.controller.replay(self.run_id, live=True)
 
     @Slot()
@@ -288,13 +309,15 @@ class ReplayView(QDialog):
         self._fuzz_done()
         if not report.findings:
             self.fuzz_results.addItem(
-                self.tr("No output processor changes its verdict with the cut ({0} checked).").format(
+                translate("ReplayView", "No output processor changes its verdict with the cut ({0} checked).").format(
                     len(report.processors)
                 )
             )
         for finding in report.findings:
             self.fuzz_results.addItem(
-                self.tr("{0} changes with the cut; the smallest cut found: {1} — {2} instead of {3}").format(
+                translate(
+                    "ReplayView", "{0} changes with the cut; the smallest cut found: {1} — {2} instead of {3}"
+                ).format(
                     finding.processor_id,
                     " | ".join(json.dumps(piece, ensure_ascii=False) for piece in finding.deltas),
                     self._verdict(finding.outcome),
@@ -310,8 +333,8 @@ class ReplayView(QDialog):
 
     def _verdict(self, outcome: Any) -> str:
         if outcome.tripwire is not None:
-            return self.tr("a tripwire ({0}: {1})").format(*outcome.tripwire)
-        return self.tr("the text {0}").format(json.dumps(outcome.text[:80], ensure_ascii=False))
+            return translate("ReplayView", "a tripwire ({0}: {1})").format(*outcome.tripwire)
+        return translate("ReplayView", "the text {0}").format(json.dumps(outcome.text[:80], ensure_ascii=False))
 
     def _fuzz_done(self) -> None:
         self.fuzz_button.setEnabled(True)
