@@ -523,27 +523,27 @@
     <message>
         <source>No run is paused.</source>
         <extracomment>A run paused before a hook call (a :class:`~processors.pipeline.debugger.Pause`). The paused run went on (or ended): the pause is over. The breakpoints changed (the list as it is now).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>没有暂停的运行。</translation>
     </message>
     <message>
         <source>a chunk is a JSON object</source>
-        <translation type="unfinished"></translation>
+        <translation>数据块必须是一个 JSON 对象</translation>
     </message>
     <message>
         <source>The chunk is not valid: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>数据块无效：{0}</translation>
     </message>
     <message>
         <source>The chunk must stay a {0} chunk.</source>
-        <translation type="unfinished"></translation>
+        <translation>数据块必须仍是 {0} 类型的数据块。</translation>
     </message>
     <message>
         <source>The state is not valid JSON: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>状态不是有效的 JSON：{0}</translation>
     </message>
     <message>
         <source>The state is a JSON object.</source>
-        <translation type="unfinished"></translation>
+        <translation>状态必须是一个 JSON 对象。</translation>
     </message>
 </context>
 <context>
@@ -551,115 +551,115 @@
     <message>
         <source>any hook</source>
         <extracomment>The chunk and state as shown when the run paused (an answer hands on only what was edited).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>任意钩子</translation>
     </message>
     <message>
         <source>any processor (an id, e.g. pii-detector)</source>
-        <translation type="unfinished"></translation>
+        <translation>任意处理器（填 ID，例如 pii-detector）</translation>
     </message>
     <message>
         <source>any chunk type (e.g. text-delta)</source>
-        <translation type="unfinished"></translation>
+        <translation>任意数据块类型（例如 text-delta）</translation>
     </message>
     <message>
         <source>any text</source>
-        <translation type="unfinished"></translation>
+        <translation>任意文本</translation>
     </message>
     <message>
         <source>any step</source>
-        <translation type="unfinished"></translation>
+        <translation>任意步骤</translation>
     </message>
     <message>
         <source>Add breakpoint</source>
-        <translation type="unfinished"></translation>
+        <translation>添加断点</translation>
     </message>
     <message>
         <source>Remove</source>
-        <translation type="unfinished">移除</translation>
+        <translation>移除</translation>
     </message>
     <message>
         <source>Hook</source>
-        <translation type="unfinished"></translation>
+        <translation>钩子</translation>
     </message>
     <message>
         <source>Processor</source>
-        <translation type="unfinished">处理器</translation>
+        <translation>处理器</translation>
     </message>
     <message>
         <source>Chunk type</source>
-        <translation type="unfinished"></translation>
+        <translation>数据块类型</translation>
     </message>
     <message>
         <source>Text contains</source>
-        <translation type="unfinished"></translation>
+        <translation>文本包含</translation>
     </message>
     <message>
         <source>Step</source>
-        <translation type="unfinished"></translation>
+        <translation>单步</translation>
     </message>
     <message>
         <source>No run is paused. Set a breakpoint, then send a message.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有暂停的运行。请先设置断点，再发送消息。</translation>
     </message>
     <message>
         <source>The chunk the processor is about to receive (JSON)</source>
-        <translation type="unfinished"></translation>
+        <translation>处理器即将收到的数据块（JSON）</translation>
     </message>
     <message>
         <source>The processor&apos;s state (JSON)</source>
-        <translation type="unfinished"></translation>
+        <translation>处理器的状态（JSON）</translation>
     </message>
     <message>
         <source>Continue</source>
-        <translation type="unfinished"></translation>
+        <translation>继续</translation>
     </message>
     <message>
         <source>Go on and pause again before the very next processor call</source>
-        <translation type="unfinished"></translation>
+        <translation>继续运行，并在下一次处理器调用前再次暂停</translation>
     </message>
     <message>
         <source>Abort the run</source>
-        <translation type="unfinished"></translation>
+        <translation>中止运行</translation>
     </message>
     <message>
         <source>&lt;b&gt;Breakpoints&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;断点&lt;/b&gt;</translation>
     </message>
     <message>
         <source>any processor</source>
-        <translation type="unfinished"></translation>
+        <translation>任意处理器</translation>
     </message>
     <message>
         <source>chunk {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>数据块 {0}</translation>
     </message>
     <message>
         <source>text contains {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>文本包含 {0}</translation>
     </message>
     <message>
         <source>step {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>步骤 {0}</translation>
     </message>
     <message>
         <source> (step {0})</source>
-        <translation type="unfinished"></translation>
+        <translation>（步骤 {0}）</translation>
     </message>
     <message>
         <source>Paused before {0}.{1}{2}: edit what it receives or its state, then continue.</source>
-        <translation type="unfinished"></translation>
+        <translation>已在 {0}.{1}{2} 之前暂停：可编辑它将收到的内容或它的状态，然后继续。</translation>
     </message>
     <message>
         <source>Messages: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>消息：{0}</translation>
     </message>
     <message>
         <source>This state holds objects that are not JSON: it can be read, not edited.</source>
-        <translation type="unfinished"></translation>
+        <translation>此状态包含非 JSON 对象：只能查看，不能编辑。</translation>
     </message>
     <message>
         <source>The run goes on.</source>
-        <translation type="unfinished"></translation>
+        <translation>运行继续。</translation>
     </message>
 </context>
 <context>
@@ -1067,7 +1067,7 @@
     </message>
     <message>
         <source>&lt;b&gt;Replay&lt;/b&gt;: Ctrl+R replays the selected run through the current chain</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;重放&lt;/b&gt;：Ctrl+R 用当前处理链重放选中的运行</translation>
     </message>
     <message>
         <source>&lt;b&gt;Threads&lt;/b&gt;: Ctrl+N new · F2 rename · Del delete</source>
@@ -1113,7 +1113,7 @@
     <message>
         <source>Debugger</source>
         <extracomment>The replay view opened last (None before any). Breakpoints and the paused run, in a tab of the inspector&apos;s lower pane.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>调试器</translation>
     </message>
     <message>
         <source>A tool file was skipped: {problem}</source>
@@ -1187,7 +1187,7 @@
     <message>
         <source>&amp;Replay the run through the current chain</source>
         <extracomment>Replays the run selected in the inspector (the newest when none is) through the current chain.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>用当前处理链重放运行(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Settings</source>
@@ -1215,19 +1215,19 @@
     </message>
     <message>
         <source>Replay through the current chain</source>
-        <translation type="unfinished"></translation>
+        <translation>用当前处理链重放</translation>
     </message>
     <message>
         <source>No run to replay in this thread yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>此对话中还没有可重放的运行。</translation>
     </message>
     <message>
         <source>Export run as a regression test</source>
-        <translation type="unfinished"></translation>
+        <translation>将运行导出为回归测试</translation>
     </message>
     <message>
         <source>Python tests (*.py)</source>
-        <translation type="unfinished"></translation>
+        <translation>Python 测试 (*.py)</translation>
     </message>
     <message>
         <source>{name} — Processor Studio</source>
@@ -1428,23 +1428,23 @@
     <message>
         <source>A replay or fuzzing is still running: wait or cancel it.</source>
         <extracomment>A replay of a run began: (run_id). Both replays finished: (run_id, ReplayComparison). The replay could not run (no recording, an unreadable one, a design that cannot be built): (run_id, message). Fuzzing went on: (run_id, cuts tried, cuts in all). Fuzzing finished: (run_id, FuzzReport). Fuzzing failed or was cancelled: (run_id, message). The last comparison made for each run (the regression-test export reads it).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>重放或模糊测试仍在进行：请等待或取消。</translation>
     </message>
     <message>
         <source>No run {0} in the store.</source>
-        <translation type="unfinished"></translation>
+        <translation>存储中没有运行 {0}。</translation>
     </message>
     <message>
         <source>This run has no recording (it was made before runs were recorded).</source>
-        <translation type="unfinished"></translation>
+        <translation>此运行没有录制（它产生于开始录制运行之前）。</translation>
     </message>
     <message>
         <source>This run&apos;s message was not kept, so it cannot be replayed.</source>
-        <translation type="unfinished"></translation>
+        <translation>此运行的消息未被保存，因此无法重放。</translation>
     </message>
     <message>
         <source>Fuzzing cancelled.</source>
-        <translation type="unfinished"></translation>
+        <translation>模糊测试已取消。</translation>
     </message>
 </context>
 <context>
@@ -1452,139 +1452,147 @@
     <message>
         <source>Replay of a run — Processor Studio</source>
         <extracomment>Highlights: removed on the original&apos;s side, added on the current side, a row that differs. The user asked to export this run as a pytest file: (run_id).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>运行重放 — Processor Studio</translation>
     </message>
     <message>
         <source>Replaying the recorded run through the current chain…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在用当前处理链重放录制的运行…</translation>
     </message>
     <message>
         <source>Continue with the live model</source>
-        <translation type="unfinished"></translation>
+        <translation>改用实时模型继续</translation>
     </message>
     <message>
         <source>Stop here</source>
-        <translation type="unfinished"></translation>
+        <translation>在此停止</translation>
     </message>
     <message>
         <source>Original chain</source>
-        <translation type="unfinished"></translation>
+        <translation>原处理链</translation>
     </message>
     <message>
         <source>Current chain</source>
-        <translation type="unfinished"></translation>
+        <translation>当前处理链</translation>
     </message>
     <message>
         <source>Processor</source>
-        <translation type="unfinished">处理器</translation>
+        <translation>处理器</translation>
     </message>
     <message>
         <source>Original</source>
-        <translation type="unfinished"></translation>
+        <translation>原来</translation>
     </message>
     <message>
         <source>Now</source>
-        <translation type="unfinished"></translation>
+        <translation>现在</translation>
     </message>
     <message>
         <source>Fuzz chunk boundaries</source>
-        <translation type="unfinished"></translation>
+        <translation>模糊测试数据块边界</translation>
     </message>
     <message>
         <source>Re-cut the recorded reply many ways and list every output processor whose verdict changes</source>
-        <translation type="unfinished"></translation>
+        <translation>以多种方式重新切分录制的回复，并列出判定随之改变的每个输出处理器</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished">取消</translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Export as regression test…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出为回归测试…</translation>
     </message>
     <message>
         <source>⚠ Tool {0} was called with other arguments: recorded {1}, now {2} (given the recorded result)</source>
-        <translation type="unfinished"></translation>
+        <translation>⚠ 工具 {0} 的调用参数已改变：录制时为 {1}，现在为 {2}（仍返回录制的结果）</translation>
     </message>
     <message>
         <source>The conversation diverged at step {0}: the chain now asks the model something the recording does not have, so the replay stopped there.</source>
-        <translation type="unfinished"></translation>
+        <translation>对话在第 {0} 步出现分歧：处理链现在向模型提出的请求不在录制中，因此重放在此停止。</translation>
     </message>
     <message>
         <source>not in the chain</source>
-        <translation type="unfinished"></translation>
+        <translation>不在处理链中</translation>
     </message>
     <message>
         <source>passed</source>
-        <translation type="unfinished">通过</translation>
+        <translation>通过</translation>
     </message>
     <message>
         <source>changed</source>
-        <translation type="unfinished">已修改</translation>
+        <translation>已修改</translation>
     </message>
     <message>
         <source>dropped</source>
-        <translation type="unfinished">已丢弃</translation>
+        <translation>已丢弃</translation>
     </message>
     <message>
         <source>raised</source>
-        <translation type="unfinished">异常</translation>
+        <translation>出错</translation>
     </message>
     <message>
         <source>aborted</source>
-        <translation type="unfinished">已中止</translation>
+        <translation>已中止</translation>
     </message>
     <message>
         <source>not called</source>
-        <translation type="unfinished"></translation>
+        <translation>未调用</translation>
+    </message>
+    <message>
+        <source>chunks changed: {0}</source>
+        <translation>修改的数据块：{0}</translation>
+    </message>
+    <message>
+        <source>chunks dropped: {0}</source>
+        <translation>丢弃的数据块：{0}</translation>
     </message>
     <message>
         <source>Tripwire</source>
-        <translation type="unfinished"></translation>
+        <translation>拦截</translation>
     </message>
     <message>
         <source>Replayed with no model call: the current chain gives the same result as the original.</source>
-        <translation type="unfinished"></translation>
+        <translation>已重放，未调用模型：当前处理链的结果与原来相同。</translation>
     </message>
     <message>
         <source>the final text differs</source>
-        <translation type="unfinished"></translation>
+        <translation>最终文本不同</translation>
     </message>
     <message>
         <source>the tripwire differs</source>
-        <translation type="unfinished"></translation>
+        <translation>拦截不同</translation>
     </message>
     <message>
         <source>{0} processor(s) did something else: {1}</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} 个处理器的行为不同：{1}</translation>
     </message>
     <message>
         <source>Replayed with no model call: {0}.</source>
-        <translation type="unfinished"></translation>
+        <translation>已重放，未调用模型：{0}。</translation>
     </message>
     <message>
         <source>The run could not be replayed: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法重放此运行：{0}</translation>
     </message>
     <message>
         <source>Continuing with the live model from the step that diverged…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在从出现分歧的步骤起改用实时模型继续…</translation>
     </message>
     <message>
         <source>No output processor changes its verdict with the cut ({0} checked).</source>
-        <translation type="unfinished"></translation>
+        <translation>没有输出处理器的判定随切分而改变（已检查 {0} 个）。</translation>
     </message>
     <message>
         <source>{0} changes with the cut; the smallest cut found: {1} — {2} instead of {3}</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} 的结果随切分而改变；找到的最小切分：{1} — 得到 {2}，而不是 {3}</translation>
     </message>
     <message>
         <source>a tripwire ({0}: {1})</source>
-        <translation type="unfinished"></translation>
+        <translation>拦截（{0}：{1}）</translation>
     </message>
     <message>
         <source>the text {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>文本 {0}</translation>
     </message>
 </context>
 <context>
@@ -2216,15 +2224,15 @@
     </message>
     <message>
         <source>Replay the run first: the test asserts what the replay gave.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先重放此运行：测试断言的是重放得到的结果。</translation>
     </message>
     <message>
         <source>The regression test was not exported</source>
-        <translation type="unfinished"></translation>
+        <translation>回归测试未导出</translation>
     </message>
     <message>
         <source>Exported {0} — run it with: python -m pytest {0} (it needs only processors and pytest)</source>
-        <translation type="unfinished"></translation>
+        <translation>已导出 {0} — 运行方式：python -m pytest {0}（只需要 processors 和 pytest）</translation>
     </message>
     <message>
         <source>Imported {file}</source>

@@ -523,27 +523,27 @@
     <message>
         <source>No run is paused.</source>
         <extracomment>A run paused before a hook call (a :class:`~processors.pipeline.debugger.Pause`). The paused run went on (or ended): the pause is over. The breakpoints changed (the list as it is now).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>沒有暫停的執行。</translation>
     </message>
     <message>
         <source>a chunk is a JSON object</source>
-        <translation type="unfinished"></translation>
+        <translation>資料塊必須是一個 JSON 物件</translation>
     </message>
     <message>
         <source>The chunk is not valid: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>資料塊無效：{0}</translation>
     </message>
     <message>
         <source>The chunk must stay a {0} chunk.</source>
-        <translation type="unfinished"></translation>
+        <translation>資料塊必須仍是 {0} 類型的資料塊。</translation>
     </message>
     <message>
         <source>The state is not valid JSON: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>狀態不是有效的 JSON：{0}</translation>
     </message>
     <message>
         <source>The state is a JSON object.</source>
-        <translation type="unfinished"></translation>
+        <translation>狀態必須是一個 JSON 物件。</translation>
     </message>
 </context>
 <context>
@@ -551,115 +551,115 @@
     <message>
         <source>any hook</source>
         <extracomment>The chunk and state as shown when the run paused (an answer hands on only what was edited).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>任意掛鉤</translation>
     </message>
     <message>
         <source>any processor (an id, e.g. pii-detector)</source>
-        <translation type="unfinished"></translation>
+        <translation>任意處理器（填 ID，例如 pii-detector）</translation>
     </message>
     <message>
         <source>any chunk type (e.g. text-delta)</source>
-        <translation type="unfinished"></translation>
+        <translation>任意資料塊類型（例如 text-delta）</translation>
     </message>
     <message>
         <source>any text</source>
-        <translation type="unfinished"></translation>
+        <translation>任意文字</translation>
     </message>
     <message>
         <source>any step</source>
-        <translation type="unfinished"></translation>
+        <translation>任意步驟</translation>
     </message>
     <message>
         <source>Add breakpoint</source>
-        <translation type="unfinished"></translation>
+        <translation>新增中斷點</translation>
     </message>
     <message>
         <source>Remove</source>
-        <translation type="unfinished">移除</translation>
+        <translation>移除</translation>
     </message>
     <message>
         <source>Hook</source>
-        <translation type="unfinished"></translation>
+        <translation>掛鉤</translation>
     </message>
     <message>
         <source>Processor</source>
-        <translation type="unfinished">處理器</translation>
+        <translation>處理器</translation>
     </message>
     <message>
         <source>Chunk type</source>
-        <translation type="unfinished"></translation>
+        <translation>資料塊類型</translation>
     </message>
     <message>
         <source>Text contains</source>
-        <translation type="unfinished"></translation>
+        <translation>文字包含</translation>
     </message>
     <message>
         <source>Step</source>
-        <translation type="unfinished"></translation>
+        <translation>單步</translation>
     </message>
     <message>
         <source>No run is paused. Set a breakpoint, then send a message.</source>
-        <translation type="unfinished"></translation>
+        <translation>沒有暫停的執行。請先設定中斷點，再傳送訊息。</translation>
     </message>
     <message>
         <source>The chunk the processor is about to receive (JSON)</source>
-        <translation type="unfinished"></translation>
+        <translation>處理器即將收到的資料塊（JSON）</translation>
     </message>
     <message>
         <source>The processor&apos;s state (JSON)</source>
-        <translation type="unfinished"></translation>
+        <translation>處理器的狀態（JSON）</translation>
     </message>
     <message>
         <source>Continue</source>
-        <translation type="unfinished"></translation>
+        <translation>繼續</translation>
     </message>
     <message>
         <source>Go on and pause again before the very next processor call</source>
-        <translation type="unfinished"></translation>
+        <translation>繼續執行，並在下一次處理器呼叫前再次暫停</translation>
     </message>
     <message>
         <source>Abort the run</source>
-        <translation type="unfinished"></translation>
+        <translation>中止執行</translation>
     </message>
     <message>
         <source>&lt;b&gt;Breakpoints&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;中斷點&lt;/b&gt;</translation>
     </message>
     <message>
         <source>any processor</source>
-        <translation type="unfinished"></translation>
+        <translation>任意處理器</translation>
     </message>
     <message>
         <source>chunk {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>資料塊 {0}</translation>
     </message>
     <message>
         <source>text contains {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>文字包含 {0}</translation>
     </message>
     <message>
         <source>step {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>步驟 {0}</translation>
     </message>
     <message>
         <source> (step {0})</source>
-        <translation type="unfinished"></translation>
+        <translation>（步驟 {0}）</translation>
     </message>
     <message>
         <source>Paused before {0}.{1}{2}: edit what it receives or its state, then continue.</source>
-        <translation type="unfinished"></translation>
+        <translation>已在 {0}.{1}{2} 之前暫停：可編輯它將收到的內容或它的狀態，然後繼續。</translation>
     </message>
     <message>
         <source>Messages: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>訊息：{0}</translation>
     </message>
     <message>
         <source>This state holds objects that are not JSON: it can be read, not edited.</source>
-        <translation type="unfinished"></translation>
+        <translation>此狀態包含非 JSON 物件：只能檢視，不能編輯。</translation>
     </message>
     <message>
         <source>The run goes on.</source>
-        <translation type="unfinished"></translation>
+        <translation>執行繼續。</translation>
     </message>
 </context>
 <context>
@@ -1067,7 +1067,7 @@
     </message>
     <message>
         <source>&lt;b&gt;Replay&lt;/b&gt;: Ctrl+R replays the selected run through the current chain</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;重播&lt;/b&gt;：Ctrl+R 用目前處理鏈重播選取的執行</translation>
     </message>
     <message>
         <source>&lt;b&gt;Threads&lt;/b&gt;: Ctrl+N new · F2 rename · Del delete</source>
@@ -1113,7 +1113,7 @@
     <message>
         <source>Debugger</source>
         <extracomment>The replay view opened last (None before any). Breakpoints and the paused run, in a tab of the inspector&apos;s lower pane.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>偵錯工具</translation>
     </message>
     <message>
         <source>A tool file was skipped: {problem}</source>
@@ -1187,7 +1187,7 @@
     <message>
         <source>&amp;Replay the run through the current chain</source>
         <extracomment>Replays the run selected in the inspector (the newest when none is) through the current chain.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>用目前處理鏈重播執行(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Settings</source>
@@ -1215,19 +1215,19 @@
     </message>
     <message>
         <source>Replay through the current chain</source>
-        <translation type="unfinished"></translation>
+        <translation>用目前處理鏈重播</translation>
     </message>
     <message>
         <source>No run to replay in this thread yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>此對話中還沒有可重播的執行。</translation>
     </message>
     <message>
         <source>Export run as a regression test</source>
-        <translation type="unfinished"></translation>
+        <translation>將執行匯出為回歸測試</translation>
     </message>
     <message>
         <source>Python tests (*.py)</source>
-        <translation type="unfinished"></translation>
+        <translation>Python 測試 (*.py)</translation>
     </message>
     <message>
         <source>{name} — Processor Studio</source>
@@ -1428,23 +1428,23 @@
     <message>
         <source>A replay or fuzzing is still running: wait or cancel it.</source>
         <extracomment>A replay of a run began: (run_id). Both replays finished: (run_id, ReplayComparison). The replay could not run (no recording, an unreadable one, a design that cannot be built): (run_id, message). Fuzzing went on: (run_id, cuts tried, cuts in all). Fuzzing finished: (run_id, FuzzReport). Fuzzing failed or was cancelled: (run_id, message). The last comparison made for each run (the regression-test export reads it).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>重播或模糊測試仍在進行：請等待或取消。</translation>
     </message>
     <message>
         <source>No run {0} in the store.</source>
-        <translation type="unfinished"></translation>
+        <translation>儲存區中沒有執行 {0}。</translation>
     </message>
     <message>
         <source>This run has no recording (it was made before runs were recorded).</source>
-        <translation type="unfinished"></translation>
+        <translation>此執行沒有錄製（它產生於開始錄製執行之前）。</translation>
     </message>
     <message>
         <source>This run&apos;s message was not kept, so it cannot be replayed.</source>
-        <translation type="unfinished"></translation>
+        <translation>此執行的訊息未被儲存，因此無法重播。</translation>
     </message>
     <message>
         <source>Fuzzing cancelled.</source>
-        <translation type="unfinished"></translation>
+        <translation>模糊測試已取消。</translation>
     </message>
 </context>
 <context>
@@ -1452,139 +1452,147 @@
     <message>
         <source>Replay of a run — Processor Studio</source>
         <extracomment>Highlights: removed on the original&apos;s side, added on the current side, a row that differs. The user asked to export this run as a pytest file: (run_id).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>執行重播 — Processor Studio</translation>
     </message>
     <message>
         <source>Replaying the recorded run through the current chain…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在用目前處理鏈重播錄製的執行…</translation>
     </message>
     <message>
         <source>Continue with the live model</source>
-        <translation type="unfinished"></translation>
+        <translation>改用即時模型繼續</translation>
     </message>
     <message>
         <source>Stop here</source>
-        <translation type="unfinished"></translation>
+        <translation>在此停止</translation>
     </message>
     <message>
         <source>Original chain</source>
-        <translation type="unfinished"></translation>
+        <translation>原處理鏈</translation>
     </message>
     <message>
         <source>Current chain</source>
-        <translation type="unfinished"></translation>
+        <translation>目前處理鏈</translation>
     </message>
     <message>
         <source>Processor</source>
-        <translation type="unfinished">處理器</translation>
+        <translation>處理器</translation>
     </message>
     <message>
         <source>Original</source>
-        <translation type="unfinished"></translation>
+        <translation>原本</translation>
     </message>
     <message>
         <source>Now</source>
-        <translation type="unfinished"></translation>
+        <translation>現在</translation>
     </message>
     <message>
         <source>Fuzz chunk boundaries</source>
-        <translation type="unfinished"></translation>
+        <translation>模糊測試資料塊邊界</translation>
     </message>
     <message>
         <source>Re-cut the recorded reply many ways and list every output processor whose verdict changes</source>
-        <translation type="unfinished"></translation>
+        <translation>以多種方式重新切分錄製的回覆，並列出判定隨之改變的每個輸出處理器</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished">取消</translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Export as regression test…</source>
-        <translation type="unfinished"></translation>
+        <translation>匯出為回歸測試…</translation>
     </message>
     <message>
         <source>⚠ Tool {0} was called with other arguments: recorded {1}, now {2} (given the recorded result)</source>
-        <translation type="unfinished"></translation>
+        <translation>⚠ 工具 {0} 的呼叫參數已改變：錄製時為 {1}，現在為 {2}（仍傳回錄製的結果）</translation>
     </message>
     <message>
         <source>The conversation diverged at step {0}: the chain now asks the model something the recording does not have, so the replay stopped there.</source>
-        <translation type="unfinished"></translation>
+        <translation>對話在第 {0} 步出現分歧：處理鏈現在向模型提出的請求不在錄製中，因此重播在此停止。</translation>
     </message>
     <message>
         <source>not in the chain</source>
-        <translation type="unfinished"></translation>
+        <translation>不在處理鏈中</translation>
     </message>
     <message>
         <source>passed</source>
-        <translation type="unfinished">通過</translation>
+        <translation>通過</translation>
     </message>
     <message>
         <source>changed</source>
-        <translation type="unfinished">已修改</translation>
+        <translation>已修改</translation>
     </message>
     <message>
         <source>dropped</source>
-        <translation type="unfinished">已丟棄</translation>
+        <translation>已捨棄</translation>
     </message>
     <message>
         <source>raised</source>
-        <translation type="unfinished">例外</translation>
+        <translation>出錯</translation>
     </message>
     <message>
         <source>aborted</source>
-        <translation type="unfinished">已中止</translation>
+        <translation>已中止</translation>
     </message>
     <message>
         <source>not called</source>
-        <translation type="unfinished"></translation>
+        <translation>未呼叫</translation>
+    </message>
+    <message>
+        <source>chunks changed: {0}</source>
+        <translation>修改的資料塊：{0}</translation>
+    </message>
+    <message>
+        <source>chunks dropped: {0}</source>
+        <translation>捨棄的資料塊：{0}</translation>
     </message>
     <message>
         <source>Tripwire</source>
-        <translation type="unfinished"></translation>
+        <translation>攔截</translation>
     </message>
     <message>
         <source>Replayed with no model call: the current chain gives the same result as the original.</source>
-        <translation type="unfinished"></translation>
+        <translation>已重播，未呼叫模型：目前處理鏈的結果與原本相同。</translation>
     </message>
     <message>
         <source>the final text differs</source>
-        <translation type="unfinished"></translation>
+        <translation>最終文字不同</translation>
     </message>
     <message>
         <source>the tripwire differs</source>
-        <translation type="unfinished"></translation>
+        <translation>攔截不同</translation>
     </message>
     <message>
         <source>{0} processor(s) did something else: {1}</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} 個處理器的行為不同：{1}</translation>
     </message>
     <message>
         <source>Replayed with no model call: {0}.</source>
-        <translation type="unfinished"></translation>
+        <translation>已重播，未呼叫模型：{0}。</translation>
     </message>
     <message>
         <source>The run could not be replayed: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>無法重播此執行：{0}</translation>
     </message>
     <message>
         <source>Continuing with the live model from the step that diverged…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在從出現分歧的步驟起改用即時模型繼續…</translation>
     </message>
     <message>
         <source>No output processor changes its verdict with the cut ({0} checked).</source>
-        <translation type="unfinished"></translation>
+        <translation>沒有輸出處理器的判定隨切分而改變（已檢查 {0} 個）。</translation>
     </message>
     <message>
         <source>{0} changes with the cut; the smallest cut found: {1} — {2} instead of {3}</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} 的結果隨切分而改變；找到的最小切分：{1} — 得到 {2}，而不是 {3}</translation>
     </message>
     <message>
         <source>a tripwire ({0}: {1})</source>
-        <translation type="unfinished"></translation>
+        <translation>攔截（{0}：{1}）</translation>
     </message>
     <message>
         <source>the text {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>文字 {0}</translation>
     </message>
 </context>
 <context>
@@ -2216,15 +2224,15 @@
     </message>
     <message>
         <source>Replay the run first: the test asserts what the replay gave.</source>
-        <translation type="unfinished"></translation>
+        <translation>請先重播此執行：測試斷言的是重播得到的結果。</translation>
     </message>
     <message>
         <source>The regression test was not exported</source>
-        <translation type="unfinished"></translation>
+        <translation>回歸測試未匯出</translation>
     </message>
     <message>
         <source>Exported {0} — run it with: python -m pytest {0} (it needs only processors and pytest)</source>
-        <translation type="unfinished"></translation>
+        <translation>已匯出 {0} — 執行方式：python -m pytest {0}（只需要 processors 和 pytest）</translation>
     </message>
     <message>
         <source>Imported {file}</source>

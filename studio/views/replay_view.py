@@ -233,9 +233,9 @@ class ReplayView(QDialog):
             text = f"{text}: {activity.detail}"
         counts = []
         if activity.chunks_changed:
-            counts.append(translate("ReplayView", "%n chunk(s) changed", None, activity.chunks_changed))
+            counts.append(translate("ReplayView", "chunks changed: {0}").format(activity.chunks_changed))
         if activity.chunks_dropped:
-            counts.append(translate("ReplayView", "%n chunk(s) dropped", None, activity.chunks_dropped))
+            counts.append(translate("ReplayView", "chunks dropped: {0}").format(activity.chunks_dropped))
         return f"{text} ({', '.join(counts)})" if counts else text
 
     def _side_html(self, outcome: ReplayOutcome, text_html: str) -> str:
