@@ -30,7 +30,7 @@ from processors.memory.records import ThreadRecord, utcnow
 from processors.memory.schema import UnreadableJSON, threads
 from processors.memory.sql import SqlMemory
 from processors.memory.transfer import ImportProgress
-from processors.models.replay import FORMAT_VERSION, Recording
+from processors.models.replay import FORMAT_VERSION, RecordedToolCall, Recording
 from processors.tracing import TraceEvent
 from studio.migrations import STUDIO_MIGRATIONS
 from studio.run_transfer import export_runs, import_runs, runs_extension
@@ -289,6 +289,29 @@ class Store:
         def work(connection: Connection) -> bytes | None:
             value = connection.execute(query).scalar_one_or_none()
             return None if value is None else bytes(value)
+
+        return await self.memory.run_sync(work)
+
+    async def recorded_tool_calls(self, thread_id: str) -> dict[str, list[RecordedToolCall]]:
+        """What each run of the thread's tools returned, before any ``process_tool_result``, from the runs'
+        recordings (decoded on the store's thread). A run without a readable recording is left out: its tool
+        cards then show only what the model was given."""
+        query = (
+            sa.select(run_recordings.c.run_id, run_recordings.c.data)
+            .join(runs, runs.c.id == run_recordings.c.run_id)
+            .where(runs.c.thread_id == thread_id)
+        )
+
+        def work(connection: Connection) -> dict[str, list[RecordedToolCall]]:
+            found: dict[str, list[RecordedToolCall]] = {}
+            for row in connection.execute(query):
+                try:
+                    calls = Recording.from_bytes(bytes(row.data)).tool_calls
+                except ValueError:
+                    continue
+                if calls:
+                    found[row.run_id] = calls
+            return found
 
         return await self.memory.run_sync(work)
 

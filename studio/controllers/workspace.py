@@ -177,6 +177,7 @@ class Workspace(QObject):
             return
         messages = await self.store.memory.all_messages(thread_id)
         runs, events, violations = await self.store.thread_history(thread_id)
+        recorded = await self.store.recorded_tool_calls(thread_id)  # what the tools returned, for their cards
         histories = [
             RunHistory(
                 run_id=run.id,
@@ -192,6 +193,7 @@ class Workspace(QObject):
         ]
         self.thread_id = thread_id
         self.chat.load_thread(messages, runs)
+        self.chat.note_recorded_tool_calls(recorded)
         damaged = _damage_note(messages, runs)
         if damaged:
             self.chat.add_error(damaged)

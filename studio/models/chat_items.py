@@ -107,7 +107,8 @@ class ToolCard:
     error: str | None = None
     state: ToolCardState = "input"
     expanded: bool = False
-    #: What the tool itself returned, before any ``process_tool_result`` (from the run's trace; live runs only).
+    #: What the tool itself returned, before any ``process_tool_result`` (from the run's trace live, from its
+    #: recording when the thread is reopened).
     returned: Any = None
     returned_known: bool = False
 

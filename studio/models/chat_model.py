@@ -25,7 +25,7 @@ item classes are re-exported here for existing imports.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -396,6 +396,26 @@ class ChatModel:
         if run.item is not None and run.item in self._items:
             self._remove(run.item)
         run.item = None
+
+    def note_recorded_tool_calls(self, recorded: Mapping[str, Sequence[Any]]) -> None:
+        """What the tools of a reopened thread's runs returned (their recordings: ``tool_name``, ``arguments``,
+        ``result``, ``error``), onto the loaded tool cards, so a card shows it next to what the model was given as
+        it did live. A run's cards take its recorded calls in order, each by tool name and arguments."""
+        for item in self._items:
+            calls = recorded.get(item.run_id or "")
+            if not calls or not isinstance(item, AssistantItem):
+                continue
+            unused = list(calls)
+            changed = False
+            for card in item.tool_cards:
+                match = next((c for c in unused if c.tool_name == card.tool_name and c.arguments == card.args), None)
+                if match is None or card.returned_known or match.error is not None:
+                    continue
+                unused.remove(match)
+                card.returned, card.returned_known = match.result, True
+                changed = True
+            if changed:
+                self._changed(item)
 
     def note_tool_returned(self, run_id: str, tool_call_id: str, returned: Any) -> None:
         """What a tool returned before ``process_tool_result`` (a trace fact): its card shows it next to the
