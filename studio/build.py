@@ -265,6 +265,7 @@ def build_agent(
     on_violation: Callable[[str, Violation], None] | None = None,
     tool_folder: Path | None = None,
     reuse: dict[tuple[str, ...], Any] | None = None,
+    extra_tools: Iterable[Tool] = (),
 ) -> Agent:
     """The runtime :class:`processors.Agent` for ``design``; raises :class:`DesignError` for what cannot be built.
 
@@ -273,7 +274,8 @@ def build_agent(
     ``on_violation`` runs as usual; processor ids are unique within the agent, and :func:`processor_entries`
     maps them back to chain entries. ``catalogue`` is a
     :class:`processors.builtin.registry.Catalogue`; the studio's own (built-ins, plug-ins and the user's processors
-    folder) unless another is given.
+    folder) unless another is given. ``extra_tools`` are added after the design's own (the enabled tools of its
+    MCP servers, which the caller started: see :class:`studio.mcp_servers.McpSessions`).
     """
     from processors import Agent
 
@@ -289,6 +291,12 @@ def build_agent(
                 _listen(item.processor, on_violation)
     model = build_model(design.model, api_key=api_key)
     tools = resolve_tools(design.tools, tool_folder=tool_folder)
+    taken = {tool.name for tool in tools}
+    for tool in extra_tools:
+        if tool.name in taken:
+            raise DesignError(f"Tool '{tool.name}' of an MCP server: the name is already used", path="mcp_servers")
+        taken.add(tool.name)
+        tools.append(tool)
     return Agent(
         id=design.id,
         name=design.name,
