@@ -9,6 +9,9 @@ OpenAI-compatible server, and the MCP test server (tests/support/mcp_server.py) 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import importlib.util
 import json
 import os
 import sys
@@ -23,6 +26,7 @@ from pytestqt.qtbot import QtBot
 
 from studio.controllers.workspace import Workspace
 from studio.design import AgentDesign, ChainEntry, McpServerConfig, ModelConfig
+from studio.export import design_to_python
 from studio.mcp_approvals import CommandApprovals
 from studio.models.chat_model import ErrorItem
 from studio.views.mcp_approval import McpApproval
@@ -309,3 +313,47 @@ def test_an_http_server_s_credential_comes_from_the_keyring_bound_to_its_url(
     assert workspace._mcp_credentials(design) == {"here": "Bearer team-token"}
     assert "team-token" not in design.to_json()
     assert memory_keyring.get_password("processor-studio", "mcp:http://127.0.0.1:9/mcp") == "Bearer team-token"
+
+
+def test_the_exported_script_starts_the_same_servers_and_gives_the_enabled_tools(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    design = AgentDesign(
+        mcp_servers=[
+            tools_server("add", "show_env", MCP_TEST_VALUE="exported"),
+            McpServerConfig(name="web", transport="http", url="http://127.0.0.1:9/mcp", headers={"X-Team": "a"}),
+        ]
+    )
+    script = design_to_python(design)
+    assert "team-token" not in script
+    path = tmp_path / "agent.py"
+    path.write_text(script, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("exported_agent", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+    async def go() -> tuple[list[str], object, object]:
+        async with contextlib.AsyncExitStack() as stack:
+            tools = await module.open_mcp_tools(stack)
+            agent = module.build_agent(tools)
+            show = agent.tools["show_env"]
+            return list(agent.tools), await show.call('{"name": "MCP_TEST_VALUE"}'), agent
+
+    names, value, _agent = asyncio.run(go())
+    assert names == ["add", "show_env"]  # the HTTP server enables nothing: not started
+    assert value == "exported"
+
+
+def test_an_exported_http_server_reads_its_credential_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = McpServerConfig(name="web-search", transport="http", url="http://127.0.0.1:9/mcp", enabled_tools=["q"])
+    script = design_to_python(AgentDesign(mcp_servers=[config]))
+    monkeypatch.setenv("MCP_WEB_SEARCH_AUTHORIZATION", "Bearer from-env")
+    namespace: dict[str, Any] = {"__name__": "exported"}
+    exec(compile(script, "agent.py", "exec"), namespace)
+    [(server, enabled)] = namespace["MCP_SERVERS"]
+    assert server.headers == {"Authorization": "Bearer from-env"}
+    assert enabled == ["q"]
+    assert "$MCP_WEB_SEARCH_AUTHORIZATION" in script
