@@ -100,6 +100,8 @@ class MainWindow(QMainWindow):
         self.options = OptionsForm(document)
         tool_names, tool_problems = available_tools()
         self.settings_view = AgentSettingsView(document, tools=tool_names)
+        self.settings_view.mcp_servers.approvals = workspace.mcp_approvals
+        self.settings_view.mcp_servers.secrets = workspace.secrets
         self.chat = ChatView(workspace.chat_list)
         self.chat.set_suggestions(suggestions(i18n.current_language()))
         self.inspector = InspectorView()
