@@ -572,8 +572,10 @@ class Workspace(QObject):
 
     async def shutdown(self) -> None:
         """Stop a running reply, flush the design, close the store."""
+        if self._server_start is not None:
+            self._server_start.cancel()  # a message waiting for its MCP servers: not sent
         await self.runs.aclose()
-        await self.wait_idle()  # a message waiting for its MCP servers
+        await self.wait_idle()
         await self.mcp.aclose()
         if self._autosave.isActive():
             self._autosave.stop()

@@ -357,3 +357,28 @@ def test_an_exported_http_server_reads_its_credential_from_the_environment(
     assert server.headers == {"Authorization": "Bearer from-env"}
     assert enabled == ["q"]
     assert "$MCP_WEB_SEARCH_AUTHORIZATION" in script
+
+
+def test_stop_while_the_servers_start_drops_the_message_and_the_server_still_stops(
+    studio: tuple[Workspace, Any], qloop: qasync.QEventLoop, openai_server: OpenAIServer
+) -> None:
+    workspace, _window = studio
+    workspace.mcp.start_seconds = 2
+    silent = McpServerConfig(
+        name="silent", command=sys.executable, args=["-c", "import time; time.sleep(60)"], enabled_tools=["x"]
+    )
+    use(workspace, mcp_design(openai_server.base_url, silent))
+
+    async def go() -> None:
+        workspace.send("hello")
+        while not any(task.get_name() == "MCP server silent" for task in asyncio.all_tasks()):
+            await asyncio.sleep(0)  # until the server is being started (it never answers)
+        workspace.stop()
+        await workspace.wait_idle()
+
+    run(qloop, go())
+    errors = [item.plain_text for item in workspace.chat.items if isinstance(item, ErrorItem)]
+    assert errors == ["Error: Stopped while the MCP servers were starting; nothing was sent."]
+    assert not workspace._starting_servers
+    run(qloop, workspace.mcp.aclose())  # the abandoned start ends within its time limit
+    assert openai_server.requests == []
