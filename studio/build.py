@@ -269,6 +269,7 @@ def build_agent(
     recording: Recording | None = None,
     model: LanguageModel | None = None,
     wrap_tools: Callable[[list[Tool]], Any] | None = None,
+    extra_tools: Iterable[Tool] = (),
 ) -> Agent:
     """The runtime :class:`processors.Agent` for ``design``; raises :class:`DesignError` for what cannot be built.
 
@@ -277,11 +278,12 @@ def build_agent(
     ``on_violation`` runs as usual; processor ids are unique within the agent, and :func:`processor_entries`
     maps them back to chain entries. ``catalogue`` is a
     :class:`processors.builtin.registry.Catalogue`; the studio's own (built-ins, plug-ins and the user's processors
-    folder) unless another is given.
+    folder) unless another is given. ``extra_tools`` are added after the design's own (the enabled tools of its
+    MCP servers, which the caller started: see :class:`studio.mcp_servers.McpSessions`).
 
-    With ``recording``, the model and the tools record into it what they said, below every processor (the studio
-    keeps it with the run, to replay it later). ``model`` replaces the design's model and ``wrap_tools`` the
-    design's tools (a replay: :class:`~processors.models.replay.ReplayModel` and ``replay_tools``).
+    With ``recording``, the model and the tools (MCP ones included) record into it what they said, below every
+    processor (the studio keeps it with the run, to replay it later). ``model`` replaces the design's model and
+    ``wrap_tools`` the tools (a replay: :class:`~processors.models.replay.ReplayModel` and ``replay_tools``).
     """
     from processors import Agent
 
@@ -297,7 +299,14 @@ def build_agent(
                 _listen(item.processor, on_violation)
     if model is None:
         model = build_model(design.model, api_key=api_key)
-    tools: Any = resolve_tools(design.tools, tool_folder=tool_folder)
+    own = resolve_tools(design.tools, tool_folder=tool_folder)
+    taken = {tool.name for tool in own}
+    for tool in extra_tools:
+        if tool.name in taken:
+            raise DesignError(f"Tool '{tool.name}' of an MCP server: the name is already used", path="mcp_servers")
+        taken.add(tool.name)
+        own.append(tool)
+    tools: Any = own
     if recording is not None:
         from processors.models.replay import RecordingModel, record_tools
 

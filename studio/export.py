@@ -38,6 +38,7 @@ from studio.design import (
     AgentDesign,
     DesignError,
     Lane,
+    McpServerConfig,
     _sorted_keys,
 )
 
@@ -104,7 +105,23 @@ def script_requirements(design: AgentDesign) -> list[str]:
         needs.append(f"litellm installed and the API key in ${script_key_env(design)}")
     if any(_tool_file_and_function(name) is not None for name in design.tools):
         needs.append("the tool files it names, in the tools folder ($PROCESSOR_STUDIO_TOOLS)")
+    servers = [config for config in design.mcp_servers if config.enabled_tools]
+    if servers:
+        needs.append("the `mcp` package (the official MCP SDK)")
+        needs.extend(
+            f"the program of MCP server '{config.name}': {config.command_line()}"
+            if config.transport == "stdio"
+            else f"MCP server '{config.name}' at {config.url}, its Authorization value (if any) in "
+            f"${mcp_credential_env(config.name)}"
+            for config in servers
+        )
     return needs
+
+
+def mcp_credential_env(server_name: str) -> str:
+    """The variable an exported script reads an HTTP MCP server's ``Authorization`` value from (never written
+    into the script: the studio keeps it in the keyring)."""
+    return "MCP_" + re.sub(r"[^A-Z0-9]", "_", server_name.upper()) + "_AUTHORIZATION"
 
 
 def _catalogue_class(catalogue: Catalogue, type_name: str, fallback: type) -> tuple[type, Path | None]:
@@ -263,7 +280,26 @@ if __name__ == "__main__":
 '''
 
 #: Local names of ``build_agent()`` that a renamed processor's variable must not take.
-_BUILD_LOCALS = frozenset({"model", "tools", "input_processors", "output_processors", "error_processors"})
+_BUILD_LOCALS = frozenset({"model", "tools", "mcp_tools", "input_processors", "output_processors", "error_processors"})
+
+_OPEN_MCP_TOOLS = '''
+async def open_mcp_tools(stack: contextlib.AsyncExitStack) -> list[Tool]:
+    """Start the MCP servers (each stops when ``stack`` closes) and return the tools the design enables."""
+    tools: list[Tool] = []
+    for server, enabled in MCP_SERVERS:
+        source = await stack.enter_async_context(McpToolSource(server))
+        offered = {found.name: found for found in source.tools}
+        missing = [name for name in enabled if name not in offered]
+        if missing:
+            raise SystemExit(f"MCP server {server.name!r} does not offer {', '.join(missing)}")
+        tools.extend(offered[name] for name in enabled)
+    return tools
+
+
+async def chat_with_mcp() -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        await chat(build_agent(await open_mcp_tools(stack)))
+'''
 
 
 class _Script:
@@ -389,7 +425,34 @@ class _Script:
                 else f"TOOLS_FOLDER / {_flat_literal(file_name)}"
             )
             expressions.append(f"as_tool(load_from_file({path}, {_flat_literal(function)}))")
+        if self.mcp_servers():
+            expressions.append("*mcp_tools")
         return f"tools = {_bracketed('[', expressions, ']', 4)}"
+
+    def mcp_servers(self) -> list[McpServerConfig]:
+        return [config for config in self.design.mcp_servers if config.enabled_tools]
+
+    def mcp_constant(self) -> str:
+        """``MCP_SERVERS``: each server as the runtime describes it, with the tools the design enables."""
+        entries = []
+        for config in self.mcp_servers():
+            if config.transport == "stdio":
+                server = (
+                    f"{self._import('processors.tools.mcp', 'StdioServer')}({_flat_literal(config.name)}, "
+                    f"{_flat_literal(config.command)}, tuple({_flat_literal(list(config.args))}), "
+                    f"{_flat_literal(dict(config.env))})"
+                )
+            else:
+                self.stdlib.add("import os")
+                variable = mcp_credential_env(config.name)
+                headers = _flat_literal(dict(config.headers))
+                auth = f'({{"Authorization": os.environ[{variable!r}]}} if os.environ.get({variable!r}) else {{}})'
+                server = (
+                    f"{self._import('processors.tools.mcp', 'HttpServer')}({_flat_literal(config.name)}, "
+                    f"{_flat_literal(config.url.strip())}, {{**{headers}, **{auth}}})"
+                )
+            entries.append(f"({server}, {_flat_literal(list(config.enabled_tools))})")
+        return f"MCP_SERVERS = {_bracketed('[', entries, ']', 0)}"
 
     # --- the whole script ----------------------------------------------------------------------------------
     def render(self, chains: dict[Lane, list[BuiltEntry]]) -> str:
@@ -410,11 +473,23 @@ class _Script:
             f"max_steps={design.max_steps!r}",
         ]
         statements.append(f"return {_bracketed('Agent(', arguments, ')', 4)}")
-        build = 'def build_agent() -> Agent:\n    """The agent as designed in Processor Studio."""\n' + "".join(
+        chat = _CHAT
+        if self.mcp_servers():
+            self.constants.append(self.mcp_constant())
+            self.stdlib.add("import contextlib")
+            self._import("processors.tools.mcp", "McpToolSource")
+            self._import("processors", "Tool")
+            signature = "def build_agent(mcp_tools: Sequence[Tool] = ()) -> Agent:"
+            self.stdlib.add("from collections.abc import Sequence")
+            self._helper(_OPEN_MCP_TOOLS)
+            chat = _CHAT.replace("asyncio.run(chat(build_agent()))", "asyncio.run(chat_with_mcp())")
+        else:
+            signature = "def build_agent() -> Agent:"
+        build = f'{signature}\n    """The agent as designed in Processor Studio."""\n' + "".join(
             f"    {statement}\n" for statement in statements
         )
         head = [self._header(), self._imports(), "\n".join(self.constants)]
-        definitions = [*self.helpers, build, _CHAT]
+        definitions = [*self.helpers, build, chat]
         return (
             "\n\n".join(part.strip("\n") for part in head)
             + "\n\n\n"

@@ -182,6 +182,43 @@ class SecretStore:
     def has_key(self, provider: str) -> bool:
         return bool(self.get_key(provider))
 
+    # ------------------------------------------------------------------------- MCP servers' credentials
+    def set_mcp_credential(self, url: str, value: str) -> str:
+        """Store the ``Authorization`` header value for the MCP server at ``url`` (bound to that exact normalised
+        URL: a design naming another URL does not get it). Returns "keyring", "session" or "deleted". Raises
+        :class:`studio.endpoints.EndpointError` for a URL that is not http(s)."""
+        name = _mcp_entry(url)
+        value = value.strip()
+        if not value:
+            self._session.pop(name, None)
+            if self.keyring_available:
+                with contextlib.suppress(keyring.errors.KeyringError):
+                    keyring.delete_password(SERVICE, name)
+            return "deleted"
+        if self.keyring_available:
+            try:
+                keyring.set_password(SERVICE, name, value)
+                self._session.pop(name, None)
+                return "keyring"
+            except keyring.errors.KeyringError as error:
+                logger.warning("the keyring refused an MCP credential (%s); keeping it for this session", error)
+                self._available = False
+        self._session[name] = value
+        return "session"
+
+    def mcp_credential(self, url: str) -> str | None:
+        """The ``Authorization`` value saved for the MCP server at ``url``, if any (read when a run starts)."""
+        try:
+            name = _mcp_entry(url)
+        except ValueError:
+            return None
+        if name in self._session:
+            return self._session[name]
+        if self.keyring_available:
+            with contextlib.suppress(keyring.errors.KeyringError):
+                return keyring.get_password(SERVICE, name) or None
+        return None
+
     def delete_key(self, provider: str) -> None:
         """Remove the key, the endpoint it was saved for and its approvals."""
         self._session.pop(provider, None)
@@ -190,6 +227,11 @@ class SecretStore:
         if self.keyring_available:
             with contextlib.suppress(keyring.errors.KeyringError):
                 keyring.delete_password(SERVICE, provider)
+
+
+def _mcp_entry(url: str) -> str:
+    """The keyring entry of an MCP server's credential: ``mcp:`` and its normalised URL (providers have no ``:``)."""
+    return "mcp:" + normalise_endpoint(url)
 
 
 def provider_of(model_id: str) -> str:

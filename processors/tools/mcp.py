@@ -80,6 +80,9 @@ class McpToolSource:
         self.start_seconds = start_seconds
         self.call_seconds = call_seconds
         self.tools: list[Tool] = []
+        #: Why the server stopped answering (it crashed, or its connection broke); ``None`` while it is usable.
+        #: An error result or a time-out leaves it usable; whoever keeps sources between runs restarts a broken one.
+        self.broken: str | None = None
         self._client: Any = None
         self._stack: contextlib.AsyncExitStack | None = None
 
@@ -148,7 +151,8 @@ class McpToolSource:
         except TimeoutError:
             raise McpToolError(f"{where}: no answer within {self.call_seconds:g} s") from None
         except Exception as error:
-            raise McpToolError(f"{where}: {_reason(error)}") from None
+            self.broken = _reason(error)
+            raise McpToolError(f"{where}: {self.broken}") from None
         text = "\n".join(str(part.text) for part in result.content if getattr(part, "type", None) == "text")
         if result.is_error:
             raise McpToolError(f"{where}: {text or 'the tool reported an error'}")

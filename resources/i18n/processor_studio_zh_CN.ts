@@ -62,6 +62,7 @@
     </message>
     <message>
         <source>not set</source>
+        <extracomment>The design&apos;s MCP servers and their tools (its own undoable edits).</extracomment>
         <translation>未设置</translation>
     </message>
     <message>
@@ -99,6 +100,10 @@
     <message>
         <source>Too&amp;ls</source>
         <translation>工具(&amp;L)</translation>
+    </message>
+    <message>
+        <source>MCP ser&amp;vers</source>
+        <translation>MCP 服务器(&amp;V)</translation>
     </message>
     <message>
         <source>Processor &amp;retries</source>
@@ -373,7 +378,7 @@
     </message>
     <message>
         <source>unknown model</source>
-        <extracomment>Argument fragments as the model streamed them (before the complete ``tool-call`` chunk). What the model was given (the ``tool-result`` chunk: after ``process_tool_result``). What the tool itself returned, before any ``process_tool_result`` (from the run&apos;s trace; live runs only). The runtime retried this step: its text is struck through, with ``feedback`` (the reason) beside it.</extracomment>
+        <extracomment>Argument fragments as the model streamed them (before the complete ``tool-call`` chunk). What the model was given (the ``tool-result`` chunk: after ``process_tool_result``). What the tool itself returned, before any ``process_tool_result`` (from the run&apos;s trace live, from its recording when the thread is reopened). The runtime retried this step: its text is struck through, with ``feedback`` (the reason) beside it.</extracomment>
         <translation>未知模型</translation>
     </message>
     <message>
@@ -1271,6 +1276,174 @@
     </message>
 </context>
 <context>
+    <name>McpApproval</name>
+    <message>
+        <source>Run a program from this design?</source>
+        <extracomment>The user answered: the server entry asked about, and whether its program may run.</extracomment>
+        <translation>运行此设计中的程序？</translation>
+    </message>
+    <message>
+        <source>Start the MCP server &lt;b&gt;{name}&lt;/b&gt;? It runs this program:</source>
+        <translation>启动 MCP 服务器 &lt;b&gt;{name}&lt;/b&gt;？它会运行这个程序：</translation>
+    </message>
+    <message>
+        <source>(none besides your own)</source>
+        <translation>（除您自己的以外没有）</translation>
+    </message>
+    <message>
+        <source>Environment variables it sets:</source>
+        <translation>它设置的环境变量：</translation>
+    </message>
+    <message>
+        <source>The program runs with your rights: it can read your files and use the network. A design from someone else can name any program. Allow it only if you trust this command; your answer is remembered for this exact command and environment.</source>
+        <translation>该程序以您的权限运行：它可以读取您的文件并使用网络。别人的设计可以指定任何程序。仅在您信任此命令时才允许；您的回答会针对这条命令及其环境记住。</translation>
+    </message>
+    <message>
+        <source>Run this program</source>
+        <translation>运行此程序</translation>
+    </message>
+    <message>
+        <source>Don&apos;t run it</source>
+        <translation>不运行</translation>
+    </message>
+</context>
+<context>
+    <name>McpServerDialog</name>
+    <message>
+        <source>MCP server</source>
+        <extracomment>The user confirmed valid settings: (McpServerConfig, credential typed for an HTTP server, &quot;&quot; if none).</extracomment>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <source>A program (stdio)</source>
+        <translation>程序（stdio）</translation>
+    </message>
+    <message>
+        <source>A URL (Streamable HTTP)</source>
+        <translation>URL（Streamable HTTP）</translation>
+    </message>
+    <message>
+        <source>e.g. npx, uvx or a path to a program</source>
+        <translation>例如 npx、uvx 或程序路径</translation>
+    </message>
+    <message>
+        <source>Arguments, as in a shell: -y @modelcontextprotocol/server-filesystem .</source>
+        <translation>参数，写法同 shell：-y @modelcontextprotocol/server-filesystem .</translation>
+    </message>
+    <message>
+        <source>NAME=value, one per line (no keys or tokens)</source>
+        <translation>NAME=value，每行一个（不要填密钥或令牌）</translation>
+    </message>
+    <message>
+        <source>Name: value, one per line (no credentials)</source>
+        <translation>Name: value，每行一个（不要填凭据）</translation>
+    </message>
+    <message>
+        <source>Authorization value, e.g. Bearer …: kept in the keyring</source>
+        <translation>Authorization 值，例如 Bearer …：保存在钥匙串中</translation>
+    </message>
+    <message>
+        <source>&amp;Name</source>
+        <translation>名称(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Runs as</source>
+        <translation>运行方式(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Command</source>
+        <translation>命令(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Arguments</source>
+        <translation>参数(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Environment</source>
+        <translation>环境变量(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;URL</source>
+        <translation>URL(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Headers</source>
+        <translation>请求头(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Cre&amp;dential</source>
+        <translation>凭据(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Arguments: {error}</source>
+        <translation>参数：{error}</translation>
+    </message>
+    <message>
+        <source>Another server is already called &apos;{name}&apos;.</source>
+        <translation>已有另一个服务器名为“{name}”。</translation>
+    </message>
+</context>
+<context>
+    <name>McpServersView</name>
+    <message>
+        <source>Add…</source>
+        <extracomment>Where typed stdio launches are recorded as allowed; the window passes the workspace&apos;s. Where HTTP servers&apos; credentials go; the window passes the workspace&apos;s. Tools each server listed: server launch → [(name, description, schema)].</extracomment>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>List tools</source>
+        <translation>列出工具</translation>
+    </message>
+    <message>
+        <source>Start the selected server for a moment and show the tools it offers</source>
+        <translation>短暂启动所选服务器并显示它提供的工具</translation>
+    </message>
+    <message>
+        <source>{name} (not offered)</source>
+        <translation>{name}（未提供）</translation>
+    </message>
+    <message>
+        <source> Its credential is in the keyring.</source>
+        <translation> 其凭据已保存在钥匙串中。</translation>
+    </message>
+    <message>
+        <source> No keyring here: its credential is kept for this session only.</source>
+        <translation> 此处没有钥匙串：其凭据仅在本次会话中保留。</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; saved.</source>
+        <translation>MCP 服务器“{name}”已保存。</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; removed.</source>
+        <translation>MCP 服务器“{name}”已移除。</translation>
+    </message>
+    <message>
+        <source>Select a server first.</source>
+        <translation>请先选择一个服务器。</translation>
+    </message>
+    <message>
+        <source>The program of &apos;{name}&apos; came with the design and has not been allowed to run: send a message to be asked, or edit the server.</source>
+        <translation>“{name}”的程序来自该设计，尚未被允许运行：发送一条消息以便询问您，或编辑该服务器。</translation>
+    </message>
+    <message>
+        <source>Starting &apos;{name}&apos; to list its tools…</source>
+        <translation>正在启动“{name}”以列出其工具…</translation>
+    </message>
+    <message>
+        <source>&apos;{name}&apos; offers {count} tools; tick those the agent may use.</source>
+        <translation>“{name}”提供 {count} 个工具；勾选智能体可以使用的工具。</translation>
+    </message>
+</context>
+<context>
     <name>OptionsForm</name>
     <message>
         <source>Required</source>
@@ -2050,6 +2223,10 @@
         <translation>工具</translation>
     </message>
     <message>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
         <source>processor retries</source>
         <translation>处理器重试次数</translation>
     </message>
@@ -2139,7 +2316,7 @@
     <name>Workspace</name>
     <message>
         <source>The saved design “{name}” could not be read: {error}</source>
-        <extracomment>How long after the last edit the design is saved to the store. A line for the status bar. A thread was opened (its id and title); the window selects it and loads the inspector. History for the inspector of the opened thread. The design document now holds another design (opened from a file or the store). Everything asked for at start-up is loaded (the self-test waits for it). Saving or exporting a file failed (a title and what happened); the window shows it without blocking. A run&apos;s key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the user, showing the host, and answers with :meth:`answer_endpoint_approval`. Replays of past runs through the current chain, chunk-boundary fuzzing, regression-test export. Breakpoints for the runs, and the run paused at one (the window&apos;s debugger panel shows it). Thread imports, off the UI thread with progress (the window shows it). Processor instances kept between runs while their chain entry is unchanged (caches, ledgers). (provider, endpoint) pairs the user declined to approve in this session: not asked again.</extracomment>
+        <extracomment>How long after the last edit the design is saved to the store. A line for the status bar. A thread was opened (its id and title); the window selects it and loads the inspector. History for the inspector of the opened thread. The design document now holds another design (opened from a file or the store). Everything asked for at start-up is loaded (the self-test waits for it). Saving or exporting a file failed (a title and what happened); the window shows it without blocking. A run&apos;s key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the user, showing the host, and answers with :meth:`answer_endpoint_approval`. A design&apos;s stdio MCP server (a :class:`~studio.design.McpServerConfig`) would run a program the user has not allowed; the window asks, showing the exact command, and answers with :meth:`answer_mcp_approval`. Replays of past runs through the current chain, chunk-boundary fuzzing, regression-test export. Breakpoints for the runs, and the run paused at one (the window&apos;s debugger panel shows it). Thread imports, off the UI thread with progress (the window shows it). Processor instances kept between runs while their chain entry is unchanged (caches, ledgers). (provider, endpoint) pairs the user declined to approve in this session: not asked again. The design&apos;s MCP servers, kept running between runs; stopped when they leave the design or at shutdown. The stdio launches the user allowed (typed in the agent settings, or allowed when asked). Launches the user refused in this session: not asked again. A message waits for the design&apos;s MCP servers to start (no second one meanwhile).</extracomment>
         <translation>无法读取已保存的设计“{name}”：{error}</translation>
     </message>
     <message>
@@ -2157,6 +2334,34 @@
     <message>
         <source>The agent could not be built: {error}</source>
         <translation>无法构建智能体：{error}</translation>
+    </message>
+    <message>
+        <source>Starting MCP servers: {names}…</source>
+        <translation>正在启动 MCP 服务器：{names}…</translation>
+    </message>
+    <message>
+        <source>Nothing was sent: {error}</source>
+        <translation>未发送任何内容：{error}</translation>
+    </message>
+    <message>
+        <source>Stopped while the MCP servers were starting; nothing was sent.</source>
+        <translation>在 MCP 服务器启动期间已停止；未发送任何内容。</translation>
+    </message>
+    <message>
+        <source>Nothing was sent: this design&apos;s MCP server &apos;{name}&apos; runs a program on this computer ({command}). Allow it when asked, then send again.</source>
+        <translation>未发送任何内容：此设计的 MCP 服务器“{name}”会在这台电脑上运行程序（{command}）。请在询问时允许，然后再次发送。</translation>
+    </message>
+    <message>
+        <source>Nothing was sent: you did not allow this design&apos;s MCP server &apos;{name}&apos; to run ({command}). Disable its tools in the Agent tab, or open the design again to be asked again.</source>
+        <translation>未发送任何内容：您没有允许此设计的 MCP 服务器“{name}”运行（{command}）。请在“智能体”标签页中停用它的工具，或重新打开该设计以再次询问。</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; was not started.</source>
+        <translation>MCP 服务器“{name}”未启动。</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; may now run; send again to use it.</source>
+        <translation>MCP 服务器“{name}”现在可以运行；再次发送即可使用。</translation>
     </message>
     <message>
         <source>No API key is set for {provider}. Add one in Settings → API keys (Ctrl+,), set the provider&apos;s environment variable, or pick the offline &apos;demo&apos; model in the Agent tab.</source>

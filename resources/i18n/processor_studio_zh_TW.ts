@@ -62,6 +62,7 @@
     </message>
     <message>
         <source>not set</source>
+        <extracomment>The design&apos;s MCP servers and their tools (its own undoable edits).</extracomment>
         <translation>未設定</translation>
     </message>
     <message>
@@ -99,6 +100,10 @@
     <message>
         <source>Too&amp;ls</source>
         <translation>工具(&amp;L)</translation>
+    </message>
+    <message>
+        <source>MCP ser&amp;vers</source>
+        <translation>MCP 伺服器(&amp;V)</translation>
     </message>
     <message>
         <source>Processor &amp;retries</source>
@@ -373,7 +378,7 @@
     </message>
     <message>
         <source>unknown model</source>
-        <extracomment>Argument fragments as the model streamed them (before the complete ``tool-call`` chunk). What the model was given (the ``tool-result`` chunk: after ``process_tool_result``). What the tool itself returned, before any ``process_tool_result`` (from the run&apos;s trace; live runs only). The runtime retried this step: its text is struck through, with ``feedback`` (the reason) beside it.</extracomment>
+        <extracomment>Argument fragments as the model streamed them (before the complete ``tool-call`` chunk). What the model was given (the ``tool-result`` chunk: after ``process_tool_result``). What the tool itself returned, before any ``process_tool_result`` (from the run&apos;s trace live, from its recording when the thread is reopened). The runtime retried this step: its text is struck through, with ``feedback`` (the reason) beside it.</extracomment>
         <translation>未知模型</translation>
     </message>
     <message>
@@ -1271,6 +1276,174 @@
     </message>
 </context>
 <context>
+    <name>McpApproval</name>
+    <message>
+        <source>Run a program from this design?</source>
+        <extracomment>The user answered: the server entry asked about, and whether its program may run.</extracomment>
+        <translation>執行此設計中的程式？</translation>
+    </message>
+    <message>
+        <source>Start the MCP server &lt;b&gt;{name}&lt;/b&gt;? It runs this program:</source>
+        <translation>啟動 MCP 伺服器 &lt;b&gt;{name}&lt;/b&gt;？它會執行這個程式：</translation>
+    </message>
+    <message>
+        <source>(none besides your own)</source>
+        <translation>（除您自己的以外沒有）</translation>
+    </message>
+    <message>
+        <source>Environment variables it sets:</source>
+        <translation>它設定的環境變數：</translation>
+    </message>
+    <message>
+        <source>The program runs with your rights: it can read your files and use the network. A design from someone else can name any program. Allow it only if you trust this command; your answer is remembered for this exact command and environment.</source>
+        <translation>該程式以您的權限執行：它可以讀取您的檔案並使用網路。別人的設計可以指定任何程式。僅在您信任此命令時才允許；您的回答會針對這條命令及其環境記住。</translation>
+    </message>
+    <message>
+        <source>Run this program</source>
+        <translation>執行此程式</translation>
+    </message>
+    <message>
+        <source>Don&apos;t run it</source>
+        <translation>不執行</translation>
+    </message>
+</context>
+<context>
+    <name>McpServerDialog</name>
+    <message>
+        <source>MCP server</source>
+        <extracomment>The user confirmed valid settings: (McpServerConfig, credential typed for an HTTP server, &quot;&quot; if none).</extracomment>
+        <translation>MCP 伺服器</translation>
+    </message>
+    <message>
+        <source>A program (stdio)</source>
+        <translation>程式（stdio）</translation>
+    </message>
+    <message>
+        <source>A URL (Streamable HTTP)</source>
+        <translation>URL（Streamable HTTP）</translation>
+    </message>
+    <message>
+        <source>e.g. npx, uvx or a path to a program</source>
+        <translation>例如 npx、uvx 或程式路徑</translation>
+    </message>
+    <message>
+        <source>Arguments, as in a shell: -y @modelcontextprotocol/server-filesystem .</source>
+        <translation>參數，寫法同 shell：-y @modelcontextprotocol/server-filesystem .</translation>
+    </message>
+    <message>
+        <source>NAME=value, one per line (no keys or tokens)</source>
+        <translation>NAME=value，每行一個（不要填密鑰或令牌）</translation>
+    </message>
+    <message>
+        <source>Name: value, one per line (no credentials)</source>
+        <translation>Name: value，每行一個（不要填憑證）</translation>
+    </message>
+    <message>
+        <source>Authorization value, e.g. Bearer …: kept in the keyring</source>
+        <translation>Authorization 值，例如 Bearer …：儲存在金鑰圈中</translation>
+    </message>
+    <message>
+        <source>&amp;Name</source>
+        <translation>名稱(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Runs as</source>
+        <translation>執行方式(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Command</source>
+        <translation>命令(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Arguments</source>
+        <translation>參數(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Environment</source>
+        <translation>環境變數(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;URL</source>
+        <translation>URL(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Headers</source>
+        <translation>請求標頭(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Cre&amp;dential</source>
+        <translation>憑證(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Arguments: {error}</source>
+        <translation>參數：{error}</translation>
+    </message>
+    <message>
+        <source>Another server is already called &apos;{name}&apos;.</source>
+        <translation>已有另一個伺服器名為「{name}」。</translation>
+    </message>
+</context>
+<context>
+    <name>McpServersView</name>
+    <message>
+        <source>Add…</source>
+        <extracomment>Where typed stdio launches are recorded as allowed; the window passes the workspace&apos;s. Where HTTP servers&apos; credentials go; the window passes the workspace&apos;s. Tools each server listed: server launch → [(name, description, schema)].</extracomment>
+        <translation>新增…</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>編輯…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>List tools</source>
+        <translation>列出工具</translation>
+    </message>
+    <message>
+        <source>Start the selected server for a moment and show the tools it offers</source>
+        <translation>短暫啟動所選伺服器並顯示它提供的工具</translation>
+    </message>
+    <message>
+        <source>{name} (not offered)</source>
+        <translation>{name}（未提供）</translation>
+    </message>
+    <message>
+        <source> Its credential is in the keyring.</source>
+        <translation> 其憑證已儲存在金鑰圈中。</translation>
+    </message>
+    <message>
+        <source> No keyring here: its credential is kept for this session only.</source>
+        <translation> 此處沒有金鑰圈：其憑證僅在本次工作階段中保留。</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; saved.</source>
+        <translation>MCP 伺服器「{name}」已儲存。</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; removed.</source>
+        <translation>MCP 伺服器「{name}」已移除。</translation>
+    </message>
+    <message>
+        <source>Select a server first.</source>
+        <translation>請先選擇一個伺服器。</translation>
+    </message>
+    <message>
+        <source>The program of &apos;{name}&apos; came with the design and has not been allowed to run: send a message to be asked, or edit the server.</source>
+        <translation>「{name}」的程式來自該設計，尚未被允許執行：發送一條訊息以便詢問您，或編輯該伺服器。</translation>
+    </message>
+    <message>
+        <source>Starting &apos;{name}&apos; to list its tools…</source>
+        <translation>正在啟動「{name}」以列出其工具…</translation>
+    </message>
+    <message>
+        <source>&apos;{name}&apos; offers {count} tools; tick those the agent may use.</source>
+        <translation>「{name}」提供 {count} 個工具；勾選代理可以使用的工具。</translation>
+    </message>
+</context>
+<context>
     <name>OptionsForm</name>
     <message>
         <source>Required</source>
@@ -2050,6 +2223,10 @@
         <translation>工具</translation>
     </message>
     <message>
+        <source>MCP servers</source>
+        <translation>MCP 伺服器</translation>
+    </message>
+    <message>
         <source>processor retries</source>
         <translation>處理器重試次數</translation>
     </message>
@@ -2139,7 +2316,7 @@
     <name>Workspace</name>
     <message>
         <source>The saved design “{name}” could not be read: {error}</source>
-        <extracomment>How long after the last edit the design is saved to the store. A line for the status bar. A thread was opened (its id and title); the window selects it and loads the inspector. History for the inspector of the opened thread. The design document now holds another design (opened from a file or the store). Everything asked for at start-up is loaded (the self-test waits for it). Saving or exporting a file failed (a title and what happened); the window shows it without blocking. A run&apos;s key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the user, showing the host, and answers with :meth:`answer_endpoint_approval`. Replays of past runs through the current chain, chunk-boundary fuzzing, regression-test export. Breakpoints for the runs, and the run paused at one (the window&apos;s debugger panel shows it). Thread imports, off the UI thread with progress (the window shows it). Processor instances kept between runs while their chain entry is unchanged (caches, ledgers). (provider, endpoint) pairs the user declined to approve in this session: not asked again.</extracomment>
+        <extracomment>How long after the last edit the design is saved to the store. A line for the status bar. A thread was opened (its id and title); the window selects it and loads the inspector. History for the inspector of the opened thread. The design document now holds another design (opened from a file or the store). Everything asked for at start-up is loaded (the self-test waits for it). Saving or exporting a file failed (a title and what happened); the window shows it without blocking. A run&apos;s key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the user, showing the host, and answers with :meth:`answer_endpoint_approval`. A design&apos;s stdio MCP server (a :class:`~studio.design.McpServerConfig`) would run a program the user has not allowed; the window asks, showing the exact command, and answers with :meth:`answer_mcp_approval`. Replays of past runs through the current chain, chunk-boundary fuzzing, regression-test export. Breakpoints for the runs, and the run paused at one (the window&apos;s debugger panel shows it). Thread imports, off the UI thread with progress (the window shows it). Processor instances kept between runs while their chain entry is unchanged (caches, ledgers). (provider, endpoint) pairs the user declined to approve in this session: not asked again. The design&apos;s MCP servers, kept running between runs; stopped when they leave the design or at shutdown. The stdio launches the user allowed (typed in the agent settings, or allowed when asked). Launches the user refused in this session: not asked again. A message waits for the design&apos;s MCP servers to start (no second one meanwhile).</extracomment>
         <translation>無法讀取已儲存的設計「{name}」：{error}</translation>
     </message>
     <message>
@@ -2157,6 +2334,34 @@
     <message>
         <source>The agent could not be built: {error}</source>
         <translation>無法建立代理：{error}</translation>
+    </message>
+    <message>
+        <source>Starting MCP servers: {names}…</source>
+        <translation>正在啟動 MCP 伺服器：{names}…</translation>
+    </message>
+    <message>
+        <source>Nothing was sent: {error}</source>
+        <translation>未發送任何內容：{error}</translation>
+    </message>
+    <message>
+        <source>Stopped while the MCP servers were starting; nothing was sent.</source>
+        <translation>在 MCP 伺服器啟動期間已停止；未發送任何內容。</translation>
+    </message>
+    <message>
+        <source>Nothing was sent: this design&apos;s MCP server &apos;{name}&apos; runs a program on this computer ({command}). Allow it when asked, then send again.</source>
+        <translation>未發送任何內容：此設計的 MCP 伺服器「{name}」會在這台電腦上執行程式（{command}）。請在詢問時允許，然後再次發送。</translation>
+    </message>
+    <message>
+        <source>Nothing was sent: you did not allow this design&apos;s MCP server &apos;{name}&apos; to run ({command}). Disable its tools in the Agent tab, or open the design again to be asked again.</source>
+        <translation>未發送任何內容：您沒有允許此設計的 MCP 伺服器「{name}」執行（{command}）。請在「代理」分頁中停用它的工具，或重新開啟該設計以再次詢問。</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; was not started.</source>
+        <translation>MCP 伺服器「{name}」未啟動。</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; may now run; send again to use it.</source>
+        <translation>MCP 伺服器「{name}」現在可以執行；再次發送即可使用。</translation>
     </message>
     <message>
         <source>No API key is set for {provider}. Add one in Settings → API keys (Ctrl+,), set the provider&apos;s environment variable, or pick the offline &apos;demo&apos; model in the Agent tab.</source>

@@ -20,6 +20,8 @@ from processors.memory.queries import is_unreadable
 from processors.models.base import LanguageModel
 from processors.models.replay import Recording
 from processors.result import GenerateResult
+from processors.tools import Tool
+from processors.tools.mcp import McpServerError
 from studio import i18n
 from studio.build import build_agent, build_model
 from studio.controllers.debug_controller import DebugController
@@ -33,6 +35,8 @@ from studio.export import design_to_python, script_requirements
 from studio.files import write_text_atomic
 from studio.i18n import translate
 from studio.i18n.runtime_texts import runtime_text
+from studio.mcp_approvals import CommandApprovals
+from studio.mcp_servers import McpSessions, servers_to_start
 from studio.models.chat_list_model import ChatListModel
 from studio.models.chat_model import ChatModel
 from studio.models.design_document import DesignDocument
@@ -64,8 +68,19 @@ class Workspace(QObject):
     #: A run's key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the
     #: user, showing the host, and answers with :meth:`answer_endpoint_approval`.
     endpoint_approval_requested = Signal(object)
+    #: A design's stdio MCP server (a :class:`~studio.design.McpServerConfig`) would run a program the user has not
+    #: allowed; the window asks, showing the exact command, and answers with :meth:`answer_mcp_approval`.
+    mcp_approval_requested = Signal(object)
 
-    def __init__(self, *, store: Any, catalogue: Any, secrets: SecretStore, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        store: Any,
+        catalogue: Any,
+        secrets: SecretStore,
+        mcp_approvals: CommandApprovals | None = None,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self.store = store
         self.catalogue = catalogue
@@ -90,6 +105,15 @@ class Workspace(QObject):
         self._tasks: set[asyncio.Task[Any]] = set()
         #: (provider, endpoint) pairs the user declined to approve in this session: not asked again.
         self._declined: set[tuple[str, str]] = set()
+        #: The design's MCP servers, kept running between runs; stopped when they leave the design or at shutdown.
+        self.mcp = McpSessions()
+        #: The stdio launches the user allowed (typed in the agent settings, or allowed when asked).
+        self.mcp_approvals = mcp_approvals if mcp_approvals is not None else CommandApprovals()
+        #: Launches the user refused in this session: not asked again.
+        self._mcp_declined: set[str] = set()
+        #: A message waits for the design's MCP servers to start (no second one meanwhile).
+        self._starting_servers = False
+        self._server_start: asyncio.Task[Any] | None = None
         self._autosave = QTimer(self, singleShot=True, interval=AUTOSAVE_MS)
         self._autosave.timeout.connect(self._on_autosave_timeout)
 
@@ -167,7 +191,14 @@ class Workspace(QObject):
 
     def _open_design(self, design: AgentDesign) -> None:
         self.document.open_design(design)
+        self._mcp_declined.clear()  # a design opened again asks again
+        self._retain_servers()
         self.design_opened.emit(design.name)
+
+    def _retain_servers(self) -> None:
+        """Stop the MCP servers the design no longer needs (between runs; a run in flight keeps its servers)."""
+        if self.mcp.running and not self.runs.is_running and not self._starting_servers:
+            self.spawn(self.mcp.retain(self.document.snapshot()))
 
     # ----------------------------------------------------------------------------------------- threads
     async def open_thread(self, thread_id: str) -> None:
@@ -218,7 +249,7 @@ class Workspace(QObject):
         text = text.strip()
         if not text:
             return None
-        if self.runs.is_running:
+        if self.runs.is_running or self._starting_servers:
             self.status_message.emit(translate("Workspace", "A reply is still running: stop it first (Esc)."))
             return None
         if self.thread_id is None:
@@ -234,6 +265,21 @@ class Workspace(QObject):
         if missing:
             self._refuse(text, missing)
             return None
+        if servers_to_start(design):
+            unapproved = self._unapproved_launch(design)
+            if unapproved is not None:
+                self._refuse(text, unapproved)
+                return None
+            self._starting_servers = True
+            self._server_start = self.spawn(self._send_with_mcp_tools(text, design, grant))
+            return None
+        return self._start_run(text, design, grant)
+
+    def _start_run(
+        self, text: str, design: AgentDesign, grant: KeyGrant | None, tools: list[Tool] | None = None
+    ) -> str | None:
+        """Build the design's agent (with its MCP servers' ``tools``, already started) and start the run."""
+        assert self.thread_id is not None
         recording = Recording()  # every run keeps what the model and tools said, to be replayed later
         try:
             agent = build_agent(
@@ -244,6 +290,7 @@ class Workspace(QObject):
                 on_violation=self.runs.record_violation,
                 reuse=self._processors,
                 recording=recording,
+                extra_tools=tools or (),
             )
         except DesignError as error:
             self._refuse(
@@ -274,6 +321,73 @@ class Workspace(QObject):
         self.chat.add_error(message)
         self.status_message.emit(status or message)
 
+    async def _send_with_mcp_tools(self, text: str, design: AgentDesign, grant: KeyGrant | None) -> None:
+        """Start (or reuse) the design's MCP servers off the UI's way, then run. A server that cannot start is
+        said in the chat under the message, naming the server; nothing is sent to the model."""
+        thread_id = self.thread_id
+        names = ", ".join(config.name for config in servers_to_start(design))
+        self.status_message.emit(self.tr("Starting MCP servers: {names}…").format(names=names))
+        try:
+            credentials = self._mcp_credentials(design)
+            tools = await self.mcp.tools_for(design, credentials)
+        except McpServerError as error:
+            self._refuse(text, self.tr("Nothing was sent: {error}").format(error=error), status=str(error))
+            return
+        except asyncio.CancelledError:
+            self._refuse(text, self.tr("Stopped while the MCP servers were starting; nothing was sent."))
+            raise
+        finally:
+            self._starting_servers = False
+        if self.thread_id != thread_id or self.thread_id is None:  # the user moved on while the servers started
+            return
+        self._start_run(text, design, grant, tools)
+
+    def _mcp_credentials(self, design: AgentDesign) -> dict[str, str]:
+        """Each HTTP server's ``Authorization`` value from the keyring, bound to its URL (never in the design)."""
+        credentials: dict[str, str] = {}
+        for config in servers_to_start(design):
+            if config.transport == "http":
+                value = self.secrets.mcp_credential(config.url)
+                if value:
+                    credentials[config.name] = value
+        return credentials
+
+    def _unapproved_launch(self, design: AgentDesign) -> str | None:
+        """Why the run cannot start yet, if one of the design's stdio servers runs a program the user has not
+        allowed: they are asked (once per session per launch), and nothing runs meanwhile."""
+        from studio.mcp_approvals import launch_signature
+
+        for config in servers_to_start(design):
+            if self.mcp_approvals.is_approved(config):
+                continue
+            signature = launch_signature(config)
+            if signature not in self._mcp_declined:
+                self.mcp_approval_requested.emit(config)
+                return self.tr(
+                    "Nothing was sent: this design's MCP server '{name}' runs a program on this computer "
+                    "({command}). Allow it when asked, then send again."
+                ).format(name=config.name, command=config.command_line())
+            return self.tr(
+                "Nothing was sent: you did not allow this design's MCP server '{name}' to run ({command}). "
+                "Disable its tools in the Agent tab, or open the design again to be asked again."
+            ).format(name=config.name, command=config.command_line())
+        return None
+
+    def answer_mcp_approval(self, config: Any, approved: bool) -> None:
+        """The user's answer to :attr:`mcp_approval_requested`: an allowed launch is remembered across sessions,
+        a refused one for this session (not asked again at every message)."""
+        from studio.mcp_approvals import launch_signature
+
+        if not approved:
+            self._mcp_declined.add(launch_signature(config))
+            self.status_message.emit(self.tr("MCP server '{name}' was not started.").format(name=config.name))
+            return
+        self.mcp_approvals.approve(config)
+        self._mcp_declined.discard(launch_signature(config))
+        self.status_message.emit(
+            self.tr("MCP server '{name}' may now run; send again to use it.").format(name=config.name)
+        )
+
     async def _send_on_new_thread(self, text: str) -> None:
         record = await self.store.memory.create_thread(title=text[:60])
         await self.threads.reload()
@@ -281,6 +395,8 @@ class Workspace(QObject):
         self.send(text)
 
     def stop(self) -> None:
+        if self._server_start is not None and not self._server_start.done():
+            self._server_start.cancel()  # still starting the design's MCP servers
         self.runs.stop()
 
     def _key_grant(self, design: AgentDesign) -> KeyGrant | None:
@@ -386,6 +502,7 @@ class Workspace(QObject):
     @Slot()
     def _on_document_edited(self, *_args: Any) -> None:
         self._autosave.start()
+        self._retain_servers()
 
     @Slot()
     def _on_autosave_timeout(self) -> None:
@@ -500,10 +617,15 @@ class Workspace(QObject):
         self.status_message.emit(translate("Workspace", "Import stopped; nothing was written."))
 
     async def shutdown(self) -> None:
-        """Stop a running reply and any replay or fuzzing, flush the design, close the store."""
+        """Stop a running reply, any replay or fuzzing and the design's MCP servers, flush the design, close the
+        store."""
+        if self._server_start is not None:
+            self._server_start.cancel()  # a message waiting for its MCP servers: not sent
         await self.runs.aclose()
         self.replays.cancel()
         await self.replays.wait_idle()
+        await self.wait_idle()
+        await self.mcp.aclose()
         if self._autosave.isActive():
             self._autosave.stop()
             await self.save_design_to_store()

@@ -51,6 +51,7 @@ SETTINGS: tuple[str, ...] = (
     "name",
     "instructions",
     "tools",
+    "mcp_servers",
     "max_processor_retries",
     "max_steps",
     *(f"model.{field}" for field in ModelConfig.model_fields),

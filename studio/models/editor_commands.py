@@ -37,6 +37,7 @@ _SETTING_LABELS = {
     "name": QT_TRANSLATE_NOOP("UndoCommands", "agent name"),
     "instructions": QT_TRANSLATE_NOOP("UndoCommands", "instructions"),
     "tools": QT_TRANSLATE_NOOP("UndoCommands", "tools"),
+    "mcp_servers": QT_TRANSLATE_NOOP("UndoCommands", "MCP servers"),
     "max_processor_retries": QT_TRANSLATE_NOOP("UndoCommands", "processor retries"),
     "max_steps": QT_TRANSLATE_NOOP("UndoCommands", "maximum steps"),
     "model.model": QT_TRANSLATE_NOOP("UndoCommands", "model"),

@@ -34,6 +34,7 @@ from studio.i18n import translate
 from studio.i18n.runtime_texts import runtime_text
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import EditSetting
+from studio.views.mcp_servers_view import McpServersView
 
 __all__ = ["MODEL_SUGGESTIONS", "AgentSettingsView"]
 
@@ -96,6 +97,8 @@ class AgentSettingsView(QWidget):
         self.tools = _named(QListView(), "settings.tools")
         self.tools.setModel(self.tools_model)
         self.tools.setMaximumHeight(110)
+        #: The design's MCP servers and their tools (its own undoable edits).
+        self.mcp_servers = McpServersView(document)
         self.max_processor_retries = _named(QSpinBox(), "settings.max_processor_retries")
         self.max_processor_retries.setRange(-1, 50)  # -1 shows "not set" (the runtime's default applies)
         self.max_processor_retries.setSpecialValueText(translate("AgentSettings", "not set"))
@@ -113,6 +116,7 @@ class AgentSettingsView(QWidget):
         self._add_row(form, translate("AgentSettings", "Top &p"), self.top_p, "model.top_p")
         self._add_row(form, translate("AgentSettings", "Other model settings"), self.extra, "model.extra")
         self._add_row(form, translate("AgentSettings", "Too&ls"), self.tools, "tools")
+        self._add_row(form, translate("AgentSettings", "MCP ser&vers"), self.mcp_servers, "mcp_servers")
         self._add_row(
             form, translate("AgentSettings", "Processor &retries"), self.max_processor_retries, "max_processor_retries"
         )

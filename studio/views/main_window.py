@@ -42,6 +42,7 @@ from studio.views.debug_panel import DebugPanel
 from studio.views.endpoint_approval import EndpointApproval
 from studio.views.import_progress import ImportProgressView
 from studio.views.inspector import InspectorView
+from studio.views.mcp_approval import McpApproval
 from studio.views.options_form import OptionsForm
 from studio.views.palette import PaletteView
 from studio.views.replay_view import ReplayView
@@ -106,6 +107,8 @@ class MainWindow(QMainWindow):
         self.options = OptionsForm(document)
         tool_names, tool_problems = available_tools()
         self.settings_view = AgentSettingsView(document, tools=tool_names)
+        self.settings_view.mcp_servers.approvals = workspace.mcp_approvals
+        self.settings_view.mcp_servers.secrets = workspace.secrets
         self.chat = ChatView(workspace.chat_list)
         self.chat.set_suggestions(suggestions(i18n.current_language()))
         self.inspector = InspectorView()
@@ -172,6 +175,7 @@ class MainWindow(QMainWindow):
         workspace.file_failed.connect(self._on_workspace_file_failed)
         workspace.design_opened.connect(self._on_workspace_design_opened)
         workspace.endpoint_approval_requested.connect(self._on_workspace_endpoint_approval_requested)
+        workspace.mcp_approval_requested.connect(self._on_workspace_mcp_approval_requested)
         #: The progress dialog of a running thread import.
         self.import_progress = ImportProgressView(workspace.imports, self)
         workspace.document.modified_changed.connect(self._update_title)
@@ -356,6 +360,17 @@ class MainWindow(QMainWindow):
             return
         dialog = EndpointApproval(grant, self)
         dialog.answered.connect(self.workspace.answer_endpoint_approval)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+
+    @Slot(object)
+    def _on_workspace_mcp_approval_requested(self, config: Any) -> None:
+        """Ask (without blocking) whether a design's stdio MCP server may run its program; one at a time."""
+        asking = self.findChild(McpApproval, "mcp_approval")
+        if asking is not None and asking.isVisible():
+            return
+        dialog = McpApproval(config, self)
+        dialog.answered.connect(self.workspace.answer_mcp_approval)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
 

@@ -9,7 +9,8 @@ Run it as a stdio server (``python tests/support/mcp_server.py stdio``) or a Str
 - ``fail(message)`` — an error result;
 - ``hang()`` — never answers (time limits);
 - ``crash()`` — the server process exits mid-call;
-- ``show_env(name)`` — an environment variable of the server process (``env`` reaches it).
+- ``show_env(name)`` — an environment variable of the server process (``env`` reaches it);
+- ``pid()`` — the server process's id (which process answered: kept, restarted, stopped).
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ def crash() -> str:
 def show_env(name: str) -> str:
     """An environment variable of the server process."""
     return os.environ.get(name, "")
+
+
+@server.tool()
+def pid() -> int:
+    """The server process's id."""
+    return os.getpid()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,396 @@
+"""The design's MCP servers in the agent settings: add, edit and remove servers, list their tools with their
+schemas, and enable tools one by one.
+
+Every change is an :class:`~studio.models.editor_commands.EditSetting` of ``mcp_servers`` (undoable). Listing a
+server's tools starts it for a moment as a task on the qasync loop (the UI never waits) and stops it again. A stdio
+command typed here counts as allowed to run (the user wrote it); one from a design opened from a file is listed
+only once allowed (the first run asks). An HTTP server's credential goes to the keyring, bound to its URL, never to
+the design.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shlex
+from typing import Any
+
+from pydantic import ValidationError
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from processors.tools.mcp import McpServerError, McpToolSource
+from studio.design import McpServerConfig
+from studio.mcp_approvals import CommandApprovals
+from studio.mcp_servers import runtime_server
+from studio.models.design_document import DesignDocument
+from studio.models.editor_commands import EditSetting
+from studio.secrets import SecretStore
+
+__all__ = ["McpServerDialog", "McpServersView"]
+
+_ROLE = Qt.ItemDataRole.UserRole
+
+
+class McpServerDialog(QDialog):
+    """One server's settings; OK checks them as a design would and stays open with the reason if refused."""
+
+    #: The user confirmed valid settings: (McpServerConfig, credential typed for an HTTP server, "" if none).
+    server_accepted = Signal(object, str)
+
+    def __init__(
+        self, config: McpServerConfig | None = None, taken: set[str] | None = None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("mcp_server_dialog")
+        self.setWindowTitle(self.tr("MCP server"))
+        self._taken = taken or set()
+        self._enabled = list(config.enabled_tools) if config is not None else []
+        self.name = QLineEdit(config.name if config else "")
+        self.name.setObjectName("mcp_server.name")
+        self.transport = QComboBox()
+        self.transport.setObjectName("mcp_server.transport")
+        self.transport.addItem(self.tr("A program (stdio)"), "stdio")
+        self.transport.addItem(self.tr("A URL (Streamable HTTP)"), "http")
+        self.transport.setCurrentIndex(1 if config is not None and config.transport == "http" else 0)
+        self.command = QLineEdit(config.command if config else "")
+        self.command.setObjectName("mcp_server.command")
+        self.command.setPlaceholderText(self.tr("e.g. npx, uvx or a path to a program"))
+        self.args = QLineEdit(shlex.join(config.args) if config else "")
+        self.args.setObjectName("mcp_server.args")
+        self.args.setPlaceholderText(self.tr("Arguments, as in a shell: -y @modelcontextprotocol/server-filesystem ."))
+        self.env = QPlainTextEdit("\n".join(f"{k}={v}" for k, v in config.env.items()) if config else "")
+        self.env.setObjectName("mcp_server.env")
+        self.env.setPlaceholderText(self.tr("NAME=value, one per line (no keys or tokens)"))
+        self.env.setFixedHeight(56)
+        self.url = QLineEdit(config.url if config else "")
+        self.url.setObjectName("mcp_server.url")
+        self.url.setPlaceholderText("http://127.0.0.1:8000/mcp")
+        self.headers = QPlainTextEdit("\n".join(f"{k}: {v}" for k, v in config.headers.items()) if config else "")
+        self.headers.setObjectName("mcp_server.headers")
+        self.headers.setPlaceholderText(self.tr("Name: value, one per line (no credentials)"))
+        self.headers.setFixedHeight(56)
+        self.credential = QLineEdit()
+        self.credential.setObjectName("mcp_server.credential")
+        self.credential.setEchoMode(QLineEdit.EchoMode.Password)
+        self.credential.setPlaceholderText(self.tr("Authorization value, e.g. Bearer …: kept in the keyring"))
+        self.error = QLabel()
+        self.error.setObjectName("mcp_server.error")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("QLabel { color: #c0392b; }")
+        self.error.hide()
+
+        form = QFormLayout()
+        form.addRow(self.tr("&Name"), self.name)
+        form.addRow(self.tr("&Runs as"), self.transport)
+        form.addRow(self.tr("&Command"), self.command)
+        form.addRow(self.tr("&Arguments"), self.args)
+        form.addRow(self.tr("&Environment"), self.env)
+        form.addRow(self.tr("&URL"), self.url)
+        form.addRow(self.tr("&Headers"), self.headers)
+        form.addRow(self.tr("Cre&dential"), self.credential)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok.setObjectName("mcp_server.ok")
+        buttons.accepted.connect(self._on_buttons_accepted)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        self.transport.currentIndexChanged.connect(self._on_transport_current_index_changed)
+        self._on_transport_current_index_changed()
+
+    def config(self) -> McpServerConfig:
+        """The settings as a design entry; ``ValueError`` (or pydantic's ``ValidationError``) says what is wrong."""
+        stdio = self.transport.currentData() == "stdio"
+        try:
+            args = shlex.split(self.args.text()) if stdio else []
+        except ValueError as error:
+            raise ValueError(self.tr("Arguments: {error}").format(error=error)) from None
+        return McpServerConfig(
+            name=self.name.text().strip(),
+            transport="stdio" if stdio else "http",
+            command=self.command.text().strip() if stdio else "",
+            args=args,
+            env=_pairs(self.env.toPlainText(), "=") if stdio else {},
+            url="" if stdio else self.url.text().strip(),
+            headers={} if stdio else _pairs(self.headers.toPlainText(), ":"),
+            enabled_tools=self._enabled,
+        )
+
+    @Slot()
+    def _on_transport_current_index_changed(self, *_args: Any) -> None:
+        stdio = self.transport.currentData() == "stdio"
+        for widget in (self.command, self.args, self.env):
+            widget.setEnabled(stdio)
+        for widget in (self.url, self.headers, self.credential):
+            widget.setEnabled(not stdio)
+
+    @Slot()
+    def _on_buttons_accepted(self) -> None:
+        try:
+            config = self.config()
+            if config.name in self._taken:
+                raise ValueError(self.tr("Another server is already called '{name}'.").format(name=config.name))
+        except ValidationError as error:
+            messages = [item["msg"].removeprefix("Value error, ") for item in error.errors()]
+            self._refuse("; ".join(messages))
+            return
+        except ValueError as error:
+            self._refuse(str(error))
+            return
+        self.server_accepted.emit(config, self.credential.text().strip() if config.transport == "http" else "")
+        self.accept()
+
+    def _refuse(self, message: str) -> None:
+        self.error.setText(message)
+        self.error.show()
+
+
+class McpServersView(QWidget):
+    """The design's servers, each with its tools (checkable) under it; buttons to add, edit, remove and list."""
+
+    def __init__(
+        self,
+        document: DesignDocument,
+        *,
+        approvals: CommandApprovals | None = None,
+        secrets: SecretStore | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("settings.mcp_servers_view")
+        self._document = document
+        #: Where typed stdio launches are recorded as allowed; the window passes the workspace's.
+        self.approvals = approvals if approvals is not None else CommandApprovals()
+        #: Where HTTP servers' credentials go; the window passes the workspace's.
+        self.secrets = secrets if secrets is not None else SecretStore()
+        #: Tools each server listed: server launch → [(name, description, schema)].
+        self._listed: dict[str, list[tuple[str, str, dict[str, Any]]]] = {}
+        self._loading = False
+        self._tasks: set[asyncio.Task[None]] = set()
+
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("settings.mcp_servers")
+        self.tree.setHeaderHidden(True)
+        self.tree.setMaximumHeight(160)
+        self.add = QPushButton(self.tr("Add…"))
+        self.add.setObjectName("settings.mcp_servers.add")
+        self.edit = QPushButton(self.tr("Edit…"))
+        self.edit.setObjectName("settings.mcp_servers.edit")
+        self.remove = QPushButton(self.tr("Remove"))
+        self.remove.setObjectName("settings.mcp_servers.remove")
+        self.list_tools = QPushButton(self.tr("List tools"))
+        self.list_tools.setObjectName("settings.mcp_servers.list")
+        self.list_tools.setToolTip(self.tr("Start the selected server for a moment and show the tools it offers"))
+        self.message = QLabel()
+        self.message.setObjectName("settings.mcp_servers.message")
+        self.message.setWordWrap(True)
+        buttons = QHBoxLayout()
+        for button in (self.add, self.edit, self.remove, self.list_tools):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.tree)
+        layout.addLayout(buttons)
+        layout.addWidget(self.message)
+
+        self.add.clicked.connect(self._on_add_clicked)
+        self.edit.clicked.connect(self._on_edit_clicked)
+        self.remove.clicked.connect(self._on_remove_clicked)
+        self.list_tools.clicked.connect(self._on_list_tools_clicked)
+        self.tree.itemChanged.connect(self._on_tree_item_changed)
+        document.settings_changed.connect(self._on_document_settings_changed)
+        document.design_replaced.connect(self._load)
+        self._load()
+
+    # ------------------------------------------------------------------------------------------- public
+    def servers(self) -> list[McpServerConfig]:
+        return [config.model_copy(deep=True) for config in self._document.setting("mcp_servers")]
+
+    def selected_index(self) -> int | None:
+        item = self.tree.currentItem()
+        if item is None:
+            return None
+        parent = item.parent()
+        while parent is not None:
+            item, parent = parent, parent.parent()
+        return int(item.data(0, _ROLE))
+
+    async def wait_idle(self) -> None:
+        """Wait for tool listings in flight (tests)."""
+        while self._tasks:
+            await asyncio.wait(set(self._tasks))
+
+    # ---------------------------------------------------------------------------------------- internals
+    def _commit(self, servers: list[McpServerConfig], text: str) -> None:
+        self._document.undo_stack().push(EditSetting(self._document, "mcp_servers", servers, merge=False))
+        self.message.setText(text)
+
+    @Slot()
+    def _load(self) -> None:
+        current = self.selected_index()
+        self._loading = True
+        try:
+            self.tree.clear()
+            for index, config in enumerate(self.servers()):
+                where = config.command_line() if config.transport == "stdio" else config.url
+                top = QTreeWidgetItem([f"{config.name} — {where}"])
+                top.setData(0, _ROLE, index)
+                top.setToolTip(0, where)
+                listed = self._listed.get(_launch(config))
+                names = [name for name, _d, _s in listed] if listed is not None else []
+                shown = names + [name for name in config.enabled_tools if name not in names]
+                for name in shown:
+                    found = next((entry for entry in listed or [] if entry[0] == name), None)
+                    label = (
+                        name
+                        if found is not None or listed is None
+                        else self.tr("{name} (not offered)").format(name=name)
+                    )
+                    child = QTreeWidgetItem([label])
+                    child.setData(0, _ROLE, name)
+                    child.setFlags(child.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                    child.setCheckState(
+                        0, Qt.CheckState.Checked if name in config.enabled_tools else Qt.CheckState.Unchecked
+                    )
+                    if found is not None:
+                        child.setToolTip(0, f"{found[1]}\n\n{json.dumps(found[2], indent=2)}")
+                    top.addChild(child)
+                self.tree.addTopLevelItem(top)
+                top.setExpanded(True)
+                if index == current:
+                    self.tree.setCurrentItem(top)
+        finally:
+            self._loading = False
+
+    @Slot(str)
+    def _on_document_settings_changed(self, name: str) -> None:
+        if name == "mcp_servers":
+            self._load()
+
+    @Slot(QTreeWidgetItem, int)
+    def _on_tree_item_changed(self, item: QTreeWidgetItem, _column: int) -> None:
+        top = item.parent()
+        if self._loading or top is None:
+            return
+        servers = self.servers()
+        config = servers[int(top.data(0, _ROLE))]
+        children = [child for row in range(top.childCount()) if (child := top.child(row)) is not None]
+        config.enabled_tools = [
+            str(child.data(0, _ROLE)) for child in children if child.checkState(0) == Qt.CheckState.Checked
+        ]
+        self._commit(servers, "")
+
+    @Slot()
+    def _on_add_clicked(self) -> None:
+        self._open_dialog(None)
+
+    @Slot()
+    def _on_edit_clicked(self) -> None:
+        index = self.selected_index()
+        if index is not None:
+            self._open_dialog(index)
+
+    def _open_dialog(self, index: int | None) -> None:
+        servers = self.servers()
+        taken = {config.name for position, config in enumerate(servers) if position != index}
+        dialog = McpServerDialog(servers[index] if index is not None else None, taken, self)
+        dialog.server_accepted.connect(lambda config, credential: self._on_server_accepted(index, config, credential))
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+
+    def _on_server_accepted(self, index: int | None, config: McpServerConfig, credential: str) -> None:
+        servers = self.servers()
+        if index is None:
+            servers.append(config)
+        else:
+            servers[index] = config
+        self.approvals.approve(config)  # typed here: the user's own command
+        note = ""
+        if credential:
+            where = self.secrets.set_mcp_credential(config.url, credential)
+            note = (
+                self.tr(" Its credential is in the keyring.")
+                if where == "keyring"
+                else self.tr(" No keyring here: its credential is kept for this session only.")
+            )
+        self._commit(servers, self.tr("MCP server '{name}' saved.").format(name=config.name) + note)
+
+    @Slot()
+    def _on_remove_clicked(self) -> None:
+        index = self.selected_index()
+        if index is None:
+            return
+        servers = self.servers()
+        removed = servers.pop(index)
+        self._commit(servers, self.tr("MCP server '{name}' removed.").format(name=removed.name))
+
+    @Slot()
+    def _on_list_tools_clicked(self) -> None:
+        index = self.selected_index()
+        if index is None:
+            self.message.setText(self.tr("Select a server first."))
+            return
+        config = self.servers()[index]
+        if not self.approvals.is_approved(config):
+            self.message.setText(
+                self.tr(
+                    "The program of '{name}' came with the design and has not been allowed to run: send a message "
+                    "to be asked, or edit the server."
+                ).format(name=config.name)
+            )
+            return
+        self.message.setText(self.tr("Starting '{name}' to list its tools…").format(name=config.name))
+        task = asyncio.get_event_loop().create_task(self._list(config))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _list(self, config: McpServerConfig) -> None:
+        credential = self.secrets.mcp_credential(config.url) if config.transport == "http" else None
+        try:
+            async with McpToolSource(runtime_server(config, credential)) as source:
+                listed = [(tool.name, tool.description, dict(tool.parameters)) for tool in source.tools]
+        except McpServerError as error:
+            self.message.setText(str(error))
+            return
+        self._listed[_launch(config)] = listed
+        self._load()
+        self.message.setText(
+            self.tr("'{name}' offers {count} tools; tick those the agent may use.").format(
+                name=config.name, count=len(listed)
+            )
+        )
+
+
+def _launch(config: McpServerConfig) -> str:
+    return config.model_dump_json(exclude={"enabled_tools"})
+
+
+def _pairs(text: str, separator: str) -> dict[str, str]:
+    """``NAME=value`` (or ``Name: value``) lines as a dict; a line without the separator is refused."""
+    pairs: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        name, found, value = line.partition(separator)
+        if not found or not name.strip():
+            raise ValueError(f"'{line.strip()}': expected name{separator}value")
+        pairs[name.strip()] = value.strip()
+    return pairs
