@@ -81,3 +81,26 @@ def test_the_sample_tool_card_shows_the_result_the_model_was_given(
     assert "Result (given to the model)" in text and "ada.lovelace@example.com" in text  # the e-mail in full
     assert "a***e@" in answer.plain_text  # ... while the answer's text is masked by the output PII detector
     run(qloop, workspace.shutdown())
+
+
+def test_a_reopened_thread_s_tool_card_still_knows_what_the_tool_returned(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    """What the tool returned lives in the run's recording, so the card shows it after the thread is reopened as it
+    did live (before, a reopened card knew only what the model was given)."""
+    workspace, _window = open_studio(qtbot, qloop, tmp_path / "studio.db")
+    reply(qloop, workspace, "Please look up customer 42.")
+    live = next(item for item in reversed(workspace.chat.items) if isinstance(item, AssistantItem))
+    (live_card,) = live.tool_cards  # no process_tool_result in the sample chain: nothing traced about it live
+    thread_id = workspace.thread_id
+    assert thread_id is not None
+
+    workspace.chat.clear()
+    run(qloop, workspace.open_thread(thread_id))
+
+    reopened = next(item for item in reversed(workspace.chat.items) if isinstance(item, AssistantItem))
+    (card,) = reopened.tool_cards
+    assert card.tool_call_id == live_card.tool_call_id
+    assert card.returned_known and card.returned == live_card.result  # unchanged by the chain, as live
+    assert card.returned["email"] == "ada.lovelace@example.com" and not card.result_changed
+    run(qloop, workspace.shutdown())
