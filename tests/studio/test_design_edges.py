@@ -1,5 +1,5 @@
 """Designs at their edges: exact messages for what a user wrote wrong, credentials in URLs, finding an entry,
-the format upgrades, and building through the design. Each pins a behaviour mutation testing found unchecked
+and the format upgrades. Each pins a behaviour mutation testing found unchecked
 (issue 16; see tests/README.md)."""
 
 from __future__ import annotations
@@ -12,23 +12,8 @@ from typing import Any
 import pytest
 
 import studio.design
-from processors.builtin.registry import load_catalogue
 from processors.json_limits import NOT_FINITE
 from studio.design import AgentDesign, ChainEntry, DesignError, ModelConfig, load_design
-
-PROCESSOR_FILE = '''
-from processors import Processor
-
-
-class Polite(Processor):
-    """Adds a "please" to the last user message."""
-
-    id = "polite"
-
-    def process_input(self, args):
-        args.messages[-1].content.parts[0].text += " please"
-        return args.messages
-'''
 
 
 # ------------------------------------------------------------------------------------------------- reading
@@ -71,7 +56,7 @@ def test_every_limit_problem_is_listed_one_a_line() -> None:
     with pytest.raises(DesignError) as caught:
         AgentDesign.from_data({"version": 1, "model": {"extra": {"a": float("nan"), "b": float("inf")}}})
     assert caught.value.message == (
-f"Invalid agent design:\n- model.extra.a: {NOT_FINITE}\n- model.extra.b: {NOT_FINITE}"
+        f"Invalid agent design:\n- model.extra.a: {NOT_FINITE}\n- model.extra.b: {NOT_FINITE}"
     )
     assert caught.value.problems == [
         ("model.extra.a", NOT_FINITE),
@@ -196,22 +181,3 @@ def test_find_names_the_lane_and_position_of_an_entry() -> None:
     assert found is not None and found[:2] == ("error", 0) and found[2] is design.error[0]
     assert design.find("a") == ("input", 0, design.input[0])
     assert design.find("nobody") is None
-
-
-# ------------------------------------------------------------------------------------------------- building
-async def test_build_agent_uses_the_catalogue_and_options_given(tmp_path: Path) -> None:
-    folder = tmp_path / "processors"
-    folder.mkdir()
-    (folder / "polite.py").write_text(PROCESSOR_FILE, encoding="utf-8")
-    catalogue = load_catalogue(folder)
-    tools = tmp_path / "tools"
-    tools.mkdir()
-    (tools / "echo.py").write_text("from processors import tool\n\n\n@tool\ndef echo(text: str) -> str:\n"
-                                   '    """Echo."""\n    return text\n', encoding="utf-8")
-    design = AgentDesign(id="d1", name="Polite", tools=["echo.py:echo"], input=[ChainEntry(type="Polite")])
-    agent = design.build_agent(catalogue=catalogue, tool_folder=tools)
-    assert agent.id == "d1"
-    assert list(agent.tools) == ["echo"]
-    assert [p.id for p in agent.input_processors] == ["polite"]  # type: ignore[union-attr]
-    with pytest.raises(DesignError, match=r"Input chain, #1 \(Polite\)"):
-        design.build_agent(tool_folder=tools)  # the studio's catalogue has no Polite
