@@ -181,3 +181,47 @@ def test_find_names_the_lane_and_position_of_an_entry() -> None:
     assert found is not None and found[:2] == ("error", 0) and found[2] is design.error[0]
     assert design.find("a") == ("input", 0, design.input[0])
     assert design.find("nobody") is None
+
+
+# ------------------------------------------------------------------------------------------------- model settings
+def test_call_settings_are_the_extras_then_the_named_fields_that_are_set() -> None:
+    config = ModelConfig(model="openai/x", temperature=0.5, extra={"temperature": 1.5, "seed": 7})
+    assert config.call_settings() == {"temperature": 0.5, "seed": 7}
+    assert ModelConfig(model="openai/x", max_tokens=10, top_p=0.2).call_settings() == {"max_tokens": 10, "top_p": 0.2}
+    assert ModelConfig(model="openai/x").call_settings() == {}
+
+
+@pytest.mark.parametrize(
+    ("extra", "message", "path"),
+    [
+        (
+            {"api_key": "sk-1"},
+            "model.extra.api_key: API keys must not be saved in a design; the studio reads them from the keyring "
+            "when a run starts",
+            "model.extra.api_key",
+        ),
+        (
+            {"base_url": "http://x"},
+            "model.extra.base_url: 'base_url' is set by the model settings themselves, not as an extra setting",
+            "model.extra.base_url",
+        ),
+        (
+            {"extra_headers": {"X-Token": "t"}},
+            "model.extra.extra_headers.X-Token: credentials (keys, tokens, secrets, Authorization headers) must not "
+            "be saved in a design, where anyone it is shared with reads them; the studio reads API keys from the "
+            "keyring when a run starts",
+            "model.extra.extra_headers.X-Token",
+        ),
+    ],
+)
+def test_refused_extra_settings_say_why(extra: dict[str, Any], message: str, path: str) -> None:
+    with pytest.raises(DesignError) as caught:
+        ModelConfig(model="openai/x", extra=extra).call_settings()
+    assert caught.value.message == message
+    assert caught.value.path == path
+
+
+def test_the_demo_model_is_named_demo_whatever_the_spaces() -> None:
+    assert ModelConfig(model=" demo ").is_demo
+    assert ModelConfig().is_demo
+    assert not ModelConfig(model="openai/demo").is_demo
