@@ -225,3 +225,15 @@ def test_the_demo_model_is_named_demo_whatever_the_spaces() -> None:
     assert ModelConfig(model=" demo ").is_demo
     assert ModelConfig().is_demo
     assert not ModelConfig(model="openai/demo").is_demo
+
+
+def test_a_design_error_keeps_the_entry_it_names() -> None:
+    error = DesignError("Output chain, #2 (X): bad", path="output[1]", lane="output", index=1, uid="u1")
+    assert (error.lane, error.index, error.uid, error.path) == ("output", 1, "u1", "output[1]")
+    assert (DesignError("x").lane, DesignError("x").index, DesignError("x").uid) == (None, None, None)
+
+
+def test_new_entries_get_twelve_hex_digit_uids() -> None:
+    uids = {ChainEntry(type="X").uid for _ in range(50)}
+    assert len(uids) == 50
+    assert all(len(uid) == 12 and int(uid, 16) >= 0 for uid in uids)
