@@ -4,6 +4,7 @@ testing found unchecked (issue 16; see tests/README.md)."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -186,6 +187,9 @@ async def test_the_listener_hears_a_processor_without_its_own_on_violation(own_c
     result = await agent.generate("stop")
     assert result.tripwire is not None and result.tripwire.reason == "stopped"
     assert heard == [("quiet", "stopped")]
+    quiet: Any = agent.input_processors[0]  # type: ignore[index]
+    assert quiet.on_violation(Violation(processor_id="quiet", message="again")) is None
+    assert heard[-1] == ("quiet", "again")
 
 
 def test_the_listener_is_told_the_unique_id_and_the_processors_own_callback_still_runs() -> None:
@@ -324,3 +328,79 @@ def test_a_tool_file_that_fails_to_import_is_reported_with_its_error(tools: Path
     names, problems = available_tools(tools)
     assert problems == ["raises.py: RuntimeError: no network here"]
     assert names[-1] == "echo.py:echo"
+
+
+def test_a_reused_processor_keeps_its_own_callback_under_one_listener() -> None:
+    """Rebuilding replaces the listener's wrapper instead of wrapping it again, and the processor's own
+    ``on_violation`` still runs once."""
+
+    class Recording(Processor):
+        id = "recording"
+
+        def __init__(self) -> None:
+            self.seen: list[str] = []
+
+        def process_input(self, args: Any) -> None:
+            return None
+
+        def on_violation(self, violation: Violation) -> None:
+            self.seen.append(violation.message)
+
+    catalogue = Catalogue()
+    catalogue.add(describe_class(Recording, source="test"))
+    design = AgentDesign(input=[ChainEntry(type="Recording")])
+    kept: dict[tuple[str, ...], Any] = {}
+    told: list[str] = []
+    agents = [
+        build_agent(design, catalogue=catalogue, reuse=kept, on_violation=lambda pid, _v: told.append(pid))
+        for _ in range(3)
+    ]
+    processor: Any = agents[2].input_processors[0]  # type: ignore[index]
+    assert processor is agents[0].input_processors[0]  # type: ignore[index]
+    processor.on_violation(Violation(processor_id="recording", message="m"))
+    assert told == ["recording"]
+    assert processor.seen == ["m"]
+
+
+def test_a_processor_without_on_violation_gets_only_the_listener() -> None:
+    """A duck-typed processor (hooks, no ``Processor`` base, no ``on_violation``) builds and is listened to."""
+
+    class Duck:
+        id = "duck"
+
+        def process_input(self, args: Any) -> None:
+            return None
+
+    catalogue = Catalogue()
+    catalogue.add(describe_class(Duck, source="test"))
+    told: list[str] = []
+    agent = build_agent(
+        AgentDesign(input=[ChainEntry(type="Duck")]), catalogue=catalogue, on_violation=lambda pid, _v: told.append(pid)
+    )
+    duck: Any = agent.input_processors[0]  # type: ignore[index]
+    assert duck.on_violation(Violation(processor_id="duck", message="m")) is None
+    assert told == ["duck"]
+
+
+async def test_a_failing_listener_is_logged_and_the_guardrail_still_aborts(
+    own_catalogue: Catalogue, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(processor_id: str, violation: Violation) -> None:
+        raise RuntimeError("listener bug")
+
+    agent = build_agent(AgentDesign(input=[ChainEntry(type="Quiet")]), catalogue=own_catalogue, on_violation=broken)
+    agent.model = ScriptedModel(["ok"])
+    with caplog.at_level(logging.WARNING, logger="studio.build"):
+        result = await agent.generate("stop")
+    assert result.tripwire is not None and result.tripwire.reason == "stopped"
+    (record,) = caplog.records
+    assert record.getMessage() == "violation listener failed for processor quiet"
+    assert record.exc_info is not None and str(record.exc_info[1]) == "listener bug"
+
+
+def test_entries_added_after_the_build_do_not_break_the_mapping(own_catalogue: Catalogue) -> None:
+    """The inspector maps a running agent's processors back to the design while the user edits it."""
+    design = AgentDesign(input=[ChainEntry(type="Polite")])
+    agent = build_agent(design, catalogue=own_catalogue)
+    design.input.append(ChainEntry(type="Quiet"))
+    assert processor_entries(design, agent) == {"polite": design.input[0]}
