@@ -404,3 +404,19 @@ def test_entries_added_after_the_build_do_not_break_the_mapping(own_catalogue: C
     agent = build_agent(design, catalogue=own_catalogue)
     design.input.append(ChainEntry(type="Quiet"))
     assert processor_entries(design, agent) == {"polite": design.input[0]}
+
+
+def test_a_tool_file_name_that_cannot_be_resolved_is_refused(tools: Path) -> None:
+    with pytest.raises(DesignError) as caught:
+        tool_file("a\x00.py:f", "a\x00.py", tools)
+    assert caught.value.message == "Tool 'a\x00.py:f': cannot resolve 'a\x00.py': embedded null byte"
+    assert caught.value.path == "tools"
+
+
+def test_without_a_folder_the_users_tools_folder_is_used() -> None:
+    from studio.paths import tools_folder
+
+    (tools_folder() / "mine.py").write_text(ECHO_FILE, encoding="utf-8")  # the test's private data folder
+    assert resolve_tool("mine.py:echo").name == "echo"
+    names, problems = available_tools()
+    assert names[len(DEMO_TOOLS) :] == ["mine.py:echo"] and problems == []
