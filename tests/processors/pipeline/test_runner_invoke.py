@@ -360,3 +360,134 @@ def test_a_system_message_in_a_returned_array_is_untagged() -> None:
                          given=given, default_source="input")  # fmt: skip
     assert ml.get_system_messages() == [{"role": "system", "content": "Be kind."}]
     assert [m.text for m in ml.get.all.db()] == ["hi"]
+
+
+# ------------------------------------------------------------------------------------------------- more events
+async def test_an_aborted_call_is_traced_with_its_hook_time_and_summary_before() -> None:
+    agent, tracer = traced(Telling())
+    result = await agent.generate("stop")
+    assert result.tripwire is not None and result.tripwire.processor_id == "telling"
+    (event,) = tracer.events
+    assert (event.hook, event.outcome, event.detail) == ("process_input", "aborted", "stopped here")
+    assert (event.before, event.after) == ("1 messages, 1 system; last: 'stop'", "")
+    assert isinstance(event.started_at, float) and event.started_at <= event.ended_at
+
+
+async def test_a_tripwire_raised_without_an_id_is_given_the_processors() -> None:
+    agent, _ = traced(Fn("direct", process_input=lambda args: (_ for _ in ()).throw(TripWire("raised by hand"))))
+    result = await agent.generate("hi")
+    assert result.tripwire is not None
+    assert (result.tripwire.processor_id, result.tripwire.reason) == ("direct", "raised by hand")
+
+
+async def test_raised_and_contract_errors_name_processor_and_hook_in_the_error_chunk_and_event() -> None:
+    def boom(args: Any) -> None:
+        raise KeyError("k")
+
+    for processor, hook, name in (
+        (Fn("boom", process_input_step=boom), "process_input_step", "ProcessorRaisedError"),
+        (Fn("wrong", process_input_step=lambda args: 42), "process_input_step", "ProcessorContractError"),
+    ):
+        agent, tracer = traced(processor)
+        chunks, result = await run_stream(agent)
+        (error,) = [chunk for chunk in chunks if chunk.type == "error"]
+        payload = error.payload.error  # type: ignore[union-attr]
+        assert (payload["name"], payload["processorId"], payload["hook"]) == (name, processor.id, hook)
+        assert payload["message"] == result.error
+        (event,) = tracer.events
+        assert (event.hook, event.step_number, event.outcome, event.after) == (hook, 0, "raised", "")
+        assert event.before == "1 messages, 1 system; last: 'hi'"
+        assert isinstance(event.started_at, float) and event.started_at <= event.ended_at
+
+
+async def test_an_aborted_or_failed_tool_result_call_still_names_the_call() -> None:
+    from processors.models import ToolCall
+
+    def abort(args: Any) -> None:
+        args.abort("not this result")
+
+    def boom(args: Any) -> None:
+        raise RuntimeError("boom")
+
+    def wrong(args: Any) -> Any:
+        return "not messages"
+
+    for hook_fn, outcome in ((abort, "aborted"), (boom, "raised"), (wrong, "raised")):
+        model = ScriptedModel([Turn(text="", tool_calls=[ToolCall("get_weather", {"city": "Oslo"}, id="c9")]), "ok"])
+        agent, tracer = traced(
+            Fn("tools", process_tool_result=hook_fn), model=model, lane="output_processors", tools=[get_weather]
+        )
+        await run_stream(agent, "weather?")
+        (event,) = [e for e in tracer.events if e.hook == "process_tool_result"]
+        assert (event.outcome, event.tool_call_id) == (outcome, "c9")
+        assert event.tool_result is not None
+
+
+async def test_an_async_hooks_result_is_awaited_and_applied() -> None:
+    async def keep_first(args: Any) -> Any:
+        await asyncio.sleep(0)
+        return args.messages[:1]
+
+    model = ScriptedModel(["ok"])
+    agent, tracer = traced(Fn("async", process_input=keep_first), model=model)
+    await agent.generate(["one", "two"])
+    assert [m["content"] for m in model.requests[0].messages if m["role"] == "user"] == ["one"]
+    assert tracer.events[0].outcome == "changed"
+
+
+async def test_the_outcome_follows_the_fingerprint_not_the_return_value() -> None:
+    def edit_in_place(args: Any) -> None:
+        args.messages[-1].content.parts[0].text = "edited"
+
+    agent, tracer = traced(
+        Fn("edit", process_input=edit_in_place), Fn("same", process_input=lambda args: list(args.messages))
+    )
+    await agent.generate("hi")
+    assert [(e.processor_id, e.outcome) for e in tracer.events] == [("edit", "changed"), ("same", "passed")]
+
+
+async def test_a_processor_without_on_violation_that_aborts_ends_the_run_with_its_tripwire() -> None:
+    class Duck:
+        id = "duck"
+
+        def process_input(self, args: Any) -> None:
+            args.abort("quack")
+
+    agent, _ = traced(Duck())
+    result = await agent.generate("hi")
+    assert result.tripwire is not None and (result.tripwire.processor_id, result.tripwire.reason) == ("duck", "quack")
+
+
+@pytest.mark.parametrize(
+    ("result", "message"),
+    [
+        (
+            MessageList(),
+            "Processor 'p' returned a different MessageList from process_output_step: mutate and return the "
+            "message_list it was given, or return a list of messages",
+        ),
+        (
+            "text",
+            "Processor 'p' returned str from process_output_step; expected a list of messages, the "
+            "message_list, or None",
+        ),
+        ([3], "Processor 'p' returned a int inside the message list from process_output_step"),
+    ],
+)
+def test_message_results_the_hook_cannot_take_name_processor_and_hook(result: Any, message: str) -> None:
+    ml = MessageList()
+    ml.add("q")
+    with pytest.raises(ProcessorContractError) as caught:
+        apply_message_result(result, entry=Entry(Fn("p"), 0), hook="process_output_step", message_list=ml,
+                             given=ml.get.all.db(), default_source="response")  # fmt: skip
+    assert str(caught.value) == message
+    assert (caught.value.processor_id, caught.value.hook) == ("p", "process_output_step")
+
+
+def test_an_invalid_message_dict_names_processor_and_hook() -> None:
+    ml = MessageList()
+    with pytest.raises(ProcessorContractError) as caught:
+        apply_message_result([{"role": "nobody"}], entry=Entry(Fn("p"), 0), hook="process_input", message_list=ml,
+                             given=[], default_source="input")  # fmt: skip
+    assert str(caught.value).startswith("Processor 'p' returned an invalid message from process_input: ")
+    assert (caught.value.processor_id, caught.value.hook) == ("p", "process_input")
