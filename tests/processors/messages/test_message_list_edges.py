@@ -290,3 +290,79 @@ def test_every_source_is_accepted(source: str) -> None:
     ml = MessageList()
     ml.add("x", source)  # type: ignore[arg-type]
     assert ml.get_source(ml.get.all.db()[0]) == source
+
+
+# ------------------------------------------------------------------------------------------------- more edges
+def test_a_views_text_is_one_line_per_message_with_text() -> None:
+    ml = MessageList()
+    ml.add(["first", "second"])
+    ml.add(assistant(call("c1")), "response")
+    assert ml.get.all.text() == "first\nsecond"
+    assert ml.get.response.text() == ""
+
+
+def test_an_unknown_source_names_the_known_ones() -> None:
+    with pytest.raises(ValueError, match=r"^unknown message source 'later'; expected one of memory, input, response, "
+                                         r"context$"):  # fmt: skip
+        MessageList().add("x", "later")  # type: ignore[arg-type]
+
+
+def test_an_assistant_message_merges_into_the_last_message_not_an_earlier_one() -> None:
+    ml = MessageList()
+    ml.add("q")
+    first = Message.assistant("first")
+    ml.add(first, "response")
+    last = Message.assistant("last")
+    ml.add(last, "response", merge=False)
+    ml.add(Message.assistant(" more"), "response")
+    assert [m.text for m in ml.get.all.db()] == ["q", "first", "last more"]
+
+
+def test_a_duplicate_id_in_a_returned_block_is_refused_with_the_reason() -> None:
+    ml = MessageList()
+    q = Message.user("q")
+    ml.add(q)
+    with pytest.raises(ValueError, match=r"^the returned messages contain the same id twice$"):
+        ml.replace_block([q.id], [q, q], "input")
+
+
+def test_returned_messages_keep_their_own_thread_and_resource() -> None:
+    ml = MessageList(thread_id="t", resource_id="r")
+    ml.add("q")
+    own = Message.user("own", thread_id="elsewhere", resource_id="someone")
+    ml.replace_block([], [own], "input")
+    assert (own.thread_id, own.resource_id) == ("elsewhere", "someone")
+
+
+def test_system_texts_are_added_from_a_list_skipping_empty_and_repeated_ones() -> None:
+    ml = MessageList()
+    ml.add_system(["a", "", "a", "b"])
+    ml.add_system(["", "c"], "tag")
+    assert [m["content"] for m in ml.get_system_messages()] == ["a", "b"]
+    assert [m["content"] for m in ml.get_system_messages("tag")] == ["c"]
+    assert ml.get_system_messages("no such tag") == []
+    ml.clear_system_messages("no such tag")  # nothing to clear is not an error
+    assert ml.tags == ["tag"]
+
+
+def test_rollback_keeps_a_message_whose_parts_did_not_grow_as_it_was() -> None:
+    ml = MessageList()
+    legacy = Message(role="assistant", content=MessageContent(parts=[], content="remembered text"))
+    ml.add(legacy, "memory")
+    two = assistant(TextPart(text="a"), TextPart(text="b"), content="ab")
+    ml.add(two, "response")
+    boundary = ml.boundary()
+    two.content.parts.append(TextPart(text="c"))
+    two.content.content = "abc"
+    ml.rollback(boundary)
+    assert legacy.content.content == "remembered text"
+    assert (two.content.content, [p.text for p in two.content.parts]) == ("ab", ["a", "b"])  # type: ignore[union-attr]
+
+
+def test_text_after_a_new_call_in_the_same_message_starts_a_step() -> None:
+    latest = assistant(TextPart(text="Looking."))
+    merge_into(latest, assistant(call("c2"), TextPart(text="Found it.")))
+    assert [p.type for p in latest.content.parts] == ["text", "tool-invocation", "step-start", "text"]
+    ends_with_a_step = assistant(call("c3"))
+    merge_into(ends_with_a_step, assistant(TextPart(text="Done."), StepStartPart()))
+    assert [p.type for p in ends_with_a_step.content.parts] == ["tool-invocation", "step-start", "text", "step-start"]
