@@ -237,3 +237,19 @@ def test_new_entries_get_twelve_hex_digit_uids() -> None:
     uids = {ChainEntry(type="X").uid for _ in range(50)}
     assert len(uids) == 50
     assert all(len(uid) == 12 and int(uid, 16) >= 0 for uid in uids)
+
+
+# ------------------------------------------------------------------------------------------------- option errors
+@pytest.mark.parametrize(
+    ("options", "path", "expected"),
+    [
+        ({"rules": '[{"pattern": "a"'}, "rules", "Not valid JSON: Expecting ',' delimiter: line 1 column 17 (char 16)"),
+        ({"rules": '  {"a": '}, "rules.0.pattern", "Not valid JSON: Expecting value: line 1 column 9 (char 8)"),
+        ({"rules": '[{"pattern": "a"}]'}, "rules", "Input should be a valid list"),  # JSON after all: pydantic's word
+        ({"rules": "plain words"}, "rules", "Input should be a valid list"),  # not meant as JSON
+        ({"rules": 3}, "rules", "Input should be a valid list"),
+        ({}, "rules", "Input should be a valid list"),
+    ],
+)
+def test_an_option_typed_as_broken_json_says_so(options: dict[str, Any], path: str, expected: str) -> None:
+    assert studio.design.explain_option_error(options, path, "Input should be a valid list") == expected
