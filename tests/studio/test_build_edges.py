@@ -420,3 +420,22 @@ def test_without_a_folder_the_users_tools_folder_is_used() -> None:
     assert resolve_tool("mine.py:echo").name == "echo"
     names, problems = available_tools()
     assert names[len(DEMO_TOOLS) :] == ["mine.py:echo"] and problems == []
+
+
+def test_invalid_options_list_every_problem_as_the_form_names_them() -> None:
+    entry = ChainEntry(uid="u", type="PIIDetector", options={"threshold": 5, "detection_types": '["email"'})
+    with pytest.raises(DesignError) as caught:
+        build_processor(load_catalogue(), "input", 0, entry)
+    assert caught.value.message == (
+        "Input chain, #1 (PIIDetector): Invalid options for PIIDetector: threshold: Input should be less than or equal "
+        "to 1; detection_types: Not valid JSON: Expecting ',' delimiter: line 1 column 9 (char 8)"
+    )
+    assert (caught.value.path, caught.value.lane, caught.value.index, caught.value.uid) == ("input[0]", "input", 0, "u")
+
+
+def test_a_tool_file_that_fails_to_import_is_refused_for_the_tools(tools: Path) -> None:
+    (tools / "broken.py").write_text("def oops(:\n", encoding="utf-8")
+    with pytest.raises(DesignError) as caught:
+        resolve_tool("broken.py:oops", tool_folder=tools)
+    assert caught.value.message.startswith("Tool 'broken.py:oops': cannot import broken.py: SyntaxError: ")
+    assert caught.value.path == "tools"
