@@ -439,3 +439,18 @@ def test_a_tool_file_that_fails_to_import_is_refused_for_the_tools(tools: Path) 
         resolve_tool("broken.py:oops", tool_folder=tools)
     assert caught.value.message.startswith("Tool 'broken.py:oops': cannot import broken.py: SyntaxError: ")
     assert caught.value.path == "tools"
+
+
+def test_reuse_reads_options_by_value_whatever_their_order_or_type() -> None:
+    from processors.memory import InMemoryMemory
+
+    catalogue = load_catalogue()
+    entry = ChainEntry(type="PIIDetector", options={"strategy": "block", "detection_types": {"email"}})
+    design = AgentDesign(input=[entry])
+    kept: dict[tuple[str, ...], Any] = {}
+    memory = InMemoryMemory()
+    first = build_agent(design, catalogue=catalogue, reuse=kept, memory=memory)
+    entry.options = {"detection_types": {"email"}, "strategy": "block"}  # the same options, written the other way
+    second = build_agent(design, catalogue=catalogue, reuse=kept)
+    assert second.input_processors[0] is first.input_processors[0]  # type: ignore[index]
+    assert first.memory is memory and second.memory is None
