@@ -308,7 +308,9 @@ class MessageList:
             count = part_counts.get(message.id)
             if count is not None and len(message.content.parts) > count:
                 del message.content.parts[count:]
-                message.content.content = message.text or None
+                # from the parts left, not ``message.text``: that falls back to the content being retracted
+                kept = "".join(part.text for part in message.content.parts if isinstance(part, TextPart))
+                message.content.content = kept or None
 
     # ----------------------------------------------------------------------------------------- prompt
     def to_prompt(self) -> list[CoreMessage]:

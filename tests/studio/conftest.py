@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import qasync
 import shiboken6
 from PySide6.QtWidgets import QApplication
+
+from processors.builtin.registry import Catalogue, load_catalogue
 
 
 @pytest.fixture(autouse=True)
@@ -98,3 +101,65 @@ def in_language(qapp: QApplication) -> Iterator[Any]:
 
     yield install
     i18n.install(qapp, "en")
+
+
+# ------------------------------------------------------------------------------------- designs' user files
+#: A user processor file (tests/studio/test_build.py, test_export.py): ``ShoutBlocker`` refuses capitals.
+PROCESSOR_FILE = '''
+from processors import Processor
+
+
+class ShoutBlocker(Processor):
+    """Refuses messages written in capitals; remembers every violation it was told about."""
+
+    id = "shout-blocker"
+    seen: list = []
+
+    def process_input(self, args):
+        if args.messages[-1].text.isupper():
+            args.abort("no shouting", metadata={"rule": "caps"})
+        return args.messages
+
+    def on_violation(self, violation):
+        ShoutBlocker.seen.append(violation.message)
+'''
+
+#: A user tool file: ``shout`` (a ``@tool``), ``reverse`` (a plain function) and a constant.
+TOOL_FILE = '''
+from processors import tool
+
+
+@tool
+def shout(text: str) -> str:
+    """Upper-case a text."""
+    return text.upper()
+
+
+def reverse(text: str) -> str:
+    """Reverse a text."""
+    return text[::-1]
+
+
+NOT_A_FUNCTION = 3
+'''
+
+
+@pytest.fixture
+def user_catalogue(tmp_path: Path) -> Catalogue:
+    """The built-in catalogue plus a processors folder holding :data:`PROCESSOR_FILE`."""
+    folder = tmp_path / "processors"
+    folder.mkdir()
+    (folder / "shouting.py").write_text(PROCESSOR_FILE, encoding="utf-8")
+    loaded = load_catalogue(folder)
+    assert "ShoutBlocker" in loaded, loaded.errors
+    return loaded
+
+
+@pytest.fixture
+def tool_folder(tmp_path: Path) -> Path:
+    """A user tools folder: :data:`TOOL_FILE` as ``text_tools.py``, and ``broken.py`` (a syntax error)."""
+    folder = tmp_path / "tools"
+    folder.mkdir()
+    (folder / "text_tools.py").write_text(TOOL_FILE, encoding="utf-8")
+    (folder / "broken.py").write_text("def oops(:\n", encoding="utf-8")
+    return folder

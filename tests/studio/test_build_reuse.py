@@ -26,13 +26,15 @@ def test_unchanged_entries_keep_their_processor_and_changed_ones_are_rebuilt() -
 
 def test_a_reused_processor_tells_the_listener_once(tmp_path: Any) -> None:
     catalogue = load_catalogue(None)
+    design = sample_design()  # one design built three times: its entries keep their uids, so processors are reused
     heard: list[str] = []
     kept: dict[tuple[str, ...], Any] = {}
-    for _ in range(3):
-        agent = build_agent(
-            sample_design(), catalogue=catalogue, reuse=kept, on_violation=lambda pid, _v: heard.append(pid)
-        )
-    detector = agent.input_processors[1]  # type: ignore[index]
+    agents = [
+        build_agent(design, catalogue=catalogue, reuse=kept, on_violation=lambda pid, _v: heard.append(pid))
+        for _ in range(3)
+    ]
+    detector = agents[-1].input_processors[1]  # type: ignore[index]
+    assert detector is agents[0].input_processors[1]  # type: ignore[index]
     detector.on_violation(Violation(processor_id=detector.id, message="x"))
     assert heard == [detector.id]
 

@@ -137,8 +137,15 @@ async def test_an_old_database_is_upgraded_in_place(new_postgres_url: str) -> No
 
 
 # --------------------------------------------------------------------------------------------- the protocol
-async def test_it_is_a_memory(memory: SqlMemory) -> None:
-    assert isinstance(memory, Memory)
+async def test_it_is_a_memory_that_remembers_the_last_fifty_messages_by_default(memory: SqlMemory) -> None:
+    store: Memory = memory  # the protocol's type: mypy checks the signatures
+    thread = uid("t")
+    p = uid("m")
+    messages = conversation(55, p)
+    await store.save_messages(thread, messages, resource_id="u1")
+    loaded = await store.load_messages(thread, resource_id="u1")
+    assert [m.id for m in loaded] == [m.id for m in messages[5:]]
+    assert [m.id for m in await store.load_messages(thread, last_messages=3)] == [f"{p}52", f"{p}53", f"{p}54"]
 
 
 async def test_saved_messages_load_back_equal_in_order(memory: SqlMemory) -> None:
