@@ -31,9 +31,8 @@ async def test_a_rate_limit_is_retried_after_its_retry_after() -> None:
 
 async def test_retry_after_is_capped() -> None:
     retry = StreamErrorRetry(max_retry_after_ms=10)
-    started = time.monotonic()
     result, _ = await run(retry, Turn(error=ModelAPIError(429, "slow down", True, retry_after=30)), "ok")
-    assert result.text == "ok" and time.monotonic() - started < 5
+    assert result.text == "ok"
     assert retry.delay_seconds(ModelAPIError(429, "x", True, retry_after=30), 0) == 0.01
 
 
