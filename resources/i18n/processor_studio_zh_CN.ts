@@ -868,11 +868,7 @@
         <translation>违规</translation>
     </message>
     <message>
-        <source>Data chunks</source>
-        <translation>数据块</translation>
-    </message>
-    <message>
-        <source>Raw chunks</source>
+        <source>Raw</source>
         <translation>原始数据块</translation>
     </message>
     <message>

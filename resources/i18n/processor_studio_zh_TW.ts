@@ -868,11 +868,7 @@
         <translation>違規</translation>
     </message>
     <message>
-        <source>Data chunks</source>
-        <translation>資料塊</translation>
-    </message>
-    <message>
-        <source>Raw chunks</source>
+        <source>Raw</source>
         <translation>原始資料塊</translation>
     </message>
     <message>

@@ -85,8 +85,8 @@ class InspectorView(QWidget):
         self.tabs.setObjectName("inspector_tabs")
         self.tabs.addTab(self.tripwire_list, translate("Inspector", "Tripwires"))
         self.tabs.addTab(self.violation_list, translate("Inspector", "Violations"))
-        self.tabs.addTab(self.data_list, translate("Inspector", "Data chunks"))
-        self.tabs.addTab(self.chunk_pane, translate("Inspector", "Raw chunks"))
+        self.tabs.addTab(self.data_list, translate("Inspector", "Data"))
+        self.tabs.addTab(self.chunk_pane, translate("Inspector", "Raw"))
         # Every tab's name shows whole: the tab bar's width is part of the inspector's minimum width.
         self.tabs.setUsesScrollButtons(False)
         self.tabs.setElideMode(Qt.TextElideMode.ElideNone)

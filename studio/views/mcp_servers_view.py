@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QHBoxLayout,
+    QGridLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -201,10 +201,12 @@ class McpServersView(QWidget):
         self.message = QLabel()
         self.message.setObjectName("settings.mcp_servers.message")
         self.message.setWordWrap(True)
-        buttons = QHBoxLayout()
-        for button in (self.add, self.edit, self.remove, self.list_tools):
-            buttons.addWidget(button)
-        buttons.addStretch(1)
+        buttons = QGridLayout()  # two by two: four in a row would set the editor pane's minimum width at 1280x720
+        buttons.addWidget(self.add, 0, 0)
+        buttons.addWidget(self.edit, 0, 1)
+        buttons.addWidget(self.remove, 1, 0)
+        buttons.addWidget(self.list_tools, 1, 1)
+        buttons.setColumnStretch(2, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tree)
