@@ -109,6 +109,7 @@ class LabController(QObject):
         self._live_id: str | None = None
         self._cancel_requested = False
         self._task: asyncio.Task[Any] | None = None
+        self._running = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._pending: list[CaseResult] = []
         self._started = 0.0
@@ -116,7 +117,8 @@ class LabController(QObject):
     # ----------------------------------------------------------------------------------------- state
     @property
     def is_running(self) -> bool:
-        return self._task is not None and not self._task.done()
+        """A lab run is starting, running or saving its end (False from ``run_ended`` on)."""
+        return self._running
 
     @property
     def live_id(self) -> str | None:
@@ -139,8 +141,15 @@ class LabController(QObject):
             self.failed.emit(f"{type(error).__name__}: {error}")
             return None
 
+    async def _owned(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
+        """The lab run's task: whatever ends it, it is no longer running (before a failure is said)."""
+        try:
+            return await coroutine
+        finally:
+            self._running = False
+
     async def wait_idle(self) -> None:
-        while self._tasks or self.is_running:
+        while self._tasks or (self._task is not None and not self._task.done()):
             pending = [*self._tasks, *([self._task] if self._task is not None else [])]
             await asyncio.gather(*pending, return_exceptions=True)
             if self._task is not None and self._task.done():
@@ -224,20 +233,23 @@ class LabController(QObject):
         names = ", ".join(str(item["name"]) for item in corpora)
         name = tr("{design} · {corpora}").format(design=design.name, corpora=names)
         self._begin(run, lab_run_id, [])
+        self._running = True
         self._task = asyncio.get_event_loop().create_task(
             self._guarded(
-                self._drive(
-                    run,
-                    create={
-                        "name": name[:200],
-                        "design_json": design.to_json(),
-                        "design_id": design.id,
-                        "design_fingerprint": info["fingerprint"],
-                        "mode": mode,
-                        "cases": [case.to_dict() for case in cases],
-                        "corpus": corpora,
-                        "settings": {"concurrency": concurrency},
-                    },
+                self._owned(
+                    self._drive(
+                        run,
+                        create={
+                            "name": name[:200],
+                            "design_json": design.to_json(),
+                            "design_id": design.id,
+                            "design_fingerprint": info["fingerprint"],
+                            "mode": mode,
+                            "cases": [case.to_dict() for case in cases],
+                            "corpus": corpora,
+                            "settings": {"concurrency": concurrency},
+                        },
+                    )
                 )
             ),
             name=f"lab {lab_run_id}",
@@ -249,13 +261,15 @@ class LabController(QObject):
         if self.is_running:
             self.failed.emit(tr("A lab run is already running: cancel it first."))
             return
+        self._running = True
         self._task = asyncio.get_event_loop().create_task(
-            self._guarded(self._resume(lab_run_id)), name=f"lab {lab_run_id}"
+            self._guarded(self._owned(self._resume(lab_run_id))), name=f"lab {lab_run_id}"
         )
 
     async def _resume(self, lab_run_id: str) -> None:
         loaded = await self.store.load_lab_run(lab_run_id)
         if loaded is None:
+            self._running = False
             self.failed.emit(tr("That lab run is no longer in the store."))
             return
         record, rows = loaded
@@ -264,13 +278,15 @@ class LabController(QObject):
             cases = [_case(row) for row in rows]
             factory = self._factory(design, record.mode)
         except (DesignError, ValueError) as error:
+            self._running = False
             self.failed.emit(tr("The lab run cannot be resumed: {error}").format(error=error))
             return
         if factory is None:
+            self._running = False
             return
         concurrency = int(record.settings.get("concurrency", 4))
         run = LabRun(cases, factory, mode=record.mode, concurrency=concurrency, design=design_info(design))
-        done = [CaseResult.from_dict(row.result) for row in rows if row.result is not None]
+        done = [result for result in map(_result_of, rows) if result is not None]
         run.finished = {result.id: result for result in done}
         run.resumed = len(done)
         self._begin(run, lab_run_id, done, record)
@@ -330,9 +346,8 @@ class LabController(QObject):
                 self._pending.append(result)
                 if flusher is None or flusher.done():
                     flusher = asyncio.get_running_loop().create_task(self._flush_later(run))
-            if flusher is not None and not flusher.done():
-                flusher.cancel()
-                await asyncio.gather(flusher, return_exceptions=True)
+            if flusher is not None:
+                await flusher  # never cancelled: it may be saving a batch
             await self._flush(run)
             status = "finished" if run.done == run.total else "cancelled"
         finally:
@@ -343,6 +358,7 @@ class LabController(QObject):
             finally:
                 self._live = None
                 self._live_id = None
+        self._running = False
         self.run_ended.emit(lab_run_id, status)
 
     async def _end(self, run: LabRun, lab_run_id: str, status: str) -> None:
@@ -393,7 +409,7 @@ class LabController(QObject):
             return
         record, rows = loaded
         self.shown = record
-        self.results = [CaseResult.from_dict(row.result) for row in rows if row.result is not None]
+        self.results = [result for result in map(_result_of, rows) if result is not None]
         self.run_shown.emit(record)
         self.results_reset.emit(list(self.results))
         self.progress_changed.emit(record.done, record.total, -1.0)
@@ -417,8 +433,8 @@ class LabController(QObject):
         if first is None or second is None:
             self.failed.emit(tr("That lab run is no longer in the store."))
             return None
-        before = [CaseResult.from_dict(row.result) for row in first[1] if row.result is not None]
-        after = [CaseResult.from_dict(row.result) for row in second[1] if row.result is not None]
+        before = [result for result in map(_result_of, first[1]) if result is not None]
+        after = [result for result in map(_result_of, second[1]) if result is not None]
         comparison = Comparison(first[0], second[0], confusion(before), confusion(after), compare(before, after))
         self.compared.emit(comparison)
         return comparison
@@ -519,6 +535,17 @@ def _read_bundled() -> list[CorpusSource]:
         except CorpusError:
             logger.exception("a bundled corpus could not be read")
     return sources
+
+
+def _result_of(row: LabCaseRecord) -> CaseResult | None:
+    """A stored result, None when there is none or it cannot be read (a damaged row: the case runs again)."""
+    if row.result is None:
+        return None
+    try:
+        return CaseResult.from_dict(row.result)
+    except (TypeError, ValueError, AttributeError):
+        logger.warning("the stored result of case %s could not be read", row.case_id)
+        return None
 
 
 def _case(row: LabCaseRecord) -> Case:

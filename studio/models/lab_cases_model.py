@@ -162,22 +162,25 @@ class LabCasesFilter(QSortFilterProxyModel):
 
     def set_filter(self, name: str, value: str) -> None:
         """``name`` is outcome, label, category, lang or processor; an empty value clears it."""
+        self.beginFilterChange()
         if value:
             self._filters[name] = value
         else:
             self._filters.pop(name, None)
-        self.invalidateFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filters(self) -> dict[str, str]:
         return dict(self._filters)
 
     def set_wrong_only(self, wrong_only: bool) -> None:
+        self.beginFilterChange()
         self._wrong_only = wrong_only
-        self.invalidateFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def set_search(self, text: str) -> None:
+        self.beginFilterChange()
         self._search = text.strip().casefold()
-        self.invalidateFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
         model = self.sourceModel()
