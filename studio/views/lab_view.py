@@ -61,6 +61,8 @@ from studio.models.lab_tables import (
 OUTCOMES = ("", "blocked", "modified", "passed", "error")
 LABELS = ("", "attack", "benign")
 REPORT_FILTERS = {"json": "JSON (*.json)", "junit": "JUnit XML (*.xml)", "html": "HTML (*.html)"}
+#: Width of the recall and FPR columns, whose cells draw bars.
+BAR_WIDTH = 180
 REPORT_SUFFIXES = {"json": ".json", "junit": ".xml", "html": ".html"}
 
 
@@ -92,6 +94,16 @@ def _table_view(name: str, model: TableModel, *, bars: bool = False) -> QTableVi
     view.horizontalHeader().setStretchLastSection(True)
     if bars:
         view.setItemDelegate(BarDelegate(view))
+        header = view.horizontalHeader()
+        header.setStretchLastSection(False)
+
+        def widen_bars() -> None:  # the recall and FPR columns are wide enough for their bars to be read
+            for column in range(model.columnCount()):
+                if column >= model.columnCount() - 2:
+                    header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+                    header.resizeSection(column, BAR_WIDTH)
+
+        model.modelReset.connect(widen_bars)
     return view
 
 
@@ -199,6 +211,9 @@ class LabView(QWidget):
         self.runs_view.setObjectName("lab_runs")
         self.runs_view.setModel(controller.runs)
         self.runs_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.runs_view.setWordWrap(True)
+        self.runs_view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.runs_view.setSpacing(2)
         self.compare_button = QPushButton(self.tr("Compare A/B"))
         self.compare_button.setObjectName("lab_compare")
         self.compare_button.setToolTip(self.tr("Select two lab runs: the older is A, the newer B (Ctrl+D)"))
@@ -245,6 +260,7 @@ class LabView(QWidget):
         self.cases_view.setObjectName("lab_cases")
         self.cases_view.setModel(self.cases_filter)
         self.cases_view.setSortingEnabled(True)
+        self.cases_view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # as they finish
         self.cases_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.cases_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.cases_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -274,7 +290,15 @@ class LabView(QWidget):
         self.headline.setObjectName("lab_headline")
         confusion_tab = QSplitter(Qt.Orientation.Vertical)
         confusion_tab.setObjectName("lab_confusion")
-        confusion_tab.addWidget(_table_view("lab_overall", self.tables["overall"], bars=True))
+        overall = _table_view("lab_overall", self.tables["overall"], bars=True)
+        overall.setMaximumHeight(
+            overall.horizontalHeader().sizeHint().height()
+            + overall.verticalHeader().defaultSectionSize()
+            + 2 * overall.frameWidth()
+            + 2
+        )
+        overall.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        confusion_tab.addWidget(overall)
         confusion_tab.addWidget(
             _titled(self.tr("Per language"), _table_view("lab_by_lang", self.tables["lang"], bars=True))
         )
