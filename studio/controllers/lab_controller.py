@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QObject, Signal
 
 from lab.corpus import Case, CorpusError, bundled_corpora, case_from_dict, load_corpus
 from lab.metrics import Change, Confusion, compare, confusion, summary
@@ -34,6 +34,7 @@ from processors.messages import new_id
 from studio.build import build_agent
 from studio.controllers.run_controller import RunController
 from studio.design import AgentDesign, DesignError
+from studio.i18n import translate
 from studio.lab_design import agent_factory, design_info
 from studio.models.lab_lists import CorpusListModel, CorpusSource, LabRunsModel
 from studio.secrets import NO_KEY, SecretStore, provider_of
@@ -46,10 +47,6 @@ FLUSH_INTERVAL = 0.2
 #: The modes the Lab view offers (``replay`` needs a model run's recordings: the command has it).
 STUDIO_MODES = ("guardrails", "model")
 REPORT_KINDS = ("json", "junit", "html")
-
-
-def tr(text: str) -> str:
-    return QCoreApplication.translate("LabController", text)
 
 
 @dataclass(frozen=True)
@@ -172,13 +169,17 @@ class LabController(QObject):
             self.failed.emit(str(error))
             return False
         if not corpus.cases:
-            self.failed.emit(tr("{path}: no cases in this file").format(path=path))
+            self.failed.emit(translate("LabController", "{path}: no cases in this file").format(path=path))
             return False
         skipped = [str(problem) for problem in corpus.skipped]
         self.corpora.add_sources([CorpusSource(path, corpus.cases, checked=True, skipped=skipped)])
-        message = tr("Imported {count} cases from {name}").format(count=len(corpus.cases), name=path.name)
+        message = translate("LabController", "Imported {count} cases from {name}").format(
+            count=len(corpus.cases), name=path.name
+        )
         if skipped:
-            message += tr("; {count} bad lines skipped: {first}").format(count=len(skipped), first=skipped[0])
+            message += translate("LabController", "; {count} bad lines skipped: {first}").format(
+                count=len(skipped), first=skipped[0]
+            )
         self.status_message.emit(message)
         return True
 
@@ -202,10 +203,10 @@ class LabController(QObject):
         """Run the checked corpora against the current design; returns the new lab run's id (None if it could
         not start, said through :attr:`failed`)."""
         if self.is_running:
-            self.failed.emit(tr("A lab run is already running: cancel it first."))
+            self.failed.emit(translate("LabController", "A lab run is already running: cancel it first."))
             return None
         if mode not in STUDIO_MODES:
-            self.failed.emit(tr("Unknown mode {mode!r}").format(mode=mode))
+            self.failed.emit(translate("LabController", "Unknown mode {mode!r}").format(mode=mode))
             return None
         try:
             cases = self.chosen_cases()
@@ -213,16 +214,16 @@ class LabController(QObject):
             self.failed.emit(str(error))
             return None
         if not cases:
-            self.failed.emit(tr("Choose at least one corpus to run."))
+            self.failed.emit(translate("LabController", "Choose at least one corpus to run."))
             return None
         if self.design is None:
-            self.failed.emit(tr("There is no design to run."))
+            self.failed.emit(translate("LabController", "There is no design to run."))
             return None
         design: AgentDesign = self.design()
         try:
             factory = self._factory(design, mode)
         except DesignError as error:
-            self.failed.emit(tr("The agent could not be built: {error}").format(error=error))
+            self.failed.emit(translate("LabController", "The agent could not be built: {error}").format(error=error))
             return None
         if factory is None:
             return None
@@ -231,7 +232,7 @@ class LabController(QObject):
         info = design_info(design)
         run = LabRun(cases, factory, mode=mode, concurrency=concurrency, design=info)  # type: ignore[arg-type]
         names = ", ".join(str(item["name"]) for item in corpora)
-        name = tr("{design} · {corpora}").format(design=design.name, corpora=names)
+        name = translate("LabController", "{design} · {corpora}").format(design=design.name, corpora=names)
         self._begin(run, lab_run_id, [])
         self._running = True
         self._task = asyncio.get_event_loop().create_task(
@@ -259,7 +260,7 @@ class LabController(QObject):
     def resume(self, lab_run_id: str) -> None:
         """Run the cases of a cancelled or interrupted lab run that have no result yet (on its own design)."""
         if self.is_running:
-            self.failed.emit(tr("A lab run is already running: cancel it first."))
+            self.failed.emit(translate("LabController", "A lab run is already running: cancel it first."))
             return
         self._running = True
         self._task = asyncio.get_event_loop().create_task(
@@ -270,7 +271,7 @@ class LabController(QObject):
         loaded = await self.store.load_lab_run(lab_run_id)
         if loaded is None:
             self._running = False
-            self.failed.emit(tr("That lab run is no longer in the store."))
+            self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return
         record, rows = loaded
         try:
@@ -279,7 +280,7 @@ class LabController(QObject):
             factory = self._factory(design, record.mode)
         except (DesignError, ValueError) as error:
             self._running = False
-            self.failed.emit(tr("The lab run cannot be resumed: {error}").format(error=error))
+            self.failed.emit(translate("LabController", "The lab run cannot be resumed: {error}").format(error=error))
             return
         if factory is None:
             self._running = False
@@ -307,7 +308,7 @@ class LabController(QObject):
         if self._live is not None and self.is_running:
             self._cancel_requested = True
             self._live.cancel()
-            self.status_message.emit(tr("Cancelling the lab run…"))
+            self.status_message.emit(translate("LabController", "Cancelling the lab run…"))
 
     def _api_key(self, design: AgentDesign, mode: str) -> tuple[bool, str | None]:
         """(may run, the key to send): as a chat run, a key goes only to the endpoint it was saved for."""
@@ -316,9 +317,10 @@ class LabController(QObject):
         grant = self.secrets.key_for(provider_of(design.model.model), design.model.api_base)
         if grant.withheld:
             self.failed.emit(
-                tr("Your {provider} key is not approved for {host}: allow it in Settings → API keys first.").format(
-                    provider=grant.provider, host=grant.host
-                )
+                translate(
+                    "LabController",
+                    "Your {provider} key is not approved for {host}: allow it in Settings → API keys first.",
+                ).format(provider=grant.provider, host=grant.host)
             )
             return False, None
         return True, grant.key or NO_KEY
@@ -369,12 +371,14 @@ class LabController(QObject):
         await self.refresh_runs()
         if status == "cancelled":
             self.status_message.emit(
-                tr("Lab run cancelled after {done} of {total} cases; Resume runs the rest.").format(
-                    done=run.done, total=run.total
-                )
+                translate(
+                    "LabController", "Lab run cancelled after {done} of {total} cases; Resume runs the rest."
+                ).format(done=run.done, total=run.total)
             )
         else:
-            self.status_message.emit(tr("Lab run finished: {total} cases.").format(total=run.total))
+            self.status_message.emit(
+                translate("LabController", "Lab run finished: {total} cases.").format(total=run.total)
+            )
 
     async def _flush_later(self, run: LabRun) -> None:
         await asyncio.sleep(FLUSH_INTERVAL)
@@ -399,13 +403,17 @@ class LabController(QObject):
     async def show_run(self, lab_run_id: str) -> None:
         """Show a stored lab run's results and figures (the live run keeps running and keeps being saved)."""
         if self.is_running and lab_run_id != self._live_id:
-            self.failed.emit(tr("A lab run is running: its results stay on show until it ends or is cancelled."))
+            self.failed.emit(
+                translate(
+                    "LabController", "A lab run is running: its results stay on show until it ends or is cancelled."
+                )
+            )
             return
         if lab_run_id == self._live_id:
             return
         loaded = await self.store.load_lab_run(lab_run_id)
         if loaded is None:
-            self.failed.emit(tr("That lab run is no longer in the store."))
+            self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return
         record, rows = loaded
         self.shown = record
@@ -416,7 +424,7 @@ class LabController(QObject):
 
     async def delete_run(self, lab_run_id: str) -> None:
         if lab_run_id == self._live_id:
-            self.failed.emit(tr("Cancel the running lab run before deleting it."))
+            self.failed.emit(translate("LabController", "Cancel the running lab run before deleting it."))
             return
         await self.store.delete_lab_run(lab_run_id)
         if self.shown is not None and self.shown.id == lab_run_id:
@@ -425,13 +433,13 @@ class LabController(QObject):
             self.run_shown.emit(None)
             self.results_reset.emit([])
         await self.refresh_runs()
-        self.status_message.emit(tr("Lab run deleted."))
+        self.status_message.emit(translate("LabController", "Lab run deleted."))
 
     async def compare_runs(self, a_id: str, b_id: str) -> Comparison | None:
         """A/B: lab run ``a`` before, ``b`` after; the cases (by id, in both) whose verdict changed."""
         first, second = await self.store.load_lab_run(a_id), await self.store.load_lab_run(b_id)
         if first is None or second is None:
-            self.failed.emit(tr("That lab run is no longer in the store."))
+            self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return None
         before = [result for result in map(_result_of, first[1]) if result is not None]
         after = [result for result in map(_result_of, second[1]) if result is not None]
@@ -442,7 +450,7 @@ class LabController(QObject):
     async def export(self, kind: str, path: Path) -> bool:
         """Write the shown lab run's report (``json``, ``junit`` or ``html``), off the UI thread, whole or not."""
         if self.shown is None or not self.results:
-            self.failed.emit(tr("There are no results to export yet."))
+            self.failed.emit(translate("LabController", "There are no results to export yet."))
             return False
         record = self.shown
         loaded = await self.store.load_lab_run(record.id)
@@ -465,9 +473,9 @@ class LabController(QObject):
         try:
             await asyncio.to_thread(write)
         except (OSError, UnicodeError, ValueError) as error:
-            self.failed.emit(tr("The report was not written: {error}").format(error=error))
+            self.failed.emit(translate("LabController", "The report was not written: {error}").format(error=error))
             return False
-        self.status_message.emit(tr("Wrote {name}").format(name=path.name))
+        self.status_message.emit(translate("LabController", "Wrote {name}").format(name=path.name))
         return True
 
     # ----------------------------------------------------------------------------------------- case → thread
@@ -478,7 +486,7 @@ class LabController(QObject):
             return None
         loaded = await self.store.load_lab_run(record.id)
         if loaded is None:
-            self.failed.emit(tr("That lab run is no longer in the store."))
+            self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return None
         row = next((item for item in loaded[1] if item.case_id == case_id), None)
         if row is None:
@@ -504,9 +512,9 @@ class LabController(QObject):
             )
             prepare_agent(agent, case, mode, recording)  # type: ignore[arg-type]
         except (DesignError, ValueError) as error:
-            self.failed.emit(tr("The case cannot be opened: {error}").format(error=error))
+            self.failed.emit(translate("LabController", "The case cannot be opened: {error}").format(error=error))
             return None
-        title = tr("Lab: {case}").format(case=case.id)
+        title = translate("LabController", "Lab: {case}").format(case=case.id)
         thread = await self.store.memory.create_thread(title=title[:60])
         runs.start(
             agent,

@@ -10,7 +10,6 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
-    QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
@@ -19,6 +18,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor
 
 from lab.runner import CaseResult
+from studio.i18n import translate
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -33,20 +33,16 @@ WRONG = QColor("#b3261e")
 RIGHT = QColor("#1b6e20")
 
 
-def tr(text: str) -> str:
-    return QCoreApplication.translate("LabCasesModel", text)
-
-
 def column_titles() -> list[str]:
     return [
-        tr("Case"),
-        tr("Label"),
-        tr("Category"),
-        tr("Language"),
-        tr("Outcome"),
-        tr("Tripped"),
-        tr("Reason"),
-        tr("Latency (ms)"),
+        translate("LabCasesModel", "Case"),
+        translate("LabCasesModel", "Label"),
+        translate("LabCasesModel", "Category"),
+        translate("LabCasesModel", "Language"),
+        translate("LabCasesModel", "Outcome"),
+        translate("LabCasesModel", "Tripped"),
+        translate("LabCasesModel", "Reason"),
+        translate("LabCasesModel", "Latency (ms)"),
     ]
 
 

@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
 from lab.corpus import Case
+from studio.i18n import translate
 
 Index = QModelIndex | QPersistentModelIndex
 #: A :class:`studio.store.LabRunRecord` (models sit beside the store in the layering, so it is not imported).
@@ -17,10 +18,6 @@ LabRunRecord = Any
 
 #: The lab run's id (list of runs).
 LabRunIdRole = Qt.ItemDataRole.UserRole + 1
-
-
-def tr(text: str) -> str:
-    return QCoreApplication.translate("LabLists", text)
 
 
 @dataclass
@@ -85,12 +82,16 @@ class CorpusListModel(QAbstractListModel):
             return None
         source = self._sources[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return tr("{name} ({count} cases)").format(name=source.name, count=len(source.cases))
+            return translate("LabLists", "{name} ({count} cases)").format(name=source.name, count=len(source.cases))
         if role == Qt.ItemDataRole.CheckStateRole:
             return Qt.CheckState.Checked if source.checked else Qt.CheckState.Unchecked
         if role == Qt.ItemDataRole.ToolTipRole:
-            where = tr("bundled with the studio") if source.bundled else str(source.path)
-            note = tr("\n{count} bad lines were skipped").format(count=len(source.skipped)) if source.skipped else ""
+            where = translate("LabLists", "bundled with the studio") if source.bundled else str(source.path)
+            note = (
+                translate("LabLists", "\n{count} bad lines were skipped").format(count=len(source.skipped))
+                if source.skipped
+                else ""
+            )
             return f"{where}{note}"
         return None
 
@@ -106,9 +107,13 @@ class CorpusListModel(QAbstractListModel):
 def status_text(record: LabRunRecord, *, live: bool) -> str:
     """``finished``, ``cancelled``, ``running`` (this session's run) or ``interrupted`` (a run left running)."""
     if record.status == "running" and not live:
-        return tr("interrupted")
+        return translate("LabLists", "interrupted")
     status = str(record.status)
-    return {"running": tr("running"), "finished": tr("finished"), "cancelled": tr("cancelled")}.get(status, status)
+    return {
+        "running": translate("LabLists", "running"),
+        "finished": translate("LabLists", "finished"),
+        "cancelled": translate("LabLists", "cancelled"),
+    }.get(status, status)
 
 
 def can_resume(record: LabRunRecord, *, live: bool) -> bool:
@@ -153,11 +158,11 @@ class LabRunsModel(QAbstractListModel):
             summary = record.summary or {}
             figures = ""
             if summary.get("recall") is not None or summary.get("fpr") is not None:
-                figures = tr(" · recall {recall}, FPR {fpr}").format(
+                figures = translate("LabLists", " · recall {recall}, FPR {fpr}").format(
                     recall=_pct(summary.get("recall")), fpr=_pct(summary.get("fpr"))
                 )
             when = record.created_at.astimezone()
-            return tr("{when} {name} — {status} {done}/{total}{figures}").format(
+            return translate("LabLists", "{when} {name} — {status} {done}/{total}{figures}").format(
                 when=f"{when:%m-%d %H:%M}",
                 name=record.name,
                 status=status_text(record, live=live),
@@ -167,8 +172,8 @@ class LabRunsModel(QAbstractListModel):
             )
         if role == Qt.ItemDataRole.ToolTipRole:
             corpora = ", ".join(str(item.get("name")) for item in record.corpus)
-            resumed = tr("; resumed {count}×").format(count=record.resumes) if record.resumes else ""
-            return tr("Mode {mode}, corpora: {corpora}{resumed}").format(
+            resumed = translate("LabLists", "; resumed {count}×").format(count=record.resumes) if record.resumes else ""
+            return translate("LabLists", "Mode {mode}, corpora: {corpora}{resumed}").format(
                 mode=record.mode, corpora=corpora, resumed=resumed
             )
         if role == LabRunIdRole:

@@ -10,11 +10,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from lab.metrics import Change, Confusion, attack_matrix, confusion, confusion_by, contribution, processors_seen
 from lab.runner import CaseResult
+from studio.i18n import translate
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -22,10 +23,6 @@ Index = QModelIndex | QPersistentModelIndex
 FilterRole = Qt.ItemDataRole.UserRole + 1
 #: A cell's heat, 0..1 (None for a cell that is no share).
 HeatRole = Qt.ItemDataRole.UserRole + 2
-
-
-def tr(text: str) -> str:
-    return QCoreApplication.translate("LabTables", text)
 
 
 def pct(value: float | None) -> str:
@@ -46,7 +43,20 @@ class Table:
 
 def confusion_table(groups: dict[str, Confusion], key: str, title: str) -> Table:
     """One row per group (``key`` is the case field the group is, for filtering) and a total row."""
-    table = Table([title, "TP", "FP", "FN", "TN", tr("Errors"), tr("Precision"), tr("Recall"), tr("FPR")], bars=True)
+    table = Table(
+        [
+            title,
+            "TP",
+            "FP",
+            "FN",
+            "TN",
+            translate("LabTables", "Errors"),
+            translate("LabTables", "Precision"),
+            translate("LabTables", "Recall"),
+            translate("LabTables", "FPR"),
+        ],
+        bars=True,
+    )
     for name, matrix in groups.items():
         table.rows.append(_confusion_cells(name, matrix))
         heat: list[float | None] = [None] * 7
@@ -70,17 +80,19 @@ def _confusion_cells(name: str, matrix: Confusion) -> list[str]:
 
 
 def overall_table(results: Sequence[CaseResult]) -> Table:
-    table = confusion_table({tr("All cases"): confusion(results)}, "", tr("Cases"))
+    table = confusion_table(
+        {translate("LabTables", "All cases"): confusion(results)}, "", translate("LabTables", "Cases")
+    )
     table.filters = []
     return table
 
 
 def category_table(results: Sequence[CaseResult]) -> Table:
-    return confusion_table(confusion_by(results, lambda r: r.category), "category", tr("Category"))
+    return confusion_table(confusion_by(results, lambda r: r.category), "category", translate("LabTables", "Category"))
 
 
 def language_table(results: Sequence[CaseResult]) -> Table:
-    return confusion_table(confusion_by(results, lambda r: r.lang), "lang", tr("Language"))
+    return confusion_table(confusion_by(results, lambda r: r.lang), "lang", translate("LabTables", "Language"))
 
 
 def processor_table(results: Sequence[CaseResult]) -> Table:
@@ -96,7 +108,7 @@ def processor_table(results: Sequence[CaseResult]) -> Table:
             totals[category] = totals.get(category, 0) + 1
             if result.outcome != "blocked":
                 missed[category] = missed.get(category, 0) + 1
-    table = Table([tr("Attack category"), *processors, tr("Not blocked")])
+    table = Table([translate("LabTables", "Attack category"), *processors, translate("LabTables", "Not blocked")])
     for category in sorted(totals):
         total = totals[category]
         row = [f"{category} ({total})"]
@@ -120,7 +132,13 @@ def processor_table(results: Sequence[CaseResult]) -> Table:
 def contribution_table(results: Sequence[CaseResult]) -> Table:
     """Each processor's catches, the ones only it made, the benign cases it blocked and the recall without it."""
     table = Table(
-        [tr("Processor"), tr("Attacks blocked"), tr("Only this one"), tr("Benign blocked"), tr("Recall without it")]
+        [
+            translate("LabTables", "Processor"),
+            translate("LabTables", "Attacks blocked"),
+            translate("LabTables", "Only this one"),
+            translate("LabTables", "Benign blocked"),
+            translate("LabTables", "Recall without it"),
+        ]
     )
     for processor, item in contribution(results).items():
         table.rows.append(
@@ -129,7 +147,9 @@ def contribution_table(results: Sequence[CaseResult]) -> Table:
                 str(item.caught),
                 str(item.only),
                 str(item.blocked_benign),
-                tr("{without} (now {recall})").format(without=pct(item.without), recall=pct(item.recall)),
+                translate("LabTables", "{without} (now {recall})").format(
+                    without=pct(item.without), recall=pct(item.recall)
+                ),
             ]
         )
         table.filters.append([{"processor": processor}] * len(table.columns))
@@ -138,7 +158,15 @@ def contribution_table(results: Sequence[CaseResult]) -> Table:
 
 def comparison_table(changes: Sequence[Change]) -> Table:
     """A/B: the cases whose verdict changed."""
-    table = Table([tr("Case"), tr("Label"), tr("Category"), tr("Before (A)"), tr("After (B)")])
+    table = Table(
+        [
+            translate("LabTables", "Case"),
+            translate("LabTables", "Label"),
+            translate("LabTables", "Category"),
+            translate("LabTables", "Before (A)"),
+            translate("LabTables", "After (B)"),
+        ]
+    )
     for change in changes:
         before = f"{change.before} ({', '.join(change.tripped_before)})" if change.tripped_before else change.before
         after = f"{change.after} ({', '.join(change.tripped_after)})" if change.tripped_after else change.after
@@ -196,7 +224,7 @@ class TableModel(QAbstractTableModel):
             base.setAlphaF(0.12 + 0.68 * heat)
             return base
         if role == Qt.ItemDataRole.ToolTipRole and heat is not None and not self._table.bars:
-            return tr("{share} of this category's attacks").format(share=pct(heat))
+            return translate("LabTables", "{share} of this category's attacks").format(share=pct(heat))
         if role == FilterRole:
             filters = self._table.filters
             if row < len(filters) and column < len(filters[row]):

@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.controllers.lab_controller import STUDIO_MODES, Comparison, LabController
+from studio.i18n import translate
 from studio.models.lab_cases_model import CaseIdRole, LabCasesFilter, LabCasesModel
 from studio.models.lab_lists import LabRunIdRole, can_resume
 from studio.models.lab_tables import (
@@ -78,7 +79,7 @@ class BarDelegate(QStyledItemDelegate):
             rect.adjust(2, 3, -2, -3)
             rect.setWidth(max(1, int(rect.width() * min(heat, 1.0))))
             header = index.model().headerData(index.column(), Qt.Orientation.Horizontal)
-            color = QColor(179, 38, 30, 90) if header == self.tr("FPR") else QColor(27, 110, 32, 90)
+            color = QColor(179, 38, 30, 90) if header == translate("LabTables", "FPR") else QColor(27, 110, 32, 90)
             painter.fillRect(rect, color)
         super().paint(painter, option, index)
 
@@ -126,7 +127,7 @@ class LabView(QWidget):
     def __init__(self, controller: LabController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("lab_view")
-        self.setWindowTitle(self.tr("Guardrail lab — Processor Studio"))
+        self.setWindowTitle(translate("LabView", "Guardrail lab — Processor Studio"))
         self.controller = controller
         self.cases_model = LabCasesModel(self)
         self.cases_filter = LabCasesFilter(self)
@@ -143,28 +144,35 @@ class LabView(QWidget):
         for mode in STUDIO_MODES:
             self.mode.addItem(self._mode_text(mode), mode)
         self.mode.setToolTip(
-            self.tr(
+            translate(
+                "LabView",
                 "guardrails: the input and output lanes around a fixed reply, no model call (free, fast)\n"
-                "model: the design's own model answers each case"
+                "model: the design's own model answers each case",
             )
         )
         self.concurrency = QSpinBox()
         self.concurrency.setObjectName("lab_concurrency")
         self.concurrency.setRange(1, 64)
         self.concurrency.setValue(4)
-        self.run_button = QPushButton(self.tr("Run"))
+        self.run_button = QPushButton(translate("LabView", "Run"))
         self.run_button.setObjectName("lab_run")
-        self.run_button.setToolTip(self.tr("Run the chosen corpora against the design (Ctrl+Enter)"))
-        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.run_button.setToolTip(translate("LabView", "Run the chosen corpora against the design (Ctrl+Enter)"))
+        self.cancel_button = QPushButton(translate("LabView", "Cancel"))
         self.cancel_button.setObjectName("lab_cancel")
-        self.cancel_button.setToolTip(self.tr("Stop the run; finished cases are kept (Esc)"))
-        self.resume_button = QPushButton(self.tr("Resume"))
+        self.cancel_button.setToolTip(translate("LabView", "Stop the run; finished cases are kept (Esc)"))
+        self.resume_button = QPushButton(translate("LabView", "Resume"))
         self.resume_button.setObjectName("lab_resume")
-        self.resume_button.setToolTip(self.tr("Run the cases the selected lab run has not finished (Ctrl+Shift+R)"))
-        self.export_button = QPushButton(self.tr("Export report"))
+        self.resume_button.setToolTip(
+            translate("LabView", "Run the cases the selected lab run has not finished (Ctrl+Shift+R)")
+        )
+        self.export_button = QPushButton(translate("LabView", "Export report"))
         self.export_button.setObjectName("lab_export")
         export_menu = QMenu(self.export_button)
-        for kind, text in (("json", self.tr("JSON…")), ("junit", self.tr("JUnit XML…")), ("html", self.tr("HTML…"))):
+        for kind, text in (
+            ("json", translate("LabView", "JSON…")),
+            ("junit", translate("LabView", "JUnit XML…")),
+            ("html", translate("LabView", "HTML…")),
+        ):
             action = export_menu.addAction(text)
             action.setObjectName(f"lab_export_{kind}")
             action.triggered.connect(lambda _checked=False, kind=kind: self._on_export(kind))
@@ -173,13 +181,13 @@ class LabView(QWidget):
         self.progress.setObjectName("lab_progress")
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
-        self.progress.setFormat(self.tr("No run yet"))
+        self.progress.setFormat(translate("LabView", "No run yet"))
         self.progress.setTextVisible(True)
         top = QHBoxLayout()
         top.addWidget(self.design_label, 1)
-        top.addWidget(QLabel(self.tr("Mode")))
+        top.addWidget(QLabel(translate("LabView", "Mode")))
         top.addWidget(self.mode)
-        top.addWidget(QLabel(self.tr("Concurrency")))
+        top.addWidget(QLabel(translate("LabView", "Concurrency")))
         top.addWidget(self.concurrency)
         for button in (self.run_button, self.cancel_button, self.resume_button, self.export_button):
             top.addWidget(button)
@@ -189,21 +197,23 @@ class LabView(QWidget):
         self.corpora_view = QListView()
         self.corpora_view.setObjectName("lab_corpora")
         self.corpora_view.setModel(controller.corpora)
-        self.import_button = QPushButton(self.tr("Import corpus…"))
+        self.import_button = QPushButton(translate("LabView", "Import corpus…"))
         self.import_button.setObjectName("lab_import")
-        self.import_button.setToolTip(self.tr("JSONL, CSV, plain text (one prompt a line) or promptfoo YAML (Ctrl+I)"))
+        self.import_button.setToolTip(
+            translate("LabView", "JSONL, CSV, plain text (one prompt a line) or promptfoo YAML (Ctrl+I)")
+        )
         self.text_label = QComboBox()
         self.text_label.setObjectName("lab_text_label")
-        self.text_label.addItem(self.tr("attacks"), "attack")
-        self.text_label.addItem(self.tr("benign"), "benign")
-        self.skip_bad = QCheckBox(self.tr("Skip bad lines (and list them)"))
+        self.text_label.addItem(translate("LabView", "attacks"), "attack")
+        self.text_label.addItem(translate("LabView", "benign"), "benign")
+        self.skip_bad = QCheckBox(translate("LabView", "Skip bad lines (and list them)"))
         self.skip_bad.setObjectName("lab_skip_bad")
         corpora_box = QWidget()
         corpora_layout = QVBoxLayout(corpora_box)
         corpora_layout.setContentsMargins(0, 0, 0, 0)
         corpora_layout.addWidget(self.corpora_view, 1)
         form = QFormLayout()
-        form.addRow(self.tr("Unlabelled cases are"), self.text_label)
+        form.addRow(translate("LabView", "Unlabelled cases are"), self.text_label)
         corpora_layout.addLayout(form)
         corpora_layout.addWidget(self.skip_bad)
         corpora_layout.addWidget(self.import_button)
@@ -214,10 +224,12 @@ class LabView(QWidget):
         self.runs_view.setWordWrap(True)
         self.runs_view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.runs_view.setSpacing(2)
-        self.compare_button = QPushButton(self.tr("Compare A/B"))
+        self.compare_button = QPushButton(translate("LabView", "Compare A/B"))
         self.compare_button.setObjectName("lab_compare")
-        self.compare_button.setToolTip(self.tr("Select two lab runs: the older is A, the newer B (Ctrl+D)"))
-        self.delete_button = QPushButton(self.tr("Delete"))
+        self.compare_button.setToolTip(
+            translate("LabView", "Select two lab runs: the older is A, the newer B (Ctrl+D)")
+        )
+        self.delete_button = QPushButton(translate("LabView", "Delete"))
         self.delete_button.setObjectName("lab_delete")
         runs_box = QWidget()
         runs_layout = QVBoxLayout(runs_box)
@@ -228,22 +240,22 @@ class LabView(QWidget):
         buttons.addWidget(self.delete_button)
         runs_layout.addLayout(buttons)
         left = QSplitter(Qt.Orientation.Vertical)
-        left.addWidget(_titled(self.tr("Corpora"), corpora_box))
-        left.addWidget(_titled(self.tr("Lab runs"), runs_box))
+        left.addWidget(_titled(translate("LabView", "Corpora"), corpora_box))
+        left.addWidget(_titled(translate("LabView", "Lab runs"), runs_box))
         left.setSizes([55, 45])
 
         # ---- right: cases and figures
-        self.outcome_filter = self._filter_combo("lab_filter_outcome", OUTCOMES, self.tr("any outcome"))
-        self.label_filter = self._filter_combo("lab_filter_label", LABELS, self.tr("any label"))
-        self.category_filter = self._filter_combo("lab_filter_category", ("",), self.tr("any category"))
-        self.lang_filter = self._filter_combo("lab_filter_lang", ("",), self.tr("any language"))
-        self.processor_filter = self._filter_combo("lab_filter_processor", ("",), self.tr("any processor"))
-        self.wrong_only = QCheckBox(self.tr("Only misses"))
+        self.outcome_filter = self._filter_combo("lab_filter_outcome", OUTCOMES, translate("LabView", "any outcome"))
+        self.label_filter = self._filter_combo("lab_filter_label", LABELS, translate("LabView", "any label"))
+        self.category_filter = self._filter_combo("lab_filter_category", ("",), translate("LabView", "any category"))
+        self.lang_filter = self._filter_combo("lab_filter_lang", ("",), translate("LabView", "any language"))
+        self.processor_filter = self._filter_combo("lab_filter_processor", ("",), translate("LabView", "any processor"))
+        self.wrong_only = QCheckBox(translate("LabView", "Only misses"))
         self.wrong_only.setObjectName("lab_wrong_only")
-        self.wrong_only.setToolTip(self.tr("Attacks not blocked, benign cases blocked, errors"))
+        self.wrong_only.setToolTip(translate("LabView", "Attacks not blocked, benign cases blocked, errors"))
         self.search = QLineEdit()
         self.search.setObjectName("lab_search")
-        self.search.setPlaceholderText(self.tr("Search cases (Ctrl+F)"))
+        self.search.setPlaceholderText(translate("LabView", "Search cases (Ctrl+F)"))
         self.search.setClearButtonEnabled(True)
         filters = QHBoxLayout()
         for widget in (
@@ -272,7 +284,7 @@ class LabView(QWidget):
         for column, width in enumerate((320, 60, 150, 60, 80, 190, 260)):
             header.resizeSection(column, width)
         self.cases_view.setToolTip(
-            self.tr("Double-click (or Enter) opens the case as a thread with its inspector trace")
+            translate("LabView", "Double-click (or Enter) opens the case as a thread with its inspector trace")
         )
         self.empty = QLabel()
         self.empty.setObjectName("lab_empty")
@@ -300,22 +312,27 @@ class LabView(QWidget):
         overall.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         confusion_tab.addWidget(overall)
         confusion_tab.addWidget(
-            _titled(self.tr("Per language"), _table_view("lab_by_lang", self.tables["lang"], bars=True))
+            _titled(translate("LabView", "Per language"), _table_view("lab_by_lang", self.tables["lang"], bars=True))
         )
         confusion_tab.addWidget(
-            _titled(self.tr("Per category"), _table_view("lab_by_category", self.tables["category"], bars=True))
+            _titled(
+                translate("LabView", "Per category"), _table_view("lab_by_category", self.tables["category"], bars=True)
+            )
         )
         confusion_tab.setSizes([12, 30, 58])
         processors_tab = QSplitter(Qt.Orientation.Vertical)
         processors_tab.setObjectName("lab_processors")
         self.processors_view = _table_view("lab_attack_matrix", self.tables["processors"])
         processors_tab.addWidget(
-            _titled(self.tr("Attack categories × processors: which processor caught what"), self.processors_view)
+            _titled(
+                translate("LabView", "Attack categories × processors: which processor caught what"),
+                self.processors_view,
+            )
         )
         self.contrib_view = _table_view("lab_contribution", self.tables["contrib"])
-        processors_tab.addWidget(_titled(self.tr("Each processor's contribution"), self.contrib_view))
+        processors_tab.addWidget(_titled(translate("LabView", "Each processor's contribution"), self.contrib_view))
         processors_tab.setSizes([60, 40])
-        self.ab_label = QLabel(self.tr("Select two lab runs on the left and press Compare A/B (Ctrl+D)."))
+        self.ab_label = QLabel(translate("LabView", "Select two lab runs on the left and press Compare A/B (Ctrl+D)."))
         self.ab_label.setObjectName("lab_ab_summary")
         self.ab_label.setWordWrap(True)
         self.ab_view = _table_view("lab_ab", self.tables["ab"])
@@ -325,10 +342,10 @@ class LabView(QWidget):
         ab_layout.addWidget(self.ab_view, 1)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("lab_tabs")
-        self.tabs.addTab(cases_tab, self.tr("Cases"))
-        self.tabs.addTab(confusion_tab, self.tr("Confusion"))
-        self.tabs.addTab(processors_tab, self.tr("Processors"))
-        self.tabs.addTab(ab_tab, self.tr("A/B"))
+        self.tabs.addTab(cases_tab, translate("LabView", "Cases"))
+        self.tabs.addTab(confusion_tab, translate("LabView", "Confusion"))
+        self.tabs.addTab(processors_tab, translate("LabView", "Processors"))
+        self.tabs.addTab(ab_tab, translate("LabView", "A/B"))
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
@@ -357,7 +374,10 @@ class LabView(QWidget):
 
     # ----------------------------------------------------------------------------------------- building
     def _mode_text(self, mode: str) -> str:
-        return {"guardrails": self.tr("guardrails (no model call)"), "model": self.tr("model")}.get(mode, mode)
+        return {
+            "guardrails": translate("LabView", "guardrails (no model call)"),
+            "model": translate("LabView", "model"),
+        }.get(mode, mode)
 
     def _filter_combo(self, name: str, values: tuple[str, ...], anything: str) -> QComboBox:
         combo = QComboBox()
@@ -418,9 +438,11 @@ class LabView(QWidget):
     # ----------------------------------------------------------------------------------------- state
     def _update_design(self) -> None:
         design = self.controller.design() if self.controller.design is not None else None
-        name = design.name if design is not None else self.tr("(none)")
+        name = design.name if design is not None else translate("LabView", "(none)")
         model = design.model.model if design is not None else ""
-        self.design_label.setText(self.tr("Design: <b>{name}</b> · model {model}").format(name=name, model=model))
+        self.design_label.setText(
+            translate("LabView", "Design: <b>{name}</b> · model {model}").format(name=name, model=model)
+        )
 
     def showEvent(self, event: Any) -> None:
         self._update_design()  # the studio's current design, as it is now
@@ -450,14 +472,15 @@ class LabView(QWidget):
 
     def _empty_text(self) -> str:
         if self.controller.is_running:
-            return self.tr("The first results are on their way…")
+            return translate("LabView", "The first results are on their way…")
         if not self.controller.corpora.checked():
-            return self.tr(
+            return translate(
+                "LabView",
                 "No lab run on show.\n\nTick one or more corpora on the left (or import your own: Ctrl+I), "
                 "then press Run (Ctrl+Enter). Every case goes through the current design's guardrails; "
-                "the table shows which processor caught what."
+                "the table shows which processor caught what.",
             )
-        return self.tr("Press Run (Ctrl+Enter) to run the chosen corpora, or pick a lab run on the left.")
+        return translate("LabView", "Press Run (Ctrl+Enter) to run the chosen corpora, or pick a lab run on the left.")
 
     # ----------------------------------------------------------------------------------------- results
     @Slot(list)
@@ -484,9 +507,9 @@ class LabView(QWidget):
         if results and overall.rows:
             cells = overall.rows[0]
             self.headline.setText(
-                self.tr("{count} cases · recall <b>{recall}</b> · precision {precision} · FPR <b>{fpr}</b>").format(
-                    count=len(results), recall=cells[7], precision=cells[6], fpr=cells[8]
-                )
+                translate(
+                    "LabView", "{count} cases · recall <b>{recall}</b> · precision {precision} · FPR <b>{fpr}</b>"
+                ).format(count=len(results), recall=cells[7], precision=cells[6], fpr=cells[8])
             )
         else:
             self.headline.setText("")
@@ -506,16 +529,18 @@ class LabView(QWidget):
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(done)
         if self.controller.is_running:
-            left = self.tr(", about {seconds} s left").format(seconds=round(eta)) if eta >= 0 else ""
-            self.progress.setFormat(self.tr("{done} / {total} cases{left}").format(done=done, total=total, left=left))
+            left = translate("LabView", ", about {seconds} s left").format(seconds=round(eta)) if eta >= 0 else ""
+            self.progress.setFormat(
+                translate("LabView", "{done} / {total} cases{left}").format(done=done, total=total, left=left)
+            )
         else:
-            self.progress.setFormat(self.tr("{done} / {total} cases").format(done=done, total=total))
+            self.progress.setFormat(translate("LabView", "{done} / {total} cases").format(done=done, total=total))
 
     @Slot(str, str)
     def _on_run_ended(self, _lab_run_id: str, status: str) -> None:
         self._on_progress_changed(len(self.controller.results), self.progress.maximum(), -1.0)
         if status == "cancelled":
-            self.progress.setFormat(self.progress.format() + self.tr(" — cancelled"))
+            self.progress.setFormat(self.progress.format() + translate("LabView", " — cancelled"))
         self._refresh_figures()
 
     @Slot(object)
@@ -523,7 +548,7 @@ class LabView(QWidget):
         if record is None:
             self.progress.setRange(0, 1)
             self.progress.setValue(0)
-            self.progress.setFormat(self.tr("No run yet"))
+            self.progress.setFormat(translate("LabView", "No run yet"))
             return
         row = self.controller.runs.row_of(record.id)
         if row >= 0 and self.selected_run_ids() != [record.id]:
@@ -569,7 +594,7 @@ class LabView(QWidget):
     def _on_compare(self) -> None:
         selected = self.selected_run_ids()
         if len(selected) != 2:
-            self._on_failed(self.tr("Select exactly two lab runs to compare."))
+            self._on_failed(translate("LabView", "Select exactly two lab runs to compare."))
             return
         runs = self.controller.runs
         a, b = sorted(selected, key=lambda i: runs.record(runs.row_of(i)).created_at)  # type: ignore[union-attr]
@@ -579,8 +604,10 @@ class LabView(QWidget):
     def _on_compared(self, comparison: Comparison) -> None:
         before, after = comparison.before, comparison.after
         self.ab_label.setText(
-            self.tr(
-                "A: {a}<br>B: {b}<br>recall {r0} → <b>{r1}</b> · FPR {f0} → <b>{f1}</b> · {count} cases changed verdict"
+            translate(
+                "LabView",
+                "A: {a}<br>B: {b}<br>recall {r0} → <b>{r1}</b> · FPR {f0} → <b>{f1}</b> · "
+                "{count} cases changed verdict",
             ).format(
                 a=comparison.a.name,
                 b=comparison.b.name,
@@ -601,10 +628,10 @@ class LabView(QWidget):
             return
         box = QMessageBox(
             QMessageBox.Icon.Question,
-            self.tr("Delete lab runs"),
-            self.tr("Delete {count} lab run(s) and their results? Threads opened from their cases stay.").format(
-                count=len(selected)
-            ),
+            translate("LabView", "Delete lab runs"),
+            translate(
+                "LabView", "Delete {count} lab run(s) and their results? Threads opened from their cases stay."
+            ).format(count=len(selected)),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             self,
         )
@@ -624,9 +651,9 @@ class LabView(QWidget):
     def _on_import(self) -> None:
         dialog = QFileDialog(
             self,
-            self.tr("Import a corpus"),
+            translate("LabView", "Import a corpus"),
             str(Path.home()),
-            self.tr("Corpora (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;All files (*)"),
+            translate("LabView", "Corpora (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;All files (*)"),
         )
         dialog.setObjectName("lab_import_dialog")
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
@@ -646,7 +673,7 @@ class LabView(QWidget):
         stem = "lab-report" if record is None else "lab-" + record.id.removeprefix("lab_")[:8]
         dialog = QFileDialog(
             self,
-            self.tr("Export the lab report"),
+            translate("LabView", "Export the lab report"),
             str(Path.home() / f"{stem}{REPORT_SUFFIXES[kind]}"),
             REPORT_FILTERS[kind],
         )
