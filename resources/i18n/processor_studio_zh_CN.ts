@@ -1091,6 +1091,10 @@
         <translation>&lt;b&gt;文件&lt;/b&gt;：Ctrl+O 打开设计 · Ctrl+S 保存设计 · Ctrl+E 导出为 Python</translation>
     </message>
     <message>
+        <source>&lt;b&gt;Lab&lt;/b&gt;: Ctrl+L open · Ctrl+Enter run · Esc cancel · Ctrl+Shift+R resume · Ctrl+I import a corpus · Ctrl+F search · Enter opens a case as a thread · Ctrl+D compare two lab runs</source>
+        <translation>&lt;b&gt;护栏实验室&lt;/b&gt;：Ctrl+L 打开 · Ctrl+Enter 运行 · Esc 取消 · Ctrl+Shift+R 继续 · Ctrl+I 导入语料 · Ctrl+F 搜索 · Enter 将用例作为对话打开 · Ctrl+D 比较两次实验</translation>
+    </message>
+    <message>
         <source>Processors</source>
         <extracomment>Replays the run selected in the inspector (or the newest) through the current chain, with no model call. The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``). Set when the window closed to restart the studio (a new language): the entry point starts it again.</extracomment>
         <translation>处理器</translation>
@@ -1193,6 +1197,14 @@
         <source>&amp;Replay the run through the current chain</source>
         <extracomment>Replays the run selected in the inspector (the newest when none is) through the current chain.</extracomment>
         <translation>用当前处理链重放运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Lab</source>
+        <translation>实验室(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Open the guardrail &amp;lab</source>
+        <translation>打开护栏实验室(&amp;L)</translation>
     </message>
     <message>
         <source>&amp;Settings</source>

@@ -1091,6 +1091,10 @@
         <translation>&lt;b&gt;檔案&lt;/b&gt;：Ctrl+O 開啟設計 · Ctrl+S 儲存設計 · Ctrl+E 匯出為 Python</translation>
     </message>
     <message>
+        <source>&lt;b&gt;Lab&lt;/b&gt;: Ctrl+L open · Ctrl+Enter run · Esc cancel · Ctrl+Shift+R resume · Ctrl+I import a corpus · Ctrl+F search · Enter opens a case as a thread · Ctrl+D compare two lab runs</source>
+        <translation>&lt;b&gt;護欄實驗室&lt;/b&gt;：Ctrl+L 開啟 · Ctrl+Enter 執行 · Esc 取消 · Ctrl+Shift+R 繼續 · Ctrl+I 匯入語料 · Ctrl+F 搜尋 · Enter 將案例以對話開啟 · Ctrl+D 比較兩次實驗</translation>
+    </message>
+    <message>
         <source>Processors</source>
         <extracomment>Replays the run selected in the inspector (or the newest) through the current chain, with no model call. The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``). Set when the window closed to restart the studio (a new language): the entry point starts it again.</extracomment>
         <translation>處理器</translation>
@@ -1193,6 +1197,14 @@
         <source>&amp;Replay the run through the current chain</source>
         <extracomment>Replays the run selected in the inspector (the newest when none is) through the current chain.</extracomment>
         <translation>用目前處理鏈重播執行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Lab</source>
+        <translation>實驗室(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Open the guardrail &amp;lab</source>
+        <translation>開啟護欄實驗室(&amp;L)</translation>
     </message>
     <message>
         <source>&amp;Settings</source>
