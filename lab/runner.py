@@ -409,6 +409,8 @@ class LabRun:
         self.rate_limited = 0
         self._pause_until = 0.0
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: Set by :meth:`cancel`: no case starts after it, and a case it cut short is not a result.
+        self.cancelled = False
 
     @property
     def total(self) -> int:
@@ -440,7 +442,11 @@ class LabRun:
         return [self.finished[case.id] for case in self.cases if case.id in self.finished]
 
     def cancel(self) -> None:
-        """Stop every case in flight now (a studio's Cancel button); the iterator then ends."""
+        """Stop every case in flight now (a studio's Cancel button); the iterator then ends.
+
+        A case whose agent turns the cancellation into a stopped run (the loop keeps what it saw and finishes
+        with ``abort``) comes back as if it had finished: it is dropped, so a resume runs it again."""
+        self.cancelled = True
         for task in list(self._tasks):
             task.cancel()
 
@@ -472,6 +478,8 @@ class LabRun:
                         break  # cancelled workers: nothing more will come
                     continue
                 result = getter.result()
+                if self.cancelled:
+                    break  # what came after the cancel is not shown (nor saved): the run ends here
                 self.finished[result.id] = result
                 if file is not None:
                     file.append(result.to_dict())
@@ -487,7 +495,12 @@ class LabRun:
 
     async def _worker(self, todo: Iterable[Case], queue: asyncio.Queue[CaseResult]) -> None:
         for case in todo:
-            queue.put_nowait(await self._run_with_retries(case))
+            if self.cancelled:
+                return
+            result = await self._run_with_retries(case)
+            if self.cancelled:
+                return  # cut short by the cancel: not a result
+            queue.put_nowait(result)
 
     async def _run_with_retries(self, case: Case) -> CaseResult:
         loop = asyncio.get_running_loop()

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import os
 import sys
 import time
@@ -233,6 +232,7 @@ def _run(args: argparse.Namespace) -> int:
     from lab.metrics import confusion
     from lab.reports import html_report, json_report, junit_report, write_atomically
     from lab.runner import LabError, LabRun
+    from studio.lab_design import design_fingerprint
 
     if args.concurrency < 1:
         raise BadInput(f"--concurrency must be at least 1, got {args.concurrency}")
@@ -302,22 +302,6 @@ def _run(args: argparse.Namespace) -> int:
     for reason in failed:
         print(f"lab: FAILED: {reason}", file=sys.stderr)
     return EXIT_THRESHOLD if failed else EXIT_OK
-
-
-def design_fingerprint(design: Any) -> str:
-    """What the design does, without its identity: ids, entry uids and times left out, so two copies of the
-    sample (each gets new ids) resume each other's results and an edited chain does not."""
-    import json
-
-    def strip(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {k: strip(v) for k, v in value.items() if k not in ("id", "uid", "created_at", "updated_at")}
-        if isinstance(value, list):
-            return [strip(item) for item in value]
-        return value
-
-    text = json.dumps(strip(design.model_dump(mode="json")), sort_keys=True, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 async def _drive(run: Any) -> None:

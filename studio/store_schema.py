@@ -1,4 +1,5 @@
-"""The studio's tables (designs, runs, their trace events, violations and recordings), beside the runtime's threads.
+"""The studio's tables (designs, runs, their trace events, violations and recordings, lab runs and their cases),
+beside the runtime's threads.
 
 They have their own ``MetaData``; runs reference the runtime's ``threads`` table by its column object (a thread
 deleted deletes its runs). The runtime knows nothing of them: their history is the studio's own migrations
@@ -89,4 +90,48 @@ run_recordings = sa.Table(
 )
 
 
-__all__ = ["designs", "metadata", "run_recordings", "runs", "trace_events", "violations"]
+lab_runs = sa.Table(
+    "lab_runs",
+    metadata,
+    sa.Column("id", sa.String(255), primary_key=True),
+    sa.Column("name", sa.Text, nullable=False),
+    # No foreign key, as for runs: the snapshot says what ran, whatever became of the design since.
+    sa.Column("design_id", sa.String(255), nullable=True),
+    sa.Column("design_json", sa.Text, nullable=False),
+    sa.Column("design_fingerprint", sa.String(64), nullable=True),
+    #: The corpora it ran: ``[{"name", "path", "cases"}]``.
+    sa.Column("corpus", TolerantJSON, nullable=True),
+    sa.Column("mode", sa.String(16), nullable=False),
+    #: ``{"concurrency": N, ...}``.
+    sa.Column("settings", TolerantJSON, nullable=True),
+    #: ``running``, ``finished`` or ``cancelled`` (``running`` with no live run: interrupted, resumable).
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("total", sa.Integer, nullable=False),
+    sa.Column("done", sa.Integer, nullable=False),
+    sa.Column("resumes", sa.Integer, nullable=False),
+    #: ``lab.metrics.summary()`` of the finished cases.
+    sa.Column("summary", TolerantJSON, nullable=True),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
+    sa.Column("finished_at", UTCDateTime, nullable=True),
+    sa.Index("ix_lab_runs_created_at", "created_at"),
+)
+
+lab_cases = sa.Table(
+    "lab_cases",
+    metadata,
+    sa.Column("lab_run_id", sa.String(255), sa.ForeignKey("lab_runs.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("case_id", sa.String(255), primary_key=True),
+    sa.Column("position", sa.Integer, nullable=False),
+    #: ``lab.corpus.Case.to_dict()``: a resume needs no corpus file.
+    sa.Column("case", TolerantJSON, nullable=False),
+    sa.Column("outcome", sa.String(16), nullable=True),
+    #: ``lab.runner.CaseResult.to_dict()`` once the case finished.
+    sa.Column("result", TolerantJSON, nullable=True),
+    #: The thread the case was opened as (clicked in the Lab view), reopened on the next click.
+    sa.Column("thread_id", sa.String(255), nullable=True),
+    sa.Index("ix_lab_cases_lab_run_id_position", "lab_run_id", "position"),
+)
+
+
+__all__ = ["designs", "lab_cases", "lab_runs", "metadata", "run_recordings", "runs", "trace_events", "violations"]

@@ -994,6 +994,535 @@
     </message>
 </context>
 <context>
+    <name>LabCasesModel</name>
+    <message>
+        <source>Case</source>
+        <extracomment>The case&apos;s id (str), for &quot;open this case as a thread&quot;. The :class:`CaseResult` itself.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation type="unfinished">結果</translation>
+    </message>
+    <message>
+        <source>Tripped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation type="unfinished">原因</translation>
+    </message>
+    <message>
+        <source>Latency (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>LabController</name>
+    <message>
+        <source>{path}: no cases in this file</source>
+        <extracomment>How long finished cases are gathered before they are shown and saved (seconds). The modes the Lab view offers (``replay`` needs a model run&apos;s recordings: the command has it). A line for the status bar (and the view&apos;s message line). Something the user asked for could not be done: one readable line (a corpus error names file and line). Another lab run is on show (its record): the view resets its cases and figures. The results on show were replaced (a list of :class:`CaseResult`). More cases finished in the run on show (a list of :class:`CaseResult`). Progress of the live run: (done, total, seconds left or -1 when not known yet). A lab run started or resumed (its id). A lab run ended: (its id, ``finished`` or ``cancelled``). A case was opened as a thread: (thread id); the workspace shows it. A comparison of two lab runs is ready (a :class:`Comparison`). A callable returning the design to run (the studio&apos;s current one: ``document.snapshot``). The lab run on show (None before any) and its results so far.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported {count} cases from {name}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; {count} bad lines skipped: {first}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A lab run is already running: cancel it first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown mode {mode!r}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose at least one corpus to run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no design to run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The agent could not be built: {error}</source>
+        <translation type="unfinished">無法建立代理：{error}</translation>
+    </message>
+    <message>
+        <source>{design} · {corpora}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That lab run is no longer in the store.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lab run cannot be resumed: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelling the lab run…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your {provider} key is not approved for {host}: allow it in Settings → API keys first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lab run cancelled after {done} of {total} cases; Resume runs the rest.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lab run finished: {total} cases.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A lab run is running: its results stay on show until it ends or is cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel the running lab run before deleting it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lab run deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There are no results to export yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The report was not written: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrote {name}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The case cannot be opened: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lab: {case}</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>LabLists</name>
+    <message>
+        <source>{name} ({count} cases)</source>
+        <extracomment>A :class:`studio.store.LabRunRecord` (models sit beside the store in the layering, so it is not imported). The lab run&apos;s id (list of runs). Lines left out on import (only when the user asked to skip bad lines).</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bundled with the studio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+{count} bad lines were skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation type="unfinished">執行中</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation type="unfinished">已完成</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · recall {recall}, FPR {fpr}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{when} {name} — {status} {done}/{total}{figures}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; resumed {count}×</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mode {mode}, corpora: {corpora}{resumed}</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>LabTables</name>
+    <message>
+        <source>Errors</source>
+        <extracomment>A cell&apos;s filter as ``{&quot;category&quot;: ..., &quot;processor&quot;: ...}`` (clicking a cell filters the cases to it). A cell&apos;s heat, 0..1 (None for a cell that is no share). Draw ``heat`` as bars in the cells (recall and FPR) rather than as a heat map&apos;s background.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recall</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FPR</source>
+        <extracomment>Width of the recall and FPR columns, whose cells draw bars.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All cases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attack category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not blocked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Processor</source>
+        <translation type="unfinished">處理器</translation>
+    </message>
+    <message>
+        <source>Attacks blocked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only this one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Benign blocked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recall without it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{without} (now {recall})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Case</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Before (A)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After (B)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{share} of this category&apos;s attacks</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>LabView</name>
+    <message>
+        <source>Guardrail lab — Processor Studio</source>
+        <extracomment>The user asked to open a case as a thread (its id).</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>guardrails: the input and output lanes around a fixed reply, no model call (free, fast)
+model: the design&apos;s own model answers each case</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished">執行</translation>
+    </message>
+    <message>
+        <source>Run the chosen corpora against the design (Ctrl+Enter)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished">取消</translation>
+    </message>
+    <message>
+        <source>Stop the run; finished cases are kept (Esc)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the cases the selected lab run has not finished (Ctrl+Shift+R)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JUnit XML…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTML…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Concurrency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import corpus…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSONL, CSV, plain text (one prompt a line) or promptfoo YAML (Ctrl+I)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attacks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>benign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skip bad lines (and list them)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unlabelled cases are</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare A/B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select two lab runs: the older is A, the newer B (Ctrl+D)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished">刪除</translation>
+    </message>
+    <message>
+        <source>Corpora</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lab runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any outcome</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any processor</source>
+        <translation type="unfinished">任意處理器</translation>
+    </message>
+    <message>
+        <source>Only misses</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attacks not blocked, benign cases blocked, errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search cases (Ctrl+F)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double-click (or Enter) opens the case as a thread with its inspector trace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attack categories × processors: which processor caught what</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each processor&apos;s contribution</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select two lab runs on the left and press Compare A/B (Ctrl+D).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Confusion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Processors</source>
+        <translation type="unfinished">處理器</translation>
+    </message>
+    <message>
+        <source>A/B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>guardrails (no model call)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation type="unfinished">模型</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation type="unfinished">（無）</translation>
+    </message>
+    <message>
+        <source>Design: &lt;b&gt;{name}&lt;/b&gt; · model {model}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The first results are on their way…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No lab run on show.
+
+Tick one or more corpora on the left (or import your own: Ctrl+I), then press Run (Ctrl+Enter). Every case goes through the current design&apos;s guardrails; the table shows which processor caught what.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Press Run (Ctrl+Enter) to run the chosen corpora, or pick a lab run on the left.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{count} cases · recall &lt;b&gt;{recall}&lt;/b&gt; · precision {precision} · FPR &lt;b&gt;{fpr}&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, about {seconds} s left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{done} / {total} cases{left}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{done} / {total} cases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> — cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select exactly two lab runs to compare.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: {a}&lt;br&gt;B: {b}&lt;br&gt;recall {r0} → &lt;b&gt;{r1}&lt;/b&gt; · FPR {f0} → &lt;b&gt;{f1}&lt;/b&gt; · {count} cases changed verdict</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete lab runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete {count} lab run(s) and their results? Threads opened from their cases stay.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import a corpus</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Corpora (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the lab report</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>LaneWords</name>
     <message>
         <source>input</source>
@@ -1087,6 +1616,10 @@
         <translation>&lt;b&gt;檔案&lt;/b&gt;：Ctrl+O 開啟設計 · Ctrl+S 儲存設計 · Ctrl+E 匯出為 Python</translation>
     </message>
     <message>
+        <source>&lt;b&gt;Lab&lt;/b&gt;: Ctrl+L open · Ctrl+Enter run · Esc cancel · Ctrl+Shift+R resume · Ctrl+I import a corpus · Ctrl+F search · Enter opens a case as a thread · Ctrl+D compare two lab runs</source>
+        <translation>&lt;b&gt;護欄實驗室&lt;/b&gt;：Ctrl+L 開啟 · Ctrl+Enter 執行 · Esc 取消 · Ctrl+Shift+R 繼續 · Ctrl+I 匯入語料 · Ctrl+F 搜尋 · Enter 將案例以對話開啟 · Ctrl+D 比較兩次實驗</translation>
+    </message>
+    <message>
         <source>Processors</source>
         <extracomment>Replays the run selected in the inspector (or the newest) through the current chain, with no model call. The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``). Set when the window closed to restart the studio (a new language): the entry point starts it again.</extracomment>
         <translation>處理器</translation>
@@ -1118,7 +1651,7 @@
     </message>
     <message>
         <source>A tool file was skipped: {problem}</source>
-        <extracomment>The progress dialog of a running thread import.</extracomment>
+        <extracomment>The progress dialog of a running thread import. The guardrail lab&apos;s window, made when first opened (Lab menu, Ctrl+L).</extracomment>
         <translation>已跳過一個工具檔案：{problem}</translation>
     </message>
     <message>
@@ -1189,6 +1722,14 @@
         <source>&amp;Replay the run through the current chain</source>
         <extracomment>Replays the run selected in the inspector (the newest when none is) through the current chain.</extracomment>
         <translation>用目前處理鏈重播執行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Lab</source>
+        <translation>實驗室(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Open the guardrail &amp;lab</source>
+        <translation>開啟護欄實驗室(&amp;L)</translation>
     </message>
     <message>
         <source>&amp;Settings</source>
@@ -2312,7 +2853,7 @@
     <name>Workspace</name>
     <message>
         <source>The saved design “{name}” could not be read: {error}</source>
-        <extracomment>How long after the last edit the design is saved to the store. A line for the status bar. A thread was opened (its id and title); the window selects it and loads the inspector. History for the inspector of the opened thread. The design document now holds another design (opened from a file or the store). Everything asked for at start-up is loaded (the self-test waits for it). Saving or exporting a file failed (a title and what happened); the window shows it without blocking. A run&apos;s key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the user, showing the host, and answers with :meth:`answer_endpoint_approval`. A design&apos;s stdio MCP server (a :class:`~studio.design.McpServerConfig`) would run a program the user has not allowed; the window asks, showing the exact command, and answers with :meth:`answer_mcp_approval`. Replays of past runs through the current chain, chunk-boundary fuzzing, regression-test export. Breakpoints for the runs, and the run paused at one (the window&apos;s debugger panel shows it). Thread imports, off the UI thread with progress (the window shows it). Processor instances kept between runs while their chain entry is unchanged (caches, ledgers). (provider, endpoint) pairs the user declined to approve in this session: not asked again. The design&apos;s MCP servers, kept running between runs; stopped when they leave the design or at shutdown. The stdio launches the user allowed (typed in the agent settings, or allowed when asked). Launches the user refused in this session: not asked again. A message waits for the design&apos;s MCP servers to start (no second one meanwhile).</extracomment>
+        <extracomment>How long after the last edit the design is saved to the store. A line for the status bar. A thread was opened (its id and title); the window selects it and loads the inspector. History for the inspector of the opened thread. The design document now holds another design (opened from a file or the store). Everything asked for at start-up is loaded (the self-test waits for it). Saving or exporting a file failed (a title and what happened); the window shows it without blocking. A run&apos;s key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the user, showing the host, and answers with :meth:`answer_endpoint_approval`. A design&apos;s stdio MCP server (a :class:`~studio.design.McpServerConfig`) would run a program the user has not allowed; the window asks, showing the exact command, and answers with :meth:`answer_mcp_approval`. Replays of past runs through the current chain, chunk-boundary fuzzing, regression-test export. Breakpoints for the runs, and the run paused at one (the window&apos;s debugger panel shows it). Thread imports, off the UI thread with progress (the window shows it). The guardrail lab (its window is opened from the Lab menu). Processor instances kept between runs while their chain entry is unchanged (caches, ledgers). (provider, endpoint) pairs the user declined to approve in this session: not asked again. The design&apos;s MCP servers, kept running between runs; stopped when they leave the design or at shutdown. The stdio launches the user allowed (typed in the agent settings, or allowed when asked). Launches the user refused in this session: not asked again. A message waits for the design&apos;s MCP servers to start (no second one meanwhile).</extracomment>
         <translation>無法讀取已儲存的設計「{name}」：{error}</translation>
     </message>
     <message>

@@ -26,6 +26,7 @@ from studio import i18n
 from studio.build import build_agent, build_model
 from studio.controllers.debug_controller import DebugController
 from studio.controllers.import_controller import ThreadImportController
+from studio.controllers.lab_controller import LabController
 from studio.controllers.replay_controller import ReplayController
 from studio.controllers.run_controller import RunController
 from studio.controllers.threads_controller import ThreadsController
@@ -99,6 +100,11 @@ class Workspace(QObject):
         self.debug = DebugController(self)
         #: Thread imports, off the UI thread with progress (the window shows it).
         self.imports = ThreadImportController(store, parent=self)
+        #: The guardrail lab (its window is opened from the Lab menu).
+        self.lab = LabController(
+            store=store, catalogue=catalogue, secrets=secrets, design=self.document.snapshot, parent=self
+        )
+        self.lab.case_thread_ready.connect(self._on_lab_case_thread_ready)
         self.thread_id: str | None = None
         #: Processor instances kept between runs while their chain entry is unchanged (caches, ledgers).
         self._processors: dict[tuple[str, ...], Any] = {}
@@ -231,6 +237,16 @@ class Workspace(QObject):
             self.status_message.emit(damaged)
         self.history_loaded.emit(histories)
         self.thread_opened.emit(thread_id)
+
+    @Slot(str)
+    def _on_lab_case_thread_ready(self, thread_id: str) -> None:
+        """A lab case was opened as a thread: list it and show it with its inspector trace."""
+
+        async def show() -> None:
+            await self.threads.reload()
+            await self.open_thread(thread_id)
+
+        self.spawn(show())
 
     @Slot(object)
     def _on_threads_thread_created(self, record: Any) -> None:
@@ -622,6 +638,7 @@ class Workspace(QObject):
         if self._server_start is not None:
             self._server_start.cancel()  # a message waiting for its MCP servers: not sent
         await self.runs.aclose()
+        await self.lab.aclose()
         self.replays.cancel()
         await self.replays.wait_idle()
         await self.wait_idle()

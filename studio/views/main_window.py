@@ -42,6 +42,7 @@ from studio.views.debug_panel import DebugPanel
 from studio.views.endpoint_approval import EndpointApproval
 from studio.views.import_progress import ImportProgressView
 from studio.views.inspector import InspectorView
+from studio.views.lab_view import LabView
 from studio.views.mcp_approval import McpApproval
 from studio.views.options_form import OptionsForm
 from studio.views.palette import PaletteView
@@ -68,6 +69,11 @@ def shortcuts_text() -> str:
             ),
             translate("MainWindow", "<b>Edit</b>: Ctrl+Z undo · Ctrl+Shift+Z redo"),
             translate("MainWindow", "<b>File</b>: Ctrl+O open design · Ctrl+S save design · Ctrl+E export as Python"),
+            translate(
+                "MainWindow",
+                "<b>Lab</b>: Ctrl+L open · Ctrl+Enter run · Esc cancel · Ctrl+Shift+R resume · Ctrl+I import a corpus "
+                "· Ctrl+F search · Enter opens a case as a thread · Ctrl+D compare two lab runs",
+            ),
         )
     )
 
@@ -179,6 +185,8 @@ class MainWindow(QMainWindow):
         #: The progress dialog of a running thread import.
         self.import_progress = ImportProgressView(workspace.imports, self)
         workspace.document.modified_changed.connect(self._update_title)
+        #: The guardrail lab's window, made when first opened (Lab menu, Ctrl+L).
+        self.lab_view: LabView | None = None
         self._restore_geometry()
         for problem in tool_problems:
             self._show_status(translate("MainWindow", "A tool file was skipped: {problem}").format(problem=problem))
@@ -247,6 +255,14 @@ class MainWindow(QMainWindow):
         )  # fmt: skip
         self.inspector.run_actions = [self.replay_action]
         self.chat.add_message_action(self._replay_message_action)
+        lab_menu = bar.addMenu(translate("MainWindow", "&Lab"))
+        self._action(
+            lab_menu,
+            translate("MainWindow", "Open the guardrail &lab"),
+            self.open_lab,
+            "Ctrl+L",
+            name="action.open_lab",
+        )
         settings_menu = bar.addMenu(translate("MainWindow", "&Settings"))
         self._action(settings_menu, translate("MainWindow", "&API keys and connection…"), self._on_settings, "Ctrl+,")
         self._action(settings_menu, translate("MainWindow", "&Language…"), self._on_language, name="action.language")
@@ -329,6 +345,26 @@ class MainWindow(QMainWindow):
             accept=lambda path: self.workspace.spawn(self.workspace.export_regression_test(run_id, path)),
             suggested=f"test_run_{run_id[-8:]}.py",
         )
+
+    # ----------------------------------------------------------------------------------------- the lab
+    @Slot()
+    def open_lab(self) -> LabView:
+        """Show the guardrail lab's window (made on first use); a case opened from it comes back here."""
+        if self.lab_view is None:
+            self.lab_view = LabView(self.workspace.lab, self)
+            self.lab_view.setWindowFlag(Qt.WindowType.Window)
+            self.lab_view.resize(1400, 860)
+            self.workspace.lab.case_thread_ready.connect(self._on_lab_case_thread_ready)
+            self.workspace.spawn(self.workspace.lab.load())
+        self.lab_view.show()
+        self.lab_view.raise_()
+        self.lab_view.activateWindow()
+        return self.lab_view
+
+    @Slot(str)
+    def _on_lab_case_thread_ready(self, _thread_id: str) -> None:
+        self.raise_()
+        self.activateWindow()
 
     # ----------------------------------------------------------------------------------------- slots
     @Slot(str)

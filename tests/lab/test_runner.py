@@ -340,3 +340,30 @@ async def test_a_real_429_with_retry_after_from_litellm_pauses_and_retries_the_c
     result = run.finished["c"]
     assert (result.outcome, result.reply, result.attempts, run.rate_limited) == ("passed", "Hello again.", 2, 1)
     assert len(openai_server.requests) == 2
+
+
+async def test_cancel_ends_the_run_even_when_a_case_in_flight_swallows_the_cancellation(tmp_path: Path) -> None:
+    """The sample agent's loop turns a cancellation into a stopped run (it keeps what it saw and finishes with
+    ``abort``): the case cut short comes back as if it had finished. It must not be kept, and no case may start
+    after the cancel (before the fix the run went on through the whole corpus, then hung)."""
+    from lab.corpus import bundled_corpora, load_corpus
+    from studio.catalog import studio_catalogue
+    from studio.lab_design import agent_factory
+    from studio.sample import sample_design
+
+    cases = [case for path in bundled_corpora()[:2] for case in load_corpus(path).cases]
+    factory = agent_factory(sample_design(), catalogue=studio_catalogue())
+    run = LabRun(cases, factory, concurrency=1, results_path=tmp_path / "r.jsonl")
+    seen: list[str] = []
+
+    async def drive() -> None:
+        async for result in run.results():
+            seen.append(result.id)
+            if len(seen) == 2:
+                run.cancel()
+
+    await asyncio.wait_for(drive(), 60)
+    assert seen == [case.id for case in cases[:2]]
+    _, saved = read_results(tmp_path / "r.jsonl")
+    assert list(saved) == seen, "a case cut short is not a result: it runs again on resume"
+    assert run.done == 2

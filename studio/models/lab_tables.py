@@ -1,0 +1,248 @@
+"""The Lab view's figures as tables: confusion per language and category, attack × processor (a heat map: each
+cell's background is the share of the category's attacks that processor tripped on), each processor's
+contribution, and an A/B comparison. Every figure comes from :mod:`lab.metrics`, the same code as the headless
+command's reports, so the studio and CI agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor
+
+from lab.metrics import Change, Confusion, attack_matrix, confusion, confusion_by, contribution, processors_seen
+from lab.runner import CaseResult
+from studio.i18n import translate
+
+Index = QModelIndex | QPersistentModelIndex
+
+#: A cell's filter as ``{"category": ..., "processor": ...}`` (clicking a cell filters the cases to it).
+FilterRole = Qt.ItemDataRole.UserRole + 1
+#: A cell's heat, 0..1 (None for a cell that is no share).
+HeatRole = Qt.ItemDataRole.UserRole + 2
+
+
+def pct(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"
+
+
+@dataclass
+class Table:
+    """Rows of cells under column titles; ``heat`` and ``filters`` run parallel to ``rows`` (or are empty)."""
+
+    columns: list[str]
+    rows: list[list[str]] = field(default_factory=list)
+    heat: list[list[float | None]] = field(default_factory=list)
+    filters: list[list[dict[str, str]]] = field(default_factory=list)
+    #: Draw ``heat`` as bars in the cells (recall and FPR) rather than as a heat map's background.
+    bars: bool = False
+
+
+def confusion_table(groups: dict[str, Confusion], key: str, title: str) -> Table:
+    """One row per group (``key`` is the case field the group is, for filtering) and a total row."""
+    table = Table(
+        [
+            title,
+            "TP",
+            "FP",
+            "FN",
+            "TN",
+            translate("LabTables", "Errors"),
+            translate("LabTables", "Precision"),
+            translate("LabTables", "Recall"),
+            translate("LabTables", "FPR"),
+        ],
+        bars=True,
+    )
+    for name, matrix in groups.items():
+        table.rows.append(_confusion_cells(name, matrix))
+        heat: list[float | None] = [None] * 7
+        table.heat.append([*heat, matrix.recall, matrix.fpr])
+        table.filters.append([{key: name}] * len(table.columns))
+    return table
+
+
+def _confusion_cells(name: str, matrix: Confusion) -> list[str]:
+    return [
+        name,
+        str(matrix.tp),
+        str(matrix.fp),
+        str(matrix.fn),
+        str(matrix.tn),
+        str(matrix.errors),
+        pct(matrix.precision),
+        pct(matrix.recall),
+        pct(matrix.fpr),
+    ]
+
+
+def overall_table(results: Sequence[CaseResult]) -> Table:
+    table = confusion_table(
+        {translate("LabTables", "All cases"): confusion(results)}, "", translate("LabTables", "Cases")
+    )
+    table.filters = []
+    return table
+
+
+def category_table(results: Sequence[CaseResult]) -> Table:
+    return confusion_table(confusion_by(results, lambda r: r.category), "category", translate("LabTables", "Category"))
+
+
+def language_table(results: Sequence[CaseResult]) -> Table:
+    return confusion_table(confusion_by(results, lambda r: r.lang), "lang", translate("LabTables", "Language"))
+
+
+def processor_table(results: Sequence[CaseResult]) -> Table:
+    """Attack categories × processors: how many of the category's attacks each tripped on, and how many none
+    blocked (the last column)."""
+    matrix = attack_matrix(results)
+    processors = processors_seen(results)
+    totals: dict[str, int] = {}
+    missed: dict[str, int] = {}
+    for result in results:
+        if result.label == "attack":
+            category = result.category or "(none)"
+            totals[category] = totals.get(category, 0) + 1
+            if result.outcome != "blocked":
+                missed[category] = missed.get(category, 0) + 1
+    table = Table([translate("LabTables", "Attack category"), *processors, translate("LabTables", "Not blocked")])
+    for category in sorted(totals):
+        total = totals[category]
+        row = [f"{category} ({total})"]
+        heat: list[float | None] = [None]
+        filters = [{"category": category, "label": "attack"}]
+        for processor in processors:
+            count = matrix.get(category, {}).get(processor, 0)
+            row.append(f"{count}" if count else "·")
+            heat.append(count / total)
+            filters.append({"category": category, "label": "attack", "processor": processor})
+        left = missed.get(category, 0)
+        row.append(str(left))
+        heat.append(left / total)
+        filters.append({"category": category, "label": "attack", "wrong": "1"})
+        table.rows.append(row)
+        table.heat.append(heat)
+        table.filters.append(filters)
+    return table
+
+
+def contribution_table(results: Sequence[CaseResult]) -> Table:
+    """Each processor's catches, the ones only it made, the benign cases it blocked and the recall without it."""
+    table = Table(
+        [
+            translate("LabTables", "Processor"),
+            translate("LabTables", "Attacks blocked"),
+            translate("LabTables", "Only this one"),
+            translate("LabTables", "Benign blocked"),
+            translate("LabTables", "Recall without it"),
+        ]
+    )
+    for processor, item in contribution(results).items():
+        table.rows.append(
+            [
+                processor,
+                str(item.caught),
+                str(item.only),
+                str(item.blocked_benign),
+                translate("LabTables", "{without} (now {recall})").format(
+                    without=pct(item.without), recall=pct(item.recall)
+                ),
+            ]
+        )
+        table.filters.append([{"processor": processor}] * len(table.columns))
+    return table
+
+
+def comparison_table(changes: Sequence[Change]) -> Table:
+    """A/B: the cases whose verdict changed."""
+    table = Table(
+        [
+            translate("LabTables", "Case"),
+            translate("LabTables", "Label"),
+            translate("LabTables", "Category"),
+            translate("LabTables", "Before (A)"),
+            translate("LabTables", "After (B)"),
+        ]
+    )
+    for change in changes:
+        before = f"{change.before} ({', '.join(change.tripped_before)})" if change.tripped_before else change.before
+        after = f"{change.after} ({', '.join(change.tripped_after)})" if change.tripped_after else change.after
+        table.rows.append([change.id, change.label or "", change.category, before, after])
+        table.filters.append([{"case": change.id}] * len(table.columns))
+    return table
+
+
+class TableModel(QAbstractTableModel):
+    """Shows one :class:`Table`; a heat map when the table has heat."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._table = Table([])
+
+    def set_table(self, table: Table) -> None:
+        self.beginResetModel()
+        self._table = table
+        self.endResetModel()
+
+    def table(self) -> Table:
+        return self._table
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt override
+        return 0 if parent.isValid() else len(self._table.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt override
+        return 0 if parent.isValid() else len(self._table.columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self._table.columns[section] if 0 <= section < len(self._table.columns) else None
+        return None
+
+    def _heat(self, row: int, column: int) -> float | None:
+        if row < len(self._table.heat) and column < len(self._table.heat[row]):
+            return self._table.heat[row][column]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.row() >= len(self._table.rows):
+            return None
+        row, column = index.row(), index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            cells = self._table.rows[row]
+            return cells[column] if column < len(cells) else None
+        if role == Qt.ItemDataRole.TextAlignmentRole and column > 0:
+            return int(Qt.AlignmentFlag.AlignCenter)
+        heat = self._heat(row, column)
+        if role == HeatRole:
+            return heat
+        if role == Qt.ItemDataRole.BackgroundRole and heat is not None and heat > 0 and not self._table.bars:
+            last = column == len(self._table.columns) - 1
+            base = QColor(179, 38, 30) if last else QColor(27, 110, 32)  # misses red, catches green
+            base.setAlphaF(0.12 + 0.68 * heat)
+            return base
+        if role == Qt.ItemDataRole.ToolTipRole and heat is not None and not self._table.bars:
+            return translate("LabTables", "{share} of this category's attacks").format(share=pct(heat))
+        if role == FilterRole:
+            filters = self._table.filters
+            if row < len(filters) and column < len(filters[row]):
+                return dict(filters[row][column])
+            return None
+        return None
+
+
+__all__ = [
+    "FilterRole",
+    "HeatRole",
+    "Table",
+    "TableModel",
+    "category_table",
+    "comparison_table",
+    "contribution_table",
+    "language_table",
+    "overall_table",
+    "pct",
+    "processor_table",
+]
