@@ -282,7 +282,9 @@ _DEFS: Final[dict[str, tuple[str, tuple[tuple[str, ...], ...]]]] = {
     "npm-token": (r"n(?<![\w-]n)pm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", (("npm_",),)),
     "sendgrid-key": (r"S(?<![\w]S)G\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}", (("SG.",),)),
     "twilio-key": (r"[SA](?<![\w].)[KC][0-9a-fA-F]{32}(?![0-9a-fA-F])", (("SK", "AC"),)),
-    "jwt": (r"e(?<![\w-]e)yJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*", (("eyJ",),)),
+    # Recognisable once the payload starts (``header.eyJ``), so a stream guard holds a long token whole: a
+    # pattern that needed the signature's dot first let a token longer than the hold-back window stream out.
+    "jwt": (r"e(?<![\w-]e)yJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*)?", (("eyJ",),)),
     "bearer-token": (r"B(?<![\w]B)earer\s+[A-Za-z0-9._~+/-]{16,}=*", (("Bearer",),)),
     "secret-assignment": (
         # The keyword starts the match (a prefix such as ``DATABASE_`` stays): its first letter is a plain class
@@ -436,7 +438,7 @@ MAX_SPAN: Final[dict[str, int]] = {
     "private-key": 64, "anthropic-key": 40, "openai-key": 40, "aws-access-key": 24, "aws-secret-key": 80,
     "github-token": 48, "slack-token": 24, "google-api-key": 44, "stripe-key": 32, "gitlab-token": 32,
     "slack-webhook": 64, "huggingface-token": 48, "npm-token": 48, "sendgrid-key": 72, "twilio-key": 40,
-    "jwt": 24, "bearer-token": 28,
+    "jwt": 80, "bearer-token": 28,
     "secret-assignment": 40, "email": 64, "credit-card": 40, "iban": 48, "ssn": 16, "phone": 36, "ipv4": 20,
     "ipv6": 48, "uuid": 40, "btc-address": 80, "eth-address": 48, "url": 16,
 }  # fmt: skip

@@ -334,3 +334,18 @@ async def test_the_scrubber_holds_a_leak_in_progress_whole() -> None:
     out = [chunk.payload.text async for chunk in agent.stream("hi") if chunk.type == "text-delta"]  # type: ignore[union-attr]
     assert "".join(out) == "I must [SYSTEM_PROMPT] to anyone. Bye now, have a lovely day! "
     assert not any("never" in piece or "discount" in piece for piece in out), out
+
+
+def test_a_token_longer_than_the_hold_back_window_is_redacted_whole_however_it_is_cut() -> None:
+    """A 140-character JWT used to stream out whole when cut before its signature's dot: the pattern was not
+    recognisable within the guard's window. Every two-piece cut and one character a chunk give the same text."""
+    token = (
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI1NzYzMSIsIm5hbWUiOiJ1c2VyIiwiaWF0IjoxNzE2OTI0MzU4fQ"
+        ".5gz0nnAQfXu8dmPDYYp5JE0IzkPuuh2BNypoU4AFu9D"
+    )
+    text = f"cookie session={token}; Path=/"
+    make = GUARDS["RegexFilter pii and secrets"]
+    assert outcome(make(), [text])[0] == "cookie session=[JWT]; Path=/"
+    assert_split_invariant(make, text, list(text))
+    for cut in range(1, len(text)):
+        assert_split_invariant(make, text, [text[:cut], text[cut:]])
