@@ -4,6 +4,28 @@
 ``TraceHub`` that hands them to the tracers of a run. Exporters to other systems observe the same events.
 """
 
-from processors.tracing.events import Outcome, RecordingTracer, TraceEvent, TraceHub, Tracer, snapshot_state
+from processors.tracing.events import (
+    ModelCall,
+    Outcome,
+    RecordingTracer,
+    RunEvent,
+    RunFinished,
+    RunStarted,
+    TraceEvent,
+    TraceHub,
+    Tracer,
+    snapshot_state,
+)
 
-__all__ = ["Outcome", "RecordingTracer", "TraceEvent", "TraceHub", "Tracer", "snapshot_state"]
+__all__ = [
+    "ModelCall",
+    "Outcome",
+    "RecordingTracer",
+    "RunEvent",
+    "RunFinished",
+    "RunStarted",
+    "TraceEvent",
+    "TraceHub",
+    "Tracer",
+    "snapshot_state",
+]
