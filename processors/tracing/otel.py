@@ -161,9 +161,11 @@ class OtelTracer:
         self._runs[event.run_id] = (span, self._trace.set_span_in_context(span))
 
     def _model_call(self, event: ModelCall) -> None:
+        # litellm's "openai/gpt-4o" is the provider and the model: the conventions want them apart
+        model = event.model_id.removeprefix(f"{event.provider}/") if event.provider else event.model_id
         attributes: dict[str, Any] = {
             "gen_ai.operation.name": "chat",
-            "gen_ai.request.model": event.model_id,
+            "gen_ai.request.model": model,
             "gen_ai.provider.name": event.provider,
             "gen_ai.system": event.provider,
             "gen_ai.usage.input_tokens": event.input_tokens,
@@ -177,7 +179,7 @@ class OtelTracer:
         if event.from_cache:
             attributes["processor.from_cache"] = True
         span = self._tracer.start_span(
-            f"chat {event.model_id}",
+            f"chat {model}",
             context=self._parent(event.run_id),
             kind=self._trace.SpanKind.CLIENT,
             attributes=attributes,
