@@ -18,7 +18,7 @@ from processors.models import ScriptedModel, ToolCall, Turn
 from processors.tracing import ModelCall, RecordingTracer, RunFinished, RunStarted, TraceEvent, snapshot_state
 from processors.tracing.otel import OtelTracer, env_enabled, tracer_from_env
 from processors.usage import Usage
-from tests.processors.helpers import get_weather, make_agent, run_stream
+from tests.processors.helpers import Abort, get_weather, make_agent, run_stream
 
 
 def usage(inp: int, out: int) -> Usage:
@@ -287,3 +287,51 @@ def test_the_runtime_imports_and_runs_without_opentelemetry() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+async def test_a_stream_guard_that_retries_marks_its_model_call_aborted(exporter: InMemorySpanExporter) -> None:
+    guard = Abort(
+        "no-bad",
+        "process_output_stream",
+        "bad word",
+        retry=True,
+        when=lambda args: "bad" in getattr(args.part.payload, "text", ""),
+    )
+    agent = make_agent(
+        ScriptedModel(["a bad answer", "a good answer"]), output_processors=[guard], max_processor_retries=1
+    )
+    recording = RecordingTracer()
+    _, result = await run_stream(agent, tracers=[otel(exporter), recording])
+    assert result.text == "a good answer"
+    spans = exporter.get_finished_spans()
+    chats = sorted((s for s in spans if s.name.startswith("chat ")), key=lambda s: s.start_time or 0)
+    assert [(s.attributes or {})["processor.model_call.outcome"] for s in chats] == ["aborted", "finished"]
+    assert [(e.name, dict(e.attributes or {})) for e in chats[0].events] == [
+        ("tripwire", {"tripwire.reason": "bad word"})
+    ]
+    stream_spans = [s for s in spans if s.name == "process_output_stream no-bad"]
+    assert [
+        ((s.attributes or {})["processor.step"], (s.attributes or {})["processor.outcome"]) for s in stream_spans
+    ] == [
+        (0, "aborted"),
+        (1, "passed"),
+    ]
+    stats = [e.chunk_stats or {} for e in recording.events if e.hook == "process_output_stream"]
+    assert [(s.attributes or {})["processor.chunks.count"] for s in stream_spans] == [x["count"] for x in stats]
+    assert [(s.attributes or {})["processor.chunks.dropped"] for s in stream_spans] == [x["dropped"] for x in stats]
+
+
+async def test_a_run_stopped_by_its_consumer_still_ends_its_spans(exporter: InMemorySpanExporter) -> None:
+    agent = make_agent(ScriptedModel([Turn(text=["one ", "two ", "three"], delay=0.01)]))
+    stream = agent.stream("hi", tracers=[otel(exporter)])
+    async for chunk in stream:
+        if chunk.type == "text-delta":
+            break
+    await stream.aclose()
+    result = await stream.result()
+    assert result.finish_reason == "abort"
+    spans = {s.name: s for s in exporter.get_finished_spans()}
+    assert sorted(spans) == ["chat scripted", "invoke_agent agent"]
+    assert (spans["chat scripted"].attributes or {})["processor.model_call.outcome"] == "stopped"
+    assert "gen_ai.response.finish_reasons" not in (spans["chat scripted"].attributes or {})
+    assert (spans["invoke_agent agent"].attributes or {})["gen_ai.response.finish_reasons"] == ("abort",)
