@@ -70,11 +70,16 @@ def env_disabled(environ: Mapping[str, str] | None = None) -> bool:
 
 
 class Telemetry:
-    """The studio's exporter, rebuilt only when where traces go changed."""
+    """The studio's exporter, rebuilt only when where traces go changed.
+
+    Building one imports the SDK and the exporter (about half a second here): :meth:`prepare` does it on a thread
+    ahead of time (when the studio starts, when Settings change), so a run's start only picks up the result.
+    """
 
     def __init__(self) -> None:
         self._key: tuple[str, ...] | None = None
         self._tracer: OtelTracer | None = None
+        self._building: threading.Thread | None = None
 
     def wanted(self, environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
         """Where traces should go now: ``()`` for nowhere, ``("env",)`` or ``("settings", endpoint)``."""
@@ -85,14 +90,26 @@ class Telemetry:
         chosen = load_settings()
         return ("settings", chosen.endpoint) if chosen.enabled else ()
 
-    def tracers(self) -> list[OtelTracer]:
-        """The tracers a run starting now gets: none when export is off (then runs pay nothing for it)."""
+    def prepare(self) -> None:
+        """Start building the exporter the settings ask for, off the calling thread (nothing when export is off)."""
         key = self.wanted()
         if key != self._key:
             self._replace(key)
+
+    def tracers(self) -> list[OtelTracer]:
+        """The tracers a run starting now gets: none when export is off (then runs pay nothing for it)."""
+        self.prepare()
+        self._settle()
         return [self._tracer] if self._tracer is not None else []
 
+    def _settle(self) -> None:
+        """Wait for a build in progress (usually long done)."""
+        if self._building is not None:
+            self._building.join()
+            self._building = None
+
     def _replace(self, key: tuple[str, ...]) -> None:
+        self._settle()
         old, self._tracer, self._key = self._tracer, None, key
         if old is not None:  # flushing may wait on a slow collector: never on the UI thread
             threading.Thread(target=old.shutdown, name="otel-shutdown", daemon=True).start()
@@ -101,6 +118,10 @@ class Telemetry:
         if not otel_available():
             logger.warning("OpenTelemetry export is on, but opentelemetry-sdk is not installed: no traces sent")
             return
+        self._building = threading.Thread(target=self._build, args=(key,), name="otel-setup", daemon=True)
+        self._building.start()
+
+    def _build(self, key: tuple[str, ...]) -> None:
         from processors.tracing.otel import otlp_tracer, tracer_from_env
 
         try:
@@ -110,6 +131,7 @@ class Telemetry:
 
     def shutdown(self) -> None:
         """Flush and stop the exporter (the program is quitting)."""
+        self._settle()
         tracer, self._tracer, self._key = self._tracer, None, None
         if tracer is not None:
             tracer.shutdown()

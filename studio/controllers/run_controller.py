@@ -109,6 +109,7 @@ class RunController(QObject):
         self._store = store
         #: OpenTelemetry export: asked at each run's start whether (and where) the run is sent.
         self._telemetry = telemetry if telemetry is not None else telemetry_shared()
+        self._telemetry.prepare()  # when export is on, its setup starts now, on a thread, not at the first run
         self._run: _Run | None = None
 
     # ----------------------------------------------------------------------------------------- state

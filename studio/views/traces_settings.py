@@ -15,7 +15,14 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLa
 
 from processors.tracing.otel import env_enabled, otel_available
 from studio import i18n
-from studio.telemetry import DEFAULT_ENDPOINT, TelemetrySettings, env_disabled, load_settings, save_settings
+from studio.telemetry import (
+    DEFAULT_ENDPOINT,
+    TelemetrySettings,
+    env_disabled,
+    load_settings,
+    save_settings,
+    shared,
+)
 
 translate = i18n.translate
 
@@ -98,5 +105,6 @@ class TracesSettings(QWidget):
             return
         chosen = TelemetrySettings(self.enabled.isChecked(), url)
         save_settings(chosen)
+        shared().prepare()  # the exporter for the next run is set up now, on a thread
         self._show_note()
         self.changed.emit(chosen)
