@@ -217,6 +217,7 @@ class Agent:
             structured_output=structured_output,
             context_messages=list(context),
             debugger=debugger,
+            agent_name=self.name,
         )
         return AgentStream(Run(config, messages), keep_chunks=keep_chunks)
 

@@ -55,6 +55,8 @@ class RunConfig:
     run_id: str = field(default_factory=lambda: new_id("run"))
     #: Breakpoints for this call (``agent.stream(debugger=...)``); None costs nothing.
     debugger: Debugger | None = None
+    #: The agent's display name, for traces (``gen_ai.agent.name``); empty means the id.
+    agent_name: str = ""
 
 
 __all__ = [

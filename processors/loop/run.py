@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncGenerator
 from typing import Any
 
@@ -46,7 +47,7 @@ from processors.loop.phases import (
     run_output_result,
     run_output_step,
 )
-from processors.loop.run_state import RunState, in_background
+from processors.loop.run_state import CallOutcome, RunState, in_background
 from processors.loop.step import EndRun, RetryStep, StepBuilder, StepState, replay
 from processors.loop.tool_calls import run_tools
 from processors.memory.base import Memory
@@ -69,6 +70,8 @@ class Run(RunState):
         stops reading there) finds the turn stored."""
         config = self.config
         terminal: list[AnyChunk] = []
+        if self.ctx.tracer.active:
+            self.trace_run_start()
         try:
             yield self.chunk(StartChunk, {})
             for text in config.instructions:
@@ -165,6 +168,7 @@ class Run(RunState):
         finally:
             if self.ctx.tracer.active:
                 self.chain.flush_trace()
+                self.trace_run_end()
         self._finalise()
         if self.config.memory is not None:
             # Shielded: a run stopped while it saves (its answer complete) still stores the turn, in the background.
@@ -218,6 +222,11 @@ class Run(RunState):
         chain, pending, fold, convert = self.chain, self._pending, builder.fold, builder.convert
         run_id, text_id = self.run_id, builder.text_id
         has_chain = bool(chain)
+        # The model call's span (when a tracer listens): measured around the whole stream, told when it ends.
+        tracing = self.ctx.tracer.active
+        call_started = time.time() if tracing else 0.0
+        call_outcome: CallOutcome = "finished"
+        call_detail: str | None = None
         while True:
             fast = has_chain and not chain.has_async and not self.ctx.tracer.active and self.ctx.debugger is None
             source: Any = None
@@ -272,6 +281,7 @@ class Run(RunState):
                     builder.finish_reason, builder.finished = "stop", True  # a replay need not record its end
                 break
             except TripWire as tripwire:
+                call_outcome, call_detail = "aborted", tripwire.reason
                 entry = chain.entry_for(tripwire.processor_id)
                 if entry is not None:
                     await notify_violation(entry, tripwire)
@@ -280,14 +290,25 @@ class Run(RunState):
                 self._keep_partial_step(state, tripwire=tripwire)
                 raise EndRun(self.tripwire_chunk(tripwire)) from None
             except ModelAPIError as error:
+                call_outcome, call_detail = "error", error.message
                 if await run_api_error(self, error, step_number):
                     # a retry is a new loop iteration: it consumes the step budget, as in Mastra
                     reason = f"the model call failed and is retried: {error.message}"
                     raise RetryStep(TripWire(reason, retry=True), error=error) from None
                 self._keep_partial_step(state, error)
                 raise EndRun(self.error_chunk(error, f"Model call failed: {error.message}")) from None
+            except (GeneratorExit, asyncio.CancelledError):
+                call_outcome = "stopped"
+                raise
+            except Exception as exc:
+                call_outcome, call_detail = "error", f"{type(exc).__name__}: {exc}"
+                raise
             finally:
                 await close_source(source)
+                if tracing:
+                    self.trace_model_call(
+                        step_number, model, call_started, builder, cached is not None, call_outcome, call_detail
+                    )
 
         # ---- after the model
         if record_raw:

@@ -71,8 +71,63 @@ class TraceEvent:
         }
 
 
+@dataclass(slots=True)
+class RunStarted:
+    """A run began (before ``process_input``). Built only when a tracer listens."""
+
+    run_id: str
+    agent_id: str
+    agent_name: str
+    thread_id: str | None
+    resource_id: str | None
+    started_at: float
+
+
+@dataclass(slots=True)
+class ModelCall:
+    """One call of the model (one step's stream, or a processor's cached answer replayed), after it ended."""
+
+    run_id: str
+    step_number: int
+    provider: str
+    model_id: str
+    started_at: float
+    ended_at: float
+    input_tokens: int = 0
+    output_tokens: int = 0
+    #: The model's own reason (``stop``, ``tool-calls``, ``length``...); None when the call did not finish.
+    finish_reason: str | None = None
+    #: Why the call ended early: the model's error, or a processor's abort of its stream (``outcome`` says which).
+    detail: str | None = None
+    outcome: Literal["finished", "error", "aborted", "stopped"] = "finished"
+    from_cache: bool = False
+
+
+@dataclass(slots=True)
+class RunFinished:
+    """A run ended (its result is final; memory may still be saving)."""
+
+    run_id: str
+    ended_at: float
+    finish_reason: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    steps: int = 0
+    #: The run's tripwire (``reason``, ``retry``, ``metadata``, ``processor_id``) when one ended it.
+    tripwire: dict[str, Any] | None = None
+    error: str | None = None
+
+
+#: Run-level events: told to tracers that have an ``on_run_event`` method (see :class:`TraceHub.emit_run`).
+RunEvent = RunStarted | ModelCall | RunFinished
+
+
 class Tracer(Protocol):
-    """An observer of trace events. ``on_trace_event`` must be quick: it runs on the run's task."""
+    """An observer of trace events. ``on_trace_event`` must be quick: it runs on the run's task.
+
+    A tracer may also define ``on_run_event(event: RunEvent)`` to hear when runs start and end and each model call;
+    it is optional (looked up when the event is emitted), so tracers written before it keep working unchanged.
+    """
 
     def on_trace_event(self, event: TraceEvent) -> None: ...
 
@@ -100,15 +155,31 @@ class TraceHub:
             except Exception:  # an observer must never break a run
                 logger.exception("trace observer %r failed", observer)
 
+    def emit_run(self, event: RunEvent) -> None:
+        """Tell the observers that want run-level events (an ``on_run_event`` method); the others never see them."""
+        for observer in list(self._observers):
+            method = getattr(observer, "on_run_event", None)
+            if method is None:
+                continue
+            try:
+                method(event)
+            except Exception:  # an observer must never break a run
+                logger.exception("trace observer %r failed", observer)
+
 
 class RecordingTracer:
     """Keeps every event in ``events`` (tests, the CLI demo, exporting a run's trace)."""
 
     def __init__(self) -> None:
         self.events: list[TraceEvent] = []
+        #: Run starts and ends and model calls, apart from the hook events.
+        self.run_events: list[RunEvent] = []
 
     def on_trace_event(self, event: TraceEvent) -> None:
         self.events.append(event)
+
+    def on_run_event(self, event: RunEvent) -> None:
+        self.run_events.append(event)
 
 
 def snapshot_state(state: dict[str, Any]) -> dict[str, Any]:

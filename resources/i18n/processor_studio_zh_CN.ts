@@ -2746,6 +2746,38 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
+    <name>TracesSettings</name>
+    <message>
+        <source>Send traces to an &amp;OpenTelemetry backend</source>
+        <extracomment>The switch or the endpoint was changed and kept: the new settings.</extracomment>
+        <translation>将跟踪发送到 &amp;OpenTelemetry 后端</translation>
+    </message>
+    <message>
+        <source>The OTLP/HTTP traces URL of a collector or backend</source>
+        <translation>收集器或后端的 OTLP/HTTP 跟踪地址</translation>
+    </message>
+    <message>
+        <source>OTEL_SDK_DISABLED is set: no traces are sent.</source>
+        <translation>已设置 OTEL_SDK_DISABLED：不发送任何跟踪。</translation>
+    </message>
+    <message>
+        <source>The OTEL_* environment variables send the traces; they take precedence over this setting.</source>
+        <translation>跟踪由 OTEL_* 环境变量发送；它们优先于此设置。</translation>
+    </message>
+    <message>
+        <source>Traces need the OpenTelemetry packages: pip install &apos;processor-studio[otel]&apos;.</source>
+        <translation>发送跟踪需要 OpenTelemetry 软件包：pip install &apos;processor-studio[otel]&apos;。</translation>
+    </message>
+    <message>
+        <source>Each run is sent as spans over OTLP/HTTP from the next run on (Jaeger, Grafana Tempo, Langfuse, Arize Phoenix).</source>
+        <translation>从下一次运行起，每次运行都以 span 形式通过 OTLP/HTTP 发送（Jaeger、Grafana Tempo、Langfuse、Arize Phoenix）。</translation>
+    </message>
+    <message>
+        <source>Not saved: the endpoint must be an http:// or https:// URL.</source>
+        <translation>未保存：端点必须是 http:// 或 https:// 地址。</translation>
+    </message>
+</context>
+<context>
     <name>UndoCommands</name>
     <message>
         <source>agent name</source>

@@ -2746,6 +2746,38 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
+    <name>TracesSettings</name>
+    <message>
+        <source>Send traces to an &amp;OpenTelemetry backend</source>
+        <extracomment>The switch or the endpoint was changed and kept: the new settings.</extracomment>
+        <translation>將追蹤傳送到 &amp;OpenTelemetry 後端</translation>
+    </message>
+    <message>
+        <source>The OTLP/HTTP traces URL of a collector or backend</source>
+        <translation>收集器或後端的 OTLP/HTTP 追蹤網址</translation>
+    </message>
+    <message>
+        <source>OTEL_SDK_DISABLED is set: no traces are sent.</source>
+        <translation>已設定 OTEL_SDK_DISABLED：不傳送任何追蹤。</translation>
+    </message>
+    <message>
+        <source>The OTEL_* environment variables send the traces; they take precedence over this setting.</source>
+        <translation>追蹤由 OTEL_* 環境變數傳送；它們優先於此設定。</translation>
+    </message>
+    <message>
+        <source>Traces need the OpenTelemetry packages: pip install &apos;processor-studio[otel]&apos;.</source>
+        <translation>傳送追蹤需要 OpenTelemetry 套件：pip install &apos;processor-studio[otel]&apos;。</translation>
+    </message>
+    <message>
+        <source>Each run is sent as spans over OTLP/HTTP from the next run on (Jaeger, Grafana Tempo, Langfuse, Arize Phoenix).</source>
+        <translation>從下一次執行起，每次執行都以 span 形式透過 OTLP/HTTP 傳送（Jaeger、Grafana Tempo、Langfuse、Arize Phoenix）。</translation>
+    </message>
+    <message>
+        <source>Not saved: the endpoint must be an http:// or https:// URL.</source>
+        <translation>未儲存：端點必須是 http:// 或 https:// 網址。</translation>
+    </message>
+</context>
+<context>
     <name>UndoCommands</name>
     <message>
         <source>agent name</source>

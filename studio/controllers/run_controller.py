@@ -37,9 +37,11 @@ from processors.messages import new_id
 from processors.models.replay import Recording
 from processors.pipeline.debugger import Debugger
 from processors.result import GenerateResult
-from processors.tracing import TraceEvent
+from processors.tracing import TraceEvent, Tracer
 from processors.tripwire import Violation
 from studio.i18n import translate
+from studio.telemetry import Telemetry
+from studio.telemetry import shared as telemetry_shared
 
 logger = logging.getLogger(__name__)
 
@@ -102,9 +104,12 @@ class RunController(QObject):
     #: The run ended on an unexpected exception: (run_id, readable message).
     run_failed = Signal(str, str)
 
-    def __init__(self, store: Any = None, parent: QObject | None = None) -> None:
+    def __init__(self, store: Any = None, parent: QObject | None = None, *, telemetry: Telemetry | None = None) -> None:
         super().__init__(parent)
         self._store = store
+        #: OpenTelemetry export: asked at each run's start whether (and where) the run is sent.
+        self._telemetry = telemetry if telemetry is not None else telemetry_shared()
+        self._telemetry.prepare()  # when export is on, its setup starts now, on a thread, not at the first run
         self._run: _Run | None = None
 
     # ----------------------------------------------------------------------------------------- state
@@ -147,7 +152,10 @@ class RunController(QObject):
         loop = asyncio.get_running_loop()
         model = getattr(agent.model, "model_id", None) or str(agent.model)
         try:
-            stream = agent.stream(text, thread_id=thread_id, resource_id=resource_id, tracers=[self], debugger=debugger)
+            tracers: list[Tracer] = [self, *self._telemetry.tracers()]
+            stream = agent.stream(
+                text, thread_id=thread_id, resource_id=resource_id, tracers=tracers, debugger=debugger
+            )
         except Exception as error:  # a misconfigured agent: told through run_failed like any run failure
             run = _Run(new_id("run"), thread_id, None, setup_error=error)
         else:

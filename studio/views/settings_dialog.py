@@ -36,6 +36,7 @@ from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import ReplaceDesign
 from studio.secrets import NO_KEY, PROVIDERS, SecretStore, mask, provider_of
 from studio.views.language_picker import LanguagePicker
+from studio.views.traces_settings import TracesSettings
 
 translate = i18n.translate
 
@@ -144,6 +145,7 @@ class SettingsDialog(QDialog):
         self.language = LanguagePicker(running_language or i18n.current_language())
         self.language.chosen.connect(self.language_chosen)
         self.language.restart_requested.connect(self.restart_requested)
+        self.traces = TracesSettings()
 
         keys = QFormLayout()
         keys.addRow(translate("SettingsDialog", "Provider"), self.provider)
@@ -191,6 +193,8 @@ class SettingsDialog(QDialog):
         layout.addLayout(keys)
         layout.addSpacing(12)
         layout.addLayout(connection)
+        layout.addSpacing(12)
+        layout.addWidget(self.traces)
         layout.addWidget(buttons)
 
         self.provider.currentTextChanged.connect(self._on_provider_changed)

@@ -1,0 +1,272 @@
+"""OpenTelemetry export: a run as spans following the GenAI semantic conventions, for any OTLP backend.
+
+:class:`OtelTracer` is an ordinary tracer (``agent.stream(..., tracers=[OtelTracer()])``). It turns what the run
+reports into a tree of spans::
+
+    invoke_agent {agent name}                gen_ai.operation.name, gen_ai.agent.name/id, gen_ai.conversation.id,
+    │                                        token usage and finish reason of the whole run; a tripwire as an event
+    ├── process_input {processor id}         processor.id, .hook, .outcome, .index, .step; an abort as a
+    │                                        ``tripwire`` event; the span's times are the hook call's own
+    ├── chat {model}                         one per model call: gen_ai.request.model, gen_ai.provider.name,
+    │                                        gen_ai.usage.input_tokens/output_tokens, gen_ai.response.finish_reasons
+    └── process_output_stream {id}, ...      (per-chunk calls summarised per step, with chunk counts)
+
+Spans are made after the fact, with the start and end times the events carry, so a span costs the run one call
+on its task; sending is left to the SDK's ``BatchSpanProcessor`` (its own thread), never the event loop.
+
+``opentelemetry`` is imported when a tracer is made, never at import time: the runtime works without it.
+:func:`tracer_from_env` builds one from the standard ``OTEL_*`` variables (None when they name no endpoint or
+``OTEL_SDK_DISABLED`` is true); :func:`otlp_tracer` builds one for an explicit endpoint (the studio's Settings).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from processors.tracing.events import ModelCall, RunEvent, RunFinished, RunStarted, TraceEvent
+
+if TYPE_CHECKING:
+    from opentelemetry.context import Context
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.trace import Span, Tracer
+
+logger = logging.getLogger(__name__)
+
+#: The instrumentation scope the spans are reported under.
+SCOPE = "processors"
+#: The service name when ``OTEL_SERVICE_NAME`` (or ``service.name`` in ``OTEL_RESOURCE_ATTRIBUTES``) sets none.
+DEFAULT_SERVICE_NAME = "processor-studio"
+ENDPOINT_VARIABLES = ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT")
+
+
+def otel_available() -> bool:
+    """Whether the optional ``otel`` extra (opentelemetry-sdk and the OTLP/HTTP exporter) is installed."""
+    return all(
+        importlib.util.find_spec(name) is not None
+        for name in ("opentelemetry.sdk.trace", "opentelemetry.exporter.otlp.proto.http.trace_exporter")
+    )
+
+
+def _ns(seconds: float) -> int:
+    return int(seconds * 1_000_000_000)
+
+
+class OtelTracer:
+    """A tracer that records runs as OpenTelemetry spans on ``tracer_provider`` (the global one by default).
+
+    One instance may watch many runs at once (they are told apart by run id). :meth:`shutdown` flushes and stops the
+    provider it was given; the global provider is left alone.
+    """
+
+    def __init__(self, tracer_provider: TracerProvider | None = None) -> None:
+        from opentelemetry import trace
+
+        self._trace = trace
+        self._provider = tracer_provider
+        self._tracer: Tracer = (
+            tracer_provider.get_tracer(SCOPE) if tracer_provider is not None else trace.get_tracer(SCOPE)
+        )
+        #: Each run in progress: its agent span and the context its children are made in.
+        self._runs: dict[str, tuple[Span, Context]] = {}
+
+    # ------------------------------------------------------------------------------------------ the tracer API
+    def on_run_event(self, event: RunEvent) -> None:
+        if isinstance(event, ModelCall):
+            self._model_call(event)
+        elif isinstance(event, RunStarted):
+            self._run_started(event)
+        elif isinstance(event, RunFinished):
+            self._run_finished(event)
+
+    def on_trace_event(self, event: TraceEvent) -> None:
+        attributes: dict[str, Any] = {
+            "processor.id": event.processor_id,
+            "processor.hook": event.hook,
+            "processor.outcome": event.outcome,
+            "processor.run_id": event.run_id,
+        }
+        if event.processor_index is not None:
+            attributes["processor.index"] = event.processor_index
+        if event.step_number is not None:
+            attributes["processor.step"] = event.step_number
+        if event.before:
+            attributes["processor.before"] = event.before
+        if event.after:
+            attributes["processor.after"] = event.after
+        if event.tool_call_id is not None:
+            attributes["gen_ai.tool.call.id"] = event.tool_call_id
+        if event.chunk_stats is not None:
+            for key in ("count", "changed", "held", "dropped"):
+                attributes[f"processor.chunks.{key}"] = int(event.chunk_stats.get(key, 0))
+            attributes["processor.chunks.seconds"] = float(event.chunk_stats.get("seconds", 0.0))
+        span = self._tracer.start_span(
+            f"{event.hook} {event.processor_id}",
+            context=self._parent(event.run_id),
+            attributes=attributes,
+            start_time=_ns(event.started_at),
+        )
+        if event.outcome == "aborted":
+            span.add_event(
+                "tripwire",
+                {"tripwire.reason": event.detail or "", "tripwire.processor_id": event.processor_id},
+                timestamp=_ns(event.ended_at),
+            )
+        elif event.outcome == "raised":
+            span.set_status(self._trace.Status(self._trace.StatusCode.ERROR, event.detail or "raised"))
+            span.set_attribute("error.type", "processor_error")
+        span.end(end_time=_ns(event.ended_at))
+
+    # ------------------------------------------------------------------------------------------ lifecycle
+    def force_flush(self, timeout_millis: int = 30_000) -> bool:
+        """Send what is batched now (a run just ended and the process may stop)."""
+        if self._provider is None:
+            return True
+        return self._provider.force_flush(timeout_millis)
+
+    def shutdown(self) -> None:
+        """End the runs still open (as stopped), flush, and stop the provider this tracer was given."""
+        for span, _context in list(self._runs.values()):
+            span.set_attribute("processor.run.finish_reason", "abort")
+            span.end()
+        self._runs.clear()
+        if self._provider is not None:
+            self._provider.shutdown()
+
+    # ------------------------------------------------------------------------------------------ spans
+    def _parent(self, run_id: str) -> Context | None:
+        run = self._runs.get(run_id)
+        return run[1] if run is not None else None
+
+    def _run_started(self, event: RunStarted) -> None:
+        attributes: dict[str, Any] = {
+            "gen_ai.operation.name": "invoke_agent",
+            "gen_ai.agent.name": event.agent_name,
+            "gen_ai.agent.id": event.agent_id,
+            "processor.run_id": event.run_id,
+        }
+        if event.thread_id:
+            attributes["gen_ai.conversation.id"] = event.thread_id
+        if event.resource_id:
+            attributes["processor.resource_id"] = event.resource_id
+        span = self._tracer.start_span(
+            f"invoke_agent {event.agent_name}",
+            kind=self._trace.SpanKind.INTERNAL,
+            attributes=attributes,
+            start_time=_ns(event.started_at),
+        )
+        self._runs[event.run_id] = (span, self._trace.set_span_in_context(span))
+
+    def _model_call(self, event: ModelCall) -> None:
+        # litellm's "openai/gpt-4o" is the provider and the model: the conventions want them apart
+        model = event.model_id.removeprefix(f"{event.provider}/") if event.provider else event.model_id
+        attributes: dict[str, Any] = {
+            "gen_ai.operation.name": "chat",
+            "gen_ai.request.model": model,
+            "gen_ai.provider.name": event.provider,
+            "gen_ai.system": event.provider,
+            "gen_ai.usage.input_tokens": event.input_tokens,
+            "gen_ai.usage.output_tokens": event.output_tokens,
+            "processor.step": event.step_number,
+            "processor.model_call.outcome": event.outcome,
+            "processor.run_id": event.run_id,
+        }
+        if event.finish_reason is not None:
+            attributes["gen_ai.response.finish_reasons"] = [event.finish_reason]
+        if event.from_cache:
+            attributes["processor.from_cache"] = True
+        span = self._tracer.start_span(
+            f"chat {model}",
+            context=self._parent(event.run_id),
+            kind=self._trace.SpanKind.CLIENT,
+            attributes=attributes,
+            start_time=_ns(event.started_at),
+        )
+        if event.outcome == "error":
+            span.set_attribute("error.type", "model_error")
+            span.set_status(self._trace.Status(self._trace.StatusCode.ERROR, event.detail or "model call failed"))
+        elif event.outcome == "aborted":
+            span.add_event("tripwire", {"tripwire.reason": event.detail or ""}, timestamp=_ns(event.ended_at))
+        span.end(end_time=_ns(event.ended_at))
+
+    def _run_finished(self, event: RunFinished) -> None:
+        run = self._runs.pop(event.run_id, None)
+        if run is None:
+            return
+        span = run[0]
+        span.set_attribute("gen_ai.usage.input_tokens", event.input_tokens)
+        span.set_attribute("gen_ai.usage.output_tokens", event.output_tokens)
+        span.set_attribute("gen_ai.response.finish_reasons", [event.finish_reason])
+        span.set_attribute("processor.run.steps", event.steps)
+        if event.tripwire is not None:
+            span.add_event(
+                "tripwire",
+                {
+                    "tripwire.reason": str(event.tripwire.get("reason", "")),
+                    "tripwire.processor_id": str(event.tripwire.get("processor_id") or ""),
+                    "tripwire.retry": bool(event.tripwire.get("retry", False)),
+                },
+                timestamp=_ns(event.ended_at),
+            )
+        if event.error is not None:
+            span.set_attribute("error.type", "run_error")
+            span.set_status(self._trace.Status(self._trace.StatusCode.ERROR, event.error))
+        span.end(end_time=_ns(event.ended_at))
+
+
+def otlp_tracer(endpoint: str | None = None, *, service_name: str | None = None) -> OtelTracer:
+    """A tracer exporting over OTLP/HTTP (protobuf), batched on the SDK's own thread.
+
+    ``endpoint`` is the full traces URL (``http://host:4318/v1/traces``); None lets the exporter read the ``OTEL_*``
+    variables. ``service_name`` None keeps ``OTEL_SERVICE_NAME`` (default :data:`DEFAULT_SERVICE_NAME`).
+    """
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+    resource = Resource.create()
+    if service_name is not None or str(resource.attributes.get("service.name", "")).startswith("unknown_service"):
+        resource = resource.merge(Resource.create({"service.name": service_name or DEFAULT_SERVICE_NAME}))
+    provider = TracerProvider(resource=resource)
+    provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=endpoint)))
+    return OtelTracer(provider)
+
+
+def env_enabled(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the standard variables ask for export: an OTLP endpoint is named and the SDK is not disabled."""
+    env = os.environ if environ is None else environ
+    if env.get("OTEL_SDK_DISABLED", "").strip().lower() == "true":
+        return False
+    return any(env.get(name, "").strip() for name in ENDPOINT_VARIABLES)
+
+
+def tracer_from_env(environ: Mapping[str, str] | None = None) -> OtelTracer | None:
+    """A tracer when the ``OTEL_*`` variables ask for one (see :func:`env_enabled`), else None.
+
+    Without the ``otel`` extra installed it logs why and returns None: observability never stops a run.
+    """
+    if not env_enabled(environ):
+        return None
+    if not otel_available():
+        logger.warning("OTEL_* variables name an endpoint, but opentelemetry-sdk is not installed: no traces sent")
+        return None
+    env = os.environ if environ is None else environ
+    endpoint = env.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "").strip()
+    if not endpoint:  # the general endpoint is a base URL: the signal's path is appended (the specification's rule)
+        endpoint = env["OTEL_EXPORTER_OTLP_ENDPOINT"].strip().rstrip("/") + "/v1/traces"
+    return otlp_tracer(endpoint, service_name=env.get("OTEL_SERVICE_NAME", "").strip() or None)
+
+
+__all__ = [
+    "DEFAULT_SERVICE_NAME",
+    "ENDPOINT_VARIABLES",
+    "OtelTracer",
+    "env_enabled",
+    "otel_available",
+    "otlp_tracer",
+    "tracer_from_env",
+]
