@@ -25,21 +25,17 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Connection
 
-from processors.memory.errors import StoreError
 from processors.memory.migrate import OpenReport
 from processors.memory.records import ThreadRecord, utcnow
 from processors.memory.schema import UnreadableJSON, threads
 from processors.memory.sql import SqlMemory
 from processors.memory.transfer import ImportProgress
-from processors.models.replay import FORMAT_VERSION, RecordedToolCall, Recording
 from processors.tracing import TraceEvent
 from studio.migrations import STUDIO_MIGRATIONS
 from studio.run_transfer import export_runs, import_runs, runs_extension
-from studio.store_schema import designs, lab_cases, lab_runs, run_recordings, runs, trace_events, violations
-
-
-class RunNotFoundError(StoreError, LookupError):
-    """No run has the given id."""
+from studio.store_lab import LabCaseRecord, LabRunRecord, LabRunsStore, RunNotFoundError
+from studio.store_recordings import RecordingsStore
+from studio.store_schema import designs, runs, trace_events, violations
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,45 +97,7 @@ class ViolationRecord:
     at: datetime
 
 
-@dataclass(frozen=True, slots=True)
-class LabRunRecord:
-    """A guardrail-lab run: what ran (design snapshot, corpora, mode, settings), how far it got and its figures.
-
-    ``status`` is ``running``, ``finished`` or ``cancelled``; a ``running`` record with no live run behind it was
-    interrupted (the studio closed or crashed) and resumes like a cancelled one. ``resumes`` counts the times it
-    was resumed."""
-
-    id: str
-    name: str
-    design_id: str | None
-    design_json: str
-    design_fingerprint: str | None
-    corpus: list[dict[str, Any]]
-    mode: str
-    settings: dict[str, Any]
-    status: str
-    total: int
-    done: int
-    resumes: int
-    summary: dict[str, Any] | None
-    created_at: datetime
-    updated_at: datetime
-    finished_at: datetime | None
-
-
-@dataclass(frozen=True, slots=True)
-class LabCaseRecord:
-    """One case of a lab run: the case (``Case.to_dict()``), its result once finished (``CaseResult.to_dict()``)
-    and the thread it was opened as, if it was."""
-
-    case_id: str
-    position: int
-    case: dict[str, Any]
-    result: dict[str, Any] | None
-    thread_id: str | None
-
-
-class Store:
+class Store(LabRunsStore, RecordingsStore):
     """Designs, runs and traces (this class) and threads and messages (:attr:`memory`) in one database."""
 
     def __init__(self, url: str | URL | None = None, *, last_messages: int = 50, create: bool = True) -> None:
@@ -303,77 +261,6 @@ class Store:
         )
         await self.memory.run_sync(lambda c: c.execute(statement), write=True)
 
-    async def save_recording(self, run_id: str, recording: Recording | bytes) -> int:
-        """Keep a run's recording (replacing any); returns its size in bytes. Compressed on the store's worker
-        thread, so a 10,000-chunk recording costs the UI nothing. A recording never holds a key
-        (:mod:`processors.models.replay`)."""
-
-        def work(connection: Connection) -> int:
-            if isinstance(recording, Recording):
-                data, chunks = recording.to_bytes(), recording.chunk_count
-            else:
-                data, chunks = recording, Recording.from_bytes(recording).chunk_count
-            connection.execute(sa.delete(run_recordings).where(run_recordings.c.run_id == run_id))
-            connection.execute(
-                sa.insert(run_recordings).values(run_id=run_id, format=FORMAT_VERSION, chunk_count=chunks, data=data)
-            )
-            return len(data)
-
-        return await self.memory.run_sync(work, write=True)
-
-    async def recording_bytes(self, run_id: str) -> bytes | None:
-        """The run's recording as stored (``Recording.to_bytes()``), or None when the run has none."""
-        query = sa.select(run_recordings.c.data).where(run_recordings.c.run_id == run_id)
-
-        def work(connection: Connection) -> bytes | None:
-            value = connection.execute(query).scalar_one_or_none()
-            return None if value is None else bytes(value)
-
-        return await self.memory.run_sync(work)
-
-    async def recorded_tool_calls(self, thread_id: str) -> dict[str, list[RecordedToolCall]]:
-        """What each run of the thread's tools returned, before any ``process_tool_result``, from the runs'
-        recordings (decoded on the store's thread). A run without a readable recording is left out: its tool
-        cards then show only what the model was given."""
-        query = (
-            sa.select(run_recordings.c.run_id, run_recordings.c.data)
-            .join(runs, runs.c.id == run_recordings.c.run_id)
-            .where(runs.c.thread_id == thread_id)
-        )
-
-        def work(connection: Connection) -> dict[str, list[RecordedToolCall]]:
-            found: dict[str, list[RecordedToolCall]] = {}
-            for row in connection.execute(query):
-                try:
-                    calls = Recording.from_bytes(bytes(row.data)).tool_calls
-                except ValueError:
-                    continue
-                if calls:
-                    found[row.run_id] = calls
-            return found
-
-        return await self.memory.run_sync(work)
-
-    async def get_recording(self, run_id: str) -> Recording | None:
-        """The run's recording, or None when it has none. Raises ``ValueError`` when the stored one is unreadable."""
-
-        def work(connection: Connection) -> Recording | None:
-            value = connection.execute(
-                sa.select(run_recordings.c.data).where(run_recordings.c.run_id == run_id)
-            ).scalar_one_or_none()
-            return None if value is None else Recording.from_bytes(bytes(value))
-
-        return await self.memory.run_sync(work)
-
-    async def recorded_runs(self, thread_id: str) -> set[str]:
-        """The ids of the thread's runs that have a recording (they can be replayed)."""
-        query = (
-            sa.select(run_recordings.c.run_id)
-            .join(runs, runs.c.id == run_recordings.c.run_id)
-            .where(runs.c.thread_id == thread_id)
-        )
-        return await self.memory.run_sync(lambda c: {str(row[0]) for row in c.execute(query)})
-
     # ----------------------------------------------------------------------------------------- thread files
     async def export_thread(self, thread_id: str) -> dict[str, Any]:
         """The runtime's thread export, with the studio's runs (trace, violations, recordings) in its
@@ -456,135 +343,6 @@ class Store:
         )
         return await self.memory.run_sync(lambda c: [_violation(row) for row in c.execute(query)])
 
-    # ----------------------------------------------------------------------------------------- lab runs
-    async def create_lab_run(
-        self,
-        lab_run_id: str,
-        *,
-        name: str,
-        design_json: str,
-        mode: str,
-        cases: Sequence[Mapping[str, Any]],
-        design_id: str | None = None,
-        design_fingerprint: str | None = None,
-        corpus: Sequence[Mapping[str, Any]] = (),
-        settings: Mapping[str, Any] | None = None,
-    ) -> LabRunRecord:
-        """Save a new lab run (status ``running``) with every case it will run, in one transaction; each case
-        needs an ``id``."""
-        now = utcnow()
-        values = {
-            "id": lab_run_id,
-            "name": name,
-            "design_id": design_id,
-            "design_json": design_json,
-            "design_fingerprint": design_fingerprint,
-            "corpus": [dict(item) for item in corpus],
-            "mode": mode,
-            "settings": dict(settings or {}),
-            "status": "running",
-            "total": len(cases),
-            "done": 0,
-            "resumes": 0,
-            "summary": None,
-            "created_at": now,
-            "updated_at": now,
-            "finished_at": None,
-        }
-        rows = [
-            {"lab_run_id": lab_run_id, "case_id": str(case["id"]), "position": index, "case": dict(case)}
-            for index, case in enumerate(cases)
-        ]
-
-        def work(connection: Connection) -> LabRunRecord:
-            connection.execute(sa.insert(lab_runs).values(**values))
-            if rows:
-                connection.execute(sa.insert(lab_cases), rows)
-            return _lab_run(connection.execute(sa.select(lab_runs).where(lab_runs.c.id == lab_run_id)).one())
-
-        return await self.memory.run_sync(work, write=True)
-
-    async def save_lab_results(self, lab_run_id: str, results: Sequence[Mapping[str, Any]]) -> int:
-        """Record finished cases (``CaseResult.to_dict()``, by ``id``) in one transaction; returns the run's
-        ``done`` count after it. :class:`RunNotFoundError` if there is no such lab run."""
-        rows = [
-            {"b_run": lab_run_id, "b_case": str(result["id"]), "outcome": result.get("outcome"), "result": dict(result)}
-            for result in results
-        ]
-        statement = (
-            sa.update(lab_cases)
-            .where(lab_cases.c.lab_run_id == sa.bindparam("b_run"), lab_cases.c.case_id == sa.bindparam("b_case"))
-            .values(outcome=sa.bindparam("outcome"), result=sa.bindparam("result"))
-        )
-        counted = sa.select(sa.func.count()).where(
-            lab_cases.c.lab_run_id == lab_run_id, lab_cases.c.result.is_not(None)
-        )
-
-        def work(connection: Connection) -> int:
-            if rows:
-                connection.execute(statement, rows)
-            done = int(connection.execute(counted).scalar_one())
-            changed = connection.execute(
-                sa.update(lab_runs).where(lab_runs.c.id == lab_run_id).values(done=done, updated_at=utcnow())
-            ).rowcount
-            if not changed:
-                raise RunNotFoundError(f"No lab run with id {lab_run_id!r}")
-            return done
-
-        return await self.memory.run_sync(work, write=True)
-
-    async def set_lab_run_status(
-        self, lab_run_id: str, status: str, *, summary: Mapping[str, Any] | None = None, resumed: bool = False
-    ) -> LabRunRecord:
-        """Mark a lab run ``running`` (``resumed=True`` counts a resume), ``finished`` or ``cancelled``, with its
-        summary when given. :class:`RunNotFoundError` if there is no such lab run."""
-        now = utcnow()
-        values: dict[str, Any] = {"status": status, "updated_at": now}
-        if summary is not None:
-            values["summary"] = dict(summary)
-        values["finished_at"] = now if status in ("finished", "cancelled") else None
-        if resumed:
-            values["resumes"] = lab_runs.c.resumes + 1
-
-        def work(connection: Connection) -> LabRunRecord:
-            if not connection.execute(sa.update(lab_runs).where(lab_runs.c.id == lab_run_id).values(**values)).rowcount:
-                raise RunNotFoundError(f"No lab run with id {lab_run_id!r}")
-            return _lab_run(connection.execute(sa.select(lab_runs).where(lab_runs.c.id == lab_run_id)).one())
-
-        return await self.memory.run_sync(work, write=True)
-
-    async def list_lab_runs(self) -> list[LabRunRecord]:
-        """Every lab run, newest first (without their cases)."""
-        query = sa.select(lab_runs).order_by(lab_runs.c.created_at.desc(), lab_runs.c.id)
-        return await self.memory.run_sync(lambda c: [_lab_run(row) for row in c.execute(query)])
-
-    async def load_lab_run(self, lab_run_id: str) -> tuple[LabRunRecord, list[LabCaseRecord]] | None:
-        """A lab run and its cases in the corpus's order, read in one transaction; None if there is none."""
-        run_query = sa.select(lab_runs).where(lab_runs.c.id == lab_run_id)
-        case_query = sa.select(lab_cases).where(lab_cases.c.lab_run_id == lab_run_id).order_by(lab_cases.c.position)
-
-        def work(connection: Connection) -> tuple[LabRunRecord, list[LabCaseRecord]] | None:
-            row = connection.execute(run_query).first()
-            if row is None:
-                return None
-            return _lab_run(row), [_lab_case(case) for case in connection.execute(case_query)]
-
-        return await self.memory.run_sync(work)
-
-    async def set_lab_case_thread(self, lab_run_id: str, case_id: str, thread_id: str | None) -> None:
-        """Remember the thread a case was opened as (None forgets it, e.g. once the thread is gone)."""
-        statement = (
-            sa.update(lab_cases)
-            .where(lab_cases.c.lab_run_id == lab_run_id, lab_cases.c.case_id == case_id)
-            .values(thread_id=thread_id)
-        )
-        await self.memory.run_sync(lambda c: c.execute(statement), write=True)
-
-    async def delete_lab_run(self, lab_run_id: str) -> bool:
-        """Delete a lab run and its cases (threads opened from its cases stay); False if there was none."""
-        statement = sa.delete(lab_runs).where(lab_runs.c.id == lab_run_id)
-        return await self.memory.run_sync(lambda c: c.execute(statement).rowcount > 0, write=True)
-
 
 # --------------------------------------------------------------------------------------------- row mapping
 def _design(row: Any) -> DesignRecord:
@@ -610,38 +368,6 @@ def _run(row: Any) -> RunRecord:
         design_json=row.design_json,
         input_text=row.input_text,
         unreadable=unreadable,
-    )
-
-
-def _lab_run(row: Any) -> LabRunRecord:
-    return LabRunRecord(
-        id=row.id,
-        name=row.name,
-        design_id=row.design_id,
-        design_json=row.design_json,
-        design_fingerprint=row.design_fingerprint,
-        corpus=list(_readable(row.corpus) or []),
-        mode=row.mode,
-        settings=dict(_readable(row.settings) or {}),
-        status=row.status,
-        total=row.total,
-        done=row.done,
-        resumes=row.resumes,
-        summary=_readable(row.summary),
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-        finished_at=row.finished_at,
-    )
-
-
-def _lab_case(row: Any) -> LabCaseRecord:
-    case = _readable(row.case)
-    return LabCaseRecord(
-        case_id=row.case_id,
-        position=row.position,
-        case=dict(case) if isinstance(case, dict) else {"id": row.case_id, "text": ""},
-        result=_readable(row.result),
-        thread_id=row.thread_id,
     )
 
 
