@@ -1028,6 +1028,30 @@
         <source>Latency (ms)</source>
         <translation>延迟（毫秒）</translation>
     </message>
+    <message>
+        <source>blocked</source>
+        <translation>已拦截</translation>
+    </message>
+    <message>
+        <source>modified</source>
+        <translation>已修改</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>已通过</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>attack</source>
+        <translation>攻击</translation>
+    </message>
+    <message>
+        <source>benign</source>
+        <translation>良性</translation>
+    </message>
 </context>
 <context>
     <name>LabController</name>
@@ -1169,6 +1193,14 @@
     <message>
         <source>; resumed {count}×</source>
         <translation>；继续过 {count} 次</translation>
+    </message>
+    <message>
+        <source>guardrails</source>
+        <translation>护栏</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>模型</translation>
     </message>
     <message>
         <source>Mode {mode}, corpora: {corpora}{resumed}</source>

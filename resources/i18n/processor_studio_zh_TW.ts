@@ -1028,6 +1028,30 @@
         <source>Latency (ms)</source>
         <translation>延遲（毫秒）</translation>
     </message>
+    <message>
+        <source>blocked</source>
+        <translation>已攔截</translation>
+    </message>
+    <message>
+        <source>modified</source>
+        <translation>已修改</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>已通過</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>錯誤</translation>
+    </message>
+    <message>
+        <source>attack</source>
+        <translation>攻擊</translation>
+    </message>
+    <message>
+        <source>benign</source>
+        <translation>良性</translation>
+    </message>
 </context>
 <context>
     <name>LabController</name>
@@ -1169,6 +1193,14 @@
     <message>
         <source>; resumed {count}×</source>
         <translation>；繼續過 {count} 次</translation>
+    </message>
+    <message>
+        <source>guardrails</source>
+        <translation>護欄</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>模型</translation>
     </message>
     <message>
         <source>Mode {mode}, corpora: {corpora}{resumed}</source>
