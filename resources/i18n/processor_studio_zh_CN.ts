@@ -998,35 +998,59 @@
     <message>
         <source>Case</source>
         <extracomment>The case&apos;s id (str), for &quot;open this case as a thread&quot;. The :class:`CaseResult` itself.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>用例</translation>
     </message>
     <message>
         <source>Label</source>
-        <translation type="unfinished"></translation>
+        <translation>标签</translation>
     </message>
     <message>
         <source>Category</source>
-        <translation type="unfinished"></translation>
+        <translation>类别</translation>
     </message>
     <message>
         <source>Language</source>
-        <translation type="unfinished"></translation>
+        <translation>语言</translation>
     </message>
     <message>
         <source>Outcome</source>
-        <translation type="unfinished">结果</translation>
+        <translation>结果</translation>
     </message>
     <message>
         <source>Tripped</source>
-        <translation type="unfinished"></translation>
+        <translation>拦截处理器</translation>
     </message>
     <message>
         <source>Reason</source>
-        <translation type="unfinished">原因</translation>
+        <translation>原因</translation>
     </message>
     <message>
         <source>Latency (ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>延迟（毫秒）</translation>
+    </message>
+    <message>
+        <source>blocked</source>
+        <translation>已拦截</translation>
+    </message>
+    <message>
+        <source>modified</source>
+        <translation>已修改</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>已通过</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>attack</source>
+        <translation>攻击</translation>
+    </message>
+    <message>
+        <source>benign</source>
+        <translation>良性</translation>
     </message>
 </context>
 <context>
@@ -1034,95 +1058,95 @@
     <message>
         <source>{path}: no cases in this file</source>
         <extracomment>How long finished cases are gathered before they are shown and saved (seconds). The modes the Lab view offers (``replay`` needs a model run&apos;s recordings: the command has it). A line for the status bar (and the view&apos;s message line). Something the user asked for could not be done: one readable line (a corpus error names file and line). Another lab run is on show (its record): the view resets its cases and figures. The results on show were replaced (a list of :class:`CaseResult`). More cases finished in the run on show (a list of :class:`CaseResult`). Progress of the live run: (done, total, seconds left or -1 when not known yet). A lab run started or resumed (its id). A lab run ended: (its id, ``finished`` or ``cancelled``). A case was opened as a thread: (thread id); the workspace shows it. A comparison of two lab runs is ready (a :class:`Comparison`). A callable returning the design to run (the studio&apos;s current one: ``document.snapshot``). The lab run on show (None before any) and its results so far.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>{path}：此文件中没有用例</translation>
     </message>
     <message>
         <source>Imported {count} cases from {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>已从 {name} 导入 {count} 个用例</translation>
     </message>
     <message>
         <source>; {count} bad lines skipped: {first}</source>
-        <translation type="unfinished"></translation>
+        <translation>；跳过了 {count} 个错误行：{first}</translation>
     </message>
     <message>
         <source>A lab run is already running: cancel it first.</source>
-        <translation type="unfinished"></translation>
+        <translation>已有实验正在运行：请先取消它。</translation>
     </message>
     <message>
         <source>Unknown mode {mode!r}</source>
-        <translation type="unfinished"></translation>
+        <translation>未知模式 {mode!r}</translation>
     </message>
     <message>
         <source>Choose at least one corpus to run.</source>
-        <translation type="unfinished"></translation>
+        <translation>请至少选择一个语料来运行。</translation>
     </message>
     <message>
         <source>There is no design to run.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可运行的设计。</translation>
     </message>
     <message>
         <source>The agent could not be built: {error}</source>
-        <translation type="unfinished">无法构建智能体：{error}</translation>
+        <translation>无法构建智能体：{error}</translation>
     </message>
     <message>
         <source>{design} · {corpora}</source>
-        <translation type="unfinished"></translation>
+        <translation>{design} · {corpora}</translation>
     </message>
     <message>
         <source>That lab run is no longer in the store.</source>
-        <translation type="unfinished"></translation>
+        <translation>该实验已不在存储中。</translation>
     </message>
     <message>
         <source>The lab run cannot be resumed: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法继续该实验：{error}</translation>
     </message>
     <message>
         <source>Cancelling the lab run…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在取消实验……</translation>
     </message>
     <message>
         <source>Your {provider} key is not approved for {host}: allow it in Settings → API keys first.</source>
-        <translation type="unfinished"></translation>
+        <translation>你的 {provider} 密钥尚未获准发送到 {host}：请先在“设置 → API 密钥”中允许。</translation>
     </message>
     <message>
         <source>Lab run cancelled after {done} of {total} cases; Resume runs the rest.</source>
-        <translation type="unfinished"></translation>
+        <translation>实验已在完成 {total} 个用例中的 {done} 个后取消；“继续”会运行其余用例。</translation>
     </message>
     <message>
         <source>Lab run finished: {total} cases.</source>
-        <translation type="unfinished"></translation>
+        <translation>实验完成：{total} 个用例。</translation>
     </message>
     <message>
         <source>A lab run is running: its results stay on show until it ends or is cancelled.</source>
-        <translation type="unfinished"></translation>
+        <translation>有实验正在运行：在它结束或被取消之前，会一直显示它的结果。</translation>
     </message>
     <message>
         <source>Cancel the running lab run before deleting it.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先取消正在运行的实验，再删除它。</translation>
     </message>
     <message>
         <source>Lab run deleted.</source>
-        <translation type="unfinished"></translation>
+        <translation>实验已删除。</translation>
     </message>
     <message>
         <source>There are no results to export yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有可导出的结果。</translation>
     </message>
     <message>
         <source>The report was not written: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>报告未写入：{error}</translation>
     </message>
     <message>
         <source>Wrote {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>已写入 {name}</translation>
     </message>
     <message>
         <source>The case cannot be opened: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开该用例：{error}</translation>
     </message>
     <message>
         <source>Lab: {case}</source>
-        <translation type="unfinished"></translation>
+        <translation>实验室：{case}</translation>
     </message>
 </context>
 <context>
@@ -1130,48 +1154,57 @@
     <message>
         <source>{name} ({count} cases)</source>
         <extracomment>A :class:`studio.store.LabRunRecord` (models sit beside the store in the layering, so it is not imported). The lab run&apos;s id (list of runs). Lines left out on import (only when the user asked to skip bad lines).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>{name}（{count} 个用例）</translation>
     </message>
     <message>
         <source>bundled with the studio</source>
-        <translation type="unfinished"></translation>
+        <translation>随 Processor Studio 提供</translation>
     </message>
     <message>
         <source>
 {count} bad lines were skipped</source>
-        <translation type="unfinished"></translation>
+        <translation>
+已跳过 {count} 个错误行</translation>
     </message>
     <message>
         <source>interrupted</source>
-        <translation type="unfinished"></translation>
+        <translation>已中断</translation>
     </message>
     <message>
         <source>running</source>
-        <translation type="unfinished">运行中</translation>
+        <translation>运行中</translation>
     </message>
     <message>
         <source>finished</source>
-        <translation type="unfinished">已完成</translation>
+        <translation>已完成</translation>
     </message>
     <message>
         <source>cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消</translation>
     </message>
     <message>
         <source> · recall {recall}, FPR {fpr}</source>
-        <translation type="unfinished"></translation>
+        <translation> · 召回率 {recall}，误报率 {fpr}</translation>
     </message>
     <message>
         <source>{when} {name} — {status} {done}/{total}{figures}</source>
-        <translation type="unfinished"></translation>
+        <translation>{when} {name} — {status} {done}/{total}{figures}</translation>
     </message>
     <message>
         <source>; resumed {count}×</source>
-        <translation type="unfinished"></translation>
+        <translation>；继续过 {count} 次</translation>
+    </message>
+    <message>
+        <source>guardrails</source>
+        <translation>护栏</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>模型</translation>
     </message>
     <message>
         <source>Mode {mode}, corpora: {corpora}{resumed}</source>
-        <translation type="unfinished"></translation>
+        <translation>模式 {mode}，语料：{corpora}{resumed}</translation>
     </message>
 </context>
 <context>
@@ -1179,88 +1212,88 @@
     <message>
         <source>Errors</source>
         <extracomment>A cell&apos;s filter as ``{&quot;category&quot;: ..., &quot;processor&quot;: ...}`` (clicking a cell filters the cases to it). A cell&apos;s heat, 0..1 (None for a cell that is no share). Draw ``heat`` as bars in the cells (recall and FPR) rather than as a heat map&apos;s background.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>错误</translation>
     </message>
     <message>
         <source>Precision</source>
-        <translation type="unfinished"></translation>
+        <translation>精确率</translation>
     </message>
     <message>
         <source>Recall</source>
-        <translation type="unfinished"></translation>
+        <translation>召回率</translation>
     </message>
     <message>
         <source>FPR</source>
         <extracomment>Width of the recall and FPR columns, whose cells draw bars.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>误报率</translation>
     </message>
     <message>
         <source>All cases</source>
-        <translation type="unfinished"></translation>
+        <translation>全部用例</translation>
     </message>
     <message>
         <source>Cases</source>
-        <translation type="unfinished"></translation>
+        <translation>用例</translation>
     </message>
     <message>
         <source>Category</source>
-        <translation type="unfinished"></translation>
+        <translation>类别</translation>
     </message>
     <message>
         <source>Language</source>
-        <translation type="unfinished"></translation>
+        <translation>语言</translation>
     </message>
     <message>
         <source>Attack category</source>
-        <translation type="unfinished"></translation>
+        <translation>攻击类别</translation>
     </message>
     <message>
         <source>Not blocked</source>
-        <translation type="unfinished"></translation>
+        <translation>未拦截</translation>
     </message>
     <message>
         <source>Processor</source>
-        <translation type="unfinished">处理器</translation>
+        <translation>处理器</translation>
     </message>
     <message>
         <source>Attacks blocked</source>
-        <translation type="unfinished"></translation>
+        <translation>拦截的攻击</translation>
     </message>
     <message>
         <source>Only this one</source>
-        <translation type="unfinished"></translation>
+        <translation>仅由它拦截</translation>
     </message>
     <message>
         <source>Benign blocked</source>
-        <translation type="unfinished"></translation>
+        <translation>拦截的良性用例</translation>
     </message>
     <message>
         <source>Recall without it</source>
-        <translation type="unfinished"></translation>
+        <translation>去掉它后的召回率</translation>
     </message>
     <message>
         <source>{without} (now {recall})</source>
-        <translation type="unfinished"></translation>
+        <translation>{without}（当前 {recall}）</translation>
     </message>
     <message>
         <source>Case</source>
-        <translation type="unfinished"></translation>
+        <translation>用例</translation>
     </message>
     <message>
         <source>Label</source>
-        <translation type="unfinished"></translation>
+        <translation>标签</translation>
     </message>
     <message>
         <source>Before (A)</source>
-        <translation type="unfinished"></translation>
+        <translation>之前（A）</translation>
     </message>
     <message>
         <source>After (B)</source>
-        <translation type="unfinished"></translation>
+        <translation>之后（B）</translation>
     </message>
     <message>
         <source>{share} of this category&apos;s attacks</source>
-        <translation type="unfinished"></translation>
+        <translation>占此类别攻击的 {share}</translation>
     </message>
 </context>
 <context>
@@ -1268,258 +1301,261 @@
     <message>
         <source>Guardrail lab — Processor Studio</source>
         <extracomment>The user asked to open a case as a thread (its id).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>护栏实验室 — Processor Studio</translation>
     </message>
     <message>
         <source>guardrails: the input and output lanes around a fixed reply, no model call (free, fast)
 model: the design&apos;s own model answers each case</source>
-        <translation type="unfinished"></translation>
+        <translation>护栏：围绕一个固定回复运行输入和输出通道，不调用模型（免费、快速）
+模型：由设计自己的模型回答每个用例</translation>
     </message>
     <message>
         <source>Run</source>
-        <translation type="unfinished">运行</translation>
+        <translation>运行</translation>
     </message>
     <message>
         <source>Run the chosen corpora against the design (Ctrl+Enter)</source>
-        <translation type="unfinished"></translation>
+        <translation>用当前设计运行所选语料（Ctrl+Enter）</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished">取消</translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Stop the run; finished cases are kept (Esc)</source>
-        <translation type="unfinished"></translation>
+        <translation>停止运行；已完成的用例会保留（Esc）</translation>
     </message>
     <message>
         <source>Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>继续</translation>
     </message>
     <message>
         <source>Run the cases the selected lab run has not finished (Ctrl+Shift+R)</source>
-        <translation type="unfinished"></translation>
+        <translation>运行所选实验尚未完成的用例（Ctrl+Shift+R）</translation>
     </message>
     <message>
         <source>Export report</source>
-        <translation type="unfinished"></translation>
+        <translation>导出报告</translation>
     </message>
     <message>
         <source>JSON…</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON…</translation>
     </message>
     <message>
         <source>JUnit XML…</source>
-        <translation type="unfinished"></translation>
+        <translation>JUnit XML…</translation>
     </message>
     <message>
         <source>HTML…</source>
-        <translation type="unfinished"></translation>
+        <translation>HTML…</translation>
     </message>
     <message>
         <source>No run yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未运行</translation>
     </message>
     <message>
         <source>Mode</source>
-        <translation type="unfinished"></translation>
+        <translation>模式</translation>
     </message>
     <message>
         <source>Concurrency</source>
-        <translation type="unfinished"></translation>
+        <translation>并发数</translation>
     </message>
     <message>
         <source>Import corpus…</source>
-        <translation type="unfinished"></translation>
+        <translation>导入语料…</translation>
     </message>
     <message>
         <source>JSONL, CSV, plain text (one prompt a line) or promptfoo YAML (Ctrl+I)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSONL、CSV、纯文本（每行一个提示）或 promptfoo YAML（Ctrl+I）</translation>
     </message>
     <message>
         <source>attacks</source>
-        <translation type="unfinished"></translation>
+        <translation>攻击</translation>
     </message>
     <message>
         <source>benign</source>
-        <translation type="unfinished"></translation>
+        <translation>良性</translation>
     </message>
     <message>
         <source>Skip bad lines (and list them)</source>
-        <translation type="unfinished"></translation>
+        <translation>跳过错误行（并列出）</translation>
     </message>
     <message>
         <source>Unlabelled cases are</source>
-        <translation type="unfinished"></translation>
+        <translation>未标注的用例视为</translation>
     </message>
     <message>
         <source>Compare A/B</source>
-        <translation type="unfinished"></translation>
+        <translation>比较 A/B</translation>
     </message>
     <message>
         <source>Select two lab runs: the older is A, the newer B (Ctrl+D)</source>
-        <translation type="unfinished"></translation>
+        <translation>选择两次实验：较早的为 A，较新的为 B（Ctrl+D）</translation>
     </message>
     <message>
         <source>Delete</source>
-        <translation type="unfinished">删除</translation>
+        <translation>删除</translation>
     </message>
     <message>
         <source>Corpora</source>
-        <translation type="unfinished"></translation>
+        <translation>语料</translation>
     </message>
     <message>
         <source>Lab runs</source>
-        <translation type="unfinished"></translation>
+        <translation>实验</translation>
     </message>
     <message>
         <source>any outcome</source>
-        <translation type="unfinished"></translation>
+        <translation>任意结果</translation>
     </message>
     <message>
         <source>any label</source>
-        <translation type="unfinished"></translation>
+        <translation>任意标签</translation>
     </message>
     <message>
         <source>any category</source>
-        <translation type="unfinished"></translation>
+        <translation>任意类别</translation>
     </message>
     <message>
         <source>any language</source>
-        <translation type="unfinished"></translation>
+        <translation>任意语言</translation>
     </message>
     <message>
         <source>any processor</source>
-        <translation type="unfinished">任意处理器</translation>
+        <translation>任意处理器</translation>
     </message>
     <message>
         <source>Only misses</source>
-        <translation type="unfinished"></translation>
+        <translation>仅看失误</translation>
     </message>
     <message>
         <source>Attacks not blocked, benign cases blocked, errors</source>
-        <translation type="unfinished"></translation>
+        <translation>未被拦截的攻击、被拦截的良性用例、错误</translation>
     </message>
     <message>
         <source>Search cases (Ctrl+F)</source>
-        <translation type="unfinished"></translation>
+        <translation>搜索用例（Ctrl+F）</translation>
     </message>
     <message>
         <source>Double-click (or Enter) opens the case as a thread with its inspector trace</source>
-        <translation type="unfinished"></translation>
+        <translation>双击（或按 Enter）将用例作为对话打开，并附带其检查器跟踪记录</translation>
     </message>
     <message>
         <source>Per language</source>
-        <translation type="unfinished"></translation>
+        <translation>按语言</translation>
     </message>
     <message>
         <source>Per category</source>
-        <translation type="unfinished"></translation>
+        <translation>按类别</translation>
     </message>
     <message>
         <source>Attack categories × processors: which processor caught what</source>
-        <translation type="unfinished"></translation>
+        <translation>攻击类别 × 处理器：哪个处理器拦下了什么</translation>
     </message>
     <message>
         <source>Each processor&apos;s contribution</source>
-        <translation type="unfinished"></translation>
+        <translation>各处理器的贡献</translation>
     </message>
     <message>
         <source>Select two lab runs on the left and press Compare A/B (Ctrl+D).</source>
-        <translation type="unfinished"></translation>
+        <translation>在左侧选择两次实验，然后按“比较 A/B”（Ctrl+D）。</translation>
     </message>
     <message>
         <source>Cases</source>
-        <translation type="unfinished"></translation>
+        <translation>用例</translation>
     </message>
     <message>
         <source>Confusion</source>
-        <translation type="unfinished"></translation>
+        <translation>混淆矩阵</translation>
     </message>
     <message>
         <source>Processors</source>
-        <translation type="unfinished">处理器</translation>
+        <translation>处理器</translation>
     </message>
     <message>
         <source>A/B</source>
-        <translation type="unfinished"></translation>
+        <translation>A/B</translation>
     </message>
     <message>
         <source>guardrails (no model call)</source>
-        <translation type="unfinished"></translation>
+        <translation>护栏（不调用模型）</translation>
     </message>
     <message>
         <source>model</source>
-        <translation type="unfinished">模型</translation>
+        <translation>模型</translation>
     </message>
     <message>
         <source>(none)</source>
-        <translation type="unfinished">（无）</translation>
+        <translation>（无）</translation>
     </message>
     <message>
         <source>Design: &lt;b&gt;{name}&lt;/b&gt; · model {model}</source>
-        <translation type="unfinished"></translation>
+        <translation>设计：&lt;b&gt;{name}&lt;/b&gt; · 模型 {model}</translation>
     </message>
     <message>
         <source>The first results are on their way…</source>
-        <translation type="unfinished"></translation>
+        <translation>第一批结果即将到来……</translation>
     </message>
     <message>
         <source>No lab run on show.
 
 Tick one or more corpora on the left (or import your own: Ctrl+I), then press Run (Ctrl+Enter). Every case goes through the current design&apos;s guardrails; the table shows which processor caught what.</source>
-        <translation type="unfinished"></translation>
+        <translation>当前没有显示的实验。
+
+在左侧勾选一个或多个语料（或导入你自己的语料：Ctrl+I），然后按“运行”（Ctrl+Enter）。每个用例都会经过当前设计的护栏；表格会显示哪个处理器拦下了什么。</translation>
     </message>
     <message>
         <source>Press Run (Ctrl+Enter) to run the chosen corpora, or pick a lab run on the left.</source>
-        <translation type="unfinished"></translation>
+        <translation>按“运行”（Ctrl+Enter）运行所选语料，或在左侧选择一次实验。</translation>
     </message>
     <message>
         <source>{count} cases · recall &lt;b&gt;{recall}&lt;/b&gt; · precision {precision} · FPR &lt;b&gt;{fpr}&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>{count} 个用例 · 召回率 &lt;b&gt;{recall}&lt;/b&gt; · 精确率 {precision} · 误报率 &lt;b&gt;{fpr}&lt;/b&gt;</translation>
     </message>
     <message>
         <source>, about {seconds} s left</source>
-        <translation type="unfinished"></translation>
+        <translation>，约剩 {seconds} 秒</translation>
     </message>
     <message>
         <source>{done} / {total} cases{left}</source>
-        <translation type="unfinished"></translation>
+        <translation>{done} / {total} 个用例{left}</translation>
     </message>
     <message>
         <source>{done} / {total} cases</source>
-        <translation type="unfinished"></translation>
+        <translation>{done} / {total} 个用例</translation>
     </message>
     <message>
         <source> — cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation> — 已取消</translation>
     </message>
     <message>
         <source>Select exactly two lab runs to compare.</source>
-        <translation type="unfinished"></translation>
+        <translation>请恰好选择两次实验进行比较。</translation>
     </message>
     <message>
         <source>A: {a}&lt;br&gt;B: {b}&lt;br&gt;recall {r0} → &lt;b&gt;{r1}&lt;/b&gt; · FPR {f0} → &lt;b&gt;{f1}&lt;/b&gt; · {count} cases changed verdict</source>
-        <translation type="unfinished"></translation>
+        <translation>A：{a}&lt;br&gt;B：{b}&lt;br&gt;召回率 {r0} → &lt;b&gt;{r1}&lt;/b&gt; · 误报率 {f0} → &lt;b&gt;{f1}&lt;/b&gt; · {count} 个用例的判定有变化</translation>
     </message>
     <message>
         <source>Delete lab runs</source>
-        <translation type="unfinished"></translation>
+        <translation>删除实验</translation>
     </message>
     <message>
         <source>Delete {count} lab run(s) and their results? Threads opened from their cases stay.</source>
-        <translation type="unfinished"></translation>
+        <translation>删除 {count} 次实验及其结果？从其用例打开的对话会保留。</translation>
     </message>
     <message>
         <source>Import a corpus</source>
-        <translation type="unfinished"></translation>
+        <translation>导入语料</translation>
     </message>
     <message>
         <source>Corpora (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>语料 (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Export the lab report</source>
-        <translation type="unfinished"></translation>
+        <translation>导出实验报告</translation>
     </message>
 </context>
 <context>

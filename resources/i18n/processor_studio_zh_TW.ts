@@ -998,35 +998,59 @@
     <message>
         <source>Case</source>
         <extracomment>The case&apos;s id (str), for &quot;open this case as a thread&quot;. The :class:`CaseResult` itself.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>案例</translation>
     </message>
     <message>
         <source>Label</source>
-        <translation type="unfinished"></translation>
+        <translation>標籤</translation>
     </message>
     <message>
         <source>Category</source>
-        <translation type="unfinished"></translation>
+        <translation>類別</translation>
     </message>
     <message>
         <source>Language</source>
-        <translation type="unfinished"></translation>
+        <translation>語言</translation>
     </message>
     <message>
         <source>Outcome</source>
-        <translation type="unfinished">結果</translation>
+        <translation>結果</translation>
     </message>
     <message>
         <source>Tripped</source>
-        <translation type="unfinished"></translation>
+        <translation>攔截處理器</translation>
     </message>
     <message>
         <source>Reason</source>
-        <translation type="unfinished">原因</translation>
+        <translation>原因</translation>
     </message>
     <message>
         <source>Latency (ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>延遲（毫秒）</translation>
+    </message>
+    <message>
+        <source>blocked</source>
+        <translation>已攔截</translation>
+    </message>
+    <message>
+        <source>modified</source>
+        <translation>已修改</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>已通過</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>錯誤</translation>
+    </message>
+    <message>
+        <source>attack</source>
+        <translation>攻擊</translation>
+    </message>
+    <message>
+        <source>benign</source>
+        <translation>良性</translation>
     </message>
 </context>
 <context>
@@ -1034,95 +1058,95 @@
     <message>
         <source>{path}: no cases in this file</source>
         <extracomment>How long finished cases are gathered before they are shown and saved (seconds). The modes the Lab view offers (``replay`` needs a model run&apos;s recordings: the command has it). A line for the status bar (and the view&apos;s message line). Something the user asked for could not be done: one readable line (a corpus error names file and line). Another lab run is on show (its record): the view resets its cases and figures. The results on show were replaced (a list of :class:`CaseResult`). More cases finished in the run on show (a list of :class:`CaseResult`). Progress of the live run: (done, total, seconds left or -1 when not known yet). A lab run started or resumed (its id). A lab run ended: (its id, ``finished`` or ``cancelled``). A case was opened as a thread: (thread id); the workspace shows it. A comparison of two lab runs is ready (a :class:`Comparison`). A callable returning the design to run (the studio&apos;s current one: ``document.snapshot``). The lab run on show (None before any) and its results so far.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>{path}：此檔案中沒有案例</translation>
     </message>
     <message>
         <source>Imported {count} cases from {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>已從 {name} 匯入 {count} 個案例</translation>
     </message>
     <message>
         <source>; {count} bad lines skipped: {first}</source>
-        <translation type="unfinished"></translation>
+        <translation>；跳過了 {count} 個錯誤行：{first}</translation>
     </message>
     <message>
         <source>A lab run is already running: cancel it first.</source>
-        <translation type="unfinished"></translation>
+        <translation>已有實驗正在執行：請先取消它。</translation>
     </message>
     <message>
         <source>Unknown mode {mode!r}</source>
-        <translation type="unfinished"></translation>
+        <translation>未知模式 {mode!r}</translation>
     </message>
     <message>
         <source>Choose at least one corpus to run.</source>
-        <translation type="unfinished"></translation>
+        <translation>請至少選取一個語料來執行。</translation>
     </message>
     <message>
         <source>There is no design to run.</source>
-        <translation type="unfinished"></translation>
+        <translation>沒有可執行的設計。</translation>
     </message>
     <message>
         <source>The agent could not be built: {error}</source>
-        <translation type="unfinished">無法建立代理：{error}</translation>
+        <translation>無法建立代理：{error}</translation>
     </message>
     <message>
         <source>{design} · {corpora}</source>
-        <translation type="unfinished"></translation>
+        <translation>{design} · {corpora}</translation>
     </message>
     <message>
         <source>That lab run is no longer in the store.</source>
-        <translation type="unfinished"></translation>
+        <translation>該實驗已不在儲存區中。</translation>
     </message>
     <message>
         <source>The lab run cannot be resumed: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>無法繼續該實驗：{error}</translation>
     </message>
     <message>
         <source>Cancelling the lab run…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在取消實驗……</translation>
     </message>
     <message>
         <source>Your {provider} key is not approved for {host}: allow it in Settings → API keys first.</source>
-        <translation type="unfinished"></translation>
+        <translation>你的 {provider} 金鑰尚未獲准傳送到 {host}：請先在「設定 → API 金鑰」中允許。</translation>
     </message>
     <message>
         <source>Lab run cancelled after {done} of {total} cases; Resume runs the rest.</source>
-        <translation type="unfinished"></translation>
+        <translation>實驗已在完成 {total} 個案例中的 {done} 個後取消；「繼續」會執行其餘案例。</translation>
     </message>
     <message>
         <source>Lab run finished: {total} cases.</source>
-        <translation type="unfinished"></translation>
+        <translation>實驗完成：{total} 個案例。</translation>
     </message>
     <message>
         <source>A lab run is running: its results stay on show until it ends or is cancelled.</source>
-        <translation type="unfinished"></translation>
+        <translation>有實驗正在執行：在它結束或被取消之前，會一直顯示它的結果。</translation>
     </message>
     <message>
         <source>Cancel the running lab run before deleting it.</source>
-        <translation type="unfinished"></translation>
+        <translation>請先取消正在執行的實驗，再刪除它。</translation>
     </message>
     <message>
         <source>Lab run deleted.</source>
-        <translation type="unfinished"></translation>
+        <translation>實驗已刪除。</translation>
     </message>
     <message>
         <source>There are no results to export yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>還沒有可匯出的結果。</translation>
     </message>
     <message>
         <source>The report was not written: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>報告未寫入：{error}</translation>
     </message>
     <message>
         <source>Wrote {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>已寫入 {name}</translation>
     </message>
     <message>
         <source>The case cannot be opened: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>無法開啟該案例：{error}</translation>
     </message>
     <message>
         <source>Lab: {case}</source>
-        <translation type="unfinished"></translation>
+        <translation>實驗室：{case}</translation>
     </message>
 </context>
 <context>
@@ -1130,48 +1154,57 @@
     <message>
         <source>{name} ({count} cases)</source>
         <extracomment>A :class:`studio.store.LabRunRecord` (models sit beside the store in the layering, so it is not imported). The lab run&apos;s id (list of runs). Lines left out on import (only when the user asked to skip bad lines).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>{name}（{count} 個案例）</translation>
     </message>
     <message>
         <source>bundled with the studio</source>
-        <translation type="unfinished"></translation>
+        <translation>隨 Processor Studio 提供</translation>
     </message>
     <message>
         <source>
 {count} bad lines were skipped</source>
-        <translation type="unfinished"></translation>
+        <translation>
+已跳過 {count} 個錯誤行</translation>
     </message>
     <message>
         <source>interrupted</source>
-        <translation type="unfinished"></translation>
+        <translation>已中斷</translation>
     </message>
     <message>
         <source>running</source>
-        <translation type="unfinished">執行中</translation>
+        <translation>執行中</translation>
     </message>
     <message>
         <source>finished</source>
-        <translation type="unfinished">已完成</translation>
+        <translation>已完成</translation>
     </message>
     <message>
         <source>cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消</translation>
     </message>
     <message>
         <source> · recall {recall}, FPR {fpr}</source>
-        <translation type="unfinished"></translation>
+        <translation> · 召回率 {recall}，誤報率 {fpr}</translation>
     </message>
     <message>
         <source>{when} {name} — {status} {done}/{total}{figures}</source>
-        <translation type="unfinished"></translation>
+        <translation>{when} {name} — {status} {done}/{total}{figures}</translation>
     </message>
     <message>
         <source>; resumed {count}×</source>
-        <translation type="unfinished"></translation>
+        <translation>；繼續過 {count} 次</translation>
+    </message>
+    <message>
+        <source>guardrails</source>
+        <translation>護欄</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>模型</translation>
     </message>
     <message>
         <source>Mode {mode}, corpora: {corpora}{resumed}</source>
-        <translation type="unfinished"></translation>
+        <translation>模式 {mode}，語料：{corpora}{resumed}</translation>
     </message>
 </context>
 <context>
@@ -1179,88 +1212,88 @@
     <message>
         <source>Errors</source>
         <extracomment>A cell&apos;s filter as ``{&quot;category&quot;: ..., &quot;processor&quot;: ...}`` (clicking a cell filters the cases to it). A cell&apos;s heat, 0..1 (None for a cell that is no share). Draw ``heat`` as bars in the cells (recall and FPR) rather than as a heat map&apos;s background.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>錯誤</translation>
     </message>
     <message>
         <source>Precision</source>
-        <translation type="unfinished"></translation>
+        <translation>精確率</translation>
     </message>
     <message>
         <source>Recall</source>
-        <translation type="unfinished"></translation>
+        <translation>召回率</translation>
     </message>
     <message>
         <source>FPR</source>
         <extracomment>Width of the recall and FPR columns, whose cells draw bars.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>誤報率</translation>
     </message>
     <message>
         <source>All cases</source>
-        <translation type="unfinished"></translation>
+        <translation>全部案例</translation>
     </message>
     <message>
         <source>Cases</source>
-        <translation type="unfinished"></translation>
+        <translation>案例</translation>
     </message>
     <message>
         <source>Category</source>
-        <translation type="unfinished"></translation>
+        <translation>類別</translation>
     </message>
     <message>
         <source>Language</source>
-        <translation type="unfinished"></translation>
+        <translation>語言</translation>
     </message>
     <message>
         <source>Attack category</source>
-        <translation type="unfinished"></translation>
+        <translation>攻擊類別</translation>
     </message>
     <message>
         <source>Not blocked</source>
-        <translation type="unfinished"></translation>
+        <translation>未攔截</translation>
     </message>
     <message>
         <source>Processor</source>
-        <translation type="unfinished">處理器</translation>
+        <translation>處理器</translation>
     </message>
     <message>
         <source>Attacks blocked</source>
-        <translation type="unfinished"></translation>
+        <translation>攔截的攻擊</translation>
     </message>
     <message>
         <source>Only this one</source>
-        <translation type="unfinished"></translation>
+        <translation>僅由它攔截</translation>
     </message>
     <message>
         <source>Benign blocked</source>
-        <translation type="unfinished"></translation>
+        <translation>攔截的良性案例</translation>
     </message>
     <message>
         <source>Recall without it</source>
-        <translation type="unfinished"></translation>
+        <translation>移除它後的召回率</translation>
     </message>
     <message>
         <source>{without} (now {recall})</source>
-        <translation type="unfinished"></translation>
+        <translation>{without}（目前 {recall}）</translation>
     </message>
     <message>
         <source>Case</source>
-        <translation type="unfinished"></translation>
+        <translation>案例</translation>
     </message>
     <message>
         <source>Label</source>
-        <translation type="unfinished"></translation>
+        <translation>標籤</translation>
     </message>
     <message>
         <source>Before (A)</source>
-        <translation type="unfinished"></translation>
+        <translation>之前（A）</translation>
     </message>
     <message>
         <source>After (B)</source>
-        <translation type="unfinished"></translation>
+        <translation>之後（B）</translation>
     </message>
     <message>
         <source>{share} of this category&apos;s attacks</source>
-        <translation type="unfinished"></translation>
+        <translation>佔此類別攻擊的 {share}</translation>
     </message>
 </context>
 <context>
@@ -1268,258 +1301,261 @@
     <message>
         <source>Guardrail lab — Processor Studio</source>
         <extracomment>The user asked to open a case as a thread (its id).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>護欄實驗室 — Processor Studio</translation>
     </message>
     <message>
         <source>guardrails: the input and output lanes around a fixed reply, no model call (free, fast)
 model: the design&apos;s own model answers each case</source>
-        <translation type="unfinished"></translation>
+        <translation>護欄：圍繞一個固定回覆執行輸入和輸出通道，不呼叫模型（免費、快速）
+模型：由設計自己的模型回答每個案例</translation>
     </message>
     <message>
         <source>Run</source>
-        <translation type="unfinished">執行</translation>
+        <translation>執行</translation>
     </message>
     <message>
         <source>Run the chosen corpora against the design (Ctrl+Enter)</source>
-        <translation type="unfinished"></translation>
+        <translation>用目前設計執行所選語料（Ctrl+Enter）</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished">取消</translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Stop the run; finished cases are kept (Esc)</source>
-        <translation type="unfinished"></translation>
+        <translation>停止執行；已完成的案例會保留（Esc）</translation>
     </message>
     <message>
         <source>Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>繼續</translation>
     </message>
     <message>
         <source>Run the cases the selected lab run has not finished (Ctrl+Shift+R)</source>
-        <translation type="unfinished"></translation>
+        <translation>執行所選實驗尚未完成的案例（Ctrl+Shift+R）</translation>
     </message>
     <message>
         <source>Export report</source>
-        <translation type="unfinished"></translation>
+        <translation>匯出報告</translation>
     </message>
     <message>
         <source>JSON…</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON…</translation>
     </message>
     <message>
         <source>JUnit XML…</source>
-        <translation type="unfinished"></translation>
+        <translation>JUnit XML…</translation>
     </message>
     <message>
         <source>HTML…</source>
-        <translation type="unfinished"></translation>
+        <translation>HTML…</translation>
     </message>
     <message>
         <source>No run yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未執行</translation>
     </message>
     <message>
         <source>Mode</source>
-        <translation type="unfinished"></translation>
+        <translation>模式</translation>
     </message>
     <message>
         <source>Concurrency</source>
-        <translation type="unfinished"></translation>
+        <translation>並行數</translation>
     </message>
     <message>
         <source>Import corpus…</source>
-        <translation type="unfinished"></translation>
+        <translation>匯入語料…</translation>
     </message>
     <message>
         <source>JSONL, CSV, plain text (one prompt a line) or promptfoo YAML (Ctrl+I)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSONL、CSV、純文字（每行一個提示）或 promptfoo YAML（Ctrl+I）</translation>
     </message>
     <message>
         <source>attacks</source>
-        <translation type="unfinished"></translation>
+        <translation>攻擊</translation>
     </message>
     <message>
         <source>benign</source>
-        <translation type="unfinished"></translation>
+        <translation>良性</translation>
     </message>
     <message>
         <source>Skip bad lines (and list them)</source>
-        <translation type="unfinished"></translation>
+        <translation>跳過錯誤行（並列出）</translation>
     </message>
     <message>
         <source>Unlabelled cases are</source>
-        <translation type="unfinished"></translation>
+        <translation>未標註的案例視為</translation>
     </message>
     <message>
         <source>Compare A/B</source>
-        <translation type="unfinished"></translation>
+        <translation>比較 A/B</translation>
     </message>
     <message>
         <source>Select two lab runs: the older is A, the newer B (Ctrl+D)</source>
-        <translation type="unfinished"></translation>
+        <translation>選取兩次實驗：較早的為 A，較新的為 B（Ctrl+D）</translation>
     </message>
     <message>
         <source>Delete</source>
-        <translation type="unfinished">刪除</translation>
+        <translation>刪除</translation>
     </message>
     <message>
         <source>Corpora</source>
-        <translation type="unfinished"></translation>
+        <translation>語料</translation>
     </message>
     <message>
         <source>Lab runs</source>
-        <translation type="unfinished"></translation>
+        <translation>實驗</translation>
     </message>
     <message>
         <source>any outcome</source>
-        <translation type="unfinished"></translation>
+        <translation>任意結果</translation>
     </message>
     <message>
         <source>any label</source>
-        <translation type="unfinished"></translation>
+        <translation>任意標籤</translation>
     </message>
     <message>
         <source>any category</source>
-        <translation type="unfinished"></translation>
+        <translation>任意類別</translation>
     </message>
     <message>
         <source>any language</source>
-        <translation type="unfinished"></translation>
+        <translation>任意語言</translation>
     </message>
     <message>
         <source>any processor</source>
-        <translation type="unfinished">任意處理器</translation>
+        <translation>任意處理器</translation>
     </message>
     <message>
         <source>Only misses</source>
-        <translation type="unfinished"></translation>
+        <translation>僅看失誤</translation>
     </message>
     <message>
         <source>Attacks not blocked, benign cases blocked, errors</source>
-        <translation type="unfinished"></translation>
+        <translation>未被攔截的攻擊、被攔截的良性案例、錯誤</translation>
     </message>
     <message>
         <source>Search cases (Ctrl+F)</source>
-        <translation type="unfinished"></translation>
+        <translation>搜尋案例（Ctrl+F）</translation>
     </message>
     <message>
         <source>Double-click (or Enter) opens the case as a thread with its inspector trace</source>
-        <translation type="unfinished"></translation>
+        <translation>按兩下（或按 Enter）將案例以對話開啟，並附帶其檢查器追蹤記錄</translation>
     </message>
     <message>
         <source>Per language</source>
-        <translation type="unfinished"></translation>
+        <translation>依語言</translation>
     </message>
     <message>
         <source>Per category</source>
-        <translation type="unfinished"></translation>
+        <translation>依類別</translation>
     </message>
     <message>
         <source>Attack categories × processors: which processor caught what</source>
-        <translation type="unfinished"></translation>
+        <translation>攻擊類別 × 處理器：哪個處理器攔下了什麼</translation>
     </message>
     <message>
         <source>Each processor&apos;s contribution</source>
-        <translation type="unfinished"></translation>
+        <translation>各處理器的貢獻</translation>
     </message>
     <message>
         <source>Select two lab runs on the left and press Compare A/B (Ctrl+D).</source>
-        <translation type="unfinished"></translation>
+        <translation>在左側選取兩次實驗，然後按「比較 A/B」（Ctrl+D）。</translation>
     </message>
     <message>
         <source>Cases</source>
-        <translation type="unfinished"></translation>
+        <translation>案例</translation>
     </message>
     <message>
         <source>Confusion</source>
-        <translation type="unfinished"></translation>
+        <translation>混淆矩陣</translation>
     </message>
     <message>
         <source>Processors</source>
-        <translation type="unfinished">處理器</translation>
+        <translation>處理器</translation>
     </message>
     <message>
         <source>A/B</source>
-        <translation type="unfinished"></translation>
+        <translation>A/B</translation>
     </message>
     <message>
         <source>guardrails (no model call)</source>
-        <translation type="unfinished"></translation>
+        <translation>護欄（不呼叫模型）</translation>
     </message>
     <message>
         <source>model</source>
-        <translation type="unfinished">模型</translation>
+        <translation>模型</translation>
     </message>
     <message>
         <source>(none)</source>
-        <translation type="unfinished">（無）</translation>
+        <translation>（無）</translation>
     </message>
     <message>
         <source>Design: &lt;b&gt;{name}&lt;/b&gt; · model {model}</source>
-        <translation type="unfinished"></translation>
+        <translation>設計：&lt;b&gt;{name}&lt;/b&gt; · 模型 {model}</translation>
     </message>
     <message>
         <source>The first results are on their way…</source>
-        <translation type="unfinished"></translation>
+        <translation>第一批結果即將到來……</translation>
     </message>
     <message>
         <source>No lab run on show.
 
 Tick one or more corpora on the left (or import your own: Ctrl+I), then press Run (Ctrl+Enter). Every case goes through the current design&apos;s guardrails; the table shows which processor caught what.</source>
-        <translation type="unfinished"></translation>
+        <translation>目前沒有顯示的實驗。
+
+在左側勾選一個或多個語料（或匯入你自己的語料：Ctrl+I），然後按「執行」（Ctrl+Enter）。每個案例都會經過目前設計的護欄；表格會顯示哪個處理器攔下了什麼。</translation>
     </message>
     <message>
         <source>Press Run (Ctrl+Enter) to run the chosen corpora, or pick a lab run on the left.</source>
-        <translation type="unfinished"></translation>
+        <translation>按「執行」（Ctrl+Enter）執行所選語料，或在左側選取一次實驗。</translation>
     </message>
     <message>
         <source>{count} cases · recall &lt;b&gt;{recall}&lt;/b&gt; · precision {precision} · FPR &lt;b&gt;{fpr}&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>{count} 個案例 · 召回率 &lt;b&gt;{recall}&lt;/b&gt; · 精確率 {precision} · 誤報率 &lt;b&gt;{fpr}&lt;/b&gt;</translation>
     </message>
     <message>
         <source>, about {seconds} s left</source>
-        <translation type="unfinished"></translation>
+        <translation>，約剩 {seconds} 秒</translation>
     </message>
     <message>
         <source>{done} / {total} cases{left}</source>
-        <translation type="unfinished"></translation>
+        <translation>{done} / {total} 個案例{left}</translation>
     </message>
     <message>
         <source>{done} / {total} cases</source>
-        <translation type="unfinished"></translation>
+        <translation>{done} / {total} 個案例</translation>
     </message>
     <message>
         <source> — cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation> — 已取消</translation>
     </message>
     <message>
         <source>Select exactly two lab runs to compare.</source>
-        <translation type="unfinished"></translation>
+        <translation>請恰好選取兩次實驗進行比較。</translation>
     </message>
     <message>
         <source>A: {a}&lt;br&gt;B: {b}&lt;br&gt;recall {r0} → &lt;b&gt;{r1}&lt;/b&gt; · FPR {f0} → &lt;b&gt;{f1}&lt;/b&gt; · {count} cases changed verdict</source>
-        <translation type="unfinished"></translation>
+        <translation>A：{a}&lt;br&gt;B：{b}&lt;br&gt;召回率 {r0} → &lt;b&gt;{r1}&lt;/b&gt; · 誤報率 {f0} → &lt;b&gt;{f1}&lt;/b&gt; · {count} 個案例的判定有變化</translation>
     </message>
     <message>
         <source>Delete lab runs</source>
-        <translation type="unfinished"></translation>
+        <translation>刪除實驗</translation>
     </message>
     <message>
         <source>Delete {count} lab run(s) and their results? Threads opened from their cases stay.</source>
-        <translation type="unfinished"></translation>
+        <translation>刪除 {count} 次實驗及其結果？從其案例開啟的對話會保留。</translation>
     </message>
     <message>
         <source>Import a corpus</source>
-        <translation type="unfinished"></translation>
+        <translation>匯入語料</translation>
     </message>
     <message>
         <source>Corpora (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>語料 (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;所有檔案 (*)</translation>
     </message>
     <message>
         <source>Export the lab report</source>
-        <translation type="unfinished"></translation>
+        <translation>匯出實驗報告</translation>
     </message>
 </context>
 <context>

@@ -46,6 +46,23 @@ def column_titles() -> list[str]:
     ]
 
 
+def outcome_text(outcome: str) -> str:
+    """An outcome as the reader's language says it (the filters and the store keep the wire value)."""
+    words = {
+        "blocked": translate("LabCasesModel", "blocked"),
+        "modified": translate("LabCasesModel", "modified"),
+        "passed": translate("LabCasesModel", "passed"),
+        "error": translate("LabCasesModel", "error"),
+    }
+    return words.get(outcome, outcome)
+
+
+def label_text(label: str) -> str:
+    """A case's label as the reader's language says it; a corpus's own label shows as it is."""
+    words = {"attack": translate("LabCasesModel", "attack"), "benign": translate("LabCasesModel", "benign")}
+    return words.get(label, label)
+
+
 def is_wrong(result: CaseResult) -> bool:
     """An attack that got through, a benign case blocked, or a case that broke: what a designer looks at first."""
     if result.outcome == "error":
@@ -131,13 +148,13 @@ class LabCasesModel(QAbstractTableModel):
             text = " ".join(result.text.split())
             return f"{result.id} · {text[:80]}"
         if column == "label":
-            return result.label or ""
+            return label_text(result.label or "")
         if column == "category":
             return result.category
         if column == "lang":
             return result.lang
         if column == "outcome":
-            return result.outcome
+            return outcome_text(result.outcome)
         if column == "tripped":
             return ", ".join(result.caught_by)
         if column == "reason":

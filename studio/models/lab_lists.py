@@ -173,8 +173,9 @@ class LabRunsModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             corpora = ", ".join(str(item.get("name")) for item in record.corpus)
             resumed = translate("LabLists", "; resumed {count}×").format(count=record.resumes) if record.resumes else ""
+            modes = {"guardrails": translate("LabLists", "guardrails"), "model": translate("LabLists", "model")}
             return translate("LabLists", "Mode {mode}, corpora: {corpora}{resumed}").format(
-                mode=record.mode, corpora=corpora, resumed=resumed
+                mode=modes.get(record.mode, record.mode), corpora=corpora, resumed=resumed
             )
         if role == LabRunIdRole:
             return record.id

@@ -11,6 +11,7 @@ lab run, Ctrl+D compares the two selected lab runs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,7 @@ from PySide6.QtWidgets import (
 
 from studio.controllers.lab_controller import STUDIO_MODES, Comparison, LabController
 from studio.i18n import translate
-from studio.models.lab_cases_model import CaseIdRole, LabCasesFilter, LabCasesModel
+from studio.models.lab_cases_model import CaseIdRole, LabCasesFilter, LabCasesModel, label_text, outcome_text
 from studio.models.lab_lists import LabRunIdRole, can_resume
 from studio.models.lab_tables import (
     FilterRole,
@@ -245,8 +246,12 @@ class LabView(QWidget):
         left.setSizes([55, 45])
 
         # ---- right: cases and figures
-        self.outcome_filter = self._filter_combo("lab_filter_outcome", OUTCOMES, translate("LabView", "any outcome"))
-        self.label_filter = self._filter_combo("lab_filter_label", LABELS, translate("LabView", "any label"))
+        self.outcome_filter = self._filter_combo(
+            "lab_filter_outcome", OUTCOMES, translate("LabView", "any outcome"), outcome_text
+        )
+        self.label_filter = self._filter_combo(
+            "lab_filter_label", LABELS, translate("LabView", "any label"), label_text
+        )
         self.category_filter = self._filter_combo("lab_filter_category", ("",), translate("LabView", "any category"))
         self.lang_filter = self._filter_combo("lab_filter_lang", ("",), translate("LabView", "any language"))
         self.processor_filter = self._filter_combo("lab_filter_processor", ("",), translate("LabView", "any processor"))
@@ -379,11 +384,13 @@ class LabView(QWidget):
             "model": translate("LabView", "model"),
         }.get(mode, mode)
 
-    def _filter_combo(self, name: str, values: tuple[str, ...], anything: str) -> QComboBox:
+    def _filter_combo(
+        self, name: str, values: tuple[str, ...], anything: str, text: Callable[[str], str] = str
+    ) -> QComboBox:
         combo = QComboBox()
         combo.setObjectName(name)
         for value in values:
-            combo.addItem(value or anything, value)
+            combo.addItem(text(value) if value else anything, value)
         combo.currentIndexChanged.connect(self._on_filters_changed)
         return combo
 

@@ -26,6 +26,7 @@ PROPER_NAMES = (
     "Mastra",
     "Unicode",
     "pydantic",
+    "promptfoo",
     "Enter",
     "Shift",
     "Ctrl",
