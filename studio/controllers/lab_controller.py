@@ -33,6 +33,7 @@ from lab.runner import CaseResult, LabRun, case_messages, prepare_agent
 from processors.messages import new_id
 from studio.build import build_agent
 from studio.controllers.run_controller import RunController
+from studio.controllers.tasks import TaskKeeper
 from studio.design import AgentDesign, DesignError
 from studio.i18n import translate
 from studio.lab_design import agent_factory, design_info
@@ -107,7 +108,7 @@ class LabController(QObject):
         self._cancel_requested = False
         self._task: asyncio.Task[Any] | None = None
         self._running = False
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks = TaskKeeper("lab", self.failed.emit)
         self._pending: list[CaseResult] = []
         self._started = 0.0
 
@@ -123,20 +124,7 @@ class LabController(QObject):
 
     def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         """Run a coroutine on the loop, keeping it referenced; a failure is said, never raised into Qt."""
-        task = asyncio.get_event_loop().create_task(self._guarded(coroutine))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
-
-    async def _guarded(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
-        try:
-            return await coroutine
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:
-            logger.exception("lab task failed")
-            self.failed.emit(f"{type(error).__name__}: {error}")
-            return None
+        return self._tasks.spawn(coroutine)
 
     async def _owned(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
         """The lab run's task: whatever ends it, it is no longer running (before a failure is said)."""
@@ -146,8 +134,8 @@ class LabController(QObject):
             self._running = False
 
     async def wait_idle(self) -> None:
-        while self._tasks or (self._task is not None and not self._task.done()):
-            pending = [*self._tasks, *([self._task] if self._task is not None else [])]
+        while self._tasks.tasks or (self._task is not None and not self._task.done()):
+            pending = [*self._tasks.tasks, *([self._task] if self._task is not None else [])]
             await asyncio.gather(*pending, return_exceptions=True)
             if self._task is not None and self._task.done():
                 self._task = None
@@ -236,7 +224,7 @@ class LabController(QObject):
         self._begin(run, lab_run_id, [])
         self._running = True
         self._task = asyncio.get_event_loop().create_task(
-            self._guarded(
+            self._tasks.guarded(
                 self._owned(
                     self._drive(
                         run,
@@ -264,7 +252,7 @@ class LabController(QObject):
             return
         self._running = True
         self._task = asyncio.get_event_loop().create_task(
-            self._guarded(self._owned(self._resume(lab_run_id))), name=f"lab {lab_run_id}"
+            self._tasks.guarded(self._owned(self._resume(lab_run_id))), name=f"lab {lab_run_id}"
         )
 
     async def _resume(self, lab_run_id: str) -> None:

@@ -29,6 +29,7 @@ from studio.controllers.import_controller import ThreadImportController
 from studio.controllers.lab_controller import LabController
 from studio.controllers.replay_controller import ReplayController
 from studio.controllers.run_controller import RunController
+from studio.controllers.tasks import TaskKeeper
 from studio.controllers.threads_controller import ThreadsController
 from studio.design import AgentDesign, DesignError, load_design, save_design
 from studio.endpoints import EndpointError
@@ -108,7 +109,7 @@ class Workspace(QObject):
         self.thread_id: str | None = None
         #: Processor instances kept between runs while their chain entry is unchanged (caches, ledgers).
         self._processors: dict[tuple[str, ...], Any] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks = TaskKeeper("workspace", self.status_message.emit)
         #: (provider, endpoint) pairs the user declined to approve in this session: not asked again.
         self._declined: set[tuple[str, str]] = set()
         #: The design's MCP servers, kept running between runs; stopped when they leave the design or at shutdown.
@@ -144,25 +145,11 @@ class Workspace(QObject):
     # ----------------------------------------------------------------------------------------- tasks
     def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         """Run a coroutine on the loop, keeping a reference; failures go to the status bar, never a dialog."""
-        task = asyncio.get_event_loop().create_task(self._guarded(coroutine))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
-
-    async def _guarded(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
-        try:
-            return await coroutine
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:
-            logger.exception("workspace task failed")
-            self.status_message.emit(f"{type(error).__name__}: {error}")
-            return None
+        return self._tasks.spawn(coroutine)
 
     async def wait_idle(self) -> None:
         """Wait until every pending task (and the threads controller's) has finished."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self._tasks.wait_idle()
         await self.threads.wait_idle()
 
     # ----------------------------------------------------------------------------------------- start-up

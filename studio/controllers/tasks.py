@@ -1,0 +1,48 @@
+"""``TaskKeeper``: coroutines a controller starts on the qasync loop, kept referenced until they end.
+
+asyncio holds only weak references to tasks, so a controller keeps its own; a failure is logged with its traceback
+and told as one readable line (``on_failure``: a status-bar or error signal), never raised into Qt's event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+
+class TaskKeeper:
+    """The controller's pending tasks (see the module docstring)."""
+
+    def __init__(self, what: str, on_failure: Callable[[str], None]) -> None:
+        self._what = what
+        self._on_failure = on_failure
+        self.tasks: set[asyncio.Task[Any]] = set()
+
+    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.get_event_loop().create_task(self.guarded(coroutine))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    async def wait_idle(self) -> None:
+        """Wait until every task (and any it started meanwhile) has ended."""
+        while self.tasks:
+            await asyncio.gather(*list(self.tasks), return_exceptions=True)
+
+    async def guarded(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
+        """``coroutine``, its failure logged and told instead of raised (for a task the caller keeps itself)."""
+        try:
+            return await coroutine
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            logger.exception("%s task failed", self._what)
+            self._on_failure(f"{type(error).__name__}: {error}")
+            return None
+
+
+__all__ = ["TaskKeeper"]
