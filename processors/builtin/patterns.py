@@ -368,37 +368,7 @@ VALIDATORS: Final[dict[str, Callable[[str], bool]]] = {
     "btc-address": btc_address_ok,
 }
 
-#: Kinds → Mastra's PII detection types (``PIIDetector.detectionTypes``). Kinds not listed are their own type.
-CATEGORY: Final[dict[str, str]] = {
-    "ipv4": "ip-address",
-    "ipv6": "ip-address",
-    "btc-address": "crypto-wallet",
-    "eth-address": "crypto-wallet",
-    **{
-        kind: "api-key"
-        for kind in (
-            "openai-key",
-            "anthropic-key",
-            "aws-access-key",
-            "aws-secret-key",
-            "github-token",
-            "slack-token",
-            "google-api-key",
-            "stripe-key",
-            "gitlab-token",
-            "slack-webhook",
-            "huggingface-token",
-            "npm-token",
-            "sendgrid-key",
-            "twilio-key",
-            "jwt",
-            "bearer-token",
-            "secret-assignment",
-            "private-key",
-        )
-    },
-}
-
+#: The secret kinds: the ``api-key`` PII type and the ``secrets`` / ``api-key`` groups.
 _SECRET_KINDS: Final = (
     "private-key",
     "anthropic-key",
@@ -419,6 +389,15 @@ _SECRET_KINDS: Final = (
     "bearer-token",
     "secret-assignment",
 )
+
+#: Kinds → Mastra's PII detection types (``PIIDetector.detectionTypes``). Kinds not listed are their own type.
+CATEGORY: Final[dict[str, str]] = {
+    "ipv4": "ip-address",
+    "ipv6": "ip-address",
+    "btc-address": "crypto-wallet",
+    "eth-address": "crypto-wallet",
+    **{kind: "api-key" for kind in _SECRET_KINDS},
+}
 
 #: Category and preset names → kinds. ``find_all`` accepts these names anywhere it accepts kinds.
 GROUPS: Final[dict[str, tuple[str, ...]]] = {
