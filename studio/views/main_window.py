@@ -6,18 +6,14 @@ Middle: the chat. Right: the inspector. Everything it does is a call on the work
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QDialog,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMenu,
-    QMessageBox,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -27,55 +23,27 @@ from PySide6.QtWidgets import (
 from studio import i18n
 from studio.build import available_tools
 from studio.catalog import palette_groups
-from studio.controllers.connection import check_connection
 from studio.controllers.workspace import Workspace
-from studio.files import suggested_file_name
 from studio.models.palette_model import PaletteModel
 from studio.paths import data_dir
-from studio.restart import keep_draft, take_draft
 from studio.sample import suggestions
-from studio.views.about_dialog import AboutDialog
 from studio.views.agent_settings import AgentSettingsView
 from studio.views.chain_editor import ChainEditor
 from studio.views.chat_view import ChatView
 from studio.views.debug_panel import DebugPanel
-from studio.views.endpoint_approval import EndpointApproval
 from studio.views.import_progress import ImportProgressView
 from studio.views.inspector import InspectorView
 from studio.views.lab_view import LabView
-from studio.views.mcp_approval import McpApproval
+from studio.views.main_window_dialogs import DialogActions
+from studio.views.main_window_files import FileActions
 from studio.views.options_form import OptionsForm
 from studio.views.palette import PaletteView
 from studio.views.replay_view import ReplayView
-from studio.views.settings_dialog import SettingsDialog
 from studio.views.splitter_shares import share_on_first_resize
 from studio.views.threads_view import ThreadsView
 from studio.views.undo_routing import EditorUndoRouting
 
 translate = i18n.translate
-
-
-def shortcuts_text() -> str:
-    """The Help → Keyboard shortcuts text, in the studio's language."""
-    return "<br>".join(
-        (
-            translate("MainWindow", "<b>Chat</b>: Enter sends · Shift+Enter new line · Esc stops the reply"),
-            translate("MainWindow", "<b>Replay</b>: Ctrl+R replays the selected run through the current chain"),
-            translate("MainWindow", "<b>Threads</b>: Ctrl+N new · F2 rename · Del delete"),
-            translate(
-                "MainWindow",
-                "<b>Chains</b>: Space enable/disable · Del remove · Ctrl+↑/↓ reorder · Ctrl+←/→ "
-                "move to the previous/next lane · Enter in the palette adds the type",
-            ),
-            translate("MainWindow", "<b>Edit</b>: Ctrl+Z undo · Ctrl+Shift+Z redo"),
-            translate("MainWindow", "<b>File</b>: Ctrl+O open design · Ctrl+S save design · Ctrl+E export as Python"),
-            translate(
-                "MainWindow",
-                "<b>Lab</b>: Ctrl+L open · Ctrl+Enter run · Esc cancel · Ctrl+Shift+R resume · Ctrl+I import a corpus "
-                "· Ctrl+F search · Enter opens a case as a thread · Ctrl+D compare two lab runs",
-            ),
-        )
-    )
 
 
 #: Replays the run selected in the inspector (or the newest) through the current chain, with no model call.
@@ -95,7 +63,9 @@ def _titled(title: str, widget: QWidget) -> QWidget:
     return box
 
 
-class MainWindow(QMainWindow):
+class MainWindow(FileActions, DialogActions, QMainWindow):
+    """The studio's window; its File, Settings and Help slots live in the mixins (one job a module)."""
+
     def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("main_window")
@@ -388,165 +358,10 @@ class MainWindow(QMainWindow):
     def _on_workspace_design_opened(self, _name: str) -> None:
         self._update_title()
 
-    @Slot(object)
-    def _on_workspace_endpoint_approval_requested(self, grant: Any) -> None:
-        """Ask (without blocking) whether the key may go to the host the design names; one question at a time."""
-        asking = self.findChild(EndpointApproval, "endpoint_approval")
-        if asking is not None and asking.isVisible():
-            return
-        dialog = EndpointApproval(grant, self)
-        dialog.answered.connect(self.workspace.answer_endpoint_approval)
-        dialog.finished.connect(dialog.deleteLater)
-        dialog.open()
-
-    @Slot(object)
-    def _on_workspace_mcp_approval_requested(self, config: Any) -> None:
-        """Ask (without blocking) whether a design's stdio MCP server may run its program; one at a time."""
-        asking = self.findChild(McpApproval, "mcp_approval")
-        if asking is not None and asking.isVisible():
-            return
-        dialog = McpApproval(config, self)
-        dialog.answered.connect(self.workspace.answer_mcp_approval)
-        dialog.finished.connect(dialog.deleteLater)
-        dialog.open()
-
     @Slot()
     def _update_title(self, *_args: Any) -> None:
         name = self.workspace.document.design().name
         self.setWindowTitle(translate("MainWindow", "{name} — Processor Studio").format(name=name))
-
-    @Slot(str, str)
-    def _on_workspace_file_failed(self, title: str, text: str) -> None:
-        """A save or export failed: a message box that does not block (``open()``), besides the status bar."""
-        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
-        box.setObjectName("file_failed")
-        box.finished.connect(box.deleteLater)
-        box.open()
-
-    def _file_dialog(
-        self, title: str, filters: str, *, save: bool, accept: Any, suggested: str | None = None
-    ) -> QFileDialog:
-        """A non-blocking file dialog (``open()``, never ``exec()`` on the qasync loop); a save dialog proposes
-        ``suggested`` as the file name."""
-        dialog = QFileDialog(self, title, str(Path.home()), filters)
-        dialog.setObjectName("file_dialog")
-        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave if save else QFileDialog.AcceptMode.AcceptOpen)
-        if not save:
-            dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
-        if suggested:
-            dialog.selectFile(suggested)
-        dialog.fileSelected.connect(lambda path: accept(Path(path)))
-        dialog.finished.connect(dialog.deleteLater)
-        dialog.open()
-        return dialog
-
-    @Slot()
-    def _on_open_design(self) -> None:
-        self._file_dialog(
-            translate("MainWindow", "Open design"),
-            translate("MainWindow", "Agent designs (*.json)"),
-            save=False,
-            accept=self.workspace.open_design_file,
-        )
-
-    @Slot()
-    def _on_save_design(self) -> None:
-        self._file_dialog(
-            translate("MainWindow", "Save design"),
-            translate("MainWindow", "Agent designs (*.json)"),
-            save=True,
-            accept=self.workspace.save_design_file,
-            suggested=suggested_file_name(self.workspace.document.design().name, ".json"),
-        )
-
-    @Slot()
-    def _on_export_script(self) -> None:
-        self._file_dialog(
-            translate("MainWindow", "Export as Python"),
-            translate("MainWindow", "Python scripts (*.py)"),
-            save=True,
-            accept=self.workspace.export_script,
-            suggested=suggested_file_name(self.workspace.document.design().name, ".py"),
-        )
-
-    @Slot()
-    def _on_import_thread(self) -> None:
-        self._file_dialog(
-            translate("MainWindow", "Import thread"),
-            translate("MainWindow", "Threads (*.json)"),
-            save=False,
-            accept=lambda path: self.workspace.spawn(self.workspace.import_thread(path)),
-        )
-
-    @Slot()
-    def _on_export_thread(self) -> None:
-        self._file_dialog(
-            translate("MainWindow", "Export thread"),
-            translate("MainWindow", "Threads (*.json)"),
-            save=True,
-            accept=lambda path: self.workspace.spawn(self.workspace.export_thread(path)),
-            suggested=suggested_file_name(self._thread_title(), ".json", fallback="thread"),
-        )
-
-    def _thread_title(self) -> str:
-        thread_id = self.workspace.thread_id
-        record = next((r for r in self.workspace.threads_model.records() if r.id == thread_id), None)
-        return (record.title if record is not None and record.title else thread_id) or "thread"
-
-    @Slot()
-    def _on_settings(self) -> SettingsDialog:
-        design = self.workspace.document.design()
-        model_id = design.model.model if not design.model.is_demo else "openai/gpt-4o-mini"
-        dialog = SettingsDialog(
-            self.workspace.secrets,
-            check_connection,
-            model_id=model_id,
-            api_base=design.model.api_base,
-            document=self.workspace.document,
-            parent=self,
-        )
-        dialog.restart_requested.connect(self.restart)
-        dialog.finished.connect(dialog.deleteLater)
-        dialog.open()
-        return dialog
-
-    @Slot()
-    def _on_language(self) -> None:
-        dialog = self._on_settings()
-        dialog.language.combo.setFocus()
-
-    @Slot()
-    def restart(self) -> None:
-        """Close to start again (the picked language shows then); the chat box's unsent text is kept for it."""
-        keep_draft(self.chat.input.toPlainText(), self.workspace.thread_id)
-        self.restart_requested = True
-        for dialog in self.findChildren(QDialog):
-            dialog.close()
-        self.close()
-
-    def restore_draft(self) -> None:
-        """Put back the chat box's text kept by a restart (nothing when there is none, or the box has text)."""
-        text, _thread = take_draft()
-        if text and not self.chat.input.toPlainText():
-            self.chat.input.setPlainText(text)
-
-    @Slot()
-    def _on_shortcuts(self) -> None:
-        box = QMessageBox(
-            QMessageBox.Icon.Information,
-            translate("MainWindow", "Keyboard shortcuts"),
-            shortcuts_text(),
-            QMessageBox.StandardButton.Ok,
-            self,
-        )
-        box.finished.connect(box.deleteLater)
-        box.open()
-
-    @Slot()
-    def _on_about(self) -> None:
-        dialog = AboutDialog(data_dir(), self)
-        dialog.finished.connect(dialog.deleteLater)
-        dialog.open()
 
     # ----------------------------------------------------------------------------------------- geometry
     @staticmethod

@@ -1,0 +1,111 @@
+"""The main window's file actions: open and save designs, export a script, import and export threads.
+
+Every file dialog is opened with ``open()`` (never ``exec()`` on the qasync loop), so the chat keeps streaming while
+one is up; the work itself is a call on the workspace.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Slot
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from studio import i18n
+from studio.files import suggested_file_name
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMainWindow
+
+    from studio.controllers.workspace import Workspace
+
+    _Window = QMainWindow
+else:
+    _Window = object
+
+translate = i18n.translate
+
+
+class FileActions(_Window):
+    """Mixed into :class:`~studio.views.main_window.MainWindow` (its File menu's slots)."""
+
+    workspace: Workspace
+
+    @Slot(str, str)
+    def _on_workspace_file_failed(self, title: str, text: str) -> None:
+        """A save or export failed: a message box that does not block (``open()``), besides the status bar."""
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("file_failed")
+        box.finished.connect(box.deleteLater)
+        box.open()
+
+    def _file_dialog(
+        self, title: str, filters: str, *, save: bool, accept: Any, suggested: str | None = None
+    ) -> QFileDialog:
+        """A non-blocking file dialog (``open()``, never ``exec()`` on the qasync loop); a save dialog proposes
+        ``suggested`` as the file name."""
+        dialog = QFileDialog(self, title, str(Path.home()), filters)
+        dialog.setObjectName("file_dialog")
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave if save else QFileDialog.AcceptMode.AcceptOpen)
+        if not save:
+            dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        if suggested:
+            dialog.selectFile(suggested)
+        dialog.fileSelected.connect(lambda path: accept(Path(path)))
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
+
+    @Slot()
+    def _on_open_design(self) -> None:
+        self._file_dialog(
+            translate("MainWindow", "Open design"),
+            translate("MainWindow", "Agent designs (*.json)"),
+            save=False,
+            accept=self.workspace.open_design_file,
+        )
+
+    @Slot()
+    def _on_save_design(self) -> None:
+        self._file_dialog(
+            translate("MainWindow", "Save design"),
+            translate("MainWindow", "Agent designs (*.json)"),
+            save=True,
+            accept=self.workspace.save_design_file,
+            suggested=suggested_file_name(self.workspace.document.design().name, ".json"),
+        )
+
+    @Slot()
+    def _on_export_script(self) -> None:
+        self._file_dialog(
+            translate("MainWindow", "Export as Python"),
+            translate("MainWindow", "Python scripts (*.py)"),
+            save=True,
+            accept=self.workspace.export_script,
+            suggested=suggested_file_name(self.workspace.document.design().name, ".py"),
+        )
+
+    @Slot()
+    def _on_import_thread(self) -> None:
+        self._file_dialog(
+            translate("MainWindow", "Import thread"),
+            translate("MainWindow", "Threads (*.json)"),
+            save=False,
+            accept=lambda path: self.workspace.spawn(self.workspace.import_thread(path)),
+        )
+
+    @Slot()
+    def _on_export_thread(self) -> None:
+        self._file_dialog(
+            translate("MainWindow", "Export thread"),
+            translate("MainWindow", "Threads (*.json)"),
+            save=True,
+            accept=lambda path: self.workspace.spawn(self.workspace.export_thread(path)),
+            suggested=suggested_file_name(self._thread_title(), ".json", fallback="thread"),
+        )
+
+    def _thread_title(self) -> str:
+        thread_id = self.workspace.thread_id
+        record = next((r for r in self.workspace.threads_model.records() if r.id == thread_id), None)
+        return (record.title if record is not None and record.title else thread_id) or "thread"
