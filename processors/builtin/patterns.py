@@ -25,6 +25,7 @@ API
     ``keep_disjoint(ranked) -> list[Match]``         the greedy pass behind it, for another ranking
     ``expand_kinds(kinds) -> tuple[str, ...]``       group names expanded, unknown names refused (``KeyError``)
     ``luhn_ok``, ``card_ok``, ``iban_ok``, ``btc_address_ok``, ``ip_ok``, ``secret_value_ok``: the validators
+                    (in :mod:`processors.builtin.pattern_validators`, re-exported here)
 
 Speed: each kind has a cheap *needle* test (a substring, "some digit", or "a run of eight digits and
 separators") run before its regex, so prose without digits, ``@`` or key prefixes costs a few C-level ``in``
@@ -36,12 +37,21 @@ back a match split across stream chunks can start, so carry-over buffers scan on
 
 from __future__ import annotations
 
-import hashlib
-import ipaddress
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
+
+from processors.builtin.pattern_validators import (
+    btc_address_ok,
+    card_ok,
+    iban_ok,
+    ip_ok,
+    luhn_ok,
+    phone_ok,
+    secret_value_ok,
+    ssn_ok,
+)
 
 __all__ = [
     "CATEGORY",
@@ -80,157 +90,6 @@ class Match:
 
     def __len__(self) -> int:
         return self.end - self.start
-
-
-# --------------------------------------------------------------------------------------------- validators
-def luhn_ok(value: str) -> bool:
-    """The Luhn checksum of a card number (spaces and dashes ignored); 13 to 19 digits, not all the same digit."""
-    digits = [int(c) for c in value if c.isdigit()]
-    if not 13 <= len(digits) <= 19 or len(set(digits)) == 1:
-        return False
-    total = 0
-    for index, digit in enumerate(reversed(digits)):
-        if index % 2:
-            digit *= 2
-            if digit > 9:
-                digit -= 9
-        total += digit
-    return total % 10 == 0
-
-
-#: IBAN length per country (ISO 13616 registry). A country not listed is checked by mod-97 alone.
-IBAN_LENGTHS: Final[dict[str, int]] = {
-    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BR": 29,
-    "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DK": 18, "DO": 28, "EE": 20, "EG": 29,
-    "ES": 24, "FI": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23, "GL": 18, "GR": 27, "GT": 28,
-    "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26, "IT": 27, "JO": 30, "KW": 30, "KZ": 20,
-    "LB": 28, "LC": 32, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "MC": 27, "MD": 24, "ME": 22, "MK": 19,
-    "MR": 27, "MT": 31, "MU": 30, "NL": 18, "NO": 15, "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29,
-    "RO": 24, "RS": 22, "SA": 24, "SC": 31, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "ST": 25, "SV": 28,
-    "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
-}  # fmt: skip
-
-
-def iban_ok(value: str) -> bool:
-    """ISO 13616: country code, length for that country, and the mod-97 check (spaces ignored)."""
-    iban = value.replace(" ", "").upper()
-    if not 15 <= len(iban) <= 34 or not iban[:2].isalpha() or not iban[2:4].isdigit() or not iban.isalnum():
-        return False
-    expected = IBAN_LENGTHS.get(iban[:2])
-    if expected is not None and len(iban) != expected:
-        return False
-    rearranged = iban[4:] + iban[:4]
-    number = "".join(str(int(c, 36)) for c in rearranged)
-    return int(number) % 97 == 1
-
-
-_B58_ALPHABET: Final = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-_B58_INDEX: Final = {c: i for i, c in enumerate(_B58_ALPHABET)}
-_BECH32_CHARSET: Final = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
-
-
-def _bech32_polymod(values: Iterable[int]) -> int:
-    generator = (0x3B6A57B2, 0x26508E6D, 0x1EA119FA, 0x3D4233DD, 0x2A1462B3)
-    checksum = 1
-    for value in values:
-        top = checksum >> 25
-        checksum = (checksum & 0x1FFFFFF) << 5 ^ value
-        for i in range(5):
-            checksum ^= generator[i] if (top >> i) & 1 else 0
-    return checksum
-
-
-def btc_address_ok(value: str) -> bool:
-    """A Bitcoin address with a valid checksum: base58check (``1…``/``3…``) or bech32/bech32m (``bc1…``)."""
-    if value[:3].lower() == "bc1":
-        address = value.lower()
-        if value != address and value != value.upper():
-            return False
-        data = [_BECH32_CHARSET.find(c) for c in address[3:]]
-        if -1 in data or len(data) < 7:
-            return False
-        hrp = [ord(c) >> 5 for c in "bc"] + [0] + [ord(c) & 31 for c in "bc"]
-        return _bech32_polymod(hrp + data) in (1, 0x2BC830A3)  # bech32, bech32m
-    number = 0
-    for char in value:
-        index = _B58_INDEX.get(char)
-        if index is None:
-            return False
-        number = number * 58 + index
-    raw = number.to_bytes(25, "big") if number.bit_length() <= 200 else b""
-    if len(raw) != 25 or raw[0] not in (0x00, 0x05):
-        return False
-    payload, checksum = raw[:-4], raw[-4:]
-    return hashlib.sha256(hashlib.sha256(payload).digest()).digest()[:4] == checksum
-
-
-def ip_ok(value: str) -> bool:
-    """A well-formed IPv4 or IPv6 address (``ipaddress``), excluding the bare unspecified ``::``."""
-    try:
-        address = ipaddress.ip_address(value)
-    except ValueError:
-        return False
-    return value != "::" and not (address.version == 6 and value.count(":") < 2)
-
-
-def _phone_ok(value: str) -> bool:
-    """8 to 15 digits with a ``+`` country code, else 10 or 11 (a national number with its area code); never
-    a date or an IPv4 address."""
-    digits = sum(map(str.isdigit, value))
-    if not (8 <= digits <= 15 if value.startswith("+") else 10 <= digits <= 11):
-        return False
-    return _DATE_LIKE.fullmatch(value) is None and not ip_ok(value)
-
-
-_DATE_LIKE: Final = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
-
-
-def _ssn_ok(value: str) -> bool:
-    """Issued SSNs: no area 000, 666 or 9xx, no group 00, no serial 0000."""
-    digits = value.replace("-", "")
-    area, group, serial = digits[:3], digits[3:5], digits[5:]
-    return area not in ("000", "666") and area[0] != "9" and group != "00" and serial != "0000"
-
-
-#: Card networks: (prefix ranges, valid lengths). A Luhn-valid number outside them (an IMEI) is no card.
-_CARD_NETWORKS: Final = (
-    (((4, 4),), (13, 16, 19)),  # Visa
-    (((51, 55), (2221, 2720)), (16,)),  # Mastercard
-    (((34, 34), (37, 37)), (15,)),  # American Express
-    (((6011, 6011), (644, 649), (65, 65), (622126, 622925)), (16, 17, 18, 19)),  # Discover
-    (((300, 305), (36, 36), (38, 39)), (14, 15, 16, 17, 18, 19)),  # Diners Club
-    (((3528, 3589),), (16, 17, 18, 19)),  # JCB
-    (((62, 62), (81, 81)), (16, 17, 18, 19)),  # UnionPay
-    (((50, 50), (56, 69)), (12, 13, 14, 15, 16, 17, 18, 19)),  # Maestro
-    (((2200, 2204),), (16, 17, 18, 19)),  # Mir
-)
-
-
-def card_ok(value: str) -> bool:
-    """A payment card number: Luhn, and a length and prefix some card network issues."""
-    digits = "".join(c for c in value if c.isdigit())
-    if not luhn_ok(digits):
-        return False
-    for ranges, lengths in _CARD_NETWORKS:
-        if len(digits) in lengths:
-            for low, high in ranges:
-                width = len(str(low))
-                if low <= int(digits[:width]) <= high:
-                    return True
-    return False
-
-
-_PLACEHOLDER: Final = re.compile(r"(?i)^(?:[A-Z0-9]*_)+[A-Z0-9]*$|your|example|placeholder|changeme|dummy|redacted")
-_CODE_LIKE: Final = re.compile(r"[()\[\]{}<>$]|^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
-
-
-def secret_value_ok(value: str) -> bool:
-    """Whether the secret part of a match looks like a real secret rather than a placeholder or code:
-    ``YOUR_API_KEY_HERE``, ``${DB_PASSWORD}``, ``os.environ[...]``, ``xxxxxxxx`` are not."""
-    tail = re.split(r"[:=]\s*[\"']?|_live_|_test_", value, maxsplit=1)[-1].strip("\"' ")
-    if len(tail) < 8 or _CODE_LIKE.search(tail) or len(set(tail.lower())) <= 3:
-        return False
-    return not (tail.islower() and tail.isalpha()) and not _PLACEHOLDER.search(tail)
 
 
 # --------------------------------------------------------------------------------------------- patterns
@@ -361,8 +220,8 @@ VALIDATORS: Final[dict[str, Callable[[str], bool]]] = {
     "stripe-key": secret_value_ok,
     "secret-assignment": secret_value_ok,
     "iban": iban_ok,
-    "ssn": _ssn_ok,
-    "phone": _phone_ok,
+    "ssn": ssn_ok,
+    "phone": phone_ok,
     "ipv4": ip_ok,
     "ipv6": ip_ok,
     "btc-address": btc_address_ok,
