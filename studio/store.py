@@ -17,8 +17,6 @@ Every method is async and does its work off the event loop's thread, so the UI n
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from types import TracebackType
 from typing import Any
 
@@ -35,66 +33,8 @@ from studio.migrations import STUDIO_MIGRATIONS
 from studio.run_transfer import export_runs, import_runs, runs_extension
 from studio.store_lab import LabCaseRecord, LabRunRecord, LabRunsStore, RunNotFoundError
 from studio.store_recordings import RecordingsStore
+from studio.store_records import DesignRecord, RunRecord, TripwireRecord, ViolationRecord
 from studio.store_schema import designs, runs, trace_events, violations
-
-
-@dataclass(frozen=True, slots=True)
-class DesignRecord:
-    """A saved agent design: its id, display name and the design's JSON text (``AgentDesign`` serialised)."""
-
-    id: str
-    name: str
-    json_text: str
-    created_at: datetime
-    updated_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class RunRecord:
-    """One ``generate``/``stream`` call: what ran (design, model) on which thread, and how it ended."""
-
-    id: str
-    design_id: str | None
-    thread_id: str | None
-    model: str | None
-    started_at: datetime
-    finished_at: datetime | None
-    #: The studio's word for the ending (e.g. ``finished``, ``tripwire``, ``error``, ``stopped``); None while running.
-    outcome: str | None
-    finish_reason: str | None
-    usage: dict[str, Any] | None
-    #: ``result.tripwire`` as a dict (``reason``, ``retry``, ``metadata``, ``processorId``) when a tripwire ended it.
-    tripwire: dict[str, Any] | None
-    error: str | None
-    #: The design as it was when the run started (the design may have changed since).
-    design_json: str | None = None
-    #: The user's message that started the run (kept even when a guardrail kept it out of the thread).
-    input_text: str | None = None
-    #: Fields whose stored value could not be read (a damaged row); they read as None. Empty when all is well.
-    unreadable: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class TripwireRecord:
-    """A tripwire that ended a run of a thread."""
-
-    run_id: str
-    at: datetime
-    reason: str
-    processor_id: str | None
-    retry: bool
-    metadata: Any
-
-
-@dataclass(frozen=True, slots=True)
-class ViolationRecord:
-    """A processor's ``on_violation`` report: aborts, including ones a retry then recovered from."""
-
-    run_id: str
-    processor_id: str
-    message: str
-    detail: Any
-    at: datetime
 
 
 class Store(LabRunsStore, RecordingsStore):
@@ -426,6 +366,18 @@ def _trace_dict(row: Any) -> dict[str, Any]:
     event = {"runId": row.run_id}
     event.update({key: getattr(row, column) for key, column in _TRACE_KEYS.items()})
     return event
+
+
+__all__ = [
+    "DesignRecord",
+    "LabCaseRecord",
+    "LabRunRecord",
+    "RunNotFoundError",
+    "RunRecord",
+    "Store",
+    "TripwireRecord",
+    "ViolationRecord",
+]
 
 
 __all__ = [
