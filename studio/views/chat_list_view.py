@@ -9,8 +9,6 @@ of 10,000 messages opens by measuring a screenful. Streamed text arrives as batc
 
 from __future__ import annotations
 
-import bisect
-import itertools
 from typing import Any
 
 from PySide6.QtCore import (
@@ -45,6 +43,7 @@ from studio.models.chat_items import ChatItem
 from studio.models.chat_list_model import ITEM_ROLE, ChatListModel
 from studio.views.chat_document import TOOL_HREF, TRIPWIRE_HREF
 from studio.views.chat_render import MessageRenderer
+from studio.views.row_layout import RowLayout
 
 
 class ChatListView(QAbstractItemView):
@@ -64,10 +63,7 @@ class ChatListView(QAbstractItemView):
     def __init__(self, parent: QWidget | None = None, renderer: MessageRenderer | None = None) -> None:
         super().__init__(parent)
         self.renderer = renderer or MessageRenderer(self.font())
-        self._heights: list[int] = []
-        self._measured: list[int] = []  # the width each height was measured at; 0 = an estimate
-        self._offsets: list[int] = [0]  # top of each row, plus the total height at the end
-        self._valid = 0  # offsets of rows up to this one are right
+        self._rows = RowLayout()
         self._laid_out_width = 0  # the width the heights were estimated or measured at
         self._reestimate = QTimer(self)
         self._reestimate.setSingleShot(True)
@@ -111,11 +107,7 @@ class ChatListView(QAbstractItemView):
         if parent.isValid():
             return
         width = self._width()
-        new = [self.renderer.estimate(self._item(row), width) for row in range(start, end + 1)]
-        self._heights[start:start] = new
-        self._measured[start:start] = [0] * len(new)
-        self._offsets[start + 1 : start + 1] = [0] * len(new)
-        self._valid = min(self._valid, start)
+        self._rows.insert(start, [self.renderer.estimate(self._item(row), width) for row in range(start, end + 1)])
         self._relayout()
 
     def dataChanged(
@@ -125,10 +117,9 @@ class ChatListView(QAbstractItemView):
         roles: Any = (),
     ) -> None:
         first, last = top_left.row(), bottom_right.row()
-        if first < 0 or last >= len(self._heights):
+        if first < 0 or last >= len(self._rows):
             return
-        for row in range(first, last + 1):
-            self._measured[row] = 0  # re-measured when laid out, if visible
+        self._rows.forget_measures(first, last)  # re-measured when laid out, if visible
         self._relayout(changed=(first, last))
 
     def reset(self) -> None:
@@ -147,10 +138,7 @@ class ChatListView(QAbstractItemView):
         model = self.model()
         count = model.rowCount() if model is not None else 0
         width = self._laid_out_width = self._width()
-        self._heights = [self.renderer.estimate(self._item(row), width) for row in range(count)]
-        self._measured = [0] * count
-        self._offsets = [0] * (count + 1)
-        self._valid = 0
+        self._rows.reset([self.renderer.estimate(self._item(row), width) for row in range(count)])
         self._stick = True
         self._relayout()
 
@@ -158,31 +146,12 @@ class ChatListView(QAbstractItemView):
     def _width(self) -> int:
         return max(120, self.viewport().width())
 
-    def _fix_offsets(self) -> None:
-        start, count = self._valid, len(self._heights)
-        if start < count:
-            self._offsets[start:] = itertools.accumulate(self._heights[start:], initial=self._offsets[start])
-        self._valid = count
-
-    def _row_at(self, y: int) -> int:
-        """The row covering content coordinate ``y`` (clamped to the rows there are)."""
-        row = bisect.bisect_right(self._offsets, y, 0, len(self._heights)) - 1
-        return max(0, min(row, len(self._heights) - 1))
-
-    def _total(self) -> int:
-        return self._offsets[len(self._heights)] if self._heights else 0
-
     def _measure(self, first: int, last: int, width: int) -> bool:
         changed = False
         for row in range(first, last + 1):
-            if self._measured[row] == width:
-                continue
-            height = self.renderer.height(self._item(row), width)
-            self._measured[row] = width
-            if height != self._heights[row]:
-                self._heights[row] = height
-                self._valid = min(self._valid, row)
-                changed = True
+            if not self._rows.is_measured(row, width):
+                height = self.renderer.height(self._item(row), width)
+                changed = self._rows.set_height(row, height, measured_at=width) or changed
         return changed
 
     def _relayout(self, changed: tuple[int, int] | None = None) -> None:
@@ -191,31 +160,31 @@ class ChatListView(QAbstractItemView):
             return
         self._laying_out = True
         try:
-            self._fix_offsets()
+            self._rows.fix_tops()
             bar = self.verticalScrollBar()
-            count = len(self._heights)
-            anchor_row = self._row_at(bar.value()) if count else 0
-            anchor_delta = bar.value() - self._offsets[anchor_row] if count else 0
+            count = len(self._rows)
+            anchor_row = self._rows.row_at(bar.value()) if count else 0
+            anchor_delta = bar.value() - self._rows.tops[anchor_row] if count else 0
             width = self._width()
             if changed is not None and count:
                 first, last = changed
                 if last >= count - 3 or self._overlaps(first, last):
                     self._measure(first, min(last, count - 1), width)
-                    self._fix_offsets()
+                    self._rows.fix_tops()
             for _ in range(6):  # measuring can move what is visible; a few passes settle it
                 if not count:
                     break
                 top = (
-                    max(0, self._total() - self.viewport().height())
+                    max(0, self._rows.total() - self.viewport().height())
                     if self._stick
-                    else (self._offsets[anchor_row] + anchor_delta)
+                    else (self._rows.tops[anchor_row] + anchor_delta)
                 )
-                first = self._row_at(top)
-                last = self._row_at(top + self.viewport().height())
+                first = self._rows.row_at(top)
+                last = self._rows.row_at(top + self.viewport().height())
                 if not self._measure(first, last, width):
                     break
-                self._fix_offsets()
-            target = None if self._stick or not count else self._offsets[anchor_row] + anchor_delta
+                self._rows.fix_tops()
+            target = None if self._stick or not count else self._rows.tops[anchor_row] + anchor_delta
             self._apply_scroll(target)
         finally:
             self._laying_out = False
@@ -223,13 +192,12 @@ class ChatListView(QAbstractItemView):
 
     def _overlaps(self, first: int, last: int) -> bool:
         top = self.verticalScrollBar().value()
-        bottom = top + self.viewport().height()
-        return self._offsets[first] < bottom and self._offsets[last] + self._heights[last] > top
+        return self._rows.overlaps(first, last, top, top + self.viewport().height())
 
     def _apply_scroll(self, target: int | None) -> None:
         bar = self.verticalScrollBar()
         view = self.viewport().height()
-        maximum = max(0, self._total() - view)
+        maximum = max(0, self._rows.total() - view)
         self._programmatic += 1
         try:
             bar.setRange(0, maximum)
@@ -260,10 +228,10 @@ class ChatListView(QAbstractItemView):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         width = self._width()
-        if width != self._laid_out_width and self._heights:
+        if width != self._laid_out_width and self._rows:
             # Text reflows: every height is an estimate again until its row is measured (visible rows at once,
             # just below); the others are estimated afresh for the new width once resizing pauses.
-            self._measured = [0] * len(self._heights)
+            self._rows.forget_measures()
             self._reestimate.start()
         self._laid_out_width = width
         self._relayout()
@@ -271,10 +239,11 @@ class ChatListView(QAbstractItemView):
     @Slot()
     def _on_reestimate_timeout(self) -> None:
         width = self._width()
-        for row, measured in enumerate(self._measured):
-            if measured != width:
-                self._heights[row] = self.renderer.estimate(self._item(row), width)
-        self._valid = 0
+        rows = self._rows
+        for row in range(len(rows)):
+            if not rows.is_measured(row, width):
+                rows.set_height(row, self.renderer.estimate(self._item(row), width))
+        rows.valid = 0
         self._relayout()
 
     @property
@@ -288,45 +257,45 @@ class ChatListView(QAbstractItemView):
 
     # ----------------------------------------------------------------------------------------- painting
     def paintEvent(self, event: QPaintEvent) -> None:
-        if not self._heights:
+        if not self._rows:
             return
         painter = QPainter(self.viewport())
         scroll = self.verticalScrollBar().value()
         width = self._width()
         area = event.rect()
-        row = self._row_at(scroll + area.top())
-        count = len(self._heights)
-        while row < count and self._offsets[row] - scroll <= area.bottom():
-            rect = QRect(0, self._offsets[row] - scroll, width, self._heights[row])
+        row = self._rows.row_at(scroll + area.top())
+        count = len(self._rows)
+        while row < count and self._rows.tops[row] - scroll <= area.bottom():
+            rect = QRect(0, self._rows.tops[row] - scroll, width, self._rows.heights[row])
             self.renderer.paint(painter, self._item(row), rect, area)
             row += 1
         painter.end()
 
     # ----------------------------------------------------------------------------------------- QAbstractItemView
     def visualRect(self, index: QModelIndex | QPersistentModelIndex) -> QRect:
-        if not index.isValid() or index.row() >= len(self._heights):
+        if not index.isValid() or index.row() >= len(self._rows):
             return QRect()
         row = index.row()
-        return QRect(0, self._offsets[row] - self.verticalScrollBar().value(), self._width(), self._heights[row])
+        return QRect(0, self._rows.tops[row] - self.verticalScrollBar().value(), self._width(), self._rows.heights[row])
 
     def indexAt(self, point: QPoint) -> QModelIndex:
-        if not self._heights or self.model() is None:
+        if not self._rows or self.model() is None:
             return QModelIndex()
         y = point.y() + self.verticalScrollBar().value()
-        if y < 0 or y >= self._total():
+        if y < 0 or y >= self._rows.total():
             return QModelIndex()
-        return self.model().index(self._row_at(y), 0)
+        return self.model().index(self._rows.row_at(y), 0)
 
     def scrollTo(
         self,
         index: QModelIndex | QPersistentModelIndex,
         hint: QAbstractItemView.ScrollHint = QAbstractItemView.ScrollHint.EnsureVisible,
     ) -> None:
-        if not index.isValid() or index.row() >= len(self._heights):
+        if not index.isValid() or index.row() >= len(self._rows):
             return
         row = index.row()
         bar = self.verticalScrollBar()
-        top, height, view = self._offsets[row], self._heights[row], self.viewport().height()
+        top, height, view = self._rows.tops[row], self._rows.heights[row], self.viewport().height()
         if hint == QAbstractItemView.ScrollHint.PositionAtBottom:
             target = top + height - view
         elif hint == QAbstractItemView.ScrollHint.PositionAtCenter:
@@ -342,9 +311,9 @@ class ChatListView(QAbstractItemView):
 
     def moveCursor(self, action: QAbstractItemView.CursorAction, modifiers: Qt.KeyboardModifier) -> QModelIndex:
         model = self.model()
-        if model is None or not self._heights:
+        if model is None or not self._rows:
             return QModelIndex()
-        current = self.currentIndex().row() if self.currentIndex().isValid() else len(self._heights) - 1
+        current = self.currentIndex().row() if self.currentIndex().isValid() else len(self._rows) - 1
         step = {
             QAbstractItemView.CursorAction.MoveUp: -1,
             QAbstractItemView.CursorAction.MovePrevious: -1,
@@ -354,10 +323,10 @@ class ChatListView(QAbstractItemView):
         if action == QAbstractItemView.CursorAction.MoveHome:
             return model.index(0, 0)
         if action == QAbstractItemView.CursorAction.MoveEnd:
-            return model.index(len(self._heights) - 1, 0)
+            return model.index(len(self._rows) - 1, 0)
         if step is None:
             return self.currentIndex()
-        return model.index(max(0, min(len(self._heights) - 1, current + step)), 0)
+        return model.index(max(0, min(len(self._rows) - 1, current + step)), 0)
 
     def horizontalOffset(self) -> int:
         return 0
@@ -370,11 +339,11 @@ class ChatListView(QAbstractItemView):
 
     def setSelection(self, rect: QRect, flags: QItemSelectionModel.SelectionFlag) -> None:
         model = self.model()
-        if model is None or not self._heights or self.selectionModel() is None:
+        if model is None or not self._rows or self.selectionModel() is None:
             return
         scroll = self.verticalScrollBar().value()
-        first = self._row_at(rect.top() + scroll)
-        last = self._row_at(rect.bottom() + scroll)
+        first = self._rows.row_at(rect.top() + scroll)
+        last = self._rows.row_at(rect.bottom() + scroll)
         selection = QItemSelection(model.index(first, 0), model.index(last, 0))
         self.selectionModel().select(selection, flags)
 
