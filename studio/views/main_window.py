@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, Slot
+from PySide6.QtCore import QRect, QSettings, Qt, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QLabel,
     QMainWindow,
     QMenu,
@@ -53,6 +54,20 @@ REPLAY_SHORTCUT = "Ctrl+R"
 MINIMUM_WIDTH, MINIMUM_HEIGHT = 1024, 600
 
 
+#: The window's size on first start where the screen has room (and always off-screen, for repeatable screenshots).
+DEFAULT_WIDTH, DEFAULT_HEIGHT = 1560, 940
+
+
+def initial_size(available: QRect | None, platform: str) -> tuple[int, int]:
+    """The window's first size: the default, shrunk to fit a smaller screen's free area (a 1366x768 laptop), never
+    below the layout's minimum. Later starts restore the size the user left."""
+    if available is None or platform == "offscreen":
+        return DEFAULT_WIDTH, DEFAULT_HEIGHT
+    width = max(MINIMUM_WIDTH, min(DEFAULT_WIDTH, available.width()))
+    height = max(MINIMUM_HEIGHT, min(DEFAULT_HEIGHT, available.height()))
+    return width, height
+
+
 def _titled(title: str, widget: QWidget) -> QWidget:
     box = QWidget()
     layout = QVBoxLayout(box)
@@ -73,7 +88,10 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
         #: Set when the window closed to restart the studio (a new language): the entry point starts it again.
         self.restart_requested = False
         self.setWindowTitle("Processor Studio")
-        self.resize(1560, 940)
+        screen = self.screen()
+        self.resize(
+            *initial_size(screen.availableGeometry() if screen is not None else None, QApplication.platformName())
+        )
 
         document = workspace.document
         self.threads = ThreadsView(workspace.threads_model)

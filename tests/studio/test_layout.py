@@ -104,3 +104,15 @@ def test_the_side_panes_collapse_and_come_back(qtbot: QtBot, qloop: qasync.QEven
     assert window.minimumSize().width() == MINIMUM_WIDTH and window.minimumSize().height() == MINIMUM_HEIGHT
     assert isinstance(window, MainWindow)
     run(qloop, workspace.shutdown())
+
+
+def test_the_first_size_fits_a_small_screen_and_keeps_the_default_where_there_is_room() -> None:
+    from PySide6.QtCore import QRect
+
+    from studio.views.main_window import DEFAULT_HEIGHT, DEFAULT_WIDTH, initial_size
+
+    assert initial_size(QRect(0, 0, 1920, 1040), "xcb") == (DEFAULT_WIDTH, DEFAULT_HEIGHT)
+    assert initial_size(QRect(0, 0, 1366, 738), "xcb") == (1366, 738)  # a laptop, less its panel
+    assert initial_size(QRect(0, 0, 800, 560), "wayland") == (MINIMUM_WIDTH, MINIMUM_HEIGHT)  # never below the minimum
+    assert initial_size(QRect(0, 0, 800, 800), "offscreen") == (DEFAULT_WIDTH, DEFAULT_HEIGHT)  # repeatable grabs
+    assert initial_size(None, "xcb") == (DEFAULT_WIDTH, DEFAULT_HEIGHT)
