@@ -170,7 +170,7 @@ class PIIDetector(BuiltinProcessor):
     async def _messages(self, args: HookArgs, messages: list[Message], roles: tuple[str, ...]) -> list[Message]:
         async def check(message: Message, text: str) -> Message | None:
             def warn(found: list[Match]) -> None:
-                logger.warning("PII detected in a %s message: %s", message.role, _types(found))
+                logger.warning("PII detected in the %s message: %s", message.role, _types(found))
 
             return enforce_message(self, args, message, text, await self.detect(text, args), warn)
 
