@@ -84,7 +84,7 @@ async def test_warn_names_the_role_and_the_types(caplog: pytest.LogCaptureFixtur
         await agent(ScriptedModel(["ok"]), input_processors=[PIIDetector(strategy="warn")]).generate(
             f"mail {EMAIL} or call {PHONE}"
         )
-    assert [r.getMessage() for r in caplog.records] == ["PII detected in a user message: ['email', 'phone']"]
+    assert [r.getMessage() for r in caplog.records] == ["PII detected in the user message: ['email', 'phone']"]
 
 
 async def test_a_block_names_every_type_found() -> None:
@@ -174,7 +174,7 @@ async def test_warn_with_a_judge_in_the_stream_logs_what_the_judge_found(caplog:
     assert streamed_text(chunks) == text
     assert [r.getMessage() for r in caplog.records] == [
         "PII detected in the output stream: ['name']",
-        "PII detected in a assistant message: ['name']",  # the final result's check
+        "PII detected in the assistant message: ['name']",  # the final result's check
     ]
 
 
