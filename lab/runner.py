@@ -34,16 +34,13 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
-import json
-import os
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from lab.corpus import Case
+from lab.results import CaseResult, Hit, Outcome, ResultsFile, read_results, unique_in_order
 from processors import Agent, RecordingTracer, Tool, Usage
 from processors.models import ScriptedModel
 from processors.models.base import ModelEvent, ModelRequest, TextDelta
@@ -51,7 +48,6 @@ from processors.models.replay import Recording, RecordingModel, ReplayModel, rec
 from processors.models.scripted import ToolCall, Turn
 
 Mode = Literal["guardrails", "model", "replay"]
-Outcome = Literal["blocked", "modified", "passed", "error"]
 MODES: tuple[Mode, ...] = ("guardrails", "model", "replay")
 AgentFactory = Callable[[], Agent]
 
@@ -59,80 +55,11 @@ AgentFactory = Callable[[], Agent]
 DEFAULT_REPLY = "Sure, I can help with that. Here is what I found."
 #: The tool a ``tool_result`` case makes the model call; it returns the case's ``tool_result``.
 LAB_TOOL = "fetch_content"
-FSYNC_INTERVAL = 0.5
 RESULTS_FORMAT = 1
 
 
 class LabError(Exception):
     """The run cannot start (e.g. a results file made for another design or mode)."""
-
-
-@dataclass
-class Hit:
-    """A processor that did something to a case: ``outcome`` is aborted, changed, dropped or raised."""
-
-    processor: str
-    hook: str
-    outcome: str
-    detail: str | None = None
-
-
-@dataclass
-class CaseResult:
-    """What one case did. ``tripped`` lists the processors that aborted, in the order they did."""
-
-    id: str
-    text: str
-    label: str | None
-    category: str
-    lang: str
-    expect: str | None
-    outcome: Outcome
-    tripped: list[str] = field(default_factory=list)
-    hits: list[Hit] = field(default_factory=list)
-    reason: str | None = None
-    reply: str = ""
-    latency_ms: float = 0.0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost: float | None = None
-    error: str | None = None
-    attempts: int = 1
-    #: ``model`` mode: what the model said and the tools returned (base64 of :meth:`Recording.to_bytes`), so a
-    #: ``replay`` run can put a changed chain around the same answers without calling the model.
-    recording: str | None = None
-
-    @property
-    def changed(self) -> list[str]:
-        """Processors that changed or dropped something (without aborting)."""
-        return _unique(hit.processor for hit in self.hits if hit.outcome in ("changed", "dropped"))
-
-    @property
-    def caught_by(self) -> list[str]:
-        """Processors that tripped or changed the case: what the attack × processor matrix counts."""
-        return _unique(hit.processor for hit in self.hits if hit.outcome in ("aborted", "changed", "dropped"))
-
-    @property
-    def as_expected(self) -> bool | None:
-        """Did the case do what it expects (None when it expects nothing)?"""
-        if self.expect is None:
-            return None
-        if self.expect in ("blocked", "passed", "modified"):
-            return self.outcome == self.expect
-        return self.expect in self.tripped
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> CaseResult:
-        fields = {key: value for key, value in data.items() if key in cls.__dataclass_fields__}
-        fields["hits"] = [Hit(**hit) for hit in data.get("hits", [])]
-        return cls(**fields)
-
-
-def _unique(items: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(items))
 
 
 class _RateLimited(Exception):
@@ -257,7 +184,7 @@ async def run_case(case: Case, agent: Agent, mode: Mode, replay: str | None = No
         if event.outcome != "passed"
         and (reply_changed or event.hook != "process_output_stream" or event.outcome in ("aborted", "raised"))
     ]
-    tripped = _unique(hit.processor for hit in hits if hit.outcome == "aborted")
+    tripped = unique_in_order(hit.processor for hit in hits if hit.outcome == "aborted")
     reason: str | None = None
     outcome: Outcome
     if result.tripwire is not None:
@@ -312,58 +239,6 @@ def _result(case: Case, outcome: Outcome, *, latency: float, **fields: Any) -> C
         latency_ms=round(latency * 1000, 3),
         **fields,
     )
-
-
-# ------------------------------------------------------------------------------------------- results file
-
-
-def read_results(path: Path) -> tuple[dict[str, Any] | None, dict[str, CaseResult]]:
-    """The header and finished cases of a results file. A torn last line (a kill mid-write) is ignored."""
-    header: dict[str, Any] | None = None
-    results: dict[str, CaseResult] = {}
-    if not path.exists():
-        return header, results
-    with path.open(encoding="utf-8") as file:
-        for line in file:
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # only a line cut by a kill can be torn; its case runs again
-            if not isinstance(data, dict):
-                continue
-            if data.get("kind") == "header":
-                header = data
-            elif "id" in data and "outcome" in data:
-                results[str(data["id"])] = CaseResult.from_dict(data)
-    return header, results
-
-
-class _ResultsFile:
-    """Appends one JSON line per finished case with a single ``os.write`` (a kill cannot interleave two)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        self._synced = time.monotonic()
-        # A torn last line from a killed run must not glue itself to the next record.
-        if path.stat().st_size:
-            with path.open("rb") as file:
-                file.seek(-1, os.SEEK_END)
-                if file.read(1) != b"\n":
-                    os.write(self._fd, b"\n")
-
-    def append(self, data: dict[str, Any]) -> None:
-        os.write(self._fd, (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8"))
-        now = time.monotonic()
-        if now - self._synced >= FSYNC_INTERVAL:
-            os.fsync(self._fd)
-            self._synced = now
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            os.fsync(self._fd)
-        os.close(self._fd)
 
 
 # ------------------------------------------------------------------------------------------------ the run
@@ -456,7 +331,7 @@ class LabRun:
         file = None
         if self.results_path is not None:
             fresh = not self.results_path.exists() or self.results_path.stat().st_size == 0
-            file = _ResultsFile(self.results_path)
+            file = ResultsFile(self.results_path)
             if fresh:
                 file.append(self.header())
         queue: asyncio.Queue[CaseResult] = asyncio.Queue()
@@ -549,3 +424,23 @@ async def run_lab(
         if on_result is not None:
             on_result(result, run)
     return run
+
+
+__all__ = [
+    "DEFAULT_REPLY",
+    "LAB_TOOL",
+    "MODES",
+    "RESULTS_FORMAT",
+    "AgentFactory",
+    "CaseResult",
+    "Hit",
+    "LabError",
+    "LabRun",
+    "Mode",
+    "Outcome",
+    "case_messages",
+    "prepare_agent",
+    "read_results",
+    "run_case",
+    "run_lab",
+]
