@@ -8,7 +8,6 @@ qasync loop (the store does its disk work on a worker thread), so the UI never w
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Coroutine
 from pathlib import Path
@@ -16,37 +15,36 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from processors.memory.queries import is_unreadable
 from processors.models.base import LanguageModel
 from processors.models.replay import Recording
 from processors.result import GenerateResult
 from processors.tools import Tool
 from processors.tools.mcp import McpServerError
 from studio import i18n
-from studio.build import build_agent, build_model
+from studio.build import build_agent
 from studio.controllers.debug_controller import DebugController
+from studio.controllers.file_exports import FileExports
 from studio.controllers.import_controller import ThreadImportController
+from studio.controllers.key_gate import KeyGate
 from studio.controllers.lab_controller import LabController
+from studio.controllers.mcp_launcher import McpLauncher
 from studio.controllers.replay_controller import ReplayController
 from studio.controllers.run_controller import RunController
 from studio.controllers.tasks import TaskKeeper
+from studio.controllers.thread_history import load_thread
 from studio.controllers.threads_controller import ThreadsController
-from studio.design import AgentDesign, DesignError, load_design, save_design
+from studio.design import AgentDesign, DesignError, load_design
 from studio.endpoints import EndpointError
-from studio.export import design_to_python, script_requirements
-from studio.files import write_text_atomic
 from studio.i18n import translate
 from studio.i18n.runtime_texts import runtime_text
 from studio.mcp_approvals import CommandApprovals
-from studio.mcp_servers import McpSessions, servers_to_start
+from studio.mcp_servers import servers_to_start
 from studio.models.chat_list_model import ChatListModel
 from studio.models.chat_model import ChatModel
 from studio.models.design_document import DesignDocument
 from studio.models.threads_model import ThreadListModel
-from studio.models.trace_data import RunHistory
-from studio.regression_export import regression_test
 from studio.sample import sample_design
-from studio.secrets import NO_KEY, KeyGrant, SecretStore, provider_of
+from studio.secrets import KeyGrant, SecretStore
 
 logger = logging.getLogger(__name__)
 
@@ -93,9 +91,11 @@ class Workspace(QObject):
         self.runs = RunController(store, parent=self)
         self.threads_model = ThreadListModel(self)
         self.threads = ThreadsController(store, self.threads_model, parent=self)
+        #: Which key each run may carry, and the user's approvals of endpoints.
+        self.keys = KeyGate(secrets, parent=self)
         #: Replays of past runs through the current chain, chunk-boundary fuzzing, regression-test export.
         self.replays = ReplayController(
-            store, catalogue, current_design=self.document.snapshot, live_model=self.live_model, parent=self
+            store, catalogue, current_design=self.document.snapshot, live_model=self.keys.live_model, parent=self
         )
         #: Breakpoints for the runs, and the run paused at one (the window's debugger panel shows it).
         self.debug = DebugController(self)
@@ -110,17 +110,17 @@ class Workspace(QObject):
         #: Processor instances kept between runs while their chain entry is unchanged (caches, ledgers).
         self._processors: dict[tuple[str, ...], Any] = {}
         self._tasks = TaskKeeper("workspace", self.status_message.emit)
-        #: (provider, endpoint) pairs the user declined to approve in this session: not asked again.
-        self._declined: set[tuple[str, str]] = set()
-        #: The design's MCP servers, kept running between runs; stopped when they leave the design or at shutdown.
-        self.mcp = McpSessions()
+        #: The design's MCP servers (kept running between runs) and the user's answers about launching them.
+        self.mcp_launcher = McpLauncher(mcp_approvals, parent=self)
+        #: The running servers; stopped when they leave the design or at shutdown.
+        self.mcp = self.mcp_launcher.sessions
         #: The stdio launches the user allowed (typed in the agent settings, or allowed when asked).
-        self.mcp_approvals = mcp_approvals if mcp_approvals is not None else CommandApprovals()
-        #: Launches the user refused in this session: not asked again.
-        self._mcp_declined: set[str] = set()
-        #: A message waits for the design's MCP servers to start (no second one meanwhile).
-        self._starting_servers = False
+        self.mcp_approvals = self.mcp_launcher.approvals
         self._server_start: asyncio.Task[Any] | None = None
+        #: The design, its script, threads and regression tests written to files.
+        self.files = FileExports(
+            store=store, catalogue=catalogue, document=self.document, replays=self.replays, parent=self
+        )
         self._autosave = QTimer(self, singleShot=True, interval=AUTOSAVE_MS)
         self._autosave.timeout.connect(self._on_autosave_timeout)
 
@@ -133,6 +133,12 @@ class Workspace(QObject):
         self.threads.failed.connect(self.status_message)
         self.imports.import_failed.connect(self.status_message)
         self.imports.import_stopped.connect(self._on_imports_import_stopped)
+        self.keys.approval_requested.connect(self.endpoint_approval_requested)
+        self.keys.status_message.connect(self.status_message)
+        self.mcp_launcher.approval_requested.connect(self.mcp_approval_requested)
+        self.mcp_launcher.status_message.connect(self.status_message)
+        self.files.status_message.connect(self.status_message)
+        self.files.file_failed.connect(self.file_failed)
         for signal in (
             self.document.entry_inserted,
             self.document.entry_removed,
@@ -184,14 +190,14 @@ class Workspace(QObject):
 
     def _open_design(self, design: AgentDesign) -> None:
         self.document.open_design(design)
-        self._mcp_declined.clear()  # a design opened again asks again
+        self.mcp_launcher.design_opened()  # a design opened again asks again
         self._retain_servers()
         self.design_opened.emit(design.name)
 
     def _retain_servers(self) -> None:
         """Stop the MCP servers the design no longer needs (between runs; a run in flight keeps its servers)."""
-        if self.mcp.running and not self.runs.is_running and not self._starting_servers:
-            self.spawn(self.mcp.retain(self.document.snapshot()))
+        if self.mcp.running and not self.runs.is_running and not self.mcp_launcher.starting:
+            self.spawn(self.mcp_launcher.retain(self.document.snapshot()))
 
     # ----------------------------------------------------------------------------------------- threads
     async def open_thread(self, thread_id: str) -> None:
@@ -199,30 +205,14 @@ class Workspace(QObject):
         if self.runs.is_running:
             self.status_message.emit(translate("Workspace", "Stop the running reply before switching threads."))
             return
-        messages = await self.store.memory.all_messages(thread_id)
-        runs, events, violations = await self.store.thread_history(thread_id)
-        recorded = await self.store.recorded_tool_calls(thread_id)  # what the tools returned, for their cards
-        histories = [
-            RunHistory(
-                run_id=run.id,
-                events=events[run.id],
-                tripwire=run.tripwire,
-                violations=violations[run.id],
-                thread_id=thread_id,
-                status=run.outcome,
-                finish_reason=run.finish_reason,
-                error=run.error,
-            )
-            for run in runs
-        ]
+        loaded = await load_thread(self.store, thread_id)
         self.thread_id = thread_id
-        self.chat.load_thread(messages, runs)
-        self.chat.note_recorded_tool_calls(recorded)
-        damaged = _damage_note(messages, runs)
-        if damaged:
-            self.chat.add_error(damaged)
-            self.status_message.emit(damaged)
-        self.history_loaded.emit(histories)
+        self.chat.load_thread(loaded.messages, loaded.runs)
+        self.chat.note_recorded_tool_calls(loaded.recorded_tool_calls)
+        if loaded.damage:
+            self.chat.add_error(loaded.damage)
+            self.status_message.emit(loaded.damage)
+        self.history_loaded.emit(loaded.histories)
         self.thread_opened.emit(thread_id)
 
     @Slot(str)
@@ -252,7 +242,7 @@ class Workspace(QObject):
         text = text.strip()
         if not text:
             return None
-        if self.runs.is_running or self._starting_servers:
+        if self.runs.is_running or self.mcp_launcher.starting:
             self.status_message.emit(translate("Workspace", "A reply is still running: stop it first (Esc)."))
             return None
         if self.thread_id is None:
@@ -260,20 +250,20 @@ class Workspace(QObject):
             return None
         design = self.document.snapshot()
         try:
-            grant = self._key_grant(design)
+            grant = self.keys.grant(design)
         except EndpointError as error:
             self._refuse(text, f"model.api_base: {error}")
             return None
-        missing = self._missing_key(design, grant)
+        missing = self.keys.missing_key(design, grant)
         if missing:
             self._refuse(text, missing)
             return None
         if servers_to_start(design):
-            unapproved = self._unapproved_launch(design)
+            unapproved = self.mcp_launcher.unapproved_launch(design)
             if unapproved is not None:
                 self._refuse(text, unapproved)
                 return None
-            self._starting_servers = True
+            self.mcp_launcher.starting = True
             self._server_start = self.spawn(self._send_with_mcp_tools(text, design, grant))
             return None
         return self._start_run(text, design, grant)
@@ -288,7 +278,7 @@ class Workspace(QObject):
             agent = build_agent(
                 design,
                 catalogue=self.catalogue,
-                api_key=self._api_key(design, grant),
+                api_key=self.keys.api_key(design, grant),
                 memory=self.store.memory,
                 on_violation=self.runs.record_violation,
                 reuse=self._processors,
@@ -307,16 +297,15 @@ class Workspace(QObject):
             recording=recording, debugger=self.debug.debugger_for_run(),
         )  # fmt: skip
         self.chat.add_user_message(text, run_id=run_id)
-        if grant is not None and grant.withheld and not self._was_declined(grant):
-            self.chat.add_error(self._withheld_notice(grant, running=True), run_id=run_id)
-            self._ask_approval(grant)
+        if grant is not None and grant.withheld and not self.keys.was_declined(grant):
+            self.chat.add_error(self.keys.withheld_notice(grant, running=True), run_id=run_id)
+            self.keys.ask_approval(grant)
         self.chat.begin_run(run_id, model=design.model.model)  # the reply's placeholder, at once
         return run_id
 
     def live_model(self, design: AgentDesign) -> LanguageModel:
         """The design's real model with the key it may carry: a replay that diverged continues with it."""
-        grant = self._key_grant(design)
-        return build_model(design.model, api_key=self._api_key(design, grant))
+        return self.keys.live_model(design)
 
     def _refuse(self, text: str, message: str, *, status: str | None = None) -> None:
         """A message that cannot be sent: it stays in the chat with the reason under it."""
@@ -331,8 +320,7 @@ class Workspace(QObject):
         names = ", ".join(config.name for config in servers_to_start(design))
         self.status_message.emit(self.tr("Starting MCP servers: {names}…").format(names=names))
         try:
-            credentials = self._mcp_credentials(design)
-            tools = await self.mcp.tools_for(design, credentials)
+            tools = await self.mcp_launcher.start_tools(design, self.secrets)
         except McpServerError as error:
             self._refuse(text, self.tr("Nothing was sent: {error}").format(error=error), status=str(error))
             return
@@ -340,56 +328,14 @@ class Workspace(QObject):
             self._refuse(text, self.tr("Stopped while the MCP servers were starting; nothing was sent."))
             raise
         finally:
-            self._starting_servers = False
+            self.mcp_launcher.starting = False
         if self.thread_id != thread_id or self.thread_id is None:  # the user moved on while the servers started
             return
         self._start_run(text, design, grant, tools)
 
-    def _mcp_credentials(self, design: AgentDesign) -> dict[str, str]:
-        """Each HTTP server's ``Authorization`` value from the keyring, bound to its URL (never in the design)."""
-        credentials: dict[str, str] = {}
-        for config in servers_to_start(design):
-            if config.transport == "http":
-                value = self.secrets.mcp_credential(config.url)
-                if value:
-                    credentials[config.name] = value
-        return credentials
-
-    def _unapproved_launch(self, design: AgentDesign) -> str | None:
-        """Why the run cannot start yet, if one of the design's stdio servers runs a program the user has not
-        allowed: they are asked (once per session per launch), and nothing runs meanwhile."""
-        from studio.mcp_approvals import launch_signature
-
-        for config in servers_to_start(design):
-            if self.mcp_approvals.is_approved(config):
-                continue
-            signature = launch_signature(config)
-            if signature not in self._mcp_declined:
-                self.mcp_approval_requested.emit(config)
-                return self.tr(
-                    "Nothing was sent: this design's MCP server '{name}' runs a program on this computer "
-                    "({command}). Allow it when asked, then send again."
-                ).format(name=config.name, command=config.command_line())
-            return self.tr(
-                "Nothing was sent: you did not allow this design's MCP server '{name}' to run ({command}). "
-                "Disable its tools in the Agent tab, or open the design again to be asked again."
-            ).format(name=config.name, command=config.command_line())
-        return None
-
     def answer_mcp_approval(self, config: Any, approved: bool) -> None:
-        """The user's answer to :attr:`mcp_approval_requested`: an allowed launch is remembered across sessions,
-        a refused one for this session (not asked again at every message)."""
-        from studio.mcp_approvals import launch_signature
-
-        if not approved:
-            self._mcp_declined.add(launch_signature(config))
-            self.status_message.emit(self.tr("MCP server '{name}' was not started.").format(name=config.name))
-            return
-        self.mcp_approvals.approve(config)
-        self._mcp_declined.discard(launch_signature(config))
-        self.status_message.emit(
-            self.tr("MCP server '{name}' may now run; send again to use it.").format(name=config.name)
-        )
+        """The user's answer to :attr:`mcp_approval_requested` (:meth:`McpLauncher.answer_approval`)."""
+        self.mcp_launcher.answer_approval(config, approved)
 
     async def _send_on_new_thread(self, text: str) -> None:
         record = await self.store.memory.create_thread(title=text[:60])
@@ -402,75 +348,9 @@ class Workspace(QObject):
             self._server_start.cancel()  # still starting the design's MCP servers
         self.runs.stop()
 
-    def _key_grant(self, design: AgentDesign) -> KeyGrant | None:
-        """Which key this design's calls may carry (``None`` for the demo model). Raises ``EndpointError``."""
-        if design.model.is_demo:
-            return None
-        return self.secrets.key_for(provider_of(design.model.model), design.model.api_base)
-
-    def _missing_key(self, design: AgentDesign, grant: KeyGrant | None) -> str | None:
-        """Say so before calling a hosted model without a key (a local server with an API base needs none)."""
-        if grant is None or grant.key or design.model.api_base:
-            return None
-        if grant.withheld:
-            self._ask_approval(grant)
-            return self._withheld_notice(grant, running=False)
-        return translate(
-            "Workspace",
-            "No API key is set for {provider}. Add one in Settings → API keys (Ctrl+,), set "
-            "the provider's environment variable, or pick the offline 'demo' model in the "
-            "Agent tab.",
-        ).format(provider=grant.provider)
-
-    @staticmethod
-    def _api_key(design: AgentDesign, grant: KeyGrant | None) -> str | None:
-        """The granted key; else a placeholder, so litellm does not send the environment's key on its own."""
-        if grant is None or design.model.is_demo:
-            return None
-        return grant.key or NO_KEY
-
-    @staticmethod
-    def _withheld_notice(grant: KeyGrant, *, running: bool) -> str:
-        where = (
-            translate("Workspace", "This message was sent there without a key.")
-            if running
-            else translate("Workspace", "Nothing was sent.")
-        )
-        return translate(
-            "Workspace",
-            "Your {provider} API key was not sent to {host}: it was saved for {saved_for}, and this design's model "
-            "sends requests to {host}. {what_happened} If you trust {host}, allow your key there when asked (or in "
-            "Settings → API keys and connection, Ctrl+,) and send again.",
-        ).format(provider=grant.provider, host=grant.host, saved_for=grant.saved_for_host, what_happened=where)
-
-    def _was_declined(self, grant: KeyGrant) -> bool:
-        """The user said no to this key at this endpoint in this session: neither asked nor told again."""
-        return (grant.provider, grant.endpoint) in self._declined
-
-    def _ask_approval(self, grant: KeyGrant) -> None:
-        if grant.endpoint is not None and not self._was_declined(grant):
-            self.endpoint_approval_requested.emit(grant)
-
     def answer_endpoint_approval(self, grant: KeyGrant, approved: bool) -> None:
-        """The user's answer to :attr:`endpoint_approval_requested`: remember it (approvals across sessions,
-        refusals for this session, so the question is not asked at every message)."""
-        if grant.endpoint is None:
-            return
-        if not approved:
-            self._declined.add((grant.provider, grant.endpoint))
-            self.status_message.emit(
-                translate("Workspace", "Your {provider} key stays away from {host}.").format(
-                    provider=grant.provider, host=grant.host
-                )
-            )
-            return
-        self.secrets.approve(grant.provider, grant.endpoint)
-        self._declined.discard((grant.provider, grant.endpoint))
-        self.status_message.emit(
-            translate("Workspace", "Your {provider} key may now be sent to {host}; send again to use it.").format(
-                provider=grant.provider, host=grant.host
-            )
-        )
+        """The user's answer to :attr:`endpoint_approval_requested` (:meth:`KeyGate.answer_approval`)."""
+        self.keys.answer_approval(grant, approved)
 
     @Slot(str, object)
     def _on_runs_chunk_received(self, run_id: str, chunk: Any) -> None:
@@ -527,39 +407,12 @@ class Workspace(QObject):
         return True
 
     def save_design_file(self, path: Path) -> bool:
-        """Save the design to ``path`` (atomically: a failure leaves the old file); False, and said, on failure."""
-        try:
-            save_design(self.document.snapshot(), path)
-        except (OSError, UnicodeError) as error:
-            self._file_failed(translate("Workspace", "The design was not saved"), error)
-            return False
-        self.document.mark_saved()
-        self.status_message.emit(translate("Workspace", "Saved {file}").format(file=path.name))
-        return True
+        """Save the design to ``path`` (:meth:`FileExports.save_design_file`); False, and said, on failure."""
+        return self.files.save_design_file(path)
 
     def export_script(self, path: Path) -> bool:
-        """Write the design as a Python script (checked to compile, written atomically); False on failure."""
-        design = self.document.snapshot()
-        try:
-            script = design_to_python(design, catalogue=self.catalogue)
-            write_text_atomic(path, script)
-        except (DesignError, OSError, UnicodeError) as error:
-            self._file_failed(translate("Workspace", "The script was not exported"), error)
-            return False
-        needs = "; ".join(need.replace("`", "") for need in script_requirements(design))
-        self.status_message.emit(
-            translate("Workspace", "Exported {file} — run it with: python {file} (it needs {needs})").format(
-                file=path.name, needs=needs
-            )
-        )
-        return True
-
-    def _file_failed(self, title: str, error: BaseException) -> None:
-        """Say in the status bar and in a message box (non-blocking) that a file was not written, and why."""
-        logger.warning("%s: %s", title, error)
-        text = f"{title}: {error}"
-        self.status_message.emit(text)
-        self.file_failed.emit(title, str(error))
+        """Write the design as a Python script (:meth:`FileExports.export_script`); False on failure."""
+        return self.files.export_script(path)
 
     def new_design(self) -> None:
         self._open_design(AgentDesign(name=translate("Workspace", "New agent")))
@@ -571,40 +424,11 @@ class Workspace(QObject):
 
     # ----------------------------------------------------------------------------------------- thread files
     async def export_thread(self, path: Path) -> None:
-        if self.thread_id is None:
-            self.status_message.emit(translate("Workspace", "No thread is open."))
-            return
-        try:
-            data = await self.store.export_thread(self.thread_id)
-            text = json.dumps(data, indent=2, ensure_ascii=False)
-            await asyncio.to_thread(write_text_atomic, path, text)
-        except (OSError, UnicodeError, ValueError) as error:
-            self._file_failed(translate("Workspace", "The thread was not exported"), error)
-            return
-        self.status_message.emit(translate("Workspace", "Exported the thread to {file}").format(file=path.name))
+        await self.files.export_thread(self.thread_id, path)
 
     async def export_regression_test(self, run_id: str, path: Path) -> bool:
-        """Write ``run_id``'s last replay through the current chain as a pytest file (:mod:`studio.regression_export`)
-        that asserts the outcome that replay gave; False, and said, when it cannot."""
-        comparison = self.replays.comparisons.get(run_id)
-        if comparison is None:
-            self.status_message.emit(
-                translate("Workspace", "Replay the run first: the test asserts what the replay gave.")
-            )
-            return False
-        try:
-            source = await self.replays.source(run_id)
-            script = regression_test(self.document.snapshot(), source, comparison.current, catalogue=self.catalogue)
-            await asyncio.to_thread(write_text_atomic, path, script)
-        except (LookupError, DesignError, OSError, UnicodeError, ValueError) as error:
-            self._file_failed(translate("Workspace", "The regression test was not exported"), error)
-            return False
-        self.status_message.emit(
-            translate(
-                "Workspace", "Exported {0} — run it with: python -m pytest {0} (it needs only processors and pytest)"
-            ).format(path.name)
-        )
-        return True
+        """Write ``run_id``'s last replay as a pytest file (:meth:`FileExports.export_regression_test`)."""
+        return await self.files.export_regression_test(run_id, path)
 
     async def import_thread(self, path: Path) -> None:
         """Import a thread file (off the UI thread, with progress: :attr:`imports`), then open the thread."""
@@ -629,32 +453,9 @@ class Workspace(QObject):
         self.replays.cancel()
         await self.replays.wait_idle()
         await self.wait_idle()
-        await self.mcp.aclose()
+        await self.mcp_launcher.aclose()
         if self._autosave.isActive():
             self._autosave.stop()
             await self.save_design_to_store()
         await self.wait_idle()
         await self.store.close()
-
-
-def _damage_note(messages: list[Any], runs: list[Any]) -> str | None:
-    """What of a thread could not be read from the store (each damaged row is logged), or None if all could."""
-    lost_messages = sum(1 for message in messages if is_unreadable(message))
-    lost_fields = sorted({name for run in runs for name in getattr(run, "unreadable", ())})
-    lost_runs = sum(1 for run in runs if getattr(run, "unreadable", ()))
-    if not lost_messages and not lost_runs:
-        return None
-    parts = []
-    if lost_messages:
-        parts.append(translate("Workspace", "%n message(s) (shown as placeholders)", None, lost_messages))
-    if lost_runs:
-        parts.append(
-            translate("Workspace", "the {fields} of %n run(s)", None, lost_runs).format(
-                fields=translate("Workspace", " and ").join(lost_fields)
-            )
-        )
-    return translate(
-        "Workspace",
-        "Part of this thread's saved data is damaged and could not be read: {parts}. "
-        "Everything else is intact; the details are in the log.",
-    ).format(parts=translate("Workspace", " and ").join(parts))

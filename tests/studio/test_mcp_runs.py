@@ -188,7 +188,7 @@ def test_a_server_that_cannot_start_is_said_under_the_message_and_nothing_is_sen
         "Error: Nothing was sent: MCP server 'ghost' (/nonexistent/mcp-server) could not be started"
     )
     assert openai_server.requests == []
-    assert not workspace._starting_servers  # the next message may go
+    assert not workspace.mcp_launcher.starting  # the next message may go
 
 
 def test_a_server_that_does_not_answer_the_handshake_stops_the_message_in_time(
@@ -310,7 +310,7 @@ def test_an_http_server_s_credential_comes_from_the_keyring_bound_to_its_url(
     here = McpServerConfig(name="here", transport="http", url="http://127.0.0.1:9/mcp", enabled_tools=["a"])
     there = McpServerConfig(name="there", transport="http", url="http://127.0.0.1:10/mcp", enabled_tools=["a"])
     design = AgentDesign(mcp_servers=[here, there])
-    assert workspace._mcp_credentials(design) == {"here": "Bearer team-token"}
+    assert workspace.mcp_launcher.credentials(design, workspace.secrets) == {"here": "Bearer team-token"}
     assert "team-token" not in design.to_json()
     assert memory_keyring.get_password("processor-studio", "mcp:http://127.0.0.1:9/mcp") == "Bearer team-token"
 
@@ -379,6 +379,6 @@ def test_stop_while_the_servers_start_drops_the_message_and_the_server_still_sto
     run(qloop, go())
     errors = [item.plain_text for item in workspace.chat.items if isinstance(item, ErrorItem)]
     assert errors == ["Error: Stopped while the MCP servers were starting; nothing was sent."]
-    assert not workspace._starting_servers
+    assert not workspace.mcp_launcher.starting
     run(qloop, workspace.mcp.aclose())  # the abandoned start ends within its time limit
     assert openai_server.requests == []

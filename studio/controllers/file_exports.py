@@ -1,0 +1,128 @@
+"""``FileExports``: what the workspace writes to files — the design, its Python script, a thread, a regression test.
+
+    files = FileExports(store=store, catalogue=catalogue, document=document, replays=replays)
+    files.file_failed.connect(window.show_file_error)        # (title, what happened): shown without blocking
+    files.save_design_file(path)                             # True when written
+    await files.export_thread(thread_id, path)
+    await files.export_regression_test(run_id, path)         # asserts what the run's last replay gave
+
+Every file is written atomically (:func:`studio.files.write_text_atomic`: a failure leaves the old file), the large
+ones on a worker thread; a failure is said in the status bar and in :attr:`file_failed`, never raised into Qt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from studio.controllers.replay_controller import ReplayController
+from studio.design import DesignError, save_design
+from studio.export import design_to_python, script_requirements
+from studio.files import write_text_atomic
+from studio.i18n import translate
+from studio.models.design_document import DesignDocument
+from studio.regression_export import regression_test
+
+logger = logging.getLogger(__name__)
+
+
+class FileExports(QObject):
+    """The workspace's file writes (see the module docstring)."""
+
+    #: A line for the status bar.
+    status_message = Signal(str)
+    #: Saving or exporting a file failed (a title and what happened); the window shows it without blocking.
+    file_failed = Signal(str, str)
+
+    def __init__(
+        self,
+        *,
+        store: Any,
+        catalogue: Any,
+        document: DesignDocument,
+        replays: ReplayController,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._store = store
+        self._catalogue = catalogue
+        self._document = document
+        self._replays = replays
+
+    def save_design_file(self, path: Path) -> bool:
+        """Save the design to ``path`` (atomically: a failure leaves the old file); False, and said, on failure."""
+        try:
+            save_design(self._document.snapshot(), path)
+        except (OSError, UnicodeError) as error:
+            self._failed(translate("Workspace", "The design was not saved"), error)
+            return False
+        self._document.mark_saved()
+        self.status_message.emit(translate("Workspace", "Saved {file}").format(file=path.name))
+        return True
+
+    def export_script(self, path: Path) -> bool:
+        """Write the design as a Python script (checked to compile, written atomically); False on failure."""
+        design = self._document.snapshot()
+        try:
+            script = design_to_python(design, catalogue=self._catalogue)
+            write_text_atomic(path, script)
+        except (DesignError, OSError, UnicodeError) as error:
+            self._failed(translate("Workspace", "The script was not exported"), error)
+            return False
+        needs = "; ".join(need.replace("`", "") for need in script_requirements(design))
+        self.status_message.emit(
+            translate("Workspace", "Exported {file} — run it with: python {file} (it needs {needs})").format(
+                file=path.name, needs=needs
+            )
+        )
+        return True
+
+    async def export_thread(self, thread_id: str | None, path: Path) -> None:
+        if thread_id is None:
+            self.status_message.emit(translate("Workspace", "No thread is open."))
+            return
+        try:
+            data = await self._store.export_thread(thread_id)
+            text = json.dumps(data, indent=2, ensure_ascii=False)
+            await asyncio.to_thread(write_text_atomic, path, text)
+        except (OSError, UnicodeError, ValueError) as error:
+            self._failed(translate("Workspace", "The thread was not exported"), error)
+            return
+        self.status_message.emit(translate("Workspace", "Exported the thread to {file}").format(file=path.name))
+
+    async def export_regression_test(self, run_id: str, path: Path) -> bool:
+        """Write ``run_id``'s last replay through the current chain as a pytest file (:mod:`studio.regression_export`)
+        that asserts the outcome that replay gave; False, and said, when it cannot."""
+        comparison = self._replays.comparisons.get(run_id)
+        if comparison is None:
+            self.status_message.emit(
+                translate("Workspace", "Replay the run first: the test asserts what the replay gave.")
+            )
+            return False
+        try:
+            source = await self._replays.source(run_id)
+            script = regression_test(self._document.snapshot(), source, comparison.current, catalogue=self._catalogue)
+            await asyncio.to_thread(write_text_atomic, path, script)
+        except (LookupError, DesignError, OSError, UnicodeError, ValueError) as error:
+            self._failed(translate("Workspace", "The regression test was not exported"), error)
+            return False
+        self.status_message.emit(
+            translate(
+                "Workspace", "Exported {0} — run it with: python -m pytest {0} (it needs only processors and pytest)"
+            ).format(path.name)
+        )
+        return True
+
+    def _failed(self, title: str, error: BaseException) -> None:
+        """Say in the status bar and in a message box (non-blocking) that a file was not written, and why."""
+        logger.warning("%s: %s", title, error)
+        self.status_message.emit(f"{title}: {error}")
+        self.file_failed.emit(title, str(error))
+
+
+__all__ = ["FileExports"]

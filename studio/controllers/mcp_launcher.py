@@ -1,0 +1,114 @@
+"""``McpLauncher``: a design's MCP servers started for its runs — asked for first when they run a program here.
+
+    launcher = McpLauncher(CommandApprovals())
+    launcher.approval_requested.connect(window.ask_mcp_approval)      # shows the exact command, answers below
+    why_not = launcher.unapproved_launch(design)                      # None when every launch is allowed
+    tools = await launcher.start_tools(design, secrets)               # started (or reused) servers' tools
+    launcher.answer_approval(config, approved=True)
+
+The servers stay running between runs in :attr:`sessions` (an :class:`~studio.mcp_servers.McpSessions`) and stop
+when they leave the design (:meth:`retain`) or at shutdown. A stdio server from someone else's design runs a program
+on this computer, so it starts only once the user allowed that exact launch (remembered across sessions by
+:class:`~studio.mcp_approvals.CommandApprovals`); a refusal is remembered for the session, so the question is not
+asked at every message. Credentials come from the keyring, bound to the server's URL, never from the design.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from processors.tools import Tool
+from studio.design import AgentDesign
+from studio.i18n import translate
+from studio.mcp_approvals import CommandApprovals, launch_signature
+from studio.mcp_servers import McpSessions, servers_to_start
+from studio.secrets import SecretStore
+
+
+class McpLauncher(QObject):
+    """The workspace's MCP servers and the user's answers about launching them."""
+
+    #: A design's stdio MCP server (a :class:`~studio.design.McpServerConfig`) would run a program the user has not
+    #: allowed; the window asks, showing the exact command, and answers with :meth:`answer_approval`.
+    approval_requested = Signal(object)
+    #: A line for the status bar.
+    status_message = Signal(str)
+
+    def __init__(self, approvals: CommandApprovals | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        #: The design's MCP servers, kept running between runs.
+        self.sessions = McpSessions()
+        #: The stdio launches the user allowed (typed in the agent settings, or allowed when asked).
+        self.approvals = approvals if approvals is not None else CommandApprovals()
+        #: Launches the user refused in this session: not asked again.
+        self._declined: set[str] = set()
+        #: A message waits for the design's servers to start (no second one meanwhile).
+        self.starting = False
+
+    def design_opened(self) -> None:
+        """A design opened again asks again about the launches refused so far."""
+        self._declined.clear()
+
+    async def start_tools(self, design: AgentDesign, secrets: SecretStore) -> list[Tool]:
+        """Start (or reuse) the design's servers and return the tools it enabled. Raises
+        :class:`~processors.tools.mcp.McpServerError` naming a server that cannot start."""
+        return await self.sessions.tools_for(design, self.credentials(design, secrets))
+
+    async def retain(self, design: AgentDesign) -> None:
+        """Stop the servers ``design`` no longer needs."""
+        await self.sessions.retain(design)
+
+    async def aclose(self) -> None:
+        await self.sessions.aclose()
+
+    @staticmethod
+    def credentials(design: AgentDesign, secrets: SecretStore) -> dict[str, str]:
+        """Each HTTP server's ``Authorization`` value from the keyring, bound to its URL (never in the design)."""
+        credentials: dict[str, str] = {}
+        for config in servers_to_start(design):
+            if config.transport == "http":
+                value = secrets.mcp_credential(config.url)
+                if value:
+                    credentials[config.name] = value
+        return credentials
+
+    def unapproved_launch(self, design: AgentDesign) -> str | None:
+        """Why the run cannot start yet, if one of the design's stdio servers runs a program the user has not
+        allowed: they are asked (once per session per launch), and nothing runs meanwhile."""
+        for config in servers_to_start(design):
+            if self.approvals.is_approved(config):
+                continue
+            signature = launch_signature(config)
+            if signature not in self._declined:
+                self.approval_requested.emit(config)
+                return translate(
+                    "Workspace",
+                    "Nothing was sent: this design's MCP server '{name}' runs a program on this computer "
+                    "({command}). Allow it when asked, then send again.",
+                ).format(name=config.name, command=config.command_line())
+            return translate(
+                "Workspace",
+                "Nothing was sent: you did not allow this design's MCP server '{name}' to run ({command}). "
+                "Disable its tools in the Agent tab, or open the design again to be asked again.",
+            ).format(name=config.name, command=config.command_line())
+        return None
+
+    def answer_approval(self, config: Any, approved: bool) -> None:
+        """The user's answer to :attr:`approval_requested`: an allowed launch is remembered across sessions,
+        a refused one for this session (not asked again at every message)."""
+        if not approved:
+            self._declined.add(launch_signature(config))
+            self.status_message.emit(
+                translate("Workspace", "MCP server '{name}' was not started.").format(name=config.name)
+            )
+            return
+        self.approvals.approve(config)
+        self._declined.discard(launch_signature(config))
+        self.status_message.emit(
+            translate("Workspace", "MCP server '{name}' may now run; send again to use it.").format(name=config.name)
+        )
+
+
+__all__ = ["McpLauncher"]
