@@ -4,8 +4,8 @@ A :class:`Debugger` is handed to one call (``agent.stream(..., debugger=debugger
 processor the runner asks it whether to stop; when a :class:`Breakpoint` matches (a hook, a processor, a chunk's
 type or text, a step number) — or the user asked to step — the run awaits a :class:`Pause` until the user answers:
 :meth:`Pause.resume` (optionally with an edited chunk or state, and ``step=True`` to stop at the very next call) or
-:meth:`Pause.abort`. The wait is an ``await`` on the run's own loop, so a UI on that loop stays responsive, and a
-cancelled run (Stop) ends the wait at once::
+:meth:`Pause.abort`, from any thread. The wait is an ``await`` on the run's own loop, so a UI on that loop (or on
+another thread) stays responsive, and a cancelled run (Stop) ends the wait at once::
 
     debugger = Debugger([Breakpoint(processor_id="pii-detector", text_contains="@")], on_pause=show)
     stream = agent.stream("hi", debugger=debugger)
@@ -79,13 +79,27 @@ class Pause:
     def resume(self, *, part: Any = None, state: dict[str, Any] | None = None, step: bool = False) -> None:
         """Go on: with ``part`` instead of the chunk, ``state`` instead of the processor's state, and with
         ``step=True`` pausing again before the very next hook call."""
-        if self._answer is not None and not self._answer.done():
-            self._answer.set_result(("resume", part, state, step))
+        self._answer_with(("resume", part, state, step))
 
     def abort(self) -> None:
         """End the run here (an ``error`` chunk says the debugger stopped it)."""
-        if self._answer is not None and not self._answer.done():
-            self._answer.set_result(("abort", None, None, False))
+        self._answer_with(("abort", None, None, False))
+
+    def _answer_with(self, answer: tuple[str, Any, Any, bool]) -> None:
+        """Answer from any thread: a run replayed on a worker thread's loop is answered from the UI's thread, and
+        an asyncio future may only be completed on its own loop."""
+        future = self._answer
+        if future is None or future.done():
+            return
+        loop = future.get_loop()
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            future.set_result(answer)
+        else:
+            loop.call_soon_threadsafe(_settle, future, answer)
 
 
 class Debugger:
@@ -135,6 +149,11 @@ class Debugger:
             state.clear()
             state.update(new_state)
         return new_part if new_part is not None else part
+
+
+def _settle(future: asyncio.Future[tuple[str, Any, Any, bool]], answer: tuple[str, Any, Any, bool]) -> None:
+    if not future.done():  # the run may have been cancelled meanwhile
+        future.set_result(answer)
 
 
 def _text_of(part: Any, args: Any) -> str:

@@ -120,3 +120,28 @@ async def test_without_a_debugger_the_chunks_take_the_sync_fast_path(monkeypatch
 
     await agent().stream("hi", debugger=Debugger()).result()
     assert general, "with a debugger, chunks go through the general path"
+
+
+def test_a_run_on_a_worker_threads_loop_is_answered_from_another_thread() -> None:
+    """The studio replays on a worker thread's loop and answers from the UI's thread: the answer must reach the
+    run's own loop (completing its future from another thread would never wake it, or break the loop)."""
+    import threading
+
+    paused = threading.Event()
+    pauses: list[Pause] = []
+
+    def on_pause(pause: Pause) -> None:  # on the worker thread
+        pauses.append(pause)
+        paused.set()
+
+    debugger = Debugger([Breakpoint(hook="process_output_stream", text_contains="secret")], on_pause=on_pause)
+    results: list[Any] = []
+    worker = threading.Thread(
+        target=lambda: results.append(asyncio.run(agent().stream("hi", debugger=debugger).result()))
+    )
+    worker.start()
+    assert paused.wait(30)
+    pauses[0].resume(part=pauses[0].part.with_payload(text="[edited from the UI] "))  # on this (another) thread
+    worker.join(30)
+    assert not worker.is_alive()
+    assert results[0].text == "Hello [edited from the UI] world"
