@@ -24,6 +24,7 @@ from processors.memory.base import InMemoryMemory
 from processors.messages import Message
 from processors.models.base import LanguageModel
 from processors.models.replay import Divergence, Recording, ReplayModel, replay_tools
+from processors.pipeline.debugger import Debugger
 from processors.tracing import TraceEvent
 from studio.build import build_agent
 from studio.design import AgentDesign
@@ -174,6 +175,39 @@ class ReplayComparison:
         return not (self.text_differs or self.tripwire_differs or any(row.differs for row in self.processor_rows))
 
 
+@dataclass
+class ThreadRunReplay:
+    """One run of a thread replayed: its comparison, or why it could not be replayed (not recorded, …)."""
+
+    run_id: str
+    input_text: str
+    comparison: ReplayComparison | None = None
+    error: str | None = None
+
+    @property
+    def diverged(self) -> bool:
+        """The current chain's replay stopped where the recording no longer fits (not continued live)."""
+        current = self.comparison.current if self.comparison is not None else None
+        return current is not None and bool(current.divergences) and current.divergences[0].action != "live"
+
+
+@dataclass
+class ThreadReplay:
+    """A whole thread replayed run by run, in the order of the conversation."""
+
+    thread_id: str
+    runs: list[ThreadRunReplay] = field(default_factory=list)
+    #: How many runs the thread has (those not replayed yet included).
+    total: int = 0
+    #: The index of the run where the conversation diverged and the replay stopped, if it did.
+    stopped_at: int | None = None
+    cancelled: bool = False
+
+    @property
+    def differing(self) -> list[ThreadRunReplay]:
+        return [item for item in self.runs if item.comparison is not None and not item.comparison.identical]
+
+
 def _words(text: str) -> list[str]:
     """Words with their trailing space, so joining the pieces gives the text back."""
     pieces: list[str] = []
@@ -209,10 +243,12 @@ async def replay_run(
     catalogue: Any = None,
     on_divergence: DivergencePolicy = "continue",
     fallback: LanguageModel | None = None,
+    debugger: Debugger | None = None,
 ) -> ReplayOutcome:
     """Run ``source``'s message through ``design``'s chain with the recorded model and tools (no network unless
     ``on_divergence="live"`` hands the diverged steps to ``fallback``). The thread itself is never written: the
-    replay remembers the history in memory of its own."""
+    replay remembers the history in memory of its own. A ``debugger`` pauses the replay at its breakpoints as it
+    would a live run."""
     recording = Recording.from_bytes(source.recording)
     model = ReplayModel(recording, on_divergence=on_divergence, fallback=fallback)
     memory = InMemoryMemory()
@@ -224,7 +260,7 @@ async def replay_run(
         wrap_tools=lambda tools: replay_tools(tools, recording),
     )  # fmt: skip
     tracer = _Collector()
-    stream = agent.stream(source.input_text, thread_id=thread_id, tracers=[tracer])
+    stream = agent.stream(source.input_text, thread_id=thread_id, tracers=[tracer], debugger=debugger)
     chunks = [chunk async for chunk in stream]
     result = await stream.result()
     tripwire = result.tripwire
@@ -263,6 +299,8 @@ __all__ = [
     "ReplayComparison",
     "ReplayOutcome",
     "ReplaySource",
+    "ThreadReplay",
+    "ThreadRunReplay",
     "history_before",
     "replay_run",
 ]

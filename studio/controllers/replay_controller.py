@@ -5,6 +5,7 @@ regression test — off the UI thread, told as Qt signals.
     replays.replay_finished.connect(view.show_comparison)
     replays.replay("run_…")                # both replays run on a worker thread; the UI keeps running
     replays.replay("run_…", live=True)     # after a divergence: the diverged steps go to the live model
+    replays.replay_thread("thread_…")      # every run of a thread, in order, one comparison each
     replays.fuzz("run_…"); replays.cancel()
 
 A replay reads the run's recording, the thread before it and the design it was made with from the store, then
@@ -14,6 +15,12 @@ user chose to go on with the live model. Fuzzing re-cuts the recorded reply many
 processor of the current chain (:func:`processors.testing.split_fuzz.fuzz_splits`), with progress and Cancel.
 Both run in a thread of their own with an asyncio loop of its own: a 10,000-chunk replay never streams through
 the UI's loop, and the UI thread only receives the signals.
+
+A whole thread is replayed run after run, each on top of the conversation as it was recorded (the thread's messages
+before that run), with a comparison per run as it comes and progress; it stops at the run whose recording no longer
+fits (the user may go on from there with the live model) or when cancelled. With breakpoints set
+(``debugger_for_run``), the current chain's replay pauses at them just as a live run does: the pause waits on the
+worker's loop and is answered from the UI's thread; :meth:`ReplayController.cancel` (Stop) ends it there at once.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,11 +36,21 @@ from PySide6.QtCore import QObject, Signal
 
 from processors.models.base import LanguageModel
 from processors.models.replay import Recording
+from processors.pipeline.debugger import Debugger
 from processors.testing.split_fuzz import SplitFinding, fuzz_splits
 from studio import i18n
 from studio.build import build_chains
+from studio.controllers.replay_worker import ReplayStopped, ReplayWorker
 from studio.design import AgentDesign, DesignError
-from studio.replay import DivergencePolicy, ReplayComparison, ReplaySource, history_before, replay_run
+from studio.replay import (
+    DivergencePolicy,
+    ReplayComparison,
+    ReplaySource,
+    ThreadReplay,
+    ThreadRunReplay,
+    history_before,
+    replay_run,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +86,16 @@ class ReplayController(QObject):
     fuzz_finished = Signal(str, object)
     #: Fuzzing failed or was cancelled: (run_id, message).
     fuzz_failed = Signal(str, str)
+    #: A thread's replay began: (thread_id, runs in all).
+    thread_replay_started = Signal(str, int)
+    #: One run of the thread was replayed (or could not be): (thread_id, index, ThreadRunReplay).
+    thread_run_replayed = Signal(str, int, object)
+    #: The thread's replay ended — all runs done, stopped at a divergence, or cancelled: (thread_id, ThreadReplay).
+    thread_replay_finished = Signal(str, object)
+    #: The thread could not be replayed at all (no runs, a store error): (thread_id, message).
+    thread_replay_failed = Signal(str, str)
+    #: Any replay or fuzzing ended, however (a pause at a breakpoint is over).
+    work_ended = Signal()
 
     def __init__(
         self,
@@ -77,6 +104,7 @@ class ReplayController(QObject):
         *,
         current_design: Callable[[], AgentDesign],
         live_model: Callable[[AgentDesign], LanguageModel] | None = None,
+        debugger_for_run: Callable[[], Debugger | None] | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -84,8 +112,12 @@ class ReplayController(QObject):
         self._catalogue = catalogue
         self._current_design = current_design
         self._live_model = live_model
+        self._debugger_for_run = debugger_for_run
         self._task: asyncio.Task[None] | None = None
         self._cancel = threading.Event()
+        self._worker = ReplayWorker()
+        #: The last replay of each thread (the view shows it).
+        self.thread_replays: dict[str, ThreadReplay] = {}
         #: The last comparison made for each run (the regression-test export reads it).
         self.comparisons: dict[str, ReplayComparison] = {}
 
@@ -101,7 +133,18 @@ class ReplayController(QObject):
                 run_id, translate("ReplayController", "A replay or fuzzing is still running: wait or cancel it.")
             )
             return False
-        self._task = asyncio.get_event_loop().create_task(self._replay(run_id, live=live))
+        self._start(lambda _cancel: self._replay(run_id, live=live))
+        return True
+
+    def replay_thread(self, thread_id: str, *, live: bool = False, start: int = 0) -> bool:
+        """Replay every run of ``thread_id`` in order through the current chain (from its ``start``-th run: after a
+        divergence, the runs before it are kept); False (and ``thread_replay_failed``) when busy."""
+        if self.is_busy:
+            self.thread_replay_failed.emit(
+                thread_id, translate("ReplayController", "A replay or fuzzing is still running: wait or cancel it.")
+            )
+            return False
+        self._start(lambda cancel: self._replay_thread(thread_id, cancel, live=live, start=start))
         return True
 
     def fuzz(self, run_id: str) -> bool:
@@ -111,13 +154,25 @@ class ReplayController(QObject):
                 run_id, translate("ReplayController", "A replay or fuzzing is still running: wait or cancel it.")
             )
             return False
-        self._cancel = threading.Event()
-        self._task = asyncio.get_event_loop().create_task(self._fuzz(run_id, self._cancel))
+        self._start(lambda cancel: self._fuzz(run_id, cancel))
         return True
 
+    def _start(self, work: Callable[[threading.Event], Coroutine[Any, Any, None]]) -> None:
+        """Start ``work`` (given its own cancel flag, and a fresh worker) as the one task of this controller."""
+        self._cancel = threading.Event()
+        self._worker = ReplayWorker()
+        self._task = asyncio.get_event_loop().create_task(self._ended(work(self._cancel)))
+
+    async def _ended(self, work: Coroutine[Any, Any, None]) -> None:
+        try:
+            await work
+        finally:
+            self.work_ended.emit()
+
     def cancel(self) -> None:
-        """Stop the running fuzzing at its next cut (nothing is kept)."""
+        """Stop the running replay where it is (paused at a breakpoint too) or fuzzing at its next cut."""
         self._cancel.set()
+        self._worker.cancel()
 
     async def wait_idle(self) -> None:
         if self._task is not None:
@@ -157,9 +212,14 @@ class ReplayController(QObject):
             source = await self.source(run_id)
             current = self._current_design()
             fallback = self._live_model(current) if live and self._live_model is not None else None
-            comparison = await asyncio.to_thread(_run_in_new_loop, self._compare(source, current, fallback))
+            debugger = self._debugger_for_run() if self._debugger_for_run is not None else None
+            comparison = await asyncio.to_thread(self._worker.run, self._compare(source, current, fallback, debugger))
         except asyncio.CancelledError:
+            self._worker.cancel()
             raise
+        except ReplayStopped:
+            self.replay_failed.emit(run_id, translate("ReplayController", "Replay stopped."))
+            return
         except (LookupError, ValueError, DesignError) as error:
             self.replay_failed.emit(run_id, str(error))
             return
@@ -171,12 +231,70 @@ class ReplayController(QObject):
         self.replay_finished.emit(run_id, comparison)
 
     async def _compare(
-        self, source: ReplaySource, current: AgentDesign, fallback: LanguageModel | None
+        self,
+        source: ReplaySource,
+        current: AgentDesign,
+        fallback: LanguageModel | None,
+        debugger: Debugger | None = None,
     ) -> ReplayComparison:
+        """The run through the design it was made with, then through ``current`` (the one the breakpoints are for)."""
         original = await replay_run(source.design or current, source, catalogue=self._catalogue)
         policy: DivergencePolicy = "live" if fallback is not None else "raise"
-        now = await replay_run(current, source, catalogue=self._catalogue, on_divergence=policy, fallback=fallback)
+        now = await replay_run(
+            current, source, catalogue=self._catalogue, on_divergence=policy, fallback=fallback, debugger=debugger
+        )
         return ReplayComparison(original, now)
+
+    async def _replay_thread(self, thread_id: str, cancel: threading.Event, *, live: bool, start: int) -> None:
+        try:
+            records = await self._store.runs_for_thread(thread_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            logger.exception("listing the runs of %s failed", thread_id)
+            self.thread_replay_failed.emit(thread_id, f"{type(error).__name__}: {error}")
+            return
+        if not records:
+            self.thread_replay_failed.emit(thread_id, translate("ReplayController", "This thread has no runs yet."))
+            return
+        kept = self.thread_replays.get(thread_id)
+        report = ThreadReplay(thread_id, total=len(records))
+        if kept is not None and start > 0:
+            report.runs = kept.runs[:start]
+        self.thread_replays[thread_id] = report
+        self.thread_replay_started.emit(thread_id, len(records))
+        current = self._current_design()
+        fallback = self._live_model(current) if live and self._live_model is not None else None
+        for index in range(len(report.runs), len(records)):
+            if cancel.is_set():
+                report.cancelled = True
+                break
+            record = records[index]
+            item = ThreadRunReplay(record.id, record.input_text or "")
+            try:
+                source = await self.source(record.id)
+                debugger = self._debugger_for_run() if self._debugger_for_run is not None else None
+                comparison = await asyncio.to_thread(
+                    self._worker.run, self._compare(source, current, fallback, debugger)
+                )
+                item.comparison = self.comparisons[record.id] = comparison
+            except asyncio.CancelledError:
+                self._worker.cancel()
+                raise
+            except ReplayStopped:
+                report.cancelled = True
+                break
+            except (LookupError, ValueError, DesignError) as error:
+                item.error = str(error)
+            except Exception as error:
+                logger.exception("replay of %s failed", record.id)
+                item.error = f"{type(error).__name__}: {error}"
+            report.runs.append(item)
+            self.thread_run_replayed.emit(thread_id, index, item)
+            if item.diverged:
+                report.stopped_at = index
+                break
+        self.thread_replay_finished.emit(thread_id, report)
 
     async def _fuzz(self, run_id: str, cancel: threading.Event) -> None:
         try:

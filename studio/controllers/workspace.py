@@ -93,12 +93,14 @@ class Workspace(QObject):
         self.threads = ThreadsController(store, self.threads_model, parent=self)
         #: Which key each run may carry, and the user's approvals of endpoints.
         self.keys = KeyGate(secrets, parent=self)
-        #: Replays of past runs through the current chain, chunk-boundary fuzzing, regression-test export.
-        self.replays = ReplayController(
-            store, catalogue, current_design=self.document.snapshot, live_model=self.keys.live_model, parent=self
-        )
-        #: Breakpoints for the runs, and the run paused at one (the window's debugger panel shows it).
+        #: Breakpoints for the runs (live and replayed), and the run paused at one (the debugger panel shows it).
         self.debug = DebugController(self)
+        #: Replays of past runs and whole threads through the current chain, chunk-boundary fuzzing.
+        self.replays = ReplayController(
+            store, catalogue, current_design=self.document.snapshot, live_model=self.keys.live_model,
+            debugger_for_run=self.debug.debugger_for_run, parent=self,
+        )  # fmt: skip
+        self.replays.work_ended.connect(self.debug.run_ended)
         #: Thread imports, off the UI thread with progress (the window shows it).
         self.imports = ThreadImportController(store, parent=self)
         #: The guardrail lab (its window is opened from the Lab menu).
@@ -346,6 +348,8 @@ class Workspace(QObject):
     def stop(self) -> None:
         if self._server_start is not None and not self._server_start.done():
             self._server_start.cancel()  # still starting the design's MCP servers
+        if self.debug.pause is not None and not self.runs.is_running and self.replays.is_busy:
+            self.replays.cancel()  # the paused run is a replay: Stop ends it too
         self.runs.stop()
 
     def answer_endpoint_approval(self, grant: KeyGrant, approved: bool) -> None:

@@ -41,6 +41,7 @@ from studio.views.options_form import OptionsForm
 from studio.views.palette import PaletteView
 from studio.views.replay_view import ReplayView
 from studio.views.splitter_shares import share_on_first_resize
+from studio.views.thread_replay_view import ThreadReplayView
 from studio.views.threads_view import ThreadsView
 from studio.views.undo_routing import EditorUndoRouting
 
@@ -49,6 +50,8 @@ translate = i18n.translate
 
 #: Replays the run selected in the inspector (or the newest) through the current chain, with no model call.
 REPLAY_SHORTCUT = "Ctrl+R"
+#: Replays every run of the open thread, in order, through the current chain.
+REPLAY_THREAD_SHORTCUT = "Ctrl+Alt+R"
 
 #: The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``).
 MINIMUM_WIDTH, MINIMUM_HEIGHT = 1024, 600
@@ -135,6 +138,8 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
         self.setMinimumSize(MINIMUM_WIDTH, MINIMUM_HEIGHT)
         #: The replay view opened last (None before any).
         self.replay_view: ReplayView | None = None
+        #: The thread replay view opened last (None before any).
+        self.thread_replay_view: ThreadReplayView | None = None
         #: Breakpoints and the paused run, in a tab of the inspector's lower pane.
         self.debug_panel = DebugPanel(workspace.debug)
         self.inspector.tabs.addTab(self.debug_panel, translate("MainWindow", "Debugger"))
@@ -163,6 +168,7 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
         self.threads.delete_requested.connect(workspace.threads.delete)
         self.threads.search_requested.connect(workspace.threads.refresh)
         self.threads.thread_selected.connect(self._on_threads_thread_selected)
+        self.threads.replay_requested.connect(self.open_thread_replay)
         workspace.thread_opened.connect(self.threads.select_thread)
         workspace.history_loaded.connect(self._on_workspace_history_loaded)
         workspace.status_message.connect(self._show_status)
@@ -243,6 +249,13 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
         )  # fmt: skip
         self.inspector.run_actions = [self.replay_action]
         self.chat.add_message_action(self._replay_message_action)
+        replay_menu = bar.addMenu(translate("MainWindow", "&Replay"))
+        replay_menu.addAction(self.replay_action)
+        #: Replays every run of the open thread, in order, through the current chain.
+        self.replay_thread_action = self._action(
+            replay_menu, translate("MainWindow", "Replay the whole &thread through the current chain"),
+            self._on_replay_thread, REPLAY_THREAD_SHORTCUT, name="action.replay_thread",
+        )  # fmt: skip
         lab_menu = bar.addMenu(translate("MainWindow", "&Lab"))
         self._action(
             lab_menu,
@@ -309,6 +322,23 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
             self._show_status(translate("MainWindow", "No run to replay in this thread yet."))
             return
         self.open_replay(run_id)
+
+    @Slot()
+    def _on_replay_thread(self) -> None:
+        if self.workspace.thread_id is None:
+            self._show_status(translate("MainWindow", "No thread is open."))
+            return
+        self.open_thread_replay(self.workspace.thread_id)
+
+    @Slot(str)
+    def open_thread_replay(self, thread_id: str) -> ThreadReplayView:
+        """Open the replay view of a whole thread (non-modal) and start replaying its runs in order."""
+        view = ThreadReplayView(self.workspace.replays, thread_id, self)
+        view.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.thread_replay_view = view
+        view.show()
+        self.workspace.replays.replay_thread(thread_id)
+        return view
 
     def open_replay(self, run_id: str) -> ReplayView:
         """Open the replay view of ``run_id`` (non-modal) and start replaying it through the current chain."""

@@ -14,45 +14,27 @@ Object names for automation: ``replay.status``, ``replay.original``, ``replay.cu
 
 from __future__ import annotations
 
-import html
 import json
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QListWidget,
     QProgressBar,
     QPushButton,
-    QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from studio import i18n
 from studio.controllers.replay_controller import FuzzReport, ReplayController
-from studio.replay import ProcessorActivity, ReplayComparison, ReplayOutcome
-
-#: Highlights: removed on the original's side, added on the current side, a row that differs.
-REMOVED = "#ffd7d5"
-ADDED = "#ccf2d1"
-DIFFERS = QColor("#fff3bf")
+from studio.replay import ReplayComparison
+from studio.views.replay_comparison import ComparisonPane, difference_text
 
 translate = i18n.translate
-
-
-def _spans_html(spans: list[tuple[str, bool]], colour: str) -> str:
-    return "".join(
-        f'<span style="background-color:{colour}">{html.escape(text)}</span>' if differs else html.escape(text)
-        for text, differs in spans
-    ).replace("\n", "<br>")
 
 
 class ReplayView(QDialog):
@@ -73,6 +55,10 @@ class ReplayView(QDialog):
         self.status = QLabel(translate("ReplayView", "Replaying the recorded run through the current chain…"))
         self.status.setObjectName("replay.status")
         self.status.setWordWrap(True)
+        #: Stops the replay where it is (also while it is paused at a breakpoint).
+        self.stop_replay = QPushButton(translate("ReplayView", "Stop the replay"))
+        self.stop_replay.setObjectName("replay.stop_replay")
+        self.stop_replay.hide()
         self.divergence = QLabel()
         self.divergence.setObjectName("replay.divergence")
         self.divergence.setWordWrap(True)
@@ -88,35 +74,12 @@ class ReplayView(QDialog):
         bar.addWidget(self.continue_live)
         self.divergence_bar.hide()
 
-        self.original = QTextBrowser()
-        self.original.setObjectName("replay.original")
-        self.current = QTextBrowser()
-        self.current.setObjectName("replay.current")
-        sides = QSplitter(Qt.Orientation.Horizontal)
-        for title, browser in (
-            (translate("ReplayView", "Original chain"), self.original),
-            (translate("ReplayView", "Current chain"), self.current),
-        ):
-            box = QWidget()
-            column = QVBoxLayout(box)
-            column.setContentsMargins(0, 0, 0, 0)
-            column.addWidget(QLabel(f"<b>{html.escape(title)}</b>"))
-            column.addWidget(browser, 1)
-            sides.addWidget(box)
-
-        self.processors = QTableWidget(0, 3)
-        self.processors.setObjectName("replay.processors")
-        self.processors.setHorizontalHeaderLabels(
-            [translate("ReplayView", "Processor"), translate("ReplayView", "Original"), translate("ReplayView", "Now")]
-        )
-        header = self.processors.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        self.processors.verticalHeader().hide()
-        self.processors.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.tools = QLabel()
-        self.tools.setObjectName("replay.tools")
-        self.tools.setWordWrap(True)
+        #: The two replays side by side (``original``, ``current``, ``processors`` and ``tools`` are its parts).
+        self.pane = ComparisonPane()
+        self.original = self.pane.original
+        self.current = self.pane.current
+        self.processors = self.pane.processors
+        self.tools = self.pane.tools
 
         self.fuzz_button = QPushButton(translate("ReplayView", "Fuzz chunk boundaries"))
         self.fuzz_button.setObjectName("replay.fuzz")
@@ -145,15 +108,13 @@ class ReplayView(QDialog):
         actions.addStretch(0)
         actions.addWidget(self.export_test)
 
-        body = QSplitter(Qt.Orientation.Vertical)
-        body.addWidget(sides)
-        body.addWidget(self.processors)
-        body.setSizes([240, 300])
+        top = QHBoxLayout()
+        top.addWidget(self.status, 1)
+        top.addWidget(self.stop_replay)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.status)
+        layout.addLayout(top)
         layout.addWidget(self.divergence_bar)
-        layout.addWidget(body, 1)
-        layout.addWidget(self.tools)
+        layout.addWidget(self.pane, 1)
         layout.addLayout(actions)
         layout.addWidget(self.fuzz_results)
 
@@ -161,6 +122,8 @@ class ReplayView(QDialog):
         self.stop_here.clicked.connect(self._on_stop_here_clicked)
         self.fuzz_button.clicked.connect(self._on_fuzz_clicked)
         self.fuzz_cancel.clicked.connect(controller.cancel)
+        self.stop_replay.clicked.connect(controller.cancel)
+        controller.replay_started.connect(self._on_controller_replay_started)
         self.export_test.clicked.connect(lambda: self.export_test_requested.emit(self.run_id))
         controller.replay_finished.connect(self._on_controller_replay_finished)
         controller.replay_failed.connect(self._on_controller_replay_failed)
@@ -169,37 +132,20 @@ class ReplayView(QDialog):
         controller.fuzz_failed.connect(self._on_controller_fuzz_failed)
 
     # ----------------------------------------------------------------------------------------- replay
+    @Slot(str)
+    def _on_controller_replay_started(self, run_id: str) -> None:
+        if run_id == self.run_id:
+            self.stop_replay.show()
+
     @Slot(str, object)
     def _on_controller_replay_finished(self, run_id: str, comparison: ReplayComparison) -> None:
         if run_id == self.run_id:
+            self.stop_replay.hide()
             self.show_comparison(comparison)
 
     def show_comparison(self, comparison: ReplayComparison) -> None:
         self.comparison = comparison
-        left, right = comparison.text_spans()
-        self.original.setHtml(self._side_html(comparison.original, _spans_html(left, REMOVED)))
-        self.current.setHtml(self._side_html(comparison.current, _spans_html(right, ADDED)))
-        rows = comparison.processor_rows
-        self.processors.setRowCount(len(rows))
-        for row, entry in enumerate(rows):
-            texts = (entry.processor_id, self._activity_text(entry.original), self._activity_text(entry.now))
-            for column, text in enumerate(texts):
-                cell = QTableWidgetItem(text)
-                if entry.differs:
-                    cell.setBackground(QBrush(DIFFERS))
-                self.processors.setItem(row, column, cell)
-        changed = comparison.current.changed_tool_calls
-        self.tools.setText(
-            "".join(
-                translate(
-                    "ReplayView",
-                    "⚠ Tool {0} was called with other arguments: recorded {1}, now {2} (given the recorded result)",
-                ).format(name, json.dumps(before), json.dumps(after))
-                + "\n"
-                for name, before, after in changed
-            ).strip()
-        )
-        self.tools.setVisible(bool(changed))
+        self.pane.show_comparison(comparison)
         step = comparison.current.diverged_at
         live = comparison.current.divergences and comparison.current.divergences[0].action == "live"
         if step is not None and not live:
@@ -216,64 +162,17 @@ class ReplayView(QDialog):
         self.status.setText(self._status_text(comparison))
         self.export_test.setEnabled(True)
 
-    def _activity_text(self, activity: ProcessorActivity | None) -> str:
-        """``"changed (3 chunks changed)"``, ``"aborted: reason"``, ``"not in the chain"`` — in the user's language."""
-        if activity is None:
-            return translate("ReplayView", "not in the chain")
-        words = {
-            "passed": translate("ReplayView", "passed"),
-            "changed": translate("ReplayView", "changed"),
-            "dropped": translate("ReplayView", "dropped"),
-            "raised": translate("ReplayView", "raised"),
-            "aborted": translate("ReplayView", "aborted"),
-            "absent": translate("ReplayView", "not called"),
-        }
-        text = words.get(activity.worst, activity.worst)
-        if activity.detail and activity.worst in ("aborted", "raised"):
-            text = f"{text}: {activity.detail}"
-        counts = []
-        if activity.chunks_changed:
-            counts.append(translate("ReplayView", "chunks changed: {0}").format(activity.chunks_changed))
-        if activity.chunks_dropped:
-            counts.append(translate("ReplayView", "chunks dropped: {0}").format(activity.chunks_dropped))
-        return f"{text} ({', '.join(counts)})" if counts else text
-
-    def _side_html(self, outcome: ReplayOutcome, text_html: str) -> str:
-        lines = []
-        if outcome.tripwire is not None:
-            processor, reason = outcome.tripwire
-            lines.append(
-                '<p style="background-color:#ffe3e3"><b>'
-                + html.escape(translate("ReplayView", "Tripwire"))
-                + f"</b> {html.escape(reason)} <i>({html.escape(processor)})</i></p>"
-            )
-        if outcome.error and outcome.tripwire is None:
-            lines.append(f'<p style="color:#b00020">{html.escape(outcome.error)}</p>')
-        lines.append(f"<p>{text_html or '<i>' + html.escape(translate('ReplayView', '(no text)')) + '</i>'}</p>")
-        return "".join(lines)
-
     def _status_text(self, comparison: ReplayComparison) -> str:
         if comparison.identical:
             return translate(
                 "ReplayView", "Replayed with no model call: the current chain gives the same result as the original."
             )
-        parts = []
-        if comparison.text_differs:
-            parts.append(translate("ReplayView", "the final text differs"))
-        if comparison.tripwire_differs:
-            parts.append(translate("ReplayView", "the tripwire differs"))
-        differing = [row.processor_id for row in comparison.processor_rows if row.differs]
-        if differing:
-            parts.append(
-                translate("ReplayView", "{0} processor(s) did something else: {1}").format(
-                    len(differing), ", ".join(differing)
-                )
-            )
-        return translate("ReplayView", "Replayed with no model call: {0}.").format("; ".join(parts))
+        return translate("ReplayView", "Replayed with no model call: {0}.").format(difference_text(comparison))
 
     @Slot(str, str)
     def _on_controller_replay_failed(self, run_id: str, message: str) -> None:
         if run_id == self.run_id:
+            self.stop_replay.hide()
             self.status.setText(translate("ReplayView", "The run could not be replayed: {0}").format(message))
 
     @Slot()

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
+from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QLineEdit,
     QListView,
+    QMenu,
     QMessageBox,
     QToolButton,
     QVBoxLayout,
@@ -28,6 +29,8 @@ class ThreadsView(QWidget):
     rename_requested = Signal(str, str)
     delete_requested = Signal(str)
     search_requested = Signal(str)
+    #: The user asked to replay every run of a thread through the current chain (its id).
+    replay_requested = Signal(str)
 
     def __init__(self, model: ThreadListModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -76,6 +79,8 @@ class ThreadsView(QWidget):
         self.delete_button.clicked.connect(self._on_delete_clicked)
         self.rename_editor.returnPressed.connect(self._on_rename_editor_return_pressed)
         self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.customContextMenuRequested.connect(self._on_list_context_menu_requested)
         # The list is reloaded (reset) after every change: keep the current thread current through it.
         self._kept: tuple[str | None, int] = (None, -1)
         self._deleting: str | None = None
@@ -93,6 +98,33 @@ class ThreadsView(QWidget):
         row = self.model.row_of(thread_id)
         if row >= 0:
             self.list.setCurrentIndex(self.model.index(row))
+
+    def context_menu(self, row: int) -> QMenu:
+        """The menu of the thread at ``row`` (made current): replay it, rename it, delete it."""
+        self.list.setCurrentIndex(self.model.index(row))
+        thread_id = self.current_thread_id()
+        menu = QMenu(self)
+        replay = menu.addAction(translate("ThreadsView", "Replay the whole thread through the current chain"))
+        replay.setObjectName("threads.menu.replay")
+        if thread_id is not None:
+            replay.triggered.connect(lambda _checked=False: self.replay_requested.emit(thread_id))
+        menu.addSeparator()
+        rename = menu.addAction(translate("ThreadsView", "Rename"))
+        rename.setObjectName("threads.menu.rename")
+        rename.triggered.connect(self._on_rename_clicked)
+        delete = menu.addAction(translate("ThreadsView", "Delete"))
+        delete.setObjectName("threads.menu.delete")
+        delete.triggered.connect(self._on_delete_clicked)
+        return menu
+
+    @Slot(QPoint)
+    def _on_list_context_menu_requested(self, position: QPoint) -> None:
+        index = self.list.indexAt(position)
+        if not index.isValid():
+            return
+        menu = self.context_menu(index.row())
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.list.viewport().mapToGlobal(position))  # never exec() on the qasync loop
 
     @Slot()
     def _on_model_about_to_be_reset(self) -> None:
