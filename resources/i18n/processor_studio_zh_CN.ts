@@ -1657,7 +1657,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Processors</source>
-        <extracomment>The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``). Set when the window closed to restart the studio (a new language): the entry point starts it again.</extracomment>
+        <extracomment>Replays every run of the open thread, in order, through the current chain. The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``). Set when the window closed to restart the studio (a new language): the entry point starts it again.</extracomment>
         <translation>处理器</translation>
     </message>
     <message>
@@ -1682,7 +1682,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Debugger</source>
-        <extracomment>The replay view opened last (None before any). Breakpoints and the paused run, in a tab of the inspector&apos;s lower pane.</extracomment>
+        <extracomment>The replay view opened last (None before any). The thread replay view opened last (None before any). Breakpoints and the paused run, in a tab of the inspector&apos;s lower pane.</extracomment>
         <translation>调试器</translation>
     </message>
     <message>
@@ -1760,6 +1760,15 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>用当前处理链重放运行(&amp;R)</translation>
     </message>
     <message>
+        <source>&amp;Replay</source>
+        <translation>重放(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Replay the whole &amp;thread through the current chain</source>
+        <extracomment>Replays every run of the open thread, in order, through the current chain.</extracomment>
+        <translation>用当前处理链重放整个对话(&amp;T)</translation>
+    </message>
+    <message>
         <source>&amp;Lab</source>
         <translation>实验室(&amp;L)</translation>
     </message>
@@ -1798,6 +1807,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>No run to replay in this thread yet.</source>
         <translation>此对话中还没有可重放的运行。</translation>
+    </message>
+    <message>
+        <source>No thread is open.</source>
+        <translation>没有打开的对话。</translation>
     </message>
     <message>
         <source>Export run as a regression test</source>
@@ -2173,7 +2186,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>ReplayController</name>
     <message>
         <source>A replay or fuzzing is still running: wait or cancel it.</source>
-        <extracomment>A replay of a run began: (run_id). Both replays finished: (run_id, ReplayComparison). The replay could not run (no recording, an unreadable one, a design that cannot be built): (run_id, message). Fuzzing went on: (run_id, cuts tried, cuts in all). Fuzzing finished: (run_id, FuzzReport). Fuzzing failed or was cancelled: (run_id, message). The last comparison made for each run (the regression-test export reads it).</extracomment>
+        <extracomment>A replay of a run began: (run_id). Both replays finished: (run_id, ReplayComparison). The replay could not run (no recording, an unreadable one, a design that cannot be built): (run_id, message). Fuzzing went on: (run_id, cuts tried, cuts in all). Fuzzing finished: (run_id, FuzzReport). Fuzzing failed or was cancelled: (run_id, message). A thread&apos;s replay began: (thread_id, runs in all). One run of the thread was replayed (or could not be): (thread_id, index, ThreadRunReplay). The thread&apos;s replay ended — all runs done, stopped at a divergence, or cancelled: (thread_id, ThreadReplay). The thread could not be replayed at all (no runs, a store error): (thread_id, message). Any replay or fuzzing ended, however (a pause at a breakpoint is over). The last replay of each thread (the view shows it). The last comparison made for each run (the regression-test export reads it).</extracomment>
         <translation>重放或模糊测试仍在进行：请等待或取消。</translation>
     </message>
     <message>
@@ -2189,6 +2202,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>此运行的消息未被保存，因此无法重放。</translation>
     </message>
     <message>
+        <source>Replay stopped.</source>
+        <translation>重放已停止。</translation>
+    </message>
+    <message>
+        <source>This thread has no runs yet.</source>
+        <translation>此对话还没有运行。</translation>
+    </message>
+    <message>
         <source>Fuzzing cancelled.</source>
         <translation>模糊测试已取消。</translation>
     </message>
@@ -2197,12 +2218,17 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>ReplayView</name>
     <message>
         <source>Replay of a run — Processor Studio</source>
-        <extracomment>Highlights: removed on the original&apos;s side, added on the current side, a row that differs. The user asked to export this run as a pytest file: (run_id).</extracomment>
+        <extracomment>The user asked to export this run as a pytest file: (run_id).</extracomment>
         <translation>运行重放 — Processor Studio</translation>
     </message>
     <message>
         <source>Replaying the recorded run through the current chain…</source>
         <translation>正在用当前处理链重放录制的运行…</translation>
+    </message>
+    <message>
+        <source>Stop the replay</source>
+        <extracomment>Stops the replay where it is (also while it is paused at a breakpoint).</extracomment>
+        <translation>停止重放</translation>
     </message>
     <message>
         <source>Continue with the live model</source>
@@ -2214,6 +2240,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Original chain</source>
+        <extracomment>Highlights: removed on the original&apos;s side, added on the current side, a row that differs.</extracomment>
         <translation>原处理链</translation>
     </message>
     <message>
@@ -2234,6 +2261,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Fuzz chunk boundaries</source>
+        <extracomment>The two replays side by side (``original``, ``current``, ``processors`` and ``tools`` are its parts).</extracomment>
         <translation>模糊测试数据块边界</translation>
     </message>
     <message>
@@ -2706,6 +2734,83 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
+    <name>ThreadReplayView</name>
+    <message>
+        <source>Replay of a thread — Processor Studio</source>
+        <extracomment>The replayed runs so far, by row.</extracomment>
+        <translation>对话重放 — Processor Studio</translation>
+    </message>
+    <message>
+        <source>Replaying the thread&apos;s runs through the current chain…</source>
+        <translation>正在用当前处理链重放此对话的各次运行…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop here</source>
+        <translation>在此停止</translation>
+    </message>
+    <message>
+        <source>Continue with the live model</source>
+        <translation>改用实时模型继续</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation>重放结果</translation>
+    </message>
+    <message>
+        <source>Replayed {0} of {1} runs…</source>
+        <extracomment>The selected run&apos;s two replays side by side.</extracomment>
+        <translation>已重放 {0}/{1} 次运行…</translation>
+    </message>
+    <message>
+        <source>not replayed: {0}</source>
+        <translation>未重放：{0}</translation>
+    </message>
+    <message>
+        <source>diverged at step {0}</source>
+        <translation>在第 {0} 步出现分歧</translation>
+    </message>
+    <message>
+        <source>same result</source>
+        <translation>结果相同</translation>
+    </message>
+    <message>
+        <source>The conversation diverged at run {0}, step {1}: the chain now asks the model something the recording does not have, so the replay stopped there.</source>
+        <translation>对话在第 {0} 次运行的第 {1} 步出现分歧：处理链现在向模型提出的请求不在录制中，因此重放在此停止。</translation>
+    </message>
+    <message>
+        <source>Cancelled after {0} of {1} runs.</source>
+        <translation>已取消：完成 {0}/{1} 次运行。</translation>
+    </message>
+    <message>
+        <source>Replayed {0} of {1} runs with no model call: {2} differ.</source>
+        <translation>已重放 {0}/{1} 次运行，未调用模型：{2} 次结果不同。</translation>
+    </message>
+    <message>
+        <source>Replayed {0} of {1} runs with no model call: the current chain gives the same results.</source>
+        <translation>已重放 {0}/{1} 次运行，未调用模型：当前处理链的结果与原来相同。</translation>
+    </message>
+    <message>
+        <source>The thread could not be replayed: {0}</source>
+        <translation>无法重放此对话：{0}</translation>
+    </message>
+    <message>
+        <source>Continuing with the live model from the run that diverged…</source>
+        <translation>正在从出现分歧的运行起改用实时模型继续…</translation>
+    </message>
+</context>
+<context>
     <name>ThreadsController</name>
     <message>
         <source>Could not load the threads: {error}</source>
@@ -2741,7 +2846,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Search threads</source>
-        <extracomment>The user picked a thread (its id).</extracomment>
+        <extracomment>The user picked a thread (its id). The user asked to replay every run of a thread through the current chain (its id).</extracomment>
         <translation>搜索对话</translation>
     </message>
     <message>
@@ -2771,6 +2876,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>New title, then Enter (Esc cancels)</source>
         <translation>输入新标题后按 Enter（Esc 取消）</translation>
+    </message>
+    <message>
+        <source>Replay the whole thread through the current chain</source>
+        <translation>用当前处理链重放整个对话</translation>
     </message>
     <message>
         <source>Delete conversation</source>
@@ -2921,7 +3030,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>Workspace</name>
     <message>
         <source>The saved design “{name}” could not be read: {error}</source>
-        <extracomment>How long after the last edit the design is saved to the store. A line for the status bar. A thread was opened (its id and title); the window selects it and loads the inspector. History for the inspector of the opened thread. The design document now holds another design (opened from a file or the store). Everything asked for at start-up is loaded (the self-test waits for it). Saving or exporting a file failed (a title and what happened); the window shows it without blocking. A run&apos;s key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the user, showing the host, and answers with :meth:`answer_endpoint_approval`. A design&apos;s stdio MCP server (a :class:`~studio.design.McpServerConfig`) would run a program the user has not allowed; the window asks, showing the exact command, and answers with :meth:`answer_mcp_approval`. Replays of past runs through the current chain, chunk-boundary fuzzing, regression-test export. Breakpoints for the runs, and the run paused at one (the window&apos;s debugger panel shows it). Thread imports, off the UI thread with progress (the window shows it). The guardrail lab (its window is opened from the Lab menu). Processor instances kept between runs while their chain entry is unchanged (caches, ledgers). (provider, endpoint) pairs the user declined to approve in this session: not asked again. The design&apos;s MCP servers, kept running between runs; stopped when they leave the design or at shutdown. The stdio launches the user allowed (typed in the agent settings, or allowed when asked). Launches the user refused in this session: not asked again. A message waits for the design&apos;s MCP servers to start (no second one meanwhile).</extracomment>
+        <extracomment>How long after the last edit the design is saved to the store. A line for the status bar. A thread was opened (its id and title); the window selects it and loads the inspector. History for the inspector of the opened thread. The design document now holds another design (opened from a file or the store). Everything asked for at start-up is loaded (the self-test waits for it). Saving or exporting a file failed (a title and what happened); the window shows it without blocking. A run&apos;s key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the user, showing the host, and answers with :meth:`answer_endpoint_approval`. A design&apos;s stdio MCP server (a :class:`~studio.design.McpServerConfig`) would run a program the user has not allowed; the window asks, showing the exact command, and answers with :meth:`answer_mcp_approval`. Which key each run may carry, and the user&apos;s approvals of endpoints. Breakpoints for the runs (live and replayed), and the run paused at one (the debugger panel shows it). Replays of past runs and whole threads through the current chain, chunk-boundary fuzzing. Thread imports, off the UI thread with progress (the window shows it). The guardrail lab (its window is opened from the Lab menu). Processor instances kept between runs while their chain entry is unchanged (caches, ledgers). The design&apos;s MCP servers (kept running between runs) and the user&apos;s answers about launching them. The running servers; stopped when they leave the design or at shutdown. The stdio launches the user allowed (typed in the agent settings, or allowed when asked). The design, its script, threads and regression tests written to files.</extracomment>
         <translation>无法读取已保存的设计“{name}”：{error}</translation>
     </message>
     <message>
@@ -2954,6 +3063,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Nothing was sent: this design&apos;s MCP server &apos;{name}&apos; runs a program on this computer ({command}). Allow it when asked, then send again.</source>
+        <extracomment>A design&apos;s stdio MCP server (a :class:`~studio.design.McpServerConfig`) would run a program the user has not allowed; the window asks, showing the exact command, and answers with :meth:`answer_approval`. A line for the status bar. The design&apos;s MCP servers, kept running between runs. The stdio launches the user allowed (typed in the agent settings, or allowed when asked). Launches the user refused in this session: not asked again. A message waits for the design&apos;s servers to start (no second one meanwhile).</extracomment>
         <translation>未发送任何内容：此设计的 MCP 服务器“{name}”会在这台电脑上运行程序（{command}）。请在询问时允许，然后再次发送。</translation>
     </message>
     <message>
@@ -2970,6 +3080,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>No API key is set for {provider}. Add one in Settings → API keys (Ctrl+,), set the provider&apos;s environment variable, or pick the offline &apos;demo&apos; model in the Agent tab.</source>
+        <extracomment>A run&apos;s key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the user, showing the host, and answers with :meth:`answer_approval`. A line for the status bar. (provider, endpoint) pairs the user declined to approve in this session: not asked again.</extracomment>
         <translation>尚未为 {provider} 设置 API 密钥。请在“设置 → API 密钥”（Ctrl+,）中添加，或设置该提供方的环境变量，或在“智能体”标签页中选择离线的 demo 模型。</translation>
     </message>
     <message>
@@ -3002,6 +3113,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>The design was not saved</source>
+        <extracomment>A line for the status bar. Saving or exporting a file failed (a title and what happened); the window shows it without blocking.</extracomment>
         <translation>设计未保存</translation>
     </message>
     <message>
@@ -3054,6 +3166,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>%n message(s) (shown as placeholders)</source>
+        <extracomment>One per run, for the inspector. What the tools returned, for their cards in the chat. What could not be read, in a sentence; None when all could.</extracomment>
         <translation>%n 条消息（显示为占位符）</translation>
     </message>
     <message>

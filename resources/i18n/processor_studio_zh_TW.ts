@@ -1657,7 +1657,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Processors</source>
-        <extracomment>The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``). Set when the window closed to restart the studio (a new language): the entry point starts it again.</extracomment>
+        <extracomment>Replays every run of the open thread, in order, through the current chain. The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``). Set when the window closed to restart the studio (a new language): the entry point starts it again.</extracomment>
         <translation>處理器</translation>
     </message>
     <message>
@@ -1682,7 +1682,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Debugger</source>
-        <extracomment>The replay view opened last (None before any). Breakpoints and the paused run, in a tab of the inspector&apos;s lower pane.</extracomment>
+        <extracomment>The replay view opened last (None before any). The thread replay view opened last (None before any). Breakpoints and the paused run, in a tab of the inspector&apos;s lower pane.</extracomment>
         <translation>偵錯工具</translation>
     </message>
     <message>
@@ -1760,6 +1760,15 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>用目前處理鏈重播執行(&amp;R)</translation>
     </message>
     <message>
+        <source>&amp;Replay</source>
+        <translation>重播(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Replay the whole &amp;thread through the current chain</source>
+        <extracomment>Replays every run of the open thread, in order, through the current chain.</extracomment>
+        <translation>用目前處理鏈重播整個對話(&amp;T)</translation>
+    </message>
+    <message>
         <source>&amp;Lab</source>
         <translation>實驗室(&amp;L)</translation>
     </message>
@@ -1798,6 +1807,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>No run to replay in this thread yet.</source>
         <translation>此對話中還沒有可重播的執行。</translation>
+    </message>
+    <message>
+        <source>No thread is open.</source>
+        <translation>沒有開啟的對話。</translation>
     </message>
     <message>
         <source>Export run as a regression test</source>
@@ -2173,7 +2186,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>ReplayController</name>
     <message>
         <source>A replay or fuzzing is still running: wait or cancel it.</source>
-        <extracomment>A replay of a run began: (run_id). Both replays finished: (run_id, ReplayComparison). The replay could not run (no recording, an unreadable one, a design that cannot be built): (run_id, message). Fuzzing went on: (run_id, cuts tried, cuts in all). Fuzzing finished: (run_id, FuzzReport). Fuzzing failed or was cancelled: (run_id, message). The last comparison made for each run (the regression-test export reads it).</extracomment>
+        <extracomment>A replay of a run began: (run_id). Both replays finished: (run_id, ReplayComparison). The replay could not run (no recording, an unreadable one, a design that cannot be built): (run_id, message). Fuzzing went on: (run_id, cuts tried, cuts in all). Fuzzing finished: (run_id, FuzzReport). Fuzzing failed or was cancelled: (run_id, message). A thread&apos;s replay began: (thread_id, runs in all). One run of the thread was replayed (or could not be): (thread_id, index, ThreadRunReplay). The thread&apos;s replay ended — all runs done, stopped at a divergence, or cancelled: (thread_id, ThreadReplay). The thread could not be replayed at all (no runs, a store error): (thread_id, message). Any replay or fuzzing ended, however (a pause at a breakpoint is over). The last replay of each thread (the view shows it). The last comparison made for each run (the regression-test export reads it).</extracomment>
         <translation>重播或模糊測試仍在進行：請等待或取消。</translation>
     </message>
     <message>
@@ -2189,6 +2202,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>此執行的訊息未被儲存，因此無法重播。</translation>
     </message>
     <message>
+        <source>Replay stopped.</source>
+        <translation>重播已停止。</translation>
+    </message>
+    <message>
+        <source>This thread has no runs yet.</source>
+        <translation>此對話還沒有執行。</translation>
+    </message>
+    <message>
         <source>Fuzzing cancelled.</source>
         <translation>模糊測試已取消。</translation>
     </message>
@@ -2197,12 +2218,17 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>ReplayView</name>
     <message>
         <source>Replay of a run — Processor Studio</source>
-        <extracomment>Highlights: removed on the original&apos;s side, added on the current side, a row that differs. The user asked to export this run as a pytest file: (run_id).</extracomment>
+        <extracomment>The user asked to export this run as a pytest file: (run_id).</extracomment>
         <translation>執行重播 — Processor Studio</translation>
     </message>
     <message>
         <source>Replaying the recorded run through the current chain…</source>
         <translation>正在用目前處理鏈重播錄製的執行…</translation>
+    </message>
+    <message>
+        <source>Stop the replay</source>
+        <extracomment>Stops the replay where it is (also while it is paused at a breakpoint).</extracomment>
+        <translation>停止重播</translation>
     </message>
     <message>
         <source>Continue with the live model</source>
@@ -2214,6 +2240,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Original chain</source>
+        <extracomment>Highlights: removed on the original&apos;s side, added on the current side, a row that differs.</extracomment>
         <translation>原處理鏈</translation>
     </message>
     <message>
@@ -2234,6 +2261,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Fuzz chunk boundaries</source>
+        <extracomment>The two replays side by side (``original``, ``current``, ``processors`` and ``tools`` are its parts).</extracomment>
         <translation>模糊測試資料塊邊界</translation>
     </message>
     <message>
@@ -2706,6 +2734,83 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
+    <name>ThreadReplayView</name>
+    <message>
+        <source>Replay of a thread — Processor Studio</source>
+        <extracomment>The replayed runs so far, by row.</extracomment>
+        <translation>對話重播 — Processor Studio</translation>
+    </message>
+    <message>
+        <source>Replaying the thread&apos;s runs through the current chain…</source>
+        <translation>正在用目前處理鏈重播此對話的各次執行…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop here</source>
+        <translation>在此停止</translation>
+    </message>
+    <message>
+        <source>Continue with the live model</source>
+        <translation>改用即時模型繼續</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>執行</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>訊息</translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation>重播結果</translation>
+    </message>
+    <message>
+        <source>Replayed {0} of {1} runs…</source>
+        <extracomment>The selected run&apos;s two replays side by side.</extracomment>
+        <translation>已重播 {0}/{1} 次執行…</translation>
+    </message>
+    <message>
+        <source>not replayed: {0}</source>
+        <translation>未重播：{0}</translation>
+    </message>
+    <message>
+        <source>diverged at step {0}</source>
+        <translation>在第 {0} 步出現分歧</translation>
+    </message>
+    <message>
+        <source>same result</source>
+        <translation>結果相同</translation>
+    </message>
+    <message>
+        <source>The conversation diverged at run {0}, step {1}: the chain now asks the model something the recording does not have, so the replay stopped there.</source>
+        <translation>對話在第 {0} 次執行的第 {1} 步出現分歧：處理鏈現在向模型提出的請求不在錄製中，因此重播在此停止。</translation>
+    </message>
+    <message>
+        <source>Cancelled after {0} of {1} runs.</source>
+        <translation>已取消：完成 {0}/{1} 次執行。</translation>
+    </message>
+    <message>
+        <source>Replayed {0} of {1} runs with no model call: {2} differ.</source>
+        <translation>已重播 {0}/{1} 次執行，未呼叫模型：{2} 次結果不同。</translation>
+    </message>
+    <message>
+        <source>Replayed {0} of {1} runs with no model call: the current chain gives the same results.</source>
+        <translation>已重播 {0}/{1} 次執行，未呼叫模型：目前處理鏈的結果與原本相同。</translation>
+    </message>
+    <message>
+        <source>The thread could not be replayed: {0}</source>
+        <translation>無法重播此對話：{0}</translation>
+    </message>
+    <message>
+        <source>Continuing with the live model from the run that diverged…</source>
+        <translation>正在從出現分歧的執行起改用即時模型繼續…</translation>
+    </message>
+</context>
+<context>
     <name>ThreadsController</name>
     <message>
         <source>Could not load the threads: {error}</source>
@@ -2741,7 +2846,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Search threads</source>
-        <extracomment>The user picked a thread (its id).</extracomment>
+        <extracomment>The user picked a thread (its id). The user asked to replay every run of a thread through the current chain (its id).</extracomment>
         <translation>搜尋對話</translation>
     </message>
     <message>
@@ -2771,6 +2876,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>New title, then Enter (Esc cancels)</source>
         <translation>輸入新標題後按 Enter（Esc 取消）</translation>
+    </message>
+    <message>
+        <source>Replay the whole thread through the current chain</source>
+        <translation>用目前處理鏈重播整個對話</translation>
     </message>
     <message>
         <source>Delete conversation</source>
@@ -2921,7 +3030,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>Workspace</name>
     <message>
         <source>The saved design “{name}” could not be read: {error}</source>
-        <extracomment>How long after the last edit the design is saved to the store. A line for the status bar. A thread was opened (its id and title); the window selects it and loads the inspector. History for the inspector of the opened thread. The design document now holds another design (opened from a file or the store). Everything asked for at start-up is loaded (the self-test waits for it). Saving or exporting a file failed (a title and what happened); the window shows it without blocking. A run&apos;s key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the user, showing the host, and answers with :meth:`answer_endpoint_approval`. A design&apos;s stdio MCP server (a :class:`~studio.design.McpServerConfig`) would run a program the user has not allowed; the window asks, showing the exact command, and answers with :meth:`answer_mcp_approval`. Replays of past runs through the current chain, chunk-boundary fuzzing, regression-test export. Breakpoints for the runs, and the run paused at one (the window&apos;s debugger panel shows it). Thread imports, off the UI thread with progress (the window shows it). The guardrail lab (its window is opened from the Lab menu). Processor instances kept between runs while their chain entry is unchanged (caches, ledgers). (provider, endpoint) pairs the user declined to approve in this session: not asked again. The design&apos;s MCP servers, kept running between runs; stopped when they leave the design or at shutdown. The stdio launches the user allowed (typed in the agent settings, or allowed when asked). Launches the user refused in this session: not asked again. A message waits for the design&apos;s MCP servers to start (no second one meanwhile).</extracomment>
+        <extracomment>How long after the last edit the design is saved to the store. A line for the status bar. A thread was opened (its id and title); the window selects it and loads the inspector. History for the inspector of the opened thread. The design document now holds another design (opened from a file or the store). Everything asked for at start-up is loaded (the self-test waits for it). Saving or exporting a file failed (a title and what happened); the window shows it without blocking. A run&apos;s key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the user, showing the host, and answers with :meth:`answer_endpoint_approval`. A design&apos;s stdio MCP server (a :class:`~studio.design.McpServerConfig`) would run a program the user has not allowed; the window asks, showing the exact command, and answers with :meth:`answer_mcp_approval`. Which key each run may carry, and the user&apos;s approvals of endpoints. Breakpoints for the runs (live and replayed), and the run paused at one (the debugger panel shows it). Replays of past runs and whole threads through the current chain, chunk-boundary fuzzing. Thread imports, off the UI thread with progress (the window shows it). The guardrail lab (its window is opened from the Lab menu). Processor instances kept between runs while their chain entry is unchanged (caches, ledgers). The design&apos;s MCP servers (kept running between runs) and the user&apos;s answers about launching them. The running servers; stopped when they leave the design or at shutdown. The stdio launches the user allowed (typed in the agent settings, or allowed when asked). The design, its script, threads and regression tests written to files.</extracomment>
         <translation>無法讀取已儲存的設計「{name}」：{error}</translation>
     </message>
     <message>
@@ -2954,6 +3063,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Nothing was sent: this design&apos;s MCP server &apos;{name}&apos; runs a program on this computer ({command}). Allow it when asked, then send again.</source>
+        <extracomment>A design&apos;s stdio MCP server (a :class:`~studio.design.McpServerConfig`) would run a program the user has not allowed; the window asks, showing the exact command, and answers with :meth:`answer_approval`. A line for the status bar. The design&apos;s MCP servers, kept running between runs. The stdio launches the user allowed (typed in the agent settings, or allowed when asked). Launches the user refused in this session: not asked again. A message waits for the design&apos;s servers to start (no second one meanwhile).</extracomment>
         <translation>未發送任何內容：此設計的 MCP 伺服器「{name}」會在這台電腦上執行程式（{command}）。請在詢問時允許，然後再次發送。</translation>
     </message>
     <message>
@@ -2970,6 +3080,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>No API key is set for {provider}. Add one in Settings → API keys (Ctrl+,), set the provider&apos;s environment variable, or pick the offline &apos;demo&apos; model in the Agent tab.</source>
+        <extracomment>A run&apos;s key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the user, showing the host, and answers with :meth:`answer_approval`. A line for the status bar. (provider, endpoint) pairs the user declined to approve in this session: not asked again.</extracomment>
         <translation>尚未為 {provider} 設定 API 金鑰。請在「設定 → API 金鑰」（Ctrl+,）中新增，或設定該供應商的環境變數，或在「代理」分頁中選擇離線的 demo 模型。</translation>
     </message>
     <message>
@@ -3002,6 +3113,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>The design was not saved</source>
+        <extracomment>A line for the status bar. Saving or exporting a file failed (a title and what happened); the window shows it without blocking.</extracomment>
         <translation>設計未儲存</translation>
     </message>
     <message>
@@ -3054,6 +3166,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>%n message(s) (shown as placeholders)</source>
+        <extracomment>One per run, for the inspector. What the tools returned, for their cards in the chat. What could not be read, in a sentence; None when all could.</extracomment>
         <translation>%n 條訊息（顯示為預留位置）</translation>
     </message>
     <message>
