@@ -42,6 +42,7 @@ from processors.builtin.registry import load_catalogue
 from processors.demo.offline import DEMO_TOOLS
 from studio.about import bundled_components
 from studio.models.chat_items import AssistantItem, ToolCard, TripwireItem, UserItem
+from studio.models.editor_commands import RemoveEntry
 from studio.models.lab_cases_model import COLUMNS as CASE_COLUMNS
 from studio.views.agent_settings import MODEL_SUGGESTIONS
 from studio.views.inspector_details import details_html
@@ -263,6 +264,23 @@ def _lab_texts(qloop: qasync.QEventLoop, window: MainWindow) -> list[tuple[str, 
     return seen
 
 
+def _thread_replay_texts(qloop: qasync.QEventLoop, window: MainWindow) -> list[tuple[str, str]]:
+    """The thread replay view after the conversation is replayed through a changed chain (the output PII guard off):
+    its controls, status, each run's result and the selected run's processors (the messages and replies are data)."""
+    document = window.workspace.document
+    uid = next(entry.uid for entry in document.chain("output") if entry.type == "PIIDetector")
+    document.undo_stack().push(RemoveEntry(document, uid))
+    view = window.open_thread_replay(window.workspace.thread_id or "")
+    run(qloop, window.workspace.replays.wait_idle())
+    assert view.report is not None and view.report.differing, "the walk should meet a replay that differs"
+    data = ("replay.original", "replay.current", "thread_replay.runs row")
+    seen = [(where, text) for where, text in _widget_texts(view) if not any(part in where for part in data)]
+    seen += [(f"thread replay run {row} result", view.runs.item(row, 2).text()) for row in range(view.runs.rowCount())]
+    document.undo_stack().undo()
+    view.close()
+    return seen
+
+
 def _walk(qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path, prompts: tuple[str, ...]) -> list[tuple[str, str]]:
     """Open the studio, converse, open every dialog; every string seen, with where it was."""
     workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db", size=(1400, 900))
@@ -288,6 +306,7 @@ def _walk(qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path, prompts: tuple
         seen += _widget_texts(dialog)
         dialog.close()
     seen += _lab_texts(qloop, window)
+    seen += _thread_replay_texts(qloop, window)
     window.options.flush()
     run(qloop, workspace.shutdown())
     window.close()
