@@ -1,7 +1,10 @@
 """``Workspace``: the studio's use cases — open a design, chat on a thread, persist everything, import/export.
 
 It owns the collaborators (store, catalogue, secrets, the design document, the run and threads controllers and
-the chat model) and wires them; the main window is a thin view over it. Every store call runs as a task on the
+the chat model) and wires them; the main window is a thin view over it. Each job with a seam of its own lives in its
+own module: opening and autosaving the design (:mod:`.design_session`), which key a run may carry
+(:mod:`.key_gate`), starting the design's MCP servers (:mod:`.mcp_launcher`), reading a thread back
+(:mod:`.thread_history`), writing files (:mod:`.file_exports`), replays (:mod:`.replay_controller`). Every store call runs as a task on the
 qasync loop (the store does its disk work on a worker thread), so the UI never waits on I/O.
 """
 
@@ -13,16 +16,16 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from processors.models.base import LanguageModel
 from processors.models.replay import Recording
 from processors.result import GenerateResult
 from processors.tools import Tool
 from processors.tools.mcp import McpServerError
-from studio import i18n
 from studio.build import build_agent
 from studio.controllers.debug_controller import DebugController
+from studio.controllers.design_session import DesignSession
 from studio.controllers.file_exports import FileExports
 from studio.controllers.import_controller import ThreadImportController
 from studio.controllers.key_gate import KeyGate
@@ -33,7 +36,7 @@ from studio.controllers.run_controller import RunController
 from studio.controllers.tasks import TaskKeeper
 from studio.controllers.thread_history import load_thread
 from studio.controllers.threads_controller import ThreadsController
-from studio.design import AgentDesign, DesignError, load_design
+from studio.design import AgentDesign, DesignError
 from studio.endpoints import EndpointError
 from studio.i18n import translate
 from studio.i18n.runtime_texts import runtime_text
@@ -43,13 +46,9 @@ from studio.models.chat_list_model import ChatListModel
 from studio.models.chat_model import ChatModel
 from studio.models.design_document import DesignDocument
 from studio.models.threads_model import ThreadListModel
-from studio.sample import sample_design
 from studio.secrets import KeyGrant, SecretStore
 
 logger = logging.getLogger(__name__)
-
-#: How long after the last edit the design is saved to the store.
-AUTOSAVE_MS = 800
 
 
 class Workspace(QObject):
@@ -123,8 +122,10 @@ class Workspace(QObject):
         self.files = FileExports(
             store=store, catalogue=catalogue, document=self.document, replays=self.replays, parent=self
         )
-        self._autosave = QTimer(self, singleShot=True, interval=AUTOSAVE_MS)
-        self._autosave.timeout.connect(self._on_autosave_timeout)
+        #: The design being edited: opened, and saved to the store after each burst of edits.
+        self.designs = DesignSession(store, self.document, spawn=self.spawn, parent=self)
+        self.designs.design_opened.connect(self._on_designs_design_opened)
+        self.designs.status_message.connect(self.status_message)
 
         self.runs.chunk_received.connect(self._on_runs_chunk_received)
         self.runs.trace_event_received.connect(self._on_runs_trace_event_received)
@@ -164,22 +165,7 @@ class Workspace(QObject):
     async def start(self) -> None:
         """Open the store; the first start saves and opens the sample agent and a first thread."""
         await self.store.open()
-        designs = await self.store.list_designs()
-        if designs:
-            latest = max(designs, key=lambda record: record.updated_at)
-            try:
-                design = AgentDesign.from_json(latest.json_text)
-            except DesignError as error:
-                self.status_message.emit(
-                    translate("Workspace", "The saved design “{name}” could not be read: {error}").format(
-                        name=latest.name, error=error
-                    )
-                )
-                design = sample_design(i18n.current_language())
-        else:
-            design = sample_design(i18n.current_language())
-            await self.store.save_design(design.id, design.name, design.to_json())
-        self._open_design(design)
+        await self.designs.open_latest()
         await self.threads.reload()
         records = self.threads_model.records()
         if records:
@@ -190,11 +176,11 @@ class Workspace(QObject):
             await self.open_thread(record.id)
         self.ready.emit()
 
-    def _open_design(self, design: AgentDesign) -> None:
-        self.document.open_design(design)
+    @Slot(str)
+    def _on_designs_design_opened(self, name: str) -> None:
         self.mcp_launcher.design_opened()  # a design opened again asks again
         self._retain_servers()
-        self.design_opened.emit(design.name)
+        self.design_opened.emit(name)
 
     def _retain_servers(self) -> None:
         """Stop the MCP servers the design no longer needs (between runs; a run in flight keeps its servers)."""
@@ -388,27 +374,11 @@ class Workspace(QObject):
     # ----------------------------------------------------------------------------------------- designs
     @Slot()
     def _on_document_edited(self, *_args: Any) -> None:
-        self._autosave.start()
         self._retain_servers()
 
-    @Slot()
-    def _on_autosave_timeout(self) -> None:
-        self.spawn(self.save_design_to_store())
-
-    async def save_design_to_store(self) -> None:
-        design = self.document.snapshot()
-        await self.store.save_design(design.id, design.name, design.to_json())
-
     def open_design_file(self, path: Path) -> bool:
-        try:
-            design = load_design(path)
-        except DesignError as error:
-            self.status_message.emit(str(error))
-            return False
-        self._open_design(design)
-        self.spawn(self.save_design_to_store())
-        self.status_message.emit(translate("Workspace", "Opened {file}").format(file=path.name))
-        return True
+        """Open a design file (:meth:`DesignSession.open_file`); False, and said, when it cannot be read."""
+        return self.designs.open_file(path)
 
     def save_design_file(self, path: Path) -> bool:
         """Save the design to ``path`` (:meth:`FileExports.save_design_file`); False, and said, on failure."""
@@ -419,12 +389,10 @@ class Workspace(QObject):
         return self.files.export_script(path)
 
     def new_design(self) -> None:
-        self._open_design(AgentDesign(name=translate("Workspace", "New agent")))
-        self.spawn(self.save_design_to_store())
+        self.designs.new()
 
     def open_sample(self) -> None:
-        self._open_design(sample_design(i18n.current_language()))
-        self.spawn(self.save_design_to_store())
+        self.designs.open_sample()
 
     # ----------------------------------------------------------------------------------------- thread files
     async def export_thread(self, path: Path) -> None:
@@ -458,8 +426,6 @@ class Workspace(QObject):
         await self.replays.wait_idle()
         await self.wait_idle()
         await self.mcp_launcher.aclose()
-        if self._autosave.isActive():
-            self._autosave.stop()
-            await self.save_design_to_store()
+        await self.designs.flush()
         await self.wait_idle()
         await self.store.close()

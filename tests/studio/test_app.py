@@ -85,7 +85,7 @@ def test_edits_are_saved_to_the_store_and_reopen_after_a_restart(
         AddEntry(document, "output", 0, ChainEntry(type="RegexFilter", options={"presets": ["secrets"]}))
     )
     # The autosave waits for a pause in the editing; then it saves (shutdown only flushes a save still pending).
-    with qtbot.waitSignal(workspace._autosave.timeout, timeout=10_000):
+    with qtbot.waitSignal(workspace.designs.autosave.timeout, timeout=10_000):
         pass
     run(qloop, workspace.wait_idle())
     run(qloop, workspace.shutdown())
