@@ -1657,7 +1657,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Processors</source>
-        <extracomment>Replays every run of the open thread, in order, through the current chain. The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``). Set when the window closed to restart the studio (a new language): the entry point starts it again.</extracomment>
+        <extracomment>Replays every run of the open thread, in order, through the current chain. The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``). The window&apos;s size on first start where the screen has room (and always off-screen, for repeatable screenshots). Set when the window closed to restart the studio (a new language): the entry point starts it again.</extracomment>
         <translation>处理器</translation>
     </message>
     <message>

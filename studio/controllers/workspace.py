@@ -4,8 +4,9 @@ It owns the collaborators (store, catalogue, secrets, the design document, the r
 the chat model) and wires them; the main window is a thin view over it. Each job with a seam of its own lives in its
 own module: opening and autosaving the design (:mod:`.design_session`), which key a run may carry
 (:mod:`.key_gate`), starting the design's MCP servers (:mod:`.mcp_launcher`), reading a thread back
-(:mod:`.thread_history`), writing files (:mod:`.file_exports`), replays (:mod:`.replay_controller`). Every store call runs as a task on the
-qasync loop (the store does its disk work on a worker thread), so the UI never waits on I/O.
+(:mod:`.thread_history`), writing files (:mod:`.file_exports`), replays (:mod:`.replay_controller`).
+Every store call runs as a task on the qasync loop (the store does its disk work on a worker thread), so the UI
+never waits on I/O.
 """
 
 from __future__ import annotations
