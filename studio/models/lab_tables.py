@@ -156,6 +156,25 @@ def contribution_table(results: Sequence[CaseResult]) -> Table:
     return table
 
 
+@dataclass(frozen=True)
+class CategoryBar:
+    """One category's bars: recall over its attacks and FPR over its benign cases (None: no such cases yet)."""
+
+    category: str
+    recall: float | None
+    fpr: float | None
+    attacks: int
+    benign: int
+
+
+def category_bars(results: Sequence[CaseResult]) -> list[CategoryBar]:
+    """Recall and false-positive rate per category, from the same confusion matrices as the Confusion tab."""
+    return [
+        CategoryBar(name, matrix.recall, matrix.fpr, matrix.tp + matrix.fn, matrix.fp + matrix.tn)
+        for name, matrix in confusion_by(results, lambda r: r.category).items()
+    ]
+
+
 def comparison_table(changes: Sequence[Change]) -> Table:
     """A/B: the cases whose verdict changed."""
     table = Table(
@@ -234,10 +253,12 @@ class TableModel(QAbstractTableModel):
 
 
 __all__ = [
+    "CategoryBar",
     "FilterRole",
     "HeatRole",
     "Table",
     "TableModel",
+    "category_bars",
     "category_table",
     "comparison_table",
     "contribution_table",

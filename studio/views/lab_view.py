@@ -146,6 +146,7 @@ class LabView(QWidget):
         self.processors_view.clicked.connect(self._on_cell_clicked)
         self.contrib_view.clicked.connect(self._on_cell_clicked)
         self.ab_panel.case_requested.connect(self._on_ab_case_requested)
+        self.confusion_panel.bars.category_clicked.connect(self._on_category_clicked)
         self.runs_view.selectionModel().selectionChanged.connect(self._update_buttons)
         self.runs_view.activated.connect(self._on_run_activated)
         self.runs_view.clicked.connect(self._on_run_activated)
@@ -377,6 +378,11 @@ class LabView(QWidget):
         if not wanted:
             return
         self.apply_filters(wanted)
+        self.tabs.setCurrentIndex(CASES_TAB)
+
+    @Slot(str)
+    def _on_category_clicked(self, category: str) -> None:
+        self.apply_filters({"category": category})
         self.tabs.setCurrentIndex(CASES_TAB)
 
     def apply_filters(self, wanted: dict[str, str]) -> None:

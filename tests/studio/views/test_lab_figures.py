@@ -1,0 +1,71 @@
+"""The Lab window's plots over the real studio: the bars of recall and false-positive rate per category, redrawn
+as each batch of results arrives, painted from the same confusion matrices as the tables, and clickable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import qasync
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from lab.metrics import confusion_by
+from studio.models.lab_tables import category_bars
+from studio.views.lab_bars import FPR_COLOR, RECALL_COLOR
+from tests.studio.views.lab_support import choose, finish, open_lab
+
+
+def test_recall_and_fpr_bars_per_category_follow_the_results_as_they_arrive(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    _, _, lab = open_lab(qtbot, qloop, tmp_path, size=(1280, 720))
+    chart = lab.confusion_panel.bars
+    assert chart.bars() == []
+    choose(lab, *[source.name for source in lab.controller.corpora.sources()])
+    lab.concurrency.setValue(1)
+    seen: list[tuple[Any, Any]] = []
+    # Connected after the view's own slot: each batch is already drawn when this runs.
+    lab.controller.results_added.connect(
+        lambda _batch: seen.append((chart.bars(), category_bars(lab.controller.results)))
+    )
+    finish(qloop, lab, lab.run_button.click)
+
+    assert seen and all(drawn == expected for drawn, expected in seen)  # redrawn with every batch
+    results = lab.controller.results
+    by_category = confusion_by(results, lambda r: r.category)
+    assert [(bar.category, bar.recall, bar.fpr) for bar in chart.bars()] == [
+        (name, matrix.recall, matrix.fpr) for name, matrix in by_category.items()
+    ]
+    table = lab.tables["category"].table()
+    assert [row[0] for row in table.rows] == [bar.category for bar in chart.bars()]
+
+    lab.tabs.setCurrentIndex(1)
+    QApplication.processEvents()
+    overall = lab.confusion_panel.overall_view  # the overall row is whole above the splitter's other parts
+    assert overall.viewport().height() >= overall.rowHeight(0) > 0
+    image = chart.grab().toImage()
+    image.save(str(tmp_path / "bars.png"))
+    painted = 0
+    for row, bar in enumerate(chart.bars()):
+        recall, fpr = chart.bar_rects(row)
+        recall_track, fpr_track = chart.track_rects(row)
+        if bar.recall:
+            assert recall is not None and abs(recall.width() - recall_track.width() * bar.recall) <= 1
+            assert image.pixelColor(recall.center()).rgb() == RECALL_COLOR.rgb()
+            painted += 1
+        if bar.recall is not None and bar.recall < 1:  # the rest of the track is not painted as recall
+            assert image.pixelColor(recall_track.right() - 1, recall_track.center().y()).rgb() != RECALL_COLOR.rgb()
+        if bar.fpr:
+            assert fpr is not None and image.pixelColor(fpr.center()).rgb() == FPR_COLOR.rgb()
+        else:
+            assert image.pixelColor(fpr_track.center()).rgb() != FPR_COLOR.rgb()
+    assert painted > 0  # the sample catches some attacks of some category
+
+    # A click on a category's row shows its cases.
+    row = next(i for i, bar in enumerate(chart.bars()) if bar.recall)
+    category = chart.bars()[row].category
+    qtbot.mouseClick(chart, Qt.MouseButton.LeftButton, pos=chart.track_rects(row)[0].center())
+    assert lab.tabs.currentIndex() == 0
+    assert set(lab.visible_case_ids()) == {r.id for r in results if (r.category or "(none)") == category}
