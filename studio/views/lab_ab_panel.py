@@ -1,4 +1,6 @@
-"""The Lab window's A/B tab: two lab runs' figures side by side and the cases whose verdict changed.
+"""The Lab window's A/B tab: pick two designs (saved designs, or two versions of one design) and run both over
+the chosen corpora; then, as for two lab runs compared from the list, the two figures and the cases whose verdict
+changed.
 
 A double click on a changed case searches the Cases tab for it (``case_requested``).
 """
@@ -8,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Signal, Slot
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from studio.i18n import translate
 from studio.models.lab_tables import FilterRole, TableModel, comparison_table, pct
@@ -20,6 +22,8 @@ class LabABPanel(QWidget):
 
     #: The user asked to see a changed case among the cases (its id).
     case_requested = Signal(str)
+    #: The user asked to run the chosen corpora on design A and on design B (their choice keys).
+    ab_requested = Signal(str, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -28,10 +32,57 @@ class LabABPanel(QWidget):
         self.ab_label.setObjectName("lab_ab_summary")
         self.ab_label.setWordWrap(True)
         self.ab_view = table_view("lab_ab", self.table)
+        self.design_a = QComboBox()
+        self.design_a.setObjectName("lab_ab_design_a")
+        self.design_b = QComboBox()
+        self.design_b.setObjectName("lab_ab_design_b")
+        for combo in (self.design_a, self.design_b):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(28)
+        self.run_button = QPushButton(translate("LabView", "Run A and B"))
+        self.run_button.setObjectName("lab_ab_run")
+        self.run_button.setToolTip(
+            translate(
+                "LabView",
+                "Run the corpora ticked on the left on design A, then on design B (in the mode chosen above), "
+                "and show the cases whose verdict changed",
+            )
+        )
+        pick = QFormLayout()
+        pick.addRow(translate("LabView", "Design A"), self.design_a)
+        pick.addRow(translate("LabView", "Design B"), self.design_b)
+        row = QHBoxLayout()
+        row.addLayout(pick, 1)
+        row.addWidget(self.run_button)
         self.layout_ = QVBoxLayout(self)
+        self.layout_.addLayout(row)
         self.layout_.addWidget(self.ab_label)
         self.layout_.addWidget(self.ab_view, 1)
         self.ab_view.doubleClicked.connect(self._on_activated)
+        self.run_button.clicked.connect(self._on_run)
+
+    def set_choices(self, choices: list[Any]) -> None:
+        """Offer these :class:`studio.controllers.lab_experiments.DesignChoice` values for A and B, keeping what
+        was picked where it is still offered. While A and B are the same, A is the newest other design."""
+        for combo in (self.design_a, self.design_b):
+            picked = combo.currentData()
+            combo.blockSignals(True)
+            combo.clear()
+            for choice in choices:
+                combo.addItem(choice.label, choice.key)
+            combo.setCurrentIndex(max(combo.findData(picked), 0))
+            combo.blockSignals(False)
+        if len(choices) > 1 and self.design_a.currentData() == self.design_b.currentData():
+            self.design_a.setCurrentIndex(1 if self.design_b.currentIndex() == 0 else 0)
+
+    def pick(self, a_key: str, b_key: str) -> None:
+        """Pick A and B by their keys (as a user choosing them in the boxes)."""
+        self.design_a.setCurrentIndex(self.design_a.findData(a_key))
+        self.design_b.setCurrentIndex(self.design_b.findData(b_key))
+
+    @Slot()
+    def _on_run(self) -> None:
+        self.ab_requested.emit(str(self.design_a.currentData() or ""), str(self.design_b.currentData() or ""))
 
     def show_comparison(self, comparison: Any) -> None:
         """Show a :class:`studio.controllers.lab_controller.Comparison`."""

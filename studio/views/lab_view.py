@@ -147,6 +147,9 @@ class LabView(QWidget):
         self.contrib_view.clicked.connect(self._on_cell_clicked)
         self.ab_panel.case_requested.connect(self._on_ab_case_requested)
         self.confusion_panel.bars.category_clicked.connect(self._on_category_clicked)
+        self.ab_panel.ab_requested.connect(self._on_ab_requested)
+        self.tabs.currentChanged.connect(self._on_tab_changed)
+        controller.design_choices_changed.connect(self.ab_panel.set_choices)
         self.runs_view.selectionModel().selectionChanged.connect(self._update_buttons)
         self.runs_view.activated.connect(self._on_run_activated)
         self.runs_view.clicked.connect(self._on_run_activated)
@@ -168,7 +171,13 @@ class LabView(QWidget):
 
     def showEvent(self, event: Any) -> None:
         self._update_design()  # the studio's current design, as it is now
+        self.controller.spawn(self.controller.load_design_choices())
         super().showEvent(event)
+
+    @Slot(int)
+    def _on_tab_changed(self, tab: int) -> None:
+        if tab == AB_TAB and not self.controller.is_running:  # versions run since are offered too
+            self.controller.spawn(self.controller.load_design_choices())
 
     def selected_run_ids(self) -> list[str]:
         return self.sidebar.selected_run_ids()
@@ -184,6 +193,7 @@ class LabView(QWidget):
             record = runs.record(runs.row_of(selected[0]))
             resumable = record is not None and can_resume(record, live=runs.is_live(record.id))
         self.resume_button.setEnabled(resumable)
+        self.ab_panel.run_button.setEnabled(not running)
         self.compare_button.setEnabled(len(selected) == 2)
         self.delete_button.setEnabled(bool(selected) and not any(runs.is_live(i) for i in selected))
         self.export_button.setEnabled(bool(self.controller.results))
@@ -270,6 +280,16 @@ class LabView(QWidget):
             self.tabs.setCurrentIndex(CASES_TAB)
         self._update_buttons()
         self.empty.setText(self._empty_text())
+
+    @Slot(str, str)
+    def _on_ab_requested(self, a_key: str, b_key: str) -> None:
+        self._update_design()
+        self.message.setText("")
+        if self.controller.start_ab(
+            a_key, b_key, mode=str(self.mode.currentData()), concurrency=self.concurrency.value()
+        ):
+            self.tabs.setCurrentIndex(CASES_TAB)
+        self._update_buttons()
 
     @Slot()
     def _on_resume(self) -> None:
