@@ -1233,7 +1233,7 @@
     <name>LabTables</name>
     <message>
         <source>Errors</source>
-        <extracomment>A cell&apos;s filter as ``{&quot;category&quot;: ..., &quot;processor&quot;: ...}`` (clicking a cell filters the cases to it). A cell&apos;s heat, 0..1 (None for a cell that is no share). Draw ``heat`` as bars in the cells (recall and FPR) rather than as a heat map&apos;s background.</extracomment>
+        <extracomment>A cell&apos;s filter as ``{&quot;category&quot;: ..., &quot;processor&quot;: ...}`` (clicking a cell filters the cases to it). A cell&apos;s heat, 0..1 (None for a cell that is no share). Draw ``heat`` as bars in the cells (recall and FPR) rather than as a heat map&apos;s background. A tooltip per cell (parallel to ``rows``; None: the heat&apos;s share, if any).</extracomment>
         <translation>错误</translation>
     </message>
     <message>
@@ -1272,6 +1272,18 @@
     <message>
         <source>Not blocked</source>
         <translation>未拦截</translation>
+    </message>
+    <message>
+        <source>Tripped on {count} of this category&apos;s {total} attacks ({share}); changed {changed} more</source>
+        <translation>在此类别 {total} 个攻击中拦截了 {count} 个（{share}）；另修改了 {changed} 个</translation>
+    </message>
+    <message>
+        <source>{changed} changed</source>
+        <translation>修改 {changed}</translation>
+    </message>
+    <message>
+        <source>{tripped} + {changed} changed</source>
+        <translation>{tripped} + 修改 {changed}</translation>
     </message>
     <message>
         <source>Processor</source>
