@@ -212,7 +212,8 @@ async def run_case(case: Case, agent: Agent, mode: Mode, replay: str | None = No
         input_tokens=result.usage.input_tokens,
         output_tokens=result.usage.output_tokens,
         cost=_cost(recording.model_id, result.usage) if mode == "model" else 0.0,
-        recording=base64.b64encode(recorded.to_bytes()).decode("ascii") if recorded is not None else None,
+        # a replay keeps the answers it replayed, so its cases open (and replay again) like the model run's
+        recording=base64.b64encode(recorded.to_bytes()).decode("ascii") if recorded is not None else replay,
         error=result.error if outcome == "error" else None,
     )
 

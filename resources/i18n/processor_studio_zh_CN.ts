@@ -1099,6 +1099,22 @@
         <translation>{letter}：{design} · {corpora}</translation>
     </message>
     <message>
+        <source>This lab run has no recorded replies to replay: only a run in model mode records them.</source>
+        <translation>这个实验没有可重放的录制回复：只有模型模式的运行会录制回复。</translation>
+    </message>
+    <message>
+        <source>The lab run cannot be replayed: {error}</source>
+        <translation>无法重放该实验：{error}</translation>
+    </message>
+    <message>
+        <source>Replay of {name} on {design}</source>
+        <translation>在 {design} 上重放 {name}</translation>
+    </message>
+    <message>
+        <source>{count} cases have no recorded reply and are left out.</source>
+        <translation>有 {count} 个用例没有录制的回复，已略过。</translation>
+    </message>
+    <message>
         <source>Choose at least one corpus to run.</source>
         <translation>请至少选择一个语料来运行。</translation>
     </message>
@@ -1121,6 +1137,10 @@
     <message>
         <source>The lab run cannot be resumed: {error}</source>
         <translation>无法继续该实验：{error}</translation>
+    </message>
+    <message>
+        <source>The lab run whose recorded replies this replays is no longer in the store.</source>
+        <translation>被重放录制回复的那次实验已不在存储中。</translation>
     </message>
     <message>
         <source>Cancelling the lab run…</source>
@@ -1223,6 +1243,10 @@
     <message>
         <source>model</source>
         <translation>模型</translation>
+    </message>
+    <message>
+        <source>replay</source>
+        <translation>重放</translation>
     </message>
     <message>
         <source>Mode {mode}, corpora: {corpora}{resumed}</source>
@@ -1437,6 +1461,14 @@ model: the design&apos;s own model answers each case</source>
         <translation>删除</translation>
     </message>
     <message>
+        <source>Re-run from recorded replies</source>
+        <translation>用录制的回复重新运行</translation>
+    </message>
+    <message>
+        <source>Put the selected model-mode lab run&apos;s recorded replies through the design as it is now, with no model call, and compare the two (Ctrl+Shift+P)</source>
+        <translation>让所选模型模式实验录制的回复通过当前的设计重新运行（不调用模型），并比较两者（Ctrl+Shift+P）</translation>
+    </message>
+    <message>
         <source>Corpora</source>
         <translation>语料</translation>
     </message>
@@ -1589,6 +1621,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source> — cancelled</source>
         <translation> — 已取消</translation>
+    </message>
+    <message>
+        <source>Select the model-mode lab run whose replies to replay.</source>
+        <translation>请选择要重放其回复的模型模式实验。</translation>
     </message>
     <message>
         <source>Select exactly two lab runs to compare.</source>

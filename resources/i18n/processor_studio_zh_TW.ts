@@ -1099,6 +1099,22 @@
         <translation>{letter}：{design} · {corpora}</translation>
     </message>
     <message>
+        <source>This lab run has no recorded replies to replay: only a run in model mode records them.</source>
+        <translation>這個實驗沒有可重播的錄製回覆：只有模型模式的執行會錄製回覆。</translation>
+    </message>
+    <message>
+        <source>The lab run cannot be replayed: {error}</source>
+        <translation>無法重播該實驗：{error}</translation>
+    </message>
+    <message>
+        <source>Replay of {name} on {design}</source>
+        <translation>在 {design} 上重播 {name}</translation>
+    </message>
+    <message>
+        <source>{count} cases have no recorded reply and are left out.</source>
+        <translation>有 {count} 個案例沒有錄製的回覆，已略過。</translation>
+    </message>
+    <message>
         <source>Choose at least one corpus to run.</source>
         <translation>請至少選取一個語料來執行。</translation>
     </message>
@@ -1121,6 +1137,10 @@
     <message>
         <source>The lab run cannot be resumed: {error}</source>
         <translation>無法繼續該實驗：{error}</translation>
+    </message>
+    <message>
+        <source>The lab run whose recorded replies this replays is no longer in the store.</source>
+        <translation>被重播錄製回覆的那次實驗已不在儲存區中。</translation>
     </message>
     <message>
         <source>Cancelling the lab run…</source>
@@ -1223,6 +1243,10 @@
     <message>
         <source>model</source>
         <translation>模型</translation>
+    </message>
+    <message>
+        <source>replay</source>
+        <translation>重播</translation>
     </message>
     <message>
         <source>Mode {mode}, corpora: {corpora}{resumed}</source>
@@ -1437,6 +1461,14 @@ model: the design&apos;s own model answers each case</source>
         <translation>刪除</translation>
     </message>
     <message>
+        <source>Re-run from recorded replies</source>
+        <translation>用錄製的回覆重新執行</translation>
+    </message>
+    <message>
+        <source>Put the selected model-mode lab run&apos;s recorded replies through the design as it is now, with no model call, and compare the two (Ctrl+Shift+P)</source>
+        <translation>讓所選模型模式實驗錄製的回覆通過目前的設計重新執行（不呼叫模型），並比較兩者（Ctrl+Shift+P）</translation>
+    </message>
+    <message>
         <source>Corpora</source>
         <translation>語料</translation>
     </message>
@@ -1589,6 +1621,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source> — cancelled</source>
         <translation> — 已取消</translation>
+    </message>
+    <message>
+        <source>Select the model-mode lab run whose replies to replay.</source>
+        <translation>請選擇要重播其回覆的模型模式實驗。</translation>
     </message>
     <message>
         <source>Select exactly two lab runs to compare.</source>

@@ -1,5 +1,6 @@
 """The lab controller's experiments over more than one lab run: A/B of two designs (saved designs, or two
-versions of one design) over one corpus, run one after the other and compared.
+versions of one design) over one corpus, run one after the other and compared; and a replay of a ``model`` lab
+run's recorded replies through the design as it is now, with no model call, compared with the run it replays.
 
 The designs to choose from (:meth:`LabExperiments.load_design_choices`) are the studio's current design, the
 designs saved in the store, and every version of a design that a lab run or a chat run ran with (one per
@@ -15,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import Signal
 
 from lab.runner import LabRun
+from studio.controllers.lab_records import case_of, recordings_of
 from studio.controllers.lab_running import STUDIO_MODES, LabRunning
 from studio.design import AgentDesign, DesignError
 from studio.i18n import translate
@@ -124,6 +126,67 @@ class LabExperiments(LabRunning):
             if await self._drive(run, create=create) != "finished":
                 return  # cancelled: no B (or no comparison); what ran is kept and can be resumed
         await self.compare_runs(a[1], b[1])
+
+    # ----------------------------------------------------------------------------------------- replay
+    def replay(self, lab_run_id: str, *, concurrency: int | None = None) -> bool:
+        """Re-run a ``model`` (or ``replay``) lab run's cases from their recorded replies through the current
+        design, with no model call, then compare the two (``compared``). False, said, when it cannot start."""
+        if self._refuse_while_running():
+            return False
+        if self.design is None:
+            self.failed.emit(translate("LabController", "There is no design to run."))
+            return False
+        self._launch(self._replay(lab_run_id, self.design(), concurrency), f"lab replay {lab_run_id}")
+        return True
+
+    async def _replay(self, lab_run_id: str, design: AgentDesign, concurrency: int | None) -> None:
+        loaded = await self.store.load_lab_run(lab_run_id)
+        if loaded is None:
+            self._running = False
+            self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
+            return
+        record, rows = loaded
+        recordings = recordings_of(rows)
+        if not recordings:
+            self._running = False
+            self.failed.emit(
+                translate(
+                    "LabController",
+                    "This lab run has no recorded replies to replay: only a run in model mode records them.",
+                )
+            )
+            return
+        try:
+            cases = [case_of(row) for row in rows if row.case_id in recordings]
+        except ValueError as error:
+            self._running = False
+            self.failed.emit(translate("LabController", "The lab run cannot be replayed: {error}").format(error=error))
+            return
+        name = translate("LabController", "Replay of {name} on {design}").format(name=record.name, design=design.name)
+        prepared = self._prepare(
+            design,
+            cases,
+            mode="replay",
+            concurrency=concurrency or int(record.settings.get("concurrency", 4)),
+            recordings=recordings,
+            name=name,
+            corpora=record.corpus,
+            settings={"replay_of": lab_run_id},
+        )
+        if prepared is None:
+            self._running = False
+            return
+        run, replay_id, create = prepared
+        self._begin(run, replay_id, [])
+        left_out = len(rows) - len(cases)
+        if left_out:
+            self.status_message.emit(
+                translate("LabController", "{count} cases have no recorded reply and are left out.").format(
+                    count=left_out
+                )
+            )
+        if await self._drive(run, create=create) == "finished":
+            await self.compare_runs(lab_run_id, replay_id)
 
 
 def _readable(json_text: str) -> AgentDesign | None:

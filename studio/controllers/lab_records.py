@@ -59,6 +59,16 @@ def results_of(rows: list[LabCaseRecord]) -> list[CaseResult]:
     return [result for result in map(result_of, rows) if result is not None]
 
 
+def recordings_of(rows: list[LabCaseRecord]) -> dict[str, str]:
+    """Case id → the model's recorded answers (a ``model`` or ``replay`` run's results keep them)."""
+    recordings: dict[str, str] = {}
+    for row in rows:
+        recording = (row.result or {}).get("recording")
+        if isinstance(recording, str) and recording:
+            recordings[row.case_id] = recording
+    return recordings
+
+
 def case_of(row: LabCaseRecord) -> Case:
     return case_from_dict(row.case, default_id=row.case_id, source=str(row.case.get("source", "")))
 
@@ -82,6 +92,7 @@ __all__ = [
     "compact",
     "design_info_of",
     "read_bundled",
+    "recordings_of",
     "result_of",
     "results_of",
 ]

@@ -19,7 +19,7 @@ from lab.corpus import Case, CorpusError
 from lab.metrics import summary
 from lab.runner import CaseResult, LabRun
 from processors.messages import new_id
-from studio.controllers.lab_records import case_of, compact, result_of
+from studio.controllers.lab_records import case_of, compact, recordings_of, result_of
 from studio.controllers.lab_stored import LabStoredRuns
 from studio.design import AgentDesign, DesignError
 from studio.i18n import translate
@@ -103,6 +103,7 @@ class LabRunning(LabStoredRuns):
         recordings: dict[str, str] | None = None,
         name: str | None = None,
         corpora: list[dict[str, Any]] | None = None,
+        settings: dict[str, Any] | None = None,
     ) -> tuple[LabRun, str, dict[str, Any]] | None:
         """A new lab run of ``design`` over ``cases``: the engine's run, its id and what the store keeps of it;
         None (said) when the design cannot be built or its key may not be sent."""
@@ -136,7 +137,7 @@ class LabRunning(LabStoredRuns):
             "mode": mode,
             "cases": [case.to_dict() for case in cases],
             "corpus": corpora,
-            "settings": {"concurrency": concurrency},
+            "settings": {"concurrency": concurrency, **(settings or {})},
         }
         return run, lab_run_id, create
 
@@ -165,12 +166,34 @@ class LabRunning(LabStoredRuns):
             self._running = False
             return
         concurrency = int(record.settings.get("concurrency", 4))
-        run = LabRun(cases, factory, mode=record.mode, concurrency=concurrency, design=design_info(design))
+        recordings = await self._replayed(record) if record.mode == "replay" else {}
+        if recordings is None:
+            self._running = False
+            return
+        run = LabRun(
+            cases,
+            factory,
+            mode=record.mode,
+            concurrency=concurrency,
+            design=design_info(design),
+            recordings=recordings,
+        )
         done = [result for result in map(result_of, rows) if result is not None]
         run.finished = {result.id: result for result in done}
         run.resumed = len(done)
         self._begin(run, lab_run_id, done, record)
         await self._drive(run, resumed=True)
+
+    async def _replayed(self, record: LabRunRecord) -> dict[str, str] | None:
+        """The recorded answers a ``replay`` lab run replays: those of the lab run it replays (None, said, when
+        that run is gone)."""
+        loaded = await self.store.load_lab_run(str(record.settings.get("replay_of", "")))
+        if loaded is None:
+            self.failed.emit(
+                translate("LabController", "The lab run whose recorded replies this replays is no longer in the store.")
+            )
+            return None
+        return recordings_of(loaded[1])
 
     def _begin(self, run: LabRun, lab_run_id: str, done: list[CaseResult], record: LabRunRecord | None = None) -> None:
         self._live, self._live_id = run, lab_run_id

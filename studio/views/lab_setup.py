@@ -177,6 +177,15 @@ class LabSidebar(QSplitter):
         )
         self.delete_button = QPushButton(translate("LabView", "Delete"))
         self.delete_button.setObjectName("lab_delete")
+        self.replay_button = QPushButton(translate("LabView", "Re-run from recorded replies"))
+        self.replay_button.setObjectName("lab_replay")
+        self.replay_button.setToolTip(
+            translate(
+                "LabView",
+                "Put the selected model-mode lab run's recorded replies through the design as it is now, with no "
+                "model call, and compare the two (Ctrl+Shift+P)",
+            )
+        )
         runs_box = QWidget()
         runs_layout = QVBoxLayout(runs_box)
         runs_layout.setContentsMargins(0, 0, 0, 0)
@@ -185,6 +194,7 @@ class LabSidebar(QSplitter):
         self.run_buttons.addWidget(self.compare_button)
         self.run_buttons.addWidget(self.delete_button)
         runs_layout.addLayout(self.run_buttons)
+        runs_layout.addWidget(self.replay_button)
         self.addWidget(titled(translate("LabView", "Corpora"), corpora_box))
         self.addWidget(titled(translate("LabView", "Lab runs"), runs_box))
         self.setSizes([55, 45])

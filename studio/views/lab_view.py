@@ -10,7 +10,8 @@ the Cases tab (:mod:`lab_cases_panel`), the Confusion and Processors tabs (:mod:
 
 Keys: Ctrl+Enter runs, Esc cancels, Ctrl+Shift+R resumes the selected lab run, Ctrl+I imports a corpus,
 Ctrl+F searches the cases, Enter (or a double click) on a case opens it as a thread, Del deletes the selected
-lab run, Ctrl+D compares the two selected lab runs.
+lab run, Ctrl+D compares the two selected lab runs, Ctrl+Shift+P re-runs the selected model-mode lab run from its
+recorded replies (no model call) and compares the two.
 """
 
 from __future__ import annotations
@@ -20,19 +21,18 @@ from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from studio.controllers.lab_controller import Comparison, LabController
 from studio.i18n import translate
-from studio.models.lab_lists import LabRunIdRole, can_resume
+from studio.models.lab_lists import LabRunIdRole, can_replay, can_resume
 from studio.models.lab_tables import FilterRole
 from studio.views.lab_ab_panel import LabABPanel
 from studio.views.lab_cases_panel import LabCasesPanel
+from studio.views.lab_dialogs import choose_corpus, choose_report_path, confirm_delete
 from studio.views.lab_figures import ConfusionPanel, ProcessorsPanel
 from studio.views.lab_setup import LabSetupBar, LabSidebar
 
-REPORT_FILTERS = {"json": "JSON (*.json)", "junit": "JUnit XML (*.xml)", "html": "HTML (*.html)"}
-REPORT_SUFFIXES = {"json": ".json", "junit": ".xml", "html": ".html"}
 #: The tabs, in order.
 CASES_TAB, CONFUSION_TAB, PROCESSORS_TAB, AB_TAB = range(4)
 
@@ -72,6 +72,7 @@ class LabView(QWidget):
         self.corpora_view, self.import_button = sidebar.corpora_view, sidebar.import_button
         self.text_label, self.skip_bad, self.runs_view = sidebar.text_label, sidebar.skip_bad, sidebar.runs_view
         self.compare_button, self.delete_button = sidebar.compare_button, sidebar.delete_button
+        self.replay_button = sidebar.replay_button
         self.cases_model, self.cases_filter, self.cases_view = cases.cases_model, cases.cases_filter, cases.cases_view
         self.empty, self.cases_stack = cases.empty, cases.cases_stack
         self.search, self.wrong_only = cases.search, cases.wrong_only
@@ -130,6 +131,7 @@ class LabView(QWidget):
         self._shortcut("lab.import", "Ctrl+I", self._on_import)
         self._shortcut("lab.search", QKeySequence.StandardKey.Find, self._focus_search)
         self._shortcut("lab.compare", "Ctrl+D", self._on_compare)
+        self._shortcut("lab.replay", "Ctrl+Shift+P", self._on_replay)
         self._shortcut("lab.delete", QKeySequence.StandardKey.Delete, self._on_delete, self.runs_view)
         self._shortcut("lab.open_case", "Return", self.cases_panel.open_selected_case, self.cases_view)
 
@@ -142,13 +144,14 @@ class LabView(QWidget):
         self.import_button.clicked.connect(self._on_import)
         self.compare_button.clicked.connect(self._on_compare)
         self.delete_button.clicked.connect(self._on_delete)
+        self.replay_button.clicked.connect(self._on_replay)
         self.cases_panel.case_activated.connect(self.open_case_requested)
         self.processors_view.clicked.connect(self._on_cell_clicked)
         self.contrib_view.clicked.connect(self._on_cell_clicked)
         self.ab_panel.case_requested.connect(self._on_ab_case_requested)
         self.confusion_panel.bars.category_clicked.connect(self._on_category_clicked)
         self.ab_panel.ab_requested.connect(self._on_ab_requested)
-        self.tabs.currentChanged.connect(self._on_tab_changed)
+        self.tabs.tabBarClicked.connect(self._on_tab_clicked)
         controller.design_choices_changed.connect(self.ab_panel.set_choices)
         self.runs_view.selectionModel().selectionChanged.connect(self._update_buttons)
         self.runs_view.activated.connect(self._on_run_activated)
@@ -175,7 +178,7 @@ class LabView(QWidget):
         super().showEvent(event)
 
     @Slot(int)
-    def _on_tab_changed(self, tab: int) -> None:
+    def _on_tab_clicked(self, tab: int) -> None:
         if tab == AB_TAB and not self.controller.is_running:  # versions run since are offered too
             self.controller.spawn(self.controller.load_design_choices())
 
@@ -188,11 +191,13 @@ class LabView(QWidget):
         self.setup.set_running(running)
         selected = self.selected_run_ids()
         runs = self.controller.runs
-        resumable = False
+        resumable = replayable = False
         if len(selected) == 1 and not running:
             record = runs.record(runs.row_of(selected[0]))
             resumable = record is not None and can_resume(record, live=runs.is_live(record.id))
+            replayable = record is not None and can_replay(record, live=runs.is_live(record.id))
         self.resume_button.setEnabled(resumable)
+        self.replay_button.setEnabled(replayable)
         self.ab_panel.run_button.setEnabled(not running)
         self.compare_button.setEnabled(len(selected) == 2)
         self.delete_button.setEnabled(bool(selected) and not any(runs.is_live(i) for i in selected))
@@ -292,6 +297,17 @@ class LabView(QWidget):
         self._update_buttons()
 
     @Slot()
+    def _on_replay(self) -> None:
+        selected = self.selected_run_ids()
+        if len(selected) != 1:
+            self._on_failed(translate("LabView", "Select the model-mode lab run whose replies to replay."))
+            return
+        self.message.setText("")
+        if self.controller.replay(selected[0], concurrency=self.concurrency.value()):
+            self.tabs.setCurrentIndex(CASES_TAB)
+        self._update_buttons()
+
+    @Slot()
     def _on_resume(self) -> None:
         selected = self.selected_run_ids()
         if len(selected) == 1:
@@ -324,40 +340,16 @@ class LabView(QWidget):
         selected = self.selected_run_ids()
         if not selected:
             return
-        box = QMessageBox(
-            QMessageBox.Icon.Question,
-            translate("LabView", "Delete lab runs"),
-            translate(
-                "LabView", "Delete {count} lab run(s) and their results? Threads opened from their cases stay."
-            ).format(count=len(selected)),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-            self,
-        )
-        box.setObjectName("lab_delete_confirm")
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
 
-        def answered(button: int) -> None:
-            if button == QMessageBox.StandardButton.Yes:
-                for lab_run_id in selected:
-                    self.controller.spawn(self.controller.delete_run(lab_run_id))
+        def delete() -> None:
+            for lab_run_id in selected:
+                self.controller.spawn(self.controller.delete_run(lab_run_id))
 
-        box.finished.connect(answered)
-        box.finished.connect(box.deleteLater)
-        box.open()
+        confirm_delete(self, len(selected), delete)
 
     @Slot()
     def _on_import(self) -> None:
-        dialog = QFileDialog(
-            self,
-            translate("LabView", "Import a corpus"),
-            str(Path.home()),
-            translate("LabView", "Corpora (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;All files (*)"),
-        )
-        dialog.setObjectName("lab_import_dialog")
-        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
-        dialog.fileSelected.connect(lambda path: self.import_file(Path(path)))
-        dialog.finished.connect(dialog.deleteLater)
-        dialog.open()
+        choose_corpus(self, self.import_file)
 
     def import_file(self, path: Path) -> None:
         self.controller.spawn(
@@ -369,17 +361,7 @@ class LabView(QWidget):
     def _on_export(self, kind: str) -> None:
         record = self.controller.shown
         stem = "lab-report" if record is None else "lab-" + record.id.removeprefix("lab_")[:8]
-        dialog = QFileDialog(
-            self,
-            translate("LabView", "Export the lab report"),
-            str(Path.home() / f"{stem}{REPORT_SUFFIXES[kind]}"),
-            REPORT_FILTERS[kind],
-        )
-        dialog.setObjectName("lab_export_dialog")
-        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-        dialog.fileSelected.connect(lambda path: self.controller.spawn(self.controller.export(kind, Path(path))))
-        dialog.finished.connect(dialog.deleteLater)
-        dialog.open()
+        choose_report_path(self, kind, stem, lambda path: self.controller.spawn(self.controller.export(kind, path)))
 
     @Slot()
     def _focus_search(self) -> None:

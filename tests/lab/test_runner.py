@@ -324,6 +324,11 @@ async def test_a_replay_puts_a_changed_output_lane_around_the_recorded_answers_w
     assert (results["f"].outcome, results["f"].reply) == ("passed", "fine")
     assert results["new"].outcome == "error" and "no recording of this case" in (results["new"].error or "")
     assert silent.requests == [] and results["c"].cost == 0.0
+    # A replay's results keep the answers they replayed: they open, or replay again, as the model run's did.
+    assert (results["c"].recording, results["f"].recording) == (recordings["c"], recordings["f"])
+    kept = {key: result.recording for key, result in results.items() if result.recording}
+    again = await run_lab(cases[:2], Untouched(silent, output=[]), mode="replay", recordings=kept)
+    assert {key: result.reply for key, result in again.finished.items()} == {"c": "hello there", "f": "fine"}
 
 
 async def test_a_real_429_with_retry_after_from_litellm_pauses_and_retries_the_case(openai_server: Any) -> None:
