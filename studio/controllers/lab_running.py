@@ -19,6 +19,7 @@ from lab.corpus import Case, CorpusError
 from lab.metrics import summary
 from lab.runner import CaseResult, LabRun
 from processors.messages import new_id
+from studio.controllers.lab_pacer import LoopPacer
 from studio.controllers.lab_records import case_of, compact, recordings_of, result_of
 from studio.controllers.lab_stored import LabStoredRuns
 from studio.design import AgentDesign, DesignError
@@ -33,6 +34,8 @@ FLUSH_INTERVAL = 0.2
 #: The modes the Lab view offers for a new run (``replay`` re-runs a model run's recorded replies: see
 #: :meth:`studio.controllers.lab_controller.LabController.replay`).
 STUDIO_MODES = ("guardrails", "model")
+#: Modes with nothing to wait for: one worker, paced (see :mod:`studio.controllers.lab_pacer`).
+CPU_MODES = ("guardrails", "replay")
 
 
 class LabRunning(LabStoredRuns):
@@ -122,9 +125,10 @@ class LabRunning(LabStoredRuns):
             cases,
             factory,
             mode=mode,  # type: ignore[arg-type]
-            concurrency=concurrency,
+            concurrency=_workers(mode, concurrency),
             design=info,
             recordings=recordings,
+            pace=LoopPacer(),
         )
         if name is None:
             names = ", ".join(str(item["name"]) for item in corpora)
@@ -174,9 +178,10 @@ class LabRunning(LabStoredRuns):
             cases,
             factory,
             mode=record.mode,
-            concurrency=concurrency,
+            concurrency=_workers(record.mode, concurrency),
             design=design_info(design),
             recordings=recordings,
+            pace=LoopPacer(),
         )
         done = [result for result in map(result_of, rows) if result is not None]
         run.finished = {result.id: result for result in done}
@@ -284,6 +289,11 @@ class LabRunning(LabStoredRuns):
         """Cancel a live run and wait until its results are saved (the window is closing)."""
         self.cancel()
         await self.wait_idle()
+
+
+def _workers(mode: str, concurrency: int) -> int:
+    """How many cases run at once: the chosen concurrency, but one for a run with nothing to wait for."""
+    return 1 if mode in CPU_MODES else concurrency
 
 
 __all__ = ["FLUSH_INTERVAL", "STUDIO_MODES", "LabRunning"]

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QVBoxLayout, QWidge
 from studio.controllers.lab_controller import Comparison, LabController
 from studio.i18n import translate
 from studio.models.lab_lists import LabRunIdRole, can_replay, can_resume
-from studio.models.lab_tables import FilterRole
+from studio.models.lab_tables import FilterRole, overall_table
 from studio.views.lab_ab_panel import LabABPanel
 from studio.views.lab_cases_panel import LabCasesPanel
 from studio.views.lab_dialogs import choose_corpus, choose_report_path, confirm_delete
@@ -48,6 +48,8 @@ class LabView(QWidget):
         self.setObjectName("lab_view")
         self.setWindowTitle(translate("LabView", "Guardrail lab — Processor Studio"))
         self.controller = controller
+        #: Tabs whose figures are behind the results (redrawn when opened).
+        self._stale: set[int] = set()
         self.setup = LabSetupBar()
         self.sidebar = LabSidebar(controller.corpora, controller.runs)
         self.cases_panel = LabCasesPanel()
@@ -152,6 +154,7 @@ class LabView(QWidget):
         self.confusion_panel.bars.category_clicked.connect(self._on_category_clicked)
         self.ab_panel.ab_requested.connect(self._on_ab_requested)
         self.tabs.tabBarClicked.connect(self._on_tab_clicked)
+        self.tabs.currentChanged.connect(self._on_tab_changed)
         controller.design_choices_changed.connect(self.ab_panel.set_choices)
         self.runs_view.selectionModel().selectionChanged.connect(self._update_buttons)
         self.runs_view.activated.connect(self._on_run_activated)
@@ -176,6 +179,13 @@ class LabView(QWidget):
         self._update_design()  # the studio's current design, as it is now
         self.controller.spawn(self.controller.load_design_choices())
         super().showEvent(event)
+
+    @Slot(int)
+    def _on_tab_changed(self, tab: int) -> None:
+        if tab in self._stale:  # figures left behind while a run streamed into another tab
+            self._stale.discard(tab)
+            panel = self.confusion_panel if tab == CONFUSION_TAB else self.processors_panel
+            panel.show_results(self.controller.results)
 
     @Slot(int)
     def _on_tab_clicked(self, tab: int) -> None:
@@ -224,13 +234,22 @@ class LabView(QWidget):
     @Slot(list)
     def _on_results_added(self, results: list[Any]) -> None:
         self.cases_panel.add_results(results)
-        self._refresh_figures()
+        self._refresh_figures(only_visible=True)
 
-    def _refresh_figures(self) -> None:
+    def _refresh_figures(self, *, only_visible: bool = False) -> None:
+        """Recompute the figures from the results on show. While a run streams (``only_visible``), only the tab
+        in view is redrawn, the others once they are opened: each figure goes over every result so far."""
         results = self.controller.results
-        self.confusion_panel.show_results(results)
-        self.processors_panel.show_results(results)
-        overall = self.tables["overall"].table()
+        tab = self.tabs.currentIndex()
+        for index, panel in ((CONFUSION_TAB, self.confusion_panel), (PROCESSORS_TAB, self.processors_panel)):
+            if only_visible and index != tab:
+                self._stale.add(index)
+            else:
+                panel.show_results(results)
+                self._stale.discard(index)
+        overall = self.tables["overall"].table() if not only_visible or tab == CONFUSION_TAB else None
+        if overall is None:
+            overall = overall_table(results)
         if results and overall.rows:
             cells = overall.rows[0]
             self.headline.setText(
@@ -361,7 +380,10 @@ class LabView(QWidget):
     def _on_export(self, kind: str) -> None:
         record = self.controller.shown
         stem = "lab-report" if record is None else "lab-" + record.id.removeprefix("lab_")[:8]
-        choose_report_path(self, kind, stem, lambda path: self.controller.spawn(self.controller.export(kind, path)))
+        choose_report_path(self, kind, stem, lambda path: self._export_to(kind, path))
+
+    def _export_to(self, kind: str, path: Path) -> None:
+        self.controller.spawn(self.controller.export(kind, path))
 
     @Slot()
     def _focus_search(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -372,3 +373,33 @@ async def test_cancel_ends_the_run_even_when_a_case_in_flight_swallows_the_cance
     _, saved = read_results(tmp_path / "r.jsonl")
     assert list(saved) == seen, "a case cut short is not a result: it runs again on resume"
     assert run.done == 2
+
+
+async def test_workers_give_the_loop_back_between_cases_that_never_wait() -> None:
+    """A guardrails case has nothing to wait for; a worker must still let the rest of the loop run between two
+    cases (the studio's window shares the loop), instead of running every case in one step."""
+    ticks = 0
+    stop = False
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while not stop:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    paced: list[int] = []
+
+    async def pace() -> None:  # awaited before each case
+        paced.append(ticks)
+
+    cases = [Case(id=f"c{n}", text=f"hello {n}") for n in range(6)]
+    task = asyncio.create_task(ticker())
+    await asyncio.sleep(0)
+    seen: list[int] = []
+    run = LabRun(cases, Untouched(), concurrency=1, pace=pace)
+    async for _result in run.results():
+        seen.append(ticks)
+    stop = True
+    await task
+    assert len(paced) == len(cases) == len(seen)
+    assert all(later > earlier for earlier, later in itertools.pairwise(paced))  # the loop ran between cases

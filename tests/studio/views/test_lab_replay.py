@@ -98,3 +98,41 @@ def test_replay_is_offered_only_for_runs_that_recorded_replies(
     run(qloop, lab.controller.wait_idle())
     assert "no recorded replies" in lab.message.text()
     assert not lab.controller.is_running and len(run(qloop, workspace.store.list_lab_runs())) == 1
+
+
+def test_an_interrupted_replay_resumes_from_the_replies_of_the_run_it_replays(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    workspace, _, lab = open_lab(qtbot, qloop, tmp_path)
+    corpus = tmp_path / "mine.jsonl"
+    corpus.write_text("".join(json.dumps(case) + "\n" for case in CASES[:2]), encoding="utf-8")
+    lab.import_file(corpus)
+    run(qloop, lab.controller.wait_idle())
+    lab.mode.setCurrentIndex(lab.mode.findData("model"))
+    model_id, _ = finish(qloop, lab, lab.run_button.click)
+    first = {r.id: r for r in results_of(stored(qloop, workspace, model_id)[1])}
+    document = workspace.document
+    document.set_setting("model.model", "openai/gpt-4o-mini")  # a model call would fail: none is made
+    document.set_setting("model.api_base", "http://127.0.0.1:9/v1")
+    store = workspace.store
+    run(
+        qloop,
+        store.create_lab_run(
+            "lab_replay_left",
+            name="a replay left running",
+            design_json=document.snapshot().to_json(),
+            mode="replay",
+            cases=CASES[:2],
+            settings={"concurrency": 2, "replay_of": model_id},
+        ),
+    )
+    run(qloop, store.save_lab_results("lab_replay_left", [first["weather"].to_dict()]))
+    run(qloop, lab.controller.refresh_runs())
+    lab.runs_view.setCurrentIndex(lab.controller.runs.index(lab.controller.runs.row_of("lab_replay_left")))
+    assert lab.resume_button.isEnabled()
+    _, status = finish(qloop, lab, lab.resume_button.click)
+    record, rows = stored(qloop, workspace, "lab_replay_left")
+    assert (status, record.status, record.done, record.resumes) == ("finished", "finished", 2, 1)
+    resumed = {r.id: r for r in results_of(rows)}
+    assert resumed["lookup"].outcome == first["lookup"].outcome == "modified"
+    assert resumed["lookup"].reply == first["lookup"].reply  # the recorded answer, through the same output lane
