@@ -1070,7 +1070,7 @@
     </message>
     <message>
         <source>A lab run is already running: cancel it first.</source>
-        <extracomment>How long finished cases are gathered before they are shown and saved (seconds). The modes the Lab view offers for a new run (``replay`` re-runs a model run&apos;s recorded replies: see :meth:`studio.controllers.lab_controller.LabController.replay`).</extracomment>
+        <extracomment>How long finished cases are gathered before they are shown and saved (seconds). The modes the Lab view offers for a new run (``replay`` re-runs a model run&apos;s recorded replies: see :meth:`studio.controllers.lab_controller.LabController.replay`). Modes with nothing to wait for: one worker, paced (see :mod:`studio.controllers.lab_pacer`).</extracomment>
         <translation>已有实验正在运行：请先取消它。</translation>
     </message>
     <message>
@@ -1556,6 +1556,7 @@ model: the design&apos;s own model answers each case</source>
     </message>
     <message>
         <source>Cases</source>
+        <extracomment>Tabs whose figures are behind the results (redrawn when opened).</extracomment>
         <translation>用例</translation>
     </message>
     <message>
@@ -1779,7 +1780,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Processors</source>
-        <extracomment>The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``). Set when the window closed to restart the studio (a new language): the entry point starts it again.</extracomment>
+        <extracomment>The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``). The window&apos;s size on first start where the screen has room (and always off-screen, for repeatable screenshots). Set when the window closed to restart the studio (a new language): the entry point starts it again.</extracomment>
         <translation>处理器</translation>
     </message>
     <message>
