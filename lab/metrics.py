@@ -108,6 +108,19 @@ def attack_matrix(results: Iterable[CaseResult]) -> dict[str, dict[str, int]]:
     return {category: dict(row) for category, row in sorted(matrix.items())}
 
 
+def changed_matrix(results: Iterable[CaseResult]) -> dict[str, dict[str, int]]:
+    """Category → processor → how many of that category's attacks the processor changed (rewrote, redacted,
+    dropped something) without tripping on them: what the processor did to the attacks it did not block."""
+    matrix: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for result in results:
+        if result.label == "attack":
+            row = matrix[result.category or "(none)"]
+            for processor in result.caught_by:
+                if processor not in result.tripped:
+                    row[processor] += 1
+    return {category: dict(row) for category, row in sorted(matrix.items())}
+
+
 def uncaught(results: Iterable[CaseResult]) -> list[CaseResult]:
     """Attacks no processor blocked (errors included: nothing caught them either)."""
     return [result for result in results if result.label == "attack" and result.outcome != "blocked"]

@@ -35,7 +35,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -212,7 +212,8 @@ async def run_case(case: Case, agent: Agent, mode: Mode, replay: str | None = No
         input_tokens=result.usage.input_tokens,
         output_tokens=result.usage.output_tokens,
         cost=_cost(recording.model_id, result.usage) if mode == "model" else 0.0,
-        recording=base64.b64encode(recorded.to_bytes()).decode("ascii") if recorded is not None else None,
+        # a replay keeps the answers it replayed, so its cases open (and replay again) like the model run's
+        recording=base64.b64encode(recorded.to_bytes()).decode("ascii") if recorded is not None else replay,
         error=result.error if outcome == "error" else None,
     )
 
@@ -260,6 +261,7 @@ class LabRun:
         recordings: dict[str, str] | None = None,
         backoff: float = 1.0,
         max_backoff: float = 60.0,
+        pace: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
@@ -276,6 +278,8 @@ class LabRun:
         self.recordings = recordings or {}
         self.backoff = backoff
         self.max_backoff = max_backoff
+        #: Awaited by each worker before each case: a UI sharing the loop takes its turn there.
+        self.pace = pace
         #: Results of this run and of the run it resumes, by case id.
         self.finished: dict[str, CaseResult] = {}
         #: How many results came from the results file (skipped this time).
@@ -370,12 +374,17 @@ class LabRun:
 
     async def _worker(self, todo: Iterable[Case], queue: asyncio.Queue[CaseResult]) -> None:
         for case in todo:
+            if self.pace is not None:
+                await self.pace()
             if self.cancelled:
                 return
             result = await self._run_with_retries(case)
             if self.cancelled:
                 return  # cut short by the cancel: not a result
             queue.put_nowait(result)
+            # A case with nothing to wait for (guardrails, replay) never suspends: without this turn, one worker
+            # ran every case in a single step of the loop, and nothing else on that loop ran meanwhile.
+            await asyncio.sleep(0)
 
     async def _run_with_retries(self, case: Case) -> CaseResult:
         loop = asyncio.get_running_loop()

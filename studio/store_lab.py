@@ -18,7 +18,7 @@ from processors.memory.errors import StoreError
 from processors.memory.records import utcnow
 from processors.memory.schema import UnreadableJSON
 from processors.memory.sql import SqlMemory
-from studio.store_schema import lab_cases, lab_runs
+from studio.store_schema import lab_cases, lab_runs, runs
 
 
 class RunNotFoundError(StoreError, LookupError):
@@ -181,6 +181,22 @@ class LabRunsStore:
             return _lab_run(row), [_lab_case(case) for case in connection.execute(case_query)]
 
         return await self.memory.run_sync(work)
+
+    async def design_versions(self, limit: int = 100) -> list[tuple[str, datetime]]:
+        """The design snapshots that lab runs and chat runs ran with, as (JSON text, when last run), newest first
+        and one per text: the versions of a design a user may run again or compare."""
+        chat = (
+            sa.select(runs.c.design_json.label("json"), sa.func.max(runs.c.started_at).label("at"))
+            .where(runs.c.design_json.is_not(None))
+            .group_by(runs.c.design_json)
+        )
+        lab = sa.select(lab_runs.c.design_json.label("json"), sa.func.max(lab_runs.c.created_at).label("at")).group_by(
+            lab_runs.c.design_json
+        )
+        both = sa.union_all(chat, lab).subquery()
+        latest = sa.func.max(both.c.at, type_=lab_runs.c.created_at.type).label("latest")
+        query = sa.select(both.c.json, latest).group_by(both.c.json).order_by(latest.desc()).limit(limit)
+        return await self.memory.run_sync(lambda c: [(row.json, row.latest) for row in c.execute(query)])
 
     async def set_lab_case_thread(self, lab_run_id: str, case_id: str, thread_id: str | None) -> None:
         """Remember the thread a case was opened as (None forgets it, e.g. once the thread is gone)."""

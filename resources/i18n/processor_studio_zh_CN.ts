@@ -1057,7 +1057,7 @@
     <name>LabController</name>
     <message>
         <source>{path}: no cases in this file</source>
-        <extracomment>How long finished cases are gathered before they are shown and saved (seconds). The modes the Lab view offers (``replay`` needs a model run&apos;s recordings: the command has it). A line for the status bar (and the view&apos;s message line). Something the user asked for could not be done: one readable line (a corpus error names file and line). Another lab run is on show (its record): the view resets its cases and figures. The results on show were replaced (a list of :class:`CaseResult`). More cases finished in the run on show (a list of :class:`CaseResult`). Progress of the live run: (done, total, seconds left or -1 when not known yet). A lab run started or resumed (its id). A lab run ended: (its id, ``finished`` or ``cancelled``). A case was opened as a thread: (thread id); the workspace shows it. A comparison of two lab runs is ready (a :class:`Comparison`). A callable returning the design to run (the studio&apos;s current one: ``document.snapshot``). The lab run on show (None before any) and its results so far.</extracomment>
+        <extracomment>A line for the status bar (and the view&apos;s message line). Something the user asked for could not be done: one readable line (a corpus error names file and line). Another lab run is on show (its record): the view resets its cases and figures. The results on show were replaced (a list of :class:`CaseResult`). More cases finished in the run on show (a list of :class:`CaseResult`). Progress of the live run: (done, total, seconds left or -1 when not known yet). A lab run started or resumed (its id). A lab run ended: (its id, ``finished`` or ``cancelled``). A case was opened as a thread: (thread id); the workspace shows it. A comparison of two lab runs is ready (a :class:`studio.controllers.lab_records.Comparison`). A callable returning the design to run (the studio&apos;s current one: ``document.snapshot``). The lab run on show (None before any) and its results so far.</extracomment>
         <translation>{path}：此文件中没有用例</translation>
     </message>
     <message>
@@ -1070,11 +1070,49 @@
     </message>
     <message>
         <source>A lab run is already running: cancel it first.</source>
+        <extracomment>How long finished cases are gathered before they are shown and saved (seconds). The modes the Lab view offers for a new run (``replay`` re-runs a model run&apos;s recorded replies: see :meth:`studio.controllers.lab_controller.LabController.replay`). Modes with nothing to wait for: one worker, paced (see :mod:`studio.controllers.lab_pacer`).</extracomment>
         <translation>已有实验正在运行：请先取消它。</translation>
+    </message>
+    <message>
+        <source>Current design (as it is now)</source>
+        <extracomment>The key of the studio&apos;s current design among the choices. The designs to choose from for A/B changed (a list of :class:`DesignChoice`).</extracomment>
+        <translation>当前设计（现在的样子）</translation>
+    </message>
+    <message>
+        <source>{name} (saved {when})</source>
+        <translation>{name}（保存于 {when}）</translation>
+    </message>
+    <message>
+        <source>{name} (version run {when})</source>
+        <translation>{name}（{when} 运行过的版本）</translation>
     </message>
     <message>
         <source>Unknown mode {mode!r}</source>
         <translation>未知模式 {mode!r}</translation>
+    </message>
+    <message>
+        <source>Choose a design for A and for B.</source>
+        <translation>请为 A 和 B 各选一个设计。</translation>
+    </message>
+    <message>
+        <source>{letter}: {design} · {corpora}</source>
+        <translation>{letter}：{design} · {corpora}</translation>
+    </message>
+    <message>
+        <source>This lab run has no recorded replies to replay: only a run in model mode records them.</source>
+        <translation>这个实验没有可重放的录制回复：只有模型模式的运行会录制回复。</translation>
+    </message>
+    <message>
+        <source>The lab run cannot be replayed: {error}</source>
+        <translation>无法重放该实验：{error}</translation>
+    </message>
+    <message>
+        <source>Replay of {name} on {design}</source>
+        <translation>在 {design} 上重放 {name}</translation>
+    </message>
+    <message>
+        <source>{count} cases have no recorded reply and are left out.</source>
+        <translation>有 {count} 个用例没有录制的回复，已略过。</translation>
     </message>
     <message>
         <source>Choose at least one corpus to run.</source>
@@ -1099,6 +1137,10 @@
     <message>
         <source>The lab run cannot be resumed: {error}</source>
         <translation>无法继续该实验：{error}</translation>
+    </message>
+    <message>
+        <source>The lab run whose recorded replies this replays is no longer in the store.</source>
+        <translation>被重放录制回复的那次实验已不在存储中。</translation>
     </message>
     <message>
         <source>Cancelling the lab run…</source>
@@ -1203,6 +1245,10 @@
         <translation>模型</translation>
     </message>
     <message>
+        <source>replay</source>
+        <translation>重放</translation>
+    </message>
+    <message>
         <source>Mode {mode}, corpora: {corpora}{resumed}</source>
         <translation>模式 {mode}，语料：{corpora}{resumed}</translation>
     </message>
@@ -1211,7 +1257,7 @@
     <name>LabTables</name>
     <message>
         <source>Errors</source>
-        <extracomment>A cell&apos;s filter as ``{&quot;category&quot;: ..., &quot;processor&quot;: ...}`` (clicking a cell filters the cases to it). A cell&apos;s heat, 0..1 (None for a cell that is no share). Draw ``heat`` as bars in the cells (recall and FPR) rather than as a heat map&apos;s background.</extracomment>
+        <extracomment>A cell&apos;s filter as ``{&quot;category&quot;: ..., &quot;processor&quot;: ...}`` (clicking a cell filters the cases to it). A cell&apos;s heat, 0..1 (None for a cell that is no share). Draw ``heat`` as bars in the cells (recall and FPR) rather than as a heat map&apos;s background. A tooltip per cell (parallel to ``rows``; None: the heat&apos;s share, if any).</extracomment>
         <translation>错误</translation>
     </message>
     <message>
@@ -1250,6 +1296,18 @@
     <message>
         <source>Not blocked</source>
         <translation>未拦截</translation>
+    </message>
+    <message>
+        <source>Tripped on {count} of this category&apos;s {total} attacks ({share}); changed {changed} more</source>
+        <translation>在此类别 {total} 个攻击中拦截了 {count} 个（{share}）；另修改了 {changed} 个</translation>
+    </message>
+    <message>
+        <source>{changed} changed</source>
+        <translation>修改 {changed}</translation>
+    </message>
+    <message>
+        <source>{tripped} + {changed} changed</source>
+        <translation>{tripped} + 修改 {changed}</translation>
     </message>
     <message>
         <source>Processor</source>
@@ -1300,12 +1358,13 @@
     <name>LabView</name>
     <message>
         <source>Guardrail lab — Processor Studio</source>
-        <extracomment>The user asked to open a case as a thread (its id).</extracomment>
+        <extracomment>The tabs, in order. The user asked to open a case as a thread (its id).</extracomment>
         <translation>护栏实验室 — Processor Studio</translation>
     </message>
     <message>
         <source>guardrails: the input and output lanes around a fixed reply, no model call (free, fast)
 model: the design&apos;s own model answers each case</source>
+        <extracomment>The user asked for a report of the lab run on show: ``json``, ``junit`` or ``html``.</extracomment>
         <translation>护栏：围绕一个固定回复运行输入和输出通道，不调用模型（免费、快速）
 模型：由设计自己的模型回答每个用例</translation>
     </message>
@@ -1358,6 +1417,10 @@ model: the design&apos;s own model answers each case</source>
         <translation>模式</translation>
     </message>
     <message>
+        <source>replay (recorded replies)</source>
+        <translation>重放（录制的回复）</translation>
+    </message>
+    <message>
         <source>Concurrency</source>
         <translation>并发数</translation>
     </message>
@@ -1398,6 +1461,14 @@ model: the design&apos;s own model answers each case</source>
         <translation>删除</translation>
     </message>
     <message>
+        <source>Re-run from recorded replies</source>
+        <translation>用录制的回复重新运行</translation>
+    </message>
+    <message>
+        <source>Put the selected model-mode lab run&apos;s recorded replies through the design as it is now, with no model call, and compare the two (Ctrl+Shift+P)</source>
+        <translation>让所选模型模式实验录制的回复通过当前的设计重新运行（不调用模型），并比较两者（Ctrl+Shift+P）</translation>
+    </message>
+    <message>
         <source>Corpora</source>
         <translation>语料</translation>
     </message>
@@ -1407,6 +1478,7 @@ model: the design&apos;s own model answers each case</source>
     </message>
     <message>
         <source>any outcome</source>
+        <extracomment>The filters a matrix cell may set, by name, in the order of their combo boxes. The user asked to open a case as a thread (its id).</extracomment>
         <translation>任意结果</translation>
     </message>
     <message>
@@ -1450,6 +1522,10 @@ model: the design&apos;s own model answers each case</source>
         <translation>按类别</translation>
     </message>
     <message>
+        <source>Recall and false-positive rate per category</source>
+        <translation>各类别的召回率与误报率</translation>
+    </message>
+    <message>
         <source>Attack categories × processors: which processor caught what</source>
         <translation>攻击类别 × 处理器：哪个处理器拦下了什么</translation>
     </message>
@@ -1459,10 +1535,28 @@ model: the design&apos;s own model answers each case</source>
     </message>
     <message>
         <source>Select two lab runs on the left and press Compare A/B (Ctrl+D).</source>
+        <extracomment>The user asked to see a changed case among the cases (its id). The user asked to run the chosen corpora on design A and on design B (their choice keys).</extracomment>
         <translation>在左侧选择两次实验，然后按“比较 A/B”（Ctrl+D）。</translation>
     </message>
     <message>
+        <source>Run A and B</source>
+        <translation>运行 A 和 B</translation>
+    </message>
+    <message>
+        <source>Run the corpora ticked on the left on design A, then on design B (in the mode chosen above), and show the cases whose verdict changed</source>
+        <translation>先用设计 A、再用设计 B 运行左侧勾选的语料（使用上方选择的模式），并显示判定发生变化的案例</translation>
+    </message>
+    <message>
+        <source>Design A</source>
+        <translation>设计 A</translation>
+    </message>
+    <message>
+        <source>Design B</source>
+        <translation>设计 B</translation>
+    </message>
+    <message>
         <source>Cases</source>
+        <extracomment>Tabs whose figures are behind the results (redrawn when opened).</extracomment>
         <translation>用例</translation>
     </message>
     <message>
@@ -1530,6 +1624,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation> — 已取消</translation>
     </message>
     <message>
+        <source>Select the model-mode lab run whose replies to replay.</source>
+        <translation>请选择要重放其回复的模型模式实验。</translation>
+    </message>
+    <message>
         <source>Select exactly two lab runs to compare.</source>
         <translation>请恰好选择两次实验进行比较。</translation>
     </message>
@@ -1556,6 +1654,31 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Export the lab report</source>
         <translation>导出实验报告</translation>
+    </message>
+    <message>
+        <source>Click a category to see its cases</source>
+        <extracomment>Room right of a bar for its figure (&quot;recall 100.0%&quot;). The user clicked a category&apos;s row (its name, as the metrics group it).</extracomment>
+        <translation>点击一个类别查看其案例</translation>
+    </message>
+    <message>
+        <source>recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>FPR</source>
+        <translation>误报率</translation>
+    </message>
+    <message>
+        <source>No results yet</source>
+        <translation>还没有结果</translation>
+    </message>
+    <message>
+        <source>no attacks</source>
+        <translation>无攻击案例</translation>
+    </message>
+    <message>
+        <source>no benign</source>
+        <translation>无良性案例</translation>
     </message>
 </context>
 <context>

@@ -1057,7 +1057,7 @@
     <name>LabController</name>
     <message>
         <source>{path}: no cases in this file</source>
-        <extracomment>How long finished cases are gathered before they are shown and saved (seconds). The modes the Lab view offers (``replay`` needs a model run&apos;s recordings: the command has it). A line for the status bar (and the view&apos;s message line). Something the user asked for could not be done: one readable line (a corpus error names file and line). Another lab run is on show (its record): the view resets its cases and figures. The results on show were replaced (a list of :class:`CaseResult`). More cases finished in the run on show (a list of :class:`CaseResult`). Progress of the live run: (done, total, seconds left or -1 when not known yet). A lab run started or resumed (its id). A lab run ended: (its id, ``finished`` or ``cancelled``). A case was opened as a thread: (thread id); the workspace shows it. A comparison of two lab runs is ready (a :class:`Comparison`). A callable returning the design to run (the studio&apos;s current one: ``document.snapshot``). The lab run on show (None before any) and its results so far.</extracomment>
+        <extracomment>A line for the status bar (and the view&apos;s message line). Something the user asked for could not be done: one readable line (a corpus error names file and line). Another lab run is on show (its record): the view resets its cases and figures. The results on show were replaced (a list of :class:`CaseResult`). More cases finished in the run on show (a list of :class:`CaseResult`). Progress of the live run: (done, total, seconds left or -1 when not known yet). A lab run started or resumed (its id). A lab run ended: (its id, ``finished`` or ``cancelled``). A case was opened as a thread: (thread id); the workspace shows it. A comparison of two lab runs is ready (a :class:`studio.controllers.lab_records.Comparison`). A callable returning the design to run (the studio&apos;s current one: ``document.snapshot``). The lab run on show (None before any) and its results so far.</extracomment>
         <translation>{path}：此檔案中沒有案例</translation>
     </message>
     <message>
@@ -1070,11 +1070,49 @@
     </message>
     <message>
         <source>A lab run is already running: cancel it first.</source>
+        <extracomment>How long finished cases are gathered before they are shown and saved (seconds). The modes the Lab view offers for a new run (``replay`` re-runs a model run&apos;s recorded replies: see :meth:`studio.controllers.lab_controller.LabController.replay`). Modes with nothing to wait for: one worker, paced (see :mod:`studio.controllers.lab_pacer`).</extracomment>
         <translation>已有實驗正在執行：請先取消它。</translation>
+    </message>
+    <message>
+        <source>Current design (as it is now)</source>
+        <extracomment>The key of the studio&apos;s current design among the choices. The designs to choose from for A/B changed (a list of :class:`DesignChoice`).</extracomment>
+        <translation>目前的設計（現在的樣子）</translation>
+    </message>
+    <message>
+        <source>{name} (saved {when})</source>
+        <translation>{name}（儲存於 {when}）</translation>
+    </message>
+    <message>
+        <source>{name} (version run {when})</source>
+        <translation>{name}（{when} 執行過的版本）</translation>
     </message>
     <message>
         <source>Unknown mode {mode!r}</source>
         <translation>未知模式 {mode!r}</translation>
+    </message>
+    <message>
+        <source>Choose a design for A and for B.</source>
+        <translation>請為 A 和 B 各選一個設計。</translation>
+    </message>
+    <message>
+        <source>{letter}: {design} · {corpora}</source>
+        <translation>{letter}：{design} · {corpora}</translation>
+    </message>
+    <message>
+        <source>This lab run has no recorded replies to replay: only a run in model mode records them.</source>
+        <translation>這個實驗沒有可重播的錄製回覆：只有模型模式的執行會錄製回覆。</translation>
+    </message>
+    <message>
+        <source>The lab run cannot be replayed: {error}</source>
+        <translation>無法重播該實驗：{error}</translation>
+    </message>
+    <message>
+        <source>Replay of {name} on {design}</source>
+        <translation>在 {design} 上重播 {name}</translation>
+    </message>
+    <message>
+        <source>{count} cases have no recorded reply and are left out.</source>
+        <translation>有 {count} 個案例沒有錄製的回覆，已略過。</translation>
     </message>
     <message>
         <source>Choose at least one corpus to run.</source>
@@ -1099,6 +1137,10 @@
     <message>
         <source>The lab run cannot be resumed: {error}</source>
         <translation>無法繼續該實驗：{error}</translation>
+    </message>
+    <message>
+        <source>The lab run whose recorded replies this replays is no longer in the store.</source>
+        <translation>被重播錄製回覆的那次實驗已不在儲存區中。</translation>
     </message>
     <message>
         <source>Cancelling the lab run…</source>
@@ -1203,6 +1245,10 @@
         <translation>模型</translation>
     </message>
     <message>
+        <source>replay</source>
+        <translation>重播</translation>
+    </message>
+    <message>
         <source>Mode {mode}, corpora: {corpora}{resumed}</source>
         <translation>模式 {mode}，語料：{corpora}{resumed}</translation>
     </message>
@@ -1211,7 +1257,7 @@
     <name>LabTables</name>
     <message>
         <source>Errors</source>
-        <extracomment>A cell&apos;s filter as ``{&quot;category&quot;: ..., &quot;processor&quot;: ...}`` (clicking a cell filters the cases to it). A cell&apos;s heat, 0..1 (None for a cell that is no share). Draw ``heat`` as bars in the cells (recall and FPR) rather than as a heat map&apos;s background.</extracomment>
+        <extracomment>A cell&apos;s filter as ``{&quot;category&quot;: ..., &quot;processor&quot;: ...}`` (clicking a cell filters the cases to it). A cell&apos;s heat, 0..1 (None for a cell that is no share). Draw ``heat`` as bars in the cells (recall and FPR) rather than as a heat map&apos;s background. A tooltip per cell (parallel to ``rows``; None: the heat&apos;s share, if any).</extracomment>
         <translation>錯誤</translation>
     </message>
     <message>
@@ -1250,6 +1296,18 @@
     <message>
         <source>Not blocked</source>
         <translation>未攔截</translation>
+    </message>
+    <message>
+        <source>Tripped on {count} of this category&apos;s {total} attacks ({share}); changed {changed} more</source>
+        <translation>在此類別 {total} 個攻擊中攔截了 {count} 個（{share}）；另修改了 {changed} 個</translation>
+    </message>
+    <message>
+        <source>{changed} changed</source>
+        <translation>修改 {changed}</translation>
+    </message>
+    <message>
+        <source>{tripped} + {changed} changed</source>
+        <translation>{tripped} + 修改 {changed}</translation>
     </message>
     <message>
         <source>Processor</source>
@@ -1300,12 +1358,13 @@
     <name>LabView</name>
     <message>
         <source>Guardrail lab — Processor Studio</source>
-        <extracomment>The user asked to open a case as a thread (its id).</extracomment>
+        <extracomment>The tabs, in order. The user asked to open a case as a thread (its id).</extracomment>
         <translation>護欄實驗室 — Processor Studio</translation>
     </message>
     <message>
         <source>guardrails: the input and output lanes around a fixed reply, no model call (free, fast)
 model: the design&apos;s own model answers each case</source>
+        <extracomment>The user asked for a report of the lab run on show: ``json``, ``junit`` or ``html``.</extracomment>
         <translation>護欄：圍繞一個固定回覆執行輸入和輸出通道，不呼叫模型（免費、快速）
 模型：由設計自己的模型回答每個案例</translation>
     </message>
@@ -1358,6 +1417,10 @@ model: the design&apos;s own model answers each case</source>
         <translation>模式</translation>
     </message>
     <message>
+        <source>replay (recorded replies)</source>
+        <translation>重播（錄製的回覆）</translation>
+    </message>
+    <message>
         <source>Concurrency</source>
         <translation>並行數</translation>
     </message>
@@ -1398,6 +1461,14 @@ model: the design&apos;s own model answers each case</source>
         <translation>刪除</translation>
     </message>
     <message>
+        <source>Re-run from recorded replies</source>
+        <translation>用錄製的回覆重新執行</translation>
+    </message>
+    <message>
+        <source>Put the selected model-mode lab run&apos;s recorded replies through the design as it is now, with no model call, and compare the two (Ctrl+Shift+P)</source>
+        <translation>讓所選模型模式實驗錄製的回覆通過目前的設計重新執行（不呼叫模型），並比較兩者（Ctrl+Shift+P）</translation>
+    </message>
+    <message>
         <source>Corpora</source>
         <translation>語料</translation>
     </message>
@@ -1407,6 +1478,7 @@ model: the design&apos;s own model answers each case</source>
     </message>
     <message>
         <source>any outcome</source>
+        <extracomment>The filters a matrix cell may set, by name, in the order of their combo boxes. The user asked to open a case as a thread (its id).</extracomment>
         <translation>任意結果</translation>
     </message>
     <message>
@@ -1450,6 +1522,10 @@ model: the design&apos;s own model answers each case</source>
         <translation>依類別</translation>
     </message>
     <message>
+        <source>Recall and false-positive rate per category</source>
+        <translation>各類別的召回率與誤報率</translation>
+    </message>
+    <message>
         <source>Attack categories × processors: which processor caught what</source>
         <translation>攻擊類別 × 處理器：哪個處理器攔下了什麼</translation>
     </message>
@@ -1459,10 +1535,28 @@ model: the design&apos;s own model answers each case</source>
     </message>
     <message>
         <source>Select two lab runs on the left and press Compare A/B (Ctrl+D).</source>
+        <extracomment>The user asked to see a changed case among the cases (its id). The user asked to run the chosen corpora on design A and on design B (their choice keys).</extracomment>
         <translation>在左側選取兩次實驗，然後按「比較 A/B」（Ctrl+D）。</translation>
     </message>
     <message>
+        <source>Run A and B</source>
+        <translation>執行 A 和 B</translation>
+    </message>
+    <message>
+        <source>Run the corpora ticked on the left on design A, then on design B (in the mode chosen above), and show the cases whose verdict changed</source>
+        <translation>先用設計 A、再用設計 B 執行左側勾選的語料（使用上方選擇的模式），並顯示判定有變化的案例</translation>
+    </message>
+    <message>
+        <source>Design A</source>
+        <translation>設計 A</translation>
+    </message>
+    <message>
+        <source>Design B</source>
+        <translation>設計 B</translation>
+    </message>
+    <message>
         <source>Cases</source>
+        <extracomment>Tabs whose figures are behind the results (redrawn when opened).</extracomment>
         <translation>案例</translation>
     </message>
     <message>
@@ -1530,6 +1624,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation> — 已取消</translation>
     </message>
     <message>
+        <source>Select the model-mode lab run whose replies to replay.</source>
+        <translation>請選擇要重播其回覆的模型模式實驗。</translation>
+    </message>
+    <message>
         <source>Select exactly two lab runs to compare.</source>
         <translation>請恰好選取兩次實驗進行比較。</translation>
     </message>
@@ -1556,6 +1654,31 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Export the lab report</source>
         <translation>匯出實驗報告</translation>
+    </message>
+    <message>
+        <source>Click a category to see its cases</source>
+        <extracomment>Room right of a bar for its figure (&quot;recall 100.0%&quot;). The user clicked a category&apos;s row (its name, as the metrics group it).</extracomment>
+        <translation>點擊一個類別以檢視其案例</translation>
+    </message>
+    <message>
+        <source>recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>FPR</source>
+        <translation>誤報率</translation>
+    </message>
+    <message>
+        <source>No results yet</source>
+        <translation>還沒有結果</translation>
+    </message>
+    <message>
+        <source>no attacks</source>
+        <translation>無攻擊案例</translation>
+    </message>
+    <message>
+        <source>no benign</source>
+        <translation>無良性案例</translation>
     </message>
 </context>
 <context>

@@ -120,6 +120,11 @@ def can_resume(record: LabRunRecord, *, live: bool) -> bool:
     return record.done < record.total and not (record.status == "running" and live)
 
 
+def can_replay(record: LabRunRecord, *, live: bool) -> bool:
+    """A run whose results keep the model's replies (``model`` mode, or a replay of one) and that is not live."""
+    return record.mode in ("model", "replay") and record.done > 0 and not live
+
+
 class LabRunsModel(QAbstractListModel):
     """The stored lab runs, newest first; the one running in this session is marked live."""
 
@@ -173,7 +178,11 @@ class LabRunsModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             corpora = ", ".join(str(item.get("name")) for item in record.corpus)
             resumed = translate("LabLists", "; resumed {count}×").format(count=record.resumes) if record.resumes else ""
-            modes = {"guardrails": translate("LabLists", "guardrails"), "model": translate("LabLists", "model")}
+            modes = {
+                "guardrails": translate("LabLists", "guardrails"),
+                "model": translate("LabLists", "model"),
+                "replay": translate("LabLists", "replay"),
+            }
             return translate("LabLists", "Mode {mode}, corpora: {corpora}{resumed}").format(
                 mode=modes.get(record.mode, record.mode), corpora=corpora, resumed=resumed
             )
@@ -186,4 +195,4 @@ def _pct(value: Any) -> str:
     return "-" if value is None else f"{float(value):.1%}"
 
 
-__all__ = ["CorpusListModel", "CorpusSource", "LabRunIdRole", "LabRunsModel", "can_resume", "status_text"]
+__all__ = ["CorpusListModel", "CorpusSource", "LabRunIdRole", "LabRunsModel", "can_replay", "can_resume", "status_text"]

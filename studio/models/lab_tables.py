@@ -13,7 +13,16 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from lab.metrics import Change, Confusion, attack_matrix, confusion, confusion_by, contribution, processors_seen
+from lab.metrics import (
+    Change,
+    Confusion,
+    attack_matrix,
+    changed_matrix,
+    confusion,
+    confusion_by,
+    contribution,
+    processors_seen,
+)
 from lab.runner import CaseResult
 from studio.i18n import translate
 
@@ -39,6 +48,8 @@ class Table:
     filters: list[list[dict[str, str]]] = field(default_factory=list)
     #: Draw ``heat`` as bars in the cells (recall and FPR) rather than as a heat map's background.
     bars: bool = False
+    #: A tooltip per cell (parallel to ``rows``; None: the heat's share, if any).
+    tooltips: list[list[str | None]] = field(default_factory=list)
 
 
 def confusion_table(groups: dict[str, Confusion], key: str, title: str) -> Table:
@@ -96,9 +107,11 @@ def language_table(results: Sequence[CaseResult]) -> Table:
 
 
 def processor_table(results: Sequence[CaseResult]) -> Table:
-    """Attack categories × processors: how many of the category's attacks each tripped on, and how many none
-    blocked (the last column)."""
+    """Attack categories × processors: how many of the category's attacks each tripped on (the heat) and how many
+    more it only changed, and how many none blocked (the last column). A cell's filter shows exactly the cases
+    it counts: the category's attacks that processor tripped on or changed."""
     matrix = attack_matrix(results)
+    changes = changed_matrix(results)
     processors = processors_seen(results)
     totals: dict[str, int] = {}
     missed: dict[str, int] = {}
@@ -114,19 +127,37 @@ def processor_table(results: Sequence[CaseResult]) -> Table:
         row = [f"{category} ({total})"]
         heat: list[float | None] = [None]
         filters = [{"category": category, "label": "attack"}]
+        notes: list[str | None] = [None]
         for processor in processors:
             count = matrix.get(category, {}).get(processor, 0)
-            row.append(f"{count}" if count else "·")
+            changed = changes.get(category, {}).get(processor, 0)
+            row.append(_matrix_cell(count, changed))
             heat.append(count / total)
             filters.append({"category": category, "label": "attack", "processor": processor})
+            notes.append(
+                translate(
+                    "LabTables",
+                    "Tripped on {count} of this category's {total} attacks ({share}); changed {changed} more",
+                ).format(count=count, total=total, share=pct(count / total), changed=changed)
+            )
         left = missed.get(category, 0)
         row.append(str(left))
         heat.append(left / total)
         filters.append({"category": category, "label": "attack", "wrong": "1"})
+        notes.append(None)
         table.rows.append(row)
         table.heat.append(heat)
         table.filters.append(filters)
+        table.tooltips.append(notes)
     return table
+
+
+def _matrix_cell(tripped: int, changed: int) -> str:
+    if not changed:
+        return str(tripped) if tripped else "·"
+    if not tripped:
+        return translate("LabTables", "{changed} changed").format(changed=changed)
+    return translate("LabTables", "{tripped} + {changed} changed").format(tripped=tripped, changed=changed)
 
 
 def contribution_table(results: Sequence[CaseResult]) -> Table:
@@ -154,6 +185,25 @@ def contribution_table(results: Sequence[CaseResult]) -> Table:
         )
         table.filters.append([{"processor": processor}] * len(table.columns))
     return table
+
+
+@dataclass(frozen=True)
+class CategoryBar:
+    """One category's bars: recall over its attacks and FPR over its benign cases (None: no such cases yet)."""
+
+    category: str
+    recall: float | None
+    fpr: float | None
+    attacks: int
+    benign: int
+
+
+def category_bars(results: Sequence[CaseResult]) -> list[CategoryBar]:
+    """Recall and false-positive rate per category, from the same confusion matrices as the Confusion tab."""
+    return [
+        CategoryBar(name, matrix.recall, matrix.fpr, matrix.tp + matrix.fn, matrix.fp + matrix.tn)
+        for name, matrix in confusion_by(results, lambda r: r.category).items()
+    ]
 
 
 def comparison_table(changes: Sequence[Change]) -> Table:
@@ -206,6 +256,11 @@ class TableModel(QAbstractTableModel):
             return self._table.heat[row][column]
         return None
 
+    def _tooltip(self, row: int, column: int) -> str | None:
+        if row < len(self._table.tooltips) and column < len(self._table.tooltips[row]):
+            return self._table.tooltips[row][column]
+        return None
+
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.row() >= len(self._table.rows):
             return None
@@ -223,6 +278,8 @@ class TableModel(QAbstractTableModel):
             base = QColor(179, 38, 30) if last else QColor(27, 110, 32)  # misses red, catches green
             base.setAlphaF(0.12 + 0.68 * heat)
             return base
+        if role == Qt.ItemDataRole.ToolTipRole and self._tooltip(row, column) is not None:
+            return self._tooltip(row, column)
         if role == Qt.ItemDataRole.ToolTipRole and heat is not None and not self._table.bars:
             return translate("LabTables", "{share} of this category's attacks").format(share=pct(heat))
         if role == FilterRole:
@@ -234,10 +291,12 @@ class TableModel(QAbstractTableModel):
 
 
 __all__ = [
+    "CategoryBar",
     "FilterRole",
     "HeatRole",
     "Table",
     "TableModel",
+    "category_bars",
     "category_table",
     "comparison_table",
     "contribution_table",

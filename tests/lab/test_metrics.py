@@ -7,7 +7,17 @@ from typing import Any
 
 import pytest
 
-from lab.metrics import attack_matrix, compare, confusion, confusion_by, contribution, redundant, summary, uncaught
+from lab.metrics import (
+    attack_matrix,
+    changed_matrix,
+    compare,
+    confusion,
+    confusion_by,
+    contribution,
+    redundant,
+    summary,
+    uncaught,
+)
 from lab.reports import junit_report
 from lab.runner import CaseResult, Hit
 
@@ -59,6 +69,22 @@ def test_attack_matrix_uncaught_and_redundant_cases() -> None:
     assert attack_matrix(RESULTS) == {"direct": {"inj": 2, "pii": 1}, "pii": {"pii": 1}}
     assert [r.id for r in uncaught(RESULTS)] == ["a4", "a5", "a6"]
     assert [r.id for r in redundant(RESULTS)] == ["a2"]
+
+
+def test_changed_matrix_counts_attacks_a_processor_changed_without_tripping_on_them() -> None:
+    redacted = result("a7", "attack", "modified", category="pii")
+    redacted.hits = [Hit("norm", "process_input", "changed"), Hit("pii", "process_output_stream", "dropped")]
+    both = result("a8", "attack", "blocked", ("inj",), category="direct")
+    both.hits.append(Hit("norm", "process_input", "changed"))  # changed it, and another processor tripped
+    tripped_and_changed = result("a9", "attack", "blocked", ("pii",), category="pii")
+    tripped_and_changed.hits.append(Hit("pii", "process_input", "changed"))  # tripped: not counted as changed
+    benign = result("b9", "benign", "modified", category="pii")
+    benign.hits = [Hit("norm", "process_input", "changed")]  # a benign case is no attack
+    assert changed_matrix([*RESULTS, redacted, both, tripped_and_changed, benign]) == {
+        "direct": {"norm": 1},
+        "pii": {"norm": 1, "pii": 1},
+    }
+    assert changed_matrix(RESULTS) == {"direct": {}, "pii": {}}
 
 
 def test_contribution_says_how_far_recall_would_drop_without_each_processor() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -324,6 +325,11 @@ async def test_a_replay_puts_a_changed_output_lane_around_the_recorded_answers_w
     assert (results["f"].outcome, results["f"].reply) == ("passed", "fine")
     assert results["new"].outcome == "error" and "no recording of this case" in (results["new"].error or "")
     assert silent.requests == [] and results["c"].cost == 0.0
+    # A replay's results keep the answers they replayed: they open, or replay again, as the model run's did.
+    assert (results["c"].recording, results["f"].recording) == (recordings["c"], recordings["f"])
+    kept = {key: result.recording for key, result in results.items() if result.recording}
+    again = await run_lab(cases[:2], Untouched(silent, output=[]), mode="replay", recordings=kept)
+    assert {key: result.reply for key, result in again.finished.items()} == {"c": "hello there", "f": "fine"}
 
 
 async def test_a_real_429_with_retry_after_from_litellm_pauses_and_retries_the_case(openai_server: Any) -> None:
@@ -367,3 +373,33 @@ async def test_cancel_ends_the_run_even_when_a_case_in_flight_swallows_the_cance
     _, saved = read_results(tmp_path / "r.jsonl")
     assert list(saved) == seen, "a case cut short is not a result: it runs again on resume"
     assert run.done == 2
+
+
+async def test_workers_give_the_loop_back_between_cases_that_never_wait() -> None:
+    """A guardrails case has nothing to wait for; a worker must still let the rest of the loop run between two
+    cases (the studio's window shares the loop), instead of running every case in one step."""
+    ticks = 0
+    stop = False
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while not stop:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    paced: list[int] = []
+
+    async def pace() -> None:  # awaited before each case
+        paced.append(ticks)
+
+    cases = [Case(id=f"c{n}", text=f"hello {n}") for n in range(6)]
+    task = asyncio.create_task(ticker())
+    await asyncio.sleep(0)
+    seen: list[int] = []
+    run = LabRun(cases, Untouched(), concurrency=1, pace=pace)
+    async for _result in run.results():
+        seen.append(ticks)
+    stop = True
+    await task
+    assert len(paced) == len(cases) == len(seen)
+    assert all(later > earlier for earlier, later in itertools.pairwise(paced))  # the loop ran between cases

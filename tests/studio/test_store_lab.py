@@ -110,3 +110,13 @@ async def test_an_unknown_lab_run_is_said(store: Store) -> None:
         await store.save_lab_results("nope", [])
     with pytest.raises(RunNotFoundError):
         await store.set_lab_run_status("nope", "finished")
+
+
+async def test_design_versions_are_the_snapshots_runs_ran_with_newest_first_once_each(store: Store) -> None:
+    await create(store, "lab1")  # design '{"name": "Sample"}'
+    await store.start_run("r1", design_json='{"name": "Edited"}')
+    await store.start_run("r2", design_json='{"name": "Sample"}')  # the same snapshot again, later, in the chat
+    await store.start_run("r3")  # a run without a snapshot is no version
+    versions = await store.design_versions()
+    assert [text for text, _ in versions] == ['{"name": "Sample"}', '{"name": "Edited"}']
+    assert versions[0][1] > versions[1][1] and versions[0][1].tzinfo is not None

@@ -1,0 +1,199 @@
+"""The lab controller's experiments over more than one lab run: A/B of two designs (saved designs, or two
+versions of one design) over one corpus, run one after the other and compared; and a replay of a ``model`` lab
+run's recorded replies through the design as it is now, with no model call, compared with the run it replays.
+
+The designs to choose from (:meth:`LabExperiments.load_design_choices`) are the studio's current design, the
+designs saved in the store, and every version of a design that a lab run or a chat run ran with (one per
+fingerprint, newest first). An A/B run is two ordinary lab runs (each kept, listed, resumable and exportable)
+followed by their comparison, as "Compare A/B" of two selected lab runs gives it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import Signal
+
+from lab.runner import LabRun
+from studio.controllers.lab_records import case_of, recordings_of
+from studio.controllers.lab_running import STUDIO_MODES, LabRunning
+from studio.design import AgentDesign, DesignError
+from studio.i18n import translate
+from studio.lab_design import design_fingerprint
+
+#: The key of the studio's current design among the choices.
+CURRENT = "current"
+
+
+@dataclass(frozen=True)
+class DesignChoice:
+    """A design the user may pick for A or B: ``key`` is ``current``, ``saved:<id>`` or ``version:<fingerprint>``;
+    ``design_json`` is None for the current design (read when the run starts, as it is then)."""
+
+    key: str
+    label: str
+    design_json: str | None = None
+
+
+class LabExperiments(LabRunning):
+    #: The designs to choose from for A/B changed (a list of :class:`DesignChoice`).
+    design_choices_changed = Signal(list)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._choices: dict[str, DesignChoice] = {}
+
+    # ----------------------------------------------------------------------------------------- designs
+    async def load_design_choices(self) -> list[DesignChoice]:
+        """The current design, the saved designs and the versions runs ran with (see the module docstring)."""
+        choices = [DesignChoice(CURRENT, translate("LabController", "Current design (as it is now)"))]
+        seen: set[str] = set()
+        if self.design is not None:
+            seen.add(design_fingerprint(self.design()))
+        for record in await self.store.list_designs():
+            design = _readable(record.json_text)
+            if design is None:
+                continue
+            fingerprint = design_fingerprint(design)
+            if fingerprint in seen:
+                continue  # the current design as saved (autosave), or a copy of a design listed already
+            seen.add(fingerprint)
+            label = translate("LabController", "{name} (saved {when})").format(
+                name=record.name, when=f"{record.updated_at.astimezone():%m-%d %H:%M}"
+            )
+            choices.append(DesignChoice(f"saved:{record.id}", label, record.json_text))
+        for json_text, when in await self.store.design_versions():
+            design = _readable(json_text)
+            if design is None:
+                continue
+            fingerprint = design_fingerprint(design)
+            if fingerprint in seen:
+                continue  # the same chain as a choice already listed
+            seen.add(fingerprint)
+            label = translate("LabController", "{name} (version run {when})").format(
+                name=design.name, when=f"{when.astimezone():%m-%d %H:%M}"
+            )
+            choices.append(DesignChoice(f"version:{fingerprint}", label, json_text))
+        self._choices = {choice.key: choice for choice in choices}
+        self.design_choices_changed.emit(choices)
+        return choices
+
+    def design_choices(self) -> list[DesignChoice]:
+        """The choices last loaded (see :meth:`load_design_choices`)."""
+        return list(self._choices.values())
+
+    def _chosen_design(self, key: str) -> AgentDesign | None:
+        if key == CURRENT:
+            return self.design() if self.design is not None else None
+        choice = self._choices.get(key)
+        return _readable(choice.design_json) if choice is not None and choice.design_json else None
+
+    # ----------------------------------------------------------------------------------------- A/B
+    def start_ab(self, a_key: str, b_key: str, *, mode: str = "guardrails", concurrency: int = 4) -> bool:
+        """Run the chosen corpora on design A, then on design B, then compare them (``compared``). False, said,
+        when it cannot start (a run going on, no corpus, a design that cannot be built or whose key is withheld)."""
+        if self._refuse_while_running():
+            return False
+        if mode not in STUDIO_MODES:
+            self.failed.emit(translate("LabController", "Unknown mode {mode!r}").format(mode=mode))
+            return False
+        cases = self._chosen_or_said()
+        if cases is None:
+            return False
+        first, second = self._chosen_design(a_key), self._chosen_design(b_key)
+        if first is None or second is None:
+            self.failed.emit(translate("LabController", "Choose a design for A and for B."))
+            return False
+        corpora = [{"name": s.name, "path": str(s.path), "cases": len(s.cases)} for s in self.corpora.checked()]
+        names = ", ".join(str(item["name"]) for item in corpora)
+        prepared = []
+        for letter, design in zip("AB", (first, second), strict=True):
+            name = translate("LabController", "{letter}: {design} · {corpora}").format(
+                letter=letter, design=design.name, corpora=names
+            )
+            one = self._prepare(design, cases, mode=mode, concurrency=concurrency, name=name, corpora=corpora)
+            if one is None:
+                return False  # both are built before either runs: a broken B is said before A costs anything
+            prepared.append(one)
+        self._launch(self._ab(prepared[0], prepared[1]), "lab A/B")
+        return True
+
+    async def _ab(self, a: tuple[LabRun, str, dict[str, Any]], b: tuple[LabRun, str, dict[str, Any]]) -> None:
+        for run, lab_run_id, create in (a, b):
+            self._running = True  # between A's end and B's start too
+            self._begin(run, lab_run_id, [])
+            if await self._drive(run, create=create) != "finished":
+                return  # cancelled: no B (or no comparison); what ran is kept and can be resumed
+        await self.compare_runs(a[1], b[1])
+
+    # ----------------------------------------------------------------------------------------- replay
+    def replay(self, lab_run_id: str, *, concurrency: int | None = None) -> bool:
+        """Re-run a ``model`` (or ``replay``) lab run's cases from their recorded replies through the current
+        design, with no model call, then compare the two (``compared``). False, said, when it cannot start."""
+        if self._refuse_while_running():
+            return False
+        if self.design is None:
+            self.failed.emit(translate("LabController", "There is no design to run."))
+            return False
+        self._launch(self._replay(lab_run_id, self.design(), concurrency), f"lab replay {lab_run_id}")
+        return True
+
+    async def _replay(self, lab_run_id: str, design: AgentDesign, concurrency: int | None) -> None:
+        loaded = await self.store.load_lab_run(lab_run_id)
+        if loaded is None:
+            self._running = False
+            self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
+            return
+        record, rows = loaded
+        recordings = recordings_of(rows)
+        if not recordings:
+            self._running = False
+            self.failed.emit(
+                translate(
+                    "LabController",
+                    "This lab run has no recorded replies to replay: only a run in model mode records them.",
+                )
+            )
+            return
+        try:
+            cases = [case_of(row) for row in rows if row.case_id in recordings]
+        except ValueError as error:
+            self._running = False
+            self.failed.emit(translate("LabController", "The lab run cannot be replayed: {error}").format(error=error))
+            return
+        name = translate("LabController", "Replay of {name} on {design}").format(name=record.name, design=design.name)
+        prepared = self._prepare(
+            design,
+            cases,
+            mode="replay",
+            concurrency=concurrency or int(record.settings.get("concurrency", 4)),
+            recordings=recordings,
+            name=name,
+            corpora=record.corpus,
+            settings={"replay_of": lab_run_id},
+        )
+        if prepared is None:
+            self._running = False
+            return
+        run, replay_id, create = prepared
+        self._begin(run, replay_id, [])
+        left_out = len(rows) - len(cases)
+        if left_out:
+            self.status_message.emit(
+                translate("LabController", "{count} cases have no recorded reply and are left out.").format(
+                    count=left_out
+                )
+            )
+        if await self._drive(run, create=create) == "finished":
+            await self.compare_runs(lab_run_id, replay_id)
+
+
+def _readable(json_text: str) -> AgentDesign | None:
+    try:
+        return AgentDesign.from_json(json_text)
+    except DesignError:
+        return None
+
+
+__all__ = ["CURRENT", "DesignChoice", "LabExperiments"]

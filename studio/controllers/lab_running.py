@@ -1,0 +1,299 @@
+"""The lab controller's running of a lab run: start one over the chosen corpora, cancel it, resume it, and show
+and save its results as they arrive.
+
+The engine is :mod:`lab` (pure Python, the same as ``processor-studio lab``); this layer drives
+:class:`lab.runner.LabRun` as a task on the qasync loop, so the window keeps painting while cases run. Results are
+gathered for :data:`FLUSH_INTERVAL` and handed on in batches: one model insert, one figure refresh and one store
+transaction per batch, however many cases finished in it. A crash loses at most the cases in flight and the last
+batch; a resume (of a cancelled or interrupted run) runs only the cases without a result, on the design as it ran.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from lab.corpus import Case, CorpusError
+from lab.metrics import summary
+from lab.runner import CaseResult, LabRun
+from processors.messages import new_id
+from studio.controllers.lab_pacer import LoopPacer
+from studio.controllers.lab_records import case_of, compact, recordings_of, result_of
+from studio.controllers.lab_stored import LabStoredRuns
+from studio.design import AgentDesign, DesignError
+from studio.i18n import translate
+from studio.lab_design import design_info
+from studio.store import LabRunRecord
+
+logger = logging.getLogger(__name__)
+
+#: How long finished cases are gathered before they are shown and saved (seconds).
+FLUSH_INTERVAL = 0.2
+#: The modes the Lab view offers for a new run (``replay`` re-runs a model run's recorded replies: see
+#: :meth:`studio.controllers.lab_controller.LabController.replay`).
+STUDIO_MODES = ("guardrails", "model")
+#: Modes with nothing to wait for: one worker, paced (see :mod:`studio.controllers.lab_pacer`).
+CPU_MODES = ("guardrails", "replay")
+
+
+class LabRunning(LabStoredRuns):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._pending: list[CaseResult] = []
+        self._started = 0.0
+
+    async def _owned(self, coroutine: Any) -> Any:
+        """The lab run's task: whatever ends it, it is no longer running (before a failure is said)."""
+        try:
+            return await coroutine
+        finally:
+            self._running = False
+
+    def _launch(self, coroutine: Any, name: str) -> None:
+        """Run a lab run's coroutine as the one lab task (the view's buttons follow :attr:`is_running`)."""
+        self._running = True
+        self._task = asyncio.get_event_loop().create_task(self._tasks.guarded(self._owned(coroutine)), name=name)
+
+    def _refuse_while_running(self) -> bool:
+        if self.is_running:
+            self.failed.emit(translate("LabController", "A lab run is already running: cancel it first."))
+            return True
+        return False
+
+    def start(self, *, mode: str = "guardrails", concurrency: int = 4) -> str | None:
+        """Run the checked corpora against the current design; returns the new lab run's id (None if it could
+        not start, said through :attr:`failed`)."""
+        if self._refuse_while_running():
+            return None
+        if mode not in STUDIO_MODES:
+            self.failed.emit(translate("LabController", "Unknown mode {mode!r}").format(mode=mode))
+            return None
+        cases = self._chosen_or_said()
+        if cases is None:
+            return None
+        if self.design is None:
+            self.failed.emit(translate("LabController", "There is no design to run."))
+            return None
+        prepared = self._prepare(self.design(), cases, mode=mode, concurrency=concurrency)
+        if prepared is None:
+            return None
+        run, lab_run_id, create = prepared
+        self._begin(run, lab_run_id, [])
+        self._launch(self._drive(run, create=create), f"lab {lab_run_id}")
+        return lab_run_id
+
+    def _chosen_or_said(self) -> list[Case] | None:
+        """The chosen cases, or None with the reason said (none chosen, an id used twice)."""
+        try:
+            cases = self.chosen_cases()
+        except CorpusError as error:
+            self.failed.emit(str(error))
+            return None
+        if not cases:
+            self.failed.emit(translate("LabController", "Choose at least one corpus to run."))
+            return None
+        return cases
+
+    def _prepare(
+        self,
+        design: AgentDesign,
+        cases: list[Case],
+        *,
+        mode: str,
+        concurrency: int,
+        recordings: dict[str, str] | None = None,
+        name: str | None = None,
+        corpora: list[dict[str, Any]] | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> tuple[LabRun, str, dict[str, Any]] | None:
+        """A new lab run of ``design`` over ``cases``: the engine's run, its id and what the store keeps of it;
+        None (said) when the design cannot be built or its key may not be sent."""
+        try:
+            factory = self._factory(design, mode)
+        except DesignError as error:
+            self.failed.emit(translate("LabController", "The agent could not be built: {error}").format(error=error))
+            return None
+        if factory is None:
+            return None
+        lab_run_id = new_id("lab")
+        if corpora is None:
+            corpora = [{"name": s.name, "path": str(s.path), "cases": len(s.cases)} for s in self.corpora.checked()]
+        info = design_info(design)
+        run = LabRun(
+            cases,
+            factory,
+            mode=mode,  # type: ignore[arg-type]
+            concurrency=_workers(mode, concurrency),
+            design=info,
+            recordings=recordings,
+            pace=LoopPacer(),
+        )
+        if name is None:
+            names = ", ".join(str(item["name"]) for item in corpora)
+            name = translate("LabController", "{design} · {corpora}").format(design=design.name, corpora=names)
+        create = {
+            "name": name[:200],
+            "design_json": design.to_json(),
+            "design_id": design.id,
+            "design_fingerprint": info["fingerprint"],
+            "mode": mode,
+            "cases": [case.to_dict() for case in cases],
+            "corpus": corpora,
+            "settings": {"concurrency": concurrency, **(settings or {})},
+        }
+        return run, lab_run_id, create
+
+    def resume(self, lab_run_id: str) -> None:
+        """Run the cases of a cancelled or interrupted lab run that have no result yet (on its own design)."""
+        if self._refuse_while_running():
+            return
+        self._launch(self._resume(lab_run_id), f"lab {lab_run_id}")
+
+    async def _resume(self, lab_run_id: str) -> None:
+        loaded = await self.store.load_lab_run(lab_run_id)
+        if loaded is None:
+            self._running = False
+            self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
+            return
+        record, rows = loaded
+        try:
+            design = AgentDesign.from_json(record.design_json)
+            cases = [case_of(row) for row in rows]
+            factory = self._factory(design, record.mode)
+        except (DesignError, ValueError) as error:
+            self._running = False
+            self.failed.emit(translate("LabController", "The lab run cannot be resumed: {error}").format(error=error))
+            return
+        if factory is None:
+            self._running = False
+            return
+        concurrency = int(record.settings.get("concurrency", 4))
+        recordings = await self._replayed(record) if record.mode == "replay" else {}
+        if recordings is None:
+            self._running = False
+            return
+        run = LabRun(
+            cases,
+            factory,
+            mode=record.mode,
+            concurrency=_workers(record.mode, concurrency),
+            design=design_info(design),
+            recordings=recordings,
+            pace=LoopPacer(),
+        )
+        done = [result for result in map(result_of, rows) if result is not None]
+        run.finished = {result.id: result for result in done}
+        run.resumed = len(done)
+        self._begin(run, lab_run_id, done, record)
+        await self._drive(run, resumed=True)
+
+    async def _replayed(self, record: LabRunRecord) -> dict[str, str] | None:
+        """The recorded answers a ``replay`` lab run replays: those of the lab run it replays (None, said, when
+        that run is gone)."""
+        loaded = await self.store.load_lab_run(str(record.settings.get("replay_of", "")))
+        if loaded is None:
+            self.failed.emit(
+                translate("LabController", "The lab run whose recorded replies this replays is no longer in the store.")
+            )
+            return None
+        return recordings_of(loaded[1])
+
+    def _begin(self, run: LabRun, lab_run_id: str, done: list[CaseResult], record: LabRunRecord | None = None) -> None:
+        self._live, self._live_id = run, lab_run_id
+        self._cancel_requested = False
+        self._pending = []
+        self._started = time.monotonic()
+        self.results = list(done)
+        self.shown = record
+        self.results_reset.emit(list(done))
+        self.progress_changed.emit(len(done), run.total, -1.0)
+
+    def cancel(self) -> None:
+        """Stop the live run now; the cases that finished are kept, and it can be resumed."""
+        if self._live is not None and self.is_running:
+            self._cancel_requested = True
+            self._live.cancel()
+            self.status_message.emit(translate("LabController", "Cancelling the lab run…"))
+
+    async def _drive(self, run: LabRun, *, create: dict[str, Any] | None = None, resumed: bool = False) -> str:
+        """Run ``run`` to its end (or its cancel), saving and showing results as they arrive; returns how it
+        ended: ``finished`` or ``cancelled``."""
+        lab_run_id = self._live_id
+        assert lab_run_id is not None
+        status = "cancelled"
+        try:
+            if create is not None:
+                self.shown = await self.store.create_lab_run(lab_run_id, **create)
+            else:
+                self.shown = await self.store.set_lab_run_status(lab_run_id, "running", resumed=resumed)
+            await self.refresh_runs()
+            self.run_started.emit(lab_run_id)
+            self.run_shown.emit(self.shown)
+            flusher: asyncio.Task[None] | None = None
+            async for result in run.results():
+                self._pending.append(result)
+                if flusher is None or flusher.done():
+                    flusher = asyncio.get_running_loop().create_task(self._flush_later(run))
+            if flusher is not None:
+                await flusher  # never cancelled: it may be saving a batch
+            await self._flush(run)
+            status = "finished" if run.done == run.total else "cancelled"
+        finally:
+            try:
+                await asyncio.shield(self._end(run, lab_run_id, status))
+            except Exception:
+                logger.exception("the lab run %s could not be closed in the store", lab_run_id)
+            finally:
+                self._live = None
+                self._live_id = None
+        self._running = False
+        self.run_ended.emit(lab_run_id, status)
+        return status
+
+    async def _end(self, run: LabRun, lab_run_id: str, status: str) -> None:
+        await self._flush(run)
+        figures = summary(run.results_in_order())
+        self.shown = await self.store.set_lab_run_status(lab_run_id, status, summary=compact(figures))
+        self._live_id = None
+        await self.refresh_runs()
+        if status == "cancelled":
+            self.status_message.emit(
+                translate(
+                    "LabController", "Lab run cancelled after {done} of {total} cases; Resume runs the rest."
+                ).format(done=run.done, total=run.total)
+            )
+        else:
+            self.status_message.emit(
+                translate("LabController", "Lab run finished: {total} cases.").format(total=run.total)
+            )
+
+    async def _flush_later(self, run: LabRun) -> None:
+        await asyncio.sleep(FLUSH_INTERVAL)
+        await self._flush(run)
+
+    async def _flush(self, run: LabRun) -> None:
+        batch, self._pending = self._pending, []
+        if not batch or self._live_id is None:
+            return
+        self.results.extend(batch)
+        self.results_added.emit(batch)
+        fresh = run.done - run.resumed
+        elapsed = time.monotonic() - self._started
+        eta = elapsed / fresh * (run.total - run.done) if fresh else -1.0
+        self.progress_changed.emit(run.done, run.total, eta)
+        await self.store.save_lab_results(self._live_id, [result.to_dict() for result in batch])
+
+    async def aclose(self) -> None:
+        """Cancel a live run and wait until its results are saved (the window is closing)."""
+        self.cancel()
+        await self.wait_idle()
+
+
+def _workers(mode: str, concurrency: int) -> int:
+    """How many cases run at once: the chosen concurrency, but one for a run with nothing to wait for."""
+    return 1 if mode in CPU_MODES else concurrency
+
+
+__all__ = ["FLUSH_INTERVAL", "STUDIO_MODES", "LabRunning"]

@@ -1,0 +1,155 @@
+"""The lab controller's stored lab runs: show one, delete one, compare two (A/B), export a report, and open one
+of a run's cases as an ordinary thread.
+
+Clicking a case runs that case once more as an ordinary run on a new thread (``Lab: <case>``), with the design
+as the lab run had it and the same answer (``guardrails`` mode's fixed reply, or the model's recorded reply of a
+``model`` or ``replay`` run): the thread and the inspector then show exactly what the lab's verdict came from.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from lab.metrics import compare, confusion
+from lab.reports import html_report, json_report, junit_report, write_atomically
+from lab.runner import case_messages, prepare_agent
+from studio.build import build_agent
+from studio.controllers.lab_base import LabControllerBase
+from studio.controllers.lab_records import Comparison, case_of, design_info_of, results_of
+from studio.controllers.run_controller import RunController
+from studio.design import AgentDesign, DesignError
+from studio.i18n import translate
+
+
+class LabStoredRuns(LabControllerBase):
+    async def show_run(self, lab_run_id: str) -> None:
+        """Show a stored lab run's results and figures (the live run keeps running and keeps being saved)."""
+        if self.is_running and lab_run_id != self._live_id:
+            self.failed.emit(
+                translate(
+                    "LabController", "A lab run is running: its results stay on show until it ends or is cancelled."
+                )
+            )
+            return
+        if lab_run_id == self._live_id:
+            return
+        loaded = await self.store.load_lab_run(lab_run_id)
+        if loaded is None:
+            self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
+            return
+        record, rows = loaded
+        self.shown = record
+        self.results = results_of(rows)
+        self.run_shown.emit(record)
+        self.results_reset.emit(list(self.results))
+        self.progress_changed.emit(record.done, record.total, -1.0)
+
+    async def delete_run(self, lab_run_id: str) -> None:
+        if lab_run_id == self._live_id:
+            self.failed.emit(translate("LabController", "Cancel the running lab run before deleting it."))
+            return
+        await self.store.delete_lab_run(lab_run_id)
+        if self.shown is not None and self.shown.id == lab_run_id:
+            self.shown = None
+            self.results = []
+            self.run_shown.emit(None)
+            self.results_reset.emit([])
+        await self.refresh_runs()
+        self.status_message.emit(translate("LabController", "Lab run deleted."))
+
+    async def compare_runs(self, a_id: str, b_id: str) -> Comparison | None:
+        """A/B: lab run ``a`` before, ``b`` after; the cases (by id, in both) whose verdict changed."""
+        first, second = await self.store.load_lab_run(a_id), await self.store.load_lab_run(b_id)
+        if first is None or second is None:
+            self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
+            return None
+        before, after = results_of(first[1]), results_of(second[1])
+        comparison = Comparison(first[0], second[0], confusion(before), confusion(after), compare(before, after))
+        self.compared.emit(comparison)
+        return comparison
+
+    async def export(self, kind: str, path: Path) -> bool:
+        """Write the shown lab run's report (``json``, ``junit`` or ``html``), off the UI thread, whole or not."""
+        if self.shown is None or not self.results:
+            self.failed.emit(translate("LabController", "There are no results to export yet."))
+            return False
+        record = self.shown
+        loaded = await self.store.load_lab_run(record.id)
+        positions = [row.case_id for row in loaded[1]] if loaded is not None else []
+        order = {case_id: index for index, case_id in enumerate(positions)}
+        results = sorted(self.results, key=lambda result: order.get(result.id, len(order)))
+        info = design_info_of(record)
+
+        def write() -> None:
+            if kind == "json":
+                text = json.dumps(json_report(results, design=info, mode=record.mode), ensure_ascii=False, indent=1)
+            elif kind == "junit":
+                text = junit_report(results, name=f"guardrail lab: {info.get('name', '')}")
+            elif kind == "html":
+                text = html_report(results, design=info, mode=record.mode)
+            else:
+                raise ValueError(f"unknown report kind {kind!r}")
+            write_atomically(path, text)
+
+        try:
+            await asyncio.to_thread(write)
+        except (OSError, UnicodeError, ValueError) as error:
+            self.failed.emit(translate("LabController", "The report was not written: {error}").format(error=error))
+            return False
+        self.status_message.emit(translate("LabController", "Wrote {name}").format(name=path.name))
+        return True
+
+    async def open_case(self, case_id: str) -> str | None:
+        """Open one case of the shown lab run as a thread (run again, as the lab ran it); returns the thread id."""
+        record = self.shown
+        if record is None:
+            return None
+        loaded = await self.store.load_lab_run(record.id)
+        if loaded is None:
+            self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
+            return None
+        row = next((item for item in loaded[1] if item.case_id == case_id), None)
+        if row is None:
+            return None
+        if row.thread_id is not None and await self.store.memory.get_thread(row.thread_id) is not None:
+            self.case_thread_ready.emit(row.thread_id)
+            return str(row.thread_id)
+        try:
+            design = AgentDesign.from_json(record.design_json)
+            case = case_of(row)
+            recording = (row.result or {}).get("recording")
+            mode = "replay" if recording else ("model" if record.mode == "model" else "guardrails")
+            runs = RunController(self.store, parent=self)
+            allowed, api_key = self._api_key(design, mode)
+            if not allowed:
+                return None
+            agent = build_agent(
+                design,
+                catalogue=self.catalogue,
+                api_key=api_key,
+                memory=self.store.memory,
+                on_violation=runs.record_violation,
+            )
+            prepare_agent(agent, case, mode, recording)  # type: ignore[arg-type]
+        except (DesignError, ValueError) as error:
+            self.failed.emit(translate("LabController", "The case cannot be opened: {error}").format(error=error))
+            return None
+        title = translate("LabController", "Lab: {case}").format(case=case.id)
+        thread = await self.store.memory.create_thread(title=title[:60])
+        runs.start(
+            agent,
+            case_messages(case),
+            thread_id=thread.id,
+            design_id=design.id,
+            design_json=record.design_json,
+        )
+        await runs.wait_finished()
+        runs.deleteLater()
+        await self.store.set_lab_case_thread(record.id, case_id, thread.id)
+        self.case_thread_ready.emit(thread.id)
+        return str(thread.id)
+
+
+__all__ = ["LabStoredRuns"]

@@ -1,0 +1,73 @@
+"""The Lab window's dialogs, each opened with ``open()`` (never ``exec()``: the window runs on the asyncio loop)
+and answered through a callback: confirm deleting lab runs, choose a corpus file, choose where a report goes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+from studio.i18n import translate
+
+REPORT_FILTERS = {"json": "JSON (*.json)", "junit": "JUnit XML (*.xml)", "html": "HTML (*.html)"}
+REPORT_SUFFIXES = {"json": ".json", "junit": ".xml", "html": ".html"}
+
+
+def confirm_delete(parent: QWidget, count: int, on_yes: Callable[[], None]) -> QMessageBox:
+    """Ask before deleting ``count`` lab runs; ``on_yes`` runs only on Yes (Cancel is the default)."""
+    box = QMessageBox(
+        QMessageBox.Icon.Question,
+        translate("LabView", "Delete lab runs"),
+        translate(
+            "LabView", "Delete {count} lab run(s) and their results? Threads opened from their cases stay."
+        ).format(count=count),
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+        parent,
+    )
+    box.setObjectName("lab_delete_confirm")
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+
+    def answered(button: int) -> None:
+        if button == QMessageBox.StandardButton.Yes:
+            on_yes()
+
+    box.finished.connect(answered)
+    box.finished.connect(box.deleteLater)
+    box.open()
+    return box
+
+
+def choose_corpus(parent: QWidget, on_chosen: Callable[[Path], None]) -> QFileDialog:
+    """Ask for a corpus file to import."""
+    dialog = QFileDialog(
+        parent,
+        translate("LabView", "Import a corpus"),
+        str(Path.home()),
+        translate("LabView", "Corpora (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;All files (*)"),
+    )
+    dialog.setObjectName("lab_import_dialog")
+    dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+    dialog.fileSelected.connect(lambda path: on_chosen(Path(path)))
+    dialog.finished.connect(dialog.deleteLater)
+    dialog.open()
+    return dialog
+
+
+def choose_report_path(parent: QWidget, kind: str, stem: str, on_chosen: Callable[[Path], None]) -> QFileDialog:
+    """Ask where to write a ``kind`` report (``json``, ``junit`` or ``html``), suggesting ``stem`` plus its suffix."""
+    dialog = QFileDialog(
+        parent,
+        translate("LabView", "Export the lab report"),
+        str(Path.home() / f"{stem}{REPORT_SUFFIXES[kind]}"),
+        REPORT_FILTERS[kind],
+    )
+    dialog.setObjectName("lab_export_dialog")
+    dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+    dialog.fileSelected.connect(lambda path: on_chosen(Path(path)))
+    dialog.finished.connect(dialog.deleteLater)
+    dialog.open()
+    return dialog
+
+
+__all__ = ["REPORT_FILTERS", "REPORT_SUFFIXES", "choose_corpus", "choose_report_path", "confirm_delete"]
