@@ -5,8 +5,9 @@ Run: ``.venv/bin/python tests/bench/bench_lab.py [--skip-model | --model-only]``
 - ``guardrails`` mode: the sample design, 1,000 cases (the starter corpora cycled), a fresh agent per case,
   results appended to a file as in ``processor-studio lab --results`` (target ≤ 5 s on this 2-core machine);
 - ``model`` mode: the sample's chains around litellm talking to the local OpenAI-compatible test server, which
-  answers each call after 200 ms; 1,000 cases at concurrency 16; a few 429s with Retry-After: 1 are queued
-  among the answers to show the limiter pausing instead of storming (target ≤ 20 s).
+  answers each call after 200 ms, in a process of its own; 1,000 cases at concurrency 16; after 200 calls the
+  server answers 429 with Retry-After: 1 for a second, to show the lab waiting instead of storming (target
+  ≤ 20 s).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from studio.design import ModelConfig
 from studio.sample import sample_design
 
 WARM = 3
+#: How long the server's rate-limit window lasts (``model`` mode).
+LIMIT_SECONDS = 1.0
 CASES = int(os.environ.get("BENCH_LAB_CASES", "1000"))
 
 
@@ -73,21 +76,38 @@ def serve(cases: int) -> None:
     """The test server for ``model`` mode, in a process of its own (``bench_lab.py --serve N``).
 
     Its HTTP threads would otherwise share the lab's interpreter (and GIL): the figure would count the server's
-    CPU as the lab's. Prints the base URL, then, when stdin closes, how many requests it answered.
+    CPU as the lab's. Every call is answered after 200 ms, except during a rate-limit window: from the
+    ``WARM + 200``-th request on, for :data:`LIMIT_SECONDS`, every request gets a 429 with ``Retry-After: 1``,
+    as a provider's per-minute limit would. How many 429s went out shows whether the lab backed off (each
+    caller waiting once) or stormed (callers retrying into the window). Prints the base URL, then, when stdin
+    closes, the requests answered and the 429s among them.
     """
-    from tests.support.openai_server import OpenAIServer
+    from tests.support.openai_server import ErrorReply, OpenAIServer, Reply
 
-    with OpenAIServer() as server:
+    class RateLimitedServer(OpenAIServer):
+        limited = 0
+        window_ends: float | None = None
+
+        def _record(self, body: dict, headers: dict[str, str]) -> Reply | None:  # type: ignore[type-arg]
+            reply = super()._record(body, headers)
+            with self._lock:
+                if len(self.requests) == WARM + 200:
+                    self.window_ends = time.monotonic() + LIMIT_SECONDS
+                if self.window_ends is not None and time.monotonic() < self.window_ends:
+                    self.limited += 1
+                    if reply is not None:
+                        self._queue.appendleft(reply)  # the answer waits for the next request
+                    return ErrorReply(429, "slow down", "rate_limit_error", headers={"Retry-After": "1"})
+            return reply
+
+    with RateLimitedServer() as server:
         # Attacks the input lane blocks never reach the model; queue an answer for every case anyway (extra ones
-        # stay unused), and a few rate limits after the first 200.
-        for index in range(WARM + cases + 20):
-            if index == WARM + 200:
-                for _ in range(4):
-                    server.reply_error(429, "slow down", type="rate_limit_error", headers={"Retry-After": "1"})
+        # stay unused).
+        for _ in range(WARM + cases):
             server.reply_text("Sure, ", "happy to help.", headers_delay=0.2)
         print(server.base_url, flush=True)
         sys.stdin.read()
-        print(len(server.requests), flush=True)
+        print(f"{len(server.requests)} requests ({server.limited} answered 429)", flush=True)
 
 
 def model_mode() -> None:
@@ -123,7 +143,7 @@ def model_mode() -> None:
     tokens = sum(result.input_tokens + result.output_tokens for result in run.finished.values())
     print(
         f"model mode, concurrency 16, 200 ms a call: {len(cases)} cases in {seconds:.2f} s wall, "
-        f"{cpu:.2f} s CPU ({main_cpu:.2f} s on the loop's thread); {requests} requests; "
+        f"{cpu:.2f} s CPU ({main_cpu:.2f} s on the loop's thread); {requests}; "
         f"lab paused for a rate limit {run.rate_limited} times; {outcomes}; {tokens} tokens; "
         f"load average {load:.1f} before, {os.getloadavg()[0]:.1f} after"
     )
