@@ -342,6 +342,32 @@ async def test_a_real_429_with_retry_after_from_litellm_pauses_and_retries_the_c
     assert len(openai_server.requests) == 2
 
 
+async def test_real_litellm_calls_report_each_cases_tokens_and_cost(openai_server: Any) -> None:
+    """Model mode over HTTP: tokens from the stream's usage chunk, cost from the price map, per case (litellm's own
+    cost calculation is not what the lab reports, so the CPU work around it can change without changing this)."""
+    from processors import Usage
+    from processors.builtin.model_data import cost_of, model_price
+    from processors.models import LiteLLMModel
+
+    openai_server.reply_text("Hello ", "there.", prompt_tokens=1200, completion_tokens=300)
+    openai_server.reply_text("Fine.", prompt_tokens=40, completion_tokens=2)
+
+    def factory() -> Agent:
+        model = LiteLLMModel("openai/gpt-4o-mini", api_base=openai_server.base_url, api_key="sk-local")
+        return Agent(id="lab-cost", model=model)
+
+    cases = [Case(id="one", text="what time is it?"), Case(id="two", text="and the date?")]
+    run = await run_lab(cases, factory, mode="model", concurrency=1)
+    price = model_price("openai/gpt-4o-mini")
+    assert price is not None
+    first, second = run.finished["one"], run.finished["two"]
+    assert (first.reply, first.input_tokens, first.output_tokens) == ("Hello there.", 1200, 300)
+    assert first.cost == pytest.approx(cost_of(Usage(input_tokens=1200, output_tokens=300), price))
+    assert (second.input_tokens, second.output_tokens) == (40, 2)
+    assert second.cost == pytest.approx(cost_of(Usage(input_tokens=40, output_tokens=2), price))
+    assert first.cost is not None and second.cost is not None and first.cost > second.cost > 0
+
+
 async def test_cancel_ends_the_run_even_when_a_case_in_flight_swallows_the_cancellation(tmp_path: Path) -> None:
     """The sample agent's loop turns a cancellation into a stopped run (it keeps what it saw and finishes with
     ``abort``): the case cut short comes back as if it had finished. It must not be kept, and no case may start
