@@ -158,6 +158,40 @@ async def test_model_mode_retries_a_rate_limited_case_and_pauses_every_worker() 
     assert result.reply == "hello"
 
 
+async def test_a_rate_limit_the_design_retries_itself_still_pauses_every_worker() -> None:
+    """The design's StreamErrorRetry retries the 429 inside its case, so the run-level retry never sees it; the
+    other worker must still wait out the Retry-After before its next call (before the fix it kept calling)."""
+    from processors.builtin.stream_error_retry import StreamErrorRetry
+
+    loop = asyncio.get_running_loop()
+    calls: list[tuple[float, str]] = []
+    refused: list[float] = []
+
+    def answer(request: Any) -> Turn:
+        calls.append((loop.time(), request.messages[-1]["content"]))
+        if not refused:
+            refused.append(loop.time())
+            return Turn(error=ModelAPIError(429, "slow down", True, retry_after=0.3))
+        return Turn(text="hello")
+
+    model = ScriptedModel([answer], repeat=True)
+
+    def factory() -> Agent:
+        return Agent(id="own-retry", model=model, error_processors=[StreamErrorRetry(max_retries=2)])
+
+    cases = [Case(id=name, text=name) for name in ("one", "two", "three")]
+    run = await run_lab(cases, factory, mode="model", concurrency=2)
+    # one attempt each: the design's retry answered the refused call, not the lab's
+    assert {key: (r.reply, r.attempts) for key, r in run.finished.items()} == {
+        "one": ("hello", 1),
+        "two": ("hello", 1),
+        "three": ("hello", 1),
+    }
+    assert run.rate_limited == 1
+    later = [(when, text) for when, text in calls if when > refused[0]]
+    assert [text for _, text in later] and all(when >= refused[0] + 0.3 for when, _ in later), calls
+
+
 async def test_a_case_rate_limited_every_time_ends_as_an_error_after_the_bounded_attempts() -> None:
     model = ScriptedModel([Turn(error=ModelAPIError(429, "quota", True, retry_after=0))], repeat=True)
     run = await run_lab(CASES[2:3], Untouched(model, output=[]), mode="model", max_attempts=3)
