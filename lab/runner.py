@@ -26,8 +26,9 @@ power cut may lose that much more; an fsync per case would cost more than the gu
 The verdict comes from the run's chunks and trace events, the same data the studio's inspector shows: the final
 tripwire makes a case ``blocked``; a processor that aborted (and was retried) or changed or dropped something
 makes it ``modified``; a processor that raised, or a run that ended in error, makes it ``error``.
-A 429 (or any retryable model error) is retried after the provider's Retry-After, or an exponential back-off,
-and every worker waits out that pause, so a rate limit does not become a storm of refused calls.
+A 429 (or 503) is retried after the provider's Retry-After, or an exponential back-off, and every worker waits
+out that pause before its next model call, so a rate limit does not become a storm of refused calls. The pause
+starts when any call meets the limit, also one the design's own error processors retry inside its case.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from typing import Any, Literal
 
 from lab.corpus import Case
 from lab.results import CaseResult, Hit, Outcome, ResultsFile, read_results, unique_in_order
-from processors import Agent, RecordingTracer, Tool, Usage
+from processors import Agent, ModelAPIError, RecordingTracer, Tool, Usage
 from processors.models import ScriptedModel
 from processors.models.base import ModelEvent, ModelRequest, TextDelta
 from processors.models.replay import Recording, RecordingModel, ReplayModel, record_tools, replay_tools
@@ -66,6 +67,66 @@ class _RateLimited(Exception):
     def __init__(self, retry_after: float | None, message: str) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+#: Statuses that mean "slow down": the whole run pauses, not only the case that met them.
+RATE_LIMIT_STATUSES = (429, 503)
+
+
+class _RateGate:
+    """The run's shared pause. In ``model`` mode every model call waits it out first, and a rate limit any call
+    meets extends it (the provider's Retry-After, else an exponential back-off): so every worker backs off
+    together, also when the design's own error processors retry the call inside its case (the run-level retry
+    below never sees those, and without the gate the other workers kept calling into the limit)."""
+
+    def __init__(self, backoff: float, max_backoff: float) -> None:
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        self.until = 0.0
+        #: How many rate limits paused the run.
+        self.pauses = 0
+        self._streak = 0  # rate limits since the last answer: the back-off's exponent
+
+    async def wait(self) -> None:
+        """Until the pause is over (a pause another call extended meanwhile too). A timer, not an event: the end
+        of a pause is a time, nothing announces it."""
+        loop = asyncio.get_running_loop()
+        delay = self.until - loop.time()
+        while delay > 0:
+            await asyncio.sleep(delay)
+            delay = self.until - loop.time()
+
+    def limited(self, retry_after: float | None) -> None:
+        self.pauses += 1
+        self._streak += 1
+        delay = retry_after
+        if delay is None:
+            delay = min(self.max_backoff, self.backoff * 2 ** (self._streak - 1))
+        self.until = max(self.until, asyncio.get_running_loop().time() + delay)
+
+    def answered(self) -> None:
+        self._streak = 0
+
+
+class _GatedModel:
+    """Waits out the run's pause before each call of ``inner``; a rate-limited call pauses the whole run."""
+
+    def __init__(self, inner: Any, gate: _RateGate) -> None:
+        self.inner = inner
+        self.gate = gate
+        self.provider = getattr(inner, "provider", "lab")
+        self.model_id = getattr(inner, "model_id", "lab")
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        await self.gate.wait()
+        try:
+            async for event in self.inner.stream(request):
+                yield event
+        except ModelAPIError as error:
+            if error.retryable and error.status_code in RATE_LIMIT_STATUSES:
+                self.gate.limited(error.retry_after)
+            raise
+        self.gate.answered()
 
 
 class _RecordingModel:
@@ -102,7 +163,7 @@ class _ToolFirstModel:
 
 
 def prepare_agent(
-    agent: Agent, case: Case, mode: Mode, replay: str | None = None
+    agent: Agent, case: Case, mode: Mode, replay: str | None = None, gate: _RateGate | None = None
 ) -> tuple[_RecordingModel, Recording | None]:
     """Fit a fresh agent to one case: the scripted reply of ``guardrails`` mode, the lab tool for tool results,
     the recording of ``model`` mode, the recorded answers of ``replay`` mode.
@@ -136,6 +197,8 @@ def prepare_agent(
             from processors.models import LiteLLMModel
 
             agent.model = LiteLLMModel(agent.model)
+        if gate is not None:
+            agent.model = _GatedModel(agent.model, gate)
         agent.model = RecordingModel(agent.model, recorded)
         agent.tools = record_tools(agent.tools, recorded)
     elif mode == "replay":
@@ -154,14 +217,16 @@ def case_messages(case: Case) -> list[dict[str, str]]:
     return [*(dict(turn) for turn in case.turns), {"role": "user", "content": case.text}]
 
 
-async def run_case(case: Case, agent: Agent, mode: Mode, replay: str | None = None) -> CaseResult:
+async def run_case(
+    case: Case, agent: Agent, mode: Mode, replay: str | None = None, gate: _RateGate | None = None
+) -> CaseResult:
     """Run one case to the end and derive its verdict. Raises ``_RateLimited`` for a retryable model error."""
     tracer = RecordingTracer()
     started = time.perf_counter()
     error_payload: dict[str, Any] | None = None
     try:
         # may refuse: an agent with its own tool of the lab tool's name, a replay with no recording
-        recording, recorded = prepare_agent(agent, case, mode, replay)
+        recording, recorded = prepare_agent(agent, case, mode, replay, gate)
         stream = agent.stream(case_messages(case), tracers=[tracer])
         async for chunk in stream:
             if chunk.type == "error":
@@ -173,7 +238,7 @@ async def run_case(case: Case, agent: Agent, mode: Mode, replay: str | None = No
     except Exception as error:  # a processor or model that broke the run: this case is an error, the run goes on
         return _result(case, "error", latency=time.perf_counter() - started, error=f"{type(error).__name__}: {error}")
     latency = time.perf_counter() - started
-    if error_payload and error_payload.get("retryable") and error_payload.get("statusCode") in (429, 503):
+    if error_payload and error_payload.get("retryable") and error_payload.get("statusCode") in RATE_LIMIT_STATUSES:
         raise _RateLimited(error_payload.get("retryAfter"), str(error_payload.get("message")))
     # Stream guards hold chunks back and release them later (trace: "dropped"): that is a change only when the
     # reply the user got differs from the one the model wrote.
@@ -284,12 +349,15 @@ class LabRun:
         self.finished: dict[str, CaseResult] = {}
         #: How many results came from the results file (skipped this time).
         self.resumed = 0
-        #: How many times a rate limit paused the run.
-        self.rate_limited = 0
-        self._pause_until = 0.0
+        self._gate = _RateGate(backoff, max_backoff)
         self._tasks: set[asyncio.Task[Any]] = set()
         #: Set by :meth:`cancel`: no case starts after it, and a case it cut short is not a result.
         self.cancelled = False
+
+    @property
+    def rate_limited(self) -> int:
+        """How many times a rate limit paused the run."""
+        return self._gate.pauses
 
     @property
     def total(self) -> int:
@@ -387,29 +455,24 @@ class LabRun:
             await asyncio.sleep(0)
 
     async def _run_with_retries(self, case: Case) -> CaseResult:
-        loop = asyncio.get_running_loop()
+        gate = self._gate if self.mode == "model" else None
         attempt = 0
         while True:
             attempt += 1
-            wait = self._pause_until - loop.time()
-            if wait > 0:
-                await asyncio.sleep(wait)
+            await self._gate.wait()
             try:
                 agent = self.agent_factory()
             except Exception as error:
                 return _result(case, "error", latency=0.0, error=f"the agent could not be built: {error}")
             try:
-                result = await run_case(case, agent, self.mode, self.recordings.get(case.id))
+                result = await run_case(case, agent, self.mode, self.recordings.get(case.id), gate)
             except _RateLimited as limited:
                 if attempt >= self.max_attempts:
                     return _result(
                         case, "error", latency=0.0, error=f"rate limited {attempt} times: {limited}", attempts=attempt
                     )
-                self.rate_limited += 1
-                delay = limited.retry_after
-                if delay is None:
-                    delay = min(self.max_backoff, self.backoff * 2 ** (attempt - 1))
-                self._pause_until = max(self._pause_until, loop.time() + delay)
+                if gate is None:  # in model mode the gate paused the run when the call failed
+                    self._gate.limited(limited.retry_after)
                 continue
             result.attempts = attempt
             return result

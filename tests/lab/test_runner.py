@@ -159,6 +159,40 @@ async def test_model_mode_retries_a_rate_limited_case_and_pauses_every_worker() 
     assert result.reply == "hello"
 
 
+async def test_a_rate_limit_the_design_retries_itself_still_pauses_every_worker() -> None:
+    """The design's StreamErrorRetry retries the 429 inside its case, so the run-level retry never sees it; the
+    other worker must still wait out the Retry-After before its next call (before the fix it kept calling)."""
+    from processors.builtin.stream_error_retry import StreamErrorRetry
+
+    loop = asyncio.get_running_loop()
+    calls: list[tuple[float, str]] = []
+    refused: list[float] = []
+
+    def answer(request: Any) -> Turn:
+        calls.append((loop.time(), request.messages[-1]["content"]))
+        if not refused:
+            refused.append(loop.time())
+            return Turn(error=ModelAPIError(429, "slow down", True, retry_after=0.3))
+        return Turn(text="hello")
+
+    model = ScriptedModel([answer], repeat=True)
+
+    def factory() -> Agent:
+        return Agent(id="own-retry", model=model, error_processors=[StreamErrorRetry(max_retries=2)])
+
+    cases = [Case(id=name, text=name) for name in ("one", "two", "three")]
+    run = await run_lab(cases, factory, mode="model", concurrency=2)
+    # one attempt each: the design's retry answered the refused call, not the lab's
+    assert {key: (r.reply, r.attempts) for key, r in run.finished.items()} == {
+        "one": ("hello", 1),
+        "two": ("hello", 1),
+        "three": ("hello", 1),
+    }
+    assert run.rate_limited == 1
+    later = [(when, text) for when, text in calls if when > refused[0]]
+    assert [text for _, text in later] and all(when >= refused[0] + 0.3 for when, _ in later), calls
+
+
 async def test_a_case_rate_limited_every_time_ends_as_an_error_after_the_bounded_attempts() -> None:
     model = ScriptedModel([Turn(error=ModelAPIError(429, "quota", True, retry_after=0))], repeat=True)
     run = await run_lab(CASES[2:3], Untouched(model, output=[]), mode="model", max_attempts=3)
@@ -346,6 +380,32 @@ async def test_a_real_429_with_retry_after_from_litellm_pauses_and_retries_the_c
     result = run.finished["c"]
     assert (result.outcome, result.reply, result.attempts, run.rate_limited) == ("passed", "Hello again.", 2, 1)
     assert len(openai_server.requests) == 2
+
+
+async def test_real_litellm_calls_report_each_cases_tokens_and_cost(openai_server: Any) -> None:
+    """Model mode over HTTP: tokens from the stream's usage chunk, cost from the price map, per case (litellm's own
+    cost calculation is not what the lab reports, so the CPU work around it can change without changing this)."""
+    from processors import Usage
+    from processors.builtin.model_data import cost_of, model_price
+    from processors.models import LiteLLMModel
+
+    openai_server.reply_text("Hello ", "there.", prompt_tokens=1200, completion_tokens=300)
+    openai_server.reply_text("Fine.", prompt_tokens=40, completion_tokens=2)
+
+    def factory() -> Agent:
+        model = LiteLLMModel("openai/gpt-4o-mini", api_base=openai_server.base_url, api_key="sk-local")
+        return Agent(id="lab-cost", model=model)
+
+    cases = [Case(id="one", text="what time is it?"), Case(id="two", text="and the date?")]
+    run = await run_lab(cases, factory, mode="model", concurrency=1)
+    price = model_price("openai/gpt-4o-mini")
+    assert price is not None
+    first, second = run.finished["one"], run.finished["two"]
+    assert (first.reply, first.input_tokens, first.output_tokens) == ("Hello there.", 1200, 300)
+    assert first.cost == pytest.approx(cost_of(Usage(input_tokens=1200, output_tokens=300), price))
+    assert (second.input_tokens, second.output_tokens) == (40, 2)
+    assert second.cost == pytest.approx(cost_of(Usage(input_tokens=40, output_tokens=2), price))
+    assert first.cost is not None and second.cost is not None and first.cost > second.cost > 0
 
 
 async def test_cancel_ends_the_run_even_when_a_case_in_flight_swallows_the_cancellation(tmp_path: Path) -> None:

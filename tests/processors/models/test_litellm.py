@@ -106,6 +106,23 @@ def test_importing_the_adapter_does_not_import_litellm() -> None:
     assert done.returncode == 0, done.stderr
 
 
+def test_litellm_is_frozen_out_of_the_collector_once_loaded() -> None:
+    """litellm's ~400,000 import-time objects are moved to the permanent generation (gc.freeze) when the adapter
+    loads it: a full collection no longer walks them (each one cost ~0.3 s of CPU and stalled the loop)."""
+    code = (
+        "import asyncio, gc, sys\n"
+        "from processors.models.litellm import LiteLLMModel\n"
+        "asyncio.run(LiteLLMModel('openai/x').prepare())\n"
+        "litellm = sys.modules['litellm']\n"
+        "assert gc.is_tracked(litellm.model_cost)\n"
+        "assert not any(o is litellm.model_cost for o in gc.get_objects()), 'the price map is still collected'\n"
+        "assert gc.get_freeze_count() > 100_000, gc.get_freeze_count()\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
 def test_model_ids_and_protocol() -> None:
     model = LiteLLMModel("openai/gpt-4o-mini")
     assert isinstance(model, LanguageModel)
