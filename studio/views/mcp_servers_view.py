@@ -16,7 +16,7 @@ import shlex
 from typing import Any
 
 from pydantic import ValidationError
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -217,6 +217,8 @@ class McpServersView(QWidget):
         self.edit.clicked.connect(self._on_edit_clicked)
         self.remove.clicked.connect(self._on_remove_clicked)
         self.list_tools.clicked.connect(self._on_list_tools_clicked)
+        #: True while a tool's tick is being committed (see _on_document_settings_changed).
+        self._ticking = False
         self.tree.itemChanged.connect(self._on_tree_item_changed)
         document.settings_changed.connect(self._on_document_settings_changed)
         document.design_replaced.connect(self._load)
@@ -284,7 +286,13 @@ class McpServersView(QWidget):
 
     @Slot(str)
     def _on_document_settings_changed(self, name: str) -> None:
-        if name == "mcp_servers":
+        if name != "mcp_servers":
+            return
+        if self._ticking:
+            # A tick is committed from inside the item's own setData (itemChanged): rebuilding the tree now would
+            # delete that item under Qt's feet (a crash). Rebuild once the event loop is back.
+            QTimer.singleShot(0, self, self._load)
+        else:
             self._load()
 
     @Slot(QTreeWidgetItem, int)
@@ -298,7 +306,11 @@ class McpServersView(QWidget):
         config.enabled_tools = [
             str(child.data(0, _ROLE)) for child in children if child.checkState(0) == Qt.CheckState.Checked
         ]
-        self._commit(servers, "")
+        self._ticking = True
+        try:
+            self._commit(servers, "")
+        finally:
+            self._ticking = False
 
     @Slot()
     def _on_add_clicked(self) -> None:

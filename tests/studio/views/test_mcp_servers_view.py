@@ -11,6 +11,7 @@ from typing import Any
 import keyring
 import pytest
 import qasync
+import shiboken6
 from PySide6.QtCore import Qt
 
 from studio.design import AgentDesign, McpServerConfig
@@ -139,7 +140,15 @@ def test_listing_tools_shows_their_schemas_and_ticking_one_enables_it(
 
     tools["add"].setCheckState(0, Qt.CheckState.Checked)
     assert document.design().mcp_servers[0].enabled_tools == ["add"]
+    # the tick was committed from inside the item's own setData: the item must outlive it (deleting it there
+    # crashed the studio now and then); the tree is rebuilt once the event loop is back
+    assert shiboken6.isValid(tools["add"])
+    qtbot.waitUntil(lambda: not shiboken6.isValid(tools["add"]))
     top = view.tree.topLevelItem(0)
+    assert (
+        next(top.child(row) for row in range(top.childCount()) if top.child(row).text(0) == "add").checkState(0)
+        == Qt.CheckState.Checked
+    )
     fetch = next(top.child(row) for row in range(top.childCount()) if top.child(row).text(0) == "fetch_page")
     fetch.setCheckState(0, Qt.CheckState.Checked)
     assert set(document.design().mcp_servers[0].enabled_tools) == {"add", "fetch_page"}
