@@ -29,7 +29,7 @@ def test_two_versions_of_the_design_run_over_one_corpus_and_the_changed_verdicts
     document = workspace.document
     entry = next(e for e in document.design().input if e.type == "PromptInjectionDetector")
     document.set_enabled(entry.uid, False)  # the designer switches the injection guard off
-    run(qloop, workspace.designs.save_to_store())
+    run(qloop, workspace.designs.flush())  # saved now (the autosave would run after the test)
     now = design_fingerprint(workspace.document.snapshot())
     assert now != before
 

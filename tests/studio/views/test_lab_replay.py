@@ -56,6 +56,7 @@ def test_a_model_run_replays_through_the_changed_design_without_a_model_call_and
     document.set_options(entry.uid, {**entry.options, "strategy": "block"})
     document.set_setting("model.model", "openai/gpt-4o-mini")
     document.set_setting("model.api_base", "http://127.0.0.1:9/v1")
+    run(qloop, workspace.designs.flush())  # the autosave written now, not after the test
 
     (comparison,) = until_signal(
         qloop,
@@ -114,6 +115,7 @@ def test_an_interrupted_replay_resumes_from_the_replies_of_the_run_it_replays(
     document = workspace.document
     document.set_setting("model.model", "openai/gpt-4o-mini")  # a model call would fail: none is made
     document.set_setting("model.api_base", "http://127.0.0.1:9/v1")
+    run(qloop, workspace.designs.flush())  # the autosave written now, not after the test
     store = workspace.store
     run(
         qloop,
