@@ -1,0 +1,212 @@
+"""The loop's own decisions (``processors.loop.run``), through whole agent runs: what a step asks the model, how a
+stream that stops short or a cached answer that cannot be replayed ends the run, what a thread's owner check does,
+and what the trace and the result say. Real agents, real ``ScriptedModel``s, real SQLite memory."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from processors import Agent
+from processors.memory import SqlMemory
+from processors.models import ScriptedModel
+from processors.models.base import ModelEvent, ModelRequest, TextDelta
+from processors.models.scripted import Turn
+from processors.tracing import ModelCall, RecordingTracer
+from tests.processors.helpers import Fn, get_weather, kinds, make_agent, of_type, run_stream, terminal_count, user
+
+
+class Unfinished:
+    """A ``LanguageModel`` whose stream ends without a ``Finish`` event (a provider that hung up cleanly)."""
+
+    provider = "custom"
+    model_id = "custom/unfinished"
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        yield TextDelta("half ")
+        yield TextDelta("an answer")
+
+
+def cache(chunks: list[dict[str, Any]], pid: str = "cache") -> Fn:
+    """An input processor answering every step from a cache (``process_llm_request``'s ``response``)."""
+    return Fn(pid, process_llm_request=lambda args: {"response": {"chunks": chunks}})
+
+
+# ----------------------------------------------------------------------------------------- the model request
+async def test_each_instruction_is_a_system_message_before_the_users() -> None:
+    model = ScriptedModel(["ok"])
+    agent = Agent(id="a", model=model, instructions=["Be terse.", "Answer in French."])
+    await run_stream(agent, "hi")
+    [request] = model.requests
+    assert request.messages[:3] == [
+        {"role": "system", "content": "Be terse."},
+        {"role": "system", "content": "Answer in French."},
+        {"role": "user", "content": "hi"},
+    ]
+
+
+async def test_a_step_with_tools_lets_the_model_choose_unless_told() -> None:
+    model = ScriptedModel(["ok", "ok"])
+    agent = make_agent(model, tools=[get_weather])
+    await run_stream(agent, "hi")
+    await run_stream(agent, "hi", tool_choice="required")
+    assert [request.tool_choice for request in model.requests] == ["auto", "required"]
+    assert [tool["function"]["name"] for tool in model.requests[0].tools] == ["get_weather"]
+
+
+async def test_a_step_without_tools_sends_no_tool_choice() -> None:
+    model = ScriptedModel(["ok", "ok"])
+    agent = make_agent(model)
+    await run_stream(agent, "hi")
+    await run_stream(agent, "hi", tool_choice="required")
+    assert [(request.tools, request.tool_choice) for request in model.requests] == [([], None), ([], None)]
+
+
+async def test_active_tools_narrow_the_tools_sent_and_an_empty_list_sends_none() -> None:
+    model = ScriptedModel(["ok", "ok"])
+    agent = make_agent(model, tools=[get_weather])
+    await run_stream(agent, "hi", active_tools=["get_weather"])
+    await run_stream(agent, "hi", active_tools=[])
+    assert [len(request.tools) for request in model.requests] == [1, 0]
+    assert model.requests[1].tool_choice is None
+
+
+async def test_settings_and_provider_options_reach_the_model_as_copies() -> None:
+    model = ScriptedModel(["ok"])
+    agent = make_agent(model, model_settings={"temperature": 0.2}, provider_options={"openai": {"user": "u"}})
+    await run_stream(agent, "hi", model_settings={"seed": 7})
+    [request] = model.requests
+    assert request.settings == {"temperature": 0.2, "seed": 7}
+    assert request.provider_options == {"openai": {"user": "u"}}
+    request.settings["seed"] = 8
+    request.provider_options["x"] = 1
+    assert agent.model_settings == {"temperature": 0.2}
+    assert agent.provider_options == {"openai": {"user": "u"}}
+
+
+async def test_context_messages_follow_the_input_in_the_prompt_and_are_not_saved(tmp_path: Path) -> None:
+    model = ScriptedModel(["ok"])
+    memory = SqlMemory(f"sqlite:///{tmp_path / 'threads.db'}")
+    agent = Agent(id="a", model=model, memory=memory)
+    _chunks, result = await run_stream(agent, "hi", thread_id="t1", context=[user("extra context")])
+    assert [m["content"] for m in model.requests[0].messages] == ["hi", "extra context"]
+    assert result.finish_reason == "stop"
+    saved = await memory.all_messages("t1")
+    assert [(m.role, m.text) for m in saved] == [("user", "hi"), ("assistant", "ok")]
+    await memory.close()
+
+
+async def test_a_message_id_chosen_in_process_input_step_names_the_step_and_its_message() -> None:
+    chooser = Fn("chooser", process_input_step=lambda args: {"message_id": "msg-chosen"})
+    agent = make_agent(ScriptedModel(["ok"]), input_processors=[chooser])
+    chunks, result = await run_stream(agent, "hi")
+    [start] = of_type(chunks, "step-start")
+    assert start.payload.message_id == "msg-chosen"  # type: ignore[union-attr]
+    [finish] = of_type(chunks, "step-finish")
+    assert finish.payload.message_id == "msg-chosen"  # type: ignore[union-attr]
+    assert [m.id for m in result.messages] == ["msg-chosen"]
+
+
+async def test_each_step_records_the_model_that_answered_it() -> None:
+    model = ScriptedModel(["ok"], model_id="scripted/one")
+    agent = make_agent(model)
+    _chunks, result = await run_stream(agent, "hi")
+    [step] = result.steps
+    assert step.model_id == "scripted/one"
+    assert step.from_cache is False
+
+
+# ----------------------------------------------------------------------------------------- ending early
+async def test_a_stream_that_ends_without_finishing_is_a_failed_call_that_keeps_its_text() -> None:
+    agent = make_agent(Unfinished())
+    chunks, result = await run_stream(agent, "hi")
+    assert terminal_count(chunks) == 1
+    error = chunks[-1]
+    assert error.type == "error"
+    payload = error.payload.error  # type: ignore[union-attr]
+    assert (payload["name"], payload["message"]) == ("ModelAPIError", "The model stream ended before it finished")
+    assert (payload["statusCode"], payload["retryable"]) == (None, True)
+    assert result.error == "Model call failed: The model stream ended before it finished"
+    assert result.finish_reason == "error"
+    assert result.text == "half an answer"
+    assert [step.finish_reason for step in result.steps] == ["error"]
+
+
+async def test_a_cached_answer_needs_no_finish_and_ends_as_stop() -> None:
+    model = ScriptedModel([])
+    chunks = [{"type": "text-delta", "payload": {"id": "t", "text": "from cache"}}]
+    agent = make_agent(model, input_processors=[cache(chunks)])
+    stream_chunks, result = await run_stream(agent, "hi")
+    assert model.requests == []
+    assert result.text == "from cache"
+    assert result.finish_reason == "stop"
+    assert result.steps[0].from_cache is True
+    assert stream_chunks[-1].type == "finish"
+
+
+async def test_a_cached_answer_that_cannot_be_replayed_names_the_processor_not_the_model() -> None:
+    model = ScriptedModel(["never"])
+    broken = [{"type": "text-delta", "payload": {"id": "t", "text": ["not", "text"]}}]
+    agent = make_agent(model, input_processors=[cache(broken, "the-cache")])
+    chunks, result = await run_stream(agent, "hi")
+    assert model.requests == []
+    assert terminal_count(chunks) == 1
+    error = chunks[-1].payload.error  # type: ignore[union-attr]
+    assert error["name"] == "ProcessorContractError"
+    assert error["processorId"] == "the-cache"
+    assert error["hook"] == "process_llm_request"
+    assert error["message"].startswith(
+        "Processor 'the-cache' returned a response from process_llm_request whose chunks cannot be replayed: "
+        "ValidationError: "
+    )
+    assert result.finish_reason == "error"
+    assert result.error == error["message"]
+
+
+async def test_a_thread_of_another_resource_is_refused_before_the_model_is_called(tmp_path: Path) -> None:
+    memory = SqlMemory(f"sqlite:///{tmp_path / 'threads.db'}")
+    model = ScriptedModel(["first", "second"])
+    agent = Agent(id="a", model=model, memory=memory)
+    await run_stream(agent, "mine", thread_id="t1", resource_id="alice")
+    chunks, result = await run_stream(agent, "theirs", thread_id="t1", resource_id="bob")
+    assert len(model.requests) == 1
+    assert kinds(chunks) == ["start", "error"]
+    assert result.finish_reason == "error"
+    assert result.error == (
+        "The conversation's history could not be loaded: ResourceMismatchError: "
+        "Thread 't1' belongs to resource 'alice', not 'bob'"
+    )
+    saved = await memory.all_messages("t1")
+    assert [m.text for m in saved] == ["mine", "first"]
+    await memory.close()
+
+
+# ----------------------------------------------------------------------------------------- tracing
+async def test_the_trace_tells_each_model_call_with_its_outcome() -> None:
+    tracer = RecordingTracer()
+    model = ScriptedModel([Turn(text="ok", usage=None)], model_id="scripted/one")
+    agent = make_agent(model)
+    await run_stream(agent, "hi", tracers=[tracer])
+    calls = [event for event in tracer.run_events if isinstance(event, ModelCall)]
+    assert len(calls) == 1
+    call = calls[0]
+    assert (call.step_number, call.provider, call.model_id) == (0, "scripted", "scripted/one")
+    assert (call.outcome, call.finish_reason, call.from_cache, call.detail) == ("finished", "stop", False, None)
+    assert call.started_at <= call.ended_at
+
+
+async def test_the_trace_tells_a_failed_model_call_and_a_cached_one() -> None:
+    tracer = RecordingTracer()
+    agent = make_agent(Unfinished())
+    await run_stream(agent, "hi", tracers=[tracer])
+    [failed] = [event for event in tracer.run_events if isinstance(event, ModelCall)]
+    assert (failed.outcome, failed.finish_reason) == ("error", None)
+    assert failed.detail == "The model stream ended before it finished"
+
+    tracer = RecordingTracer()
+    chunks = [{"type": "text-delta", "payload": {"id": "t", "text": "cached"}}]
+    agent = make_agent(ScriptedModel([]), input_processors=[cache(chunks)])
+    await run_stream(agent, "hi", tracers=[tracer])
+    [cached] = [event for event in tracer.run_events if isinstance(event, ModelCall)]
+    assert (cached.outcome, cached.from_cache, cached.finish_reason) == ("finished", True, "stop")
