@@ -415,11 +415,13 @@ async def test_a_processor_that_saw_no_chunk_has_no_event() -> None:
     ],
 )
 async def test_the_steps_outcome_is_the_gravest_of_its_chunks(plan: list[str], outcome: str) -> None:
+    actions = list(plan)  # the parameter is shared by every run of this test
+
     class Planned(Processor):
         id = "planned"
 
         def process_output_stream(self, args: Any) -> Any:
-            action = plan.pop(0)
+            action = actions.pop(0)
             if action == "raise":
                 raise ValueError("broken")
             if action == "abort":
