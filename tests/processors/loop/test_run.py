@@ -8,11 +8,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from processors import Agent
+from processors import Agent, ModelAPIError
 from processors.memory import SqlMemory
 from processors.models import ScriptedModel
 from processors.models.base import ModelEvent, ModelRequest, TextDelta
-from processors.models.scripted import Turn
+from processors.models.scripted import ToolCall, Turn
 from processors.tracing import ModelCall, RecordingTracer
 from tests.processors.helpers import Fn, get_weather, kinds, make_agent, of_type, run_stream, terminal_count, user
 
@@ -210,3 +210,65 @@ async def test_the_trace_tells_a_failed_model_call_and_a_cached_one() -> None:
     await run_stream(agent, "hi", tracers=[tracer])
     [cached] = [event for event in tracer.run_events if isinstance(event, ModelCall)]
     assert (cached.outcome, cached.from_cache, cached.finish_reason) == ("finished", True, "stop")
+
+
+# ----------------------------------------------------------------------------------------- the steps
+async def test_a_stream_processor_that_breaks_the_contract_mid_answer_keeps_what_was_streamed() -> None:
+    def breaks(args: Any) -> Any:
+        if args.part.type == "text-delta" and args.part.payload.text == "two ":
+            return {"not": "a chunk"}
+        return args.part
+
+    model = ScriptedModel([Turn(text=["one ", "two ", "three"])])
+    agent = make_agent(model, output_processors=[Fn("breaks", process_output_stream=breaks)])
+    chunks, result = await run_stream(agent)
+    assert terminal_count(chunks) == 1
+    error = chunks[-1].payload.error  # type: ignore[union-attr]
+    assert (error["name"], error["processorId"], error["hook"]) == (
+        "ProcessorContractError",
+        "breaks",
+        "process_output_stream",
+    )
+    assert result.text == "one "
+    assert [step.finish_reason for step in result.steps] == ["error"]
+    [answer] = result.messages
+    assert answer.text == "one "
+    assert [part.type for part in answer.content.parts][-1] == "error"
+
+
+async def test_the_api_retry_count_starts_again_after_an_accepted_step() -> None:
+    failure = ModelAPIError(503, "busy", True)
+    model = ScriptedModel(
+        [
+            Turn(error=failure),
+            Turn(tool_calls=[ToolCall("get_weather", {"city": "Oslo"})]),
+            Turn(error=failure),
+            "Sunny.",
+        ]
+    )
+    retry = Fn("retry", process_api_error=lambda args: {"retry": True})
+    agent = make_agent(model, tools=[get_weather], error_processors=[retry], max_processor_retries=1)
+    _chunks, result = await run_stream(agent)
+    assert result.finish_reason == "stop"
+    assert result.text == "Sunny."
+    assert len(model.requests) == 4
+
+
+async def test_a_stream_processors_trace_is_summarised_once_per_step() -> None:
+    tracer = RecordingTracer()
+    model = ScriptedModel([Turn(tool_calls=[ToolCall("get_weather", {"city": "Oslo"})]), "Sunny."])
+    agent = make_agent(model, tools=[get_weather], output_processors=[Fn("s", process_output_stream=lambda a: a.part)])
+    await run_stream(agent, tracers=[tracer])
+    events = [event for event in tracer.events if event.hook == "process_output_stream"]
+    assert [event.step_number for event in events] == [0, 1]
+    assert all(event.chunk_stats is not None and event.chunk_stats["count"] > 0 for event in events)
+
+
+async def test_the_step_budget_ends_a_run_that_keeps_calling_tools() -> None:
+    model = ScriptedModel([Turn(tool_calls=[ToolCall("get_weather", {"city": "Oslo"})])], repeat=True)
+    agent = make_agent(model, tools=[get_weather])
+    chunks, result = await run_stream(agent, max_steps=2)
+    assert len(model.requests) == 2
+    assert len(result.steps) == 2
+    assert kinds(chunks)[-1] == "finish"
+    assert result.finish_reason == "tool-calls"
