@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from processors import Processor, RequestContext, TripWire
-from processors.chunks import AnyChunk, DataChunk, text_delta
+from processors.chunks import AnyChunk, DataChunk, StepStartChunk, StepStartPayload, text_delta
 from processors.context import StreamWriter
 from processors.errors import ProcessorContractError
 from processors.messages.message_list import MessageList
@@ -181,8 +181,9 @@ async def test_a_value_that_is_not_a_part_ends_with_an_error_naming_the_processo
     error = caught.value
     assert error.processor_id == "returns"
     assert error.hook == "process_output_stream"
-    assert str(error).startswith(
-        f"Processor 'returns' returned {type(value).__name__} from process_output_stream; expected a chunk"
+    assert str(error) == (
+        f"Processor 'returns' returned {type(value).__name__} from process_output_stream; expected a chunk "
+        "(the part it was given, a changed copy, or a new chunk) or None to drop the part"
     )
     assert seen.parts == []
 
@@ -617,3 +618,32 @@ async def test_what_a_step_never_let_out_stays_dropped_after_the_flush() -> None
     first, second = tracer.events
     assert (first.chunk_stats["dropped"], first.chunk_stats["held"], first.outcome) == (1, 0, "dropped")
     assert (second.chunk_stats["dropped"], second.chunk_stats["held"], second.outcome) == (0, 0, "changed")
+
+
+async def test_a_changed_chunk_without_text_lets_no_held_text_out() -> None:
+    class Relabels(Processor):
+        """Holds text back; hands every other chunk on as a changed copy."""
+
+        id = "relabels"
+        process_data_parts = True
+
+        def process_output_stream(self, args: Any) -> Any:
+            part = args.part
+            if part.type == "text-delta":
+                return None
+            if isinstance(part, DataChunk):
+                return DataChunk(type=part.type, data="relabelled")
+            return part.model_copy(update={"payload": part.payload.model_copy(update={"message_id": "relabelled"})})
+
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(Relabels(), tracer=tracer)
+    await chain.process(delta("abc"))
+    out = await chain.process(DataChunk(type="data-note", data=1))
+    assert out is not None
+    assert out.data == "relabelled"  # type: ignore[union-attr]
+    start = await chain.process(StepStartChunk(run_id="run-1", payload=StepStartPayload(message_id="m1")))
+    assert start is not None
+    assert start.payload.message_id == "relabelled"  # type: ignore[union-attr]
+    chain.flush_trace()
+    stats = only_event(tracer, "relabels").chunk_stats
+    assert (stats["held"], stats["dropped"], stats["changed"]) == (0, 1, 2)
