@@ -647,3 +647,29 @@ async def test_a_changed_chunk_without_text_lets_no_held_text_out() -> None:
     chain.flush_trace()
     stats = only_event(tracer, "relabels").chunk_stats
     assert (stats["held"], stats["dropped"], stats["changed"]) == (0, 1, 2)
+
+
+async def test_held_text_let_out_in_place_of_a_chunk_without_text_counts_as_held() -> None:
+    class FlushOnData(Processor):
+        """Holds text back and lets it out in place of the next data chunk."""
+
+        id = "flush-on-data"
+        process_data_parts = True
+
+        def process_output_stream(self, args: Any) -> Any:
+            held = args.state.setdefault("held", [])
+            if args.part.type == "text-delta":
+                held.append(args.part.payload.text)
+                return None
+            text = "".join(held)
+            held.clear()
+            return text_delta("run-1", "t1", text)
+
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(FlushOnData(), tracer=tracer)
+    await chain.process(delta("a"))
+    out = await chain.process(DataChunk(type="data-flush", data=None))
+    assert text_of(out) == "a"
+    chain.flush_trace()
+    stats = only_event(tracer, "flush-on-data").chunk_stats
+    assert (stats["held"], stats["dropped"], stats["changed"]) == (1, 0, 1)
