@@ -206,3 +206,22 @@ async def test_a_processor_error_names_the_processor_and_hook_in_the_error_chunk
         "hook": "process_output_step",
     }
     assert result.error == error["message"]
+
+
+@pytest.mark.parametrize(("finish", "parsed"), [("stop", True), ("length", True), ("content-filter", False)])
+async def test_the_structured_answer_is_read_when_the_model_finished_or_ran_out_of_tokens(
+    finish: str, parsed: bool
+) -> None:
+    model = ScriptedModel([Turn(text='{"city": "Oslo"}', finish_reason=finish)])
+    _chunks, result = await run_stream(make_agent(model), structured_output={"schema": {"type": "object"}})
+    assert result.object == ({"city": "Oslo"} if parsed else None)
+
+
+async def test_a_structured_output_chunk_does_not_replace_the_parsed_answer() -> None:
+    def structured(args: Any) -> None:
+        args.writer.custom({"type": "data-structured-output", "data": {"from": "processor"}})
+
+    model = ScriptedModel(['{"from": "model"}'])
+    agent = make_agent(model, output_processors=[Fn("s", process_output_result=structured)])
+    _chunks, result = await run_stream(agent, structured_output={"schema": {"type": "object"}})
+    assert result.object == {"from": "model"}
