@@ -5,6 +5,8 @@ ends the run."""
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -73,13 +75,12 @@ async def test_process_input_writes_reach_the_stream_before_the_first_step() -> 
         args.writer.custom({"type": "data-note", "data": {"seen": args.messages[-1].text}})
         return args.messages
 
-    chunks, _result = await run_stream(
-        make_agent(ScriptedModel(["ok"]), input_processors=[Fn("n", process_input=note)])
-    )
+    writers = [Fn("n", process_input=note), Fn("m", process_input=note)]
+    chunks, _result = await run_stream(make_agent(ScriptedModel(["ok"]), input_processors=writers))
     types = [chunk.type for chunk in chunks]
     assert types.index("data-note") < types.index("step-start")
-    [data] = [chunk for chunk in chunks if chunk.type == "data-note"]
-    assert data.data == {"seen": "hi"}  # type: ignore[union-attr]
+    notes = [chunk for chunk in chunks if chunk.type == "data-note"]
+    assert [data.data for data in notes] == [{"seen": "hi"}, {"seen": "hi"}]  # type: ignore[union-attr]
 
 
 # ----------------------------------------------------------------------------------------- process_input_step
@@ -271,16 +272,16 @@ async def test_the_first_cached_answer_wins_and_later_processors_still_run() -> 
 
 async def test_a_rewritten_prompt_is_what_the_model_gets_for_that_call_only() -> None:
     model = ScriptedModel(["ok"])
-    seen: list[int] = []
+    seen: list[tuple[int, int, str, str]] = []
 
     def shorten(args: Any) -> Any:
-        seen.append(args.step_number)
+        seen.append((args.step_number, len(args.steps), args.model.model_id, args.prompt[-1]["content"]))
         return {"prompt": [user("short")]}
 
     agent = make_agent(model, input_processors=[Fn("short", process_llm_request=shorten)])
     _chunks, result = await run_stream(agent, "a long question")
     assert model.requests[0].messages == [user("short")]
-    assert seen == [0]
+    assert seen == [(0, 0, "scripted", "a long question")]
     assert [m.text for m in result.messages] == ["ok"]
 
 
@@ -291,6 +292,9 @@ async def test_a_rewritten_prompt_is_what_the_model_gets_for_that_call_only() ->
         ({"prompt": [{"content": "no role"}]}, "returned a prompt that is not a list of messages"),
         ({"response": {"chunks": [{"no": "type"}]}}, "returned a response without a 'chunks' list"),
         ({"response": {"text": "no chunks"}}, "returned a response without a 'chunks' list"),
+        ({"prompt": ["not a message"]}, "returned a prompt that is not a list of messages"),
+        ({"response": {"chunks": ["not a chunk"]}}, "returned a response without a 'chunks' list"),
+        ({"response": {"chunks": "text"}}, "returned a response without a 'chunks' list"),
     ],
 )
 async def test_a_broken_llm_request_result_ends_the_run_naming_the_processor(value: Any, expected: str) -> None:
@@ -325,16 +329,21 @@ def failing(*turns: Any) -> ScriptedModel:
     return ScriptedModel([Turn(error=ModelAPIError(503, "overloaded", True)), *turns])
 
 
-async def test_an_error_processor_that_fails_is_logged_and_the_next_one_is_asked() -> None:
+async def test_an_error_processor_that_fails_is_logged_and_the_next_one_is_asked(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     def broken(args: Any) -> Any:
         raise RuntimeError("cannot decide")
 
     retry = Fn("retry", process_api_error=lambda args: {"retry": True})
     agent = make_agent(failing("recovered"), error_processors=[Fn("broken", process_api_error=broken), retry])
-    _chunks, result = await run_stream(agent)
+    with caplog.at_level(logging.WARNING, logger="processors.loop.phases"):
+        _chunks, result = await run_stream(agent)
+    message = "Processor 'broken' raised in process_api_error: RuntimeError: cannot decide"
+    assert [record.getMessage() for record in caplog.records] == [f"{message}; asking the next error processor"]
     assert result.text == "recovered"
     assert result.finish_reason == "stop"
-    assert any("Processor 'broken' raised in process_api_error" in w and "cannot decide" in w for w in result.warnings)
+    assert result.warnings == [message]
 
 
 async def test_an_error_processor_that_returns_nothing_or_no_retry_lets_the_next_decide() -> None:
@@ -365,6 +374,8 @@ async def test_the_error_processor_sees_the_error_and_the_retry_count() -> None:
 
     def record(args: Any) -> Any:
         seen.append((args.error.status_code, args.error.message, args.retry_count, args.step_number))
+        assert [m.text for m in args.messages if m.role == "user"] == ["hi"]
+        assert len(args.steps) == args.step_number
         return {"retry": True}
 
     model = ScriptedModel(
@@ -406,3 +417,25 @@ async def test_the_trace_of_process_api_error_describes_the_error() -> None:
     await run_stream(agent, tracers=[tracer])
     [event] = events_of(tracer, "process_api_error")
     assert event.before == "503: overloaded"
+
+
+@dataclass
+class CachedResponse:
+    chunks: list[dict[str, Any]]
+
+
+async def test_a_cached_response_may_be_an_object_with_chunks() -> None:
+    model = ScriptedModel(["never"])
+    cached = CachedResponse([{"type": "text-delta", "payload": {"id": "t", "text": "from an object"}}])
+    agent = make_agent(model, input_processors=[Fn("obj", process_llm_request=lambda args: {"response": cached})])
+    _chunks, result = await run_stream(agent)
+    assert result.text == "from an object"
+    assert model.requests == []
+
+
+async def test_without_error_processors_a_failed_call_is_not_retried() -> None:
+    model = ScriptedModel([Turn(error=ModelAPIError(503, "overloaded", True)), "never"])
+    chunks, result = await run_stream(make_agent(model), max_processor_retries=3)
+    assert len(model.requests) == 1
+    assert result.error == "Model call failed: overloaded"
+    assert error_of(chunks)["message"] == "overloaded"
