@@ -32,6 +32,7 @@ async def test_process_llm_response_sees_the_steps_raw_chunks() -> None:
 
     def record(args: Any) -> None:
         seen.append((args.step_number, args.from_cache, [chunk["type"] for chunk in args.chunks]))
+        assert (args.model.model_id, len(args.steps), args.retry_count) == ("scripted", 1, 0)
 
     agent = make_agent(ScriptedModel([Turn(text=["a", "b"])]), input_processors=[Fn("r", process_llm_response=record)])
     await run_stream(agent)
@@ -142,9 +143,10 @@ async def test_process_output_step_writes_are_streamed_before_the_step_finishes(
     def note(args: Any) -> None:
         args.writer.custom({"type": "data-step-note", "data": args.step_number})
 
-    agent = make_agent(ScriptedModel(["ok"]), output_processors=[Fn("n", process_output_step=note)])
-    chunks, _result = await run_stream(agent)
+    writers = [Fn("n", process_output_step=note), Fn("m", process_output_step=note)]
+    chunks, _result = await run_stream(make_agent(ScriptedModel(["ok"]), output_processors=writers))
     types = kinds(chunks)
+    assert types.count("data-step-note") == 2
     assert types.index("data-step-note") < types.index("step-finish")
 
 
@@ -231,10 +233,41 @@ async def test_process_output_result_writes_are_streamed_and_kept_on_the_answer(
     def note(args: Any) -> None:
         args.writer.custom({"type": "data-summary", "data": {"chars": len(args.result.text)}})
 
-    agent = make_agent(ScriptedModel(["four"]), output_processors=[Fn("n", process_output_result=note)])
-    chunks, result = await run_stream(agent)
-    [data] = of_type(chunks, "data-summary")
-    assert data.data == {"chars": 4}  # type: ignore[union-attr]
+    writers = [Fn("n", process_output_result=note), Fn("m", process_output_result=note)]
+    chunks, result = await run_stream(make_agent(ScriptedModel(["four"]), output_processors=writers))
+    assert [data.data for data in of_type(chunks, "data-summary")] == [{"chars": 4}, {"chars": 4}]  # type: ignore[union-attr]
     assert kinds(chunks).index("data-summary") < kinds(chunks).index("finish")
     parts = [part for part in result.messages[-1].content.parts if part.type == "data-summary"]
-    assert [part.data for part in parts] == [{"chars": 4}]  # type: ignore[union-attr]
+    assert [part.data for part in parts] == [{"chars": 4}, {"chars": 4}]  # type: ignore[union-attr]
+
+
+async def test_process_output_step_sees_the_messages_and_the_system_messages() -> None:
+    seen: list[Any] = []
+
+    def record(args: Any) -> None:
+        seen.append(([m.role for m in args.messages], [m["content"] for m in args.system_messages]))
+
+    agent = make_agent(ScriptedModel(["ok"]), output_processors=[Fn("r", process_output_step=record)])
+    await run_stream(agent, "hi")
+    assert seen == [(["user", "assistant"], ["You are terse."])]
+
+
+async def test_a_message_process_output_result_adds_is_part_of_the_answer(tmp_path: Path) -> None:
+    memory = SqlMemory(f"sqlite:///{tmp_path / 'threads.db'}")
+
+    def add(args: Any) -> Any:
+        return [*args.messages, Message.assistant("P.S. checked.")]
+
+    agent = Agent(
+        id="a",
+        model=ScriptedModel(["the answer"]),
+        memory=memory,
+        output_processors=[Fn("ps", process_output_result=add)],
+    )
+    _chunks, result = await run_stream(agent, "q", thread_id="t1")
+    # merged into the answer as a second text part (Mastra merges consecutive assistant messages)
+    assert [(m.role, m.text) for m in result.messages] == [("assistant", "the answerP.S. checked.")]
+    assert result.text == "the answerP.S. checked."
+    saved = await memory.all_messages("t1")
+    assert [(m.role, m.text) for m in saved] == [("user", "q"), ("assistant", "the answerP.S. checked.")]
+    await memory.close()
