@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -673,3 +674,38 @@ async def test_held_text_let_out_in_place_of_a_chunk_without_text_counts_as_held
     chain.flush_trace()
     stats = only_event(tracer, "flush-on-data").chunk_stats
     assert (stats["held"], stats["dropped"], stats["changed"]) == (1, 0, 1)
+
+
+async def test_a_part_deferred_by_stashing_lets_no_held_text_out() -> None:
+    class Defers(Processor):
+        """Holds the first chunk back; defers the second (drops it and stashes it to come back later)."""
+
+        id = "defers"
+
+        def process_output_stream(self, args: Any) -> Any:
+            if args.state.setdefault("calls", 0) == 1:
+                args.state[REPROCESS_KEY] = args.part
+            args.state["calls"] += 1
+            return None
+
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(Defers(), tracer=tracer)
+    await chain.process(delta("a"))
+    second = delta("b")
+    await chain.process(second)
+    assert chain.reprocess == [second]
+    chain.flush_trace()
+    stats = only_event(tracer, "defers").chunk_stats
+    assert (stats["held"], stats["dropped"]) == (0, 2)
+
+
+async def test_the_time_spent_is_within_the_time_the_chunks_took() -> None:
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(Upper(), tracer=tracer)
+    started = time.perf_counter()
+    for text in ("a", "b", "c"):
+        await chain.process(delta(text))
+    elapsed = time.perf_counter() - started
+    chain.flush_trace()
+    seconds = only_event(tracer, "upper").chunk_stats["seconds"]
+    assert 0 < seconds <= elapsed
