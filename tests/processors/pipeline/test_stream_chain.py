@@ -709,3 +709,13 @@ async def test_the_time_spent_is_within_the_time_the_chunks_took() -> None:
     chain.flush_trace()
     seconds = only_event(tracer, "upper").chunk_stats["seconds"]
     assert 0 < seconds <= elapsed
+
+
+async def test_held_chunks_add_up_over_several_releases_in_a_step() -> None:
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(Buffer(), tracer=tracer)
+    outs = [await chain.process(delta(text)) for text in ("a", "b.", "c", "d.")]
+    assert [text_of(out) for out in outs] == [None, "ab.", None, "cd."]
+    chain.flush_trace()
+    stats = only_event(tracer, "buffer").chunk_stats
+    assert (stats["held"], stats["dropped"], stats["changed"]) == (2, 0, 2)
