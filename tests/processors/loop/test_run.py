@@ -14,7 +14,17 @@ from processors.models import ScriptedModel
 from processors.models.base import ModelEvent, ModelRequest, TextDelta
 from processors.models.scripted import ToolCall, Turn
 from processors.tracing import ModelCall, RecordingTracer
-from tests.processors.helpers import Fn, get_weather, kinds, make_agent, of_type, run_stream, terminal_count, user
+from tests.processors.helpers import (
+    Abort,
+    Fn,
+    get_weather,
+    kinds,
+    make_agent,
+    of_type,
+    run_stream,
+    terminal_count,
+    user,
+)
 
 
 class Unfinished:
@@ -272,3 +282,45 @@ async def test_the_step_budget_ends_a_run_that_keeps_calling_tools() -> None:
     assert len(result.steps) == 2
     assert kinds(chunks)[-1] == "finish"
     assert result.finish_reason == "tool-calls"
+
+
+def step_finish_guard() -> Abort:
+    """Rejects the first step when its step-finish chunk passes the output stream, asking for a retry."""
+    return Abort(
+        "finish-guard",
+        "process_output_stream",
+        reason="not that",
+        retry=True,
+        when=lambda args: args.part.type == "step-finish" and args.retry_count == 0,
+    )
+
+
+async def test_a_retry_asked_on_the_step_finish_retracts_the_accepted_step() -> None:
+    model = ScriptedModel(["first", "second"])
+    agent = make_agent(model, output_processors=[step_finish_guard()], max_processor_retries=1)
+    chunks, result = await run_stream(agent)
+    reasons = [chunk.payload.step_result.reason for chunk in of_type(chunks, "step-finish")]  # type: ignore[union-attr]
+    assert reasons == ["retry", "stop"]
+    assert result.text == "second"
+    assert [(step.finish_reason, step.rejected_text) for step in result.steps] == [("retry", "first"), ("stop", None)]
+    assert kinds(chunks)[-1] == "finish"
+
+
+async def test_a_retry_asked_on_the_last_allowed_step_ends_with_the_tripwire() -> None:
+    model = ScriptedModel(["first", "second"])
+    agent = make_agent(model, output_processors=[step_finish_guard()], max_processor_retries=1)
+    chunks, result = await run_stream(agent, max_steps=1)
+    assert len(model.requests) == 1
+    assert chunks[-1].type == "tripwire"
+    assert result.tripwire is not None
+    assert (result.tripwire.reason, result.tripwire.retry) == ("not that", True)
+
+
+async def test_a_step_finish_blocked_without_a_retry_keeps_the_accepted_answer() -> None:
+    guard = Abort(
+        "finish-guard", "process_output_stream", reason="stop here", when=lambda a: a.part.type == "step-finish"
+    )
+    chunks, result = await run_stream(make_agent(ScriptedModel(["the answer"]), output_processors=[guard]))
+    assert chunks[-1].type == "tripwire"
+    assert result.text == "the answer"
+    assert [step.finish_reason for step in result.steps] == ["stop"]
