@@ -243,7 +243,10 @@ async def test_a_stream_processor_that_breaks_the_contract_mid_answer_keeps_what
     assert [step.finish_reason for step in result.steps] == ["error"]
     [answer] = result.messages
     assert answer.text == "one "
-    assert [part.type for part in answer.content.parts][-1] == "error"
+    error_part = answer.content.parts[-1]
+    assert error_part.type == "error"
+    assert error_part.error.name == "ProcessorContractError"  # type: ignore[union-attr]
+    assert error_part.error.message.startswith("Processor 'breaks' returned dict")  # type: ignore[union-attr]
 
 
 async def test_the_api_retry_count_starts_again_after_an_accepted_step() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from processors import Agent, Message, ProcessorContractError
+from processors import Agent, Message, ModelAPIError, ProcessorContractError
 from processors.models import ScriptedModel
 from processors.models.scripted import Turn
 from processors.pipeline.stream_chain import REPROCESS_KEY
@@ -225,3 +225,35 @@ async def test_a_structured_output_chunk_does_not_replace_the_parsed_answer() ->
     agent = make_agent(model, output_processors=[Fn("s", process_output_result=structured)])
     _chunks, result = await run_stream(agent, structured_output={"schema": {"type": "object"}})
     assert result.object == {"from": "model"}
+
+
+async def test_a_rejected_steps_retraction_names_its_message_and_drops_its_data() -> None:
+    def mark(args: Any) -> Any:
+        if args.part.type == "text-delta":
+            args.writer.custom({"type": "data-seen", "data": args.part.payload.text})
+        return args.part
+
+    guard = Abort("judge", "process_output_step", reason="again", retry=True, when=lambda a: a.retry_count == 0)
+    agent = make_agent(
+        ScriptedModel(["first", "second"]),
+        output_processors=[Fn("mark", process_output_stream=mark), guard],
+        max_processor_retries=1,
+    )
+    chunks, result = await run_stream(agent)
+    starts = of_type(chunks, "step-start")
+    finishes = of_type(chunks, "step-finish")
+    assert finishes[0].payload.message_id == starts[0].payload.message_id  # type: ignore[union-attr]
+    [answer] = result.messages
+    assert [part.data for part in answer.content.parts if part.type == "data-seen"] == ["second"]  # type: ignore[union-attr]
+
+
+async def test_a_failed_call_retried_records_the_error_and_gives_no_feedback() -> None:
+    model = ScriptedModel([Turn(error=ModelAPIError(503, "overloaded", True)), "fine"])
+    retry = Fn("retry", process_api_error=lambda args: {"retry": True})
+    agent = make_agent(model, error_processors=[retry])
+    _chunks, result = await run_stream(agent)
+    failed, answered = result.steps
+    assert (failed.finish_reason, failed.tripwire, answered.text) == ("retry", None, "fine")
+    assert failed.error is not None
+    assert "overloaded" in failed.error
+    assert model.requests[0].messages == model.requests[1].messages
