@@ -21,6 +21,7 @@ from processors.chunks import AnyChunk, DataChunk, StepStartChunk, StepStartPayl
 from processors.context import StreamWriter
 from processors.errors import ProcessorContractError
 from processors.messages.message_list import MessageList
+from processors.pipeline.debugger import Breakpoint, Debugger, Pause
 from processors.pipeline.run_context import Entry, RunContext
 from processors.pipeline.stream_chain import MAX_REPROCESS, REPROCESS_KEY, StreamChain
 from processors.tracing import RecordingTracer, TraceHub
@@ -719,3 +720,22 @@ async def test_held_chunks_add_up_over_several_releases_in_a_step() -> None:
     chain.flush_trace()
     stats = only_event(tracer, "buffer").chunk_stats
     assert (stats["held"], stats["dropped"], stats["changed"]) == (2, 0, 2)
+
+
+async def test_a_breakpoint_pauses_the_chunk_with_the_run_and_step_and_takes_the_edited_part() -> None:
+    pauses: list[Pause] = []
+
+    def on_pause(pause: Pause) -> None:
+        pauses.append(pause)
+        pause.resume(part=delta("edited"))
+
+    debugger = Debugger([Breakpoint(hook="process_output_stream", step_number=3)], on_pause=on_pause)
+    seen = Seen()
+    chain, ctx = make_chain(seen)
+    ctx.debugger = debugger
+    out = await chain.process(delta("original"))
+    assert [(p.run_id, p.step_number, p.hook, p.processor_id) for p in pauses] == [
+        ("run-1", 3, "process_output_stream", "seen")
+    ]
+    assert text_of(out) == "edited"
+    assert [text_of(part) for part in seen.parts] == ["edited"]
