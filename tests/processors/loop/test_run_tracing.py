@@ -5,10 +5,12 @@ with the figures an observer (the inspector, the OpenTelemetry exporter) shows. 
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 from processors import Agent, ModelAPIError
 from processors.models import ScriptedModel
+from processors.models.base import Finish, ModelEvent, ModelRequest, TextDelta
 from processors.models.scripted import Turn
 from processors.tracing import ModelCall, RecordingTracer, RunFinished, RunStarted
 from processors.usage import Usage
@@ -98,3 +100,21 @@ async def test_a_call_the_consumer_stopped_is_a_stopped_call() -> None:
     assert call.finish_reason is None
     [finished] = run_events(tracer, RunFinished)
     assert finished.finish_reason == "abort"
+
+
+class Unnamed:
+    """A ``LanguageModel`` whose provider and model id are left empty."""
+
+    provider = None
+    model_id = None
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        yield TextDelta("hi")
+        yield Finish("stop")
+
+
+async def test_a_model_that_names_no_provider_is_traced_with_empty_names() -> None:
+    tracer = RecordingTracer()
+    await run_stream(make_agent(Unnamed()), tracers=[tracer])
+    [call] = run_events(tracer, ModelCall)
+    assert (call.provider, call.model_id, call.outcome) == ("", "", "finished")
