@@ -479,6 +479,7 @@ async def test_a_wrong_result_is_recorded_as_raised_before_the_error() -> None:
     assert event.outcome == "raised"
     [change] = event.chunk_stats["changes"]
     assert change["detail"] == str(caught.value)
+    assert change["before"]["payload"]["text"] == change["after"]["payload"]["text"] == "a"
 
 
 class Buffer(Processor):
@@ -739,3 +740,27 @@ async def test_a_breakpoint_pauses_the_chunk_with_the_run_and_step_and_takes_the
     ]
     assert text_of(out) == "edited"
     assert [text_of(part) for part in seen.parts] == ["edited"]
+
+
+async def test_the_hook_sees_the_parts_so_far_and_the_runs_message_list(mode: str) -> None:
+    seen: list[tuple[int, bool]] = []
+    messages = MessageList()
+
+    class Looks(Processor):
+        id = "looks"
+
+        def process_output_stream(self, args: Any) -> Any:
+            seen.append((len(args.stream_parts), args.message_list is messages))
+            return args.part
+
+    ctx = RunContext(
+        run_id="run-1",
+        request_context=RequestContext(),
+        writer=StreamWriter(lambda _chunk: None),
+        tracer=TraceHub([RecordingTracer()] if mode == "traced" else []),
+        abort_signal=asyncio.Event(),
+    )
+    chain = StreamChain(ctx, [Entry(Looks(), 0)], messages)
+    for text in ("a", "b"):
+        await (_sync if mode == "sync" else _general)(chain, delta(text))
+    assert seen == [(1, True), (2, True)]
