@@ -197,10 +197,11 @@ async def test_the_trace_tells_each_model_call_with_its_outcome() -> None:
     tracer = RecordingTracer()
     model = ScriptedModel([Turn(text="ok", usage=None)], model_id="scripted/one")
     agent = make_agent(model)
-    await run_stream(agent, "hi", tracers=[tracer])
+    _chunks, result = await run_stream(agent, "hi", tracers=[tracer])
     calls = [event for event in tracer.run_events if isinstance(event, ModelCall)]
     assert len(calls) == 1
     call = calls[0]
+    assert call.run_id == result.run_id
     assert (call.step_number, call.provider, call.model_id) == (0, "scripted", "scripted/one")
     assert (call.outcome, call.finish_reason, call.from_cache, call.detail) == ("finished", "stop", False, None)
     assert call.started_at <= call.ended_at

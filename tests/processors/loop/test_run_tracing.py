@@ -8,6 +8,8 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+import pytest
+
 from processors import Agent, ModelAPIError
 from processors.models import ScriptedModel
 from processors.models.base import Finish, ModelEvent, ModelRequest, TextDelta
@@ -118,3 +120,23 @@ async def test_a_model_that_names_no_provider_is_traced_with_empty_names() -> No
     await run_stream(make_agent(Unnamed()), tracers=[tracer])
     [call] = run_events(tracer, ModelCall)
     assert (call.provider, call.model_id, call.outcome) == ("", "", "finished")
+
+
+class Interrupted:
+    """A ``LanguageModel`` interrupted (Ctrl+C) after its first word."""
+
+    provider = "custom"
+    model_id = "custom/interrupted"
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        yield TextDelta("hi")
+        raise KeyboardInterrupt
+
+
+async def test_a_call_interrupted_before_it_finished_is_a_stopped_call() -> None:
+    tracer = RecordingTracer()
+    agent = make_agent(Interrupted())
+    with pytest.raises(KeyboardInterrupt):
+        await agent.generate("hi", tracers=[tracer])
+    [call] = run_events(tracer, ModelCall)
+    assert (call.outcome, call.finish_reason, call.model_id) == ("stopped", None, "custom/interrupted")
