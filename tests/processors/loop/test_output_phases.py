@@ -271,3 +271,22 @@ async def test_a_message_process_output_result_adds_is_part_of_the_answer(tmp_pa
     saved = await memory.all_messages("t1")
     assert [(m.role, m.text) for m in saved] == [("user", "q"), ("assistant", "the answerP.S. checked.")]
     await memory.close()
+
+
+async def test_a_run_whose_answer_a_processor_removed_ends_with_the_streamed_text() -> None:
+    def remove_answer(args: Any) -> Any:
+        return [m for m in args.messages if m.role != "assistant"]
+
+    seen: list[int] = []
+    agent = make_agent(
+        ScriptedModel(["streamed"]),
+        output_processors=[
+            Fn("remove", process_output_step=remove_answer),
+            Fn("count", process_output_result=lambda args: seen.append(len(args.messages))),
+        ],
+    )
+    chunks, result = await run_stream(agent)
+    assert kinds(chunks)[-1] == "finish"
+    assert seen == [0]
+    assert result.messages == []
+    assert result.text == "streamed"
