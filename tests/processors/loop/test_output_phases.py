@@ -290,3 +290,31 @@ async def test_a_run_whose_answer_a_processor_removed_ends_with_the_streamed_tex
     assert seen == [0]
     assert result.messages == []
     assert result.text == "streamed"
+
+
+async def test_a_final_answer_removed_by_process_output_result_leaves_the_text_as_streamed() -> None:
+    def remove_answer(args: Any) -> Any:
+        return [m for m in args.messages if m.role != "assistant"]
+
+    agent = make_agent(
+        ScriptedModel(["streamed"]), output_processors=[Fn("remove", process_output_result=remove_answer)]
+    )
+    chunks, result = await run_stream(agent)
+    assert kinds(chunks)[-1] == "finish"
+    assert result.messages == []
+    assert result.text == "streamed"
+
+
+async def test_the_trace_of_process_output_result_describes_the_messages() -> None:
+    def rewrite(args: Any) -> Any:
+        last = args.messages[-1]
+        return [*args.messages[:-1], Message.assistant("rewritten", id=last.id)]
+
+    tracer = RecordingTracer()
+    processors = [Fn("look", process_output_result=lambda args: None), Fn("rw", process_output_result=rewrite)]
+    await run_stream(make_agent(ScriptedModel(["original"]), output_processors=processors), tracers=[tracer])
+    look, rw = events_of(tracer, "process_output_result")
+    assert (look.outcome, rw.outcome) == ("passed", "changed")
+    assert look.before
+    assert look.before == look.after
+    assert rw.before != rw.after
