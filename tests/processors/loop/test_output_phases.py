@@ -119,6 +119,8 @@ async def test_a_tripwire_in_process_output_step_ends_with_the_steps_finish_then
     chunks, result = await run_stream(agent)
     assert kinds(chunks)[-2:] == ["step-finish", "tripwire"]
     step_finish = chunks[-2]
+    [step_start] = of_type(chunks, "step-start")
+    assert step_finish.payload.message_id == step_start.payload.message_id  # type: ignore[union-attr]
     assert step_finish.payload.step_result.reason == "tripwire"  # type: ignore[union-attr]
     assert step_finish.payload.step_result.is_continued is False  # type: ignore[union-attr]
     assert step_finish.payload.output.text == "the answer"  # type: ignore[union-attr]
@@ -318,3 +320,32 @@ async def test_the_trace_of_process_output_result_describes_the_messages() -> No
     assert look.before
     assert look.before == look.after
     assert rw.before != rw.after
+
+
+async def test_process_llm_response_reaches_a_processor_after_one_without_it() -> None:
+    seen: list[int] = []
+    agent = make_agent(
+        ScriptedModel(["ok"]),
+        input_processors=[
+            Fn("other", process_input=lambda args: None),
+            Fn("r", process_llm_response=lambda args: seen.append(args.step_number)),
+        ],
+    )
+    await run_stream(agent)
+    assert seen == [0]
+
+
+async def test_a_message_process_output_step_adds_is_saved_with_the_answer(tmp_path: Path) -> None:
+    memory = SqlMemory(f"sqlite:///{tmp_path / 'threads.db'}")
+
+    def add(args: Any) -> Any:
+        return [*args.messages, Message.assistant(" (checked)")]
+
+    agent = Agent(
+        id="a", model=ScriptedModel(["answer"]), memory=memory, output_processors=[Fn("add", process_output_step=add)]
+    )
+    _chunks, result = await run_stream(agent, "q", thread_id="t1")
+    assert [(m.role, m.text) for m in result.messages] == [("assistant", "answer (checked)")]
+    saved = await memory.all_messages("t1")
+    assert [(m.role, m.text) for m in saved] == [("user", "q"), ("assistant", "answer (checked)")]
+    await memory.close()
