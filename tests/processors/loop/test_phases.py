@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from processors import Agent, Message, ModelAPIError
 from processors.memory import SqlMemory
@@ -439,3 +440,34 @@ async def test_without_error_processors_a_failed_call_is_not_retried() -> None:
     assert len(model.requests) == 1
     assert result.error == "Model call failed: overloaded"
     assert error_of(chunks)["message"] == "overloaded"
+
+
+class ChoiceOverride(BaseModel):
+    """A step override given as a pydantic object rather than a dict."""
+
+    tool_choice: str | None = None
+
+
+async def test_a_pydantic_object_is_read_as_the_steps_overrides() -> None:
+    model = ScriptedModel(["ok"])
+    override = Fn("obj", process_input_step=lambda args: ChoiceOverride(tool_choice="none"))
+    _chunks, result = await run_stream(make_agent(model, tools=[get_weather], input_processors=[override]))
+    assert result.finish_reason == "stop"
+    assert model.requests[0].tool_choice == "none"
+
+
+async def test_a_single_message_from_process_input_step_is_refused_as_a_message_not_read_as_overrides() -> None:
+    single = Fn("single", process_input_step=lambda args: Message.user("one"))
+    chunks, _result = await run_stream(make_agent(ScriptedModel(["never"]), input_processors=[single]))
+    assert error_of(chunks)["message"] == (
+        "Processor 'single' returned Message from process_input_step; expected a list of messages, the message_list, "
+        "or None"
+    )
+
+
+async def test_a_wrong_active_tools_override_is_refused_with_the_whole_reason() -> None:
+    bad = Fn("bad", process_input_step=lambda args: {"active_tools": ["get_weather", 3]})
+    chunks, _result = await run_stream(make_agent(ScriptedModel(["never"]), input_processors=[bad]))
+    assert error_of(chunks)["message"] == (
+        "Processor 'bad' returned an invalid value from process_input_step: 'active_tools' must be a list of tool names"
+    )
