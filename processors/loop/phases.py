@@ -1,4 +1,6 @@
-"""The hook phases of a run that are not per chunk: each runs one hook across its lane and applies results.
+"""The hook phases before and around the model call, once per run or step (not per chunk): ``process_input``,
+``process_input_step``, ``process_llm_request`` and, when the call fails, ``process_api_error``. Each runs one hook
+across its lane and applies the results; :mod:`processors.loop.output_phases` has the phases after the model.
 
 Every function takes the :class:`~processors.loop.run_view.RunView` of a run and returns the chunks it wants
 emitted (processors' ``writer.custom`` output, mostly); they raise :class:`EndRun` to end the run with a tripwire or
@@ -13,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from processors.chunks import AnyChunk
 from processors.errors import ModelAPIError, ProcessorContractError, ProcessorError
-from processors.loop.step import EndRun, RetryStep, StepBuilder
+from processors.loop.step import EndRun
 from processors.messages import Message
 from processors.messages.message_list import MessageList
 from processors.models import resolve_model
@@ -23,9 +25,6 @@ from processors.pipeline.processor import (
     ProcessInputArgs,
     ProcessInputStepArgs,
     ProcessLLMRequestArgs,
-    ProcessLLMResponseArgs,
-    ProcessOutputResultArgs,
-    ProcessOutputStepArgs,
 )
 from processors.pipeline.run_context import Entry, common_args
 from processors.pipeline.runner import (
@@ -36,7 +35,6 @@ from processors.pipeline.runner import (
     messages_fingerprint,
     normalise_mapping,
 )
-from processors.result import OutputResult, Step
 from processors.tools import tools_by_name
 from processors.tripwire import TripWire
 
@@ -45,7 +43,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-_CONTRACT_ERRORS = (ProcessorError, ValueError, TypeError)
+#: What a phase turns into an ``error`` chunk naming the processor: a broken contract, a bad value.
+CONTRACT_ERRORS = (ProcessorError, ValueError, TypeError)
 
 
 #: The types a step override may have (``model`` and ``tools`` are checked by resolving them).
@@ -100,11 +99,11 @@ async def run_input(run: RunView) -> list[AnyChunk]:
             )
 
         try:
-            await invoke(run.ctx, entry, "process_input", args, apply=apply, **_message_tracing(ml))
+            await invoke(run.ctx, entry, "process_input", args, apply=apply, **message_tracing(ml))
         except TripWire as tripwire:
             run.save_mode = "none"  # a blocked input is not saved: it may hold what the guardrail caught
             raise EndRun(run.tripwire_chunk(tripwire)) from None
-        except _CONTRACT_ERRORS as error:
+        except CONTRACT_ERRORS as error:
             raise EndRun(run.error_chunk(error)) from None
         out += await run.drain()
     return out
@@ -195,7 +194,7 @@ async def run_input_step(run: RunView, step_number: int) -> dict[str, Any]:
             )
         except TripWire as tripwire:
             raise EndRun(run.tripwire_chunk(tripwire)) from None
-        except _CONTRACT_ERRORS as error:
+        except CONTRACT_ERRORS as error:
             raise EndRun(run.error_chunk(error)) from None
     return step_config
 
@@ -252,7 +251,7 @@ async def run_llm_request(
                 run.cache_source = entry.id
         except TripWire as tripwire:
             raise EndRun(run.tripwire_chunk(tripwire)) from None
-        except _CONTRACT_ERRORS as error:
+        except CONTRACT_ERRORS as error:
             raise EndRun(run.error_chunk(error)) from None
     return prompt, cached
 
@@ -302,142 +301,7 @@ async def run_api_error(run: RunView, error: ModelAPIError, step_number: int) ->
     return False
 
 
-async def run_llm_response(
-    run: RunView, step_number: int, model: LanguageModel, raw_chunks: list[dict[str, Any]], from_cache: bool
-) -> None:
-    """``process_llm_response``: after the step's stream, with its chunks (paired with ``process_llm_request``)."""
-    for entry in run.config.input_entries:
-        if "process_llm_response" not in entry.hooks:
-            continue
-        args = ProcessLLMResponseArgs(
-            chunks=raw_chunks,
-            model=model,
-            step_number=step_number,
-            steps=list(run.steps),
-            from_cache=from_cache,
-            **common_args(run.ctx, entry, run.retry_count),
-        )
-        try:
-            await invoke(
-                run.ctx,
-                entry,
-                "process_llm_response",
-                args,
-                describe=lambda: f"{len(raw_chunks)} chunks" + (" (from cache)" if from_cache else ""),
-                apply=_returns_nothing(entry, "process_llm_response"),
-            )
-        except TripWire as tripwire:
-            raise EndRun(run.tripwire_chunk(tripwire)) from None
-        except ProcessorError as error:
-            raise EndRun(run.error_chunk(error)) from None
-
-
-async def run_output_step(run: RunView, step_number: int, step: Step, builder: StepBuilder) -> list[AnyChunk]:
-    """``process_output_step``: after each model response, before tools; may reject the step for a retry."""
-    ml = run.message_list
-    out: list[AnyChunk] = []
-    for entry in run.config.output_entries:
-        if "process_output_step" not in entry.hooks:
-            continue
-        given = ml.get.all.db()
-        args = ProcessOutputStepArgs(
-            messages=given,
-            message_list=ml,
-            step_number=step_number,
-            steps=list(run.steps),
-            system_messages=ml.get_system_messages(),
-            text=step.text,
-            finish_reason=step.finish_reason,
-            tool_calls=[dict(c) for c in builder.tool_calls],
-            usage=step.usage,
-            **common_args(run.ctx, entry, run.retry_count),
-        )
-
-        def apply(result: Any, entry: Entry = entry, given: list[Message] = given) -> None:
-            if isinstance(result, list) and not result:  # [] means "no change" (a documented deviation)
-                return
-            apply_message_result(
-                result, entry=entry, hook="process_output_step", message_list=ml, given=given, default_source="response"
-            )
-
-        try:
-            await invoke(run.ctx, entry, "process_output_step", args, apply=apply, **_message_tracing(ml))
-        except TripWire as tripwire:
-            if run.can_retry(tripwire):
-                raise RetryStep(tripwire) from None
-            step.tripwire = tripwire.to_data()
-            step.finish_reason = "tripwire"
-            run.text_parts.append(step.text)
-            run.pending_terminal = [run.step_finish_chunk(step, builder.message_id, "tripwire", is_continued=False)]
-            raise EndRun(run.tripwire_chunk(tripwire)) from None
-        except _CONTRACT_ERRORS as error:
-            run.text_parts.append(step.text)
-            raise EndRun(run.error_chunk(error)) from None
-        out += await run.drain()
-    builder.sync_tool_calls(ml)
-    return out
-
-
-async def run_output_result(run: RunView) -> list[AnyChunk]:
-    """``process_output_result``, once at the end; a processor may rewrite the final text or reject it."""
-    ml = run.message_list
-    out: list[AnyChunk] = []
-    text = "".join(run.text_parts)
-    responses = ml.get.response.db()
-    last_before = responses[-1].text if responses else None
-    for entry in run.config.output_entries:
-        if "process_output_result" not in entry.hooks:
-            continue
-        given = ml.get.response.db()
-        args = ProcessOutputResultArgs(
-            messages=given,
-            message_list=ml,
-            result=OutputResult(text=text, usage=run.usage, finish_reason=run.finish_reason, steps=run.steps),
-            **common_args(run.ctx, entry, 0),
-        )
-
-        def apply(result: Any, entry: Entry = entry, given: list[Message] = given) -> None:
-            apply_message_result(
-                result,
-                entry=entry,
-                hook="process_output_result",
-                message_list=ml,
-                given=given,
-                default_source="response",
-            )
-
-        try:
-            await invoke(run.ctx, entry, "process_output_result", args, apply=apply, **_message_tracing(ml))
-        except TripWire as tripwire:
-            run.save_mode = "input"  # a rejected response is not saved
-            run.text_parts = []
-            raise EndRun(run.tripwire_chunk(tripwire)) from None
-        except _CONTRACT_ERRORS as error:
-            raise EndRun(run.error_chunk(error)) from None
-        out += await run.drain()
-    responses = ml.get.response.db()
-    last_after = responses[-1].text if responses else None
-    if last_after is not None and last_after != last_before:
-        run.text_parts = [last_after]
-    return out
-
-
-def _returns_nothing(entry: Entry, hook: str) -> Callable[[Any], None]:
-    """Refuse a value from a hook that returns nothing: the processor expected it to change something."""
-
-    def check(result: Any) -> None:
-        if result is not None:
-            raise ProcessorContractError(
-                f"Processor '{entry.id}' returned {type(result).__name__} from {hook}, which returns nothing "
-                "(None); the chunks it is given are a record of what was streamed",
-                processor_id=entry.id,
-                hook=hook,
-            )
-
-    return check
-
-
-def _message_tracing(ml: MessageList) -> dict[str, Callable[[], Any]]:
+def message_tracing(ml: MessageList) -> dict[str, Callable[[], Any]]:
     """How a message hook's call is summarised in traces: the list before and after, and whether it changed."""
     return {"describe": lambda: describe_messages(ml), "fingerprint": lambda: messages_fingerprint(ml)}
 

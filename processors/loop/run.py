@@ -38,16 +38,10 @@ from processors.chunks import (
 )
 from processors.errors import ModelAPIError, ProcessorContractError, ProcessorError
 from processors.loop.model_io import adapter_error, close_source, current_step_text, response_format
-from processors.loop.phases import (
-    run_api_error,
-    run_input,
-    run_input_step,
-    run_llm_request,
-    run_llm_response,
-    run_output_result,
-    run_output_step,
-)
-from processors.loop.run_state import CallOutcome, RunState, in_background
+from processors.loop.output_phases import run_llm_response, run_output_result, run_output_step
+from processors.loop.phases import run_api_error, run_input, run_input_step, run_llm_request
+from processors.loop.run_state import RunState, in_background
+from processors.loop.run_tracing import CallOutcome
 from processors.loop.step import EndRun, RetryStep, StepBuilder, StepState, replay
 from processors.loop.tool_calls import run_tools
 from processors.memory.base import Memory

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from typing import Any, Literal
+from typing import Any
 
 from processors.chunks import (
     AnyChunk,
@@ -30,30 +29,25 @@ from processors.loop.config import (
     retry_feedback,
 )
 from processors.loop.model_io import parse_structured
+from processors.loop.run_tracing import RunTracing
 from processors.loop.step import RetryStep, StepBuilder, StepState
 from processors.messages import DataPart, ErrorInfo, ErrorPart, Message, MessageContent, new_id
 from processors.messages.message_list import MessageList
-from processors.models.base import LanguageModel
 from processors.pipeline.run_context import RunContext
 from processors.pipeline.runner import notify_violation
 from processors.pipeline.stream_chain import StreamChain
 from processors.result import GenerateResult, Step
-from processors.tracing import ModelCall, RunFinished, RunStarted
 from processors.tripwire import TripWire, TripwireData
 from processors.usage import Usage
 
 logger = logging.getLogger("processors.loop.run")
 
-#: How a model call ended, for its trace: its stream finished, the model failed, a processor aborted the stream,
-#: or the consumer stopped the run.
-CallOutcome = Literal["finished", "error", "aborted", "stopped"]
 
-
-class RunState:
+class RunState(RunTracing):
     """What one call holds, and the way its chunks pass the output chain.
 
-    The hooks around a step (``phases``, ``tool_calls``) need only this much of a run (see ``RunView``);
-    :class:`~processors.loop.run.Run` adds the loop itself.
+    The hooks around a step (the phases, ``tool_calls``) need only this much of a run (see ``RunView``);
+    :class:`~processors.loop.run.Run` adds the loop itself, :class:`RunTracing` the run's own trace events.
     """
 
     def __init__(self, config: RunConfig, messages: Any) -> None:
@@ -289,65 +283,6 @@ class RunState:
         return [self.step_finish_chunk(step, message_id, "retry", is_continued=True)]
 
     # ----------------------------------------------------------------------------------------- the end
-    # ----------------------------------------------------------------------------------------- run-level tracing
-    # Called only when ``self.ctx.tracer.active``: nothing here is built for a run nobody observes.
-    def trace_run_start(self) -> None:
-        config = self.config
-        self.ctx.tracer.emit_run(
-            RunStarted(
-                run_id=self.run_id,
-                agent_id=config.agent_id,
-                agent_name=config.agent_name or config.agent_id,
-                thread_id=config.thread_id,
-                resource_id=config.resource_id,
-                started_at=time.time(),
-            )
-        )
-
-    def trace_model_call(
-        self,
-        step_number: int,
-        model: LanguageModel,
-        started: float,
-        builder: StepBuilder,
-        from_cache: bool,
-        outcome: CallOutcome,
-        detail: str | None,
-    ) -> None:
-        if outcome == "finished" and not builder.finished:
-            outcome = "stopped"
-        usage = builder.usage
-        self.ctx.tracer.emit_run(
-            ModelCall(
-                run_id=self.run_id,
-                step_number=step_number,
-                provider=str(getattr(model, "provider", "") or ""),
-                model_id=str(getattr(model, "model_id", "") or ""),
-                started_at=started,
-                ended_at=time.time(),
-                input_tokens=usage.input_tokens,
-                output_tokens=usage.output_tokens,
-                finish_reason=builder.finish_reason if builder.finished else None,
-                detail=detail,
-                outcome=outcome,
-                from_cache=from_cache,
-            )
-        )
-
-    def trace_run_end(self) -> None:
-        self.ctx.tracer.emit_run(
-            RunFinished(
-                run_id=self.run_id,
-                ended_at=time.time(),
-                finish_reason=self.finish_reason,
-                input_tokens=self.usage.input_tokens,
-                output_tokens=self.usage.output_tokens,
-                steps=len(self.steps),
-                tripwire=self.tripwire.model_dump() if self.tripwire is not None else None,
-                error=self.error,
-            )
-        )
-
     def _finalise(self) -> None:
         if self.result is not None:
             return

@@ -1,9 +1,9 @@
 """``RunView``: the part of a run that the hooks around a step use.
 
-``phases`` and ``tool_calls`` run hooks before and after the model call; they read the run's config and messages,
-keep its counters and emit chunks through its output chain. Typing them against this protocol instead of the
-``Run`` class keeps the loop one-way (``run`` → ``phases``/``tool_calls`` → ``run_view``) and says exactly what
-a hook phase may touch.
+``phases``, ``output_phases`` and ``tool_calls`` run hooks before and after the model call; they read the run's config
+and messages, keep its counters and emit chunks through its output chain. Typing them against this protocol instead
+of the ``Run`` class keeps the loop one-way (``run`` → the phases/``tool_calls`` → ``run_view``) and says exactly
+what a hook phase may touch.
 """
 
 from __future__ import annotations
