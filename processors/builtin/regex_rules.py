@@ -77,13 +77,14 @@ class RegexRule(BaseModel):
 
 
 class Hit(NamedTuple):
-    """One match of a preset kind or a rule: where, whose, and what it becomes (``pattern``: a rule's)."""
+    """One match of a preset kind or a rule: where, whose, and what it becomes (``found``: a rule's match, whose
+    groups its replacement's ``$1``, ``$<name>`` and ``$&`` insert)."""
 
     start: int
     end: int
     rule: str
     replacement: str
-    pattern: re.Pattern[str] | None
+    found: re.Match[str] | None
 
 
 class Region:
@@ -128,7 +129,7 @@ class RegexMatcher:
             for found in pattern.finditer(text):
                 start, end = found.span()
                 if end > start:
-                    hits.append(Hit(start, end, name, replacement, pattern))
+                    hits.append(Hit(start, end, name, replacement, found))
         return hits
 
     @staticmethod
@@ -149,18 +150,13 @@ class RegexMatcher:
         return regions
 
     @staticmethod
-    def replacement(text: str, region: Region) -> str:
-        """What ``region`` of ``text`` becomes: its owner's replacement, with ``$1``-style references expanded
-        when one rule's match alone covers the region (a merged region gets the replacement as written)."""
+    def replacement(region: Region) -> str:
+        """What ``region`` becomes: its owner's replacement, with ``$1``-style references expanded from the owner's
+        own match (also when shorter matches of other rules were merged into its region)."""
         owner = region.owner
-        replacement = owner.replacement
-        if region.rules is not None or owner.pattern is None or "$" not in replacement:
-            return replacement
-        matched = text[region.start : region.end]
-        found = owner.pattern.search(matched)
-        if found is None or found.start() != 0 or found.end() != len(matched):
-            return replacement
-        return expand_js(replacement, found)
+        if owner.found is None or "$" not in owner.replacement:
+            return owner.replacement
+        return expand_js(owner.replacement, owner.found)
 
     def redact(self, text: str, regions: list[Region]) -> tuple[str, list[dict[str, Any]]]:
         """``text`` with each of ``regions`` replaced, and one report record per region."""
@@ -170,7 +166,7 @@ class RegexMatcher:
         redactions: list[dict[str, Any]] = []
         cursor = 0
         for region in regions:
-            replacement = self.replacement(text, region)
+            replacement = self.replacement(region)
             pieces.append(text[cursor : region.start])
             pieces.append(replacement)
             cursor = region.end
