@@ -243,7 +243,8 @@ class RegexFilter(BuiltinProcessor):
         return part
 
     def _scan_stream(self, text: str, state: dict[str, Any]) -> None:
-        """Block/warn on the stream: scan the last carry-over characters plus the new text, report new matches."""
+        """Warn on the stream: scan the last carry-over characters plus the new text, report new matches (block and
+        redact hold the text back instead, :meth:`_redact_stream`)."""
         tail: str = state.get("tail", "")
         seen: int = state.get("seen", 0)  # characters of the text run before ``tail``
         window = tail + text
@@ -254,8 +255,6 @@ class RegexFilter(BuiltinProcessor):
             if fresh:
                 fresh.sort(key=lambda h: (h.start, h.end))
                 matches = [{"rule": h.rule, "match": window[h.start : h.end], "index": seen + h.start} for h in fresh]
-                if self._strategy == "block":
-                    self._block(matches, "streaming content")
                 state["reported_until"] = seen + max(h.end for h in fresh)
                 self._report_soon(state, *self._warn_detail(matches, "processOutputStream"))
         keep = window[-self._span :]
@@ -281,16 +280,18 @@ class RegexFilter(BuiltinProcessor):
                 state.pop("held", None)
                 state.pop("buffer", None)
                 state.pop("context", None)
+                state.pop("offset", None)
                 return part
             buffer: str = state.get("buffer", "")
             if not buffer:
                 return part
             flush_regions = self._matcher.regions(self._stream_hits(state, buffer))
-            self._block_held(buffer, flush_regions, state)
+            self._block_held(buffer, flush_regions, state.get("offset", 0))
             flushed, redactions = self._matcher.redact(buffer, flush_regions)
             held: list[list[Any]] = state.pop("held")
             state["buffer"] = ""
             state.pop("context", None)
+            state["offset"] = state.get("offset", 0) + len(buffer)
             if redactions:
                 self._report_soon(state, *self._redaction_report("processOutputStream", redactions))
             state[REPROCESS_KEY] = part  # emitted right after the flushed text
@@ -347,26 +348,26 @@ class RegexFilter(BuiltinProcessor):
             if cut:
                 emitted_chunks.append([held[0][0], held[0][1][:cut]])
                 held[0][1] = held[0][1][cut:]
+        offset: int = state.get("offset", 0)  # characters of this step's text before ``buffer``
         state["buffer"] = buffer[emit_end:]
         state["context"] = (state.get("context", "") + buffer[:emit_end])[-CONTEXT_CHARS:]
+        state["offset"] = offset + emit_end
         if not inside:
             if len(emitted_chunks) == 1 and emitted_chunks[0][1] is emitted_chunks[0][0].payload.text:
                 original: AnyChunk = emitted_chunks[0][0]
                 return original  # as it came
             return self._emit(emitted_chunks, buffer[:emit_end])
-        self._block_held(buffer, inside, state)
+        self._block_held(buffer, inside, offset)
         emitted, redactions = self._matcher.redact(buffer[:emit_end], inside)
         self._report_soon(state, *self._redaction_report("processOutputStream", redactions))
         return self._emit(emitted_chunks, emitted)
 
-    def _block_held(self, buffer: str, regions: list[Region], state: dict[str, Any]) -> None:
-        """With the block strategy, a match in the held text ends the stream before any of it is shown."""
+    def _block_held(self, buffer: str, regions: list[Region], offset: int) -> None:
+        """With the block strategy, a match in the held text ends the stream before any of it is shown (``offset``:
+        the characters of the step's text streamed before ``buffer``, so that an index counts from the start)."""
         if self._strategy != "block" or not regions:
             return
-        before = state.get("context", "")
-        matches = [
-            {"rule": r.owner.rule, "match": buffer[r.start : r.end], "index": len(before) + r.start} for r in regions
-        ]
+        matches = [{"rule": r.owner.rule, "match": buffer[r.start : r.end], "index": offset + r.start} for r in regions]
         self._block(matches, "streaming content")
 
     def _stream_hits(self, state: dict[str, Any], text: str) -> list[Hit]:
