@@ -13,6 +13,7 @@ import pytest
 from processors import Agent, Message, Violation
 from processors.builtin.base import InvalidOptionsError
 from processors.builtin.regex_filter import RegexFilter
+from processors.builtin.regex_rules import RegexMatcher
 from processors.models import ScriptedModel, Turn
 from processors.tracing import RecordingTracer
 from tests.processors.helpers import Abort, Fn, run_stream, streamed_text
@@ -380,3 +381,59 @@ async def test_a_warning_never_joins_a_rejected_steps_text_to_the_retry() -> Non
     result = await agent.generate("hi")
     assert result.text == "555-2671 is my lucky number."
     assert [v for v in guard.violations if v.detail["phase"] == "processOutputStream"] == []
+
+
+# ---------------------------------------------------------------------------------------- matching (regex_rules)
+def test_references_to_groups_a_pattern_does_not_have_are_kept_as_written() -> None:
+    assert redact(r"ab", "[$1|$12|$&]", "xabx") == "x[$1|$12|ab]x"
+    assert redact(r"(a)?b", "[$12]", "xbx") == "x[2]x"  # group 1 took no part: empty, then "2"
+
+
+def test_adjacent_matches_stay_two_regions() -> None:
+    guard = RegexFilter(
+        rules=[
+            {"name": "one", "pattern": "ab", "replacement": "[1]"},
+            {"name": "two", "pattern": "cd", "replacement": "[2]"},
+        ],
+        strategy="redact",
+    )
+    assert guard.redact_text("abcd") == "[1][2]"
+
+
+async def test_a_region_names_its_longest_match_first_and_orders_equal_spans_as_the_rules_are() -> None:
+    guard = Recording(
+        rules=[
+            {"name": "short", "pattern": "abc", "replacement": "[s]"},
+            {"name": "long", "pattern": "abcdef", "replacement": "[l]"},
+        ],
+        strategy="redact",
+        phase="input",
+    )
+    model = ScriptedModel(["ok"])
+    await Agent(id="a", model=model, input_processors=[guard]).generate("abcdef!")
+    assert model.requests[0].messages[-1]["content"] == "[l]!"
+    assert guard.violations[0].detail["redactions"][0]["overlappingRules"] == ["long", "short"]
+    same = RegexFilter(rules=[{"name": "zeta", "pattern": "abc"}, {"name": "alpha", "pattern": "abc"}])
+    assert [m["rule"] for m in same.find_matches("abc")] == ["zeta", "alpha"]
+
+
+def test_only_the_presets_asked_for_are_matched() -> None:
+    guard = RegexFilter(presets=["urls"], strategy="redact")
+    assert guard.redact_text("mail jo@example.com") == "mail jo@example.com"
+    assert guard.redact_text("see https://example.com/a") == "see [URL]"
+
+
+async def test_preset_kinds_overlapping_in_one_text_are_merged_into_one_region() -> None:
+    guard = Recording(presets=["pii", "urls"], strategy="redact", phase="input")
+    model = ScriptedModel(["ok"])
+    await Agent(id="a", model=model, input_processors=[guard]).generate("see https://example.com/?to=jo@example.com ok")
+    assert model.requests[0].messages[-1]["content"] == "see [URL] ok"
+    (record,) = guard.violations[0].detail["redactions"]
+    assert record["rule"] == "url" and record["overlappingRules"] == ["url", "email"]
+
+
+def test_the_matcher_reports_no_values_unless_asked() -> None:
+    matcher = RegexMatcher(kinds=("email",))
+    text = "mail jo@example.com"
+    (record,) = matcher.redact(text, matcher.regions(matcher.hits(text)))[1]
+    assert record == {"rule": "email", "index": 5, "length": 14, "replacement": "[EMAIL]"}
