@@ -16,7 +16,7 @@ from processors.builtin.regex_filter import RegexFilter
 from processors.builtin.regex_rules import RegexMatcher
 from processors.models import ScriptedModel, Turn
 from processors.tracing import RecordingTracer
-from tests.processors.helpers import Abort, Fn, run_stream, streamed_text
+from tests.processors.helpers import Abort, Fn, deltas, run_stream, streamed_text
 
 
 class Recording(RegexFilter):
@@ -437,3 +437,28 @@ def test_the_matcher_reports_no_values_unless_asked() -> None:
     text = "mail jo@example.com"
     (record,) = matcher.redact(text, matcher.regions(matcher.hits(text)))[1]
     assert record == {"rule": "email", "index": 5, "length": 14, "replacement": "[EMAIL]"}
+
+
+async def test_text_with_no_match_goes_out_as_the_chunks_it_came_in() -> None:
+    """With a chunk boundary inside the window, the hold-back delays text but does not re-cut it: each delta leaves
+    whole, in order (the text-end flushes the last ones)."""
+    carry = 64
+    words = [
+        "The ",
+        "quick brown ",
+        "fox",
+        " jumps over the lazy dog ",
+        "and ",
+        "runs",
+        " far away, ",
+        "then ",
+        "rests.",
+    ]
+    guard = RegexFilter(rules=[{"name": "n", "pattern": "never-said"}], strategy="redact", phase="output",
+                        stream_carryover_size=carry)  # fmt: skip
+    chunks, result = await run_stream(Agent(id="a", model=ScriptedModel([Turn(text=words)]), output_processors=[guard]))
+    assert result.text == "".join(words)
+    out = deltas(chunks)
+    assert "".join(out) == "".join(words)
+    # Every delta but the flushed tail is one of the model's, unchanged.
+    assert out[: len(out) - 1] == words[: len(out) - 1]
