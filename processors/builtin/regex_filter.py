@@ -33,6 +33,9 @@ only, no more than the presets need to recognise a match (``patterns.max_span``)
 match goes out as the chunks it arrived in, a little later; the held-back text is flushed (redacted) when a
 non-text chunk ends the text run, and that chunk is re-driven through the chain right after it (the runtime's
 reprocess key). Block and warn scan the same window, so a secret split across two chunks is still caught.
+
+How one text is matched and replaced (rules, presets, merged overlaps, ``$1`` references) is
+:mod:`processors.builtin.regex_rules`; this module decides what a match does to a message or a stream.
 """
 
 from __future__ import annotations
@@ -40,13 +43,14 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from typing import Any, ClassVar, Literal, NamedTuple, NoReturn
+from typing import Any, ClassVar, Literal, NoReturn
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from processors.builtin.base import BuiltinProcessor, InvalidOptionsError, ProcessorOptions
 from processors.builtin.carryover import CONTEXT_CHARS
-from processors.builtin.patterns import expand_kinds, find_all, max_span
+from processors.builtin.patterns import expand_kinds, max_span
+from processors.builtin.regex_rules import DEFAULT_REPLACEMENT, Hit, RegexMatcher, RegexRule, Region, preset_replacement
 from processors.builtin.support import report_soon, report_violation, settle, text_segments, with_text
 from processors.chunks import AnyChunk, Chunk
 from processors.messages import Message, TextPart
@@ -56,58 +60,7 @@ from processors.tripwire import TripWire
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_REPLACEMENT = "[REDACTED]"
-#: JavaScript replacement references Mastra users write: ``$$``, ``$&``, ``$1``…``$99``, ``$<name>``.
-_JS_REFERENCE = re.compile(r"\$(\$|&|\d{1,2}|<([^>]*)>)")
-_FLAG_BITS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
-
 Preset = Literal["pii", "secrets", "urls"]
-
-
-def preset_replacement(kind: str) -> str:
-    """``"credit-card"`` → ``"[CREDIT_CARD]"``: what a preset match is replaced by."""
-    return "[" + kind.upper().replace("-", "_") + "]"
-
-
-class RegexRule(BaseModel):
-    """One custom rule. ``pattern`` is a Python regular expression; it must compile."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = Field(min_length=1, max_length=100, description="Shown in tripwires, warnings and reports.")
-    pattern: str = Field(min_length=1, max_length=10_000, description="A Python regular expression.")
-    replacement: str = Field(
-        default=DEFAULT_REPLACEMENT,
-        max_length=1_000,
-        description="What a match becomes when redacting; $1, $<name> and $& insert groups of the match.",
-    )
-    flags: str = Field(
-        default="",
-        max_length=7,
-        pattern=r"^[gimsuxy]*$",
-        description="Regex flags as letters: i (ignore case), m (multi-line), s (dot matches newline), x "
-        "(verbose). JavaScript's g, u and y are accepted and ignored.",
-    )
-
-    @field_validator("pattern")
-    @classmethod
-    def _compiles(cls, value: str) -> str:
-        try:
-            re.compile(value)
-        except re.error as error:
-            raise ValueError(f"invalid regular expression {value!r}: {error}") from None
-        return value
-
-    def compile(self) -> re.Pattern[str]:
-        bits = 0
-        for letter in self.flags:
-            bits |= _FLAG_BITS.get(letter, 0)
-        try:
-            return re.compile(self.pattern, bits)
-        except re.error as error:  # only reachable through the verbose flag changing how the pattern parses
-            raise ValueError(
-                f"invalid regular expression {self.pattern!r} with flags {self.flags!r}: {error}"
-            ) from None
 
 
 class RegexFilterOptions(ProcessorOptions):
@@ -147,24 +100,6 @@ class RegexFilterOptions(ProcessorOptions):
         return list(dict.fromkeys(value))
 
 
-class _Hit(NamedTuple):
-    start: int
-    end: int
-    rule: str
-    replacement: str
-    pattern: re.Pattern[str] | None
-
-
-class _Region:
-    __slots__ = ("end", "owner", "rules", "start")
-
-    def __init__(self, hit: _Hit) -> None:
-        self.start = hit.start
-        self.end = hit.end
-        self.owner = hit
-        self.rules: list[str] | None = None
-
-
 class RegexFilter(BuiltinProcessor):
     """Regex rules and presets over input, streamed output and the final output: block, redact or warn."""
 
@@ -179,100 +114,30 @@ class RegexFilter(BuiltinProcessor):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         opts = self.options
-        self._kinds: tuple[str, ...] = expand_kinds(opts.presets) if opts.presets else ()
-        self._preset_names = {kind: preset_replacement(kind) for kind in self._kinds}
-        self._rules: list[tuple[str, re.Pattern[str], str]] = []
+        kinds: tuple[str, ...] = expand_kinds(opts.presets) if opts.presets else ()
+        rules: list[tuple[str, re.Pattern[str], str]] = []
         for index, rule in enumerate(opts.rules):
             try:
-                self._rules.append((rule.name, rule.compile(), rule.replacement))
+                rules.append((rule.name, rule.compile(), rule.replacement))
             except ValueError as error:
                 raise InvalidOptionsError(self.type_name, {f"rules.{index}.pattern": str(error)}) from None
+        self._matcher = RegexMatcher(kinds, rules, include_values=opts.include_redacted_values)
         self._carry = opts.stream_carryover_size
         #: How far back a match split across chunks can start: the presets' spans; the whole carry-over for
         #: custom rules (their matches may be invisible until complete).
-        self._span = self._carry if self._rules else min(self._carry, max_span(self._kinds))
+        self._span = self._carry if rules else min(self._carry, max_span(kinds))
         self._check_input = opts.phase in ("all", "input")
         self._check_output = opts.phase in ("all", "output")
         self._strategy = opts.strategy
 
     # ----------------------------------------------------------------------------------------- matching
-    def _hits(self, text: str) -> list[_Hit]:
-        hits: list[_Hit] = []
-        if self._kinds:
-            names = self._preset_names
-            for match in find_all(text, self._kinds, overlapping=True):
-                hits.append(_Hit(match.start, match.end, match.kind, names[match.kind], None))
-        for name, pattern, replacement in self._rules:
-            for found in pattern.finditer(text):
-                start, end = found.span()
-                if end > start:
-                    hits.append(_Hit(start, end, name, replacement, pattern))
-        return hits
-
-    @staticmethod
-    def _regions(hits: list[_Hit]) -> list[_Region]:
-        """Overlapping hits merged into disjoint regions in text order; the longest hit owns a region."""
-        regions: list[_Region] = []
-        for hit in sorted(hits, key=lambda h: (h.start, h.start - h.end)):
-            current = regions[-1] if regions else None
-            if current is not None and hit.start < current.end:
-                current.end = max(current.end, hit.end)
-                if current.rules is None:
-                    current.rules = [current.owner.rule]
-                current.rules.append(hit.rule)
-                if hit.end - hit.start > current.owner.end - current.owner.start:
-                    current.owner = hit
-            else:
-                regions.append(_Region(hit))
-        return regions
-
-    @staticmethod
-    def _replacement(text: str, region: _Region) -> str:
-        owner = region.owner
-        replacement = owner.replacement
-        if region.rules is not None or owner.pattern is None or "$" not in replacement:
-            return replacement
-        matched = text[region.start : region.end]
-        found = owner.pattern.search(matched)
-        if found is None or found.start() != 0 or found.end() != len(matched):
-            return replacement
-        return _expand_js(replacement, found)
-
-    def _redact(self, text: str, regions: list[_Region]) -> tuple[str, list[dict[str, Any]]]:
-        if not regions:
-            return text, []
-        pieces: list[str] = []
-        redactions: list[dict[str, Any]] = []
-        cursor = 0
-        for region in regions:
-            replacement = self._replacement(text, region)
-            pieces.append(text[cursor : region.start])
-            pieces.append(replacement)
-            cursor = region.end
-            record: dict[str, Any] = {
-                "rule": region.owner.rule,
-                "index": region.start,
-                "length": region.end - region.start,
-                "replacement": replacement,
-            }
-            if region.rules is not None and len(set(region.rules)) > 1:
-                record["overlappingRules"] = list(dict.fromkeys(region.rules))
-            if self.options.include_redacted_values:
-                record["value"] = text[region.start : region.end]
-            redactions.append(record)
-        pieces.append(text[cursor:])
-        return "".join(pieces), redactions
-
     def redact_text(self, text: str) -> str:
         """``text`` with every match replaced (what the redact strategy does to one text)."""
-        return self._redact(text, self._regions(self._hits(text)))[0]
+        return self._matcher.redact_text(text)
 
     def find_matches(self, text: str) -> list[dict[str, Any]]:
         """Every match in ``text`` as ``{"rule", "match", "index"}``, in text order (overlaps included)."""
-        return [
-            {"rule": hit.rule, "match": text[hit.start : hit.end], "index": hit.start}
-            for hit in sorted(self._hits(text), key=lambda h: (h.start, h.end))
-        ]
+        return self._matcher.find_matches(text)
 
     # ----------------------------------------------------------------------------------------- outcomes
     def _block(self, matches: Sequence[dict[str, Any]], context: str) -> NoReturn:
@@ -319,7 +184,7 @@ class RegexFilter(BuiltinProcessor):
         for message in messages:
             new_message = message
             for part_index, text in text_segments(message):
-                redacted, redactions = self._redact(text, self._regions(self._hits(text)))
+                redacted, redactions = self._matcher.redact(text, self._matcher.regions(self._matcher.hits(text)))
                 if not redactions:
                     continue
                 new_message = _replace_segment(new_message, part_index, redacted)
@@ -378,19 +243,18 @@ class RegexFilter(BuiltinProcessor):
         return part
 
     def _scan_stream(self, text: str, state: dict[str, Any]) -> None:
-        """Block/warn on the stream: scan the last carry-over characters plus the new text, report new matches."""
+        """Warn on the stream: scan the last carry-over characters plus the new text, report new matches (block and
+        redact hold the text back instead, :meth:`_redact_stream`)."""
         tail: str = state.get("tail", "")
         seen: int = state.get("seen", 0)  # characters of the text run before ``tail``
         window = tail + text
-        hits = self._hits(window)
+        hits = self._matcher.hits(window)
         if hits:
             reported_until: int = state.get("reported_until", 0)
             fresh = [h for h in hits if h.end > len(tail) and seen + h.start >= reported_until]
             if fresh:
                 fresh.sort(key=lambda h: (h.start, h.end))
                 matches = [{"rule": h.rule, "match": window[h.start : h.end], "index": seen + h.start} for h in fresh]
-                if self._strategy == "block":
-                    self._block(matches, "streaming content")
                 state["reported_until"] = seen + max(h.end for h in fresh)
                 self._report_soon(state, *self._warn_detail(matches, "processOutputStream"))
         keep = window[-self._span :]
@@ -416,16 +280,18 @@ class RegexFilter(BuiltinProcessor):
                 state.pop("held", None)
                 state.pop("buffer", None)
                 state.pop("context", None)
+                state.pop("offset", None)
                 return part
             buffer: str = state.get("buffer", "")
             if not buffer:
                 return part
-            flush_regions = self._regions(self._stream_hits(state, buffer))
-            self._block_held(buffer, flush_regions, state)
-            flushed, redactions = self._redact(buffer, flush_regions)
+            flush_regions = self._matcher.regions(self._stream_hits(state, buffer))
+            self._block_held(buffer, flush_regions, state.get("offset", 0))
+            flushed, redactions = self._matcher.redact(buffer, flush_regions)
             held: list[list[Any]] = state.pop("held")
             state["buffer"] = ""
             state.pop("context", None)
+            state["offset"] = state.get("offset", 0) + len(buffer)
             if redactions:
                 self._report_soon(state, *self._redaction_report("processOutputStream", redactions))
             state[REPROCESS_KEY] = part  # emitted right after the flushed text
@@ -443,7 +309,7 @@ class RegexFilter(BuiltinProcessor):
         # Only matches that start before ``limit`` matter now, and none needs more than ``_span`` characters to
         # be recognised: scan no further (the rest is scanned again with the next chunk).
         scan_end = limit + self._span
-        regions = self._regions(self._stream_hits(state, buffer if scan_end >= length else buffer[:scan_end]))
+        regions = self._matcher.regions(self._stream_hits(state, buffer if scan_end >= length else buffer[:scan_end]))
         for region in regions:
             if region.start < limit < region.end:
                 limit = region.start  # a match crossing the boundary is held back whole
@@ -482,38 +348,38 @@ class RegexFilter(BuiltinProcessor):
             if cut:
                 emitted_chunks.append([held[0][0], held[0][1][:cut]])
                 held[0][1] = held[0][1][cut:]
+        offset: int = state.get("offset", 0)  # characters of this step's text before ``buffer``
         state["buffer"] = buffer[emit_end:]
         state["context"] = (state.get("context", "") + buffer[:emit_end])[-CONTEXT_CHARS:]
+        state["offset"] = offset + emit_end
         if not inside:
             if len(emitted_chunks) == 1 and emitted_chunks[0][1] is emitted_chunks[0][0].payload.text:
                 original: AnyChunk = emitted_chunks[0][0]
                 return original  # as it came
             return self._emit(emitted_chunks, buffer[:emit_end])
-        self._block_held(buffer, inside, state)
-        emitted, redactions = self._redact(buffer[:emit_end], inside)
+        self._block_held(buffer, inside, offset)
+        emitted, redactions = self._matcher.redact(buffer[:emit_end], inside)
         self._report_soon(state, *self._redaction_report("processOutputStream", redactions))
         return self._emit(emitted_chunks, emitted)
 
-    def _block_held(self, buffer: str, regions: list[_Region], state: dict[str, Any]) -> None:
-        """With the block strategy, a match in the held text ends the stream before any of it is shown."""
+    def _block_held(self, buffer: str, regions: list[Region], offset: int) -> None:
+        """With the block strategy, a match in the held text ends the stream before any of it is shown (``offset``:
+        the characters of the step's text streamed before ``buffer``, so that an index counts from the start)."""
         if self._strategy != "block" or not regions:
             return
-        before = state.get("context", "")
-        matches = [
-            {"rule": r.owner.rule, "match": buffer[r.start : r.end], "index": len(before) + r.start} for r in regions
-        ]
+        matches = [{"rule": r.owner.rule, "match": buffer[r.start : r.end], "index": offset + r.start} for r in regions]
         self._block(matches, "streaming content")
 
-    def _stream_hits(self, state: dict[str, Any], text: str) -> list[_Hit]:
+    def _stream_hits(self, state: dict[str, Any], text: str) -> list[Hit]:
         """Hits in held-back ``text``, matched with the text already emitted before it as left context (a
         look-behind must see the real preceding character, not the start of the buffer)."""
         context: str = state.get("context", "")
         if not context:
-            return self._hits(text)
+            return self._matcher.hits(text)
         shift = len(context)
         return [
             hit._replace(start=hit.start - shift, end=hit.end - shift)
-            for hit in self._hits(context + text)
+            for hit in self._matcher.hits(context + text)
             if hit.start >= shift
         ]
 
@@ -524,31 +390,6 @@ class RegexFilter(BuiltinProcessor):
             return None
         first: Chunk = chunks[0][0]
         return with_text(first, text)
-
-
-def _expand_js(replacement: str, found: re.Match[str]) -> str:
-    """A JavaScript ``String.replace`` replacement string, expanded for one Python match."""
-
-    def one(reference: re.Match[str]) -> str:
-        token = reference.group(1)
-        if token == "$":
-            return "$"
-        if token == "&":
-            return found.group(0)
-        if token.startswith("<"):
-            name = reference.group(2)
-            try:
-                return found.group(name) or ""
-            except IndexError:
-                return reference.group(0)
-        number = int(token)
-        if 1 <= number <= (found.re.groups or 0):
-            return found.group(number) or ""
-        if len(token) == 2 and 1 <= int(token[0]) <= (found.re.groups or 0):  # "$12" with one group: "$1" + "2"
-            return (found.group(int(token[0])) or "") + token[1]
-        return reference.group(0)
-
-    return _JS_REFERENCE.sub(one, replacement)
 
 
 def _replace_segment(message: Message, part_index: int | None, text: str) -> Message:
@@ -566,4 +407,4 @@ def _replace_segment(message: Message, part_index: int | None, text: str) -> Mes
     return message.model_copy(update={"content": content.model_copy(update={"parts": parts, "content": flattened})})
 
 
-__all__ = ["RegexFilter", "RegexFilterOptions", "RegexRule", "preset_replacement"]
+__all__ = ["DEFAULT_REPLACEMENT", "RegexFilter", "RegexFilterOptions", "RegexRule", "preset_replacement"]

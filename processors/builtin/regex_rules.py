@@ -1,0 +1,224 @@
+"""RegexFilter's matching: custom rules and preset kinds found in a text, overlaps merged, matches replaced.
+
+::
+
+    from processors.builtin.regex_rules import RegexMatcher, RegexRule
+
+    rule = RegexRule(name="ticket", pattern=r"INC-(\\d{6})", replacement="INC-[$1]")
+    matcher = RegexMatcher(kinds=("email",), rules=[(rule.name, rule.compile(), rule.replacement)])
+    matcher.redact_text("INC-123456 from ann@example.com")   # "INC-[123456] from [EMAIL]"
+
+Overlapping matches are merged into one region, replaced by the longest match's replacement, so no tail of a longer
+secret survives; a rule's replacement may use JavaScript's references (``$1``, ``$<name>``, ``$&``, ``$$``), as
+Mastra's users write them. This module works on one text: what to do with a message, a stream or a match (block,
+redact, warn) is :class:`~processors.builtin.regex_filter.RegexFilter`'s.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from processors.builtin.patterns import find_all
+
+DEFAULT_REPLACEMENT = "[REDACTED]"
+#: JavaScript replacement references Mastra users write: ``$$``, ``$&``, ``$1``…``$99``, ``$<name>``.
+_JS_REFERENCE = re.compile(r"\$(\$|&|\d{1,2}|<([^>]*)>)")
+_FLAG_BITS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
+
+
+def preset_replacement(kind: str) -> str:
+    """``"credit-card"`` → ``"[CREDIT_CARD]"``: what a preset match is replaced by."""
+    return "[" + kind.upper().replace("-", "_") + "]"
+
+
+class RegexRule(BaseModel):
+    """One custom rule. ``pattern`` is a Python regular expression; it must compile."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=100, description="Shown in tripwires, warnings and reports.")
+    pattern: str = Field(min_length=1, max_length=10_000, description="A Python regular expression.")
+    replacement: str = Field(
+        default=DEFAULT_REPLACEMENT,
+        max_length=1_000,
+        description="What a match becomes when redacting; $1, $<name> and $& insert groups of the match.",
+    )
+    flags: str = Field(
+        default="",
+        max_length=7,
+        pattern=r"^[gimsuxy]*$",
+        description="Regex flags as letters: i (ignore case), m (multi-line), s (dot matches newline), x "
+        "(verbose). JavaScript's g, u and y are accepted and ignored.",
+    )
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        try:
+            re.compile(value)
+        except re.error as error:
+            raise ValueError(f"invalid regular expression {value!r}: {error}") from None
+        return value
+
+    def compile(self) -> re.Pattern[str]:
+        bits = 0
+        for letter in self.flags:
+            bits |= _FLAG_BITS.get(letter, 0)
+        try:
+            return re.compile(self.pattern, bits)
+        except re.error as error:  # only reachable through the verbose flag changing how the pattern parses
+            raise ValueError(
+                f"invalid regular expression {self.pattern!r} with flags {self.flags!r}: {error}"
+            ) from None
+
+
+class Hit(NamedTuple):
+    """One match of a preset kind or a rule: where, whose, and what it becomes (``found``: a rule's match, whose
+    groups its replacement's ``$1``, ``$<name>`` and ``$&`` insert)."""
+
+    start: int
+    end: int
+    rule: str
+    replacement: str
+    found: re.Match[str] | None
+
+
+class Region:
+    """Overlapping hits merged: the span they cover, the longest hit (``owner``), every rule in it when more
+    than one hit was merged."""
+
+    __slots__ = ("end", "owner", "rules", "start")
+
+    def __init__(self, hit: Hit) -> None:
+        self.start = hit.start
+        self.end = hit.end
+        self.owner = hit
+        self.rules: list[str] | None = None
+
+
+class RegexMatcher:
+    """Preset kinds and compiled rules, matched together in one text (see the module docstring)."""
+
+    __slots__ = ("_include_values", "_kinds", "_preset_names", "_rules")
+
+    def __init__(
+        self,
+        kinds: Sequence[str] = (),
+        rules: Sequence[tuple[str, re.Pattern[str], str]] = (),
+        *,
+        include_values: bool = False,
+    ) -> None:
+        self._kinds = tuple(kinds)
+        self._preset_names = {kind: preset_replacement(kind) for kind in self._kinds}
+        self._rules = list(rules)
+        #: Whether each redaction record carries the text it replaced (``"value"``).
+        self._include_values = include_values
+
+    def hits(self, text: str) -> list[Hit]:
+        """Every match of every preset kind and rule in ``text`` (overlapping ones too), empty matches left out."""
+        hits: list[Hit] = []
+        if self._kinds:
+            names = self._preset_names
+            for match in find_all(text, self._kinds, overlapping=True):
+                hits.append(Hit(match.start, match.end, match.kind, names[match.kind], None))
+        for name, pattern, replacement in self._rules:
+            for found in pattern.finditer(text):
+                start, end = found.span()
+                if end > start:
+                    hits.append(Hit(start, end, name, replacement, found))
+        return hits
+
+    @staticmethod
+    def regions(hits: list[Hit]) -> list[Region]:
+        """Overlapping hits merged into disjoint regions in text order; the longest hit owns a region."""
+        regions: list[Region] = []
+        for hit in sorted(hits, key=lambda h: (h.start, h.start - h.end)):
+            current = regions[-1] if regions else None
+            if current is not None and hit.start < current.end:
+                current.end = max(current.end, hit.end)
+                if current.rules is None:
+                    current.rules = [current.owner.rule]
+                current.rules.append(hit.rule)
+                if hit.end - hit.start > current.owner.end - current.owner.start:
+                    current.owner = hit
+            else:
+                regions.append(Region(hit))
+        return regions
+
+    @staticmethod
+    def replacement(region: Region) -> str:
+        """What ``region`` becomes: its owner's replacement, with ``$1``-style references expanded from the owner's
+        own match (also when shorter matches of other rules were merged into its region)."""
+        owner = region.owner
+        if owner.found is None or "$" not in owner.replacement:
+            return owner.replacement
+        return expand_js(owner.replacement, owner.found)
+
+    def redact(self, text: str, regions: list[Region]) -> tuple[str, list[dict[str, Any]]]:
+        """``text`` with each of ``regions`` replaced, and one report record per region."""
+        if not regions:
+            return text, []
+        pieces: list[str] = []
+        redactions: list[dict[str, Any]] = []
+        cursor = 0
+        for region in regions:
+            replacement = self.replacement(region)
+            pieces.append(text[cursor : region.start])
+            pieces.append(replacement)
+            cursor = region.end
+            record: dict[str, Any] = {
+                "rule": region.owner.rule,
+                "index": region.start,
+                "length": region.end - region.start,
+                "replacement": replacement,
+            }
+            if region.rules is not None and len(set(region.rules)) > 1:
+                record["overlappingRules"] = list(dict.fromkeys(region.rules))
+            if self._include_values:
+                record["value"] = text[region.start : region.end]
+            redactions.append(record)
+        pieces.append(text[cursor:])
+        return "".join(pieces), redactions
+
+    def redact_text(self, text: str) -> str:
+        """``text`` with every match replaced (what the redact strategy does to one text)."""
+        return self.redact(text, self.regions(self.hits(text)))[0]
+
+    def find_matches(self, text: str) -> list[dict[str, Any]]:
+        """Every match in ``text`` as ``{"rule", "match", "index"}``, in text order (overlaps included)."""
+        return [
+            {"rule": hit.rule, "match": text[hit.start : hit.end], "index": hit.start}
+            for hit in sorted(self.hits(text), key=lambda h: (h.start, h.end))
+        ]
+
+
+def expand_js(replacement: str, found: re.Match[str]) -> str:
+    """A JavaScript ``String.replace`` replacement string, expanded for one Python match."""
+
+    def one(reference: re.Match[str]) -> str:
+        token = reference.group(1)
+        if token == "$":
+            return "$"
+        if token == "&":
+            return found.group(0)
+        if token.startswith("<"):
+            name = reference.group(2)
+            try:
+                return found.group(name) or ""
+            except IndexError:
+                return reference.group(0)
+        number = int(token)
+        if 1 <= number <= (found.re.groups or 0):
+            return found.group(number) or ""
+        if len(token) == 2 and 1 <= int(token[0]) <= (found.re.groups or 0):  # "$12" with one group: "$1" + "2"
+            return (found.group(int(token[0])) or "") + token[1]
+        return reference.group(0)
+
+    return _JS_REFERENCE.sub(one, replacement)
+
+
+__all__ = ["DEFAULT_REPLACEMENT", "Hit", "RegexMatcher", "RegexRule", "Region", "expand_js", "preset_replacement"]
