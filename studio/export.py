@@ -41,6 +41,7 @@ from studio.design import (
     McpServerConfig,
     _sorted_keys,
 )
+from studio.texts import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 
@@ -67,8 +68,12 @@ def design_to_python(
         compile(script, "exported agent script", "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as error:  # ValueError: NUL bytes, in Python < 3.12
         logger.error("the exported script does not compile: %s", error)
-        raise DesignError(
-            f"The script could not be generated as valid Python ({error}); nothing was written", path=""
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP(
+                "DesignError", "The script could not be generated as valid Python ({error}); nothing was written"
+            ),
+            path="",
+            error=str(error),
         ) from error
     return script
 
@@ -343,7 +348,11 @@ class _Script:
         """How the script names ``cls``: imported from its module, or loaded from its file (user files)."""
         qualname = cls.__qualname__
         if "<locals>" in qualname:
-            raise DesignError(f"{qualname} is defined inside a function and cannot be exported", path="")
+            raise DesignError.of(
+                QT_TRANSLATE_NOOP("DesignError", "{name} is defined inside a function and cannot be exported"),
+                path="",
+                name=qualname,
+            )
         top, _, rest = qualname.partition(".")
         module_name = cls.__module__
         module = sys.modules.get(module_name)
@@ -352,7 +361,12 @@ class _Script:
         else:
             file = file or getattr(module, "__file__", None)
             if not file:
-                raise DesignError(f"{qualname} comes from {module_name}, which a script cannot import", path="")
+                raise DesignError.of(
+                    QT_TRANSLATE_NOOP("DesignError", "{name} comes from {module}, which a script cannot import"),
+                    path="",
+                    name=qualname,
+                    module=module_name,
+                )
             fresh = (str(file), top) not in self.local_names.values()
             local = self._bind(str(file), top)
             if fresh:
