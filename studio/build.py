@@ -46,7 +46,7 @@ def build_processor(catalogue: Catalogue, lane: Lane, index: int, entry: ChainEn
     """One chain entry as a runtime processor. Raises :class:`DesignError` naming the entry on any failure."""
     from processors.agent import check_lane
 
-    where = {"lane_title": _LANE_TITLES[lane], "position": index + 1, "type": entry.type}
+    where: dict[str, Any] = {"lane_title": _LANE_TITLES[lane], "position": index + 1, "type": entry.type}
     from processors.builtin.base import InvalidOptionsError
 
     try:

@@ -181,6 +181,230 @@ PATTERNS: tuple[Pattern, ...] = (
         r"String should have at least (?P<count>\d+) characters?",
         QT_TRANSLATE_NOOP("RuntimeText", "Text should have at least {count} character(s)"),
     ),
+    # A regular expression that does not compile (RegexFilter's rules, StreamErrorRetry's matchers); Python's
+    # own words for the fault are translated in turn (the "error" group)
+    _pattern(
+        r"invalid regular expression (?P<pattern>'.*?') with flags (?P<flags>.+?): (?P<error>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "invalid regular expression {pattern} with flags {flags}: {error}"),
+    ),
+    _pattern(
+        r"invalid regular expression (?P<pattern>'.*?'): (?P<error>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "invalid regular expression {pattern}: {error}"),
+    ),
+    _pattern(
+        r"matcher (?P<index>\d+) is not a valid regular expression \((?P<pattern>'.*?')\): (?P<error>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "matcher {index} is not a valid regular expression ({pattern}): {error}"),
+    ),
+    _pattern(
+        r"missing \), unterminated subpattern at position (?P<position>\d+)(?P<rest>.*)",
+        QT_TRANSLATE_NOOP("RuntimeText", "missing ), unterminated subpattern at position {position}{rest}"),
+    ),
+    _pattern(
+        r"unbalanced parenthesis at position (?P<position>\d+)(?P<rest>.*)",
+        QT_TRANSLATE_NOOP("RuntimeText", "unbalanced parenthesis at position {position}{rest}"),
+    ),
+    _pattern(
+        r"nothing to repeat at position (?P<position>\d+)(?P<rest>.*)",
+        QT_TRANSLATE_NOOP("RuntimeText", "nothing to repeat at position {position}{rest}"),
+    ),
+    _pattern(
+        r"multiple repeat at position (?P<position>\d+)(?P<rest>.*)",
+        QT_TRANSLATE_NOOP("RuntimeText", "multiple repeat at position {position}{rest}"),
+    ),
+    _pattern(
+        r"unterminated character set at position (?P<position>\d+)(?P<rest>.*)",
+        QT_TRANSLATE_NOOP("RuntimeText", "unterminated character set at position {position}{rest}"),
+    ),
+    _pattern(
+        r"bad escape (?P<escape>.+?) at position (?P<position>\d+)(?P<rest>.*)",
+        QT_TRANSLATE_NOOP("RuntimeText", "bad escape {escape} at position {position}{rest}"),
+    ),
+    # The built-ins' own checks of their options (an option form's message, a refused run)
+    _pattern(
+        r"RegexFilter needs at least one rule or preset",
+        QT_TRANSLATE_NOOP("RuntimeText", "RegexFilter needs at least one rule or preset"),
+    ),
+    _pattern(r"name at least one category", QT_TRANSLATE_NOOP("RuntimeText", "name at least one category")),
+    _pattern(r"name at least one detection type", QT_TRANSLATE_NOOP("RuntimeText", "name at least one detection type")),
+    _pattern(
+        r"name at least one target language", QT_TRANSLATE_NOOP("RuntimeText", "name at least one target language")
+    ),
+    _pattern(
+        r"unknown languages (?P<languages>.+): use English names or ISO 639-1 codes",
+        QT_TRANSLATE_NOOP("RuntimeText", "unknown languages {languages}: use English names or ISO 639-1 codes"),
+    ),
+    _pattern(
+        r"unknown categories (?P<categories>.+); known: (?P<known>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "unknown categories {categories}; known: {known}"),
+    ),
+    _pattern(
+        r"model: the 'translate' strategy needs a model",
+        QT_TRANSLATE_NOOP("RuntimeText", "model: the 'translate' strategy needs a model"),
+    ),
+    _pattern(
+        r"give two scores 0 <= low <= high <= 1",
+        QT_TRANSLATE_NOOP("RuntimeText", "give two scores 0 <= low <= high <= 1"),
+    ),
+    _pattern(
+        r"must be a model id string \(e\.g\. 'openai/gpt-4o-mini'\) or a LanguageModel object",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText", "must be a model id string (e.g. 'openai/gpt-4o-mini') or a LanguageModel object"
+        ),
+    ),
+    _pattern(
+        r"judge_preset: unknown preset \(known: (?P<known>.+)\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "judge_preset: unknown preset (known: {known})"),
+    ),
+    _pattern(
+        r"must be a local server \(localhost, 127\.0\.0\.1 or ::1\); a hosted judge needs no api_base",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText", "must be a local server (localhost, 127.0.0.1 or ::1); a hosted judge needs no api_base"
+        ),
+    ),
+    _pattern(
+        r"not a valid JSON schema: (?P<error>.+)", QT_TRANSLATE_NOOP("RuntimeText", "not a valid JSON schema: {error}")
+    ),
+    _pattern(
+        r"must be a JSON schema \(a dict\) or a pydantic model class",
+        QT_TRANSLATE_NOOP("RuntimeText", "must be a JSON schema (a dict) or a pydantic model class"),
+    ),
+    _pattern(
+        r"pattern (?P<index>\d+) \((?P<pattern>'.*?')\) does not compile: (?P<error>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "pattern {index} ({pattern}) does not compile: {error}"),
+    ),
+    _pattern(
+        r"unknown processor type (?P<type>'.*?'); known: (?P<known>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "unknown processor type {type}; known: {known}"),
+    ),
+    # Python's JSON decoder (a JSON option typed wrong, a design or thread file that is no JSON)
+    _pattern(
+        r"Expecting value: line (?P<line>\d+) column (?P<column>\d+) \(char \d+\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "a value was expected at line {line}, column {column}"),
+    ),
+    _pattern(
+        r"Expecting property name enclosed in double quotes: line (?P<line>\d+) column (?P<column>\d+) \(char \d+\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "a name in double quotes was expected at line {line}, column {column}"),
+    ),
+    _pattern(
+        r"Expecting '(?P<what>[^']+)' delimiter: line (?P<line>\d+) column (?P<column>\d+) \(char \d+\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "'{what}' was expected at line {line}, column {column}"),
+    ),
+    _pattern(
+        r"Unterminated string starting at: line (?P<line>\d+) column (?P<column>\d+) \(char \d+\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "a text starting at line {line}, column {column} is not closed"),
+    ),
+    _pattern(
+        r"Extra data: line (?P<line>\d+) column (?P<column>\d+) \(char \d+\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "more data after the JSON value at line {line}, column {column}"),
+    ),
+    _pattern(r"Expecting value", QT_TRANSLATE_NOOP("RuntimeText", "a value was expected")),
+    _pattern(
+        r"Expecting property name enclosed in double quotes",
+        QT_TRANSLATE_NOOP("RuntimeText", "a name in double quotes was expected"),
+    ),
+    _pattern(r"Expecting '(?P<what>[^']+)' delimiter", QT_TRANSLATE_NOOP("RuntimeText", "'{what}' was expected")),
+    _pattern(r"Unterminated string starting at", QT_TRANSLATE_NOOP("RuntimeText", "a text is not closed")),
+    _pattern(r"Extra data", QT_TRANSLATE_NOOP("RuntimeText", "more data after the JSON value")),
+    # A thread file's problems (processors.memory.transfer; SqlMemory.import_thread; the studio's runs)
+    _pattern(
+        r"expected a JSON object, got (?P<kind>\w+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "expected a JSON object, got {kind}"),
+    ),
+    _pattern(r"not valid JSON: (?P<error>.+)", QT_TRANSLATE_NOOP("RuntimeText", "not valid JSON: {error}")),
+    _pattern(
+        r"a thread with id (?P<id>'.*') already exists",
+        QT_TRANSLATE_NOOP("RuntimeText", "a thread with id {id} already exists"),
+    ),
+    _pattern(
+        r"(?P<id>'.*') is already stored in another thread",
+        QT_TRANSLATE_NOOP("RuntimeText", "{id} is already stored in another thread"),
+    ),
+    _pattern(
+        r"(?P<id>'.*') is also the id of (?P<other>messages\[\d+\])",
+        QT_TRANSLATE_NOOP("RuntimeText", "{id} is also the id of {other}"),
+    ),
+    _pattern(
+        r"(?P<id>'.*') is not the thread's id (?P<thread>'.*')",
+        QT_TRANSLATE_NOOP("RuntimeText", "{id} is not the thread's id {thread}"),
+    ),
+    _pattern(
+        r"must be 1 to (?P<max>\d+) characters", QT_TRANSLATE_NOOP("RuntimeText", "must be 1 to {max} characters")
+    ),
+    _pattern(r"(?P<id>'.*') is not an id", QT_TRANSLATE_NOOP("RuntimeText", "{id} is not an id")),
+    _pattern(
+        r"(?P<id>'.*') contains (?P<what>.+), which an id may not contain",
+        QT_TRANSLATE_NOOP("RuntimeText", "{id} contains {what}, which an id may not contain"),
+    ),
+    _pattern(r"a line separator", QT_TRANSLATE_NOOP("RuntimeText", "a line separator")),
+    _pattern(r"a paragraph separator", QT_TRANSLATE_NOOP("RuntimeText", "a paragraph separator")),
+    _pattern(
+        r"a control character \((?P<code>U\+[0-9A-F]+)\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "a control character ({code})"),
+    ),
+    _pattern(
+        r"a lone surrogate \((?P<code>U\+[0-9A-F]+)\)", QT_TRANSLATE_NOOP("RuntimeText", "a lone surrogate ({code})")
+    ),
+    _pattern(
+        r"unknown part type (?P<type>'.*') \(expected .+\)",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText",
+            "unknown part type {type} (expected text, reasoning, file, source, step-start, error, tool-invocation "
+            "or a data-* type)",
+        ),
+    ),
+    _pattern(
+        r"expected a list of runs, got (?P<kind>\w+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "expected a list of runs, got {kind}"),
+    ),
+    _pattern(r"(?P<id>'.*') appears twice", QT_TRANSLATE_NOOP("RuntimeText", "{id} appears twice")),
+    _pattern(r"run (?P<id>'.*') is already stored", QT_TRANSLATE_NOOP("RuntimeText", "run {id} is already stored")),
+    _pattern(r"not base64: (?P<error>.+)", QT_TRANSLATE_NOOP("RuntimeText", "not base64: {error}")),
+    _pattern(
+        r"not a readable recording: (?P<error>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "not a readable recording: {error}"),
+    ),
+    _pattern(
+        r"larger than (?P<size>\d+) MB decompressed",
+        QT_TRANSLATE_NOOP("RuntimeText", "larger than {size} MB decompressed"),
+    ),
+    # Limits on JSON from elsewhere (processors.json_limits)
+    _pattern(
+        r"nested more than (?P<depth>\d+) levels deep",
+        QT_TRANSLATE_NOOP("RuntimeText", "nested more than {depth} levels deep"),
+    ),
+    _pattern(
+        r"not a finite number \(NaN, Infinity and numbers too large for a float are not JSON values\)",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText",
+            "not a finite number (NaN, Infinity and numbers too large for a float are not JSON values)",
+        ),
+    ),
+    # A design's own problems (studio.design: unknown and missing fields, MCP servers)
+    _pattern(r"unknown field", QT_TRANSLATE_NOOP("RuntimeText", "unknown field")),
+    _pattern(r"missing", QT_TRANSLATE_NOOP("RuntimeText", "missing")),
+    _pattern(r"Value error, (?P<error>.+)", QT_TRANSLATE_NOOP("RuntimeText", "{error}")),
+    _pattern(
+        r"a stdio MCP server needs a command", QT_TRANSLATE_NOOP("RuntimeText", "a stdio MCP server needs a command")
+    ),
+    _pattern(
+        r"an http MCP server needs an http:// or https:// URL",
+        QT_TRANSLATE_NOOP("RuntimeText", "an http MCP server needs an http:// or https:// URL"),
+    ),
+    _pattern(
+        r"the URL carries a credential; credentials belong in the keyring, not a design",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText", "the URL carries a credential; credentials belong in the keyring, not a design"
+        ),
+    ),
+    _pattern(
+        r"(?P<field>\S+): credentials must not be saved in a design, where anyone it is shared with reads them; the "
+        r"studio reads them from the keyring",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText",
+            "{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the "
+            "studio reads them from the keyring",
+        ),
+    ),
     # The local model server probe (Settings → Find local servers)
     _pattern(
         r"(?P<server>.+?) \(port (?P<port>\d+)\): not running",
@@ -193,7 +417,7 @@ PATTERNS: tuple[Pattern, ...] = (
 )
 
 #: Groups whose value is itself a sentence of the runtime (translated in turn).
-_NESTED = frozenset({"where"})
+_NESTED = frozenset({"where", "error", "what"})
 
 
 def runtime_text(text: str) -> str:
