@@ -1393,7 +1393,7 @@
     <name>LabLists</name>
     <message>
         <source>{name} ({count} cases)</source>
-        <extracomment>A :class:`studio.store.LabRunRecord` (models sit beside the store in the layering, so it is not imported). The lab run&apos;s id (list of runs). Lines left out on import (only when the user asked to skip bad lines).</extracomment>
+        <extracomment>A :class:`studio.store.LabRunRecord` (models sit beside the store in the layering, so it is not imported). The lab run&apos;s id (list of runs). Lines left out on import (only when the user asked to skip bad lines). Which part of the file&apos;s cases this source holds (&quot;简体中文&quot;, a bundled corpus split by language); &quot;&quot; whole.</extracomment>
         <translation>{name}（{count} 个用例）</translation>
     </message>
     <message>
@@ -1449,6 +1449,11 @@
     <message>
         <source>Mode {mode}, corpora: {corpora}{resumed}</source>
         <translation>模式 {mode}，语料：{corpora}{resumed}</translation>
+    </message>
+    <message>
+        <source>other languages</source>
+        <extracomment>The studio&apos;s language → the ``lang`` of the corpora&apos;s cases in that script.</extracomment>
+        <translation>其他语言</translation>
     </message>
 </context>
 <context>
