@@ -3362,6 +3362,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>{id} 包含{what}，ID 中不允许出现</translation>
     </message>
     <message>
+        <source>a {character}</source>
+        <translation>字符 {character}</translation>
+    </message>
+    <message>
         <source>a line separator</source>
         <translation>行分隔符</translation>
     </message>

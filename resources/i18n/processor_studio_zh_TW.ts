@@ -3362,6 +3362,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>{id} 包含{what}，ID 中不允許出現</translation>
     </message>
     <message>
+        <source>a {character}</source>
+        <translation>字元 {character}</translation>
+    </message>
+    <message>
         <source>a line separator</source>
         <translation>行分隔字元</translation>
     </message>

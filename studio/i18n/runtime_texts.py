@@ -335,6 +335,7 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?P<id>'.*') contains (?P<what>.+), which an id may not contain",
         QT_TRANSLATE_NOOP("RuntimeText", "{id} contains {what}, which an id may not contain"),
     ),
+    _pattern(r"a (?P<character>'.')", QT_TRANSLATE_NOOP("RuntimeText", "a {character}")),
     _pattern(r"a line separator", QT_TRANSLATE_NOOP("RuntimeText", "a line separator")),
     _pattern(r"a paragraph separator", QT_TRANSLATE_NOOP("RuntimeText", "a paragraph separator")),
     _pattern(
