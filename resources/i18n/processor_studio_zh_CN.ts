@@ -839,7 +839,7 @@
     </message>
     <message>
         <source>{name} is defined inside a function and cannot be exported</source>
-        <extracomment>The variable an exported script reads its key from when the design names its own server (api_base). Local names of ``build_agent()`` that a renamed processor&apos;s variable must not take.</extracomment>
+        <extracomment>The variable an exported script reads its key from when the design names its own server (api_base).</extracomment>
         <translation>{name} 定义在函数内部，无法导出</translation>
     </message>
     <message>
