@@ -231,7 +231,8 @@ def _inspector_texts(window: MainWindow) -> Iterator[tuple[str, str]]:
 
 
 def _lab_texts(qloop: qasync.QEventLoop, window: MainWindow) -> list[tuple[str, str]]:
-    """The Lab window after a guardrails run of two bundled corpora: its controls, the cases with their outcomes,
+    """The Lab window after a guardrails run of two bundled corpora (in Chinese, of the starter corpora's Chinese
+    cases, which are chosen when the Lab opens): its controls, the cases with their outcomes,
     every table tab and the lists (a corpus's and a case's own words are data: of the cases table, its headers and
     the outcome and label columns are read)."""
     lab = window.open_lab()
