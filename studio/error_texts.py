@@ -6,7 +6,8 @@ The layers below keep English and machine fields: a :class:`~studio.design.Desig
 ``problems`` listing), a :class:`~processors.memory.errors.ThreadImportError` its ``problems`` as
 ``"<path>: <problem>"``. :func:`error_text` translates the template (context ``DesignError``) and each problem
 (the runtime's sentences, :func:`studio.i18n.runtime_texts.runtime_text`); what it does not know — a plug-in's
-own message, an error without a template — is shown as written, in English. In English the result is the
+own message, an error without a template — is shown as written, in English. A corpus file's problem
+(:class:`lab.corpus.CorpusError`) keeps its ``file:line:`` and gets its problem translated. In English the result is the
 error's own message, character for character.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from lab.corpus import CorpusError
 from processors.memory.errors import ThreadImportError
 from studio.design import DesignError
 from studio.i18n import current_language
@@ -32,6 +34,9 @@ def error_text(error: BaseException) -> str:
     """``error`` as the studio shows it to a reader of the chosen language."""
     if isinstance(error, DesignError):
         return design_error_text(error)
+    if isinstance(error, CorpusError):  # "file:line: " stays, the problem is translated
+        where = f"{error.path}:{error.line}" if error.line is not None else str(error.path)
+        return f"{where}: {problem_text(error.message)}"
     if isinstance(error, ThreadImportError):
         return translate("ImportProgress", "Thread import refused: {problems}").format(
             problems=import_problems_text(error.problems)

@@ -3410,6 +3410,54 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>解压后超过 {size} MB</translation>
     </message>
     <message>
+        <source>not valid JSON ({error} at column {column})</source>
+        <translation>不是有效的 JSON（第 {column} 列：{error}）</translation>
+    </message>
+    <message>
+        <source>&apos;text&apos; is missing or empty</source>
+        <translation>&apos;text&apos; 缺失或为空</translation>
+    </message>
+    <message>
+        <source>&apos;id&apos; must be a non-empty string</source>
+        <translation>&apos;id&apos; 必须是非空字符串</translation>
+    </message>
+    <message>
+        <source>&apos;label&apos; must be &apos;attack&apos; or &apos;benign&apos;, got {got}</source>
+        <translation>&apos;label&apos; 必须是 &apos;attack&apos; 或 &apos;benign&apos;，实际为 {got}</translation>
+    </message>
+    <message>
+        <source>&apos;expect&apos; must be blocked, passed, modified or a processor id, got {got}</source>
+        <translation>&apos;expect&apos; 必须是 blocked、passed、modified 或处理器 ID，实际为 {got}</translation>
+    </message>
+    <message>
+        <source>a case must be an object, got {kind}</source>
+        <translation>用例必须是对象，实际为 {kind}</translation>
+    </message>
+    <message>
+        <source>&apos;{name}&apos; must be a string, got {kind}</source>
+        <translation>&apos;{name}&apos; 必须是字符串，实际为 {kind}</translation>
+    </message>
+    <message>
+        <source>id {id} is already used on line {line}</source>
+        <translation>ID {id} 已在第 {line} 行使用</translation>
+    </message>
+    <message>
+        <source>id {id} is already used in {place}</source>
+        <translation>ID {id} 已在 {place} 中使用</translation>
+    </message>
+    <message>
+        <source>unknown corpus format {suffix} (use {known})</source>
+        <translation>未知的语料格式 {suffix}（请使用 {known}）</translation>
+    </message>
+    <message>
+        <source>cannot read it ({error})</source>
+        <translation>无法读取（{error}）</translation>
+    </message>
+    <message>
+        <source>the first row must name a text column ({keys})</source>
+        <translation>第一行必须指明文本列（{keys}）</translation>
+    </message>
+    <message>
         <source>nested more than {depth} levels deep</source>
         <translation>嵌套超过 {depth} 层</translation>
     </message>

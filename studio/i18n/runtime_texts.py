@@ -368,6 +368,46 @@ PATTERNS: tuple[Pattern, ...] = (
         r"larger than (?P<size>\d+) MB decompressed",
         QT_TRANSLATE_NOOP("RuntimeText", "larger than {size} MB decompressed"),
     ),
+    # A corpus file's problems (lab.corpus), after "file:line: "
+    _pattern(
+        r"not valid JSON \((?P<error>.+) at column (?P<column>\d+)\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "not valid JSON ({error} at column {column})"),
+    ),
+    _pattern(r"'text' is missing or empty", QT_TRANSLATE_NOOP("RuntimeText", "'text' is missing or empty")),
+    _pattern(r"'id' must be a non-empty string", QT_TRANSLATE_NOOP("RuntimeText", "'id' must be a non-empty string")),
+    _pattern(
+        r"'label' must be 'attack' or 'benign', got (?P<got>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "'label' must be 'attack' or 'benign', got {got}"),
+    ),
+    _pattern(
+        r"'expect' must be blocked, passed, modified or a processor id, got (?P<got>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "'expect' must be blocked, passed, modified or a processor id, got {got}"),
+    ),
+    _pattern(
+        r"a case must be an object, got (?P<kind>\w+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "a case must be an object, got {kind}"),
+    ),
+    _pattern(
+        r"'(?P<name>\w+)' must be a string, got (?P<kind>\w+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "'{name}' must be a string, got {kind}"),
+    ),
+    _pattern(
+        r"id (?P<id>'.*') is already used on line (?P<line>\d+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "id {id} is already used on line {line}"),
+    ),
+    _pattern(
+        r"id (?P<id>'.*') is already used in (?P<place>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "id {id} is already used in {place}"),
+    ),
+    _pattern(
+        r"unknown corpus format (?P<suffix>'.*') \(use (?P<known>.+)\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "unknown corpus format {suffix} (use {known})"),
+    ),
+    _pattern(r"cannot read it \((?P<error>.+)\)", QT_TRANSLATE_NOOP("RuntimeText", "cannot read it ({error})")),
+    _pattern(
+        r"the first row must name a text column \((?P<keys>.+)\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "the first row must name a text column ({keys})"),
+    ),
     # Limits on JSON from elsewhere (processors.json_limits)
     _pattern(
         r"nested more than (?P<depth>\d+) levels deep",

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from lab.corpus import CorpusError, load_corpus
 from processors.builtin.registry import load_catalogue
 from processors.demo.offline import DEMO_TOOLS
 from processors.errors import ModelAPIError
@@ -177,3 +178,23 @@ def test_a_model_error_of_a_known_kind_is_reworded_and_others_kept(in_language: 
     assert model_error_message("Invalid API key", None) == "Invalid API key"
     assert model_error_message("Something new", "meteor") == "Something new"
     assert "kind" not in ModelAPIError(401, "Invalid API key").to_dict()  # the wire shape of HTTP errors is unchanged
+
+
+@pytest.mark.parametrize(
+    ("content", "chinese"),
+    [
+        ('{"text": "ok"}\n{"text": broken}\n', "bad.jsonl:2: 不是有效的 JSON（第 10 列：此处应为一个值）"),
+        ('{"text": "ok", "label": "sneaky"}\n', "bad.jsonl:1: 'label' 必须是 'attack' 或 'benign'，实际为 'sneaky'"),
+        ('{"id": "a", "text": "x"}\n{"id": "a", "text": "y"}\n', "bad.jsonl:2: ID 'a' 已在第 1 行使用"),
+    ],
+)
+def test_a_corpus_line_that_cannot_be_read_keeps_file_and_line_and_reads_chinese(
+    tmp_path: Path, in_language: Any, content: str, chinese: str
+) -> None:
+    (tmp_path / "bad.jsonl").write_text(content, encoding="utf-8")
+    with pytest.raises(CorpusError) as caught:
+        load_corpus(tmp_path / "bad.jsonl")
+    in_language("en")
+    assert error_text(caught.value) == str(caught.value)
+    in_language("zh_CN")
+    assert error_text(caught.value) == f"{tmp_path / chinese}"
