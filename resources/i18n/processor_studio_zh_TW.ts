@@ -3026,7 +3026,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>RuntimeText</name>
     <message>
         <source>PII detected. Types: {types}</source>
-        <extracomment>Most specific first: the first pattern that matches the whole text wins.</extracomment>
+        <extracomment>Problems with what the user gave (files, options, expressions): :mod:`studio.i18n.problem_texts`. Most specific first: the first pattern that matches the whole text wins.</extracomment>
         <translation>偵測到個人資訊。類型：{types}</translation>
     </message>
     <message>
