@@ -8,7 +8,9 @@ JSON::
      "summary": {"precision", "recall", "fpr", "by_category": {...}, "by_processor": {...}, ...}}
 
 The HTML report has no script and loads nothing: tables and inline SVG only, every text escaped, so opening a
-report made from someone else's corpus cannot run anything.
+report made from someone else's corpus cannot run anything. Its human text is in the ``language`` asked for
+(:mod:`lab.texts`: English, Simplified or Traditional Chinese); the JSON and JUnit reports are for machines and
+stay English in every language.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 
 from lab.metrics import attack_matrix, confusion_by, contribution, summary, uncaught
 from lab.runner import CaseResult
+from lab.texts import html_lang, percent, text, word
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -156,22 +159,20 @@ th{background:#f1f4f8}td.l,th.l{text-align:left}.bad{color:#b3261e}.muted{color:
 """
 
 
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.1%}"
-
-
 def _esc(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
-def heat_map_svg(matrix: dict[str, dict[str, int]], totals: dict[str, int], processors: list[str]) -> str:
+def heat_map_svg(
+    matrix: dict[str, dict[str, int]], totals: dict[str, int], processors: list[str], language: str = "en"
+) -> str:
     """Attack categories × processors: the share of each category's attacks that processor tripped on."""
     cell, left, top = 56, 170, 120
     width = left + cell * max(1, len(processors)) + 150  # room for the last slanted processor name
     height = top + cell * max(1, len(matrix)) + 10
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-        f'aria-label="heat map of attack categories by processors">'
+        f'aria-label="{_esc(text(language, "heat map of attack categories by processors"))}">'
     ]
     for column, processor in enumerate(processors):
         x = left + column * cell + cell / 2
@@ -188,8 +189,18 @@ def heat_map_svg(matrix: dict[str, dict[str, int]], totals: dict[str, int], proc
             shade = int(245 - 180 * share)
             parts.append(
                 f'<rect x="{left + column * cell}" y="{y}" width="{cell - 2}" height="{cell - 2}" '
-                f'fill="rgb({shade},{shade + 5 if shade < 250 else 250},255)"><title>{_esc(category)} × '
-                f"{_esc(processor)}: {counts.get(processor, 0)} of {totals.get(category, 0)}</title></rect>"
+                f'fill="rgb({shade},{shade + 5 if shade < 250 else 250},255)"><title>'
+                + _esc(
+                    text(
+                        language,
+                        "{category} × {processor}: {count} of {total}",
+                        category=category,
+                        processor=processor,
+                        count=counts.get(processor, 0),
+                        total=totals.get(category, 0),
+                    )
+                )
+                + "</title></rect>"
             )
             parts.append(
                 f'<text x="{left + column * cell + cell / 2 - 1}" y="{y + cell / 2 + 4}" font-size="11" '
@@ -199,15 +210,15 @@ def heat_map_svg(matrix: dict[str, dict[str, int]], totals: dict[str, int], proc
     return "".join(parts)
 
 
-def bars_svg(rows: list[tuple[str, float | None, float | None]]) -> str:
+def bars_svg(rows: list[tuple[str, float | None, float | None]], language: str = "en") -> str:
     """Recall (blue) and false-positive rate (red) per category, as horizontal bars."""
     left, bar, gap, span = 170, 12, 10, 300
     height = 30 + len(rows) * (2 * bar + gap)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + span + 80}" height="{height}" role="img" '
-        f'aria-label="recall and false-positive rate per category">',
-        '<text x="0" y="14" font-size="12"><tspan fill="#2f6fdb">■ recall</tspan> '
-        '<tspan fill="#c0392b">■ false-positive rate</tspan></text>',
+        f'aria-label="{_esc(text(language, "recall and false-positive rate per category"))}">',
+        f'<text x="0" y="14" font-size="12"><tspan fill="#2f6fdb">{_esc(text(language, "■ recall"))}</tspan> '
+        f'<tspan fill="#c0392b">{_esc(text(language, "■ false-positive rate"))}</tspan></text>',
     ]
     for index, (category, recall, fpr) in enumerate(rows):
         y = 26 + index * (2 * bar + gap)
@@ -215,26 +226,31 @@ def bars_svg(rows: list[tuple[str, float | None, float | None]]) -> str:
         for offset, value, colour in ((0, recall, "#2f6fdb"), (bar, fpr, "#c0392b")):
             length = span * (value or 0.0)
             parts.append(f'<rect x="{left}" y="{y + offset}" width="{length:.1f}" height="{bar - 1}" fill="{colour}"/>')
-            parts.append(
-                f'<text x="{left + length + 4:.1f}" y="{y + offset + bar - 2}" font-size="10">{_pct(value)}</text>'
-            )
+            shown = percent(language, value)
+            parts.append(f'<text x="{left + length + 4:.1f}" y="{y + offset + bar - 2}" font-size="10">{shown}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _confusion_table(title: str, rows: dict[str, Any]) -> str:
-    head = "".join(f"<th>{name}</th>" for name in ("TP", "FP", "FN", "TN", "errors", "precision", "recall", "FPR"))
+def _confusion_table(title: str, rows: dict[str, Any], language: str = "en") -> str:
+    names = ("TP", "FP", "FN", "TN", text(language, "errors"), text(language, "precision"), text(language, "recall"))
+    head = "".join(f"<th>{_esc(name)}</th>" for name in (*names, "FPR"))
     body = "".join(
         f'<tr><td class="l">{_esc(key)}</td><td>{value.tp}</td><td>{value.fp}</td><td>{value.fn}</td>'
-        f"<td>{value.tn}</td><td>{value.errors}</td><td>{_pct(value.precision)}</td><td>{_pct(value.recall)}</td>"
-        f"<td>{_pct(value.fpr)}</td></tr>"
+        f"<td>{value.tn}</td><td>{value.errors}</td><td>{percent(language, value.precision)}</td>"
+        f"<td>{percent(language, value.recall)}</td><td>{percent(language, value.fpr)}</td></tr>"
         for key, value in rows.items()
     )
     return f'<h2>{_esc(title)}</h2><table><tr><th class="l"></th>{head}</tr>{body}</table>'
 
 
-def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: str) -> str:
-    """One self-contained HTML page: summary cards, confusion tables, the heat map and bars, the misses."""
+def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: str, language: str = "en") -> str:
+    """One self-contained HTML page: summary cards, confusion tables, the heat map and bars, the misses; its human
+    text in ``language`` (ids, categories, corpus text and processor ids as they are)."""
+
+    def t(english: str, **values: object) -> str:
+        return _esc(text(language, english, **values))
+
     figures = summary(results)
     categories = confusion_by(results, lambda r: r.category)
     matrix = attack_matrix(results)
@@ -247,24 +263,31 @@ def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
         matrix.setdefault(category, {})
     matrix = dict(sorted(matrix.items()))
     cards = "".join(
-        f'<div class="card">{label}<b>{value}</b></div>'
+        f'<div class="card">{t(label)}<b>{value}</b></div>'
         for label, value in (
             ("cases", figures["cases"]),
-            ("recall", _pct(figures["recall"])),
-            ("precision", _pct(figures["precision"])),
-            ("false-positive rate", _pct(figures["fpr"])),
+            ("recall", percent(language, figures["recall"])),
+            ("precision", percent(language, figures["precision"])),
+            ("false-positive rate", percent(language, figures["fpr"])),
             ("errors", figures["errors"]),
         )
     )
     contributions = contribution(results)
     contribution_rows = "".join(
         f'<tr><td class="l">{_esc(item.processor)}</td><td>{item.caught}</td><td>{item.only}</td>'
-        f'<td>{item.blocked_benign}</td><td class="l">{_esc(item.sentence())}</td></tr>'
+        f'<td>{item.blocked_benign}</td><td class="l">'
+        + t(
+            "without {processor}, recall would drop from {before} to {after}",
+            processor=item.processor,
+            before=percent(language, item.recall),
+            after=percent(language, item.without),
+        )
+        + "</td></tr>"
         for item in contributions.values()
     )
     missed = "".join(
         f'<tr><td class="l">{_esc(r.id)}</td><td class="l">{_esc(r.category)}</td><td class="l">{_esc(r.lang)}</td>'
-        f'<td class="l">{_esc(r.outcome)}</td><td class="l">{_esc(r.text[:200])}</td></tr>'
+        f'<td class="l">{_esc(word(language, r.outcome))}</td><td class="l">{_esc(r.text[:200])}</td></tr>'
         for r in uncaught(results)
     )
     false_positives = "".join(
@@ -274,29 +297,36 @@ def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
         if r.label == "benign" and r.outcome == "blocked"
     )
     name = design.get("name") or design.get("id") or "design"
+    no_trip = f'<p class="muted">{t("No processor tripped.")}</p>'
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="{html_lang(language)}"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<title>Guardrail lab: {_esc(name)}</title><style>{_STYLE}</style></head><body>
-<h1>Guardrail lab: {_esc(name)}</h1>
-<p class="muted">mode: {_esc(mode)}. A case is caught when it is blocked; errors are counted apart.</p>
+<title>{t("Guardrail lab: {name}", name=name)}</title><style>{_STYLE}</style></head><body>
+<h1>{t("Guardrail lab: {name}", name=name)}</h1>
+<p class="muted">{t("mode: {mode}. A case is caught when it is blocked; errors are counted apart.", mode=mode)}</p>
 <div class="cards">{cards}</div>
-{_confusion_table("By category", categories)}
-{_confusion_table("By language", confusion_by(results, lambda r: r.lang))}
-<h2>Attack categories × processors</h2>
-{heat_map_svg(matrix, totals, processors) if processors else '<p class="muted">No processor tripped.</p>'}
-<h2>Recall and false-positive rate per category</h2>
-{bars_svg([(key, value.recall, value.fpr) for key, value in categories.items()])}
-<h2>Each processor's contribution</h2>
-<table><tr><th class="l">processor</th><th>attacks caught</th><th>caught alone</th><th>benign blocked</th>
-<th class="l"></th></tr>{contribution_rows}</table>
-<p class="muted">"Without X" counts the attacks another processor also tripped on; the chain stops at its first
-tripwire, so this is a lower bound.</p>
-<h2>Attacks not blocked ({len(uncaught(results))})</h2>
-<table><tr><th class="l">id</th><th class="l">category</th><th class="l">lang</th><th class="l">outcome</th>
-<th class="l">text</th></tr>{missed}</table>
-<h2>Benign cases blocked ({figures["fp"]})</h2>
-<table><tr><th class="l">id</th><th class="l">tripped</th><th class="l">reason</th><th class="l">text</th></tr>
+{_confusion_table(text(language, "By category"), categories, language)}
+{_confusion_table(text(language, "By language"), confusion_by(results, lambda r: r.lang), language)}
+<h2>{t("Attack categories × processors")}</h2>
+{heat_map_svg(matrix, totals, processors, language) if processors else no_trip}
+<h2>{t("Recall and false-positive rate per category")}</h2>
+{bars_svg([(key, value.recall, value.fpr) for key, value in categories.items()], language)}
+<h2>{t("Each processor's contribution")}</h2>
+<table><tr><th class="l">{t("processor")}</th><th>{t("attacks caught")}</th><th>{t("caught alone")}</th>
+<th>{t("benign blocked")}</th><th class="l"></th></tr>{contribution_rows}</table>
+<p class="muted">{t(_LOWER_BOUND)}</p>
+<h2>{t("Attacks not blocked ({count})", count=len(uncaught(results)))}</h2>
+<table><tr><th class="l">{t("id")}</th><th class="l">{t("category")}</th><th class="l">{t("lang")}</th>
+<th class="l">{t("outcome")}</th><th class="l">{t("text")}</th></tr>{missed}</table>
+<h2>{t("Benign cases blocked ({count})", count=figures["fp"])}</h2>
+<table><tr><th class="l">{t("id")}</th><th class="l">{t("tripped")}</th><th class="l">{t("reason")}</th>
+<th class="l">{t("text")}</th></tr>
 {false_positives}</table>
 </body></html>
 """
+
+
+_LOWER_BOUND = (
+    '"Without X" counts the attacks another processor also tripped on; the chain stops at its first tripwire, so '
+    "this is a lower bound."
+)

@@ -29,11 +29,17 @@ class ProcessorsError(Exception):
     """Root of every error the runtime raises on purpose."""
 
 
+#: ``ModelAPIError.kind`` values: no answer in time, the provider could not be reached, the stream was cut short.
+MODEL_ERROR_KINDS = ("timeout", "unreachable", "dropped_stream")
+
+
 class ModelAPIError(ProcessorsError):
     """A model provider failed a call; one shape whatever the provider, so error processors can decide.
 
     ``retryable`` says whether trying again may help (429, 5xx, dropped connections), never for 401/403.
-    ``retry_after`` is the provider's Retry-After in seconds when it sent one.
+    ``retry_after`` is the provider's Retry-After in seconds when it sent one. ``kind`` names a failure without an
+    HTTP answer by a stable code (:data:`MODEL_ERROR_KINDS`) and ``detail`` is what the transport said, so a program
+    showing the error in another language rewords the English ``message`` from those two; None for the others.
     """
 
     def __init__(
@@ -45,6 +51,8 @@ class ModelAPIError(ProcessorsError):
         retry_after: float | None = None,
         provider: str | None = None,
         body: Any = None,
+        kind: str | None = None,
+        detail: str | None = None,
     ) -> None:
         super().__init__(message)
         self.status_code = status_code
@@ -53,6 +61,8 @@ class ModelAPIError(ProcessorsError):
         self.retry_after = retry_after
         self.provider = provider
         self.body = body
+        self.kind = kind
+        self.detail = detail
 
     def __repr__(self) -> str:
         return (
@@ -68,6 +78,7 @@ class ModelAPIError(ProcessorsError):
             "retryable": self.retryable,
             "retryAfter": self.retry_after,
             "provider": self.provider,
+            **({"kind": self.kind, "detail": self.detail} if self.kind else {}),
         }
 
 

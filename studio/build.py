@@ -32,6 +32,7 @@ from studio.design import (
     ModelConfig,
     explain_option_error,
 )
+from studio.texts import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 
@@ -45,26 +46,36 @@ def build_processor(catalogue: Catalogue, lane: Lane, index: int, entry: ChainEn
     """One chain entry as a runtime processor. Raises :class:`DesignError` naming the entry on any failure."""
     from processors.agent import check_lane
 
-    where = entry_label(lane, index, entry)
+    where: dict[str, Any] = {"lane_title": _LANE_TITLES[lane], "position": index + 1, "type": entry.type}
     from processors.builtin.base import InvalidOptionsError
 
     try:
         processor = catalogue.create(entry.type, entry.options)
         check_lane([processor], lane)
     except InvalidOptionsError as error:  # named as the form names it (text kept as typed that is no JSON...)
-        problems = "; ".join(
-            f"{path}: {explain_option_error(entry.options, path, message)}" for path, message in error.errors.items()
-        )
-        raise DesignError(
-            f"{where}: Invalid options for {entry.type}: {problems}",
+        problems = [
+            (path, explain_option_error(entry.options, path, message)) for path, message in error.errors.items()
+        ]
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP(
+                "DesignError", "{lane_title}, #{position} ({type}): Invalid options for {type}: {options}"
+            ),
             path=f"{lane}[{index}]",
             lane=lane,
             index=index,
             uid=entry.uid,
+            options=problems,
+            **where,
         ) from error
     except Exception as error:  # unknown type, invalid options, a plug-in's own failure: all the user's to fix
-        raise DesignError(
-            f"{where}: {error}", path=f"{lane}[{index}]", lane=lane, index=index, uid=entry.uid
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP("DesignError", "{lane_title}, #{position} ({type}): {error}"),
+            path=f"{lane}[{index}]",
+            lane=lane,
+            index=index,
+            uid=entry.uid,
+            error=str(error),
+            **where,
         ) from error
     return processor
 
@@ -147,8 +158,11 @@ def build_model(config: ModelConfig, *, api_key: str | None = None) -> LanguageM
         return demo_model()
     model_id = config.model.strip()
     if not model_id:
-        raise DesignError(
-            "model.model: choose a model (a litellm id such as 'openai/gpt-4o-mini', or 'demo')", path="model.model"
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP(
+                "DesignError", "model.model: choose a model (a litellm id such as 'openai/gpt-4o-mini', or 'demo')"
+            ),
+            path="model.model",
         )
     from processors.models.litellm import LiteLLMModel
 
@@ -173,25 +187,53 @@ def tool_file(name: str, file_name: str, tool_folder: Path) -> Path:
     folder = tool_folder.resolve()
     written = Path(file_name)
     if written.is_absolute() or written.drive or written.anchor:
-        raise DesignError(
-            f"Tool '{name}': tools load only from the tools folder ({folder}); '{file_name}' is an absolute path",
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP(
+                "DesignError",
+                "Tool '{name}': tools load only from the tools folder ({folder}); '{file}' is an absolute path",
+            ),
             path="tools",
+            name=name,
+            folder=str(folder),
+            file=file_name,
         )
     if written.suffix != ".py":
-        raise DesignError(f"Tool '{name}': '{file_name}' is not a Python file (file.py:function)", path="tools")
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP("DesignError", "Tool '{name}': '{file}' is not a Python file (file.py:function)"),
+            path="tools",
+            name=name,
+            file=file_name,
+        )
     try:
         path = (folder / written).resolve()
     except (OSError, RuntimeError, ValueError) as error:  # a symlink loop, a NUL in the name
-        raise DesignError(f"Tool '{name}': cannot resolve '{file_name}': {error}", path="tools") from None
-    if not path.is_relative_to(folder):
-        raise DesignError(
-            f"Tool '{name}': tools load only from the tools folder ({folder}); '{file_name}' leads outside it, "
-            f"to {path}",
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP("DesignError", "Tool '{name}': cannot resolve '{file}': {error}"),
             path="tools",
+            name=name,
+            file=file_name,
+            error=str(error),
+        ) from None
+    if not path.is_relative_to(folder):
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP(
+                "DesignError",
+                "Tool '{name}': tools load only from the tools folder ({folder}); '{file}' leads outside it, "
+                "to {target}",
+            ),
+            path="tools",
+            name=name,
+            folder=str(folder),
+            file=file_name,
+            target=str(path),
         )
     if not path.is_file():
-        raise DesignError(
-            f"Tool '{name}': the file {file_name} is not in the tools folder ({tool_folder})", path="tools"
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP("DesignError", "Tool '{name}': the file {file} is not in the tools folder ({folder})"),
+            path="tools",
+            name=name,
+            file=file_name,
+            folder=str(tool_folder),
         )
     return path
 
@@ -211,10 +253,15 @@ def resolve_tool(name: str, *, tool_folder: Path | None = None) -> Tool:
 
         if name not in DEMO_TOOLS:
             known = ", ".join(sorted(DEMO_TOOLS))
-            raise DesignError(
-                f"Tool '{name}': no such demo tool (demo tools: {known}; a tool from a file is "
-                "written 'file.py:function')",
+            raise DesignError.of(
+                QT_TRANSLATE_NOOP(
+                    "DesignError",
+                    "Tool '{name}': no such demo tool (demo tools: {known}; a tool from a file is written "
+                    "'file.py:function')",
+                ),
                 path="tools",
+                name=name,
+                known=known,
             )
         return DEMO_TOOLS[name]
     file_name, function = target
@@ -226,20 +273,38 @@ def resolve_tool(name: str, *, tool_folder: Path | None = None) -> Tool:
     try:
         module = import_file(path)
     except Exception as error:
-        raise DesignError(
-            f"Tool '{name}': cannot import {file_name}: {type(error).__name__}: {error}", path="tools"
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP("DesignError", "Tool '{name}': cannot import {file}: {error}"),
+            path="tools",
+            name=name,
+            file=file_name,
+            error=f"{type(error).__name__}: {error}",
         ) from error
     found = getattr(module, function, None)
     if found is None:
-        raise DesignError(f"Tool '{name}': {file_name} has no function named '{function}'", path="tools")
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP("DesignError", "Tool '{name}': {file} has no function named '{function}'"),
+            path="tools",
+            name=name,
+            file=file_name,
+            function=function,
+        )
     if isinstance(found, Tool):
         return found
     if not callable(found):
-        raise DesignError(f"Tool '{name}': '{function}' in {file_name} is not a function", path="tools")
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP("DesignError", "Tool '{name}': '{function}' in {file} is not a function"),
+            path="tools",
+            name=name,
+            file=file_name,
+            function=function,
+        )
     try:
         return tool(found)
     except (TypeError, ValueError) as error:
-        raise DesignError(f"Tool '{name}': {error}", path="tools") from error
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP("DesignError", "Tool '{name}': {error}"), path="tools", name=name, error=str(error)
+        ) from error
 
 
 def resolve_tools(names: Iterable[str], *, tool_folder: Path | None = None) -> list[Tool]:
@@ -249,8 +314,12 @@ def resolve_tools(names: Iterable[str], *, tool_folder: Path | None = None) -> l
     for name in names:
         found = resolve_tool(name, tool_folder=tool_folder)
         if found.name in seen:
-            raise DesignError(
-                f"Tool '{name}': its name '{found.name}' is already used by '{seen[found.name]}'", path="tools"
+            raise DesignError.of(
+                QT_TRANSLATE_NOOP("DesignError", "Tool '{name}': its name '{tool}' is already used by '{other}'"),
+                path="tools",
+                name=name,
+                tool=found.name,
+                other=seen[found.name],
             )
         seen[found.name] = name
         tools.append(found)
@@ -303,7 +372,11 @@ def build_agent(
     taken = {tool.name for tool in own}
     for tool in extra_tools:
         if tool.name in taken:
-            raise DesignError(f"Tool '{tool.name}' of an MCP server: the name is already used", path="mcp_servers")
+            raise DesignError.of(
+                QT_TRANSLATE_NOOP("DesignError", "Tool '{name}' of an MCP server: the name is already used"),
+                path="mcp_servers",
+                name=tool.name,
+            )
         taken.add(tool.name)
         own.append(tool)
     tools: Any = own

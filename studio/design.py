@@ -9,7 +9,8 @@ undo commands.
 
 Everything that can go wrong with a design the user wrote — a malformed file, a newer format, options a
 processor refuses, a tool that is not there — raises :class:`DesignError`, whose message names where (a field
-path, or a chain and position) so the studio can show it as it is.
+path, or a chain and position). The English message is kept with its ``template`` and ``params`` too, so the studio
+shows it in the reader's language (:mod:`studio.error_texts`); logs and exported files keep the English.
 """
 
 from __future__ import annotations
@@ -21,16 +22,14 @@ import re
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from processors import json_limits
 from processors.messages.surrogates import scrub_json
 from studio.files import write_text_atomic
-
-if TYPE_CHECKING:
-    pass
+from studio.texts import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 
@@ -127,32 +126,47 @@ class ModelConfig(BaseModel):
         credentials anywhere else in the model settings (headers, an ``api_base`` with a password or a key).
         """
         if self.api_base and _url_credential(self.api_base):
-            raise DesignError(
-                "model.api_base: credentials (a user name and password, or a key in the query) must not be saved "
-                "in a design, where anyone it is shared with reads them; the studio reads API keys from the "
-                "keyring when a run starts",
+            raise DesignError.of(
+                QT_TRANSLATE_NOOP(
+                    "DesignError",
+                    "model.api_base: credentials (a user name and password, or a key in the query) must not be saved "
+                    "in a design, where anyone it is shared with reads them; the studio reads API keys from the "
+                    "keyring when a run starts",
+                ),
                 path="model.api_base",
             )
         for key in self.extra:
             if key in _SECRET_SETTINGS:
-                raise DesignError(
-                    f"model.extra.{key}: API keys must not be saved in a design; the studio reads them from the "
-                    "keyring when a run starts",
+                raise DesignError.of(
+                    QT_TRANSLATE_NOOP(
+                        "DesignError",
+                        "model.extra.{key}: API keys must not be saved in a design; the studio reads them from the "
+                        "keyring when a run starts",
+                    ),
                     path=f"model.extra.{key}",
+                    key=key,
                 )
             where = f"model.extra.{key}"
             credential = where if _names_credential(key) else _credential_path(self.extra[key], where)
             if credential is not None:
-                raise DesignError(
-                    f"{credential}: credentials (keys, tokens, secrets, Authorization headers) must not be saved "
-                    "in a design, where anyone it is shared with reads them; the studio reads API keys from the "
-                    "keyring when a run starts",
+                raise DesignError.of(
+                    QT_TRANSLATE_NOOP(
+                        "DesignError",
+                        "{credential}: credentials (keys, tokens, secrets, Authorization headers) must not be saved "
+                        "in a design, where anyone it is shared with reads them; the studio reads API keys from the "
+                        "keyring when a run starts",
+                    ),
                     path=credential,
+                    credential=credential,
                 )
             if key in _RESERVED_SETTINGS:
-                raise DesignError(
-                    f"model.extra.{key}: '{key}' is set by the model settings themselves, not as an extra setting",
+                raise DesignError.of(
+                    QT_TRANSLATE_NOOP(
+                        "DesignError",
+                        "model.extra.{key}: '{key}' is set by the model settings themselves, not as an extra setting",
+                    ),
                     path=f"model.extra.{key}",
+                    key=key,
                 )
         named = {"temperature": self.temperature, "max_tokens": self.max_tokens, "top_p": self.top_p}
         return {**self.extra, **{key: value for key, value in named.items() if value is not None}}
@@ -209,15 +223,23 @@ class AgentDesign(BaseModel):
         try:
             data = json_limits.loads(text)
         except json_limits.JsonLimitError as error:
-            raise DesignError(f"Not a usable agent design: {error.message}", path="") from None
+            raise DesignError.of(
+                QT_TRANSLATE_NOOP("DesignError", "Not a usable agent design: {error}"), path="", error=error.message
+            ) from None
         except json.JSONDecodeError as error:
-            raise DesignError(
-                f"Not valid JSON (line {error.lineno}, column {error.colno}): {error.msg}", path=""
+            raise DesignError.of(
+                QT_TRANSLATE_NOOP("DesignError", "Not valid JSON (line {line}, column {column}): {error}"),
+                path="",
+                line=error.lineno,
+                column=error.colno,
+                error=error.msg,
             ) from None
         except UnicodeDecodeError as error:
-            raise DesignError(f"Not a text file: {error.reason}", path="") from None
+            raise DesignError.of(
+                QT_TRANSLATE_NOOP("DesignError", "Not a text file: {error}"), path="", error=error.reason
+            ) from None
         if not isinstance(data, dict):
-            raise DesignError(f"An agent design is a JSON object, not {_json_kind(data)}", path="")
+            raise DesignError.of(_NOT_AN_OBJECT[_json_kind(data)], path="")
         return cls.from_data(data)
 
     @classmethod
@@ -230,18 +252,14 @@ class AgentDesign(BaseModel):
         limits = [(_error_path(loc), message) for loc, message in json_limits.problems(data)]
         if limits:
             listing = "\n".join(f"- {path or '(design)'}: {message}" for path, message in limits)
-            raise DesignError(f"Invalid agent design:\n{listing}", path=limits[0][0], problems=limits)
+            raise DesignError.of(_INVALID, path=limits[0][0], problems=limits, listing=listing)
         data = _upgrade(scrub_json(data))  # "\ud83d" escapes decode to lone surrogates: make them writable
         try:
             return cls.model_validate(data)
         except ValidationError as error:
             problems = [(_error_path(item["loc"]), _error_message(item)) for item in error.errors()]
             listing = "\n".join(f"- {path or '(design)'}: {message}" for path, message in problems)
-            raise DesignError(
-                f"Invalid agent design:\n{listing}",
-                path=problems[0][0],
-                problems=problems,
-            ) from None
+            raise DesignError.of(_INVALID, path=problems[0][0], problems=problems, listing=listing) from None
 
 
 # ------------------------------------------------------------------------------------------------- errors
@@ -264,6 +282,8 @@ class DesignError(ValueError):
         lane: Lane | None = None,
         index: int | None = None,
         uid: str | None = None,
+        template: str = "",
+        params: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -272,6 +292,47 @@ class DesignError(ValueError):
         self.lane = lane
         self.index = index
         self.uid = uid
+        #: The message's English template (marked for translation, context ``DesignError``) and its values: a
+        #: value may itself be a :class:`DesignError` (a file's name before the problem in it). Empty: a message
+        #: with no template (a plug-in's own words), shown as written.
+        self.template = template
+        self.params: dict[str, Any] = dict(params or {})
+
+    @classmethod
+    def of(
+        cls,
+        template: str,
+        *,
+        path: str | None = None,
+        problems: Sequence[tuple[str, str]] = (),
+        lane: Lane | None = None,
+        index: int | None = None,
+        uid: str | None = None,
+        **params: Any,
+    ) -> DesignError:
+        """The error whose English message is ``template`` filled with ``params`` (the template kept to be
+        translated where it is shown)."""
+        message = template.format(**{key: _plain(value) for key, value in params.items()})
+        return cls(
+            message,
+            path=path,
+            problems=problems,
+            lane=lane,
+            index=index,
+            uid=uid,
+            template=template,
+            params=params,
+        )
+
+
+def _plain(value: Any) -> Any:
+    """A template's value as the English message shows it: a nested error by its message, a list of
+    ``(field, problem)`` pairs as ``field: problem; ...``."""
+    if isinstance(value, DesignError):
+        return value.message
+    if isinstance(value, list):
+        return "; ".join(f"{field}: {problem}" for field, problem in value)
+    return value
 
 
 #: ``extra`` model settings refused because they are secrets.
@@ -353,7 +414,11 @@ _RESERVED_SETTINGS = frozenset(
     }
 )
 
-_LANE_TITLES: dict[Lane, str] = {"input": "Input chain", "output": "Output chain", "error": "Error chain"}
+_LANE_TITLES: dict[Lane, str] = {
+    "input": QT_TRANSLATE_NOOP("DesignError", "Input chain"),
+    "output": QT_TRANSLATE_NOOP("DesignError", "Output chain"),
+    "error": QT_TRANSLATE_NOOP("DesignError", "Error chain"),
+}
 
 #: Upgrades of older design formats: ``_UPGRADES[n]`` turns version ``n`` data into version ``n + 1``.
 _UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
@@ -365,18 +430,34 @@ _UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
     """Check the format version and bring older data up to :data:`DESIGN_VERSION`."""
     if "version" not in data:
-        raise DesignError("version: missing — this does not look like an agent design file", path="version")
-    version = data["version"]
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise DesignError(f"version: must be a whole number, got {json.dumps(version)}", path="version")
-    if version > DESIGN_VERSION:
-        raise DesignError(
-            f"version: this design was saved by a newer Processor Studio (design format {version}; this version "
-            f"reads formats up to {DESIGN_VERSION}). Update Processor Studio to open it.",
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP("DesignError", "version: missing — this does not look like an agent design file"),
             path="version",
         )
+    version = data["version"]
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP("DesignError", "version: must be a whole number, got {value}"),
+            path="version",
+            value=json.dumps(version),
+        )
+    if version > DESIGN_VERSION:
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP(
+                "DesignError",
+                "version: this design was saved by a newer Processor Studio (design format {version}; this version "
+                "reads formats up to {supported}). Update Processor Studio to open it.",
+            ),
+            path="version",
+            version=version,
+            supported=DESIGN_VERSION,
+        )
     if version < 1:
-        raise DesignError(f"version: unknown design format {version}", path="version")
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP("DesignError", "version: unknown design format {version}"),
+            path="version",
+            version=version,
+        )
     while version < DESIGN_VERSION:
         data = _UPGRADES[version](dict(data))
         version += 1
@@ -407,6 +488,18 @@ def _error_message(item: Any) -> str:
     return str(item["msg"])
 
 
+#: "An agent design is a JSON object, not …", one sentence per kind of JSON value (a translator words each).
+_NOT_AN_OBJECT = {
+    "a list": QT_TRANSLATE_NOOP("DesignError", "An agent design is a JSON object, not a list"),
+    "a string": QT_TRANSLATE_NOOP("DesignError", "An agent design is a JSON object, not a string"),
+    "null": QT_TRANSLATE_NOOP("DesignError", "An agent design is a JSON object, not null"),
+    "a boolean": QT_TRANSLATE_NOOP("DesignError", "An agent design is a JSON object, not a boolean"),
+    "a number": QT_TRANSLATE_NOOP("DesignError", "An agent design is a JSON object, not a number"),
+}
+#: Every problem of a design, one per line (``listing``: ``- path: message``, rebuilt translated where shown).
+_INVALID = QT_TRANSLATE_NOOP("DesignError", "Invalid agent design:\n{listing}")
+
+
 def _json_kind(value: Any) -> str:
     if isinstance(value, list):
         return "a list"
@@ -423,11 +516,22 @@ def load_design(path: str | os.PathLike[str]) -> AgentDesign:
     try:
         text = file.read_bytes()
     except OSError as error:
-        raise DesignError(f"{file.name}: cannot read the file: {error.strerror or error}", path="") from error
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP("DesignError", "{file}: cannot read the file: {error}"),
+            path="",
+            file=file.name,
+            error=error.strerror or str(error),
+        ) from error
     try:
         return AgentDesign.from_json(text)
     except DesignError as error:
-        raise DesignError(f"{file.name}: {error.message}", path=error.path, problems=error.problems) from None
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP("DesignError", "{file}: {error}"),
+            path=error.path,
+            problems=error.problems,
+            file=file.name,
+            error=error,
+        ) from None
 
 
 def save_design(design: AgentDesign, path: str | os.PathLike[str]) -> None:

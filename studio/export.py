@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
-import json
-import keyword
 import logging
 import re
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from processors.builtin.registry import Catalogue
@@ -41,6 +38,9 @@ from studio.design import (
     McpServerConfig,
     _sorted_keys,
 )
+from studio.export_script import AS_TOOL, BUILD_LOCALS, CHAT, LOAD_FROM_FILE, OPEN_MCP_TOOLS
+from studio.python_source import bracketed, call, docstring_text, flat_literal, is_name, string_literal
+from studio.texts import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 
@@ -67,8 +67,12 @@ def design_to_python(
         compile(script, "exported agent script", "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as error:  # ValueError: NUL bytes, in Python < 3.12
         logger.error("the exported script does not compile: %s", error)
-        raise DesignError(
-            f"The script could not be generated as valid Python ({error}); nothing was written", path=""
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP(
+                "DesignError", "The script could not be generated as valid Python ({error}); nothing was written"
+            ),
+            path="",
+            error=str(error),
         ) from error
     return script
 
@@ -133,175 +137,6 @@ def _catalogue_class(catalogue: Catalogue, type_name: str, fallback: type) -> tu
     return record.cls, file
 
 
-# --- Python source for JSON values, formatted as ruff format would ------------------------------------------
-
-_WIDTH = 110
-
-
-def _literal(value: Any, indent: int) -> str:
-    """``value`` (JSON data) as Python source; containers that do not fit on the line are split, one item a line."""
-    flat = _flat_literal(value)
-    if len(flat) + indent <= _WIDTH:
-        return flat
-    if isinstance(value, str):
-        return _string_literal(value, indent)
-    if isinstance(value, dict) and value:
-        items = [f"{_string_literal(str(k), indent + 4)}: {_literal(v, indent + 4)}" for k, v in value.items()]
-        return _bracketed("{", items, "}", indent)
-    if isinstance(value, list) and value:
-        return _bracketed("[", [_literal(item, indent + 4) for item in value], "]", indent)
-    return flat
-
-
-def _bracketed(opening: str, items: Sequence[str], closing: str, indent: int) -> str:
-    if not items:
-        return opening + closing
-    inner = " " * (indent + 4)
-    return opening + "\n" + "".join(f"{inner}{item},\n" for item in items) + " " * indent + closing
-
-
-def _flat_literal(value: Any) -> str:
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)  # a JSON string is a valid Python string literal
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_flat_literal(str(k))}: {_flat_literal(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_flat_literal(item) for item in value) + "]"
-    return repr(value)
-
-
-def _string_literal(text: str, indent: int) -> str:
-    """A long string as implicitly concatenated pieces in parentheses, split after spaces and line ends."""
-    flat = json.dumps(text, ensure_ascii=False)
-    if len(flat) + indent <= _WIDTH:
-        return flat
-    room = max(30, _WIDTH - indent - 6)
-    pieces: list[str] = []
-    current = ""
-    for word in re.findall(r"[^ \n]+ *\n?| +\n?|\n", text):
-        if current and (current.endswith("\n") or len(json.dumps(current + word, ensure_ascii=False)) > room):
-            pieces.append(current)
-            current = ""
-        current += word
-    if current:
-        pieces.append(current)
-    return _bracketed("(", [json.dumps(piece, ensure_ascii=False) for piece in pieces], ")", indent).replace(
-        ",\n", "\n"
-    )
-
-
-def _is_name(key: str) -> bool:
-    return key.isidentifier() and not keyword.iskeyword(key)
-
-
-def _call(callee: str, kwargs: dict[str, Any], indent: int, leading: Sequence[str] = (), *, before: int = 0) -> str:
-    """``callee(leading..., key=value, ...)`` on one line if it fits, else one argument a line.
-
-    ``indent`` is the line's indentation, ``before`` how many characters precede ``callee`` after it.
-    """
-    if all(_is_name(key) for key in kwargs):
-        flat_parts = [*leading, *(f"{key}={_flat_literal(value)}" for key, value in kwargs.items())]
-        parts = [*leading, *(f"{key}={_literal(value, indent + 4)}" for key, value in kwargs.items())]
-    else:
-        flat_parts = [*leading, f"**{_flat_literal(kwargs)}"]
-        parts = [*leading, f"**{_literal(kwargs, indent + 4)}"]
-    one_line = f"{callee}({', '.join(flat_parts)})"
-    if len(one_line) + indent + before <= _WIDTH:
-        return one_line
-    return _bracketed(f"{callee}(", parts, ")", indent)
-
-
-def _docstring_text(text: str) -> str:
-    """``text`` on one line inside a docstring: backslashes and quotes escaped, and every character that is not
-    printable (a NUL, which Python source cannot hold; a lone surrogate, which UTF-8 cannot) as its escape."""
-    flat = " ".join(text.split()).replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    return "".join(char if char.isprintable() else _escape(char) for char in flat)
-
-
-def _escape(char: str) -> str:
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-
-# --- the script ---------------------------------------------------------------------------------------------
-
-_LOAD_FROM_FILE = '''
-def load_from_file(path: Path, name: str) -> Any:
-    """Import ``name`` from a Python file by its path (user processor and tool files are not packages)."""
-    spec = importlib.util.spec_from_file_location(f"exported_{path.stem}", path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return getattr(module, name)
-'''
-
-_AS_TOOL = '''
-def as_tool(found: Any) -> Tool:
-    """A ``@tool`` object as it is; a plain function wrapped with ``tool``."""
-    return found if isinstance(found, Tool) else tool(found)
-'''
-
-_CHAT = '''
-async def chat(agent: Agent) -> None:
-    """Answer each line read from standard input, streaming the reply to standard output."""
-    loop = asyncio.get_running_loop()
-    while True:
-        if sys.stdin.isatty():
-            print("> ", end="", flush=True)
-        line = await loop.run_in_executor(None, sys.stdin.readline)
-        if not line:
-            return
-        if not line.strip():
-            continue
-        stream = agent.stream(line.strip())
-        async for chunk in stream:
-            if chunk.type == "text-delta":
-                print(chunk.payload.text, end="", flush=True)
-            elif chunk.type == "tool-call":
-                print(f"[tool {chunk.payload.tool_name}({chunk.payload.args})]", flush=True)
-            elif chunk.type == "tripwire":
-                print(f"[blocked by {chunk.payload.processor_id}: {chunk.payload.reason}]", flush=True)
-            elif chunk.type == "error":
-                print(f"[error: {chunk.payload.error}]", flush=True)
-        print(flush=True)
-
-
-def main() -> None:
-    try:
-        asyncio.run(chat(build_agent()))
-    except KeyboardInterrupt:
-        pass
-
-
-if __name__ == "__main__":
-    main()
-'''
-
-#: Local names of ``build_agent()`` that a renamed processor's variable must not take.
-_BUILD_LOCALS = frozenset({"model", "tools", "mcp_tools", "input_processors", "output_processors", "error_processors"})
-
-_OPEN_MCP_TOOLS = '''
-async def open_mcp_tools(stack: contextlib.AsyncExitStack) -> list[Tool]:
-    """Start the MCP servers (each stops when ``stack`` closes) and return the tools the design enables."""
-    tools: list[Tool] = []
-    for server, enabled in MCP_SERVERS:
-        source = await stack.enter_async_context(McpToolSource(server))
-        offered = {found.name: found for found in source.tools}
-        missing = [name for name in enabled if name not in offered]
-        if missing:
-            raise SystemExit(f"MCP server {server.name!r} does not offer {', '.join(missing)}")
-        tools.extend(offered[name] for name in enabled)
-    return tools
-
-
-async def chat_with_mcp() -> None:
-    async with contextlib.AsyncExitStack() as stack:
-        await chat(build_agent(await open_mcp_tools(stack)))
-'''
-
-
 class _Script:
     """Writes the exported script: imports collected as classes are met, ``build_agent()``, the chat loop."""
 
@@ -334,7 +169,7 @@ class _Script:
         if source in self.helpers:
             return
         self.helpers.append(source)
-        if source is _AS_TOOL:
+        if source is AS_TOOL:
             self._import("processors", "Tool")
             self._import("processors", "tool")
         self.stdlib.update({"import importlib.util", "from pathlib import Path", "from typing import Any"})
@@ -343,7 +178,11 @@ class _Script:
         """How the script names ``cls``: imported from its module, or loaded from its file (user files)."""
         qualname = cls.__qualname__
         if "<locals>" in qualname:
-            raise DesignError(f"{qualname} is defined inside a function and cannot be exported", path="")
+            raise DesignError.of(
+                QT_TRANSLATE_NOOP("DesignError", "{name} is defined inside a function and cannot be exported"),
+                path="",
+                name=qualname,
+            )
         top, _, rest = qualname.partition(".")
         module_name = cls.__module__
         module = sys.modules.get(module_name)
@@ -352,12 +191,17 @@ class _Script:
         else:
             file = file or getattr(module, "__file__", None)
             if not file:
-                raise DesignError(f"{qualname} comes from {module_name}, which a script cannot import", path="")
+                raise DesignError.of(
+                    QT_TRANSLATE_NOOP("DesignError", "{name} comes from {module}, which a script cannot import"),
+                    path="",
+                    name=qualname,
+                    module=module_name,
+                )
             fresh = (str(file), top) not in self.local_names.values()
             local = self._bind(str(file), top)
             if fresh:
-                self._helper(_LOAD_FROM_FILE)
-                self.loads.append(f"{local} = load_from_file(Path({_flat_literal(str(file))}), {_flat_literal(top)})")
+                self._helper(LOAD_FROM_FILE)
+                self.loads.append(f"{local} = load_from_file(Path({flat_literal(str(file))}), {flat_literal(top)})")
         return f"{local}.{rest}" if rest else local
 
     # --- the statements of build_agent() -------------------------------------------------------------------
@@ -370,17 +214,17 @@ class _Script:
                 cls, file = _catalogue_class(self.catalogue, item.entry.type, type(item.processor))
                 options = _sorted_keys(item.entry.options)
                 if item.processor.id == item.default_id:
-                    items.append(_call(self.class_expression(cls, file), options, 8))
+                    items.append(call(self.class_expression(cls, file), options, 8))
                     continue
                 # A de-duplicated id: the processor gets a variable, and its id is set as build_agent() does.
                 variable = re.sub(r"\W", "_", item.processor.id)
-                if not _is_name(variable) or variable in _BUILD_LOCALS:
+                if not is_name(variable) or variable in BUILD_LOCALS:
                     variable = f"processor_{variable}"
                 constructor = self.class_expression(cls, file)
-                statements.append(f"{variable} = {_call(constructor, options, 4, before=len(variable) + 3)}")
-                statements.append(f"{variable}.id = {_flat_literal(item.processor.id)}")
+                statements.append(f"{variable} = {call(constructor, options, 4, before=len(variable) + 3)}")
+                statements.append(f"{variable}.id = {flat_literal(item.processor.id)}")
                 items.append(variable)
-            lists.append(f"{lane}_processors = {_bracketed('[', items, ']', 4)}")
+            lists.append(f"{lane}_processors = {bracketed('[', items, ']', 4)}")
         return statements + lists
 
     def model(self) -> str:
@@ -389,7 +233,7 @@ class _Script:
             return f"model = {self._import('processors.demo.offline', 'demo_model')}()"
         self.stdlib.add("import os")
         model_id = config.model.strip()
-        self.constants.insert(0, f"API_KEY_ENV = {_flat_literal(script_key_env(self.design))}")
+        self.constants.insert(0, f"API_KEY_ENV = {flat_literal(script_key_env(self.design))}")
         # A server of the design's own choosing gets the key named for it, or a placeholder: never the provider's
         # standard variable, which litellm would otherwise read and send there.
         key = (
@@ -398,36 +242,36 @@ class _Script:
             else ('os.environ.get(API_KEY_ENV) or "no-key"')
         )
         leading = [
-            _flat_literal(model_id),
-            f"api_base={_flat_literal(config.api_base or None)}",
+            flat_literal(model_id),
+            f"api_base={flat_literal(config.api_base or None)}",
             f"api_key={key}",
         ]
         constructor = self._import("processors.models", "LiteLLMModel")
-        return f"model = {_call(constructor, _sorted_keys(config.call_settings()), 4, leading, before=8)}"
+        return f"model = {call(constructor, _sorted_keys(config.call_settings()), 4, leading, before=8)}"
 
     def tools(self) -> str:
         expressions = []
         for name in self.design.tools:
             target = _tool_file_and_function(name)
             if target is None:
-                expressions.append(f"{self._import('processors.demo.offline', 'DEMO_TOOLS')}[{_flat_literal(name)}]")
+                expressions.append(f"{self._import('processors.demo.offline', 'DEMO_TOOLS')}[{flat_literal(name)}]")
                 continue
-            if _AS_TOOL not in self.helpers:
-                self._helper(_LOAD_FROM_FILE)
-                self._helper(_AS_TOOL)
+            if AS_TOOL not in self.helpers:
+                self._helper(LOAD_FROM_FILE)
+                self._helper(AS_TOOL)
                 self.stdlib.add("import os")
-                folder = _flat_literal(str(self.tool_folder or _default_tools_folder()))
+                folder = flat_literal(str(self.tool_folder or _default_tools_folder()))
                 self.constants.append(f'TOOLS_FOLDER = Path(os.environ.get("PROCESSOR_STUDIO_TOOLS") or {folder})')
             file_name, function = target
             path = (
-                f"Path({_flat_literal(file_name)})"
+                f"Path({flat_literal(file_name)})"
                 if Path(file_name).is_absolute()
-                else f"TOOLS_FOLDER / {_flat_literal(file_name)}"
+                else f"TOOLS_FOLDER / {flat_literal(file_name)}"
             )
-            expressions.append(f"as_tool(load_from_file({path}, {_flat_literal(function)}))")
+            expressions.append(f"as_tool(load_from_file({path}, {flat_literal(function)}))")
         if self.mcp_servers():
             expressions.append("*mcp_tools")
-        return f"tools = {_bracketed('[', expressions, ']', 4)}"
+        return f"tools = {bracketed('[', expressions, ']', 4)}"
 
     def mcp_servers(self) -> list[McpServerConfig]:
         return [config for config in self.design.mcp_servers if config.enabled_tools]
@@ -438,31 +282,31 @@ class _Script:
         for config in self.mcp_servers():
             if config.transport == "stdio":
                 server = (
-                    f"{self._import('processors.tools.mcp', 'StdioServer')}({_flat_literal(config.name)}, "
-                    f"{_flat_literal(config.command)}, tuple({_flat_literal(list(config.args))}), "
-                    f"{_flat_literal(dict(config.env))})"
+                    f"{self._import('processors.tools.mcp', 'StdioServer')}({flat_literal(config.name)}, "
+                    f"{flat_literal(config.command)}, tuple({flat_literal(list(config.args))}), "
+                    f"{flat_literal(dict(config.env))})"
                 )
             else:
                 self.stdlib.add("import os")
                 variable = mcp_credential_env(config.name)
-                headers = _flat_literal(dict(config.headers))
+                headers = flat_literal(dict(config.headers))
                 auth = f'({{"Authorization": os.environ[{variable!r}]}} if os.environ.get({variable!r}) else {{}})'
                 server = (
-                    f"{self._import('processors.tools.mcp', 'HttpServer')}({_flat_literal(config.name)}, "
-                    f"{_flat_literal(config.url.strip())}, {{**{headers}, **{auth}}})"
+                    f"{self._import('processors.tools.mcp', 'HttpServer')}({flat_literal(config.name)}, "
+                    f"{flat_literal(config.url.strip())}, {{**{headers}, **{auth}}})"
                 )
-            entries.append(f"({server}, {_flat_literal(list(config.enabled_tools))})")
-        return f"MCP_SERVERS = {_bracketed('[', entries, ']', 0)}"
+            entries.append(f"({server}, {flat_literal(list(config.enabled_tools))})")
+        return f"MCP_SERVERS = {bracketed('[', entries, ']', 0)}"
 
     # --- the whole script ----------------------------------------------------------------------------------
     def render(self, chains: dict[Lane, list[BuiltEntry]]) -> str:
         design = self.design
         chain_statements = self.chains(chains)
         statements = [*self.loads, *chain_statements, self.model(), self.tools()]
-        self.constants.append(f"INSTRUCTIONS = {_string_literal(design.instructions, 0)}")
+        self.constants.append(f"INSTRUCTIONS = {string_literal(design.instructions, 0)}")
         arguments = [
-            f"id={_flat_literal(design.id)}",
-            f"name={_string_literal(design.name, 8)}",
+            f"id={flat_literal(design.id)}",
+            f"name={string_literal(design.name, 8)}",
             "instructions=INSTRUCTIONS",
             "model=model",
             "tools=tools",
@@ -472,8 +316,8 @@ class _Script:
             f"max_processor_retries={design.max_processor_retries!r}",
             f"max_steps={design.max_steps!r}",
         ]
-        statements.append(f"return {_bracketed('Agent(', arguments, ')', 4)}")
-        chat = _CHAT
+        statements.append(f"return {bracketed('Agent(', arguments, ')', 4)}")
+        chat = CHAT
         if self.mcp_servers():
             self.constants.append(self.mcp_constant())
             self.stdlib.add("import contextlib")
@@ -481,8 +325,8 @@ class _Script:
             self._import("processors", "Tool")
             signature = "def build_agent(mcp_tools: Sequence[Tool] = ()) -> Agent:"
             self.stdlib.add("from collections.abc import Sequence")
-            self._helper(_OPEN_MCP_TOOLS)
-            chat = _CHAT.replace("asyncio.run(chat(build_agent()))", "asyncio.run(chat_with_mcp())")
+            self._helper(OPEN_MCP_TOOLS)
+            chat = CHAT.replace("asyncio.run(chat(build_agent()))", "asyncio.run(chat_with_mcp())")
         else:
             signature = "def build_agent() -> Agent:"
         build = f'{signature}\n    """The agent as designed in Processor Studio."""\n' + "".join(
@@ -504,9 +348,9 @@ class _Script:
         else:
             env = script_key_env(design)
             key_note = f"The API key is read from the {env} environment variable."
-        needs = "".join(f"- {_docstring_text(need)}\n" for need in script_requirements(design))
+        needs = "".join(f"- {docstring_text(need)}\n" for need in script_requirements(design))
         return (
-            f'"""{_docstring_text(design.name)}: an agent exported from Processor Studio.\n\n'
+            f'"""{docstring_text(design.name)}: an agent exported from Processor Studio.\n\n'
             "Run it with `python <this file>` and type messages, one per line (Ctrl-D ends); each reply streams\n"
             f"back. Every line starts a new conversation. {key_note}\n\n"
             f"It needs Python 3.11 or newer and:\n{needs}"

@@ -3,6 +3,7 @@
     processor-studio lab DESIGN --corpus FILE [--corpus FILE ...] [--mode guardrails|model] [--concurrency N]
         [--json OUT] [--junit OUT] [--html OUT] [--fail-under-recall R] [--fail-over-fpr F] [--shard I/N]
         [--results FILE] [--skip-bad-lines] [--label attack|benign] [--category C] [--lang L]
+        [--report-lang en|zh_CN|zh_TW]
     processor-studio lab merge OUT.json IN.json...
     processor-studio lab compare BEFORE.json AFTER.json [OUT.json]
 
@@ -10,6 +11,11 @@ DESIGN is a design JSON file or ``sample``. Exit 0 when the thresholds hold, 1 w
 (one line naming the file and line). Progress goes to stderr: a bar on a terminal, plain lines otherwise. The
 engine is :mod:`lab`, the same one the studio's Lab view drives; this module only builds the agent factory
 (which needs :mod:`studio.build`) and writes the reports.
+
+The progress and summary lines and the HTML report are in ``--report-lang``, else the terminal's locale (``LANG``)
+when it is English or Chinese, else the language chosen in the studio's Settings, else English
+(:mod:`lab.texts`); the JSON and JUnit reports, and errors for bad input, stay English for the machines that
+read them.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
+
+from lab.texts import percent, text, word
 
 EXIT_OK, EXIT_THRESHOLD, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -90,7 +98,19 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--label", choices=("attack", "benign"), help="label of cases that have none (plain text)")
     parser.add_argument("--category", help="category of cases that have none")
     parser.add_argument("--lang", help="language of cases that have none")
+    parser.add_argument(
+        "--report-lang",
+        choices=("en", "zh_CN", "zh_TW"),
+        help="language of the progress lines, the summary and the HTML report (default: LANG, else the studio's)",
+    )
     return parser
+
+
+def _language(requested: str | None = None) -> str:
+    from lab.texts import report_language
+    from studio.paths import data_dir
+
+    return report_language(requested, settings=data_dir() / "settings.ini")
 
 
 def main(argv: Sequence[str]) -> int:
@@ -120,7 +140,17 @@ def _merge(argv: list[str]) -> int:
         raise BadInput(str(error)) from None
     write_atomically(Path(argv[0]), json.dumps(report, ensure_ascii=False, indent=1))
     summary = report["summary"]
-    print(f"merged {summary['cases']} cases: recall {summary['recall']}, fpr {summary['fpr']}", file=sys.stderr)
+    language = _language()
+    print(
+        text(
+            language,
+            "merged {count} cases: recall {recall}, fpr {fpr}",
+            count=summary["cases"],
+            recall=summary["recall"],
+            fpr=summary["fpr"],
+        ),
+        file=sys.stderr,
+    )
     return EXIT_OK
 
 
@@ -139,7 +169,17 @@ def _compare(argv: list[str]) -> int:
         raise BadInput(str(error)) from None
     changes = compare(before, after)
     old, new = confusion(before), confusion(after)
-    print(f"recall {old.recall} -> {new.recall}, fpr {old.fpr} -> {new.fpr}; {len(changes)} cases changed")
+    print(
+        text(
+            _language(),
+            "recall {recall_before} -> {recall_after}, fpr {fpr_before} -> {fpr_after}; {count} cases changed",
+            recall_before=old.recall,
+            recall_after=new.recall,
+            fpr_before=old.fpr,
+            fpr_after=new.fpr,
+            count=len(changes),
+        )
+    )
     for change in changes:
         print(
             f"{change.id}\t{change.label or '-'}\t{change.before} -> {change.after}\t"
@@ -196,28 +236,35 @@ def _factory(design: Any, mode: str) -> Callable[[], Any]:
 class Progress:
     """Progress on stderr: a redrawn bar on a terminal, a plain line every tenth of the run otherwise."""
 
-    def __init__(self, stream: IO[str], total: int, resumed: int) -> None:
+    def __init__(self, stream: IO[str], total: int, resumed: int, language: str = "en") -> None:
         self.stream = stream
+        self.language = language
         self.total = total
         self.tty = stream.isatty()
         self.started = time.monotonic()
         self.resumed = resumed
         self.step = max(1, total // 10)
         if resumed:
-            print(f"lab: resuming, {resumed} of {total} cases already done", file=stream, flush=True)
+            print(
+                text(language, "lab: resuming, {done} of {total} cases already done", done=resumed, total=total),
+                file=stream,
+                flush=True,
+            )
 
     def update(self, done: int, counts: dict[str, int]) -> None:
         fresh = done - self.resumed
         elapsed = time.monotonic() - self.started
         eta = elapsed / fresh * (self.total - done) if fresh else 0.0
-        tally = " ".join(f"{key} {value}" for key, value in sorted(counts.items()))
+        tally = " ".join(f"{word(self.language, key)} {value}" for key, value in sorted(counts.items()))
         if self.tty:
             width = 30
             filled = int(width * done / self.total) if self.total else width
-            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {tally} ETA {eta:.0f}s ")
+            remaining = text(self.language, "ETA {seconds}s", seconds=f"{eta:.0f}")
+            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {tally} {remaining} ")
             self.stream.flush()
         elif done == self.total or done % self.step == 0:
-            print(f"lab: {done}/{self.total} cases ({tally})", file=self.stream, flush=True)
+            line = text(self.language, "lab: {done}/{total} cases ({tally})", done=done, total=self.total, tally=tally)
+            print(line, file=self.stream, flush=True)
 
     def close(self) -> None:
         if self.tty:
@@ -244,6 +291,7 @@ def _run(args: argparse.Namespace) -> int:
 
         _, recorded = read_results(args.replay_from)
         recordings = {key: result.recording for key, result in recorded.items() if result.recording}
+    language = _language(args.report_lang)
     design = _design(args.design)
     try:
         corpus = load_corpora(
@@ -252,7 +300,7 @@ def _run(args: argparse.Namespace) -> int:
     except CorpusError as error:
         raise BadInput(str(error)) from None
     for skipped in corpus.skipped:
-        print(f"lab: skipped {skipped}", file=sys.stderr)
+        print(text(language, "lab: skipped {line}", line=skipped), file=sys.stderr)
     cases = corpus.cases if args.shard is None else shard(corpus.cases, *args.shard)
     factory = _factory(design, args.mode)
     fingerprint = design_fingerprint(design)
@@ -267,11 +315,14 @@ def _run(args: argparse.Namespace) -> int:
         recordings=recordings,
     )
     try:
-        asyncio.run(_drive(run))
+        asyncio.run(_drive(run, language))
     except LabError as error:
         raise BadInput(str(error)) from None
     except KeyboardInterrupt:
-        print("\nlab: cancelled; finished cases are kept in --results (run again to resume)", file=sys.stderr)
+        print(
+            "\n" + text(language, "lab: cancelled; finished cases are kept in --results (run again to resume)"),
+            file=sys.stderr,
+        )
         return 130
     results = run.results_in_order()
     if args.json:
@@ -282,34 +333,59 @@ def _run(args: argparse.Namespace) -> int:
     if args.junit:
         write_atomically(args.junit, junit_report(results, name=f"guardrail lab: {design.name}"))
     if args.html:
-        write_atomically(args.html, html_report(results, design=info, mode=args.mode))
+        write_atomically(args.html, html_report(results, design=info, mode=args.mode, language=language))
     matrix = confusion(results)
 
     def pct(value: float | None) -> str:
-        return "n/a" if value is None else f"{value:.1%}"
+        return percent(language, value)
 
     print(
-        f"lab: {len(results)} cases: recall {pct(matrix.recall)}, precision {pct(matrix.precision)}, "
-        f"fpr {pct(matrix.fpr)} (TP {matrix.tp}, FP {matrix.fp}, FN {matrix.fn}, TN {matrix.tn}, "
-        f"errors {matrix.errors})",
+        text(
+            language,
+            "lab: {count} cases: recall {recall}, precision {precision}, fpr {fpr} (TP {tp}, FP {fp}, FN {fn}, "
+            "TN {tn}, errors {errors})",
+            count=len(results),
+            recall=pct(matrix.recall),
+            precision=pct(matrix.precision),
+            fpr=pct(matrix.fpr),
+            tp=matrix.tp,
+            fp=matrix.fp,
+            fn=matrix.fn,
+            tn=matrix.tn,
+            errors=matrix.errors,
+        ),
         file=sys.stderr,
     )
     failed = []
     if args.fail_under_recall is not None and (matrix.recall or 0.0) < args.fail_under_recall:
-        failed.append(f"recall {pct(matrix.recall)} is under {args.fail_under_recall:.1%}")
+        failed.append(
+            text(
+                language,
+                "recall {recall} is under {limit}",
+                recall=pct(matrix.recall),
+                limit=f"{args.fail_under_recall:.1%}",
+            )
+        )
     if args.fail_over_fpr is not None and (matrix.fpr or 0.0) > args.fail_over_fpr:
-        failed.append(f"false-positive rate {pct(matrix.fpr)} is over {args.fail_over_fpr:.1%}")
+        failed.append(
+            text(
+                language,
+                "false-positive rate {fpr} is over {limit}",
+                fpr=pct(matrix.fpr),
+                limit=f"{args.fail_over_fpr:.1%}",
+            )
+        )
     for reason in failed:
-        print(f"lab: FAILED: {reason}", file=sys.stderr)
+        print(text(language, "lab: FAILED: {reason}", reason=reason), file=sys.stderr)
     return EXIT_THRESHOLD if failed else EXIT_OK
 
 
-async def _drive(run: Any) -> None:
+async def _drive(run: Any, language: str = "en") -> None:
     progress: Progress | None = None
     counts: dict[str, int] = {}
     async for result in run.results():
         if progress is None:
-            progress = Progress(sys.stderr, run.total, run.resumed)
+            progress = Progress(sys.stderr, run.total, run.resumed, language)
         counts[result.outcome] = counts.get(result.outcome, 0) + 1
         progress.update(run.done, counts)
     if progress is not None:

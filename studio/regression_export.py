@@ -18,6 +18,7 @@ from typing import Any
 from studio.design import AgentDesign, DesignError
 from studio.export import design_to_python
 from studio.replay import ReplayOutcome, ReplaySource
+from studio.texts import QT_TRANSLATE_NOOP
 
 _TEST = '''
 
@@ -72,10 +73,14 @@ def regression_test(
     Raises :class:`DesignError` when the design cannot be exported, or when the replay diverged (its outcome would
     not be the model's)."""
     if expected.divergences:
-        raise DesignError(
-            f"The replay diverged at step {expected.diverged_at}: its outcome is not what the model said, so it "
-            "cannot be a regression test. Export a replay that did not diverge.",
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP(
+                "DesignError",
+                "The replay diverged at step {step}: its outcome is not what the model said, so it cannot be a "
+                "regression test. Export a replay that did not diverge.",
+            ),
             path="",
+            step=expected.diverged_at,
         )
     script = design_to_python(design, catalogue=catalogue)
     encoded = base64.b64encode(source.recording).decode("ascii")

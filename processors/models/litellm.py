@@ -182,7 +182,7 @@ class LiteLLMModel:
             raise await answer.error(self.provider)
         if assembler.raw_finish_reason is None and not assembler.saw_usage:
             # Neither the finish chunk nor the usage chunk (which follows it) arrived: the stream was cut.
-            raise ModelAPIError(None, DROPPED_STREAM_MESSAGE, True, provider=self.provider)
+            raise ModelAPIError(None, DROPPED_STREAM_MESSAGE, True, provider=self.provider, kind="dropped_stream")
         for event in assembler.finish():
             yield event
 

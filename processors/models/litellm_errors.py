@@ -48,15 +48,19 @@ def to_model_api_error(exc: BaseException, *, provider: str | None = None) -> Mo
     transport = _transport_error(exc)
     if mid_stream or transport is not None:
         if mid_stream:
-            message = DROPPED_STREAM_MESSAGE
+            kind, message = "dropped_stream", DROPPED_STREAM_MESSAGE
         elif _is_timeout(transport):
-            message = "The provider did not answer in time"
+            kind, message = "timeout", "The provider did not answer in time"
         else:
-            message = "Could not reach the provider"
-        detail = _clean(str(original))
+            kind, message = "unreachable", "Could not reach the provider"
+        detail: str | None = _clean(str(original))
         if detail and detail.rstrip(".") not in message:
             message = f"{message} ({detail})"
-        return ModelAPIError(None, message, True, retry_after=retry_after, provider=provider, body=body)
+        else:
+            detail = None
+        return ModelAPIError(
+            None, message, True, retry_after=retry_after, provider=provider, body=body, kind=kind, detail=detail
+        )
     # No HTTP answer and no transport failure: litellm refused the call itself (bad parameters, unknown
     # provider ...). Keep its status when it gave one; such errors do not heal by retrying.
     code = status if isinstance(status, int) else None

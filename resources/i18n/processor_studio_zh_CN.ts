@@ -668,6 +668,191 @@
     </message>
 </context>
 <context>
+    <name>DesignError</name>
+    <message>
+        <source>{lane_title}, #{position} ({type}): Invalid options for {type}: {options}</source>
+        <translation>{lane_title}，第 {position} 个（{type}）：{type} 的选项无效：{options}</translation>
+    </message>
+    <message>
+        <source>{lane_title}, #{position} ({type}): {error}</source>
+        <translation>{lane_title}，第 {position} 个（{type}）：{error}</translation>
+    </message>
+    <message>
+        <source>model.model: choose a model (a litellm id such as &apos;openai/gpt-4o-mini&apos;, or &apos;demo&apos;)</source>
+        <translation>model.model：请选择一个模型（litellm 模型 ID，如 &apos;openai/gpt-4o-mini&apos;，或 &apos;demo&apos;）</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: tools load only from the tools folder ({folder}); &apos;{file}&apos; is an absolute path</source>
+        <translation>工具 &apos;{name}&apos;：工具只能从工具文件夹（{folder}）加载；&apos;{file}&apos; 是绝对路径</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: &apos;{file}&apos; is not a Python file (file.py:function)</source>
+        <translation>工具 &apos;{name}&apos;：&apos;{file}&apos; 不是 Python 文件（应写作 &apos;file.py:function&apos;）</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: cannot resolve &apos;{file}&apos;: {error}</source>
+        <translation>工具 &apos;{name}&apos;：无法解析 &apos;{file}&apos;：{error}</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: tools load only from the tools folder ({folder}); &apos;{file}&apos; leads outside it, to {target}</source>
+        <translation>工具 &apos;{name}&apos;：工具只能从工具文件夹（{folder}）加载；&apos;{file}&apos; 指向文件夹之外：{target}</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: the file {file} is not in the tools folder ({folder})</source>
+        <translation>工具 &apos;{name}&apos;：工具文件夹（{folder}）中没有文件 {file}</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: no such demo tool (demo tools: {known}; a tool from a file is written &apos;file.py:function&apos;)</source>
+        <translation>工具 &apos;{name}&apos;：没有这个演示工具（演示工具：{known}；来自文件的工具写作 &apos;file.py:function&apos;）</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: cannot import {file}: {error}</source>
+        <translation>工具 &apos;{name}&apos;：无法导入 {file}：{error}</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: {file} has no function named &apos;{function}&apos;</source>
+        <translation>工具 &apos;{name}&apos;：{file} 中没有名为 &apos;{function}&apos; 的函数</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: &apos;{function}&apos; in {file} is not a function</source>
+        <translation>工具 &apos;{name}&apos;：{file} 中的 &apos;{function}&apos; 不是函数</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: {error}</source>
+        <translation>工具 &apos;{name}&apos;：{error}</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: its name &apos;{tool}&apos; is already used by &apos;{other}&apos;</source>
+        <translation>工具 &apos;{name}&apos;：它的名称 &apos;{tool}&apos; 已被 &apos;{other}&apos; 使用</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos; of an MCP server: the name is already used</source>
+        <translation>MCP 服务器的工具 &apos;{name}&apos;：该名称已被使用</translation>
+    </message>
+    <message>
+        <source>model.api_base: credentials (a user name and password, or a key in the query) must not be saved in a design, where anyone it is shared with reads them; the studio reads API keys from the keyring when a run starts</source>
+        <extracomment>The model id that selects the offline demo model (no API key, no network).</extracomment>
+        <translation>model.api_base：凭据（用户名和密码，或查询参数中的密钥）不得保存在设计中，否则任何拿到该设计的人都能读到；工作室会在运行开始时从系统密钥环读取 API 密钥</translation>
+    </message>
+    <message>
+        <source>model.extra.{key}: API keys must not be saved in a design; the studio reads them from the keyring when a run starts</source>
+        <translation>model.extra.{key}：API 密钥不得保存在设计中；工作室会在运行开始时从系统密钥环读取</translation>
+    </message>
+    <message>
+        <source>{credential}: credentials (keys, tokens, secrets, Authorization headers) must not be saved in a design, where anyone it is shared with reads them; the studio reads API keys from the keyring when a run starts</source>
+        <translation>{credential}：凭据（密钥、令牌、机密、Authorization 标头）不得保存在设计中，否则任何拿到该设计的人都能读到；工作室会在运行开始时从系统密钥环读取 API 密钥</translation>
+    </message>
+    <message>
+        <source>model.extra.{key}: &apos;{key}&apos; is set by the model settings themselves, not as an extra setting</source>
+        <translation>model.extra.{key}：&apos;{key}&apos; 由模型设置本身设定，不能作为额外设置</translation>
+    </message>
+    <message>
+        <source>Not a usable agent design: {error}</source>
+        <extracomment>Names of tools: built-in demo tools, or ``file.py:function`` for user tool files. MCP servers whose enabled tools the agent also gets.</extracomment>
+        <translation>不是可用的智能体设计：{error}</translation>
+    </message>
+    <message>
+        <source>Not valid JSON (line {line}, column {column}): {error}</source>
+        <translation>不是有效的 JSON（第 {line} 行，第 {column} 列）：{error}</translation>
+    </message>
+    <message>
+        <source>Not a text file: {error}</source>
+        <translation>不是文本文件：{error}</translation>
+    </message>
+    <message>
+        <source>Input chain</source>
+        <extracomment>The message&apos;s English template (marked for translation, context ``DesignError``) and its values: a value may itself be a :class:`DesignError` (a file&apos;s name before the problem in it). Empty: a message with no template (a plug-in&apos;s own words), shown as written. ``extra`` model settings refused because they are secrets. Words that make a setting or header name a credential (``Authorization``, ``x-api-key``, ``aws_secret_...``). Names with a credential word that are not credentials (OpenAI&apos;s prompt cache routing hint). Header values that are credentials whatever the header is called. ``extra`` model settings refused because a field of :class:`ModelConfig` (or the runtime) sets them.</extracomment>
+        <translation>输入链</translation>
+    </message>
+    <message>
+        <source>Output chain</source>
+        <translation>输出链</translation>
+    </message>
+    <message>
+        <source>Error chain</source>
+        <translation>错误链</translation>
+    </message>
+    <message>
+        <source>version: missing — this does not look like an agent design file</source>
+        <extracomment>Upgrades of older design formats: ``_UPGRADES[n]`` turns version ``n`` data into version ``n + 1``.</extracomment>
+        <translation>version：缺失——这看起来不是智能体设计文件</translation>
+    </message>
+    <message>
+        <source>version: must be a whole number, got {value}</source>
+        <translation>version：必须是整数，实际为 {value}</translation>
+    </message>
+    <message>
+        <source>version: this design was saved by a newer Processor Studio (design format {version}; this version reads formats up to {supported}). Update Processor Studio to open it.</source>
+        <translation>version：此设计由更新版本的 Processor Studio 保存（设计格式 {version}；本版本最多读取格式 {supported}）。请更新 Processor Studio 后再打开。</translation>
+    </message>
+    <message>
+        <source>version: unknown design format {version}</source>
+        <translation>version：未知的设计格式 {version}</translation>
+    </message>
+    <message>
+        <source>An agent design is a JSON object, not a list</source>
+        <extracomment>&quot;An agent design is a JSON object, not …&quot;, one sentence per kind of JSON value (a translator words each).</extracomment>
+        <translation>智能体设计应是 JSON 对象，而不是列表</translation>
+    </message>
+    <message>
+        <source>An agent design is a JSON object, not a string</source>
+        <translation>智能体设计应是 JSON 对象，而不是字符串</translation>
+    </message>
+    <message>
+        <source>An agent design is a JSON object, not null</source>
+        <translation>智能体设计应是 JSON 对象，而不是 null</translation>
+    </message>
+    <message>
+        <source>An agent design is a JSON object, not a boolean</source>
+        <translation>智能体设计应是 JSON 对象，而不是布尔值</translation>
+    </message>
+    <message>
+        <source>An agent design is a JSON object, not a number</source>
+        <translation>智能体设计应是 JSON 对象，而不是数字</translation>
+    </message>
+    <message>
+        <source>Invalid agent design:
+{listing}</source>
+        <extracomment>Every problem of a design, one per line (``listing``: ``- path: message``, rebuilt translated where shown).</extracomment>
+        <translation>智能体设计无效：
+{listing}</translation>
+    </message>
+    <message>
+        <source>{file}: cannot read the file: {error}</source>
+        <translation>{file}：无法读取文件：{error}</translation>
+    </message>
+    <message>
+        <source>{file}: {error}</source>
+        <translation>{file}：{error}</translation>
+    </message>
+    <message>
+        <source>(design)</source>
+        <translation>（设计）</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>The script could not be generated as valid Python ({error}); nothing was written</source>
+        <translation>无法生成有效的 Python 脚本（{error}）；未写入任何内容</translation>
+    </message>
+    <message>
+        <source>{name} is defined inside a function and cannot be exported</source>
+        <extracomment>The variable an exported script reads its key from when the design names its own server (api_base).</extracomment>
+        <translation>{name} 定义在函数内部，无法导出</translation>
+    </message>
+    <message>
+        <source>{name} comes from {module}, which a script cannot import</source>
+        <translation>{name} 来自 {module}，脚本无法导入它</translation>
+    </message>
+    <message>
+        <source>The replay diverged at step {step}: its outcome is not what the model said, so it cannot be a regression test. Export a replay that did not diverge.</source>
+        <extracomment>Characters of base64 per line of the embedded recording.</extracomment>
+        <translation>重放在第 {step} 步出现分歧：其结果不是模型当时所说的，因此不能作为回归测试。请导出没有分歧的重放。</translation>
+    </message>
+</context>
+<context>
     <name>EndpointApproval</name>
     <message>
         <source>Send your API key to another server?</source>
@@ -735,6 +920,19 @@
     <message>
         <source>Import thread</source>
         <translation>导入对话</translation>
+    </message>
+    <message>
+        <source>Thread import refused: {problems}</source>
+        <extracomment>Thread import problems shown in a status line or a message box (the rest are counted).</extracomment>
+        <translation>对话导入被拒绝：{problems}</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source> (and {count} more)</source>
+        <translation>（另有 {count} 个）</translation>
     </message>
 </context>
 <context>
@@ -1195,7 +1393,7 @@
     <name>LabLists</name>
     <message>
         <source>{name} ({count} cases)</source>
-        <extracomment>A :class:`studio.store.LabRunRecord` (models sit beside the store in the layering, so it is not imported). The lab run&apos;s id (list of runs). Lines left out on import (only when the user asked to skip bad lines).</extracomment>
+        <extracomment>A :class:`studio.store.LabRunRecord` (models sit beside the store in the layering, so it is not imported). The lab run&apos;s id (list of runs). Lines left out on import (only when the user asked to skip bad lines). Which part of the file&apos;s cases this source holds (&quot;简体中文&quot;, a bundled corpus split by language); &quot;&quot; whole.</extracomment>
         <translation>{name}（{count} 个用例）</translation>
     </message>
     <message>
@@ -1251,6 +1449,11 @@
     <message>
         <source>Mode {mode}, corpora: {corpora}{resumed}</source>
         <translation>模式 {mode}，语料：{corpora}{resumed}</translation>
+    </message>
+    <message>
+        <source>other languages</source>
+        <extracomment>The studio&apos;s language → the ``lang`` of the corpora&apos;s cases in that script.</extracomment>
+        <translation>其他语言</translation>
     </message>
 </context>
 <context>
@@ -2153,10 +2356,326 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
+    <name>ModelError</name>
+    <message>
+        <source>The provider did not answer in time</source>
+        <extracomment>The runtime&apos;s sentence for each kind (``processors.models.litellm_errors``), marked for translation.</extracomment>
+        <translation>提供方未在限定时间内应答</translation>
+    </message>
+    <message>
+        <source>Could not reach the provider</source>
+        <translation>无法连接到提供方</translation>
+    </message>
+    <message>
+        <source>The provider closed the stream before it finished</source>
+        <translation>提供方在流式输出完成前关闭了连接</translation>
+    </message>
+    <message>
+        <source>Connection error.</source>
+        <extracomment>What litellm&apos;s transport says most often, beside the sentence (any other detail is shown as written).</extracomment>
+        <translation>连接错误。</translation>
+    </message>
+    <message>
+        <source>Request timed out.</source>
+        <translation>请求超时。</translation>
+    </message>
+    <message>
+        <source>{error} ({detail})</source>
+        <translation>{error}（{detail}）</translation>
+    </message>
+</context>
+<context>
+    <name>OptionValue</name>
+    <message>
+        <source>block</source>
+        <extracomment>Untyped options whose values are usually JSON documents: a text area rather than a line. The built-ins&apos; option values a reader sees in a combo box or beside a check box, marked for translation (context ``OptionValue``). The wire value stays what the design saves; a value not listed here (a judge preset, a format, a plug-in&apos;s value) is shown as it is.</extracomment>
+        <translation>阻止</translation>
+    </message>
+    <message>
+        <source>warn</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>filter</source>
+        <translation>过滤</translation>
+    </message>
+    <message>
+        <source>redact</source>
+        <translation>遮盖</translation>
+    </message>
+    <message>
+        <source>rewrite</source>
+        <translation>改写</translation>
+    </message>
+    <message>
+        <source>detect</source>
+        <translation>仅检测</translation>
+    </message>
+    <message>
+        <source>translate</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>truncate</source>
+        <translation>截断</translation>
+    </message>
+    <message>
+        <source>abort</source>
+        <translation>中止</translation>
+    </message>
+    <message>
+        <source>retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>fallback</source>
+        <translation>使用后备值</translation>
+    </message>
+    <message>
+        <source>fail-open</source>
+        <translation>出错时放行</translation>
+    </message>
+    <message>
+        <source>fail-closed</source>
+        <translation>出错时拦截</translation>
+    </message>
+    <message>
+        <source>mask</source>
+        <translation>掩码</translation>
+    </message>
+    <message>
+        <source>hash</source>
+        <translation>哈希</translation>
+    </message>
+    <message>
+        <source>remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>placeholder</source>
+        <translation>占位符</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation>每次运行</translation>
+    </message>
+    <message>
+        <source>thread</source>
+        <translation>每个对话</translation>
+    </message>
+    <message>
+        <source>resource</source>
+        <translation>每个资源</translation>
+    </message>
+    <message>
+        <source>global</source>
+        <translation>全局</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>always</source>
+        <translation>始终</translation>
+    </message>
+    <message>
+        <source>hybrid</source>
+        <translation>混合</translation>
+    </message>
+    <message>
+        <source>cumulative</source>
+        <translation>累计</translation>
+    </message>
+    <message>
+        <source>part</source>
+        <translation>按部分</translation>
+    </message>
+    <message>
+        <source>best-fit</source>
+        <translation>最佳匹配</translation>
+    </message>
+    <message>
+        <source>contiguous</source>
+        <translation>连续</translation>
+    </message>
+    <message>
+        <source>memory-only</source>
+        <translation>仅记忆</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>system</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>pii</source>
+        <translation>个人信息</translation>
+    </message>
+    <message>
+        <source>secrets</source>
+        <translation>密钥与凭据</translation>
+    </message>
+    <message>
+        <source>urls</source>
+        <translation>网址</translation>
+    </message>
+    <message>
+        <source>email</source>
+        <translation>电子邮件</translation>
+    </message>
+    <message>
+        <source>phone</source>
+        <translation>电话号码</translation>
+    </message>
+    <message>
+        <source>credit-card</source>
+        <translation>信用卡号</translation>
+    </message>
+    <message>
+        <source>ssn</source>
+        <translation>美国社会安全号</translation>
+    </message>
+    <message>
+        <source>api-key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>ip-address</source>
+        <translation>IP 地址</translation>
+    </message>
+    <message>
+        <source>url</source>
+        <translation>网址</translation>
+    </message>
+    <message>
+        <source>uuid</source>
+        <translation>UUID</translation>
+    </message>
+    <message>
+        <source>crypto-wallet</source>
+        <translation>加密货币钱包</translation>
+    </message>
+    <message>
+        <source>iban</source>
+        <translation>IBAN 账号</translation>
+    </message>
+    <message>
+        <source>cn-resident-id</source>
+        <translation>中国居民身份证号</translation>
+    </message>
+    <message>
+        <source>tw-national-id</source>
+        <translation>台湾身份证号</translation>
+    </message>
+    <message>
+        <source>hk-id</source>
+        <translation>香港身份证号</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>姓名</translation>
+    </message>
+    <message>
+        <source>address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>date-of-birth</source>
+        <translation>出生日期</translation>
+    </message>
+    <message>
+        <source>injection</source>
+        <translation>指令注入</translation>
+    </message>
+    <message>
+        <source>jailbreak</source>
+        <translation>越狱</translation>
+    </message>
+    <message>
+        <source>role-manipulation</source>
+        <translation>角色操纵</translation>
+    </message>
+    <message>
+        <source>system-override</source>
+        <translation>覆盖系统指令</translation>
+    </message>
+    <message>
+        <source>data-exfiltration</source>
+        <translation>数据外泄</translation>
+    </message>
+    <message>
+        <source>tool-exfiltration</source>
+        <translation>经工具外泄</translation>
+    </message>
+    <message>
+        <source>hate</source>
+        <translation>仇恨</translation>
+    </message>
+    <message>
+        <source>hate/threatening</source>
+        <translation>仇恨/威胁</translation>
+    </message>
+    <message>
+        <source>harassment</source>
+        <translation>骚扰</translation>
+    </message>
+    <message>
+        <source>harassment/threatening</source>
+        <translation>骚扰/威胁</translation>
+    </message>
+    <message>
+        <source>self-harm</source>
+        <translation>自我伤害</translation>
+    </message>
+    <message>
+        <source>self-harm/intent</source>
+        <translation>自我伤害/意图</translation>
+    </message>
+    <message>
+        <source>self-harm/instructions</source>
+        <translation>自我伤害/方法指导</translation>
+    </message>
+    <message>
+        <source>sexual</source>
+        <translation>色情</translation>
+    </message>
+    <message>
+        <source>sexual/minors</source>
+        <translation>色情/涉及未成年人</translation>
+    </message>
+    <message>
+        <source>violence</source>
+        <translation>暴力</translation>
+    </message>
+    <message>
+        <source>violence/graphic</source>
+        <translation>暴力/血腥画面</translation>
+    </message>
+</context>
+<context>
     <name>OptionsForm</name>
     <message>
         <source>Required</source>
-        <extracomment>Untyped options whose values are usually JSON documents: a text area rather than a line.</extracomment>
         <translation>必填</translation>
     </message>
     <message>
@@ -2507,7 +3026,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>RuntimeText</name>
     <message>
         <source>PII detected. Types: {types}</source>
-        <extracomment>Most specific first: the first pattern that matches the whole text wins.</extracomment>
+        <extracomment>Problems with what the user gave (files, options, expressions): :mod:`studio.i18n.problem_texts`. Most specific first: the first pattern that matches the whole text wins.</extracomment>
         <translation>检测到个人信息。类型：{types}</translation>
     </message>
     <message>
@@ -2669,6 +3188,310 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Text should have at least {count} character(s)</source>
         <translation>文字至少应有 {count} 个字符</translation>
+    </message>
+    <message>
+        <source>invalid regular expression {pattern} with flags {flags}: {error}</source>
+        <translation>无效的正则表达式 {pattern}（标志 {flags}）：{error}</translation>
+    </message>
+    <message>
+        <source>invalid regular expression {pattern}: {error}</source>
+        <translation>无效的正则表达式 {pattern}：{error}</translation>
+    </message>
+    <message>
+        <source>matcher {index} is not a valid regular expression ({pattern}): {error}</source>
+        <translation>第 {index} 个匹配规则不是有效的正则表达式（{pattern}）：{error}</translation>
+    </message>
+    <message>
+        <source>missing ), unterminated subpattern at position {position}{rest}</source>
+        <translation>缺少 )，位置 {position} 处的子模式未闭合{rest}</translation>
+    </message>
+    <message>
+        <source>unbalanced parenthesis at position {position}{rest}</source>
+        <translation>位置 {position} 处括号不配对{rest}</translation>
+    </message>
+    <message>
+        <source>nothing to repeat at position {position}{rest}</source>
+        <translation>位置 {position} 处的重复符号前没有可重复的内容{rest}</translation>
+    </message>
+    <message>
+        <source>multiple repeat at position {position}{rest}</source>
+        <translation>位置 {position} 处有多重重复符号{rest}</translation>
+    </message>
+    <message>
+        <source>unterminated character set at position {position}{rest}</source>
+        <translation>位置 {position} 处的字符集未闭合{rest}</translation>
+    </message>
+    <message>
+        <source>bad escape {escape} at position {position}{rest}</source>
+        <translation>位置 {position} 处的转义 {escape} 无效{rest}</translation>
+    </message>
+    <message>
+        <source>RegexFilter needs at least one rule or preset</source>
+        <translation>RegexFilter 至少需要一条规则或一个预设</translation>
+    </message>
+    <message>
+        <source>name at least one category</source>
+        <translation>请至少指定一个类别</translation>
+    </message>
+    <message>
+        <source>name at least one detection type</source>
+        <translation>请至少指定一种检测类型</translation>
+    </message>
+    <message>
+        <source>name at least one target language</source>
+        <translation>请至少指定一种目标语言</translation>
+    </message>
+    <message>
+        <source>unknown languages {languages}: use English names or ISO 639-1 codes</source>
+        <translation>未知的语言 {languages}：请使用英文名称或 ISO 639-1 代码</translation>
+    </message>
+    <message>
+        <source>unknown categories {categories}; known: {known}</source>
+        <translation>未知的类别 {categories}；可用类别：{known}</translation>
+    </message>
+    <message>
+        <source>model: the &apos;translate&apos; strategy needs a model</source>
+        <translation>model：&apos;translate&apos; 策略需要一个模型</translation>
+    </message>
+    <message>
+        <source>give two scores 0 &lt;= low &lt;= high &lt;= 1</source>
+        <translation>请给出两个分数，满足 0 &lt;= 下限 &lt;= 上限 &lt;= 1</translation>
+    </message>
+    <message>
+        <source>must be a model id string (e.g. &apos;openai/gpt-4o-mini&apos;) or a LanguageModel object</source>
+        <translation>必须是模型 ID 字符串（如 &apos;openai/gpt-4o-mini&apos;）或 LanguageModel 对象</translation>
+    </message>
+    <message>
+        <source>judge_preset: unknown preset (known: {known})</source>
+        <translation>judge_preset：未知的预设（可用：{known}）</translation>
+    </message>
+    <message>
+        <source>must be a local server (localhost, 127.0.0.1 or ::1); a hosted judge needs no api_base</source>
+        <translation>必须是本机服务器（localhost、127.0.0.1 或 ::1）；托管的评判模型不需要 api_base</translation>
+    </message>
+    <message>
+        <source>not a valid JSON schema: {error}</source>
+        <translation>不是有效的 JSON Schema：{error}</translation>
+    </message>
+    <message>
+        <source>must be a JSON schema (a dict) or a pydantic model class</source>
+        <translation>必须是 JSON Schema（字典）或 pydantic 模型类</translation>
+    </message>
+    <message>
+        <source>pattern {index} ({pattern}) does not compile: {error}</source>
+        <translation>第 {index} 个模式（{pattern}）无法编译：{error}</translation>
+    </message>
+    <message>
+        <source>unknown processor type {type}; known: {known}</source>
+        <translation>未知的处理器类型 {type}；可用类型：{known}</translation>
+    </message>
+    <message>
+        <source>a value was expected at line {line}, column {column}</source>
+        <translation>第 {line} 行第 {column} 列处应为一个值</translation>
+    </message>
+    <message>
+        <source>a name in double quotes was expected at line {line}, column {column}</source>
+        <translation>第 {line} 行第 {column} 列处应为带双引号的名称</translation>
+    </message>
+    <message>
+        <source>&apos;{what}&apos; was expected at line {line}, column {column}</source>
+        <translation>第 {line} 行第 {column} 列处应为 &apos;{what}&apos;</translation>
+    </message>
+    <message>
+        <source>a text starting at line {line}, column {column} is not closed</source>
+        <translation>从第 {line} 行第 {column} 列开始的字符串没有闭合</translation>
+    </message>
+    <message>
+        <source>more data after the JSON value at line {line}, column {column}</source>
+        <translation>第 {line} 行第 {column} 列：JSON 值之后还有多余内容</translation>
+    </message>
+    <message>
+        <source>a value was expected</source>
+        <translation>此处应为一个值</translation>
+    </message>
+    <message>
+        <source>a name in double quotes was expected</source>
+        <translation>此处应为带双引号的名称</translation>
+    </message>
+    <message>
+        <source>&apos;{what}&apos; was expected</source>
+        <translation>此处应为 &apos;{what}&apos;</translation>
+    </message>
+    <message>
+        <source>a text is not closed</source>
+        <translation>字符串没有闭合</translation>
+    </message>
+    <message>
+        <source>more data after the JSON value</source>
+        <translation>JSON 值之后还有多余内容</translation>
+    </message>
+    <message>
+        <source>expected a JSON object, got {kind}</source>
+        <translation>应为 JSON 对象，实际为 {kind}</translation>
+    </message>
+    <message>
+        <source>not valid JSON: {error}</source>
+        <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>a thread with id {id} already exists</source>
+        <translation>ID 为 {id} 的对话已存在</translation>
+    </message>
+    <message>
+        <source>{id} is already stored in another thread</source>
+        <translation>{id} 已保存在另一个对话中</translation>
+    </message>
+    <message>
+        <source>{id} is also the id of {other}</source>
+        <translation>{id} 也是 {other} 的 ID</translation>
+    </message>
+    <message>
+        <source>{id} is not the thread&apos;s id {thread}</source>
+        <translation>{id} 不是该对话的 ID {thread}</translation>
+    </message>
+    <message>
+        <source>must be 1 to {max} characters</source>
+        <translation>长度必须为 1 到 {max} 个字符</translation>
+    </message>
+    <message>
+        <source>{id} is not an id</source>
+        <translation>{id} 不是有效的 ID</translation>
+    </message>
+    <message>
+        <source>{id} contains {what}, which an id may not contain</source>
+        <translation>{id} 包含{what}，ID 中不允许出现</translation>
+    </message>
+    <message>
+        <source>a {character}</source>
+        <translation>字符 {character}</translation>
+    </message>
+    <message>
+        <source>a line separator</source>
+        <translation>行分隔符</translation>
+    </message>
+    <message>
+        <source>a paragraph separator</source>
+        <translation>段落分隔符</translation>
+    </message>
+    <message>
+        <source>a control character ({code})</source>
+        <translation>控制字符（{code}）</translation>
+    </message>
+    <message>
+        <source>a lone surrogate ({code})</source>
+        <translation>孤立的代理字符（{code}）</translation>
+    </message>
+    <message>
+        <source>unknown part type {type} (expected text, reasoning, file, source, step-start, error, tool-invocation or a data-* type)</source>
+        <translation>未知的部分类型 {type}（应为 text、reasoning、file、source、step-start、error、tool-invocation 或 data-* 类型）</translation>
+    </message>
+    <message>
+        <source>expected a list of runs, got {kind}</source>
+        <translation>应为运行列表，实际为 {kind}</translation>
+    </message>
+    <message>
+        <source>{id} appears twice</source>
+        <translation>{id} 出现了两次</translation>
+    </message>
+    <message>
+        <source>run {id} is already stored</source>
+        <translation>运行 {id} 已保存</translation>
+    </message>
+    <message>
+        <source>not base64: {error}</source>
+        <translation>不是 base64 编码：{error}</translation>
+    </message>
+    <message>
+        <source>not a readable recording: {error}</source>
+        <translation>不是可读取的录制：{error}</translation>
+    </message>
+    <message>
+        <source>larger than {size} MB decompressed</source>
+        <translation>解压后超过 {size} MB</translation>
+    </message>
+    <message>
+        <source>not valid JSON ({error} at column {column})</source>
+        <translation>不是有效的 JSON（第 {column} 列：{error}）</translation>
+    </message>
+    <message>
+        <source>&apos;text&apos; is missing or empty</source>
+        <translation>&apos;text&apos; 缺失或为空</translation>
+    </message>
+    <message>
+        <source>&apos;id&apos; must be a non-empty string</source>
+        <translation>&apos;id&apos; 必须是非空字符串</translation>
+    </message>
+    <message>
+        <source>&apos;label&apos; must be &apos;attack&apos; or &apos;benign&apos;, got {got}</source>
+        <translation>&apos;label&apos; 必须是 &apos;attack&apos; 或 &apos;benign&apos;，实际为 {got}</translation>
+    </message>
+    <message>
+        <source>&apos;expect&apos; must be blocked, passed, modified or a processor id, got {got}</source>
+        <translation>&apos;expect&apos; 必须是 blocked、passed、modified 或处理器 ID，实际为 {got}</translation>
+    </message>
+    <message>
+        <source>a case must be an object, got {kind}</source>
+        <translation>用例必须是对象，实际为 {kind}</translation>
+    </message>
+    <message>
+        <source>&apos;{name}&apos; must be a string, got {kind}</source>
+        <translation>&apos;{name}&apos; 必须是字符串，实际为 {kind}</translation>
+    </message>
+    <message>
+        <source>id {id} is already used on line {line}</source>
+        <translation>ID {id} 已在第 {line} 行使用</translation>
+    </message>
+    <message>
+        <source>id {id} is already used in {place}</source>
+        <translation>ID {id} 已在 {place} 中使用</translation>
+    </message>
+    <message>
+        <source>unknown corpus format {suffix} (use {known})</source>
+        <translation>未知的语料格式 {suffix}（请使用 {known}）</translation>
+    </message>
+    <message>
+        <source>cannot read it ({error})</source>
+        <translation>无法读取（{error}）</translation>
+    </message>
+    <message>
+        <source>the first row must name a text column ({keys})</source>
+        <translation>第一行必须指明文本列（{keys}）</translation>
+    </message>
+    <message>
+        <source>nested more than {depth} levels deep</source>
+        <translation>嵌套超过 {depth} 层</translation>
+    </message>
+    <message>
+        <source>not a finite number (NaN, Infinity and numbers too large for a float are not JSON values)</source>
+        <translation>不是有限数字（NaN、Infinity 以及超出浮点范围的数字都不是 JSON 值）</translation>
+    </message>
+    <message>
+        <source>unknown field</source>
+        <translation>未知字段</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>{error}</source>
+        <translation>{error}</translation>
+    </message>
+    <message>
+        <source>a stdio MCP server needs a command</source>
+        <translation>stdio MCP 服务器需要一个命令</translation>
+    </message>
+    <message>
+        <source>an http MCP server needs an http:// or https:// URL</source>
+        <translation>http MCP 服务器需要 http:// 或 https:// 网址</translation>
+    </message>
+    <message>
+        <source>the URL carries a credential; credentials belong in the keyring, not a design</source>
+        <translation>网址中带有凭据；凭据应保存在系统密钥环中，而不是设计里</translation>
+    </message>
+    <message>
+        <source>{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the studio reads them from the keyring</source>
+        <translation>{field}：凭据不得保存在设计中，否则任何拿到该设计的人都能读到；工作室会从系统密钥环读取</translation>
     </message>
     <message>
         <source>{server} (port {port}): not running</source>

@@ -668,6 +668,191 @@
     </message>
 </context>
 <context>
+    <name>DesignError</name>
+    <message>
+        <source>{lane_title}, #{position} ({type}): Invalid options for {type}: {options}</source>
+        <translation>{lane_title}，第 {position} 個（{type}）：{type} 的選項無效：{options}</translation>
+    </message>
+    <message>
+        <source>{lane_title}, #{position} ({type}): {error}</source>
+        <translation>{lane_title}，第 {position} 個（{type}）：{error}</translation>
+    </message>
+    <message>
+        <source>model.model: choose a model (a litellm id such as &apos;openai/gpt-4o-mini&apos;, or &apos;demo&apos;)</source>
+        <translation>model.model：請選擇一個模型（litellm 模型 ID，如 &apos;openai/gpt-4o-mini&apos;，或 &apos;demo&apos;）</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: tools load only from the tools folder ({folder}); &apos;{file}&apos; is an absolute path</source>
+        <translation>工具 &apos;{name}&apos;：工具只能從工具資料夾（{folder}）載入；&apos;{file}&apos; 是絕對路徑</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: &apos;{file}&apos; is not a Python file (file.py:function)</source>
+        <translation>工具 &apos;{name}&apos;：&apos;{file}&apos; 不是 Python 檔案（應寫作 &apos;file.py:function&apos;）</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: cannot resolve &apos;{file}&apos;: {error}</source>
+        <translation>工具 &apos;{name}&apos;：無法解析 &apos;{file}&apos;：{error}</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: tools load only from the tools folder ({folder}); &apos;{file}&apos; leads outside it, to {target}</source>
+        <translation>工具 &apos;{name}&apos;：工具只能從工具資料夾（{folder}）載入；&apos;{file}&apos; 指向資料夾之外：{target}</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: the file {file} is not in the tools folder ({folder})</source>
+        <translation>工具 &apos;{name}&apos;：工具資料夾（{folder}）中沒有檔案 {file}</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: no such demo tool (demo tools: {known}; a tool from a file is written &apos;file.py:function&apos;)</source>
+        <translation>工具 &apos;{name}&apos;：沒有這個示範工具（示範工具：{known}；來自檔案的工具寫作 &apos;file.py:function&apos;）</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: cannot import {file}: {error}</source>
+        <translation>工具 &apos;{name}&apos;：無法匯入 {file}：{error}</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: {file} has no function named &apos;{function}&apos;</source>
+        <translation>工具 &apos;{name}&apos;：{file} 中沒有名為 &apos;{function}&apos; 的函式</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: &apos;{function}&apos; in {file} is not a function</source>
+        <translation>工具 &apos;{name}&apos;：{file} 中的 &apos;{function}&apos; 不是函式</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: {error}</source>
+        <translation>工具 &apos;{name}&apos;：{error}</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos;: its name &apos;{tool}&apos; is already used by &apos;{other}&apos;</source>
+        <translation>工具 &apos;{name}&apos;：它的名稱 &apos;{tool}&apos; 已被 &apos;{other}&apos; 使用</translation>
+    </message>
+    <message>
+        <source>Tool &apos;{name}&apos; of an MCP server: the name is already used</source>
+        <translation>MCP 伺服器的工具 &apos;{name}&apos;：該名稱已被使用</translation>
+    </message>
+    <message>
+        <source>model.api_base: credentials (a user name and password, or a key in the query) must not be saved in a design, where anyone it is shared with reads them; the studio reads API keys from the keyring when a run starts</source>
+        <extracomment>The model id that selects the offline demo model (no API key, no network).</extracomment>
+        <translation>model.api_base：憑證（使用者名稱和密碼，或查詢參數中的金鑰）不得儲存在設計中，否則任何拿到該設計的人都能讀到；工作室會在執行開始時從系統金鑰圈讀取 API 金鑰</translation>
+    </message>
+    <message>
+        <source>model.extra.{key}: API keys must not be saved in a design; the studio reads them from the keyring when a run starts</source>
+        <translation>model.extra.{key}：API 金鑰不得儲存在設計中；工作室會在執行開始時從系統金鑰圈讀取</translation>
+    </message>
+    <message>
+        <source>{credential}: credentials (keys, tokens, secrets, Authorization headers) must not be saved in a design, where anyone it is shared with reads them; the studio reads API keys from the keyring when a run starts</source>
+        <translation>{credential}：憑證（金鑰、權杖、機密、Authorization 標頭）不得儲存在設計中，否則任何拿到該設計的人都能讀到；工作室會在執行開始時從系統金鑰圈讀取 API 金鑰</translation>
+    </message>
+    <message>
+        <source>model.extra.{key}: &apos;{key}&apos; is set by the model settings themselves, not as an extra setting</source>
+        <translation>model.extra.{key}：&apos;{key}&apos; 由模型設定本身設定，不能作為額外設定</translation>
+    </message>
+    <message>
+        <source>Not a usable agent design: {error}</source>
+        <extracomment>Names of tools: built-in demo tools, or ``file.py:function`` for user tool files. MCP servers whose enabled tools the agent also gets.</extracomment>
+        <translation>不是可用的代理設計：{error}</translation>
+    </message>
+    <message>
+        <source>Not valid JSON (line {line}, column {column}): {error}</source>
+        <translation>不是有效的 JSON（第 {line} 行，第 {column} 欄）：{error}</translation>
+    </message>
+    <message>
+        <source>Not a text file: {error}</source>
+        <translation>不是文字檔案：{error}</translation>
+    </message>
+    <message>
+        <source>Input chain</source>
+        <extracomment>The message&apos;s English template (marked for translation, context ``DesignError``) and its values: a value may itself be a :class:`DesignError` (a file&apos;s name before the problem in it). Empty: a message with no template (a plug-in&apos;s own words), shown as written. ``extra`` model settings refused because they are secrets. Words that make a setting or header name a credential (``Authorization``, ``x-api-key``, ``aws_secret_...``). Names with a credential word that are not credentials (OpenAI&apos;s prompt cache routing hint). Header values that are credentials whatever the header is called. ``extra`` model settings refused because a field of :class:`ModelConfig` (or the runtime) sets them.</extracomment>
+        <translation>輸入鏈</translation>
+    </message>
+    <message>
+        <source>Output chain</source>
+        <translation>輸出鏈</translation>
+    </message>
+    <message>
+        <source>Error chain</source>
+        <translation>錯誤鏈</translation>
+    </message>
+    <message>
+        <source>version: missing — this does not look like an agent design file</source>
+        <extracomment>Upgrades of older design formats: ``_UPGRADES[n]`` turns version ``n`` data into version ``n + 1``.</extracomment>
+        <translation>version：缺少——這看起來不是代理設計檔案</translation>
+    </message>
+    <message>
+        <source>version: must be a whole number, got {value}</source>
+        <translation>version：必須是整數，實際為 {value}</translation>
+    </message>
+    <message>
+        <source>version: this design was saved by a newer Processor Studio (design format {version}; this version reads formats up to {supported}). Update Processor Studio to open it.</source>
+        <translation>version：此設計由較新版本的 Processor Studio 儲存（設計格式 {version}；本版本最多讀取格式 {supported}）。請更新 Processor Studio 後再開啟。</translation>
+    </message>
+    <message>
+        <source>version: unknown design format {version}</source>
+        <translation>version：未知的設計格式 {version}</translation>
+    </message>
+    <message>
+        <source>An agent design is a JSON object, not a list</source>
+        <extracomment>&quot;An agent design is a JSON object, not …&quot;, one sentence per kind of JSON value (a translator words each).</extracomment>
+        <translation>代理設計應是 JSON 物件，而不是清單</translation>
+    </message>
+    <message>
+        <source>An agent design is a JSON object, not a string</source>
+        <translation>代理設計應是 JSON 物件，而不是字串</translation>
+    </message>
+    <message>
+        <source>An agent design is a JSON object, not null</source>
+        <translation>代理設計應是 JSON 物件，而不是 null</translation>
+    </message>
+    <message>
+        <source>An agent design is a JSON object, not a boolean</source>
+        <translation>代理設計應是 JSON 物件，而不是布林值</translation>
+    </message>
+    <message>
+        <source>An agent design is a JSON object, not a number</source>
+        <translation>代理設計應是 JSON 物件，而不是數字</translation>
+    </message>
+    <message>
+        <source>Invalid agent design:
+{listing}</source>
+        <extracomment>Every problem of a design, one per line (``listing``: ``- path: message``, rebuilt translated where shown).</extracomment>
+        <translation>代理設計無效：
+{listing}</translation>
+    </message>
+    <message>
+        <source>{file}: cannot read the file: {error}</source>
+        <translation>{file}：無法讀取檔案：{error}</translation>
+    </message>
+    <message>
+        <source>{file}: {error}</source>
+        <translation>{file}：{error}</translation>
+    </message>
+    <message>
+        <source>(design)</source>
+        <translation>（設計）</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>The script could not be generated as valid Python ({error}); nothing was written</source>
+        <translation>無法產生有效的 Python 指令碼（{error}）；未寫入任何內容</translation>
+    </message>
+    <message>
+        <source>{name} is defined inside a function and cannot be exported</source>
+        <extracomment>The variable an exported script reads its key from when the design names its own server (api_base).</extracomment>
+        <translation>{name} 定義在函式內部，無法匯出</translation>
+    </message>
+    <message>
+        <source>{name} comes from {module}, which a script cannot import</source>
+        <translation>{name} 來自 {module}，指令碼無法匯入它</translation>
+    </message>
+    <message>
+        <source>The replay diverged at step {step}: its outcome is not what the model said, so it cannot be a regression test. Export a replay that did not diverge.</source>
+        <extracomment>Characters of base64 per line of the embedded recording.</extracomment>
+        <translation>重播在第 {step} 步出現分歧：其結果不是模型當時所說的，因此不能作為迴歸測試。請匯出沒有分歧的重播。</translation>
+    </message>
+</context>
+<context>
     <name>EndpointApproval</name>
     <message>
         <source>Send your API key to another server?</source>
@@ -735,6 +920,19 @@
     <message>
         <source>Import thread</source>
         <translation>匯入對話</translation>
+    </message>
+    <message>
+        <source>Thread import refused: {problems}</source>
+        <extracomment>Thread import problems shown in a status line or a message box (the rest are counted).</extracomment>
+        <translation>對話匯入被拒絕：{problems}</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source> (and {count} more)</source>
+        <translation>（另有 {count} 個）</translation>
     </message>
 </context>
 <context>
@@ -1195,7 +1393,7 @@
     <name>LabLists</name>
     <message>
         <source>{name} ({count} cases)</source>
-        <extracomment>A :class:`studio.store.LabRunRecord` (models sit beside the store in the layering, so it is not imported). The lab run&apos;s id (list of runs). Lines left out on import (only when the user asked to skip bad lines).</extracomment>
+        <extracomment>A :class:`studio.store.LabRunRecord` (models sit beside the store in the layering, so it is not imported). The lab run&apos;s id (list of runs). Lines left out on import (only when the user asked to skip bad lines). Which part of the file&apos;s cases this source holds (&quot;简体中文&quot;, a bundled corpus split by language); &quot;&quot; whole.</extracomment>
         <translation>{name}（{count} 個案例）</translation>
     </message>
     <message>
@@ -1251,6 +1449,11 @@
     <message>
         <source>Mode {mode}, corpora: {corpora}{resumed}</source>
         <translation>模式 {mode}，語料：{corpora}{resumed}</translation>
+    </message>
+    <message>
+        <source>other languages</source>
+        <extracomment>The studio&apos;s language → the ``lang`` of the corpora&apos;s cases in that script.</extracomment>
+        <translation>其他語言</translation>
     </message>
 </context>
 <context>
@@ -2153,10 +2356,326 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
+    <name>ModelError</name>
+    <message>
+        <source>The provider did not answer in time</source>
+        <extracomment>The runtime&apos;s sentence for each kind (``processors.models.litellm_errors``), marked for translation.</extracomment>
+        <translation>供應商未在限定時間內回應</translation>
+    </message>
+    <message>
+        <source>Could not reach the provider</source>
+        <translation>無法連線到供應商</translation>
+    </message>
+    <message>
+        <source>The provider closed the stream before it finished</source>
+        <translation>供應商在串流輸出完成前關閉了連線</translation>
+    </message>
+    <message>
+        <source>Connection error.</source>
+        <extracomment>What litellm&apos;s transport says most often, beside the sentence (any other detail is shown as written).</extracomment>
+        <translation>連線錯誤。</translation>
+    </message>
+    <message>
+        <source>Request timed out.</source>
+        <translation>請求逾時。</translation>
+    </message>
+    <message>
+        <source>{error} ({detail})</source>
+        <translation>{error}（{detail}）</translation>
+    </message>
+</context>
+<context>
+    <name>OptionValue</name>
+    <message>
+        <source>block</source>
+        <extracomment>Untyped options whose values are usually JSON documents: a text area rather than a line. The built-ins&apos; option values a reader sees in a combo box or beside a check box, marked for translation (context ``OptionValue``). The wire value stays what the design saves; a value not listed here (a judge preset, a format, a plug-in&apos;s value) is shown as it is.</extracomment>
+        <translation>阻擋</translation>
+    </message>
+    <message>
+        <source>warn</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>filter</source>
+        <translation>過濾</translation>
+    </message>
+    <message>
+        <source>redact</source>
+        <translation>遮蔽</translation>
+    </message>
+    <message>
+        <source>rewrite</source>
+        <translation>改寫</translation>
+    </message>
+    <message>
+        <source>detect</source>
+        <translation>僅偵測</translation>
+    </message>
+    <message>
+        <source>translate</source>
+        <translation>翻譯</translation>
+    </message>
+    <message>
+        <source>truncate</source>
+        <translation>截斷</translation>
+    </message>
+    <message>
+        <source>abort</source>
+        <translation>中止</translation>
+    </message>
+    <message>
+        <source>retry</source>
+        <translation>重試</translation>
+    </message>
+    <message>
+        <source>fallback</source>
+        <translation>使用備援值</translation>
+    </message>
+    <message>
+        <source>fail-open</source>
+        <translation>出錯時放行</translation>
+    </message>
+    <message>
+        <source>fail-closed</source>
+        <translation>出錯時攔截</translation>
+    </message>
+    <message>
+        <source>mask</source>
+        <translation>遮罩</translation>
+    </message>
+    <message>
+        <source>hash</source>
+        <translation>雜湊</translation>
+    </message>
+    <message>
+        <source>remove</source>
+        <translation>刪除</translation>
+    </message>
+    <message>
+        <source>placeholder</source>
+        <translation>預留位置</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation>每次執行</translation>
+    </message>
+    <message>
+        <source>thread</source>
+        <translation>每個對話</translation>
+    </message>
+    <message>
+        <source>resource</source>
+        <translation>每個資源</translation>
+    </message>
+    <message>
+        <source>global</source>
+        <translation>全域</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>輸入</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>輸出</translation>
+    </message>
+    <message>
+        <source>always</source>
+        <translation>一律</translation>
+    </message>
+    <message>
+        <source>hybrid</source>
+        <translation>混合</translation>
+    </message>
+    <message>
+        <source>cumulative</source>
+        <translation>累計</translation>
+    </message>
+    <message>
+        <source>part</source>
+        <translation>按部分</translation>
+    </message>
+    <message>
+        <source>best-fit</source>
+        <translation>最佳配適</translation>
+    </message>
+    <message>
+        <source>contiguous</source>
+        <translation>連續</translation>
+    </message>
+    <message>
+        <source>memory-only</source>
+        <translation>僅記憶</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>使用者</translation>
+    </message>
+    <message>
+        <source>assistant</source>
+        <translation>助理</translation>
+    </message>
+    <message>
+        <source>system</source>
+        <translation>系統</translation>
+    </message>
+    <message>
+        <source>tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>pii</source>
+        <translation>個人資料</translation>
+    </message>
+    <message>
+        <source>secrets</source>
+        <translation>金鑰與憑證</translation>
+    </message>
+    <message>
+        <source>urls</source>
+        <translation>網址</translation>
+    </message>
+    <message>
+        <source>email</source>
+        <translation>電子郵件</translation>
+    </message>
+    <message>
+        <source>phone</source>
+        <translation>電話號碼</translation>
+    </message>
+    <message>
+        <source>credit-card</source>
+        <translation>信用卡號</translation>
+    </message>
+    <message>
+        <source>ssn</source>
+        <translation>美國社會安全號碼</translation>
+    </message>
+    <message>
+        <source>api-key</source>
+        <translation>API 金鑰</translation>
+    </message>
+    <message>
+        <source>ip-address</source>
+        <translation>IP 位址</translation>
+    </message>
+    <message>
+        <source>url</source>
+        <translation>網址</translation>
+    </message>
+    <message>
+        <source>uuid</source>
+        <translation>UUID</translation>
+    </message>
+    <message>
+        <source>crypto-wallet</source>
+        <translation>加密貨幣錢包</translation>
+    </message>
+    <message>
+        <source>iban</source>
+        <translation>IBAN 帳號</translation>
+    </message>
+    <message>
+        <source>cn-resident-id</source>
+        <translation>中國居民身分證號</translation>
+    </message>
+    <message>
+        <source>tw-national-id</source>
+        <translation>臺灣身分證字號</translation>
+    </message>
+    <message>
+        <source>hk-id</source>
+        <translation>香港身分證號碼</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>姓名</translation>
+    </message>
+    <message>
+        <source>address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>date-of-birth</source>
+        <translation>出生日期</translation>
+    </message>
+    <message>
+        <source>injection</source>
+        <translation>指令注入</translation>
+    </message>
+    <message>
+        <source>jailbreak</source>
+        <translation>越獄</translation>
+    </message>
+    <message>
+        <source>role-manipulation</source>
+        <translation>角色操縱</translation>
+    </message>
+    <message>
+        <source>system-override</source>
+        <translation>覆寫系統指令</translation>
+    </message>
+    <message>
+        <source>data-exfiltration</source>
+        <translation>資料外洩</translation>
+    </message>
+    <message>
+        <source>tool-exfiltration</source>
+        <translation>經工具外洩</translation>
+    </message>
+    <message>
+        <source>hate</source>
+        <translation>仇恨</translation>
+    </message>
+    <message>
+        <source>hate/threatening</source>
+        <translation>仇恨/威脅</translation>
+    </message>
+    <message>
+        <source>harassment</source>
+        <translation>騷擾</translation>
+    </message>
+    <message>
+        <source>harassment/threatening</source>
+        <translation>騷擾/威脅</translation>
+    </message>
+    <message>
+        <source>self-harm</source>
+        <translation>自我傷害</translation>
+    </message>
+    <message>
+        <source>self-harm/intent</source>
+        <translation>自我傷害/意圖</translation>
+    </message>
+    <message>
+        <source>self-harm/instructions</source>
+        <translation>自我傷害/方法指導</translation>
+    </message>
+    <message>
+        <source>sexual</source>
+        <translation>色情</translation>
+    </message>
+    <message>
+        <source>sexual/minors</source>
+        <translation>色情/涉及未成年人</translation>
+    </message>
+    <message>
+        <source>violence</source>
+        <translation>暴力</translation>
+    </message>
+    <message>
+        <source>violence/graphic</source>
+        <translation>暴力/血腥畫面</translation>
+    </message>
+</context>
+<context>
     <name>OptionsForm</name>
     <message>
         <source>Required</source>
-        <extracomment>Untyped options whose values are usually JSON documents: a text area rather than a line.</extracomment>
         <translation>必填</translation>
     </message>
     <message>
@@ -2507,7 +3026,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>RuntimeText</name>
     <message>
         <source>PII detected. Types: {types}</source>
-        <extracomment>Most specific first: the first pattern that matches the whole text wins.</extracomment>
+        <extracomment>Problems with what the user gave (files, options, expressions): :mod:`studio.i18n.problem_texts`. Most specific first: the first pattern that matches the whole text wins.</extracomment>
         <translation>偵測到個人資訊。類型：{types}</translation>
     </message>
     <message>
@@ -2669,6 +3188,310 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Text should have at least {count} character(s)</source>
         <translation>文字至少應有 {count} 個字元</translation>
+    </message>
+    <message>
+        <source>invalid regular expression {pattern} with flags {flags}: {error}</source>
+        <translation>無效的正規表示式 {pattern}（旗標 {flags}）：{error}</translation>
+    </message>
+    <message>
+        <source>invalid regular expression {pattern}: {error}</source>
+        <translation>無效的正規表示式 {pattern}：{error}</translation>
+    </message>
+    <message>
+        <source>matcher {index} is not a valid regular expression ({pattern}): {error}</source>
+        <translation>第 {index} 個比對規則不是有效的正規表示式（{pattern}）：{error}</translation>
+    </message>
+    <message>
+        <source>missing ), unterminated subpattern at position {position}{rest}</source>
+        <translation>缺少 )，位置 {position} 處的子模式未閉合{rest}</translation>
+    </message>
+    <message>
+        <source>unbalanced parenthesis at position {position}{rest}</source>
+        <translation>位置 {position} 處括號不成對{rest}</translation>
+    </message>
+    <message>
+        <source>nothing to repeat at position {position}{rest}</source>
+        <translation>位置 {position} 處的重複符號前沒有可重複的內容{rest}</translation>
+    </message>
+    <message>
+        <source>multiple repeat at position {position}{rest}</source>
+        <translation>位置 {position} 處有多重重複符號{rest}</translation>
+    </message>
+    <message>
+        <source>unterminated character set at position {position}{rest}</source>
+        <translation>位置 {position} 處的字元集未閉合{rest}</translation>
+    </message>
+    <message>
+        <source>bad escape {escape} at position {position}{rest}</source>
+        <translation>位置 {position} 處的跳脫 {escape} 無效{rest}</translation>
+    </message>
+    <message>
+        <source>RegexFilter needs at least one rule or preset</source>
+        <translation>RegexFilter 至少需要一條規則或一個預設</translation>
+    </message>
+    <message>
+        <source>name at least one category</source>
+        <translation>請至少指定一個類別</translation>
+    </message>
+    <message>
+        <source>name at least one detection type</source>
+        <translation>請至少指定一種偵測類型</translation>
+    </message>
+    <message>
+        <source>name at least one target language</source>
+        <translation>請至少指定一種目標語言</translation>
+    </message>
+    <message>
+        <source>unknown languages {languages}: use English names or ISO 639-1 codes</source>
+        <translation>未知的語言 {languages}：請使用英文名稱或 ISO 639-1 代碼</translation>
+    </message>
+    <message>
+        <source>unknown categories {categories}; known: {known}</source>
+        <translation>未知的類別 {categories}；可用類別：{known}</translation>
+    </message>
+    <message>
+        <source>model: the &apos;translate&apos; strategy needs a model</source>
+        <translation>model：&apos;translate&apos; 策略需要一個模型</translation>
+    </message>
+    <message>
+        <source>give two scores 0 &lt;= low &lt;= high &lt;= 1</source>
+        <translation>請給出兩個分數，滿足 0 &lt;= 下限 &lt;= 上限 &lt;= 1</translation>
+    </message>
+    <message>
+        <source>must be a model id string (e.g. &apos;openai/gpt-4o-mini&apos;) or a LanguageModel object</source>
+        <translation>必須是模型 ID 字串（如 &apos;openai/gpt-4o-mini&apos;）或 LanguageModel 物件</translation>
+    </message>
+    <message>
+        <source>judge_preset: unknown preset (known: {known})</source>
+        <translation>judge_preset：未知的預設（可用：{known}）</translation>
+    </message>
+    <message>
+        <source>must be a local server (localhost, 127.0.0.1 or ::1); a hosted judge needs no api_base</source>
+        <translation>必須是本機伺服器（localhost、127.0.0.1 或 ::1）；託管的評判模型不需要 api_base</translation>
+    </message>
+    <message>
+        <source>not a valid JSON schema: {error}</source>
+        <translation>不是有效的 JSON Schema：{error}</translation>
+    </message>
+    <message>
+        <source>must be a JSON schema (a dict) or a pydantic model class</source>
+        <translation>必須是 JSON Schema（字典）或 pydantic 模型類別</translation>
+    </message>
+    <message>
+        <source>pattern {index} ({pattern}) does not compile: {error}</source>
+        <translation>第 {index} 個模式（{pattern}）無法編譯：{error}</translation>
+    </message>
+    <message>
+        <source>unknown processor type {type}; known: {known}</source>
+        <translation>未知的處理器類型 {type}；可用類型：{known}</translation>
+    </message>
+    <message>
+        <source>a value was expected at line {line}, column {column}</source>
+        <translation>第 {line} 行第 {column} 欄處應為一個值</translation>
+    </message>
+    <message>
+        <source>a name in double quotes was expected at line {line}, column {column}</source>
+        <translation>第 {line} 行第 {column} 欄處應為帶雙引號的名稱</translation>
+    </message>
+    <message>
+        <source>&apos;{what}&apos; was expected at line {line}, column {column}</source>
+        <translation>第 {line} 行第 {column} 欄處應為 &apos;{what}&apos;</translation>
+    </message>
+    <message>
+        <source>a text starting at line {line}, column {column} is not closed</source>
+        <translation>從第 {line} 行第 {column} 欄開始的字串沒有閉合</translation>
+    </message>
+    <message>
+        <source>more data after the JSON value at line {line}, column {column}</source>
+        <translation>第 {line} 行第 {column} 欄：JSON 值之後還有多餘內容</translation>
+    </message>
+    <message>
+        <source>a value was expected</source>
+        <translation>此處應為一個值</translation>
+    </message>
+    <message>
+        <source>a name in double quotes was expected</source>
+        <translation>此處應為帶雙引號的名稱</translation>
+    </message>
+    <message>
+        <source>&apos;{what}&apos; was expected</source>
+        <translation>此處應為 &apos;{what}&apos;</translation>
+    </message>
+    <message>
+        <source>a text is not closed</source>
+        <translation>字串沒有閉合</translation>
+    </message>
+    <message>
+        <source>more data after the JSON value</source>
+        <translation>JSON 值之後還有多餘內容</translation>
+    </message>
+    <message>
+        <source>expected a JSON object, got {kind}</source>
+        <translation>應為 JSON 物件，實際為 {kind}</translation>
+    </message>
+    <message>
+        <source>not valid JSON: {error}</source>
+        <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>a thread with id {id} already exists</source>
+        <translation>ID 為 {id} 的對話已存在</translation>
+    </message>
+    <message>
+        <source>{id} is already stored in another thread</source>
+        <translation>{id} 已儲存在另一個對話中</translation>
+    </message>
+    <message>
+        <source>{id} is also the id of {other}</source>
+        <translation>{id} 也是 {other} 的 ID</translation>
+    </message>
+    <message>
+        <source>{id} is not the thread&apos;s id {thread}</source>
+        <translation>{id} 不是該對話的 ID {thread}</translation>
+    </message>
+    <message>
+        <source>must be 1 to {max} characters</source>
+        <translation>長度必須為 1 到 {max} 個字元</translation>
+    </message>
+    <message>
+        <source>{id} is not an id</source>
+        <translation>{id} 不是有效的 ID</translation>
+    </message>
+    <message>
+        <source>{id} contains {what}, which an id may not contain</source>
+        <translation>{id} 包含{what}，ID 中不允許出現</translation>
+    </message>
+    <message>
+        <source>a {character}</source>
+        <translation>字元 {character}</translation>
+    </message>
+    <message>
+        <source>a line separator</source>
+        <translation>行分隔字元</translation>
+    </message>
+    <message>
+        <source>a paragraph separator</source>
+        <translation>段落分隔字元</translation>
+    </message>
+    <message>
+        <source>a control character ({code})</source>
+        <translation>控制字元（{code}）</translation>
+    </message>
+    <message>
+        <source>a lone surrogate ({code})</source>
+        <translation>孤立的代理字元（{code}）</translation>
+    </message>
+    <message>
+        <source>unknown part type {type} (expected text, reasoning, file, source, step-start, error, tool-invocation or a data-* type)</source>
+        <translation>未知的部分類型 {type}（應為 text、reasoning、file、source、step-start、error、tool-invocation 或 data-* 類型）</translation>
+    </message>
+    <message>
+        <source>expected a list of runs, got {kind}</source>
+        <translation>應為執行清單，實際為 {kind}</translation>
+    </message>
+    <message>
+        <source>{id} appears twice</source>
+        <translation>{id} 出現了兩次</translation>
+    </message>
+    <message>
+        <source>run {id} is already stored</source>
+        <translation>執行 {id} 已儲存</translation>
+    </message>
+    <message>
+        <source>not base64: {error}</source>
+        <translation>不是 base64 編碼：{error}</translation>
+    </message>
+    <message>
+        <source>not a readable recording: {error}</source>
+        <translation>不是可讀取的錄製：{error}</translation>
+    </message>
+    <message>
+        <source>larger than {size} MB decompressed</source>
+        <translation>解壓縮後超過 {size} MB</translation>
+    </message>
+    <message>
+        <source>not valid JSON ({error} at column {column})</source>
+        <translation>不是有效的 JSON（第 {column} 欄：{error}）</translation>
+    </message>
+    <message>
+        <source>&apos;text&apos; is missing or empty</source>
+        <translation>&apos;text&apos; 缺少或為空</translation>
+    </message>
+    <message>
+        <source>&apos;id&apos; must be a non-empty string</source>
+        <translation>&apos;id&apos; 必須是非空字串</translation>
+    </message>
+    <message>
+        <source>&apos;label&apos; must be &apos;attack&apos; or &apos;benign&apos;, got {got}</source>
+        <translation>&apos;label&apos; 必須是 &apos;attack&apos; 或 &apos;benign&apos;，實際為 {got}</translation>
+    </message>
+    <message>
+        <source>&apos;expect&apos; must be blocked, passed, modified or a processor id, got {got}</source>
+        <translation>&apos;expect&apos; 必須是 blocked、passed、modified 或處理器 ID，實際為 {got}</translation>
+    </message>
+    <message>
+        <source>a case must be an object, got {kind}</source>
+        <translation>案例必須是物件，實際為 {kind}</translation>
+    </message>
+    <message>
+        <source>&apos;{name}&apos; must be a string, got {kind}</source>
+        <translation>&apos;{name}&apos; 必須是字串，實際為 {kind}</translation>
+    </message>
+    <message>
+        <source>id {id} is already used on line {line}</source>
+        <translation>ID {id} 已在第 {line} 行使用</translation>
+    </message>
+    <message>
+        <source>id {id} is already used in {place}</source>
+        <translation>ID {id} 已在 {place} 中使用</translation>
+    </message>
+    <message>
+        <source>unknown corpus format {suffix} (use {known})</source>
+        <translation>未知的語料格式 {suffix}（請使用 {known}）</translation>
+    </message>
+    <message>
+        <source>cannot read it ({error})</source>
+        <translation>無法讀取（{error}）</translation>
+    </message>
+    <message>
+        <source>the first row must name a text column ({keys})</source>
+        <translation>第一列必須指明文字欄（{keys}）</translation>
+    </message>
+    <message>
+        <source>nested more than {depth} levels deep</source>
+        <translation>巢狀超過 {depth} 層</translation>
+    </message>
+    <message>
+        <source>not a finite number (NaN, Infinity and numbers too large for a float are not JSON values)</source>
+        <translation>不是有限數字（NaN、Infinity 以及超出浮點範圍的數字都不是 JSON 值）</translation>
+    </message>
+    <message>
+        <source>unknown field</source>
+        <translation>未知欄位</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺少</translation>
+    </message>
+    <message>
+        <source>{error}</source>
+        <translation>{error}</translation>
+    </message>
+    <message>
+        <source>a stdio MCP server needs a command</source>
+        <translation>stdio MCP 伺服器需要一個命令</translation>
+    </message>
+    <message>
+        <source>an http MCP server needs an http:// or https:// URL</source>
+        <translation>http MCP 伺服器需要 http:// 或 https:// 網址</translation>
+    </message>
+    <message>
+        <source>the URL carries a credential; credentials belong in the keyring, not a design</source>
+        <translation>網址中帶有憑證；憑證應儲存在系統金鑰圈中，而不是設計裡</translation>
+    </message>
+    <message>
+        <source>{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the studio reads them from the keyring</source>
+        <translation>{field}：憑證不得儲存在設計中，否則任何拿到該設計的人都能讀到；工作室會從系統金鑰圈讀取</translation>
     </message>
     <message>
         <source>{server} (port {port}): not running</source>

@@ -7,6 +7,7 @@ import asyncio
 from processors.errors import ModelAPIError
 from processors.models.base import Finish, ModelRequest, TextDelta
 from processors.models.litellm import LiteLLMModel
+from studio.model_errors import model_error_message
 from studio.texts import translate
 
 #: Seconds to wait for the provider's first answer.
@@ -41,7 +42,8 @@ async def check_connection(model_id: str, *, api_key: str | None, api_base: str 
         )
     except ModelAPIError as error:
         status = f"HTTP {error.status_code}: " if error.status_code else ""
-        return translate("Connection", "Failed — {error}").format(error=f"{status}{error.message}")
+        message = model_error_message(error.message, error.kind, error.detail)
+        return translate("Connection", "Failed — {error}").format(error=f"{status}{message}")
     text = "".join(reply).strip()
     if text:
         return translate("Connection", "Connected to {model} — it replied “{reply}”").format(

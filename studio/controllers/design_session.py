@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from studio import i18n
 from studio.design import AgentDesign, DesignError, load_design
+from studio.error_texts import error_text
 from studio.i18n import translate
 from studio.models.design_document import DesignDocument
 from studio.sample import sample_design
@@ -71,7 +72,7 @@ class DesignSession(QObject):
             except DesignError as error:
                 self.status_message.emit(
                     translate("Workspace", "The saved design “{name}” could not be read: {error}").format(
-                        name=latest.name, error=error
+                        name=latest.name, error=error_text(error)
                     )
                 )
                 design = sample_design(i18n.current_language())
@@ -88,7 +89,7 @@ class DesignSession(QObject):
         try:
             design = load_design(path)
         except DesignError as error:
-            self.status_message.emit(str(error))
+            self.status_message.emit(error_text(error))
             return False
         self.open(design)
         self._spawn(self.save_to_store())

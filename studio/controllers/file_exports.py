@@ -22,6 +22,7 @@ from PySide6.QtCore import QObject, Signal
 
 from studio.controllers.replay_controller import ReplayController
 from studio.design import DesignError, save_design
+from studio.error_texts import error_text
 from studio.export import design_to_python, script_requirements
 from studio.files import write_text_atomic
 from studio.i18n import translate
@@ -121,8 +122,8 @@ class FileExports(QObject):
     def _failed(self, title: str, error: BaseException) -> None:
         """Say in the status bar and in a message box (non-blocking) that a file was not written, and why."""
         logger.warning("%s: %s", title, error)
-        self.status_message.emit(f"{title}: {error}")
-        self.file_failed.emit(title, str(error))
+        self.status_message.emit(f"{title}: {error_text(error)}")
+        self.file_failed.emit(title, error_text(error))
 
 
 __all__ = ["FileExports"]

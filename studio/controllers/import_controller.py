@@ -19,6 +19,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
 
+from studio.error_texts import error_text
 from studio.texts import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
@@ -99,7 +100,9 @@ class ThreadImportController(QObject):
             return None
         except ValueError as error:  # ThreadImportError: every problem, named by its path
             self.import_failed.emit(
-                translate("ImportProgress", "Import refused, nothing was written: {error}").format(error=error)
+                translate("ImportProgress", "Import refused, nothing was written: {error}").format(
+                    error=error_text(error)
+                )
             )
             return None
         except asyncio.CancelledError:

@@ -20,9 +20,11 @@ from lab.runner import CaseResult, LabRun
 from studio.controllers.lab_records import read_bundled
 from studio.controllers.tasks import TaskKeeper
 from studio.design import AgentDesign
-from studio.i18n import translate
+from studio.error_texts import error_text
+from studio.i18n import current_language, translate
 from studio.lab_design import agent_factory
 from studio.models.lab_lists import CorpusListModel, CorpusSource, LabRunsModel
+from studio.models.lab_starters import starter_sources
 from studio.secrets import NO_KEY, SecretStore, provider_of
 from studio.store import LabRunRecord
 
@@ -101,7 +103,7 @@ class LabControllerBase(QObject):
     async def load(self) -> None:
         """Read the bundled corpora (off the UI thread) and the stored lab runs."""
         if not self.corpora.sources():
-            sources = await asyncio.to_thread(read_bundled)
+            sources = starter_sources(await asyncio.to_thread(read_bundled), current_language())
             self.corpora.add_sources(sources)
         await self.refresh_runs()
 
@@ -114,7 +116,7 @@ class LabControllerBase(QObject):
         try:
             corpus = await asyncio.to_thread(load_corpus, path, label=label, category=None, skip_bad=skip_bad)
         except CorpusError as error:
-            self.failed.emit(str(error))
+            self.failed.emit(error_text(error))
             return False
         if not corpus.cases:
             self.failed.emit(translate("LabController", "{path}: no cases in this file").format(path=path))

@@ -23,6 +23,7 @@ from studio.controllers.lab_pacer import LoopPacer
 from studio.controllers.lab_records import case_of, compact, recordings_of, result_of
 from studio.controllers.lab_stored import LabStoredRuns
 from studio.design import AgentDesign, DesignError
+from studio.error_texts import error_text
 from studio.i18n import translate
 from studio.lab_design import design_info
 from studio.store import LabRunRecord
@@ -89,7 +90,7 @@ class LabRunning(LabStoredRuns):
         try:
             cases = self.chosen_cases()
         except CorpusError as error:
-            self.failed.emit(str(error))
+            self.failed.emit(error_text(error))
             return None
         if not cases:
             self.failed.emit(translate("LabController", "Choose at least one corpus to run."))
@@ -113,7 +114,9 @@ class LabRunning(LabStoredRuns):
         try:
             factory = self._factory(design, mode)
         except DesignError as error:
-            self.failed.emit(translate("LabController", "The agent could not be built: {error}").format(error=error))
+            self.failed.emit(
+                translate("LabController", "The agent could not be built: {error}").format(error=error_text(error))
+            )
             return None
         if factory is None:
             return None
@@ -164,7 +167,9 @@ class LabRunning(LabStoredRuns):
             factory = self._factory(design, record.mode)
         except (DesignError, ValueError) as error:
             self._running = False
-            self.failed.emit(translate("LabController", "The lab run cannot be resumed: {error}").format(error=error))
+            self.failed.emit(
+                translate("LabController", "The lab run cannot be resumed: {error}").format(error=error_text(error))
+            )
             return
         if factory is None:
             self._running = False

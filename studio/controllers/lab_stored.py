@@ -20,7 +20,8 @@ from studio.controllers.lab_base import LabControllerBase
 from studio.controllers.lab_records import Comparison, case_of, design_info_of, results_of
 from studio.controllers.run_controller import RunController
 from studio.design import AgentDesign, DesignError
-from studio.i18n import translate
+from studio.error_texts import error_text
+from studio.i18n import current_language, translate
 
 
 class LabStoredRuns(LabControllerBase):
@@ -88,7 +89,7 @@ class LabStoredRuns(LabControllerBase):
             elif kind == "junit":
                 text = junit_report(results, name=f"guardrail lab: {info.get('name', '')}")
             elif kind == "html":
-                text = html_report(results, design=info, mode=record.mode)
+                text = html_report(results, design=info, mode=record.mode, language=current_language())
             else:
                 raise ValueError(f"unknown report kind {kind!r}")
             write_atomically(path, text)
@@ -134,7 +135,9 @@ class LabStoredRuns(LabControllerBase):
             )
             prepare_agent(agent, case, mode, recording)  # type: ignore[arg-type]
         except (DesignError, ValueError) as error:
-            self.failed.emit(translate("LabController", "The case cannot be opened: {error}").format(error=error))
+            self.failed.emit(
+                translate("LabController", "The case cannot be opened: {error}").format(error=error_text(error))
+            )
             return None
         title = translate("LabController", "Lab: {case}").format(case=case.id)
         thread = await self.store.memory.create_thread(title=title[:60])

@@ -42,6 +42,7 @@ from studio import i18n
 from studio.build import build_chains
 from studio.controllers.replay_worker import ReplayStopped, ReplayWorker
 from studio.design import AgentDesign, DesignError
+from studio.error_texts import error_text
 from studio.replay import (
     DivergencePolicy,
     ReplayComparison,
@@ -221,7 +222,7 @@ class ReplayController(QObject):
             self.replay_failed.emit(run_id, translate("ReplayController", "Replay stopped."))
             return
         except (LookupError, ValueError, DesignError) as error:
-            self.replay_failed.emit(run_id, str(error))
+            self.replay_failed.emit(run_id, error_text(error))
             return
         except Exception as error:
             logger.exception("replay of %s failed", run_id)
@@ -323,7 +324,7 @@ class ReplayController(QObject):
             self.fuzz_failed.emit(run_id, translate("ReplayController", "Fuzzing cancelled."))
             return
         except (LookupError, ValueError, DesignError) as error:
-            self.fuzz_failed.emit(run_id, str(error))
+            self.fuzz_failed.emit(run_id, error_text(error))
             return
         except Exception as error:
             logger.exception("fuzzing %s failed", run_id)

@@ -39,6 +39,7 @@ from studio.controllers.thread_history import load_thread
 from studio.controllers.threads_controller import ThreadsController
 from studio.design import AgentDesign, DesignError
 from studio.endpoints import EndpointError
+from studio.error_texts import error_text
 from studio.i18n import translate
 from studio.i18n.runtime_texts import runtime_text
 from studio.mcp_approvals import CommandApprovals
@@ -277,8 +278,8 @@ class Workspace(QObject):
         except DesignError as error:
             self._refuse(
                 text,
-                translate("Workspace", "The agent could not be built: {error}").format(error=error),
-                status=str(error),
+                translate("Workspace", "The agent could not be built: {error}").format(error=error_text(error)),
+                status=error_text(error),
             )
             return None
         run_id = self.runs.start(

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from studio.i18n import current_language
+from studio.i18n.problem_texts import PROBLEMS
 from studio.texts import QT_TRANSLATE_NOOP, translate
 
 __all__ = ["PATTERNS", "runtime_text"]
@@ -32,6 +33,9 @@ class Pattern:
 def _pattern(regex: str, template: str) -> Pattern:
     return Pattern(re.compile(regex, re.DOTALL), template)
 
+
+#: Problems with what the user gave (files, options, expressions): :mod:`studio.i18n.problem_texts`.
+PROBLEM_PATTERNS = tuple(_pattern(regex, template) for regex, template in PROBLEMS)
 
 #: Most specific first: the first pattern that matches the whole text wins.
 PATTERNS: tuple[Pattern, ...] = (
@@ -181,6 +185,7 @@ PATTERNS: tuple[Pattern, ...] = (
         r"String should have at least (?P<count>\d+) characters?",
         QT_TRANSLATE_NOOP("RuntimeText", "Text should have at least {count} character(s)"),
     ),
+    *PROBLEM_PATTERNS,
     # The local model server probe (Settings → Find local servers)
     _pattern(
         r"(?P<server>.+?) \(port (?P<port>\d+)\): not running",
@@ -193,7 +198,7 @@ PATTERNS: tuple[Pattern, ...] = (
 )
 
 #: Groups whose value is itself a sentence of the runtime (translated in turn).
-_NESTED = frozenset({"where"})
+_NESTED = frozenset({"where", "error", "what"})
 
 
 def runtime_text(text: str) -> str:

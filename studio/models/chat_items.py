@@ -34,6 +34,7 @@ from processors.messages import (
     TextPart,
     ToolInvocationPart,
 )
+from studio.model_errors import model_error_payload_message
 from studio.texts import number, translate
 
 ItemKind = Literal["user", "assistant", "tripwire", "error"]
@@ -57,6 +58,7 @@ def readable_error(error: Any) -> str:
         name = str(error.get("name") or "Error")
         message = str(error.get("message") or "").strip() or translate("ChatItems", "unknown error")
         if name == "ModelAPIError":
+            message = model_error_payload_message(error) or message
             status = error.get("statusCode")
             provider = error.get("provider")
             where = " ".join(p for p in (str(provider) if provider else "", f"HTTP {status}" if status else "") if p)

@@ -30,10 +30,12 @@ class CorpusSource:
     checked: bool = False
     #: Lines left out on import (only when the user asked to skip bad lines).
     skipped: list[str] = field(default_factory=list)
+    #: Which part of the file's cases this source holds ("简体中文", a bundled corpus split by language); "" whole.
+    part: str = ""
 
     @property
     def name(self) -> str:
-        return self.path.name
+        return f"{self.path.name} · {self.part}" if self.part else self.path.name
 
 
 class CorpusListModel(QAbstractListModel):
@@ -46,7 +48,7 @@ class CorpusListModel(QAbstractListModel):
     def add_sources(self, sources: list[CorpusSource]) -> None:
         """Add (or replace, by path: a file imported again is read again) sources."""
         for source in sources:
-            row = next((i for i, s in enumerate(self._sources) if s.path == source.path), -1)
+            row = next((i for i, s in enumerate(self._sources) if (s.path, s.part) == (source.path, source.part)), -1)
             if row >= 0:
                 self._sources[row] = source
                 index = self.index(row)

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from processors.tools.mcp import McpServerError, McpToolSource
 from studio.design import McpServerConfig
+from studio.i18n.runtime_texts import runtime_text
 from studio.mcp_approvals import CommandApprovals
 from studio.mcp_servers import runtime_server
 from studio.models.design_document import DesignDocument
@@ -148,7 +149,7 @@ class McpServerDialog(QDialog):
             if config.name in self._taken:
                 raise ValueError(self.tr("Another server is already called '{name}'.").format(name=config.name))
         except ValidationError as error:
-            messages = [item["msg"].removeprefix("Value error, ") for item in error.errors()]
+            messages = [runtime_text(item["msg"].removeprefix("Value error, ")) for item in error.errors()]
             self._refuse("; ".join(messages))
             return
         except ValueError as error:

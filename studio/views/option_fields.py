@@ -28,15 +28,108 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QLineEdit, QPlainTextEdit, QWidget
 
 from studio.i18n import translate
+from studio.texts import QT_TRANSLATE_NOOP
 
-__all__ = ["FieldEditor", "FieldSpec", "InvalidText", "field_specs", "make_editor"]
+__all__ = ["OPTION_VALUES", "FieldEditor", "FieldSpec", "InvalidText", "field_specs", "make_editor", "value_label"]
 
 _MULTILINE_NAMES = ("instructions", "prompt", "template", "message")
 #: Untyped options whose values are usually JSON documents: a text area rather than a line.
 _STRUCTURED_NAMES = ("schema", "value", "data")
+
+
+#: The built-ins' option values a reader sees in a combo box or beside a check box, marked for translation (context
+#: ``OptionValue``). The wire value stays what the design saves; a value not listed here (a judge preset, a
+#: format, a plug-in's value) is shown as it is.
+OPTION_VALUES = (
+    # strategies: what a guard does when it finds something
+    QT_TRANSLATE_NOOP("OptionValue", "block"),
+    QT_TRANSLATE_NOOP("OptionValue", "warn"),
+    QT_TRANSLATE_NOOP("OptionValue", "filter"),
+    QT_TRANSLATE_NOOP("OptionValue", "redact"),
+    QT_TRANSLATE_NOOP("OptionValue", "rewrite"),
+    QT_TRANSLATE_NOOP("OptionValue", "detect"),
+    QT_TRANSLATE_NOOP("OptionValue", "translate"),
+    QT_TRANSLATE_NOOP("OptionValue", "truncate"),
+    QT_TRANSLATE_NOOP("OptionValue", "abort"),
+    QT_TRANSLATE_NOOP("OptionValue", "retry"),
+    QT_TRANSLATE_NOOP("OptionValue", "fallback"),
+    QT_TRANSLATE_NOOP("OptionValue", "fail-open"),
+    QT_TRANSLATE_NOOP("OptionValue", "fail-closed"),
+    # redaction methods
+    QT_TRANSLATE_NOOP("OptionValue", "mask"),
+    QT_TRANSLATE_NOOP("OptionValue", "hash"),
+    QT_TRANSLATE_NOOP("OptionValue", "remove"),
+    QT_TRANSLATE_NOOP("OptionValue", "placeholder"),
+    # scopes, phases, modes
+    QT_TRANSLATE_NOOP("OptionValue", "run"),
+    QT_TRANSLATE_NOOP("OptionValue", "thread"),
+    QT_TRANSLATE_NOOP("OptionValue", "resource"),
+    QT_TRANSLATE_NOOP("OptionValue", "global"),
+    QT_TRANSLATE_NOOP("OptionValue", "all"),
+    QT_TRANSLATE_NOOP("OptionValue", "input"),
+    QT_TRANSLATE_NOOP("OptionValue", "output"),
+    QT_TRANSLATE_NOOP("OptionValue", "always"),
+    QT_TRANSLATE_NOOP("OptionValue", "hybrid"),
+    QT_TRANSLATE_NOOP("OptionValue", "cumulative"),
+    QT_TRANSLATE_NOOP("OptionValue", "part"),
+    QT_TRANSLATE_NOOP("OptionValue", "best-fit"),
+    QT_TRANSLATE_NOOP("OptionValue", "contiguous"),
+    QT_TRANSLATE_NOOP("OptionValue", "memory-only"),
+    # message roles
+    QT_TRANSLATE_NOOP("OptionValue", "user"),
+    QT_TRANSLATE_NOOP("OptionValue", "assistant"),
+    QT_TRANSLATE_NOOP("OptionValue", "system"),
+    QT_TRANSLATE_NOOP("OptionValue", "tool"),
+    # regex filter presets
+    QT_TRANSLATE_NOOP("OptionValue", "pii"),
+    QT_TRANSLATE_NOOP("OptionValue", "secrets"),
+    QT_TRANSLATE_NOOP("OptionValue", "urls"),
+    # PII types
+    QT_TRANSLATE_NOOP("OptionValue", "email"),
+    QT_TRANSLATE_NOOP("OptionValue", "phone"),
+    QT_TRANSLATE_NOOP("OptionValue", "credit-card"),
+    QT_TRANSLATE_NOOP("OptionValue", "ssn"),
+    QT_TRANSLATE_NOOP("OptionValue", "api-key"),
+    QT_TRANSLATE_NOOP("OptionValue", "ip-address"),
+    QT_TRANSLATE_NOOP("OptionValue", "url"),
+    QT_TRANSLATE_NOOP("OptionValue", "uuid"),
+    QT_TRANSLATE_NOOP("OptionValue", "crypto-wallet"),
+    QT_TRANSLATE_NOOP("OptionValue", "iban"),
+    QT_TRANSLATE_NOOP("OptionValue", "cn-resident-id"),
+    QT_TRANSLATE_NOOP("OptionValue", "tw-national-id"),
+    QT_TRANSLATE_NOOP("OptionValue", "hk-id"),
+    QT_TRANSLATE_NOOP("OptionValue", "name"),
+    QT_TRANSLATE_NOOP("OptionValue", "address"),
+    QT_TRANSLATE_NOOP("OptionValue", "date-of-birth"),
+    # prompt injection types
+    QT_TRANSLATE_NOOP("OptionValue", "injection"),
+    QT_TRANSLATE_NOOP("OptionValue", "jailbreak"),
+    QT_TRANSLATE_NOOP("OptionValue", "role-manipulation"),
+    QT_TRANSLATE_NOOP("OptionValue", "system-override"),
+    QT_TRANSLATE_NOOP("OptionValue", "data-exfiltration"),
+    QT_TRANSLATE_NOOP("OptionValue", "tool-exfiltration"),
+    # moderation categories
+    QT_TRANSLATE_NOOP("OptionValue", "hate"),
+    QT_TRANSLATE_NOOP("OptionValue", "hate/threatening"),
+    QT_TRANSLATE_NOOP("OptionValue", "harassment"),
+    QT_TRANSLATE_NOOP("OptionValue", "harassment/threatening"),
+    QT_TRANSLATE_NOOP("OptionValue", "self-harm"),
+    QT_TRANSLATE_NOOP("OptionValue", "self-harm/intent"),
+    QT_TRANSLATE_NOOP("OptionValue", "self-harm/instructions"),
+    QT_TRANSLATE_NOOP("OptionValue", "sexual"),
+    QT_TRANSLATE_NOOP("OptionValue", "sexual/minors"),
+    QT_TRANSLATE_NOOP("OptionValue", "violence"),
+    QT_TRANSLATE_NOOP("OptionValue", "violence/graphic"),
+)
+
+
+def value_label(value: Any) -> str:
+    """An option value as the form shows it: translated when it is one of :data:`OPTION_VALUES`, else as it is."""
+    return translate("OptionValue", value) if isinstance(value, str) else str(value)
 
 
 # ------------------------------------------------------------------------------------------ field specs
@@ -212,7 +305,10 @@ class _EnumEditor(FieldEditor):
         if self.spec.nullable:
             self._combo.addItem(translate("OptionsForm", "(none)"), None)
         for choice in self.spec.choices:
-            self._combo.addItem(str(choice), choice)
+            label = value_label(choice)
+            self._combo.addItem(label, choice)
+            if label != str(choice):  # the value the design saves, for a reader of its JSON or the docs
+                self._combo.setItemData(self._combo.count() - 1, str(choice), Qt.ItemDataRole.ToolTipRole)
         self._combo.currentIndexChanged.connect(self.changed)
         return self._combo
 
@@ -334,8 +430,10 @@ class _ChoicesEditor(FieldEditor):
         columns = 2 if len(self.spec.choices) > 4 else 1
         self._boxes: dict[Any, QCheckBox] = {}
         for position, choice in enumerate(self.spec.choices):
-            check = QCheckBox(str(choice))
+            check = QCheckBox(value_label(choice))
             check.setObjectName(f"options.{self.spec.name}.{choice}")
+            if check.text() != str(choice):
+                check.setToolTip(str(choice))
             check.toggled.connect(self.changed)
             grid.addWidget(check, position // columns, position % columns)
             self._boxes[choice] = check

@@ -22,21 +22,24 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPORA = {path.stem: path for path in bundled_corpora()}
 
 
-def lab(*args: str | Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def lab(*args: str | Path, timeout: float = 120, lang: str = "C.UTF-8") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "studio", "lab", *map(str, args)],
         capture_output=True,
         text=True,
         timeout=timeout,
         cwd=ROOT,
-        env=_env(),
+        env=_env(lang),
         check=False,
     )
 
 
-def _env() -> dict[str, str]:
-    env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True", PYTHONPATH=str(ROOT))
-    env.pop("QT_QPA_PLATFORM", None)
+def _env(lang: str = "C.UTF-8") -> dict[str, str]:
+    """The command's environment; ``LANG`` picks the language of its lines and HTML report (English by default,
+    whatever the machine running the tests reads)."""
+    env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True", PYTHONPATH=str(ROOT), LANG=lang)
+    for variable in ("QT_QPA_PLATFORM", "LC_ALL", "LC_MESSAGES"):
+        env.pop(variable, None)
     return env
 
 
@@ -331,3 +334,36 @@ def test_model_mode_calls_the_designs_server_and_never_sends_it_the_providers_ke
     assert len(openai_server.requests) == 1, "the replay called no model"
     missing = lab("sample", "--corpus", corpus, "--mode", "replay")
     assert missing.returncode == 2 and "--replay-from" in missing.stderr
+
+
+# ------------------------------------------------------------------------------------------- languages
+@pytest.mark.parametrize(
+    ("how", "lang", "expected"),
+    [
+        (["--report-lang", "zh_CN"], "C.UTF-8", "zh_CN"),
+        ([], "zh_TW.UTF-8", "zh_TW"),
+        (["--report-lang", "en"], "zh_CN.UTF-8", "en"),
+    ],
+)
+def test_the_summary_and_the_html_report_follow_the_report_language_and_the_machine_reports_do_not(
+    tmp_path: Path, how: list[str], lang: str, expected: str
+) -> None:
+    out = lab(
+        "sample", "--corpus", CORPORA["indirect-injection"], *how, "--json", tmp_path / "r.json",
+        "--junit", tmp_path / "r.xml", "--html", tmp_path / "r.html", "--fail-under-recall", "0.9", lang=lang,
+    )  # fmt: skip
+    assert out.returncode == 1, out.stderr
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    lines = {
+        "zh_CN": ("lab：40 个用例：召回率", "lab：未通过：召回率", "lab：40/40 个用例"),
+        "zh_TW": ("lab：40 個案例：召回率", "lab：未通過：召回率", "lab：40/40 個案例"),
+        "en": ("lab: 40 cases: recall", "lab: FAILED: recall", "lab: 40/40 cases"),
+    }[expected]
+    assert all(line in out.stderr for line in lines), out.stderr
+    headings = {"zh_CN": "各处理器的贡献", "zh_TW": "各處理器的貢獻", "en": "Each processor&#x27;s contribution"}
+    assert f'<html lang="{expected.replace("_", "-")}">' in page and headings[expected] in page
+    # what machines read is the same in every language
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert {case["outcome"] for case in report["cases"]} <= {"blocked", "passed", "modified", "error"}
+    failures = [f.get("message", "") for f in ET.parse(tmp_path / "r.xml").getroot().iter("failure")]
+    assert failures and all(m.startswith(("attack not blocked", "benign case blocked")) for m in failures)

@@ -176,3 +176,19 @@ def test_remove_takes_the_selected_server_out(view: McpServersView, document: De
     view.tree.setCurrentItem(view.tree.topLevelItem(0))
     view.remove.click()
     assert [config.name for config in document.design().mcp_servers] == ["two"]
+
+
+def test_the_dialog_refuses_in_the_readers_language(
+    view: McpServersView, document: DesignDocument, qtbot: Any, in_language: Any
+) -> None:
+    in_language("zh_CN")
+    dialog = open_dialog(view, qtbot, view.add)
+    dialog.name.setText("gh")
+    dialog.command.setText("x")
+    dialog.env.setPlainText("GITHUB_TOKEN=ghp_123")
+    dialog.ok.click()
+    assert dialog.isVisible()
+    assert dialog.error.text() == (
+        "env.GITHUB_TOKEN：凭据不得保存在设计中，否则任何拿到该设计的人都能读到；工作室会从系统密钥环读取"
+    )
+    dialog.reject()

@@ -266,3 +266,44 @@ def test_no_reference_cycle_keeps_the_document(qapp: Any) -> None:
         assert alive() is None
     finally:
         gc.enable()
+
+
+# ------------------------------------------------------------------------------------------- languages
+@pytest.mark.parametrize(
+    ("language", "block", "redact", "pii"),
+    [("zh_CN", "阻止", "遮盖", "个人信息"), ("zh_TW", "阻擋", "遮蔽", "個人資料")],
+)
+def test_option_values_read_translated_and_save_their_wire_values(
+    form: OptionsForm,
+    document: DesignDocument,
+    qtbot: Any,
+    in_language: Any,
+    language: str,
+    block: str,
+    redact: str,
+    pii: str,
+) -> None:
+    in_language(language)
+    form.show_entry("regex")
+    strategy = form.editor("strategy")
+    assert isinstance(strategy, QComboBox)
+    labels = [strategy.itemText(row) for row in range(strategy.count())]
+    assert labels[:2] == [block, redact] and strategy.currentText() == block
+    assert [strategy.itemData(row) for row in range(strategy.count())] == ["block", "redact", "warn"]
+    assert strategy.itemData(1, Qt.ItemDataRole.ToolTipRole) == "redact"  # the value a design file holds
+    preset = form.findChild(QCheckBox, "options.presets.pii")
+    assert preset.text() == pii and preset.toolTip() == "pii"
+    strategy.setCurrentIndex(1)  # the user picks the translated "redact"
+    qtbot.waitUntil(lambda: document.entry("regex").options.get("strategy") == "redact")
+    form.findChild(QCheckBox, "options.presets.urls").click()
+    qtbot.waitUntil(lambda: document.entry("regex").options.get("presets") == ["pii", "urls"])
+
+
+def test_a_value_without_a_translation_is_shown_as_it_is(form: OptionsForm, in_language: Any) -> None:
+    """Judge presets are names of models and servers: they stay as written in every language."""
+    in_language("zh_CN")
+    form.show_entry("pii")
+    preset = form.editor("judge_preset")
+    assert isinstance(preset, QComboBox)
+    shown = {preset.itemText(row) for row in range(preset.count())}
+    assert "llama-guard-ollama" in shown

@@ -1,0 +1,191 @@
+"""The lab's human text in English, Simplified and Traditional Chinese: the HTML report and the command's lines.
+
+The lab imports no Qt (it runs in CI), so it cannot use the studio's ``.qm`` catalogues: this small catalogue is
+plain Python, keyed by the English text, which is also the fallback (a language or a text it does not know reads
+English). What machines read stays English in every language: JSON keys and values, JUnit XML, outcome and label
+wire values, ids. ::
+
+    from lab.texts import report_language, text
+
+    language = report_language(requested)            # "zh_CN", "zh_TW" or "en"
+    print(text(language, "lab: {done}/{total} cases ({tally})", done=3, total=10, tally="blocked 3"))
+"""
+
+from __future__ import annotations
+
+import configparser
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+__all__ = ["LANGUAGES", "html_lang", "language_of", "percent", "report_language", "text", "word"]
+
+LANGUAGES = ("en", "zh_CN", "zh_TW")
+
+#: English → (Simplified, Traditional). ``{name}`` placeholders stay as they are.
+_TEXTS: dict[str, tuple[str, str]] = {
+    # the HTML report
+    "Guardrail lab: {name}": ("护栏实验室：{name}", "護欄實驗室：{name}"),
+    "mode: {mode}. A case is caught when it is blocked; errors are counted apart.": (
+        "模式：{mode}。用例被阻止即算拦截成功；出错的用例单独计数。",
+        "模式：{mode}。案例被阻擋即算攔截成功；出錯的案例另外計數。",
+    ),
+    "cases": ("用例", "案例"),
+    "recall": ("召回率", "召回率"),
+    "precision": ("精确率", "精確率"),
+    "false-positive rate": ("误报率", "誤報率"),
+    "errors": ("错误", "錯誤"),
+    "By category": ("按类别", "按類別"),
+    "By language": ("按语言", "按語言"),
+    "Attack categories × processors": ("攻击类别 × 处理器", "攻擊類別 × 處理器"),
+    "No processor tripped.": ("没有处理器触发。", "沒有處理器觸發。"),
+    "Recall and false-positive rate per category": ("各类别的召回率与误报率", "各類別的召回率與誤報率"),
+    "Each processor's contribution": ("各处理器的贡献", "各處理器的貢獻"),
+    "processor": ("处理器", "處理器"),
+    "attacks caught": ("拦截的攻击", "攔截的攻擊"),
+    "caught alone": ("单独拦截", "單獨攔截"),
+    "benign blocked": ("误拦的正常请求", "誤攔的正常請求"),
+    '"Without X" counts the attacks another processor also tripped on; the chain stops at its first tripwire, so '
+    "this is a lower bound.": (
+        "“去掉 X”只计入另一个处理器也会触发的攻击；处理器链在第一次触发时就停止，因此这是一个下限。",
+        "「去掉 X」只計入另一個處理器也會觸發的攻擊；處理器鏈在第一次觸發時就停止，因此這是一個下限。",
+    ),
+    "Attacks not blocked ({count})": ("未被阻止的攻击（{count}）", "未被阻擋的攻擊（{count}）"),
+    "Benign cases blocked ({count})": ("被阻止的正常用例（{count}）", "被阻擋的正常案例（{count}）"),
+    "id": ("ID", "ID"),
+    "category": ("类别", "類別"),
+    "lang": ("语言", "語言"),
+    "outcome": ("结果", "結果"),
+    "text": ("文本", "文字"),
+    "tripped": ("触发的处理器", "觸發的處理器"),
+    "reason": ("原因", "原因"),
+    "without {processor}, recall would drop from {before} to {after}": (
+        "去掉 {processor}，召回率将从 {before} 降到 {after}",
+        "去掉 {processor}，召回率將從 {before} 降到 {after}",
+    ),
+    "{category} × {processor}: {count} of {total}": (
+        "{category} × {processor}：{total} 个中的 {count} 个",
+        "{category} × {processor}：{total} 個中的 {count} 個",
+    ),
+    "heat map of attack categories by processors": ("攻击类别与处理器的热力图", "攻擊類別與處理器的熱圖"),
+    "recall and false-positive rate per category": ("各类别的召回率与误报率", "各類別的召回率與誤報率"),
+    "■ recall": ("■ 召回率", "■ 召回率"),
+    "■ false-positive rate": ("■ 误报率", "■ 誤報率"),
+    "n/a": ("不适用", "不適用"),
+    "(none)": ("（无）", "（無）"),
+    # the command's lines (stderr)
+    "lab: resuming, {done} of {total} cases already done": (
+        "lab：继续运行，{total} 个用例中已完成 {done} 个",
+        "lab：繼續執行，{total} 個案例中已完成 {done} 個",
+    ),
+    "lab: {done}/{total} cases ({tally})": (
+        "lab：{done}/{total} 个用例（{tally}）",
+        "lab：{done}/{total} 個案例（{tally}）",
+    ),
+    "ETA {seconds}s": ("预计还需 {seconds} 秒", "預計還需 {seconds} 秒"),
+    "lab: {count} cases: recall {recall}, precision {precision}, fpr {fpr} (TP {tp}, FP {fp}, FN {fn}, TN {tn}, "
+    "errors {errors})": (
+        "lab：{count} 个用例：召回率 {recall}，精确率 {precision}，误报率 {fpr}（TP {tp}，FP {fp}，FN {fn}，"
+        "TN {tn}，错误 {errors}）",
+        "lab：{count} 個案例：召回率 {recall}，精確率 {precision}，誤報率 {fpr}（TP {tp}，FP {fp}，FN {fn}，"
+        "TN {tn}，錯誤 {errors}）",
+    ),
+    "recall {recall} is under {limit}": ("召回率 {recall} 低于 {limit}", "召回率 {recall} 低於 {limit}"),
+    "false-positive rate {fpr} is over {limit}": ("误报率 {fpr} 高于 {limit}", "誤報率 {fpr} 高於 {limit}"),
+    "lab: FAILED: {reason}": ("lab：未通过：{reason}", "lab：未通過：{reason}"),
+    "lab: skipped {line}": ("lab：已跳过 {line}", "lab：已略過 {line}"),
+    "lab: cancelled; finished cases are kept in --results (run again to resume)": (
+        "lab：已取消；已完成的用例保存在 --results 中（再次运行即可继续）",
+        "lab：已取消；已完成的案例儲存在 --results 中（再次執行即可繼續）",
+    ),
+    "merged {count} cases: recall {recall}, fpr {fpr}": (
+        "已合并 {count} 个用例：召回率 {recall}，误报率 {fpr}",
+        "已合併 {count} 個案例：召回率 {recall}，誤報率 {fpr}",
+    ),
+    "recall {recall_before} -> {recall_after}, fpr {fpr_before} -> {fpr_after}; {count} cases changed": (
+        "召回率 {recall_before} -> {recall_after}，误报率 {fpr_before} -> {fpr_after}；{count} 个用例有变化",
+        "召回率 {recall_before} -> {recall_after}，誤報率 {fpr_before} -> {fpr_after}；{count} 個案例有變化",
+    ),
+}
+
+#: Wire values shown in a table cell of the HTML report: outcomes and labels (the JSON keeps the wire value).
+_WORDS: dict[str, tuple[str, str]] = {
+    "blocked": ("已阻止", "已阻擋"),
+    "passed": ("已放行", "已放行"),
+    "modified": ("已修改", "已修改"),
+    "error": ("出错", "出錯"),
+    "attack": ("攻击", "攻擊"),
+    "benign": ("正常", "正常"),
+}
+
+_HTML_LANG = {"en": "en", "zh_CN": "zh-CN", "zh_TW": "zh-TW"}
+
+
+def language_of(name: str | None) -> str | None:
+    """A shipped language for a locale name (``zh_CN.UTF-8``, ``zh-Hant``, ``zh_HK``, ``en_GB``), or None."""
+    if not name:
+        return None
+    code = name.split(".")[0].split("@")[0].replace("-", "_")
+    if code in LANGUAGES:
+        return code
+    lowered = code.lower()
+    if lowered.startswith("zh"):
+        return "zh_TW" if any(tag in lowered for tag in ("hant", "_tw", "_hk", "_mo")) else "zh_CN"
+    if lowered.startswith("en"):
+        return "en"
+    return None
+
+
+def _saved_studio_language(settings: Path | None) -> str | None:
+    """The language picked in the studio's Settings (``[ui] language`` in its ``settings.ini``), if any."""
+    if settings is None or not settings.is_file():
+        return None
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read(settings, encoding="utf-8")
+    except (OSError, UnicodeError, configparser.Error):
+        return None
+    return language_of(parser.get("ui", "language", fallback=None))
+
+
+def report_language(
+    requested: str | None = None, *, environ: Mapping[str, str] | None = None, settings: Path | None = None
+) -> str:
+    """The language of the reports and lines: ``requested`` (the command's option), else the terminal's locale
+    (``LC_ALL``, ``LC_MESSAGES``, ``LANG``) when it names a shipped language, else the studio's kept choice
+    (``settings``), else English."""
+    found = language_of(requested)
+    if found is not None:
+        return found
+    environ = os.environ if environ is None else environ
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(variable)
+        if value:
+            found = language_of(value)
+            if found is not None:
+                return found
+            break  # the first variable that is set is the locale (as the C library reads it); "C" names none
+    return _saved_studio_language(settings) or "en"
+
+
+def text(language: str, english: str, **values: object) -> str:
+    """``english`` in ``language`` with ``values`` filled in; English when it has no translation."""
+    pair = _TEXTS.get(english)
+    template = english if pair is None or language == "en" else pair[0 if language == "zh_CN" else 1]
+    return template.format(**values) if values else template
+
+
+def word(language: str, value: str) -> str:
+    """An outcome or label (wire value) as a reader of ``language`` reads it in a table."""
+    pair = _WORDS.get(value)
+    return value if pair is None or language == "en" else pair[0 if language == "zh_CN" else 1]
+
+
+def percent(language: str, value: float | None) -> str:
+    """A share as the reports write it (``87.5%``; "n/a" in the reader's language when there is none)."""
+    return text(language, "n/a") if value is None else f"{value:.1%}"
+
+
+def html_lang(language: str) -> str:
+    """The ``lang`` attribute of the HTML report (fonts and line breaking follow it)."""
+    return _HTML_LANG.get(language, "en")

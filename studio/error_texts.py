@@ -1,0 +1,90 @@
+"""Errors from the layers below the views, in the reader's language: what the status bar, the message boxes and
+the chat show when a design cannot be read, built or exported, or a thread file is refused.
+
+The layers below keep English and machine fields: a :class:`~studio.design.DesignError` carries its English
+``template`` and ``params`` (a value may be a nested error, a list of ``(field, problem)`` pairs, or the
+``problems`` listing), a :class:`~processors.memory.errors.ThreadImportError` its ``problems`` as
+``"<path>: <problem>"``. :func:`error_text` translates the template (context ``DesignError``) and each problem
+(the runtime's sentences, :func:`studio.i18n.runtime_texts.runtime_text`); what it does not know — a plug-in's
+own message, an error without a template — is shown as written, in English. A corpus file's problem
+(:class:`lab.corpus.CorpusError`) keeps its ``file:line:`` and gets its problem translated. In English the result is the
+error's own message, character for character.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from lab.corpus import CorpusError
+from processors.memory.errors import ThreadImportError
+from studio.design import DesignError
+from studio.i18n import current_language
+from studio.i18n.runtime_texts import runtime_text
+from studio.texts import translate
+
+__all__ = ["design_error_text", "error_text", "import_problems_text", "problem_text"]
+
+_CONTEXT = "DesignError"
+#: Thread import problems shown in a status line or a message box (the rest are counted).
+SHOWN_PROBLEMS = 5
+
+
+def error_text(error: BaseException) -> str:
+    """``error`` as the studio shows it to a reader of the chosen language."""
+    if isinstance(error, DesignError):
+        return design_error_text(error)
+    if isinstance(error, CorpusError):  # "file:line: " stays, the problem is translated
+        where = f"{error.path}:{error.line}" if error.line is not None else str(error.path)
+        return f"{where}: {problem_text(error.message)}"
+    if isinstance(error, ThreadImportError):
+        return translate("ImportProgress", "Thread import refused: {problems}").format(
+            problems=import_problems_text(error.problems)
+        )
+    return runtime_text(str(error))
+
+
+def design_error_text(error: DesignError) -> str:
+    """A design error's message in the studio's language (its own English when it has no template)."""
+    if not error.template or current_language() == "en":
+        return error.message if error.template else runtime_text(error.message)
+    values = {key: _value(error, key, value) for key, value in error.params.items()}
+    try:
+        return translate(_CONTEXT, error.template).format(**values)
+    except (KeyError, IndexError, ValueError):  # a broken translation must not hide the error
+        return error.message
+
+
+def problem_text(message: str) -> str:
+    """One problem (of a design's listing, an option, a thread file) in the studio's language, if known."""
+    return runtime_text(message)
+
+
+def import_problems_text(problems: Iterable[str]) -> str:
+    """A thread file's problems, the first few in full (``path: problem``, the problem translated), the rest
+    counted."""
+    listed = list(problems)
+    shown = []
+    for problem in listed[:SHOWN_PROBLEMS]:
+        path, separator, message = problem.partition(": ")
+        shown.append(f"{path}{separator}{problem_text(message)}" if separator else problem_text(problem))
+    text = translate("ImportProgress", "; ").join(shown)
+    more = len(listed) - SHOWN_PROBLEMS
+    if more > 0:
+        text += translate("ImportProgress", " (and {count} more)").format(count=more)
+    return text
+
+
+def _value(error: DesignError, key: str, value: Any) -> Any:
+    if isinstance(value, DesignError):
+        return design_error_text(value)
+    if key == "listing":
+        whole = translate("DesignError", "(design)")
+        return "\n".join(f"- {path or whole}: {problem_text(message)}" for path, message in error.problems)
+    if key == "lane_title":
+        return translate("DesignError", str(value))
+    if isinstance(value, list):
+        return translate("DesignError", "; ").join(f"{field}: {problem_text(problem)}" for field, problem in value)
+    if key == "error":
+        return problem_text(str(value))
+    return value

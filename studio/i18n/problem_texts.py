@@ -1,0 +1,270 @@
+"""The runtime's and the studio's sentences about a *problem* with something the user gave — a regular expression
+that does not compile, JSON that does not parse, a thread, corpus or design file refused, an option a built-in
+processor refuses — as ``(regular expression, translatable template)`` pairs for
+:data:`studio.i18n.runtime_texts.PATTERNS` (which shows them in the studio's language; see its docstring).
+Most specific first, as there.
+"""
+
+from __future__ import annotations
+
+from studio.texts import QT_TRANSLATE_NOOP
+
+__all__ = ["PROBLEMS"]
+
+PROBLEMS: tuple[tuple[str, str], ...] = (
+    # A regular expression that does not compile (RegexFilter's rules, StreamErrorRetry's matchers); Python's
+    # own words for the fault are translated in turn (the "error" group)
+    (
+        r"invalid regular expression (?P<pattern>'.*?') with flags (?P<flags>.+?): (?P<error>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "invalid regular expression {pattern} with flags {flags}: {error}"),
+    ),
+    (
+        r"invalid regular expression (?P<pattern>'.*?'): (?P<error>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "invalid regular expression {pattern}: {error}"),
+    ),
+    (
+        r"matcher (?P<index>\d+) is not a valid regular expression \((?P<pattern>'.*?')\): (?P<error>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "matcher {index} is not a valid regular expression ({pattern}): {error}"),
+    ),
+    (
+        r"missing \), unterminated subpattern at position (?P<position>\d+)(?P<rest>.*)",
+        QT_TRANSLATE_NOOP("RuntimeText", "missing ), unterminated subpattern at position {position}{rest}"),
+    ),
+    (
+        r"unbalanced parenthesis at position (?P<position>\d+)(?P<rest>.*)",
+        QT_TRANSLATE_NOOP("RuntimeText", "unbalanced parenthesis at position {position}{rest}"),
+    ),
+    (
+        r"nothing to repeat at position (?P<position>\d+)(?P<rest>.*)",
+        QT_TRANSLATE_NOOP("RuntimeText", "nothing to repeat at position {position}{rest}"),
+    ),
+    (
+        r"multiple repeat at position (?P<position>\d+)(?P<rest>.*)",
+        QT_TRANSLATE_NOOP("RuntimeText", "multiple repeat at position {position}{rest}"),
+    ),
+    (
+        r"unterminated character set at position (?P<position>\d+)(?P<rest>.*)",
+        QT_TRANSLATE_NOOP("RuntimeText", "unterminated character set at position {position}{rest}"),
+    ),
+    (
+        r"bad escape (?P<escape>.+?) at position (?P<position>\d+)(?P<rest>.*)",
+        QT_TRANSLATE_NOOP("RuntimeText", "bad escape {escape} at position {position}{rest}"),
+    ),
+    # The built-ins' own checks of their options (an option form's message, a refused run)
+    (
+        r"RegexFilter needs at least one rule or preset",
+        QT_TRANSLATE_NOOP("RuntimeText", "RegexFilter needs at least one rule or preset"),
+    ),
+    (r"name at least one category", QT_TRANSLATE_NOOP("RuntimeText", "name at least one category")),
+    (r"name at least one detection type", QT_TRANSLATE_NOOP("RuntimeText", "name at least one detection type")),
+    (r"name at least one target language", QT_TRANSLATE_NOOP("RuntimeText", "name at least one target language")),
+    (
+        r"unknown languages (?P<languages>.+): use English names or ISO 639-1 codes",
+        QT_TRANSLATE_NOOP("RuntimeText", "unknown languages {languages}: use English names or ISO 639-1 codes"),
+    ),
+    (
+        r"unknown categories (?P<categories>.+); known: (?P<known>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "unknown categories {categories}; known: {known}"),
+    ),
+    (
+        r"model: the 'translate' strategy needs a model",
+        QT_TRANSLATE_NOOP("RuntimeText", "model: the 'translate' strategy needs a model"),
+    ),
+    (
+        r"give two scores 0 <= low <= high <= 1",
+        QT_TRANSLATE_NOOP("RuntimeText", "give two scores 0 <= low <= high <= 1"),
+    ),
+    (
+        r"must be a model id string \(e\.g\. 'openai/gpt-4o-mini'\) or a LanguageModel object",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText", "must be a model id string (e.g. 'openai/gpt-4o-mini') or a LanguageModel object"
+        ),
+    ),
+    (
+        r"judge_preset: unknown preset \(known: (?P<known>.+)\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "judge_preset: unknown preset (known: {known})"),
+    ),
+    (
+        r"must be a local server \(localhost, 127\.0\.0\.1 or ::1\); a hosted judge needs no api_base",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText", "must be a local server (localhost, 127.0.0.1 or ::1); a hosted judge needs no api_base"
+        ),
+    ),
+    (r"not a valid JSON schema: (?P<error>.+)", QT_TRANSLATE_NOOP("RuntimeText", "not a valid JSON schema: {error}")),
+    (
+        r"must be a JSON schema \(a dict\) or a pydantic model class",
+        QT_TRANSLATE_NOOP("RuntimeText", "must be a JSON schema (a dict) or a pydantic model class"),
+    ),
+    (
+        r"pattern (?P<index>\d+) \((?P<pattern>'.*?')\) does not compile: (?P<error>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "pattern {index} ({pattern}) does not compile: {error}"),
+    ),
+    (
+        r"unknown processor type (?P<type>'.*?'); known: (?P<known>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "unknown processor type {type}; known: {known}"),
+    ),
+    # Python's JSON decoder (a JSON option typed wrong, a design or thread file that is no JSON)
+    (
+        r"Expecting value: line (?P<line>\d+) column (?P<column>\d+) \(char \d+\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "a value was expected at line {line}, column {column}"),
+    ),
+    (
+        r"Expecting property name enclosed in double quotes: line (?P<line>\d+) column (?P<column>\d+) \(char \d+\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "a name in double quotes was expected at line {line}, column {column}"),
+    ),
+    (
+        r"Expecting '(?P<what>[^']+)' delimiter: line (?P<line>\d+) column (?P<column>\d+) \(char \d+\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "'{what}' was expected at line {line}, column {column}"),
+    ),
+    (
+        r"Unterminated string starting at: line (?P<line>\d+) column (?P<column>\d+) \(char \d+\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "a text starting at line {line}, column {column} is not closed"),
+    ),
+    (
+        r"Extra data: line (?P<line>\d+) column (?P<column>\d+) \(char \d+\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "more data after the JSON value at line {line}, column {column}"),
+    ),
+    (r"Expecting value", QT_TRANSLATE_NOOP("RuntimeText", "a value was expected")),
+    (
+        r"Expecting property name enclosed in double quotes",
+        QT_TRANSLATE_NOOP("RuntimeText", "a name in double quotes was expected"),
+    ),
+    (r"Expecting '(?P<what>[^']+)' delimiter", QT_TRANSLATE_NOOP("RuntimeText", "'{what}' was expected")),
+    (r"Unterminated string starting at", QT_TRANSLATE_NOOP("RuntimeText", "a text is not closed")),
+    (r"Extra data", QT_TRANSLATE_NOOP("RuntimeText", "more data after the JSON value")),
+    # A thread file's problems (processors.memory.transfer; SqlMemory.import_thread; the studio's runs)
+    (
+        r"expected a JSON object, got (?P<kind>\w+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "expected a JSON object, got {kind}"),
+    ),
+    (r"not valid JSON: (?P<error>.+)", QT_TRANSLATE_NOOP("RuntimeText", "not valid JSON: {error}")),
+    (
+        r"a thread with id (?P<id>'.*') already exists",
+        QT_TRANSLATE_NOOP("RuntimeText", "a thread with id {id} already exists"),
+    ),
+    (
+        r"(?P<id>'.*') is already stored in another thread",
+        QT_TRANSLATE_NOOP("RuntimeText", "{id} is already stored in another thread"),
+    ),
+    (
+        r"(?P<id>'.*') is also the id of (?P<other>messages\[\d+\])",
+        QT_TRANSLATE_NOOP("RuntimeText", "{id} is also the id of {other}"),
+    ),
+    (
+        r"(?P<id>'.*') is not the thread's id (?P<thread>'.*')",
+        QT_TRANSLATE_NOOP("RuntimeText", "{id} is not the thread's id {thread}"),
+    ),
+    (r"must be 1 to (?P<max>\d+) characters", QT_TRANSLATE_NOOP("RuntimeText", "must be 1 to {max} characters")),
+    (r"(?P<id>'.*') is not an id", QT_TRANSLATE_NOOP("RuntimeText", "{id} is not an id")),
+    (
+        r"(?P<id>'.*') contains (?P<what>.+), which an id may not contain",
+        QT_TRANSLATE_NOOP("RuntimeText", "{id} contains {what}, which an id may not contain"),
+    ),
+    (r"a (?P<character>'.')", QT_TRANSLATE_NOOP("RuntimeText", "a {character}")),
+    (r"a line separator", QT_TRANSLATE_NOOP("RuntimeText", "a line separator")),
+    (r"a paragraph separator", QT_TRANSLATE_NOOP("RuntimeText", "a paragraph separator")),
+    (
+        r"a control character \((?P<code>U\+[0-9A-F]+)\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "a control character ({code})"),
+    ),
+    (r"a lone surrogate \((?P<code>U\+[0-9A-F]+)\)", QT_TRANSLATE_NOOP("RuntimeText", "a lone surrogate ({code})")),
+    (
+        r"unknown part type (?P<type>'.*') \(expected .+\)",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText",
+            "unknown part type {type} (expected text, reasoning, file, source, step-start, error, tool-invocation "
+            "or a data-* type)",
+        ),
+    ),
+    (
+        r"expected a list of runs, got (?P<kind>\w+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "expected a list of runs, got {kind}"),
+    ),
+    (r"(?P<id>'.*') appears twice", QT_TRANSLATE_NOOP("RuntimeText", "{id} appears twice")),
+    (r"run (?P<id>'.*') is already stored", QT_TRANSLATE_NOOP("RuntimeText", "run {id} is already stored")),
+    (r"not base64: (?P<error>.+)", QT_TRANSLATE_NOOP("RuntimeText", "not base64: {error}")),
+    (
+        r"not a readable recording: (?P<error>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "not a readable recording: {error}"),
+    ),
+    (
+        r"larger than (?P<size>\d+) MB decompressed",
+        QT_TRANSLATE_NOOP("RuntimeText", "larger than {size} MB decompressed"),
+    ),
+    # A corpus file's problems (lab.corpus), after "file:line: "
+    (
+        r"not valid JSON \((?P<error>.+) at column (?P<column>\d+)\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "not valid JSON ({error} at column {column})"),
+    ),
+    (r"'text' is missing or empty", QT_TRANSLATE_NOOP("RuntimeText", "'text' is missing or empty")),
+    (r"'id' must be a non-empty string", QT_TRANSLATE_NOOP("RuntimeText", "'id' must be a non-empty string")),
+    (
+        r"'label' must be 'attack' or 'benign', got (?P<got>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "'label' must be 'attack' or 'benign', got {got}"),
+    ),
+    (
+        r"'expect' must be blocked, passed, modified or a processor id, got (?P<got>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "'expect' must be blocked, passed, modified or a processor id, got {got}"),
+    ),
+    (
+        r"a case must be an object, got (?P<kind>\w+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "a case must be an object, got {kind}"),
+    ),
+    (
+        r"'(?P<name>\w+)' must be a string, got (?P<kind>\w+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "'{name}' must be a string, got {kind}"),
+    ),
+    (
+        r"id (?P<id>'.*') is already used on line (?P<line>\d+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "id {id} is already used on line {line}"),
+    ),
+    (
+        r"id (?P<id>'.*') is already used in (?P<place>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "id {id} is already used in {place}"),
+    ),
+    (
+        r"unknown corpus format (?P<suffix>'.*') \(use (?P<known>.+)\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "unknown corpus format {suffix} (use {known})"),
+    ),
+    (r"cannot read it \((?P<error>.+)\)", QT_TRANSLATE_NOOP("RuntimeText", "cannot read it ({error})")),
+    (
+        r"the first row must name a text column \((?P<keys>.+)\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "the first row must name a text column ({keys})"),
+    ),
+    # Limits on JSON from elsewhere (processors.json_limits)
+    (
+        r"nested more than (?P<depth>\d+) levels deep",
+        QT_TRANSLATE_NOOP("RuntimeText", "nested more than {depth} levels deep"),
+    ),
+    (
+        r"not a finite number \(NaN, Infinity and numbers too large for a float are not JSON values\)",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText",
+            "not a finite number (NaN, Infinity and numbers too large for a float are not JSON values)",
+        ),
+    ),
+    # A design's own problems (studio.design: unknown and missing fields, MCP servers)
+    (r"unknown field", QT_TRANSLATE_NOOP("RuntimeText", "unknown field")),
+    (r"missing", QT_TRANSLATE_NOOP("RuntimeText", "missing")),
+    (r"Value error, (?P<error>.+)", QT_TRANSLATE_NOOP("RuntimeText", "{error}")),
+    (r"a stdio MCP server needs a command", QT_TRANSLATE_NOOP("RuntimeText", "a stdio MCP server needs a command")),
+    (
+        r"an http MCP server needs an http:// or https:// URL",
+        QT_TRANSLATE_NOOP("RuntimeText", "an http MCP server needs an http:// or https:// URL"),
+    ),
+    (
+        r"the URL carries a credential; credentials belong in the keyring, not a design",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText", "the URL carries a credential; credentials belong in the keyring, not a design"
+        ),
+    ),
+    (
+        r"(?P<field>\S+): credentials must not be saved in a design, where anyone it is shared with reads them; the "
+        r"studio reads them from the keyring",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText",
+            "{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the "
+            "studio reads them from the keyring",
+        ),
+    ),
+)

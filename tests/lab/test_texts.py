@@ -1,0 +1,45 @@
+"""The lab's own small catalogue (lab/texts.py): which language a report is in, and that every translation keeps
+the values of its English text."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from lab import texts
+from lab.texts import report_language, text, word
+
+
+def test_the_option_wins_then_the_locale_then_the_studios_choice_then_english(tmp_path: Path) -> None:
+    settings = tmp_path / "settings.ini"
+    settings.write_text("[ui]\nlanguage=zh_TW\n", encoding="utf-8")
+    assert report_language("zh_CN", environ={"LANG": "zh_TW.UTF-8"}, settings=settings) == "zh_CN"
+    assert report_language(None, environ={"LANG": "zh_CN.UTF-8"}, settings=settings) == "zh_CN"
+    assert report_language(None, environ={"LC_ALL": "zh_HK.UTF-8", "LANG": "en_US.UTF-8"}) == "zh_TW"
+    assert report_language(None, environ={"LANG": "en_GB.UTF-8"}, settings=settings) == "en"
+    assert report_language(None, environ={"LANG": "C.UTF-8"}, settings=settings) == "zh_TW"  # C names no language
+    assert report_language(None, environ={"LANG": "de_DE.UTF-8"}, settings=tmp_path / "none.ini") == "en"
+    settings.write_text("not an ini file [", encoding="utf-8")
+    assert report_language(None, environ={}, settings=settings) == "en"
+
+
+def test_an_unknown_text_or_value_reads_english() -> None:
+    assert text("zh_CN", "something new {x}", x=1) == "something new 1"
+    assert text("zh_CN", "lab: {done}/{total} cases ({tally})", done=1, total=2, tally="") == "lab：1/2 个用例（）"
+    assert (
+        word("zh_TW", "blocked") == "已阻擋"
+        and word("zh_TW", "sneaky") == "sneaky"
+        and word("en", "blocked") == "blocked"
+    )
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_every_translation_keeps_the_placeholders_of_its_english_text(index: int) -> None:
+    for english, pair in texts._TEXTS.items():
+        fields = {name for _, name, _, _ in string.Formatter().parse(english) if name}
+        translated = {name for _, name, _, _ in string.Formatter().parse(pair[index]) if name}
+        assert translated == fields, english
+        assert re.search(r"[\u4e00-\u9fff]", pair[index]) or english in ("id",), english  # written in Chinese
