@@ -2320,6 +2320,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>{name} (not offered)</source>
+        <extracomment>True while a tool&apos;s tick is being committed (see _on_document_settings_changed).</extracomment>
         <translation>{name}（未提供）</translation>
     </message>
     <message>
