@@ -310,6 +310,7 @@ def _error_texts(qloop: qasync.QEventLoop, window: MainWindow, tmp_path: Path) -
         async def opening() -> bool:  # on the loop: opening saves the design to the store as a task
             opened = workspace.open_design_file(path)
             await workspace.wait_idle()
+            await workspace.designs.flush()  # no autosave left to fire while the loop is not running
             return opened
 
         return bool(run(qloop, opening()))
@@ -338,6 +339,7 @@ def _error_texts(qloop: qasync.QEventLoop, window: MainWindow, tmp_path: Path) -
         async def send() -> None:
             workspace.send("你好")
             await workspace.wait_idle()
+            await workspace.designs.flush()  # no autosave left to fire while the loop is not running
 
         run(qloop, send())
         status(f"a message refused by {name}")
