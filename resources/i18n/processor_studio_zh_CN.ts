@@ -761,7 +761,7 @@
     </message>
     <message>
         <source>Input chain</source>
-        <extracomment>The message&apos;s English template (marked for translation, context ``DesignError``) and its values: a value may itself be a :class:`DesignError` (a file&apos;s name before the problem in it). Empty: a message with no template (a plug-in&apos;s own words), shown as written. ``extra`` model settings refused because they are secrets. Words that make a setting or header name a credential (``Authorization``, ``x-api-key``, ``aws_secret_...``). Names with a credential word that are not credentials (OpenAI&apos;s prompt cache routing hint). Header values that are credentials whatever the header is called. ``extra`` model settings refused because a field of :class:`ModelConfig` (or the runtime) sets them.</extracomment>
+        <extracomment>``extra`` model settings refused because a field of :class:`ModelConfig` (or the runtime) sets them.</extracomment>
         <translation>输入链</translation>
     </message>
     <message>
