@@ -2389,7 +2389,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>OptionValue</name>
     <message>
         <source>block</source>
-        <extracomment>Untyped options whose values are usually JSON documents: a text area rather than a line. The built-ins&apos; option values a reader sees in a combo box or beside a check box, marked for translation (context ``OptionValue``). The wire value stays what the design saves; a value not listed here (a judge preset, a format, a plug-in&apos;s value) is shown as it is.</extracomment>
+        <extracomment>The built-ins&apos; option values a reader sees in a combo box or beside a check box, marked for translation (context ``OptionValue``). The wire value stays what the design saves; a value not listed here (a judge preset, a format, a plug-in&apos;s value) is shown as it is.</extracomment>
         <translation>阻止</translation>
     </message>
     <message>
