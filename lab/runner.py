@@ -34,277 +34,23 @@ starts when any call meets the limit, also one the design's own error processors
 from __future__ import annotations
 
 import asyncio
-import base64
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
+from lab.case_run import DEFAULT_REPLY, LAB_TOOL, MODES, Mode, case_messages, make_result, prepare_agent, run_case
 from lab.corpus import Case
-from lab.results import CaseResult, Hit, Outcome, ResultsFile, read_results, unique_in_order
-from processors import Agent, ModelAPIError, RecordingTracer, Tool, Usage
-from processors.models import ScriptedModel
-from processors.models.base import ModelEvent, ModelRequest, TextDelta
-from processors.models.replay import Recording, RecordingModel, ReplayModel, record_tools, replay_tools
-from processors.models.scripted import ToolCall, Turn
+from lab.rate_gate import RateGate, RateLimited
+from lab.results import CaseResult, Hit, Outcome, ResultsFile, read_results
+from processors import Agent
 
-Mode = Literal["guardrails", "model", "replay"]
-MODES: tuple[Mode, ...] = ("guardrails", "model", "replay")
 AgentFactory = Callable[[], Agent]
 
-#: The fixed answer of ``guardrails`` mode when a case brings no ``reply``.
-DEFAULT_REPLY = "Sure, I can help with that. Here is what I found."
-#: The tool a ``tool_result`` case makes the model call; it returns the case's ``tool_result``.
-LAB_TOOL = "fetch_content"
 RESULTS_FORMAT = 1
 
 
 class LabError(Exception):
     """The run cannot start (e.g. a results file made for another design or mode)."""
-
-
-class _RateLimited(Exception):
-    def __init__(self, retry_after: float | None, message: str) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
-
-
-#: Statuses that mean "slow down": the whole run pauses, not only the case that met them.
-RATE_LIMIT_STATUSES = (429, 503)
-
-
-class _RateGate:
-    """The run's shared pause. In ``model`` mode every model call waits it out first, and a rate limit any call
-    meets extends it (the provider's Retry-After, else an exponential back-off): so every worker backs off
-    together, also when the design's own error processors retry the call inside its case (the run-level retry
-    below never sees those, and without the gate the other workers kept calling into the limit)."""
-
-    def __init__(self, backoff: float, max_backoff: float) -> None:
-        self.backoff = backoff
-        self.max_backoff = max_backoff
-        self.until = 0.0
-        #: How many rate limits paused the run.
-        self.pauses = 0
-        self._streak = 0  # rate limits since the last answer: the back-off's exponent
-
-    async def wait(self) -> None:
-        """Until the pause is over (a pause another call extended meanwhile too). A timer, not an event: the end
-        of a pause is a time, nothing announces it."""
-        loop = asyncio.get_running_loop()
-        delay = self.until - loop.time()
-        while delay > 0:
-            await asyncio.sleep(delay)
-            delay = self.until - loop.time()
-
-    def limited(self, retry_after: float | None) -> None:
-        self.pauses += 1
-        self._streak += 1
-        delay = retry_after
-        if delay is None:
-            delay = min(self.max_backoff, self.backoff * 2 ** (self._streak - 1))
-        self.until = max(self.until, asyncio.get_running_loop().time() + delay)
-
-    def answered(self) -> None:
-        self._streak = 0
-
-
-class _GatedModel:
-    """Waits out the run's pause before each call of ``inner``; a rate-limited call pauses the whole run."""
-
-    def __init__(self, inner: Any, gate: _RateGate) -> None:
-        self.inner = inner
-        self.gate = gate
-        self.provider = getattr(inner, "provider", "lab")
-        self.model_id = getattr(inner, "model_id", "lab")
-
-    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
-        await self.gate.wait()
-        try:
-            async for event in self.inner.stream(request):
-                yield event
-        except ModelAPIError as error:
-            if error.retryable and error.status_code in RATE_LIMIT_STATUSES:
-                self.gate.limited(error.retry_after)
-            raise
-        self.gate.answered()
-
-
-class _RecordingModel:
-    """Passes ``inner``'s events through and keeps the text it produced: the reply before any output processor."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.provider = getattr(inner, "provider", "lab")
-        self.model_id = getattr(inner, "model_id", "lab")
-        self.text: list[str] = []
-
-    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
-        async for event in self.inner.stream(request):
-            if isinstance(event, TextDelta):
-                self.text.append(event.text)
-            yield event
-
-
-class _ToolFirstModel:
-    """Answers the first call with a call of :data:`LAB_TOOL`, then lets ``inner`` answer (the design's model)."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.provider = getattr(inner, "provider", "lab")
-        self.model_id = getattr(inner, "model_id", "lab")
-        self._first = ScriptedModel([Turn(tool_calls=[ToolCall(LAB_TOOL, {})])], model_id=self.model_id)
-        self._called = False
-
-    def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
-        if not self._called:
-            self._called = True
-            return self._first.stream(request)
-        return self.inner.stream(request)  # type: ignore[no-any-return]
-
-
-def prepare_agent(
-    agent: Agent, case: Case, mode: Mode, replay: str | None = None, gate: _RateGate | None = None
-) -> tuple[_RecordingModel, Recording | None]:
-    """Fit a fresh agent to one case: the scripted reply of ``guardrails`` mode, the lab tool for tool results,
-    the recording of ``model`` mode, the recorded answers of ``replay`` mode.
-
-    Returns the wrapper now around the model, which knows the raw reply, and the case's new recording."""
-    recorded: Recording | None = None
-    if mode == "guardrails":
-        agent.model = ScriptedModel([case.reply or DEFAULT_REPLY], model_id="lab-fixed-reply", repeat=True)
-    if case.tool_result is not None:
-        content = case.tool_result
-
-        def fetch_content() -> str:
-            return content
-
-        if LAB_TOOL in agent.tools:
-            raise ValueError(f"the agent has its own tool {LAB_TOOL!r}; the lab needs that name for tool results")
-        agent.tools = {
-            **agent.tools,
-            LAB_TOOL: Tool(
-                LAB_TOOL,
-                "Fetch the content the user refers to.",
-                parameters={"type": "object", "properties": {}},
-                execute=fetch_content,
-            ),
-        }
-        if mode != "replay":  # a replay has the scripted tool-call step in its recording
-            agent.model = _ToolFirstModel(agent.model)
-    if mode == "model":
-        recorded = Recording()
-        if isinstance(agent.model, str):  # a plain model id means litellm, as the agent itself reads it
-            from processors.models import LiteLLMModel
-
-            agent.model = LiteLLMModel(agent.model)
-        if gate is not None:
-            agent.model = _GatedModel(agent.model, gate)
-        agent.model = RecordingModel(agent.model, recorded)
-        agent.tools = record_tools(agent.tools, recorded)
-    elif mode == "replay":
-        if replay is None:
-            raise ValueError("no recording of this case: run it in model mode with a results file first")
-        again = Recording.from_bytes(base64.b64decode(replay))
-        agent.model = ReplayModel(again, on_divergence="continue")
-        agent.tools = replay_tools(agent.tools, again)
-    recording = _RecordingModel(agent.model)
-    agent.model = recording
-    return recording, recorded
-
-
-def case_messages(case: Case) -> list[dict[str, str]]:
-    """The case's conversation in OpenAI chat format: earlier turns, then its text."""
-    return [*(dict(turn) for turn in case.turns), {"role": "user", "content": case.text}]
-
-
-async def run_case(
-    case: Case, agent: Agent, mode: Mode, replay: str | None = None, gate: _RateGate | None = None
-) -> CaseResult:
-    """Run one case to the end and derive its verdict. Raises ``_RateLimited`` for a retryable model error."""
-    tracer = RecordingTracer()
-    started = time.perf_counter()
-    error_payload: dict[str, Any] | None = None
-    try:
-        # may refuse: an agent with its own tool of the lab tool's name, a replay with no recording
-        recording, recorded = prepare_agent(agent, case, mode, replay, gate)
-        stream = agent.stream(case_messages(case), tracers=[tracer])
-        async for chunk in stream:
-            if chunk.type == "error":
-                payload = getattr(chunk, "payload", None)
-                error_payload = dict(getattr(payload, "error", None) or {})
-        result = await stream.result()
-    except asyncio.CancelledError:
-        raise
-    except Exception as error:  # a processor or model that broke the run: this case is an error, the run goes on
-        return _result(case, "error", latency=time.perf_counter() - started, error=f"{type(error).__name__}: {error}")
-    latency = time.perf_counter() - started
-    if error_payload and error_payload.get("retryable") and error_payload.get("statusCode") in RATE_LIMIT_STATUSES:
-        raise _RateLimited(error_payload.get("retryAfter"), str(error_payload.get("message")))
-    # Stream guards hold chunks back and release them later (trace: "dropped"): that is a change only when the
-    # reply the user got differs from the one the model wrote.
-    reply_changed = result.text != "".join(recording.text)
-    hits = [
-        Hit(event.processor_id, event.hook, event.outcome, event.detail)
-        for event in tracer.events
-        if event.outcome != "passed"
-        and (reply_changed or event.hook != "process_output_stream" or event.outcome in ("aborted", "raised"))
-    ]
-    tripped = unique_in_order(hit.processor for hit in hits if hit.outcome == "aborted")
-    reason: str | None = None
-    outcome: Outcome
-    if result.tripwire is not None:
-        outcome = "blocked"
-        reason = result.tripwire.reason
-        if result.tripwire.processor_id and result.tripwire.processor_id not in tripped:
-            tripped.append(result.tripwire.processor_id)
-    elif result.finish_reason == "error" or any(hit.outcome == "raised" for hit in hits):
-        outcome = "error"
-        raised = next((hit for hit in hits if hit.outcome == "raised"), None)
-        reason = result.error or (raised.detail if raised else None) or "; ".join(result.warnings) or None
-    elif hits:
-        outcome = "modified"
-        reason = next((hit.detail for hit in hits if hit.detail), None)
-    else:
-        outcome = "passed"
-    return _result(
-        case,
-        outcome,
-        latency=latency,
-        tripped=tripped,
-        hits=hits,
-        reason=reason,
-        reply=result.text,
-        input_tokens=result.usage.input_tokens,
-        output_tokens=result.usage.output_tokens,
-        cost=_cost(recording.model_id, result.usage) if mode == "model" else 0.0,
-        # a replay keeps the answers it replayed, so its cases open (and replay again) like the model run's
-        recording=base64.b64encode(recorded.to_bytes()).decode("ascii") if recorded is not None else replay,
-        error=result.error if outcome == "error" else None,
-    )
-
-
-def _cost(model_id: str, usage: Usage) -> float | None:
-    """USD from litellm's bundled price map (as CostGuard prices calls); None for a model it does not price."""
-    from processors.builtin.model_data import cost_of, model_price
-
-    price = model_price(model_id)
-    return None if price is None else round(cost_of(usage, price), 8)
-
-
-def _result(case: Case, outcome: Outcome, *, latency: float, **fields: Any) -> CaseResult:
-    if outcome == "error" and fields.get("reason") is None:
-        fields["reason"] = fields.get("error")
-    return CaseResult(
-        id=case.id,
-        text=case.text,
-        label=case.label,
-        category=case.category,
-        lang=case.lang,
-        expect=case.expect,
-        outcome=outcome,
-        latency_ms=round(latency * 1000, 3),
-        **fields,
-    )
 
 
 # ------------------------------------------------------------------------------------------------ the run
@@ -349,7 +95,7 @@ class LabRun:
         self.finished: dict[str, CaseResult] = {}
         #: How many results came from the results file (skipped this time).
         self.resumed = 0
-        self._gate = _RateGate(backoff, max_backoff)
+        self._gate = RateGate(backoff, max_backoff)
         self._tasks: set[asyncio.Task[Any]] = set()
         #: Set by :meth:`cancel`: no case starts after it, and a case it cut short is not a result.
         self.cancelled = False
@@ -463,12 +209,12 @@ class LabRun:
             try:
                 agent = self.agent_factory()
             except Exception as error:
-                return _result(case, "error", latency=0.0, error=f"the agent could not be built: {error}")
+                return make_result(case, "error", latency=0.0, error=f"the agent could not be built: {error}")
             try:
                 result = await run_case(case, agent, self.mode, self.recordings.get(case.id), gate)
-            except _RateLimited as limited:
+            except RateLimited as limited:
                 if attempt >= self.max_attempts:
-                    return _result(
+                    return make_result(
                         case, "error", latency=0.0, error=f"rate limited {attempt} times: {limited}", attempts=attempt
                     )
                 if gate is None:  # in model mode the gate paused the run when the call failed

@@ -20,7 +20,7 @@ import logging
 import os
 import re
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -28,6 +28,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from processors import json_limits
 from processors.messages.surrogates import scrub_json
+from studio.design_credentials import (
+    CREDENTIAL_VALUE,
+    SECRET_SETTINGS,
+    credential_path,
+    names_credential,
+    url_credential,
+)
+from studio.design_errors import DesignError, Lane
 from studio.files import write_text_atomic
 from studio.texts import QT_TRANSLATE_NOOP
 
@@ -35,7 +43,6 @@ logger = logging.getLogger(__name__)
 
 DESIGN_VERSION = 1
 
-Lane = Literal["input", "output", "error"]
 LANES: tuple[Lane, ...] = ("input", "output", "error")
 
 #: The model id that selects the offline demo model (no API key, no network).
@@ -84,11 +91,11 @@ class McpServerConfig(BaseModel):
         if self.transport == "http":
             if not re.match(r"^https?://[^/\s]+", self.url.strip()):
                 raise ValueError("an http MCP server needs an http:// or https:// URL")
-            if _url_credential(self.url):
+            if url_credential(self.url):
                 raise ValueError("the URL carries a credential; credentials belong in the keyring, not a design")
         for where, values in (("env", self.env), ("headers", self.headers)):
             for name, value in values.items():
-                if _names_credential(name) or _CREDENTIAL_VALUE.match(value):
+                if names_credential(name) or CREDENTIAL_VALUE.match(value):
                     raise ValueError(
                         f"{where}.{name}: credentials must not be saved in a design, where anyone it "
                         "is shared with reads them; the studio reads them from the keyring"
@@ -125,7 +132,7 @@ class ModelConfig(BaseModel):
         belong in the keyring, and designs get shared) or a name the model's own fields already cover; and for
         credentials anywhere else in the model settings (headers, an ``api_base`` with a password or a key).
         """
-        if self.api_base and _url_credential(self.api_base):
+        if self.api_base and url_credential(self.api_base):
             raise DesignError.of(
                 QT_TRANSLATE_NOOP(
                     "DesignError",
@@ -136,7 +143,7 @@ class ModelConfig(BaseModel):
                 path="model.api_base",
             )
         for key in self.extra:
-            if key in _SECRET_SETTINGS:
+            if key in SECRET_SETTINGS:
                 raise DesignError.of(
                     QT_TRANSLATE_NOOP(
                         "DesignError",
@@ -147,7 +154,7 @@ class ModelConfig(BaseModel):
                     key=key,
                 )
             where = f"model.extra.{key}"
-            credential = where if _names_credential(key) else _credential_path(self.extra[key], where)
+            credential = where if names_credential(key) else credential_path(self.extra[key], where)
             if credential is not None:
                 raise DesignError.of(
                     QT_TRANSLATE_NOOP(
@@ -260,144 +267,6 @@ class AgentDesign(BaseModel):
             problems = [(_error_path(item["loc"]), _error_message(item)) for item in error.errors()]
             listing = "\n".join(f"- {path or '(design)'}: {message}" for path, message in problems)
             raise DesignError.of(_INVALID, path=problems[0][0], problems=problems, listing=listing) from None
-
-
-# ------------------------------------------------------------------------------------------------- errors
-
-
-class DesignError(ValueError):
-    """A design that cannot be read, saved or built, with a message written for the user.
-
-    ``path`` is the field path of the (first) problem (``"output[1].options"``, ``""`` for the whole file);
-    ``problems`` lists every ``(path, message)`` found. For a chain entry that cannot be built, ``lane``,
-    ``index`` (0-based position in its chain) and ``uid`` say which, so the editor can select it.
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        path: str | None = None,
-        problems: Sequence[tuple[str, str]] = (),
-        lane: Lane | None = None,
-        index: int | None = None,
-        uid: str | None = None,
-        template: str = "",
-        params: Mapping[str, Any] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.path = path
-        self.problems = list(problems) or ([(path, message)] if path is not None else [])
-        self.lane = lane
-        self.index = index
-        self.uid = uid
-        #: The message's English template (marked for translation, context ``DesignError``) and its values: a
-        #: value may itself be a :class:`DesignError` (a file's name before the problem in it). Empty: a message
-        #: with no template (a plug-in's own words), shown as written.
-        self.template = template
-        self.params: dict[str, Any] = dict(params or {})
-
-    @classmethod
-    def of(
-        cls,
-        template: str,
-        *,
-        path: str | None = None,
-        problems: Sequence[tuple[str, str]] = (),
-        lane: Lane | None = None,
-        index: int | None = None,
-        uid: str | None = None,
-        **params: Any,
-    ) -> DesignError:
-        """The error whose English message is ``template`` filled with ``params`` (the template kept to be
-        translated where it is shown)."""
-        message = template.format(**{key: _plain(value) for key, value in params.items()})
-        return cls(
-            message,
-            path=path,
-            problems=problems,
-            lane=lane,
-            index=index,
-            uid=uid,
-            template=template,
-            params=params,
-        )
-
-
-def _plain(value: Any) -> Any:
-    """A template's value as the English message shows it: a nested error by its message, a list of
-    ``(field, problem)`` pairs as ``field: problem; ...``."""
-    if isinstance(value, DesignError):
-        return value.message
-    if isinstance(value, list):
-        return "; ".join(f"{field}: {problem}" for field, problem in value)
-    return value
-
-
-#: ``extra`` model settings refused because they are secrets.
-_SECRET_SETTINGS = frozenset({"api_key"})
-#: Words that make a setting or header name a credential (``Authorization``, ``x-api-key``, ``aws_secret_...``).
-_CREDENTIAL_WORDS = frozenset(
-    {
-        "key",
-        "apikey",
-        "token",
-        "secret",
-        "password",
-        "passwd",
-        "credential",
-        "credentials",
-        "authorization",
-        "auth",
-        "cookie",
-        "bearer",
-        "signature",
-    }
-)
-#: Names with a credential word that are not credentials (OpenAI's prompt cache routing hint).
-_NOT_CREDENTIALS = frozenset({"prompt_cache_key"})
-#: Header values that are credentials whatever the header is called.
-_CREDENTIAL_VALUE = re.compile(r"^\s*(bearer|basic|token)\s+\S", re.IGNORECASE)
-
-
-def _names_credential(name: str) -> str | None:
-    """``name`` if it names a credential: one of its words (split at ``-``, ``_``, ``.``, spaces and camelCase)
-    is a credential word. ``max_tokens`` is not (``tokens`` is a count); ``x-api-key`` and ``apiKey`` are."""
-    if name.lower() in _NOT_CREDENTIALS:
-        return None
-    words = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name).lower()
-    return name if _CREDENTIAL_WORDS.intersection(re.split(r"[^a-z0-9]+", words)) else None
-
-
-def _credential_path(value: Any, path: str) -> str | None:
-    """The field path of the first credential inside an ``extra`` value (a name or a header value), if any."""
-    stack: list[tuple[Any, str]] = [(value, path)]
-    while stack:
-        item, where = stack.pop()
-        if isinstance(item, dict):
-            for name, inner in item.items():
-                if _names_credential(str(name)) is not None:
-                    return f"{where}.{name}"
-                stack.append((inner, f"{where}.{name}"))
-        elif isinstance(item, list):
-            stack.extend((inner, f"{where}[{index}]") for index, inner in enumerate(item))
-        elif isinstance(item, str) and _CREDENTIAL_VALUE.match(item):
-            return where
-    return None
-
-
-def _url_credential(url: str) -> bool:
-    """Whether a base URL carries a credential: user info (``user:pass@``) or a key-like query parameter."""
-    from urllib.parse import parse_qsl, urlsplit
-
-    try:
-        parts = urlsplit(url.strip() if "://" in url else "http://" + url.strip())
-    except ValueError:
-        return False  # not a URL at all: refused as an endpoint when a run starts
-    if parts.username or parts.password:
-        return True
-    return any(_names_credential(name) for name, _value in parse_qsl(parts.query, keep_blank_values=True))
 
 
 #: ``extra`` model settings refused because a field of :class:`ModelConfig` (or the runtime) sets them.

@@ -761,7 +761,7 @@
     </message>
     <message>
         <source>Input chain</source>
-        <extracomment>The message&apos;s English template (marked for translation, context ``DesignError``) and its values: a value may itself be a :class:`DesignError` (a file&apos;s name before the problem in it). Empty: a message with no template (a plug-in&apos;s own words), shown as written. ``extra`` model settings refused because they are secrets. Words that make a setting or header name a credential (``Authorization``, ``x-api-key``, ``aws_secret_...``). Names with a credential word that are not credentials (OpenAI&apos;s prompt cache routing hint). Header values that are credentials whatever the header is called. ``extra`` model settings refused because a field of :class:`ModelConfig` (or the runtime) sets them.</extracomment>
+        <extracomment>``extra`` model settings refused because a field of :class:`ModelConfig` (or the runtime) sets them.</extracomment>
         <translation>輸入鏈</translation>
     </message>
     <message>
@@ -2389,7 +2389,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>OptionValue</name>
     <message>
         <source>block</source>
-        <extracomment>Untyped options whose values are usually JSON documents: a text area rather than a line. The built-ins&apos; option values a reader sees in a combo box or beside a check box, marked for translation (context ``OptionValue``). The wire value stays what the design saves; a value not listed here (a judge preset, a format, a plug-in&apos;s value) is shown as it is.</extracomment>
+        <extracomment>The built-ins&apos; option values a reader sees in a combo box or beside a check box, marked for translation (context ``OptionValue``). The wire value stays what the design saves; a value not listed here (a judge preset, a format, a plug-in&apos;s value) is shown as it is.</extracomment>
         <translation>阻擋</translation>
     </message>
     <message>

@@ -471,3 +471,57 @@ async def test_a_wrong_active_tools_override_is_refused_with_the_whole_reason() 
     assert error_of(chunks)["message"] == (
         "Processor 'bad' returned an invalid value from process_input_step: 'active_tools' must be a list of tool names"
     )
+
+
+async def test_the_step_hooks_reach_a_processor_after_one_without_them() -> None:
+    seen: list[str] = []
+    agent = make_agent(
+        ScriptedModel(["ok"]),
+        input_processors=[
+            Fn("first", process_input=lambda args: None),
+            Fn("step", process_input_step=lambda args: seen.append("step")),
+            Fn("none", process_llm_request=lambda args: None),
+            Fn("request", process_llm_request=lambda args: seen.append("request")),
+        ],
+    )
+    await run_stream(agent)
+    assert seen == ["step", "request"]
+
+
+async def test_later_step_processors_see_the_structured_output_and_the_chosen_message_id() -> None:
+    seen: list[Any] = []
+    schema = {"schema": {"type": "object"}}
+    agent = make_agent(
+        ScriptedModel(['{"a": 1}']),
+        input_processors=[
+            Fn("choose", process_input_step=lambda args: {"message_id": "msg-x"}),
+            Fn("look", process_input_step=lambda args: seen.append((args.structured_output, args.message_id))),
+        ],
+    )
+    await run_stream(agent, structured_output=schema)
+    assert seen == [(schema, "msg-x")]
+
+
+async def test_process_llm_request_is_given_the_runs_message_list() -> None:
+    seen: list[list[str]] = []
+    look = Fn("look", process_llm_request=lambda args: seen.append([m.text for m in args.message_list.get.input.db()]))
+    await run_stream(make_agent(ScriptedModel(["ok"]), input_processors=[look]), "question")
+    assert seen == [["question"]]
+
+
+async def test_broken_llm_request_results_are_refused_with_the_whole_reason() -> None:
+    for value, reason in [
+        (
+            {"prompt": "text"},
+            "returned a prompt that is not a list of messages (dicts with a 'role') from process_llm_request",
+        ),
+        (
+            {"response": object()},
+            "returned a response without a 'chunks' list (dicts with a 'type') from process_llm_request",
+        ),
+    ]:
+        agent = make_agent(
+            ScriptedModel(["never"]), input_processors=[Fn("req", process_llm_request=lambda a, v=value: v)]
+        )
+        chunks, _result = await run_stream(agent)
+        assert error_of(chunks)["message"] == f"Processor 'req' {reason}"
