@@ -3227,6 +3227,22 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>位置 {position} 处的转义 {escape} 无效{rest}</translation>
     </message>
     <message>
+        <source>MCP server &apos;{name}&apos; ({launch}) did not start within {seconds} s</source>
+        <translation>MCP 服务器“{name}”（{launch}）未在 {seconds} 秒内启动</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; ({launch}) could not be started: {reason}</source>
+        <translation>MCP 服务器“{name}”（{launch}）无法启动：{reason}</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; does not offer the tool(s) {tools} that the design enables</source>
+        <translation>MCP 服务器“{name}”不提供设计所启用的工具 {tools}</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; stopped: {reason}</source>
+        <translation>MCP 服务器“{name}”已停止：{reason}</translation>
+    </message>
+    <message>
         <source>RegexFilter needs at least one rule or preset</source>
         <translation>RegexFilter 至少需要一条规则或一个预设</translation>
     </message>

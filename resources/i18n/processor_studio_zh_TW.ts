@@ -3227,6 +3227,22 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>位置 {position} 處的跳脫 {escape} 無效{rest}</translation>
     </message>
     <message>
+        <source>MCP server &apos;{name}&apos; ({launch}) did not start within {seconds} s</source>
+        <translation>MCP 伺服器「{name}」（{launch}）未在 {seconds} 秒內啟動</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; ({launch}) could not be started: {reason}</source>
+        <translation>MCP 伺服器「{name}」（{launch}）無法啟動：{reason}</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; does not offer the tool(s) {tools} that the design enables</source>
+        <translation>MCP 伺服器「{name}」不提供設計所啟用的工具 {tools}</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; stopped: {reason}</source>
+        <translation>MCP 伺服器「{name}」已停止：{reason}</translation>
+    </message>
+    <message>
         <source>RegexFilter needs at least one rule or preset</source>
         <translation>RegexFilter 至少需要一條規則或一個預設</translation>
     </message>

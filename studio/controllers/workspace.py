@@ -312,7 +312,8 @@ class Workspace(QObject):
         try:
             tools = await self.mcp_launcher.start_tools(design, self.secrets)
         except McpServerError as error:
-            self._refuse(text, self.tr("Nothing was sent: {error}").format(error=error), status=str(error))
+            shown = runtime_text(str(error))
+            self._refuse(text, self.tr("Nothing was sent: {error}").format(error=shown), status=shown)
             return
         except asyncio.CancelledError:
             self._refuse(text, self.tr("Stopped while the MCP servers were starting; nothing was sent."))

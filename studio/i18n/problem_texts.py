@@ -50,6 +50,26 @@ PROBLEMS: tuple[tuple[str, str], ...] = (
         r"bad escape (?P<escape>.+?) at position (?P<position>\d+)(?P<rest>.*)",
         QT_TRANSLATE_NOOP("RuntimeText", "bad escape {escape} at position {position}{rest}"),
     ),
+    # An MCP server a design names that cannot start, has stopped or no longer offers an enabled tool
+    # (processors/tools/mcp.py, studio/mcp_servers.py); the launch line and the SDK's reason stay as written
+    (
+        r"MCP server '(?P<name>.+?)' \((?P<launch>.*)\) did not start within (?P<seconds>[0-9.]+) s",
+        QT_TRANSLATE_NOOP("RuntimeText", "MCP server '{name}' ({launch}) did not start within {seconds} s"),
+    ),
+    (
+        r"MCP server '(?P<name>.+?)' \((?P<launch>.*)\) could not be started: (?P<reason>.*)",
+        QT_TRANSLATE_NOOP("RuntimeText", "MCP server '{name}' ({launch}) could not be started: {reason}"),
+    ),
+    (
+        r"MCP server '(?P<name>.+?)' does not offer the tool\(s\) (?P<tools>.+) that the design enables",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText", "MCP server '{name}' does not offer the tool(s) {tools} that the design enables"
+        ),
+    ),
+    (
+        r"MCP server '(?P<name>.+?)' stopped: (?P<reason>.*)",
+        QT_TRANSLATE_NOOP("RuntimeText", "MCP server '{name}' stopped: {reason}"),
+    ),
     # The built-ins' own checks of their options (an option form's message, a refused run)
     (
         r"RegexFilter needs at least one rule or preset",

@@ -383,7 +383,7 @@ class McpServersView(QWidget):
             async with McpToolSource(runtime_server(config, credential)) as source:
                 listed = [(tool.name, tool.description, dict(tool.parameters)) for tool in source.tools]
         except McpServerError as error:
-            self.message.setText(str(error))
+            self.message.setText(runtime_text(str(error)))
             return
         self._listed[_launch(config)] = listed
         self._load()

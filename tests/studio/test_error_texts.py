@@ -198,3 +198,64 @@ def test_a_corpus_line_that_cannot_be_read_keeps_file_and_line_and_reads_chinese
     assert error_text(caught.value) == str(caught.value)
     in_language("zh_CN")
     assert error_text(caught.value) == f"{tmp_path / chinese}"
+
+
+def _mcp_errors() -> dict[str, BaseException]:
+    """Real McpServerErrors: a program that is not there, one that never answers the handshake, and a tool the
+    design enables that the (real, tests/support) server does not offer."""
+    import asyncio
+    import sys
+
+    from processors.tools.mcp import McpServerError, McpToolSource
+    from studio.design import McpServerConfig
+    from studio.mcp_servers import enabled_tools, runtime_server
+
+    server = str(Path(__file__).parents[1] / "support" / "mcp_server.py")
+    configs = {
+        "cannot start": McpServerConfig(name="gone", command="/nonexistent/mcp-server"),
+        "no handshake": McpServerConfig(
+            name="mute", command=sys.executable, args=["-c", "import time; time.sleep(30)"]
+        ),
+    }
+    errors: dict[str, BaseException] = {}
+
+    async def attempt(config: McpServerConfig, seconds: float) -> None:
+        async with McpToolSource(runtime_server(config), start_seconds=seconds):
+            pass
+
+    for name, config in configs.items():
+        with pytest.raises(McpServerError) as caught:
+            asyncio.run(attempt(config, 1.0))
+        errors[name] = caught.value
+
+    async def offered() -> None:
+        config = McpServerConfig(
+            name="tools", command=sys.executable, args=[server, "stdio"], enabled_tools=["add", "renamed_tool"]
+        )
+        async with McpToolSource(runtime_server(config), start_seconds=30) as source:
+            enabled_tools(config, source)
+
+    with pytest.raises(McpServerError) as missing:
+        asyncio.run(offered())
+    errors["not offered"] = missing.value
+    return errors
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "zh_TW"])
+def test_an_mcp_server_that_cannot_serve_is_said_in_chinese(in_language: Any, language: str) -> None:
+    from studio.i18n.runtime_texts import runtime_text
+
+    errors = _mcp_errors()
+    in_language(language)
+    shown = {name: runtime_text(str(error)) for name, error in errors.items()}
+    server = {"zh_CN": "服务器", "zh_TW": "伺服器"}[language]
+    assert "did not start" not in shown["no handshake"] and server in shown["no handshake"]
+    assert "1" in shown["no handshake"]  # the seconds waited stay
+    assert shown["cannot start"].startswith(f"MCP {server}") and "/nonexistent/mcp-server" in shown["cannot start"]
+    assert "renamed_tool" in shown["not offered"] and "does not offer" not in shown["not offered"]
+    for name, text in shown.items():
+        assert "MCP server '" not in text, f"{name} was not translated: {text!r}"
+    in_language("en")
+    assert {name: runtime_text(str(error)) for name, error in errors.items()} == {
+        name: str(error) for name, error in errors.items()
+    }
