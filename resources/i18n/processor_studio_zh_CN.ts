@@ -1958,8 +1958,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>&lt;b&gt;对话&lt;/b&gt;：Enter 发送 · Shift+Enter 换行 · Esc 停止回复</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Replay&lt;/b&gt;: Ctrl+R replays the selected run through the current chain</source>
-        <translation>&lt;b&gt;重放&lt;/b&gt;：Ctrl+R 用当前处理链重放选中的运行</translation>
+        <source>&lt;b&gt;Replay&lt;/b&gt;: Ctrl+R replays the selected run through the current chain · Ctrl+Alt+R the whole thread</source>
+        <translation>&lt;b&gt;重放&lt;/b&gt;：Ctrl+R 用当前处理链重放选中的运行 · Ctrl+Alt+R 重放整个对话</translation>
     </message>
     <message>
         <source>&lt;b&gt;Threads&lt;/b&gt;: Ctrl+N new · F2 rename · Del delete</source>
@@ -1978,8 +1978,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>&lt;b&gt;文件&lt;/b&gt;：Ctrl+O 打开设计 · Ctrl+S 保存设计 · Ctrl+E 导出为 Python</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Lab&lt;/b&gt;: Ctrl+L open · Ctrl+Enter run · Esc cancel · Ctrl+Shift+R resume · Ctrl+I import a corpus · Ctrl+F search · Enter opens a case as a thread · Ctrl+D compare two lab runs</source>
-        <translation>&lt;b&gt;护栏实验室&lt;/b&gt;：Ctrl+L 打开 · Ctrl+Enter 运行 · Esc 取消 · Ctrl+Shift+R 继续 · Ctrl+I 导入语料 · Ctrl+F 搜索 · Enter 将用例作为对话打开 · Ctrl+D 比较两次实验</translation>
+        <source>&lt;b&gt;Lab&lt;/b&gt;: Ctrl+L open · Ctrl+Enter run · Esc cancel · Ctrl+Shift+R resume · Ctrl+I import a corpus · Ctrl+F search · Enter opens a case as a thread · Ctrl+D compare two lab runs · Ctrl+Shift+P re-run a model run from its recorded replies</source>
+        <translation>&lt;b&gt;护栏实验室&lt;/b&gt;：Ctrl+L 打开 · Ctrl+Enter 运行 · Esc 取消 · Ctrl+Shift+R 继续 · Ctrl+I 导入语料 · Ctrl+F 搜索 · Enter 将用例作为对话打开 · Ctrl+D 比较两次实验 · Ctrl+Shift+P 用录下的回复重跑模型实验</translation>
     </message>
     <message>
         <source>Processors</source>

@@ -37,7 +37,11 @@ def shortcuts_text() -> str:
     return "<br>".join(
         (
             translate("MainWindow", "<b>Chat</b>: Enter sends · Shift+Enter new line · Esc stops the reply"),
-            translate("MainWindow", "<b>Replay</b>: Ctrl+R replays the selected run through the current chain"),
+            translate(
+                "MainWindow",
+                "<b>Replay</b>: Ctrl+R replays the selected run through the current chain · Ctrl+Alt+R the whole "
+                "thread",
+            ),
             translate("MainWindow", "<b>Threads</b>: Ctrl+N new · F2 rename · Del delete"),
             translate(
                 "MainWindow",
@@ -49,7 +53,8 @@ def shortcuts_text() -> str:
             translate(
                 "MainWindow",
                 "<b>Lab</b>: Ctrl+L open · Ctrl+Enter run · Esc cancel · Ctrl+Shift+R resume · Ctrl+I import a corpus "
-                "· Ctrl+F search · Enter opens a case as a thread · Ctrl+D compare two lab runs",
+                "· Ctrl+F search · Enter opens a case as a thread · Ctrl+D compare two lab runs · Ctrl+Shift+P "
+                "re-run a model run from its recorded replies",
             ),
         )
     )

@@ -30,6 +30,7 @@ PROPER_NAMES = (
     "Enter",
     "Shift",
     "Ctrl",
+    "Alt",
     "Esc",
     "Del",
     "Backspace",
