@@ -85,7 +85,6 @@ def test_the_first_visible_text_appears_while_the_model_still_streams(
         await workspace.runs.wait_finished()
 
     run(qloop, send_and_wait())
-    run(qloop, asyncio.sleep(0.1))
     assert openai_server.events_sent - 1 >= len(words), "the model streamed the whole answer"
     assert first_seen, "the reply was shown"
     assert first_seen[0] <= FIRST_TEXT_WITHIN_DELTAS, (first_seen, len(words))
