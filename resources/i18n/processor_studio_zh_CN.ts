@@ -853,6 +853,18 @@
     </message>
 </context>
 <context>
+    <name>DivergenceBar</name>
+    <message>
+        <source>Stop here</source>
+        <extracomment>The user chose to continue the replay with the live model from where it diverged.</extracomment>
+        <translation>在此停止</translation>
+    </message>
+    <message>
+        <source>Continue with the live model</source>
+        <translation>改用实时模型继续</translation>
+    </message>
+</context>
+<context>
     <name>EndpointApproval</name>
     <message>
         <source>Send your API key to another server?</source>
@@ -2874,14 +2886,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>停止重放</translation>
     </message>
     <message>
-        <source>Continue with the live model</source>
-        <translation>改用实时模型继续</translation>
-    </message>
-    <message>
-        <source>Stop here</source>
-        <translation>在此停止</translation>
-    </message>
-    <message>
         <source>Original chain</source>
         <extracomment>Highlights: removed on the original&apos;s side, added on the current side, a row that differs.</extracomment>
         <translation>原处理链</translation>
@@ -3710,14 +3714,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Cancel</source>
         <translation>取消</translation>
-    </message>
-    <message>
-        <source>Stop here</source>
-        <translation>在此停止</translation>
-    </message>
-    <message>
-        <source>Continue with the live model</source>
-        <translation>改用实时模型继续</translation>
     </message>
     <message>
         <source>Run</source>

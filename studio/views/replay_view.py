@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from studio import i18n
 from studio.controllers.replay_controller import FuzzReport, ReplayController
 from studio.replay import ReplayComparison
+from studio.views.divergence_bar import DivergenceBar
 from studio.views.replay_comparison import ComparisonPane, difference_text
 
 translate = i18n.translate
@@ -59,20 +60,11 @@ class ReplayView(QDialog):
         self.stop_replay = QPushButton(translate("ReplayView", "Stop the replay"))
         self.stop_replay.setObjectName("replay.stop_replay")
         self.stop_replay.hide()
-        self.divergence = QLabel()
-        self.divergence.setObjectName("replay.divergence")
-        self.divergence.setWordWrap(True)
-        self.continue_live = QPushButton(translate("ReplayView", "Continue with the live model"))
-        self.continue_live.setObjectName("replay.continue_live")
-        self.stop_here = QPushButton(translate("ReplayView", "Stop here"))
-        self.stop_here.setObjectName("replay.stop")
-        self.divergence_bar = QWidget()
-        bar = QHBoxLayout(self.divergence_bar)
-        bar.setContentsMargins(0, 0, 0, 0)
-        bar.addWidget(self.divergence, 1)
-        bar.addWidget(self.stop_here)
-        bar.addWidget(self.continue_live)
-        self.divergence_bar.hide()
+        # Where the conversation diverged, with stop here or continue live (``divergence`` is its text).
+        self.divergence_bar = DivergenceBar("replay")
+        self.divergence = self.divergence_bar.text
+        self.stop_here = self.divergence_bar.stop_here
+        self.continue_live = self.divergence_bar.continue_live
 
         #: The two replays side by side (``original``, ``current``, ``processors`` and ``tools`` are its parts).
         self.pane = ComparisonPane()
@@ -118,8 +110,7 @@ class ReplayView(QDialog):
         layout.addLayout(actions)
         layout.addWidget(self.fuzz_results)
 
-        self.continue_live.clicked.connect(self._on_continue_live_clicked)
-        self.stop_here.clicked.connect(self._on_stop_here_clicked)
+        self.divergence_bar.continue_live_requested.connect(self._on_divergence_bar_continue_live_requested)
         self.fuzz_button.clicked.connect(self._on_fuzz_clicked)
         self.fuzz_cancel.clicked.connect(controller.cancel)
         self.stop_replay.clicked.connect(controller.cancel)
@@ -149,14 +140,13 @@ class ReplayView(QDialog):
         step = comparison.current.diverged_at
         live = comparison.current.divergences and comparison.current.divergences[0].action == "live"
         if step is not None and not live:
-            self.divergence.setText(
+            self.divergence_bar.show_divergence(
                 translate(
                     "ReplayView",
                     "The conversation diverged at step {0}: the chain now asks the model something the recording "
                     "does not have, so the replay stopped there.",
                 ).format(step)
             )
-            self.divergence_bar.show()
         else:
             self.divergence_bar.hide()
         self.status.setText(self._status_text(comparison))
@@ -176,14 +166,9 @@ class ReplayView(QDialog):
             self.status.setText(translate("ReplayView", "The run could not be replayed: {0}").format(message))
 
     @Slot()
-    def _on_continue_live_clicked(self) -> None:
-        self.divergence_bar.hide()
+    def _on_divergence_bar_continue_live_requested(self) -> None:
         self.status.setText(translate("ReplayView", "Continuing with the live model from the step that diverged…"))
         self.controller.replay(self.run_id, live=True)
-
-    @Slot()
-    def _on_stop_here_clicked(self) -> None:
-        self.divergence_bar.hide()
 
     # ----------------------------------------------------------------------------------------- fuzzing
     @Slot()

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from studio import i18n
 from studio.controllers.replay_controller import ReplayController
 from studio.replay import ThreadReplay, ThreadRunReplay
+from studio.views.divergence_bar import DivergenceBar
 from studio.views.replay_comparison import DIFFERS, ComparisonPane, difference_text
 
 translate = i18n.translate
@@ -66,20 +67,11 @@ class ThreadReplayView(QDialog):
         top.addWidget(self.progress)
         top.addWidget(self.cancel)
 
-        self.divergence = QLabel()
-        self.divergence.setObjectName("thread_replay.divergence")
-        self.divergence.setWordWrap(True)
-        self.stop_here = QPushButton(translate("ThreadReplayView", "Stop here"))
-        self.stop_here.setObjectName("thread_replay.stop")
-        self.continue_live = QPushButton(translate("ThreadReplayView", "Continue with the live model"))
-        self.continue_live.setObjectName("thread_replay.continue_live")
-        self.divergence_bar = QWidget()
-        bar = QHBoxLayout(self.divergence_bar)
-        bar.setContentsMargins(0, 0, 0, 0)
-        bar.addWidget(self.divergence, 1)
-        bar.addWidget(self.stop_here)
-        bar.addWidget(self.continue_live)
-        self.divergence_bar.hide()
+        # Where the conversation diverged, with stop here or continue live (``divergence`` is its text).
+        self.divergence_bar = DivergenceBar("thread_replay")
+        self.divergence = self.divergence_bar.text
+        self.stop_here = self.divergence_bar.stop_here
+        self.continue_live = self.divergence_bar.continue_live
 
         self.runs = QTableWidget(0, 3)
         self.runs.setObjectName("thread_replay.runs")
@@ -110,8 +102,7 @@ class ThreadReplayView(QDialog):
         layout.addWidget(body, 1)
 
         self.cancel.clicked.connect(controller.cancel)
-        self.stop_here.clicked.connect(self._on_stop_here_clicked)
-        self.continue_live.clicked.connect(self._on_continue_live_clicked)
+        self.divergence_bar.continue_live_requested.connect(self._on_divergence_bar_continue_live_requested)
         self.runs.currentCellChanged.connect(self._on_runs_current_cell_changed)
         controller.thread_replay_started.connect(self._on_controller_thread_replay_started)
         controller.thread_run_replayed.connect(self._on_controller_thread_run_replayed)
@@ -187,14 +178,13 @@ class ThreadReplayView(QDialog):
         if report.stopped_at is not None:
             item = report.runs[report.stopped_at]
             step = item.comparison.current.diverged_at if item.comparison is not None else None
-            self.divergence.setText(
+            self.divergence_bar.show_divergence(
                 translate(
                     "ThreadReplayView",
                     "The conversation diverged at run {0}, step {1}: the chain now asks the model something the "
                     "recording does not have, so the replay stopped there.",
                 ).format(report.stopped_at + 1, step)
             )
-            self.divergence_bar.show()
             self.runs.setCurrentCell(report.stopped_at, 1)
         else:
             self.divergence_bar.hide()
@@ -219,14 +209,9 @@ class ThreadReplayView(QDialog):
             self.status.setText(translate("ThreadReplayView", "The thread could not be replayed: {0}").format(message))
 
     @Slot()
-    def _on_stop_here_clicked(self) -> None:
-        self.divergence_bar.hide()
-
-    @Slot()
-    def _on_continue_live_clicked(self) -> None:
+    def _on_divergence_bar_continue_live_requested(self) -> None:
         if self.report is None or self.report.stopped_at is None:
             return
-        self.divergence_bar.hide()
         self.status.setText(translate("ThreadReplayView", "Continuing with the live model from the run that diverged…"))
         self.controller.replay_thread(self.thread_id, live=True, start=self.report.stopped_at)
 
