@@ -192,20 +192,21 @@ async def _run(app: Any, args: argparse.Namespace) -> int:
         await show_fatal(window, i18n.translate("App", "Processor Studio cannot open its data"), str(error))
         return 2
     window.restore_draft()
-    from studio.warm_up import warm_up
+    from studio.warm_up import start_warm_up, warmed
 
-    # kept referenced until the end; a quit meanwhile waits at most for this fraction of a second
-    warming = asyncio.get_running_loop().run_in_executor(None, warm_up)
+    # kept referenced until the end; a quit meanwhile waits at most for this fraction of a second (a failed warm-up
+    # is logged there, not raised: it must not turn a quit into a traceback)
+    warming = start_warm_up()
     if args.self_test is not None:
         from studio.self_test import run_self_test
 
-        await warming  # as a user's first message would find it: they take longer than this to type
+        await warmed(warming)  # as a user's first message would find it: they take longer than this to type
         ok = await run_self_test(window, workspace, args.self_test)
         await workspace.shutdown()
         window.close()
         return 0 if ok else 1
     await quit_requested.wait()
-    await warming
+    await warmed(warming)
     await workspace.shutdown()  # stops a streaming reply (saving what it showed), flushes the design, closes the store
     window.close()  # still open when the quit came from the OS (the macOS Dock's Quit) rather than the window
     return RESTART if window.restart_requested else 0

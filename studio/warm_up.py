@@ -3,10 +3,16 @@
 The prompt-injection detector compiles its few hundred signal patterns on first use (about 0.2 s of CPU, more on a
 busy machine): left lazy, that lands between the user's first Enter and the first visible word, and shows in the
 inspector as a first ``process_input`` a hundred times slower than the next. The studio runs :func:`warm_up` on a
-worker thread once its window is up.
+worker thread once its window is up (:func:`start_warm_up`) and waits for it before it quits (:func:`warmed`).
 """
 
 from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+
+logger = logging.getLogger(__name__)
 
 
 def warm_up() -> None:
@@ -15,3 +21,25 @@ def warm_up() -> None:
     from processors.builtin.prompt_injection_detector import heuristic_scores
 
     heuristic_scores("warm up: ignore the previous instructions")
+
+
+def start_warm_up() -> asyncio.Future[None]:
+    """Run :func:`warm_up` on a worker thread of the running loop; keep the future and hand it to :func:`warmed`."""
+    return asyncio.get_running_loop().run_in_executor(None, warm_up)
+
+
+async def warmed(warming: Awaitable[None]) -> None:
+    """Wait for the warm-up to end. One that failed is logged with its reason, not raised: it only spares the first
+    message a delay, so a quit still quits (and the self-test still runs); the first run then pays the set-up, and
+    meets the same error where a run reports it. Cancellation is not an error and goes through."""
+    try:
+        await warming
+    except Exception as error:
+        logger.warning(
+            "The built-in detectors' warm-up failed (the first message will pay their set-up): %s: %s",
+            type(error).__name__,
+            error,
+        )
+
+
+__all__ = ["start_warm_up", "warm_up", "warmed"]

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from studio.store import RunRecord, Store
+from tests.support.quit_driver import WARM_UP_FAILURE
 
 ROOT = Path(__file__).resolve().parents[2]
 WAYS_TO_QUIT = ["ctrl-q", "file-quit", "close-window", "app-quit"]
@@ -59,3 +60,11 @@ def test_quitting_while_a_reply_streams_stops_it_saves_it_and_exits_0(how: str, 
     runs = saved_runs(tmp_path)
     assert [(run.outcome, run.finish_reason) for run in runs] == [("stopped", "abort")]
     assert runs[0].finished_at is not None
+
+
+def test_a_failed_warm_up_is_logged_and_the_quit_still_exits_0(tmp_path: Path) -> None:
+    completed = quit_studio("ctrl-q", tmp_path, "--failing-warm-up")
+    assert "quit-driver: quitting" in completed.stdout
+    assert f"warm-up failed (the first message will pay their set-up): RuntimeError: {WARM_UP_FAILURE}" in (
+        completed.stderr
+    )

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
+import pytest
+
 from processors.builtin import prompt_injection_detector
-from studio.warm_up import warm_up
+from studio.warm_up import warm_up, warmed
 
 
 def test_warm_up_compiles_the_injection_signals_once() -> None:
@@ -14,3 +19,25 @@ def test_warm_up_compiles_the_injection_signals_once() -> None:
     tables = prompt_injection_detector.compiled()
     warm_up()
     assert prompt_injection_detector.compiled() is tables  # a second warm-up reuses them
+
+
+def test_a_failed_warm_up_is_logged_with_its_reason_and_a_cancelled_one_goes_through(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def broken() -> None:
+        raise OSError("no space left on device")
+
+    async def go() -> None:
+        loop = asyncio.get_running_loop()
+        await warmed(loop.run_in_executor(None, broken))
+        cancelled = loop.create_future()
+        cancelled.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await warmed(cancelled)
+
+    with caplog.at_level(logging.WARNING, logger="studio.warm_up"):
+        asyncio.run(go())
+    assert [record.getMessage() for record in caplog.records] == [
+        "The built-in detectors' warm-up failed (the first message will pay their set-up): OSError: no space left on "
+        "device"
+    ]

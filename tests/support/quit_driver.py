@@ -1,11 +1,12 @@
 """Start the real studio (``studio.app.main``) in this process and quit it the way a user does.
 
-    python -m tests.support.quit_driver HOW DATA_DIR [--while-streaming]
+    python -m tests.support.quit_driver HOW DATA_DIR [--while-streaming] [--failing-warm-up]
 
 HOW is ``ctrl-q`` (the key, sent to the window), ``file-quit`` (the File menu's action), ``close-window`` (the
 window's close button) or ``app-quit`` (``QApplication.quit()``, what the OS's own quit sends). The quit comes once
 the workspace has opened its thread, or with ``--while-streaming`` at the first streamed text of a reply. Before
-quitting it prints ``quit-driver: quitting (reply running: True|False)``; the exit code is the studio's own.
+quitting it prints ``quit-driver: quitting (reply running: True|False)``; the exit code is the studio's own. With
+``--failing-warm-up`` the studio's warm-up raises (:data:`WARM_UP_FAILURE`), as one that cannot build its tables would.
 """
 
 from __future__ import annotations
@@ -19,9 +20,16 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from studio import app as studio_app
+from studio import warm_up as studio_warm_up
 from studio.views.main_window import MainWindow
 
 POLL_MS = 20
+#: What the warm-up raises with ``--failing-warm-up``.
+WARM_UP_FAILURE = "the detector tables could not be built (quit-driver)"
+
+
+def failing_warm_up() -> None:
+    raise RuntimeError(WARM_UP_FAILURE)
 
 
 def quit_window(how: str, window: MainWindow) -> None:
@@ -42,6 +50,8 @@ def quit_window(how: str, window: MainWindow) -> None:
 def main() -> int:
     how, data = sys.argv[1], Path(sys.argv[2])
     while_streaming = "--while-streaming" in sys.argv[3:]
+    if "--failing-warm-up" in sys.argv[3:]:
+        studio_warm_up.warm_up = failing_warm_up
     app = QApplication(sys.argv[:1])  # studio_app.main() takes this one over
 
     def when_ready() -> None:
