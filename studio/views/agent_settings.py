@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
@@ -67,6 +67,13 @@ class AgentSettingsView(QWidget):
         self._loading = False
         self._errors: dict[str, QLabel] = {}
         self._available_tools: list[str] = list(tools)
+        #: True while a tick in the tools list is being committed (from inside the ticked item's setData).
+        self._ticking = False
+        # Rebuilds the tools list once the event loop is back after a tick (see _on_document_settings_changed); a
+        # child, so it dies with the view and keeps nothing alive.
+        self._tools_reload = QTimer(self)
+        self._tools_reload.setSingleShot(True)
+        self._tools_reload.setInterval(0)
 
         self.name = _named(QLineEdit(), "settings.name")
         self.instructions = _named(QPlainTextEdit(), "settings.instructions")
@@ -135,6 +142,7 @@ class AgentSettingsView(QWidget):
         self.max_tokens.valueChanged.connect(self._on_max_tokens_value_changed)
         self.extra.textChanged.connect(self._on_extra_text_changed)
         self.tools_model.itemChanged.connect(self._on_tools_model_item_changed)
+        self._tools_reload.timeout.connect(self._on_tools_reload_timeout)
         self.max_processor_retries.valueChanged.connect(self._on_max_processor_retries_value_changed)
         self.max_steps.valueChanged.connect(self._on_max_steps_value_changed)
         document.settings_changed.connect(self._on_document_settings_changed)
@@ -289,7 +297,15 @@ class AgentSettingsView(QWidget):
 
     @Slot(QStandardItem)
     def _on_tools_model_item_changed(self, item: QStandardItem) -> None:
-        self._edit("tools", self._checked_tools(), merge=False)
+        self._ticking = True
+        try:
+            self._edit("tools", self._checked_tools(), merge=False)
+        finally:
+            self._ticking = False
+
+    @Slot()
+    def _on_tools_reload_timeout(self) -> None:
+        self._load("tools")
 
     @Slot(int)
     def _on_max_processor_retries_value_changed(self, value: int) -> None:
@@ -302,7 +318,12 @@ class AgentSettingsView(QWidget):
     # ----------------------------------------------------------------------------------- document slots
     @Slot(str)
     def _on_document_settings_changed(self, name: str) -> None:
-        self._load(name)
+        if name == "tools" and self._ticking:
+            # A tick is committed from inside the ticked item's own setData (itemChanged): rebuilding the list now
+            # would delete that item under Qt's feet (a crash, as in the MCP tree). Rebuild once the loop is back.
+            self._tools_reload.start()
+        else:
+            self._load(name)
 
     @Slot()
     def _on_document_design_replaced(self) -> None:

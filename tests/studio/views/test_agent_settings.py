@@ -108,6 +108,39 @@ def test_tools_are_checked_on_and_off(view: AgentSettingsView, document: DesignD
     assert view.tools_model.item(1).text() == "get_weather (not found)"
 
 
+def test_a_tick_is_committed_once_and_the_list_rebuilt_after_the_ticked_items_setdata(
+    view: AgentSettingsView, document: DesignDocument, qtbot: Any
+) -> None:
+    rebuilds: list[None] = []
+    view.tools_model.modelReset.connect(lambda: rebuilds.append(None))
+    view.tools_model.item(0).setCheckState(Qt.CheckState.Checked)
+    assert document.design().tools == ["get_weather", "calculator", "gone.py:old"]
+    assert document.undo_stack().count() == 1
+    # the tick is committed from inside the item's own setData: rebuilding the list there deletes that item under
+    # Qt's feet (the MCP tree's crash); the list is rebuilt once the event loop is back
+    assert rebuilds == []
+    view.tools_model.item(3).setCheckState(Qt.CheckState.Unchecked)
+    assert document.design().tools == ["get_weather", "calculator"]
+    assert document.undo_stack().count() == 2
+    assert rebuilds == []
+    qtbot.waitUntil(lambda: view.tools_model.rowCount() == 3)  # the unticked missing tool is no longer offered
+    assert rebuilds == [None], "one rebuild for the two ticks"
+    assert document.undo_stack().count() == 2, "committed once each"
+
+    def shown() -> list[tuple[str, bool]]:
+        items = [view.tools_model.item(row) for row in range(view.tools_model.rowCount())]
+        return [(item.text(), item.checkState() == Qt.CheckState.Checked) for item in items]
+
+    assert shown() == [("get_weather", True), ("calculator", True), ("tools.py:lookup_order", False)]
+    view.tools_model.item(2).setCheckState(Qt.CheckState.Checked)  # the rebuilt list still commits
+    assert document.design().tools == TOOLS
+    assert document.undo_stack().count() == 3
+    qtbot.waitUntil(lambda: len(rebuilds) == 2)
+    document.undo_stack().undo()  # and still follows the document (at once: no tick under way)
+    assert len(rebuilds) == 3
+    assert shown() == [("get_weather", True), ("calculator", True), ("tools.py:lookup_order", False)]
+
+
 def test_other_model_settings_are_json_and_secrets_are_refused(
     view: AgentSettingsView, document: DesignDocument
 ) -> None:
