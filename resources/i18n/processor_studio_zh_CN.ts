@@ -45,7 +45,7 @@
     <name>AgentSettings</name>
     <message>
         <source>What the agent is for, how it should answer…</source>
-        <extracomment>Offered in the model box; any litellm &quot;provider/model&quot; id can be typed.</extracomment>
+        <extracomment>Offered in the model box; any litellm &quot;provider/model&quot; id can be typed. True while a tick in the tools list is being committed (from inside the ticked item&apos;s setData).</extracomment>
         <translation>智能体的用途、应如何回答……</translation>
     </message>
     <message>
@@ -1994,6 +1994,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>&lt;b&gt;护栏实验室&lt;/b&gt;：Ctrl+L 打开 · Ctrl+Enter 运行 · Esc 取消 · Ctrl+Shift+R 继续 · Ctrl+I 导入语料 · Ctrl+F 搜索 · Enter 将用例作为对话打开 · Ctrl+D 比较两次实验 · Ctrl+Shift+P 用录下的回复重跑模型实验</translation>
     </message>
     <message>
+        <source>&lt;b&gt;Every window&lt;/b&gt; (the Lab&apos;s too): Ctrl+Q quit · Ctrl+, API keys and connection · F1 this list</source>
+        <translation>&lt;b&gt;所有窗口&lt;/b&gt;（护栏实验室也一样）：Ctrl+Q 退出 · Ctrl+, API 密钥与连接 · F1 本列表</translation>
+    </message>
+    <message>
         <source>Processors</source>
         <extracomment>Replays every run of the open thread, in order, through the current chain. The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``). The window&apos;s size on first start where the screen has room (and always off-screen, for repeatable screenshots). Set when the window closed to restart the studio (a new language): the entry point starts it again.</extracomment>
         <translation>处理器</translation>
@@ -2140,6 +2144,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Replay through the current chain</source>
+        <extracomment>The studio&apos;s own shortcuts, which work in its other windows too (the Lab&apos;s): an action&apos;s shortcut is live in every window it was added to, so these are the menus&apos; actions themselves, not copies.</extracomment>
         <translation>用当前处理链重放</translation>
     </message>
     <message>

@@ -45,7 +45,7 @@
     <name>AgentSettings</name>
     <message>
         <source>What the agent is for, how it should answer…</source>
-        <extracomment>Offered in the model box; any litellm &quot;provider/model&quot; id can be typed.</extracomment>
+        <extracomment>Offered in the model box; any litellm &quot;provider/model&quot; id can be typed. True while a tick in the tools list is being committed (from inside the ticked item&apos;s setData).</extracomment>
         <translation>代理的用途、應如何回答……</translation>
     </message>
     <message>
@@ -1994,6 +1994,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>&lt;b&gt;護欄實驗室&lt;/b&gt;：Ctrl+L 開啟 · Ctrl+Enter 執行 · Esc 取消 · Ctrl+Shift+R 繼續 · Ctrl+I 匯入語料 · Ctrl+F 搜尋 · Enter 將案例以對話開啟 · Ctrl+D 比較兩次實驗 · Ctrl+Shift+P 用錄下的回覆重跑模型實驗</translation>
     </message>
     <message>
+        <source>&lt;b&gt;Every window&lt;/b&gt; (the Lab&apos;s too): Ctrl+Q quit · Ctrl+, API keys and connection · F1 this list</source>
+        <translation>&lt;b&gt;所有視窗&lt;/b&gt;（護欄實驗室也一樣）：Ctrl+Q 結束 · Ctrl+, API 金鑰與連線 · F1 本列表</translation>
+    </message>
+    <message>
         <source>Processors</source>
         <extracomment>Replays every run of the open thread, in order, through the current chain. The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``). The window&apos;s size on first start where the screen has room (and always off-screen, for repeatable screenshots). Set when the window closed to restart the studio (a new language): the entry point starts it again.</extracomment>
         <translation>處理器</translation>
@@ -2140,6 +2144,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Replay through the current chain</source>
+        <extracomment>The studio&apos;s own shortcuts, which work in its other windows too (the Lab&apos;s): an action&apos;s shortcut is live in every window it was added to, so these are the menus&apos; actions themselves, not copies.</extracomment>
         <translation>用目前處理鏈重播</translation>
     </message>
     <message>

@@ -220,7 +220,7 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
         self._action(file_menu, translate("MainWindow", "E&xport thread…"), self._on_export_thread)
         file_menu.addSeparator()
         # Ctrl+Q everywhere: QKeySequence.StandardKey.Quit is empty on Windows and on Qt's offscreen platform.
-        self._action(file_menu, translate("MainWindow", "&Quit"), self.close, "Ctrl+Q")
+        quit_action = self._action(file_menu, translate("MainWindow", "&Quit"), self.close, "Ctrl+Q")
         edit_menu = bar.addMenu(translate("MainWindow", "&Edit"))
         # the chain editor's actions already carry Ctrl+Z and Ctrl+Shift+Z (plus the platform's Redo, e.g. Ctrl+Y)
         edit_menu.addAction(self.chains.undo_action())
@@ -265,16 +265,21 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
             name="action.open_lab",
         )
         settings_menu = bar.addMenu(translate("MainWindow", "&Settings"))
-        self._action(settings_menu, translate("MainWindow", "&API keys and connection…"), self._on_settings, "Ctrl+,")
+        settings_action = self._action(
+            settings_menu, translate("MainWindow", "&API keys and connection…"), self._on_settings, "Ctrl+,"
+        )
         self._action(settings_menu, translate("MainWindow", "&Language…"), self._on_language, name="action.language")
         help_menu = bar.addMenu(translate("MainWindow", "&Help"))
-        self._action(
+        shortcuts_action = self._action(
             help_menu,
             translate("MainWindow", "&Keyboard shortcuts"),
             self._on_shortcuts,
             QKeySequence.StandardKey.HelpContents,
         )
         self._action(help_menu, translate("MainWindow", "&About Processor Studio"), self._on_about, name="action.about")
+        #: The studio's own shortcuts, which work in its other windows too (the Lab's): an action's shortcut is live
+        #: in every window it was added to, so these are the menus' actions themselves, not copies.
+        self.app_actions = [quit_action, settings_action, shortcuts_action]
 
     def _pane_action(self, menu: Any, text: str, pane: QWidget, shortcut: str) -> QAction:
         """A checkable action showing or hiding a side pane; it follows the pane when a splitter collapses it."""
@@ -372,6 +377,7 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
             self.lab_view = LabView(self.workspace.lab, self)
             self.lab_view.setWindowFlag(Qt.WindowType.Window)
             self.lab_view.resize(1400, 860)
+            self.lab_view.addActions(self.app_actions)  # Ctrl+Q, Ctrl+, and F1 work in the Lab's window too
             self.workspace.lab.case_thread_ready.connect(self._on_lab_case_thread_ready)
             self.workspace.spawn(self.workspace.lab.load())
         self.lab_view.show()

@@ -56,6 +56,10 @@ def shortcuts_text() -> str:
                 "· Ctrl+F search · Enter opens a case as a thread · Ctrl+D compare two lab runs · Ctrl+Shift+P "
                 "re-run a model run from its recorded replies",
             ),
+            translate(
+                "MainWindow",
+                "<b>Every window</b> (the Lab's too): Ctrl+Q quit · Ctrl+, API keys and connection · F1 this list",
+            ),
         )
     )
 

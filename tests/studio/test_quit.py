@@ -19,7 +19,7 @@ from studio.store import RunRecord, Store
 from tests.support.quit_driver import WARM_UP_FAILURE
 
 ROOT = Path(__file__).resolve().parents[2]
-WAYS_TO_QUIT = ["ctrl-q", "file-quit", "close-window", "app-quit"]
+WAYS_TO_QUIT = ["ctrl-q", "lab-ctrl-q", "file-quit", "close-window", "app-quit"]
 
 
 def quit_studio(how: str, data: Path, *extra: str) -> subprocess.CompletedProcess[str]:

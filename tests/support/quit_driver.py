@@ -2,11 +2,12 @@
 
     python -m tests.support.quit_driver HOW DATA_DIR [--while-streaming] [--failing-warm-up]
 
-HOW is ``ctrl-q`` (the key, sent to the window), ``file-quit`` (the File menu's action), ``close-window`` (the
-window's close button) or ``app-quit`` (``QApplication.quit()``, what the OS's own quit sends). The quit comes once
-the workspace has opened its thread, or with ``--while-streaming`` at the first streamed text of a reply. Before
-quitting it prints ``quit-driver: quitting (reply running: True|False)``; the exit code is the studio's own. With
-``--failing-warm-up`` the studio's warm-up raises (:data:`WARM_UP_FAILURE`), as one that cannot build its tables would.
+HOW is ``ctrl-q`` (the key, sent to the window), ``lab-ctrl-q`` (the key, sent to the Lab's window once it is open),
+``file-quit`` (the File menu's action), ``close-window`` (the window's close button) or ``app-quit``
+(``QApplication.quit()``, what the OS's own quit sends). The quit comes once the workspace has opened its thread, or
+with ``--while-streaming`` at the first streamed text of a reply. Before quitting it prints ``quit-driver: quitting
+(reply running: True|False)``; the exit code is the studio's own. With ``--failing-warm-up`` the studio's warm-up
+raises (:data:`WARM_UP_FAILURE`), as one that cannot build its tables would.
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ def quit_window(how: str, window: MainWindow) -> None:
     print(f"quit-driver: quitting (reply running: {window.workspace.runs.is_running})", flush=True)
     if how == "ctrl-q":
         QTest.keyClick(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+    elif how == "lab-ctrl-q":
+        lab = window.lab_view
+        assert lab is not None and lab.isActiveWindow(), "main() opens the Lab and waits for it first"
+        QTest.keyClick(lab, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
     elif how == "file-quit":
         (action,) = [action for action in window.findChildren(QAction) if action.text() == "&Quit"]
         action.trigger()
@@ -57,9 +62,13 @@ def main() -> int:
     def when_ready() -> None:
         windows = [widget for widget in app.topLevelWidgets() if isinstance(widget, MainWindow)]
         window = windows[0] if windows else None
-        if window is None or window.workspace.thread_id is None or not window.isActiveWindow():
-            if window is not None and window.isVisible():
-                window.activateWindow()  # a shortcut reaches only the active window
+        if window is None or window.workspace.thread_id is None:
+            QTimer.singleShot(POLL_MS, when_ready)
+            return
+        target = window.open_lab() if how == "lab-ctrl-q" else window
+        if not target.isActiveWindow():
+            if target.isVisible():
+                target.activateWindow()  # a shortcut reaches only the active window
             QTimer.singleShot(POLL_MS, when_ready)
             return
         if not while_streaming:
