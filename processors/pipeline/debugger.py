@@ -45,15 +45,19 @@ class Breakpoint:
     step_number: int | None = None
 
     def matches(self, hook: str, processor_id: str, step_number: int | None, part: Any, text: str) -> bool:
+        return self.matches_call(hook, processor_id, step_number, part) and (
+            self.text_contains is None or self.text_contains in text
+        )
+
+    def matches_call(self, hook: str, processor_id: str, step_number: int | None, part: Any) -> bool:
+        """Every condition but the text: the cheap ones, so the text is read only for a call they let through."""
         if self.hook is not None and self.hook != hook:
             return False
         if self.processor_id is not None and self.processor_id != processor_id:
             return False
         if self.step_number is not None and self.step_number != step_number:
             return False
-        if self.chunk_type is not None and getattr(part, "type", None) != self.chunk_type:
-            return False
-        return self.text_contains is None or self.text_contains in text
+        return self.chunk_type is None or getattr(part, "type", None) == self.chunk_type
 
 
 @dataclass(eq=False)
@@ -118,10 +122,19 @@ class Debugger:
     def wants(self, hook: str, processor_id: str, step_number: int | None, part: Any, args: Any) -> bool:
         if self.stepping:
             return True
-        if not self.breakpoints:
-            return False
-        text = _text_of(part, args)
-        return any(bp.matches(hook, processor_id, step_number, part, text) for bp in self.breakpoints)
+        # Asked before every hook call of every processor, per chunk for the stream hook: the chunk's (or message's)
+        # text is read only when a breakpoint that passed its other conditions needs it, at most once.
+        text: str | None = None
+        for breakpoint in self.breakpoints:
+            if not breakpoint.matches_call(hook, processor_id, step_number, part):
+                continue
+            if breakpoint.text_contains is None:
+                return True
+            if text is None:
+                text = _text_of(part, args)
+            if breakpoint.text_contains in text:
+                return True
+        return False
 
     async def before(
         self, run_id: str, step_number: int | None, hook: str, processor_id: str, args: Any, state: dict[str, Any]

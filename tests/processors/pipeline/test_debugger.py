@@ -4,7 +4,11 @@ Stop ends a paused run; without a debugger the per-chunk fast path is taken."""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from processors import Agent, Processor
 from processors.pipeline.debugger import Breakpoint, Debugger, Pause
@@ -145,3 +149,68 @@ def test_a_run_on_a_worker_threads_loop_is_answered_from_another_thread() -> Non
     worker.join(30)
     assert not worker.is_alive()
     assert results[0].text == "Hello [edited from the UI] world"
+
+
+class CountedPart:
+    """A chunk-shaped part that counts how often its payload (where the text is) is read."""
+
+    type = "text-delta"
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.reads = 0
+
+    @property
+    def payload(self) -> Any:
+        self.reads += 1
+        return SimpleNamespace(text=self.text)
+
+
+def test_the_text_is_read_only_for_a_call_a_text_breakpoint_is_about() -> None:
+    """The check runs before every processor's call per chunk: reading the chunk's text for calls no breakpoint is
+    about cost more than the rest of the check (~4 µs of ~5 per call, measured with one breakpoint)."""
+    debugger = Debugger([Breakpoint(processor_id="pii", text_contains="@"), Breakpoint(hook="process_input")])
+    part = CountedPart("mail me at a@b.c")
+
+    assert not debugger.wants("process_output_stream", "shout", 0, part, SimpleNamespace(part=part))
+    assert part.reads == 0
+    assert debugger.wants("process_output_stream", "pii", 0, part, SimpleNamespace(part=part))
+    assert part.reads == 1
+    assert debugger.wants("process_input", "shout", 0, None, SimpleNamespace(messages=[]))  # no text needed
+    assert not Debugger([Breakpoint(processor_id="pii", text_contains="@")]).wants(
+        "process_output_stream", "pii", 0, CountedPart("no at sign"), None
+    )
+
+
+_CONDITIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "hook": st.sampled_from(["process_input", "process_output_stream"]),
+        "processor_id": st.sampled_from(["a", "b"]),
+        "chunk_type": st.sampled_from(["text-delta", "finish"]),
+        "text_contains": st.sampled_from(["", "@", "x"]),
+        "step_number": st.integers(0, 2),
+    },
+)
+
+
+@given(
+    breakpoints=st.lists(_CONDITIONS.map(lambda kwargs: Breakpoint(**kwargs)), max_size=4),
+    hook=st.sampled_from(["process_input", "process_output_stream"]),
+    processor_id=st.sampled_from(["a", "b"]),
+    step_number=st.integers(0, 2) | st.none(),
+    chunk_type=st.sampled_from(["text-delta", "finish"]) | st.none(),
+    text=st.sampled_from(["", "a@b", "x", "x@"]),
+)
+def test_a_call_is_wanted_exactly_when_some_breakpoint_matches_it(
+    breakpoints: list[Breakpoint],
+    hook: str,
+    processor_id: str,
+    step_number: int | None,
+    chunk_type: str | None,
+    text: str,
+) -> None:
+    part = SimpleNamespace(type=chunk_type, payload=SimpleNamespace(text=text)) if chunk_type else None
+    args = SimpleNamespace(part=part, messages=[SimpleNamespace(text=text)])
+    expected = any(bp.matches(hook, processor_id, step_number, part, text) for bp in breakpoints)
+    assert Debugger(breakpoints).wants(hook, processor_id, step_number, part, args) is expected
