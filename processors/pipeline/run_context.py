@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -70,12 +71,28 @@ class Entry:
         self.wants_data = bool(getattr(processor, "process_data_parts", False))
         self.hooks: dict[str, Callable[[Any], Any]] = {}
         self.asyncs: dict[str, bool] = {}
-        for name in dir(type(processor)) + list(getattr(processor, "__dict__", {})):
+        for name in _class_hook_names(type(processor)) + tuple(getattr(processor, "__dict__", {})):
             if name.startswith("process_") and name not in self.hooks:
                 fn = getattr(processor, name, None)
                 if callable(fn) and name != "process_data_parts":
                     self.hooks[name] = fn
                     self.asyncs[name] = inspect.iscoroutinefunction(fn)
+
+
+#: The ``process_*`` names of each processor class, in ``dir`` order: listing a class cost more than the rest of
+#: preparing an :class:`Entry`, and a lab run prepares one per processor per case. Weak keys: the classes of a user
+#: processors file that is loaded again go with their old module. A hook added to a class after its first run is
+#: not seen (one set on an instance is).
+_CLASS_HOOK_NAMES: weakref.WeakKeyDictionary[type, tuple[str, ...]] = weakref.WeakKeyDictionary()
+
+
+def _class_hook_names(cls: type) -> tuple[str, ...]:
+    names = _CLASS_HOOK_NAMES.get(cls)
+    if names is None:
+        names = _CLASS_HOOK_NAMES[cls] = tuple(
+            name for name in dir(cls) if name.startswith("process_") and name != "process_data_parts"
+        )
+    return names
 
 
 def common_args(ctx: RunContext, entry: Entry, retry_count: int = 0) -> dict[str, Any]:
