@@ -8,6 +8,8 @@ back-off), so a rate limit never becomes a storm of refused calls.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -31,35 +33,54 @@ class RateGate:
     """The run's shared pause. In ``model`` mode every model call waits it out first, and a rate limit any call
     meets extends it (the provider's Retry-After, else an exponential back-off): so every worker backs off
     together, also when the design's own error processors retry the call inside its case (the run-level retry
-    below never sees those, and without the gate the other workers kept calling into the limit)."""
+    below never sees those, and without the gate the other workers kept calling into the limit).
 
-    def __init__(self, backoff: float, max_backoff: float) -> None:
+    A run in worker processes (:mod:`lab.process_run`) gives every process's gate the same ``board``, a
+    ``multiprocessing`` array of three doubles (when the pause ends on :func:`time.monotonic`'s clock, which is
+    the machine's, how many pauses, the back-off's streak): a 429 one process meets pauses every process."""
+
+    def __init__(self, backoff: float, max_backoff: float, board: Any = None) -> None:
         self.backoff = backoff
         self.max_backoff = max_backoff
-        self.until = 0.0
-        #: How many rate limits paused the run.
-        self.pauses = 0
-        self._streak = 0  # rate limits since the last answer: the back-off's exponent
+        self._board: Any = board if board is not None else [0.0, 0.0, 0.0]
+        self._lock: Any = board.get_lock() if board is not None else contextlib.nullcontext()
+
+    @staticmethod
+    def board(context: Any) -> Any:
+        """A board for the gates of a run's processes (``context``: the run's multiprocessing context)."""
+        return context.Array("d", 3)
+
+    @property
+    def until(self) -> float:
+        """When the pause ends (``time.monotonic()``); in the past when there is none."""
+        return float(self._board[0])
+
+    @property
+    def pauses(self) -> int:
+        """How many rate limits paused the run."""
+        return int(self._board[1])
 
     async def wait(self) -> None:
         """Until the pause is over (a pause another call extended meanwhile too). A timer, not an event: the end
         of a pause is a time, nothing announces it."""
-        loop = asyncio.get_running_loop()
-        delay = self.until - loop.time()
+        delay = self.until - time.monotonic()
         while delay > 0:
             await asyncio.sleep(delay)
-            delay = self.until - loop.time()
+            delay = self.until - time.monotonic()
 
     def limited(self, retry_after: float | None) -> None:
-        self.pauses += 1
-        self._streak += 1
-        delay = retry_after
-        if delay is None:
-            delay = min(self.max_backoff, self.backoff * 2 ** (self._streak - 1))
-        self.until = max(self.until, asyncio.get_running_loop().time() + delay)
+        with self._lock:
+            self._board[1] += 1
+            self._board[2] += 1  # rate limits since the last answer: the back-off's exponent
+            delay = retry_after
+            if delay is None:
+                delay = min(self.max_backoff, self.backoff * 2 ** (self._board[2] - 1))
+            self._board[0] = max(self._board[0], time.monotonic() + delay)
 
     def answered(self) -> None:
-        self._streak = 0
+        if self._board[2]:
+            with self._lock:
+                self._board[2] = 0
 
 
 class GatedModel:

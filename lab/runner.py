@@ -34,7 +34,8 @@ starts when any call meets the limit, also one the design's own error processors
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+import contextlib
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -152,10 +153,27 @@ class LabRun:
             file = ResultsFile(self.results_path)
             if fresh:
                 file.append(self.header())
+        todo = [case for case in self.cases if case.id not in self.finished]
+        try:
+            async with contextlib.aclosing(self._produce(todo)) as produced:
+                async for result in produced:
+                    if self.cancelled:
+                        break  # what came after the cancel is not shown (nor saved): the run ends here
+                    self.finished[result.id] = result
+                    if file is not None:
+                        file.append(result.to_dict())
+                    yield result
+        finally:
+            if file is not None:
+                file.close()
+
+    async def _produce(self, todo: list[Case]) -> AsyncGenerator[CaseResult, None]:
+        """The results of ``todo`` as cases finish: here, ``concurrency`` workers on this process's loop (a
+        process-backed run runs them in worker processes instead: :mod:`lab.process_run`)."""
         queue: asyncio.Queue[CaseResult] = asyncio.Queue()
-        todo = iter([case for case in self.cases if case.id not in self.finished])
-        remaining = self.total - self.done
-        workers = [asyncio.create_task(self._worker(todo, queue)) for _ in range(min(self.concurrency, remaining))]
+        cases = iter(todo)
+        remaining = len(todo)
+        workers = [asyncio.create_task(self._worker(cases, queue)) for _ in range(min(self.concurrency, remaining))]
         self._tasks.update(workers)
         try:
             while remaining:
@@ -170,21 +188,13 @@ class LabRun:
                     if all(task.done() for task in workers) and queue.empty():
                         break  # cancelled workers: nothing more will come
                     continue
-                result = getter.result()
-                if self.cancelled:
-                    break  # what came after the cancel is not shown (nor saved): the run ends here
-                self.finished[result.id] = result
-                if file is not None:
-                    file.append(result.to_dict())
                 remaining -= 1
-                yield result
+                yield getter.result()
         finally:
             for task in workers:
                 task.cancel()
             await asyncio.gather(*workers, return_exceptions=True)
             self._tasks.difference_update(workers)
-            if file is not None:
-                file.close()
 
     async def _worker(self, todo: Iterable[Case], queue: asyncio.Queue[CaseResult]) -> None:
         for case in todo:
@@ -192,7 +202,9 @@ class LabRun:
                 await self.pace()
             if self.cancelled:
                 return
-            result = await self._run_with_retries(case)
+            result = await run_with_retries(
+                case, self.agent_factory, self.mode, self.recordings.get(case.id), self._gate, self.max_attempts
+            )
             if self.cancelled:
                 return  # cut short by the cancel: not a result
             queue.put_nowait(result)
@@ -200,28 +212,38 @@ class LabRun:
             # ran every case in a single step of the loop, and nothing else on that loop ran meanwhile.
             await asyncio.sleep(0)
 
-    async def _run_with_retries(self, case: Case) -> CaseResult:
-        gate = self._gate if self.mode == "model" else None
-        attempt = 0
-        while True:
-            attempt += 1
-            await self._gate.wait()
-            try:
-                agent = self.agent_factory()
-            except Exception as error:
-                return make_result(case, "error", latency=0.0, error=f"the agent could not be built: {error}")
-            try:
-                result = await run_case(case, agent, self.mode, self.recordings.get(case.id), gate)
-            except RateLimited as limited:
-                if attempt >= self.max_attempts:
-                    return make_result(
-                        case, "error", latency=0.0, error=f"rate limited {attempt} times: {limited}", attempts=attempt
-                    )
-                if gate is None:  # in model mode the gate paused the run when the call failed
-                    self._gate.limited(limited.retry_after)
-                continue
-            result.attempts = attempt
-            return result
+
+async def run_with_retries(
+    case: Case,
+    agent_factory: AgentFactory,
+    mode: Mode,
+    recording: str | None,
+    gate: RateGate,
+    max_attempts: int,
+) -> CaseResult:
+    """One case on a fresh agent, run again after a rate limit (every worker, of every process, waits out the
+    run's pause first) up to ``max_attempts`` times. Shared by the in-process run and the worker processes."""
+    model_gate = gate if mode == "model" else None
+    attempt = 0
+    while True:
+        attempt += 1
+        await gate.wait()
+        try:
+            agent = agent_factory()
+        except Exception as error:
+            return make_result(case, "error", latency=0.0, error=f"the agent could not be built: {error}")
+        try:
+            result = await run_case(case, agent, mode, recording, model_gate)
+        except RateLimited as limited:
+            if attempt >= max_attempts:
+                return make_result(
+                    case, "error", latency=0.0, error=f"rate limited {attempt} times: {limited}", attempts=attempt
+                )
+            if model_gate is None:  # in model mode the gate paused the run when the call failed
+                gate.limited(limited.retry_after)
+            continue
+        result.attempts = attempt
+        return result
 
 
 def _design_key(header: dict[str, Any]) -> Any:
@@ -261,4 +283,5 @@ __all__ = [
     "read_results",
     "run_case",
     "run_lab",
+    "run_with_retries",
 ]

@@ -1,0 +1,301 @@
+"""A lab run in worker processes: the same face as :class:`lab.runner.LabRun`, the cases' CPU elsewhere.
+
+One process cannot meet the lab's speed targets: a ``model`` case costs ~25 ms of CPU in litellm alone, a
+``guardrails`` case ~5 ms, and the studio's window shares its process's loop with whatever runs there.
+:class:`ProcessLabRun` runs the cases in ``processes`` workers (:mod:`lab.process_worker`) and only receives their
+results, so iterating :meth:`~lab.runner.LabRun.results`, ``done``/``total``, :meth:`~lab.runner.LabRun.cancel`
+(or cancelling the iterating task), the results file and its resume, and the recordings of ``model`` mode behave
+as in one process: the parent alone writes the results file.
+
+- **Start**: the ``spawn`` method (the parent may have Qt and threads; ``fork`` would copy them half-held), so a
+  worker imports only what its arguments need; the agents come from an :class:`lab.recipe.AgentRecipe`. A worker
+  takes ~1-3 s to start (imports, the catalogue; litellm's import on its first model call): see
+  :func:`auto_processes`.
+- **Balance**: the cases wait in one queue here; each worker is sent the next as soon as it has room (its share
+  of ``concurrency``, plus one case ready to start), so a slow case never holds up a fixed slice of the corpus.
+- **Reading**: one thread per worker blocks on its pipe and hands each message to the loop with
+  ``call_soon_threadsafe`` (no ``add_reader``: that does not work on Windows' pipes), so the loop never waits.
+- **Rate limits**: every worker's :class:`lab.rate_gate.RateGate` shares one board in shared memory: a 429 one
+  worker meets pauses every worker's next model call until its Retry-After.
+- **Cancel**: each worker is told to stop and its pipe closed at once (a worker whose pipe closes stops too, so
+  none outlives its parent, even a killed one); one that has not ended after :data:`STOP_GRACE` seconds is
+  terminated, then killed.
+- **A worker that dies** (killed, out of memory, a crash in native code): each case it had *started* becomes an
+  ``error`` result ("the worker process … died while running this case") — it may be the case that killed it,
+  and running it again could kill the next worker too; the cases it had been sent but not started go back to the
+  queue. A new worker takes its place while cases wait (at most ``processes`` replacements in a run); after that
+  the run goes on with the workers left, and when none is left it ends with :class:`lab.runner.LabError` rather
+  than wait for nothing.
+- **A worker that cannot build the agent** (the recipe fails there): the run ends with :class:`LabError` saying
+  why (callers build one agent in their own process first, so a design that cannot be built is said before).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import multiprocessing
+import os
+import threading
+from collections import deque
+from collections.abc import AsyncGenerator, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+from lab.case_run import make_result
+from lab.corpus import Case
+from lab.process_worker import worker_main
+from lab.rate_gate import RateGate
+from lab.recipe import AgentRecipe
+from lab.results import CaseResult
+from lab.runner import LabError, LabRun
+from processors import Agent
+
+#: Seconds a stopped worker has to end before it is terminated (then killed).
+STOP_GRACE = 2.0
+#: Cases sent to a worker beyond its share of the concurrency, so it never waits for the next one.
+PREFETCH = 1
+#: How many cases a run needs per worker process to repay the worker's start (~1-3 s each).
+CASES_PER_PROCESS = 200
+
+
+def cpu_count() -> int:
+    """The CPUs this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def auto_processes(cases: int, concurrency: int, *, cpus: int | None = None) -> int:
+    """Worker processes worth starting for ``cases`` at ``concurrency``: one per :data:`CASES_PER_PROCESS` cases,
+    at most one per CPU and one per case in flight (at least one)."""
+    cpus = cpu_count() if cpus is None else cpus
+    return max(1, min(cpus, concurrency, math.ceil(cases / CASES_PER_PROCESS)))
+
+
+def shares(concurrency: int, processes: int) -> list[int]:
+    """``concurrency`` spread over ``processes`` workers (each gets at least one case at a time)."""
+    count = max(1, min(concurrency, processes))
+    return [concurrency // count + (1 if index < concurrency % count else 0) for index in range(count)]
+
+
+def _not_here() -> Agent:
+    raise RuntimeError("a process-backed lab run builds its agents in its worker processes")
+
+
+@dataclass(eq=False)
+class _Worker:
+    """The parent's side of one worker process."""
+
+    process: Any
+    inbox: Connection  # parent → worker
+    slots: int
+    #: Cases sent and not started yet, and cases started and not finished, by id.
+    sent: dict[str, Case] = field(default_factory=dict)
+    started: dict[str, Case] = field(default_factory=dict)
+    failure: str | None = None
+    alive: bool = True
+
+    @property
+    def room(self) -> int:
+        return self.slots + PREFETCH - len(self.sent) - len(self.started)
+
+
+class ProcessLabRun(LabRun):
+    """A :class:`LabRun` whose cases run in ``processes`` worker processes (see the module docstring)."""
+
+    def __init__(self, cases: Sequence[Case], recipe: AgentRecipe, *, processes: int = 2, **options: Any) -> None:
+        if processes < 1:
+            raise ValueError(f"processes must be at least 1, got {processes}")
+        options.pop("pace", None)  # nothing shares the workers' loops
+        super().__init__(cases, _not_here, **options)
+        self.recipe = recipe
+        self.processes = processes
+        #: The worker processes' ids, as they start (a test checks they are gone after a cancel).
+        self.pids: list[int] = []
+        #: How many worker processes died under the run.
+        self.deaths = 0
+        self._events: asyncio.Queue[tuple[str, _Worker | None, Any]] | None = None
+        self._board: Any = None  # the rate gate's board, shared with the workers
+
+    def cancel(self) -> None:
+        super().cancel()
+        if self._events is not None:
+            self._events.put_nowait(("cancel", None, None))
+
+    async def _produce(self, todo: list[Case]) -> AsyncGenerator[CaseResult, None]:
+        if not todo:
+            return
+        loop = asyncio.get_running_loop()
+        context = multiprocessing.get_context("spawn")
+        self._board = RateGate.board(context)
+        self._gate = RateGate(self.backoff, self.max_backoff, board=self._board)
+        events: asyncio.Queue[tuple[str, _Worker | None, Any]] = asyncio.Queue()
+        self._events = events
+        queue = deque(todo)
+        remaining = len(todo)
+        workers: list[_Worker] = []
+        replacements = self.processes
+
+        def start(slots: int) -> None:
+            worker = self._start(context, slots, loop, events)
+            workers.append(worker)
+
+        def feed() -> None:
+            for worker in workers:
+                while worker.alive and worker.room > 0 and queue:
+                    case = queue.popleft()
+                    worker.sent[case.id] = case
+                    try:
+                        worker.inbox.send(("case", case, self.recordings.get(case.id)))
+                    except OSError:  # it died: its "gone" is on the way and puts the case back
+                        break
+
+        for slots in shares(self.concurrency, min(self.processes, len(todo))):
+            start(slots)
+        try:
+            feed()
+            while remaining and not self.cancelled:
+                kind, worker, payload = await events.get()
+                if worker is None:  # a cancel
+                    break
+                if kind == "started":
+                    case = worker.sent.pop(payload, None)
+                    if case is not None:
+                        worker.started[case.id] = case
+                elif kind == "result":
+                    worker.started.pop(payload.id, None)
+                    worker.sent.pop(payload.id, None)
+                    remaining -= 1
+                    feed()
+                    yield payload
+                elif kind == "failed":
+                    worker.failure = str(payload)
+                elif kind == "gone":
+                    worker.alive = False
+                    if worker.failure is not None:
+                        raise LabError(f"a lab worker process could not build the agent: {worker.failure}")
+                    self.deaths += 1
+                    queue.extendleft(reversed(worker.sent.values()))  # not started: another worker runs them
+                    worker.sent.clear()
+                    lost, worker.started = list(worker.started.values()), {}
+                    for case in lost:
+                        remaining -= 1
+                        yield make_result(
+                            case,
+                            "error",
+                            latency=0.0,
+                            error=f"the lab's worker process {worker.process.pid} died while running this case "
+                            f"({_exit_text(payload)}); it is not run again",
+                        )
+                    if queue:
+                        if replacements > 0:  # its share of the concurrency goes on in a new worker
+                            replacements -= 1
+                            start(worker.slots)
+                        elif not any(other.alive for other in workers):
+                            raise LabError(
+                                f"the lab's worker processes kept dying (the last: {_exit_text(payload)}); "
+                                f"{remaining} cases did not run"
+                            )
+                    feed()
+        finally:
+            self._events = None
+            await _stop([worker for worker in workers if worker.alive])
+
+    def _start(self, context: Any, slots: int, loop: asyncio.AbstractEventLoop, events: asyncio.Queue[Any]) -> _Worker:
+        to_worker, inbox = context.Pipe(duplex=False)
+        from_worker, outbox = context.Pipe(duplex=False)
+        process = context.Process(
+            target=worker_main,
+            args=(
+                to_worker,
+                outbox,
+                self.recipe,
+                self.mode,
+                slots,
+                self._board,
+                (self.backoff, self.max_backoff),
+                self.max_attempts,
+            ),
+            name="lab-worker",
+            daemon=True,
+        )
+        process.start()
+        # The worker's ends are the worker's: closed here, a worker that ends closes its pipe for good (EOF).
+        to_worker.close()
+        outbox.close()
+        worker = _Worker(process, inbox, slots)
+        self.pids.append(process.pid)
+
+        def read() -> None:
+            """The worker's messages, handed to the loop; then its end (after its pipe closed)."""
+            while True:
+                try:
+                    message = from_worker.recv()
+                except (EOFError, OSError):
+                    break
+                if not _post(loop, events, (message[0], worker, message[1])):
+                    break
+            from_worker.close()
+            process.join()
+            _post(loop, events, ("gone", worker, process.exitcode))
+
+        threading.Thread(target=read, name=f"lab-worker-{process.pid}", daemon=True).start()
+        return worker
+
+
+def _post(loop: asyncio.AbstractEventLoop, events: asyncio.Queue[Any], event: tuple[Any, ...]) -> bool:
+    try:
+        loop.call_soon_threadsafe(events.put_nowait, event)
+    except RuntimeError:  # the loop is closed: nobody is listening any more
+        return False
+    return True
+
+
+async def _stop(workers: list[_Worker]) -> None:
+    """Tell each worker to stop and close its pipe now (no await before: a second cancel cannot leave one running),
+    then wait, off the loop, for each to end; terminate, then kill, one that does not."""
+    for worker in workers:
+        with contextlib.suppress(OSError):
+            worker.inbox.send(("stop",))
+        worker.inbox.close()
+
+    def end(process: Any) -> None:
+        process.join(STOP_GRACE)
+        if process.is_alive():
+            process.terminate()
+            process.join(STOP_GRACE)
+        if process.is_alive():
+            process.kill()
+            process.join()
+
+    await asyncio.gather(*(asyncio.to_thread(end, worker.process) for worker in workers))
+
+
+def _exit_text(exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        return f"signal {-exitcode}"
+    return f"exit code {exitcode}"
+
+
+def open_run(cases: Sequence[Case], recipe: AgentRecipe, *, processes: int = 1, **options: Any) -> LabRun:
+    """A lab run of ``cases``: in this process when ``processes`` is 1 (the agent factory made here), else in that
+    many worker processes."""
+    if processes <= 1:
+        return LabRun(cases, recipe.factory(), **options)
+    return ProcessLabRun(cases, recipe, processes=processes, **options)
+
+
+__all__ = [
+    "CASES_PER_PROCESS",
+    "PREFETCH",
+    "STOP_GRACE",
+    "ProcessLabRun",
+    "auto_processes",
+    "cpu_count",
+    "open_run",
+    "shares",
+]
