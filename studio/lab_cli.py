@@ -1,8 +1,8 @@
 """``processor-studio lab``: run corpora against a design headlessly, for CI (no Qt is imported).
 
     processor-studio lab DESIGN --corpus FILE [--corpus FILE ...] [--mode guardrails|model] [--concurrency N]
-        [--json OUT] [--junit OUT] [--html OUT] [--fail-under-recall R] [--fail-over-fpr F] [--shard I/N]
-        [--results FILE] [--skip-bad-lines] [--label attack|benign] [--category C] [--lang L]
+        [--processes P] [--json OUT] [--junit OUT] [--html OUT] [--fail-under-recall R] [--fail-over-fpr F]
+        [--shard I/N] [--results FILE] [--skip-bad-lines] [--label attack|benign] [--category C] [--lang L]
         [--report-lang en|zh_CN|zh_TW]
     processor-studio lab merge OUT.json IN.json...
     processor-studio lab compare BEFORE.json AFTER.json [OUT.json]
@@ -16,6 +16,10 @@ The progress and summary lines and the HTML report are in ``--report-lang``, els
 when it is English or Chinese, else the language chosen in the studio's Settings, else English
 (:mod:`lab.texts`); the JSON and JUnit reports, and errors for bad input, stay English for the machines that
 read them.
+
+``--processes P`` runs the cases in P worker processes (:mod:`lab.process_run`), ``--concurrency`` spread over them;
+1 runs them in this process. By default a run of fewer than :data:`lab.process_run.CASES_PER_PROCESS` cases runs
+here (a worker takes ~1-3 s to start) and a bigger one in up to one worker per CPU.
 """
 
 from __future__ import annotations
@@ -25,10 +29,11 @@ import asyncio
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from lab.process_run import CASES_PER_PROCESS
 from lab.texts import percent, text, word
 
 EXIT_OK, EXIT_THRESHOLD, EXIT_BAD_INPUT = 0, 1, 2
@@ -75,7 +80,14 @@ def _parser() -> argparse.ArgumentParser:
         default="guardrails",
         help="guardrails: the lanes around a fixed reply, no model call (default); model: the design's model",
     )
-    parser.add_argument("--concurrency", type=int, default=4, metavar="N")
+    parser.add_argument("--concurrency", type=int, default=4, metavar="N", help="cases at once (default 4)")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        metavar="P",
+        help="worker processes the cases run in, the concurrency spread over them; 1 runs them in this process "
+        f"(default: 1 under {CASES_PER_PROCESS} cases, else one per {CASES_PER_PROCESS} cases up to one per CPU)",
+    )
     parser.add_argument("--json", type=Path, metavar="OUT")
     parser.add_argument("--junit", type=Path, metavar="OUT")
     parser.add_argument("--html", type=Path, metavar="OUT")
@@ -208,11 +220,13 @@ def _design(spec: str) -> Any:
         raise BadInput(f"{spec}: {error}") from None
 
 
-def _factory(design: Any, mode: str) -> Callable[[], Any]:
-    from studio.build import build_agent
+def _recipe(design: Any, mode: str) -> Any:
+    """The recipe of the run's agents (:func:`studio.lab_design.agent_recipe`), after building one here: a design
+    that cannot be built is bad input, said once, not an error per case (nor a worker that cannot start)."""
     from studio.catalog import studio_catalogue
     from studio.design import DesignError
     from studio.export import _custom_endpoint, script_key_env
+    from studio.lab_design import agent_factory, agent_recipe
 
     catalogue = studio_catalogue()
     api_key = None
@@ -222,15 +236,19 @@ def _factory(design: Any, mode: str) -> Callable[[], Any]:
         api_key = os.environ.get(script_key_env(design))
         if api_key is None and _custom_endpoint(design):
             api_key = "no-key"
-
-    def factory() -> Any:
-        return build_agent(design, catalogue=catalogue, api_key=api_key)
-
     try:
-        factory()  # a design that cannot be built is bad input, said once, not an error per case
+        agent_factory(design, catalogue=catalogue, api_key=api_key)
     except DesignError as error:
         raise BadInput(f"design: {error}") from None
-    return factory
+    return agent_recipe(design, catalogue=catalogue, api_key=api_key)
+
+
+def _processes(requested: int | None, cases: int, concurrency: int) -> int:
+    from lab.process_run import auto_processes
+
+    if requested is not None:
+        return requested
+    return 1 if cases < CASES_PER_PROCESS else auto_processes(cases, concurrency)
 
 
 class Progress:
@@ -277,12 +295,15 @@ def _run(args: argparse.Namespace) -> int:
 
     from lab.corpus import CorpusError, load_corpora, shard
     from lab.metrics import confusion
+    from lab.process_run import open_run
     from lab.reports import html_report, json_report, junit_report, write_atomically
-    from lab.runner import LabError, LabRun
+    from lab.runner import LabError
     from studio.lab_design import design_fingerprint
 
     if args.concurrency < 1:
         raise BadInput(f"--concurrency must be at least 1, got {args.concurrency}")
+    if args.processes is not None and args.processes < 1:
+        raise BadInput(f"--processes must be at least 1, got {args.processes}")
     recordings: dict[str, str] = {}
     if args.mode == "replay":
         if args.replay_from is None or not args.replay_from.is_file():
@@ -302,12 +323,13 @@ def _run(args: argparse.Namespace) -> int:
     for skipped in corpus.skipped:
         print(text(language, "lab: skipped {line}", line=skipped), file=sys.stderr)
     cases = corpus.cases if args.shard is None else shard(corpus.cases, *args.shard)
-    factory = _factory(design, args.mode)
+    recipe = _recipe(design, args.mode)
     fingerprint = design_fingerprint(design)
     info = {"id": design.id, "name": design.name, "fingerprint": fingerprint}
-    run = LabRun(
+    run = open_run(
         cases,
-        factory,
+        recipe,
+        processes=_processes(args.processes, len(cases), args.concurrency),
         mode=args.mode,
         concurrency=args.concurrency,
         results_path=args.results,
