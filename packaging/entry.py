@@ -46,6 +46,11 @@ def _run() -> int:
 
 
 def main() -> int:
+    # Before anything else: in the bundle, a lab worker process (multiprocessing's spawn) starts this executable
+    # again; freeze_support() runs the worker there and exits, so the worker never opens a window nor imports Qt.
+    import multiprocessing
+
+    multiprocessing.freeze_support()
     _attach_parent_console()
     if not any(flag in sys.argv[1:] for flag in _CHECK_FLAGS):
         return _run()  # a user's run: an unexpected crash may show PyInstaller's dialog, which is what they need

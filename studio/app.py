@@ -73,6 +73,9 @@ def platform_defaults(args: argparse.Namespace, environ: MutableMapping[str, str
 
 
 def main(argv: list[str] | None = None) -> int:
+    import multiprocessing
+
+    multiprocessing.freeze_support()  # a frozen build's lab worker process runs here and exits (lab.process_run)
     arguments = sys.argv[1:] if argv is None else argv
     if arguments[:1] == ["lab"]:  # the headless guardrail lab: no Qt
         from studio.lab_cli import main as lab_main

@@ -1280,7 +1280,7 @@
     </message>
     <message>
         <source>A lab run is already running: cancel it first.</source>
-        <extracomment>How long finished cases are gathered before they are shown and saved (seconds). The modes the Lab view offers for a new run (``replay`` re-runs a model run&apos;s recorded replies: see :meth:`studio.controllers.lab_controller.LabController.replay`). Modes with nothing to wait for: one worker, paced (see :mod:`studio.controllers.lab_pacer`).</extracomment>
+        <extracomment>How long finished cases are gathered before they are shown and saved (seconds). The modes the Lab view offers for a new run (``replay`` re-runs a model run&apos;s recorded replies: see :meth:`studio.controllers.lab_controller.LabController.replay`).</extracomment>
         <translation>已有实验正在运行：请先取消它。</translation>
     </message>
     <message>
@@ -1634,6 +1634,10 @@ model: the design&apos;s own model answers each case</source>
     <message>
         <source>replay (recorded replies)</source>
         <translation>重放（录制的回复）</translation>
+    </message>
+    <message>
+        <source>Cases run at once, in every mode. They run in worker processes (one per 200 cases, at most one per processor core), so the window stays responsive; each worker takes a second or two to start.</source>
+        <translation>同时运行的用例数，适用于所有模式。用例在工作进程中运行（每 200 个用例一个，最多每个处理器核心一个），因此窗口始终保持响应；每个工作进程需要一两秒启动。</translation>
     </message>
     <message>
         <source>Concurrency</source>

@@ -1280,7 +1280,7 @@
     </message>
     <message>
         <source>A lab run is already running: cancel it first.</source>
-        <extracomment>How long finished cases are gathered before they are shown and saved (seconds). The modes the Lab view offers for a new run (``replay`` re-runs a model run&apos;s recorded replies: see :meth:`studio.controllers.lab_controller.LabController.replay`). Modes with nothing to wait for: one worker, paced (see :mod:`studio.controllers.lab_pacer`).</extracomment>
+        <extracomment>How long finished cases are gathered before they are shown and saved (seconds). The modes the Lab view offers for a new run (``replay`` re-runs a model run&apos;s recorded replies: see :meth:`studio.controllers.lab_controller.LabController.replay`).</extracomment>
         <translation>已有實驗正在執行：請先取消它。</translation>
     </message>
     <message>
@@ -1634,6 +1634,10 @@ model: the design&apos;s own model answers each case</source>
     <message>
         <source>replay (recorded replies)</source>
         <translation>重播（錄製的回覆）</translation>
+    </message>
+    <message>
+        <source>Cases run at once, in every mode. They run in worker processes (one per 200 cases, at most one per processor core), so the window stays responsive; each worker takes a second or two to start.</source>
+        <translation>同時執行的案例數，適用於所有模式。案例在工作行程中執行（每 200 個案例一個，最多每個處理器核心一個），因此視窗始終保持回應；每個工作行程需要一兩秒啟動。</translation>
     </message>
     <message>
         <source>Concurrency</source>

@@ -16,13 +16,14 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from lab.corpus import Case, CorpusError, load_corpus
+from lab.recipe import AgentRecipe
 from lab.runner import CaseResult, LabRun
 from studio.controllers.lab_records import read_bundled
 from studio.controllers.tasks import TaskKeeper
 from studio.design import AgentDesign
 from studio.error_texts import error_text
 from studio.i18n import current_language, translate
-from studio.lab_design import agent_factory
+from studio.lab_design import agent_factory, agent_recipe
 from studio.models.lab_lists import CorpusListModel, CorpusSource, LabRunsModel
 from studio.models.lab_starters import starter_sources
 from studio.secrets import NO_KEY, SecretStore, provider_of
@@ -164,13 +165,15 @@ class LabControllerBase(QObject):
             return False, None
         return True, grant.key or NO_KEY
 
-    def _factory(self, design: AgentDesign, mode: str) -> Any:
-        """A fresh agent per case for ``design`` (None, said, when its key may not be sent). Raises
-        :class:`studio.design.DesignError` for a design that cannot be built."""
+    def _factory(self, design: AgentDesign, mode: str) -> AgentRecipe | None:
+        """The recipe of ``design``'s agents for the lab's worker processes (None, said, when its key may not be
+        sent). Builds one agent here first, so a design that cannot be built raises
+        :class:`studio.design.DesignError` now, not in every worker."""
         allowed, api_key = self._api_key(design, mode)
         if not allowed:
             return None
-        return agent_factory(design, catalogue=self.catalogue, api_key=api_key)
+        agent_factory(design, catalogue=self.catalogue, api_key=api_key)
+        return agent_recipe(design, catalogue=self.catalogue, api_key=api_key)
 
 
 __all__ = ["LabControllerBase"]

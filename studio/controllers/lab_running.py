@@ -1,9 +1,12 @@
 """The lab controller's running of a lab run: start one over the chosen corpora, cancel it, resume it, and show
 and save its results as they arrive.
 
-The engine is :mod:`lab` (pure Python, the same as ``processor-studio lab``); this layer drives
-:class:`lab.runner.LabRun` as a task on the qasync loop, so the window keeps painting while cases run. Results are
-gathered for :data:`FLUSH_INTERVAL` and handed on in batches: one model insert, one figure refresh and one store
+The engine is :mod:`lab` (pure Python, the same as ``processor-studio lab``); this layer drives a
+:class:`lab.process_run.ProcessLabRun` as a task on the qasync loop: the cases run in worker processes (one per
+:data:`lab.process_run.CASES_PER_PROCESS` cases, at most one per CPU and one per case at once), this process only
+receives their results and draws, so the window keeps painting whatever the cases cost. The Concurrency box is the
+number of cases at once in every mode, spread over the workers. Results are gathered for :data:`FLUSH_INTERVAL`
+and handed on in batches: one model insert, one figure refresh and one store
 transaction per batch, however many cases finished in it. A crash loses at most the cases in flight and the last
 batch; a resume (of a cancelled or interrupted run) runs only the cases without a result, on the design as it ran.
 """
@@ -17,9 +20,10 @@ from typing import Any
 
 from lab.corpus import Case, CorpusError
 from lab.metrics import summary
+from lab.process_run import ProcessLabRun, auto_processes
+from lab.recipe import AgentRecipe
 from lab.runner import CaseResult, LabRun
 from processors.messages import new_id
-from studio.controllers.lab_pacer import LoopPacer
 from studio.controllers.lab_records import case_of, compact, recordings_of, result_of
 from studio.controllers.lab_stored import LabStoredRuns
 from studio.design import AgentDesign, DesignError
@@ -35,8 +39,6 @@ FLUSH_INTERVAL = 0.2
 #: The modes the Lab view offers for a new run (``replay`` re-runs a model run's recorded replies: see
 #: :meth:`studio.controllers.lab_controller.LabController.replay`).
 STUDIO_MODES = ("guardrails", "model")
-#: Modes with nothing to wait for: one worker, paced (see :mod:`studio.controllers.lab_pacer`).
-CPU_MODES = ("guardrails", "replay")
 
 
 class LabRunning(LabStoredRuns):
@@ -44,6 +46,11 @@ class LabRunning(LabStoredRuns):
         super().__init__(**kwargs)
         self._pending: list[CaseResult] = []
         self._started = 0.0
+
+    @property
+    def live_run(self) -> LabRun | None:
+        """The engine's run going on (its worker processes' ids in ``pids``), None between runs."""
+        return self._live
 
     async def _owned(self, coroutine: Any) -> Any:
         """The lab run's task: whatever ends it, it is no longer running (before a failure is said)."""
@@ -124,15 +131,7 @@ class LabRunning(LabStoredRuns):
         if corpora is None:
             corpora = [{"name": s.name, "path": str(s.path), "cases": len(s.cases)} for s in self.corpora.checked()]
         info = design_info(design)
-        run = LabRun(
-            cases,
-            factory,
-            mode=mode,  # type: ignore[arg-type]
-            concurrency=_workers(mode, concurrency),
-            design=info,
-            recordings=recordings,
-            pace=LoopPacer(),
-        )
+        run = _worker_run(cases, factory, mode=mode, concurrency=concurrency, design=info, recordings=recordings)
         if name is None:
             names = ", ".join(str(item["name"]) for item in corpora)
             name = translate("LabController", "{design} · {corpora}").format(design=design.name, corpora=names)
@@ -179,16 +178,16 @@ class LabRunning(LabStoredRuns):
         if recordings is None:
             self._running = False
             return
-        run = LabRun(
+        done = [result for result in map(result_of, rows) if result is not None]
+        run = _worker_run(
             cases,
             factory,
             mode=record.mode,
-            concurrency=_workers(record.mode, concurrency),
+            concurrency=concurrency,
             design=design_info(design),
             recordings=recordings,
-            pace=LoopPacer(),
+            todo=len(cases) - len(done),
         )
-        done = [result for result in map(result_of, rows) if result is not None]
         run.finished = {result.id: result for result in done}
         run.resumed = len(done)
         self._begin(run, lab_run_id, done, record)
@@ -296,9 +295,28 @@ class LabRunning(LabStoredRuns):
         await self.wait_idle()
 
 
-def _workers(mode: str, concurrency: int) -> int:
-    """How many cases run at once: the chosen concurrency, but one for a run with nothing to wait for."""
-    return 1 if mode in CPU_MODES else concurrency
+def _worker_run(
+    cases: list[Case],
+    recipe: AgentRecipe,
+    *,
+    mode: str,
+    concurrency: int,
+    design: dict[str, Any],
+    recordings: dict[str, str] | None,
+    todo: int | None = None,
+) -> LabRun:
+    """The engine's run of ``cases`` in worker processes: ``concurrency`` cases at once in every mode, over as many
+    workers as the cases to run repay (:func:`lab.process_run.auto_processes`)."""
+    processes = auto_processes(len(cases) if todo is None else todo, concurrency)
+    return ProcessLabRun(
+        cases,
+        recipe,
+        processes=processes,
+        mode=mode,
+        concurrency=concurrency,
+        design=design,
+        recordings=recordings,
+    )
 
 
 __all__ = ["FLUSH_INTERVAL", "STUDIO_MODES", "LabRunning"]

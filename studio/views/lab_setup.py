@@ -66,6 +66,13 @@ class LabSetupBar(QWidget):
         self.concurrency.setObjectName("lab_concurrency")
         self.concurrency.setRange(1, 64)
         self.concurrency.setValue(4)
+        self.concurrency.setToolTip(
+            translate(
+                "LabView",
+                "Cases run at once, in every mode. They run in worker processes (one per 200 cases, at most one per "
+                "processor core), so the window stays responsive; each worker takes a second or two to start.",
+            )
+        )
         self.run_button = QPushButton(translate("LabView", "Run"))
         self.run_button.setObjectName("lab_run")
         self.run_button.setToolTip(translate("LabView", "Run the chosen corpora against the design (Ctrl+Enter)"))

@@ -1,0 +1,56 @@
+"""The Lab window's runs in worker processes, under pytest-qt over the real studio: the window's process only
+receives results; the Concurrency box is what runs at once; a worker imports no Qt; a worker that dies costs one
+case, said in its row."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import qasync
+from pytestqt.qtbot import QtBot
+
+from lab.process_run import ProcessLabRun
+from processors.builtin.registry import load_catalogue
+from studio.design import ChainEntry
+from studio.sample import sample_design
+from tests.lab.test_process_run import PROBE_FILE, gone
+from tests.studio.conftest import run
+from tests.studio.views.lab_support import finish, open_lab
+
+
+def test_a_lab_run_in_worker_processes_streams_into_the_window(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    workspace, _, lab = open_lab(qtbot, qloop, tmp_path)
+    folder = tmp_path / "processors"
+    folder.mkdir()
+    (folder / "lab_probe.py").write_text(PROBE_FILE, encoding="utf-8")
+    design = sample_design()
+    design.input.insert(0, ChainEntry(type="LabProbe"))
+    lab.controller.catalogue = load_catalogue(folder)
+    lab.controller.design = lambda: design
+    texts = ["MODULES?", "KILL-WORKER", *(f"how do I bake bread number {n}?" for n in range(10))]
+    corpus = tmp_path / "probe.jsonl"
+    corpus.write_text(
+        "".join(json.dumps({"id": f"p{n}", "text": text, "label": "benign"}) + "\n" for n, text in enumerate(texts)),
+        encoding="utf-8",
+    )
+    assert run(qloop, lab.controller.import_corpus(corpus))
+    lab.concurrency.setValue(3)
+    runs: list[Any] = []
+    lab.controller.run_started.connect(lambda _id: runs.append(lab.controller.live_run))
+    _, status = finish(qloop, lab, lab.run_button.click)
+    assert status == "finished"
+    (engine,) = runs
+    assert isinstance(engine, ProcessLabRun) and engine.concurrency == 3  # the box, in guardrails mode too
+    assert engine.pids and all(gone(pid) for pid in engine.pids)
+    results = {result.id: result for result in lab.controller.results}
+    assert len(results) == len(texts) and lab.cases_filter.rowCount() == len(texts)
+    assert results["p0"].reason == "imported: ", "a worker must import no Qt, qasync or studio view"
+    assert results["p1"].outcome == "error" and "died while running this case" in (results["p1"].error or "")
+    assert {results[f"p{n}"].outcome for n in range(2, len(texts))} == {"passed"}
+    assert "worker processes" in lab.concurrency.toolTip()
+    record = run(qloop, workspace.store.load_lab_run(lab.controller.shown.id))
+    assert record is not None and record[0].done == len(texts)
