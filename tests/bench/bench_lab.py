@@ -1,6 +1,10 @@
 """The guardrail lab's speed: 1,000 cases through the sample design, headless (``lab.runner``).
 
-Run: ``.venv/bin/python tests/bench/bench_lab.py [--skip-model | --model-only]``. Prints figures, asserts nothing.
+Run: ``.venv/bin/python tests/bench/bench_lab.py [--skip-model | --model-only] [--processes P]``. Prints figures,
+asserts nothing. With ``--processes P`` (P ≥ 2) the cases run in P worker processes (``lab.process_run``), as
+``processor-studio lab --processes P`` and the studio run them; the figures then include the workers' start
+(imports, the catalogue, litellm's import on their first model call), and the CPU time is the parent's plus the
+workers'.
 
 - ``guardrails`` mode: the sample design, 1,000 cases (the starter corpora cycled), a fresh agent per case,
   results appended to a file as in ``processor-studio lab --results`` (target ≤ 5 s on this 2-core machine);
@@ -15,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -26,16 +31,21 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from lab.corpus import bundled_corpora, load_corpora
 from lab.metrics import confusion
+from lab.process_run import ProcessLabRun
+from lab.recipe import AgentRecipe
 from lab.runner import LabRun
 from processors.builtin.registry import load_catalogue
 from studio.build import build_agent
 from studio.design import ModelConfig
+from studio.lab_design import agent_recipe
 from studio.sample import sample_design
 
 WARM = 3
 #: How long the server's rate-limit window lasts (``model`` mode).
 LIMIT_SECONDS = 1.0
 CASES = int(os.environ.get("BENCH_LAB_CASES", "1000"))
+#: ``--processes P``: the cases in P worker processes (1: in this process).
+PROCESSES = int(sys.argv[sys.argv.index("--processes") + 1]) if "--processes" in sys.argv else 1
 
 
 def thousand_cases() -> list:  # type: ignore[type-arg]
@@ -50,25 +60,44 @@ async def timed(run: LabRun) -> float:
     return time.perf_counter() - started
 
 
+def children_cpu() -> float:
+    """CPU seconds of this process's ended (and reaped) child processes: the lab's workers."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def open_bench_run(cases: list, factory, recipe: AgentRecipe, **options) -> LabRun:  # type: ignore[no-untyped-def,type-arg]
+    """In this process, or in :data:`PROCESSES` worker processes."""
+    if PROCESSES > 1:
+        return ProcessLabRun(cases, recipe, processes=PROCESSES, **options)
+    return LabRun(cases, factory, **options)
+
+
+def where() -> str:
+    return f"{PROCESSES} worker processes" if PROCESSES > 1 else "one process"
+
+
 def guardrails(concurrency: int) -> None:
     catalogue = load_catalogue()
     design = sample_design()
     cases = thousand_cases()
     with tempfile.TemporaryDirectory() as folder:
-        run = LabRun(
+        run = open_bench_run(
             cases,
             lambda: build_agent(design, catalogue=catalogue),
+            agent_recipe(design, catalogue=catalogue),
             mode="guardrails",
             concurrency=concurrency,
             results_path=Path(folder) / "results.jsonl",
         )
-        cpu = time.process_time()
+        cpu, workers = time.process_time(), children_cpu()
         seconds = asyncio.run(timed(run))
-        cpu = time.process_time() - cpu
+        cpu, workers = time.process_time() - cpu, children_cpu() - workers
     matrix = confusion(run.finished.values())
     print(
-        f"guardrails mode, concurrency {concurrency}: {CASES} cases in {seconds:.2f} s wall, {cpu:.2f} s CPU "
-        f"({seconds / CASES * 1000:.2f} ms a case); recall {matrix.recall}, fpr {matrix.fpr}"
+        f"guardrails mode, {where()}, concurrency {concurrency}: {CASES} cases in {seconds:.2f} s wall, "
+        f"{cpu:.2f} s CPU here + {workers:.2f} s in workers ({seconds / CASES * 1000:.2f} ms a case); "
+        f"recall {matrix.recall}, fpr {matrix.fpr}; load average {os.getloadavg()[0]:.1f}"
     )
 
 
@@ -125,14 +154,17 @@ def model_mode() -> None:
             return build_agent(design, catalogue=catalogue, api_key="sk-local-test")
 
         # litellm's import (~3 s) and its first call's lazy imports are not part of the figure: warm up with benign
-        # cases (an attack the input lane blocks never reaches the model, so it would warm up nothing).
+        # cases (an attack the input lane blocks never reaches the model, so it would warm up nothing). Worker
+        # processes cannot be warmed: their start is in the figure.
         warm = [dataclasses.replace(case, id=f"warm-{case.id}") for case in cases if case.label == "benign"][:WARM]
         asyncio.run(timed(LabRun(warm, factory, mode="model")))
-        run = LabRun(cases, factory, mode="model", concurrency=16)
+        recipe = agent_recipe(design, catalogue=catalogue, api_key="sk-local-test")
+        run = open_bench_run(cases, factory, recipe, mode="model", concurrency=16)
         load = os.getloadavg()[0]
-        cpu, main_cpu = time.process_time(), time.thread_time()
+        cpu, main_cpu, workers = time.process_time(), time.thread_time(), children_cpu()
         seconds = asyncio.run(timed(run))
         cpu, main_cpu = time.process_time() - cpu, time.thread_time() - main_cpu
+        workers = children_cpu() - workers
     finally:
         server.stdin.close()
         requests = server.stdout.read().strip()
@@ -142,8 +174,8 @@ def model_mode() -> None:
         outcomes[result.outcome] = outcomes.get(result.outcome, 0) + 1
     tokens = sum(result.input_tokens + result.output_tokens for result in run.finished.values())
     print(
-        f"model mode, concurrency 16, 200 ms a call: {len(cases)} cases in {seconds:.2f} s wall, "
-        f"{cpu:.2f} s CPU ({main_cpu:.2f} s on the loop's thread); {requests}; "
+        f"model mode, {where()}, concurrency 16, 200 ms a call: {len(cases)} cases in {seconds:.2f} s wall, "
+        f"{cpu:.2f} s CPU here ({main_cpu:.2f} s on the loop's thread) + {workers:.2f} s in workers; {requests}; "
         f"lab paused for a rate limit {run.rate_limited} times; {outcomes}; {tokens} tokens; "
         f"load average {load:.1f} before, {os.getloadavg()[0]:.1f} after"
     )
@@ -154,7 +186,7 @@ if __name__ == "__main__":
         serve(int(sys.argv[sys.argv.index("--serve") + 1]))
         sys.exit()
     if "--model-only" not in sys.argv:
-        for concurrency in (1, 8):
+        for concurrency in (1, 8) if PROCESSES == 1 else (PROCESSES, 8):
             guardrails(concurrency)
     if "--skip-model" not in sys.argv:
         model_mode()
