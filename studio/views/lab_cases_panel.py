@@ -119,11 +119,16 @@ class LabCasesPanel(QWidget):
     def add_results(self, results: list[CaseResult]) -> None:
         self.cases_model.add_results(results)
 
-    def show_results(self, results: Sequence[CaseResult], empty_text: str) -> None:
-        """Offer the values ``results`` have in the filters; the table when there are results, else ``empty_text``."""
-        self._fill_values(self.category_filter, sorted({r.category or "(none)" for r in results}))
-        self._fill_values(self.lang_filter, sorted({r.lang or "(none)" for r in results}))
-        self._fill_values(self.processor_filter, sorted({p for r in results for p in r.caught_by}))
+    def show_results(
+        self, results: Sequence[CaseResult], empty_text: str, *, added: Sequence[CaseResult] | None = None
+    ) -> None:
+        """Offer the values ``results`` have in the filters; the table when there are results, else ``empty_text``.
+        While a run streams, ``added`` (the results new since the last call) is all that can bring new values:
+        going over every result for each batch made a long run's batches ever slower."""
+        fresh = results if added is None else added
+        self._fill_values(self.category_filter, sorted({r.category or "(none)" for r in fresh}))
+        self._fill_values(self.lang_filter, sorted({r.lang or "(none)" for r in fresh}))
+        self._fill_values(self.processor_filter, sorted({p for r in fresh for p in r.caught_by}))
         self.empty.setText(empty_text)
         self.cases_stack.setCurrentIndex(1 if results else 0)
 

@@ -234,9 +234,9 @@ class LabView(QWidget):
     @Slot(list)
     def _on_results_added(self, results: list[Any]) -> None:
         self.cases_panel.add_results(results)
-        self._refresh_figures(only_visible=True)
+        self._refresh_figures(only_visible=True, added=results)
 
-    def _refresh_figures(self, *, only_visible: bool = False) -> None:
+    def _refresh_figures(self, *, only_visible: bool = False, added: list[Any] | None = None) -> None:
         """Recompute the figures from the results on show. While a run streams (``only_visible``), only the tab
         in view is redrawn, the others once they are opened: each figure goes over every result so far."""
         results = self.controller.results
@@ -259,7 +259,7 @@ class LabView(QWidget):
             )
         else:
             self.headline.setText("")
-        self.cases_panel.show_results(results, self._empty_text())
+        self.cases_panel.show_results(results, self._empty_text(), added=added)
         self._update_buttons()
 
     @Slot(int, int, float)

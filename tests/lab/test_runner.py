@@ -463,3 +463,27 @@ async def test_workers_give_the_loop_back_between_cases_that_never_wait() -> Non
     await task
     assert len(paced) == len(cases) == len(seen)
     assert all(later > earlier for earlier, later in itertools.pairwise(paced))  # the loop ran between cases
+
+
+def test_a_results_plain_data_is_what_asdict_gives_and_shares_nothing_with_it() -> None:
+    import dataclasses
+
+    from lab.results import CaseResult, Hit
+
+    result = CaseResult(
+        id="x",
+        text="t",
+        label="attack",
+        category="c",
+        lang="en",
+        expect=None,
+        outcome="blocked",
+        tripped=["a", "b"],
+        hits=[Hit("a", "process_input", "aborted", "why"), Hit("b", "process_output_stream", "changed")],
+        reason="why",
+    )
+    data = result.to_dict()
+    assert data == dataclasses.asdict(result)
+    data["tripped"].append("z")
+    data["hits"][0]["processor"] = "changed"
+    assert result.tripped == ["a", "b"] and result.hits[0].processor == "a"
