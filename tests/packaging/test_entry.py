@@ -37,3 +37,19 @@ def test_an_explicit_exit_keeps_its_code() -> None:
     result = run("--self-test", "out.png", "--no-such-flag")
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
+
+
+def test_the_bundle_check_starts_a_lab_worker_process_from_the_entry_script() -> None:
+    """The bundle check's lab worker, from the source tree: a spawned worker gives the sample's verdicts. (In the
+    bundle the worker is the bundle started again: entry.py's main() calls freeze_support() first, which runs it.)"""
+    script = f"""
+import sys
+sys.path.insert(0, {str(ENTRY.parent)!r})
+import bundle_check
+print(bundle_check.check_lab_worker())
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=ENTRY.parents[1]
+    )
+    assert result.returncode == 0, result.stderr
+    assert "a worker process ran the sample design on 2 cases" in result.stdout
