@@ -26,6 +26,10 @@ as in one process: the parent alone writes the results file.
   queue. A new worker takes its place while cases wait (at most ``processes`` replacements in a run); after that
   the run goes on with the workers left, and when none is left it ends with :class:`lab.runner.LabError` rather
   than wait for nothing.
+- **Scripts**: ``spawn`` starts each worker by importing the parent's main script again (as ``__mp_main__``),
+  so a script that drives a :class:`ProcessLabRun` must start it under ``if __name__ == "__main__":`` (the
+  ``processor-studio`` command, ``python -m studio`` and the bundle's entry script do; a frozen app must call
+  :func:`multiprocessing.freeze_support` first, as ``packaging/entry.py`` does).
 - **A worker that cannot build the agent** (the recipe fails there): the run ends with :class:`LabError` saying
   why (callers build one agent in their own process first, so a design that cannot be built is said before).
 """
