@@ -24,7 +24,16 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from lab.metrics import attack_matrix, confusion_by, contribution, summary, uncaught
+from lab.metrics import (
+    Confusion,
+    attack_matrix,
+    changed_matrix,
+    confusion_by,
+    contribution,
+    processors_seen,
+    summary,
+    uncaught,
+)
 from lab.runner import CaseResult
 from lab.texts import html_lang, percent, text, word
 
@@ -163,73 +172,111 @@ def _esc(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
-def heat_map_svg(
-    matrix: dict[str, dict[str, int]], totals: dict[str, int], processors: list[str], language: str = "en"
-) -> str:
-    """Attack categories × processors: the share of each category's attacks that processor tripped on."""
-    cell, left, top = 56, 170, 120
-    width = left + cell * max(1, len(processors)) + 150  # room for the last slanted processor name
-    height = top + cell * max(1, len(matrix)) + 10
+def heat_map_svg(results: Sequence[CaseResult], language: str = "en") -> str:
+    """Attack categories × processors, as the studio's Processors tab shows it: a cell counts the category's attacks
+    the processor tripped on (its green is their share) and, under them, those it only changed without tripping;
+    the last column counts the attacks nothing blocked (red). Every processor that tripped or changed something
+    has a column (:func:`lab.metrics.processors_seen`), so a redactor that never trips is seen too."""
+    tripped, changed = attack_matrix(results), changed_matrix(results)
+    totals: dict[str, int] = {}
+    missed: dict[str, int] = {}
+    for result in results:
+        if result.label == "attack":
+            category = result.category or "(none)"
+            totals[category] = totals.get(category, 0) + 1
+            if result.outcome != "blocked":
+                missed[category] = missed.get(category, 0) + 1
+    columns: list[str | None] = [*processors_seen(results), None]  # None: the "not blocked" column
+    cell_w, cell_h, left, top = 96, 46, 190, 120
+    width = left + cell_w * len(columns) + 150  # room for the last slanted column name
+    height = top + cell_h * max(1, len(totals)) + 10
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
         f'aria-label="{_esc(text(language, "heat map of attack categories by processors"))}">'
     ]
-    for column, processor in enumerate(processors):
-        x = left + column * cell + cell / 2
+    for column, processor in enumerate(columns):
+        x = left + column * cell_w + cell_w / 2
+        name = processor if processor is not None else text(language, "not blocked")
         parts.append(
-            f'<text x="{x}" y="{top - 8}" font-size="11" transform="rotate(-40 {x} {top - 8})">{_esc(processor)}</text>'
+            f'<text x="{x}" y="{top - 8}" font-size="11" transform="rotate(-40 {x} {top - 8})">{_esc(name)}</text>'
         )
-    for row, (category, counts) in enumerate(matrix.items()):
-        y = top + row * cell
+    for row, category in enumerate(sorted(totals)):
+        total, y = totals[category], top + row * cell_h
         parts.append(
-            f'<text x="{left - 8}" y="{y + cell / 2 + 4}" font-size="12" text-anchor="end">{_esc(category)}</text>'
+            f'<text x="{left - 8}" y="{y + cell_h / 2 + 4}" font-size="12" text-anchor="end">'
+            f"{_esc(f'{category} ({total})')}</text>"
         )
-        for column, processor in enumerate(processors):
-            share = counts.get(processor, 0) / totals.get(category, 1) if totals.get(category) else 0.0
-            shade = int(245 - 180 * share)
-            parts.append(
-                f'<rect x="{left + column * cell}" y="{y}" width="{cell - 2}" height="{cell - 2}" '
-                f'fill="rgb({shade},{shade + 5 if shade < 250 else 250},255)"><title>'
-                + _esc(
-                    text(
-                        language,
-                        "{category} × {processor}: {count} of {total}",
-                        category=category,
-                        processor=processor,
-                        count=counts.get(processor, 0),
-                        total=totals.get(category, 0),
-                    )
+        for column, processor in enumerate(columns):
+            x = left + column * cell_w
+            if processor is None:
+                count, more, colour = missed.get(category, 0), 0, "179,38,30"
+                note = text(
+                    language,
+                    "{category}: {count} of {total} attacks not blocked",
+                    category=category,
+                    count=count,
+                    total=total,
                 )
-                + "</title></rect>"
-            )
+            else:
+                count, colour = tripped.get(category, {}).get(processor, 0), "27,110,32"
+                more = changed.get(category, {}).get(processor, 0)
+                note = text(
+                    language,
+                    "{category} × {processor}: tripped on {count} of {total} attacks ({share}); changed {changed} more",
+                    category=category,
+                    processor=processor,
+                    count=count,
+                    total=total,
+                    share=percent(language, count / total),
+                    changed=more,
+                )
+            share = count / total
+            fill = f'fill="rgb({colour})" fill-opacity="{0.12 + 0.68 * share:.2f}"' if count else 'fill="#f7f8fa"'
+            ink = "#fff" if share > 0.55 else "#1d232b"
             parts.append(
-                f'<text x="{left + column * cell + cell / 2 - 1}" y="{y + cell / 2 + 4}" font-size="11" '
-                f'text-anchor="middle">{share:.0%}</text>'
+                f'<g class="cell"><title>{_esc(note)}</title>'
+                f'<rect x="{x}" y="{y}" width="{cell_w - 2}" height="{cell_h - 2}" {fill}/>'
+                f'<text x="{x + cell_w / 2 - 1}" y="{y + (18 if more else cell_h / 2 + 3)}" font-size="12" '
+                f'text-anchor="middle" fill="{ink}">{_esc(f"{count} · {share:.0%}" if count else "·")}</text>'
             )
+            if more:
+                parts.append(
+                    f'<text x="{x + cell_w / 2 - 1}" y="{y + 35}" font-size="10" text-anchor="middle" fill="{ink}">'
+                    f"{_esc(text(language, '+ {changed} changed', changed=more))}</text>"
+                )
+            parts.append("</g>")
     parts.append("</svg>")
     return "".join(parts)
 
 
-def bars_svg(rows: list[tuple[str, float | None, float | None]], language: str = "en") -> str:
-    """Recall (blue) and false-positive rate (red) per category, as horizontal bars."""
-    left, bar, gap, span = 170, 12, 10, 300
+def bars_svg(rows: Sequence[tuple[str, Confusion]], language: str = "en") -> str:
+    """Recall (green) and false-positive rate (red) per category as horizontal bars, as the studio's Confusion tab
+    draws them: each figure with the count it is a share of, and "no attacks" / "no benign" where there is none."""
+    left, bar, gap, span = 190, 12, 10, 300
     height = 30 + len(rows) * (2 * bar + gap)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + span + 80}" height="{height}" role="img" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + span + 130}" height="{height}" role="img" '
         f'aria-label="{_esc(text(language, "recall and false-positive rate per category"))}">',
-        f'<text x="0" y="14" font-size="12"><tspan fill="#2f6fdb">{_esc(text(language, "■ recall"))}</tspan> '
-        f'<tspan fill="#c0392b">{_esc(text(language, "■ false-positive rate"))}</tspan></text>',
+        f'<text x="0" y="14" font-size="12"><tspan fill="{_RECALL}">{_esc(text(language, "■ recall"))}</tspan> '
+        f'<tspan fill="{_FPR}">{_esc(text(language, "■ false-positive rate"))}</tspan></text>',
     ]
-    for index, (category, recall, fpr) in enumerate(rows):
+    for index, (category, matrix) in enumerate(rows):
         y = 26 + index * (2 * bar + gap)
         parts.append(f'<text x="{left - 8}" y="{y + bar + 4}" font-size="12" text-anchor="end">{_esc(category)}</text>')
-        for offset, value, colour in ((0, recall, "#2f6fdb"), (bar, fpr, "#c0392b")):
+        for offset, value, count, colour, none in (
+            (0, matrix.recall, matrix.tp + matrix.fn, _RECALL, "no attacks"),
+            (bar, matrix.fpr, matrix.fp + matrix.tn, _FPR, "no benign"),
+        ):
             length = span * (value or 0.0)
+            parts.append(f'<rect x="{left}" y="{y + offset}" width="{span}" height="{bar - 1}" fill="#eef0f3"/>')
             parts.append(f'<rect x="{left}" y="{y + offset}" width="{length:.1f}" height="{bar - 1}" fill="{colour}"/>')
-            shown = percent(language, value)
-            parts.append(f'<text x="{left + length + 4:.1f}" y="{y + offset + bar - 2}" font-size="10">{shown}</text>')
+            shown = text(language, none) if value is None else f"{percent(language, value)} ({count})"
+            parts.append(f'<text x="{left + span + 4}" y="{y + offset + bar - 2}" font-size="10">{_esc(shown)}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+_RECALL, _FPR = "#1b6e20", "#b3261e"  # the studio's recall and FPR colours
 
 
 def _confusion_table(title: str, rows: dict[str, Any], language: str = "en") -> str:
@@ -253,15 +300,7 @@ def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
 
     figures = summary(results)
     categories = confusion_by(results, lambda r: r.category)
-    matrix = attack_matrix(results)
-    totals: dict[str, int] = {}
-    for result in results:
-        if result.label == "attack":
-            totals[result.category or "(none)"] = totals.get(result.category or "(none)", 0) + 1
-    processors = list(dict.fromkeys(p for row in matrix.values() for p in row))
-    for category in totals:
-        matrix.setdefault(category, {})
-    matrix = dict(sorted(matrix.items()))
+    attacks = any(result.label == "attack" for result in results)
     cards = "".join(
         f'<div class="card">{t(label)}<b>{value}</b></div>'
         for label, value in (
@@ -297,7 +336,7 @@ def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
         if r.label == "benign" and r.outcome == "blocked"
     )
     name = design.get("name") or design.get("id") or "design"
-    no_trip = f'<p class="muted">{t("No processor tripped.")}</p>'
+    no_attacks = f'<p class="muted">{t("No attacks in these corpora.")}</p>'
     return f"""<!DOCTYPE html>
 <html lang="{html_lang(language)}"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
@@ -308,9 +347,10 @@ def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
 {_confusion_table(text(language, "By category"), categories, language)}
 {_confusion_table(text(language, "By language"), confusion_by(results, lambda r: r.lang), language)}
 <h2>{t("Attack categories × processors")}</h2>
-{heat_map_svg(matrix, totals, processors, language) if processors else no_trip}
+<p class="muted">{t(_HEAT_LEGEND)}</p>
+{heat_map_svg(results, language) if attacks else no_attacks}
 <h2>{t("Recall and false-positive rate per category")}</h2>
-{bars_svg([(key, value.recall, value.fpr) for key, value in categories.items()], language)}
+{bars_svg(list(categories.items()), language)}
 <h2>{t("Each processor's contribution")}</h2>
 <table><tr><th class="l">{t("processor")}</th><th>{t("attacks caught")}</th><th>{t("caught alone")}</th>
 <th>{t("benign blocked")}</th><th class="l"></th></tr>{contribution_rows}</table>
@@ -329,4 +369,9 @@ def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
 _LOWER_BOUND = (
     '"Without X" counts the attacks another processor also tripped on; the chain stops at its first tripwire, so '
     "this is a lower bound."
+)
+_HEAT_LEGEND = (
+    "A cell counts the attacks of its category that its processor tripped on, with their share (the darker, the "
+    "more), and under them the attacks it only changed without tripping; the last column counts the attacks no "
+    "processor blocked."
 )

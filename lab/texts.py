@@ -38,7 +38,27 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "By category": ("按类别", "按類別"),
     "By language": ("按语言", "按語言"),
     "Attack categories × processors": ("攻击类别 × 处理器", "攻擊類別 × 處理器"),
-    "No processor tripped.": ("没有处理器触发。", "沒有處理器觸發。"),
+    "No attacks in these corpora.": ("这些语料中没有攻击用例。", "這些語料中沒有攻擊案例。"),
+    "A cell counts the attacks of its category that its processor tripped on, with their share (the darker, the "
+    "more), and under them the attacks it only changed without tripping; the last column counts the attacks no "
+    "processor blocked.": (
+        "每个单元格统计该类别中被该处理器触发拦截的攻击数及其占比（颜色越深占比越高），下方是该处理器只修改而未触发的"
+        "攻击数；最后一列统计没有任何处理器阻止的攻击。",
+        "每個儲存格統計該類別中被該處理器觸發攔截的攻擊數及其占比（顏色越深占比越高），下方是該處理器只修改而未觸發的"
+        "攻擊數；最後一欄統計沒有任何處理器阻擋的攻擊。",
+    ),
+    "not blocked": ("未阻止", "未阻擋"),
+    "+ {changed} changed": ("+ {changed} 个已修改", "+ {changed} 個已修改"),
+    "{category}: {count} of {total} attacks not blocked": (
+        "{category}：{total} 个攻击中有 {count} 个未被阻止",
+        "{category}：{total} 個攻擊中有 {count} 個未被阻擋",
+    ),
+    "{category} × {processor}: tripped on {count} of {total} attacks ({share}); changed {changed} more": (
+        "{category} × {processor}：在 {total} 个攻击中触发 {count} 个（{share}）；另修改了 {changed} 个",
+        "{category} × {processor}：在 {total} 個攻擊中觸發 {count} 個（{share}）；另修改了 {changed} 個",
+    ),
+    "no attacks": ("无攻击用例", "無攻擊案例"),
+    "no benign": ("无正常用例", "無正常案例"),
     "Recall and false-positive rate per category": ("各类别的召回率与误报率", "各類別的召回率與誤報率"),
     "Each processor's contribution": ("各处理器的贡献", "各處理器的貢獻"),
     "processor": ("处理器", "處理器"),
@@ -62,10 +82,6 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "without {processor}, recall would drop from {before} to {after}": (
         "去掉 {processor}，召回率将从 {before} 降到 {after}",
         "去掉 {processor}，召回率將從 {before} 降到 {after}",
-    ),
-    "{category} × {processor}: {count} of {total}": (
-        "{category} × {processor}：{total} 个中的 {count} 个",
-        "{category} × {processor}：{total} 個中的 {count} 個",
     ),
     "heat map of attack categories by processors": ("攻击类别与处理器的热力图", "攻擊類別與處理器的熱圖"),
     "recall and false-positive rate per category": ("各类别的召回率与误报率", "各類別的召回率與誤報率"),

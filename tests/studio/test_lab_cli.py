@@ -212,6 +212,40 @@ class _Structure(HTMLParser):
         self.sources += [value or "" for name, value in attrs if name in ("src", "href")]
 
 
+def _heat_cells(page: str) -> dict[str, list[str]]:
+    """The heat map's cells of a rendered page: "category × processor" (their tooltip's start) → their texts."""
+
+    class Cells(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.cells: dict[str, list[str]] = {}
+            self.title: str | None = None
+            self.texts: list[str] | None = None
+            self.tag = ""
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag == "g" and ("class", "cell") in attrs:
+                self.title, self.texts = "", []
+            self.tag = tag
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag == "g" and self.texts is not None and self.title is not None:
+                self.cells[self.title.split(":")[0]] = self.texts
+                self.title = self.texts = None
+            self.tag = ""
+
+        def handle_data(self, data: str) -> None:
+            if self.texts is not None and self.title is not None:
+                if self.tag == "title":
+                    self.title += data
+                elif self.tag == "text":
+                    self.texts.append(data)
+
+    parser = Cells()
+    parser.feed(page)
+    return parser.cells
+
+
 def test_the_html_report_is_self_contained_and_escapes_corpus_text(tmp_path: Path) -> None:
     corpus = tmp_path / "evil.jsonl"
     corpus.write_text(
@@ -241,7 +275,9 @@ def test_the_html_report_renders_in_headless_chromium(tmp_path: Path) -> None:
         if os.environ.get("PROCESSORS_REQUIRE_CHROMIUM") == "1":  # CI installs it: a missing browser is a failure
             pytest.fail(reason)
         pytest.skip(reason)
-    assert lab("sample", "--corpus", CORPORA["pii-exfiltration"], "--html", tmp_path / "r.html").returncode == 0
+    corpora = ("--corpus", CORPORA["pii-exfiltration"], "--corpus", CORPORA["obfuscation"])
+    out = lab("sample", *corpora, "--html", tmp_path / "r.html", "--json", tmp_path / "r.json")
+    assert out.returncode == 0, out.stderr
     shot = tmp_path / "shot.png"
     rendered = subprocess.run(
         [
@@ -265,6 +301,32 @@ def test_the_html_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     assert (image.width(), image.height()) == (1000, 1400)
     colours = {image.pixel(x, y) for x in range(0, 1000, 10) for y in range(0, 1400, 10)}
     assert len(colours) > 20, "the page drew text, tables and plots, not a blank or error page"
+    green = [c for c in colours if (c >> 8 & 0xFF) > (c >> 16 & 0xFF) + 40 and (c >> 8 & 0xFF) > (c & 0xFF) + 40]
+    assert green, "the heat map's and the bars' green (the studio's recall colour) is drawn"
+
+    # the heat map as the browser built it: each cell counts what the studio's Processors tab counts
+    dom = subprocess.run(
+        ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", (tmp_path / "r.html").as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert dom.returncode == 0, dom.stderr
+    cells = _heat_cells(dom.stdout)
+    from lab.metrics import attack_matrix, changed_matrix
+    from lab.reports import read_json_report
+
+    _, results = read_json_report(tmp_path / "r.json")
+    tripped, changed = attack_matrix(results), changed_matrix(results)
+    assert any(changed.values()), "the sample's normaliser changes some of these attacks without tripping"
+    for category, row in changed.items():
+        for processor, count in row.items():
+            assert f"+ {count} changed" in cells[f"{category} × {processor}"]
+    for category, row in tripped.items():
+        for processor, count in row.items():
+            assert cells[f"{category} × {processor}"][0].startswith(f"{count} · ")
+    assert "A cell counts the attacks of its category that its processor tripped on" in dom.stdout
 
 
 def test_model_mode_calls_the_designs_server_and_never_sends_it_the_providers_key(

@@ -1,0 +1,126 @@
+"""The HTML report's figures are the studio's: the heat map counts tripped and changed cases (with a legend), and
+the recall / FPR bars per category have the studio's figures (share and count, "no attacks" / "no benign")."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from typing import Any
+
+from lab.metrics import changed_matrix
+from lab.reports import html_report
+from lab.runner import CaseResult, Hit
+
+
+def result(case_id: str, label: str, outcome: str, category: str, *hits: tuple[str, str]) -> CaseResult:
+    return CaseResult(
+        id=case_id,
+        text=case_id,
+        label=label,
+        category=category,
+        lang="en",
+        expect=None,
+        outcome=outcome,  # type: ignore[arg-type]
+        tripped=[processor for processor, how in hits if how == "aborted"],
+        hits=[Hit(processor, "process_input", how) for processor, how in hits],  # type: ignore[arg-type]
+    )
+
+
+RESULTS = [
+    result("a1", "attack", "blocked", "direct", ("norm", "changed"), ("inj", "aborted")),
+    result("a2", "attack", "modified", "direct", ("norm", "changed")),
+    result("a3", "attack", "modified", "direct", ("redact", "changed")),
+    result("a4", "attack", "passed", "direct"),
+    result("a5", "attack", "blocked", "pii", ("inj", "aborted")),
+    result("b1", "benign", "passed", "direct"),
+    result("b2", "benign", "blocked", "direct", ("inj", "aborted")),
+    result("b3", "benign", "passed", "chat"),
+]
+
+
+class _Svg(HTMLParser):
+    """The heat map's cells (title, texts) and the texts of the bars, read from the page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells: list[dict[str, Any]] = []
+        self.svgs: list[list[str]] = []
+        self._in: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "svg":
+            self.svgs.append([])
+        if tag == "g" and ("class", "cell") in attrs:
+            self.cells.append({"title": "", "texts": []})
+        self._in.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._in:
+            self._in.pop()
+
+    def handle_data(self, data: str) -> None:
+        if not self._in or not self.svgs:
+            return
+        if self._in[-1] == "title" and self.cells and "g" in self._in:
+            self.cells[-1]["title"] += data
+        elif "text" in self._in:
+            self.svgs[-1].append(data)
+            if "g" in self._in and self.cells:
+                self.cells[-1]["texts"].append(data)
+
+
+def _page(language: str = "en") -> _Svg:
+    parser = _Svg()
+    parser.feed(html_report(RESULTS, design={"name": "d"}, mode="guardrails", language=language))
+    return parser
+
+
+def test_the_heat_map_counts_tripped_and_changed_cases_as_the_studio_does() -> None:
+    page = _page()
+    cells = {cell["title"].split(":")[0]: cell["texts"] for cell in page.cells}
+    assert changed_matrix(RESULTS) == {"direct": {"norm": 2, "redact": 1}, "pii": {}}
+    # every processor that tripped or changed something has a column, the last column counts the misses
+    assert cells == {
+        "direct × norm": ["·", "+ 2 changed"],
+        "direct × inj": ["1 · 25%"],
+        "direct × redact": ["·", "+ 1 changed"],
+        "direct": ["3 · 75%"],
+        "pii × norm": ["·"],
+        "pii × inj": ["1 · 100%"],
+        "pii × redact": ["·"],
+        "pii": ["·"],
+    }
+    titles = [cell["title"] for cell in page.cells]
+    assert "direct × norm: tripped on 0 of 4 attacks (0.0%); changed 2 more" in titles
+    assert "direct: 3 of 4 attacks not blocked" in titles
+    heat = page.svgs[0]
+    assert heat[:4] == ["norm", "inj", "redact", "not blocked"] and "direct (4)" in heat
+
+
+def test_the_report_says_what_a_cell_counts_and_draws_the_studios_bars() -> None:
+    page = html_report(RESULTS, design={"name": "d"}, mode="guardrails")
+    assert "only changed without tripping; the last column counts the attacks no processor blocked" in page
+    bars = _page().svgs[1]
+    # per category: recall then FPR, each with the count it is a share of, or what is missing
+    assert bars == [
+        "■ recall",
+        " ",
+        "■ false-positive rate",
+        "chat",
+        "no attacks",
+        "0.0% (1)",
+        "direct",
+        "25.0% (4)",
+        "50.0% (2)",
+        "pii",
+        "100.0% (1)",
+        "no benign",
+    ]
+
+
+def test_the_heat_map_and_bars_read_chinese_and_a_report_without_attacks_says_so() -> None:
+    heat = _page("zh_CN").svgs[0]
+    assert "未阻止" in heat and "+ 2 个已修改" in heat
+    assert "无攻击用例" in _page("zh_CN").svgs[1] and "無正常案例" in _page("zh_TW").svgs[1]
+    benign = [r for r in RESULTS if r.label == "benign"]
+    page = html_report(benign, design={"name": "d"}, mode="guardrails")
+    assert "No attacks in these corpora." in page and page.count("<svg") == 1
