@@ -3,14 +3,18 @@ versions of one design) over one corpus, run one after the other and compared; a
 run's recorded replies through the design as it is now, with no model call, compared with the run it replays.
 
 The designs to choose from (:meth:`LabExperiments.load_design_choices`) are the studio's current design, the
-designs saved in the store, and every version of a design that a lab run or a chat run ran with (one per
-fingerprint, newest first). An A/B run is two ordinary lab runs (each kept, listed, resumable and exportable)
+designs saved in the store, every version of a design that a lab run or a chat run ran with (one per
+fingerprint, newest first), and the design files the user loaded for A/B (:meth:`LabExperiments.add_design_file`:
+a colleague's exported design, read through the same validation as File → Open design; a malformed file or one
+holding a key is refused with the same error, and nothing else changes). An A/B run is two ordinary lab runs (each kept, listed, resumable and exportable)
 followed by their comparison, as "Compare A/B" of two selected lab runs gives it.
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Signal
@@ -18,7 +22,8 @@ from PySide6.QtCore import Signal
 from lab.runner import LabRun
 from studio.controllers.lab_records import case_of, recordings_of
 from studio.controllers.lab_running import STUDIO_MODES, LabRunning
-from studio.design import AgentDesign, DesignError
+from studio.design import AgentDesign, DesignError, load_design
+from studio.error_texts import error_text
 from studio.i18n import translate
 from studio.lab_design import design_fingerprint
 
@@ -28,8 +33,8 @@ CURRENT = "current"
 
 @dataclass(frozen=True)
 class DesignChoice:
-    """A design the user may pick for A or B: ``key`` is ``current``, ``saved:<id>`` or ``version:<fingerprint>``;
-    ``design_json`` is None for the current design (read when the run starts, as it is then)."""
+    """A design the user may pick for A or B: ``key`` is ``current``, ``saved:<id>``, ``version:<fingerprint>`` or
+    ``file:<path>``; ``design_json`` is None for the current design (read when the run starts, as it is then)."""
 
     key: str
     label: str
@@ -43,6 +48,8 @@ class LabExperiments(LabRunning):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._choices: dict[str, DesignChoice] = {}
+        #: Design files loaded for A/B, kept across reloads of the choices (by key, in the order loaded).
+        self._files: dict[str, DesignChoice] = {}
 
     # ----------------------------------------------------------------------------------------- designs
     async def load_design_choices(self) -> list[DesignChoice]:
@@ -75,9 +82,36 @@ class LabExperiments(LabRunning):
                 name=design.name, when=f"{when.astimezone():%m-%d %H:%M}"
             )
             choices.append(DesignChoice(f"version:{fingerprint}", label, json_text))
+        choices.extend(self._files.values())
         self._choices = {choice.key: choice for choice in choices}
         self.design_choices_changed.emit(choices)
         return choices
+
+    async def add_design_file(self, path: Path) -> DesignChoice | None:
+        """Offer a design file for A and B (read off the UI thread, through :func:`studio.design.load_design` as
+        File → Open design reads it: a malformed file, or one holding a key, is refused with the same error, said
+        with ``failed``, and the choices stay as they were). The file is read now: a later change to it is not
+        run unless it is loaded again. Returns the new choice (also offered through ``design_choices_changed``)."""
+        try:
+            design = await asyncio.to_thread(load_design, path)
+        except DesignError as error:
+            self.failed.emit(error_text(error))
+            return None
+        key = f"file:{path.resolve()}"
+        label = translate("LabController", "{name} (file {file})").format(name=design.name, file=path.name)
+        choice = DesignChoice(key, label, design.to_json())
+        self._files.pop(key, None)  # loaded again: the file as it is now, listed last
+        self._files[key] = choice
+        choices = [c for c in self._choices.values() if c.key != key] or [
+            DesignChoice(CURRENT, translate("LabController", "Current design (as it is now)"))
+        ]
+        choices.append(choice)
+        self._choices = {c.key: c for c in choices}
+        self.design_choices_changed.emit(choices)
+        self.status_message.emit(
+            translate("LabController", "Design {name} read from {file}").format(name=design.name, file=path.name)
+        )
+        return choice
 
     def design_choices(self) -> list[DesignChoice]:
         """The choices last loaded (see :meth:`load_design_choices`)."""

@@ -1,6 +1,6 @@
-"""The Lab window's A/B tab: pick two designs (saved designs, or two versions of one design) and run both over
-the chosen corpora; then, as for two lab runs compared from the list, the two figures and the cases whose verdict
-changed.
+"""The Lab window's A/B tab: pick two designs (saved designs, two versions of one design, or a design file from
+disk: "From file…" beside each picker) and run both over the chosen corpora; then, as for two lab runs compared
+from the list, the two figures and the cases whose verdict changed.
 
 A double click on a changed case searches the Cases tab for it (``case_requested``).
 """
@@ -24,6 +24,8 @@ class LabABPanel(QWidget):
     case_requested = Signal(str)
     #: The user asked to run the chosen corpora on design A and on design B (their choice keys).
     ab_requested = Signal(str, str)
+    #: The user asked to pick a design file from disk for A or B (``"A"`` or ``"B"``).
+    design_file_requested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -48,9 +50,25 @@ class LabABPanel(QWidget):
                 "and show the cases whose verdict changed",
             )
         )
+        self.file_buttons: dict[str, QPushButton] = {}
         pick = QFormLayout()
-        pick.addRow(translate("LabView", "Design A"), self.design_a)
-        pick.addRow(translate("LabView", "Design B"), self.design_b)
+        labels = {"A": translate("LabView", "Design A"), "B": translate("LabView", "Design B")}
+        for letter, combo in (("A", self.design_a), ("B", self.design_b)):
+            button = QPushButton(translate("LabView", "From file…"))
+            button.setObjectName(f"lab_ab_file_{letter.lower()}")
+            button.setToolTip(
+                translate(
+                    "LabView",
+                    "Pick a design file from disk (a colleague's exported design, say) for {letter}; it is checked "
+                    "as File → Open design checks it, and nothing runs until you press Run A and B",
+                ).format(letter=letter)
+            )
+            button.clicked.connect(lambda _checked=False, letter=letter: self.design_file_requested.emit(letter))
+            self.file_buttons[letter] = button
+            line = QHBoxLayout()
+            line.addWidget(combo, 1)
+            line.addWidget(button)
+            pick.addRow(labels[letter], line)
         row = QHBoxLayout()
         row.addLayout(pick, 1)
         row.addWidget(self.run_button)
@@ -79,6 +97,18 @@ class LabABPanel(QWidget):
         """Pick A and B by their keys (as a user choosing them in the boxes)."""
         self.design_a.setCurrentIndex(self.design_a.findData(a_key))
         self.design_b.setCurrentIndex(self.design_b.findData(b_key))
+
+    def picked(self, letter: str) -> str:
+        """The key picked for A or B ("" when none)."""
+        return str((self.design_a if letter == "A" else self.design_b).currentData() or "")
+
+    def pick_one(self, letter: str, key: str, *, other: str | None = None) -> None:
+        """Pick one choice (by key) for A or B; the other letter gets ``other`` back when it is offered (the new
+        choice list may have moved it off a pick that equalled this one)."""
+        combo, second = (self.design_a, self.design_b) if letter == "A" else (self.design_b, self.design_a)
+        combo.setCurrentIndex(combo.findData(key))
+        if other is not None and second.findData(other) >= 0:
+            second.setCurrentIndex(second.findData(other))
 
     @Slot()
     def _on_run(self) -> None:

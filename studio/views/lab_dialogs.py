@@ -1,5 +1,6 @@
 """The Lab window's dialogs, each opened with ``open()`` (never ``exec()``: the window runs on the asyncio loop)
-and answered through a callback: confirm deleting lab runs, choose a corpus file, choose where a report goes."""
+and answered through a callback: confirm deleting lab runs, choose a corpus file, choose a design file for A/B,
+choose where a report goes."""
 
 from __future__ import annotations
 
@@ -54,6 +55,22 @@ def choose_corpus(parent: QWidget, on_chosen: Callable[[Path], None]) -> QFileDi
     return dialog
 
 
+def choose_design_file(parent: QWidget, letter: str, on_chosen: Callable[[Path], None]) -> QFileDialog:
+    """Ask for a design file (JSON) to compare as design ``letter`` (A or B)."""
+    dialog = QFileDialog(
+        parent,
+        translate("LabView", "Design {letter} from a file").format(letter=letter),
+        str(Path.home()),
+        translate("LabView", "Agent designs (*.json);;All files (*)"),
+    )
+    dialog.setObjectName("lab_design_file_dialog")
+    dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+    dialog.fileSelected.connect(lambda path: on_chosen(Path(path)))
+    dialog.finished.connect(dialog.deleteLater)
+    dialog.open()
+    return dialog
+
+
 def choose_report_path(parent: QWidget, kind: str, stem: str, on_chosen: Callable[[Path], None]) -> QFileDialog:
     """Ask where to write a ``kind`` report (``json``, ``junit`` or ``html``), suggesting ``stem`` plus its suffix."""
     dialog = QFileDialog(
@@ -70,4 +87,11 @@ def choose_report_path(parent: QWidget, kind: str, stem: str, on_chosen: Callabl
     return dialog
 
 
-__all__ = ["REPORT_FILTERS", "REPORT_SUFFIXES", "choose_corpus", "choose_report_path", "confirm_delete"]
+__all__ = [
+    "REPORT_FILTERS",
+    "REPORT_SUFFIXES",
+    "choose_corpus",
+    "choose_design_file",
+    "choose_report_path",
+    "confirm_delete",
+]

@@ -29,7 +29,7 @@ from studio.models.lab_lists import LabRunIdRole, can_replay, can_resume
 from studio.models.lab_tables import FilterRole, overall_table
 from studio.views.lab_ab_panel import LabABPanel
 from studio.views.lab_cases_panel import LabCasesPanel
-from studio.views.lab_dialogs import choose_corpus, choose_report_path, confirm_delete
+from studio.views.lab_dialogs import choose_corpus, choose_design_file, choose_report_path, confirm_delete
 from studio.views.lab_figures import ConfusionPanel, ProcessorsPanel
 from studio.views.lab_setup import LabSetupBar, LabSidebar
 
@@ -153,6 +153,7 @@ class LabView(QWidget):
         self.ab_panel.case_requested.connect(self._on_ab_case_requested)
         self.confusion_panel.bars.category_clicked.connect(self._on_category_clicked)
         self.ab_panel.ab_requested.connect(self._on_ab_requested)
+        self.ab_panel.design_file_requested.connect(self._on_design_file_requested)
         self.tabs.tabBarClicked.connect(self._on_tab_clicked)
         self.tabs.currentChanged.connect(self._on_tab_changed)
         controller.design_choices_changed.connect(self.ab_panel.set_choices)
@@ -314,6 +315,23 @@ class LabView(QWidget):
         ):
             self.tabs.setCurrentIndex(CASES_TAB)
         self._update_buttons()
+
+    @Slot(str)
+    def _on_design_file_requested(self, letter: str) -> None:
+        choose_design_file(self, letter, lambda path: self.load_design_file(letter, path))
+
+    def load_design_file(self, letter: str, path: Path) -> None:
+        """Offer the design in ``path`` for A/B and pick it for ``letter`` (``A`` or ``B``); a file the studio
+        would not open is said in the message line and the pickers stay as they were."""
+        self.message.setText("")
+        other = self.ab_panel.picked("B" if letter == "A" else "A")
+
+        async def load() -> None:
+            choice = await self.controller.add_design_file(path)
+            if choice is not None:
+                self.ab_panel.pick_one(letter, choice.key, other=other)
+
+        self.controller.spawn(load())
 
     @Slot()
     def _on_replay(self) -> None:

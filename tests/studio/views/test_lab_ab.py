@@ -8,13 +8,14 @@ from pathlib import Path
 
 import qasync
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
 from lab.metrics import compare
 from studio.controllers.lab_records import results_of
-from studio.design import AgentDesign
+from studio.design import AgentDesign, ModelConfig, save_design
 from studio.lab_design import design_fingerprint
-from studio.views.lab_view import AB_TAB
+from studio.views.lab_view import AB_TAB, LabView
 from tests.studio.conftest import run
 from tests.studio.views.lab_support import choose, finish, open_lab, until_signal
 
@@ -93,3 +94,120 @@ def test_a_saved_design_is_offered_and_a_b_refuses_what_it_cannot_run(
     assert lab.message.text() == "Choose a design for A and for B."
     assert not lab.controller.is_running
     assert run(qloop, workspace.store.list_lab_runs()) == []
+
+
+def _file_dialog(lab: LabView, letter: str) -> QFileDialog:
+    """Press "From file…" for ``letter``: the dialog is open (``open()``, not ``exec()``: this returns at once)."""
+    lab.ab_panel.file_buttons[letter].click()
+    dialog = lab.findChild(QFileDialog, "lab_design_file_dialog")
+    assert dialog is not None and dialog.isVisible() and dialog.fileMode() == QFileDialog.FileMode.ExistingFile
+    return dialog
+
+
+def _choose_file(qloop: qasync.QEventLoop, lab: LabView, letter: str, path: Path) -> None:
+    dialog = _file_dialog(lab, letter)
+    dialog.fileSelected.emit(str(path))  # what the dialog says when the user picks the file and presses Open
+    dialog.reject()
+    run(qloop, lab.controller.wait_idle())
+
+
+def _pickers(lab: LabView) -> tuple[list[str], str, str]:
+    combo = lab.ab_panel.design_a
+    keys = [str(combo.itemData(row)) for row in range(combo.count())]
+    return keys, str(lab.ab_panel.design_a.currentData()), str(lab.ab_panel.design_b.currentData())
+
+
+def test_a_design_file_from_disk_is_picked_for_b_and_run_against_the_current_design(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    workspace, _, lab = open_lab(qtbot, qloop, tmp_path)
+    lab.tabs.setCurrentIndex(AB_TAB)
+    colleague = AgentDesign.from_json(workspace.document.snapshot().to_json())
+    colleague.name = "Colleague's agent"
+    colleague.input = [entry for entry in colleague.input if entry.type != "PromptInjectionDetector"]
+    exported = tmp_path / "downloads" / "colleague.json"
+    exported.parent.mkdir()
+    save_design(colleague, exported)
+    designs_before = run(qloop, workspace.store.list_designs())
+
+    _choose_file(qloop, lab, "B", exported)
+    keys, a, b = _pickers(lab)
+    assert b == f"file:{exported.resolve()}" and keys[-1] == b and a == "current"
+    assert lab.ab_panel.design_b.currentText() == "Colleague's agent (file colleague.json)"
+    assert lab.message.text() == "Design Colleague's agent read from colleague.json"
+    assert run(qloop, workspace.store.list_designs()) == designs_before  # offered for A/B, not saved, not opened
+    assert workspace.document.design().name != colleague.name
+
+    # the file is still offered when the choices are read again (the user opens the tab once more)
+    bar = lab.tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(AB_TAB).center())
+    run(qloop, lab.controller.wait_idle())
+    assert _pickers(lab) == (keys, a, b)
+
+    choose(lab, "direct-injection.jsonl")
+    (comparison,) = until_signal(
+        qloop,
+        lab.controller.compared,
+        lambda: qtbot.mouseClick(lab.ab_panel.run_button, Qt.MouseButton.LeftButton),
+        failed=lab.controller.failed,
+    )
+    run(qloop, lab.controller.wait_idle())
+    _, a_rows = run(qloop, workspace.store.load_lab_run(comparison.a.id))
+    b, b_rows = run(qloop, workspace.store.load_lab_run(comparison.b.id))
+    assert comparison.b.design_fingerprint == design_fingerprint(colleague)  # the file's design ran as B
+    assert AgentDesign.from_json(b.design_json).name == "Colleague's agent"
+    assert comparison.a.design_fingerprint == design_fingerprint(workspace.document.snapshot())
+    assert [row.case_id for row in a_rows] == [row.case_id for row in b_rows]
+    changed = compare(results_of(a_rows), results_of(b_rows))
+    assert changed and [c.id for c in comparison.changes] == [c.id for c in changed]
+    assert all(c.before == "blocked" and c.after != "blocked" for c in changed)  # B lacks the injection guard
+    assert b.name == "B: Colleague's agent · direct-injection.jsonl"
+
+
+def test_a_malformed_or_newer_design_file_is_refused_as_open_design_refuses_it_and_nothing_changes(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    workspace, _, lab = open_lab(qtbot, qloop, tmp_path)
+    lab.tabs.setCurrentIndex(AB_TAB)
+    run(qloop, lab.controller.load_design_choices())
+    before = _pickers(lab)
+    said: list[str] = []
+    workspace.designs.status_message.connect(said.append)
+    for name, content in (
+        ("broken.json", '{"version": 1, "name": '),
+        ("list.json", "[]"),
+        ("newer.json", json.dumps({"version": 99, "name": "From the future"})),
+    ):
+        path = tmp_path / name
+        path.write_text(content, encoding="utf-8")
+        assert not workspace.open_design_file(path)  # File → Open design says why in the status bar
+        _choose_file(qloop, lab, "A", path)
+        assert lab.message.text() == said[-1] and lab.message.text().startswith(f"{name}: ")
+        assert _pickers(lab) == before
+    _choose_file(qloop, lab, "A", tmp_path / "gone.json")
+    assert lab.message.text().startswith("gone.json: cannot read the file")
+    assert _pickers(lab) == before and not lab.controller.is_running
+
+
+def test_a_design_file_holding_a_credential_is_offered_but_refused_before_either_design_runs(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    workspace, _, lab = open_lab(qtbot, qloop, tmp_path)
+    lab.tabs.setCurrentIndex(AB_TAB)
+    hostile = AgentDesign.from_json(workspace.document.snapshot().to_json())
+    hostile.name = "Shared bot"
+    hostile.model = ModelConfig(
+        model="openai/gpt-4o-mini",
+        api_base="http://127.0.0.1:9/v1",
+        extra={"extra_headers": {"Authorization": "Bearer sk-someone-elses"}},
+    )
+    path = tmp_path / "shared.json"
+    save_design(hostile, path)
+    _choose_file(qloop, lab, "B", path)  # opening a design is reading data, as File → Open design does
+    assert lab.ab_panel.design_b.currentData() == f"file:{path.resolve()}"
+    choose(lab, "obfuscation.jsonl")
+    lab.ab_panel.run_button.click()
+    assert "model.extra.extra_headers.Authorization: credentials" in lab.message.text()
+    assert not lab.controller.is_running
+    stored = run(qloop, workspace.store.list_lab_runs())
+    assert stored == []  # A did not run either, and no design with the header was kept
