@@ -1285,7 +1285,7 @@
     </message>
     <message>
         <source>Current design (as it is now)</source>
-        <extracomment>The key of the studio&apos;s current design among the choices. The designs to choose from for A/B changed (a list of :class:`DesignChoice`).</extracomment>
+        <extracomment>The key of the studio&apos;s current design among the choices. The designs to choose from for A/B changed (a list of :class:`DesignChoice`). Design files loaded for A/B, kept across reloads of the choices (by key, in the order loaded).</extracomment>
         <translation>当前设计（现在的样子）</translation>
     </message>
     <message>
@@ -1295,6 +1295,14 @@
     <message>
         <source>{name} (version run {when})</source>
         <translation>{name}（{when} 运行过的版本）</translation>
+    </message>
+    <message>
+        <source>{name} (file {file})</source>
+        <translation>{name}（文件 {file}）</translation>
+    </message>
+    <message>
+        <source>Design {name} read from {file}</source>
+        <translation>已从 {file} 读取设计 {name}</translation>
     </message>
     <message>
         <source>Unknown mode {mode!r}</source>
@@ -1754,7 +1762,7 @@ model: the design&apos;s own model answers each case</source>
     </message>
     <message>
         <source>Select two lab runs on the left and press Compare A/B (Ctrl+D).</source>
-        <extracomment>The user asked to see a changed case among the cases (its id). The user asked to run the chosen corpora on design A and on design B (their choice keys).</extracomment>
+        <extracomment>The user asked to see a changed case among the cases (its id). The user asked to run the chosen corpora on design A and on design B (their choice keys). The user asked to pick a design file from disk for A or B (``&quot;A&quot;`` or ``&quot;B&quot;``).</extracomment>
         <translation>在左侧选择两次实验，然后按“比较 A/B”（Ctrl+D）。</translation>
     </message>
     <message>
@@ -1772,6 +1780,14 @@ model: the design&apos;s own model answers each case</source>
     <message>
         <source>Design B</source>
         <translation>设计 B</translation>
+    </message>
+    <message>
+        <source>From file…</source>
+        <translation>从文件…</translation>
+    </message>
+    <message>
+        <source>Pick a design file from disk (a colleague&apos;s exported design, say) for {letter}; it is checked as File → Open design checks it, and nothing runs until you press Run A and B</source>
+        <translation>为 {letter} 选择磁盘上的设计文件（例如同事导出的设计）；它会像“文件 → 打开设计”一样被检查，在你按下“运行 A 和 B”之前不会运行任何东西</translation>
     </message>
     <message>
         <source>Cases</source>
@@ -1869,6 +1885,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Corpora (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;All files (*)</source>
         <translation>语料 (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Design {letter} from a file</source>
+        <translation>从文件选择设计 {letter}</translation>
+    </message>
+    <message>
+        <source>Agent designs (*.json);;All files (*)</source>
+        <translation>智能体设计 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Export the lab report</source>

@@ -1285,7 +1285,7 @@
     </message>
     <message>
         <source>Current design (as it is now)</source>
-        <extracomment>The key of the studio&apos;s current design among the choices. The designs to choose from for A/B changed (a list of :class:`DesignChoice`).</extracomment>
+        <extracomment>The key of the studio&apos;s current design among the choices. The designs to choose from for A/B changed (a list of :class:`DesignChoice`). Design files loaded for A/B, kept across reloads of the choices (by key, in the order loaded).</extracomment>
         <translation>目前的設計（現在的樣子）</translation>
     </message>
     <message>
@@ -1295,6 +1295,14 @@
     <message>
         <source>{name} (version run {when})</source>
         <translation>{name}（{when} 執行過的版本）</translation>
+    </message>
+    <message>
+        <source>{name} (file {file})</source>
+        <translation>{name}（檔案 {file}）</translation>
+    </message>
+    <message>
+        <source>Design {name} read from {file}</source>
+        <translation>已從 {file} 讀取設計 {name}</translation>
     </message>
     <message>
         <source>Unknown mode {mode!r}</source>
@@ -1754,7 +1762,7 @@ model: the design&apos;s own model answers each case</source>
     </message>
     <message>
         <source>Select two lab runs on the left and press Compare A/B (Ctrl+D).</source>
-        <extracomment>The user asked to see a changed case among the cases (its id). The user asked to run the chosen corpora on design A and on design B (their choice keys).</extracomment>
+        <extracomment>The user asked to see a changed case among the cases (its id). The user asked to run the chosen corpora on design A and on design B (their choice keys). The user asked to pick a design file from disk for A or B (``&quot;A&quot;`` or ``&quot;B&quot;``).</extracomment>
         <translation>在左側選取兩次實驗，然後按「比較 A/B」（Ctrl+D）。</translation>
     </message>
     <message>
@@ -1772,6 +1780,14 @@ model: the design&apos;s own model answers each case</source>
     <message>
         <source>Design B</source>
         <translation>設計 B</translation>
+    </message>
+    <message>
+        <source>From file…</source>
+        <translation>從檔案…</translation>
+    </message>
+    <message>
+        <source>Pick a design file from disk (a colleague&apos;s exported design, say) for {letter}; it is checked as File → Open design checks it, and nothing runs until you press Run A and B</source>
+        <translation>為 {letter} 選擇磁碟上的設計檔案（例如同事匯出的設計）；它會像「檔案 → 開啟設計」一樣被檢查，在你按下「執行 A 和 B」之前不會執行任何東西</translation>
     </message>
     <message>
         <source>Cases</source>
@@ -1869,6 +1885,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Corpora (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;All files (*)</source>
         <translation>語料 (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;所有檔案 (*)</translation>
+    </message>
+    <message>
+        <source>Design {letter} from a file</source>
+        <translation>從檔案選擇設計 {letter}</translation>
+    </message>
+    <message>
+        <source>Agent designs (*.json);;All files (*)</source>
+        <translation>代理設計 (*.json);;所有檔案 (*)</translation>
     </message>
     <message>
         <source>Export the lab report</source>

@@ -5,9 +5,10 @@ run's recorded replies through the design as it is now, with no model call, comp
 The designs to choose from (:meth:`LabExperiments.load_design_choices`) are the studio's current design, the
 designs saved in the store, every version of a design that a lab run or a chat run ran with (one per
 fingerprint, newest first), and the design files the user loaded for A/B (:meth:`LabExperiments.add_design_file`:
-a colleague's exported design, read through the same validation as File → Open design; a malformed file or one
-holding a key is refused with the same error, and nothing else changes). An A/B run is two ordinary lab runs (each kept, listed, resumable and exportable)
-followed by their comparison, as "Compare A/B" of two selected lab runs gives it.
+a colleague's exported design, read through the same validation as File → Open design: a malformed file gets
+the same error and nothing else changes; a key in it is refused when the run starts, as for any design). An A/B
+run is two ordinary lab runs (each kept, listed, resumable and exportable) followed by their comparison, as
+"Compare A/B" of two selected lab runs gives it.
 """
 
 from __future__ import annotations
@@ -89,15 +90,16 @@ class LabExperiments(LabRunning):
 
     async def add_design_file(self, path: Path) -> DesignChoice | None:
         """Offer a design file for A and B (read off the UI thread, through :func:`studio.design.load_design` as
-        File → Open design reads it: a malformed file, or one holding a key, is refused with the same error, said
-        with ``failed``, and the choices stay as they were). The file is read now: a later change to it is not
-        run unless it is loaded again. Returns the new choice (also offered through ``design_choices_changed``)."""
+        File → Open design reads it: a malformed file is refused with the same error, said with ``failed``, and the
+        choices stay as they were; a key in it is refused when the run starts, before A or B runs). The file is read
+        now: a later change to it is not run unless it is loaded again. Returns the new choice (also offered through
+        ``design_choices_changed``)."""
         try:
-            design = await asyncio.to_thread(load_design, path)
+            design, where = await asyncio.to_thread(_load_file, path)
         except DesignError as error:
             self.failed.emit(error_text(error))
             return None
-        key = f"file:{path.resolve()}"
+        key = f"file:{where}"
         label = translate("LabController", "{name} (file {file})").format(name=design.name, file=path.name)
         choice = DesignChoice(key, label, design.to_json())
         self._files.pop(key, None)  # loaded again: the file as it is now, listed last
@@ -221,6 +223,10 @@ class LabExperiments(LabRunning):
             )
         if await self._drive(run, create=create) == "finished":
             await self.compare_runs(lab_run_id, replay_id)
+
+
+def _load_file(path: Path) -> tuple[AgentDesign, Path]:
+    return load_design(path), path.resolve()
 
 
 def _readable(json_text: str) -> AgentDesign | None:
