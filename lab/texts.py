@@ -118,6 +118,10 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "已合并 {count} 个用例：召回率 {recall}，误报率 {fpr}",
         "已合併 {count} 個案例：召回率 {recall}，誤報率 {fpr}",
     ),
+    "lab: not compared: {old} cases only in {old_file}, {new} only in {new_file}": (
+        "lab：未比较：{old} 个用例只在 {old_file} 中，{new} 个只在 {new_file} 中",
+        "lab：未比較：{old} 個案例只在 {old_file} 中，{new} 個只在 {new_file} 中",
+    ),
     "recall {recall_before} -> {recall_after}, fpr {fpr_before} -> {fpr_after}; {count} cases changed": (
         "召回率 {recall_before} -> {recall_after}，误报率 {fpr_before} -> {fpr_after}；{count} 个用例有变化",
         "召回率 {recall_before} -> {recall_after}，誤報率 {fpr_before} -> {fpr_after}；{count} 個案例有變化",

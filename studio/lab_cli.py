@@ -5,7 +5,7 @@
         [--shard I/N] [--results FILE] [--skip-bad-lines] [--label attack|benign] [--category C] [--lang L]
         [--report-lang en|zh_CN|zh_TW]
     processor-studio lab merge OUT.json IN.json...
-    processor-studio lab compare BEFORE.json AFTER.json [OUT.json]
+    processor-studio lab diff OLD.json NEW.json [--json OUT]       (also: lab compare OLD.json NEW.json [OUT.json])
 
 DESIGN is a design JSON file or ``sample``. Exit 0 when the thresholds hold, 1 when they do not, 2 on bad input
 (one line naming the file and line). Progress goes to stderr: a bar on a terminal, plain lines otherwise. The
@@ -63,7 +63,10 @@ def _shard(text: str) -> tuple[int, int]:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="processor-studio lab",
-        description="Run attack and benign corpora against a design (or 'processor-studio lab merge OUT IN...').",
+        description=(
+            "Run attack and benign corpora against a design (or 'processor-studio lab merge OUT IN...', "
+            "'processor-studio lab diff OLD.json NEW.json [--json OUT]')."
+        ),
     )
     parser.add_argument("design", help="a design JSON file, or 'sample' for the built-in sample agent")
     parser.add_argument(
@@ -131,7 +134,7 @@ def main(argv: Sequence[str]) -> int:
     try:
         if argv[:1] == ["merge"]:
             return _merge(argv[1:])
-        if argv[:1] == ["compare"]:
+        if argv[:1] in (["compare"], ["diff"]):
             return _compare(argv[1:])
         return _run(_parser().parse_args(argv))
     except BadInput as error:
@@ -166,29 +169,48 @@ def _merge(argv: list[str]) -> int:
     return EXIT_OK
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are :class:`BadInput` (one line, exit 2), not argparse's usage block."""
+
+    def error(self, message: str) -> Any:
+        raise BadInput(f"{message}; usage: processor-studio lab diff OLD.json NEW.json [--json OUT]")
+
+
 def _compare(argv: list[str]) -> int:
-    """A/B: the cases whose verdict changed between two JSON reports (two designs, or two versions of one)."""
-    if len(argv) not in (2, 3):
-        raise BadInput("usage: processor-studio lab compare BEFORE.json AFTER.json [OUT.json]")
+    """A/B: the cases whose verdict changed between two JSON reports (two designs, or two versions of one), with
+    recall and FPR before and after; cases in only one of the reports are counted and listed apart, not compared."""
+    usage = "usage: processor-studio lab diff OLD.json NEW.json [--json OUT]"
+    parser = _OneLineParser(prog="processor-studio lab diff", add_help=False)
+    parser.add_argument("paths", nargs="*", type=Path)
+    parser.add_argument("--json", type=Path, metavar="OUT")
+    known, unknown = parser.parse_known_args(argv)
+    paths: list[Path] = known.paths
+    if unknown or len(paths) not in (2, 3) or (len(paths) == 3 and known.json is not None):
+        raise BadInput(usage)
+    output = known.json if known.json is not None else (paths[2] if len(paths) == 3 else None)
     import json
 
     from lab.metrics import compare, confusion
     from lab.reports import read_json_report, write_atomically
 
     try:
-        (_, before), (_, after) = read_json_report(Path(argv[0])), read_json_report(Path(argv[1]))
+        (_, before), (_, after) = read_json_report(paths[0]), read_json_report(paths[1])
     except ValueError as error:
         raise BadInput(str(error)) from None
     changes = compare(before, after)
     old, new = confusion(before), confusion(after)
+    old_ids, new_ids = {r.id for r in before}, {r.id for r in after}
+    only_old = [r.id for r in before if r.id not in new_ids]
+    only_new = [r.id for r in after if r.id not in old_ids]
+    language = _language()
     print(
         text(
-            _language(),
+            language,
             "recall {recall_before} -> {recall_after}, fpr {fpr_before} -> {fpr_after}; {count} cases changed",
-            recall_before=old.recall,
-            recall_after=new.recall,
-            fpr_before=old.fpr,
-            fpr_after=new.fpr,
+            recall_before=percent(language, old.recall),
+            recall_after=percent(language, new.recall),
+            fpr_before=percent(language, old.fpr),
+            fpr_after=percent(language, new.fpr),
             count=len(changes),
         )
     )
@@ -197,13 +219,27 @@ def _compare(argv: list[str]) -> int:
             f"{change.id}\t{change.label or '-'}\t{change.before} -> {change.after}\t"
             f"{','.join(change.tripped_before) or '-'} -> {','.join(change.tripped_after) or '-'}"
         )
-    if len(argv) == 3:
+    if only_old or only_new:
+        print(
+            text(
+                language,
+                "lab: not compared: {old} cases only in {old_file}, {new} only in {new_file}",
+                old=len(only_old),
+                old_file=paths[0].name,
+                new=len(only_new),
+                new_file=paths[1].name,
+            ),
+            file=sys.stderr,
+        )
+    if output is not None:
         report = {
             "before": old.to_dict(),
             "after": new.to_dict(),
             "changed": [change.to_dict() for change in changes],
+            "only_before": only_old,
+            "only_after": only_new,
         }
-        write_atomically(Path(argv[2]), json.dumps(report, ensure_ascii=False, indent=1))
+        write_atomically(output, json.dumps(report, ensure_ascii=False, indent=1))
     return EXIT_OK
 
 

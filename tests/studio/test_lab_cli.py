@@ -201,6 +201,80 @@ def test_compare_lists_the_cases_whose_verdict_changed_between_two_designs(tmp_p
     assert diff["after"]["tp"] == 0 and f"{len(blocked)} cases changed" in out.stdout
 
 
+def _report(path: Path, outcomes: dict[str, tuple[str, str, list[str]]]) -> Path:
+    """A JSON report as ``lab --json`` writes it: case id → (label, outcome, tripped)."""
+    from lab.reports import json_report
+    from lab.runner import CaseResult, Hit
+
+    results = [
+        CaseResult(
+            id=case_id,
+            text=case_id,
+            label=label,
+            category="direct",
+            lang="en",
+            expect=None,
+            outcome=outcome,  # type: ignore[arg-type]
+            tripped=tripped,
+            hits=[Hit(p, "process_input", "aborted") for p in tripped],
+        )
+        for case_id, (label, outcome, tripped) in outcomes.items()
+    ]
+    path.write_text(json.dumps(json_report(results, design={"name": path.stem}, mode="guardrails")), "utf-8")
+    return path
+
+
+def test_diff_says_what_changed_in_percent_and_which_cases_it_could_not_compare(tmp_path: Path) -> None:
+    old = _report(
+        tmp_path / "old.json",
+        {
+            "a1": ("attack", "blocked", ["inj"]),
+            "a2": ("attack", "blocked", ["inj"]),
+            "b1": ("benign", "passed", []),
+            "gone": ("attack", "passed", []),
+        },
+    )
+    new = _report(
+        tmp_path / "new.json",
+        {
+            "a1": ("attack", "blocked", ["inj"]),
+            "a2": ("attack", "passed", []),
+            "b1": ("benign", "blocked", ["inj"]),
+            "added": ("benign", "passed", []),
+        },
+    )
+    out = lab("diff", old, new, "--json", tmp_path / "d.json")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "recall 66.7% -> 50.0%, fpr 0.0% -> 50.0%; 2 cases changed"
+    assert lines[1:] == ["a2\tattack\tblocked -> passed\tinj -> -", "b1\tbenign\tpassed -> blocked\t- -> inj"]
+    assert "not compared: 1 cases only in old.json, 1 only in new.json" in out.stderr
+    diff = json.loads((tmp_path / "d.json").read_text(encoding="utf-8"))
+    assert [c["id"] for c in diff["changed"]] == ["a2", "b1"]
+    assert (diff["only_before"], diff["only_after"]) == (["gone"], ["added"])
+    assert (diff["before"]["recall"], diff["after"]["fpr"]) == (0.6667, 0.5)
+    # "compare" is the same command, with the output file as a third argument
+    assert lab("compare", old, new, tmp_path / "c.json").stdout == out.stdout
+    assert json.loads((tmp_path / "c.json").read_text(encoding="utf-8")) == diff
+
+
+def test_diff_refuses_bad_input_in_one_line_naming_the_file(tmp_path: Path) -> None:
+    good = _report(tmp_path / "good.json", {"a1": ("attack", "blocked", ["inj"])})
+    (tmp_path / "broken.json").write_text('{"cases": [', encoding="utf-8")
+    (tmp_path / "results.jsonl").write_text('{"id": "a1"}\n', encoding="utf-8")
+    for args, named in (
+        ((good, tmp_path / "broken.json"), "broken.json: not a lab JSON report"),
+        ((tmp_path / "missing.json", good), "missing.json: not a lab JSON report"),
+        ((good, tmp_path / "results.jsonl"), "results.jsonl: not a lab JSON report"),
+        ((good,), "usage: processor-studio lab diff OLD.json NEW.json [--json OUT]"),
+        ((good, good, "--json"), "--json: expected one argument"),
+    ):
+        out = lab("diff", *args, "--json", tmp_path / "d.json") if len(args) == 2 else lab("diff", *args)
+        assert out.returncode == 2, out.stderr
+        assert out.stderr.count("\n") == 1 and named in out.stderr and out.stdout == ""
+    assert not (tmp_path / "d.json").exists()
+
+
 class _Structure(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
