@@ -4,7 +4,8 @@
         [--processes P] [--json OUT] [--junit OUT] [--html OUT] [--fail-under-recall R] [--fail-over-fpr F]
         [--shard I/N] [--results FILE] [--skip-bad-lines] [--label attack|benign] [--category C] [--lang L]
         [--report-lang en|zh_CN|zh_TW]
-    processor-studio lab merge OUT.json IN.json...
+    processor-studio lab merge OUT.json IN.json... [--junit OUT] [--html OUT] [--fail-under-recall R]
+        [--fail-over-fpr F] [--report-lang en|zh_CN|zh_TW]
     processor-studio lab diff OLD.json NEW.json [--json OUT]       (also: lab compare OLD.json NEW.json [OUT.json])
 
 DESIGN is a design JSON file or ``sample``. Exit 0 when the thresholds hold, 1 when they do not, 2 on bad input
@@ -143,44 +144,72 @@ def main(argv: Sequence[str]) -> int:
 
 
 def _merge(argv: list[str]) -> int:
-    if len(argv) < 2:
-        raise BadInput("usage: processor-studio lab merge OUT.json IN.json...")
+    """One report from the JSON reports of shards; with ``--junit`` / ``--html`` the merged run's reports too, and
+    with ``--fail-under-recall`` / ``--fail-over-fpr`` the thresholds checked on the whole corpus (a shard's own
+    figures cover only its slice), exit 1 when they do not hold."""
+    parser = _OneLineParser(
+        prog="processor-studio lab merge",
+        add_help=False,
+        usage_line="processor-studio lab merge OUT.json IN.json... [--junit OUT] [--html OUT] "
+        "[--fail-under-recall R] [--fail-over-fpr F] [--report-lang en|zh_CN|zh_TW]",
+    )
+    parser.add_argument("paths", nargs="*", type=Path)
+    parser.add_argument("--junit", type=Path)
+    parser.add_argument("--html", type=Path)
+    parser.add_argument("--fail-under-recall", type=_fraction)
+    parser.add_argument("--fail-over-fpr", type=_fraction)
+    parser.add_argument("--report-lang", choices=("en", "zh_CN", "zh_TW"))
+    args = parser.parse_args(argv)
+    if len(args.paths) < 2:
+        raise BadInput(f"usage: {parser.usage_line}")
     import json
 
-    from lab.reports import merge_reports, write_atomically
+    from lab.metrics import confusion
+    from lab.reports import html_report, junit_report, merge_reports, read_json_report, write_atomically
 
+    output, inputs = args.paths[0], args.paths[1:]
     try:
-        report = merge_reports(Path(path) for path in argv[1:])
+        report = merge_reports(inputs)
     except ValueError as error:
         raise BadInput(str(error)) from None
-    write_atomically(Path(argv[0]), json.dumps(report, ensure_ascii=False, indent=1))
+    write_atomically(output, json.dumps(report, ensure_ascii=False, indent=1))
     summary = report["summary"]
-    language = _language()
+    language = _language(args.report_lang)
     print(
         text(
             language,
             "merged {count} cases: recall {recall}, fpr {fpr}",
             count=summary["cases"],
-            recall=summary["recall"],
-            fpr=summary["fpr"],
+            recall=percent(language, summary["recall"]),
+            fpr=percent(language, summary["fpr"]),
         ),
         file=sys.stderr,
     )
-    return EXIT_OK
+    _, results = read_json_report(output)
+    design, mode = report.get("design", {}), str(report.get("mode"))
+    if args.junit:
+        write_atomically(args.junit, junit_report(results, name=f"guardrail lab: {design.get('name', '')}"))
+    if args.html:
+        write_atomically(args.html, html_report(results, design=design, mode=mode, language=language))
+    return _held(confusion(results), args.fail_under_recall, args.fail_over_fpr, language)
 
 
 class _OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are :class:`BadInput` (one line, exit 2), not argparse's usage block."""
 
+    def __init__(self, *, usage_line: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.usage_line = usage_line
+
     def error(self, message: str) -> Any:
-        raise BadInput(f"{message}; usage: processor-studio lab diff OLD.json NEW.json [--json OUT]")
+        raise BadInput(f"{message}; usage: {self.usage_line}")
 
 
 def _compare(argv: list[str]) -> int:
     """A/B: the cases whose verdict changed between two JSON reports (two designs, or two versions of one), with
     recall and FPR before and after; cases in only one of the reports are counted and listed apart, not compared."""
     usage = "usage: processor-studio lab diff OLD.json NEW.json [--json OUT]"
-    parser = _OneLineParser(prog="processor-studio lab diff", add_help=False)
+    parser = _OneLineParser(prog="processor-studio lab diff", add_help=False, usage_line=usage.removeprefix("usage: "))
     parser.add_argument("paths", nargs="*", type=Path)
     parser.add_argument("--json", type=Path, metavar="OUT")
     known, unknown = parser.parse_known_args(argv)
@@ -414,23 +443,29 @@ def _run(args: argparse.Namespace) -> int:
         ),
         file=sys.stderr,
     )
+    return _held(matrix, args.fail_under_recall, args.fail_over_fpr, language)
+
+
+def _held(matrix: Any, recall_limit: float | None, fpr_limit: float | None, language: str) -> int:
+    """Check the thresholds on the figures of a run (or of merged shards): each one not held is said on stderr,
+    and the exit code is 1 when any is not held, else 0."""
     failed = []
-    if args.fail_under_recall is not None and (matrix.recall or 0.0) < args.fail_under_recall:
+    if recall_limit is not None and (matrix.recall or 0.0) < recall_limit:
         failed.append(
             text(
                 language,
                 "recall {recall} is under {limit}",
-                recall=pct(matrix.recall),
-                limit=f"{args.fail_under_recall:.1%}",
+                recall=percent(language, matrix.recall),
+                limit=f"{recall_limit:.1%}",
             )
         )
-    if args.fail_over_fpr is not None and (matrix.fpr or 0.0) > args.fail_over_fpr:
+    if fpr_limit is not None and (matrix.fpr or 0.0) > fpr_limit:
         failed.append(
             text(
                 language,
                 "false-positive rate {fpr} is over {limit}",
-                fpr=pct(matrix.fpr),
-                limit=f"{args.fail_over_fpr:.1%}",
+                fpr=percent(language, matrix.fpr),
+                limit=f"{fpr_limit:.1%}",
             )
         )
     for reason in failed:

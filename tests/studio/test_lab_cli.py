@@ -136,6 +136,31 @@ def test_shards_merge_into_the_report_of_the_whole_corpus(tmp_path: Path) -> Non
     assert twice.returncode == 2 and "is in two reports" in twice.stderr
 
 
+def test_merged_shards_write_the_whole_runs_junit_and_html_and_hold_its_thresholds(tmp_path: Path) -> None:
+    # each shard alone holds an 80 % recall threshold or not; the whole corpus is what CI must judge
+    one = _report(tmp_path / "s1.json", {"a1": ("attack", "blocked", ["inj"]), "b1": ("benign", "passed", [])})
+    two = _report(tmp_path / "s2.json", {"a2": ("attack", "passed", []), "a3": ("attack", "blocked", ["inj"])})
+    reports = ("--junit", tmp_path / "m.xml", "--html", tmp_path / "m.html")
+    out = lab("merge", tmp_path / "m.json", one, two, *reports, "--fail-under-recall", "0.8")
+    assert out.returncode == 1, out.stderr
+    assert "merged 4 cases: recall 66.7%, fpr 0.0%" in out.stderr
+    assert "lab: FAILED: recall 66.7% is under 80.0%" in out.stderr
+    assert json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))["summary"]["recall"] == 0.6667
+    suites = ET.parse(tmp_path / "m.xml").getroot()
+    assert (suites.get("tests"), suites.get("failures")) == ("4", "1")
+    assert [case.get("name") for case in suites.iter("testcase") if case.find("failure") is not None] == ["a2"]
+    page = (tmp_path / "m.html").read_text(encoding="utf-8")
+    assert "Guardrail lab: s1" in page and "direct: 1 of 3 attacks not blocked" in page
+    held = lab("merge", tmp_path / "m.json", one, two, "--fail-under-recall", "0.6", "--fail-over-fpr", "0")
+    assert held.returncode == 0 and "FAILED" not in held.stderr
+    chinese = lab("merge", tmp_path / "m.json", one, two, "--html", tmp_path / "zh.html", "--report-lang", "zh_TW")
+    assert chinese.returncode == 0 and "已合併 4 個案例" in chinese.stderr
+    assert '<html lang="zh-TW">' in (tmp_path / "zh.html").read_text(encoding="utf-8")
+    for bad, said in (("--fail-under-recall", "must be between 0 and 1"), ("--report-lang", "invalid choice")):
+        refused = lab("merge", tmp_path / "m.json", one, two, bad, "2")
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and said in refused.stderr
+
+
 def test_a_run_killed_with_sigkill_resumes_and_loses_only_the_cases_in_flight(tmp_path: Path) -> None:
     results = tmp_path / "results.jsonl"
     # Model mode with the demo model: benign cases stream the demo's reply word by word, slowly enough to kill.
