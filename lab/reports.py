@@ -34,6 +34,7 @@ from lab.metrics import (
     summary,
     uncaught,
 )
+from lab.results import read_results
 from lab.runner import CaseResult
 from lab.texts import html_lang, percent, text, word
 
@@ -75,6 +76,23 @@ def read_json_report(path: Path) -> tuple[dict[str, Any], list[CaseResult]]:
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ValueError(f"{path}: not a lab JSON report ({error})") from None
     return {key: value for key, value in data.items() if key not in ("cases", "summary")}, cases
+
+
+def read_case_results(path: Path) -> list[CaseResult]:
+    """The cases of a JSON report (``--json``) or of a results file (``--results``, one JSON line per finished
+    case, as a killed or finished run left it). Raises ``ValueError`` naming the file when it is neither."""
+    try:
+        return read_json_report(path)[1]
+    except ValueError as not_a_report:
+        if not path.is_file():
+            raise
+        try:
+            header, results = read_results(path)
+        except (OSError, UnicodeError, ValueError, KeyError, TypeError):
+            raise not_a_report from None
+        if header is None or not results:
+            raise ValueError(f"{not_a_report}; nor a lab results file (--results)") from None
+        return list(results.values())
 
 
 def merge_reports(paths: Iterable[Path]) -> dict[str, Any]:

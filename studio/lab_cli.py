@@ -206,8 +206,9 @@ class _OneLineParser(argparse.ArgumentParser):
 
 
 def _compare(argv: list[str]) -> int:
-    """A/B: the cases whose verdict changed between two JSON reports (two designs, or two versions of one), with
-    recall and FPR before and after; cases in only one of the reports are counted and listed apart, not compared."""
+    """A/B: the cases whose verdict changed between two JSON reports or results files (two designs, or two versions
+    of one), with recall and FPR before and after; cases in only one of the two are counted and listed apart, not
+    compared."""
     usage = "usage: processor-studio lab diff OLD.json NEW.json [--json OUT]"
     parser = _OneLineParser(prog="processor-studio lab diff", add_help=False, usage_line=usage.removeprefix("usage: "))
     parser.add_argument("paths", nargs="*", type=Path)
@@ -220,10 +221,10 @@ def _compare(argv: list[str]) -> int:
     import json
 
     from lab.metrics import compare, confusion
-    from lab.reports import read_json_report, write_atomically
+    from lab.reports import read_case_results, write_atomically
 
     try:
-        (_, before), (_, after) = read_json_report(paths[0]), read_json_report(paths[1])
+        before, after = read_case_results(paths[0]), read_case_results(paths[1])
     except ValueError as error:
         raise BadInput(str(error)) from None
     changes = compare(before, after)

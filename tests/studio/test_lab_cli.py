@@ -215,7 +215,10 @@ def test_compare_lists_the_cases_whose_verdict_changed_between_two_designs(tmp_p
     (tmp_path / "weaker.json").write_text(weaker.to_json(), encoding="utf-8")
     corpus = CORPORA["prompt-extraction"]
     assert lab("sample", "--corpus", corpus, "--json", tmp_path / "a.json").returncode == 0
-    assert lab(tmp_path / "weaker.json", "--corpus", corpus, "--json", tmp_path / "b.json").returncode == 0
+    weaker_run = lab(
+        tmp_path / "weaker.json", "--corpus", corpus, "--json", tmp_path / "b.json", "--results", tmp_path / "b.jsonl"
+    )
+    assert weaker_run.returncode == 0, weaker_run.stderr
     out = lab("compare", tmp_path / "a.json", tmp_path / "b.json", tmp_path / "ab.json")
     assert out.returncode == 0, out.stderr
     before = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))["cases"]
@@ -224,6 +227,9 @@ def test_compare_lists_the_cases_whose_verdict_changed_between_two_designs(tmp_p
     assert blocked and {c["id"] for c in diff["changed"]} == blocked
     assert all(c["before"] == "blocked" and c["after"] != "blocked" for c in diff["changed"])
     assert diff["after"]["tp"] == 0 and f"{len(blocked)} cases changed" in out.stdout
+    # the results file a run kept (--results) compares as its report does
+    from_results = lab("diff", tmp_path / "a.json", tmp_path / "b.jsonl")
+    assert from_results.returncode == 0 and from_results.stdout == out.stdout
 
 
 def _report(path: Path, outcomes: dict[str, tuple[str, str, list[str]]]) -> Path:
@@ -290,7 +296,7 @@ def test_diff_refuses_bad_input_in_one_line_naming_the_file(tmp_path: Path) -> N
     for args, named in (
         ((good, tmp_path / "broken.json"), "broken.json: not a lab JSON report"),
         ((tmp_path / "missing.json", good), "missing.json: not a lab JSON report"),
-        ((good, tmp_path / "results.jsonl"), "results.jsonl: not a lab JSON report"),
+        ((good, tmp_path / "results.jsonl"), "results.jsonl: not a lab JSON report ('cases'); nor a lab results file"),
         ((good,), "usage: processor-studio lab diff OLD.json NEW.json [--json OUT]"),
         ((good, good, "--json"), "--json: expected one argument"),
     ):
