@@ -96,7 +96,8 @@ def read_case_results(path: Path) -> list[CaseResult]:
 
 
 def merge_reports(paths: Iterable[Path]) -> dict[str, Any]:
-    """One report from shards: their cases (an id in two shards is an error) and a summary over all of them."""
+    """One report from shards of one run: their cases (an id in two shards is an error, and so are shards of another
+    mode or another design) and a summary over all of them."""
     header: dict[str, Any] | None = None
     merged: dict[str, CaseResult] = {}
     for path in paths:
@@ -105,6 +106,12 @@ def merge_reports(paths: Iterable[Path]) -> dict[str, Any]:
             header = fields
         elif fields.get("mode") != header.get("mode"):
             raise ValueError(f"{path}: mode {fields.get('mode')!r} differs from the first report's")
+        elif _fingerprint(fields) != _fingerprint(header):
+            # shards of two designs (or two versions of one) would make one report of figures no design has
+            raise ValueError(
+                f"{path}: design {_fingerprint(fields)!r} differs from the first report's ({_fingerprint(header)!r}); "
+                "compare two designs with 'processor-studio lab diff'"
+            )
         for case in cases:
             if case.id in merged:
                 raise ValueError(f"{path}: case {case.id!r} is in two reports")
@@ -112,6 +119,11 @@ def merge_reports(paths: Iterable[Path]) -> dict[str, Any]:
     if header is None:
         raise ValueError("no report to merge")
     return json_report(list(merged.values()), design=header.get("design", {}), mode=str(header.get("mode")))
+
+
+def _fingerprint(fields: dict[str, Any]) -> str | None:
+    design = fields.get("design")
+    return str(design.get("fingerprint")) if isinstance(design, dict) and design.get("fingerprint") else None
 
 
 # ------------------------------------------------------------------------------------------------- JUnit

@@ -1,13 +1,18 @@
-"""The HTML report's figures are the studio's: the heat map counts tripped and changed cases (with a legend), and
-the recall / FPR bars per category have the studio's figures (share and count, "no attacks" / "no benign")."""
+"""Reports. The HTML report's figures are the studio's: the heat map counts tripped and changed cases (with a
+legend), and the recall / FPR bars per category have the studio's figures (share and count, "no attacks" / "no
+benign"). Shards merge only when they come from one run's design and mode."""
 
 from __future__ import annotations
 
+import json
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 from lab.metrics import changed_matrix
-from lab.reports import html_report
+from lab.reports import html_report, json_report, merge_reports
 from lab.runner import CaseResult, Hit
 
 
@@ -124,3 +129,20 @@ def test_the_heat_map_and_bars_read_chinese_and_a_report_without_attacks_says_so
     benign = [r for r in RESULTS if r.label == "benign"]
     page = html_report(benign, design={"name": "d"}, mode="guardrails")
     assert "No attacks in these corpora." in page and page.count("<svg") == 1
+
+
+def test_shards_of_two_designs_do_not_merge_into_one_report(tmp_path: Path) -> None:
+    def shard(name: str, fingerprint: str, cases: list[CaseResult]) -> Path:
+        path = tmp_path / name
+        report = json_report(cases, design={"name": "support", "fingerprint": fingerprint}, mode="guardrails")
+        path.write_text(json.dumps(report), encoding="utf-8")
+        return path
+
+    first = shard("s1.json", "aaaa", RESULTS[:4])
+    same = shard("s2.json", "aaaa", RESULTS[4:])
+    other = shard("s3.json", "bbbb", RESULTS[4:])
+    merged = merge_reports([first, same])
+    assert [case["id"] for case in merged["cases"]] == [r.id for r in RESULTS]
+    assert merged["design"]["fingerprint"] == "aaaa"
+    with pytest.raises(ValueError, match=r"s3\.json: design 'bbbb' differs from the first report's \('aaaa'\)"):
+        merge_reports([first, other])
