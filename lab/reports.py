@@ -31,6 +31,7 @@ from lab.metrics import (
     confusion_by,
     contribution,
     processors_seen,
+    redundant,
     summary,
     uncaught,
 )
@@ -365,6 +366,12 @@ def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
         for r in results
         if r.label == "benign" and r.outcome == "blocked"
     )
+    several = redundant(results)
+    redundant_rows = "".join(
+        f'<tr><td class="l">{_esc(r.id)}</td><td class="l">{_esc(r.category)}</td>'
+        f'<td class="l">{_esc(", ".join(r.tripped))}</td><td class="l">{_esc(r.text[:200])}</td></tr>'
+        for r in several
+    )
     name = design.get("name") or design.get("id") or "design"
     no_attacks = f'<p class="muted">{t("No attacks in these corpora.")}</p>'
     return f"""<!DOCTYPE html>
@@ -385,6 +392,9 @@ def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
 <table><tr><th class="l">{t("processor")}</th><th>{t("attacks caught")}</th><th>{t("caught alone")}</th>
 <th>{t("benign blocked")}</th><th class="l"></th></tr>{contribution_rows}</table>
 <p class="muted">{t(_LOWER_BOUND)}</p>
+<h2>{t("Attacks caught by several processors ({count})", count=len(several))}</h2>
+<table><tr><th class="l">{t("id")}</th><th class="l">{t("category")}</th><th class="l">{t("tripped")}</th>
+<th class="l">{t("text")}</th></tr>{redundant_rows}</table>
 <h2>{t("Attacks not blocked ({count})", count=len(uncaught(results)))}</h2>
 <table><tr><th class="l">{t("id")}</th><th class="l">{t("category")}</th><th class="l">{t("lang")}</th>
 <th class="l">{t("outcome")}</th><th class="l">{t("text")}</th></tr>{missed}</table>

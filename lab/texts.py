@@ -70,6 +70,10 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "“去掉 X”只计入另一个处理器也会触发的攻击；处理器链在第一次触发时就停止，因此这是一个下限。",
         "「去掉 X」只計入另一個處理器也會觸發的攻擊；處理器鏈在第一次觸發時就停止，因此這是一個下限。",
     ),
+    "Attacks caught by several processors ({count})": (
+        "被多个处理器拦截的攻击（{count}）",
+        "被多個處理器攔截的攻擊（{count}）",
+    ),
     "Attacks not blocked ({count})": ("未被阻止的攻击（{count}）", "未被阻擋的攻擊（{count}）"),
     "Benign cases blocked ({count})": ("被阻止的正常用例（{count}）", "被阻擋的正常案例（{count}）"),
     "id": ("ID", "ID"),

@@ -146,3 +146,15 @@ def test_shards_of_two_designs_do_not_merge_into_one_report(tmp_path: Path) -> N
     assert merged["design"]["fingerprint"] == "aaaa"
     with pytest.raises(ValueError, match=r"s3\.json: design 'bbbb' differs from the first report's \('aaaa'\)"):
         merge_reports([first, other])
+
+
+def test_the_report_lists_the_attacks_several_processors_caught() -> None:
+    several = [
+        result("r1", "attack", "blocked", "direct", ("inj", "aborted"), ("judge", "aborted")),
+        result("r2", "attack", "blocked", "direct", ("inj", "aborted")),
+    ]
+    page = html_report(several, design={"name": "d"}, mode="guardrails")
+    section = page.split("Attacks caught by several processors (1)</h2>", 1)[1].split("</table>", 1)[0]
+    assert '<td class="l">r1</td>' in section and "inj, judge" in section and "r2" not in section
+    chinese = html_report(several, design={"name": "d"}, mode="guardrails", language="zh_CN")
+    assert "被多个处理器拦截的攻击（1）" in chinese
