@@ -105,9 +105,12 @@ def _file_dialog(lab: LabView, letter: str) -> QFileDialog:
 
 
 def _choose_file(qloop: qasync.QEventLoop, lab: LabView, letter: str, path: Path) -> None:
+    """The user picks ``path`` in the dialog and presses Open."""
     dialog = _file_dialog(lab, letter)
-    dialog.fileSelected.emit(str(path))  # what the dialog says when the user picks the file and presses Open
-    dialog.reject()
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
+    dialog.selectFile(str(path))
+    dialog.accept()
+    assert not dialog.isVisible()
     run(qloop, lab.controller.wait_idle())
 
 
@@ -184,7 +187,15 @@ def test_a_malformed_or_newer_design_file_is_refused_as_open_design_refuses_it_a
         _choose_file(qloop, lab, "A", path)
         assert lab.message.text() == said[-1] and lab.message.text().startswith(f"{name}: ")
         assert _pickers(lab) == before
-    _choose_file(qloop, lab, "A", tmp_path / "gone.json")
+    gone = tmp_path / "gone.json"  # chosen, then deleted before it is read
+    gone.write_text("{}", encoding="utf-8")
+    dialog = _file_dialog(lab, "A")
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
+    dialog.selectFile(str(gone))
+    gone.unlink()
+    dialog.fileSelected.emit(str(gone))
+    dialog.reject()
+    run(qloop, lab.controller.wait_idle())
     assert lab.message.text().startswith("gone.json: cannot read the file")
     assert _pickers(lab) == before and not lab.controller.is_running
 
