@@ -218,6 +218,14 @@ def compare(before: Iterable[CaseResult], after: Iterable[CaseResult]) -> list[C
     return changes
 
 
+def unmatched(before: Iterable[CaseResult], after: Iterable[CaseResult]) -> tuple[list[str], list[str]]:
+    """A/B: the ids only ``before`` has and those only ``after`` has (in their order). :func:`compare` leaves them
+    out; a reader must hear of them, or two runs over different corpora would look like "nothing changed"."""
+    old, new = list(before), list(after)
+    old_ids, new_ids = {r.id for r in old}, {r.id for r in new}
+    return [r.id for r in old if r.id not in new_ids], [r.id for r in new if r.id not in old_ids]
+
+
 def summary(results: Iterable[CaseResult]) -> dict[str, Any]:
     """The ``summary`` object of the JSON report."""
     listed = list(results)

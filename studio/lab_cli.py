@@ -220,7 +220,7 @@ def _compare(argv: list[str]) -> int:
     output = known.json if known.json is not None else (paths[2] if len(paths) == 3 else None)
     import json
 
-    from lab.metrics import compare, confusion
+    from lab.metrics import compare, confusion, unmatched
     from lab.reports import read_case_results, write_atomically
 
     try:
@@ -229,9 +229,7 @@ def _compare(argv: list[str]) -> int:
         raise BadInput(str(error)) from None
     changes = compare(before, after)
     old, new = confusion(before), confusion(after)
-    old_ids, new_ids = {r.id for r in before}, {r.id for r in after}
-    only_old = [r.id for r in before if r.id not in new_ids]
-    only_new = [r.id for r in after if r.id not in old_ids]
+    only_old, only_new = unmatched(before, after)
     language = _language()
     print(
         text(

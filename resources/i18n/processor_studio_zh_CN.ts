@@ -1790,6 +1790,10 @@ model: the design&apos;s own model answers each case</source>
         <translation>为 {letter} 选择磁盘上的设计文件（例如同事导出的设计）；它会像“文件 → 打开设计”一样被检查，在你按下“运行 A 和 B”之前不会运行任何东西</translation>
     </message>
     <message>
+        <source>Not compared: {a} cases only in A, {b} cases only in B (the two runs&apos; corpora differ)</source>
+        <translation>未比较：{a} 个用例只在 A 中，{b} 个用例只在 B 中（两次运行的语料不同）</translation>
+    </message>
+    <message>
         <source>Cases</source>
         <extracomment>Tabs whose figures are behind the results (redrawn when opened).</extracomment>
         <translation>用例</translation>

@@ -1790,6 +1790,10 @@ model: the design&apos;s own model answers each case</source>
         <translation>為 {letter} 選擇磁碟上的設計檔案（例如同事匯出的設計）；它會像「檔案 → 開啟設計」一樣被檢查，在你按下「執行 A 和 B」之前不會執行任何東西</translation>
     </message>
     <message>
+        <source>Not compared: {a} cases only in A, {b} cases only in B (the two runs&apos; corpora differ)</source>
+        <translation>未比較：{a} 個案例只在 A 中，{b} 個案例只在 B 中（兩次執行的語料不同）</translation>
+    </message>
+    <message>
         <source>Cases</source>
         <extracomment>Tabs whose figures are behind the results (redrawn when opened).</extracomment>
         <translation>案例</translation>

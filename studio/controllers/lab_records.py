@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from lab.corpus import Case, CorpusError, bundled_corpora, case_from_dict, load_corpus
@@ -23,13 +23,16 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Comparison:
-    """A/B of two lab runs: their figures and the cases whose verdict changed."""
+    """A/B of two lab runs: their figures, the cases whose verdict changed, and the ids of the cases only one of
+    them has (not compared: two runs over different corpora)."""
 
     a: LabRunRecord
     b: LabRunRecord
     before: Confusion
     after: Confusion
     changes: list[Change]
+    only_a: list[str] = field(default_factory=list)
+    only_b: list[str] = field(default_factory=list)
 
 
 def read_bundled() -> list[CorpusSource]:

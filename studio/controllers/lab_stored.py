@@ -12,7 +12,7 @@ import asyncio
 import json
 from pathlib import Path
 
-from lab.metrics import compare, confusion
+from lab.metrics import compare, confusion, unmatched
 from lab.reports import html_report, json_report, junit_report, write_atomically
 from lab.runner import case_messages, prepare_agent
 from studio.build import build_agent
@@ -67,7 +67,9 @@ class LabStoredRuns(LabControllerBase):
             self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return None
         before, after = results_of(first[1]), results_of(second[1])
-        comparison = Comparison(first[0], second[0], confusion(before), confusion(after), compare(before, after))
+        comparison = Comparison(
+            first[0], second[0], confusion(before), confusion(after), compare(before, after), *unmatched(before, after)
+        )
         self.compared.emit(comparison)
         return comparison
 

@@ -131,8 +131,19 @@ class LabABPanel(QWidget):
                 f1=pct(after.fpr),
                 count=len(comparison.changes),
             )
+            + self._unmatched(comparison)
         )
         self.table.set_table(comparison_table(comparison.changes))
+
+    @staticmethod
+    def _unmatched(comparison: Any) -> str:
+        """Says how many cases only one of the two runs has (two runs over different corpora): not compared."""
+        only_a, only_b = len(comparison.only_a), len(comparison.only_b)
+        if not only_a and not only_b:
+            return ""
+        return "<br>" + translate(
+            "LabView", "Not compared: {a} cases only in A, {b} cases only in B (the two runs' corpora differ)"
+        ).format(a=only_a, b=only_b)
 
     @Slot(QModelIndex)
     def _on_activated(self, index: QModelIndex) -> None:

@@ -17,6 +17,7 @@ from lab.metrics import (
     redundant,
     summary,
     uncaught,
+    unmatched,
 )
 from lab.reports import junit_report
 from lab.runner import CaseResult, Hit
@@ -127,3 +128,9 @@ def test_junit_has_one_testcase_per_case_failing_misses_and_false_alarms() -> No
     assert failed == {"a4", "a5", "b2", "e1"} and errored == {"a6"}
     assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("11", "4", "1")
     assert "expected pii to trip" in (testcases["e1"].find("failure").get("message") or "")  # type: ignore[union-attr]
+
+
+def test_unmatched_names_the_cases_only_one_side_has_in_order() -> None:
+    before, after = RESULTS[:6], RESULTS[3:]
+    assert unmatched(before, after) == (["a1", "a2", "a3"], ["b1", "b2", "b3", "n1"])
+    assert unmatched(RESULTS, list(reversed(RESULTS))) == ([], [])

@@ -222,3 +222,23 @@ def test_a_design_file_holding_a_credential_is_offered_but_refused_before_either
     assert not lab.controller.is_running
     stored = run(qloop, workspace.store.list_lab_runs())
     assert stored == []  # A did not run either, and no design with the header was kept
+
+
+def test_two_lab_runs_over_different_corpora_say_which_cases_were_not_compared(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    _, _, lab = open_lab(qtbot, qloop, tmp_path)
+    choose(lab, "obfuscation.jsonl")
+    finish(qloop, lab, lab.run_button.click)
+    choose(lab, "pii-exfiltration.jsonl")  # the second run has one more corpus
+    finish(qloop, lab, lab.run_button.click)
+    lab.runs_view.selectAll()
+    (comparison,) = until_signal(qloop, lab.controller.compared, lab.compare_button.click, failed=lab.controller.failed)
+    added = {source.name: source for source in lab.controller.corpora.sources()}["pii-exfiltration.jsonl"]
+    assert comparison.only_a == [] and comparison.only_b == [case.id for case in added.cases]
+    assert comparison.changes == []  # the same design on the cases both ran
+    assert (
+        f"Not compared: 0 cases only in A, {len(added.cases)} cases only in B (the two runs' corpora differ)"
+        in lab.ab_label.text()
+    )
+    assert "0 cases changed verdict" in lab.ab_label.text()
