@@ -110,6 +110,14 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "lab：{count} 個案例：召回率 {recall}，精確率 {precision}，誤報率 {fpr}（TP {tp}，FP {fp}，FN {fn}，"
         "TN {tn}，錯誤 {errors}）",
     ),
+    "there is no labelled attack to measure recall on (plain text needs --label)": (
+        "没有带标签的攻击用例可用于计算召回率（纯文本语料需要 --label）",
+        "沒有帶標籤的攻擊案例可用於計算召回率（純文字語料需要 --label）",
+    ),
+    "lab: {count} cases have no label and count in no rate": (
+        "lab：{count} 个用例没有标签，不计入任何比率",
+        "lab：{count} 個案例沒有標籤，不計入任何比率",
+    ),
     "recall {recall} is under {limit}": ("召回率 {recall} 低于 {limit}", "召回率 {recall} 低於 {limit}"),
     "false-positive rate {fpr} is over {limit}": ("误报率 {fpr} 高于 {limit}", "誤報率 {fpr} 高於 {limit}"),
     "lab: FAILED: {reason}": ("lab：未通过：{reason}", "lab：未通過：{reason}"),

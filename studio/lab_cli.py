@@ -387,6 +387,10 @@ def _run(args: argparse.Namespace) -> int:
     for skipped in corpus.skipped:
         print(text(language, "lab: skipped {line}", line=skipped), file=sys.stderr)
     cases = corpus.cases if args.shard is None else shard(corpus.cases, *args.shard)
+    unlabelled = sum(1 for case in cases if case.label is None)
+    if unlabelled:  # they count in no rate: a threshold over them would judge nothing
+        line = text(language, "lab: {count} cases have no label and count in no rate", count=unlabelled)
+        print(line, file=sys.stderr)
     recipe = _recipe(design, args.mode)
     fingerprint = design_fingerprint(design)
     info = {"id": design.id, "name": design.name, "fingerprint": fingerprint}
@@ -449,7 +453,9 @@ def _held(matrix: Any, recall_limit: float | None, fpr_limit: float | None, lang
     """Check the thresholds on the figures of a run (or of merged shards): each one not held is said on stderr,
     and the exit code is 1 when any is not held, else 0."""
     failed = []
-    if recall_limit is not None and (matrix.recall or 0.0) < recall_limit:
+    if recall_limit is not None and matrix.recall is None:
+        failed.append(text(language, "there is no labelled attack to measure recall on (plain text needs --label)"))
+    elif recall_limit is not None and matrix.recall < recall_limit:
         failed.append(
             text(
                 language,
