@@ -1313,6 +1313,10 @@
         <translation>请为 A 和 B 各选一个设计。</translation>
     </message>
     <message>
+        <source>A and B are the same design: pick another for one of them (a saved design, a version an earlier run ran with, or From file…).</source>
+        <translation>A 和 B 是同一个设计：请为其中一个另选设计（已保存的设计、之前运行所用的版本，或“从文件…”）。</translation>
+    </message>
+    <message>
         <source>{letter}: {design} · {corpora}</source>
         <translation>{letter}：{design} · {corpora}</translation>
     </message>

@@ -1313,6 +1313,10 @@
         <translation>請為 A 和 B 各選一個設計。</translation>
     </message>
     <message>
+        <source>A and B are the same design: pick another for one of them (a saved design, a version an earlier run ran with, or From file…).</source>
+        <translation>A 和 B 是同一個設計：請為其中一個另選設計（已儲存的設計、之前執行所用的版本，或「從檔案…」）。</translation>
+    </message>
+    <message>
         <source>{letter}: {design} · {corpora}</source>
         <translation>{letter}：{design} · {corpora}</translation>
     </message>

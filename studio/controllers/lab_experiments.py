@@ -141,6 +141,15 @@ class LabExperiments(LabRunning):
         if first is None or second is None:
             self.failed.emit(translate("LabController", "Choose a design for A and for B."))
             return False
+        if a_key == b_key:  # two runs of one choice compare nothing (two lab runs of it compare from the list)
+            self.failed.emit(
+                translate(
+                    "LabController",
+                    "A and B are the same design: pick another for one of them (a saved design, a version an "
+                    "earlier run ran with, or From file…).",
+                )
+            )
+            return False
         corpora = [{"name": s.name, "path": str(s.path), "cases": len(s.cases)} for s in self.corpora.checked()]
         names = ", ".join(str(item["name"]) for item in corpora)
         prepared = []

@@ -92,6 +92,9 @@ def test_a_saved_design_is_offered_and_a_b_refuses_what_it_cannot_run(
     lab.ab_panel.design_b.setCurrentIndex(-1)
     lab.ab_panel.run_button.click()
     assert lab.message.text() == "Choose a design for A and for B."
+    lab.ab_panel.pick("current", "current")
+    lab.ab_panel.run_button.click()
+    assert lab.message.text().startswith("A and B are the same design: pick another for one of them")
     assert not lab.controller.is_running
     assert run(qloop, workspace.store.list_lab_runs()) == []
 
