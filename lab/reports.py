@@ -28,12 +28,15 @@ from lab.metrics import (
     Confusion,
     attack_matrix,
     changed_matrix,
+    compare,
+    confusion,
     confusion_by,
     contribution,
     processors_seen,
     redundant,
     summary,
     uncaught,
+    unmatched,
 )
 from lab.results import read_results
 from lab.runner import CaseResult
@@ -94,6 +97,27 @@ def read_case_results(path: Path) -> list[CaseResult]:
         if header is None or not results:
             raise ValueError(f"{not_a_report}; nor a lab results file (--results)") from None
         return list(results.values())
+
+
+def diff_report(
+    before: Sequence[CaseResult],
+    after: Sequence[CaseResult],
+    *,
+    a: dict[str, Any] | None = None,
+    b: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The A/B report (``lab diff --json`` and the studio's A/B export): both runs' figures, the cases whose verdict
+    changed, and the ids only one of them has (not compared); ``a`` and ``b`` say which designs ran, when known."""
+    only_before, only_after = unmatched(before, after)
+    report: dict[str, Any] = {"a": a, "b": b} if a is not None or b is not None else {}
+    return {
+        **report,
+        "before": confusion(before).to_dict(),
+        "after": confusion(after).to_dict(),
+        "changed": [change.to_dict() for change in compare(before, after)],
+        "only_before": only_before,
+        "only_after": only_after,
+    }
 
 
 def merge_reports(paths: Iterable[Path]) -> dict[str, Any]:

@@ -221,7 +221,7 @@ def _compare(argv: list[str]) -> int:
     import json
 
     from lab.metrics import compare, confusion, unmatched
-    from lab.reports import read_case_results, write_atomically
+    from lab.reports import diff_report, read_case_results, write_atomically
 
     try:
         before, after = read_case_results(paths[0]), read_case_results(paths[1])
@@ -260,14 +260,7 @@ def _compare(argv: list[str]) -> int:
             file=sys.stderr,
         )
     if output is not None:
-        report = {
-            "before": old.to_dict(),
-            "after": new.to_dict(),
-            "changed": [change.to_dict() for change in changes],
-            "only_before": only_old,
-            "only_after": only_new,
-        }
-        write_atomically(output, json.dumps(report, ensure_ascii=False, indent=1))
+        write_atomically(output, json.dumps(diff_report(before, after), ensure_ascii=False, indent=1))
     return EXIT_OK
 
 

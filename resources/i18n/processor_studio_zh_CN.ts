@@ -1382,6 +1382,7 @@
     </message>
     <message>
         <source>A lab run is running: its results stay on show until it ends or is cancelled.</source>
+        <extracomment>The comparison last shown (what &quot;Export A/B…&quot; writes), None before any.</extracomment>
         <translation>有实验正在运行：在它结束或被取消之前，会一直显示它的结果。</translation>
     </message>
     <message>
@@ -1391,6 +1392,10 @@
     <message>
         <source>Lab run deleted.</source>
         <translation>实验已删除。</translation>
+    </message>
+    <message>
+        <source>There is no A/B comparison to export yet.</source>
+        <translation>还没有可导出的 A/B 比较。</translation>
     </message>
     <message>
         <source>There are no results to export yet.</source>
@@ -1766,7 +1771,7 @@ model: the design&apos;s own model answers each case</source>
     </message>
     <message>
         <source>Select two lab runs on the left and press Compare A/B (Ctrl+D).</source>
-        <extracomment>The user asked to see a changed case among the cases (its id). The user asked to run the chosen corpora on design A and on design B (their choice keys). The user asked to pick a design file from disk for A or B (``&quot;A&quot;`` or ``&quot;B&quot;``).</extracomment>
+        <extracomment>The user asked to see a changed case among the cases (its id). The user asked to run the chosen corpora on design A and on design B (their choice keys). The user asked to pick a design file from disk for A or B (``&quot;A&quot;`` or ``&quot;B&quot;``). The user asked to export the comparison on show (as ``lab diff --json`` writes it).</extracomment>
         <translation>在左侧选择两次实验，然后按“比较 A/B”（Ctrl+D）。</translation>
     </message>
     <message>
@@ -1792,6 +1797,14 @@ model: the design&apos;s own model answers each case</source>
     <message>
         <source>Pick a design file from disk (a colleague&apos;s exported design, say) for {letter}; it is checked as File → Open design checks it, and nothing runs until you press Run A and B</source>
         <translation>为 {letter} 选择磁盘上的设计文件（例如同事导出的设计）；它会像“文件 → 打开设计”一样被检查，在你按下“运行 A 和 B”之前不会运行任何东西</translation>
+    </message>
+    <message>
+        <source>Export A/B…</source>
+        <translation>导出 A/B…</translation>
+    </message>
+    <message>
+        <source>Write this comparison as JSON: both runs&apos; figures, the cases whose verdict changed and the cases only one run has (as processor-studio lab diff --json writes it)</source>
+        <translation>将此比较写成 JSON：两次运行的指标、判定有变化的用例，以及只在一次运行中出现的用例（与 processor-studio lab diff --json 的输出相同）</translation>
     </message>
     <message>
         <source>Not compared: {a} cases only in A, {b} cases only in B (the two runs&apos; corpora differ)</source>

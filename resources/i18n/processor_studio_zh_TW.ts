@@ -1382,6 +1382,7 @@
     </message>
     <message>
         <source>A lab run is running: its results stay on show until it ends or is cancelled.</source>
+        <extracomment>The comparison last shown (what &quot;Export A/B…&quot; writes), None before any.</extracomment>
         <translation>有實驗正在執行：在它結束或被取消之前，會一直顯示它的結果。</translation>
     </message>
     <message>
@@ -1391,6 +1392,10 @@
     <message>
         <source>Lab run deleted.</source>
         <translation>實驗已刪除。</translation>
+    </message>
+    <message>
+        <source>There is no A/B comparison to export yet.</source>
+        <translation>還沒有可匯出的 A/B 比較。</translation>
     </message>
     <message>
         <source>There are no results to export yet.</source>
@@ -1766,7 +1771,7 @@ model: the design&apos;s own model answers each case</source>
     </message>
     <message>
         <source>Select two lab runs on the left and press Compare A/B (Ctrl+D).</source>
-        <extracomment>The user asked to see a changed case among the cases (its id). The user asked to run the chosen corpora on design A and on design B (their choice keys). The user asked to pick a design file from disk for A or B (``&quot;A&quot;`` or ``&quot;B&quot;``).</extracomment>
+        <extracomment>The user asked to see a changed case among the cases (its id). The user asked to run the chosen corpora on design A and on design B (their choice keys). The user asked to pick a design file from disk for A or B (``&quot;A&quot;`` or ``&quot;B&quot;``). The user asked to export the comparison on show (as ``lab diff --json`` writes it).</extracomment>
         <translation>在左側選取兩次實驗，然後按「比較 A/B」（Ctrl+D）。</translation>
     </message>
     <message>
@@ -1792,6 +1797,14 @@ model: the design&apos;s own model answers each case</source>
     <message>
         <source>Pick a design file from disk (a colleague&apos;s exported design, say) for {letter}; it is checked as File → Open design checks it, and nothing runs until you press Run A and B</source>
         <translation>為 {letter} 選擇磁碟上的設計檔案（例如同事匯出的設計）；它會像「檔案 → 開啟設計」一樣被檢查，在你按下「執行 A 和 B」之前不會執行任何東西</translation>
+    </message>
+    <message>
+        <source>Export A/B…</source>
+        <translation>匯出 A/B…</translation>
+    </message>
+    <message>
+        <source>Write this comparison as JSON: both runs&apos; figures, the cases whose verdict changed and the cases only one run has (as processor-studio lab diff --json writes it)</source>
+        <translation>將此比較寫成 JSON：兩次執行的指標、判定有變化的案例，以及只在一次執行中出現的案例（與 processor-studio lab diff --json 的輸出相同）</translation>
     </message>
     <message>
         <source>Not compared: {a} cases only in A, {b} cases only in B (the two runs&apos; corpora differ)</source>

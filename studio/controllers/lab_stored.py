@@ -1,5 +1,5 @@
-"""The lab controller's stored lab runs: show one, delete one, compare two (A/B), export a report, and open one
-of a run's cases as an ordinary thread.
+"""The lab controller's stored lab runs: show one, delete one, compare two (A/B), export a report or the last
+comparison, and open one of a run's cases as an ordinary thread.
 
 Clicking a case runs that case once more as an ordinary run on a new thread (``Lab: <case>``), with the design
 as the lab run had it and the same answer (``guardrails`` mode's fixed reply, or the model's recorded reply of a
@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from lab.metrics import compare, confusion, unmatched
-from lab.reports import html_report, json_report, junit_report, write_atomically
+from lab.reports import diff_report, html_report, json_report, junit_report, write_atomically
 from lab.runner import case_messages, prepare_agent
 from studio.build import build_agent
 from studio.controllers.lab_base import LabControllerBase
@@ -25,6 +25,9 @@ from studio.i18n import current_language, translate
 
 
 class LabStoredRuns(LabControllerBase):
+    #: The comparison last shown (what "Export A/B…" writes), None before any.
+    last_comparison: Comparison | None = None
+
     async def show_run(self, lab_run_id: str) -> None:
         """Show a stored lab run's results and figures (the live run keeps running and keeps being saved)."""
         if self.is_running and lab_run_id != self._live_id:
@@ -70,8 +73,38 @@ class LabStoredRuns(LabControllerBase):
         comparison = Comparison(
             first[0], second[0], confusion(before), confusion(after), compare(before, after), *unmatched(before, after)
         )
+        self.last_comparison = comparison
         self.compared.emit(comparison)
         return comparison
+
+    async def export_comparison(self, path: Path) -> bool:
+        """Write the last comparison as ``processor-studio lab diff --json`` writes it (plus which designs ran as A
+        and B), read again from the store, off the UI thread, whole or not at all."""
+        comparison = self.last_comparison
+        if comparison is None:
+            self.failed.emit(translate("LabController", "There is no A/B comparison to export yet."))
+            return False
+        first, second = await self.store.load_lab_run(comparison.a.id), await self.store.load_lab_run(comparison.b.id)
+        if first is None or second is None:
+            self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
+            return False
+
+        def write() -> None:
+            report = diff_report(
+                results_of(first[1]),
+                results_of(second[1]),
+                a={"lab_run": first[0].id, "name": first[0].name, "design": design_info_of(first[0])},
+                b={"lab_run": second[0].id, "name": second[0].name, "design": design_info_of(second[0])},
+            )
+            write_atomically(path, json.dumps(report, ensure_ascii=False, indent=1))
+
+        try:
+            await asyncio.to_thread(write)
+        except (OSError, UnicodeError, ValueError) as error:
+            self.failed.emit(translate("LabController", "The report was not written: {error}").format(error=error))
+            return False
+        self.status_message.emit(translate("LabController", "Wrote {name}").format(name=path.name))
+        return True
 
     async def export(self, kind: str, path: Path) -> bool:
         """Write the shown lab run's report (``json``, ``junit`` or ``html``), off the UI thread, whole or not."""

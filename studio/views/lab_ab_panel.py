@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Signal, Slot
+from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
 from PySide6.QtWidgets import QComboBox, QFormLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from studio.i18n import translate
@@ -26,6 +26,8 @@ class LabABPanel(QWidget):
     ab_requested = Signal(str, str)
     #: The user asked to pick a design file from disk for A or B (``"A"`` or ``"B"``).
     design_file_requested = Signal(str)
+    #: The user asked to export the comparison on show (as ``lab diff --json`` writes it).
+    export_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -72,9 +74,23 @@ class LabABPanel(QWidget):
         row = QHBoxLayout()
         row.addLayout(pick, 1)
         row.addWidget(self.run_button)
+        self.export_button = QPushButton(translate("LabView", "Export A/B…"))
+        self.export_button.setObjectName("lab_ab_export")
+        self.export_button.setToolTip(
+            translate(
+                "LabView",
+                "Write this comparison as JSON: both runs' figures, the cases whose verdict changed and the cases "
+                "only one run has (as processor-studio lab diff --json writes it)",
+            )
+        )
+        self.export_button.setEnabled(False)
+        self.export_button.clicked.connect(self.export_requested)
+        summary = QHBoxLayout()
+        summary.addWidget(self.ab_label, 1)
+        summary.addWidget(self.export_button, 0, Qt.AlignmentFlag.AlignTop)
         self.layout_ = QVBoxLayout(self)
         self.layout_.addLayout(row)
-        self.layout_.addWidget(self.ab_label)
+        self.layout_.addLayout(summary)
         self.layout_.addWidget(self.ab_view, 1)
         self.ab_view.doubleClicked.connect(self._on_activated)
         self.run_button.clicked.connect(self._on_run)
@@ -134,6 +150,7 @@ class LabABPanel(QWidget):
             + self._unmatched(comparison)
         )
         self.table.set_table(comparison_table(comparison.changes))
+        self.export_button.setEnabled(True)
 
     @staticmethod
     def _unmatched(comparison: Any) -> str:

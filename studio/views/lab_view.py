@@ -154,6 +154,7 @@ class LabView(QWidget):
         self.confusion_panel.bars.category_clicked.connect(self._on_category_clicked)
         self.ab_panel.ab_requested.connect(self._on_ab_requested)
         self.ab_panel.design_file_requested.connect(self._on_design_file_requested)
+        self.ab_panel.export_requested.connect(self._on_export_comparison)
         self.tabs.tabBarClicked.connect(self._on_tab_clicked)
         self.tabs.currentChanged.connect(self._on_tab_changed)
         controller.design_choices_changed.connect(self.ab_panel.set_choices)
@@ -399,6 +400,15 @@ class LabView(QWidget):
         record = self.controller.shown
         stem = "lab-report" if record is None else "lab-" + record.id.removeprefix("lab_")[:8]
         choose_report_path(self, kind, stem, lambda path: self._export_to(kind, path))
+
+    @Slot()
+    def _on_export_comparison(self) -> None:
+        comparison = self.controller.last_comparison
+        stem = "lab-ab" if comparison is None else f"lab-ab-{comparison.b.id.removeprefix('lab_')[:8]}"
+        choose_report_path(self, "json", stem, self._export_comparison_to)
+
+    def _export_comparison_to(self, path: Path) -> None:
+        self.controller.spawn(self.controller.export_comparison(path))
 
     def _export_to(self, kind: str, path: Path) -> None:
         self.controller.spawn(self.controller.export(kind, path))

@@ -34,6 +34,7 @@ def test_two_versions_of_the_design_run_over_one_corpus_and_the_changed_verdicts
     now = design_fingerprint(workspace.document.snapshot())
     assert now != before
 
+    assert not lab.ab_panel.export_button.isEnabled()  # nothing compared yet
     bar = lab.tabs.tabBar()  # the choices are read again when the user opens the tab
     qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(AB_TAB).center())
     run(qloop, lab.controller.wait_idle())
@@ -65,6 +66,22 @@ def test_two_versions_of_the_design_run_over_one_corpus_and_the_changed_verdicts
     assert [row[0] for row in lab.tables["ab"].table().rows] == [c.id for c in changed]
     assert f"{len(changed)} cases changed verdict" in lab.ab_label.text()
     assert lab.ab_panel.run_button.isEnabled() and lab.run_button.isEnabled()
+
+    # Export A/B… writes the comparison as `processor-studio lab diff --json` does, with the designs that ran
+    lab.ab_panel.export_button.click()
+    dialog = lab.findChild(QFileDialog, "lab_export_dialog")
+    assert dialog is not None and dialog.isVisible()
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
+    dialog.selectFile(str(tmp_path / "ab.json"))
+    dialog.accept()
+    run(qloop, lab.controller.wait_idle())
+    exported = json.loads((tmp_path / "ab.json").read_text(encoding="utf-8"))
+    assert [c["id"] for c in exported["changed"]] == [c.id for c in changed]
+    assert exported["changed"][0]["before"] == "blocked" and exported["only_before"] == exported["only_after"] == []
+    assert (exported["a"]["design"]["fingerprint"], exported["b"]["design"]["fingerprint"]) == (before, now)
+    assert (exported["a"]["lab_run"], exported["b"]["lab_run"]) == (comparison.a.id, comparison.b.id)
+    assert exported["before"] == comparison.before.to_dict() and exported["after"] == comparison.after.to_dict()
+    assert lab.message.text() == "Wrote ab.json"
 
 
 def test_a_saved_design_is_offered_and_a_b_refuses_what_it_cannot_run(
