@@ -1803,8 +1803,8 @@ model: the design&apos;s own model answers each case</source>
         <translation>导出 A/B…</translation>
     </message>
     <message>
-        <source>Write this comparison as JSON: both runs&apos; figures, the cases whose verdict changed and the cases only one run has (as processor-studio lab diff --json writes it)</source>
-        <translation>将此比较写成 JSON：两次运行的指标、判定有变化的用例，以及只在一次运行中出现的用例（与 processor-studio lab diff --json 的输出相同）</translation>
+        <source>Write this comparison as JSON: both runs&apos; figures, the cases whose verdict changed and the cases only one run has (as &apos;processor-studio lab diff --json&apos; writes it)</source>
+        <translation>将此比较写成 JSON：两次运行的指标、判定有变化的用例，以及只在一次运行中出现的用例（与 &apos;processor-studio lab diff --json&apos; 的输出相同）</translation>
     </message>
     <message>
         <source>Not compared: {a} cases only in A, {b} cases only in B (the two runs&apos; corpora differ)</source>

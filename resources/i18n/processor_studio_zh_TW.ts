@@ -1803,8 +1803,8 @@ model: the design&apos;s own model answers each case</source>
         <translation>匯出 A/B…</translation>
     </message>
     <message>
-        <source>Write this comparison as JSON: both runs&apos; figures, the cases whose verdict changed and the cases only one run has (as processor-studio lab diff --json writes it)</source>
-        <translation>將此比較寫成 JSON：兩次執行的指標、判定有變化的案例，以及只在一次執行中出現的案例（與 processor-studio lab diff --json 的輸出相同）</translation>
+        <source>Write this comparison as JSON: both runs&apos; figures, the cases whose verdict changed and the cases only one run has (as &apos;processor-studio lab diff --json&apos; writes it)</source>
+        <translation>將此比較寫成 JSON：兩次執行的指標、判定有變化的案例，以及只在一次執行中出現的案例（與 &apos;processor-studio lab diff --json&apos; 的輸出相同）</translation>
     </message>
     <message>
         <source>Not compared: {a} cases only in A, {b} cases only in B (the two runs&apos; corpora differ)</source>

@@ -7,6 +7,7 @@ A double click on a changed case searches the Cases tab for it (``case_requested
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
@@ -80,7 +81,7 @@ class LabABPanel(QWidget):
             translate(
                 "LabView",
                 "Write this comparison as JSON: both runs' figures, the cases whose verdict changed and the cases "
-                "only one run has (as processor-studio lab diff --json writes it)",
+                "only one run has (as 'processor-studio lab diff --json' writes it)",
             )
         )
         self.export_button.setEnabled(False)
@@ -139,8 +140,8 @@ class LabABPanel(QWidget):
                 "A: {a}<br>B: {b}<br>recall {r0} → <b>{r1}</b> · FPR {f0} → <b>{f1}</b> · "
                 "{count} cases changed verdict",
             ).format(
-                a=comparison.a.name,
-                b=comparison.b.name,
+                a=html.escape(comparison.a.name),  # a design's name is data (a colleague's file): shown, not rendered
+                b=html.escape(comparison.b.name),
                 r0=pct(before.recall),
                 r1=pct(after.recall),
                 f0=pct(before.fpr),

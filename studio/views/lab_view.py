@@ -98,6 +98,7 @@ class LabView(QWidget):
         self.message = QLabel()
         self.message.setObjectName("lab_message")
         self.message.setWordWrap(True)
+        self.message.setTextFormat(Qt.TextFormat.PlainText)  # it quotes names and files from others' data
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         body = QSplitter(Qt.Orientation.Horizontal)

@@ -146,7 +146,7 @@ def test_a_design_file_from_disk_is_picked_for_b_and_run_against_the_current_des
     workspace, _, lab = open_lab(qtbot, qloop, tmp_path)
     lab.tabs.setCurrentIndex(AB_TAB)
     colleague = AgentDesign.from_json(workspace.document.snapshot().to_json())
-    colleague.name = "Colleague's agent"
+    colleague.name = "Colleague's <i>agent</i>"  # a name is data: shown as written, never rendered
     colleague.input = [entry for entry in colleague.input if entry.type != "PromptInjectionDetector"]
     exported = tmp_path / "downloads" / "colleague.json"
     exported.parent.mkdir()
@@ -156,8 +156,9 @@ def test_a_design_file_from_disk_is_picked_for_b_and_run_against_the_current_des
     _choose_file(qloop, lab, "B", exported)
     keys, a, b = _pickers(lab)
     assert b == f"file:{exported.resolve()}" and keys[-1] == b and a == "current"
-    assert lab.ab_panel.design_b.currentText() == "Colleague's agent (file colleague.json)"
-    assert lab.message.text() == "Design Colleague's agent read from colleague.json"
+    assert lab.ab_panel.design_b.currentText() == "Colleague's <i>agent</i> (file colleague.json)"
+    assert lab.message.text() == "Design Colleague's <i>agent</i> read from colleague.json"
+    assert lab.message.textFormat() == Qt.TextFormat.PlainText  # the name as written, not as markup
     assert run(qloop, workspace.store.list_designs()) == designs_before  # offered for A/B, not saved, not opened
     assert workspace.document.design().name != colleague.name
 
@@ -178,13 +179,14 @@ def test_a_design_file_from_disk_is_picked_for_b_and_run_against_the_current_des
     _, a_rows = run(qloop, workspace.store.load_lab_run(comparison.a.id))
     b, b_rows = run(qloop, workspace.store.load_lab_run(comparison.b.id))
     assert comparison.b.design_fingerprint == design_fingerprint(colleague)  # the file's design ran as B
-    assert AgentDesign.from_json(b.design_json).name == "Colleague's agent"
+    assert AgentDesign.from_json(b.design_json).name == "Colleague's <i>agent</i>"
     assert comparison.a.design_fingerprint == design_fingerprint(workspace.document.snapshot())
     assert [row.case_id for row in a_rows] == [row.case_id for row in b_rows]
     changed = compare(results_of(a_rows), results_of(b_rows))
     assert changed and [c.id for c in comparison.changes] == [c.id for c in changed]
     assert all(c.before == "blocked" and c.after != "blocked" for c in changed)  # B lacks the injection guard
-    assert b.name == "B: Colleague's agent · direct-injection.jsonl"
+    assert b.name == "B: Colleague's <i>agent</i> · direct-injection.jsonl"
+    assert "B: B: Colleague&#x27;s &lt;i&gt;agent&lt;/i&gt; · direct-injection.jsonl<br>" in lab.ab_label.text()
 
 
 def test_a_malformed_or_newer_design_file_is_refused_as_open_design_refuses_it_and_nothing_changes(
