@@ -159,6 +159,8 @@ def _merge(argv: list[str]) -> int:
     parser.add_argument("--fail-under-recall", type=_fraction)
     parser.add_argument("--fail-over-fpr", type=_fraction)
     parser.add_argument("--report-lang", choices=("en", "zh_CN", "zh_TW"))
+    if _asks_help(argv, parser):
+        return EXIT_OK
     args = parser.parse_args(argv)
     if len(args.paths) < 2:
         raise BadInput(f"usage: {parser.usage_line}")
@@ -194,6 +196,14 @@ def _merge(argv: list[str]) -> int:
     return _held(confusion(results), args.fail_under_recall, args.fail_over_fpr, language)
 
 
+def _asks_help(argv: list[str], parser: _OneLineParser) -> bool:
+    """``-h`` / ``--help``: the usage line on stdout (exit 0), as the run's own ``--help`` does."""
+    if "-h" in argv or "--help" in argv:
+        print(f"usage: {parser.usage_line}")
+        return True
+    return False
+
+
 class _OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are :class:`BadInput` (one line, exit 2), not argparse's usage block."""
 
@@ -213,6 +223,8 @@ def _compare(argv: list[str]) -> int:
     parser = _OneLineParser(prog="processor-studio lab diff", add_help=False, usage_line=usage.removeprefix("usage: "))
     parser.add_argument("paths", nargs="*", type=Path)
     parser.add_argument("--json", type=Path, metavar="OUT")
+    if _asks_help(argv, parser):
+        return EXIT_OK
     known, unknown = parser.parse_known_args(argv)
     paths: list[Path] = known.paths
     if unknown or len(paths) not in (2, 3) or (len(paths) == 3 and known.json is not None):

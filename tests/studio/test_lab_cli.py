@@ -316,6 +316,9 @@ def test_diff_refuses_bad_input_in_one_line_naming_the_file(tmp_path: Path) -> N
         assert out.returncode == 2, out.stderr
         assert out.stderr.count("\n") == 1 and named in out.stderr and out.stdout == ""
     assert not (tmp_path / "d.json").exists()
+    for command in ("diff", "merge"):  # --help is the usage line, not an error
+        asked = lab(command, "--help")
+        assert asked.returncode == 0 and asked.stdout.startswith(f"usage: processor-studio lab {command} ")
 
 
 class _Structure(HTMLParser):
