@@ -391,11 +391,11 @@ def _run(args: argparse.Namespace) -> int:
         raise BadInput(str(error)) from None
     for skipped in corpus.skipped:
         print(text(language, "lab: skipped {line}", line=skipped), file=sys.stderr)
-    cases = corpus.cases if args.shard is None else shard(corpus.cases, *args.shard)
-    unlabelled = sum(1 for case in cases if case.label is None)
+    unlabelled = sum(1 for case in corpus.cases if case.label is None)
     if unlabelled:  # they count in no rate: a threshold over them would judge nothing
         line = text(language, "lab: {count} cases have no label and count in no rate", count=unlabelled)
         print(line, file=sys.stderr)
+    cases = corpus.cases if args.shard is None else shard(corpus.cases, *args.shard)
     recipe = _recipe(design, args.mode)
     fingerprint = design_fingerprint(design)
     info = {"id": design.id, "name": design.name, "fingerprint": fingerprint}
