@@ -251,7 +251,9 @@ class RegexFilter(BuiltinProcessor):
         hits = self._matcher.hits(window)
         if hits:
             reported_until: int = state.get("reported_until", 0)
-            fresh = [h for h in hits if h.end > len(tail) and seen + h.start >= reported_until]
+            # New: starting after every match reported so far. Not "ending in the new text": a match whose look-ahead
+            # needed the new text can lie wholly in the tail, and was no match before.
+            fresh = [h for h in hits if seen + h.start >= reported_until]
             if fresh:
                 fresh.sort(key=lambda h: (h.start, h.end))
                 matches = [{"rule": h.rule, "match": window[h.start : h.end], "index": seen + h.start} for h in fresh]
@@ -290,7 +292,9 @@ class RegexFilter(BuiltinProcessor):
             flushed, redactions = self._matcher.redact(buffer, flush_regions)
             held: list[list[Any]] = state.pop("held")
             state["buffer"] = ""
-            state.pop("context", None)
+            # The text run goes on after a reasoning chunk (one text part in the message): a look-behind after it
+            # must see the text flushed here, as the final result's check sees it.
+            state["context"] = (state.get("context", "") + buffer)[-CONTEXT_CHARS:]
             state["offset"] = state.get("offset", 0) + len(buffer)
             if redactions:
                 self._report_soon(state, *self._redaction_report("processOutputStream", redactions))
@@ -306,10 +310,7 @@ class RegexFilter(BuiltinProcessor):
         limit = length - self._span
         if limit <= 0:
             return None
-        # Only matches that start before ``limit`` matter now, and none needs more than ``_span`` characters to
-        # be recognised: scan no further (the rest is scanned again with the next chunk).
-        scan_end = limit + self._span
-        regions = self._matcher.regions(self._stream_hits(state, buffer if scan_end >= length else buffer[:scan_end]))
+        regions = self._matcher.regions(self._stream_hits(state, buffer))
         for region in regions:
             if region.start < limit < region.end:
                 limit = region.start  # a match crossing the boundary is held back whole
