@@ -16,11 +16,12 @@ from typing import Any
 
 import pytest
 
-from processors import Agent, Violation
+from processors import Agent, Message, Violation
 from processors.builtin.regex_filter import RegexFilter
 from processors.models import ScriptedModel, Turn
 from processors.models.base import Finish, ModelEvent, ModelRequest, ReasoningDelta, ResponseMetadata, TextDelta
-from tests.processors.helpers import Abort, Fn, deltas, run_stream
+from processors.models.scripted import ToolCall, split_words
+from tests.processors.helpers import Abort, Fn, deltas, get_weather, run_stream
 
 #: What left the guard after each model delta entered it: ``(delta, [texts out])``; the last entry, ``(None, [...])``,
 #: is what the end of the text run flushed.
@@ -305,3 +306,109 @@ async def test_a_match_whose_look_ahead_needs_the_next_chunk_is_reported() -> No
     seen, and is new."""
     found = await warned(warning(("amount", r"\d+(?= EUR)")), ["Pay 1200", " EUR now"])
     assert found == [{"rule": "amount", "match": "1200", "index": 4}]
+
+
+@pytest.mark.parametrize("filler", [0, 6], ids=["a short first step", "a first step longer than the window"])
+async def test_a_warning_in_a_later_step_is_reported_with_its_index_in_that_steps_text(filler: int) -> None:
+    """A tool call ends the first step after a reported address: the second step's address is reported too (the
+    first step's reports do not hide it), indexed from its own text as the final result's report indexes it."""
+    guard = Recording(presets=["pii"], strategy="warn", phase="output", include_redacted_values=True)
+    first = "Contact jo@example.com for help. " + "Some words of the answer. " * filler
+    model = ScriptedModel(
+        [Turn(text=split_words(first), tool_calls=[ToolCall("get_weather", {"city": "Paris"})]),
+         Turn(text=["Or ann@", "example.com."])]
+    )  # fmt: skip
+    with no_hook_raises():
+        await Agent(id="a", model=model, tools=[get_weather], output_processors=[guard]).generate("hi")
+    assert [detail["matches"] for detail in guard.stream_reports()] == [
+        [{"rule": "email", "match": "jo@example.com", "index": 8}],
+        [{"rule": "email", "match": "ann@example.com", "index": 3}],
+    ]
+
+
+async def test_a_warning_does_not_join_a_rejected_steps_last_words_to_the_retry() -> None:
+    """The rejected step ends in "call 415-" and is rejected before the guard sees more: the retry begins
+    "555-2671", and no phone number was ever said."""
+    guard = Recording(presets=["pii"], strategy="warn", phase="output")
+    model = ScriptedModel([Turn(text=["Please call 415-", "BOOM"]), Turn(text=["555-2671 is my lucky number."])])
+    abort = Abort("no-boom", "process_output_stream", retry=True, when=boom)
+    with no_hook_raises():
+        result = await Agent(id="a", model=model, output_processors=[abort, guard], max_processor_retries=1).generate(
+            "hi"
+        )
+    assert result.text == "555-2671 is my lucky number."
+    assert guard.stream_reports() == []
+
+
+# ------------------------------------------------------------------------------------------------ redact and block
+async def test_a_block_in_text_leaving_mid_stream_shows_nothing_of_the_match() -> None:
+    """The match lies in the text leaving the window (not in the last flush): the stream ends there."""
+    guard = RegexFilter(rules=[{"name": "key", "pattern": r"key-\d{4}"}], strategy="block", phase="output",
+                        stream_carryover_size=8)  # fmt: skip
+    words = ["Here: key-1234 now, ", "and then many more words follow it."]
+    chunks, result = await run_stream(Agent(id="a", model=ScriptedModel([Turn(text=words)]), output_processors=[guard]))
+    assert result.tripwire is not None
+    assert result.tripwire.reason == "Regex filter: blocked streaming content matching patterns: key"
+    assert result.tripwire.metadata["matches"] == [{"rule": "key", "match": "[REDACTED_MATCH]", "index": 6}]
+    assert "key-" not in "".join(deltas(chunks))
+
+
+async def test_a_redaction_leaving_mid_stream_is_reported_from_the_stream_even_to_an_async_callback() -> None:
+    seen: list[dict[str, Any]] = []
+
+    async def alert(violation: Violation) -> None:
+        seen.append(violation.detail)
+
+    guard = custom(8, r"\d{4}")
+    guard.on_violation = alert  # type: ignore[method-assign]
+    words = ["Code 1234 is ", "the one, and then many more words follow it."]
+    with no_hook_raises():
+        chunks, result = await run_stream(
+            Agent(id="a", model=ScriptedModel([Turn(text=words)]), output_processors=[guard])
+        )
+    assert "".join(deltas(chunks)) == result.text == "Code # is the one, and then many more words follow it."
+    assert deltas(chunks)[:2] == ["Code ", "# is "]  # redacted as it left the window, not at the end
+    assert seen == [
+        {"strategy": "redact", "phase": "processOutputStream",
+         "redactions": [{"rule": "r", "index": 5, "length": 4, "replacement": "#"}]},
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("pattern", "words"),
+    [
+        pytest.param(r"(?<=pin )\d{4}", list("Your pin 1234."),
+                     id="a look-behind over text let out a character at a time"),
+        pytest.param(r"(?<!\w\w)\d{3}", ["a", "123", "45"], id="a look-behind reaching before the first text let out"),
+        pytest.param(r"\b\d{4}\b", ["1234 is the code, ", "and more words."], id="a word boundary at the start"),
+    ],
+)  # fmt: skip
+async def test_the_stream_redacts_what_the_whole_texts_redaction_does(pattern: str, words: list[str]) -> None:
+    guard = custom(4, pattern)
+    out = await timeline(guard, words)
+    assert "".join(text for _delta, texts in out for text in texts) == guard.redact_text("".join(words))
+    assert "#" in guard.redact_text("".join(words))
+
+
+# ------------------------------------------------------------------------------------------------ messages
+async def test_redacting_one_of_several_text_parts_rewrites_the_flattened_content_as_their_join() -> None:
+    message = Message.model_validate(
+        {
+            "id": "m1",
+            "role": "user",
+            "content": {
+                "format": 2,
+                "parts": [{"type": "text", "text": "hello, "}, {"type": "text", "text": "mail jo@example.com"}],
+                "content": "hello, mail jo@example.com",
+            },
+        }
+    )
+    seen: list[tuple[list[str], str | None]] = []
+
+    def look(args: Any) -> None:
+        seen.extend(([p.text for p in m.content.parts], m.content.content) for m in args.messages)
+
+    guard = RegexFilter(presets=["pii"], strategy="redact", phase="input")
+    agent = Agent(id="a", model=ScriptedModel(["ok"]), input_processors=[guard, Fn("look", process_input=look)])
+    await agent.generate([message])
+    assert seen == [(["hello, ", "mail [EMAIL]"], "hello, mail [EMAIL]")]
