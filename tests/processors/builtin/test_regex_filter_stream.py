@@ -262,13 +262,24 @@ async def test_a_block_after_reasoning_counts_its_index_from_the_start_of_the_te
     assert "key-" not in "".join(out)
 
 
-async def test_a_look_behind_sees_the_text_before_the_reasoning() -> None:
-    """The text run goes on after a reasoning chunk, in the same message: a look-behind sees the text the flush let
-    out, as the final text's check does (the stream and the result agree)."""
-    rule = {"name": "pin", "pattern": r"(?<=pin )\d{4}", "replacement": "[PIN]"}
+@pytest.mark.parametrize(
+    ("pattern", "pieces", "expected"),
+    [
+        pytest.param(r"(?<=Your pin )\d{4}", ("Your pin ", "~", "1234 works."), "Your pin [PIN] works.",
+                     id="the look-behind reaches text let out before the flush"),
+        pytest.param(r"(?<!\w\w)\d{3}", ("a", "~", "123 ok"), "a[PIN] ok",
+                     id="the look-behind reaches before the first text"),
+    ],
+)  # fmt: skip
+async def test_a_look_behind_sees_the_text_before_the_reasoning(
+    pattern: str, pieces: tuple[str, ...], expected: str
+) -> None:
+    """The text run goes on after a reasoning chunk, in the same message: a look-behind sees the text before it,
+    as the final text's check does (the stream and the result agree)."""
+    rule = {"name": "pin", "pattern": pattern, "replacement": "[PIN]"}
     guard = RegexFilter(rules=[rule], strategy="redact", phase="output", stream_carryover_size=4)
-    out, result = await stream_through(guard, thinking("Your pin ", "~", "1234 works."))
-    assert "".join(out) == result.text == "Your pin [PIN] works."
+    out, result = await stream_through(guard, thinking(*pieces))
+    assert "".join(out) == result.text == expected
 
 
 # ------------------------------------------------------------------------------------------------ warn on the stream
@@ -361,16 +372,16 @@ async def test_a_redaction_leaving_mid_stream_is_reported_from_the_stream_even_t
 
     guard = custom(8, r"\d{4}")
     guard.on_violation = alert  # type: ignore[method-assign]
-    words = ["Code 1234 is ", "the one, and then many more words follow it."]
+    words = ["Hi. ", "Code 1234 is ", "the one, and then many more words follow it."]
     with no_hook_raises():
         chunks, result = await run_stream(
             Agent(id="a", model=ScriptedModel([Turn(text=words)]), output_processors=[guard])
         )
-    assert "".join(deltas(chunks)) == result.text == "Code # is the one, and then many more words follow it."
-    assert deltas(chunks)[:2] == ["Code ", "# is "]  # redacted as it left the window, not at the end
+    assert "".join(deltas(chunks)) == result.text == "Hi. Code # is the one, and then many more words follow it."
+    assert deltas(chunks)[:2] == ["Hi. ", "Code # is "]  # redacted as it left the window, not at the end
     assert seen == [
         {"strategy": "redact", "phase": "processOutputStream",
-         "redactions": [{"rule": "r", "index": 5, "length": 4, "replacement": "#"}]},
+         "redactions": [{"rule": "r", "index": 9, "length": 4, "replacement": "#"}]},
     ]  # fmt: skip
 
 
