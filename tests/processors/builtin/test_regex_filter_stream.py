@@ -423,3 +423,31 @@ async def test_redacting_one_of_several_text_parts_rewrites_the_flattened_conten
     agent = Agent(id="a", model=ScriptedModel(["ok"]), input_processors=[guard, Fn("look", process_input=look)])
     await agent.generate([message])
     assert seen == [(["hello, ", "mail [EMAIL]"], "hello, mail [EMAIL]")]
+
+
+# ------------------------------------------------------------------------------------------------ more windows
+async def test_with_presets_only_the_window_is_what_those_presets_need() -> None:
+    """The ``urls`` preset needs 16 characters to recognise a link (``patterns.max_span``): text further back goes
+    out, though the carry-over allows 128 (and other presets would need more)."""
+    guard = RegexFilter(presets=["urls"], strategy="redact", phase="output")
+    assert guard.options.stream_carryover_size == 128
+    words = ["Hello there, ", "this is a plain answer ", "with no link."]
+    assert await timeline(guard, words) == [
+        ("Hello there, ", []),
+        ("this is a plain answer ", ["Hello there, "]),
+        ("with no link.", ["this is a plain answ"]),
+        (None, ["er with no link."]),
+    ]
+
+
+async def test_a_warning_sees_a_match_split_by_reasoning() -> None:
+    """The text run goes on after a reasoning chunk: a phone number cut by it is still one number."""
+    guard = Recording(presets=["pii"], strategy="warn", phase="output", include_redacted_values=True)
+    with no_hook_raises():
+        result = await Agent(
+            id="a", model=thinking("call 415-", "~", "555-2671 now"), output_processors=[guard]
+        ).generate("hi")
+    assert result.text == "call 415-555-2671 now"
+    assert [match for detail in guard.stream_reports() for match in detail["matches"]] == [
+        {"rule": "phone", "match": "415-555-2671", "index": 5}
+    ]
