@@ -23,6 +23,10 @@ from processors.builtin.injection_pattern_source import (
     [
         ("a|(?:b|c)|[|x]|\\||d", ["a", "(?:b|c)", "[|x]", "\\|", "d"]),
         ("[]|]|x", ["[]|]", "x"]),  # a "]" first in a class is a member, not its end
+        ("[]]|x", ["[]]", "x"]),
+        ("[^]]|x", ["[^]]", "x"]),
+        ("[a]|b", ["[a]", "b"]),  # one member
+        ("[abc]|d", ["[abc]", "d"]),
         ("[^]|]|y", ["[^]|]", "y"]),
         ("[\\]|]|z", ["[\\]|]", "z"]),  # an escaped "]" too
         ("(?:a(?:b|c)|d)|e", ["(?:a(?:b|c)|d)", "e"]),  # nested groups
@@ -82,6 +86,8 @@ def test_a_leading_optional_group_is_tried_both_ways(alternative: str, expected:
         ("ab$", ["ab"]),
         ("", []),
         ("[（(]x", ["（", "("]),  # a small class of plain characters: each a head
+        ("[a]x", ["a"]),
+        ("[Xy]z", ["X", "y"]),
         ("[#(][a-z]", ["#", "("]),
         ("[ab]+x", ["a", "b"]),
         ("[ab]?x", []),  # the class may be missing
@@ -112,6 +118,7 @@ def test_the_literal_heads_every_match_starts_with(body: str, expected: list[str
         ("éa", False),  # not ASCII: two suffice
         ("[", False),  # punctuation is rare from one character on
         ("#x", False),
+        ("a#", True),  # a letter first: two characters are too few, whatever follows
         ("1", True),
         ("123", False),
     ],
