@@ -32,6 +32,9 @@ from processors.builtin.injection_pattern_source import (
         ("(?:a(?:b|c)|d)|e", ["(?:a(?:b|c)|d)", "e"]),  # nested groups
         ("(?:[)|]x)|e", ["(?:[)|]x)", "e"]),  # a ")" inside a class inside a group
         ("a\\(|b", ["a\\(", "b"]),
+        ("(?:a\\)|b)|c", ["(?:a\\)|b)", "c"]),  # an escaped ")" inside a group does not close it
+        ("(?:\\.)|c", ["(?:\\.)", "c"]),  # an escape is two characters, the next one may close the group
+        ("aXb|c", ["aXb", "c"]),
         ("abc", ["abc"]),
         ("a|", ["a", ""]),
     ],
