@@ -112,3 +112,54 @@ def test_find_in_a_long_text_searches_only_near_the_needles_and_stops_at_the_fir
     short = "qux  baz"
     assert fast.find(short, scanner.positions(short), cost) == (3, 8)
     assert (cost.searches, cost.characters) == (1, len(short))  # a short text is searched whole
+
+
+def positions_of(text: str, *needles: str) -> dict[str, list[int]]:
+    return NeedleScanner(needles).positions(text)
+
+
+def test_of_two_parts_matching_at_the_same_place_the_earlier_alternative_wins() -> None:
+    fast = FastPattern("foo|foobar", ["foo"])
+    assert fast.search("a foobar").span() == (2, 5)  # type: ignore[union-attr]
+    assert fast.find("a foobar", positions_of("a foobar", "foo")) == (2, 5)
+
+
+def test_an_anchored_part_checks_the_word_boundary_at_each_head() -> None:
+    fast = FastPattern(r"\bfoo", ["foo"])
+    for text, span in [
+        ("foo and more words", (0, 3)),  # at the very start (the text ends in a letter: nothing wraps around)
+        ("xfoo", None),  # inside a word
+        ("afoo foo", (5, 8)),  # the first head fails, the next is tried
+    ]:
+        assert fast.find(text, positions_of(text, "foo")) == span, text
+
+
+def test_a_part_is_not_tried_where_it_could_only_start_after_the_match_in_hand() -> None:
+    fast = FastPattern(r"\bfoo|\bbar", ["foo", "bar"])
+    cost = ScanCost()
+    assert fast.find("foo bar", positions_of("foo bar", "foo", "bar"), cost) == (0, 3)
+    assert cost.tries == 1  # "bar" starts after "foo": not tried
+    assert cost.per_signal == {0: 1}  # the signal number defaults to 0
+
+
+def test_a_failed_boundary_moves_the_search_on_by_one_character() -> None:
+    """In "ca-z" the match at "a" is inside a word; the one at "-" starts a non-word run after a word: a boundary."""
+    fast = FastPattern(r"\b[a-]+z", [])
+    assert fast.search("ca-z").span() == (2, 4)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("length", "searched"),
+    [(WINDOWED_FROM - 1, WINDOWED_FROM - 1), (WINDOWED_FROM, REACH + 3)],
+    ids=["just short enough to search whole", "long enough to search near the needle only"],
+)
+def test_a_text_is_searched_whole_below_the_windowed_length(length: int, searched: int) -> None:
+    fast = FastPattern(r"\s+baz", ["baz"])
+    text = "x" * (length - 4) + " baz"
+    cost = ScanCost()
+    assert fast.find(text, positions_of(text, "baz"), cost) == (length - 4, length)
+    assert (cost.searches, cost.characters) == (1, searched)
+
+
+def test_a_scanner_with_only_non_ascii_needles_still_reads_a_non_ascii_text() -> None:
+    assert NeedleScanner(["忽略"]).positions("请忽略它") == {"忽略": [1]}
