@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from processors.builtin.injection_scan import REACH, WINDOWED_FROM, FastPattern, NeedleScanner, ScanCost, windows
+from processors.builtin.injection_scan import REACH, WINDOWED_FROM, FastPattern, NeedleScanner, ScanCost, lower, windows
 
 
 def test_the_cost_counts_each_search_its_characters_and_each_try_per_signal() -> None:
@@ -163,3 +163,46 @@ def test_a_text_is_searched_whole_below_the_windowed_length(length: int, searche
 
 def test_a_scanner_with_only_non_ascii_needles_still_reads_a_non_ascii_text() -> None:
     assert NeedleScanner(["忽略"]).positions("请忽略它") == {"忽略": [1]}
+
+
+def test_search_starts_at_the_beginning_by_default() -> None:
+    assert FastPattern(r"\bfoo", ["foo"]).search("foo bar").span() == (0, 3)  # type: ignore[union-attr]
+
+
+def test_an_underscore_is_a_word_character_at_a_head() -> None:
+    assert FastPattern(r"\bfoo", ["foo"]).find("x_foo", positions_of("x_foo", "foo")) is None
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "span"),
+    [
+        (r"abcd|\w?bc", "abcd", (0, 4)),  # the second part ties at 0 with a shorter match: the first keeps it
+        (r"abcd|\w+bc", "xabcd", (0, 4)),  # the second part starts earlier (and ends inside the first's match)
+    ],
+)
+def test_a_later_part_replaces_the_match_in_hand_only_when_it_starts_earlier(
+    pattern: str, text: str, span: tuple[int, int]
+) -> None:
+    found = FastPattern(pattern, ["abcd"]).find(text, positions_of(text, "abcd"))
+    assert found == span
+    assert found == FastPattern(pattern, ["abcd"]).search(text).span()  # type: ignore[union-attr]
+
+
+def test_no_part_is_searched_from_where_the_match_in_hand_starts() -> None:
+    """A part found at 0: a later anchored part at the same start is not tried, a searched one not searched."""
+    cost = ScanCost()
+    assert FastPattern("foo|foobar", ["foo"]).find("foobar", positions_of("foobar", "foo"), cost) == (0, 3)
+    assert cost.tries == 1
+    cost = ScanCost()
+    assert FastPattern(r"\bfoo|\s+bar", ["foo", "bar"]).find("foo bar", positions_of("foo bar", "foo"), cost) == (0, 3)
+    assert (cost.tries, cost.searches) == (1, 0)
+
+
+def test_dotless_i_and_long_s_are_folded_each_on_its_own() -> None:
+    assert lower("\u0131gnore") == "ignore"
+    assert lower("\u017fystem") == "system"
+    assert lower("\u0130gnore") == "ignore"
+
+
+def test_a_one_character_needle_is_found_where_a_longer_one_starts_with_it() -> None:
+    assert NeedleScanner(["[", "[inst]"]).positions("[inst] [x") == {"[": [0, 7], "[inst]": [0]}
