@@ -178,6 +178,7 @@ def test_an_underscore_is_a_word_character_at_a_head() -> None:
     [
         (r"abcd|\w?bc", "abcd", (0, 4)),  # the second part ties at 0 with a shorter match: the first keeps it
         (r"abcd|\w+bc", "xabcd", (0, 4)),  # the second part starts earlier (and ends inside the first's match)
+        (r"abcd|\w?bc", "xabcd", (1, 5)),  # searched from before the match in hand, the second part ties with it
     ],
 )
 def test_a_later_part_replaces_the_match_in_hand_only_when_it_starts_earlier(
