@@ -234,8 +234,9 @@ class RegexFilter(BuiltinProcessor):
             # of a secret on and blocking at its second half would show the user the first half.
             return self._redact_stream(part, args.state)
         if part.type != "text-delta":
-            if part.type == "step-start":
-                args.state.pop("tail", None)
+            if part.type == "step-start":  # a new step's text: its indexes count from its start, nothing reported yet
+                for key in ("tail", "seen", "reported_until"):
+                    args.state.pop(key, None)
             return part
         text: str = part.payload.text  # type: ignore[union-attr]
         if text:
@@ -251,7 +252,9 @@ class RegexFilter(BuiltinProcessor):
         hits = self._matcher.hits(window)
         if hits:
             reported_until: int = state.get("reported_until", 0)
-            fresh = [h for h in hits if h.end > len(tail) and seen + h.start >= reported_until]
+            # New: starting after every match reported so far. Not "ending in the new text": a match whose look-ahead
+            # needed the new text can lie wholly in the tail, and was no match before.
+            fresh = [h for h in hits if seen + h.start >= reported_until]
             if fresh:
                 fresh.sort(key=lambda h: (h.start, h.end))
                 matches = [{"rule": h.rule, "match": window[h.start : h.end], "index": seen + h.start} for h in fresh]
@@ -286,14 +289,17 @@ class RegexFilter(BuiltinProcessor):
             if not buffer:
                 return part
             flush_regions = self._matcher.regions(self._stream_hits(state, buffer))
-            self._block_held(buffer, flush_regions, state.get("offset", 0))
+            flushed_from: int = state.get("offset", 0)
+            self._block_held(buffer, flush_regions, flushed_from)
             flushed, redactions = self._matcher.redact(buffer, flush_regions)
             held: list[list[Any]] = state.pop("held")
             state["buffer"] = ""
-            state.pop("context", None)
-            state["offset"] = state.get("offset", 0) + len(buffer)
+            # The text run goes on after a reasoning chunk (one text part in the message): a look-behind after it
+            # must see the text flushed here, as the final result's check sees it.
+            state["context"] = (state.get("context", "") + buffer)[-CONTEXT_CHARS:]
+            state["offset"] = flushed_from + len(buffer)
             if redactions:
-                self._report_soon(state, *self._redaction_report("processOutputStream", redactions))
+                self._report_stream_redactions(state, redactions, flushed_from)
             state[REPROCESS_KEY] = part  # emitted right after the flushed text
             return self._emit(held, flushed)
         text: str = part.payload.text  # type: ignore[union-attr]
@@ -306,10 +312,7 @@ class RegexFilter(BuiltinProcessor):
         limit = length - self._span
         if limit <= 0:
             return None
-        # Only matches that start before ``limit`` matter now, and none needs more than ``_span`` characters to
-        # be recognised: scan no further (the rest is scanned again with the next chunk).
-        scan_end = limit + self._span
-        regions = self._matcher.regions(self._stream_hits(state, buffer if scan_end >= length else buffer[:scan_end]))
+        regions = self._matcher.regions(self._stream_hits(state, buffer))
         for region in regions:
             if region.start < limit < region.end:
                 limit = region.start  # a match crossing the boundary is held back whole
@@ -359,8 +362,15 @@ class RegexFilter(BuiltinProcessor):
             return self._emit(emitted_chunks, buffer[:emit_end])
         self._block_held(buffer, inside, offset)
         emitted, redactions = self._matcher.redact(buffer[:emit_end], inside)
-        self._report_soon(state, *self._redaction_report("processOutputStream", redactions))
+        self._report_stream_redactions(state, redactions, offset)
         return self._emit(emitted_chunks, emitted)
+
+    def _report_stream_redactions(self, state: dict[str, Any], redactions: list[dict[str, Any]], offset: int) -> None:
+        """Report redactions made in held-back text, each ``index`` counted from the start of the step's text (as
+        the stream's warnings and blocks count it), not from the held-back text (``offset`` characters in)."""
+        for record in redactions:
+            record["index"] += offset
+        self._report_soon(state, *self._redaction_report("processOutputStream", redactions))
 
     def _block_held(self, buffer: str, regions: list[Region], offset: int) -> None:
         """With the block strategy, a match in the held text ends the stream before any of it is shown (``offset``:
