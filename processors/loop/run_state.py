@@ -113,16 +113,16 @@ class RunState(RunTracing):
                 await notify_violation(entry, tripwire)
             raise
 
-    async def emit(self, chunk: AnyChunk, builder: StepBuilder | None = None) -> list[AnyChunk]:
-        """A chunk through the chain, with what processors wrote before it and re-driven parts after it."""
+    async def emit(self, chunk: AnyChunk) -> list[AnyChunk]:
+        """A chunk outside the model's stream (step-start, step-finish, tool results, finish) through the chain,
+        with what processors wrote before it and re-driven parts after it. Nothing here belongs to the step's
+        message, so nothing is folded into its builder."""
         processed = await self.process(chunk)
         out = await self.drain() if self._pending else []
         if processed is not None:
-            if builder is not None:
-                builder.fold(processed)
             out.append(processed)
         if self.chain.reprocess:
-            out += await self._reprocess(builder)
+            out += await self._reprocess(None)
         return out
 
     async def _reprocess(self, builder: StepBuilder | None) -> list[AnyChunk]:

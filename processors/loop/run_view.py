@@ -14,7 +14,6 @@ if TYPE_CHECKING:
     from processors.chunks import AnyChunk, Chunk
     from processors.context import StreamWriter
     from processors.loop.config import RunConfig
-    from processors.loop.step import StepBuilder
     from processors.messages.message_list import MessageList
     from processors.pipeline.run_context import RunContext
     from processors.result import Step
@@ -45,7 +44,7 @@ class RunView(Protocol):
 
     def chunk(self, cls: type[Chunk], payload: Any) -> Chunk: ...
 
-    async def emit(self, chunk: AnyChunk, builder: StepBuilder | None = None) -> list[AnyChunk]: ...
+    async def emit(self, chunk: AnyChunk) -> list[AnyChunk]: ...
 
     async def drain(self) -> list[AnyChunk]: ...
 
