@@ -284,6 +284,21 @@ async def test_a_blocked_input_saves_nothing_of_the_turn(tmp_path: Path) -> None
     await store.close()
 
 
+async def test_an_input_processor_that_raises_saves_nothing_of_the_turn(tmp_path: Path) -> None:
+    def broken(args: Any) -> Any:
+        raise KeyError("missing")
+
+    store = SqlMemory(f"sqlite:///{tmp_path / 'threads.db'}")
+    agent = Agent(
+        id="a", model=ScriptedModel(["never"]), memory=store, input_processors=[Fn("broken", process_input=broken)]
+    )
+    chunks, result = await run_stream(agent, "a question", thread_id="t1")
+    assert kinds(chunks)[-1] == "error"
+    assert result.error == "Processor 'broken' raised in process_input: KeyError: 'missing'"
+    assert await store.count_messages("t1") == 0
+    await store.close()
+
+
 class BrokenStore:
     """A ``Memory`` whose disk is full."""
 
