@@ -1,0 +1,63 @@
+"""The loop's own decisions (``processors.loop.run``) at their edges, through whole agent runs: the ids and times a
+run gives what it makes, and what its trace says."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+from processors import Message, Processor
+from processors.models import ScriptedModel
+from processors.models.scripted import Turn
+from processors.pipeline.debugger import Breakpoint, Debugger, Pause
+from processors.tracing import ModelCall, RecordingTracer, RunStarted
+from tests.processors.helpers import make_agent, of_type, run_stream
+
+MESSAGE_ID = re.compile(r"msg_[0-9a-f]{32}")
+
+
+async def test_a_steps_answer_gets_a_message_id_of_the_same_form_as_the_users() -> None:
+    chunks, result = await run_stream(make_agent(ScriptedModel(["ok"])), "hi")
+    [start] = of_type(chunks, "step-start")
+    message_id = start.payload.message_id  # type: ignore[union-attr]
+    assert MESSAGE_ID.fullmatch(message_id)
+    [answer] = result.messages
+    assert answer.id == message_id
+    assert MESSAGE_ID.fullmatch(Message.user("hi").id)
+
+
+async def test_a_model_call_is_timed_from_when_it_started_within_the_run() -> None:
+    tracer = RecordingTracer()
+    await run_stream(make_agent(ScriptedModel(["ok"])), "hi", tracers=[tracer])
+    [started] = [event for event in tracer.run_events if isinstance(event, RunStarted)]
+    [call] = [event for event in tracer.run_events if isinstance(event, ModelCall)]
+    assert started.started_at <= call.started_at <= call.ended_at
+
+
+class Upper(Processor):
+    """A sync stream processor: without a debugger or a tracer the loop takes its per-chunk fast path."""
+
+    id = "upper"
+
+    def process_output_stream(self, args: Any) -> Any:
+        if args.part.type == "text-delta":
+            return args.part.with_payload(text=args.part.payload.text.upper())
+        return args.part
+
+
+async def test_a_debugger_pauses_the_stream_even_when_every_stream_processor_is_sync() -> None:
+    pauses: list[Pause] = []
+
+    def on_pause(pause: Pause) -> None:
+        pauses.append(pause)
+        asyncio.get_running_loop().call_soon(pause.resume)
+
+    debugger = Debugger([Breakpoint(hook="process_output_stream", text_contains="secret")], on_pause=on_pause)
+    model = ScriptedModel([Turn(text=["Hello ", "secret ", "world"])])
+    agent = make_agent(model, output_processors=[Upper()])
+    _chunks, result = await run_stream(agent, debugger=debugger)
+    assert [(p.hook, p.processor_id, p.part.payload.text) for p in pauses] == [  # type: ignore[union-attr]
+        ("process_output_stream", "upper", "secret ")
+    ]
+    assert result.text == "HELLO SECRET WORLD"
