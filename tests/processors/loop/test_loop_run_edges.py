@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import AsyncIterator
 from typing import Any
 
 from processors import Message, Processor
 from processors.models import ScriptedModel
+from processors.models.base import Finish, ModelEvent, ModelRequest, TextDelta
 from processors.models.scripted import Turn
 from processors.pipeline.debugger import Breakpoint, Debugger, Pause
 from processors.tracing import ModelCall, RecordingTracer, RunStarted
-from tests.processors.helpers import make_agent, of_type, run_stream
+from tests.processors.helpers import Abort, Fn, make_agent, of_type, run_stream
 
 MESSAGE_ID = re.compile(r"msg_[0-9a-f]{32}")
 
@@ -61,3 +63,45 @@ async def test_a_debugger_pauses_the_stream_even_when_every_stream_processor_is_
         ("process_output_stream", "upper", "secret ")
     ]
     assert result.text == "HELLO SECRET WORLD"
+
+
+async def test_the_trace_of_a_model_call_a_stream_processor_broke_names_the_processors_error() -> None:
+    def breaks(args: Any) -> Any:
+        return {"not": "a chunk"} if args.part.type == "text-delta" else args.part
+
+    tracer = RecordingTracer()
+    agent = make_agent(ScriptedModel(["hello"]), output_processors=[Fn("breaks", process_output_stream=breaks)])
+    chunks, _result = await run_stream(agent, tracers=[tracer])
+    assert chunks[-1].type == "error"
+    [call] = [event for event in tracer.run_events if isinstance(event, ModelCall)]
+    assert call.outcome == "error"
+    assert call.detail is not None
+    assert call.detail.startswith("ProcessorContractError: Processor 'breaks' returned dict from process_output_stream")
+
+
+class Watched:
+    """A ``LanguageModel`` that says when its stream was closed, and what the run had emitted by then."""
+
+    provider = "custom"
+    model_id = "custom/watched"
+
+    def __init__(self) -> None:
+        self.closed = False
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        try:
+            yield TextDelta("one ")
+            yield TextDelta("two ")
+            yield Finish("stop")
+        finally:
+            self.closed = True
+
+
+async def test_a_model_stream_a_processor_blocked_is_closed_before_the_run_ends() -> None:
+    model = Watched()
+    guard = Abort("guard", "process_output_stream", when=lambda args: args.part.type == "text-delta")
+    closed_at_the_end: list[bool] = []
+    async for chunk in make_agent(model, output_processors=[guard]).stream("hi"):
+        if chunk.type == "tripwire":
+            closed_at_the_end.append(model.closed)
+    assert closed_at_the_end == [True]
