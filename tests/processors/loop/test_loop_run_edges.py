@@ -105,3 +105,9 @@ async def test_a_model_stream_a_processor_blocked_is_closed_before_the_run_ends(
         if chunk.type == "tripwire":
             closed_at_the_end.append(model.closed)
     assert closed_at_the_end == [True]
+
+
+async def test_a_steps_reasoning_is_its_reasoning_deltas_joined() -> None:
+    model = ScriptedModel([Turn(reasoning=["Think ", "twice."], text="ok")])
+    _chunks, result = await run_stream(make_agent(model))
+    assert [(step.reasoning, step.text) for step in result.steps] == [("Think twice.", "ok")]
