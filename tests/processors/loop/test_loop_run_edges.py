@@ -11,10 +11,10 @@ from typing import Any
 from processors import Message, Processor
 from processors.models import ScriptedModel
 from processors.models.base import Finish, ModelEvent, ModelRequest, TextDelta
-from processors.models.scripted import Turn
+from processors.models.scripted import ToolCall, Turn
 from processors.pipeline.debugger import Breakpoint, Debugger, Pause
 from processors.tracing import ModelCall, RecordingTracer, RunStarted
-from tests.processors.helpers import Abort, Fn, make_agent, of_type, run_stream
+from tests.processors.helpers import Abort, Fn, get_weather, make_agent, of_type, run_stream
 
 MESSAGE_ID = re.compile(r"msg_[0-9a-f]{32}")
 
@@ -111,3 +111,10 @@ async def test_a_steps_reasoning_is_its_reasoning_deltas_joined() -> None:
     model = ScriptedModel([Turn(reasoning=["Think ", "twice."], text="ok")])
     _chunks, result = await run_stream(make_agent(model))
     assert [(step.reasoning, step.text) for step in result.steps] == [("Think twice.", "ok")]
+
+
+async def test_a_step_that_called_tools_says_the_run_continues_and_the_last_step_does_not() -> None:
+    model = ScriptedModel([Turn(tool_calls=[ToolCall("get_weather", {"city": "Oslo"})]), "Sunny."])
+    chunks, _result = await run_stream(make_agent(model, tools=[get_weather]))
+    results = [chunk.payload.step_result for chunk in of_type(chunks, "step-finish")]  # type: ignore[union-attr]
+    assert [(r.reason, r.is_continued) for r in results] == [("tool-calls", True), ("stop", False)]
