@@ -260,8 +260,7 @@ class Run(RunState):
                             for extra in await self.drain():
                                 yield extra
                         if processed is not None:
-                            if type(processed) is TextDeltaChunk:
-                                builder.streamed = True
+                            if type(processed) is TextDeltaChunk:  # fold's commonest case, inline
                                 builder.texts.append(processed.payload.text)
                             else:
                                 fold(processed)
