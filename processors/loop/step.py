@@ -157,13 +157,11 @@ class StepBuilder:
         self.finish_reason = "unknown"
         self.usage = Usage()
         self.finished = False
-        self.streamed = False
         #: Calls whose arguments are streaming (a ``ToolCallStart`` came); a call that arrives complete has none.
         self.streaming_calls: set[str] = set()
 
     def fold(self, chunk: AnyChunk) -> None:
         kind = chunk.type
-        self.streamed = True
         if kind == "text-delta":
             self.texts.append(getattr(getattr(chunk, "payload", None), "text", ""))
         elif kind == "reasoning-delta":
