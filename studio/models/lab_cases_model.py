@@ -74,17 +74,35 @@ def is_wrong(result: CaseResult) -> bool:
     return result.as_expected is False
 
 
+#: The roles :meth:`LabCasesModel.data` answers; every other role a view asks for is ``None`` at once.
+ANSWERED_ROLES = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.ToolTipRole,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.UserRole,
+        CaseIdRole,
+        ResultRole,
+    }
+)
+
+
 class LabCasesModel(QAbstractTableModel):
     """The finished cases of the lab run on show, in the order they finished."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._results: list[CaseResult] = []
+        #: Each row's shown texts, made on its first paint: a repaint of the table asks every visible cell for
+        #: ten roles, and remaking the texts (translations, whitespace folding) each time cost ~1 ms a row.
+        self._cells: list[tuple[Any, ...] | None] = []
         self._titles = column_titles()
 
     def set_results(self, results: list[CaseResult]) -> None:
         self.beginResetModel()
         self._results = list(results)
+        self._cells = [None] * len(self._results)
         self.endResetModel()
 
     def add_results(self, results: list[CaseResult]) -> None:
@@ -93,6 +111,7 @@ class LabCasesModel(QAbstractTableModel):
         first = len(self._results)
         self.beginInsertRows(QModelIndex(), first, first + len(results) - 1)
         self._results.extend(results)
+        self._cells.extend([None] * len(results))
         self.endInsertRows()
 
     def results(self) -> list[CaseResult]:
@@ -116,12 +135,15 @@ class LabCasesModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        result = self.result(index.row()) if index.isValid() else None
-        if result is None:
+        if role not in ANSWERED_ROLES or not index.isValid():  # most of what a paint asks: answered first
             return None
+        row = index.row()
+        if not 0 <= row < len(self._results):
+            return None
+        result = self._results[row]
         column = COLUMNS[index.column()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(result, column)
+            return self._shown(row)[index.column()]
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == "case":
                 return result.text
@@ -139,8 +161,15 @@ class LabCasesModel(QAbstractTableModel):
         if role == ResultRole:
             return result
         if role == Qt.ItemDataRole.UserRole:  # the sort key
-            return result.latency_ms if column == "latency" else self._display(result, column)
+            return result.latency_ms if column == "latency" else self._shown(row)[index.column()]
         return None
+
+    def _shown(self, row: int) -> tuple[Any, ...]:
+        cells = self._cells[row]
+        if cells is None:
+            result = self._results[row]
+            cells = self._cells[row] = tuple(self._display(result, column) for column in COLUMNS)
+        return cells
 
     @staticmethod
     def _display(result: CaseResult, column: str) -> Any:
