@@ -94,8 +94,8 @@ class LabCasesModel(QAbstractTableModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._results: list[CaseResult] = []
-        #: Each row's shown texts, made on its first paint: a repaint of the table asks every visible cell for
-        #: ten roles, and remaking the texts (translations, whitespace folding) each time cost ~1 ms a row.
+        #: Each row's shown texts, made on its first paint: every batch of results repaints the whole table, and
+        #: remaking the texts (translations, whitespace folding) for every visible cell each time showed in a profile.
         self._cells: list[tuple[Any, ...] | None] = []
         self._titles = column_titles()
 
