@@ -43,6 +43,24 @@ def _env(lang: str = "C.UTF-8") -> dict[str, str]:
     return env
 
 
+def lab_running_until(args: list[str], results: Path, lines: int, *, within: float) -> subprocess.Popen[bytes]:
+    """``processor-studio lab ARGS`` started in a subprocess, returned once its results file holds ``lines`` lines
+    (or it ended, or ``within`` seconds passed): the caller kills it mid-run and checks what a resume does."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "studio", "lab", *args],
+        cwd=ROOT,
+        env=_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline and process.poll() is None:
+        if results.exists() and results.read_text(encoding="utf-8").count("\n") >= lines:
+            break
+        time.sleep(0.01)
+    return process
+
+
 def test_the_sample_in_guardrails_mode_writes_every_report_and_holds_its_thresholds(tmp_path: Path) -> None:
     out = lab(
         "sample",
@@ -187,19 +205,8 @@ def test_a_run_killed_with_sigkill_resumes_and_loses_only_the_cases_in_flight(tm
         "--results",
         str(results),
     ]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "studio", "lab", *args],
-        cwd=ROOT,
-        env=_env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    process = lab_running_until(args, results, 25, within=60)
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and process.poll() is None:
-            if results.exists() and results.read_text(encoding="utf-8").count("\n") >= 25:
-                break
-            time.sleep(0.01)
         assert process.poll() is None, "the run must still be going when it is killed"
         process.send_signal(signal.SIGKILL)
         process.wait(10)

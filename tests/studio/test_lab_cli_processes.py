@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 from lab.corpus import bundled_corpora
-from tests.studio.test_lab_cli import ROOT, _env, lab
+from tests.studio.test_lab_cli import lab, lab_running_until
 
 
 def big_corpus(path: Path, count: int) -> Path:
@@ -76,19 +74,8 @@ def test_a_parent_killed_with_sigkill_leaves_no_worker_and_its_run_resumes(tmp_p
     corpus = big_corpus(tmp_path / "big.jsonl", 1500)
     results = tmp_path / "results.jsonl"
     args = ["sample", "--corpus", str(corpus), "--processes", "2", "--results", str(results)]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "studio", "lab", *args],
-        cwd=ROOT,
-        env=_env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    process = lab_running_until(args, results, 40, within=120)
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and process.poll() is None:
-            if results.exists() and results.read_text(encoding="utf-8").count("\n") >= 40:
-                break
-            time.sleep(0.01)
         assert process.poll() is None, "the run must still be going when it is killed"
         workers = children(process.pid)
         process.send_signal(signal.SIGKILL)
