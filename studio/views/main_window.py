@@ -61,13 +61,19 @@ MINIMUM_WIDTH, MINIMUM_HEIGHT = 1024, 600
 DEFAULT_WIDTH, DEFAULT_HEIGHT = 1560, 940
 
 
-def initial_size(available: QRect | None, platform: str) -> tuple[int, int]:
-    """The window's first size: the default, shrunk to fit a smaller screen's free area (a 1366x768 laptop), never
+#: The Lab window's first size on a screen with room for it.
+LAB_SIZE = (1400, 860)
+
+
+def initial_size(
+    available: QRect | None, platform: str, default: tuple[int, int] = (DEFAULT_WIDTH, DEFAULT_HEIGHT)
+) -> tuple[int, int]:
+    """A window's first size: ``default``, shrunk to fit a smaller screen's free area (a 1366x768 laptop), never
     below the layout's minimum. Later starts restore the size the user left."""
     if available is None or platform == "offscreen":
-        return DEFAULT_WIDTH, DEFAULT_HEIGHT
-    width = max(MINIMUM_WIDTH, min(DEFAULT_WIDTH, available.width()))
-    height = max(MINIMUM_HEIGHT, min(DEFAULT_HEIGHT, available.height()))
+        return default
+    width = max(MINIMUM_WIDTH, min(default[0], available.width()))
+    height = max(MINIMUM_HEIGHT, min(default[1], available.height()))
     return width, height
 
 
@@ -376,7 +382,9 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
         if self.lab_view is None:
             self.lab_view = LabView(self.workspace.lab, self)
             self.lab_view.setWindowFlag(Qt.WindowType.Window)
-            self.lab_view.resize(1400, 860)
+            screen = self.screen()
+            available = screen.availableGeometry() if screen is not None else None
+            self.lab_view.resize(*initial_size(available, QApplication.platformName(), LAB_SIZE))
             self.lab_view.addActions(self.app_actions)  # Ctrl+Q, Ctrl+, and F1 work in the Lab's window too
             self.workspace.lab.case_thread_ready.connect(self._on_lab_case_thread_ready)
             self.workspace.spawn(self.workspace.lab.load())

@@ -115,4 +115,5 @@ def test_the_first_size_fits_a_small_screen_and_keeps_the_default_where_there_is
     assert initial_size(QRect(0, 0, 1366, 738), "xcb") == (1366, 738)  # a laptop, less its panel
     assert initial_size(QRect(0, 0, 800, 560), "wayland") == (MINIMUM_WIDTH, MINIMUM_HEIGHT)  # never below the minimum
     assert initial_size(QRect(0, 0, 800, 800), "offscreen") == (DEFAULT_WIDTH, DEFAULT_HEIGHT)  # repeatable grabs
+    assert initial_size(QRect(0, 0, 1366, 738), "xcb", (1400, 860)) == (1366, 738)  # the Lab's window fits too
     assert initial_size(None, "xcb") == (DEFAULT_WIDTH, DEFAULT_HEIGHT)
