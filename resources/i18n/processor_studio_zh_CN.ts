@@ -37,7 +37,6 @@
     </message>
     <message>
         <source>LGPL-3.0-only (as shipped by PySide6)</source>
-        <extracomment>The studio&apos;s own distribution name.</extracomment>
         <translation>LGPL-3.0-only（随 PySide6 发行）</translation>
     </message>
 </context>
@@ -45,7 +44,6 @@
     <name>AgentSettings</name>
     <message>
         <source>What the agent is for, how it should answer…</source>
-        <extracomment>Offered in the model box; any litellm &quot;provider/model&quot; id can be typed. True while a tick in the tools list is being committed (from inside the ticked item&apos;s setData).</extracomment>
         <translation>智能体的用途、应如何回答……</translation>
     </message>
     <message>
@@ -62,7 +60,6 @@
     </message>
     <message>
         <source>not set</source>
-        <extracomment>The design&apos;s MCP servers and their tools (its own undoable edits).</extracomment>
         <translation>未设置</translation>
     </message>
     <message>
@@ -134,7 +131,6 @@
     <name>App</name>
     <message>
         <source>A processor plug-in was skipped: {error}</source>
-        <extracomment>What ``_run`` returns when the window asked for a restart (a new language): the process starts itself again. The application&apos;s id: X11&apos;s WM_CLASS (instance and class), the desktop entry&apos;s name and its StartupWMClass.</extracomment>
         <translation>已跳过一个处理器插件：{error}</translation>
     </message>
     <message>
@@ -146,7 +142,6 @@
     <name>ChainEditor</name>
     <message>
         <source>Not installed: cannot run</source>
-        <extracomment>The drag-and-drop format shared by the palette and the chains. The entry&apos;s uid (str). The entry&apos;s catalogue type name (str). Why the entry cannot run as it is (&quot;&quot; when it can): its problems, joined. The text colour of an entry that cannot run as it is. A drop was refused; the argument is the reason, ready to show.</extracomment>
         <translation>未安装：无法运行</translation>
     </message>
     <message>
@@ -179,7 +174,6 @@
     </message>
     <message>
         <source>There is no {lane!r} lane: the lanes are {lanes}</source>
-        <extracomment>The agent-level settings ``set_setting`` accepts (chains change through the entry methods). An entry is about to appear at ``index`` of ``lane``. An entry appeared at ``index`` of ``lane``. The entry at ``index`` of ``lane`` is about to go. The entry that was at ``index`` of ``lane`` is gone. An entry is about to move from (lane, index) to (lane, final index). An entry moved from (lane, index) to (lane, final index). An entry&apos;s options or enabled flag changed (by uid). An agent-level setting changed (``&quot;name&quot;``, ``&quot;model.temperature&quot;``, ...). The whole design is about to be swapped for another. The whole design was swapped for another. The catalogue was swapped (a processors folder was reloaded): names, lanes and schemas may differ. The design differs (True) or no longer differs (False) from the last saved state.</extracomment>
         <translation>没有 {lane!r} 通道：现有通道为 {lanes}</translation>
     </message>
     <message>
@@ -200,7 +194,6 @@
     </message>
     <message>
         <source>Drop input processors here</source>
-        <extracomment>How long a refused-drop reason stays on screen.</extracomment>
         <translation>将输入处理器拖放到这里</translation>
     </message>
     <message>
@@ -217,7 +210,6 @@
     </message>
     <message>
         <source>&amp;Undo</source>
-        <extracomment>The selected entry changed: its uid, or &quot;&quot; when nothing is selected. A message for the window&apos;s status bar (a refused drop&apos;s reason, ...).</extracomment>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
@@ -261,7 +253,6 @@
     <name>ChatDocument</name>
     <message>
         <source>● ● ●  writing…</source>
-        <extracomment>Document position where each step&apos;s blocks begin (the end of what precedes them). Where the lines after the steps begin (the &quot;writing…&quot; placeholder, &quot;Stopped&quot;, the run&apos;s figures), if any. What those lines say (to rewrite them only when that changes). The step whose text (or reasoning) is the document&apos;s growing end; None when nothing grows. How many of the growing block&apos;s deltas are in the document. Growing markdown not committed yet; it is rendered from ``tail_pos`` to the end of the document. The placeholder of a reply that has shown nothing yet (a typing indicator).</extracomment>
         <translation>● ● ●  正在输入……</translation>
     </message>
     <message>
@@ -270,7 +261,6 @@
     </message>
     <message>
         <source>You</source>
-        <extracomment>Marks the figures line among the trailer lines (it is drawn smaller, not in italics).</extracomment>
         <translation>你</translation>
     </message>
     <message>
@@ -378,7 +368,6 @@
     </message>
     <message>
         <source>unknown model</source>
-        <extracomment>Argument fragments as the model streamed them (before the complete ``tool-call`` chunk). What the model was given (the ``tool-result`` chunk: after ``process_tool_result``). What the tool itself returned, before any ``process_tool_result`` (from the run&apos;s trace live, from its recording when the thread is reopened). The runtime retried this step: its text is struck through, with ``feedback`` (the reason) beside it.</extracomment>
         <translation>未知模型</translation>
     </message>
     <message>
@@ -415,7 +404,6 @@
     </message>
     <message>
         <source>Tripwire ({processor}): {reason}</source>
-        <extracomment>The live run&apos;s figures (None for replies loaded from a stored thread).</extracomment>
         <translation>触发拦截（{processor}）：{reason}</translation>
     </message>
     <message>
@@ -431,7 +419,6 @@
     <name>ChatListView</name>
     <message>
         <source>Show this tripwire in the inspector</source>
-        <extracomment>A tool card&apos;s header was clicked: (row, tool_call_id). A tripwire banner was clicked: (run_id). The user asked for a message&apos;s context menu: (row, global position).</extracomment>
         <translation>在检查器中显示此拦截</translation>
     </message>
     <message>
@@ -443,7 +430,6 @@
     <name>ChatQueue</name>
     <message>
         <source>Queued — sent when the reply ends</source>
-        <extracomment>The user removed the pending message at this index.</extracomment>
         <translation>已排队——回复结束后发送</translation>
     </message>
     <message>
@@ -455,12 +441,10 @@
     <name>ChatView</name>
     <message>
         <source>&lt;h3&gt;Start the conversation&lt;/h3&gt;Type below, or try one of these:</source>
-        <extracomment>Enter (or Ctrl+Enter) was pressed. A suggestion was clicked (its text).</extracomment>
         <translation>&lt;h3&gt;开始对话&lt;/h3&gt;在下方输入，或试试以下内容：</translation>
     </message>
     <message>
         <source>Message the agent — Enter sends, Shift+Enter adds a line</source>
-        <extracomment>The user asked to send this text (Enter, Ctrl+Enter or Send). The user asked to stop the running reply (Stop or Esc). A tripwire banner was clicked: (run_id). Extra context-menu entries: each factory gets the message and its menu, and returns an action or None.</extracomment>
         <translation>给智能体发消息——Enter 发送，Shift+Enter 换行</translation>
     </message>
     <message>
@@ -527,7 +511,6 @@
     <name>DebugController</name>
     <message>
         <source>No run is paused.</source>
-        <extracomment>A run paused before a hook call (a :class:`~processors.pipeline.debugger.Pause`). The paused run went on (or ended): the pause is over. The breakpoints changed (the list as it is now).</extracomment>
         <translation>没有暂停的运行。</translation>
     </message>
     <message>
@@ -555,7 +538,6 @@
     <name>DebugPanel</name>
     <message>
         <source>any hook</source>
-        <extracomment>The chunk and state as shown when the run paused (an answer hands on only what was edited).</extracomment>
         <translation>任意钩子</translation>
     </message>
     <message>
@@ -731,7 +713,6 @@
     </message>
     <message>
         <source>model.api_base: credentials (a user name and password, or a key in the query) must not be saved in a design, where anyone it is shared with reads them; the studio reads API keys from the keyring when a run starts</source>
-        <extracomment>The model id that selects the offline demo model (no API key, no network).</extracomment>
         <translation>model.api_base：凭据（用户名和密码，或查询参数中的密钥）不得保存在设计中，否则任何拿到该设计的人都能读到；工作室会在运行开始时从系统密钥环读取 API 密钥</translation>
     </message>
     <message>
@@ -748,7 +729,6 @@
     </message>
     <message>
         <source>Not a usable agent design: {error}</source>
-        <extracomment>Names of tools: built-in demo tools, or ``file.py:function`` for user tool files. MCP servers whose enabled tools the agent also gets.</extracomment>
         <translation>不是可用的智能体设计：{error}</translation>
     </message>
     <message>
@@ -761,7 +741,6 @@
     </message>
     <message>
         <source>Input chain</source>
-        <extracomment>``extra`` model settings refused because a field of :class:`ModelConfig` (or the runtime) sets them.</extracomment>
         <translation>输入链</translation>
     </message>
     <message>
@@ -774,7 +753,6 @@
     </message>
     <message>
         <source>version: missing — this does not look like an agent design file</source>
-        <extracomment>Upgrades of older design formats: ``_UPGRADES[n]`` turns version ``n`` data into version ``n + 1``.</extracomment>
         <translation>version：缺失——这看起来不是智能体设计文件</translation>
     </message>
     <message>
@@ -791,7 +769,6 @@
     </message>
     <message>
         <source>An agent design is a JSON object, not a list</source>
-        <extracomment>&quot;An agent design is a JSON object, not …&quot;, one sentence per kind of JSON value (a translator words each).</extracomment>
         <translation>智能体设计应是 JSON 对象，而不是列表</translation>
     </message>
     <message>
@@ -813,7 +790,6 @@
     <message>
         <source>Invalid agent design:
 {listing}</source>
-        <extracomment>Every problem of a design, one per line (``listing``: ``- path: message``, rebuilt translated where shown).</extracomment>
         <translation>智能体设计无效：
 {listing}</translation>
     </message>
@@ -839,7 +815,6 @@
     </message>
     <message>
         <source>{name} is defined inside a function and cannot be exported</source>
-        <extracomment>The variable an exported script reads its key from when the design names its own server (api_base).</extracomment>
         <translation>{name} 定义在函数内部，无法导出</translation>
     </message>
     <message>
@@ -848,7 +823,6 @@
     </message>
     <message>
         <source>The replay diverged at step {step}: its outcome is not what the model said, so it cannot be a regression test. Export a replay that did not diverge.</source>
-        <extracomment>Characters of base64 per line of the embedded recording.</extracomment>
         <translation>重放在第 {step} 步出现分歧：其结果不是模型当时所说的，因此不能作为回归测试。请导出没有分歧的重放。</translation>
     </message>
 </context>
@@ -856,7 +830,6 @@
     <name>DivergenceBar</name>
     <message>
         <source>Stop here</source>
-        <extracomment>The user chose to continue the replay with the live model from where it diverged.</extracomment>
         <translation>在此停止</translation>
     </message>
     <message>
@@ -868,7 +841,6 @@
     <name>EndpointApproval</name>
     <message>
         <source>Send your API key to another server?</source>
-        <extracomment>The user answered: the grant asked about, and whether the key may go to its endpoint.</extracomment>
         <translation>要把你的 API 密钥发送到另一台服务器吗？</translation>
     </message>
     <message>
@@ -892,7 +864,6 @@
     <name>ImportProgress</name>
     <message>
         <source>Reading the file…</source>
-        <extracomment>What the phases of an import are called in the UI.</extracomment>
         <translation>正在读取文件……</translation>
     </message>
     <message>
@@ -905,7 +876,6 @@
     </message>
     <message>
         <source>Another thread import is still running.</source>
-        <extracomment>An import of the file (its name) began. How far the running import got: phase (``reading``, ``checking``, ``writing``), done, total. The import finished: the new thread&apos;s id and the file&apos;s name. The import was refused or failed; the message says why (nothing was written). The user stopped the import; nothing was written.</extracomment>
         <translation>另一个对话导入仍在进行。</translation>
     </message>
     <message>
@@ -922,7 +892,6 @@
     </message>
     <message>
         <source>Importing {name}…</source>
-        <extracomment>The dialog of the running import (None between imports).</extracomment>
         <translation>正在导入 {name}……</translation>
     </message>
     <message>
@@ -935,7 +904,6 @@
     </message>
     <message>
         <source>Thread import refused: {problems}</source>
-        <extracomment>Thread import problems shown in a status line or a message box (the rest are counted).</extracomment>
         <translation>对话导入被拒绝：{problems}</translation>
     </message>
     <message>
@@ -951,7 +919,6 @@
     <name>Inspector</name>
     <message>
         <source>Entry</source>
-        <extracomment>The node (tree) or row value (lists) behind an index. The outcome string a badge shows (tree rows). Badge colours: strong (text on white) and light (row tint), for call outcomes and for how runs ended.</extracomment>
         <translation>条目</translation>
     </message>
     <message>
@@ -1044,12 +1011,10 @@
     </message>
     <message>
         <source>Run {number} ({status})</source>
-        <extracomment>A call&apos;s (or a chunk&apos;s) outcome, least severe first. ``held``: a chunk a stream guard held back and let out later. How a run ended: its badge says this, not the worst of its calls (a guard that buffers is not a failure). The order hooks are shown in within a step: the order the loop runs them (the per-chunk stream summary is reported at the step&apos;s end but runs while the model streams, before ``process_llm_response``). Chunk changes shown as rows under one stream summary (the details pane lists them all). Calls below this node by outcome, and the seconds spent in them (kept up to date as calls arrive). One of :data:`RUN_STATUSES`: ``running``, then how it ended.</extracomment>
         <translation>运行 {number}（{status}）</translation>
     </message>
     <message>
         <source>Step {number}</source>
-        <extracomment>(0, -1) input, (1, n) step n, (2, 0) output: the sort key among the run&apos;s phases.</extracomment>
         <translation>第 {number} 步</translation>
     </message>
     <message>
@@ -1070,7 +1035,6 @@
     </message>
     <message>
         <source>Tripwires</source>
-        <extracomment>How often buffered chunks are shown (one row insert per tick). A timeline entry was selected (a node of ``studio.models.trace_nodes``), or None when the selection cleared.</extracomment>
         <translation>拦截</translation>
     </message>
     <message>
@@ -1083,7 +1047,6 @@
     </message>
     <message>
         <source>Select an entry in the timeline to see what it changed.</source>
-        <extracomment>Chunk changes listed for one stream summary (a run can change thousands; the tree shows the first ones).</extracomment>
         <translation>在时间线中选择一个条目，查看它改动了什么。</translation>
     </message>
     <message>
@@ -1207,7 +1170,6 @@
     <name>LabCasesModel</name>
     <message>
         <source>Case</source>
-        <extracomment>The case&apos;s id (str), for &quot;open this case as a thread&quot;. The :class:`CaseResult` itself.</extracomment>
         <translation>用例</translation>
     </message>
     <message>
@@ -1267,7 +1229,6 @@
     <name>LabController</name>
     <message>
         <source>{path}: no cases in this file</source>
-        <extracomment>A line for the status bar (and the view&apos;s message line). Something the user asked for could not be done: one readable line (a corpus error names file and line). Another lab run is on show (its record): the view resets its cases and figures. The results on show were replaced (a list of :class:`CaseResult`). More cases finished in the run on show (a list of :class:`CaseResult`). Progress of the live run: (done, total, seconds left or -1 when not known yet). A lab run started or resumed (its id). A lab run ended: (its id, ``finished`` or ``cancelled``). A case was opened as a thread: (thread id); the workspace shows it. A comparison of two lab runs is ready (a :class:`studio.controllers.lab_records.Comparison`). A callable returning the design to run (the studio&apos;s current one: ``document.snapshot``). The lab run on show (None before any) and its results so far.</extracomment>
         <translation>{path}：此文件中没有用例</translation>
     </message>
     <message>
@@ -1280,12 +1241,10 @@
     </message>
     <message>
         <source>A lab run is already running: cancel it first.</source>
-        <extracomment>How long finished cases are gathered before they are shown and saved (seconds). The modes the Lab view offers for a new run (``replay`` re-runs a model run&apos;s recorded replies: see :meth:`studio.controllers.lab_controller.LabController.replay`).</extracomment>
         <translation>已有实验正在运行：请先取消它。</translation>
     </message>
     <message>
         <source>Current design (as it is now)</source>
-        <extracomment>The key of the studio&apos;s current design among the choices. The designs to choose from for A/B changed (a list of :class:`DesignChoice`). Design files loaded for A/B, kept across reloads of the choices (by key, in the order loaded).</extracomment>
         <translation>当前设计（现在的样子）</translation>
     </message>
     <message>
@@ -1382,7 +1341,6 @@
     </message>
     <message>
         <source>A lab run is running: its results stay on show until it ends or is cancelled.</source>
-        <extracomment>The comparison last shown (what &quot;Export A/B…&quot; writes), None before any.</extracomment>
         <translation>有实验正在运行：在它结束或被取消之前，会一直显示它的结果。</translation>
     </message>
     <message>
@@ -1422,7 +1380,6 @@
     <name>LabLists</name>
     <message>
         <source>{name} ({count} cases)</source>
-        <extracomment>A :class:`studio.store.LabRunRecord` (models sit beside the store in the layering, so it is not imported). The lab run&apos;s id (list of runs). Lines left out on import (only when the user asked to skip bad lines). Which part of the file&apos;s cases this source holds (&quot;简体中文&quot;, a bundled corpus split by language); &quot;&quot; whole.</extracomment>
         <translation>{name}（{count} 个用例）</translation>
     </message>
     <message>
@@ -1481,7 +1438,6 @@
     </message>
     <message>
         <source>other languages</source>
-        <extracomment>The studio&apos;s language → the ``lang`` of the corpora&apos;s cases in that script.</extracomment>
         <translation>其他语言</translation>
     </message>
 </context>
@@ -1489,7 +1445,6 @@
     <name>LabTables</name>
     <message>
         <source>Errors</source>
-        <extracomment>A cell&apos;s filter as ``{&quot;category&quot;: ..., &quot;processor&quot;: ...}`` (clicking a cell filters the cases to it). A cell&apos;s heat, 0..1 (None for a cell that is no share). Draw ``heat`` as bars in the cells (recall and FPR) rather than as a heat map&apos;s background. A tooltip per cell (parallel to ``rows``; None: the heat&apos;s share, if any).</extracomment>
         <translation>错误</translation>
     </message>
     <message>
@@ -1502,7 +1457,6 @@
     </message>
     <message>
         <source>FPR</source>
-        <extracomment>Width of the recall and FPR columns, whose cells draw bars.</extracomment>
         <translation>误报率</translation>
     </message>
     <message>
@@ -1590,13 +1544,11 @@
     <name>LabView</name>
     <message>
         <source>Guardrail lab — Processor Studio</source>
-        <extracomment>The tabs, in order. The user asked to open a case as a thread (its id).</extracomment>
         <translation>护栏实验室 — Processor Studio</translation>
     </message>
     <message>
         <source>guardrails: the input and output lanes around a fixed reply, no model call (free, fast)
 model: the design&apos;s own model answers each case</source>
-        <extracomment>The user asked for a report of the lab run on show: ``json``, ``junit`` or ``html``.</extracomment>
         <translation>护栏：围绕一个固定回复运行输入和输出通道，不调用模型（免费、快速）
 模型：由设计自己的模型回答每个用例</translation>
     </message>
@@ -1714,7 +1666,6 @@ model: the design&apos;s own model answers each case</source>
     </message>
     <message>
         <source>any outcome</source>
-        <extracomment>The filters a matrix cell may set, by name, in the order of their combo boxes. The user asked to open a case as a thread (its id).</extracomment>
         <translation>任意结果</translation>
     </message>
     <message>
@@ -1771,7 +1722,6 @@ model: the design&apos;s own model answers each case</source>
     </message>
     <message>
         <source>Select two lab runs on the left and press Compare A/B (Ctrl+D).</source>
-        <extracomment>The user asked to see a changed case among the cases (its id). The user asked to run the chosen corpora on design A and on design B (their choice keys). The user asked to pick a design file from disk for A or B (``&quot;A&quot;`` or ``&quot;B&quot;``). The user asked to export the comparison on show (as ``lab diff --json`` writes it).</extracomment>
         <translation>在左侧选择两次实验，然后按“比较 A/B”（Ctrl+D）。</translation>
     </message>
     <message>
@@ -1812,7 +1762,6 @@ model: the design&apos;s own model answers each case</source>
     </message>
     <message>
         <source>Cases</source>
-        <extracomment>Tabs whose figures are behind the results (redrawn when opened).</extracomment>
         <translation>用例</translation>
     </message>
     <message>
@@ -1921,7 +1870,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Click a category to see its cases</source>
-        <extracomment>Room right of a bar for its figure (&quot;recall 100.0%&quot;). The user clicked a category&apos;s row (its name, as the metrics group it).</extracomment>
         <translation>点击一个类别查看其案例</translation>
     </message>
     <message>
@@ -1964,7 +1912,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>Lanes</name>
     <message>
         <source>Input</source>
-        <extracomment>&quot;lane&quot; for a header row, &quot;type&quot; for a processor type row. The lane of a header, or of the group a type row sits in. The type name of a type row (``&quot;RegexFilter&quot;``). The type&apos;s description. The lower-cased text the search filter matches (name, id, type name, description). The lanes&apos; titles in English (:func:`lane_title` gives them in the studio&apos;s language).</extracomment>
         <translation>输入</translation>
     </message>
     <message>
@@ -1996,7 +1943,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>LanguagePicker</name>
     <message>
         <source>&amp;Language</source>
-        <extracomment>A language was picked and kept: its Qt locale name (``zh_CN``). &quot;Restart now&quot; was pressed.</extracomment>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
@@ -2048,7 +1994,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Processors</source>
-        <extracomment>Replays every run of the open thread, in order, through the current chain. The smallest window the layout is made for (checked by ``tests/studio/test_layout.py``). The window&apos;s size on first start where the screen has room (and always off-screen, for repeatable screenshots). Set when the window closed to restart the studio (a new language): the entry point starts it again.</extracomment>
         <translation>处理器</translation>
     </message>
     <message>
@@ -2073,12 +2018,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Debugger</source>
-        <extracomment>The replay view opened last (None before any). The thread replay view opened last (None before any). Breakpoints and the paused run, in a tab of the inspector&apos;s lower pane.</extracomment>
         <translation>调试器</translation>
     </message>
     <message>
         <source>A tool file was skipped: {problem}</source>
-        <extracomment>The progress dialog of a running thread import. The guardrail lab&apos;s window, made when first opened (Lab menu, Ctrl+L).</extracomment>
         <translation>已跳过一个工具文件：{problem}</translation>
     </message>
     <message>
@@ -2147,7 +2090,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>&amp;Replay the run through the current chain</source>
-        <extracomment>Replays the run selected in the inspector (the newest when none is) through the current chain.</extracomment>
         <translation>用当前处理链重放运行(&amp;R)</translation>
     </message>
     <message>
@@ -2156,7 +2098,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Replay the whole &amp;thread through the current chain</source>
-        <extracomment>Replays every run of the open thread, in order, through the current chain.</extracomment>
         <translation>用当前处理链重放整个对话(&amp;T)</translation>
     </message>
     <message>
@@ -2193,7 +2134,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Replay through the current chain</source>
-        <extracomment>The studio&apos;s own shortcuts, which work in its other windows too (the Lab&apos;s): an action&apos;s shortcut is live in every window it was added to, so these are the menus&apos; actions themselves, not copies.</extracomment>
         <translation>用当前处理链重放</translation>
     </message>
     <message>
@@ -2257,7 +2197,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>McpApproval</name>
     <message>
         <source>Run a program from this design?</source>
-        <extracomment>The user answered: the server entry asked about, and whether its program may run.</extracomment>
         <translation>运行此设计中的程序？</translation>
     </message>
     <message>
@@ -2289,7 +2228,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>McpServerDialog</name>
     <message>
         <source>MCP server</source>
-        <extracomment>The user confirmed valid settings: (McpServerConfig, credential typed for an HTTP server, &quot;&quot; if none).</extracomment>
         <translation>MCP 服务器</translation>
     </message>
     <message>
@@ -2365,7 +2303,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>McpServersView</name>
     <message>
         <source>Add…</source>
-        <extracomment>Where typed stdio launches are recorded as allowed; the window passes the workspace&apos;s. Where HTTP servers&apos; credentials go; the window passes the workspace&apos;s. Tools each server listed: server launch → [(name, description, schema)].</extracomment>
         <translation>添加…</translation>
     </message>
     <message>
@@ -2386,7 +2323,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>{name} (not offered)</source>
-        <extracomment>True while a tool&apos;s tick is being committed (see _on_document_settings_changed).</extracomment>
         <translation>{name}（未提供）</translation>
     </message>
     <message>
@@ -2426,7 +2362,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>ModelError</name>
     <message>
         <source>The provider did not answer in time</source>
-        <extracomment>The runtime&apos;s sentence for each kind (``processors.models.litellm_errors``), marked for translation.</extracomment>
         <translation>提供方未在限定时间内应答</translation>
     </message>
     <message>
@@ -2439,7 +2374,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Connection error.</source>
-        <extracomment>What litellm&apos;s transport says most often, beside the sentence (any other detail is shown as written).</extracomment>
         <translation>连接错误。</translation>
     </message>
     <message>
@@ -2455,7 +2389,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>OptionValue</name>
     <message>
         <source>block</source>
-        <extracomment>The built-ins&apos; option values a reader sees in a combo box or beside a check box, marked for translation (context ``OptionValue``). The wire value stays what the design saves; a value not listed here (a judge preset, a format, a plug-in&apos;s value) is shown as it is.</extracomment>
         <translation>阻止</translation>
     </message>
     <message>
@@ -2783,7 +2716,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Select a processor in a chain to edit its options.</source>
-        <extracomment>How long typing must pause before a valid value is committed.</extracomment>
         <translation>在链中选择一个处理器以编辑其选项。</translation>
     </message>
     <message>
@@ -2815,7 +2747,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>Outcome</name>
     <message>
         <source>passed</source>
-        <extracomment>Every outcome and run status a badge shows, as written in the trace.</extracomment>
         <translation>通过</translation>
     </message>
     <message>
@@ -2875,7 +2806,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Search processors</source>
-        <extracomment>The user asked to add a processor: (type name, lane it is listed under).</extracomment>
         <translation>搜索处理器</translation>
     </message>
     <message>
@@ -2895,7 +2825,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>ReplayController</name>
     <message>
         <source>A replay or fuzzing is still running: wait or cancel it.</source>
-        <extracomment>A replay of a run began: (run_id). Both replays finished: (run_id, ReplayComparison). The replay could not run (no recording, an unreadable one, a design that cannot be built): (run_id, message). Fuzzing went on: (run_id, cuts tried, cuts in all). Fuzzing finished: (run_id, FuzzReport). Fuzzing failed or was cancelled: (run_id, message). A thread&apos;s replay began: (thread_id, runs in all). One run of the thread was replayed (or could not be): (thread_id, index, ThreadRunReplay). The thread&apos;s replay ended — all runs done, stopped at a divergence, or cancelled: (thread_id, ThreadReplay). The thread could not be replayed at all (no runs, a store error): (thread_id, message). Any replay or fuzzing ended, however (a pause at a breakpoint is over). The last replay of each thread (the view shows it). The last comparison made for each run (the regression-test export reads it).</extracomment>
         <translation>重放或模糊测试仍在进行：请等待或取消。</translation>
     </message>
     <message>
@@ -2927,7 +2856,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>ReplayView</name>
     <message>
         <source>Replay of a run — Processor Studio</source>
-        <extracomment>The user asked to export this run as a pytest file: (run_id).</extracomment>
         <translation>运行重放 — Processor Studio</translation>
     </message>
     <message>
@@ -2936,12 +2864,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Stop the replay</source>
-        <extracomment>Stops the replay where it is (also while it is paused at a breakpoint).</extracomment>
         <translation>停止重放</translation>
     </message>
     <message>
         <source>Original chain</source>
-        <extracomment>Highlights: removed on the original&apos;s side, added on the current side, a row that differs.</extracomment>
         <translation>原处理链</translation>
     </message>
     <message>
@@ -2962,7 +2888,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Fuzz chunk boundaries</source>
-        <extracomment>The two replays side by side (``original``, ``current``, ``processors`` and ``tools`` are its parts).</extracomment>
         <translation>模糊测试数据块边界</translation>
     </message>
     <message>
@@ -3085,7 +3010,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>RuntimeText</name>
     <message>
         <source>PII detected. Types: {types}</source>
-        <extracomment>Problems with what the user gave (files, options, expressions): :mod:`studio.i18n.problem_texts`. Most specific first: the first pattern that matches the whole text wins.</extracomment>
         <translation>检测到个人信息。类型：{types}</translation>
     </message>
     <message>
@@ -3578,7 +3502,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source> or </source>
-        <extracomment>Groups whose value is itself a sentence of the runtime (translated in turn).</extracomment>
         <translation> 或 </translation>
     </message>
 </context>
@@ -3586,7 +3509,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>SettingsDialog</name>
     <message>
         <source>Settings</source>
-        <extracomment>A connection test finished, with its one-line verdict. A search for local model servers finished, with its one-line summary. A language was picked (and kept for the next start): its Qt locale name. The user asked to restart now, to show the picked language.</extracomment>
         <translation>设置</translation>
     </message>
     <message>
@@ -3758,7 +3680,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>ThreadReplayView</name>
     <message>
         <source>Replay of a thread — Processor Studio</source>
-        <extracomment>The replayed runs so far, by row.</extracomment>
         <translation>对话重放 — Processor Studio</translation>
     </message>
     <message>
@@ -3783,7 +3704,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Replayed {0} of {1} runs…</source>
-        <extracomment>The selected run&apos;s two replays side by side.</extracomment>
         <translation>已重放 {0}/{1} 次运行…</translation>
     </message>
     <message>
@@ -3827,7 +3747,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>ThreadsController</name>
     <message>
         <source>Could not load the threads: {error}</source>
-        <extracomment>The list was reloaded (after a search or a change). A thread was created; the view selects it. A thread was deleted (its id). A store call failed; a readable message for the status bar.</extracomment>
         <translation>无法加载对话：{error}</translation>
     </message>
     <message>
@@ -3859,7 +3778,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Search threads</source>
-        <extracomment>The user picked a thread (its id). The user asked to replay every run of a thread through the current chain (its id).</extracomment>
         <translation>搜索对话</translation>
     </message>
     <message>
@@ -3907,7 +3825,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>TracesSettings</name>
     <message>
         <source>Send traces to an &amp;OpenTelemetry backend</source>
-        <extracomment>The switch or the endpoint was changed and kept: the new settings.</extracomment>
         <translation>将跟踪发送到 &amp;OpenTelemetry 后端</translation>
     </message>
     <message>
@@ -4015,7 +3932,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Replace design</source>
-        <extracomment>Changing the model away from the offline demo also drops &quot; (offline demo)&quot; from the agent&apos;s name.</extracomment>
         <translation>替换设计</translation>
     </message>
     <message>
@@ -4043,12 +3959,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <name>Workspace</name>
     <message>
         <source>The saved design “{name}” could not be read: {error}</source>
-        <extracomment>How long after the last edit the design is saved to the store. The document now holds another design (its name). A line for the status bar. Fires :data:`AUTOSAVE_MS` after the last edit.</extracomment>
         <translation>无法读取已保存的设计“{name}”：{error}</translation>
     </message>
     <message>
         <source>Welcome</source>
-        <extracomment>A line for the status bar. A thread was opened (its id and title); the window selects it and loads the inspector. History for the inspector of the opened thread. The design document now holds another design (opened from a file or the store). Everything asked for at start-up is loaded (the self-test waits for it). Saving or exporting a file failed (a title and what happened); the window shows it without blocking. A run&apos;s key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the user, showing the host, and answers with :meth:`answer_endpoint_approval`. A design&apos;s stdio MCP server (a :class:`~studio.design.McpServerConfig`) would run a program the user has not allowed; the window asks, showing the exact command, and answers with :meth:`answer_mcp_approval`. Which key each run may carry, and the user&apos;s approvals of endpoints. Breakpoints for the runs (live and replayed), and the run paused at one (the debugger panel shows it). Replays of past runs and whole threads through the current chain, chunk-boundary fuzzing. Thread imports, off the UI thread with progress (the window shows it). The guardrail lab (its window is opened from the Lab menu). Processor instances kept between runs while their chain entry is unchanged (caches, ledgers). The design&apos;s MCP servers (kept running between runs) and the user&apos;s answers about launching them. The running servers; stopped when they leave the design or at shutdown. The stdio launches the user allowed (typed in the agent settings, or allowed when asked). The design, its script, threads and regression tests written to files. The design being edited: opened, and saved to the store after each burst of edits.</extracomment>
         <translation>欢迎</translation>
     </message>
     <message>
@@ -4077,7 +3991,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Nothing was sent: this design&apos;s MCP server &apos;{name}&apos; runs a program on this computer ({command}). Allow it when asked, then send again.</source>
-        <extracomment>A design&apos;s stdio MCP server (a :class:`~studio.design.McpServerConfig`) would run a program the user has not allowed; the window asks, showing the exact command, and answers with :meth:`answer_approval`. A line for the status bar. The design&apos;s MCP servers, kept running between runs. The stdio launches the user allowed (typed in the agent settings, or allowed when asked). Launches the user refused in this session: not asked again. A message waits for the design&apos;s servers to start (no second one meanwhile).</extracomment>
         <translation>未发送任何内容：此设计的 MCP 服务器“{name}”会在这台电脑上运行程序（{command}）。请在询问时允许，然后再次发送。</translation>
     </message>
     <message>
@@ -4094,7 +4007,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>No API key is set for {provider}. Add one in Settings → API keys (Ctrl+,), set the provider&apos;s environment variable, or pick the offline &apos;demo&apos; model in the Agent tab.</source>
-        <extracomment>A run&apos;s key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the user, showing the host, and answers with :meth:`answer_approval`. A line for the status bar. (provider, endpoint) pairs the user declined to approve in this session: not asked again.</extracomment>
         <translation>尚未为 {provider} 设置 API 密钥。请在“设置 → API 密钥”（Ctrl+,）中添加，或设置该提供方的环境变量，或在“智能体”标签页中选择离线的 demo 模型。</translation>
     </message>
     <message>
@@ -4127,7 +4039,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>The design was not saved</source>
-        <extracomment>A line for the status bar. Saving or exporting a file failed (a title and what happened); the window shows it without blocking.</extracomment>
         <translation>设计未保存</translation>
     </message>
     <message>
@@ -4180,7 +4091,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>%n message(s) (shown as placeholders)</source>
-        <extracomment>One per run, for the inspector. What the tools returned, for their cards in the chat. What could not be read, in a sentence; None when all could.</extracomment>
         <translation>%n 条消息（显示为占位符）</translation>
     </message>
     <message>
