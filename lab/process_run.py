@@ -39,26 +39,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
-import multiprocessing
 import os
-import threading
 from collections import deque
 from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 from typing import Any
 
 from lab.case_run import make_result
 from lab.corpus import Case
-from lab.process_worker import worker_main
+from lab.process_worker import RunOrder
 from lab.rate_gate import RateGate
 from lab.recipe import AgentRecipe
 from lab.results import CaseResult
 from lab.runner import LabError, LabRun
+from lab.worker_pool import STOP_GRACE, PoolWorker, WorkerPool
 from processors import Agent
 
-#: Seconds a stopped worker has to end before it is terminated (then killed).
-STOP_GRACE = 2.0
 #: Cases sent to a worker beyond its share of the concurrency, so it never waits for the next one.
 PREFETCH = 1
 #: How many cases a run needs per worker process to repay the worker's start (~1-3 s each).
@@ -92,10 +88,9 @@ def _not_here() -> Agent:
 
 @dataclass(eq=False)
 class _Worker:
-    """The parent's side of one worker process."""
+    """The run's side of one worker process."""
 
-    process: Any
-    inbox: Connection  # parent → worker
+    handle: PoolWorker
     slots: int
     #: Cases sent and not started yet, and cases started and not finished, by id.
     sent: dict[str, Case] = field(default_factory=dict)
@@ -104,26 +99,41 @@ class _Worker:
     alive: bool = True
 
     @property
+    def pid(self) -> int:
+        return self.handle.pid
+
+    @property
     def room(self) -> int:
         return self.slots + PREFETCH - len(self.sent) - len(self.started)
 
 
 class ProcessLabRun(LabRun):
-    """A :class:`LabRun` whose cases run in ``processes`` worker processes (see the module docstring)."""
+    """A :class:`LabRun` whose cases run in ``processes`` worker processes (see the module docstring); borrowed
+    warm from ``pool`` when it is given and free (:mod:`lab.worker_pool`), else started for this run."""
 
-    def __init__(self, cases: Sequence[Case], recipe: AgentRecipe, *, processes: int = 2, **options: Any) -> None:
+    def __init__(
+        self,
+        cases: Sequence[Case],
+        recipe: AgentRecipe,
+        *,
+        processes: int = 2,
+        pool: WorkerPool | None = None,
+        **options: Any,
+    ) -> None:
         if processes < 1:
             raise ValueError(f"processes must be at least 1, got {processes}")
         options.pop("pace", None)  # nothing shares the workers' loops
         super().__init__(cases, _not_here, **options)
         self.recipe = recipe
         self.processes = processes
-        #: The worker processes' ids, as they start (a test checks they are gone after a cancel).
+        self.pool = pool
+        #: The worker processes' ids, as they join the run (a test checks they are gone after a cancel).
         self.pids: list[int] = []
         #: How many worker processes died under the run.
         self.deaths = 0
+        #: Whether the run borrowed ``pool``'s workers (False: it started its own).
+        self.pooled = False
         self._events: asyncio.Queue[tuple[str, _Worker | None, Any]] | None = None
-        self._board: Any = None  # the rate gate's board, shared with the workers
 
     def cancel(self) -> None:
         super().cancel()
@@ -134,29 +144,36 @@ class ProcessLabRun(LabRun):
         if not todo:
             return
         loop = asyncio.get_running_loop()
-        context = multiprocessing.get_context("spawn")
-        self._board = RateGate.board(context)
-        self._gate = RateGate(self.backoff, self.max_backoff, board=self._board)
+        self.pooled = self.pool is not None and self.pool.lend()
+        pool = self.pool if self.pooled and self.pool is not None else WorkerPool(0, warm=False)
+        if not self.pooled:
+            pool.lend()
+        self._gate = RateGate(self.backoff, self.max_backoff, board=pool.board)
         events: asyncio.Queue[tuple[str, _Worker | None, Any]] = asyncio.Queue()
         self._events = events
         queue = deque(todo)
         remaining = len(todo)
         workers: list[_Worker] = []
         replacements = self.processes
+        environ = dict(os.environ)
+
+        def order(slots: int) -> RunOrder:
+            return RunOrder(self.recipe, self.mode, slots, (self.backoff, self.max_backoff), self.max_attempts, environ)
 
         def start(slots: int) -> None:
-            worker = self._start(context, slots, loop, events)
+            worker = _Worker(pool.take(), slots)
             workers.append(worker)
+            self.pids.append(worker.pid)
+            worker.handle.attach(lambda message: _post(loop, events, (message[0], worker, message[1])))
+            worker.handle.send(("run", order(slots)))
 
         def feed() -> None:
             for worker in workers:
                 while worker.alive and worker.room > 0 and queue:
                     case = queue.popleft()
                     worker.sent[case.id] = case
-                    try:
-                        worker.inbox.send(("case", case, self.recordings.get(case.id)))
-                    except OSError:  # it died: its "gone" is on the way and puts the case back
-                        break
+                    if not worker.handle.send(("case", case, self.recordings.get(case.id))):
+                        break  # it died: its "gone" is on the way and puts the case back
 
         for slots in shares(self.concurrency, min(self.processes, len(todo))):
             start(slots)
@@ -178,7 +195,7 @@ class ProcessLabRun(LabRun):
                     yield payload
                 elif kind == "failed":
                     worker.failure = str(payload)
-                elif kind == "gone":
+                elif kind == "gone" and worker.alive:
                     worker.alive = False
                     if worker.failure is not None:
                         raise LabError(f"a lab worker process could not build the agent: {worker.failure}")
@@ -192,7 +209,7 @@ class ProcessLabRun(LabRun):
                             case,
                             "error",
                             latency=0.0,
-                            error=f"the lab's worker process {worker.process.pid} died while running this case "
+                            error=f"the lab's worker process {worker.pid} died while running this case "
                             f"({_exit_text(payload)}); it is not run again",
                         )
                     if queue:
@@ -207,76 +224,16 @@ class ProcessLabRun(LabRun):
                     feed()
         finally:
             self._events = None
-            await _stop([worker for worker in workers if worker.alive])
-
-    def _start(self, context: Any, slots: int, loop: asyncio.AbstractEventLoop, events: asyncio.Queue[Any]) -> _Worker:
-        to_worker, inbox = context.Pipe(duplex=False)
-        from_worker, outbox = context.Pipe(duplex=False)
-        process = context.Process(
-            target=worker_main,
-            args=(
-                to_worker,
-                outbox,
-                self.recipe,
-                self.mode,
-                slots,
-                self._board,
-                (self.backoff, self.max_backoff),
-                self.max_attempts,
-            ),
-            name="lab-worker",
-            daemon=True,
-        )
-        process.start()
-        # The worker's ends are the worker's: closed here, a worker that ends closes its pipe for good (EOF).
-        to_worker.close()
-        outbox.close()
-        worker = _Worker(process, inbox, slots)
-        self.pids.append(process.pid)
-
-        def read() -> None:
-            """The worker's messages, handed to the loop; then its end (after its pipe closed)."""
-            while True:
-                try:
-                    message = from_worker.recv()
-                except (EOFError, OSError):
-                    break
-                if not _post(loop, events, (message[0], worker, message[1])):
-                    break
-            from_worker.close()
-            process.join()
-            _post(loop, events, ("gone", worker, process.exitcode))
-
-        threading.Thread(target=read, name=f"lab-worker-{process.pid}", daemon=True).start()
-        return worker
+            clean = remaining == 0 and not self.cancelled
+            # a clean end leaves nothing in flight: the workers wait for the next run; else they are stopped now
+            await pool.release([worker.handle for worker in workers], clean=clean)
+            if not self.pooled:
+                await pool.aclose()
 
 
-def _post(loop: asyncio.AbstractEventLoop, events: asyncio.Queue[Any], event: tuple[Any, ...]) -> bool:
-    try:
+def _post(loop: asyncio.AbstractEventLoop, events: asyncio.Queue[Any], event: tuple[Any, ...]) -> None:
+    with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is listening any more
         loop.call_soon_threadsafe(events.put_nowait, event)
-    except RuntimeError:  # the loop is closed: nobody is listening any more
-        return False
-    return True
-
-
-async def _stop(workers: list[_Worker]) -> None:
-    """Tell each worker to stop and close its pipe now (no await before: a second cancel cannot leave one running),
-    then wait, off the loop, for each to end; terminate, then kill, one that does not."""
-    for worker in workers:
-        with contextlib.suppress(OSError):
-            worker.inbox.send(("stop",))
-        worker.inbox.close()
-
-    def end(process: Any) -> None:
-        process.join(STOP_GRACE)
-        if process.is_alive():
-            process.terminate()
-            process.join(STOP_GRACE)
-        if process.is_alive():
-            process.kill()
-            process.join()
-
-    await asyncio.gather(*(asyncio.to_thread(end, worker.process) for worker in workers))
 
 
 def _exit_text(exitcode: int | None) -> str:
@@ -285,12 +242,14 @@ def _exit_text(exitcode: int | None) -> str:
     return f"exit code {exitcode}"
 
 
-def open_run(cases: Sequence[Case], recipe: AgentRecipe, *, processes: int = 1, **options: Any) -> LabRun:
-    """A lab run of ``cases``: in this process when ``processes`` is 1 (the agent factory made here), else in that
-    many worker processes."""
-    if processes <= 1:
+def open_run(
+    cases: Sequence[Case], recipe: AgentRecipe, *, processes: int = 1, pool: WorkerPool | None = None, **options: Any
+) -> LabRun:
+    """A lab run of ``cases``: in this process when ``processes`` is 1 and no ``pool`` is given (the agent factory
+    made here), else in worker processes (``pool``'s when given)."""
+    if processes <= 1 and pool is None:
         return LabRun(cases, recipe.factory(), **options)
-    return ProcessLabRun(cases, recipe, processes=processes, **options)
+    return ProcessLabRun(cases, recipe, processes=processes, pool=pool, **options)
 
 
 __all__ = [

@@ -1,13 +1,24 @@
-"""A lab worker process: runs the cases its parent sends, as many at once as its share of the run's concurrency.
+"""A lab worker process: runs the cases its parent sends, as many at once as its share of the run's concurrency,
+run after run (a warm worker of :class:`lab.worker_pool.WorkerPool` serves many runs; one a run starts for itself
+serves that run only).
 
-Started by :class:`lab.process_run.ProcessLabRun` with the ``spawn`` method, so it imports only what unpickling its
-arguments needs (this module, the recipe's builder, the lab engine and the runtime: no Qt, whatever the parent
-has loaded). The protocol is two one-way pipes of pickled tuples:
+Started by :class:`lab.worker_pool.WorkerPool` (for itself or for a :class:`lab.process_run.ProcessLabRun`) with
+the ``spawn`` method, so it imports only what unpickling its arguments needs (this module, the lab engine and the
+runtime: no Qt, whatever the parent has loaded). The protocol is two one-way pipes of pickled tuples:
 
-- parent → worker: ``("case", Case, recording or None)``, ``("stop",)``; the pipe closing means stop too (a parent
-  that died: the worker never outlives it);
-- worker → parent: ``("started", case id)`` when a case starts (a case sent but not started is not this worker's
-  if it dies), ``("result", CaseResult)``, ``("failed", reason)`` when the agent factory cannot be made here.
+- parent → worker: ``("run", RunOrder)`` starts a run (its recipe, mode, share of the concurrency, the parent's
+  environment); then ``("case", Case, recording or None)`` for each case; ``("end",)`` ends the run (the worker
+  waits for the next one); ``("stop",)`` ends the worker. The pipe closing means stop too (a parent that died: the
+  worker never outlives it);
+- worker → parent: ``("ready", CPU seconds)`` once warmed up (when asked to; ``("warm-failed", reason)`` if that
+  failed: the worker then serves cold), ``("started", case id)`` when a case
+  starts (a case sent but not started is not this worker's if it dies), ``("result", CaseResult)``,
+  ``("failed", reason)`` when the run's agent factory cannot be made here (the worker then ends).
+
+Warming up (:func:`warm_up`) does, before any run, the work a first ``model`` call would do: litellm's import
+(~3 s of CPU idle, ~7 s on a loaded machine), the tokenizer litellm counts every streamed call's prompt with
+(tiktoken's ``cl100k_base``, loaded on first use: litellm stamps a cost on the stream before any usage arrives),
+and one streamed call answered by litellm's own ``mock_response`` (its lazy imports: no network).
 
 The worker writes no file: the parent alone keeps the results file, so a resume reads one writer's lines.
 Ctrl+C in a terminal reaches the whole process group: the worker ignores it and lets its parent stop it.
@@ -17,8 +28,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -28,38 +43,51 @@ from lab.recipe import AgentFactory, AgentRecipe
 from lab.runner import Mode, run_with_retries
 
 
-def worker_main(
-    inbox: Connection,
-    outbox: Connection,
-    recipe: AgentRecipe,
-    mode: Mode,
-    slots: int,
-    board: Any,
-    gate_options: tuple[float, float],
-    max_attempts: int,
-) -> None:
-    """The worker process's entry point (a module-level function, so ``spawn`` can name it)."""
+@dataclass(frozen=True)
+class RunOrder:
+    """What a worker needs to serve one run (sent with ``("run", order)``)."""
+
+    recipe: AgentRecipe
+    mode: Mode
+    slots: int
+    gate_options: tuple[float, float]
+    max_attempts: int
+    #: The parent's environment when the run started: a provider variable set since the worker started (the
+    #: studio's key for a custom endpoint, a user's ``export``) reaches it. Sent in memory, never logged.
+    environ: Mapping[str, str] = field(default_factory=dict, repr=False)
+
+
+def worker_main(inbox: Connection, outbox: Connection, board: Any, warm: bool) -> None:
+    """The worker process's entry point (a module-level function, so ``spawn`` can name it). ``board`` is the rate
+    gate's shared board of every run this worker serves (:class:`lab.rate_gate.RateGate`)."""
     with contextlib.suppress(ValueError, OSError):  # not the main thread (a test calling this directly)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        factory = recipe.factory()
-    except Exception as error:
-        with contextlib.suppress(OSError):
-            outbox.send(("failed", f"{type(error).__name__}: {error}"))
-        return
-    gate = RateGate(*gate_options, board=board)
-    asyncio.run(_serve(inbox, outbox, factory, mode, slots, gate, max_attempts))
+    asyncio.run(_life(inbox, outbox, board, warm))
 
 
-async def _serve(
-    inbox: Connection,
-    outbox: Connection,
-    factory: AgentFactory,
-    mode: Mode,
-    slots: int,
-    gate: RateGate,
-    max_attempts: int,
-) -> None:
+async def warm_up() -> float:
+    """Do the first ``model`` call's one-time work now (see the module docstring); returns the CPU seconds spent."""
+    started = time.process_time()
+    from processors.models import LiteLLMModel
+
+    await LiteLLMModel("openai/lab-warm-up").prepare()  # the import, off this loop, GC-frozen as in any call
+    import litellm
+    from litellm._lazy_imports import get_default_encoding
+
+    get_default_encoding()
+    response = await litellm.acompletion(
+        model="openai/lab-warm-up",
+        messages=[{"role": "user", "content": "warm up"}],
+        stream=True,
+        mock_response="ready",
+        api_key="lab-warm-up",
+    )
+    async for _ in response:
+        pass
+    return time.process_time() - started
+
+
+async def _life(inbox: Connection, outbox: Connection, board: Any, warm: bool) -> None:
     loop = asyncio.get_running_loop()
     messages: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
 
@@ -78,13 +106,49 @@ async def _serve(
                 return
 
     threading.Thread(target=read, name="lab-worker-inbox", daemon=True).start()
-    room = asyncio.Semaphore(slots)
+    if warm:
+        try:
+            report: tuple[str, Any] = ("ready", await warm_up())
+        except Exception as error:  # not fatal: the worker is cold, its first model call does the work
+            report = ("warm-failed", f"{type(error).__name__}: {error}")
+        with contextlib.suppress(OSError):
+            outbox.send(report)
+    while True:
+        message = await messages.get()
+        if message[0] == "stop":
+            return
+        if message[0] != "run":
+            continue  # a case of a run that ended (its "end" came first): not this worker's any more
+        order: RunOrder = message[1]
+        if order.environ:
+            os.environ.clear()
+            os.environ.update(order.environ)
+        try:
+            factory = order.recipe.factory()
+        except Exception as error:
+            with contextlib.suppress(OSError):
+                outbox.send(("failed", f"{type(error).__name__}: {error}"))
+            return
+        gate = RateGate(*order.gate_options, board=board)
+        if not await _serve(messages, outbox, factory, order, gate):
+            return
+
+
+async def _serve(
+    messages: asyncio.Queue[tuple[Any, ...]],
+    outbox: Connection,
+    factory: AgentFactory,
+    order: RunOrder,
+    gate: RateGate,
+) -> bool:
+    """One run's cases; True when the run ended (``end``: wait for the next), False when the worker must stop."""
+    room = asyncio.Semaphore(order.slots)
     running: set[asyncio.Task[None]] = set()
 
     async def one(case: Case, recording: str | None) -> None:
         async with room:
             outbox.send(("started", case.id))
-            result = await run_with_retries(case, factory, mode, recording, gate, max_attempts)
+            result = await run_with_retries(case, factory, order.mode, recording, gate, order.max_attempts)
             outbox.send(("result", result))
 
     while True:
@@ -94,9 +158,10 @@ async def _serve(
         task = asyncio.create_task(one(message[1], message[2]))
         running.add(task)
         task.add_done_callback(running.discard)
-    for task in running:
+    for task in list(running):
         task.cancel()
     await asyncio.gather(*running, return_exceptions=True)
+    return bool(message[0] == "end")
 
 
-__all__ = ["worker_main"]
+__all__ = ["RunOrder", "warm_up", "worker_main"]
