@@ -46,6 +46,8 @@ class LabProbe(Processor):
             os.kill(os.getpid(), signal.SIGKILL)
         if "BOOM" in text:
             raise RuntimeError("the probe broke")
+        if "ENV?" in text:
+            args.abort("env: " + os.environ.get("LAB_PROBE_ENV", "(unset)") + " pid " + str(os.getpid()))
         if "MODULES?" in text:
             qt = sorted(
                 m for m in sys.modules
