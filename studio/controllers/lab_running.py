@@ -3,7 +3,8 @@ and save its results as they arrive.
 
 The engine is :mod:`lab` (pure Python, the same as ``processor-studio lab``); this layer drives a
 :class:`lab.process_run.ProcessLabRun` as a task on the qasync loop: the cases run in worker processes (one per
-:data:`lab.process_run.CASES_PER_PROCESS` cases, at most one per CPU and one per case at once), this process only
+:data:`lab.process_run.CASES_PER_PROCESS` cases, at most one per CPU and one per case at once; the warm ones of
+:attr:`LabRunning.pool`, started when the Lab window first opens, whatever the number of cases), this process only
 receives their results and draws, so the window keeps painting whatever the cases cost. The Concurrency box is the
 number of cases at once in every mode, spread over the workers. Results are gathered for :data:`FLUSH_INTERVAL`
 and handed on in batches: one model insert, one figure refresh and one store
@@ -15,14 +16,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from typing import Any
 
 from lab.corpus import Case, CorpusError
 from lab.metrics import summary
-from lab.process_run import ProcessLabRun, auto_processes
+from lab.process_run import ProcessLabRun, auto_processes, cpu_count
 from lab.recipe import AgentRecipe
 from lab.runner import CaseResult, LabRun
+from lab.worker_pool import WorkerPool
 from processors.messages import new_id
 from studio.controllers.lab_records import case_of, compact, recordings_of, result_of
 from studio.controllers.lab_stored import LabStoredRuns
@@ -39,6 +42,21 @@ FLUSH_INTERVAL = 0.2
 #: The modes the Lab view offers for a new run (``replay`` re-runs a model run's recorded replies: see
 #: :meth:`studio.controllers.lab_controller.LabController.replay`).
 STUDIO_MODES = ("guardrails", "model")
+#: How many lab worker processes the studio keeps warm once the Lab window has opened (each holds litellm, ~200 MB):
+#: one per CPU unless this environment variable says otherwise (0: none; runs then start their own workers).
+POOL_VARIABLE = "PROCESSOR_STUDIO_LAB_WORKERS"
+
+
+def warm_pool_size() -> int:
+    """The number of warm lab workers: :data:`POOL_VARIABLE`, else one per CPU."""
+    value = os.environ.get(POOL_VARIABLE, "").strip()
+    if not value:
+        return cpu_count()
+    try:
+        return max(0, int(value))
+    except ValueError:
+        logger.warning("%s=%r is not a number of worker processes; using one per CPU", POOL_VARIABLE, value)
+        return cpu_count()
 
 
 class LabRunning(LabStoredRuns):
@@ -46,6 +64,26 @@ class LabRunning(LabStoredRuns):
         super().__init__(**kwargs)
         self._pending: list[CaseResult] = []
         self._started = 0.0
+        #: The lab's warm worker processes (:meth:`warm_workers`), kept between runs; None before the Lab opened.
+        self.pool: WorkerPool | None = None
+
+    def warm_workers(self) -> None:
+        """Start the lab's worker processes now, so a run finds them warm (litellm imported and its first call's
+        work done, :mod:`lab.worker_pool`). They start and warm up in their own processes: nothing waits for them
+        here; a run that comes first starts what it lacks. Once; a failure is logged, never said as an error."""
+        if self.pool is not None:
+            return
+        size = warm_pool_size()
+        if size <= 0:
+            return
+        pool = WorkerPool(size, warm=True)
+        try:
+            pool.start()
+        except Exception:
+            logger.exception("the lab's worker processes could not be started ahead; each run starts its own")
+            pool.close()
+            return
+        self.pool = pool
 
     @property
     def live_run(self) -> LabRun | None:
@@ -131,7 +169,9 @@ class LabRunning(LabStoredRuns):
         if corpora is None:
             corpora = [{"name": s.name, "path": str(s.path), "cases": len(s.cases)} for s in self.corpora.checked()]
         info = design_info(design)
-        run = _worker_run(cases, factory, mode=mode, concurrency=concurrency, design=info, recordings=recordings)
+        run = _worker_run(
+            cases, factory, mode=mode, concurrency=concurrency, design=info, recordings=recordings, pool=self.pool
+        )
         if name is None:
             names = ", ".join(str(item["name"]) for item in corpora)
             name = translate("LabController", "{design} · {corpora}").format(design=design.name, corpora=names)
@@ -187,6 +227,7 @@ class LabRunning(LabStoredRuns):
             design=design_info(design),
             recordings=recordings,
             todo=len(cases) - len(done),
+            pool=self.pool,
         )
         run.finished = {result.id: result for result in done}
         run.resumed = len(done)
@@ -290,9 +331,12 @@ class LabRunning(LabStoredRuns):
         await self.store.save_lab_results(self._live_id, [result.to_dict() for result in batch])
 
     async def aclose(self) -> None:
-        """Cancel a live run and wait until its results are saved (the window is closing)."""
+        """Cancel a live run, wait until its results are saved and stop the warm workers (the studio is quitting):
+        no worker process outlives the studio."""
         self.cancel()
         await self.wait_idle()
+        if self.pool is not None:
+            await self.pool.aclose()
 
 
 def _worker_run(
@@ -304,14 +348,20 @@ def _worker_run(
     design: dict[str, Any],
     recordings: dict[str, str] | None,
     todo: int | None = None,
+    pool: WorkerPool | None = None,
 ) -> LabRun:
     """The engine's run of ``cases`` in worker processes: ``concurrency`` cases at once in every mode, over as many
-    workers as the cases to run repay (:func:`lab.process_run.auto_processes`)."""
-    processes = auto_processes(len(cases) if todo is None else todo, concurrency)
+    workers as the cases to run repay (:func:`lab.process_run.auto_processes`), or as are warm in ``pool`` (they
+    cost nothing to start)."""
+    count = len(cases) if todo is None else todo
+    processes = auto_processes(count, concurrency)
+    if pool is not None and not pool.lent:
+        processes = max(processes, min(pool.size, concurrency, count))
     return ProcessLabRun(
         cases,
         recipe,
         processes=processes,
+        pool=pool,
         mode=mode,
         concurrency=concurrency,
         design=design,
@@ -319,4 +369,4 @@ def _worker_run(
     )
 
 
-__all__ = ["FLUSH_INTERVAL", "STUDIO_MODES", "LabRunning"]
+__all__ = ["FLUSH_INTERVAL", "POOL_VARIABLE", "STUDIO_MODES", "LabRunning", "warm_pool_size"]

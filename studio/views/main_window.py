@@ -388,6 +388,7 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
             self.lab_view.addActions(self.app_actions)  # Ctrl+Q, Ctrl+, and F1 work in the Lab's window too
             self.workspace.lab.case_thread_ready.connect(self._on_lab_case_thread_ready)
             self.workspace.spawn(self.workspace.lab.load())
+            self.workspace.lab.warm_workers()  # its worker processes warm up in the background
         self.lab_view.show()
         self.lab_view.raise_()
         self.lab_view.activateWindow()

@@ -24,6 +24,8 @@ from processors.builtin.registry import Catalogue, load_catalogue
 def _private_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """No studio test reads or writes the real user data folder (window state, databases, user processors)."""
     monkeypatch.setenv("PROCESSOR_STUDIO_DATA", str(tmp_path_factory.mktemp("studio-data")))
+    # No warm lab workers (each imports litellm) behind every test that opens the Lab: the tests of the pool ask.
+    monkeypatch.setenv("PROCESSOR_STUDIO_LAB_WORKERS", "0")
 
 
 @pytest.fixture
