@@ -20,7 +20,9 @@ read them.
 
 ``--processes P`` runs the cases in P worker processes (:mod:`lab.process_run`), ``--concurrency`` spread over them;
 1 runs them in this process. By default a run of fewer than :data:`lab.process_run.CASES_PER_PROCESS` cases runs
-here (a worker takes ~1-3 s to start) and a bigger one in up to one worker per CPU.
+here (a worker takes ~1-3 s to start) and a bigger one in up to one worker per CPU. The workers are started
+(:class:`lab.worker_pool.WorkerPool`; in ``model`` mode they import litellm and do its first call's work) as soon
+as the corpora are read, while the design's agent is built and checked here.
 """
 
 from __future__ import annotations
@@ -367,6 +369,7 @@ def _run(args: argparse.Namespace) -> int:
     from lab.process_run import open_run
     from lab.reports import html_report, json_report, junit_report, write_atomically
     from lab.runner import LabError
+    from lab.worker_pool import WorkerPool
     from studio.lab_design import design_fingerprint
 
     if args.concurrency < 1:
@@ -396,29 +399,39 @@ def _run(args: argparse.Namespace) -> int:
         line = text(language, "lab: {count} cases have no label and count in no rate", count=unlabelled)
         print(line, file=sys.stderr)
     cases = corpus.cases if args.shard is None else shard(corpus.cases, *args.shard)
-    recipe = _recipe(design, args.mode)
-    fingerprint = design_fingerprint(design)
-    info = {"id": design.id, "name": design.name, "fingerprint": fingerprint}
-    run = open_run(
-        cases,
-        recipe,
-        processes=_processes(args.processes, len(cases), args.concurrency),
-        mode=args.mode,
-        concurrency=args.concurrency,
-        results_path=args.results,
-        design=info,
-        recordings=recordings,
-    )
+    processes = _processes(args.processes, len(cases), args.concurrency)
+    # The workers start (and, for model mode, import litellm) while the design's agent is built and checked here.
+    pool = WorkerPool(processes, warm=args.mode == "model") if processes > 1 else None
+    if pool is not None:
+        pool.start()
     try:
-        asyncio.run(_drive(run, language))
-    except LabError as error:
-        raise BadInput(str(error)) from None
-    except KeyboardInterrupt:
-        print(
-            "\n" + text(language, "lab: cancelled; finished cases are kept in --results (run again to resume)"),
-            file=sys.stderr,
+        recipe = _recipe(design, args.mode)
+        fingerprint = design_fingerprint(design)
+        info = {"id": design.id, "name": design.name, "fingerprint": fingerprint}
+        run = open_run(
+            cases,
+            recipe,
+            processes=processes,
+            pool=pool,
+            mode=args.mode,
+            concurrency=args.concurrency,
+            results_path=args.results,
+            design=info,
+            recordings=recordings,
         )
-        return 130
+        try:
+            asyncio.run(_drive(run, language))
+        except LabError as error:
+            raise BadInput(str(error)) from None
+        except KeyboardInterrupt:
+            print(
+                "\n" + text(language, "lab: cancelled; finished cases are kept in --results (run again to resume)"),
+                file=sys.stderr,
+            )
+            return 130
+    finally:
+        if pool is not None:
+            pool.close()
     results = run.results_in_order()
     if args.json:
         report = json_report(results, design=info, mode=args.mode)

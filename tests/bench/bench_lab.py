@@ -1,10 +1,12 @@
 """The guardrail lab's speed: 1,000 cases through the sample design, headless (``lab.runner``).
 
-Run: ``.venv/bin/python tests/bench/bench_lab.py [--skip-model | --model-only] [--processes P]``. Prints figures,
-asserts nothing. With ``--processes P`` (P ≥ 2) the cases run in P worker processes (``lab.process_run``), as
-``processor-studio lab --processes P`` and the studio run them; the figures then include the workers' start
-(imports, the catalogue, litellm's import on their first model call), and the CPU time is the parent's plus the
-workers'.
+Run: ``.venv/bin/python tests/bench/bench_lab.py [--skip-model | --model-only] [--processes P [--pool]]
+[--thread-server]``. Prints figures, asserts nothing. With ``--processes P`` (P ≥ 2) the cases run in P worker
+processes (``lab.process_run``), as ``processor-studio lab --processes P`` and the studio run them; the figures then
+include the workers' start (imports, the catalogue, litellm's import on their first model call) unless ``--pool``
+starts and warms them before the clock (``lab.worker_pool``, as the studio's Lab window does), and the CPU time is
+the parent's plus the workers'. ``--thread-server``: the test suite's threaded server instead of the benchmark's
+asyncio one (``tests/bench/sse_server.py``; same answers, a fraction of the CPU).
 
 - ``guardrails`` mode: the sample design, 1,000 cases (the starter corpora cycled), a fresh agent per case,
   results appended to a file as in ``processor-studio lab --results`` (target ≤ 5 s on this 2-core machine);
@@ -34,6 +36,7 @@ from lab.metrics import confusion
 from lab.process_run import ProcessLabRun
 from lab.recipe import AgentRecipe
 from lab.runner import LabRun
+from lab.worker_pool import WorkerPool
 from processors.builtin.registry import load_catalogue
 from studio.build import build_agent
 from studio.design import ModelConfig
@@ -46,6 +49,8 @@ LIMIT_SECONDS = 1.0
 CASES = int(os.environ.get("BENCH_LAB_CASES", "1000"))
 #: ``--processes P``: the cases in P worker processes (1: in this process).
 PROCESSES = int(sys.argv[sys.argv.index("--processes") + 1]) if "--processes" in sys.argv else 1
+#: ``--pool``: the worker processes started and warmed before the clock (``lab.worker_pool``).
+POOL = "--pool" in sys.argv
 
 
 def thousand_cases() -> list:  # type: ignore[type-arg]
@@ -66,15 +71,27 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def open_bench_run(cases: list, factory, recipe: AgentRecipe, **options) -> LabRun:  # type: ignore[no-untyped-def,type-arg]
-    """In this process, or in :data:`PROCESSES` worker processes."""
+def live_cpu(pids: list[int]) -> float:
+    """CPU seconds so far of live processes (a pool's workers: alive, so not in :func:`children_cpu`)."""
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def open_bench_run(cases: list, factory, recipe: AgentRecipe, pool=None, **options) -> LabRun:  # type: ignore[no-untyped-def,type-arg]
+    """In this process, or in :data:`PROCESSES` worker processes (``pool``'s when given)."""
     if PROCESSES > 1:
-        return ProcessLabRun(cases, recipe, processes=PROCESSES, **options)
+        return ProcessLabRun(cases, recipe, processes=PROCESSES, pool=pool, **options)
     return LabRun(cases, factory, **options)
 
 
 def where() -> str:
-    return f"{PROCESSES} worker processes" if PROCESSES > 1 else "one process"
+    if PROCESSES == 1:
+        return "one process"
+    return f"{PROCESSES} worker processes ({'warm, from a pool' if POOL else 'cold'})"
 
 
 def guardrails(concurrency: int) -> None:
@@ -104,13 +121,37 @@ def guardrails(concurrency: int) -> None:
 def serve(cases: int) -> None:
     """The test server for ``model`` mode, in a process of its own (``bench_lab.py --serve N``).
 
-    Its HTTP threads would otherwise share the lab's interpreter (and GIL): the figure would count the server's
-    CPU as the lab's. Every call is answered after 200 ms, except during a rate-limit window: from the
-    ``WARM + 200``-th request on, for :data:`LIMIT_SECONDS`, every request gets a 429 with ``Retry-After: 1``,
-    as a provider's per-minute limit would. How many 429s went out shows whether the lab backed off (each
-    caller waiting once) or stormed (callers retrying into the window). Prints the base URL, then, when stdin
-    closes, the requests answered and the 429s among them.
+    Its work would otherwise share the lab's interpreter (and GIL): the figure would count the server's CPU as the
+    lab's. Every call is answered after 200 ms, except during a rate-limit window: from the ``WARM + 200``-th
+    request on, for :data:`LIMIT_SECONDS`, every request gets a 429 with ``Retry-After: 1``, as a provider's
+    per-minute limit would. How many 429s went out shows whether the lab backed off (each caller waiting once) or
+    stormed (callers retrying into the window). Prints the base URL, then, when stdin closes, the requests
+    answered, the 429s among them and the server's own CPU time.
+
+    The server is :class:`tests.bench.sse_server.BenchServer` (one asyncio loop: it stands for a remote provider,
+    whose CPU is not the lab's), or with ``--thread-server`` the test suite's ``OpenAIServer`` (a thread per
+    connection: ~5-9 s of CPU for a 1,000-case run), answering the same.
     """
+    if "--thread-server" in sys.argv:
+        serve_threads(cases)
+        return
+    from tests.bench.sse_server import BenchServer
+
+    async def main() -> None:
+        server = await BenchServer(limit_after=WARM + 200, limit_seconds=LIMIT_SECONDS).start()
+        print(server.base_url, flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+        print(
+            f"{server.requests} requests ({server.limited} answered 429; server {time.process_time():.2f} s CPU)",
+            flush=True,
+        )
+        await server.stop()
+
+    asyncio.run(main())
+
+
+def serve_threads(cases: int) -> None:
+    """:func:`serve` with the test suite's threaded ``OpenAIServer``."""
     from tests.support.openai_server import ErrorReply, OpenAIServer, Reply
 
     class RateLimitedServer(OpenAIServer):
@@ -136,14 +177,21 @@ def serve(cases: int) -> None:
             server.reply_text("Sure, ", "happy to help.", headers_delay=0.2)
         print(server.base_url, flush=True)
         sys.stdin.read()
-        print(f"{len(server.requests)} requests ({server.limited} answered 429)", flush=True)
+        print(
+            f"{len(server.requests)} requests ({server.limited} answered 429; server {time.process_time():.2f} s CPU)",
+            flush=True,
+        )
 
 
 def model_mode() -> None:
     catalogue = load_catalogue()
     server = subprocess.Popen(
-        [sys.executable, __file__, "--serve", str(CASES)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        [sys.executable, __file__, "--serve", str(CASES), *(a for a in sys.argv if a == "--thread-server")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
+    pool = None
     assert server.stdin is not None and server.stdout is not None
     try:
         design = sample_design()
@@ -155,20 +203,32 @@ def model_mode() -> None:
 
         # litellm's import (~3 s) and its first call's lazy imports are not part of the figure: warm up with benign
         # cases (an attack the input lane blocks never reaches the model, so it would warm up nothing). Worker
-        # processes cannot be warmed: their start is in the figure.
+        # processes are warm with --pool (a WorkerPool started and warmed before the clock, as the studio's are
+        # once the Lab window has been open a few seconds); else their start is in the figure.
         warm = [dataclasses.replace(case, id=f"warm-{case.id}") for case in cases if case.label == "benign"][:WARM]
         asyncio.run(timed(LabRun(warm, factory, mode="model")))
         recipe = agent_recipe(design, catalogue=catalogue, api_key="sk-local-test")
-        run = open_bench_run(cases, factory, recipe, mode="model", concurrency=16)
+        if POOL:
+            pool = WorkerPool(PROCESSES, warm=True)
+            pool.start()
+            assert pool.wait_ready(), "the pool's workers did not warm up"
+        run = open_bench_run(cases, factory, recipe, mode="model", concurrency=16, pool=pool)
         load = os.getloadavg()[0]
-        cpu, main_cpu, workers = time.process_time(), time.thread_time(), children_cpu()
+        pooled = [worker.pid for worker in pool.idle] if pool is not None else []
+        cpu, main_cpu, workers = time.process_time(), time.thread_time(), children_cpu() + live_cpu(pooled)
         seconds = asyncio.run(timed(run))
         cpu, main_cpu = time.process_time() - cpu, time.thread_time() - main_cpu
-        workers = children_cpu() - workers
+        workers = children_cpu() + live_cpu(pooled) - workers
+        if pool is not None:
+            warmed = f"; pool warm-up {', '.join(f'{s:.1f}' for s in pool.warm_seconds)} s CPU before the clock"
+        else:
+            warmed = ""
     finally:
         server.stdin.close()
         requests = server.stdout.read().strip()
         server.wait()
+        if pool is not None:
+            pool.close()
     outcomes: dict[str, int] = {}
     for result in run.finished.values():
         outcomes[result.outcome] = outcomes.get(result.outcome, 0) + 1
@@ -177,7 +237,7 @@ def model_mode() -> None:
         f"model mode, {where()}, concurrency 16, 200 ms a call: {len(cases)} cases in {seconds:.2f} s wall, "
         f"{cpu:.2f} s CPU here ({main_cpu:.2f} s on the loop's thread) + {workers:.2f} s in workers; {requests}; "
         f"lab paused for a rate limit {run.rate_limited} times; {outcomes}; {tokens} tokens; "
-        f"load average {load:.1f} before, {os.getloadavg()[0]:.1f} after"
+        f"load average {load:.1f} before, {os.getloadavg()[0]:.1f} after{warmed}"
     )
 
 
