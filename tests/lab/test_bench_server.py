@@ -22,6 +22,7 @@ async def events(base_url: str) -> list[Any]:
 
 def comparable(stream: list[Any]) -> list[Any]:
     """The events without the response id (each server makes its own)."""
+
     def fields(event: Any) -> dict[str, Any]:
         names = [name for cls in type(event).__mro__ for name in getattr(cls, "__slots__", ())]
         return {name: repr(getattr(event, name, None)) for name in names if name not in ("id", "response_id")}
