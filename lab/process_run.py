@@ -8,9 +8,12 @@ results, so iterating :meth:`~lab.runner.LabRun.results`, ``done``/``total``, :m
 as in one process: the parent alone writes the results file.
 
 - **Start**: the ``spawn`` method (the parent may have Qt and threads; ``fork`` would copy them half-held), so a
-  worker imports only what its arguments need; the agents come from an :class:`lab.recipe.AgentRecipe`. A worker
+  worker imports only what its arguments need; the agents come from an :class:`lab.recipe.AgentRecipe`, sent with
+  the run's mode, share of the concurrency and environment when the run starts (``("run", RunOrder)``). A worker
   takes ~1-3 s to start (imports, the catalogue; litellm's import on its first model call): see
-  :func:`auto_processes`.
+  :func:`auto_processes`. Given a :class:`lab.worker_pool.WorkerPool` (the studio's, the command's), the run
+  borrows its workers, started and warmed ahead, and gives them back at its end; without one (or while another
+  run holds it) it starts workers of its own and stops them at its end.
 - **Balance**: the cases wait in one queue here; each worker is sent the next as soon as it has room (its share
   of ``concurrency``, plus one case ready to start), so a slow case never holds up a fixed slice of the corpus.
 - **Reading**: one thread per worker blocks on its pipe and hands each message to the loop with
@@ -19,7 +22,7 @@ as in one process: the parent alone writes the results file.
   worker meets pauses every worker's next model call until its Retry-After.
 - **Cancel**: each worker is told to stop and its pipe closed at once (a worker whose pipe closes stops too, so
   none outlives its parent, even a killed one); one that has not ended after :data:`STOP_GRACE` seconds is
-  terminated, then killed.
+  terminated, then killed. A pool starts new workers in the place of a cancelled run's.
 - **A worker that dies** (killed, out of memory, a crash in native code): each case it had *started* becomes an
   ``error`` result ("the worker process … died while running this case") — it may be the case that killed it,
   and running it again could kill the next worker too; the cases it had been sent but not started go back to the
