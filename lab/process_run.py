@@ -178,9 +178,9 @@ class ProcessLabRun(LabRun):
                     if not worker.handle.send(("case", case, self.recordings.get(case.id))):
                         break  # it died: its "gone" is on the way and puts the case back
 
-        for slots in shares(self.concurrency, min(self.processes, len(todo))):
-            start(slots)
         try:
+            for slots in shares(self.concurrency, min(self.processes, len(todo))):
+                start(slots)
             feed()
             while remaining and not self.cancelled:
                 kind, worker, payload = await events.get()
