@@ -81,10 +81,10 @@ class BenchServer:
         now = time.monotonic()
         if self.limit_after is not None and self.requests == self.limit_after:
             self._window_ends = now + self.limit_seconds
-        await asyncio.sleep(self.delay)
         if self._window_ends is not None and now < self._window_ends:
             self.limited += 1
-            return _rate_limited()
+            return _rate_limited()  # at once, as the test server's error replies (no delay)
+        await asyncio.sleep(self.delay)
         return _stream(body)
 
 

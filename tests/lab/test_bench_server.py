@@ -3,6 +3,7 @@ for the benchmark's reply, as litellm reads it: the benchmark's figures may use 
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -44,12 +45,14 @@ async def test_the_bench_server_streams_what_the_test_server_streams(openai_serv
     assert server.requests == 2 and server.limited == 0
 
 
-async def test_the_bench_servers_rate_limit_window_answers_429_with_retry_after() -> None:
+async def test_the_bench_servers_rate_limit_window_answers_429_with_retry_after_at_once() -> None:
+    """As the test server's error replies: no delay before a 429 (a refused call does not wait 200 ms)."""
     server = await BenchServer(delay=0.0, limit_after=2, limit_seconds=60).start()
     try:
         assert await events(server.base_url)
+        server.delay = 3600.0  # an answer would never come in time: the 429 must not wait for it
         with pytest.raises(ModelAPIError) as refused:
-            await events(server.base_url)
+            await asyncio.wait_for(events(server.base_url), 60)
     finally:
         await server.stop()
     assert refused.value.status_code == 429 and refused.value.retry_after == 1.0 and refused.value.retryable
