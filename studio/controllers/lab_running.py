@@ -42,7 +42,7 @@ FLUSH_INTERVAL = 0.2
 #: The modes the Lab view offers for a new run (``replay`` re-runs a model run's recorded replies: see
 #: :meth:`studio.controllers.lab_controller.LabController.replay`).
 STUDIO_MODES = ("guardrails", "model")
-#: How many lab worker processes the studio keeps warm once the Lab window has opened (each holds litellm, ~200 MB):
+#: How many lab worker processes the studio keeps warm once the Lab window has opened (each holds litellm, ~250 MB):
 #: one per CPU unless this environment variable says otherwise (0: none; runs then start their own workers).
 POOL_VARIABLE = "PROCESSOR_STUDIO_LAB_WORKERS"
 
@@ -66,24 +66,30 @@ class LabRunning(LabStoredRuns):
         self._started = 0.0
         #: The lab's warm worker processes (:meth:`warm_workers`), kept between runs; None before the Lab opened.
         self.pool: WorkerPool | None = None
+        self._warming = False
 
     def warm_workers(self) -> None:
         """Start the lab's worker processes now, so a run finds them warm (litellm imported and its first call's
-        work done, :mod:`lab.worker_pool`). They start and warm up in their own processes: nothing waits for them
-        here; a run that comes first starts what it lacks. Once; a failure is logged, never said as an error."""
-        if self.pool is not None:
+        work done, :mod:`lab.worker_pool`). In the background: the processes are started off the UI thread (~50 ms
+        each on a loaded machine) and warm up in their own; a run that comes first starts what it lacks. Once; a
+        failure is logged, never said as an error (each run then starts its own workers, as without a pool)."""
+        if self._warming or self.pool is not None:
             return
         size = warm_pool_size()
         if size <= 0:
             return
+        self._warming = True
+        self.spawn(self._warm(size))
+
+    async def _warm(self, size: int) -> None:
         pool = WorkerPool(size, warm=True)
         try:
-            pool.start()
+            await asyncio.to_thread(pool.start)
         except Exception:
             logger.exception("the lab's worker processes could not be started ahead; each run starts its own")
-            pool.close()
+            await asyncio.to_thread(pool.close)
             return
-        self.pool = pool
+        self.pool = pool  # from now on runs borrow it (aclose waits for this task, then stops the pool)
 
     @property
     def live_run(self) -> LabRun | None:

@@ -64,6 +64,7 @@ def test_the_lab_window_warms_worker_processes_that_runs_borrow_and_quitting_sto
 ) -> None:
     monkeypatch.setenv("PROCESSOR_STUDIO_LAB_WORKERS", "2")
     workspace, window, lab = open_lab(qtbot, qloop, tmp_path)
+    run(qloop, lab.controller.wait_idle())  # the workers were started off the UI thread
     pool = lab.controller.pool
     assert pool is not None and pool.size == 2 and pool.warm
     assert window.open_lab() is lab and lab.controller.pool is pool, "a second open started a second pool"
