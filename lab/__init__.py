@@ -6,7 +6,7 @@ engine, so a figure in the studio equals the figure in CI.
 - :mod:`lab.corpus` — cases and their file formats (JSONL, CSV, plain text, promptfoo-style YAML);
 - :mod:`lab.runner` — every case through a fresh agent, concurrently, cancellable and resumable;
 - :mod:`lab.process_run` — the same run in worker processes (:mod:`lab.process_worker`), its agents made from an
-  :mod:`lab.recipe` sent to them;
+  :mod:`lab.recipe` sent to them, started for the run or borrowed warm from a :mod:`lab.worker_pool`;
 - :mod:`lab.case_run` — one case through one agent, and its verdict;
 - :mod:`lab.rate_gate` — the run's shared pause when a provider rate-limits;
 - :mod:`lab.results` — a case's result and the results file that makes a run resumable;
