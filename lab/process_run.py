@@ -137,6 +137,12 @@ class ProcessLabRun(LabRun):
         #: Whether the run borrowed ``pool``'s workers (False: it started its own).
         self.pooled = False
         self._events: asyncio.Queue[tuple[str, _Worker | None, Any]] | None = None
+        self._pauses: int | None = None
+
+    @property
+    def rate_limited(self) -> int:
+        """How many times a rate limit paused the run (kept when it ends: the pool's board serves the next run)."""
+        return self._pauses if self._pauses is not None else self._gate.pauses
 
     def cancel(self) -> None:
         super().cancel()
@@ -227,6 +233,7 @@ class ProcessLabRun(LabRun):
                     feed()
         finally:
             self._events = None
+            self._pauses = self._gate.pauses
             clean = remaining == 0 and not self.cancelled
             # a clean end leaves nothing in flight: the workers wait for the next run; else they are stopped now
             await pool.release([worker.handle for worker in workers], clean=clean)

@@ -155,6 +155,27 @@ async def test_a_second_run_while_the_pool_is_lent_starts_its_own_workers_and_cl
     assert not pool.lend(), "a closed pool lent itself"
 
 
+async def test_a_pooled_runs_rate_limit_pauses_are_its_own(openai_server: OpenAIServer) -> None:
+    """The pool's shared board starts clear for each run, and a run that ended keeps its own count."""
+    openai_server.reply_error(429, "slow down", type="rate_limit_error", headers={"Retry-After": "0"})
+    for _ in range(3):
+        openai_server.reply_text("Sure, ", "happy to help.")
+    design = AgentDesign(name="plain", model=ModelConfig(model="openai/gpt-4o-mini", api_base=openai_server.base_url))
+    recipe = agent_recipe(design, catalogue=load_catalogue(), api_key="sk-local")
+    pool = WorkerPool(1, warm=False)
+    try:
+        pool.start()
+        first = ProcessLabRun([Case(id="a", text="hi", label="benign")], recipe, mode="model", pool=pool)
+        await asyncio.wait_for(drain(first), 120)
+        second = ProcessLabRun([Case(id="b", text="hello", label="benign")], recipe, mode="model", pool=pool)
+        await asyncio.wait_for(drain(second), 120)
+    finally:
+        await pool.aclose()
+    assert first.pooled and second.pooled
+    assert first.finished["a"].attempts == 2 and second.finished["b"].attempts == 1
+    assert first.rate_limited == 1 and second.rate_limited == 0
+
+
 def test_a_pool_refuses_a_negative_size() -> None:
     with pytest.raises(ValueError, match="size"):
         WorkerPool(-1)
