@@ -15,10 +15,10 @@ runtime: no Qt, whatever the parent has loaded). The protocol is two one-way pip
   starts (a case sent but not started is not this worker's if it dies), ``("result", CaseResult)``,
   ``("failed", reason)`` when the run's agent factory cannot be made here (the worker then ends).
 
-Warming up (:func:`warm_up`) does, before any run, the work a first ``model`` call would do: litellm's import
-(~3 s of CPU idle, ~7 s on a loaded machine), the tokenizer litellm counts every streamed call's prompt with
-(tiktoken's ``cl100k_base``, loaded on first use: litellm stamps a cost on the stream before any usage arrives),
-and one streamed call answered by litellm's own ``mock_response`` (its lazy imports: no network).
+Warming up (:func:`warm_up`, beside the first run if one comes before it is done) does the work a first ``model``
+call would do: litellm's import (~3 s of CPU idle, ~7 s on a loaded machine), the tokenizer litellm counts every
+streamed call's prompt with (tiktoken's ``cl100k_base``, loaded on first use: litellm stamps a cost on the stream
+before any usage arrives), and one streamed call answered by litellm's own ``mock_response`` (no network).
 
 The worker writes no file: the parent alone keeps the results file, so a resume reads one writer's lines.
 Ctrl+C in a terminal reaches the whole process group: the worker ignores it and lets its parent stop it.
@@ -52,8 +52,9 @@ class RunOrder:
     slots: int
     gate_options: tuple[float, float]
     max_attempts: int
-    #: The parent's environment when the run started: a provider variable set since the worker started (the
-    #: studio's key for a custom endpoint, a user's ``export``) reaches it. Sent in memory, never logged.
+    #: The parent's environment when the run started: a provider variable set or changed since the worker started
+    #: (a user's ``export``, a key the studio set) reaches it (one unset since is not unset). Sent in memory, never
+    #: logged.
     environ: Mapping[str, str] = field(default_factory=dict, repr=False)
 
 
@@ -106,32 +107,40 @@ async def _life(inbox: Connection, outbox: Connection, board: Any, warm: bool) -
                 return
 
     threading.Thread(target=read, name="lab-worker-inbox", daemon=True).start()
-    if warm:
-        try:
-            report: tuple[str, Any] = ("ready", await warm_up())
-        except Exception as error:  # not fatal: the worker is cold, its first model call does the work
-            report = ("warm-failed", f"{type(error).__name__}: {error}")
-        with contextlib.suppress(OSError):
-            outbox.send(report)
-    while True:
-        message = await messages.get()
-        if message[0] == "stop":
-            return
-        if message[0] != "run":
-            continue  # a case of a run that ended (its "end" came first): not this worker's any more
-        order: RunOrder = message[1]
-        if order.environ:
-            os.environ.clear()
+    # Beside the runs, not before them: a run that comes while litellm is being imported (in a thread) starts at
+    # once; its first model call waits for the same import (Python's import lock), not for a second one.
+    warming = asyncio.create_task(_warm(outbox)) if warm else None
+    try:
+        while True:
+            message = await messages.get()
+            if message[0] == "stop":
+                return
+            if message[0] != "run":
+                continue  # a case of a run that ended (its "end" came first): not this worker's any more
+            order: RunOrder = message[1]
+            # Set or changed, never cleared: the import going on in the warm-up reads variables too.
             os.environ.update(order.environ)
-        try:
-            factory = order.recipe.factory()
-        except Exception as error:
-            with contextlib.suppress(OSError):
-                outbox.send(("failed", f"{type(error).__name__}: {error}"))
-            return
-        gate = RateGate(*order.gate_options, board=board)
-        if not await _serve(messages, outbox, factory, order, gate):
-            return
+            try:
+                factory = order.recipe.factory()
+            except Exception as error:
+                with contextlib.suppress(OSError):
+                    outbox.send(("failed", f"{type(error).__name__}: {error}"))
+                return
+            gate = RateGate(*order.gate_options, board=board)
+            if not await _serve(messages, outbox, factory, order, gate):
+                return
+    finally:
+        if warming is not None:
+            warming.cancel()
+
+
+async def _warm(outbox: Connection) -> None:
+    try:
+        report: tuple[str, Any] = ("ready", await warm_up())
+    except Exception as error:  # not fatal: the worker is cold, its first model call does the work
+        report = ("warm-failed", f"{type(error).__name__}: {error}")
+    with contextlib.suppress(OSError):
+        outbox.send(report)
 
 
 async def _serve(

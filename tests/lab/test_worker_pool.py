@@ -176,6 +176,24 @@ async def test_a_pooled_runs_rate_limit_pauses_are_its_own(openai_server: OpenAI
     assert first.rate_limited == 1 and second.rate_limited == 0
 
 
+async def test_a_run_that_comes_while_the_workers_warm_up_does_not_wait_for_litellm() -> None:
+    """A guardrails run needs no litellm: a worker still importing it (in a thread) serves the run meanwhile."""
+    pool = WorkerPool(1, warm=True)
+    try:
+        pool.start()
+        (worker,) = pool.idle
+        recipe = agent_recipe(sample_design(), catalogue=load_catalogue())
+        run = ProcessLabRun(starter_cases()[:3], recipe, processes=1, pool=pool)
+        ready_at_first_result: list[bool] = []
+        async for _ in run.results():
+            ready_at_first_result.append(worker.ready)
+        assert run.pooled and run.pids == [worker.pid]
+        assert ready_at_first_result[0] is False, "the run waited for the warm-up"
+        assert await pool.async_wait_ready(within=180), "the warm-up did not finish beside the run"
+    finally:
+        await pool.aclose()
+
+
 def test_a_pool_refuses_a_negative_size() -> None:
     with pytest.raises(ValueError, match="size"):
         WorkerPool(-1)
