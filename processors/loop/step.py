@@ -13,6 +13,7 @@ from processors import json_limits
 from processors.chunks import (
     AnyChunk,
     Chunk,
+    FinishChunk,
     ReasoningDeltaChunk,
     ReasoningEndChunk,
     ReasoningStartChunk,
@@ -254,10 +255,9 @@ class StepBuilder:
         return ()
 
     def _replayed(self, chunk: Chunk) -> tuple[Chunk, ...]:
-        if chunk.type == "finish":
-            payload = chunk.payload.model_dump()
-            self.finish_reason = payload.get("step_result", {}).get("reason", "stop")
-            self.usage = Usage.model_validate(payload.get("output", {}).get("usage", {}))
+        if isinstance(chunk, FinishChunk):  # read back by ``chunk_from_wire``: a reason is required, usage defaults
+            self.finish_reason = chunk.payload.step_result.reason
+            self.usage = chunk.payload.output.usage
             self.finished = True
             return self.close_blocks()
         if chunk.type == "text-start":
