@@ -1,7 +1,13 @@
 """The Lab view's case table: a Qt table model over :class:`lab.runner.CaseResult` values, and its filter.
 
 Results arrive in batches (the lab controller gathers them for a frame or so), each batch one
-``beginInsertRows``, so a 1,000-case run costs the view a few dozen inserts, not a thousand resets.
+``beginInsertRows``, so a 1,000-case run costs the view a few dozen inserts, not a thousand resets. A batch may
+also be *held*: kept out of the row count the views see until :meth:`LabCasesModel.show_held` (or Qt's
+``fetchMore``, which a view calls when it is scrolled to its end). Any change of the row count makes a
+:class:`QTableView` lay out and repaint its whole viewport, even for rows that land below it; the cases panel
+holds the rows a batch adds while the table does not show its end, so a streaming run repaints the table about
+once a second instead of for every batch. Filtering and sorting show the held rows first: they always go over
+every result.
 """
 
 from __future__ import annotations
@@ -26,11 +32,18 @@ Index = QModelIndex | QPersistentModelIndex
 CaseIdRole = Qt.ItemDataRole.UserRole + 1
 #: The :class:`CaseResult` itself.
 ResultRole = Qt.ItemDataRole.UserRole + 2
+#: A cell as the case table paints it, ``(text, colour or None, alignment)``: one call per cell instead of the ten
+#: roles a :class:`QStyledItemDelegate` asks for (see :class:`studio.views.lab_case_delegate.CaseCellDelegate`).
+CellRole = Qt.ItemDataRole.UserRole + 3
 
 COLUMNS = ("case", "label", "category", "lang", "outcome", "tripped", "reason", "latency")
 
 WRONG = QColor("#b3261e")
 RIGHT = QColor("#1b6e20")
+LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+RIGHT_ALIGNED = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+#: A cell as :data:`CellRole` gives it: its text, its colour (None: the palette's) and its alignment.
+Cell = tuple[str, QColor | None, int]
 
 
 def column_titles() -> list[str]:
@@ -84,6 +97,7 @@ ANSWERED_ROLES = frozenset(
         Qt.ItemDataRole.UserRole,
         CaseIdRole,
         ResultRole,
+        CellRole,
     }
 )
 
@@ -94,27 +108,53 @@ class LabCasesModel(QAbstractTableModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._results: list[CaseResult] = []
-        #: Each row's shown texts, made on its first paint: every batch of results repaints the whole table, and
-        #: remaking the texts (translations, whitespace folding) for every visible cell each time showed in a profile.
-        self._cells: list[tuple[Any, ...] | None] = []
+        #: How many of ``_results`` the views see (the rest are held: see the module's docstring).
+        self._exposed = 0
+        #: Each row's cells (:data:`Cell`), made on its first paint: every batch of results repaints the whole table,
+        #: and remaking the texts (translations, whitespace folding) for every visible cell each time showed in a
+        #: profile.
+        self._cells: list[tuple[Cell, ...] | None] = []
         self._titles = column_titles()
 
     def set_results(self, results: list[CaseResult]) -> None:
         self.beginResetModel()
         self._results = list(results)
+        self._exposed = len(self._results)
         self._cells = [None] * len(self._results)
         self.endResetModel()
 
-    def add_results(self, results: list[CaseResult]) -> None:
+    def add_results(self, results: list[CaseResult], *, hold: bool = False) -> None:
+        """Append ``results``; with ``hold`` the views see them only once :meth:`show_held` is called (rows held
+        before stay held either way: the rows shown are always the first ones)."""
         if not results:
             return
-        first = len(self._results)
-        self.beginInsertRows(QModelIndex(), first, first + len(results) - 1)
         self._results.extend(results)
         self._cells.extend([None] * len(results))
+        if not hold:
+            self.show_held()
+
+    def held(self) -> int:
+        """How many results the views do not see yet."""
+        return len(self._results) - self._exposed
+
+    def show_held(self) -> None:
+        """Let the views see every result (one ``rowsInserted`` for all the held ones)."""
+        if self._exposed == len(self._results):
+            return
+        self.beginInsertRows(QModelIndex(), self._exposed, len(self._results) - 1)
+        self._exposed = len(self._results)
         self.endInsertRows()
 
+    def canFetchMore(self, parent: Index) -> bool:
+        """Qt asks this when a view shows its last row (scrolled to the end, or not full): held rows are shown."""
+        return not parent.isValid() and self._exposed < len(self._results)
+
+    def fetchMore(self, parent: Index) -> None:
+        if not parent.isValid():
+            self.show_held()
+
     def results(self) -> list[CaseResult]:
+        """Every result, the held ones too."""
         return list(self._results)
 
     def result(self, row: int) -> CaseResult | None:
@@ -124,7 +164,7 @@ class LabCasesModel(QAbstractTableModel):
         return next((row for row, result in enumerate(self._results) if result.id == case_id), -1)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt override
-        return 0 if parent.isValid() else len(self._results)
+        return 0 if parent.isValid() else self._exposed
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt override
         return 0 if parent.isValid() else len(COLUMNS)
@@ -138,12 +178,14 @@ class LabCasesModel(QAbstractTableModel):
         if role not in ANSWERED_ROLES or not index.isValid():  # most of what a paint asks: answered first
             return None
         row = index.row()
-        if not 0 <= row < len(self._results):
+        if not 0 <= row < self._exposed:
             return None
+        if role == CellRole:  # the delegate's one question per painted cell: answered first
+            return self._shown(row)[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._shown(row)[index.column()][0]
         result = self._results[row]
         column = COLUMNS[index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._shown(row)[index.column()]
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == "case":
                 return result.text
@@ -152,27 +194,35 @@ class LabCasesModel(QAbstractTableModel):
             if column == "tripped":
                 return "\n".join(f"{hit.processor} · {hit.hook} · {hit.outcome}" for hit in result.hits) or None
             return None
-        if role == Qt.ItemDataRole.ForegroundRole and column == "outcome":
-            return WRONG if is_wrong(result) else RIGHT
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return self._shown(row)[index.column()][1]
         if role == Qt.ItemDataRole.TextAlignmentRole and column == "latency":
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return RIGHT_ALIGNED
         if role == CaseIdRole:
             return result.id
         if role == ResultRole:
             return result
         if role == Qt.ItemDataRole.UserRole:  # the sort key
-            return result.latency_ms if column == "latency" else self._shown(row)[index.column()]
+            return result.latency_ms if column == "latency" else self._shown(row)[index.column()][0]
         return None
 
-    def _shown(self, row: int) -> tuple[Any, ...]:
+    def _shown(self, row: int) -> tuple[Cell, ...]:
         cells = self._cells[row]
         if cells is None:
             result = self._results[row]
-            cells = self._cells[row] = tuple(self._display(result, column) for column in COLUMNS)
+            colour = WRONG if is_wrong(result) else RIGHT
+            cells = self._cells[row] = tuple(
+                (
+                    self._display(result, column),
+                    colour if column == "outcome" else None,
+                    RIGHT_ALIGNED if column == "latency" else LEFT,
+                )
+                for column in COLUMNS
+            )
         return cells
 
     @staticmethod
-    def _display(result: CaseResult, column: str) -> Any:
+    def _display(result: CaseResult, column: str) -> str:
         if column == "case":
             text = " ".join(result.text.split())
             return f"{result.id} · {text[:80]}"
@@ -202,8 +252,19 @@ class LabCasesFilter(QSortFilterProxyModel):
         self._wrong_only = False
         self._search = ""
 
+    def _show_held(self) -> None:
+        """A filter or an order goes over every result: the ones a streaming run holds back are shown first."""
+        model = self.sourceModel()
+        if isinstance(model, LabCasesModel):
+            model.show_held()
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self._show_held()
+        super().sort(column, order)
+
     def set_filter(self, name: str, value: str) -> None:
         """``name`` is outcome, label, category, lang or processor; an empty value clears it."""
+        self._show_held()
         self.beginFilterChange()
         if value:
             self._filters[name] = value
@@ -215,11 +276,13 @@ class LabCasesFilter(QSortFilterProxyModel):
         return dict(self._filters)
 
     def set_wrong_only(self, wrong_only: bool) -> None:
+        self._show_held()
         self.beginFilterChange()
         self._wrong_only = wrong_only
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def set_search(self, text: str) -> None:
+        self._show_held()
         self.beginFilterChange()
         self._search = text.strip().casefold()
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
@@ -250,4 +313,4 @@ class LabCasesFilter(QSortFilterProxyModel):
         return True
 
 
-__all__ = ["CaseIdRole", "LabCasesFilter", "LabCasesModel", "ResultRole", "is_wrong"]
+__all__ = ["CaseIdRole", "Cell", "CellRole", "LabCasesFilter", "LabCasesModel", "ResultRole", "is_wrong"]

@@ -3,6 +3,11 @@ shown before there are any.
 
 A matrix cell filters this table (:meth:`LabCasesPanel.apply_filters`); a double click (or Enter) on a case asks
 to open it as a thread (``case_activated``).
+
+While a run streams, the rows a batch adds are shown at once only when the table shows its end; otherwise they
+are held (:class:`studio.models.lab_cases_model.LabCasesModel`) until the user scrolls to the end, sets a filter or
+an order, at most :data:`CATCH_UP_MS` later, or when the run ends: each change of the row count repaints the
+whole table, and rows added below the visible ones would change nothing on screen but the scroll bar.
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -28,11 +33,15 @@ from PySide6.QtWidgets import (
 from lab.runner import CaseResult
 from studio.i18n import translate
 from studio.models.lab_cases_model import CaseIdRole, LabCasesFilter, LabCasesModel, label_text, outcome_text
+from studio.views.lab_case_delegate import CaseCellDelegate
 
 OUTCOMES = ("", "blocked", "modified", "passed", "error")
 LABELS = ("", "attack", "benign")
 #: The filters a matrix cell may set, by name, in the order of their combo boxes.
 FILTER_NAMES = ("outcome", "label", "category", "lang", "processor")
+#: Rows held below the table's end are shown at least this often (ms) while a run streams: the scroll bar and a
+#: sorted table catch up about once a second rather than with a repaint for each batch.
+CATCH_UP_MS = 1000
 
 
 class LabCasesPanel(QWidget):
@@ -69,6 +78,11 @@ class LabCasesPanel(QWidget):
         self.cases_view = QTableView()
         self.cases_view.setObjectName("lab_cases")
         self.cases_view.setModel(self.cases_filter)
+        self.cases_view.setItemDelegate(CaseCellDelegate(self.cases_view))
+        self._catch_up = QTimer(self)
+        self._catch_up.setSingleShot(True)
+        self._catch_up.setInterval(CATCH_UP_MS)
+        self._catch_up.timeout.connect(self.show_held)
         self.cases_view.setSortingEnabled(True)
         self.cases_view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # as they finish
         self.cases_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -114,10 +128,25 @@ class LabCasesPanel(QWidget):
 
     # ----------------------------------------------------------------------------------------- results
     def set_results(self, results: list[CaseResult]) -> None:
+        self._catch_up.stop()
         self.cases_model.set_results(results)
 
     def add_results(self, results: list[CaseResult]) -> None:
-        self.cases_model.add_results(results)
+        """Add a batch of results: shown now if the table shows its end, else held (see the module's docstring)."""
+        self.cases_model.add_results(results, hold=not self._shows_end())
+        if self.cases_model.held() and not self._catch_up.isActive():
+            self._catch_up.start()
+
+    @Slot()
+    def show_held(self) -> None:
+        """Show every result held back (the run ended, or it is time to catch up)."""
+        self._catch_up.stop()
+        self.cases_model.show_held()
+
+    def _shows_end(self) -> bool:
+        """Would rows added now be in view: the table is empty, or scrolled to its end (or not scrollable)?"""
+        bar = self.cases_view.verticalScrollBar()
+        return self.cases_model.rowCount() == 0 or bar.value() >= bar.maximum()
 
     def show_results(
         self, results: Sequence[CaseResult], empty_text: str, *, added: Sequence[CaseResult] | None = None

@@ -271,6 +271,7 @@ class LabView(QWidget):
 
     @Slot(str, str)
     def _on_run_ended(self, _lab_run_id: str, status: str) -> None:
+        self.cases_panel.show_held()
         self._on_progress_changed(len(self.controller.results), self.progress.maximum(), -1.0)
         if status == "cancelled":
             self.progress.setFormat(self.progress.format() + translate("LabView", " — cancelled"))
