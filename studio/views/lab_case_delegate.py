@@ -11,8 +11,10 @@ look.
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt
-from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPalette, QStaticText
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QStaticText, QTransform
 from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from studio.models.lab_cases_model import CellRole
@@ -64,7 +66,7 @@ class CaseCellDelegate(QStyledItemDelegate):
             return
         laid = self._laid.get((text, width))
         if laid is None:
-            laid = self._lay_out(text, width, QFontMetrics(option.font))
+            laid = self._lay_out(text, width, option.font)
         static, text_width, height = laid
         if colour is None:
             colour = self._colours.get(state)
@@ -74,11 +76,13 @@ class CaseCellDelegate(QStyledItemDelegate):
         x = rect.right() - MARGIN - text_width + 1 if alignment & RIGHT else rect.x() + MARGIN
         painter.drawStaticText(x, rect.y() + (rect.height() - height) // 2, static)
 
-    def _lay_out(self, text: str, width: int, metrics: QFontMetrics) -> Laid:
-        shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
+    def _lay_out(self, text: str, width: int, font: QFont) -> Laid:
+        shown = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, width)
         static = QStaticText(shown)
         static.setTextFormat(Qt.TextFormat.PlainText)
-        laid = (static, metrics.horizontalAdvance(shown), metrics.height())
+        static.prepare(QTransform(), font)  # its size counts the fallback fonts (Chinese), as the line drawn does
+        size = static.size()
+        laid = (static, math.ceil(size.width()), math.ceil(size.height()))
         if len(self._laid) >= CACHE_LIMIT:
             self._laid.clear()
         self._laid[(text, width)] = laid
