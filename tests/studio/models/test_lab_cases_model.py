@@ -20,7 +20,9 @@ from studio.models.lab_cases_model import (
 )
 
 
-def result(n: int, *, outcome: str = "blocked", label: str = "attack", text: str = "ignore the rules") -> CaseResult:
+def result(
+    n: int, *, outcome: str = "blocked", label: str | None = "attack", text: str = "ignore the rules"
+) -> CaseResult:
     return CaseResult(
         id=f"case-{n}",
         text=f"{text} {n}",

@@ -134,3 +134,23 @@ def test_cells_draw_outcome_colours_right_aligned_latencies_and_the_selected_row
     row = pixels(selected, *cell(2, COLUMNS.index("category")))
     assert close_to(highlight, row) or close_to(inactive, row)  # the style draws the selection
     assert not close_to(highlight, pixels(selected, *cell(0, COLUMNS.index("category"))))
+
+
+def test_a_text_is_elided_again_for_a_new_font_and_stays_in_its_cell(qtbot: QtBot) -> None:
+    panel = shown_panel(qtbot)
+    view = panel.cases_view
+    view.horizontalHeader().resizeSection(COLUMNS.index("case"), 200)
+    panel.add_results([result(1, label=None, text="a long case text " * 10)])
+    base = view.palette().color(view.viewport().backgroundRole()).getRgb()[:3]
+
+    def label_cell_is_empty() -> bool:
+        settled(panel)
+        rect = view.visualRect(panel.cases_filter.index(0, COLUMNS.index("label")))
+        image = view.viewport().grab().toImage()
+        return not pixels(image, rect.x() + 1, rect.y() + 1, rect.width() - 2, rect.height() - 2) - {base}
+
+    assert label_cell_is_empty()
+    font = view.font()
+    font.setPointSizeF(font.pointSizeF() * 1.6)
+    view.setFont(font)
+    assert label_cell_is_empty()  # the case's text was elided for the larger font, not drawn past its cell
