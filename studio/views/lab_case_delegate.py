@@ -4,7 +4,8 @@ Whenever the number of rows a :class:`QTableView` shows changes, Qt lays out and
 :class:`QStyledItemDelegate` each cell asked the Python model (through the filter proxy) for ~7 roles and laid its
 text out again: ~25 ms of CPU for the 23 rows × 8 columns of a 1400x860 Lab window, most of each batch's stall.
 Here a plain cell asks for :data:`studio.models.lab_cases_model.CellRole` once and draws a :class:`QStaticText`
-made the first time that text was shown at that width (elided at the right, as Qt's delegate does): ~4x less.
+made the first time that text was shown at that width (elided at the right, as Qt's delegate does): ~2-3x less
+(~7-13 ms of CPU for the same table under load; see tests/bench/README.md).
 A selected, hovered or focused cell is drawn by the style as before: there are few, and they keep the platform's
 look.
 """
