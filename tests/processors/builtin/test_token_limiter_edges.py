@@ -18,6 +18,7 @@ from processors.builtin.token_limiter import LIMIT_CHUNK, TokenLimiter
 from processors.memory.base import InMemoryMemory
 from processors.messages import TextPart
 from processors.models import ScriptedModel, ToolCall, Turn
+from processors.tracing import RecordingTracer
 from processors.tripwire import TripWire
 from tests.processors.helpers import Fn, collect, get_weather, of_type, streamed_text
 
@@ -158,6 +159,19 @@ def test_memory_only_without_a_memory_count_treats_every_message_as_this_calls_i
     prompt = [user("a b c d e f g h i j"), user("k")]
     with pytest.raises(TripWire, match="no message fits"):
         TokenLimiter(limit=24 + 10, trim_mode="memory-only").trim(prompt)
+
+
+async def test_the_trace_shows_the_limiter_changed_the_prompt_only_when_it_trimmed() -> None:
+    tracer = RecordingTracer()
+    for limit in (1_000, 24 + 5):  # "hi" fits in the first; "one two three" (6.8) does not fit in the second
+        agent = Agent(
+            id="a", model=ScriptedModel(["ok"]), input_processors=[TokenLimiter(limit=limit)], tracers=[tracer]
+        )
+        await agent.generate([user("one two three"), user("hi")])
+    assert [(e.hook, e.outcome) for e in tracer.events if e.processor_id == "token-limiter"] == [
+        ("process_llm_request", "passed"),
+        ("process_llm_request", "changed"),
+    ]
 
 
 # ------------------------------------------------------------------------------------------------ memory-only in a run
