@@ -34,10 +34,31 @@ def user_texts(model: ScriptedModel) -> list[str]:
 
 @pytest.mark.parametrize(
     ("name", "code"),
-    [("fil", "fil"), ("abcd", None), ("x", None), (" FR ", "fr"), ("e1", None), ("Tagalog", "tl"), ("tl", "tl")],
+    [
+        ("fil", "fil"),
+        ("xh", "xh"),  # a code the name table does not list is still a code
+        ("abcd", None),
+        ("x", None),
+        (" FR ", "fr"),
+        ("e1", None),
+        ("Tagalog", "tl"),
+        ("tl", "tl"),
+    ],
 )
 def test_names_and_two_or_three_letter_codes_are_understood(name: str, code: str | None) -> None:
     assert iso_code(name) == code
+
+
+def test_line_breaks_read_as_spaces() -> None:
+    lines = "Hola, quisiera cambiar\nmi reserva del hotel\npara el martes\nque viene, por favor."
+    assert detect_language(lines) == detect_language(lines.replace("\n", " "))
+
+
+async def test_a_language_the_name_table_does_not_list_is_named_by_its_code() -> None:
+    azerbaijani = "Salam, mən sifarişimi ləğv etmək istəyirəm və pulumu geri almaq istəyirəm."
+    (out,) = await LanguageDetector().process_input(args_for([Message.user(azerbaijani)]))
+    detection = out.content.metadata["language_detection"]  # type: ignore[index]
+    assert (detection["iso_code"], detection["detected_language"]) == ("az", "az")
 
 
 async def test_a_confidence_equal_to_the_threshold_is_acted_on() -> None:
