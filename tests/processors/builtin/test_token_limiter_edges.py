@@ -60,6 +60,7 @@ def test_content_parts_count_their_text_and_each_image_or_file_765() -> None:
         {"type": "file", "file": "a.pdf"},
         {"type": "audio", "audio": "a.wav"},
         {"type": "text", "text": "three"},
+        {"type": "text"},
         {"text": "no type: not counted"},
     ]
     assert smallest_limit([{"role": "user", "content": parts}]) == 2326  # 2 + 3 * 765 + 1 + 3.8 + 24
@@ -224,12 +225,13 @@ async def test_memory_only_input_that_fills_the_budget_exactly_is_sent() -> None
 async def test_without_a_model_option_the_runs_model_counts_the_prompt_and_the_answer() -> None:
     """The same limiter trims the prompt and caps the answer: both are counted with the run's model's tokenizer."""
     model = ScriptedModel([Turn(text=[BANG] * 10)], model_id="gpt-4o")  # 20 tokens for gpt-4o, 120 estimated
-    limiter = TokenLimiter(limit=100)
+    limiter = TokenLimiter(limit=50)
     agent = Agent(id="a", model=model, instructions=BANG, input_processors=[limiter], output_processors=[limiter])
     stream = agent.stream([user(BANG), {"role": "assistant", "content": BANG}, user("hi")])
     chunks = await collect(stream)
     result = await stream.result()
-    assert contents(model.requests[0].messages) == [BANG, BANG, BANG, "hi"]  # 2 + 5.8 + 5.8 + 4.8 + 24 = 42.4
+    # 2 + 5.8 + 5.8 + 4.8 + 24 = 42.4 (estimated, 72.4 would leave only "hi")
+    assert contents(model.requests[0].messages) == [BANG, BANG, BANG, "hi"]
     assert streamed_text(chunks) == BANG * 10
     assert result.text == BANG * 10
     assert of_type(chunks, LIMIT_CHUNK) == []
@@ -240,6 +242,13 @@ async def test_the_model_option_names_the_tokenizer_of_the_final_cut() -> None:
     limiter = TokenLimiter(limit=5, model="gpt-4o", count_mode="part")
     result = await Agent(id="a", model=model, output_processors=[limiter]).generate("hi")
     assert result.text == f"{BANG} {BANG}"  # 5 gpt-4o tokens; the estimate would keep "!!!!!"
+
+
+async def test_an_answer_within_the_limit_by_the_named_tokenizer_is_left_whole() -> None:
+    model = ScriptedModel([Turn(text=BANG, tool_calls=[ToolCall("get_weather", {"city": "Paris"})]), BANG])
+    limiter = TokenLimiter(limit=10, model="gpt-4o", count_mode="part")  # 4 tokens; 24 estimated
+    result = await Agent(id="a", model=model, tools=[get_weather], output_processors=[limiter]).generate("hi")
+    assert result.text == BANG + BANG
 
 
 # ------------------------------------------------------------------------------------------------ the answer

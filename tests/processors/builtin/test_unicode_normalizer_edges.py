@@ -60,7 +60,8 @@ def test_a_failure_is_logged_naming_the_message_and_the_rest_go_on(caplog: pytes
     assert [(r.name, r.getMessage()) for r in caplog.records] == [
         (LOGGER, f"UnicodeNormalizer could not normalise message {bad.id}; kept as is")
     ]
-    assert caplog.records[0].exc_info is not None  # with the traceback, to find the cause
+    exc_info = caplog.records[0].exc_info  # with the traceback, to find the cause
+    assert exc_info and exc_info[0] is ValueError
 
 
 def test_a_message_without_a_content_string_keeps_none() -> None:
