@@ -134,7 +134,11 @@ def test_what_preserve_model_output_writes_for_each_shape_of_result() -> None:
                 {"id": "e", "function": {"name": "kept"}},
             ],
         },
-        {"role": "tool", "tool_call_id": "a", "content": [{"type": "text", "text": "one"}, {"text": "two"}, 3]},
+        {
+            "role": "tool",
+            "tool_call_id": "a",
+            "content": [{"type": "text", "text": "one"}, {"type": "image_url"}, {"text": "two"}, 3],
+        },
         {"role": "tool", "tool_call_id": "c", "content": "unnamed output"},
         {"role": "tool", "tool_call_id": "d", "content": 42},
     ]
