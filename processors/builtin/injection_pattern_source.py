@@ -53,14 +53,16 @@ def _closing(pattern: str, start: int) -> int:
 
 
 def _class_end(pattern: str, start: int) -> int:
-    """The index just past the character class opening at ``pattern[start]`` (``[``)."""
+    """The index just past the character class opening at ``pattern[start]`` (``[``); ValueError if it never closes."""
     i = start + 1
     if i < len(pattern) and pattern[i] == "^":
         i += 1
     if i < len(pattern) and pattern[i] == "]":
         i += 1
-    while pattern[i] != "]":
+    while i < len(pattern) and pattern[i] != "]":
         i += 2 if pattern[i] == "\\" else 1
+    if i >= len(pattern):
+        raise ValueError(f"unclosed character class at {start}: {pattern!r}")
     return i + 1
 
 

@@ -239,8 +239,9 @@ class SystemPromptScrubber(BuiltinProcessor):
         located = []
         for passage in verdict.leaked_text:
             start = text.find(passage) if passage.strip() else -1
-            if start != -1:
+            while start != -1:  # every occurrence: a quoted passage repeated later in the answer leaks there too
                 located.append(Match("system-prompt", start, start + len(passage), passage))
+                start = text.find(passage, start + len(passage))
         return located or [Match("system-prompt", 0, len(text), text)]  # a paraphrase the judge could not quote
 
     # ----------------------------------------------------------------------------------------- actions

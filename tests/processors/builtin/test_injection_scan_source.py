@@ -49,6 +49,19 @@ def test_an_unbalanced_group_is_refused(pattern: str) -> None:
         top_level_alternatives(pattern)
 
 
+@pytest.mark.parametrize("pattern", ["[abc", "x|[ab", "(?:[a)", "[^]", "[]", "[a\\"])
+def test_an_unclosed_character_class_is_refused_by_name(pattern: str) -> None:
+    """An unclosed class (a typo in a signal's pattern) is named, not an IndexError from deep in the reader."""
+    with pytest.raises(ValueError, match="unclosed character class"):
+        top_level_alternatives(pattern)
+
+
+@pytest.mark.parametrize("body", ["[ab", "[a\\"])
+def test_a_head_class_left_open_is_refused_by_name(body: str) -> None:
+    with pytest.raises(ValueError, match="unclosed character class"):
+        literal_heads(body)
+
+
 @pytest.mark.parametrize(
     ("alternative", "expected"),
     [
