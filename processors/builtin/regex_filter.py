@@ -30,9 +30,12 @@ replaced by ``[KIND]`` (``[EMAIL]``, ``[CREDIT_CARD]``, ``[OPENAI_KEY]`` ...).
 Streaming: while redacting, the last ``stream_carryover_size`` characters are held back so a match split
 across chunks is redacted whole (the option must be at least the longest match a rule can have); with presets
 only, no more than the presets need to recognise a match (``patterns.max_span``), so the answer streams. Text with no
-match goes out as the chunks it arrived in, a little later; the held-back text is flushed (redacted) when a
-non-text chunk ends the text run, and that chunk is re-driven through the chain right after it (the runtime's
-reprocess key). Block and warn scan the same window, so a secret split across two chunks is still caught.
+match goes out as the chunks it arrived in, a little later. A chunk that does not end the text run (a thinking
+model's reasoning between two text deltas) waits behind the held-back text and goes out in its place once the text
+before it has, so an address cut in two by reasoning is still redacted whole and the stream keeps its order; the
+held-back text is flushed (redacted) when a chunk ends the text run (``text-end``, ``step-finish``, ``finish``,
+``error`` ...), and that chunk is re-driven through the chain right after it (the runtime's reprocess key). Block
+and warn scan the same window, so a secret split across two chunks is still caught.
 
 How one text is matched and replaced (rules, presets, merged overlaps, ``$1`` references) is
 :mod:`processors.builtin.regex_rules`; this module decides what a match does to a message or a stream.
@@ -61,6 +64,11 @@ from processors.tripwire import TripWire
 logger = logging.getLogger(__name__)
 
 Preset = Literal["pii", "secrets", "urls"]
+
+#: Chunks that end the text run, the step or the run: the held-back text, and every chunk waiting behind it, goes
+#: out before them. Any other chunk that comes behind held-back text (a thinking model's reasoning, a tool call's
+#: streamed input) waits in its place: the text after it may finish a match the held text begins.
+_ENDS_TEXT = frozenset({"text-end", "step-finish", "finish", "error", "tripwire", "abort"})
 
 
 class RegexFilterOptions(ProcessorOptions):
@@ -277,46 +285,77 @@ class RegexFilter(BuiltinProcessor):
         the part of the chunk not yet emitted). Each new chunk moves the emission point to ``carry`` characters
         before the end, back to the start of any match crossing it, and back again to a chunk boundary when
         there is one: in the common case (no match) the oldest held chunk goes out as it came, no copy made.
+
+        A chunk that does not end the text run (a thinking model's reasoning between two text deltas) waits behind
+        the held-back text, in its place (``others``: ``(position in the step's text, chunk)``): the text after it
+        may finish a match the held text begins, so letting the held text out when it came would show half an
+        address. It goes out once the text before it has (after the match it falls inside, when it does). A chunk
+        that ends the text run, the step or the run (:data:`_ENDS_TEXT`) lets everything out, in order, then
+        itself.
+
+        When more than one part is ready at once they wait in ``queue``: one goes out per call, and the first
+        waiting chunk that is not text is stashed for reprocessing (``pending``), so that the runtime calls this
+        guard again, and it lets out the next (a text delta is never stashed: the processors before this one would
+        see its text twice). A stashed chunk passes back through every processor before this one: one that holds
+        text of its own passes it on at once, since it let that chunk out before (``released``); a processor after
+        this one that stashes a chunk gets the same treatment here.
         """
-        if part.type != "text-delta":
-            if part.type == "step-start":  # a text run left open by a rejected step is not this step's text
-                state.pop("held", None)
-                state.pop("buffer", None)
-                state.pop("context", None)
-                state.pop("offset", None)
+        kind = part.type
+        if kind == "text-delta":
+            text: str = part.payload.text  # type: ignore[union-attr]
+            if not text:
                 return part
-            buffer: str = state.get("buffer", "")
-            if not buffer:
-                return part
-            flush_regions = self._matcher.regions(self._stream_hits(state, buffer))
-            flushed_from: int = state.get("offset", 0)
-            self._block_held(buffer, flush_regions, flushed_from)
-            flushed, redactions = self._matcher.redact(buffer, flush_regions)
-            held: list[list[Any]] = state.pop("held")
-            state["buffer"] = ""
-            # The text run goes on after a reasoning chunk (one text part in the message): a look-behind after it
-            # must see the text flushed here, as the final result's check sees it.
-            state["context"] = (state.get("context", "") + buffer)[-CONTEXT_CHARS:]
-            state["offset"] = flushed_from + len(buffer)
-            if redactions:
-                self._report_stream_redactions(state, redactions, flushed_from)
-            state[REPROCESS_KEY] = part  # emitted right after the flushed text
-            return self._emit(held, flushed)
-        text: str = part.payload.text  # type: ignore[union-attr]
-        if not text:
+            return self._send(state, self._take_text(part, text, state))
+        pending: list[AnyChunk] | None = state.get("pending")
+        if pending:
+            for index, carrier in enumerate(pending):
+                if carrier is part:  # stashed by this guard to be called again: the next waiting part goes out
+                    del pending[index]
+                    return self._release(state)
+        if kind == "step-start":  # a text run left open by a rejected step is not this step's text
+            for key in ("held", "buffer", "context", "offset", "others", "queue", "pending", "released"):
+                state.pop(key, None)
             return part
+        released: list[AnyChunk] | None = state.get("released")
+        if released and any(earlier is part for earlier in released):
+            return part  # let out before, and stashed by a processor after this one: it is not held twice
+        buffer: str = state.get("buffer", "")
+        if buffer and kind not in _ENDS_TEXT:
+            state.setdefault("others", []).append((state.get("offset", 0) + len(buffer), part))
+            return self._send(state, [])
+        if not buffer and not state.get("queue"):
+            return self._send(state, [part])
+        out = self._flush(state) if buffer else []
+        out.append(part)
+        return self._send(state, out)
+
+    def _take_text(self, part: AnyChunk, text: str, state: dict[str, Any]) -> list[AnyChunk]:
+        """Hold ``text`` back; return what may go out now: the held text further back than the window (redacted),
+        and the chunks waiting right after it."""
         held = state.setdefault("held", [])
         held.append([part, text])
         buffer = state["buffer"] = state.get("buffer", "") + text
         length = len(buffer)
         limit = length - self._span
         if limit <= 0:
-            return None
+            return []
         regions = self._matcher.regions(self._stream_hits(state, buffer))
         for region in regions:
             if region.start < limit < region.end:
                 limit = region.start  # a match crossing the boundary is held back whole
                 break
+        others: list[tuple[int, AnyChunk]] | None = state.get("others")
+        if others:
+            offset: int = state.get("offset", 0)
+            at = _outside(regions, others[0][0] - offset)
+            if at <= limit:  # the text before the first waiting chunk may go: it, then that chunk (and its kind)
+                count = 1
+                while count < len(others) and _outside(regions, others[count][0] - offset) <= at:
+                    count += 1
+                released = [chunk for _position, chunk in others[:count]]
+                del others[:count]
+                emitted = self._cut(state, buffer, regions, at)
+                return released if emitted is None else [emitted, *released]
         # Prefer a chunk boundary that no match crosses: the chunks before it go out unchanged.
         ends: list[int] = []
         position = 0
@@ -334,23 +373,27 @@ class RegexFilter(BuiltinProcessor):
         if count == 2 and not any(r.start < ends[0] < r.end for r in regions):
             count = 1  # one chunk in, one chunk out: the other waits for the next call, and no copy is made
         if not ends and len(held[0][1]) <= self._span:
-            return None  # the oldest chunk fits once a little more text arrives: wait rather than split it
+            return []  # the oldest chunk fits once a little more text arrives: wait rather than split it
         emit_end = ends[count - 1] if count else limit
         if emit_end <= 0:
-            return None
+            return []
+        emitted = self._cut(state, buffer, regions, emit_end)
+        return [] if emitted is None else [emitted]
+
+    def _cut(self, state: dict[str, Any], buffer: str, regions: list[Region], emit_end: int) -> AnyChunk | None:
+        """Let the first ``emit_end`` characters of the held-back ``buffer`` out, redacted: one text delta (the
+        chunk as it came, when it is exactly one unchanged chunk), or None when there is no text to let out."""
+        held: list[list[Any]] = state["held"]
+        emitted_chunks: list[list[Any]] = []
+        consumed = 0
+        while held and consumed + len(held[0][1]) <= emit_end:
+            consumed += len(held[0][1])
+            emitted_chunks.append(held.pop(0))
+        cut = emit_end - consumed
+        if cut:  # no usable chunk boundary: split the chunk the emission point falls in
+            emitted_chunks.append([held[0][0], held[0][1][:cut]])
+            held[0][1] = held[0][1][cut:]
         inside = [r for r in regions if r.end <= emit_end]
-        if count:
-            emitted_chunks, state["held"] = held[:count], held[count:]
-        else:  # no usable chunk boundary: split the chunk the emission point falls in
-            emitted_chunks = []
-            consumed = 0
-            while consumed + len(held[0][1]) <= emit_end:
-                consumed += len(held[0][1])
-                emitted_chunks.append(held.pop(0))
-            cut = emit_end - consumed
-            if cut:
-                emitted_chunks.append([held[0][0], held[0][1][:cut]])
-                held[0][1] = held[0][1][cut:]
         offset: int = state.get("offset", 0)  # characters of this step's text before ``buffer``
         state["buffer"] = buffer[emit_end:]
         state["context"] = (state.get("context", "") + buffer[:emit_end])[-CONTEXT_CHARS:]
@@ -364,6 +407,73 @@ class RegexFilter(BuiltinProcessor):
         emitted, redactions = self._matcher.redact(buffer[:emit_end], inside)
         self._report_stream_redactions(state, redactions, offset)
         return self._emit(emitted_chunks, emitted)
+
+    def _flush(self, state: dict[str, Any]) -> list[AnyChunk]:
+        """All the held-back text, redacted, with the chunks waiting in it in their places (the text run ends)."""
+        buffer: str = state["buffer"]
+        held: list[list[Any]] = state.pop("held")
+        others: list[tuple[int, AnyChunk]] = state.pop("others", [])
+        regions = self._matcher.regions(self._stream_hits(state, buffer))
+        offset: int = state.get("offset", 0)
+        self._block_held(buffer, regions, offset)
+        flushed, redactions = self._matcher.redact(buffer, regions)
+        state["buffer"] = ""
+        # The text run goes on after a reasoning chunk (one text part in the message): a look-behind after it
+        # must see the text flushed here, as the final result's check sees it.
+        state["context"] = (state.get("context", "") + buffer)[-CONTEXT_CHARS:]
+        state["offset"] = offset + len(buffer)
+        out: list[AnyChunk] = []
+        cursor = 0
+        for position, chunk in others:
+            at = _outside(regions, position - offset)
+            # where ``at`` lands in the redacted text: each replacement before it changed the length
+            end = at + sum(len(r["replacement"]) - r["length"] for r in redactions if r["index"] + r["length"] <= at)
+            if end > cursor:
+                out.append(with_text(held[0][0], flushed[cursor:end]))
+                cursor = end
+            out.append(chunk)
+        if cursor < len(flushed):
+            out.append(with_text(held[0][0], flushed[cursor:]))
+        if redactions:
+            self._report_stream_redactions(state, redactions, offset)
+        return out
+
+    @staticmethod
+    def _send(state: dict[str, Any], out: list[AnyChunk]) -> AnyChunk | None:
+        """Return the first part of ``out`` (after any still waiting); queue the rest (see :meth:`_release`)."""
+        queue: list[AnyChunk] | None = state.get("queue")
+        if not queue:
+            if len(out) > 1:
+                state["queue"] = out
+                return RegexFilter._release(state)
+            if not out:
+                return None
+            first = out[0]
+            if first.type != "text-delta":
+                _remember(state, first)
+            return first
+        queue.extend(out)
+        return RegexFilter._release(state)
+
+    @staticmethod
+    def _release(state: dict[str, Any]) -> AnyChunk | None:
+        """The next waiting part. When more wait behind it, the first of them that is not text is stashed for
+        reprocessing (unless it is on its way back already): it comes back through the chain, and this guard lets
+        out the next waiting part then."""
+        queue: list[AnyChunk] = state.get("queue") or []
+        if not queue:
+            return None
+        first = queue.pop(0)
+        pending: list[AnyChunk] = state.setdefault("pending", [])
+        for waiting in queue:
+            if waiting.type != "text-delta":
+                if not any(carrier is waiting for carrier in pending):
+                    pending.append(waiting)
+                    state[REPROCESS_KEY] = waiting
+                break
+        if first.type != "text-delta":
+            _remember(state, first)
+        return first
 
     def _report_stream_redactions(self, state: dict[str, Any], redactions: list[dict[str, Any]], offset: int) -> None:
         """Report redactions made in held-back text, each ``index`` counted from the start of the step's text (as
@@ -400,6 +510,28 @@ class RegexFilter(BuiltinProcessor):
             return None
         first: Chunk = chunks[0][0]
         return with_text(first, text)
+
+
+#: How many of the chunks a guard let out it remembers, to pass them on at once when a later processor stashes them.
+_REMEMBERED = 64
+
+
+def _remember(state: dict[str, Any], part: AnyChunk) -> None:
+    """Note a chunk (not text) this guard let out: if a processor after it stashes that chunk for reprocessing, it
+    comes back through this guard, which must pass it on at once, not hold it again behind newer text."""
+    released: list[AnyChunk] = state.setdefault("released", [])
+    released.append(part)
+    if len(released) > _REMEMBERED:
+        del released[0]
+
+
+def _outside(regions: list[Region], position: int) -> int:
+    """``position``, or the end of the region it falls inside (a chunk waiting inside a match goes out after it: a
+    match is let out whole, redacted)."""
+    for region in regions:
+        if region.start < position < region.end:
+            return region.end
+    return position
 
 
 def _replace_segment(message: Message, part_index: int | None, text: str) -> Message:

@@ -243,12 +243,12 @@ async def stream_through(guard: RegexFilter, model: Interleaved) -> tuple[list[s
 
 
 async def test_text_after_reasoning_is_redacted_and_nothing_before_it_comes_out_twice() -> None:
-    """The reasoning chunk flushes the held-back text; the text after it starts a new window."""
+    """The reasoning chunk waits behind the held-back text, which goes on with the text after it (one window)."""
     guard = custom(8, r"\d{4}")
     out, result = await stream_through(guard, thinking("Code 1234 ", "~", "and 5678 ", "then plain words ", "end."))
     assert result.text == "Code # and # then plain words end."
     assert "".join(out) == result.text
-    assert out[:2] == ["Co", "de # "]  # the flush, redacted, before the reasoning
+    assert out[:2] == ["Co", "de # "]  # the text before the reasoning, redacted, out once the text after it came
 
 
 async def test_a_block_after_reasoning_counts_its_index_from_the_start_of_the_text() -> None:
