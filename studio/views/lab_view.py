@@ -173,8 +173,15 @@ class LabView(QWidget):
         controller.failed.connect(self._on_failed)
         controller.status_message.connect(self._on_status)
         controller.runs.modelReset.connect(self._update_buttons)
+        # the hint on an empty table says whether a corpus is chosen: the starter corpora arrive chosen after this
+        for changed in (controller.corpora.dataChanged, controller.corpora.rowsInserted, controller.corpora.modelReset):
+            changed.connect(self._on_corpora_changed)
 
     # ----------------------------------------------------------------------------------------- state
+    @Slot()
+    def _on_corpora_changed(self) -> None:
+        self.empty.setText(self._empty_text())
+
     def _update_design(self) -> None:
         self.setup.show_design(self.controller.design() if self.controller.design is not None else None)
 

@@ -14,10 +14,23 @@ from studio.views.lab_view import LabView
 from tests.studio.conftest import open_studio, run
 
 
-def open_lab(qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path, size: tuple[int, int] | None = None) -> Any:
+def open_lab(
+    qtbot: QtBot,
+    qloop: qasync.QEventLoop,
+    tmp_path: Path,
+    size: tuple[int, int] | None = None,
+    *,
+    offered: bool = False,
+) -> Any:
+    """The studio and its Lab window, loaded. The starter corpora the Lab chooses when it opens are unticked unless
+    ``offered`` (a test ticks what it runs, with :func:`choose`)."""
     workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
     lab = window.open_lab()
     run(qloop, workspace.wait_idle())  # the bundled corpora and the stored lab runs are loaded
+    if not offered:
+        model = lab.controller.corpora
+        for row in range(model.rowCount()):
+            model.setData(model.index(row), Qt.CheckState.Unchecked, Qt.ItemDataRole.CheckStateRole)
     if size is not None:
         lab.resize(*size)
     return workspace, window, lab

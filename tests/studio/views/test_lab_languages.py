@@ -38,16 +38,33 @@ def test_each_file_is_split_into_the_readers_cases_chosen_first_and_the_rest(
     )
 
 
-def test_an_english_studio_offers_the_files_whole_and_unchosen() -> None:
+def test_an_english_studio_offers_the_files_whole_and_chosen() -> None:
     whole = _bundled()
-    assert starter_sources(whole, "en") == whole and not any(source.checked for source in whole)
+    offered = starter_sources(whole, "en")
+    assert [(source.path, source.cases, source.part) for source in offered] == [
+        (source.path, source.cases, "") for source in whole
+    ]
+    assert all(source.checked for source in offered)
+    assert not any(source.checked for source in whole)  # the sources read are left as they were
+
+
+def test_an_english_reader_runs_the_whole_starter_set_without_choosing_anything(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    _, _, lab = open_lab(qtbot, qloop, tmp_path, offered=True)
+    chosen = lab.controller.corpora.checked()
+    assert [source.name for source in chosen] == [path.name for path in bundled_corpora()]
+    assert lab.controller.corpora.sources() == chosen
+    assert "Press Run" in lab.empty.text()
+    finish(qloop, lab, lab.run_button.click)
+    assert lab.cases_model.rowCount() == sum(len(source.cases) for source in _bundled())
 
 
 def test_a_chinese_reader_runs_the_chinese_cases_without_choosing_anything(
     qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path, in_language: Any
 ) -> None:
     in_language("zh_CN")
-    _, _, lab = open_lab(qtbot, qloop, tmp_path)
+    _, _, lab = open_lab(qtbot, qloop, tmp_path, offered=True)
     chosen = lab.controller.corpora.checked()
     assert chosen and all(source.name.endswith(" · 简体中文") for source in chosen)
     assert lab.controller.corpora.sources()[: len(chosen)] == chosen  # offered first
