@@ -151,7 +151,9 @@ def _listen(processor: Any, listener: Callable[[str, Violation], None]) -> None:
 
 
 def build_model(config: ModelConfig, *, api_key: str | None = None) -> LanguageModel:
-    """The design's model: the offline demo model for ``"demo"``, else litellm (the key is passed, never saved)."""
+    """The design's model: the offline demo model for ``"demo"``, else litellm (the key is passed, never saved).
+    A credential in the settings is refused whatever the model (:meth:`ModelConfig.check_credentials`)."""
+    config.check_credentials()
     if config.is_demo:
         from studio.demo import demo_model
 

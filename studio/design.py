@@ -128,9 +128,31 @@ class ModelConfig(BaseModel):
     def call_settings(self) -> dict[str, Any]:
         """The keyword settings the model is called with: ``extra``, then the named fields that are set.
 
-        Raises :class:`DesignError` for an ``extra`` key that must not live in a design: ``api_key`` (secrets
-        belong in the keyring, and designs get shared) or a name the model's own fields already cover; and for
-        credentials anywhere else in the model settings (headers, an ``api_base`` with a password or a key).
+        Raises :class:`DesignError` for a credential in the model settings (:meth:`check_credentials`) and for an
+        ``extra`` key naming a setting the model's own fields already cover.
+        """
+        self.check_credentials()
+        for key in self.extra:
+            if key in _RESERVED_SETTINGS:
+                raise DesignError.of(
+                    QT_TRANSLATE_NOOP(
+                        "DesignError",
+                        "model.extra.{key}: '{key}' is set by the model settings themselves, not as an extra setting",
+                    ),
+                    path=f"model.extra.{key}",
+                    key=key,
+                )
+        named = {"temperature": self.temperature, "max_tokens": self.max_tokens, "top_p": self.top_p}
+        return {**self.extra, **{key: value for key, value in named.items() if value is not None}}
+
+    def check_credentials(self) -> None:
+        """Raise :class:`DesignError` for a credential anywhere in the model settings: an ``extra`` key such as
+        ``api_key`` (secrets belong in the keyring, and designs get shared), a setting or header that names or holds
+        one (``Authorization``, ``x-api-key``, ``Bearer …``), an ``api_base`` with a password or a key.
+
+        Whatever the model: the offline demo model sends nothing, but the design is saved, stored and exported
+        all the same, and a credential in it would travel with it (and come back into use once the model is
+        changed to a real one).
         """
         if self.api_base and url_credential(self.api_base):
             raise DesignError.of(
@@ -166,17 +188,6 @@ class ModelConfig(BaseModel):
                     path=credential,
                     credential=credential,
                 )
-            if key in _RESERVED_SETTINGS:
-                raise DesignError.of(
-                    QT_TRANSLATE_NOOP(
-                        "DesignError",
-                        "model.extra.{key}: '{key}' is set by the model settings themselves, not as an extra setting",
-                    ),
-                    path=f"model.extra.{key}",
-                    key=key,
-                )
-        named = {"temperature": self.temperature, "max_tokens": self.max_tokens, "top_p": self.top_p}
-        return {**self.extra, **{key: value for key, value in named.items() if value is not None}}
 
 
 class AgentDesign(BaseModel):
@@ -262,11 +273,13 @@ class AgentDesign(BaseModel):
             raise DesignError.of(_INVALID, path=limits[0][0], problems=limits, listing=listing)
         data = _upgrade(scrub_json(data))  # "\ud83d" escapes decode to lone surrogates: make them writable
         try:
-            return cls.model_validate(data)
+            design = cls.model_validate(data)
         except ValidationError as error:
             problems = [(_error_path(item["loc"]), _error_message(item)) for item in error.errors()]
             listing = "\n".join(f"- {path or '(design)'}: {message}" for path, message in problems)
             raise DesignError.of(_INVALID, path=problems[0][0], problems=problems, listing=listing) from None
+        design.model.check_credentials()  # a design holding a key is refused, not opened, stored and passed on
+        return design
 
 
 #: ``extra`` model settings refused because a field of :class:`ModelConfig` (or the runtime) sets them.
@@ -404,7 +417,10 @@ def load_design(path: str | os.PathLike[str]) -> AgentDesign:
 
 
 def save_design(design: AgentDesign, path: str | os.PathLike[str]) -> None:
-    """Write ``design`` to ``path`` atomically: a crash mid-write leaves the old file, never half a new one."""
+    """Write ``design`` to ``path`` atomically: a crash mid-write leaves the old file, never half a new one.
+
+    Raises :class:`DesignError`, writing nothing, when the model settings hold a credential."""
+    design.model.check_credentials()
     write_text_atomic(path, design.to_json())  # FileWriteError (an OSError) says why; the old file is unchanged
 
 

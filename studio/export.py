@@ -230,6 +230,7 @@ class _Script:
     def model(self) -> str:
         config = self.design.model
         if config.is_demo:
+            config.check_credentials()  # the script is shared like the design: no key goes into it either
             return f"model = {self._import('processors.demo.offline', 'demo_model')}()"
         self.stdlib.add("import os")
         model_id = config.model.strip()

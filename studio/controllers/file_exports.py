@@ -59,7 +59,7 @@ class FileExports(QObject):
         """Save the design to ``path`` (atomically: a failure leaves the old file); False, and said, on failure."""
         try:
             save_design(self._document.snapshot(), path)
-        except (OSError, UnicodeError) as error:
+        except (DesignError, OSError, UnicodeError) as error:
             self._failed(translate("Workspace", "The design was not saved"), error)
             return False
         self._document.mark_saved()
