@@ -9,10 +9,11 @@ confusion matrices as the Per category table.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from PySide6.QtCore import QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPalette
+from PySide6.QtGui import QColor, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from studio.i18n import translate
@@ -59,8 +60,10 @@ class CategoryBars(QWidget):
 
     # ----------------------------------------------------------------------------------------- geometry
     def _label_width(self) -> int:
-        metrics = self.fontMetrics()
-        widest = max((metrics.horizontalAdvance(bar.category) for bar in self._bars), default=0)
+        # The exact (fractional) advance, rounded up: the whole-pixel one rounds down, and a name given exactly that
+        # width is elided ("direct…ection" under X11 at 10 pt).
+        metrics = QFontMetricsF(self.font())
+        widest = max((math.ceil(metrics.horizontalAdvance(bar.category)) for bar in self._bars), default=0)
         return min(max(widest + 2 * MARGIN, 90), max(90, self.width() // 3))
 
     def track_rects(self, row: int) -> tuple[QRect, QRect]:

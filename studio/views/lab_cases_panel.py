@@ -93,8 +93,11 @@ class LabCasesPanel(QWidget):
         header = self.cases_view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        for column, width in enumerate((320, 60, 150, 60, 80, 190, 260)):
-            header.resizeSection(column, width)
+        header.ensurePolished()  # the style sheet's font: the headers' widths below are measured in it
+        widths = (320, 60, 150, 60, 80, 190, 260)
+        for column in range(self.cases_model.columnCount()):
+            width = widths[column] if column < len(widths) else 0
+            header.resizeSection(column, max(width, header.sectionSizeHint(column)))  # never cut its own header
         self.cases_view.setToolTip(
             translate("LabView", "Double-click (or Enter) opens the case as a thread with its inspector trace")
         )
