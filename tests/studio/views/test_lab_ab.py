@@ -222,7 +222,7 @@ def test_a_malformed_or_newer_design_file_is_refused_as_open_design_refuses_it_a
     assert _pickers(lab) == before and not lab.controller.is_running
 
 
-def test_a_design_file_holding_a_credential_is_offered_but_refused_before_either_design_runs(
+def test_a_design_file_holding_a_credential_is_refused_when_chosen_and_nothing_runs(
     qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
 ) -> None:
     workspace, _, lab = open_lab(qtbot, qloop, tmp_path)
@@ -235,12 +235,12 @@ def test_a_design_file_holding_a_credential_is_offered_but_refused_before_either
         extra={"extra_headers": {"Authorization": "Bearer sk-someone-elses"}},
     )
     path = tmp_path / "shared.json"
-    save_design(hostile, path)
-    _choose_file(qloop, lab, "B", path)  # opening a design is reading data, as File → Open design does
-    assert lab.ab_panel.design_b.currentData() == f"file:{path.resolve()}"
-    choose(lab, "obfuscation.jsonl")
-    lab.ab_panel.run_button.click()
+    path.write_text(hostile.to_json(), encoding="utf-8")  # save_design refuses it: written as someone else did
+    before = lab.ab_panel.design_b.currentData()
+    _choose_file(qloop, lab, "B", path)  # refused as File → Open design refuses it
     assert "model.extra.extra_headers.Authorization: credentials" in lab.message.text()
+    assert lab.ab_panel.design_b.currentData() == before != f"file:{path.resolve()}"
+    choose(lab, "obfuscation.jsonl")
     assert not lab.controller.is_running
     stored = run(qloop, workspace.store.list_lab_runs())
     assert stored == []  # A did not run either, and no design with the header was kept
