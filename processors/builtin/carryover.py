@@ -2,7 +2,10 @@
 
 A detector that scans each chunk alone misses ``"jo@exa"`` + ``"mple.com"``. :class:`CarryOver` keeps the
 trailing text that could still be the start of a match, emits the safe prefix as the text arrives, and flushes
-the rest at ``text-end`` (or any other chunk: ``finish``, ``step-finish``, a tool call). The cut never falls
+the rest at ``text-end`` (or any other chunk that ends the text: ``finish``, ``step-finish``, a tool call). A
+thinking model's reasoning between two text deltas does not end the text: it passes and the held text waits on, so
+an address cut in two by reasoning is still found whole (the held text then follows the reasoning: the text keeps
+its order, only its place beside the reasoning moves; letting it out first showed half an address). The cut never falls
 inside a candidate match, and a candidate that touches the end of the buffer (a URL still growing) is held back
 whole, so — for matches shorter than ``carry`` — the text emitted is the same however the stream was split.
 
@@ -34,6 +37,9 @@ from processors.pipeline.stream_chain import REPROCESS_KEY
 CONTEXT_CHARS = 48
 #: Characters between two scans of the held-back text: small, so a reply streams a few words at a time.
 BATCH = 16
+
+#: Chunks that pass the held-back text instead of flushing it: reasoning does not end the text run.
+PASSES_HELD_TEXT = frozenset({"reasoning-start", "reasoning-delta", "reasoning-end"})
 
 Finder = Callable[[str], list[Match]]
 #: Turns one safe segment and the candidates inside it into the text to emit ("" drops it). May abort.
@@ -144,7 +150,7 @@ def stream_part(
     if kind == "step-start":
         buffer.reset()
         return part
-    if not buffer.pending:
+    if not buffer.pending or kind in PASSES_HELD_TEXT:
         return part
     segment, found = buffer.flush(find)
     text = handle(segment, found)
@@ -168,7 +174,7 @@ async def stream_part_async(
     if kind == "step-start":
         buffer.reset()
         return part
-    if not buffer.pending:
+    if not buffer.pending or kind in PASSES_HELD_TEXT:
         return part
     segment, found = buffer.flush(find)
     text = await handle(segment, found)
@@ -178,4 +184,13 @@ async def stream_part_async(
     return buffer.delta(text)
 
 
-__all__ = ["BATCH", "CONTEXT_CHARS", "REPROCESS_KEY", "CarryOver", "Finder", "stream_part", "stream_part_async"]
+__all__ = [
+    "BATCH",
+    "CONTEXT_CHARS",
+    "PASSES_HELD_TEXT",
+    "REPROCESS_KEY",
+    "CarryOver",
+    "Finder",
+    "stream_part",
+    "stream_part_async",
+]
