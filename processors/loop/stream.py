@@ -4,11 +4,14 @@ Iterate it to receive chunks as they arrive; ``await stream.result()`` finishes 
 left) and gives the same :class:`GenerateResult` that ``generate()`` returns. ``await stream.aclose()`` stops the
 run: the model's HTTP stream is closed and nothing more is emitted.
 
-``aclose()`` may be called from anywhere: from the iterating task between chunks, from another task while one
-iterates (a Stop button), before the first chunk, or twice. An async generator cannot be closed while another task
-is inside it (Python raises ``RuntimeError: aclose(): asynchronous generator is already running``), so in that case
-the iterating task is cancelled at the point where it waits for the run, and its ``__anext__`` turns that one
-cancellation into the end of the iteration; a cancellation from anyone else still propagates.
+``aclose()`` may be called from outside the run at any time: from the iterating task between chunks, from another
+task while one iterates (a Stop button), before the first chunk, or twice. An async generator cannot be closed
+while another task is inside it (Python raises ``RuntimeError: aclose(): asynchronous generator is already
+running``), so in that case the iterating task is cancelled at the point where it waits for the run, and its
+``__anext__`` turns that one cancellation into the end of the iteration; a cancellation from anyone else still
+propagates. From inside the run,
+in the task iterating it (a processor holding its own stream), ``aclose()`` raises a ``RuntimeError``: the run
+cannot stop from within (a processor aborts with ``args.abort()``).
 """
 
 from __future__ import annotations
@@ -115,12 +118,18 @@ class AgentStream:
     async def aclose(self) -> None:
         """Stop the run now; the model call is cancelled. ``result()`` then reports what was done so far.
 
-        Safe from any task, at any time, any number of times. It returns once the run has stopped, its model
-        stream is closed, and the turn is saved (when the run has memory).
+        Safe from any task, at any time, any number of times (not from inside the run: see the module). It returns
+        once the run has stopped, its model stream is closed, and the turn is saved (when the run has memory).
         """
-        self._done = True
         consumer = self._consumer
-        if consumer is not None and consumer is not asyncio.current_task():
+        if consumer is not None and consumer is asyncio.current_task():
+            # Called from inside the run, in the task iterating it (a processor holding its own stream): the run
+            # cannot be stopped from within, and ending the iteration here would drop the step under way.
+            raise RuntimeError(
+                "aclose() was called from inside this stream's run; a processor stops a run with args.abort()"
+            )
+        self._done = True
+        if consumer is not None:
             # Another task is inside the run's generator: the generator cannot be closed from here. Cancel that
             # task where it waits; its __anext__ ends the iteration, and we wait until it has let go.
             if self._released is None:
