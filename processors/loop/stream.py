@@ -49,6 +49,8 @@ class AgentStream:
         self._loop: asyncio.AbstractEventLoop | None = None
         #: Set when the consumer has left ``__anext__`` after ``aclose()`` cancelled it.
         self._released: asyncio.Event | None = None
+        #: Done when the first ``aclose()`` has stopped the run; a later ``aclose()`` or ``result()`` waits for it.
+        self._closing: asyncio.Future[None] | None = None
 
     @property
     def run_id(self) -> str:
@@ -110,6 +112,8 @@ class AgentStream:
     async def result(self) -> GenerateResult:
         async for _chunk in self:
             pass
+        while self._closing is not None and not self._closing.done():
+            await asyncio.shield(self._closing)  # another task is stopping the run: its result is what aclose() left
         if self._run.result is None:  # closed before the run could finish itself
             self._stopped()
         assert self._run.result is not None
@@ -129,24 +133,39 @@ class AgentStream:
                 "aclose() was called from inside this stream's run; a processor stops a run with args.abort()"
             )
         self._done = True
-        if consumer is not None:
-            # Another task is inside the run's generator: the generator cannot be closed from here. Cancel that
-            # task where it waits; its __anext__ ends the iteration, and we wait until it has let go.
-            if self._released is None:
-                self._released = asyncio.Event()
-            if self._cancelled is not consumer:
-                self._cancelled = consumer
-                consumer.cancel()
-            while self._consumer is not None:
-                self._released.clear()
-                await self._released.wait()
-        # Nobody is inside the generator now (iteration is over for everyone: _done), so it can be closed; a no-op
-        # when the cancellation already ended it.
-        await self._events.aclose()
-        self._stopped()
-        saving = self._run.saving
-        if saving is not None and not saving.done():
-            await asyncio.shield(saving)
+        while self._closing is not None:
+            # Another aclose() is stopping the run (it may be waiting for the model's stream to close): closing the
+            # generator a second time meanwhile would raise; this one returns when that one has finished (or
+            # does the work itself if that one was cancelled on the way).
+            await asyncio.shield(self._closing)
+            if self._closing is not None:
+                return
+        closing = self._closing = asyncio.get_running_loop().create_future()
+        finished = False
+        try:
+            if consumer is not None:
+                # Another task is inside the run's generator: the generator cannot be closed from here. Cancel that
+                # task where it waits; its __anext__ ends the iteration, and we wait until it has let go.
+                if self._released is None:
+                    self._released = asyncio.Event()
+                if self._cancelled is not consumer:
+                    self._cancelled = consumer
+                    consumer.cancel()
+                while self._consumer is not None:
+                    self._released.clear()
+                    await self._released.wait()
+            # Nobody is inside the generator now (iteration is over for everyone: _done), so it can be closed; a
+            # no-op when the cancellation already ended it.
+            await self._events.aclose()
+            self._stopped()
+            saving = self._run.saving
+            if saving is not None and not saving.done():
+                await asyncio.shield(saving)
+            finished = True
+        finally:
+            if not finished:
+                self._closing = None
+            closing.set_result(None)
 
     def _stopped(self) -> None:
         if self._run.result is None:

@@ -6,12 +6,14 @@ covers ``aclose()`` from outside."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from processors import AgentStream
 from processors.models import ScriptedModel, ToolCall, Turn
+from processors.models.base import Finish, ModelEvent, ModelRequest, TextDelta
 from tests.processors.helpers import Fn, get_weather, kinds, make_agent, streamed_text
 
 WEATHER = [
@@ -133,3 +135,80 @@ async def test_aclose_from_a_processor_inside_the_run_is_refused_and_the_run_goe
 
     await stream.aclose()  # from outside, once the run is over: a no-op
     assert (await stream.result()).finish_reason == "stop"
+
+
+class SlowToClose:
+    """A hand-written ``LanguageModel`` whose stream takes its time to close (as an HTTP response may): its
+    ``aclose`` waits until the test lets it finish."""
+
+    provider = "custom"
+    model_id = "custom/slow-to-close"
+
+    def __init__(self) -> None:
+        self.closing = asyncio.Event()
+        self.may_close = asyncio.Event()
+
+    def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        return _SlowToCloseEvents(self)
+
+
+class _SlowToCloseEvents:
+    def __init__(self, model: SlowToClose) -> None:
+        self.model = model
+        self.events: list[ModelEvent] = [TextDelta(f"w{i} ") for i in range(20)] + [Finish("stop")]
+
+    def __aiter__(self) -> _SlowToCloseEvents:
+        return self
+
+    async def __anext__(self) -> ModelEvent:
+        if not self.events:
+            raise StopAsyncIteration
+        return self.events.pop(0)
+
+    async def aclose(self) -> None:
+        self.model.closing.set()
+        await self.model.may_close.wait()
+
+
+async def read_two_words(stream: AgentStream) -> None:
+    """Iterate until the second word, then stop iterating (between chunks: nobody is inside the run)."""
+    async for chunk in stream:
+        if chunk.type == "text-delta" and chunk.payload.text == "w1 ":  # type: ignore[union-attr]
+            return
+
+
+async def test_result_while_another_task_closes_the_stream_is_what_the_close_leaves() -> None:
+    model = SlowToClose()
+    stream = make_agent(model).stream("hi")
+    await read_two_words(stream)
+    closing = asyncio.create_task(stream.aclose())
+    await model.closing.wait()  # the close is under way, waiting for the model's stream
+
+    result_task = asyncio.create_task(stream.result())
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert not result_task.done()  # it waits for the close instead of making up a result of its own
+    model.may_close.set()
+    result = await result_task
+    await closing
+
+    assert (result.finish_reason, result.text) == ("abort", "w0 w1 ")
+    assert [m.text for m in result.messages] == ["w0 w1 "]
+
+
+async def test_a_second_aclose_while_the_first_is_still_closing_waits_for_it() -> None:
+    model = SlowToClose()
+    stream = make_agent(model).stream("hi")
+    await read_two_words(stream)
+    first = asyncio.create_task(stream.aclose())
+    await model.closing.wait()
+
+    second = asyncio.create_task(stream.aclose())
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert not second.done()  # it used to fail at once: "aclose(): asynchronous generator is already running"
+    model.may_close.set()
+    await asyncio.gather(first, second)
+
+    assert ((await stream.result()).finish_reason, (await stream.result()).text) == ("abort", "w0 w1 ")
+    await stream.aclose()  # and once more, after both: a no-op
