@@ -133,16 +133,14 @@ class AgentStream:
                 "aclose() was called from inside this stream's run; a processor stops a run with args.abort()"
             )
         self._done = True
-        while self._closing is not None:
+        while self._closing is not None and not self._closing.done():
             # Another aclose() is stopping the run (it may be waiting for the model's stream to close): closing the
-            # generator a second time meanwhile would raise; this one returns when that one has finished (or
-            # does the work itself if that one was cancelled on the way).
+            # generator meanwhile would raise. Wait for it; what follows is then a no-op (or finishes the work of
+            # one that was cancelled on the way).
             await asyncio.shield(self._closing)
-            if self._closing is not None:
-                return
         closing = self._closing = asyncio.get_running_loop().create_future()
-        finished = False
         try:
+            consumer = self._consumer
             if consumer is not None:
                 # Another task is inside the run's generator: the generator cannot be closed from here. Cancel that
                 # task where it waits; its __anext__ ends the iteration, and we wait until it has let go.
@@ -161,10 +159,7 @@ class AgentStream:
             saving = self._run.saving
             if saving is not None and not saving.done():
                 await asyncio.shield(saving)
-            finished = True
         finally:
-            if not finished:
-                self._closing = None
             closing.set_result(None)
 
     def _stopped(self) -> None:
