@@ -212,3 +212,21 @@ async def test_a_second_aclose_while_the_first_is_still_closing_waits_for_it() -
 
     assert ((await stream.result()).finish_reason, (await stream.result()).text) == ("abort", "w0 w1 ")
     await stream.aclose()  # and once more, after both: a no-op
+
+
+async def test_an_aclose_cancelled_while_closing_leaves_the_rest_to_the_next() -> None:
+    model = SlowToClose()
+    stream = make_agent(model).stream("hi")
+    await read_two_words(stream)
+    first = asyncio.create_task(stream.aclose())
+    await model.closing.wait()
+
+    first.cancel()  # its caller gave up while the model's stream was closing
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    model.may_close.set()
+    await stream.aclose()
+
+    result = await stream.result()
+    assert (result.finish_reason, result.text) == ("abort", "w0 w1 ")
+    assert [m.text for m in result.messages] == ["w0 w1 "]
