@@ -17,9 +17,9 @@ logger = logging.getLogger("processors.loop.run")
 
 
 def adapter_error(model: LanguageModel, error: Exception) -> ModelAdapterError:
-    """A model adapter's unexpected exception as a failed model call that names the model."""
-    model_id = getattr(model, "model_id", None) or type(model).__name__
-    return ModelAdapterError(str(model_id), error, provider=getattr(model, "provider", None))
+    """A model adapter's unexpected exception as a failed model call that names the model (by its class when its
+    ``model_id`` is empty). ``resolve_model`` refused any model without a ``model_id`` and a ``provider``."""
+    return ModelAdapterError(str(model.model_id or type(model).__name__), error, provider=model.provider)
 
 
 async def close_source(source: Any) -> None:

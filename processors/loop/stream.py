@@ -4,11 +4,14 @@ Iterate it to receive chunks as they arrive; ``await stream.result()`` finishes 
 left) and gives the same :class:`GenerateResult` that ``generate()`` returns. ``await stream.aclose()`` stops the
 run: the model's HTTP stream is closed and nothing more is emitted.
 
-``aclose()`` may be called from anywhere: from the iterating task between chunks, from another task while one
-iterates (a Stop button), before the first chunk, or twice. An async generator cannot be closed while another task
-is inside it (Python raises ``RuntimeError: aclose(): asynchronous generator is already running``), so in that case
-the iterating task is cancelled at the point where it waits for the run, and its ``__anext__`` turns that one
-cancellation into the end of the iteration; a cancellation from anyone else still propagates.
+``aclose()`` may be called from outside the run at any time: from the iterating task between chunks, from another
+task while one iterates (a Stop button), before the first chunk, or twice. An async generator cannot be closed
+while another task is inside it (Python raises ``RuntimeError: aclose(): asynchronous generator is already
+running``), so in that case the iterating task is cancelled at the point where it waits for the run, and its
+``__anext__`` turns that one cancellation into the end of the iteration; a cancellation from anyone else still
+propagates. From inside the run,
+in the task iterating it (a processor holding its own stream), ``aclose()`` raises a ``RuntimeError``: the run
+cannot stop from within (a processor aborts with ``args.abort()``).
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ class AgentStream:
         self._loop: asyncio.AbstractEventLoop | None = None
         #: Set when the consumer has left ``__anext__`` after ``aclose()`` cancelled it.
         self._released: asyncio.Event | None = None
+        #: Done when the first ``aclose()`` has stopped the run; a later ``aclose()`` or ``result()`` waits for it.
+        self._closing: asyncio.Future[None] | None = None
 
     @property
     def run_id(self) -> str:
@@ -107,6 +112,8 @@ class AgentStream:
     async def result(self) -> GenerateResult:
         async for _chunk in self:
             pass
+        while self._closing is not None and not self._closing.done():
+            await asyncio.shield(self._closing)  # another task is stopping the run: its result is what aclose() left
         if self._run.result is None:  # closed before the run could finish itself
             self._stopped()
         assert self._run.result is not None
@@ -115,29 +122,45 @@ class AgentStream:
     async def aclose(self) -> None:
         """Stop the run now; the model call is cancelled. ``result()`` then reports what was done so far.
 
-        Safe from any task, at any time, any number of times. It returns once the run has stopped, its model
-        stream is closed, and the turn is saved (when the run has memory).
+        Safe from any task, at any time, any number of times (not from inside the run: see the module). It returns
+        once the run has stopped, its model stream is closed, and the turn is saved (when the run has memory).
         """
-        self._done = True
         consumer = self._consumer
-        if consumer is not None and consumer is not asyncio.current_task():
-            # Another task is inside the run's generator: the generator cannot be closed from here. Cancel that
-            # task where it waits; its __anext__ ends the iteration, and we wait until it has let go.
-            if self._released is None:
-                self._released = asyncio.Event()
-            if self._cancelled is not consumer:
-                self._cancelled = consumer
-                consumer.cancel()
-            while self._consumer is not None:
-                self._released.clear()
-                await self._released.wait()
-        # Nobody is inside the generator now (iteration is over for everyone: _done), so it can be closed; a no-op
-        # when the cancellation already ended it.
-        await self._events.aclose()
-        self._stopped()
-        saving = self._run.saving
-        if saving is not None and not saving.done():
-            await asyncio.shield(saving)
+        if consumer is not None and consumer is asyncio.current_task():
+            # Called from inside the run, in the task iterating it (a processor holding its own stream): the run
+            # cannot be stopped from within, and ending the iteration here would drop the step under way.
+            raise RuntimeError(
+                "aclose() was called from inside this stream's run; a processor stops a run with args.abort()"
+            )
+        self._done = True
+        while self._closing is not None and not self._closing.done():
+            # Another aclose() is stopping the run (it may be waiting for the model's stream to close): closing the
+            # generator meanwhile would raise. Wait for it; what follows is then a no-op (or finishes the work of
+            # one that was cancelled on the way).
+            await asyncio.shield(self._closing)
+        closing = self._closing = asyncio.get_running_loop().create_future()
+        try:
+            consumer = self._consumer
+            if consumer is not None:
+                # Another task is inside the run's generator: the generator cannot be closed from here. Cancel that
+                # task where it waits; its __anext__ ends the iteration, and we wait until it has let go.
+                if self._released is None:
+                    self._released = asyncio.Event()
+                if self._cancelled is not consumer:
+                    self._cancelled = consumer
+                    consumer.cancel()
+                while self._consumer is not None:
+                    self._released.clear()
+                    await self._released.wait()
+            # Nobody is inside the generator now (iteration is over for everyone: _done), so it can be closed; a
+            # no-op when the cancellation already ended it.
+            await self._events.aclose()
+            self._stopped()
+            saving = self._run.saving
+            if saving is not None and not saving.done():
+                await asyncio.shield(saving)
+        finally:
+            closing.set_result(None)
 
     def _stopped(self) -> None:
         if self._run.result is None:
