@@ -4,7 +4,10 @@ outside the model's stream, a step budget that runs out while a failed model cal
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+
+import pytest
 
 from processors import Processor, ProcessOutputStepArgs
 from processors.errors import ModelAPIError
@@ -111,3 +114,52 @@ async def test_the_finish_chunk_carries_the_whole_runs_text_and_usage() -> None:
     assert (output.text, output.tool_calls) == ("Looking. Sunny.", [])
     assert output.usage == result.usage
     assert result.usage.total_tokens == sum(step.usage.total_tokens for step in result.steps) > 0
+
+
+def _breaks_on(kind: str, nth: int = 1) -> Fn:
+    """A stream processor that returns something that is not a chunk for the ``nth`` chunk of type ``kind``."""
+    seen: list[int] = []
+
+    def process_output_stream(args: Any) -> Any:
+        if args.part.type == kind:
+            seen.append(1)
+            if len(seen) == nth:
+                return {"not": "a chunk"}
+        return args.part
+
+    return Fn("breaks", process_output_stream=process_output_stream)
+
+
+async def test_a_stream_processor_breaking_mid_answer_keeps_what_was_streamed_with_the_error() -> None:
+    model = ScriptedModel([Turn(text=["Hello ", "world", "!"])])
+    chunks, result = await run_stream(make_agent(model, output_processors=[_breaks_on("text-delta", nth=2)]))
+    assert chunks[-1].type == "error"
+    assert chunks[-1].payload.error["name"] == "ProcessorContractError"  # type: ignore[union-attr]
+    [step] = result.steps
+    assert (step.text, step.finish_reason, step.tripwire) == ("Hello ", "error", None)
+    [answer] = result.messages
+    assert answer.text == "Hello "
+    [error_part] = [part for part in answer.content.parts if part.type == "error"]
+    assert error_part.error.name == "ProcessorContractError"  # type: ignore[union-attr]
+    assert (result.text, result.finish_reason) == ("Hello ", "error")
+
+
+async def test_a_stream_processor_breaking_on_step_finish_keeps_the_steps_rewritten_answer() -> None:
+    model = ScriptedModel(["The model's answer."])
+    chunks, result = await run_stream(make_agent(model, output_processors=[RewriteAnswer(), _breaks_on("step-finish")]))
+    assert chunks[-1].type == "error"
+    [step] = result.steps
+    assert (step.text, step.finish_reason) == ("Rewritten.", "stop")
+    assert result.text == "Rewritten."
+
+
+async def test_a_run_that_fails_on_input_it_cannot_use_logs_the_failure_with_its_run_id(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.ERROR, logger="processors.loop.run"):
+        chunks, result = await run_stream(make_agent(ScriptedModel(["never"])), 42)  # not a message
+    assert kinds(chunks) == ["start", "error"]
+    [record] = [record for record in caplog.records if record.name == "processors.loop.run"]
+    assert record.getMessage() == f"run {result.run_id} failed"
+    assert record.exc_info is not None
+    assert record.exc_info[0] is TypeError
