@@ -5,6 +5,7 @@ outside the model's stream, a step budget that runs out while a failed model cal
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from processors import Processor, ProcessOutputStepArgs
 from processors.errors import ModelAPIError
 from processors.models import ScriptedModel, ToolCall, Turn
+from processors.models.base import Finish, ModelEvent, ModelRequest, TextDelta
 from tests.processors.helpers import Abort, Fn, get_weather, kinds, make_agent, of_type, run_stream
 
 
@@ -163,3 +165,56 @@ async def test_a_run_that_fails_on_input_it_cannot_use_logs_the_failure_with_its
     assert record.getMessage() == f"run {result.run_id} failed"
     assert record.exc_info is not None
     assert record.exc_info[0] is TypeError
+
+
+async def _stop_at(agent: Any, kind: str) -> Any:
+    """Read the run's stream up to the first chunk of type ``kind``, stop it there, and return its result."""
+    stream = agent.stream("hi")
+    async for chunk in stream:
+        if chunk.type == kind:
+            break
+    await stream.aclose()
+    return await stream.result()
+
+
+async def test_a_run_stopped_mid_answer_keeps_the_partial_step_as_aborted() -> None:
+    result = await _stop_at(make_agent(ScriptedModel([Turn(text=["one ", "two ", "three"])])), "text-delta")
+    assert [(step.text, step.finish_reason, step.tripwire) for step in result.steps] == [("one ", "abort", None)]
+    assert (result.finish_reason, result.text) == ("abort", "one ")
+
+
+async def test_a_run_stopped_after_its_step_was_accepted_keeps_the_steps_rewritten_answer() -> None:
+    agent = make_agent(ScriptedModel(["The model's answer."]), output_processors=[RewriteAnswer()])
+    result = await _stop_at(agent, "step-finish")
+    assert [(step.text, step.finish_reason) for step in result.steps] == [("Rewritten.", "stop")]
+    assert (result.finish_reason, result.text) == ("abort", "Rewritten.")
+
+
+async def test_a_run_stopped_before_its_first_step_ends_as_aborted_with_no_steps() -> None:
+    model = ScriptedModel(["never"])
+    result = await _stop_at(make_agent(model), "start")
+    assert (result.finish_reason, result.steps, result.text) == ("abort", [], "")
+    assert model.requests == []
+
+
+class MalformedUsage:
+    """A model adapter with a bug: its finish event carries a plain dict where a ``Usage`` belongs."""
+
+    provider = "custom"
+    model_id = "custom/malformed-usage"
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        yield TextDelta("Hello ")
+        yield Finish("stop", usage={"input_tokens": 1})  # type: ignore[arg-type]
+
+
+async def test_a_bug_after_the_model_answered_ends_the_run_keeping_what_was_streamed_with_the_error() -> None:
+    chunks, result = await run_stream(make_agent(MalformedUsage()))
+    assert kinds(chunks)[-2:] == ["text-end", "error"]
+    assert chunks[-1].payload.error["name"] == "AttributeError"  # type: ignore[union-attr]
+    assert [(step.text, step.finish_reason, step.tripwire) for step in result.steps] == [("Hello ", "error", None)]
+    [answer] = result.messages
+    assert answer.text == "Hello "
+    [error_part] = [part for part in answer.content.parts if part.type == "error"]
+    assert error_part.error.name == "AttributeError"  # type: ignore[union-attr]
+    assert (result.text, result.finish_reason) == ("Hello ", "error")
