@@ -60,6 +60,8 @@ async def run_tools(
 
 
 async def execute(run: RunView, call: dict[str, Any], tools: dict[str, Tool]) -> Any:
+    """What the tool returned, or a :class:`ToolFailure` for any ``Exception`` of the call (so ``commit`` needs no
+    other error path); a ``BaseException`` that is not one (a cancellation) propagates."""
     name = call["tool_name"]
     tool = tools.get(name)
     if tool is None:
@@ -79,9 +81,7 @@ async def commit(run: RunView, step_number: int, step: Step, call: dict[str, Any
     ml = run.message_list
     call_id, name = call["tool_call_id"], call["tool_name"]
     args_value = plain_args(call["args"])
-    if isinstance(outcome, Exception) and not isinstance(outcome, ToolFailure):
-        outcome = ToolFailure(f"Tool '{name}' failed: {type(outcome).__name__}: {outcome}")
-    if isinstance(outcome, ToolFailure):
+    if isinstance(outcome, ToolFailure):  # ``execute`` turns every Exception of a call into one
         ml.update_tool_invocation(
             ToolInvocationPart(
                 tool_invocation=ToolInvocation(
