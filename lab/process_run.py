@@ -121,6 +121,7 @@ class ProcessLabRun(LabRun):
         *,
         processes: int = 2,
         pool: WorkerPool | None = None,
+        niceness: int = 0,
         **options: Any,
     ) -> None:
         if processes < 1:
@@ -130,6 +131,8 @@ class ProcessLabRun(LabRun):
         self.recipe = recipe
         self.processes = processes
         self.pool = pool
+        #: How much lower the workers this run starts itself run (a pool's own say for a borrowed one).
+        self.niceness = niceness
         #: The worker processes' ids, as they join the run (a test checks they are gone after a cancel).
         self.pids: list[int] = []
         #: How many worker processes died under the run.
@@ -154,7 +157,7 @@ class ProcessLabRun(LabRun):
             return
         loop = asyncio.get_running_loop()
         self.pooled = self.pool is not None and self.pool.lend()
-        pool = self.pool if self.pooled and self.pool is not None else WorkerPool(0, warm=False)
+        pool = self.pool if self.pooled and self.pool is not None else WorkerPool(0, warm=False, niceness=self.niceness)
         if not self.pooled:
             pool.lend()
         self._gate = RateGate(self.backoff, self.max_backoff, board=pool.board)

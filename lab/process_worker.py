@@ -58,9 +58,13 @@ class RunOrder:
     environ: Mapping[str, str] = field(default_factory=dict, repr=False)
 
 
-def worker_main(inbox: Connection, outbox: Connection, board: Any, warm: bool) -> None:
+def worker_main(inbox: Connection, outbox: Connection, board: Any, warm: bool, niceness: int = 0) -> None:
     """The worker process's entry point (a module-level function, so ``spawn`` can name it). ``board`` is the rate
-    gate's shared board of every run this worker serves (:class:`lab.rate_gate.RateGate`)."""
+    gate's shared board of every run this worker serves (:class:`lab.rate_gate.RateGate`); ``niceness``: how much
+    lower than its parent the worker runs (where the system has ``nice``)."""
+    if niceness > 0 and hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(niceness)
     with contextlib.suppress(ValueError, OSError):  # not the main thread (a test calling this directly)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     asyncio.run(_life(inbox, outbox, board, warm))

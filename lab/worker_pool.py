@@ -109,11 +109,16 @@ class WorkerPool:
     first ``model`` call's work (litellm) before any run; without it a worker only starts (the catalogue and the
     runtime load when a run sends its recipe)."""
 
-    def __init__(self, size: int, *, warm: bool = True, context: Any = None) -> None:
+    def __init__(self, size: int, *, warm: bool = True, context: Any = None, niceness: int = 0) -> None:
         if size < 0:
             raise ValueError(f"size must be at least 0, got {size}")
+        if niceness < 0:
+            raise ValueError(f"niceness must be at least 0 (a worker may only yield), got {niceness}")
         self.size = size
         self.warm = warm
+        #: How much lower than this process the workers run (POSIX ``nice``): the studio's window must not wait for a
+        #: core behind its own lab's batch work (its stalls p99 ≤ 16 ms, issue 11). 0 for the headless command.
+        self.niceness = niceness
         self.context = context if context is not None else multiprocessing.get_context("spawn")
         #: The rate gate's board of the run the pool is lent to (:class:`lab.rate_gate.RateGate`).
         self.board: Any = self.context.Array("d", 3)
@@ -143,7 +148,10 @@ class WorkerPool:
         to_worker, inbox = self.context.Pipe(duplex=False)
         from_worker, outbox = self.context.Pipe(duplex=False)
         process = self.context.Process(
-            target=worker_main, args=(to_worker, outbox, self.board, warm), name="lab-worker", daemon=True
+            target=worker_main,
+            args=(to_worker, outbox, self.board, warm, self.niceness),
+            name="lab-worker",
+            daemon=True,
         )
         process.start()
         # The worker's ends are the worker's: closed here, a worker that ends closes its pipe for good (EOF).

@@ -47,6 +47,11 @@ STUDIO_MODES = ("guardrails", "model")
 POOL_VARIABLE = "PROCESSOR_STUDIO_LAB_WORKERS"
 
 
+#: How much lower than the studio its lab workers run: their batch work yields a core to the window at once (a
+#: window waiting behind its own lab for a core stalled past 16 ms on 2 cores: ``tests/bench/bench_ui.py --lab``).
+WORKER_NICENESS = 10
+
+
 def warm_pool_size() -> int:
     """The number of warm lab workers: :data:`POOL_VARIABLE`, else one per CPU."""
     value = os.environ.get(POOL_VARIABLE, "").strip()
@@ -82,7 +87,7 @@ class LabRunning(LabStoredRuns):
         self.spawn(self._warm(size))
 
     async def _warm(self, size: int) -> None:
-        pool = WorkerPool(size, warm=True)
+        pool = WorkerPool(size, warm=True, niceness=WORKER_NICENESS)
         try:
             await asyncio.to_thread(pool.start)
         except Exception:
@@ -368,6 +373,7 @@ def _worker_run(
         recipe,
         processes=processes,
         pool=pool,
+        niceness=WORKER_NICENESS,
         mode=mode,
         concurrency=concurrency,
         design=design,

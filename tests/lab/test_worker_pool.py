@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 from typing import Any
 
 import pytest
@@ -197,3 +198,29 @@ async def test_a_run_that_comes_while_the_workers_warm_up_does_not_wait_for_lite
 def test_a_pool_refuses_a_negative_size() -> None:
     with pytest.raises(ValueError, match="size"):
         WorkerPool(-1)
+
+
+async def test_workers_run_as_much_lower_as_asked_pooled_or_started_for_a_run() -> None:
+    """The studio's lab workers yield a core to its window (``niceness``); a worker applies it before any case."""
+    if not hasattr(os, "getpriority"):
+        pytest.skip("no process priorities on this platform")
+    base = os.getpriority(os.PRIO_PROCESS, 0)
+    recipe = agent_recipe(sample_design(), catalogue=load_catalogue())
+    pool = WorkerPool(1, warm=False, niceness=3)
+    try:
+        pool.start()
+        pooled = ProcessLabRun(starter_cases()[:2], recipe, processes=1, pool=pool)
+        async for _ in pooled.results():
+            assert os.getpriority(os.PRIO_PROCESS, pooled.pids[0]) == base + 3
+        (worker,) = pool.idle
+        assert worker.pid == pooled.pids[0] and os.getpriority(os.PRIO_PROCESS, worker.pid) == base + 3
+    finally:
+        await pool.aclose()
+    own = ProcessLabRun(starter_cases()[:2], recipe, processes=1, niceness=4)
+    async for _ in own.results():
+        assert os.getpriority(os.PRIO_PROCESS, own.pids[0]) == base + 4
+
+
+def test_a_pool_refuses_to_raise_its_workers_priority() -> None:
+    with pytest.raises(ValueError, match="niceness"):
+        WorkerPool(1, niceness=-1)
