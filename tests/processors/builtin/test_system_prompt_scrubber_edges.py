@@ -397,6 +397,9 @@ async def test_a_passage_the_judge_quotes_is_hidden_wherever_it_occurs() -> None
     reply = "The secret code is sealed. I repeat: the secret code is sealed."
     result, _ = await judged(reply, verdict(leaked_text=["secret code"]))
     assert result.text == "The [SYSTEM_PROMPT] is sealed. I repeat: the [SYSTEM_PROMPT] is sealed."
+    thrice = "secret code, secret code and secret code."
+    result, _ = await judged(thrice, verdict(leaked_text=["secret code"]))
+    assert result.text == "[SYSTEM_PROMPT], [SYSTEM_PROMPT] and [SYSTEM_PROMPT]."
 
 
 async def test_a_blocked_judge_verdict_names_the_kind_and_the_passages() -> None:
