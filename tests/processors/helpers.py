@@ -11,6 +11,7 @@ from typing import Any
 
 from processors import Agent, Processor, tool
 from processors.chunks import AnyChunk
+from processors.models import ScriptedModel, Turn
 
 TERMINAL = ("finish", "tripwire", "error")
 INSTRUCTIONS = "You are terse."
@@ -143,3 +144,51 @@ class DeltasIn(Processor):
         if args.part.type == "text-delta":
             self.count += 1
         return args.part  # type: ignore[no-any-return]
+
+
+#: What left a stream guard after each model delta entered it: ``(delta, [texts out])``; the last entry,
+#: ``(None, [...])``, is what the end of the text run flushed.
+Timeline = list[tuple[str | None, list[str]]]
+
+
+async def guard_timeline(guard: Any, deltas: list[str], **agent_options: Any) -> Timeline:
+    """Stream ``deltas`` through ``guard`` and record, for each delta, what left the guard before the next came
+    (checked whole: nothing tripped, and what left is the result's text)."""
+    log: Timeline = []
+
+    def entering(args: Any) -> Any:
+        part = args.part
+        if part.type == "text-delta":
+            log.append((part.payload.text, []))
+        elif part.type == "text-end" and log and log[-1][0] is not None:
+            log.append((None, []))
+        return part
+
+    def leaving(args: Any) -> Any:
+        if args.part.type == "text-delta":
+            log[-1][1].append(args.part.payload.text)
+        return args.part
+
+    lanes = [Fn("in", process_output_stream=entering), guard, Fn("out", process_output_stream=leaving)]
+    agent = Agent(id="a", model=ScriptedModel([Turn(text=deltas)]), output_processors=lanes, **agent_options)
+    result = await agent.generate("hi")
+    assert result.tripwire is None
+    assert "".join(text for _delta, out in log for text in out) == result.text
+    return log
+
+
+class RecordAndReplay:
+    """An input processor caching the first step's raw chunks as given (payload objects) and answering later calls
+    from them, as a response cache does."""
+
+    id = "record-replay"
+
+    def __init__(self) -> None:
+        self.recorded: list[dict[str, Any]] | None = None
+
+    def process_llm_request(self, args: Any) -> Any:
+        return {"response": {"chunks": self.recorded}} if self.recorded is not None else None
+
+    def process_llm_response(self, args: Any) -> None:
+        if not args.from_cache:
+            self.recorded = list(args.chunks)

@@ -21,11 +21,7 @@ from processors.builtin.regex_filter import RegexFilter
 from processors.models import ScriptedModel, Turn
 from processors.models.base import Finish, ModelEvent, ModelRequest, ReasoningDelta, ResponseMetadata, TextDelta
 from processors.models.scripted import ToolCall, split_words
-from tests.processors.helpers import Abort, Fn, deltas, get_weather, run_stream
-
-#: What left the guard after each model delta entered it: ``(delta, [texts out])``; the last entry, ``(None, [...])``,
-#: is what the end of the text run flushed.
-Timeline = list[tuple[str | None, list[str]]]
+from tests.processors.helpers import Abort, Fn, Timeline, deltas, get_weather, guard_timeline, run_stream
 
 
 class Recording(RegexFilter):
@@ -78,32 +74,9 @@ def no_hook_raises() -> Iterator[None]:
 
 
 async def timeline(guard: RegexFilter, words: list[str]) -> Timeline:
-    """Stream ``words`` through ``guard`` and record, for each delta, what left the guard before the next came."""
-    log: Timeline = []
-
-    def entering(args: Any) -> Any:
-        part = args.part
-        if part.type == "text-delta":
-            log.append((part.payload.text, []))
-        elif part.type == "text-end" and log and log[-1][0] is not None:
-            log.append((None, []))
-        return part
-
-    def leaving(args: Any) -> Any:
-        if args.part.type == "text-delta":
-            log[-1][1].append(args.part.payload.text)
-        return args.part
-
-    agent = Agent(
-        id="a",
-        model=ScriptedModel([Turn(text=words)]),
-        output_processors=[Fn("in", process_output_stream=entering), guard, Fn("out", process_output_stream=leaving)],
-    )
+    """What left ``guard`` after each delta (:func:`guard_timeline`), with no hook raising on the way."""
     with no_hook_raises():
-        result = await agent.generate("hi")
-    assert result.tripwire is None
-    assert "".join(text for _delta, out in log for text in out) == result.text
-    return log
+        return await guard_timeline(guard, words)
 
 
 def custom(carry: int, pattern: str = "never-said", replacement: str = "#") -> RegexFilter:

@@ -16,7 +16,7 @@ from processors import Agent, Message
 from processors.builtin.system_prompt_scrubber import SystemPromptScrubber
 from processors.models import ScriptedModel, ToolCall, Turn
 from processors.tracing import RecordingTracer
-from tests.processors.helpers import Fn, get_weather, run_stream, streamed_text
+from tests.processors.helpers import Fn, Timeline, get_weather, guard_timeline, run_stream, streamed_text
 
 LOGGER = "processors.builtin.system_prompt_scrubber"
 INSTRUCTIONS = (
@@ -26,37 +26,13 @@ INSTRUCTIONS = (
 LEAK = "never offer discounts above ten percent, and never mention the internal escalation code ZEBRA-42"
 MASKED = "***** ***** ********* ***** *** ******** *** ***** ******* *** ******** ********** **** ********"  # LEAK
 
-#: What left the guard after each model delta entered it: ``(delta, [texts out])``; the last entry, ``(None, [...])``,
-#: is what the end of the text run flushed.
-Timeline = list[tuple[str | None, list[str]]]
-
 
 def agent(model: ScriptedModel, instructions: str = INSTRUCTIONS, **lanes: Any) -> Agent:
     return Agent(id="agent", model=model, instructions=instructions, **lanes)
 
 
 async def timeline(guard: SystemPromptScrubber, deltas: list[str]) -> Timeline:
-    """Stream ``deltas`` through ``guard`` and record, for each delta, what left the guard before the next came."""
-    log: Timeline = []
-
-    def entering(args: Any) -> Any:
-        part = args.part
-        if part.type == "text-delta":
-            log.append((part.payload.text, []))
-        elif part.type == "text-end" and log and log[-1][0] is not None:
-            log.append((None, []))
-        return part
-
-    def leaving(args: Any) -> Any:
-        if args.part.type == "text-delta":
-            log[-1][1].append(args.part.payload.text)
-        return args.part
-
-    lanes = [Fn("in", process_output_stream=entering), guard, Fn("out", process_output_stream=leaving)]
-    result = await agent(ScriptedModel([Turn(text=deltas)]), output_processors=lanes).generate("hi")
-    assert result.tripwire is None
-    assert "".join(text for _delta, out in log for text in out) == result.text
-    return log
+    return await guard_timeline(guard, deltas, instructions=INSTRUCTIONS)
 
 
 # ------------------------------------------------------------------------------------------------ when text leaves

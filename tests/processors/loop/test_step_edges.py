@@ -10,7 +10,7 @@ from typing import Any
 from processors import Agent, tool
 from processors.models import ScriptedModel, ToolCall, Turn
 from processors.usage import Usage
-from tests.processors.helpers import Fn, get_weather, kinds, make_agent, of_type, run_stream
+from tests.processors.helpers import Fn, RecordAndReplay, get_weather, kinds, make_agent, of_type, run_stream
 
 
 def wire(chunks: list[Any], message_id: str) -> list[tuple[str, dict[str, Any]]]:
@@ -159,23 +159,6 @@ async def test_process_llm_response_gets_a_finish_record_with_the_reason_and_the
             "output": {"usage": {"inputTokens": 3, "outputTokens": 2, "totalTokens": 0}},
         },
     }
-
-
-class RecordAndReplay:
-    """An input processor caching the first step's raw chunks as given (payload objects) and answering later calls
-    from them, as a response cache does."""
-
-    id = "record-replay"
-
-    def __init__(self) -> None:
-        self.recorded: list[dict[str, Any]] | None = None
-
-    def process_llm_request(self, args: Any) -> Any:
-        return {"response": {"chunks": self.recorded}} if self.recorded is not None else None
-
-    def process_llm_response(self, args: Any) -> None:
-        if not args.from_cache:
-            self.recorded = list(args.chunks)
 
 
 async def test_a_recorded_answer_replays_as_the_same_stream_reason_and_usage() -> None:

@@ -11,7 +11,7 @@ from processors.chunks import Chunk
 from processors.loop.step import InvalidArgs
 from processors.models import ScriptedModel, ToolCall, Turn
 from processors.tracing import RecordingTracer
-from tests.processors.helpers import Abort, make_agent, run_stream
+from tests.processors.helpers import Abort, RecordAndReplay, make_agent, run_stream
 
 
 @tool
@@ -112,22 +112,6 @@ async def test_other_arguments_that_are_no_json_are_a_change() -> None:
 
 
 # ----------------------------------------------------------------------------------------- a replayed answer
-class RecordAndReplay:
-    """Caches the first step's raw chunks as given (payload objects) and answers later calls from them."""
-
-    id = "record-replay"
-
-    def __init__(self) -> None:
-        self.recorded: list[dict[str, Any]] | None = None
-
-    def process_llm_request(self, args: Any) -> Any:
-        return {"response": {"chunks": self.recorded}} if self.recorded is not None else None
-
-    def process_llm_response(self, args: Any) -> None:
-        if not args.from_cache:
-            self.recorded = list(args.chunks)
-
-
 def model_wire(chunks: list[Any]) -> list[dict[str, Any]]:
     """The wire shape of the chunks the model's answer stands for, without the run's id."""
     loop_own = ("start", "step-start", "step-finish", "finish", "tool-result")
