@@ -9,9 +9,8 @@ task while one iterates (a Stop button), before the first chunk, or twice. An as
 while another task is inside it (Python raises ``RuntimeError: aclose(): asynchronous generator is already
 running``), so in that case the iterating task is cancelled at the point where it waits for the run, and its
 ``__anext__`` turns that one cancellation into the end of the iteration; a cancellation from anyone else still
-propagates. From inside the run,
-in the task iterating it (a processor holding its own stream), ``aclose()`` raises a ``RuntimeError``: the run
-cannot stop from within (a processor aborts with ``args.abort()``).
+propagates. From inside the run, in the task iterating it (a processor holding its own stream), ``aclose()``
+raises a ``RuntimeError``: the run cannot stop from within (a processor aborts with ``args.abort()``).
 """
 
 from __future__ import annotations
