@@ -77,17 +77,13 @@ class AgentStream:
         consumer = self._consumer = current.get(loop) if current is not None else asyncio.current_task(loop)
         try:
             chunk = await self._events.__anext__()
-        except StopAsyncIteration:
-            self._done = True
-            raise
         except asyncio.CancelledError:
             # aclose() from another task cancelled us here: that is the end of the iteration, not an error.
             # A cancellation somebody else asked for too (uncancel() leaves it counted) still propagates.
             if consumer is not None and self._cancelled is consumer:
                 self._cancelled = None
                 if consumer.uncancel() == 0:
-                    self._done = True
-                    raise StopAsyncIteration from None
+                    raise StopAsyncIteration from None  # aclose() has already marked the stream done
             raise
         finally:
             self._consumer = None
