@@ -8,6 +8,7 @@ them for every message, and :func:`split_markdown` is what lets a streamed reply
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor
 
@@ -47,6 +48,67 @@ def escape_masks(markdown: str) -> str:
     return "\n".join(lines)
 
 
+#: ``**…**`` or ``*…*`` on one line (not an escaped or longer run of asterisks), its inside not starting or ending
+#: with a space.
+_EMPHASIS = re.compile(r"(?<![\\*])(\*\*|\*)(?![\s*])(.+?)(?<![\s\\*])\1(?!\*)")
+_CODE_SPAN = re.compile(r"(`+)(?:.*?[^`])?\1(?!`)")
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+
+
+def _punctuation(char: str) -> bool:
+    return unicodedata.category(char)[0] in "PS"
+
+
+def _touches_a_word(char: str) -> bool:
+    """Whether a delimiter next to ``char`` needs its inner side free of punctuation to open or close."""
+    return bool(char) and not char.isspace() and not _punctuation(char)
+
+
+def _emphasis_outside_punctuation(segment: str) -> str:
+    def move(match: re.Match[str]) -> str:
+        delimiter, inner = match.group(1), match.group(2)
+        before = segment[match.start() - 1] if match.start() > 0 else ""
+        after = segment[match.end()] if match.end() < len(segment) else ""
+        lead = trail = ""
+        if _touches_a_word(before):
+            while inner and _punctuation(inner[0]):
+                lead, inner = lead + inner[0], inner[1:]
+        if _touches_a_word(after):
+            while inner and _punctuation(inner[-1]):
+                inner, trail = inner[:-1], inner[-1] + trail
+        if not inner.strip() or inner != inner.strip():
+            return match.group(0)  # nothing but punctuation, or a space now at an edge: leave it as written
+        return f"{lead}{delimiter}{inner}{delimiter}{trail}"
+
+    return _EMPHASIS.sub(move, segment)
+
+
+def emphasis_beside_words(markdown: str) -> str:
+    """Let bold and italic that end in punctuation run straight into a word render as emphasis.
+
+    CommonMark closes ``**`` after punctuation only before a space or more punctuation, so ``**注意：**请`` — how
+    Chinese replies write a bold label — and ``**Note:**text`` show their asterisks. Moving the punctuation just
+    outside the delimiters (``**注意**：请``) renders the same characters, only the colon not bold. Code is left alone.
+    """
+    if "*" not in markdown:
+        return markdown
+    lines = markdown.split("\n")
+    fenced = False
+    for number, line in enumerate(lines):
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        if fenced or "*" not in line:
+            continue
+        rebuilt, start = [], 0
+        for span in _CODE_SPAN.finditer(line) if "`" in line else ():
+            rebuilt += [_emphasis_outside_punctuation(line[start : span.start()]), span.group(0)]
+            start = span.end()
+        rebuilt.append(_emphasis_outside_punctuation(line[start:]))
+        lines[number] = "".join(rebuilt)
+    return "\n".join(lines)
+
+
 def insert_markdown(cursor: QTextCursor, markdown: str) -> None:
     """Insert markdown at the cursor, which must be in an empty block, keeping the first block's own format.
 
@@ -55,7 +117,7 @@ def insert_markdown(cursor: QTextCursor, markdown: str) -> None:
     """
     if not markdown.strip():
         return
-    markdown = escape_masks(markdown)
+    markdown = emphasis_beside_words(escape_masks(markdown))
     start = cursor.position()
     cursor.insertMarkdown(_PLACEHOLDER + "\n\n" + markdown)
     document = cursor.document()
