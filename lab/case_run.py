@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 from typing import Any, Literal
 
 from lab.corpus import Case
-from lab.rate_gate import RATE_LIMIT_STATUSES, GatedModel, RateGate, RateLimited
+from lab.rate_gate import RATE_LIMIT_STATUSES, GatedModel, RateGate
 from lab.results import CaseResult, Hit, Outcome, unique_in_order
 from processors import Agent, RecordingTracer, Tool, Usage
 from processors.models import ScriptedModel
@@ -51,6 +51,8 @@ class _RecordingModel:
         self.provider = getattr(inner, "provider", "lab")
         self.model_id = getattr(inner, "model_id", "lab")
         self.text: list[str] = []
+        #: ``model`` mode: the case's gate on its calls (how many rate-limited calls it tried again).
+        self.gated: GatedModel | None = None
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         async for event in self.inner.stream(request):
@@ -77,13 +79,20 @@ class _ToolFirstModel:
 
 
 def prepare_agent(
-    agent: Agent, case: Case, mode: Mode, replay: str | None = None, gate: RateGate | None = None
+    agent: Agent,
+    case: Case,
+    mode: Mode,
+    replay: str | None = None,
+    gate: RateGate | None = None,
+    attempts: int = 6,
 ) -> tuple[_RecordingModel, Recording | None]:
     """Fit a fresh agent to one case: the scripted reply of ``guardrails`` mode, the lab tool for tool results,
-    the recording of ``model`` mode, the recorded answers of ``replay`` mode.
+    the recording of ``model`` mode (and the run's rate ``gate``, trying a rate-limited call up to ``attempts``
+    times), the recorded answers of ``replay`` mode.
 
     Returns the wrapper now around the model, which knows the raw reply, and the case's new recording."""
     recorded: Recording | None = None
+    gated: GatedModel | None = None
     if mode == "guardrails":
         agent.model = ScriptedModel([case.reply or DEFAULT_REPLY], model_id="lab-fixed-reply", repeat=True)
     if case.tool_result is not None:
@@ -112,7 +121,7 @@ def prepare_agent(
 
             agent.model = LiteLLMModel(agent.model)
         if gate is not None:
-            agent.model = GatedModel(agent.model, gate)
+            agent.model = gated = GatedModel(agent.model, gate, attempts)
         agent.model = RecordingModel(agent.model, recorded)
         agent.tools = record_tools(agent.tools, recorded)
     elif mode == "replay":
@@ -122,6 +131,7 @@ def prepare_agent(
         agent.model = ReplayModel(again, on_divergence="continue")
         agent.tools = replay_tools(agent.tools, again)
     recording = _RecordingModel(agent.model)
+    recording.gated = gated
     agent.model = recording
     return recording, recorded
 
@@ -132,15 +142,22 @@ def case_messages(case: Case) -> list[dict[str, str]]:
 
 
 async def run_case(
-    case: Case, agent: Agent, mode: Mode, replay: str | None = None, gate: RateGate | None = None
+    case: Case,
+    agent: Agent,
+    mode: Mode,
+    replay: str | None = None,
+    gate: RateGate | None = None,
+    attempts: int = 6,
 ) -> CaseResult:
-    """Run one case to the end and derive its verdict. Raises ``RateLimited`` for a retryable model error."""
+    """Run one case to the end and derive its verdict. In ``model`` mode with a ``gate``, a call refused for a rate
+    limit is tried again below the chain (:class:`lab.rate_gate.GatedModel`), up to ``attempts`` times; a case
+    refused every time is an ``error``. ``CaseResult.attempts`` is one more than the refusals tried again."""
     tracer = RecordingTracer()
     started = time.perf_counter()
     error_payload: dict[str, Any] | None = None
     try:
         # may refuse: an agent with its own tool of the lab tool's name, a replay with no recording
-        recording, recorded = prepare_agent(agent, case, mode, replay, gate)
+        recording, recorded = prepare_agent(agent, case, mode, replay, gate, attempts)
         stream = agent.stream(case_messages(case), tracers=[tracer])
         async for chunk in stream:
             if chunk.type == "error":
@@ -154,8 +171,15 @@ async def run_case(
             case, "error", latency=time.perf_counter() - started, error=f"{type(error).__name__}: {error}"
         )
     latency = time.perf_counter() - started
+    tries = 1 + (recording.gated.refused if recording.gated is not None else 0)
     if error_payload and error_payload.get("retryable") and error_payload.get("statusCode") in RATE_LIMIT_STATUSES:
-        raise RateLimited(error_payload.get("retryAfter"), str(error_payload.get("message")))
+        return make_result(
+            case,
+            "error",
+            latency=latency,
+            error=f"rate limited {tries} times: {error_payload.get('message')}",
+            attempts=tries,
+        )
     # Stream guards hold chunks back and release them later (trace: "dropped"): that is a change only when the
     # reply the user got differs from the one the model wrote.
     reply_changed = result.text != "".join(recording.text)
@@ -196,6 +220,7 @@ async def run_case(
         # a replay keeps the answers it replayed, so its cases open (and replay again) like the model run's
         recording=base64.b64encode(recorded.to_bytes()).decode("ascii") if recorded is not None else replay,
         error=result.error if outcome == "error" else None,
+        attempts=tries,
     )
 
 

@@ -27,8 +27,9 @@ The verdict comes from the run's chunks and trace events, the same data the stud
 tripwire makes a case ``blocked``; a processor that aborted (and was retried) or changed or dropped something
 makes it ``modified``; a processor that raised, or a run that ended in error, makes it ``error``.
 A 429 (or 503) is retried after the provider's Retry-After, or an exponential back-off, and every worker waits
-out that pause before its next model call, so a rate limit does not become a storm of refused calls. The pause
-starts when any call meets the limit, also one the design's own error processors retry inside its case.
+out that pause before its next model call, so a rate limit does not become a storm of refused calls. The call is
+tried again below every processor (:class:`lab.rate_gate.GatedModel`): which calls meet a limit depends on timing,
+and a case's verdict must not (the design's error processors never see a limit the lab's own load met).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from typing import Any
 
 from lab.case_run import DEFAULT_REPLY, LAB_TOOL, MODES, Mode, case_messages, make_result, prepare_agent, run_case
 from lab.corpus import Case
-from lab.rate_gate import RateGate, RateLimited
+from lab.rate_gate import RateGate
 from lab.results import CaseResult, Hit, Outcome, ResultsFile, read_results
 from processors import Agent
 
@@ -221,29 +222,16 @@ async def run_with_retries(
     gate: RateGate,
     max_attempts: int,
 ) -> CaseResult:
-    """One case on a fresh agent, run again after a rate limit (every worker, of every process, waits out the
-    run's pause first) up to ``max_attempts`` times. Shared by the in-process run and the worker processes."""
-    model_gate = gate if mode == "model" else None
-    attempt = 0
-    while True:
-        attempt += 1
-        await gate.wait()
-        try:
-            agent = agent_factory()
-        except Exception as error:
-            return make_result(case, "error", latency=0.0, error=f"the agent could not be built: {error}")
-        try:
-            result = await run_case(case, agent, mode, recording, model_gate)
-        except RateLimited as limited:
-            if attempt >= max_attempts:
-                return make_result(
-                    case, "error", latency=0.0, error=f"rate limited {attempt} times: {limited}", attempts=attempt
-                )
-            if model_gate is None:  # in model mode the gate paused the run when the call failed
-                gate.limited(limited.retry_after)
-            continue
-        result.attempts = attempt
-        return result
+    """One case on a fresh agent, after the run's pause (every worker, of every process, waits it out). In
+    ``model`` mode a call refused for a rate limit is tried again below the chain, up to ``max_attempts`` times
+    (:class:`lab.rate_gate.GatedModel`), so the case's verdict is the one a run without the limit gives. Shared by
+    the in-process run and the worker processes."""
+    await gate.wait()
+    try:
+        agent = agent_factory()
+    except Exception as error:
+        return make_result(case, "error", latency=0.0, error=f"the agent could not be built: {error}")
+    return await run_case(case, agent, mode, recording, gate if mode == "model" else None, max_attempts)
 
 
 def _design_key(header: dict[str, Any]) -> Any:

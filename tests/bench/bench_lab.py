@@ -1,7 +1,9 @@
 """The guardrail lab's speed: 1,000 cases through the sample design, headless (``lab.runner``).
 
 Run: ``.venv/bin/python tests/bench/bench_lab.py [--skip-model | --model-only] [--processes P [--pool]]
-[--thread-server]``. Prints figures, asserts nothing. With ``--processes P`` (P ≥ 2) the cases run in P worker
+[--thread-server] [--verdicts FILE]``. Prints figures, asserts nothing. ``BENCH_LAB_CASES=N``: N cases instead
+of 1,000. ``--verdicts FILE``: the model run's per-case verdicts written to FILE, to ``diff`` two runs' (they must
+be equal: a rate limit met or not changes no verdict). With ``--processes P`` (P ≥ 2) the cases run in P worker
 processes (``lab.process_run``), as ``processor-studio lab --processes P`` and the studio run them; the figures then
 include the workers' start (imports, the catalogue, litellm's import on their first model call) unless ``--pool``
 starts and warms them before the clock (``lab.worker_pool``, as the studio's Lab window does), and the CPU time is
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import os
 import resource
 import subprocess
@@ -51,6 +54,7 @@ CASES = int(os.environ.get("BENCH_LAB_CASES", "1000"))
 PROCESSES = int(sys.argv[sys.argv.index("--processes") + 1]) if "--processes" in sys.argv else 1
 #: ``--pool``: the worker processes started and warmed before the clock (``lab.worker_pool``).
 POOL = "--pool" in sys.argv
+VERDICTS = sys.argv[sys.argv.index("--verdicts") + 1] if "--verdicts" in sys.argv else None
 
 
 def thousand_cases() -> list:  # type: ignore[type-arg]
@@ -183,6 +187,15 @@ def serve_threads(cases: int) -> None:
         )
 
 
+def save_verdicts(run: LabRun, path: Path) -> None:
+    """Each case's verdict and the hits it rests on, one line a case in the corpus's order: ``diff`` two runs'."""
+    lines = [
+        json.dumps([r.id, r.outcome, [f"{hit.processor} {hit.hook} {hit.outcome}" for hit in r.hits]])
+        for r in run.results_in_order()
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 def model_mode() -> None:
     catalogue = load_catalogue()
     server = subprocess.Popen(
@@ -233,6 +246,8 @@ def model_mode() -> None:
     for result in run.finished.values():
         outcomes[result.outcome] = outcomes.get(result.outcome, 0) + 1
     tokens = sum(result.input_tokens + result.output_tokens for result in run.finished.values())
+    if VERDICTS is not None:
+        save_verdicts(run, Path(VERDICTS))
     print(
         f"model mode, {where()}, concurrency 16, 200 ms a call: {len(cases)} cases in {seconds:.2f} s wall, "
         f"{cpu:.2f} s CPU here ({main_cpu:.2f} s on the loop's thread) + {workers:.2f} s in workers; {requests}; "
