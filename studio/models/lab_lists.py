@@ -84,7 +84,7 @@ class CorpusListModel(QAbstractListModel):
             return None
         source = self._sources[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return translate("LabLists", "{name} ({count} cases)").format(name=source.name, count=len(source.cases))
+            return _source_text(source)
         if role == Qt.ItemDataRole.CheckStateRole:
             return Qt.CheckState.Checked if source.checked else Qt.CheckState.Unchecked
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -94,7 +94,7 @@ class CorpusListModel(QAbstractListModel):
                 if source.skipped
                 else ""
             )
-            return f"{where}{note}"
+            return f"{_source_text(source)}\n{where}{note}"  # the name whole, even where the list elides it
         return None
 
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
@@ -104,6 +104,10 @@ class CorpusListModel(QAbstractListModel):
         self._sources[index.row()].checked = checked
         self.dataChanged.emit(index, index, [Qt.ItemDataRole.CheckStateRole])
         return True
+
+
+def _source_text(source: CorpusSource) -> str:
+    return translate("LabLists", "{name} ({count} cases)").format(name=source.name, count=len(source.cases))
 
 
 def status_text(record: LabRunRecord, *, live: bool) -> str:

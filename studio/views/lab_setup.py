@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QSplitter,
+    QStyle,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -159,6 +161,12 @@ class LabSidebar(QSplitter):
         self.corpora_view = QListView()
         self.corpora_view.setObjectName("lab_corpora")
         self.corpora_view.setModel(corpora)
+        # A name wider than the side bar may give (an imported file's, a Chinese split's in a narrow window) wraps,
+        # and a word too long for a line is elided in its middle: never a horizontal scroll bar that hides the rest.
+        # The tooltip says it whole. The Lab window first widens the side bar to fit the names (fit_width()).
+        self.corpora_view.setWordWrap(True)
+        self.corpora_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.corpora_view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.import_button = QPushButton(translate("LabView", "Import corpus…"))
         self.import_button.setObjectName("lab_import")
         self.import_button.setToolTip(
@@ -214,6 +222,22 @@ class LabSidebar(QSplitter):
         self.addWidget(titled(translate("LabView", "Corpora"), corpora_box))
         self.addWidget(titled(translate("LabView", "Lab runs"), runs_box))
         self.setSizes([55, 45])
+
+    def fit_width(self) -> int:
+        """How wide the side bar must be for every corpus name to show on one line (room for a vertical scroll
+        bar included)."""
+        view = self.corpora_view
+        model = view.model()
+        widest = 0
+        for row in range(model.rowCount()):
+            index = model.index(row, 0)
+            option = QStyleOptionViewItem()
+            view.initViewItemOption(option)
+            option.features &= ~QStyleOptionViewItem.ViewItemFeature.WrapText
+            option.rect = QRect(0, 0, 100_000, view.fontMetrics().height())
+            widest = max(widest, view.itemDelegateForIndex(index).sizeHint(option, index).width())
+        scroll_bar = view.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, view)
+        return widest + 2 * view.frameWidth() + scroll_bar + 2 * view.spacing() + 4
 
     def selected_run_ids(self) -> list[str]:
         """The selected lab runs' ids, top to bottom (newest first)."""

@@ -37,6 +37,11 @@ from studio.views.lab_setup import LabSetupBar, LabSidebar
 CASES_TAB, CONFUSION_TAB, PROCESSORS_TAB, AB_TAB = range(4)
 
 
+#: The side bar's first width (px), and the most of the window it takes to fit its corpus names.
+SIDEBAR_WIDTH = 300
+SIDEBAR_SHARE = 0.4
+
+
 class LabView(QWidget):
     """The Lab window. ``open_case_requested(case_id)`` is handled by the controller (wired here)."""
 
@@ -102,10 +107,15 @@ class LabView(QWidget):
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         body = QSplitter(Qt.Orientation.Horizontal)
+        body.setObjectName("lab_body")
         body.addWidget(self.sidebar)
         body.addWidget(right)
         body.setStretchFactor(1, 1)
-        body.setSizes([300, 900])
+        body.setSizes([SIDEBAR_WIDTH, 900])
+        self.body = body
+        #: Set when the user drags the side bar's edge: from then on its width is theirs.
+        self._sidebar_sized = False
+        body.splitterMoved.connect(self._on_body_splitter_moved)
         layout = QVBoxLayout(self)
         layout.addWidget(self.setup)
         layout.addWidget(body, 1)
@@ -179,7 +189,27 @@ class LabView(QWidget):
 
     # ----------------------------------------------------------------------------------------- state
     @Slot()
+    def _on_body_splitter_moved(self) -> None:
+        self._sidebar_sized = True
+
+    def _fit_sidebar(self) -> None:
+        """The side bar as wide as its corpus names need (a Chinese split's "direct-injection.jsonl · 简体中文（16 个
+        用例）" does not fit the first 300 px), within reason: at most :data:`SIDEBAR_SHARE` of the window, not
+        narrower than :data:`SIDEBAR_WIDTH`; past that the names wrap. Until the user sizes it themselves."""
+        sizes = self.body.sizes()
+        total = sum(sizes)
+        if self._sidebar_sized or len(sizes) != 2 or total <= 0:
+            return
+        width = max(SIDEBAR_WIDTH, min(self.sidebar.fit_width(), int(total * SIDEBAR_SHARE)))
+        if width != sizes[0]:
+            self.body.setSizes([width, total - width])
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self._fit_sidebar()
+
     def _on_corpora_changed(self) -> None:
+        self._fit_sidebar()
         self.empty.setText(self._empty_text())
 
     def _update_design(self) -> None:
