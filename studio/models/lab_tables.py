@@ -90,6 +90,11 @@ def _confusion_cells(name: str, matrix: Confusion) -> list[str]:
     ]
 
 
+def overall_cells(matrix: Confusion) -> list[str]:
+    """The overall row (:func:`overall_table`'s) of a matrix kept as running totals: the Lab's headline."""
+    return _confusion_cells(translate("LabTables", "All cases"), matrix)
+
+
 def overall_table(results: Sequence[CaseResult]) -> Table:
     table = confusion_table(
         {translate("LabTables", "All cases"): confusion(results)}, "", translate("LabTables", "Cases")
