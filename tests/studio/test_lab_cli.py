@@ -34,6 +34,16 @@ def lab(*args: str | Path, timeout: float = 120, lang: str = "C.UTF-8") -> subpr
     )
 
 
+def unseen_attacks(tmp_path: Path) -> Path:
+    """The indirect-injection corpus without its tool results: 40 cases whose attacks the sample never sees (its
+    recall there is 0), for the tests of a threshold that does not hold."""
+    lines = CORPORA["indirect-injection"].read_text(encoding="utf-8").splitlines()
+    cases = [{k: v for k, v in json.loads(line).items() if k != "tool_result"} for line in lines if line.strip()]
+    path = tmp_path / "unseen.jsonl"
+    path.write_text("".join(json.dumps(case, ensure_ascii=False) + "\n" for case in cases), encoding="utf-8")
+    return path
+
+
 def _env(lang: str = "C.UTF-8") -> dict[str, str]:
     """The command's environment; ``LANG`` picks the language of its lines and HTML report (English by default,
     whatever the machine running the tests reads)."""
@@ -101,7 +111,7 @@ def test_the_sample_in_guardrails_mode_writes_every_report_and_holds_its_thresho
 
 
 def test_thresholds_that_do_not_hold_exit_1_and_say_which(tmp_path: Path) -> None:
-    out = lab("sample", "--corpus", CORPORA["indirect-injection"], "--fail-under-recall", "0.9")
+    out = lab("sample", "--corpus", unseen_attacks(tmp_path), "--fail-under-recall", "0.9")
     assert out.returncode == 1
     assert "FAILED: recall" in out.stderr and "is under 90.0%" in out.stderr
 
@@ -538,7 +548,7 @@ def test_the_summary_and_the_html_report_follow_the_report_language_and_the_mach
     tmp_path: Path, how: list[str], lang: str, expected: str
 ) -> None:
     out = lab(
-        "sample", "--corpus", CORPORA["indirect-injection"], *how, "--json", tmp_path / "r.json",
+        "sample", "--corpus", unseen_attacks(tmp_path), *how, "--json", tmp_path / "r.json",
         "--junit", tmp_path / "r.xml", "--html", tmp_path / "r.html", "--fail-under-recall", "0.9", lang=lang,
     )  # fmt: skip
     assert out.returncode == 1, out.stderr
