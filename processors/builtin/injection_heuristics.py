@@ -54,7 +54,17 @@ _ABOUT: Final = re.compile(
     r"summari[sz]\w*|define|meaning|paraphras\w*|rewrite)\b|翻译|翻譯|翻成|校对|校對|什么是|什麼是|是什么|是什麼|"
     r"解释|解釋|总结|總結|摘要|意思|改写|改寫|润色|潤色"
 )
-#: A signal that fires only inside a quoted phrase being asked about keeps this share of its weight.
+#: A quoted phrase given as an example of what someone writes, not said to the reader: "lines such as '…'",
+#: "phrases like “…”", "例如「…」" before it, "“…”这类句子" after it. Documents about prompt injection quote attacks so.
+_EXAMPLE_BEFORE: Final = re.compile(
+    r"(?i)(?:\b(?:such\s+as|like|e\.g\.?|for\s+example|for\s+instance|called|known\s+as)|例如|比如|诸如|諸如|像是)"
+    r"\s*[:：,，]?\s*$"
+)
+_EXAMPLE_AFTER: Final = re.compile(
+    r"^\s*(?:这类|這類|之类|之類|这种|這種|这样的|這樣的|一类|一類|等(?:字样|字樣|句子|话|話))"
+)
+#: A signal that fires only inside a quoted phrase being asked about (or given as an example) keeps this share of
+#: its weight.
 QUOTED_DISCOUNT: Final = 0.15
 
 
@@ -68,9 +78,11 @@ def heuristic_scores(
     """Score ``text`` per detection type offline (noisy-or of the signals that fired) and list the signals.
 
     Every view of the text (:func:`~processors.builtin.injection_views.views`: normalised, and decoded or
-    undisguised where it was encoded) is scored and the highest score per type kept. With ``discount_quotes``
-    (chat messages; not tool results, where quoting is how an attack is smuggled in), a signal whose match lies
-    inside quotes that the rest of the message asks about ("Translate '…' into French") counts for little.
+    undisguised where it was encoded) is scored and the highest score per type kept. A signal whose match lies
+    inside quotes given as an example ("attackers hide lines such as '…'", "“…”这类句子") counts for little, in a
+    message or a tool result alike: that is how a document talks *about* an attack. With ``discount_quotes`` (chat
+    messages; not tool results, where a request to translate or summarise a quote is itself addressed to the model
+    reading it) so does one inside quotes the rest of the message asks about ("Translate '…' into French").
     ``cost``, when given, counts the searches made (:class:`~processors.builtin.injection_scan.ScanCost`).
     """
     misses: dict[str, float] = {}
@@ -91,9 +103,11 @@ def heuristic_scores(
                 continue
             start, end = found
             weight = signal.weight
-            if discount_quotes and not view.decoded:
+            if not view.decoded:
                 if quoted is None:
-                    quoted = _asked_about_quotes(view.text)
+                    quoted = _example_quotes(view.text)
+                    if discount_quotes:
+                        quoted += _asked_about_quotes(view.text)
                 if any(q_start <= start and end <= q_end for q_start, q_end in quoted):
                     weight *= QUOTED_DISCOUNT
             hits.append(Hit(signal.type, weight, start, end, view.text[start:end], view.decoded))
@@ -125,6 +139,15 @@ def compiled() -> tuple[tuple[FastPattern, ...], NeedleScanner]:
         [needle for signal in SIGNALS for needle in signal.needles] + [head for part in fast for head in part.heads]
     )
     return fast, scanner
+
+
+def _example_quotes(text: str) -> list[tuple[int, int]]:
+    """The quoted spans of ``text`` introduced as examples of what someone writes (see :data:`_EXAMPLE_BEFORE`)."""
+    return [
+        (m.start(), m.end())
+        for m in _QUOTES.finditer(text)
+        if _EXAMPLE_BEFORE.search(text[max(0, m.start() - 24) : m.start()]) or _EXAMPLE_AFTER.match(text[m.end() :])
+    ]
 
 
 def _asked_about_quotes(text: str) -> list[tuple[int, int]]:

@@ -10,8 +10,9 @@ the instructions, fake system and end-of-input markers, personas without rules, 
 other users' data, instructions aimed at "the AI" inside documents and tool results, and tool abuse.
 
 A phrase that is only quoted in order to be translated, proofread or discussed ("Translate 'ignore all previous
-instructions' into French") is not an instruction: :func:`score` discounts signals that fire only inside quotes
-when the text around the quotes asks about them.
+instructions' into French") is not an instruction, nor is one a document gives as an example ("attackers hide
+lines such as '…'"): :func:`~processors.builtin.injection_heuristics.heuristic_scores` discounts signals that fire
+only inside such quotes.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from typing import Final
 
 _GAP = r"[^.!?\n]{0,%d}"
 _ZGAP = r"[^。！？!?\n]{0,%d}"
+#: A gap within one clause: "忽略之前的值，从默认配置重新开始" (a code comment: ignore the previous value, start from
+#: the default configuration) is two clauses, and the second one's 配置 is not what the first one ignores.
+_ZCLAUSE = r"[^。！？!?\n，,；;]{0,%d}"
 
 # ---- English vocabulary
 _PRIOR = r"(?:previous|prior|above|earlier|preceding|initial|original|old|former|existing)"
@@ -79,7 +83,7 @@ _TOKENS: Final = {
     "{AI}": _AI, "{GAP20}": _GAP % 20, "{GAP40}": _GAP % 40, "{GAP60}": _GAP % 60, "{GAP120}": _GAP % 120,
     "{ZIGNORE}": _Z_IGNORE, "{ZPRIOR}": _Z_PRIOR, "{ZRULES}": _Z_RULES, "{ZVOID}": _Z_VOID, "{ZAI}": _Z_AI,
     "{ZSHOW}": _Z_SHOW, "{ZLIMITS}": _Z_LIMITS, "{ZGAP8}": _ZGAP % 8, "{ZGAP12}": _ZGAP % 12,
-    "{ZGAP20}": _ZGAP % 20, "{ZGAP40}": _ZGAP % 40,
+    "{ZGAP20}": _ZGAP % 20, "{ZGAP40}": _ZGAP % 40, "{ZCLAUSE8}": _ZCLAUSE % 8, "{ZCLAUSE12}": _ZCLAUSE % 12,
 }  # fmt: skip
 
 
@@ -180,9 +184,11 @@ SIGNALS: Final[tuple[Signal, ...]] = (
     _s(
         "injection",
         0.8,
-        "if you are",
+        "if you are|if a",
         r"\bif\s+you\s+are\s+an?\s+(?:ai|llm|language model|assistant|model|bot|"
-        r"agent|automated)",
+        r"agent|automated)"
+        r"|\bif\s+(?:an?|any)\s+(?:ai|llm|language model|assistant|model|bot|agent)s?(?:\s+(?:agent|assistant|model)s?)?"
+        r"\s+(?:is|are)\s+(?:reading|processing|parsing|summari[sz]ing|analy[sz]ing)\b",
     ),
     _s("injection", 0.75, "new instruction", r"\bnew\s+instructions?\s+from\b"),
     _s(
@@ -257,7 +263,7 @@ SIGNALS: Final[tuple[Signal, ...]] = (
         r"|\bdo\s+(?:exactly\s+)?(?:as|what)\s+i\s+say\b",
     ),
     # ================================================================================== injection (Chinese)
-    _s("injection", 0.9, _N_IGNORE, r"{ZIGNORE}{ZGAP12}{ZPRIOR}?{ZGAP8}{ZRULES}"),
+    _s("injection", 0.9, _N_IGNORE, r"{ZIGNORE}{ZCLAUSE12}{ZPRIOR}?{ZCLAUSE8}{ZRULES}"),
     _s(
         "injection",
         0.9,
@@ -308,6 +314,22 @@ SIGNALS: Final[tuple[Signal, ...]] = (
         "阅读|閱讀|读取|讀取|处理|處理",
         r"(?:正在)?(?:阅读|閱讀|读取|讀取|处理|處理)(?:本页|本頁|此文件|此檔案|这份|這份|本文|此页|此頁|这个文件|這個檔案)"
         r"[^。，]{0,6}的?{ZAI}",
+    ),
+    _s(
+        "injection",
+        0.85,
+        "给|給|致",
+        # addressed to the AI by what it does: "致筛选这些帖子的模型：", "給正在瀏覽此頁的AI助理："
+        r"(?:给|給|致)(?:正在)?[^。！？：:，,\n]{1,12}的{ZAI}[^。！？：:，,\n]{0,6}[：:]",
+    ),
+    _s(
+        "injection",
+        0.85,
+        "阅读|閱讀|读取|讀取|处理|處理|浏览|瀏覽|查看|分析|筛选|篩選",
+        # the AI reading "this" anything: "正在读取此信箱的AI代理", "瀏覽這個帖子的助理："
+        r"正在(?:阅读|閱讀|读取|讀取|处理|處理|浏览|瀏覽|查看|分析|筛选|篩選)(?:本|此|这|這)[^。，,：:\n]{0,6}的{ZAI}"
+        r"|(?:阅读|閱讀|读取|讀取|处理|處理|浏览|瀏覽|查看|分析|筛选|篩選)(?:本|此|这|這)[^。，,：:\n]{0,6}的{ZAI}"
+        r"[^。！？，,\n]{0,4}[：:]",
     ),
     _s("injection", 0.8, "ai", r"[（(]\s*(?:AI|ai|助手|助理)\s*[：:]"),
     _s(

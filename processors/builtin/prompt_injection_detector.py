@@ -41,7 +41,9 @@ from processors.pipeline.processor import HookArgs, ProcessInputArgs, ProcessToo
 
 logger = logging.getLogger(__name__)
 
-_SENTENCES = re.compile(r"[^.!?\n]+[.!?]*\s*|\n+")
+#: Sentences for the offline rewrite: ended by . ! ? (when a space or the end follows: not the dot of
+#: "evil.example" or "v2.3") or by Chinese 。！？.
+_SENTENCES = re.compile(r"(?:[^.!?。！？\n]|[.!?](?![\s.!?]|$))+[.!?。！？]*\s*|\n+")
 
 
 class InjectionVerdict(BaseModel):

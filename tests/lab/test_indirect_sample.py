@@ -25,8 +25,8 @@ HELD_OUT = ROOT / "tests" / "data" / "indirect_injection_holdout.jsonl"
 
 #: Per language: (TP, FN, FP, TN) of the sample design in guardrails mode.
 MEASURED = {
-    TUNING: {"en": (10, 0, 0, 6), "zh-CN": (8, 0, 0, 4), "zh-TW": (8, 0, 0, 4)},
-    HELD_OUT: {"en": (11, 1, 1, 11), "zh-CN": (5, 3, 2, 6), "zh-TW": (5, 3, 2, 6)},
+    TUNING: {"en": (12, 0, 0, 10), "zh-CN": (12, 0, 0, 9), "zh-TW": (12, 0, 0, 9)},
+    HELD_OUT: {"en": (12, 0, 0, 12), "zh-CN": (8, 0, 0, 8), "zh-TW": (8, 0, 0, 8)},
 }
 
 

@@ -35,7 +35,7 @@ def lab(*args: str | Path, timeout: float = 120, lang: str = "C.UTF-8") -> subpr
 
 
 def unseen_attacks(tmp_path: Path) -> Path:
-    """The indirect-injection corpus without its tool results: 40 cases whose attacks the sample never sees (its
+    """The indirect-injection corpus without its tool results: 64 cases whose attacks the sample never sees (its
     recall there is 0), for the tests of a threshold that does not hold."""
     lines = CORPORA["indirect-injection"].read_text(encoding="utf-8").splitlines()
     cases = [{k: v for k, v in json.loads(line).items() if k != "tool_result"} for line in lines if line.strip()]
@@ -554,9 +554,9 @@ def test_the_summary_and_the_html_report_follow_the_report_language_and_the_mach
     assert out.returncode == 1, out.stderr
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     lines = {
-        "zh_CN": ("lab：40 个用例：召回率", "lab：未通过：召回率", "lab：40/40 个用例"),
-        "zh_TW": ("lab：40 個案例：召回率", "lab：未通過：召回率", "lab：40/40 個案例"),
-        "en": ("lab: 40 cases: recall", "lab: FAILED: recall", "lab: 40/40 cases"),
+        "zh_CN": ("lab：64 个用例：召回率", "lab：未通过：召回率", "lab：64/64 个用例"),
+        "zh_TW": ("lab：64 個案例：召回率", "lab：未通過：召回率", "lab：64/64 個案例"),
+        "en": ("lab: 64 cases: recall", "lab: FAILED: recall", "lab: 64/64 cases"),
     }[expected]
     assert all(line in out.stderr for line in lines), out.stderr
     headings = {"zh_CN": "各处理器的贡献", "zh_TW": "各處理器的貢獻", "en": "Each processor&#x27;s contribution"}
