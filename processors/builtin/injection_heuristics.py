@@ -61,7 +61,7 @@ _EXAMPLE_BEFORE: Final = re.compile(
     r"\s*[:：,，]?\s*$"
 )
 _EXAMPLE_AFTER: Final = re.compile(
-    r"^\s*(?:这类|這類|之类|之類|这种|這種|这样的|這樣的|一类|一類|等(?:字样|字樣|句子|话|話))"
+    r"\s*(?:这类|這類|之类|之類|这种|這種|这样的|這樣的|一类|一類|等(?:字样|字樣|句子|话|話))"
 )
 #: A signal that fires only inside a quoted phrase being asked about (or given as an example) keeps this share of
 #: its weight.
@@ -105,9 +105,7 @@ def heuristic_scores(
             weight = signal.weight
             if not view.decoded:
                 if quoted is None:
-                    quoted = _example_quotes(view.text)
-                    if discount_quotes:
-                        quoted += _asked_about_quotes(view.text)
+                    quoted = _discounted_quotes(view.text, asked_about=discount_quotes)
                 if any(q_start <= start and end <= q_end for q_start, q_end in quoted):
                     weight *= QUOTED_DISCOUNT
             hits.append(Hit(signal.type, weight, start, end, view.text[start:end], view.decoded))
@@ -141,26 +139,25 @@ def compiled() -> tuple[tuple[FastPattern, ...], NeedleScanner]:
     return fast, scanner
 
 
-def _example_quotes(text: str) -> list[tuple[int, int]]:
-    """The quoted spans of ``text`` introduced as examples of what someone writes (see :data:`_EXAMPLE_BEFORE`)."""
-    return [
-        (m.start(), m.end())
-        for m in _QUOTES.finditer(text)
-        if _EXAMPLE_BEFORE.search(text[max(0, m.start() - 24) : m.start()]) or _EXAMPLE_AFTER.match(text[m.end() :])
-    ]
-
-
-def _asked_about_quotes(text: str) -> list[tuple[int, int]]:
-    """The quoted spans of ``text``, when the text outside them asks about them (else none)."""
+def _discounted_quotes(text: str, *, asked_about: bool) -> list[tuple[int, int]]:
+    """The quoted spans of ``text`` given as examples (see :data:`_EXAMPLE_BEFORE`) and, with ``asked_about``, all
+    of them when the text outside them asks about them."""
     spans = [(m.start(), m.end()) for m in _QUOTES.finditer(text)]
     if not spans:
         return []
-    outside, last = [], 0
-    for start, end in spans:
-        outside.append(text[last:start])
-        last = end
-    outside.append(text[last:])
-    return spans if _ABOUT.search(" ".join(outside)) else []
+    if asked_about:
+        outside, last = [], 0
+        for start, end in spans:
+            outside.append(text[last:start])
+            last = end
+        outside.append(text[last:])
+        if _ABOUT.search(" ".join(outside)):
+            return spans
+    return [
+        (start, end)
+        for start, end in spans
+        if _EXAMPLE_BEFORE.search(text[max(0, start - 24) : start]) or _EXAMPLE_AFTER.match(text, end)
+    ]
 
 
 __all__ = [

@@ -12,6 +12,10 @@ Run: ``.venv/bin/python tests/bench/bench_detectors.py [LONG_DOCUMENT ...]``. Pr
    recall per attack category, and a threshold sweep; recall and false-positive rate per language; the cost per
    chat message and per 1,000 characters of long documents (the README, the benign Chinese cases joined, and any
    file named on the command line), with the work counted (characters searched, matches tried per 1,000).
+   Indirect injection (attacks inside tool results, scored as the detector's ``process_tool_result`` scores
+   them): recall and false-positive rate per language on the bundled ``indirect-injection.jsonl`` (the tuning
+   set) and the held-out ``indirect_injection_holdout.jsonl`` and ``indirect_injection_holdout_b.jsonl``. The
+   sample design's figures over the same files come from the Lab: ``processor-studio lab sample --corpus FILE``.
 4. Stream cost: microseconds per text-delta chunk of ``PIIDetector``, ``RegexFilter`` and
    ``SystemPromptScrubber`` in ``process_output_stream`` (target ≤ 20 µs), measured at the hook (the
    processor's own stream cost) and through ``agent.stream()`` (extra time of a whole run, every hook included,
@@ -61,6 +65,9 @@ except ImportError:  # the other half of issue 3 may not have landed yet
     RegexFilter = None  # type: ignore[assignment,misc]
 
 ROOT = Path(__file__).resolve().parents[2]
+STARTER_INDIRECT = ROOT / "resources" / "corpora" / "indirect-injection.jsonl"
+INDIRECT_HOLDOUT = DATA / "indirect_injection_holdout.jsonl"
+INDIRECT_HOLDOUT_B = DATA / "indirect_injection_holdout_b.jsonl"
 ROUNDS = 9
 STREAM_TEXT = (
     "The quarterly report shows revenue grew by 12 percent, driven by new customers in Europe and Asia. "
@@ -184,6 +191,20 @@ def injection_quality() -> None:
         ("injection_multilingual_holdout.jsonl (held out)", load_cases(DATA / "injection_multilingual_holdout.jsonl")),
     ):
         print(f" {label}, {len(rows)} cases, per language (goal: recall >= 0.85, FPR <= 0.05):")
+        for lang, rates in sorted(rates_by_language(rows, flagged).items()):
+            print(
+                f"    {lang:6s} recall {rates.recall:5.3f} ({rates.tp}/{rates.tp + rates.fn})  "
+                f"FPR {rates.fpr:5.3f} ({rates.fp}/{rates.fp + rates.tn})"
+            )
+            for error in rates.errors:
+                print("      ", error)
+    print(" indirect injection, the attack in a tool result (goal: recall >= 0.85, FPR <= 0.05):")
+    for label, rows in (
+        ("indirect-injection.jsonl (the tuning set)", load_cases(STARTER_INDIRECT)),
+        ("indirect_injection_holdout.jsonl (held out; its misses seen)", load_cases(INDIRECT_HOLDOUT)),
+        ("indirect_injection_holdout_b.jsonl (held out, untouched)", load_cases(INDIRECT_HOLDOUT_B)),
+    ):
+        print(f"  {label}, {len(rows)} cases:")
         for lang, rates in sorted(rates_by_language(rows, flagged).items()):
             print(
                 f"    {lang:6s} recall {rates.recall:5.3f} ({rates.tp}/{rates.tp + rates.fn})  "

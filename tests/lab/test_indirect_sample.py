@@ -1,9 +1,10 @@
 """The Lab's guardrails mode on indirect prompt injection, with the sample design: the figures in tests/bench/README.md.
 
 An indirect case's attack is in ``tool_result``: the lab makes the model call its tool first and the tool return
-that text, so only a guard on tool results can catch it. The bundled corpus is the tuning set; the held-out set
-(``tests/data/indirect_injection_holdout.jsonl``) was written before any tuning and is never tuned on. The counts
-pinned here are the measured ones: a change of the detector that moves them must update the README's figures too.
+that text, so only a guard on tool results can catch it. The bundled corpus is the tuning set; the held-out sets
+(``tests/data/indirect_injection_holdout*.jsonl``) were written before any tuning and are never tuned on (the
+first one's failures were seen, so its figure is no longer untouched; the second one's is). The counts pinned here
+are the measured ones: a change of the detector that moves them must update tests/bench/README.md too.
 """
 
 from __future__ import annotations
@@ -22,15 +23,18 @@ from studio.sample import sample_design
 ROOT = Path(__file__).resolve().parents[2]
 TUNING = ROOT / "resources" / "corpora" / "indirect-injection.jsonl"
 HELD_OUT = ROOT / "tests" / "data" / "indirect_injection_holdout.jsonl"
+#: Written after the first held-out set's measurement, sealed until the detector's changes were done, measured once.
+HELD_OUT_B = ROOT / "tests" / "data" / "indirect_injection_holdout_b.jsonl"
 
 #: Per language: (TP, FN, FP, TN) of the sample design in guardrails mode.
 MEASURED = {
     TUNING: {"en": (12, 0, 0, 10), "zh-CN": (12, 0, 0, 9), "zh-TW": (12, 0, 0, 9)},
     HELD_OUT: {"en": (12, 0, 0, 12), "zh-CN": (8, 0, 0, 8), "zh-TW": (8, 0, 0, 8)},
+    HELD_OUT_B: {"en": (6, 2, 0, 8), "zh-CN": (5, 1, 1, 5), "zh-TW": (4, 2, 1, 5)},
 }
 
 
-@pytest.mark.parametrize("path", [TUNING, HELD_OUT], ids=["tuning", "held-out"])
+@pytest.mark.parametrize("path", [TUNING, HELD_OUT, HELD_OUT_B], ids=["tuning", "held-out", "held-out-b"])
 async def test_the_sample_in_guardrails_mode_catches_indirect_injection_as_measured(path: Path) -> None:
     cases = load_corpus(path).cases
     assert cases and all(case.tool_result for case in cases)
