@@ -10,7 +10,10 @@ A message whose highest score reaches ``threshold`` is flagged::
 The offline heuristics live in :mod:`~processors.builtin.injection_heuristics` (their names are re-exported
 here). Strategies: ``block`` (abort), ``warn`` (log, keep), ``filter`` (drop the message), ``rewrite`` (the judge's
 neutralised rewrite; offline, the flagged sentences are removed, and a message with nothing left is dropped).
-As an output processor it also scans tool results (``process_tool_result``) before the model reads them.
+As an output processor it also scans tool results (``process_tool_result``) before the model reads them: the
+indirect injection a web page, an e-mail or a record brings. Only output processors are given tool results (as in
+Mastra 1.71), so a detector in the input lane alone never sees them; use one in each lane (the sample design does).
+A tool result is read as a document: an attack quoted in it still counts (only one given as an example does not).
 """
 
 from __future__ import annotations

@@ -79,6 +79,10 @@ def _data_words() -> set[str]:
         "together_ai",
         "continue",
         *DEMO_TOOLS,
+        # demo customer 42's name: data, in the tool result the inspector's timeline sums up for the sample's
+        # tool-result guard (process_tool_result)
+        "Ada",
+        "Lovelace",
     }
     words |= {component.name for component in bundled_components("6")}  # package names in Help → About
     words |= {case.category for path in bundled_corpora() for case in load_corpus(path).cases}  # the Lab's tables
