@@ -16,6 +16,7 @@ import pytest
 from processors import Agent, Processor, tool
 from processors.chunk_payloads import ToolCallPayload
 from processors.chunks import CHUNK_CLASSES, Chunk, DataChunk, ToolCallChunk
+from processors.errors import ProcessorContractError
 from processors.loop.step import StepBuilder
 from processors.memory.base import InMemoryMemory
 from processors.messages import ToolInvocationPart
@@ -224,7 +225,11 @@ async def test_a_processor_that_hands_on_a_second_call_under_a_used_id_ends_the_
     error = chunks[-1]
     assert (error.type, terminal_count(chunks), result.finish_reason) == ("error", 1, "error")
     message = error.payload.error["message"]  # type: ignore[union-attr]
-    assert message.startswith("Two tool calls of one step have the id 'c1': a call a processor handed on reuses")
+    assert message == (
+        "Two tool calls of one step have the id 'c1': a call a processor handed on reuses the id of an earlier call "
+        "of the step, so their results could not be told apart (the trace shows which processor changed the "
+        "chunk); give each call its own id"
+    )
     assert error.payload.error["hook"] == "process_output_stream"  # type: ignore[union-attr]
     [answer] = result.messages
     assert answer.text == "Checking."
@@ -238,6 +243,54 @@ async def test_a_processor_that_hands_on_a_second_call_under_a_used_id_ends_the_
     assert [(c["before"]["payload"]["toolCallId"], c["after"]["payload"]["toolCallId"]) for c in changed] == [
         ("c2", "c1")
     ]
+
+
+class Renumber(Processor):
+    """Hands on the model's first call under the id its second call will have."""
+
+    id = "renumber"
+
+    def process_output_stream(self, args: Any) -> Any:
+        part = args.part
+        if part.type == "tool-call" and part.payload.tool_call_id == "c1":
+            return part.with_payload(tool_call_id="c2")
+        return part
+
+
+async def test_a_model_call_under_an_id_a_processor_gave_an_earlier_call_gets_an_id_of_its_own() -> None:
+    model = ScriptedModel(
+        [
+            Turn(
+                tool_calls=[
+                    ToolCall("echo", {"word": "a"}, id="c1", streamed=False),
+                    ToolCall("echo", {"word": "b"}, id="c2", streamed=False),
+                ]
+            ),
+            Turn(text="done"),
+        ]
+    )
+    chunks, result = await run_stream(make_agent(model, tools=[echo], output_processors=[Renumber()]))
+    assert calls_and_results(chunks)[1] == [("c2", "echo a"), ("c2-2", "echo b")]
+    assert result.text == "done"
+
+
+def test_the_reducer_refuses_a_tool_call_chunk_that_holds_no_tool_call() -> None:
+    """The runtime types a bare chunk before it folds it; a client folding chunks itself gets the same refusal."""
+    builder = StepBuilder("run-1", "msg-1")
+    with pytest.raises(ProcessorContractError) as caught:
+        builder.fold(Chunk(type="tool-call"))
+    assert str(caught.value) == (
+        "A 'tool-call' chunk without a tool call (toolCallId, toolName, args) was handed on in the step's stream: "
+        "build it as ToolCallChunk(payload=ToolCallPayload(...))"
+    )
+    assert (caught.value.processor_id, caught.value.hook) == (None, "process_output_stream")
+    assert builder.tool_calls == []
+
+
+def test_argument_deltas_for_a_call_that_never_started_keep_their_id() -> None:
+    builder = StepBuilder("run-1", "msg-1")
+    [delta] = builder.convert(ToolCallDelta("c9", '{"word"'))
+    assert delta.to_wire()["payload"] == {"toolCallId": "c9", "argsTextDelta": '{"word"'}
 
 
 # ------------------------------------------------------------------------------------ bare chunks from a processor
