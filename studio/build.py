@@ -7,6 +7,7 @@ Anything that cannot be built raises :class:`~studio.design.DesignError` naming 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -118,9 +119,33 @@ def build_chains(
             default_id = str(getattr(processor, "id", "") or "processor")
             unique = _unique_id(default_id, taken)
             if unique != getattr(processor, "id", None):
-                processor.id = unique
+                _rename(processor, unique, lane, index, entry, default_id)
             chains[lane].append(BuiltEntry(lane, index, entry, processor, default_id))
     return chains
+
+
+def _rename(processor: Any, unique: str, lane: Lane, index: int, entry: ChainEntry, taken_id: str) -> None:
+    """Give ``processor`` the id ``unique``; a processor that keeps its own (frozen, or ignoring what is set on it)
+    is refused, naming the entry and the id, rather than built into an agent where two processors share a state."""
+    with contextlib.suppress(AttributeError, TypeError, ValueError):  # frozen (a dataclass, a pydantic model)
+        processor.id = unique
+    if getattr(processor, "id", None) == unique:
+        return
+    raise DesignError.of(
+        QT_TRANSLATE_NOOP(
+            "DesignError",
+            "{lane_title}, #{position} ({type}): another processor of this agent has the id '{id}' and this one's id "
+            "cannot be changed (two processors with one id would share their state); remove one of them",
+        ),
+        path=f"{lane}[{index}]",
+        lane=lane,
+        index=index,
+        uid=entry.uid,
+        lane_title=_LANE_TITLES[lane],
+        position=index + 1,
+        type=entry.type,
+        id=taken_id,
+    )
 
 
 def _unique_id(wanted: str, taken: set[str]) -> str:

@@ -17,6 +17,9 @@ ids in the first prompt of the call are remembered in ``state``), so the agent s
 now; with ``N``, the tool calls of the last ``N`` assistant tool steps are kept and older ones filtered
 (``0`` filters them all). A message left empty is dropped. ``preserve_model_output`` keeps what the tool
 returned, as assistant text ``"<tool> result:\\n<output>"``, instead of removing it.
+
+An entry of ``tool_calls`` that is no call object with a string ``id`` (an earlier processor may hand on any
+prompt) cannot be matched with a result: it is left where it is, for the model to judge.
 """
 
 from __future__ import annotations
@@ -81,24 +84,23 @@ class ToolCallFilter(BuiltinProcessor):
     def filter(self, prompt: list[CoreMessage], doomed: set[str], names: dict[str, str]) -> list[CoreMessage]:
         """``prompt`` without the calls in ``doomed`` and their results."""
         preserve = self.options.preserve_model_output
-        outputs = (
-            {m.get("tool_call_id"): m.get("content") for m in prompt if m.get("role") == "tool"} if preserve else {}
-        )
+        outputs = {_result_id(m): m.get("content") for m in prompt if m.get("role") == "tool"} if preserve else {}
         result: list[CoreMessage] = []
         for message in prompt:
             role = message.get("role")
-            if role == "tool" and message.get("tool_call_id") in doomed:
+            if role == "tool" and _result_id(message) in doomed:
                 continue
-            if role == "assistant" and message.get("tool_calls"):
-                kept = [c for c in message["tool_calls"] if c.get("id") not in doomed]
-                removed = [c for c in message["tool_calls"] if c.get("id") in doomed]
+            calls = _calls(message) if role == "assistant" else []
+            if calls:
+                kept = [c for c in calls if _call_id(c) not in doomed]
+                removed = [c for c in calls if _call_id(c) in doomed]
                 if removed:
                     message = {k: v for k, v in message.items() if k != "tool_calls"}
                     if kept:
                         message["tool_calls"] = kept
                     if preserve:
                         summaries = [
-                            f"{names.get(c.get('id', ''), 'tool')} result:\n{_text(outputs.get(c.get('id')))}"
+                            f"{names.get(_call_id(c) or '', 'tool')} result:\n{_text(outputs.get(_call_id(c)))}"
                             for c in removed
                         ]
                         message["content"] = "\n\n".join(filter(None, [_text(message.get("content")), *summaries]))
@@ -108,10 +110,26 @@ class ToolCallFilter(BuiltinProcessor):
         return result
 
 
+def _calls(message: CoreMessage) -> list[Any]:
+    calls = message.get("tool_calls")
+    return calls if isinstance(calls, list) else []
+
+
+def _call_id(call: Any) -> str | None:
+    """A call's id; None for an entry that is no call object with a string id (it is left where it is)."""
+    value = call.get("id") if isinstance(call, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _result_id(message: CoreMessage) -> str | None:
+    value = message.get("tool_call_id")
+    return value if isinstance(value, str) else None
+
+
 def _call_ids_by_step(prompt: list[CoreMessage]) -> list[list[str]]:
     """Tool-call ids grouped by the assistant message (tool step) that made them, oldest first."""
     return [
-        [str(call.get("id")) for call in message["tool_calls"] if isinstance(call, dict)]
+        [call_id for call in _calls(message) if (call_id := _call_id(call)) is not None]
         for message in prompt
         if message.get("role") == "assistant" and message.get("tool_calls")
     ]
@@ -120,9 +138,14 @@ def _call_ids_by_step(prompt: list[CoreMessage]) -> list[list[str]]:
 def _call_names(prompt: list[CoreMessage]) -> dict[str, str]:
     names: dict[str, str] = {}
     for message in prompt:
-        for call in message.get("tool_calls") or []:
-            if isinstance(call, dict):
-                names[str(call.get("id"))] = str(call.get("function", {}).get("name", ""))
+        for call in _calls(message):
+            call_id = _call_id(call)
+            if call_id is None:
+                continue
+            function = call.get("function")
+            name = function.get("name") if isinstance(function, dict) else None
+            if isinstance(name, str):
+                names[call_id] = name
     return names
 
 

@@ -33,6 +33,7 @@ from processors.chunks import (
     chunk_from_wire,
     text_delta,
 )
+from processors.errors import ProcessorContractError
 from processors.messages import (
     Message,
     MessageContent,
@@ -158,8 +159,13 @@ class StepBuilder:
         self.finish_reason = "unknown"
         self.usage = Usage()
         self.finished = False
-        #: Calls whose arguments are streaming (a ``ToolCallStart`` came); a call that arrives complete has none.
-        self.streaming_calls: set[str] = set()
+        #: Every tool-call id the step's chunks carry so far (the calls' own ids, and the ones given to repeats).
+        self.call_ids: set[str] = set()
+        #: The model's id → the ids given to its calls whose arguments are streaming (a ``ToolCallStart`` came and
+        #: its ``ToolCallComplete`` not yet), oldest first; a call that arrives complete has none.
+        self.streaming_calls: dict[str, list[str]] = {}
+        #: The model's id → the id given to the last call started under it (where its argument deltas go).
+        self.latest_call: dict[str, str] = {}
 
     def fold(self, chunk: AnyChunk) -> None:
         kind = chunk.type
@@ -168,10 +174,42 @@ class StepBuilder:
         elif kind == "reasoning-delta":
             self.reasoning.append(getattr(getattr(chunk, "payload", None), "text", ""))
         elif kind == "tool-call":
-            payload: Any = getattr(chunk, "payload", None)
-            self.tool_calls.append(
-                {"tool_call_id": payload.tool_call_id, "tool_name": payload.tool_name, "args": payload.args}
+            self._fold_call(chunk)
+
+    def _fold_call(self, chunk: AnyChunk) -> None:
+        """A ``tool-call`` chunk becomes one call of the step. The model's calls come with ids of their own
+        (:meth:`convert` gives a repeated id a new one), so a chunk the reducer cannot use is a processor's: it is
+        refused with an error naming the id, before any client saw the chunk, rather than crash or mix two calls up.
+        """
+        payload: Any = getattr(chunk, "payload", None)
+        if not isinstance(payload, ToolCallPayload):
+            raise ProcessorContractError(
+                "A 'tool-call' chunk without a tool call (toolCallId, toolName, args) was handed on in the step's "
+                "stream: build it as ToolCallChunk(payload=ToolCallPayload(...))",
+                hook="process_output_stream",
             )
+        call_id = payload.tool_call_id
+        if any(call["tool_call_id"] == call_id for call in self.tool_calls):
+            raise ProcessorContractError(
+                f"Two tool calls of one step have the id '{call_id}': a call a processor handed on reuses the id of "
+                "an earlier call of the step, so their results could not be told apart (the trace shows which "
+                "processor changed the chunk); give each call its own id",
+                hook="process_output_stream",
+            )
+        self.call_ids.add(call_id)
+        self.tool_calls.append({"tool_call_id": call_id, "tool_name": payload.tool_name, "args": payload.args})
+
+    def _new_call_id(self, wanted: str) -> str:
+        """The id for a call the model named ``wanted``: its own, or ``wanted-2``, ``-3``… when the step already
+        has a call with it. Providers give every call of a response its own id, but a scripted model, a local
+        server or a replayed answer may repeat one; two calls under one id would share one tool invocation in the
+        thread and one result (Mastra keeps both ids and updates the newest invocation twice)."""
+        candidate, number = wanted, 2
+        while candidate in self.call_ids:
+            candidate = f"{wanted}-{number}"
+            number += 1
+        self.call_ids.add(candidate)
+        return candidate
 
     def text(self) -> str:
         # scrub: surrogate halves split across deltas by any model are joined, lone ones replaced (storable text)
@@ -221,23 +259,27 @@ class StepBuilder:
             self.reasoning_open = True
             return ReasoningStartChunk(run_id=run_id, payload=TextPayload(id=reasoning_id)), delta
         if isinstance(event, ToolCallStart):
-            self.streaming_calls.add(event.tool_call_id)
+            call_id = self.latest_call[event.tool_call_id] = self._new_call_id(event.tool_call_id)
+            self.streaming_calls.setdefault(event.tool_call_id, []).append(call_id)
             start = ToolCallInputStreamingStartChunk(
                 run_id=run_id,
-                payload=ToolCallStreamingStartPayload(tool_call_id=event.tool_call_id, tool_name=event.tool_name),
+                payload=ToolCallStreamingStartPayload(tool_call_id=call_id, tool_name=event.tool_name),
             )
             return (*self.close_blocks(), start)
         if isinstance(event, ToolCallDelta):
-            payload = ToolCallDeltaPayload(tool_call_id=event.tool_call_id, args_text_delta=event.args_text_delta)
+            call_id = self.latest_call.get(event.tool_call_id, event.tool_call_id)
+            payload = ToolCallDeltaPayload(tool_call_id=call_id, args_text_delta=event.args_text_delta)
             return (ToolCallDeltaChunk(run_id=run_id, payload=payload),)
         if isinstance(event, ToolCallComplete):
-            call = ToolCallPayload(
-                tool_call_id=event.tool_call_id, tool_name=event.tool_name, args=parse_args(event.arguments)
-            )
-            if event.tool_call_id not in self.streaming_calls:  # in one piece: no input-streaming chunks to end
+            args = parse_args(event.arguments)
+            streaming = self.streaming_calls.get(event.tool_call_id)
+            if not streaming:  # in one piece: no input-streaming chunks to end
+                call_id = self._new_call_id(event.tool_call_id)
+                call = ToolCallPayload(tool_call_id=call_id, tool_name=event.tool_name, args=args)
                 return (*self.close_blocks(), ToolCallChunk(run_id=run_id, payload=call))
-            self.streaming_calls.discard(event.tool_call_id)
-            end = ToolCallStreamingEndPayload(tool_call_id=event.tool_call_id)
+            call_id = streaming.pop(0)  # calls under one id end in the order they started (a provider's: by index)
+            call = ToolCallPayload(tool_call_id=call_id, tool_name=event.tool_name, args=args)
+            end = ToolCallStreamingEndPayload(tool_call_id=call_id)
             return (
                 ToolCallInputStreamingEndChunk(run_id=run_id, payload=end),
                 ToolCallChunk(run_id=run_id, payload=call),

@@ -21,7 +21,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from processors.chunks import AnyChunk, Chunk, DataChunk
+from pydantic import ValidationError
+
+from processors.chunks import CHUNK_CLASSES, AnyChunk, Chunk, DataChunk
 from processors.errors import ProcessorContractError
 from processors.messages.message_list import MessageList
 from processors.pipeline.processor import ProcessOutputStreamArgs
@@ -30,7 +32,7 @@ from processors.pipeline.stream_parts import StreamParts
 from processors.tracing import Outcome, TraceEvent, snapshot_state
 from processors.tripwire import TripWire
 
-__all__ = ["MAX_REPROCESS", "REPROCESS_KEY", "StreamChain", "wrong_part"]
+__all__ = ["MAX_REPROCESS", "REPROCESS_KEY", "StreamChain", "typed_part", "wrong_part"]
 
 # The warnings about a raising stream hook keep the logger name they had before this module was split from the
 # runner, so logging configured for ``processors.pipeline.runner`` still sees them.
@@ -56,6 +58,41 @@ def wrong_part(entry: Entry, result: object) -> ProcessorContractError:
     return ProcessorContractError(
         f"Processor '{entry.id}' returned {type(result).__name__} from process_output_stream; expected a chunk "
         "(the part it was given, a changed copy, or a new chunk) or None to drop the part",
+        processor_id=entry.id,
+        hook="process_output_stream",
+    )
+
+
+def typed_part(entry: Entry, part: Chunk) -> AnyChunk:
+    """A part a processor built as a bare :class:`Chunk`, as the typed chunk of its ``type``.
+
+    The loop and its clients read these chunks' payloads (a ``tool-call``'s id and arguments, a ``finish``'s
+    reason, a ``tool-result``'s call id): a ``Chunk(type="tool-call")`` without them would end the run with an
+    ``AttributeError`` far from its cause, or reach clients as a finish with no reason. So it is read as its class
+    (``ToolCallChunk`` ...) and refused, naming the processor and the type, when its payload does not fit. A text or
+    reasoning delta without text stays as it is (it adds nothing); a ``data-*`` part must be a :class:`DataChunk`.
+    """
+    kind = part.type
+    cls = CHUNK_CLASSES.get(kind)
+    if kind.startswith("data-"):
+        problem = "a data part is a DataChunk(type=..., data=...), which carries the data and is saved"
+    elif cls is None or kind in Chunk.TEXT_TYPES:
+        return part
+    else:
+        payload: Any = part.payload
+        expected = cls.model_fields["payload"].annotation
+        if not (isinstance(expected, type) and isinstance(payload, expected)):
+            payload = payload.model_dump(by_alias=True, exclude_none=True)
+        try:
+            return cls(type=kind, run_id=part.run_id, from_=part.from_, payload=payload, metadata=part.metadata)
+        except ValidationError as error:
+            missing = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors(include_url=False)[:3]
+            )
+            problem = f"{missing} (build it as a {cls.__name__}, or change the part given with with_payload)"
+    raise ProcessorContractError(
+        f"Processor '{entry.id}' returned a chunk of type '{kind}' from process_output_stream that cannot be used: "
+        f"{problem}",
         processor_id=entry.id,
         hook="process_output_stream",
     )
@@ -116,17 +153,22 @@ class StreamChain:
                 self._raised(entry, exc)
                 continue
             if REPROCESS_KEY in args.state:
-                self._stash(args.state)
+                self._stash(entry, args.state)
             if result is None:
                 return None
-            if result is not part and not isinstance(result, _PARTS):
-                raise wrong_part(entry, result)
+            if result is not part:
+                if type(result) is Chunk:  # built bare by the processor: checked against its type's class
+                    result = typed_part(entry, result)
+                elif not isinstance(result, _PARTS):
+                    raise wrong_part(entry, result)
             part = result
         return part
 
-    def _stash(self, state: dict[str, Any]) -> None:
+    def _stash(self, entry: Entry, state: dict[str, Any]) -> None:
         stashed = state.pop(REPROCESS_KEY)
         if stashed is not None:
+            if type(stashed) is Chunk:
+                stashed = typed_part(entry, stashed)
             if len(self.reprocess) >= MAX_REPROCESS:
                 raise ProcessorContractError(f"more than {MAX_REPROCESS} parts stashed for reprocessing")
             self.reprocess.append(stashed)
@@ -165,13 +207,18 @@ class StreamChain:
                 self._raised(entry, exc)
                 continue
             stashed = REPROCESS_KEY in args.state
-            if stashed:
-                self._stash(args.state)
-            if result is not None and result is not part and not isinstance(result, _PARTS):
-                error = wrong_part(entry, result)
+            try:
+                if stashed:
+                    self._stash(entry, args.state)
+                if result is not None and result is not part:
+                    if type(result) is Chunk:  # built bare by the processor: checked against its type's class
+                        result = typed_part(entry, result)
+                    elif not isinstance(result, _PARTS):
+                        raise wrong_part(entry, result)
+            except ProcessorContractError as error:
                 if tracing:
                     self._record(entry, started, "raised", part, part, str(error))
-                raise error
+                raise
             if tracing:
                 outcome: Outcome = "dropped" if result is None else "passed" if result is part else "changed"
                 if outcome == "changed" and result == part:

@@ -660,6 +660,10 @@
         <translation>{lane_title}，第 {position} 个（{type}）：{error}</translation>
     </message>
     <message>
+        <source>{lane_title}, #{position} ({type}): another processor of this agent has the id &apos;{id}&apos; and this one&apos;s id cannot be changed (two processors with one id would share their state); remove one of them</source>
+        <translation>{lane_title}，第 {position} 个（{type}）：此智能体中已有另一个处理器的 id 为“{id}”，而这个处理器的 id 无法更改（同一 id 的两个处理器会共用状态）；请移除其中一个</translation>
+    </message>
+    <message>
         <source>model.model: choose a model (a litellm id such as &apos;openai/gpt-4o-mini&apos;, or &apos;demo&apos;)</source>
         <translation>model.model：请选择一个模型（litellm 模型 ID，如 &apos;openai/gpt-4o-mini&apos;，或 &apos;demo&apos;）</translation>
     </message>

@@ -660,6 +660,10 @@
         <translation>{lane_title}，第 {position} 個（{type}）：{error}</translation>
     </message>
     <message>
+        <source>{lane_title}, #{position} ({type}): another processor of this agent has the id &apos;{id}&apos; and this one&apos;s id cannot be changed (two processors with one id would share their state); remove one of them</source>
+        <translation>{lane_title}，第 {position} 個（{type}）：此代理中已有另一個處理器的 id 為「{id}」，而這個處理器的 id 無法變更（同一 id 的兩個處理器會共用狀態）；請移除其中一個</translation>
+    </message>
+    <message>
         <source>model.model: choose a model (a litellm id such as &apos;openai/gpt-4o-mini&apos;, or &apos;demo&apos;)</source>
         <translation>model.model：請選擇一個模型（litellm 模型 ID，如 &apos;openai/gpt-4o-mini&apos;，或 &apos;demo&apos;）</translation>
     </message>
