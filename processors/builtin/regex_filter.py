@@ -66,6 +66,7 @@ logger = logging.getLogger(__name__)
 
 Preset = Literal["pii", "secrets", "urls"]
 
+
 class RegexFilterOptions(ProcessorOptions):
     rules: list[RegexRule] = Field(
         default=[], max_length=200, description="Custom rules: a name, a pattern and a replacement."
@@ -111,6 +112,9 @@ class RegexFilter(BuiltinProcessor):
     id = "regex-filter"
     name = "Regex Filter"
     description = "Blocks, redacts or flags text matching regex rules and presets (PII, secrets, URLs); no model."
+    #: The stream hook also sees ``data-*`` chunks, only to keep them in their place behind held-back text
+    #: (:mod:`~processors.builtin.hold_back`): passing it, a chunk written mid-reply would overtake that text.
+    process_data_parts = True
 
     options: RegexFilterOptions
 
