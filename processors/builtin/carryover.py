@@ -205,6 +205,8 @@ def stream_part(
         assert isinstance(part, Chunk)
         buffer.template = part
         pieces = buffer.feed(part.payload.text, find, stops=buffer.stops())  # type: ignore[attr-defined]
+        if not pieces and not buffer.parts.queue:  # the common case: the text waits (the per-chunk hot path)
+            return None
         return buffer.parts.send(state, buffer.assemble([handle(s, f) if s else "" for s, f in pieces]))
     if kind == "step-start":
         buffer.reset()
@@ -227,6 +229,8 @@ async def stream_part_async(
         assert isinstance(part, Chunk)
         buffer.template = part
         pieces = buffer.feed(part.payload.text, find, stops=buffer.stops())  # type: ignore[attr-defined]
+        if not pieces and not buffer.parts.queue:
+            return None
         return buffer.parts.send(state, buffer.assemble([await handle(s, f) if s else "" for s, f in pieces]))
     if kind == "step-start":
         buffer.reset()
