@@ -130,6 +130,9 @@ class CarryOver:
                         moved = True
             if cut == offset and len(self.pending) > self.max_hold:
                 cut = end - self.carry  # never hold more than max_hold: emit, accepting a possible split
+        if cut == offset:  # nothing goes out, so no chunk waiting behind it either
+            self.next_scan = len(self.pending) + self.batch
+            return []
         bounds = []
         base = self.emitted - offset  # the step's text position of ``full[0]``
         for stop in stops:

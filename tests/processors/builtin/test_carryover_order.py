@@ -17,13 +17,16 @@ to the first point where cutting the reply changes nothing).
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from processors import RequestContext
+from processors.builtin.carryover import CarryOver
 from processors.builtin.moderation import ModerationProcessor
+from processors.builtin.patterns import Match
 from processors.builtin.pii_detector import PIIDetector
 from processors.builtin.regex_filter import RegexFilter
 from processors.builtin.system_prompt_scrubber import SystemPromptScrubber
@@ -322,3 +325,55 @@ def test_a_chunk_stashed_by_a_later_processor_passes_the_guard_at_once() -> None
     args.part = reasoning  # back again, from a processor after this one
     assert detector.process_output_stream(args) is reasoning
     assert isinstance(reasoning, Chunk)
+
+
+# ------------------------------------------------------------------------------------------------ the buffer itself
+def emails(text: str) -> list[Match]:
+    return [Match("email", m.start(), m.end(), m.group()) for m in re.finditer(r"\S+@\S+\.\w+", text)]
+
+
+def test_a_stop_inside_a_candidate_moves_to_its_end_and_splits_the_segments_there() -> None:
+    buffer = CarryOver(carry=0, batch=0)
+    pieces = buffer.feed("Mail jo@x.io now. ", emails, final=True, stops=[3, 8, 17])
+    assert [segment for segment, _found in pieces] == ["Mai", "l jo@x.io", " now.", " "]
+    assert [found for _segment, found in pieces][1] == [Match("email", 2, 9, "jo@x.io")]
+    assert buffer.emitted == 18
+    # the positions count from the start of the step's text: the next stops are beyond what went out
+    assert buffer.feed("And more", emails, final=True, stops=[20]) == [("An", []), ("d more", [])]
+    assert buffer.emitted == 26
+
+
+def test_a_stop_the_cut_has_not_reached_waits_and_text_before_it_goes() -> None:
+    buffer = CarryOver(carry=4, batch=0)
+    assert buffer.feed("abcdefgh", emails, stops=[6]) == [("abcd", [])]
+    assert buffer.pending == "efgh"
+    assert buffer.feed("ij", emails, stops=[6]) == [("ef", []), ("", [])]
+
+
+def test_with_a_limit_a_stop_goes_out_at_the_first_cut_allowed_after_it() -> None:
+    def sentences(full: str, offset: int, cut: int) -> int:
+        ends = [m.end() for m in re.finditer(r"\. ", full) if offset <= m.end() <= cut]
+        return ends[-1] if ends else offset
+
+    buffer = CarryOver(carry=0, batch=0, limit=sentences)
+    pieces = buffer.feed("One two. Three four. Five six. Seven", emails, final=True, stops=[2, 10, 23])
+    assert [segment for segment, _found in pieces] == ["One two. ", "Three four. ", "Five six. ", "Seven"]
+
+
+def test_held_text_past_max_hold_goes_out_and_a_stop_in_it_with_it() -> None:
+    buffer = CarryOver(carry=2, max_hold=8, batch=0, hold=lambda text, offset: offset)  # holds everything
+    assert buffer.feed("abcdefgh", emails, stops=[3]) == []
+    assert buffer.feed("ij", emails, stops=[3]) == [("abc", []), ("defgh", [])]
+    assert buffer.pending == "ij"
+
+
+def test_a_new_step_counts_its_text_from_its_own_start() -> None:
+    """A rejected step's text is forgotten: a chunk waiting in the next step's text goes out where that text has it."""
+    detector = PIIDetector(redaction_method="placeholder")
+    reasoning = wire("reasoning-delta", id="t1-reasoning", text="hmm")
+    parts = [text("A long first answer, cut off"), wire("step-start"), text("Write to jo@exa"), reasoning,
+             text("mple.com now"), wire("text-end", id="t1")]  # fmt: skip
+    out = [label(part) for part in drive(detector, parts)]
+    assert merged(out[out.index("step-start:") :]) == [
+        "step-start:", "t:Write to [EMAIL]", "reasoning-delta:hmm", "t: now", "text-end:t1",
+    ]  # fmt: skip
