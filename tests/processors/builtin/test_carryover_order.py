@@ -377,3 +377,61 @@ def test_a_new_step_counts_its_text_from_its_own_start() -> None:
     assert merged(out[out.index("step-start:") :]) == [
         "step-start:", "t:Write to [EMAIL]", "reasoning-delta:hmm", "t: now", "text-end:t1",
     ]  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------------ the judged stream
+def judged() -> tuple[PIIDetector, ScriptedModel]:
+    judge = ScriptedModel([NO_PII], repeat=True)
+    detector = PIIDetector(model=judge, detection_types=["email", "name"], redaction_method="placeholder",
+                           carry_over=16)  # fmt: skip
+    return detector, judge
+
+
+async def drive_async(guard: Any, parts: list[AnyChunk]) -> list[AnyChunk]:
+    """:func:`drive` for a guard whose stream hook awaits (a judge)."""
+    state: dict[str, Any] = {}
+    args = ProcessOutputStreamArgs(
+        part=parts[0], stream_parts=[], message_list=MessageList(), processor_id=guard.id, state=state,
+        request_context=RequestContext(),
+    )  # fmt: skip
+    out: list[AnyChunk] = []
+    queue = list(parts)
+    while queue:
+        args.part = queue.pop(0)
+        result = await guard.process_output_stream(args)
+        if result is not None:
+            out.append(result)
+        if REPROCESS_KEY in state:
+            queue.insert(0, state.pop(REPROCESS_KEY))
+    return out
+
+
+async def test_the_judged_stream_keeps_the_order_of_what_waits_and_judges_no_empty_text() -> None:
+    detector, judge = judged()
+    thought, other = wire("reasoning-delta", id="t1-reasoning", text="hmm"), wire("source", id="s1")
+    parts = [text("Hello there. Write to jo@exa"), thought, other, text("mple.com today. "), text("Bye now."),
+             wire("text-end", id="t1")]  # fmt: skip
+    out = await drive_async(detector, parts)
+    assert merged([label(part) for part in out]) == [
+        "t:Hello there. Write to [EMAIL] today. ", "reasoning-delta:hmm", "source:s1", "t:Bye now.", "text-end:t1",
+    ]  # fmt: skip
+    judged_texts = [request.messages[-1]["content"] for request in judge.requests]
+    assert all(judged_texts), judged_texts
+    assert "".join(judged_texts) == "Hello there. Write to jo@example.com today. Bye now."
+    # the text goes out in the model's chunk shape (its block id and run id), not a made-up one
+    assert {(part.payload.id, part.run_id) for part in out if part.type == "text-delta"} == {("t1", "r")}  # type: ignore[union-attr]
+
+
+async def test_the_judged_stream_forgets_a_rejected_steps_text_and_what_waits_in_it() -> None:
+    detector, _judge = judged()
+    parts = [text("Write to jo@exa"), wire("reasoning-delta", id="t1-reasoning", text="hmm"), wire("step-start"),
+             text("Plain words. "), wire("source", id="s1"), text("More."), wire("text-end", id="t1")]  # fmt: skip
+    out = [label(part) for part in await drive_async(detector, parts)]
+    assert merged(out) == ["step-start:", "t:Plain words. ", "source:s1", "t:More.", "text-end:t1"]
+
+
+def test_the_text_goes_out_in_the_models_chunk_shape() -> None:
+    thought = wire("reasoning-delta", id="t1-reasoning", text="hmm")
+    parts = [text("Write to jo@exa"), text("mple.com now. Bye"), thought, text(" there"), wire("text-end", id="t1")]
+    out = drive(PIIDetector(redaction_method="placeholder"), parts)
+    assert {(part.payload.id, part.run_id) for part in out if part.type == "text-delta"} == {("t1", "r")}  # type: ignore[union-attr]
