@@ -435,3 +435,21 @@ def test_the_text_goes_out_in_the_models_chunk_shape() -> None:
     parts = [text("Write to jo@exa"), text("mple.com now. Bye"), thought, text(" there"), wire("text-end", id="t1")]
     out = drive(PIIDetector(redaction_method="placeholder"), parts)
     assert {(part.payload.id, part.run_id) for part in out if part.type == "text-delta"} == {("t1", "r")}  # type: ignore[union-attr]
+
+
+def test_a_stop_at_a_forced_cut_inside_a_candidate_waits_for_the_candidates_end() -> None:
+    buffer = CarryOver(carry=2, max_hold=8, batch=0, hold=lambda text, offset: offset)
+    assert buffer.feed("abcjo@x.io", emails, stops=[8]) == [("abcjo@x.", [])]  # held past max_hold: cut anyway
+    # the candidate was cut by then (it began in text already out): the chunk follows that text
+    assert buffer.flush(emails, stops=[8]) == [("", []), ("io", [])]
+
+
+def test_a_stop_leaves_every_candidate_it_falls_in_whatever_their_order() -> None:
+    """Candidates of different kinds overlap and come unsorted: a stop moved out of one may land in another."""
+
+    def overlapping(text: str) -> list[Match]:
+        return [Match("b", 4, 8, text[4:8]), Match("a", 1, 5, text[1:5])]
+
+    buffer = CarryOver(carry=0, batch=0)
+    pieces = buffer.feed("0123456789", overlapping, final=True, stops=[2])
+    assert [segment for segment, _found in pieces] == ["01234567", "89"]
