@@ -35,7 +35,7 @@ from typing import Any
 
 from processors.builtin.hold_back import HoldBack
 from processors.builtin.patterns import Match
-from processors.chunks import AnyChunk, Chunk, TextDeltaChunk, TextDeltaPayload
+from processors.chunks import AnyChunk, Chunk
 from processors.pipeline.stream_chain import REPROCESS_KEY
 
 #: How much already-emitted text is kept as left context (for look-behinds and keyword windows).
@@ -179,10 +179,10 @@ class CarryOver:
         return self.feed("", find, final=True, stops=stops)
 
     def delta(self, text: str) -> Chunk:
-        """A ``text-delta`` carrying ``text``, shaped like the last delta this buffer saw."""
-        if self.template is not None:
-            return self.template.with_payload(text=text)
-        return TextDeltaChunk(payload=TextDeltaPayload(id="text", text=text))
+        """A ``text-delta`` carrying ``text``, shaped like the last delta this buffer saw (text goes out only after
+        a delta came: ``reset`` forgets the template and the held text together)."""
+        assert self.template is not None
+        return self.template.with_payload(text=text)
 
     def stops(self) -> list[int]:
         return [position for position, _chunk in self.parts.waiting]
