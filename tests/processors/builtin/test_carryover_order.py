@@ -453,3 +453,20 @@ def test_a_stop_leaves_every_candidate_it_falls_in_whatever_their_order() -> Non
     buffer = CarryOver(carry=0, batch=0)
     pieces = buffer.feed("0123456789", overlapping, final=True, stops=[2])
     assert [segment for segment, _found in pieces] == ["01234567", "89"]
+
+
+def test_with_every_cut_allowed_a_stop_goes_out_where_it_came() -> None:
+    buffer = CarryOver(carry=0, batch=0, limit=lambda full, offset, cut: cut)
+    assert buffer.feed("abcdefgh", emails, final=True, stops=[3, 4]) == [("abc", []), ("d", []), ("efgh", [])]
+
+
+def test_a_stop_the_limit_moves_into_a_candidate_goes_out_after_the_candidate() -> None:
+    """The limit allows a cut at 5 (and the end): the stop at 2 goes there, inside the candidate 4..8, so on to its
+    end, and to the next cut the limit allows from there."""
+
+    def one(text: str) -> list[Match]:
+        return [Match("b", 4, 8, text[4:8])]
+
+    buffer = CarryOver(carry=0, batch=0, limit=lambda full, offset, cut: 5 if cut >= 5 else offset)
+    pieces = buffer.feed("0123456789", one, final=True, stops=[2])
+    assert [segment for segment, _found in pieces] == ["0123456789", ""]
