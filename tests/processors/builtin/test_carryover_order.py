@@ -409,15 +409,29 @@ async def drive_async(guard: Any, parts: list[AnyChunk]) -> list[AnyChunk]:
 async def test_the_judged_stream_keeps_the_order_of_what_waits_and_judges_no_empty_text() -> None:
     detector, judge = judged()
     thought, other = wire("reasoning-delta", id="t1-reasoning", text="hmm"), wire("source", id="s1")
-    parts = [text("Hello there. Write to jo@exa"), thought, other, text("mple.com today. "), text("Bye now."),
-             wire("text-end", id="t1")]  # fmt: skip
+    parts = [
+        text("Hello there. Write to jo@exa"),
+        thought,
+        other,
+        text("mple.com today. "),
+        text("And more words after it, many"),
+        text(" of them. "),
+        text("Bye now."),
+        wire("text-end", id="t1"),
+    ]
     out = await drive_async(detector, parts)
     assert merged([label(part) for part in out]) == [
-        "t:Hello there. Write to [EMAIL] today. ", "reasoning-delta:hmm", "source:s1", "t:Bye now.", "text-end:t1",
-    ]  # fmt: skip
+        "t:Hello there. Write to [EMAIL] today. ",
+        "reasoning-delta:hmm",
+        "source:s1",
+        "t:And more words after it, many of them. Bye now.",
+        "text-end:t1",
+    ]
     judged_texts = [request.messages[-1]["content"] for request in judge.requests]
     assert all(judged_texts), judged_texts
-    assert "".join(judged_texts) == "Hello there. Write to jo@example.com today. Bye now."
+    assert "".join(judged_texts) == (
+        "Hello there. Write to jo@example.com today. And more words after it, many of them. Bye now."
+    )  # fmt: skip
     # the text goes out in the model's chunk shape (its block id and run id), not a made-up one
     assert {(part.payload.id, part.run_id) for part in out if part.type == "text-delta"} == {("t1", "r")}  # type: ignore[union-attr]
 
