@@ -107,6 +107,9 @@ class ModerationProcessor(BuiltinProcessor):
     id = "moderation"
     name = "Moderation"
     description = "Scores content in 11 moderation categories (model judge, or word lists offline)."
+    #: The stream hook also sees ``data-*`` chunks, only to keep them in their place behind held-back text
+    #: (:mod:`~processors.builtin.hold_back`): passing it, a chunk written mid-reply would overtake that text.
+    process_data_parts = True
     type_name: ClassVar[str] = "ModerationProcessor"
     needs_model: ClassVar[bool] = False
     Options = ModerationOptions

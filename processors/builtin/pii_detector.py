@@ -107,6 +107,9 @@ class PIIDetector(BuiltinProcessor):
     id = "pii-detector"
     name = "PII detector"
     description = "Finds personal data offline (optionally with a model judge); blocks, warns, filters or redacts."
+    #: The stream hook also sees ``data-*`` chunks, only to keep them in their place behind held-back text
+    #: (:mod:`~processors.builtin.hold_back`): passing it, a chunk written mid-reply would overtake that text.
+    process_data_parts = True
     type_name: ClassVar[str] = "PIIDetector"
     needs_model: ClassVar[bool] = False
     Options = PIIDetectorOptions

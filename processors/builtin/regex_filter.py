@@ -30,12 +30,13 @@ replaced by ``[KIND]`` (``[EMAIL]``, ``[CREDIT_CARD]``, ``[OPENAI_KEY]`` ...).
 Streaming: while redacting, the last ``stream_carryover_size`` characters are held back so a match split
 across chunks is redacted whole (the option must be at least the longest match a rule can have); with presets
 only, no more than the presets need to recognise a match (``patterns.max_span``), so the answer streams. Text with no
-match goes out as the chunks it arrived in, a little later. A chunk that does not end the text run (a thinking
-model's reasoning between two text deltas) waits behind the held-back text and goes out in its place once the text
-before it has, so an address cut in two by reasoning is still redacted whole and the stream keeps its order; the
-held-back text is flushed (redacted) when a chunk ends the text run (``text-end``, ``step-finish``, ``finish``,
-``error`` ...), and that chunk is re-driven through the chain right after it (the runtime's reprocess key). Block
-and warn scan the same window, so a secret split across two chunks is still caught.
+match goes out as the chunks it arrived in, a little later. Other chunks keep the model's order, as with every
+guard that holds text back (:mod:`processors.builtin.hold_back`): one that does not end the text run (a thinking
+model's reasoning between two text deltas, a ``data-*`` chunk) waits behind the held-back text and goes out in its
+place once the text before it has, so an address cut in two by reasoning is still redacted whole; the held-back
+text is flushed (redacted) when a chunk ends the text run (``text-end``, ``step-finish``, ``finish``, ``error``
+...), and that chunk is re-driven through the chain right after it (the runtime's reprocess key). Block and warn
+scan the same window, so a secret split across two chunks is still caught.
 
 How one text is matched and replaced (rules, presets, merged overlaps, ``$1`` references) is
 :mod:`processors.builtin.regex_rules`; this module decides what a match does to a message or a stream.
@@ -52,23 +53,18 @@ from pydantic import Field, ValidationInfo, field_validator
 
 from processors.builtin.base import BuiltinProcessor, InvalidOptionsError, ProcessorOptions
 from processors.builtin.carryover import CONTEXT_CHARS
+from processors.builtin.hold_back import HoldBack
 from processors.builtin.patterns import expand_kinds, max_span
 from processors.builtin.regex_rules import DEFAULT_REPLACEMENT, Hit, RegexMatcher, RegexRule, Region, preset_replacement
 from processors.builtin.support import report_soon, report_violation, settle, text_segments, with_text
 from processors.chunks import AnyChunk, Chunk
 from processors.messages import Message, TextPart
 from processors.pipeline.processor import ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
-from processors.pipeline.stream_chain import REPROCESS_KEY
 from processors.tripwire import TripWire
 
 logger = logging.getLogger(__name__)
 
 Preset = Literal["pii", "secrets", "urls"]
-
-#: Chunks that end the text run, the step or the run: the held-back text, and every chunk waiting behind it, goes
-#: out before them. Any other chunk that comes behind held-back text (a thinking model's reasoning, a tool call's
-#: streamed input) waits in its place: the text after it may finish a match the held text begins.
-_ENDS_TEXT = frozenset({"text-end", "step-finish", "finish", "error", "tripwire", "abort"})
 
 
 class RegexFilterOptions(ProcessorOptions):
@@ -116,6 +112,9 @@ class RegexFilter(BuiltinProcessor):
     id = "regex-filter"
     name = "Regex Filter"
     description = "Blocks, redacts or flags text matching regex rules and presets (PII, secrets, URLs); no model."
+    #: The stream hook also sees ``data-*`` chunks, only to keep them in their place behind held-back text
+    #: (:mod:`~processors.builtin.hold_back`): passing it, a chunk written mid-reply would overtake that text.
+    process_data_parts = True
 
     options: RegexFilterOptions
 
@@ -286,50 +285,31 @@ class RegexFilter(BuiltinProcessor):
         before the end, back to the start of any match crossing it, and back again to a chunk boundary when
         there is one: in the common case (no match) the oldest held chunk goes out as it came, no copy made.
 
-        A chunk that does not end the text run (a thinking model's reasoning between two text deltas) waits behind
-        the held-back text, in its place (``others``: ``(position in the step's text, chunk)``): the text after it
-        may finish a match the held text begins, so letting the held text out when it came would show half an
-        address. It goes out once the text before it has (after the match it falls inside, when it does). A chunk
-        that ends the text run, the step or the run (:data:`_ENDS_TEXT`) lets everything out, in order, then
-        itself.
-
-        When more than one part is ready at once they wait in ``queue``: one goes out per call, and the first
-        waiting chunk that is not text is stashed for reprocessing (``pending``), so that the runtime calls this
-        guard again, and it lets out the next (a text delta is never stashed: the processors before this one would
-        see its text twice). A stashed chunk passes back through every processor before this one: one that holds
-        text of its own passes it on at once, since it let that chunk out before (``released``); a processor after
-        this one that stashes a chunk gets the same treatment here.
+        Every other chunk follows the one hold-back behaviour of :mod:`~processors.builtin.hold_back`, shared with
+        the carry-over detectors: one that does not end the text run (a thinking model's reasoning between two text
+        deltas, a ``data-*`` chunk) waits behind the held-back text, in its place (``hold.waiting``), and goes out
+        once the text before it has (after the match it falls inside, when it does); one that ends the text run,
+        the step or the run lets everything out, in order, then itself; parts ready at once go out one per call.
         """
         kind = part.type
+        hold = HoldBack.of(state)
         if kind == "text-delta":
             text: str = part.payload.text  # type: ignore[union-attr]
             if not text:
                 return part
-            return self._send(state, self._take_text(part, text, state))
-        pending: list[AnyChunk] | None = state.get("pending")
-        if pending:
-            for index, carrier in enumerate(pending):
-                if carrier is part:  # stashed by this guard to be called again: the next waiting part goes out
-                    del pending[index]
-                    return self._release(state)
+            return hold.send(state, self._take_text(part, text, state, hold))
         if kind == "step-start":  # a text run left open by a rejected step is not this step's text
-            for key in ("held", "buffer", "context", "offset", "others", "queue", "pending", "released"):
+            for key in ("held", "buffer", "context", "offset"):
                 state.pop(key, None)
+            hold.reset()
             return part
-        released: list[AnyChunk] | None = state.get("released")
-        if released and any(earlier is part for earlier in released):
-            return part  # let out before, and stashed by a processor after this one: it is not held twice
         buffer: str = state.get("buffer", "")
-        if buffer and kind not in _ENDS_TEXT:
-            state.setdefault("others", []).append((state.get("offset", 0) + len(buffer), part))
-            return self._send(state, [])
-        if not buffer and not state.get("queue"):
-            return self._send(state, [part])
-        out = self._flush(state) if buffer else []
-        out.append(part)
-        return self._send(state, out)
+        decided, result = hold.settle(state, part, holding=bool(buffer), position=state.get("offset", 0) + len(buffer))
+        if decided:
+            return result
+        return hold.send(state, [*self._flush(state, hold), part])
 
-    def _take_text(self, part: AnyChunk, text: str, state: dict[str, Any]) -> list[AnyChunk]:
+    def _take_text(self, part: AnyChunk, text: str, state: dict[str, Any], hold: HoldBack) -> list[AnyChunk]:
         """Hold ``text`` back; return what may go out now: the held text further back than the window (redacted),
         and the chunks waiting right after it."""
         held = state.setdefault("held", [])
@@ -344,7 +324,7 @@ class RegexFilter(BuiltinProcessor):
             if region.start < limit < region.end:
                 limit = region.start  # a match crossing the boundary is held back whole
                 break
-        others: list[tuple[int, AnyChunk]] | None = state.get("others")
+        others = hold.waiting
         if others:
             offset: int = state.get("offset", 0)
             at = _outside(regions, others[0][0] - offset)
@@ -408,11 +388,12 @@ class RegexFilter(BuiltinProcessor):
         self._report_stream_redactions(state, redactions, offset)
         return self._emit(emitted_chunks, emitted)
 
-    def _flush(self, state: dict[str, Any]) -> list[AnyChunk]:
+    def _flush(self, state: dict[str, Any], hold: HoldBack) -> list[AnyChunk]:
         """All the held-back text, redacted, with the chunks waiting in it in their places (the text run ends)."""
         buffer: str = state["buffer"]
         held: list[list[Any]] = state.pop("held")
-        others: list[tuple[int, AnyChunk]] = state.pop("others", [])
+        others = list(hold.waiting)
+        hold.waiting.clear()
         regions = self._matcher.regions(self._stream_hits(state, buffer))
         offset: int = state.get("offset", 0)
         self._block_held(buffer, regions, offset)
@@ -437,43 +418,6 @@ class RegexFilter(BuiltinProcessor):
         if redactions:
             self._report_stream_redactions(state, redactions, offset)
         return out
-
-    @staticmethod
-    def _send(state: dict[str, Any], out: list[AnyChunk]) -> AnyChunk | None:
-        """Return the first part of ``out`` (after any still waiting); queue the rest (see :meth:`_release`)."""
-        queue: list[AnyChunk] | None = state.get("queue")
-        if not queue:
-            if len(out) > 1:
-                state["queue"] = out
-                return RegexFilter._release(state)
-            if not out:
-                return None
-            first = out[0]
-            if first.type != "text-delta":
-                _remember(state, first)
-            return first
-        queue.extend(out)
-        return RegexFilter._release(state)
-
-    @staticmethod
-    def _release(state: dict[str, Any]) -> AnyChunk | None:
-        """The next waiting part. When more wait behind it, the first of them that is not text is stashed for
-        reprocessing (unless it is on its way back already): it comes back through the chain, and this guard lets
-        out the next waiting part then."""
-        queue: list[AnyChunk] = state.get("queue") or []
-        if not queue:
-            return None
-        first = queue.pop(0)
-        pending: list[AnyChunk] = state.setdefault("pending", [])
-        for waiting in queue:
-            if waiting.type != "text-delta":
-                if not any(carrier is waiting for carrier in pending):
-                    pending.append(waiting)
-                    state[REPROCESS_KEY] = waiting
-                break
-        if first.type != "text-delta":
-            _remember(state, first)
-        return first
 
     def _report_stream_redactions(self, state: dict[str, Any], redactions: list[dict[str, Any]], offset: int) -> None:
         """Report redactions made in held-back text, each ``index`` counted from the start of the step's text (as
@@ -510,19 +454,6 @@ class RegexFilter(BuiltinProcessor):
             return None
         first: Chunk = chunks[0][0]
         return with_text(first, text)
-
-
-#: How many of the chunks a guard let out it remembers, to pass them on at once when a later processor stashes them.
-_REMEMBERED = 64
-
-
-def _remember(state: dict[str, Any], part: AnyChunk) -> None:
-    """Note a chunk (not text) this guard let out: if a processor after it stashes that chunk for reprocessing, it
-    comes back through this guard, which must pass it on at once, not hold it again behind newer text."""
-    released: list[AnyChunk] = state.setdefault("released", [])
-    released.append(part)
-    if len(released) > _REMEMBERED:
-        del released[0]
 
 
 def _outside(regions: list[Region], position: int) -> int:

@@ -165,6 +165,9 @@ class SystemPromptScrubber(BuiltinProcessor):
     id = "system-prompt-scrubber"
     name = "System prompt scrubber"
     description = "Catches the agent's own instructions leaking into its output; blocks, warns, filters or redacts."
+    #: The stream hook also sees ``data-*`` chunks, only to keep them in their place behind held-back text
+    #: (:mod:`~processors.builtin.hold_back`): passing it, a chunk written mid-reply would overtake that text.
+    process_data_parts = True
     type_name: ClassVar[str] = "SystemPromptScrubber"
     needs_model: ClassVar[bool] = False
     Options = SystemPromptScrubberOptions

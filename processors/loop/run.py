@@ -213,7 +213,7 @@ class Run(RunState):
         raw_chunks: list[dict[str, Any]] = []
 
         # ---- the model's stream: per chunk, convert → process_output_stream → fold → yield
-        chain, pending, fold, convert = self.chain, self._pending, builder.fold, builder.convert
+        chain, pending, convert = self.chain, self._pending, builder.convert
         run_id, text_id = self.run_id, builder.text_id
         has_chain = bool(chain)
         # The model call's span (when a tracer listens): measured around the whole stream, told when it ends.
@@ -257,13 +257,13 @@ class Run(RunState):
                         else:
                             processed = await chain.process(chunk)
                         if pending:
-                            for extra in await self.drain():
+                            for extra in await self.drain(builder):
                                 yield extra
                         if processed is not None:
                             if type(processed) is TextDeltaChunk:  # fold's commonest case, inline
                                 builder.texts.append(processed.payload.text)
                             else:
-                                fold(processed)
+                                self.keep(processed, builder)
                             yield processed
                         if chain.reprocess:
                             for extra in await self._reprocess(builder):

@@ -131,14 +131,13 @@ class RunState(RunTracing):
         while queue:
             processed = await self.process(queue.pop(0))
             if self._pending:
-                out += await self.drain()
+                out += await self.drain(builder)
             if processed is not None:
-                if builder is not None:
-                    builder.fold(processed)
+                self.keep(processed, builder)
                 out.append(processed)
         return out
 
-    async def drain(self) -> list[AnyChunk]:
+    async def drain(self, builder: StepBuilder | None = None) -> list[AnyChunk]:
         """Chunks written with ``writer.custom``: processed, then persisted on the response unless transient."""
         out: list[AnyChunk] = []
         guard = 0
@@ -149,13 +148,22 @@ class RunState(RunTracing):
             processed = await self.process(self._pending.pop(0))
             if processed is None:
                 continue
-            if isinstance(processed, DataChunk):
-                if processed.type == STRUCTURED_OUTPUT_CHUNK:
-                    self.structured_object = processed.data
-                if not processed.transient:
-                    self.data_parts.append(DataPart(type=processed.type, data=processed.data, id=processed.id))
+            self.keep(processed, builder)
             out.append(processed)
         return out
+
+    def keep(self, processed: AnyChunk, builder: StepBuilder | None) -> None:
+        """What the chain let out goes into the answer whichever part it answered: a stream guard that holds parts
+        back in the model's order may let out held text in answer to a data chunk, or a held data chunk in answer to
+        a text delta or a re-driven part (``hold_back.py``). A data chunk is persisted unless transient; anything
+        else is folded into the step being built, when there is one."""
+        if isinstance(processed, DataChunk):
+            if processed.type == STRUCTURED_OUTPUT_CHUNK:
+                self.structured_object = processed.data
+            if not processed.transient:
+                self.data_parts.append(DataPart(type=processed.type, data=processed.data, id=processed.id))
+        elif builder is not None:
+            builder.fold(processed)
 
     def tripwire_chunk(self, tripwire: TripWire) -> Chunk:
         data = tripwire.to_data()

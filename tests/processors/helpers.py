@@ -10,8 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from processors import Agent, Processor, tool
-from processors.chunks import AnyChunk
+from processors.chunks import AnyChunk, Chunk, Payload
 from processors.models import ScriptedModel, Turn
+from processors.models.base import Finish, ReasoningDelta, ResponseMetadata, TextDelta
 
 TERMINAL = ("finish", "tripwire", "error")
 INSTRUCTIONS = "You are terse."
@@ -192,3 +193,88 @@ class RecordAndReplay:
     def process_llm_response(self, args: Any) -> None:
         if not args.from_cache:
             self.recorded = list(args.chunks)
+
+
+#: Among the pieces :func:`guard_order` streams: a reasoning delta, and a ``data-*`` chunk a processor writes.
+THINK = "<think>"
+DATA = "<data>"
+
+
+class Interleaving:
+    """A model streaming text deltas with other chunks between them, in one step (the text block stays open across
+    them, as with interleaved-thinking providers): :data:`THINK` is a reasoning delta ``r<n>``, :data:`DATA` a marker
+    the processor in front of the chain turns into a ``data-note`` chunk, a ``Chunk`` is replayed as it is (a
+    ``source``, a ``file``), and any other string is a text delta."""
+
+    provider = "test"
+    model_id = "interleaving"
+
+    def __init__(self, pieces: list[Any]) -> None:
+        self.pieces = pieces
+
+    async def stream(self, request: Any) -> Any:
+        yield ResponseMetadata("resp-1", self.model_id)
+        thoughts = 0
+        for piece in self.pieces:
+            if piece == THINK:
+                yield ReasoningDelta(f"r{thoughts}")
+                thoughts += 1
+            elif piece == DATA:
+                yield Chunk(type="data-marker", payload=Payload())
+            elif isinstance(piece, Chunk):
+                yield piece
+            else:
+                yield TextDelta(piece)
+        yield Finish("stop")
+
+
+def label(part: Any) -> str:
+    """A part as one string: ``t:<text>`` for a text delta, ``<type>:<text or data or id>`` for the others."""
+    payload = getattr(part, "payload", None)
+    if part.type == "text-delta":
+        return f"t:{payload.text}"  # type: ignore[union-attr]
+    if part.type.startswith("data-"):
+        return f"{part.type}:{part.data}"
+    detail = getattr(payload, "text", None) or getattr(payload, "id", None) or ""
+    return f"{part.type}:{detail}"
+
+
+def merged(labels: list[str]) -> list[str]:
+    """Labels with the text deltas next to each other joined: the text runs between the other chunks."""
+    out: list[str] = []
+    for one in labels:
+        if one.startswith("t:") and out and out[-1].startswith("t:"):
+            out[-1] += one[2:]
+        else:
+            out.append(one)
+    return out
+
+
+async def guard_order(guards: list[Any], pieces: list[Any], **agent_options: Any) -> tuple[list[str], list[str], Any]:
+    """Stream ``pieces`` (see :class:`Interleaving`) through ``guards``; return what entered the first guard and what
+    left the last, each as :func:`merged` labels (a part the chain re-drives counts once), and the result."""
+    entered: list[Any] = []
+    left: list[str] = []
+    notes = 0
+
+    def entering(args: Any) -> Any:
+        nonlocal notes
+        part = args.part
+        if part.type == "data-marker":
+            args.writer.custom({"type": "data-note", "data": notes})
+            notes += 1
+            return None
+        if part.type not in ("start", "step-start") and not any(seen is part for seen in entered):
+            entered.append(part)
+        return part
+
+    def leaving(args: Any) -> Any:
+        if args.part.type not in ("start", "step-start"):
+            left.append(label(args.part))
+        return args.part
+
+    first, last = Fn("in", process_output_stream=entering), Fn("out", process_output_stream=leaving)
+    first.process_data_parts = last.process_data_parts = True
+    agent = Agent(id="a", model=Interleaving(pieces), output_processors=[first, *guards, last], **agent_options)
+    result = await agent.generate("hi")
+    return merged([label(part) for part in entered]), merged(left), result

@@ -2,8 +2,9 @@
 
 A thinking model may stream reasoning between two text deltas of one text block. The held-back text used to be
 flushed when the reasoning came, so "jo@exa" reached the user as it was and "mple.com" alone was no address: the
-sample chain's PIIDetector leaked the address it was there to hide (only the saved result was masked). Reasoning
-now passes the held text, which waits on for the rest of the match.
+sample chain's PIIDetector leaked the address it was there to hide (only the saved result was masked). The held
+text now waits on for the rest of the match, and the reasoning waits behind it, in its place
+(``test_carryover_order.py`` checks where).
 """
 
 from __future__ import annotations
