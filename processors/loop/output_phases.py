@@ -4,6 +4,33 @@ step for a retry) and, once at the end, ``process_output_result``.
 Like :mod:`processors.loop.phases` (the phases before and around the model call), each takes the run's
 :class:`~processors.loop.run_view.RunView`, returns the chunks it wants emitted, and raises :class:`EndRun` or
 :class:`RetryStep`.
+
+What a ``process_output_step`` result does (tests/processors/loop/test_output_step_results.py and
+test_output_step_tool_calls.py). The model's text deltas and ``tool-call`` chunks were streamed before the hook
+runs; what the processors leave in the message list is what is saved, what the next step's prompt holds, and the
+step's text (``result.steps[i].text``, the ``step-finish`` and ``finish`` chunks' text, ``result.text``):
+
+================================================  ==============================================================
+the result                                        the step's answer
+================================================  ==============================================================
+``None``, the ``message_list``, ``[]``            in-place edits stand (``[]`` is "no change", a deviation)
+text parts edited in place                        the edited text
+text parts removed                                ``""``
+an array without the answer / ``remove_by_ids``   ``""`` (and nothing of it is saved)
+an array replacing the answer                     the new message's text; a dict may be an OpenAI-style
+                                                  ``{"role": "assistant", "content": "..."}`` (as Mastra's
+                                                  ``MessageList.add`` reads it) or a stored message
+an extra assistant message after the answer       merges into it: its text is appended
+a tool call's invocation removed                  the call does not run (Mastra would still run it)
+a call's arguments, name or state changed;        a ``ProcessorContractError`` naming processor and call, before
+a call added in state ``call``;                   any tool runs (Mastra runs the model's calls as streamed and
+``args.text`` / ``args.tool_calls`` changed       ignores such edits; here the author learns it)
+``abort()``                                       the step ends the run, or is retried (``retry=True``)
+================================================  ==============================================================
+
+In a tool loop the turn's steps share one assistant message; a step's text is read from its ``step-start``
+marker on (:class:`StepAnswer`), so an edit of a later step leaves the earlier steps' text alone. Mastra keeps
+``result.text`` as streamed; here it follows the list (a processor that blanks a leaked answer blanks the result).
 """
 
 from __future__ import annotations
