@@ -94,16 +94,14 @@ async def run_output_step(
     ``answer`` is the message the step built (just added to the list: on its own, or merged into the turn's
     answer). After the processors, the step's text is what the list holds of it (:class:`StepAnswer`), and the
     calls that run are the model's calls still in the list (:func:`check_tool_calls`)."""
+    entries = [entry for entry in run.config.output_entries if "process_output_step" in entry.hooks]
+    if not entries:
+        return []
     ml = run.message_list
     out: list[AnyChunk] = []
-    located: StepAnswer | None = None
-    made: list[dict[str, Any]] = []
-    for entry in run.config.output_entries:
-        if "process_output_step" not in entry.hooks:
-            continue
-        if located is None:  # the first processor: where the step's answer and calls stand before any of them
-            located = StepAnswer.locate(ml, answer)
-            made = copy.deepcopy(builder.tool_calls)
+    located = StepAnswer.locate(ml, answer)  # where the step's answer and calls stand before any processor
+    made = copy.deepcopy(builder.tool_calls)
+    for entry in entries:
         given = ml.get.all.db()
         args = ProcessOutputStepArgs(
             messages=given,
@@ -123,8 +121,6 @@ async def run_output_step(
             entry: Entry = entry,
             given: list[Message] = given,
             args: ProcessOutputStepArgs = args,
-            located: StepAnswer = located,
-            made: list[dict[str, Any]] = made,
         ) -> None:
             if not (isinstance(result, list) and not result):  # [] means "no change" (a documented deviation)
                 apply_message_result(
@@ -135,7 +131,7 @@ async def run_output_step(
                     given=given,
                     default_source="response",
                 )
-            check_tool_calls(entry, ml, made, builder.tool_calls, located.calls_before)
+            check_tool_calls(entry, ml, made, builder.tool_calls)
             check_read_only(entry, args, step.text, made)
 
         try:
@@ -152,9 +148,8 @@ async def run_output_step(
             run.text_parts.append(step.text)
             raise EndRun(run.error_chunk(error)) from None
         out += await run.drain()
-    if located is not None:
-        step.text = located.text(ml)  # what the processors left of the step's answer (edited, replaced, removed)
-        builder.sync_tool_calls(ml)  # a call they removed does not run
+    step.text = located.text(ml)  # what the processors left of the step's answer (edited, replaced, removed)
+    builder.sync_tool_calls(ml)  # a call they removed does not run
     return out
 
 
@@ -169,27 +164,23 @@ class StepAnswer:
     place, ``""`` (a removed answer has no text, as when only its text parts are removed).
     """
 
-    __slots__ = ("calls_before", "ids_before", "marker", "message_id", "start")
+    __slots__ = ("ids_before", "marker", "message_id", "start")
 
-    def __init__(
-        self, message_id: str, marker: Any, start: int, ids_before: frozenset[str], calls_before: frozenset[str]
-    ) -> None:
+    def __init__(self, message_id: str, marker: Any, start: int, ids_before: frozenset[str]) -> None:
         self.message_id = message_id
         self.marker = marker
         self.start = start
         self.ids_before = ids_before
-        self.calls_before = calls_before
 
     @classmethod
     def locate(cls, ml: MessageList, answer: Message) -> StepAnswer:
         messages = ml.get.all.db()
         parts = answer.content.parts
         marker = parts[0] if parts and isinstance(parts[0], StepStartPart) else None
-        holder = next((m for m in messages if m.id == answer.id), None)
-        if holder is None:  # merged into the message before it (which was the last one)
-            holder = messages[-1] if messages else answer
-        start = max(len(holder.content.parts) - len(parts), 0) if holder is not answer else 0
-        return cls(holder.id, marker, start, frozenset(m.id for m in messages), frozenset(_calls(messages)))
+        # the answer itself, or (merged) the message it joined, which was the last one: its parts are at the end
+        holder = next((m for m in messages if m.id == answer.id), messages[-1])
+        start = len(holder.content.parts) - len(parts)
+        return cls(holder.id, marker, start, frozenset(m.id for m in messages))
 
     def text(self, ml: MessageList) -> str:
         responses = [m for m in ml.get.response.db() if m.role == "assistant"]
@@ -226,9 +217,7 @@ def _calls(messages: list[Message]) -> list[str]:
     ]
 
 
-def check_tool_calls(
-    entry: Entry, ml: MessageList, made: list[dict[str, Any]], calls: list[dict[str, Any]], before: frozenset[str]
-) -> None:
+def check_tool_calls(entry: Entry, ml: MessageList, made: list[dict[str, Any]], calls: list[dict[str, Any]]) -> None:
     """Refuse a ``process_output_step`` result that changes what a tool call would run with.
 
     The tools run with the model's calls, as streamed in the ``tool-call`` chunks (Mastra takes them from the
@@ -239,7 +228,8 @@ def check_tool_calls(
     it does not run.
     """
     known = {call["tool_call_id"] for call in made}
-    for call, original in zip(calls, made, strict=True):
+    for index, original in enumerate(made):  # ``made`` is a copy of ``calls`` taken before the first processor
+        call = calls[index]
         invocation = ml.find_tool_invocation(original["tool_call_id"])
         if invocation is None:
             continue
@@ -260,7 +250,8 @@ def check_tool_calls(
             processor_id=entry.id,
             hook="process_output_step",
         )
-    added = [call_id for call_id in _calls(ml.get.response.db()) if call_id not in known and call_id not in before]
+    # every earlier step's calls were answered before this step: a call waiting here is this step's, or added
+    added = [call_id for call_id in _calls(ml.get.response.db()) if call_id not in known]
     if added:
         raise ProcessorContractError(
             f"Processor '{entry.id}' added tool call '{added[0]}' in process_output_step; only the model's calls "

@@ -261,3 +261,49 @@ async def test_text_a_processor_adds_to_an_empty_step_is_its_text() -> None:
     _chunks, result = await run_stream(agent)
     assert [step.text for step in result.steps] == ["Checking.", "Nothing more to say."]
     assert result.text == "Checking.Nothing more to say."
+
+
+async def test_a_note_appended_after_a_tool_call_joins_that_steps_text() -> None:
+    """The note merges into the answer after its tool call, with a ``step-start`` put before it (as Mastra
+    merges): it is still the first step's text, read from that step's own marker."""
+
+    def note(args: Any) -> Any:
+        if args.step_number == 0:
+            return [*args.messages, Message.assistant(" (noted)")]
+        return None
+
+    agent = Agent(id="a", model=tool_loop(), tools=[get_weather], output_processors=[Fn("p", process_output_step=note)])
+    chunks, result = await run_stream(agent)
+    assert [step.text for step in result.steps] == ["Checking. (noted)", "Sunny."]
+    assert texts_told(chunks) == (["Checking. (noted)", "Sunny."], "Checking. (noted)Sunny.")
+    assert [text_parts(m) for m in result.messages] == [["Checking.", " (noted)", "Sunny."]]
+
+
+async def test_a_later_step_that_drops_the_earlier_steps_parts_keeps_its_own_text() -> None:
+    """Only the last step is kept in the turn's message (the earlier text and the tool call dropped): the step's
+    text is still its own, found by its marker, not by where its parts once started."""
+
+    def keep_last_step(args: Any) -> Any:
+        if args.step_number == 1:
+            answer = args.messages[-1]
+            starts = [i for i, part in enumerate(answer.content.parts) if part.type == "step-start"]
+            answer.content.parts = answer.content.parts[starts[-1] :]
+        return args.message_list
+
+    agent = Agent(
+        id="a", model=tool_loop(), tools=[get_weather], output_processors=[Fn("p", process_output_step=keep_last_step)]
+    )
+    _chunks, result = await run_stream(agent)
+    assert [step.text for step in result.steps] == ["Checking.", "Sunny."]
+    assert result.text == "Checking.Sunny."
+    assert [(text_parts(m), m.tool_invocations) for m in result.messages] == [(["Sunny."], [])]
+
+
+async def test_an_answer_replaced_by_a_message_of_several_text_parts_has_them_all(tmp_path: Path) -> None:
+    def replace(args: Any) -> Any:
+        content = [{"type": "text", "text": text} for text in ("One. ", "Two. ", "Three.")]
+        return [*args.messages[:-1], {"role": "assistant", "content": content}]
+
+    chunks, result, _saved, _event = await one_step(tmp_path, replace)
+    assert texts_told(chunks) == (["One. Two. Three."], "One. Two. Three.")
+    assert result.text == "One. Two. Three."

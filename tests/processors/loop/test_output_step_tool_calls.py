@@ -269,3 +269,67 @@ async def test_changing_the_tool_call_chunk_in_the_stream_changes_what_the_tool_
     assert [c.payload.args for c in of_type(chunks, "tool-call")] == [{"city": "Oslo"}]  # type: ignore[union-attr]
     [invocation] = [part.tool_invocation for part in invocation_parts(result.messages[-1])]
     assert (invocation.args, invocation.result) == ({"city": "Oslo"}, "Sunny in Oslo")
+
+
+async def test_an_edit_after_a_removed_call_is_still_refused(tmp_path: Path) -> None:
+    def edit(args: Any) -> Any:
+        answer = args.messages[-1]
+        first, second = invocation_parts(answer)
+        answer.content.parts.remove(first)  # refusing the first call is allowed ...
+        second.tool_invocation.args = {"city": "Oslo"}  # ... editing the second is not
+        return args.message_list
+
+    second = ToolCall("lookup", {"city": "Rome"}, id="c2")
+    chunks, result, _saved, event = await refused(tmp_path, edit, paris(), second)
+    assert_refused(chunks, result, event, changed("arguments", call="c2"))
+
+
+async def test_a_streamed_tool_call_chunk_changed_afterwards_is_refused(tmp_path: Path) -> None:
+    """A processor that kept the ``tool-call`` chunk from ``process_output_stream`` and edits it in
+    ``process_output_step``: the client already has the chunk as it was, so this is an edit of the call too."""
+
+    def keep(args: Any) -> Any:
+        if args.part.type == "tool-call":
+            args.state["call"] = args.part
+        return args.part
+
+    def edit(args: Any) -> None:
+        args.state["call"].payload.args["city"] = "Oslo"
+
+    RAN.clear()
+    tracer = RecordingTracer()
+    agent = Agent(
+        id="a",
+        model=model(paris()),
+        tools=[lookup],
+        output_processors=[Fn("guard", process_output_stream=keep, process_output_step=edit)],
+    )
+    chunks, result = await run_stream(agent, tracers=[tracer])
+    [event] = [e for e in tracer.events if e.hook == "process_output_step"]
+    assert_refused(chunks, result, event, changed("arguments"))
+
+
+async def test_a_call_changed_alike_in_the_kept_chunk_and_in_the_list_is_refused(tmp_path: Path) -> None:
+    """Both records changed the same way still differ from the call the model made and the client was sent."""
+
+    def keep(args: Any) -> Any:
+        if args.part.type == "tool-call":
+            args.state["call"] = args.part
+        return args.part
+
+    def edit(args: Any) -> Any:
+        args.state["call"].payload.args["city"] = "Oslo"
+        invocation_parts(args.messages[-1])[0].tool_invocation.args = {"city": "Oslo"}
+        return args.message_list
+
+    RAN.clear()
+    tracer = RecordingTracer()
+    agent = Agent(
+        id="a",
+        model=model(paris()),
+        tools=[lookup],
+        output_processors=[Fn("guard", process_output_stream=keep, process_output_step=edit)],
+    )
+    chunks, result = await run_stream(agent, tracers=[tracer])
+    [event] = [e for e in tracer.events if e.hook == "process_output_step"]
+    assert_refused(chunks, result, event, changed("arguments"))
