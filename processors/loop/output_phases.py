@@ -4,18 +4,47 @@ step for a retry) and, once at the end, ``process_output_result``.
 Like :mod:`processors.loop.phases` (the phases before and around the model call), each takes the run's
 :class:`~processors.loop.run_view.RunView`, returns the chunks it wants emitted, and raises :class:`EndRun` or
 :class:`RetryStep`.
+
+What a ``process_output_step`` result does (tests/processors/loop/test_output_step_results.py and
+test_output_step_tool_calls.py). The model's text deltas and ``tool-call`` chunks were streamed before the hook
+runs; what the processors leave in the message list is what is saved, what the next step's prompt holds, and the
+step's text (``result.steps[i].text``, the ``step-finish`` and ``finish`` chunks' text, ``result.text``):
+
+================================================  ==============================================================
+the result                                        the step's answer
+================================================  ==============================================================
+``None``, the ``message_list``, ``[]``            in-place edits stand (``[]`` is "no change", a deviation)
+text parts edited in place                        the edited text
+text parts removed                                ``""``
+an array without the answer / ``remove_by_ids``   ``""`` (and nothing of it is saved)
+an array replacing the answer                     the new message's text; a dict may be an OpenAI-style
+                                                  ``{"role": "assistant", "content": "..."}`` (as Mastra's
+                                                  ``MessageList.add`` reads it) or a stored message
+an extra assistant message after the answer       merges into it: its text is appended
+a tool call's invocation removed                  the call does not run (Mastra would still run it)
+a call's arguments, name or state changed;        a ``ProcessorContractError`` naming processor and call, before
+a call added in state ``call``;                   any tool runs (Mastra runs the model's calls as streamed and
+``args.text`` / ``args.tool_calls`` changed       ignores such edits; here the author learns it)
+``abort()``                                       the step ends the run, or is retried (``retry=True``)
+================================================  ==============================================================
+
+In a tool loop the turn's steps share one assistant message; a step's text is read from its ``step-start``
+marker on (:class:`StepAnswer`), so an edit of a later step leaves the earlier steps' text alone. Mastra keeps
+``result.text`` as streamed; here it follows the list (a processor that blanks a leaked answer blanks the result).
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from processors.chunks import AnyChunk
 from processors.errors import ProcessorContractError, ProcessorError
 from processors.loop.phases import CONTRACT_ERRORS, message_tracing
-from processors.loop.step import EndRun, RetryStep, StepBuilder
-from processors.messages import Message
+from processors.loop.step import EndRun, RetryStep, StepBuilder, plain_args
+from processors.messages import Message, StepStartPart, TextPart, ToolInvocationPart
+from processors.messages.message_list import MessageList
 from processors.models.base import LanguageModel
 from processors.pipeline.processor import ProcessLLMResponseArgs, ProcessOutputResultArgs, ProcessOutputStepArgs
 from processors.pipeline.run_context import Entry, common_args
@@ -57,13 +86,22 @@ async def run_llm_response(
             raise EndRun(run.error_chunk(error)) from None
 
 
-async def run_output_step(run: RunView, step_number: int, step: Step, builder: StepBuilder) -> list[AnyChunk]:
-    """``process_output_step``: after each model response, before tools; may reject the step for a retry."""
+async def run_output_step(
+    run: RunView, step_number: int, step: Step, builder: StepBuilder, answer: Message
+) -> list[AnyChunk]:
+    """``process_output_step``: after each model response, before tools; may reject the step for a retry.
+
+    ``answer`` is the message the step built (just added to the list: on its own, or merged into the turn's
+    answer). After the processors, the step's text is what the list holds of it (:class:`StepAnswer`), and the
+    calls that run are the model's calls still in the list (:func:`check_tool_calls`)."""
+    entries = [entry for entry in run.config.output_entries if "process_output_step" in entry.hooks]
+    if not entries:
+        return []
     ml = run.message_list
     out: list[AnyChunk] = []
-    for entry in run.config.output_entries:
-        if "process_output_step" not in entry.hooks:
-            continue
+    located = StepAnswer.locate(ml, answer)  # where the step's answer and calls stand before any processor
+    made = copy.deepcopy(builder.tool_calls)
+    for entry in entries:
         given = ml.get.all.db()
         args = ProcessOutputStepArgs(
             messages=given,
@@ -73,17 +111,28 @@ async def run_output_step(run: RunView, step_number: int, step: Step, builder: S
             system_messages=ml.get_system_messages(),
             text=step.text,
             finish_reason=step.finish_reason,
-            tool_calls=[dict(c) for c in builder.tool_calls],
+            tool_calls=copy.deepcopy(made),  # a record: no alias of the calls that will run
             usage=step.usage,
             **common_args(run.ctx, entry, run.retry_count),
         )
 
-        def apply(result: Any, entry: Entry = entry, given: list[Message] = given) -> None:
-            if isinstance(result, list) and not result:  # [] means "no change" (a documented deviation)
-                return
-            apply_message_result(
-                result, entry=entry, hook="process_output_step", message_list=ml, given=given, default_source="response"
-            )
+        def apply(
+            result: Any,
+            entry: Entry = entry,
+            given: list[Message] = given,
+            args: ProcessOutputStepArgs = args,
+        ) -> None:
+            if not (isinstance(result, list) and not result):  # [] means "no change" (a documented deviation)
+                apply_message_result(
+                    result,
+                    entry=entry,
+                    hook="process_output_step",
+                    message_list=ml,
+                    given=given,
+                    default_source="response",
+                )
+            check_tool_calls(entry, ml, made, builder.tool_calls)
+            check_read_only(entry, args, step.text, made)
 
         try:
             await invoke(run.ctx, entry, "process_output_step", args, apply=apply, **message_tracing(ml))
@@ -99,8 +148,136 @@ async def run_output_step(run: RunView, step_number: int, step: Step, builder: S
             run.text_parts.append(step.text)
             raise EndRun(run.error_chunk(error)) from None
         out += await run.drain()
-    builder.sync_tool_calls(ml)
+    step.text = located.text(ml)  # what the processors left of the step's answer (edited, replaced, removed)
+    builder.sync_tool_calls(ml)  # a call they removed does not run
     return out
+
+
+class StepAnswer:
+    """Where one step's answer stands in the message list, so its text can be read back after
+    ``process_output_step`` whatever form the processors' results took.
+
+    The step's parts start at its ``step-start`` marker, in its own message or in the turn's answer it merged
+    into (Mastra keeps a turn's steps in one assistant message). Read back: the text parts after that marker (an
+    edit, a removed text part, an appended message that merged in all show); the answer message gone, the text
+    of the assistant messages the processors added in its place (a replacement with a new id); nothing in its
+    place, ``""`` (a removed answer has no text, as when only its text parts are removed).
+    """
+
+    __slots__ = ("ids_before", "marker", "message_id", "start")
+
+    def __init__(self, message_id: str, marker: Any, start: int, ids_before: frozenset[str]) -> None:
+        self.message_id = message_id
+        self.marker = marker
+        self.start = start
+        self.ids_before = ids_before
+
+    @classmethod
+    def locate(cls, ml: MessageList, answer: Message) -> StepAnswer:
+        messages = ml.get.all.db()
+        parts = answer.content.parts
+        marker = parts[0] if parts and isinstance(parts[0], StepStartPart) else None
+        # the answer itself, or (merged) the message it joined, which was the last one: its parts are at the end
+        holder = next((m for m in messages if m.id == answer.id), messages[-1])
+        start = len(holder.content.parts) - len(parts)
+        return cls(holder.id, marker, start, frozenset(m.id for m in messages))
+
+    def text(self, ml: MessageList) -> str:
+        responses = [m for m in ml.get.response.db() if m.role == "assistant"]
+        holder = next((m for m in responses if m.id == self.message_id), None)
+        if holder is None:
+            added = [m for m in responses if m.id not in self.ids_before]
+            if not added:
+                return ""
+            holder = added[-1]
+            parts = holder.content.parts
+            parts = parts[_after_last_step_start(parts) :]
+        else:
+            parts = holder.content.parts
+            if self.marker is None:  # a step with no text, reasoning or call: only what was added after it
+                parts = parts[self.start :]
+            else:
+                at = next((i for i, part in enumerate(parts) if part is self.marker), None)
+                parts = parts[at + 1 :] if at is not None else parts[_after_last_step_start(parts) :]
+        return "".join(part.text for part in parts if isinstance(part, TextPart))
+
+
+def _after_last_step_start(parts: list[Any]) -> int:
+    """Index after the last ``step-start`` marker (0 when there is none: a message a processor built)."""
+    return max((i for i, part in enumerate(parts) if isinstance(part, StepStartPart)), default=-1) + 1
+
+
+def _calls(messages: list[Message]) -> list[str]:
+    """Ids of the tool calls waiting for a result (state ``call``) in ``messages``."""
+    return [
+        part.tool_invocation.tool_call_id
+        for message in messages
+        for part in message.content.parts
+        if isinstance(part, ToolInvocationPart) and part.tool_invocation.state == "call"
+    ]
+
+
+def check_tool_calls(entry: Entry, ml: MessageList, made: list[dict[str, Any]], calls: list[dict[str, Any]]) -> None:
+    """Refuse a ``process_output_step`` result that changes what a tool call would run with.
+
+    The tools run with the model's calls, as streamed in the ``tool-call`` chunks (Mastra takes them from the
+    stream before this hook and never reads them back). An edit of a call's name, arguments or state (a result
+    filled in) in the list would be ignored, and a guardrail that believes it sanitised the arguments would have
+    the tool run with the originals; a call added in state ``call`` would never run. So each is a contract
+    error naming the call and the ways that work, and no tool runs. Removing a call from the list is allowed:
+    it does not run.
+    """
+    known = {call["tool_call_id"] for call in made}
+    for index, original in enumerate(made):  # ``made`` is a copy of ``calls`` taken before the first processor
+        call = calls[index]
+        invocation = ml.find_tool_invocation(original["tool_call_id"])
+        if invocation is None:
+            continue
+        model_args = plain_args(original["args"])
+        if invocation.tool_name != original["tool_name"]:
+            what = "tool name"
+        elif invocation.args != model_args or plain_args(call["args"]) != model_args:
+            what = "arguments"
+        elif invocation.state != "call":
+            what = "state"
+        else:
+            continue
+        raise ProcessorContractError(
+            f"Processor '{entry.id}' changed the {what} of tool call '{original['tool_call_id']}' "
+            f"({original['tool_name']}) in process_output_step; the tool runs with the model's call as "
+            "streamed, so the change would be ignored. Change the tool-call chunk in process_output_stream "
+            "instead, or remove the call from the message list (or abort) to stop it",
+            processor_id=entry.id,
+            hook="process_output_step",
+        )
+    # every earlier step's calls were answered before this step: a call waiting here is this step's, or added
+    added = [call_id for call_id in _calls(ml.get.response.db()) if call_id not in known]
+    if added:
+        raise ProcessorContractError(
+            f"Processor '{entry.id}' added tool call '{added[0]}' in process_output_step; only the model's calls "
+            "run, so it would stay without a result. Add a tool invocation with its result instead",
+            processor_id=entry.id,
+            hook="process_output_step",
+        )
+
+
+def check_read_only(entry: Entry, args: ProcessOutputStepArgs, text: str, made: list[dict[str, Any]]) -> None:
+    """``text`` and ``tool_calls`` are a record of the model's step: changing them changes nothing, so say so."""
+    if args.text != text:
+        raise ProcessorContractError(
+            f"Processor '{entry.id}' changed args.text in process_output_step, which is a record of what the model "
+            "said; rewrite the answer's text parts in the message list (args.messages) instead",
+            processor_id=entry.id,
+            hook="process_output_step",
+        )
+    if args.tool_calls != made:
+        raise ProcessorContractError(
+            f"Processor '{entry.id}' changed args.tool_calls in process_output_step, which is a record of the "
+            "model's calls; change the tool-call chunk in process_output_stream instead, or remove the call from "
+            "the message list (or abort) to stop it",
+            processor_id=entry.id,
+            hook="process_output_step",
+        )
 
 
 async def run_output_result(run: RunView) -> list[AnyChunk]:
@@ -162,4 +339,11 @@ def _returns_nothing(entry: Entry, hook: str) -> Callable[[Any], None]:
     return check
 
 
-__all__ = ["run_llm_response", "run_output_result", "run_output_step"]
+__all__ = [
+    "StepAnswer",
+    "check_read_only",
+    "check_tool_calls",
+    "run_llm_response",
+    "run_output_result",
+    "run_output_step",
+]

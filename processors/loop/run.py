@@ -37,7 +37,7 @@ from processors.chunks import (
     text_delta,
 )
 from processors.errors import ModelAPIError, ProcessorContractError, ProcessorError
-from processors.loop.model_io import adapter_error, close_source, current_step_text, response_format
+from processors.loop.model_io import adapter_error, close_source, response_format
 from processors.loop.output_phases import run_llm_response, run_output_result, run_output_step
 from processors.loop.phases import run_api_error, run_input, run_input_step, run_llm_request
 from processors.loop.run_state import RunState, in_background
@@ -313,11 +313,11 @@ class Run(RunState):
         step.usage = builder.usage
         self.usage = self.usage + builder.usage
         self.steps.append(step)
-        ml.add(builder.message(self._take_data_parts()), "response")
+        answer = builder.message(self._take_data_parts())
+        ml.add(answer, "response")
         await run_llm_response(self, step_number, model, raw_chunks, cached is not None)
-        for chunk in await run_output_step(self, step_number, step, builder):
+        for chunk in await run_output_step(self, step_number, step, builder, answer):
             yield chunk
-        step.text = current_step_text(ml, step.text)  # a processor may have rewritten the step's answer
         step.tool_calls = [dict(c) for c in builder.tool_calls]
         self.text_parts.append(step.text)
         state.accepted = True

@@ -3,6 +3,7 @@ turned into chunks, and the control-flow signals the loop uses to end or retry a
 
 from __future__ import annotations
 
+import copy
 from collections.abc import AsyncIterator
 from typing import Any, ClassVar
 
@@ -227,7 +228,8 @@ class StepBuilder:
                 state="call",
                 tool_call_id=call["tool_call_id"],
                 tool_name=call["tool_name"],
-                args=plain_args(call["args"]),
+                # a copy: an edit in the list must not reach the streamed tool-call chunk or the call that runs
+                args=copy.deepcopy(plain_args(call["args"])),
             )
             parts.append(ToolInvocationPart(tool_invocation=invocation))
         parts.extend(extra_parts)

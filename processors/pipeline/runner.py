@@ -41,6 +41,7 @@ from typing import Any
 
 from processors.errors import ProcessorContractError, ProcessorRaisedError
 from processors.messages import Message
+from processors.messages.formats import as_messages
 from processors.messages.message_list import MessageList
 from processors.pipeline.processor import HookArgs
 from processors.pipeline.run_context import Entry, RunContext
@@ -191,7 +192,8 @@ def apply_message_result(
     """Reconcile what a message hook returned with the live list (Mastra's array-diff semantics).
 
     ``None`` or the same ``MessageList``: in-place edits stand. A list: it replaces the messages the hook was
-    given (missing ones removed, new ones added, edited ones replaced, order taken from the list); system
+    given (missing ones removed, new ones added, edited ones replaced, order taken from the list); a dict in it
+    may have any shape ``MessageList.add`` reads (an OpenAI chat ``{"role", "content"}`` too); system
     messages in it become untagged system messages. Another ``MessageList``: a contract error.
     """
     if result is None or result is message_list:
@@ -215,10 +217,10 @@ def apply_message_result(
     messages: list[Message] = []
     for item in result:
         if isinstance(item, Message):
-            message = item
+            read = [item]
         elif isinstance(item, dict):
-            try:
-                message = Message.model_validate(item)
+            try:  # any shape MessageList.add takes (stored, UI or OpenAI chat), as Mastra re-adds with add()
+                read = as_messages(item)
             except Exception as exc:
                 raise ProcessorContractError(
                     f"Processor '{entry.id}' returned an invalid message from {hook}: {exc}",
@@ -231,10 +233,11 @@ def apply_message_result(
                 processor_id=entry.id,
                 hook=hook,
             )
-        if message.role == "system":
-            message_list.add_system(message.text)
-        else:
-            messages.append(message)
+        for message in read:
+            if message.role == "system":
+                message_list.add_system(message.text)
+            else:
+                messages.append(message)
     message_list.replace_block([m.id for m in given], messages, default_source)  # type: ignore[arg-type]
 
 

@@ -93,47 +93,45 @@ async def test_a_tools_result_is_recorded_on_its_step_and_in_the_history() -> No
     }
 
 
+def edit_call(call_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    """What a processor passes to ``update_tool_invocation`` to rewrite a pending call's arguments."""
+    return {
+        "type": "tool-invocation",
+        "tool_invocation": {"state": "call", "tool_call_id": call_id, "tool_name": name, "args": args},
+    }
+
+
 async def test_the_history_keeps_the_arguments_a_tool_ran_with() -> None:
-    """A ``process_output_step`` processor may edit a call's arguments in the list, but the tool runs with the
-    model's (only removing a call is honoured): the history then pairs the result with what produced it."""
+    """Results are committed in call order after every call ran, so a ``process_tool_result`` of the first call
+    may edit the second call's arguments in the list; the second tool ran with the model's, and the history
+    pairs its result with them. (A ``process_output_step`` edit of a call is refused before any tool runs:
+    tests/processors/loop/test_output_step_tool_calls.py.)"""
 
     def edit(args: Any) -> None:
-        if args.step_number == 0:
-            args.message_list.update_tool_invocation(
-                {
-                    "type": "tool-invocation",
-                    "tool_invocation": {
-                        "state": "call",
-                        "tool_call_id": "c1",
-                        "tool_name": "get_weather",
-                        "args": {"city": "Rome"},
-                    },
-                }
-            )
+        if args.tool_call_id == "c1":
+            args.message_list.update_tool_invocation(edit_call("c2", "get_weather", {"city": "Rome"}))
 
-    model = ScriptedModel([Turn(tool_calls=[ToolCall("get_weather", {"city": "Paris"}, id="c1")]), "ok"])
-    agent = make_agent(model, tools=[get_weather], output_processors=[Fn("edit", process_output_step=edit)])
+    calls = [ToolCall("get_weather", {"city": "Paris"}, id="c1"), ToolCall("get_weather", {"city": "Oslo"}, id="c2")]
+    model = ScriptedModel([Turn(tool_calls=calls), "ok"])
+    agent = make_agent(model, tools=[get_weather], output_processors=[Fn("edit", process_tool_result=edit)])
     chunks, result = await run_stream(agent)
-    assert [chunk.payload.result for chunk in of_type(chunks, "tool-result")] == ["Sunny in Paris"]  # type: ignore[union-attr]
-    [invocation] = invocations(result)
-    assert (invocation.state, invocation.args, invocation.result) == ("result", {"city": "Paris"}, "Sunny in Paris")
+    results = [chunk.payload.result for chunk in of_type(chunks, "tool-result")]  # type: ignore[union-attr]
+    assert results == ["Sunny in Paris", "Sunny in Oslo"]
+    second = invocations(result)[1]
+    assert (second.state, second.args, second.result) == ("result", {"city": "Oslo"}, "Sunny in Oslo")
 
 
 async def test_the_history_keeps_the_arguments_of_a_failed_call() -> None:
     def edit(args: Any) -> None:
-        if args.step_number == 0:
-            args.message_list.update_tool_invocation(
-                {
-                    "type": "tool-invocation",
-                    "tool_invocation": {"state": "call", "tool_call_id": "c1", "tool_name": "explode", "args": {}},
-                }
-            )
+        if args.tool_call_id == "c1":
+            args.message_list.update_tool_invocation(edit_call("c2", "explode", {}))
 
-    model = ScriptedModel([Turn(tool_calls=[ToolCall("explode", {"reason": "r"}, id="c1")]), "ok"])
-    agent = make_agent(model, tools=[explode], output_processors=[Fn("edit", process_output_step=edit)])
+    calls = [ToolCall("get_weather", {"city": "Paris"}, id="c1"), ToolCall("explode", {"reason": "r"}, id="c2")]
+    model = ScriptedModel([Turn(tool_calls=calls), "ok"])
+    agent = make_agent(model, tools=[get_weather, explode], output_processors=[Fn("edit", process_tool_result=edit)])
     _chunks, result = await run_stream(agent)
-    [invocation] = invocations(result)
-    assert (invocation.state, invocation.args) == ("output-error", {"reason": "r"})
+    second = invocations(result)[1]
+    assert (second.state, second.args) == ("output-error", {"reason": "r"})
 
 
 # ------------------------------------------------------------------------------------- process_tool_result
