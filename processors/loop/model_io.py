@@ -9,8 +9,6 @@ from typing import Any
 from pydantic import BaseModel
 
 from processors.errors import ModelAdapterError
-from processors.messages import TextPart
-from processors.messages.message_list import MessageList
 from processors.models.base import LanguageModel
 
 logger = logging.getLogger("processors.loop.run")
@@ -32,17 +30,6 @@ async def close_source(source: Any) -> None:
         await close()
     except Exception:
         logger.warning("closing the model's stream failed", exc_info=True)
-
-
-def current_step_text(ml: MessageList, fallback: str) -> str:
-    """The text of the latest step as the message list now holds it (after ``process_output_step``)."""
-    responses = ml.get.response.db()
-    if not responses or responses[-1].role != "assistant":
-        return fallback
-    parts = responses[-1].content.parts
-    start = max((i for i, part in enumerate(parts) if part.type == "step-start"), default=-1) + 1
-    texts = [part.text for part in parts[start:] if isinstance(part, TextPart)]
-    return "".join(texts) if start > 0 or texts else fallback
 
 
 def response_format(structured: Any) -> dict[str, Any] | None:
@@ -70,4 +57,4 @@ def parse_structured(text: str, structured: Any) -> Any:
     return value
 
 
-__all__ = ["adapter_error", "close_source", "current_step_text", "parse_structured", "response_format"]
+__all__ = ["adapter_error", "close_source", "parse_structured", "response_format"]
