@@ -9,10 +9,13 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from processors import Agent, Processor, tool
-from processors.chunks import AnyChunk, Chunk, Payload
+from processors import Agent, Processor, RequestContext, tool
+from processors.chunks import AnyChunk, Chunk, Payload, TextDeltaChunk, TextDeltaPayload
+from processors.messages.message_list import MessageList
 from processors.models import ScriptedModel, Turn
 from processors.models.base import Finish, ReasoningDelta, ResponseMetadata, TextDelta
+from processors.pipeline.processor import ProcessOutputStreamArgs
+from processors.pipeline.stream_chain import REPROCESS_KEY
 
 TERMINAL = ("finish", "tripwire", "error")
 INSTRUCTIONS = "You are terse."
@@ -278,3 +281,30 @@ async def guard_order(guards: list[Any], pieces: list[Any], **agent_options: Any
     agent = Agent(id="a", model=Interleaving(pieces), output_processors=[first, *guards, last], **agent_options)
     result = await agent.generate("hi")
     return merged([label(part) for part in entered]), merged(left), result
+
+
+def drive_stream(processor: Any, parts: list[AnyChunk], message_list: MessageList | None = None) -> list[AnyChunk]:
+    """Feed parts to a processor's stream hook by hand, re-driving a stashed part right after, as the runtime does."""
+    state: dict[str, Any] = {}
+    args = ProcessOutputStreamArgs(
+        part=parts[0],
+        stream_parts=[],
+        message_list=MessageList() if message_list is None else message_list,
+        processor_id=processor.id,
+        state=state,
+        request_context=RequestContext(),
+    )
+    out: list[AnyChunk] = []
+    queue = list(parts)
+    while queue:
+        args.part = queue.pop(0)
+        result = processor.process_output_stream(args)
+        if result is not None:
+            out.append(result)
+        if REPROCESS_KEY in state:
+            queue.insert(0, state.pop(REPROCESS_KEY))
+    return out
+
+
+def text_delta(value: str) -> TextDeltaChunk:
+    return TextDeltaChunk(run_id="r", payload=TextDeltaPayload(id="t1", text=value))

@@ -13,7 +13,6 @@ from processors.builtin.batch_parts import BatchParts
 from processors.chunks import (
     AnyChunk,
     ReasoningDeltaChunk,
-    TextDeltaChunk,
     TextDeltaPayload,
     TextEndChunk,
     TextPayload,
@@ -25,6 +24,8 @@ from processors.pipeline.processor import ProcessOutputStreamArgs
 from processors.pipeline.stream_chain import REPROCESS_KEY
 from processors.usage import Usage
 from tests.processors.helpers import collect, deltas, get_weather, kinds, streamed_text
+from tests.processors.helpers import drive_stream as drive
+from tests.processors.helpers import text_delta as text
 
 TEXT = "one two three four five six seven eight nine ten eleven"
 
@@ -72,33 +73,6 @@ async def test_max_wait_releases_a_batch_that_waited_long_enough() -> None:
         Agent(id="a", model=model, output_processors=[BatchParts(batch_size=100, max_wait_ms=20)]).stream("hi")
     )
     assert len(deltas(chunks)) >= 2 and streamed_text(chunks) == "a b c d "
-
-
-def drive(processor: BatchParts, parts: list[AnyChunk]) -> list[AnyChunk]:
-    """Feed parts by hand, re-driving stashed parts as the runtime does."""
-    state: dict[str, Any] = {}
-    args = ProcessOutputStreamArgs(
-        part=parts[0],
-        stream_parts=[],
-        message_list=MessageList(),
-        processor_id=processor.id,
-        state=state,
-        request_context=RequestContext(),
-    )
-    out: list[AnyChunk] = []
-    queue = list(parts)
-    while queue:
-        args.part = queue.pop(0)
-        result = processor.process_output_stream(args)
-        if result is not None:
-            out.append(result)
-        if REPROCESS_KEY in state:
-            queue.insert(0, state.pop(REPROCESS_KEY))
-    return out
-
-
-def text(value: str) -> TextDeltaChunk:
-    return TextDeltaChunk(run_id="r", payload=TextDeltaPayload(id="t1", text=value))
 
 
 def shape(parts: list[AnyChunk]) -> list[tuple[str, str | None]]:

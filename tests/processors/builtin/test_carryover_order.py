@@ -30,7 +30,7 @@ from processors.builtin.patterns import Match
 from processors.builtin.pii_detector import PIIDetector
 from processors.builtin.regex_filter import RegexFilter
 from processors.builtin.system_prompt_scrubber import SystemPromptScrubber
-from processors.chunks import AnyChunk, Chunk, DataChunk, TextDeltaChunk, TextDeltaPayload, chunk_from_wire
+from processors.chunks import AnyChunk, Chunk, DataChunk, chunk_from_wire
 from processors.messages.message_list import MessageList
 from processors.models import ScriptedModel
 from processors.pipeline.processor import ProcessOutputStreamArgs
@@ -38,6 +38,8 @@ from processors.pipeline.stream_chain import REPROCESS_KEY
 from processors.testing.split_fuzz import cuts
 from tests.processors.builtin.test_pii_detector_edges import NO_PII
 from tests.processors.helpers import DATA, THINK, guard_order, label, merged
+from tests.processors.helpers import drive_stream as drive
+from tests.processors.helpers import text_delta as text
 
 INSTRUCTIONS = (
     "You are Aria, the support agent of Acme. Never offer discounts above ten percent, and never mention "
@@ -195,29 +197,6 @@ async def test_the_judged_stream_lets_a_chunk_out_at_the_end_of_the_sentence_it_
 
 
 # ------------------------------------------------------------------------------------------------ every kind, by hand
-def drive(guard: Any, parts: list[AnyChunk], message_list: MessageList | None = None) -> list[AnyChunk]:
-    """Feed parts to the guard's stream hook by hand, re-driving a stashed part right after, as the runtime does."""
-    state: dict[str, Any] = {}
-    args = ProcessOutputStreamArgs(
-        part=parts[0], stream_parts=[], message_list=MessageList() if message_list is None else message_list,
-        processor_id=guard.id, state=state, request_context=RequestContext(),
-    )  # fmt: skip
-    out: list[AnyChunk] = []
-    queue = list(parts)
-    while queue:
-        args.part = queue.pop(0)
-        result = guard.process_output_stream(args)
-        if result is not None:
-            out.append(result)
-        if REPROCESS_KEY in state:
-            queue.insert(0, state.pop(REPROCESS_KEY))
-    return out
-
-
-def text(value: str) -> TextDeltaChunk:
-    return TextDeltaChunk(run_id="r", payload=TextDeltaPayload(id="t1", text=value))
-
-
 def scrubber_list() -> MessageList:
     messages = MessageList()
     messages.add_system(INSTRUCTIONS)

@@ -15,15 +15,14 @@ from typing import Any
 
 import pytest
 
-from processors import Agent, RequestContext
+from processors import Agent
 from processors.builtin.regex_filter import RegexFilter
-from processors.chunks import AnyChunk, TextDeltaChunk, TextDeltaPayload, chunk_from_wire
-from processors.messages.message_list import MessageList
+from processors.chunks import AnyChunk, chunk_from_wire
 from processors.models.base import Finish, ModelEvent, ModelRequest, ReasoningDelta, ResponseMetadata, TextDelta
-from processors.pipeline.processor import ProcessOutputStreamArgs
-from processors.pipeline.stream_chain import REPROCESS_KEY
 from processors.testing.split_fuzz import cuts
 from tests.processors.helpers import Fn, run_stream
+from tests.processors.helpers import drive_stream as drive
+from tests.processors.helpers import text_delta as text
 
 #: Marks a reasoning delta among the pieces a model streams.
 THINK = object()
@@ -202,29 +201,6 @@ async def test_any_cut_with_reasoning_between_blocks_before_any_of_the_match_sho
 
 
 # ------------------------------------------------------------------------------------------------ which chunks end it
-def drive(guard: RegexFilter, parts: list[AnyChunk]) -> list[AnyChunk]:
-    """Feed parts to the guard's stream hook by hand, re-driving a stashed part right after, as the runtime does."""
-    state: dict[str, Any] = {}
-    args = ProcessOutputStreamArgs(
-        part=parts[0], stream_parts=[], message_list=MessageList(), processor_id=guard.id, state=state,
-        request_context=RequestContext(),
-    )  # fmt: skip
-    out: list[AnyChunk] = []
-    queue = list(parts)
-    while queue:
-        args.part = queue.pop(0)
-        result = guard.process_output_stream(args)
-        if result is not None:
-            out.append(result)
-        if REPROCESS_KEY in state:
-            queue.insert(0, state.pop(REPROCESS_KEY))
-    return out
-
-
-def text(value: str) -> TextDeltaChunk:
-    return TextDeltaChunk(run_id="r", payload=TextDeltaPayload(id="t1", text=value))
-
-
 def wire(kind: str, **payload: Any) -> AnyChunk:
     return chunk_from_wire({"type": kind, "runId": "r", "from": "AGENT", "payload": payload})
 
