@@ -64,7 +64,7 @@ def test_a_candidate_touching_the_end_is_held_whole_even_without_a_window() -> N
 
 
 def test_a_whole_candidate_the_window_has_passed_goes_out_at_once() -> None:
-    """"jo@x.io" ends exactly where the window of four starts: it is complete, so it goes out with the text."""
+    """The address "jo@x.io" ends where the window of four starts: it is whole, so it goes out with the text."""
     buffer = CarryOver(carry=4, batch=0)
     pieces = buffer.feed("Mail jo@x.io abc", emails)
     assert pieces == [("Mail jo@x.io", [Match("email", 5, 12, "jo@x.io")])]
