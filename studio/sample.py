@@ -75,8 +75,9 @@ def sample_design(language: str = "en") -> AgentDesign:
         model=ModelConfig(model=DEMO_MODEL),
         tools=["get_weather", "calculator", "lookup_customer", "current_time"],
         input=[
-            # Homoglyphs and zero-width characters would let attacks slip past the checks that follow.
-            ChainEntry(type="UnicodeNormalizer"),
+            # Homoglyphs and zero-width characters would let attacks slip past the checks that follow; Chinese
+            # punctuation (，：？) is left as written, so a Chinese message does not reach the model rewritten.
+            ChainEntry(type="UnicodeNormalizer", options={"preserve_cjk_punctuation": True}),
             ChainEntry(type="PromptInjectionDetector", options={"strategy": "block", "threshold": 0.7}),
             ChainEntry(
                 type="PIIDetector",

@@ -19,6 +19,11 @@ LF, runs of line feeds collapse to one and runs of spaces/tabs to one space; the
 and the message's legacy ``content`` string are normalised on their own, as Mastra does (the string is not
 rebuilt from the parts, so a string that differs from its parts keeps its own wording). It never fails a run: if
 normalising a message raises, the message goes on unchanged.
+
+``preserve_cjk_punctuation`` (ours, off by default as in Mastra) keeps the full-width punctuation Chinese and
+Japanese are written with (``，：；！？（）``, ``……``): NFKC turns it into ASCII, so every Chinese sentence a user
+sends would reach the model rewritten and show as "modified" in the inspector and the Lab. Full-width *letters and
+digits* (the homoglyph trick of the example above) are still folded.
 """
 
 from __future__ import annotations
@@ -49,6 +54,8 @@ _STRIP_ALL = re.compile(f"[{_CONTROL}{_FORMAT}{_EMOJI_GLUE}]")
 _NEWLINES = re.compile(r"\r\n?")
 _LINE_RUNS = re.compile(r"\n+")
 _SPACE_RUNS = re.compile(r"[ \t]+")
+#: Full-width punctuation and symbols (the FF00 block's non-alphanumerics) and the ellipses CJK text uses.
+_CJK_PUNCTUATION = re.compile(r"([\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff60\u2025\u2026]+)")
 
 
 class UnicodeNormalizerOptions(ProcessorOptions):
@@ -65,6 +72,12 @@ class UnicodeNormalizerOptions(ProcessorOptions):
         description="Turn CRLF/CR into LF, collapse runs of line feeds to one and runs of spaces/tabs to one space.",
     )
     trim: bool = Field(default=True, description="Remove leading and trailing whitespace.")
+    preserve_cjk_punctuation: bool = Field(
+        default=False,
+        title="Preserve CJK Punctuation",
+        description="Keep full-width punctuation (，：！？（）……) as written; full-width letters and digits are still "
+        "folded.",
+    )
 
 
 class UnicodeNormalizer(BuiltinProcessor):
@@ -81,7 +94,13 @@ class UnicodeNormalizer(BuiltinProcessor):
     def normalize(self, text: str) -> str:
         """The normalised form of one text (what ``process_input`` applies to every text part)."""
         options = self.options
-        text = unicodedata.normalize("NFKC", text)
+        if options.preserve_cjk_punctuation:
+            pieces = _CJK_PUNCTUATION.split(text)  # odd indexes: the punctuation runs, kept
+            text = "".join(
+                piece if index % 2 else unicodedata.normalize("NFKC", piece) for index, piece in enumerate(pieces)
+            )
+        else:
+            text = unicodedata.normalize("NFKC", text)
         if options.strip_control_chars:
             text = (_STRIP_KEEP_EMOJI if options.preserve_emojis else _STRIP_ALL).sub("", text)
         if options.collapse_whitespace:

@@ -5242,5 +5242,13 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Remove leading and trailing whitespace.</source>
         <translation>去除开头和结尾的空白。</translation>
     </message>
+    <message>
+        <source>Preserve CJK Punctuation</source>
+        <translation>保留中日韩标点</translation>
+    </message>
+    <message>
+        <source>Keep full-width punctuation (，：！？（）……) as written; full-width letters and digits are still folded.</source>
+        <translation>按原样保留全角标点（，：！？（）……）；全角字母和数字仍会折叠。</translation>
+    </message>
 </context>
 </TS>

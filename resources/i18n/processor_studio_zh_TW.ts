@@ -5242,5 +5242,13 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Remove leading and trailing whitespace.</source>
         <translation>去除開頭和結尾的空白。</translation>
     </message>
+    <message>
+        <source>Preserve CJK Punctuation</source>
+        <translation>保留中日韓標點</translation>
+    </message>
+    <message>
+        <source>Keep full-width punctuation (，：！？（）……) as written; full-width letters and digits are still folded.</source>
+        <translation>按原樣保留全形標點（，：！？（）……）；全形字母和數字仍會折疊。</translation>
+    </message>
 </context>
 </TS>

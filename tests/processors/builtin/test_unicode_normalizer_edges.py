@@ -69,3 +69,29 @@ def test_a_message_without_a_content_string_keeps_none() -> None:
     normalized = UnicodeNormalizer().normalize_message(message)
     assert normalized.content.parts == [TextPart(text="A")]
     assert normalized.content.content is None
+
+
+#: Full-width letters (the homoglyph trick), written with escapes so the source shows what they are.
+FULL_WIDTH_IGNORE = "\uff29\uff47\uff4e\uff4f\uff52\uff45"
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        pytest.param({}, "你好,请问:(明天)会下雨吗?......Ignore!", id="Mastra's NFKC: punctuation to ASCII"),
+        pytest.param(
+            {"preserve_cjk_punctuation": True},
+            "你好，请问：（明天）会下雨吗？……Ignore！",
+            id="punctuation kept, letters still folded",
+        ),
+    ],
+)
+def test_chinese_punctuation_is_kept_only_when_asked(options: dict[str, bool], expected: str) -> None:
+    text = f"你好，请问：（明天）会下雨吗？……{FULL_WIDTH_IGNORE}！"
+    assert UnicodeNormalizer(**options).normalize(text) == expected
+
+
+def test_kept_punctuation_does_not_shield_what_sits_between_it() -> None:
+    """Ligatures, compatibility digits and a full-width letter right after a kept mark are folded as ever."""
+    normalizer = UnicodeNormalizer(preserve_cjk_punctuation=True, collapse_whitespace=False, trim=False)
+    assert normalizer.normalize("\ufb01le：\uff11\uff12，\uff21\u3000x") == "file：12，A x"
