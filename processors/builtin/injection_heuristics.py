@@ -63,6 +63,13 @@ _EXAMPLE_BEFORE: Final = re.compile(
 _EXAMPLE_AFTER: Final = re.compile(
     r"\s*(?:这类|這類|之类|之類|这种|這種|这样的|這樣的|一类|一類|等(?:字样|字樣|句子|话|話))"
 )
+#: An order told about, given to someone else: "the captain ordered it to forget that rule", "船长命令它忘掉这条规则".
+#: A story or a report says so of *it*, *him* or *them*; an attack says it to the reader ("forget…", "你忘掉…").
+_REPORTED_ORDER: Final = re.compile(
+    r"(?i)(?:\b(?:order(?:s|ed)?|t(?:ell|ells|old)|ask(?:s|ed)?|command(?:s|ed)?|instruct(?:s|ed)?|forc(?:es|ed)|"
+    r"beg(?:s|ged)?|want(?:s|ed)?|made|urg(?:es|ed))\s+(?:it|him|her|them)\s+to\s+"
+    r"|(?:命令|下令|吩咐|要求|叫|让|讓|逼|嘱咐|囑咐|告诉|告訴|请求|請求)(?:过|過|了)?(?:它|他|她)(?:们|們)?(?:要|去|再)?)$"
+)
 #: A signal that fires only inside a quoted phrase being asked about (or given as an example) keeps this share of
 #: its weight.
 QUOTED_DISCOUNT: Final = 0.15
@@ -82,7 +89,9 @@ def heuristic_scores(
     inside quotes given as an example ("attackers hide lines such as '…'", "“…”这类句子") counts for little, in a
     message or a tool result alike: that is how a document talks *about* an attack. With ``discount_quotes`` (chat
     messages; not tool results, where a request to translate or summarise a quote is itself addressed to the model
-    reading it) so does one inside quotes the rest of the message asks about ("Translate '…' into French").
+    reading it) so does one inside quotes the rest of the message asks about ("Translate '…' into French"). So
+    does an order to ignore or forget that a story reports of someone else ("the captain ordered it to forget that
+    rule"): :data:`_REPORTED_ORDER`.
     ``cost``, when given, counts the searches made (:class:`~processors.builtin.injection_scan.ScanCost`).
     """
     misses: dict[str, float] = {}
@@ -106,7 +115,9 @@ def heuristic_scores(
             if not view.decoded:
                 if quoted is None:
                     quoted = _discounted_quotes(view.text, asked_about=discount_quotes)
-                if any(q_start <= start and end <= q_end for q_start, q_end in quoted):
+                if any(q_start <= start and end <= q_end for q_start, q_end in quoted) or (
+                    signal.type == "injection" and _REPORTED_ORDER.search(view.text, max(0, start - 24), start)
+                ):
                     weight *= QUOTED_DISCOUNT
             hits.append(Hit(signal.type, weight, start, end, view.text[start:end], view.decoded))
             view_misses[signal.type] = view_misses.get(signal.type, 1.0) * (1.0 - weight)

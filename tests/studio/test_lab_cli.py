@@ -35,7 +35,7 @@ def lab(*args: str | Path, timeout: float = 120, lang: str = "C.UTF-8") -> subpr
 
 
 def unseen_attacks(tmp_path: Path) -> Path:
-    """The indirect-injection corpus without its tool results: 64 cases whose attacks the sample never sees (its
+    """The indirect-injection corpus without its tool results: 96 cases whose attacks the sample never sees (its
     recall there is 0), for the tests of a threshold that does not hold."""
     lines = CORPORA["indirect-injection"].read_text(encoding="utf-8").splitlines()
     cases = [{k: v for k, v in json.loads(line).items() if k != "tool_result"} for line in lines if line.strip()]
