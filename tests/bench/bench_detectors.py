@@ -14,7 +14,7 @@ Run: ``.venv/bin/python tests/bench/bench_detectors.py [LONG_DOCUMENT ...]``. Pr
    file named on the command line), with the work counted (characters searched, matches tried per 1,000).
    Indirect injection (attacks inside tool results, scored as the detector's ``process_tool_result`` scores
    them): recall and false-positive rate per language on the bundled ``indirect-injection.jsonl`` (the tuning
-   set) and the held-out ``indirect_injection_holdout.jsonl`` and ``indirect_injection_holdout_b.jsonl``. The
+   set) and the held-out ``indirect_injection_holdout.jsonl``, ``_b`` and ``_c`` (``_c`` is the fair one). The
    sample design's figures over the same files come from the Lab: ``processor-studio lab sample --corpus FILE``.
 4. Stream cost: microseconds per text-delta chunk of ``PIIDetector``, ``RegexFilter`` and
    ``SystemPromptScrubber`` in ``process_output_stream`` (target ≤ 20 µs), measured at the hook (the
@@ -68,6 +68,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STARTER_INDIRECT = ROOT / "resources" / "corpora" / "indirect-injection.jsonl"
 INDIRECT_HOLDOUT = DATA / "indirect_injection_holdout.jsonl"
 INDIRECT_HOLDOUT_B = DATA / "indirect_injection_holdout_b.jsonl"
+INDIRECT_HOLDOUT_C = DATA / "indirect_injection_holdout_c.jsonl"
 ROUNDS = 9
 STREAM_TEXT = (
     "The quarterly report shows revenue grew by 12 percent, driven by new customers in Europe and Asia. "
@@ -202,7 +203,14 @@ def injection_quality() -> None:
     for label, rows in (
         ("indirect-injection.jsonl (the tuning set)", load_cases(STARTER_INDIRECT)),
         ("indirect_injection_holdout.jsonl (held out; its misses seen)", load_cases(INDIRECT_HOLDOUT)),
-        ("indirect_injection_holdout_b.jsonl (held out, untouched)", load_cases(INDIRECT_HOLDOUT_B)),
+        (
+            "indirect_injection_holdout_b.jsonl (held out; its misses tuned on after its one measurement)",
+            load_cases(INDIRECT_HOLDOUT_B),
+        ),
+        (
+            "indirect_injection_holdout_c.jsonl (held out, sealed, measured once: the fair figure)",
+            load_cases(INDIRECT_HOLDOUT_C),
+        ),
     ):
         print(f"  {label}, {len(rows)} cases:")
         for lang, rates in sorted(rates_by_language(rows, flagged).items()):

@@ -26,16 +26,22 @@ TUNING = ROOT / "resources" / "corpora" / "indirect-injection.jsonl"
 HELD_OUT = ROOT / "tests" / "data" / "indirect_injection_holdout.jsonl"
 #: Written after the first held-out set's measurement, sealed until the detector's changes were done, measured once.
 HELD_OUT_B = ROOT / "tests" / "data" / "indirect_injection_holdout_b.jsonl"
+#: Written (and committed alone) before the detector's next changes, sealed until they were done, measured once: the
+#: fair figure. Its misses are known and left alone (tuning on them would make it one more seen set).
+HELD_OUT_C = ROOT / "tests" / "data" / "indirect_injection_holdout_c.jsonl"
 
 #: Per language: (TP, FN, FP, TN) of the sample design in guardrails mode.
 MEASURED = {
     TUNING: {"en": (19, 0, 0, 15), "zh-CN": (17, 0, 0, 14), "zh-TW": (17, 0, 0, 14)},
     HELD_OUT: {"en": (12, 0, 0, 12), "zh-CN": (8, 0, 0, 8), "zh-TW": (8, 0, 0, 8)},
     HELD_OUT_B: {"en": (8, 0, 0, 8), "zh-CN": (6, 0, 0, 6), "zh-TW": (6, 0, 0, 6)},
+    HELD_OUT_C: {"en": (10, 0, 0, 10), "zh-CN": (9, 1, 2, 8), "zh-TW": (9, 1, 2, 8)},
 }
 
 
-@pytest.mark.parametrize("path", [TUNING, HELD_OUT, HELD_OUT_B], ids=["tuning", "held-out", "held-out-b"])
+@pytest.mark.parametrize(
+    "path", [TUNING, HELD_OUT, HELD_OUT_B, HELD_OUT_C], ids=["tuning", "held-out", "held-out-b", "held-out-c"]
+)
 async def test_the_sample_in_guardrails_mode_catches_indirect_injection_as_measured(path: Path) -> None:
     cases = load_corpus(path).cases
     assert cases and all(case.tool_result for case in cases)
