@@ -831,6 +831,21 @@
     </message>
 </context>
 <context>
+    <name>DesignHints</name>
+    <message>
+        <source>This agent has tools, but its prompt-injection detector is only in the {input} lane, which never sees tool results: instructions hidden in a page or an e-mail a tool returns reach the model unchecked (indirect injection).</source>
+        <translation>此智能体有工具，但它的提示注入检测器只在{input}通道，而该通道看不到工具结果：工具返回的网页或邮件里藏着的指令会不经检查地到达模型（间接注入）。</translation>
+    </message>
+    <message>
+        <source>Add to the {output} lane</source>
+        <translation>添加到{output}通道</translation>
+    </message>
+    <message>
+        <source>Add a prompt-injection detector with the same options to the {output} lane, checking tool results (undoable)</source>
+        <translation>把一个选项相同、检查工具结果的提示注入检测器添加到{output}通道（可撤销）</translation>
+    </message>
+</context>
+<context>
     <name>DivergenceBar</name>
     <message>
         <source>Stop here</source>

@@ -831,6 +831,21 @@
     </message>
 </context>
 <context>
+    <name>DesignHints</name>
+    <message>
+        <source>This agent has tools, but its prompt-injection detector is only in the {input} lane, which never sees tool results: instructions hidden in a page or an e-mail a tool returns reach the model unchecked (indirect injection).</source>
+        <translation>這個代理有工具，但它的提示注入偵測器只在{input}通道，而該通道看不到工具結果：工具傳回的網頁或電子郵件裡藏著的指示會未經檢查就到達模型（間接注入）。</translation>
+    </message>
+    <message>
+        <source>Add to the {output} lane</source>
+        <translation>加入{output}通道</translation>
+    </message>
+    <message>
+        <source>Add a prompt-injection detector with the same options to the {output} lane, checking tool results (undoable)</source>
+        <translation>把一個選項相同、會檢查工具結果的提示注入偵測器加入{output}通道（可復原）</translation>
+    </message>
+</context>
+<context>
     <name>DivergenceBar</name>
     <message>
         <source>Stop here</source>

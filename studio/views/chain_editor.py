@@ -3,7 +3,8 @@
 Each chain is a ``QListView`` (object names ``chain.input``, ``chain.output``, ``chain.error``) over a
 :class:`~studio.models.chain_model.ChainModel`. Drop processors from the palette, drag entries to reorder them or
 to move them to another lane (hold Ctrl to copy). A drop the lane refuses shows its reason in an inline message
-(``chain.message``) for a few seconds and in :attr:`ChainEditor.status_message`.
+(``chain.message``) for a few seconds and in :attr:`ChainEditor.status_message`. Under the lanes, a hint bar
+(:class:`~studio.views.design_hint_bar.DesignHintBar`) says when the agent's tools return text no detector checks.
 
 Keyboard, in a chain: Space enables/disables, Delete removes, Ctrl+Up/Down reorders, Ctrl+Left/Right moves to
 the previous/next lane. Undo and redo are the window's: :meth:`ChainEditor.undo_action` and
@@ -61,6 +62,7 @@ from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import AddEntry, MoveEntry, RemoveEntry, ToggleEntry
 from studio.models.palette_model import lane_title
 from studio.texts import QT_TRANSLATE_NOOP
+from studio.views.design_hint_bar import DesignHintBar
 from studio.views.drag_image import exec_compact_drag
 
 __all__ = ["MESSAGE_TIMEOUT_MS", "ChainEditor", "ChainListView"]
@@ -171,6 +173,9 @@ class ChainEditor(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(lanes_row, 1)
+        #: The design's hint (tools whose results no detector checks), under the lanes; hidden when there is none.
+        self.hint_bar = DesignHintBar(document, self)
+        layout.addWidget(self.hint_bar)
         # The message floats over the lanes' bottom edge (not in the layout): showing it moves nothing.
 
         document.entry_inserted.connect(self._on_document_entry_inserted)
