@@ -23,7 +23,7 @@ def test_the_bundled_starter_corpora_load_with_labels_and_unique_ids() -> None:
     paths = bundled_corpora()
     assert len(paths) == 6
     corpus = load_corpora(paths)
-    assert len(corpus.cases) == 282 and not corpus.skipped
+    assert len(corpus.cases) == 314 and not corpus.skipped
     assert {case.label for case in corpus.cases} == {"attack", "benign"}
     assert {case.lang for case in corpus.cases} == {"en", "zh-CN", "zh-TW"}
     assert all(case.expect == ("blocked" if case.label == "attack" else "passed") for case in corpus.cases)

@@ -554,9 +554,9 @@ def test_the_summary_and_the_html_report_follow_the_report_language_and_the_mach
     assert out.returncode == 1, out.stderr
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     lines = {
-        "zh_CN": ("lab：64 个用例：召回率", "lab：未通过：召回率", "lab：64/64 个用例"),
-        "zh_TW": ("lab：64 個案例：召回率", "lab：未通過：召回率", "lab：64/64 個案例"),
-        "en": ("lab: 64 cases: recall", "lab: FAILED: recall", "lab: 64/64 cases"),
+        "zh_CN": ("lab：96 个用例：召回率", "lab：未通过：召回率", "lab：96/96 个用例"),
+        "zh_TW": ("lab：96 個案例：召回率", "lab：未通過：召回率", "lab：96/96 個案例"),
+        "en": ("lab: 96 cases: recall", "lab: FAILED: recall", "lab: 96/96 cases"),
     }[expected]
     assert all(line in out.stderr for line in lines), out.stderr
     headings = {"zh_CN": "各处理器的贡献", "zh_TW": "各處理器的貢獻", "en": "Each processor&#x27;s contribution"}
