@@ -140,7 +140,9 @@ _DEFS: Final[dict[str, tuple[str, tuple[tuple[str, ...], ...]]]] = {
     "huggingface-token": (r"h(?<![\w-]h)f_[A-Za-z0-9]{30,40}(?![A-Za-z0-9])", (("hf_",),)),
     "npm-token": (r"n(?<![\w-]n)pm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", (("npm_",),)),
     "sendgrid-key": (r"S(?<![\w]S)G\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}", (("SG.",),)),
-    "twilio-key": (r"[SA](?<![\w].)[KC][0-9a-fA-F]{32}(?![0-9a-fA-F])", (("SK", "AC"),)),
+    # every prefix the pattern takes is a needle: with "SK"/"AC" only, an "AK…" key was found only when one of
+    # those stood elsewhere in the text (a stream found it or not depending on where it was cut)
+    "twilio-key": (r"[SA](?<![\w].)[KC][0-9a-fA-F]{32}(?![0-9a-fA-F])", (("SK", "AC", "SC", "AK"),)),
     # Recognisable once the payload starts (``header.eyJ``), so a stream guard holds a long token whole: a
     # pattern that needed the signature's dot first let a token longer than the hold-back window stream out.
     "jwt": (r"e(?<![\w-]e)yJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*)?", (("eyJ",),)),

@@ -39,7 +39,7 @@ from processors.builtin.pii_patterns import (
     kinds_for,
     resolve,
 )
-from processors.builtin.stream_window import hold_start
+from processors.builtin.stream_window import hold_window
 from processors.builtin.support import check_messages
 from processors.chunks import AnyChunk
 from processors.messages import Message
@@ -122,8 +122,9 @@ class PIIDetector(BuiltinProcessor):
         self._judge_types = tuple(t for t in types if t in JUDGE_TYPES)
         self._shared, self._extra = kinds_for(self._regex_types)
         #: The stream holds back only what could still begin a match (:mod:`~processors.builtin.stream_window`),
-        #: never more than ``carry_over`` characters.
+        #: never more than ``carry_over`` characters: a word or two of prose.
         self._stream_kinds = (*self._shared, *sorted(self._extra))
+        self._hold = hold_window(self._stream_kinds, self.options.carry_over)
         self._model = judge_model(self.options)
         if self._judge_types and self._model is None:
             logger.info(
@@ -184,8 +185,7 @@ class PIIDetector(BuiltinProcessor):
         part = args.part
         buffer = CarryOver.of(args.state, "stream", carry=0)
         if buffer.hold is None:
-            kinds, cap = self._stream_kinds, self.options.carry_over
-            buffer.hold = lambda text, offset: hold_start(text, offset, kinds, cap)
+            buffer.hold = self._hold
         return stream_part(
             part,
             args.state,

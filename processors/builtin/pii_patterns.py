@@ -125,9 +125,13 @@ _OWN_SECRETS: Final[dict[str, re.Pattern[str]]] = {
 }
 #: Token formats the shared table lacks (a kind it gains later is used from there instead, never scanned twice).
 _EXTRA_SECRETS: Final = {kind: pattern for kind, pattern in _OWN_SECRETS.items() if kind not in PATTERNS}
-_EXTRA_CHECK: Final = {"gitlab-token": "glpat-", "huggingface-token": "hf_", "npm-token": "npm_",
-                       "sendgrid-key": "SG.", "twilio-key": "SK", "mailgun-key": "key-", "slack-webhook": "hooks.slack",
-                       "secret-variable": "="}  # fmt: skip
+#: A substring every match has (any one of them), tested before the pattern runs. Each must lie inside the match:
+#: ``secret-variable`` checked for "=" only, so ``DB_PASSWORD: …`` was found only when an "=" stood elsewhere in the
+#: text (and a stream found it or not depending on where it was cut).
+_EXTRA_CHECK: Final[dict[str, tuple[str, ...]]] = {
+    "gitlab-token": ("glpat-",), "huggingface-token": ("hf_",), "npm-token": ("npm_",), "sendgrid-key": ("SG.",),
+    "twilio-key": ("SK",), "mailgun-key": ("key-",), "slack-webhook": ("hooks.slack",), "secret-variable": ("=", ":"),
+}  # fmt: skip
 _PLACEHOLDER: Final = re.compile(r"(?i)x{6,}|your[_-]|example|placeholder|changeme|redacted|\$\{|<[a-z_]+>|(.)\1{7,}")
 
 #: Tie-break among equally long overlapping matches: the more specific kind first.
@@ -172,6 +176,14 @@ _PRIORITY: Final = {
         ]
     )
 }
+
+#: For this module's own kinds, how many characters a match may need before it is recognisable (as
+#: ``patterns.MAX_SPAN`` for the shared table's): a stream window never holds one of them further back.
+#: ``secret-variable``'s value is accepted only once it looks random, which a late digit can decide, so its stream
+#: window holds it up to ``carry_over`` (``stream_window.TAIL_RULES``); the span here is what its pattern needs.
+OWN_SPAN: Final[dict[str, int]] = {
+    "mailgun-key": 40, "secret-variable": 72, "ssn-words": 48, "cn-resident-id": 18, "tw-national-id": 10, "hk-id": 11,
+}  # fmt: skip
 
 #: Kinds of the shared table this module replaces with its own pattern.
 _REPLACED: Final = frozenset({"phone", "email"})
@@ -222,7 +234,7 @@ def candidates(text: str, shared: tuple[str, ...], extra: frozenset[str]) -> lis
             if VALIDATORS["ssn"](f"{digits[:3]}-{digits[3:5]}-{digits[5:]}"):
                 found.append(Match("ssn", hit.start(1), hit.end(1), digits))
     for kind, pattern in _EXTRA_SECRETS.items():
-        if kind in extra and _EXTRA_CHECK[kind] in text:
+        if kind in extra and any(needle in text for needle in _EXTRA_CHECK[kind]):
             for hit in pattern.finditer(text):
                 if kind != "secret-variable":
                     found.append(Match(kind, hit.start(), hit.end(), hit.group()))
@@ -363,6 +375,7 @@ def _random_enough(value: str) -> bool:
 __all__ = [
     "ALL_TYPES",
     "JUDGE_TYPES",
+    "OWN_SPAN",
     "PATTERNS",
     "REGEX_TYPES",
     "candidates",

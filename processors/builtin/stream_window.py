@@ -1,32 +1,63 @@
-"""How much of a stream's tail a regex detector must hold back: only what could still be the start of a match.
+"""How much of a stream's tail a regex detector must hold back: only what could still become a match.
 
-A carry-over buffer that holds a fixed window (``patterns.max_span``: 64 characters for e-mail addresses) keeps
-a streamed reply a dozen words behind the model. Most kinds are made of a few characters only — a card number
-of digits, spaces and dashes; an e-mail address of letters, digits and ``._%+'-@`` — so a match that is still
-to be completed must begin inside the text's trailing run of those characters. :func:`hold_start` returns the
-earliest such beginning over the detector's kinds (never more than ``cap`` characters back, and for a kind
-without a character set never more than its ``MAX_SPAN``: a longer match
-is recognisable already, and the buffer holds a candidate touching the end whole). A kind without a character
-set here (secret assignments, bearer tokens, private keys: spaces and prose inside) keeps the full span::
+A carry-over buffer that holds a fixed window keeps a streamed reply a dozen words behind the model (128 characters
+of prose for the default PIIDetector from 2026-12-01 until this module learnt needles). Two kinds of rule say where
+the text that could still become a match begins; :func:`hold_start` returns the earliest such place over the
+detector's kinds, never more than ``cap`` characters back:
 
-    hold_start("Mail me at jo@exa", 0, ("email", "phone"), 128)    # 11: "jo@exa" may still grow into an address
-    hold_start("Thanks, bye. ", 0, ("email", "phone"), 128)        # 11: ". " is made of phone characters
+* **A character set** (:data:`TAIL_CHARS`): a card number is digits, spaces and dashes, an e-mail address letters,
+  digits and ``._%+'-@`` (and ``:``, since ``git@host:org/repo`` is no address), so a match still to be completed
+  lies inside the text's trailing run of those characters. The set holds every character that may follow a match
+  and still change it (a look-ahead's), so a match followed by one of them is held too.
+* **A needle** (:data:`TAIL_RULES`) for kinds whose text has spaces or punctuation in it (``Bearer <token>``,
+  ``password = …``, ``SSN is …``, a URL) or that begin with a fixed prefix (``sk-``, ``eyJ``, ``AKIA``): hold from
+  the earliest needle inside the kind's span that the text after it can still grow from into a match (the rule's
+  ``tail`` pattern matches from the needle to the end), or from a proper prefix of a needle ending the text
+  (``Bea``, ``ey``, ``passw``); otherwise nothing. A needle further back than the span needs no holding: a match
+  that long is recognisable already, and the buffer holds a candidate touching the end whole. Where a validator may
+  accept a value only once more of it arrived (a secret's value is random-looking once its digits come) there is no
+  shorter span than ``cap``.
+
+Plain prose is held back by at most the word being written (it may still become an e-mail address's local part),
+or a secret's keyword and the spaces after it ("token ", "SSN is ")::
+
+    hold_start("Mail me at jo@exa", 0, ("email", "phone"), 128)     # 11: "jo@exa" may still grow into an address
+    hold_start("Thanks, bye. ", 0, ("email", "phone"), 128)         # 13: ". " begins no phone number
+    hold_start("Authorization: Bea", 0, ("bearer-token",), 128)     # 15: "Bea" may still become "Bearer <token>"
+    hold_start("The Bearer of news ", 0, ("bearer-token",), 128)    # 19: that Bearer can no longer become one
+
+A kind with no rule is refused (``KeyError``): it used to fall back to the whole ``cap`` silently.
 """
 
 from __future__ import annotations
 
+import re
 import string
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Final
 
 from processors.builtin.patterns import MAX_SPAN
+from processors.builtin.pii_patterns import OWN_SPAN
 
 _ALNUM: Final = string.ascii_letters + string.digits
 _HEX: Final = string.hexdigits
 
-#: Every character a match of the kind may contain (a superset; see ``patterns.PATTERNS``).
+#: The characters a match of the kind may begin with (the hold starts at the first of them in the trailing run:
+#: "). " ends no phone number and begins none). Kinds not listed may begin with any of their characters.
+STARTERS: Final[dict[str, frozenset[str]]] = {
+    "phone": frozenset(string.digits + "+("),
+    "credit-card": frozenset(string.digits),
+    "ssn": frozenset(string.digits),
+    "ipv4": frozenset(string.digits),
+    "email": frozenset(_ALNUM + "._%+-"),
+    "hk-id": frozenset(string.ascii_uppercase),
+    "iban": frozenset(string.ascii_uppercase),
+}
+
+#: Every character a match of the kind may contain, or that may follow one and still change it (a superset).
 TAIL_CHARS: Final[dict[str, frozenset[str]]] = {
-    "email": frozenset(_ALNUM + "._%+'-@"),
+    "email": frozenset(_ALNUM + "._%+'-@:"),
     "credit-card": frozenset(string.digits + " -"),
     "iban": frozenset(string.ascii_uppercase + string.digits + " "),
     "ssn": frozenset(string.digits + "-"),
@@ -42,23 +73,234 @@ TAIL_CHARS: Final[dict[str, frozenset[str]]] = {
     "hk-id": frozenset(string.ascii_uppercase + string.digits + "()"),
 }
 
+_SPANS: Final[dict[str, int]] = {**MAX_SPAN, **OWN_SPAN}
+
+
+@dataclass(frozen=True, slots=True)
+class TailRule:
+    """Where a kind without a character set may still be growing into a match (see the module docstring)."""
+
+    #: Where the held text begins (lower case when ``caseless``).
+    needles: tuple[str, ...]
+    #: Matches from a needle to the end of the text while a match can still grow there (anchored with ``\\Z``).
+    tail: re.Pattern[str]
+    #: How far back from the end a needle still needs holding; ``None``: up to the cap (a validator may flip late).
+    span: int | None
+    #: Whole words whose proper prefixes ending the text are held (the needles when empty).
+    forms: tuple[str, ...] = ()
+    caseless: bool = False
+    #: Hold from the start of the identifier the needle ends (``DB_PASSWORD=``: a name too long for the left
+    #: context would otherwise lose its start).
+    word_start: bool = False
+    #: Every character the held text can be made of, when small: a selected character-set kind that covers them all
+    #: holds at least as much, so the rule need not run.
+    chars: frozenset[str] | None = None
+
+    @property
+    def prefixes(self) -> frozenset[str]:
+        return frozenset(form[:n] for form in self.forms or self.needles for n in range(1, len(form)))
+
+
+def _rule(
+    needles: tuple[str, ...],
+    tail: str,
+    span: int | None,
+    *,
+    forms: tuple[str, ...] = (),
+    caseless: bool = False,
+    word_start: bool = False,
+    chars: str | None = None,
+) -> TailRule:
+    flags = re.ASCII | (re.IGNORECASE if caseless else 0)
+    return TailRule(
+        needles=needles,
+        tail=re.compile(rf"(?:{tail})\Z", flags),
+        span=span,
+        forms=forms,
+        caseless=caseless,
+        word_start=word_start,
+        chars=None if chars is None else frozenset(chars),
+    )
+
+
+_TOKEN: Final = _ALNUM + "_-"
+#: Keywords of a secret assignment (``patterns``' ``secret-assignment``): their prefixes ending the text are held.
+_ASSIGNMENT_WORDS: Final = (
+    *(f"{a}{sep}{b}"
+      for a, b in (("api", "key"), ("api", "secret"), ("secret", "key"), ("client", "secret"), ("access", "token"),
+                   ("auth", "token"))
+      for sep in ("_", "-", "")),
+    "password", "passwd", "pwd", "token", "secret",
+)  # fmt: skip
+_SECRET_NAME_WORDS: Final = ("KEY", "SECRET", "TOKEN", "PASSWORD", "PASSWD", "PWD")
+_URL_CHARS: Final = r"[^\s<>\"'`{}|\\^\[\]]"
+
+#: kind → its needle rule, for every kind of ``patterns`` and ``pii_patterns`` without a character set.
+TAIL_RULES: Final[dict[str, TailRule]] = {
+    # ---- secrets (``patterns``): a fixed prefix, then the token's characters
+    "private-key": _rule(("-----BEGIN",), r"-----BEGIN[A-Z0-9 -]*", _SPANS["private-key"]),
+    "anthropic-key": _rule(("sk-",), r"sk-[\w-]*", _SPANS["anthropic-key"], chars=_TOKEN),
+    "openai-key": _rule(("sk-",), r"sk-[\w-]*", _SPANS["openai-key"], chars=_TOKEN),
+    "aws-access-key": _rule(
+        ("AKIA", "ASIA", "ABIA", "ACCA"), r"A(?:KIA|SIA|BIA|CCA)[A-Z0-9]{0,16}", _SPANS["aws-access-key"], chars=_ALNUM
+    ),
+    "aws-secret-key": _rule(
+        ("aws_secret", "awssecret"),
+        r"aws_?secret[a-z_]*[\"']?\s*(?:[:=]\s*[\"']?[A-Za-z0-9/+]{0,40})?",
+        _SPANS["aws-secret-key"],
+        caseless=True,
+    ),
+    "github-token": _rule(
+        ("gh", "github_pat_"), r"gh[pousr]?|gh[pousr]_[A-Za-z0-9]*|github_pat_\w*", _SPANS["github-token"], chars=_TOKEN
+    ),
+    "slack-token": _rule(("xox",), r"xox(?:[abposre](?:-[A-Za-z0-9-]*)?)?", _SPANS["slack-token"], chars=_TOKEN),
+    "google-api-key": _rule(("AIza",), r"AIza[\w-]{0,35}", _SPANS["google-api-key"], chars=_TOKEN),
+    # the validator wants more than lower-case letters: a value may become a key with its last character
+    "stripe-key": _rule(
+        ("sk_live_", "sk_test_", "rk_live_", "rk_test_"), r"[sr]k_(?:live|test)_[0-9A-Za-z]*", None, chars=_TOKEN
+    ),
+    "gitlab-token": _rule(
+        ("glpat-", "gldt-", "glrt-", "glcbt-", "glptt-", "gloas-"),
+        r"gl(?:pat|dt|rt|cbt|ptt|oas)-[\w-]*",
+        _SPANS["gitlab-token"],
+        chars=_TOKEN,
+    ),
+    "slack-webhook": _rule(("https://hooks.slack.com/",), r"https://hooks\.slack\.com/[\w/-]*", None),
+    "huggingface-token": _rule(("hf_",), r"hf_[A-Za-z0-9]{0,40}", _SPANS["huggingface-token"], chars=_TOKEN),
+    "npm-token": _rule(("npm_",), r"npm_[A-Za-z0-9]{0,36}", _SPANS["npm-token"], chars=_TOKEN),
+    "sendgrid-key": _rule(("SG.",), r"SG\.[\w-]*(?:\.[\w-]*)?", _SPANS["sendgrid-key"], chars=_TOKEN + "."),
+    "twilio-key": _rule(("SK", "SC", "AK", "AC"), r"[SA][KC][0-9a-fA-F]{0,32}", _SPANS["twilio-key"], chars=_ALNUM),
+    # a header of any length may precede the payload's ``.eyJ``
+    "jwt": _rule(("eyJ",), r"eyJ[\w.-]*", None, chars=_TOKEN + "."),
+    "bearer-token": _rule(("Bearer",), r"Bearer\s*[A-Za-z0-9._~+/-]*=*", _SPANS["bearer-token"]),
+    # the keyword, its separator, and a value while it grows (random-looking only once its digits arrive)
+    "secret-assignment": _rule(
+        ("key", "secret", "token", "passw", "pwd"),
+        r"(?:key|secret(?:[_-]?key)?|token|passw(?:or)?d|pwd)[\"']?\s*(?:[:=]\s*[\"']?[^\s\"',;]*)?",
+        None,
+        forms=_ASSIGNMENT_WORDS,
+        caseless=True,
+    ),
+    # a URL grows while its characters come, and its last punctuation is only left out while nothing follows it
+    "url": _rule(("http://", "https://", "ftp://", "www."), rf"(?:https?://|ftp://|www\.){_URL_CHARS}*", None),
+    # ---- PIIDetector's own kinds (``pii_patterns``)
+    "mailgun-key": _rule(("key-",), r"key-[0-9a-f]{0,32}", _SPANS["mailgun-key"], chars=_TOKEN),
+    "secret-variable": _rule(
+        _SECRET_NAME_WORDS,
+        r"(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PWD)[\"']?\s*(?:[:=]\s*[\"']?[A-Za-z0-9+/_.~-]*)?",
+        None,
+        word_start=True,
+    ),
+    "ssn-words": _rule(
+        ("ssn", "social"),
+        r"(?:ssn|social(?:\s+security(?:\s+(?:number|no\.?|#))?)?)(?:\s*(?:[#:=]|is|was)?\s*\d{0,9}|\s*(?:i|wa?))"
+        r"|social\s+(?:s|se|sec|secu|secur|securi|securit)|social\s+security\s+(?:n|nu|num|numb|numbe)",
+        _SPANS["ssn-words"],
+        caseless=True,
+    ),
+}
+
+_IDENTIFIER: Final = frozenset(_ALNUM + "_")
+_ASCII_LOWER: Final = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+#: ``(character sets as strings, needle rules with their prefixes)`` for one selection of kinds
+_Plan = tuple[tuple[tuple[str, str], ...], tuple[tuple[TailRule, frozenset[str], int, str], ...]]
+_PLANS: dict[tuple[str, ...], _Plan] = {}
+
+
+def _plan(kinds: tuple[str, ...]) -> _Plan:
+    """The rules to run for ``kinds``: a character set another selected set covers, and a needle rule whose
+    characters a selected set covers, hold no more than that set's run, so they are left out."""
+    plan = _PLANS.get(kinds)
+    if plan is not None:
+        return plan
+    unknown = [kind for kind in kinds if kind not in TAIL_CHARS and kind not in TAIL_RULES]
+    if unknown:
+        raise KeyError(
+            f"no stream hold rule for {', '.join(unknown)}: add one to stream_window's TAIL_CHARS or TAIL_RULES"
+        )
+    sets = list(dict.fromkeys((TAIL_CHARS[kind], STARTERS.get(kind, TAIL_CHARS[kind])) for kind in kinds
+                              if kind in TAIL_CHARS))  # fmt: skip
+    kept = [(chars, starts) for chars, starts in sets if not any(_covers(other, chars, starts) for other in sets)]
+    rules: list[tuple[TailRule, frozenset[str], int, str]] = []
+    for kind in kinds:
+        rule = TAIL_RULES.get(kind)
+        if rule is None:
+            continue
+        if rule.chars is not None:
+            firsts = frozenset(word[0] for word in (*rule.needles, *rule.forms))
+            if any(_covers(other, rule.chars, firsts) for other in kept):
+                continue
+        prefixes = rule.prefixes
+        prefix_chars = "".join(sorted({char for prefix in prefixes for char in prefix}))
+        rules.append((rule, prefixes, max(map(len, prefixes), default=0), prefix_chars))
+    plan = (tuple(("".join(sorted(chars)), "".join(sorted(chars - starts))) for chars, starts in kept), tuple(rules))
+    _PLANS[kinds] = plan
+    return plan
+
+
+def _covers(other: tuple[frozenset[str], frozenset[str]], chars: frozenset[str], starts: frozenset[str]) -> bool:
+    """Whether a character-set rule ``other`` holds at least what a rule of ``chars`` beginning with ``starts`` would:
+    its run reaches at least as far back, and each place that rule could begin at is one of its own beginnings."""
+    return (other[0], other[1]) != (chars, starts) and chars <= other[0] and starts <= other[1]
+
 
 def hold_start(text: str, offset: int, kinds: Iterable[str], cap: int) -> int:
     """The first index of ``text[offset:]`` that could still belong to a match of one of ``kinds`` once more text
-    arrives (``len(text)`` when none could), never more than ``cap`` characters back."""
-    end = len(text)
-    start = end
-    for kind in kinds:
-        chars = TAIL_CHARS.get(kind)
-        if chars is None:  # no character set: its whole span (a longer match is recognisable already)
-            start = min(start, max(offset, end - min(cap, MAX_SPAN.get(kind, cap))))
-            continue
+    arrives (``len(text)`` when none could), never more than ``cap`` characters back. Unknown kinds: ``KeyError``."""
+    return hold_window(tuple(kinds), cap)(text, offset)
+
+
+def hold_window(kinds: tuple[str, ...], cap: int) -> Callable[[str, int], int]:
+    """:func:`hold_start` for one selection of kinds, planned once (a carry-over buffer's ``hold``)."""
+    char_sets, rules = _plan(kinds)
+
+    def hold(text: str, offset: int) -> int:
+        end = len(text)
         low = max(offset, end - cap)
-        i = end
-        while i > low and text[i - 1] in chars:
-            i -= 1
-        start = min(start, i)
-    return start
+        start = end
+        if char_sets:
+            window = text[low:]
+            for chars, others in char_sets:
+                before = len(window.rstrip(chars))
+                run = window[before:]  # the trailing run; the hold starts at the first character a match begins with
+                if run:
+                    start = min(start, low + before + len(run) - len(run.lstrip(others)))
+        lowered: str | None = None
+        for rule, prefixes, longest, prefix_chars in rules:
+            span = rule.span
+            rule_low = low if span is None or span >= cap else max(offset, end - span)
+            found = end
+            # a proper prefix of a needle ending the text (only inside the text's trailing run of their characters)
+            tail = text[max(rule_low, end - longest) :]
+            if rule.caseless:
+                tail = tail.translate(_ASCII_LOWER)
+            for n in range(len(tail) - len(tail.rstrip(prefix_chars)), 0, -1):
+                if tail[-n:] in prefixes:
+                    found = end - n
+                    break
+            # the earliest needle the text after it can still grow from into a match
+            if rule.caseless:
+                if lowered is None:
+                    lowered = text[low:].translate(_ASCII_LOWER)
+                haystack, shift = lowered, low
+            else:
+                haystack, shift = text, 0
+            match = rule.tail.match
+            for needle in rule.needles:
+                at = haystack.find(needle, rule_low - shift, found - shift + len(needle) - 1)
+                while at != -1:
+                    if match(text, at + shift):
+                        found = at + shift
+                        break
+                    at = haystack.find(needle, at + 1, found - shift + len(needle) - 1)
+            if found < end and rule.word_start:
+                while found > rule_low and text[found - 1] in _IDENTIFIER:
+                    found -= 1
+            start = min(start, found)
+        return start
+
+    return hold
 
 
-__all__ = ["TAIL_CHARS", "hold_start"]
+__all__ = ["TAIL_CHARS", "TAIL_RULES", "TailRule", "hold_start", "hold_window"]

@@ -283,7 +283,7 @@ def test_nothing_held_lets_a_chunk_through_as_it_came_and_a_new_step_forgets_the
     reasoning = wire("reasoning-delta", id="t1-reasoning", text="hmm")
     assert drive(detector, [reasoning])[0] is reasoning
     step = wire("step-start")
-    out = drive(detector, [text("Write to jo@exa"), reasoning, step, text("Plain words."), wire("text-end", id="t1")])
+    out = drive(detector, [text("jo@exa"), reasoning, step, text("Plain words."), wire("text-end", id="t1")])
     # the rejected step's held text and the chunk waiting in it are gone with it; the new step starts clean
     assert [label(part) for part in out][:1] == ["step-start:"]
     assert texts([label(part) for part in out]) == "Plain words."
@@ -299,7 +299,7 @@ def test_a_chunk_stashed_by_a_later_processor_passes_the_guard_at_once() -> None
         request_context=RequestContext(),
     )  # fmt: skip
     assert detector.process_output_stream(args) is reasoning
-    args.part = text("Write to jo@exa")
+    args.part = text("jo@exa")  # may still grow into an address: held whole
     assert detector.process_output_stream(args) is None
     args.part = reasoning  # back again, from a processor after this one
     assert detector.process_output_stream(args) is reasoning

@@ -303,13 +303,18 @@ async def test_the_pii_detector_holds_only_what_could_still_begin_a_match() -> N
 
 def test_hold_start_covers_the_kinds_characters_only() -> None:
     assert hold_start("Mail me at jo@exa", 0, ("email", "phone"), 128) == len("Mail me at ")
-    assert hold_start("Call +1 415 55", 0, ("phone",), 128) == len("Call")
-    assert hold_start("Card 4111 1111", 0, ("credit-card",), 128) == len("Card")
+    assert hold_start("Call +1 415 55", 0, ("phone",), 128) == len("Call ")
+    assert hold_start("Card 4111 1111", 0, ("credit-card",), 128) == len("Card ")
     assert hold_start("No match can start here", 0, ("credit-card", "ssn"), 128) == len("No match can start here")
     assert hold_start("id " + "2" * 200, 0, ("credit-card",), 128) == 203 - 128, "never more than the cap"
-    # a kind with no character set here keeps its whole span
-    assert hold_start("x" * 100, 0, ("secret-assignment",), 128) == 100 - MAX_SPAN["secret-assignment"]
-    assert hold_start("x" * 100, 0, ("ssn-words",), 64) == 100 - 64
+    # a trailing run no match can begin in holds nothing: "). " neither ends nor begins a phone number
+    assert hold_start("Thanks (really). ", 0, ("phone", "credit-card"), 128) == len("Thanks (really). ")
+    # a kind with no character set holds from its needle only while a match can still grow from it
+    assert hold_start("x" * 100, 0, ("secret-assignment",), 128) == 100
+    assert hold_start("x" * 90 + " token = ab", 0, ("secret-assignment",), 128) == 91
+    assert hold_start("x" * 100 + " ssn ", 0, ("ssn-words",), 64) == 101
+    assert hold_start("sk-" + "x" * 100, 0, ("openai-key",), 128) == 103, "never further back than its span"
+    assert MAX_SPAN["openai-key"] < 100
 
 
 async def test_the_scrubber_holds_only_words_that_could_still_begin_a_leak() -> None:
