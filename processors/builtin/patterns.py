@@ -71,6 +71,7 @@ __all__ = [
     "max_span",
     "resolve_overlaps",
     "secret_value_ok",
+    "with_needles",
 ]
 
 
@@ -345,6 +346,42 @@ def _accepted_length(kind: str, value: str) -> int:
 _Step = tuple[str, Callable[[str], Any], tuple[tuple[str, ...], ...], bool, Callable[[str], bool] | None]
 _PLANS: dict[Any, tuple[_Step, ...]] = {}
 _ANY_DIGIT: Final = re.compile(r"\d").search
+
+
+def with_needles(text: str, kinds: Iterable[str]) -> list[str]:
+    """The kinds of ``kinds`` whose needle test ``text`` passes (what :func:`find_all` checks before running a
+    pattern). Every needle lies inside its kind's match, so text without them holds no match of the kind and cannot
+    be the new part of one (a stream guard scanning held text behind context it let out tests the held text alone)."""
+    lowered: str | None = None
+    has_digit: bool | None = None
+    has_run: bool | None = None
+    passed: list[str] = []
+    for kind in kinds:
+        for group in _NEEDLES[kind]:
+            if group is _DIGIT:
+                if has_digit is None:
+                    has_digit = _ANY_DIGIT(text) is not None
+                if not has_digit:
+                    break
+            elif group is _DIGIT_RUN:
+                if has_run is None:
+                    has_run = _LONG_DIGIT_RUN(text) is not None
+                if not has_run:
+                    break
+            else:
+                haystack = text
+                if kind in _CASELESS_NEEDLES:
+                    if lowered is None:
+                        lowered = text.lower()
+                    haystack = lowered
+                for needle in group:
+                    if needle in haystack:
+                        break
+                else:
+                    break
+        else:
+            passed.append(kind)
+    return passed
 
 
 def _plan(kinds: Iterable[str] | None) -> tuple[_Step, ...]:

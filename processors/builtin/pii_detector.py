@@ -35,6 +35,7 @@ from processors.builtin.pii_patterns import (
     JUDGE_TYPES,
     REGEX_TYPES,
     candidates,
+    candidates_after,
     category,
     kinds_for,
     resolve,
@@ -186,11 +187,13 @@ class PIIDetector(BuiltinProcessor):
         buffer = CarryOver.of(args.state, "stream", carry=0)
         if buffer.hold is None:
             buffer.hold = self._hold
+        shared, extra = self._shared, self._extra
         return stream_part(
             part,
             args.state,
             buffer,
-            self.find,
+            # the buffer scans its held text behind the context it let out: only the held text is searched for needles
+            lambda text: candidates_after(text, len(buffer.context), shared, extra),
             lambda text, found: enforce_segment(self, args, text, found, _warn_stream),
         )
 

@@ -35,6 +35,7 @@ from processors.builtin.patterns import (
     expand_kinds,
     find_all,
     keep_disjoint,
+    with_needles,
 )
 
 #: Mastra's detection types that regular expressions find.
@@ -105,7 +106,10 @@ _FILE_TLDS: Final = frozenset({
 _SSN_WORDS: Final = re.compile(
     r"(?i:\b(?:ssn|social\s+security(?:\s+(?:number|no\.?|#))?)\s*(?:#|:|=|is|was)?\s*)(\d{9})(?!\d)", _A
 )
-_ANY_DIGIT: Final = re.compile(r"\d")
+#: Cheap tests before the patterns run, each true of every match (so of any text holding one): a phone number has
+#: eight digits or more with only separators between them, an identity number six digits in a row.
+_PHONE_DIGITS: Final = re.compile(r"\d[\d .()/-]{6,}\d")
+_SIX_DIGITS: Final = re.compile(r"\d{6}")
 _SSN_NEEDLE: Final = re.compile(r"(?i)ssn|social")
 _DATE_LIKE: Final = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
 _OWN_SECRETS: Final[dict[str, re.Pattern[str]]] = {
@@ -209,8 +213,7 @@ def kinds_for(types: Iterable[str]) -> tuple[tuple[str, ...], frozenset[str]]:
 def candidates(text: str, shared: tuple[str, ...], extra: frozenset[str]) -> list[Match]:
     """Every validated match, overlapping ones included (what a carry-over buffer needs)."""
     found = [_value_only(m) for m in find_all(text, shared, overlapping=True) if _keep(m, text)] if shared else []
-    has_digit = _ANY_DIGIT.search(text) is not None
-    if "phone" in extra and has_digit:
+    if "phone" in extra and _PHONE_DIGITS.search(text) is not None:
         for hit in _PHONE.finditer(text):
             value = hit.group()
             if _phone_ok(value) and (value[0] == "+" or not _after(_REFERENCE_BEFORE, text, hit.start())):
@@ -220,7 +223,7 @@ def candidates(text: str, shared: tuple[str, ...], extra: frozenset[str]) -> lis
             value = hit.group()
             if value.rsplit(".", 1)[-1].lower() not in _FILE_TLDS and not _SSH_REMOTE_TAIL.match(text, hit.end()):
                 found.append(Match("email", hit.start(), hit.end(), value))
-    if has_digit:
+    if _SIX_DIGITS.search(text) is not None:
         for kind, pattern in _IDS.items():
             if kind in extra:
                 found += [
@@ -241,6 +244,35 @@ def candidates(text: str, shared: tuple[str, ...], extra: frozenset[str]) -> lis
                 elif _random_enough(hit.group(1)):  # the value only: "DB_PASSWORD=" stays readable
                     found.append(Match(kind, hit.start(1), hit.end(1), hit.group(1)))
     return found
+
+
+#: Kinds whose reported match may begin after their needle (the value of ``password = …``, the digits after "SSN"):
+#: their needle may stand in context a stream let out already.
+_NEEDLE_BEFORE: Final = frozenset({"secret-assignment", "secret-variable", "ssn-words"})
+
+
+def candidates_after(text: str, offset: int, shared: tuple[str, ...], extra: frozenset[str]) -> list[Match]:
+    """The :func:`candidates` of ``text`` that start at ``offset`` or later, found with less work: what a stream's
+    carry-over buffer keeps of a scan of its held text behind ``offset`` characters of context it let out. A kind
+    runs only when the held text has its needle (every needle lies inside its kind's match, so without one no match
+    can start there; the context before is still seen by look-behinds and keyword windows)."""
+    tail = text[offset:]
+    found: list[Match] = []
+    before = [kind for kind in shared if kind in _NEEDLE_BEFORE]
+    for kind in (*with_needles(tail, shared if not before else [k for k in shared if k not in before]),
+                 *with_needles(text, before)):  # fmt: skip
+        found += [_value_only(m) for m in find_all(text, (kind,), overlapping=True) if _keep(m, text)]
+    wanted = {kind for kind in extra if kind in _NEEDLE_BEFORE}
+    if "phone" in extra and _PHONE_DIGITS.search(tail) is not None:
+        wanted.add("phone")
+    if "email" in extra and "@" in tail:
+        wanted.add("email")
+    if _SIX_DIGITS.search(tail) is not None:
+        wanted.update(kind for kind in _IDS if kind in extra)
+    wanted.update(kind for kind in _EXTRA_SECRETS if kind in extra and any(n in tail for n in _EXTRA_CHECK[kind]))
+    if wanted:
+        found += candidates(text, (), frozenset(wanted))
+    return [match for match in found if match.start >= offset]
 
 
 def detect(text: str, types: Iterable[str]) -> list[Match]:
@@ -379,6 +411,7 @@ __all__ = [
     "PATTERNS",
     "REGEX_TYPES",
     "candidates",
+    "candidates_after",
     "card_issuer_ok",
     "category",
     "detect",

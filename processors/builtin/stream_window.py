@@ -95,10 +95,8 @@ class TailRule:
     #: Every character the held text can be made of, when small: a selected character-set kind that covers them all
     #: holds at least as much, so the rule need not run.
     chars: frozenset[str] | None = None
-
-    @property
-    def prefixes(self) -> frozenset[str]:
-        return frozenset(form[:n] for form in self.forms or self.needles for n in range(1, len(form)))
+    #: The proper prefixes of the forms (of the needles when there are no forms).
+    prefixes: frozenset[str] = frozenset()
 
 
 def _rule(
@@ -120,6 +118,7 @@ def _rule(
         caseless=caseless,
         word_start=word_start,
         chars=None if chars is None else frozenset(chars),
+        prefixes=frozenset(form[:n] for form in forms or needles for n in range(1, len(form))),
     )
 
 
@@ -165,7 +164,7 @@ TAIL_RULES: Final[dict[str, TailRule]] = {
         _SPANS["gitlab-token"],
         chars=_TOKEN,
     ),
-    "slack-webhook": _rule(("https://hooks.slack.com/",), r"https://hooks\.slack\.com/[\w/-]*", None),
+    "slack-webhook": _rule(("http",), r"https://hooks\.slack\.com/[\w/-]*", None, forms=("https://hooks.slack.com/",)),
     "huggingface-token": _rule(("hf_",), r"hf_[A-Za-z0-9]{0,40}", _SPANS["huggingface-token"], chars=_TOKEN),
     "npm-token": _rule(("npm_",), r"npm_[A-Za-z0-9]{0,36}", _SPANS["npm-token"], chars=_TOKEN),
     "sendgrid-key": _rule(("SG.",), r"SG\.[\w-]*(?:\.[\w-]*)?", _SPANS["sendgrid-key"], chars=_TOKEN + "."),
@@ -182,13 +181,19 @@ TAIL_RULES: Final[dict[str, TailRule]] = {
         caseless=True,
     ),
     # a URL grows while its characters come, and its last punctuation is only left out while nothing follows it
-    "url": _rule(("http://", "https://", "ftp://", "www."), rf"(?:https?://|ftp://|www\.){_URL_CHARS}*", None),
+    "url": _rule(
+        ("http", "ftp://", "www."),
+        rf"(?:https?://|ftp://|www\.){_URL_CHARS}*",
+        None,
+        forms=("http://", "https://", "ftp://", "www."),
+    ),
     # ---- PIIDetector's own kinds (``pii_patterns``)
     "mailgun-key": _rule(("key-",), r"key-[0-9a-f]{0,32}", _SPANS["mailgun-key"], chars=_TOKEN),
     "secret-variable": _rule(
-        _SECRET_NAME_WORDS,
+        ("KEY", "SECRET", "TOKEN", "PASSW", "PWD"),
         r"(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PWD)[\"']?\s*(?:[:=]\s*[\"']?[A-Za-z0-9+/_.~-]*)?",
         None,
+        forms=_SECRET_NAME_WORDS,
         word_start=True,
     ),
     "ssn-words": _rule(
@@ -203,8 +208,23 @@ TAIL_RULES: Final[dict[str, TailRule]] = {
 _IDENTIFIER: Final = frozenset(_ALNUM + "_")
 _ASCII_LOWER: Final = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 
-#: ``(character sets as strings, needle rules with their prefixes)`` for one selection of kinds
-_Plan = tuple[tuple[tuple[str, str], ...], tuple[tuple[TailRule, frozenset[str], int, str], ...]]
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What :func:`hold_window` runs for one selection of kinds (see :func:`_plan`)."""
+
+    #: ``(the set's characters, those a match cannot begin with)`` per character set
+    char_sets: tuple[tuple[str, str], ...]
+    rules: tuple[TailRule, ...]
+    #: a lower-cased needle → the rules whose tail is tried from it (one search serves them all)
+    needles: tuple[tuple[str, tuple[int, ...]], ...]
+    #: a lower-cased proper prefix of a needle → the rules it is a prefix for
+    prefixes: dict[str, tuple[int, ...]]
+    #: every character of those prefixes (lower case), and the longest prefix
+    prefix_chars: str
+    longest: int
+
+
 _PLANS: dict[tuple[str, ...], _Plan] = {}
 
 
@@ -222,19 +242,31 @@ def _plan(kinds: tuple[str, ...]) -> _Plan:
     sets = list(dict.fromkeys((TAIL_CHARS[kind], STARTERS.get(kind, TAIL_CHARS[kind])) for kind in kinds
                               if kind in TAIL_CHARS))  # fmt: skip
     kept = [(chars, starts) for chars, starts in sets if not any(_covers(other, chars, starts) for other in sets)]
-    rules: list[tuple[TailRule, frozenset[str], int, str]] = []
+    rules: list[TailRule] = []
     for kind in kinds:
         rule = TAIL_RULES.get(kind)
-        if rule is None:
+        if rule is None or rule in rules:
             continue
         if rule.chars is not None:
             firsts = frozenset(word[0] for word in (*rule.needles, *rule.forms))
             if any(_covers(other, rule.chars, firsts) for other in kept):
                 continue
-        prefixes = rule.prefixes
-        prefix_chars = "".join(sorted({char for prefix in prefixes for char in prefix}))
-        rules.append((rule, prefixes, max(map(len, prefixes), default=0), prefix_chars))
-    plan = (tuple(("".join(sorted(chars)), "".join(sorted(chars - starts))) for chars, starts in kept), tuple(rules))
+        rules.append(rule)
+    needles: dict[str, list[int]] = {}
+    prefixes: dict[str, list[int]] = {}
+    for index, rule in enumerate(rules):
+        for needle in rule.needles:
+            needles.setdefault(needle.lower(), []).append(index)
+        for prefix in rule.prefixes:
+            prefixes.setdefault(prefix.lower(), []).append(index)
+    plan = _Plan(
+        char_sets=tuple(("".join(sorted(chars)), "".join(sorted(chars - starts))) for chars, starts in kept),
+        rules=tuple(rules),
+        needles=tuple((needle, tuple(indices)) for needle, indices in needles.items()),
+        prefixes={prefix: tuple(indices) for prefix, indices in prefixes.items()},
+        prefix_chars="".join(sorted({char for prefix in prefixes for char in prefix})),
+        longest=max(map(len, prefixes), default=0),
+    )
     _PLANS[kinds] = plan
     return plan
 
@@ -252,52 +284,50 @@ def hold_start(text: str, offset: int, kinds: Iterable[str], cap: int) -> int:
 
 
 def hold_window(kinds: tuple[str, ...], cap: int) -> Callable[[str, int], int]:
-    """:func:`hold_start` for one selection of kinds, planned once (a carry-over buffer's ``hold``)."""
-    char_sets, rules = _plan(kinds)
+    """:func:`hold_start` for one selection of kinds, planned once (a carry-over buffer's ``hold``). A scan of the
+    stream calls it once: a few C-level string operations per character set and per needle."""
+    plan = _plan(kinds)
+    char_sets, rules, needles, prefixes = plan.char_sets, plan.rules, plan.needles, plan.prefixes
+    prefix_chars, longest = plan.prefix_chars, plan.longest
+    spans = tuple(cap if rule.span is None else min(cap, rule.span) for rule in rules)
+
+    def earliest(text: str, index: int, at: int, low: int) -> int:
+        """``at``, or for a rule holding from the start of an identifier, that start."""
+        if rules[index].word_start:
+            while at > low and text[at - 1] in _IDENTIFIER:
+                at -= 1
+        return at
 
     def hold(text: str, offset: int) -> int:
         end = len(text)
         low = max(offset, end - cap)
         start = end
-        if char_sets:
-            window = text[low:]
-            for chars, others in char_sets:
-                before = len(window.rstrip(chars))
-                run = window[before:]  # the trailing run; the hold starts at the first character a match begins with
-                if run:
-                    start = min(start, low + before + len(run) - len(run.lstrip(others)))
-        lowered: str | None = None
-        for rule, prefixes, longest, prefix_chars in rules:
-            span = rule.span
-            rule_low = low if span is None or span >= cap else max(offset, end - span)
-            found = end
-            # a proper prefix of a needle ending the text (only inside the text's trailing run of their characters)
-            tail = text[max(rule_low, end - longest) :]
-            if rule.caseless:
-                tail = tail.translate(_ASCII_LOWER)
-            for n in range(len(tail) - len(tail.rstrip(prefix_chars)), 0, -1):
-                if tail[-n:] in prefixes:
-                    found = end - n
-                    break
-            # the earliest needle the text after it can still grow from into a match
-            if rule.caseless:
-                if lowered is None:
-                    lowered = text[low:].translate(_ASCII_LOWER)
-                haystack, shift = lowered, low
-            else:
-                haystack, shift = text, 0
-            match = rule.tail.match
-            for needle in rule.needles:
-                at = haystack.find(needle, rule_low - shift, found - shift + len(needle) - 1)
-                while at != -1:
-                    if match(text, at + shift):
-                        found = at + shift
-                        break
-                    at = haystack.find(needle, at + 1, found - shift + len(needle) - 1)
-            if found < end and rule.word_start:
-                while found > rule_low and text[found - 1] in _IDENTIFIER:
-                    found -= 1
-            start = min(start, found)
+        window = text[low:]
+        for chars, others in char_sets:
+            before = len(window.rstrip(chars))
+            if before < len(window):  # the trailing run: the hold starts at the first character a match begins with
+                run = window[before:]
+                start = min(start, low + before + len(run) - len(run.lstrip(others)))
+        if not rules:
+            return start
+        lowered = window.lower() if window.isascii() else window.translate(_ASCII_LOWER)
+        # a proper prefix of a needle ending the text (only inside the trailing run of those prefixes' characters)
+        last = lowered[-longest:]
+        for n in range(len(last) - len(last.rstrip(prefix_chars)), 0, -1):
+            for index in prefixes.get(last[-n:], ()):
+                at = end - n
+                rule = rules[index]
+                if at >= end - spans[index] and (rule.caseless or text[at:] in rule.prefixes):
+                    start = min(start, earliest(text, index, at, low))
+        # the earliest needle the text after it can still grow from into a match
+        for needle, indices in needles:
+            at = lowered.find(needle)
+            while at != -1:
+                for index in indices:
+                    where = low + at
+                    if where >= end - spans[index] and rules[index].tail.match(text, where):
+                        start = min(start, earliest(text, index, where, low))
+                at = lowered.find(needle, at + 1)
         return start
 
     return hold

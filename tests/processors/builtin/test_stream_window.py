@@ -23,7 +23,7 @@ import pytest
 from processors.builtin.carryover import BATCH
 from processors.builtin.patterns import PATTERNS
 from processors.builtin.pii_detector import PIIDetector
-from processors.builtin.pii_patterns import ALL_TYPES, candidates, kinds_for
+from processors.builtin.pii_patterns import ALL_TYPES, candidates, candidates_after, kinds_for
 from processors.builtin.stream_window import TAIL_CHARS, TAIL_RULES, hold_start
 from processors.chunks import AnyChunk, TextEndChunk, TextPayload
 from processors.testing.split_fuzz import fuzz_splits
@@ -252,3 +252,13 @@ def test_each_kind_with_every_kind_beside_it_streams_as_a_whole_through_agents()
     for kind, texts in BY_KIND.items():
         for text in {texts[0], texts[-1]}:
             assert asyncio.run(check(text)) == [], (kind, text)
+
+
+def test_the_stream_finds_in_the_held_text_what_a_scan_of_the_whole_buffer_finds_there() -> None:
+    """``candidates_after`` looks for needles in the held text only (a kind whose needle stands in the context let
+    out has no new match): at every offset of every sample, the same matches as the full scan, cut at the offset."""
+    shared, extra = DEFAULT._shared, DEFAULT._extra
+    for text in POSITIVE:
+        for offset in range(len(text) + 1):
+            full = sorted((m for m in candidates(text, shared, extra) if m.start >= offset), key=repr)
+            assert sorted(candidates_after(text, offset, shared, extra), key=repr) == full, (text, offset)
