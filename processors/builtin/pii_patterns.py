@@ -246,6 +246,10 @@ def candidates(text: str, shared: tuple[str, ...], extra: frozenset[str]) -> lis
     return found
 
 
+#: Shared kinds whose needle test needs a digit (prose without digits skips them at once).
+_DIGIT_KINDS: Final = frozenset({"credit-card", "iban", "ssn", "ipv4", "phone", "btc-address", "eth-address"})
+_ANY_DIGIT: Final = re.compile(r"\d")
+_SPLITS: dict[tuple[str, ...], tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
 #: Kinds whose reported match may begin after their needle (the value of ``password = …``, the digits after "SSN"):
 #: their needle may stand in context a stream let out already.
 _NEEDLE_BEFORE: Final = frozenset({"secret-assignment", "secret-variable", "ssn-words"})
@@ -258,17 +262,25 @@ def candidates_after(text: str, offset: int, shared: tuple[str, ...], extra: fro
     can start there; the context before is still seen by look-behinds and keyword windows)."""
     tail = text[offset:]
     found: list[Match] = []
-    before = [kind for kind in shared if kind in _NEEDLE_BEFORE]
-    for kind in (*with_needles(tail, shared if not before else [k for k in shared if k not in before]),
-                 *with_needles(text, before)):  # fmt: skip
+    split = _SPLITS.get(shared)
+    if split is None:
+        split = _SPLITS[shared] = (
+            tuple(kind for kind in shared if kind in _DIGIT_KINDS),
+            tuple(kind for kind in shared if kind not in _DIGIT_KINDS and kind not in _NEEDLE_BEFORE),
+            tuple(kind for kind in shared if kind in _NEEDLE_BEFORE),
+        )
+    digit_kinds, others, before = split
+    if digit_kinds and _ANY_DIGIT.search(tail) is not None:
+        others = (*digit_kinds, *others)
+    for kind in (*with_needles(tail, others), *with_needles(text, before)):
         found += [_value_only(m) for m in find_all(text, (kind,), overlapping=True) if _keep(m, text)]
-    wanted = {kind for kind in extra if kind in _NEEDLE_BEFORE}
+    wanted = {kind for kind in extra if kind in _NEEDLE_BEFORE and kind != "ssn-words"}
     if "phone" in extra and _PHONE_DIGITS.search(tail) is not None:
         wanted.add("phone")
     if "email" in extra and "@" in tail:
         wanted.add("email")
-    if _SIX_DIGITS.search(tail) is not None:
-        wanted.update(kind for kind in _IDS if kind in extra)
+    if _SIX_DIGITS.search(tail) is not None:  # identity numbers, and the nine digits after "SSN"
+        wanted.update(kind for kind in (*_IDS, "ssn-words") if kind in extra)
     wanted.update(kind for kind in _EXTRA_SECRETS if kind in extra and any(n in tail for n in _EXTRA_CHECK[kind]))
     if wanted:
         found += candidates(text, (), frozenset(wanted))

@@ -262,3 +262,14 @@ def test_the_stream_finds_in_the_held_text_what_a_scan_of_the_whole_buffer_finds
         for offset in range(len(text) + 1):
             full = sorted((m for m in candidates(text, shared, extra) if m.start >= offset), key=repr)
             assert sorted(candidates_after(text, offset, shared, extra), key=repr) == full, (text, offset)
+
+
+def test_the_kinds_a_stream_scan_skips_without_a_digit_need_one() -> None:
+    from processors.builtin.patterns import with_needles
+    from processors.builtin.pii_patterns import _DIGIT_KINDS
+
+    no_digits = "".join(chr(c) for c in range(32, 127) if not chr(c).isdigit()) + " ".join(
+        needle for kind in DEFAULT._shared for needle in ("sk-", "eyJ", "Bearer", "x", "@", ":", "-", "www.")
+    )
+    assert with_needles(no_digits, sorted(_DIGIT_KINDS)) == []
+    assert with_needles("1234-5678 90 0x 1.2", sorted(_DIGIT_KINDS)) != []
