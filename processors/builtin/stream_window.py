@@ -7,8 +7,9 @@ detector's kinds, never more than ``cap`` characters back:
 
 * **A character set** (:data:`TAIL_CHARS`): a card number is digits, spaces and dashes, an e-mail address letters,
   digits and ``._%+'-@`` (and ``:``, since ``git@host:org/repo`` is no address), so a match still to be completed
-  lies inside the text's trailing run of those characters. The set holds every character that may follow a match
-  and still change it (a look-ahead's), so a match followed by one of them is held too.
+  lies inside the text's trailing run of those characters, from the first one a match can begin with
+  (:data:`STARTERS`: "). " neither ends nor begins a phone number). The set holds every character that may follow
+  a match and still change it (a look-ahead's), so a match followed by one of them is held too.
 * **A needle** (:data:`TAIL_RULES`) for kinds whose text has spaces or punctuation in it (``Bearer <token>``,
   ``password = …``, ``SSN is …``, a URL) or that begin with a fixed prefix (``sk-``, ``eyJ``, ``AKIA``): hold from
   the earliest needle inside the kind's span that the text after it can still grow from into a match (the rule's
@@ -333,4 +334,4 @@ def hold_window(kinds: tuple[str, ...], cap: int) -> Callable[[str, int], int]:
     return hold
 
 
-__all__ = ["TAIL_CHARS", "TAIL_RULES", "TailRule", "hold_start", "hold_window"]
+__all__ = ["STARTERS", "TAIL_CHARS", "TAIL_RULES", "TailRule", "hold_start", "hold_window"]
