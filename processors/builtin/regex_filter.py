@@ -399,8 +399,8 @@ class RegexFilter(BuiltinProcessor):
         self._block_held(buffer, regions, offset)
         flushed, redactions = self._matcher.redact(buffer, regions)
         state["buffer"] = ""
-        # The text run goes on after a reasoning chunk (one text part in the message): a look-behind after it
-        # must see the text flushed here, as the final result's check sees it.
+        # A text block ended in the middle of a step (by a tool call, a replayed text-end) does not end the step's
+        # text, which is one text part: a look-behind after it must see the text flushed here, as the final check does.
         state["context"] = (state.get("context", "") + buffer)[-CONTEXT_CHARS:]
         state["offset"] = offset + len(buffer)
         out: list[AnyChunk] = []
