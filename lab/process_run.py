@@ -213,7 +213,7 @@ class ProcessLabRun(LabRun):
                 elif kind == "gone" and worker.alive:
                     worker.alive = False
                     if worker.failure is not None:
-                        raise LabError(f"a lab worker process could not go on: {worker.failure}")
+                        raise LabError(f"a lab worker process {worker.failure}")
                     self.deaths += 1
                     queue.extendleft(reversed(worker.sent.values()))  # not started: another worker runs them
                     worker.sent.clear()

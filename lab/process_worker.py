@@ -132,7 +132,7 @@ async def _life(inbox: Connection, outbox: Connection, board: Any, warm: bool) -
                 agents = await order.recipe.open()
             except Exception as error:
                 with contextlib.suppress(OSError):
-                    outbox.send(("failed", _failure(error)))
+                    outbox.send(("failed", f"could not build the agent: {_failure(error)}"))
                 return
             gate = RateGate(*order.gate_options, board=board)
             try:
@@ -173,7 +173,7 @@ async def _serve(
             try:
                 result = await run_with_retries(case, agents, order.mode, recording, gate, order.max_attempts)
             except LabAgentsError as error:
-                outbox.send(("failed", str(error)))
+                outbox.send(("failed", f"stopped: {error}"))
                 messages.put_nowait(("stop",))
                 return
             outbox.send(("result", result))

@@ -201,16 +201,20 @@ class LabRun:
         self._tasks.update(workers)
         try:
             while remaining:
+                # Checked before each wait, not only after one: a worker may end while its last result is handed on
+                # (a run's agents that cannot go on), and a wait on the queue alone would then never end. The results
+                # already queued are handed on first.
+                if queue.empty():
+                    for task in workers:  # a worker that died of something unexpected: say it, do not hang
+                        if task.done() and not task.cancelled() and task.exception() is not None:
+                            raise task.exception()  # type: ignore[misc]
+                    if all(task.done() for task in workers):
+                        break  # cancelled workers: nothing more will come
                 getter = asyncio.ensure_future(queue.get())
                 waiting = {getter, *(task for task in workers if not task.done())}
                 await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
                 if not getter.done():
                     getter.cancel()
-                    for task in workers:  # a worker that died of something unexpected: say it, do not hang
-                        if task.done() and not task.cancelled() and task.exception() is not None:
-                            raise task.exception()  # type: ignore[misc]
-                    if all(task.done() for task in workers) and queue.empty():
-                        break  # cancelled workers: nothing more will come
                     continue
                 remaining -= 1
                 yield getter.result()

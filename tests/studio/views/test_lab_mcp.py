@@ -68,6 +68,17 @@ def test_a_model_run_asks_before_starting_a_stdio_server_then_runs_its_tools_in_
         assert status == "finished"
         seen = server_pids(tag)  # the pre-flight's server and the workers' ones
 
+        # A case opened as a thread runs again with the design's MCP tools (its recorded answers replayed).
+        page = next(result for result in lab.controller.results if result.id.startswith("page"))
+        (thread_id,) = until_signal(
+            qloop, workspace.thread_opened, lambda: lab.open_case_requested.emit(page.id), failed=lab.controller.failed
+        )
+        run(qloop, workspace.wait_idle())
+        runs, _, _ = run(qloop, workspace.store.thread_history(thread_id))
+        assert len(runs) == 1 and runs[0].outcome == "tripwire"
+        assert runs[0].tripwire["processorId"] == "prompt-injection-detector"  # the verdict the lab derived
+        seen += server_pids(tag)  # its server stopped after its run
+
     (engine,) = engines
     assert isinstance(engine, ProcessLabRun) and engine.pids
     outcomes = {result.id: result.outcome for result in lab.controller.results}
