@@ -124,7 +124,8 @@ class LabRunning(LabStoredRuns):
 
     def start(self, *, mode: str = "guardrails", concurrency: int = 4) -> str | None:
         """Run the checked corpora against the current design; returns the new lab run's id (None if it could
-        not start, said through :attr:`failed`)."""
+        not start, said through :attr:`failed`). A run that starts MCP servers starts them here first, in the run's
+        task: one that cannot start is said through :attr:`failed` then, and that lab run is never created."""
         if self._refuse_while_running():
             return None
         if mode not in STUDIO_MODES:
