@@ -33,8 +33,11 @@ as in one process: the parent alone writes the results file.
   so a script that drives a :class:`ProcessLabRun` must start it under ``if __name__ == "__main__":`` (the
   ``processor-studio`` command, ``python -m studio`` and the bundle's entry script do; a frozen app must call
   :func:`multiprocessing.freeze_support` first, as ``packaging/entry.py`` does).
-- **A worker that cannot build the agent** (the recipe fails there): the run ends with :class:`LabError` saying
-  why (callers build one agent in their own process first, so a design that cannot be built is said before).
+- **A worker that cannot build the agent** (the recipe fails there, e.g. a design's MCP server does not start) or
+  whose agents cannot go on (:class:`lab.recipe.LabAgentsError`: a crashed server that does not start again): the
+  run ends with :class:`LabError` saying why, naming the server (callers build one agent in their own process
+  first, so a design that cannot be built is said before). Each worker opens the recipe once per run, so a
+  design's MCP servers run once per worker, and closes it when the run ends or the worker is stopped.
 """
 
 from __future__ import annotations
@@ -210,7 +213,7 @@ class ProcessLabRun(LabRun):
                 elif kind == "gone" and worker.alive:
                     worker.alive = False
                     if worker.failure is not None:
-                        raise LabError(f"a lab worker process could not build the agent: {worker.failure}")
+                        raise LabError(f"a lab worker process {worker.failure}")
                     self.deaths += 1
                     queue.extendleft(reversed(worker.sent.values()))  # not started: another worker runs them
                     worker.sent.clear()
@@ -258,10 +261,10 @@ def _exit_text(exitcode: int | None) -> str:
 def open_run(
     cases: Sequence[Case], recipe: AgentRecipe, *, processes: int = 1, pool: WorkerPool | None = None, **options: Any
 ) -> LabRun:
-    """A lab run of ``cases``: in this process when ``processes`` is 1 and no ``pool`` is given (the agent factory
-    made here), else in worker processes (``pool``'s when given)."""
+    """A lab run of ``cases``: in this process when ``processes`` is 1 and no ``pool`` is given (the recipe opened
+    here when the run starts), else in worker processes (``pool``'s when given)."""
     if processes <= 1 and pool is None:
-        return LabRun(cases, recipe.factory(), **options)
+        return LabRun(cases, recipe, **options)
     return ProcessLabRun(cases, recipe, processes=processes, pool=pool, **options)
 
 

@@ -13,7 +13,11 @@ runtime: no Qt, whatever the parent has loaded). The protocol is two one-way pip
 - worker → parent: ``("ready", CPU seconds)`` once warmed up (when asked to; ``("warm-failed", reason)`` if that
   failed: the worker then serves cold), ``("started", case id)`` when a case
   starts (a case sent but not started is not this worker's if it dies), ``("result", CaseResult)``,
-  ``("failed", reason)`` when the run's agent factory cannot be made here (the worker then ends).
+  ``("failed", reason)`` when the run's agents cannot be opened here or cannot go on (a design's MCP server that
+  does not start, or does not start again after a crash: the worker then ends, and the parent ends the run).
+
+The run's agents are opened once per run (:meth:`lab.recipe.AgentRecipe.open`: a design's MCP servers start then,
+one per worker, not one per case) and closed when the run ends, is cancelled or the worker is told to stop.
 
 Warming up (:func:`warm_up`, beside the first run if one comes before it is done) does the work a first ``model``
 call would do: litellm's import (~3 s of CPU idle, ~7 s on a loaded machine), the tokenizer litellm counts every
@@ -39,7 +43,7 @@ from typing import Any
 
 from lab.corpus import Case
 from lab.rate_gate import RateGate
-from lab.recipe import AgentFactory, AgentRecipe
+from lab.recipe import AgentRecipe, LabAgents, LabAgentsError
 from lab.runner import Mode, run_with_retries
 
 
@@ -125,13 +129,17 @@ async def _life(inbox: Connection, outbox: Connection, board: Any, warm: bool) -
             # Set or changed, never cleared: the import going on in the warm-up reads variables too.
             os.environ.update(order.environ)
             try:
-                factory = order.recipe.factory()
+                agents = await order.recipe.open()
             except Exception as error:
                 with contextlib.suppress(OSError):
-                    outbox.send(("failed", f"{type(error).__name__}: {error}"))
+                    outbox.send(("failed", f"could not build the agent: {_failure(error)}"))
                 return
             gate = RateGate(*order.gate_options, board=board)
-            if not await _serve(messages, outbox, factory, order, gate):
+            try:
+                served = await _serve(messages, outbox, agents, order, gate)
+            finally:
+                await agents.aclose()  # the run's MCP servers stop with it, before the worker goes on or ends
+            if not served:
                 return
     finally:
         if warming is not None:
@@ -150,18 +158,24 @@ async def _warm(outbox: Connection) -> None:
 async def _serve(
     messages: asyncio.Queue[tuple[Any, ...]],
     outbox: Connection,
-    factory: AgentFactory,
+    agents: LabAgents,
     order: RunOrder,
     gate: RateGate,
 ) -> bool:
-    """One run's cases; True when the run ended (``end``: wait for the next), False when the worker must stop."""
+    """One run's cases; True when the run ended (``end``: wait for the next), False when the worker must stop
+    (told to, or its agents cannot go on: then it says why with ``failed`` and the parent ends the run)."""
     room = asyncio.Semaphore(order.slots)
     running: set[asyncio.Task[None]] = set()
 
     async def one(case: Case, recording: str | None) -> None:
         async with room:
             outbox.send(("started", case.id))
-            result = await run_with_retries(case, factory, order.mode, recording, gate, order.max_attempts)
+            try:
+                result = await run_with_retries(case, agents, order.mode, recording, gate, order.max_attempts)
+            except LabAgentsError as error:
+                outbox.send(("failed", f"stopped: {error}"))
+                messages.put_nowait(("stop",))
+                return
             outbox.send(("result", result))
 
     while True:
@@ -175,6 +189,13 @@ async def _serve(
         task.cancel()
     await asyncio.gather(*running, return_exceptions=True)
     return bool(message[0] == "end")
+
+
+def _failure(error: BaseException) -> str:
+    """Why the run's agents could not be opened here: their own sentence, or the error's type and text."""
+    if isinstance(error, LabAgentsError):
+        return str(error)
+    return f"{type(error).__name__}: {error}"
 
 
 __all__ = ["RunOrder", "warm_up", "worker_main"]

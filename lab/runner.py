@@ -30,12 +30,20 @@ A 429 (or 503) is retried after the provider's Retry-After, or an exponential ba
 out that pause before its next model call, so a rate limit does not become a storm of refused calls. The call is
 tried again below every processor (:class:`lab.rate_gate.GatedModel`): which calls meet a limit depends on timing,
 and a case's verdict must not (the design's error processors never see a limit the lab's own load met).
+
+Given an :class:`lab.recipe.AgentRecipe` instead of a factory, the run opens it when it starts (a design's MCP
+servers start then, once for the run) and closes it when it ends, is cancelled or fails; a recipe that cannot be
+opened, or whose shared parts cannot go on (a server that does not start again after a crash), ends the run with
+:class:`LabError` naming the part, before the first case or instead of the next one. A case whose tool's server
+failed under it is an ``error`` naming the server (:meth:`lab.recipe.LabAgents.spoiled`): what the tool would have
+returned never reached the guards, so its verdict would test nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -43,6 +51,7 @@ from typing import Any
 from lab.case_run import DEFAULT_REPLY, LAB_TOOL, MODES, Mode, case_messages, make_result, prepare_agent, run_case
 from lab.corpus import Case
 from lab.rate_gate import RateGate
+from lab.recipe import AgentRecipe, LabAgents, LabAgentsError
 from lab.results import CaseResult, Hit, Outcome, ResultsFile, read_results
 from processors import Agent
 
@@ -64,7 +73,7 @@ class LabRun:
     def __init__(
         self,
         cases: Sequence[Case],
-        agent_factory: AgentFactory,
+        agent_factory: AgentFactory | AgentRecipe,
         *,
         mode: Mode = "guardrails",
         concurrency: int = 4,
@@ -81,7 +90,8 @@ class LabRun:
         if concurrency < 1:
             raise ValueError(f"concurrency must be at least 1, got {concurrency}")
         self.cases = list(cases)
-        self.agent_factory = agent_factory
+        #: A recipe is opened when the run starts (:meth:`results`); its agents replace it here until the run ends.
+        self.agent_factory: AgentFactory | AgentRecipe = agent_factory
         self.mode: Mode = mode
         self.concurrency = concurrency
         self.results_path = Path(results_path) if results_path is not None else None
@@ -148,14 +158,22 @@ class LabRun:
     async def results(self) -> AsyncIterator[CaseResult]:
         """Each case's result as it finishes (cases finished by an earlier run are skipped, see ``finished``)."""
         self._resume()
-        file = None
-        if self.results_path is not None:
-            fresh = not self.results_path.exists() or self.results_path.stat().st_size == 0
-            file = ResultsFile(self.results_path)
-            if fresh:
-                file.append(self.header())
         todo = [case for case in self.cases if case.id not in self.finished]
+        recipe = self.agent_factory if isinstance(self.agent_factory, AgentRecipe) else None
+        opened: LabAgents | None = None
+        if recipe is not None and todo:
+            try:
+                opened = await recipe.open()
+            except LabAgentsError as error:
+                raise LabError(str(error)) from None
+            self.agent_factory = opened
+        file = None
         try:
+            if self.results_path is not None:
+                fresh = not self.results_path.exists() or self.results_path.stat().st_size == 0
+                file = ResultsFile(self.results_path)
+                if fresh:
+                    file.append(self.header())
             async with contextlib.aclosing(self._produce(todo)) as produced:
                 async for result in produced:
                     if self.cancelled:
@@ -164,9 +182,14 @@ class LabRun:
                     if file is not None:
                         file.append(result.to_dict())
                     yield result
+        except LabAgentsError as error:
+            raise LabError(str(error)) from None
         finally:
             if file is not None:
                 file.close()
+            if opened is not None:
+                self.agent_factory = recipe  # type: ignore[assignment]  # a later resume opens it again
+                await opened.aclose()
 
     async def _produce(self, todo: list[Case]) -> AsyncGenerator[CaseResult, None]:
         """The results of ``todo`` as cases finish: here, ``concurrency`` workers on this process's loop (a
@@ -178,16 +201,20 @@ class LabRun:
         self._tasks.update(workers)
         try:
             while remaining:
+                # Checked before each wait, not only after one: a worker may end while its last result is handed on
+                # (a run's agents that cannot go on), and a wait on the queue alone would then never end. The results
+                # already queued are handed on first.
+                if queue.empty():
+                    for task in workers:  # a worker that died of something unexpected: say it, do not hang
+                        if task.done() and not task.cancelled() and task.exception() is not None:
+                            raise task.exception()  # type: ignore[misc]
+                    if all(task.done() for task in workers):
+                        break  # cancelled workers: nothing more will come
                 getter = asyncio.ensure_future(queue.get())
                 waiting = {getter, *(task for task in workers if not task.done())}
                 await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
                 if not getter.done():
                     getter.cancel()
-                    for task in workers:  # a worker that died of something unexpected: say it, do not hang
-                        if task.done() and not task.cancelled() and task.exception() is not None:
-                            raise task.exception()  # type: ignore[misc]
-                    if all(task.done() for task in workers) and queue.empty():
-                        break  # cancelled workers: nothing more will come
                     continue
                 remaining -= 1
                 yield getter.result()
@@ -203,8 +230,10 @@ class LabRun:
                 await self.pace()
             if self.cancelled:
                 return
+            factory = self.agent_factory
+            assert not isinstance(factory, AgentRecipe)  # opened by results()
             result = await run_with_retries(
-                case, self.agent_factory, self.mode, self.recordings.get(case.id), self._gate, self.max_attempts
+                case, factory, self.mode, self.recordings.get(case.id), self._gate, self.max_attempts
             )
             if self.cancelled:
                 return  # cut short by the cancel: not a result
@@ -216,7 +245,7 @@ class LabRun:
 
 async def run_with_retries(
     case: Case,
-    agent_factory: AgentFactory,
+    agent_factory: AgentFactory | LabAgents,
     mode: Mode,
     recording: str | None,
     gate: RateGate,
@@ -225,13 +254,26 @@ async def run_with_retries(
     """One case on a fresh agent, after the run's pause (every worker, of every process, waits it out). In
     ``model`` mode a call refused for a rate limit is tried again below the chain, up to ``max_attempts`` times
     (:class:`lab.rate_gate.GatedModel`), so the case's verdict is the one a run without the limit gives. Shared by
-    the in-process run and the worker processes."""
+    the in-process run and the worker processes.
+
+    With :class:`lab.recipe.LabAgents`, their :meth:`~lab.recipe.LabAgents.ready` comes first (it raises
+    :class:`lab.recipe.LabAgentsError` when the run cannot go on), and a case they call spoiled is an ``error``
+    with their reason (its recording dropped: a replay of an answer made with a broken tool would test nothing)."""
     await gate.wait()
+    agents = agent_factory if isinstance(agent_factory, LabAgents) else None
+    if agents is not None:
+        await agents.ready()
     try:
         agent = agent_factory()
     except Exception as error:
         return make_result(case, "error", latency=0.0, error=f"the agent could not be built: {error}")
-    return await run_case(case, agent, mode, recording, gate if mode == "model" else None, max_attempts)
+    result = await run_case(case, agent, mode, recording, gate if mode == "model" else None, max_attempts)
+    spoiled = agents.spoiled(agent) if agents is not None else None
+    if spoiled is None:
+        return result
+    return dataclasses.replace(
+        result, outcome="error", reason=spoiled, error=spoiled, tripped=[], hits=[], recording=None
+    )
 
 
 def _design_key(header: dict[str, Any]) -> Any:

@@ -98,6 +98,10 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "lab：继续运行，{total} 个用例中已完成 {done} 个",
         "lab：繼續執行，{total} 個案例中已完成 {done} 個",
     ),
+    "lab: {mode} mode calls none of the design's tools: its MCP servers ({names}) are not started": (
+        "lab：{mode} 模式不会调用设计中的任何工具：不启动它的 MCP 服务器（{names}）",
+        "lab：{mode} 模式不會呼叫設計中的任何工具：不啟動它的 MCP 伺服器（{names}）",
+    ),
     "lab: {done}/{total} cases ({tally})": (
         "lab：{done}/{total} 个用例（{tally}）",
         "lab：{done}/{total} 個案例（{tally}）",

@@ -35,8 +35,10 @@ from lab.process_worker import worker_main
 
 logger = logging.getLogger(__name__)
 
-#: Seconds a stopped worker has to end before it is terminated (then killed).
-STOP_GRACE = 2.0
+#: Seconds a stopped worker has to end before it is terminated (then killed). A worker stops its run's MCP servers
+#: before it ends, and the MCP SDK gives a server 2 s to leave after its stdin closes, then terminates it and waits
+#: for it up to 2 s more: a worker terminated sooner would leave its server behind, unreaped.
+STOP_GRACE = 6.0
 
 Sink = Callable[[tuple[str, Any]], None]
 

@@ -3,7 +3,7 @@
     processor-studio lab DESIGN --corpus FILE [--corpus FILE ...] [--mode guardrails|model] [--concurrency N]
         [--processes P] [--json OUT] [--junit OUT] [--html OUT] [--fail-under-recall R] [--fail-over-fpr F]
         [--shard I/N] [--results FILE] [--skip-bad-lines] [--label attack|benign] [--category C] [--lang L]
-        [--report-lang en|zh_CN|zh_TW]
+        [--report-lang en|zh_CN|zh_TW] [--allow-mcp NAME ...]
     processor-studio lab merge OUT.json IN.json... [--junit OUT] [--html OUT] [--fail-under-recall R]
         [--fail-over-fpr F] [--report-lang en|zh_CN|zh_TW]
     processor-studio lab diff OLD.json NEW.json [--json OUT]       (also: lab compare OLD.json NEW.json [OUT.json])
@@ -23,6 +23,13 @@ read them.
 here (a worker takes ~1-3 s to start) and a bigger one in up to one worker per CPU. The workers are started
 (:class:`lab.worker_pool.WorkerPool`; in ``model`` mode they import litellm and do its first call's work) as soon
 as the corpora are read, while the design's agent is built and checked here.
+
+A design's MCP servers run in ``model`` and ``replay`` mode (:mod:`studio.lab_design`), once per process of the run.
+A stdio server runs a program on this computer, so, as in the studio's chat, it starts only if that exact launch was
+allowed: in the studio (its dialog remembers the answer in ``mcp_commands.json`` in the data folder, which this
+command reads too) or with ``--allow-mcp NAME`` for this command only; otherwise the run does not start, and the
+error names the server, shows its command line and says both ways. An HTTP server's credential comes from
+``$MCP_<NAME>_AUTHORIZATION``, as in an exported script.
 """
 
 from __future__ import annotations
@@ -120,6 +127,14 @@ def _parser() -> argparse.ArgumentParser:
         "--report-lang",
         choices=("en", "zh_CN", "zh_TW"),
         help="language of the progress lines, the summary and the HTML report (default: LANG, else the studio's)",
+    )
+    parser.add_argument(
+        "--allow-mcp",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="let the design's stdio MCP server NAME run its program for this command (model and replay modes start "
+        "the design's MCP servers; a launch allowed in the studio needs no flag); repeat for several",
     )
     return parser
 
@@ -291,9 +306,55 @@ def _design(spec: str) -> Any:
         raise BadInput(f"{spec}: {error}") from None
 
 
-def _recipe(design: Any, mode: str) -> Any:
+def _mcp_credentials(design: Any, mode: str, allowed: list[str], language: str) -> dict[str, str] | None:
+    """None when the run starts no MCP server; else each HTTP server's credential (from
+    ``$MCP_<NAME>_AUTHORIZATION``). A stdio server whose launch was not allowed, in the studio or with
+    ``--allow-mcp``, is bad input: nothing runs."""
+    from studio.export import mcp_credential_env
+    from studio.lab_design import needs_mcp_servers
+    from studio.mcp_approvals import CommandApprovals
+    from studio.mcp_servers import servers_to_start
+
+    names = [config.name for config in design.mcp_servers if config.transport == "stdio"]
+    for name in allowed:
+        if name not in names:
+            have = ", ".join(names) or "none"
+            raise BadInput(f"--allow-mcp {name}: the design has no stdio MCP server of that name (it has: {have})")
+    servers = servers_to_start(design)
+    if not needs_mcp_servers(design, mode):
+        if servers:
+            line = text(
+                language,
+                "lab: {mode} mode calls none of the design's tools: its MCP servers ({names}) are not started",
+                mode=mode,
+                names=", ".join(config.name for config in servers),
+            )
+            print(line, file=sys.stderr)
+        return None
+    approvals = CommandApprovals()
+    for config in servers:
+        if config.transport == "stdio" and config.name not in allowed and not approvals.is_approved(config):
+            variables = " ".join(f"{key}={value}" for key, value in sorted(config.env.items()))
+            raise BadInput(
+                f"design: MCP server '{config.name}' runs a program on this computer: {config.command_line()}"
+                + (f" (environment: {variables})" if variables else "")
+                + f". It starts only once allowed: pass --allow-mcp {config.name} to run it for this command, or "
+                "allow it in the studio (it asks when a run of this design first needs the server, and remembers "
+                "the answer for this command too)"
+            )
+    credentials: dict[str, str] = {}
+    for config in servers:
+        value = os.environ.get(mcp_credential_env(config.name)) if config.transport == "http" else None
+        if value:
+            credentials[config.name] = value
+    return credentials
+
+
+def _recipe(design: Any, mode: str, mcp_credentials: dict[str, str] | None = None) -> Any:
     """The recipe of the run's agents (:func:`studio.lab_design.agent_recipe`), after building one here: a design
-    that cannot be built is bad input, said once, not an error per case (nor a worker that cannot start)."""
+    that cannot be built is bad input, said once, not an error per case (nor a worker that cannot start). With
+    ``mcp_credentials``, each process of the run starts the design's MCP servers (a server that cannot start stops
+    the run before its first case, exit 2)."""
     from studio.catalog import studio_catalogue
     from studio.design import DesignError
     from studio.export import _custom_endpoint, script_key_env
@@ -311,7 +372,7 @@ def _recipe(design: Any, mode: str) -> Any:
         agent_factory(design, catalogue=catalogue, api_key=api_key)
     except DesignError as error:
         raise BadInput(f"design: {error}") from None
-    return agent_recipe(design, catalogue=catalogue, api_key=api_key)
+    return agent_recipe(design, catalogue=catalogue, api_key=api_key, mcp_credentials=mcp_credentials)
 
 
 def _processes(requested: int | None, cases: int, concurrency: int) -> int:
@@ -386,6 +447,7 @@ def _run(args: argparse.Namespace) -> int:
         recordings = {key: result.recording for key, result in recorded.items() if result.recording}
     language = _language(args.report_lang)
     design = _design(args.design)
+    mcp_credentials = _mcp_credentials(design, args.mode, args.allow_mcp, language)
     try:
         corpus = load_corpora(
             args.corpus, skip_bad=args.skip_bad_lines, label=args.label, category=args.category, lang=args.lang
@@ -405,7 +467,7 @@ def _run(args: argparse.Namespace) -> int:
     if pool is not None:
         pool.start()
     try:
-        recipe = _recipe(design, args.mode)
+        recipe = _recipe(design, args.mode, mcp_credentials)
         fingerprint = design_fingerprint(design)
         info = {"id": design.id, "name": design.name, "fingerprint": fingerprint}
         run = open_run(

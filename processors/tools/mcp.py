@@ -43,6 +43,12 @@ class McpServerError(ToolError):
 class McpToolError(ToolError):
     """An MCP tool call failed: an error result, a time-out, or a server that went away."""
 
+    def __init__(self, message: str, *, server_failed: bool = False) -> None:
+        super().__init__(message)
+        #: The server gave no answer (it crashed, its connection broke, or it did not answer in time), as opposed to
+        #: an error result the tool itself returned: whoever judges the run (the lab) knows the tool never answered.
+        self.server_failed = server_failed
+
 
 @dataclass(frozen=True)
 class StdioServer:
@@ -144,15 +150,15 @@ class McpToolSource:
         where = f"MCP server '{self.server.name}', tool '{name}'"
         client = self._client
         if client is None:
-            raise McpToolError(f"{where}: the server is not running")
+            raise McpToolError(f"{where}: the server is not running", server_failed=True)
         try:
             async with asyncio.timeout(self.call_seconds):
                 result = await client.call_tool(name, arguments)
         except TimeoutError:
-            raise McpToolError(f"{where}: no answer within {self.call_seconds:g} s") from None
+            raise McpToolError(f"{where}: no answer within {self.call_seconds:g} s", server_failed=True) from None
         except Exception as error:
             self.broken = _reason(error)
-            raise McpToolError(f"{where}: {self.broken}") from None
+            raise McpToolError(f"{where}: {self.broken}", server_failed=True) from None
         text = "\n".join(str(part.text) for part in result.content if getattr(part, "type", None) == "text")
         if result.is_error:
             raise McpToolError(f"{where}: {text or 'the tool reported an error'}")

@@ -1259,6 +1259,22 @@
         <translation>；跳过了 {count} 个错误行：{first}</translation>
     </message>
     <message>
+        <source>Nothing was run: this design&apos;s MCP server &apos;{name}&apos; runs a program on this computer ({command}). Allow it when asked, then run again.</source>
+        <translation>未运行任何内容：此设计的 MCP 服务器“{name}”会在这台电脑上运行程序（{command}）。请在询问时允许，然后再次运行。</translation>
+    </message>
+    <message>
+        <source>Nothing was run: you did not allow this design&apos;s MCP server &apos;{name}&apos; to run ({command}). Disable its tools in the Agent tab, open the design again to be asked again, or run in guardrails mode (it starts no MCP server).</source>
+        <translation>未运行任何内容：您没有允许此设计的 MCP 服务器“{name}”运行（{command}）。请在“智能体”标签页中停用它的工具、重新打开该设计以再次询问，或改用 guardrails 模式运行（该模式不启动 MCP 服务器）。</translation>
+    </message>
+    <message>
+        <source>Starting MCP servers: {names}…</source>
+        <translation>正在启动 MCP 服务器：{names}…</translation>
+    </message>
+    <message>
+        <source>Nothing was run: {error}</source>
+        <translation>未运行任何内容：{error}</translation>
+    </message>
+    <message>
         <source>A lab run is already running: cancel it first.</source>
         <translation>已有实验正在运行：请先取消它。</translation>
     </message>

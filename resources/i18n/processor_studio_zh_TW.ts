@@ -1259,6 +1259,22 @@
         <translation>；跳過了 {count} 個錯誤行：{first}</translation>
     </message>
     <message>
+        <source>Nothing was run: this design&apos;s MCP server &apos;{name}&apos; runs a program on this computer ({command}). Allow it when asked, then run again.</source>
+        <translation>未執行任何內容：此設計的 MCP 伺服器「{name}」會在這台電腦上執行程式（{command}）。請在詢問時允許，然後再次執行。</translation>
+    </message>
+    <message>
+        <source>Nothing was run: you did not allow this design&apos;s MCP server &apos;{name}&apos; to run ({command}). Disable its tools in the Agent tab, open the design again to be asked again, or run in guardrails mode (it starts no MCP server).</source>
+        <translation>未執行任何內容：您沒有允許此設計的 MCP 伺服器「{name}」執行（{command}）。請在「代理」分頁中停用它的工具、重新開啟該設計以再次詢問，或改用 guardrails 模式執行（該模式不啟動 MCP 伺服器）。</translation>
+    </message>
+    <message>
+        <source>Starting MCP servers: {names}…</source>
+        <translation>正在啟動 MCP 伺服器：{names}…</translation>
+    </message>
+    <message>
+        <source>Nothing was run: {error}</source>
+        <translation>未執行任何內容：{error}</translation>
+    </message>
+    <message>
         <source>A lab run is already running: cancel it first.</source>
         <translation>已有實驗正在執行：請先取消它。</translation>
     </message>

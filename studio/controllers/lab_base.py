@@ -16,14 +16,17 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from lab.corpus import Case, CorpusError, load_corpus
-from lab.recipe import AgentRecipe
+from lab.recipe import AgentRecipe, LabAgentsError
 from lab.runner import CaseResult, LabRun
 from studio.controllers.lab_records import read_bundled
+from studio.controllers.mcp_launcher import McpLauncher
 from studio.controllers.tasks import TaskKeeper
 from studio.design import AgentDesign
 from studio.error_texts import error_text
 from studio.i18n import current_language, translate
-from studio.lab_design import agent_factory, agent_recipe
+from studio.i18n.runtime_texts import runtime_text
+from studio.lab_design import agent_factory, agent_recipe, check_mcp_agents, needs_mcp_servers
+from studio.mcp_servers import servers_to_start
 from studio.models.lab_lists import CorpusListModel, CorpusSource, LabRunsModel
 from studio.models.lab_starters import starter_sources
 from studio.secrets import NO_KEY, SecretStore, provider_of
@@ -51,6 +54,10 @@ class LabControllerBase(QObject):
     case_thread_ready = Signal(str)
     #: A comparison of two lab runs is ready (a :class:`studio.controllers.lab_records.Comparison`).
     compared = Signal(object)
+    #: A run would start a design's stdio MCP server (a :class:`~studio.design.McpServerConfig`) whose program the
+    #: user has not allowed; the Lab window asks, showing the exact command, and answers with
+    #: :meth:`answer_mcp_approval`.
+    mcp_approval_requested = Signal(object)
 
     def __init__(
         self,
@@ -59,12 +66,16 @@ class LabControllerBase(QObject):
         catalogue: Any,
         secrets: SecretStore | None = None,
         design: Any = None,
+        mcp_launcher: McpLauncher | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self.store = store
         self.catalogue = catalogue
         self.secrets = secrets
+        #: The user's answers about launching MCP servers: the chat's (the workspace's launcher), so a launch allowed
+        #: or refused in one is so in the other.
+        self.mcp_launcher = mcp_launcher if mcp_launcher is not None else McpLauncher(parent=self)
         #: A callable returning the design to run (the studio's current one: ``document.snapshot``).
         self.design = design
         self.corpora = CorpusListModel(self)
@@ -167,13 +178,76 @@ class LabControllerBase(QObject):
 
     def _factory(self, design: AgentDesign, mode: str) -> AgentRecipe | None:
         """The recipe of ``design``'s agents for the lab's worker processes (None, said, when its key may not be
-        sent). Builds one agent here first, so a design that cannot be built raises
-        :class:`studio.design.DesignError` now, not in every worker."""
+        sent or it would start an MCP server the user has not allowed). Builds one agent here first, so a design
+        that cannot be built raises :class:`studio.design.DesignError` now, not in every worker. In the modes that
+        may call a tool, the recipe starts the design's MCP servers in each worker (:mod:`studio.lab_design`);
+        :meth:`_servers_start` checks first, here, that they do."""
+        if not self._mcp_allowed(design, mode):
+            return None
         allowed, api_key = self._api_key(design, mode)
         if not allowed:
             return None
         agent_factory(design, catalogue=self.catalogue, api_key=api_key)
-        return agent_recipe(design, catalogue=self.catalogue, api_key=api_key)
+        credentials = self._mcp_credentials(design) if needs_mcp_servers(design, mode) else None
+        return agent_recipe(design, catalogue=self.catalogue, api_key=api_key, mcp_credentials=credentials)
+
+    def _mcp_credentials(self, design: AgentDesign) -> dict[str, str]:
+        return McpLauncher.credentials(design, self.secrets) if self.secrets is not None else {}
+
+    def _mcp_allowed(self, design: AgentDesign, mode: str) -> bool:
+        """Whether a run of ``design`` in ``mode`` may start: it starts no stdio MCP server whose program the user
+        has not allowed (the chat's rule). Otherwise the user is asked (:attr:`mcp_approval_requested`, once per
+        session per launch) and nothing runs, said with :attr:`failed`."""
+        if not needs_mcp_servers(design, mode):
+            return True
+        found = self.mcp_launcher.unapproved(design)
+        if found is None:
+            return True
+        config, declined = found
+        if not declined:
+            self.mcp_approval_requested.emit(config)
+            self.failed.emit(
+                translate(
+                    "LabController",
+                    "Nothing was run: this design's MCP server '{name}' runs a program on this computer "
+                    "({command}). Allow it when asked, then run again.",
+                ).format(name=config.name, command=config.command_line())
+            )
+        else:
+            self.failed.emit(
+                translate(
+                    "LabController",
+                    "Nothing was run: you did not allow this design's MCP server '{name}' to run ({command}). "
+                    "Disable its tools in the Agent tab, open the design again to be asked again, or run in "
+                    "guardrails mode (it starts no MCP server).",
+                ).format(name=config.name, command=config.command_line())
+            )
+        return False
+
+    def answer_mcp_approval(self, config: Any, approved: bool) -> None:
+        """The user's answer to :attr:`mcp_approval_requested` (remembered as the chat's answers are)."""
+        self.mcp_launcher.answer_approval(config, approved)
+
+    async def _servers_start(self, design: AgentDesign, mode: str) -> bool:
+        """Before a run that starts MCP servers in its workers: start them here once, build an agent with their
+        tools, stop them. False, said naming the server, when one cannot start or lacks an enabled tool: the run
+        is not created, rather than stop in every worker."""
+        if not needs_mcp_servers(design, mode):
+            return True
+        _, api_key = self._api_key(design, mode)
+        names = ", ".join(config.name for config in servers_to_start(design))
+        self.status_message.emit(translate("LabController", "Starting MCP servers: {names}…").format(names=names))
+        try:
+            await check_mcp_agents(
+                design, catalogue=self.catalogue, api_key=api_key, credentials=self._mcp_credentials(design)
+            )
+        except LabAgentsError as error:
+            self._running = False  # the view's buttons follow at once
+            self.failed.emit(
+                translate("LabController", "Nothing was run: {error}").format(error=runtime_text(str(error)))
+            )
+            return False
+        return True
 
 
 __all__ = ["LabControllerBase"]

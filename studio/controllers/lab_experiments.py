@@ -161,10 +161,19 @@ class LabExperiments(LabRunning):
             if one is None:
                 return False  # both are built before either runs: a broken B is said before A costs anything
             prepared.append(one)
-        self._launch(self._ab(prepared[0], prepared[1]), "lab A/B")
+        self._launch(self._ab(prepared[0], prepared[1], (first, second), mode), "lab A/B")
         return True
 
-    async def _ab(self, a: tuple[LabRun, str, dict[str, Any]], b: tuple[LabRun, str, dict[str, Any]]) -> None:
+    async def _ab(
+        self,
+        a: tuple[LabRun, str, dict[str, Any]],
+        b: tuple[LabRun, str, dict[str, Any]],
+        designs: tuple[AgentDesign, AgentDesign],
+        mode: str,
+    ) -> None:
+        for design in designs:  # both designs' MCP servers start before A runs (a broken B costs nothing)
+            if not await self._servers_start(design, mode):
+                return
         for run, lab_run_id, create in (a, b):
             self._running = True  # between A's end and B's start too
             self._begin(run, lab_run_id, [])
@@ -218,7 +227,7 @@ class LabExperiments(LabRunning):
             corpora=record.corpus,
             settings={"replay_of": lab_run_id},
         )
-        if prepared is None:
+        if prepared is None or not await self._servers_start(design, "replay"):
             self._running = False
             return
         run, replay_id, create = prepared

@@ -6,7 +6,10 @@ The engine is :mod:`lab` (pure Python, the same as ``processor-studio lab``); th
 :data:`lab.process_run.CASES_PER_PROCESS` cases, at most one per CPU and one per case at once; the warm ones of
 :attr:`LabRunning.pool`, started when the Lab window first opens, whatever the number of cases), this process only
 receives their results and draws, so the window keeps painting whatever the cases cost. The Concurrency box is the
-number of cases at once in every mode, spread over the workers. Results are gathered for :data:`FLUSH_INTERVAL`
+number of cases at once in every mode, spread over the workers. A design's MCP servers run in each worker for a
+``model`` or ``replay`` run, once their launch is allowed (the chat's approval, asked in the Lab's window) and once
+they started here (:meth:`~studio.controllers.lab_base.LabControllerBase._servers_start`): a server that cannot start
+is said, naming it, and no lab run is created. Results are gathered for :data:`FLUSH_INTERVAL`
 and handed on in batches: one model insert, one figure refresh and one store
 transaction per batch, however many cases finished in it. A crash loses at most the cases in flight and the last
 batch; a resume (of a cancelled or interrupted run) runs only the cases without a result, on the design as it ran.
@@ -32,7 +35,7 @@ from studio.controllers.lab_stored import LabStoredRuns
 from studio.design import AgentDesign, DesignError
 from studio.error_texts import error_text
 from studio.i18n import translate
-from studio.lab_design import design_info
+from studio.lab_design import design_info, needs_mcp_servers
 from studio.store import LabRunRecord
 
 logger = logging.getLogger(__name__)
@@ -121,7 +124,8 @@ class LabRunning(LabStoredRuns):
 
     def start(self, *, mode: str = "guardrails", concurrency: int = 4) -> str | None:
         """Run the checked corpora against the current design; returns the new lab run's id (None if it could
-        not start, said through :attr:`failed`)."""
+        not start, said through :attr:`failed`). A run that starts MCP servers starts them here first, in the run's
+        task: one that cannot start is said through :attr:`failed` then, and that lab run is never created."""
         if self._refuse_while_running():
             return None
         if mode not in STUDIO_MODES:
@@ -133,12 +137,22 @@ class LabRunning(LabStoredRuns):
         if self.design is None:
             self.failed.emit(translate("LabController", "There is no design to run."))
             return None
-        prepared = self._prepare(self.design(), cases, mode=mode, concurrency=concurrency)
+        design = self.design()
+        prepared = self._prepare(design, cases, mode=mode, concurrency=concurrency)
         if prepared is None:
             return None
         run, lab_run_id, create = prepared
-        self._begin(run, lab_run_id, [])
-        self._launch(self._drive(run, create=create), f"lab {lab_run_id}")
+        if not needs_mcp_servers(design, mode):
+            self._begin(run, lab_run_id, [])
+            self._launch(self._drive(run, create=create), f"lab {lab_run_id}")
+            return lab_run_id
+
+        async def after_servers() -> None:
+            if await self._servers_start(design, mode):
+                self._begin(run, lab_run_id, [])
+                await self._drive(run, create=create)
+
+        self._launch(after_servers(), f"lab {lab_run_id}")
         return lab_run_id
 
     def _chosen_or_said(self) -> list[Case] | None:
@@ -221,7 +235,7 @@ class LabRunning(LabStoredRuns):
                 translate("LabController", "The lab run cannot be resumed: {error}").format(error=error_text(error))
             )
             return
-        if factory is None:
+        if factory is None or not await self._servers_start(design, record.mode):
             self._running = False
             return
         concurrency = int(record.settings.get("concurrency", 4))

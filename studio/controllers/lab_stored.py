@@ -3,7 +3,8 @@ comparison, and open one of a run's cases as an ordinary thread.
 
 Clicking a case runs that case once more as an ordinary run on a new thread (``Lab: <case>``), with the design
 as the lab run had it and the same answer (``guardrails`` mode's fixed reply, or the model's recorded reply of a
-``model`` or ``replay`` run): the thread and the inspector then show exactly what the lab's verdict came from.
+``model`` or ``replay`` run): the thread and the inspector then show exactly what the lab's verdict came from. A
+design's MCP servers start for that run (once allowed, as for a lab run) and stop after it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from lab.metrics import compare, confusion, unmatched
 from lab.reports import diff_report, html_report, json_report, junit_report, write_atomically
 from lab.runner import case_messages, prepare_agent
+from processors.tools.mcp import McpServerError
 from studio.build import build_agent
 from studio.controllers.lab_base import LabControllerBase
 from studio.controllers.lab_records import Comparison, case_of, design_info_of, results_of
@@ -22,6 +24,9 @@ from studio.controllers.run_controller import RunController
 from studio.design import AgentDesign, DesignError
 from studio.error_texts import error_text
 from studio.i18n import current_language, translate
+from studio.i18n.runtime_texts import runtime_text
+from studio.lab_design import needs_mcp_servers
+from studio.mcp_servers import McpSessions
 
 
 class LabStoredRuns(LabControllerBase):
@@ -155,8 +160,17 @@ class LabStoredRuns(LabControllerBase):
         try:
             design = AgentDesign.from_json(record.design_json)
             case = case_of(row)
-            recording = (row.result or {}).get("recording")
-            mode = "replay" if recording else ("model" if record.mode == "model" else "guardrails")
+        except (DesignError, ValueError) as error:
+            self._cannot_open(error)
+            return None
+        recording = (row.result or {}).get("recording")
+        mode = "replay" if recording else ("model" if record.mode == "model" else "guardrails")
+        if not self._mcp_allowed(design, mode):
+            return None
+        # The case's run gets the design's MCP tools as the lab's did (servers of its own, stopped after it).
+        sessions = McpSessions() if needs_mcp_servers(design, mode) else None
+        try:
+            tools = await sessions.tools_for(design, self._mcp_credentials(design)) if sessions is not None else []
             runs = RunController(self.store, parent=self)
             allowed, api_key = self._api_key(design, mode)
             if not allowed:
@@ -167,27 +181,33 @@ class LabStoredRuns(LabControllerBase):
                 api_key=api_key,
                 memory=self.store.memory,
                 on_violation=runs.record_violation,
+                extra_tools=tools,
             )
             prepare_agent(agent, case, mode, recording)  # type: ignore[arg-type]
-        except (DesignError, ValueError) as error:
-            self.failed.emit(
-                translate("LabController", "The case cannot be opened: {error}").format(error=error_text(error))
+            title = translate("LabController", "Lab: {case}").format(case=case.id)
+            thread = await self.store.memory.create_thread(title=title[:60])
+            runs.start(
+                agent,
+                case_messages(case),
+                thread_id=thread.id,
+                design_id=design.id,
+                design_json=record.design_json,
             )
+            await runs.wait_finished()
+            runs.deleteLater()
+        except (DesignError, ValueError, McpServerError) as error:
+            self._cannot_open(error)
             return None
-        title = translate("LabController", "Lab: {case}").format(case=case.id)
-        thread = await self.store.memory.create_thread(title=title[:60])
-        runs.start(
-            agent,
-            case_messages(case),
-            thread_id=thread.id,
-            design_id=design.id,
-            design_json=record.design_json,
-        )
-        await runs.wait_finished()
-        runs.deleteLater()
+        finally:
+            if sessions is not None:
+                await sessions.aclose()
         await self.store.set_lab_case_thread(record.id, case_id, thread.id)
         self.case_thread_ready.emit(thread.id)
         return str(thread.id)
+
+    def _cannot_open(self, error: Exception) -> None:
+        shown = runtime_text(str(error)) if isinstance(error, McpServerError) else error_text(error)
+        self.failed.emit(translate("LabController", "The case cannot be opened: {error}").format(error=shown))
 
 
 __all__ = ["LabStoredRuns"]

@@ -20,7 +20,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from processors.tools import Tool
-from studio.design import AgentDesign
+from studio.design import AgentDesign, McpServerConfig
 from studio.i18n import translate
 from studio.mcp_approvals import CommandApprovals, launch_signature
 from studio.mcp_servers import McpSessions, servers_to_start
@@ -74,14 +74,21 @@ class McpLauncher(QObject):
                     credentials[config.name] = value
         return credentials
 
+    def unapproved(self, design: AgentDesign) -> tuple[McpServerConfig, bool] | None:
+        """The first of the design's stdio servers whose launch the user has not allowed, and whether they refused it
+        in this session (None: every launch is allowed). Asks nothing: the Lab asks in its own window."""
+        for config in servers_to_start(design):
+            if not self.approvals.is_approved(config):
+                return config, launch_signature(config) in self._declined
+        return None
+
     def unapproved_launch(self, design: AgentDesign) -> str | None:
         """Why the run cannot start yet, if one of the design's stdio servers runs a program the user has not
         allowed: they are asked (once per session per launch), and nothing runs meanwhile."""
-        for config in servers_to_start(design):
-            if self.approvals.is_approved(config):
-                continue
-            signature = launch_signature(config)
-            if signature not in self._declined:
+        found = self.unapproved(design)
+        if found is not None:
+            config, declined = found
+            if not declined:
                 self.approval_requested.emit(config)
                 return translate(
                     "Workspace",

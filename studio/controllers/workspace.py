@@ -104,17 +104,18 @@ class Workspace(QObject):
         self.replays.work_ended.connect(self.debug.run_ended)
         #: Thread imports, off the UI thread with progress (the window shows it).
         self.imports = ThreadImportController(store, parent=self)
-        #: The guardrail lab (its window is opened from the Lab menu).
+        #: The design's MCP servers (kept running between runs) and the user's answers about launching them.
+        self.mcp_launcher = McpLauncher(mcp_approvals, parent=self)
+        #: The guardrail lab (its window is opened from the Lab menu); its runs ask the same launch approvals.
         self.lab = LabController(
-            store=store, catalogue=catalogue, secrets=secrets, design=self.document.snapshot, parent=self
-        )
+            store=store, catalogue=catalogue, secrets=secrets, design=self.document.snapshot,
+            mcp_launcher=self.mcp_launcher, parent=self,
+        )  # fmt: skip
         self.lab.case_thread_ready.connect(self._on_lab_case_thread_ready)
         self.thread_id: str | None = None
         #: Processor instances kept between runs while their chain entry is unchanged (caches, ledgers).
         self._processors: dict[tuple[str, ...], Any] = {}
         self._tasks = TaskKeeper("workspace", self.status_message.emit)
-        #: The design's MCP servers (kept running between runs) and the user's answers about launching them.
-        self.mcp_launcher = McpLauncher(mcp_approvals, parent=self)
         #: The running servers; stopped when they leave the design or at shutdown.
         self.mcp = self.mcp_launcher.sessions
         #: The stdio launches the user allowed (typed in the agent settings, or allowed when asked).

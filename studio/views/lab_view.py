@@ -33,6 +33,7 @@ from studio.views.lab_cases_panel import LabCasesPanel
 from studio.views.lab_dialogs import choose_corpus, choose_design_file, choose_report_path, confirm_delete
 from studio.views.lab_figures import ConfusionPanel, ProcessorsPanel
 from studio.views.lab_setup import LabSetupBar, LabSidebar
+from studio.views.mcp_approval import McpApproval
 
 #: The tabs, in order.
 CASES_TAB, CONFUSION_TAB, PROCESSORS_TAB, AB_TAB = range(4)
@@ -185,6 +186,7 @@ class LabView(QWidget):
         controller.compared.connect(self._on_compared)
         controller.failed.connect(self._on_failed)
         controller.status_message.connect(self._on_status)
+        controller.mcp_approval_requested.connect(self._on_controller_mcp_approval_requested)
         controller.runs.modelReset.connect(self._update_buttons)
         # the hint on an empty table says whether a corpus is chosen: the starter corpora arrive chosen after this
         for changed in (controller.corpora.dataChanged, controller.corpora.rowsInserted, controller.corpora.modelReset):
@@ -334,6 +336,18 @@ class LabView(QWidget):
         self.message.setStyleSheet("color: #b3261e")
         self.message.setText(message)
         self._update_buttons()
+
+    @Slot(object)
+    def _on_controller_mcp_approval_requested(self, config: Any) -> None:
+        """Ask, over the Lab's window and without blocking, whether a design's stdio MCP server may run its program
+        (the chat's dialog: the answer counts for both); one question at a time."""
+        asking = self.findChild(McpApproval, "mcp_approval")
+        if asking is not None and asking.isVisible():
+            return
+        dialog = McpApproval(config, self)
+        dialog.answered.connect(self.controller.answer_mcp_approval)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
 
     @Slot(str)
     def _on_status(self, message: str) -> None:
