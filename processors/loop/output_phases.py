@@ -31,6 +31,9 @@ a call added in state ``call``;                   any tool runs (Mastra runs the
 In a tool loop the turn's steps share one assistant message; a step's text is read from its ``step-start``
 marker on (:class:`StepAnswer`), so an edit of a later step leaves the earlier steps' text alone. Mastra keeps
 ``result.text`` as streamed; here it follows the list (a processor that blanks a leaked answer blanks the result).
+A step that ends on an abort after an earlier processor rewrote its answer keeps the rewrite (a redaction never
+comes back from the model's stream: tests/processors/loop/test_rewritten_text.py), and a ``process_output_result``
+that removes the answer leaves ``result.text`` empty (Mastra reads its text from the processed response too).
 """
 
 from __future__ import annotations
@@ -137,6 +140,9 @@ async def run_output_step(
         try:
             await invoke(run.ctx, entry, "process_output_step", args, apply=apply, **message_tracing(ml))
         except TripWire as tripwire:
+            # The step ends (or is retried) with what the processors before this one left: a text they rewrote
+            # (a redaction) must not come back from the model's stream into the result or the rejected record.
+            step.text = located.text(ml)
             if run.can_retry(tripwire):
                 raise RetryStep(tripwire) from None
             step.tripwire = tripwire.to_data()
@@ -145,9 +151,14 @@ async def run_output_step(
             run.pending_terminal = [run.step_finish_chunk(step, builder.message_id, "tripwire", is_continued=False)]
             raise EndRun(run.tripwire_chunk(tripwire)) from None
         except CONTRACT_ERRORS as error:
+            step.text = located.text(ml)  # what the thread keeps of the step
             run.text_parts.append(step.text)
             raise EndRun(run.error_chunk(error)) from None
-        out += await run.drain()
+        try:
+            out += await run.drain()
+        except (TripWire, ProcessorError):  # a stream processor stopped a chunk written here: the run ends with
+            step.text = located.text(ml)  # the step as the list holds it (Run._keep_partial_step counts it)
+            raise
     step.text = located.text(ml)  # what the processors left of the step's answer (edited, replaced, removed)
     builder.sync_tool_calls(ml)  # a call they removed does not run
     return out
@@ -319,8 +330,8 @@ async def run_output_result(run: RunView) -> list[AnyChunk]:
         out += await run.drain()
     responses = ml.get.response.db()
     last_after = responses[-1].text if responses else None
-    if last_after is not None and last_after != last_before:
-        run.text_parts = [last_after]
+    if last_after != last_before:  # rewritten, or removed (no answer left: no text, as Mastra reads the response)
+        run.text_parts = [last_after] if last_after is not None else []
     return out
 
 

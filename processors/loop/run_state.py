@@ -242,9 +242,12 @@ class RunState(RunTracing):
         step = state.step
         if builder is None or step is None:
             return
-        step.text = builder.text()
         if step in self.steps:
+            # Its answer is in the list already and its text is what the step's processors left of it (a rewrite
+            # stands: the builder's text would bring back what they redacted); the result counts it once.
+            self.text_parts.append(step.text)
             return
+        step.text = builder.text()
         step.finish_reason = reason or ("error" if error else "tripwire")
         if tripwire is not None:
             step.tripwire = tripwire.to_data()
@@ -268,7 +271,8 @@ class RunState(RunTracing):
         builder = state.builder
         if state.accepted and self.text_parts:
             self.text_parts.pop()
-        step.rejected_text = builder.text() if builder else step.text
+        # The text the step's processors left (a rewrite stands) once the step was built; what streamed before that.
+        step.rejected_text = step.text if builder is None or step in self.steps else builder.text()
         step.text = ""
         step.tool_calls = []
         step.tool_results = []

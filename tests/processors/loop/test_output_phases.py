@@ -297,7 +297,9 @@ async def test_a_run_whose_answer_a_processor_removed_ends_with_no_text() -> Non
     assert result.steps[0].text == ""
 
 
-async def test_a_final_answer_removed_by_process_output_result_leaves_the_text_as_streamed() -> None:
+async def test_a_final_answer_removed_by_process_output_result_leaves_no_text() -> None:
+    """The result follows what the processors left (as the thread does): no answer, no text."""
+
     def remove_answer(args: Any) -> Any:
         return [m for m in args.messages if m.role != "assistant"]
 
@@ -307,7 +309,7 @@ async def test_a_final_answer_removed_by_process_output_result_leaves_the_text_a
     chunks, result = await run_stream(agent)
     assert kinds(chunks)[-1] == "finish"
     assert result.messages == []
-    assert result.text == "streamed"
+    assert result.text == ""
 
 
 async def test_the_trace_of_process_output_result_describes_the_messages() -> None:
