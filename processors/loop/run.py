@@ -156,6 +156,7 @@ class Run(RunState):
             self.finish_reason = "abort"
             if self.current_state is not None and not self.current_state.accepted:
                 self._keep_partial_step(self.current_state, reason="abort")
+            self._answer_open_calls()  # nobody reads the chunks now; the thread still gets the answers
             self._finalise()
             self.saving = in_background(self._save())
             raise
@@ -163,6 +164,8 @@ class Run(RunState):
             if self.ctx.tracer.active:
                 self.chain.flush_trace()
                 self.trace_run_end()
+        # calls the run ended without answering get an output-error, told just before the terminal chunk
+        terminal[-1:-1] = self._answer_open_calls()
         self._finalise()
         if self.config.memory is not None:
             # Shielded: a run stopped while it saves (its answer complete) still stores the turn, in the background.

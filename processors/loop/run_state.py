@@ -16,6 +16,8 @@ from processors.chunks import (
     StepFinishPayload,
     StepOutput,
     StepResult,
+    ToolErrorChunk,
+    ToolErrorPayload,
     TripwireChunk,
     TripwirePayload,
 )
@@ -31,7 +33,16 @@ from processors.loop.config import (
 from processors.loop.model_io import parse_structured
 from processors.loop.run_tracing import RunTracing
 from processors.loop.step import RetryStep, StepBuilder, StepState
-from processors.messages import DataPart, ErrorInfo, ErrorPart, Message, MessageContent, new_id
+from processors.messages import (
+    DataPart,
+    ErrorInfo,
+    ErrorPart,
+    Message,
+    MessageContent,
+    ToolInvocation,
+    ToolInvocationPart,
+    new_id,
+)
 from processors.messages.message_list import MessageList
 from processors.pipeline.run_context import RunContext
 from processors.pipeline.runner import notify_violation
@@ -78,6 +89,9 @@ class RunState(RunTracing):
         self.save_mode = "none"
         #: Chunks to emit just before the terminal one (the ``step-finish`` of a tripped step).
         self.pending_terminal: list[AnyChunk] = []
+        #: Tool calls of the current step whose result a processor blocked → that processor's id (see
+        #: :meth:`_answer_open_calls`).
+        self.blocked_calls: dict[str, str] = {}
         self.initial_system: list[dict[str, Any]] = []
         #: The processor whose ``process_llm_request`` answered the current step instead of the model (a cache).
         self.cache_source: str | None = None
@@ -283,6 +297,7 @@ class RunState(RunTracing):
                 self.usage = self.usage + builder.usage
             self.steps.append(step)
         self.data_parts = []
+        self.blocked_calls.clear()
         if retry.error is not None:
             step.error = str(retry.error)
         else:
@@ -295,6 +310,61 @@ class RunState(RunTracing):
         return [self.step_finish_chunk(step, message_id, "retry", is_continued=True)]
 
     # ----------------------------------------------------------------------------------------- the end
+    def _answer_open_calls(self) -> list[AnyChunk]:
+        """Answer every tool call the run ended without answering, and return their ``tool-error`` chunks.
+
+        A run that ends between a tool call and its result (a processor blocked the result, or a later call's, or
+        the step before its tools ran; a failure; a stop) would leave the call in state ``call``: the thread a user
+        reopens shows it waiting forever, an exported or replayed thread is inconsistent, and a provider rejects a
+        history with a call and no tool message. So the call is kept (the tool may have run: it happened) with an
+        ``output-error`` that says why, never with a result a processor did not let through; the step's record and
+        the stream (just before the terminal chunk) say the same. Mastra 1.71 leaves such calls unanswered.
+        """
+        ml = self.message_list
+        open_calls = [
+            part.tool_invocation
+            for message in ml.get.response.db()
+            for part in message.content.parts
+            if isinstance(part, ToolInvocationPart) and part.tool_invocation.state == "call"
+        ]
+        chunks: list[AnyChunk] = []
+        for call in open_calls:
+            call_id, name = call.tool_call_id, call.tool_name
+            blocker = self.blocked_calls.get(call_id)
+            text = (
+                f"The tool's result was blocked by processor '{blocker}'"
+                if blocker is not None
+                else f"No result: the run ended before this tool call was answered ({self._how_it_ended()})"
+            )
+            ml.update_tool_invocation(
+                ToolInvocationPart(
+                    tool_invocation=ToolInvocation(
+                        state="output-error",
+                        tool_call_id=call_id,
+                        tool_name=name,
+                        args=call.args,
+                        result=None,
+                        error_text=text,
+                        is_error=True,
+                    )
+                )
+            )
+            step = next(
+                (s for s in reversed(self.steps) if any(c["tool_call_id"] == call_id for c in s.tool_calls)), None
+            )
+            if step is not None:
+                step.tool_results.append({"tool_call_id": call_id, "tool_name": name, "error": text})
+            payload = ToolErrorPayload(tool_call_id=call_id, tool_name=name, args=call.args, error=text)
+            chunks.append(self.chunk(ToolErrorChunk, payload))
+        return chunks
+
+    def _how_it_ended(self) -> str:
+        if self.tripwire is not None:
+            return f"blocked by processor '{self.tripwire.processor_id}'"
+        if self.finish_reason == "error":
+            return "it failed"
+        return "it was stopped"
+
     def _finalise(self) -> None:
         if self.result is not None:
             return

@@ -146,6 +146,8 @@ async def commit(run: RunView, step_number: int, step: Step, call: dict[str, Any
         except TripWire as tripwire:
             if run.can_retry(tripwire):
                 raise RetryStep(tripwire) from None
+            # the call stays, answered at the run's end with the block (Run._answer_open_calls), not the result
+            run.blocked_calls[call_id] = tripwire.processor_id or entry.id
             raise EndRun(run.tripwire_chunk(tripwire)) from None
         except (ProcessorError, ValueError, TypeError) as error:
             raise EndRun(run.error_chunk(error)) from None
@@ -160,11 +162,25 @@ async def commit(run: RunView, step_number: int, step: Step, call: dict[str, Any
         )
     )
     step.tool_results.append({"tool_call_id": call_id, "tool_name": name, "result": result})
-    return await run.emit(
-        run.chunk(
-            ToolResultChunk, ToolResultPayload(tool_call_id=call_id, tool_name=name, result=result, args=args_value)
+    try:
+        return await run.emit(
+            run.chunk(
+                ToolResultChunk, ToolResultPayload(tool_call_id=call_id, tool_name=name, result=result, args=args_value)
+            )
         )
-    )
+    except TripWire as tripwire:
+        # A stream processor stopped the result's chunk: the client never saw the result, so the thread and the
+        # next prompt must not hold it either. The commit is undone; the run answers the call with the block.
+        ml.update_tool_invocation(
+            ToolInvocationPart(
+                tool_invocation=ToolInvocation(
+                    state="call", tool_call_id=call_id, tool_name=name, args=args_value, result=None
+                )
+            )
+        )
+        step.tool_results.pop()
+        run.blocked_calls[call_id] = tripwire.processor_id or "unknown"
+        raise
 
 
 def _short(value: Any, limit: int = 80) -> str:

@@ -306,7 +306,8 @@ async def test_raising_in_tool_result_does_not_commit_the_result() -> None:
     _assert_clear_error(chunks, result, "process_tool_result")
     assert of_type(chunks, "tool-result") == []
     assert len(model.requests) == 1
-    assert [inv.state for m in result.messages for inv in m.tool_invocations] == ["call"]
+    # the call is answered with why it has no result, never with the result the processor did not pass
+    assert [inv.state for m in result.messages for inv in m.tool_invocations] == ["output-error"]
 
 
 async def test_raising_in_output_result_ends_with_error_and_keeps_saved_memory() -> None:

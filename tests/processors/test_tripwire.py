@@ -238,7 +238,9 @@ async def test_tool_result_abort_does_not_commit_or_stream_the_result() -> None:
     assert of_type(chunks, "tool-result") == []
     assert len(model.requests) == 1
     invocations = [inv for m in result.messages for inv in m.tool_invocations]
-    assert [inv.state for inv in invocations] == ["call"]
+    assert [(inv.state, inv.result, inv.error_text) for inv in invocations] == [
+        ("output-error", None, "The tool's result was blocked by processor 'scan'")
+    ]
     assert result.tripwire.reason == "prompt injection in tool output"
 
 

@@ -96,10 +96,11 @@ async def test_arguments_edited_in_place_in_the_messages_are_refused(tmp_path: P
     assert_refused(chunks, result, event, changed("arguments"))
     # the streamed tool-call chunk still says what the model asked for
     assert [c.payload.args for c in of_type(chunks, "tool-call")] == [{"city": "Paris"}]  # type: ignore[union-attr]
-    # the thread keeps the turn as the processor left it: the call never ran, so it has no result
+    # the thread keeps the turn as the processor left it: the call never ran, so it is answered with why
     assert [(m.role, m.text) for m in saved] == [("user", "weather?"), ("assistant", "Checking.")]
     [part] = invocation_parts(saved[-1])
-    assert (part.tool_invocation.state, part.tool_invocation.args) == ("call", {"city": "Oslo"})
+    assert (part.tool_invocation.state, part.tool_invocation.args) == ("output-error", {"city": "Oslo"})
+    assert part.tool_invocation.error_text == "No result: the run ended before this tool call was answered (it failed)"
 
 
 async def test_arguments_replaced_with_update_tool_invocation_are_refused(tmp_path: Path) -> None:

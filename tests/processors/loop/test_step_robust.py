@@ -233,7 +233,11 @@ async def test_a_processor_that_hands_on_a_second_call_under_a_used_id_ends_the_
     assert error.payload.error["hook"] == "process_output_stream"  # type: ignore[union-attr]
     [answer] = result.messages
     assert answer.text == "Checking."
-    assert invocations(answer) == [("call", "c1", {"word": "a"}, None)]
+    # the call the run ended on is answered with why it has no result (a thread never holds a call waiting)
+    assert invocations(answer) == [("output-error", "c1", {"word": "a"}, None)]
+    assert answer.content.parts[-2].tool_invocation.error_text == (  # type: ignore[union-attr]
+        "No result: the run ended before this tool call was answered (it failed)"
+    )
     assert answer.content.parts[-1].error.message == message  # type: ignore[union-attr]
     saved = await memory.load_messages("t1")
     assert [m.role for m in saved] == ["user", "assistant"] and saved[1].text == "Checking."
