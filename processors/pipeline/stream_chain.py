@@ -32,7 +32,7 @@ from processors.pipeline.stream_parts import StreamParts
 from processors.tracing import Outcome, TraceEvent, snapshot_state
 from processors.tripwire import TripWire
 
-__all__ = ["MAX_REPROCESS", "REPROCESS_KEY", "StreamChain", "typed_part", "wrong_part"]
+__all__ = ["MAX_REPROCESS", "REPROCESS_KEY", "TERMINAL_TYPES", "StreamChain", "forged_end", "typed_part", "wrong_part"]
 
 # The warnings about a raising stream hook keep the logger name they had before this module was split from the
 # runner, so logging configured for ``processors.pipeline.runner`` still sees them.
@@ -46,6 +46,30 @@ MAX_REPROCESS = 1000
 
 #: What ``process_output_stream`` may return besides ``None`` (drop the part).
 _PARTS = (Chunk, DataChunk)
+
+#: The chunk types that end a stream. Only the runtime makes them (see :func:`forged_end`).
+TERMINAL_TYPES = frozenset({"finish", "error", "tripwire", "abort"})
+
+
+def forged_end(entry: Entry, handed: AnyChunk, given: AnyChunk) -> ProcessorContractError:
+    """The error for a stream hook that hands on a terminal chunk in place of another part (the callers check
+    ``handed.type in TERMINAL_TYPES and handed.type != given.type`` inline: the per-chunk path pays no call).
+
+    The runtime owns the stream's end: every stream ends with exactly one ``finish``, ``error`` or ``tripwire``
+    chunk, which the chat, the recorder and replays read as the end, and ``result`` says the same. A processor's
+    ``finish`` (or ``error``, ``tripwire``, ``abort``) mid-stream would end it twice, with a result that agrees
+    with neither. Mastra has no rule for it; here the run ends once, with an ``error`` chunk naming the processor
+    and the hook. The runtime's own ``finish`` may still be changed or stashed (the same type), and a processor
+    that means to end the run calls ``args.abort()``.
+    """
+    kind = handed.type
+    return ProcessorContractError(
+        f"Processor '{entry.id}' handed on a '{kind}' chunk from process_output_stream in place of a "
+        f"'{given.type}' chunk; the runtime ends the stream (a stream has exactly one terminal chunk): call "
+        "args.abort(reason) to end the run, or change the 'finish' chunk when it comes",
+        processor_id=entry.id,
+        hook="process_output_stream",
+    )
 
 
 def wrong_part(entry: Entry, result: object) -> ProcessorContractError:
@@ -153,7 +177,7 @@ class StreamChain:
                 self._raised(entry, exc)
                 continue
             if REPROCESS_KEY in args.state:
-                self._stash(entry, args.state)
+                self._stash(entry, args.state, part)
             if result is None:
                 return None
             if result is not part:
@@ -161,14 +185,18 @@ class StreamChain:
                     result = typed_part(entry, result)
                 elif not isinstance(result, _PARTS):
                     raise wrong_part(entry, result)
+                if result.type in TERMINAL_TYPES and result.type != part.type:
+                    raise forged_end(entry, result, part)
             part = result
         return part
 
-    def _stash(self, entry: Entry, state: dict[str, Any]) -> None:
+    def _stash(self, entry: Entry, state: dict[str, Any], given: AnyChunk) -> None:
         stashed = state.pop(REPROCESS_KEY)
         if stashed is not None:
             if type(stashed) is Chunk:
                 stashed = typed_part(entry, stashed)
+            if stashed.type in TERMINAL_TYPES and stashed.type != given.type:
+                raise forged_end(entry, stashed, given)
             if len(self.reprocess) >= MAX_REPROCESS:
                 raise ProcessorContractError(f"more than {MAX_REPROCESS} parts stashed for reprocessing")
             self.reprocess.append(stashed)
@@ -209,12 +237,14 @@ class StreamChain:
             stashed = REPROCESS_KEY in args.state
             try:
                 if stashed:
-                    self._stash(entry, args.state)
+                    self._stash(entry, args.state, part)
                 if result is not None and result is not part:
                     if type(result) is Chunk:  # built bare by the processor: checked against its type's class
                         result = typed_part(entry, result)
                     elif not isinstance(result, _PARTS):
                         raise wrong_part(entry, result)
+                    if result.type in TERMINAL_TYPES and result.type != part.type:
+                        raise forged_end(entry, result, part)
             except ProcessorContractError as error:
                 if tracing:
                     self._record(entry, started, "raised", part, part, str(error))
