@@ -299,7 +299,8 @@ class StreamChain:
         stats["count"] += 1
         stats["seconds"] += time.perf_counter() - started
         pending: list[tuple[dict[str, Any], AnyChunk]] = stats["pending"]
-        if after is not None and after is not before and pending:
+        # a stash lets held text out even when the part itself goes on unchanged (the carry-over's flush)
+        if after is not None and (released or after is not before) and pending:
             late = any(after is chunk for _change, chunk in pending)  # an earlier chunk let out as it came in
             if late or released or _text_length(after) > _text_length(before):
                 for change, _chunk in pending:  # what it returned None for was held back, not removed

@@ -17,7 +17,15 @@ from typing import Any
 import pytest
 
 from processors import Processor, RequestContext, TripWire
-from processors.chunks import AnyChunk, DataChunk, StepStartChunk, StepStartPayload, text_delta
+from processors.chunks import (
+    AnyChunk,
+    DataChunk,
+    StepStartChunk,
+    StepStartPayload,
+    TextEndChunk,
+    TextPayload,
+    text_delta,
+)
 from processors.context import StreamWriter
 from processors.errors import ProcessorContractError
 from processors.messages.message_list import MessageList
@@ -609,6 +617,66 @@ async def test_a_flush_by_stashing_lets_held_chunks_out() -> None:
     stats = only_event(tracer, "flushes").chunk_stats
     assert (stats["held"], stats["dropped"], stats["changed"]) == (1, 0, 1)
     assert [change["outcome"] for change in stats["changes"]] == ["held", "changed"]
+
+
+async def test_a_flush_stashed_beside_the_part_handed_on_unchanged_lets_held_chunks_out() -> None:
+    """The carry-over shape: held text goes back through the chain as a stashed part while the current part goes
+    on as it came. Nothing was dropped: the timeline shows the held chunk as held, and no drop."""
+
+    class StashesHeld(Processor):
+        """Holds text deltas; on any other part, stashes the held text as one delta and hands the part on."""
+
+        id = "stashes-held"
+
+        def process_output_stream(self, args: Any) -> Any:
+            part = args.part
+            if args.state.get("releasing") is part:  # its own flush coming back through the chain
+                return part
+            if part.type == "text-delta":
+                args.state.setdefault("held", []).append(part.payload.text)
+                return None
+            flushed = text_delta("run-1", "t1", "".join(args.state.pop("held", [])))
+            args.state["releasing"] = flushed
+            args.state[REPROCESS_KEY] = flushed
+            return part
+
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(StashesHeld(), tracer=tracer)
+    await chain.process(delta("ab"))
+    await chain.process(delta("c"))
+    end = TextEndChunk(run_id="run-1", payload=TextPayload(id="t1"))
+    assert await chain.process(end) is end
+    [flushed] = chain.reprocess
+    assert text_of(flushed) == "abc"
+    chain.reprocess.clear()
+    assert await chain.process(flushed) is flushed
+    chain.flush_trace()
+    event = only_event(tracer, "stashes-held")
+    stats = event.chunk_stats
+    assert (stats["held"], stats["dropped"], stats["changed"]) == (2, 0, 0)
+    assert [change["outcome"] for change in stats["changes"]] == ["held", "held"]
+    assert (event.outcome, event.after) == ("passed", "0 changed, 2 held, 0 dropped")
+
+
+async def test_a_stash_with_nothing_held_before_marks_nothing_held() -> None:
+    class StashesEcho(Processor):
+        """Passes every part on and stashes nothing but a copy of the first part."""
+
+        id = "stashes-echo"
+
+        def process_output_stream(self, args: Any) -> Any:
+            if not args.state.get("done"):
+                args.state["done"] = True
+                args.state[REPROCESS_KEY] = args.part.model_copy()
+            return args.part
+
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(StashesEcho(), tracer=tracer)
+    await chain.process(delta("a"))
+    chain.flush_trace()
+    event = only_event(tracer, "stashes-echo")
+    assert (event.chunk_stats["held"], event.chunk_stats["dropped"], event.outcome) == (0, 0, "passed")
+    assert event.chunk_stats["changes"] == []
 
 
 async def test_what_a_step_never_let_out_stays_dropped_after_the_flush() -> None:
