@@ -2,7 +2,10 @@
 
 Tools run concurrently; what they write with ``writer.custom`` is streamed while they run. Results are then
 committed in call order: a failure (unknown tool, invalid JSON or arguments, the tool raising) becomes a
-``tool-error`` chunk and an ``output-error`` invocation the model sees on its next step.
+``tool-error`` chunk and an ``output-error`` invocation the model sees on its next step. A result a processor
+blocks (an abort in ``process_tool_result``, or a stream processor stopping its ``tool-result`` chunk) is never
+committed: the run ends, and answers the call with an ``output-error`` naming that processor
+(``RunState._answer_open_calls``), so the thread never holds a call without an answer.
 """
 
 from __future__ import annotations
