@@ -154,10 +154,13 @@ async def run_output_step(
             step.text = located.text(ml)  # what the thread keeps of the step
             run.text_parts.append(step.text)
             raise EndRun(run.error_chunk(error)) from None
+        except BaseException:  # the run was stopped (or failed) here: it keeps the step as the list holds it
+            step.text = located.text(ml)  # (Run._keep_partial_step counts it), never the text before a rewrite
+            raise
         try:
             out += await run.drain()
-        except (TripWire, ProcessorError):  # a stream processor stopped a chunk written here: the run ends with
-            step.text = located.text(ml)  # the step as the list holds it (Run._keep_partial_step counts it)
+        except BaseException:  # a stream processor stopped a chunk written here, or the run was stopped: the same
+            step.text = located.text(ml)
             raise
     step.text = located.text(ml)  # what the processors left of the step's answer (edited, replaced, removed)
     builder.sync_tool_calls(ml)  # a call they removed does not run

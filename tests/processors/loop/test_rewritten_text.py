@@ -7,6 +7,7 @@ response"); here the step's text and the run's text follow what the processors l
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from processors.memory import SqlMemory
 from processors.messages import TextPart
 from processors.models import ScriptedModel, Turn
 from processors.tracing import RecordingTracer
-from tests.processors.helpers import Abort, Fn, kinds, of_type, run_stream
+from tests.processors.helpers import Abort, Fn, collect, kinds, of_type, run_stream
 
 SECRET = "hunter2"
 
@@ -119,3 +120,30 @@ async def test_process_output_result_emptying_the_answer_leaves_no_text(tmp_path
     _chunks, result, saved, _tracer = await run(tmp_path, [Fn("emptier", process_output_result=empty)], ["Hello."])
     assert result.text == ""
     assert [m.text for m in saved] == ["the password?", ""]
+
+
+async def test_a_run_stopped_after_a_step_redaction_keeps_the_redacted_text(tmp_path: Path) -> None:
+    """The run is stopped (``aclose()`` from another task) while a later process_output_step processor waits."""
+    waiting = asyncio.Event()
+
+    async def wait_forever(args: Any) -> Any:
+        waiting.set()
+        await asyncio.Event().wait()
+
+    memory = SqlMemory(f"sqlite:///{tmp_path / 'threads.db'}")
+    processors = [Fn("redactor", process_output_step=redact), Fn("slow", process_output_step=wait_forever)]
+    agent = Agent(
+        id="a", model=ScriptedModel([f"The password is {SECRET}."]), memory=memory, output_processors=processors
+    )
+    stream = agent.stream("the password?", thread_id="t1")
+    consumer = asyncio.ensure_future(collect(stream))
+    await asyncio.wait_for(waiting.wait(), 5)
+    await stream.aclose()
+    await asyncio.wait_for(consumer, 5)
+    result = await stream.result()
+    saved = await memory.all_messages("t1")
+    await memory.close()
+    assert result.finish_reason == "abort"
+    assert result.text == "The password is [redacted]."
+    assert result.steps[0].text == "The password is [redacted]."
+    assert [m.text for m in saved] == ["the password?", "The password is [redacted]."]
