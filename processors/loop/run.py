@@ -137,6 +137,8 @@ class Run(RunState):
                 # A stream processor dropped it; the terminal chunk cannot be swallowed (every stream ends with
                 # exactly one), as Mastra's terminal error chunk passes the output processors without being lost.
                 terminal.append(finish)
+            else:  # what a processor stashed beside the finish goes before it: the finish ends the stream
+                terminal.sort(key=lambda chunk: chunk.type == "finish")
             self._commit_late_data_parts()
         except EndRun as end:
             terminal = [*self.pending_terminal, end.chunk]

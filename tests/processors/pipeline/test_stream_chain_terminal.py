@@ -18,6 +18,7 @@ from processors import Agent
 from processors.chunks import (
     AbortChunk,
     Chunk,
+    DataChunk,
     ErrorChunk,
     ErrorPayload,
     FinishChunk,
@@ -132,3 +133,19 @@ async def test_the_runs_finish_may_be_changed_or_held_for_reprocessing() -> None
     assert kinds(chunks)[-1] == "finish"
     assert chunks[-1].payload.metadata == {"noted": True}
     assert (result.finish_reason, result.text) == ("stop", "one two three")
+
+
+async def test_parts_stashed_beside_the_runs_finish_come_before_it() -> None:
+    """A processor that hands the finish on and stashes a part of its own: the finish still ends the stream."""
+
+    def stash_beside_finish(args: Any) -> Any:
+        part = args.part
+        if part.type == "finish" and not args.state.get("done"):
+            args.state["done"] = True
+            args.state[REPROCESS_KEY] = DataChunk(type="data-summary", data={"chunks": len(args.stream_parts)})
+        return part
+
+    chunks, result, _tracer = await forge_run({"process_output_stream": stash_beside_finish}, traced=False)
+    assert ends(chunks) == ["finish"]
+    assert kinds(chunks)[-2:] == ["data-summary", "finish"]
+    assert result.finish_reason == "stop"
