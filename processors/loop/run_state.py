@@ -318,7 +318,8 @@ class RunState(RunTracing):
         reopens shows it waiting forever, an exported or replayed thread is inconsistent, and a provider rejects a
         history with a call and no tool message. So the call is kept (the tool may have run: it happened) with an
         ``output-error`` that says why, never with a result a processor did not let through; the step's record and
-        the stream (just before the terminal chunk) say the same. Mastra 1.71 leaves such calls unanswered.
+        the stream (just before the terminal chunk, as the runtime's own: the run has ended, so the stream
+        processors no longer see chunks) say the same. Mastra 1.71 leaves such calls unanswered.
         """
         ml = self.message_list
         open_calls = [
