@@ -132,13 +132,15 @@ class Run(RunState):
                     ),
                 ),
             )
+            self.chain.finishing = True  # from here on a processor may hand the finish on (StreamChain)
             terminal = await self.emit(finish)
-            if not any(chunk.type == "finish" for chunk in terminal):
-                # A stream processor dropped it; the terminal chunk cannot be swallowed (every stream ends with
-                # exactly one), as Mastra's terminal error chunk passes the output processors without being lost.
-                terminal.append(finish)
-            else:  # what a processor stashed beside the finish goes before it: the finish ends the stream
-                terminal.sort(key=lambda chunk: chunk.type == "finish")
+            # The finish ends the stream, once: what a processor stashed beside it goes before it, and of a finish
+            # it handed on beside the run's own (a changed copy, and the original stashed) the last one stands.
+            # A finish a stream processor dropped comes back: the terminal chunk cannot be swallowed, as Mastra's
+            # terminal error chunk passes the output processors without being lost.
+            finishes = [chunk for chunk in terminal if chunk.type == "finish"]
+            terminal = [chunk for chunk in terminal if chunk.type != "finish"]
+            terminal.append(finishes[-1] if finishes else finish)
             self._commit_late_data_parts()
         except EndRun as end:
             terminal = [*self.pending_terminal, end.chunk]

@@ -52,15 +52,16 @@ TERMINAL_TYPES = frozenset({"finish", "error", "tripwire", "abort"})
 
 
 def forged_end(entry: Entry, handed: AnyChunk, given: AnyChunk) -> ProcessorContractError:
-    """The error for a stream hook that hands on a terminal chunk in place of another part (the callers check
-    ``handed.type in TERMINAL_TYPES and handed.type != given.type`` inline: the per-chunk path pays no call).
+    """The error for a stream hook that hands on a terminal chunk that is not the run's own ``finish`` (the callers
+    check it inline, only for a part that is not the one given: the per-chunk path pays no call).
 
     The runtime owns the stream's end: every stream ends with exactly one ``finish``, ``error`` or ``tripwire``
     chunk, which the chat, the recorder and replays read as the end, and ``result`` says the same. A processor's
     ``finish`` (or ``error``, ``tripwire``, ``abort``) mid-stream would end it twice, with a result that agrees
     with neither. Mastra has no rule for it; here the run ends once, with an ``error`` chunk naming the processor
-    and the hook. The runtime's own ``finish`` may still be changed or stashed (the same type), and a processor
-    that means to end the run calls ``args.abort()``.
+    and the hook. Once the run's own ``finish`` entered the chain (:attr:`StreamChain.finishing`) a processor may
+    still change it, stash it, or hold it back and let it out in place of a later part (a stream guard releasing
+    held parts in the model's order); a processor that means to end the run calls ``args.abort()``.
     """
     kind = handed.type
     return ProcessorContractError(
@@ -129,7 +130,7 @@ class StreamChain:
     await, and tracing is summarised per step, so five pass-through processors cost a few microseconds a chunk.
     """
 
-    __slots__ = ("_ctx", "_links", "_stats", "has_async", "reprocess", "stream_parts")
+    __slots__ = ("_ctx", "_links", "_stats", "finishing", "has_async", "reprocess", "stream_parts")
 
     def __init__(self, ctx: RunContext, entries: list[Entry], message_list: MessageList) -> None:
         self._ctx = ctx
@@ -150,6 +151,9 @@ class StreamChain:
         self._stats: dict[str, dict[str, Any]] = {}
         #: Parts processors stashed under :data:`REPROCESS_KEY`, to run through the chain after the current one.
         self.reprocess: list[AnyChunk] = []
+        #: Set by the loop when the run's own ``finish`` enters the chain: from then on a processor may hand it on
+        #: (changed, or held back and let out in place of a later part); before, any terminal chunk is forged.
+        self.finishing = False
 
     def __bool__(self) -> bool:
         return bool(self._links)
@@ -185,7 +189,7 @@ class StreamChain:
                     result = typed_part(entry, result)
                 elif not isinstance(result, _PARTS):
                     raise wrong_part(entry, result)
-                if result.type in TERMINAL_TYPES and result.type != part.type:
+                if result.type in TERMINAL_TYPES and not (self.finishing and result.type == "finish"):
                     raise forged_end(entry, result, part)
             part = result
         return part
@@ -195,7 +199,7 @@ class StreamChain:
         if stashed is not None:
             if type(stashed) is Chunk:
                 stashed = typed_part(entry, stashed)
-            if stashed.type in TERMINAL_TYPES and stashed.type != given.type:
+            if stashed.type in TERMINAL_TYPES and not (self.finishing and stashed.type == "finish"):
                 raise forged_end(entry, stashed, given)
             if len(self.reprocess) >= MAX_REPROCESS:
                 raise ProcessorContractError(f"more than {MAX_REPROCESS} parts stashed for reprocessing")
@@ -243,7 +247,7 @@ class StreamChain:
                         result = typed_part(entry, result)
                     elif not isinstance(result, _PARTS):
                         raise wrong_part(entry, result)
-                    if result.type in TERMINAL_TYPES and result.type != part.type:
+                    if result.type in TERMINAL_TYPES and not (self.finishing and result.type == "finish"):
                         raise forged_end(entry, result, part)
             except ProcessorContractError as error:
                 if tracing:

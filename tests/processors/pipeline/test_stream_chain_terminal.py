@@ -149,3 +149,40 @@ async def test_parts_stashed_beside_the_runs_finish_come_before_it() -> None:
     assert ends(chunks) == ["finish"]
     assert kinds(chunks)[-2:] == ["data-summary", "finish"]
     assert result.finish_reason == "stop"
+
+
+async def test_a_changed_finish_handed_on_beside_the_stashed_original_ends_the_stream_once() -> None:
+    def copy_and_stash(args: Any) -> Any:
+        part = args.part
+        if part.type == "finish" and not args.state.get("done"):
+            args.state["done"] = True
+            args.state[REPROCESS_KEY] = part
+            return part.model_copy(update={"payload": part.payload.model_copy(update={"metadata": {"copy": True}})})
+        return part
+
+    chunks, result, _tracer = await forge_run({"process_output_stream": copy_and_stash}, traced=False)
+    assert ends(chunks) == ["finish"]
+    assert kinds(chunks)[-1] == "finish"
+    assert result.finish_reason == "stop"
+
+
+async def test_the_runs_finish_held_back_and_let_out_in_place_of_a_later_part_ends_the_stream() -> None:
+    """A guard holding parts in the model's order lets the finish out in answer to a part re-driven after it."""
+
+    def hold_finish(args: Any) -> Any:
+        part = args.part
+        if part.type == "finish":
+            args.state["held"] = part
+            args.state[REPROCESS_KEY] = DataChunk(type="data-later", data=1)
+            return None
+        if part.type == "data-later":
+            return args.state.pop("held")
+        return part
+
+    forger = Fn("forger", process_output_stream=hold_finish)
+    forger.process_data_parts = True
+    agent = Agent(id="a", model=ScriptedModel([Turn(text=["one ", "two"])]), output_processors=[forger])
+    chunks, result = await run_stream(agent)
+    assert ends(chunks) == ["finish"]
+    assert kinds(chunks)[-1] == "finish"
+    assert (result.finish_reason, result.text) == ("stop", "one two")
