@@ -303,16 +303,18 @@ class StreamChain:
         stats["count"] += 1
         stats["seconds"] += time.perf_counter() - started
         pending: list[tuple[dict[str, Any], AnyChunk]] = stats["pending"]
-        # a stash lets held text out even when the part itself goes on unchanged (the carry-over's flush)
-        if after is not None and (released or after is not before) and pending:
-            late = any(after is chunk for _change, chunk in pending)  # an earlier chunk let out as it came in
+        if after is not None and pending:
+            # An earlier chunk let out (in the current one's place, or itself coming back through the chain), a
+            # stash (a flush, even beside the part handed on unchanged), or more text than came in: what the
+            # processor returned None for was held back, not removed.
+            late = any(after is chunk for _change, chunk in pending)
             if late or released or _text_length(after) > _text_length(before):
-                for change, _chunk in pending:  # what it returned None for was held back, not removed
+                for change, _chunk in pending:
                     change["outcome"] = "held"
                 stats["held"] += len(pending)
                 stats["dropped"] -= len(pending)
                 pending.clear()
-            if late:  # the part itself is stashed to come back through the chain, or takes the late one's place
+            if late and after is not before:  # the part itself is stashed to come back, or the late one takes its place
                 outcome, after = ("passed", after) if released else ("dropped", None)
         if outcome != "passed":
             stats[outcome] += 1

@@ -658,6 +658,36 @@ async def test_a_flush_stashed_beside_the_part_handed_on_unchanged_lets_held_chu
     assert (event.outcome, event.after) == ("passed", "0 changed, 2 held, 0 dropped")
 
 
+async def test_a_part_deferred_by_stashing_it_and_let_out_unchanged_when_it_returns_is_held() -> None:
+    """A processor holds a part back by stashing the part itself (returns None), and hands it on as it came when
+    the loop drives it through the chain again: it went out, so it shows as held, not dropped, and the call that let
+    it out as passed."""
+
+    class Defers(Processor):
+        id = "defers"
+
+        def process_output_stream(self, args: Any) -> Any:
+            if args.state.get("deferred") is args.part:
+                return args.part
+            args.state["deferred"] = args.part
+            args.state[REPROCESS_KEY] = args.part
+            return None
+
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(Defers(), tracer=tracer)
+    part = delta("abc")
+    assert await chain.process(part) is None
+    assert chain.reprocess == [part]
+    chain.reprocess.clear()
+    assert await chain.process(part) is part
+    chain.flush_trace()
+    event = only_event(tracer, "defers")
+    stats = event.chunk_stats
+    assert (stats["held"], stats["dropped"], stats["changed"]) == (1, 0, 0)
+    assert [change["outcome"] for change in stats["changes"]] == ["held"]
+    assert (event.outcome, event.after) == ("passed", "0 changed, 1 held, 0 dropped")
+
+
 async def test_a_stash_with_nothing_held_before_marks_nothing_held() -> None:
     class StashesEcho(Processor):
         """Passes every part on and stashes nothing but a copy of the first part."""
