@@ -91,7 +91,7 @@ class RunState(RunTracing):
         self.pending_terminal: list[AnyChunk] = []
         #: Tool calls of the current step whose result a processor blocked → that processor's id (see
         #: :meth:`_answer_open_calls`).
-        self.blocked_calls: dict[str, str] = {}
+        self.blocked_calls: dict[str, str | None] = {}
         self.initial_system: list[dict[str, Any]] = []
         #: The processor whose ``process_llm_request`` answered the current step instead of the model (a cache).
         self.cache_source: str | None = None
@@ -331,10 +331,9 @@ class RunState(RunTracing):
         chunks: list[AnyChunk] = []
         for call in open_calls:
             call_id, name = call.tool_call_id, call.tool_name
-            blocker = self.blocked_calls.get(call_id)
             text = (
-                f"The tool's result was blocked by processor '{blocker}'"
-                if blocker is not None
+                f"The tool's result was blocked by processor '{self.blocked_calls[call_id]}'"
+                if call_id in self.blocked_calls
                 else f"No result: the run ended before this tool call was answered ({self._how_it_ended()})"
             )
             ml.update_tool_invocation(

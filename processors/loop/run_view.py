@@ -37,7 +37,7 @@ class RunView(Protocol):
     #: Chunks to emit just before the terminal one (the ``step-finish`` of a tripped step).
     pending_terminal: list[AnyChunk]
     #: Tool calls of the current step whose result a processor blocked → that processor's id.
-    blocked_calls: dict[str, str]
+    blocked_calls: dict[str, str | None]
     #: The processor whose ``process_llm_request`` answered the current step instead of the model.
     cache_source: str | None
     retry_count: int

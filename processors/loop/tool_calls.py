@@ -150,7 +150,7 @@ async def commit(run: RunView, step_number: int, step: Step, call: dict[str, Any
             if run.can_retry(tripwire):
                 raise RetryStep(tripwire) from None
             # the call stays, answered at the run's end with the block (Run._answer_open_calls), not the result
-            run.blocked_calls[call_id] = tripwire.processor_id or entry.id
+            run.blocked_calls[call_id] = tripwire.processor_id
             raise EndRun(run.tripwire_chunk(tripwire)) from None
         except (ProcessorError, ValueError, TypeError) as error:
             raise EndRun(run.error_chunk(error)) from None
@@ -182,7 +182,7 @@ async def commit(run: RunView, step_number: int, step: Step, call: dict[str, Any
             )
         )
         step.tool_results.pop()
-        run.blocked_calls[call_id] = tripwire.processor_id or "unknown"
+        run.blocked_calls[call_id] = tripwire.processor_id
         raise
 
 
