@@ -98,14 +98,19 @@ async def test_a_poisoned_tool_result_is_blocked_before_the_model_reads_it_and_t
     saved = [m.model_dump(mode="json") for m in await memory.all_messages("t1")]
     assert [m["role"] for m in saved][:1] == ["user"]
     invocations = [p["tool_invocation"] for m in saved for p in m["content"]["parts"] if "tool_invocation" in p]
-    assert all(i["state"] == "call" and i["result"] is None for i in invocations), "no result was committed"
+    assert invocations and all(
+        (i["state"], i["result"], i["error_text"])
+        == ("output-error", None, f"The tool's result was blocked by processor '{TOOL_GUARD}'")
+        for i in invocations
+    ), "no result was committed: the call is answered with the block"
     assert PAYLOAD not in json.dumps(saved, ensure_ascii=False)
 
     again = await agent.generate("Thanks. Hello again!", thread_id="t1", resource_id="u1")
 
     assert (again.finish_reason, again.tripwire) == ("stop", None)
     follow_up = model.requests[-1].messages
-    assert [m["role"] for m in follow_up] == ["system", "user", "user"]
+    # the blocked call stays answered in the history (a provider rejects a call without its tool message)
+    assert [m["role"] for m in follow_up] == ["system", "user", "assistant", "tool", "user"]
     assert PAYLOAD not in json.dumps(follow_up, ensure_ascii=False)
     await memory.close()
 
