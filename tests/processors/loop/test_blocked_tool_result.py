@@ -9,14 +9,15 @@ would accept back); here the run ends the same way, and the call is answered wit
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
-from processors import Agent
+from processors import Agent, tool
 from processors.memory import SqlMemory
 from processors.messages import ToolInvocationPart
 from processors.models import ScriptedModel, ToolCall, Turn
-from tests.processors.helpers import TERMINAL, Abort, Fn, get_weather, kinds, of_type, run_stream
+from tests.processors.helpers import TERMINAL, Abort, Fn, collect, get_weather, kinds, of_type, run_stream
 
 BLOCKED = "The tool's result was blocked by processor 'guard'"
 UNUSED = "No result: the run ended before this tool call was answered (blocked by processor 'guard')"
@@ -115,3 +116,38 @@ async def test_a_result_that_breaks_the_contract_leaves_the_call_answered_as_unu
         assert call.state == "output-error"
         assert call.error_text == "No result: the run ended before this tool call was answered (it failed)"
     assert [m["tool_call_id"] for m in prompt if m["role"] == "tool"] == ["c1"]
+
+
+async def test_a_run_stopped_while_its_tool_runs_saves_the_call_answered_as_stopped(tmp_path: Path) -> None:
+    started = asyncio.Event()
+
+    @tool
+    async def slow_lookup(city: str) -> str:
+        """Look a city up, slowly.
+
+        Args:
+            city: The city.
+        """
+        started.set()
+        await asyncio.Event().wait()
+        return "never"
+
+    memory = SqlMemory(f"sqlite:///{tmp_path / 'threads.db'}")
+    call = ToolCall("slow_lookup", {"city": "Paris"}, id="c1")
+    agent = Agent(
+        id="a", model=ScriptedModel([Turn(text="Checking.", tool_calls=[call])]), tools=[slow_lookup], memory=memory
+    )
+    stream = agent.stream("weather?", thread_id="t1")
+    consumer = asyncio.ensure_future(collect(stream))
+    await asyncio.wait_for(started.wait(), 5)
+    await stream.aclose()
+    await asyncio.wait_for(consumer, 5)
+    result = await stream.result()
+    saved = await memory.all_messages("t1")
+    await memory.close()
+    stopped = "No result: the run ended before this tool call was answered (it was stopped)"
+    assert result.finish_reason == "abort"
+    for messages in (result.messages, saved):
+        [answered] = invocations(messages)
+        assert (answered.state, answered.error_text, answered.result) == ("output-error", stopped, None)
+    assert result.steps[0].tool_results == [{"tool_call_id": "c1", "tool_name": "slow_lookup", "error": stopped}]
