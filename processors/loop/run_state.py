@@ -336,13 +336,12 @@ class RunState(RunTracing):
                 if call_id in self.blocked_calls
                 else f"No result: the run ended before this tool call was answered ({self._how_it_ended()})"
             )
-            ml.update_tool_invocation(
+            ml.update_tool_invocation(  # merged into the call: its arguments stay
                 ToolInvocationPart(
                     tool_invocation=ToolInvocation(
                         state="output-error",
                         tool_call_id=call_id,
                         tool_name=name,
-                        args=call.args,
                         result=None,
                         error_text=text,
                         is_error=True,

@@ -68,7 +68,7 @@ async def test_a_result_blocked_in_process_tool_result_answers_the_call_with_an_
     for messages in (result.messages, saved):
         [call] = invocations(messages)
         assert (call.state, call.tool_call_id, call.error_text, call.result) == ("output-error", "c1", BLOCKED, None)
-        assert call.args == {"city": "Paris"}
+        assert (call.args, call.is_error) == ({"city": "Paris"}, True)
         assert all("Sunny" not in message.text for message in messages)
     assert result.steps[0].tool_results == [{"tool_call_id": "c1", "tool_name": "get_weather", "error": BLOCKED}]
     # the next turn's prompt answers the call (a provider rejects a call without its tool message)
