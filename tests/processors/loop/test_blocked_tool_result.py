@@ -62,6 +62,7 @@ async def test_a_result_blocked_in_process_tool_result_answers_the_call_with_an_
     assert sum(kinds(chunks).count(kind) for kind in TERMINAL) == 1
     [error] = of_type(chunks, "tool-error")
     assert (error.payload.tool_call_id, error.payload.error) == ("c1", BLOCKED)  # type: ignore[union-attr]
+    assert (error.payload.tool_name, error.payload.args) == ("get_weather", {"city": "Paris"})  # type: ignore[union-attr]
     assert not of_type(chunks, "tool-result")
     assert result.tripwire.reason == "result holds a secret"
     # the result, the step and the saved thread agree: the call stands, answered with the block, never the result
