@@ -833,6 +833,10 @@
 <context>
     <name>DesignHints</name>
     <message>
+        <source>Tool results go unchecked (indirect injection): the prompt-injection detector is only in the {input} lane.</source>
+        <translation>工具结果未经检查（间接注入）：提示注入检测器只在{input}通道。</translation>
+    </message>
+    <message>
         <source>This agent has tools, but its prompt-injection detector is only in the {input} lane, which never sees tool results: instructions hidden in a page or an e-mail a tool returns reach the model unchecked (indirect injection).</source>
         <translation>此智能体有工具，但它的提示注入检测器只在{input}通道，而该通道看不到工具结果：工具返回的网页或邮件里藏着的指令会不经检查地到达模型（间接注入）。</translation>
     </message>

@@ -833,6 +833,10 @@
 <context>
     <name>DesignHints</name>
     <message>
+        <source>Tool results go unchecked (indirect injection): the prompt-injection detector is only in the {input} lane.</source>
+        <translation>工具結果未經檢查（間接注入）：提示注入偵測器只在{input}通道。</translation>
+    </message>
+    <message>
         <source>This agent has tools, but its prompt-injection detector is only in the {input} lane, which never sees tool results: instructions hidden in a page or an e-mail a tool returns reach the model unchecked (indirect injection).</source>
         <translation>這個代理有工具，但它的提示注入偵測器只在{input}通道，而該通道看不到工具結果：工具傳回的網頁或電子郵件裡藏著的指示會未經檢查就到達模型（間接注入）。</translation>
     </message>

@@ -41,7 +41,16 @@ class DesignHintBar(QFrame):
         self.label = QLabel(self)
         self.label.setObjectName("chain.hint.text")
         self.label.setWordWrap(True)
+        # Two short lines fit under the lanes of a 768-pixel-high screen without squeezing them; the whole story
+        # is the tooltip.
         self.label.setText(
+            translate(
+                "DesignHints",
+                "Tool results go unchecked (indirect injection): the prompt-injection detector is only in the "
+                "{input} lane.",
+            ).format(input=lane_title("input"))
+        )
+        self.setToolTip(
             translate(
                 "DesignHints",
                 "This agent has tools, but its prompt-injection detector is only in the {input} lane, which never "

@@ -49,7 +49,10 @@ def test_the_hint_shows_under_the_lanes_and_its_button_adds_the_detector_to_the_
 ) -> None:
     bar = editor.hint_bar
     assert bar.isVisible() and bar.fix_button.isVisible()
-    assert "only in the Input lane" in bar.label.text() and "indirect injection" in bar.label.text()
+    assert bar.label.text() == (
+        "Tool results go unchecked (indirect injection): the prompt-injection detector is only in the Input lane."
+    )
+    assert "never sees tool results" in bar.toolTip()
     assert bar.fix_button.text() == "Add to the Output lane"
     lanes_bottom = max(editor.view(lane).geometry().bottom() for lane in ("input", "output", "error"))
     assert bar.geometry().top() > lanes_bottom  # under the lanes, covering none of them
@@ -126,4 +129,5 @@ def test_the_hint_reads_in_the_studios_language(
     editor.show()
     qtbot.waitExposed(editor)
     assert text in editor.hint_bar.label.text() and "间接注入" in editor.hint_bar.label.text().replace("間接", "间接")
+    assert text in editor.hint_bar.toolTip()
     assert editor.hint_bar.fix_button.text() == button
