@@ -19,6 +19,7 @@ import re
 
 import pytest
 
+from processors.builtin import stream_window
 from processors.builtin.carryover import BATCH
 from processors.builtin.patterns import PATTERNS, with_needles
 from processors.builtin.pii_detector import PIIDetector
@@ -28,6 +29,14 @@ from processors.chunks import AnyChunk, TextEndChunk, TextPayload
 from processors.testing.split_fuzz import fuzz_splits
 from tests.processors.builtin.corpus import STARTER, load
 from tests.processors.helpers import drive_stream, guard_timeline, text_delta
+
+
+@pytest.fixture(autouse=True)
+def plan_anew() -> None:
+    """Each test plans its kinds afresh: the plans are cached per selection of kinds, a speed-up only, and a plan
+    made by an earlier test must not stand in for the planning a test checks."""
+    stream_window._PLANS.clear()
+
 
 DEFAULT = PIIDetector()
 #: The kinds the default detector's stream window covers (the shared table's and the detector's own).
