@@ -103,15 +103,16 @@ async def test_the_runs_finish_replaced_by_another_end_is_refused(kind: str) -> 
     assert (result.finish_reason, result.text) == ("error", "one two three")
 
 
+@pytest.mark.parametrize("traced", [False, True], ids=["fast path", "traced path"])
 @pytest.mark.parametrize("kind", ENDS)
-async def test_a_terminal_chunk_stashed_for_reprocessing_is_refused(kind: str) -> None:
+async def test_a_terminal_chunk_stashed_for_reprocessing_is_refused(kind: str, traced: bool) -> None:
     def stash(args: Any) -> Any:
         part = args.part
         if part.type == "text-delta" and part.payload.text == "two ":
             args.state[REPROCESS_KEY] = forged(kind, part.run_id)
         return part
 
-    chunks, result, _tracer = await forge_run({"process_output_stream": stash}, traced=True)
+    chunks, result, _tracer = await forge_run({"process_output_stream": stash}, traced=traced)
     assert ends(chunks) == ["error"]
     assert chunks[-1].payload.error["message"] == message(kind, "text-delta")
     assert result.finish_reason == "error"
