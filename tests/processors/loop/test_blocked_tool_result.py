@@ -103,6 +103,7 @@ async def test_a_tool_result_chunk_blocked_by_a_stream_processor_is_not_kept_eit
     for messages in (result.messages, saved):
         [call] = invocations(messages)
         assert (call.state, call.error_text, call.result) == ("output-error", BLOCKED, None)
+        assert call.args == {"city": "Paris"}  # the undone result leaves the call as the model made it
     assert result.steps[0].tool_results == [{"tool_call_id": "c1", "tool_name": "get_weather", "error": BLOCKED}]
     assert all("Sunny" not in str(m.get("content")) for m in prompt)
 
