@@ -16,18 +16,8 @@ from processors.builtin.regex_filter import RegexFilter
 from processors.builtin.regex_rules import RegexMatcher
 from processors.models import ScriptedModel, Turn
 from processors.tracing import RecordingTracer
+from tests.processors.builtin.test_regex_filter import Recording
 from tests.processors.helpers import Abort, Fn, deltas, run_stream, streamed_text
-
-
-class Recording(RegexFilter):
-    """A RegexFilter that keeps what it reported to on_violation."""
-
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        self.violations: list[Violation] = []
-
-    def on_violation(self, violation: Violation) -> None:
-        self.violations.append(violation)
 
 
 def redact(pattern: str, replacement: str, text: str, flags: str = "") -> str:

@@ -17,12 +17,13 @@ from typing import Any
 
 import pytest
 
-from processors import Agent, RequestContext, Violation
+from processors import Agent, RequestContext
 from processors.builtin.regex_filter import RegexFilter
 from processors.chunks import AnyChunk, chunk_from_wire
 from processors.messages.message_list import MessageList
 from processors.pipeline.processor import ProcessOutputStreamArgs
 from processors.pipeline.stream_chain import REPROCESS_KEY
+from tests.processors.builtin.test_regex_filter import Recording
 from tests.processors.helpers import Interleaving, deltas, label, run_stream
 from tests.processors.helpers import text_delta as text
 
@@ -148,15 +149,6 @@ async def test_after_a_text_end_in_the_step_a_look_behind_sees_the_text_before_i
     part, so the stream must redact what the final check of that part redacts."""
     shown, result = await stream(rule(pattern, "[PIN]"), pieces)
     assert shown == result.text == expected
-
-
-class Recording(RegexFilter):
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        self.violations: list[Violation] = []
-
-    def on_violation(self, violation: Violation) -> None:
-        self.violations.append(violation)
 
 
 async def test_a_redaction_after_a_text_end_in_the_step_is_indexed_in_the_steps_text() -> None:
