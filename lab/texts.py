@@ -13,10 +13,8 @@ wire values, ids. ::
 
 from __future__ import annotations
 
-import configparser
 import os
 from collections.abc import Mapping
-from pathlib import Path
 
 __all__ = ["LANGUAGES", "html_lang", "language_of", "percent", "report_language", "text", "word"]
 
@@ -172,24 +170,12 @@ def language_of(name: str | None) -> str | None:
     return None
 
 
-def _saved_studio_language(settings: Path | None) -> str | None:
-    """The language picked in the studio's Settings (``[ui] language`` in its ``settings.ini``), if any."""
-    if settings is None or not settings.is_file():
-        return None
-    parser = configparser.ConfigParser(interpolation=None)
-    try:
-        parser.read(settings, encoding="utf-8")
-    except (OSError, UnicodeError, configparser.Error):
-        return None
-    return language_of(parser.get("ui", "language", fallback=None))
-
-
-def report_language(
-    requested: str | None = None, *, environ: Mapping[str, str] | None = None, settings: Path | None = None
-) -> str:
+def report_language(requested: str | None = None, *, environ: Mapping[str, str] | None = None) -> str:
     """The language of the reports and lines: ``requested`` (the command's option), else the terminal's locale
-    (``LC_ALL``, ``LC_MESSAGES``, ``LANG``) when it names a shipped language, else the studio's kept choice
-    (``settings``), else English."""
+    (``LC_ALL``, ``LC_MESSAGES``, ``LANG``) when it names a shipped language, else English.
+
+    The studio's own language choice never decides: in a terminal the environment does (a ``LANG=C.UTF-8`` shell
+    of a user whose studio speaks Chinese reads English, and CI logs do not change with someone's settings)."""
     found = language_of(requested)
     if found is not None:
         return found
@@ -197,11 +183,8 @@ def report_language(
     for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = environ.get(variable)
         if value:
-            found = language_of(value)
-            if found is not None:
-                return found
-            break  # the first variable that is set is the locale (as the C library reads it); "C" names none
-    return _saved_studio_language(settings) or "en"
+            return language_of(value) or "en"  # the first variable set is the locale (as libc reads it)
+    return "en"
 
 
 def text(language: str, english: str, **values: object) -> str:

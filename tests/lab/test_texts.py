@@ -13,17 +13,24 @@ from lab import texts
 from lab.texts import report_language, text, word
 
 
-def test_the_option_wins_then_the_locale_then_the_studios_choice_then_english(tmp_path: Path) -> None:
-    settings = tmp_path / "settings.ini"
-    settings.write_text("[ui]\nlanguage=zh_TW\n", encoding="utf-8")
-    assert report_language("zh_CN", environ={"LANG": "zh_TW.UTF-8"}, settings=settings) == "zh_CN"
-    assert report_language(None, environ={"LANG": "zh_CN.UTF-8"}, settings=settings) == "zh_CN"
+def test_the_option_wins_then_the_terminals_locale_then_english() -> None:
+    assert report_language("zh_CN", environ={"LANG": "zh_TW.UTF-8"}) == "zh_CN"
+    assert report_language(None, environ={"LANG": "zh_CN.UTF-8"}) == "zh_CN"
     assert report_language(None, environ={"LC_ALL": "zh_HK.UTF-8", "LANG": "en_US.UTF-8"}) == "zh_TW"
-    assert report_language(None, environ={"LANG": "en_GB.UTF-8"}, settings=settings) == "en"
-    assert report_language(None, environ={"LANG": "C.UTF-8"}, settings=settings) == "zh_TW"  # C names no language
-    assert report_language(None, environ={"LANG": "de_DE.UTF-8"}, settings=tmp_path / "none.ini") == "en"
-    settings.write_text("not an ini file [", encoding="utf-8")
-    assert report_language(None, environ={}, settings=settings) == "en"
+    assert report_language(None, environ={"LC_MESSAGES": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}) == "zh_TW"
+    assert report_language(None, environ={"LANG": "en_GB.UTF-8"}) == "en"
+    assert report_language(None, environ={"LANG": "de_DE.UTF-8"}) == "en"
+    assert report_language(None, environ={}) == "en"
+
+
+def test_a_terminal_whose_locale_names_no_shipped_language_reads_english_whatever_the_studio_speaks(
+    tmp_path: Path,
+) -> None:
+    """The studio's saved language (``[ui] language`` in its settings.ini) never decides in a terminal: a
+    ``LANG=C.UTF-8`` shell reads English, and so does one whose first locale variable names another language."""
+    (tmp_path / "settings.ini").write_text("[ui]\nlanguage=zh_TW\n", encoding="utf-8")
+    assert report_language(None, environ={"LANG": "C.UTF-8", "XDG_DATA_HOME": str(tmp_path)}) == "en"
+    assert report_language(None, environ={"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}) == "en"
 
 
 def test_an_unknown_text_or_value_reads_english() -> None:
