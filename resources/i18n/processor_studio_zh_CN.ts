@@ -88,7 +88,7 @@
     </message>
     <message>
         <source>Top &amp;p</source>
-        <translation>Top &amp;p</translation>
+        <translation>核采样 Top &amp;p</translation>
     </message>
     <message>
         <source>Other model settings</source>
@@ -587,6 +587,11 @@
     <message>
         <source>No run is paused. Set a breakpoint, then send a message.</source>
         <translation>没有暂停的运行。请先设置断点，再发送消息。</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <comment>the number of the step to pause in</comment>
+        <translation>步骤</translation>
     </message>
     <message>
         <source>The chunk the processor is about to receive (JSON)</source>
@@ -3935,7 +3940,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>top p</source>
-        <translation>top p</translation>
+        <translation>核采样 top p</translation>
     </message>
     <message>
         <source>model settings</source>
