@@ -142,6 +142,31 @@ _TEXTS: dict[str, tuple[str, str]] = {
     ),
 }
 
+#: English texts whose count may be 1: the template → (the value that counts, the template for one). Chinese has
+#: no plural, so only English needs the second form ("lab: 1 case", never "lab: 1 cases").
+_ENGLISH_ONE: dict[str, tuple[str, str]] = {
+    "lab: {count} cases: recall {recall}, precision {precision}, fpr {fpr} (TP {tp}, FP {fp}, FN {fn}, TN {tn}, "
+    "errors {errors})": (
+        "count",
+        "lab: {count} case: recall {recall}, precision {precision}, fpr {fpr} (TP {tp}, FP {fp}, FN {fn}, TN {tn}, "
+        "errors {errors})",
+    ),
+    "lab: {count} cases have no label and count in no rate": (
+        "count",
+        "lab: {count} case has no label and counts in no rate",
+    ),
+    "lab: {done}/{total} cases ({tally})": ("total", "lab: {done}/{total} case ({tally})"),
+    "merged {count} cases: recall {recall}, fpr {fpr}": ("count", "merged {count} case: recall {recall}, fpr {fpr}"),
+    "recall {recall_before} -> {recall_after}, fpr {fpr_before} -> {fpr_after}; {count} cases changed": (
+        "count",
+        "recall {recall_before} -> {recall_after}, fpr {fpr_before} -> {fpr_after}; {count} case changed",
+    ),
+    "{category}: {count} of {total} attacks not blocked": (
+        "total",
+        "{category}: {count} of {total} attack not blocked",
+    ),
+}
+
 #: Wire values shown in a table cell of the HTML report: outcomes and labels (the JSON keeps the wire value).
 _WORDS: dict[str, tuple[str, str]] = {
     "blocked": ("已阻止", "已阻擋"),
@@ -190,7 +215,11 @@ def report_language(requested: str | None = None, *, environ: Mapping[str, str] 
 def text(language: str, english: str, **values: object) -> str:
     """``english`` in ``language`` with ``values`` filled in; English when it has no translation."""
     pair = _TEXTS.get(english)
-    template = english if pair is None or language == "en" else pair[0 if language == "zh_CN" else 1]
+    if pair is not None and language != "en":
+        template = pair[0 if language == "zh_CN" else 1]
+    else:
+        counted, one = _ENGLISH_ONE.get(english, ("", english))
+        template = one if counted and values.get(counted) == 1 else english
     return template.format(**values) if values else template
 
 

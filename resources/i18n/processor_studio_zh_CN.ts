@@ -1260,12 +1260,12 @@
         <translation>{path}：此文件中没有用例</translation>
     </message>
     <message>
-        <source>Imported {count} cases from {name}</source>
-        <translation>已从 {name} 导入 {count} 个用例</translation>
+        <source>Imported %n case(s) from {name}</source>
+        <translation>已从 {name} 导入 %n 个用例</translation>
     </message>
     <message>
-        <source>; {count} bad lines skipped: {first}</source>
-        <translation>；跳过了 {count} 个错误行：{first}</translation>
+        <source>; %n bad line(s) skipped: {first}</source>
+        <translation>；跳过了 %n 个错误行：{first}</translation>
     </message>
     <message>
         <source>Nothing was run: this design&apos;s MCP server &apos;{name}&apos; runs a program on this computer ({command}). Allow it when asked, then run again.</source>
@@ -1336,8 +1336,8 @@
         <translation>在 {design} 上重放 {name}</translation>
     </message>
     <message>
-        <source>{count} cases have no recorded reply and are left out.</source>
-        <translation>有 {count} 个用例没有录制的回复，已略过。</translation>
+        <source>Left out %n case(s) with no recorded reply.</source>
+        <translation>有 %n 个用例没有录制的回复，已略过。</translation>
     </message>
     <message>
         <source>Choose at least one corpus to run.</source>
@@ -1372,16 +1372,16 @@
         <translation>正在取消实验……</translation>
     </message>
     <message>
+        <source>Lab run finished: %n case(s).</source>
+        <translation>实验完成：%n 个用例。</translation>
+    </message>
+    <message>
         <source>Your {provider} key is not approved for {host}: allow it in Settings → API keys first.</source>
         <translation>你的 {provider} 密钥尚未获准发送到 {host}：请先在“设置 → API 密钥”中允许。</translation>
     </message>
     <message>
         <source>Lab run cancelled after {done} of {total} cases; Resume runs the rest.</source>
         <translation>实验已在完成 {total} 个用例中的 {done} 个后取消；“继续”会运行其余用例。</translation>
-    </message>
-    <message>
-        <source>Lab run finished: {total} cases.</source>
-        <translation>实验完成：{total} 个用例。</translation>
     </message>
     <message>
         <source>A lab run is running: its results stay on show until it ends or is cancelled.</source>
@@ -1423,18 +1423,18 @@
 <context>
     <name>LabLists</name>
     <message>
-        <source>{name} ({count} cases)</source>
-        <translation>{name}（{count} 个用例）</translation>
-    </message>
-    <message>
         <source>bundled with the studio</source>
         <translation>随 Processor Studio 提供</translation>
     </message>
     <message>
         <source>
-{count} bad lines were skipped</source>
+%n bad line(s) skipped</source>
         <translation>
-已跳过 {count} 个错误行</translation>
+已跳过 %n 个错误行</translation>
+    </message>
+    <message>
+        <source>{name} (%n case(s))</source>
+        <translation>{name}（%n 个用例）</translation>
     </message>
     <message>
         <source>interrupted</source>
@@ -2398,8 +2398,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>正在启动“{name}”以列出其工具…</translation>
     </message>
     <message>
-        <source>&apos;{name}&apos; offers {count} tools; tick those the agent may use.</source>
-        <translation>“{name}”提供 {count} 个工具；勾选智能体可以使用的工具。</translation>
+        <source>&apos;{name}&apos; offers %n tool(s); tick those the agent may use.</source>
+        <translation>“{name}”提供 %n 个工具；勾选智能体可以使用的工具。</translation>
     </message>
 </context>
 <context>

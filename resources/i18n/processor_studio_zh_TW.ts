@@ -1260,12 +1260,12 @@
         <translation>{path}：此檔案中沒有案例</translation>
     </message>
     <message>
-        <source>Imported {count} cases from {name}</source>
-        <translation>已從 {name} 匯入 {count} 個案例</translation>
+        <source>Imported %n case(s) from {name}</source>
+        <translation>已從 {name} 匯入 %n 個案例</translation>
     </message>
     <message>
-        <source>; {count} bad lines skipped: {first}</source>
-        <translation>；跳過了 {count} 個錯誤行：{first}</translation>
+        <source>; %n bad line(s) skipped: {first}</source>
+        <translation>；略過了 %n 個錯誤行：{first}</translation>
     </message>
     <message>
         <source>Nothing was run: this design&apos;s MCP server &apos;{name}&apos; runs a program on this computer ({command}). Allow it when asked, then run again.</source>
@@ -1336,8 +1336,8 @@
         <translation>在 {design} 上重播 {name}</translation>
     </message>
     <message>
-        <source>{count} cases have no recorded reply and are left out.</source>
-        <translation>有 {count} 個案例沒有錄製的回覆，已略過。</translation>
+        <source>Left out %n case(s) with no recorded reply.</source>
+        <translation>有 %n 個案例沒有錄製的回覆，已略過。</translation>
     </message>
     <message>
         <source>Choose at least one corpus to run.</source>
@@ -1372,16 +1372,16 @@
         <translation>正在取消實驗……</translation>
     </message>
     <message>
+        <source>Lab run finished: %n case(s).</source>
+        <translation>實驗完成：%n 個案例。</translation>
+    </message>
+    <message>
         <source>Your {provider} key is not approved for {host}: allow it in Settings → API keys first.</source>
         <translation>你的 {provider} 金鑰尚未獲准傳送到 {host}：請先在「設定 → API 金鑰」中允許。</translation>
     </message>
     <message>
         <source>Lab run cancelled after {done} of {total} cases; Resume runs the rest.</source>
         <translation>實驗已在完成 {total} 個案例中的 {done} 個後取消；「繼續」會執行其餘案例。</translation>
-    </message>
-    <message>
-        <source>Lab run finished: {total} cases.</source>
-        <translation>實驗完成：{total} 個案例。</translation>
     </message>
     <message>
         <source>A lab run is running: its results stay on show until it ends or is cancelled.</source>
@@ -1423,18 +1423,18 @@
 <context>
     <name>LabLists</name>
     <message>
-        <source>{name} ({count} cases)</source>
-        <translation>{name}（{count} 個案例）</translation>
-    </message>
-    <message>
         <source>bundled with the studio</source>
         <translation>隨 Processor Studio 提供</translation>
     </message>
     <message>
         <source>
-{count} bad lines were skipped</source>
+%n bad line(s) skipped</source>
         <translation>
-已跳過 {count} 個錯誤行</translation>
+已略過 %n 個錯誤行</translation>
+    </message>
+    <message>
+        <source>{name} (%n case(s))</source>
+        <translation>{name}（%n 個案例）</translation>
     </message>
     <message>
         <source>interrupted</source>
@@ -2398,8 +2398,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>正在啟動「{name}」以列出其工具…</translation>
     </message>
     <message>
-        <source>&apos;{name}&apos; offers {count} tools; tick those the agent may use.</source>
-        <translation>「{name}」提供 {count} 個工具；勾選代理可以使用的工具。</translation>
+        <source>&apos;{name}&apos; offers %n tool(s); tick those the agent may use.</source>
+        <translation>「{name}」提供 %n 個工具；勾選代理可以使用的工具。</translation>
     </message>
 </context>
 <context>

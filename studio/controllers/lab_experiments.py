@@ -235,9 +235,7 @@ class LabExperiments(LabRunning):
         left_out = len(rows) - len(cases)
         if left_out:
             self.status_message.emit(
-                translate("LabController", "{count} cases have no recorded reply and are left out.").format(
-                    count=left_out
-                )
+                translate("LabController", "Left out %n case(s) with no recorded reply.", None, left_out)
             )
         if await self._drive(run, create=create) == "finished":
             await self.compare_runs(lab_run_id, replay_id)

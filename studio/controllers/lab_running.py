@@ -335,8 +335,9 @@ class LabRunning(LabStoredRuns):
                 ).format(done=run.done, total=run.total)
             )
         else:
+            total = run.total  # a plain name: lupdate finds a plural text only so
             self.status_message.emit(
-                translate("LabController", "Lab run finished: {total} cases.").format(total=run.total)
+                translate("LabController", "Lab run finished: %n case(s).", None, total)
             )
 
     async def _flush_later(self, run: LabRun) -> None:

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from processors.tools.mcp import McpServerError, McpToolSource
+from studio import i18n
 from studio.design import McpServerConfig
 from studio.i18n.runtime_texts import runtime_text
 from studio.mcp_approvals import CommandApprovals
@@ -387,10 +388,10 @@ class McpServersView(QWidget):
             return
         self._listed[_launch(config)] = listed
         self._load()
+        tools = len(listed)  # a plain name: lupdate finds a plural text only so
         self.message.setText(
-            self.tr("'{name}' offers {count} tools; tick those the agent may use.").format(
-                name=config.name, count=len(listed)
-            )
+            i18n.translate("McpServersView", "'{name}' offers %n tool(s); tick those the agent may use.", None, tools)
+            .format(name=config.name)
         )
 
 

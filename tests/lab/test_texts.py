@@ -50,3 +50,23 @@ def test_every_translation_keeps_the_placeholders_of_its_english_text(index: int
         translated = {name for _, name, _, _ in string.Formatter().parse(pair[index]) if name}
         assert translated == fields, english
         assert re.search(r"[\u4e00-\u9fff]", pair[index]) or english in ("id",), english  # written in Chinese
+
+
+def test_english_counts_one_case_in_the_singular_and_chinese_is_unchanged() -> None:
+    values = {"recall": "1", "precision": "1", "fpr": "0", "tp": 1, "fp": 0, "fn": 0, "tn": 0, "errors": 0}
+    summary = next(english for english in texts._ENGLISH_ONE if english.startswith("lab: {count} cases: recall"))
+    assert text("en", summary, count=1, **values).startswith("lab: 1 case: recall")
+    assert text("en", summary, count=2, **values).startswith("lab: 2 cases: recall")
+    assert text("en", "lab: {done}/{total} cases ({tally})", done=1, total=1, tally="") == "lab: 1/1 case ()"
+    assert text("en", "merged {count} cases: recall {recall}, fpr {fpr}", count=1, recall="1", fpr="0").startswith(
+        "merged 1 case:"
+    )
+    assert text("zh_CN", "merged {count} cases: recall {recall}, fpr {fpr}", count=1, recall="1", fpr="0") == (
+        "已合并 1 个用例：召回率 1，误报率 0"
+    )
+
+
+def test_every_singular_english_text_keeps_the_placeholders_of_its_plural() -> None:
+    for plural, (counted, one) in texts._ENGLISH_ONE.items():
+        names = {name for _, name, _, _ in string.Formatter().parse(plural) if name}
+        assert counted in names and names == {name for _, name, _, _ in string.Formatter().parse(one) if name}

@@ -256,7 +256,7 @@ def test_importing_corpora_names_the_bad_line_and_adds_good_files_checked(
     run(qloop, lab.controller.wait_idle())
     source = next(s for s in lab.controller.corpora.sources() if s.name == bad.name)
     assert source.checked and len(source.cases) == 1 and source.skipped[0].startswith(f"{bad}:2: ")
-    assert "1 bad lines skipped" in lab.message.text()
+    assert "1 bad line skipped" in lab.message.text()
 
     text = tmp_path / "benign.txt"
     text.write_text("How do I reset my password?\nWhat are your opening hours?\n", encoding="utf-8")
