@@ -324,7 +324,13 @@ class LabRunning(LabStoredRuns):
 
     async def _end(self, run: LabRun, lab_run_id: str, status: str) -> None:
         await self._flush(run)
-        figures = summary(run.results_in_order())
+        in_order = run.results_in_order()
+        if [result.id for result in in_order] != [result.id for result in self.results]:
+            # Cases finish in any order while the run streams; the finished run reads as its corpus does (as it
+            # does reopened from the store).
+            self.results = in_order
+            self.results_reset.emit(list(in_order))
+        figures = summary(in_order)
         self.shown = await self.store.set_lab_run_status(lab_run_id, status, summary=compact(figures))
         self._live_id = None
         await self.refresh_runs()
