@@ -4114,6 +4114,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>已将对话导出到 {file}</translation>
     </message>
     <message>
+        <source>The regression test cannot be exported</source>
+        <translation>无法导出回归测试</translation>
+    </message>
+    <message>
         <source>Replay the run first: the test asserts what the replay gave.</source>
         <translation>请先重放此运行：测试断言的是重放得到的结果。</translation>
     </message>

@@ -4114,6 +4114,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>已將對話匯出到 {file}</translation>
     </message>
     <message>
+        <source>The regression test cannot be exported</source>
+        <translation>無法匯出回歸測試</translation>
+    </message>
+    <message>
         <source>Replay the run first: the test asserts what the replay gave.</source>
         <translation>請先重播此執行：測試斷言的是重播得到的結果。</translation>
     </message>
