@@ -1296,8 +1296,12 @@
         <translation>{name}（保存于 {when}）</translation>
     </message>
     <message>
-        <source>{name} (version run {when})</source>
-        <translation>{name}（{when} 运行过的版本）</translation>
+        <source>{name} (as in lab run {when})</source>
+        <translation>{name}（与 {when} 的实验运行相同）</translation>
+    </message>
+    <message>
+        <source>{name} (as in a chat run {when})</source>
+        <translation>{name}（与 {when} 的对话运行相同）</translation>
     </message>
     <message>
         <source>{name} (file {file})</source>
@@ -1338,6 +1342,10 @@
     <message>
         <source>Left out %n case(s) with no recorded reply.</source>
         <translation>有 %n 个用例没有录制的回复，已略过。</translation>
+    </message>
+    <message>
+        <source>input {input}, output {output}, tools {tools}</source>
+        <translation>输入 {input}，输出 {output}，工具 {tools}</translation>
     </message>
     <message>
         <source>Choose at least one corpus to run.</source>

@@ -1296,8 +1296,12 @@
         <translation>{name}（儲存於 {when}）</translation>
     </message>
     <message>
-        <source>{name} (version run {when})</source>
-        <translation>{name}（{when} 執行過的版本）</translation>
+        <source>{name} (as in lab run {when})</source>
+        <translation>{name}（與 {when} 的實驗執行相同）</translation>
+    </message>
+    <message>
+        <source>{name} (as in a chat run {when})</source>
+        <translation>{name}（與 {when} 的對話執行相同）</translation>
     </message>
     <message>
         <source>{name} (file {file})</source>
@@ -1338,6 +1342,10 @@
     <message>
         <source>Left out %n case(s) with no recorded reply.</source>
         <translation>有 %n 個案例沒有錄製的回覆，已略過。</translation>
+    </message>
+    <message>
+        <source>input {input}, output {output}, tools {tools}</source>
+        <translation>輸入 {input}，輸出 {output}，工具 {tools}</translation>
     </message>
     <message>
         <source>Choose at least one corpus to run.</source>
