@@ -93,6 +93,13 @@ def regression_test(
         tripwire=repr(expected.tripwire),
         text=repr(expected.text),
     )
+    frozen = (
+        ": an agent exported from Processor Studio.\n\n"
+        "A REGRESSION TEST with a frozen copy of the design as it was when exported: build_agent() below is that\n"
+        "copy, so changes made to the design in the studio since do not reach this file. To test the design as it\n"
+        "is now, replay the run in the studio and export it again (Export as regression test…), over this file.\n\n"
+    )
+    script = script.replace(": an agent exported from Processor Studio.\n\n", frozen, 1)
     header = "import base64\nimport json\n"
     text = script.replace(
         "from __future__ import annotations\n\n", "from __future__ import annotations\n\n" + header, 1

@@ -88,7 +88,7 @@
     </message>
     <message>
         <source>Top &amp;p</source>
-        <translation>Top &amp;p</translation>
+        <translation>核采样 Top &amp;p</translation>
     </message>
     <message>
         <source>Other model settings</source>
@@ -587,6 +587,11 @@
     <message>
         <source>No run is paused. Set a breakpoint, then send a message.</source>
         <translation>没有暂停的运行。请先设置断点，再发送消息。</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <comment>the number of the step to pause in</comment>
+        <translation>步骤</translation>
     </message>
     <message>
         <source>The chunk the processor is about to receive (JSON)</source>
@@ -1255,12 +1260,12 @@
         <translation>{path}：此文件中没有用例</translation>
     </message>
     <message>
-        <source>Imported {count} cases from {name}</source>
-        <translation>已从 {name} 导入 {count} 个用例</translation>
+        <source>Imported %n case(s) from {name}</source>
+        <translation>已从 {name} 导入 %n 个用例</translation>
     </message>
     <message>
-        <source>; {count} bad lines skipped: {first}</source>
-        <translation>；跳过了 {count} 个错误行：{first}</translation>
+        <source>; %n bad line(s) skipped: {first}</source>
+        <translation>；跳过了 %n 个错误行：{first}</translation>
     </message>
     <message>
         <source>Nothing was run: this design&apos;s MCP server &apos;{name}&apos; runs a program on this computer ({command}). Allow it when asked, then run again.</source>
@@ -1291,8 +1296,12 @@
         <translation>{name}（保存于 {when}）</translation>
     </message>
     <message>
-        <source>{name} (version run {when})</source>
-        <translation>{name}（{when} 运行过的版本）</translation>
+        <source>{name} (as in lab run {when})</source>
+        <translation>{name}（与 {when} 的实验运行相同）</translation>
+    </message>
+    <message>
+        <source>{name} (as in a chat run {when})</source>
+        <translation>{name}（与 {when} 的对话运行相同）</translation>
     </message>
     <message>
         <source>{name} (file {file})</source>
@@ -1331,8 +1340,12 @@
         <translation>在 {design} 上重放 {name}</translation>
     </message>
     <message>
-        <source>{count} cases have no recorded reply and are left out.</source>
-        <translation>有 {count} 个用例没有录制的回复，已略过。</translation>
+        <source>Left out %n case(s) with no recorded reply.</source>
+        <translation>有 %n 个用例没有录制的回复，已略过。</translation>
+    </message>
+    <message>
+        <source>input {input}, output {output}, tools {tools}</source>
+        <translation>输入 {input}，输出 {output}，工具 {tools}</translation>
     </message>
     <message>
         <source>Choose at least one corpus to run.</source>
@@ -1367,16 +1380,16 @@
         <translation>正在取消实验……</translation>
     </message>
     <message>
+        <source>Lab run finished: %n case(s).</source>
+        <translation>实验完成：%n 个用例。</translation>
+    </message>
+    <message>
         <source>Your {provider} key is not approved for {host}: allow it in Settings → API keys first.</source>
         <translation>你的 {provider} 密钥尚未获准发送到 {host}：请先在“设置 → API 密钥”中允许。</translation>
     </message>
     <message>
         <source>Lab run cancelled after {done} of {total} cases; Resume runs the rest.</source>
         <translation>实验已在完成 {total} 个用例中的 {done} 个后取消；“继续”会运行其余用例。</translation>
-    </message>
-    <message>
-        <source>Lab run finished: {total} cases.</source>
-        <translation>实验完成：{total} 个用例。</translation>
     </message>
     <message>
         <source>A lab run is running: its results stay on show until it ends or is cancelled.</source>
@@ -1418,18 +1431,18 @@
 <context>
     <name>LabLists</name>
     <message>
-        <source>{name} ({count} cases)</source>
-        <translation>{name}（{count} 个用例）</translation>
-    </message>
-    <message>
         <source>bundled with the studio</source>
         <translation>随 Processor Studio 提供</translation>
     </message>
     <message>
         <source>
-{count} bad lines were skipped</source>
+%n bad line(s) skipped</source>
         <translation>
-已跳过 {count} 个错误行</translation>
+已跳过 %n 个错误行</translation>
+    </message>
+    <message>
+        <source>{name} (%n case(s))</source>
+        <translation>{name}（%n 个用例）</translation>
     </message>
     <message>
         <source>interrupted</source>
@@ -2393,8 +2406,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>正在启动“{name}”以列出其工具…</translation>
     </message>
     <message>
-        <source>&apos;{name}&apos; offers {count} tools; tick those the agent may use.</source>
-        <translation>“{name}”提供 {count} 个工具；勾选智能体可以使用的工具。</translation>
+        <source>&apos;{name}&apos; offers %n tool(s); tick those the agent may use.</source>
+        <translation>“{name}”提供 %n 个工具；勾选智能体可以使用的工具。</translation>
     </message>
 </context>
 <context>
@@ -3935,7 +3948,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>top p</source>
-        <translation>top p</translation>
+        <translation>核采样 top p</translation>
     </message>
     <message>
         <source>model settings</source>
@@ -4107,6 +4120,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Exported the thread to {file}</source>
         <translation>已将对话导出到 {file}</translation>
+    </message>
+    <message>
+        <source>The regression test cannot be exported</source>
+        <translation>无法导出回归测试</translation>
     </message>
     <message>
         <source>Replay the run first: the test asserts what the replay gave.</source>

@@ -88,7 +88,7 @@
     </message>
     <message>
         <source>Top &amp;p</source>
-        <translation>Top &amp;p</translation>
+        <translation>核取樣 Top &amp;p</translation>
     </message>
     <message>
         <source>Other model settings</source>
@@ -587,6 +587,11 @@
     <message>
         <source>No run is paused. Set a breakpoint, then send a message.</source>
         <translation>沒有暫停的執行。請先設定中斷點，再傳送訊息。</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <comment>the number of the step to pause in</comment>
+        <translation>步驟</translation>
     </message>
     <message>
         <source>The chunk the processor is about to receive (JSON)</source>
@@ -1255,12 +1260,12 @@
         <translation>{path}：此檔案中沒有案例</translation>
     </message>
     <message>
-        <source>Imported {count} cases from {name}</source>
-        <translation>已從 {name} 匯入 {count} 個案例</translation>
+        <source>Imported %n case(s) from {name}</source>
+        <translation>已從 {name} 匯入 %n 個案例</translation>
     </message>
     <message>
-        <source>; {count} bad lines skipped: {first}</source>
-        <translation>；跳過了 {count} 個錯誤行：{first}</translation>
+        <source>; %n bad line(s) skipped: {first}</source>
+        <translation>；略過了 %n 個錯誤行：{first}</translation>
     </message>
     <message>
         <source>Nothing was run: this design&apos;s MCP server &apos;{name}&apos; runs a program on this computer ({command}). Allow it when asked, then run again.</source>
@@ -1291,8 +1296,12 @@
         <translation>{name}（儲存於 {when}）</translation>
     </message>
     <message>
-        <source>{name} (version run {when})</source>
-        <translation>{name}（{when} 執行過的版本）</translation>
+        <source>{name} (as in lab run {when})</source>
+        <translation>{name}（與 {when} 的實驗執行相同）</translation>
+    </message>
+    <message>
+        <source>{name} (as in a chat run {when})</source>
+        <translation>{name}（與 {when} 的對話執行相同）</translation>
     </message>
     <message>
         <source>{name} (file {file})</source>
@@ -1331,8 +1340,12 @@
         <translation>在 {design} 上重播 {name}</translation>
     </message>
     <message>
-        <source>{count} cases have no recorded reply and are left out.</source>
-        <translation>有 {count} 個案例沒有錄製的回覆，已略過。</translation>
+        <source>Left out %n case(s) with no recorded reply.</source>
+        <translation>有 %n 個案例沒有錄製的回覆，已略過。</translation>
+    </message>
+    <message>
+        <source>input {input}, output {output}, tools {tools}</source>
+        <translation>輸入 {input}，輸出 {output}，工具 {tools}</translation>
     </message>
     <message>
         <source>Choose at least one corpus to run.</source>
@@ -1367,16 +1380,16 @@
         <translation>正在取消實驗……</translation>
     </message>
     <message>
+        <source>Lab run finished: %n case(s).</source>
+        <translation>實驗完成：%n 個案例。</translation>
+    </message>
+    <message>
         <source>Your {provider} key is not approved for {host}: allow it in Settings → API keys first.</source>
         <translation>你的 {provider} 金鑰尚未獲准傳送到 {host}：請先在「設定 → API 金鑰」中允許。</translation>
     </message>
     <message>
         <source>Lab run cancelled after {done} of {total} cases; Resume runs the rest.</source>
         <translation>實驗已在完成 {total} 個案例中的 {done} 個後取消；「繼續」會執行其餘案例。</translation>
-    </message>
-    <message>
-        <source>Lab run finished: {total} cases.</source>
-        <translation>實驗完成：{total} 個案例。</translation>
     </message>
     <message>
         <source>A lab run is running: its results stay on show until it ends or is cancelled.</source>
@@ -1418,18 +1431,18 @@
 <context>
     <name>LabLists</name>
     <message>
-        <source>{name} ({count} cases)</source>
-        <translation>{name}（{count} 個案例）</translation>
-    </message>
-    <message>
         <source>bundled with the studio</source>
         <translation>隨 Processor Studio 提供</translation>
     </message>
     <message>
         <source>
-{count} bad lines were skipped</source>
+%n bad line(s) skipped</source>
         <translation>
-已跳過 {count} 個錯誤行</translation>
+已略過 %n 個錯誤行</translation>
+    </message>
+    <message>
+        <source>{name} (%n case(s))</source>
+        <translation>{name}（%n 個案例）</translation>
     </message>
     <message>
         <source>interrupted</source>
@@ -2393,8 +2406,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>正在啟動「{name}」以列出其工具…</translation>
     </message>
     <message>
-        <source>&apos;{name}&apos; offers {count} tools; tick those the agent may use.</source>
-        <translation>「{name}」提供 {count} 個工具；勾選代理可以使用的工具。</translation>
+        <source>&apos;{name}&apos; offers %n tool(s); tick those the agent may use.</source>
+        <translation>「{name}」提供 %n 個工具；勾選代理可以使用的工具。</translation>
     </message>
 </context>
 <context>
@@ -3935,7 +3948,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>top p</source>
-        <translation>top p</translation>
+        <translation>核取樣 top p</translation>
     </message>
     <message>
         <source>model settings</source>
@@ -4107,6 +4120,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Exported the thread to {file}</source>
         <translation>已將對話匯出到 {file}</translation>
+    </message>
+    <message>
+        <source>The regression test cannot be exported</source>
+        <translation>無法匯出回歸測試</translation>
     </message>
     <message>
         <source>Replay the run first: the test asserts what the replay gave.</source>

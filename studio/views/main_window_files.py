@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from studio import i18n
 from studio.files import suggested_file_name
+from studio.views.last_folder import remember_folder, start_folder
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMainWindow
@@ -45,14 +46,19 @@ class FileActions(_Window):
     ) -> QFileDialog:
         """A non-blocking file dialog (``open()``, never ``exec()`` on the qasync loop); a save dialog proposes
         ``suggested`` as the file name."""
-        dialog = QFileDialog(self, title, str(Path.home()), filters)
+        dialog = QFileDialog(self, title, str(start_folder()), filters)
         dialog.setObjectName("file_dialog")
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave if save else QFileDialog.AcceptMode.AcceptOpen)
         if not save:
             dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         if suggested:
             dialog.selectFile(suggested)
-        dialog.fileSelected.connect(lambda path: accept(Path(path)))
+
+        def chosen(path: str) -> None:
+            remember_folder(Path(path))
+            accept(Path(path))
+
+        dialog.fileSelected.connect(chosen)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
         return dialog
