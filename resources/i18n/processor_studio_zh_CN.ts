@@ -3871,6 +3871,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>收集器或后端的 OTLP/HTTP 跟踪地址</translation>
     </message>
     <message>
+        <source>Include message &amp;text in traces (redacted)</source>
+        <translation>在跟踪中包含消息文本（已脱敏）(&amp;T)</translation>
+    </message>
+    <message>
         <source>OTEL_SDK_DISABLED is set: no traces are sent.</source>
         <translation>已设置 OTEL_SDK_DISABLED：不发送任何跟踪。</translation>
     </message>
@@ -3881,6 +3885,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Traces need the OpenTelemetry packages: pip install &apos;processor-studio[otel]&apos;.</source>
         <translation>发送跟踪需要 OpenTelemetry 软件包：pip install &apos;processor-studio[otel]&apos;。</translation>
+    </message>
+    <message>
+        <source>{variable} is set: it decides whether message text is sent.</source>
+        <translation>已设置 {variable}：由它决定是否发送消息文本。</translation>
+    </message>
+    <message>
+        <source>On: each processor&apos;s before/after summary is sent too; it quotes the latest message (up to 80 characters), with what a guardrail masked, dropped or blocked sent as [REDACTED].</source>
+        <translation>开启：还会发送每个处理器的前后摘要；摘要引用最新一条消息（最多 80 个字符），护栏遮盖、丢弃或拦截的内容以 [REDACTED] 代替。</translation>
+    </message>
+    <message>
+        <source>Off: traces carry names, outcomes, times, token counts and guardrail reasons — no message text.</source>
+        <translation>关闭：跟踪只包含名称、结果、时间、令牌数和护栏原因——不含任何消息文本。</translation>
     </message>
     <message>
         <source>Each run is sent as spans over OTLP/HTTP from the next run on (Jaeger, Grafana Tempo, Langfuse, Arize Phoenix).</source>

@@ -3871,6 +3871,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>收集器或後端的 OTLP/HTTP 追蹤網址</translation>
     </message>
     <message>
+        <source>Include message &amp;text in traces (redacted)</source>
+        <translation>在追蹤中包含訊息文字（已遮蔽）(&amp;T)</translation>
+    </message>
+    <message>
         <source>OTEL_SDK_DISABLED is set: no traces are sent.</source>
         <translation>已設定 OTEL_SDK_DISABLED：不傳送任何追蹤。</translation>
     </message>
@@ -3881,6 +3885,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Traces need the OpenTelemetry packages: pip install &apos;processor-studio[otel]&apos;.</source>
         <translation>傳送追蹤需要 OpenTelemetry 套件：pip install &apos;processor-studio[otel]&apos;。</translation>
+    </message>
+    <message>
+        <source>{variable} is set: it decides whether message text is sent.</source>
+        <translation>已設定 {variable}：由它決定是否傳送訊息文字。</translation>
+    </message>
+    <message>
+        <source>On: each processor&apos;s before/after summary is sent too; it quotes the latest message (up to 80 characters), with what a guardrail masked, dropped or blocked sent as [REDACTED].</source>
+        <translation>開啟：也會傳送每個處理器的前後摘要；摘要引用最新一則訊息（最多 80 個字元），護欄遮蔽、丟棄或攔截的內容以 [REDACTED] 代替。</translation>
+    </message>
+    <message>
+        <source>Off: traces carry names, outcomes, times, token counts and guardrail reasons — no message text.</source>
+        <translation>關閉：追蹤只包含名稱、結果、時間、詞元數和護欄原因——不含任何訊息文字。</translation>
     </message>
     <message>
         <source>Each run is sent as spans over OTLP/HTTP from the next run on (Jaeger, Grafana Tempo, Langfuse, Arize Phoenix).</source>
