@@ -1033,6 +1033,10 @@
         <translation>详情</translation>
     </message>
     <message>
+        <source>Run {number} ({status}, a judge failed)</source>
+        <translation>运行 {number}（{status}，判定模型失败）</translation>
+    </message>
+    <message>
         <source>Run {number} ({status})</source>
         <translation>运行 {number}（{status}）</translation>
     </message>
@@ -1047,6 +1051,14 @@
     <message>
         <source>Output</source>
         <translation>输出</translation>
+    </message>
+    <message>
+        <source>judge failed, blocked</source>
+        <translation>判定模型失败，已拦截</translation>
+    </message>
+    <message>
+        <source>judge failed, offline verdict</source>
+        <translation>判定模型失败，离线判定</translation>
     </message>
     <message>
         <source>%n chunk(s)</source>
@@ -1129,6 +1141,10 @@
         <translation>调用后的状态</translation>
     </message>
     <message>
+        <source>Judge failed:</source>
+        <translation>判定模型失败：</translation>
+    </message>
+    <message>
         <source>Run {run} on thread {thread}</source>
         <translation>运行 {run}，所属对话 {thread}</translation>
     </message>
@@ -1187,6 +1203,17 @@
     <message>
         <source>Showing the last {shown} chunks ({dropped} older dropped)</source>
         <translation>显示最近 {shown} 个数据块（已丢弃较早的 {dropped} 个）</translation>
+    </message>
+</context>
+<context>
+    <name>JudgeFailures</name>
+    <message>
+        <source>The judge of {processor} failed ({error}): the run was blocked (fail-closed).</source>
+        <translation>{processor} 的判定模型失败（{error}）：运行已被拦截（出错时拦截）。</translation>
+    </message>
+    <message>
+        <source>The judge of {processor} failed ({error}): its verdict is the offline checks&apos; alone, without the judge (fail-open).</source>
+        <translation>{processor} 的判定模型失败（{error}）：结论仅来自离线检查，未经判定模型（出错时放行）。</translation>
     </message>
 </context>
 <context>

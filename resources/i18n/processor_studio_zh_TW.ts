@@ -1033,6 +1033,10 @@
         <translation>詳情</translation>
     </message>
     <message>
+        <source>Run {number} ({status}, a judge failed)</source>
+        <translation>執行 {number}（{status}，判定模型失敗）</translation>
+    </message>
+    <message>
         <source>Run {number} ({status})</source>
         <translation>執行 {number}（{status}）</translation>
     </message>
@@ -1047,6 +1051,14 @@
     <message>
         <source>Output</source>
         <translation>輸出</translation>
+    </message>
+    <message>
+        <source>judge failed, blocked</source>
+        <translation>判定模型失敗，已攔截</translation>
+    </message>
+    <message>
+        <source>judge failed, offline verdict</source>
+        <translation>判定模型失敗，離線判定</translation>
     </message>
     <message>
         <source>%n chunk(s)</source>
@@ -1129,6 +1141,10 @@
         <translation>呼叫後的狀態</translation>
     </message>
     <message>
+        <source>Judge failed:</source>
+        <translation>判定模型失敗：</translation>
+    </message>
+    <message>
         <source>Run {run} on thread {thread}</source>
         <translation>執行 {run}，所屬對話 {thread}</translation>
     </message>
@@ -1187,6 +1203,17 @@
     <message>
         <source>Showing the last {shown} chunks ({dropped} older dropped)</source>
         <translation>顯示最近 {shown} 個資料塊（已丟棄較早的 {dropped} 個）</translation>
+    </message>
+</context>
+<context>
+    <name>JudgeFailures</name>
+    <message>
+        <source>The judge of {processor} failed ({error}): the run was blocked (fail-closed).</source>
+        <translation>{processor} 的判定模型失敗（{error}）：執行已被攔截（出錯時攔截）。</translation>
+    </message>
+    <message>
+        <source>The judge of {processor} failed ({error}): its verdict is the offline checks&apos; alone, without the judge (fail-open).</source>
+        <translation>{processor} 的判定模型失敗（{error}）：結論僅來自離線檢查，未經判定模型（出錯時放行）。</translation>
     </message>
 </context>
 <context>
