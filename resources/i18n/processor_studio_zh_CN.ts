@@ -884,6 +884,21 @@
     </message>
 </context>
 <context>
+    <name>ExportNotes</name>
+    <message>
+        <source>The report holds each case&apos;s text as written in the corpus (before any guardrail: attacks and any personal data in them included), the reply after the guardrails (what a user would have seen, masked where they masked), each guardrail&apos;s outcome and reason, timings, tokens and cost, and the design&apos;s name. Never an API key; the model&apos;s raw answers stay in the studio.</source>
+        <translation>报告包含每个用例在语料中的原文（未经任何护栏：其中的攻击文本和个人数据都会包含在内）、经过护栏后的回复（即用户会看到的内容，护栏遮盖之处仍是遮盖的）、每个护栏的结果和原因、耗时、令牌数和费用，以及设计的名称。绝不包含 API 密钥；模型的原始回答留在工作室中。</translation>
+    </message>
+    <message>
+        <source>The comparison holds both runs&apos; figures and, for each case whose verdict changed, its id, label, category, outcomes and the guardrails that tripped, and the designs&apos; names: no case text, no reply, never an API key.</source>
+        <translation>对比结果包含两次运行的数据，以及每个判定发生变化的用例的 ID、标签、类别、结果和触发的护栏，还有设计的名称：不含用例文本、不含回复，绝不包含 API 密钥。</translation>
+    </message>
+    <message>
+        <source>The test holds the design (its chain and options, never an API key), the thread before the run, the run&apos;s message, and the recording of what the model answered and the tools returned before any guardrail: whatever the guardrails masked in the chat (an e-mail address, say) is in it, unmasked. Share it as you would the conversation itself.</source>
+        <translation>该测试包含设计（处理链及其选项，绝不包含 API 密钥）、运行前的对话、本次运行的消息，以及模型回答和工具返回内容在经过任何护栏之前的录制：护栏在聊天中遮盖的内容（例如电子邮件地址）会以未遮盖的形式包含在内。请像对待这段对话本身一样谨慎分享。</translation>
+    </message>
+</context>
+<context>
     <name>ImportProgress</name>
     <message>
         <source>Reading the file…</source>

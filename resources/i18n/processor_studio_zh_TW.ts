@@ -884,6 +884,21 @@
     </message>
 </context>
 <context>
+    <name>ExportNotes</name>
+    <message>
+        <source>The report holds each case&apos;s text as written in the corpus (before any guardrail: attacks and any personal data in them included), the reply after the guardrails (what a user would have seen, masked where they masked), each guardrail&apos;s outcome and reason, timings, tokens and cost, and the design&apos;s name. Never an API key; the model&apos;s raw answers stay in the studio.</source>
+        <translation>報告包含每個案例在語料中的原文（未經任何護欄：其中的攻擊文字和個人資料都會包含在內）、經過護欄後的回覆（即使用者會看到的內容，護欄遮蔽之處仍是遮蔽的）、每個護欄的結果和原因、耗時、詞元數和費用，以及設計的名稱。絕不包含 API 金鑰；模型的原始回答留在工作室中。</translation>
+    </message>
+    <message>
+        <source>The comparison holds both runs&apos; figures and, for each case whose verdict changed, its id, label, category, outcomes and the guardrails that tripped, and the designs&apos; names: no case text, no reply, never an API key.</source>
+        <translation>比較結果包含兩次執行的數據，以及每個判定有變化的案例的 ID、標籤、類別、結果和觸發的護欄，還有設計的名稱：不含案例文字、不含回覆，絕不包含 API 金鑰。</translation>
+    </message>
+    <message>
+        <source>The test holds the design (its chain and options, never an API key), the thread before the run, the run&apos;s message, and the recording of what the model answered and the tools returned before any guardrail: whatever the guardrails masked in the chat (an e-mail address, say) is in it, unmasked. Share it as you would the conversation itself.</source>
+        <translation>該測試包含設計（處理鏈及其選項，絕不包含 API 金鑰）、執行前的對話、本次執行的訊息，以及模型回答和工具傳回內容在經過任何護欄之前的錄製：護欄在聊天中遮蔽的內容（例如電子郵件地址）會以未遮蔽的形式包含在內。請像對待這段對話本身一樣謹慎分享。</translation>
+    </message>
+</context>
+<context>
     <name>ImportProgress</name>
     <message>
         <source>Reading the file…</source>

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from studio import i18n
 from studio.files import suggested_file_name
+from studio.views.export_notes import add_contents_note
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMainWindow
@@ -41,10 +42,17 @@ class FileActions(_Window):
         box.open()
 
     def _file_dialog(
-        self, title: str, filters: str, *, save: bool, accept: Any, suggested: str | None = None
+        self,
+        title: str,
+        filters: str,
+        *,
+        save: bool,
+        accept: Any,
+        suggested: str | None = None,
+        note: str | None = None,
     ) -> QFileDialog:
         """A non-blocking file dialog (``open()``, never ``exec()`` on the qasync loop); a save dialog proposes
-        ``suggested`` as the file name."""
+        ``suggested`` as the file name; ``note`` says what an exported file holds (``studio.views.export_notes``)."""
         dialog = QFileDialog(self, title, str(Path.home()), filters)
         dialog.setObjectName("file_dialog")
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave if save else QFileDialog.AcceptMode.AcceptOpen)
@@ -52,6 +60,8 @@ class FileActions(_Window):
             dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         if suggested:
             dialog.selectFile(suggested)
+        if note:
+            add_contents_note(dialog, note)
         dialog.fileSelected.connect(lambda path: accept(Path(path)))
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
