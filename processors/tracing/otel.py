@@ -98,7 +98,9 @@ class OtelTracer:
     provider it was given; the global provider is left alone.
 
     Privacy, as the GenAI semantic conventions ask: message and processor text (``processor.before`` /
-    ``processor.after``, which quote the messages) is sent only with ``capture_content`` (off by default). Either
+    ``processor.after``, which quote the messages, tripwire reasons and error descriptions, which a processor, a
+    judge or a provider writes and may quote the messages in) is sent only with ``capture_content`` (off by
+    default); without it a span says which processor tripped and which kind of error it was. Either
     way a run's spans are held until it ends and every text in them — names, attributes, events, statuses — is
     scrubbed of what the run's guards masked, dropped or blocked (:mod:`processors.tracing.redactions`), so the
     pre-redaction text never leaves the machine, even from spans made before the guard ran.
@@ -152,12 +154,12 @@ class OtelTracer:
             span.events.append(
                 (
                     "tripwire",
-                    {"tripwire.reason": event.detail or "", "tripwire.processor_id": event.processor_id},
+                    {**self._reason(event.detail), "tripwire.processor_id": event.processor_id},
                     event.ended_at,
                 )
             )
         elif event.outcome == "raised":
-            span.error = event.detail or "raised"
+            span.error = self._description(event.detail or "raised")
             attributes["error.type"] = "processor_error"
         self._add(event.run_id, span)
 
@@ -178,6 +180,16 @@ class OtelTracer:
             self._provider.shutdown()
 
     # ------------------------------------------------------------------------------------------ spans
+    def _reason(self, reason: str | None) -> dict[str, str]:
+        """A tripwire's reason, as an event attribute: text a processor wrote (a judge's may quote the message),
+        so only with capture on."""
+        return {"tripwire.reason": reason or ""} if self.capture_content else {}
+
+    def _description(self, text: str) -> str:
+        """An error span's description: the error's text with capture on; without, none (``error.type`` says
+        which kind of error; a model's or processor's message may quote what it was given)."""
+        return text if self.capture_content else ""
+
     def _add(self, run_id: str, span: _SpanData) -> None:
         """Keep ``span`` with its run until the run ends (a run this tracer never saw start: sent now, alone)."""
         run = self._runs.get(run_id)
@@ -223,9 +235,9 @@ class OtelTracer:
         span = _SpanData(f"chat {model}", "CLIENT", attributes, event.started_at, event.ended_at)
         if event.outcome == "error":
             attributes["error.type"] = "model_error"
-            span.error = event.detail or "model call failed"
+            span.error = self._description(event.detail or "model call failed")
         elif event.outcome == "aborted":
-            span.events.append(("tripwire", {"tripwire.reason": event.detail or ""}, event.ended_at))
+            span.events.append(("tripwire", self._reason(event.detail), event.ended_at))
         self._add(event.run_id, span)
 
     def _run_finished(self, event: RunFinished) -> None:
@@ -242,7 +254,7 @@ class OtelTracer:
                 (
                     "tripwire",
                     {
-                        "tripwire.reason": str(event.tripwire.get("reason", "")),
+                        **self._reason(str(event.tripwire.get("reason", ""))),
                         "tripwire.processor_id": str(event.tripwire.get("processor_id") or ""),
                         "tripwire.retry": bool(event.tripwire.get("retry", False)),
                     },
@@ -251,7 +263,7 @@ class OtelTracer:
             )
         if event.error is not None:
             root.attributes["error.type"] = "run_error"
-            root.error = event.error
+            root.error = self._description(event.error)
         root.end = event.ended_at
         self._send(event.run_id, run)
 
@@ -276,7 +288,8 @@ class OtelTracer:
                 name, {key: _scrubbed(value, hidden_values) for key, value in attributes.items()}, _ns(timestamp)
             )
         if data.error is not None:
-            span.set_status(self._trace.Status(self._trace.StatusCode.ERROR, scrub(data.error, hidden_values)))
+            description = scrub(data.error, hidden_values) or None
+            span.set_status(self._trace.Status(self._trace.StatusCode.ERROR, description))
         span.end(end_time=_ns(data.end) if data.end is not None else None)
         return span
 

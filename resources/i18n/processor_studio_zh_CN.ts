@@ -3933,12 +3933,12 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>已设置 {variable}：由它决定是否发送消息文本。</translation>
     </message>
     <message>
-        <source>On: each processor&apos;s before/after summary is sent too; it quotes the latest message (up to 80 characters), with what a guardrail masked, dropped or blocked sent as [REDACTED].</source>
-        <translation>开启：还会发送每个处理器的前后摘要；摘要引用最新一条消息（最多 80 个字符），护栏遮盖、丢弃或拦截的内容以 [REDACTED] 代替。</translation>
+        <source>On: each processor&apos;s before/after summary (it quotes the latest message, up to 80 characters), guardrail reasons and error messages are sent too, with what a guardrail masked, dropped or blocked sent as [REDACTED].</source>
+        <translation>开启：还会发送每个处理器的前后摘要（引用最新一条消息，最多 80 个字符）、护栏原因和错误信息，护栏遮盖、丢弃或拦截的内容以 [REDACTED] 代替。</translation>
     </message>
     <message>
-        <source>Off: traces carry names, outcomes, times, token counts and guardrail reasons — no message text.</source>
-        <translation>关闭：跟踪只包含名称、结果、时间、令牌数和护栏原因——不含任何消息文本。</translation>
+        <source>Off: traces carry names, outcomes, times and token counts — no message text, no guardrail reason, no error message.</source>
+        <translation>关闭：跟踪只包含名称、结果、时间和令牌数——不含消息文本、护栏原因或错误信息。</translation>
     </message>
     <message>
         <source>Each run is sent as spans over OTLP/HTTP from the next run on (Jaeger, Grafana Tempo, Langfuse, Arize Phoenix).</source>

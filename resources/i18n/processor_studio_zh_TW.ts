@@ -3933,12 +3933,12 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>已設定 {variable}：由它決定是否傳送訊息文字。</translation>
     </message>
     <message>
-        <source>On: each processor&apos;s before/after summary is sent too; it quotes the latest message (up to 80 characters), with what a guardrail masked, dropped or blocked sent as [REDACTED].</source>
-        <translation>開啟：也會傳送每個處理器的前後摘要；摘要引用最新一則訊息（最多 80 個字元），護欄遮蔽、丟棄或攔截的內容以 [REDACTED] 代替。</translation>
+        <source>On: each processor&apos;s before/after summary (it quotes the latest message, up to 80 characters), guardrail reasons and error messages are sent too, with what a guardrail masked, dropped or blocked sent as [REDACTED].</source>
+        <translation>開啟：也會傳送每個處理器的前後摘要（引用最新一則訊息，最多 80 個字元）、護欄原因和錯誤訊息，護欄遮蔽、丟棄或攔截的內容以 [REDACTED] 代替。</translation>
     </message>
     <message>
-        <source>Off: traces carry names, outcomes, times, token counts and guardrail reasons — no message text.</source>
-        <translation>關閉：追蹤只包含名稱、結果、時間、詞元數和護欄原因——不含任何訊息文字。</translation>
+        <source>Off: traces carry names, outcomes, times and token counts — no message text, no guardrail reason, no error message.</source>
+        <translation>關閉：追蹤只包含名稱、結果、時間和詞元數——不含訊息文字、護欄原因或錯誤訊息。</translation>
     </message>
     <message>
         <source>Each run is sent as spans over OTLP/HTTP from the next run on (Jaeger, Grafana Tempo, Langfuse, Arize Phoenix).</source>

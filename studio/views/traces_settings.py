@@ -109,13 +109,15 @@ class TracesSettings(QWidget):
         self.capture_note.setText(
             translate(
                 "TracesSettings",
-                "On: each processor's before/after summary is sent too; it quotes the latest message (up to 80 "
-                "characters), with what a guardrail masked, dropped or blocked sent as [REDACTED].",
+                "On: each processor's before/after summary (it quotes the latest message, up to 80 characters), "
+                "guardrail reasons and error messages are sent too, with what a guardrail masked, dropped or "
+                "blocked sent as [REDACTED].",
             )
             if self.capture.isChecked()
             else translate(
                 "TracesSettings",
-                "Off: traces carry names, outcomes, times, token counts and guardrail reasons — no message text.",
+                "Off: traces carry names, outcomes, times and token counts — no message text, no guardrail "
+                "reason, no error message.",
             )
         )
 
