@@ -894,6 +894,10 @@
         <translation>对比结果包含两次运行的数据，以及每个判定发生变化的用例的 ID、标签、类别、结果和触发的护栏，还有设计的名称：不含用例文本、不含回复，绝不包含 API 密钥。</translation>
     </message>
     <message>
+        <source>The file holds the thread&apos;s messages as the guardrails let them through, and its runs for another studio: their traces and the recordings of what the model answered and the tools returned before any guardrail, so whatever the guardrails masked in the chat is in it, unmasked. Never an API key.</source>
+        <translation>该文件包含护栏放行后的对话消息，以及供另一个工作室使用的运行记录：其跟踪，以及模型回答和工具返回内容在经过任何护栏之前的录制，因此护栏在聊天中遮盖的内容会以未遮盖的形式包含在内。绝不包含 API 密钥。</translation>
+    </message>
+    <message>
         <source>The test holds the design (its chain and options, never an API key), the thread before the run, the run&apos;s message, and the recording of what the model answered and the tools returned before any guardrail: whatever the guardrails masked in the chat (an e-mail address, say) is in it, unmasked. Share it as you would the conversation itself.</source>
         <translation>该测试包含设计（处理链及其选项，绝不包含 API 密钥）、运行前的对话、本次运行的消息，以及模型回答和工具返回内容在经过任何护栏之前的录制：护栏在聊天中遮盖的内容（例如电子邮件地址）会以未遮盖的形式包含在内。请像对待这段对话本身一样谨慎分享。</translation>
     </message>

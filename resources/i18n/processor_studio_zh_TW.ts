@@ -894,6 +894,10 @@
         <translation>比較結果包含兩次執行的數據，以及每個判定有變化的案例的 ID、標籤、類別、結果和觸發的護欄，還有設計的名稱：不含案例文字、不含回覆，絕不包含 API 金鑰。</translation>
     </message>
     <message>
+        <source>The file holds the thread&apos;s messages as the guardrails let them through, and its runs for another studio: their traces and the recordings of what the model answered and the tools returned before any guardrail, so whatever the guardrails masked in the chat is in it, unmasked. Never an API key.</source>
+        <translation>該檔案包含護欄放行後的對話訊息，以及供另一個工作室使用的執行記錄：其追蹤，以及模型回答和工具傳回內容在經過任何護欄之前的錄製，因此護欄在聊天中遮蔽的內容會以未遮蔽的形式包含在內。絕不包含 API 金鑰。</translation>
+    </message>
+    <message>
         <source>The test holds the design (its chain and options, never an API key), the thread before the run, the run&apos;s message, and the recording of what the model answered and the tools returned before any guardrail: whatever the guardrails masked in the chat (an e-mail address, say) is in it, unmasked. Share it as you would the conversation itself.</source>
         <translation>該測試包含設計（處理鏈及其選項，絕不包含 API 金鑰）、執行前的對話、本次執行的訊息，以及模型回答和工具傳回內容在經過任何護欄之前的錄製：護欄在聊天中遮蔽的內容（例如電子郵件地址）會以未遮蔽的形式包含在內。請像對待這段對話本身一樣謹慎分享。</translation>
     </message>

@@ -17,10 +17,12 @@ __all__ = [
     "AB_COMPARISON_CONTENTS",
     "LAB_REPORT_CONTENTS",
     "REGRESSION_TEST_CONTENTS",
+    "THREAD_CONTENTS",
     "ab_comparison_note",
     "add_contents_note",
     "lab_report_note",
     "regression_test_note",
+    "thread_note",
 ]
 
 LAB_REPORT_CONTENTS = QT_TRANSLATE_NOOP(
@@ -34,6 +36,12 @@ AB_COMPARISON_CONTENTS = QT_TRANSLATE_NOOP(
     "ExportNotes",
     "The comparison holds both runs' figures and, for each case whose verdict changed, its id, label, category, "
     "outcomes and the guardrails that tripped, and the designs' names: no case text, no reply, never an API key.",
+)
+THREAD_CONTENTS = QT_TRANSLATE_NOOP(
+    "ExportNotes",
+    "The file holds the thread's messages as the guardrails let them through, and its runs for another studio: "
+    "their traces and the recordings of what the model answered and the tools returned before any guardrail, so "
+    "whatever the guardrails masked in the chat is in it, unmasked. Never an API key.",
 )
 REGRESSION_TEST_CONTENTS = QT_TRANSLATE_NOOP(
     "ExportNotes",
@@ -68,3 +76,7 @@ def ab_comparison_note() -> str:
 
 def regression_test_note() -> str:
     return translate("ExportNotes", REGRESSION_TEST_CONTENTS)
+
+
+def thread_note() -> str:
+    return translate("ExportNotes", THREAD_CONTENTS)

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from studio import i18n
 from studio.files import suggested_file_name
-from studio.views.export_notes import add_contents_note
+from studio.views.export_notes import add_contents_note, thread_note
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMainWindow
@@ -113,6 +113,7 @@ class FileActions(_Window):
             save=True,
             accept=lambda path: self.workspace.spawn(self.workspace.export_thread(path)),
             suggested=suggested_file_name(self._thread_title(), ".json", fallback="thread"),
+            note=thread_note(),
         )
 
     def _thread_title(self) -> str:

@@ -18,7 +18,7 @@ from processors.models.replay import Recording
 from studio.demo import lookup_customer
 from studio.models.editor_commands import EditSetting
 from studio.secrets import SecretStore
-from studio.views.export_notes import ab_comparison_note, lab_report_note, regression_test_note
+from studio.views.export_notes import ab_comparison_note, lab_report_note, regression_test_note, thread_note
 from tests.studio.conftest import open_studio, run
 from tests.studio.test_key_endpoints import memory_keyring  # noqa: F401  (a fixture)
 from tests.studio.views.lab_support import finish, open_lab
@@ -93,6 +93,10 @@ def test_the_regression_test_dialog_and_file_say_they_hold_the_unmasked_answer(
     run(qloop, workspace.wait_idle())
     source = path.read_text(encoding="utf-8")
     assert "it holds, unmasked, whatever the guardrails masked in the chat" in source
+
+    window._on_export_thread()  # a thread export carries the recordings too, and says so
+    assert note_of(shown_dialog(window, "file_dialog")) == thread_note()
+    assert "unmasked" in thread_note()
     run(qloop, workspace.shutdown())
 
 
