@@ -106,6 +106,9 @@ def test_a_fail_open_judge_failure_is_said_in_the_chat_and_the_inspector(
     assert call.judge_failure is not None and not call.judge_failure.blocked
     assert call.label.endswith("judge failed, offline verdict")
     assert run_row_text(window) == "Run 1 (finished, a judge failed)"
+    model = window.inspector.trace_model
+    run_row = model.index(model.rowCount(QModelIndex()) - 1, 0)
+    assert notice in str(model.data(run_row, Qt.ItemDataRole.ToolTipRole))  # whole, where the row is cut short
     window.inspector.select_entry(call)
     assert "Judge failed:" in window.inspector.details.toPlainText()
     assert notice in window.inspector.details.toPlainText()
