@@ -97,10 +97,10 @@ class OtelTracer:
     One instance may watch many runs at once (they are told apart by run id). :meth:`shutdown` flushes and stops the
     provider it was given; the global provider is left alone.
 
-    Privacy, as the GenAI semantic conventions ask: message and processor text (``processor.before`` /
-    ``processor.after``, which quote the messages, tripwire reasons and error descriptions, which a processor, a
-    judge or a provider writes and may quote the messages in) is sent only with ``capture_content`` (off by
-    default); without it a span says which processor tripped and which kind of error it was. Either
+    Privacy, as the GenAI semantic conventions ask: text — ``processor.before`` / ``processor.after`` (they quote
+    the messages), tripwire reasons and error descriptions (a processor, a judge or a provider wrote them, and they
+    may quote the messages) — is sent only with ``capture_content`` (off by default); without it a span still says
+    which processor tripped and which kind of error it was (``error.type``). Either
     way a run's spans are held until it ends and every text in them — names, attributes, events, statuses — is
     scrubbed of what the run's guards masked, dropped or blocked (:mod:`processors.tracing.redactions`), so the
     pre-redaction text never leaves the machine, even from spans made before the guard ran.
