@@ -23,7 +23,8 @@ from studio.texts import QT_TRANSLATE_NOOP
 _TEST = '''
 
 # ------------------------------------------------------------------------------------ the regression test
-#: The run's recording: what the model streamed and the tools returned (``Recording.to_bytes()``, base64).
+#: The run's recording: what the model streamed and the tools returned (``Recording.to_bytes()``, base64), before
+#: any guardrail: it holds, unmasked, whatever the guardrails masked in the chat. It never holds an API key.
 RECORDING = (
 {recording}
 )

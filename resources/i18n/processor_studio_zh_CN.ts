@@ -889,6 +889,25 @@
     </message>
 </context>
 <context>
+    <name>ExportNotes</name>
+    <message>
+        <source>The report holds each case&apos;s text as written in the corpus (before any guardrail: attacks and any personal data in them included), the reply after the guardrails (what a user would have seen, masked where they masked), each guardrail&apos;s outcome and reason, timings, tokens and cost, and the design&apos;s name. Never an API key; the model&apos;s raw answers stay in the studio.</source>
+        <translation>报告包含每个用例在语料中的原文（未经任何护栏：其中的攻击文本和个人数据都会包含在内）、经过护栏后的回复（即用户会看到的内容，护栏遮盖之处仍是遮盖的）、每个护栏的结果和原因、耗时、令牌数和费用，以及设计的名称。绝不包含 API 密钥；模型的原始回答留在工作室中。</translation>
+    </message>
+    <message>
+        <source>The comparison holds both runs&apos; figures and, for each case whose verdict changed, its id, label, category, outcomes and the guardrails that tripped, and the designs&apos; names: no case text, no reply, never an API key.</source>
+        <translation>对比结果包含两次运行的数据，以及每个判定发生变化的用例的 ID、标签、类别、结果和触发的护栏，还有设计的名称：不含用例文本、不含回复，绝不包含 API 密钥。</translation>
+    </message>
+    <message>
+        <source>The file holds the thread&apos;s messages as the guardrails let them through, and its runs for another studio: their traces and the recordings of what the model answered and the tools returned before any guardrail, so whatever the guardrails masked in the chat is in it, unmasked. Never an API key.</source>
+        <translation>该文件包含护栏放行后的对话消息，以及供另一个工作室使用的运行记录：其跟踪，以及模型回答和工具返回内容在经过任何护栏之前的录制，因此护栏在聊天中遮盖的内容会以未遮盖的形式包含在内。绝不包含 API 密钥。</translation>
+    </message>
+    <message>
+        <source>The test holds the design (its chain and options, never an API key), the thread before the run, the run&apos;s message, and the recording of what the model answered and the tools returned before any guardrail: whatever the guardrails masked in the chat (an e-mail address, say) is in it, unmasked. Share it as you would the conversation itself.</source>
+        <translation>该测试包含设计（处理链及其选项，绝不包含 API 密钥）、运行前的对话、本次运行的消息，以及模型回答和工具返回内容在经过任何护栏之前的录制：护栏在聊天中遮盖的内容（例如电子邮件地址）会以未遮盖的形式包含在内。请像对待这段对话本身一样谨慎分享。</translation>
+    </message>
+</context>
+<context>
     <name>ImportProgress</name>
     <message>
         <source>Reading the file…</source>
@@ -1038,6 +1057,10 @@
         <translation>详情</translation>
     </message>
     <message>
+        <source>Run {number} ({status}, a judge failed)</source>
+        <translation>运行 {number}（{status}，判定模型失败）</translation>
+    </message>
+    <message>
         <source>Run {number} ({status})</source>
         <translation>运行 {number}（{status}）</translation>
     </message>
@@ -1052,6 +1075,14 @@
     <message>
         <source>Output</source>
         <translation>输出</translation>
+    </message>
+    <message>
+        <source>judge failed, blocked</source>
+        <translation>判定模型失败，已拦截</translation>
+    </message>
+    <message>
+        <source>judge failed, offline verdict</source>
+        <translation>判定模型失败，离线判定</translation>
     </message>
     <message>
         <source>%n chunk(s)</source>
@@ -1134,6 +1165,10 @@
         <translation>调用后的状态</translation>
     </message>
     <message>
+        <source>Judge failed:</source>
+        <translation>判定模型失败：</translation>
+    </message>
+    <message>
         <source>Run {run} on thread {thread}</source>
         <translation>运行 {run}，所属对话 {thread}</translation>
     </message>
@@ -1192,6 +1227,17 @@
     <message>
         <source>Showing the last {shown} chunks ({dropped} older dropped)</source>
         <translation>显示最近 {shown} 个数据块（已丢弃较早的 {dropped} 个）</translation>
+    </message>
+</context>
+<context>
+    <name>JudgeFailures</name>
+    <message>
+        <source>The judge of {processor} failed ({error}): the run was blocked (fail-closed).</source>
+        <translation>{processor} 的判定模型失败（{error}）：运行已被拦截（出错时拦截）。</translation>
+    </message>
+    <message>
+        <source>The judge of {processor} failed ({error}): its verdict is the offline checks&apos; alone, without the judge (fail-open).</source>
+        <translation>{processor} 的判定模型失败（{error}）：结论仅来自离线检查，未经判定模型（出错时放行）。</translation>
     </message>
 </context>
 <context>
@@ -3884,6 +3930,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>收集器或后端的 OTLP/HTTP 跟踪地址</translation>
     </message>
     <message>
+        <source>Include message &amp;text in traces (redacted)</source>
+        <translation>在跟踪中包含消息文本（已脱敏）(&amp;T)</translation>
+    </message>
+    <message>
         <source>OTEL_SDK_DISABLED is set: no traces are sent.</source>
         <translation>已设置 OTEL_SDK_DISABLED：不发送任何跟踪。</translation>
     </message>
@@ -3894,6 +3944,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Traces need the OpenTelemetry packages: pip install &apos;processor-studio[otel]&apos;.</source>
         <translation>发送跟踪需要 OpenTelemetry 软件包：pip install &apos;processor-studio[otel]&apos;。</translation>
+    </message>
+    <message>
+        <source>{variable} is set: it decides whether message text is sent.</source>
+        <translation>已设置 {variable}：由它决定是否发送消息文本。</translation>
+    </message>
+    <message>
+        <source>On: each processor&apos;s before/after summary (it quotes the latest message, up to 80 characters), guardrail reasons and error messages are sent too, with what a guardrail masked, dropped or blocked sent as [REDACTED].</source>
+        <translation>开启：还会发送每个处理器的前后摘要（引用最新一条消息，最多 80 个字符）、护栏原因和错误信息，护栏遮盖、丢弃或拦截的内容以 [REDACTED] 代替。</translation>
+    </message>
+    <message>
+        <source>Off: traces carry names, outcomes, times and token counts — no message text, no guardrail reason, no error message.</source>
+        <translation>关闭：跟踪只包含名称、结果、时间和令牌数——不含消息文本、护栏原因或错误信息。</translation>
     </message>
     <message>
         <source>Each run is sent as spans over OTLP/HTTP from the next run on (Jaeger, Grafana Tempo, Langfuse, Arize Phoenix).</source>

@@ -10,6 +10,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from studio.i18n import translate
+from studio.views.export_notes import add_contents_note
 from studio.views.last_folder import remember_folder, start_folder
 
 REPORT_FILTERS = {"json": "JSON (*.json)", "junit": "JUnit XML (*.xml)", "html": "HTML (*.html)"}
@@ -77,8 +78,11 @@ def choose_design_file(parent: QWidget, letter: str, on_chosen: Callable[[Path],
     return dialog
 
 
-def choose_report_path(parent: QWidget, kind: str, stem: str, on_chosen: Callable[[Path], None]) -> QFileDialog:
-    """Ask where to write a ``kind`` report (``json``, ``junit`` or ``html``), suggesting ``stem`` plus its suffix."""
+def choose_report_path(
+    parent: QWidget, kind: str, stem: str, on_chosen: Callable[[Path], None], *, note: str
+) -> QFileDialog:
+    """Ask where to write a ``kind`` report (``json``, ``junit`` or ``html``), suggesting ``stem`` plus its suffix;
+    ``note`` says what text the report holds (:mod:`studio.views.export_notes`)."""
     dialog = QFileDialog(
         parent,
         translate("LabView", "Export the lab report"),
@@ -87,6 +91,7 @@ def choose_report_path(parent: QWidget, kind: str, stem: str, on_chosen: Callabl
     )
     dialog.setObjectName("lab_export_dialog")
     dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+    add_contents_note(dialog, note)
     dialog.fileSelected.connect(lambda path: _chosen(Path(path), on_chosen))
     dialog.finished.connect(dialog.deleteLater)
     dialog.open()

@@ -32,6 +32,7 @@ from studio.views.agent_settings import AgentSettingsView
 from studio.views.chain_editor import ChainEditor
 from studio.views.chat_view import ChatView
 from studio.views.debug_panel import DebugPanel
+from studio.views.export_notes import regression_test_note
 from studio.views.import_progress import ImportProgressView
 from studio.views.inspector import InspectorView
 from studio.views.lab_view import LabView
@@ -381,6 +382,7 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
             save=True,
             accept=lambda path: self.workspace.spawn(self.workspace.files.write_regression_test(script, path)),
             suggested=f"test_run_{run_id[-8:]}.py",
+            note=regression_test_note(),
         )
 
     # ----------------------------------------------------------------------------------------- the lab
