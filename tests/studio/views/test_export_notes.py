@@ -84,14 +84,14 @@ def test_the_regression_test_dialog_and_file_say_they_hold_the_unmasked_answer(
     replay(qloop, window, run_id)
 
     window._on_replay_export_test_requested(run_id)
+    run(qloop, workspace.wait_idle())  # the test is made before the dialog opens
     dialog = shown_dialog(window, "file_dialog")
     assert note_of(dialog) == regression_test_note()
     assert "unmasked" in note_of(dialog) and "never an API key" in note_of(dialog)
-    path = tmp_path / "test_lookup.py"
-    dialog.selectFile(str(path))
+    dialog.setDirectory(str(tmp_path))  # the suggested name, in the test's folder
     dialog.accept()
     run(qloop, workspace.wait_idle())
-    source = path.read_text(encoding="utf-8")
+    source = (tmp_path / f"test_run_{run_id[-8:]}.py").read_text(encoding="utf-8")
     assert "it holds, unmasked, whatever the guardrails masked in the chat" in source
 
     window._on_export_thread()  # a thread export carries the recordings too, and says so
