@@ -4,8 +4,10 @@ An attack hidden from a keyword list is still an attack once its disguise is rem
 every *view* of a message and keeps the highest score:
 
 * always: the text with Unicode compatibility forms folded (NFKC: full-width ``Ｉｇｎｏｒｅ`` → ``Ignore``),
-  invisible format characters dropped (zero-width spaces, joiners, bidi marks, soft hyphens) and look-alike
-  Cyrillic and Greek letters mapped to Latin ones;
+  invisible format characters dropped (zero-width spaces, joiners, bidi marks, soft hyphens) and every
+  character Unicode lists as a look-alike of one ASCII letter (UTS #39 confusables: Cyrillic ``а``, Greek ``ο``,
+  Latin alpha ``ɑ``, Armenian ``օ`` … 1,225 of them, :mod:`~processors.builtin.confusable_letters`) read as that
+  letter;
 * when the text has letters spaced out (``I g n o r e``, ``i.g.n.o.r.e``, ``忽 略 之 前``): the runs joined up;
 * when words mix letters and digits (``1gn0r3 4ll``): leetspeak read as letters;
 * base64 and hex payloads decoded; ROT13 and reversed text undone when the text asks for it;
@@ -27,14 +29,14 @@ import re
 import unicodedata
 from typing import Final, NamedTuple
 
+from processors.builtin.confusable_letters import LETTERS, LOOK_ALIKES
 from processors.builtin.injection_scan import FastPattern, lower
 
 _INVISIBLE: Final = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
-#: Cyrillic and Greek letters that look like Latin ones (the usual homoglyph swaps).
-_HOMOGLYPH_FROM: Final = "аеорсухіјѕԁԛԝАВЕКМНОРСТХІЈЅΑΒΕΗΙΚΜΝΟΡΤΧΥΖονρ"
-_HOMOGLYPHS: Final = str.maketrans(_HOMOGLYPH_FROM, "aeopcyxijsdqwABEKMHOPCTXIJSABEHIKMNOPTXYZovp")
+#: Unicode's look-alikes of ASCII letters (UTS #39), each read as its letter.
+_HOMOGLYPHS: Final = str.maketrans(LOOK_ALIKES, LETTERS)
 #: Whether a text has any look-alike letter at all (``str.translate`` with a table walks every character).
-_HAS_HOMOGLYPH: Final = re.compile(f"[{_HOMOGLYPH_FROM}]")
+_HAS_HOMOGLYPH: Final = re.compile(f"[{re.escape(LOOK_ALIKES)}]")
 #: Five or more single letters each followed by a separator, then one more (``I g n o r e``, ``i.g.n.o.r.e``;
 #: not ``U.S.A.`` or a version number).
 _SPACED_LATIN: Final = re.compile(
