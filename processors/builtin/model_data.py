@@ -232,7 +232,7 @@ def count_tokens(text: str, model_id: str | None = None) -> int:
         return 0
     huggingface = huggingface_tokenizer_for(model_id)
     if huggingface is not None:
-        return len(huggingface.encode(text, add_special_tokens=False).ids)
+        return len(huggingface.encode(_without_surrogates(text), add_special_tokens=False).ids)
     encoding = encoding_for(model_id)
     if encoding is None:
         return estimate_tokens(text)
@@ -251,7 +251,7 @@ def truncate_to_tokens(text: str, limit: int, model_id: str | None = None) -> st
         return ""
     huggingface = huggingface_tokenizer_for(model_id)
     if huggingface is not None:
-        offsets = huggingface.encode(text, add_special_tokens=False).offsets
+        offsets = huggingface.encode(_without_surrogates(text), add_special_tokens=False).offsets
         if len(offsets) <= limit:
             return text
         # The first token left out starts where the kept ones end; one sharing a character with the last kept
@@ -262,10 +262,7 @@ def truncate_to_tokens(text: str, limit: int, model_id: str | None = None) -> st
         tokens = encoding.encode(text, disallowed_special=())
         if len(tokens) <= limit:
             return text
-        kept_bytes = len(encoding.decode_bytes(tokens[:limit]))
-        # A prefix of valid UTF-8 cut short decodes whole but for the split character at its end.
-        end = len(text.encode("utf-8")[:kept_bytes].decode("utf-8", errors="ignore"))
-        return _counted_back(text, end, limit, model_id)
+        return _counted_back(text, _characters_in(text, len(encoding.decode_bytes(tokens[:limit]))), limit, model_id)
     if estimate_tokens(text) <= limit:
         return text
     low, high = 0, len(text)  # binary search on the estimate: it grows with the prefix length
@@ -276,6 +273,27 @@ def truncate_to_tokens(text: str, limit: int, model_id: str | None = None) -> st
         else:
             high = middle - 1
     return text[:low]
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _without_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate as U+FFFD (what tiktoken does; ``tokenizers`` refuses them): one character
+    for one, so offsets hold in ``text``."""
+    return text if text.isascii() or not _SURROGATE.search(text) else _SURROGATE.sub("\ufffd", text)
+
+
+def _characters_in(text: str, size: int) -> int:
+    """How many whole characters of ``text`` its first ``size`` UTF-8 bytes hold (a lone surrogate counts three
+    bytes, as the U+FFFD tiktoken encodes it as)."""
+    encoded = text.encode("utf-8", "surrogatepass")[:size]
+    while encoded:
+        try:
+            return len(encoded.decode("utf-8", "surrogatepass"))
+        except UnicodeDecodeError:  # the last character is cut: go back to its first byte
+            encoded = encoded[:-1]
+    return 0
 
 
 def _counted_back(text: str, end: int, limit: int, model_id: str | None) -> str:

@@ -81,3 +81,16 @@ def test_a_deepseek_cut_keeps_whole_words_within_the_budget() -> None:
     assert text.startswith(kept)
     assert count_tokens(kept, "deepseek-chat") <= 4
     assert len(kept) > 4  # more than one character a token: the estimate would keep 4
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_lone_surrogate_is_counted_and_kept_as_the_text_has_it(model: str) -> None:
+    # Text decoded with "surrogateescape" or a JSON "\ud800" holds one; tiktoken reads it as U+FFFD, tokenizers
+    # refuses it.
+    text = "ab\ud800cd efg 数据库"
+    total = count_tokens(text, model)
+    assert total >= 4
+    for limit in range(1, total + 1):
+        kept = truncate_to_tokens(text, limit, model)
+        assert text.startswith(kept) and count_tokens(kept, model) <= limit
+    assert truncate_to_tokens(text, total, model) == text
