@@ -1,0 +1,235 @@
+"""The learned prompt-injection model (issue 28): a linear model over character and word n-grams, read at run time
+without scikit-learn or numpy.
+
+``training/build.py`` trains it (``scripts/train-guard``) from the texts of ``training/data/`` and writes
+:data:`MODEL_FILE`: the vocabulary (each n-gram's inverse document frequency and weight), the intercept, the Platt
+calibration that turns the linear score into a probability, and the threshold chosen on the training folds. This
+module reads that file once (lazily, cached) and scores a text the way scikit-learn's pipeline would:
+
+1. the text normalised as the heuristics read it (:func:`~processors.builtin.injection_views.normalise`: NFKC,
+   invisible characters dropped, UTS #39 look-alike letters read as ASCII, Traditional Chinese in Simplified),
+   lower-cased, runs of white space made one space;
+2. its features (:func:`model_features`): character n-grams of 3 to 5 characters, Latin words and word pairs,
+   Chinese character pairs, counted; a feature the vocabulary lacks is ignored;
+3. TF-IDF: each feature's count times its idf, divided by the square root of the text's length (so that the terms
+   add up along the text: a window's sum is a difference of two prefix sums), dotted with the weights, plus the
+   intercept; then ``1 / (1 + exp(a * d + b))``: a score from 0 to 1.
+
+A text longer than :data:`WINDOW` characters is scored in overlapping windows and the highest window counts, so an
+instruction hidden in a long document is not diluted by the pages around it, and the cost stays linear in length.
+Training and run time share :func:`model_features`, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import itertools
+import json
+import math
+import operator
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+from processors.builtin.injection_views import normalise
+
+#: The shipped model, package data beside this module.
+MODEL_FILE: Final = "injection_model.json.gz"
+#: The format of the model file this module reads (``training/build.py`` writes the same number).
+FORMAT: Final = 1
+#: Texts longer than this are scored in windows of this many characters ...
+WINDOW: Final = 600
+#: ... starting every this many characters (each character is read at most twice).
+STRIDE: Final = 300
+#: The shortest and the longest character n-gram (shorter ones are Latin noise; Chinese words are read as
+#: character pairs, ``h:`` features).
+MIN_GRAM: Final = 3
+MAX_GRAM: Final = 5
+
+_SPACES: Final = re.compile(r"\s+")
+#: A Latin word (after normalisation: look-alike letters are ASCII by then), digits and apostrophes included.
+_WORD: Final = re.compile(r"[a-z0-9']+")
+#: A run of Chinese characters (unified ideographs and extension A).
+_HAN_RUN: Final = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]{2,}")
+#: The feature kinds :func:`model_features` knows; a model file says which of them it was trained on.
+ALL_KINDS: Final = ("chars", "words")
+
+
+def model_text(text: str) -> str:
+    """``text`` as the model reads it: normalised like the heuristics' first view, lower-cased, spaces collapsed."""
+    return _SPACES.sub(" ", normalise(text).lower()).strip()
+
+
+def model_features(text: str, kinds: tuple[str, ...] = ALL_KINDS) -> list[str]:
+    """The features of an already normalised text (:func:`model_text`): what training counts and run time looks up.
+
+    ``chars``: character n-grams of :data:`MIN_GRAM` to :data:`MAX_GRAM` characters of the text padded with a space (so that word
+    starts and ends are n-grams of their own: Chinese has no spaces, and its words are these n-grams). ``words``:
+    ``w:`` Latin words, ``b:`` pairs of consecutive Latin words and ``h:`` pairs of consecutive Chinese characters.
+    """
+    grams: list[str] = []
+    if "chars" in kinds:
+        padded = f" {text} "
+        length = len(padded)
+        for size in range(MIN_GRAM, MAX_GRAM + 1):
+            grams += [padded[i : i + size] for i in range(length - size + 1)]
+    if "words" in kinds:
+        grams += _word_features(text)
+    return grams
+
+
+def _word_features(text: str) -> list[str]:
+    """``w:`` Latin words, ``b:`` pairs of consecutive Latin words, ``h:`` pairs of consecutive Chinese characters."""
+    return [feature for _, feature in _positioned_word_features(text)]
+
+
+def _positioned_word_features(text: str) -> list[tuple[int, str]]:
+    """:func:`_word_features` with the position each starts at."""
+    words = [(match.start(), match.group()) for match in _WORD.finditer(text)]
+    features = [(start, "w:" + word) for start, word in words]
+    features += [(first[0], f"b:{first[1]} {second[1]}") for first, second in itertools.pairwise(words)]
+    for run in _HAN_RUN.finditer(text):
+        chars = run.group()
+        features += [(run.start() + i, "h:" + chars[i : i + 2]) for i in range(len(chars) - 1)]
+    return features
+
+
+@dataclass(frozen=True)
+class InjectionModel:
+    """A trained model: per feature its idf and weight, the intercept, the calibration and the chosen threshold."""
+
+    idf: dict[str, float]
+    weights: dict[str, float]
+    intercept: float
+    platt_a: float
+    platt_b: float
+    threshold: float
+    kinds: tuple[str, ...]
+    meta: dict[str, Any]
+    #: Per feature with a weight, ``idf * weight``: a text's score is one sum over its features.
+    _weighted: dict[str, float] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        weighted = {f: self.idf[f] * w for f, w in self.weights.items() if w and f in self.idf}
+        object.__setattr__(self, "_weighted", weighted)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> InjectionModel:
+        """The model a model file holds; a file of another :data:`FORMAT` is refused with ``ValueError``."""
+        if data.get("format") != FORMAT:
+            raise ValueError(f"injection model format {data.get('format')!r}, expected {FORMAT}")
+        features: list[str] = data["features"]
+        idf: list[float] = data["idf"]
+        weights: list[float] = data["weights"]
+        if not len(features) == len(idf) == len(weights):
+            raise ValueError("injection model: features, idf and weights differ in length")
+        return cls(
+            idf=dict(zip(features, idf, strict=True)),
+            weights={f: w for f, w in zip(features, weights, strict=True) if w},
+            intercept=float(data["intercept"]),
+            platt_a=float(data["platt"][0]),
+            platt_b=float(data["platt"][1]),
+            threshold=float(data["threshold"]),
+            kinds=tuple(data.get("kinds", ALL_KINDS)),
+            meta=dict(data.get("meta", {})),
+        )
+
+    @classmethod
+    def read(cls, path: Path) -> InjectionModel:
+        """The model in a gzipped JSON file (what ``training/build.py`` writes)."""
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            return cls.from_dict(json.load(handle))
+
+    def decision_of_sum(self, weighted: float, length: int) -> float:
+        """The linear score of a text of ``length`` padded characters whose features' ``count * idf * weight`` add
+        up to ``weighted`` (before calibration)."""
+        return self.intercept + weighted / math.sqrt(length)
+
+    def decision(self, normalised: str) -> float:
+        """The linear score of one normalised text read whole."""
+        weighted = self._by_position(normalised)
+        return self.decision_of_sum(math.fsum(weighted), len(weighted))
+
+    def probability(self, decision: float) -> float:
+        """The calibrated score (Platt): the chance, on the training folds, that a text with this decision is an
+        attack."""
+        exponent = self.platt_a * decision + self.platt_b
+        if exponent > 700:  # math.exp overflows past ~709
+            return 0.0
+        return 1.0 / (1.0 + math.exp(exponent))
+
+    def text_decision(self, text: str) -> float:
+        """``text``'s linear score: the highest window's for a text longer than :data:`WINDOW` characters.
+
+        A window's features are those that start in it (an n-gram at its first character, a word pair at its first
+        word). Each feature's term is placed at the position it starts at and summed once along the text (prefix
+        sums), so a window costs a subtraction and the whole text stays linear in its length however much the
+        windows overlap.
+        """
+        normalised = model_text(text)
+        weighted = self._by_position(normalised)
+        if len(normalised) <= WINDOW:
+            return self.decision_of_sum(math.fsum(weighted), len(weighted))
+        sums = [0.0, *itertools.accumulate(weighted)]
+        end = len(weighted)
+        last_start = len(normalised) - WINDOW
+        best = -math.inf
+        for start in [*range(0, last_start, STRIDE), last_start]:
+            stop = min(end, start + WINDOW + 2)  # the window and the padding on each side
+            best = max(best, self.decision_of_sum(sums[stop] - sums[start], stop - start))
+        return best
+
+    def _by_position(self, normalised: str) -> list[float]:
+        """Per position of the padded text, the sum of ``idf * weight`` of the features that start there (a feature
+        the vocabulary lacks adds nothing), built with ``map`` over the n-grams so the per-character work runs in
+        C."""
+        padded = f" {normalised} "
+        length = len(padded)
+        weighted = [0.0] * length
+        weight_of = self._weighted.get
+        if "chars" in self.kinds:
+            for size in range(MIN_GRAM, MAX_GRAM + 1):
+                count = length - size + 1
+                if count <= 0:
+                    break
+                grams = [padded[i : i + size] for i in range(count)]
+                weighted[:count] = map(operator.add, weighted, map(weight_of, grams, itertools.repeat(0.0, count)))
+        if "words" in self.kinds:
+            for position, feature in _positioned_word_features(padded):
+                weighted[position] += weight_of(feature, 0.0)
+        return weighted
+
+    def score(self, text: str) -> float:
+        """``text``'s calibrated injection score (0 to 1); the highest window's for a long text."""
+        return self.probability(self.text_decision(text))
+
+    def flagged(self, text: str) -> bool:
+        """Whether ``text``'s score reaches the threshold chosen when the model was trained."""
+        return self.score(text) >= self.threshold
+
+
+@functools.cache
+def shipped_model() -> InjectionModel:
+    """The model shipped with the package, read on first use and kept (warm it up off the UI thread)."""
+    with resources.as_file(resources.files(__package__ or "processors.builtin") / MODEL_FILE) as path:
+        return InjectionModel.read(path)
+
+
+def injection_score(text: str) -> float:
+    """The shipped model's calibrated injection score of ``text`` (0 to 1)."""
+    return shipped_model().score(text)
+
+
+__all__ = [
+    "ALL_KINDS",
+    "FORMAT",
+    "MODEL_FILE",
+    "InjectionModel",
+    "injection_score",
+    "model_features",
+    "model_text",
+    "shipped_model",
+]

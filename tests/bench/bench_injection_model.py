@@ -1,0 +1,83 @@
+"""Cost of the learned injection model's run-time scorer (issue 28): per chat message and per 1,000 characters.
+
+Run: ``.venv/bin/python tests/bench/bench_injection_model.py [LONG_DOCUMENT ...]``. Prints, with the load average:
+
+1. the time to read the shipped model file (once per process; the studio warms it up off the UI thread);
+2. CPU time per chat message over the lab's starter corpora's texts, 5 rounds: median and p95 (goal: median
+   <= 2 ms);
+3. CPU time per 1,000 characters of long documents (the README, the benign Chinese cases joined, any file named on
+   the command line) at several lengths, best of 3 (goal: <= 1 ms per 1,000 characters, linear in length).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from processors.builtin import injection_model
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.1f} {five:.1f} {fifteen:.1f} on {os.cpu_count()} cores"
+
+
+def texts() -> list[dict[str, str]]:
+    rows = []
+    for path in sorted((ROOT / "resources" / "corpora").glob("*.jsonl")):
+        rows += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return rows
+
+
+def main() -> None:
+    print(f"learned injection model, {load()}")
+    started = time.process_time()
+    model = injection_model.shipped_model()
+    print(f" read the model file: {(time.process_time() - started) * 1e3:.0f} ms CPU ({len(model.idf):,} features)")
+    messages = [row["text"] for row in texts()] * 5
+    timings = []
+    for text in messages:
+        started = time.process_time()
+        model.score(text)
+        timings.append(time.process_time() - started)
+    timings.sort()
+    print(
+        f" per chat message ({len(messages)} scored, median {sorted(map(len, messages))[len(messages) // 2]} "
+        f"characters): median {timings[len(timings) // 2] * 1e3:.3f} ms, "
+        f"p95 {timings[int(len(timings) * 0.95)] * 1e3:.3f} ms "
+        "(goal: median <= 2 ms)"
+    )
+    rows = texts()
+    chinese = "\n".join(row["text"] for row in rows if row["lang"] != "en" and row["label"] == "benign")
+    documents = [
+        ("README.md", (ROOT / "README.md").read_text(encoding="utf-8")),
+        ("benign Chinese cases, joined", chinese * max(1, 20_000 // len(chinese))),
+    ]
+    documents += [(Path(name).name, Path(name).read_text(encoding="utf-8")) for name in sys.argv[1:]]
+    for label, document in documents:
+        print(f" {label}:")
+        for size in sorted({1_000, 5_000, 20_000, len(document)}):
+            if size > len(document):
+                continue
+            text = document[:size]
+            best = float("inf")
+            for _ in range(3):
+                started = time.process_time()
+                model.score(text)
+                best = min(best, time.process_time() - started)
+            print(
+                f"   {len(text):6d} characters: {best * 1e3:7.2f} ms ({best * 1e6 / len(text):.3f} ms per 1,000 "
+                "characters; goal <= 1)"
+            )
+    print(f" ({load()} at the end)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,203 @@
+"""Measure the learned injection model honestly and write the model card's figures.
+
+* leave-one-source-family-out: for every family of ``training/data/``, a model trained (and calibrated, and its
+  threshold chosen at a false-positive rate <= 0.05 on its own out-of-fold scores) on all the other families, scored
+  on the one left out: recall on its attacks and false-positive rate on its benign texts, per language and per
+  ``where``. Nothing is tuned on the family left out.
+* the project's own injection sets (``tests/data/*injection*``, the lab's bundled ``resources/corpora``): never
+  trained on; the old heuristics were tuned on some of them, which each row says.
+* the old heuristics (``PromptInjectionDetector``'s offline defaults: highest type score >= its threshold, quotes
+  discounted in user turns only, as the detector does) beside every figure, on the same texts.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from processors.builtin.injection_heuristics import heuristic_scores
+from processors.builtin.injection_model import InjectionModel
+from processors.builtin.prompt_injection_detector import PromptInjectionDetector
+from training.fit import FeatureCache, Variant, is_attack, train
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The project's sets, and what the heuristics did with them (said beside every figure from them).
+PROJECT_SETS: tuple[tuple[str, str], ...] = (
+    ("resources/corpora/*.jsonl", "the lab's bundled corpora: the heuristics' TUNING set"),
+    ("tests/data/injection_corpus.jsonl", "the heuristics' TUNING set (English)"),
+    ("tests/data/injection_holdout.jsonl", "held out from the heuristics (English; misses seen since)"),
+    ("tests/data/injection_multilingual_holdout.jsonl", "held out from the heuristics (misses seen since)"),
+    ("tests/data/indirect_injection_holdout.jsonl", "held out from the heuristics (misses seen since)"),
+    ("tests/data/indirect_injection_holdout_b.jsonl", "held out; the heuristics were tuned on its misses"),
+    ("tests/data/indirect_injection_holdout_c.jsonl", "held out from the heuristics, measured once: fair to both"),
+)
+
+
+@dataclass
+class Rates:
+    """Recall on attacks and false-positive rate on benign texts, with the texts behind each error."""
+
+    tp: int = 0
+    fn: int = 0
+    fp: int = 0
+    tn: int = 0
+    misses: list[str] = field(default_factory=list)
+    false_alarms: list[str] = field(default_factory=list)
+
+    def add(self, attack: bool, hit: bool, text: str) -> None:
+        if attack:
+            self.tp += hit
+            self.fn += not hit
+            if not hit:
+                self.misses.append(text)
+        else:
+            self.fp += hit
+            self.tn += not hit
+            if hit:
+                self.false_alarms.append(text)
+
+    def cell(self) -> str:
+        """``recall / FPR`` as a table cell, with the counts."""
+        recall = f"{self.tp / (self.tp + self.fn):.2f} ({self.tp}/{self.tp + self.fn})" if self.tp + self.fn else "n/a"
+        fpr = f"{self.fp / (self.fp + self.tn):.2f} ({self.fp}/{self.fp + self.tn})" if self.fp + self.tn else "n/a"
+        return f"{recall} / {fpr}"
+
+
+def project_rows(pattern: str) -> list[dict[str, Any]]:
+    """A project set as rows of the training format: a case with a ``tool_result`` is the tool result's text."""
+    rows: list[dict[str, Any]] = []
+    for path in sorted(ROOT.glob(pattern)):
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            if not line.strip():
+                continue
+            case = json.loads(line)
+            tool_result = case.get("tool_result")
+            rows.append(
+                {
+                    "text": tool_result or case["text"],
+                    "label": "attack" if case["label"] in ("attack", True) else "benign",
+                    "lang": case.get("lang", "en"),
+                    "where": "tool_result" if tool_result else "user",
+                }
+            )
+    return rows
+
+
+def heuristics_flag() -> Callable[[dict[str, Any]], bool]:
+    """The old heuristics' verdict on a row, as ``PromptInjectionDetector`` gives it with its offline defaults."""
+    threshold = PromptInjectionDetector().options.threshold
+
+    def flagged(row: dict[str, Any]) -> bool:
+        scores, _ = heuristic_scores(row["text"], discount_quotes=row.get("where", "user") == "user")
+        return max(scores.values(), default=0.0) >= threshold
+
+    return flagged
+
+
+def model_flag(model: InjectionModel) -> Callable[[dict[str, Any]], bool]:
+    return lambda row: model.score(row["text"]) >= model.threshold
+
+
+def rates_by(
+    rows: Sequence[dict[str, Any]], flagged: Callable[[dict[str, Any]], bool], key: Callable[[dict[str, Any]], str]
+) -> dict[str, Rates]:
+    """Rates per value of ``key`` and over all (``"all"``)."""
+    table: dict[str, Rates] = {}
+    for row in rows:
+        hit = flagged(row)
+        attack = bool(is_attack(row))
+        for name in (key(row), "all"):
+            table.setdefault(name, Rates()).add(attack, hit, row["text"])
+    return table
+
+
+def counts_table(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """Markdown: texts per family x language x label x where."""
+    counts = Counter((r["family"], r["lang"], r["label"], r["where"]) for r in rows)
+    lines = ["| family | language | label | user | tool_result | document |", "|---|---|---|---|---|---|"]
+    for family, lang, label in sorted({k[:3] for k in counts}):
+        cells = [str(counts.get((family, lang, label, where), 0)) for where in ("user", "tool_result", "document")]
+        lines.append(f"| {family} | {lang} | {label} | {' | '.join(cells)} |")
+    totals = [str(sum(v for k, v in counts.items() if k[3] == where)) for where in ("user", "tool_result", "document")]
+    lines.append(f"| **all** | | | {' | '.join(totals)} |")
+    return lines
+
+
+@dataclass
+class HeldOut:
+    """One leave-one-family-out result."""
+
+    family: str
+    threshold: float
+    model: dict[str, Rates]
+    heuristics: dict[str, Rates]
+
+
+def leave_one_family_out(rows: Sequence[dict[str, Any]], variant: Variant, log: Callable[[str], None]) -> list[HeldOut]:
+    """Train on every family but one, score the one left out, for every family (needs two families or more)."""
+    families = sorted({r["family"] for r in rows})
+    cache = FeatureCache(variant.kinds)
+    heuristic = heuristics_flag()
+    results = []
+    for family in families:
+        training = [r for r in rows if r["family"] != family]
+        held = [r for r in rows if r["family"] == family]
+        log(f"  {variant.name}: leaving out {family} ({len(training)} training texts, {len(held)} held out)")
+        model = train(training, variant, cache)
+        results.append(
+            HeldOut(
+                family,
+                model.threshold,
+                _grouped(held, model_flag(model)),
+                _grouped(held, heuristic),
+            )
+        )
+    return results
+
+
+def _grouped(rows: Sequence[dict[str, Any]], flagged: Callable[[dict[str, Any]], bool]) -> dict[str, Rates]:
+    """Rates over all, per language (``lang:…``) and per where (``where:…``) from one pass of ``flagged``."""
+    verdicts = [(row, flagged(row)) for row in rows]
+    table: dict[str, Rates] = {}
+    for row, hit in verdicts:
+        for name in ("all", f"lang:{row['lang']}", f"where:{row['where']}"):
+            table.setdefault(name, Rates()).add(bool(is_attack(row)), hit, row["text"])
+    return table
+
+
+def held_out_lines(results: Sequence[HeldOut]) -> list[str]:
+    """Markdown: per left-out family, per language and per where, the model's recall / FPR beside the heuristics'."""
+    lines = [
+        "| left out | slice | learned model: recall / FPR | old heuristics: recall / FPR |",
+        "|---|---|---|---|",
+    ]
+    for result in results:
+        for name in sorted(result.model, key=lambda n: (n != "all", n)):
+            lines.append(
+                f"| {result.family} (threshold {result.threshold:.3f}) | {name} | {result.model[name].cell()} | "
+                f"{result.heuristics[name].cell()} |"
+            )
+    return lines
+
+
+def project_lines(model: InjectionModel) -> tuple[list[str], dict[str, Rates]]:
+    """Markdown: the shipped model and the heuristics on each project set, per language; and the model's rates."""
+    heuristic = heuristics_flag()
+    lines = [
+        "| set | what it was to the heuristics | language | learned model: recall / FPR "
+        "| old heuristics: recall / FPR |",
+        "|---|---|---|---|---|",
+    ]
+    errors: dict[str, Rates] = {}
+    for pattern, note in PROJECT_SETS:
+        rows = project_rows(pattern)
+        ours = rates_by(rows, model_flag(model), lambda r: r["lang"])
+        theirs = rates_by(rows, heuristic, lambda r: r["lang"])
+        errors[pattern] = ours["all"]
+        for lang in sorted(ours, key=lambda n: (n != "all", n)):
+            lines.append(f"| `{pattern}` | {note} | {lang} | {ours[lang].cell()} | {theirs[lang].cell()} |")
+    return lines, errors

@@ -1,0 +1,200 @@
+"""Train the learned injection model: load the source families, fit, calibrate, choose the threshold, export.
+
+scikit-learn is used here only (a development dependency); the result is an
+:class:`~processors.builtin.injection_model.InjectionModel`, which the run time reads with no scikit-learn. Every step
+is deterministic: families and texts are read in sorted order, folds are drawn with a fixed seed, and liblinear is
+given a fixed ``random_state``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from processors.builtin.injection_model import ALL_KINDS, FORMAT, InjectionModel, model_features, model_text
+
+DATA = Path(__file__).resolve().parent / "data"
+SEED = 20261206
+#: The highest false-positive rate on the training folds' benign texts that the chosen threshold allows.
+TARGET_FPR = 0.05
+FOLDS = 4
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way to train: which feature kinds, how much regularisation (``C``: larger fits the data more closely),
+    and the least number of texts a feature must appear in to be kept."""
+
+    name: str
+    kinds: tuple[str, ...] = ALL_KINDS
+    c: float = 4.0
+    min_df: int = 2
+
+
+VARIANTS: dict[str, Variant] = {
+    v.name: v
+    for v in (
+        Variant("chars+words C=4", ALL_KINDS, 4.0),
+        Variant("chars+words C=1", ALL_KINDS, 1.0),
+        Variant("chars C=4", ("chars",), 4.0),
+        Variant("words C=4", ("words",), 4.0),
+    )
+}
+DEFAULT_VARIANT = "chars+words C=4"
+
+
+def load_rows(data: Path = DATA, families: Iterable[str] | None = None) -> list[dict[str, Any]]:
+    """Every text of every family file (``data/*.jsonl``; the family is the file's stem), sorted: the same files
+    give the same list, whatever order the file system lists them in."""
+    wanted = set(families) if families is not None else None
+    rows: list[dict[str, Any]] = []
+    for path in sorted(data.glob("*.jsonl")):
+        if wanted is not None and path.stem not in wanted:
+            continue
+        with path.open(encoding="utf-8") as handle:
+            for line in handle.read().split("\n"):
+                if line.strip():
+                    row = json.loads(line)
+                    row["family"] = path.stem
+                    rows.append(row)
+    rows.sort(key=lambda r: (r["family"], r["text"], r["label"], r.get("where", ""), r.get("lang", "")))
+    return rows
+
+
+def is_attack(row: dict[str, Any]) -> int:
+    return 1 if row["label"] in ("attack", True) else 0
+
+
+class FeatureCache:
+    """Each text's normalised features, computed once for all the fits of a run."""
+
+    def __init__(self, kinds: tuple[str, ...]) -> None:
+        self.kinds = kinds
+        self._features: dict[str, list[str]] = {}
+
+    def __call__(self, text: str) -> list[str]:
+        features = self._features.get(text)
+        if features is None:
+            features = self._features[text] = model_features(model_text(text), self.kinds)
+        return features
+
+
+def _fit_linear(texts: Sequence[str], labels: Sequence[int], variant: Variant, cache: FeatureCache) -> InjectionModel:
+    """The vocabulary, idf, weights and intercept of one fit (calibration left neutral: ``platt`` = (-1, 0))."""
+    import numpy as np
+    from scipy import sparse
+    from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
+    from sklearn.linear_model import LogisticRegression
+
+    vectorizer = CountVectorizer(analyzer=lambda features: features, min_df=variant.min_df, lowercase=False)
+    counts = vectorizer.fit_transform([cache(t) for t in texts])
+    idf = TfidfTransformer().fit(counts).idf_
+    # What the run time computes: count * idf, divided by the square root of the padded text's length.
+    lengths = np.sqrt([len(model_text(t)) + 2.0 for t in texts])
+    matrix = sparse.diags(1.0 / lengths) @ counts @ sparse.diags(idf)
+    classifier = LogisticRegression(
+        C=variant.c, solver="liblinear", class_weight="balanced", random_state=SEED, max_iter=1000
+    )
+    classifier.fit(matrix, list(labels))
+    vocabulary: dict[str, int] = vectorizer.vocabulary_
+    features = sorted(vocabulary, key=vocabulary.__getitem__)
+    return InjectionModel(
+        idf=dict(zip(features, (float(x) for x in idf), strict=True)),
+        weights=dict(zip(features, (float(x) for x in classifier.coef_[0]), strict=True)),
+        intercept=float(classifier.intercept_[0]),
+        platt_a=-1.0,
+        platt_b=0.0,
+        threshold=0.5,
+        kinds=variant.kinds,
+        meta={"variant": variant.name},
+    )
+
+
+def _folds(labels: Sequence[int], folds: int, seed: int) -> list[int]:
+    """A fold number per text, stratified by label, drawn with ``seed``."""
+    assignment = [0] * len(labels)
+    rng = random.Random(seed)
+    for label in (0, 1):
+        indices = [i for i, y in enumerate(labels) if y == label]
+        rng.shuffle(indices)
+        for position, index in enumerate(indices):
+            assignment[index] = position % folds
+    return assignment
+
+
+def _platt(decisions: Sequence[float], labels: Sequence[int]) -> tuple[float, float]:
+    """Platt's sigmoid fitted to out-of-fold decisions: ``p = 1 / (1 + exp(a * d + b))``."""
+    from sklearn.linear_model import LogisticRegression
+
+    fitted = LogisticRegression(C=1e6, solver="lbfgs", max_iter=1000)
+    fitted.fit([[d] for d in decisions], list(labels))
+    return -float(fitted.coef_[0][0]), -float(fitted.intercept_[0])
+
+
+def threshold_for_fpr(scores: Sequence[float], labels: Sequence[int], target: float = TARGET_FPR) -> float:
+    """The lowest threshold whose false-positive rate on the benign texts is at most ``target`` (flag: score >=
+    threshold)."""
+    benign = sorted((s for s, y in zip(scores, labels, strict=True) if y == 0), reverse=True)
+    if not benign:
+        return 0.5
+    allowed = math.floor(target * len(benign))  # benign texts that may score at or above the threshold
+    # Just above the (allowed+1)-th highest benign score: that one and every lower one stay below.
+    cutoff = benign[allowed] if allowed < len(benign) else -math.inf
+    return float(min(1.0, math.nextafter(cutoff, math.inf))) if cutoff > -math.inf else 0.0
+
+
+def train(rows: Sequence[dict[str, Any]], variant: Variant, cache: FeatureCache | None = None) -> InjectionModel:
+    """A calibrated model trained on ``rows``: Platt's sigmoid and the threshold come from out-of-fold scores (each
+    text scored by a model that never saw it), the weights from a fit on all of ``rows``."""
+    cache = cache or FeatureCache(variant.kinds)
+    texts = [r["text"] for r in rows]
+    labels = [is_attack(r) for r in rows]
+    fold_of = _folds(labels, FOLDS, SEED)
+    decisions = [0.0] * len(texts)
+    for fold in range(FOLDS):
+        train_idx = [i for i, f in enumerate(fold_of) if f != fold]
+        held = [i for i, f in enumerate(fold_of) if f == fold]
+        model = _fit_linear([texts[i] for i in train_idx], [labels[i] for i in train_idx], variant, cache)
+        for i in held:
+            decisions[i] = model.text_decision(texts[i])
+    platt_a, platt_b = _platt(decisions, labels)
+    calibrated = [1.0 / (1.0 + math.exp(min(700.0, platt_a * d + platt_b))) for d in decisions]
+    threshold = threshold_for_fpr(calibrated, labels)
+    final = _fit_linear(texts, labels, variant, cache)
+    families = sorted({r.get("family", "") for r in rows})
+    return InjectionModel(
+        idf=final.idf,
+        weights=final.weights,
+        intercept=final.intercept,
+        platt_a=platt_a,
+        platt_b=platt_b,
+        threshold=threshold,
+        kinds=variant.kinds,
+        meta={"variant": variant.name, "families": families, "texts": len(rows), "target_fpr": TARGET_FPR},
+    )
+
+
+def export(model: InjectionModel, path: Path) -> None:
+    """Write ``model`` as gzipped JSON, byte for byte the same for the same model (sorted features, rounded floats,
+    no time stamp in the gzip header)."""
+    features = sorted(model.idf)
+    data = {
+        "format": FORMAT,
+        "kinds": list(model.kinds),
+        "features": features,
+        "idf": [round(model.idf[f], 4) for f in features],
+        "weights": [round(model.weights.get(f, 0.0), 5) for f in features],
+        "intercept": round(model.intercept, 6),
+        "platt": [round(model.platt_a, 6), round(model.platt_b, 6)],
+        "threshold": round(model.threshold, 6),
+        "meta": model.meta,
+    }
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0, filename="") as out:
+        out.write(payload)
