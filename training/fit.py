@@ -40,13 +40,14 @@ class Variant:
 VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
-        Variant("chars+words C=4", ALL_KINDS, 4.0),
-        Variant("chars+words C=1", ALL_KINDS, 1.0),
-        Variant("chars C=4", ("chars",), 4.0),
+        Variant("chars3-5+words C=4", ALL_KINDS, 4.0),
+        Variant("chars3-5+words C=1", ALL_KINDS, 1.0),
+        Variant("chars4+words C=4", ("chars4", "words"), 4.0),
+        Variant("chars3-5 C=4", ("chars3", "chars4", "chars5"), 4.0),
         Variant("words C=4", ("words",), 4.0),
     )
 }
-DEFAULT_VARIANT = "chars+words C=4"
+DEFAULT_VARIANT = "chars3-5+words C=4"
 
 
 def load_rows(data: Path = DATA, families: Iterable[str] | None = None) -> list[dict[str, Any]]:
@@ -149,9 +150,15 @@ def threshold_for_fpr(scores: Sequence[float], labels: Sequence[int], target: fl
     return float(min(1.0, math.nextafter(cutoff, math.inf))) if cutoff > -math.inf else 0.0
 
 
-def train(rows: Sequence[dict[str, Any]], variant: Variant, cache: FeatureCache | None = None) -> InjectionModel:
+def train(
+    rows: Sequence[dict[str, Any]],
+    variant: Variant,
+    cache: FeatureCache | None = None,
+    out_of_fold: list[float] | None = None,
+) -> InjectionModel:
     """A calibrated model trained on ``rows``: Platt's sigmoid and the threshold come from out-of-fold scores (each
-    text scored by a model that never saw it), the weights from a fit on all of ``rows``."""
+    text scored by a model that never saw it), the weights from a fit on all of ``rows``. ``out_of_fold``, when
+    given, receives those calibrated scores (in the order of ``rows``)."""
     cache = cache or FeatureCache(variant.kinds)
     texts = [r["text"] for r in rows]
     labels = [is_attack(r) for r in rows]
@@ -166,6 +173,8 @@ def train(rows: Sequence[dict[str, Any]], variant: Variant, cache: FeatureCache 
     platt_a, platt_b = _platt(decisions, labels)
     calibrated = [1.0 / (1.0 + math.exp(min(700.0, platt_a * d + platt_b))) for d in decisions]
     threshold = threshold_for_fpr(calibrated, labels)
+    if out_of_fold is not None:
+        out_of_fold[:] = calibrated
     final = _fit_linear(texts, labels, variant, cache)
     families = sorted({r.get("family", "") for r in rows})
     return InjectionModel(

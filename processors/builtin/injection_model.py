@@ -9,8 +9,8 @@ module reads that file once (lazily, cached) and scores a text the way scikit-le
 1. the text normalised as the heuristics read it (:func:`~processors.builtin.injection_views.normalise`: NFKC,
    invisible characters dropped, UTS #39 look-alike letters read as ASCII, Traditional Chinese in Simplified),
    lower-cased, runs of white space made one space;
-2. its features (:func:`model_features`): character n-grams of 3 to 5 characters, Latin words and word pairs,
-   Chinese character pairs, counted; a feature the vocabulary lacks is ignored;
+2. its features (:func:`model_features`): character n-grams (of 3, 4 or 5 characters: the model file says which),
+   Latin words and word pairs, Chinese character pairs, counted; a feature the vocabulary lacks is ignored;
 3. TF-IDF: each feature's count times its idf, divided by the square root of the text's length (so that the terms
    add up along the text: a window's sum is a difference of two prefix sums), dotted with the weights, plus the
    intercept; then ``1 / (1 + exp(a * d + b))``: a score from 0 to 1.
@@ -22,12 +22,12 @@ Training and run time share :func:`model_features`, so the two cannot drift apar
 
 from __future__ import annotations
 
+import bisect
 import functools
 import gzip
 import itertools
 import json
 import math
-import operator
 import re
 from dataclasses import dataclass, field
 from importlib import resources
@@ -44,18 +44,18 @@ FORMAT: Final = 1
 WINDOW: Final = 600
 #: ... starting every this many characters (each character is read at most twice).
 STRIDE: Final = 300
-#: The shortest and the longest character n-gram (shorter ones are Latin noise; Chinese words are read as
-#: character pairs, ``h:`` features).
-MIN_GRAM: Final = 3
-MAX_GRAM: Final = 5
+#: The character n-gram sizes a model may use (shorter ones are Latin noise; Chinese words are read as character
+#: pairs, ``h:`` features).
+GRAM_SIZES: Final = (3, 4, 5)
 
 _SPACES: Final = re.compile(r"\s+")
 #: A Latin word (after normalisation: look-alike letters are ASCII by then), digits and apostrophes included.
 _WORD: Final = re.compile(r"[a-z0-9']+")
 #: A run of Chinese characters (unified ideographs and extension A).
 _HAN_RUN: Final = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]{2,}")
-#: The feature kinds :func:`model_features` knows; a model file says which of them it was trained on.
-ALL_KINDS: Final = ("chars", "words")
+#: The feature kinds :func:`model_features` knows (``charsN``: character n-grams of N characters; ``words``); a
+#: model file says which of them it was trained on.
+ALL_KINDS: Final = (*(f"chars{size}" for size in GRAM_SIZES), "words")
 
 
 def model_text(text: str) -> str:
@@ -66,15 +66,15 @@ def model_text(text: str) -> str:
 def model_features(text: str, kinds: tuple[str, ...] = ALL_KINDS) -> list[str]:
     """The features of an already normalised text (:func:`model_text`): what training counts and run time looks up.
 
-    ``chars``: character n-grams of :data:`MIN_GRAM` to :data:`MAX_GRAM` characters of the text padded with a space (so that word
+    ``charsN``: character n-grams of N characters of the text padded with a space (so that word
     starts and ends are n-grams of their own: Chinese has no spaces, and its words are these n-grams). ``words``:
     ``w:`` Latin words, ``b:`` pairs of consecutive Latin words and ``h:`` pairs of consecutive Chinese characters.
     """
     grams: list[str] = []
-    if "chars" in kinds:
-        padded = f" {text} "
-        length = len(padded)
-        for size in range(MIN_GRAM, MAX_GRAM + 1):
+    padded = f" {text} "
+    length = len(padded)
+    for size in GRAM_SIZES:
+        if f"chars{size}" in kinds:
             grams += [padded[i : i + size] for i in range(length - size + 1)]
     if "words" in kinds:
         grams += _word_features(text)
@@ -83,18 +83,24 @@ def model_features(text: str, kinds: tuple[str, ...] = ALL_KINDS) -> list[str]:
 
 def _word_features(text: str) -> list[str]:
     """``w:`` Latin words, ``b:`` pairs of consecutive Latin words, ``h:`` pairs of consecutive Chinese characters."""
-    return [feature for _, feature in _positioned_word_features(text)]
+    return [feature for _, features in _positioned_word_features(text) for feature in features]
 
 
-def _positioned_word_features(text: str) -> list[tuple[int, str]]:
-    """:func:`_word_features` with the position each starts at."""
-    words = [(match.start(), match.group()) for match in _WORD.finditer(text)]
-    features = [(start, "w:" + word) for start, word in words]
-    features += [(first[0], f"b:{first[1]} {second[1]}") for first, second in itertools.pairwise(words)]
-    for run in _HAN_RUN.finditer(text):
-        chars = run.group()
-        features += [(run.start() + i, "h:" + chars[i : i + 2]) for i in range(len(chars) - 1)]
-    return features
+def _positioned_word_features(text: str) -> list[tuple[list[int], list[str]]]:
+    """:func:`_word_features` in three lists (words, word pairs, character pairs), each with the positions its
+    features start at, in order."""
+    matches = list(_WORD.finditer(text))
+    starts = [match.start() for match in matches]
+    words = [match.group() for match in matches]
+    runs = list(_HAN_RUN.finditer(text))
+    return [
+        (starts, ["w:" + word for word in words]),
+        (starts[:-1], [f"b:{first} {second}" for first, second in itertools.pairwise(words)]),
+        (
+            [run.start() + i for run in runs for i in range(len(run.group()) - 1)],
+            ["h:" + run.group()[i : i + 2] for run in runs for i in range(len(run.group()) - 1)],
+        ),
+    ]
 
 
 @dataclass(frozen=True)
@@ -150,8 +156,8 @@ class InjectionModel:
 
     def decision(self, normalised: str) -> float:
         """The linear score of one normalised text read whole."""
-        weighted = self._by_position(normalised)
-        return self.decision_of_sum(math.fsum(weighted), len(weighted))
+        terms = self._terms(normalised)
+        return self.decision_of_sum(sum(sum(values) for _, values in terms), len(normalised) + 2)
 
     def probability(self, decision: float) -> float:
         """The calibrated score (Platt): the chance, on the training folds, that a text with this decision is an
@@ -165,42 +171,46 @@ class InjectionModel:
         """``text``'s linear score: the highest window's for a text longer than :data:`WINDOW` characters.
 
         A window's features are those that start in it (an n-gram at its first character, a word pair at its first
-        word). Each feature's term is placed at the position it starts at and summed once along the text (prefix
-        sums), so a window costs a subtraction and the whole text stays linear in its length however much the
-        windows overlap.
+        word). Each kind of feature's terms are summed once along the text (prefix sums), so a window costs a few
+        subtractions and the whole text stays linear in its length however much the windows overlap.
         """
         normalised = model_text(text)
-        weighted = self._by_position(normalised)
+        terms = self._terms(normalised)
+        length = len(normalised) + 2  # padded
         if len(normalised) <= WINDOW:
-            return self.decision_of_sum(math.fsum(weighted), len(weighted))
-        sums = [0.0, *itertools.accumulate(weighted)]
-        end = len(weighted)
+            return self.decision_of_sum(sum(sum(values) for _, values in terms), length)
+        prefixes = [(positions, [0.0, *itertools.accumulate(values)]) for positions, values in terms]
         last_start = len(normalised) - WINDOW
         best = -math.inf
         for start in [*range(0, last_start, STRIDE), last_start]:
-            stop = min(end, start + WINDOW + 2)  # the window and the padding on each side
-            best = max(best, self.decision_of_sum(sums[stop] - sums[start], stop - start))
+            stop = min(length, start + WINDOW + 2)  # the window and the padding on each side
+            total = 0.0
+            for positions, prefix in prefixes:
+                if positions is None:  # one term at every position
+                    end = len(prefix) - 1
+                    total += prefix[min(stop, end)] - prefix[min(start, end)]
+                else:
+                    total += prefix[bisect.bisect_left(positions, stop)] - prefix[bisect.bisect_left(positions, start)]
+            best = max(best, self.decision_of_sum(total, stop - start))
         return best
 
-    def _by_position(self, normalised: str) -> list[float]:
-        """Per position of the padded text, the sum of ``idf * weight`` of the features that start there (a feature
-        the vocabulary lacks adds nothing), built with ``map`` over the n-grams so the per-character work runs in
-        C."""
+    def _terms(self, normalised: str) -> list[tuple[list[int] | None, list[float]]]:
+        """Each kind of feature's terms (``idf * weight``, 0 for a feature the vocabulary lacks) in text order, with
+        their positions in the padded text (``None``: the n-grams of one size, one at every position). The
+        look-ups run in C (``map`` over the n-grams)."""
         padded = f" {normalised} "
         length = len(padded)
-        weighted = [0.0] * length
         weight_of = self._weighted.get
-        if "chars" in self.kinds:
-            for size in range(MIN_GRAM, MAX_GRAM + 1):
-                count = length - size + 1
-                if count <= 0:
-                    break
+        terms: list[tuple[list[int] | None, list[float]]] = []
+        for size in GRAM_SIZES:
+            count = length - size + 1
+            if f"chars{size}" in self.kinds and count > 0:
                 grams = [padded[i : i + size] for i in range(count)]
-                weighted[:count] = map(operator.add, weighted, map(weight_of, grams, itertools.repeat(0.0, count)))
+                terms.append((None, list(map(weight_of, grams, itertools.repeat(0.0, count)))))
         if "words" in self.kinds:
-            for position, feature in _positioned_word_features(padded):
-                weighted[position] += weight_of(feature, 0.0)
-        return weighted
+            for positions, features in _positioned_word_features(padded):
+                terms.append((positions, list(map(weight_of, features, itertools.repeat(0.0, len(features))))))
+        return terms
 
     def score(self, text: str) -> float:
         """``text``'s calibrated injection score (0 to 1); the highest window's for a long text."""
@@ -226,6 +236,7 @@ def injection_score(text: str) -> float:
 __all__ = [
     "ALL_KINDS",
     "FORMAT",
+    "GRAM_SIZES",
     "MODEL_FILE",
     "InjectionModel",
     "injection_score",

@@ -121,7 +121,8 @@ def test_features_are_character_grams_words_and_chinese_pairs() -> None:
     assert all(len(f) >= 3 for f in features)
     assert "w:ab" in features and "h:忽略" in features and "h:略了" in features
     assert model_features("ab", ("words",)) == ["w:ab"]
-    assert all(not f.startswith(("w:", "b:", "h:")) for f in model_features("ab cd", ("chars",)))
+    assert all(not f.startswith(("w:", "b:", "h:")) for f in model_features("ab cd", ("chars3", "chars5")))
+    assert {len(f) for f in model_features("abcdef", ("chars4",))} == {4}
 
 
 def test_scores_are_the_same_in_another_process_with_another_hash_seed() -> None:
