@@ -1073,12 +1073,28 @@
         <translation>在时间线中选择一个条目，查看它改动了什么。</translation>
     </message>
     <message>
+        <source>%n unchanged line(s) not shown</source>
+        <translation>未显示 %n 行未改动的内容</translation>
+    </message>
+    <message>
+        <source>Only the first {cap} lines of each side are compared; {before} more line(s) before and {after} after are not shown.</source>
+        <translation>只比较了前后两侧各前 {cap} 行；修改前还有 {before} 行、修改后还有 {after} 行未显示。</translation>
+    </message>
+    <message>
         <source>no calls</source>
         <translation>无调用</translation>
     </message>
     <message>
         <source>(the chunk went no further)</source>
         <translation>（该数据块未再向后传递）</translation>
+    </message>
+    <message>
+        <source>Hide the chunk JSON</source>
+        <translation>隐藏数据块 JSON</translation>
+    </message>
+    <message>
+        <source>Show the chunk JSON</source>
+        <translation>显示数据块 JSON</translation>
     </message>
     <message>
         <source>step {number}</source>
@@ -1119,6 +1135,10 @@
     <message>
         <source>Chunk change {number}</source>
         <translation>数据块改动 {number}</translation>
+    </message>
+    <message>
+        <source>… and %n more change(s).</source>
+        <translation>……另有 %n 处改动。</translation>
     </message>
     <message>
         <source>Every chunk passed unchanged.</source>

@@ -1073,12 +1073,28 @@
         <translation>在時間軸中選擇一個項目，檢視它改動了什麼。</translation>
     </message>
     <message>
+        <source>%n unchanged line(s) not shown</source>
+        <translation>未顯示 %n 行未改動的內容</translation>
+    </message>
+    <message>
+        <source>Only the first {cap} lines of each side are compared; {before} more line(s) before and {after} after are not shown.</source>
+        <translation>只比較了前後兩側各前 {cap} 行；修改前還有 {before} 行、修改後還有 {after} 行未顯示。</translation>
+    </message>
+    <message>
         <source>no calls</source>
         <translation>無呼叫</translation>
     </message>
     <message>
         <source>(the chunk went no further)</source>
         <translation>（該資料塊未再向後傳遞）</translation>
+    </message>
+    <message>
+        <source>Hide the chunk JSON</source>
+        <translation>隱藏資料塊 JSON</translation>
+    </message>
+    <message>
+        <source>Show the chunk JSON</source>
+        <translation>顯示資料塊 JSON</translation>
     </message>
     <message>
         <source>step {number}</source>
@@ -1119,6 +1135,10 @@
     <message>
         <source>Chunk change {number}</source>
         <translation>資料塊改動 {number}</translation>
+    </message>
+    <message>
+        <source>… and %n more change(s).</source>
+        <translation>……另有 %n 處改動。</translation>
     </message>
     <message>
         <source>Every chunk passed unchanged.</source>
