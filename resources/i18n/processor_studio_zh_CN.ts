@@ -2136,6 +2136,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>检查器窗格(&amp;I)</translation>
     </message>
     <message>
+        <source>&amp;Reset layout</source>
+        <translation>重置布局(&amp;R)</translation>
+    </message>
+    <message>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
