@@ -115,6 +115,10 @@
         <translation>{url}（本地服务器）</translation>
     </message>
     <message>
+        <source>Local or self-hosted servers only</source>
+        <translation>仅限本地或自托管服务器</translation>
+    </message>
+    <message>
         <source>Only for local or self-hosted servers (Ollama, LM Studio)</source>
         <translation>仅用于本地或自托管服务器（Ollama、LM Studio）</translation>
     </message>

@@ -115,6 +115,10 @@
         <translation>{url}（本機伺服器）</translation>
     </message>
     <message>
+        <source>Local or self-hosted servers only</source>
+        <translation>僅限本機或自託管伺服器</translation>
+    </message>
+    <message>
         <source>Only for local or self-hosted servers (Ollama, LM Studio)</source>
         <translation>僅用於本機或自託管伺服器（Ollama、LM Studio）</translation>
     </message>

@@ -119,6 +119,9 @@ class SettingsDialog(QDialog):
         self.find_local.setObjectName("settings.find_local")
         self.local_models = QComboBox()
         self.local_models.setObjectName("settings.local_models")
+        # A long "server — model (host)" must not widen the dialog past a laptop's screen: the list shows it whole.
+        self.local_models.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.local_models.setMinimumContentsLength(24)
         self.use_local = QPushButton(translate("SettingsDialog", "&Use"))
         self.use_local.setObjectName("settings.use_local")
         self.use_local.setToolTip(
@@ -212,6 +215,11 @@ class SettingsDialog(QDialog):
     def _set_verdict(self, text: str) -> None:
         """Show a result; the dialog grows when it wraps to more lines than fit (a shown window does not)."""
         self.verdict.setText(text)
+        self._grow_to_fit()
+
+    def _grow_to_fit(self) -> None:
+        """Grow the dialog to what its texts need now (a connection verdict, the local servers' lines): a shown
+        window keeps its size, and its labels were cut instead."""
         layout = self.layout()
         if layout is None:
             return
@@ -392,6 +400,7 @@ class SettingsDialog(QDialog):
         self.local_status.setText("\n".join([summary, *empty, *(local_server_line(line) for line in scan.absent)]))
         self.local_models.setVisible(found > 0)
         self.use_local.setVisible(found > 0)
+        self._grow_to_fit()
         self.find_local.setEnabled(True)
         self.local_servers_found.emit(summary)
 
