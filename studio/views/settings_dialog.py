@@ -44,6 +44,12 @@ ConnectionTester = Callable[..., Coroutine[Any, Any, str]]
 LocalServerFinder = Callable[[], Coroutine[Any, Any, LocalServerScan]]
 
 
+def fit_text(field: QLineEdit, text: str) -> None:
+    """Make ``field`` at least as wide as ``text`` (its hint or its value) and its margins: the dialog grows to it,
+    so a laptop's first look shows the whole endpoint rather than "…or the base U"."""
+    field.setMinimumWidth(field.fontMetrics().horizontalAdvance(text) + 24)
+
+
 class SettingsDialog(QDialog):
     """Opened with ``open()`` (never ``exec()`` on the qasync loop). Keys are saved as soon as "Save" is pressed."""
 
@@ -149,6 +155,7 @@ class SettingsDialog(QDialog):
         self.language.chosen.connect(self.language_chosen)
         self.language.restart_requested.connect(self.restart_requested)
         self.traces = TracesSettings()
+        fit_text(self.traces.endpoint, self.traces.endpoint.text() or self.traces.endpoint.placeholderText())
 
         keys = QFormLayout()
         keys.addRow(translate("SettingsDialog", "Provider"), self.provider)
@@ -239,6 +246,7 @@ class SettingsDialog(QDialog):
             if default
             else translate("SettingsDialog", "The base URL this key is for")
         )
+        fit_text(self.key_endpoint, self.key_endpoint.placeholderText())
         key = self._secrets.get_key(provider)
         saved_for = self._secrets.saved_for(provider)
         where = (

@@ -198,13 +198,14 @@ def cut_controls(root: QWidget) -> list[str]:
             if too_narrow or widget.height() < min(hint.height(), text_height):
                 size = f"{widget.width()}x{widget.height()}"
                 problems.append(f"{name}: {widget.text()!r} is {size}, needs {hint.width()}x{hint.height()}")
-        elif isinstance(widget, QLineEdit) and not widget.text() and widget.placeholderText():
-            width, _height = _text_size(widget.placeholderText(), widget.font(), False)
+        elif isinstance(widget, QLineEdit) and (widget.text() or widget.placeholderText()):
+            shown = widget.text() or widget.placeholderText()  # the value the studio put there, or the hint
+            width, _height = _text_size(shown, widget.font(), False)
             inner = widget.width() - 12  # the frame and the text margins
             if widget.isClearButtonEnabled():
                 inner -= widget.height()
             if width > inner:
-                problems.append(f"{name}: hint {widget.placeholderText()[:60]!r} needs {width:.0f} px, has {inner}")
+                problems.append(f"{name}: {shown[:60]!r} needs {width:.0f} px, has {inner}")
         elif isinstance(widget, QTabBar):
             for tab in range(widget.count()):
                 width, _height = _text_size(_plain(widget.tabText(tab)), widget.font(), False)
@@ -296,21 +297,30 @@ def test_every_control_shows_its_label_whole_on_a_laptop(
         window.inspector.tabs.setCurrentIndex(tab)
         walk(f"inspector-tab-{tab}", window.inspector)
 
+    settings = next(action for action in window.app_actions if action.shortcut().toString() == "Ctrl+,")
+    settings.trigger()  # Settings → API keys and connection…, as a user opens it
+    dialog = window.findChild(SettingsDialog)
+    assert dialog is not None
+    walk("settings", dialog)
+    found: list[str] = []
+    dialog.local_servers_found.connect(found.append)
+    qtbot.mouseClick(dialog.find_local, Qt.MouseButton.LeftButton)  # this machine's own local servers: none, say
+    qtbot.waitUntil(lambda: bool(found), timeout=10_000)
+    walk("settings-local-servers", dialog)
+    assert dialog.height() <= height  # the dialog fits the screen
+    dialog.close()
+
     dialog = SettingsDialog(
-        workspace.secrets,
-        check_connection,
-        model_id="openai/gpt-4o-mini",
-        find_servers=_find_local_servers,
-        parent=window,
-    )
+        workspace.secrets, check_connection, find_servers=_find_local_servers, parent=window
+    )  # a laptop running Ollama: models to pick from
     qtbot.addWidget(dialog)
     dialog.open()
-    found: list[str] = []
+    found.clear()
     dialog.local_servers_found.connect(found.append)
     qtbot.mouseClick(dialog.find_local, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: bool(found))
-    walk("settings", dialog)
-    assert dialog.height() <= height  # the dialog fits the screen
+    walk("settings-models-found", dialog)
+    assert dialog.height() <= height
     dialog.close()
 
     lab = window.open_lab()
