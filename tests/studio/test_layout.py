@@ -306,6 +306,9 @@ def test_every_control_shows_its_label_whole_on_a_laptop(
     walk("guardrails", window)
     window.editor_tabs.setCurrentWidget(window.settings_view)
     walk("agent", window)
+    model = window.settings_view.model
+    model.setCurrentIndex(model.findText("lm_studio/qwen2.5-7b-instruct"))  # picked from the list: a local server
+    walk("agent-local-model", window)
     for tab in range(window.inspector.tabs.count()):
         window.inspector.tabs.setCurrentIndex(tab)
         walk(f"inspector-tab-{tab}", window.inspector)
