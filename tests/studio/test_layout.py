@@ -3,6 +3,12 @@
 Each size is grabbed after a real chat with the sample agent (a tool call and a tripwire), saved under the test's
 tmp dir (``layout-1280x720.png``, ``layout-1920x1080.png``), and checked: the palette shows enough rows, the
 inspector's tabs and timeline names are whole, and no pane is narrower than its minimum.
+
+On a laptop's screen (1366x768, 1280x720), in English and Chinese, a walk over every widget of the Guardrails and
+Agent tabs, the inspector (each tab), Settings (as opened from its menu, then after "Find local servers") and the
+Lab (empty, then each tab after a run) fails on a label, button, check box, tab or field whose text is cut, a list
+showing less than two rows, or a chain entry that lost its options line; each view's screenshot is saved under the
+test's tmp dir (``agent-1280x720-zh_CN.png``, …) to look at.
 """
 
 from __future__ import annotations
