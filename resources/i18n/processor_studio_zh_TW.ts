@@ -88,7 +88,7 @@
     </message>
     <message>
         <source>Top &amp;p</source>
-        <translation>Top &amp;p</translation>
+        <translation>核取樣 Top &amp;p</translation>
     </message>
     <message>
         <source>Other model settings</source>
@@ -593,6 +593,11 @@
         <translation>沒有暫停的執行。請先設定中斷點，再傳送訊息。</translation>
     </message>
     <message>
+        <source>Step</source>
+        <comment>the number of the step to pause in</comment>
+        <translation>步驟</translation>
+    </message>
+    <message>
         <source>The chunk the processor is about to receive (JSON)</source>
         <translation>處理器即將收到的資料塊（JSON）</translation>
     </message>
@@ -888,6 +893,25 @@
     </message>
 </context>
 <context>
+    <name>ExportNotes</name>
+    <message>
+        <source>The report holds each case&apos;s text as written in the corpus (before any guardrail: attacks and any personal data in them included), the reply after the guardrails (what a user would have seen, masked where they masked), each guardrail&apos;s outcome and reason, timings, tokens and cost, and the design&apos;s name. Never an API key; the model&apos;s raw answers stay in the studio.</source>
+        <translation>報告包含每個案例在語料中的原文（未經任何護欄：其中的攻擊文字和個人資料都會包含在內）、經過護欄後的回覆（即使用者會看到的內容，護欄遮蔽之處仍是遮蔽的）、每個護欄的結果和原因、耗時、詞元數和費用，以及設計的名稱。絕不包含 API 金鑰；模型的原始回答留在工作室中。</translation>
+    </message>
+    <message>
+        <source>The comparison holds both runs&apos; figures and, for each case whose verdict changed, its id, label, category, outcomes and the guardrails that tripped, and the designs&apos; names: no case text, no reply, never an API key.</source>
+        <translation>比較結果包含兩次執行的數據，以及每個判定有變化的案例的 ID、標籤、類別、結果和觸發的護欄，還有設計的名稱：不含案例文字、不含回覆，絕不包含 API 金鑰。</translation>
+    </message>
+    <message>
+        <source>The file holds the thread&apos;s messages as the guardrails let them through, and its runs for another studio: their traces and the recordings of what the model answered and the tools returned before any guardrail, so whatever the guardrails masked in the chat is in it, unmasked. Never an API key.</source>
+        <translation>該檔案包含護欄放行後的對話訊息，以及供另一個工作室使用的執行記錄：其追蹤，以及模型回答和工具傳回內容在經過任何護欄之前的錄製，因此護欄在聊天中遮蔽的內容會以未遮蔽的形式包含在內。絕不包含 API 金鑰。</translation>
+    </message>
+    <message>
+        <source>The test holds the design (its chain and options, never an API key), the thread before the run, the run&apos;s message, and the recording of what the model answered and the tools returned before any guardrail: whatever the guardrails masked in the chat (an e-mail address, say) is in it, unmasked. Share it as you would the conversation itself.</source>
+        <translation>該測試包含設計（處理鏈及其選項，絕不包含 API 金鑰）、執行前的對話、本次執行的訊息，以及模型回答和工具傳回內容在經過任何護欄之前的錄製：護欄在聊天中遮蔽的內容（例如電子郵件地址）會以未遮蔽的形式包含在內。請像對待這段對話本身一樣謹慎分享。</translation>
+    </message>
+</context>
+<context>
     <name>ImportProgress</name>
     <message>
         <source>Reading the file…</source>
@@ -1037,6 +1061,10 @@
         <translation>詳情</translation>
     </message>
     <message>
+        <source>Run {number} ({status}, a judge failed)</source>
+        <translation>執行 {number}（{status}，判定模型失敗）</translation>
+    </message>
+    <message>
         <source>Run {number} ({status})</source>
         <translation>執行 {number}（{status}）</translation>
     </message>
@@ -1051,6 +1079,14 @@
     <message>
         <source>Output</source>
         <translation>輸出</translation>
+    </message>
+    <message>
+        <source>judge failed, blocked</source>
+        <translation>判定模型失敗，已攔截</translation>
+    </message>
+    <message>
+        <source>judge failed, offline verdict</source>
+        <translation>判定模型失敗，離線判定</translation>
     </message>
     <message>
         <source>%n chunk(s)</source>
@@ -1153,6 +1189,10 @@
         <translation>呼叫後的狀態</translation>
     </message>
     <message>
+        <source>Judge failed:</source>
+        <translation>判定模型失敗：</translation>
+    </message>
+    <message>
         <source>Run {run} on thread {thread}</source>
         <translation>執行 {run}，所屬對話 {thread}</translation>
     </message>
@@ -1211,6 +1251,17 @@
     <message>
         <source>Showing the last {shown} chunks ({dropped} older dropped)</source>
         <translation>顯示最近 {shown} 個資料塊（已丟棄較早的 {dropped} 個）</translation>
+    </message>
+</context>
+<context>
+    <name>JudgeFailures</name>
+    <message>
+        <source>The judge of {processor} failed ({error}): the run was blocked (fail-closed).</source>
+        <translation>{processor} 的判定模型失敗（{error}）：執行已被攔截（出錯時攔截）。</translation>
+    </message>
+    <message>
+        <source>The judge of {processor} failed ({error}): its verdict is the offline checks&apos; alone, without the judge (fail-open).</source>
+        <translation>{processor} 的判定模型失敗（{error}）：結論僅來自離線檢查，未經判定模型（出錯時放行）。</translation>
     </message>
 </context>
 <context>
@@ -1279,12 +1330,12 @@
         <translation>{path}：此檔案中沒有案例</translation>
     </message>
     <message>
-        <source>Imported {count} cases from {name}</source>
-        <translation>已從 {name} 匯入 {count} 個案例</translation>
+        <source>Imported %n case(s) from {name}</source>
+        <translation>已從 {name} 匯入 %n 個案例</translation>
     </message>
     <message>
-        <source>; {count} bad lines skipped: {first}</source>
-        <translation>；跳過了 {count} 個錯誤行：{first}</translation>
+        <source>; %n bad line(s) skipped: {first}</source>
+        <translation>；略過了 %n 個錯誤行：{first}</translation>
     </message>
     <message>
         <source>Nothing was run: this design&apos;s MCP server &apos;{name}&apos; runs a program on this computer ({command}). Allow it when asked, then run again.</source>
@@ -1315,8 +1366,12 @@
         <translation>{name}（儲存於 {when}）</translation>
     </message>
     <message>
-        <source>{name} (version run {when})</source>
-        <translation>{name}（{when} 執行過的版本）</translation>
+        <source>{name} (as in lab run {when})</source>
+        <translation>{name}（與 {when} 的實驗執行相同）</translation>
+    </message>
+    <message>
+        <source>{name} (as in a chat run {when})</source>
+        <translation>{name}（與 {when} 的對話執行相同）</translation>
     </message>
     <message>
         <source>{name} (file {file})</source>
@@ -1355,8 +1410,12 @@
         <translation>在 {design} 上重播 {name}</translation>
     </message>
     <message>
-        <source>{count} cases have no recorded reply and are left out.</source>
-        <translation>有 {count} 個案例沒有錄製的回覆，已略過。</translation>
+        <source>Left out %n case(s) with no recorded reply.</source>
+        <translation>有 %n 個案例沒有錄製的回覆，已略過。</translation>
+    </message>
+    <message>
+        <source>input {input}, output {output}, tools {tools}</source>
+        <translation>輸入 {input}，輸出 {output}，工具 {tools}</translation>
     </message>
     <message>
         <source>Choose at least one corpus to run.</source>
@@ -1391,16 +1450,16 @@
         <translation>正在取消實驗……</translation>
     </message>
     <message>
+        <source>Lab run finished: %n case(s).</source>
+        <translation>實驗完成：%n 個案例。</translation>
+    </message>
+    <message>
         <source>Your {provider} key is not approved for {host}: allow it in Settings → API keys first.</source>
         <translation>你的 {provider} 金鑰尚未獲准傳送到 {host}：請先在「設定 → API 金鑰」中允許。</translation>
     </message>
     <message>
         <source>Lab run cancelled after {done} of {total} cases; Resume runs the rest.</source>
         <translation>實驗已在完成 {total} 個案例中的 {done} 個後取消；「繼續」會執行其餘案例。</translation>
-    </message>
-    <message>
-        <source>Lab run finished: {total} cases.</source>
-        <translation>實驗完成：{total} 個案例。</translation>
     </message>
     <message>
         <source>A lab run is running: its results stay on show until it ends or is cancelled.</source>
@@ -1442,18 +1501,18 @@
 <context>
     <name>LabLists</name>
     <message>
-        <source>{name} ({count} cases)</source>
-        <translation>{name}（{count} 個案例）</translation>
-    </message>
-    <message>
         <source>bundled with the studio</source>
         <translation>隨 Processor Studio 提供</translation>
     </message>
     <message>
         <source>
-{count} bad lines were skipped</source>
+%n bad line(s) skipped</source>
         <translation>
-已跳過 {count} 個錯誤行</translation>
+已略過 %n 個錯誤行</translation>
+    </message>
+    <message>
+        <source>{name} (%n case(s))</source>
+        <translation>{name}（%n 個案例）</translation>
     </message>
     <message>
         <source>interrupted</source>
@@ -2421,8 +2480,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>正在啟動「{name}」以列出其工具…</translation>
     </message>
     <message>
-        <source>&apos;{name}&apos; offers {count} tools; tick those the agent may use.</source>
-        <translation>「{name}」提供 {count} 個工具；勾選代理可以使用的工具。</translation>
+        <source>&apos;{name}&apos; offers %n tool(s); tick those the agent may use.</source>
+        <translation>「{name}」提供 %n 個工具；勾選代理可以使用的工具。</translation>
     </message>
 </context>
 <context>
@@ -3899,6 +3958,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>收集器或後端的 OTLP/HTTP 追蹤網址</translation>
     </message>
     <message>
+        <source>Include message &amp;text in traces (redacted)</source>
+        <translation>在追蹤中包含訊息文字（已遮蔽）(&amp;T)</translation>
+    </message>
+    <message>
         <source>OTEL_SDK_DISABLED is set: no traces are sent.</source>
         <translation>已設定 OTEL_SDK_DISABLED：不傳送任何追蹤。</translation>
     </message>
@@ -3909,6 +3972,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Traces need the OpenTelemetry packages: pip install &apos;processor-studio[otel]&apos;.</source>
         <translation>傳送追蹤需要 OpenTelemetry 套件：pip install &apos;processor-studio[otel]&apos;。</translation>
+    </message>
+    <message>
+        <source>{variable} is set: it decides whether message text is sent.</source>
+        <translation>已設定 {variable}：由它決定是否傳送訊息文字。</translation>
+    </message>
+    <message>
+        <source>On: each processor&apos;s before/after summary (it quotes the latest message, up to 80 characters), guardrail reasons and error messages are sent too, with what a guardrail masked, dropped or blocked sent as [REDACTED].</source>
+        <translation>開啟：也會傳送每個處理器的前後摘要（引用最新一則訊息，最多 80 個字元）、護欄原因和錯誤訊息，護欄遮蔽、丟棄或攔截的內容以 [REDACTED] 代替。</translation>
+    </message>
+    <message>
+        <source>Off: traces carry names, outcomes, times and token counts — no message text, no guardrail reason, no error message.</source>
+        <translation>關閉：追蹤只包含名稱、結果、時間和詞元數——不含訊息文字、護欄原因或錯誤訊息。</translation>
     </message>
     <message>
         <source>Each run is sent as spans over OTLP/HTTP from the next run on (Jaeger, Grafana Tempo, Langfuse, Arize Phoenix).</source>
@@ -3963,7 +4038,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>top p</source>
-        <translation>top p</translation>
+        <translation>核取樣 top p</translation>
     </message>
     <message>
         <source>model settings</source>
@@ -4135,6 +4210,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Exported the thread to {file}</source>
         <translation>已將對話匯出到 {file}</translation>
+    </message>
+    <message>
+        <source>The regression test cannot be exported</source>
+        <translation>無法匯出回歸測試</translation>
     </message>
     <message>
         <source>Replay the run first: the test asserts what the replay gave.</source>

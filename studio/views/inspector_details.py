@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from studio.i18n import translate
 from studio.i18n.runtime_texts import runtime_text
+from studio.models.judge_failures import JudgeFailure
 from studio.models.outcome_words import outcome_label
 from studio.models.trace_model import OUTCOME_COLORS, format_ms
 from studio.models.trace_nodes import CallNode, ChangeNode, HookNode, Node, PhaseNode, RunNode
@@ -141,6 +142,8 @@ def _call_html(node: CallNode, shown_json: frozenset[int]) -> str:
         + _esc(translate("Inspector", "{ms} ms").format(ms=format_ms(node.seconds)))
         + "</p>",
     ]
+    if node.judge_failure is not None:
+        out.append(_judge_html(node.judge_failure))
     if event.detail:
         label = translate("Inspector", "Error") if event.outcome == "raised" else translate("Inspector", "Reason")
         out.append(
@@ -193,6 +196,12 @@ def _ms(seconds: float) -> str:
     return _esc(translate("Inspector", "{ms} ms").format(ms=format_ms(seconds)))
 
 
+def _judge_html(failure: JudgeFailure) -> str:
+    colour = OUTCOME_COLORS["aborted" if failure.blocked else "dropped"][0]
+    label = translate("Inspector", "Judge failed:")
+    return f"<p style='color:{colour}'><b>{_esc(label)}</b> {_esc(failure.text)}</p>"
+
+
 def _run_html(node: RunNode) -> str:
     wall = node.wall_seconds
     run = _esc(translate("Inspector", "Run {number}").format(number=node.number))
@@ -228,6 +237,7 @@ def _run_html(node: RunNode) -> str:
         out.append(
             f"<p style='color:{OUTCOME_COLORS['raised'][0]}'><b>{_esc(labels['error'])}</b> {_esc(node.error)}</p>"
         )
+    out.extend(_judge_html(failure) for failure in node.judge_failures)
     for warning in node.warnings:
         out.append(
             f"<p style='color:{OUTCOME_COLORS['dropped'][0]}'><b>{_esc(labels['warning'])}</b> {_esc(warning)}</p>"

@@ -32,6 +32,7 @@ from studio.views.agent_settings import AgentSettingsView
 from studio.views.chain_editor import ChainEditor
 from studio.views.chat_view import ChatView
 from studio.views.debug_panel import DebugPanel
+from studio.views.export_notes import regression_test_note
 from studio.views.import_progress import ImportProgressView
 from studio.views.inspector import PANE_SHARES, InspectorView
 from studio.views.lab_view import LabView
@@ -383,12 +384,21 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
 
     @Slot(str)
     def _on_replay_export_test_requested(self, run_id: str) -> None:
+        self.workspace.spawn(self._export_regression_test(run_id))
+
+    async def _export_regression_test(self, run_id: str) -> None:
+        """Make the test first, then ask where it goes: a test that cannot be exported is said before any file is
+        picked."""
+        script = await self.workspace.files.regression_test_script(run_id)
+        if script is None:
+            return
         self._file_dialog(
             translate("MainWindow", "Export run as a regression test"),
             translate("MainWindow", "Python tests (*.py)"),
             save=True,
-            accept=lambda path: self.workspace.spawn(self.workspace.export_regression_test(run_id, path)),
+            accept=lambda path: self.workspace.spawn(self.workspace.files.write_regression_test(script, path)),
             suggested=f"test_run_{run_id[-8:]}.py",
+            note=regression_test_note(),
         )
 
     # ----------------------------------------------------------------------------------------- the lab
