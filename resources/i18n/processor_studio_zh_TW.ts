@@ -2958,6 +2958,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>通過</translation>
     </message>
     <message>
+        <source>held</source>
+        <translation>暫扣</translation>
+    </message>
+    <message>
         <source>changed</source>
         <translation>已修改</translation>
     </message>
