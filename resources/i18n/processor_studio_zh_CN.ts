@@ -3663,6 +3663,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>密钥已移除。</translation>
     </message>
     <message>
+        <source>Remove the API key</source>
+        <translation>移除 API 密钥</translation>
+    </message>
+    <message>
+        <source>Remove your {provider} API key from this computer? You would have to paste it again.</source>
+        <translation>从这台电脑上移除你的 {provider} API 密钥？之后需要重新粘贴。</translation>
+    </message>
+    <message>
         <source>Your {provider} key may now be sent to {host}.</source>
         <translation>你的 {provider} 密钥现在可以发送到 {host}。</translation>
     </message>

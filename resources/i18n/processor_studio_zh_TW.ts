@@ -3663,6 +3663,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>金鑰已移除。</translation>
     </message>
     <message>
+        <source>Remove the API key</source>
+        <translation>移除 API 金鑰</translation>
+    </message>
+    <message>
+        <source>Remove your {provider} API key from this computer? You would have to paste it again.</source>
+        <translation>從這台電腦移除你的 {provider} API 金鑰？之後需要重新貼上。</translation>
+    </message>
+    <message>
         <source>Your {provider} key may now be sent to {host}.</source>
         <translation>你的 {provider} 金鑰現在可以傳送到 {host}。</translation>
     </message>

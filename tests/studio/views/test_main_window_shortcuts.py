@@ -12,8 +12,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
+from studio.design import McpServerConfig
+from studio.secrets import KeyGrant
+from studio.views.endpoint_approval import EndpointApproval
 from studio.views.lab_dialogs import confirm_delete
 from studio.views.main_window import MainWindow
+from studio.views.mcp_approval import McpApproval
 from studio.views.questions import DestructiveQuestion
 from tests.studio.conftest import open_studio, run, settle
 
@@ -142,6 +146,17 @@ def test_every_destructive_question_defaults_to_cancel(qtbot: QtBot) -> None:
         qtbot.keyClick(box, Qt.Key.Key_Return)
         assert box.isHidden()
     assert said_yes == []
+    # the security questions (run a design's program, send a key elsewhere): the refusal is the default
+    approvals = [
+        McpApproval(McpServerConfig(name="files", command="npx", args=["server"]), parent),
+        EndpointApproval(
+            KeyGrant(provider="openai", endpoint="https://proxy.example/v1", saved_for=None, key=None, withheld=True),
+            parent,
+        ),
+    ]
+    for approval in approvals:
+        qtbot.addWidget(approval)
+        assert approval.defaultButton() is approval.refuse
     box = DestructiveQuestion("Delete", "Delete it?", parent, on_yes=lambda: said_yes.append("yes"))
     box.open()
     box.button(QMessageBox.StandardButton.Yes).click()
