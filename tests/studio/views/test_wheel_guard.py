@@ -24,6 +24,7 @@ from pytestqt.qtbot import QtBot
 from studio.app import make_application
 from studio.catalog import palette_groups
 from studio.design import AgentDesign, ChainEntry
+from studio.views.mcp_servers_view import McpServerDialog
 from studio.views.wheel_guard import install_wheel_guard, is_value_field
 from tests.studio.views.lab_support import open_lab
 
@@ -118,6 +119,11 @@ def test_a_wheel_sweep_over_every_form_changes_nothing(qtbot: QtBot, qloop: qasy
     swept += len(value_fields(dialog))
     changed += sweep(dialog)
     dialog.reject()
+    window.settings_view.mcp_servers.add.click()  # the MCP server dialog, opened as the Agent tab's Add does
+    (server_dialog,) = window.settings_view.mcp_servers.findChildren(McpServerDialog)
+    swept += len(value_fields(server_dialog))
+    changed += sweep(server_dialog)
+    server_dialog.reject()
     assert swept > 40, swept  # the sweep met the forms' combo and spin boxes
     assert changed == []
     assert (stack.count(), stack.index()) == (steps, index)
