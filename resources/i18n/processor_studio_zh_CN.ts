@@ -3045,6 +3045,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>通过</translation>
     </message>
     <message>
+        <source>held</source>
+        <translation>暂扣</translation>
+    </message>
+    <message>
         <source>changed</source>
         <translation>已修改</translation>
     </message>
@@ -3746,6 +3750,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>密钥已移除。</translation>
     </message>
     <message>
+        <source>Remove the API key</source>
+        <translation>移除 API 密钥</translation>
+    </message>
+    <message>
+        <source>Remove your {provider} API key from this computer? You would have to paste it again.</source>
+        <translation>从这台电脑上移除你的 {provider} API 密钥？之后需要重新粘贴。</translation>
+    </message>
+    <message>
         <source>Your {provider} key may now be sent to {host}.</source>
         <translation>你的 {provider} 密钥现在可以发送到 {host}。</translation>
     </message>
@@ -3887,6 +3899,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Could not delete the thread: {error}</source>
         <translation>无法删除对话：{error}</translation>
     </message>
+    <message>
+        <source>Could not restore the thread: {error}</source>
+        <translation>无法恢复对话：{error}</translation>
+    </message>
+    <message>
+        <source>Could not empty the trash: {error}</source>
+        <translation>无法清空回收站：{error}</translation>
+    </message>
+    <message>
+        <source>Could not read the trash: {error}</source>
+        <translation>无法读取回收站：{error}</translation>
+    </message>
 </context>
 <context>
     <name>ThreadsView</name>
@@ -3931,8 +3955,16 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>删除所选对话（Del）</translation>
     </message>
     <message>
+        <source>Undo delete</source>
+        <translation>撤销删除</translation>
+    </message>
+    <message>
         <source>New title, then Enter (Esc cancels)</source>
         <translation>输入新标题后按 Enter（Esc 取消）</translation>
+    </message>
+    <message>
+        <source>Bring back “{title}” (deleted conversations are kept {days} days)</source>
+        <translation>恢复“{title}”（已删除的对话保留 {days} 天）</translation>
     </message>
     <message>
         <source>Replay the whole thread through the current chain</source>
@@ -3943,8 +3975,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>删除对话</translation>
     </message>
     <message>
-        <source>Delete “{title}” and all its messages and traces?</source>
-        <translation>删除“{title}”及其全部消息和跟踪记录？</translation>
+        <source>Delete “{title}” and all its messages and traces? It stays in the trash for {days} days: “Undo delete” brings it back.</source>
+        <translation>删除“{title}”及其全部消息和跟踪记录？它会在回收站中保留 {days} 天：点击“撤销删除”即可恢复。</translation>
     </message>
 </context>
 <context>

@@ -3045,6 +3045,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>通過</translation>
     </message>
     <message>
+        <source>held</source>
+        <translation>暫扣</translation>
+    </message>
+    <message>
         <source>changed</source>
         <translation>已修改</translation>
     </message>
@@ -3746,6 +3750,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>金鑰已移除。</translation>
     </message>
     <message>
+        <source>Remove the API key</source>
+        <translation>移除 API 金鑰</translation>
+    </message>
+    <message>
+        <source>Remove your {provider} API key from this computer? You would have to paste it again.</source>
+        <translation>從這台電腦移除你的 {provider} API 金鑰？之後需要重新貼上。</translation>
+    </message>
+    <message>
         <source>Your {provider} key may now be sent to {host}.</source>
         <translation>你的 {provider} 金鑰現在可以傳送到 {host}。</translation>
     </message>
@@ -3887,6 +3899,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Could not delete the thread: {error}</source>
         <translation>無法刪除對話：{error}</translation>
     </message>
+    <message>
+        <source>Could not restore the thread: {error}</source>
+        <translation>無法還原對話：{error}</translation>
+    </message>
+    <message>
+        <source>Could not empty the trash: {error}</source>
+        <translation>無法清空資源回收筒：{error}</translation>
+    </message>
+    <message>
+        <source>Could not read the trash: {error}</source>
+        <translation>無法讀取資源回收筒：{error}</translation>
+    </message>
 </context>
 <context>
     <name>ThreadsView</name>
@@ -3931,8 +3955,16 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>刪除所選對話（Del）</translation>
     </message>
     <message>
+        <source>Undo delete</source>
+        <translation>復原刪除</translation>
+    </message>
+    <message>
         <source>New title, then Enter (Esc cancels)</source>
         <translation>輸入新標題後按 Enter（Esc 取消）</translation>
+    </message>
+    <message>
+        <source>Bring back “{title}” (deleted conversations are kept {days} days)</source>
+        <translation>還原「{title}」（已刪除的對話保留 {days} 天）</translation>
     </message>
     <message>
         <source>Replay the whole thread through the current chain</source>
@@ -3943,8 +3975,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>刪除對話</translation>
     </message>
     <message>
-        <source>Delete “{title}” and all its messages and traces?</source>
-        <translation>刪除「{title}」及其全部訊息和追蹤記錄？</translation>
+        <source>Delete “{title}” and all its messages and traces? It stays in the trash for {days} days: “Undo delete” brings it back.</source>
+        <translation>刪除「{title}」及其全部訊息和追蹤記錄？它會在資源回收筒中保留 {days} 天：按「復原刪除」即可還原。</translation>
     </message>
 </context>
 <context>

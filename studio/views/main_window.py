@@ -187,6 +187,8 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
         self.threads.new_thread_requested.connect(workspace.threads.create)
         self.threads.rename_requested.connect(workspace.threads.rename)
         self.threads.delete_requested.connect(workspace.threads.delete)
+        self.threads.restore_requested.connect(workspace.threads.restore)
+        workspace.threads.restorable_changed.connect(self.threads.set_restorable)
         self.threads.search_requested.connect(workspace.threads.refresh)
         self.threads.thread_selected.connect(self._on_threads_thread_selected)
         self.threads.replay_requested.connect(self.open_thread_replay)
