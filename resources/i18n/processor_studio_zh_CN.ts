@@ -355,6 +355,10 @@
         <translation>模型调用失败：{error}</translation>
     </message>
     <message>
+        <source>The pattern of rule &apos;{rule}&apos; took longer than {seconds} s on a text of {length} characters (it backtracks catastrophically); the run was stopped</source>
+        <translation>规则“{rule}”的模式在 {length} 个字符的文本上运行超过 {seconds} 秒（发生灾难性回溯），运行已停止</translation>
+    </message>
+    <message>
         <source>{error} (processor &apos;{processor}&apos;, {hook})</source>
         <translation>{error}（处理器“{processor}”，{hook}）</translation>
     </message>
@@ -3218,6 +3222,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>invalid regular expression {pattern}: {error}</source>
         <translation>无效的正则表达式 {pattern}：{error}</translation>
+    </message>
+    <message>
+        <source>the regular expression {pattern} can backtrack catastrophically: a repeated part can match the same text in more than one way</source>
+        <translation>正则表达式 {pattern} 可能发生灾难性回溯：其中重复的部分能以不止一种方式匹配同一段文本</translation>
+    </message>
+    <message>
+        <source>pattern {index}: {error}</source>
+        <translation>第 {index} 个模式：{error}</translation>
+    </message>
+    <message>
+        <source>matcher {index}: {error}</source>
+        <translation>第 {index} 个匹配规则：{error}</translation>
     </message>
     <message>
         <source>matcher {index} is not a valid regular expression ({pattern}): {error}</source>

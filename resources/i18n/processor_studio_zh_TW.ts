@@ -355,6 +355,10 @@
         <translation>模型呼叫失敗：{error}</translation>
     </message>
     <message>
+        <source>The pattern of rule &apos;{rule}&apos; took longer than {seconds} s on a text of {length} characters (it backtracks catastrophically); the run was stopped</source>
+        <translation>規則「{rule}」的模式在 {length} 個字元的文字上執行超過 {seconds} 秒（發生災難性回溯），執行已停止</translation>
+    </message>
+    <message>
         <source>{error} (processor &apos;{processor}&apos;, {hook})</source>
         <translation>{error}（處理器「{processor}」，{hook}）</translation>
     </message>
@@ -3218,6 +3222,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>invalid regular expression {pattern}: {error}</source>
         <translation>無效的正規表示式 {pattern}：{error}</translation>
+    </message>
+    <message>
+        <source>the regular expression {pattern} can backtrack catastrophically: a repeated part can match the same text in more than one way</source>
+        <translation>正規表示式 {pattern} 可能發生災難性回溯：其中重複的部分能以不只一種方式比對同一段文字</translation>
+    </message>
+    <message>
+        <source>pattern {index}: {error}</source>
+        <translation>第 {index} 個模式：{error}</translation>
+    </message>
+    <message>
+        <source>matcher {index}: {error}</source>
+        <translation>第 {index} 個比對規則：{error}</translation>
     </message>
     <message>
         <source>matcher {index} is not a valid regular expression ({pattern}): {error}</source>
