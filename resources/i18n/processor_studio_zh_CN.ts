@@ -867,6 +867,10 @@
 <context>
     <name>EndpointApproval</name>
     <message>
+        <source>not a valid domain name</source>
+        <translation>不是有效的域名</translation>
+    </message>
+    <message>
         <source>Send your API key to another server?</source>
         <translation>要把你的 API 密钥发送到另一台服务器吗？</translation>
     </message>
@@ -877,6 +881,10 @@
     <message>
         <source>Your key was saved for {saved_for}. The design you are using sends its {provider} requests to:&lt;br&gt;&lt;code&gt;{endpoint}&lt;/code&gt;&lt;br&gt;&lt;br&gt;A design from someone else can name any server. Allow it only if you trust this server with your key; your answer is remembered for this key.</source>
         <translation>你的密钥是为 {saved_for} 保存的。你正在使用的设计会把 {provider} 请求发送到：&lt;br&gt;&lt;code&gt;{endpoint}&lt;/code&gt;&lt;br&gt;&lt;br&gt;他人的设计可以指定任意服务器。只有在你信任此服务器、愿意把密钥交给它时才允许；你的选择会针对此密钥记住。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Warning:&lt;/b&gt; {labels} mixes letters of different alphabets, as names that imitate another server&apos;s do. Its real name is {ascii}.</source>
+        <translation>&lt;b&gt;警告：&lt;/b&gt;{labels} 混用了不同字母表的字母，冒充其他服务器的名称常常这样做。它的真实名称是 {ascii}。</translation>
     </message>
     <message>
         <source>Allow my key for this server</source>
