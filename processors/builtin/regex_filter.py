@@ -58,11 +58,11 @@ from processors.builtin.hold_back import HoldBack
 from processors.builtin.patterns import expand_kinds, max_span
 from processors.builtin.regex_rules import DEFAULT_REPLACEMENT, Hit, RegexMatcher, RegexRule, Region, preset_replacement
 from processors.builtin.support import report_soon, report_violation, settle, text_segments, with_text
-from processors.builtin.user_patterns import INLINE_BUDGET, UserPattern
 from processors.chunks import AnyChunk, Chunk
 from processors.messages import Message, TextPart
 from processors.pipeline.processor import ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
 from processors.tripwire import TripWire
+from processors.user_patterns import INLINE_BUDGET, UserPattern
 
 logger = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from processors.builtin.patterns import find_all
-from processors.builtin.user_patterns import UserPattern, answer_within, check_user_pattern
+from processors.user_patterns import UserPattern, answer_within, check_user_pattern
 
 DEFAULT_REPLACEMENT = "[REDACTED]"
 #: JavaScript replacement references Mastra users write: ``$$``, ``$&``, ``$1``…``$99``, ``$<name>``.
@@ -38,7 +38,7 @@ def preset_replacement(kind: str) -> str:
 
 class RegexRule(BaseModel):
     """One custom rule. ``pattern`` is a Python regular expression; it must compile, and a shape known to backtrack
-    catastrophically is refused (:mod:`processors.builtin.user_patterns`)."""
+    catastrophically is refused (:mod:`processors.user_patterns`)."""
 
     model_config = ConfigDict(extra="forbid")
 

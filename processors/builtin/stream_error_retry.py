@@ -31,9 +31,9 @@ from typing import Any, ClassVar
 from pydantic import Field, field_validator
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
-from processors.builtin.user_patterns import UserPattern, check_user_pattern
 from processors.errors import ModelAPIError
 from processors.pipeline.processor import ProcessAPIErrorArgs
+from processors.user_patterns import UserPattern, check_user_pattern
 
 #: Failures that are worth a second try even when the adapter did not mark them retryable.
 TRANSIENT = re.compile(

@@ -33,12 +33,12 @@ from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
 from processors.builtin.patterns import Match
 from processors.builtin.pii_patterns import resolve
 from processors.builtin.support import check_messages
-from processors.builtin.user_patterns import UserPattern, check_user_pattern
 from processors.chunks import AnyChunk
 from processors.loop.config import RETRY_FEEDBACK_TAG
 from processors.messages import Message, system_text
 from processors.messages.message_list import MessageList
 from processors.pipeline.processor import HookArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
+from processors.user_patterns import UserPattern, check_user_pattern
 
 logger = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ PROBLEMS: tuple[tuple[str, str], ...] = (
         r"invalid regular expression (?P<pattern>'.*?'): (?P<error>.+)",
         QT_TRANSLATE_NOOP("RuntimeText", "invalid regular expression {pattern}: {error}"),
     ),
-    # A user's pattern refused by shape (processors.builtin.pattern_risk); the scrubber and the retry name its index
+    # A user's pattern refused by shape (processors.pattern_risk); the scrubber and the retry name its index
     (
         r"the regular expression (?P<pattern>'.*?') can backtrack catastrophically: a repeated part can match the "
         r"same text in more than one way",

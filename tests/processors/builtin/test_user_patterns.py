@@ -11,13 +11,13 @@ import pytest
 
 from processors import Agent
 from processors.builtin.base import InvalidOptionsError
-from processors.builtin.pattern_risk import backtracking_risk
 from processors.builtin.regex_filter import RegexFilter
 from processors.builtin.stream_error_retry import StreamErrorRetry
 from processors.builtin.system_prompt_scrubber import SystemPromptScrubber
-from processors.builtin.user_patterns import UserPattern, check_user_pattern
 from processors.errors import PatternTimeoutError
 from processors.models.scripted import ScriptedModel, Turn
+from processors.pattern_risk import backtracking_risk
+from processors.user_patterns import UserPattern, check_user_pattern
 
 #: Catastrophic in ``re`` (9 s on 27 characters) and refused by shape.
 ISSUE_PATTERN = r"(\w+\s?)+$"

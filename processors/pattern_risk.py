@@ -2,7 +2,7 @@
 
 ::
 
-    from processors.builtin.pattern_risk import backtracking_risk
+    from processors.pattern_risk import backtracking_risk
 
     backtracking_risk(r"(\\w+\\s?)+$")    # "a repeated part can match the same text in more than one way"
     backtracking_risk(r"INC-(\\d{6})")   # None
@@ -16,7 +16,7 @@ character the rest cannot match (``(\\d+\\.)+``, ``(foo|bar)+``) pass, as do ato
 repeats, which never backtrack into their body.
 
 It is deliberately a filter for the well-known shapes, not a proof: a polynomial blow-up (``\\s*\\s*$``) or a
-back-reference passes. The time limit of :mod:`processors.builtin.user_patterns` is what bounds every pattern; this
+back-reference passes. The time limit of :mod:`processors.user_patterns` is what bounds every pattern; this
 check lets a shared design's author hear about the worst ones when the design is opened, not halfway through a run.
 """
 

@@ -3,7 +3,7 @@ matchers), run so that a hostile or unlucky one cannot hang a run or the window.
 
 ::
 
-    from processors.builtin.user_patterns import UserPattern, check_user_pattern
+    from processors.user_patterns import UserPattern, check_user_pattern
 
     check_user_pattern(r"(\\w+\\s?)+$")        # ValueError: ... can backtrack catastrophically ...
     ticket = UserPattern("ticket", r"INC-(\\d{6})")
@@ -18,7 +18,7 @@ window) stays on the loop, so the thread hop is paid only by slow ones. A search
 :data:`USER_PATTERN_TIMEOUT` raises :class:`~processors.errors.PatternTimeoutError` naming the rule, which ends
 the run: a guard that could not finish its check must not let the text through unchecked. Patterns whose shape is
 known to backtrack catastrophically are refused when the options are validated, that is when a design is opened
-(:mod:`processors.builtin.pattern_risk`).
+(:mod:`processors.pattern_risk`).
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from typing import Any, Final
 
 import regex
 
-from processors.builtin.pattern_risk import backtracking_risk
 from processors.errors import PatternTimeoutError
+from processors.pattern_risk import backtracking_risk
 
 #: CPU seconds one search of one user pattern over one text may take.
 USER_PATTERN_TIMEOUT: Final = 1.0
