@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
-import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -41,22 +39,14 @@ from lab.metrics import (
 from lab.results import read_results
 from lab.runner import CaseResult
 from lab.texts import html_lang, percent, text, word
+from processors.atomic_files import write_atomic
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write the whole file or nothing (a report half written would mislead a CI job)."""
+    """Write the whole file or nothing (a report half written would mislead a CI job): the house's one atomic
+    writer, :func:`processors.atomic_files.write_atomic`, after making the folder."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # mkstemp's 0600 would hide a CI artefact from other users
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomic(path, text)
 
 
 # -------------------------------------------------------------------------------------------------- JSON

@@ -13,17 +13,16 @@ OpenAI's default; anywhere else the whole normalised URL must match.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-import os
-import tempfile
 import unicodedata
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import idna
+
+from processors.atomic_files import write_atomic
 
 logger = logging.getLogger(__name__)
 
@@ -217,15 +216,7 @@ class EndpointBook:
         file = self._file()
         file.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"version": 1, "providers": self._load()}, indent=2, sort_keys=True) + "\n"
-        handle, temp_name = tempfile.mkstemp(prefix=f".{file.name}.", suffix=".tmp", dir=file.parent)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            os.replace(temp_name, file)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temp_name)
-            raise
+        write_atomic(file, text)
 
     def saved_for(self, provider: str) -> str | None:
         """The endpoint the provider's stored key was saved for; ``None`` for its default (keys saved before
