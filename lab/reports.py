@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -198,7 +199,22 @@ def junit_report(results: Sequence[CaseResult], *, name: str = "guardrail lab") 
             totals[key] += counts[key]
     for key, value in totals.items():
         root.set(key, str(value))
+    for element in root.iter():
+        element.text = xml_safe(element.text) if element.text else element.text
+        for attribute, written in element.attrib.items():
+            element.set(attribute, xml_safe(written))
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+#: Characters XML 1.0 does not allow (controls but tab, newline and carriage return; DEL; lone surrogates;
+#: U+FFFE and U+FFFF), as pytest's JUnit writer lists them.
+_NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\u007e\u0080-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_safe(value: str) -> str:
+    """``value`` with each character XML 1.0 forbids written as ``#xNN`` (as pytest does), so a case's text, a
+    crash's message or a case id full of control characters or broken surrogates still makes a file CI can parse."""
+    return _NOT_XML.sub(lambda m: f"#x{ord(m.group()):02X}", value)
 
 
 # -------------------------------------------------------------------------------------------------- HTML
