@@ -11,7 +11,9 @@ A backtracking engine takes exponential time when a repeated part can match one 
 the rest of the pattern then fails: ``(\\w+\\s?)+$`` splits ``aaaa…!`` into words in 2ⁿ ways before giving up. That
 is the case this module recognises, on the pattern's parse tree (the standard library's own parser): a part
 repeated without bound (or eight times or more) whose body can match some run of one character ``c`` either in two
-different lengths (``(a+)+``, ``(x+x+)+``, ``(a|aa)+``) or in two different ways (``(\\s|.)*``). Bodies that need a
+different lengths (``(a+)+``, ``(x+x+)+``, ``(a|aa)+``) or in two different ways (``(\\s|.)*``); and, for patterns
+up to 300 characters, a body whose short words over the pattern's own letters match one text in two ways or split
+it two ways (``(ab|a(?:b))+``, ``(ab|abab)+``, ``(a|ab|b)+``: the Sardinas-Patterson test). Bodies that need a
 character the rest cannot match (``(\\d+\\.)+``, ``(foo|bar)+``) pass, as do atomic groups and possessive
 repeats, which never backtrack into their body.
 
@@ -72,8 +74,96 @@ def backtracking_risk(pattern: str, flags: int = 0) -> str | None:
             ways = _ways(repeated, char, fold)
             lengths = [n for n in range(1, _LONGEST + 1) if ways[n]]
             if len(lengths) > 1 or any(ways[n] > 1 for n in lengths):
-                return "a repeated part can match the same text in more than one way"
+                return _AMBIGUOUS
+    if len(pattern) <= _WORDS_UP_TO:
+        alphabet = sorted(set(_literals(tree)))[:_WORD_LETTERS]
+        for repeated in _loops(tree) if alphabet else ():
+            words = _words(repeated, alphabet, fold)
+            words.pop("", None)
+            if any(count > 1 for count in words.values()) or not _is_code(set(words)):
+                return _AMBIGUOUS
     return None
+
+
+_AMBIGUOUS: Final = "a repeated part can match the same text in more than one way"
+#: The second reading (words of several letters: ``(ab|abab)+``, ``(a|ab|b)+``) is for patterns up to this long...
+_WORDS_UP_TO: Final = 300
+#: ... over at most this many of the pattern's own letters.
+_WORD_LETTERS: Final = 4
+
+
+def _words(items: Iterable[tuple[Any, Any]], alphabet: list[str], fold: bool) -> dict[str, int]:
+    """The words over ``alphabet`` of up to :data:`_LONGEST` letters that ``items`` match, each with how many ways
+    it matches them (at most 2)."""
+    total: dict[str, int] = {"": 1}
+    for op, av in items:
+        total = _concat(total, _item_words(op, av, alphabet, fold))
+        if not total:
+            break
+    return total
+
+
+def _item_words(op: Any, av: Any, alphabet: list[str], fold: bool) -> dict[str, int]:
+    if op in (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN):
+        return {char: 1 for char in alphabet if _matches(op, av, char, fold)}
+    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
+        low, high, body = av
+        return _power(_words(body, alphabet, fold), low, high)
+    if op is sre.SUBPATTERN:
+        return _words(av[3], alphabet, fold)
+    if op is sre.BRANCH:
+        total: dict[str, int] = {}
+        for alternative in av[1]:
+            for word, count in _words(alternative, alphabet, fold).items():
+                total[word] = min(2, total.get(word, 0) + count)
+        return total
+    if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
+        return {"": 1}
+    return {}  # atomic groups and possessive repeats match one way (the first); back-references: nothing claimed
+
+
+def _concat(first: dict[str, int], second: dict[str, int]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for left, a in first.items():
+        for right, b in second.items():
+            if len(left) + len(right) <= _LONGEST:
+                word = left + right
+                out[word] = min(2, out.get(word, 0) + a * b)
+    return out
+
+
+def _power(body: dict[str, int], low: int, high: int) -> dict[str, int]:
+    body = {word: count for word, count in body.items() if word}  # an empty iteration is not looped on
+    power: dict[str, int] = {"": 1}
+    for _ in range(min(low, _LONGEST + 1)):
+        power = _concat(power, body)
+    total = dict(power)
+    top = _LONGEST + 1 if high == sre.MAXREPEAT else min(high, _LONGEST + 1)
+    for _ in range(min(low, _LONGEST + 1), top):
+        power = _concat(power, body)
+        for word, count in power.items():
+            total[word] = min(2, total.get(word, 0) + count)
+    return total
+
+
+def _is_code(words: set[str]) -> bool:
+    """Whether every concatenation of ``words`` splits into them one way only (Sardinas-Patterson): if not, a loop
+    over them can match one text in exponentially many ways (``a``/``aa``, or ``a``/``b``/``ab``)."""
+    if not words:
+        return True
+    dangling = {v[len(u) :] for u in words for v in words if u != v and v.startswith(u)}
+    seen: set[frozenset[str]] = set()
+    while dangling:
+        if dangling & words:
+            return False
+        key = frozenset(dangling)
+        if key in seen:
+            return True
+        seen.add(key)
+        dangling = {w[len(d) :] for d in dangling for w in words if w.startswith(d) and w != d} | {
+            d[len(w) :] for d in dangling for w in words if d.startswith(w) and d != w
+        }
+    return True
 
 
 def _loops(items: Iterable[tuple[Any, Any]]) -> Iterable[Any]:

@@ -21,8 +21,9 @@ from processors.user_patterns import UserPattern, check_user_pattern
 
 #: Catastrophic in ``re`` (9 s on 27 characters) and refused by shape.
 ISSUE_PATTERN = r"(\w+\s?)+$"
-#: Two alternatives matching the same two characters: exponential in ``regex`` too, and a shape the check cannot tell.
-SLOW = r"(?:ab|a(?:b))+$"
+#: Two alternatives matching the same two characters (the second through an empty back-reference): exponential in
+#: ``regex`` too, and a shape the check cannot tell (it claims nothing about a back-reference).
+SLOW = r"(x?)(?:ab|a(?:b)\1)+$"
 SLOW_TEXT = "ab" * 30 + "x"
 
 CATASTROPHIC = [
@@ -35,6 +36,10 @@ CATASTROPHIC = [
     r"(\s|.)*$",
     r"(.*a){20}",
     r"(?:/[\w./-]*)*$",
+    r"(?:ab|a(?:b))+$",
+    r"(ab|abab)+$",
+    r"(a|ab|b)+c",
+    r"((ab)*)*c",
 ]
 FINE = [
     r"INC-(\d{6})",
@@ -48,6 +53,8 @@ FINE = [
     r"sk-[A-Za-z0-9]{20,}",
     r"\b(?:password|secret)\s*[:=]\s*\S+",
     r"ZEBRA-\d+",
+    r"(?:ab|ba)+",
+    r"(?:foo|foobar)+x",
 ]
 
 
