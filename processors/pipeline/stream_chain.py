@@ -26,7 +26,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from processors.chunks import CHUNK_CLASSES, AnyChunk, Chunk, DataChunk
-from processors.errors import ProcessorContractError
+from processors.errors import PatternTimeoutError, ProcessorContractError
 from processors.messages.message_list import MessageList
 from processors.pipeline.processor import ProcessOutputStreamArgs
 from processors.pipeline.run_context import Entry, RunContext, common_args
@@ -126,6 +126,15 @@ def typed_part(entry: Entry, part: Chunk) -> AnyChunk:
     )
 
 
+def _named(error: PatternTimeoutError, entry: Entry) -> PatternTimeoutError:
+    """``error`` naming the processor and hook it came from (it ends the run, unlike other stream errors)."""
+    if error.processor_id is None:
+        error.processor_id = entry.id
+    if error.hook is None:
+        error.hook = "process_output_stream"
+    return error
+
+
 class StreamChain:
     """The per-chunk hot path: ``process_output_stream`` across the output lane.
 
@@ -180,6 +189,8 @@ class StreamChain:
                 if tripwire.processor_id is None:
                     tripwire.processor_id = entry.id
                 raise
+            except PatternTimeoutError as error:
+                raise _named(error, entry) from None
             except Exception as exc:
                 self._raised(entry, exc)
                 continue
@@ -236,6 +247,10 @@ class StreamChain:
                 raise
             except asyncio.CancelledError:
                 raise
+            except PatternTimeoutError as error:  # a guard that could not finish its check lets nothing through
+                if tracing:
+                    self._record(entry, started, "raised", part, None, str(error))
+                raise _named(error, entry) from None
             except Exception as exc:
                 if tracing:
                     self._record(entry, started, "raised", part, part, f"{type(exc).__name__}: {exc}")

@@ -359,6 +359,10 @@
         <translation>模型调用失败：{error}</translation>
     </message>
     <message>
+        <source>The pattern of rule &apos;{rule}&apos; took longer than {seconds} s on a text of {length} characters (it backtracks catastrophically); the run was stopped</source>
+        <translation>规则“{rule}”的模式在 {length} 个字符的文本上运行超过 {seconds} 秒（发生灾难性回溯），运行已停止</translation>
+    </message>
+    <message>
         <source>{error} (processor &apos;{processor}&apos;, {hook})</source>
         <translation>{error}（处理器“{processor}”，{hook}）</translation>
     </message>
@@ -872,6 +876,10 @@
 <context>
     <name>EndpointApproval</name>
     <message>
+        <source>not a valid domain name</source>
+        <translation>不是有效的域名</translation>
+    </message>
+    <message>
         <source>Send your API key to another server?</source>
         <translation>要把你的 API 密钥发送到另一台服务器吗？</translation>
     </message>
@@ -882,6 +890,10 @@
     <message>
         <source>Your key was saved for {saved_for}. The design you are using sends its {provider} requests to:&lt;br&gt;&lt;code&gt;{endpoint}&lt;/code&gt;&lt;br&gt;&lt;br&gt;A design from someone else can name any server. Allow it only if you trust this server with your key; your answer is remembered for this key.</source>
         <translation>你的密钥是为 {saved_for} 保存的。你正在使用的设计会把 {provider} 请求发送到：&lt;br&gt;&lt;code&gt;{endpoint}&lt;/code&gt;&lt;br&gt;&lt;br&gt;他人的设计可以指定任意服务器。只有在你信任此服务器、愿意把密钥交给它时才允许；你的选择会针对此密钥记住。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Warning:&lt;/b&gt; {labels} mixes letters of different alphabets, as names that imitate another server&apos;s do. Its real name is {ascii}.</source>
+        <translation>&lt;b&gt;警告：&lt;/b&gt;{labels} 混用了不同字母表的字母，冒充其他服务器的名称常常这样做。它的真实名称是 {ascii}。</translation>
     </message>
     <message>
         <source>Allow my key for this server</source>
@@ -3309,6 +3321,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>invalid regular expression {pattern}: {error}</source>
         <translation>无效的正则表达式 {pattern}：{error}</translation>
+    </message>
+    <message>
+        <source>the regular expression {pattern} can backtrack catastrophically: a repeated part can match the same text in more than one way</source>
+        <translation>正则表达式 {pattern} 可能发生灾难性回溯：其中重复的部分能以不止一种方式匹配同一段文本</translation>
+    </message>
+    <message>
+        <source>pattern {index}: {error}</source>
+        <translation>第 {index} 个模式：{error}</translation>
+    </message>
+    <message>
+        <source>matcher {index}: {error}</source>
+        <translation>第 {index} 个匹配规则：{error}</translation>
     </message>
     <message>
         <source>matcher {index} is not a valid regular expression ({pattern}): {error}</source>

@@ -359,6 +359,10 @@
         <translation>模型呼叫失敗：{error}</translation>
     </message>
     <message>
+        <source>The pattern of rule &apos;{rule}&apos; took longer than {seconds} s on a text of {length} characters (it backtracks catastrophically); the run was stopped</source>
+        <translation>規則「{rule}」的模式在 {length} 個字元的文字上執行超過 {seconds} 秒（發生災難性回溯），執行已停止</translation>
+    </message>
+    <message>
         <source>{error} (processor &apos;{processor}&apos;, {hook})</source>
         <translation>{error}（處理器「{processor}」，{hook}）</translation>
     </message>
@@ -872,6 +876,10 @@
 <context>
     <name>EndpointApproval</name>
     <message>
+        <source>not a valid domain name</source>
+        <translation>不是有效的網域名稱</translation>
+    </message>
+    <message>
         <source>Send your API key to another server?</source>
         <translation>要把你的 API 金鑰傳送到另一臺伺服器嗎？</translation>
     </message>
@@ -882,6 +890,10 @@
     <message>
         <source>Your key was saved for {saved_for}. The design you are using sends its {provider} requests to:&lt;br&gt;&lt;code&gt;{endpoint}&lt;/code&gt;&lt;br&gt;&lt;br&gt;A design from someone else can name any server. Allow it only if you trust this server with your key; your answer is remembered for this key.</source>
         <translation>你的金鑰是為 {saved_for} 儲存的。你正在使用的設計會把 {provider} 請求傳送到：&lt;br&gt;&lt;code&gt;{endpoint}&lt;/code&gt;&lt;br&gt;&lt;br&gt;他人的設計可以指定任意伺服器。只有在你信任此伺服器、願意把金鑰交給它時才允許；你的選擇會針對此金鑰記住。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Warning:&lt;/b&gt; {labels} mixes letters of different alphabets, as names that imitate another server&apos;s do. Its real name is {ascii}.</source>
+        <translation>&lt;b&gt;警告：&lt;/b&gt;{labels} 混用了不同字母表的字母，冒充其他伺服器的名稱常常這樣做。它的真實名稱是 {ascii}。</translation>
     </message>
     <message>
         <source>Allow my key for this server</source>
@@ -3309,6 +3321,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>invalid regular expression {pattern}: {error}</source>
         <translation>無效的正規表示式 {pattern}：{error}</translation>
+    </message>
+    <message>
+        <source>the regular expression {pattern} can backtrack catastrophically: a repeated part can match the same text in more than one way</source>
+        <translation>正規表示式 {pattern} 可能發生災難性回溯：其中重複的部分能以不只一種方式比對同一段文字</translation>
+    </message>
+    <message>
+        <source>pattern {index}: {error}</source>
+        <translation>第 {index} 個模式：{error}</translation>
+    </message>
+    <message>
+        <source>matcher {index}: {error}</source>
+        <translation>第 {index} 個比對規則：{error}</translation>
     </message>
     <message>
         <source>matcher {index} is not a valid regular expression ({pattern}): {error}</source>
