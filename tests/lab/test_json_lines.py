@@ -1,0 +1,31 @@
+"""JSON Lines are split on "\\n" only: U+2028, U+2029 and U+0085 inside a JSON string belong to its line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lab.json_lines import numbered_lines, read_text
+
+#: The characters ``str.splitlines()`` ends a line at that JSON allows unescaped inside a string.
+SEPARATORS = ["\u2028", "\u2029", "\x85"]
+
+
+@pytest.mark.parametrize("separator", SEPARATORS)
+def test_a_separator_inside_a_string_stays_in_its_line(separator: str) -> None:
+    text = f'{{"text": "a{separator}b"}}\n{{"text": "c"}}\n'
+    assert list(numbered_lines(text)) == [(1, f'{{"text": "a{separator}b"}}'), (2, '{"text": "c"}')]
+
+
+def test_crlf_a_byte_order_mark_and_a_last_line_without_newline() -> None:
+    assert list(numbered_lines("\ufeffone\r\ntwo\r\n\r\nthree")) == [(1, "one"), (2, "two"), (3, ""), (4, "three")]
+    assert list(numbered_lines("")) == []
+    assert list(numbered_lines("\n")) == [(1, "")]
+
+
+def test_a_lone_carriage_return_ends_no_line(tmp_path: Path) -> None:
+    # JSON allows "\r" as whitespace between tokens; the line is still one line, and numbers count "\n".
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"a": 1,\r"b": 2}\r\n{"c": 3}\n')
+    assert list(numbered_lines(read_text(path))) == [(1, '{"a": 1,\r"b": 2}'), (2, '{"c": 3}')]
