@@ -30,6 +30,25 @@ def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
         yield number, line[:-1] if line.endswith("\r") else line
 
 
+def file_lines(path: Path) -> Iterator[tuple[int, str | None]]:
+    """:func:`numbered_lines` of a UTF-8 file, read line by line (a results file may hold megabytes of recordings).
+
+    A binary file splits on ``b"\\n"`` alone, which is the rule. A line that is not UTF-8 comes as ``None`` (a
+    write cut in the middle of a character), for the caller to treat as it treats a line that is not JSON.
+    """
+    with path.open("rb") as file:
+        for number, raw in enumerate(file, 1):
+            line = raw[:-1] if raw.endswith(b"\n") else raw
+            if line.endswith(b"\r"):
+                line = line[:-1]
+            if number == 1 and line.startswith(BOM.encode("utf-8")):
+                line = line[3:]
+            try:
+                yield number, line.decode("utf-8")
+            except UnicodeDecodeError:
+                yield number, None
+
+
 def read_text(path: Path) -> str:
     """The file's text, UTF-8 (with or without a byte-order mark), its line ends left as they are."""
     with path.open(encoding="utf-8-sig", newline="") as file:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from lab.json_lines import numbered_lines, read_text
+from lab.json_lines import file_lines
 
 Outcome = Literal["blocked", "modified", "passed", "error"]
 FSYNC_INTERVAL = 0.5
@@ -101,9 +101,9 @@ def read_results(path: Path) -> tuple[dict[str, Any] | None, dict[str, CaseResul
     results: dict[str, CaseResult] = {}
     if not path.exists():
         return header, results
-    for _number, line in numbered_lines(read_text(path)):  # on "\n" only: a case's text may hold U+2028
+    for _number, line in file_lines(path):  # on "\n" only: a case's text may hold U+2028
         try:
-            data = json.loads(line)
+            data = json.loads(line) if line is not None else None
         except json.JSONDecodeError:
             continue  # only a line cut by a kill can be torn; its case runs again
         if not isinstance(data, dict):

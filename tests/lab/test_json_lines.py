@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from lab.json_lines import numbered_lines, read_text
+from lab.json_lines import file_lines, numbered_lines, read_text
 
 #: The characters ``str.splitlines()`` ends a line at that JSON allows unescaped inside a string.
 SEPARATORS = ["\u2028", "\u2029", "\x85"]
@@ -29,3 +29,11 @@ def test_a_lone_carriage_return_ends_no_line(tmp_path: Path) -> None:
     path = tmp_path / "x.jsonl"
     path.write_bytes(b'\xef\xbb\xbf{"a": 1,\r"b": 2}\r\n{"c": 3}\n')
     assert list(numbered_lines(read_text(path))) == [(1, '{"a": 1,\r"b": 2}'), (2, '{"c": 3}')]
+
+
+@pytest.mark.parametrize("separator", SEPARATORS)
+def test_a_file_read_line_by_line_splits_on_newlines_alone(tmp_path: Path, separator: str) -> None:
+    path = tmp_path / "x.jsonl"
+    text = f'\ufeff{{"t": "a{separator}b"}}\r\n{{"c": 3}}\n'
+    path.write_bytes(text.encode("utf-8") + b"\xff\n")  # the last line is no UTF-8
+    assert list(file_lines(path)) == [(1, f'{{"t": "a{separator}b"}}'), (2, '{"c": 3}'), (3, None)]

@@ -48,3 +48,14 @@ def test_a_results_file_saved_with_a_byte_order_mark_and_crlf_keeps_its_header(t
     path.write_bytes(("\ufeff" + "\r\n".join(lines) + "\r\n").encode("utf-8"))
     header, read = read_results(path)
     assert header == {"kind": "header", "design": "d"} and read["a"].text == "x\u2028y"
+
+
+def test_a_line_cut_in_the_middle_of_a_character_is_a_torn_line_like_any_other(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    header = json.dumps({"kind": "header", "design": "d"}) + "\n"
+    whole = json.dumps(case("a", "naïve"), ensure_ascii=False) + "\n"
+    line = json.dumps(case("b", "一二三"), ensure_ascii=False).encode("utf-8")
+    torn = line[: line.index("三".encode()) + 1]  # the write stopped inside 三 (3 bytes in UTF-8)
+    path.write_bytes(header.encode() + whole.encode("utf-8") + torn)
+    header_read, read = read_results(path)
+    assert header_read == {"kind": "header", "design": "d"} and list(read) == ["a"]  # b runs again
