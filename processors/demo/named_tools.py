@@ -7,13 +7,13 @@ it; it stays deterministic (a pure function of the message and the schema). Each
 
 1. said outright: ``name=value`` or ``name: value`` (a quoted text, a JSON value or one word);
 2. for a number, the next number of the message; for a boolean, yes/no/true/false; for an enum, the value named;
-3. for a text: the word after a word of the parameter's name (``doc_id`` ← "document **q3**"), a quoted text, a
-   URL or an e-mail address when the name asks for one, or else the rest of the message after the tool's name
-   (its last word for an id-like parameter: ``id``, ``key``, ``name``, ``url``, ``path`` ...).
+3. for a text: a URL or an e-mail address when the parameter asks for one, the word after a word of the
+   parameter's name (``doc_id`` ← "document **q3**"), a quoted text, or else the rest of the message after the
+   tool's name (its last word for an id-like parameter: ``id``, ``key``, ``name``, ``url``, ``path`` ...).
 
-Only required parameters (or a tool's single parameter) are guessed; optional ones are filled only when said
-outright, so their defaults apply. When a required parameter cannot be read, the model does not call the tool:
-it says what the tool takes and how to ask (:func:`describe_parameters`).
+Only required parameters (or the one parameter of a tool that requires none) are guessed; optional ones are
+filled only when said outright, so their defaults apply. When a required parameter cannot be read, the model
+does not call the tool: it says what the tool takes and how to ask (:func:`describe_parameters`).
 """
 
 from __future__ import annotations
