@@ -88,7 +88,7 @@ class BatchParts(BuiltinProcessor):
         kind = part.type
         holds = kind == "text-delta" or (not self.options.emit_on_non_text and kind not in _RELEASING)
         if not holds:
-            return self._release(state, closing=part) if batch else part
+            return self._release(state, closing=part)  # the batch first, if any, then this part
         if not batch:
             state["first_at"] = time.monotonic()
         batch.append(part)  # a non-text part is held in its place, even in an empty batch; it counts too

@@ -28,6 +28,7 @@ def test_a_lone_carriage_return_ends_no_line(tmp_path: Path) -> None:
     # JSON allows "\r" as whitespace between tokens; the line is still one line, and numbers count "\n".
     path = tmp_path / "x.jsonl"
     path.write_bytes(b'\xef\xbb\xbf{"a": 1,\r"b": 2}\r\n{"c": 3}\n')
+    assert read_text(path) == '{"a": 1,\r"b": 2}\r\n{"c": 3}\n'  # no BOM, line ends as they were
     assert list(numbered_lines(read_text(path))) == [(1, '{"a": 1,\r"b": 2}'), (2, '{"c": 3}')]
 
 
@@ -37,3 +38,9 @@ def test_a_file_read_line_by_line_splits_on_newlines_alone(tmp_path: Path, separ
     text = f'\ufeff{{"t": "a{separator}b"}}\r\n{{"c": 3}}\n'
     path.write_bytes(text.encode("utf-8") + b"\xff\n")  # the last line is no UTF-8
     assert list(file_lines(path)) == [(1, f'{{"t": "a{separator}b"}}'), (2, '{"c": 3}'), (3, None)]
+
+
+def test_a_file_without_a_byte_order_mark_or_a_last_newline_keeps_every_character(tmp_path: Path) -> None:
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(b'{"a": 1}\n{"b": 2}')
+    assert list(file_lines(path)) == [(1, '{"a": 1}'), (2, '{"b": 2}')]
