@@ -163,6 +163,8 @@ class _Reader:
         self.text = text
         self.rest = rest
         self.used: set[str] = set()
+        #: The ``key=value`` pieces read outright.
+        self.said: list[str] = []
 
     # --- said outright: key=value, key: value ---
     def explicit(self, key: str, spec: Any) -> Any:
@@ -170,28 +172,28 @@ class _Reader:
         match = pattern.search(self.text)
         if match is None:
             return _NONE
-        start = match.end()
-        raw = self._value_at(start)
+        raw, end = self._value_at(match.end())
         if raw is None:
             return _NONE
         value = _coerce(raw, spec)
         if value is not _NONE:
             self.used.add(str(raw))
+            self.said.append(self.text[match.start() : end])  # not part of a free text any more
         return value
 
-    def _value_at(self, start: int) -> Any:
+    def _value_at(self, start: int) -> tuple[Any, int]:
+        """The value written at ``start`` and where it ends; ``None`` when there is none."""
         text = self.text
         quoted = _QUOTED.match(text, start)
         if quoted is not None:
-            return next(group for group in quoted.groups() if group is not None)
+            return next(group for group in quoted.groups() if group is not None), quoted.end()
         if text.startswith(("[", "{"), start):
             try:
-                value, _end = json.JSONDecoder().raw_decode(text, start)
+                return json.JSONDecoder().raw_decode(text, start)
             except ValueError:
-                return None
-            return value
+                return None, start
         word = _WORD.match(text, start)
-        return word.group().rstrip(".!?") if word is not None else None
+        return (word.group().rstrip(".!?"), word.end()) if word is not None else (None, start)
 
     # --- guessed from the message ---
     def implicit(self, key: str, spec: Any) -> Any:
@@ -260,7 +262,10 @@ class _Reader:
 
     def _free_text(self) -> str:
         """The message after the tool's name, without the words that lead to the input ("to", "on", "with" ...)."""
-        words = self.rest.strip().split()
+        rest = self.rest
+        for piece in self.said:
+            rest = rest.replace(piece, " ")
+        words = rest.strip().split()
         while words and words[0].lower().strip(":,.") in _CONNECTORS:
             words.pop(0)
         return " ".join(words).strip().rstrip(".!?").strip()
