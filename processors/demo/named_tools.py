@@ -266,8 +266,8 @@ class _Reader:
         for piece in self.said:
             rest = rest.replace(piece, " ")
         words = rest.strip().split()
-        while words and words[0].lower().strip(":,.") in _CONNECTORS:
-            words.pop(0)
+        while words and (words[0].lower().strip(":,.") in _CONNECTORS or not words[0].strip(":,.;-")):
+            words.pop(0)  # "to", "on", "with" ... and lone punctuation ("use shout: hello")
         return " ".join(words).strip().rstrip(".!?").strip()
 
     def _take(self, value: str) -> str:

@@ -86,12 +86,53 @@ TWO_INTS = {"properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}, 
         ("use t with a=5 and 7", TWO_INTS, {"a": 5, "b": 7}, ()),
         ("use t with b=5 and 7", TWO_INTS, {"a": 7, "b": 5}, ()),
         ("use t with 1, 2 and 3", TWO_INTS, {"a": 1, "b": 2}, ()),
+        ("use t with loud=yes", BOOLEAN, {"loud": True}, ()),
+        ("use t with loud=maybe", BOOLEAN, {}, ("loud",)),
+        ("use t with TEXT=hi there", TEXT, {"text": "hi"}, ()),
+        ("use t with name=HOME.", NAME, {"name": "HOME"}, ()),
+        ("use t with https://a.example then stop", URL, {"url": "https://a.example"}, ()),
+        ("use t on https://c.example now", one("link", {"type": "string"}), {"link": "https://c.example"}, ()),
+        ("use t on https://c.example now", one("uri", {"type": "string"}), {"uri": "https://c.example"}, ()),
+        (
+            "use t https://d.example now",
+            one("target", {"type": "string", "format": "url"}),
+            {"target": "https://d.example"},
+            (),
+        ),
+        ("use t (see https://e.example/a) now", URL, {"url": "https://e.example/a"}, ()),
+        ("use t on see https://x.example", TEXT, {"text": "see https://x.example"}, ()),  # no URL asked for
+        ("use t for x@y.example today", one("mail_to", {"type": "string"}), {"mail_to": "x@y.example"}, ()),
+        ("use t for the document Q7 now", CAMEL, {"docId": "Q7"}, ()),
+        ("use t for the Document Q7 now", CAMEL, {"docId": "Q7"}, ()),
+        ("use t for the document (Q8), thanks", CAMEL, {"docId": "Q8"}, ()),
+        ("use t: with, hello there.", TEXT, {"text": "hello there"}, ()),
+        (
+            "use t on 'one' and 'two'",
+            {"properties": {"a": {}, "b": {}}, "required": ["a", "b"]},
+            {"a": "one", "b": "two"},
+            (),
+        ),
     ],
 )
 def test_each_type_is_read_from_the_message(
     text: str, schema: dict[str, Any], arguments: dict[str, Any], missing: tuple[str, ...]
 ) -> None:
     assert read(text, schema) == (arguments, missing)
+
+
+@pytest.mark.parametrize(
+    ("text", "schema", "kind"),
+    [
+        ("use t with 3", NUMBER, int),
+        ("use t with 3.0", NUMBER, float),
+        ("use t with x=3.0", NUMBER, float),
+        ("use t with x=3", NUMBER, int),
+        ("use t with n=4.0", OPTIONAL_INT, int),
+    ],
+)
+def test_a_number_keeps_its_kind(text: str, schema: dict[str, Any], kind: type) -> None:
+    arguments, _missing = read(text, schema)
+    assert type(next(iter(arguments.values()))) is kind
 
 
 def test_only_required_parameters_or_a_lone_optional_one_are_guessed() -> None:
@@ -126,6 +167,9 @@ def test_what_a_tool_takes_is_said_one_parameter_a_line() -> None:
     assert describe_parameters(schema) == "- `doc_id` (string, required): The document's id.\n- `times` (integer)"
     assert describe_parameters(schema, required_word="必填").startswith("- `doc_id` (string, 必填)")
     assert describe_parameters({}) == "- (no parameters)"
+    assert describe_parameters({"properties": "junk"}) == "- (no parameters)"
+    odd = {"properties": {"a": {"type": ["null"]}, "b": {"oneOf": [{"type": "boolean"}]}, "c": {}}}
+    assert describe_parameters(odd) == "- `a` (string)\n- `b` (boolean)\n- `c` (string)"
     assert describe_parameters({"properties": {"x": "not a schema"}}) == "- `x` (string)"
 
 
