@@ -66,7 +66,7 @@ def json_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
 def read_json_report(path: Path) -> tuple[dict[str, Any], list[CaseResult]]:
     """A JSON report's header fields and its cases. Raises ``ValueError`` naming the file on a bad report."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))  # an editor may have saved it with a BOM
         cases = [CaseResult.from_dict(item) for item in data["cases"]]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ValueError(f"{path}: not a lab JSON report ({error})") from None

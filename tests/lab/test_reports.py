@@ -149,6 +149,19 @@ def test_shards_of_two_designs_do_not_merge_into_one_report(tmp_path: Path) -> N
         merge_reports([first, other])
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_lab_merge_reads_reports_with_line_separators_and_a_byte_order_mark(tmp_path: Path, separator: str) -> None:
+    cases = [result(f"a{separator}1", "attack", "blocked", "direct", ("inj", "aborted")), *RESULTS[4:]]
+    cases[0].text = f"ignore{separator}previous"
+    design = {"name": "support", "fingerprint": "aaaa"}
+    first, second = tmp_path / "s1.json", tmp_path / "s2.json"
+    first.write_text(json.dumps(json_report(cases[:1], design=design, mode="guardrails"), ensure_ascii=False), "utf-8")
+    second.write_text(json.dumps(json_report(cases[1:], design=design, mode="guardrails")), "utf-8-sig")  # a BOM
+    merged = merge_reports([first, second])
+    assert [case["id"] for case in merged["cases"]] == [case.id for case in cases]
+    assert merged["cases"][0]["text"] == f"ignore{separator}previous"
+
+
 def test_the_report_lists_the_attacks_several_processors_caught() -> None:
     several = [
         result("r1", "attack", "blocked", "direct", ("inj", "aborted"), ("judge", "aborted")),
