@@ -94,6 +94,9 @@ class ReplayOutcome:
     divergences: list[Divergence]
     #: ``(tool, recorded arguments, arguments now)`` for tool calls whose arguments changed.
     changed_tool_calls: list[tuple[str, Any, Any]]
+    #: The ids of every processor in the replayed chain (all lanes), so that one that never ran can be told from one
+    #: that is not there: a tripwire may have ended the run before it was reached.
+    chain: tuple[str, ...] = ()
 
     @property
     def processors(self) -> dict[str, ProcessorActivity]:
@@ -115,25 +118,58 @@ class ReplayOutcome:
 
 
 @dataclass(frozen=True)
+class Absence:
+    """Why a processor did nothing on one side: it is not in that chain, the run stopped (a tripwire of
+    :attr:`stopped_at`) before reaching it, or it is there and was simply never called."""
+
+    reason: Literal["not_in_chain", "not_reached", "not_called"]
+    #: The processor whose tripwire ended the run (``"not_reached"`` only).
+    stopped_at: str = ""
+
+    @classmethod
+    def of(cls, processor_id: str, outcome: ReplayOutcome) -> Absence:
+        if processor_id not in outcome.chain:
+            return cls("not_in_chain")
+        if outcome.tripwire is not None:
+            return cls("not_reached", outcome.tripwire[0])
+        return cls("not_called")
+
+    def summary(self) -> str:
+        """The plain words (the view translates :attr:`reason` itself)."""
+        if self.reason == "not_reached":
+            return f"not reached (the run stopped at {self.stopped_at})"
+        return "not in the chain" if self.reason == "not_in_chain" else "not called"
+
+
+@dataclass(frozen=True)
 class ProcessorRow:
-    """One processor on both sides; ``None`` where it is not in that chain. Views word the activities themselves
-    (translated); :attr:`before` and :attr:`after` are the plain summaries, which decide whether the row differs."""
+    """One processor on both sides; an activity ``None`` where it did nothing there, with the :class:`Absence`
+    saying why. Views word them themselves (translated); :attr:`before` and :attr:`after` are the plain summaries,
+    which decide whether the row differs."""
 
     processor_id: str
     original: ProcessorActivity | None
     now: ProcessorActivity | None
+    original_absence: Absence = Absence("not_in_chain")
+    now_absence: Absence = Absence("not_in_chain")
 
     @property
     def before(self) -> str:
-        return self.original.summary() if self.original is not None else "not in the chain"
+        return self.original.summary() if self.original is not None else self.original_absence.summary()
 
     @property
     def after(self) -> str:
-        return self.now.summary() if self.now is not None else "not in the chain"
+        return self.now.summary() if self.now is not None else self.now_absence.summary()
 
     @property
     def differs(self) -> bool:
         return self.before != self.after
+
+    @property
+    def idle(self) -> bool:
+        """Nothing to say on either side: never run, and no tripwire kept it from running (an error processor)."""
+        reasons = {self.original_absence.reason, self.now_absence.reason}
+        return self.original is None and self.now is None and "not_reached" not in reasons
 
 
 @dataclass
@@ -153,10 +189,16 @@ class ReplayComparison:
 
     @property
     def processor_rows(self) -> list[ProcessorRow]:
-        """Every processor of either replay, in order of first appearance, with its summary on each side."""
-        before, after = self.original.processors, self.current.processors
-        names = list(dict.fromkeys([*before, *after]))
-        return [ProcessorRow(name, before.get(name), after.get(name)) for name in names]
+        """Every processor of either replay (of either chain, run or not), in order of first appearance, with its
+        activity on each side or why it has none."""
+        original, current = self.original, self.current
+        before, after = original.processors, current.processors
+        names = list(dict.fromkeys([*before, *after, *original.chain, *current.chain]))
+        rows = [
+            ProcessorRow(name, before.get(name), after.get(name), Absence.of(name, original), Absence.of(name, current))
+            for name in names
+        ]
+        return [row for row in rows if not row.idle]
 
     def text_spans(self) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
         """Both texts as ``(piece, differs)`` spans, word by word, for highlighting what changed."""
@@ -203,6 +245,15 @@ class ThreadReplay:
     #: The index of the run where the conversation diverged and the replay stopped, if it did.
     stopped_at: int | None = None
     cancelled: bool = False
+
+    @property
+    def live_from(self) -> tuple[int, int] | None:
+        """``(run index, step)`` (both from 0) where the replay went on with the live model, if it did."""
+        for index, item in enumerate(self.runs):
+            divergences = item.comparison.current.divergences if item.comparison is not None else []
+            if divergences and divergences[0].action == "live":
+                return index, divergences[0].step
+        return None
 
     @property
     def differing(self) -> list[ThreadRunReplay]:
@@ -274,7 +325,17 @@ async def replay_run(
         trace=tracer.events,
         divergences=list(model.divergences),
         changed_tool_calls=list(recording.changed_tool_calls),
+        chain=_chain_ids(agent),
     )
+
+
+def _chain_ids(agent: Any) -> tuple[str, ...]:
+    """The ids of the agent's processors, lane after lane (a lane given as a callable has none to list)."""
+    ids: list[str] = []
+    for lane in (agent.input_processors, agent.output_processors, agent.error_processors):
+        if isinstance(lane, list):
+            ids.extend(str(getattr(processor, "id", "")) for processor in lane)
+    return tuple(ids)
 
 
 def history_before(messages: Sequence[Message], started_at: datetime, input_text: str | None) -> list[Message]:
@@ -294,6 +355,7 @@ def _aware(moment: datetime) -> datetime:
 
 
 __all__ = [
+    "Absence",
     "DivergencePolicy",
     "ProcessorActivity",
     "ProcessorRow",

@@ -3077,6 +3077,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>丢弃的数据块：{0}</translation>
     </message>
     <message>
+        <source>not reached (the run stopped at {0})</source>
+        <translation>未执行到（运行在 {0} 处停止）</translation>
+    </message>
+    <message>
         <source>Tripwire</source>
         <translation>拦截</translation>
     </message>
@@ -3095,6 +3099,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>{0} processor(s) did something else: {1}</source>
         <translation>{0} 个处理器的行为不同：{1}</translation>
+    </message>
+    <message>
+        <source>Continued with the live model from step {0}: the current chain gives the same result as the original.</source>
+        <translation>已从第 {0} 步起改用实时模型继续：当前处理链的结果与原来相同。</translation>
+    </message>
+    <message>
+        <source>Continued with the live model from step {0}: {1}.</source>
+        <translation>已从第 {0} 步起改用实时模型继续：{1}。</translation>
     </message>
     <message>
         <source>Replayed with no model call: {0}.</source>
@@ -3863,6 +3875,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Cancelled after {0} of {1} runs.</source>
         <translation>已取消：完成 {0}/{1} 次运行。</translation>
+    </message>
+    <message>
+        <source>Replayed {0} of {1} runs, continued with the live model from run {2}, step {3}: {4} differ.</source>
+        <translation>已重放 {0}/{1} 次运行，从第 {2} 次运行第 {3} 步起改用实时模型继续：{4} 次结果不同。</translation>
     </message>
     <message>
         <source>Replayed {0} of {1} runs with no model call: {2} differ.</source>

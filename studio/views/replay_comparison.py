@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio import i18n
-from studio.replay import ProcessorActivity, ReplayComparison, ReplayOutcome
+from studio.replay import Absence, ProcessorActivity, ReplayComparison, ReplayOutcome
 
 #: Highlights: removed on the original's side, added on the current side, a row that differs.
 REMOVED = "#ffd7d5"
@@ -101,7 +101,11 @@ class ComparisonPane(QWidget):
         rows = comparison.processor_rows
         self.processors.setRowCount(len(rows))
         for row, entry in enumerate(rows):
-            texts = (entry.processor_id, activity_text(entry.original), activity_text(entry.now))
+            texts = (
+                entry.processor_id,
+                activity_text(entry.original, entry.original_absence),
+                activity_text(entry.now, entry.now_absence),
+            )
             for column, text in enumerate(texts):
                 cell = QTableWidgetItem(text)
                 if entry.differs:
@@ -121,10 +125,11 @@ class ComparisonPane(QWidget):
         self.tools.setVisible(bool(changed))
 
 
-def activity_text(activity: ProcessorActivity | None) -> str:
-    """``"changed (3 chunks changed)"``, ``"aborted: reason"``, ``"not in the chain"`` — in the user's language."""
+def activity_text(activity: ProcessorActivity | None, absence: Absence | None = None) -> str:
+    """``"changed (3 chunks changed)"``, ``"aborted: reason"``, ``"not in the chain"``, ``"not reached (the run
+    stopped at pii)"`` — in the user's language."""
     if activity is None:
-        return translate("ReplayView", "not in the chain")
+        return absence_text(absence or Absence("not_in_chain"))
     words = {
         "passed": translate("ReplayView", "passed"),
         "held": translate("ReplayView", "held"),
@@ -143,6 +148,15 @@ def activity_text(activity: ProcessorActivity | None) -> str:
     if activity.chunks_dropped:
         counts.append(translate("ReplayView", "chunks dropped: {0}").format(activity.chunks_dropped))
     return f"{text} ({', '.join(counts)})" if counts else text
+
+
+def absence_text(absence: Absence) -> str:
+    """Why a processor did nothing on one side, in the user's language."""
+    if absence.reason == "not_reached":
+        return translate("ReplayView", "not reached (the run stopped at {0})").format(absence.stopped_at)
+    if absence.reason == "not_called":
+        return translate("ReplayView", "not called")
+    return translate("ReplayView", "not in the chain")
 
 
 def _side_html(outcome: ReplayOutcome, text_html: str) -> str:
@@ -177,4 +191,4 @@ def difference_text(comparison: ReplayComparison) -> str:
     return "; ".join(parts)
 
 
-__all__ = ["ComparisonPane", "activity_text", "difference_text"]
+__all__ = ["ComparisonPane", "absence_text", "activity_text", "difference_text"]

@@ -153,6 +153,18 @@ class ReplayView(QDialog):
         self.export_test.setEnabled(True)
 
     def _status_text(self, comparison: ReplayComparison) -> str:
+        divergences = comparison.current.divergences
+        if divergences and divergences[0].action == "live":
+            step = divergences[0].step + 1
+            if comparison.identical:
+                return translate(
+                    "ReplayView",
+                    "Continued with the live model from step {0}: the current chain gives the same result as the "
+                    "original.",
+                ).format(step)
+            return translate("ReplayView", "Continued with the live model from step {0}: {1}.").format(
+                step, difference_text(comparison)
+            )
         if comparison.identical:
             return translate(
                 "ReplayView", "Replayed with no model call: the current chain gives the same result as the original."
