@@ -202,6 +202,7 @@ class Workspace(QObject):
         self.thread_id = thread_id
         self.chat.load_thread(loaded.messages, loaded.runs)
         self.chat.note_recorded_tool_calls(loaded.recorded_tool_calls)
+        self.chat.note_judge_failures((history.run_id, history.events) for history in loaded.histories)
         if loaded.damage:
             self.chat.add_error(loaded.damage)
             self.status_message.emit(loaded.damage)
