@@ -300,6 +300,14 @@
         <translation>✖ 失败</translation>
     </message>
     <message>
+        <source>⛔ blocked by {0}</source>
+        <translation>⛔ 被 {0} 拦截</translation>
+    </message>
+    <message>
+        <source>⛔ blocked by a processor</source>
+        <translation>⛔ 被某个处理器拦截</translation>
+    </message>
+    <message>
         <source>changed for the model</source>
         <translation>已为模型修改</translation>
     </message>
@@ -318,6 +326,18 @@
     <message>
         <source>Result (given to the model)</source>
         <translation>结果（交给模型的内容）</translation>
+    </message>
+    <message>
+        <source>Tool returned (not given to the model)</source>
+        <translation>工具返回（未交给模型）</translation>
+    </message>
+    <message>
+        <source>Blocked</source>
+        <translation>已拦截</translation>
+    </message>
+    <message>
+        <source>A tripwire of {0} kept this result from the model.</source>
+        <translation>{0} 的拦截使模型未看到此结果。</translation>
     </message>
     <message>
         <source>Error</source>

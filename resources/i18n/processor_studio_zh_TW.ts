@@ -300,6 +300,14 @@
         <translation>✖ 失敗</translation>
     </message>
     <message>
+        <source>⛔ blocked by {0}</source>
+        <translation>⛔ 被 {0} 攔截</translation>
+    </message>
+    <message>
+        <source>⛔ blocked by a processor</source>
+        <translation>⛔ 被某個處理器攔截</translation>
+    </message>
+    <message>
         <source>changed for the model</source>
         <translation>已為模型修改</translation>
     </message>
@@ -318,6 +326,18 @@
     <message>
         <source>Result (given to the model)</source>
         <translation>結果（交給模型的內容）</translation>
+    </message>
+    <message>
+        <source>Tool returned (not given to the model)</source>
+        <translation>工具返回（未交給模型）</translation>
+    </message>
+    <message>
+        <source>Blocked</source>
+        <translation>已攔截</translation>
+    </message>
+    <message>
+        <source>A tripwire of {0} kept this result from the model.</source>
+        <translation>{0} 的攔截使模型未看到此結果。</translation>
     </message>
     <message>
         <source>Error</source>
