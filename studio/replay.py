@@ -13,6 +13,7 @@ diverged. Pure Python, no Qt: the studio's replay controller runs it, and its vi
 from __future__ import annotations
 
 import difflib
+import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from processors.chunks import AnyChunk
 from processors.memory.base import InMemoryMemory
 from processors.messages import Message
 from processors.models.base import LanguageModel
-from processors.models.replay import Divergence, Recording, ReplayModel, replay_tools
+from processors.models.replay import Divergence, Recording, ReplayModel, replay_tools, shape_fingerprint
 from processors.pipeline.debugger import Debugger
 from processors.tracing import TraceEvent
 from studio.build import build_agent
@@ -39,6 +40,10 @@ SEVERITY = ("passed", "held", "changed", "dropped", "raised", "aborted")
 
 #: A run's own message was saved a moment after the run started (the run is stored first).
 OWN_MESSAGE_WINDOW = timedelta(seconds=2)
+
+#: How much of a diverged step's request difference is shown: lines, and characters of one line.
+REQUEST_DIFF_LINES = 40
+REQUEST_DIFF_WIDTH = 300
 
 
 @dataclass
@@ -97,6 +102,8 @@ class ReplayOutcome:
     #: The ids of every processor in the replayed chain (all lanes), so that one that never ran can be told from one
     #: that is not there: a tripwire may have ended the run before it was reached.
     chain: tuple[str, ...] = ()
+    #: What each model step was asked (:func:`processors.models.replay.request_shape`), in order.
+    asked: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def processors(self) -> dict[str, ProcessorActivity]:
@@ -217,6 +224,72 @@ class ReplayComparison:
     def identical(self) -> bool:
         return not (self.text_differs or self.tripwire_differs or any(row.differs for row in self.processor_rows))
 
+    def recorded_request(self) -> dict[str, Any] | None:
+        """What the recording was asked at the step where the current chain diverged: the divergence's own, or the
+        original chain's replay's request at that step when its fingerprint is the recorded one (the recording keeps
+        only fingerprints; the original chain asks exactly what was recorded). ``None`` when not known."""
+        if not self.current.divergences:
+            return None
+        divergence = self.current.divergences[0]
+        if divergence.recorded_request is not None:
+            return divergence.recorded_request
+        asked = self.original.asked
+        if divergence.recorded is None or divergence.step >= len(asked):
+            return None
+        shape = asked[divergence.step]
+        return shape if shape_fingerprint(shape) == divergence.recorded else None
+
+    def request_diff(self, limit: int = REQUEST_DIFF_LINES) -> RequestDiff | None:
+        """Where the current chain diverged: what the recording was asked against what is asked now, as a line
+        diff of the messages (capped at ``limit`` lines), or None when it did not diverge."""
+        if not self.current.divergences:
+            return None
+        divergence = self.current.divergences[0]
+        recorded = self.recorded_request()
+        before = request_lines(recorded) if recorded is not None else []
+        after = request_lines(divergence.request)
+        lines: list[tuple[str, str]] = []
+        for line in list(difflib.unified_diff(before, after, n=1, lineterm=""))[2:]:
+            tag, text = line[:1], line[1:]
+            if len(text) > REQUEST_DIFF_WIDTH:
+                text = text[:REQUEST_DIFF_WIDTH] + "…"
+            lines.append(("@" if tag == "@" else tag, text if tag != "@" else ""))
+        return RequestDiff(divergence.step + 1, recorded is not None, lines[:limit], max(0, len(lines) - limit))
+
+
+@dataclass(frozen=True)
+class RequestDiff:
+    """A diverged step's request against the recorded one: ``(tag, text)`` lines, tag ``-`` (only the recording
+    was asked it), ``+`` (only asked now), `` `` (both, for context) or ``@`` (a gap between hunks)."""
+
+    step: int
+    #: False when the recorded request is not known (the recording has no such step, or no original replay).
+    recorded_known: bool
+    lines: list[tuple[str, str]]
+    #: Lines left out past the cap.
+    more: int = 0
+
+
+def request_lines(shape: dict[str, Any]) -> list[str]:
+    """A request as readable lines: one or more per message (``user: …``, ``assistant → lookup(…)``), then the tools
+    offered."""
+    lines: list[str] = []
+    for message in shape.get("messages", []):
+        role = str(message.get("role", "?"))
+        content = message.get("content")
+        text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False) if content else ""
+        if message.get("tool_call_id"):
+            role = f"{role} [{message['tool_call_id']}]"
+        for index, piece in enumerate(text.splitlines() or ([""] if not message.get("tool_calls") else [])):
+            lines.append(f"{role}: {piece}" if index == 0 else f"    {piece}")
+        for call in message.get("tool_calls") or []:
+            function = call.get("function", {}) if isinstance(call, dict) else {}
+            lines.append(f"{role} → {function.get('name', '?')}({function.get('arguments', '')})")
+    tools = shape.get("tools") or []
+    if tools:
+        lines.append("tools: " + ", ".join(str(tool) for tool in tools))
+    return lines
+
 
 @dataclass
 class ThreadRunReplay:
@@ -326,6 +399,7 @@ async def replay_run(
         divergences=list(model.divergences),
         changed_tool_calls=list(recording.changed_tool_calls),
         chain=_chain_ids(agent),
+        asked=list(model.asked),
     )
 
 
@@ -362,8 +436,10 @@ __all__ = [
     "ReplayComparison",
     "ReplayOutcome",
     "ReplaySource",
+    "RequestDiff",
     "ThreadReplay",
     "ThreadRunReplay",
     "history_before",
     "replay_run",
+    "request_lines",
 ]

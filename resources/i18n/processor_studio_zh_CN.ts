@@ -3065,6 +3065,22 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>通过</translation>
     </message>
     <message>
+        <source>Step {0}: what the recording was asked (-) and what the chain asks now (+)</source>
+        <translation>第 {0} 步：录制时的请求（-）与处理链现在的请求（+）</translation>
+    </message>
+    <message>
+        <source>Step {0}: what the chain asks now (+); the recording has no request to compare it with</source>
+        <translation>第 {0} 步：处理链现在的请求（+）；录制中没有可与之比较的请求</translation>
+    </message>
+    <message>
+        <source>(the messages are the same)</source>
+        <translation>（消息相同）</translation>
+    </message>
+    <message>
+        <source>… and %n more line(s)</source>
+        <translation>……另有 %n 行</translation>
+    </message>
+    <message>
         <source>held</source>
         <translation>暂扣</translation>
     </message>

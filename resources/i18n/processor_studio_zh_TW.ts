@@ -3065,6 +3065,22 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>通過</translation>
     </message>
     <message>
+        <source>Step {0}: what the recording was asked (-) and what the chain asks now (+)</source>
+        <translation>第 {0} 步：錄製時的請求（-）與處理鏈現在的請求（+）</translation>
+    </message>
+    <message>
+        <source>Step {0}: what the chain asks now (+); the recording has no request to compare it with</source>
+        <translation>第 {0} 步：處理鏈現在的請求（+）；錄製中沒有可與之比較的請求</translation>
+    </message>
+    <message>
+        <source>(the messages are the same)</source>
+        <translation>（訊息相同）</translation>
+    </message>
+    <message>
+        <source>… and %n more line(s)</source>
+        <translation>……另有 %n 行</translation>
+    </message>
+    <message>
         <source>held</source>
         <translation>暫扣</translation>
     </message>

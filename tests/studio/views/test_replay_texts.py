@@ -79,3 +79,58 @@ def test_a_thread_continued_live_says_from_which_run_and_step(
     assert "no model call" not in status
     assert "continued with the live model from run 2, step 1" in status
     run(qloop, workspace.shutdown())
+
+
+def test_a_divergence_shows_what_the_recording_was_asked_against_what_is_asked_now(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
+    run_id = send(qloop, workspace, "Please look up customer 42")
+    rule = {"name": "swap", "pattern": r"\b42\b", "replacement": "43"}
+    entry = ChainEntry(type="RegexFilter", options={"rules": [rule], "strategy": "redact", "phase": "input"})
+    workspace.document.undo_stack().push(AddEntry(workspace.document, "input", 0, entry))
+
+    view, comparison = replay(qloop, window, run_id)
+
+    divergence = comparison.current.divergences[0]
+    assert "Please look up customer 43" in str(divergence.request["messages"])  # data, not only a sentence
+    diff = view.pane.request_diff
+    assert diff.isVisibleTo(view)
+    text = diff.toPlainText()
+    assert "Step 1: what the recording was asked (-) and what the chain asks now (+)" in text
+    assert "- user: Please look up customer 42" in text and "+ user: Please look up customer 43" in text
+    run(qloop, workspace.shutdown())
+
+
+def test_a_long_request_difference_is_capped(qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path) -> None:
+    workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
+    many = "\n".join(f"line {i} about customer 42" for i in range(200))
+    run_id = send(qloop, workspace, many)
+    rule = {"name": "swap", "pattern": r"\b42\b", "replacement": "43"}
+    entry = ChainEntry(type="RegexFilter", options={"rules": [rule], "strategy": "redact", "phase": "input"})
+    workspace.document.undo_stack().push(AddEntry(workspace.document, "input", 0, entry))
+
+    view, comparison = replay(qloop, window, run_id)
+
+    diff = comparison.request_diff()
+    assert diff is not None and len(diff.lines) == 40 and diff.more > 300
+    text = view.pane.request_diff.toPlainText()
+    assert f"… and {diff.more} more lines" in text and "line 199" not in text
+    run(qloop, workspace.shutdown())
+
+
+def test_a_thread_replay_that_stopped_shows_what_differed(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    workspace, window, _run_ids = thread_of_three(qtbot, qloop, tmp_path)
+    rule = {"name": "swap", "pattern": r"\b42\b", "replacement": "43"}
+    entry = ChainEntry(type="RegexFilter", options={"rules": [rule], "strategy": "redact", "phase": "input"})
+    workspace.document.undo_stack().push(AddEntry(workspace.document, "input", 0, entry))
+
+    view = from_threads_menu(qloop, window)
+
+    assert view.runs.currentRow() == 1 and view.pane.request_diff.isVisibleTo(view)
+    text = view.pane.request_diff.toPlainText()
+    assert "- user: Please look up customer 42" in text and "+ user: Please look up customer 43" in text
+    assert "tools: calculator" in text  # unchanged lines next to a change show as context
+    run(qloop, workspace.shutdown())
