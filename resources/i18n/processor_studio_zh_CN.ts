@@ -3137,6 +3137,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>{0} 个处理器的行为不同：{1}</translation>
     </message>
     <message>
+        <source>Export again to {0}</source>
+        <translation>再次导出到 {0}</translation>
+    </message>
+    <message>
+        <source>Rewrite {0} with this replay and the design as it is now (the file holds a frozen copy of the design from its last export)</source>
+        <translation>用这次重放和当前的设计重写 {0}（该文件保存的是上次导出时设计的冻结副本）</translation>
+    </message>
+    <message>
         <source>Continued with the live model from step {0}: the current chain gives the same result as the original.</source>
         <translation>已从第 {0} 步起改用实时模型继续：当前处理链的结果与原来相同。</translation>
     </message>
@@ -4023,6 +4031,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>用当前处理链重放整个对话</translation>
     </message>
     <message>
+        <source>Export its regression test again (current design)</source>
+        <translation>再次导出其回归测试（当前设计）</translation>
+    </message>
+    <message>
+        <source>Replay the exported run through the current chain and rewrite {0}</source>
+        <translation>用当前处理链重放已导出的运行，并重写 {0}</translation>
+    </message>
+    <message>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
@@ -4294,6 +4310,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Exported the thread to {file}</source>
         <translation>已将对话导出到 {file}</translation>
+    </message>
+    <message>
+        <source>The regression test cannot be exported again</source>
+        <translation>无法再次导出回归测试</translation>
+    </message>
+    <message>
+        <source>This run&apos;s regression test was never exported, or its file is gone.</source>
+        <translation>此运行的回归测试从未导出过，或其文件已不存在。</translation>
     </message>
     <message>
         <source>The regression test cannot be exported</source>

@@ -3137,6 +3137,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>{0} 個處理器的行為不同：{1}</translation>
     </message>
     <message>
+        <source>Export again to {0}</source>
+        <translation>再次匯出到 {0}</translation>
+    </message>
+    <message>
+        <source>Rewrite {0} with this replay and the design as it is now (the file holds a frozen copy of the design from its last export)</source>
+        <translation>用這次重播和目前的設計重寫 {0}（該檔案保存的是上次匯出時設計的凍結副本）</translation>
+    </message>
+    <message>
         <source>Continued with the live model from step {0}: the current chain gives the same result as the original.</source>
         <translation>已從第 {0} 步起改用即時模型繼續：目前處理鏈的結果與原來相同。</translation>
     </message>
@@ -4023,6 +4031,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>用目前處理鏈重播整個對話</translation>
     </message>
     <message>
+        <source>Export its regression test again (current design)</source>
+        <translation>再次匯出其回歸測試（目前設計）</translation>
+    </message>
+    <message>
+        <source>Replay the exported run through the current chain and rewrite {0}</source>
+        <translation>用目前處理鏈重播已匯出的執行，並重寫 {0}</translation>
+    </message>
+    <message>
         <source>Delete conversation</source>
         <translation>刪除對話</translation>
     </message>
@@ -4294,6 +4310,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Exported the thread to {file}</source>
         <translation>已將對話匯出到 {file}</translation>
+    </message>
+    <message>
+        <source>The regression test cannot be exported again</source>
+        <translation>無法再次匯出回歸測試</translation>
+    </message>
+    <message>
+        <source>This run&apos;s regression test was never exported, or its file is gone.</source>
+        <translation>此執行的回歸測試從未匯出過，或其檔案已不存在。</translation>
     </message>
     <message>
         <source>The regression test cannot be exported</source>

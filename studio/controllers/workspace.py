@@ -413,6 +413,10 @@ class Workspace(QObject):
         """Write ``run_id``'s last replay as a pytest file (:meth:`FileExports.export_regression_test`)."""
         return await self.files.export_regression_test(run_id, path)
 
+    async def reexport_regression_test(self, run_id: str) -> bool:
+        """Export ``run_id``'s test again over its last file (:meth:`FileExports.reexport_regression_test`)."""
+        return await self.files.reexport_regression_test(run_id)
+
     async def import_thread(self, path: Path) -> None:
         """Import a thread file (off the UI thread, with progress: :attr:`imports`), then open the thread."""
         thread_id = await self.imports.import_file(path)
