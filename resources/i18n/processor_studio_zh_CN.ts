@@ -300,12 +300,12 @@
         <translation>✖ 失败</translation>
     </message>
     <message>
-        <source>⛔ blocked by {0}</source>
-        <translation>⛔ 被 {0} 拦截</translation>
+        <source>⊘ blocked by {0}</source>
+        <translation>⊘ 被 {0} 拦截</translation>
     </message>
     <message>
-        <source>⛔ blocked by a processor</source>
-        <translation>⛔ 被某个处理器拦截</translation>
+        <source>⊘ blocked by a processor</source>
+        <translation>⊘ 被某个处理器拦截</translation>
     </message>
     <message>
         <source>changed for the model</source>

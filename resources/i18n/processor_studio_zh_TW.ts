@@ -300,12 +300,12 @@
         <translation>✖ 失敗</translation>
     </message>
     <message>
-        <source>⛔ blocked by {0}</source>
-        <translation>⛔ 被 {0} 攔截</translation>
+        <source>⊘ blocked by {0}</source>
+        <translation>⊘ 被 {0} 攔截</translation>
     </message>
     <message>
-        <source>⛔ blocked by a processor</source>
-        <translation>⛔ 被某個處理器攔截</translation>
+        <source>⊘ blocked by a processor</source>
+        <translation>⊘ 被某個處理器攔截</translation>
     </message>
     <message>
         <source>changed for the model</source>

@@ -296,9 +296,9 @@ class DocumentWriter:
         }[card.state]
         if card.state == "error" and card.blocked_by is not None:  # a guardrail's tripwire, not the tool, failed it
             state = (
-                translate("ChatDocument", "⛔ blocked by {0}").format(card.blocked_by)
+                translate("ChatDocument", "⊘ blocked by {0}").format(card.blocked_by)
                 if card.blocked_by
-                else translate("ChatDocument", "⛔ blocked by a processor")
+                else translate("ChatDocument", "⊘ blocked by a processor")
             )
         colour = QColor("#cf222e") if card.state == "error" else QColor("#1a7f37") if card.state == "result" else MUTED
         cursor.insertText("▾ " if card.expanded else "▸ ", char_format(colour=LINK, href=href))
