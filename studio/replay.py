@@ -186,6 +186,16 @@ class ReplayComparison:
     original: ReplayOutcome
     current: ReplayOutcome
 
+    def __post_init__(self) -> None:
+        """Give each divergence of the current replay what the recording was asked at its step, when the original
+        chain's replay asked it (same fingerprint): the divergence then carries both requests as data."""
+        asked = self.original.asked
+        for divergence in self.current.divergences:
+            if divergence.recorded_request is None and divergence.recorded is not None and divergence.step < len(asked):
+                shape = asked[divergence.step]
+                if shape_fingerprint(shape) == divergence.recorded:
+                    divergence.recorded_request = shape
+
     @property
     def text_differs(self) -> bool:
         return self.original.text != self.current.text
@@ -225,19 +235,9 @@ class ReplayComparison:
         return not (self.text_differs or self.tripwire_differs or any(row.differs for row in self.processor_rows))
 
     def recorded_request(self) -> dict[str, Any] | None:
-        """What the recording was asked at the step where the current chain diverged: the divergence's own, or the
-        original chain's replay's request at that step when its fingerprint is the recorded one (the recording keeps
-        only fingerprints; the original chain asks exactly what was recorded). ``None`` when not known."""
-        if not self.current.divergences:
-            return None
-        divergence = self.current.divergences[0]
-        if divergence.recorded_request is not None:
-            return divergence.recorded_request
-        asked = self.original.asked
-        if divergence.recorded is None or divergence.step >= len(asked):
-            return None
-        shape = asked[divergence.step]
-        return shape if shape_fingerprint(shape) == divergence.recorded else None
+        """What the recording was asked at the step where the current chain diverged (filled in from the original
+        chain's replay, which asks exactly what was recorded: a recording keeps only fingerprints), or ``None``."""
+        return self.current.divergences[0].recorded_request if self.current.divergences else None
 
     def request_diff(self, limit: int = REQUEST_DIFF_LINES) -> RequestDiff | None:
         """Where the current chain diverged: what the recording was asked against what is asked now, as a line

@@ -94,6 +94,8 @@ def test_a_divergence_shows_what_the_recording_was_asked_against_what_is_asked_n
 
     divergence = comparison.current.divergences[0]
     assert "Please look up customer 43" in str(divergence.request["messages"])  # data, not only a sentence
+    assert divergence.recorded_request is not None
+    assert "Please look up customer 42" in str(divergence.recorded_request["messages"])
     diff = view.pane.request_diff
     assert diff.isVisibleTo(view)
     text = diff.toPlainText()
