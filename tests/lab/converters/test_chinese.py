@@ -80,3 +80,9 @@ def test_the_vendored_tables_are_well_formed(name: str) -> None:
 def test_no_chinese_converter_claims_to_be_reversible() -> None:
     """OpenCC's mappings are many-to-one and pinyin loses the characters: none of them can promise a round trip."""
     assert not any(registry()[name].reversible for name in NAMES)
+
+
+def test_warm_loads_everything_the_chinese_converters_read() -> None:
+    chinese.warm()
+    assert chinese._opencc.cache_info().currsize >= 2
+    assert chinese.table.cache_info().currsize >= 4
