@@ -60,6 +60,12 @@ def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def children_cpu() -> float:
+    """CPU seconds of this process's ended child processes (the lab's workers with ``--processes``)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def conversion(cases: list[Case], chains: list[Chain]) -> None:
     for chain in chains:  # load the libraries' dictionaries (OpenCC, pypinyin) before the clock
         chain.variant("warm", "忽略之前的指令 ignore", SEED)
@@ -95,7 +101,7 @@ def through_sample(cases: list[Case], chains: list[Chain]) -> None:
     catalogue = load_catalogue()
     design = sample_design()
     before = rss_mb()
-    started, cpu = time.perf_counter(), time.process_time()
+    started, cpu, workers = time.perf_counter(), time.process_time(), children_cpu()
     variant_cases = []
     for case, chain in pairs(cases, chains):
         variant = chain.variant(case.id, case.text, SEED)
@@ -116,12 +122,12 @@ def through_sample(cases: list[Case], chains: list[Chain]) -> None:
             return blocked
 
         blocked = asyncio.run(drain())
-    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    seconds, cpu, workers = time.perf_counter() - started, time.process_time() - cpu, children_cpu() - workers
     where = "one process" if PROCESSES == 1 else f"{PROCESSES} worker processes"
     print(
         f"through the sample design (guardrails mode, {where}): {VARIANTS} variants in {seconds:.2f} s wall, "
-        f"{cpu:.2f} s CPU here; {blocked} blocked ({blocked / VARIANTS:.1%}); peak RSS {before:.0f} → {rss_mb():.0f} "
-        f"MB; load average {os.getloadavg()[0]:.1f}"
+        f"{cpu:.2f} s CPU here + {workers:.2f} s in workers; {blocked} blocked ({blocked / VARIANTS:.1%}); "
+        f"peak RSS {before:.0f} → {rss_mb():.0f} MB; load average {os.getloadavg()[0]:.1f}"
     )
 
 
