@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from lab.converters.base import Converted, Converter, FunctionConverter, NotReversibleError, Turns
 from lab.converters.chain import Chain, Variant, make_variants, parse_chain, variant_rng
-from lab.converters.errors import ChainSyntaxError, ConverterError, UnknownConverterError
+from lab.converters.errors import ChainSyntaxError, ConverterError, ConverterFailedError, UnknownConverterError
 from lab.converters.registry import ENTRY_POINT_GROUP, ConverterRegistry, LoadError, load_converters
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "Converted",
     "Converter",
     "ConverterError",
+    "ConverterFailedError",
     "ConverterRegistry",
     "FunctionConverter",
     "LoadError",

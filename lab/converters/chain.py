@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from lab.converters.base import Converter, NotReversibleError, Turns
-from lab.converters.errors import ChainSyntaxError, UnknownConverterError
+from lab.converters.errors import ChainSyntaxError, ConverterFailedError, UnknownConverterError
 
 #: What a converter's name may be: lower-case letters, digits and dashes (``|`` and spaces separate chain steps).
 NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -68,8 +68,7 @@ class Chain:
         for converter in self.converters:
             converted: list[str] = []
             for turn in turns:
-                result = converter.convert(turn, rng)
-                converted.extend(result.turns if isinstance(result, Turns) else (result,))
+                converted.extend(_converted(converter, turn, rng))
             turns = tuple(converted)
         return turns
 
@@ -86,6 +85,19 @@ class Chain:
         for converter in reversed(self.converters):
             text = converter.revert(text)
         return text
+
+
+def _converted(converter: Converter, text: str, rng: random.Random) -> tuple[str, ...]:
+    """One converter's turns for one text; a failure or a wrong type becomes :class:`ConverterFailedError`."""
+    try:
+        result = converter.convert(text, rng)
+    except Exception as error:  # a plug-in's bug: named, never a bare traceback from deep in a run
+        raise ConverterFailedError(converter.name, f"{type(error).__name__}: {error}") from error
+    if isinstance(result, str):
+        return (result,)
+    if isinstance(result, Turns) and all(isinstance(turn, str) for turn in result.turns):
+        return result.turns
+    raise ConverterFailedError(converter.name, f"returned {type(result).__name__}, not a text or Turns")
 
 
 def parse_chain(spec: str, converters: Mapping[str, Converter]) -> Chain:

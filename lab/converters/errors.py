@@ -4,6 +4,7 @@ prints ``str()``)::
     ConverterError (ValueError)
     ├── ChainSyntaxError        a chain string that cannot be read ("base64||hex", "")
     ├── UnknownConverterError   a chain names a converter nobody registered
+    ├── ConverterFailedError    a converter raised or returned something else than text or Turns
     └── NotReversibleError      (lab.converters.base) revert asked of a one-way converter
 """
 
@@ -41,3 +42,15 @@ class UnknownConverterError(ConverterError, KeyError):
 
     def __str__(self) -> str:  # KeyError's str() would quote the whole message
         return str(self.args[0])
+
+
+class ConverterFailedError(ConverterError):
+    """A converter raised, or returned neither a text nor :class:`~lab.converters.base.Turns`, while a chain ran
+    (a plug-in's bug): names the converter so a run can report it and go on with the next variant."""
+
+    code = "converter-failed"
+
+    def __init__(self, name: str, problem: str) -> None:
+        self.name = name
+        self.problem = problem
+        super().__init__(f"the converter {name!r} failed: {problem}")

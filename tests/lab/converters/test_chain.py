@@ -12,10 +12,12 @@ import pytest
 
 from lab.converters import (
     ChainSyntaxError,
+    ConverterFailedError,
     NotReversibleError,
     Turns,
     UnknownConverterError,
     make_variants,
+    parse_chain,
     variant_rng,
 )
 from tests.lab.converters.samples import EN, ZH, convert, registry
@@ -141,3 +143,34 @@ def test_make_variants_is_lazy_and_covers_every_case_and_chain() -> None:
 def test_turns_must_not_be_empty() -> None:
     with pytest.raises(ValueError, match="at least one"):
         Turns(())
+
+
+class Failing:
+    """A plug-in-shaped converter with a bug."""
+
+    name = "failing"
+    description = "Raises."
+    reversible = False
+
+    def __init__(self, result: object = None) -> None:
+        self.result = result
+
+    def convert(self, text: str, rng: object) -> object:
+        if self.result is None:
+            raise RuntimeError("boom")
+        return self.result
+
+    def revert(self, text: str) -> str:
+        raise NotReversibleError(self.name)
+
+
+@pytest.mark.parametrize(
+    ("converter", "problem"),
+    [(Failing(), "RuntimeError: boom"), (Failing(42), "returned int"), (Failing(Turns((1,))), "returned Turns")],
+)
+def test_a_failing_converter_is_named_in_the_error(converter: Failing, problem: str) -> None:
+    chain = parse_chain("base64|failing", {**registry(), "failing": converter})
+    with pytest.raises(ConverterFailedError, match=problem) as caught:
+        chain.variant("c", EN, 1)
+    assert caught.value.name == "failing"
+    assert caught.value.code == "converter-failed"
