@@ -68,7 +68,9 @@ class Converter(Protocol):
         ...
 
     def revert(self, text: str) -> str:
-        """The original text of a ``convert`` result; raises :class:`NotReversibleError` when not reversible."""
+        """The original text of a ``convert`` result; raises :class:`NotReversibleError` when not reversible.
+
+        A plug-in that is not reversible may leave it out: the registry asks for it only when ``reversible``."""
         ...
 
 

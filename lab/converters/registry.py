@@ -129,7 +129,7 @@ def _load(registry: ConverterRegistry, entry_point: str, load: Any, source: str)
         registry.errors.append(LoadError(source, entry_point, f"{type(error).__name__}: {error}"))
         logger.warning("Converter plug-in %s (%s) failed to load: %s", entry_point, source, error)
         return
-    if isinstance(loaded, Converter):
+    if _looks_like_converter(loaded):
         registry.add(loaded, source, entry_point)
         return
     try:
@@ -141,10 +141,14 @@ def _load(registry: ConverterRegistry, entry_point: str, load: Any, source: str)
         registry.add(converter, source, entry_point)
 
 
-def _problem(converter: object) -> str | None:
-    """Why ``converter`` cannot be used (None when it can)."""
-    if not isinstance(converter, Converter):
-        return f"not a converter: {type(converter).__name__} lacks name, description, reversible, convert or revert"
+def _looks_like_converter(value: object) -> bool:
+    return all(hasattr(value, attribute) for attribute in ("name", "description", "convert"))
+
+
+def _problem(converter: Any) -> str | None:
+    """Why ``converter`` cannot be used (None when it can). ``revert`` is needed only when it is reversible."""
+    if not _looks_like_converter(converter) or not hasattr(converter, "reversible"):
+        return f"not a converter: {type(converter).__name__} lacks name, description, reversible or convert"
     name, description, reversible = converter.name, converter.description, converter.reversible
     if not isinstance(name, str) or not NAME.fullmatch(name):
         return f"the name {name!r} is not lower-case letters, digits and dashes"
@@ -152,4 +156,8 @@ def _problem(converter: object) -> str | None:
         return f"{name}: the description is empty"
     if not isinstance(reversible, bool):
         return f"{name}: reversible is not True or False"
+    if not callable(converter.convert):
+        return f"{name}: convert is not callable"
+    if reversible and not callable(getattr(converter, "revert", None)):
+        return f"{name}: reversible, but has no revert(text)"
     return None

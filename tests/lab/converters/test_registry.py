@@ -21,7 +21,8 @@ import random
 
 
 class Shout:
-    """A converter written as a plain class, registered by its class (the registry makes one)."""
+    """A converter written as a plain class, registered by its class (the registry makes one); not reversible,
+    so it needs no revert."""
 
     name = "shout"
     description = "The text in capitals, with a bang."
@@ -29,9 +30,6 @@ class Shout:
 
     def convert(self, text: str, rng: random.Random) -> str:
         return text.upper() + "!"
-
-    def revert(self, text: str) -> str:
-        raise ValueError("not reversible")
 
 
 class Rot1:
@@ -57,6 +55,11 @@ class TakenName(Shout):
     name = "base64"
 
 
+class NoRevert(Shout):
+    name = "no-revert"
+    reversible = True
+
+
 NOT_A_CONVERTER = 42
 '''
 
@@ -79,6 +82,7 @@ def plugin_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pat
         "broken = broken_converters_module:ANYTHING\n"
         f"bad-name = {module}:BadName\n"
         f"taken = {module}:TakenName\n"
+        f"no-revert = {module}:NoRevert\n"
         f"number = {module}:NOT_A_CONVERTER\n"
         "[some.other.group]\n"
         f"ignored = {module}:Shout\n",
@@ -119,12 +123,13 @@ def test_a_plugin_distribution_adds_its_converters_and_its_broken_ones_are_liste
     assert registry.sources["base64"] == "builtin"
     assert len([source for source in registry.sources.values() if source == "builtin"]) >= 30
     errors = {error.entry_point: error for error in registry.errors}
-    assert sorted(errors) == ["bad-name", "broken", "number", "taken"]
+    assert sorted(errors) == ["bad-name", "broken", "no-revert", "number", "taken"]
     assert all(error.source == "plugin:demo-converters" for error in errors.values())
     assert "the plug-in is broken" in errors["broken"].message
     assert "'Bad Name'" in errors["bad-name"].message
     assert "taken (by builtin)" in errors["taken"].message
     assert "not a converter" in errors["number"].message
+    assert "reversible, but has no revert" in errors["no-revert"].message
 
 
 def test_an_installed_package_registers_its_builtins_through_the_group(
