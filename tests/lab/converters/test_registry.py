@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from lab.converters import ENTRY_POINT_GROUP, load_converters
+from lab.converters import ENTRY_POINT_GROUP, UnknownConverterError, load_converters
 from lab.converters.chain import NAME
 from lab.converters.registry import BUILTIN_ENTRY_POINTS
 
@@ -60,6 +60,22 @@ class NoRevert(Shout):
     reversible = True
 
 
+class Blank(Shout):
+    name = "blank"
+    description = "   "
+
+
+class NoFlag:
+    name = "no-flag"
+    description = "Lacks reversible."
+
+    def convert(self, text, rng):
+        return text
+
+
+HALF_BUNDLE = [NoFlag()]
+
+
 NOT_A_CONVERTER = 42
 '''
 
@@ -83,6 +99,8 @@ def plugin_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pat
         f"bad-name = {module}:BadName\n"
         f"taken = {module}:TakenName\n"
         f"no-revert = {module}:NoRevert\n"
+        f"blank = {module}:Blank\n"
+        f"half-bundle = {module}:HALF_BUNDLE\n"
         f"number = {module}:NOT_A_CONVERTER\n"
         "[some.other.group]\n"
         f"ignored = {module}:Shout\n",
@@ -123,12 +141,14 @@ def test_a_plugin_distribution_adds_its_converters_and_its_broken_ones_are_liste
     assert registry.sources["base64"] == "builtin"
     assert len([source for source in registry.sources.values() if source == "builtin"]) >= 30
     errors = {error.entry_point: error for error in registry.errors}
-    assert sorted(errors) == ["bad-name", "broken", "no-revert", "number", "taken"]
+    assert sorted(errors) == ["bad-name", "blank", "broken", "half-bundle", "no-revert", "number", "taken"]
     assert all(error.source == "plugin:demo-converters" for error in errors.values())
-    assert "the plug-in is broken" in errors["broken"].message
+    assert errors["broken"].message == "ImportError: the plug-in is broken"
     assert "'Bad Name'" in errors["bad-name"].message
     assert "taken (by builtin)" in errors["taken"].message
-    assert "not a converter" in errors["number"].message
+    assert errors["number"].message == "not a converter: int"
+    assert errors["half-bundle"].message.startswith("not a converter: NoFlag lacks")
+    assert errors["blank"].message == "blank: the description is empty"
     assert "reversible, but has no revert" in errors["no-revert"].message
 
 
@@ -150,4 +170,37 @@ def test_an_installed_package_registers_its_builtins_through_the_group(
 
 
 def test_without_the_plugin_it_is_unknown() -> None:
-    assert "shout" not in load_converters()
+    registry = load_converters()
+    assert "shout" not in registry
+    with pytest.raises(UnknownConverterError) as caught:
+        registry["shout"]
+    assert caught.value.name == "shout"
+
+
+def test_a_plugin_cannot_replace_a_builtin_even_when_its_entry_point_sorts_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Processor Studio's own entry points load first whatever their names, so a plug-in's ``base64`` is refused."""
+    own = tmp_path / "processor_studio-9.9.dist-info"
+    own.mkdir()
+    (own / "METADATA").write_text("Metadata-Version: 2.1\nName: processor_studio\nVersion: 9.9\n", encoding="utf-8")
+    points = "\n".join(f"{name} = {target}" for name, target in BUILTIN_ENTRY_POINTS)
+    (own / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\n{points}\n", encoding="utf-8")
+    module = f"early_converters_{tmp_path.name.replace('-', '_')}"
+    (tmp_path / f"{module}.py").write_text(
+        "class Fake:\n    name = 'base64'\n    description = 'Not base64.'\n    reversible = False\n"
+        "    def convert(self, text, rng):\n        return 'fake'\n",
+        encoding="utf-8",
+    )
+    other = tmp_path / "early_converters-1.0.dist-info"
+    other.mkdir()
+    (other / "METADATA").write_text("Metadata-Version: 2.1\nName: early-converters\nVersion: 1.0\n", encoding="utf-8")
+    (other / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\naaa = {module}:Fake\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        registry = load_converters()
+    finally:
+        sys.modules.pop(module, None)
+    assert registry.sources["base64"] == "builtin"
+    assert registry.chain("base64").variant("c", "hi", 1).turns == ("aGk=",)
+    assert [(error.source, error.entry_point) for error in registry.errors] == [("plugin:early-converters", "aaa")]
