@@ -53,6 +53,14 @@ def test_an_empty_chain_or_step_is_a_syntax_error(spec: str, problem: str) -> No
     with pytest.raises(ChainSyntaxError, match=problem) as caught:
         registry().chain(spec)
     assert caught.value.code == "converter-chain-syntax"
+    assert caught.value.spec == spec
+    assert str(caught.value).startswith(f"cannot read the converter chain {spec!r}: ")
+
+
+def test_an_empty_chain_says_so() -> None:
+    with pytest.raises(ChainSyntaxError) as caught:
+        registry().chain("")
+    assert caught.value.problem == "the chain is empty"
 
 
 def test_after_a_split_each_turn_goes_through_the_rest_of_the_chain() -> None:
@@ -137,6 +145,8 @@ def test_make_variants_is_lazy_and_covers_every_case_and_chain() -> None:
         ("b", "split-turns"),
     ]
     assert made[0].text == EN
+    assert made[4] == chains[1].variant("b", ZH, seed=1)
+    assert {variant.seed for variant in made} == {1}
     assert "\n\n" in made[2].text
 
 
