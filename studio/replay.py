@@ -33,8 +33,9 @@ from studio.design import AgentDesign
 #: anyway, stop there, or ask the live model from there on.
 DivergencePolicy = Literal["continue", "raise", "live"]
 
-#: The worst of a processor's outcomes decides its row's word (an abort matters more than a change).
-SEVERITY = ("passed", "changed", "dropped", "raised", "aborted")
+#: The worst of a processor's outcomes decides its row's word (an abort matters more than a change, a change more
+#: than text held back and let out unchanged).
+SEVERITY = ("passed", "held", "changed", "dropped", "raised", "aborted")
 
 #: A run's own message was saved a moment after the run started (the run is stored first).
 OWN_MESSAGE_WINDOW = timedelta(seconds=2)

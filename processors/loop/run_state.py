@@ -22,7 +22,7 @@ from processors.chunks import (
     TripwirePayload,
 )
 from processors.context import StreamWriter
-from processors.errors import ModelAPIError, ProcessorContractError
+from processors.errors import ModelAPIError, PatternTimeoutError, ProcessorContractError
 from processors.loop.config import (
     DEFAULT_ERROR_PROCESSOR_RETRIES,
     RETRY_FEEDBACK_TAG,
@@ -201,6 +201,9 @@ class RunState(RunTracing):
                 "message": self.error,
                 "processorId": getattr(error, "processor_id", None),
                 "hook": getattr(error, "hook", None),
+                # a stable code and its values, for errors that have them (PatternTimeoutError): a reader in
+                # another language gets the sentence from these, not from the English message
+                **({"code": error.code, "params": error.params} if isinstance(error, PatternTimeoutError) else {}),
             }
         )
         return self.chunk(ErrorChunk, ErrorPayload(error=payload))

@@ -115,6 +115,10 @@
         <translation>{url}（本地服务器）</translation>
     </message>
     <message>
+        <source>Local or self-hosted servers only</source>
+        <translation>仅限本地或自托管服务器</translation>
+    </message>
+    <message>
         <source>Only for local or self-hosted servers (Ollama, LM Studio)</source>
         <translation>仅用于本地或自托管服务器（Ollama、LM Studio）</translation>
     </message>
@@ -353,6 +357,10 @@
     <message>
         <source>Model call failed: {error}</source>
         <translation>模型调用失败：{error}</translation>
+    </message>
+    <message>
+        <source>The pattern of rule &apos;{rule}&apos; took longer than {seconds} s on a text of {length} characters (it backtracks catastrophically); the run was stopped</source>
+        <translation>规则“{rule}”的模式在 {length} 个字符的文本上运行超过 {seconds} 秒（发生灾难性回溯），运行已停止</translation>
     </message>
     <message>
         <source>{error} (processor &apos;{processor}&apos;, {hook})</source>
@@ -868,6 +876,10 @@
 <context>
     <name>EndpointApproval</name>
     <message>
+        <source>not a valid domain name</source>
+        <translation>不是有效的域名</translation>
+    </message>
+    <message>
         <source>Send your API key to another server?</source>
         <translation>要把你的 API 密钥发送到另一台服务器吗？</translation>
     </message>
@@ -878,6 +890,10 @@
     <message>
         <source>Your key was saved for {saved_for}. The design you are using sends its {provider} requests to:&lt;br&gt;&lt;code&gt;{endpoint}&lt;/code&gt;&lt;br&gt;&lt;br&gt;A design from someone else can name any server. Allow it only if you trust this server with your key; your answer is remembered for this key.</source>
         <translation>你的密钥是为 {saved_for} 保存的。你正在使用的设计会把 {provider} 请求发送到：&lt;br&gt;&lt;code&gt;{endpoint}&lt;/code&gt;&lt;br&gt;&lt;br&gt;他人的设计可以指定任意服务器。只有在你信任此服务器、愿意把密钥交给它时才允许；你的选择会针对此密钥记住。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Warning:&lt;/b&gt; {labels} mixes letters of different alphabets, as names that imitate another server&apos;s do. Its real name is {ascii}.</source>
+        <translation>&lt;b&gt;警告：&lt;/b&gt;{labels} 混用了不同字母表的字母，冒充其他服务器的名称常常这样做。它的真实名称是 {ascii}。</translation>
     </message>
     <message>
         <source>Allow my key for this server</source>
@@ -1109,12 +1125,28 @@
         <translation>在时间线中选择一个条目，查看它改动了什么。</translation>
     </message>
     <message>
+        <source>%n unchanged line(s) not shown</source>
+        <translation>未显示 %n 行未改动的内容</translation>
+    </message>
+    <message>
+        <source>Only the first {cap} lines of each side are compared; {before} more line(s) before and {after} after are not shown.</source>
+        <translation>只比较了前后两侧各前 {cap} 行；修改前还有 {before} 行、修改后还有 {after} 行未显示。</translation>
+    </message>
+    <message>
         <source>no calls</source>
         <translation>无调用</translation>
     </message>
     <message>
         <source>(the chunk went no further)</source>
         <translation>（该数据块未再向后传递）</translation>
+    </message>
+    <message>
+        <source>Hide the chunk JSON</source>
+        <translation>隐藏数据块 JSON</translation>
+    </message>
+    <message>
+        <source>Show the chunk JSON</source>
+        <translation>显示数据块 JSON</translation>
     </message>
     <message>
         <source>step {number}</source>
@@ -1155,6 +1187,10 @@
     <message>
         <source>Chunk change {number}</source>
         <translation>数据块改动 {number}</translation>
+    </message>
+    <message>
+        <source>… and %n more change(s).</source>
+        <translation>……另有 %n 处改动。</translation>
     </message>
     <message>
         <source>Every chunk passed unchanged.</source>
@@ -2175,6 +2211,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>检查器窗格(&amp;I)</translation>
     </message>
     <message>
+        <source>&amp;Reset layout</source>
+        <translation>重置布局(&amp;R)</translation>
+    </message>
+    <message>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
@@ -3017,6 +3057,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>通过</translation>
     </message>
     <message>
+        <source>held</source>
+        <translation>暂扣</translation>
+    </message>
+    <message>
         <source>changed</source>
         <translation>已修改</translation>
     </message>
@@ -3277,6 +3321,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>invalid regular expression {pattern}: {error}</source>
         <translation>无效的正则表达式 {pattern}：{error}</translation>
+    </message>
+    <message>
+        <source>the regular expression {pattern} can backtrack catastrophically: a repeated part can match the same text in more than one way</source>
+        <translation>正则表达式 {pattern} 可能发生灾难性回溯：其中重复的部分能以不止一种方式匹配同一段文本</translation>
+    </message>
+    <message>
+        <source>pattern {index}: {error}</source>
+        <translation>第 {index} 个模式：{error}</translation>
+    </message>
+    <message>
+        <source>matcher {index}: {error}</source>
+        <translation>第 {index} 个匹配规则：{error}</translation>
     </message>
     <message>
         <source>matcher {index} is not a valid regular expression ({pattern}): {error}</source>
@@ -3718,6 +3774,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>密钥已移除。</translation>
     </message>
     <message>
+        <source>Remove the API key</source>
+        <translation>移除 API 密钥</translation>
+    </message>
+    <message>
+        <source>Remove your {provider} API key from this computer? You would have to paste it again.</source>
+        <translation>从这台电脑上移除你的 {provider} API 密钥？之后需要重新粘贴。</translation>
+    </message>
+    <message>
         <source>Your {provider} key may now be sent to {host}.</source>
         <translation>你的 {provider} 密钥现在可以发送到 {host}。</translation>
     </message>
@@ -3859,6 +3923,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Could not delete the thread: {error}</source>
         <translation>无法删除对话：{error}</translation>
     </message>
+    <message>
+        <source>Could not restore the thread: {error}</source>
+        <translation>无法恢复对话：{error}</translation>
+    </message>
+    <message>
+        <source>Could not empty the trash: {error}</source>
+        <translation>无法清空回收站：{error}</translation>
+    </message>
+    <message>
+        <source>Could not read the trash: {error}</source>
+        <translation>无法读取回收站：{error}</translation>
+    </message>
 </context>
 <context>
     <name>ThreadsView</name>
@@ -3903,8 +3979,16 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>删除所选对话（Del）</translation>
     </message>
     <message>
+        <source>Undo delete</source>
+        <translation>撤销删除</translation>
+    </message>
+    <message>
         <source>New title, then Enter (Esc cancels)</source>
         <translation>输入新标题后按 Enter（Esc 取消）</translation>
+    </message>
+    <message>
+        <source>Bring back “{title}” (deleted conversations are kept {days} days)</source>
+        <translation>恢复“{title}”（已删除的对话保留 {days} 天）</translation>
     </message>
     <message>
         <source>Replay the whole thread through the current chain</source>
@@ -3915,8 +3999,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>删除对话</translation>
     </message>
     <message>
-        <source>Delete “{title}” and all its messages and traces?</source>
-        <translation>删除“{title}”及其全部消息和跟踪记录？</translation>
+        <source>Delete “{title}” and all its messages and traces? It stays in the trash for {days} days: “Undo delete” brings it back.</source>
+        <translation>删除“{title}”及其全部消息和跟踪记录？它会在回收站中保留 {days} 天：点击“撤销删除”即可恢复。</translation>
     </message>
 </context>
 <context>

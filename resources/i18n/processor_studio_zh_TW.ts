@@ -115,6 +115,10 @@
         <translation>{url}（本機伺服器）</translation>
     </message>
     <message>
+        <source>Local or self-hosted servers only</source>
+        <translation>僅限本機或自託管伺服器</translation>
+    </message>
+    <message>
         <source>Only for local or self-hosted servers (Ollama, LM Studio)</source>
         <translation>僅用於本機或自託管伺服器（Ollama、LM Studio）</translation>
     </message>
@@ -353,6 +357,10 @@
     <message>
         <source>Model call failed: {error}</source>
         <translation>模型呼叫失敗：{error}</translation>
+    </message>
+    <message>
+        <source>The pattern of rule &apos;{rule}&apos; took longer than {seconds} s on a text of {length} characters (it backtracks catastrophically); the run was stopped</source>
+        <translation>規則「{rule}」的模式在 {length} 個字元的文字上執行超過 {seconds} 秒（發生災難性回溯），執行已停止</translation>
     </message>
     <message>
         <source>{error} (processor &apos;{processor}&apos;, {hook})</source>
@@ -868,6 +876,10 @@
 <context>
     <name>EndpointApproval</name>
     <message>
+        <source>not a valid domain name</source>
+        <translation>不是有效的網域名稱</translation>
+    </message>
+    <message>
         <source>Send your API key to another server?</source>
         <translation>要把你的 API 金鑰傳送到另一臺伺服器嗎？</translation>
     </message>
@@ -878,6 +890,10 @@
     <message>
         <source>Your key was saved for {saved_for}. The design you are using sends its {provider} requests to:&lt;br&gt;&lt;code&gt;{endpoint}&lt;/code&gt;&lt;br&gt;&lt;br&gt;A design from someone else can name any server. Allow it only if you trust this server with your key; your answer is remembered for this key.</source>
         <translation>你的金鑰是為 {saved_for} 儲存的。你正在使用的設計會把 {provider} 請求傳送到：&lt;br&gt;&lt;code&gt;{endpoint}&lt;/code&gt;&lt;br&gt;&lt;br&gt;他人的設計可以指定任意伺服器。只有在你信任此伺服器、願意把金鑰交給它時才允許；你的選擇會針對此金鑰記住。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Warning:&lt;/b&gt; {labels} mixes letters of different alphabets, as names that imitate another server&apos;s do. Its real name is {ascii}.</source>
+        <translation>&lt;b&gt;警告：&lt;/b&gt;{labels} 混用了不同字母表的字母，冒充其他伺服器的名稱常常這樣做。它的真實名稱是 {ascii}。</translation>
     </message>
     <message>
         <source>Allow my key for this server</source>
@@ -1109,12 +1125,28 @@
         <translation>在時間軸中選擇一個項目，檢視它改動了什麼。</translation>
     </message>
     <message>
+        <source>%n unchanged line(s) not shown</source>
+        <translation>未顯示 %n 行未改動的內容</translation>
+    </message>
+    <message>
+        <source>Only the first {cap} lines of each side are compared; {before} more line(s) before and {after} after are not shown.</source>
+        <translation>只比較了前後兩側各前 {cap} 行；修改前還有 {before} 行、修改後還有 {after} 行未顯示。</translation>
+    </message>
+    <message>
         <source>no calls</source>
         <translation>無呼叫</translation>
     </message>
     <message>
         <source>(the chunk went no further)</source>
         <translation>（該資料塊未再向後傳遞）</translation>
+    </message>
+    <message>
+        <source>Hide the chunk JSON</source>
+        <translation>隱藏資料塊 JSON</translation>
+    </message>
+    <message>
+        <source>Show the chunk JSON</source>
+        <translation>顯示資料塊 JSON</translation>
     </message>
     <message>
         <source>step {number}</source>
@@ -1155,6 +1187,10 @@
     <message>
         <source>Chunk change {number}</source>
         <translation>資料塊改動 {number}</translation>
+    </message>
+    <message>
+        <source>… and %n more change(s).</source>
+        <translation>……另有 %n 處改動。</translation>
     </message>
     <message>
         <source>Every chunk passed unchanged.</source>
@@ -2175,6 +2211,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>檢查器窗格(&amp;I)</translation>
     </message>
     <message>
+        <source>&amp;Reset layout</source>
+        <translation>重設版面配置(&amp;R)</translation>
+    </message>
+    <message>
         <source>&amp;Chat</source>
         <translation>對話(&amp;C)</translation>
     </message>
@@ -3017,6 +3057,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>通過</translation>
     </message>
     <message>
+        <source>held</source>
+        <translation>暫扣</translation>
+    </message>
+    <message>
         <source>changed</source>
         <translation>已修改</translation>
     </message>
@@ -3277,6 +3321,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>invalid regular expression {pattern}: {error}</source>
         <translation>無效的正規表示式 {pattern}：{error}</translation>
+    </message>
+    <message>
+        <source>the regular expression {pattern} can backtrack catastrophically: a repeated part can match the same text in more than one way</source>
+        <translation>正規表示式 {pattern} 可能發生災難性回溯：其中重複的部分能以不只一種方式比對同一段文字</translation>
+    </message>
+    <message>
+        <source>pattern {index}: {error}</source>
+        <translation>第 {index} 個模式：{error}</translation>
+    </message>
+    <message>
+        <source>matcher {index}: {error}</source>
+        <translation>第 {index} 個比對規則：{error}</translation>
     </message>
     <message>
         <source>matcher {index} is not a valid regular expression ({pattern}): {error}</source>
@@ -3718,6 +3774,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>金鑰已移除。</translation>
     </message>
     <message>
+        <source>Remove the API key</source>
+        <translation>移除 API 金鑰</translation>
+    </message>
+    <message>
+        <source>Remove your {provider} API key from this computer? You would have to paste it again.</source>
+        <translation>從這台電腦移除你的 {provider} API 金鑰？之後需要重新貼上。</translation>
+    </message>
+    <message>
         <source>Your {provider} key may now be sent to {host}.</source>
         <translation>你的 {provider} 金鑰現在可以傳送到 {host}。</translation>
     </message>
@@ -3859,6 +3923,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Could not delete the thread: {error}</source>
         <translation>無法刪除對話：{error}</translation>
     </message>
+    <message>
+        <source>Could not restore the thread: {error}</source>
+        <translation>無法還原對話：{error}</translation>
+    </message>
+    <message>
+        <source>Could not empty the trash: {error}</source>
+        <translation>無法清空資源回收筒：{error}</translation>
+    </message>
+    <message>
+        <source>Could not read the trash: {error}</source>
+        <translation>無法讀取資源回收筒：{error}</translation>
+    </message>
 </context>
 <context>
     <name>ThreadsView</name>
@@ -3903,8 +3979,16 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>刪除所選對話（Del）</translation>
     </message>
     <message>
+        <source>Undo delete</source>
+        <translation>復原刪除</translation>
+    </message>
+    <message>
         <source>New title, then Enter (Esc cancels)</source>
         <translation>輸入新標題後按 Enter（Esc 取消）</translation>
+    </message>
+    <message>
+        <source>Bring back “{title}” (deleted conversations are kept {days} days)</source>
+        <translation>還原「{title}」（已刪除的對話保留 {days} 天）</translation>
     </message>
     <message>
         <source>Replay the whole thread through the current chain</source>
@@ -3915,8 +3999,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>刪除對話</translation>
     </message>
     <message>
-        <source>Delete “{title}” and all its messages and traces?</source>
-        <translation>刪除「{title}」及其全部訊息和追蹤記錄？</translation>
+        <source>Delete “{title}” and all its messages and traces? It stays in the trash for {days} days: “Undo delete” brings it back.</source>
+        <translation>刪除「{title}」及其全部訊息和追蹤記錄？它會在資源回收筒中保留 {days} 天：按「復原刪除」即可還原。</translation>
     </message>
 </context>
 <context>

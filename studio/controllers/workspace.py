@@ -136,6 +136,7 @@ class Workspace(QObject):
         self.runs.run_failed.connect(self._on_runs_run_failed)
         self.threads.thread_created.connect(self._on_threads_thread_created)
         self.threads.thread_deleted.connect(self._on_threads_thread_deleted)
+        self.threads.thread_restored.connect(self._on_threads_thread_restored)
         self.threads.failed.connect(self.status_message)
         self.imports.import_failed.connect(self.status_message)
         self.imports.import_stopped.connect(self._on_imports_import_stopped)
@@ -170,6 +171,7 @@ class Workspace(QObject):
         await self.store.open()
         await self.designs.open_latest()
         await self.threads.reload()
+        await self.threads.open_trash()
         records = self.threads_model.records()
         if records:
             await self.open_thread(records[0].id)
@@ -219,6 +221,10 @@ class Workspace(QObject):
     @Slot(object)
     def _on_threads_thread_created(self, record: Any) -> None:
         self.spawn(self.open_thread(record.id))
+
+    @Slot(str)
+    def _on_threads_thread_restored(self, thread_id: str) -> None:
+        self.spawn(self.open_thread(thread_id))
 
     @Slot(str)
     def _on_threads_thread_deleted(self, thread_id: str) -> None:

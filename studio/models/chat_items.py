@@ -65,6 +65,13 @@ def readable_error(error: Any) -> str:
             if where:
                 return translate("ChatItems", "Model call failed ({where}): {error}").format(where=where, error=message)
             return translate("ChatItems", "Model call failed: {error}").format(error=message)
+        params = error.get("params")
+        if error.get("code") == "pattern_timeout" and isinstance(params, dict):  # worded from its code and values
+            message = translate(
+                "ChatItems",
+                "The pattern of rule '{rule}' took longer than {seconds} s on a text of {length} characters (it "
+                "backtracks catastrophically); the run was stopped",
+            ).format(rule=params.get("rule"), seconds=f"{params.get('seconds', 0):g}", length=params.get("length"))
         processor = error.get("processorId")
         hook = error.get("hook")
         if processor and hook:

@@ -193,6 +193,7 @@ class McpServersView(QWidget):
         self.tree.setObjectName("settings.mcp_servers")
         self.tree.setHeaderHidden(True)
         self.tree.setMaximumHeight(160)
+        self.tree.setMinimumHeight(4 * self.tree.fontMetrics().lineSpacing() + 8)  # a server and its tools, not one row
         self.add = QPushButton(self.tr("Add…"))
         self.add.setObjectName("settings.mcp_servers.add")
         self.edit = QPushButton(self.tr("Edit…"))

@@ -127,6 +127,7 @@ def activity_text(activity: ProcessorActivity | None) -> str:
         return translate("ReplayView", "not in the chain")
     words = {
         "passed": translate("ReplayView", "passed"),
+        "held": translate("ReplayView", "held"),
         "changed": translate("ReplayView", "changed"),
         "dropped": translate("ReplayView", "dropped"),
         "raised": translate("ReplayView", "raised"),
