@@ -5,7 +5,8 @@ Each converter's row (share of attacks detected, and share of the ones detected 
 detected once converted) is printed and merged into ``injection_robustness.json`` in pytest's base temp folder, so
 a run leaves the table behind (``-s`` shows the rows; ``tests/bench/bench_converter_robustness.py`` prints the
 whole table, and tests/bench/README.md has the figures). Only what must hold is asserted: a disguise that Unicode
-normalisation undoes (full-width forms, invisible characters) or the identity loses no detection. The other
+normalisation undoes (full-width forms, invisible characters, Simplified ↔ Traditional) or the identity loses no
+detection. The other
 figures are the detector's to-do list, not a contract.
 """
 
@@ -19,8 +20,9 @@ import pytest
 from lab.converters import load_converters
 from tests.processors.builtin.robustness import Probe, Row
 
-#: Converters whose output the detector reads back to the same words (NFKC, invisible characters dropped).
-MUST_KEEP_EVERY_DETECTION = ("identity", "fullwidth", "zero-width")
+#: Converters whose output the detector reads back to the same words: NFKC (full-width), invisible characters
+#: dropped (zero-width), Traditional read as Simplified with OpenCC t2s (zh-s2t, zh-t2s).
+MUST_KEEP_EVERY_DETECTION = ("identity", "fullwidth", "zero-width", "zh-s2t", "zh-t2s")
 
 
 @pytest.fixture(scope="module")
