@@ -75,3 +75,27 @@ def test_morse_round_trip_of_lower_case_text(text: str) -> None:
     encoded = convert("morse", text)
     assert isinstance(encoded, str)
     assert registry()["morse"].revert(encoded) == text
+
+
+#: International Morse code, written out here from the ITU recommendation (M.1677) independently of the module.
+ITU_MORSE = {
+    "a": ".-", "b": "-...", "c": "-.-.", "d": "-..", "e": ".", "f": "..-.", "g": "--.", "h": "....", "i": "..",
+    "j": ".---", "k": "-.-", "l": ".-..", "m": "--", "n": "-.", "o": "---", "p": ".--.", "q": "--.-", "r": ".-.",
+    "s": "...", "t": "-", "u": "..-", "v": "...-", "w": ".--", "x": "-..-", "y": "-.--", "z": "--..",
+    "0": "-----", "1": ".----", "2": "..---", "3": "...--", "4": "....-", "5": ".....", "6": "-....", "7": "--...",
+    "8": "---..", "9": "----.", ".": ".-.-.-", ",": "--..--", "?": "..--..", "'": ".----.", "/": "-..-.",
+    "(": "-.--.", ")": "-.--.-", ":": "---...", "=": "-...-", "+": ".-.-.", "-": "-....-", '"': ".-..-.",
+    "@": ".--.-.", "!": "-.-.--", "&": ".-...", ";": "-.-.-.", "_": "..--.-", "$": "...-..-",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("char", "code"), sorted(ITU_MORSE.items()))
+def test_morse_codes_are_the_international_ones(char: str, code: str) -> None:
+    assert convert("morse", char) == code
+    assert convert("morse", char.upper()) == code
+    assert registry()["morse"].revert(code) == char
+
+
+def test_morse_separates_letters_by_a_space_and_words_by_a_slash() -> None:
+    assert convert("morse", "sos now") == "... --- ... / -. --- .--"
+    assert registry()["morse"].revert("... --- ... / -. --- .--") == "sos now"
