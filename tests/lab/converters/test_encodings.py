@@ -99,3 +99,11 @@ def test_morse_codes_are_the_international_ones(char: str, code: str) -> None:
 def test_morse_separates_letters_by_a_space_and_words_by_a_slash() -> None:
     assert convert("morse", "sos now") == "... --- ... / -. --- .--"
     assert registry()["morse"].revert("... --- ... / -. --- .--") == "sos now"
+
+
+def test_base64_refuses_to_revert_text_that_is_not_base64() -> None:
+    """A reply with stray characters is not silently read as something else."""
+    with pytest.raises(ValueError, match="Excess data after padding"):
+        registry()["base64"].revert("SGk=!!")
+    with pytest.raises(ValueError, match="Only base64 data"):
+        registry()["base64"].revert("SG k=")
