@@ -300,6 +300,14 @@
         <translation>✖ 失败</translation>
     </message>
     <message>
+        <source>⊘ blocked by {0}</source>
+        <translation>⊘ 被 {0} 拦截</translation>
+    </message>
+    <message>
+        <source>⊘ blocked by a processor</source>
+        <translation>⊘ 被某个处理器拦截</translation>
+    </message>
+    <message>
         <source>changed for the model</source>
         <translation>已为模型修改</translation>
     </message>
@@ -318,6 +326,18 @@
     <message>
         <source>Result (given to the model)</source>
         <translation>结果（交给模型的内容）</translation>
+    </message>
+    <message>
+        <source>Tool returned (not given to the model)</source>
+        <translation>工具返回（未交给模型）</translation>
+    </message>
+    <message>
+        <source>Blocked</source>
+        <translation>已拦截</translation>
+    </message>
+    <message>
+        <source>A tripwire of {0} kept this result from the model.</source>
+        <translation>{0} 的拦截使模型未看到此结果。</translation>
     </message>
     <message>
         <source>Error</source>
@@ -3057,6 +3077,22 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>通过</translation>
     </message>
     <message>
+        <source>Step {0}: what the recording was asked (-) and what the chain asks now (+)</source>
+        <translation>第 {0} 步：录制时的请求（-）与处理链现在的请求（+）</translation>
+    </message>
+    <message>
+        <source>Step {0}: what the chain asks now (+); the recording has no request to compare it with</source>
+        <translation>第 {0} 步：处理链现在的请求（+）；录制中没有可与之比较的请求</translation>
+    </message>
+    <message>
+        <source>(the messages are the same)</source>
+        <translation>（消息相同）</translation>
+    </message>
+    <message>
+        <source>… and %n more line(s)</source>
+        <translation>……另有 %n 行</translation>
+    </message>
+    <message>
         <source>held</source>
         <translation>暂扣</translation>
     </message>
@@ -3089,6 +3125,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>丢弃的数据块：{0}</translation>
     </message>
     <message>
+        <source>not reached (the run stopped at {0})</source>
+        <translation>未执行到（运行在 {0} 处停止）</translation>
+    </message>
+    <message>
         <source>Tripwire</source>
         <translation>拦截</translation>
     </message>
@@ -3107,6 +3147,22 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>{0} processor(s) did something else: {1}</source>
         <translation>{0} 个处理器的行为不同：{1}</translation>
+    </message>
+    <message>
+        <source>Export again to {0}</source>
+        <translation>再次导出到 {0}</translation>
+    </message>
+    <message>
+        <source>Rewrite {0} with this replay and the design as it is now (the file holds a frozen copy of the design from its last export)</source>
+        <translation>用这次重放和当前的设计重写 {0}（该文件保存的是上次导出时设计的冻结副本）</translation>
+    </message>
+    <message>
+        <source>Continued with the live model from step {0}: the current chain gives the same result as the original.</source>
+        <translation>已从第 {0} 步起改用实时模型继续：当前处理链的结果与原来相同。</translation>
+    </message>
+    <message>
+        <source>Continued with the live model from step {0}: {1}.</source>
+        <translation>已从第 {0} 步起改用实时模型继续：{1}。</translation>
     </message>
     <message>
         <source>Replayed with no model call: {0}.</source>
@@ -3889,6 +3945,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>已取消：完成 {0}/{1} 次运行。</translation>
     </message>
     <message>
+        <source>Replayed {0} of {1} runs, continued with the live model from run {2}, step {3}: {4} differ.</source>
+        <translation>已重放 {0}/{1} 次运行，从第 {2} 次运行第 {3} 步起改用实时模型继续：{4} 次结果不同。</translation>
+    </message>
+    <message>
         <source>Replayed {0} of {1} runs with no model call: {2} differ.</source>
         <translation>已重放 {0}/{1} 次运行，未调用模型：{2} 次结果不同。</translation>
     </message>
@@ -3993,6 +4053,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Replay the whole thread through the current chain</source>
         <translation>用当前处理链重放整个对话</translation>
+    </message>
+    <message>
+        <source>Export its regression test again (current design)</source>
+        <translation>再次导出其回归测试（当前设计）</translation>
+    </message>
+    <message>
+        <source>Replay the exported run through the current chain and rewrite {0}</source>
+        <translation>用当前处理链重放已导出的运行，并重写 {0}</translation>
     </message>
     <message>
         <source>Delete conversation</source>
@@ -4266,6 +4334,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Exported the thread to {file}</source>
         <translation>已将对话导出到 {file}</translation>
+    </message>
+    <message>
+        <source>The regression test cannot be exported again</source>
+        <translation>无法再次导出回归测试</translation>
+    </message>
+    <message>
+        <source>This run&apos;s regression test was never exported, or its file is gone.</source>
+        <translation>此运行的回归测试从未导出过，或其文件已不存在。</translation>
     </message>
     <message>
         <source>The regression test cannot be exported</source>

@@ -300,6 +300,14 @@
         <translation>✖ 失敗</translation>
     </message>
     <message>
+        <source>⊘ blocked by {0}</source>
+        <translation>⊘ 被 {0} 攔截</translation>
+    </message>
+    <message>
+        <source>⊘ blocked by a processor</source>
+        <translation>⊘ 被某個處理器攔截</translation>
+    </message>
+    <message>
         <source>changed for the model</source>
         <translation>已為模型修改</translation>
     </message>
@@ -318,6 +326,18 @@
     <message>
         <source>Result (given to the model)</source>
         <translation>結果（交給模型的內容）</translation>
+    </message>
+    <message>
+        <source>Tool returned (not given to the model)</source>
+        <translation>工具返回（未交給模型）</translation>
+    </message>
+    <message>
+        <source>Blocked</source>
+        <translation>已攔截</translation>
+    </message>
+    <message>
+        <source>A tripwire of {0} kept this result from the model.</source>
+        <translation>{0} 的攔截使模型未看到此結果。</translation>
     </message>
     <message>
         <source>Error</source>
@@ -3057,6 +3077,22 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>通過</translation>
     </message>
     <message>
+        <source>Step {0}: what the recording was asked (-) and what the chain asks now (+)</source>
+        <translation>第 {0} 步：錄製時的請求（-）與處理鏈現在的請求（+）</translation>
+    </message>
+    <message>
+        <source>Step {0}: what the chain asks now (+); the recording has no request to compare it with</source>
+        <translation>第 {0} 步：處理鏈現在的請求（+）；錄製中沒有可與之比較的請求</translation>
+    </message>
+    <message>
+        <source>(the messages are the same)</source>
+        <translation>（訊息相同）</translation>
+    </message>
+    <message>
+        <source>… and %n more line(s)</source>
+        <translation>……另有 %n 行</translation>
+    </message>
+    <message>
         <source>held</source>
         <translation>暫扣</translation>
     </message>
@@ -3089,6 +3125,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>捨棄的資料塊：{0}</translation>
     </message>
     <message>
+        <source>not reached (the run stopped at {0})</source>
+        <translation>未執行到（執行在 {0} 處停止）</translation>
+    </message>
+    <message>
         <source>Tripwire</source>
         <translation>攔截</translation>
     </message>
@@ -3107,6 +3147,22 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>{0} processor(s) did something else: {1}</source>
         <translation>{0} 個處理器的行為不同：{1}</translation>
+    </message>
+    <message>
+        <source>Export again to {0}</source>
+        <translation>再次匯出到 {0}</translation>
+    </message>
+    <message>
+        <source>Rewrite {0} with this replay and the design as it is now (the file holds a frozen copy of the design from its last export)</source>
+        <translation>用這次重播和目前的設計重寫 {0}（該檔案保存的是上次匯出時設計的凍結副本）</translation>
+    </message>
+    <message>
+        <source>Continued with the live model from step {0}: the current chain gives the same result as the original.</source>
+        <translation>已從第 {0} 步起改用即時模型繼續：目前處理鏈的結果與原來相同。</translation>
+    </message>
+    <message>
+        <source>Continued with the live model from step {0}: {1}.</source>
+        <translation>已從第 {0} 步起改用即時模型繼續：{1}。</translation>
     </message>
     <message>
         <source>Replayed with no model call: {0}.</source>
@@ -3889,6 +3945,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>已取消：完成 {0}/{1} 次執行。</translation>
     </message>
     <message>
+        <source>Replayed {0} of {1} runs, continued with the live model from run {2}, step {3}: {4} differ.</source>
+        <translation>已重播 {0}/{1} 次執行，從第 {2} 次執行第 {3} 步起改用即時模型繼續：{4} 次結果不同。</translation>
+    </message>
+    <message>
         <source>Replayed {0} of {1} runs with no model call: {2} differ.</source>
         <translation>已重播 {0}/{1} 次執行，未呼叫模型：{2} 次結果不同。</translation>
     </message>
@@ -3993,6 +4053,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Replay the whole thread through the current chain</source>
         <translation>用目前處理鏈重播整個對話</translation>
+    </message>
+    <message>
+        <source>Export its regression test again (current design)</source>
+        <translation>再次匯出其回歸測試（目前設計）</translation>
+    </message>
+    <message>
+        <source>Replay the exported run through the current chain and rewrite {0}</source>
+        <translation>用目前處理鏈重播已匯出的執行，並重寫 {0}</translation>
     </message>
     <message>
         <source>Delete conversation</source>
@@ -4266,6 +4334,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Exported the thread to {file}</source>
         <translation>已將對話匯出到 {file}</translation>
+    </message>
+    <message>
+        <source>The regression test cannot be exported again</source>
+        <translation>無法再次匯出回歸測試</translation>
+    </message>
+    <message>
+        <source>This run&apos;s regression test was never exported, or its file is gone.</source>
+        <translation>此執行的回歸測試從未匯出過，或其檔案已不存在。</translation>
     </message>
     <message>
         <source>The regression test cannot be exported</source>

@@ -202,6 +202,7 @@ class Workspace(QObject):
         self.thread_id = thread_id
         self.chat.load_thread(loaded.messages, loaded.runs)
         self.chat.note_recorded_tool_calls(loaded.recorded_tool_calls)
+        self.chat.note_judge_failures((history.run_id, history.events) for history in loaded.histories)
         if loaded.damage:
             self.chat.add_error(loaded.damage)
             self.status_message.emit(loaded.damage)
@@ -411,6 +412,10 @@ class Workspace(QObject):
     async def export_regression_test(self, run_id: str, path: Path) -> bool:
         """Write ``run_id``'s last replay as a pytest file (:meth:`FileExports.export_regression_test`)."""
         return await self.files.export_regression_test(run_id, path)
+
+    async def reexport_regression_test(self, run_id: str) -> bool:
+        """Export ``run_id``'s test again over its last file (:meth:`FileExports.reexport_regression_test`)."""
+        return await self.files.reexport_regression_test(run_id)
 
     async def import_thread(self, path: Path) -> None:
         """Import a thread file (off the UI thread, with progress: :attr:`imports`), then open the thread."""

@@ -120,6 +120,8 @@ class ToolCard:
     #: recording when the thread is reopened).
     returned: Any = None
     returned_known: bool = False
+    #: The processor whose tripwire blocked the result (``""`` when it has no id); ``None`` when none did.
+    blocked_by: str | None = None
 
     @property
     def result_changed(self) -> bool:
@@ -366,6 +368,7 @@ def assistant_items(message: Message) -> list[ChatItem]:
             elif call.state in ("output-error", "output-denied") or call.is_error:
                 card.state = "error"
                 card.error = call.error_text or readable_error(call.result) or call.state
+                card.blocked_by = call.blocked_by
             current().tool_cards.append(card)
         elif isinstance(part, ErrorPart):
             errors.append(

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from studio.i18n import translate
 from studio.models.threads_model import ThreadIdRole, ThreadListModel
+from studio.regression_exports import latest_export
 from studio.store_trash import TRASH_DAYS
 from studio.views.questions import DestructiveQuestion
 
@@ -39,6 +40,8 @@ class ThreadsView(QWidget):
     search_requested = Signal(str)
     #: The user asked to replay every run of a thread through the current chain (its id).
     replay_requested = Signal(str)
+    #: The user asked to export the thread's regression test again with the current design (the exported run's id).
+    reexport_requested = Signal(str)
 
     def __init__(self, model: ThreadListModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -137,6 +140,19 @@ class ThreadsView(QWidget):
         replay.setObjectName("threads.menu.replay")
         if thread_id is not None:
             replay.triggered.connect(lambda _checked=False: self.replay_requested.emit(thread_id))
+        reexport = menu.addAction(translate("ThreadsView", "Export its regression test again (current design)"))
+        reexport.setObjectName("threads.menu.reexport")
+        exported = latest_export(thread_id) if thread_id is not None else None
+        reexport.setEnabled(exported is not None)
+        if exported is not None:
+            run_id, path = exported
+            reexport.setToolTip(
+                translate("ThreadsView", "Replay the exported run through the current chain and rewrite {0}").format(
+                    str(path)
+                )
+            )
+            reexport.triggered.connect(lambda _checked=False: self.reexport_requested.emit(run_id))
+        menu.setToolTipsVisible(True)
         menu.addSeparator()
         rename = menu.addAction(translate("ThreadsView", "Rename"))
         rename.setObjectName("threads.menu.rename")

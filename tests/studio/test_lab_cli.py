@@ -556,9 +556,22 @@ def test_in_a_terminal_the_locale_decides_the_language_never_the_studios_saved_c
     (data / "settings.ini").write_text("[ui]\nlanguage=zh_TW\n", encoding="utf-8")
     one = _report(tmp_path / "s1.json", {"a1": ("attack", "blocked", ["inj"]), "b1": ("benign", "passed", [])})
     out = subprocess.run(
-        [sys.executable, "-m", "studio", "lab", "merge", str(tmp_path / "m.json"), str(one), "--html",
-         str(tmp_path / "m.html")],
-        capture_output=True, text=True, timeout=120, cwd=ROOT, check=False,
+        [
+            sys.executable,
+            "-m",
+            "studio",
+            "lab",
+            "merge",
+            str(tmp_path / "m.json"),
+            str(one),
+            "--html",
+            str(tmp_path / "m.html"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        check=False,
         env=dict(_env("C.UTF-8"), PROCESSOR_STUDIO_DATA=str(data)),
     )
     assert out.returncode == 0, out.stderr
