@@ -47,7 +47,7 @@ VARIANTS: dict[str, Variant] = {
         Variant("words C=4", ("words",), 4.0),
     )
 }
-DEFAULT_VARIANT = "chars3-5+words C=4"
+DEFAULT_VARIANT = "chars4+words C=4"
 
 
 def load_rows(data: Path = DATA, families: Iterable[str] | None = None) -> list[dict[str, Any]]:
