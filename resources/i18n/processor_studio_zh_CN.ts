@@ -16,8 +16,8 @@
         <translation>你的对话和设计保存在&lt;br&gt;{folder}</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Bundled components&lt;/b&gt; (from the installed packages&apos; metadata)</source>
-        <translation>&lt;b&gt;内置组件&lt;/b&gt;（取自已安装软件包的元数据）</translation>
+        <source>&lt;b&gt;Bundled components&lt;/b&gt; and their licences</source>
+        <translation>&lt;b&gt;内置组件&lt;/b&gt;及其许可证</translation>
     </message>
     <message>
         <source>Component</source>
@@ -34,6 +34,10 @@
     <message>
         <source>Qt and PySide6 are used under the GNU LGPL v3; their source is available from qt.io.</source>
         <translation>Qt 和 PySide6 依据 GNU LGPL v3 使用；其源代码可从 qt.io 获取。</translation>
+    </message>
+    <message>
+        <source>The licence texts are in {file}</source>
+        <translation>许可证全文见 {file}</translation>
     </message>
     <message>
         <source>LGPL-3.0-only (as shipped by PySide6)</source>

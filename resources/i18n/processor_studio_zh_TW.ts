@@ -16,8 +16,8 @@
         <translation>你的對話和設計儲存在&lt;br&gt;{folder}</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Bundled components&lt;/b&gt; (from the installed packages&apos; metadata)</source>
-        <translation>&lt;b&gt;內建元件&lt;/b&gt;（取自已安裝套件的中繼資料）</translation>
+        <source>&lt;b&gt;Bundled components&lt;/b&gt; and their licences</source>
+        <translation>&lt;b&gt;內建元件&lt;/b&gt;及其許可證</translation>
     </message>
     <message>
         <source>Component</source>
@@ -34,6 +34,10 @@
     <message>
         <source>Qt and PySide6 are used under the GNU LGPL v3; their source is available from qt.io.</source>
         <translation>Qt 和 PySide6 依據 GNU LGPL v3 使用；其原始碼可從 qt.io 取得。</translation>
+    </message>
+    <message>
+        <source>The licence texts are in {file}</source>
+        <translation>許可證全文見 {file}</translation>
     </message>
     <message>
         <source>LGPL-3.0-only (as shipped by PySide6)</source>
