@@ -91,15 +91,16 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["PROCESSOR_STUDIO_DATA"] = str(args.data_dir)
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-    from studio.display import display_problem
+    from studio import display
 
-    problem = display_problem(os.environ)
+    problem = display.display_problem(os.environ, hold=True)
     if problem is not None:  # said before Qt tries, whose own message would blame a library
         print(f"Processor Studio cannot start: {problem}", file=sys.stderr)
         return 1
     import qasync
 
     app = make_application()
+    display.release()  # Qt has its own connection now
     from studio import i18n
 
     i18n.install(app, i18n.choose_language(args.lang))

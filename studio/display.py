@@ -14,6 +14,7 @@ import re
 import socket
 import struct
 import sys
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -75,42 +76,85 @@ def _read_reply(connection: socket.socket) -> bytes:
     return data
 
 
-def ask(display: str, timeout: float = ANSWER_TIMEOUT) -> Answer | None:
-    """Open a connection to ``display`` and send X11's setup request; None when ``display`` is not a form we know."""
+#: Connections that answered, kept open by ``ask(hold=True)`` until :func:`release`. An X server started without
+#: ``-noreset`` (Xvfb's default) resets when its last client leaves, and drops the connections made meanwhile: a check
+#: that connected and left at once could make Qt's connection, a moment later, fail ("could not connect to display").
+#: Holding ours until Qt is connected leaves no such gap.
+_held: list[socket.socket] = []
+
+#: Pauses before asking again when the server dropped the connection unanswered (it was resetting).
+RETRY_PAUSES = (0.2, 0.5, 1.0)
+
+
+def ask(display: str, timeout: float = ANSWER_TIMEOUT, *, hold: bool = False) -> Answer | None:
+    """Open a connection to ``display`` and send X11's setup request; None when ``display`` is not a form we know.
+
+    With ``hold``, a connection that answered stays open until :func:`release`.
+    """
     addresses = _addresses(display)
     if addresses is None:
         return None
+    for pause in (*RETRY_PAUSES, None):
+        answer, connection, transient = _ask(addresses, timeout)
+        if connection is not None:
+            if hold:
+                _held.append(connection)
+            else:
+                connection.close()
+        if not transient or pause is None:
+            return answer
+        time.sleep(pause)
+    raise AssertionError("unreachable")  # pragma: no cover - the last pause is None
+
+
+def release() -> None:
+    """Close the connections ``ask(hold=True)`` kept (once Qt has its own)."""
+    while _held:
+        _held.pop().close()
+
+
+def _ask(
+    addresses: list[tuple[int, str | tuple[str, int]]], timeout: float
+) -> tuple[Answer, socket.socket | None, bool]:
+    """One attempt: the answer, the open connection if it answered, and whether asking again may help."""
     errors = []
     for family, address in addresses:
-        with socket.socket(family, socket.SOCK_STREAM) as connection:
-            connection.settimeout(timeout)
-            try:
-                connection.connect(address)
-            except OSError as error:
-                errors.append(error.strerror or str(error))
-                continue
-            try:
-                connection.sendall(_SETUP_REQUEST)
-                reply = _read_reply(connection)
-            except TimeoutError:
-                return Answer(False, f"it accepted the connection but did not answer within {timeout:g} s")
-            except OSError as error:
-                return Answer(False, f"the connection failed: {error.strerror or error}")
-            if not reply:
-                return Answer(False, "it closed the connection without answering")
-            if reply[0] == 0:
-                reason = reply[8:].decode("latin-1", "replace").strip()
-                if "authoriz" in reason.lower():  # Qt sends the credentials (XAUTHORITY) we did not
-                    return Answer(True, "answers (asks for credentials)")
-                return Answer(False, f"it refused the connection: {reason or 'no reason given'}")
-            return Answer(True, "answers")
-    return Answer(False, f"nothing listens there ({errors[-1] if errors else 'no address'})")
+        connection = socket.socket(family, socket.SOCK_STREAM)
+        connection.settimeout(timeout)
+        try:
+            connection.connect(address)
+        except OSError as error:
+            connection.close()
+            errors.append(error.strerror or str(error))
+            continue
+        try:
+            connection.sendall(_SETUP_REQUEST)
+            reply = _read_reply(connection)
+        except TimeoutError:
+            connection.close()
+            return Answer(False, f"it accepted the connection but did not answer within {timeout:g} s"), None, False
+        except OSError as error:
+            connection.close()
+            transient = isinstance(error, ConnectionResetError | BrokenPipeError)
+            return Answer(False, f"the connection failed: {error.strerror or error}"), None, transient
+        if not reply:
+            connection.close()
+            return Answer(False, "it closed the connection without answering"), None, True
+        if reply[0] == 0:
+            connection.close()
+            reason = reply[8:].decode("latin-1", "replace").strip()
+            if "authoriz" in reason.lower():  # Qt sends the credentials (XAUTHORITY) we did not
+                return Answer(True, "answers (asks for credentials)"), None, False
+            return Answer(False, f"it refused the connection: {reason or 'no reason given'}"), None, False
+        return Answer(True, "answers"), connection, False
+    return Answer(False, f"nothing listens there ({errors[-1] if errors else 'no address'})"), None, False
 
 
-def display_problem(environ: Mapping[str, str], timeout: float = ANSWER_TIMEOUT) -> str | None:
+def display_problem(environ: Mapping[str, str], timeout: float = ANSWER_TIMEOUT, *, hold: bool = False) -> str | None:
     """None when the studio's window can open as far as the display is concerned; else a sentence saying why not.
 
-    Only X11 (Qt's ``xcb``) on Linux is asked; other platforms (offscreen, Wayland, Windows, macOS) pass.
+    Only X11 (Qt's ``xcb``) on Linux is asked; other platforms (offscreen, Wayland, Windows, macOS) pass. With
+    ``hold``, the connection that answered stays open until :func:`release` (see ``_held``).
     """
     if not sys.platform.startswith("linux") or expected_platform(environ) != "xcb":
         return None
@@ -121,7 +165,7 @@ def display_problem(environ: Mapping[str, str], timeout: float = ANSWER_TIMEOUT)
             "  Run it on a desktop, or on a virtual display:  xvfb-run -a ./scripts/run\n"
             "  To check it headless instead:  ./scripts/run --self-test studio.png"
         )
-    answer = ask(display, timeout)
+    answer = ask(display, timeout, hold=hold)
     if answer is None or answer.ok:
         return None
     return (

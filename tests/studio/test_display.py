@@ -11,12 +11,13 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from studio.display import ask, display_problem
+from studio.display import ask, display_problem, release
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="X11 abstract sockets are Linux's")
 
@@ -36,11 +37,14 @@ def acceptance() -> bytes:
 
 
 class FakeDisplay:
-    """A server on ``@/tmp/.X11-unix/X<n>``; ``reply(k)`` is what its k-th client gets (None: no answer at all)."""
+    """A server on ``@/tmp/.X11-unix/X<n>``; ``reply(k)`` is what its k-th client gets: bytes, then the server waits
+    for the client to leave (``left`` records who did); ``b""``: closed at once unanswered (a server resetting);
+    None: no answer at all."""
 
     def __init__(self, reply: Callable[[int], bytes | None]) -> None:
         self.reply = reply
         self.clients = 0
+        self.left: list[int] = []
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         for number in range(700, 800):
             try:
@@ -66,12 +70,20 @@ class FakeDisplay:
             if answer is None:
                 self.held.append(client)  # keep it open, say nothing
                 continue
+            threading.Thread(target=self._answer, args=(client, self.clients, answer), daemon=True).start()
+
+    def _answer(self, client: socket.socket, number: int, answer: bytes) -> None:
+        with client:
             try:
                 client.recv(12)
+                if not answer:
+                    return
                 client.sendall(answer)
+                while client.recv(4096):  # until the client leaves
+                    pass
+                self.left.append(number)
             except OSError:
                 pass
-            client.close()
 
     def close(self) -> None:
         self.listener.close()
@@ -102,6 +114,26 @@ def test_a_display_that_asks_for_credentials_answers(serve: Callable[..., FakeDi
     """Qt sends the XAUTHORITY cookie the check does not: a request for it proves the server is there."""
     server = serve(lambda _: refusal("Authorization required, but no authorization protocol specified"))
     assert display_problem({"DISPLAY": server.display}, timeout=5) is None
+
+
+def test_a_display_that_was_resetting_is_asked_again(serve: Callable[..., FakeDisplay]) -> None:
+    """Xvfb resets when its last client leaves and drops connections meanwhile: a dropped question is asked again."""
+    server = serve(lambda client: b"" if client == 1 else acceptance())
+    assert display_problem({"DISPLAY": server.display}, timeout=5) is None
+    assert server.clients == 2
+
+
+def test_the_connection_that_answered_is_held_until_released(serve: Callable[..., FakeDisplay]) -> None:
+    """Until Qt has connected, the server keeps a client, so it cannot reset in between."""
+    server = serve(lambda _: acceptance())
+    assert display_problem({"DISPLAY": server.display}, timeout=5, hold=True) is None
+    time.sleep(0.3)
+    assert server.left == []  # still connected
+    release()
+    deadline = time.monotonic() + 10
+    while not server.left and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.left == [1]
 
 
 def test_a_display_that_never_answers_is_said_as_such(serve: Callable[..., FakeDisplay]) -> None:
