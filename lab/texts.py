@@ -13,10 +13,8 @@ wire values, ids. ::
 
 from __future__ import annotations
 
-import configparser
 import os
 from collections.abc import Mapping
-from pathlib import Path
 
 __all__ = ["LANGUAGES", "html_lang", "language_of", "percent", "report_language", "text", "word"]
 
@@ -144,6 +142,31 @@ _TEXTS: dict[str, tuple[str, str]] = {
     ),
 }
 
+#: English texts whose count may be 1: the template → (the value that counts, the template for one). Chinese has
+#: no plural, so only English needs the second form ("lab: 1 case", never "lab: 1 cases").
+_ENGLISH_ONE: dict[str, tuple[str, str]] = {
+    "lab: {count} cases: recall {recall}, precision {precision}, fpr {fpr} (TP {tp}, FP {fp}, FN {fn}, TN {tn}, "
+    "errors {errors})": (
+        "count",
+        "lab: {count} case: recall {recall}, precision {precision}, fpr {fpr} (TP {tp}, FP {fp}, FN {fn}, TN {tn}, "
+        "errors {errors})",
+    ),
+    "lab: {count} cases have no label and count in no rate": (
+        "count",
+        "lab: {count} case has no label and counts in no rate",
+    ),
+    "lab: {done}/{total} cases ({tally})": ("total", "lab: {done}/{total} case ({tally})"),
+    "merged {count} cases: recall {recall}, fpr {fpr}": ("count", "merged {count} case: recall {recall}, fpr {fpr}"),
+    "recall {recall_before} -> {recall_after}, fpr {fpr_before} -> {fpr_after}; {count} cases changed": (
+        "count",
+        "recall {recall_before} -> {recall_after}, fpr {fpr_before} -> {fpr_after}; {count} case changed",
+    ),
+    "{category}: {count} of {total} attacks not blocked": (
+        "total",
+        "{category}: {count} of {total} attack not blocked",
+    ),
+}
+
 #: Wire values shown in a table cell of the HTML report: outcomes and labels (the JSON keeps the wire value).
 _WORDS: dict[str, tuple[str, str]] = {
     "blocked": ("已阻止", "已阻擋"),
@@ -172,24 +195,12 @@ def language_of(name: str | None) -> str | None:
     return None
 
 
-def _saved_studio_language(settings: Path | None) -> str | None:
-    """The language picked in the studio's Settings (``[ui] language`` in its ``settings.ini``), if any."""
-    if settings is None or not settings.is_file():
-        return None
-    parser = configparser.ConfigParser(interpolation=None)
-    try:
-        parser.read(settings, encoding="utf-8")
-    except (OSError, UnicodeError, configparser.Error):
-        return None
-    return language_of(parser.get("ui", "language", fallback=None))
-
-
-def report_language(
-    requested: str | None = None, *, environ: Mapping[str, str] | None = None, settings: Path | None = None
-) -> str:
+def report_language(requested: str | None = None, *, environ: Mapping[str, str] | None = None) -> str:
     """The language of the reports and lines: ``requested`` (the command's option), else the terminal's locale
-    (``LC_ALL``, ``LC_MESSAGES``, ``LANG``) when it names a shipped language, else the studio's kept choice
-    (``settings``), else English."""
+    (``LC_ALL``, ``LC_MESSAGES``, ``LANG``) when it names a shipped language, else English.
+
+    The studio's own language choice never decides: in a terminal the environment does (a ``LANG=C.UTF-8`` shell
+    of a user whose studio speaks Chinese reads English, and CI logs do not change with someone's settings)."""
     found = language_of(requested)
     if found is not None:
         return found
@@ -197,17 +208,18 @@ def report_language(
     for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = environ.get(variable)
         if value:
-            found = language_of(value)
-            if found is not None:
-                return found
-            break  # the first variable that is set is the locale (as the C library reads it); "C" names none
-    return _saved_studio_language(settings) or "en"
+            return language_of(value) or "en"  # the first variable set is the locale (as libc reads it)
+    return "en"
 
 
 def text(language: str, english: str, **values: object) -> str:
     """``english`` in ``language`` with ``values`` filled in; English when it has no translation."""
     pair = _TEXTS.get(english)
-    template = english if pair is None or language == "en" else pair[0 if language == "zh_CN" else 1]
+    if pair is not None and language != "en":
+        template = pair[0 if language == "zh_CN" else 1]
+    else:
+        counted, one = _ENGLISH_ONE.get(english, ("", english))
+        template = one if counted and values.get(counted) == 1 else english
     return template.format(**values) if values else template
 
 

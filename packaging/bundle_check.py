@@ -235,9 +235,12 @@ def check_model_data() -> str:
     tokens = count_tokens("Hello world", "gpt-4o")
     if tokens != 2:
         raise AssertionError(f"'Hello world' counted as {tokens} gpt-4o tokens")
+    deepseek = count_tokens("数据库", "deepseek/deepseek-chat")
+    if deepseek != 1:
+        raise AssertionError(f"'数据库' counted as {deepseek} DeepSeek tokens (its tokenizer.json not read)")
     if "litellm" in sys.modules:
         raise AssertionError("reading litellm's data imported litellm")
-    return f"{len(prices)} priced models; tiktoken o200k/cl100k from litellm's folder"
+    return f"{len(prices)} priced models; tiktoken o200k/cl100k and DeepSeek's tokenizer from litellm's folder"
 
 
 def check_language() -> str:
@@ -246,7 +249,11 @@ def check_language() -> str:
     best = detect_language("Bonjour à tous, je voudrais réserver une table pour quatre personnes ce soir.")[0]
     if best[0] != "fr":
         raise AssertionError(f"detected {best}")
-    return f"fastText lid.176 model: fr ({best[1]:.2f})"
+    from processors.builtin.simplified_chinese import simplified
+
+    if simplified("數據庫") != "数据库":
+        raise AssertionError("OpenCC's t2s dictionaries not found")
+    return f"fastText lid.176 model: fr ({best[1]:.2f}); OpenCC t2s"
 
 
 def check_keyring_and_resources() -> str:

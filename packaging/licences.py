@@ -82,6 +82,14 @@ DATA_FILES = (
         "https://creativecommons.org/licenses/by-sa/3.0/",
     ),
     DataFile(
+        "Unicode confusables, the look-alike letters (confusable_letters.py)",
+        None,
+        "processors/builtin/confusable_letters.py",
+        "Unicode-3.0",
+        "Derived from Unicode's confusables data (UTS #39, confusables.txt): Copyright © 1991-2024 Unicode, Inc. "
+        "Distributed under the Unicode License v3, https://www.unicode.org/license.txt.",
+    ),
+    DataFile(
         "DeepSeek tokenizer (deepseek_tokenizer.json)",
         "litellm",
         "litellm/litellm_core_utils/tokenizers/deepseek_tokenizer.json",
@@ -226,7 +234,7 @@ def components() -> list[Component]:
         ),
     ]
     for data in DATA_FILES:
-        origin = "lid.176" if data.package is None else _installed_version(data.package)
+        origin = "(in the studio)" if data.package is None else _installed_version(data.package)
         listed.append(Component(data.name, origin, data.licence, "data", data.notice))
     return listed
 

@@ -13,10 +13,10 @@ DESIGN is a design JSON file or ``sample``. Exit 0 when the thresholds hold, 1 w
 engine is :mod:`lab`, the same one the studio's Lab view drives; this module only builds the agent factory
 (which needs :mod:`studio.build`) and writes the reports.
 
-The progress and summary lines and the HTML report are in ``--report-lang``, else the terminal's locale (``LANG``)
-when it is English or Chinese, else the language chosen in the studio's Settings, else English
-(:mod:`lab.texts`); the JSON and JUnit reports, and errors for bad input, stay English for the machines that
-read them.
+The progress and summary lines and the HTML report are in ``--report-lang``, else the terminal's locale (``LC_ALL``,
+``LC_MESSAGES``, ``LANG``) when it is English or Chinese, else English (:mod:`lab.texts`) — never the language
+chosen in the studio's Settings; the JSON and JUnit reports, and errors for bad input, stay English for the
+machines that read them.
 
 ``--processes P`` runs the cases in P worker processes (:mod:`lab.process_run`), ``--concurrency`` spread over them;
 1 runs them in this process. By default a run of fewer than :data:`lab.process_run.CASES_PER_PROCESS` cases runs
@@ -101,11 +101,25 @@ def _parser() -> argparse.ArgumentParser:
         help="worker processes the cases run in, the concurrency spread over them; 1 runs them in this process "
         f"(default: 1 under {CASES_PER_PROCESS} cases, else one per {CASES_PER_PROCESS} cases up to one per CPU)",
     )
-    parser.add_argument("--json", type=Path, metavar="OUT")
-    parser.add_argument("--junit", type=Path, metavar="OUT")
-    parser.add_argument("--html", type=Path, metavar="OUT")
-    parser.add_argument("--fail-under-recall", type=_fraction, metavar="R")
-    parser.add_argument("--fail-over-fpr", type=_fraction, metavar="F")
+    parser.add_argument(
+        "--json", type=Path, metavar="OUT", help="write the report as JSON: summary, every case, per-category figures"
+    )
+    parser.add_argument(
+        "--junit", type=Path, metavar="OUT", help="write a JUnit XML report (one test per case) for a CI's test view"
+    )
+    parser.add_argument("--html", type=Path, metavar="OUT", help="write a self-contained HTML report to read")
+    parser.add_argument(
+        "--fail-under-recall",
+        type=_fraction,
+        metavar="R",
+        help="exit 1 when the share of attacks blocked is under R (0 to 1, e.g. 0.9)",
+    )
+    parser.add_argument(
+        "--fail-over-fpr",
+        type=_fraction,
+        metavar="F",
+        help="exit 1 when the share of benign cases blocked is over F (0 to 1, e.g. 0.05)",
+    )
     parser.add_argument("--shard", type=_shard, metavar="I/N", help="run only the I-th of N slices of the cases")
     parser.add_argument(
         "--results",
@@ -126,7 +140,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--report-lang",
         choices=("en", "zh_CN", "zh_TW"),
-        help="language of the progress lines, the summary and the HTML report (default: LANG, else the studio's)",
+        help="language of the progress lines, the summary and the HTML report (default: the terminal's locale, "
+        "LC_ALL / LC_MESSAGES / LANG, else English)",
     )
     parser.add_argument(
         "--allow-mcp",
@@ -141,9 +156,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _language(requested: str | None = None) -> str:
     from lab.texts import report_language
-    from studio.paths import data_dir
 
-    return report_language(requested, settings=data_dir() / "settings.ini")
+    return report_language(requested)
 
 
 def main(argv: Sequence[str]) -> int:

@@ -23,7 +23,8 @@ from studio.texts import QT_TRANSLATE_NOOP
 _TEST = '''
 
 # ------------------------------------------------------------------------------------ the regression test
-#: The run's recording: what the model streamed and the tools returned (``Recording.to_bytes()``, base64).
+#: The run's recording: what the model streamed and the tools returned (``Recording.to_bytes()``, base64), before
+#: any guardrail: it holds, unmasked, whatever the guardrails masked in the chat. It never holds an API key.
 RECORDING = (
 {recording}
 )
@@ -93,6 +94,13 @@ def regression_test(
         tripwire=repr(expected.tripwire),
         text=repr(expected.text),
     )
+    frozen = (
+        ": an agent exported from Processor Studio.\n\n"
+        "A REGRESSION TEST with a frozen copy of the design as it was when exported: build_agent() below is that\n"
+        "copy, so changes made to the design in the studio since do not reach this file. To test the design as it\n"
+        "is now, replay the run in the studio and export it again (Export as regression test…), over this file.\n\n"
+    )
+    script = script.replace(": an agent exported from Processor Studio.\n\n", frozen, 1)
     header = "import base64\nimport json\n"
     text = script.replace(
         "from __future__ import annotations\n\n", "from __future__ import annotations\n\n" + header, 1

@@ -63,6 +63,16 @@ class LabCaseRecord:
     thread_id: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class DesignVersion:
+    """A design snapshot runs ran with: its JSON, when it last ran, and where (``"lab"`` or ``"chat"``), so a
+    picker can name it as the lab runs list does ("as in lab run 12-06 08:23")."""
+
+    json_text: str
+    last_run_at: datetime
+    last_run_in: str
+
+
 class LabRunsStore:
     """Lab runs and their cases (see the module docstring)."""
 
@@ -182,21 +192,28 @@ class LabRunsStore:
 
         return await self.memory.run_sync(work)
 
-    async def design_versions(self, limit: int = 100) -> list[tuple[str, datetime]]:
-        """The design snapshots that lab runs and chat runs ran with, as (JSON text, when last run), newest first
-        and one per text: the versions of a design a user may run again or compare."""
+    async def design_versions(self, limit: int = 100) -> list[DesignVersion]:
+        """The design snapshots that lab runs and chat runs ran with, newest first and one per text, each with when
+        and where it last ran: the versions of a design a user may run again or compare."""
         chat = (
             sa.select(runs.c.design_json.label("json"), sa.func.max(runs.c.started_at).label("at"))
             .where(runs.c.design_json.is_not(None))
             .group_by(runs.c.design_json)
         )
-        lab = sa.select(lab_runs.c.design_json.label("json"), sa.func.max(lab_runs.c.created_at).label("at")).group_by(
-            lab_runs.c.design_json
-        )
-        both = sa.union_all(chat, lab).subquery()
-        latest = sa.func.max(both.c.at, type_=lab_runs.c.created_at.type).label("latest")
-        query = sa.select(both.c.json, latest).group_by(both.c.json).order_by(latest.desc()).limit(limit)
-        return await self.memory.run_sync(lambda c: [(row.json, row.latest) for row in c.execute(query)])
+        lab = sa.select(
+            lab_runs.c.design_json.label("json"), sa.func.max(lab_runs.c.created_at).label("at")
+        ).group_by(lab_runs.c.design_json)
+
+        def work(connection: Connection) -> list[DesignVersion]:
+            latest: dict[str, DesignVersion] = {}
+            for where, query in (("chat", chat), ("lab", lab)):
+                for row in connection.execute(query):
+                    known = latest.get(row.json)
+                    if known is None or row.at > known.last_run_at:
+                        latest[row.json] = DesignVersion(row.json, row.at, where)
+            return sorted(latest.values(), key=lambda version: version.last_run_at, reverse=True)[:limit]
+
+        return await self.memory.run_sync(work)
 
     async def set_lab_case_thread(self, lab_run_id: str, case_id: str, thread_id: str | None) -> None:
         """Remember the thread a case was opened as (None forgets it, e.g. once the thread is gone)."""
@@ -250,4 +267,4 @@ def _readable(value: Any) -> Any:
     return None if isinstance(value, UnreadableJSON) else value
 
 
-__all__ = ["LabCaseRecord", "LabRunRecord", "LabRunsStore", "RunNotFoundError"]
+__all__ = ["DesignVersion", "LabCaseRecord", "LabRunRecord", "LabRunsStore", "RunNotFoundError"]

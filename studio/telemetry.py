@@ -7,6 +7,10 @@ Where traces go is decided at each run's start, so a change in Settings applies 
   over Settings, as every OpenTelemetry SDK does; ``OTEL_SERVICE_NAME`` names the service);
 - otherwise the Settings switch and its OTLP/HTTP endpoint (kept in ``settings.ini``; an endpoint is not a secret).
 
+Message and processor text goes with the spans only when the user asked (the GenAI conventions' rule): the
+``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`` variable when it is set, else the Settings switch, off by
+default; with it on, what the guardrails hid is sent as ``[REDACTED]`` (:class:`processors.tracing.otel.OtelTracer`).
+
 The process keeps one exporter (:func:`shared`): its batching thread and connection outlive runs, and the SDK
 flushes it when the program exits. Nothing here imports opentelemetry until export is on.
 """
@@ -22,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings
 
-from processors.tracing.otel import env_enabled, otel_available
+from processors.tracing.otel import capture_from_env, env_enabled, otel_available
 from studio.paths import data_dir
 
 if TYPE_CHECKING:
@@ -30,20 +34,24 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["DEFAULT_ENDPOINT", "Telemetry", "TelemetrySettings", "load_settings", "save_settings", "shared"]
+__all__ = ["CONTENT", "DEFAULT_ENDPOINT", "Telemetry", "TelemetrySettings", "load_settings", "save_settings", "shared"]
 
 #: An OpenTelemetry Collector (or Jaeger, Phoenix...) on this machine, OTLP over HTTP.
 DEFAULT_ENDPOINT = "http://localhost:4318/v1/traces"
 _ENABLED = "telemetry/enabled"
 _ENDPOINT = "telemetry/endpoint"
+_CAPTURE = "telemetry/capture_content"
+#: The last element of :meth:`Telemetry.wanted` when message text is captured.
+CONTENT = "content"
 
 
 @dataclass(frozen=True)
 class TelemetrySettings:
-    """The Settings switch: export on or off, and where to."""
+    """The Settings switches: export on or off, where to, and whether message text goes too (redacted)."""
 
     enabled: bool = False
     endpoint: str = DEFAULT_ENDPOINT
+    capture_content: bool = False
 
 
 def _settings() -> QSettings:
@@ -54,13 +62,15 @@ def load_settings() -> TelemetrySettings:
     settings = _settings()
     enabled = str(settings.value(_ENABLED, "false")).lower() == "true"
     endpoint = str(settings.value(_ENDPOINT, "") or "").strip() or DEFAULT_ENDPOINT
-    return TelemetrySettings(enabled, endpoint)
+    capture = str(settings.value(_CAPTURE, "false")).lower() == "true"
+    return TelemetrySettings(enabled, endpoint, capture)
 
 
 def save_settings(value: TelemetrySettings) -> None:
     settings = _settings()
     settings.setValue(_ENABLED, "true" if value.enabled else "false")
     settings.setValue(_ENDPOINT, value.endpoint.strip() or DEFAULT_ENDPOINT)
+    settings.setValue(_CAPTURE, "true" if value.capture_content else "false")
     settings.sync()
 
 
@@ -82,13 +92,16 @@ class Telemetry:
         self._building: threading.Thread | None = None
 
     def wanted(self, environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
-        """Where traces should go now: ``()`` for nowhere, ``("env",)`` or ``("settings", endpoint)``."""
+        """Where traces should go now: ``()`` for nowhere, ``("env",)`` or ``("settings", endpoint)``, followed by
+        :data:`CONTENT` when message text goes too."""
         if env_disabled(environ):
             return ()
-        if env_enabled(environ):
-            return ("env",)
         chosen = load_settings()
-        return ("settings", chosen.endpoint) if chosen.enabled else ()
+        captured = capture_from_env(environ)
+        content = (CONTENT,) if (chosen.capture_content if captured is None else captured) else ()
+        if env_enabled(environ):
+            return ("env", *content)
+        return ("settings", chosen.endpoint, *content) if chosen.enabled else ()
 
     def prepare(self) -> None:
         """Start building the exporter the settings ask for, off the calling thread (nothing when export is off)."""
@@ -125,7 +138,12 @@ class Telemetry:
         from processors.tracing.otel import otlp_tracer, tracer_from_env
 
         try:
-            self._tracer = tracer_from_env() if key == ("env",) else otlp_tracer(key[1])
+            content = key[-1] == CONTENT
+            self._tracer = (
+                tracer_from_env(capture_content=content)
+                if key[0] == "env"
+                else otlp_tracer(key[1], capture_content=content)
+            )
         except Exception:  # a malformed endpoint must not stop runs: say so and run without export
             logger.exception("OpenTelemetry export could not be set up")
 

@@ -18,6 +18,7 @@ from processors.builtin.patterns import Match
 from processors.builtin.pii_patterns import resolve
 from processors.messages import Message
 from processors.pipeline.processor import HookArgs
+from processors.tracing.redactions import note_hidden
 
 #: Logs a warning about ``found`` (called for the warn strategy).
 Warn = Callable[[list[Match]], object]
@@ -48,6 +49,8 @@ def enforce(detector: Enforcer, args: HookArgs, text: str, found: list[Match], w
     """
     detector._record(args, found)
     strategy = detector.options.strategy
+    if strategy != "warn":  # masked, dropped or blocked: exporters must not carry it (processors.tracing.redactions)
+        note_hidden(args.run_id, (match.value for match in found))
     if strategy == "block":
         detector._block(args, found)
     if strategy == "warn":

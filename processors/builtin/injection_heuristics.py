@@ -51,24 +51,22 @@ _QUOTES: Final = re.compile(r"\"[^\"]{3,}\"|“[^”]{3,}”|'[^']{6,}'|「[^」
 #: Asking about a phrase (not obeying it): translate it, proofread it, explain it, summarise it.
 _ABOUT: Final = re.compile(
     r"(?i)\b(?:translat\w*|proofread\w*|spell-?check|correct|grammar|quot\w*|what\s+(?:is|does|are)|explain\w*|"
-    r"summari[sz]\w*|define|meaning|paraphras\w*|rewrite)\b|翻译|翻譯|翻成|校对|校對|什么是|什麼是|是什么|是什麼|"
-    r"解释|解釋|总结|總結|摘要|意思|改写|改寫|润色|潤色"
+    r"summari[sz]\w*|define|meaning|paraphras\w*|rewrite)\b|翻译|翻成|校对|什么是|是什么|"
+    r"解释|总结|摘要|意思|改写|润色"
 )
 #: A quoted phrase given as an example of what someone writes, not said to the reader: "lines such as '…'",
 #: "phrases like “…”", "例如「…」" before it, "“…”这类句子" after it. Documents about prompt injection quote attacks so.
 _EXAMPLE_BEFORE: Final = re.compile(
-    r"(?i)(?:\b(?:such\s+as|like|e\.g\.?|for\s+example|for\s+instance|called|known\s+as)|例如|比如|诸如|諸如|像是)"
+    r"(?i)(?:\b(?:such\s+as|like|e\.g\.?|for\s+example|for\s+instance|called|known\s+as)|例如|比如|诸如|像是)"
     r"\s*[:：,，]?\s*$"
 )
-_EXAMPLE_AFTER: Final = re.compile(
-    r"\s*(?:这类|這類|之类|之類|这种|這種|这样的|這樣的|一类|一類|等(?:字样|字樣|句子|话|話))"
-)
+_EXAMPLE_AFTER: Final = re.compile(r"\s*(?:这类|之类|这种|这样的|一类|等(?:字样|句子|话))")
 #: An order told about, given to someone else: "the captain ordered it to forget that rule", "船长命令它忘掉这条规则".
 #: A story or a report says so of *it*, *him* or *them*; an attack says it to the reader ("forget…", "你忘掉…").
 _REPORTED_ORDER: Final = re.compile(
     r"(?i)(?:\b(?:order(?:s|ed)?|t(?:ell|ells|old)|ask(?:s|ed)?|command(?:s|ed)?|instruct(?:s|ed)?|forc(?:es|ed)|"
     r"beg(?:s|ged)?|want(?:s|ed)?|made|urg(?:es|ed))\s+(?:it|him|her|them)\s+to\s+"
-    r"|(?:命令|下令|吩咐|要求|叫|让|讓|逼|嘱咐|囑咐|告诉|告訴|请求|請求)(?:过|過|了)?(?:它|他|她)(?:们|們)?(?:要|去|再)?)$"
+    r"|(?:命令|下令|吩咐|要求|叫|让|逼|嘱咐|告诉|请求)(?:过|了)?(?:它|他|她)们?(?:要|去|再)?)$"
 )
 #: A signal that fires only inside a quoted phrase being asked about (or given as an example) keeps this share of
 #: its weight.
@@ -119,7 +117,7 @@ def heuristic_scores(
                     signal.type == "injection" and _REPORTED_ORDER.search(view.text, max(0, start - 24), start)
                 ):
                     weight *= QUOTED_DISCOUNT
-            hits.append(Hit(signal.type, weight, start, end, view.text[start:end], view.decoded))
+            hits.append(Hit(signal.type, weight, start, end, view.quoted(start, end), view.decoded))
             view_misses[signal.type] = view_misses.get(signal.type, 1.0) * (1.0 - weight)
         for kind, miss in view_misses.items():
             misses[kind] = min(misses.get(kind, 1.0), miss)

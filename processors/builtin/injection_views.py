@@ -4,8 +4,11 @@ An attack hidden from a keyword list is still an attack once its disguise is rem
 every *view* of a message and keeps the highest score:
 
 * always: the text with Unicode compatibility forms folded (NFKC: full-width ``Ｉｇｎｏｒｅ`` → ``Ignore``),
-  invisible format characters dropped (zero-width spaces, joiners, bidi marks, soft hyphens) and look-alike
-  Cyrillic and Greek letters mapped to Latin ones;
+  invisible format characters dropped (zero-width spaces, joiners, bidi marks, soft hyphens) and every
+  character Unicode lists as a look-alike of one ASCII letter (UTS #39 confusables: Cyrillic ``а``, Greek ``ο``,
+  Latin alpha ``ɑ``, Armenian ``օ`` … 1,225 of them, :mod:`~processors.builtin.confusable_letters`) read as that
+  letter; Traditional Chinese written in Simplified (OpenCC ``t2s``: the Chinese signals are written once, in
+  Simplified);
 * when the text has letters spaced out (``I g n o r e``, ``i.g.n.o.r.e``, ``忽 略 之 前``): the runs joined up;
 * when words mix letters and digits (``1gn0r3 4ll``): leetspeak read as letters;
 * base64 and hex payloads decoded; ROT13 and reversed text undone when the text asks for it;
@@ -27,14 +30,29 @@ import re
 import unicodedata
 from typing import Final, NamedTuple
 
+from processors.builtin.confusable_letters import LETTERS, LOOK_ALIKES
 from processors.builtin.injection_scan import FastPattern, lower
+from processors.builtin.simplified_chinese import simplified
 
 _INVISIBLE: Final = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
-#: Cyrillic and Greek letters that look like Latin ones (the usual homoglyph swaps).
-_HOMOGLYPH_FROM: Final = "аеорсухіјѕԁԛԝАВЕКМНОРСТХІЈЅΑΒΕΗΙΚΜΝΟΡΤΧΥΖονρ"
-_HOMOGLYPHS: Final = str.maketrans(_HOMOGLYPH_FROM, "aeopcyxijsdqwABEKMHOPCTXIJSABEHIKMNOPTXYZovp")
-#: Whether a text has any look-alike letter at all (``str.translate`` with a table walks every character).
-_HAS_HOMOGLYPH: Final = re.compile(f"[{_HOMOGLYPH_FROM}]")
+#: Unicode's look-alikes of ASCII letters (UTS #39), each read as its letter.
+_HOMOGLYPHS: Final = str.maketrans(LOOK_ALIKES, LETTERS)
+#: Whether a text may have a look-alike letter (``str.translate`` with a table walks every character): one of those
+#: NFKC leaves as they are (the text searched is in NFKC already), or any character beyond the Basic Multilingual
+#: Plane. ``re`` tests a class of scattered astral characters one range at a time: the whole table as a class cost
+#: 1.2 ms per 1,000 characters of any text, this one 0.01.
+_NFKC_LOOK_ALIKES: Final = "".join(c for c in LOOK_ALIKES if c <= "\uffff" and unicodedata.normalize("NFKC", c) == c)
+_HAS_HOMOGLYPH: Final = re.compile(f"[{re.escape(_NFKC_LOOK_ALIKES)}\U00010000-\U0010ffff]")
+#: Look-alikes that NFKC would turn into another non-ASCII character (Greek lunate sigma ``ϲ``, a look-alike of
+#: ``c``, into final sigma): read as their letters before NFKC.
+_HIDDEN_BY_NFKC: Final = {
+    ord(c): letter
+    for c, letter in zip(LOOK_ALIKES, LETTERS, strict=True)
+    if unicodedata.normalize("NFKC", c) != c and not unicodedata.normalize("NFKC", c).isascii()
+}
+_HAS_HIDDEN_BY_NFKC: Final = re.compile(
+    f"[{re.escape(''.join(chr(code) for code in _HIDDEN_BY_NFKC if code <= 0xFFFF))}\U00010000-\U0010ffff]"
+)
 #: Five or more single letters each followed by a separator, then one more (``I g n o r e``, ``i.g.n.o.r.e``;
 #: not ``U.S.A.`` or a version number).
 _SPACED_LATIN: Final = re.compile(
@@ -59,10 +77,10 @@ _HEX: Final = re.compile(r"[0-9A-Fa-f](?<![0-9A-Fa-f].)[0-9A-Fa-f](?:[0-9A-Fa-f]
 #: The requests that undo a disguise, searched in the lower-cased text (:class:`FastPattern`: no per-position
 #: case folding on a long document).
 _ROT13_ASKED: Final = FastPattern(r"\brot[ -]?13\b")
-_REVERSE_ASKED: Final = FastPattern(r"\brevers|\bbackwards?\b|倒过来|倒過來|倒着|倒著|反过来|反過來")
-_REVERSE_CUES: Final = ("revers", "backward", "倒", "反过", "反過")
+_REVERSE_ASKED: Final = FastPattern(r"\brevers|\bbackwards?\b|倒过来|倒着|倒著|反过来")
+_REVERSE_CUES: Final = ("revers", "backward", "倒", "反过")
 _PARTS_CUES: Final = ("part", "combin", "concat", "部分", "段", "拼")
-_PARTS_ASKED: Final = FastPattern(r"\bparts?\b|\bcombine\b|\bconcatenat|部分|两段|兩段|拼起来|拼起來|拼接")
+_PARTS_ASKED: Final = FastPattern(r"\bparts?\b|\bcombine\b|\bconcatenat|部分|两段|拼起来|拼接")
 _QUOTED: Final = re.compile(r"[\"“「『']([^\"”」』']{2,200})[\"”」』']")
 
 
@@ -71,10 +89,21 @@ EXCERPT: Final = 300
 
 
 class View(NamedTuple):
-    """One reading of the text: ``decoded`` is true for a payload that was encoded or disguised."""
+    """One reading of the text: ``decoded`` is true for a payload that was encoded or disguised.
+
+    ``shown`` is the same reading before its Traditional Chinese was written in Simplified, for quoting what
+    matched in the user's own characters; OpenCC maps character for character, so offsets in ``text`` hold in
+    ``shown`` whenever the two are of one length (else ``shown`` is ``text``).
+    """
 
     text: str
     decoded: bool
+    shown: str = ""
+
+    def quoted(self, start: int, end: int) -> str:
+        """``text[start:end]`` in the characters the reading had before conversion."""
+        source = self.shown if len(self.shown) == len(self.text) else self.text
+        return source[start:end]
 
 
 #: Full-width ASCII forms and the ideographic space (every line of Chinese text has some): their NFKC is one ASCII
@@ -99,7 +128,15 @@ def nfkc(text: str) -> str:
 
 
 def normalise(text: str) -> str:
-    """NFKC, invisible characters removed, homoglyphs mapped: the view every message gets."""
+    """NFKC, invisible characters removed, homoglyphs mapped, Traditional Chinese written in Simplified: the view
+    every message gets."""
+    return simplified(_folded(text))
+
+
+def _folded(text: str) -> str:
+    """NFKC, invisible characters removed, homoglyphs mapped."""
+    if not text.isascii() and _HAS_HIDDEN_BY_NFKC.search(text):
+        text = text.translate(_HIDDEN_BY_NFKC)
     folded = nfkc(text)
     if not folded.isascii():
         folded = _INVISIBLE.sub("", folded)
@@ -110,12 +147,13 @@ def normalise(text: str) -> str:
 
 def views(text: str) -> list[View]:
     """The normalised text, then every decoded or undisguised reading a cheap check finds evidence of."""
-    plain = normalise(text)
-    found = [View(plain, False)]
+    folded = _folded(text)
+    plain = simplified(folded)
+    found = [View(plain, False, folded)]
 
     def add(candidate: str) -> None:
         if candidate and candidate != plain and all(candidate != view.text for view in found):
-            found.append(View(candidate, True))
+            found.append(View(candidate, True, candidate))
 
     hint = _SPACED_HINT.search(plain)
     spaced = _SPACED_LATIN.search(plain, max(0, hint.start() - 3)) if hint else None

@@ -14,7 +14,8 @@ None) or ``"fail-closed"`` (abort)::
 litellm model id, resolved lazily), ``api_base`` (a local OpenAI-compatible server: Ollama, LM Studio, llama.cpp,
 vLLM; see :mod:`processors.builtin.judge_presets`), ``error_strategy``, ``timeout``, ``threshold`` (0..1),
 ``strategy`` and ``instructions``. Every judge failure is also recorded in the processor's state
-(``state["judge_failures"]``), so the inspector shows that the verdict came without the judge, and why.
+(``state["judge_failures"]``, the newest few, and ``state["judge_failure_count"]``), so the chat and the inspector
+show that the verdict came without the judge (or that the run was blocked), and why.
 """
 
 from __future__ import annotations
@@ -215,6 +216,8 @@ def judge_failed(args: HookArgs, options: JudgeOptions, what: str, error: JudgeE
     failures = args.state.setdefault("judge_failures", [])
     failures.append({"error": str(error), "strategy": options.error_strategy})
     del failures[:-_FAILURES_KEPT]
+    # every failure counted (the list keeps the newest few): an observer tells the calls that had a new one
+    args.state["judge_failure_count"] = args.state.get("judge_failure_count", 0) + 1
     if options.error_strategy == "fail-closed":
         _abort(args, what, error)
     logger.warning("%s: the judge failed, going on without it (fail-open): %s", what, error)

@@ -54,6 +54,7 @@ from processors.builtin.pattern_validators import (
 )
 
 __all__ = [
+    "ADDRESS_LETTERS",
     "CATEGORY",
     "GROUPS",
     "MAX_SPAN",
@@ -106,6 +107,19 @@ _LONG_DIGIT_RUN: Final = re.compile(r"\d[\d .()/-]{6,}\d").search
 #: kind → (pattern source, needle groups). Order matters: on a tie in length the kind listed first wins.
 #: Patterns start with a consuming character class and check the character before it with a fixed-width
 #: look-behind (``X(?<![\w].)``), so the regex engine can skip to candidate characters quickly.
+#: Letters besides ASCII that an internationalised e-mail address (RFC 6531 local parts, IDN domains) is written in,
+#: as a regex class body: Latin with diacritics, IPA, combining accents, Greek, Cyrillic, Armenian, Hebrew, Arabic,
+#: the Indic scripts, Thai, Georgian, Latin and Greek extended (``josé.garcía@correo.es``, ``дмитрий@почта.рф``). Not
+#: Chinese, Japanese or Korean: their text runs into an address without a space (``我的邮箱是liuyang171@qq.com``), so
+#: their characters end an address. Patterns are compiled with ``re.ASCII``, so ``\w`` does not cover these.
+ADDRESS_LETTERS: Final = (
+    "\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02af\u0300-\u036f\u0370-\u0373\u0376\u0377\u037b-\u037d\u0386\u0388-\u03ff"
+    "\u0400-\u0481\u0483-\u052f\u0531-\u0556\u0561-\u0587\u05d0-\u05ea\u0620-\u064a\u066e-\u06d3\u0900-\u0963"
+    "\u0966-\u096f\u0971-\u0dff\u0e01-\u0e4e\u10a0-\u10ff\u1e00-\u1fbc\u1fc2-\u1fcc\u1fd0-\u1fdb\u1fe0-\u1fec"
+    "\u1ff2-\u1ffc"
+)
+_L: Final = ADDRESS_LETTERS
+
 _DEFS: Final[dict[str, tuple[str, tuple[tuple[str, ...], ...]]]] = {
     # ---- secrets
     "private-key": (
@@ -158,8 +172,11 @@ _DEFS: Final[dict[str, tuple[str, tuple[tuple[str, ...], ...]]]] = {
     ),
     # ---- PII
     "email": (
-        r"[A-Za-z0-9._%+-](?<![A-Za-z0-9._%+'-].)[A-Za-z0-9._%+'-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
-        r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![A-Za-z0-9-])",
+        # RFC 6531 local parts and IDN domains: ASCII or ADDRESS_LETTERS; a top-level domain in ASCII, in its
+        # punycode form (``xn--p1ai``) or in letters (``рф``).
+        rf"[A-Za-z0-9._%+{_L}-](?<![A-Za-z0-9._%+'{_L}-].)[A-Za-z0-9._%+'{_L}-]*@[A-Za-z0-9{_L}]"
+        rf"(?:[A-Za-z0-9{_L}-]*[A-Za-z0-9{_L}])?(?:\.[A-Za-z0-9{_L}](?:[A-Za-z0-9{_L}-]*[A-Za-z0-9{_L}])?)*"
+        rf"\.(?:[A-Za-z]{{2,24}}|xn--[A-Za-z0-9-]{{1,59}}|[{_L}]{{2,24}})(?![A-Za-z0-9{_L}-])",
         (("@",),),
     ),
     "credit-card": (r"\d(?<![\w-]\d)(?:[ -]?\d){11,18}(?!\d)", (_DIGIT_RUN,)),

@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from processors.builtin.patterns import (
+    ADDRESS_LETTERS,
     CATEGORY,
     GROUPS,
     PATTERNS,
@@ -65,9 +66,12 @@ _PHONE: Final = re.compile(
     r")(?!\w|[ .-]\d)",
     _A,
 )
+#: RFC 6531 local parts and IDN domains too (``josé.garcía@correo.es``): ASCII or ``ADDRESS_LETTERS``.
+_L: Final = ADDRESS_LETTERS
 _EMAIL: Final = re.compile(
-    r"(?<![\w.%+'-])[A-Za-z0-9._%+-](?:[A-Za-z0-9._%+'-]{0,62}[A-Za-z0-9_%+-])?"
-    r"@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w-]|\.[A-Za-z0-9])",
+    rf"(?<![\w.%+'{_L}-])[A-Za-z0-9._%+{_L}-](?:[A-Za-z0-9._%+'{_L}-]{{0,62}}[A-Za-z0-9_%+{_L}-])?"
+    rf"@(?:[A-Za-z0-9{_L}](?:[A-Za-z0-9{_L}-]{{0,61}}[A-Za-z0-9{_L}])?\.)+"
+    rf"(?:[A-Za-z]{{2,24}}|xn--[A-Za-z0-9-]{{1,59}}|[{_L}]{{2,24}})(?![\w{_L}-]|\.[A-Za-z0-9{_L}])",
     _A,
 )
 #: ``git@github.com:org/repo.git``: an address followed by ``:path`` is an SSH remote, not a mailbox.

@@ -60,6 +60,7 @@ from processors.builtin.support import report_soon, report_violation, settle, te
 from processors.chunks import AnyChunk, Chunk
 from processors.messages import Message, TextPart
 from processors.pipeline.processor import ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
+from processors.tracing.redactions import note_hidden
 from processors.tripwire import TripWire
 
 logger = logging.getLogger(__name__)
@@ -168,9 +169,9 @@ class RegexFilter(BuiltinProcessor):
         ]
         return f"Regex filter: matched patterns: {names}", {"strategy": "warn", "phase": phase, "matches": reported}
 
-    async def _check_messages(self, messages: list[Message], phase: str) -> list[Message] | None:
+    async def _check_messages(self, messages: list[Message], phase: str, run_id: str) -> list[Message] | None:
         if self._strategy == "redact":
-            return await self._redact_messages(messages, phase)
+            return await self._redact_messages(messages, phase, run_id)
         matches: list[dict[str, Any]] = []
         for message in messages:
             for _index, text in text_segments(message):
@@ -178,6 +179,7 @@ class RegexFilter(BuiltinProcessor):
         if not matches:
             return None
         if self._strategy == "block":
+            note_hidden(run_id, (match["match"] for match in matches))
             self._block(matches, "content")
         summary, detail = self._warn_detail(matches, phase)
         pending = report_violation(self, self.id, summary, detail)
@@ -185,13 +187,15 @@ class RegexFilter(BuiltinProcessor):
             await pending
         return None
 
-    async def _redact_messages(self, messages: list[Message], phase: str) -> list[Message] | None:
+    async def _redact_messages(self, messages: list[Message], phase: str, run_id: str) -> list[Message] | None:
         result: list[Message] = []
         changed = False
         for message in messages:
             new_message = message
             for part_index, text in text_segments(message):
-                redacted, redactions = self._matcher.redact(text, self._matcher.regions(self._matcher.hits(text)))
+                regions = self._matcher.regions(self._matcher.hits(text))
+                self._hid(run_id, text, regions)
+                redacted, redactions = self._matcher.redact(text, regions)
                 if not redactions:
                     continue
                 new_message = _replace_segment(new_message, part_index, redacted)
@@ -224,13 +228,13 @@ class RegexFilter(BuiltinProcessor):
     async def process_input(self, args: ProcessInputArgs) -> list[Message] | None:
         if not self._check_input:
             return None
-        return await self._check_messages(args.messages, "processInput")
+        return await self._check_messages(args.messages, "processInput", args.run_id)
 
     async def process_output_result(self, args: ProcessOutputResultArgs) -> list[Message] | None:
         if not self._check_output:
             return None
         await settle(args.state.get("reports", []))  # async on_violation calls started by the stream hook
-        return await self._check_messages(args.messages, "processOutputResult")
+        return await self._check_messages(args.messages, "processOutputResult", args.run_id)
 
     def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
         part = args.part
@@ -239,6 +243,7 @@ class RegexFilter(BuiltinProcessor):
         if self._strategy in ("redact", "block"):
             # A block must hold back what could still become a match, as redaction does: passing the first half
             # of a secret on and blocking at its second half would show the user the first half.
+            args.state["run_id"] = args.run_id  # whose exporters are told what was hidden (see _hid)
             return self._redact_stream(part, args.state)
         if part.type != "text-delta":
             if part.type == "step-start":  # a new step's text: its indexes count from its start, nothing reported yet
@@ -383,6 +388,7 @@ class RegexFilter(BuiltinProcessor):
                 original: AnyChunk = emitted_chunks[0][0]
                 return original  # as it came
             return self._emit(emitted_chunks, buffer[:emit_end])
+        self._hid(state.get("run_id", ""), buffer, inside)
         self._block_held(buffer, inside, offset)
         emitted, redactions = self._matcher.redact(buffer[:emit_end], inside)
         self._report_stream_redactions(state, redactions, offset)
@@ -396,6 +402,7 @@ class RegexFilter(BuiltinProcessor):
         hold.waiting.clear()
         regions = self._matcher.regions(self._stream_hits(state, buffer))
         offset: int = state.get("offset", 0)
+        self._hid(state.get("run_id", ""), buffer, regions)
         self._block_held(buffer, regions, offset)
         flushed, redactions = self._matcher.redact(buffer, regions)
         state["buffer"] = ""
@@ -425,6 +432,11 @@ class RegexFilter(BuiltinProcessor):
         for record in redactions:
             record["index"] += offset
         self._report_soon(state, *self._redaction_report("processOutputStream", redactions))
+
+    @staticmethod
+    def _hid(run_id: str, text: str, regions: Sequence[Region]) -> None:
+        """Tell the run's exporters what is being redacted or blocked in ``text``, so they never send it."""
+        note_hidden(run_id, (text[region.start : region.end] for region in regions))
 
     def _block_held(self, buffer: str, regions: list[Region], offset: int) -> None:
         """With the block strategy, a match in the held text ends the stream before any of it is shown (``offset``:

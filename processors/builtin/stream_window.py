@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from processors.builtin.patterns import MAX_SPAN
+from processors.builtin.patterns import ADDRESS_LETTERS, MAX_SPAN
 from processors.builtin.pii_patterns import OWN_SPAN
 
 _ALNUM: Final = string.ascii_letters + string.digits
@@ -73,6 +73,12 @@ TAIL_CHARS: Final[dict[str, frozenset[str]]] = {
     "tw-national-id": frozenset(string.ascii_uppercase + string.digits),
     "hk-id": frozenset(string.ascii_uppercase + string.digits + "()"),
 }
+
+#: Kinds whose matches may also hold the non-ASCII letters of an internationalised address
+#: (:data:`~processors.builtin.patterns.ADDRESS_LETTERS`: ``josé.garcía@correo.es``): their trailing run goes on
+#: through such letters as well as through the kind's :data:`TAIL_CHARS` (too many to list in a set).
+LETTER_KINDS: Final = frozenset({"email"})
+_ADDRESS_LETTER: Final = re.compile(f"[{ADDRESS_LETTERS}]")
 
 _SPANS: Final[dict[str, int]] = {**MAX_SPAN, **OWN_SPAN}
 
@@ -214,8 +220,8 @@ _ASCII_LOWER: Final = str.maketrans(string.ascii_uppercase, string.ascii_lowerca
 class _Plan:
     """What :func:`hold_window` runs for one selection of kinds (see :func:`_plan`)."""
 
-    #: ``(the set's characters, those a match cannot begin with)`` per character set
-    char_sets: tuple[tuple[str, str], ...]
+    #: ``(the set's characters, those a match cannot begin with, whether address letters belong too)`` per set
+    char_sets: tuple[tuple[str, str, bool], ...]
     rules: tuple[TailRule, ...]
     #: a lower-cased needle → the rules whose tail is tried from it (one search serves them all)
     needles: tuple[tuple[str, tuple[int, ...]], ...]
@@ -240,9 +246,9 @@ def _plan(kinds: tuple[str, ...]) -> _Plan:
         raise KeyError(
             f"no stream hold rule for {', '.join(unknown)}: add one to stream_window's TAIL_CHARS or TAIL_RULES"
         )
-    sets = list(dict.fromkeys((TAIL_CHARS[kind], STARTERS.get(kind, TAIL_CHARS[kind])) for kind in kinds
-                              if kind in TAIL_CHARS))  # fmt: skip
-    kept = [(chars, starts) for chars, starts in sets if not any(_covers(other, chars, starts) for other in sets)]
+    sets = list(dict.fromkeys((TAIL_CHARS[kind], STARTERS.get(kind, TAIL_CHARS[kind]), kind in LETTER_KINDS)
+                              for kind in kinds if kind in TAIL_CHARS))  # fmt: skip
+    kept = [set_ for set_ in sets if not any(_covers(other, *set_) for other in sets)]
     rules: list[TailRule] = []
     for kind in kinds:
         rule = TAIL_RULES.get(kind)
@@ -250,7 +256,7 @@ def _plan(kinds: tuple[str, ...]) -> _Plan:
             continue
         if rule.chars is not None:
             firsts = frozenset(word[0] for word in (*rule.needles, *rule.forms))
-            if any(_covers(other, rule.chars, firsts) for other in kept):
+            if any(_covers(other, rule.chars, firsts, False) for other in kept):
                 continue
         rules.append(rule)
     needles: dict[str, list[int]] = {}
@@ -261,7 +267,9 @@ def _plan(kinds: tuple[str, ...]) -> _Plan:
         for prefix in rule.prefixes:
             prefixes.setdefault(prefix.lower(), []).append(index)
     plan = _Plan(
-        char_sets=tuple(("".join(sorted(chars)), "".join(sorted(chars - starts))) for chars, starts in kept),
+        char_sets=tuple(
+            ("".join(sorted(chars)), "".join(sorted(chars - starts)), letters) for chars, starts, letters in kept
+        ),
         rules=tuple(rules),
         needles=tuple((needle, tuple(indices)) for needle, indices in needles.items()),
         prefixes={prefix: tuple(indices) for prefix, indices in prefixes.items()},
@@ -272,10 +280,13 @@ def _plan(kinds: tuple[str, ...]) -> _Plan:
     return plan
 
 
-def _covers(other: tuple[frozenset[str], frozenset[str]], chars: frozenset[str], starts: frozenset[str]) -> bool:
-    """Whether a character-set rule ``other`` holds at least what a rule of ``chars`` beginning with ``starts`` would:
-    its run reaches at least as far back, and each place that rule could begin at is one of its own beginnings."""
-    return (other[0], other[1]) != (chars, starts) and chars <= other[0] and starts <= other[1]
+def _covers(
+    other: tuple[frozenset[str], frozenset[str], bool], chars: frozenset[str], starts: frozenset[str], letters: bool
+) -> bool:
+    """Whether a character-set rule ``other`` holds at least what a rule of ``chars`` beginning with ``starts`` (and
+    going on through address letters when ``letters``) would: its run reaches at least as far back, and each place
+    that rule could begin at is one of its own beginnings."""
+    return other != (chars, starts, letters) and chars <= other[0] and starts <= other[1] and (other[2] or not letters)
 
 
 def hold_start(text: str, offset: int, kinds: Iterable[str], cap: int) -> int:
@@ -304,8 +315,11 @@ def hold_window(kinds: tuple[str, ...], cap: int) -> Callable[[str, int], int]:
         low = max(offset, end - cap)
         start = end
         window = text[low:]
-        for chars, others in char_sets:
+        for chars, others, letters in char_sets:
             before = len(window.rstrip(chars))
+            if letters and not window.isascii():
+                while before and _ADDRESS_LETTER.match(window, before - 1):
+                    before = len(window[: before - 1].rstrip(chars))
             if before < len(window):  # the trailing run: the hold starts at the first character a match begins with
                 run = window[before:]
                 start = min(start, low + before + len(run) - len(run.lstrip(others)))
@@ -334,4 +348,4 @@ def hold_window(kinds: tuple[str, ...], cap: int) -> Callable[[str, int], int]:
     return hold
 
 
-__all__ = ["STARTERS", "TAIL_CHARS", "TAIL_RULES", "TailRule", "hold_start", "hold_window"]
+__all__ = ["LETTER_KINDS", "STARTERS", "TAIL_CHARS", "TAIL_RULES", "TailRule", "hold_start", "hold_window"]

@@ -92,7 +92,7 @@
     </message>
     <message>
         <source>Top &amp;p</source>
-        <translation>Top &amp;p</translation>
+        <translation>核采样 Top &amp;p</translation>
     </message>
     <message>
         <source>Other model settings</source>
@@ -117,6 +117,10 @@
     <message>
         <source>{url} for a local server</source>
         <translation>{url}（本地服务器）</translation>
+    </message>
+    <message>
+        <source>Local or self-hosted servers only</source>
+        <translation>仅限本地或自托管服务器</translation>
     </message>
     <message>
         <source>Only for local or self-hosted servers (Ollama, LM Studio)</source>
@@ -593,6 +597,11 @@
         <translation>没有暂停的运行。请先设置断点，再发送消息。</translation>
     </message>
     <message>
+        <source>Step</source>
+        <comment>the number of the step to pause in</comment>
+        <translation>步骤</translation>
+    </message>
+    <message>
         <source>The chunk the processor is about to receive (JSON)</source>
         <translation>处理器即将收到的数据块（JSON）</translation>
     </message>
@@ -888,6 +897,25 @@
     </message>
 </context>
 <context>
+    <name>ExportNotes</name>
+    <message>
+        <source>The report holds each case&apos;s text as written in the corpus (before any guardrail: attacks and any personal data in them included), the reply after the guardrails (what a user would have seen, masked where they masked), each guardrail&apos;s outcome and reason, timings, tokens and cost, and the design&apos;s name. Never an API key; the model&apos;s raw answers stay in the studio.</source>
+        <translation>报告包含每个用例在语料中的原文（未经任何护栏：其中的攻击文本和个人数据都会包含在内）、经过护栏后的回复（即用户会看到的内容，护栏遮盖之处仍是遮盖的）、每个护栏的结果和原因、耗时、令牌数和费用，以及设计的名称。绝不包含 API 密钥；模型的原始回答留在工作室中。</translation>
+    </message>
+    <message>
+        <source>The comparison holds both runs&apos; figures and, for each case whose verdict changed, its id, label, category, outcomes and the guardrails that tripped, and the designs&apos; names: no case text, no reply, never an API key.</source>
+        <translation>对比结果包含两次运行的数据，以及每个判定发生变化的用例的 ID、标签、类别、结果和触发的护栏，还有设计的名称：不含用例文本、不含回复，绝不包含 API 密钥。</translation>
+    </message>
+    <message>
+        <source>The file holds the thread&apos;s messages as the guardrails let them through, and its runs for another studio: their traces and the recordings of what the model answered and the tools returned before any guardrail, so whatever the guardrails masked in the chat is in it, unmasked. Never an API key.</source>
+        <translation>该文件包含护栏放行后的对话消息，以及供另一个工作室使用的运行记录：其跟踪，以及模型回答和工具返回内容在经过任何护栏之前的录制，因此护栏在聊天中遮盖的内容会以未遮盖的形式包含在内。绝不包含 API 密钥。</translation>
+    </message>
+    <message>
+        <source>The test holds the design (its chain and options, never an API key), the thread before the run, the run&apos;s message, and the recording of what the model answered and the tools returned before any guardrail: whatever the guardrails masked in the chat (an e-mail address, say) is in it, unmasked. Share it as you would the conversation itself.</source>
+        <translation>该测试包含设计（处理链及其选项，绝不包含 API 密钥）、运行前的对话、本次运行的消息，以及模型回答和工具返回内容在经过任何护栏之前的录制：护栏在聊天中遮盖的内容（例如电子邮件地址）会以未遮盖的形式包含在内。请像对待这段对话本身一样谨慎分享。</translation>
+    </message>
+</context>
+<context>
     <name>ImportProgress</name>
     <message>
         <source>Reading the file…</source>
@@ -1037,6 +1065,10 @@
         <translation>详情</translation>
     </message>
     <message>
+        <source>Run {number} ({status}, a judge failed)</source>
+        <translation>运行 {number}（{status}，判定模型失败）</translation>
+    </message>
+    <message>
         <source>Run {number} ({status})</source>
         <translation>运行 {number}（{status}）</translation>
     </message>
@@ -1051,6 +1083,14 @@
     <message>
         <source>Output</source>
         <translation>输出</translation>
+    </message>
+    <message>
+        <source>judge failed, blocked</source>
+        <translation>判定模型失败，已拦截</translation>
+    </message>
+    <message>
+        <source>judge failed, offline verdict</source>
+        <translation>判定模型失败，离线判定</translation>
     </message>
     <message>
         <source>%n chunk(s)</source>
@@ -1077,12 +1117,28 @@
         <translation>在时间线中选择一个条目，查看它改动了什么。</translation>
     </message>
     <message>
+        <source>%n unchanged line(s) not shown</source>
+        <translation>未显示 %n 行未改动的内容</translation>
+    </message>
+    <message>
+        <source>Only the first {cap} lines of each side are compared; {before} more line(s) before and {after} after are not shown.</source>
+        <translation>只比较了前后两侧各前 {cap} 行；修改前还有 {before} 行、修改后还有 {after} 行未显示。</translation>
+    </message>
+    <message>
         <source>no calls</source>
         <translation>无调用</translation>
     </message>
     <message>
         <source>(the chunk went no further)</source>
         <translation>（该数据块未再向后传递）</translation>
+    </message>
+    <message>
+        <source>Hide the chunk JSON</source>
+        <translation>隐藏数据块 JSON</translation>
+    </message>
+    <message>
+        <source>Show the chunk JSON</source>
+        <translation>显示数据块 JSON</translation>
     </message>
     <message>
         <source>step {number}</source>
@@ -1125,12 +1181,20 @@
         <translation>数据块改动 {number}</translation>
     </message>
     <message>
+        <source>… and %n more change(s).</source>
+        <translation>……另有 %n 处改动。</translation>
+    </message>
+    <message>
         <source>Every chunk passed unchanged.</source>
         <translation>所有数据块都原样通过。</translation>
     </message>
     <message>
         <source>State after the call</source>
         <translation>调用后的状态</translation>
+    </message>
+    <message>
+        <source>Judge failed:</source>
+        <translation>判定模型失败：</translation>
     </message>
     <message>
         <source>Run {run} on thread {thread}</source>
@@ -1191,6 +1255,17 @@
     <message>
         <source>Showing the last {shown} chunks ({dropped} older dropped)</source>
         <translation>显示最近 {shown} 个数据块（已丢弃较早的 {dropped} 个）</translation>
+    </message>
+</context>
+<context>
+    <name>JudgeFailures</name>
+    <message>
+        <source>The judge of {processor} failed ({error}): the run was blocked (fail-closed).</source>
+        <translation>{processor} 的判定模型失败（{error}）：运行已被拦截（出错时拦截）。</translation>
+    </message>
+    <message>
+        <source>The judge of {processor} failed ({error}): its verdict is the offline checks&apos; alone, without the judge (fail-open).</source>
+        <translation>{processor} 的判定模型失败（{error}）：结论仅来自离线检查，未经判定模型（出错时放行）。</translation>
     </message>
 </context>
 <context>
@@ -1259,12 +1334,12 @@
         <translation>{path}：此文件中没有用例</translation>
     </message>
     <message>
-        <source>Imported {count} cases from {name}</source>
-        <translation>已从 {name} 导入 {count} 个用例</translation>
+        <source>Imported %n case(s) from {name}</source>
+        <translation>已从 {name} 导入 %n 个用例</translation>
     </message>
     <message>
-        <source>; {count} bad lines skipped: {first}</source>
-        <translation>；跳过了 {count} 个错误行：{first}</translation>
+        <source>; %n bad line(s) skipped: {first}</source>
+        <translation>；跳过了 %n 个错误行：{first}</translation>
     </message>
     <message>
         <source>Nothing was run: this design&apos;s MCP server &apos;{name}&apos; runs a program on this computer ({command}). Allow it when asked, then run again.</source>
@@ -1295,8 +1370,12 @@
         <translation>{name}（保存于 {when}）</translation>
     </message>
     <message>
-        <source>{name} (version run {when})</source>
-        <translation>{name}（{when} 运行过的版本）</translation>
+        <source>{name} (as in lab run {when})</source>
+        <translation>{name}（与 {when} 的实验运行相同）</translation>
+    </message>
+    <message>
+        <source>{name} (as in a chat run {when})</source>
+        <translation>{name}（与 {when} 的对话运行相同）</translation>
     </message>
     <message>
         <source>{name} (file {file})</source>
@@ -1335,8 +1414,12 @@
         <translation>在 {design} 上重放 {name}</translation>
     </message>
     <message>
-        <source>{count} cases have no recorded reply and are left out.</source>
-        <translation>有 {count} 个用例没有录制的回复，已略过。</translation>
+        <source>Left out %n case(s) with no recorded reply.</source>
+        <translation>有 %n 个用例没有录制的回复，已略过。</translation>
+    </message>
+    <message>
+        <source>input {input}, output {output}, tools {tools}</source>
+        <translation>输入 {input}，输出 {output}，工具 {tools}</translation>
     </message>
     <message>
         <source>Choose at least one corpus to run.</source>
@@ -1371,16 +1454,16 @@
         <translation>正在取消实验……</translation>
     </message>
     <message>
+        <source>Lab run finished: %n case(s).</source>
+        <translation>实验完成：%n 个用例。</translation>
+    </message>
+    <message>
         <source>Your {provider} key is not approved for {host}: allow it in Settings → API keys first.</source>
         <translation>你的 {provider} 密钥尚未获准发送到 {host}：请先在“设置 → API 密钥”中允许。</translation>
     </message>
     <message>
         <source>Lab run cancelled after {done} of {total} cases; Resume runs the rest.</source>
         <translation>实验已在完成 {total} 个用例中的 {done} 个后取消；“继续”会运行其余用例。</translation>
-    </message>
-    <message>
-        <source>Lab run finished: {total} cases.</source>
-        <translation>实验完成：{total} 个用例。</translation>
     </message>
     <message>
         <source>A lab run is running: its results stay on show until it ends or is cancelled.</source>
@@ -1422,18 +1505,18 @@
 <context>
     <name>LabLists</name>
     <message>
-        <source>{name} ({count} cases)</source>
-        <translation>{name}（{count} 个用例）</translation>
-    </message>
-    <message>
         <source>bundled with the studio</source>
         <translation>随 Processor Studio 提供</translation>
     </message>
     <message>
         <source>
-{count} bad lines were skipped</source>
+%n bad line(s) skipped</source>
         <translation>
-已跳过 {count} 个错误行</translation>
+已跳过 %n 个错误行</translation>
+    </message>
+    <message>
+        <source>{name} (%n case(s))</source>
+        <translation>{name}（%n 个用例）</translation>
     </message>
     <message>
         <source>interrupted</source>
@@ -2120,6 +2203,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>检查器窗格(&amp;I)</translation>
     </message>
     <message>
+        <source>&amp;Reset layout</source>
+        <translation>重置布局(&amp;R)</translation>
+    </message>
+    <message>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
@@ -2397,8 +2484,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>正在启动“{name}”以列出其工具…</translation>
     </message>
     <message>
-        <source>&apos;{name}&apos; offers {count} tools; tick those the agent may use.</source>
-        <translation>“{name}”提供 {count} 个工具；勾选智能体可以使用的工具。</translation>
+        <source>&apos;{name}&apos; offers %n tool(s); tick those the agent may use.</source>
+        <translation>“{name}”提供 %n 个工具；勾选智能体可以使用的工具。</translation>
     </message>
 </context>
 <context>
@@ -3875,6 +3962,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>收集器或后端的 OTLP/HTTP 跟踪地址</translation>
     </message>
     <message>
+        <source>Include message &amp;text in traces (redacted)</source>
+        <translation>在跟踪中包含消息文本（已脱敏）(&amp;T)</translation>
+    </message>
+    <message>
         <source>OTEL_SDK_DISABLED is set: no traces are sent.</source>
         <translation>已设置 OTEL_SDK_DISABLED：不发送任何跟踪。</translation>
     </message>
@@ -3885,6 +3976,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Traces need the OpenTelemetry packages: pip install &apos;processor-studio[otel]&apos;.</source>
         <translation>发送跟踪需要 OpenTelemetry 软件包：pip install &apos;processor-studio[otel]&apos;。</translation>
+    </message>
+    <message>
+        <source>{variable} is set: it decides whether message text is sent.</source>
+        <translation>已设置 {variable}：由它决定是否发送消息文本。</translation>
+    </message>
+    <message>
+        <source>On: each processor&apos;s before/after summary (it quotes the latest message, up to 80 characters), guardrail reasons and error messages are sent too, with what a guardrail masked, dropped or blocked sent as [REDACTED].</source>
+        <translation>开启：还会发送每个处理器的前后摘要（引用最新一条消息，最多 80 个字符）、护栏原因和错误信息，护栏遮盖、丢弃或拦截的内容以 [REDACTED] 代替。</translation>
+    </message>
+    <message>
+        <source>Off: traces carry names, outcomes, times and token counts — no message text, no guardrail reason, no error message.</source>
+        <translation>关闭：跟踪只包含名称、结果、时间和令牌数——不含消息文本、护栏原因或错误信息。</translation>
     </message>
     <message>
         <source>Each run is sent as spans over OTLP/HTTP from the next run on (Jaeger, Grafana Tempo, Langfuse, Arize Phoenix).</source>
@@ -3939,7 +4042,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>top p</source>
-        <translation>top p</translation>
+        <translation>核采样 top p</translation>
     </message>
     <message>
         <source>model settings</source>
@@ -4111,6 +4214,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Exported the thread to {file}</source>
         <translation>已将对话导出到 {file}</translation>
+    </message>
+    <message>
+        <source>The regression test cannot be exported</source>
+        <translation>无法导出回归测试</translation>
     </message>
     <message>
         <source>Replay the run first: the test asserts what the replay gave.</source>

@@ -92,7 +92,7 @@
     </message>
     <message>
         <source>Top &amp;p</source>
-        <translation>Top &amp;p</translation>
+        <translation>核取樣 Top &amp;p</translation>
     </message>
     <message>
         <source>Other model settings</source>
@@ -117,6 +117,10 @@
     <message>
         <source>{url} for a local server</source>
         <translation>{url}（本機伺服器）</translation>
+    </message>
+    <message>
+        <source>Local or self-hosted servers only</source>
+        <translation>僅限本機或自託管伺服器</translation>
     </message>
     <message>
         <source>Only for local or self-hosted servers (Ollama, LM Studio)</source>
@@ -593,6 +597,11 @@
         <translation>沒有暫停的執行。請先設定中斷點，再傳送訊息。</translation>
     </message>
     <message>
+        <source>Step</source>
+        <comment>the number of the step to pause in</comment>
+        <translation>步驟</translation>
+    </message>
+    <message>
         <source>The chunk the processor is about to receive (JSON)</source>
         <translation>處理器即將收到的資料塊（JSON）</translation>
     </message>
@@ -888,6 +897,25 @@
     </message>
 </context>
 <context>
+    <name>ExportNotes</name>
+    <message>
+        <source>The report holds each case&apos;s text as written in the corpus (before any guardrail: attacks and any personal data in them included), the reply after the guardrails (what a user would have seen, masked where they masked), each guardrail&apos;s outcome and reason, timings, tokens and cost, and the design&apos;s name. Never an API key; the model&apos;s raw answers stay in the studio.</source>
+        <translation>報告包含每個案例在語料中的原文（未經任何護欄：其中的攻擊文字和個人資料都會包含在內）、經過護欄後的回覆（即使用者會看到的內容，護欄遮蔽之處仍是遮蔽的）、每個護欄的結果和原因、耗時、詞元數和費用，以及設計的名稱。絕不包含 API 金鑰；模型的原始回答留在工作室中。</translation>
+    </message>
+    <message>
+        <source>The comparison holds both runs&apos; figures and, for each case whose verdict changed, its id, label, category, outcomes and the guardrails that tripped, and the designs&apos; names: no case text, no reply, never an API key.</source>
+        <translation>比較結果包含兩次執行的數據，以及每個判定有變化的案例的 ID、標籤、類別、結果和觸發的護欄，還有設計的名稱：不含案例文字、不含回覆，絕不包含 API 金鑰。</translation>
+    </message>
+    <message>
+        <source>The file holds the thread&apos;s messages as the guardrails let them through, and its runs for another studio: their traces and the recordings of what the model answered and the tools returned before any guardrail, so whatever the guardrails masked in the chat is in it, unmasked. Never an API key.</source>
+        <translation>該檔案包含護欄放行後的對話訊息，以及供另一個工作室使用的執行記錄：其追蹤，以及模型回答和工具傳回內容在經過任何護欄之前的錄製，因此護欄在聊天中遮蔽的內容會以未遮蔽的形式包含在內。絕不包含 API 金鑰。</translation>
+    </message>
+    <message>
+        <source>The test holds the design (its chain and options, never an API key), the thread before the run, the run&apos;s message, and the recording of what the model answered and the tools returned before any guardrail: whatever the guardrails masked in the chat (an e-mail address, say) is in it, unmasked. Share it as you would the conversation itself.</source>
+        <translation>該測試包含設計（處理鏈及其選項，絕不包含 API 金鑰）、執行前的對話、本次執行的訊息，以及模型回答和工具傳回內容在經過任何護欄之前的錄製：護欄在聊天中遮蔽的內容（例如電子郵件地址）會以未遮蔽的形式包含在內。請像對待這段對話本身一樣謹慎分享。</translation>
+    </message>
+</context>
+<context>
     <name>ImportProgress</name>
     <message>
         <source>Reading the file…</source>
@@ -1037,6 +1065,10 @@
         <translation>詳情</translation>
     </message>
     <message>
+        <source>Run {number} ({status}, a judge failed)</source>
+        <translation>執行 {number}（{status}，判定模型失敗）</translation>
+    </message>
+    <message>
         <source>Run {number} ({status})</source>
         <translation>執行 {number}（{status}）</translation>
     </message>
@@ -1051,6 +1083,14 @@
     <message>
         <source>Output</source>
         <translation>輸出</translation>
+    </message>
+    <message>
+        <source>judge failed, blocked</source>
+        <translation>判定模型失敗，已攔截</translation>
+    </message>
+    <message>
+        <source>judge failed, offline verdict</source>
+        <translation>判定模型失敗，離線判定</translation>
     </message>
     <message>
         <source>%n chunk(s)</source>
@@ -1077,12 +1117,28 @@
         <translation>在時間軸中選擇一個項目，檢視它改動了什麼。</translation>
     </message>
     <message>
+        <source>%n unchanged line(s) not shown</source>
+        <translation>未顯示 %n 行未改動的內容</translation>
+    </message>
+    <message>
+        <source>Only the first {cap} lines of each side are compared; {before} more line(s) before and {after} after are not shown.</source>
+        <translation>只比較了前後兩側各前 {cap} 行；修改前還有 {before} 行、修改後還有 {after} 行未顯示。</translation>
+    </message>
+    <message>
         <source>no calls</source>
         <translation>無呼叫</translation>
     </message>
     <message>
         <source>(the chunk went no further)</source>
         <translation>（該資料塊未再向後傳遞）</translation>
+    </message>
+    <message>
+        <source>Hide the chunk JSON</source>
+        <translation>隱藏資料塊 JSON</translation>
+    </message>
+    <message>
+        <source>Show the chunk JSON</source>
+        <translation>顯示資料塊 JSON</translation>
     </message>
     <message>
         <source>step {number}</source>
@@ -1125,12 +1181,20 @@
         <translation>資料塊改動 {number}</translation>
     </message>
     <message>
+        <source>… and %n more change(s).</source>
+        <translation>……另有 %n 處改動。</translation>
+    </message>
+    <message>
         <source>Every chunk passed unchanged.</source>
         <translation>所有資料塊都原樣通過。</translation>
     </message>
     <message>
         <source>State after the call</source>
         <translation>呼叫後的狀態</translation>
+    </message>
+    <message>
+        <source>Judge failed:</source>
+        <translation>判定模型失敗：</translation>
     </message>
     <message>
         <source>Run {run} on thread {thread}</source>
@@ -1191,6 +1255,17 @@
     <message>
         <source>Showing the last {shown} chunks ({dropped} older dropped)</source>
         <translation>顯示最近 {shown} 個資料塊（已丟棄較早的 {dropped} 個）</translation>
+    </message>
+</context>
+<context>
+    <name>JudgeFailures</name>
+    <message>
+        <source>The judge of {processor} failed ({error}): the run was blocked (fail-closed).</source>
+        <translation>{processor} 的判定模型失敗（{error}）：執行已被攔截（出錯時攔截）。</translation>
+    </message>
+    <message>
+        <source>The judge of {processor} failed ({error}): its verdict is the offline checks&apos; alone, without the judge (fail-open).</source>
+        <translation>{processor} 的判定模型失敗（{error}）：結論僅來自離線檢查，未經判定模型（出錯時放行）。</translation>
     </message>
 </context>
 <context>
@@ -1259,12 +1334,12 @@
         <translation>{path}：此檔案中沒有案例</translation>
     </message>
     <message>
-        <source>Imported {count} cases from {name}</source>
-        <translation>已從 {name} 匯入 {count} 個案例</translation>
+        <source>Imported %n case(s) from {name}</source>
+        <translation>已從 {name} 匯入 %n 個案例</translation>
     </message>
     <message>
-        <source>; {count} bad lines skipped: {first}</source>
-        <translation>；跳過了 {count} 個錯誤行：{first}</translation>
+        <source>; %n bad line(s) skipped: {first}</source>
+        <translation>；略過了 %n 個錯誤行：{first}</translation>
     </message>
     <message>
         <source>Nothing was run: this design&apos;s MCP server &apos;{name}&apos; runs a program on this computer ({command}). Allow it when asked, then run again.</source>
@@ -1295,8 +1370,12 @@
         <translation>{name}（儲存於 {when}）</translation>
     </message>
     <message>
-        <source>{name} (version run {when})</source>
-        <translation>{name}（{when} 執行過的版本）</translation>
+        <source>{name} (as in lab run {when})</source>
+        <translation>{name}（與 {when} 的實驗執行相同）</translation>
+    </message>
+    <message>
+        <source>{name} (as in a chat run {when})</source>
+        <translation>{name}（與 {when} 的對話執行相同）</translation>
     </message>
     <message>
         <source>{name} (file {file})</source>
@@ -1335,8 +1414,12 @@
         <translation>在 {design} 上重播 {name}</translation>
     </message>
     <message>
-        <source>{count} cases have no recorded reply and are left out.</source>
-        <translation>有 {count} 個案例沒有錄製的回覆，已略過。</translation>
+        <source>Left out %n case(s) with no recorded reply.</source>
+        <translation>有 %n 個案例沒有錄製的回覆，已略過。</translation>
+    </message>
+    <message>
+        <source>input {input}, output {output}, tools {tools}</source>
+        <translation>輸入 {input}，輸出 {output}，工具 {tools}</translation>
     </message>
     <message>
         <source>Choose at least one corpus to run.</source>
@@ -1371,16 +1454,16 @@
         <translation>正在取消實驗……</translation>
     </message>
     <message>
+        <source>Lab run finished: %n case(s).</source>
+        <translation>實驗完成：%n 個案例。</translation>
+    </message>
+    <message>
         <source>Your {provider} key is not approved for {host}: allow it in Settings → API keys first.</source>
         <translation>你的 {provider} 金鑰尚未獲准傳送到 {host}：請先在「設定 → API 金鑰」中允許。</translation>
     </message>
     <message>
         <source>Lab run cancelled after {done} of {total} cases; Resume runs the rest.</source>
         <translation>實驗已在完成 {total} 個案例中的 {done} 個後取消；「繼續」會執行其餘案例。</translation>
-    </message>
-    <message>
-        <source>Lab run finished: {total} cases.</source>
-        <translation>實驗完成：{total} 個案例。</translation>
     </message>
     <message>
         <source>A lab run is running: its results stay on show until it ends or is cancelled.</source>
@@ -1422,18 +1505,18 @@
 <context>
     <name>LabLists</name>
     <message>
-        <source>{name} ({count} cases)</source>
-        <translation>{name}（{count} 個案例）</translation>
-    </message>
-    <message>
         <source>bundled with the studio</source>
         <translation>隨 Processor Studio 提供</translation>
     </message>
     <message>
         <source>
-{count} bad lines were skipped</source>
+%n bad line(s) skipped</source>
         <translation>
-已跳過 {count} 個錯誤行</translation>
+已略過 %n 個錯誤行</translation>
+    </message>
+    <message>
+        <source>{name} (%n case(s))</source>
+        <translation>{name}（%n 個案例）</translation>
     </message>
     <message>
         <source>interrupted</source>
@@ -2120,6 +2203,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>檢查器窗格(&amp;I)</translation>
     </message>
     <message>
+        <source>&amp;Reset layout</source>
+        <translation>重設版面配置(&amp;R)</translation>
+    </message>
+    <message>
         <source>&amp;Chat</source>
         <translation>對話(&amp;C)</translation>
     </message>
@@ -2397,8 +2484,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>正在啟動「{name}」以列出其工具…</translation>
     </message>
     <message>
-        <source>&apos;{name}&apos; offers {count} tools; tick those the agent may use.</source>
-        <translation>「{name}」提供 {count} 個工具；勾選代理可以使用的工具。</translation>
+        <source>&apos;{name}&apos; offers %n tool(s); tick those the agent may use.</source>
+        <translation>「{name}」提供 %n 個工具；勾選代理可以使用的工具。</translation>
     </message>
 </context>
 <context>
@@ -3875,6 +3962,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>收集器或後端的 OTLP/HTTP 追蹤網址</translation>
     </message>
     <message>
+        <source>Include message &amp;text in traces (redacted)</source>
+        <translation>在追蹤中包含訊息文字（已遮蔽）(&amp;T)</translation>
+    </message>
+    <message>
         <source>OTEL_SDK_DISABLED is set: no traces are sent.</source>
         <translation>已設定 OTEL_SDK_DISABLED：不傳送任何追蹤。</translation>
     </message>
@@ -3885,6 +3976,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Traces need the OpenTelemetry packages: pip install &apos;processor-studio[otel]&apos;.</source>
         <translation>傳送追蹤需要 OpenTelemetry 套件：pip install &apos;processor-studio[otel]&apos;。</translation>
+    </message>
+    <message>
+        <source>{variable} is set: it decides whether message text is sent.</source>
+        <translation>已設定 {variable}：由它決定是否傳送訊息文字。</translation>
+    </message>
+    <message>
+        <source>On: each processor&apos;s before/after summary (it quotes the latest message, up to 80 characters), guardrail reasons and error messages are sent too, with what a guardrail masked, dropped or blocked sent as [REDACTED].</source>
+        <translation>開啟：也會傳送每個處理器的前後摘要（引用最新一則訊息，最多 80 個字元）、護欄原因和錯誤訊息，護欄遮蔽、丟棄或攔截的內容以 [REDACTED] 代替。</translation>
+    </message>
+    <message>
+        <source>Off: traces carry names, outcomes, times and token counts — no message text, no guardrail reason, no error message.</source>
+        <translation>關閉：追蹤只包含名稱、結果、時間和詞元數——不含訊息文字、護欄原因或錯誤訊息。</translation>
     </message>
     <message>
         <source>Each run is sent as spans over OTLP/HTTP from the next run on (Jaeger, Grafana Tempo, Langfuse, Arize Phoenix).</source>
@@ -3939,7 +4042,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>top p</source>
-        <translation>top p</translation>
+        <translation>核取樣 top p</translation>
     </message>
     <message>
         <source>model settings</source>
@@ -4111,6 +4214,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Exported the thread to {file}</source>
         <translation>已將對話匯出到 {file}</translation>
+    </message>
+    <message>
+        <source>The regression test cannot be exported</source>
+        <translation>無法匯出回歸測試</translation>
     </message>
     <message>
         <source>Replay the run first: the test asserts what the replay gave.</source>

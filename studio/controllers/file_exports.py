@@ -99,17 +99,32 @@ class FileExports(QObject):
     async def export_regression_test(self, run_id: str, path: Path) -> bool:
         """Write ``run_id``'s last replay through the current chain as a pytest file (:mod:`studio.regression_export`)
         that asserts the outcome that replay gave; False, and said, when it cannot."""
+        script = await self.regression_test_script(run_id)
+        return script is not None and await self.write_regression_test(script, path)
+
+    async def regression_test_script(self, run_id: str) -> str | None:
+        """The regression test of ``run_id``'s last replay, made before the user picks a file, so a test that cannot
+        be exported (no replay yet, a replay that diverged, a design that cannot be exported) is said at once
+        instead of after a file was chosen; None, and said (status bar and a message box), when it cannot."""
         comparison = self._replays.comparisons.get(run_id)
         if comparison is None:
-            self.status_message.emit(
-                translate("Workspace", "Replay the run first: the test asserts what the replay gave.")
+            self._refused(
+                translate("Workspace", "The regression test cannot be exported"),
+                translate("Workspace", "Replay the run first: the test asserts what the replay gave."),
             )
-            return False
+            return None
         try:
             source = await self._replays.source(run_id)
-            script = regression_test(self._document.snapshot(), source, comparison.current, catalogue=self._catalogue)
+            return regression_test(self._document.snapshot(), source, comparison.current, catalogue=self._catalogue)
+        except (LookupError, DesignError, ValueError, SyntaxError) as error:
+            self._failed(translate("Workspace", "The regression test cannot be exported"), error)
+            return None
+
+    async def write_regression_test(self, script: str, path: Path) -> bool:
+        """Write a script :meth:`regression_test_script` made; False, and said, when the file cannot be written."""
+        try:
             await asyncio.to_thread(write_text_atomic, path, script)
-        except (LookupError, DesignError, OSError, UnicodeError, ValueError) as error:
+        except (OSError, UnicodeError) as error:
             self._failed(translate("Workspace", "The regression test was not exported"), error)
             return False
         self.status_message.emit(
@@ -118,6 +133,11 @@ class FileExports(QObject):
             ).format(path.name)
         )
         return True
+
+    def _refused(self, title: str, text: str) -> None:
+        """Say why something cannot be done, in the status bar and in a message box that does not block."""
+        self.status_message.emit(f"{title}: {text}")
+        self.file_failed.emit(title, text)
 
     def _failed(self, title: str, error: BaseException) -> None:
         """Say in the status bar and in a message box (non-blocking) that a file was not written, and why."""

@@ -135,12 +135,11 @@ class LabControllerBase(QObject):
             return False
         skipped = [str(problem) for problem in corpus.skipped]
         self.corpora.add_sources([CorpusSource(path, corpus.cases, checked=True, skipped=skipped)])
-        message = translate("LabController", "Imported {count} cases from {name}").format(
-            count=len(corpus.cases), name=path.name
-        )
+        imported, bad = len(corpus.cases), len(skipped)  # lupdate finds a plural text only with a plain name for n
+        message = translate("LabController", "Imported %n case(s) from {name}", None, imported).format(name=path.name)
         if skipped:
-            message += translate("LabController", "; {count} bad lines skipped: {first}").format(
-                count=len(skipped), first=skipped[0]
+            message += translate("LabController", "; %n bad line(s) skipped: {first}", None, bad).format(
+                first=skipped[0]
             )
         self.status_message.emit(message)
         return True

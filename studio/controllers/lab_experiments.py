@@ -71,19 +71,23 @@ class LabExperiments(LabRunning):
                 name=record.name, when=f"{record.updated_at.astimezone():%m-%d %H:%M}"
             )
             choices.append(DesignChoice(f"saved:{record.id}", label, record.json_text))
-        for json_text, when in await self.store.design_versions():
-            design = _readable(json_text)
+        for version in await self.store.design_versions():
+            design = _readable(version.json_text)
             if design is None:
                 continue
             fingerprint = design_fingerprint(design)
             if fingerprint in seen:
                 continue  # the same chain as a choice already listed
             seen.add(fingerprint)
-            label = translate("LabController", "{name} (version run {when})").format(
-                name=design.name, when=f"{when.astimezone():%m-%d %H:%M}"
-            )
-            choices.append(DesignChoice(f"version:{fingerprint}", label, json_text))
+            when = f"{version.last_run_at.astimezone():%m-%d %H:%M}"  # as the lab runs list writes it
+            label = (
+                translate("LabController", "{name} (as in lab run {when})")
+                if version.last_run_in == "lab"
+                else translate("LabController", "{name} (as in a chat run {when})")
+            ).format(name=design.name, when=when)
+            choices.append(DesignChoice(f"version:{fingerprint}", label, version.json_text))
         choices.extend(self._files.values())
+        choices = _told_apart(choices)
         self._choices = {choice.key: choice for choice in choices}
         self.design_choices_changed.emit(choices)
         return choices
@@ -235,9 +239,7 @@ class LabExperiments(LabRunning):
         left_out = len(rows) - len(cases)
         if left_out:
             self.status_message.emit(
-                translate("LabController", "{count} cases have no recorded reply and are left out.").format(
-                    count=left_out
-                )
+                translate("LabController", "Left out %n case(s) with no recorded reply.", None, left_out)
             )
         if await self._drive(run, create=create) == "finished":
             await self.compare_runs(lab_run_id, replay_id)
@@ -252,6 +254,31 @@ def _readable(json_text: str) -> AgentDesign | None:
         return AgentDesign.from_json(json_text)
     except DesignError:
         return None
+
+
+def _told_apart(choices: list[DesignChoice]) -> list[DesignChoice]:
+    """Choices of designs with the same name (a copy saved under the same name, two versions) get what differs:
+    their chains' sizes, else a short fingerprint, so a user can tell A from B without opening them."""
+    by_name: dict[str, list[tuple[DesignChoice, AgentDesign]]] = {}
+    for choice in choices:
+        design = _readable(choice.design_json) if choice.design_json else None
+        if design is not None:
+            by_name.setdefault(design.name, []).append((choice, design))
+    told: dict[str, str] = {}
+    for same in (group for group in by_name.values() if len(group) > 1):
+        shapes = {choice.key: _shape(design) for choice, design in same}
+        distinct = len(set(shapes.values())) == len(same)
+        for choice, design in same:
+            detail = shapes[choice.key] if distinct else design_fingerprint(design)[:6]
+            told[choice.key] = f"{choice.label} · {detail}"
+    return [DesignChoice(c.key, told.get(c.key, c.label), c.design_json) for c in choices]
+
+
+def _shape(design: AgentDesign) -> str:
+    """A design's chains in a few words: "input 3, output 2, tools 1"."""
+    return translate("LabController", "input {input}, output {output}, tools {tools}").format(
+        input=len(design.input), output=len(design.output), tools=len(design.tools)
+    )
 
 
 __all__ = ["CURRENT", "DesignChoice", "LabExperiments"]

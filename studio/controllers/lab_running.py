@@ -324,7 +324,13 @@ class LabRunning(LabStoredRuns):
 
     async def _end(self, run: LabRun, lab_run_id: str, status: str) -> None:
         await self._flush(run)
-        figures = summary(run.results_in_order())
+        in_order = run.results_in_order()
+        if [result.id for result in in_order] != [result.id for result in self.results]:
+            # Cases finish in any order while the run streams; the finished run reads as its corpus does (as it
+            # does reopened from the store).
+            self.results = in_order
+            self.results_reset.emit(list(in_order))
+        figures = summary(in_order)
         self.shown = await self.store.set_lab_run_status(lab_run_id, status, summary=compact(figures))
         self._live_id = None
         await self.refresh_runs()
@@ -335,8 +341,9 @@ class LabRunning(LabStoredRuns):
                 ).format(done=run.done, total=run.total)
             )
         else:
+            total = run.total  # a plain name: lupdate finds a plural text only so
             self.status_message.emit(
-                translate("LabController", "Lab run finished: {total} cases.").format(total=run.total)
+                translate("LabController", "Lab run finished: %n case(s).", None, total)
             )
 
     async def _flush_later(self, run: LabRun) -> None:

@@ -274,6 +274,8 @@ class AssistantItem(ChatItem):
     status: AssistantStatus = "streaming"
     #: The live run's figures (None for replies loaded from a stored thread).
     stats: RunStats | None = None
+    #: What the user must know about how the reply came about, shown under it (a guardrail's judge that failed).
+    notices: list[str] = field(default_factory=list)
 
     @property
     def has_content(self) -> bool:

@@ -27,6 +27,7 @@ from studio.models.chat_items import (
     new_key,
     readable_error,
 )
+from studio.models.judge_failures import JudgeFailures
 
 
 @dataclass(eq=False, slots=True)
@@ -49,6 +50,8 @@ class LiveRuns(Conversation):
     def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self._runs: dict[str, _LiveRun] = {}
+        #: Judges that failed in the runs in flight: said under their replies (a fail-open run is no plain pass).
+        self._judges = JudgeFailures()
         #: Seconds, for a run's latency figures (monotonic; tests may give their own).
         self.clock = clock
 
@@ -183,7 +186,11 @@ class LiveRuns(Conversation):
 
     def apply_trace_event(self, run_id: str, event: TraceEvent) -> None:
         """Note an abort's reason: the feedback of a retried step, shown before the run's result confirms it; and
-        what a tool returned before ``process_tool_result``, for its card."""
+        what a tool returned before ``process_tool_result``, for its card; a guardrail's judge that failed, under
+        the reply."""
+        failure = self._judges.see(event)
+        if failure is not None:
+            self._notice(run_id, failure.text)
         if event.hook == "process_tool_result" and event.tool_call_id is not None:
             self.note_tool_returned(run_id, event.tool_call_id, event.tool_result)
         if event.outcome != "aborted":
@@ -203,6 +210,13 @@ class LiveRuns(Conversation):
         if index < len(retracted) and retracted[index].feedback is None:
             retracted[index].feedback = reason
             self._changed(run.item)
+
+    def _notice(self, run_id: str, text: str) -> None:
+        run = self._runs.get(run_id)
+        item = run.item if run is not None else self.assistant_for(run_id)
+        if item is not None and text not in item.notices:
+            item.notices.append(text)
+            self._changed(item)
 
     def _end_live(self, run: _LiveRun, status: AssistantStatus) -> None:
         run.step, run.growing = None, None
@@ -253,6 +267,7 @@ class LiveRuns(Conversation):
     def finish_run(self, run_id: str, result: GenerateResult) -> None:
         """The run ended: confirm retried steps' feedback from ``result.steps`` and mark the reply done (or stopped)."""
         run = self._runs.pop(run_id, None)
+        self._judges.forget(run_id)
         stopped = result.finish_reason == "abort"
         if run is not None and run.item is not None and not run.item.has_content and not stopped:
             self._drop_placeholder(run)

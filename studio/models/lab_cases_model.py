@@ -103,7 +103,8 @@ ANSWERED_ROLES = frozenset(
 
 
 class LabCasesModel(QAbstractTableModel):
-    """The finished cases of the lab run on show, in the order they finished."""
+    """The finished cases of the lab run on show: in the order they finish while a run streams, in the corpus's
+    order once it has ended (the controller resets the model then)."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)

@@ -89,8 +89,9 @@ class CorpusListModel(QAbstractListModel):
             return Qt.CheckState.Checked if source.checked else Qt.CheckState.Unchecked
         if role == Qt.ItemDataRole.ToolTipRole:
             where = translate("LabLists", "bundled with the studio") if source.bundled else str(source.path)
+            skipped = len(source.skipped)  # a plain name: lupdate finds a plural text only so
             note = (
-                translate("LabLists", "\n{count} bad lines were skipped").format(count=len(source.skipped))
+                translate("LabLists", "\n%n bad line(s) skipped", None, skipped)
                 if source.skipped
                 else ""
             )
@@ -107,7 +108,8 @@ class CorpusListModel(QAbstractListModel):
 
 
 def _source_text(source: CorpusSource) -> str:
-    return translate("LabLists", "{name} ({count} cases)").format(name=source.name, count=len(source.cases))
+    cases = len(source.cases)  # a plain name: lupdate finds a plural text only so
+    return translate("LabLists", "{name} (%n case(s))", None, cases).format(name=source.name)
 
 
 def status_text(record: LabRunRecord, *, live: bool) -> str:

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from processors.chunks import chunk_from_wire
 from processors.tracing import TraceEvent
+from studio.models.judge_failures import JudgeFailures
 from studio.models.trace_nodes import CallNode, HookNode, Node, PhaseNode, RunNode, hook_rank
 from studio.models.trace_rows import (
     MAX_DATA_ROWS,
@@ -103,6 +104,7 @@ class InspectorData:
         self.tree_listeners: list[TreeListener] = []
         self._pending: list[tuple[int, float, str, Any]] = []
         self._seq = 0
+        self._judges = JudgeFailures()
 
     # ----------------------------------------------------------------------------------------- look-ups
     def run(self, run_id: str) -> RunNode | None:
@@ -170,6 +172,9 @@ class InspectorData:
         phase = self._phase(run, self._phase_key(event))
         hook = self._hook(phase, event.hook)
         call = CallNode(hook, event)
+        call.judge_failure = self._judges.see(event)
+        if call.judge_failure is not None:
+            run.judge_failures.append(call.judge_failure)
         self._insert(hook, hook.children, len(hook.children), call)
         touched: list[Node] = []
         node: Node | None = hook
@@ -299,6 +304,7 @@ class InspectorData:
         for listener in self.tree_listeners:
             listener.tree_resetting()
         self.runs, self._runs, self._pending, self._seq = [], {}, [], 0
+        self._judges = JudgeFailures()
         for listener in self.tree_listeners:
             listener.tree_reset()
         self.chunk_types = {}

@@ -217,11 +217,15 @@ def _tooltip(node: Node) -> str:
             lines.append(translate("Inspector", "thread {id}").format(id=node.thread_id))
         if wall is not None:
             lines.append(translate("Inspector", "{seconds} s wall time").format(seconds=number(wall, 2)))
+        lines.extend(failure.text for failure in node.judge_failures)
         return "\n".join(lines)
     if isinstance(node, CallNode):
         event = node.event
-        return translate("Inspector", "{processor} in {hook}").format(processor=event.processor_id, hook=event.hook) + (
-            f"\n{runtime_text(event.before)} → {runtime_text(event.after)}"
+        judge = f"\n{node.judge_failure.text}" if node.judge_failure is not None else ""
+        return (
+            translate("Inspector", "{processor} in {hook}").format(processor=event.processor_id, hook=event.hook)
+            + f"\n{runtime_text(event.before)} → {runtime_text(event.after)}"
+            + judge
         )
     return node.label
 

@@ -21,6 +21,7 @@ from studio.models.outcome_words import outcome_label
 from studio.texts import translate
 
 if TYPE_CHECKING:
+    from studio.models.judge_failures import JudgeFailure
     from studio.models.trace_rows import TripwireRow
 
 #: A call's (or a chunk's) outcome, least severe first. ``held``: a chunk a stream guard held back and let out later.
@@ -105,6 +106,7 @@ class RunNode(Node):
         "ended_at",
         "error",
         "finish_reason",
+        "judge_failures",
         "number",
         "phases_by_key",
         "run_id",
@@ -128,6 +130,8 @@ class RunNode(Node):
         self.error: str | None = None
         self.tripwire: TripwireRow | None = None
         self.warnings: list[str] = []
+        #: Guardrail judges that failed in the run (fail-open: the run's "finished" is no plain pass).
+        self.judge_failures: list[JudgeFailure] = []
         self.phases_by_key: dict[tuple[int, int], PhaseNode] = {}
 
     @property
@@ -137,6 +141,10 @@ class RunNode(Node):
 
     @property
     def label(self) -> str:
+        if self.judge_failures:
+            return translate("Inspector", "Run {number} ({status}, a judge failed)").format(
+                number=self.number, status=outcome_label(self.status)
+            )
         return translate("Inspector", "Run {number} ({status})").format(
             number=self.number, status=outcome_label(self.status)
         )
@@ -187,11 +195,13 @@ class HookNode(Node):
 
 class CallNode(Node):
     kind = "call"
-    __slots__ = ("event",)
+    __slots__ = ("event", "judge_failure")
 
     def __init__(self, parent: HookNode, event: TraceEvent) -> None:
         super().__init__(parent)
         self.event = event
+        #: The guardrail's judge failed in this call (its outcome is the offline verdict, or the block).
+        self.judge_failure: JudgeFailure | None = None
         stats = event.chunk_stats
         self.seconds = float(stats.get("seconds", 0.0)) if stats else max(0.0, event.duration)
         self.counts = {event.outcome: 1}
@@ -204,6 +214,12 @@ class CallNode(Node):
     def label(self) -> str:
         event = self.event
         name = event.processor_id if event.processor_index is None else f"{event.processor_id} #{event.processor_index}"
+        if self.judge_failure is not None:
+            name += " · " + (
+                translate("Inspector", "judge failed, blocked")
+                if self.judge_failure.blocked
+                else translate("Inspector", "judge failed, offline verdict")
+            )
         stats = event.chunk_stats
         if stats is None:
             return name

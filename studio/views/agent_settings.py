@@ -21,10 +21,12 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
     QLabel,
     QLineEdit,
     QListView,
     QPlainTextEdit,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -104,6 +106,7 @@ class AgentSettingsView(QWidget):
         self.tools = _named(QListView(), "settings.tools")
         self.tools.setModel(self.tools_model)
         self.tools.setMaximumHeight(110)
+        self.tools.setMinimumHeight(4 * self.tools.fontMetrics().lineSpacing() + 8)  # four tools, never one row
         #: The design's MCP servers and their tools (its own undoable edits).
         self.mcp_servers = McpServersView(document)
         self.max_processor_retries = _named(QSpinBox(), "settings.max_processor_retries")
@@ -128,10 +131,22 @@ class AgentSettingsView(QWidget):
             form, translate("AgentSettings", "Processor &retries"), self.max_processor_retries, "max_processor_retries"
         )
         self._add_row(form, translate("AgentSettings", "Max &steps"), self.max_steps, "max_steps")
+        # The form scrolls rather than squeezing its fields on a short screen (1280x720: the MCP buttons were
+        # slivers and the tool lists one row tall).
+        content = QWidget()
+        content.setObjectName("agent_settings.content")
+        content_layout = QVBoxLayout(content)
+        content_layout.setContentsMargins(0, 0, 4, 0)
+        content_layout.addLayout(form)
+        content_layout.addStretch(1)
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setObjectName("agent_settings.scroll")
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setWidget(content)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(form)
-        layout.addStretch(1)
+        layout.addWidget(self.scroll_area)
 
         self.name.textEdited.connect(self._on_name_text_edited)
         self.instructions.textChanged.connect(self._on_instructions_text_changed)
@@ -247,7 +262,10 @@ class AgentSettingsView(QWidget):
         self.api_base.setPlaceholderText(
             translate("AgentSettings", "{url} for a local server").format(url=hint)
             if hint
-            else translate("AgentSettings", "Only for local or self-hosted servers (Ollama, LM Studio)")
+            else translate("AgentSettings", "Local or self-hosted servers only")  # whole in the form at 1280x720
+        )
+        self.api_base.setToolTip(
+            translate("AgentSettings", "Only for local or self-hosted servers (Ollama, LM Studio)")
         )
 
     # ------------------------------------------------------------------------------------- widget slots

@@ -3,7 +3,8 @@
 Each chain is a ``QListView`` (object names ``chain.input``, ``chain.output``, ``chain.error``) over a
 :class:`~studio.models.chain_model.ChainModel`. Drop processors from the palette, drag entries to reorder them or
 to move them to another lane (hold Ctrl to copy). A drop the lane refuses shows its reason in an inline message
-(``chain.message``) for a few seconds and in :attr:`ChainEditor.status_message`. Under the lanes, a hint bar
+(``chain.message``, under the lanes: it covers no entry) for a few seconds and in
+:attr:`ChainEditor.status_message`. Under the lanes, a hint bar
 (:class:`~studio.views.design_hint_bar.DesignHintBar`) says when the agent's tools return text no detector checks.
 
 Keyboard, in a chain: Space enables/disables, Delete removes, Ctrl+Up/Down reorders, Ctrl+Left/Right moves to
@@ -21,6 +22,8 @@ Wiring in a window::
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import (
     QEvent,
     QItemSelectionModel,
@@ -37,10 +40,11 @@ from PySide6.QtGui import (
     QAction,
     QDragEnterEvent,
     QDragMoveEvent,
+    QFont,
     QKeySequence,
     QPainter,
     QPaintEvent,
-    QResizeEvent,
+    QTextLayout,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -79,12 +83,29 @@ _EMPTY_HINTS = {
 }
 
 
+def text_height(text: str, font: QFont) -> int:
+    """The height ``text``'s lines take when laid out, fallback fonts included: Chinese glyphs come from a CJK font
+    taller than the widget's, so ``QFontMetrics.height()`` per line falls short and the second line was cut off."""
+    total = 0.0
+    for line_text in text.split("\n"):
+        layout = QTextLayout(line_text, font)
+        layout.beginLayout()
+        line = layout.createLine()
+        line.setLineWidth(1_000_000)
+        layout.endLayout()
+        total += line.height()
+    return math.ceil(total)
+
+
 class _FitWidthDelegate(QStyledItemDelegate):
-    """Rows as wide as the chain, their lines elided, instead of a horizontal scroll bar for a long summary."""
+    """Rows as wide as the chain, their lines elided, instead of a horizontal scroll bar for a long summary; each
+    row as tall as its two lines really are (name, options summary), in every script."""
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         hint = super().sizeHint(option, index)
-        return QSize(min(hint.width(), _MIN_ROW_WIDTH), hint.height())
+        text = str(index.data() or "")
+        margin = hint.height() - (text.count("\n") + 1) * option.fontMetrics.height()  # the style's own padding
+        return QSize(min(hint.width(), _MIN_ROW_WIDTH), max(hint.height(), text_height(text, option.font) + margin))
 
 
 class ChainListView(QListView):
@@ -173,10 +194,12 @@ class ChainEditor(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(lanes_row, 1)
+        # Under the lanes, not over them: painted over the lanes it hid their last entries. Their tops stay put
+        # while it shows (the lanes only get shorter), so the entry under a dragging pointer does not move.
+        layout.addWidget(self._message)
         #: The design's hint (tools whose results no detector checks), under the lanes; hidden when there is none.
         self.hint_bar = DesignHintBar(document, self)
         layout.addWidget(self.hint_bar)
-        # The message floats over the lanes' bottom edge (not in the layout): showing it moves nothing.
 
         document.entry_inserted.connect(self._on_document_entry_inserted)
         document.entry_moved.connect(self._on_document_entry_moved)
@@ -217,9 +240,7 @@ class ChainEditor(QWidget):
     def show_message(self, text: str) -> None:
         """Show ``text`` inline for a few seconds, and send it to the status bar."""
         self._message.setText(text)
-        self._place_message()
         self._message.show()
-        self._message.raise_()
         self._message_timer.start()
         self.status_message.emit(text)
 
@@ -405,18 +426,6 @@ class ChainEditor(QWidget):
         entry = self._models[to_lane].entry_at(to_index)
         if entry is not None:  # the moved entry stays selected, so keyboard moves can repeat
             self.select(entry.uid, focus=self._chain_has_focus())
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        if not self._message.isHidden():
-            self._place_message()
-
-    def _place_message(self) -> None:
-        """Over the bottom of the lanes, full width less a margin, as tall as its wrapped text."""
-        margin = 6
-        width = max(40, self.width() - 2 * margin)
-        height = min(self._message.heightForWidth(width), max(24, self.height() // 2))
-        self._message.setGeometry(margin, self.height() - height - margin, width, max(height, 1))
 
     def _chain_has_focus(self) -> bool:
         return any(view.hasFocus() for view in self._views.values())

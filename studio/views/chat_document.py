@@ -42,7 +42,7 @@ from studio.models.chat_items import (
 )
 from studio.texts import QT_TRANSLATE_NOOP
 from studio.views.chat_markdown import insert_markdown, new_block, split_markdown
-from studio.views.chat_style import CARD_BG, CARD_BORDER, LINK, MUTED, RETRY, STRIKE, TEXT, char_format
+from studio.views.chat_style import CARD_BG, CARD_BORDER, LINK, MUTED, NOTICE, RETRY, STRIKE, TEXT, char_format
 
 TOOL_HREF = "tool:"
 TRIPWIRE_HREF = "tripwire:"
@@ -82,6 +82,8 @@ WRITING = QT_TRANSLATE_NOOP("ChatDocument", "● ● ●  writing…")
 STOPPED = QT_TRANSLATE_NOOP("ChatDocument", "■ Stopped")
 #: Marks the figures line among the trailer lines (it is drawn smaller, not in italics).
 STATS_PREFIX = "\x00stats:"
+#: Marks a notice among the trailer lines (drawn as a warning: a guardrail's judge failed).
+NOTICE_PREFIX = "\x00notice:"
 
 
 def trailer_lines(item: AssistantItem) -> tuple[str, ...]:
@@ -91,6 +93,7 @@ def trailer_lines(item: AssistantItem) -> tuple[str, ...]:
         lines.append(translate("ChatDocument", WRITING))
     if item.status == "stopped":
         lines.append(translate("ChatDocument", STOPPED))
+    lines.extend(NOTICE_PREFIX + "⚠ " + notice for notice in item.notices)
     if item.stats is not None and item.stats.ended is not None:
         lines.append(STATS_PREFIX + item.stats.summary())
     return tuple(lines)
@@ -179,7 +182,8 @@ class DocumentWriter:
         self._set_status(cached, item)
 
     def _set_status(self, cached: ItemDocument, item: AssistantItem) -> None:
-        """The lines after a reply's steps: "writing…" while nothing is visible yet, "Stopped", the run's figures."""
+        """The lines after a reply's steps: "writing…" while nothing is visible yet, "Stopped", notices (a judge
+        that failed), the run's figures."""
         if item.status != "streaming" and cached.live is not None:
             self._append_live(cached, final=True)
         lines = trailer_lines(item)
@@ -197,6 +201,8 @@ class DocumentWriter:
                     new_block(cursor, [False])
                     if line.startswith(STATS_PREFIX):
                         cursor.insertText(line[len(STATS_PREFIX) :], char_format(colour=MUTED, size=self.small))
+                    elif line.startswith(NOTICE_PREFIX):
+                        cursor.insertText(line[len(NOTICE_PREFIX) :], char_format(colour=NOTICE, bold=True))
                     else:
                         cursor.insertText(line, char_format(colour=MUTED, italic=True))
             cached.trailer_lines = lines

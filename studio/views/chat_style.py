@@ -28,6 +28,7 @@ CARD_BG = QColor("#ffffff")
 CODE_BG = QColor("#eaeef2")
 CARD_BORDER = QColor("#c9d1d9")
 RETRY = QColor("#9a6700")
+NOTICE = QColor("#9a6700")  # a notice under a reply: something the user must know (a guardrail's judge failed)
 STRIKE = QColor("#8c959f")
 
 

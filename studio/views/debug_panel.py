@@ -78,7 +78,8 @@ class DebugPanel(QWidget):
         form.addRow(translate("DebugPanel", "Processor"), self.processor)
         form.addRow(translate("DebugPanel", "Chunk type"), self.chunk_type)
         form.addRow(translate("DebugPanel", "Text contains"), self.text)
-        form.addRow(translate("DebugPanel", "Step"), self.step_number)
+        # "Step" is also the button that steps once: the label is the number of the step to pause in
+        form.addRow(translate("DebugPanel", "Step", "the number of the step to pause in"), self.step_number)
         buttons = QHBoxLayout()
         buttons.addWidget(self.add_button)
         buttons.addWidget(self.remove_button)

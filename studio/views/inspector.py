@@ -25,7 +25,7 @@ from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu, QSplitter, QTabWidget, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QMenu, QScrollArea, QSplitter, QTabWidget, QTreeView, QVBoxLayout, QWidget
 
 from studio.i18n import translate
 from studio.models.trace_data import InspectorData, RunHistory
@@ -45,6 +45,13 @@ from studio.views.splitter_shares import share_on_first_resize
 
 #: How often buffered chunks are shown (one row insert per tick).
 FLUSH_INTERVAL_MS = 50
+
+#: The default shares of the inspector's height: timeline, details, the tabs (the details pane shows a diff: it
+#: needs room as much as the timeline does).
+PANE_SHARES = (36, 36, 28)
+#: The least height of each pane: a few rows of the timeline, a few lines of details, the tab bar and two rows.
+#: Small, so that any one pane can be dragged tall on a laptop's screen.
+MIN_PANE_HEIGHT = 90
 
 
 class InspectorView(QWidget):
@@ -92,14 +99,18 @@ class InspectorView(QWidget):
         self.tabs.setElideMode(Qt.TextElideMode.ElideNone)
         self.tabs.tabBar().setExpanding(False)
 
-        splitter = QSplitter(Qt.Orientation.Vertical, self)
-        splitter.setChildrenCollapsible(False)
+        #: Timeline above details above the tabs; every pane can be dragged taller (none has a big minimum: a tab
+        #: whose content needs height scrolls, see :meth:`add_tab`).
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.setObjectName("inspector_splitter")
+        self.splitter.setChildrenCollapsible(False)
         for pane in (self.timeline, self.details, self.tabs):
-            splitter.addWidget(pane)
-        share_on_first_resize(splitter, [45, 25, 30])  # the timeline gets the most
+            pane.setMinimumHeight(MIN_PANE_HEIGHT)
+            self.splitter.addWidget(pane)
+        share_on_first_resize(self.splitter, PANE_SHARES)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(splitter)
+        layout.addWidget(self.splitter)
 
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
@@ -123,6 +134,23 @@ class InspectorView(QWidget):
     @property
     def inspector_data(self) -> InspectorData:
         return self._data
+
+    def add_tab(self, widget: QWidget, title: str) -> None:
+        """Add a tab whose content scrolls when the pane is short (its minimum height never holds the pane tall)."""
+        scroll = QScrollArea()
+        scroll.setObjectName(f"{widget.objectName()}_scroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(widget)
+        self.tabs.addTab(scroll, title)
+
+    def show_tab(self, widget: QWidget) -> None:
+        """Bring forward the tab holding ``widget`` (added directly or through :meth:`add_tab`)."""
+        for index in range(self.tabs.count()):
+            page = self.tabs.widget(index)
+            if page is not None and (page is widget or page.isAncestorOf(widget)):
+                self.tabs.setCurrentIndex(index)
+                return
 
     # ----------------------------------------------------------------------------------------- run slots
     @Slot(str, str)

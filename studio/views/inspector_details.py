@@ -11,21 +11,25 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import QUrl, Slot
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from studio.i18n import translate
 from studio.i18n.runtime_texts import runtime_text
+from studio.models.judge_failures import JudgeFailure
 from studio.models.outcome_words import outcome_label
 from studio.models.trace_model import OUTCOME_COLORS, format_ms
 from studio.models.trace_nodes import CallNode, ChangeNode, HookNode, Node, PhaseNode, RunNode
-from studio.models.trace_rows import diff_lines, to_json
+from studio.models.trace_rows import DIFF_CONTEXT, FOLDED, MAX_DIFF_LINES, line_diff, to_json
 from studio.texts import number
 
 #: Chunk changes listed for one stream summary (a run can change thousands; the tree shows the first ones).
 MAX_LISTED_CHANGES = 100
 
 _DIFF_COLORS = {"-": ("#ffebee", "#b71c1c"), "+": ("#e8f5e9", "#1b5e20"), " ": ("", "#555555")}
+
+#: The link scheme of "Show the chunk JSON" (``chunk-json:<change index>``), handled by :class:`InspectorDetails`.
+JSON_LINK = "chunk-json"
 
 
 def _empty() -> str:
@@ -47,9 +51,16 @@ def badge(outcome: str | None) -> str:
 
 
 def diff_table(before: str, after: str) -> str:
-    """A line diff as a full-width table: removed lines red with a minus sign, added lines green with "+"."""
+    """A line diff as a full-width table: removed lines red with a minus sign, added lines green with "+", long
+    unchanged runs folded into one grey row; past ``MAX_DIFF_LINES`` lines a side, a note says what was left out."""
+    diff = line_diff(before, after, context=DIFF_CONTEXT)
     rows = []
-    for kind, line in diff_lines(before, after) or [(" ", "")]:
+    for kind, line in diff.rows or [(" ", "")]:
+        if kind == FOLDED:
+            count = int(line)  # a plain name: lupdate skips a translate() whose count is a call
+            folded = "⋯ " + translate("Inspector", "%n unchanged line(s) not shown", None, count)
+            rows.append(f"<tr><td style='color:#777777'>{_esc(folded)}</td></tr>")
+            continue
         background, color = _DIFF_COLORS[kind]
         cell_bg = f" bgcolor='{background}'" if background else ""
         sign = {"-": "&minus;", "+": "+", " ": "&nbsp;"}[kind]
@@ -57,7 +68,35 @@ def diff_table(before: str, after: str) -> str:
             f"<tr><td{cell_bg} style='color:{color}; font-family:monospace; white-space:pre'>"
             f"{sign} {_esc(line) or '&nbsp;'}</td></tr>"
         )
-    return "<table width='100%' cellspacing='0' cellpadding='2'>" + "".join(rows) + "</table>"
+    table = "<table width='100%' cellspacing='0' cellpadding='2'>" + "".join(rows) + "</table>"
+    if diff.capped:
+        note = translate(
+            "Inspector",
+            "Only the first {cap} lines of each side are compared; {before} more line(s) before and {after} "
+            "after are not shown.",
+        ).format(cap=number(MAX_DIFF_LINES, 0), before=number(diff.cut_before, 0), after=number(diff.cut_after, 0))
+        table += f"<p style='color:#8a5300'>{_esc(note)}</p>"
+    return table
+
+
+def chunk_text(wire: Any) -> str:
+    """What a wire chunk says, for a reader: a text part's text, a tool call's name and arguments, else its
+    payload as JSON (the whole chunk is one click away)."""
+    if not isinstance(wire, dict):
+        return "" if wire is None else to_json(wire)
+    payload = wire.get("payload")
+    if isinstance(payload, dict):
+        text = payload.get("text")
+        if isinstance(text, str):
+            return text
+        name = payload.get("toolName") or payload.get("tool_name")
+        if name is not None:
+            value = next((payload[key] for key in ("args", "result", "error") if key in payload), None)
+            return f"{name}: {to_json(value)}"
+        return to_json(payload)
+    if "data" in wire:
+        return to_json(wire["data"])
+    return to_json(wire)
 
 
 def _pre(text: str) -> str:
@@ -69,22 +108,27 @@ def _counts(node: Node) -> str:
     return ", ".join(parts) or translate("Inspector", "no calls")
 
 
-def _change_html(change: dict[str, Any], title: str) -> str:
+def _change_html(change: dict[str, Any], title: str, index: int, show_json: bool) -> str:
+    """One chunk change: its text before → after as a readable diff; the chunks' JSON diff when ``show_json``
+    (the "Show the chunk JSON" link toggles it)."""
     outcome = str(change.get("outcome", "changed"))
-    before = to_json(change.get("before"))
-    after = change.get("after")
+    before, after = change.get("before"), change.get("after")
     out = [f"<p><b>{_esc(title)}</b> {badge(outcome)}"]
     if change.get("detail"):
         out.append(f" — {_esc(change['detail'])}")
     out.append("</p>")
-    out.append(diff_table(before, "" if after is None else to_json(after)))
+    out.append(diff_table(chunk_text(before), "" if after is None else chunk_text(after)))
     if after is None:
         went_nowhere = translate("Inspector", "(the chunk went no further)")
         out.append(f"<p style='color:#777'>{_esc(went_nowhere)}</p>")
+    link = translate("Inspector", "Hide the chunk JSON") if show_json else translate("Inspector", "Show the chunk JSON")
+    out.append(f"<p><a href='{JSON_LINK}:{index}'>{_esc(link)}</a></p>")
+    if show_json:
+        out.append(diff_table(to_json(before), "" if after is None else to_json(after)))
     return "".join(out)
 
 
-def _call_html(node: CallNode) -> str:
+def _call_html(node: CallNode, shown_json: frozenset[int]) -> str:
     event = node.event
     if event.step_number is not None:
         where = translate("Inspector", "step {number}").format(number=event.step_number)
@@ -98,6 +142,8 @@ def _call_html(node: CallNode) -> str:
         + _esc(translate("Inspector", "{ms} ms").format(ms=format_ms(node.seconds)))
         + "</p>",
     ]
+    if node.judge_failure is not None:
+        out.append(_judge_html(node.judge_failure))
     if event.detail:
         label = translate("Inspector", "Error") if event.outcome == "raised" else translate("Inspector", "Reason")
         out.append(
@@ -129,9 +175,11 @@ def _call_html(node: CallNode) -> str:
             )
         )
         for index, change in enumerate(changes[:MAX_LISTED_CHANGES]):
-            out.append(_change_html(change, translate("Inspector", "Chunk change {number}").format(number=index + 1)))
+            title = translate("Inspector", "Chunk change {number}").format(number=index + 1)
+            out.append(_change_html(change, title, index, index in shown_json))
         if len(changes) > MAX_LISTED_CHANGES:
-            more = translate("Inspector", "… and %n more change(s).", None, len(changes) - MAX_LISTED_CHANGES)
+            hidden = len(changes) - MAX_LISTED_CHANGES  # a plain name: lupdate skips a count that is a call
+            more = translate("Inspector", "… and %n more change(s).", None, hidden)
             out.append(f"<p style='color:#777'>{_esc(more)}</p>")
         if not changes:
             unchanged = translate("Inspector", "Every chunk passed unchanged.")
@@ -146,6 +194,12 @@ def _h4(text: str) -> str:
 
 def _ms(seconds: float) -> str:
     return _esc(translate("Inspector", "{ms} ms").format(ms=format_ms(seconds)))
+
+
+def _judge_html(failure: JudgeFailure) -> str:
+    colour = OUTCOME_COLORS["aborted" if failure.blocked else "dropped"][0]
+    label = translate("Inspector", "Judge failed:")
+    return f"<p style='color:{colour}'><b>{_esc(label)}</b> {_esc(failure.text)}</p>"
 
 
 def _run_html(node: RunNode) -> str:
@@ -183,6 +237,7 @@ def _run_html(node: RunNode) -> str:
         out.append(
             f"<p style='color:{OUTCOME_COLORS['raised'][0]}'><b>{_esc(labels['error'])}</b> {_esc(node.error)}</p>"
         )
+    out.extend(_judge_html(failure) for failure in node.judge_failures)
     for warning in node.warnings:
         out.append(
             f"<p style='color:{OUTCOME_COLORS['dropped'][0]}'><b>{_esc(labels['warning'])}</b> {_esc(warning)}</p>"
@@ -190,12 +245,13 @@ def _run_html(node: RunNode) -> str:
     return "".join(out)
 
 
-def details_html(node: Node | None) -> str:
-    """Rich text describing one timeline entry (or a hint to select one)."""
+def details_html(node: Node | None, shown_json: frozenset[int] = frozenset()) -> str:
+    """Rich text describing one timeline entry (or a hint to select one); ``shown_json``: the chunk changes
+    (by index) whose JSON is shown."""
     if node is None:
         return _empty()
     if isinstance(node, CallNode):
-        return _call_html(node)
+        return _call_html(node, shown_json)
     if isinstance(node, ChangeNode):
         call = node.parent
         assert isinstance(call, CallNode)
@@ -204,7 +260,7 @@ def details_html(node: Node | None) -> str:
         )
         return (
             f"<h3>{_esc(call.event.processor_id)} — process_output_stream</h3>"
-            + _change_html(node.change, title)
+            + _change_html(node.change, title, node.index, node.index in shown_json)
             + _h4(translate("Inspector", "Processor state at the step's end"))
             + _pre(to_json(call.event.state))
         )
@@ -224,14 +280,34 @@ def details_html(node: Node | None) -> str:
 
 
 class InspectorDetails(QTextBrowser):
-    """Shows :func:`details_html` for the entry it is given; read-only, no state of its own beyond the text."""
+    """Shows :func:`details_html` for the entry it is given; its only state is which chunk changes show JSON."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("inspector_details")
         self.setOpenLinks(False)
+        self._node: Node | None = None
+        self._shown_json: set[int] = set()
+        self.anchorClicked.connect(self._on_anchor_clicked)
         self.setHtml(_empty())
 
     @Slot(object)
     def show_entry(self, node: Node | None) -> None:
-        self.setHtml(details_html(node))
+        if node is not self._node:
+            self._shown_json.clear()
+        self._node = node
+        self._render()
+
+    def _render(self) -> None:
+        bar = self.verticalScrollBar()
+        position = bar.value()
+        self.setHtml(details_html(self._node, frozenset(self._shown_json)))
+        bar.setValue(position)  # the same place, one chunk's JSON opened or closed
+
+    @Slot(QUrl)
+    def _on_anchor_clicked(self, url: QUrl) -> None:
+        if url.scheme() != JSON_LINK:
+            return
+        index = int(url.path())
+        self._shown_json ^= {index}
+        self._render()

@@ -140,8 +140,9 @@ class LabABPanel(QWidget):
                 "A: {a}<br>B: {b}<br>recall {r0} → <b>{r1}</b> · FPR {f0} → <b>{f1}</b> · "
                 "{count} cases changed verdict",
             ).format(
-                a=html.escape(comparison.a.name),  # a design's name is data (a colleague's file): shown, not rendered
-                b=html.escape(comparison.b.name),
+                # a design's name is data (a colleague's file): shown, not rendered
+                a=html.escape(_without_letter("A", comparison.a.name)),
+                b=html.escape(_without_letter("B", comparison.b.name)),
                 r0=pct(before.recall),
                 r1=pct(after.recall),
                 f0=pct(before.fpr),
@@ -168,6 +169,14 @@ class LabABPanel(QWidget):
         case = (index.data(FilterRole) or {}).get("case")
         if case:
             self.case_requested.emit(str(case))
+
+
+def _without_letter(letter: str, name: str) -> str:
+    """A lab run's name without the "A: " its A/B run gave it (the header says "A:" already)."""
+    for separator in (": ", "："):
+        if name.startswith(letter + separator):
+            return name[len(letter) + len(separator) :]
+    return name
 
 
 __all__ = ["LabABPanel"]

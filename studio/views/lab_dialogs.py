@@ -10,6 +10,8 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from studio.i18n import translate
+from studio.views.export_notes import add_contents_note
+from studio.views.last_folder import remember_folder, start_folder
 
 REPORT_FILTERS = {"json": "JSON (*.json)", "junit": "JUnit XML (*.xml)", "html": "HTML (*.html)"}
 REPORT_SUFFIXES = {"json": ".json", "junit": ".xml", "html": ".html"}
@@ -39,17 +41,22 @@ def confirm_delete(parent: QWidget, count: int, on_yes: Callable[[], None]) -> Q
     return box
 
 
+def _chosen(path: Path, on_chosen: Callable[[Path], None]) -> None:
+    remember_folder(path)
+    on_chosen(path)
+
+
 def choose_corpus(parent: QWidget, on_chosen: Callable[[Path], None]) -> QFileDialog:
     """Ask for a corpus file to import."""
     dialog = QFileDialog(
         parent,
         translate("LabView", "Import a corpus"),
-        str(Path.home()),
+        str(start_folder()),
         translate("LabView", "Corpora (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;All files (*)"),
     )
     dialog.setObjectName("lab_import_dialog")
     dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
-    dialog.fileSelected.connect(lambda path: on_chosen(Path(path)))
+    dialog.fileSelected.connect(lambda path: _chosen(Path(path), on_chosen))
     dialog.finished.connect(dialog.deleteLater)
     dialog.open()
     return dialog
@@ -60,28 +67,32 @@ def choose_design_file(parent: QWidget, letter: str, on_chosen: Callable[[Path],
     dialog = QFileDialog(
         parent,
         translate("LabView", "Design {letter} from a file").format(letter=letter),
-        str(Path.home()),
+        str(start_folder()),
         translate("LabView", "Agent designs (*.json);;All files (*)"),
     )
     dialog.setObjectName("lab_design_file_dialog")
     dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
-    dialog.fileSelected.connect(lambda path: on_chosen(Path(path)))
+    dialog.fileSelected.connect(lambda path: _chosen(Path(path), on_chosen))
     dialog.finished.connect(dialog.deleteLater)
     dialog.open()
     return dialog
 
 
-def choose_report_path(parent: QWidget, kind: str, stem: str, on_chosen: Callable[[Path], None]) -> QFileDialog:
-    """Ask where to write a ``kind`` report (``json``, ``junit`` or ``html``), suggesting ``stem`` plus its suffix."""
+def choose_report_path(
+    parent: QWidget, kind: str, stem: str, on_chosen: Callable[[Path], None], *, note: str
+) -> QFileDialog:
+    """Ask where to write a ``kind`` report (``json``, ``junit`` or ``html``), suggesting ``stem`` plus its suffix;
+    ``note`` says what text the report holds (:mod:`studio.views.export_notes`)."""
     dialog = QFileDialog(
         parent,
         translate("LabView", "Export the lab report"),
-        str(Path.home() / f"{stem}{REPORT_SUFFIXES[kind]}"),
+        str(start_folder() / f"{stem}{REPORT_SUFFIXES[kind]}"),
         REPORT_FILTERS[kind],
     )
     dialog.setObjectName("lab_export_dialog")
     dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-    dialog.fileSelected.connect(lambda path: on_chosen(Path(path)))
+    add_contents_note(dialog, note)
+    dialog.fileSelected.connect(lambda path: _chosen(Path(path), on_chosen))
     dialog.finished.connect(dialog.deleteLater)
     dialog.open()
     return dialog

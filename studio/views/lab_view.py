@@ -28,6 +28,7 @@ from studio.controllers.lab_controller import Comparison, LabController
 from studio.i18n import translate
 from studio.models.lab_lists import LabRunIdRole, can_replay, can_resume
 from studio.models.lab_tables import FilterRole, overall_cells
+from studio.views.export_notes import ab_comparison_note, lab_report_note
 from studio.views.lab_ab_panel import LabABPanel
 from studio.views.lab_cases_panel import LabCasesPanel
 from studio.views.lab_dialogs import choose_corpus, choose_design_file, choose_report_path, confirm_delete
@@ -457,13 +458,13 @@ class LabView(QWidget):
     def _on_export(self, kind: str) -> None:
         record = self.controller.shown
         stem = "lab-report" if record is None else "lab-" + record.id.removeprefix("lab_")[:8]
-        choose_report_path(self, kind, stem, lambda path: self._export_to(kind, path))
+        choose_report_path(self, kind, stem, lambda path: self._export_to(kind, path), note=lab_report_note())
 
     @Slot()
     def _on_export_comparison(self) -> None:
         comparison = self.controller.last_comparison
         stem = "lab-ab" if comparison is None else f"lab-ab-{comparison.b.id.removeprefix('lab_')[:8]}"
-        choose_report_path(self, "json", stem, self._export_comparison_to)
+        choose_report_path(self, "json", stem, self._export_comparison_to, note=ab_comparison_note())
 
     def _export_comparison_to(self, path: Path) -> None:
         self.controller.spawn(self.controller.export_comparison(path))

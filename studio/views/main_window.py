@@ -32,9 +32,11 @@ from studio.views.agent_settings import AgentSettingsView
 from studio.views.chain_editor import ChainEditor
 from studio.views.chat_view import ChatView
 from studio.views.debug_panel import DebugPanel
+from studio.views.export_notes import regression_test_note
 from studio.views.import_progress import ImportProgressView
-from studio.views.inspector import InspectorView
+from studio.views.inspector import PANE_SHARES, InspectorView
 from studio.views.lab_view import LabView
+from studio.views.layout_memory import LayoutMemory, screen_size_key
 from studio.views.main_window_dialogs import DialogActions
 from studio.views.main_window_files import FileActions
 from studio.views.options_form import OptionsForm
@@ -63,6 +65,10 @@ DEFAULT_WIDTH, DEFAULT_HEIGHT = 1560, 940
 
 #: The Lab window's first size on a screen with room for it.
 LAB_SIZE = (1400, 860)
+
+#: Default shares of the splitters (what View → Reset layout gives back): editor | chat | inspector; threads over
+#: the editor; palette, chains and options.
+MAIN_SHARES, LEFT_SHARES, GUARDRAIL_SHARES = (36, 31, 33), (20, 80), (40, 32, 28)
 
 
 def initial_size(
@@ -123,7 +129,7 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
         self.guardrails.addWidget(_titled(translate("MainWindow", "Processors"), self.palette_view))
         self.guardrails.addWidget(_titled(translate("MainWindow", "Chains"), self.chains))
         self.guardrails.addWidget(_titled(translate("MainWindow", "Options"), self.options))
-        share_on_first_resize(self.guardrails, [40, 32, 28])
+        share_on_first_resize(self.guardrails, GUARDRAIL_SHARES)
         self.editor_tabs = QTabWidget()
         self.editor_tabs.setObjectName("editor")
         self.editor_tabs.addTab(self.guardrails, translate("MainWindow", "Guardrails"))
@@ -132,12 +138,12 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
         self.left_pane.setObjectName("left_pane")
         self.left_pane.addWidget(_titled(translate("MainWindow", "Threads"), self.threads))
         self.left_pane.addWidget(self.editor_tabs)
-        share_on_first_resize(self.left_pane, [20, 80])
+        share_on_first_resize(self.left_pane, LEFT_SHARES)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.left_pane)
         self.splitter.addWidget(self.chat)
         self.splitter.addWidget(self.inspector)
-        share_on_first_resize(self.splitter, [36, 31, 33])
+        share_on_first_resize(self.splitter, MAIN_SHARES)
         self.splitter.setStretchFactor(1, 1)  # a wider window widens the chat first
         self.splitter.setCollapsible(1, False)  # the side panes collapse (drag them shut, or the View menu)
         self.setCentralWidget(self.splitter)
@@ -148,7 +154,16 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
         self.thread_replay_view: ThreadReplayView | None = None
         #: Breakpoints and the paused run, in a tab of the inspector's lower pane.
         self.debug_panel = DebugPanel(workspace.debug)
-        self.inspector.tabs.addTab(self.debug_panel, translate("MainWindow", "Debugger"))
+        #: The splitters as the user left them, per screen size (View → Reset layout).
+        self.layout_memory = LayoutMemory(self._settings, lambda: screen_size_key(self))
+        for name, splitter, shares in (
+            ("main", self.splitter, MAIN_SHARES),
+            ("left", self.left_pane, LEFT_SHARES),
+            ("guardrails", self.guardrails, GUARDRAIL_SHARES),
+            ("inspector", self.inspector.splitter, PANE_SHARES),
+        ):
+            self.layout_memory.add(name, splitter, shares)
+        self.inspector.add_tab(self.debug_panel, translate("MainWindow", "Debugger"))
         workspace.debug.paused.connect(self._on_debug_paused)
         self._build_menus()
 
@@ -239,6 +254,8 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
         self.inspector_pane_action = self._pane_action(
             view_menu, translate("MainWindow", "&Inspector pane"), self.inspector, "Ctrl+Shift+3"
         )
+        view_menu.addSeparator()
+        self._action(view_menu, translate("MainWindow", "&Reset layout"), self.reset_layout, name="action.reset_layout")
         chat_menu = bar.addMenu(translate("MainWindow", "&Chat"))
         self._action(
             chat_menu,
@@ -363,16 +380,25 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
 
     @Slot(object)
     def _on_debug_paused(self, _pause: Any) -> None:
-        self.inspector.tabs.setCurrentWidget(self.debug_panel)
+        self.inspector.show_tab(self.debug_panel)
 
     @Slot(str)
     def _on_replay_export_test_requested(self, run_id: str) -> None:
+        self.workspace.spawn(self._export_regression_test(run_id))
+
+    async def _export_regression_test(self, run_id: str) -> None:
+        """Make the test first, then ask where it goes: a test that cannot be exported is said before any file is
+        picked."""
+        script = await self.workspace.files.regression_test_script(run_id)
+        if script is None:
+            return
         self._file_dialog(
             translate("MainWindow", "Export run as a regression test"),
             translate("MainWindow", "Python tests (*.py)"),
             save=True,
-            accept=lambda path: self.workspace.spawn(self.workspace.export_regression_test(run_id, path)),
+            accept=lambda path: self.workspace.spawn(self.workspace.files.write_regression_test(script, path)),
             suggested=f"test_run_{run_id[-8:]}.py",
+            note=regression_test_note(),
         )
 
     # ----------------------------------------------------------------------------------------- the lab
@@ -436,7 +462,20 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
         geometry = self._settings().value("window/geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
+        if self.layout_memory.restore():
+            self._sync_pane_actions()
+
+    @Slot()
+    def reset_layout(self) -> None:
+        """Every pane shown at its default share (the saved layout of this screen size forgotten)."""
+        self.layout_memory.reset()
+        self._sync_pane_actions()
+
+    def _sync_pane_actions(self) -> None:
+        for action, pane in ((self.editor_pane_action, self.left_pane), (self.inspector_pane_action, self.inspector)):
+            action.setChecked(not pane.isHidden())
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._settings().setValue("window/geometry", self.saveGeometry())
+        self.layout_memory.save()
         super().closeEvent(event)

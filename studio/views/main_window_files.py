@@ -14,6 +14,8 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from studio import i18n
 from studio.files import suggested_file_name
+from studio.views.export_notes import add_contents_note, thread_note
+from studio.views.last_folder import remember_folder, start_folder
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMainWindow
@@ -41,18 +43,32 @@ class FileActions(_Window):
         box.open()
 
     def _file_dialog(
-        self, title: str, filters: str, *, save: bool, accept: Any, suggested: str | None = None
+        self,
+        title: str,
+        filters: str,
+        *,
+        save: bool,
+        accept: Any,
+        suggested: str | None = None,
+        note: str | None = None,
     ) -> QFileDialog:
         """A non-blocking file dialog (``open()``, never ``exec()`` on the qasync loop); a save dialog proposes
-        ``suggested`` as the file name."""
-        dialog = QFileDialog(self, title, str(Path.home()), filters)
+        ``suggested`` as the file name; ``note`` says what an exported file holds (``studio.views.export_notes``)."""
+        dialog = QFileDialog(self, title, str(start_folder()), filters)
         dialog.setObjectName("file_dialog")
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave if save else QFileDialog.AcceptMode.AcceptOpen)
         if not save:
             dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         if suggested:
             dialog.selectFile(suggested)
-        dialog.fileSelected.connect(lambda path: accept(Path(path)))
+        if note:
+            add_contents_note(dialog, note)
+
+        def chosen(path: str) -> None:
+            remember_folder(Path(path))
+            accept(Path(path))
+
+        dialog.fileSelected.connect(chosen)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
         return dialog
@@ -103,6 +119,7 @@ class FileActions(_Window):
             save=True,
             accept=lambda path: self.workspace.spawn(self.workspace.export_thread(path)),
             suggested=suggested_file_name(self._thread_title(), ".json", fallback="thread"),
+            note=thread_note(),
         )
 
     def _thread_title(self) -> str:

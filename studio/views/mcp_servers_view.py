@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from processors.tools.mcp import McpServerError, McpToolSource
+from studio import i18n
 from studio.design import McpServerConfig
 from studio.i18n.runtime_texts import runtime_text
 from studio.mcp_approvals import CommandApprovals
@@ -95,7 +96,7 @@ class McpServerDialog(QDialog):
         self.error.setStyleSheet("QLabel { color: #c0392b; }")
         self.error.hide()
 
-        form = QFormLayout()
+        form = self._form = QFormLayout()
         form.addRow(self.tr("&Name"), self.name)
         form.addRow(self.tr("&Runs as"), self.transport)
         form.addRow(self.tr("&Command"), self.command)
@@ -136,11 +137,13 @@ class McpServerDialog(QDialog):
 
     @Slot()
     def _on_transport_current_index_changed(self, *_args: Any) -> None:
+        # Only the rows of the chosen transport show: a program asks for no URL or credential, a URL for no command.
         stdio = self.transport.currentData() == "stdio"
         for widget in (self.command, self.args, self.env):
-            widget.setEnabled(stdio)
+            self._form.setRowVisible(widget, stdio)
         for widget in (self.url, self.headers, self.credential):
-            widget.setEnabled(not stdio)
+            self._form.setRowVisible(widget, not stdio)
+        self.adjustSize()
 
     @Slot()
     def _on_buttons_accepted(self) -> None:
@@ -190,6 +193,7 @@ class McpServersView(QWidget):
         self.tree.setObjectName("settings.mcp_servers")
         self.tree.setHeaderHidden(True)
         self.tree.setMaximumHeight(160)
+        self.tree.setMinimumHeight(4 * self.tree.fontMetrics().lineSpacing() + 8)  # a server and its tools, not one row
         self.add = QPushButton(self.tr("Add…"))
         self.add.setObjectName("settings.mcp_servers.add")
         self.edit = QPushButton(self.tr("Edit…"))
@@ -387,10 +391,10 @@ class McpServersView(QWidget):
             return
         self._listed[_launch(config)] = listed
         self._load()
+        tools = len(listed)  # a plain name: lupdate finds a plural text only so
         self.message.setText(
-            self.tr("'{name}' offers {count} tools; tick those the agent may use.").format(
-                name=config.name, count=len(listed)
-            )
+            i18n.translate("McpServersView", "'{name}' offers %n tool(s); tick those the agent may use.", None, tools)
+            .format(name=config.name)
         )
 
 

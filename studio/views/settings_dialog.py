@@ -44,6 +44,12 @@ ConnectionTester = Callable[..., Coroutine[Any, Any, str]]
 LocalServerFinder = Callable[[], Coroutine[Any, Any, LocalServerScan]]
 
 
+def fit_text(field: QLineEdit, text: str) -> None:
+    """Make ``field`` at least as wide as ``text`` (its hint or its value) and its margins: the dialog grows to it,
+    so a laptop's first look shows the whole endpoint rather than "…or the base U"."""
+    field.setMinimumWidth(field.fontMetrics().horizontalAdvance(text) + 24)
+
+
 class SettingsDialog(QDialog):
     """Opened with ``open()`` (never ``exec()`` on the qasync loop). Keys are saved as soon as "Save" is pressed."""
 
@@ -119,6 +125,9 @@ class SettingsDialog(QDialog):
         self.find_local.setObjectName("settings.find_local")
         self.local_models = QComboBox()
         self.local_models.setObjectName("settings.local_models")
+        # A long "server — model (host)" must not widen the dialog past a laptop's screen: the list shows it whole.
+        self.local_models.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.local_models.setMinimumContentsLength(24)
         self.use_local = QPushButton(translate("SettingsDialog", "&Use"))
         self.use_local.setObjectName("settings.use_local")
         self.use_local.setToolTip(
@@ -146,6 +155,7 @@ class SettingsDialog(QDialog):
         self.language.chosen.connect(self.language_chosen)
         self.language.restart_requested.connect(self.restart_requested)
         self.traces = TracesSettings()
+        fit_text(self.traces.endpoint, self.traces.endpoint.text() or self.traces.endpoint.placeholderText())
 
         keys = QFormLayout()
         keys.addRow(translate("SettingsDialog", "Provider"), self.provider)
@@ -212,6 +222,11 @@ class SettingsDialog(QDialog):
     def _set_verdict(self, text: str) -> None:
         """Show a result; the dialog grows when it wraps to more lines than fit (a shown window does not)."""
         self.verdict.setText(text)
+        self._grow_to_fit()
+
+    def _grow_to_fit(self) -> None:
+        """Grow the dialog to what its texts need now (a connection verdict, the local servers' lines): a shown
+        window keeps its size, and its labels were cut instead."""
         layout = self.layout()
         if layout is None:
             return
@@ -231,6 +246,7 @@ class SettingsDialog(QDialog):
             if default
             else translate("SettingsDialog", "The base URL this key is for")
         )
+        fit_text(self.key_endpoint, self.key_endpoint.placeholderText())
         key = self._secrets.get_key(provider)
         saved_for = self._secrets.saved_for(provider)
         where = (
@@ -392,6 +408,7 @@ class SettingsDialog(QDialog):
         self.local_status.setText("\n".join([summary, *empty, *(local_server_line(line) for line in scan.absent)]))
         self.local_models.setVisible(found > 0)
         self.use_local.setVisible(found > 0)
+        self._grow_to_fit()
         self.find_local.setEnabled(True)
         self.local_servers_found.emit(summary)
 

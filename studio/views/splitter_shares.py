@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QSplitter
 
-__all__ = ["share_on_first_resize"]
+__all__ = ["apply_shares", "cancel_first_resize_shares", "share_on_first_resize"]
 
 
 class _Shares(QObject):
@@ -29,13 +29,30 @@ class _Shares(QObject):
             length = splitter.width() if horizontal else splitter.height()
             if length > 100:
                 splitter.removeEventFilter(self)
-                total = sum(self._shares)
-                splitter.setSizes([length * share // total for share in self._shares])
+                apply_shares(splitter, self._shares)
                 self.deleteLater()
         return False
+
+    def cancel(self) -> None:
+        self._splitter.removeEventFilter(self)
+        self.deleteLater()
 
 
 def share_on_first_resize(splitter: QSplitter, shares: Sequence[int]) -> None:
     """Give ``splitter``'s panes ``shares`` (weights, e.g. ``[40, 32, 28]``) of its first real size."""
     splitter.setSizes(list(shares))
     _Shares(splitter, shares)
+
+
+def apply_shares(splitter: QSplitter, shares: Sequence[int]) -> None:
+    """Give ``splitter``'s panes ``shares`` of its current length now (each keeps at least its minimum)."""
+    horizontal = splitter.orientation() == Qt.Orientation.Horizontal
+    length = splitter.width() if horizontal else splitter.height()
+    total = sum(shares)
+    splitter.setSizes([length * share // total for share in shares])
+
+
+def cancel_first_resize_shares(splitter: QSplitter) -> None:
+    """Forget the shares waiting for ``splitter``'s first resize (sizes the user left were restored instead)."""
+    for pending in splitter.findChildren(_Shares):
+        pending.cancel()

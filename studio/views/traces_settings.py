@@ -3,6 +3,9 @@
 The switch and endpoint are kept at once (``studio.telemetry.save_settings``) and apply from the next run. When the
 standard ``OTEL_*`` variables decide (an endpoint set, or ``OTEL_SDK_DISABLED=true``) the row says so and is
 disabled: the environment wins, as in every OpenTelemetry SDK. Without the ``otel`` extra it says what to install.
+
+Below it, the message-text switch (off by default, the GenAI conventions' rule) says what it sends; the
+``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`` variable, when set, decides instead and locks it.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
-from processors.tracing.otel import env_enabled, otel_available
+from processors.tracing.otel import CAPTURE_VARIABLE, capture_from_env, env_enabled, otel_available
 from studio import i18n
 from studio.telemetry import (
     DEFAULT_ENDPOINT,
@@ -50,6 +53,12 @@ class TracesSettings(QWidget):
         self.note = QLabel()
         self.note.setObjectName("settings.traces_note")
         self.note.setWordWrap(True)
+        self.capture = QCheckBox(translate("TracesSettings", "Include message &text in traces (redacted)"))
+        self.capture.setObjectName("settings.traces_content")
+        self.capture.setChecked(kept.capture_content)
+        self.capture_note = QLabel()
+        self.capture_note.setObjectName("settings.traces_content_note")
+        self.capture_note.setWordWrap(True)
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.enabled)
@@ -58,6 +67,9 @@ class TracesSettings(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(row)
         layout.addWidget(self.note)
+        layout.addWidget(self.capture)
+        layout.addWidget(self.capture_note)
+        self._set_up_capture(environ)
 
         if env_disabled(environ):
             self._lock(translate("TracesSettings", "OTEL_SDK_DISABLED is set: no traces are sent."))
@@ -78,6 +90,36 @@ class TracesSettings(QWidget):
             self._show_note()
             self.enabled.toggled.connect(self._on_changed)
             self.endpoint.editingFinished.connect(self._on_changed)
+
+    def _set_up_capture(self, environ: Mapping[str, str] | None) -> None:
+        decided = capture_from_env(environ)
+        if decided is not None:
+            self.capture.setChecked(decided)
+            self.capture.setEnabled(False)
+            self.capture_note.setText(
+                translate("TracesSettings", "{variable} is set: it decides whether message text is sent.").format(
+                    variable=CAPTURE_VARIABLE
+                )
+            )
+            return
+        self._show_capture_note()
+        self.capture.toggled.connect(self._on_changed)
+
+    def _show_capture_note(self) -> None:
+        self.capture_note.setText(
+            translate(
+                "TracesSettings",
+                "On: each processor's before/after summary (it quotes the latest message, up to 80 characters), "
+                "guardrail reasons and error messages are sent too, with what a guardrail masked, dropped or "
+                "blocked sent as [REDACTED].",
+            )
+            if self.capture.isChecked()
+            else translate(
+                "TracesSettings",
+                "Off: traces carry names, outcomes, times and token counts — no message text, no guardrail "
+                "reason, no error message.",
+            )
+        )
 
     def _lock(self, why: str) -> None:
         self.enabled.setEnabled(False)
@@ -103,8 +145,10 @@ class TracesSettings(QWidget):
                 translate("TracesSettings", "Not saved: the endpoint must be an http:// or https:// URL.")
             )
             return
-        chosen = TelemetrySettings(self.enabled.isChecked(), url)
+        chosen = TelemetrySettings(self.enabled.isChecked(), url, self.capture.isChecked())
         save_settings(chosen)
         shared().prepare()  # the exporter for the next run is set up now, on a thread
         self._show_note()
+        if self.capture.isEnabled():
+            self._show_capture_note()
         self.changed.emit(chosen)

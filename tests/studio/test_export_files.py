@@ -200,6 +200,43 @@ def test_the_export_dialog_suggests_a_file_name_from_the_design_name(
     run(qloop, workspace.shutdown())
 
 
+def test_a_file_dialog_opens_in_the_folder_a_file_was_last_chosen_in(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    """Not the home folder every time: after saving a design into a folder, the next dialog (and the next start's,
+    and the Lab's corpus dialog) opens there; a folder deleted since falls back to the home folder."""
+    from studio.views.lab_dialogs import choose_corpus
+
+    workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
+    designs = tmp_path / "my designs"
+    designs.mkdir()
+    window._on_save_design()
+    dialog = next(d for d in window.findChildren(QFileDialog, "file_dialog") if d.isVisible())
+    assert Path(dialog.directory().absolutePath()) == Path.home()
+    dialog.selectFile(str(designs / "support.json"))
+    dialog.accept()
+    for _ in range(100):  # the design is written off the UI thread
+        settle(qloop)
+        if (designs / "support.json").is_file():
+            break
+    assert (designs / "support.json").is_file()
+    window._on_open_design()
+    dialog = next(d for d in window.findChildren(QFileDialog, "file_dialog") if d.isVisible())
+    assert Path(dialog.directory().absolutePath()) == designs
+    dialog.reject()
+    corpus_dialog = choose_corpus(window, lambda path: None)
+    assert Path(corpus_dialog.directory().absolutePath()) == designs
+    corpus_dialog.reject()
+    designs.joinpath("support.json").unlink()
+    designs.rmdir()
+    window._on_open_design()
+    dialog = next(d for d in window.findChildren(QFileDialog, "file_dialog") if d.isVisible())
+    assert Path(dialog.directory().absolutePath()) == Path.home()
+    dialog.reject()
+    settle(qloop)
+    run(qloop, workspace.shutdown())
+
+
 def test_suggested_names_are_safe() -> None:
     assert suggested_file_name("Support agent (offline demo)", ".py") == "support_agent_offline_demo.py"
     assert suggested_file_name("../../etc/passwd", ".json") == "etc_passwd.json"

@@ -317,3 +317,33 @@ def test_option_errors_read_in_the_chosen_language(
     qtbot.waitUntil(lambda: bool(window.options.error_text("limit")))
     assert re.search(r"[\u4e00-\u9fff]", window.options.error_text("limit")), window.options.error_text("limit")
     _close(qloop, workspace, window)
+
+
+@pytest.mark.parametrize(
+    ("context", "plural", "count", "english", "chinese"),
+    [
+        ("LabController", "Lab run finished: %n case(s).", 1, "Lab run finished: 1 case.", "实验完成：1 个用例。"),
+        (
+            "LabController",
+            "Imported %n case(s) from {name}",
+            3,
+            "Imported 3 cases from {name}",
+            "已从 {name} 导入 3 个用例",
+        ),
+        (
+            "McpServersView",
+            "'{name}' offers %n tool(s); tick those the agent may use.",
+            1,
+            "'{name}' offers 1 tool; tick those the agent may use.",
+            "“{name}”提供 1 个工具；勾选智能体可以使用的工具。",
+        ),
+    ],
+)
+def test_counted_texts_read_right_in_english_and_chinese(
+    in_language: Any, context: str, plural: str, count: int, english: str, chinese: str
+) -> None:
+    """"offers 1 tools" and "1 cases" were English that no catalogue fixes: the counted texts use Qt's %n."""
+    in_language("en")
+    assert i18n.translate(context, plural, None, count) == english
+    in_language("zh_CN")
+    assert i18n.translate(context, plural, None, count) == chinese

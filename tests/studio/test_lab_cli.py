@@ -536,6 +536,24 @@ def test_model_mode_calls_the_designs_server_and_never_sends_it_the_providers_ke
 
 
 # ------------------------------------------------------------------------------------------- languages
+def test_in_a_terminal_the_locale_decides_the_language_never_the_studios_saved_choice(tmp_path: Path) -> None:
+    """A user whose studio speaks Traditional Chinese runs the lab in a ``LANG=C.UTF-8`` shell: English lines and an
+    English report (``<html lang="en">``), as the environment says."""
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "settings.ini").write_text("[ui]\nlanguage=zh_TW\n", encoding="utf-8")
+    one = _report(tmp_path / "s1.json", {"a1": ("attack", "blocked", ["inj"]), "b1": ("benign", "passed", [])})
+    out = subprocess.run(
+        [sys.executable, "-m", "studio", "lab", "merge", str(tmp_path / "m.json"), str(one), "--html",
+         str(tmp_path / "m.html")],
+        capture_output=True, text=True, timeout=120, cwd=ROOT, check=False,
+        env=dict(_env("C.UTF-8"), PROCESSOR_STUDIO_DATA=str(data)),
+    )
+    assert out.returncode == 0, out.stderr
+    assert "merged 2 cases" in out.stderr and "案例" not in out.stderr
+    assert '<html lang="en">' in (tmp_path / "m.html").read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize(
     ("how", "lang", "expected"),
     [
@@ -566,3 +584,11 @@ def test_the_summary_and_the_html_report_follow_the_report_language_and_the_mach
     assert {case["outcome"] for case in report["cases"]} <= {"blocked", "passed", "modified", "error"}
     failures = [f.get("message", "") for f in ET.parse(tmp_path / "r.xml").getroot().iter("failure")]
     assert failures and all(m.startswith(("attack not blocked", "benign case blocked")) for m in failures)
+
+
+def test_every_option_of_the_lab_command_says_what_it_does() -> None:
+    """``processor-studio lab --help`` lists no bare option: a user reading it learns what each one is for."""
+    from studio.lab_cli import _parser
+
+    bare = [action.option_strings for action in _parser()._actions if action.option_strings and not action.help]
+    assert bare == []

@@ -27,11 +27,13 @@ def result(case_id: str, outcome: str = "blocked") -> dict[str, Any]:
     return {"id": case_id, "text": "t", "label": "attack", "outcome": outcome, "tripped": ["guard"]}
 
 
-async def create(store: Store, lab_run_id: str = "lab1", count: int = 3) -> None:
+async def create(
+    store: Store, lab_run_id: str = "lab1", count: int = 3, design_json: str = '{"name": "Sample"}'
+) -> None:
     await store.create_lab_run(
         lab_run_id,
         name="Sample · 3 cases",
-        design_json='{"name": "Sample"}',
+        design_json=design_json,
         design_id="d1",
         design_fingerprint="abc",
         mode="guardrails",
@@ -118,5 +120,11 @@ async def test_design_versions_are_the_snapshots_runs_ran_with_newest_first_once
     await store.start_run("r2", design_json='{"name": "Sample"}')  # the same snapshot again, later, in the chat
     await store.start_run("r3")  # a run without a snapshot is no version
     versions = await store.design_versions()
-    assert [text for text, _ in versions] == ['{"name": "Sample"}', '{"name": "Edited"}']
-    assert versions[0][1] > versions[1][1] and versions[0][1].tzinfo is not None
+    assert [(v.json_text, v.last_run_in) for v in versions] == [
+        ('{"name": "Sample"}', "chat"),
+        ('{"name": "Edited"}', "chat"),
+    ]
+    assert versions[0].last_run_at > versions[1].last_run_at and versions[0].last_run_at.tzinfo is not None
+    await create(store, "lab2", design_json='{"name": "Edited"}')  # the edited version, run last in the lab
+    newest = (await store.design_versions())[0]
+    assert (newest.json_text, newest.last_run_in) == ('{"name": "Edited"}', "lab")

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from processors.builtin import prompt_injection_detector
+from processors.builtin import prompt_injection_detector, simplified_chinese
 from studio.warm_up import warm_up, warmed
 
 
@@ -19,6 +19,12 @@ def test_warm_up_compiles_the_injection_signals_once() -> None:
     tables = prompt_injection_detector.compiled()
     warm_up()
     assert prompt_injection_detector.compiled() is tables  # a second warm-up reuses them
+
+
+def test_warm_up_loads_the_traditional_to_simplified_converter() -> None:
+    simplified_chinese._t2s.cache_clear()
+    warm_up()
+    assert simplified_chinese._t2s.cache_info().currsize == 1
 
 
 def test_a_failed_warm_up_is_logged_with_its_reason_and_a_cancelled_one_goes_through(

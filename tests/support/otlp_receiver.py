@@ -62,6 +62,7 @@ class OtlpReceiver:
     def __init__(self) -> None:
         self.spans: list[ReceivedSpan] = []
         self.requests: list[dict[str, str]] = []  # the headers of each export
+        self.bodies: list[bytes] = []  # each export's bytes as they arrived (what a privacy check must search)
         self.rejected: list[str] = []
         self._changed = threading.Condition()
         receiver = self
@@ -82,7 +83,7 @@ class OtlpReceiver:
                 self.send_header("Content-Length", str(len(reply)))
                 self.end_headers()
                 self.wfile.write(reply)
-                receiver._received(dict(self.headers.items()), request)
+                receiver._received(dict(self.headers.items()), request, body)
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass
@@ -105,7 +106,7 @@ class OtlpReceiver:
             self.rejected.append(what)
             self._changed.notify_all()
 
-    def _received(self, headers: dict[str, str], request: ExportTraceServiceRequest) -> None:
+    def _received(self, headers: dict[str, str], request: ExportTraceServiceRequest, body: bytes) -> None:
         spans: list[ReceivedSpan] = []
         for resource_spans in request.resource_spans:
             resource = _attributes(resource_spans.resource.attributes)
@@ -129,6 +130,7 @@ class OtlpReceiver:
                     )
         with self._changed:
             self.requests.append(headers)
+            self.bodies.append(body)
             self.spans.extend(spans)
             self._changed.notify_all()
 

@@ -25,6 +25,13 @@ def plan_anew() -> None:
         # character sets: only the set's own characters make the trailing run
         pytest.param("Card X", ("credit-card",), 128, 6, id="a letter is no card digit"),
         pytest.param("mail Xo@exa", ("email",), 128, 5, id="an address may begin with X"),
+        # an address's run goes on through the letters of an internationalised one, and only an address's
+        pytest.param("Escríbele a josé.garcí", ("email",), 128, 12, id="a name with accents may become an address"),
+        pytest.param("jo@münch", ("email",), 128, 0, id="an IDN domain being written"),
+        pytest.param("邮箱是liu", ("email",), 128, 3, id="Chinese ends the run"),
+        pytest.param("дмитрий", ("email",), 4, 3, id="letters held no further back than the cap"),
+        pytest.param("Звоните +7 495", ("phone",), 128, 8, id="a phone's run stops at a letter"),
+        pytest.param("Звоните +7 495", ("phone", "email"), 128, 8, id="an address's set covers no phone's run"),
         # partial needles ending the text
         pytest.param("Authorization: B", ("bearer-token",), 128, 15, id="one letter of Bearer"),
         pytest.param("the bea", ("bearer-token",), 128, 7, id="Bearer is case-sensitive: bea is not held"),

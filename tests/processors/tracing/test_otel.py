@@ -51,10 +51,11 @@ def exporter() -> InMemorySpanExporter:
     return InMemorySpanExporter()
 
 
-def otel(exporter: InMemorySpanExporter) -> OtelTracer:
+def otel(exporter: InMemorySpanExporter, *, capture: bool = False) -> OtelTracer:
+    """A tracer into ``exporter``; ``capture`` sends message and processor text (off, as by default)."""
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
-    return OtelTracer(provider)
+    return OtelTracer(provider, capture_content=capture)
 
 
 def children(spans: tuple[ReadableSpan, ...], parent: ReadableSpan) -> list[ReadableSpan]:
@@ -133,10 +134,9 @@ async def test_a_run_with_a_tool_call_a_tripwire_and_a_retry_is_one_span_tree(ex
         "processor.run_id": result.run_id,
         "processor.index": 0,
         "processor.step": 0,
-        "processor.before": aborted.attributes["processor.before"],  # type: ignore[index]
-    }
+    }  # no processor.before / .after: message text is sent only when capture is on
     assert [(e.name, dict(e.attributes or {})) for e in aborted.events] == [
-        ("tripwire", {"tripwire.reason": "too vague", "tripwire.processor_id": "reject-first"})
+        ("tripwire", {"tripwire.processor_id": "reject-first"})  # the reason is processor text: capture only
     ]
     assert aborted.events[0].timestamp == aborted.end_time
     assert (hooks[2].attributes or {})["gen_ai.tool.call.id"] == "c1"
@@ -151,7 +151,7 @@ async def test_a_run_with_a_tool_call_a_tripwire_and_a_retry_is_one_span_tree(ex
 
 async def test_a_run_a_tripwire_stops_carries_it_as_an_event_of_the_agent_span(exporter: InMemorySpanExporter) -> None:
     agent = make_agent(ScriptedModel(["never"]), input_processors=[BlockEverything()])
-    _, result = await run_stream(agent, tracers=[otel(exporter)])
+    _, result = await run_stream(agent, tracers=[otel(exporter, capture=True)])
     assert result.finish_reason == "other"
     spans = {s.name: s for s in exporter.get_finished_spans()}
     assert sorted(spans) == ["invoke_agent agent", "process_input block"]  # no model call was made
@@ -168,7 +168,7 @@ async def test_a_failed_model_call_is_an_error_span(exporter: InMemorySpanExport
     from processors.errors import ModelAPIError
 
     agent = make_agent(ScriptedModel([Turn(error=ModelAPIError(503, "overloaded", False))]))
-    _, result = await run_stream(agent, tracers=[otel(exporter)])
+    _, result = await run_stream(agent, tracers=[otel(exporter, capture=True)])
     assert result.finish_reason == "error"
     chat = next(s for s in exporter.get_finished_spans() if s.name.startswith("chat "))
     assert chat.status.status_code is StatusCode.ERROR
@@ -301,7 +301,7 @@ async def test_a_stream_guard_that_retries_marks_its_model_call_aborted(exporter
         ScriptedModel(["a bad answer", "a good answer"]), output_processors=[guard], max_processor_retries=1
     )
     recording = RecordingTracer()
-    _, result = await run_stream(agent, tracers=[otel(exporter), recording])
+    _, result = await run_stream(agent, tracers=[otel(exporter, capture=True), recording])
     assert result.text == "a good answer"
     spans = exporter.get_finished_spans()
     chats = sorted((s for s in spans if s.name.startswith("chat ")), key=lambda s: s.start_time or 0)
@@ -335,3 +335,24 @@ async def test_a_run_stopped_by_its_consumer_still_ends_its_spans(exporter: InMe
     assert (spans["chat scripted"].attributes or {})["processor.model_call.outcome"] == "stopped"
     assert "gen_ai.response.finish_reasons" not in (spans["chat scripted"].attributes or {})
     assert (spans["invoke_agent agent"].attributes or {})["gen_ai.response.finish_reasons"] == ("abort",)
+
+
+async def test_without_capture_errors_and_tripwires_carry_no_text(exporter: InMemorySpanExporter) -> None:
+    from processors.errors import ModelAPIError
+
+    agent = make_agent(ScriptedModel([Turn(error=ModelAPIError(503, "overloaded: your text 'secret plan'", False))]))
+    _, result = await run_stream(agent, "my secret plan", tracers=[otel(exporter)])
+    assert result.finish_reason == "error"
+    spans = exporter.get_finished_spans()
+    chat = next(s for s in spans if s.name.startswith("chat "))
+    assert chat.status.status_code is StatusCode.ERROR and not chat.status.description
+    assert (chat.attributes or {})["error.type"] == "model_error"
+    assert not any("secret plan" in span.to_json() for span in spans)
+
+    exporter.clear()
+    blocked = make_agent(ScriptedModel(["never"]), input_processors=[BlockEverything()])
+    await run_stream(blocked, tracers=[otel(exporter)])
+    root = next(s for s in exporter.get_finished_spans() if s.name.startswith("invoke_agent "))
+    assert [dict(e.attributes or {}) for e in root.events] == [
+        {"tripwire.processor_id": "block", "tripwire.retry": False}
+    ]

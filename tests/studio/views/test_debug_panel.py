@@ -57,7 +57,7 @@ def test_a_breakpoint_pauses_the_run_and_an_edited_chunk_changes_the_reply(
 
     assert ticks == 5 and workspace.runs.is_running
     panel = window.debug_panel
-    assert window.inspector.tabs.currentWidget() is panel
+    assert window.inspector.tabs.currentWidget().isAncestorOf(panel)  # the Debugger tab (it scrolls)
     assert "Paused before" in panel.where.text() and pause.processor_id in panel.where.text()
     wire = json.loads(panel.chunk.toPlainText())
     assert wire["type"] == "text-delta" and "offline" in wire["payload"]["text"]
@@ -125,3 +125,23 @@ def test_continuing_without_edits_keeps_a_state_that_is_not_json(
     reply = workspace.chat.assistant_for(run_id)
     assert reply is not None and reply.status == "done" and "a***e@" in reply.plain_text
     run(qloop, workspace.shutdown())
+
+
+def test_in_chinese_the_step_number_and_the_step_button_read_differently(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path, in_language: Any
+) -> None:
+    """The form's "Step" is the number of the step to pause in (步骤), the button's "Step" steps once (单步); and
+    the agent's "Top p" reads in Chinese too."""
+    from PySide6.QtWidgets import QLabel
+
+    in_language("zh_CN")
+    _, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
+    panel = window.debug_panel
+    step_label = next(label for label in panel.findChildren(QLabel) if label.buddy() is panel.step_number)
+    assert (step_label.text(), panel.step_button.text()) == ("步骤", "单步")
+    top_p_label = next(
+        label
+        for label in window.findChildren(QLabel)
+        if label.buddy() is not None and label.buddy().objectName() == "settings.top_p"
+    )
+    assert top_p_label.text() == "核采样 Top &p"

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QColor, QImage
+from PySide6.QtGui import QColor, QImage, QTextCursor
+from PySide6.QtWidgets import QTextBrowser
 
 from studio.models.trace_data import InspectorData, RunHistory
 from studio.models.trace_model import ENTRY_ROLE, OUTCOME_COLORS, ChunkLogModel
@@ -91,12 +92,37 @@ def test_selecting_a_changed_call_shows_the_diff_and_state(view: InspectorView, 
     assert view.selected_entry() is node
 
 
-def test_stream_summary_lists_each_change_with_chunk_json(view: InspectorView) -> None:
+def click_text(qtbot: Any, browser: QTextBrowser, text: str, occurrence: int = 1) -> None:
+    """A real left click in the middle of the ``occurrence``-th ``text`` shown in ``browser`` (a link)."""
+    cursor = QTextCursor(browser.document())
+    for _ in range(occurrence):
+        cursor = browser.document().find(text, cursor)
+        assert not cursor.isNull(), text
+    browser.setTextCursor(cursor)
+    browser.ensureCursorVisible()
+    start = QTextCursor(cursor)
+    start.setPosition(cursor.selectionStart() + len(text) // 2)
+    point = browser.cursorRect(start).center()
+    browser.setTextCursor(QTextCursor(browser.document()))  # no selection: a click on a link follows it
+    qtbot.mouseClick(browser.viewport(), Qt.MouseButton.LeftButton, pos=point)
+
+
+def test_stream_summary_lists_each_change_as_text_with_its_chunk_json_one_click_away(
+    view: InspectorView, qtbot: Any
+) -> None:
     view.select_entry(find_call(view, "shout", "process_output_stream", 2))
     text = view.details.toPlainText()
     assert "3 changed" in text and "Chunk change 3" in text
-    assert '"text": "ok "' in text and '"text": "OK "' in text
+    assert "\N{MINUS SIGN} ok" in text and "+ OK" in text  # the chunk's text, readable
+    assert '"text": "ok "' not in text  # the JSON dump is not what the user reads first
+    assert text.count("Show the chunk JSON") == 3
     assert '"shouted": 3' in text
+    click_text(qtbot, view.details, "Show the chunk JSON")
+    text = view.details.toPlainText()
+    assert '"text": "ok "' in text and '"text": "OK "' in text  # that change's chunks as JSON, diffed
+    assert "Hide the chunk JSON" in text and text.count("Show the chunk JSON") == 2
+    click_text(qtbot, view.details, "Hide the chunk JSON")
+    assert '"text": "ok "' not in view.details.toPlainText()
     change = next(child for child in find_call(view, "drop-bad", "process_output_stream", 2).children)
     assert isinstance(change, ChangeNode)
     view.select_entry(change)

@@ -40,6 +40,10 @@ def test_two_versions_of_the_design_run_over_one_corpus_and_the_changed_verdicts
     run(qloop, lab.controller.wait_idle())
     keys = [lab.ab_panel.design_a.itemData(row) for row in range(lab.ab_panel.design_a.count())]
     assert keys == ["current", f"version:{before}"]  # the saved design is the current one: listed once
+    (first_run,) = run(qloop, workspace.store.list_lab_runs())
+    # named as the lab runs list names the run it ran in, so the user finds it there
+    when = f"{first_run.created_at.astimezone():%m-%d %H:%M}"
+    assert lab.ab_panel.design_a.itemText(1).endswith(f"(as in lab run {when})")
     assert lab.ab_panel.design_a.currentData() == f"version:{before}"  # A: the other design, B: the current
     assert lab.ab_panel.design_b.currentData() == "current"
 
@@ -65,6 +69,7 @@ def test_two_versions_of_the_design_run_over_one_corpus_and_the_changed_verdicts
     assert lab.tabs.currentIndex() == AB_TAB
     assert [row[0] for row in lab.tables["ab"].table().rows] == [c.id for c in changed]
     assert f"{len(changed)} cases changed verdict" in lab.ab_label.text()
+    assert lab.ab_label.text().startswith(f"A: {a.name[3:]}<br>B: {b.name[3:]}<br>")  # never "A: A: …"
     assert lab.ab_panel.run_button.isEnabled() and lab.run_button.isEnabled()
 
     # Export A/B… writes the comparison as `processor-studio lab diff --json` does, with the designs that ran
@@ -186,7 +191,7 @@ def test_a_design_file_from_disk_is_picked_for_b_and_run_against_the_current_des
     assert changed and [c.id for c in comparison.changes] == [c.id for c in changed]
     assert all(c.before == "blocked" and c.after != "blocked" for c in changed)  # B lacks the injection guard
     assert b.name == "B: Colleague's <i>agent</i> · direct-injection.jsonl"
-    assert "B: B: Colleague&#x27;s &lt;i&gt;agent&lt;/i&gt; · direct-injection.jsonl<br>" in lab.ab_label.text()
+    assert "<br>B: Colleague&#x27;s &lt;i&gt;agent&lt;/i&gt; · direct-injection.jsonl<br>" in lab.ab_label.text()
 
 
 def test_a_malformed_or_newer_design_file_is_refused_as_open_design_refuses_it_and_nothing_changes(

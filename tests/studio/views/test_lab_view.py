@@ -256,7 +256,7 @@ def test_importing_corpora_names_the_bad_line_and_adds_good_files_checked(
     run(qloop, lab.controller.wait_idle())
     source = next(s for s in lab.controller.corpora.sources() if s.name == bad.name)
     assert source.checked and len(source.cases) == 1 and source.skipped[0].startswith(f"{bad}:2: ")
-    assert "1 bad lines skipped" in lab.message.text()
+    assert "1 bad line skipped" in lab.message.text()
 
     text = tmp_path / "benign.txt"
     text.write_text("How do I reset my password?\nWhat are your opening hours?\n", encoding="utf-8")
@@ -368,3 +368,55 @@ def test_the_headline_keeps_running_totals_equal_to_a_full_recount(
     added = [(size, cost) for signal, size, cost in checks if signal == "added"]
     assert len(added) >= 4 and sum(1 for signal, *_ in checks if signal == "reset") >= 3
     assert all(cost == size for size, cost in added), added
+
+
+#: A user processor that answers the case marked "slow" last: with several cases at once, the run finishes them out
+#: of the corpus's order.
+SLOW_FIRST = '''
+import asyncio
+
+from processors import Processor
+
+
+class SlowFirst(Processor):
+    """Takes its time over a message that says "slow"."""
+
+    id = "slow-first"
+
+    async def process_input(self, args):
+        if "slow" in args.messages[-1].text:
+            await asyncio.sleep(0.5)
+        return args.messages
+'''
+
+
+def test_the_case_table_lists_a_finished_run_in_the_corpus_order(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    """Cases finish in any order while a run streams; once it ends the table reads as the corpus does (as a lab run
+    reopened from the store does), not in the order the cases happened to finish."""
+    from studio import catalog, paths
+    from studio.design import ChainEntry
+    from studio.models.editor_commands import AddEntry
+
+    (paths.processors_folder() / "slow_first.py").write_text(SLOW_FIRST, encoding="utf-8")
+    assert "SlowFirst" in catalog.reload()
+    workspace, _, lab = open_lab(qtbot, qloop, tmp_path)
+    document = workspace.document
+    document.undo_stack().push(AddEntry(document, "input", 0, ChainEntry(type="SlowFirst")))
+    corpus = tmp_path / "ordered.jsonl"
+    texts = ["a slow one", "second", "third", "fourth"]
+    corpus.write_text(
+        "".join(json.dumps({"id": f"c{i}", "text": t, "label": "benign"}) + "\n" for i, t in enumerate(texts)),
+        encoding="utf-8",
+    )
+    assert run(qloop, lab.controller.import_corpus(corpus))
+    arrived: list[str] = []
+    lab.controller.results_added.connect(lambda results: arrived.extend(r.id for r in results))
+    lab.concurrency.setValue(4)
+    _, status = finish(qloop, lab, lab.run_button.click)
+    assert status == "finished"
+    assert arrived[-1] == "c0", arrived  # the slow case finished last
+    model = lab.cases_panel.cases_model
+    shown = [model.index(row, 0).data(CaseIdRole) for row in range(model.rowCount())]
+    assert shown == ["c0", "c1", "c2", "c3"]

@@ -111,7 +111,7 @@ def test_an_http_server_s_credential_goes_to_the_keyring_not_the_design(
     dialog = open_dialog(view, qtbot, view.add)
     dialog.name.setText("search")
     dialog.transport.setCurrentIndex(1)
-    assert not dialog.command.isEnabled()
+    assert not dialog.command.isVisible() and dialog.url.isVisible() and dialog.credential.isVisible()
     dialog.url.setText("http://127.0.0.1:8000/mcp")
     dialog.headers.setPlainText("X-Team: lab")
     dialog.credential.setText("Bearer team-token")
@@ -191,4 +191,28 @@ def test_the_dialog_refuses_in_the_readers_language(
     assert dialog.error.text() == (
         "env.GITHUB_TOKEN：凭据不得保存在设计中，否则任何拿到该设计的人都能读到；工作室会从系统密钥环读取"
     )
+    dialog.reject()
+
+
+def test_the_dialog_shows_only_the_fields_of_the_chosen_transport(view: McpServersView, qtbot: Any) -> None:
+    """A program (stdio) asks for no URL, headers or credential; a URL asks for no command, arguments or
+    environment; their labels go with them."""
+    from PySide6.QtWidgets import QLabel
+
+    dialog = open_dialog(view, qtbot, view.add)
+
+    def shown() -> set[str]:
+        fields = (dialog.command, dialog.args, dialog.env, dialog.url, dialog.headers, dialog.credential)
+        return {field.objectName().split(".")[1] for field in fields if field.isVisible()}
+
+    def labels() -> set[str]:
+        return {label.text() for label in dialog.findChildren(QLabel) if label.isVisible() and label.buddy()}
+
+    assert shown() == {"command", "args", "env"}
+    assert "&URL" not in labels() and "Cre&dential" not in labels() and "&Command" in labels()
+    dialog.transport.setCurrentIndex(1)
+    assert shown() == {"url", "headers", "credential"}
+    assert "&URL" in labels() and "&Command" not in labels()
+    dialog.transport.setCurrentIndex(0)
+    assert shown() == {"command", "args", "env"}
     dialog.reject()

@@ -7,6 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from processors.tracing.otel import CAPTURE_VARIABLE
 from studio.controllers.connection import check_connection
 from studio.secrets import SecretStore
 from studio.telemetry import DEFAULT_ENDPOINT, Telemetry, TelemetrySettings, load_settings
@@ -74,3 +75,27 @@ def test_the_settings_dialog_has_the_traces_row(qtbot: QtBot) -> None:
     qtbot.addWidget(dialog)
     assert dialog.findChild(TracesSettings, "settings.traces_row") is dialog.traces
     assert dialog.traces.enabled.text() == "Send traces to an &OpenTelemetry backend"
+
+
+def test_message_text_is_off_by_default_says_what_it_would_send_and_is_kept(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(CAPTURE_VARIABLE, raising=False)
+    widget = row(qtbot)
+    assert not widget.capture.isChecked() and widget.capture.isEnabled()
+    assert "no message text" in widget.capture_note.text()
+    widget.enabled.click()
+    assert Telemetry().wanted() == ("settings", DEFAULT_ENDPOINT)
+
+    with qtbot.waitSignal(widget.changed) as kept:
+        widget.capture.click()
+    assert kept.args == [TelemetrySettings(True, DEFAULT_ENDPOINT, capture_content=True)]
+    assert Telemetry().wanted() == ("settings", DEFAULT_ENDPOINT, "content")
+    assert "[REDACTED]" in widget.capture_note.text() and "80 characters" in widget.capture_note.text()
+    assert row(qtbot).capture.isChecked()  # the dialog opened again shows it
+
+
+def test_the_genai_variable_decides_message_text_and_locks_the_switch(qtbot: QtBot) -> None:
+    widget = row(qtbot, {CAPTURE_VARIABLE: "true"})
+    assert widget.capture.isChecked() and not widget.capture.isEnabled()
+    assert widget.capture_note.text() == f"{CAPTURE_VARIABLE} is set: it decides whether message text is sent."
