@@ -6,7 +6,8 @@
 What is listed:
 
 - every Python distribution the studio needs at run time on Linux, Windows or macOS: the closure of
-  ``processor-studio``'s requirements (no extras, markers evaluated for the three systems), each with its version
+  ``processor-studio``'s requirements and of its bundled extras (:data:`BUNDLED_EXTRAS`; markers evaluated for the
+  three systems), each with its version
   and licence from its metadata, and the texts of its licence files (``License-File``, or the ``LICENSE``/``COPYING``/
   ``NOTICE`` files of its ``.dist-info``) in the notices file;
 - what the bundle holds beyond those packages: the Python runtime, PyInstaller's bootloader, Qt and its ICU;
@@ -143,10 +144,17 @@ def _applies(requirement: Requirement) -> bool:
     return any(requirement.marker.evaluate({**system, "extra": ""}) for system in SYSTEMS)
 
 
+#: Extras of pyproject.toml the bundle ships: OpenTelemetry export is a Settings switch of the studio.
+BUNDLED_EXTRAS = ("otel",)
+
+
 def _project_requirements() -> list[str]:
-    """The studio's own requirements, from this checkout's pyproject.toml (its installed metadata may be older)."""
+    """The studio's own requirements and its bundled extras', from this checkout's pyproject.toml (its installed
+    metadata may be older)."""
     with (ROOT / "pyproject.toml").open("rb") as file:
-        return list(tomllib.load(file)["project"]["dependencies"])
+        project = tomllib.load(file)["project"]
+    extras = project.get("optional-dependencies", {})
+    return [*project["dependencies"], *(line for extra in BUNDLED_EXTRAS for line in extras.get(extra, []))]
 
 
 def runtime_requirements() -> tuple[list[metadata.Distribution], list[str]]:
@@ -169,6 +177,39 @@ def runtime_requirements() -> tuple[list[metadata.Distribution], list[str]]:
                 continue
             pending.append(name)
     return sorted(found.values(), key=lambda d: canonicalize_name(d.metadata["Name"])), sorted(absent)
+
+
+def top_level_names(distribution: metadata.Distribution) -> set[str]:
+    """The top-level modules and packages a distribution installs (from its file list)."""
+    names = set()
+    for file in distribution.files or []:
+        first = file.parts[0]
+        if first in ("..", "__pycache__") or first.endswith((".dist-info", ".egg-info", ".pth", ".libs", ".data")):
+            continue
+        if len(file.parts) == 1 and not first.endswith((".py", ".so", ".pyd")):
+            continue
+        names.add(first.split(".")[0])
+    return names
+
+
+def not_runtime_modules() -> list[str]:
+    """Top-level modules of the installed distributions the studio does not need at run time (the dev extra, or
+    whatever else the build environment holds), for PyInstaller's excludes: their optional imports (litellm,
+    huggingface_hub and others try numpy, rich…) then take the "not installed" path, as in a fresh install, so the
+    bundle holds the same whatever the build environment holds. A module a runtime distribution also provides
+    (a namespace package such as ``google``) and the standard library are never excluded."""
+    needed, _absent = runtime_requirements()
+    needed_names = {canonicalize_name(d.metadata["Name"]) for d in needed}
+    kept = {"processors", "studio", "lab", *sys.stdlib_module_names}
+    for distribution in needed:
+        kept |= top_level_names(distribution)
+    excluded: set[str] = set()
+    for distribution in metadata.distributions():
+        name = canonicalize_name(distribution.metadata["Name"] or "")
+        if name in needed_names or name == "processor-studio":
+            continue
+        excluded |= top_level_names(distribution) - kept
+    return sorted(excluded)
 
 
 def _licence_texts(distribution: metadata.Distribution) -> list[tuple[str, str]]:

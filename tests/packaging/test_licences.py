@@ -75,3 +75,12 @@ def test_the_deb_ships_the_notices_as_its_copyright_file() -> None:
     assert header.startswith("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/")
     assert "fastText language identification model (lid.176.ftz)" in body and "CC-BY-SA-3.0" in body
     assert all(line.startswith(" ") for line in body.splitlines())  # continuation lines of the Comment field
+
+
+def test_the_bundle_leaves_out_what_the_studio_does_not_need_at_run_time() -> None:
+    """The spec excludes every installed module outside the runtime closure (the dev extra here), never one the
+    closure provides (OpenTelemetry export is a studio feature: the otel extra is bundled), nor the standard library."""
+    excluded = set(licences.not_runtime_modules())
+    assert {"pytest", "hypothesis", "mypy", "PyInstaller", "psycopg"} <= excluded
+    kept = {"litellm", "opentelemetry", "google", "processors", "studio", "PySide6", "fasttext", "opencc", "json"}
+    assert not excluded & kept
