@@ -137,11 +137,12 @@ def licence_of(meta: metadata.PackageMetadata) -> str:
     return "unknown"
 
 
-def _applies(requirement: Requirement) -> bool:
-    """A requirement without extras that some system of :data:`SYSTEMS` needs."""
+def _applies(requirement: Requirement, extras: frozenset[str] = frozenset()) -> bool:
+    """A requirement that some system of :data:`SYSTEMS` needs, with no extra or one of ``extras`` (those asked of
+    the distribution that declares it, as ``httpx[http2]``)."""
     if requirement.marker is None:
         return True
-    return any(requirement.marker.evaluate({**system, "extra": ""}) for system in SYSTEMS)
+    return any(requirement.marker.evaluate({**system, "extra": extra}) for system in SYSTEMS for extra in ("", *extras))
 
 
 #: Extras of pyproject.toml the bundle ships: OpenTelemetry export is a Settings switch of the studio.
@@ -158,24 +159,32 @@ def _project_requirements() -> list[str]:
 
 
 def runtime_requirements() -> tuple[list[metadata.Distribution], list[str]]:
-    """The installed distributions the studio needs at run time (closure), and the needed names not installed."""
+    """The installed distributions the studio needs at run time (closure, following the extras each requirement
+    asks for), and the needed names not installed."""
     found: dict[str, metadata.Distribution] = {}
+    extras_done: dict[str, set[str]] = {}
     absent: set[str] = set()
-    pending: list[str | None] = [None]
+    pending: list[tuple[str | None, frozenset[str]]] = [(None, frozenset())]
     while pending:
-        name = pending.pop()
+        name, extras = pending.pop()
         lines = _project_requirements() if name is None else metadata.distribution(name).requires or []
         for line in lines:
             requirement = Requirement(line)
-            name = canonicalize_name(requirement.name)
-            if not _applies(requirement) or name in found or name in absent:
+            if not _applies(requirement, extras):
                 continue
-            try:
-                found[name] = metadata.distribution(name)
-            except metadata.PackageNotFoundError:
-                absent.add(name)
+            dependency = canonicalize_name(requirement.name)
+            wanted = {canonicalize_name(extra) for extra in requirement.extras}
+            if dependency in absent or (dependency in found and wanted <= extras_done[dependency]):
                 continue
-            pending.append(name)
+            if dependency not in found:
+                try:
+                    found[dependency] = metadata.distribution(dependency)
+                except metadata.PackageNotFoundError:
+                    absent.add(dependency)
+                    continue
+                extras_done[dependency] = set()
+            extras_done[dependency] |= wanted
+            pending.append((dependency, frozenset(extras_done[dependency])))
     return sorted(found.values(), key=lambda d: canonicalize_name(d.metadata["Name"])), sorted(absent)
 
 

@@ -84,3 +84,10 @@ def test_the_bundle_leaves_out_what_the_studio_does_not_need_at_run_time() -> No
     assert {"pytest", "hypothesis", "mypy", "PyInstaller", "psycopg"} <= excluded
     kept = {"litellm", "opentelemetry", "google", "processors", "studio", "PySide6", "fasttext", "opencc", "json"}
     assert not excluded & kept
+
+
+def test_the_closure_follows_the_extras_a_requirement_asks_for() -> None:
+    """litellm requires ``httpx[http2]``: h2 is shipped (and listed), or litellm's providers fail in the bundle."""
+    names = {canonicalize_name(d.metadata["Name"]) for d in licences.runtime_requirements()[0]}
+    assert {"h2", "hpack", "hyperframe"} <= names
+    assert "h2" not in licences.not_runtime_modules()
