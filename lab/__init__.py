@@ -12,6 +12,7 @@ engine, so a figure in the studio equals the figure in CI.
 - :mod:`lab.results` — a case's result and the results file that makes a run resumable;
 - :mod:`lab.metrics` — confusion matrices, attack × processor, contribution, A/B;
 - :mod:`lab.reports` — JSON, JUnit XML and a self-contained HTML report.
+- :mod:`lab.converters` — attack converters: seeded, chained rewrites of a corpus's attacks (plug-ins by entry point).
 """
 
 from __future__ import annotations

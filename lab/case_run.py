@@ -186,7 +186,7 @@ async def run_case(
     hits = [
         Hit(event.processor_id, event.hook, event.outcome, event.detail)
         for event in tracer.events
-        if event.outcome != "passed"
+        if event.outcome not in ("passed", "held")
         and (reply_changed or event.hook != "process_output_stream" or event.outcome in ("aborted", "raised"))
     ]
     tripped = unique_in_order(hit.processor for hit in hits if hit.outcome == "aborted")

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from lab.json_lines import numbered_lines, read_text
 from processors import json_limits
 
 Label = Literal["attack", "benign"]
@@ -173,7 +174,7 @@ def case_from_dict(
 
 
 def _records_jsonl(path: Path, text: str) -> Iterator[tuple[int, Any]]:
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in numbered_lines(text):  # on "\n" only: U+2028 and co. may sit inside a JSON string
         if not line.strip():
             continue
         try:
@@ -185,6 +186,7 @@ def _records_jsonl(path: Path, text: str) -> Iterator[tuple[int, Any]]:
 
 
 def _records_csv(path: Path, text: str) -> Iterator[tuple[int, Any]]:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # a quoted cell's line ends read as "\n"
     reader = csv.DictReader(io.StringIO(text, newline=""))
     header = reader.fieldnames or []
     text_column = next((key for key in TEXT_KEYS if key in header), None)
@@ -216,7 +218,7 @@ def _records_csv(path: Path, text: str) -> Iterator[tuple[int, Any]]:
 
 
 def _records_text(path: Path, text: str) -> Iterator[tuple[int, Any]]:
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in numbered_lines(text):  # a prompt may contain U+2028: one prompt a "\n" line
         if line.strip():
             yield number, {"text": line.strip()}
 
@@ -315,7 +317,7 @@ def load_corpus(
     if reader is None:
         raise CorpusError(f"unknown corpus format {path.suffix!r} (use {', '.join(sorted(_FORMATS))})", path=path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_text(path)
     except (OSError, UnicodeDecodeError) as error:
         raise CorpusError(f"cannot read it ({error})", path=path) from None
     corpus = Corpus()

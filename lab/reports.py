@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import html
 import json
-import os
-import tempfile
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -41,22 +40,14 @@ from lab.metrics import (
 from lab.results import read_results
 from lab.runner import CaseResult
 from lab.texts import html_lang, percent, text, word
+from processors.atomic_files import write_atomic
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write the whole file or nothing (a report half written would mislead a CI job)."""
+    """Write the whole file or nothing (a report half written would mislead a CI job): the house's one atomic
+    writer, :func:`processors.atomic_files.write_atomic`, after making the folder."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # mkstemp's 0600 would hide a CI artefact from other users
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomic(path, text)
 
 
 # -------------------------------------------------------------------------------------------------- JSON
@@ -75,7 +66,7 @@ def json_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
 def read_json_report(path: Path) -> tuple[dict[str, Any], list[CaseResult]]:
     """A JSON report's header fields and its cases. Raises ``ValueError`` naming the file on a bad report."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))  # an editor may have saved it with a BOM
         cases = [CaseResult.from_dict(item) for item in data["cases"]]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ValueError(f"{path}: not a lab JSON report ({error})") from None
@@ -208,7 +199,22 @@ def junit_report(results: Sequence[CaseResult], *, name: str = "guardrail lab") 
             totals[key] += counts[key]
     for key, value in totals.items():
         root.set(key, str(value))
+    for element in root.iter():
+        element.text = xml_safe(element.text) if element.text else element.text
+        for attribute, written in element.attrib.items():
+            element.set(attribute, xml_safe(written))
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+#: Characters XML 1.0 does not allow (controls but tab, newline and carriage return; DEL; lone surrogates;
+#: U+FFFE and U+FFFF), as pytest's JUnit writer lists them.
+_NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\u007e\u0080-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_safe(value: str) -> str:
+    """``value`` with each character XML 1.0 forbids written as ``#xNN`` (as pytest does), so a case's text, a
+    crash's message or a case id full of control characters or broken surrogates still makes a file CI can parse."""
+    return _NOT_XML.sub(lambda m: f"#x{ord(m.group()):02X}", value)
 
 
 # -------------------------------------------------------------------------------------------------- HTML

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from lab.json_lines import file_lines
+
 Outcome = Literal["blocked", "modified", "passed", "error"]
 FSYNC_INTERVAL = 0.5
 
@@ -99,18 +101,17 @@ def read_results(path: Path) -> tuple[dict[str, Any] | None, dict[str, CaseResul
     results: dict[str, CaseResult] = {}
     if not path.exists():
         return header, results
-    with path.open(encoding="utf-8") as file:
-        for line in file:
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # only a line cut by a kill can be torn; its case runs again
-            if not isinstance(data, dict):
-                continue
-            if data.get("kind") == "header":
-                header = data
-            elif "id" in data and "outcome" in data:
-                results[str(data["id"])] = CaseResult.from_dict(data)
+    for _number, line in file_lines(path):  # on "\n" only: a case's text may hold U+2028
+        try:
+            data = json.loads(line) if line is not None else None
+        except json.JSONDecodeError:
+            continue  # only a line cut by a kill can be torn; its case runs again
+        if not isinstance(data, dict):
+            continue
+        if data.get("kind") == "header":
+            header = data
+        elif "id" in data and "outcome" in data:
+            results[str(data["id"])] = CaseResult.from_dict(data)
     return header, results
 
 

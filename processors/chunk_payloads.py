@@ -87,6 +87,8 @@ class ToolErrorPayload(Payload):
     tool_name: str
     args: Any = None
     error: Any = None
+    #: The id of the processor whose tripwire blocked the tool's result (``""`` when it has none), else ``None``.
+    blocked_by: str | None = None
 
 
 class StepStartPayload(Payload):

@@ -8,7 +8,8 @@
     ├── ProcessorError             a processor broke the contract or raised
     │   ├── ProcessorContractError     a value the hook does not allow (a dict or str for a chunk ...),
     │   │                              a foreign MessageList, an unknown key, a processor in the wrong lane
-    │   └── ProcessorRaisedError       a hook raised a normal exception (names processor and hook)
+    │   ├── ProcessorRaisedError       a hook raised a normal exception (names processor and hook)
+    │   └── PatternTimeoutError        a user's regular expression ran past its time limit (names the rule)
     ├── ToolError                  a tool could not be called
     │   └── ToolArgumentsError         the model sent invalid JSON or invalid arguments
     └── InvalidChunkError          ``writer.custom`` got a chunk whose type is not ``data-*``
@@ -119,6 +120,35 @@ class ProcessorContractError(ProcessorError):
 
 class ProcessorRaisedError(ProcessorError):
     """A processor's hook raised an ordinary exception (kept as ``__cause__``)."""
+
+
+class PatternTimeoutError(ProcessorError):
+    """A regular expression a user wrote (a RegexFilter rule, a scrubber's custom pattern) ran longer than its time
+    limit on one text: the pattern backtracks catastrophically on it. The run ends with an ``error`` chunk (a guard
+    that cannot finish its check must not let the text through unchecked).
+
+    ``code`` is stable (``"pattern_timeout"``) and ``params`` carry the rule's name, the limit in seconds and the
+    text's length, so a program can word the error in another language without reading the English message.
+    """
+
+    code = "pattern_timeout"
+
+    def __init__(
+        self, rule: str, seconds: float, length: int, *, processor_id: str | None = None, hook: str | None = None
+    ) -> None:
+        super().__init__(
+            f"The pattern of rule '{rule}' took longer than {seconds:g} s on a text of {length} characters "
+            "(it backtracks catastrophically); the run was stopped",
+            processor_id=processor_id,
+            hook=hook,
+        )
+        self.rule = rule
+        self.seconds = seconds
+        self.length = length
+
+    @property
+    def params(self) -> dict[str, str | float | int]:
+        return {"rule": self.rule, "seconds": self.seconds, "length": self.length}
 
 
 class ToolError(ProcessorsError):

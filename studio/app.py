@@ -134,7 +134,8 @@ APP_ID = "processor-studio"
 
 
 def make_application() -> Any:
-    """The QApplication (the existing one if any), named so desktops match its windows to the desktop entry.
+    """The QApplication (the existing one if any), named so desktops match its windows to the desktop entry,
+    with the studio's application-wide wheel guard (:mod:`studio.views.wheel_guard`).
 
     On X11 the WM_CLASS instance comes from ``argv[0]`` (``__main__.py`` under ``python -m studio``) and the class
     from the application name, so both are set to :data:`APP_ID`; the title bar shows the display name.
@@ -151,6 +152,9 @@ def make_application() -> Any:
     app.setApplicationDisplayName("Processor Studio")
     app.setOrganizationName("ProcessorStudio")
     app.setDesktopFileName(APP_ID)  # Wayland matches the window to the desktop entry and its icon
+    from studio.views.wheel_guard import install_wheel_guard
+
+    install_wheel_guard(app)  # scrolling a form never edits a field it passes over
     return app
 
 

@@ -13,14 +13,16 @@ OpenAI's default; anywhere else the whole normalised URL must match.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-import os
-import tempfile
+import unicodedata
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
+
+import idna
+
+from processors.atomic_files import write_atomic
 
 logger = logging.getLogger(__name__)
 
@@ -73,14 +75,64 @@ def normalise_endpoint(url: str) -> str:
 
 
 def endpoint_host(url: str) -> str:
-    """What the user is shown: ``host`` or ``host:port`` (the real host, whatever user info precedes it)."""
+    """What the user is shown: ``host`` or ``host:port`` (the real host, whatever user info precedes it).
+
+    A host with letters outside ASCII is shown with the name it is looked up by beside it (IDNA, punycode):
+    ``api.\u03bfpenai.com (api.xn--penai-qce.com)`` — the Greek \u03bf that makes the first read as OpenAI's host
+    is plain in the second. A host that is no valid international name says so instead of a name.
+    """
     try:
         parts = urlsplit(normalise_endpoint(url))
     except EndpointError:
         return url.strip()
     host = parts.hostname or ""
-    host = f"[{host}]" if ":" in host else host
-    return f"{host}:{parts.port}" if parts.port else host
+    shown = f"[{host}]" if ":" in host else host
+    if not host.isascii():
+        shown = f"{host} ({ascii_host(host) or 'not a valid domain name'})"
+    return f"{shown}:{parts.port}" if parts.port else shown
+
+
+def ascii_host(host: str) -> str | None:
+    """The ASCII (IDNA 2008 with UTS #46 mapping, punycode) form of ``host``: the name DNS is asked for; None when
+    ``host`` is not a valid international domain name."""
+    try:
+        return idna.encode(host, uts46=True).decode("ascii")
+    except (idna.IDNAError, UnicodeError, ValueError):
+        return None
+
+
+def mixed_script_labels(url: str) -> list[str]:
+    """The labels of the URL's host that mix letters of different scripts (``\u03bfpenai``: Greek and Latin), the
+    classic look-alike of another site's name. Scripts that are written together (Han with Hiragana and Katakana,
+    or with Hangul or Bopomofo, each also with Latin) do not count as mixed (UTS #39's "highly restrictive")."""
+    try:
+        host = urlsplit(normalise_endpoint(url)).hostname or ""
+    except EndpointError:
+        return []
+    return [label for label in host.split(".") if not label.isascii() and _mixes_scripts(label)]
+
+
+#: Sets of scripts one name may combine (UTS #39, highly restrictive), each with Latin and the common characters.
+_WRITTEN_TOGETHER = (
+    frozenset({"LATIN", "CJK", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "CJK", "BOPOMOFO"}),
+    frozenset({"LATIN", "CJK", "HANGUL"}),
+)
+
+
+def _mixes_scripts(label: str) -> bool:
+    scripts = {_script(char) for char in label if char.isalpha()}
+    scripts.discard("")
+    return len(scripts) > 1 and not any(scripts <= allowed for allowed in _WRITTEN_TOGETHER)
+
+
+def _script(char: str) -> str:
+    """A letter's script, from its Unicode name's first word (``GREEK SMALL LETTER OMICRON`` → ``GREEK``)."""
+    name = unicodedata.name(char, "")
+    first = name.split(" ", 1)[0]
+    if first in ("FULLWIDTH", "HALFWIDTH"):  # \uff50 is a Latin letter, \uff76 a Katakana one
+        first = name.split(" ", 2)[1] if " " in name else first
+    return "HANGUL" if first.startswith("HANGUL") else first
 
 
 def _origin(url: str) -> str:
@@ -105,7 +157,9 @@ def is_default_endpoint(provider: str, endpoint: str | None) -> bool:
     if endpoint is None:
         return True
     default = default_endpoint(provider)
-    return default is not None and _origin(endpoint) == _origin(default)
+    if default is None or not (urlsplit(endpoint).hostname or "").isascii():
+        return False  # a host with non-ASCII letters is never the provider's own, whatever it looks like
+    return _origin(endpoint) == _origin(default)
 
 
 def same_endpoint(provider: str, saved_for: str | None, endpoint: str | None) -> bool:
@@ -162,15 +216,7 @@ class EndpointBook:
         file = self._file()
         file.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"version": 1, "providers": self._load()}, indent=2, sort_keys=True) + "\n"
-        handle, temp_name = tempfile.mkstemp(prefix=f".{file.name}.", suffix=".tmp", dir=file.parent)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            os.replace(temp_name, file)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temp_name)
-            raise
+        write_atomic(file, text)
 
     def saved_for(self, provider: str) -> str | None:
         """The endpoint the provider's stored key was saved for; ``None`` for its default (keys saved before

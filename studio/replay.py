@@ -13,6 +13,7 @@ diverged. Pure Python, no Qt: the studio's replay controller runs it, and its vi
 from __future__ import annotations
 
 import difflib
+import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from processors.chunks import AnyChunk
 from processors.memory.base import InMemoryMemory
 from processors.messages import Message
 from processors.models.base import LanguageModel
-from processors.models.replay import Divergence, Recording, ReplayModel, replay_tools
+from processors.models.replay import Divergence, Recording, ReplayModel, replay_tools, shape_fingerprint
 from processors.pipeline.debugger import Debugger
 from processors.tracing import TraceEvent
 from studio.build import build_agent
@@ -33,11 +34,16 @@ from studio.design import AgentDesign
 #: anyway, stop there, or ask the live model from there on.
 DivergencePolicy = Literal["continue", "raise", "live"]
 
-#: The worst of a processor's outcomes decides its row's word (an abort matters more than a change).
-SEVERITY = ("passed", "changed", "dropped", "raised", "aborted")
+#: The worst of a processor's outcomes decides its row's word (an abort matters more than a change, a change more
+#: than text held back and let out unchanged).
+SEVERITY = ("passed", "held", "changed", "dropped", "raised", "aborted")
 
 #: A run's own message was saved a moment after the run started (the run is stored first).
 OWN_MESSAGE_WINDOW = timedelta(seconds=2)
+
+#: How much of a diverged step's request difference is shown: lines, and characters of one line.
+REQUEST_DIFF_LINES = 40
+REQUEST_DIFF_WIDTH = 300
 
 
 @dataclass
@@ -93,6 +99,11 @@ class ReplayOutcome:
     divergences: list[Divergence]
     #: ``(tool, recorded arguments, arguments now)`` for tool calls whose arguments changed.
     changed_tool_calls: list[tuple[str, Any, Any]]
+    #: The ids of every processor in the replayed chain (all lanes), so that one that never ran can be told from one
+    #: that is not there: a tripwire may have ended the run before it was reached.
+    chain: tuple[str, ...] = ()
+    #: What each model step was asked (:func:`processors.models.replay.request_shape`), in order.
+    asked: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def processors(self) -> dict[str, ProcessorActivity]:
@@ -114,25 +125,58 @@ class ReplayOutcome:
 
 
 @dataclass(frozen=True)
+class Absence:
+    """Why a processor did nothing on one side: it is not in that chain, the run stopped (a tripwire of
+    :attr:`stopped_at`) before reaching it, or it is there and was simply never called."""
+
+    reason: Literal["not_in_chain", "not_reached", "not_called"]
+    #: The processor whose tripwire ended the run (``"not_reached"`` only).
+    stopped_at: str = ""
+
+    @classmethod
+    def of(cls, processor_id: str, outcome: ReplayOutcome) -> Absence:
+        if processor_id not in outcome.chain:
+            return cls("not_in_chain")
+        if outcome.tripwire is not None:
+            return cls("not_reached", outcome.tripwire[0])
+        return cls("not_called")
+
+    def summary(self) -> str:
+        """The plain words (the view translates :attr:`reason` itself)."""
+        if self.reason == "not_reached":
+            return f"not reached (the run stopped at {self.stopped_at})"
+        return "not in the chain" if self.reason == "not_in_chain" else "not called"
+
+
+@dataclass(frozen=True)
 class ProcessorRow:
-    """One processor on both sides; ``None`` where it is not in that chain. Views word the activities themselves
-    (translated); :attr:`before` and :attr:`after` are the plain summaries, which decide whether the row differs."""
+    """One processor on both sides; an activity ``None`` where it did nothing there, with the :class:`Absence`
+    saying why. Views word them themselves (translated); :attr:`before` and :attr:`after` are the plain summaries,
+    which decide whether the row differs."""
 
     processor_id: str
     original: ProcessorActivity | None
     now: ProcessorActivity | None
+    original_absence: Absence = Absence("not_in_chain")
+    now_absence: Absence = Absence("not_in_chain")
 
     @property
     def before(self) -> str:
-        return self.original.summary() if self.original is not None else "not in the chain"
+        return self.original.summary() if self.original is not None else self.original_absence.summary()
 
     @property
     def after(self) -> str:
-        return self.now.summary() if self.now is not None else "not in the chain"
+        return self.now.summary() if self.now is not None else self.now_absence.summary()
 
     @property
     def differs(self) -> bool:
         return self.before != self.after
+
+    @property
+    def idle(self) -> bool:
+        """Nothing to say on either side: never run, and no tripwire kept it from running (an error processor)."""
+        reasons = {self.original_absence.reason, self.now_absence.reason}
+        return self.original is None and self.now is None and "not_reached" not in reasons
 
 
 @dataclass
@@ -141,6 +185,16 @@ class ReplayComparison:
 
     original: ReplayOutcome
     current: ReplayOutcome
+
+    def __post_init__(self) -> None:
+        """Give each divergence of the current replay what the recording was asked at its step, when the original
+        chain's replay asked it (same fingerprint): the divergence then carries both requests as data."""
+        asked = self.original.asked
+        for divergence in self.current.divergences:
+            if divergence.recorded_request is None and divergence.recorded is not None and divergence.step < len(asked):
+                shape = asked[divergence.step]
+                if shape_fingerprint(shape) == divergence.recorded:
+                    divergence.recorded_request = shape
 
     @property
     def text_differs(self) -> bool:
@@ -152,10 +206,16 @@ class ReplayComparison:
 
     @property
     def processor_rows(self) -> list[ProcessorRow]:
-        """Every processor of either replay, in order of first appearance, with its summary on each side."""
-        before, after = self.original.processors, self.current.processors
-        names = list(dict.fromkeys([*before, *after]))
-        return [ProcessorRow(name, before.get(name), after.get(name)) for name in names]
+        """Every processor of either replay (of either chain, run or not), in order of first appearance, with its
+        activity on each side or why it has none."""
+        original, current = self.original, self.current
+        before, after = original.processors, current.processors
+        names = list(dict.fromkeys([*before, *after, *original.chain, *current.chain]))
+        rows = [
+            ProcessorRow(name, before.get(name), after.get(name), Absence.of(name, original), Absence.of(name, current))
+            for name in names
+        ]
+        return [row for row in rows if not row.idle]
 
     def text_spans(self) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
         """Both texts as ``(piece, differs)`` spans, word by word, for highlighting what changed."""
@@ -173,6 +233,62 @@ class ReplayComparison:
     @property
     def identical(self) -> bool:
         return not (self.text_differs or self.tripwire_differs or any(row.differs for row in self.processor_rows))
+
+    def recorded_request(self) -> dict[str, Any] | None:
+        """What the recording was asked at the step where the current chain diverged (filled in from the original
+        chain's replay, which asks exactly what was recorded: a recording keeps only fingerprints), or ``None``."""
+        return self.current.divergences[0].recorded_request if self.current.divergences else None
+
+    def request_diff(self, limit: int = REQUEST_DIFF_LINES) -> RequestDiff | None:
+        """Where the current chain diverged: what the recording was asked against what is asked now, as a line
+        diff of the messages (capped at ``limit`` lines), or None when it did not diverge."""
+        if not self.current.divergences:
+            return None
+        divergence = self.current.divergences[0]
+        recorded = self.recorded_request()
+        before = request_lines(recorded) if recorded is not None else []
+        after = request_lines(divergence.request)
+        lines: list[tuple[str, str]] = []
+        for line in list(difflib.unified_diff(before, after, n=1, lineterm=""))[2:]:
+            tag, text = line[:1], line[1:]
+            if len(text) > REQUEST_DIFF_WIDTH:
+                text = text[:REQUEST_DIFF_WIDTH] + "…"
+            lines.append(("@" if tag == "@" else tag, text if tag != "@" else ""))
+        return RequestDiff(divergence.step + 1, recorded is not None, lines[:limit], max(0, len(lines) - limit))
+
+
+@dataclass(frozen=True)
+class RequestDiff:
+    """A diverged step's request against the recorded one: ``(tag, text)`` lines, tag ``-`` (only the recording
+    was asked it), ``+`` (only asked now), `` `` (both, for context) or ``@`` (a gap between hunks)."""
+
+    step: int
+    #: False when the recorded request is not known (the recording has no such step, or no original replay).
+    recorded_known: bool
+    lines: list[tuple[str, str]]
+    #: Lines left out past the cap.
+    more: int = 0
+
+
+def request_lines(shape: dict[str, Any]) -> list[str]:
+    """A request as readable lines: one or more per message (``user: …``, ``assistant → lookup(…)``), then the tools
+    offered."""
+    lines: list[str] = []
+    for message in shape.get("messages", []):
+        role = str(message.get("role", "?"))
+        content = message.get("content")
+        text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False) if content else ""
+        if message.get("tool_call_id"):
+            role = f"{role} [{message['tool_call_id']}]"
+        for index, piece in enumerate(text.splitlines() or ([""] if not message.get("tool_calls") else [])):
+            lines.append(f"{role}: {piece}" if index == 0 else f"    {piece}")
+        for call in message.get("tool_calls") or []:
+            function = call.get("function", {}) if isinstance(call, dict) else {}
+            lines.append(f"{role} → {function.get('name', '?')}({function.get('arguments', '')})")
+    tools = shape.get("tools") or []
+    if tools:
+        lines.append("tools: " + ", ".join(str(tool) for tool in tools))
+    return lines
 
 
 @dataclass
@@ -202,6 +318,15 @@ class ThreadReplay:
     #: The index of the run where the conversation diverged and the replay stopped, if it did.
     stopped_at: int | None = None
     cancelled: bool = False
+
+    @property
+    def live_from(self) -> tuple[int, int] | None:
+        """``(run index, step)`` (both from 0) where the replay went on with the live model, if it did."""
+        for index, item in enumerate(self.runs):
+            divergences = item.comparison.current.divergences if item.comparison is not None else []
+            if divergences and divergences[0].action == "live":
+                return index, divergences[0].step
+        return None
 
     @property
     def differing(self) -> list[ThreadRunReplay]:
@@ -273,7 +398,18 @@ async def replay_run(
         trace=tracer.events,
         divergences=list(model.divergences),
         changed_tool_calls=list(recording.changed_tool_calls),
+        chain=_chain_ids(agent),
+        asked=list(model.asked),
     )
+
+
+def _chain_ids(agent: Any) -> tuple[str, ...]:
+    """The ids of the agent's processors, lane after lane (a lane given as a callable has none to list)."""
+    ids: list[str] = []
+    for lane in (agent.input_processors, agent.output_processors, agent.error_processors):
+        if isinstance(lane, list):
+            ids.extend(str(getattr(processor, "id", "")) for processor in lane)
+    return tuple(ids)
 
 
 def history_before(messages: Sequence[Message], started_at: datetime, input_text: str | None) -> list[Message]:
@@ -293,14 +429,17 @@ def _aware(moment: datetime) -> datetime:
 
 
 __all__ = [
+    "Absence",
     "DivergencePolicy",
     "ProcessorActivity",
     "ProcessorRow",
     "ReplayComparison",
     "ReplayOutcome",
     "ReplaySource",
+    "RequestDiff",
     "ThreadReplay",
     "ThreadRunReplay",
     "history_before",
     "replay_run",
+    "request_lines",
 ]

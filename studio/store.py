@@ -35,9 +35,10 @@ from studio.store_lab import LabCaseRecord, LabRunRecord, LabRunsStore, RunNotFo
 from studio.store_recordings import RecordingsStore
 from studio.store_records import DesignRecord, RunRecord, TripwireRecord, ViolationRecord
 from studio.store_schema import designs, runs, trace_events, violations
+from studio.store_trash import ThreadTrashStore
 
 
-class Store(LabRunsStore, RecordingsStore):
+class Store(LabRunsStore, RecordingsStore, ThreadTrashStore):
     """Designs, runs and traces (this class) and threads and messages (:attr:`memory`) in one database."""
 
     def __init__(self, url: str | URL | None = None, *, last_messages: int = 50, create: bool = True) -> None:

@@ -200,9 +200,9 @@ class LabRunsStore:
             .where(runs.c.design_json.is_not(None))
             .group_by(runs.c.design_json)
         )
-        lab = sa.select(
-            lab_runs.c.design_json.label("json"), sa.func.max(lab_runs.c.created_at).label("at")
-        ).group_by(lab_runs.c.design_json)
+        lab = sa.select(lab_runs.c.design_json.label("json"), sa.func.max(lab_runs.c.created_at).label("at")).group_by(
+            lab_runs.c.design_json
+        )
 
         def work(connection: Connection) -> list[DesignVersion]:
             latest: dict[str, DesignVersion] = {}

@@ -133,5 +133,27 @@ lab_cases = sa.Table(
     sa.Index("ix_lab_cases_lab_run_id_position", "lab_run_id", "position"),
 )
 
+#: Deleted threads, kept a while so a deletion can be undone (:mod:`studio.store_trash`): the thread's export with
+#: its runs (``Store.export_thread``), restored by importing it back.
+thread_trash = sa.Table(
+    "thread_trash",
+    metadata,
+    sa.Column("thread_id", sa.String(255), primary_key=True),
+    sa.Column("title", sa.Text, nullable=True),
+    sa.Column("deleted_at", UTCDateTime, nullable=False),
+    sa.Column("document", sa.Text, nullable=False),
+    sa.Index("ix_thread_trash_deleted_at", "deleted_at"),
+)
 
-__all__ = ["designs", "lab_cases", "lab_runs", "metadata", "run_recordings", "runs", "trace_events", "violations"]
+
+__all__ = [
+    "designs",
+    "lab_cases",
+    "lab_runs",
+    "metadata",
+    "run_recordings",
+    "runs",
+    "thread_trash",
+    "trace_events",
+    "violations",
+]

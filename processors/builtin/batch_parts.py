@@ -15,11 +15,14 @@ long (checked when the next part arrives: nothing runs between chunks).
 When a non-text part arrives (``text-end``, a tool call, ``step-finish`` ...) with text buffered, the combined
 text is returned and the non-text part is stashed under the runtime's reprocess key, so it follows right after
 (through the whole chain, as in Mastra). With ``emit_on_non_text=False`` a non-text part is held in the batch
-too (it counts towards ``batch_size``), as Mastra holds it, so the stream keeps its order: when the batch is
-released each run of text deltas goes out as one ``text-delta`` and each held part as itself, in the order
-they came. A ``text-end``, ``step-finish``, ``finish``, ``error``, ``tripwire`` or ``abort`` part still
-releases the batch first whatever the option says, so nothing is held past the end of its block or of the run
-(Mastra would hold even the ``finish`` part until the batch is full).
+too — also when it arrives to an empty batch — and counts towards ``batch_size``, as Mastra holds it (its
+``batch-parts.test.ts``, "should not emit immediately when emitOnNonText is false"), so the stream keeps its
+order: when the batch is released each run of text deltas goes out as one ``text-delta`` and each held part as
+itself, in the order they came. A ``text-end``, ``reasoning-end``, ``tool-call``, ``step-finish``, ``finish``,
+``error``, ``tripwire`` or ``abort`` part still releases the batch (then goes out itself) whatever the option
+says, so nothing is held past the end of its block, its step or the run: the loop builds the step's message and
+runs its tools from what the chain lets out during the step, and a call held until ``step-finish`` would never
+run (Mastra would hold even the ``finish`` part until the batch is full).
 
 A release that has more than one part to emit returns the first and stashes the next under the reprocess key;
 the runtime drives the stashed part through the chain right after, and this processor lets it pass and stashes
@@ -39,9 +42,12 @@ from processors.chunks import AnyChunk, Chunk
 from processors.pipeline.processor import ProcessOutputStreamArgs
 from processors.pipeline.stream_chain import REPROCESS_KEY
 
-#: Parts that end a text block, a step or the run: the batch is released before them whatever
-#: ``emit_on_non_text`` says.
-_RELEASING = frozenset({"text-end", "step-finish", "finish", "error", "tripwire", "abort"})
+#: Parts that end a text or reasoning block, a tool call, a step or the run: the batch is released before them
+#: whatever ``emit_on_non_text`` says. The loop builds a step's message and runs its tools from the parts the
+#: chain lets out while the step streams, so a delta or a call held past its block's end would leave the step.
+_RELEASING = frozenset(
+    {"text-end", "reasoning-end", "tool-call", "step-finish", "finish", "error", "tripwire", "abort"}
+)
 
 
 class BatchPartsOptions(ProcessorOptions):
@@ -80,16 +86,12 @@ class BatchParts(BuiltinProcessor):
             return part
         batch: list[AnyChunk] = state.setdefault("batch", [])
         kind = part.type
-        if kind != "text-delta":
-            if not batch:
-                return part
-            if not self.options.emit_on_non_text and kind not in _RELEASING:
-                batch.append(part)  # held in its place; it counts towards the batch
-                return self._release_if_due(state, batch)
-            return self._release(state, closing=part)
+        holds = kind == "text-delta" or (not self.options.emit_on_non_text and kind not in _RELEASING)
+        if not holds:
+            return self._release(state, closing=part)  # the batch first, if any, then this part
         if not batch:
             state["first_at"] = time.monotonic()
-        batch.append(part)
+        batch.append(part)  # a non-text part is held in its place, even in an empty batch; it counts too
         return self._release_if_due(state, batch)
 
     def _release_if_due(self, state: dict[str, Any], batch: list[AnyChunk]) -> AnyChunk | None:

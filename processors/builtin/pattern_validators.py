@@ -14,7 +14,19 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-__all__ = ["btc_address_ok", "card_ok", "iban_ok", "ip_ok", "luhn_ok", "phone_ok", "secret_value_ok", "ssn_ok"]
+__all__ = [
+    "CARD_NETWORKS",
+    "btc_address_ok",
+    "card_issuer_ok",
+    "card_network",
+    "card_ok",
+    "iban_ok",
+    "ip_ok",
+    "luhn_ok",
+    "phone_ok",
+    "secret_value_ok",
+    "ssn_ok",
+]
 
 
 def luhn_ok(value: str) -> bool:
@@ -126,32 +138,44 @@ def ssn_ok(value: str) -> bool:
     return area not in ("000", "666") and area[0] != "9" and group != "00" and serial != "0000"
 
 
-#: Card networks: (prefix ranges, valid lengths). A Luhn-valid number outside them (an IMEI) is no card.
-_CARD_NETWORKS: Final = (
-    (((4, 4),), (13, 16, 19)),  # Visa
-    (((51, 55), (2221, 2720)), (16,)),  # Mastercard
-    (((34, 34), (37, 37)), (15,)),  # American Express
-    (((6011, 6011), (644, 649), (65, 65), (622126, 622925)), (16, 17, 18, 19)),  # Discover
-    (((300, 305), (36, 36), (38, 39)), (14, 15, 16, 17, 18, 19)),  # Diners Club
-    (((3528, 3589),), (16, 17, 18, 19)),  # JCB
-    (((62, 62), (81, 81)), (16, 17, 18, 19)),  # UnionPay
-    (((50, 50), (56, 69)), (12, 13, 14, 15, 16, 17, 18, 19)),  # Maestro
-    (((2200, 2204),), (16, 17, 18, 19)),  # Mir
+#: Card networks: (name, prefix ranges, valid lengths) — the one issuer table of the house: RegexFilter's ``pii``
+#: preset (:func:`card_ok`) and PIIDetector (:func:`card_issuer_ok`) both read it. A Luhn-valid number outside it (an
+#: IMEI) is no card.
+CARD_NETWORKS: Final = (
+    ("visa", ((4, 4),), (13, 16, 19)),
+    ("mastercard", ((51, 55), (2221, 2720)), (16,)),
+    ("amex", ((34, 34), (37, 37)), (15,)),
+    ("discover", ((6011, 6011), (644, 649), (65, 65), (622126, 622925)), (16, 17, 18, 19)),
+    ("diners", ((300, 305), (36, 36), (38, 39)), (14, 15, 16, 17, 18, 19)),
+    ("jcb", ((3528, 3589),), (16, 17, 18, 19)),
+    ("unionpay", ((62, 62), (81, 81)), (16, 17, 18, 19)),
+    ("maestro", ((50, 50), (56, 69)), (12, 13, 14, 15, 16, 17, 18, 19)),
+    ("mir", ((2200, 2204),), (16, 17, 18, 19)),
 )
+
+
+def card_network(value: str) -> str | None:
+    """The network whose prefix (IIN) and length the number has (``"mir"``, ``"unionpay"`` ...), or None; the
+    checksum is not looked at (:func:`card_ok` does both)."""
+    digits = "".join(c for c in value if c.isdigit())
+    for name, ranges, lengths in CARD_NETWORKS:
+        if len(digits) in lengths:
+            for low, high in ranges:
+                width = len(str(low))
+                if low <= int(digits[:width]) <= high:
+                    return name
+    return None
+
+
+def card_issuer_ok(value: str) -> bool:
+    """Whether some card network issues numbers with this prefix and length."""
+    return card_network(value) is not None
 
 
 def card_ok(value: str) -> bool:
     """A payment card number: Luhn, and a length and prefix some card network issues."""
     digits = "".join(c for c in value if c.isdigit())
-    if not luhn_ok(digits):
-        return False
-    for ranges, lengths in _CARD_NETWORKS:
-        if len(digits) in lengths:
-            for low, high in ranges:
-                width = len(str(low))
-                if low <= int(digits[:width]) <= high:
-                    return True
-    return False
+    return luhn_ok(digits) and card_issuer_ok(digits)
 
 
 _PLACEHOLDER: Final = re.compile(r"(?i)^(?:[A-Z0-9]*_)+[A-Z0-9]*$|your|example|placeholder|changeme|dummy|redacted")

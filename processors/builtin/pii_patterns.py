@@ -5,7 +5,8 @@
 * phone numbers and e-mail addresses use stricter patterns of their own (a phone number needs a ``+``
   country code, an area code in parentheses, or three separated groups of 10 to 12 digits; ``logo@2x.png`` is
   a file name, not an address; ``o'neil@…`` is);
-* card numbers must have an issuer prefix valid for their length (an IMEI passes Luhn but is no card);
+* card numbers must have an issuer prefix valid for their length (an IMEI passes Luhn but is no card), from the one
+  issuer table :data:`~processors.builtin.pattern_validators.CARD_NETWORKS` that RegexFilter's presets read too;
 * an SSN written without dashes counts after the words "SSN" / "social security number";
 * more token formats (GitLab, Hugging Face, npm, SendGrid, Twilio, Mailgun, Slack webhooks, ``*_KEY=``
   variables), and placeholders (``sk_live_xxxx…``, ``YOUR_API_KEY``, ``${VAR}``) are not secrets;
@@ -26,6 +27,7 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
+from processors.builtin.pattern_validators import card_issuer_ok
 from processors.builtin.patterns import (
     ADDRESS_LETTERS,
     CATEGORY,
@@ -340,30 +342,6 @@ def _value_only(match: Match) -> Match:
     value = _assigned_value(match.value)
     start = match.end - len(value)
     return Match(match.kind, start, match.end, value)
-
-
-def card_issuer_ok(value: str) -> bool:
-    """Whether the number's issuer prefix (IIN) allows its length: Visa, Mastercard, Amex, Discover, JCB ..."""
-    digits = "".join(c for c in value if c.isdigit())
-    n = len(digits)
-    if n < 12:
-        return False
-    p2, p3, p4, p6 = int(digits[:2]), int(digits[:3]), int(digits[:4]), int(digits[:6])
-    if digits[0] == "4":
-        return n in (13, 16, 19)
-    if 51 <= p2 <= 55 or 2221 <= p4 <= 2720:
-        return n == 16
-    if p2 in (34, 37):
-        return n == 15
-    if p4 == 6011 or p2 == 65 or 644 <= p3 <= 649 or 622126 <= p6 <= 622925:
-        return 16 <= n <= 19
-    if 3528 <= p4 <= 3589:
-        return 16 <= n <= 19
-    if 300 <= p3 <= 305 or p2 in (36, 38, 39):
-        return 14 <= n <= 19
-    if p2 == 62:
-        return 16 <= n <= 19
-    return p2 == 50 or 56 <= p2 <= 69  # Maestro: 12 to 19 digits
 
 
 def _phone_ok(value: str) -> bool:

@@ -44,10 +44,11 @@ How one text is matched and replaced (rules, presets, merged overlaps, ``$1`` re
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import re
-from collections.abc import Sequence
-from typing import Any, ClassVar, Literal, NoReturn
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Literal, NoReturn, TypeVar
 
 from pydantic import Field, ValidationInfo, field_validator
 
@@ -62,8 +63,22 @@ from processors.messages import Message, TextPart
 from processors.pipeline.processor import ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
 from processors.tracing.redactions import note_hidden
 from processors.tripwire import TripWire
+from processors.user_patterns import INLINE_BUDGET, UserPattern
 
 logger = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
+#: Reports the stream hook made on a worker thread wait in the state under this key for the loop to send them.
+_DEFERRED_REPORTS = "deferred_reports"
+
+
+class _Worker(threading.local):
+    """Whether this thread is running a RegexFilter's stream hook off the loop (its reports are deferred)."""
+
+    active = False
+
+
+_WORKER = _Worker()
 
 Preset = Literal["pii", "secrets", "urls"]
 
@@ -123,7 +138,7 @@ class RegexFilter(BuiltinProcessor):
         super().__init__(**options)
         opts = self.options
         kinds: tuple[str, ...] = expand_kinds(opts.presets) if opts.presets else ()
-        rules: list[tuple[str, re.Pattern[str], str]] = []
+        rules: list[tuple[str, UserPattern, str]] = []
         for index, rule in enumerate(opts.rules):
             try:
                 rules.append((rule.name, rule.compile(), rule.replacement))
@@ -137,6 +152,15 @@ class RegexFilter(BuiltinProcessor):
         self._check_input = opts.phase in ("all", "input")
         self._check_output = opts.phase in ("all", "output")
         self._strategy = opts.strategy
+        if rules:  # users' patterns run on a worker thread, so a slow one never freezes the loop (or a window)
+            self.__dict__["process_output_stream"] = self._process_output_stream_off_loop
+
+    async def _matched(self, work: Callable[[str], _T], text: str) -> _T:
+        """``work(text)``: here when the rules search ``text`` in a moment (or there are none), else on a worker
+        thread, so that a slow user's pattern never holds the loop (or a window on it)."""
+        if self._matcher.rules_answer_within(text, INLINE_BUDGET):
+            return work(text)
+        return await asyncio.to_thread(work, text)
 
     # ----------------------------------------------------------------------------------------- matching
     def redact_text(self, text: str) -> str:
@@ -175,7 +199,7 @@ class RegexFilter(BuiltinProcessor):
         matches: list[dict[str, Any]] = []
         for message in messages:
             for _index, text in text_segments(message):
-                matches.extend(self.find_matches(text))
+                matches.extend(await self._matched(self.find_matches, text))
         if not matches:
             return None
         if self._strategy == "block":
@@ -193,9 +217,8 @@ class RegexFilter(BuiltinProcessor):
         for message in messages:
             new_message = message
             for part_index, text in text_segments(message):
-                regions = self._matcher.regions(self._matcher.hits(text))
+                redacted, redactions, regions = await self._matched(self._redact_segment, text)
                 self._hid(run_id, text, regions)
-                redacted, redactions = self._matcher.redact(text, regions)
                 if not redactions:
                     continue
                 new_message = _replace_segment(new_message, part_index, redacted)
@@ -203,6 +226,12 @@ class RegexFilter(BuiltinProcessor):
                 await self._report_redaction(phase, redactions, message.id, part_index)
             result.append(new_message)
         return result if changed else None
+
+    def _redact_segment(self, text: str) -> tuple[str, list[dict[str, Any]], list[Region]]:
+        """``text`` redacted, its redactions and the regions they cover (told to the trace exporters on the loop)."""
+        regions = self._matcher.regions(self._matcher.hits(text))
+        redacted, redactions = self._matcher.redact(text, regions)
+        return redacted, redactions, regions
 
     async def _report_redaction(
         self, phase: str, redactions: list[dict[str, Any]], message_id: str | None = None, part_index: int | None = None
@@ -276,7 +305,41 @@ class RegexFilter(BuiltinProcessor):
         state["seen"] = seen + len(window) - len(keep)
         state["tail"] = keep
 
+    async def _process_output_stream_off_loop(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
+        """The stream hook when custom rules take part: here when they search the text this chunk makes the hook
+        search within :data:`INLINE_BUDGET` (their matches are kept for it), else on a worker thread, so that the
+        loop, and a window on it, stays free while a slow pattern searches; reports made there are sent from the
+        loop once it is back."""
+        probe = self._stream_probe(args.part, args.state)
+        if probe is None or self._matcher.rules_answer_within(probe, INLINE_BUDGET):
+            return RegexFilter.process_output_stream(self, args)
+
+        def work() -> AnyChunk | None:
+            _WORKER.active = True
+            try:
+                return RegexFilter.process_output_stream(self, args)
+            finally:
+                _WORKER.active = False
+
+        try:
+            return await asyncio.to_thread(work)
+        finally:
+            for message, detail in args.state.pop(_DEFERRED_REPORTS, ()):
+                self._report_soon(args.state, message, detail)
+
+    def _stream_probe(self, part: AnyChunk, state: dict[str, Any]) -> str | None:
+        """The text the stream hook will search for ``part`` (held context and buffer, the new text), or None."""
+        if not self._check_output:
+            return None
+        text: str = part.payload.text if part.type == "text-delta" else ""  # type: ignore[union-attr]
+        if self._strategy == "warn":
+            return str(state.get("tail", "")) + text if text else None
+        return str(state.get("context", "")) + str(state.get("buffer", "")) + text
+
     def _report_soon(self, state: dict[str, Any], message: str, detail: dict[str, Any]) -> None:
+        if _WORKER.active:  # off the loop: on_violation is called from the loop, after the hook
+            state.setdefault(_DEFERRED_REPORTS, []).append((message, detail))
+            return
         task = report_soon(self, self.id, message, detail)
         if task is not None:
             state.setdefault("reports", []).append(task)

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from processors.builtin.patterns import find_all
+from processors.user_patterns import UserPattern, answer_within, check_user_pattern
 
 DEFAULT_REPLACEMENT = "[REDACTED]"
 #: JavaScript replacement references Mastra users write: ``$$``, ``$&``, ``$1``…``$99``, ``$<name>``.
@@ -36,7 +37,8 @@ def preset_replacement(kind: str) -> str:
 
 
 class RegexRule(BaseModel):
-    """One custom rule. ``pattern`` is a Python regular expression; it must compile."""
+    """One custom rule. ``pattern`` is a Python regular expression; it must compile, and a shape known to backtrack
+    catastrophically is refused (:mod:`processors.user_patterns`)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -62,18 +64,23 @@ class RegexRule(BaseModel):
             re.compile(value)
         except re.error as error:
             raise ValueError(f"invalid regular expression {value!r}: {error}") from None
+        check_user_pattern(value)
         return value
 
-    def compile(self) -> re.Pattern[str]:
+    def compile(self) -> UserPattern:
+        """The rule's pattern with its flags, searched under the user-pattern time limit."""
         bits = 0
         for letter in self.flags:
             bits |= _FLAG_BITS.get(letter, 0)
         try:
-            return re.compile(self.pattern, bits)
+            re.compile(self.pattern, bits)
         except re.error as error:  # only reachable through the verbose flag changing how the pattern parses
             raise ValueError(
                 f"invalid regular expression {self.pattern!r} with flags {self.flags!r}: {error}"
             ) from None
+        if bits & re.VERBOSE:  # parsed differently: checked again as it will run
+            check_user_pattern(self.pattern, bits)
+        return UserPattern(self.name, self.pattern, bits)
 
 
 class Hit(NamedTuple):
@@ -84,7 +91,7 @@ class Hit(NamedTuple):
     end: int
     rule: str
     replacement: str
-    found: re.Match[str] | None
+    found: Any
 
 
 class Region:
@@ -108,7 +115,7 @@ class RegexMatcher:
     def __init__(
         self,
         kinds: Sequence[str] = (),
-        rules: Sequence[tuple[str, re.Pattern[str], str]] = (),
+        rules: Sequence[tuple[str, UserPattern, str]] = (),
         *,
         include_values: bool = False,
     ) -> None:
@@ -117,6 +124,11 @@ class RegexMatcher:
         self._rules = list(rules)
         #: Whether each redaction record carries the text it replaced (``"value"``).
         self._include_values = include_values
+
+    def rules_answer_within(self, text: str, seconds: float) -> bool:
+        """Whether the custom rules search ``text`` within ``seconds`` of CPU time (the matches are kept for the
+        :meth:`hits` that follows on the same text); True without rules."""
+        return not self._rules or answer_within([pattern for _name, pattern, _r in self._rules], text, seconds)
 
     def hits(self, text: str) -> list[Hit]:
         """Every match of every preset kind and rule in ``text`` (overlapping ones too), empty matches left out."""
@@ -196,15 +208,15 @@ class RegexMatcher:
         ]
 
 
-def expand_js(replacement: str, found: re.Match[str]) -> str:
-    """A JavaScript ``String.replace`` replacement string, expanded for one Python match."""
+def expand_js(replacement: str, found: Any) -> str:
+    """A JavaScript ``String.replace`` replacement string, expanded for one match (of ``re`` or ``regex``)."""
 
     def one(reference: re.Match[str]) -> str:
         token = reference.group(1)
         if token == "$":
             return "$"
         if token == "&":
-            return found.group(0)
+            return str(found.group(0))
         if token.startswith("<"):
             name = reference.group(2)
             try:

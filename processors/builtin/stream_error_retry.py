@@ -33,6 +33,7 @@ from pydantic import Field, field_validator
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 from processors.errors import ModelAPIError
 from processors.pipeline.processor import ProcessAPIErrorArgs
+from processors.user_patterns import UserPattern, check_user_pattern
 
 #: Failures that are worth a second try even when the adapter did not mark them retryable.
 TRANSIENT = re.compile(
@@ -76,6 +77,10 @@ class StreamErrorRetryOptions(ProcessorOptions):
                 re.compile(pattern)
             except re.error as error:
                 raise ValueError(f"matcher {index} is not a valid regular expression ({pattern!r}): {error}") from None
+            try:
+                check_user_pattern(pattern, re.IGNORECASE)
+            except ValueError as error:
+                raise ValueError(f"matcher {index}: {error}") from None
         return value
 
 
@@ -92,7 +97,8 @@ class StreamErrorRetry(BuiltinProcessor):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self._matchers = [re.compile(p, re.IGNORECASE) for p in self.options.matchers]
+        #: Users' patterns: bounded in time, and searched on a worker thread (:meth:`process_api_error`).
+        self._matchers = [UserPattern(p, p, re.IGNORECASE) for p in self.options.matchers]
 
     def should_retry(self, error: BaseException) -> bool:
         """Whether ``error`` is worth retrying (ignoring the retry count)."""
@@ -122,7 +128,13 @@ class StreamErrorRetry(BuiltinProcessor):
         return min(delay, options.max_delay_ms) / 1000
 
     async def process_api_error(self, args: ProcessAPIErrorArgs) -> dict[str, Any] | None:
-        if args.retry_count >= self.options.max_retries or not self.should_retry(args.error):
+        if args.retry_count >= self.options.max_retries:
+            return None
+        if self._matchers:  # users' patterns search on a worker thread: the loop stays free meanwhile
+            retry = await asyncio.to_thread(self.should_retry, args.error)
+        else:
+            retry = self.should_retry(args.error)
+        if not retry:
             return None
         delay = self.delay_seconds(args.error, args.retry_count)
         args.state.setdefault("retries", []).append({"retry": args.retry_count + 1, "delay_s": delay})

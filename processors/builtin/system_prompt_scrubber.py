@@ -18,6 +18,7 @@ or ``remove``).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import re
@@ -37,6 +38,7 @@ from processors.loop.config import RETRY_FEEDBACK_TAG
 from processors.messages import Message, system_text
 from processors.messages.message_list import MessageList
 from processors.pipeline.processor import HookArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
+from processors.user_patterns import UserPattern, check_user_pattern
 
 logger = logging.getLogger(__name__)
 
@@ -75,6 +77,10 @@ class SystemPromptScrubberOptions(JudgeOptions):
                 re.compile(pattern)
             except re.error as error:
                 raise ValueError(f"pattern {index} ({pattern!r}) does not compile: {error}") from None
+            try:
+                check_user_pattern(pattern)
+            except ValueError as error:
+                raise ValueError(f"pattern {index}: {error}") from None
         return value
 
 
@@ -175,8 +181,11 @@ class SystemPromptScrubber(BuiltinProcessor):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self._patterns = [re.compile(p) for p in self.options.custom_patterns]
+        #: Users' patterns, named by their text in a timeout error; they run on a worker thread (see below).
+        self._patterns = [UserPattern(_shown(p), p) for p in self.options.custom_patterns]
         self._model = judge_model(self.options)
+        if self._patterns:  # a user's pattern must not freeze the loop (or a window on it) while it searches
+            self.__dict__["process_output_stream"] = self._process_output_stream_off_loop
 
     # ----------------------------------------------------------------------------------------- detection
     def _index(self, state: dict[str, Any], message_list: MessageList) -> _Index:
@@ -196,6 +205,10 @@ class SystemPromptScrubber(BuiltinProcessor):
         return found
 
     # ----------------------------------------------------------------------------------------- stream
+    async def _process_output_stream_off_loop(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
+        """The stream hook on a worker thread, when custom patterns take part (it reports nothing on the way)."""
+        return await asyncio.to_thread(SystemPromptScrubber.process_output_stream, self, args)
+
     def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
         state = args.state
         # Without custom patterns the exact window is known (the words that could still start a leak); a custom
@@ -221,7 +234,10 @@ class SystemPromptScrubber(BuiltinProcessor):
         index = self._index(args.state, args.message_list)
 
         async def check(message: Message, text: str) -> Message | None:
-            found = resolve(self.find(text, index))
+            if self._patterns:
+                found = resolve(await asyncio.to_thread(self.find, text, index))
+            else:
+                found = resolve(self.find(text, index))
             if self._model is not None:
                 found = resolve(found + await self._judge(args, text))
             return enforce_message(self, args, message, text, found, _warn_result)
@@ -277,6 +293,11 @@ def _warn_stream(found: list[Match]) -> None:
 
 def _warn_result(found: list[Match]) -> None:
     logger.warning("System prompt leak in the response (%d passages)", len(found))
+
+
+def _shown(pattern: str) -> str:
+    """A custom pattern as an error names it (it has no name of its own)."""
+    return pattern if len(pattern) <= 60 else pattern[:59] + "…"
 
 
 def system_texts(message_list: MessageList) -> list[str]:

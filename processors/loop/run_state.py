@@ -22,7 +22,7 @@ from processors.chunks import (
     TripwirePayload,
 )
 from processors.context import StreamWriter
-from processors.errors import ModelAPIError, ProcessorContractError
+from processors.errors import ModelAPIError, PatternTimeoutError, ProcessorContractError
 from processors.loop.config import (
     DEFAULT_ERROR_PROCESSOR_RETRIES,
     RETRY_FEEDBACK_TAG,
@@ -201,6 +201,9 @@ class RunState(RunTracing):
                 "message": self.error,
                 "processorId": getattr(error, "processor_id", None),
                 "hook": getattr(error, "hook", None),
+                # a stable code and its values, for errors that have them (PatternTimeoutError): a reader in
+                # another language gets the sentence from these, not from the English message
+                **({"code": error.code, "params": error.params} if isinstance(error, PatternTimeoutError) else {}),
             }
         )
         return self.chunk(ErrorChunk, ErrorPayload(error=payload))
@@ -331,6 +334,7 @@ class RunState(RunTracing):
         chunks: list[AnyChunk] = []
         for call in open_calls:
             call_id, name = call.tool_call_id, call.tool_name
+            blocked_by = (self.blocked_calls[call_id] or "") if call_id in self.blocked_calls else None
             text = (
                 f"The tool's result was blocked by processor '{self.blocked_calls[call_id]}'"
                 if call_id in self.blocked_calls
@@ -345,6 +349,7 @@ class RunState(RunTracing):
                         result=None,
                         error_text=text,
                         is_error=True,
+                        blocked_by=blocked_by,
                     )
                 )
             )
@@ -353,7 +358,9 @@ class RunState(RunTracing):
             )
             if step is not None:
                 step.tool_results.append({"tool_call_id": call_id, "tool_name": name, "error": text})
-            payload = ToolErrorPayload(tool_call_id=call_id, tool_name=name, args=call.args, error=text)
+            payload = ToolErrorPayload(
+                tool_call_id=call_id, tool_name=name, args=call.args, error=text, blocked_by=blocked_by
+            )
             chunks.append(self.chunk(ToolErrorChunk, payload))
         return chunks
 

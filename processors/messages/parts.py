@@ -96,6 +96,9 @@ class ToolInvocation(BaseModel):
     result: Any = None
     is_error: bool | None = None
     error_text: str | None = None
+    #: The id of the processor whose tripwire blocked the tool's result (``""`` when it has none); ``None`` when
+    #: no processor did. Data, so a view can say "blocked by …" in its language without parsing ``error_text``.
+    blocked_by: str | None = None
 
 
 class ToolInvocationPart(BaseModel):

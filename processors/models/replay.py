@@ -59,11 +59,13 @@ class ReplayDiverged(ModelAPIError):
     """A replayed step's request no longer matches the recorded one, or the recording has no more steps.
 
     To the loop the replayed model failed the call (not retryable): the run ends with an ``error`` chunk that
-    says where the conversation diverged, and error processors see it as they see a provider's failure.
+    says where the conversation diverged, and error processors see it as they see a provider's failure. The
+    :class:`Divergence` itself (the step, what it is asked now) is :attr:`divergence`.
     """
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, divergence: Divergence | None = None) -> None:
         super().__init__(None, message, False, provider="replay")
+        self.divergence = divergence
 
 
 # --------------------------------------------------------------------------------------------- events <-> JSON
@@ -110,12 +112,24 @@ def event_from_json(item: list[Any]) -> ModelEvent:
 _PROMPT_KEYS = ("role", "content", "tool_calls", "tool_call_id", "name")
 
 
-def request_fingerprint(request: ModelRequest) -> str:
-    """What a step was asked, as a hash: the messages' roles and text and the tools offered (never settings or keys)."""
-    shape = {
-        "messages": [{key: message[key] for key in _PROMPT_KEYS if key in message} for message in request.messages],
+def request_shape(request: ModelRequest) -> dict[str, Any]:
+    """What a step was asked: the messages' roles, text and tool calls and the names of the tools offered (never
+    settings or keys). JSON-safe; what :func:`request_fingerprint` hashes, and what a divergence shows."""
+    return {
+        "messages": [
+            json.loads(json.dumps({key: message[key] for key in _PROMPT_KEYS if key in message}, default=str))
+            for message in request.messages
+        ],
         "tools": sorted(tool.get("function", {}).get("name", "") for tool in request.tools),
     }
+
+
+def request_fingerprint(request: ModelRequest) -> str:
+    """What a step was asked, as a hash of its :func:`request_shape`."""
+    return shape_fingerprint(request_shape(request))
+
+
+def shape_fingerprint(shape: Mapping[str, Any]) -> str:
     text = json.dumps(shape, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
@@ -254,12 +268,16 @@ def _recording_call(tool: Tool, recording: Recording) -> Any:
 # --------------------------------------------------------------------------------------------- replaying
 @dataclass
 class Divergence:
-    """A replayed step whose request differs from the recorded one."""
+    """A replayed step whose request differs from the recorded one: the two fingerprints, and what the step is asked
+    now (:func:`request_shape`). A recording keeps only fingerprints, so :attr:`recorded_request` is ``None`` here;
+    whoever replays the run's own chain alongside (which asks exactly what was recorded) fills it in."""
 
     step: int
     recorded: str | None
     now: str
     action: str
+    request: dict[str, Any] = field(default_factory=dict)
+    recorded_request: dict[str, Any] | None = None
 
 
 class ReplayModel:
@@ -286,13 +304,17 @@ class ReplayModel:
         self.fallback = fallback
         self.model_id = "recording"
         self.divergences: list[Divergence] = []
+        #: What each step was asked (:func:`request_shape`), in order: the replay's own requests.
+        self.asked: list[dict[str, Any]] = []
         self._next = 0
         self._live = False
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         index = self._next
         self._next += 1
-        now = request_fingerprint(request)
+        shape = request_shape(request)
+        self.asked.append(shape)
+        now = shape_fingerprint(shape)
         if self._live:
             assert self.fallback is not None
             async for event in self.fallback.stream(request):
@@ -301,10 +323,13 @@ class ReplayModel:
         recorded = self.recording.steps[index] if index < len(self.recording.steps) else None
         if recorded is None or recorded.fingerprint != now:
             action = self.on_divergence if recorded is not None else ("live" if self.fallback else "raise")
-            self.divergences.append(Divergence(index, recorded.fingerprint if recorded else None, now, action))
+            divergence = Divergence(index, recorded.fingerprint if recorded else None, now, action, shape)
+            self.divergences.append(divergence)
             if action == "raise":
                 what = "has no step" if recorded is None else "was asked something else"
-                raise ReplayDiverged(f"replay step {index + 1}: the recording {what} (the conversation diverged)")
+                raise ReplayDiverged(
+                    f"replay step {index + 1}: the recording {what} (the conversation diverged)", divergence
+                )
             if action == "live":
                 assert self.fallback is not None
                 self._live = True
@@ -407,4 +432,6 @@ __all__ = [
     "record_tools",
     "replay_tools",
     "request_fingerprint",
+    "request_shape",
+    "shape_fingerprint",
 ]

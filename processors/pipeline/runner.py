@@ -19,6 +19,10 @@ process_output_result       the run ends with ``finish_reason == "error"``; memo
 process_api_error           logged and skipped; the next error processor is asked (Mastra's policy)
 ==========================  ======================================================================================
 
+A user's regular expression that runs past its time limit (:class:`~processors.errors.PatternTimeoutError`) ends
+the run with an ``error`` chunk naming the rule, in every hook, the stream one included: a guard that could not
+finish its check must not let the chunk through unchecked.
+
 A *returned* value the hook does not allow is not an exception the processor raised but a broken contract, in
 every hook alike, ``process_output_stream`` and ``process_api_error`` included: a :class:`ProcessorContractError`
 naming processor and hook ends the run with an ``error`` chunk, and the turn is saved with what was streamed.
@@ -39,7 +43,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from processors.errors import ProcessorContractError, ProcessorRaisedError
+from processors.errors import PatternTimeoutError, ProcessorContractError, ProcessorRaisedError
 from processors.messages import Message
 from processors.messages.formats import as_messages
 from processors.messages.message_list import MessageList
@@ -132,6 +136,12 @@ async def invoke(
     except asyncio.CancelledError:
         raise
     except ProcessorContractError as exc:
+        if tracing:
+            _trace(ctx, entry, hook, started, "raised", before, "", str(exc), facts)
+        raise
+    except PatternTimeoutError as exc:  # kept as it is (its code names the case), naming processor and hook
+        exc.processor_id = exc.processor_id or entry.id
+        exc.hook = exc.hook or hook
         if tracing:
             _trace(ctx, entry, hook, started, "raised", before, "", str(exc), facts)
         raise

@@ -10,7 +10,9 @@ part through the whole chain after the current one (at most :data:`MAX_REPROCESS
 A chunk a processor returned ``None`` for is reported *held*, not *dropped*, once the processor lets held text out
 later in the step: it returns a chunk carrying more text than the one it was given, or an earlier chunk, or
 stashes a part for reprocessing (a flush). Buffering guards then read as holding, and only chunks that never came
-back out count as dropped.
+back out count as dropped. Likewise a chunk handed on in another shape is "changed" only when its text differs
+from the text the processor was given (:mod:`processors.pipeline.text_flow`): a guard that keeps a tail of text
+back, or lets it out with the next chunk, reads "held", and moved chunk boundaries alone read "passed".
 """
 
 from __future__ import annotations
@@ -24,11 +26,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from processors.chunks import CHUNK_CLASSES, AnyChunk, Chunk, DataChunk
-from processors.errors import ProcessorContractError
+from processors.errors import PatternTimeoutError, ProcessorContractError
 from processors.messages.message_list import MessageList
 from processors.pipeline.processor import ProcessOutputStreamArgs
 from processors.pipeline.run_context import Entry, RunContext, common_args
 from processors.pipeline.stream_parts import StreamParts
+from processors.pipeline.text_flow import TextFlow, TextVerdict, chunk_text
 from processors.tracing import Outcome, TraceEvent, snapshot_state
 from processors.tripwire import TripWire
 
@@ -123,6 +126,15 @@ def typed_part(entry: Entry, part: Chunk) -> AnyChunk:
     )
 
 
+def _named(error: PatternTimeoutError, entry: Entry) -> PatternTimeoutError:
+    """``error`` naming the processor and hook it came from (it ends the run, unlike other stream errors)."""
+    if error.processor_id is None:
+        error.processor_id = entry.id
+    if error.hook is None:
+        error.hook = "process_output_stream"
+    return error
+
+
 class StreamChain:
     """The per-chunk hot path: ``process_output_stream`` across the output lane.
 
@@ -177,6 +189,8 @@ class StreamChain:
                 if tripwire.processor_id is None:
                     tripwire.processor_id = entry.id
                 raise
+            except PatternTimeoutError as error:
+                raise _named(error, entry) from None
             except Exception as exc:
                 self._raised(entry, exc)
                 continue
@@ -233,6 +247,10 @@ class StreamChain:
                 raise
             except asyncio.CancelledError:
                 raise
+            except PatternTimeoutError as error:  # a guard that could not finish its check lets nothing through
+                if tracing:
+                    self._record(entry, started, "raised", part, None, str(error))
+                raise _named(error, entry) from None
             except Exception as exc:
                 if tracing:
                     self._record(entry, started, "raised", part, part, f"{type(exc).__name__}: {exc}")
@@ -299,16 +317,20 @@ class StreamChain:
                 "changes": [],
                 "first": time.time(),
                 "pending": [],
+                "flow": TextFlow(),
             }
         stats["count"] += 1
         stats["seconds"] += time.perf_counter() - started
+        # what handing ``after`` on did to the text: None when it is the part itself or judged by its shape alone
+        verdict = None if after is before else self._text_verdict(stats["flow"], before, after, released)
         pending: list[tuple[dict[str, Any], AnyChunk]] = stats["pending"]
         if after is not None and pending:
             # An earlier chunk let out (in the current one's place, or itself coming back through the chain), a
-            # stash (a flush, even beside the part handed on unchanged), or more text than came in: what the
-            # processor returned None for was held back, not removed.
+            # stash (a flush, even beside the part handed on unchanged), text the processor was given earlier, or
+            # more text than came in: what the processor returned None for was held back, not removed.
             late = any(after is chunk for _change, chunk in pending)
-            if late or released or _text_length(after) > _text_length(before):
+            let_out = verdict in ("held", "passed") and bool(chunk_text(after))
+            if late or released or let_out or _text_length(after) > _text_length(before):
                 for change, _chunk in pending:
                     change["outcome"] = "held"
                 stats["held"] += len(pending)
@@ -316,6 +338,8 @@ class StreamChain:
                 pending.clear()
             if late and after is not before:  # the part itself is stashed to come back, or the late one takes its place
                 outcome, after = ("passed", after) if released else ("dropped", None)
+        if outcome == "changed" and verdict is not None:
+            outcome = verdict
         if outcome != "passed":
             stats[outcome] += 1
             change = {
@@ -328,6 +352,17 @@ class StreamChain:
             if outcome == "dropped":
                 pending.append((change, before))
 
+    @staticmethod
+    def _text_verdict(flow: TextFlow, before: AnyChunk, handed: AnyChunk | None, released: bool) -> TextVerdict | None:
+        """What a part handed on in place of ``before`` (None: nothing) did to the text (:mod:`.text_flow`): a
+        "changed" chunk whose text was only held back or let out again is "held" (text stays waiting) or "passed"
+        (chunk boundaries alone moved). None when there is no text to judge it by: its shape decides."""
+        if handed is not None and chunk_text(handed) is None:
+            return None  # text (or another part) became a part without text: a change of its own
+        if not released:  # a stashed part comes back through the chain, and is taken then
+            flow.took(before)
+        return None if handed is None else flow.gave(handed)
+
     def flush_trace(self) -> None:
         """Emit one summarised trace event per processor for the chunks seen since the last flush."""
         if not self._stats:
@@ -339,6 +374,7 @@ class StreamChain:
                 continue
             first = stats.pop("first")
             del stats["pending"]  # what was never let out stays "dropped"
+            del stats["flow"]
             outcome: Outcome = (
                 "aborted"
                 if stats["aborted"]
@@ -348,6 +384,8 @@ class StreamChain:
                 if stats["dropped"]
                 else "changed"
                 if stats["changed"]
+                else "held"
+                if stats["held"]
                 else "passed"
             )
             self._ctx.tracer.emit(

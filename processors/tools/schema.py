@@ -3,8 +3,9 @@
 :mod:`processors.tools` is about running tools; this module is about what their arguments look like.
 ``@tool`` builds a pydantic model from a function's signature (:func:`arguments_model`) and shows the model its
 JSON schema (:func:`model_schema`: pydantic's schema with the ``title`` noise removed, ``$defs`` kept). The
-explicit ``Tool(..., parameters=schema)`` form keeps the raw schema (:func:`check_raw_schema`) and checks
-arguments against its top level only (:func:`raw_schema_problems`). Either way, what does not match is phrased
+explicit ``Tool(..., parameters=schema)`` form (and every MCP tool) keeps the raw schema (:func:`check_raw_schema`)
+and checks arguments against all of it with ``jsonschema`` (:func:`raw_schema_problems`: nested objects, lengths,
+ranges, ``additionalProperties`` at any depth). Either way, what does not match is phrased
 for the model to correct itself (:func:`arguments_message`).
 
 Parameters the runtime injects (a :class:`~processors.context.StreamWriter` or a
@@ -15,6 +16,7 @@ Parameters the runtime injects (a :class:`~processors.context.StreamWriter` or a
 from __future__ import annotations
 
 import copy
+import importlib
 import inspect
 import json
 import re
@@ -27,6 +29,8 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic.fields import FieldInfo
 
 from processors.context import RequestContext, StreamWriter
+from processors.errors import PatternTimeoutError
+from processors.user_patterns import UserPattern
 
 __all__ = [
     "arguments_message",
@@ -37,6 +41,7 @@ __all__ = [
     "json_type",
     "model_schema",
     "raw_schema_problems",
+    "raw_validator",
     "tool_signature",
 ]
 
@@ -224,7 +229,94 @@ _JSON_TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
 }
 
 
-def raw_schema_problems(schema: dict[str, Any], arguments: dict[str, Any]) -> list[str]:
+def raw_validator(schema: dict[str, Any]) -> Any:
+    """A ``jsonschema`` validator for ``schema`` (its own ``$schema`` draft, 2020-12 by default), or None when
+    ``schema`` is no valid JSON schema (an MCP server's sloppy schema still gets its top level checked).
+
+    Its ``pattern`` keyword searches with :class:`~processors.user_patterns.UserPattern` (a time limit): a tool's
+    schema comes from a server someone else wrote, and ``re`` has no limit.
+    """
+    jsonschema = _jsonschema()
+    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    try:
+        cls.check_schema(schema)
+    except jsonschema.SchemaError:
+        return None
+    return _SAFE_PATTERNS.setdefault(cls, jsonschema.validators.extend(cls, {"pattern": _pattern}))(schema)
+
+
+def _jsonschema() -> Any:
+    """jsonschema, imported when the first raw schema is read (it costs ~50 ms; typed tools never need it)."""
+    return importlib.import_module("jsonschema")
+
+
+#: Each draft's validator class with the time-limited ``pattern`` keyword, made once.
+_SAFE_PATTERNS: dict[Any, Any] = {}
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
+    if not validator.is_type(instance, "string"):
+        return
+    try:
+        found = UserPattern("pattern", pattern).search(instance)
+    except PatternTimeoutError:
+        yield _jsonschema().ValidationError(
+            f"{instance!r} could not be checked against the pattern {pattern!r} in time"
+        )
+        return
+    except Exception:  # a pattern the regex module refuses: the schema's fault, not the arguments'
+        return
+    if found is None:
+        yield _jsonschema().ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def raw_schema_problems(schema: dict[str, Any], arguments: dict[str, Any], validator: Any = None) -> list[str]:
+    """What in ``arguments`` does not match ``schema``, one line each, phrased for the model to correct itself.
+
+    With a ``validator`` (:func:`raw_validator`), every keyword at every depth is checked by ``jsonschema``; the
+    lines keep the shape pydantic gives typed tools (``path: problem``; missing keys, extra keys, wrong types and
+    enums in the same words), missing keys first, then the arguments in the order given. Without one, only the top
+    level's ``required``, ``additionalProperties: false``, ``type`` and ``enum``.
+    """
+    if validator is not None:
+        try:
+            return _validated(validator, arguments)
+        except Exception:  # an unresolvable $ref and the like: the top level is still checked
+            pass
+    return _top_level_problems(schema, arguments)
+
+
+def _validated(validator: Any, arguments: dict[str, Any]) -> list[str]:
+    order = {key: index for index, key in enumerate(arguments)}
+    lines: list[tuple[int, int, str]] = []
+    for error in validator.iter_errors(arguments):
+        path = tuple(error.absolute_path)
+        rank = order.get(path[0], len(order)) if path and isinstance(path[0], str) else len(order)
+        for missing, line in _lines(error, path):
+            lines.append((0 if missing else 1, rank, line))
+    lines.sort(key=lambda item: (item[0], item[1]))
+    return list(dict.fromkeys(line for _missing, _rank, line in lines))
+
+
+def _lines(error: Any, path: tuple[Any, ...]) -> list[tuple[bool, str]]:
+    """One validation error as ``(is a missing key, line)`` pairs in pydantic's words where it has some."""
+    kind, instance, value = error.validator, error.instance, error.validator_value
+    if kind == "required" and isinstance(instance, dict):
+        return [(True, format_error((*path, key), "Field required")) for key in value if key not in instance]
+    if kind == "additionalProperties" and value is False and isinstance(instance, dict):
+        declared = error.schema.get("properties", {})
+        if not error.schema.get("patternProperties"):
+            extra = [key for key in instance if key not in declared]
+            return [(False, format_error((*path, key), "Extra inputs are not permitted")) for key in extra]
+    if kind == "type":
+        names = [value] if isinstance(value, str) else list(value) if isinstance(value, list) else []
+        return [(False, format_error(path, f"Input should be of type {' or '.join(names)}, got {json_type(instance)}"))]
+    if kind == "enum" and isinstance(value, list):
+        return [(False, format_error(path, f"Input should be one of {', '.join(json.dumps(e) for e in value)}"))]
+    return [(False, format_error(path, error.message))]
+
+
+def _top_level_problems(schema: dict[str, Any], arguments: dict[str, Any]) -> list[str]:
     properties: dict[str, Any] = schema.get("properties", {})
     problems: list[str] = []
     for key in schema.get("required", []):

@@ -68,6 +68,7 @@ from processors.tools.schema import (
     json_type,
     model_schema,
     raw_schema_problems,
+    raw_validator,
     tool_signature,
 )
 
@@ -93,9 +94,10 @@ def _check_name(name: object) -> str:
 class Tool:
     """A callable tool: ``name``, ``description``, ``parameters`` (the JSON schema of an object) and ``execute``.
 
-    ``Tool(name, description, parameters=schema, execute=fn)`` checks arguments minimally against the raw schema
-    (an object, required keys present, ``additionalProperties: false``, the JSON type and ``enum`` of each top-level
-    property). ``Tool(name, description, input_model=Model, execute=fn)`` validates fully with pydantic; ``fn``
+    ``Tool(name, description, parameters=schema, execute=fn)`` checks arguments against the raw schema with
+    ``jsonschema`` (every keyword at every depth; a schema jsonschema refuses gets its top level's ``required``,
+    ``additionalProperties: false``, types and enums checked). ``Tool(name, description, input_model=Model,
+    execute=fn)`` validates fully with pydantic; ``fn``
     receives the model's fields as keyword arguments, or the model instance itself when its only (non-injected)
     parameter is annotated with ``Model``. ``@tool`` builds the model from a function's signature.
     """
@@ -110,6 +112,7 @@ class Tool:
     requires_request_context: bool
 
     _schema: dict[str, Any] | None  # the raw schema to check against, when there is no input model
+    _validator: Any  # its jsonschema validator (None: no raw schema, or one jsonschema refuses)
     _kwarg_names: dict[str, str]  # input-model field -> keyword argument of execute
     _instance_param: str | None  # execute's parameter that takes the whole input-model instance
     _writer_param: str | None
@@ -139,6 +142,7 @@ class Tool:
             self.input_model = input_model
             self.parameters = model_schema(input_model)
             self._schema = None
+            self._validator = None
             self._kwarg_names = {field: field for field in input_model.model_fields}
             self._instance_param = self._find_instance_param(signature, input_model)
             if self._instance_param is None:
@@ -148,6 +152,7 @@ class Tool:
             self.input_model = None
             self.parameters = schema
             self._schema = schema
+            self._validator = raw_validator(schema)
             self._kwarg_names = {}
             self._instance_param = None
             self._check_accepts(signature, list(schema.get("properties", {})))
@@ -225,6 +230,7 @@ class Tool:
         instance.input_model = model
         instance.parameters = parameters
         instance._schema = None
+        instance._validator = None
         instance._kwarg_names = kwarg_names
         instance._instance_param = None
         return instance
@@ -327,7 +333,7 @@ class Tool:
 
     def _check_raw(self, parsed: dict[str, Any]) -> dict[str, Any]:
         assert self._schema is not None
-        problems = raw_schema_problems(self._schema, parsed)
+        problems = raw_schema_problems(self._schema, parsed, self._validator)
         if problems:
             raise ToolArgumentsError(arguments_message(self.name, problems))
         return parsed

@@ -18,7 +18,9 @@ from typing import Any, Literal, Protocol
 
 logger = logging.getLogger(__name__)
 
-Outcome = Literal["passed", "changed", "dropped", "aborted", "raised"]
+#: ``held`` (stream hooks only): text held back and let out later, unchanged — a summarised stream event whose
+#: processor changed no text but held some.
+Outcome = Literal["passed", "held", "changed", "dropped", "aborted", "raised"]
 
 
 @dataclass(slots=True)

@@ -304,6 +304,14 @@
         <translation>✖ 失败</translation>
     </message>
     <message>
+        <source>⊘ blocked by {0}</source>
+        <translation>⊘ 被 {0} 拦截</translation>
+    </message>
+    <message>
+        <source>⊘ blocked by a processor</source>
+        <translation>⊘ 被某个处理器拦截</translation>
+    </message>
+    <message>
         <source>changed for the model</source>
         <translation>已为模型修改</translation>
     </message>
@@ -322,6 +330,18 @@
     <message>
         <source>Result (given to the model)</source>
         <translation>结果（交给模型的内容）</translation>
+    </message>
+    <message>
+        <source>Tool returned (not given to the model)</source>
+        <translation>工具返回（未交给模型）</translation>
+    </message>
+    <message>
+        <source>Blocked</source>
+        <translation>已拦截</translation>
+    </message>
+    <message>
+        <source>A tripwire of {0} kept this result from the model.</source>
+        <translation>{0} 的拦截使模型未看到此结果。</translation>
     </message>
     <message>
         <source>Error</source>
@@ -361,6 +381,10 @@
     <message>
         <source>Model call failed: {error}</source>
         <translation>模型调用失败：{error}</translation>
+    </message>
+    <message>
+        <source>The pattern of rule &apos;{rule}&apos; took longer than {seconds} s on a text of {length} characters (it backtracks catastrophically); the run was stopped</source>
+        <translation>规则“{rule}”的模式在 {length} 个字符的文本上运行超过 {seconds} 秒（发生灾难性回溯），运行已停止</translation>
     </message>
     <message>
         <source>{error} (processor &apos;{processor}&apos;, {hook})</source>
@@ -876,6 +900,10 @@
 <context>
     <name>EndpointApproval</name>
     <message>
+        <source>not a valid domain name</source>
+        <translation>不是有效的域名</translation>
+    </message>
+    <message>
         <source>Send your API key to another server?</source>
         <translation>要把你的 API 密钥发送到另一台服务器吗？</translation>
     </message>
@@ -886,6 +914,10 @@
     <message>
         <source>Your key was saved for {saved_for}. The design you are using sends its {provider} requests to:&lt;br&gt;&lt;code&gt;{endpoint}&lt;/code&gt;&lt;br&gt;&lt;br&gt;A design from someone else can name any server. Allow it only if you trust this server with your key; your answer is remembered for this key.</source>
         <translation>你的密钥是为 {saved_for} 保存的。你正在使用的设计会把 {provider} 请求发送到：&lt;br&gt;&lt;code&gt;{endpoint}&lt;/code&gt;&lt;br&gt;&lt;br&gt;他人的设计可以指定任意服务器。只有在你信任此服务器、愿意把密钥交给它时才允许；你的选择会针对此密钥记住。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Warning:&lt;/b&gt; {labels} mixes letters of different alphabets, as names that imitate another server&apos;s do. Its real name is {ascii}.</source>
+        <translation>&lt;b&gt;警告：&lt;/b&gt;{labels} 混用了不同字母表的字母，冒充其他服务器的名称常常这样做。它的真实名称是 {ascii}。</translation>
     </message>
     <message>
         <source>Allow my key for this server</source>
@@ -3049,6 +3081,26 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>通过</translation>
     </message>
     <message>
+        <source>Step {0}: what the recording was asked (-) and what the chain asks now (+)</source>
+        <translation>第 {0} 步：录制时的请求（-）与处理链现在的请求（+）</translation>
+    </message>
+    <message>
+        <source>Step {0}: what the chain asks now (+); the recording has no request to compare it with</source>
+        <translation>第 {0} 步：处理链现在的请求（+）；录制中没有可与之比较的请求</translation>
+    </message>
+    <message>
+        <source>(the messages are the same)</source>
+        <translation>（消息相同）</translation>
+    </message>
+    <message>
+        <source>… and %n more line(s)</source>
+        <translation>……另有 %n 行</translation>
+    </message>
+    <message>
+        <source>held</source>
+        <translation>暂扣</translation>
+    </message>
+    <message>
         <source>changed</source>
         <translation>已修改</translation>
     </message>
@@ -3077,6 +3129,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>丢弃的数据块：{0}</translation>
     </message>
     <message>
+        <source>not reached (the run stopped at {0})</source>
+        <translation>未执行到（运行在 {0} 处停止）</translation>
+    </message>
+    <message>
         <source>Tripwire</source>
         <translation>拦截</translation>
     </message>
@@ -3095,6 +3151,22 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>{0} processor(s) did something else: {1}</source>
         <translation>{0} 个处理器的行为不同：{1}</translation>
+    </message>
+    <message>
+        <source>Export again to {0}</source>
+        <translation>再次导出到 {0}</translation>
+    </message>
+    <message>
+        <source>Rewrite {0} with this replay and the design as it is now (the file holds a frozen copy of the design from its last export)</source>
+        <translation>用这次重放和当前的设计重写 {0}（该文件保存的是上次导出时设计的冻结副本）</translation>
+    </message>
+    <message>
+        <source>Continued with the live model from step {0}: the current chain gives the same result as the original.</source>
+        <translation>已从第 {0} 步起改用实时模型继续：当前处理链的结果与原来相同。</translation>
+    </message>
+    <message>
+        <source>Continued with the live model from step {0}: {1}.</source>
+        <translation>已从第 {0} 步起改用实时模型继续：{1}。</translation>
     </message>
     <message>
         <source>Replayed with no model call: {0}.</source>
@@ -3309,6 +3381,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>invalid regular expression {pattern}: {error}</source>
         <translation>无效的正则表达式 {pattern}：{error}</translation>
+    </message>
+    <message>
+        <source>the regular expression {pattern} can backtrack catastrophically: a repeated part can match the same text in more than one way</source>
+        <translation>正则表达式 {pattern} 可能发生灾难性回溯：其中重复的部分能以不止一种方式匹配同一段文本</translation>
+    </message>
+    <message>
+        <source>pattern {index}: {error}</source>
+        <translation>第 {index} 个模式：{error}</translation>
+    </message>
+    <message>
+        <source>matcher {index}: {error}</source>
+        <translation>第 {index} 个匹配规则：{error}</translation>
     </message>
     <message>
         <source>matcher {index} is not a valid regular expression ({pattern}): {error}</source>
@@ -3750,6 +3834,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>密钥已移除。</translation>
     </message>
     <message>
+        <source>Remove the API key</source>
+        <translation>移除 API 密钥</translation>
+    </message>
+    <message>
+        <source>Remove your {provider} API key from this computer? You would have to paste it again.</source>
+        <translation>从这台电脑上移除你的 {provider} API 密钥？之后需要重新粘贴。</translation>
+    </message>
+    <message>
         <source>Your {provider} key may now be sent to {host}.</source>
         <translation>你的 {provider} 密钥现在可以发送到 {host}。</translation>
     </message>
@@ -3857,6 +3949,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>已取消：完成 {0}/{1} 次运行。</translation>
     </message>
     <message>
+        <source>Replayed {0} of {1} runs, continued with the live model from run {2}, step {3}: {4} differ.</source>
+        <translation>已重放 {0}/{1} 次运行，从第 {2} 次运行第 {3} 步起改用实时模型继续：{4} 次结果不同。</translation>
+    </message>
+    <message>
         <source>Replayed {0} of {1} runs with no model call: {2} differ.</source>
         <translation>已重放 {0}/{1} 次运行，未调用模型：{2} 次结果不同。</translation>
     </message>
@@ -3890,6 +3986,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Could not delete the thread: {error}</source>
         <translation>无法删除对话：{error}</translation>
+    </message>
+    <message>
+        <source>Could not restore the thread: {error}</source>
+        <translation>无法恢复对话：{error}</translation>
+    </message>
+    <message>
+        <source>Could not empty the trash: {error}</source>
+        <translation>无法清空回收站：{error}</translation>
+    </message>
+    <message>
+        <source>Could not read the trash: {error}</source>
+        <translation>无法读取回收站：{error}</translation>
     </message>
 </context>
 <context>
@@ -3935,20 +4043,36 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>删除所选对话（Del）</translation>
     </message>
     <message>
+        <source>Undo delete</source>
+        <translation>撤销删除</translation>
+    </message>
+    <message>
         <source>New title, then Enter (Esc cancels)</source>
         <translation>输入新标题后按 Enter（Esc 取消）</translation>
+    </message>
+    <message>
+        <source>Bring back “{title}” (deleted conversations are kept {days} days)</source>
+        <translation>恢复“{title}”（已删除的对话保留 {days} 天）</translation>
     </message>
     <message>
         <source>Replay the whole thread through the current chain</source>
         <translation>用当前处理链重放整个对话</translation>
     </message>
     <message>
+        <source>Export its regression test again (current design)</source>
+        <translation>再次导出其回归测试（当前设计）</translation>
+    </message>
+    <message>
+        <source>Replay the exported run through the current chain and rewrite {0}</source>
+        <translation>用当前处理链重放已导出的运行，并重写 {0}</translation>
+    </message>
+    <message>
         <source>Delete conversation</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <source>Delete “{title}” and all its messages and traces?</source>
-        <translation>删除“{title}”及其全部消息和跟踪记录？</translation>
+        <source>Delete “{title}” and all its messages and traces? It stays in the trash for {days} days: “Undo delete” brings it back.</source>
+        <translation>删除“{title}”及其全部消息和跟踪记录？它会在回收站中保留 {days} 天：点击“撤销删除”即可恢复。</translation>
     </message>
 </context>
 <context>
@@ -4214,6 +4338,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Exported the thread to {file}</source>
         <translation>已将对话导出到 {file}</translation>
+    </message>
+    <message>
+        <source>The regression test cannot be exported again</source>
+        <translation>无法再次导出回归测试</translation>
+    </message>
+    <message>
+        <source>This run&apos;s regression test was never exported, or its file is gone.</source>
+        <translation>此运行的回归测试从未导出过，或其文件已不存在。</translation>
     </message>
     <message>
         <source>The regression test cannot be exported</source>

@@ -304,6 +304,14 @@
         <translation>✖ 失敗</translation>
     </message>
     <message>
+        <source>⊘ blocked by {0}</source>
+        <translation>⊘ 被 {0} 攔截</translation>
+    </message>
+    <message>
+        <source>⊘ blocked by a processor</source>
+        <translation>⊘ 被某個處理器攔截</translation>
+    </message>
+    <message>
         <source>changed for the model</source>
         <translation>已為模型修改</translation>
     </message>
@@ -322,6 +330,18 @@
     <message>
         <source>Result (given to the model)</source>
         <translation>結果（交給模型的內容）</translation>
+    </message>
+    <message>
+        <source>Tool returned (not given to the model)</source>
+        <translation>工具返回（未交給模型）</translation>
+    </message>
+    <message>
+        <source>Blocked</source>
+        <translation>已攔截</translation>
+    </message>
+    <message>
+        <source>A tripwire of {0} kept this result from the model.</source>
+        <translation>{0} 的攔截使模型未看到此結果。</translation>
     </message>
     <message>
         <source>Error</source>
@@ -361,6 +381,10 @@
     <message>
         <source>Model call failed: {error}</source>
         <translation>模型呼叫失敗：{error}</translation>
+    </message>
+    <message>
+        <source>The pattern of rule &apos;{rule}&apos; took longer than {seconds} s on a text of {length} characters (it backtracks catastrophically); the run was stopped</source>
+        <translation>規則「{rule}」的模式在 {length} 個字元的文字上執行超過 {seconds} 秒（發生災難性回溯），執行已停止</translation>
     </message>
     <message>
         <source>{error} (processor &apos;{processor}&apos;, {hook})</source>
@@ -876,6 +900,10 @@
 <context>
     <name>EndpointApproval</name>
     <message>
+        <source>not a valid domain name</source>
+        <translation>不是有效的網域名稱</translation>
+    </message>
+    <message>
         <source>Send your API key to another server?</source>
         <translation>要把你的 API 金鑰傳送到另一臺伺服器嗎？</translation>
     </message>
@@ -886,6 +914,10 @@
     <message>
         <source>Your key was saved for {saved_for}. The design you are using sends its {provider} requests to:&lt;br&gt;&lt;code&gt;{endpoint}&lt;/code&gt;&lt;br&gt;&lt;br&gt;A design from someone else can name any server. Allow it only if you trust this server with your key; your answer is remembered for this key.</source>
         <translation>你的金鑰是為 {saved_for} 儲存的。你正在使用的設計會把 {provider} 請求傳送到：&lt;br&gt;&lt;code&gt;{endpoint}&lt;/code&gt;&lt;br&gt;&lt;br&gt;他人的設計可以指定任意伺服器。只有在你信任此伺服器、願意把金鑰交給它時才允許；你的選擇會針對此金鑰記住。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Warning:&lt;/b&gt; {labels} mixes letters of different alphabets, as names that imitate another server&apos;s do. Its real name is {ascii}.</source>
+        <translation>&lt;b&gt;警告：&lt;/b&gt;{labels} 混用了不同字母表的字母，冒充其他伺服器的名稱常常這樣做。它的真實名稱是 {ascii}。</translation>
     </message>
     <message>
         <source>Allow my key for this server</source>
@@ -3049,6 +3081,26 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>通過</translation>
     </message>
     <message>
+        <source>Step {0}: what the recording was asked (-) and what the chain asks now (+)</source>
+        <translation>第 {0} 步：錄製時的請求（-）與處理鏈現在的請求（+）</translation>
+    </message>
+    <message>
+        <source>Step {0}: what the chain asks now (+); the recording has no request to compare it with</source>
+        <translation>第 {0} 步：處理鏈現在的請求（+）；錄製中沒有可與之比較的請求</translation>
+    </message>
+    <message>
+        <source>(the messages are the same)</source>
+        <translation>（訊息相同）</translation>
+    </message>
+    <message>
+        <source>… and %n more line(s)</source>
+        <translation>……另有 %n 行</translation>
+    </message>
+    <message>
+        <source>held</source>
+        <translation>暫扣</translation>
+    </message>
+    <message>
         <source>changed</source>
         <translation>已修改</translation>
     </message>
@@ -3077,6 +3129,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>捨棄的資料塊：{0}</translation>
     </message>
     <message>
+        <source>not reached (the run stopped at {0})</source>
+        <translation>未執行到（執行在 {0} 處停止）</translation>
+    </message>
+    <message>
         <source>Tripwire</source>
         <translation>攔截</translation>
     </message>
@@ -3095,6 +3151,22 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>{0} processor(s) did something else: {1}</source>
         <translation>{0} 個處理器的行為不同：{1}</translation>
+    </message>
+    <message>
+        <source>Export again to {0}</source>
+        <translation>再次匯出到 {0}</translation>
+    </message>
+    <message>
+        <source>Rewrite {0} with this replay and the design as it is now (the file holds a frozen copy of the design from its last export)</source>
+        <translation>用這次重播和目前的設計重寫 {0}（該檔案保存的是上次匯出時設計的凍結副本）</translation>
+    </message>
+    <message>
+        <source>Continued with the live model from step {0}: the current chain gives the same result as the original.</source>
+        <translation>已從第 {0} 步起改用即時模型繼續：目前處理鏈的結果與原來相同。</translation>
+    </message>
+    <message>
+        <source>Continued with the live model from step {0}: {1}.</source>
+        <translation>已從第 {0} 步起改用即時模型繼續：{1}。</translation>
     </message>
     <message>
         <source>Replayed with no model call: {0}.</source>
@@ -3309,6 +3381,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>invalid regular expression {pattern}: {error}</source>
         <translation>無效的正規表示式 {pattern}：{error}</translation>
+    </message>
+    <message>
+        <source>the regular expression {pattern} can backtrack catastrophically: a repeated part can match the same text in more than one way</source>
+        <translation>正規表示式 {pattern} 可能發生災難性回溯：其中重複的部分能以不只一種方式比對同一段文字</translation>
+    </message>
+    <message>
+        <source>pattern {index}: {error}</source>
+        <translation>第 {index} 個模式：{error}</translation>
+    </message>
+    <message>
+        <source>matcher {index}: {error}</source>
+        <translation>第 {index} 個比對規則：{error}</translation>
     </message>
     <message>
         <source>matcher {index} is not a valid regular expression ({pattern}): {error}</source>
@@ -3750,6 +3834,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>金鑰已移除。</translation>
     </message>
     <message>
+        <source>Remove the API key</source>
+        <translation>移除 API 金鑰</translation>
+    </message>
+    <message>
+        <source>Remove your {provider} API key from this computer? You would have to paste it again.</source>
+        <translation>從這台電腦移除你的 {provider} API 金鑰？之後需要重新貼上。</translation>
+    </message>
+    <message>
         <source>Your {provider} key may now be sent to {host}.</source>
         <translation>你的 {provider} 金鑰現在可以傳送到 {host}。</translation>
     </message>
@@ -3857,6 +3949,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>已取消：完成 {0}/{1} 次執行。</translation>
     </message>
     <message>
+        <source>Replayed {0} of {1} runs, continued with the live model from run {2}, step {3}: {4} differ.</source>
+        <translation>已重播 {0}/{1} 次執行，從第 {2} 次執行第 {3} 步起改用即時模型繼續：{4} 次結果不同。</translation>
+    </message>
+    <message>
         <source>Replayed {0} of {1} runs with no model call: {2} differ.</source>
         <translation>已重播 {0}/{1} 次執行，未呼叫模型：{2} 次結果不同。</translation>
     </message>
@@ -3890,6 +3986,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Could not delete the thread: {error}</source>
         <translation>無法刪除對話：{error}</translation>
+    </message>
+    <message>
+        <source>Could not restore the thread: {error}</source>
+        <translation>無法還原對話：{error}</translation>
+    </message>
+    <message>
+        <source>Could not empty the trash: {error}</source>
+        <translation>無法清空資源回收筒：{error}</translation>
+    </message>
+    <message>
+        <source>Could not read the trash: {error}</source>
+        <translation>無法讀取資源回收筒：{error}</translation>
     </message>
 </context>
 <context>
@@ -3935,20 +4043,36 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>刪除所選對話（Del）</translation>
     </message>
     <message>
+        <source>Undo delete</source>
+        <translation>復原刪除</translation>
+    </message>
+    <message>
         <source>New title, then Enter (Esc cancels)</source>
         <translation>輸入新標題後按 Enter（Esc 取消）</translation>
+    </message>
+    <message>
+        <source>Bring back “{title}” (deleted conversations are kept {days} days)</source>
+        <translation>還原「{title}」（已刪除的對話保留 {days} 天）</translation>
     </message>
     <message>
         <source>Replay the whole thread through the current chain</source>
         <translation>用目前處理鏈重播整個對話</translation>
     </message>
     <message>
+        <source>Export its regression test again (current design)</source>
+        <translation>再次匯出其回歸測試（目前設計）</translation>
+    </message>
+    <message>
+        <source>Replay the exported run through the current chain and rewrite {0}</source>
+        <translation>用目前處理鏈重播已匯出的執行，並重寫 {0}</translation>
+    </message>
+    <message>
         <source>Delete conversation</source>
         <translation>刪除對話</translation>
     </message>
     <message>
-        <source>Delete “{title}” and all its messages and traces?</source>
-        <translation>刪除「{title}」及其全部訊息和追蹤記錄？</translation>
+        <source>Delete “{title}” and all its messages and traces? It stays in the trash for {days} days: “Undo delete” brings it back.</source>
+        <translation>刪除「{title}」及其全部訊息和追蹤記錄？它會在資源回收筒中保留 {days} 天：按「復原刪除」即可還原。</translation>
     </message>
 </context>
 <context>
@@ -4214,6 +4338,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Exported the thread to {file}</source>
         <translation>已將對話匯出到 {file}</translation>
+    </message>
+    <message>
+        <source>The regression test cannot be exported again</source>
+        <translation>無法再次匯出回歸測試</translation>
+    </message>
+    <message>
+        <source>This run&apos;s regression test was never exported, or its file is gone.</source>
+        <translation>此執行的回歸測試從未匯出過，或其檔案已不存在。</translation>
     </message>
     <message>
         <source>The regression test cannot be exported</source>

@@ -5,6 +5,7 @@
     files.save_design_file(path)                             # True when written
     await files.export_thread(thread_id, path)
     await files.export_regression_test(run_id, path)         # asserts what the run's last replay gave
+    await files.reexport_regression_test(run_id)             # again, over the file it was last exported to
 
 Every file is written atomically (:func:`studio.files.write_text_atomic`: a failure leaves the old file), the large
 ones on a worker thread; a failure is said in the status bar and in :attr:`file_failed`, never raised into Qt.
@@ -28,6 +29,7 @@ from studio.files import write_text_atomic
 from studio.i18n import translate
 from studio.models.design_document import DesignDocument
 from studio.regression_export import regression_test
+from studio.regression_exports import exported_path, remember_export
 
 logger = logging.getLogger(__name__)
 
@@ -100,7 +102,19 @@ class FileExports(QObject):
         """Write ``run_id``'s last replay through the current chain as a pytest file (:mod:`studio.regression_export`)
         that asserts the outcome that replay gave; False, and said, when it cannot."""
         script = await self.regression_test_script(run_id)
-        return script is not None and await self.write_regression_test(script, path)
+        return script is not None and await self.write_regression_test(script, path, run_id=run_id)
+
+    async def reexport_regression_test(self, run_id: str) -> bool:
+        """Write ``run_id``'s last replay as a pytest file again, over the file it was last exported to (the design as
+        it is now replaces the frozen copy); False, and said, when it was never exported or cannot be."""
+        path = exported_path(run_id)
+        if path is None:
+            self._refused(
+                translate("Workspace", "The regression test cannot be exported again"),
+                translate("Workspace", "This run's regression test was never exported, or its file is gone."),
+            )
+            return False
+        return await self.export_regression_test(run_id, path)
 
     async def regression_test_script(self, run_id: str) -> str | None:
         """The regression test of ``run_id``'s last replay, made before the user picks a file, so a test that cannot
@@ -120,13 +134,17 @@ class FileExports(QObject):
             self._failed(translate("Workspace", "The regression test cannot be exported"), error)
             return None
 
-    async def write_regression_test(self, script: str, path: Path) -> bool:
-        """Write a script :meth:`regression_test_script` made; False, and said, when the file cannot be written."""
+    async def write_regression_test(self, script: str, path: Path, *, run_id: str | None = None) -> bool:
+        """Write a script :meth:`regression_test_script` made; False, and said, when the file cannot be written. The
+        file of ``run_id``'s test is remembered, to export it again there (:meth:`reexport_regression_test`)."""
         try:
             await asyncio.to_thread(write_text_atomic, path, script)
         except (OSError, UnicodeError) as error:
             self._failed(translate("Workspace", "The regression test was not exported"), error)
             return False
+        if run_id is not None:
+            record = await self._store.get_run(run_id)
+            remember_export(run_id, record.thread_id if record is not None else None, path)
         self.status_message.emit(
             translate(
                 "Workspace", "Exported {0} — run it with: python -m pytest {0} (it needs only processors and pytest)"

@@ -342,9 +342,7 @@ class LabRunning(LabStoredRuns):
             )
         else:
             total = run.total  # a plain name: lupdate finds a plural text only so
-            self.status_message.emit(
-                translate("LabController", "Lab run finished: %n case(s).", None, total)
-            )
+            self.status_message.emit(translate("LabController", "Lab run finished: %n case(s).", None, total))
 
     async def _flush_later(self, run: LabRun) -> None:
         await asyncio.sleep(FLUSH_INTERVAL)

@@ -1,4 +1,6 @@
-"""``ThreadsController``: threads in the store — list, search, create, rename, delete — without blocking the UI.
+"""``ThreadsController``: threads in the store — list, search, create, rename, delete, restore — without blocking
+the UI. A deleted thread goes to the store's trash (:mod:`studio.store_trash`) and :meth:`restore` brings the most
+recently deleted one back, so a deletion can be undone.
 
 Every store call is awaited in a task on the qasync loop (the store does its I/O in a worker thread); results
 come back as signals, and the list model is refreshed from them.
@@ -26,8 +28,12 @@ class ThreadsController(QObject):
     threads_loaded = Signal(list)
     #: A thread was created; the view selects it.
     thread_created = Signal(object)
-    #: A thread was deleted (its id).
+    #: A thread was deleted (its id): it is in the trash.
     thread_deleted = Signal(str)
+    #: A thread came back from the trash (its id).
+    thread_restored = Signal(str)
+    #: The title of the thread "Undo delete" would bring back ("" for one without a title), or None: nothing to undo.
+    restorable_changed = Signal(object)
     #: A store call failed; a readable message for the status bar.
     failed = Signal(str)
 
@@ -106,8 +112,38 @@ class ThreadsController(QObject):
     async def _delete(self, thread_id: str) -> None:
         deleted = await self._guard(
             QT_TRANSLATE_NOOP("ThreadsController", "Could not delete the thread: {error}"),
-            self._store.memory.delete_thread(thread_id),
+            self._store.trash_thread(thread_id),
         )
         if deleted:
             await self._refresh()
             self.thread_deleted.emit(thread_id)
+            await self._tell_restorable()
+
+    def restore(self) -> asyncio.Task[Any]:
+        """Bring the most recently deleted thread back from the trash (Undo delete)."""
+        return self._spawn(self._restore())
+
+    async def _restore(self) -> str | None:
+        thread_id = await self._guard(
+            QT_TRANSLATE_NOOP("ThreadsController", "Could not restore the thread: {error}"),
+            self._store.restore_thread(),
+        )
+        if thread_id is not None:
+            await self._refresh()
+            self.thread_restored.emit(thread_id)
+        await self._tell_restorable()
+        return thread_id  # type: ignore[no-any-return]
+
+    async def open_trash(self) -> None:
+        """At start: forget what was deleted too long ago, and say whether a deletion can be undone."""
+        await self._guard(
+            QT_TRANSLATE_NOOP("ThreadsController", "Could not empty the trash: {error}"), self._store.empty_trash()
+        )
+        await self._tell_restorable()
+
+    async def _tell_restorable(self) -> None:
+        trashed = await self._guard(
+            QT_TRANSLATE_NOOP("ThreadsController", "Could not read the trash: {error}"), self._store.trashed_threads()
+        )
+        if trashed is not None:
+            self.restorable_changed.emit((trashed[0].title or "") if trashed else None)

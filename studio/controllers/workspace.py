@@ -136,6 +136,7 @@ class Workspace(QObject):
         self.runs.run_failed.connect(self._on_runs_run_failed)
         self.threads.thread_created.connect(self._on_threads_thread_created)
         self.threads.thread_deleted.connect(self._on_threads_thread_deleted)
+        self.threads.thread_restored.connect(self._on_threads_thread_restored)
         self.threads.failed.connect(self.status_message)
         self.imports.import_failed.connect(self.status_message)
         self.imports.import_stopped.connect(self._on_imports_import_stopped)
@@ -170,6 +171,7 @@ class Workspace(QObject):
         await self.store.open()
         await self.designs.open_latest()
         await self.threads.reload()
+        await self.threads.open_trash()
         records = self.threads_model.records()
         if records:
             await self.open_thread(records[0].id)
@@ -200,6 +202,7 @@ class Workspace(QObject):
         self.thread_id = thread_id
         self.chat.load_thread(loaded.messages, loaded.runs)
         self.chat.note_recorded_tool_calls(loaded.recorded_tool_calls)
+        self.chat.note_judge_failures((history.run_id, history.events) for history in loaded.histories)
         if loaded.damage:
             self.chat.add_error(loaded.damage)
             self.status_message.emit(loaded.damage)
@@ -219,6 +222,10 @@ class Workspace(QObject):
     @Slot(object)
     def _on_threads_thread_created(self, record: Any) -> None:
         self.spawn(self.open_thread(record.id))
+
+    @Slot(str)
+    def _on_threads_thread_restored(self, thread_id: str) -> None:
+        self.spawn(self.open_thread(thread_id))
 
     @Slot(str)
     def _on_threads_thread_deleted(self, thread_id: str) -> None:
@@ -405,6 +412,10 @@ class Workspace(QObject):
     async def export_regression_test(self, run_id: str, path: Path) -> bool:
         """Write ``run_id``'s last replay as a pytest file (:meth:`FileExports.export_regression_test`)."""
         return await self.files.export_regression_test(run_id, path)
+
+    async def reexport_regression_test(self, run_id: str) -> bool:
+        """Export ``run_id``'s test again over its last file (:meth:`FileExports.reexport_regression_test`)."""
+        return await self.files.reexport_regression_test(run_id)
 
     async def import_thread(self, path: Path) -> None:
         """Import a thread file (off the UI thread, with progress: :attr:`imports`), then open the thread."""

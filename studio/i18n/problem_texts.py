@@ -22,6 +22,24 @@ PROBLEMS: tuple[tuple[str, str], ...] = (
         r"invalid regular expression (?P<pattern>'.*?'): (?P<error>.+)",
         QT_TRANSLATE_NOOP("RuntimeText", "invalid regular expression {pattern}: {error}"),
     ),
+    # A user's pattern refused by shape (processors.pattern_risk); the scrubber and the retry name its index
+    (
+        r"the regular expression (?P<pattern>'.*?') can backtrack catastrophically: a repeated part can match the "
+        r"same text in more than one way",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText",
+            "the regular expression {pattern} can backtrack catastrophically: a repeated part can match the same "
+            "text in more than one way",
+        ),
+    ),
+    (
+        r"pattern (?P<index>\d+): (?P<error>the regular expression .+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "pattern {index}: {error}"),
+    ),
+    (
+        r"matcher (?P<index>\d+): (?P<error>the regular expression .+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "matcher {index}: {error}"),
+    ),
     (
         r"matcher (?P<index>\d+) is not a valid regular expression \((?P<pattern>'.*?')\): (?P<error>.+)",
         QT_TRANSLATE_NOOP("RuntimeText", "matcher {index} is not a valid regular expression ({pattern}): {error}"),

@@ -1,13 +1,14 @@
-"""Reopening a stored thread in the chat: its messages, a banner for each past run a tripwire ended, and each
-message's run (so a message's menu can act on the run it came from)."""
+"""Reopening a stored thread in the chat: its messages, a banner for each past run a tripwire ended, each message's
+run (so a message's menu can act on the run it came from), and under a reply the judge that failed in its run."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
 from processors.messages import Message
+from processors.tracing import TraceEvent
 from studio.models.chat_conversation import OWN_INPUT_WINDOW, Conversation, naive_utc
 from studio.models.chat_items import (
     ChatItem,
@@ -16,6 +17,8 @@ from studio.models.chat_items import (
     assistant_items,
     new_key,
 )
+from studio.models.judge_failures import JudgeFailures
+from studio.models.trace_data import event_from_dict
 
 
 class StoredThreads(Conversation):
@@ -85,6 +88,19 @@ class StoredThreads(Conversation):
                     retry=bool(getattr(record, "retry", False)),
                     at=getattr(record, "at", None),
                 )
+
+    def note_judge_failures(self, runs: Iterable[tuple[str, Iterable[Mapping[str, Any] | TraceEvent]]]) -> None:
+        """Say under each reopened reply that a guardrail's judge failed in its run, as the live run did: read from
+        the run's stored trace events (``(run id, events)`` per run). A run the failure blocked (fail-closed) has
+        no reply: its tripwire banner says why already."""
+        judges = JudgeFailures()
+        for run_id, events in runs:
+            item = self.assistant_for(run_id)
+            for event in events:
+                failure = judges.see(event_from_dict(event))
+                if failure is not None and item is not None and failure.text not in item.notices:
+                    item.notices.append(failure.text)
+                    self._changed(item)
 
     def _assign_runs(self, records: list[Any]) -> None:
         """Give each loaded message the run it came from (the latest run started before it, with the window a run's

@@ -65,6 +65,13 @@ def readable_error(error: Any) -> str:
             if where:
                 return translate("ChatItems", "Model call failed ({where}): {error}").format(where=where, error=message)
             return translate("ChatItems", "Model call failed: {error}").format(error=message)
+        params = error.get("params")
+        if error.get("code") == "pattern_timeout" and isinstance(params, dict):  # worded from its code and values
+            message = translate(
+                "ChatItems",
+                "The pattern of rule '{rule}' took longer than {seconds} s on a text of {length} characters (it "
+                "backtracks catastrophically); the run was stopped",
+            ).format(rule=params.get("rule"), seconds=f"{params.get('seconds', 0):g}", length=params.get("length"))
         processor = error.get("processorId")
         hook = error.get("hook")
         if processor and hook:
@@ -113,6 +120,8 @@ class ToolCard:
     #: recording when the thread is reopened).
     returned: Any = None
     returned_known: bool = False
+    #: The processor whose tripwire blocked the result (``""`` when it has no id); ``None`` when none did.
+    blocked_by: str | None = None
 
     @property
     def result_changed(self) -> bool:
@@ -359,6 +368,7 @@ def assistant_items(message: Message) -> list[ChatItem]:
             elif call.state in ("output-error", "output-denied") or call.is_error:
                 card.state = "error"
                 card.error = call.error_text or readable_error(call.result) or call.state
+                card.blocked_by = call.blocked_by
             current().tool_cards.append(card)
         elif isinstance(part, ErrorPart):
             errors.append(

@@ -167,6 +167,7 @@ class LiveRuns(Conversation):
             self._attach(run)
         if kind == "tool-error":
             card.state, card.error = "error", readable_error(payload.error)
+            card.blocked_by = getattr(payload, "blocked_by", None)
         elif payload.is_error:
             card.state, card.error = "error", readable_error(payload.result)
         else:

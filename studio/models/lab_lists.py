@@ -90,11 +90,7 @@ class CorpusListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             where = translate("LabLists", "bundled with the studio") if source.bundled else str(source.path)
             skipped = len(source.skipped)  # a plain name: lupdate finds a plural text only so
-            note = (
-                translate("LabLists", "\n%n bad line(s) skipped", None, skipped)
-                if source.skipped
-                else ""
-            )
+            note = translate("LabLists", "\n%n bad line(s) skipped", None, skipped) if source.skipped else ""
             return f"{_source_text(source)}\n{where}{note}"  # the name whole, even where the list elides it
         return None
 

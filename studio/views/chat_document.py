@@ -294,6 +294,12 @@ class DocumentWriter:
             "result": translate("ChatDocument", "✔ done"),
             "error": translate("ChatDocument", "✖ failed"),
         }[card.state]
+        if card.state == "error" and card.blocked_by is not None:  # a guardrail's tripwire, not the tool, failed it
+            state = (
+                translate("ChatDocument", "⊘ blocked by {0}").format(card.blocked_by)
+                if card.blocked_by
+                else translate("ChatDocument", "⊘ blocked by a processor")
+            )
         colour = QColor("#cf222e") if card.state == "error" else QColor("#1a7f37") if card.state == "result" else MUTED
         cursor.insertText("▾ " if card.expanded else "▸ ", char_format(colour=LINK, href=href))
         cursor.insertText(card.tool_name, char_format(colour=LINK, bold=True, href=href))
@@ -322,6 +328,24 @@ class DocumentWriter:
             elif card.state == "result":  # the tool-result chunk is what the model got, after process_tool_result
                 sections.append(
                     (translate("ChatDocument", "Result (given to the model)"), short_json(card.result), TEXT)
+                )
+            elif card.state == "error" and card.blocked_by is not None:
+                if card.returned_known:  # what the guardrail kept from the model (the trace's, or the recording's)
+                    sections.append(
+                        (
+                            translate("ChatDocument", "Tool returned (not given to the model)"),
+                            short_json(card.returned),
+                            MUTED,
+                        )
+                    )
+                sections.append(
+                    (
+                        translate("ChatDocument", "Blocked"),
+                        translate("ChatDocument", "A tripwire of {0} kept this result from the model.").format(
+                            card.blocked_by or "?"
+                        ),
+                        QColor("#cf222e"),
+                    )
                 )
             elif card.state == "error":
                 sections.append((translate("ChatDocument", "Error"), card.error or "", QColor("#cf222e")))

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 from studio.i18n import translate
 from studio.views.export_notes import add_contents_note
 from studio.views.last_folder import remember_folder, start_folder
+from studio.views.questions import DestructiveQuestion
 
 REPORT_FILTERS = {"json": "JSON (*.json)", "junit": "JUnit XML (*.xml)", "html": "HTML (*.html)"}
 REPORT_SUFFIXES = {"json": ".json", "junit": ".xml", "html": ".html"}
@@ -19,24 +20,15 @@ REPORT_SUFFIXES = {"json": ".json", "junit": ".xml", "html": ".html"}
 
 def confirm_delete(parent: QWidget, count: int, on_yes: Callable[[], None]) -> QMessageBox:
     """Ask before deleting ``count`` lab runs; ``on_yes`` runs only on Yes (Cancel is the default)."""
-    box = QMessageBox(
-        QMessageBox.Icon.Question,
+    box = DestructiveQuestion(
         translate("LabView", "Delete lab runs"),
         translate(
             "LabView", "Delete {count} lab run(s) and their results? Threads opened from their cases stay."
         ).format(count=count),
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
         parent,
+        on_yes=on_yes,
     )
     box.setObjectName("lab_delete_confirm")
-    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-
-    def answered(button: int) -> None:
-        if button == QMessageBox.StandardButton.Yes:
-            on_yes()
-
-    box.finished.connect(answered)
-    box.finished.connect(box.deleteLater)
     box.open()
     return box
 

@@ -6,6 +6,7 @@ Middle: the chat. Right: the inspector. Everything it does is a call on the work
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QRect, QSettings, Qt, Slot
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid as shiboken_valid
 
 from studio import i18n
 from studio.build import available_tools
@@ -187,9 +189,12 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
         self.threads.new_thread_requested.connect(workspace.threads.create)
         self.threads.rename_requested.connect(workspace.threads.rename)
         self.threads.delete_requested.connect(workspace.threads.delete)
+        self.threads.restore_requested.connect(workspace.threads.restore)
+        workspace.threads.restorable_changed.connect(self.threads.set_restorable)
         self.threads.search_requested.connect(workspace.threads.refresh)
         self.threads.thread_selected.connect(self._on_threads_thread_selected)
         self.threads.replay_requested.connect(self.open_thread_replay)
+        self.threads.reexport_requested.connect(self.reexport_regression_test)
         workspace.thread_opened.connect(self.threads.select_thread)
         workspace.history_loaded.connect(self._on_workspace_history_loaded)
         workspace.status_message.connect(self._show_status)
@@ -373,6 +378,7 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
         view = ReplayView(self.workspace.replays, run_id, self)
         view.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         view.export_test_requested.connect(self._on_replay_export_test_requested)
+        view.reexport_test_requested.connect(self._on_replay_reexport_test_requested)
         self.replay_view = view
         view.show()
         self.workspace.replays.replay(run_id)
@@ -386,6 +392,31 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
     def _on_replay_export_test_requested(self, run_id: str) -> None:
         self.workspace.spawn(self._export_regression_test(run_id))
 
+    @Slot(str)
+    def reexport_regression_test(self, run_id: str) -> ReplayView:
+        """The thread menu's "export again": replay the exported run through the current chain, then rewrite its
+        file with that replay and the design as it is now (the replay view shows what the test now asserts)."""
+        view = self.open_replay(run_id)
+        view.reexport_when_replayed = True
+        return view
+
+    @Slot(str)
+    def _on_replay_reexport_test_requested(self, run_id: str) -> None:
+        self.workspace.spawn(self._reexport_regression_test(run_id))
+
+    async def _reexport_regression_test(self, run_id: str) -> None:
+        await self.workspace.reexport_regression_test(run_id)
+        self._refresh_reexport(run_id)
+
+    async def _write_regression_test(self, script: str, path: Path, run_id: str) -> None:
+        await self.workspace.files.write_regression_test(script, path, run_id=run_id)
+        self._refresh_reexport(run_id)
+
+    def _refresh_reexport(self, run_id: str) -> None:
+        view = self.replay_view
+        if view is not None and view.run_id == run_id and shiboken_valid(view):
+            view.refresh_reexport()
+
     async def _export_regression_test(self, run_id: str) -> None:
         """Make the test first, then ask where it goes: a test that cannot be exported is said before any file is
         picked."""
@@ -396,7 +427,7 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
             translate("MainWindow", "Export run as a regression test"),
             translate("MainWindow", "Python tests (*.py)"),
             save=True,
-            accept=lambda path: self.workspace.spawn(self.workspace.files.write_regression_test(script, path)),
+            accept=lambda path: self.workspace.spawn(self._write_regression_test(script, path, run_id)),
             suggested=f"test_run_{run_id[-8:]}.py",
             note=regression_test_note(),
         )

@@ -393,8 +393,9 @@ class McpServersView(QWidget):
         self._load()
         tools = len(listed)  # a plain name: lupdate finds a plural text only so
         self.message.setText(
-            i18n.translate("McpServersView", "'{name}' offers %n tool(s); tick those the agent may use.", None, tools)
-            .format(name=config.name)
+            i18n.translate(
+                "McpServersView", "'{name}' offers %n tool(s); tick those the agent may use.", None, tools
+            ).format(name=config.name)
         )
 
 

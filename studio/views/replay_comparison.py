@@ -1,10 +1,12 @@
 """``ComparisonPane``: one run's two replays side by side — the original chain's and the current chain's.
 
 The final texts with the words that differ highlighted, the tripwires, each processor's outcome on both sides (rows
-that differ highlighted) and the tool calls whose arguments changed. A view over a
-:class:`~studio.replay.ReplayComparison`: the replay view shows one run's, the thread replay view the selected run's.
+that differ highlighted), the tool calls whose arguments changed, and — where the conversation diverged — what the
+recording was asked against what the chain asks now. A view over a :class:`~studio.replay.ReplayComparison`: the
+replay view shows one run's, the thread replay view the selected run's.
 
-Object names for automation: ``replay.original``, ``replay.current``, ``replay.processors``, ``replay.tools``.
+Object names for automation: ``replay.original``, ``replay.current``, ``replay.processors``, ``replay.tools``,
+``replay.request_diff``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio import i18n
-from studio.replay import ProcessorActivity, ReplayComparison, ReplayOutcome
+from studio.replay import Absence, ProcessorActivity, ReplayComparison, ReplayOutcome, RequestDiff
 
 #: Highlights: removed on the original's side, added on the current side, a row that differs.
 REMOVED = "#ffd7d5"
@@ -79,10 +81,16 @@ class ComparisonPane(QWidget):
         self.tools.setWordWrap(True)
         self.tools.hide()
 
+        #: Where the conversation diverged: the recorded request against the one asked now, line by line.
+        self.request_diff = QTextBrowser()
+        self.request_diff.setObjectName("replay.request_diff")
+        self.request_diff.hide()
+
         body = QSplitter(Qt.Orientation.Vertical)
         body.addWidget(sides)
+        body.addWidget(self.request_diff)
         body.addWidget(self.processors)
-        body.setSizes([240, 300])
+        body.setSizes([240, 160, 300])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(body, 1)
@@ -93,6 +101,8 @@ class ComparisonPane(QWidget):
         self.current.clear()
         self.processors.setRowCount(0)
         self.tools.hide()
+        self.request_diff.clear()
+        self.request_diff.hide()
 
     def show_comparison(self, comparison: ReplayComparison) -> None:
         left, right = comparison.text_spans()
@@ -101,7 +111,11 @@ class ComparisonPane(QWidget):
         rows = comparison.processor_rows
         self.processors.setRowCount(len(rows))
         for row, entry in enumerate(rows):
-            texts = (entry.processor_id, activity_text(entry.original), activity_text(entry.now))
+            texts = (
+                entry.processor_id,
+                activity_text(entry.original, entry.original_absence),
+                activity_text(entry.now, entry.now_absence),
+            )
             for column, text in enumerate(texts):
                 cell = QTableWidgetItem(text)
                 if entry.differs:
@@ -119,14 +133,53 @@ class ComparisonPane(QWidget):
             ).strip()
         )
         self.tools.setVisible(bool(changed))
+        diff = comparison.request_diff()
+        if diff is None:
+            self.request_diff.clear()
+        else:
+            self.request_diff.setHtml(request_diff_html(diff))
+        self.request_diff.setVisible(diff is not None)
 
 
-def activity_text(activity: ProcessorActivity | None) -> str:
-    """``"changed (3 chunks changed)"``, ``"aborted: reason"``, ``"not in the chain"`` — in the user's language."""
+def request_diff_html(diff: RequestDiff) -> str:
+    """The diverged step's request against the recorded one: removed lines red, added ones green, in a fixed font."""
+    if diff.recorded_known:
+        title = translate(
+            "ReplayView", "Step {0}: what the recording was asked (-) and what the chain asks now (+)"
+        ).format(diff.step)
+    else:
+        title = translate(
+            "ReplayView", "Step {0}: what the chain asks now (+); the recording has no request to compare it with"
+        ).format(diff.step)
+    colours = {"-": REMOVED, "+": ADDED}
+    rows = []
+    for tag, text in diff.lines:
+        if tag == "@":
+            rows.append('<div style="color:#6e7781">⋯</div>')
+            continue
+        background = colours.get(tag)
+        style = f' style="background-color:{background}"' if background else ""
+        rows.append(f"<div{style}>{html.escape(tag)} {html.escape(text) or '&nbsp;'}</div>")
+    if not diff.lines:
+        rows.append("<div><i>" + html.escape(translate("ReplayView", "(the messages are the same)")) + "</i></div>")
+    if diff.more:
+        left_out = diff.more  # a plain name: lupdate skips a call whose count is an attribute
+        more = translate("ReplayView", "… and %n more line(s)", None, left_out)
+        rows.append(f"<div><i>{html.escape(more)}</i></div>")
+    return (
+        f"<p><b>{html.escape(title)}</b></p>"
+        '<div style="font-family:monospace; white-space:pre-wrap">' + "".join(rows) + "</div>"
+    )
+
+
+def activity_text(activity: ProcessorActivity | None, absence: Absence | None = None) -> str:
+    """``"changed (3 chunks changed)"``, ``"aborted: reason"``, ``"not in the chain"``, ``"not reached (the run
+    stopped at pii)"`` — in the user's language."""
     if activity is None:
-        return translate("ReplayView", "not in the chain")
+        return absence_text(absence or Absence("not_in_chain"))
     words = {
         "passed": translate("ReplayView", "passed"),
+        "held": translate("ReplayView", "held"),
         "changed": translate("ReplayView", "changed"),
         "dropped": translate("ReplayView", "dropped"),
         "raised": translate("ReplayView", "raised"),
@@ -142,6 +195,15 @@ def activity_text(activity: ProcessorActivity | None) -> str:
     if activity.chunks_dropped:
         counts.append(translate("ReplayView", "chunks dropped: {0}").format(activity.chunks_dropped))
     return f"{text} ({', '.join(counts)})" if counts else text
+
+
+def absence_text(absence: Absence) -> str:
+    """Why a processor did nothing on one side, in the user's language."""
+    if absence.reason == "not_reached":
+        return translate("ReplayView", "not reached (the run stopped at {0})").format(absence.stopped_at)
+    if absence.reason == "not_called":
+        return translate("ReplayView", "not called")
+    return translate("ReplayView", "not in the chain")
 
 
 def _side_html(outcome: ReplayOutcome, text_html: str) -> str:
@@ -176,4 +238,4 @@ def difference_text(comparison: ReplayComparison) -> str:
     return "; ".join(parts)
 
 
-__all__ = ["ComparisonPane", "activity_text", "difference_text"]
+__all__ = ["ComparisonPane", "absence_text", "activity_text", "difference_text", "request_diff_html"]

@@ -9,7 +9,8 @@ it for work; it holds no logic of its own.
 
 Object names for automation: ``replay.status``, ``replay.original``, ``replay.current``, ``replay.processors``,
 ``replay.tools``, ``replay.divergence``, ``replay.continue_live``, ``replay.stop``, ``replay.fuzz``,
-``replay.fuzz_progress``, ``replay.fuzz_cancel``, ``replay.fuzz_results``, ``replay.export_test``.
+``replay.fuzz_progress``, ``replay.fuzz_cancel``, ``replay.fuzz_results``, ``replay.export_test``,
+``replay.reexport_test``.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from studio import i18n
 from studio.controllers.replay_controller import FuzzReport, ReplayController
+from studio.regression_exports import exported_path
 from studio.replay import ReplayComparison
 from studio.views.divergence_bar import DivergenceBar
 from studio.views.replay_comparison import ComparisonPane, difference_text
@@ -43,6 +45,8 @@ class ReplayView(QDialog):
 
     #: The user asked to export this run as a pytest file: (run_id).
     export_test_requested = Signal(str)
+    #: The user asked to export it again, over the file it was last exported to: (run_id).
+    reexport_test_requested = Signal(str)
 
     def __init__(self, controller: ReplayController, run_id: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -50,6 +54,8 @@ class ReplayView(QDialog):
         self.controller = controller
         self.run_id = run_id
         self.comparison: ReplayComparison | None = None
+        #: Export the test again over its last file as soon as this replay is shown (the thread menu's one action).
+        self.reexport_when_replayed = False
         self.setWindowTitle(translate("ReplayView", "Replay of a run — Processor Studio"))
         self.resize(1100, 720)
 
@@ -93,12 +99,17 @@ class ReplayView(QDialog):
         self.export_test = QPushButton(translate("ReplayView", "Export as regression test…"))
         self.export_test.setObjectName("replay.export_test")
         self.export_test.setEnabled(False)
+        self.reexport_test = QPushButton()
+        self.reexport_test.setObjectName("replay.reexport_test")
+        self.reexport_test.setEnabled(False)
+        self.refresh_reexport()
         actions = QHBoxLayout()
         actions.addWidget(self.fuzz_button)
         actions.addWidget(self.fuzz_progress, 1)
         actions.addWidget(self.fuzz_cancel)
         actions.addStretch(0)
         actions.addWidget(self.export_test)
+        actions.addWidget(self.reexport_test)
 
         top = QHBoxLayout()
         top.addWidget(self.status, 1)
@@ -116,6 +127,7 @@ class ReplayView(QDialog):
         self.stop_replay.clicked.connect(controller.cancel)
         controller.replay_started.connect(self._on_controller_replay_started)
         self.export_test.clicked.connect(lambda: self.export_test_requested.emit(self.run_id))
+        self.reexport_test.clicked.connect(lambda: self.reexport_test_requested.emit(self.run_id))
         controller.replay_finished.connect(self._on_controller_replay_finished)
         controller.replay_failed.connect(self._on_controller_replay_failed)
         controller.fuzz_progress.connect(self._on_controller_fuzz_progress)
@@ -151,8 +163,39 @@ class ReplayView(QDialog):
             self.divergence_bar.hide()
         self.status.setText(self._status_text(comparison))
         self.export_test.setEnabled(True)
+        self.reexport_test.setEnabled(True)
+        self.refresh_reexport()
+        if self.reexport_when_replayed:
+            self.reexport_when_replayed = False
+            self.reexport_test_requested.emit(self.run_id)
+
+    def refresh_reexport(self) -> None:
+        """Offer "Export again" while the run's test was exported before and its file is still there."""
+        path = exported_path(self.run_id)
+        self.reexport_test.setVisible(path is not None)
+        if path is not None:
+            self.reexport_test.setText(translate("ReplayView", "Export again to {0}").format(path.name))
+            self.reexport_test.setToolTip(
+                translate(
+                    "ReplayView",
+                    "Rewrite {0} with this replay and the design as it is now (the file holds a frozen copy of the "
+                    "design from its last export)",
+                ).format(str(path))
+            )
 
     def _status_text(self, comparison: ReplayComparison) -> str:
+        divergences = comparison.current.divergences
+        if divergences and divergences[0].action == "live":
+            step = divergences[0].step + 1
+            if comparison.identical:
+                return translate(
+                    "ReplayView",
+                    "Continued with the live model from step {0}: the current chain gives the same result as the "
+                    "original.",
+                ).format(step)
+            return translate("ReplayView", "Continued with the live model from step {0}: {1}.").format(
+                step, difference_text(comparison)
+            )
         if comparison.identical:
             return translate(
                 "ReplayView", "Replayed with no model call: the current chain gives the same result as the original."

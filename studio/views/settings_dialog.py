@@ -36,6 +36,7 @@ from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import ReplaceDesign
 from studio.secrets import NO_KEY, PROVIDERS, SecretStore, mask, provider_of
 from studio.views.language_picker import LanguagePicker
+from studio.views.questions import DestructiveQuestion
 from studio.views.traces_settings import TracesSettings
 
 translate = i18n.translate
@@ -296,7 +297,21 @@ class SettingsDialog(QDialog):
 
     @Slot()
     def _on_remove_clicked(self) -> None:
-        self._secrets.delete_key(self.provider.currentText())
+        """Ask first (Cancel is the default): a removed key has to be pasted again."""
+        provider = self.provider.currentText()
+        box = DestructiveQuestion(
+            translate("SettingsDialog", "Remove the API key"),
+            translate(
+                "SettingsDialog", "Remove your {provider} API key from this computer? You would have to paste it again."
+            ).format(provider=provider),
+            self,
+            on_yes=lambda: self._remove_key(provider),
+        )
+        box.setObjectName("settings.confirm_remove")
+        box.open()  # never exec() on the qasync loop
+
+    def _remove_key(self, provider: str) -> None:
+        self._secrets.delete_key(provider)
         self._show_stored()
         self._set_verdict(translate("SettingsDialog", "Key removed."))
 

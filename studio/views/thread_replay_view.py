@@ -188,8 +188,14 @@ class ThreadReplayView(QDialog):
             self.runs.setCurrentCell(report.stopped_at, 1)
         else:
             self.divergence_bar.hide()
+        live = report.live_from
         if report.cancelled:
             text = translate("ThreadReplayView", "Cancelled after {0} of {1} runs.").format(done, report.total)
+        elif live is not None:
+            text = translate(
+                "ThreadReplayView",
+                "Replayed {0} of {1} runs, continued with the live model from run {2}, step {3}: {4} differ.",
+            ).format(done, report.total, live[0] + 1, live[1] + 1, len(report.differing))
         elif report.differing:
             text = translate("ThreadReplayView", "Replayed {0} of {1} runs with no model call: {2} differ.").format(
                 done, report.total, len(report.differing)

@@ -1,4 +1,9 @@
-"""``ThreadsView``: the threads list with search, and buttons/shortcuts for new, rename and delete."""
+"""``ThreadsView``: the threads list with search, and buttons/shortcuts for new, rename, delete and undo delete.
+
+Its keys (F2 renames, Del deletes) act only while the list has the focus (``Qt.WidgetWithChildrenShortcut``): Del
+in a chain or in the inspector is theirs. Deleting asks first, with Cancel the default; a deleted conversation goes
+to the trash, and "Undo delete" brings it back.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListView,
     QMenu,
-    QMessageBox,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -18,6 +22,9 @@ from PySide6.QtWidgets import (
 
 from studio.i18n import translate
 from studio.models.threads_model import ThreadIdRole, ThreadListModel
+from studio.regression_exports import latest_export
+from studio.store_trash import TRASH_DAYS
+from studio.views.questions import DestructiveQuestion
 
 
 class ThreadsView(QWidget):
@@ -28,9 +35,13 @@ class ThreadsView(QWidget):
     new_thread_requested = Signal()
     rename_requested = Signal(str, str)
     delete_requested = Signal(str)
+    #: The user asked for the most recently deleted thread back.
+    restore_requested = Signal()
     search_requested = Signal(str)
     #: The user asked to replay every run of a thread through the current chain (its id).
     replay_requested = Signal(str)
+    #: The user asked to export the thread's regression test again with the current design (the exported run's id).
+    reexport_requested = Signal(str)
 
     def __init__(self, model: ThreadListModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -57,13 +68,17 @@ class ThreadsView(QWidget):
         self.delete_button.setText(translate("ThreadsView", "Delete"))
         self.delete_button.setObjectName("threads.delete")
         self.delete_button.setToolTip(translate("ThreadsView", "Delete the selected conversation (Del)"))
+        self.restore_button = QToolButton()
+        self.restore_button.setText(translate("ThreadsView", "Undo delete"))
+        self.restore_button.setObjectName("threads.restore")
+        self.restore_button.hide()  # shown while the trash holds a thread (set_restorable)
         self.rename_editor = QLineEdit()
         self.rename_editor.setObjectName("threads.rename_editor")
         self.rename_editor.setPlaceholderText(translate("ThreadsView", "New title, then Enter (Esc cancels)"))
         self.rename_editor.hide()
 
         buttons = QHBoxLayout()
-        for button in (self.new_button, self.rename_button, self.delete_button):
+        for button in (self.new_button, self.rename_button, self.delete_button, self.restore_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
@@ -77,6 +92,7 @@ class ThreadsView(QWidget):
         self.new_button.clicked.connect(self.new_thread_requested)
         self.rename_button.clicked.connect(self._on_rename_clicked)
         self.delete_button.clicked.connect(self._on_delete_clicked)
+        self.restore_button.clicked.connect(self.restore_requested)
         self.rename_editor.returnPressed.connect(self._on_rename_editor_return_pressed)
         self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -86,9 +102,25 @@ class ThreadsView(QWidget):
         self._deleting: str | None = None
         model.modelAboutToBeReset.connect(self._on_model_about_to_be_reset)
         model.modelReset.connect(self._on_model_reset)
-        QShortcut(QKeySequence(Qt.Key.Key_F2), self.list, self._on_rename_clicked)
-        QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.list, self._on_delete_clicked)
-        QShortcut(QKeySequence(Qt.Key.Key_Escape), self.rename_editor, self.rename_editor.hide)
+        # The list's own keys: live only while it has the focus (a window-wide Del fought the chain editor's and
+        # deleted threads from the inspector's timeline).
+        for key, widget, slot in (
+            (QKeySequence(Qt.Key.Key_F2), self.list, self._on_rename_clicked),
+            (QKeySequence(QKeySequence.StandardKey.Delete), self.list, self._on_delete_clicked),
+            (QKeySequence(Qt.Key.Key_Escape), self.rename_editor, self.rename_editor.hide),
+        ):
+            QShortcut(key, widget, slot).setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
+    @Slot(object)
+    def set_restorable(self, title: str | None) -> None:
+        """Show "Undo delete" for the thread the trash would give back (``title``), or hide it (None)."""
+        self.restore_button.setVisible(title is not None)
+        if title is not None:
+            self.restore_button.setToolTip(
+                translate("ThreadsView", "Bring back “{title}” (deleted conversations are kept {days} days)").format(
+                    title=title or translate("ThreadsView", "New conversation"), days=TRASH_DAYS
+                )
+            )
 
     def current_thread_id(self) -> str | None:
         index = self.list.currentIndex()
@@ -108,6 +140,19 @@ class ThreadsView(QWidget):
         replay.setObjectName("threads.menu.replay")
         if thread_id is not None:
             replay.triggered.connect(lambda _checked=False: self.replay_requested.emit(thread_id))
+        reexport = menu.addAction(translate("ThreadsView", "Export its regression test again (current design)"))
+        reexport.setObjectName("threads.menu.reexport")
+        exported = latest_export(thread_id) if thread_id is not None else None
+        reexport.setEnabled(exported is not None)
+        if exported is not None:
+            run_id, path = exported
+            reexport.setToolTip(
+                translate("ThreadsView", "Replay the exported run through the current chain and rewrite {0}").format(
+                    str(path)
+                )
+            )
+            reexport.triggered.connect(lambda _checked=False: self.reexport_requested.emit(run_id))
+        menu.setToolTipsVisible(True)
         menu.addSeparator()
         rename = menu.addAction(translate("ThreadsView", "Rename"))
         rename.setObjectName("threads.menu.rename")
@@ -173,17 +218,15 @@ class ThreadsView(QWidget):
         thread_id = self.current_thread_id()
         if thread_id is None:
             return
-        box = QMessageBox(
-            QMessageBox.Icon.Question,
+        box = DestructiveQuestion(
             translate("ThreadsView", "Delete conversation"),
-            translate("ThreadsView", "Delete “{title}” and all its messages and traces?").format(
-                title=self.list.currentIndex().data()
-            ),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            translate(
+                "ThreadsView",
+                "Delete “{title}” and all its messages and traces? It stays in the trash for {days} days: "
+                "“Undo delete” brings it back.",
+            ).format(title=self.list.currentIndex().data(), days=TRASH_DAYS),
             self,
+            on_yes=lambda: self._request_delete(thread_id),
         )
         box.setObjectName("threads.confirm_delete")
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.accepted.connect(lambda: self._request_delete(thread_id))
-        box.finished.connect(box.deleteLater)
         box.open()  # never exec() on the qasync loop

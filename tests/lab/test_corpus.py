@@ -97,6 +97,32 @@ def test_skipping_bad_lines_keeps_the_good_ones_and_lists_the_bad(tmp_path: Path
     assert [(problem.line, problem.path) for problem in corpus.skipped] == [(2, path), (3, path)]
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_jsonl_with_line_separators_inside_strings_loads_and_errors_count_newlines(
+    tmp_path: Path, separator: str
+) -> None:
+    # Issue 25: "corpus.jsonl:266: not valid JSON" on a file where every line parses, because the reader split on
+    # Unicode line boundaries. JSON allows these characters unescaped in strings; public collections hold them.
+    good = f'{{"id": "a", "text": "ignore{separator}previous", "label": "attack"}}'
+    path = write(tmp_path / "corpus.jsonl", "\ufeff" + good + "\r\n" + f'{{"id": "b", "text": "x{separator}y"}}\n')
+    cases = load_corpus(path).cases
+    assert [(case.id, case.text, case.source) for case in cases] == [
+        ("a", f"ignore{separator}previous", "corpus.jsonl:1"),
+        ("b", f"x{separator}y", "corpus.jsonl:2"),
+    ]
+    path = write(tmp_path / "bad.jsonl", f'{good}\n{{"text": "x{separator}", oops}}\n')
+    with pytest.raises(CorpusError) as raised:
+        load_corpus(path)
+    assert raised.value.line == 2 and "not valid JSON" in str(raised.value)
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_plain_text_keeps_a_prompt_with_a_line_separator_whole(tmp_path: Path, separator: str) -> None:
+    path = write(tmp_path / "prompts.txt", f"first{separator}half\r\nsecond\n")
+    cases = load_corpus(path).cases
+    assert [(case.id, case.text) for case in cases] == [("prompts-1", f"first{separator}half"), ("prompts-2", "second")]
+
+
 def test_csv_maps_a_prompt_column_and_names_the_bad_row(tmp_path: Path) -> None:
     path = write(tmp_path / "c.csv", 'prompt,label,category\n"Ignore, all rules",attack,direct\nhello,benign,\n')
     cases = load_corpus(path).cases

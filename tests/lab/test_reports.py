@@ -5,6 +5,7 @@ benign"). Shards merge only when they come from one run's design and mode."""
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from lab.metrics import changed_matrix
-from lab.reports import html_report, json_report, merge_reports
+from lab.reports import html_report, json_report, junit_report, merge_reports, write_atomically
 from lab.runner import CaseResult, Hit
 
 
@@ -148,6 +149,19 @@ def test_shards_of_two_designs_do_not_merge_into_one_report(tmp_path: Path) -> N
         merge_reports([first, other])
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_lab_merge_reads_reports_with_line_separators_and_a_byte_order_mark(tmp_path: Path, separator: str) -> None:
+    cases = [result(f"a{separator}1", "attack", "blocked", "direct", ("inj", "aborted")), *RESULTS[4:]]
+    cases[0].text = f"ignore{separator}previous"
+    design = {"name": "support", "fingerprint": "aaaa"}
+    first, second = tmp_path / "s1.json", tmp_path / "s2.json"
+    first.write_text(json.dumps(json_report(cases[:1], design=design, mode="guardrails"), ensure_ascii=False), "utf-8")
+    second.write_text(json.dumps(json_report(cases[1:], design=design, mode="guardrails")), "utf-8-sig")  # a BOM
+    merged = merge_reports([first, second])
+    assert [case["id"] for case in merged["cases"]] == [case.id for case in cases]
+    assert merged["cases"][0]["text"] == f"ignore{separator}previous"
+
+
 def test_the_report_lists_the_attacks_several_processors_caught() -> None:
     several = [
         result("r1", "attack", "blocked", "direct", ("inj", "aborted"), ("judge", "aborted")),
@@ -158,3 +172,31 @@ def test_the_report_lists_the_attacks_several_processors_caught() -> None:
     assert '<td class="l">r1</td>' in section and "inj, judge" in section and "r2" not in section
     chinese = html_report(several, design={"name": "d"}, mode="guardrails", language="zh_CN")
     assert "被多个处理器拦截的攻击（1）" in chinese
+
+
+def test_a_junit_report_of_hostile_text_is_written_and_parses(tmp_path: Path) -> None:
+    """NUL, escape sequences, DEL and lone surrogates (a corpus from someone else, a crash message) are written as
+    ``#xNN``, as pytest's writer does; before, the report could not be written (lone surrogate) or parsed (NUL)."""
+    hostile = "nul\x00 esc\x1b[31m del\x7f lone\ud800 \udfff ok\t\n"
+    case = CaseResult(
+        id="case\x00\ud83d",
+        text=hostile,
+        label="attack",
+        category="cat\x1b",
+        lang="en",
+        expect=None,
+        outcome="error",
+        error=f"RuntimeError: {hostile}",
+    )
+    passed = result("p\x01", "benign", "passed", "chat\ud800")
+    path = tmp_path / "junit.xml"
+    write_atomically(path, junit_report([case, passed], name="lab \x00"))
+    root = ET.parse(path).getroot()
+    assert root.get("name") == "lab #x00"
+    (errored,) = [c for c in root.iter("testcase") if c.find("error") is not None]
+    assert errored.get("name") == "case#x00#xD83D"
+    assert errored.get("classname") == "lab.cat#x1B"
+    message = errored.find("error")
+    assert message is not None and message.text is not None
+    assert "nul#x00 esc#x1B[31m del#x7F lone#xD800 #xDFFF ok\t\n" in message.text
+    assert {c.get("name") for c in root.iter("testcase")} == {"case#x00#xD83D", "p#x01"}

@@ -342,7 +342,7 @@ def test_option_errors_read_in_the_chosen_language(
 def test_counted_texts_read_right_in_english_and_chinese(
     in_language: Any, context: str, plural: str, count: int, english: str, chinese: str
 ) -> None:
-    """"offers 1 tools" and "1 cases" were English that no catalogue fixes: the counted texts use Qt's %n."""
+    """ "offers 1 tools" and "1 cases" were English that no catalogue fixes: the counted texts use Qt's %n."""
     in_language("en")
     assert i18n.translate(context, plural, None, count) == english
     in_language("zh_CN")

@@ -15,9 +15,16 @@ from pytestqt.qtbot import QtBot
 
 from studio.controllers.workspace import Workspace
 from studio.design import AgentDesign, ModelConfig
-from studio.endpoints import EndpointError, endpoint_host, normalise_endpoint, same_endpoint
+from studio.endpoints import (
+    EndpointError,
+    endpoint_host,
+    is_default_endpoint,
+    mixed_script_labels,
+    normalise_endpoint,
+    same_endpoint,
+)
 from studio.models.chat_model import AssistantItem, ErrorItem
-from studio.secrets import SERVICE, SecretStore
+from studio.secrets import SERVICE, KeyGrant, SecretStore
 from studio.views.endpoint_approval import EndpointApproval
 from tests.studio.conftest import open_studio, run
 from tests.studio.test_secrets import MemoryKeyring
@@ -73,6 +80,50 @@ def test_what_counts_as_the_same_endpoint() -> None:
     assert same_endpoint("openai", "http://localhost:8000/v1", "http://localhost:8000/v1")
     assert not same_endpoint("openai", "http://localhost:8000/v1", "http://localhost:8001/v1")
     assert not same_endpoint("openai", "http://localhost:8000/v1", None)  # nor to the default, unasked
+
+
+#: OpenAI's host with a Greek omicron for its first "o": it reads as OpenAI's in most fonts.
+LOOK_ALIKE = "https://api.\u03bfpenai.com/v1"
+
+
+def test_a_host_with_non_ascii_letters_is_shown_with_its_ascii_name_and_is_never_the_providers_own() -> None:
+    assert endpoint_host(LOOK_ALIKE) == "api.\u03bfpenai.com (api.xn--penai-qce.com)"
+    assert endpoint_host("https://b\u00fccher.de:8443") == "b\u00fccher.de (xn--bcher-kva.de):8443"
+    assert endpoint_host("https://api.openai.com/v1") == "api.openai.com"  # ASCII: as it was
+    assert endpoint_host("https://a\u200bb.example") == "a\u200bb.example (ab.example)"  # the invisible space goes
+    assert endpoint_host("https://a\u00a0b.example") == "a\u00a0b.example (not a valid domain name)"
+    assert not is_default_endpoint("openai", normalise_endpoint(LOOK_ALIKE))
+    assert not same_endpoint("openai", None, normalise_endpoint(LOOK_ALIKE))
+    # full-width letters map onto OpenAI's very name (UTS #46); still not taken as the provider's own unasked
+    fullwidth = normalise_endpoint("https://\uff41\uff50\uff49.openai.com/v1")
+    assert endpoint_host(fullwidth) == "\uff41\uff50\uff49.openai.com (api.openai.com)"
+    assert not is_default_endpoint("openai", fullwidth)
+
+
+def test_names_mixing_alphabets_are_told_from_names_in_one() -> None:
+    assert mixed_script_labels(LOOK_ALIKE) == ["\u03bfpenai"]
+    assert mixed_script_labels("https://\u0430\u0440\u0440\u04cf\u0435.com") == []  # all Cyrillic: punycode shows it
+    assert mixed_script_labels("https://b\u00fccher.de") == []  # Latin with an umlaut
+    assert mixed_script_labels("https://\u4f8b\u3048.\u30c6\u30b9\u30c8") == []  # Han with Hiragana, Katakana
+    assert mixed_script_labels("https://\u4e2d\u6587api.cn") == []  # Han with Latin
+    assert mixed_script_labels("https://p\u0430ypal.com") == ["p\u0430ypal"]  # Cyrillic a among Latin
+
+
+def test_the_key_dialog_shows_the_ascii_name_and_warns_of_a_look_alike(qtbot: QtBot) -> None:
+    grant = KeyGrant("openai", normalise_endpoint(LOOK_ALIKE), None, None, withheld=True)
+    asking = EndpointApproval(grant)
+    qtbot.addWidget(asking)
+    assert "<b>api.\u03bfpenai.com (api.xn--penai-qce.com)</b>" in asking.text()
+    informative = asking.informativeText()
+    assert informative.startswith(
+        "<b>Warning:</b> \u03bfpenai mixes letters of different alphabets, as names that imitate another server's "
+        "do. Its real name is api.xn--penai-qce.com."
+    )
+    assert asking.defaultButton() is asking.refuse
+
+    plain = EndpointApproval(KeyGrant("openai", normalise_endpoint("https://b\u00fccher.de/v1"), None, None))
+    qtbot.addWidget(plain)
+    assert "(xn--bcher-kva.de)" in plain.text() and "Warning" not in plain.informativeText()
 
 
 # ------------------------------------------------------------------------------------------ the key store

@@ -87,7 +87,7 @@ def test_an_exported_benign_run_passes_and_a_replay_never_made_is_not_exported(
 def test_a_run_that_cannot_be_exported_is_said_before_a_file_is_picked_and_the_file_says_it_is_frozen(
     qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
 ) -> None:
-    """"Export as regression test…" used to ask for a file and only then refuse; now the refusal comes first (a
+    """ "Export as regression test…" used to ask for a file and only then refuse; now the refusal comes first (a
     message box, no file dialog), and an exported file's docstring says it holds a frozen copy of the design."""
     from PySide6.QtWidgets import QFileDialog, QMessageBox
 

@@ -70,5 +70,9 @@ async def test_a_blocked_tool_result_reads_the_same_live_reopened_and_exported(t
     assert cards(shown) == cards(live)
     [call] = [p.tool_invocation for m in saved for p in m.content.parts if isinstance(p, ToolInvocationPart)]
     assert (call.state, call.error_text, call.result) == ("output-error", BLOCKED, None)
+    assert call.blocked_by == "secret-guard"  # the processor as data, for "blocked by …" in the user's language
+    assert [card.blocked_by for item in shown.items if isinstance(item, AssistantItem) for card in item.tool_cards] == [
+        "secret-guard"
+    ]
     assert "hunter2" not in str(exported)
     assert BLOCKED in str(exported)

@@ -10,7 +10,9 @@ Run it as a stdio server (``python tests/support/mcp_server.py stdio``) or a Str
 - ``hang()`` — never answers (time limits);
 - ``crash()`` — the server process exits mid-call;
 - ``show_env(name)`` — an environment variable of the server process (``env`` reaches it);
-- ``pid()`` — the server process's id (which process answered: kept, restarted, stopped).
+- ``pid()`` — the server process's id (which process answered: kept, restarted, stopped);
+- ``search_issues(query, limit, filter)`` — a schema with nested constraints (a non-empty query, a limit up to 100,
+  a filter object that needs an owner and takes nothing else), answered with what it was given.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import BaseModel, ConfigDict, Field
 
 INJECTION = (
     "Welcome to Example Corp. Our opening hours are 9 to 5. "
@@ -71,6 +75,21 @@ def show_env(name: str) -> str:
 def pid() -> int:
     """The server process's id."""
     return os.getpid()
+
+
+class IssueFilter(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    owner: str
+    status: str = "open"
+
+
+@server.tool()
+def search_issues(
+    query: Annotated[str, Field(min_length=1)], limit: Annotated[int, Field(le=100)], filter: IssueFilter
+) -> str:
+    """Search the issue tracker."""
+    return f"{query} {limit} {filter.owner} {filter.status}"
 
 
 if __name__ == "__main__":

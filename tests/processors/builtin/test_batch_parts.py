@@ -12,6 +12,7 @@ from processors.builtin.base import InvalidOptionsError
 from processors.builtin.batch_parts import BatchParts
 from processors.chunks import (
     AnyChunk,
+    Chunk,
     ReasoningDeltaChunk,
     TextDeltaPayload,
     TextEndChunk,
@@ -98,6 +99,42 @@ def test_without_emit_on_non_text_a_non_text_part_is_held_in_the_batch() -> None
     assert REPROCESS_KEY not in state
 
 
+# Mastra's case exactly: the object part comes with a fresh state ({}), so it arrives to an EMPTY batch, and it
+# is held all the same (Mastra returns null) — issue 25 item 3.
+def test_without_emit_on_non_text_a_non_text_part_to_an_empty_batch_is_held_as_mastra_holds_it() -> None:
+    batcher = BatchParts(batch_size=5, emit_on_non_text=False)
+
+    def call(part: AnyChunk, state: dict[str, Any]) -> AnyChunk | None:
+        args = ProcessOutputStreamArgs(
+            part=part,
+            stream_parts=[part],
+            message_list=MessageList(),
+            processor_id=batcher.id,
+            state=state,
+            request_context=RequestContext(),
+        )
+        return batcher.process_output_stream(args)
+
+    assert call(text("Hello"), {}) is None
+    fresh: dict[str, Any] = {}
+    assert call(Chunk(type="object", run_id="1", metadata={"object": {"key": "value"}}), fresh) is None
+    assert REPROCESS_KEY not in fresh
+    held = batcher.flush(fresh)  # nothing is lost: flushing gives the held part back
+    assert held is not None and held.type == "object" and batcher.flush(fresh) is None
+
+
+def test_without_emit_on_non_text_a_part_held_in_an_empty_batch_goes_out_in_its_place() -> None:
+    reasoning = ReasoningDeltaChunk(run_id="r", payload=TextDeltaPayload(id="r1", text="hmm"))
+    end = TextEndChunk(run_id="r", payload=TextPayload(id="t1"))
+    out = drive(BatchParts(batch_size=3, emit_on_non_text=False), [reasoning, text("a"), text("b"), text("c"), end])
+    assert shape(out) == [("reasoning-delta", "hmm"), ("text-delta", "ab"), ("text-delta", "c"), ("text-end", None)]
+    assert shape(drive(BatchParts(batch_size=3, emit_on_non_text=False), [reasoning])) == []
+    assert shape(drive(BatchParts(batch_size=3, emit_on_non_text=False), [reasoning, end])) == [
+        ("reasoning-delta", "hmm"),
+        ("text-end", None),
+    ]
+
+
 def test_without_emit_on_non_text_the_batch_keeps_the_order_and_text_end_still_flushes() -> None:
     reasoning = ReasoningDeltaChunk(run_id="r", payload=TextDeltaPayload(id="r1", text="hmm"))
     end = TextEndChunk(run_id="r", payload=TextPayload(id="t1"))
@@ -145,6 +182,48 @@ async def test_without_emit_on_non_text_an_agent_stream_keeps_its_order() -> Non
         ("finish", None),
     ]
     assert result.text == "a b c"
+
+
+async def test_without_emit_on_non_text_a_tool_step_loses_and_doubles_nothing() -> None:
+    def agent(processors: list[BatchParts]) -> Agent:
+        model = ScriptedModel(
+            [Turn(text="let me check", tool_calls=[ToolCall("get_weather", {"city": "Paris"})]), "Sunny."]
+        )
+        return Agent(id="a", model=model, tools=[get_weather], output_processors=processors)
+
+    plain_stream = agent([]).stream("hi")
+    plain = await collect(plain_stream)
+    stream = agent([BatchParts(batch_size=50, emit_on_non_text=False)]).stream("hi")
+    batched = await collect(stream)
+    assert [kind for kind in kinds(batched) if kind != "text-delta"] == [
+        kind for kind in kinds(plain) if kind != "text-delta"
+    ]  # the call was held, then released by itself within its step: the tool ran and the model answered
+    assert streamed_text(batched) == streamed_text(plain)
+    assert (await stream.result()).text == (await plain_stream.result()).text
+
+
+class ReasoningOnlyModel:
+    """A model that only reasons, then stops: the step's last block is a reasoning block."""
+
+    provider = "test"
+    model_id = "reasoning-only"
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        yield ReasoningDelta("thinking ")
+        yield ReasoningDelta("hard")
+        yield Finish("stop", Usage(input_tokens=1, output_tokens=2, total_tokens=3), raw_finish_reason="stop")
+
+
+async def test_without_emit_on_non_text_held_reasoning_stays_in_its_step() -> None:
+    plain_stream = Agent(id="a", model=ReasoningOnlyModel()).stream("hi")
+    plain = await collect(plain_stream)
+    batcher = BatchParts(batch_size=50, emit_on_non_text=False)
+    stream = Agent(id="a", model=ReasoningOnlyModel(), output_processors=[batcher]).stream("hi")
+    batched = await collect(stream)
+    assert kinds(batched) == kinds(plain)
+    saved = (await stream.result()).messages[-1].to_json()
+    assert saved["content"] == (await plain_stream.result()).messages[-1].to_json()["content"]
+    assert "thinking hard" in str(saved["content"])
 
 
 def test_flush_returns_what_is_buffered() -> None:

@@ -53,7 +53,7 @@ def by_call(guard: RegexFilter, parts: list[AnyChunk]) -> list[list[str]]:
         queue = [part]
         while queue:
             args.part = queue.pop(0)
-            result = guard.process_output_stream(args)
+            result = RegexFilter.process_output_stream(guard, args)  # as the worker thread runs it, one call at a time
             if result is not None:
                 left.append(label(result))
             if REPROCESS_KEY in state:

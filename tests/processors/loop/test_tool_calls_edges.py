@@ -70,6 +70,7 @@ async def test_a_raising_tools_error_names_the_tool_and_the_exceptions_type_and_
         "result": None,
         "is_error": True,
         "error_text": message,
+        "blocked_by": None,
     }
 
 
@@ -90,6 +91,7 @@ async def test_a_tools_result_is_recorded_on_its_step_and_in_the_history() -> No
         "result": "Sunny in Oslo",
         "is_error": None,
         "error_text": None,
+        "blocked_by": None,
     }
 
 

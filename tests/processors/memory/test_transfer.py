@@ -163,6 +163,17 @@ def test_the_message_by_message_reader_agrees_with_json() -> None:
             json.loads(broken)  # the same refusal json itself gives
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_an_import_file_with_line_separators_in_its_texts_and_a_bom_reads_whole(separator: str) -> None:
+    # What the studio reads from disk: bytes, here saved on Windows (BOM, CRLF) with the separators raw in strings.
+    exported = document(2, title=f"a{separator}b")
+    exported["messages"][0] = Message.user(f"one{separator}two", id="m0").to_json()
+    data = b"\xef\xbb\xbf" + json.dumps(exported, ensure_ascii=False, indent=1).replace("\n", "\r\n").encode()
+    imported = parse_import(data)
+    assert imported.thread.title == f"a{separator}b"
+    assert [message.text for message in imported.messages] == [f"one{separator}two", "m1"]
+
+
 async def test_an_import_reports_progress_for_each_phase_from_the_worker_thread(memory: SqlMemory) -> None:
     count = 2 * PROGRESS_EVERY + 17
     calls: list[tuple[str, int, int, int]] = []

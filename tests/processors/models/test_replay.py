@@ -12,7 +12,7 @@ from processors import Agent, Processor, ProcessOutputStepArgs, tool
 from processors.builtin.pii_detector import PIIDetector
 from processors.errors import ModelAPIError
 from processors.models import LiteLLMModel
-from processors.models.replay import Recording, request_fingerprint
+from processors.models.replay import Recording, ReplayDiverged, request_fingerprint, shape_fingerprint
 from processors.pipeline.processor import ProcessInputArgs
 from processors.testing import RecordingModel, ReplayModel, ScriptedModel, ToolCall, Turn, record_tools, replay_tools
 from processors.usage import Usage
@@ -208,3 +208,38 @@ def test_the_fingerprint_ignores_settings_but_not_the_prompt() -> None:
     two = ModelRequest(messages=[{"role": "user", "content": "hi"}], settings={"temperature": 1, "api_key": "x"})
     three = ModelRequest(messages=[{"role": "user", "content": "hey"}])
     assert request_fingerprint(one) == request_fingerprint(two) != request_fingerprint(three)
+
+
+async def test_a_divergence_carries_what_the_step_is_asked_now_and_the_error_carries_the_divergence() -> None:
+    """Issue 26: "the recording was asked something else" said nothing of what differed; the divergence now holds
+    the request as data (the recording keeps only fingerprints, so what it was asked is what the replay of the
+    original chain asks — the same fingerprint)."""
+
+    class Rewrite(Processor):
+        id = "rewrite"
+
+        def process_input(self, args: ProcessInputArgs) -> Any:
+            return [args.messages[-1].with_text("something else")]
+
+    recording = Recording()
+    await agent(RecordingModel(ScriptedModel(["answer"]), recording), []).generate("hi")
+    original = ReplayModel(recording)
+    await agent(original, []).generate("hi")
+    strict = ReplayModel(recording, on_divergence="raise")
+    failed = await agent(strict, [], input_processors=[Rewrite()]).generate("hi")
+
+    [divergence] = strict.divergences
+    assert divergence.request["messages"][-1] == {"role": "user", "content": "something else"}
+    assert divergence.recorded_request is None  # a recording keeps no request text
+    assert original.asked[0]["messages"][-1] == {"role": "user", "content": "hi"}
+    assert shape_fingerprint(original.asked[0]) == divergence.recorded == recording.steps[0].fingerprint
+    assert failed.finish_reason == "error"
+
+    from processors.models.base import ModelRequest
+
+    direct = ReplayModel(recording, on_divergence="raise")
+    with pytest.raises(ReplayDiverged) as raised:
+        async for _event in direct.stream(ModelRequest(messages=[{"role": "user", "content": "other"}])):
+            pass
+    assert raised.value.divergence is direct.divergences[0]
+    assert raised.value.divergence.request["messages"] == [{"role": "user", "content": "other"}]

@@ -112,3 +112,30 @@ async def test_an_injection_in_an_mcp_tool_result_is_caught_by_the_output_guard(
     assert result.tripwire.processor_id == "prompt-injection-detector"
     assert "fetch_page" in result.tripwire.reason
     assert len(model.requests) == 1  # the model never read the injected page
+
+
+async def test_bad_nested_arguments_to_an_mcp_tool_go_back_to_the_model_every_problem_named() -> None:
+    """The tool's schema comes from the server; jsonschema checks all of it before the server is asked."""
+    bad = {"query": "", "limit": 5000, "filter": {"state": "x"}}
+    good = {"query": "crash", "limit": 5, "filter": {"owner": "ann"}}
+    async with McpToolSource(stdio()) as source:
+        model = ScriptedModel(
+            [
+                Turn(tool_calls=[ToolCall("search_issues", bad, id="c1")]),
+                Turn(tool_calls=[ToolCall("search_issues", good, id="c2")]),
+                Turn(text="Found them."),
+            ]
+        )
+        agent = Agent(id="a", instructions="Help.", model=model, tools=source.tools)
+        result = await agent.generate("Any crash issues of Ann's?")
+    told = next(m for m in model.requests[1].messages if m["role"] == "tool")["content"]
+    assert told.endswith(
+        "Invalid arguments for tool 'search_issues':\n"
+        "- filter.owner: Field required\n"
+        "- query: '' should be non-empty\n"
+        "- limit: 5000 is greater than the maximum of 100\n"
+        "- filter.state: Extra inputs are not permitted"
+    )
+    answered = [m for m in model.requests[2].messages if m["role"] == "tool"][-1]["content"]
+    assert "crash 5 ann open" in answered
+    assert result.text == "Found them."

@@ -706,3 +706,46 @@ def test_serialize_result_plain_values_and_fallbacks() -> None:
     cycle: list[Any] = []
     cycle.append(cycle)
     assert serialize_result(cycle) == "[[...]]"
+
+
+def test_a_raw_schema_is_checked_at_every_depth_in_the_same_words() -> None:
+    def book(trip: dict[str, Any], seats: int) -> str:
+        return "booked"
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "trip": {
+                "type": "object",
+                "properties": {"to": {"type": "string", "pattern": "^[A-Z]{3}$"}, "legs": {"type": "array"}},
+                "required": ["to"],
+                "additionalProperties": False,
+            },
+            "seats": {"type": "integer", "minimum": 1, "enum": [1, 2, 3]},
+        },
+        "required": ["trip", "seats"],
+    }
+    booking = Tool("book", parameters=schema, execute=book)
+    with pytest.raises(ToolArgumentsError) as caught:
+        booking.validate({"seats": 0, "trip": {"to": "paris", "legs": "one", "via": "LHR"}})
+    assert str(caught.value) == (
+        "Invalid arguments for tool 'book':\n"
+        "- seats: 0 is less than the minimum of 1\n"
+        "- seats: Input should be one of 1, 2, 3\n"
+        "- trip.to: 'paris' does not match '^[A-Z]{3}$'\n"
+        "- trip.legs: Input should be of type array, got string\n"
+        "- trip.via: Extra inputs are not permitted"
+    )
+    assert booking.validate({"seats": 2, "trip": {"to": "CDG"}}) == {"seats": 2, "trip": {"to": "CDG"}}
+
+
+def test_a_schemas_catastrophic_pattern_is_bounded_and_a_broken_schema_keeps_its_top_level_checks() -> None:
+    def look(name: str) -> str:
+        return name
+
+    hostile = {"type": "object", "properties": {"name": {"type": "string", "pattern": "^(?:ab|a(?:b))+$"}}}
+    with pytest.raises(ToolArgumentsError, match=r"could not be checked against the pattern .* in time"):
+        Tool("look", parameters=hostile, execute=look).validate({"name": "ab" * 30 + "x"})
+    broken = {"type": "object", "properties": {"name": {"type": "text"}}, "required": ["name"]}  # no such type
+    with pytest.raises(ToolArgumentsError, match=r"^Invalid arguments for tool 'look':\n- name: Field required$"):
+        Tool("look", parameters=broken, execute=look).validate({})

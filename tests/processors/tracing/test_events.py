@@ -192,11 +192,12 @@ async def test_buffered_chunks_are_held_not_dropped() -> None:
     assert "".join(c.payload.text for c in chunks if c.type == "text-delta") == "abc"
     by = {e.processor_id: e for e in tracer.events if e.hook == "process_output_stream"}
     buffered = by["buffer"].chunk_stats
-    assert (buffered["held"], buffered["dropped"], buffered["changed"]) == (3, 0, 1)
-    assert [c["outcome"] for c in buffered["changes"]] == ["held", "held", "held", "changed"]
-    assert by["buffer"].outcome == "changed"
+    # "abc", let out in place of the text-end, is the text it was given: held, not changed (issue 26 §7)
+    assert (buffered["held"], buffered["dropped"], buffered["changed"]) == (3, 0, 0)
+    assert [c["outcome"] for c in buffered["changes"]] == ["held", "held", "held"]
+    assert by["buffer"].outcome == "held"
     assert "3 held, 0 dropped" in by["buffer"].after
-    assert "pending" not in buffered and "first" not in buffered
+    assert "pending" not in buffered and "first" not in buffered and "flow" not in buffered
 
 
 async def test_a_late_chunk_let_out_unchanged_counts_as_held_and_passed() -> None:
@@ -222,7 +223,7 @@ async def test_a_late_chunk_let_out_unchanged_counts_as_held_and_passed() -> Non
     (event,) = [e for e in tracer.events if e.hook == "process_output_stream"]
     stats = event.chunk_stats
     assert (stats["held"], stats["dropped"], stats["changed"]) == (3, 0, 0)
-    assert event.outcome == "passed"
+    assert event.outcome == "held"  # held back and let out unchanged: neither "changed" nor nothing at all
 
 
 async def test_in_place_edits_count_as_changed() -> None:

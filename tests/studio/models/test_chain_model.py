@@ -69,6 +69,18 @@ def test_entries_that_cannot_run_show_a_warning_and_say_why(document: DesignDocu
     assert "not in the catalogue" in gone.data(Qt.ItemDataRole.ToolTipRole)
 
 
+def test_a_rule_that_backtracks_catastrophically_is_flagged_when_the_design_opens(qapp: Any) -> None:
+    """A shared design's ``(\\w+\\s?)+$`` froze the window for seconds per message; now it is refused on sight."""
+    rule = {"name": "words", "pattern": r"(\w+\s?)+$"}
+    design = AgentDesign(input=[ChainEntry(uid="in-1", type="RegexFilter", options={"rules": [rule]})])
+    document = DesignDocument(make_catalogue(), design)
+    model = ChainModel(document, "input")  # kept alive while its index is read
+    entry = model.index(0, 0)
+    assert entry.data(Qt.ItemDataRole.DecorationRole) is not None
+    shown = f"rules.0.pattern: the regular expression {rule['pattern']!r} can backtrack catastrophically"
+    assert shown in entry.data(INVALID_ROLE)
+
+
 def test_unchecking_pushes_a_toggle_command(document: DesignDocument, models: dict[str, ChainModel]) -> None:
     index = models["input"].index(1, 0)
     assert models["input"].setData(index, Qt.CheckState.Unchecked.value, Qt.ItemDataRole.CheckStateRole)

@@ -13,7 +13,7 @@ from processors.models.scripted import ScriptedModel, Turn
 from studio.build import build_agent
 from studio.models.trace_data import InspectorData
 from studio.models.trace_model import OUTCOME_COLORS, OUTCOME_ROLE, TraceTreeModel
-from studio.models.trace_nodes import CallNode, ChangeNode, RunNode
+from studio.models.trace_nodes import CallNode, ChangeNode, HookNode, Node, RunNode
 from studio.sample import sample_design
 from studio.views.inspector_details import details_html
 
@@ -85,3 +85,47 @@ def test_error_tripwire_and_stopped_runs_say_so(qapp: Any) -> None:
     assert stopped.outcome == "stopped" and stopped.label.endswith("(stopped)")
     model = TraceTreeModel(data)
     assert [model.index(row, TraceTreeModel.OUTCOME).data() for row in range(3)] == ["error", "tripwire", "stopped"]
+
+
+def _nodes(node: Node) -> list[Node]:
+    return [node, *(found for child in node.children for found in _nodes(child))]
+
+
+def _counted(run: RunNode) -> dict[str, set[str]]:
+    """Each processor's stream outcomes in a run: its calls' and their chunk rows'."""
+    found: dict[str, set[str]] = {}
+    for call in _stream_calls(run):
+        outcomes = found.setdefault(call.event.processor_id, set())
+        outcomes.add(call.event.outcome)
+        outcomes.update(node.outcome for node in call.children if isinstance(node, ChangeNode) and node.outcome)
+    return found
+
+
+def test_a_sample_reply_no_guard_changed_reads_held_not_changed(qapp: Any) -> None:
+    """Issue 26 §7: the PII detector and the system-prompt scrubber hold text back while they watch it; a reply they
+    let out as the model wrote it shows no "changed" badge anywhere in its run."""
+    data = InspectorData()
+    run = asyncio.run(_feed(data, build_agent(sample_design()), "hello"))
+    outcomes = _counted(run)
+    assert "changed" not in set().union(*outcomes.values()), outcomes
+    assert outcomes["system-prompt-scrubber"] == {"held"}
+    assert "held" in outcomes["pii-detector-2"]
+    stream_hooks = [node for node in _nodes(run) if isinstance(node, HookNode) and node.hook == "process_output_stream"]
+    assert stream_hooks and {node.outcome for node in stream_hooks} == {"held"}
+
+
+def test_a_sample_reply_a_guard_masked_is_changed_only_where_the_text_differs(qapp: Any) -> None:
+    data = InspectorData()
+    run = asyncio.run(_feed(data, build_agent(sample_design()), "Please look up customer 42"))
+    changed = [
+        node.change
+        for call in _stream_calls(run)
+        for node in call.children
+        if isinstance(node, ChangeNode) and node.outcome == "changed"
+    ]
+    assert {call.event.processor_id for call in _stream_calls(run) if call.event.outcome == "changed"} == {
+        "pii-detector-2"
+    }
+    texts = [(change["before"]["payload"].get("text", ""), change["after"]["payload"]["text"]) for change in changed]
+    assert len(texts) == 2  # the e-mail address and the phone number, nothing else
+    assert any("ada.lovelace@example.com" in before and "a***e@" in after for before, after in texts)

@@ -138,3 +138,23 @@ def test_a_fail_closed_judge_failure_blocks_the_run_and_says_why(
     window.inspector.select_entry(call)
     assert "the run was blocked (fail-closed)" in window.inspector.details.toPlainText()
     run(qloop, workspace.shutdown())
+
+
+def test_a_reopened_thread_says_under_the_reply_that_its_judge_failed(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path, judge_key: None
+) -> None:
+    """Issue 26 §3: the live run said it; reopened from the store (as after a restart) the chat said nothing."""
+    workspace, window = open_studio(qtbot, qloop, size=(1366, 768), database=tmp_path / "studio.db")
+    judge_on(workspace, refused_base_url(), "fail-open")
+    send(qtbot, qloop, workspace, window, "Hello!")
+    live_notice = workspace.chat.items[-1].notices[0]  # type: ignore[attr-defined]
+    thread_id = workspace.thread_id
+    assert thread_id is not None
+
+    run(qloop, workspace.open_thread(thread_id))
+
+    reply = workspace.chat.items[-1]
+    assert isinstance(reply, AssistantItem) and "offline demo model" in reply.text
+    assert reply.notices == [live_notice]
+    assert live_notice in shown(window, reply)
+    run(qloop, workspace.shutdown())

@@ -5,6 +5,7 @@ corpus import with its errors, reports exported, and screenshots at 1280x720 and
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -390,6 +391,18 @@ class SlowFirst(Processor):
 '''
 
 
+@pytest.fixture
+def own_catalogue() -> Iterator[None]:
+    """The process-wide catalogue as it was before the test: a test that loads a user processor into it must not
+    leave it for the next tests (their palettes would list it)."""
+    from studio import catalog
+
+    saved = catalog._cached
+    yield
+    catalog._cached = saved
+
+
+@pytest.mark.usefixtures("own_catalogue")
 def test_the_case_table_lists_a_finished_run_in_the_corpus_order(
     qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
 ) -> None:

@@ -16,6 +16,7 @@ from studio.models.chat_items import UserItem
 from studio.models.editor_commands import AddEntry, EditSetting, RemoveEntry
 from studio.replay import ReplayComparison
 from studio.views.main_window import MainWindow
+from studio.views.replay_comparison import activity_text
 from studio.views.replay_view import ReplayView
 from tests.studio.conftest import open_studio, run
 from tests.support.openai_server import OpenAIServer, ToolCallReply
@@ -62,6 +63,21 @@ def test_replay_through_the_unchanged_chain_gives_the_original_run_back(
     assert comparison.current.divergences == [] and comparison.current.changed_tool_calls == []
     assert "same result" in view.status.text()
     assert not view.divergence_bar.isVisibleTo(view)
+    run(qloop, workspace.shutdown())
+
+
+def test_a_guard_that_only_held_text_back_reads_held_in_the_replay(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    """Issue 26 §7: the replay said "system-prompt-scrubber changed (chunks changed: 8)" when nothing was scrubbed."""
+    workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
+    send(qloop, workspace, "Please look up customer 42")
+
+    _view, comparison = replay(qloop, window)
+
+    activities = comparison.current.processors
+    assert activity_text(activities["system-prompt-scrubber"]) == "held"
+    assert activity_text(activities["pii-detector-2"]) == "changed (chunks changed: 2)"  # the e-mail and the phone
     run(qloop, workspace.shutdown())
 
 

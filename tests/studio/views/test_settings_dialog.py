@@ -137,3 +137,31 @@ def test_a_long_result_is_shown_whole_not_clipped(
     assert bottom <= dialog.height()  # inside the dialog, above its edge
     buttons_top = dialog.findChild(QDialogButtonBox).geometry().top()
     assert bottom <= buttons_top  # and above the Close button
+
+
+def test_removing_a_key_asks_first_with_cancel_the_default(
+    qtbot: QtBot, memory_keyring: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26 §2: a destructive question defaults to Cancel; Enter keeps the key, Yes removes it."""
+    from PySide6.QtWidgets import QMessageBox
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+
+    secrets = SecretStore()
+    secrets.set_key("openai", "sk-keep-me")
+    dialog = SettingsDialog(secrets, check_connection, model_id="openai/gpt-4o-mini")
+    qtbot.addWidget(dialog)
+    dialog.open()
+    qtbot.waitExposed(dialog)
+
+    dialog.remove.click()
+    box = dialog.findChild(QMessageBox, "settings.confirm_remove")
+    assert box is not None and box.defaultButton() is box.button(QMessageBox.StandardButton.Cancel)
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert secrets.get_key("openai") == "sk-keep-me"
+
+    dialog.remove.click()
+    box = next(b for b in dialog.findChildren(QMessageBox, "settings.confirm_remove") if b.isVisible())
+    box.button(QMessageBox.StandardButton.Yes).click()
+    assert secrets.get_key("openai") is None
+    assert dialog.verdict.text() == "Key removed."

@@ -59,6 +59,7 @@ def test_new_rename_search_and_delete(
     assert first is not None
     assert picked == [first]
 
+    threads.list.setFocus()  # the list's keys work where the focus is (issue 26 §2)
     qtbot.keyClick(threads.list, Qt.Key.Key_F2)
     assert threads.rename_editor.isVisible()
     threads.rename_editor.setText("Refund for order 42")
@@ -76,6 +77,7 @@ def test_new_rename_search_and_delete(
     run(qloop, controller.wait_idle())
 
     threads.select_thread(first)
+    threads.list.setFocus()
     qtbot.keyClick(threads.list, Qt.Key.Key_Delete)
     box = threads.findChild(QMessageBox, "threads.confirm_delete")
     assert box is not None
@@ -93,6 +95,7 @@ def test_cancelled_delete_keeps_the_thread(
     threads, controller = view
     run(qloop, controller.create("Keep me"))
     threads.list.setCurrentIndex(threads.model.index(0))
+    threads.list.setFocus()
     qtbot.keyClick(threads.list, Qt.Key.Key_Delete)
     box = threads.findChild(QMessageBox, "threads.confirm_delete")
     assert box is not None
