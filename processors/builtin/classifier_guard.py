@@ -58,7 +58,9 @@ class ClassifierGuardOptions(ProcessorOptions):
     strategy: Literal["block", "warn"] = Field(default="block", description="block or warn")
     last_message_only: bool = Field(default=False, description="Check only the last message")
     check_tool_results: bool = Field(default=True, description="In the output lane: check tool results too")
-    onnx_file: str = Field(default="", description="The .onnx file to run when the folder holds several")
+    onnx_file: str = Field(
+        default="", title="ONNX file", description="The .onnx file to run when the folder holds several"
+    )
 
     @model_validator(mode="after")
     def _stride_inside_window(self) -> ClassifierGuardOptions:
