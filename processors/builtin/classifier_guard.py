@@ -23,15 +23,18 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
-from processors.builtin.classifier_model import MODEL_CACHE, ClassifierModelError, TextClassifier
+from processors.builtin.classifier_folder import ClassifierModelError
 from processors.builtin.support import check_messages, report_violation
 from processors.messages import Message
 from processors.pipeline.processor import HookArgs, ProcessInputArgs, ProcessOutputResultArgs, ProcessToolResultArgs
+
+if TYPE_CHECKING:
+    from processors.builtin.classifier_model import TextClassifier
 
 __all__ = ["ClassifierGuard", "ClassifierGuardOptions"]
 
@@ -82,7 +85,7 @@ class ClassifierGuard(BuiltinProcessor):
 
     async def load(self) -> TextClassifier:
         """The guard's model, loaded (once per process) in a worker thread."""
-        return await asyncio.to_thread(MODEL_CACHE.get, self.options.model_folder, self.options.onnx_file)
+        return await asyncio.to_thread(_cached_model, self.options.model_folder, self.options.onnx_file)
 
     def label_index(self, model: TextClassifier) -> int:
         """The index of the attack label among the model's labels."""
@@ -176,3 +179,11 @@ class ClassifierGuard(BuiltinProcessor):
         scores = state.setdefault("scores", [])
         scores.append({"where": where, "score": score, "flagged": flagged})
         del scores[:-STATE_SCORES]
+
+
+def _cached_model(folder: str, onnx_file: str) -> TextClassifier:
+    """The shared cache's model. Imported here, in the worker thread: numpy, tokenizers and onnxruntime cost the
+    studio nothing at start-up and nothing on its event loop."""
+    from processors.builtin import classifier_model
+
+    return classifier_model.MODEL_CACHE.get(folder, onnx_file)

@@ -46,7 +46,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from processors.builtin.classifier_model import ClassifierModelError, read_labels
+from processors.builtin.classifier_folder import ClassifierModelError, read_labels
 from studio.i18n import translate
 from studio.views.option_specs import FieldSpec, field_specs
 from studio.views.option_values import OPTION_VALUES, value_label
