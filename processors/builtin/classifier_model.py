@@ -96,6 +96,7 @@ class OnnxClassifier:
             ) from None
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = 2  # the laptops this runs on: more threads only contend with the studio
+        options.log_severity_level = 3  # errors only: an export's unused initialisers are no news to the user
         try:
             self._session = onnxruntime.InferenceSession(
                 str(onnx_file), sess_options=options, providers=["CPUExecutionProvider"]
