@@ -4475,7 +4475,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>block or warn</source>
-        <translation>攔截或警告</translation>
+        <translation>block 或 warn</translation>
     </message>
     <message>
         <source>Last Message Only</source>

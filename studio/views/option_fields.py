@@ -305,9 +305,6 @@ class _ModelLabelEditor(FieldEditor):
         self._combo = QComboBox()
         self._combo.setEditable(True)
         self._combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        line = self._combo.lineEdit()
-        assert line is not None
-        line.setPlaceholderText(self.spec.description)
         self._combo.currentTextChanged.connect(self.changed)
         self._problem = ""
         return self._combo
