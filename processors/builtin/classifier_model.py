@@ -54,8 +54,10 @@ __all__ = [
 
 #: Texts scored per ``session.run``: bounds the padded batch's memory for long documents.
 BATCH_WINDOWS = 32
-#: Scores remembered per model (a chat re-checks its earlier messages every turn).
+#: Scores remembered per model (a chat re-checks its earlier messages every turn), for texts up to
+#: ``REMEMBERED_LENGTH`` characters (long tool results are not kept: the memory stays under ~10 MB).
 SCORE_MEMORY = 2048
+REMEMBERED_LENGTH = 4096
 #: The inputs a text-classification export may take; any other required input is not one we can feed.
 KNOWN_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 
@@ -146,7 +148,8 @@ class OnnxClassifier:
             with self._lock:
                 for index in pending:
                     results[index] = best.get(index, 0.0)
-                    self._memory[(texts[index], label, max_length, stride)] = results[index]
+                    if len(texts[index]) <= REMEMBERED_LENGTH:
+                        self._memory[(texts[index], label, max_length, stride)] = results[index]
                 while len(self._memory) > SCORE_MEMORY:
                     self._memory.popitem(last=False)
         return [results[index] for index in range(len(texts))]

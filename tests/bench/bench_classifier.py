@@ -1,8 +1,10 @@
 """ClassifierGuard's cost with a model of Prompt Guard 2 22M's shape: load time, ms per chat message, cases/s batched.
 
-Run: ``.venv/bin/python tests/bench/bench_classifier.py [MODEL_FOLDER]`` (with a folder: that model, e.g. a real
-Prompt Guard 2 export; without: a random-weight model of its shape built in a temporary folder by
+Run: ``.venv/bin/python tests/bench/bench_classifier.py [--int8] [MODEL_FOLDER]`` (with a folder: that model, e.g. a
+real Prompt Guard 2 export; without: a random-weight model of its shape built in a temporary folder by
 ``tests/support/tiny_classifier.write_sized_classifier`` — 128,000-token embedding, 12 layers of width 384).
+``--int8`` first quantises the built model's weights to 8 bits (``onnxruntime.quantization.quantize_dynamic``, what
+``optimum-cli onnxruntime quantize`` does to an export) and measures that.
 
 Prints the model load (onnxruntime session + tokenizer, cold), the time of one chat message through the guard's own
 path (``ClassifierGuard.score``: worker thread, tokenizer, one ``session.run``; the score memory is bypassed by
@@ -72,12 +74,26 @@ async def main(folder: Path) -> None:
     print(f"load average: {' '.join(f'{value:.2f}' for value in os.getloadavg())} on {os.cpu_count()} cores")
 
 
+def quantise(folder: Path) -> None:
+    """Replace the folder's model.onnx by its 8-bit dynamic quantisation (weights int8, activations at run time)."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    full = folder / "model_fp32.onnx"
+    (folder / "model.onnx").rename(full)
+    quantize_dynamic(str(full), str(folder / "model.onnx"), weight_type=QuantType.QInt8)
+    full.unlink()
+
+
 if __name__ == "__main__":
-    if len(sys.argv) > 1:
-        asyncio.run(main(Path(sys.argv[1]).expanduser()))
+    arguments = [argument for argument in sys.argv[1:] if argument != "--int8"]
+    if arguments:
+        asyncio.run(main(Path(arguments[0]).expanduser()))
     else:
         with tempfile.TemporaryDirectory() as scratch:
             built = write_sized_classifier(Path(scratch) / "sized")
+            if "--int8" in sys.argv:
+                quantise(built)
             size = sum(path.stat().st_size for path in built.iterdir()) / 1e6
-            print(f"model: Prompt Guard 2 22M's shape, random weights, {size:.0f} MB in {built}")
+            kind = "int8 weights" if "--int8" in sys.argv else "float32"
+            print(f"model: Prompt Guard 2 22M's shape, random weights, {kind}, {size:.0f} MB in {built}")
             asyncio.run(main(built))

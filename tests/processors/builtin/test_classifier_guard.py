@@ -332,3 +332,14 @@ def test_the_guard_and_its_folder_reader_import_no_model_runtime() -> None:
     )
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert shown.stdout.strip() == "[]"
+
+
+async def test_scores_of_short_texts_are_remembered_and_long_ones_are_not(tiny: Path) -> None:
+    guard = ClassifierGuard(model_folder=str(tiny), max_length=16, stride=4)
+    model = await guard.load()
+    memory = model._memory  # type: ignore[attr-defined]
+    long_text = "hello " * 1000
+    before = len(memory)
+    first = await guard.score(["hello remembered", long_text])
+    assert len(memory) == before + 1
+    assert await guard.score(["hello remembered", long_text]) == first
