@@ -80,7 +80,12 @@ def quantise(folder: Path) -> None:
 
     full = folder / "model_fp32.onnx"
     (folder / "model.onnx").rename(full)
-    quantize_dynamic(str(full), str(folder / "model.onnx"), weight_type=QuantType.QInt8)
+    quantize_dynamic(
+        str(full),
+        str(folder / "model.onnx"),
+        weight_type=QuantType.QInt8,
+        extra_options={"DefaultTensorType": 1},  # float: the Gelu of the com.microsoft domain has no shape inference
+    )
     full.unlink()
 
 
