@@ -47,6 +47,7 @@ from PySide6.QtWidgets import (
 )
 
 from processors.builtin.classifier_folder import ClassifierModelError, read_labels
+from studio.error_texts import problem_text
 from studio.i18n import translate
 from studio.views.option_specs import FieldSpec, field_specs
 from studio.views.option_values import OPTION_VALUES, value_label
@@ -321,7 +322,7 @@ class _ModelLabelEditor(FieldEditor):
             labels: tuple[str, ...] = read_labels(value) if isinstance(value, str) and value.strip() else ()
             self._problem = ""
         except ClassifierModelError as error:
-            labels, self._problem = (), str(error)
+            labels, self._problem = (), problem_text(str(error))
         text = self._combo.currentText()
         blocked = self._combo.blockSignals(True)
         try:
@@ -332,6 +333,9 @@ class _ModelLabelEditor(FieldEditor):
             self._combo.blockSignals(blocked)
         tip = translate("OptionsForm", "The model's labels: {labels}").format(labels=", ".join(labels))
         self._combo.setToolTip("\n".join(filter(None, (self.spec.description, tip if labels else self._problem))))
+        line = self._combo.lineEdit()
+        if line is not None:  # what the folder lacks, where the labels would be
+            line.setPlaceholderText(self._problem)
 
     def value(self) -> Any:
         return self._combo.currentText().strip()

@@ -95,6 +95,11 @@ def test_typing_another_folder_offers_its_labels(form: OptionsForm, qtbot: Any, 
     qtbot.keyClicks(path, "-nothing")
     assert labels(form) == []
     assert "Model folder not found" in label_combo(form).toolTip()
+    line = label_combo(form).lineEdit()
+    assert line is not None and line.placeholderText().startswith("Model folder not found: ")
+    path.setText(str(models[1].parent))  # a folder, but no model in it
+    path.textEdited.emit(path.text())
+    assert line.placeholderText().startswith("No config.json in the model folder")
 
 
 def test_choosing_a_label_stores_it_and_undo_brings_the_folder_back(
