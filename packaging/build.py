@@ -10,7 +10,7 @@ Steps (each prints what it did and how long it took):
    ``resources/icons/processor-studio.svg`` with Qt (``packaging/icons.py``);
 2. PyInstaller with ``packaging/processor_studio.spec`` (one-folder bundle; unused Qt and litellm parts left out;
    debug symbols stripped on Linux) into ``dist/processor-studio/`` (macOS: also ``dist/Processor Studio.app``);
-3. ``processor-studio --bundle-check`` on the fresh bundle (offline): the catalogue has the 15 built-ins,
+3. ``processor-studio --bundle-check`` on the fresh bundle (offline): the catalogue has the 16 built-ins,
    migrations, price map, tokenizers, language model, Qt plug-ins, litellm providers… (``--no-check`` skips it);
 4. the installers: Linux ``.deb`` + ``.tar.gz`` (``packaging/deb.py``), Windows Inno Setup ``…-setup.exe``
    (``packaging/windows/build_installer.py``), macOS ``.dmg`` (``packaging/macos/build_dmg.sh``);

@@ -5,7 +5,7 @@ out without any build error, and then fails only when a user reaches it. This ch
 installed bundle, offline, and exits 0 only if all passed:
 
 - start-up does not import litellm (importing the studio's window modules leaves ``litellm`` unloaded);
-- the processor catalogue has all 15 built-ins (through the shipped entry-point metadata or the fallback list);
+- the processor catalogue has all 16 built-ins (through the shipped entry-point metadata or the fallback list);
 - Alembic finds the migration revisions (shipped as files) and an old database is upgraded, with a backup first;
 - litellm's price map and tiktoken files are found on disk without importing litellm (CostGuard, TokenLimiter);
 - fastText's language model (shipped beside LanguageDetector) detects French;
