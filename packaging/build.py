@@ -6,10 +6,11 @@
 
 Steps (each prints what it did and how long it took):
 
-1. render the icons from ``resources/icons/processor-studio.svg`` with Qt (``packaging/icons.py``);
+1. write the licence list of the installed packages (``packaging/licences.py``) and render the icons from
+   ``resources/icons/processor-studio.svg`` with Qt (``packaging/icons.py``);
 2. PyInstaller with ``packaging/processor_studio.spec`` (one-folder bundle; unused Qt and litellm parts left out;
    debug symbols stripped on Linux) into ``dist/processor-studio/`` (macOS: also ``dist/Processor Studio.app``);
-3. ``processor-studio --bundle-check`` on the fresh bundle (offline): the catalogue has the 15 built-ins,
+3. ``processor-studio --bundle-check`` on the fresh bundle (offline): the catalogue has the 16 built-ins,
    migrations, price map, tokenizers, language model, Qt plug-ins, litellm providers… (``--no-check`` skips it);
 4. the installers: Linux ``.deb`` + ``.tar.gz`` (``packaging/deb.py``), Windows Inno Setup ``…-setup.exe``
    (``packaging/windows/build_installer.py``), macOS ``.dmg`` (``packaging/macos/build_dmg.sh``);
@@ -78,6 +79,13 @@ def check_environment() -> None:
     found = installed("pyinstaller")
     if found != PYINSTALLER_VERSION:
         say(f"warning: PyInstaller {found} (the build was tuned and measured with {PYINSTALLER_VERSION})")
+
+
+def write_licences() -> None:
+    """The licence list and notices for exactly the packages installed here (``packaging/licences.py``): the pins in
+    pyproject.toml fix the direct dependencies, but theirs are resolved at install time, so the shipped list is
+    regenerated for each build; a change shows in ``git status``."""
+    subprocess.run([sys.executable, str(HERE / "licences.py")], check=True)
 
 
 def render_icons() -> None:
@@ -173,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, object] = {"version": version(), "platform": sys.platform, "machine": platform.machine()}
     started = time.perf_counter()
     if not args.skip_bundle:
+        write_licences()
         render_icons()
         report["pyinstaller_seconds"] = round(run_pyinstaller(), 1)
     elif not executable(BUNDLE).exists():

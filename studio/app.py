@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import shutil
 import sys
 import tempfile
 import time
-from collections.abc import MutableMapping
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -90,9 +91,16 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["PROCESSOR_STUDIO_DATA"] = str(args.data_dir)
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
+    from studio import display
+
+    problem = display.display_problem(os.environ, hold=True)
+    if problem is not None:  # said before Qt tries, whose own message would blame a library
+        print(f"Processor Studio cannot start: {problem}", file=sys.stderr)
+        return 1
     import qasync
 
     app = make_application()
+    display.release()  # Qt has its own connection now
     from studio import i18n
 
     i18n.install(app, i18n.choose_language(args.lang))
@@ -135,7 +143,11 @@ def make_application() -> Any:
     from PySide6.QtWidgets import QApplication
 
     existing = QApplication.instance()
-    app = existing if isinstance(existing, QApplication) else QApplication([APP_ID])
+    if isinstance(existing, QApplication):
+        app = existing
+    else:
+        with _platform_failure_explained():
+            app = QApplication([APP_ID])
     app.setApplicationName(APP_ID)
     app.setApplicationDisplayName("Processor Studio")
     app.setOrganizationName("ProcessorStudio")
@@ -144,6 +156,29 @@ def make_application() -> Any:
 
     install_wheel_guard(app)  # scrolling a form never edits a field it passes over
     return app
+
+
+@contextlib.contextmanager
+def _platform_failure_explained() -> Iterator[None]:
+    """While Qt loads its platform plugin: if it fails (Qt then aborts the process), say why before it does.
+
+    Qt's own message blames a missing ``xcb-cursor0`` whatever the cause; the display may have stopped answering
+    since :func:`studio.display.display_problem` asked, or a library may be missing.
+    """
+    from PySide6.QtCore import QtMsgType, qFormatLogMessage, qInstallMessageHandler
+
+    def on_message(kind: QtMsgType, context: Any, message: str) -> None:
+        print(qFormatLogMessage(kind, context, message), file=sys.stderr, flush=True)
+        if kind == QtMsgType.QtFatalMsg and "platform plugin" in message:
+            from studio.display import platform_failure
+
+            print(f"Processor Studio cannot start: {platform_failure(os.environ)}", file=sys.stderr, flush=True)
+
+    previous = qInstallMessageHandler(on_message)
+    try:
+        yield
+    finally:
+        qInstallMessageHandler(previous)
 
 
 def _apply_icon(app: Any) -> None:

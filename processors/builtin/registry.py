@@ -79,6 +79,7 @@ BUILTIN_ENTRY_POINTS: tuple[tuple[str, str], ...] = (
     ("ModerationProcessor", "processors.builtin.moderation:ModerationProcessor"),
     ("LanguageDetector", "processors.builtin.language_detector:LanguageDetector"),
     ("StructuredOutput", "processors.builtin.structured_output:StructuredOutput"),
+    ("ClassifierGuard", "processors.builtin.classifier_guard:ClassifierGuard"),
 )
 
 

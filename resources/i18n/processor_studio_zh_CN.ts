@@ -16,8 +16,8 @@
         <translation>你的对话和设计保存在&lt;br&gt;{folder}</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Bundled components&lt;/b&gt; (from the installed packages&apos; metadata)</source>
-        <translation>&lt;b&gt;内置组件&lt;/b&gt;（取自已安装软件包的元数据）</translation>
+        <source>&lt;b&gt;Bundled components&lt;/b&gt; and their licences</source>
+        <translation>&lt;b&gt;内置组件&lt;/b&gt;及其许可证</translation>
     </message>
     <message>
         <source>Component</source>
@@ -34,6 +34,10 @@
     <message>
         <source>Qt and PySide6 are used under the GNU LGPL v3; their source is available from qt.io.</source>
         <translation>Qt 和 PySide6 依据 GNU LGPL v3 使用；其源代码可从 qt.io 获取。</translation>
+    </message>
+    <message>
+        <source>The licence texts are in {file}</source>
+        <translation>许可证全文见 {file}</translation>
     </message>
     <message>
         <source>LGPL-3.0-only (as shipped by PySide6)</source>
@@ -2861,6 +2865,22 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>不是有效的 JSON：{error}</translation>
     </message>
     <message>
+        <source>A folder on this computer</source>
+        <translation>本机上的文件夹</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>Choose the folder</source>
+        <translation>选择文件夹</translation>
+    </message>
+    <message>
+        <source>The model&apos;s labels: {labels}</source>
+        <translation>模型的标签：{labels}</translation>
+    </message>
+    <message>
         <source>{low} to {high}</source>
         <translation>{low} 至 {high}</translation>
     </message>
@@ -3265,6 +3285,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Non-target language detected: {language} ({code}, confidence {confidence})</source>
         <translation>检测到非目标语言：{language}（{code}，置信度 {confidence}）</translation>
+    </message>
+    <message>
+        <source>Classifier flagged the input: {label} score {score} (threshold {threshold})</source>
+        <translation>分类器标记了输入：{label} 得分 {score}（阈值 {threshold}）</translation>
+    </message>
+    <message>
+        <source>Classifier flagged the answer: {label} score {score} (threshold {threshold})</source>
+        <translation>分类器标记了回答：{label} 得分 {score}（阈值 {threshold}）</translation>
+    </message>
+    <message>
+        <source>Classifier flagged the result of tool &apos;{tool}&apos;: {label} score {score} (threshold {threshold})</source>
+        <translation>分类器标记了工具“{tool}”的结果：{label} 得分 {score}（阈值 {threshold}）</translation>
     </message>
     <message>
         <source>Cost budget of {budget} for this {scope} is used up (spent {spent})</source>
@@ -3701,6 +3733,54 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the studio reads them from the keyring</source>
         <translation>{field}：凭据不得保存在设计中，否则任何拿到该设计的人都能读到；工作室会从系统密钥环读取</translation>
+    </message>
+    <message>
+        <source>No model folder chosen</source>
+        <translation>未选择模型文件夹</translation>
+    </message>
+    <message>
+        <source>Model folder not found: {folder}</source>
+        <translation>找不到模型文件夹：{folder}</translation>
+    </message>
+    <message>
+        <source>No config.json in the model folder {folder}</source>
+        <translation>模型文件夹 {folder} 中没有 config.json</translation>
+    </message>
+    <message>
+        <source>config.json in {folder} has no id2label (the model&apos;s class names)</source>
+        <translation>{folder} 中的 config.json 没有 id2label（模型的类别名称）</translation>
+    </message>
+    <message>
+        <source>No tokenizer.json in the model folder {folder}</source>
+        <translation>模型文件夹 {folder} 中没有 tokenizer.json</translation>
+    </message>
+    <message>
+        <source>No .onnx file in the model folder {folder} (export one with optimum-cli)</source>
+        <translation>模型文件夹 {folder} 中没有 .onnx 文件（可用 optimum-cli 导出）</translation>
+    </message>
+    <message>
+        <source>Several ONNX files in {folder} ({files}): name the one to use</source>
+        <translation>{folder} 中有多个 ONNX 文件（{files}）：请指定要使用的文件</translation>
+    </message>
+    <message>
+        <source>{file} takes the inputs {inputs}; a text classifier takes input_ids (and optionally attention_mask, token_type_ids)</source>
+        <translation>{file} 的输入是 {inputs}；文本分类模型的输入应为 input_ids（可另有 attention_mask、token_type_ids）</translation>
+    </message>
+    <message>
+        <source>{folder} holds PyTorch/safetensors weights and no .onnx file: install the transformers extra (pip install &apos;processor-studio[transformers]&apos;) or export the model to ONNX (optimum-cli export onnx --task text-classification)</source>
+        <translation>{folder} 中只有 PyTorch/safetensors 权重，没有 .onnx 文件：请安装 transformers 扩展（pip install &apos;processor-studio[transformers]&apos;），或将模型导出为 ONNX（optimum-cli export onnx --task text-classification）</translation>
+    </message>
+    <message>
+        <source>The model has no label {label}; its labels: {labels}</source>
+        <translation>模型没有标签 {label}；它的标签：{labels}</translation>
+    </message>
+    <message>
+        <source>The model has the labels {labels}: choose the one that means attack</source>
+        <translation>模型的标签为 {labels}：请选择表示攻击的那一个</translation>
+    </message>
+    <message>
+        <source>stride must be smaller than max_length</source>
+        <translation>stride 必须小于 max_length</translation>
     </message>
     <message>
         <source>{server} (port {port}): not running</source>
@@ -4417,6 +4497,89 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Release the batch as soon as a non-text part (tool call, text end ...) arrives; when off, other parts wait in the batch in stream order (a text end still releases it).</source>
         <translation>一旦收到非文本部分（工具调用、文本结束……）就放行该批；关闭时，其他部分按流的顺序在批中等待（文本结束仍会放行）。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:classifier-guard</name>
+    <message>
+        <source>Classifier guard</source>
+        <translation>分类器防护</translation>
+    </message>
+    <message>
+        <source>Runs a text-classification model from a local folder (ONNX) and flags texts it scores as attacks.</source>
+        <translation>运行本地文件夹中的文本分类模型（ONNX），标记被判为攻击的文本。</translation>
+    </message>
+    <message>
+        <source>Model Folder</source>
+        <translation>模型文件夹</translation>
+    </message>
+    <message>
+        <source>Folder with the model&apos;s .onnx file, tokenizer.json and config.json</source>
+        <translation>包含模型 .onnx 文件、tokenizer.json 和 config.json 的文件夹</translation>
+    </message>
+    <message>
+        <source>Attack Label</source>
+        <translation>攻击标签</translation>
+    </message>
+    <message>
+        <source>The model&apos;s label that means attack (empty: the second of two labels)</source>
+        <translation>模型中表示攻击的标签（留空：两个标签中的第二个）</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>Flag a text whose attack score reaches this</source>
+        <translation>攻击得分达到此值的文本会被标记</translation>
+    </message>
+    <message>
+        <source>Max Length</source>
+        <translation>最大长度</translation>
+    </message>
+    <message>
+        <source>Tokens per window the model reads</source>
+        <translation>模型每个窗口读取的词元数</translation>
+    </message>
+    <message>
+        <source>Stride</source>
+        <translation>重叠步长</translation>
+    </message>
+    <message>
+        <source>Tokens two windows of a long text share</source>
+        <translation>长文本相邻两个窗口共有的词元数</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block or warn</source>
+        <translation>block 或 warn</translation>
+    </message>
+    <message>
+        <source>Last Message Only</source>
+        <translation>仅最后一条消息</translation>
+    </message>
+    <message>
+        <source>Check only the last message</source>
+        <translation>只检查最后一条消息</translation>
+    </message>
+    <message>
+        <source>Check Tool Results</source>
+        <translation>检查工具结果</translation>
+    </message>
+    <message>
+        <source>In the output lane: check tool results too</source>
+        <translation>在输出通道中：也检查工具结果</translation>
+    </message>
+    <message>
+        <source>ONNX file</source>
+        <translation>ONNX 文件</translation>
+    </message>
+    <message>
+        <source>The .onnx file to run when the folder holds several</source>
+        <translation>文件夹中有多个 .onnx 文件时要运行的那个</translation>
     </message>
 </context>
 <context>

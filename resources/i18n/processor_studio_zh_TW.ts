@@ -16,8 +16,8 @@
         <translation>你的對話和設計儲存在&lt;br&gt;{folder}</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Bundled components&lt;/b&gt; (from the installed packages&apos; metadata)</source>
-        <translation>&lt;b&gt;內建元件&lt;/b&gt;（取自已安裝套件的中繼資料）</translation>
+        <source>&lt;b&gt;Bundled components&lt;/b&gt; and their licences</source>
+        <translation>&lt;b&gt;內建元件&lt;/b&gt;及其許可證</translation>
     </message>
     <message>
         <source>Component</source>
@@ -34,6 +34,10 @@
     <message>
         <source>Qt and PySide6 are used under the GNU LGPL v3; their source is available from qt.io.</source>
         <translation>Qt 和 PySide6 依據 GNU LGPL v3 使用；其原始碼可從 qt.io 取得。</translation>
+    </message>
+    <message>
+        <source>The licence texts are in {file}</source>
+        <translation>許可證全文見 {file}</translation>
     </message>
     <message>
         <source>LGPL-3.0-only (as shipped by PySide6)</source>
@@ -2861,6 +2865,22 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>不是有效的 JSON：{error}</translation>
     </message>
     <message>
+        <source>A folder on this computer</source>
+        <translation>本機上的資料夾</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>選擇…</translation>
+    </message>
+    <message>
+        <source>Choose the folder</source>
+        <translation>選擇資料夾</translation>
+    </message>
+    <message>
+        <source>The model&apos;s labels: {labels}</source>
+        <translation>模型的標籤：{labels}</translation>
+    </message>
+    <message>
         <source>{low} to {high}</source>
         <translation>{low} 至 {high}</translation>
     </message>
@@ -3265,6 +3285,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Non-target language detected: {language} ({code}, confidence {confidence})</source>
         <translation>偵測到非目標語言：{language}（{code}，信賴度 {confidence}）</translation>
+    </message>
+    <message>
+        <source>Classifier flagged the input: {label} score {score} (threshold {threshold})</source>
+        <translation>分類器標記了輸入：{label} 分數 {score}（臨界值 {threshold}）</translation>
+    </message>
+    <message>
+        <source>Classifier flagged the answer: {label} score {score} (threshold {threshold})</source>
+        <translation>分類器標記了回答：{label} 分數 {score}（臨界值 {threshold}）</translation>
+    </message>
+    <message>
+        <source>Classifier flagged the result of tool &apos;{tool}&apos;: {label} score {score} (threshold {threshold})</source>
+        <translation>分類器標記了工具「{tool}」的結果：{label} 分數 {score}（臨界值 {threshold}）</translation>
     </message>
     <message>
         <source>Cost budget of {budget} for this {scope} is used up (spent {spent})</source>
@@ -3701,6 +3733,54 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the studio reads them from the keyring</source>
         <translation>{field}：憑證不得儲存在設計中，否則任何拿到該設計的人都能讀到；工作室會從系統金鑰圈讀取</translation>
+    </message>
+    <message>
+        <source>No model folder chosen</source>
+        <translation>未選擇模型資料夾</translation>
+    </message>
+    <message>
+        <source>Model folder not found: {folder}</source>
+        <translation>找不到模型資料夾：{folder}</translation>
+    </message>
+    <message>
+        <source>No config.json in the model folder {folder}</source>
+        <translation>模型資料夾 {folder} 中沒有 config.json</translation>
+    </message>
+    <message>
+        <source>config.json in {folder} has no id2label (the model&apos;s class names)</source>
+        <translation>{folder} 中的 config.json 沒有 id2label（模型的類別名稱）</translation>
+    </message>
+    <message>
+        <source>No tokenizer.json in the model folder {folder}</source>
+        <translation>模型資料夾 {folder} 中沒有 tokenizer.json</translation>
+    </message>
+    <message>
+        <source>No .onnx file in the model folder {folder} (export one with optimum-cli)</source>
+        <translation>模型資料夾 {folder} 中沒有 .onnx 檔案（可用 optimum-cli 匯出）</translation>
+    </message>
+    <message>
+        <source>Several ONNX files in {folder} ({files}): name the one to use</source>
+        <translation>{folder} 中有多個 ONNX 檔案（{files}）：請指定要使用的檔案</translation>
+    </message>
+    <message>
+        <source>{file} takes the inputs {inputs}; a text classifier takes input_ids (and optionally attention_mask, token_type_ids)</source>
+        <translation>{file} 的輸入是 {inputs}；文字分類模型的輸入應為 input_ids（可另有 attention_mask、token_type_ids）</translation>
+    </message>
+    <message>
+        <source>{folder} holds PyTorch/safetensors weights and no .onnx file: install the transformers extra (pip install &apos;processor-studio[transformers]&apos;) or export the model to ONNX (optimum-cli export onnx --task text-classification)</source>
+        <translation>{folder} 中只有 PyTorch/safetensors 權重，沒有 .onnx 檔案：請安裝 transformers 擴充（pip install &apos;processor-studio[transformers]&apos;），或將模型匯出為 ONNX（optimum-cli export onnx --task text-classification）</translation>
+    </message>
+    <message>
+        <source>The model has no label {label}; its labels: {labels}</source>
+        <translation>模型沒有標籤 {label}；它的標籤：{labels}</translation>
+    </message>
+    <message>
+        <source>The model has the labels {labels}: choose the one that means attack</source>
+        <translation>模型的標籤為 {labels}：請選擇代表攻擊的那一個</translation>
+    </message>
+    <message>
+        <source>stride must be smaller than max_length</source>
+        <translation>stride 必須小於 max_length</translation>
     </message>
     <message>
         <source>{server} (port {port}): not running</source>
@@ -4417,6 +4497,89 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Release the batch as soon as a non-text part (tool call, text end ...) arrives; when off, other parts wait in the batch in stream order (a text end still releases it).</source>
         <translation>一旦收到非文字部分（工具呼叫、文字結束……）就放行該批；關閉時，其他部分依串流順序在批中等待（文字結束仍會放行）。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:classifier-guard</name>
+    <message>
+        <source>Classifier guard</source>
+        <translation>分類器防護</translation>
+    </message>
+    <message>
+        <source>Runs a text-classification model from a local folder (ONNX) and flags texts it scores as attacks.</source>
+        <translation>執行本機資料夾中的文字分類模型（ONNX），標記被判為攻擊的文字。</translation>
+    </message>
+    <message>
+        <source>Model Folder</source>
+        <translation>模型資料夾</translation>
+    </message>
+    <message>
+        <source>Folder with the model&apos;s .onnx file, tokenizer.json and config.json</source>
+        <translation>包含模型 .onnx 檔案、tokenizer.json 與 config.json 的資料夾</translation>
+    </message>
+    <message>
+        <source>Attack Label</source>
+        <translation>攻擊標籤</translation>
+    </message>
+    <message>
+        <source>The model&apos;s label that means attack (empty: the second of two labels)</source>
+        <translation>模型中代表攻擊的標籤（留空：兩個標籤中的第二個）</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>臨界值</translation>
+    </message>
+    <message>
+        <source>Flag a text whose attack score reaches this</source>
+        <translation>攻擊分數達到此值的文字會被標記</translation>
+    </message>
+    <message>
+        <source>Max Length</source>
+        <translation>最大長度</translation>
+    </message>
+    <message>
+        <source>Tokens per window the model reads</source>
+        <translation>模型每個視窗讀取的詞元數</translation>
+    </message>
+    <message>
+        <source>Stride</source>
+        <translation>重疊步長</translation>
+    </message>
+    <message>
+        <source>Tokens two windows of a long text share</source>
+        <translation>長文字相鄰兩個視窗共有的詞元數</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block or warn</source>
+        <translation>block 或 warn</translation>
+    </message>
+    <message>
+        <source>Last Message Only</source>
+        <translation>僅最後一條訊息</translation>
+    </message>
+    <message>
+        <source>Check only the last message</source>
+        <translation>只檢查最後一條訊息</translation>
+    </message>
+    <message>
+        <source>Check Tool Results</source>
+        <translation>檢查工具結果</translation>
+    </message>
+    <message>
+        <source>In the output lane: check tool results too</source>
+        <translation>在輸出通道中：也檢查工具結果</translation>
+    </message>
+    <message>
+        <source>ONNX file</source>
+        <translation>ONNX 檔案</translation>
+    </message>
+    <message>
+        <source>The .onnx file to run when the folder holds several</source>
+        <translation>資料夾中有多個 .onnx 檔案時要執行的那個</translation>
     </message>
 </context>
 <context>

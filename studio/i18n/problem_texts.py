@@ -305,4 +305,59 @@ PROBLEMS: tuple[tuple[str, str], ...] = (
             "studio reads them from the keyring",
         ),
     ),
+    # ClassifierGuard's model folder (processors.builtin.classifier_model)
+    (r"No model folder chosen", QT_TRANSLATE_NOOP("RuntimeText", "No model folder chosen")),
+    (r"Model folder not found: (?P<folder>.+)", QT_TRANSLATE_NOOP("RuntimeText", "Model folder not found: {folder}")),
+    (
+        r"No config\.json in the model folder (?P<folder>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "No config.json in the model folder {folder}"),
+    ),
+    (
+        r"config\.json in (?P<folder>.+) has no id2label \(the model's class names\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "config.json in {folder} has no id2label (the model's class names)"),
+    ),
+    (
+        r"No tokenizer\.json in the model folder (?P<folder>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "No tokenizer.json in the model folder {folder}"),
+    ),
+    (
+        r"No \.onnx file in the model folder (?P<folder>.+) \(export one with optimum-cli\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "No .onnx file in the model folder {folder} (export one with optimum-cli)"),
+    ),
+    (
+        r"Several ONNX files in (?P<folder>.+) \((?P<files>.+)\): name the one to use",
+        QT_TRANSLATE_NOOP("RuntimeText", "Several ONNX files in {folder} ({files}): name the one to use"),
+    ),
+    (
+        r"(?P<file>\S+) takes the inputs (?P<inputs>.+); a text classifier takes input_ids \(and optionally"
+        r" attention_mask, token_type_ids\)",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText",
+            "{file} takes the inputs {inputs}; a text classifier takes input_ids (and optionally attention_mask,"
+            " token_type_ids)",
+        ),
+    ),
+    (
+        r"(?P<folder>.+) holds PyTorch/safetensors weights and no \.onnx file: install the transformers extra"
+        r" \(pip install 'processor-studio\[transformers\]'\) or export the model to ONNX"
+        r" \(optimum-cli export onnx --task text-classification\)",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText",
+            "{folder} holds PyTorch/safetensors weights and no .onnx file: install the transformers extra"
+            " (pip install 'processor-studio[transformers]') or export the model to ONNX"
+            " (optimum-cli export onnx --task text-classification)",
+        ),
+    ),
+    (
+        r"The model has no label (?P<label>'.*'); its labels: (?P<labels>.+)",
+        QT_TRANSLATE_NOOP("RuntimeText", "The model has no label {label}; its labels: {labels}"),
+    ),
+    (
+        r"The model has the labels (?P<labels>.+): choose the one that means attack",
+        QT_TRANSLATE_NOOP("RuntimeText", "The model has the labels {labels}: choose the one that means attack"),
+    ),
+    (
+        r"stride must be smaller than max_length",
+        QT_TRANSLATE_NOOP("RuntimeText", "stride must be smaller than max_length"),
+    ),
 )

@@ -105,6 +105,25 @@ PATTERNS: tuple[Pattern, ...] = (
         r"Non-target language detected: (?P<language>.+?) \((?P<code>[^,]+), confidence (?P<confidence>[\d.]+)\)",
         QT_TRANSLATE_NOOP("RuntimeText", "Non-target language detected: {language} ({code}, confidence {confidence})"),
     ),
+    # ClassifierGuard
+    _pattern(
+        r"Classifier flagged the input: (?P<label>.+) score (?P<score>[\d.]+) \(threshold (?P<threshold>[\d.]+)\)",
+        QT_TRANSLATE_NOOP("RuntimeText", "Classifier flagged the input: {label} score {score} (threshold {threshold})"),
+    ),
+    _pattern(
+        r"Classifier flagged the answer: (?P<label>.+) score (?P<score>[\d.]+) \(threshold (?P<threshold>[\d.]+)\)",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText", "Classifier flagged the answer: {label} score {score} (threshold {threshold})"
+        ),
+    ),
+    _pattern(
+        r"Classifier flagged the result of tool '(?P<tool>[^']*)': (?P<label>.+) score (?P<score>[\d.]+)"
+        r" \(threshold (?P<threshold>[\d.]+)\)",
+        QT_TRANSLATE_NOOP(
+            "RuntimeText",
+            "Classifier flagged the result of tool '{tool}': {label} score {score} (threshold {threshold})",
+        ),
+    ),
     # CostGuard
     _pattern(
         r"Cost budget of (?P<budget>\$[\d.]+) for this (?P<scope>\w+) is used up \(spent (?P<spent>\$[\d.]+)\)",

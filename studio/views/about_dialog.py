@@ -8,8 +8,9 @@ from pathlib import Path
 from PySide6.QtCore import Qt, qVersion
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
-from studio.about import bundled_components, studio_version
+from studio.about import NOTICES_FILE, bundled_components, studio_version
 from studio.i18n import translate
+from studio.resources import resources_dir
 
 __all__ = ["AboutDialog"]
 
@@ -36,15 +37,22 @@ class AboutDialog(QDialog):
         heading.setObjectName("about.heading")
         heading.setWordWrap(True)
         heading.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)  # the path can be copied
+        licences = resources_dir() / "licences"
+        components = bundled_components(qVersion(), licences)
         rows = "".join(
             f"<tr><td>{html.escape(c.name)}</td><td>{html.escape(c.version)}</td><td>{html.escape(c.licence)}</td></tr>"
-            for c in bundled_components(qVersion())
+            for c in components
+        )
+        notices = "".join(
+            f"<p><b>{html.escape(c.name)}</b> ({html.escape(c.licence)}): {html.escape(c.notice)}</p>"
+            for c in components
+            if c.notice
         )
         self.components = QTextBrowser()
         self.components.setObjectName("about.components")
         self.components.setHtml(
             "<p>"
-            + translate("AboutDialog", "<b>Bundled components</b> (from the installed packages' metadata)")
+            + translate("AboutDialog", "<b>Bundled components</b> and their licences")
             + "</p><table cellspacing='0' cellpadding='3'><tr>"
             + "".join(
                 f"<th align='left'>{html.escape(title)}</th>"
@@ -55,12 +63,17 @@ class AboutDialog(QDialog):
                 )
             )
             + f"</tr>{rows}</table>"
-            "<p>"
+            + notices
+            + "<p>"
             + html.escape(
                 translate(
                     "AboutDialog",
                     "Qt and PySide6 are used under the GNU LGPL v3; their source is available from qt.io.",
                 )
+            )
+            + "</p><p>"
+            + translate("AboutDialog", "The licence texts are in {file}").format(
+                file=f"<code>{html.escape(str(licences / NOTICES_FILE))}</code>"
             )
             + "</p>"
         )

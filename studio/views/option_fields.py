@@ -16,7 +16,13 @@ array of strings                      a text area, one item per line
 anything else (objects, rules, ...)   a JSON text area
 no type (``Any``)                     line edit (a text area for schemas and values): JSON when the text
                                       starts with { or [, else the text; empty = none
+string with ``x-folder``              line edit and a "Choose…" button opening a folder dialog
+string with ``x-model-labels: NAME``  editable combo box listing the labels of the model in the folder
+                                      that option NAME names (read from its config.json)
 ====================================  ================================================================
+
+An editor whose choices depend on another option has ``depends_on`` (that option's name); the form calls its
+``update_choices(value)`` with that option's value whenever it changes.
 """
 
 from __future__ import annotations
@@ -28,8 +34,20 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QLineEdit, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QGridLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QWidget,
+)
 
+from processors.builtin.classifier_folder import ClassifierModelError, read_labels
+from studio.error_texts import problem_text
 from studio.i18n import translate
 from studio.views.option_specs import FieldSpec, field_specs
 from studio.views.option_values import OPTION_VALUES, value_label
@@ -46,6 +64,7 @@ class FieldEditor:
     """One field's widget: reads and writes JSON values, reports changes through ``on_change``."""
 
     immediate = False  # commit at once (check boxes, combo boxes) rather than after typing pauses
+    depends_on = ""  # the option whose value gives this editor its choices (see update_choices)
 
     def __init__(self, spec: FieldSpec, on_change: Callable[[str], None]) -> None:
         self.spec = spec
@@ -69,6 +88,9 @@ class FieldEditor:
     def raw_text(self) -> str | None:
         """The text to keep when :meth:`value` raises :class:`InvalidText` (None: there is nothing to keep)."""
         return None
+
+    def update_choices(self, value: Any) -> None:
+        """The option named by ``depends_on`` now has ``value``: offer the choices it gives."""
 
     def changed(self, *_args: Any) -> None:
         callback = self._on_change()
@@ -249,6 +271,79 @@ class _ChoicesEditor(FieldEditor):
             check.setChecked(choice in chosen)
 
 
+class _FolderEditor(_LineEditor):
+    """A folder: typed, pasted, or chosen with the folder dialog."""
+
+    def _build(self) -> QWidget:
+        box = QWidget()
+        row = QHBoxLayout(box)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(super()._build(), 1)
+        self._edit.setObjectName(f"options.{self.spec.name}.path")
+        self._edit.setPlaceholderText(translate("OptionsForm", "A folder on this computer"))
+        self._choose = QPushButton(translate("OptionsForm", "Choose…"))
+        self._choose.setObjectName(f"options.{self.spec.name}.choose")
+        self._choose.setAccessibleName(translate("OptionsForm", "Choose the folder"))
+        self._choose.clicked.connect(self._on_choose_clicked)
+        row.addWidget(self._choose)
+        return box
+
+    def _on_choose_clicked(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self.widget, self.spec.title, self._edit.text())
+        if folder:
+            self._edit.setText(folder)
+            self.changed()
+
+
+class _ModelLabelEditor(FieldEditor):
+    """One of the labels of a model folder's ``config.json`` (typing any other text is allowed: validation and the
+    run say whether the model has it). Reading the config is one small file (at most 1 MB), not the model."""
+
+    immediate = True
+
+    def _build(self) -> QWidget:
+        self.depends_on = str(self.spec.extra.get("x-model-labels", ""))
+        self._combo = QComboBox()
+        self._combo.setEditable(True)
+        self._combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self._combo.currentTextChanged.connect(self.changed)
+        self._problem = ""
+        return self._combo
+
+    def labels(self) -> list[str]:
+        return [self._combo.itemText(index) for index in range(self._combo.count())]
+
+    def problem(self) -> str:
+        """Why the folder gave no labels ("" when it did)."""
+        return self._problem
+
+    def update_choices(self, value: Any) -> None:
+        try:
+            labels: tuple[str, ...] = read_labels(value) if isinstance(value, str) and value.strip() else ()
+            self._problem = ""
+        except ClassifierModelError as error:
+            labels, self._problem = (), problem_text(str(error))
+        text = self._combo.currentText()
+        blocked = self._combo.blockSignals(True)
+        try:
+            self._combo.clear()
+            self._combo.addItems(list(labels))
+            self._combo.setEditText(text)
+        finally:
+            self._combo.blockSignals(blocked)
+        tip = translate("OptionsForm", "The model's labels: {labels}").format(labels=", ".join(labels))
+        self._combo.setToolTip("\n".join(filter(None, (self.spec.description, tip if labels else self._problem))))
+        line = self._combo.lineEdit()
+        if line is not None:  # what the folder lacks, where the labels would be
+            line.setPlaceholderText(self._problem)
+
+    def value(self) -> Any:
+        return self._combo.currentText().strip()
+
+    def set_value(self, value: Any) -> None:
+        self._combo.setEditText("" if value is None else str(value))
+
+
 _EDITORS: dict[str, type[FieldEditor]] = {
     "bool": _BoolEditor,
     "enum": _EnumEditor,
@@ -261,6 +356,8 @@ _EDITORS: dict[str, type[FieldEditor]] = {
     "string_list": _TextAreaEditor,
     "json": _TextAreaEditor,
     "enum_list": _ChoicesEditor,
+    "folder": _FolderEditor,
+    "model_label": _ModelLabelEditor,
 }
 
 

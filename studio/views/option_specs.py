@@ -1,7 +1,9 @@
 """What each option field is, read from a processor's ``Options`` JSON schema (no widgets here).
 
 :func:`field_specs` reads ``Options.model_json_schema()`` (``$ref``/``$defs``, ``anyOf [X, null]``, enums, ranges)
-into :class:`FieldSpec` objects; :mod:`studio.views.option_fields` builds the editor for each.
+into :class:`FieldSpec` objects; :mod:`studio.views.option_fields` builds the editor for each. A string option may
+carry hints of its own in the schema (``json_schema_extra``): ``x-folder`` (a folder to choose) and
+``x-model-labels: <option>`` (a label of the model in the folder that option names); they are kept in ``extra``.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ class FieldSpec:
 
     name: str
     title: str
-    kind: str  # bool, enum, int, number, text, multiline, enum_list, string_list, json, any
+    kind: str  # bool, enum, int, number, text, multiline, enum_list, string_list, json, any, folder, model_label
     description: str = ""
     nullable: bool = False
     required: bool = False
@@ -58,6 +60,7 @@ def field_specs(schema: Mapping[str, Any], defaults: Mapping[str, Any] | None = 
                 choices=tuple(_choices(prop.get("items", {}) if prop.get("type") == "array" else prop)),
                 minimum=prop.get("minimum", prop.get("exclusiveMinimum")),
                 maximum=prop.get("maximum", prop.get("exclusiveMaximum")),
+                extra={key: value for key, value in raw.items() if key.startswith("x-")},
             )
         )
     return specs
@@ -97,6 +100,10 @@ def _choices(prop: Mapping[str, Any]) -> list[Any]:
 
 def _kind(name: str, prop: Mapping[str, Any]) -> str:
     kind = prop.get("type")
+    if kind == "string" and prop.get("x-folder"):
+        return "folder"  # a folder on this computer: a line edit with a "Choose…" button
+    if kind == "string" and prop.get("x-model-labels"):
+        return "model_label"  # one of the labels of the model in the folder another option names
     if _choices(prop) and kind != "array":
         return "enum"
     if kind == "boolean":

@@ -177,6 +177,7 @@ class OptionsForm(QScrollArea):
         try:
             for name, editor in self._editors.items():
                 editor.set_value(self._values.get(name, defaults.get(name)))
+            self._update_choices()
         finally:
             self._loading = False
         self._show_errors(self._document.option_errors(self._type, self._values))
@@ -199,6 +200,7 @@ class OptionsForm(QScrollArea):
                 self._values.pop(name, None)  # back to the default: store nothing
             else:
                 self._values[name] = value
+            self._update_choices(name)
         errors = {
             path: message
             for path, message in self._document.option_errors(self._type, self._values).items()
@@ -217,6 +219,18 @@ class OptionsForm(QScrollArea):
             self._commit()
         else:
             self._commit_timer.start()
+
+    def _update_choices(self, changed: str | None = None) -> None:
+        """Editors whose choices come from another option (a model's labels from its folder) follow its value."""
+        defaults = self._document.option_defaults(self._type)
+        for editor in self._editors.values():
+            source = editor.depends_on
+            if source and (changed is None or changed == source):
+                loading, self._loading = self._loading, True
+                try:
+                    editor.update_choices(self._values.get(source, defaults.get(source)))
+                finally:
+                    self._loading = loading
 
     def _show_errors(self, errors: Mapping[str, str]) -> None:
         by_field: dict[str, list[str]] = {}

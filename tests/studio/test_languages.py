@@ -49,6 +49,7 @@ from studio.design import AgentDesign, ChainEntry, save_design
 from studio.models.chat_items import AssistantItem, ToolCard, TripwireItem, UserItem
 from studio.models.editor_commands import RemoveEntry
 from studio.models.lab_cases_model import COLUMNS as CASE_COLUMNS
+from studio.resources import resources_dir
 from studio.views.agent_settings import MODEL_SUGGESTIONS
 from studio.views.inspector_details import details_html
 from studio.views.main_window import MainWindow
@@ -85,6 +86,9 @@ def _data_words() -> set[str]:
         "Lovelace",
     }
     words |= {component.name for component in bundled_components("6")}  # package names in Help → About
+    for component in bundled_components("6", resources_dir() / "licences"):  # the generated list is data
+        listed = (component.name, component.version, component.licence, component.notice)
+        words |= set(re.findall(r"[A-Za-z]+", " ".join(listed)))
     words |= {case.category for path in bundled_corpora() for case in load_corpus(path).cases}  # the Lab's tables
     for kind in load_catalogue(None):
         words |= {kind.id, kind.type_name, *kind.hooks, *kind.options_schema.get("properties", {})}

@@ -42,8 +42,19 @@ def test_help_about_shows_version_data_folder_and_licences(
     cells = [line.strip() for line in dialog.components.toPlainText().splitlines()]  # a table: a cell a line
     assert metadata.version("processor-studio") in heading.text()
     assert str(data_dir()) in heading.text()
-    for name, licence in (("litellm", "MIT"), ("PySide6", "LGPL"), ("Qt", "LGPL"), ("SQLAlchemy", "MIT")):
+    for name, licence in (
+        ("litellm", "MIT"),
+        ("PySide6", "LGPL"),
+        ("Qt", "LGPL"),
+        ("SQLAlchemy", "MIT"),
+        ("fasttext-predict", "MIT"),
+        ("fastText language identification model (lid.176.ftz)", "CC-BY-SA-3.0"),  # a data file's own licence
+        ("Python", "PSF-2.0"),
+    ):
         row = next(index for index, cell in enumerate(cells) if cell.startswith(name))
         assert licence in cells[row + 2], cells[row : row + 3]  # name, version, licence
+    text = dialog.components.toPlainText()
+    assert "https://creativecommons.org/licenses/by-sa/3.0/" in text  # the model's notice
+    assert "THIRD-PARTY-NOTICES.txt" in text
     dialog.reject()
     run(qloop, workspace.shutdown())
