@@ -35,6 +35,8 @@ from pathlib import Path
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from studio.about import licence_of  # the same rule the About dialog's fallback reads metadata with
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "resources" / "licences"
 COMPONENTS = OUT / "components.json"
@@ -114,27 +116,6 @@ class Component:
     licence: str
     kind: str  # "package", "runtime" (in the bundle, not a Python package) or "data" (a file inside a package)
     notice: str = ""
-
-
-def _field(meta: metadata.PackageMetadata, name: str) -> str:
-    values = meta.get_all(name) or []
-    return str(values[0]) if values else ""
-
-
-def licence_of(meta: metadata.PackageMetadata) -> str:
-    """The licence a package declares, in a few words (SPDX expression, short field, or classifier)."""
-    expression = _field(meta, "License-Expression")
-    if expression:
-        return expression
-    text = _field(meta, "License").strip()
-    if text and "\n" not in text and len(text) <= 60:
-        return text
-    classifiers = [str(c).rsplit("::", 1)[-1].strip() for c in meta.get_all("Classifier") or [] if "License ::" in c]
-    if classifiers:
-        return " OR ".join(dict.fromkeys(classifiers))
-    if text:  # a whole licence text: its first line names it
-        return text.splitlines()[0].strip()[:60]
-    return "unknown"
 
 
 def _applies(requirement: Requirement, extras: frozenset[str] = frozenset()) -> bool:

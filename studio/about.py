@@ -52,16 +52,17 @@ def studio_version() -> str:
 
 
 def licence_of(meta: metadata.PackageMetadata) -> str:
-    """The licence a package declares, in a few words."""
+    """The licence a package declares, in a few words (SPDX expression, short field, or classifiers); the one rule
+    for the About dialog and the installers' generated list (``packaging/licences.py``)."""
     expression = _field(meta, "License-Expression")
     if expression:
         return expression
     text = _field(meta, "License").strip()
     if text and "\n" not in text and len(text) <= 60:
         return text
-    for classifier in meta.get_all("Classifier") or []:
-        if classifier.startswith("License ::"):
-            return str(classifier).rsplit("::", 1)[-1].strip()
+    classifiers = [str(c).rsplit("::", 1)[-1].strip() for c in meta.get_all("Classifier") or [] if "License ::" in c]
+    if classifiers:
+        return " OR ".join(dict.fromkeys(classifiers))
     if text:  # a whole licence text: its first line names it
         return text.splitlines()[0].strip()[:60]
     return "unknown"
