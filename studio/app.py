@@ -97,7 +97,6 @@ def main(argv: list[str] | None = None) -> int:
     if problem is not None:  # said before Qt tries, whose own message would blame a library
         print(f"Processor Studio cannot start: {problem}", file=sys.stderr)
         return 1
-    import qasync
 
     app = make_application()
     display.release()  # Qt has its own connection now
@@ -110,7 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     # raises "Event loop stopped before Future completed" with a reply half-saved and the store open): _run ends
     # the loop instead, after shutting the workspace down.
     app.setQuitOnLastWindowClosed(False)
-    loop = qasync.QEventLoop(app)
+    from studio.event_loop import StudioEventLoop
+
+    loop = StudioEventLoop(app)
     asyncio.set_event_loop(loop)
     try:
         with loop:

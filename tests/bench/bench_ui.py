@@ -59,6 +59,7 @@ from processors import Agent
 from processors.messages import Message
 from processors.models.base import ModelEvent, ModelRequest, TextDelta
 from processors.models.scripted import ScriptedModel, Turn
+from studio.event_loop import StudioEventLoop
 from studio.models.chat_list_model import ChatListModel
 from studio.views.chat_view import ChatView
 from tests.support.threads import thread_of as shared_thread_of
@@ -595,7 +596,7 @@ if __name__ == "__main__":
     options = parser.parse_args()
     application = QApplication(sys.argv[:1])
     application.setQuitOnLastWindowClosed(False)
-    loop = qasync.QEventLoop(application)
+    loop = StudioEventLoop(application)
     asyncio.set_event_loop(loop)
     try:
         if options.lab:

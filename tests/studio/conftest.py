@@ -18,6 +18,7 @@ import shiboken6
 from PySide6.QtWidgets import QApplication
 
 from processors.builtin.registry import Catalogue, load_catalogue
+from studio.event_loop import StudioEventLoop
 
 
 @pytest.fixture(autouse=True)
@@ -31,7 +32,7 @@ def _private_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
 @pytest.fixture
 def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
     """A fresh qasync loop for one test, set as the current asyncio loop and closed afterwards."""
-    loop = qasync.QEventLoop(qapp)
+    loop = StudioEventLoop(qapp)
     asyncio.set_event_loop(loop)
     try:
         yield loop

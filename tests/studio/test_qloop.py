@@ -8,6 +8,8 @@ import threading
 from typing import Any
 
 import qasync
+
+from studio.event_loop import StudioEventLoop
 from PySide6.QtWidgets import QApplication
 
 from tests.studio.conftest import close_qloop
@@ -18,7 +20,7 @@ def test_a_closed_loop_leaves_no_qt_timer_for_another_thread_to_destroy(qapp: QA
     cyclic garbage collector frees it on whichever thread triggers a collection. A QObject with a Qt timer still
     registered then dies off the Qt thread ("QObject::~QObject: Timers cannot be stopped from another thread",
     or a crash), in whichever later test happens to start a thread, e.g. the LiteLLM tests' HTTP server."""
-    loop = qasync.QEventLoop(qapp)
+    loop = StudioEventLoop(qapp)
     asyncio.set_event_loop(loop)
     loop.run_until_complete(asyncio.wait_for(asyncio.sleep(0), 10))  # leaves a cancelled 10 s Qt timer behind
     close_qloop(loop)
