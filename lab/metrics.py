@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from lab.runner import CaseResult
+from lab.results import CaseResult
 
 
 def _ratio(numerator: int, denominator: int) -> float | None:

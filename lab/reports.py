@@ -37,8 +37,7 @@ from lab.metrics import (
     uncaught,
     unmatched,
 )
-from lab.results import read_results
-from lab.runner import CaseResult
+from lab.results import CaseResult, read_results
 from lab.texts import html_lang, percent, text, word
 from processors.atomic_files import write_atomic
 

@@ -455,7 +455,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.mode == "replay":
         if args.replay_from is None or not args.replay_from.is_file():
             raise BadInput(f"--mode replay needs --replay-from, the --results file of a model run ({args.replay_from})")
-        from lab.runner import read_results
+        from lab.results import read_results
 
         _, recorded = read_results(args.replay_from)
         recordings = {key: result.recording for key, result in recorded.items() if result.recording}

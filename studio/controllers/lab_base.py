@@ -17,7 +17,8 @@ from PySide6.QtCore import QObject, Signal
 
 from lab.corpus import Case, CorpusError, load_corpus
 from lab.recipe import AgentRecipe, LabAgentsError
-from lab.runner import CaseResult, LabRun
+from lab.results import CaseResult
+from lab.runner import LabRun
 from studio.controllers.lab_records import read_bundled
 from studio.controllers.mcp_launcher import McpLauncher
 from studio.controllers.tasks import TaskKeeper

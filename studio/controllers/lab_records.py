@@ -13,7 +13,7 @@ from typing import Any
 
 from lab.corpus import Case, CorpusError, bundled_corpora, case_from_dict, load_corpus
 from lab.metrics import Change, Confusion
-from lab.runner import CaseResult
+from lab.results import CaseResult
 from studio.design import AgentDesign, DesignError
 from studio.models.lab_lists import CorpusSource
 from studio.store import LabCaseRecord, LabRunRecord

@@ -27,7 +27,8 @@ from lab.corpus import Case, CorpusError
 from lab.metrics import summary
 from lab.process_run import ProcessLabRun, auto_processes, cpu_count
 from lab.recipe import AgentRecipe
-from lab.runner import CaseResult, LabRun
+from lab.results import CaseResult
+from lab.runner import LabRun
 from lab.worker_pool import WorkerPool
 from processors.messages import new_id
 from studio.controllers.lab_records import case_of, compact, recordings_of, result_of

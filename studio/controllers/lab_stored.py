@@ -13,9 +13,9 @@ import asyncio
 import json
 from pathlib import Path
 
+from lab.case_run import case_messages, prepare_agent
 from lab.metrics import compare, confusion, unmatched
 from lab.reports import diff_report, html_report, json_report, junit_report, write_atomically
-from lab.runner import case_messages, prepare_agent
 from processors.tools.mcp import McpServerError
 from studio.build import build_agent
 from studio.controllers.lab_base import LabControllerBase

@@ -23,7 +23,7 @@ from lab.metrics import (
     contribution,
     processors_seen,
 )
-from lab.runner import CaseResult
+from lab.results import CaseResult
 from studio.i18n import translate
 
 Index = QModelIndex | QPersistentModelIndex

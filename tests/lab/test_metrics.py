@@ -20,7 +20,7 @@ from lab.metrics import (
     unmatched,
 )
 from lab.reports import junit_report
-from lab.runner import CaseResult, Hit
+from lab.results import CaseResult, Hit
 
 
 def result(case_id: str, label: str, outcome: str, tripped: tuple[str, ...] = (), **extra: Any) -> CaseResult:
@@ -134,3 +134,14 @@ def test_unmatched_names_the_cases_only_one_side_has_in_order() -> None:
     before, after = RESULTS[:6], RESULTS[3:]
     assert unmatched(before, after) == (["a1", "a2", "a3"], ["b1", "b2", "b3", "n1"])
     assert unmatched(RESULTS, list(reversed(RESULTS))) == ([], [])
+
+
+def test_the_figures_import_no_runtime() -> None:
+    """A figure is arithmetic over recorded results: importing :mod:`lab.metrics` (and the package ``lab``, which
+    offers ``LabRun`` too) loads no part of the agent runtime, so the reports and the Lab's tables stay cheap."""
+    import subprocess
+    import sys
+
+    probe = "import sys, lab, lab.metrics; print(sorted(m for m in sys.modules if m.split('.')[0] == 'processors'))"
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
