@@ -8,18 +8,31 @@ list of corpora.
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject
 
-from lab.corpus import Case, CorpusError, load_corpus
+from lab.corpus import Case, CorpusError, bundled_corpora, load_corpus
 from studio.controllers.lab_events import LabEvents
-from studio.controllers.lab_records import read_bundled
 from studio.error_texts import error_text
 from studio.i18n import current_language, translate
 from studio.models.lab_lists import CorpusListModel, CorpusSource
 from studio.models.lab_starters import starter_sources
+
+logger = logging.getLogger(__name__)
+
+
+def read_bundled() -> list[CorpusSource]:
+    """The bundled starter corpora (a broken one is logged and left out)."""
+    sources = []
+    for path in bundled_corpora():
+        try:
+            sources.append(CorpusSource(path, load_corpus(path).cases, bundled=True))
+        except CorpusError:
+            logger.exception("a bundled corpus could not be read")
+    return sources
 
 
 class LabCorpora:
@@ -89,4 +102,4 @@ class LabCorpora:
         return [{"name": s.name, "path": str(s.path), "cases": len(s.cases)} for s in self.model.checked()]
 
 
-__all__ = ["LabCorpora"]
+__all__ = ["LabCorpora", "read_bundled"]
