@@ -8,7 +8,7 @@ call failed, no JSON, JSON of the wrong shape — raises :class:`JudgeError`. Pr
 :func:`consult_judge`, which applies their ``error_strategy``: ``"fail-open"`` (log and go on without the judge:
 None) or ``"fail-closed"`` (abort)::
 
-    verdict = await consult_judge(args, self.options, model, "Moderation", prompt, text, ModerationVerdict)
+    verdict = await consult_judge(args, self.options, model, self, prompt, text, ModerationVerdict)
 
 :class:`JudgeOptions` is the base of every judge-backed processor's ``Options``: ``model`` (a LanguageModel or a
 litellm model id, resolved lazily), ``api_base`` (a local OpenAI-compatible server: Ollama, LM Studio, llama.cpp,
@@ -24,11 +24,11 @@ import asyncio
 import json
 import logging
 import re
-from typing import Any, Literal, NoReturn, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
-from processors.builtin.base import ProcessorOptions
+from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 from processors.builtin.judge_presets import JudgePresetName
 from processors.errors import ProcessorsError
 from processors.models import resolve_model
@@ -191,18 +191,25 @@ async def ask_judge(
 
 
 async def consult_judge(
-    args: HookArgs, options: JudgeOptions, model: LanguageModel, what: str, prompt: str, text: str, schema: type[T]
+    args: HookArgs,
+    options: JudgeOptions,
+    model: LanguageModel,
+    owner: BuiltinProcessor,
+    prompt: str,
+    text: str,
+    schema: type[T],
 ) -> T | None:
     """:func:`ask_judge` with ``options.instructions`` appended to ``prompt``; None when the judge failed open.
 
-    A failure follows ``error_strategy`` (:func:`judge_failed`): fail-closed aborts naming ``what``.
+    A failure follows ``error_strategy`` (:func:`judge_failed`): fail-closed aborts with ``owner``'s sentence
+    ``judge_failed``.
     """
     try:
         return await ask_judge(
             model, with_instructions(prompt, options.instructions), text, schema, time_limit=options.timeout
         )
     except JudgeError as error:
-        judge_failed(args, options, what, error)
+        judge_failed(args, options, owner, error)
         return None
 
 
@@ -210,21 +217,17 @@ async def consult_judge(
 _FAILURES_KEPT = 5
 
 
-def judge_failed(args: HookArgs, options: JudgeOptions, what: str, error: JudgeError) -> None:
-    """Apply ``error_strategy``: fail-closed aborts naming ``what``; fail-open logs and returns. Either way the
-    failure is recorded in the processor's state, so the trace shows the verdict came without the judge."""
+def judge_failed(args: HookArgs, options: JudgeOptions, owner: BuiltinProcessor, error: JudgeError) -> None:
+    """Apply ``error_strategy``: fail-closed aborts with ``owner``'s sentence ``judge_failed`` (its ``texts``);
+    fail-open logs and returns. Either way the failure is recorded in the processor's state, so the trace shows the verdict came without the judge."""
     failures = args.state.setdefault("judge_failures", [])
     failures.append({"error": str(error), "strategy": options.error_strategy})
     del failures[:-_FAILURES_KEPT]
     # every failure counted (the list keeps the newest few): an observer tells the calls that had a new one
     args.state["judge_failure_count"] = args.state.get("judge_failure_count", 0) + 1
     if options.error_strategy == "fail-closed":
-        _abort(args, what, error)
-    logger.warning("%s: the judge failed, going on without it (fail-open): %s", what, error)
-
-
-def _abort(args: HookArgs, what: str, error: JudgeError) -> NoReturn:
-    args.abort(f"{what} failed because the judge model call failed: {error}", metadata={"error": str(error)})
+        raise owner.tripwire("judge_failed", metadata={"error": str(error)}, error=str(error))
+    logger.warning("%s; going on without the judge (fail-open)", owner.texts["judge_failed"].format(error=error))
 
 
 def with_instructions(prompt: str, instructions: str | None) -> str:

@@ -22,6 +22,7 @@ import re
 import shutil
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -149,6 +150,10 @@ class LanguageDetector(BuiltinProcessor):
     id = "language-detector"
     name = "Language detector"
     description = "Detects the language of input messages offline; tags, translates (model), blocks or warns."
+    texts: ClassVar[Mapping[str, str]] = {
+        "not_target": "Non-target language detected: {language} ({code}, confidence {confidence:.2f})",
+        "judge_failed": "Translation failed because the judge model call failed: {error}",
+    }
     type_name: ClassVar[str] = "LanguageDetector"
     needs_model: ClassVar[bool] = False
     Options = LanguageDetectorOptions
@@ -191,10 +196,12 @@ class LanguageDetector(BuiltinProcessor):
         if not detection["is_target_language"]:
             strategy = self.options.strategy
             if strategy == "block":
-                args.abort(
-                    f"Non-target language detected: {detection['detected_language']} ({detection['iso_code']}, "
-                    f"confidence {detection['confidence']:.2f})",
+                raise self.tripwire(
+                    "not_target",
                     metadata={"language_detection": detection},
+                    language=detection["detected_language"],
+                    code=detection["iso_code"],
+                    confidence=detection["confidence"],
                 )
             if strategy == "warn":
                 logger.warning("Non-target language detected: %s", detection["detected_language"])
@@ -211,7 +218,7 @@ class LanguageDetector(BuiltinProcessor):
         assert self._model is not None
         language = language_name(self._targets[0])
         prompt = TRANSLATE_PROMPT.format(language=language)
-        verdict = await consult_judge(args, self.options, self._model, "Translation", prompt, text, Translation)
+        verdict = await consult_judge(args, self.options, self._model, self, prompt, text, Translation)
         return None if verdict is None else verdict.translated_text
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, Field, field_validator
@@ -107,6 +108,15 @@ class ModerationProcessor(BuiltinProcessor):
     id = "moderation"
     name = "Moderation"
     description = "Scores content in 11 moderation categories (model judge, or word lists offline)."
+    texts: ClassVar[Mapping[str, str]] = {
+        "flagged": "Content flagged for moderation. Categories: {categories}",
+        "flagged_with_reason": "Content flagged for moderation. Categories: {categories}. Reason: {reason}",
+        "flagged_with_scores": "Content flagged for moderation. Categories: {categories}. Scores: {scores}",
+        "flagged_with_reason_and_scores": (
+            "Content flagged for moderation. Categories: {categories}. Reason: {reason}. Scores: {scores}"
+        ),
+        "judge_failed": "Moderation failed because the judge model call failed: {error}",
+    }
     #: The stream hook also sees ``data-*`` chunks, only to keep them in their place behind held-back text
     #: (:mod:`~processors.builtin.hold_back`): passing it, a chunk written mid-reply would overtake that text.
     process_data_parts = True
@@ -146,7 +156,7 @@ class ModerationProcessor(BuiltinProcessor):
         if self._model is None:
             return self.word_scores(text), None
         prompt = JUDGE_PROMPT.format(categories=", ".join(self._categories))
-        verdict = await consult_judge(args, self.options, self._model, "Moderation", prompt, text, ModerationVerdict)
+        verdict = await consult_judge(args, self.options, self._model, self, prompt, text, ModerationVerdict)
         if verdict is None:
             return {}, None
         return {k: v for k, v in verdict.categories.items() if k in self._categories}, verdict.reason
@@ -224,14 +234,16 @@ class ModerationProcessor(BuiltinProcessor):
         args.state["flagged"] = args.state.get("flagged", 0) + 1
         strategy = self.options.strategy
         if strategy == "block":
-            message = f"Content flagged for moderation. Categories: {', '.join(flagged)}"
-            if reason:
-                message += f". Reason: {reason}"
             metadata: dict[str, Any] = {"categories": flagged}
+            params: dict[str, Any] = {"categories": ", ".join(flagged)}
+            key = "flagged_with_reason" if reason else "flagged"
+            if reason:
+                params["reason"] = reason
             if self.options.include_scores:
-                message += ". Scores: " + ", ".join(f"{c}: {scores[c]:.2f}" for c in flagged)
+                key = "flagged_with_reason_and_scores" if reason else "flagged_with_scores"
+                params["scores"] = ", ".join(f"{c}: {scores[c]:.2f}" for c in flagged)
                 metadata["scores"] = scores
-            args.abort(message, metadata=metadata)
+            raise self.tripwire(key, metadata=metadata, **params)
         if strategy == "warn":
             logger.warning("Content flagged for moderation: %s", ", ".join(flagged))
             return True

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+from collections.abc import Mapping
 from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, Field, field_validator
@@ -108,6 +109,10 @@ class PIIDetector(BuiltinProcessor):
     id = "pii-detector"
     name = "PII detector"
     description = "Finds personal data offline (optionally with a model judge); blocks, warns, filters or redacts."
+    texts: ClassVar[Mapping[str, str]] = {
+        "detected": "PII detected. Types: {types}",
+        "judge_failed": "PII detection failed because the judge model call failed: {error}",
+    }
     #: The stream hook also sees ``data-*`` chunks, only to keep them in their place behind held-back text
     #: (:mod:`~processors.builtin.hold_back`): passing it, a chunk written mid-reply would overtake that text.
     process_data_parts = True
@@ -149,7 +154,7 @@ class PIIDetector(BuiltinProcessor):
         if self._model is not None:
             wanted = types if types is not None else self.options.detection_types
             prompt = JUDGE_PROMPT.format(types=", ".join(wanted))
-            verdict = await consult_judge(args, self.options, self._model, "PII detection", prompt, text, PIIVerdict)
+            verdict = await consult_judge(args, self.options, self._model, self, prompt, text, PIIVerdict)
             if verdict is not None:
                 found += self._locate(text, verdict, wanted)
         return resolve(found)
@@ -217,7 +222,7 @@ class PIIDetector(BuiltinProcessor):
             metadata["detections"] = [
                 {"type": category(m.kind), "value": m.value, "start": m.start, "end": m.end} for m in found
             ]
-        args.abort(f"PII detected. Types: {', '.join(_types(found))}", metadata=metadata)
+        raise self.tripwire("detected", metadata=metadata, types=", ".join(_types(found)))
 
     @staticmethod
     def _record(args: HookArgs, found: list[Match]) -> None:

@@ -47,7 +47,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, NoReturn, TypeVar
 
 from pydantic import Field, ValidationInfo, field_validator
@@ -62,7 +62,6 @@ from processors.chunks import AnyChunk, Chunk
 from processors.messages import Message, TextPart
 from processors.pipeline.processor import ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
 from processors.tracing.redactions import note_hidden
-from processors.tripwire import TripWire
 from processors.user_patterns import INLINE_BUDGET, UserPattern
 
 logger = logging.getLogger(__name__)
@@ -128,6 +127,9 @@ class RegexFilter(BuiltinProcessor):
     id = "regex-filter"
     name = "Regex Filter"
     description = "Blocks, redacts or flags text matching regex rules and presets (PII, secrets, URLs); no model."
+    texts: ClassVar[Mapping[str, str]] = {
+        "blocked": "Regex filter: blocked {context} matching patterns: {names}",
+    }
     #: The stream hook also sees ``data-*`` chunks, only to keep them in their place behind held-back text
     #: (:mod:`~processors.builtin.hold_back`): passing it, a chunk written mid-reply would overtake that text.
     process_data_parts = True
@@ -174,15 +176,15 @@ class RegexFilter(BuiltinProcessor):
     # ----------------------------------------------------------------------------------------- outcomes
     def _block(self, matches: Sequence[dict[str, Any]], context: str) -> NoReturn:
         names = ", ".join(dict.fromkeys(m["rule"] for m in matches))
-        raise TripWire(
-            f"Regex filter: blocked {context} matching patterns: {names}",
-            retry=False,
+        raise self.tripwire(
+            "blocked",
             metadata={
                 "processorId": self.id,
                 "matches": [{**m, "match": "[REDACTED_MATCH]"} for m in matches],
                 "strategy": "block",
             },
-            processor_id=self.id,
+            context=context,
+            names=names,
         )
 
     def _warn_detail(self, matches: Sequence[dict[str, Any]], phase: str) -> tuple[str, dict[str, Any]]:

@@ -22,6 +22,7 @@ import asyncio
 import hashlib
 import logging
 import re
+from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, field_validator
@@ -171,6 +172,10 @@ class SystemPromptScrubber(BuiltinProcessor):
     id = "system-prompt-scrubber"
     name = "System prompt scrubber"
     description = "Catches the agent's own instructions leaking into its output; blocks, warns, filters or redacts."
+    texts: ClassVar[Mapping[str, str]] = {
+        "detected": "System prompt detected: {kinds}",
+        "judge_failed": "System prompt detection failed because the judge model call failed: {error}",
+    }
     #: The stream hook also sees ``data-*`` chunks, only to keep them in their place behind held-back text
     #: (:mod:`~processors.builtin.hold_back`): passing it, a chunk written mid-reply would overtake that text.
     process_data_parts = True
@@ -250,9 +255,7 @@ class SystemPromptScrubber(BuiltinProcessor):
         if not instructions.strip():
             return []
         prompt = JUDGE_PROMPT.format(instructions=instructions)
-        verdict = await consult_judge(
-            args, self.options, self._model, "System prompt detection", prompt, text, LeakVerdict
-        )
+        verdict = await consult_judge(args, self.options, self._model, self, prompt, text, LeakVerdict)
         if verdict is None or not verdict.leaked or verdict.confidence < self.options.threshold:
             return []
         located = []
@@ -280,7 +283,7 @@ class SystemPromptScrubber(BuiltinProcessor):
         metadata: dict[str, Any] = {"types": kinds, "count": len(found)}
         if self.options.include_detections:
             metadata["detections"] = [m.value for m in found]
-        args.abort(f"System prompt detected: {', '.join(kinds)}", metadata=metadata)
+        raise self.tripwire("detected", metadata=metadata, kinds=", ".join(kinds))
 
     @staticmethod
     def _record(args: HookArgs, found: list[Match]) -> None:
