@@ -9,21 +9,36 @@ The layers below keep English and machine fields: a :class:`~studio.design.Desig
 own message, an error without a template — is shown as written, in English. A corpus file's problem
 (:class:`lab.corpus.CorpusError`) keeps its ``file:line:`` and gets its problem translated. In English the result is the
 error's own message, character for character.
+
+A built-in's sentence — a tripwire's reason, its own check of an option — is translated by its ``code``
+(``"TokenLimiter.limit_exceeded"``) and values (:func:`coded_text`): the catalogue's class for ``TokenLimiter`` holds
+the English template of ``limit_exceeded`` in its ``texts``, looked up in the studio's language by that key. A
+tripwire without a code — a plug-in's free reason, one stored before codes existed — is shown as its stored text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from lab.corpus import CorpusError
+from processors.builtin.registry import Catalogue
 from processors.memory.errors import ThreadImportError
+from studio.catalog import studio_catalogue
 from studio.design import DesignError
 from studio.i18n import current_language
+from studio.i18n.processor_texts import owner_name, text_of
 from studio.i18n.runtime_texts import runtime_text
 from studio.texts import translate
 
-__all__ = ["design_error_text", "error_text", "import_problems_text", "problem_text"]
+__all__ = [
+    "coded_text",
+    "design_error_text",
+    "error_text",
+    "import_problems_text",
+    "problem_text",
+    "tripwire_text",
+]
 
 _CONTEXT = "DesignError"
 #: Thread import problems shown in a status line or a message box (the rest are counted).
@@ -88,3 +103,37 @@ def _value(error: DesignError, key: str, value: Any) -> Any:
     if key == "error":
         return problem_text(str(value))
     return value
+
+
+def coded_text(
+    code: str | None, params: Mapping[str, Any] | None, english: str, catalogue: Catalogue | None = None
+) -> str:
+    """The sentence of ``code`` (``"<TypeName>.<key>"``) in the studio's language, written with ``params``;
+    ``english`` (the runtime's own text) when there is no code, the studio shows English, or no processor of the
+    catalogue declares the code."""
+    if not code or current_language() == "en":
+        return english
+    owner, _, key = code.partition(".")
+    kinds = catalogue if catalogue is not None else studio_catalogue()
+    cls = next((kind.cls for kind in kinds if owner_name(kind.cls) == owner), None)
+    template = text_of(cls, key) if cls is not None else None
+    if template is None:
+        return english
+    try:
+        return template.format(**dict(params or {}))
+    except (KeyError, IndexError, ValueError, TypeError):  # a broken translation must not hide the reason
+        return english
+
+
+def tripwire_text(tripwire: Any, catalogue: Catalogue | None = None) -> str:
+    """A tripwire's reason as the reader sees it, from ``result.tripwire``, a ``tripwire`` chunk's payload or the
+    store's dict: by its code and values when it has them, else its stored reason as written."""
+    reason = str(_field(tripwire, "reason") or "")
+    params = _field(tripwire, "params")
+    return coded_text(_field(tripwire, "code"), params if isinstance(params, Mapping) else None, reason, catalogue)
+
+
+def _field(source: Any, name: str) -> Any:
+    if isinstance(source, Mapping):
+        return source.get(name)
+    return getattr(source, name, None)

@@ -219,7 +219,8 @@ _FAILURES_KEPT = 5
 
 def judge_failed(args: HookArgs, options: JudgeOptions, owner: BuiltinProcessor, error: JudgeError) -> None:
     """Apply ``error_strategy``: fail-closed aborts with ``owner``'s sentence ``judge_failed`` (its ``texts``);
-    fail-open logs and returns. Either way the failure is recorded in the processor's state, so the trace shows the verdict came without the judge."""
+    fail-open logs and returns. Either way the failure is recorded in the processor's state, so the trace shows
+    the verdict came without the judge."""
     failures = args.state.setdefault("judge_failures", [])
     failures.append({"error": str(error), "strategy": options.error_strategy})
     del failures[:-_FAILURES_KEPT]

@@ -186,7 +186,12 @@ class RunState(RunTracing):
         return self.chunk(
             TripwireChunk,
             TripwirePayload(
-                reason=data.reason, retry=data.retry, metadata=data.metadata, processor_id=data.processor_id
+                reason=data.reason,
+                retry=data.retry,
+                metadata=data.metadata,
+                processor_id=data.processor_id,
+                code=data.code,
+                params=data.params,
             ),
         )
 

@@ -37,7 +37,7 @@ from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
 
 from studio.design import ChainEntry
 from studio.i18n import translate
-from studio.i18n.processor_texts import processor_text
+from studio.i18n.processor_texts import description_of
 from studio.i18n.runtime_texts import runtime_text
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import AddEntry, MoveEntry, ToggleEntry
@@ -366,7 +366,7 @@ class ChainModel(QAbstractListModel):
     def _tooltip(self, entry: ChainEntry) -> str:
         record = self._document.record(entry.type)
         lines = [
-            processor_text(getattr(record, "id", "") or "", getattr(record, "description", "") or "")
+            description_of(record)
             if record is not None
             else ""
         ]

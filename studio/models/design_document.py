@@ -41,7 +41,7 @@ from processors.builtin.base import BuiltinProcessor, InvalidOptionsError
 from processors.pipeline.processor import LANE_HOOKS
 from studio.design import LANES, AgentDesign, ChainEntry, Lane, ModelConfig, explain_option_error
 from studio.i18n import translate
-from studio.i18n.processor_texts import processor_text
+from studio.i18n.processor_texts import name_of
 from studio.texts import QT_TRANSLATE_NOOP
 
 __all__ = ["SETTINGS", "CatalogueLike", "CatalogueRecord", "DesignDocument"]
@@ -178,7 +178,7 @@ class DesignDocument(QObject):
         record = self.record(type_name)
         if record is None:
             return type_name
-        return processor_text(getattr(record, "id", "") or "", getattr(record, "name", None) or type_name)
+        return name_of(record)
 
     def fitting_lanes(self, type_name: str) -> tuple[Lane, ...]:
         record = self.record(type_name)
