@@ -47,20 +47,25 @@ def text_code(owner: type[Any] | str, key: str) -> str:
     return f"{name}.{key}"
 
 
-def option_problem(owner: str, texts: Mapping[str, str], key: str, **params: Any) -> PydanticCustomError:
-    """What an ``Options`` validator raises for its own check: pydantic reports it with the English of
-    ``texts[key]`` and the type ``"<owner>.<key>"``, which :class:`InvalidOptionsError` keeps as the code."""
-    return PydanticCustomError(text_code(owner, key), texts[key], params)
-
-
 def _json_safe(value: Any) -> Any:
     return value if isinstance(value, (str, int, float, bool)) or value is None else str(value)
 
 
 class ProcessorOptions(BaseModel):
-    """Base of every ``Options`` model: unknown fields are refused (a typo must not be silently ignored)."""
+    """Base of every ``Options`` model: unknown fields are refused (a typo must not be silently ignored).
+
+    ``texts`` holds the English of the model's own checks by key; a validator raises ``cls.problem(key, **values)``
+    and pydantic reports it with that English and the code ``"<OptionsClass>.<key>"`` (the studio translates it).
+    """
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True, arbitrary_types_allowed=True)
+    texts: ClassVar[Mapping[str, str]] = {}
+
+    @classmethod
+    def problem(cls, key: str, **params: Any) -> PydanticCustomError:
+        """The error of check ``key`` (raise it in a validator): English ``texts[key]`` written with ``params``."""
+        owner = next(c for c in cls.__mro__ if key in vars(c).get("texts", {}))  # the class that declares it
+        return PydanticCustomError(text_code(owner.__name__, key), vars(owner)["texts"][key], params)
 
 
 class BuiltinProcessor(Processor):

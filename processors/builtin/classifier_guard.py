@@ -67,10 +67,14 @@ class ClassifierGuardOptions(ProcessorOptions):
         default="", title="ONNX file", description="The .onnx file to run when the folder holds several"
     )
 
+    texts: ClassVar[Mapping[str, str]] = {
+        "stride_too_long": "stride must be smaller than max_length",
+    }
+
     @model_validator(mode="after")
     def _stride_inside_window(self) -> ClassifierGuardOptions:
         if self.stride >= self.max_length:
-            raise ValueError("stride must be smaller than max_length")
+            raise self.problem("stride_too_long")
         return self
 
 

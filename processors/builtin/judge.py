@@ -24,7 +24,8 @@ import asyncio
 import json
 import logging
 import re
-from typing import Any, Literal, TypeVar
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
@@ -65,6 +66,12 @@ class JudgeOptions(ProcessorOptions):
     threshold: float = Field(default=0.5, ge=0.0, le=1.0, description="Scores at or above this are flagged")
     instructions: str | None = Field(default=None, description="Extra instructions appended to the judge's prompt")
 
+    texts: ClassVar[Mapping[str, str]] = {
+        "model_kind": "must be a model id string (e.g. 'openai/gpt-4o-mini') or a LanguageModel object",
+        "unknown_preset": "judge_preset: unknown preset (known: {known})",
+        "local_only": "must be a local server (localhost, 127.0.0.1 or ::1); a hosted judge needs no api_base",
+    }
+
     @field_validator("model")
     @classmethod
     def _model_kind(cls, value: Any) -> Any:
@@ -72,7 +79,7 @@ class JudgeOptions(ProcessorOptions):
             return value
         if isinstance(value, LanguageModel):
             return value
-        raise ValueError("must be a model id string (e.g. 'openai/gpt-4o-mini') or a LanguageModel object")
+        raise cls.problem("model_kind")
 
     @model_validator(mode="before")
     @classmethod
@@ -84,7 +91,7 @@ class JudgeOptions(ProcessorOptions):
 
         preset = JUDGE_PRESETS.get(str(data["judge_preset"]))
         if preset is None:
-            raise ValueError(f"judge_preset: unknown preset (known: {', '.join(JUDGE_PRESETS)})")
+            raise cls.problem("unknown_preset", known=", ".join(JUDGE_PRESETS))
         if data.get("model"):
             return data
         filled = {**preset.options(), **{k: v for k, v in data.items() if v is not None}}
@@ -103,7 +110,7 @@ class JudgeOptions(ProcessorOptions):
 
         host = (urlsplit(value.strip()).hostname or "").lower()
         if host not in ("localhost", "127.0.0.1", "::1") and not host.endswith(".localhost"):
-            raise ValueError("must be a local server (localhost, 127.0.0.1 or ::1); a hosted judge needs no api_base")
+            raise cls.problem("local_only")
         return value.strip()
 
 

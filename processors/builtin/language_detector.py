@@ -76,20 +76,26 @@ class LanguageDetectorOptions(JudgeOptions):
     include_detection_details: bool = Field(default=False, description="Add the top three candidates to the metadata")
     last_message_only: bool = Field(default=False, description="Check only the last message")
 
+    texts: ClassVar[Mapping[str, str]] = {
+        "no_language": "name at least one target language",
+        "unknown_languages": "unknown languages {languages}: use English names or ISO 639-1 codes",
+        "translate_needs_model": "model: the 'translate' strategy needs a model",
+    }
+
     @field_validator("target_languages")
     @classmethod
     def _known(cls, value: list[str]) -> list[str]:
         if not value:
-            raise ValueError("name at least one target language")
+            raise cls.problem("no_language")
         unknown = [v for v in value if iso_code(v) is None]
         if unknown:
-            raise ValueError(f"unknown languages {', '.join(map(repr, unknown))}: use English names or ISO 639-1 codes")
+            raise cls.problem("unknown_languages", languages=", ".join(map(repr, unknown)))
         return value
 
     @model_validator(mode="after")
     def _translate_needs_model(self) -> LanguageDetectorOptions:
         if self.strategy == "translate" and self.model is None:
-            raise ValueError("model: the 'translate' strategy needs a model")
+            raise self.problem("translate_needs_model")
         return self
 
 

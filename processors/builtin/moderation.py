@@ -76,11 +76,16 @@ class ModerationOptions(JudgeOptions):
     )
     use_default_word_lists: bool = Field(default=True, description="Offline mode: include the built-in phrases")
 
+    texts: ClassVar[Mapping[str, str]] = {
+        "no_category": "name at least one category",
+        "unknown_categories": "unknown categories {categories}; known: {known}",
+    }
+
     @field_validator("categories")
     @classmethod
     def _some(cls, value: list[str]) -> list[str]:
         if not value:
-            raise ValueError("name at least one category")
+            raise cls.problem("no_category")
         return list(dict.fromkeys(value))
 
     @field_validator("word_lists")
@@ -88,7 +93,7 @@ class ModerationOptions(JudgeOptions):
     def _known_categories(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
         unknown = [k for k in value if k not in CATEGORIES]
         if unknown:
-            raise ValueError(f"unknown categories {', '.join(unknown)}; known: {', '.join(CATEGORIES)}")
+            raise cls.problem("unknown_categories", categories=", ".join(unknown), known=", ".join(CATEGORIES))
         return value
 
 

@@ -85,11 +85,15 @@ class PIIDetectorOptions(JudgeOptions):
     carry_over: int = Field(default=128, ge=16, le=4096, description="Stream: most characters held back between chunks")
     buffer_size: int = Field(default=200, ge=32, le=16384, description="Stream with a judge: longest segment held")
 
+    texts: ClassVar[Mapping[str, str]] = {
+        "no_type": "name at least one detection type",
+    }
+
     @field_validator("detection_types")
     @classmethod
     def _some_types(cls, value: list[str]) -> list[str]:
         if not value:
-            raise ValueError("name at least one detection type")
+            raise cls.problem("no_type")
         return list(dict.fromkeys(value))
 
 

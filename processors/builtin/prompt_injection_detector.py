@@ -103,11 +103,16 @@ class PromptInjectionDetectorOptions(JudgeOptions):
     last_message_only: bool = Field(default=False, description="Check only the last message")
     check_tool_results: bool = Field(default=True, description="In the output lane: scan tool results too")
 
+    texts: ClassVar[Mapping[str, str]] = {
+        "no_type": "name at least one detection type",
+        "band_order": "give two scores 0 <= low <= high <= 1",
+    }
+
     @field_validator("detection_types")
     @classmethod
     def _some_types(cls, value: list[str]) -> list[str]:
         if not value:
-            raise ValueError("name at least one detection type")
+            raise cls.problem("no_type")
         return list(dict.fromkeys(value))
 
     @field_validator("hybrid_band")
@@ -115,7 +120,7 @@ class PromptInjectionDetectorOptions(JudgeOptions):
     def _ordered_band(cls, value: tuple[float, float]) -> tuple[float, float]:
         low, high = value
         if not 0.0 <= low <= high <= 1.0:
-            raise ValueError("give two scores 0 <= low <= high <= 1")
+            raise cls.problem("band_order")
         return value
 
 

@@ -111,11 +111,15 @@ class RegexFilterOptions(ProcessorOptions):
         "least the longest match a rule can have.",
     )
 
+    texts: ClassVar[Mapping[str, str]] = {
+        "needs_rule": "RegexFilter needs at least one rule or preset",
+    }
+
     @field_validator("presets")
     @classmethod
     def _needs_a_rule(cls, value: list[str], info: ValidationInfo) -> list[str]:
         if not value and not info.data.get("rules"):
-            raise ValueError("RegexFilter needs at least one rule or preset")
+            raise cls.problem("needs_rule")
         return list(dict.fromkeys(value))
 
 

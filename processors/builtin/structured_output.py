@@ -59,6 +59,12 @@ class StructuredOutputOptions(ProcessorOptions):
 
     model_config = ConfigDict(validate_by_name=True, validate_by_alias=True)  # merged with the base's config
 
+    texts: ClassVar[Mapping[str, str]] = {
+        "bad_schema": "not a valid JSON schema: {error}",
+        "schema_kind": "must be a JSON schema (a dict) or a pydantic model class",
+        "model_kind": "must be a model id string (e.g. 'openai/gpt-4o-mini') or a LanguageModel object",
+    }
+
     @field_validator("schema_")
     @classmethod
     def _usable_schema(cls, value: Any) -> Any:
@@ -68,16 +74,16 @@ class StructuredOutputOptions(ProcessorOptions):
             try:
                 _jsonschema().validators.validator_for(value).check_schema(value)
             except _jsonschema().SchemaError as error:
-                raise ValueError(f"not a valid JSON schema: {error.message}") from None
+                raise cls.problem("bad_schema", error=error.message) from None
             return value
-        raise ValueError("must be a JSON schema (a dict) or a pydantic model class")
+        raise cls.problem("schema_kind")
 
     @field_validator("model")
     @classmethod
     def _model_kind(cls, value: Any) -> Any:
         if value is None or (isinstance(value, str) and value.strip()) or isinstance(value, LanguageModel):
             return value
-        raise ValueError("must be a model id string (e.g. 'openai/gpt-4o-mini') or a LanguageModel object")
+        raise cls.problem("model_kind")
 
 
 class InvalidOutput(Exception):

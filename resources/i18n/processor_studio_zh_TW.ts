@@ -3415,58 +3415,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>MCP 伺服器「{name}」已停止：{reason}</translation>
     </message>
     <message>
-        <source>RegexFilter needs at least one rule or preset</source>
-        <translation>RegexFilter 至少需要一條規則或一個預設</translation>
-    </message>
-    <message>
-        <source>name at least one category</source>
-        <translation>請至少指定一個類別</translation>
-    </message>
-    <message>
-        <source>name at least one detection type</source>
-        <translation>請至少指定一種偵測類型</translation>
-    </message>
-    <message>
-        <source>name at least one target language</source>
-        <translation>請至少指定一種目標語言</translation>
-    </message>
-    <message>
-        <source>unknown languages {languages}: use English names or ISO 639-1 codes</source>
-        <translation>未知的語言 {languages}：請使用英文名稱或 ISO 639-1 代碼</translation>
-    </message>
-    <message>
-        <source>unknown categories {categories}; known: {known}</source>
-        <translation>未知的類別 {categories}；可用類別：{known}</translation>
-    </message>
-    <message>
-        <source>model: the &apos;translate&apos; strategy needs a model</source>
-        <translation>model：&apos;translate&apos; 策略需要一個模型</translation>
-    </message>
-    <message>
-        <source>give two scores 0 &lt;= low &lt;= high &lt;= 1</source>
-        <translation>請給出兩個分數，滿足 0 &lt;= 下限 &lt;= 上限 &lt;= 1</translation>
-    </message>
-    <message>
-        <source>must be a model id string (e.g. &apos;openai/gpt-4o-mini&apos;) or a LanguageModel object</source>
-        <translation>必須是模型 ID 字串（如 &apos;openai/gpt-4o-mini&apos;）或 LanguageModel 物件</translation>
-    </message>
-    <message>
-        <source>judge_preset: unknown preset (known: {known})</source>
-        <translation>judge_preset：未知的預設（可用：{known}）</translation>
-    </message>
-    <message>
-        <source>must be a local server (localhost, 127.0.0.1 or ::1); a hosted judge needs no api_base</source>
-        <translation>必須是本機伺服器（localhost、127.0.0.1 或 ::1）；託管的評判模型不需要 api_base</translation>
-    </message>
-    <message>
-        <source>not a valid JSON schema: {error}</source>
-        <translation>不是有效的 JSON Schema：{error}</translation>
-    </message>
-    <message>
-        <source>must be a JSON schema (a dict) or a pydantic model class</source>
-        <translation>必須是 JSON Schema（字典）或 pydantic 模型類別</translation>
-    </message>
-    <message>
         <source>pattern {index} ({pattern}) does not compile: {error}</source>
         <translation>第 {index} 個模式（{pattern}）無法編譯：{error}</translation>
     </message>
@@ -3725,10 +3673,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>The model has the labels {labels}: choose the one that means attack</source>
         <translation>模型的標籤為 {labels}：請選擇代表攻擊的那一個</translation>
-    </message>
-    <message>
-        <source>stride must be smaller than max_length</source>
-        <translation>stride 必須小於 max_length</translation>
     </message>
     <message>
         <source>{server} (port {port}): not running</source>
@@ -4574,6 +4518,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
+    <name>processor:ClassifierGuardOptions</name>
+    <message>
+        <source>stride must be smaller than max_length</source>
+        <comment>ClassifierGuardOptions.stride_too_long</comment>
+        <translation>stride 必須小於 max_length</translation>
+    </message>
+</context>
+<context>
     <name>processor:CostGuard</name>
     <message>
         <source>Cost Guard</source>
@@ -4689,6 +4641,24 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Cost budget of ${budget:.4f} for this {scope} is used up (spent ${spent:.4f})</source>
         <comment>CostGuard.used_up</comment>
         <translation>此 {scope} 的費用預算 ${budget:.4f} 已用完（已花費 ${spent:.4f}）</translation>
+    </message>
+</context>
+<context>
+    <name>processor:JudgeOptions</name>
+    <message>
+        <source>must be a model id string (e.g. &apos;openai/gpt-4o-mini&apos;) or a LanguageModel object</source>
+        <comment>JudgeOptions.model_kind</comment>
+        <translation>必須是模型 ID 字串（如 &apos;openai/gpt-4o-mini&apos;）或 LanguageModel 物件</translation>
+    </message>
+    <message>
+        <source>judge_preset: unknown preset (known: {known})</source>
+        <comment>JudgeOptions.unknown_preset</comment>
+        <translation>judge_preset：未知的預設（可用：{known}）</translation>
+    </message>
+    <message>
+        <source>must be a local server (localhost, 127.0.0.1 or ::1); a hosted judge needs no api_base</source>
+        <comment>JudgeOptions.local_only</comment>
+        <translation>必須是本機伺服器（localhost、127.0.0.1 或 ::1）；託管的評判模型不需要 api_base</translation>
     </message>
 </context>
 <context>
@@ -4842,6 +4812,37 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Translation failed because the judge model call failed: {error}</source>
         <comment>LanguageDetector.judge_failed</comment>
         <translation>翻譯失敗，因為判定模型呼叫失敗：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>processor:LanguageDetectorOptions</name>
+    <message>
+        <source>name at least one target language</source>
+        <comment>LanguageDetectorOptions.no_language</comment>
+        <translation>請至少指定一種目標語言</translation>
+    </message>
+    <message>
+        <source>unknown languages {languages}: use English names or ISO 639-1 codes</source>
+        <comment>LanguageDetectorOptions.unknown_languages</comment>
+        <translation>未知的語言 {languages}：請使用英文名稱或 ISO 639-1 代碼</translation>
+    </message>
+    <message>
+        <source>model: the &apos;translate&apos; strategy needs a model</source>
+        <comment>LanguageDetectorOptions.translate_needs_model</comment>
+        <translation>model：&apos;translate&apos; 策略需要一個模型</translation>
+    </message>
+</context>
+<context>
+    <name>processor:ModerationOptions</name>
+    <message>
+        <source>name at least one category</source>
+        <comment>ModerationOptions.no_category</comment>
+        <translation>請至少指定一個類別</translation>
+    </message>
+    <message>
+        <source>unknown categories {categories}; known: {known}</source>
+        <comment>ModerationOptions.unknown_categories</comment>
+        <translation>未知的類別 {categories}；可用類別：{known}</translation>
     </message>
 </context>
 <context>
@@ -5196,6 +5197,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
+    <name>processor:PIIDetectorOptions</name>
+    <message>
+        <source>name at least one detection type</source>
+        <comment>PIIDetectorOptions.no_type</comment>
+        <translation>請至少指定一種偵測類型</translation>
+    </message>
+</context>
+<context>
     <name>processor:PrefillErrorHandler</name>
     <message>
         <source>Prefill Error Handler</source>
@@ -5397,6 +5406,19 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
+    <name>processor:PromptInjectionDetectorOptions</name>
+    <message>
+        <source>name at least one detection type</source>
+        <comment>PromptInjectionDetectorOptions.no_type</comment>
+        <translation>請至少指定一種偵測類型</translation>
+    </message>
+    <message>
+        <source>give two scores 0 &lt;= low &lt;= high &lt;= 1</source>
+        <comment>PromptInjectionDetectorOptions.band_order</comment>
+        <translation>請給出兩個分數，滿足 0 &lt;= 下限 &lt;= 上限 &lt;= 1</translation>
+    </message>
+</context>
+<context>
     <name>processor:RegexFilter</name>
     <message>
         <source>Regex Filter</source>
@@ -5472,6 +5494,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Regex filter: blocked {context} matching patterns: {names}</source>
         <comment>RegexFilter.blocked</comment>
         <translation>正規過濾器：已攔截匹配以下模式的 {context}：{names}</translation>
+    </message>
+</context>
+<context>
+    <name>processor:RegexFilterOptions</name>
+    <message>
+        <source>RegexFilter needs at least one rule or preset</source>
+        <comment>RegexFilterOptions.needs_rule</comment>
+        <translation>RegexFilter 至少需要一條規則或一個預設</translation>
     </message>
 </context>
 <context>
@@ -5711,6 +5741,24 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>The answer does not match the required JSON schema: {problems}</source>
         <comment>StructuredOutput.schema_mismatch</comment>
         <translation>回答不符合所要求的 JSON 模式：{problems}</translation>
+    </message>
+</context>
+<context>
+    <name>processor:StructuredOutputOptions</name>
+    <message>
+        <source>not a valid JSON schema: {error}</source>
+        <comment>StructuredOutputOptions.bad_schema</comment>
+        <translation>不是有效的 JSON Schema：{error}</translation>
+    </message>
+    <message>
+        <source>must be a JSON schema (a dict) or a pydantic model class</source>
+        <comment>StructuredOutputOptions.schema_kind</comment>
+        <translation>必須是 JSON Schema（字典）或 pydantic 模型類別</translation>
+    </message>
+    <message>
+        <source>must be a model id string (e.g. &apos;openai/gpt-4o-mini&apos;) or a LanguageModel object</source>
+        <comment>StructuredOutputOptions.model_kind</comment>
+        <translation>必須是模型 ID 字串（如 &apos;openai/gpt-4o-mini&apos;）或 LanguageModel 物件</translation>
     </message>
 </context>
 <context>

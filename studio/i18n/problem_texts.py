@@ -88,51 +88,7 @@ PROBLEMS: tuple[tuple[str, str], ...] = (
         r"MCP server '(?P<name>.+?)' stopped: (?P<reason>.*)",
         QT_TRANSLATE_NOOP("RuntimeText", "MCP server '{name}' stopped: {reason}"),
     ),
-    # The built-ins' own checks of their options (an option form's message, a refused run)
-    (
-        r"RegexFilter needs at least one rule or preset",
-        QT_TRANSLATE_NOOP("RuntimeText", "RegexFilter needs at least one rule or preset"),
-    ),
-    (r"name at least one category", QT_TRANSLATE_NOOP("RuntimeText", "name at least one category")),
-    (r"name at least one detection type", QT_TRANSLATE_NOOP("RuntimeText", "name at least one detection type")),
-    (r"name at least one target language", QT_TRANSLATE_NOOP("RuntimeText", "name at least one target language")),
-    (
-        r"unknown languages (?P<languages>.+): use English names or ISO 639-1 codes",
-        QT_TRANSLATE_NOOP("RuntimeText", "unknown languages {languages}: use English names or ISO 639-1 codes"),
-    ),
-    (
-        r"unknown categories (?P<categories>.+); known: (?P<known>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "unknown categories {categories}; known: {known}"),
-    ),
-    (
-        r"model: the 'translate' strategy needs a model",
-        QT_TRANSLATE_NOOP("RuntimeText", "model: the 'translate' strategy needs a model"),
-    ),
-    (
-        r"give two scores 0 <= low <= high <= 1",
-        QT_TRANSLATE_NOOP("RuntimeText", "give two scores 0 <= low <= high <= 1"),
-    ),
-    (
-        r"must be a model id string \(e\.g\. 'openai/gpt-4o-mini'\) or a LanguageModel object",
-        QT_TRANSLATE_NOOP(
-            "RuntimeText", "must be a model id string (e.g. 'openai/gpt-4o-mini') or a LanguageModel object"
-        ),
-    ),
-    (
-        r"judge_preset: unknown preset \(known: (?P<known>.+)\)",
-        QT_TRANSLATE_NOOP("RuntimeText", "judge_preset: unknown preset (known: {known})"),
-    ),
-    (
-        r"must be a local server \(localhost, 127\.0\.0\.1 or ::1\); a hosted judge needs no api_base",
-        QT_TRANSLATE_NOOP(
-            "RuntimeText", "must be a local server (localhost, 127.0.0.1 or ::1); a hosted judge needs no api_base"
-        ),
-    ),
-    (r"not a valid JSON schema: (?P<error>.+)", QT_TRANSLATE_NOOP("RuntimeText", "not a valid JSON schema: {error}")),
-    (
-        r"must be a JSON schema \(a dict\) or a pydantic model class",
-        QT_TRANSLATE_NOOP("RuntimeText", "must be a JSON schema (a dict) or a pydantic model class"),
-    ),
+    # A built-in's own check of a pattern it compiles (Python's words for the fault translated in turn)
     (
         r"pattern (?P<index>\d+) \((?P<pattern>'.*?')\) does not compile: (?P<error>.+)",
         QT_TRANSLATE_NOOP("RuntimeText", "pattern {index} ({pattern}) does not compile: {error}"),
@@ -355,9 +311,5 @@ PROBLEMS: tuple[tuple[str, str], ...] = (
     (
         r"The model has the labels (?P<labels>.+): choose the one that means attack",
         QT_TRANSLATE_NOOP("RuntimeText", "The model has the labels {labels}: choose the one that means attack"),
-    ),
-    (
-        r"stride must be smaller than max_length",
-        QT_TRANSLATE_NOOP("RuntimeText", "stride must be smaller than max_length"),
     ),
 )

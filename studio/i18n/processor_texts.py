@@ -13,6 +13,10 @@ sentences of its ``texts`` (tripwire reasons, its own checks of its options) are
 ``<TypeName>.<key>``                  ``texts[key]``; also the tripwire's code
 ====================================  ==========================================
 
+The checks an ``Options`` model makes of itself are its own ``texts``, under ``processor:<OptionsClass>`` with the
+key ``<OptionsClass>.<key>`` (the code ``InvalidOptionsError.codes`` carries), so a shared options part (the
+judges' ``JudgeOptions``) is translated once.
+
 ``scripts/translations update`` extracts them with :func:`class_texts` for every built-in; a plug-in ships its own
 ``.qm`` with the same contexts and keys (the recipe in ``docs/ARCHITECTURE.md``), or shows its English.
 """
@@ -100,3 +104,6 @@ def class_texts(
         yield context, help_text, f"{owner}.options.{field}.help"
     for key, english in (getattr(cls, "texts", None) or {}).items():
         yield context, english, f"{owner}.{key}"
+    for part in getattr(getattr(cls, "Options", None), "__mro__", ()):  # its options' own checks, by their class
+        for key, english in (vars(part).get("texts") or {}).items():
+            yield context_of(part.__name__), english, f"{part.__name__}.{key}"

@@ -166,8 +166,7 @@ def _call_html(node: CallNode, shown_json: frozenset[int]) -> str:
     if event.detail:
         label = translate("Inspector", "Error") if event.outcome == "raised" else translate("Inspector", "Reason")
         out.append(
-            f"<p style='color:{OUTCOME_COLORS[event.outcome][0]}'><b>{_esc(label)}:</b> "
-            f"{_esc(_detail_text(node))}</p>"
+            f"<p style='color:{OUTCOME_COLORS[event.outcome][0]}'><b>{_esc(label)}:</b> {_esc(_detail_text(node))}</p>"
         )
     stats = event.chunk_stats
     if stats is None and not event.after and event.outcome in ("aborted", "raised"):

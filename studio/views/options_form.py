@@ -22,7 +22,6 @@ from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from studio.i18n import translate
 from studio.i18n.processor_texts import description_of, option_help, option_label
-from studio.i18n.runtime_texts import runtime_text
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import EditOptions
 from studio.views.option_fields import FieldEditor, InvalidText, field_specs, make_editor
@@ -237,7 +236,7 @@ class OptionsForm(QScrollArea):
             name, _, rest = path.partition(".")
             if name not in self._editors:
                 name, rest = "options", path if path != "options" else ""
-            by_field.setdefault(name, []).append(f"{_where(rest)}{runtime_text(message)}")
+            by_field.setdefault(name, []).append(f"{_where(rest)}{message}")
         for name, label in self._errors.items():
             messages = by_field.get(name)
             label.setText("\n".join(messages) if messages else "")

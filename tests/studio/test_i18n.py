@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QLabel, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from processors import Agent
+from processors.builtin.base import InvalidOptionsError
 from processors.builtin.pii_detector import PIIDetector
 from processors.builtin.prompt_injection_detector import PromptInjectionDetector
 from processors.builtin.registry import load_catalogue
@@ -25,9 +26,8 @@ from processors.models import ScriptedModel
 from processors.tripwire import TripwireData
 from studio import i18n, restart, texts
 from studio.app import parse_args
-from studio.error_texts import tripwire_text
+from studio.error_texts import option_problem_text, tripwire_text
 from studio.i18n.processor_texts import context_of, name_of, processor_text
-from studio.i18n.runtime_texts import runtime_text
 from studio.views.language_picker import LanguagePicker
 from tests.studio.conftest import open_studio, run
 
@@ -322,16 +322,31 @@ def test_the_restart_command_is_the_start_command_without_lang(
     assert restart.relaunch_command(frozen=frozen, executable="/py", argv=argv, orig_argv=orig_argv) == expected
 
 
+def _option_problems(type_name: str, options: dict[str, Any]) -> dict[str, tuple[str, str, dict[str, Any]]]:
+    with pytest.raises(InvalidOptionsError) as caught:
+        load_catalogue(None).create(type_name, options)
+    error = caught.value
+    return {field: (message, *error.codes[field]) for field, message in error.errors.items()}
+
+
 def test_option_errors_read_in_the_chosen_language(
     qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path, in_language: Any
 ) -> None:
-    """pydantic's messages for a bad option value are shown in Chinese (the value and the choices as they are)."""
-    assert runtime_text("Input should be 'block' or 'warn'") == "Input should be 'block' or 'warn'"
-    long = "List should have at least 1 item after validation, not 0"
-    assert runtime_text(long) == long, "English: the runtime's own words, unchanged"
+    """pydantic's messages for a bad option value are shown in Chinese by their error type (the value and the
+    choices as they are); a built-in's own check by its code."""
+    problems = _option_problems("TokenLimiter", {"limit": -5, "strategy": "nope"})
+    problems |= _option_problems("RegexFilter", {})
+    assert problems["limit"][1] == "greater_than_equal" and problems["presets"][1] == "RegexFilterOptions.needs_rule"
+    shown = {field: option_problem_text(*problem) for field, problem in problems.items()}
+    assert shown == {field: message for field, (message, _, _) in problems.items()}, "English: the runtime's words"
     in_language("zh_CN")
-    assert runtime_text("Input should be greater than or equal to 0") == "应大于或等于 0"
-    assert runtime_text("Input should be 'block', 'warn' or 'redact'") == "应为 'block', 'warn' 或 'redact' 之一"
+    shown = {field: option_problem_text(*problem) for field, problem in problems.items()}
+    assert shown["limit"] == "应大于或等于 1"
+    assert shown["strategy"] == "应为 'truncate' 或 'abort' 之一"
+    assert shown["presets"] == "RegexFilter 至少需要一条规则或一个预设"
+    # by code: a reworded English message reads the same in Chinese
+    _message, code, params = problems["presets"]
+    assert option_problem_text("RegexFilter wants a rule or a preset", code, params) == shown["presets"]
     workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
     entry = workspace.document.design().output[2]  # the TokenLimiter
     window.chains.select(entry.uid)
