@@ -30,7 +30,8 @@ from pydantic import Field, model_validator
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 from processors.builtin.classifier_folder import ClassifierModelError
-from processors.builtin.support import check_messages, report_violation
+from processors.builtin.text_checks import check_messages
+from processors.builtin.violation_reports import report_violation
 from processors.messages import Message
 from processors.pipeline.processor import HookArgs, ProcessInputArgs, ProcessOutputResultArgs, ProcessToolResultArgs
 from processors.tripwire import TripWire

@@ -36,7 +36,7 @@ from pydantic import Field
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 from processors.builtin.model_data import ModelPrice, cost_of, model_price
-from processors.builtin.support import report_violation
+from processors.builtin.violation_reports import report_violation
 from processors.pipeline.processor import HookArgs, ProcessInputStepArgs, ProcessLLMResponseArgs
 from processors.tripwire import TripWire
 from processors.usage import Usage

@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field, field_validator, model_validator
 
 from processors.builtin.base import BuiltinProcessor
 from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
-from processors.builtin.support import check_messages
+from processors.builtin.text_checks import check_messages
 from processors.messages import Message
 from processors.pipeline.processor import HookArgs, ProcessInputArgs
 

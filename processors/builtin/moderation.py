@@ -25,10 +25,10 @@ from typing import Any, ClassVar, Literal, get_args
 from pydantic import BaseModel, Field, field_validator
 
 from processors.builtin.base import BuiltinProcessor
-from processors.builtin.carryover import CarryOver, stream_part
 from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
 from processors.builtin.patterns import Match
-from processors.builtin.support import check_messages
+from processors.builtin.split_across_chunks import CarryOver, stream_part
+from processors.builtin.text_checks import check_messages
 from processors.chunks import AnyChunk, Chunk
 from processors.messages import Message
 from processors.pipeline.processor import HookArgs, ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
@@ -123,7 +123,7 @@ class ModerationProcessor(BuiltinProcessor):
         "judge_failed": "Moderation failed because the judge model call failed: {error}",
     }
     #: The stream hook also sees ``data-*`` chunks, only to keep them in their place behind held-back text
-    #: (:mod:`~processors.builtin.hold_back`): passing it, a chunk written mid-reply would overtake that text.
+    #: (:mod:`~processors.builtin.held_chunk_order`): passing it, a chunk written mid-reply would overtake that text.
     process_data_parts = True
     type_name: ClassVar[str] = "ModerationProcessor"
     needs_model: ClassVar[bool] = False
@@ -186,8 +186,8 @@ class ModerationProcessor(BuiltinProcessor):
     # ----------------------------------------------------------------------------------------- stream
     def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
         """Offline: the word lists over the text however it was cut. The trailing characters that could still
-        complete a phrase are held back (:mod:`~processors.builtin.carryover`), so a phrase split over chunks is
-        found, ``block`` stops before any of it streams, and ``filter`` removes the phrase itself."""
+        complete a phrase are held back (:mod:`~processors.builtin.split_across_chunks`), so a phrase split over
+        chunks is found, ``block`` stops before any of it streams, and ``filter`` removes the phrase itself."""
         buffer = CarryOver.of(args.state, "stream", carry=self._longest + 1)
         return stream_part(
             args.part, args.state, buffer, self._phrases, lambda text, found: self._segment(args, text, found)

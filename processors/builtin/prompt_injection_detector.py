@@ -39,7 +39,7 @@ from processors.builtin.injection_heuristics import (
 )
 from processors.builtin.injection_signals import SIGNALS
 from processors.builtin.judge import JudgeError, JudgeOptions, consult_judge, judge_failed, judge_model
-from processors.builtin.support import check_messages
+from processors.builtin.text_checks import check_messages
 from processors.messages import Message
 from processors.pipeline.processor import HookArgs, ProcessInputArgs, ProcessToolResultArgs
 

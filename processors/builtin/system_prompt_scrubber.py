@@ -28,12 +28,12 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, Field, field_validator
 
 from processors.builtin.base import BuiltinProcessor
-from processors.builtin.carryover import CarryOver, stream_part
-from processors.builtin.enforce import enforce_message, enforce_segment, replace_spans
 from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
 from processors.builtin.patterns import Match
 from processors.builtin.pii_patterns import resolve
-from processors.builtin.support import check_messages
+from processors.builtin.span_strategy import enforce_message, enforce_segment, replace_spans
+from processors.builtin.split_across_chunks import CarryOver, stream_part
+from processors.builtin.text_checks import check_messages
 from processors.chunks import AnyChunk
 from processors.loop.config import RETRY_FEEDBACK_TAG
 from processors.messages import Message, system_text
@@ -177,7 +177,7 @@ class SystemPromptScrubber(BuiltinProcessor):
         "judge_failed": "System prompt detection failed because the judge model call failed: {error}",
     }
     #: The stream hook also sees ``data-*`` chunks, only to keep them in their place behind held-back text
-    #: (:mod:`~processors.builtin.hold_back`): passing it, a chunk written mid-reply would overtake that text.
+    #: (:mod:`~processors.builtin.held_chunk_order`): passing it, a chunk written mid-reply would overtake that text.
     process_data_parts = True
     type_name: ClassVar[str] = "SystemPromptScrubber"
     needs_model: ClassVar[bool] = False
