@@ -56,6 +56,10 @@ def error_text(error: BaseException) -> str:
         return translate("ImportProgress", "Thread import refused: {problems}").format(
             problems=import_problems_text(error.problems)
         )
+    text_code = getattr(error, "text_code", None)  # a built-in's error written from its texts (ClassifierModelError)
+    if isinstance(text_code, str):
+        parameters = getattr(error, "parameters", None)
+        return coded_text(text_code, parameters if isinstance(parameters, Mapping) else None, str(error))
     return runtime_text(str(error))
 
 

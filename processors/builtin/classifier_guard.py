@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import Field, model_validator
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
-from processors.builtin.classifier_folder import ClassifierModelError
+from processors.builtin.classifier_folder import FOLDER_TEXTS, ClassifierModelError
 from processors.builtin.text_checks import check_messages
 from processors.builtin.violation_reports import report_violation
 from processors.messages import Message
@@ -86,6 +86,7 @@ class ClassifierGuard(BuiltinProcessor):
     name = "Classifier guard"
     description = "Runs a text-classification model from a local folder (ONNX) and flags texts it scores as attacks."
     texts: ClassVar[Mapping[str, str]] = {
+        **FOLDER_TEXTS,  # its model folder's problems (ClassifierModelError)
         "flagged_input": "Classifier flagged the input: {label} score {score:.2f} (threshold {threshold:.2f})",
         "flagged_answer": "Classifier flagged the answer: {label} score {score:.2f} (threshold {threshold:.2f})",
         "flagged_tool": (
@@ -108,14 +109,10 @@ class ClassifierGuard(BuiltinProcessor):
             if len(model.labels) == 2:
                 return 1
             labels = ", ".join(model.labels)
-            raise ClassifierModelError(
-                "choose_label", f"The model has the labels {labels}: choose the one that means attack", labels=labels
-            )
+            raise ClassifierModelError("choose_label", "choose_label", labels=labels)
         if wanted not in model.labels:
             labels = ", ".join(model.labels)
-            raise ClassifierModelError(
-                "unknown_label", f"The model has no label {wanted!r}; its labels: {labels}", label=wanted, labels=labels
-            )
+            raise ClassifierModelError("unknown_label", "unknown_label", label=repr(wanted), labels=labels)
         return model.labels.index(wanted)
 
     async def score(self, texts: list[str]) -> list[float]:

@@ -3631,50 +3631,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>{field}：凭据不得保存在设计中，否则任何拿到该设计的人都能读到；工作室会从系统密钥环读取</translation>
     </message>
     <message>
-        <source>No model folder chosen</source>
-        <translation>未选择模型文件夹</translation>
-    </message>
-    <message>
-        <source>Model folder not found: {folder}</source>
-        <translation>找不到模型文件夹：{folder}</translation>
-    </message>
-    <message>
-        <source>No config.json in the model folder {folder}</source>
-        <translation>模型文件夹 {folder} 中没有 config.json</translation>
-    </message>
-    <message>
-        <source>config.json in {folder} has no id2label (the model&apos;s class names)</source>
-        <translation>{folder} 中的 config.json 没有 id2label（模型的类别名称）</translation>
-    </message>
-    <message>
-        <source>No tokenizer.json in the model folder {folder}</source>
-        <translation>模型文件夹 {folder} 中没有 tokenizer.json</translation>
-    </message>
-    <message>
-        <source>No .onnx file in the model folder {folder} (export one with optimum-cli)</source>
-        <translation>模型文件夹 {folder} 中没有 .onnx 文件（可用 optimum-cli 导出）</translation>
-    </message>
-    <message>
-        <source>Several ONNX files in {folder} ({files}): name the one to use</source>
-        <translation>{folder} 中有多个 ONNX 文件（{files}）：请指定要使用的文件</translation>
-    </message>
-    <message>
-        <source>{file} takes the inputs {inputs}; a text classifier takes input_ids (and optionally attention_mask, token_type_ids)</source>
-        <translation>{file} 的输入是 {inputs}；文本分类模型的输入应为 input_ids（可另有 attention_mask、token_type_ids）</translation>
-    </message>
-    <message>
-        <source>{folder} holds PyTorch/safetensors weights and no .onnx file: install the transformers extra (pip install &apos;processor-studio[transformers]&apos;) or export the model to ONNX (optimum-cli export onnx --task text-classification)</source>
-        <translation>{folder} 中只有 PyTorch/safetensors 权重，没有 .onnx 文件：请安装 transformers 扩展（pip install &apos;processor-studio[transformers]&apos;），或将模型导出为 ONNX（optimum-cli export onnx --task text-classification）</translation>
-    </message>
-    <message>
-        <source>The model has no label {label}; its labels: {labels}</source>
-        <translation>模型没有标签 {label}；它的标签：{labels}</translation>
-    </message>
-    <message>
-        <source>The model has the labels {labels}: choose the one that means attack</source>
-        <translation>模型的标签为 {labels}：请选择表示攻击的那一个</translation>
-    </message>
-    <message>
         <source>{server} (port {port}): not running</source>
         <translation>{server}（端口 {port}）：未运行</translation>
     </message>
@@ -4500,6 +4456,91 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>The .onnx file to run when the folder holds several</source>
         <comment>ClassifierGuard.options.onnx_file.help</comment>
         <translation>文件夹中有多个 .onnx 文件时要运行的那个</translation>
+    </message>
+    <message>
+        <source>No model folder chosen</source>
+        <comment>ClassifierGuard.folder_not_chosen</comment>
+        <translation>未选择模型文件夹</translation>
+    </message>
+    <message>
+        <source>Model folder not found: {folder}</source>
+        <comment>ClassifierGuard.folder_not_found</comment>
+        <translation>找不到模型文件夹：{folder}</translation>
+    </message>
+    <message>
+        <source>No config.json in the model folder {folder}</source>
+        <comment>ClassifierGuard.no_config</comment>
+        <translation>模型文件夹 {folder} 中没有 config.json</translation>
+    </message>
+    <message>
+        <source>config.json in {folder} is not readable JSON: {error}</source>
+        <comment>ClassifierGuard.unreadable_config</comment>
+        <translation>{folder} 中的 config.json 不是可读的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>config.json in {folder} has no id2label (the model&apos;s class names)</source>
+        <comment>ClassifierGuard.no_labels</comment>
+        <translation>{folder} 中的 config.json 没有 id2label（模型的类别名称）</translation>
+    </message>
+    <message>
+        <source>{file} not found in the model folder {folder}</source>
+        <comment>ClassifierGuard.named_onnx_missing</comment>
+        <translation>在模型文件夹 {folder} 中找不到 {file}</translation>
+    </message>
+    <message>
+        <source>Several ONNX files in {folder} ({files}): name the one to use</source>
+        <comment>ClassifierGuard.several_onnx</comment>
+        <translation>{folder} 中有多个 ONNX 文件（{files}）：请指定要使用的文件</translation>
+    </message>
+    <message>
+        <source>No .onnx file in the model folder {folder} (export one with optimum-cli)</source>
+        <comment>ClassifierGuard.no_onnx</comment>
+        <translation>模型文件夹 {folder} 中没有 .onnx 文件（可用 optimum-cli 导出）</translation>
+    </message>
+    <message>
+        <source>No tokenizer.json in the model folder {folder}</source>
+        <comment>ClassifierGuard.no_tokenizer</comment>
+        <translation>模型文件夹 {folder} 中没有 tokenizer.json</translation>
+    </message>
+    <message>
+        <source>tokenizer.json in {folder} is not a tokenizers file: {error}</source>
+        <comment>ClassifierGuard.bad_tokenizer</comment>
+        <translation>{folder} 中的 tokenizer.json 不是 tokenizers 文件：{error}</translation>
+    </message>
+    <message>
+        <source>{file} is not a model onnxruntime can run: {error}</source>
+        <comment>ClassifierGuard.bad_onnx</comment>
+        <translation>{file} 不是 onnxruntime 能运行的模型：{error}</translation>
+    </message>
+    <message>
+        <source>{file} takes the inputs {inputs}; a text classifier takes input_ids (and optionally attention_mask, token_type_ids)</source>
+        <comment>ClassifierGuard.bad_inputs</comment>
+        <translation>{file} 的输入是 {inputs}；文本分类模型的输入应为 input_ids（可另有 attention_mask、token_type_ids）</translation>
+    </message>
+    <message>
+        <source>stride {stride} must be smaller than max_length {max_length} minus the model&apos;s {special} special tokens</source>
+        <comment>ClassifierGuard.bad_stride</comment>
+        <translation>stride {stride} 必须小于 max_length {max_length} 减去模型的 {special} 个特殊标记</translation>
+    </message>
+    <message>
+        <source>the model answers {scores} scores per text, config.json names {count} labels</source>
+        <comment>ClassifierGuard.bad_outputs</comment>
+        <translation>模型对每段文本给出 {scores} 个分数，而 config.json 列出了 {count} 个标签</translation>
+    </message>
+    <message>
+        <source>{folder} holds PyTorch/safetensors weights and no .onnx file: install the transformers extra (pip install &apos;processor-studio[transformers]&apos;) or export the model to ONNX (optimum-cli export onnx --task text-classification)</source>
+        <comment>ClassifierGuard.needs_transformers</comment>
+        <translation>{folder} 中只有 PyTorch/safetensors 权重，没有 .onnx 文件：请安装 transformers 扩展（pip install &apos;processor-studio[transformers]&apos;），或将模型导出为 ONNX（optimum-cli export onnx --task text-classification）</translation>
+    </message>
+    <message>
+        <source>The model has the labels {labels}: choose the one that means attack</source>
+        <comment>ClassifierGuard.choose_label</comment>
+        <translation>模型的标签为 {labels}：请选择表示攻击的那一个</translation>
+    </message>
+    <message>
+        <source>The model has no label {label}; its labels: {labels}</source>
+        <comment>ClassifierGuard.unknown_label</comment>
+        <translation>模型没有标签 {label}；它的标签：{labels}</translation>
     </message>
     <message>
         <source>Classifier flagged the input: {label} score {score:.2f} (threshold {threshold:.2f})</source>

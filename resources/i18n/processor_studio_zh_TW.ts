@@ -3631,50 +3631,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>{field}：憑證不得儲存在設計中，否則任何拿到該設計的人都能讀到；工作室會從系統金鑰圈讀取</translation>
     </message>
     <message>
-        <source>No model folder chosen</source>
-        <translation>未選擇模型資料夾</translation>
-    </message>
-    <message>
-        <source>Model folder not found: {folder}</source>
-        <translation>找不到模型資料夾：{folder}</translation>
-    </message>
-    <message>
-        <source>No config.json in the model folder {folder}</source>
-        <translation>模型資料夾 {folder} 中沒有 config.json</translation>
-    </message>
-    <message>
-        <source>config.json in {folder} has no id2label (the model&apos;s class names)</source>
-        <translation>{folder} 中的 config.json 沒有 id2label（模型的類別名稱）</translation>
-    </message>
-    <message>
-        <source>No tokenizer.json in the model folder {folder}</source>
-        <translation>模型資料夾 {folder} 中沒有 tokenizer.json</translation>
-    </message>
-    <message>
-        <source>No .onnx file in the model folder {folder} (export one with optimum-cli)</source>
-        <translation>模型資料夾 {folder} 中沒有 .onnx 檔案（可用 optimum-cli 匯出）</translation>
-    </message>
-    <message>
-        <source>Several ONNX files in {folder} ({files}): name the one to use</source>
-        <translation>{folder} 中有多個 ONNX 檔案（{files}）：請指定要使用的檔案</translation>
-    </message>
-    <message>
-        <source>{file} takes the inputs {inputs}; a text classifier takes input_ids (and optionally attention_mask, token_type_ids)</source>
-        <translation>{file} 的輸入是 {inputs}；文字分類模型的輸入應為 input_ids（可另有 attention_mask、token_type_ids）</translation>
-    </message>
-    <message>
-        <source>{folder} holds PyTorch/safetensors weights and no .onnx file: install the transformers extra (pip install &apos;processor-studio[transformers]&apos;) or export the model to ONNX (optimum-cli export onnx --task text-classification)</source>
-        <translation>{folder} 中只有 PyTorch/safetensors 權重，沒有 .onnx 檔案：請安裝 transformers 擴充（pip install &apos;processor-studio[transformers]&apos;），或將模型匯出為 ONNX（optimum-cli export onnx --task text-classification）</translation>
-    </message>
-    <message>
-        <source>The model has no label {label}; its labels: {labels}</source>
-        <translation>模型沒有標籤 {label}；它的標籤：{labels}</translation>
-    </message>
-    <message>
-        <source>The model has the labels {labels}: choose the one that means attack</source>
-        <translation>模型的標籤為 {labels}：請選擇代表攻擊的那一個</translation>
-    </message>
-    <message>
         <source>{server} (port {port}): not running</source>
         <translation>{server}（埠 {port}）：未執行</translation>
     </message>
@@ -4500,6 +4456,91 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>The .onnx file to run when the folder holds several</source>
         <comment>ClassifierGuard.options.onnx_file.help</comment>
         <translation>資料夾中有多個 .onnx 檔案時要執行的那個</translation>
+    </message>
+    <message>
+        <source>No model folder chosen</source>
+        <comment>ClassifierGuard.folder_not_chosen</comment>
+        <translation>未選擇模型資料夾</translation>
+    </message>
+    <message>
+        <source>Model folder not found: {folder}</source>
+        <comment>ClassifierGuard.folder_not_found</comment>
+        <translation>找不到模型資料夾：{folder}</translation>
+    </message>
+    <message>
+        <source>No config.json in the model folder {folder}</source>
+        <comment>ClassifierGuard.no_config</comment>
+        <translation>模型資料夾 {folder} 中沒有 config.json</translation>
+    </message>
+    <message>
+        <source>config.json in {folder} is not readable JSON: {error}</source>
+        <comment>ClassifierGuard.unreadable_config</comment>
+        <translation>{folder} 中的 config.json 不是可讀取的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>config.json in {folder} has no id2label (the model&apos;s class names)</source>
+        <comment>ClassifierGuard.no_labels</comment>
+        <translation>{folder} 中的 config.json 沒有 id2label（模型的類別名稱）</translation>
+    </message>
+    <message>
+        <source>{file} not found in the model folder {folder}</source>
+        <comment>ClassifierGuard.named_onnx_missing</comment>
+        <translation>在模型資料夾 {folder} 中找不到 {file}</translation>
+    </message>
+    <message>
+        <source>Several ONNX files in {folder} ({files}): name the one to use</source>
+        <comment>ClassifierGuard.several_onnx</comment>
+        <translation>{folder} 中有多個 ONNX 檔案（{files}）：請指定要使用的檔案</translation>
+    </message>
+    <message>
+        <source>No .onnx file in the model folder {folder} (export one with optimum-cli)</source>
+        <comment>ClassifierGuard.no_onnx</comment>
+        <translation>模型資料夾 {folder} 中沒有 .onnx 檔案（可用 optimum-cli 匯出）</translation>
+    </message>
+    <message>
+        <source>No tokenizer.json in the model folder {folder}</source>
+        <comment>ClassifierGuard.no_tokenizer</comment>
+        <translation>模型資料夾 {folder} 中沒有 tokenizer.json</translation>
+    </message>
+    <message>
+        <source>tokenizer.json in {folder} is not a tokenizers file: {error}</source>
+        <comment>ClassifierGuard.bad_tokenizer</comment>
+        <translation>{folder} 中的 tokenizer.json 不是 tokenizers 檔案：{error}</translation>
+    </message>
+    <message>
+        <source>{file} is not a model onnxruntime can run: {error}</source>
+        <comment>ClassifierGuard.bad_onnx</comment>
+        <translation>{file} 不是 onnxruntime 能執行的模型：{error}</translation>
+    </message>
+    <message>
+        <source>{file} takes the inputs {inputs}; a text classifier takes input_ids (and optionally attention_mask, token_type_ids)</source>
+        <comment>ClassifierGuard.bad_inputs</comment>
+        <translation>{file} 的輸入是 {inputs}；文字分類模型的輸入應為 input_ids（可另有 attention_mask、token_type_ids）</translation>
+    </message>
+    <message>
+        <source>stride {stride} must be smaller than max_length {max_length} minus the model&apos;s {special} special tokens</source>
+        <comment>ClassifierGuard.bad_stride</comment>
+        <translation>stride {stride} 必須小於 max_length {max_length} 減去模型的 {special} 個特殊標記</translation>
+    </message>
+    <message>
+        <source>the model answers {scores} scores per text, config.json names {count} labels</source>
+        <comment>ClassifierGuard.bad_outputs</comment>
+        <translation>模型對每段文字給出 {scores} 個分數，而 config.json 列出了 {count} 個標籤</translation>
+    </message>
+    <message>
+        <source>{folder} holds PyTorch/safetensors weights and no .onnx file: install the transformers extra (pip install &apos;processor-studio[transformers]&apos;) or export the model to ONNX (optimum-cli export onnx --task text-classification)</source>
+        <comment>ClassifierGuard.needs_transformers</comment>
+        <translation>{folder} 中只有 PyTorch/safetensors 權重，沒有 .onnx 檔案：請安裝 transformers 擴充（pip install &apos;processor-studio[transformers]&apos;），或將模型匯出為 ONNX（optimum-cli export onnx --task text-classification）</translation>
+    </message>
+    <message>
+        <source>The model has the labels {labels}: choose the one that means attack</source>
+        <comment>ClassifierGuard.choose_label</comment>
+        <translation>模型的標籤為 {labels}：請選擇代表攻擊的那一個</translation>
+    </message>
+    <message>
+        <source>The model has no label {label}; its labels: {labels}</source>
+        <comment>ClassifierGuard.unknown_label</comment>
+        <translation>模型沒有標籤 {label}；它的標籤：{labels}</translation>
     </message>
     <message>
         <source>Classifier flagged the input: {label} score {score:.2f} (threshold {threshold:.2f})</source>

@@ -47,7 +47,7 @@ from PySide6.QtWidgets import (
 )
 
 from processors.builtin.classifier_folder import ClassifierModelError, read_labels
-from studio.error_texts import problem_text
+from studio.error_texts import error_text
 from studio.i18n import translate
 from studio.views.option_specs import FieldSpec, field_specs
 from studio.views.option_values import value_label
@@ -318,7 +318,7 @@ class _ModelLabelEditor(FieldEditor):
             labels: tuple[str, ...] = read_labels(value) if isinstance(value, str) and value.strip() else ()
             self._problem = ""
         except ClassifierModelError as error:
-            labels, self._problem = (), problem_text(str(error))
+            labels, self._problem = (), error_text(error)
         text = self._combo.currentText()
         blocked = self._combo.blockSignals(True)
         try:
