@@ -1,6 +1,7 @@
 """The runtime's and the studio's sentences about a *problem* with something the user gave — a regular expression
-that does not compile, JSON that does not parse, a thread, corpus or design file refused, an option a built-in
-processor refuses — as ``(regular expression, translatable template)`` pairs for
+that does not compile, JSON that does not parse, a thread, corpus or design file refused (a built-in's own check of
+an option is translated by its code instead: :func:`studio.error_texts.option_problem_text`) — as
+``(regular expression, translatable template)`` pairs for
 :data:`studio.i18n.runtime_texts.PATTERNS` (which shows them in the studio's language; see its docstring).
 Most specific first, as there.
 """

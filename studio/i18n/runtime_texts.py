@@ -1,11 +1,13 @@
-"""Sentences the runtime writes for people (tripwire reasons of the built-ins, local-server probe results), shown
-in the studio's language.
+"""Sentences the runtime writes for people that carry no code yet (the trace's message summaries, RegexFilter's
+warn report, Python's ``re`` and ``json`` errors, thread, corpus, design and MCP problems, local-server probe
+results), shown in the studio's language.
 
 ``processors/`` writes English (it imports no Qt, and a reason is also a wire value that must not change with the
-reader's language). The studio recognises the built-ins' sentences by their shape and shows the translated
-sentence with the same values; anything it does not recognise (a plug-in's reason, a reason a user typed in an
-option) is shown as written. Values inside a sentence — processor ids, PII types, languages, numbers — stay
-as the runtime wrote them.
+reader's language). A built-in guard's sentences — its tripwires, its checks of its options, its model folder's
+problems — are **not** here: they carry a code and values and are translated by them
+(:mod:`studio.error_texts`, :mod:`studio.i18n.processor_texts`). What is left is recognised by its shape, each
+a step to replace with a code where the sentence is written; anything not recognised is shown as written. Values
+inside a sentence — processor ids, numbers, paths — stay as the runtime wrote them.
 """
 
 from __future__ import annotations
