@@ -4,7 +4,8 @@ The toy is a package outside the project: its module, a ``toy_guard-0.dist-info`
 ``entry_points.txt`` (the one registry, ``processor_studio.processors``) and a translation catalogue it ships,
 written into ``tmp_path`` and put on ``sys.path``. Nothing of the studio is told about it: the palette lists it, its
 options form shows its field, its name, option label, its own check of an option and its tripwire read in Chinese
-by the keys its class declares, and a run it stops shows the sentence of the tripwire's code.
+by the keys its class declares (from the catalogue it ships, which ``i18n.install`` finds by its entry point of
+``processor_studio.translations``), and a run it stops shows the sentence of the tripwire's code.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QTranslator
 from PySide6.QtWidgets import QApplication, QLabel, QLineEdit
 
 from processors import Agent
@@ -99,7 +99,10 @@ def _install_toy(folder: Path) -> Path:
     dist_info = folder / "toy_guard-0.dist-info"
     dist_info.mkdir()
     (dist_info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-guard\nVersion: 0\n")
-    (dist_info / "entry_points.txt").write_text("[processor_studio.processors]\nToyGuard = toy_guard:ToyGuard\n")
+    (dist_info / "entry_points.txt").write_text(
+        "[processor_studio.processors]\nToyGuard = toy_guard:ToyGuard\n\n"
+        "[processor_studio.translations]\ntoy_guard = toy_guard\n"  # its .qm files, beside toy_guard.py
+    )
     ts, qm = folder / "toy_guard_zh_CN.ts", folder / "toy_guard_zh_CN.qm"
     ts.write_text(TOY_TS, encoding="utf-8")
     lrelease = Path(sys.executable).parent / "pyside6-lrelease"
@@ -108,20 +111,19 @@ def _install_toy(folder: Path) -> Path:
 
 
 @pytest.fixture
-def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     qm = _install_toy(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))  # importlib.metadata now finds the toy's entry point
-    return qm
+    yield qm
+    sys.modules.pop("toy_guard", None)  # imported from this test's folder: the next test installs its own
 
 
 @pytest.fixture
 def in_chinese_with_the_toys_catalogue(qapp: QApplication, toy: Path) -> Iterator[None]:
+    """The studio's language set as at start-up: the toy's catalogue comes with ours, found by its entry point."""
+    assert i18n.plugin_catalogues() == [("toy_guard", toy.parent)]
     assert i18n.install(qapp, "zh_CN")
-    translator = QTranslator(qapp)
-    assert translator.load(str(toy))
-    qapp.installTranslator(translator)
     yield
-    qapp.removeTranslator(translator)
     i18n.install(qapp, "en")
 
 
