@@ -143,6 +143,9 @@ class TripwirePayload(Payload):
     retry: bool = False
     metadata: Any = None
     processor_id: str | None = None
+    #: The reason's code and values (:class:`processors.tripwire.TripwireData`), left out when absent.
+    code: str | None = Field(default=None, exclude_if=lambda value: value is None)
+    params: dict[str, Any] = Field(default_factory=dict, exclude_if=lambda value: not value)
 
 
 class ResponseMetadataPayload(Payload):

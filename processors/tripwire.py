@@ -2,13 +2,20 @@
 
 It is a control-flow value rather than an error: the runner catches it, calls the processor's
 ``on_violation``, and turns it into a ``tripwire`` chunk and ``result.tripwire``. Callers never see it raised.
+
+Besides its English ``reason`` (the API's and the stored rows' text, unchanged), a tripwire may carry a ``code`` and
+its ``params`` — as :class:`~processors.errors.ModelAPIError` carries a ``kind`` — so a reader in another language
+gets the sentence of that code, translated, with the same values: a built-in's code is
+``"<TypeName>.<key>"``, its English template the class's ``texts[key]`` (``BuiltinProcessor.tripwire``). A
+tripwire without a code (a plug-in's, or one stored before codes existed) is shown as its reason.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 
@@ -22,16 +29,25 @@ class TripWire(Exception):
         retry: bool = False,
         metadata: Any = None,
         processor_id: str | None = None,
+        code: str | None = None,
+        params: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.retry = retry
         self.metadata = metadata
         self.processor_id = processor_id
+        self.code = code
+        self.params: dict[str, Any] = dict(params or {})
 
     def to_data(self) -> TripwireData:
         return TripwireData(
-            reason=self.reason, retry=self.retry, metadata=self.metadata, processor_id=self.processor_id
+            reason=self.reason,
+            retry=self.retry,
+            metadata=self.metadata,
+            processor_id=self.processor_id,
+            code=self.code,
+            params=self.params,
         )
 
 
@@ -44,6 +60,11 @@ class TripwireData(BaseModel):
     retry: bool = False
     metadata: Any = None
     processor_id: str | None = None
+    #: The stable code of the sentence (``"TokenLimiter.limit_exceeded"``), None for a free-form reason.
+    #: Left out of the payload when None, so a reason without a code keeps the wire shape of Mastra's tripwire.
+    code: str | None = Field(default=None, exclude_if=lambda value: value is None)
+    #: The values the sentence of ``code`` is written with (JSON values: numbers and short texts).
+    params: dict[str, Any] = Field(default_factory=dict, exclude_if=lambda value: not value)
 
 
 class Violation(BaseModel):

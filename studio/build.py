@@ -57,6 +57,8 @@ def build_processor(catalogue: Catalogue, lane: Lane, index: int, entry: ChainEn
         problems = [
             (path, explain_option_error(entry.options, path, message)) for path, message in error.errors.items()
         ]
+        # each problem's code and values, for the reader's language (not for one explained as JSON kept as typed)
+        codes = {path: list(error.codes[path]) for path, message in problems if (path, message) in error.errors.items()}
         raise DesignError.of(
             QT_TRANSLATE_NOOP(
                 "DesignError", "{lane_title}, #{position} ({type}): Invalid options for {type}: {options}"
@@ -66,6 +68,7 @@ def build_processor(catalogue: Catalogue, lane: Lane, index: int, entry: ChainEn
             index=index,
             uid=entry.uid,
             options=problems,
+            option_codes=codes,
             **where,
         ) from error
     except Exception as error:  # unknown type, invalid options, a plug-in's own failure: all the user's to fix

@@ -9,21 +9,36 @@ The layers below keep English and machine fields: a :class:`~studio.design.Desig
 own message, an error without a template — is shown as written, in English. A corpus file's problem
 (:class:`lab.corpus.CorpusError`) keeps its ``file:line:`` and gets its problem translated. In English the result is the
 error's own message, character for character.
+
+A built-in's sentence — a tripwire's reason, its own check of an option — is translated by its ``code``
+(``"TokenLimiter.limit_exceeded"``) and values (:func:`coded_text`): the catalogue's class for ``TokenLimiter`` holds
+the English template of ``limit_exceeded`` in its ``texts``, looked up in the studio's language by that key. A
+tripwire without a code — a plug-in's free reason, one stored before codes existed — is shown as its stored text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from lab.corpus import CorpusError
 from processors.memory.errors import ThreadImportError
+from studio.catalog import studio_catalogue
 from studio.design import DesignError
 from studio.i18n import current_language
+from studio.i18n.processor_texts import owner_name, text_of
 from studio.i18n.runtime_texts import runtime_text
-from studio.texts import translate
+from studio.texts import QT_TRANSLATE_NOOP, translate
 
-__all__ = ["design_error_text", "error_text", "import_problems_text", "problem_text"]
+__all__ = [
+    "coded_text",
+    "design_error_text",
+    "error_text",
+    "import_problems_text",
+    "option_problem_text",
+    "problem_text",
+    "tripwire_text",
+]
 
 _CONTEXT = "DesignError"
 #: Thread import problems shown in a status line or a message box (the rest are counted).
@@ -41,6 +56,10 @@ def error_text(error: BaseException) -> str:
         return translate("ImportProgress", "Thread import refused: {problems}").format(
             problems=import_problems_text(error.problems)
         )
+    text_code = getattr(error, "text_code", None)  # a built-in's error written from its texts (ClassifierModelError)
+    if isinstance(text_code, str):
+        parameters = getattr(error, "parameters", None)
+        return coded_text(text_code, parameters if isinstance(parameters, Mapping) else None, str(error))
     return runtime_text(str(error))
 
 
@@ -83,8 +102,137 @@ def _value(error: DesignError, key: str, value: Any) -> Any:
         return "\n".join(f"- {path or whole}: {problem_text(message)}" for path, message in error.problems)
     if key == "lane_title":
         return translate("DesignError", str(value))
+    if key == "options" and isinstance(value, list):  # a built-in's refused options, by their codes
+        codes = error.params.get("option_codes") or {}
+        return translate("DesignError", "; ").join(
+            f"{field}: {option_problem_text(problem, *_code(codes.get(field)))}" for field, problem in value
+        )
     if isinstance(value, list):
         return translate("DesignError", "; ").join(f"{field}: {problem_text(problem)}" for field, problem in value)
     if key == "error":
         return problem_text(str(value))
     return value
+
+
+def coded_text(
+    code: str | None, params: Mapping[str, Any] | None, english: str, catalogue: Iterable[Any] | None = None
+) -> str:
+    """The sentence of ``code`` (``"<TypeName>.<key>"``) in the studio's language, written with ``params``
+    (``catalogue``: the catalogue records whose classes declare the texts, the studio's catalogue by default);
+    ``english`` (the runtime's own text) when there is no code, the studio shows English, or no processor of the
+    catalogue declares the code."""
+    if not code or current_language() == "en":
+        return english
+    owner, _, key = code.partition(".")
+    kinds = catalogue if catalogue is not None else studio_catalogue()
+    cls = next((owning for kind in kinds for owning in _owners(kind.cls) if owner_name(owning) == owner), None)
+    template = text_of(cls, key) if cls is not None else None
+    if template is None:
+        return english
+    try:
+        return template.format(**dict(params or {}))
+    except (KeyError, IndexError, ValueError, TypeError):  # a broken translation must not hide the reason
+        return english
+
+
+def _owners(cls: Any) -> tuple[Any, ...]:
+    """A processor class and the classes of its ``Options`` (a shared options part declares its own texts)."""
+    options = getattr(cls, "Options", None)
+    return (cls, *(getattr(options, "__mro__", ()) if options is not None else ()))
+
+
+def tripwire_text(tripwire: Any, catalogue: Iterable[Any] | None = None) -> str:
+    """A tripwire's reason as the reader sees it, from ``result.tripwire``, a ``tripwire`` chunk's payload or the
+    store's dict: by its code and values when it has them, else its stored reason as written."""
+    reason = str(_field(tripwire, "reason") or "")
+    params = _field(tripwire, "params")
+    return coded_text(_field(tripwire, "code"), params if isinstance(params, Mapping) else None, reason, catalogue)
+
+
+def _field(source: Any, name: str) -> Any:
+    if isinstance(source, Mapping):
+        return source.get(name)
+    return getattr(source, name, None)
+
+
+def _code(code: Any) -> tuple[str | None, dict[str, Any] | None]:
+    """``(code, params)`` as a design error keeps them (a JSON list), or no code."""
+    if isinstance(code, (list, tuple)) and len(code) == 2 and isinstance(code[1], Mapping):
+        return str(code[0]), dict(code[1])
+    return None, None
+
+
+def _bound(name: str) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+    return lambda context: {"limit": context.get(name)}
+
+
+#: pydantic's error types (its stable codes) → the sentence the studio shows, and its values from the error's
+#: context; the English matches pydantic's own message closely enough to read as the same thing.
+PYDANTIC_PROBLEMS: dict[str, tuple[str, Callable[[Mapping[str, Any]], dict[str, Any]]]] = {
+    "greater_than_equal": (
+        QT_TRANSLATE_NOOP("RuntimeText", "Input should be greater than or equal to {limit}"),
+        _bound("ge"),
+    ),
+    "greater_than": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be greater than {limit}"), _bound("gt")),
+    "less_than_equal": (
+        QT_TRANSLATE_NOOP("RuntimeText", "Input should be less than or equal to {limit}"),
+        _bound("le"),
+    ),
+    "less_than": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be less than {limit}"), _bound("lt")),
+    **dict.fromkeys(
+        ("int_type", "int_parsing", "int_from_float"),
+        (QT_TRANSLATE_NOOP("RuntimeText", "Input should be a whole number"), lambda _context: {}),
+    ),
+    **dict.fromkeys(
+        ("float_type", "float_parsing"),
+        (QT_TRANSLATE_NOOP("RuntimeText", "Input should be a number"), lambda _context: {}),
+    ),
+    **dict.fromkeys(
+        ("bool_type", "bool_parsing"),
+        (QT_TRANSLATE_NOOP("RuntimeText", "Input should be true or false"), lambda _context: {}),
+    ),
+    "string_type": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be text"), lambda _context: {}),
+    "list_type": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be a list"), lambda _context: {}),
+    **dict.fromkeys(
+        ("dict_type", "model_type"),
+        (QT_TRANSLATE_NOOP("RuntimeText", "Input should be a JSON object"), lambda _context: {}),
+    ),
+    "literal_error": (
+        QT_TRANSLATE_NOOP("RuntimeText", "Input should be {choices}"),
+        lambda context: {  # 'block', 'warn' or 'redact': the words between the values are the reader's
+            "choices": str(context.get("expected", "")).replace("' or '", "'" + translate("RuntimeText", " or ") + "'")
+        },
+    ),
+    "missing": (QT_TRANSLATE_NOOP("RuntimeText", "Field required"), lambda _context: {}),
+    "extra_forbidden": (QT_TRANSLATE_NOOP("RuntimeText", "Not an option of this processor"), lambda _context: {}),
+    "too_short": (
+        QT_TRANSLATE_NOOP("RuntimeText", "List should have at least {count} item(s)"),
+        lambda context: {"count": context.get("min_length")},
+    ),
+    "string_too_short": (
+        QT_TRANSLATE_NOOP("RuntimeText", "Text should have at least {count} character(s)"),
+        lambda context: {"count": context.get("min_length")},
+    ),
+}
+
+
+def option_problem_text(
+    message: str, code: str | None, params: Mapping[str, Any] | None, catalogue: Iterable[Any] | None = None
+) -> str:
+    """One refused option (``InvalidOptionsError.codes``) in the studio's language: a built-in's own check by its
+    code (``"RegexFilterOptions.needs_rule"``), pydantic's by its error type; a plain ``ValueError`` of a validator
+    (no code of its own: a pattern that does not compile) goes to :func:`problem_text`."""
+    if current_language() == "en":
+        return message
+    if code and "." in code:
+        return coded_text(code, params, message, catalogue)
+    known = PYDANTIC_PROBLEMS.get(code or "")
+    if known is None:
+        return problem_text(message)
+    template, values_of = known
+    values = values_of(params or {})
+    count = values.get("count")
+    try:  # English reads "1 item", "2 items"
+        return translate("RuntimeText", template, None, count if isinstance(count, int) else -1).format(**values)
+    except (KeyError, IndexError, ValueError):  # a broken translation must not hide the problem
+        return message

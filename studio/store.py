@@ -326,6 +326,8 @@ def _tripwire(row: Any) -> TripwireRecord:
         processor_id=data.get("processorId", data.get("processor_id")),
         retry=bool(data.get("retry", False)),
         metadata=data.get("metadata"),
+        code=data.get("code"),
+        params=dict(data.get("params") or {}),
     )
 
 

@@ -6,7 +6,7 @@ them without pulling in SQLAlchemy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -57,6 +57,9 @@ class TripwireRecord:
     processor_id: str | None
     retry: bool
     metadata: Any
+    #: The reason's code and values (``TripwireData``), None and empty for one stored before codes existed.
+    code: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,10 @@ A built-in is constructed from its options (``RegexFilter(presets=["pii"], strat
 ``RegexFilter.from_options({...})``), so a design file can name a type and its options and the studio can
 generate a form from ``Options.model_json_schema()``. Bad options raise :class:`InvalidOptionsError`, whose
 message names the field.
+
+A built-in's sentences for people — its tripwire reasons, its own checks of its options — are English templates in
+its ``texts`` by key; it raises them with :meth:`BuiltinProcessor.tripwire` / :func:`option_problem`, which carry
+the code ``"<TypeName>.<key>"`` and the values, so the studio translates by code (the English stays the API's text).
 """
 
 from __future__ import annotations
@@ -12,37 +16,70 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic_core import PydanticCustomError
 
 from processors.errors import ProcessorsError
 from processors.pipeline.processor import Processor
+from processors.tripwire import TripWire
 
 
 class InvalidOptionsError(ProcessorsError, ValueError):
-    """A built-in processor got options it cannot use. ``errors`` maps field path → message."""
+    """A built-in processor got options it cannot use. ``errors`` maps field path → English message; ``codes``
+    maps the same paths → ``(code, params)``: pydantic's error type and context (``"greater_than_equal"``,
+    ``{"ge": 1}``) or a built-in's own code (``"RegexFilter.needs_rule"``), for a reader in another language."""
 
-    def __init__(self, processor_type: str, errors: dict[str, str]) -> None:
+    def __init__(
+        self,
+        processor_type: str,
+        errors: dict[str, str],
+        codes: dict[str, tuple[str, dict[str, Any]]] | None = None,
+    ) -> None:
         details = "; ".join(f"{field}: {message}" for field, message in errors.items())
         super().__init__(f"Invalid options for {processor_type}: {details}")
         self.processor_type = processor_type
         self.errors = errors
+        self.codes: dict[str, tuple[str, dict[str, Any]]] = dict(codes or {})
+
+
+def text_code(owner: type[Any] | str, key: str) -> str:
+    """The stable code of sentence ``key`` of a processor class (or a type name): ``"TokenLimiter.limit_exceeded"``."""
+    name = owner if isinstance(owner, str) else getattr(owner, "type_name", "") or owner.__name__
+    return f"{name}.{key}"
+
+
+def _json_safe(value: Any) -> Any:
+    return value if isinstance(value, (str, int, float, bool)) or value is None else str(value)
 
 
 class ProcessorOptions(BaseModel):
-    """Base of every ``Options`` model: unknown fields are refused (a typo must not be silently ignored)."""
+    """Base of every ``Options`` model: unknown fields are refused (a typo must not be silently ignored).
+
+    ``texts`` holds the English of the model's own checks by key; a validator raises ``cls.problem(key, **values)``
+    and pydantic reports it with that English and the code ``"<OptionsClass>.<key>"`` (the studio translates it).
+    """
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True, arbitrary_types_allowed=True)
+    texts: ClassVar[Mapping[str, str]] = {}
+
+    @classmethod
+    def problem(cls, key: str, **params: Any) -> PydanticCustomError:
+        """The error of check ``key`` (raise it in a validator): English ``texts[key]`` written with ``params``."""
+        owner = next(c for c in cls.__mro__ if key in vars(c).get("texts", {}))  # the class that declares it
+        return PydanticCustomError(text_code(owner.__name__, key), vars(owner)["texts"][key], params)
 
 
 class BuiltinProcessor(Processor):
     """Base of the built-ins. Subclasses set ``Options`` and read ``self.options``.
 
     Class attributes the catalogue reads: ``type_name`` (stable name used in design files, e.g.
-    ``"RegexFilter"``), ``needs_model`` (True when a model judge is required rather than optional).
+    ``"RegexFilter"``), ``needs_model`` (True when a model judge is required rather than optional), ``texts``
+    (the English sentences it writes for people, by key; the studio translates them by ``"<type_name>.<key>"``).
     """
 
     Options: ClassVar[type[ProcessorOptions]] = ProcessorOptions
     type_name: ClassVar[str] = ""
     needs_model: ClassVar[bool] = False
+    texts: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, **options: Any) -> None:
         self.options = self.parse_options(options)
@@ -55,11 +92,26 @@ class BuiltinProcessor(Processor):
         try:
             return cls.Options.model_validate(dict(options))
         except ValidationError as error:
-            errors = {
-                ".".join(str(p) for p in item["loc"]) or "options": item["msg"].removeprefix("Value error, ")
-                for item in error.errors()
-            }
-            raise InvalidOptionsError(cls.type_name or cls.__name__, errors) from None
+            errors: dict[str, str] = {}
+            codes: dict[str, tuple[str, dict[str, Any]]] = {}
+            for item in error.errors():
+                field = ".".join(str(p) for p in item["loc"]) or "options"
+                errors[field] = item["msg"].removeprefix("Value error, ")
+                context = {key: _json_safe(value) for key, value in (item.get("ctx") or {}).items()}
+                codes[field] = (item["type"], context)
+            raise InvalidOptionsError(cls.type_name or cls.__name__, errors, codes) from None
+
+    def tripwire(self, key: str, *, retry: bool = False, metadata: Any = None, **params: Any) -> TripWire:
+        """The tripwire of sentence ``key``: its English reason is ``texts[key]`` written with ``params``, its code
+        ``"<type_name>.<key>"`` (``raise self.tripwire("limit_exceeded", limit=100, current=120)``)."""
+        return TripWire(
+            self.texts[key].format(**params),
+            retry=retry,
+            metadata=metadata,
+            processor_id=self.id,
+            code=text_code(type(self), key),
+            params=params,
+        )
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any] | ProcessorOptions | None = None) -> BuiltinProcessor:

@@ -37,7 +37,7 @@ from typing import Any, ClassVar
 from pydantic import Field
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
-from processors.builtin.support import with_text
+from processors.builtin.text_checks import with_text
 from processors.chunks import AnyChunk, Chunk
 from processors.pipeline.processor import ProcessOutputStreamArgs
 from processors.pipeline.stream_chain import REPROCESS_KEY

@@ -23,15 +23,18 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
-from processors.builtin.classifier_folder import ClassifierModelError
-from processors.builtin.support import check_messages, report_violation
+from processors.builtin.classifier_folder import FOLDER_TEXTS, ClassifierModelError
+from processors.builtin.text_checks import check_messages
+from processors.builtin.violation_reports import report_violation
 from processors.messages import Message
 from processors.pipeline.processor import HookArgs, ProcessInputArgs, ProcessOutputResultArgs, ProcessToolResultArgs
+from processors.tripwire import TripWire
 
 if TYPE_CHECKING:
     from processors.builtin.classifier_model import TextClassifier
@@ -65,10 +68,14 @@ class ClassifierGuardOptions(ProcessorOptions):
         default="", title="ONNX file", description="The .onnx file to run when the folder holds several"
     )
 
+    texts: ClassVar[Mapping[str, str]] = {
+        "stride_too_long": "stride must be smaller than max_length",
+    }
+
     @model_validator(mode="after")
     def _stride_inside_window(self) -> ClassifierGuardOptions:
         if self.stride >= self.max_length:
-            raise ValueError("stride must be smaller than max_length")
+            raise self.problem("stride_too_long")
         return self
 
 
@@ -78,6 +85,14 @@ class ClassifierGuard(BuiltinProcessor):
     id = "classifier-guard"
     name = "Classifier guard"
     description = "Runs a text-classification model from a local folder (ONNX) and flags texts it scores as attacks."
+    texts: ClassVar[Mapping[str, str]] = {
+        **FOLDER_TEXTS,  # its model folder's problems (ClassifierModelError)
+        "flagged_input": "Classifier flagged the input: {label} score {score:.2f} (threshold {threshold:.2f})",
+        "flagged_answer": "Classifier flagged the answer: {label} score {score:.2f} (threshold {threshold:.2f})",
+        "flagged_tool": (
+            "Classifier flagged the result of tool '{tool}': {label} score {score:.2f} (threshold {threshold:.2f})"
+        ),
+    }
     type_name: ClassVar[str] = "ClassifierGuard"
     needs_model: ClassVar[bool] = False
     Options = ClassifierGuardOptions
@@ -94,14 +109,10 @@ class ClassifierGuard(BuiltinProcessor):
             if len(model.labels) == 2:
                 return 1
             labels = ", ".join(model.labels)
-            raise ClassifierModelError(
-                "choose_label", f"The model has the labels {labels}: choose the one that means attack", labels=labels
-            )
+            raise ClassifierModelError("choose_label", "choose_label", labels=labels)
         if wanted not in model.labels:
             labels = ", ".join(model.labels)
-            raise ClassifierModelError(
-                "unknown_label", f"The model has no label {wanted!r}; its labels: {labels}", label=wanted, labels=labels
-            )
+            raise ClassifierModelError("unknown_label", "unknown_label", label=repr(wanted), labels=labels)
         return model.labels.index(wanted)
 
     async def score(self, texts: list[str]) -> list[float]:
@@ -152,7 +163,8 @@ class ClassifierGuard(BuiltinProcessor):
         if not flagged:
             return
         label = model.labels[index]
-        reason = f"Classifier flagged {where}: {label} score {score:.2f} (threshold {self.options.threshold:.2f})"
+        tripwire = self._tripwire(where, label, score, tool=getattr(args, "tool_name", None))
+        reason = tripwire.reason
         metadata: dict[str, Any] = {
             "score": score,
             "label": label,
@@ -161,11 +173,20 @@ class ClassifierGuard(BuiltinProcessor):
             "model": self.options.model_folder,
         }
         if self.options.strategy == "block":
-            args.abort(reason, metadata=metadata)
+            tripwire.metadata = metadata
+            raise tripwire
         logger.warning("%s", reason)
         outcome = report_violation(self, args.processor_id, reason, metadata)
         if outcome is not None:
             await outcome
+
+    def _tripwire(self, where: str, label: str, score: float, *, tool: str | None) -> TripWire:
+        """The tripwire for a text scored as an attack; ``where`` is the input, the answer or a tool's result."""
+        key = {"the input": "flagged_input", "the answer": "flagged_answer"}.get(where, "flagged_tool")
+        params: dict[str, Any] = {"label": label, "score": score, "threshold": self.options.threshold}
+        if key == "flagged_tool":
+            params["tool"] = tool
+        return self.tripwire(key, **params)
 
     @staticmethod
     def _record(args: HookArgs, score: float, where: str, flagged: bool) -> None:

@@ -93,9 +93,7 @@ class OnnxClassifier:
             self._tokenizer_json = tokenizer_file.read_text(encoding="utf-8")
             Tokenizer.from_str(self._tokenizer_json)
         except Exception as error:  # tokenizers raises a bare Exception for a file it cannot parse
-            raise ClassifierModelError(
-                "no_tokenizer", f"tokenizer.json in {folder} is not a tokenizers file: {error}", folder=str(folder)
-            ) from None
+            raise ClassifierModelError("no_tokenizer", "bad_tokenizer", folder=str(folder), error=str(error)) from None
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = 2  # the laptops this runs on: more threads only contend with the studio
         options.log_severity_level = 3  # errors only: an export's unused initialisers are no news to the user
@@ -104,17 +102,15 @@ class OnnxClassifier:
                 str(onnx_file), sess_options=options, providers=["CPUExecutionProvider"]
             )
         except Exception as error:  # onnxruntime raises its own Fail/InvalidGraph/… classes
-            raise ClassifierModelError(
-                "bad_onnx", f"{onnx_file.name} is not a model onnxruntime can run: {error}", file=onnx_file.name
-            ) from None
+            raise ClassifierModelError("bad_onnx", "bad_onnx", file=onnx_file.name, error=str(error)) from None
         self._inputs = {item.name: item.type for item in self._session.get_inputs()}
         unknown = [name for name in self._inputs if name not in KNOWN_INPUTS]
         if "input_ids" not in self._inputs or unknown:
             names = ", ".join(self._inputs)
             raise ClassifierModelError(
                 "bad_inputs",
-                f"{onnx_file.name} takes the inputs {names}; a text classifier takes input_ids"
-                " (and optionally attention_mask, token_type_ids)",
+                "bad_inputs",
+                file=onnx_file.name,
                 inputs=names,
             )
         outputs = [item.name for item in self._session.get_outputs()]
@@ -170,10 +166,10 @@ class OnnxClassifier:
                 if stride >= max_length - special:
                     raise ClassifierModelError(
                         "bad_stride",
-                        f"stride {stride} must be smaller than max_length {max_length} minus the model's"
-                        f" {special} special tokens",
+                        "bad_stride",
                         stride=str(stride),
                         max_length=str(max_length),
+                        special=str(special),
                     )
                 tokenizer.enable_truncation(max_length, stride=stride)
                 self._tokenizers[(max_length, stride)] = tokenizer
@@ -198,8 +194,9 @@ class OnnxClassifier:
         if logits.ndim != 2 or logits.shape[1] != len(self.labels):
             raise ClassifierModelError(
                 "bad_outputs",
-                f"the model answers {logits.shape[-1] if logits.ndim else 0} scores per text, config.json names"
-                f" {len(self.labels)} labels",
+                "bad_outputs",
+                scores=str(logits.shape[-1] if logits.ndim else 0),
+                count=str(len(self.labels)),
                 labels=", ".join(self.labels),
             )
         if self._multi_label:
@@ -219,9 +216,7 @@ class TransformersClassifier:
         except ImportError:
             raise ClassifierModelError(
                 "needs_transformers",
-                f"{folder} holds PyTorch/safetensors weights and no .onnx file: install the transformers extra"
-                " (pip install 'processor-studio[transformers]') or export the model to ONNX"
-                " (optimum-cli export onnx --task text-classification)",
+                "needs_transformers",
                 folder=str(folder),
             ) from None
         self.labels = labels
@@ -245,11 +240,9 @@ def load_classifier(folder: str | Path, onnx_name: str = "") -> TextClassifier:
     if onnx_file is None:
         if any((path / name).is_file() for name in WEIGHT_FILES):
             return TransformersClassifier(path, labels)
-        raise ClassifierModelError(
-            "no_onnx", f"No .onnx file in the model folder {path} (export one with optimum-cli)", folder=str(path)
-        )
+        raise ClassifierModelError("no_onnx", "no_onnx", folder=str(path))
     if not (path / "tokenizer.json").is_file():
-        raise ClassifierModelError("no_tokenizer", f"No tokenizer.json in the model folder {path}", folder=str(path))
+        raise ClassifierModelError("no_tokenizer", "no_tokenizer", folder=str(path))
     problem_type = ""
     with contextlib.suppress(OSError, ValueError, AttributeError):  # read_labels has already checked the file
         problem_type = str(json.loads((path / "config.json").read_text(encoding="utf-8")).get("problem_type") or "")
@@ -273,10 +266,10 @@ class ModelCache:
     def get(self, folder: str | Path, onnx_name: str = "") -> TextClassifier:
         """The model of ``folder``, loaded now if it is not loaded yet (blocking: call it in a worker thread)."""
         if not str(folder).strip():
-            raise ClassifierModelError("no_folder", "No model folder chosen", folder="")
+            raise ClassifierModelError("no_folder", "folder_not_chosen", folder="")
         path = Path(folder).expanduser().resolve()
         if not path.is_dir():
-            raise ClassifierModelError("no_folder", f"Model folder not found: {path}", folder=str(path))
+            raise ClassifierModelError("no_folder", "folder_not_found", folder=str(path))
         key = (str(path), onnx_name, fingerprint(path))
         with self._lock:  # held while loading: a second guard waits for the first load instead of repeating it
             model = self._models.get(key)

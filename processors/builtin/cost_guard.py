@@ -29,14 +29,16 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Mapping
 from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from pydantic import Field
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 from processors.builtin.model_data import ModelPrice, cost_of, model_price
-from processors.builtin.support import report_violation
+from processors.builtin.violation_reports import report_violation
 from processors.pipeline.processor import HookArgs, ProcessInputStepArgs, ProcessLLMResponseArgs
+from processors.tripwire import TripWire
 from processors.usage import Usage
 
 logger = logging.getLogger(__name__)
@@ -129,6 +131,9 @@ class CostGuard(BuiltinProcessor):
     id = "cost-guard"
     name = "Cost Guard"
     description = "A spending budget per run, thread or user, priced with litellm's offline price map."
+    texts: ClassVar[Mapping[str, str]] = {
+        "used_up": "Cost budget of ${budget:.4f} for this {scope} is used up (spent ${spent:.4f})",
+    }
 
     options: CostGuardOptions
 
@@ -176,12 +181,15 @@ class CostGuard(BuiltinProcessor):
         state = args.state
         cost = self.spent(key, state)
         if cost >= options.max_cost:
-            reason = options.message or (
-                f"Cost budget of ${options.max_cost:.4f} for this {options.scope} is used up (spent ${cost:.4f})"
-            )
             metadata = self._metadata(key, cost, "hard", state)
+            tripwire = self.tripwire(
+                "used_up", metadata=metadata, budget=options.max_cost, scope=options.scope, spent=cost
+            )
+            if options.message:  # the user's own words: shown as written, in every language
+                tripwire = TripWire(options.message, metadata=metadata, processor_id=self.id)
+            reason = tripwire.reason
             if options.strategy == "block":
-                args.abort(reason, retry=False, metadata=metadata)
+                raise tripwire
             if not state.get("warned_hard"):
                 state["warned_hard"] = True
                 logger.warning("CostGuard: %s", reason)

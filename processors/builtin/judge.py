@@ -8,7 +8,7 @@ call failed, no JSON, JSON of the wrong shape — raises :class:`JudgeError`. Pr
 :func:`consult_judge`, which applies their ``error_strategy``: ``"fail-open"`` (log and go on without the judge:
 None) or ``"fail-closed"`` (abort)::
 
-    verdict = await consult_judge(args, self.options, model, "Moderation", prompt, text, ModerationVerdict)
+    verdict = await consult_judge(args, self.options, model, self, prompt, text, ModerationVerdict)
 
 :class:`JudgeOptions` is the base of every judge-backed processor's ``Options``: ``model`` (a LanguageModel or a
 litellm model id, resolved lazily), ``api_base`` (a local OpenAI-compatible server: Ollama, LM Studio, llama.cpp,
@@ -24,11 +24,12 @@ import asyncio
 import json
 import logging
 import re
-from typing import Any, Literal, NoReturn, TypeVar
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
-from processors.builtin.base import ProcessorOptions
+from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 from processors.builtin.judge_presets import JudgePresetName
 from processors.errors import ProcessorsError
 from processors.models import resolve_model
@@ -65,6 +66,12 @@ class JudgeOptions(ProcessorOptions):
     threshold: float = Field(default=0.5, ge=0.0, le=1.0, description="Scores at or above this are flagged")
     instructions: str | None = Field(default=None, description="Extra instructions appended to the judge's prompt")
 
+    texts: ClassVar[Mapping[str, str]] = {
+        "model_kind": "must be a model id string (e.g. 'openai/gpt-4o-mini') or a LanguageModel object",
+        "unknown_preset": "judge_preset: unknown preset (known: {known})",
+        "local_only": "must be a local server (localhost, 127.0.0.1 or ::1); a hosted judge needs no api_base",
+    }
+
     @field_validator("model")
     @classmethod
     def _model_kind(cls, value: Any) -> Any:
@@ -72,7 +79,7 @@ class JudgeOptions(ProcessorOptions):
             return value
         if isinstance(value, LanguageModel):
             return value
-        raise ValueError("must be a model id string (e.g. 'openai/gpt-4o-mini') or a LanguageModel object")
+        raise cls.problem("model_kind")
 
     @model_validator(mode="before")
     @classmethod
@@ -84,7 +91,7 @@ class JudgeOptions(ProcessorOptions):
 
         preset = JUDGE_PRESETS.get(str(data["judge_preset"]))
         if preset is None:
-            raise ValueError(f"judge_preset: unknown preset (known: {', '.join(JUDGE_PRESETS)})")
+            raise cls.problem("unknown_preset", known=", ".join(JUDGE_PRESETS))
         if data.get("model"):
             return data
         filled = {**preset.options(), **{k: v for k, v in data.items() if v is not None}}
@@ -103,7 +110,7 @@ class JudgeOptions(ProcessorOptions):
 
         host = (urlsplit(value.strip()).hostname or "").lower()
         if host not in ("localhost", "127.0.0.1", "::1") and not host.endswith(".localhost"):
-            raise ValueError("must be a local server (localhost, 127.0.0.1 or ::1); a hosted judge needs no api_base")
+            raise cls.problem("local_only")
         return value.strip()
 
 
@@ -191,18 +198,25 @@ async def ask_judge(
 
 
 async def consult_judge(
-    args: HookArgs, options: JudgeOptions, model: LanguageModel, what: str, prompt: str, text: str, schema: type[T]
+    args: HookArgs,
+    options: JudgeOptions,
+    model: LanguageModel,
+    owner: BuiltinProcessor,
+    prompt: str,
+    text: str,
+    schema: type[T],
 ) -> T | None:
     """:func:`ask_judge` with ``options.instructions`` appended to ``prompt``; None when the judge failed open.
 
-    A failure follows ``error_strategy`` (:func:`judge_failed`): fail-closed aborts naming ``what``.
+    A failure follows ``error_strategy`` (:func:`judge_failed`): fail-closed aborts with ``owner``'s sentence
+    ``judge_failed``.
     """
     try:
         return await ask_judge(
             model, with_instructions(prompt, options.instructions), text, schema, time_limit=options.timeout
         )
     except JudgeError as error:
-        judge_failed(args, options, what, error)
+        judge_failed(args, options, owner, error)
         return None
 
 
@@ -210,21 +224,18 @@ async def consult_judge(
 _FAILURES_KEPT = 5
 
 
-def judge_failed(args: HookArgs, options: JudgeOptions, what: str, error: JudgeError) -> None:
-    """Apply ``error_strategy``: fail-closed aborts naming ``what``; fail-open logs and returns. Either way the
-    failure is recorded in the processor's state, so the trace shows the verdict came without the judge."""
+def judge_failed(args: HookArgs, options: JudgeOptions, owner: BuiltinProcessor, error: JudgeError) -> None:
+    """Apply ``error_strategy``: fail-closed aborts with ``owner``'s sentence ``judge_failed`` (its ``texts``);
+    fail-open logs and returns. Either way the failure is recorded in the processor's state, so the trace shows
+    the verdict came without the judge."""
     failures = args.state.setdefault("judge_failures", [])
     failures.append({"error": str(error), "strategy": options.error_strategy})
     del failures[:-_FAILURES_KEPT]
     # every failure counted (the list keeps the newest few): an observer tells the calls that had a new one
     args.state["judge_failure_count"] = args.state.get("judge_failure_count", 0) + 1
     if options.error_strategy == "fail-closed":
-        _abort(args, what, error)
-    logger.warning("%s: the judge failed, going on without it (fail-open): %s", what, error)
-
-
-def _abort(args: HookArgs, what: str, error: JudgeError) -> NoReturn:
-    args.abort(f"{what} failed because the judge model call failed: {error}", metadata={"error": str(error)})
+        raise owner.tripwire("judge_failed", metadata={"error": str(error)}, error=str(error))
+    logger.warning("%s; going on without the judge (fail-open)", owner.texts["judge_failed"].format(error=error))
 
 
 def with_instructions(prompt: str, instructions: str | None) -> str:

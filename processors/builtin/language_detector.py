@@ -22,6 +22,7 @@ import re
 import shutil
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -29,7 +30,7 @@ from pydantic import BaseModel, Field, field_validator, model_validator
 
 from processors.builtin.base import BuiltinProcessor
 from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
-from processors.builtin.support import check_messages
+from processors.builtin.text_checks import check_messages
 from processors.messages import Message
 from processors.pipeline.processor import HookArgs, ProcessInputArgs
 
@@ -75,20 +76,26 @@ class LanguageDetectorOptions(JudgeOptions):
     include_detection_details: bool = Field(default=False, description="Add the top three candidates to the metadata")
     last_message_only: bool = Field(default=False, description="Check only the last message")
 
+    texts: ClassVar[Mapping[str, str]] = {
+        "no_language": "name at least one target language",
+        "unknown_languages": "unknown languages {languages}: use English names or ISO 639-1 codes",
+        "translate_needs_model": "model: the 'translate' strategy needs a model",
+    }
+
     @field_validator("target_languages")
     @classmethod
     def _known(cls, value: list[str]) -> list[str]:
         if not value:
-            raise ValueError("name at least one target language")
+            raise cls.problem("no_language")
         unknown = [v for v in value if iso_code(v) is None]
         if unknown:
-            raise ValueError(f"unknown languages {', '.join(map(repr, unknown))}: use English names or ISO 639-1 codes")
+            raise cls.problem("unknown_languages", languages=", ".join(map(repr, unknown)))
         return value
 
     @model_validator(mode="after")
     def _translate_needs_model(self) -> LanguageDetectorOptions:
         if self.strategy == "translate" and self.model is None:
-            raise ValueError("model: the 'translate' strategy needs a model")
+            raise self.problem("translate_needs_model")
         return self
 
 
@@ -149,6 +156,10 @@ class LanguageDetector(BuiltinProcessor):
     id = "language-detector"
     name = "Language detector"
     description = "Detects the language of input messages offline; tags, translates (model), blocks or warns."
+    texts: ClassVar[Mapping[str, str]] = {
+        "not_target": "Non-target language detected: {language} ({code}, confidence {confidence:.2f})",
+        "judge_failed": "Translation failed because the judge model call failed: {error}",
+    }
     type_name: ClassVar[str] = "LanguageDetector"
     needs_model: ClassVar[bool] = False
     Options = LanguageDetectorOptions
@@ -191,10 +202,12 @@ class LanguageDetector(BuiltinProcessor):
         if not detection["is_target_language"]:
             strategy = self.options.strategy
             if strategy == "block":
-                args.abort(
-                    f"Non-target language detected: {detection['detected_language']} ({detection['iso_code']}, "
-                    f"confidence {detection['confidence']:.2f})",
+                raise self.tripwire(
+                    "not_target",
                     metadata={"language_detection": detection},
+                    language=detection["detected_language"],
+                    code=detection["iso_code"],
+                    confidence=detection["confidence"],
                 )
             if strategy == "warn":
                 logger.warning("Non-target language detected: %s", detection["detected_language"])
@@ -211,7 +224,7 @@ class LanguageDetector(BuiltinProcessor):
         assert self._model is not None
         language = language_name(self._targets[0])
         prompt = TRANSLATE_PROMPT.format(language=language)
-        verdict = await consult_judge(args, self.options, self._model, "Translation", prompt, text, Translation)
+        verdict = await consult_judge(args, self.options, self._model, self, prompt, text, Translation)
         return None if verdict is None else verdict.translated_text
 
 

@@ -19,15 +19,16 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, Field, field_validator
 
 from processors.builtin.base import BuiltinProcessor
-from processors.builtin.carryover import CarryOver, stream_part
 from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
 from processors.builtin.patterns import Match
-from processors.builtin.support import check_messages
+from processors.builtin.split_across_chunks import CarryOver, stream_part
+from processors.builtin.text_checks import check_messages
 from processors.chunks import AnyChunk, Chunk
 from processors.messages import Message
 from processors.pipeline.processor import HookArgs, ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
@@ -75,11 +76,16 @@ class ModerationOptions(JudgeOptions):
     )
     use_default_word_lists: bool = Field(default=True, description="Offline mode: include the built-in phrases")
 
+    texts: ClassVar[Mapping[str, str]] = {
+        "no_category": "name at least one category",
+        "unknown_categories": "unknown categories {categories}; known: {known}",
+    }
+
     @field_validator("categories")
     @classmethod
     def _some(cls, value: list[str]) -> list[str]:
         if not value:
-            raise ValueError("name at least one category")
+            raise cls.problem("no_category")
         return list(dict.fromkeys(value))
 
     @field_validator("word_lists")
@@ -87,7 +93,7 @@ class ModerationOptions(JudgeOptions):
     def _known_categories(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
         unknown = [k for k in value if k not in CATEGORIES]
         if unknown:
-            raise ValueError(f"unknown categories {', '.join(unknown)}; known: {', '.join(CATEGORIES)}")
+            raise cls.problem("unknown_categories", categories=", ".join(unknown), known=", ".join(CATEGORIES))
         return value
 
 
@@ -107,8 +113,17 @@ class ModerationProcessor(BuiltinProcessor):
     id = "moderation"
     name = "Moderation"
     description = "Scores content in 11 moderation categories (model judge, or word lists offline)."
+    texts: ClassVar[Mapping[str, str]] = {
+        "flagged": "Content flagged for moderation. Categories: {categories}",
+        "flagged_with_reason": "Content flagged for moderation. Categories: {categories}. Reason: {reason}",
+        "flagged_with_scores": "Content flagged for moderation. Categories: {categories}. Scores: {scores}",
+        "flagged_with_reason_and_scores": (
+            "Content flagged for moderation. Categories: {categories}. Reason: {reason}. Scores: {scores}"
+        ),
+        "judge_failed": "Moderation failed because the judge model call failed: {error}",
+    }
     #: The stream hook also sees ``data-*`` chunks, only to keep them in their place behind held-back text
-    #: (:mod:`~processors.builtin.hold_back`): passing it, a chunk written mid-reply would overtake that text.
+    #: (:mod:`~processors.builtin.held_chunk_order`): passing it, a chunk written mid-reply would overtake that text.
     process_data_parts = True
     type_name: ClassVar[str] = "ModerationProcessor"
     needs_model: ClassVar[bool] = False
@@ -146,7 +161,7 @@ class ModerationProcessor(BuiltinProcessor):
         if self._model is None:
             return self.word_scores(text), None
         prompt = JUDGE_PROMPT.format(categories=", ".join(self._categories))
-        verdict = await consult_judge(args, self.options, self._model, "Moderation", prompt, text, ModerationVerdict)
+        verdict = await consult_judge(args, self.options, self._model, self, prompt, text, ModerationVerdict)
         if verdict is None:
             return {}, None
         return {k: v for k, v in verdict.categories.items() if k in self._categories}, verdict.reason
@@ -171,8 +186,8 @@ class ModerationProcessor(BuiltinProcessor):
     # ----------------------------------------------------------------------------------------- stream
     def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
         """Offline: the word lists over the text however it was cut. The trailing characters that could still
-        complete a phrase are held back (:mod:`~processors.builtin.carryover`), so a phrase split over chunks is
-        found, ``block`` stops before any of it streams, and ``filter`` removes the phrase itself."""
+        complete a phrase are held back (:mod:`~processors.builtin.split_across_chunks`), so a phrase split over
+        chunks is found, ``block`` stops before any of it streams, and ``filter`` removes the phrase itself."""
         buffer = CarryOver.of(args.state, "stream", carry=self._longest + 1)
         return stream_part(
             args.part, args.state, buffer, self._phrases, lambda text, found: self._segment(args, text, found)
@@ -224,14 +239,16 @@ class ModerationProcessor(BuiltinProcessor):
         args.state["flagged"] = args.state.get("flagged", 0) + 1
         strategy = self.options.strategy
         if strategy == "block":
-            message = f"Content flagged for moderation. Categories: {', '.join(flagged)}"
-            if reason:
-                message += f". Reason: {reason}"
             metadata: dict[str, Any] = {"categories": flagged}
+            params: dict[str, Any] = {"categories": ", ".join(flagged)}
+            key = "flagged_with_reason" if reason else "flagged"
+            if reason:
+                params["reason"] = reason
             if self.options.include_scores:
-                message += ". Scores: " + ", ".join(f"{c}: {scores[c]:.2f}" for c in flagged)
+                key = "flagged_with_reason_and_scores" if reason else "flagged_with_scores"
+                params["scores"] = ", ".join(f"{c}: {scores[c]:.2f}" for c in flagged)
                 metadata["scores"] = scores
-            args.abort(message, metadata=metadata)
+            raise self.tripwire(key, metadata=metadata, **params)
         if strategy == "warn":
             logger.warning("Content flagged for moderation: %s", ", ".join(flagged))
             return True

@@ -21,13 +21,12 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+from collections.abc import Mapping
 from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, Field, field_validator
 
 from processors.builtin.base import BuiltinProcessor
-from processors.builtin.carryover import CarryOver, stream_part, stream_part_async
-from processors.builtin.enforce import enforce_message, enforce_segment, replace_spans
 from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
 from processors.builtin.patterns import Match
 from processors.builtin.pii_patterns import (
@@ -40,8 +39,10 @@ from processors.builtin.pii_patterns import (
     kinds_for,
     resolve,
 )
+from processors.builtin.span_strategy import enforce_message, enforce_segment, replace_spans
+from processors.builtin.split_across_chunks import CarryOver, stream_part, stream_part_async
 from processors.builtin.stream_window import hold_window
-from processors.builtin.support import check_messages
+from processors.builtin.text_checks import check_messages
 from processors.chunks import AnyChunk
 from processors.messages import Message
 from processors.pipeline.processor import (
@@ -84,11 +85,15 @@ class PIIDetectorOptions(JudgeOptions):
     carry_over: int = Field(default=128, ge=16, le=4096, description="Stream: most characters held back between chunks")
     buffer_size: int = Field(default=200, ge=32, le=16384, description="Stream with a judge: longest segment held")
 
+    texts: ClassVar[Mapping[str, str]] = {
+        "no_type": "name at least one detection type",
+    }
+
     @field_validator("detection_types")
     @classmethod
     def _some_types(cls, value: list[str]) -> list[str]:
         if not value:
-            raise ValueError("name at least one detection type")
+            raise cls.problem("no_type")
         return list(dict.fromkeys(value))
 
 
@@ -108,8 +113,12 @@ class PIIDetector(BuiltinProcessor):
     id = "pii-detector"
     name = "PII detector"
     description = "Finds personal data offline (optionally with a model judge); blocks, warns, filters or redacts."
+    texts: ClassVar[Mapping[str, str]] = {
+        "detected": "PII detected. Types: {types}",
+        "judge_failed": "PII detection failed because the judge model call failed: {error}",
+    }
     #: The stream hook also sees ``data-*`` chunks, only to keep them in their place behind held-back text
-    #: (:mod:`~processors.builtin.hold_back`): passing it, a chunk written mid-reply would overtake that text.
+    #: (:mod:`~processors.builtin.held_chunk_order`): passing it, a chunk written mid-reply would overtake that text.
     process_data_parts = True
     type_name: ClassVar[str] = "PIIDetector"
     needs_model: ClassVar[bool] = False
@@ -149,7 +158,7 @@ class PIIDetector(BuiltinProcessor):
         if self._model is not None:
             wanted = types if types is not None else self.options.detection_types
             prompt = JUDGE_PROMPT.format(types=", ".join(wanted))
-            verdict = await consult_judge(args, self.options, self._model, "PII detection", prompt, text, PIIVerdict)
+            verdict = await consult_judge(args, self.options, self._model, self, prompt, text, PIIVerdict)
             if verdict is not None:
                 found += self._locate(text, verdict, wanted)
         return resolve(found)
@@ -217,7 +226,7 @@ class PIIDetector(BuiltinProcessor):
             metadata["detections"] = [
                 {"type": category(m.kind), "value": m.value, "start": m.start, "end": m.end} for m in found
             ]
-        args.abort(f"PII detected. Types: {', '.join(_types(found))}", metadata=metadata)
+        raise self.tripwire("detected", metadata=metadata, types=", ".join(_types(found)))
 
     @staticmethod
     def _record(args: HookArgs, found: list[Match]) -> None:

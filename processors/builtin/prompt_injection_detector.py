@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal
 
@@ -41,7 +42,7 @@ from processors.builtin.injection_heuristics import (
 from processors.builtin.injection_model import injection_score
 from processors.builtin.injection_signals import SIGNALS
 from processors.builtin.judge import JudgeError, JudgeOptions, consult_judge, judge_failed, judge_model
-from processors.builtin.support import check_messages
+from processors.builtin.text_checks import check_messages
 from processors.messages import Message
 from processors.pipeline.processor import HookArgs, ProcessInputArgs, ProcessToolResultArgs
 
@@ -110,11 +111,16 @@ class PromptInjectionDetectorOptions(JudgeOptions):
     last_message_only: bool = Field(default=False, description="Check only the last message")
     check_tool_results: bool = Field(default=True, description="In the output lane: scan tool results too")
 
+    texts: ClassVar[Mapping[str, str]] = {
+        "no_type": "name at least one detection type",
+        "band_order": "give two scores 0 <= low <= high <= 1",
+    }
+
     @field_validator("detection_types")
     @classmethod
     def _some_types(cls, value: list[str]) -> list[str]:
         if not value:
-            raise ValueError("name at least one detection type")
+            raise cls.problem("no_type")
         return list(dict.fromkeys(value))
 
     @field_validator("hybrid_band")
@@ -122,7 +128,7 @@ class PromptInjectionDetectorOptions(JudgeOptions):
     def _ordered_band(cls, value: tuple[float, float]) -> tuple[float, float]:
         low, high = value
         if not 0.0 <= low <= high <= 1.0:
-            raise ValueError("give two scores 0 <= low <= high <= 1")
+            raise cls.problem("band_order")
         return value
 
 
@@ -155,6 +161,15 @@ class PromptInjectionDetector(BuiltinProcessor):
     id = "prompt-injection-detector"
     name = "Prompt injection detector"
     description = "Heuristics offline, optional model judge; blocks, warns, filters or rewrites attacks."
+    texts: ClassVar[Mapping[str, str]] = {
+        "detected": "Prompt injection detected. Types: {types}",
+        "detected_with_reason": "Prompt injection detected. Types: {types}. Reason: {reason}",
+        "detected_in_tool": "Prompt injection detected. Types: {types} (in the result of tool '{tool}')",
+        "detected_in_tool_with_reason": (
+            "Prompt injection detected. Types: {types} (in the result of tool '{tool}'). Reason: {reason}"
+        ),
+        "judge_failed": "Prompt injection detection failed because the judge model call failed: {error}",
+    }
     type_name: ClassVar[str] = "PromptInjectionDetector"
     needs_model: ClassVar[bool] = False
     Options = PromptInjectionDetectorOptions
@@ -212,9 +227,7 @@ class PromptInjectionDetector(BuiltinProcessor):
         args.state["judged"] = args.state.get("judged", 0) + 1
         if self.options.judge_format == "json":
             prompt = JUDGE_PROMPT.format(types=", ".join(self._types))
-            verdict = await consult_judge(
-                args, self.options, self._model, "Prompt injection detection", prompt, text, InjectionVerdict
-            )
+            verdict = await consult_judge(args, self.options, self._model, self, prompt, text, InjectionVerdict)
             if verdict is None:
                 return None
             return Analysis(
@@ -228,7 +241,7 @@ class PromptInjectionDetector(BuiltinProcessor):
         try:
             answer = await ask_guard(self._model, self.options.judge_format, text, time_limit=self.options.timeout)
         except JudgeError as error:
-            judge_failed(args, self.options, "Prompt injection detection", error)
+            judge_failed(args, self.options, self, error)
             return None
         kinds = {_GUARD_TYPES.get(category.lower(), "injection") for category in answer.categories} or {"injection"}
         wanted = sorted(kind for kind in kinds if kind in self._types) or [self._types[0]]
@@ -275,7 +288,7 @@ class PromptInjectionDetector(BuiltinProcessor):
             return
         strategy = self.options.strategy
         if strategy == "block":
-            self._block(args, analysis, where=f"the result of tool '{args.tool_name}'")
+            self._block(args, analysis, tool=args.tool_name)
         if strategy == "warn":
             types = ", ".join(analysis.flagged)
             logger.warning("Prompt injection in the result of tool %r (%s)", args.tool_name, types)
@@ -312,19 +325,20 @@ class PromptInjectionDetector(BuiltinProcessor):
             ]
         return "".join(kept).strip()
 
-    def _block(self, args: HookArgs, analysis: Analysis, where: str | None = None) -> None:
-        types = ", ".join(analysis.flagged)
-        reason = f"Prompt injection detected. Types: {types}"
-        if where:
-            reason += f" (in {where})"
+    def _block(self, args: HookArgs, analysis: Analysis, tool: str | None = None) -> None:
+        params: dict[str, Any] = {"types": ", ".join(analysis.flagged)}
+        key = "detected" if tool is None else "detected_in_tool"
+        if tool is not None:
+            params["tool"] = tool
         if analysis.reason:
-            reason += f". Reason: {analysis.reason}"
+            key += "_with_reason"
+            params["reason"] = analysis.reason
         metadata: dict[str, Any] = {"types": analysis.flagged, "source": analysis.source}
         if analysis.learned is not None:
             metadata["score"] = round(analysis.learned, 4)
         if self.options.include_scores:
             metadata["scores"] = analysis.scores
-        args.abort(reason, metadata=metadata)
+        raise self.tripwire(key, metadata=metadata, **params)
 
     @staticmethod
     def _record(args: HookArgs, analysis: Analysis) -> None:

@@ -31,7 +31,7 @@ Streaming: while redacting, the last ``stream_carryover_size`` characters are he
 across chunks is redacted whole (the option must be at least the longest match a rule can have); with presets
 only, no more than the presets need to recognise a match (``patterns.max_span``), so the answer streams. Text with no
 match goes out as the chunks it arrived in, a little later. Other chunks keep the model's order, as with every
-guard that holds text back (:mod:`processors.builtin.hold_back`): one that does not end the text run (a thinking
+guard that holds text back (:mod:`processors.builtin.held_chunk_order`): one that does not end the text run (a thinking
 model's reasoning between two text deltas, a ``data-*`` chunk) waits behind the held-back text and goes out in its
 place once the text before it has, so an address cut in two by reasoning is still redacted whole; the held-back
 text is flushed (redacted) when a chunk ends the text run (``text-end``, ``step-finish``, ``finish``, ``error``
@@ -47,22 +47,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, NoReturn, TypeVar
 
 from pydantic import Field, ValidationInfo, field_validator
 
 from processors.builtin.base import BuiltinProcessor, InvalidOptionsError, ProcessorOptions
-from processors.builtin.carryover import CONTEXT_CHARS
-from processors.builtin.hold_back import HoldBack
+from processors.builtin.held_chunk_order import HoldBack
 from processors.builtin.patterns import expand_kinds, max_span
 from processors.builtin.regex_rules import DEFAULT_REPLACEMENT, Hit, RegexMatcher, RegexRule, Region, preset_replacement
-from processors.builtin.support import report_soon, report_violation, settle, text_segments, with_text
+from processors.builtin.split_across_chunks import CONTEXT_CHARS
+from processors.builtin.text_checks import text_segments, with_text
+from processors.builtin.violation_reports import report_soon, report_violation, settle
 from processors.chunks import AnyChunk, Chunk
 from processors.messages import Message, TextPart
 from processors.pipeline.processor import ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
 from processors.tracing.redactions import note_hidden
-from processors.tripwire import TripWire
 from processors.user_patterns import INLINE_BUDGET, UserPattern
 
 logger = logging.getLogger(__name__)
@@ -112,11 +112,15 @@ class RegexFilterOptions(ProcessorOptions):
         "least the longest match a rule can have.",
     )
 
+    texts: ClassVar[Mapping[str, str]] = {
+        "needs_rule": "RegexFilter needs at least one rule or preset",
+    }
+
     @field_validator("presets")
     @classmethod
     def _needs_a_rule(cls, value: list[str], info: ValidationInfo) -> list[str]:
         if not value and not info.data.get("rules"):
-            raise ValueError("RegexFilter needs at least one rule or preset")
+            raise cls.problem("needs_rule")
         return list(dict.fromkeys(value))
 
 
@@ -128,8 +132,11 @@ class RegexFilter(BuiltinProcessor):
     id = "regex-filter"
     name = "Regex Filter"
     description = "Blocks, redacts or flags text matching regex rules and presets (PII, secrets, URLs); no model."
+    texts: ClassVar[Mapping[str, str]] = {
+        "blocked": "Regex filter: blocked {context} matching patterns: {names}",
+    }
     #: The stream hook also sees ``data-*`` chunks, only to keep them in their place behind held-back text
-    #: (:mod:`~processors.builtin.hold_back`): passing it, a chunk written mid-reply would overtake that text.
+    #: (:mod:`~processors.builtin.held_chunk_order`): passing it, a chunk written mid-reply would overtake that text.
     process_data_parts = True
 
     options: RegexFilterOptions
@@ -174,15 +181,15 @@ class RegexFilter(BuiltinProcessor):
     # ----------------------------------------------------------------------------------------- outcomes
     def _block(self, matches: Sequence[dict[str, Any]], context: str) -> NoReturn:
         names = ", ".join(dict.fromkeys(m["rule"] for m in matches))
-        raise TripWire(
-            f"Regex filter: blocked {context} matching patterns: {names}",
-            retry=False,
+        raise self.tripwire(
+            "blocked",
             metadata={
                 "processorId": self.id,
                 "matches": [{**m, "match": "[REDACTED_MATCH]"} for m in matches],
                 "strategy": "block",
             },
-            processor_id=self.id,
+            context=context,
+            names=names,
         )
 
     def _warn_detail(self, matches: Sequence[dict[str, Any]], phase: str) -> tuple[str, dict[str, Any]]:
@@ -353,8 +360,8 @@ class RegexFilter(BuiltinProcessor):
         before the end, back to the start of any match crossing it, and back again to a chunk boundary when
         there is one: in the common case (no match) the oldest held chunk goes out as it came, no copy made.
 
-        Every other chunk follows the one hold-back behaviour of :mod:`~processors.builtin.hold_back`, shared with
-        the carry-over detectors: one that does not end the text run (a thinking model's reasoning between two text
+        Every other chunk follows the one hold-back behaviour of :mod:`~processors.builtin.held_chunk_order`, shared
+        with the carry-over detectors: one that does not end the text run (a thinking model's reasoning between two text
         deltas, a ``data-*`` chunk) waits behind the held-back text, in its place (``hold.waiting``), and goes out
         once the text before it has (after the match it falls inside, when it does); one that ends the text run,
         the step or the run lets everything out, in order, then itself; parts ready at once go out one per call.

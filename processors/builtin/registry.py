@@ -11,15 +11,15 @@
     for source, message in catalogue.errors:       # broken plug-ins were skipped, not fatal
         print(source, message)
 
-Three sources, in this order (the first to provide a type name wins; a later duplicate is reported):
+Two sources, in this order (the first to provide a type name wins; a later duplicate is reported):
 
-1. **Entry points** of the group ``processor_studio.processors``: each names a processor class
-   (``RegexFilter = "processors.builtin.regex_filter:RegexFilter"``). The built-ins register there too, the
-   same way third-party packages do; an entry point of this project's own distribution is ``builtin``, any
-   other ``plugin:<distribution>``.
-2. :data:`BUILTIN_ENTRY_POINTS`, used only when the group holds no built-in (the package runs from a source
-   tree without being installed, so its entry points are not registered).
-3. Every ``*.py`` file of the **user folder** (names starting with ``_`` are skipped), imported by path; every
+1. **Entry points** of the group ``processor_studio.processors`` — the one registry of processor types: each
+   names a processor class (``RegexFilter = "processors.builtin.regex_filter:RegexFilter"``). The built-ins
+   register there (``pyproject.toml``) the same way third-party packages do; an entry point of this project's own
+   distribution is ``builtin``, any other ``plugin:<distribution>``. The package must be installed (``pip install
+   -e .`` in a checkout) for its entry points to be known: when the group holds no built-in, ``catalogue.errors``
+   says so.
+2. Every ``*.py`` file of the **user folder** (names starting with ``_`` are skipped), imported by path; every
    :class:`Processor` subclass defined in the file with an ``id`` becomes a type (``file:<path>``).
 
 A plug-in or file that fails to import (``ImportError``, ``SyntaxError``, an exception at import), names
@@ -61,25 +61,10 @@ DISTRIBUTION = "processor-studio"
 #: Module name prefix for user files imported by path.
 USER_MODULE_PREFIX = "processor_studio_user"
 
-#: The built-ins as ``(type name, "module:Class")``: what ``pyproject.toml`` registers in the entry-point group.
-#: Used when the package is not installed (its entry points are then unknown to ``importlib.metadata``).
-BUILTIN_ENTRY_POINTS: tuple[tuple[str, str], ...] = (
-    ("UnicodeNormalizer", "processors.builtin.unicode_normalizer:UnicodeNormalizer"),
-    ("RegexFilter", "processors.builtin.regex_filter:RegexFilter"),
-    ("TokenLimiter", "processors.builtin.token_limiter:TokenLimiter"),
-    ("BatchParts", "processors.builtin.batch_parts:BatchParts"),
-    ("ToolCallFilter", "processors.builtin.tool_call_filter:ToolCallFilter"),
-    ("PrefillErrorHandler", "processors.builtin.prefill_error_handler:PrefillErrorHandler"),
-    ("StreamErrorRetry", "processors.builtin.stream_error_retry:StreamErrorRetry"),
-    ("ResponseCache", "processors.builtin.response_cache:ResponseCache"),
-    ("CostGuard", "processors.builtin.cost_guard:CostGuard"),
-    ("PIIDetector", "processors.builtin.pii_detector:PIIDetector"),
-    ("PromptInjectionDetector", "processors.builtin.prompt_injection_detector:PromptInjectionDetector"),
-    ("SystemPromptScrubber", "processors.builtin.system_prompt_scrubber:SystemPromptScrubber"),
-    ("ModerationProcessor", "processors.builtin.moderation:ModerationProcessor"),
-    ("LanguageDetector", "processors.builtin.language_detector:LanguageDetector"),
-    ("StructuredOutput", "processors.builtin.structured_output:StructuredOutput"),
-    ("ClassifierGuard", "processors.builtin.classifier_guard:ClassifierGuard"),
+#: What ``catalogue.errors`` says when no built-in is registered (a source tree run without installing it).
+NOT_INSTALLED = (
+    "no built-in processor is registered: the processor-studio distribution's entry points are unknown "
+    "(install the package, e.g. pip install -e . in a checkout)"
 )
 
 
@@ -230,7 +215,7 @@ def _message(error: BaseException) -> str:
 
 # --------------------------------------------------------------------------------------------- loading
 def load_catalogue(user_folder: Path | str | None = None) -> Catalogue:
-    """Every processor type: entry points (built-ins and plug-ins), the built-in fallback, then user files."""
+    """Every processor type: entry points (built-ins and plug-ins), then user files."""
     catalogue = Catalogue()
     found_builtin = False
     for entry_point in _group_entry_points():
@@ -238,9 +223,7 @@ def load_catalogue(user_folder: Path | str | None = None) -> Catalogue:
         found_builtin = found_builtin or source == "builtin"
         _load_entry_point(catalogue, entry_point.name, entry_point.load, source)
     if not found_builtin:
-        for type_name, target in BUILTIN_ENTRY_POINTS:
-            if type_name not in catalogue:
-                _load_entry_point(catalogue, type_name, lambda target=target: _load_target(target), "builtin")
+        catalogue.error("builtin", NOT_INSTALLED)
     if user_folder is not None:
         load_user_folder(catalogue, Path(user_folder))
     return catalogue
@@ -259,15 +242,6 @@ def _entry_point_source(entry_point: EntryPoint) -> str:
     dist_name = getattr(dist, "name", None) or "unknown"
     normalised = dist_name.lower().replace("_", "-")
     return "builtin" if normalised == DISTRIBUTION else f"plugin:{dist_name}"
-
-
-def _load_target(target: str) -> Any:
-    module_name, _, attribute = target.partition(":")
-    module = importlib.import_module(module_name)
-    value: Any = module
-    for part in attribute.split(".") if attribute else []:
-        value = getattr(value, part)
-    return value
 
 
 def _load_entry_point(catalogue: Catalogue, type_name: str, load: Any, source: str) -> None:
@@ -344,8 +318,8 @@ def _identifier(stem: str) -> str:
 
 
 __all__ = [
-    "BUILTIN_ENTRY_POINTS",
     "ENTRY_POINT_GROUP",
+    "NOT_INSTALLED",
     "Catalogue",
     "ProcessorType",
     "UnknownProcessorTypeError",

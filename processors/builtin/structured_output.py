@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -58,6 +59,12 @@ class StructuredOutputOptions(ProcessorOptions):
 
     model_config = ConfigDict(validate_by_name=True, validate_by_alias=True)  # merged with the base's config
 
+    texts: ClassVar[Mapping[str, str]] = {
+        "bad_schema": "not a valid JSON schema: {error}",
+        "schema_kind": "must be a JSON schema (a dict) or a pydantic model class",
+        "model_kind": "must be a model id string (e.g. 'openai/gpt-4o-mini') or a LanguageModel object",
+    }
+
     @field_validator("schema_")
     @classmethod
     def _usable_schema(cls, value: Any) -> Any:
@@ -67,16 +74,16 @@ class StructuredOutputOptions(ProcessorOptions):
             try:
                 _jsonschema().validators.validator_for(value).check_schema(value)
             except _jsonschema().SchemaError as error:
-                raise ValueError(f"not a valid JSON schema: {error.message}") from None
+                raise cls.problem("bad_schema", error=error.message) from None
             return value
-        raise ValueError("must be a JSON schema (a dict) or a pydantic model class")
+        raise cls.problem("schema_kind")
 
     @field_validator("model")
     @classmethod
     def _model_kind(cls, value: Any) -> Any:
         if value is None or (isinstance(value, str) and value.strip()) or isinstance(value, LanguageModel):
             return value
-        raise ValueError("must be a model id string (e.g. 'openai/gpt-4o-mini') or a LanguageModel object")
+        raise cls.problem("model_kind")
 
 
 class InvalidOutput(Exception):
@@ -93,6 +100,10 @@ class StructuredOutput(BuiltinProcessor):
     id = "structured-output"
     name = "Structured output"
     description = "Validates the final answer against a JSON schema or pydantic model; retries with feedback."
+    texts: ClassVar[Mapping[str, str]] = {
+        "structuring_failed": "Structured output failed: the structuring model failed: {error}",
+        "schema_mismatch": "The answer does not match the required JSON schema: {problems}",
+    }
     type_name: ClassVar[str] = "StructuredOutput"
     needs_model: ClassVar[bool] = False
     Options = StructuredOutputOptions
@@ -148,10 +159,9 @@ class StructuredOutput(BuiltinProcessor):
                 obj = self.parse(rewritten)
             except JudgeError as error:
                 if self.options.error_strategy == "fail-closed":
-                    args.abort(
-                        f"Structured output failed: the structuring model failed: {error}",
-                        metadata={"error": str(error)},
-                    )
+                    raise self.tripwire(
+                        "structuring_failed", metadata={"error": str(error)}, error=str(error)
+                    ) from error
                 return self._invalid(args, InvalidOutput([*invalid.problems, f"structuring model: {error}"]))
             except InvalidOutput as still:
                 return self._invalid(args, still)
@@ -187,10 +197,13 @@ class StructuredOutput(BuiltinProcessor):
             args.writer.custom({"type": "data-structured-output", "data": _jsonable(obj)})
 
     def _invalid(self, args: ProcessOutputStepArgs, invalid: InvalidOutput) -> list[Message]:
-        reason = f"The answer does not match the required JSON schema: {invalid}"
+        tripwire = self.tripwire(
+            "schema_mismatch", retry=True, metadata={"errors": invalid.problems}, problems=str(invalid)
+        )
+        reason = tripwire.reason
         policy = self.options.on_invalid
         if policy == "retry":
-            args.abort(reason, retry=True, metadata={"errors": invalid.problems})
+            raise tripwire
         if policy == "fallback":
             self._accept(args, self.options.fallback_value, fallback=True)
             return []

@@ -22,17 +22,18 @@ import asyncio
 import hashlib
 import logging
 import re
+from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
 from processors.builtin.base import BuiltinProcessor
-from processors.builtin.carryover import CarryOver, stream_part
-from processors.builtin.enforce import enforce_message, enforce_segment, replace_spans
 from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
 from processors.builtin.patterns import Match
 from processors.builtin.pii_patterns import resolve
-from processors.builtin.support import check_messages
+from processors.builtin.span_strategy import enforce_message, enforce_segment, replace_spans
+from processors.builtin.split_across_chunks import CarryOver, stream_part
+from processors.builtin.text_checks import check_messages
 from processors.chunks import AnyChunk
 from processors.loop.config import RETRY_FEEDBACK_TAG
 from processors.messages import Message, system_text
@@ -171,8 +172,12 @@ class SystemPromptScrubber(BuiltinProcessor):
     id = "system-prompt-scrubber"
     name = "System prompt scrubber"
     description = "Catches the agent's own instructions leaking into its output; blocks, warns, filters or redacts."
+    texts: ClassVar[Mapping[str, str]] = {
+        "detected": "System prompt detected: {kinds}",
+        "judge_failed": "System prompt detection failed because the judge model call failed: {error}",
+    }
     #: The stream hook also sees ``data-*`` chunks, only to keep them in their place behind held-back text
-    #: (:mod:`~processors.builtin.hold_back`): passing it, a chunk written mid-reply would overtake that text.
+    #: (:mod:`~processors.builtin.held_chunk_order`): passing it, a chunk written mid-reply would overtake that text.
     process_data_parts = True
     type_name: ClassVar[str] = "SystemPromptScrubber"
     needs_model: ClassVar[bool] = False
@@ -250,9 +255,7 @@ class SystemPromptScrubber(BuiltinProcessor):
         if not instructions.strip():
             return []
         prompt = JUDGE_PROMPT.format(instructions=instructions)
-        verdict = await consult_judge(
-            args, self.options, self._model, "System prompt detection", prompt, text, LeakVerdict
-        )
+        verdict = await consult_judge(args, self.options, self._model, self, prompt, text, LeakVerdict)
         if verdict is None or not verdict.leaked or verdict.confidence < self.options.threshold:
             return []
         located = []
@@ -280,7 +283,7 @@ class SystemPromptScrubber(BuiltinProcessor):
         metadata: dict[str, Any] = {"types": kinds, "count": len(found)}
         if self.options.include_detections:
             metadata["detections"] = [m.value for m in found]
-        args.abort(f"System prompt detected: {', '.join(kinds)}", metadata=metadata)
+        raise self.tripwire("detected", metadata=metadata, kinds=", ".join(kinds))
 
     @staticmethod
     def _record(args: HookArgs, found: list[Match]) -> None:

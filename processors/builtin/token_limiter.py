@@ -33,6 +33,7 @@ processor also trims the prompt (the output hooks are not told the model: an out
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
@@ -43,7 +44,6 @@ from processors.chunks import AnyChunk
 from processors.messages import Message, TextPart
 from processors.messages.formats import CoreMessage
 from processors.pipeline.processor import ProcessLLMRequestArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
-from processors.tripwire import TripWire
 
 #: Mastra's prompt accounting: a fixed overhead per conversation and per message.
 CONVERSATION_OVERHEAD = 24
@@ -81,6 +81,12 @@ class TokenLimiter(BuiltinProcessor):
     id = "token-limiter"
     name = "Token Limiter"
     description = "Keeps the prompt within a token budget and caps the answer's tokens (truncate or abort)."
+    texts: ClassVar[Mapping[str, str]] = {
+        "limit_exceeded": "Token limit of {limit} exceeded (current: {current})",
+        "no_messages": "TokenLimiter: there are no messages to send",
+        "system_over_limit": "TokenLimiter: the system messages alone use {used} tokens, over the limit of {limit}",
+        "nothing_fits": "TokenLimiter: no message fits in the limit of {limit} tokens ({used} used by system messages)",
+    }
 
     options: TokenLimiterOptions
 
@@ -103,16 +109,11 @@ class TokenLimiter(BuiltinProcessor):
         system = [m for m in prompt if m.get("role") == "system"]
         rest = [m for m in prompt if m.get("role") != "system"]
         if not rest:
-            raise TripWire("TokenLimiter: there are no messages to send", retry=False, processor_id=self.id)
+            raise self.tripwire("no_messages")
         system_tokens = sum(self._message_tokens(m, model_id) for m in system)
         budget = options.limit - system_tokens - CONVERSATION_OVERHEAD
         if budget <= 0:
-            raise TripWire(
-                f"TokenLimiter: the system messages alone use {system_tokens} tokens, over the limit of "
-                f"{options.limit}",
-                retry=False,
-                processor_id=self.id,
-            )
+            raise self.tripwire("system_over_limit", used=system_tokens, limit=options.limit)
         units = _units(rest)
         costs = [sum(self._message_tokens(m, model_id) + MESSAGE_OVERHEAD for m in unit) for unit in units]
         if sum(costs) <= budget:
@@ -132,12 +133,7 @@ class TokenLimiter(BuiltinProcessor):
             elif options.trim_mode == "contiguous":
                 break
         if not any(keep) or (options.trim_mode == "memory-only" and used > budget):
-            raise TripWire(
-                f"TokenLimiter: no message fits in the limit of {options.limit} tokens "
-                f"({system_tokens} used by system messages)",
-                retry=False,
-                processor_id=self.id,
-            )
+            raise self.tripwire("nothing_fits", limit=options.limit, used=system_tokens)
         return system + [message for unit, kept in zip(units, keep, strict=True) if kept for message in unit]
 
     def _message_tokens(self, message: CoreMessage, model_id: str | None) -> int:
@@ -172,7 +168,7 @@ class TokenLimiter(BuiltinProcessor):
         if tokens <= limit:
             return part
         if self.options.strategy == "abort":
-            args.abort(f"Token limit of {limit} exceeded (current: {tokens})", retry=False)
+            raise self.tripwire("limit_exceeded", limit=limit, current=tokens)
         if not state.get("limit_reported") and args.writer is not None:
             state["limit_reported"] = True
             args.writer.custom(
@@ -197,7 +193,7 @@ class TokenLimiter(BuiltinProcessor):
         if total <= limit:
             return None
         if self.options.strategy == "abort":
-            args.abort(f"Token limit of {limit} exceeded (current: {total})", retry=False)
+            raise self.tripwire("limit_exceeded", limit=limit, current=total)
         remaining = limit
         result: list[Message] = []
         for message, tokens in zip(args.messages, counted, strict=True):

@@ -169,7 +169,7 @@ class RunState(RunTracing):
     def keep(self, processed: AnyChunk, builder: StepBuilder | None) -> None:
         """What the chain let out goes into the answer whichever part it answered: a stream guard that holds parts
         back in the model's order may let out held text in answer to a data chunk, or a held data chunk in answer to
-        a text delta or a re-driven part (``hold_back.py``). A data chunk is persisted unless transient; anything
+        a text delta or a re-driven part (``held_chunk_order.py``). A data chunk is persisted unless transient; anything
         else is folded into the step being built, when there is one."""
         if isinstance(processed, DataChunk):
             if processed.type == STRUCTURED_OUTPUT_CHUNK:
@@ -186,7 +186,12 @@ class RunState(RunTracing):
         return self.chunk(
             TripwireChunk,
             TripwirePayload(
-                reason=data.reason, retry=data.retry, metadata=data.metadata, processor_id=data.processor_id
+                reason=data.reason,
+                retry=data.retry,
+                metadata=data.metadata,
+                processor_id=data.processor_id,
+                code=data.code,
+                params=data.params,
             ),
         )
 

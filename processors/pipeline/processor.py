@@ -19,7 +19,7 @@ shared ones: ``state`` (this processor's dict for this call), ``abort``, ``retry
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NoReturn
 
@@ -124,12 +124,24 @@ class HookArgs:
     tracing_context: Any = None
     run_id: str = ""
 
-    def abort(self, reason: str | None = None, *, retry: bool = False, metadata: Any = None) -> NoReturn:
+    def abort(
+        self,
+        reason: str | None = None,
+        *,
+        retry: bool = False,
+        metadata: Any = None,
+        code: str | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> NoReturn:
+        """Stop the run (or, with ``retry``, the step). ``code`` and ``params`` name the sentence for a reader in
+        another language (see :mod:`processors.tripwire`); ``reason`` stays the English text."""
         raise TripWire(
             reason or f"Tripwire triggered by {self.processor_id}",
             retry=retry,
             metadata=metadata,
             processor_id=self.processor_id,
+            code=code,
+            params=params,
         )
 
 

@@ -2650,6 +2650,26 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>始终</translation>
     </message>
     <message>
+        <source>json</source>
+        <translation>JSON</translation>
+    </message>
+    <message>
+        <source>llama-guard</source>
+        <translation>llama-guard</translation>
+    </message>
+    <message>
+        <source>prompt-guard</source>
+        <translation>prompt-guard</translation>
+    </message>
+    <message>
+        <source>shieldgemma</source>
+        <translation>shieldgemma</translation>
+    </message>
+    <message>
+        <source>qwen3guard</source>
+        <translation>qwen3guard</translation>
+    </message>
+    <message>
         <source>hybrid</source>
         <translation>混合</translation>
     </message>
@@ -2674,22 +2694,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>仅记忆</translation>
     </message>
     <message>
-        <source>user</source>
-        <translation>用户</translation>
-    </message>
-    <message>
-        <source>assistant</source>
-        <translation>助手</translation>
-    </message>
-    <message>
-        <source>system</source>
-        <translation>系统</translation>
-    </message>
-    <message>
-        <source>tool</source>
-        <translation>工具</translation>
-    </message>
-    <message>
         <source>pii</source>
         <translation>个人信息</translation>
     </message>
@@ -2704,6 +2708,42 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>email</source>
         <translation>电子邮件</translation>
+    </message>
+    <message>
+        <source>llama-guard-ollama</source>
+        <translation>llama-guard-ollama</translation>
+    </message>
+    <message>
+        <source>shieldgemma-ollama</source>
+        <translation>shieldgemma-ollama</translation>
+    </message>
+    <message>
+        <source>qwen3guard-ollama</source>
+        <translation>qwen3guard-ollama</translation>
+    </message>
+    <message>
+        <source>qwen3guard-vllm</source>
+        <translation>qwen3guard-vllm</translation>
+    </message>
+    <message>
+        <source>llama-guard-vllm</source>
+        <translation>llama-guard-vllm</translation>
+    </message>
+    <message>
+        <source>prompt-guard-vllm</source>
+        <translation>prompt-guard-vllm</translation>
+    </message>
+    <message>
+        <source>llama-guard-llama-cpp</source>
+        <translation>llama-guard-llama-cpp</translation>
+    </message>
+    <message>
+        <source>general-lm-studio</source>
+        <translation>general-lm-studio</translation>
+    </message>
+    <message>
+        <source>general-ollama</source>
+        <translation>general-ollama</translation>
     </message>
     <message>
         <source>phone</source>
@@ -3227,100 +3267,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
 <context>
     <name>RuntimeText</name>
     <message>
-        <source>PII detected. Types: {types}</source>
-        <translation>检测到个人信息。类型：{types}</translation>
-    </message>
-    <message>
-        <source>Prompt injection detected. Types: {types} (in {where}). Reason: {reason}</source>
-        <translation>检测到提示注入。类型：{types}（位于{where}）。原因：{reason}</translation>
-    </message>
-    <message>
-        <source>Prompt injection detected. Types: {types} (in {where})</source>
-        <translation>检测到提示注入。类型：{types}（位于{where}）</translation>
-    </message>
-    <message>
-        <source>Prompt injection detected. Types: {types}. Reason: {reason}</source>
-        <translation>检测到提示注入。类型：{types}。原因：{reason}</translation>
-    </message>
-    <message>
-        <source>Prompt injection detected. Types: {types}</source>
-        <translation>检测到提示注入。类型：{types}</translation>
-    </message>
-    <message>
-        <source>the result of tool &apos;{tool}&apos;</source>
-        <translation>工具“{tool}”的结果中</translation>
-    </message>
-    <message>
-        <source>System prompt detected: {kinds}</source>
-        <translation>检测到系统提示词：{kinds}</translation>
-    </message>
-    <message>
-        <source>Token limit of {limit} exceeded (current: {current})</source>
-        <translation>超出 {limit} 个令牌的上限（当前：{current}）</translation>
-    </message>
-    <message>
-        <source>TokenLimiter: there are no messages to send</source>
-        <translation>TokenLimiter：没有可发送的消息</translation>
-    </message>
-    <message>
-        <source>TokenLimiter: the system messages alone use {used} tokens, over the limit of {limit}</source>
-        <translation>TokenLimiter：仅系统消息就用了 {used} 个令牌，超出 {limit} 的上限</translation>
-    </message>
-    <message>
-        <source>TokenLimiter: no message fits in the limit of {limit} tokens ({used} used by system messages)</source>
-        <translation>TokenLimiter：{limit} 个令牌的上限内放不下任何消息（系统消息已用 {used} 个）</translation>
-    </message>
-    <message>
-        <source>Content flagged for moderation. Categories: {categories}. Reason: {reason}</source>
-        <translation>内容被审核标记。类别：{categories}。原因：{reason}</translation>
-    </message>
-    <message>
-        <source>Content flagged for moderation. Categories: {categories}. Scores: {scores}</source>
-        <translation>内容被审核标记。类别：{categories}。分数：{scores}</translation>
-    </message>
-    <message>
-        <source>Content flagged for moderation. Categories: {categories}</source>
-        <translation>内容被审核标记。类别：{categories}</translation>
-    </message>
-    <message>
-        <source>Non-target language detected: {language} ({code}, confidence {confidence})</source>
-        <translation>检测到非目标语言：{language}（{code}，置信度 {confidence}）</translation>
-    </message>
-    <message>
-        <source>Classifier flagged the input: {label} score {score} (threshold {threshold})</source>
-        <translation>分类器标记了输入：{label} 得分 {score}（阈值 {threshold}）</translation>
-    </message>
-    <message>
-        <source>Classifier flagged the answer: {label} score {score} (threshold {threshold})</source>
-        <translation>分类器标记了回答：{label} 得分 {score}（阈值 {threshold}）</translation>
-    </message>
-    <message>
-        <source>Classifier flagged the result of tool &apos;{tool}&apos;: {label} score {score} (threshold {threshold})</source>
-        <translation>分类器标记了工具“{tool}”的结果：{label} 得分 {score}（阈值 {threshold}）</translation>
-    </message>
-    <message>
-        <source>Cost budget of {budget} for this {scope} is used up (spent {spent})</source>
-        <translation>此 {scope} 的费用预算 {budget} 已用完（已花费 {spent}）</translation>
-    </message>
-    <message>
-        <source>Structured output failed: the structuring model failed: {error}</source>
-        <translation>结构化输出失败：结构化模型出错：{error}</translation>
-    </message>
-    <message>
-        <source>The answer does not match the required JSON schema: {problems}</source>
-        <translation>回答不符合所要求的 JSON 模式：{problems}</translation>
-    </message>
-    <message>
-        <source>Regex filter: blocked {context} matching patterns: {names}</source>
-        <translation>正则过滤器：已拦截匹配以下模式的 {context}：{names}</translation>
-    </message>
-    <message>
         <source>Regex filter: matched patterns: {names}</source>
         <translation>正则过滤器：匹配到以下模式：{names}</translation>
-    </message>
-    <message>
-        <source>{what} failed because the judge model call failed: {error}</source>
-        <translation>{what}失败，因为判定模型调用失败：{error}</translation>
     </message>
     <message>
         <source>{messages} messages, {system} system; last: {last}</source>
@@ -3465,58 +3413,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>MCP server &apos;{name}&apos; stopped: {reason}</source>
         <translation>MCP 服务器“{name}”已停止：{reason}</translation>
-    </message>
-    <message>
-        <source>RegexFilter needs at least one rule or preset</source>
-        <translation>RegexFilter 至少需要一条规则或一个预设</translation>
-    </message>
-    <message>
-        <source>name at least one category</source>
-        <translation>请至少指定一个类别</translation>
-    </message>
-    <message>
-        <source>name at least one detection type</source>
-        <translation>请至少指定一种检测类型</translation>
-    </message>
-    <message>
-        <source>name at least one target language</source>
-        <translation>请至少指定一种目标语言</translation>
-    </message>
-    <message>
-        <source>unknown languages {languages}: use English names or ISO 639-1 codes</source>
-        <translation>未知的语言 {languages}：请使用英文名称或 ISO 639-1 代码</translation>
-    </message>
-    <message>
-        <source>unknown categories {categories}; known: {known}</source>
-        <translation>未知的类别 {categories}；可用类别：{known}</translation>
-    </message>
-    <message>
-        <source>model: the &apos;translate&apos; strategy needs a model</source>
-        <translation>model：&apos;translate&apos; 策略需要一个模型</translation>
-    </message>
-    <message>
-        <source>give two scores 0 &lt;= low &lt;= high &lt;= 1</source>
-        <translation>请给出两个分数，满足 0 &lt;= 下限 &lt;= 上限 &lt;= 1</translation>
-    </message>
-    <message>
-        <source>must be a model id string (e.g. &apos;openai/gpt-4o-mini&apos;) or a LanguageModel object</source>
-        <translation>必须是模型 ID 字符串（如 &apos;openai/gpt-4o-mini&apos;）或 LanguageModel 对象</translation>
-    </message>
-    <message>
-        <source>judge_preset: unknown preset (known: {known})</source>
-        <translation>judge_preset：未知的预设（可用：{known}）</translation>
-    </message>
-    <message>
-        <source>must be a local server (localhost, 127.0.0.1 or ::1); a hosted judge needs no api_base</source>
-        <translation>必须是本机服务器（localhost、127.0.0.1 或 ::1）；托管的评判模型不需要 api_base</translation>
-    </message>
-    <message>
-        <source>not a valid JSON schema: {error}</source>
-        <translation>不是有效的 JSON Schema：{error}</translation>
-    </message>
-    <message>
-        <source>must be a JSON schema (a dict) or a pydantic model class</source>
-        <translation>必须是 JSON Schema（字典）或 pydantic 模型类</translation>
     </message>
     <message>
         <source>pattern {index} ({pattern}) does not compile: {error}</source>
@@ -3733,54 +3629,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the studio reads them from the keyring</source>
         <translation>{field}：凭据不得保存在设计中，否则任何拿到该设计的人都能读到；工作室会从系统密钥环读取</translation>
-    </message>
-    <message>
-        <source>No model folder chosen</source>
-        <translation>未选择模型文件夹</translation>
-    </message>
-    <message>
-        <source>Model folder not found: {folder}</source>
-        <translation>找不到模型文件夹：{folder}</translation>
-    </message>
-    <message>
-        <source>No config.json in the model folder {folder}</source>
-        <translation>模型文件夹 {folder} 中没有 config.json</translation>
-    </message>
-    <message>
-        <source>config.json in {folder} has no id2label (the model&apos;s class names)</source>
-        <translation>{folder} 中的 config.json 没有 id2label（模型的类别名称）</translation>
-    </message>
-    <message>
-        <source>No tokenizer.json in the model folder {folder}</source>
-        <translation>模型文件夹 {folder} 中没有 tokenizer.json</translation>
-    </message>
-    <message>
-        <source>No .onnx file in the model folder {folder} (export one with optimum-cli)</source>
-        <translation>模型文件夹 {folder} 中没有 .onnx 文件（可用 optimum-cli 导出）</translation>
-    </message>
-    <message>
-        <source>Several ONNX files in {folder} ({files}): name the one to use</source>
-        <translation>{folder} 中有多个 ONNX 文件（{files}）：请指定要使用的文件</translation>
-    </message>
-    <message>
-        <source>{file} takes the inputs {inputs}; a text classifier takes input_ids (and optionally attention_mask, token_type_ids)</source>
-        <translation>{file} 的输入是 {inputs}；文本分类模型的输入应为 input_ids（可另有 attention_mask、token_type_ids）</translation>
-    </message>
-    <message>
-        <source>{folder} holds PyTorch/safetensors weights and no .onnx file: install the transformers extra (pip install &apos;processor-studio[transformers]&apos;) or export the model to ONNX (optimum-cli export onnx --task text-classification)</source>
-        <translation>{folder} 中只有 PyTorch/safetensors 权重，没有 .onnx 文件：请安装 transformers 扩展（pip install &apos;processor-studio[transformers]&apos;），或将模型导出为 ONNX（optimum-cli export onnx --task text-classification）</translation>
-    </message>
-    <message>
-        <source>The model has no label {label}; its labels: {labels}</source>
-        <translation>模型没有标签 {label}；它的标签：{labels}</translation>
-    </message>
-    <message>
-        <source>The model has the labels {labels}: choose the one that means attack</source>
-        <translation>模型的标签为 {labels}：请选择表示攻击的那一个</translation>
-    </message>
-    <message>
-        <source>stride must be smaller than max_length</source>
-        <translation>stride 必须小于 max_length</translation>
     </message>
     <message>
         <source>{server} (port {port}): not running</source>
@@ -4465,1226 +4313,1844 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
-    <name>processor:batch-parts</name>
+    <name>processor:BatchParts</name>
     <message>
         <source>Batch Parts</source>
+        <comment>BatchParts.name</comment>
         <translation>分批合并</translation>
     </message>
     <message>
         <source>Combines streamed text deltas into larger chunks: fewer, bigger updates for clients.</source>
+        <comment>BatchParts.description</comment>
         <translation>把流式文本增量合并成更大的数据块：客户端收到的更新更少、更大。</translation>
     </message>
     <message>
         <source>Batch Size</source>
+        <comment>BatchParts.options.batch_size</comment>
         <translation>批大小</translation>
     </message>
     <message>
         <source>How many parts to combine into one.</source>
+        <comment>BatchParts.options.batch_size.help</comment>
         <translation>每批合并多少个部分。</translation>
     </message>
     <message>
         <source>Max Wait Ms</source>
+        <comment>BatchParts.options.max_wait_ms</comment>
         <translation>最长等待（毫秒）</translation>
     </message>
     <message>
         <source>Release a batch whose first part has waited this long (checked when the next part arrives).</source>
+        <comment>BatchParts.options.max_wait_ms.help</comment>
         <translation>批中第一个部分等待达到此时长即放行该批（在下一个部分到达时检查）。</translation>
     </message>
     <message>
         <source>Emit On Non Text</source>
+        <comment>BatchParts.options.emit_on_non_text</comment>
         <translation>遇非文本即放行</translation>
     </message>
     <message>
         <source>Release the batch as soon as a non-text part (tool call, text end ...) arrives; when off, other parts wait in the batch in stream order (a text end still releases it).</source>
+        <comment>BatchParts.options.emit_on_non_text.help</comment>
         <translation>一旦收到非文本部分（工具调用、文本结束……）就放行该批；关闭时，其他部分按流的顺序在批中等待（文本结束仍会放行）。</translation>
     </message>
 </context>
 <context>
-    <name>processor:classifier-guard</name>
+    <name>processor:ClassifierGuard</name>
     <message>
         <source>Classifier guard</source>
+        <comment>ClassifierGuard.name</comment>
         <translation>分类器防护</translation>
     </message>
     <message>
         <source>Runs a text-classification model from a local folder (ONNX) and flags texts it scores as attacks.</source>
+        <comment>ClassifierGuard.description</comment>
         <translation>运行本地文件夹中的文本分类模型（ONNX），标记被判为攻击的文本。</translation>
     </message>
     <message>
         <source>Model Folder</source>
+        <comment>ClassifierGuard.options.model_folder</comment>
         <translation>模型文件夹</translation>
     </message>
     <message>
         <source>Folder with the model&apos;s .onnx file, tokenizer.json and config.json</source>
+        <comment>ClassifierGuard.options.model_folder.help</comment>
         <translation>包含模型 .onnx 文件、tokenizer.json 和 config.json 的文件夹</translation>
     </message>
     <message>
         <source>Attack Label</source>
+        <comment>ClassifierGuard.options.attack_label</comment>
         <translation>攻击标签</translation>
     </message>
     <message>
         <source>The model&apos;s label that means attack (empty: the second of two labels)</source>
+        <comment>ClassifierGuard.options.attack_label.help</comment>
         <translation>模型中表示攻击的标签（留空：两个标签中的第二个）</translation>
     </message>
     <message>
         <source>Threshold</source>
+        <comment>ClassifierGuard.options.threshold</comment>
         <translation>阈值</translation>
     </message>
     <message>
         <source>Flag a text whose attack score reaches this</source>
+        <comment>ClassifierGuard.options.threshold.help</comment>
         <translation>攻击得分达到此值的文本会被标记</translation>
     </message>
     <message>
         <source>Max Length</source>
+        <comment>ClassifierGuard.options.max_length</comment>
         <translation>最大长度</translation>
     </message>
     <message>
         <source>Tokens per window the model reads</source>
+        <comment>ClassifierGuard.options.max_length.help</comment>
         <translation>模型每个窗口读取的词元数</translation>
     </message>
     <message>
         <source>Stride</source>
+        <comment>ClassifierGuard.options.stride</comment>
         <translation>重叠步长</translation>
     </message>
     <message>
         <source>Tokens two windows of a long text share</source>
+        <comment>ClassifierGuard.options.stride.help</comment>
         <translation>长文本相邻两个窗口共有的词元数</translation>
     </message>
     <message>
         <source>Strategy</source>
+        <comment>ClassifierGuard.options.strategy</comment>
         <translation>策略</translation>
     </message>
     <message>
         <source>block or warn</source>
+        <comment>ClassifierGuard.options.strategy.help</comment>
         <translation>block 或 warn</translation>
     </message>
     <message>
         <source>Last Message Only</source>
+        <comment>ClassifierGuard.options.last_message_only</comment>
         <translation>仅最后一条消息</translation>
     </message>
     <message>
         <source>Check only the last message</source>
+        <comment>ClassifierGuard.options.last_message_only.help</comment>
         <translation>只检查最后一条消息</translation>
     </message>
     <message>
         <source>Check Tool Results</source>
+        <comment>ClassifierGuard.options.check_tool_results</comment>
         <translation>检查工具结果</translation>
     </message>
     <message>
         <source>In the output lane: check tool results too</source>
+        <comment>ClassifierGuard.options.check_tool_results.help</comment>
         <translation>在输出通道中：也检查工具结果</translation>
     </message>
     <message>
         <source>ONNX file</source>
+        <comment>ClassifierGuard.options.onnx_file</comment>
         <translation>ONNX 文件</translation>
     </message>
     <message>
         <source>The .onnx file to run when the folder holds several</source>
+        <comment>ClassifierGuard.options.onnx_file.help</comment>
         <translation>文件夹中有多个 .onnx 文件时要运行的那个</translation>
+    </message>
+    <message>
+        <source>No model folder chosen</source>
+        <comment>ClassifierGuard.folder_not_chosen</comment>
+        <translation>未选择模型文件夹</translation>
+    </message>
+    <message>
+        <source>Model folder not found: {folder}</source>
+        <comment>ClassifierGuard.folder_not_found</comment>
+        <translation>找不到模型文件夹：{folder}</translation>
+    </message>
+    <message>
+        <source>No config.json in the model folder {folder}</source>
+        <comment>ClassifierGuard.no_config</comment>
+        <translation>模型文件夹 {folder} 中没有 config.json</translation>
+    </message>
+    <message>
+        <source>config.json in {folder} is not readable JSON: {error}</source>
+        <comment>ClassifierGuard.unreadable_config</comment>
+        <translation>{folder} 中的 config.json 不是可读的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>config.json in {folder} has no id2label (the model&apos;s class names)</source>
+        <comment>ClassifierGuard.no_labels</comment>
+        <translation>{folder} 中的 config.json 没有 id2label（模型的类别名称）</translation>
+    </message>
+    <message>
+        <source>{file} not found in the model folder {folder}</source>
+        <comment>ClassifierGuard.named_onnx_missing</comment>
+        <translation>在模型文件夹 {folder} 中找不到 {file}</translation>
+    </message>
+    <message>
+        <source>Several ONNX files in {folder} ({files}): name the one to use</source>
+        <comment>ClassifierGuard.several_onnx</comment>
+        <translation>{folder} 中有多个 ONNX 文件（{files}）：请指定要使用的文件</translation>
+    </message>
+    <message>
+        <source>No .onnx file in the model folder {folder} (export one with optimum-cli)</source>
+        <comment>ClassifierGuard.no_onnx</comment>
+        <translation>模型文件夹 {folder} 中没有 .onnx 文件（可用 optimum-cli 导出）</translation>
+    </message>
+    <message>
+        <source>No tokenizer.json in the model folder {folder}</source>
+        <comment>ClassifierGuard.no_tokenizer</comment>
+        <translation>模型文件夹 {folder} 中没有 tokenizer.json</translation>
+    </message>
+    <message>
+        <source>tokenizer.json in {folder} is not a tokenizers file: {error}</source>
+        <comment>ClassifierGuard.bad_tokenizer</comment>
+        <translation>{folder} 中的 tokenizer.json 不是 tokenizers 文件：{error}</translation>
+    </message>
+    <message>
+        <source>{file} is not a model onnxruntime can run: {error}</source>
+        <comment>ClassifierGuard.bad_onnx</comment>
+        <translation>{file} 不是 onnxruntime 能运行的模型：{error}</translation>
+    </message>
+    <message>
+        <source>{file} takes the inputs {inputs}; a text classifier takes input_ids (and optionally attention_mask, token_type_ids)</source>
+        <comment>ClassifierGuard.bad_inputs</comment>
+        <translation>{file} 的输入是 {inputs}；文本分类模型的输入应为 input_ids（可另有 attention_mask、token_type_ids）</translation>
+    </message>
+    <message>
+        <source>stride {stride} must be smaller than max_length {max_length} minus the model&apos;s {special} special tokens</source>
+        <comment>ClassifierGuard.bad_stride</comment>
+        <translation>stride {stride} 必须小于 max_length {max_length} 减去模型的 {special} 个特殊标记</translation>
+    </message>
+    <message>
+        <source>the model answers {scores} scores per text, config.json names {count} labels</source>
+        <comment>ClassifierGuard.bad_outputs</comment>
+        <translation>模型对每段文本给出 {scores} 个分数，而 config.json 列出了 {count} 个标签</translation>
+    </message>
+    <message>
+        <source>{folder} holds PyTorch/safetensors weights and no .onnx file: install the transformers extra (pip install &apos;processor-studio[transformers]&apos;) or export the model to ONNX (optimum-cli export onnx --task text-classification)</source>
+        <comment>ClassifierGuard.needs_transformers</comment>
+        <translation>{folder} 中只有 PyTorch/safetensors 权重，没有 .onnx 文件：请安装 transformers 扩展（pip install &apos;processor-studio[transformers]&apos;），或将模型导出为 ONNX（optimum-cli export onnx --task text-classification）</translation>
+    </message>
+    <message>
+        <source>The model has the labels {labels}: choose the one that means attack</source>
+        <comment>ClassifierGuard.choose_label</comment>
+        <translation>模型的标签为 {labels}：请选择表示攻击的那一个</translation>
+    </message>
+    <message>
+        <source>The model has no label {label}; its labels: {labels}</source>
+        <comment>ClassifierGuard.unknown_label</comment>
+        <translation>模型没有标签 {label}；它的标签：{labels}</translation>
+    </message>
+    <message>
+        <source>Classifier flagged the input: {label} score {score:.2f} (threshold {threshold:.2f})</source>
+        <comment>ClassifierGuard.flagged_input</comment>
+        <translation>分类器标记了输入：{label} 得分 {score:.2f}（阈值 {threshold:.2f}）</translation>
+    </message>
+    <message>
+        <source>Classifier flagged the answer: {label} score {score:.2f} (threshold {threshold:.2f})</source>
+        <comment>ClassifierGuard.flagged_answer</comment>
+        <translation>分类器标记了回答：{label} 得分 {score:.2f}（阈值 {threshold:.2f}）</translation>
+    </message>
+    <message>
+        <source>Classifier flagged the result of tool &apos;{tool}&apos;: {label} score {score:.2f} (threshold {threshold:.2f})</source>
+        <comment>ClassifierGuard.flagged_tool</comment>
+        <translation>分类器标记了工具“{tool}”的结果：{label} 得分 {score:.2f}（阈值 {threshold:.2f}）</translation>
     </message>
 </context>
 <context>
-    <name>processor:cost-guard</name>
+    <name>processor:ClassifierGuardOptions</name>
+    <message>
+        <source>stride must be smaller than max_length</source>
+        <comment>ClassifierGuardOptions.stride_too_long</comment>
+        <translation>stride 必须小于 max_length</translation>
+    </message>
+</context>
+<context>
+    <name>processor:CostGuard</name>
     <message>
         <source>Cost Guard</source>
+        <comment>CostGuard.name</comment>
         <translation>费用守卫</translation>
     </message>
     <message>
         <source>A spending budget per run, thread or user, priced with litellm&apos;s offline price map.</source>
+        <comment>CostGuard.description</comment>
         <translation>按运行、对话或用户设定的花费预算，用 litellm 的离线价格表计价。</translation>
     </message>
     <message>
         <source>Max Cost</source>
+        <comment>CostGuard.options.max_cost</comment>
         <translation>费用上限</translation>
     </message>
     <message>
         <source>The budget in US dollars.</source>
+        <comment>CostGuard.options.max_cost.help</comment>
         <translation>预算金额（美元）。</translation>
     </message>
     <message>
         <source>Scope</source>
+        <comment>CostGuard.options.scope</comment>
         <translation>范围</translation>
     </message>
     <message>
         <source>What the budget is for: one run, one conversation, or one user.</source>
+        <comment>CostGuard.options.scope.help</comment>
         <translation>预算针对的对象：一次运行、一个对话或一个用户。</translation>
     </message>
     <message>
         <source>Window Hours</source>
+        <comment>CostGuard.options.window_hours</comment>
         <translation>时间窗口（小时）</translation>
     </message>
     <message>
         <source>Only spending in this many past hours counts (unset: since the ledger began).</source>
+        <comment>CostGuard.options.window_hours.help</comment>
         <translation>只计算过去这么多小时内的花费（未设置：从账本开始算起）。</translation>
     </message>
     <message>
         <source>Strategy</source>
+        <comment>CostGuard.options.strategy</comment>
         <translation>策略</translation>
     </message>
     <message>
         <source>Over budget: refuse the model call (block) or only report it (warn).</source>
+        <comment>CostGuard.options.strategy.help</comment>
         <translation>超出预算时：拒绝模型调用（block）或仅报告（warn）。</translation>
     </message>
     <message>
         <source>Message</source>
+        <comment>CostGuard.options.message</comment>
         <translation>消息</translation>
     </message>
     <message>
         <source>The tripwire reason when blocking (a default names the budget).</source>
+        <comment>CostGuard.options.message.help</comment>
         <translation>拦截时的触发原因（默认会写明预算）。</translation>
     </message>
     <message>
         <source>Warn At Percent</source>
+        <comment>CostGuard.options.warn_at_percent</comment>
         <translation>预警百分比</translation>
     </message>
     <message>
         <source>Report a soft warning once this share of the budget is spent.</source>
+        <comment>CostGuard.options.warn_at_percent.help</comment>
         <translation>预算花费达到此比例时发出软警告。</translation>
     </message>
     <message>
         <source>Include Breakdown</source>
+        <comment>CostGuard.options.include_breakdown</comment>
         <translation>包含明细</translation>
     </message>
     <message>
         <source>Add a per-model cost breakdown to the metadata.</source>
+        <comment>CostGuard.options.include_breakdown.help</comment>
         <translation>在元数据中加入按模型划分的费用明细。</translation>
     </message>
     <message>
         <source>Price Model</source>
+        <comment>CostGuard.options.price_model</comment>
         <translation>计价模型</translation>
     </message>
     <message>
         <source>Price calls as this model (litellm&apos;s name, e.g. gpt-4o-mini) instead of the run&apos;s model.</source>
+        <comment>CostGuard.options.price_model.help</comment>
         <translation>按此模型计价（litellm 中的名称，如 gpt-4o-mini），而不是按本次运行的模型。</translation>
     </message>
     <message>
         <source>Input Cost Per Million</source>
+        <comment>CostGuard.options.input_cost_per_million</comment>
         <translation>每百万输入令牌费用</translation>
     </message>
     <message>
         <source>USD per million input tokens (overrides the price map).</source>
+        <comment>CostGuard.options.input_cost_per_million.help</comment>
         <translation>每百万输入令牌的美元价格（覆盖价格表）。</translation>
     </message>
     <message>
         <source>Output Cost Per Million</source>
+        <comment>CostGuard.options.output_cost_per_million</comment>
         <translation>每百万输出令牌费用</translation>
     </message>
     <message>
         <source>USD per million output tokens (overrides the price map).</source>
+        <comment>CostGuard.options.output_cost_per_million.help</comment>
         <translation>每百万输出令牌的美元价格（覆盖价格表）。</translation>
+    </message>
+    <message>
+        <source>Cost budget of ${budget:.4f} for this {scope} is used up (spent ${spent:.4f})</source>
+        <comment>CostGuard.used_up</comment>
+        <translation>此 {scope} 的费用预算 ${budget:.4f} 已用完（已花费 ${spent:.4f}）</translation>
     </message>
 </context>
 <context>
-    <name>processor:language-detector</name>
+    <name>processor:JudgeOptions</name>
+    <message>
+        <source>must be a model id string (e.g. &apos;openai/gpt-4o-mini&apos;) or a LanguageModel object</source>
+        <comment>JudgeOptions.model_kind</comment>
+        <translation>必须是模型 ID 字符串（如 &apos;openai/gpt-4o-mini&apos;）或 LanguageModel 对象</translation>
+    </message>
+    <message>
+        <source>judge_preset: unknown preset (known: {known})</source>
+        <comment>JudgeOptions.unknown_preset</comment>
+        <translation>judge_preset：未知的预设（可用：{known}）</translation>
+    </message>
+    <message>
+        <source>must be a local server (localhost, 127.0.0.1 or ::1); a hosted judge needs no api_base</source>
+        <comment>JudgeOptions.local_only</comment>
+        <translation>必须是本机服务器（localhost、127.0.0.1 或 ::1）；托管的评判模型不需要 api_base</translation>
+    </message>
+</context>
+<context>
+    <name>processor:LanguageDetector</name>
     <message>
         <source>Language detector</source>
+        <comment>LanguageDetector.name</comment>
         <translation>语言检测器</translation>
     </message>
     <message>
         <source>Detects the language of input messages offline; tags, translates (model), blocks or warns.</source>
+        <comment>LanguageDetector.description</comment>
         <translation>离线检测输入消息的语言；可标记、翻译（需模型）、拦截或警告。</translation>
     </message>
     <message>
         <source>Model</source>
+        <comment>LanguageDetector.options.model</comment>
         <translation>模型</translation>
     </message>
     <message>
         <source>A LanguageModel object or a litellm model id string</source>
+        <comment>LanguageDetector.options.model.help</comment>
         <translation>LanguageModel 对象或 litellm 模型 ID 字符串</translation>
     </message>
     <message>
         <source>Judge Preset</source>
+        <comment>LanguageDetector.options.judge_preset</comment>
         <translation>判定器预设</translation>
     </message>
     <message>
         <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <comment>LanguageDetector.options.judge_preset.help</comment>
         <translation>本地服务器上的现成判定器（model 为空时设置 model 和 api_base）</translation>
     </message>
     <message>
         <source>Error Strategy</source>
+        <comment>LanguageDetector.options.error_strategy</comment>
         <translation>出错策略</translation>
     </message>
     <message>
         <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <comment>LanguageDetector.options.error_strategy.help</comment>
         <translation>判定器出错时：不用它继续（fail-open）或中止（fail-closed）</translation>
     </message>
     <message>
         <source>Api Base</source>
+        <comment>LanguageDetector.options.api_base</comment>
         <translation>API 地址</translation>
     </message>
     <message>
         <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <comment>LanguageDetector.options.api_base.help</comment>
         <translation>判定器所在的服务器，用于本地 OpenAI 兼容服务器（http://localhost:11434/v1）</translation>
     </message>
     <message>
         <source>Timeout</source>
+        <comment>LanguageDetector.options.timeout</comment>
         <translation>超时</translation>
     </message>
     <message>
         <source>Seconds the judge may take to answer</source>
+        <comment>LanguageDetector.options.timeout.help</comment>
         <translation>判定器回答可用的秒数</translation>
     </message>
     <message>
         <source>Threshold</source>
+        <comment>LanguageDetector.options.threshold</comment>
         <translation>阈值</translation>
     </message>
     <message>
         <source>Confidence needed to act on a detection</source>
+        <comment>LanguageDetector.options.threshold.help</comment>
         <translation>对检测结果采取行动所需的置信度</translation>
     </message>
     <message>
         <source>Instructions</source>
+        <comment>LanguageDetector.options.instructions</comment>
         <translation>指令</translation>
     </message>
     <message>
         <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <comment>LanguageDetector.options.instructions.help</comment>
         <translation>追加到判定器提示词后的额外指令</translation>
     </message>
     <message>
         <source>Target Languages</source>
+        <comment>LanguageDetector.options.target_languages</comment>
         <translation>目标语言</translation>
     </message>
     <message>
         <source>Accepted languages: English names or ISO 639-1 codes</source>
+        <comment>LanguageDetector.options.target_languages.help</comment>
         <translation>接受的语言：英文名称或 ISO 639-1 代码</translation>
     </message>
     <message>
         <source>Strategy</source>
+        <comment>LanguageDetector.options.strategy</comment>
         <translation>策略</translation>
     </message>
     <message>
         <source>detect (tag only), translate (needs a model), block or warn</source>
+        <comment>LanguageDetector.options.strategy.help</comment>
         <translation>detect（仅标记）、translate（需要模型）、block 或 warn</translation>
     </message>
     <message>
         <source>Preserve Original</source>
+        <comment>LanguageDetector.options.preserve_original</comment>
         <translation>保留原文</translation>
     </message>
     <message>
         <source>Keep the original text in the metadata on translate</source>
+        <comment>LanguageDetector.options.preserve_original.help</comment>
         <translation>翻译时在元数据中保留原文</translation>
     </message>
     <message>
         <source>Min Text Length</source>
+        <comment>LanguageDetector.options.min_text_length</comment>
         <translation>最短文本长度</translation>
     </message>
     <message>
         <source>Shorter messages are not checked</source>
+        <comment>LanguageDetector.options.min_text_length.help</comment>
         <translation>更短的消息不检查</translation>
     </message>
     <message>
         <source>Include Detection Details</source>
+        <comment>LanguageDetector.options.include_detection_details</comment>
         <translation>包含检测详情</translation>
     </message>
     <message>
         <source>Add the top three candidates to the metadata</source>
+        <comment>LanguageDetector.options.include_detection_details.help</comment>
         <translation>在元数据中加入前三个候选</translation>
     </message>
     <message>
         <source>Last Message Only</source>
+        <comment>LanguageDetector.options.last_message_only</comment>
         <translation>仅最后一条消息</translation>
     </message>
     <message>
         <source>Check only the last message</source>
+        <comment>LanguageDetector.options.last_message_only.help</comment>
         <translation>只检查最后一条消息</translation>
+    </message>
+    <message>
+        <source>Non-target language detected: {language} ({code}, confidence {confidence:.2f})</source>
+        <comment>LanguageDetector.not_target</comment>
+        <translation>检测到非目标语言：{language}（{code}，置信度 {confidence:.2f}）</translation>
+    </message>
+    <message>
+        <source>Translation failed because the judge model call failed: {error}</source>
+        <comment>LanguageDetector.judge_failed</comment>
+        <translation>翻译失败，因为判定模型调用失败：{error}</translation>
     </message>
 </context>
 <context>
-    <name>processor:moderation</name>
+    <name>processor:LanguageDetectorOptions</name>
+    <message>
+        <source>name at least one target language</source>
+        <comment>LanguageDetectorOptions.no_language</comment>
+        <translation>请至少指定一种目标语言</translation>
+    </message>
+    <message>
+        <source>unknown languages {languages}: use English names or ISO 639-1 codes</source>
+        <comment>LanguageDetectorOptions.unknown_languages</comment>
+        <translation>未知的语言 {languages}：请使用英文名称或 ISO 639-1 代码</translation>
+    </message>
+    <message>
+        <source>model: the &apos;translate&apos; strategy needs a model</source>
+        <comment>LanguageDetectorOptions.translate_needs_model</comment>
+        <translation>model：&apos;translate&apos; 策略需要一个模型</translation>
+    </message>
+</context>
+<context>
+    <name>processor:ModerationOptions</name>
+    <message>
+        <source>name at least one category</source>
+        <comment>ModerationOptions.no_category</comment>
+        <translation>请至少指定一个类别</translation>
+    </message>
+    <message>
+        <source>unknown categories {categories}; known: {known}</source>
+        <comment>ModerationOptions.unknown_categories</comment>
+        <translation>未知的类别 {categories}；可用类别：{known}</translation>
+    </message>
+</context>
+<context>
+    <name>processor:ModerationProcessor</name>
     <message>
         <source>Moderation</source>
+        <comment>ModerationProcessor.name</comment>
         <translation>内容审核</translation>
     </message>
     <message>
         <source>Scores content in 11 moderation categories (model judge, or word lists offline).</source>
+        <comment>ModerationProcessor.description</comment>
         <translation>按 11 个审核类别为内容打分（模型判定，或离线词表）。</translation>
     </message>
     <message>
         <source>Model</source>
+        <comment>ModerationProcessor.options.model</comment>
         <translation>模型</translation>
     </message>
     <message>
         <source>A LanguageModel object or a litellm model id string</source>
+        <comment>ModerationProcessor.options.model.help</comment>
         <translation>LanguageModel 对象或 litellm 模型 ID 字符串</translation>
     </message>
     <message>
         <source>Judge Preset</source>
+        <comment>ModerationProcessor.options.judge_preset</comment>
         <translation>判定器预设</translation>
     </message>
     <message>
         <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <comment>ModerationProcessor.options.judge_preset.help</comment>
         <translation>本地服务器上的现成判定器（model 为空时设置 model 和 api_base）</translation>
     </message>
     <message>
         <source>Error Strategy</source>
+        <comment>ModerationProcessor.options.error_strategy</comment>
         <translation>出错策略</translation>
     </message>
     <message>
         <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <comment>ModerationProcessor.options.error_strategy.help</comment>
         <translation>判定器出错时：不用它继续（fail-open）或中止（fail-closed）</translation>
     </message>
     <message>
         <source>Api Base</source>
+        <comment>ModerationProcessor.options.api_base</comment>
         <translation>API 地址</translation>
     </message>
     <message>
         <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <comment>ModerationProcessor.options.api_base.help</comment>
         <translation>判定器所在的服务器，用于本地 OpenAI 兼容服务器（http://localhost:11434/v1）</translation>
     </message>
     <message>
         <source>Timeout</source>
+        <comment>ModerationProcessor.options.timeout</comment>
         <translation>超时</translation>
     </message>
     <message>
         <source>Seconds the judge may take to answer</source>
+        <comment>ModerationProcessor.options.timeout.help</comment>
         <translation>判定器回答可用的秒数</translation>
     </message>
     <message>
         <source>Threshold</source>
+        <comment>ModerationProcessor.options.threshold</comment>
         <translation>阈值</translation>
     </message>
     <message>
         <source>Flag a category scoring at least this</source>
+        <comment>ModerationProcessor.options.threshold.help</comment>
         <translation>类别得分达到此值即标记</translation>
     </message>
     <message>
         <source>Instructions</source>
+        <comment>ModerationProcessor.options.instructions</comment>
         <translation>指令</translation>
     </message>
     <message>
         <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <comment>ModerationProcessor.options.instructions.help</comment>
         <translation>追加到判定器提示词后的额外指令</translation>
     </message>
     <message>
         <source>Categories</source>
+        <comment>ModerationProcessor.options.categories</comment>
         <translation>类别</translation>
     </message>
     <message>
         <source>Categories to check</source>
+        <comment>ModerationProcessor.options.categories.help</comment>
         <translation>要检查的类别</translation>
     </message>
     <message>
         <source>Strategy</source>
+        <comment>ModerationProcessor.options.strategy</comment>
         <translation>策略</translation>
     </message>
     <message>
         <source>block, warn or filter</source>
+        <comment>ModerationProcessor.options.strategy.help</comment>
         <translation>block、warn 或 filter</translation>
     </message>
     <message>
         <source>Include Scores</source>
+        <comment>ModerationProcessor.options.include_scores</comment>
         <translation>包含分数</translation>
     </message>
     <message>
         <source>Add the scores to the abort reason and metadata</source>
+        <comment>ModerationProcessor.options.include_scores.help</comment>
         <translation>在中止原因和元数据中加入分数</translation>
     </message>
     <message>
         <source>Chunk Window</source>
+        <comment>ModerationProcessor.options.chunk_window</comment>
         <translation>数据块窗口</translation>
     </message>
     <message>
         <source>Stream, with a judge: earlier text parts judged with each one</source>
+        <comment>ModerationProcessor.options.chunk_window.help</comment>
         <translation>流式（使用评判模型时）：每次评判时连同之前的文本部分一起评判</translation>
     </message>
     <message>
         <source>Last Message Only</source>
+        <comment>ModerationProcessor.options.last_message_only</comment>
         <translation>仅最后一条消息</translation>
     </message>
     <message>
         <source>Check only the last message</source>
+        <comment>ModerationProcessor.options.last_message_only.help</comment>
         <translation>只检查最后一条消息</translation>
     </message>
     <message>
         <source>Word Lists</source>
+        <comment>ModerationProcessor.options.word_lists</comment>
         <translation>词表</translation>
     </message>
     <message>
         <source>Offline mode: extra phrases per category (matched as whole words)</source>
+        <comment>ModerationProcessor.options.word_lists.help</comment>
         <translation>离线模式：每个类别的额外短语（按整词匹配）</translation>
     </message>
     <message>
         <source>Use Default Word Lists</source>
+        <comment>ModerationProcessor.options.use_default_word_lists</comment>
         <translation>使用默认词表</translation>
     </message>
     <message>
         <source>Offline mode: include the built-in phrases</source>
+        <comment>ModerationProcessor.options.use_default_word_lists.help</comment>
         <translation>离线模式：包含内置短语</translation>
+    </message>
+    <message>
+        <source>Content flagged for moderation. Categories: {categories}</source>
+        <comment>ModerationProcessor.flagged</comment>
+        <translation>内容被审核标记。类别：{categories}</translation>
+    </message>
+    <message>
+        <source>Content flagged for moderation. Categories: {categories}. Reason: {reason}</source>
+        <comment>ModerationProcessor.flagged_with_reason</comment>
+        <translation>内容被审核标记。类别：{categories}。原因：{reason}</translation>
+    </message>
+    <message>
+        <source>Content flagged for moderation. Categories: {categories}. Scores: {scores}</source>
+        <comment>ModerationProcessor.flagged_with_scores</comment>
+        <translation>内容被审核标记。类别：{categories}。分数：{scores}</translation>
+    </message>
+    <message>
+        <source>Content flagged for moderation. Categories: {categories}. Reason: {reason}. Scores: {scores}</source>
+        <comment>ModerationProcessor.flagged_with_reason_and_scores</comment>
+        <translation>内容被审核标记。类别：{categories}。原因：{reason}。分数：{scores}</translation>
+    </message>
+    <message>
+        <source>Moderation failed because the judge model call failed: {error}</source>
+        <comment>ModerationProcessor.judge_failed</comment>
+        <translation>内容审核失败，因为判定模型调用失败：{error}</translation>
     </message>
 </context>
 <context>
-    <name>processor:pii-detector</name>
+    <name>processor:PIIDetector</name>
     <message>
         <source>PII detector</source>
+        <comment>PIIDetector.name</comment>
         <translation>个人信息检测器</translation>
     </message>
     <message>
         <source>Finds personal data offline (optionally with a model judge); blocks, warns, filters or redacts.</source>
+        <comment>PIIDetector.description</comment>
         <translation>离线查找个人数据（可选用模型判定）；可拦截、警告、过滤或脱敏。</translation>
     </message>
     <message>
         <source>Model</source>
+        <comment>PIIDetector.options.model</comment>
         <translation>模型</translation>
     </message>
     <message>
         <source>A LanguageModel object or a litellm model id string</source>
+        <comment>PIIDetector.options.model.help</comment>
         <translation>LanguageModel 对象或 litellm 模型 ID 字符串</translation>
     </message>
     <message>
         <source>Judge Preset</source>
+        <comment>PIIDetector.options.judge_preset</comment>
         <translation>判定器预设</translation>
     </message>
     <message>
         <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <comment>PIIDetector.options.judge_preset.help</comment>
         <translation>本地服务器上的现成判定器（model 为空时设置 model 和 api_base）</translation>
     </message>
     <message>
         <source>Error Strategy</source>
+        <comment>PIIDetector.options.error_strategy</comment>
         <translation>出错策略</translation>
     </message>
     <message>
         <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <comment>PIIDetector.options.error_strategy.help</comment>
         <translation>判定器出错时：不用它继续（fail-open）或中止（fail-closed）</translation>
     </message>
     <message>
         <source>Api Base</source>
+        <comment>PIIDetector.options.api_base</comment>
         <translation>API 地址</translation>
     </message>
     <message>
         <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <comment>PIIDetector.options.api_base.help</comment>
         <translation>判定器所在的服务器，用于本地 OpenAI 兼容服务器（http://localhost:11434/v1）</translation>
     </message>
     <message>
         <source>Timeout</source>
+        <comment>PIIDetector.options.timeout</comment>
         <translation>超时</translation>
     </message>
     <message>
         <source>Seconds the judge may take to answer</source>
+        <comment>PIIDetector.options.timeout.help</comment>
         <translation>判定器回答可用的秒数</translation>
     </message>
     <message>
         <source>Threshold</source>
+        <comment>PIIDetector.options.threshold</comment>
         <translation>阈值</translation>
     </message>
     <message>
         <source>Judge detections need this confidence</source>
+        <comment>PIIDetector.options.threshold.help</comment>
         <translation>判定器的检测结果需达到此置信度</translation>
     </message>
     <message>
         <source>Instructions</source>
+        <comment>PIIDetector.options.instructions</comment>
         <translation>指令</translation>
     </message>
     <message>
         <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <comment>PIIDetector.options.instructions.help</comment>
         <translation>追加到判定器提示词后的额外指令</translation>
     </message>
     <message>
         <source>Detection Types</source>
+        <comment>PIIDetector.options.detection_types</comment>
         <translation>检测类型</translation>
     </message>
     <message>
         <source>What to look for (name, address and date-of-birth need a model)</source>
+        <comment>PIIDetector.options.detection_types.help</comment>
         <translation>要查找的内容（姓名、地址和出生日期需要模型）</translation>
     </message>
     <message>
         <source>Strategy</source>
+        <comment>PIIDetector.options.strategy</comment>
         <translation>策略</translation>
     </message>
     <message>
         <source>block, warn, filter (drop) or redact</source>
+        <comment>PIIDetector.options.strategy.help</comment>
         <translation>block、warn、filter（丢弃）或 redact</translation>
     </message>
     <message>
         <source>Redaction Method</source>
+        <comment>PIIDetector.options.redaction_method</comment>
         <translation>脱敏方式</translation>
     </message>
     <message>
         <source>mask, hash, remove or placeholder</source>
+        <comment>PIIDetector.options.redaction_method.help</comment>
         <translation>mask、hash、remove 或 placeholder</translation>
     </message>
     <message>
         <source>Preserve Format</source>
+        <comment>PIIDetector.options.preserve_format</comment>
         <translation>保留格式</translation>
     </message>
     <message>
         <source>Masks keep the value&apos;s length and separators</source>
+        <comment>PIIDetector.options.preserve_format.help</comment>
         <translation>掩码保留原值的长度和分隔符</translation>
     </message>
     <message>
         <source>Include Detections</source>
+        <comment>PIIDetector.options.include_detections</comment>
         <translation>包含检测结果</translation>
     </message>
     <message>
         <source>Put the detected values in the tripwire metadata</source>
+        <comment>PIIDetector.options.include_detections.help</comment>
         <translation>把检测到的值放入拦截元数据</translation>
     </message>
     <message>
         <source>Last Message Only</source>
+        <comment>PIIDetector.options.last_message_only</comment>
         <translation>仅最后一条消息</translation>
     </message>
     <message>
         <source>Check only the last message</source>
+        <comment>PIIDetector.options.last_message_only.help</comment>
         <translation>只检查最后一条消息</translation>
     </message>
     <message>
         <source>Carry Over</source>
+        <comment>PIIDetector.options.carry_over</comment>
         <translation>跨块保留</translation>
     </message>
     <message>
         <source>Stream: most characters held back between chunks</source>
+        <comment>PIIDetector.options.carry_over.help</comment>
         <translation>流式：数据块之间最多暂扣的字符数</translation>
     </message>
     <message>
         <source>Buffer Size</source>
+        <comment>PIIDetector.options.buffer_size</comment>
         <translation>缓冲区大小</translation>
     </message>
     <message>
         <source>Stream with a judge: longest segment held</source>
+        <comment>PIIDetector.options.buffer_size.help</comment>
         <translation>流式且使用判定器时：暂扣的最长片段</translation>
+    </message>
+    <message>
+        <source>PII detected. Types: {types}</source>
+        <comment>PIIDetector.detected</comment>
+        <translation>检测到个人信息。类型：{types}</translation>
+    </message>
+    <message>
+        <source>PII detection failed because the judge model call failed: {error}</source>
+        <comment>PIIDetector.judge_failed</comment>
+        <translation>个人信息检测失败，因为判定模型调用失败：{error}</translation>
     </message>
 </context>
 <context>
-    <name>processor:prefill-error-handler</name>
+    <name>processor:PIIDetectorOptions</name>
+    <message>
+        <source>name at least one detection type</source>
+        <comment>PIIDetectorOptions.no_type</comment>
+        <translation>请至少指定一种检测类型</translation>
+    </message>
+</context>
+<context>
+    <name>processor:PrefillErrorHandler</name>
     <message>
         <source>Prefill Error Handler</source>
+        <comment>PrefillErrorHandler.name</comment>
         <translation>预填充错误处理</translation>
     </message>
     <message>
         <source>Retries once with a &apos;continue&apos; reminder when a provider refuses a prompt ending on the assistant.</source>
+        <comment>PrefillErrorHandler.description</comment>
         <translation>当提供方拒绝以助手消息结尾的提示时，附上“continue”提醒重试一次。</translation>
     </message>
 </context>
 <context>
-    <name>processor:prompt-injection-detector</name>
+    <name>processor:PromptInjectionDetector</name>
     <message>
         <source>Prompt injection detector</source>
+        <comment>PromptInjectionDetector.name</comment>
         <translation>提示注入检测器</translation>
     </message>
     <message>
         <source>Heuristics offline, optional model judge; blocks, warns, filters or rewrites attacks.</source>
+        <comment>PromptInjectionDetector.description</comment>
         <translation>离线启发式检测，可选模型判定；可拦截、警告、过滤或改写攻击。</translation>
     </message>
     <message>
         <source>Model</source>
+        <comment>PromptInjectionDetector.options.model</comment>
         <translation>模型</translation>
     </message>
     <message>
         <source>A LanguageModel object or a litellm model id string</source>
+        <comment>PromptInjectionDetector.options.model.help</comment>
         <translation>LanguageModel 对象或 litellm 模型 ID 字符串</translation>
     </message>
     <message>
         <source>Judge Preset</source>
+        <comment>PromptInjectionDetector.options.judge_preset</comment>
         <translation>判定器预设</translation>
     </message>
     <message>
         <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <comment>PromptInjectionDetector.options.judge_preset.help</comment>
         <translation>本地服务器上的现成判定器（model 为空时设置 model 和 api_base）</translation>
     </message>
     <message>
         <source>Error Strategy</source>
+        <comment>PromptInjectionDetector.options.error_strategy</comment>
         <translation>出错策略</translation>
     </message>
     <message>
         <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <comment>PromptInjectionDetector.options.error_strategy.help</comment>
         <translation>判定器出错时：不用它继续（fail-open）或中止（fail-closed）</translation>
     </message>
     <message>
         <source>Api Base</source>
+        <comment>PromptInjectionDetector.options.api_base</comment>
         <translation>API 地址</translation>
     </message>
     <message>
         <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <comment>PromptInjectionDetector.options.api_base.help</comment>
         <translation>判定器所在的服务器，用于本地 OpenAI 兼容服务器（http://localhost:11434/v1）</translation>
     </message>
     <message>
         <source>Timeout</source>
+        <comment>PromptInjectionDetector.options.timeout</comment>
         <translation>超时</translation>
     </message>
     <message>
         <source>Seconds the judge may take to answer</source>
+        <comment>PromptInjectionDetector.options.timeout.help</comment>
         <translation>判定器回答可用的秒数</translation>
     </message>
     <message>
         <source>Threshold</source>
+        <comment>PromptInjectionDetector.options.threshold</comment>
         <translation>阈值</translation>
     </message>
     <message>
         <source>Flag when a type&apos;s score reaches this</source>
+        <comment>PromptInjectionDetector.options.threshold.help</comment>
         <translation>某类型得分达到此值时标记</translation>
     </message>
     <message>
         <source>Instructions</source>
+        <comment>PromptInjectionDetector.options.instructions</comment>
         <translation>指令</translation>
     </message>
     <message>
         <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <comment>PromptInjectionDetector.options.instructions.help</comment>
         <translation>追加到判定器提示词后的额外指令</translation>
     </message>
     <message>
         <source>Detection Types</source>
+        <comment>PromptInjectionDetector.options.detection_types</comment>
         <translation>检测类型</translation>
     </message>
     <message>
         <source>Which attacks to look for</source>
+        <comment>PromptInjectionDetector.options.detection_types.help</comment>
         <translation>要查找哪些攻击</translation>
     </message>
     <message>
         <source>Strategy</source>
+        <comment>PromptInjectionDetector.options.strategy</comment>
         <translation>策略</translation>
     </message>
     <message>
         <source>block, warn, filter (drop the message) or rewrite</source>
+        <comment>PromptInjectionDetector.options.strategy.help</comment>
         <translation>block、warn、filter（丢弃消息）或 rewrite</translation>
     </message>
     <message>
         <source>Judge Format</source>
+        <comment>PromptInjectionDetector.options.judge_format</comment>
         <translation>判定器格式</translation>
     </message>
     <message>
         <source>How the judge answers: json (any chat model) or a guard model&apos;s own format (llama-guard, prompt-guard, shieldgemma, qwen3guard)</source>
+        <comment>PromptInjectionDetector.options.judge_format.help</comment>
         <translation>判定器的回答格式：json（任何聊天模型）或护栏模型自身的格式（llama-guard、prompt-guard、shieldgemma、qwen3guard）</translation>
     </message>
     <message>
         <source>Judge Mode</source>
+        <comment>PromptInjectionDetector.options.judge_mode</comment>
         <translation>判定模式</translation>
     </message>
     <message>
         <source>always: the judge decides every text (Mastra&apos;s way); hybrid: the offline heuristics decide clear cases and the judge only the uncertain ones</source>
+        <comment>PromptInjectionDetector.options.judge_mode.help</comment>
         <translation>always：每段文本都由判定器决定（Mastra 的做法）；hybrid：明确的情况由离线启发式决定，判定器只处理不确定的情况</translation>
     </message>
     <message>
         <source>Hybrid Band</source>
+        <comment>PromptInjectionDetector.options.hybrid_band</comment>
         <translation>混合区间</translation>
     </message>
     <message>
         <source>hybrid: offline scores in [low, high) are uncertain and go to the judge; below low passes, at or above high is flagged without asking</source>
+        <comment>PromptInjectionDetector.options.hybrid_band.help</comment>
         <translation>hybrid：离线得分在 [下限, 上限) 内视为不确定，交给判定器；低于下限直接通过，达到或高于上限不经询问直接标记</translation>
     </message>
     <message>
         <source>Include Scores</source>
+        <comment>PromptInjectionDetector.options.include_scores</comment>
         <translation>包含分数</translation>
     </message>
     <message>
         <source>Put the per-type scores in the tripwire metadata</source>
+        <comment>PromptInjectionDetector.options.include_scores.help</comment>
         <translation>把各类型的得分放入拦截元数据</translation>
     </message>
     <message>
         <source>Last Message Only</source>
+        <comment>PromptInjectionDetector.options.last_message_only</comment>
         <translation>仅最后一条消息</translation>
     </message>
     <message>
         <source>Check only the last message</source>
+        <comment>PromptInjectionDetector.options.last_message_only.help</comment>
         <translation>只检查最后一条消息</translation>
     </message>
     <message>
         <source>Check Tool Results</source>
+        <comment>PromptInjectionDetector.options.check_tool_results</comment>
         <translation>检查工具结果</translation>
     </message>
     <message>
         <source>In the output lane: scan tool results too</source>
+        <comment>PromptInjectionDetector.options.check_tool_results.help</comment>
         <translation>在输出通道中：同时扫描工具结果</translation>
+    </message>
+    <message>
+        <source>Prompt injection detected. Types: {types}</source>
+        <comment>PromptInjectionDetector.detected</comment>
+        <translation>检测到提示注入。类型：{types}</translation>
+    </message>
+    <message>
+        <source>Prompt injection detected. Types: {types}. Reason: {reason}</source>
+        <comment>PromptInjectionDetector.detected_with_reason</comment>
+        <translation>检测到提示注入。类型：{types}。原因：{reason}</translation>
+    </message>
+    <message>
+        <source>Prompt injection detected. Types: {types} (in the result of tool &apos;{tool}&apos;)</source>
+        <comment>PromptInjectionDetector.detected_in_tool</comment>
+        <translation>检测到提示注入。类型：{types}（位于工具“{tool}”的结果中）</translation>
+    </message>
+    <message>
+        <source>Prompt injection detected. Types: {types} (in the result of tool &apos;{tool}&apos;). Reason: {reason}</source>
+        <comment>PromptInjectionDetector.detected_in_tool_with_reason</comment>
+        <translation>检测到提示注入。类型：{types}（位于工具“{tool}”的结果中）。原因：{reason}</translation>
+    </message>
+    <message>
+        <source>Prompt injection detection failed because the judge model call failed: {error}</source>
+        <comment>PromptInjectionDetector.judge_failed</comment>
+        <translation>提示注入检测失败，因为判定模型调用失败：{error}</translation>
     </message>
 </context>
 <context>
-    <name>processor:regex-filter</name>
+    <name>processor:PromptInjectionDetectorOptions</name>
+    <message>
+        <source>name at least one detection type</source>
+        <comment>PromptInjectionDetectorOptions.no_type</comment>
+        <translation>请至少指定一种检测类型</translation>
+    </message>
+    <message>
+        <source>give two scores 0 &lt;= low &lt;= high &lt;= 1</source>
+        <comment>PromptInjectionDetectorOptions.band_order</comment>
+        <translation>请给出两个分数，满足 0 &lt;= 下限 &lt;= 上限 &lt;= 1</translation>
+    </message>
+</context>
+<context>
+    <name>processor:RegexFilter</name>
     <message>
         <source>Regex Filter</source>
+        <comment>RegexFilter.name</comment>
         <translation>正则过滤器</translation>
     </message>
     <message>
         <source>Blocks, redacts or flags text matching regex rules and presets (PII, secrets, URLs); no model.</source>
+        <comment>RegexFilter.description</comment>
         <translation>拦截、脱敏或标记与正则规则及预设（个人信息、密钥、URL）匹配的文本；无需模型。</translation>
     </message>
     <message>
         <source>Rules</source>
+        <comment>RegexFilter.options.rules</comment>
         <translation>规则</translation>
     </message>
     <message>
         <source>Custom rules: a name, a pattern and a replacement.</source>
+        <comment>RegexFilter.options.rules.help</comment>
         <translation>自定义规则：名称、模式和替换内容。</translation>
     </message>
     <message>
         <source>Presets</source>
+        <comment>RegexFilter.options.presets</comment>
         <translation>预设</translation>
     </message>
     <message>
         <source>Built-in rule sets: pii (e-mails, phones, cards, SSNs, IBANs, IPs), secrets (API keys, tokens, private keys), urls.</source>
+        <comment>RegexFilter.options.presets.help</comment>
         <translation>内置规则集：pii（电子邮件、电话、银行卡、社会安全号、IBAN、IP）、secrets（API 密钥、令牌、私钥）、urls。</translation>
     </message>
     <message>
         <source>Strategy</source>
+        <comment>RegexFilter.options.strategy</comment>
         <translation>策略</translation>
     </message>
     <message>
         <source>block: abort the run; redact: replace matches; warn: log and report only.</source>
+        <comment>RegexFilter.options.strategy.help</comment>
         <translation>block：中止运行；redact：替换匹配内容；warn：仅记录并报告。</translation>
     </message>
     <message>
         <source>Phase</source>
+        <comment>RegexFilter.options.phase</comment>
         <translation>阶段</translation>
     </message>
     <message>
         <source>Check the input, the output (stream and result), or both.</source>
+        <comment>RegexFilter.options.phase.help</comment>
         <translation>检查输入、输出（流和结果），或两者都检查。</translation>
     </message>
     <message>
         <source>Include Redacted Values</source>
+        <comment>RegexFilter.options.include_redacted_values</comment>
         <translation>包含脱敏前的值</translation>
     </message>
     <message>
         <source>Put the redacted text in violation reports (keep off unless the audit log is as protected as the data).</source>
+        <comment>RegexFilter.options.include_redacted_values.help</comment>
         <translation>把被脱敏的文本放入违规报告（除非审计日志与数据同等受保护，否则请保持关闭）。</translation>
     </message>
     <message>
         <source>Stream Carryover Size</source>
+        <comment>RegexFilter.options.stream_carryover_size</comment>
         <translation>流式跨块保留大小</translation>
     </message>
     <message>
         <source>Characters held back while streaming so a match split across chunks is caught whole; at least the longest match a rule can have.</source>
+        <comment>RegexFilter.options.stream_carryover_size.help</comment>
         <translation>流式输出时暂扣的字符数，使跨数据块的匹配能被完整捕获；至少为规则可能匹配的最长长度。</translation>
+    </message>
+    <message>
+        <source>Regex filter: blocked {context} matching patterns: {names}</source>
+        <comment>RegexFilter.blocked</comment>
+        <translation>正则过滤器：已拦截匹配以下模式的 {context}：{names}</translation>
     </message>
 </context>
 <context>
-    <name>processor:response-cache</name>
+    <name>processor:RegexFilterOptions</name>
+    <message>
+        <source>RegexFilter needs at least one rule or preset</source>
+        <comment>RegexFilterOptions.needs_rule</comment>
+        <translation>RegexFilter 至少需要一条规则或一个预设</translation>
+    </message>
+</context>
+<context>
+    <name>processor:ResponseCache</name>
     <message>
         <source>Response Cache</source>
+        <comment>ResponseCache.name</comment>
         <translation>回答缓存</translation>
     </message>
     <message>
         <source>Replays a cached answer for a repeated prompt instead of calling the model again.</source>
+        <comment>ResponseCache.description</comment>
         <translation>对重复的提示重放缓存的回答，而不再调用模型。</translation>
     </message>
     <message>
         <source>Ttl Seconds</source>
+        <comment>ResponseCache.options.ttl_seconds</comment>
         <translation>有效期（秒）</translation>
     </message>
     <message>
         <source>How long an answer is kept (0: forever).</source>
+        <comment>ResponseCache.options.ttl_seconds.help</comment>
         <translation>回答保留多久（0：永久）。</translation>
     </message>
     <message>
         <source>Scope</source>
+        <comment>ResponseCache.options.scope</comment>
         <translation>范围</translation>
     </message>
     <message>
         <source>Who shares answers: one user (resource), one conversation (thread), or everyone (global).</source>
+        <comment>ResponseCache.options.scope.help</comment>
         <translation>谁共享回答：一个用户（resource）、一个对话（thread）或所有人（global）。</translation>
     </message>
     <message>
         <source>Key</source>
+        <comment>ResponseCache.options.key</comment>
         <translation>键</translation>
     </message>
     <message>
         <source>A fixed cache key for every call (normally computed).</source>
+        <comment>ResponseCache.options.key.help</comment>
         <translation>所有调用使用的固定缓存键（通常自动计算）。</translation>
     </message>
     <message>
         <source>Agent Id</source>
+        <comment>ResponseCache.options.agent_id</comment>
         <translation>智能体 ID</translation>
     </message>
     <message>
         <source>Part of the key, so two agents never share answers.</source>
+        <comment>ResponseCache.options.agent_id.help</comment>
         <translation>作为键的一部分，使两个智能体永不共享回答。</translation>
     </message>
     <message>
         <source>Bust</source>
+        <comment>ResponseCache.options.bust</comment>
         <translation>绕过缓存</translation>
     </message>
     <message>
         <source>Never read the cache; every answer is stored again.</source>
+        <comment>ResponseCache.options.bust.help</comment>
         <translation>从不读取缓存；每个回答都重新存储。</translation>
     </message>
     <message>
         <source>Max Entries</source>
+        <comment>ResponseCache.options.max_entries</comment>
         <translation>最大条目数</translation>
     </message>
     <message>
         <source>Capacity of the built-in in-memory cache.</source>
+        <comment>ResponseCache.options.max_entries.help</comment>
         <translation>内置内存缓存的容量。</translation>
     </message>
 </context>
 <context>
-    <name>processor:stream-error-retry-processor</name>
+    <name>processor:StreamErrorRetry</name>
     <message>
         <source>Stream Error Retry</source>
+        <comment>StreamErrorRetry.name</comment>
         <translation>流错误重试</translation>
     </message>
     <message>
         <source>Retries model calls that failed transiently (429, 5xx, dropped streams); never 401/403.</source>
+        <comment>StreamErrorRetry.description</comment>
         <translation>重试暂时性失败的模型调用（429、5xx、中断的流）；从不重试 401/403。</translation>
     </message>
     <message>
         <source>Max Retries</source>
+        <comment>StreamErrorRetry.options.max_retries</comment>
         <translation>最大重试次数</translation>
     </message>
     <message>
         <source>How many times one failure may be retried.</source>
+        <comment>StreamErrorRetry.options.max_retries.help</comment>
         <translation>一次失败最多可重试多少次。</translation>
     </message>
     <message>
         <source>Matchers</source>
+        <comment>StreamErrorRetry.options.matchers</comment>
         <translation>匹配规则</translation>
     </message>
     <message>
         <source>Extra regular expressions (case-insensitive): an error whose message matches is retried.</source>
+        <comment>StreamErrorRetry.options.matchers.help</comment>
         <translation>额外的正则表达式（不区分大小写）：消息与之匹配的错误会被重试。</translation>
     </message>
     <message>
         <source>Retry Unknown Errors</source>
+        <comment>StreamErrorRetry.options.retry_unknown_errors</comment>
         <translation>重试未知错误</translation>
     </message>
     <message>
         <source>Retry any error except authentication and permission failures.</source>
+        <comment>StreamErrorRetry.options.retry_unknown_errors.help</comment>
         <translation>重试除认证和权限失败以外的任何错误。</translation>
     </message>
     <message>
         <source>Delay Ms</source>
+        <comment>StreamErrorRetry.options.delay_ms</comment>
         <translation>延迟（毫秒）</translation>
     </message>
     <message>
         <source>Wait before the first retry (no Retry-After).</source>
+        <comment>StreamErrorRetry.options.delay_ms.help</comment>
         <translation>第一次重试前的等待时间（没有 Retry-After 时）。</translation>
     </message>
     <message>
         <source>Backoff</source>
+        <comment>StreamErrorRetry.options.backoff</comment>
         <translation>退避倍数</translation>
     </message>
     <message>
         <source>Each later retry waits this many times longer.</source>
+        <comment>StreamErrorRetry.options.backoff.help</comment>
         <translation>之后每次重试的等待时间乘以此倍数。</translation>
     </message>
     <message>
         <source>Max Delay Ms</source>
+        <comment>StreamErrorRetry.options.max_delay_ms</comment>
         <translation>最大延迟（毫秒）</translation>
     </message>
     <message>
         <source>The longest computed wait.</source>
+        <comment>StreamErrorRetry.options.max_delay_ms.help</comment>
         <translation>计算出的最长等待时间。</translation>
     </message>
     <message>
         <source>Max Retry After Ms</source>
+        <comment>StreamErrorRetry.options.max_retry_after_ms</comment>
         <translation>最大 Retry-After（毫秒）</translation>
     </message>
     <message>
         <source>The longest wait a provider&apos;s Retry-After may impose.</source>
+        <comment>StreamErrorRetry.options.max_retry_after_ms.help</comment>
         <translation>提供方的 Retry-After 最多可要求等待的时间。</translation>
     </message>
 </context>
 <context>
-    <name>processor:structured-output</name>
+    <name>processor:StructuredOutput</name>
     <message>
         <source>Structured output</source>
+        <comment>StructuredOutput.name</comment>
         <translation>结构化输出</translation>
     </message>
     <message>
         <source>Validates the final answer against a JSON schema or pydantic model; retries with feedback.</source>
+        <comment>StructuredOutput.description</comment>
         <translation>按 JSON 模式或 pydantic 模型校验最终回答；附带反馈重试。</translation>
     </message>
     <message>
         <source>Schema</source>
+        <comment>StructuredOutput.options.schema</comment>
         <translation>模式</translation>
     </message>
     <message>
         <source>A JSON schema (dict) or a pydantic model class</source>
+        <comment>StructuredOutput.options.schema.help</comment>
         <translation>JSON 模式（dict）或 pydantic 模型类</translation>
     </message>
     <message>
         <source>Model</source>
+        <comment>StructuredOutput.options.model</comment>
         <translation>模型</translation>
     </message>
     <message>
         <source>Optional structuring model: rewrites invalid text into the schema</source>
+        <comment>StructuredOutput.options.model.help</comment>
         <translation>可选的结构化模型：把无效文本改写成符合模式的内容</translation>
     </message>
     <message>
         <source>Instructions</source>
+        <comment>StructuredOutput.options.instructions</comment>
         <translation>指令</translation>
     </message>
     <message>
         <source>Extra instructions for the structuring model</source>
+        <comment>StructuredOutput.options.instructions.help</comment>
         <translation>给结构化模型的额外指令</translation>
     </message>
     <message>
         <source>On Invalid</source>
+        <comment>StructuredOutput.options.on_invalid</comment>
         <translation>无效时</translation>
     </message>
     <message>
         <source>retry (abort with feedback), warn (log) or fallback (use fallback_value)</source>
+        <comment>StructuredOutput.options.on_invalid.help</comment>
         <translation>retry（附带反馈中止）、warn（记录）或 fallback（使用 fallback_value）</translation>
     </message>
     <message>
         <source>Fallback Value</source>
+        <comment>StructuredOutput.options.fallback_value</comment>
         <translation>后备值</translation>
     </message>
     <message>
         <source>The object used when on_invalid is &apos;fallback&apos;</source>
+        <comment>StructuredOutput.options.fallback_value.help</comment>
         <translation>on_invalid 为 fallback 时使用的对象</translation>
     </message>
     <message>
         <source>Error Strategy</source>
+        <comment>StructuredOutput.options.error_strategy</comment>
         <translation>出错策略</translation>
     </message>
     <message>
         <source>Structuring model failure: treat as invalid (fail-open) or abort</source>
+        <comment>StructuredOutput.options.error_strategy.help</comment>
         <translation>结构化模型出错时：视为无效（fail-open）或中止</translation>
+    </message>
+    <message>
+        <source>Structured output failed: the structuring model failed: {error}</source>
+        <comment>StructuredOutput.structuring_failed</comment>
+        <translation>结构化输出失败：结构化模型出错：{error}</translation>
+    </message>
+    <message>
+        <source>The answer does not match the required JSON schema: {problems}</source>
+        <comment>StructuredOutput.schema_mismatch</comment>
+        <translation>回答不符合所要求的 JSON 模式：{problems}</translation>
     </message>
 </context>
 <context>
-    <name>processor:system-prompt-scrubber</name>
+    <name>processor:StructuredOutputOptions</name>
+    <message>
+        <source>not a valid JSON schema: {error}</source>
+        <comment>StructuredOutputOptions.bad_schema</comment>
+        <translation>不是有效的 JSON Schema：{error}</translation>
+    </message>
+    <message>
+        <source>must be a JSON schema (a dict) or a pydantic model class</source>
+        <comment>StructuredOutputOptions.schema_kind</comment>
+        <translation>必须是 JSON Schema（字典）或 pydantic 模型类</translation>
+    </message>
+    <message>
+        <source>must be a model id string (e.g. &apos;openai/gpt-4o-mini&apos;) or a LanguageModel object</source>
+        <comment>StructuredOutputOptions.model_kind</comment>
+        <translation>必须是模型 ID 字符串（如 &apos;openai/gpt-4o-mini&apos;）或 LanguageModel 对象</translation>
+    </message>
+</context>
+<context>
+    <name>processor:SystemPromptScrubber</name>
     <message>
         <source>System prompt scrubber</source>
+        <comment>SystemPromptScrubber.name</comment>
         <translation>系统提示词清除器</translation>
     </message>
     <message>
         <source>Catches the agent&apos;s own instructions leaking into its output; blocks, warns, filters or redacts.</source>
+        <comment>SystemPromptScrubber.description</comment>
         <translation>捕捉智能体自身指令泄露到输出中的情况；可拦截、警告、过滤或脱敏。</translation>
     </message>
     <message>
         <source>Model</source>
+        <comment>SystemPromptScrubber.options.model</comment>
         <translation>模型</translation>
     </message>
     <message>
         <source>A LanguageModel object or a litellm model id string</source>
+        <comment>SystemPromptScrubber.options.model.help</comment>
         <translation>LanguageModel 对象或 litellm 模型 ID 字符串</translation>
     </message>
     <message>
         <source>Judge Preset</source>
+        <comment>SystemPromptScrubber.options.judge_preset</comment>
         <translation>判定器预设</translation>
     </message>
     <message>
         <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <comment>SystemPromptScrubber.options.judge_preset.help</comment>
         <translation>本地服务器上的现成判定器（model 为空时设置 model 和 api_base）</translation>
     </message>
     <message>
         <source>Error Strategy</source>
+        <comment>SystemPromptScrubber.options.error_strategy</comment>
         <translation>出错策略</translation>
     </message>
     <message>
         <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <comment>SystemPromptScrubber.options.error_strategy.help</comment>
         <translation>判定器出错时：不用它继续（fail-open）或中止（fail-closed）</translation>
     </message>
     <message>
         <source>Api Base</source>
+        <comment>SystemPromptScrubber.options.api_base</comment>
         <translation>API 地址</translation>
     </message>
     <message>
         <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <comment>SystemPromptScrubber.options.api_base.help</comment>
         <translation>判定器所在的服务器，用于本地 OpenAI 兼容服务器（http://localhost:11434/v1）</translation>
     </message>
     <message>
         <source>Timeout</source>
+        <comment>SystemPromptScrubber.options.timeout</comment>
         <translation>超时</translation>
     </message>
     <message>
         <source>Seconds the judge may take to answer</source>
+        <comment>SystemPromptScrubber.options.timeout.help</comment>
         <translation>判定器回答可用的秒数</translation>
     </message>
     <message>
         <source>Threshold</source>
+        <comment>SystemPromptScrubber.options.threshold</comment>
         <translation>阈值</translation>
     </message>
     <message>
         <source>Judge confidence needed (with a model)</source>
+        <comment>SystemPromptScrubber.options.threshold.help</comment>
         <translation>所需的判定置信度（使用模型时）</translation>
     </message>
     <message>
         <source>Instructions</source>
+        <comment>SystemPromptScrubber.options.instructions</comment>
         <translation>指令</translation>
     </message>
     <message>
         <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <comment>SystemPromptScrubber.options.instructions.help</comment>
         <translation>追加到判定器提示词后的额外指令</translation>
     </message>
     <message>
         <source>Strategy</source>
+        <comment>SystemPromptScrubber.options.strategy</comment>
         <translation>策略</translation>
     </message>
     <message>
         <source>block, warn, filter (drop) or redact</source>
+        <comment>SystemPromptScrubber.options.strategy.help</comment>
         <translation>block、warn、filter（丢弃）或 redact</translation>
     </message>
     <message>
         <source>Redaction Method</source>
+        <comment>SystemPromptScrubber.options.redaction_method</comment>
         <translation>脱敏方式</translation>
     </message>
     <message>
         <source>How leaks are hidden</source>
+        <comment>SystemPromptScrubber.options.redaction_method.help</comment>
         <translation>如何隐藏泄露内容</translation>
     </message>
     <message>
         <source>Placeholder Text</source>
+        <comment>SystemPromptScrubber.options.placeholder_text</comment>
         <translation>占位文本</translation>
     </message>
     <message>
         <source>What replaces a leak (placeholder method)</source>
+        <comment>SystemPromptScrubber.options.placeholder_text.help</comment>
         <translation>替换泄露内容的文本（placeholder 方式）</translation>
     </message>
     <message>
         <source>Custom Patterns</source>
+        <comment>SystemPromptScrubber.options.custom_patterns</comment>
         <translation>自定义模式</translation>
     </message>
     <message>
         <source>Regular expressions that also count as leaks</source>
+        <comment>SystemPromptScrubber.options.custom_patterns.help</comment>
         <translation>同样算作泄露的正则表达式</translation>
     </message>
     <message>
         <source>Min Overlap Words</source>
+        <comment>SystemPromptScrubber.options.min_overlap_words</comment>
         <translation>最少重叠词数</translation>
     </message>
     <message>
         <source>Consecutive shared words that make a leak</source>
+        <comment>SystemPromptScrubber.options.min_overlap_words.help</comment>
         <translation>构成泄露的连续相同词数</translation>
     </message>
     <message>
         <source>Include Detections</source>
+        <comment>SystemPromptScrubber.options.include_detections</comment>
         <translation>包含检测结果</translation>
     </message>
     <message>
         <source>Put the leaked passages in the tripwire metadata</source>
+        <comment>SystemPromptScrubber.options.include_detections.help</comment>
         <translation>把泄露的段落放入拦截元数据</translation>
     </message>
     <message>
         <source>Carry Over</source>
+        <comment>SystemPromptScrubber.options.carry_over</comment>
         <translation>跨块保留</translation>
     </message>
     <message>
         <source>Stream: characters held back for custom patterns</source>
+        <comment>SystemPromptScrubber.options.carry_over.help</comment>
         <translation>流式：为自定义模式暂扣的字符数</translation>
+    </message>
+    <message>
+        <source>System prompt detected: {kinds}</source>
+        <comment>SystemPromptScrubber.detected</comment>
+        <translation>检测到系统提示词：{kinds}</translation>
+    </message>
+    <message>
+        <source>System prompt detection failed because the judge model call failed: {error}</source>
+        <comment>SystemPromptScrubber.judge_failed</comment>
+        <translation>系统提示检测失败，因为判定模型调用失败：{error}</translation>
     </message>
 </context>
 <context>
-    <name>processor:token-limiter</name>
+    <name>processor:TokenLimiter</name>
     <message>
         <source>Token Limiter</source>
+        <comment>TokenLimiter.name</comment>
         <translation>令牌限制器</translation>
     </message>
     <message>
         <source>Keeps the prompt within a token budget and caps the answer&apos;s tokens (truncate or abort).</source>
+        <comment>TokenLimiter.description</comment>
         <translation>让提示保持在令牌预算内，并限制回答的令牌数（截断或中止）。</translation>
     </message>
     <message>
         <source>Limit</source>
+        <comment>TokenLimiter.options.limit</comment>
         <translation>上限</translation>
     </message>
     <message>
         <source>The token budget (prompt or answer).</source>
+        <comment>TokenLimiter.options.limit.help</comment>
         <translation>令牌预算（提示或回答）。</translation>
     </message>
     <message>
         <source>Strategy</source>
+        <comment>TokenLimiter.options.strategy</comment>
         <translation>策略</translation>
     </message>
     <message>
         <source>Over the output limit: drop the rest (truncate) or end the run (abort).</source>
+        <comment>TokenLimiter.options.strategy.help</comment>
         <translation>超出输出上限时：丢弃其余部分（truncate）或结束运行（abort）。</translation>
     </message>
     <message>
         <source>Count Mode</source>
+        <comment>TokenLimiter.options.count_mode</comment>
         <translation>计数方式</translation>
     </message>
     <message>
         <source>Count the whole answer so far (cumulative) or each chunk alone (part).</source>
+        <comment>TokenLimiter.options.count_mode.help</comment>
         <translation>累计计算到目前为止的整个回答（cumulative），或单独计算每个数据块（part）。</translation>
     </message>
     <message>
         <source>Trim Mode</source>
+        <comment>TokenLimiter.options.trim_mode</comment>
         <translation>裁剪方式</translation>
     </message>
     <message>
         <source>Prompt trimming: skip what does not fit and keep looking (best-fit), stop at the first message that does not fit (contiguous), or remove only remembered history (memory-only).</source>
+        <comment>TokenLimiter.options.trim_mode.help</comment>
         <translation>提示裁剪：跳过放不下的并继续查找（best-fit）、在第一条放不下的消息处停止（contiguous），或只移除记忆中的历史（memory-only）。</translation>
     </message>
     <message>
         <source>Model</source>
+        <comment>TokenLimiter.options.model</comment>
         <translation>模型</translation>
     </message>
     <message>
         <source>Model whose tokenizer counts tokens (e.g. gpt-4o); empty: the run&apos;s model.</source>
+        <comment>TokenLimiter.options.model.help</comment>
         <translation>用其分词器计算令牌的模型（如 gpt-4o）；为空：使用本次运行的模型。</translation>
+    </message>
+    <message>
+        <source>Token limit of {limit} exceeded (current: {current})</source>
+        <comment>TokenLimiter.limit_exceeded</comment>
+        <translation>超出 {limit} 个令牌的上限（当前：{current}）</translation>
+    </message>
+    <message>
+        <source>TokenLimiter: there are no messages to send</source>
+        <comment>TokenLimiter.no_messages</comment>
+        <translation>TokenLimiter：没有可发送的消息</translation>
+    </message>
+    <message>
+        <source>TokenLimiter: the system messages alone use {used} tokens, over the limit of {limit}</source>
+        <comment>TokenLimiter.system_over_limit</comment>
+        <translation>TokenLimiter：仅系统消息就用了 {used} 个令牌，超出 {limit} 的上限</translation>
+    </message>
+    <message>
+        <source>TokenLimiter: no message fits in the limit of {limit} tokens ({used} used by system messages)</source>
+        <comment>TokenLimiter.nothing_fits</comment>
+        <translation>TokenLimiter：{limit} 个令牌的上限内放不下任何消息（系统消息已用 {used} 个）</translation>
     </message>
 </context>
 <context>
-    <name>processor:tool-call-filter</name>
+    <name>processor:ToolCallFilter</name>
     <message>
         <source>Tool Call Filter</source>
+        <comment>ToolCallFilter.name</comment>
         <translation>工具调用过滤器</translation>
     </message>
     <message>
         <source>Leaves earlier tool calls and their results out of the prompt (history itself is untouched).</source>
+        <comment>ToolCallFilter.description</comment>
         <translation>把较早的工具调用及其结果排除在提示之外（历史本身不变）。</translation>
     </message>
     <message>
         <source>Exclude</source>
+        <comment>ToolCallFilter.options.exclude</comment>
         <translation>排除</translation>
     </message>
     <message>
         <source>Tool names whose calls are filtered; empty or unset: every tool.</source>
+        <comment>ToolCallFilter.options.exclude.help</comment>
         <translation>要过滤其调用的工具名；为空或未设置：所有工具。</translation>
     </message>
     <message>
         <source>Filter After Tool Steps</source>
+        <comment>ToolCallFilter.options.filter_after_tool_steps</comment>
         <translation>保留最近工具步数</translation>
     </message>
     <message>
         <source>Keep the tool calls of the last N tool steps (this call&apos;s included) and filter older ones; unset: filter only the history from before this call.</source>
+        <comment>ToolCallFilter.options.filter_after_tool_steps.help</comment>
         <translation>保留最近 N 个工具步骤（含本次调用）的工具调用，过滤更早的；未设置：只过滤本次调用之前的历史。</translation>
     </message>
     <message>
         <source>Preserve Model Output</source>
+        <comment>ToolCallFilter.options.preserve_model_output</comment>
         <translation>保留模型输出</translation>
     </message>
     <message>
         <source>Replace a filtered call and result by the text &apos;&lt;tool&gt; result: &lt;output&gt;&apos;.</source>
+        <comment>ToolCallFilter.options.preserve_model_output.help</comment>
         <translation>把被过滤的调用和结果替换为文本“&lt;tool&gt; result: &lt;output&gt;”。</translation>
     </message>
 </context>
 <context>
-    <name>processor:unicode-normalizer</name>
+    <name>processor:UnicodeNormalizer</name>
     <message>
         <source>Unicode Normalizer</source>
+        <comment>UnicodeNormalizer.name</comment>
         <translation>Unicode 规范化</translation>
     </message>
     <message>
         <source>NFKC-normalises input text, optionally strips invisible control characters, tidies whitespace.</source>
+        <comment>UnicodeNormalizer.description</comment>
         <translation>对输入文本做 NFKC 规范化，可选去除不可见的控制字符，并整理空白。</translation>
     </message>
     <message>
         <source>Strip Control Chars</source>
+        <comment>UnicodeNormalizer.options.strip_control_chars</comment>
         <translation>去除控制字符</translation>
     </message>
     <message>
         <source>Remove control and invisible format characters (tab, line feed and carriage return stay).</source>
+        <comment>UnicodeNormalizer.options.strip_control_chars.help</comment>
         <translation>去除控制字符和不可见的格式字符（制表符、换行符和回车符保留）。</translation>
     </message>
     <message>
         <source>Preserve Emojis</source>
+        <comment>UnicodeNormalizer.options.preserve_emojis</comment>
         <translation>保留表情符号</translation>
     </message>
     <message>
         <source>When stripping, keep the zero-width joiners and variation selectors emoji sequences need.</source>
+        <comment>UnicodeNormalizer.options.preserve_emojis.help</comment>
         <translation>去除时保留表情符号序列所需的零宽连接符和变体选择符。</translation>
     </message>
     <message>
         <source>Collapse Whitespace</source>
+        <comment>UnicodeNormalizer.options.collapse_whitespace</comment>
         <translation>合并空白</translation>
     </message>
     <message>
         <source>Turn CRLF/CR into LF, collapse runs of line feeds to one and runs of spaces/tabs to one space.</source>
+        <comment>UnicodeNormalizer.options.collapse_whitespace.help</comment>
         <translation>把 CRLF/CR 转为 LF，将连续换行合并为一个，连续空格/制表符合并为一个空格。</translation>
     </message>
     <message>
         <source>Trim</source>
+        <comment>UnicodeNormalizer.options.trim</comment>
         <translation>去除首尾空白</translation>
     </message>
     <message>
         <source>Remove leading and trailing whitespace.</source>
+        <comment>UnicodeNormalizer.options.trim.help</comment>
         <translation>去除开头和结尾的空白。</translation>
     </message>
     <message>
         <source>Preserve CJK Punctuation</source>
+        <comment>UnicodeNormalizer.options.preserve_cjk_punctuation</comment>
         <translation>保留中日韩标点</translation>
     </message>
     <message>
         <source>Keep full-width punctuation (，：！？（）……) as written; full-width letters and digits are still folded.</source>
+        <comment>UnicodeNormalizer.options.preserve_cjk_punctuation.help</comment>
         <translation>按原样保留全角标点（，：！？（）……）；全角字母和数字仍会折叠。</translation>
     </message>
 </context>

@@ -2650,6 +2650,26 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>一律</translation>
     </message>
     <message>
+        <source>json</source>
+        <translation>JSON</translation>
+    </message>
+    <message>
+        <source>llama-guard</source>
+        <translation>llama-guard</translation>
+    </message>
+    <message>
+        <source>prompt-guard</source>
+        <translation>prompt-guard</translation>
+    </message>
+    <message>
+        <source>shieldgemma</source>
+        <translation>shieldgemma</translation>
+    </message>
+    <message>
+        <source>qwen3guard</source>
+        <translation>qwen3guard</translation>
+    </message>
+    <message>
         <source>hybrid</source>
         <translation>混合</translation>
     </message>
@@ -2674,22 +2694,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>僅記憶</translation>
     </message>
     <message>
-        <source>user</source>
-        <translation>使用者</translation>
-    </message>
-    <message>
-        <source>assistant</source>
-        <translation>助理</translation>
-    </message>
-    <message>
-        <source>system</source>
-        <translation>系統</translation>
-    </message>
-    <message>
-        <source>tool</source>
-        <translation>工具</translation>
-    </message>
-    <message>
         <source>pii</source>
         <translation>個人資料</translation>
     </message>
@@ -2704,6 +2708,42 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>email</source>
         <translation>電子郵件</translation>
+    </message>
+    <message>
+        <source>llama-guard-ollama</source>
+        <translation>llama-guard-ollama</translation>
+    </message>
+    <message>
+        <source>shieldgemma-ollama</source>
+        <translation>shieldgemma-ollama</translation>
+    </message>
+    <message>
+        <source>qwen3guard-ollama</source>
+        <translation>qwen3guard-ollama</translation>
+    </message>
+    <message>
+        <source>qwen3guard-vllm</source>
+        <translation>qwen3guard-vllm</translation>
+    </message>
+    <message>
+        <source>llama-guard-vllm</source>
+        <translation>llama-guard-vllm</translation>
+    </message>
+    <message>
+        <source>prompt-guard-vllm</source>
+        <translation>prompt-guard-vllm</translation>
+    </message>
+    <message>
+        <source>llama-guard-llama-cpp</source>
+        <translation>llama-guard-llama-cpp</translation>
+    </message>
+    <message>
+        <source>general-lm-studio</source>
+        <translation>general-lm-studio</translation>
+    </message>
+    <message>
+        <source>general-ollama</source>
+        <translation>general-ollama</translation>
     </message>
     <message>
         <source>phone</source>
@@ -3227,100 +3267,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
 <context>
     <name>RuntimeText</name>
     <message>
-        <source>PII detected. Types: {types}</source>
-        <translation>偵測到個人資訊。類型：{types}</translation>
-    </message>
-    <message>
-        <source>Prompt injection detected. Types: {types} (in {where}). Reason: {reason}</source>
-        <translation>偵測到提示注入。類型：{types}（位於{where}）。原因：{reason}</translation>
-    </message>
-    <message>
-        <source>Prompt injection detected. Types: {types} (in {where})</source>
-        <translation>偵測到提示注入。類型：{types}（位於{where}）</translation>
-    </message>
-    <message>
-        <source>Prompt injection detected. Types: {types}. Reason: {reason}</source>
-        <translation>偵測到提示注入。類型：{types}。原因：{reason}</translation>
-    </message>
-    <message>
-        <source>Prompt injection detected. Types: {types}</source>
-        <translation>偵測到提示注入。類型：{types}</translation>
-    </message>
-    <message>
-        <source>the result of tool &apos;{tool}&apos;</source>
-        <translation>工具「{tool}」的結果中</translation>
-    </message>
-    <message>
-        <source>System prompt detected: {kinds}</source>
-        <translation>偵測到系統提示詞：{kinds}</translation>
-    </message>
-    <message>
-        <source>Token limit of {limit} exceeded (current: {current})</source>
-        <translation>超出 {limit} 個詞元的上限（當前：{current}）</translation>
-    </message>
-    <message>
-        <source>TokenLimiter: there are no messages to send</source>
-        <translation>TokenLimiter：沒有可傳送的訊息</translation>
-    </message>
-    <message>
-        <source>TokenLimiter: the system messages alone use {used} tokens, over the limit of {limit}</source>
-        <translation>TokenLimiter：僅系統訊息就用了 {used} 個詞元，超出 {limit} 的上限</translation>
-    </message>
-    <message>
-        <source>TokenLimiter: no message fits in the limit of {limit} tokens ({used} used by system messages)</source>
-        <translation>TokenLimiter：{limit} 個詞元的上限內放不下任何訊息（系統訊息已用 {used} 個）</translation>
-    </message>
-    <message>
-        <source>Content flagged for moderation. Categories: {categories}. Reason: {reason}</source>
-        <translation>內容被稽核標記。類別：{categories}。原因：{reason}</translation>
-    </message>
-    <message>
-        <source>Content flagged for moderation. Categories: {categories}. Scores: {scores}</source>
-        <translation>內容被稽核標記。類別：{categories}。分數：{scores}</translation>
-    </message>
-    <message>
-        <source>Content flagged for moderation. Categories: {categories}</source>
-        <translation>內容被稽核標記。類別：{categories}</translation>
-    </message>
-    <message>
-        <source>Non-target language detected: {language} ({code}, confidence {confidence})</source>
-        <translation>偵測到非目標語言：{language}（{code}，信賴度 {confidence}）</translation>
-    </message>
-    <message>
-        <source>Classifier flagged the input: {label} score {score} (threshold {threshold})</source>
-        <translation>分類器標記了輸入：{label} 分數 {score}（臨界值 {threshold}）</translation>
-    </message>
-    <message>
-        <source>Classifier flagged the answer: {label} score {score} (threshold {threshold})</source>
-        <translation>分類器標記了回答：{label} 分數 {score}（臨界值 {threshold}）</translation>
-    </message>
-    <message>
-        <source>Classifier flagged the result of tool &apos;{tool}&apos;: {label} score {score} (threshold {threshold})</source>
-        <translation>分類器標記了工具「{tool}」的結果：{label} 分數 {score}（臨界值 {threshold}）</translation>
-    </message>
-    <message>
-        <source>Cost budget of {budget} for this {scope} is used up (spent {spent})</source>
-        <translation>此 {scope} 的費用預算 {budget} 已用完（已花費 {spent}）</translation>
-    </message>
-    <message>
-        <source>Structured output failed: the structuring model failed: {error}</source>
-        <translation>結構化輸出失敗：結構化模型出錯：{error}</translation>
-    </message>
-    <message>
-        <source>The answer does not match the required JSON schema: {problems}</source>
-        <translation>回答不符合所要求的 JSON 模式：{problems}</translation>
-    </message>
-    <message>
-        <source>Regex filter: blocked {context} matching patterns: {names}</source>
-        <translation>正規過濾器：已攔截匹配以下模式的 {context}：{names}</translation>
-    </message>
-    <message>
         <source>Regex filter: matched patterns: {names}</source>
         <translation>正規過濾器：匹配到以下模式：{names}</translation>
-    </message>
-    <message>
-        <source>{what} failed because the judge model call failed: {error}</source>
-        <translation>{what}失敗，因為判定模型呼叫失敗：{error}</translation>
     </message>
     <message>
         <source>{messages} messages, {system} system; last: {last}</source>
@@ -3465,58 +3413,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>MCP server &apos;{name}&apos; stopped: {reason}</source>
         <translation>MCP 伺服器「{name}」已停止：{reason}</translation>
-    </message>
-    <message>
-        <source>RegexFilter needs at least one rule or preset</source>
-        <translation>RegexFilter 至少需要一條規則或一個預設</translation>
-    </message>
-    <message>
-        <source>name at least one category</source>
-        <translation>請至少指定一個類別</translation>
-    </message>
-    <message>
-        <source>name at least one detection type</source>
-        <translation>請至少指定一種偵測類型</translation>
-    </message>
-    <message>
-        <source>name at least one target language</source>
-        <translation>請至少指定一種目標語言</translation>
-    </message>
-    <message>
-        <source>unknown languages {languages}: use English names or ISO 639-1 codes</source>
-        <translation>未知的語言 {languages}：請使用英文名稱或 ISO 639-1 代碼</translation>
-    </message>
-    <message>
-        <source>unknown categories {categories}; known: {known}</source>
-        <translation>未知的類別 {categories}；可用類別：{known}</translation>
-    </message>
-    <message>
-        <source>model: the &apos;translate&apos; strategy needs a model</source>
-        <translation>model：&apos;translate&apos; 策略需要一個模型</translation>
-    </message>
-    <message>
-        <source>give two scores 0 &lt;= low &lt;= high &lt;= 1</source>
-        <translation>請給出兩個分數，滿足 0 &lt;= 下限 &lt;= 上限 &lt;= 1</translation>
-    </message>
-    <message>
-        <source>must be a model id string (e.g. &apos;openai/gpt-4o-mini&apos;) or a LanguageModel object</source>
-        <translation>必須是模型 ID 字串（如 &apos;openai/gpt-4o-mini&apos;）或 LanguageModel 物件</translation>
-    </message>
-    <message>
-        <source>judge_preset: unknown preset (known: {known})</source>
-        <translation>judge_preset：未知的預設（可用：{known}）</translation>
-    </message>
-    <message>
-        <source>must be a local server (localhost, 127.0.0.1 or ::1); a hosted judge needs no api_base</source>
-        <translation>必須是本機伺服器（localhost、127.0.0.1 或 ::1）；託管的評判模型不需要 api_base</translation>
-    </message>
-    <message>
-        <source>not a valid JSON schema: {error}</source>
-        <translation>不是有效的 JSON Schema：{error}</translation>
-    </message>
-    <message>
-        <source>must be a JSON schema (a dict) or a pydantic model class</source>
-        <translation>必須是 JSON Schema（字典）或 pydantic 模型類別</translation>
     </message>
     <message>
         <source>pattern {index} ({pattern}) does not compile: {error}</source>
@@ -3733,54 +3629,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the studio reads them from the keyring</source>
         <translation>{field}：憑證不得儲存在設計中，否則任何拿到該設計的人都能讀到；工作室會從系統金鑰圈讀取</translation>
-    </message>
-    <message>
-        <source>No model folder chosen</source>
-        <translation>未選擇模型資料夾</translation>
-    </message>
-    <message>
-        <source>Model folder not found: {folder}</source>
-        <translation>找不到模型資料夾：{folder}</translation>
-    </message>
-    <message>
-        <source>No config.json in the model folder {folder}</source>
-        <translation>模型資料夾 {folder} 中沒有 config.json</translation>
-    </message>
-    <message>
-        <source>config.json in {folder} has no id2label (the model&apos;s class names)</source>
-        <translation>{folder} 中的 config.json 沒有 id2label（模型的類別名稱）</translation>
-    </message>
-    <message>
-        <source>No tokenizer.json in the model folder {folder}</source>
-        <translation>模型資料夾 {folder} 中沒有 tokenizer.json</translation>
-    </message>
-    <message>
-        <source>No .onnx file in the model folder {folder} (export one with optimum-cli)</source>
-        <translation>模型資料夾 {folder} 中沒有 .onnx 檔案（可用 optimum-cli 匯出）</translation>
-    </message>
-    <message>
-        <source>Several ONNX files in {folder} ({files}): name the one to use</source>
-        <translation>{folder} 中有多個 ONNX 檔案（{files}）：請指定要使用的檔案</translation>
-    </message>
-    <message>
-        <source>{file} takes the inputs {inputs}; a text classifier takes input_ids (and optionally attention_mask, token_type_ids)</source>
-        <translation>{file} 的輸入是 {inputs}；文字分類模型的輸入應為 input_ids（可另有 attention_mask、token_type_ids）</translation>
-    </message>
-    <message>
-        <source>{folder} holds PyTorch/safetensors weights and no .onnx file: install the transformers extra (pip install &apos;processor-studio[transformers]&apos;) or export the model to ONNX (optimum-cli export onnx --task text-classification)</source>
-        <translation>{folder} 中只有 PyTorch/safetensors 權重，沒有 .onnx 檔案：請安裝 transformers 擴充（pip install &apos;processor-studio[transformers]&apos;），或將模型匯出為 ONNX（optimum-cli export onnx --task text-classification）</translation>
-    </message>
-    <message>
-        <source>The model has no label {label}; its labels: {labels}</source>
-        <translation>模型沒有標籤 {label}；它的標籤：{labels}</translation>
-    </message>
-    <message>
-        <source>The model has the labels {labels}: choose the one that means attack</source>
-        <translation>模型的標籤為 {labels}：請選擇代表攻擊的那一個</translation>
-    </message>
-    <message>
-        <source>stride must be smaller than max_length</source>
-        <translation>stride 必須小於 max_length</translation>
     </message>
     <message>
         <source>{server} (port {port}): not running</source>
@@ -4465,1226 +4313,1844 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
-    <name>processor:batch-parts</name>
+    <name>processor:BatchParts</name>
     <message>
         <source>Batch Parts</source>
+        <comment>BatchParts.name</comment>
         <translation>分批合併</translation>
     </message>
     <message>
         <source>Combines streamed text deltas into larger chunks: fewer, bigger updates for clients.</source>
+        <comment>BatchParts.description</comment>
         <translation>把串流文字增量合併成更大的資料塊：客戶端收到的更新更少、更大。</translation>
     </message>
     <message>
         <source>Batch Size</source>
+        <comment>BatchParts.options.batch_size</comment>
         <translation>批大小</translation>
     </message>
     <message>
         <source>How many parts to combine into one.</source>
+        <comment>BatchParts.options.batch_size.help</comment>
         <translation>每批合併多少個部分。</translation>
     </message>
     <message>
         <source>Max Wait Ms</source>
+        <comment>BatchParts.options.max_wait_ms</comment>
         <translation>最長等待（毫秒）</translation>
     </message>
     <message>
         <source>Release a batch whose first part has waited this long (checked when the next part arrives).</source>
+        <comment>BatchParts.options.max_wait_ms.help</comment>
         <translation>批中第一個部分等待達到此時長即放行該批（在下一個部分到達時檢查）。</translation>
     </message>
     <message>
         <source>Emit On Non Text</source>
+        <comment>BatchParts.options.emit_on_non_text</comment>
         <translation>遇非文字即放行</translation>
     </message>
     <message>
         <source>Release the batch as soon as a non-text part (tool call, text end ...) arrives; when off, other parts wait in the batch in stream order (a text end still releases it).</source>
+        <comment>BatchParts.options.emit_on_non_text.help</comment>
         <translation>一旦收到非文字部分（工具呼叫、文字結束……）就放行該批；關閉時，其他部分依串流順序在批中等待（文字結束仍會放行）。</translation>
     </message>
 </context>
 <context>
-    <name>processor:classifier-guard</name>
+    <name>processor:ClassifierGuard</name>
     <message>
         <source>Classifier guard</source>
+        <comment>ClassifierGuard.name</comment>
         <translation>分類器防護</translation>
     </message>
     <message>
         <source>Runs a text-classification model from a local folder (ONNX) and flags texts it scores as attacks.</source>
+        <comment>ClassifierGuard.description</comment>
         <translation>執行本機資料夾中的文字分類模型（ONNX），標記被判為攻擊的文字。</translation>
     </message>
     <message>
         <source>Model Folder</source>
+        <comment>ClassifierGuard.options.model_folder</comment>
         <translation>模型資料夾</translation>
     </message>
     <message>
         <source>Folder with the model&apos;s .onnx file, tokenizer.json and config.json</source>
+        <comment>ClassifierGuard.options.model_folder.help</comment>
         <translation>包含模型 .onnx 檔案、tokenizer.json 與 config.json 的資料夾</translation>
     </message>
     <message>
         <source>Attack Label</source>
+        <comment>ClassifierGuard.options.attack_label</comment>
         <translation>攻擊標籤</translation>
     </message>
     <message>
         <source>The model&apos;s label that means attack (empty: the second of two labels)</source>
+        <comment>ClassifierGuard.options.attack_label.help</comment>
         <translation>模型中代表攻擊的標籤（留空：兩個標籤中的第二個）</translation>
     </message>
     <message>
         <source>Threshold</source>
+        <comment>ClassifierGuard.options.threshold</comment>
         <translation>臨界值</translation>
     </message>
     <message>
         <source>Flag a text whose attack score reaches this</source>
+        <comment>ClassifierGuard.options.threshold.help</comment>
         <translation>攻擊分數達到此值的文字會被標記</translation>
     </message>
     <message>
         <source>Max Length</source>
+        <comment>ClassifierGuard.options.max_length</comment>
         <translation>最大長度</translation>
     </message>
     <message>
         <source>Tokens per window the model reads</source>
+        <comment>ClassifierGuard.options.max_length.help</comment>
         <translation>模型每個視窗讀取的詞元數</translation>
     </message>
     <message>
         <source>Stride</source>
+        <comment>ClassifierGuard.options.stride</comment>
         <translation>重疊步長</translation>
     </message>
     <message>
         <source>Tokens two windows of a long text share</source>
+        <comment>ClassifierGuard.options.stride.help</comment>
         <translation>長文字相鄰兩個視窗共有的詞元數</translation>
     </message>
     <message>
         <source>Strategy</source>
+        <comment>ClassifierGuard.options.strategy</comment>
         <translation>策略</translation>
     </message>
     <message>
         <source>block or warn</source>
+        <comment>ClassifierGuard.options.strategy.help</comment>
         <translation>block 或 warn</translation>
     </message>
     <message>
         <source>Last Message Only</source>
+        <comment>ClassifierGuard.options.last_message_only</comment>
         <translation>僅最後一條訊息</translation>
     </message>
     <message>
         <source>Check only the last message</source>
+        <comment>ClassifierGuard.options.last_message_only.help</comment>
         <translation>只檢查最後一條訊息</translation>
     </message>
     <message>
         <source>Check Tool Results</source>
+        <comment>ClassifierGuard.options.check_tool_results</comment>
         <translation>檢查工具結果</translation>
     </message>
     <message>
         <source>In the output lane: check tool results too</source>
+        <comment>ClassifierGuard.options.check_tool_results.help</comment>
         <translation>在輸出通道中：也檢查工具結果</translation>
     </message>
     <message>
         <source>ONNX file</source>
+        <comment>ClassifierGuard.options.onnx_file</comment>
         <translation>ONNX 檔案</translation>
     </message>
     <message>
         <source>The .onnx file to run when the folder holds several</source>
+        <comment>ClassifierGuard.options.onnx_file.help</comment>
         <translation>資料夾中有多個 .onnx 檔案時要執行的那個</translation>
+    </message>
+    <message>
+        <source>No model folder chosen</source>
+        <comment>ClassifierGuard.folder_not_chosen</comment>
+        <translation>未選擇模型資料夾</translation>
+    </message>
+    <message>
+        <source>Model folder not found: {folder}</source>
+        <comment>ClassifierGuard.folder_not_found</comment>
+        <translation>找不到模型資料夾：{folder}</translation>
+    </message>
+    <message>
+        <source>No config.json in the model folder {folder}</source>
+        <comment>ClassifierGuard.no_config</comment>
+        <translation>模型資料夾 {folder} 中沒有 config.json</translation>
+    </message>
+    <message>
+        <source>config.json in {folder} is not readable JSON: {error}</source>
+        <comment>ClassifierGuard.unreadable_config</comment>
+        <translation>{folder} 中的 config.json 不是可讀取的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>config.json in {folder} has no id2label (the model&apos;s class names)</source>
+        <comment>ClassifierGuard.no_labels</comment>
+        <translation>{folder} 中的 config.json 沒有 id2label（模型的類別名稱）</translation>
+    </message>
+    <message>
+        <source>{file} not found in the model folder {folder}</source>
+        <comment>ClassifierGuard.named_onnx_missing</comment>
+        <translation>在模型資料夾 {folder} 中找不到 {file}</translation>
+    </message>
+    <message>
+        <source>Several ONNX files in {folder} ({files}): name the one to use</source>
+        <comment>ClassifierGuard.several_onnx</comment>
+        <translation>{folder} 中有多個 ONNX 檔案（{files}）：請指定要使用的檔案</translation>
+    </message>
+    <message>
+        <source>No .onnx file in the model folder {folder} (export one with optimum-cli)</source>
+        <comment>ClassifierGuard.no_onnx</comment>
+        <translation>模型資料夾 {folder} 中沒有 .onnx 檔案（可用 optimum-cli 匯出）</translation>
+    </message>
+    <message>
+        <source>No tokenizer.json in the model folder {folder}</source>
+        <comment>ClassifierGuard.no_tokenizer</comment>
+        <translation>模型資料夾 {folder} 中沒有 tokenizer.json</translation>
+    </message>
+    <message>
+        <source>tokenizer.json in {folder} is not a tokenizers file: {error}</source>
+        <comment>ClassifierGuard.bad_tokenizer</comment>
+        <translation>{folder} 中的 tokenizer.json 不是 tokenizers 檔案：{error}</translation>
+    </message>
+    <message>
+        <source>{file} is not a model onnxruntime can run: {error}</source>
+        <comment>ClassifierGuard.bad_onnx</comment>
+        <translation>{file} 不是 onnxruntime 能執行的模型：{error}</translation>
+    </message>
+    <message>
+        <source>{file} takes the inputs {inputs}; a text classifier takes input_ids (and optionally attention_mask, token_type_ids)</source>
+        <comment>ClassifierGuard.bad_inputs</comment>
+        <translation>{file} 的輸入是 {inputs}；文字分類模型的輸入應為 input_ids（可另有 attention_mask、token_type_ids）</translation>
+    </message>
+    <message>
+        <source>stride {stride} must be smaller than max_length {max_length} minus the model&apos;s {special} special tokens</source>
+        <comment>ClassifierGuard.bad_stride</comment>
+        <translation>stride {stride} 必須小於 max_length {max_length} 減去模型的 {special} 個特殊標記</translation>
+    </message>
+    <message>
+        <source>the model answers {scores} scores per text, config.json names {count} labels</source>
+        <comment>ClassifierGuard.bad_outputs</comment>
+        <translation>模型對每段文字給出 {scores} 個分數，而 config.json 列出了 {count} 個標籤</translation>
+    </message>
+    <message>
+        <source>{folder} holds PyTorch/safetensors weights and no .onnx file: install the transformers extra (pip install &apos;processor-studio[transformers]&apos;) or export the model to ONNX (optimum-cli export onnx --task text-classification)</source>
+        <comment>ClassifierGuard.needs_transformers</comment>
+        <translation>{folder} 中只有 PyTorch/safetensors 權重，沒有 .onnx 檔案：請安裝 transformers 擴充（pip install &apos;processor-studio[transformers]&apos;），或將模型匯出為 ONNX（optimum-cli export onnx --task text-classification）</translation>
+    </message>
+    <message>
+        <source>The model has the labels {labels}: choose the one that means attack</source>
+        <comment>ClassifierGuard.choose_label</comment>
+        <translation>模型的標籤為 {labels}：請選擇代表攻擊的那一個</translation>
+    </message>
+    <message>
+        <source>The model has no label {label}; its labels: {labels}</source>
+        <comment>ClassifierGuard.unknown_label</comment>
+        <translation>模型沒有標籤 {label}；它的標籤：{labels}</translation>
+    </message>
+    <message>
+        <source>Classifier flagged the input: {label} score {score:.2f} (threshold {threshold:.2f})</source>
+        <comment>ClassifierGuard.flagged_input</comment>
+        <translation>分類器標記了輸入：{label} 分數 {score:.2f}（臨界值 {threshold:.2f}）</translation>
+    </message>
+    <message>
+        <source>Classifier flagged the answer: {label} score {score:.2f} (threshold {threshold:.2f})</source>
+        <comment>ClassifierGuard.flagged_answer</comment>
+        <translation>分類器標記了回答：{label} 分數 {score:.2f}（臨界值 {threshold:.2f}）</translation>
+    </message>
+    <message>
+        <source>Classifier flagged the result of tool &apos;{tool}&apos;: {label} score {score:.2f} (threshold {threshold:.2f})</source>
+        <comment>ClassifierGuard.flagged_tool</comment>
+        <translation>分類器標記了工具「{tool}」的結果：{label} 分數 {score:.2f}（臨界值 {threshold:.2f}）</translation>
     </message>
 </context>
 <context>
-    <name>processor:cost-guard</name>
+    <name>processor:ClassifierGuardOptions</name>
+    <message>
+        <source>stride must be smaller than max_length</source>
+        <comment>ClassifierGuardOptions.stride_too_long</comment>
+        <translation>stride 必須小於 max_length</translation>
+    </message>
+</context>
+<context>
+    <name>processor:CostGuard</name>
     <message>
         <source>Cost Guard</source>
+        <comment>CostGuard.name</comment>
         <translation>費用守衛</translation>
     </message>
     <message>
         <source>A spending budget per run, thread or user, priced with litellm&apos;s offline price map.</source>
+        <comment>CostGuard.description</comment>
         <translation>按執行、對話或使用者設定的花費預算，用 litellm 的離線價格表計價。</translation>
     </message>
     <message>
         <source>Max Cost</source>
+        <comment>CostGuard.options.max_cost</comment>
         <translation>費用上限</translation>
     </message>
     <message>
         <source>The budget in US dollars.</source>
+        <comment>CostGuard.options.max_cost.help</comment>
         <translation>預算金額（美元）。</translation>
     </message>
     <message>
         <source>Scope</source>
+        <comment>CostGuard.options.scope</comment>
         <translation>範圍</translation>
     </message>
     <message>
         <source>What the budget is for: one run, one conversation, or one user.</source>
+        <comment>CostGuard.options.scope.help</comment>
         <translation>預算針對的物件：一次執行、一個對話或一個使用者。</translation>
     </message>
     <message>
         <source>Window Hours</source>
+        <comment>CostGuard.options.window_hours</comment>
         <translation>時間視窗（小時）</translation>
     </message>
     <message>
         <source>Only spending in this many past hours counts (unset: since the ledger began).</source>
+        <comment>CostGuard.options.window_hours.help</comment>
         <translation>只計算過去這麼多小時內的花費（未設定：從帳本開始算起）。</translation>
     </message>
     <message>
         <source>Strategy</source>
+        <comment>CostGuard.options.strategy</comment>
         <translation>策略</translation>
     </message>
     <message>
         <source>Over budget: refuse the model call (block) or only report it (warn).</source>
+        <comment>CostGuard.options.strategy.help</comment>
         <translation>超出預算時：拒絕模型呼叫（block）或僅報告（warn）。</translation>
     </message>
     <message>
         <source>Message</source>
+        <comment>CostGuard.options.message</comment>
         <translation>訊息</translation>
     </message>
     <message>
         <source>The tripwire reason when blocking (a default names the budget).</source>
+        <comment>CostGuard.options.message.help</comment>
         <translation>攔截時的觸發原因（預設會寫明預算）。</translation>
     </message>
     <message>
         <source>Warn At Percent</source>
+        <comment>CostGuard.options.warn_at_percent</comment>
         <translation>預警百分比</translation>
     </message>
     <message>
         <source>Report a soft warning once this share of the budget is spent.</source>
+        <comment>CostGuard.options.warn_at_percent.help</comment>
         <translation>預算花費達到此比例時發出軟警告。</translation>
     </message>
     <message>
         <source>Include Breakdown</source>
+        <comment>CostGuard.options.include_breakdown</comment>
         <translation>包含明細</translation>
     </message>
     <message>
         <source>Add a per-model cost breakdown to the metadata.</source>
+        <comment>CostGuard.options.include_breakdown.help</comment>
         <translation>在中繼資料中加入按模型劃分的費用明細。</translation>
     </message>
     <message>
         <source>Price Model</source>
+        <comment>CostGuard.options.price_model</comment>
         <translation>計價模型</translation>
     </message>
     <message>
         <source>Price calls as this model (litellm&apos;s name, e.g. gpt-4o-mini) instead of the run&apos;s model.</source>
+        <comment>CostGuard.options.price_model.help</comment>
         <translation>按此模型計價（litellm 中的名稱，如 gpt-4o-mini），而不是按本次執行的模型。</translation>
     </message>
     <message>
         <source>Input Cost Per Million</source>
+        <comment>CostGuard.options.input_cost_per_million</comment>
         <translation>每百萬輸入詞元費用</translation>
     </message>
     <message>
         <source>USD per million input tokens (overrides the price map).</source>
+        <comment>CostGuard.options.input_cost_per_million.help</comment>
         <translation>每百萬輸入詞元的美元價格（覆蓋價格表）。</translation>
     </message>
     <message>
         <source>Output Cost Per Million</source>
+        <comment>CostGuard.options.output_cost_per_million</comment>
         <translation>每百萬輸出詞元費用</translation>
     </message>
     <message>
         <source>USD per million output tokens (overrides the price map).</source>
+        <comment>CostGuard.options.output_cost_per_million.help</comment>
         <translation>每百萬輸出詞元的美元價格（覆蓋價格表）。</translation>
+    </message>
+    <message>
+        <source>Cost budget of ${budget:.4f} for this {scope} is used up (spent ${spent:.4f})</source>
+        <comment>CostGuard.used_up</comment>
+        <translation>此 {scope} 的費用預算 ${budget:.4f} 已用完（已花費 ${spent:.4f}）</translation>
     </message>
 </context>
 <context>
-    <name>processor:language-detector</name>
+    <name>processor:JudgeOptions</name>
+    <message>
+        <source>must be a model id string (e.g. &apos;openai/gpt-4o-mini&apos;) or a LanguageModel object</source>
+        <comment>JudgeOptions.model_kind</comment>
+        <translation>必須是模型 ID 字串（如 &apos;openai/gpt-4o-mini&apos;）或 LanguageModel 物件</translation>
+    </message>
+    <message>
+        <source>judge_preset: unknown preset (known: {known})</source>
+        <comment>JudgeOptions.unknown_preset</comment>
+        <translation>judge_preset：未知的預設（可用：{known}）</translation>
+    </message>
+    <message>
+        <source>must be a local server (localhost, 127.0.0.1 or ::1); a hosted judge needs no api_base</source>
+        <comment>JudgeOptions.local_only</comment>
+        <translation>必須是本機伺服器（localhost、127.0.0.1 或 ::1）；託管的評判模型不需要 api_base</translation>
+    </message>
+</context>
+<context>
+    <name>processor:LanguageDetector</name>
     <message>
         <source>Language detector</source>
+        <comment>LanguageDetector.name</comment>
         <translation>語言偵測器</translation>
     </message>
     <message>
         <source>Detects the language of input messages offline; tags, translates (model), blocks or warns.</source>
+        <comment>LanguageDetector.description</comment>
         <translation>離線偵測輸入訊息的語言；可標記、翻譯（需模型）、攔截或警告。</translation>
     </message>
     <message>
         <source>Model</source>
+        <comment>LanguageDetector.options.model</comment>
         <translation>模型</translation>
     </message>
     <message>
         <source>A LanguageModel object or a litellm model id string</source>
+        <comment>LanguageDetector.options.model.help</comment>
         <translation>LanguageModel 物件或 litellm 模型 ID 字串</translation>
     </message>
     <message>
         <source>Judge Preset</source>
+        <comment>LanguageDetector.options.judge_preset</comment>
         <translation>判定器預設</translation>
     </message>
     <message>
         <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <comment>LanguageDetector.options.judge_preset.help</comment>
         <translation>本機伺服器上的現成判定器（model 為空時設定 model 和 api_base）</translation>
     </message>
     <message>
         <source>Error Strategy</source>
+        <comment>LanguageDetector.options.error_strategy</comment>
         <translation>出錯策略</translation>
     </message>
     <message>
         <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <comment>LanguageDetector.options.error_strategy.help</comment>
         <translation>判定器出錯時：不用它繼續（fail-open）或中止（fail-closed）</translation>
     </message>
     <message>
         <source>Api Base</source>
+        <comment>LanguageDetector.options.api_base</comment>
         <translation>API 位址</translation>
     </message>
     <message>
         <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <comment>LanguageDetector.options.api_base.help</comment>
         <translation>判定器所在的伺服器，用於本機 OpenAI 相容伺服器（http://localhost:11434/v1）</translation>
     </message>
     <message>
         <source>Timeout</source>
+        <comment>LanguageDetector.options.timeout</comment>
         <translation>逾時</translation>
     </message>
     <message>
         <source>Seconds the judge may take to answer</source>
+        <comment>LanguageDetector.options.timeout.help</comment>
         <translation>判定器回答可用的秒數</translation>
     </message>
     <message>
         <source>Threshold</source>
+        <comment>LanguageDetector.options.threshold</comment>
         <translation>臨界值</translation>
     </message>
     <message>
         <source>Confidence needed to act on a detection</source>
+        <comment>LanguageDetector.options.threshold.help</comment>
         <translation>對偵測結果採取行動所需的信賴度</translation>
     </message>
     <message>
         <source>Instructions</source>
+        <comment>LanguageDetector.options.instructions</comment>
         <translation>指令</translation>
     </message>
     <message>
         <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <comment>LanguageDetector.options.instructions.help</comment>
         <translation>追加到判定器提示詞後的額外指令</translation>
     </message>
     <message>
         <source>Target Languages</source>
+        <comment>LanguageDetector.options.target_languages</comment>
         <translation>目標語言</translation>
     </message>
     <message>
         <source>Accepted languages: English names or ISO 639-1 codes</source>
+        <comment>LanguageDetector.options.target_languages.help</comment>
         <translation>接受的語言：英文名稱或 ISO 639-1 程式碼</translation>
     </message>
     <message>
         <source>Strategy</source>
+        <comment>LanguageDetector.options.strategy</comment>
         <translation>策略</translation>
     </message>
     <message>
         <source>detect (tag only), translate (needs a model), block or warn</source>
+        <comment>LanguageDetector.options.strategy.help</comment>
         <translation>detect（僅標記）、translate（需要模型）、block 或 warn</translation>
     </message>
     <message>
         <source>Preserve Original</source>
+        <comment>LanguageDetector.options.preserve_original</comment>
         <translation>保留原文</translation>
     </message>
     <message>
         <source>Keep the original text in the metadata on translate</source>
+        <comment>LanguageDetector.options.preserve_original.help</comment>
         <translation>翻譯時在中繼資料中保留原文</translation>
     </message>
     <message>
         <source>Min Text Length</source>
+        <comment>LanguageDetector.options.min_text_length</comment>
         <translation>最短文字長度</translation>
     </message>
     <message>
         <source>Shorter messages are not checked</source>
+        <comment>LanguageDetector.options.min_text_length.help</comment>
         <translation>更短的訊息不檢查</translation>
     </message>
     <message>
         <source>Include Detection Details</source>
+        <comment>LanguageDetector.options.include_detection_details</comment>
         <translation>包含偵測詳情</translation>
     </message>
     <message>
         <source>Add the top three candidates to the metadata</source>
+        <comment>LanguageDetector.options.include_detection_details.help</comment>
         <translation>在中繼資料中加入前三個候選</translation>
     </message>
     <message>
         <source>Last Message Only</source>
+        <comment>LanguageDetector.options.last_message_only</comment>
         <translation>僅最後一條訊息</translation>
     </message>
     <message>
         <source>Check only the last message</source>
+        <comment>LanguageDetector.options.last_message_only.help</comment>
         <translation>只檢查最後一條訊息</translation>
+    </message>
+    <message>
+        <source>Non-target language detected: {language} ({code}, confidence {confidence:.2f})</source>
+        <comment>LanguageDetector.not_target</comment>
+        <translation>偵測到非目標語言：{language}（{code}，信賴度 {confidence:.2f}）</translation>
+    </message>
+    <message>
+        <source>Translation failed because the judge model call failed: {error}</source>
+        <comment>LanguageDetector.judge_failed</comment>
+        <translation>翻譯失敗，因為判定模型呼叫失敗：{error}</translation>
     </message>
 </context>
 <context>
-    <name>processor:moderation</name>
+    <name>processor:LanguageDetectorOptions</name>
+    <message>
+        <source>name at least one target language</source>
+        <comment>LanguageDetectorOptions.no_language</comment>
+        <translation>請至少指定一種目標語言</translation>
+    </message>
+    <message>
+        <source>unknown languages {languages}: use English names or ISO 639-1 codes</source>
+        <comment>LanguageDetectorOptions.unknown_languages</comment>
+        <translation>未知的語言 {languages}：請使用英文名稱或 ISO 639-1 代碼</translation>
+    </message>
+    <message>
+        <source>model: the &apos;translate&apos; strategy needs a model</source>
+        <comment>LanguageDetectorOptions.translate_needs_model</comment>
+        <translation>model：&apos;translate&apos; 策略需要一個模型</translation>
+    </message>
+</context>
+<context>
+    <name>processor:ModerationOptions</name>
+    <message>
+        <source>name at least one category</source>
+        <comment>ModerationOptions.no_category</comment>
+        <translation>請至少指定一個類別</translation>
+    </message>
+    <message>
+        <source>unknown categories {categories}; known: {known}</source>
+        <comment>ModerationOptions.unknown_categories</comment>
+        <translation>未知的類別 {categories}；可用類別：{known}</translation>
+    </message>
+</context>
+<context>
+    <name>processor:ModerationProcessor</name>
     <message>
         <source>Moderation</source>
+        <comment>ModerationProcessor.name</comment>
         <translation>內容稽核</translation>
     </message>
     <message>
         <source>Scores content in 11 moderation categories (model judge, or word lists offline).</source>
+        <comment>ModerationProcessor.description</comment>
         <translation>按 11 個稽核類別為內容評分（模型判定，或離線詞表）。</translation>
     </message>
     <message>
         <source>Model</source>
+        <comment>ModerationProcessor.options.model</comment>
         <translation>模型</translation>
     </message>
     <message>
         <source>A LanguageModel object or a litellm model id string</source>
+        <comment>ModerationProcessor.options.model.help</comment>
         <translation>LanguageModel 物件或 litellm 模型 ID 字串</translation>
     </message>
     <message>
         <source>Judge Preset</source>
+        <comment>ModerationProcessor.options.judge_preset</comment>
         <translation>判定器預設</translation>
     </message>
     <message>
         <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <comment>ModerationProcessor.options.judge_preset.help</comment>
         <translation>本機伺服器上的現成判定器（model 為空時設定 model 和 api_base）</translation>
     </message>
     <message>
         <source>Error Strategy</source>
+        <comment>ModerationProcessor.options.error_strategy</comment>
         <translation>出錯策略</translation>
     </message>
     <message>
         <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <comment>ModerationProcessor.options.error_strategy.help</comment>
         <translation>判定器出錯時：不用它繼續（fail-open）或中止（fail-closed）</translation>
     </message>
     <message>
         <source>Api Base</source>
+        <comment>ModerationProcessor.options.api_base</comment>
         <translation>API 位址</translation>
     </message>
     <message>
         <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <comment>ModerationProcessor.options.api_base.help</comment>
         <translation>判定器所在的伺服器，用於本機 OpenAI 相容伺服器（http://localhost:11434/v1）</translation>
     </message>
     <message>
         <source>Timeout</source>
+        <comment>ModerationProcessor.options.timeout</comment>
         <translation>逾時</translation>
     </message>
     <message>
         <source>Seconds the judge may take to answer</source>
+        <comment>ModerationProcessor.options.timeout.help</comment>
         <translation>判定器回答可用的秒數</translation>
     </message>
     <message>
         <source>Threshold</source>
+        <comment>ModerationProcessor.options.threshold</comment>
         <translation>臨界值</translation>
     </message>
     <message>
         <source>Flag a category scoring at least this</source>
+        <comment>ModerationProcessor.options.threshold.help</comment>
         <translation>類別得分達到此值即標記</translation>
     </message>
     <message>
         <source>Instructions</source>
+        <comment>ModerationProcessor.options.instructions</comment>
         <translation>指令</translation>
     </message>
     <message>
         <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <comment>ModerationProcessor.options.instructions.help</comment>
         <translation>追加到判定器提示詞後的額外指令</translation>
     </message>
     <message>
         <source>Categories</source>
+        <comment>ModerationProcessor.options.categories</comment>
         <translation>類別</translation>
     </message>
     <message>
         <source>Categories to check</source>
+        <comment>ModerationProcessor.options.categories.help</comment>
         <translation>要檢查的類別</translation>
     </message>
     <message>
         <source>Strategy</source>
+        <comment>ModerationProcessor.options.strategy</comment>
         <translation>策略</translation>
     </message>
     <message>
         <source>block, warn or filter</source>
+        <comment>ModerationProcessor.options.strategy.help</comment>
         <translation>block、warn 或 filter</translation>
     </message>
     <message>
         <source>Include Scores</source>
+        <comment>ModerationProcessor.options.include_scores</comment>
         <translation>包含分數</translation>
     </message>
     <message>
         <source>Add the scores to the abort reason and metadata</source>
+        <comment>ModerationProcessor.options.include_scores.help</comment>
         <translation>在中止原因和中繼資料中加入分數</translation>
     </message>
     <message>
         <source>Chunk Window</source>
+        <comment>ModerationProcessor.options.chunk_window</comment>
         <translation>資料塊視窗</translation>
     </message>
     <message>
         <source>Stream, with a judge: earlier text parts judged with each one</source>
+        <comment>ModerationProcessor.options.chunk_window.help</comment>
         <translation>串流（使用評判模型時）：每次評判時連同之前的文字部分一起評判</translation>
     </message>
     <message>
         <source>Last Message Only</source>
+        <comment>ModerationProcessor.options.last_message_only</comment>
         <translation>僅最後一條訊息</translation>
     </message>
     <message>
         <source>Check only the last message</source>
+        <comment>ModerationProcessor.options.last_message_only.help</comment>
         <translation>只檢查最後一條訊息</translation>
     </message>
     <message>
         <source>Word Lists</source>
+        <comment>ModerationProcessor.options.word_lists</comment>
         <translation>詞表</translation>
     </message>
     <message>
         <source>Offline mode: extra phrases per category (matched as whole words)</source>
+        <comment>ModerationProcessor.options.word_lists.help</comment>
         <translation>離線模式：每個類別的額外短語（按整詞匹配）</translation>
     </message>
     <message>
         <source>Use Default Word Lists</source>
+        <comment>ModerationProcessor.options.use_default_word_lists</comment>
         <translation>使用預設詞表</translation>
     </message>
     <message>
         <source>Offline mode: include the built-in phrases</source>
+        <comment>ModerationProcessor.options.use_default_word_lists.help</comment>
         <translation>離線模式：包含內建短語</translation>
+    </message>
+    <message>
+        <source>Content flagged for moderation. Categories: {categories}</source>
+        <comment>ModerationProcessor.flagged</comment>
+        <translation>內容被稽核標記。類別：{categories}</translation>
+    </message>
+    <message>
+        <source>Content flagged for moderation. Categories: {categories}. Reason: {reason}</source>
+        <comment>ModerationProcessor.flagged_with_reason</comment>
+        <translation>內容被稽核標記。類別：{categories}。原因：{reason}</translation>
+    </message>
+    <message>
+        <source>Content flagged for moderation. Categories: {categories}. Scores: {scores}</source>
+        <comment>ModerationProcessor.flagged_with_scores</comment>
+        <translation>內容被稽核標記。類別：{categories}。分數：{scores}</translation>
+    </message>
+    <message>
+        <source>Content flagged for moderation. Categories: {categories}. Reason: {reason}. Scores: {scores}</source>
+        <comment>ModerationProcessor.flagged_with_reason_and_scores</comment>
+        <translation>內容被稽核標記。類別：{categories}。原因：{reason}。分數：{scores}</translation>
+    </message>
+    <message>
+        <source>Moderation failed because the judge model call failed: {error}</source>
+        <comment>ModerationProcessor.judge_failed</comment>
+        <translation>內容稽核失敗，因為判定模型呼叫失敗：{error}</translation>
     </message>
 </context>
 <context>
-    <name>processor:pii-detector</name>
+    <name>processor:PIIDetector</name>
     <message>
         <source>PII detector</source>
+        <comment>PIIDetector.name</comment>
         <translation>個人資訊偵測器</translation>
     </message>
     <message>
         <source>Finds personal data offline (optionally with a model judge); blocks, warns, filters or redacts.</source>
+        <comment>PIIDetector.description</comment>
         <translation>離線尋找個人資料（可選用模型判定）；可攔截、警告、過濾或遮蔽。</translation>
     </message>
     <message>
         <source>Model</source>
+        <comment>PIIDetector.options.model</comment>
         <translation>模型</translation>
     </message>
     <message>
         <source>A LanguageModel object or a litellm model id string</source>
+        <comment>PIIDetector.options.model.help</comment>
         <translation>LanguageModel 物件或 litellm 模型 ID 字串</translation>
     </message>
     <message>
         <source>Judge Preset</source>
+        <comment>PIIDetector.options.judge_preset</comment>
         <translation>判定器預設</translation>
     </message>
     <message>
         <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <comment>PIIDetector.options.judge_preset.help</comment>
         <translation>本機伺服器上的現成判定器（model 為空時設定 model 和 api_base）</translation>
     </message>
     <message>
         <source>Error Strategy</source>
+        <comment>PIIDetector.options.error_strategy</comment>
         <translation>出錯策略</translation>
     </message>
     <message>
         <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <comment>PIIDetector.options.error_strategy.help</comment>
         <translation>判定器出錯時：不用它繼續（fail-open）或中止（fail-closed）</translation>
     </message>
     <message>
         <source>Api Base</source>
+        <comment>PIIDetector.options.api_base</comment>
         <translation>API 位址</translation>
     </message>
     <message>
         <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <comment>PIIDetector.options.api_base.help</comment>
         <translation>判定器所在的伺服器，用於本機 OpenAI 相容伺服器（http://localhost:11434/v1）</translation>
     </message>
     <message>
         <source>Timeout</source>
+        <comment>PIIDetector.options.timeout</comment>
         <translation>逾時</translation>
     </message>
     <message>
         <source>Seconds the judge may take to answer</source>
+        <comment>PIIDetector.options.timeout.help</comment>
         <translation>判定器回答可用的秒數</translation>
     </message>
     <message>
         <source>Threshold</source>
+        <comment>PIIDetector.options.threshold</comment>
         <translation>臨界值</translation>
     </message>
     <message>
         <source>Judge detections need this confidence</source>
+        <comment>PIIDetector.options.threshold.help</comment>
         <translation>判定器的偵測結果需達到此信賴度</translation>
     </message>
     <message>
         <source>Instructions</source>
+        <comment>PIIDetector.options.instructions</comment>
         <translation>指令</translation>
     </message>
     <message>
         <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <comment>PIIDetector.options.instructions.help</comment>
         <translation>追加到判定器提示詞後的額外指令</translation>
     </message>
     <message>
         <source>Detection Types</source>
+        <comment>PIIDetector.options.detection_types</comment>
         <translation>偵測類型</translation>
     </message>
     <message>
         <source>What to look for (name, address and date-of-birth need a model)</source>
+        <comment>PIIDetector.options.detection_types.help</comment>
         <translation>要尋找的內容（姓名、位址和出生日期需要模型）</translation>
     </message>
     <message>
         <source>Strategy</source>
+        <comment>PIIDetector.options.strategy</comment>
         <translation>策略</translation>
     </message>
     <message>
         <source>block, warn, filter (drop) or redact</source>
+        <comment>PIIDetector.options.strategy.help</comment>
         <translation>block、warn、filter（丟棄）或 redact</translation>
     </message>
     <message>
         <source>Redaction Method</source>
+        <comment>PIIDetector.options.redaction_method</comment>
         <translation>遮蔽方式</translation>
     </message>
     <message>
         <source>mask, hash, remove or placeholder</source>
+        <comment>PIIDetector.options.redaction_method.help</comment>
         <translation>mask、hash、remove 或 placeholder</translation>
     </message>
     <message>
         <source>Preserve Format</source>
+        <comment>PIIDetector.options.preserve_format</comment>
         <translation>保留格式</translation>
     </message>
     <message>
         <source>Masks keep the value&apos;s length and separators</source>
+        <comment>PIIDetector.options.preserve_format.help</comment>
         <translation>遮罩保留原值的長度和分隔符號</translation>
     </message>
     <message>
         <source>Include Detections</source>
+        <comment>PIIDetector.options.include_detections</comment>
         <translation>包含偵測結果</translation>
     </message>
     <message>
         <source>Put the detected values in the tripwire metadata</source>
+        <comment>PIIDetector.options.include_detections.help</comment>
         <translation>把偵測到的值放入攔截中繼資料</translation>
     </message>
     <message>
         <source>Last Message Only</source>
+        <comment>PIIDetector.options.last_message_only</comment>
         <translation>僅最後一條訊息</translation>
     </message>
     <message>
         <source>Check only the last message</source>
+        <comment>PIIDetector.options.last_message_only.help</comment>
         <translation>只檢查最後一條訊息</translation>
     </message>
     <message>
         <source>Carry Over</source>
+        <comment>PIIDetector.options.carry_over</comment>
         <translation>跨塊保留</translation>
     </message>
     <message>
         <source>Stream: most characters held back between chunks</source>
+        <comment>PIIDetector.options.carry_over.help</comment>
         <translation>串流：資料塊之間最多暫扣的字元數</translation>
     </message>
     <message>
         <source>Buffer Size</source>
+        <comment>PIIDetector.options.buffer_size</comment>
         <translation>緩衝區大小</translation>
     </message>
     <message>
         <source>Stream with a judge: longest segment held</source>
+        <comment>PIIDetector.options.buffer_size.help</comment>
         <translation>串流且使用判定器時：暫扣的最長片段</translation>
+    </message>
+    <message>
+        <source>PII detected. Types: {types}</source>
+        <comment>PIIDetector.detected</comment>
+        <translation>偵測到個人資訊。類型：{types}</translation>
+    </message>
+    <message>
+        <source>PII detection failed because the judge model call failed: {error}</source>
+        <comment>PIIDetector.judge_failed</comment>
+        <translation>個人資訊偵測失敗，因為判定模型呼叫失敗：{error}</translation>
     </message>
 </context>
 <context>
-    <name>processor:prefill-error-handler</name>
+    <name>processor:PIIDetectorOptions</name>
+    <message>
+        <source>name at least one detection type</source>
+        <comment>PIIDetectorOptions.no_type</comment>
+        <translation>請至少指定一種偵測類型</translation>
+    </message>
+</context>
+<context>
+    <name>processor:PrefillErrorHandler</name>
     <message>
         <source>Prefill Error Handler</source>
+        <comment>PrefillErrorHandler.name</comment>
         <translation>預填充錯誤處理</translation>
     </message>
     <message>
         <source>Retries once with a &apos;continue&apos; reminder when a provider refuses a prompt ending on the assistant.</source>
+        <comment>PrefillErrorHandler.description</comment>
         <translation>當供應商拒絕以助手訊息結尾的提示時，附上「continue」提醒重試一次。</translation>
     </message>
 </context>
 <context>
-    <name>processor:prompt-injection-detector</name>
+    <name>processor:PromptInjectionDetector</name>
     <message>
         <source>Prompt injection detector</source>
+        <comment>PromptInjectionDetector.name</comment>
         <translation>提示注入偵測器</translation>
     </message>
     <message>
         <source>Heuristics offline, optional model judge; blocks, warns, filters or rewrites attacks.</source>
+        <comment>PromptInjectionDetector.description</comment>
         <translation>離線啟發式偵測，可選模型判定；可攔截、警告、過濾或改寫攻擊。</translation>
     </message>
     <message>
         <source>Model</source>
+        <comment>PromptInjectionDetector.options.model</comment>
         <translation>模型</translation>
     </message>
     <message>
         <source>A LanguageModel object or a litellm model id string</source>
+        <comment>PromptInjectionDetector.options.model.help</comment>
         <translation>LanguageModel 物件或 litellm 模型 ID 字串</translation>
     </message>
     <message>
         <source>Judge Preset</source>
+        <comment>PromptInjectionDetector.options.judge_preset</comment>
         <translation>判定器預設</translation>
     </message>
     <message>
         <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <comment>PromptInjectionDetector.options.judge_preset.help</comment>
         <translation>本機伺服器上的現成判定器（model 為空時設定 model 和 api_base）</translation>
     </message>
     <message>
         <source>Error Strategy</source>
+        <comment>PromptInjectionDetector.options.error_strategy</comment>
         <translation>出錯策略</translation>
     </message>
     <message>
         <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <comment>PromptInjectionDetector.options.error_strategy.help</comment>
         <translation>判定器出錯時：不用它繼續（fail-open）或中止（fail-closed）</translation>
     </message>
     <message>
         <source>Api Base</source>
+        <comment>PromptInjectionDetector.options.api_base</comment>
         <translation>API 位址</translation>
     </message>
     <message>
         <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <comment>PromptInjectionDetector.options.api_base.help</comment>
         <translation>判定器所在的伺服器，用於本機 OpenAI 相容伺服器（http://localhost:11434/v1）</translation>
     </message>
     <message>
         <source>Timeout</source>
+        <comment>PromptInjectionDetector.options.timeout</comment>
         <translation>逾時</translation>
     </message>
     <message>
         <source>Seconds the judge may take to answer</source>
+        <comment>PromptInjectionDetector.options.timeout.help</comment>
         <translation>判定器回答可用的秒數</translation>
     </message>
     <message>
         <source>Threshold</source>
+        <comment>PromptInjectionDetector.options.threshold</comment>
         <translation>臨界值</translation>
     </message>
     <message>
         <source>Flag when a type&apos;s score reaches this</source>
+        <comment>PromptInjectionDetector.options.threshold.help</comment>
         <translation>某類型得分達到此值時標記</translation>
     </message>
     <message>
         <source>Instructions</source>
+        <comment>PromptInjectionDetector.options.instructions</comment>
         <translation>指令</translation>
     </message>
     <message>
         <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <comment>PromptInjectionDetector.options.instructions.help</comment>
         <translation>追加到判定器提示詞後的額外指令</translation>
     </message>
     <message>
         <source>Detection Types</source>
+        <comment>PromptInjectionDetector.options.detection_types</comment>
         <translation>偵測類型</translation>
     </message>
     <message>
         <source>Which attacks to look for</source>
+        <comment>PromptInjectionDetector.options.detection_types.help</comment>
         <translation>要尋找哪些攻擊</translation>
     </message>
     <message>
         <source>Strategy</source>
+        <comment>PromptInjectionDetector.options.strategy</comment>
         <translation>策略</translation>
     </message>
     <message>
         <source>block, warn, filter (drop the message) or rewrite</source>
+        <comment>PromptInjectionDetector.options.strategy.help</comment>
         <translation>block、warn、filter（丟棄訊息）或 rewrite</translation>
     </message>
     <message>
         <source>Judge Format</source>
+        <comment>PromptInjectionDetector.options.judge_format</comment>
         <translation>判定器格式</translation>
     </message>
     <message>
         <source>How the judge answers: json (any chat model) or a guard model&apos;s own format (llama-guard, prompt-guard, shieldgemma, qwen3guard)</source>
+        <comment>PromptInjectionDetector.options.judge_format.help</comment>
         <translation>判定器的回答格式：json（任何聊天模型）或護欄模型自身的格式（llama-guard、prompt-guard、shieldgemma、qwen3guard）</translation>
     </message>
     <message>
         <source>Judge Mode</source>
+        <comment>PromptInjectionDetector.options.judge_mode</comment>
         <translation>判定模式</translation>
     </message>
     <message>
         <source>always: the judge decides every text (Mastra&apos;s way); hybrid: the offline heuristics decide clear cases and the judge only the uncertain ones</source>
+        <comment>PromptInjectionDetector.options.judge_mode.help</comment>
         <translation>always：每段文字都由判定器決定（Mastra 的做法）；hybrid：明確的情況由離線啟發式決定，判定器只處理不確定的情況</translation>
     </message>
     <message>
         <source>Hybrid Band</source>
+        <comment>PromptInjectionDetector.options.hybrid_band</comment>
         <translation>混合區間</translation>
     </message>
     <message>
         <source>hybrid: offline scores in [low, high) are uncertain and go to the judge; below low passes, at or above high is flagged without asking</source>
+        <comment>PromptInjectionDetector.options.hybrid_band.help</comment>
         <translation>hybrid：離線得分在 [下限, 上限) 內視為不確定，交給判定器；低於下限直接通過，達到或高於上限不經詢問直接標記</translation>
     </message>
     <message>
         <source>Include Scores</source>
+        <comment>PromptInjectionDetector.options.include_scores</comment>
         <translation>包含分數</translation>
     </message>
     <message>
         <source>Put the per-type scores in the tripwire metadata</source>
+        <comment>PromptInjectionDetector.options.include_scores.help</comment>
         <translation>把各類型的得分放入攔截中繼資料</translation>
     </message>
     <message>
         <source>Last Message Only</source>
+        <comment>PromptInjectionDetector.options.last_message_only</comment>
         <translation>僅最後一條訊息</translation>
     </message>
     <message>
         <source>Check only the last message</source>
+        <comment>PromptInjectionDetector.options.last_message_only.help</comment>
         <translation>只檢查最後一條訊息</translation>
     </message>
     <message>
         <source>Check Tool Results</source>
+        <comment>PromptInjectionDetector.options.check_tool_results</comment>
         <translation>檢查工具結果</translation>
     </message>
     <message>
         <source>In the output lane: scan tool results too</source>
+        <comment>PromptInjectionDetector.options.check_tool_results.help</comment>
         <translation>在輸出通道中：同時掃描工具結果</translation>
+    </message>
+    <message>
+        <source>Prompt injection detected. Types: {types}</source>
+        <comment>PromptInjectionDetector.detected</comment>
+        <translation>偵測到提示注入。類型：{types}</translation>
+    </message>
+    <message>
+        <source>Prompt injection detected. Types: {types}. Reason: {reason}</source>
+        <comment>PromptInjectionDetector.detected_with_reason</comment>
+        <translation>偵測到提示注入。類型：{types}。原因：{reason}</translation>
+    </message>
+    <message>
+        <source>Prompt injection detected. Types: {types} (in the result of tool &apos;{tool}&apos;)</source>
+        <comment>PromptInjectionDetector.detected_in_tool</comment>
+        <translation>偵測到提示注入。類型：{types}（位於工具「{tool}」的結果中）</translation>
+    </message>
+    <message>
+        <source>Prompt injection detected. Types: {types} (in the result of tool &apos;{tool}&apos;). Reason: {reason}</source>
+        <comment>PromptInjectionDetector.detected_in_tool_with_reason</comment>
+        <translation>偵測到提示注入。類型：{types}（位於工具「{tool}」的結果中）。原因：{reason}</translation>
+    </message>
+    <message>
+        <source>Prompt injection detection failed because the judge model call failed: {error}</source>
+        <comment>PromptInjectionDetector.judge_failed</comment>
+        <translation>提示注入偵測失敗，因為判定模型呼叫失敗：{error}</translation>
     </message>
 </context>
 <context>
-    <name>processor:regex-filter</name>
+    <name>processor:PromptInjectionDetectorOptions</name>
+    <message>
+        <source>name at least one detection type</source>
+        <comment>PromptInjectionDetectorOptions.no_type</comment>
+        <translation>請至少指定一種偵測類型</translation>
+    </message>
+    <message>
+        <source>give two scores 0 &lt;= low &lt;= high &lt;= 1</source>
+        <comment>PromptInjectionDetectorOptions.band_order</comment>
+        <translation>請給出兩個分數，滿足 0 &lt;= 下限 &lt;= 上限 &lt;= 1</translation>
+    </message>
+</context>
+<context>
+    <name>processor:RegexFilter</name>
     <message>
         <source>Regex Filter</source>
+        <comment>RegexFilter.name</comment>
         <translation>正規過濾器</translation>
     </message>
     <message>
         <source>Blocks, redacts or flags text matching regex rules and presets (PII, secrets, URLs); no model.</source>
+        <comment>RegexFilter.description</comment>
         <translation>攔截、遮蔽或標記與正規規則及預設（個人資訊、金鑰、URL）匹配的文字；無需模型。</translation>
     </message>
     <message>
         <source>Rules</source>
+        <comment>RegexFilter.options.rules</comment>
         <translation>規則</translation>
     </message>
     <message>
         <source>Custom rules: a name, a pattern and a replacement.</source>
+        <comment>RegexFilter.options.rules.help</comment>
         <translation>自訂規則：名稱、模式和替換內容。</translation>
     </message>
     <message>
         <source>Presets</source>
+        <comment>RegexFilter.options.presets</comment>
         <translation>預設</translation>
     </message>
     <message>
         <source>Built-in rule sets: pii (e-mails, phones, cards, SSNs, IBANs, IPs), secrets (API keys, tokens, private keys), urls.</source>
+        <comment>RegexFilter.options.presets.help</comment>
         <translation>內建規則集：pii（電子郵件、電話、卡號、社會安全碼、IBAN、IP）、secrets（API 金鑰、詞元、私鑰）、urls。</translation>
     </message>
     <message>
         <source>Strategy</source>
+        <comment>RegexFilter.options.strategy</comment>
         <translation>策略</translation>
     </message>
     <message>
         <source>block: abort the run; redact: replace matches; warn: log and report only.</source>
+        <comment>RegexFilter.options.strategy.help</comment>
         <translation>block：中止執行；redact：替換匹配內容；warn：僅記錄並報告。</translation>
     </message>
     <message>
         <source>Phase</source>
+        <comment>RegexFilter.options.phase</comment>
         <translation>階段</translation>
     </message>
     <message>
         <source>Check the input, the output (stream and result), or both.</source>
+        <comment>RegexFilter.options.phase.help</comment>
         <translation>檢查輸入、輸出（串流和結果），或兩者都檢查。</translation>
     </message>
     <message>
         <source>Include Redacted Values</source>
+        <comment>RegexFilter.options.include_redacted_values</comment>
         <translation>包含遮蔽前的值</translation>
     </message>
     <message>
         <source>Put the redacted text in violation reports (keep off unless the audit log is as protected as the data).</source>
+        <comment>RegexFilter.options.include_redacted_values.help</comment>
         <translation>把被遮蔽的文字放入違規報告（除非稽核日誌與資料同等受保護，否則請保持關閉）。</translation>
     </message>
     <message>
         <source>Stream Carryover Size</source>
+        <comment>RegexFilter.options.stream_carryover_size</comment>
         <translation>串流跨塊保留大小</translation>
     </message>
     <message>
         <source>Characters held back while streaming so a match split across chunks is caught whole; at least the longest match a rule can have.</source>
+        <comment>RegexFilter.options.stream_carryover_size.help</comment>
         <translation>串流輸出時暫扣的字元數，使跨資料塊的匹配能被完整捕獲；至少為規則可能匹配的最長長度。</translation>
+    </message>
+    <message>
+        <source>Regex filter: blocked {context} matching patterns: {names}</source>
+        <comment>RegexFilter.blocked</comment>
+        <translation>正規過濾器：已攔截匹配以下模式的 {context}：{names}</translation>
     </message>
 </context>
 <context>
-    <name>processor:response-cache</name>
+    <name>processor:RegexFilterOptions</name>
+    <message>
+        <source>RegexFilter needs at least one rule or preset</source>
+        <comment>RegexFilterOptions.needs_rule</comment>
+        <translation>RegexFilter 至少需要一條規則或一個預設</translation>
+    </message>
+</context>
+<context>
+    <name>processor:ResponseCache</name>
     <message>
         <source>Response Cache</source>
+        <comment>ResponseCache.name</comment>
         <translation>回答快取</translation>
     </message>
     <message>
         <source>Replays a cached answer for a repeated prompt instead of calling the model again.</source>
+        <comment>ResponseCache.description</comment>
         <translation>對重複的提示重放快取的回答，而不再呼叫模型。</translation>
     </message>
     <message>
         <source>Ttl Seconds</source>
+        <comment>ResponseCache.options.ttl_seconds</comment>
         <translation>有效期（秒）</translation>
     </message>
     <message>
         <source>How long an answer is kept (0: forever).</source>
+        <comment>ResponseCache.options.ttl_seconds.help</comment>
         <translation>回答保留多久（0：永久）。</translation>
     </message>
     <message>
         <source>Scope</source>
+        <comment>ResponseCache.options.scope</comment>
         <translation>範圍</translation>
     </message>
     <message>
         <source>Who shares answers: one user (resource), one conversation (thread), or everyone (global).</source>
+        <comment>ResponseCache.options.scope.help</comment>
         <translation>誰共享回答：一個使用者（resource）、一個對話（thread）或所有人（global）。</translation>
     </message>
     <message>
         <source>Key</source>
+        <comment>ResponseCache.options.key</comment>
         <translation>鍵</translation>
     </message>
     <message>
         <source>A fixed cache key for every call (normally computed).</source>
+        <comment>ResponseCache.options.key.help</comment>
         <translation>所有呼叫使用的固定快取鍵（通常自動計算）。</translation>
     </message>
     <message>
         <source>Agent Id</source>
+        <comment>ResponseCache.options.agent_id</comment>
         <translation>代理 ID</translation>
     </message>
     <message>
         <source>Part of the key, so two agents never share answers.</source>
+        <comment>ResponseCache.options.agent_id.help</comment>
         <translation>作為鍵的一部分，使兩個代理永不共享回答。</translation>
     </message>
     <message>
         <source>Bust</source>
+        <comment>ResponseCache.options.bust</comment>
         <translation>繞過快取</translation>
     </message>
     <message>
         <source>Never read the cache; every answer is stored again.</source>
+        <comment>ResponseCache.options.bust.help</comment>
         <translation>從不讀取快取；每個回答都重新儲存。</translation>
     </message>
     <message>
         <source>Max Entries</source>
+        <comment>ResponseCache.options.max_entries</comment>
         <translation>最大項目數</translation>
     </message>
     <message>
         <source>Capacity of the built-in in-memory cache.</source>
+        <comment>ResponseCache.options.max_entries.help</comment>
         <translation>內建記憶體快取的容量。</translation>
     </message>
 </context>
 <context>
-    <name>processor:stream-error-retry-processor</name>
+    <name>processor:StreamErrorRetry</name>
     <message>
         <source>Stream Error Retry</source>
+        <comment>StreamErrorRetry.name</comment>
         <translation>串流錯誤重試</translation>
     </message>
     <message>
         <source>Retries model calls that failed transiently (429, 5xx, dropped streams); never 401/403.</source>
+        <comment>StreamErrorRetry.description</comment>
         <translation>重試暫時性失敗的模型呼叫（429、5xx、中斷的串流）；從不重試 401/403。</translation>
     </message>
     <message>
         <source>Max Retries</source>
+        <comment>StreamErrorRetry.options.max_retries</comment>
         <translation>最大重試次數</translation>
     </message>
     <message>
         <source>How many times one failure may be retried.</source>
+        <comment>StreamErrorRetry.options.max_retries.help</comment>
         <translation>一次失敗最多可重試多少次。</translation>
     </message>
     <message>
         <source>Matchers</source>
+        <comment>StreamErrorRetry.options.matchers</comment>
         <translation>匹配規則</translation>
     </message>
     <message>
         <source>Extra regular expressions (case-insensitive): an error whose message matches is retried.</source>
+        <comment>StreamErrorRetry.options.matchers.help</comment>
         <translation>額外的正規表示式（不區分大小寫）：訊息與之匹配的錯誤會被重試。</translation>
     </message>
     <message>
         <source>Retry Unknown Errors</source>
+        <comment>StreamErrorRetry.options.retry_unknown_errors</comment>
         <translation>重試未知錯誤</translation>
     </message>
     <message>
         <source>Retry any error except authentication and permission failures.</source>
+        <comment>StreamErrorRetry.options.retry_unknown_errors.help</comment>
         <translation>重試除認證和權限失敗以外的任何錯誤。</translation>
     </message>
     <message>
         <source>Delay Ms</source>
+        <comment>StreamErrorRetry.options.delay_ms</comment>
         <translation>延遲（毫秒）</translation>
     </message>
     <message>
         <source>Wait before the first retry (no Retry-After).</source>
+        <comment>StreamErrorRetry.options.delay_ms.help</comment>
         <translation>第一次重試前的等待時間（沒有 Retry-After 時）。</translation>
     </message>
     <message>
         <source>Backoff</source>
+        <comment>StreamErrorRetry.options.backoff</comment>
         <translation>退避倍數</translation>
     </message>
     <message>
         <source>Each later retry waits this many times longer.</source>
+        <comment>StreamErrorRetry.options.backoff.help</comment>
         <translation>之後每次重試的等待時間乘以此倍數。</translation>
     </message>
     <message>
         <source>Max Delay Ms</source>
+        <comment>StreamErrorRetry.options.max_delay_ms</comment>
         <translation>最大延遲（毫秒）</translation>
     </message>
     <message>
         <source>The longest computed wait.</source>
+        <comment>StreamErrorRetry.options.max_delay_ms.help</comment>
         <translation>計算出的最長等待時間。</translation>
     </message>
     <message>
         <source>Max Retry After Ms</source>
+        <comment>StreamErrorRetry.options.max_retry_after_ms</comment>
         <translation>最大 Retry-After（毫秒）</translation>
     </message>
     <message>
         <source>The longest wait a provider&apos;s Retry-After may impose.</source>
+        <comment>StreamErrorRetry.options.max_retry_after_ms.help</comment>
         <translation>供應商的 Retry-After 最多可要求等待的時間。</translation>
     </message>
 </context>
 <context>
-    <name>processor:structured-output</name>
+    <name>processor:StructuredOutput</name>
     <message>
         <source>Structured output</source>
+        <comment>StructuredOutput.name</comment>
         <translation>結構化輸出</translation>
     </message>
     <message>
         <source>Validates the final answer against a JSON schema or pydantic model; retries with feedback.</source>
+        <comment>StructuredOutput.description</comment>
         <translation>按 JSON 模式或 pydantic 模型校驗最終回答；附帶回饋重試。</translation>
     </message>
     <message>
         <source>Schema</source>
+        <comment>StructuredOutput.options.schema</comment>
         <translation>模式</translation>
     </message>
     <message>
         <source>A JSON schema (dict) or a pydantic model class</source>
+        <comment>StructuredOutput.options.schema.help</comment>
         <translation>JSON 模式（dict）或 pydantic 模型類</translation>
     </message>
     <message>
         <source>Model</source>
+        <comment>StructuredOutput.options.model</comment>
         <translation>模型</translation>
     </message>
     <message>
         <source>Optional structuring model: rewrites invalid text into the schema</source>
+        <comment>StructuredOutput.options.model.help</comment>
         <translation>可選的結構化模型：把無效文字改寫成符合模式的內容</translation>
     </message>
     <message>
         <source>Instructions</source>
+        <comment>StructuredOutput.options.instructions</comment>
         <translation>指令</translation>
     </message>
     <message>
         <source>Extra instructions for the structuring model</source>
+        <comment>StructuredOutput.options.instructions.help</comment>
         <translation>給結構化模型的額外指令</translation>
     </message>
     <message>
         <source>On Invalid</source>
+        <comment>StructuredOutput.options.on_invalid</comment>
         <translation>無效時</translation>
     </message>
     <message>
         <source>retry (abort with feedback), warn (log) or fallback (use fallback_value)</source>
+        <comment>StructuredOutput.options.on_invalid.help</comment>
         <translation>retry（附帶回饋中止）、warn（記錄）或 fallback（使用 fallback_value）</translation>
     </message>
     <message>
         <source>Fallback Value</source>
+        <comment>StructuredOutput.options.fallback_value</comment>
         <translation>後備值</translation>
     </message>
     <message>
         <source>The object used when on_invalid is &apos;fallback&apos;</source>
+        <comment>StructuredOutput.options.fallback_value.help</comment>
         <translation>on_invalid 為 fallback 時使用的物件</translation>
     </message>
     <message>
         <source>Error Strategy</source>
+        <comment>StructuredOutput.options.error_strategy</comment>
         <translation>出錯策略</translation>
     </message>
     <message>
         <source>Structuring model failure: treat as invalid (fail-open) or abort</source>
+        <comment>StructuredOutput.options.error_strategy.help</comment>
         <translation>結構化模型出錯時：視為無效（fail-open）或中止</translation>
+    </message>
+    <message>
+        <source>Structured output failed: the structuring model failed: {error}</source>
+        <comment>StructuredOutput.structuring_failed</comment>
+        <translation>結構化輸出失敗：結構化模型出錯：{error}</translation>
+    </message>
+    <message>
+        <source>The answer does not match the required JSON schema: {problems}</source>
+        <comment>StructuredOutput.schema_mismatch</comment>
+        <translation>回答不符合所要求的 JSON 模式：{problems}</translation>
     </message>
 </context>
 <context>
-    <name>processor:system-prompt-scrubber</name>
+    <name>processor:StructuredOutputOptions</name>
+    <message>
+        <source>not a valid JSON schema: {error}</source>
+        <comment>StructuredOutputOptions.bad_schema</comment>
+        <translation>不是有效的 JSON Schema：{error}</translation>
+    </message>
+    <message>
+        <source>must be a JSON schema (a dict) or a pydantic model class</source>
+        <comment>StructuredOutputOptions.schema_kind</comment>
+        <translation>必須是 JSON Schema（字典）或 pydantic 模型類別</translation>
+    </message>
+    <message>
+        <source>must be a model id string (e.g. &apos;openai/gpt-4o-mini&apos;) or a LanguageModel object</source>
+        <comment>StructuredOutputOptions.model_kind</comment>
+        <translation>必須是模型 ID 字串（如 &apos;openai/gpt-4o-mini&apos;）或 LanguageModel 物件</translation>
+    </message>
+</context>
+<context>
+    <name>processor:SystemPromptScrubber</name>
     <message>
         <source>System prompt scrubber</source>
+        <comment>SystemPromptScrubber.name</comment>
         <translation>系統提示詞清除器</translation>
     </message>
     <message>
         <source>Catches the agent&apos;s own instructions leaking into its output; blocks, warns, filters or redacts.</source>
+        <comment>SystemPromptScrubber.description</comment>
         <translation>捕捉代理自身指令洩露到輸出中的情況；可攔截、警告、過濾或遮蔽。</translation>
     </message>
     <message>
         <source>Model</source>
+        <comment>SystemPromptScrubber.options.model</comment>
         <translation>模型</translation>
     </message>
     <message>
         <source>A LanguageModel object or a litellm model id string</source>
+        <comment>SystemPromptScrubber.options.model.help</comment>
         <translation>LanguageModel 物件或 litellm 模型 ID 字串</translation>
     </message>
     <message>
         <source>Judge Preset</source>
+        <comment>SystemPromptScrubber.options.judge_preset</comment>
         <translation>判定器預設</translation>
     </message>
     <message>
         <source>A ready-made judge on a local server (sets model and api_base when model is empty)</source>
+        <comment>SystemPromptScrubber.options.judge_preset.help</comment>
         <translation>本機伺服器上的現成判定器（model 為空時設定 model 和 api_base）</translation>
     </message>
     <message>
         <source>Error Strategy</source>
+        <comment>SystemPromptScrubber.options.error_strategy</comment>
         <translation>出錯策略</translation>
     </message>
     <message>
         <source>When the judge fails: go on without it (fail-open) or abort (fail-closed)</source>
+        <comment>SystemPromptScrubber.options.error_strategy.help</comment>
         <translation>判定器出錯時：不用它繼續（fail-open）或中止（fail-closed）</translation>
     </message>
     <message>
         <source>Api Base</source>
+        <comment>SystemPromptScrubber.options.api_base</comment>
         <translation>API 位址</translation>
     </message>
     <message>
         <source>The judge&apos;s server, for a local OpenAI-compatible one (http://localhost:11434/v1)</source>
+        <comment>SystemPromptScrubber.options.api_base.help</comment>
         <translation>判定器所在的伺服器，用於本機 OpenAI 相容伺服器（http://localhost:11434/v1）</translation>
     </message>
     <message>
         <source>Timeout</source>
+        <comment>SystemPromptScrubber.options.timeout</comment>
         <translation>逾時</translation>
     </message>
     <message>
         <source>Seconds the judge may take to answer</source>
+        <comment>SystemPromptScrubber.options.timeout.help</comment>
         <translation>判定器回答可用的秒數</translation>
     </message>
     <message>
         <source>Threshold</source>
+        <comment>SystemPromptScrubber.options.threshold</comment>
         <translation>臨界值</translation>
     </message>
     <message>
         <source>Judge confidence needed (with a model)</source>
+        <comment>SystemPromptScrubber.options.threshold.help</comment>
         <translation>所需的判定信賴度（使用模型時）</translation>
     </message>
     <message>
         <source>Instructions</source>
+        <comment>SystemPromptScrubber.options.instructions</comment>
         <translation>指令</translation>
     </message>
     <message>
         <source>Extra instructions appended to the judge&apos;s prompt</source>
+        <comment>SystemPromptScrubber.options.instructions.help</comment>
         <translation>追加到判定器提示詞後的額外指令</translation>
     </message>
     <message>
         <source>Strategy</source>
+        <comment>SystemPromptScrubber.options.strategy</comment>
         <translation>策略</translation>
     </message>
     <message>
         <source>block, warn, filter (drop) or redact</source>
+        <comment>SystemPromptScrubber.options.strategy.help</comment>
         <translation>block、warn、filter（丟棄）或 redact</translation>
     </message>
     <message>
         <source>Redaction Method</source>
+        <comment>SystemPromptScrubber.options.redaction_method</comment>
         <translation>遮蔽方式</translation>
     </message>
     <message>
         <source>How leaks are hidden</source>
+        <comment>SystemPromptScrubber.options.redaction_method.help</comment>
         <translation>如何隱藏洩露內容</translation>
     </message>
     <message>
         <source>Placeholder Text</source>
+        <comment>SystemPromptScrubber.options.placeholder_text</comment>
         <translation>預留位置文字</translation>
     </message>
     <message>
         <source>What replaces a leak (placeholder method)</source>
+        <comment>SystemPromptScrubber.options.placeholder_text.help</comment>
         <translation>替換洩露內容的文字（placeholder 方式）</translation>
     </message>
     <message>
         <source>Custom Patterns</source>
+        <comment>SystemPromptScrubber.options.custom_patterns</comment>
         <translation>自訂模式</translation>
     </message>
     <message>
         <source>Regular expressions that also count as leaks</source>
+        <comment>SystemPromptScrubber.options.custom_patterns.help</comment>
         <translation>同樣算作洩露的正規表示式</translation>
     </message>
     <message>
         <source>Min Overlap Words</source>
+        <comment>SystemPromptScrubber.options.min_overlap_words</comment>
         <translation>最少重疊詞數</translation>
     </message>
     <message>
         <source>Consecutive shared words that make a leak</source>
+        <comment>SystemPromptScrubber.options.min_overlap_words.help</comment>
         <translation>構成洩露的連續相同詞數</translation>
     </message>
     <message>
         <source>Include Detections</source>
+        <comment>SystemPromptScrubber.options.include_detections</comment>
         <translation>包含偵測結果</translation>
     </message>
     <message>
         <source>Put the leaked passages in the tripwire metadata</source>
+        <comment>SystemPromptScrubber.options.include_detections.help</comment>
         <translation>把洩露的段落放入攔截中繼資料</translation>
     </message>
     <message>
         <source>Carry Over</source>
+        <comment>SystemPromptScrubber.options.carry_over</comment>
         <translation>跨塊保留</translation>
     </message>
     <message>
         <source>Stream: characters held back for custom patterns</source>
+        <comment>SystemPromptScrubber.options.carry_over.help</comment>
         <translation>串流：為自訂模式暫扣的字元數</translation>
+    </message>
+    <message>
+        <source>System prompt detected: {kinds}</source>
+        <comment>SystemPromptScrubber.detected</comment>
+        <translation>偵測到系統提示詞：{kinds}</translation>
+    </message>
+    <message>
+        <source>System prompt detection failed because the judge model call failed: {error}</source>
+        <comment>SystemPromptScrubber.judge_failed</comment>
+        <translation>系統提示偵測失敗，因為判定模型呼叫失敗：{error}</translation>
     </message>
 </context>
 <context>
-    <name>processor:token-limiter</name>
+    <name>processor:TokenLimiter</name>
     <message>
         <source>Token Limiter</source>
+        <comment>TokenLimiter.name</comment>
         <translation>詞元限制器</translation>
     </message>
     <message>
         <source>Keeps the prompt within a token budget and caps the answer&apos;s tokens (truncate or abort).</source>
+        <comment>TokenLimiter.description</comment>
         <translation>讓提示保持在詞元預算內，並限制回答的詞元數（截斷或中止）。</translation>
     </message>
     <message>
         <source>Limit</source>
+        <comment>TokenLimiter.options.limit</comment>
         <translation>上限</translation>
     </message>
     <message>
         <source>The token budget (prompt or answer).</source>
+        <comment>TokenLimiter.options.limit.help</comment>
         <translation>詞元預算（提示或回答）。</translation>
     </message>
     <message>
         <source>Strategy</source>
+        <comment>TokenLimiter.options.strategy</comment>
         <translation>策略</translation>
     </message>
     <message>
         <source>Over the output limit: drop the rest (truncate) or end the run (abort).</source>
+        <comment>TokenLimiter.options.strategy.help</comment>
         <translation>超出輸出上限時：丟棄其餘部分（truncate）或結束執行（abort）。</translation>
     </message>
     <message>
         <source>Count Mode</source>
+        <comment>TokenLimiter.options.count_mode</comment>
         <translation>計數方式</translation>
     </message>
     <message>
         <source>Count the whole answer so far (cumulative) or each chunk alone (part).</source>
+        <comment>TokenLimiter.options.count_mode.help</comment>
         <translation>累計計算到目前為止的整個回答（cumulative），或單獨計算每個資料塊（part）。</translation>
     </message>
     <message>
         <source>Trim Mode</source>
+        <comment>TokenLimiter.options.trim_mode</comment>
         <translation>裁剪方式</translation>
     </message>
     <message>
         <source>Prompt trimming: skip what does not fit and keep looking (best-fit), stop at the first message that does not fit (contiguous), or remove only remembered history (memory-only).</source>
+        <comment>TokenLimiter.options.trim_mode.help</comment>
         <translation>提示裁剪：跳過放不下的並繼續尋找（best-fit）、在第一條放不下的訊息處停止（contiguous），或只移除記憶中的歷史（memory-only）。</translation>
     </message>
     <message>
         <source>Model</source>
+        <comment>TokenLimiter.options.model</comment>
         <translation>模型</translation>
     </message>
     <message>
         <source>Model whose tokenizer counts tokens (e.g. gpt-4o); empty: the run&apos;s model.</source>
+        <comment>TokenLimiter.options.model.help</comment>
         <translation>用其分詞器計算詞元的模型（如 gpt-4o）；為空：使用本次執行的模型。</translation>
+    </message>
+    <message>
+        <source>Token limit of {limit} exceeded (current: {current})</source>
+        <comment>TokenLimiter.limit_exceeded</comment>
+        <translation>超出 {limit} 個詞元的上限（當前：{current}）</translation>
+    </message>
+    <message>
+        <source>TokenLimiter: there are no messages to send</source>
+        <comment>TokenLimiter.no_messages</comment>
+        <translation>TokenLimiter：沒有可傳送的訊息</translation>
+    </message>
+    <message>
+        <source>TokenLimiter: the system messages alone use {used} tokens, over the limit of {limit}</source>
+        <comment>TokenLimiter.system_over_limit</comment>
+        <translation>TokenLimiter：僅系統訊息就用了 {used} 個詞元，超出 {limit} 的上限</translation>
+    </message>
+    <message>
+        <source>TokenLimiter: no message fits in the limit of {limit} tokens ({used} used by system messages)</source>
+        <comment>TokenLimiter.nothing_fits</comment>
+        <translation>TokenLimiter：{limit} 個詞元的上限內放不下任何訊息（系統訊息已用 {used} 個）</translation>
     </message>
 </context>
 <context>
-    <name>processor:tool-call-filter</name>
+    <name>processor:ToolCallFilter</name>
     <message>
         <source>Tool Call Filter</source>
+        <comment>ToolCallFilter.name</comment>
         <translation>工具呼叫過濾器</translation>
     </message>
     <message>
         <source>Leaves earlier tool calls and their results out of the prompt (history itself is untouched).</source>
+        <comment>ToolCallFilter.description</comment>
         <translation>把較早的工具呼叫及其結果排除在提示之外（歷史本身不變）。</translation>
     </message>
     <message>
         <source>Exclude</source>
+        <comment>ToolCallFilter.options.exclude</comment>
         <translation>排除</translation>
     </message>
     <message>
         <source>Tool names whose calls are filtered; empty or unset: every tool.</source>
+        <comment>ToolCallFilter.options.exclude.help</comment>
         <translation>要過濾其呼叫的工具名；為空或未設定：所有工具。</translation>
     </message>
     <message>
         <source>Filter After Tool Steps</source>
+        <comment>ToolCallFilter.options.filter_after_tool_steps</comment>
         <translation>保留最近工具步數</translation>
     </message>
     <message>
         <source>Keep the tool calls of the last N tool steps (this call&apos;s included) and filter older ones; unset: filter only the history from before this call.</source>
+        <comment>ToolCallFilter.options.filter_after_tool_steps.help</comment>
         <translation>保留最近 N 個工具步驟（含本次呼叫）的工具呼叫，過濾更早的；未設定：只過濾本次呼叫之前的歷史。</translation>
     </message>
     <message>
         <source>Preserve Model Output</source>
+        <comment>ToolCallFilter.options.preserve_model_output</comment>
         <translation>保留模型輸出</translation>
     </message>
     <message>
         <source>Replace a filtered call and result by the text &apos;&lt;tool&gt; result: &lt;output&gt;&apos;.</source>
+        <comment>ToolCallFilter.options.preserve_model_output.help</comment>
         <translation>把被過濾的呼叫和結果替換為文字「&lt;tool&gt; result: &lt;output&gt;」。</translation>
     </message>
 </context>
 <context>
-    <name>processor:unicode-normalizer</name>
+    <name>processor:UnicodeNormalizer</name>
     <message>
         <source>Unicode Normalizer</source>
+        <comment>UnicodeNormalizer.name</comment>
         <translation>Unicode 規範化</translation>
     </message>
     <message>
         <source>NFKC-normalises input text, optionally strips invisible control characters, tidies whitespace.</source>
+        <comment>UnicodeNormalizer.description</comment>
         <translation>對輸入文字做 NFKC 規範化，可選去除不可見的控制字元，並整理空白。</translation>
     </message>
     <message>
         <source>Strip Control Chars</source>
+        <comment>UnicodeNormalizer.options.strip_control_chars</comment>
         <translation>去除控制字元</translation>
     </message>
     <message>
         <source>Remove control and invisible format characters (tab, line feed and carriage return stay).</source>
+        <comment>UnicodeNormalizer.options.strip_control_chars.help</comment>
         <translation>去除控制字元和不可見的格式字元（製表符、換行符和回車符保留）。</translation>
     </message>
     <message>
         <source>Preserve Emojis</source>
+        <comment>UnicodeNormalizer.options.preserve_emojis</comment>
         <translation>保留表情符號</translation>
     </message>
     <message>
         <source>When stripping, keep the zero-width joiners and variation selectors emoji sequences need.</source>
+        <comment>UnicodeNormalizer.options.preserve_emojis.help</comment>
         <translation>去除時保留表情符號序列所需的零寬連接符和變體選擇符。</translation>
     </message>
     <message>
         <source>Collapse Whitespace</source>
+        <comment>UnicodeNormalizer.options.collapse_whitespace</comment>
         <translation>合併空白</translation>
     </message>
     <message>
         <source>Turn CRLF/CR into LF, collapse runs of line feeds to one and runs of spaces/tabs to one space.</source>
+        <comment>UnicodeNormalizer.options.collapse_whitespace.help</comment>
         <translation>把 CRLF/CR 轉為 LF，將連續換行合併為一個，連續空格/製表符合併為一個空格。</translation>
     </message>
     <message>
         <source>Trim</source>
+        <comment>UnicodeNormalizer.options.trim</comment>
         <translation>去除首尾空白</translation>
     </message>
     <message>
         <source>Remove leading and trailing whitespace.</source>
+        <comment>UnicodeNormalizer.options.trim.help</comment>
         <translation>去除開頭和結尾的空白。</translation>
     </message>
     <message>
         <source>Preserve CJK Punctuation</source>
+        <comment>UnicodeNormalizer.options.preserve_cjk_punctuation</comment>
         <translation>保留中日韓標點</translation>
     </message>
     <message>
         <source>Keep full-width punctuation (，：！？（）……) as written; full-width letters and digits are still folded.</source>
+        <comment>UnicodeNormalizer.options.preserve_cjk_punctuation.help</comment>
         <translation>按原樣保留全形標點（，：！？（）……）；全形字母和數字仍會折疊。</translation>
     </message>
 </context>

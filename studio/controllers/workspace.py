@@ -39,7 +39,7 @@ from studio.controllers.thread_history import load_thread
 from studio.controllers.threads_controller import ThreadsController
 from studio.design import AgentDesign, DesignError
 from studio.endpoints import EndpointError
-from studio.error_texts import error_text
+from studio.error_texts import error_text, tripwire_text
 from studio.i18n import translate
 from studio.i18n.runtime_texts import runtime_text
 from studio.mcp_approvals import CommandApprovals
@@ -368,7 +368,7 @@ class Workspace(QObject):
         if result.tripwire is not None:
             self.status_message.emit(
                 translate("Workspace", "Tripwire: {reason} ({processor})").format(
-                    reason=runtime_text(result.tripwire.reason or ""), processor=result.tripwire.processor_id
+                    reason=tripwire_text(result.tripwire), processor=result.tripwire.processor_id
                 )
             )
         for warning in result.warnings:

@@ -12,12 +12,20 @@ Settings dialog, the system locale; anything else falls back to English (the sou
     i18n.install(app, language)                      # our catalogue and Qt's own (standard buttons, dialogs)
     label.setText(i18n.translate("MainWindow", "Threads"))
 
+A plug-in ships its own catalogue — its processors' texts under the keys :mod:`studio.i18n.processor_texts` names —
+as ``<name>_<lang>.qm`` beside one of its modules, and points at that module with an entry point of the group
+``processor_studio.translations`` (``toy_guard = "toy_guard"``); :func:`install` loads it with ours (the module is
+found, not imported).
+
 A changed language applies at the next start (the Settings dialog offers to restart at once, keeping what was
 typed): rebuilding every view in place would race the running reply and the inspector's history.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import logging
+from importlib.metadata import entry_points
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
@@ -32,6 +40,7 @@ __all__ = [
     "current_language",
     "current_locale",
     "install",
+    "plugin_catalogues",
     "qm_dir",
     "save_language",
     "saved_language",
@@ -44,6 +53,10 @@ LANGUAGES: dict[str, str] = {"en": "English", "zh_CN": "简体中文", "zh_TW": 
 DEFAULT_LANGUAGE = "en"
 #: The catalogue's file stem: ``processor_studio_zh_CN.qm``.
 CATALOGUE = "processor_studio"
+#: The entry-point group of plug-ins' catalogues: ``<name> = "<module>"``, the ``.qm`` files beside that module.
+TRANSLATIONS_GROUP = "processor_studio.translations"
+
+logger = logging.getLogger(__name__)
 
 texts.set_translator(QCoreApplication.translate)
 #: ``translate("Context", "text")``, or with a count, ``translate("Context", "%n model(s)", None, n)``.
@@ -136,12 +149,39 @@ def install(app: QCoreApplication, language: str) -> bool:
     if loaded:
         app.installTranslator(ours)
         _installed.append(ours)
+    for name, folder in plugin_catalogues():
+        theirs = QTranslator(app)
+        if theirs.load(f"{name}_{language}", str(folder)):
+            app.installTranslator(theirs)
+            _installed.append(theirs)
     # Qt's own texts: the standard buttons (OK, Cancel), file dialogs, context menus of text fields.
     qt_base = QTranslator(app)
     if qt_base.load(f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(qt_base)
         _installed.append(qt_base)
     return loaded
+
+
+def plugin_catalogues() -> list[tuple[str, Path]]:
+    """``(name, folder)`` of each plug-in catalogue the entry points name; one that cannot be found is skipped
+    (logged): a plug-in's texts must not stop the studio's."""
+    found = []
+    try:
+        points = list(entry_points(group=TRANSLATIONS_GROUP))
+    except Exception as error:  # a broken distribution's metadata
+        logger.warning("Reading the %s entry points failed: %s", TRANSLATIONS_GROUP, error)
+        return []
+    for point in points:
+        try:
+            spec = importlib.util.find_spec(point.module)
+        except (ImportError, ValueError) as error:
+            logger.warning("Plug-in catalogue %s: %s", point.name, error)
+            continue
+        if spec is None or spec.origin is None:
+            logger.warning("Plug-in catalogue %s: module %s not found", point.name, point.module)
+            continue
+        found.append((point.name, Path(spec.origin).parent))
+    return found
 
 
 def current_language() -> str:

@@ -1,6 +1,7 @@
 """The runtime's and the studio's sentences about a *problem* with something the user gave — a regular expression
-that does not compile, JSON that does not parse, a thread, corpus or design file refused, an option a built-in
-processor refuses — as ``(regular expression, translatable template)`` pairs for
+that does not compile, JSON that does not parse, a thread, corpus or design file refused (a built-in's own check of
+an option is translated by its code instead: :func:`studio.error_texts.option_problem_text`) — as
+``(regular expression, translatable template)`` pairs for
 :data:`studio.i18n.runtime_texts.PATTERNS` (which shows them in the studio's language; see its docstring).
 Most specific first, as there.
 """
@@ -88,51 +89,7 @@ PROBLEMS: tuple[tuple[str, str], ...] = (
         r"MCP server '(?P<name>.+?)' stopped: (?P<reason>.*)",
         QT_TRANSLATE_NOOP("RuntimeText", "MCP server '{name}' stopped: {reason}"),
     ),
-    # The built-ins' own checks of their options (an option form's message, a refused run)
-    (
-        r"RegexFilter needs at least one rule or preset",
-        QT_TRANSLATE_NOOP("RuntimeText", "RegexFilter needs at least one rule or preset"),
-    ),
-    (r"name at least one category", QT_TRANSLATE_NOOP("RuntimeText", "name at least one category")),
-    (r"name at least one detection type", QT_TRANSLATE_NOOP("RuntimeText", "name at least one detection type")),
-    (r"name at least one target language", QT_TRANSLATE_NOOP("RuntimeText", "name at least one target language")),
-    (
-        r"unknown languages (?P<languages>.+): use English names or ISO 639-1 codes",
-        QT_TRANSLATE_NOOP("RuntimeText", "unknown languages {languages}: use English names or ISO 639-1 codes"),
-    ),
-    (
-        r"unknown categories (?P<categories>.+); known: (?P<known>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "unknown categories {categories}; known: {known}"),
-    ),
-    (
-        r"model: the 'translate' strategy needs a model",
-        QT_TRANSLATE_NOOP("RuntimeText", "model: the 'translate' strategy needs a model"),
-    ),
-    (
-        r"give two scores 0 <= low <= high <= 1",
-        QT_TRANSLATE_NOOP("RuntimeText", "give two scores 0 <= low <= high <= 1"),
-    ),
-    (
-        r"must be a model id string \(e\.g\. 'openai/gpt-4o-mini'\) or a LanguageModel object",
-        QT_TRANSLATE_NOOP(
-            "RuntimeText", "must be a model id string (e.g. 'openai/gpt-4o-mini') or a LanguageModel object"
-        ),
-    ),
-    (
-        r"judge_preset: unknown preset \(known: (?P<known>.+)\)",
-        QT_TRANSLATE_NOOP("RuntimeText", "judge_preset: unknown preset (known: {known})"),
-    ),
-    (
-        r"must be a local server \(localhost, 127\.0\.0\.1 or ::1\); a hosted judge needs no api_base",
-        QT_TRANSLATE_NOOP(
-            "RuntimeText", "must be a local server (localhost, 127.0.0.1 or ::1); a hosted judge needs no api_base"
-        ),
-    ),
-    (r"not a valid JSON schema: (?P<error>.+)", QT_TRANSLATE_NOOP("RuntimeText", "not a valid JSON schema: {error}")),
-    (
-        r"must be a JSON schema \(a dict\) or a pydantic model class",
-        QT_TRANSLATE_NOOP("RuntimeText", "must be a JSON schema (a dict) or a pydantic model class"),
-    ),
+    # A built-in's own check of a pattern it compiles (Python's words for the fault translated in turn)
     (
         r"pattern (?P<index>\d+) \((?P<pattern>'.*?')\) does not compile: (?P<error>.+)",
         QT_TRANSLATE_NOOP("RuntimeText", "pattern {index} ({pattern}) does not compile: {error}"),
@@ -304,60 +261,5 @@ PROBLEMS: tuple[tuple[str, str], ...] = (
             "{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the "
             "studio reads them from the keyring",
         ),
-    ),
-    # ClassifierGuard's model folder (processors.builtin.classifier_model)
-    (r"No model folder chosen", QT_TRANSLATE_NOOP("RuntimeText", "No model folder chosen")),
-    (r"Model folder not found: (?P<folder>.+)", QT_TRANSLATE_NOOP("RuntimeText", "Model folder not found: {folder}")),
-    (
-        r"No config\.json in the model folder (?P<folder>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "No config.json in the model folder {folder}"),
-    ),
-    (
-        r"config\.json in (?P<folder>.+) has no id2label \(the model's class names\)",
-        QT_TRANSLATE_NOOP("RuntimeText", "config.json in {folder} has no id2label (the model's class names)"),
-    ),
-    (
-        r"No tokenizer\.json in the model folder (?P<folder>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "No tokenizer.json in the model folder {folder}"),
-    ),
-    (
-        r"No \.onnx file in the model folder (?P<folder>.+) \(export one with optimum-cli\)",
-        QT_TRANSLATE_NOOP("RuntimeText", "No .onnx file in the model folder {folder} (export one with optimum-cli)"),
-    ),
-    (
-        r"Several ONNX files in (?P<folder>.+) \((?P<files>.+)\): name the one to use",
-        QT_TRANSLATE_NOOP("RuntimeText", "Several ONNX files in {folder} ({files}): name the one to use"),
-    ),
-    (
-        r"(?P<file>\S+) takes the inputs (?P<inputs>.+); a text classifier takes input_ids \(and optionally"
-        r" attention_mask, token_type_ids\)",
-        QT_TRANSLATE_NOOP(
-            "RuntimeText",
-            "{file} takes the inputs {inputs}; a text classifier takes input_ids (and optionally attention_mask,"
-            " token_type_ids)",
-        ),
-    ),
-    (
-        r"(?P<folder>.+) holds PyTorch/safetensors weights and no \.onnx file: install the transformers extra"
-        r" \(pip install 'processor-studio\[transformers\]'\) or export the model to ONNX"
-        r" \(optimum-cli export onnx --task text-classification\)",
-        QT_TRANSLATE_NOOP(
-            "RuntimeText",
-            "{folder} holds PyTorch/safetensors weights and no .onnx file: install the transformers extra"
-            " (pip install 'processor-studio[transformers]') or export the model to ONNX"
-            " (optimum-cli export onnx --task text-classification)",
-        ),
-    ),
-    (
-        r"The model has no label (?P<label>'.*'); its labels: (?P<labels>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "The model has no label {label}; its labels: {labels}"),
-    ),
-    (
-        r"The model has the labels (?P<labels>.+): choose the one that means attack",
-        QT_TRANSLATE_NOOP("RuntimeText", "The model has the labels {labels}: choose the one that means attack"),
-    ),
-    (
-        r"stride must be smaller than max_length",
-        QT_TRANSLATE_NOOP("RuntimeText", "stride must be smaller than max_length"),
     ),
 )

@@ -1,11 +1,13 @@
-"""Sentences the runtime writes for people (tripwire reasons of the built-ins, local-server probe results), shown
-in the studio's language.
+"""Sentences the runtime writes for people that carry no code yet (the trace's message summaries, RegexFilter's
+warn report, Python's ``re`` and ``json`` errors, thread, corpus, design and MCP problems, local-server probe
+results), shown in the studio's language.
 
 ``processors/`` writes English (it imports no Qt, and a reason is also a wire value that must not change with the
-reader's language). The studio recognises the built-ins' sentences by their shape and shows the translated
-sentence with the same values; anything it does not recognise (a plug-in's reason, a reason a user typed in an
-option) is shown as written. Values inside a sentence — processor ids, PII types, languages, numbers — stay
-as the runtime wrote them.
+reader's language). A built-in guard's sentences — its tripwires, its checks of its options, its model folder's
+problems — are **not** here: they carry a code and values and are translated by them
+(:mod:`studio.error_texts`, :mod:`studio.i18n.processor_texts`). What is left is recognised by its shape, each
+a step to replace with a code where the sentence is written; anything not recognised is shown as written. Values
+inside a sentence — processor ids, numbers, paths — stay as the runtime wrote them.
 """
 
 from __future__ import annotations
@@ -39,118 +41,10 @@ PROBLEM_PATTERNS = tuple(_pattern(regex, template) for regex, template in PROBLE
 
 #: Most specific first: the first pattern that matches the whole text wins.
 PATTERNS: tuple[Pattern, ...] = (
-    # PIIDetector
-    _pattern(r"PII detected\. Types: (?P<types>.+)", QT_TRANSLATE_NOOP("RuntimeText", "PII detected. Types: {types}")),
-    # PromptInjectionDetector (the optional parts in any combination)
-    _pattern(
-        r"Prompt injection detected\. Types: (?P<types>.+?) \(in (?P<where>the result of tool '[^']*')\)"
-        r"\. Reason: (?P<reason>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "Prompt injection detected. Types: {types} (in {where}). Reason: {reason}"),
-    ),
-    _pattern(
-        r"Prompt injection detected\. Types: (?P<types>.+?) \(in (?P<where>the result of tool '[^']*')\)",
-        QT_TRANSLATE_NOOP("RuntimeText", "Prompt injection detected. Types: {types} (in {where})"),
-    ),
-    _pattern(
-        r"Prompt injection detected\. Types: (?P<types>.+?)\. Reason: (?P<reason>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "Prompt injection detected. Types: {types}. Reason: {reason}"),
-    ),
-    _pattern(
-        r"Prompt injection detected\. Types: (?P<types>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "Prompt injection detected. Types: {types}"),
-    ),
-    _pattern(r"the result of tool '(?P<tool>[^']*)'", QT_TRANSLATE_NOOP("RuntimeText", "the result of tool '{tool}'")),
-    # SystemPromptScrubber
-    _pattern(
-        r"System prompt detected: (?P<kinds>.+)", QT_TRANSLATE_NOOP("RuntimeText", "System prompt detected: {kinds}")
-    ),
-    # TokenLimiter
-    _pattern(
-        r"Token limit of (?P<limit>\d+) exceeded \(current: (?P<current>\d+)\)",
-        QT_TRANSLATE_NOOP("RuntimeText", "Token limit of {limit} exceeded (current: {current})"),
-    ),
-    _pattern(
-        r"TokenLimiter: there are no messages to send",
-        QT_TRANSLATE_NOOP("RuntimeText", "TokenLimiter: there are no messages to send"),
-    ),
-    _pattern(
-        r"TokenLimiter: the system messages alone use (?P<used>\d+) tokens, over the limit of (?P<limit>\d+)",
-        QT_TRANSLATE_NOOP(
-            "RuntimeText", "TokenLimiter: the system messages alone use {used} tokens, over the limit of {limit}"
-        ),
-    ),
-    _pattern(
-        r"TokenLimiter: no message fits in the limit of (?P<limit>\d+) tokens \((?P<used>\d+) used by system "
-        r"messages\)",
-        QT_TRANSLATE_NOOP(
-            "RuntimeText",
-            "TokenLimiter: no message fits in the limit of {limit} tokens ({used} used by system messages)",
-        ),
-    ),
-    # ModerationProcessor
-    _pattern(
-        r"Content flagged for moderation\. Categories: (?P<categories>.+?)\. Reason: (?P<reason>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "Content flagged for moderation. Categories: {categories}. Reason: {reason}"),
-    ),
-    _pattern(
-        r"Content flagged for moderation\. Categories: (?P<categories>.+?)\. Scores: (?P<scores>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "Content flagged for moderation. Categories: {categories}. Scores: {scores}"),
-    ),
-    _pattern(
-        r"Content flagged for moderation\. Categories: (?P<categories>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "Content flagged for moderation. Categories: {categories}"),
-    ),
-    # LanguageDetector
-    _pattern(
-        r"Non-target language detected: (?P<language>.+?) \((?P<code>[^,]+), confidence (?P<confidence>[\d.]+)\)",
-        QT_TRANSLATE_NOOP("RuntimeText", "Non-target language detected: {language} ({code}, confidence {confidence})"),
-    ),
-    # ClassifierGuard
-    _pattern(
-        r"Classifier flagged the input: (?P<label>.+) score (?P<score>[\d.]+) \(threshold (?P<threshold>[\d.]+)\)",
-        QT_TRANSLATE_NOOP("RuntimeText", "Classifier flagged the input: {label} score {score} (threshold {threshold})"),
-    ),
-    _pattern(
-        r"Classifier flagged the answer: (?P<label>.+) score (?P<score>[\d.]+) \(threshold (?P<threshold>[\d.]+)\)",
-        QT_TRANSLATE_NOOP(
-            "RuntimeText", "Classifier flagged the answer: {label} score {score} (threshold {threshold})"
-        ),
-    ),
-    _pattern(
-        r"Classifier flagged the result of tool '(?P<tool>[^']*)': (?P<label>.+) score (?P<score>[\d.]+)"
-        r" \(threshold (?P<threshold>[\d.]+)\)",
-        QT_TRANSLATE_NOOP(
-            "RuntimeText",
-            "Classifier flagged the result of tool '{tool}': {label} score {score} (threshold {threshold})",
-        ),
-    ),
-    # CostGuard
-    _pattern(
-        r"Cost budget of (?P<budget>\$[\d.]+) for this (?P<scope>\w+) is used up \(spent (?P<spent>\$[\d.]+)\)",
-        QT_TRANSLATE_NOOP("RuntimeText", "Cost budget of {budget} for this {scope} is used up (spent {spent})"),
-    ),
-    # StructuredOutput
-    _pattern(
-        r"Structured output failed: the structuring model failed: (?P<error>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "Structured output failed: the structuring model failed: {error}"),
-    ),
-    _pattern(
-        r"The answer does not match the required JSON schema: (?P<problems>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "The answer does not match the required JSON schema: {problems}"),
-    ),
-    # RegexFilter
-    _pattern(
-        r"Regex filter: blocked (?P<context>\S+) matching patterns: (?P<names>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "Regex filter: blocked {context} matching patterns: {names}"),
-    ),
+    # RegexFilter's warn report (a violation, not a tripwire: it has no code yet)
     _pattern(
         r"Regex filter: matched patterns: (?P<names>.+)",
         QT_TRANSLATE_NOOP("RuntimeText", "Regex filter: matched patterns: {names}"),
-    ),
-    # Judges (any judge-backed detector)
-    _pattern(
-        r"(?P<what>.+?) failed because the judge model call failed: (?P<error>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "{what} failed because the judge model call failed: {error}"),
     ),
     # The trace's summary of a message list before and after a call (processors.runner.describe_messages)
     _pattern(
@@ -217,7 +111,7 @@ PATTERNS: tuple[Pattern, ...] = (
 )
 
 #: Groups whose value is itself a sentence of the runtime (translated in turn).
-_NESTED = frozenset({"where", "error", "what"})
+_NESTED = frozenset({"error"})
 
 
 def runtime_text(text: str) -> str:

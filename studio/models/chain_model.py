@@ -37,8 +37,7 @@ from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
 
 from studio.design import ChainEntry
 from studio.i18n import translate
-from studio.i18n.processor_texts import processor_text
-from studio.i18n.runtime_texts import runtime_text
+from studio.i18n.processor_texts import description_of
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import AddEntry, MoveEntry, ToggleEntry
 
@@ -361,15 +360,11 @@ class ChainModel(QAbstractListModel):
                 ).format(type=entry.type)
             ]
         errors = self._document.option_errors(entry.type, entry.options)
-        return [f"{path}: {runtime_text(message)}" for path, message in errors.items()]
+        return [f"{path}: {message}" for path, message in errors.items()]
 
     def _tooltip(self, entry: ChainEntry) -> str:
         record = self._document.record(entry.type)
-        lines = [
-            processor_text(getattr(record, "id", "") or "", getattr(record, "description", "") or "")
-            if record is not None
-            else ""
-        ]
+        lines = [description_of(record) if record is not None else ""]
         if not entry.enabled:
             lines.append(translate("ChainEditor", "(disabled: skipped when the agent runs)"))
         lines.extend(self._problems(entry))

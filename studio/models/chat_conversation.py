@@ -5,7 +5,7 @@ Pure Python (no Qt): the Qt adapter (:mod:`studio.models.chat_list_model`) is on
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -138,6 +138,8 @@ class Conversation:
         *,
         retry: bool = False,
         at: datetime | None = None,
+        code: str | None = None,
+        params: Mapping[str, Any] | None = None,
     ) -> TripwireItem:
         """A tripwire banner. Without ``at`` it is appended; with ``at`` (the run's start, as the store records it)
         it is placed after that run's messages in a loaded thread — after the run's own input (a user message saved
@@ -151,6 +153,8 @@ class Conversation:
             processor_id=processor_id,
             metadata=metadata,
             retry=retry,
+            code=code,
+            params=dict(params or {}),
         )
         self._insert(len(self._items) if at is None else self._banner_row(at), [item])
         return item

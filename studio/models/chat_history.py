@@ -64,6 +64,8 @@ class StoredThreads(Conversation):
                     processor_id=data.get("processorId", data.get("processor_id")),
                     metadata=data.get("metadata"),
                     retry=bool(data.get("retry", False)),
+                    code=data.get("code"),
+                    params=dict(data.get("params") or {}),
                 )
                 inserted: list[ChatItem] = [item]
                 blocked_input = getattr(record, "input_text", None)
@@ -87,6 +89,8 @@ class StoredThreads(Conversation):
                     record.metadata,
                     retry=bool(getattr(record, "retry", False)),
                     at=getattr(record, "at", None),
+                    code=getattr(record, "code", None),
+                    params=getattr(record, "params", None),
                 )
 
     def note_judge_failures(self, runs: Iterable[tuple[str, Iterable[Mapping[str, Any] | TraceEvent]]]) -> None:

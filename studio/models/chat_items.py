@@ -158,6 +158,9 @@ class StepSegment:
     #: The runtime retried this step: its text is struck through, with ``feedback`` (the reason) beside it.
     retracted: bool = False
     feedback: str | None = None
+    #: The feedback's code and values when the step's tripwire had them (the chat translates by them).
+    feedback_code: str | None = None
+    feedback_params: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def live(cls, run_id: str, message_id: str) -> StepSegment:
@@ -315,6 +318,10 @@ class TripwireItem(ChatItem):
     processor_id: str | None = None
     metadata: Any = None
     retry: bool = False
+    #: The reason's code and values (``TripwireData.code``/``params``): the chat translates by them; None for a
+    #: free reason or one stored before codes existed (shown as written).
+    code: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
 
     @property
     def plain_text(self) -> str:

@@ -146,7 +146,13 @@ class LiveRuns(Conversation):
         elif kind == "tripwire":
             self._end_live(run, "done")
             self.add_tripwire_banner(
-                run_id, payload.reason, payload.processor_id, payload.metadata, retry=payload.retry
+                run_id,
+                payload.reason,
+                payload.processor_id,
+                payload.metadata,
+                retry=payload.retry,
+                code=payload.code,
+                params=payload.params,
             )
         elif kind == "error":
             self._end_live(run, "done")
@@ -283,8 +289,11 @@ class LiveRuns(Conversation):
             retried = by_text if len(by_text) == len(retracted) else retried[-len(retracted) :] if retracted else []
         for segment, step in zip(retracted, retried, strict=False):
             reason = step.tripwire.reason if step.tripwire is not None else None
-            if reason and segment.feedback != reason:
+            code = step.tripwire.code if step.tripwire is not None else None
+            if reason and (segment.feedback != reason or segment.feedback_code != code):
                 segment.feedback = reason
+                segment.feedback_code = code
+                segment.feedback_params = dict(step.tripwire.params) if step.tripwire is not None else {}
                 changed = True
         status: AssistantStatus = "stopped" if stopped else "done"
         if item.status != status:

@@ -29,7 +29,7 @@ item model has to call ``begin*Rows`` before the data changes):
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ValidationError
@@ -40,8 +40,9 @@ from PySide6.QtGui import QUndoStack
 from processors.builtin.base import BuiltinProcessor, InvalidOptionsError
 from processors.pipeline.processor import LANE_HOOKS
 from studio.design import LANES, AgentDesign, ChainEntry, Lane, ModelConfig, explain_option_error
+from studio.error_texts import option_problem_text, problem_text
 from studio.i18n import translate
-from studio.i18n.processor_texts import processor_text
+from studio.i18n.processor_texts import name_of
 from studio.texts import QT_TRANSLATE_NOOP
 
 __all__ = ["SETTINGS", "CatalogueLike", "CatalogueRecord", "DesignDocument"]
@@ -178,7 +179,7 @@ class DesignDocument(QObject):
         record = self.record(type_name)
         if record is None:
             return type_name
-        return processor_text(getattr(record, "id", "") or "", getattr(record, "name", None) or type_name)
+        return name_of(record)
 
     def fitting_lanes(self, type_name: str) -> tuple[Lane, ...]:
         record = self.record(type_name)
@@ -212,7 +213,8 @@ class DesignDocument(QObject):
         ).format(type=type_name, lane=word, hooks=", ".join(hooks), runs=runs)
 
     def option_errors(self, type_name: str, options: Mapping[str, Any]) -> dict[str, str]:
-        """Validate ``options`` with the type's ``Options`` model: field path → message ({} when valid)."""
+        """Validate ``options`` with the type's ``Options`` model: field path → message in the studio's language,
+        translated by the problem's code ({} when valid)."""
         record = self.record(type_name)
         if record is None:
             return {"options": f"{type_name} is not in the catalogue"}
@@ -222,7 +224,10 @@ class DesignDocument(QObject):
         try:
             processor_class.parse_options(dict(options))
         except InvalidOptionsError as error:
-            return {path: explain_option_error(options, path, message) for path, message in error.errors.items()}
+            return {
+                path: _shown_option_error(options, path, message, error.codes.get(path), self._catalogue.types.values())
+                for path, message in error.errors.items()
+            }
         return {}
 
     def option_defaults(self, type_name: str) -> dict[str, Any]:
@@ -377,3 +382,18 @@ def _options_class(record: Any) -> type[BuiltinProcessor] | None:
     """The record's processor class when it validates options (a ``BuiltinProcessor``), else None."""
     cls = getattr(record, "cls", None)
     return cls if isinstance(cls, type) and issubclass(cls, BuiltinProcessor) else None
+
+
+def _shown_option_error(
+    options: Mapping[str, Any],
+    path: str,
+    message: str,
+    code: tuple[str, dict[str, Any]] | None,
+    catalogue: Iterable[Any],
+) -> str:
+    """An option's problem as the form and the chain show it: translated by its code."""
+    explained = explain_option_error(options, path, message)
+    if explained != message:  # a JSON field kept as typed: the studio's own sentence about it
+        return problem_text(explained)
+    kind, params = code if code is not None else (None, None)
+    return option_problem_text(message, kind, params, catalogue)

@@ -28,7 +28,7 @@ from PySide6.QtGui import QFont, QStandardItem, QStandardItemModel
 
 from studio.design import LANES
 from studio.i18n import translate
-from studio.i18n.processor_texts import processor_text
+from studio.i18n.processor_texts import description_of, name_of
 from studio.models.chain_model import MIME_TYPE, encode_payload
 from studio.texts import QT_TRANSLATE_NOOP
 
@@ -158,8 +158,8 @@ def _type_item(record: Any, lane: str) -> QStandardItem:
     processor_id = getattr(record, "id", "") or ""
     english_name = getattr(record, "name", None) or record.type_name
     english_description = getattr(record, "description", "") or ""
-    name = processor_text(processor_id, english_name)
-    description = processor_text(processor_id, english_description)
+    name = name_of(record)
+    description = description_of(record)
     item = QStandardItem(name)
     item.setFlags(
         Qt.ItemFlag.ItemIsEnabled

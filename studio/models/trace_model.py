@@ -28,6 +28,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFont
 
+from studio.error_texts import tripwire_text
 from studio.i18n import translate
 from studio.i18n.runtime_texts import runtime_text
 from studio.models import trace_rows
@@ -348,7 +349,7 @@ class TripwireListModel(RowLogModel):
         self.COLUMNS = (
             (QT_TRANSLATE_NOOP("Inspector", "Run"), lambda row: self.run_label(row.run_id)),
             (QT_TRANSLATE_NOOP("Inspector", "Processor"), lambda row: row.processor_id or ""),
-            (QT_TRANSLATE_NOOP("Inspector", "Reason"), lambda row: runtime_text(row.reason)),
+            (QT_TRANSLATE_NOOP("Inspector", "Reason"), tripwire_text),
             (
                 QT_TRANSLATE_NOOP("Inspector", "Retry"),
                 lambda row: translate("Inspector", "yes") if row.retry else translate("Inspector", "no"),
@@ -360,7 +361,7 @@ class TripwireListModel(RowLogModel):
         return self._data.tripwire_index(run_id)
 
     def tooltip(self, row: TripwireRow, column: int) -> str | None:
-        return runtime_text(row.reason)
+        return tripwire_text(row)
 
 
 class ViolationListModel(RowLogModel):
@@ -371,12 +372,22 @@ class ViolationListModel(RowLogModel):
         self.COLUMNS = (
             (QT_TRANSLATE_NOOP("Inspector", "Run"), lambda row: self.run_label(row.run_id)),
             (QT_TRANSLATE_NOOP("Inspector", "Processor"), lambda row: row.processor_id),
-            (QT_TRANSLATE_NOOP("Inspector", "Message"), lambda row: runtime_text(row.message)),
+            (QT_TRANSLATE_NOOP("Inspector", "Message"), self.message_text),
             (QT_TRANSLATE_NOOP("Inspector", "Detail"), lambda row: _text(row.detail)),
         )
 
+    def message_text(self, row: ViolationRow) -> str:
+        """The report's message: the run's tripwire translated by its code when this report is that abort (same
+        processor, same text), else as the processor wrote it."""
+        index = self._data.tripwire_index(row.run_id)
+        tripwire = self._data.tripwires[index] if index is not None else None
+        same = tripwire is not None and tripwire.processor_id in (None, row.processor_id)
+        if tripwire is not None and same and tripwire.reason == row.message:
+            return tripwire_text(tripwire)
+        return row.message
+
     def tooltip(self, row: ViolationRow, column: int) -> str | None:
-        return runtime_text(row.message)
+        return self.message_text(row)
 
 
 # --------------------------------------------------------------------------------------------- filtering

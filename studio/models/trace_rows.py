@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 #: Rows kept in the raw chunk log; older rows are dropped (and counted) beyond it.
@@ -42,6 +42,9 @@ class TripwireRow:
     processor_id: str | None
     retry: bool = False
     metadata: Any = None
+    #: The reason's code and values, when the tripwire has them (the inspector translates by them).
+    code: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +140,8 @@ def tripwire_row(run_id: str, tripwire: Any) -> TripwireRow:
         processor_id=field_of(tripwire, "processor_id", "processorId"),
         retry=bool(field_of(tripwire, "retry", default=False)),
         metadata=field_of(tripwire, "metadata"),
+        code=field_of(tripwire, "code"),
+        params=dict(field_of(tripwire, "params") or {}),
     )
 
 

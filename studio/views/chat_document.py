@@ -27,8 +27,8 @@ from PySide6.QtGui import (
     QTextFrameFormat,
 )
 
+from studio.error_texts import coded_text, tripwire_text
 from studio.i18n import translate
-from studio.i18n.runtime_texts import runtime_text
 from studio.models.chat_items import (
     AssistantItem,
     ChatItem,
@@ -255,7 +255,7 @@ class DocumentWriter:
         if step.retracted:
             new_block(cursor, first)
             feedback = (
-                runtime_text(step.feedback)
+                coded_text(step.feedback_code, step.feedback_params, step.feedback)
                 if step.feedback
                 else translate("ChatDocument", "a processor asked for another try")
             )
@@ -378,7 +378,7 @@ class DocumentWriter:
             )
         new_block(cursor, first)
         cursor.insertText(translate("ChatDocument", "Reason:") + " ", char_format(colour=MUTED, bold=True, href=href))
-        cursor.insertText(runtime_text(item.reason), char_format(colour=TEXT, href=href))
+        cursor.insertText(tripwire_text(item), char_format(colour=TEXT, href=href))
         if item.metadata is not None:
             new_block(cursor, first)
             cursor.insertText(

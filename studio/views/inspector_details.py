@@ -14,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import QUrl, Slot
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from studio.error_texts import tripwire_text
 from studio.i18n import translate
 from studio.i18n.runtime_texts import runtime_text
 from studio.models.judge_failures import JudgeFailure
@@ -128,6 +129,24 @@ def _change_html(change: dict[str, Any], title: str, index: int, show_json: bool
     return "".join(out)
 
 
+def _detail_text(node: CallNode) -> str:
+    """A call's abort reason or error as the reader sees it: the run's tripwire translated by its code when this
+    call is the abort that ended the run (same processor, same reason), else the text as the runtime wrote it."""
+    event = node.event
+    run: Node | None = node
+    while run is not None and not isinstance(run, RunNode):
+        run = run.parent
+    tripwire = run.tripwire if isinstance(run, RunNode) else None
+    if (
+        event.outcome == "aborted"
+        and tripwire is not None
+        and tripwire.reason == event.detail
+        and tripwire.processor_id in (None, event.processor_id)
+    ):
+        return tripwire_text(tripwire)
+    return str(event.detail)
+
+
 def _call_html(node: CallNode, shown_json: frozenset[int]) -> str:
     event = node.event
     if event.step_number is not None:
@@ -147,8 +166,7 @@ def _call_html(node: CallNode, shown_json: frozenset[int]) -> str:
     if event.detail:
         label = translate("Inspector", "Error") if event.outcome == "raised" else translate("Inspector", "Reason")
         out.append(
-            f"<p style='color:{OUTCOME_COLORS[event.outcome][0]}'><b>{_esc(label)}:</b> "
-            f"{_esc(runtime_text(str(event.detail)))}</p>"
+            f"<p style='color:{OUTCOME_COLORS[event.outcome][0]}'><b>{_esc(label)}:</b> {_esc(_detail_text(node))}</p>"
         )
     stats = event.chunk_stats
     if stats is None and not event.after and event.outcome in ("aborted", "raised"):
@@ -231,7 +249,7 @@ def _run_html(node: RunNode) -> str:
         processor = node.tripwire.processor_id or translate("Inspector", "unknown processor")
         out.append(
             f"<p style='color:{OUTCOME_COLORS['aborted'][0]}'><b>{_esc(labels['tripwire'])}</b> "
-            f"{_esc(runtime_text(node.tripwire.reason or ''))} ({_esc(processor)})</p>"
+            f"{_esc(tripwire_text(node.tripwire))} ({_esc(processor)})</p>"
         )
     if node.error:
         out.append(

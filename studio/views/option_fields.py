@@ -47,12 +47,12 @@ from PySide6.QtWidgets import (
 )
 
 from processors.builtin.classifier_folder import ClassifierModelError, read_labels
-from studio.error_texts import problem_text
+from studio.error_texts import error_text
 from studio.i18n import translate
 from studio.views.option_specs import FieldSpec, field_specs
-from studio.views.option_values import OPTION_VALUES, value_label
+from studio.views.option_values import value_label
 
-__all__ = ["OPTION_VALUES", "FieldEditor", "FieldSpec", "InvalidText", "field_specs", "make_editor", "value_label"]
+__all__ = ["FieldEditor", "FieldSpec", "InvalidText", "field_specs", "make_editor", "value_label"]
 
 
 # ------------------------------------------------------------------------------------------- editors
@@ -184,10 +184,6 @@ class _LineEditor(FieldEditor):
 
     def raw_text(self) -> str | None:
         return self._edit.text()  # shown back as it is by set_value, so validation can say why
-
-    @property
-    def line_edit(self) -> QLineEdit:
-        return self._edit
 
 
 class _TextAreaEditor(FieldEditor):
@@ -322,7 +318,7 @@ class _ModelLabelEditor(FieldEditor):
             labels: tuple[str, ...] = read_labels(value) if isinstance(value, str) and value.strip() else ()
             self._problem = ""
         except ClassifierModelError as error:
-            labels, self._problem = (), problem_text(str(error))
+            labels, self._problem = (), error_text(error)
         text = self._combo.currentText()
         blocked = self._combo.blockSignals(True)
         try:

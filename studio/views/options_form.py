@@ -21,8 +21,7 @@ from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from studio.i18n import translate
-from studio.i18n.processor_texts import processor_text
-from studio.i18n.runtime_texts import runtime_text
+from studio.i18n.processor_texts import description_of, option_help, option_label
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import EditOptions
 from studio.views.option_fields import FieldEditor, InvalidText, field_specs, make_editor
@@ -128,8 +127,7 @@ class OptionsForm(QScrollArea):
                 )
             )
             return
-        processor_id = getattr(record, "id", "") or ""
-        description = processor_text(processor_id, getattr(record, "description", "") or "")
+        description = description_of(record)
         if description:
             layout.addWidget(_hint(description))
         if getattr(record, "needs_model", False):
@@ -140,8 +138,8 @@ class OptionsForm(QScrollArea):
         specs = [
             dataclasses.replace(
                 spec,
-                title=processor_text(processor_id, spec.title),
-                description=processor_text(processor_id, spec.description),
+                title=option_label(record, spec.name, spec.title),
+                description=option_help(record, spec.name, spec.description),
             )
             for spec in field_specs(record.options_schema, self._document.option_defaults(self._type))
         ]
@@ -238,7 +236,7 @@ class OptionsForm(QScrollArea):
             name, _, rest = path.partition(".")
             if name not in self._editors:
                 name, rest = "options", path if path != "options" else ""
-            by_field.setdefault(name, []).append(f"{_where(rest)}{runtime_text(message)}")
+            by_field.setdefault(name, []).append(f"{_where(rest)}{message}")
         for name, label in self._errors.items():
             messages = by_field.get(name)
             label.setText("\n".join(messages) if messages else "")

@@ -259,3 +259,17 @@ def test_an_mcp_server_that_cannot_serve_is_said_in_chinese(in_language: Any, la
     assert {name: runtime_text(str(error)) for name, error in errors.items()} == {
         name: str(error) for name, error in errors.items()
     }
+
+
+def test_a_guards_error_reads_in_chinese_by_its_code_not_its_english(in_language: Any) -> None:
+    """A ClassifierGuard model-folder problem carries ClassifierGuard's code and its values: a reworded English
+    message does not change what a Chinese reader sees (issue 27)."""
+    from processors.builtin.classifier_folder import ClassifierModelError
+
+    error = ClassifierModelError("no_folder", "folder_not_found", folder="/models/x")
+    assert error_text(error) == "Model folder not found: /models/x"
+    in_language("zh_CN")
+    chinese = error_text(error)
+    assert "/models/x" in chinese and "Model folder" not in chinese
+    error.args = ("The folder /models/x is not there",)
+    assert error_text(error) == chinese

@@ -45,6 +45,7 @@ from lab.corpus import bundled_corpora, load_corpus
 from processors.builtin.registry import load_catalogue
 from processors.demo.offline import DEMO_TOOLS
 from studio.about import bundled_components
+from studio.catalog import studio_catalogue
 from studio.design import AgentDesign, ChainEntry, save_design
 from studio.models.chat_items import AssistantItem, ToolCard, TripwireItem, UserItem
 from studio.models.editor_commands import RemoveEntry
@@ -53,7 +54,7 @@ from studio.resources import resources_dir
 from studio.views.agent_settings import MODEL_SUGGESTIONS
 from studio.views.inspector_details import details_html
 from studio.views.main_window import MainWindow
-from studio.views.option_fields import OPTION_VALUES
+from studio.views.option_values import offered_values, value_label
 from tests.studio.conftest import open_studio, run
 from tests.studio.i18n_support import english_words
 
@@ -406,7 +407,8 @@ def test_the_studio_in_chinese_shows_no_untranslated_english(
     seen = _walk(qtbot, qloop, tmp_path, CHINESE_PROMPTS)
     assert len(seen) > 300, "the walk should meet the whole window, not a corner of it"
     # an option form's values are shown translated (the design keeps the wire value): not allowed there
-    values = allowed - set(OPTION_VALUES)
+    # (a name such as a judge preset's reads the same in every language: its translation is itself)
+    values = allowed - {value for value in offered_values(studio_catalogue()) if value_label(value) != value}
     shown_values = re.compile(r"(QComboBox options\.\w+ item \d+|QCheckBox options\.\w+\.[\w/-]+)$")
     left = {
         text: where for where, text in seen if english_words(text, values if shown_values.match(where) else allowed)

@@ -96,23 +96,25 @@ def _args() -> HookArgs:
 def test_fail_closed_aborts_and_fail_open_returns() -> None:
     error = JudgeError("the judge model call failed: boom")
     closed = JudgeOptions(error_strategy="fail-closed")
-    with pytest.raises(TripWire, match=r"X failed because the judge model call failed: .*boom"):
-        judge_failed(_args(), closed, "X", error)
-    judge_failed(_args(), JudgeOptions(), "X", error)  # fail-open is the default: nothing raised
+    with pytest.raises(TripWire, match=r"PII detection failed because the judge model call failed: .*boom") as caught:
+        judge_failed(_args(), closed, PIIDetector(), error)
+    assert caught.value.code == "PIIDetector.judge_failed"  # the studio translates by code, the values kept apart
+    assert caught.value.params == {"error": "the judge model call failed: boom"}
+    judge_failed(_args(), JudgeOptions(), PIIDetector(), error)  # fail-open is the default: nothing raised
 
 
 async def test_consult_judge_appends_the_instructions_and_applies_the_error_strategy() -> None:
     model = ScriptedModel(['{"flagged": true, "score": 0.9}'])
     options = JudgeOptions(instructions="Be strict.")
-    verdict = await consult_judge(_args(), options, model, "X", "You judge.", "some text", Verdict)
+    verdict = await consult_judge(_args(), options, model, PIIDetector(), "You judge.", "some text", Verdict)
     assert verdict == Verdict(flagged=True, score=0.9)
     assert model.requests[0].messages[0]["content"] == "You judge.\n\nAdditional instructions:\nBe strict."
     down = ModelAPIError(503, "overloaded", True)
     failing = ScriptedModel([Turn(error=down)])
-    assert await consult_judge(_args(), JudgeOptions(), failing, "X", "s", "u", Verdict) is None  # fail-open
+    assert await consult_judge(_args(), JudgeOptions(), failing, PIIDetector(), "s", "u", Verdict) is None  # fail-open
     closed = JudgeOptions(error_strategy="fail-closed")
-    with pytest.raises(TripWire, match=r"X failed because the judge model call failed: .*overloaded"):
-        await consult_judge(_args(), closed, ScriptedModel([Turn(error=down)]), "X", "s", "u", Verdict)
+    with pytest.raises(TripWire, match=r"PII detection failed because the judge model call failed: .*overloaded"):
+        await consult_judge(_args(), closed, ScriptedModel([Turn(error=down)]), PIIDetector(), "s", "u", Verdict)
 
 
 def test_model_option_takes_a_language_model_or_an_id_string() -> None:

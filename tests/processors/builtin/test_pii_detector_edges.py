@@ -158,7 +158,8 @@ async def test_a_failing_judge_in_the_stream_fails_open_with_the_offline_redacti
         chunks, result = await run_stream(agent(model, output_processors=[detector]))
     assert result.tripwire is None
     assert streamed_text(chunks) == result.text == "Mail [EMAIL] today. Bye."
-    assert "PII detection: the judge failed, going on without it (fail-open)" in caplog.text
+    assert "PII detection failed because the judge model call failed" in caplog.text
+    assert "going on without the judge (fail-open)" in caplog.text
 
 
 async def test_warn_with_a_judge_in_the_stream_logs_what_the_judge_found(caplog: pytest.LogCaptureFixture) -> None:

@@ -1,11 +1,11 @@
 """RegexFilter: when a chunk waiting behind held-back text leaves, and what a text run's end leaves behind (issue 16).
 
 A chunk that does not end the text run (reasoning, a ``data-*`` chunk, a tool call) waits behind the held-back text
-in its place (:mod:`processors.builtin.hold_back`). These tests pin *when* it leaves: as soon as the text the model
-sent before it has left the window, not when the text run ends (the chat shows the reasoning while the answer still
-streams), with the text before it and never before that text. They also pin what a chunk ending the text run in the
-middle of a step (a replayed ``text-end``) leaves for the text after it: the step's text is one text part, so a
-look-behind there sees the text before, and a report counts its index from the start of the step's text.
+in its place (:mod:`processors.builtin.held_chunk_order`). These tests pin *when* it leaves: as soon as the text the
+model sent before it has left the window, not when the text run ends (the chat shows the reasoning while the answer
+still streams), with the text before it and never before that text. They also pin what a chunk ending the text run
+in the middle of a step (a replayed ``text-end``) leaves for the text after it: the step's text is one text part, so
+a look-behind there sees the text before, and a report counts its index from the start of the step's text.
 
 ``by_call`` drives the guard by hand as the runtime does (a stashed part re-driven right after the part that
 stashed it) and records what left the guard for each part given.

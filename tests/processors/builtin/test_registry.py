@@ -1,9 +1,10 @@
-"""The catalogue: built-ins via entry points (or the fallback list), plug-ins, user files, errors, creation."""
+"""The catalogue: built-ins and plug-ins via entry points (the only registry), user files, errors, creation."""
 
 from __future__ import annotations
 
 import json
 import textwrap
+import tomllib
 from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import Any
@@ -15,14 +16,16 @@ from processors.builtin import registry
 from processors.builtin.base import BuiltinProcessor, InvalidOptionsError
 from processors.builtin.regex_filter import RegexFilter
 from processors.builtin.registry import (
-    BUILTIN_ENTRY_POINTS,
     ENTRY_POINT_GROUP,
+    NOT_INSTALLED,
     Catalogue,
     UnknownProcessorTypeError,
     describe_class,
     load_catalogue,
 )
 from processors.models import ScriptedModel
+
+ROOT = Path(__file__).resolve().parents[3]
 
 #: The built-ins of this part of the project, with the lanes each fits and its id.
 MINE = {
@@ -54,18 +57,23 @@ def no_entry_points(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.usefixtures("no_entry_points")
-def test_without_entry_points_the_builtin_fallback_list_is_used() -> None:
+def test_without_entry_points_there_is_no_built_in_and_the_catalogue_says_why() -> None:
+    """The entry points are the only registry (issue 27): no second list stands in for them."""
     catalogue = load_catalogue()
+    assert "TokenLimiter" not in catalogue and len(catalogue) == 0
+    assert catalogue.errors == [("builtin", NOT_INSTALLED)]
+
+
+def test_the_installed_entry_points_are_the_built_ins_pyproject_declares() -> None:
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"][ENTRY_POINT_GROUP]
+    catalogue = load_catalogue()
+    builtins = {kind.type_name: kind for kind in catalogue if kind.source == "builtin"}
+    assert set(builtins) == set(declared) and not catalogue.errors
     for type_name, (processor_id, lanes) in MINE.items():
-        kind = catalogue[type_name]
-        assert (kind.id, kind.lanes, kind.source, kind.needs_model) == (processor_id, lanes, "builtin", False)
-    assert {name for name, _ in BUILTIN_ENTRY_POINTS} == set(catalogue.types) | {
-        error[1].split(":")[0] for error in catalogue.errors
-    }
-    assert not [error for error in catalogue.errors if any(name in error[1] for name in MINE)]
+        kind = builtins[type_name]
+        assert (kind.id, kind.lanes, kind.needs_model) == (processor_id, lanes, False)
 
 
-@pytest.mark.usefixtures("no_entry_points")
 def test_each_builtin_declares_a_form_every_field_described_defaulted_and_bounded() -> None:
     catalogue = load_catalogue()
     for type_name in MINE:
@@ -108,7 +116,7 @@ def test_installed_builtins_come_from_the_entry_point_group(monkeypatch: pytest.
     monkeypatch.setattr(registry, "entry_points", lambda group: points if group == ENTRY_POINT_GROUP else [])
     catalogue = load_catalogue()
     assert catalogue["RegexFilter"].source == "builtin"
-    assert "TokenLimiter" not in catalogue  # the group has built-ins, so the fallback list is not used
+    assert "TokenLimiter" not in catalogue  # only what the entry points name
     shout = catalogue["ShoutFilter"]
     assert (shout.source, shout.id, shout.lanes, shout.options_schema) == (
         "plugin:acme-guards",
@@ -166,7 +174,6 @@ def write(folder: Path, name: str, source: str) -> Path:
     return path
 
 
-@pytest.mark.usefixtures("no_entry_points")
 def test_a_user_folder_loads_good_files_and_reports_broken_ones(tmp_path: Path) -> None:
     write(tmp_path, "good.py", GOOD)
     syntax = write(tmp_path, "syntax.py", "def broken(:\n    pass\n")
@@ -190,7 +197,6 @@ def test_a_user_folder_loads_good_files_and_reports_broken_ones(tmp_path: Path) 
     assert "RegexFilter" in catalogue  # the built-ins still loaded
 
 
-@pytest.mark.usefixtures("no_entry_points")
 async def test_created_processors_run(tmp_path: Path) -> None:
     write(tmp_path, "good.py", GOOD)
     catalogue = load_catalogue(tmp_path)
@@ -208,7 +214,6 @@ async def test_created_processors_run(tmp_path: Path) -> None:
     assert result.text == "mail [EMAIL]**"
 
 
-@pytest.mark.usefixtures("no_entry_points")
 def test_create_refuses_bad_options_and_unknown_types() -> None:
     catalogue = load_catalogue()
     with pytest.raises(InvalidOptionsError) as caught:
@@ -224,7 +229,6 @@ def test_create_refuses_bad_options_and_unknown_types() -> None:
         catalogue["Nope"]
 
 
-@pytest.mark.usefixtures("no_entry_points")
 def test_lookups_by_lane_and_id() -> None:
     catalogue = load_catalogue()
     assert {k.type_name for k in catalogue.for_lane("error")} >= {"PrefillErrorHandler", "StreamErrorRetry"}
@@ -263,7 +267,6 @@ BASE_EXCEPTION_PLUGINS = {
 }
 
 
-@pytest.mark.usefixtures("no_entry_points")
 def test_a_user_file_raising_any_base_exception_at_import_is_skipped_and_reported(tmp_path: Path) -> None:
     for name, (source, _) in BASE_EXCEPTION_PLUGINS.items():
         write(tmp_path, name, source)

@@ -20,10 +20,10 @@ import re
 import pytest
 
 from processors.builtin import stream_window
-from processors.builtin.carryover import BATCH
 from processors.builtin.patterns import PATTERNS, with_needles
 from processors.builtin.pii_detector import PIIDetector
 from processors.builtin.pii_patterns import _DIGIT_KINDS, ALL_TYPES, candidates, candidates_after, kinds_for
+from processors.builtin.split_across_chunks import BATCH
 from processors.builtin.stream_window import TAIL_CHARS, TAIL_RULES, hold_start
 from processors.chunks import AnyChunk, TextEndChunk, TextPayload
 from processors.testing.split_fuzz import fuzz_splits

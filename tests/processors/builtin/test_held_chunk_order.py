@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from processors.builtin.hold_back import ENDS_TEXT, REMEMBERED, HoldBack
+from processors.builtin.held_chunk_order import ENDS_TEXT, REMEMBERED, HoldBack
 from processors.chunks import AnyChunk, TextDeltaChunk, TextDeltaPayload, chunk_from_wire
 from processors.pipeline.stream_chain import REPROCESS_KEY
 

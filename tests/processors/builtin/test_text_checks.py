@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from processors.builtin.support import check_messages
+from processors.builtin.text_checks import check_messages
 from processors.messages import Message
 
 

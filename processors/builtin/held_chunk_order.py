@@ -1,9 +1,10 @@
 """One hold-back behaviour for every stream guard that holds text back while it decides.
 
 A guard that redacts or blocks a value split across ``text-delta`` chunks (RegexFilter, and the carry-over detectors
-of :mod:`processors.builtin.carryover`: PIIDetector, SystemPromptScrubber, Moderation) holds back the trailing text
-that could still begin a match. Other chunks arrive meanwhile: a thinking model's reasoning between two text deltas,
-a processor's ``data-*`` chunk, a replayed ``source`` or ``file``. What they do is decided here, once for all of them:
+of :mod:`processors.builtin.split_across_chunks`: PIIDetector, SystemPromptScrubber, Moderation) holds back the
+trailing text that could still begin a match. Other chunks arrive meanwhile: a thinking model's reasoning between
+two text deltas, a processor's ``data-*`` chunk, a replayed ``source`` or ``file``. What they do is decided here,
+once for all of them:
 
 * A chunk that does not end the text run waits behind the held text, in its place, and goes out once the text the
   model sent before it has (after the match that text ends inside, when it does: a match goes out whole, redacted).

@@ -4,8 +4,8 @@ A detector that scans each chunk alone misses ``"jo@exa"`` + ``"mple.com"``. :cl
 trailing text that could still be the start of a match, emits the safe prefix as the text arrives, and flushes
 the rest when a chunk ends the text run (``text-end``, ``step-finish``, ``finish``, ``error`` ...). Every other chunk
 (a thinking model's reasoning between two text deltas, a ``data-*`` chunk) follows the one hold-back behaviour of
-:mod:`processors.builtin.hold_back`, shared with RegexFilter: it waits behind the held text, in its place, and goes
-out once the text the model sent before it has, so an address cut in two by reasoning is still found whole and the
+:mod:`processors.builtin.held_chunk_order`, shared with RegexFilter: it waits behind the held text, in its place, and
+goes out once the text the model sent before it has, so an address cut in two by reasoning is still found whole and the
 stream keeps the model's order. The cut never falls inside a candidate match, and a candidate that touches the end
 of the buffer (a URL still growing) is held back whole, so — for matches shorter than ``carry`` — the text emitted
 is the same however the stream was split. A chunk waiting inside a candidate goes out after it (a match goes out
@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from processors.builtin.hold_back import HoldBack
+from processors.builtin.held_chunk_order import HoldBack
 from processors.builtin.patterns import Match
 from processors.chunks import AnyChunk, Chunk
 from processors.pipeline.stream_chain import REPROCESS_KEY
@@ -71,7 +71,8 @@ class CarryOver:
     next_scan: int = 0
     #: Characters of the step's text let out so far (``pending`` starts there).
     emitted: int = 0
-    #: The chunks waiting behind the held text and the parts ready to go out (:mod:`~processors.builtin.hold_back`).
+    #: The chunks waiting behind the held text and the parts ready to go out
+    #: (:mod:`~processors.builtin.held_chunk_order`).
     parts: HoldBack = field(default_factory=HoldBack, repr=False)
 
     @classmethod

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from processors.builtin.enforce import enforce_message, enforce_segment, replace_spans
 from processors.builtin.patterns import Match
+from processors.builtin.span_strategy import enforce_message, enforce_segment, replace_spans
 from processors.context import RequestContext
 from processors.messages import Message
 from processors.pipeline.processor import HookArgs

@@ -1,4 +1,4 @@
-"""The carry-over buffer's window, schedule and bounds, pinned exactly (``processors/builtin/carryover.py``).
+"""The carry-over buffer's window, schedule and bounds, pinned exactly (``processors/builtin/split_across_chunks.py``).
 
 What a guarded reply shows while it streams depends on three promises of :class:`CarryOver`: it scans again only
 once ``batch`` more characters wait (small deltas cost one scan per batch), it never holds more than ``max_hold``
@@ -14,8 +14,8 @@ import asyncio
 import re
 from typing import Any
 
-from processors.builtin.carryover import CONTEXT_CHARS, CarryOver, stream_part, stream_part_async
 from processors.builtin.patterns import Match
+from processors.builtin.split_across_chunks import CONTEXT_CHARS, CarryOver, stream_part, stream_part_async
 from processors.chunks import AnyChunk, chunk_from_wire
 from processors.pipeline.stream_chain import REPROCESS_KEY
 from tests.processors.helpers import text_delta

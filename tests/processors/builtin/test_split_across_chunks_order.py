@@ -1,4 +1,4 @@
-"""Every guard that holds text back keeps the model's order: one hold-back behaviour (``hold_back.py``) for all.
+"""Every guard that holds text back keeps the model's order: one hold-back behaviour (``held_chunk_order.py``) for all.
 
 RegexFilter and the carry-over detectors (PIIDetector, SystemPromptScrubber, Moderation) hold back text that could
 still begin a match. Another chunk that comes meanwhile (reasoning, a processor's ``data-*`` chunk, a replayed
@@ -24,11 +24,11 @@ from typing import Any
 import pytest
 
 from processors import RequestContext
-from processors.builtin.carryover import CarryOver
 from processors.builtin.moderation import ModerationProcessor
 from processors.builtin.patterns import Match
 from processors.builtin.pii_detector import PIIDetector
 from processors.builtin.regex_filter import RegexFilter
+from processors.builtin.split_across_chunks import CarryOver
 from processors.builtin.system_prompt_scrubber import SystemPromptScrubber
 from processors.chunks import AnyChunk, Chunk, DataChunk, chunk_from_wire
 from processors.messages.message_list import MessageList
