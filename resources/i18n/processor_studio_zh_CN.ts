@@ -2674,6 +2674,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>混合</translation>
     </message>
     <message>
+        <source>heuristics</source>
+        <translation>启发式规则</translation>
+    </message>
+    <message>
+        <source>learned</source>
+        <translation>学习模型</translation>
+    </message>
+    <message>
+        <source>both</source>
+        <translation>两者</translation>
+    </message>
+    <message>
         <source>cumulative</source>
         <translation>累计</translation>
     </message>
@@ -5389,6 +5401,16 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>hybrid: offline scores in [low, high) are uncertain and go to the judge; below low passes, at or above high is flagged without asking</source>
         <comment>PromptInjectionDetector.options.hybrid_band.help</comment>
         <translation>hybrid：离线得分在 [下限, 上限) 内视为不确定，交给判定器；低于下限直接通过，达到或高于上限不经询问直接标记</translation>
+    </message>
+    <message>
+        <source>Offline Scorer</source>
+        <comment>PromptInjectionDetector.options.offline_scorer</comment>
+        <translation>离线评分方式</translation>
+    </message>
+    <message>
+        <source>Offline scores: heuristics (phrase signals), learned (the trained model&apos;s calibrated score) or both (the higher counts)</source>
+        <comment>PromptInjectionDetector.options.offline_scorer.help</comment>
+        <translation>离线评分：heuristics（短语信号）、learned（训练模型的校准分数）或 both（取较高者）</translation>
     </message>
     <message>
         <source>Include Scores</source>

@@ -2674,6 +2674,18 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>混合</translation>
     </message>
     <message>
+        <source>heuristics</source>
+        <translation>啟發式規則</translation>
+    </message>
+    <message>
+        <source>learned</source>
+        <translation>學習模型</translation>
+    </message>
+    <message>
+        <source>both</source>
+        <translation>兩者</translation>
+    </message>
+    <message>
         <source>cumulative</source>
         <translation>累計</translation>
     </message>
@@ -5389,6 +5401,16 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>hybrid: offline scores in [low, high) are uncertain and go to the judge; below low passes, at or above high is flagged without asking</source>
         <comment>PromptInjectionDetector.options.hybrid_band.help</comment>
         <translation>hybrid：離線得分在 [下限, 上限) 內視為不確定，交給判定器；低於下限直接通過，達到或高於上限不經詢問直接標記</translation>
+    </message>
+    <message>
+        <source>Offline Scorer</source>
+        <comment>PromptInjectionDetector.options.offline_scorer</comment>
+        <translation>離線評分方式</translation>
+    </message>
+    <message>
+        <source>Offline scores: heuristics (phrase signals), learned (the trained model&apos;s calibrated score) or both (the higher counts)</source>
+        <comment>PromptInjectionDetector.options.offline_scorer.help</comment>
+        <translation>離線評分：heuristics（短語訊號）、learned（訓練模型的校準分數）或 both（取較高者）</translation>
     </message>
     <message>
         <source>Include Scores</source>
