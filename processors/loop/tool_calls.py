@@ -5,7 +5,7 @@ committed in call order: a failure (unknown tool, invalid JSON or arguments, the
 ``tool-error`` chunk and an ``output-error`` invocation the model sees on its next step. A result a processor
 blocks (an abort in ``process_tool_result``, or a stream processor stopping its ``tool-result`` chunk) is never
 committed: the run ends, and answers the call with an ``output-error`` naming that processor
-(``RunState._answer_open_calls``), so the thread never holds a call without an answer.
+(``RunState.answer_open_calls``), so the thread never holds a call without an answer.
 """
 
 from __future__ import annotations
