@@ -19,7 +19,7 @@ import asyncio
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
-from processors.chunks import AnyChunk
+from processors.chunks import AnyChunk, TextDeltaChunk
 from processors.loop.run import Run
 from processors.result import GenerateResult
 
@@ -101,8 +101,8 @@ class AgentStream:
     async def text_stream(self) -> AsyncIterator[str]:
         """Only the text deltas, as strings (a convenience for terminals)."""
         async for chunk in self:
-            if chunk.type == "text-delta":
-                yield chunk.payload.text  # type: ignore[union-attr]
+            if isinstance(chunk, TextDeltaChunk):
+                yield chunk.payload.text
 
     async def result(self) -> GenerateResult:
         async for _chunk in self:
