@@ -43,7 +43,6 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from processors.chunks import AnyChunk
 from processors.errors import ProcessorContractError, ProcessorError
-from processors.loop.phases import ends_run, message_tracing
 from processors.loop.step import EndRun, RetryStep, StepBuilder, plain_args
 from processors.messages import Message, StepStartPart, TextPart, ToolInvocationPart
 from processors.messages.message_list import MessageList
@@ -55,7 +54,7 @@ from processors.pipeline.processor import (
     ProcessOutputStepArgs,
 )
 from processors.pipeline.run_context import Entry, common_args
-from processors.pipeline.runner import apply_message_result, run_lane
+from processors.pipeline.runner import CONTRACT_ERRORS, LanePolicy, apply_message_result, run_lane
 from processors.result import OutputResult, Step
 from processors.tripwire import TripWire
 
@@ -67,6 +66,9 @@ async def run_llm_response(
     run: RunView, step_number: int, model: LanguageModel, raw_chunks: list[dict[str, Any]], from_cache: bool
 ) -> None:
     """``process_llm_response``: after the step's stream, with its chunks (paired with ``process_llm_request``)."""
+    entries = run.config.hooked["process_llm_response"]
+    if not entries:
+        return
 
     def args_for(entry: Entry) -> ProcessLLMResponseArgs:
         return ProcessLLMResponseArgs(
@@ -80,11 +82,11 @@ async def run_llm_response(
 
     await run_lane(
         run.ctx,
-        run.config.input_entries,
+        entries,
         "process_llm_response",
         args_for,
         apply=_returns_nothing,
-        policy=ends_run(run, failures=(ProcessorError,)),
+        policy=LanePolicy(run.end_with_tripwire, (ProcessorError,), run.end_with_error),
         describe=lambda: f"{len(raw_chunks)} chunks" + (" (from cache)" if from_cache else ""),
     )
 
@@ -97,7 +99,8 @@ async def run_output_step(
     ``answer`` is the message the step built (just added to the list: on its own, or merged into the turn's
     answer). After the processors, the step's text is what the list holds of it (:class:`StepAnswer`), and the
     calls that run are the model's calls still in the list (:func:`check_tool_calls`)."""
-    if not any("process_output_step" in entry.hooks for entry in run.config.output_entries):
+    entries = run.config.hooked["process_output_step"]
+    if not entries:
         return []
     ml = run.message_list
     located = StepAnswer.locate(ml, answer)  # where the step's answer and calls stand before any processor
@@ -150,13 +153,13 @@ async def run_output_step(
     try:
         out = await run_lane(
             run.ctx,
-            run.config.output_entries,
+            entries,
             "process_output_step",
             args_for,
             apply=apply,
-            policy=ends_run(run, tripped=tripped, failed=failed),
+            policy=LanePolicy(tripped, CONTRACT_ERRORS, failed),
             drain=run.drain,
-            **message_tracing(ml),
+            traced_list=ml,
         )
     finally:
         # Whichever way the step leaves its processors (they finished, or the run was stopped, or a stream
@@ -296,6 +299,9 @@ def check_read_only(entry: Entry, args: ProcessOutputStepArgs, text: str, made: 
 
 async def run_output_result(run: RunView) -> list[AnyChunk]:
     """``process_output_result``, once at the end; a processor may rewrite the final text or reject it."""
+    entries = run.config.hooked["process_output_result"]
+    if not entries:
+        return []
     ml = run.message_list
     text = "".join(run.text_parts)
     responses = ml.get.response.db()
@@ -326,13 +332,13 @@ async def run_output_result(run: RunView) -> list[AnyChunk]:
 
     out = await run_lane(
         run.ctx,
-        run.config.output_entries,
+        entries,
         "process_output_result",
         args_for,
         apply=apply,
-        policy=ends_run(run, tripped=tripped),
+        policy=LanePolicy(tripped, CONTRACT_ERRORS, run.end_with_error),
         drain=run.drain,
-        **message_tracing(ml),
+        traced_list=ml,
     )
     responses = ml.get.response.db()
     last_after = responses[-1].text if responses else None

@@ -10,13 +10,11 @@ error chunk and :class:`RetryStep` to reject the current step.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NoReturn, TypedDict
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from processors.chunks import AnyChunk
 from processors.errors import ModelAPIError, ProcessorContractError, ProcessorError
 from processors.loop.step import EndRun
-from processors.messages.message_list import MessageList
 from processors.models import resolve_model
 from processors.models.base import LanguageModel
 from processors.pipeline.processor import (
@@ -27,6 +25,7 @@ from processors.pipeline.processor import (
 )
 from processors.pipeline.run_context import Entry, common_args
 from processors.pipeline.runner import (
+    CONTRACT_ERRORS,
     STEP_OVERRIDE_KEYS,
     LanePolicy,
     apply_message_result,
@@ -42,9 +41,6 @@ if TYPE_CHECKING:
     from processors.loop.run_view import RunView
 
 logger = logging.getLogger(__name__)
-
-#: What a phase turns into an ``error`` chunk naming the processor: a broken contract, a bad value.
-CONTRACT_ERRORS = (ProcessorError, ValueError, TypeError)
 
 
 #: The types a step override may have (``model`` and ``tools`` are checked by resolving them).
@@ -75,29 +71,11 @@ def _is_mapping_result(result: Any) -> bool:
     return isinstance(result, dict) or (hasattr(result, "model_dump") and not hasattr(result, "content"))
 
 
-def ends_run(
-    run: RunView,
-    *,
-    tripped: Callable[[TripWire], NoReturn] | None = None,
-    failures: tuple[type[Exception], ...] = CONTRACT_ERRORS,
-    failed: Callable[[Exception], None] | None = None,
-) -> LanePolicy:
-    """A lane's policy for a run's hooks: by default a block or a broken contract ends the run with a ``tripwire``
-    or an ``error`` chunk naming the processor; a hook with more to do on the way out passes its own."""
-
-    def tripwire_ends_run(tripwire: TripWire) -> NoReturn:
-        raise EndRun(run.tripwire_chunk(tripwire)) from None
-
-    def failure_ends_run(error: Exception) -> NoReturn:
-        raise EndRun(run.error_chunk(error)) from None
-
-    return LanePolicy(
-        on_tripwire=tripped or tripwire_ends_run, failures=failures, on_failure=failed or failure_ends_run
-    )
-
-
 async def run_input(run: RunView) -> list[AnyChunk]:
     """``process_input``, once: input messages and system messages, before the loop."""
+    entries = run.config.hooked["process_input"]
+    if not entries:
+        return []
     ml = run.message_list
 
     def args_for(entry: Entry) -> ProcessInputArgs:
@@ -126,13 +104,13 @@ async def run_input(run: RunView) -> list[AnyChunk]:
 
     return await run_lane(
         run.ctx,
-        run.config.input_entries,
+        entries,
         "process_input",
         args_for,
         apply=apply,
-        policy=ends_run(run, tripped=tripped),
+        policy=LanePolicy(tripped, CONTRACT_ERRORS, run.end_with_error),
         drain=run.drain,
-        **message_tracing(ml),
+        traced_list=ml,
     )
 
 
@@ -150,7 +128,10 @@ async def run_input_step(run: RunView, step_number: int) -> dict[str, Any]:
         "structured_output": config.structured_output,
         "message_id": None,
     }
-    llm_request_ids = {e.id for e in config.input_entries if "process_llm_request" in e.hooks}
+    entries = config.hooked["process_input_step"]
+    if not entries:
+        return step_config
+    llm_request_ids = {e.id for e in config.hooked["process_llm_request"]}
     allowed = STEP_OVERRIDE_KEYS | {"messages", "message_list"}
 
     def args_for(entry: Entry) -> ProcessInputStepArgs:
@@ -210,11 +191,11 @@ async def run_input_step(run: RunView, step_number: int) -> dict[str, Any]:
 
     await run_lane(
         run.ctx,
-        config.input_entries,
+        entries,
         "process_input_step",
         args_for,
         apply=apply,
-        policy=ends_run(run),
+        policy=run.ends_run,
         describe=lambda: describe_messages(ml),
         fingerprint=lambda: (messages_fingerprint(ml), repr(step_config)),
     )
@@ -228,6 +209,9 @@ async def run_llm_request(
     ml = run.message_list
     prompt = ml.to_prompt()
     cached: list[dict[str, Any]] | None = None
+    entries = run.config.hooked["process_llm_request"]
+    if not entries:
+        return prompt, cached
 
     def args_for(entry: Entry) -> ProcessLLMRequestArgs:
         return ProcessLLMRequestArgs(
@@ -274,11 +258,11 @@ async def run_llm_request(
 
     await run_lane(
         run.ctx,
-        run.config.input_entries,
+        entries,
         "process_llm_request",
         args_for,
         reduce=reduce,
-        policy=ends_run(run),
+        policy=run.ends_run,
         describe=lambda: f"{len(prompt)} prompt messages",  # the prompt this processor is given, before and after
     )
     return prompt, cached
@@ -286,7 +270,8 @@ async def run_llm_request(
 
 async def run_api_error(run: RunView, error: ModelAPIError, step_number: int) -> bool:
     """``process_api_error``: the first ``{"retry": True}`` wins, within the retry cap."""
-    if run.max_retries is None or run.api_retry_count >= run.max_retries:
+    entries = run.config.hooked["process_api_error"]
+    if not entries or run.max_retries is None or run.api_retry_count >= run.max_retries:
         return False
     ml = run.message_list
     retry = False
@@ -325,25 +310,13 @@ async def run_api_error(run: RunView, error: ModelAPIError, step_number: int) ->
 
     await run_lane(
         run.ctx,
-        run.config.error_entries,
+        entries,
         "process_api_error",
         args_for,
         reduce=reduce,
-        policy=ends_run(run, failures=(ProcessorError,), failed=ask_the_next),
+        policy=LanePolicy(run.end_with_tripwire, (ProcessorError,), ask_the_next),
         describe=lambda: f"{error.status_code}: {error.message}",
     )
     if retry:
         run.api_retry_count += 1
     return retry
-
-
-class MessageTracing(TypedDict):
-    """How a message hook's call is summarised in traces (``run_lane``'s ``describe`` and ``fingerprint``)."""
-
-    describe: Callable[[], str]
-    fingerprint: Callable[[], Any]
-
-
-def message_tracing(ml: MessageList) -> MessageTracing:
-    """How a message hook's call is summarised in traces: the list before and after, and whether it changed."""
-    return {"describe": lambda: describe_messages(ml), "fingerprint": lambda: messages_fingerprint(ml)}

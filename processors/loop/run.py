@@ -281,7 +281,7 @@ class Run:
             provider_options=dict(step_config["provider_options"]),
             response_format=response_format(step_config["structured_output"]),
         )
-        record_raw = any("process_llm_response" in e.hooks for e in self.config.input_entries)
+        record_raw = bool(self.config.hooked["process_llm_response"])
         message_id = step_config.get("message_id") or new_id("msg")
         step = step_state.step = Step(step_number=step_number, model_id=model.model_id, from_cache=cached is not None)
         builder = step_state.builder = StepBuilder(run.run_id, message_id)

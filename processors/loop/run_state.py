@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, NoReturn
 
 from processors.chunks import (
     AnyChunk,
@@ -31,7 +31,7 @@ from processors.loop.config import (
     retry_feedback,
 )
 from processors.loop.model_io import parse_structured
-from processors.loop.step import RetryStep, StepBuilder, StepState
+from processors.loop.step import EndRun, RetryStep, StepBuilder, StepState
 from processors.messages import (
     DataPart,
     ErrorInfo,
@@ -44,7 +44,7 @@ from processors.messages import (
 )
 from processors.messages.message_list import MessageList
 from processors.pipeline.run_context import RunContext
-from processors.pipeline.runner import notify_violation
+from processors.pipeline.runner import CONTRACT_ERRORS, LanePolicy, notify_violation
 from processors.pipeline.stream_chain import StreamChain
 from processors.result import GenerateResult, Step
 from processors.tripwire import TripWire, TripwireData
@@ -107,6 +107,17 @@ class RunState:
         self.max_retries = config.max_processor_retries
         if self.max_retries is None and config.error_entries:
             self.max_retries = DEFAULT_ERROR_PROCESSOR_RETRIES
+        #: The lane policy of most hooks: a block or a broken contract ends the run, naming the processor.
+        self.ends_run = LanePolicy(self.end_with_tripwire, CONTRACT_ERRORS, self.end_with_error)
+
+    # ----------------------------------------------------------------------------------------- ending it
+    def end_with_tripwire(self, tripwire: TripWire) -> NoReturn:
+        """End the run with a ``tripwire`` chunk (a lane's policy for a block)."""
+        raise EndRun(self.tripwire_chunk(tripwire)) from None
+
+    def end_with_error(self, error: Exception) -> NoReturn:
+        """End the run with an ``error`` chunk naming the processor (a lane's policy for a failure)."""
+        raise EndRun(self.error_chunk(error)) from None
 
     # ----------------------------------------------------------------------------------------- chunks
     def chunk(self, cls: type[Chunk], payload: Any) -> Chunk:

@@ -17,12 +17,11 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from processors.chunks import AnyChunk, ToolErrorChunk, ToolErrorPayload, ToolResultChunk, ToolResultPayload
 from processors.errors import ToolArgumentsError
-from processors.loop.phases import ends_run
 from processors.loop.step import EndRun, InvalidArgs, RetryStep, plain_args
 from processors.messages import ToolInvocation, ToolInvocationPart
 from processors.pipeline.processor import ProcessToolResultArgs
 from processors.pipeline.run_context import Entry, common_args
-from processors.pipeline.runner import apply_message_result, messages_fingerprint, run_lane
+from processors.pipeline.runner import CONTRACT_ERRORS, LanePolicy, apply_message_result, messages_fingerprint, run_lane
 from processors.result import Step
 from processors.tools import Tool, serialize_result
 from processors.tripwire import TripWire
@@ -107,6 +106,7 @@ async def commit(run: RunView, step_number: int, step: Step, call: dict[str, Any
         )
     result = serialize_result(outcome)
     returned = result  # what the tool itself returned, for observers (the model gets ``result``)
+    entries = run.config.hooked["process_tool_result"]
 
     def args_for(entry: Entry) -> ProcessToolResultArgs:
         return ProcessToolResultArgs(
@@ -154,18 +154,19 @@ async def commit(run: RunView, step_number: int, step: Step, call: dict[str, Any
         current = invocation.result if invocation is not None and invocation.state == "result" else result
         return f"{name} → {_short(current)}"
 
-    await run_lane(
-        run.ctx,
-        run.config.output_entries,
-        "process_tool_result",
-        args_for,
-        apply=apply,
-        reduce=reduce,
-        policy=ends_run(run, tripped=tripped),
-        describe=describe,
-        fingerprint=lambda: messages_fingerprint(ml),
-        tool=lambda: (call_id, returned),
-    )
+    if entries:
+        await run_lane(
+            run.ctx,
+            entries,
+            "process_tool_result",
+            args_for,
+            apply=apply,
+            reduce=reduce,
+            policy=LanePolicy(tripped, CONTRACT_ERRORS, run.end_with_error),
+            describe=describe,
+            fingerprint=lambda: messages_fingerprint(ml),
+            tool=lambda: (call_id, returned),
+        )
     ml.update_tool_invocation(
         ToolInvocationPart(
             tool_invocation=ToolInvocation(

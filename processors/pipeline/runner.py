@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-from processors.errors import PatternTimeoutError, ProcessorContractError, ProcessorRaisedError
+from processors.errors import PatternTimeoutError, ProcessorContractError, ProcessorError, ProcessorRaisedError
 from processors.messages import Message
 from processors.messages.formats import as_messages
 from processors.messages.message_list import MessageList
@@ -58,6 +58,9 @@ if TYPE_CHECKING:
     from processors.chunks import AnyChunk
 
 logger = logging.getLogger(__name__)
+
+#: What a lane turns into an ``error`` chunk naming the processor: a broken contract, a bad value.
+CONTRACT_ERRORS: tuple[type[Exception], ...] = (ProcessorError, ValueError, TypeError)
 
 #: The args class of the hook a lane runs (``ProcessInputArgs`` ...).
 ArgsT = TypeVar("ArgsT", bound=HookArgs)
@@ -190,20 +193,25 @@ async def run_lane(
     describe: Callable[[], str] | None = None,
     fingerprint: Callable[[], Any] | None = None,
     tool: Callable[[], tuple[str, Any]] | None = None,
+    traced_list: MessageList | None = None,
 ) -> list[AnyChunk]:
-    """Run ``hook`` across one lane, processor by processor, and return the chunks they wrote on the way.
+    """Run ``hook`` across ``entries`` (the lane's processors that implement it, in order) and return the chunks
+    they wrote on the way.
 
     The one loop every hook but the stream one runs through; what differs between the hooks is a parameter:
     ``args_for`` builds a processor's args (from what the processors before it left), ``apply`` reconciles its
     result with the run inside :func:`invoke` (so the trace's "after" shows the effect, and a ``ValueError`` or
     ``TypeError`` there is the processor's broken contract), ``reduce`` folds a result after the call and returns
     ``True`` to stop the lane (the first error processor that asks for a retry wins); ``policy`` says what a block
-    or a failure does. ``drain`` collects what a processor wrote with ``writer.custom`` after each one that ran.
+    or a failure does. ``drain`` collects what a processor wrote with ``writer.custom`` after each one that ran. A
+    trace describes each call with ``describe`` and tells a change by ``fingerprint``; for a message hook, pass the
+    list as ``traced_list`` instead (its messages before and after).
     """
+    if traced_list is not None:
+        describe = partial(describe_messages, traced_list)
+        fingerprint = partial(messages_fingerprint, traced_list)
     out: list[AnyChunk] = []
     for entry in entries:
-        if hook not in entry.hooks:
-            continue
         args = args_for(entry)
         try:
             result = await invoke(
