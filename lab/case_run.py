@@ -17,6 +17,7 @@ from lab.corpus import Case
 from lab.rate_gate import RATE_LIMIT_STATUSES, GatedModel, RateGate
 from lab.results import CaseResult, Hit, Outcome, unique_in_order
 from processors import Agent, RecordingTracer, Tool, Usage
+from processors.chunks import ErrorChunk
 from processors.models import ScriptedModel
 from processors.models.base import ModelEvent, ModelRequest, TextDelta
 from processors.models.replay import Recording, RecordingModel, ReplayModel, record_tools, replay_tools
@@ -160,9 +161,8 @@ async def run_case(
         recording, recorded = prepare_agent(agent, case, mode, replay, gate, attempts)
         stream = agent.stream(case_messages(case), tracers=[tracer])
         async for chunk in stream:
-            if chunk.type == "error":
-                payload = getattr(chunk, "payload", None)
-                error_payload = dict(getattr(payload, "error", None) or {})
+            if isinstance(chunk, ErrorChunk):
+                error_payload = dict(chunk.payload.error or {})
         result = await stream.result()
     except asyncio.CancelledError:
         raise

@@ -5,19 +5,24 @@ Every chunk is a pydantic model tagged by ``type``. Agent chunks carry ``run_id`
 Mastra. ``chunk.to_wire()`` gives Mastra's camelCase JSON (``runId``, ``from``, ``payload.toolCallId`` ...), so a
 recorded stream can be compared with one recorded from Mastra. :func:`chunk_from_wire` reads that shape back.
 
-Processors replace a chunk by returning a new one; ``part.with_payload(text="...")`` is the short way::
+The concrete classes form a discriminated union on ``type`` (:data:`AgentChunk`, as pydantic-ai's stream events),
+so a reader matches on classes rather than on ``type`` strings. Processors replace a chunk by returning a new one;
+``part.with_payload(text="...")`` is the short way::
 
     def process_output_stream(self, args):
-        if args.part.type == "text-delta":
-            return args.part.with_payload(text=args.part.payload.text.upper())
+        match args.part:
+            case TextDeltaChunk(payload=payload):
+                return args.part.with_payload(text=payload.text.upper())
         return args.part
+
+A chunk of a type this runtime does not know (a newer Mastra's) is read back as a plain :class:`Chunk`.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from processors.chunk_payloads import (
     EmptyPayload,
@@ -214,16 +219,28 @@ class AbortChunk(Chunk):
     payload: EmptyPayload = Field(default_factory=EmptyPayload)
 
 
+#: Every agent chunk the runtime makes, told apart by ``type``: what a ``match`` on chunk classes covers.
+AgentChunk = Annotated[
+    StartChunk | StepStartChunk | ResponseMetadataChunk | TextStartChunk | TextDeltaChunk | TextEndChunk
+    | ReasoningStartChunk | ReasoningDeltaChunk | ReasoningEndChunk | ToolCallInputStreamingStartChunk
+    | ToolCallDeltaChunk | ToolCallInputStreamingEndChunk | ToolCallChunk | ToolResultChunk | ToolErrorChunk
+    | StepFinishChunk | FinishChunk | ErrorChunk | TripwireChunk | AbortChunk,
+    Field(discriminator="type"),
+]  # fmt: skip
+
 #: ``type`` string → chunk class, for reading recorded streams back.
 CHUNK_CLASSES: dict[str, type[Chunk]] = {
-    cls.model_fields["type"].default: cls
-    for cls in (
-        StartChunk, StepStartChunk, ResponseMetadataChunk, TextStartChunk, TextDeltaChunk, TextEndChunk,
-        ReasoningStartChunk, ReasoningDeltaChunk, ReasoningEndChunk, ToolCallInputStreamingStartChunk,
-        ToolCallDeltaChunk, ToolCallInputStreamingEndChunk, ToolCallChunk, ToolResultChunk, ToolErrorChunk,
-        StepFinishChunk, FinishChunk, ErrorChunk, TripwireChunk, AbortChunk,
-    )
-}  # fmt: skip
+    cls.model_fields["type"].default: cls for cls in get_args(get_args(AgentChunk)[0])
+}
+
+#: Reads a recorded agent chunk into its class by its ``type`` (the union's discriminator).
+_AGENT_CHUNK: TypeAdapter[AgentChunk] = TypeAdapter(AgentChunk)
+
+#: The chunks that end a stream; only the runtime makes them (``processors.pipeline.stream_chain.forged_end``).
+TERMINAL_CHUNKS: tuple[type[Chunk], ...] = (FinishChunk, ErrorChunk, TripwireChunk, AbortChunk)
+
+#: The chunks that carry streamed model output (what stream guardrails usually inspect).
+DELTA_CHUNKS: tuple[type[Chunk], ...] = (TextDeltaChunk, ReasoningDeltaChunk)
 
 
 class DataChunk(BaseModel):
@@ -263,8 +280,7 @@ def chunk_from_wire(wire: dict[str, Any]) -> AnyChunk:
     chunk_type = wire.get("type", "")
     if chunk_type.startswith("data-"):
         return DataChunk.model_validate(wire)
-    cls = CHUNK_CLASSES.get(chunk_type)
-    if cls is None:
+    if chunk_type not in CHUNK_CLASSES:
         return Chunk(
             type=chunk_type,
             run_id=wire.get("runId", ""),
@@ -272,7 +288,8 @@ def chunk_from_wire(wire: dict[str, Any]) -> AnyChunk:
             payload=Payload.model_validate(wire.get("payload", {})),
             metadata=wire.get("metadata"),
         )
-    return cls.model_validate(wire)
+    chunk: Chunk = _AGENT_CHUNK.validate_python(wire)
+    return chunk
 
 
 # --------------------------------------------------------------------------------------------- hot path
@@ -310,7 +327,10 @@ _CHUNK_FIELDS_SET = {"run_id", "payload"}
 
 __all__ = [
     "CHUNK_CLASSES",
+    "DELTA_CHUNKS",
+    "TERMINAL_CHUNKS",
     "AbortChunk",
+    "AgentChunk",
     "AnyChunk",
     "Chunk",
     "DataChunk",

@@ -38,15 +38,34 @@ from pydantic import Field
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 from processors.builtin.text_checks import with_text
-from processors.chunks import AnyChunk, Chunk
+from processors.chunks import (
+    AbortChunk,
+    AnyChunk,
+    Chunk,
+    ErrorChunk,
+    FinishChunk,
+    ReasoningEndChunk,
+    StepFinishChunk,
+    TextDeltaChunk,
+    TextEndChunk,
+    ToolCallChunk,
+    TripwireChunk,
+)
 from processors.pipeline.processor import ProcessOutputStreamArgs
 from processors.pipeline.stream_chain import REPROCESS_KEY
 
 #: Parts that end a text or reasoning block, a tool call, a step or the run: the batch is released before them
 #: whatever ``emit_on_non_text`` says. The loop builds a step's message and runs its tools from the parts the
 #: chain lets out while the step streams, so a delta or a call held past its block's end would leave the step.
-_RELEASING = frozenset(
-    {"text-end", "reasoning-end", "tool-call", "step-finish", "finish", "error", "tripwire", "abort"}
+_RELEASING: tuple[type[Chunk], ...] = (
+    TextEndChunk,
+    ReasoningEndChunk,
+    ToolCallChunk,
+    StepFinishChunk,
+    FinishChunk,
+    ErrorChunk,
+    TripwireChunk,
+    AbortChunk,
 )
 
 
@@ -85,8 +104,9 @@ class BatchParts(BuiltinProcessor):
             self._stash_next(state, released)
             return part
         batch: list[AnyChunk] = state.setdefault("batch", [])
-        kind = part.type
-        holds = kind == "text-delta" or (not self.options.emit_on_non_text and kind not in _RELEASING)
+        holds = isinstance(part, TextDeltaChunk) or (
+            not self.options.emit_on_non_text and not isinstance(part, _RELEASING)
+        )
         if not holds:
             return self._release(state, closing=part)  # the batch first, if any, then this part
         if not batch:
@@ -139,7 +159,7 @@ def _text_run(parts: list[AnyChunk]) -> int:
     """How many text deltas the list starts with."""
     count = 0
     for part in parts:
-        if part.type != "text-delta":
+        if not isinstance(part, TextDeltaChunk):
             break
         count += 1
     return count
@@ -150,7 +170,7 @@ def groups(parts: list[AnyChunk]) -> list[AnyChunk]:
     out: list[AnyChunk] = []
     run: list[AnyChunk] = []
     for part in parts:
-        if part.type == "text-delta":
+        if isinstance(part, TextDeltaChunk):
             run.append(part)
             continue
         if run:

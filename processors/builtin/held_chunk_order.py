@@ -33,12 +33,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from processors.chunks import AnyChunk
+from processors.chunks import (
+    AbortChunk,
+    AnyChunk,
+    ErrorChunk,
+    FinishChunk,
+    StepFinishChunk,
+    TextDeltaChunk,
+    TextEndChunk,
+    TripwireChunk,
+)
 from processors.pipeline.stream_chain import REPROCESS_KEY
 
 #: Chunks that end the text run, the step or the run: the held-back text, and every chunk waiting behind it, goes
 #: out before them. Any other chunk that comes behind held-back text waits in its place.
-ENDS_TEXT: Final = frozenset({"text-end", "step-finish", "finish", "error", "tripwire", "abort"})
+ENDS_TEXT: Final = (TextEndChunk, StepFinishChunk, FinishChunk, ErrorChunk, TripwireChunk, AbortChunk)
 
 #: How many of the chunks a guard let out it remembers, to pass them on at once when a later processor stashes them.
 REMEMBERED: Final = 64
@@ -86,7 +95,7 @@ class HoldBack:
             return True, part  # let out before, and stashed by a processor after this one: it is not held twice
         if not holding:
             return True, self.send(state, [part])
-        if part.type in ENDS_TEXT:
+        if isinstance(part, ENDS_TEXT):
             return False, None
         self.waiting.append((position, part))
         return True, self.send(state, [])
@@ -100,7 +109,7 @@ class HoldBack:
             if not out:
                 return None
             first = out[0]
-            if first.type != "text-delta":
+            if not isinstance(first, TextDeltaChunk):
                 self._remember(first)
             return first
         self.queue.extend(out)
@@ -115,12 +124,12 @@ class HoldBack:
             return None
         first = queue.pop(0)
         for waiting in queue:
-            if waiting.type != "text-delta":
+            if not isinstance(waiting, TextDeltaChunk):
                 if not any(carrier is waiting for carrier in self.pending):
                     self.pending.append(waiting)
                     state[REPROCESS_KEY] = waiting
                 break
-        if first.type != "text-delta":
+        if not isinstance(first, TextDeltaChunk):
             self._remember(first)
         return first
 

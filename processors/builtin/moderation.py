@@ -29,7 +29,7 @@ from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
 from processors.builtin.patterns import Match
 from processors.builtin.split_across_chunks import CarryOver, stream_part
 from processors.builtin.text_checks import check_messages
-from processors.chunks import AnyChunk, Chunk
+from processors.chunks import AnyChunk, Chunk, TextDeltaChunk
 from processors.messages import Message
 from processors.pipeline.processor import HookArgs, ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
 
@@ -213,7 +213,7 @@ class ModerationProcessor(BuiltinProcessor):
 
     async def _process_output_stream_judged(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
         part = args.part
-        if part.type != "text-delta":
+        if not isinstance(part, TextDeltaChunk):
             return part
         scores, reason = await self.scores(self._window(args), args)
         return part if self._act(args, scores, reason) else None
@@ -222,8 +222,8 @@ class ModerationProcessor(BuiltinProcessor):
         wanted = self.options.chunk_window + 1
         texts: list[str] = []
         for part in reversed(args.stream_parts):
-            if part.type == "text-delta" and isinstance(part, Chunk):
-                texts.append(part.payload.text)  # type: ignore[attr-defined]
+            if isinstance(part, TextDeltaChunk):
+                texts.append(part.payload.text)
                 if len(texts) >= wanted:
                     break
         if not texts and isinstance(args.part, Chunk):

@@ -59,7 +59,7 @@ from processors.builtin.regex_rules import DEFAULT_REPLACEMENT, Hit, RegexMatche
 from processors.builtin.split_across_chunks import CONTEXT_CHARS
 from processors.builtin.text_checks import text_segments, with_text
 from processors.builtin.violation_reports import report_soon, report_violation, settle
-from processors.chunks import AnyChunk, Chunk
+from processors.chunks import AnyChunk, Chunk, StepStartChunk, TextDeltaChunk
 from processors.messages import Message, TextPart
 from processors.pipeline.processor import ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
 from processors.tracing.redactions import note_hidden
@@ -281,12 +281,12 @@ class RegexFilter(BuiltinProcessor):
             # of a secret on and blocking at its second half would show the user the first half.
             args.state["run_id"] = args.run_id  # whose exporters are told what was hidden (see _hid)
             return self._redact_stream(part, args.state)
-        if part.type != "text-delta":
-            if part.type == "step-start":  # a new step's text: its indexes count from its start, nothing reported yet
+        if not isinstance(part, TextDeltaChunk):
+            if isinstance(part, StepStartChunk):  # a new step's text: its indexes count from its start, none reported
                 for key in ("tail", "seen", "reported_until"):
                     args.state.pop(key, None)
             return part
-        text: str = part.payload.text  # type: ignore[union-attr]
+        text = part.payload.text
         if text:
             self._scan_stream(text, args.state)
         return part
@@ -338,7 +338,7 @@ class RegexFilter(BuiltinProcessor):
         """The text the stream hook will search for ``part`` (held context and buffer, the new text), or None."""
         if not self._check_output:
             return None
-        text: str = part.payload.text if part.type == "text-delta" else ""  # type: ignore[union-attr]
+        text = part.payload.text if isinstance(part, TextDeltaChunk) else ""
         if self._strategy == "warn":
             return str(state.get("tail", "")) + text if text else None
         return str(state.get("context", "")) + str(state.get("buffer", "")) + text
@@ -366,14 +366,13 @@ class RegexFilter(BuiltinProcessor):
         once the text before it has (after the match it falls inside, when it does); one that ends the text run,
         the step or the run lets everything out, in order, then itself; parts ready at once go out one per call.
         """
-        kind = part.type
         hold = HoldBack.of(state)
-        if kind == "text-delta":
-            text: str = part.payload.text  # type: ignore[union-attr]
+        if isinstance(part, TextDeltaChunk):
+            text = part.payload.text
             if not text:
                 return part
             return hold.send(state, self._take_text(part, text, state, hold))
-        if kind == "step-start":  # a text run left open by a rejected step is not this step's text
+        if isinstance(part, StepStartChunk):  # a text run left open by a rejected step is not this step's text
             for key in ("held", "buffer", "context", "offset"):
                 state.pop(key, None)
             hold.reset()

@@ -35,7 +35,7 @@ from typing import Any
 
 from processors.builtin.held_chunk_order import HoldBack
 from processors.builtin.patterns import Match
-from processors.chunks import AnyChunk, Chunk
+from processors.chunks import AnyChunk, Chunk, StepStartChunk, TextDeltaChunk
 from processors.pipeline.stream_chain import REPROCESS_KEY
 
 #: How much already-emitted text is kept as left context (for look-behinds and keyword windows).
@@ -204,15 +204,13 @@ def stream_part(
     part: AnyChunk, state: dict[str, Any], buffer: CarryOver, find: Finder, handle: SegmentHandler
 ) -> AnyChunk | None:
     """The whole stream hook for a carry-over detector (sync). See the module docstring."""
-    kind = part.type
-    if kind == "text-delta":
-        assert isinstance(part, Chunk)
+    if isinstance(part, TextDeltaChunk):
         buffer.template = part
-        pieces = buffer.feed(part.payload.text, find, stops=buffer.stops())  # type: ignore[attr-defined]
+        pieces = buffer.feed(part.payload.text, find, stops=buffer.stops())
         if not pieces and not buffer.parts.queue:  # the common case: the text waits (the per-chunk hot path)
             return None
         return buffer.parts.send(state, buffer.assemble([handle(s, f) if s else "" for s, f in pieces]))
-    if kind == "step-start":
+    if isinstance(part, StepStartChunk):
         buffer.reset()
         return part
     decided, result = buffer.parts.settle(
@@ -228,15 +226,13 @@ async def stream_part_async(
     part: AnyChunk, state: dict[str, Any], buffer: CarryOver, find: Finder, handle: AsyncSegmentHandler
 ) -> AnyChunk | None:
     """:func:`stream_part` for detectors whose segment handler awaits (a model judge)."""
-    kind = part.type
-    if kind == "text-delta":
-        assert isinstance(part, Chunk)
+    if isinstance(part, TextDeltaChunk):
         buffer.template = part
-        pieces = buffer.feed(part.payload.text, find, stops=buffer.stops())  # type: ignore[attr-defined]
+        pieces = buffer.feed(part.payload.text, find, stops=buffer.stops())
         if not pieces and not buffer.parts.queue:
             return None
         return buffer.parts.send(state, buffer.assemble([await handle(s, f) if s else "" for s, f in pieces]))
-    if kind == "step-start":
+    if isinstance(part, StepStartChunk):
         buffer.reset()
         return part
     decided, result = buffer.parts.settle(

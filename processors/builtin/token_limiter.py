@@ -40,7 +40,7 @@ from pydantic import Field
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 from processors.builtin.model_data import count_tokens, truncate_to_tokens
-from processors.chunks import AnyChunk
+from processors.chunks import AnyChunk, TextDeltaChunk
 from processors.messages import Message, TextPart
 from processors.messages.formats import CoreMessage
 from processors.pipeline.processor import ProcessLLMRequestArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
@@ -157,10 +157,10 @@ class TokenLimiter(BuiltinProcessor):
     # ----------------------------------------------------------------------------------------- output
     def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
         part = args.part
-        if part.type != "text-delta":
+        if not isinstance(part, TextDeltaChunk):
             return part
         state = args.state
-        tokens = self.count(part.payload.text, state.get("model_id"))  # type: ignore[union-attr]
+        tokens = self.count(part.payload.text, state.get("model_id"))
         limit = self.options.limit
         if self.options.count_mode == "cumulative":
             tokens += state.get("output_tokens", 0)

@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from processors import Agent, ProcessInputArgs, Processor, ProcessOutputStreamArgs, tool
+from processors.chunks import ErrorChunk, TextDeltaChunk, ToolCallChunk, TripwireChunk
 from processors.models import ScriptedModel, Turn
 
 
@@ -34,8 +35,9 @@ class CountWords(Processor):
     id = "count-words"
 
     def process_output_stream(self, args: ProcessOutputStreamArgs) -> Any:
-        if args.part.type == "text-delta":
-            args.state["words"] = args.state.get("words", 0) + len(args.part.payload.text.split())  # type: ignore[union-attr]
+        match args.part:
+            case TextDeltaChunk(payload=payload):
+                args.state["words"] = args.state.get("words", 0) + len(payload.text.split())
         return args.part
 
 
@@ -81,14 +83,15 @@ async def chat(model: Any) -> None:
             return
         stream = agent.stream(line.strip())
         async for chunk in stream:
-            if chunk.type == "text-delta":
-                print(chunk.payload.text, end="", flush=True)  # type: ignore[union-attr]
-            elif chunk.type == "tool-call":
-                print(f"[tool {chunk.payload.tool_name}({chunk.payload.args})]", flush=True)  # type: ignore[union-attr]
-            elif chunk.type == "tripwire":
-                print(f"[blocked by {chunk.payload.processor_id}: {chunk.payload.reason}]")  # type: ignore[union-attr]
-            elif chunk.type == "error":
-                print(f"[error: {chunk.payload.error}]")  # type: ignore[union-attr]
+            match chunk:
+                case TextDeltaChunk(payload=payload):
+                    print(payload.text, end="", flush=True)
+                case ToolCallChunk(payload=payload):
+                    print(f"[tool {payload.tool_name}({payload.args})]", flush=True)
+                case TripwireChunk(payload=payload):
+                    print(f"[blocked by {payload.processor_id}: {payload.reason}]")
+                case ErrorChunk(payload=payload):
+                    print(f"[error: {payload.error}]")
         result = await stream.result()
         print(f"\n({result.finish_reason}; {result.usage.total_tokens} tokens)")
 

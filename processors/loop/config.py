@@ -10,6 +10,7 @@ from processors.memory.base import Memory
 from processors.messages import new_id
 from processors.models.base import LanguageModel
 from processors.pipeline.debugger import Debugger
+from processors.pipeline.processor import LANE_HOOKS
 from processors.pipeline.run_context import Entry
 from processors.tools import Tool
 from processors.tracing import TraceHub
@@ -57,6 +58,16 @@ class RunConfig:
     debugger: Debugger | None = None
     #: The agent's display name, for traces (``gen_ai.agent.name``); empty means the id.
     agent_name: str = ""
+    #: Each hook → its lane's processors that implement it, in order (a hook nobody implements costs nothing).
+    hooked: dict[str, list[Entry]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        lanes = {"input": self.input_entries, "output": self.output_entries, "error": self.error_entries}
+        self.hooked = {
+            hook: [entry for entry in lanes[lane] if hook in entry.hooks]
+            for lane, hooks in LANE_HOOKS.items()
+            for hook in hooks
+        }
 
 
 __all__ = [

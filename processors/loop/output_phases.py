@@ -39,19 +39,22 @@ that removes the answer leaves ``result.text`` empty (Mastra reads its text from
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from processors.chunks import AnyChunk
 from processors.errors import ProcessorContractError, ProcessorError
-from processors.loop.phases import CONTRACT_ERRORS, message_tracing
 from processors.loop.step import EndRun, RetryStep, StepBuilder, plain_args
 from processors.messages import Message, StepStartPart, TextPart, ToolInvocationPart
 from processors.messages.message_list import MessageList
 from processors.models.base import LanguageModel
-from processors.pipeline.processor import ProcessLLMResponseArgs, ProcessOutputResultArgs, ProcessOutputStepArgs
+from processors.pipeline.processor import (
+    HookArgs,
+    ProcessLLMResponseArgs,
+    ProcessOutputResultArgs,
+    ProcessOutputStepArgs,
+)
 from processors.pipeline.run_context import Entry, common_args
-from processors.pipeline.runner import apply_message_result, invoke
+from processors.pipeline.runner import CONTRACT_ERRORS, LanePolicy, apply_message_result, run_lane
 from processors.result import OutputResult, Step
 from processors.tripwire import TripWire
 
@@ -63,10 +66,12 @@ async def run_llm_response(
     run: RunView, step_number: int, model: LanguageModel, raw_chunks: list[dict[str, Any]], from_cache: bool
 ) -> None:
     """``process_llm_response``: after the step's stream, with its chunks (paired with ``process_llm_request``)."""
-    for entry in run.config.input_entries:
-        if "process_llm_response" not in entry.hooks:
-            continue
-        args = ProcessLLMResponseArgs(
+    entries = run.config.hooked["process_llm_response"]
+    if not entries:
+        return
+
+    def args_for(entry: Entry) -> ProcessLLMResponseArgs:
+        return ProcessLLMResponseArgs(
             chunks=raw_chunks,
             model=model,
             step_number=step_number,
@@ -74,19 +79,16 @@ async def run_llm_response(
             from_cache=from_cache,
             **common_args(run.ctx, entry, run.retry_count),
         )
-        try:
-            await invoke(
-                run.ctx,
-                entry,
-                "process_llm_response",
-                args,
-                describe=lambda: f"{len(raw_chunks)} chunks" + (" (from cache)" if from_cache else ""),
-                apply=_returns_nothing(entry, "process_llm_response"),
-            )
-        except TripWire as tripwire:
-            raise EndRun(run.tripwire_chunk(tripwire)) from None
-        except ProcessorError as error:
-            raise EndRun(run.error_chunk(error)) from None
+
+    await run_lane(
+        run.ctx,
+        entries,
+        "process_llm_response",
+        args_for,
+        apply=_returns_nothing,
+        policy=LanePolicy(run.end_with_tripwire, (ProcessorError,), run.end_with_error),
+        describe=lambda: f"{len(raw_chunks)} chunks" + (" (from cache)" if from_cache else ""),
+    )
 
 
 async def run_output_step(
@@ -97,17 +99,16 @@ async def run_output_step(
     ``answer`` is the message the step built (just added to the list: on its own, or merged into the turn's
     answer). After the processors, the step's text is what the list holds of it (:class:`StepAnswer`), and the
     calls that run are the model's calls still in the list (:func:`check_tool_calls`)."""
-    entries = [entry for entry in run.config.output_entries if "process_output_step" in entry.hooks]
+    entries = run.config.hooked["process_output_step"]
     if not entries:
         return []
     ml = run.message_list
-    out: list[AnyChunk] = []
     located = StepAnswer.locate(ml, answer)  # where the step's answer and calls stand before any processor
     made = copy.deepcopy(builder.tool_calls)
-    for entry in entries:
-        given = ml.get.all.db()
-        args = ProcessOutputStepArgs(
-            messages=given,
+
+    def args_for(entry: Entry) -> ProcessOutputStepArgs:
+        return ProcessOutputStepArgs(
+            messages=ml.get.all.db(),
             message_list=ml,
             step_number=step_number,
             steps=list(run.steps),
@@ -119,50 +120,52 @@ async def run_output_step(
             **common_args(run.ctx, entry, run.retry_count),
         )
 
-        def apply(
-            result: Any,
-            entry: Entry = entry,
-            given: list[Message] = given,
-            args: ProcessOutputStepArgs = args,
-        ) -> None:
-            if not (isinstance(result, list) and not result):  # [] means "no change" (a documented deviation)
-                apply_message_result(
-                    result,
-                    entry=entry,
-                    hook="process_output_step",
-                    message_list=ml,
-                    given=given,
-                    default_source="response",
-                )
-            check_tool_calls(entry, ml, made, builder.tool_calls)
-            check_read_only(entry, args, step.text, made)
+    def apply(entry: Entry, args: ProcessOutputStepArgs, result: Any) -> None:
+        if not (isinstance(result, list) and not result):  # [] means "no change" (a documented deviation)
+            apply_message_result(
+                result,
+                entry=entry,
+                hook="process_output_step",
+                message_list=ml,
+                given=args.messages,
+                default_source="response",
+            )
+        check_tool_calls(entry, ml, made, builder.tool_calls)
+        check_read_only(entry, args, step.text, made)
 
-        try:
-            await invoke(run.ctx, entry, "process_output_step", args, apply=apply, **message_tracing(ml))
-        except TripWire as tripwire:
-            # The step ends (or is retried) with what the processors before this one left: a text they rewrote
-            # (a redaction) must not come back from the model's stream into the result or the rejected record.
-            step.text = located.text(ml)
-            if run.can_retry(tripwire):
-                raise RetryStep(tripwire) from None
-            step.tripwire = tripwire.to_data()
-            step.finish_reason = "tripwire"
-            run.text_parts.append(step.text)
-            run.pending_terminal = [run.step_finish_chunk(step, builder.message_id, "tripwire", is_continued=False)]
-            raise EndRun(run.tripwire_chunk(tripwire)) from None
-        except CONTRACT_ERRORS as error:
-            step.text = located.text(ml)  # what the thread keeps of the step
-            run.text_parts.append(step.text)
-            raise EndRun(run.error_chunk(error)) from None
-        except BaseException:  # the run was stopped (or failed) here: it keeps the step as the list holds it
-            step.text = located.text(ml)  # (Run._keep_partial_step counts it), never the text before a rewrite
-            raise
-        try:
-            out += await run.drain()
-        except BaseException:  # a stream processor stopped a chunk written here, or the run was stopped: the same
-            step.text = located.text(ml)
-            raise
-    step.text = located.text(ml)  # what the processors left of the step's answer (edited, replaced, removed)
+    def tripped(tripwire: TripWire) -> NoReturn:
+        # The step ends (or is retried) with what the processors before this one left: a text they rewrote
+        # (a redaction) must not come back from the model's stream into the result or the rejected record.
+        step.text = located.text(ml)
+        if run.can_retry(tripwire):
+            raise RetryStep(tripwire) from None
+        step.tripwire = tripwire.to_data()
+        step.finish_reason = "tripwire"
+        run.text_parts.append(step.text)
+        run.pending_terminal = [run.step_finish_chunk(step, builder.message_id, "tripwire", is_continued=False)]
+        raise EndRun(run.tripwire_chunk(tripwire)) from None
+
+    def failed(error: Exception) -> NoReturn:
+        step.text = located.text(ml)  # what the thread keeps of the step
+        run.text_parts.append(step.text)
+        raise EndRun(run.error_chunk(error)) from None
+
+    try:
+        out = await run_lane(
+            run.ctx,
+            entries,
+            "process_output_step",
+            args_for,
+            apply=apply,
+            policy=LanePolicy(tripped, CONTRACT_ERRORS, failed),
+            drain=run.drain,
+            traced_list=ml,
+        )
+    finally:
+        # Whichever way the step leaves its processors (they finished, or the run was stopped, or a stream
+        # processor stopped a chunk one of them wrote), the step's text is what they left of its answer (edited,
+        # replaced, removed; Run.keep_partial_step counts it), never the text before a rewrite.
+        step.text = located.text(ml)
     builder.sync_tool_calls(ml)  # a call they removed does not run
     return out
 
@@ -296,41 +299,47 @@ def check_read_only(entry: Entry, args: ProcessOutputStepArgs, text: str, made: 
 
 async def run_output_result(run: RunView) -> list[AnyChunk]:
     """``process_output_result``, once at the end; a processor may rewrite the final text or reject it."""
+    entries = run.config.hooked["process_output_result"]
+    if not entries:
+        return []
     ml = run.message_list
-    out: list[AnyChunk] = []
     text = "".join(run.text_parts)
     responses = ml.get.response.db()
     last_before = responses[-1].text if responses else None
-    for entry in run.config.output_entries:
-        if "process_output_result" not in entry.hooks:
-            continue
-        given = ml.get.response.db()
-        args = ProcessOutputResultArgs(
-            messages=given,
+
+    def args_for(entry: Entry) -> ProcessOutputResultArgs:
+        return ProcessOutputResultArgs(
+            messages=ml.get.response.db(),
             message_list=ml,
             result=OutputResult(text=text, usage=run.usage, finish_reason=run.finish_reason, steps=run.steps),
             **common_args(run.ctx, entry, 0),
         )
 
-        def apply(result: Any, entry: Entry = entry, given: list[Message] = given) -> None:
-            apply_message_result(
-                result,
-                entry=entry,
-                hook="process_output_result",
-                message_list=ml,
-                given=given,
-                default_source="response",
-            )
+    def apply(entry: Entry, args: ProcessOutputResultArgs, result: Any) -> None:
+        apply_message_result(
+            result,
+            entry=entry,
+            hook="process_output_result",
+            message_list=ml,
+            given=args.messages,
+            default_source="response",
+        )
 
-        try:
-            await invoke(run.ctx, entry, "process_output_result", args, apply=apply, **message_tracing(ml))
-        except TripWire as tripwire:
-            run.save_mode = "input"  # a rejected response is not saved
-            run.text_parts = []
-            raise EndRun(run.tripwire_chunk(tripwire)) from None
-        except CONTRACT_ERRORS as error:
-            raise EndRun(run.error_chunk(error)) from None
-        out += await run.drain()
+    def tripped(tripwire: TripWire) -> NoReturn:
+        run.save_mode = "input"  # a rejected response is not saved
+        run.text_parts = []
+        raise EndRun(run.tripwire_chunk(tripwire)) from None
+
+    out = await run_lane(
+        run.ctx,
+        entries,
+        "process_output_result",
+        args_for,
+        apply=apply,
+        policy=LanePolicy(tripped, CONTRACT_ERRORS, run.end_with_error),
+        drain=run.drain,
+        traced_list=ml,
+    )
     responses = ml.get.response.db()
     last_after = responses[-1].text if responses else None
     if last_after != last_before:  # rewritten, or removed (no answer left: no text, as Mastra reads the response)
@@ -338,19 +347,15 @@ async def run_output_result(run: RunView) -> list[AnyChunk]:
     return out
 
 
-def _returns_nothing(entry: Entry, hook: str) -> Callable[[Any], None]:
+def _returns_nothing(entry: Entry, args: HookArgs, result: Any) -> None:
     """Refuse a value from a hook that returns nothing: the processor expected it to change something."""
-
-    def check(result: Any) -> None:
-        if result is not None:
-            raise ProcessorContractError(
-                f"Processor '{entry.id}' returned {type(result).__name__} from {hook}, which returns nothing "
-                "(None); the chunks it is given are a record of what was streamed",
-                processor_id=entry.id,
-                hook=hook,
-            )
-
-    return check
+    if result is not None:
+        raise ProcessorContractError(
+            f"Processor '{entry.id}' returned {type(result).__name__} from process_llm_response, which returns "
+            "nothing (None); the chunks it is given are a record of what was streamed",
+            processor_id=entry.id,
+            hook="process_llm_response",
+        )
 
 
 __all__ = [

@@ -10,14 +10,11 @@ error chunk and :class:`RetryStep` to reject the current step.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from processors.chunks import AnyChunk
 from processors.errors import ModelAPIError, ProcessorContractError, ProcessorError
 from processors.loop.step import EndRun
-from processors.messages import Message
-from processors.messages.message_list import MessageList
 from processors.models import resolve_model
 from processors.models.base import LanguageModel
 from processors.pipeline.processor import (
@@ -28,12 +25,14 @@ from processors.pipeline.processor import (
 )
 from processors.pipeline.run_context import Entry, common_args
 from processors.pipeline.runner import (
+    CONTRACT_ERRORS,
     STEP_OVERRIDE_KEYS,
+    LanePolicy,
     apply_message_result,
     describe_messages,
-    invoke,
     messages_fingerprint,
     normalise_mapping,
+    run_lane,
 )
 from processors.tools import tools_by_name
 from processors.tripwire import TripWire
@@ -42,9 +41,6 @@ if TYPE_CHECKING:
     from processors.loop.run_view import RunView
 
 logger = logging.getLogger(__name__)
-
-#: What a phase turns into an ``error`` chunk naming the processor: a broken contract, a bad value.
-CONTRACT_ERRORS = (ProcessorError, ValueError, TypeError)
 
 
 #: The types a step override may have (``model`` and ``tools`` are checked by resolving them).
@@ -77,36 +73,45 @@ def _is_mapping_result(result: Any) -> bool:
 
 async def run_input(run: RunView) -> list[AnyChunk]:
     """``process_input``, once: input messages and system messages, before the loop."""
+    entries = run.config.hooked["process_input"]
+    if not entries:
+        return []
     ml = run.message_list
-    out: list[AnyChunk] = []
-    for entry in run.config.input_entries:
-        if "process_input" not in entry.hooks:
-            continue
-        given = ml.get.input.db()
-        args = ProcessInputArgs(
-            messages=given, message_list=ml, system_messages=ml.get_system_messages(), **common_args(run.ctx, entry)
+
+    def args_for(entry: Entry) -> ProcessInputArgs:
+        return ProcessInputArgs(
+            messages=ml.get.input.db(),
+            message_list=ml,
+            system_messages=ml.get_system_messages(),
+            **common_args(run.ctx, entry),
         )
 
-        def apply(result: Any, entry: Entry = entry, given: list[Message] = given) -> None:
-            if _is_mapping_result(result):
-                values = normalise_mapping(result, entry, "process_input", frozenset({"messages", "system_messages"}))
-                _check_values(values)
-                if "system_messages" in values:
-                    ml.replace_all_system_messages(values["system_messages"])
-                result = values.get("messages")
-            apply_message_result(
-                result, entry=entry, hook="process_input", message_list=ml, given=given, default_source="input"
-            )
+    def apply(entry: Entry, args: ProcessInputArgs, result: Any) -> None:
+        if _is_mapping_result(result):
+            values = normalise_mapping(result, entry, "process_input", frozenset({"messages", "system_messages"}))
+            _check_values(values)
+            if "system_messages" in values:
+                ml.replace_all_system_messages(values["system_messages"])
+            result = values.get("messages")
+        given = args.messages
+        apply_message_result(
+            result, entry=entry, hook="process_input", message_list=ml, given=given, default_source="input"
+        )
 
-        try:
-            await invoke(run.ctx, entry, "process_input", args, apply=apply, **message_tracing(ml))
-        except TripWire as tripwire:
-            run.save_mode = "none"  # a blocked input is not saved: it may hold what the guardrail caught
-            raise EndRun(run.tripwire_chunk(tripwire)) from None
-        except CONTRACT_ERRORS as error:
-            raise EndRun(run.error_chunk(error)) from None
-        out += await run.drain()
-    return out
+    def tripped(tripwire: TripWire) -> NoReturn:
+        run.save_mode = "none"  # a blocked input is not saved: it may hold what the guardrail caught
+        raise EndRun(run.tripwire_chunk(tripwire)) from None
+
+    return await run_lane(
+        run.ctx,
+        entries,
+        "process_input",
+        args_for,
+        apply=apply,
+        policy=LanePolicy(tripped, CONTRACT_ERRORS, run.end_with_error),
+        drain=run.drain,
+        traced_list=ml,
+    )
 
 
 async def run_input_step(run: RunView, step_number: int) -> dict[str, Any]:
@@ -123,14 +128,15 @@ async def run_input_step(run: RunView, step_number: int) -> dict[str, Any]:
         "structured_output": config.structured_output,
         "message_id": None,
     }
-    llm_request_ids = {e.id for e in config.input_entries if "process_llm_request" in e.hooks}
+    entries = config.hooked["process_input_step"]
+    if not entries:
+        return step_config
+    llm_request_ids = {e.id for e in config.hooked["process_llm_request"]}
     allowed = STEP_OVERRIDE_KEYS | {"messages", "message_list"}
-    for entry in config.input_entries:
-        if "process_input_step" not in entry.hooks:
-            continue
-        given = ml.get.all.db()
-        args = ProcessInputStepArgs(
-            messages=given,
+
+    def args_for(entry: Entry) -> ProcessInputStepArgs:
+        return ProcessInputStepArgs(
+            messages=ml.get.all.db(),
             message_list=ml,
             step_number=step_number,
             steps=list(run.steps),
@@ -147,55 +153,52 @@ async def run_input_step(run: RunView, step_number: int) -> dict[str, Any]:
             **common_args(run.ctx, entry, run.retry_count),
         )
 
-        def apply(result: Any, entry: Entry = entry, given: list[Message] = given) -> None:
-            if not _is_mapping_result(result):
-                apply_message_result(
-                    result, entry=entry, hook="process_input_step", message_list=ml, given=given, default_source="input"
-                )
-                return
-            values = normalise_mapping(result, entry, "process_input_step", allowed)
-            _check_values(values)
-            if "messages" in values and "message_list" in values:
-                raise ProcessorContractError(
-                    f"Processor '{entry.id}' returned both 'messages' and 'message_list' from process_input_step; "
-                    "return one of them",
-                    processor_id=entry.id,
-                    hook="process_input_step",
-                )
-            for key in ("messages", "message_list"):
-                if key in values:
-                    apply_message_result(
-                        values.pop(key),
-                        entry=entry,
-                        hook="process_input_step",
-                        message_list=ml,
-                        given=given,
-                        default_source="input",
-                    )
-            if "system_messages" in values:
-                ml.replace_all_system_messages(values.pop("system_messages"))
-            if "tools" in values:
-                values["tools"] = tools_by_name(values["tools"])
-            if values.get("model", "") is None:
-                values.pop("model")
-            if "model" in values:
-                resolve_model(values["model"])  # refuse a bad model here, naming the processor
-            step_config.update(values)
-
-        try:
-            await invoke(
-                run.ctx,
-                entry,
-                "process_input_step",
-                args,
-                apply=apply,
-                describe=lambda: describe_messages(ml),
-                fingerprint=lambda: (messages_fingerprint(ml), repr(step_config)),
+    def apply(entry: Entry, args: ProcessInputStepArgs, result: Any) -> None:
+        given = args.messages
+        if not _is_mapping_result(result):
+            apply_message_result(
+                result, entry=entry, hook="process_input_step", message_list=ml, given=given, default_source="input"
             )
-        except TripWire as tripwire:
-            raise EndRun(run.tripwire_chunk(tripwire)) from None
-        except CONTRACT_ERRORS as error:
-            raise EndRun(run.error_chunk(error)) from None
+            return
+        values = normalise_mapping(result, entry, "process_input_step", allowed)
+        _check_values(values)
+        if "messages" in values and "message_list" in values:
+            raise ProcessorContractError(
+                f"Processor '{entry.id}' returned both 'messages' and 'message_list' from process_input_step; "
+                "return one of them",
+                processor_id=entry.id,
+                hook="process_input_step",
+            )
+        for key in ("messages", "message_list"):
+            if key in values:
+                apply_message_result(
+                    values.pop(key),
+                    entry=entry,
+                    hook="process_input_step",
+                    message_list=ml,
+                    given=given,
+                    default_source="input",
+                )
+        if "system_messages" in values:
+            ml.replace_all_system_messages(values.pop("system_messages"))
+        if "tools" in values:
+            values["tools"] = tools_by_name(values["tools"])
+        if values.get("model", "") is None:
+            values.pop("model")
+        if "model" in values:
+            resolve_model(values["model"])  # refuse a bad model here, naming the processor
+        step_config.update(values)
+
+    await run_lane(
+        run.ctx,
+        entries,
+        "process_input_step",
+        args_for,
+        apply=apply,
+        policy=run.ends_run,
+        describe=lambda: describe_messages(ml),
+        fingerprint=lambda: (messages_fingerprint(ml), repr(step_config)),
+    )
     return step_config
 
 
@@ -206,10 +209,12 @@ async def run_llm_request(
     ml = run.message_list
     prompt = ml.to_prompt()
     cached: list[dict[str, Any]] | None = None
-    for entry in run.config.input_entries:
-        if "process_llm_request" not in entry.hooks:
-            continue
-        args = ProcessLLMRequestArgs(
+    entries = run.config.hooked["process_llm_request"]
+    if not entries:
+        return prompt, cached
+
+    def args_for(entry: Entry) -> ProcessLLMRequestArgs:
+        return ProcessLLMRequestArgs(
             prompt=prompt,
             model=model,
             message_list=ml,
@@ -217,54 +222,62 @@ async def run_llm_request(
             steps=list(run.steps),
             **common_args(run.ctx, entry, run.retry_count),
         )
-        try:
-            current = prompt
-            result = await invoke(run.ctx, entry, "process_llm_request", args, describe=_describe_prompt(current))
-            if result is None:
-                continue
-            values = normalise_mapping(result, entry, "process_llm_request", frozenset({"prompt", "response"}))
-            if "prompt" in values:
-                given_prompt = values["prompt"]
-                if not isinstance(given_prompt, list) or not all(
-                    isinstance(m, dict) and isinstance(m.get("role"), str) for m in given_prompt
-                ):
-                    raise ProcessorContractError(
-                        f"Processor '{entry.id}' returned a prompt that is not a list of messages "
-                        "(dicts with a 'role') from process_llm_request",
-                        processor_id=entry.id,
-                        hook="process_llm_request",
-                    )
-                prompt = given_prompt
-            response = values.get("response")
-            if response is not None and cached is None:  # the first answer wins; later processors still run
-                chunks = response.get("chunks") if isinstance(response, dict) else getattr(response, "chunks", None)
-                if not isinstance(chunks, list) or not all(
-                    isinstance(c, dict) and isinstance(c.get("type"), str) for c in chunks
-                ):
-                    raise ProcessorContractError(
-                        f"Processor '{entry.id}' returned a response without a 'chunks' list (dicts with a 'type') "
-                        "from process_llm_request",
-                        processor_id=entry.id,
-                        hook="process_llm_request",
-                    )
-                cached = chunks
-                run.cache_source = entry.id
-        except TripWire as tripwire:
-            raise EndRun(run.tripwire_chunk(tripwire)) from None
-        except CONTRACT_ERRORS as error:
-            raise EndRun(run.error_chunk(error)) from None
+
+    def reduce(entry: Entry, result: Any) -> bool:
+        nonlocal prompt, cached
+        if result is None:
+            return False
+        values = normalise_mapping(result, entry, "process_llm_request", frozenset({"prompt", "response"}))
+        if "prompt" in values:
+            given_prompt = values["prompt"]
+            if not isinstance(given_prompt, list) or not all(
+                isinstance(m, dict) and isinstance(m.get("role"), str) for m in given_prompt
+            ):
+                raise ProcessorContractError(
+                    f"Processor '{entry.id}' returned a prompt that is not a list of messages "
+                    "(dicts with a 'role') from process_llm_request",
+                    processor_id=entry.id,
+                    hook="process_llm_request",
+                )
+            prompt = given_prompt
+        response = values.get("response")
+        if response is not None and cached is None:  # the first answer wins; later processors still run
+            chunks = response.get("chunks") if isinstance(response, dict) else getattr(response, "chunks", None)
+            if not isinstance(chunks, list) or not all(
+                isinstance(c, dict) and isinstance(c.get("type"), str) for c in chunks
+            ):
+                raise ProcessorContractError(
+                    f"Processor '{entry.id}' returned a response without a 'chunks' list (dicts with a 'type') "
+                    "from process_llm_request",
+                    processor_id=entry.id,
+                    hook="process_llm_request",
+                )
+            cached = chunks
+            run.cache_source = entry.id
+        return False
+
+    await run_lane(
+        run.ctx,
+        entries,
+        "process_llm_request",
+        args_for,
+        reduce=reduce,
+        policy=run.ends_run,
+        describe=lambda: f"{len(prompt)} prompt messages",  # the prompt this processor is given, before and after
+    )
     return prompt, cached
 
 
 async def run_api_error(run: RunView, error: ModelAPIError, step_number: int) -> bool:
     """``process_api_error``: the first ``{"retry": True}`` wins, within the retry cap."""
-    if run.max_retries is None or run.api_retry_count >= run.max_retries:
+    entries = run.config.hooked["process_api_error"]
+    if not entries or run.max_retries is None or run.api_retry_count >= run.max_retries:
         return False
     ml = run.message_list
-    for entry in run.config.error_entries:
-        if "process_api_error" not in entry.hooks:
-            continue
-        args = ProcessAPIErrorArgs(
+    retry = False
+
+    def args_for(entry: Entry) -> ProcessAPIErrorArgs:
+        return ProcessAPIErrorArgs(
             error=error,
             messages=ml.get.all.db(),
             message_list=ml,
@@ -272,18 +285,11 @@ async def run_api_error(run: RunView, error: ModelAPIError, step_number: int) ->
             steps=list(run.steps),
             **common_args(run.ctx, entry, run.api_retry_count),
         )
-        try:
-            result = await invoke(
-                run.ctx, entry, "process_api_error", args, describe=lambda: f"{error.status_code}: {error.message}"
-            )
-        except TripWire as tripwire:
-            raise EndRun(run.tripwire_chunk(tripwire)) from None
-        except ProcessorError as failure:  # Mastra's policy: log, then ask the next error processor
-            logger.warning("%s; asking the next error processor", failure)
-            run.ctx.warnings.append(str(failure))
-            continue
+
+    def reduce(entry: Entry, result: Any) -> bool:
+        nonlocal retry
         if result is None:
-            continue
+            return False
         try:
             values = normalise_mapping(result, entry, "process_api_error", frozenset({"retry"}))
             if not isinstance(values.get("retry", False), bool):
@@ -293,18 +299,24 @@ async def run_api_error(run: RunView, error: ModelAPIError, step_number: int) ->
                     processor_id=entry.id,
                     hook="process_api_error",
                 )
-        except ProcessorContractError as failure:
+        except ProcessorContractError as failure:  # a broken contract ends the run, unlike a raising hook
             raise EndRun(run.error_chunk(failure)) from None
-        if values.get("retry"):
-            run.api_retry_count += 1
-            return True
-    return False
+        retry = bool(values.get("retry"))
+        return retry
 
+    def ask_the_next(failure: Exception) -> None:  # Mastra's policy: log, then ask the next error processor
+        logger.warning("%s; asking the next error processor", failure)
+        run.ctx.warnings.append(str(failure))
 
-def message_tracing(ml: MessageList) -> dict[str, Callable[[], Any]]:
-    """How a message hook's call is summarised in traces: the list before and after, and whether it changed."""
-    return {"describe": lambda: describe_messages(ml), "fingerprint": lambda: messages_fingerprint(ml)}
-
-
-def _describe_prompt(prompt: list[dict[str, Any]]) -> Callable[[], str]:
-    return lambda: f"{len(prompt)} prompt messages"
+    await run_lane(
+        run.ctx,
+        entries,
+        "process_api_error",
+        args_for,
+        reduce=reduce,
+        policy=LanePolicy(run.end_with_tripwire, (ProcessorError,), ask_the_next),
+        describe=lambda: f"{error.status_code}: {error.message}",
+    )
+    if retry:
+        run.api_retry_count += 1
+    return retry

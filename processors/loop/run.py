@@ -11,8 +11,13 @@ Retries (a processor's ``abort(retry=True)`` from ``process_output_stream``, ``p
 whose step result reason is ``"retry"`` (clients drop that step's text), add the reason as a tagged system
 message, and call the model again. They consume the step budget (``max_steps``).
 
-The model's chunks are streamed by :meth:`Run.events` itself, not by a nested generator: each generator level
-costs about a microsecond per chunk, and the per-chunk path is the hot one.
+:class:`Run` holds its collaborators: the run's :class:`~processors.loop.run_state.RunState` (messages, steps,
+outcome, and the output chain its chunks pass), its :class:`~processors.loop.run_tracing.RunTracing`, and calls the
+hook phases (``phases``, ``output_phases``, ``tool_calls``: each one :func:`~processors.pipeline.runner.run_lane`
+over a lane) with that state. A step is three parts: :meth:`Run._open_step` (the hooks before the model, the
+request), :meth:`Run._stream_model` (the model's chunks through ``process_output_stream``: the hot path, written
+inline, one generator below :meth:`Run.events` since each generator level costs about a microsecond per chunk)
+and :meth:`Run._close_step` (the hooks after the model, the tools).
 """
 
 from __future__ import annotations
@@ -37,11 +42,12 @@ from processors.chunks import (
     text_delta,
 )
 from processors.errors import ModelAPIError, ProcessorContractError, ProcessorError
+from processors.loop.config import RunConfig
 from processors.loop.model_io import adapter_error, close_source, response_format
 from processors.loop.output_phases import run_llm_response, run_output_result, run_output_step
 from processors.loop.phases import run_api_error, run_input, run_input_step, run_llm_request
 from processors.loop.run_state import RunState, in_background
-from processors.loop.run_tracing import CallOutcome
+from processors.loop.run_tracing import CallOutcome, RunTracing
 from processors.loop.step import EndRun, RetryStep, StepBuilder, StepState, replay
 from processors.loop.tool_calls import run_tools
 from processors.memory.base import Memory
@@ -50,134 +56,196 @@ from processors.models import resolve_model
 from processors.models.base import LanguageModel, ModelRequest, TextDelta
 from processors.pipeline.runner import notify_violation
 from processors.result import Step
+from processors.tools import Tool
 from processors.tripwire import TripWire
 
 logger = logging.getLogger(__name__)
 
 
-class Run(RunState):
+class StepCall:
+    """One step's model call as :meth:`Run._open_step` prepared it, for the two parts that follow."""
+
+    __slots__ = (
+        "builder", "cached", "model", "opening", "raw_chunks", "record_raw", "request", "step", "step_number", "tools",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        step: Step,
+        builder: StepBuilder,
+        model: LanguageModel,
+        request: ModelRequest,
+        cached: list[dict[str, Any]] | None,
+        tools: dict[str, Tool],
+        record_raw: bool,
+    ) -> None:
+        #: The step's record and the reducer its chunks fold into (the run's ``StepState`` holds them too).
+        self.step = step
+        self.builder = builder
+        self.step_number = step.step_number
+        self.model = model
+        self.request = request
+        #: The response a processor supplied in ``process_llm_request`` instead of a model call.
+        self.cached = cached
+        self.tools = tools
+        #: Whether ``process_llm_response`` listens, so the step's chunks are recorded for it in ``raw_chunks``.
+        self.record_raw = record_raw
+        self.raw_chunks: list[dict[str, Any]] = []
+        #: The ``step-start`` chunk and what processors wrote before it, as the output chain let them out.
+        self.opening: list[AnyChunk] = []
+
+
+class Run:
     """One call. :meth:`events` is the async generator the public stream wraps."""
+
+    def __init__(self, config: RunConfig, messages: Any) -> None:
+        self.config = config
+        self.state = RunState(config)
+        self.tracing = RunTracing(self.state)
+        #: The caller's messages, added to the list when the run starts.
+        self.input = messages
+
+    @property
+    def run_id(self) -> str:
+        return self.state.run_id
 
     # ----------------------------------------------------------------------------------------- the run
     async def events(self) -> AsyncGenerator[AnyChunk, None]:
         """The run. The terminal chunk is yielded only after memory was saved, so a client that acts on it (or
         stops reading there) finds the turn stored."""
-        config = self.config
+        config, run = self.config, self.state
         terminal: list[AnyChunk] = []
-        if self.ctx.tracer.active:
-            self.trace_run_start()
+        if run.ctx.tracer.active:
+            self.tracing.trace_run_start()
         try:
-            yield self.chunk(StartChunk, {})
-            for text in config.instructions:
-                self.message_list.add_system(text)
-            if config.memory is not None and config.thread_id:
-                self.message_list.add(await self._remembered(config.memory, config.thread_id), "memory")
-            self.message_list.add(self._input, "input")
-            if config.context_messages:
-                self.message_list.add(config.context_messages, "context")
-            for chunk in await run_input(self):
+            yield run.chunk(StartChunk, {})
+            for chunk in await self._open_run():
                 yield chunk
-            self.initial_system = self.message_list.get_system_messages()
-            self.save_mode = "all"
             step_number = 0
             while step_number < config.max_steps:
-                if self.ctx.tracer.active:  # one summary per step; the run's last chunks join the last step's
-                    self.chain.flush_trace()
-                self.ctx.step_number = step_number
-                state = self.current_state = StepState()
+                if run.ctx.tracer.active:  # one summary per step; the run's last chunks join the last step's
+                    run.chain.flush_trace()
+                run.ctx.step_number = step_number
+                step_state = run.current_state = StepState()
                 try:
+                    call = await self._open_step(step_number, step_state)
+                    for chunk in call.opening:
+                        yield chunk
                     # aclosing: when the run is stopped at a yield, the step's model stream (its HTTP response)
                     # and its tools are closed before aclose() returns, not whenever the step is collected.
-                    async with contextlib.aclosing(self._step(step_number, state)) as step_chunks:
+                    async with contextlib.aclosing(self._stream_model(call, step_state)) as model_chunks:
+                        async for chunk in model_chunks:
+                            yield chunk
+                    async with contextlib.aclosing(self._close_step(call, step_state)) as step_chunks:
                         async for chunk in step_chunks:
                             yield chunk
                 except TripWire as tripwire:  # from a chunk outside the model's stream (step-finish, tool-result...)
-                    if not self.can_retry(tripwire):
-                        if not state.accepted:
-                            self._keep_partial_step(state, tripwire=tripwire)
-                        raise EndRun(self.tripwire_chunk(tripwire)) from None
-                    for chunk in self._retract(step_number, RetryStep(tripwire), state):
+                    if not run.can_retry(tripwire):
+                        if not step_state.accepted:
+                            run.keep_partial_step(step_state, tripwire=tripwire)
+                        raise EndRun(run.tripwire_chunk(tripwire)) from None
+                    for chunk in run.retract(step_number, RetryStep(tripwire), step_state):
                         yield chunk
                     step_number += 1
                     if step_number >= config.max_steps:
-                        raise EndRun(self.tripwire_chunk(tripwire)) from None
+                        raise EndRun(run.tripwire_chunk(tripwire)) from None
                     continue
                 except RetryStep as retry:
-                    for chunk in self._retract(step_number, retry, state):
+                    for chunk in run.retract(step_number, retry, step_state):
                         yield chunk
                     step_number += 1
                     if step_number >= config.max_steps:  # the budget ran out while retrying
                         if retry.error is not None:
-                            raise EndRun(self.error_chunk(retry.error, f"Model call failed: {retry.error}")) from None
-                        raise EndRun(self.tripwire_chunk(retry.tripwire)) from None
+                            raise EndRun(run.error_chunk(retry.error, f"Model call failed: {retry.error}")) from None
+                        raise EndRun(run.tripwire_chunk(retry.tripwire)) from None
                     continue
                 step_number += 1
-                last = self.steps[-1] if self.steps else None
+                last = run.steps[-1] if run.steps else None
                 if not (last and last.tool_calls and step_number < config.max_steps):
                     break
-            for chunk in await run_output_result(self):
-                yield chunk
-            self._commit_late_data_parts()
-            last = self.steps[-1] if self.steps else None
-            finish = self.chunk(
-                FinishChunk,
-                FinishPayload(
-                    step_result=StepResult(reason=self.finish_reason),
-                    output=StepOutput.model_validate(
-                        {
-                            "text": "".join(self.text_parts),
-                            "usage": self.usage,
-                            "tool_calls": last.tool_calls if last else [],
-                        }
-                    ),
-                ),
-            )
-            self.chain.finishing = True  # from here on a processor may hand the finish on (StreamChain)
-            terminal = await self.emit(finish)
-            # The finish ends the stream, once: what a processor stashed beside it goes before it, and of a finish
-            # it handed on beside the run's own (a changed copy, and the original stashed) the last one stands.
-            # A finish a stream processor dropped comes back: the terminal chunk cannot be swallowed, as Mastra's
-            # terminal error chunk passes the output processors without being lost.
-            finishes = [chunk for chunk in terminal if chunk.type == "finish"]
-            terminal = [chunk for chunk in terminal if chunk.type != "finish"]
-            terminal.append(finishes[-1] if finishes else finish)
-            self._commit_late_data_parts()
+            terminal = await self._close_run()
         except EndRun as end:
-            terminal = [*self.pending_terminal, end.chunk]
+            terminal = [*run.pending_terminal, end.chunk]
         except TripWire as tripwire:  # a stream processor blocked a chunk outside any step (the finish chunk)
-            terminal = [self.tripwire_chunk(tripwire)]
+            terminal = [run.tripwire_chunk(tripwire)]
         except ProcessorError as error:  # a stream processor broke the contract (its hook named in the error)
-            if self.current_state is not None and not self.current_state.accepted:
-                self._keep_partial_step(self.current_state, error)
-            terminal = [self.error_chunk(error)]
+            if run.current_state is not None and not run.current_state.accepted:
+                run.keep_partial_step(run.current_state, error)
+            terminal = [run.error_chunk(error)]
         except Exception as error:  # a bug or input the run cannot use: the stream still ends with one terminal chunk
-            logger.exception("run %s failed", self.run_id)
-            if self.current_state is not None and not self.current_state.accepted:
-                self._keep_partial_step(self.current_state, error)
-            terminal = [self.error_chunk(error, f"The run failed: {type(error).__name__}: {error}")]
+            logger.exception("run %s failed", run.run_id)
+            if run.current_state is not None and not run.current_state.accepted:
+                run.keep_partial_step(run.current_state, error)
+            terminal = [run.error_chunk(error, f"The run failed: {type(error).__name__}: {error}")]
         except (GeneratorExit, asyncio.CancelledError):  # the consumer stopped the run: keep what it saw
-            self.ctx.abort_signal.set()
-            self.finish_reason = "abort"
-            if self.current_state is not None and not self.current_state.accepted:
-                self._keep_partial_step(self.current_state, reason="abort")
-            self._answer_open_calls()  # nobody reads the chunks now; the thread still gets the answers
-            self._finalise()
-            self.saving = in_background(self._save())
+            run.ctx.abort_signal.set()
+            run.finish_reason = "abort"
+            if run.current_state is not None and not run.current_state.accepted:
+                run.keep_partial_step(run.current_state, reason="abort")
+            run.answer_open_calls()  # nobody reads the chunks now; the thread still gets the answers
+            run.finalise()
+            run.saving = in_background(run.save())
             raise
         finally:
-            if self.ctx.tracer.active:
-                self.chain.flush_trace()
-                self.trace_run_end()
+            if run.ctx.tracer.active:
+                run.chain.flush_trace()
+                self.tracing.trace_run_end()
         # calls the run ended without answering get an output-error, told just before the terminal chunk
-        terminal[-1:-1] = self._answer_open_calls()
-        self._finalise()
-        if self.config.memory is not None:
+        terminal[-1:-1] = run.answer_open_calls()
+        run.finalise()
+        if config.memory is not None:
             # Shielded: a run stopped while it saves (its answer complete) still stores the turn, in the background.
-            self.saving = in_background(self._save())
-            if self.saving is not None:
-                await asyncio.shield(self.saving)
+            run.saving = in_background(run.save())
+            if run.saving is not None:
+                await asyncio.shield(run.saving)
         for chunk in terminal:
             yield chunk
+
+    async def _open_run(self) -> list[AnyChunk]:
+        """The run's messages (instructions, memory, input, context) and ``process_input``, before the first step."""
+        config, run = self.config, self.state
+        for text in config.instructions:
+            run.message_list.add_system(text)
+        if config.memory is not None and config.thread_id:
+            run.message_list.add(await self._remembered(config.memory, config.thread_id), "memory")
+        run.message_list.add(self.input, "input")
+        if config.context_messages:
+            run.message_list.add(config.context_messages, "context")
+        chunks = await run_input(run)
+        run.initial_system = run.message_list.get_system_messages()
+        run.save_mode = "all"
+        return chunks
+
+    async def _close_run(self) -> list[AnyChunk]:
+        """``process_output_result``, then the ``finish`` chunk through the output chain: the run's last chunks."""
+        run = self.state
+        closing = await run_output_result(run)
+        run.commit_late_data_parts()
+        last = run.steps[-1] if run.steps else None
+        finish = run.chunk(
+            FinishChunk,
+            FinishPayload(
+                step_result=StepResult(reason=run.finish_reason),
+                output=StepOutput.model_validate(
+                    {
+                        "text": "".join(run.text_parts),
+                        "usage": run.usage,
+                        "tool_calls": last.tool_calls if last else [],
+                    }
+                ),
+            ),
+        )
+        run.chain.finishing = True  # from here on a processor may hand the finish on (StreamChain)
+        terminal = await run.emit(finish)
+        # The finish ends the stream, once: what a processor stashed beside it goes before it, and of a finish
+        # it handed on beside the run's own (a changed copy, and the original stashed) the last one stands.
+        # A finish a stream processor dropped comes back: the terminal chunk cannot be swallowed, as Mastra's
+        # terminal error chunk passes the output processors without being lost.
+        finishes = [chunk for chunk in terminal if isinstance(chunk, FinishChunk)]
+        terminal = [chunk for chunk in terminal if not isinstance(chunk, FinishChunk)]
+        terminal.append(finishes[-1] if finishes else finish)
+        run.commit_late_data_parts()
+        return closing + terminal
 
     async def _remembered(self, memory: Memory, thread_id: str) -> list[Message]:
         """The thread's history. A store that fails ends the run with an ``error`` chunk saying so (the stream's
@@ -188,20 +256,23 @@ class Run(RunState):
             raise
         except Exception as error:
             message = f"The conversation's history could not be loaded: {type(error).__name__}: {error}"
-            raise EndRun(self.error_chunk(error, message)) from None
+            raise EndRun(self.state.error_chunk(error, message)) from None
 
-    async def _step(self, step_number: int, state: StepState) -> AsyncGenerator[AnyChunk, None]:
-        """One model call and what follows it. The model's chunks are the hot path, written inline."""
-        ml = self.message_list
-        ml.replace_all_system_messages(self.initial_system)
-        state.boundary = ml.boundary()
-        step_config = await run_input_step(self, step_number)
+    # ----------------------------------------------------------------------------------------- a step
+    async def _open_step(self, step_number: int, step_state: StepState) -> StepCall:
+        """The hooks before the model (``process_input_step``, ``process_llm_request``), the request they shaped,
+        and the ``step-start`` chunk."""
+        run = self.state
+        ml = run.message_list
+        ml.replace_all_system_messages(run.initial_system)
+        step_state.boundary = ml.boundary()
+        step_config = await run_input_step(run, step_number)
         model = resolve_model(step_config["model"])
         step_tools = step_config["tools"]
         if step_config["active_tools"] is not None:
             active = set(step_config["active_tools"])
             step_tools = {name: tool for name, tool in step_tools.items() if name in active}
-        prompt, cached = await run_llm_request(self, step_number, model)
+        prompt, cached = await run_llm_request(run, step_number, model)
         request = ModelRequest(
             messages=prompt,
             tools=[tool.to_openai() for tool in step_tools.values()],
@@ -210,141 +281,151 @@ class Run(RunState):
             provider_options=dict(step_config["provider_options"]),
             response_format=response_format(step_config["structured_output"]),
         )
+        record_raw = bool(self.config.hooked["process_llm_response"])
         message_id = step_config.get("message_id") or new_id("msg")
-        step = state.step = Step(step_number=step_number, model_id=model.model_id, from_cache=cached is not None)
-        builder = state.builder = StepBuilder(self.run_id, message_id)
-        self.chain.set_retry_count(self.retry_count)
-        for chunk in await self.emit(self.chunk(StepStartChunk, StepStartPayload(message_id=message_id))):
-            yield chunk
-        record_raw = any("process_llm_response" in e.hooks for e in self.config.input_entries)
-        raw_chunks: list[dict[str, Any]] = []
+        step = step_state.step = Step(step_number=step_number, model_id=model.model_id, from_cache=cached is not None)
+        builder = step_state.builder = StepBuilder(run.run_id, message_id)
+        call = StepCall(step, builder, model, request, cached, step_tools, record_raw)
+        run.chain.set_retry_count(run.retry_count)
+        call.opening = await run.emit(run.chunk(StepStartChunk, StepStartPayload(message_id=message_id)))
+        return call
 
-        # ---- the model's stream: per chunk, convert → process_output_stream → fold → yield
-        chain, pending, convert = self.chain, self._pending, builder.convert
-        run_id, text_id = self.run_id, builder.text_id
+    async def _stream_model(self, call: StepCall, step_state: StepState) -> AsyncGenerator[AnyChunk, None]:
+        """The model's stream: per chunk, convert → ``process_output_stream`` → fold → yield. The hot path."""
+        run = self.state
+        builder = call.builder
+        model, cached, step_number = call.model, call.cached, call.step_number
+        record_raw, raw_chunks = call.record_raw, call.raw_chunks
+        chain, written, convert = run.chain, run.written, builder.convert
+        drain, keep = run.drain, run.keep
+        run_id, text_id = run.run_id, builder.text_id
         has_chain = bool(chain)
         # The model call's span (when a tracer listens): measured around the whole stream, told when it ends.
-        tracing = self.ctx.tracer.active
+        tracing = run.ctx.tracer.active
         call_started = time.time() if tracing else 0.0
         call_outcome: CallOutcome = "finished"
         call_detail: str | None = None
-        while True:
-            fast = has_chain and not chain.has_async and not self.ctx.tracer.active and self.ctx.debugger is None
-            source: Any = None
+        fast = has_chain and not chain.has_async and not tracing and run.ctx.debugger is None
+        source: Any = None
+        try:
             try:
+                source = replay(cached, run_id) if cached is not None else model.stream(call.request)
+                next_event = aiter(source).__anext__
+            except ModelAPIError:
+                raise
+            except Exception as exc:  # stream() itself failed, or did not return an async iterator
+                raise self._source_error(model, cached is not None, exc) from exc
+            while True:
+                # The model's own failures, told apart from the chain's: only what the adapter raised is a
+                # failed model call (a try block costs nothing in 3.11 until it catches).
                 try:
-                    source = replay(cached, run_id) if cached is not None else model.stream(request)
-                    next_event = aiter(source).__anext__
+                    event = await next_event()
+                except StopAsyncIteration:
+                    break
                 except ModelAPIError:
                     raise
-                except Exception as exc:  # stream() itself failed, or did not return an async iterator
+                except Exception as exc:
                     raise self._source_error(model, cached is not None, exc) from exc
-                while True:
-                    # The model's own failures, told apart from the chain's: only what the adapter raised is a
-                    # failed model call (a try block costs nothing in 3.11 until it catches).
-                    try:
-                        event = await next_event()
-                    except StopAsyncIteration:
-                        break
-                    except ModelAPIError:
-                        raise
-                    except Exception as exc:
-                        raise self._source_error(model, cached is not None, exc) from exc
-                    if type(event) is TextDelta and builder.text_open:
-                        produced: tuple[Any, ...] = (text_delta(run_id, text_id, event.text),)
+                if type(event) is TextDelta and builder.text_open:
+                    produced: tuple[Any, ...] = (text_delta(run_id, text_id, event.text),)
+                else:
+                    produced = convert(event)
+                for chunk in produced:
+                    if record_raw:
+                        raw_chunks.append({"type": chunk.type, "payload": chunk.payload})
+                    if not has_chain:
+                        processed: AnyChunk | None = chunk
+                    elif fast:
+                        processed = chain.process_sync(chunk)
                     else:
-                        produced = convert(event)
-                    for chunk in produced:
-                        if record_raw:
-                            raw_chunks.append({"type": chunk.type, "payload": chunk.payload})
-                        if not has_chain:
-                            processed: AnyChunk | None = chunk
-                        elif fast:
-                            processed = chain.process_sync(chunk)
+                        processed = await chain.process(chunk)
+                    if written:
+                        for extra in await drain(builder):
+                            yield extra
+                    if processed is not None:
+                        if type(processed) is TextDeltaChunk:  # fold's commonest case, inline
+                            builder.texts.append(processed.payload.text)
                         else:
-                            processed = await chain.process(chunk)
-                        if pending:
-                            for extra in await self.drain(builder):
-                                yield extra
-                        if processed is not None:
-                            if type(processed) is TextDeltaChunk:  # fold's commonest case, inline
-                                builder.texts.append(processed.payload.text)
-                            else:
-                                self.keep(processed, builder)
-                            yield processed
-                        if chain.reprocess:
-                            for extra in await self._reprocess(builder):
-                                yield extra
-                if not builder.finished:
-                    if cached is None:
-                        raise ModelAPIError(None, "The model stream ended before it finished", True)
-                    builder.finish_reason, builder.finished = "stop", True  # a replay need not record its end
-                break
-            except TripWire as tripwire:
-                call_outcome, call_detail = "aborted", tripwire.reason
-                entry = chain.entry_for(tripwire.processor_id)
-                if entry is not None:
-                    await notify_violation(entry, tripwire)
-                if self.can_retry(tripwire):
-                    raise RetryStep(tripwire) from None
-                self._keep_partial_step(state, tripwire=tripwire)
-                raise EndRun(self.tripwire_chunk(tripwire)) from None
-            except ModelAPIError as error:
-                call_outcome, call_detail = "error", error.message
-                if await run_api_error(self, error, step_number):
-                    # a retry is a new loop iteration: it consumes the step budget, as in Mastra
-                    reason = f"the model call failed and is retried: {error.message}"
-                    raise RetryStep(TripWire(reason, retry=True), error=error) from None
-                self._keep_partial_step(state, error)
-                raise EndRun(self.error_chunk(error, f"Model call failed: {error.message}")) from None
-            except (GeneratorExit, asyncio.CancelledError):
-                call_outcome = "stopped"
-                raise
-            except Exception as exc:
-                call_outcome, call_detail = "error", f"{type(exc).__name__}: {exc}"
-                raise
-            finally:
-                await close_source(source)
-                if tracing:
-                    self.trace_model_call(
-                        step_number, model, call_started, builder, cached is not None, call_outcome, call_detail
-                    )
+                            keep(processed, builder)
+                        yield processed
+                    if chain.reprocess:
+                        for extra in await run.reprocess_stashed(builder):
+                            yield extra
+            if not builder.finished:
+                if cached is None:
+                    raise ModelAPIError(None, "The model stream ended before it finished", True)
+                builder.finish_reason, builder.finished = "stop", True  # a replay need not record its end
+        except TripWire as tripwire:
+            call_outcome, call_detail = "aborted", tripwire.reason
+            entry = chain.entry_for(tripwire.processor_id)
+            if entry is not None:
+                await notify_violation(entry, tripwire)
+            if run.can_retry(tripwire):
+                raise RetryStep(tripwire) from None
+            run.keep_partial_step(step_state, tripwire=tripwire)
+            raise EndRun(run.tripwire_chunk(tripwire)) from None
+        except ModelAPIError as error:
+            call_outcome, call_detail = "error", error.message
+            if await run_api_error(run, error, step_number):
+                # a retry is a new loop iteration: it consumes the step budget, as in Mastra
+                reason = f"the model call failed and is retried: {error.message}"
+                raise RetryStep(TripWire(reason, retry=True), error=error) from None
+            run.keep_partial_step(step_state, error)
+            raise EndRun(run.error_chunk(error, f"Model call failed: {error.message}")) from None
+        except (GeneratorExit, asyncio.CancelledError):
+            call_outcome = "stopped"
+            raise
+        except Exception as exc:
+            call_outcome, call_detail = "error", f"{type(exc).__name__}: {exc}"
+            raise
+        finally:
+            await close_source(source)
+            if tracing:
+                self.tracing.trace_model_call(
+                    step_number, model, call_started, builder, cached is not None, call_outcome, call_detail
+                )
 
-        # ---- after the model
-        if record_raw:
-            raw_chunks.append(builder.finish_record())
+    async def _close_step(self, call: StepCall, step_state: StepState) -> AsyncGenerator[AnyChunk, None]:
+        """The step as the model left it, then the hooks after the model (``process_llm_response``,
+        ``process_output_step``), the ``step-finish`` chunk and the tools."""
+        run = self.state
+        builder, step = call.builder, call.step
+        if call.record_raw:
+            call.raw_chunks.append(builder.finish_record())
         step.text = builder.text()
         step.reasoning = "".join(builder.reasoning)
         step.tool_calls = [dict(c) for c in builder.tool_calls]
         step.finish_reason = builder.finish_reason
         step.usage = builder.usage
-        self.usage = self.usage + builder.usage
-        self.steps.append(step)
-        answer = builder.message(self._take_data_parts())
-        ml.add(answer, "response")
-        await run_llm_response(self, step_number, model, raw_chunks, cached is not None)
-        for chunk in await run_output_step(self, step_number, step, builder, answer):
+        run.usage = run.usage + builder.usage
+        run.steps.append(step)
+        answer = builder.message(run.take_data_parts())
+        run.message_list.add(answer, "response")
+        step_number, from_cache = call.step_number, call.cached is not None
+        await run_llm_response(run, step_number, call.model, call.raw_chunks, from_cache)
+        for chunk in await run_output_step(run, step_number, step, builder, answer):
             yield chunk
         step.tool_calls = [dict(c) for c in builder.tool_calls]
-        self.text_parts.append(step.text)
-        state.accepted = True
-        self.finish_reason = step.finish_reason
-        step_finish = self.step_finish_chunk(step, message_id, step.finish_reason, is_continued=bool(step.tool_calls))
-        for chunk in await self.emit(step_finish):
+        run.text_parts.append(step.text)
+        step_state.accepted = True
+        run.finish_reason = step.finish_reason
+        is_continued = bool(step.tool_calls)
+        step_finish = run.step_finish_chunk(step, builder.message_id, step.finish_reason, is_continued=is_continued)
+        for chunk in await run.emit(step_finish):
             yield chunk
         if step.tool_calls:
-            async with contextlib.aclosing(run_tools(self, step_number, step, step_tools)) as tool_chunks:
+            async with contextlib.aclosing(run_tools(run, step_number, step, call.tools)) as tool_chunks:
                 async for chunk in tool_chunks:
                     yield chunk
-        self.retry_count = 0  # the step stood: only consecutive retries carry forward
-        self.api_retry_count = 0
+        run.retry_count = 0  # the step stood: only consecutive retries carry forward
+        run.api_retry_count = 0
 
     def _source_error(self, model: LanguageModel, replayed: bool, error: Exception) -> Exception:
         """What failed while the step's events were read: the model adapter, or the cached response a processor
         supplied in ``process_llm_request`` (then the processor is named, not the model it replaced)."""
         if not replayed:
             return adapter_error(model, error)
-        pid = self.cache_source
+        pid = self.state.cache_source
         return ProcessorContractError(
             f"Processor '{pid}' returned a response from process_llm_request whose chunks cannot be replayed: "
             f"{type(error).__name__}: {error}",
@@ -353,4 +434,4 @@ class Run(RunState):
         )
 
 
-__all__ = ["Run"]
+__all__ = ["Run", "StepCall"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, NoReturn
 
 from processors.chunks import (
     AnyChunk,
@@ -31,8 +31,7 @@ from processors.loop.config import (
     retry_feedback,
 )
 from processors.loop.model_io import parse_structured
-from processors.loop.run_tracing import RunTracing
-from processors.loop.step import RetryStep, StepBuilder, StepState
+from processors.loop.step import EndRun, RetryStep, StepBuilder, StepState
 from processors.messages import (
     DataPart,
     ErrorInfo,
@@ -45,7 +44,7 @@ from processors.messages import (
 )
 from processors.messages.message_list import MessageList
 from processors.pipeline.run_context import RunContext
-from processors.pipeline.runner import notify_violation
+from processors.pipeline.runner import CONTRACT_ERRORS, LanePolicy, notify_violation
 from processors.pipeline.stream_chain import StreamChain
 from processors.result import GenerateResult, Step
 from processors.tripwire import TripWire, TripwireData
@@ -54,19 +53,21 @@ from processors.usage import Usage
 logger = logging.getLogger("processors.loop.run")
 
 
-class RunState(RunTracing):
+class RunState:
     """What one call holds, and the way its chunks pass the output chain.
 
-    The hooks around a step (the phases, ``tool_calls``) need only this much of a run (see ``RunView``);
-    :class:`~processors.loop.run.Run` adds the loop itself, :class:`RunTracing` the run's own trace events.
+    :class:`~processors.loop.run.Run` holds one (its ``state``) beside its :class:`RunTracing` and runs the loop
+    over it; the hooks around a step (the phases, ``tool_calls``) are given it as a ``RunView``, the part of it
+    they may touch.
     """
 
-    def __init__(self, config: RunConfig, messages: Any) -> None:
+    def __init__(self, config: RunConfig) -> None:
         self.config = config
         self.run_id = config.run_id
         self.message_list = MessageList(thread_id=config.thread_id, resource_id=config.resource_id)
-        self._pending: list[DataChunk] = []
-        self.writer = StreamWriter(self._pending.append)
+        #: Chunks processors and tools wrote with ``writer.custom``, waiting to pass the output chain (``drain``).
+        self.written: list[DataChunk] = []
+        self.writer = StreamWriter(self.written.append)
         self.ctx = RunContext(
             run_id=self.run_id,
             request_context=config.request_context,
@@ -76,7 +77,6 @@ class RunState(RunTracing):
             debugger=config.debugger,
         )
         self.chain = StreamChain(self.ctx, config.output_entries, self.message_list)
-        self._input = messages
         self.steps: list[Step] = []
         self.usage = Usage()
         self.text_parts: list[str] = []
@@ -90,7 +90,7 @@ class RunState(RunTracing):
         #: Chunks to emit just before the terminal one (the ``step-finish`` of a tripped step).
         self.pending_terminal: list[AnyChunk] = []
         #: Tool calls of the current step whose result a processor blocked → that processor's id (see
-        #: :meth:`_answer_open_calls`).
+        #: :meth:`answer_open_calls`).
         self.blocked_calls: dict[str, str | None] = {}
         self.initial_system: list[dict[str, Any]] = []
         #: The processor whose ``process_llm_request`` answered the current step instead of the model (a cache).
@@ -107,6 +107,17 @@ class RunState(RunTracing):
         self.max_retries = config.max_processor_retries
         if self.max_retries is None and config.error_entries:
             self.max_retries = DEFAULT_ERROR_PROCESSOR_RETRIES
+        #: The lane policy of most hooks: a block or a broken contract ends the run, naming the processor.
+        self.ends_run = LanePolicy(self.end_with_tripwire, CONTRACT_ERRORS, self.end_with_error)
+
+    # ----------------------------------------------------------------------------------------- ending it
+    def end_with_tripwire(self, tripwire: TripWire) -> NoReturn:
+        """End the run with a ``tripwire`` chunk (a lane's policy for a block)."""
+        raise EndRun(self.tripwire_chunk(tripwire)) from None
+
+    def end_with_error(self, error: Exception) -> NoReturn:
+        """End the run with an ``error`` chunk naming the processor (a lane's policy for a failure)."""
+        raise EndRun(self.error_chunk(error)) from None
 
     # ----------------------------------------------------------------------------------------- chunks
     def chunk(self, cls: type[Chunk], payload: Any) -> Chunk:
@@ -132,19 +143,19 @@ class RunState(RunTracing):
         with what processors wrote before it and re-driven parts after it. Nothing here belongs to the step's
         message, so nothing is folded into its builder."""
         processed = await self.process(chunk)
-        out = await self.drain() if self._pending else []
+        out = await self.drain() if self.written else []
         if processed is not None:
             out.append(processed)
         if self.chain.reprocess:
-            out += await self._reprocess(None)
+            out += await self.reprocess_stashed(None)
         return out
 
-    async def _reprocess(self, builder: StepBuilder | None) -> list[AnyChunk]:
+    async def reprocess_stashed(self, builder: StepBuilder | None) -> list[AnyChunk]:
         out: list[AnyChunk] = []
         queue = self.chain.reprocess
         while queue:
             processed = await self.process(queue.pop(0))
-            if self._pending:
+            if self.written:
                 out += await self.drain(builder)
             if processed is not None:
                 self.keep(processed, builder)
@@ -155,11 +166,11 @@ class RunState(RunTracing):
         """Chunks written with ``writer.custom``: processed, then persisted on the response unless transient."""
         out: list[AnyChunk] = []
         guard = 0
-        while self._pending:
+        while self.written:
             guard += 1
             if guard > 10_000:
                 raise ProcessorContractError("writer.custom() was called in a loop: more than 10,000 chunks pending")
-            processed = await self.process(self._pending.pop(0))
+            processed = await self.process(self.written.pop(0))
             if processed is None:
                 continue
             self.keep(processed, builder)
@@ -236,23 +247,23 @@ class RunState(RunTracing):
             return False
         return self.retry_count < self.max_retries
 
-    def _commit_late_data_parts(self) -> None:
+    def commit_late_data_parts(self) -> None:
         """Data chunks written after the last step (by ``process_output_result`` or on the ``finish`` chunk) are
         saved on the last response message, as Mastra persists them on the current response."""
         if not self.data_parts:
             return
-        parts = self._take_data_parts()
+        parts = self.take_data_parts()
         responses = self.message_list.get.response.db()
         if responses and responses[-1].role == "assistant":
             responses[-1].content.parts.extend(parts)
         else:
             self.message_list.add(Message(role="assistant", content=MessageContent(parts=list(parts))), "response")
 
-    def _take_data_parts(self) -> list[DataPart]:
+    def take_data_parts(self) -> list[DataPart]:
         parts, self.data_parts = self.data_parts, []
         return parts
 
-    def _keep_partial_step(
+    def keep_partial_step(
         self,
         state: StepState,
         error: BaseException | None = None,
@@ -279,11 +290,11 @@ class RunState(RunTracing):
         extra: list[Any] = []
         if error is not None:
             extra.append(ErrorPart(error=ErrorInfo(name=type(error).__name__, message=str(error))))
-        message = builder.message(self._take_data_parts() + extra)
+        message = builder.message(self.take_data_parts() + extra)
         if message.content.parts:
             self.message_list.add(message, "response")
 
-    def _retract(self, step_number: int, retry: RetryStep, state: StepState) -> list[AnyChunk]:
+    def retract(self, step_number: int, retry: RetryStep, state: StepState) -> list[AnyChunk]:
         """A step was rejected: tell clients to drop it, roll the list back, and feed the reason to the retry.
 
         A failed model call retried by an error processor keeps what that processor did to the list (Mastra),
@@ -318,7 +329,7 @@ class RunState(RunTracing):
         return [self.step_finish_chunk(step, message_id, "retry", is_continued=True)]
 
     # ----------------------------------------------------------------------------------------- the end
-    def _answer_open_calls(self) -> list[AnyChunk]:
+    def answer_open_calls(self) -> list[AnyChunk]:
         """Answer every tool call the run ended without answering, and return their ``tool-error`` chunks.
 
         A run that ends between a tool call and its result (a processor blocked the result, or a later call's, or
@@ -376,7 +387,7 @@ class RunState(RunTracing):
             return "it failed"
         return "it was stopped"
 
-    def _finalise(self) -> None:
+    def finalise(self) -> None:
         if self.result is not None:
             return
         text = "".join(self.text_parts)
@@ -398,7 +409,7 @@ class RunState(RunTracing):
         if self.result.object is None and self.structured_object is not None:
             self.result.object = self.structured_object
 
-    async def _save(self) -> None:
+    async def save(self) -> None:
         """Save the turn; a storage failure is reported on the result, never turned into a lost answer."""
         memory = self.config.memory
         if memory is None or not self.config.thread_id or self.save_mode == "none":

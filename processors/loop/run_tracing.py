@@ -1,7 +1,7 @@
 """A run's trace events of its own (not a hook's): the run started, each model call, the run finished.
 
-A mixin of :class:`~processors.loop.run_state.RunState`: the loop calls these only when ``ctx.tracer.active``, so
-nothing here is built for a run nobody observes.
+:class:`~processors.loop.run.Run` holds one beside its :class:`~processors.loop.run_state.RunState` and calls it only
+when ``ctx.tracer.active``, so nothing here is built for a run nobody observes.
 """
 
 from __future__ import annotations
@@ -12,13 +12,9 @@ from typing import TYPE_CHECKING, Literal
 from processors.tracing import ModelCall, RunFinished, RunStarted
 
 if TYPE_CHECKING:
-    from processors.loop.config import RunConfig
+    from processors.loop.run_state import RunState
     from processors.loop.step import StepBuilder
     from processors.models.base import LanguageModel
-    from processors.pipeline.run_context import RunContext
-    from processors.result import Step
-    from processors.tripwire import TripwireData
-    from processors.usage import Usage
 
 #: How a model call ended, for its trace: its stream finished, the model failed, a processor aborted the stream,
 #: or the consumer stopped the run.
@@ -26,22 +22,19 @@ CallOutcome = Literal["finished", "error", "aborted", "stopped"]
 
 
 class RunTracing:
-    """The run-level events of a run (its hooks' events are the runner's)."""
+    """The run-level events of a run (its hooks' events are the runner's), read from the run's state."""
 
-    config: RunConfig
-    run_id: str
-    ctx: RunContext
-    finish_reason: str
-    usage: Usage
-    steps: list[Step]
-    tripwire: TripwireData | None
-    error: str | None
+    __slots__ = ("state",)
+
+    def __init__(self, state: RunState) -> None:
+        self.state = state
 
     def trace_run_start(self) -> None:
-        config = self.config
-        self.ctx.tracer.emit_run(
+        state = self.state
+        config = state.config
+        state.ctx.tracer.emit_run(
             RunStarted(
-                run_id=self.run_id,
+                run_id=state.run_id,
                 agent_id=config.agent_id,
                 agent_name=config.agent_name or config.agent_id,
                 thread_id=config.thread_id,
@@ -63,9 +56,9 @@ class RunTracing:
         if outcome == "finished" and not builder.finished:
             outcome = "stopped"
         usage = builder.usage
-        self.ctx.tracer.emit_run(
+        self.state.ctx.tracer.emit_run(
             ModelCall(
-                run_id=self.run_id,
+                run_id=self.state.run_id,
                 step_number=step_number,
                 provider=str(getattr(model, "provider", "") or ""),
                 model_id=str(getattr(model, "model_id", "") or ""),
@@ -81,16 +74,17 @@ class RunTracing:
         )
 
     def trace_run_end(self) -> None:
-        self.ctx.tracer.emit_run(
+        state = self.state
+        state.ctx.tracer.emit_run(
             RunFinished(
-                run_id=self.run_id,
+                run_id=state.run_id,
                 ended_at=time.time(),
-                finish_reason=self.finish_reason,
-                input_tokens=self.usage.input_tokens,
-                output_tokens=self.usage.output_tokens,
-                steps=len(self.steps),
-                tripwire=self.tripwire.model_dump() if self.tripwire is not None else None,
-                error=self.error,
+                finish_reason=state.finish_reason,
+                input_tokens=state.usage.input_tokens,
+                output_tokens=state.usage.output_tokens,
+                steps=len(state.steps),
+                tripwire=state.tripwire.model_dump() if state.tripwire is not None else None,
+                error=state.error,
             )
         )
 

@@ -8,7 +8,7 @@ what a hook phase may touch.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 if TYPE_CHECKING:
     from processors.chunks import AnyChunk, Chunk
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from processors.loop.config import RunConfig
     from processors.messages.message_list import MessageList
     from processors.pipeline.run_context import RunContext
+    from processors.pipeline.runner import LanePolicy
     from processors.result import Step
     from processors.tripwire import TripWire
     from processors.usage import Usage
@@ -43,6 +44,8 @@ class RunView(Protocol):
     retry_count: int
     api_retry_count: int
     max_retries: int | None
+    #: The lane policy of most hooks: a block or a broken contract ends the run.
+    ends_run: LanePolicy
 
     def chunk(self, cls: type[Chunk], payload: Any) -> Chunk: ...
 
@@ -57,6 +60,10 @@ class RunView(Protocol):
     def step_finish_chunk(self, step: Step, message_id: str, reason: str, *, is_continued: bool) -> Chunk: ...
 
     def can_retry(self, tripwire: TripWire) -> bool: ...
+
+    def end_with_tripwire(self, tripwire: TripWire) -> NoReturn: ...
+
+    def end_with_error(self, error: Exception) -> NoReturn: ...
 
 
 __all__ = ["RunView"]

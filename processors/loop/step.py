@@ -20,6 +20,7 @@ from processors.chunks import (
     ReasoningStartChunk,
     ResponseMetadataChunk,
     ResponseMetadataPayload,
+    TextDeltaChunk,
     TextEndChunk,
     TextPayload,
     TextStartChunk,
@@ -169,13 +170,13 @@ class StepBuilder:
         self.latest_call: dict[str, str] = {}
 
     def fold(self, chunk: AnyChunk) -> None:
-        kind = chunk.type
-        if kind == "text-delta":
-            self.texts.append(getattr(getattr(chunk, "payload", None), "text", ""))
-        elif kind == "reasoning-delta":
-            self.reasoning.append(getattr(getattr(chunk, "payload", None), "text", ""))
-        elif kind == "tool-call":
-            self._fold_call(chunk)
+        match chunk:
+            case TextDeltaChunk(payload=payload):
+                self.texts.append(payload.text)
+            case ReasoningDeltaChunk(payload=payload):
+                self.reasoning.append(payload.text)
+            case ToolCallChunk() | Chunk(type="tool-call"):  # a bare one is refused, naming what it lacks
+                self._fold_call(chunk)
 
     def _fold_call(self, chunk: AnyChunk) -> None:
         """A ``tool-call`` chunk becomes one call of the step. The model's calls come with ids of their own
@@ -304,10 +305,11 @@ class StepBuilder:
             self.usage = chunk.payload.output.usage
             self.finished = True
             return self.close_blocks()
-        if chunk.type == "text-start":
-            self.text_open = True
-        elif chunk.type == "text-end":
-            self.text_open = False
+        match chunk:
+            case TextStartChunk():
+                self.text_open = True
+            case TextEndChunk():
+                self.text_open = False
         return (chunk,)
 
     def close_blocks(self) -> tuple[Chunk, ...]:

@@ -19,7 +19,7 @@ import asyncio
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
-from processors.chunks import AnyChunk
+from processors.chunks import AnyChunk, TextDeltaChunk
 from processors.loop.run import Run
 from processors.result import GenerateResult
 
@@ -58,7 +58,7 @@ class AgentStream:
     @property
     def message_list(self):  # type: ignore[no-untyped-def]
         """The run's live MessageList (read-only use, please)."""
-        return self._run.message_list
+        return self._run.state.message_list
 
     def __aiter__(self) -> AsyncIterator[AnyChunk]:
         return self
@@ -101,18 +101,18 @@ class AgentStream:
     async def text_stream(self) -> AsyncIterator[str]:
         """Only the text deltas, as strings (a convenience for terminals)."""
         async for chunk in self:
-            if chunk.type == "text-delta":
-                yield chunk.payload.text  # type: ignore[union-attr]
+            if isinstance(chunk, TextDeltaChunk):
+                yield chunk.payload.text
 
     async def result(self) -> GenerateResult:
         async for _chunk in self:
             pass
         while self._closing is not None and not self._closing.done():
             await asyncio.shield(self._closing)  # another task is stopping the run: its result is what aclose() left
-        if self._run.result is None:  # closed before the run could finish itself
+        if self._run.state.result is None:  # closed before the run could finish itself
             self._stopped()
-        assert self._run.result is not None
-        return self._run.result
+        assert self._run.state.result is not None
+        return self._run.state.result
 
     async def aclose(self) -> None:
         """Stop the run now; the model call is cancelled. ``result()`` then reports what was done so far.
@@ -151,13 +151,14 @@ class AgentStream:
             # no-op when the cancellation already ended it.
             await self._events.aclose()
             self._stopped()
-            saving = self._run.saving
+            saving = self._run.state.saving
             if saving is not None and not saving.done():
                 await asyncio.shield(saving)
         finally:
             closing.set_result(None)
 
     def _stopped(self) -> None:
-        if self._run.result is None:
-            self._run.finish_reason = "abort"
-            self._run._finalise()
+        state = self._run.state
+        if state.result is None:
+            state.finish_reason = "abort"
+            state.finalise()

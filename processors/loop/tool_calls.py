@@ -5,23 +5,23 @@ committed in call order: a failure (unknown tool, invalid JSON or arguments, the
 ``tool-error`` chunk and an ``output-error`` invocation the model sees on its next step. A result a processor
 blocks (an abort in ``process_tool_result``, or a stream processor stopping its ``tool-result`` chunk) is never
 committed: the run ends, and answers the call with an ``output-error`` naming that processor
-(``RunState._answer_open_calls``), so the thread never holds a call without an answer.
+(``RunState.answer_open_calls``), so the thread never holds a call without an answer.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncGenerator, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncGenerator
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from processors.chunks import AnyChunk, ToolErrorChunk, ToolErrorPayload, ToolResultChunk, ToolResultPayload
-from processors.errors import ProcessorError, ToolArgumentsError
+from processors.errors import ToolArgumentsError
 from processors.loop.step import EndRun, InvalidArgs, RetryStep, plain_args
-from processors.messages import Message, ToolInvocation, ToolInvocationPart
+from processors.messages import ToolInvocation, ToolInvocationPart
 from processors.pipeline.processor import ProcessToolResultArgs
 from processors.pipeline.run_context import Entry, common_args
-from processors.pipeline.runner import apply_message_result, invoke, messages_fingerprint
+from processors.pipeline.runner import CONTRACT_ERRORS, LanePolicy, apply_message_result, messages_fingerprint, run_lane
 from processors.result import Step
 from processors.tools import Tool, serialize_result
 from processors.tripwire import TripWire
@@ -106,10 +106,10 @@ async def commit(run: RunView, step_number: int, step: Step, call: dict[str, Any
         )
     result = serialize_result(outcome)
     returned = result  # what the tool itself returned, for observers (the model gets ``result``)
-    for entry in run.config.output_entries:
-        if "process_tool_result" not in entry.hooks:
-            continue
-        args = ProcessToolResultArgs(
+    entries = run.config.hooked["process_tool_result"]
+
+    def args_for(entry: Entry) -> ProcessToolResultArgs:
+        return ProcessToolResultArgs(
             messages=ml.get.all.db(),
             message_list=ml,
             step_number=step_number,
@@ -121,42 +121,52 @@ async def commit(run: RunView, step_number: int, step: Step, call: dict[str, Any
             result=result,
             **common_args(run.ctx, entry, run.retry_count),
         )
-        given = args.messages
 
-        def apply(returned: Any, entry: Entry = entry, given: list[Message] = given) -> None:
-            if isinstance(returned, list) and not returned:  # [] means "no change", as for process_output_step
-                return
-            apply_message_result(
-                returned,
-                entry=entry,
-                hook="process_tool_result",
-                message_list=ml,
-                given=given,
-                default_source="response",
-            )
+    def apply(entry: Entry, args: ProcessToolResultArgs, returned: Any) -> None:
+        if isinstance(returned, list) and not returned:  # [] means "no change", as for process_output_step
+            return
+        apply_message_result(
+            returned,
+            entry=entry,
+            hook="process_tool_result",
+            message_list=ml,
+            given=args.messages,
+            default_source="response",
+        )
 
-        try:
-            await invoke(
-                run.ctx,
-                entry,
-                "process_tool_result",
-                args,
-                describe=_describe_result(name, call_id, ml, result),
-                fingerprint=lambda: messages_fingerprint(ml),
-                apply=apply,
-                tool=lambda: (call_id, returned),
-            )
-        except TripWire as tripwire:
-            if run.can_retry(tripwire):
-                raise RetryStep(tripwire) from None
-            # the call stays, answered at the run's end with the block (Run._answer_open_calls), not the result
-            run.blocked_calls[call_id] = tripwire.processor_id
-            raise EndRun(run.tripwire_chunk(tripwire)) from None
-        except (ProcessorError, ValueError, TypeError) as error:
-            raise EndRun(run.error_chunk(error)) from None
+    def reduce(entry: Entry, _returned: Any) -> bool:
+        nonlocal result
         replaced = ml.find_tool_invocation(call_id)
         if replaced is not None and replaced.state == "result":
             result = replaced.result  # a processor replaced it with update_tool_invocation
+        return False
+
+    def tripped(tripwire: TripWire) -> NoReturn:
+        if run.can_retry(tripwire):
+            raise RetryStep(tripwire) from None
+        # the call stays, answered at the run's end with the block (RunState.answer_open_calls), not the result
+        run.blocked_calls[call_id] = tripwire.processor_id
+        raise EndRun(run.tripwire_chunk(tripwire)) from None
+
+    def describe() -> str:
+        """The tool result as it stands: a processor may have replaced it (``update_tool_invocation``) by "after"."""
+        invocation = ml.find_tool_invocation(call_id)
+        current = invocation.result if invocation is not None and invocation.state == "result" else result
+        return f"{name} → {_short(current)}"
+
+    if entries:
+        await run_lane(
+            run.ctx,
+            entries,
+            "process_tool_result",
+            args_for,
+            apply=apply,
+            reduce=reduce,
+            policy=LanePolicy(tripped, CONTRACT_ERRORS, run.end_with_error),
+            describe=describe,
+            fingerprint=lambda: messages_fingerprint(ml),
+            tool=lambda: (call_id, returned),
+        )
     ml.update_tool_invocation(
         ToolInvocationPart(
             tool_invocation=ToolInvocation(
@@ -192,14 +202,3 @@ def _short(value: Any, limit: int = 80) -> str:
 
 
 __all__ = ["InvalidArgs", "ToolFailure", "commit", "execute", "run_tools"]
-
-
-def _describe_result(name: str, call_id: str, ml: Any, result: Any) -> Callable[[], str]:
-    """The tool result as it stands: a processor may have replaced it (``update_tool_invocation``) by "after"."""
-
-    def describe() -> str:
-        invocation = ml.find_tool_invocation(call_id)
-        current = invocation.result if invocation is not None and invocation.state == "result" else result
-        return f"{name} → {_short(current)}"
-
-    return describe

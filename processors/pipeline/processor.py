@@ -91,10 +91,6 @@ def processor_id(processor: Any) -> str:
     return value
 
 
-def processor_name(processor: Any) -> str:
-    return getattr(processor, "name", None) or processor_id(processor)
-
-
 def implemented_hooks(processor: Any) -> tuple[str, ...]:
     """The hooks this processor really implements (callable attributes named after a hook)."""
     return tuple(hook for hook in HOOKS if callable(getattr(processor, hook, None)))
@@ -103,11 +99,6 @@ def implemented_hooks(processor: Any) -> tuple[str, ...]:
 def lanes_for(processor: Any) -> tuple[Lane, ...]:
     hooks = set(implemented_hooks(processor))
     return tuple(lane for lane, lane_hooks in LANE_HOOKS.items() if hooks & set(lane_hooks))
-
-
-def is_async_hook(processor: Any, hook: str) -> bool:
-    method = getattr(processor, hook, None)
-    return method is not None and asyncio.iscoroutinefunction(method)
 
 
 # --------------------------------------------------------------------------------------------- args

@@ -40,10 +40,12 @@ import asyncio
 import inspect
 import logging
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-from processors.errors import PatternTimeoutError, ProcessorContractError, ProcessorRaisedError
+from processors.errors import PatternTimeoutError, ProcessorContractError, ProcessorError, ProcessorRaisedError
 from processors.messages import Message
 from processors.messages.formats import as_messages
 from processors.messages.message_list import MessageList
@@ -52,7 +54,16 @@ from processors.pipeline.run_context import Entry, RunContext
 from processors.tracing import Outcome, TraceEvent, snapshot_state
 from processors.tripwire import TripWire, Violation
 
+if TYPE_CHECKING:
+    from processors.chunks import AnyChunk
+
 logger = logging.getLogger(__name__)
+
+#: What a lane turns into an ``error`` chunk naming the processor: a broken contract, a bad value.
+CONTRACT_ERRORS: tuple[type[Exception], ...] = (ProcessorError, ValueError, TypeError)
+
+#: The args class of the hook a lane runs (``ProcessInputArgs`` ...).
+ArgsT = TypeVar("ArgsT", bound=HookArgs)
 
 
 async def notify_violation(entry: Entry, tripwire: TripWire) -> None:
@@ -156,6 +167,73 @@ async def invoke(
         after = describe() if describe else ""
         _trace(ctx, entry, hook, started, "changed" if changed else "passed", before, after, None, facts)
     return result
+
+
+@dataclass(frozen=True, slots=True)
+class LanePolicy:
+    """What a lane does when a processor blocks or fails (the tables above): ``on_tripwire`` ends the step or the
+    run, and must raise; an exception of ``failures`` goes to ``on_failure``, which raises to end the run or returns
+    to ask the next processor (``process_api_error``'s policy). Anything else propagates."""
+
+    on_tripwire: Callable[[TripWire], NoReturn]
+    failures: tuple[type[Exception], ...]
+    on_failure: Callable[[Exception], None]
+
+
+async def run_lane(
+    ctx: RunContext,
+    entries: Sequence[Entry],
+    hook: str,
+    args_for: Callable[[Entry], ArgsT],
+    *,
+    policy: LanePolicy,
+    apply: Callable[[Entry, ArgsT, Any], None] | None = None,
+    reduce: Callable[[Entry, Any], bool] | None = None,
+    drain: Callable[[], Awaitable[list[AnyChunk]]] | None = None,
+    describe: Callable[[], str] | None = None,
+    fingerprint: Callable[[], Any] | None = None,
+    tool: Callable[[], tuple[str, Any]] | None = None,
+    traced_list: MessageList | None = None,
+) -> list[AnyChunk]:
+    """Run ``hook`` across ``entries`` (the lane's processors that implement it, in order) and return the chunks
+    they wrote on the way.
+
+    The one loop every hook but the stream one runs through; what differs between the hooks is a parameter:
+    ``args_for`` builds a processor's args (from what the processors before it left), ``apply`` reconciles its
+    result with the run inside :func:`invoke` (so the trace's "after" shows the effect, and a ``ValueError`` or
+    ``TypeError`` there is the processor's broken contract), ``reduce`` folds a result after the call and returns
+    ``True`` to stop the lane (the first error processor that asks for a retry wins); ``policy`` says what a block
+    or a failure does. ``drain`` collects what a processor wrote with ``writer.custom`` after each one that ran. A
+    trace describes each call with ``describe`` and tells a change by ``fingerprint``; for a message hook, pass the
+    list as ``traced_list`` instead (its messages before and after).
+    """
+    if traced_list is not None:
+        describe = partial(describe_messages, traced_list)
+        fingerprint = partial(messages_fingerprint, traced_list)
+    out: list[AnyChunk] = []
+    for entry in entries:
+        args = args_for(entry)
+        try:
+            result = await invoke(
+                ctx,
+                entry,
+                hook,
+                args,
+                describe=describe,
+                fingerprint=fingerprint,
+                apply=None if apply is None else partial(apply, entry, args),
+                tool=tool,
+            )
+            if reduce is not None and reduce(entry, result):
+                break
+        except TripWire as tripwire:
+            policy.on_tripwire(tripwire)
+        except policy.failures as failure:
+            policy.on_failure(failure)
+            continue
+        if drain is not None:
+            out += await drain()
+    return out
 
 
 def _trace(

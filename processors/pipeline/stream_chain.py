@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from processors.chunks import CHUNK_CLASSES, AnyChunk, Chunk, DataChunk
+from processors.chunks import CHUNK_CLASSES, DELTA_CHUNKS, TERMINAL_CHUNKS, AnyChunk, Chunk, DataChunk, FinishChunk
 from processors.errors import PatternTimeoutError, ProcessorContractError
 from processors.messages.message_list import MessageList
 from processors.pipeline.processor import ProcessOutputStreamArgs
@@ -35,7 +35,7 @@ from processors.pipeline.text_flow import TextFlow, TextVerdict, chunk_text
 from processors.tracing import Outcome, TraceEvent, snapshot_state
 from processors.tripwire import TripWire
 
-__all__ = ["MAX_REPROCESS", "REPROCESS_KEY", "TERMINAL_TYPES", "StreamChain", "forged_end", "typed_part", "wrong_part"]
+__all__ = ["MAX_REPROCESS", "REPROCESS_KEY", "StreamChain", "forged_end", "typed_part", "wrong_part"]
 
 # The warnings about a raising stream hook keep the logger name they had before this module was split from the
 # runner, so logging configured for ``processors.pipeline.runner`` still sees them.
@@ -49,9 +49,6 @@ MAX_REPROCESS = 1000
 
 #: What ``process_output_stream`` may return besides ``None`` (drop the part).
 _PARTS = (Chunk, DataChunk)
-
-#: The chunk types that end a stream. Only the runtime makes them (see :func:`forged_end`).
-TERMINAL_TYPES = frozenset({"finish", "error", "tripwire", "abort"})
 
 
 def forged_end(entry: Entry, handed: AnyChunk, given: AnyChunk) -> ProcessorContractError:
@@ -96,15 +93,17 @@ def typed_part(entry: Entry, part: Chunk) -> AnyChunk:
 
     The loop and its clients read these chunks' payloads (a ``tool-call``'s id and arguments, a ``finish``'s
     reason, a ``tool-result``'s call id): a ``Chunk(type="tool-call")`` without them would end the run with an
-    ``AttributeError`` far from its cause, or reach clients as a finish with no reason. So it is read as its class
-    (``ToolCallChunk`` ...) and refused, naming the processor and the type, when its payload does not fit. A text or
-    reasoning delta without text stays as it is (it adds nothing); a ``data-*`` part must be a :class:`DataChunk`.
+    ``AttributeError`` far from its cause, or reach clients as a finish with no reason; and the chain's processors,
+    the loop and the studio match on chunk classes, so a bare text delta would pass a guard unread. So it is read as
+    its class (``ToolCallChunk``, ``TextDeltaChunk`` ...) and refused, naming the processor and the type, when its
+    payload does not fit. A text or reasoning delta without text stays as it is (it adds nothing); a ``data-*`` part
+    must be a :class:`DataChunk`.
     """
     kind = part.type
     cls = CHUNK_CLASSES.get(kind)
     if kind.startswith("data-"):
         problem = "a data part is a DataChunk(type=..., data=...), which carries the data and is saved"
-    elif cls is None or kind in Chunk.TEXT_TYPES:
+    elif cls is None or (cls in DELTA_CHUNKS and getattr(part.payload, "text", None) is None):
         return part
     else:
         payload: Any = part.payload
@@ -203,7 +202,7 @@ class StreamChain:
                     result = typed_part(entry, result)
                 elif not isinstance(result, _PARTS):
                     raise wrong_part(entry, result)
-                if result.type in TERMINAL_TYPES and not (self.finishing and result.type == "finish"):
+                if isinstance(result, TERMINAL_CHUNKS) and not (self.finishing and type(result) is FinishChunk):
                     raise forged_end(entry, result, part)
             part = result
         return part
@@ -213,7 +212,7 @@ class StreamChain:
         if stashed is not None:
             if type(stashed) is Chunk:
                 stashed = typed_part(entry, stashed)
-            if stashed.type in TERMINAL_TYPES and not (self.finishing and stashed.type == "finish"):
+            if isinstance(stashed, TERMINAL_CHUNKS) and not (self.finishing and type(stashed) is FinishChunk):
                 raise forged_end(entry, stashed, given)
             if len(self.reprocess) >= MAX_REPROCESS:
                 raise ProcessorContractError(f"more than {MAX_REPROCESS} parts stashed for reprocessing")
@@ -265,7 +264,7 @@ class StreamChain:
                         result = typed_part(entry, result)
                     elif not isinstance(result, _PARTS):
                         raise wrong_part(entry, result)
-                    if result.type in TERMINAL_TYPES and not (self.finishing and result.type == "finish"):
+                    if isinstance(result, TERMINAL_CHUNKS) and not (self.finishing and type(result) is FinishChunk):
                         raise forged_end(entry, result, part)
             except ProcessorContractError as error:
                 if tracing:

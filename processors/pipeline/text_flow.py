@@ -23,7 +23,7 @@ from __future__ import annotations
 import difflib
 from typing import Literal
 
-from processors.chunks import AnyChunk, Chunk
+from processors.chunks import DELTA_CHUNKS, AnyChunk
 
 __all__ = ["TextFlow", "TextVerdict", "chunk_text"]
 
@@ -33,10 +33,9 @@ TextVerdict = Literal["passed", "held", "changed"]
 
 def chunk_text(chunk: AnyChunk | None) -> str | None:
     """The streamed text ``chunk`` carries (``text-delta`` / ``reasoning-delta``), None for every other chunk."""
-    if not isinstance(chunk, Chunk) or chunk.type not in Chunk.TEXT_TYPES:
-        return None
-    text = getattr(chunk.payload, "text", None)
-    return text if isinstance(text, str) else None
+    if isinstance(chunk, DELTA_CHUNKS):
+        return chunk.payload.text  # type: ignore[attr-defined, no-any-return]  # a TextDeltaPayload's
+    return None
 
 
 class TextFlow:

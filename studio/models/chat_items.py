@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Literal
 
-from processors.chunks import AnyChunk
+from processors.chunks import AnyChunk, ReasoningDeltaChunk, TextDeltaChunk
 from processors.loop.step import StepBuilder
 from processors.messages import (
     DataPart,
@@ -171,10 +171,12 @@ class StepSegment:
         """Fold a text, reasoning or tool-call chunk (through the runtime's reducer when the step is live)."""
         if self.builder is not None:
             self.builder.fold(chunk)
-        elif chunk.type == "text-delta":
-            self.texts.append(chunk.payload.text)  # type: ignore[union-attr]
-        elif chunk.type == "reasoning-delta":
-            self.reasoning_parts.append(chunk.payload.text)  # type: ignore[union-attr]
+            return
+        match chunk:
+            case TextDeltaChunk(payload=payload):
+                self.texts.append(payload.text)
+            case ReasoningDeltaChunk(payload=payload):
+                self.reasoning_parts.append(payload.text)
 
     @property
     def text(self) -> str:

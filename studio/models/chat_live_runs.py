@@ -12,7 +12,24 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from processors.chunks import AnyChunk
+from processors.chunks import (
+    AnyChunk,
+    DataChunk,
+    ErrorChunk,
+    FinishChunk,
+    ReasoningDeltaChunk,
+    StepFinishChunk,
+    StepStartChunk,
+    TextDeltaChunk,
+    ToolCallChunk,
+    ToolCallDeltaChunk,
+    ToolCallInputStreamingStartChunk,
+    ToolErrorChunk,
+    ToolErrorPayload,
+    ToolResultChunk,
+    ToolResultPayload,
+    TripwireChunk,
+)
 from processors.loop.step import plain_args
 from processors.result import GenerateResult
 from processors.tracing import TraceEvent
@@ -103,77 +120,77 @@ class LiveRuns(Conversation):
 
     def apply_chunk(self, run_id: str, chunk: AnyChunk) -> None:
         """Fold one streamed chunk into the conversation. O(1) for text and reasoning deltas."""
-        kind = chunk.type
         run = self._live(run_id)
-        if kind == "text-delta" or kind == "reasoning-delta":
-            self._step(run).fold(chunk)
-            item, added = self._attach(run)
-            grows = "text" if kind == "text-delta" else "reasoning"
-            structural = added or run.growing != grows
-            run.growing = grows
-            self._changed(item, structural)
-            return
-        payload: Any = getattr(chunk, "payload", None)
-        if kind == "step-start":
-            run.step = StepSegment.live(run_id, getattr(payload, "message_id", None) or new_key("step"))
-            run.growing = None
-        elif kind == "tool-call-input-streaming-start":
-            card = ToolCard(tool_call_id=payload.tool_call_id, tool_name=payload.tool_name)
-            self._step(run).tool_cards.append(card)
-            run.cards[card.tool_call_id] = card
-            run.growing = None
-            self._changed(self._attach(run)[0])
-        elif kind == "tool-call-delta":
-            streaming = run.cards.get(payload.tool_call_id)
-            if streaming is not None and run.item is not None:
-                streaming.args_text.append(payload.args_text_delta)
-                self._changed(run.item)
-        elif kind == "tool-call":
-            step = self._step(run)
-            step.fold(chunk)
-            called = run.cards.get(payload.tool_call_id)
-            if called is None:
-                called = run.cards[payload.tool_call_id] = ToolCard(payload.tool_call_id, payload.tool_name)
-                step.tool_cards.append(called)
-            called.args = plain_args(payload.args)
-            called.state = "call"
-            run.growing = None
-            self._changed(self._attach(run)[0])
-        elif kind == "tool-result" or kind == "tool-error":
-            self._tool_outcome(run, kind, payload)
-        elif kind == "step-finish":
-            self._step_finished(run, payload.step_result.reason)
-        elif kind == "tripwire":
-            self._end_live(run, "done")
-            self.add_tripwire_banner(
-                run_id,
-                payload.reason,
-                payload.processor_id,
-                payload.metadata,
-                retry=payload.retry,
-                code=payload.code,
-                params=payload.params,
-            )
-        elif kind == "error":
-            self._end_live(run, "done")
-            self.add_error(readable_error(payload.error), run_id=run_id)
-        elif kind == "finish":
-            self._end_live(run, "done")
-        elif kind.startswith("data-"):
-            self._step(run).data.append(DataBlock(kind, getattr(chunk, "data", None), getattr(chunk, "id", None)))
-            run.growing = None
-            self._changed(self._attach(run)[0])
+        match chunk:
+            case TextDeltaChunk() | ReasoningDeltaChunk():
+                self._step(run).fold(chunk)
+                item, added = self._attach(run)
+                grows = "text" if type(chunk) is TextDeltaChunk else "reasoning"
+                structural = added or run.growing != grows
+                run.growing = grows
+                self._changed(item, structural)
+            case StepStartChunk(payload=payload):
+                run.step = StepSegment.live(run_id, payload.message_id or new_key("step"))
+                run.growing = None
+            case ToolCallInputStreamingStartChunk(payload=payload):
+                card = ToolCard(tool_call_id=payload.tool_call_id, tool_name=payload.tool_name)
+                self._step(run).tool_cards.append(card)
+                run.cards[card.tool_call_id] = card
+                run.growing = None
+                self._changed(self._attach(run)[0])
+            case ToolCallDeltaChunk(payload=payload):
+                streaming = run.cards.get(payload.tool_call_id)
+                if streaming is not None and run.item is not None:
+                    streaming.args_text.append(payload.args_text_delta)
+                    self._changed(run.item)
+            case ToolCallChunk(payload=payload):
+                step = self._step(run)
+                step.fold(chunk)
+                called = run.cards.get(payload.tool_call_id)
+                if called is None:
+                    called = run.cards[payload.tool_call_id] = ToolCard(payload.tool_call_id, payload.tool_name)
+                    step.tool_cards.append(called)
+                called.args = plain_args(payload.args)
+                called.state = "call"
+                run.growing = None
+                self._changed(self._attach(run)[0])
+            case ToolResultChunk(payload=payload):
+                self._tool_outcome(run, payload)
+            case ToolErrorChunk(payload=payload):
+                self._tool_outcome(run, payload)
+            case StepFinishChunk(payload=payload):
+                self._step_finished(run, payload.step_result.reason)
+            case TripwireChunk(payload=payload):
+                self._end_live(run, "done")
+                self.add_tripwire_banner(
+                    run_id,
+                    payload.reason,
+                    payload.processor_id,
+                    payload.metadata,
+                    retry=payload.retry,
+                    code=payload.code,
+                    params=payload.params,
+                )
+            case ErrorChunk(payload=payload):
+                self._end_live(run, "done")
+                self.add_error(readable_error(payload.error), run_id=run_id)
+            case FinishChunk():
+                self._end_live(run, "done")
+            case DataChunk(type=kind, data=data, id=data_id):
+                self._step(run).data.append(DataBlock(kind, data, data_id))
+                run.growing = None
+                self._changed(self._attach(run)[0])
 
-    def _tool_outcome(self, run: _LiveRun, kind: str, payload: Any) -> None:
+    def _tool_outcome(self, run: _LiveRun, payload: ToolResultPayload | ToolErrorPayload) -> None:
         card = run.cards.get(payload.tool_call_id)
         if card is None:  # a result without a call we saw (a provider-executed tool, say)
             card = run.cards[payload.tool_call_id] = ToolCard(payload.tool_call_id, payload.tool_name, state="call")
             card.args = plain_args(payload.args)
             self._step(run).tool_cards.append(card)
             self._attach(run)
-        if kind == "tool-error":
+        if isinstance(payload, ToolErrorPayload):
             card.state, card.error = "error", readable_error(payload.error)
-            card.blocked_by = getattr(payload, "blocked_by", None)
+            card.blocked_by = payload.blocked_by
         elif payload.is_error:
             card.state, card.error = "error", readable_error(payload.result)
         else:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from processors.chunks import chunk_from_wire
+from processors.chunks import TripwireChunk, chunk_from_wire
 from processors.tracing import TraceEvent
 from studio.models.judge_failures import JudgeFailures
 from studio.models.trace_nodes import CallNode, HookNode, Node, PhaseNode, RunNode, hook_rank
@@ -190,7 +190,7 @@ class InspectorData:
         """The hot path: O(1), nothing is shown until :meth:`flush_chunks`. A tripwire chunk is recorded at once."""
         self._seq += 1
         self._pending.append((self._seq, time.time(), run_id, chunk))
-        if getattr(chunk, "type", None) == "tripwire":
+        if isinstance(chunk, TripwireChunk):
             self.add_tripwire(run_id, chunk.payload)
 
     def flush_chunks(self) -> int:
@@ -207,7 +207,7 @@ class InspectorData:
                 types[kind] = None
             if kind.startswith("data-"):
                 data_rows.append(ChunkRow(seq, at, run_id, chunk))
-            rows.append((seq, at, run_id, kind, chunk_summary(chunk, kind)))
+            rows.append((seq, at, run_id, kind, chunk_summary(chunk)))
         self.chunks.extend(rows)
         self.data_chunks.extend(data_rows)
         return len(pending)

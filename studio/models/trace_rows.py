@@ -6,11 +6,28 @@ models in ``studio.models.trace_model`` listen to it. Pure Python.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
+
+from pydantic import ValidationError
+
+from processors.chunks import (
+    DataChunk,
+    ErrorChunk,
+    FinishChunk,
+    ReasoningDeltaChunk,
+    StepFinishChunk,
+    TextDeltaChunk,
+    ToolCallChunk,
+    ToolErrorChunk,
+    ToolResultChunk,
+    TripwireChunk,
+    chunk_from_wire,
+)
 
 #: Rows kept in the raw chunk log; older rows are dropped (and counted) beyond it.
 MAX_LOG_ROWS = 20_000
@@ -220,9 +237,6 @@ def chunk_wire(chunk: Any) -> dict[str, Any]:
     return to_wire() if callable(to_wire) else {"type": getattr(chunk, "type", "?"), "value": repr(chunk)}
 
 
-_DELTAS = frozenset({"text-delta", "reasoning-delta"})
-
-
 def chunk_type(chunk: Any) -> str:
     if isinstance(chunk, Mapping):
         return str(chunk.get("type", "?"))
@@ -236,29 +250,28 @@ def short_text(value: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def chunk_summary(chunk: Any, kind: str | None = None) -> str:
-    """One line about a chunk for the raw log (computed once per chunk, when the buffered chunks are shown)."""
-    kind = kind or chunk_type(chunk)
-    if kind in _DELTAS and not isinstance(chunk, Mapping):
-        return short_text(repr(chunk.payload.text))
-    if kind.startswith("data-"):
-        return short_text(field_of(chunk, "data"))
-    payload = field_of(chunk, "payload", default={})
-
-    def get(key: str, *more: str) -> Any:
-        return field_of(payload, key, *more)
-
-    if kind in ("text-delta", "reasoning-delta"):
-        return short_text(repr(get("text") or ""))
-    if kind in ("tool-call", "tool-result", "tool-error"):
-        value = get("result") if kind == "tool-result" else get("error") if kind == "tool-error" else get("args")
-        return f"{get('tool_name', 'toolName')}: {short_text(value, 100)}"
-    if kind in ("step-finish", "finish"):
-        result = get("step_result", "stepResult")
-        return f"reason: {field_of(result, 'reason', default='?')}"
-    if kind == "tripwire":
-        return f"{get('processor_id', 'processorId')}: {get('reason')}"
-    if kind == "error":
-        return short_text(get("error"))
+def chunk_summary(chunk: Any) -> str:
+    """One line about a chunk for the raw log (computed once per chunk, when the buffered chunks are shown). A
+    recorded chunk (its wire mapping) is read into its class first; one that does not read shows its payload."""
+    if isinstance(chunk, Mapping):
+        with contextlib.suppress(ValidationError, TypeError, AttributeError):
+            chunk = chunk_from_wire(dict(chunk))
+    match chunk:
+        case TextDeltaChunk(payload=payload) | ReasoningDeltaChunk(payload=payload):
+            return short_text(repr(payload.text))
+        case DataChunk(data=data):
+            return short_text(data)
+        case ToolCallChunk(payload=payload):
+            return f"{payload.tool_name}: {short_text(payload.args, 100)}"
+        case ToolResultChunk(payload=payload):
+            return f"{payload.tool_name}: {short_text(payload.result, 100)}"
+        case ToolErrorChunk(payload=payload):
+            return f"{payload.tool_name}: {short_text(payload.error, 100)}"
+        case StepFinishChunk(payload=payload) | FinishChunk(payload=payload):
+            return f"reason: {payload.step_result.reason}"
+        case TripwireChunk(payload=payload):
+            return f"{payload.processor_id}: {payload.reason}"
+        case ErrorChunk(payload=payload):
+            return short_text(payload.error)
     wire = chunk_wire(chunk).get("payload") or {}
     return short_text(wire) if wire else ""

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, get_args
 
 import pytest
+from pydantic import TypeAdapter, ValidationError
 
 from processors import DataChunk
 from processors.chunks import (
     CHUNK_CLASSES,
+    AgentChunk,
+    FinishChunk,
     TextDeltaChunk,
     TextDeltaPayload,
     ToolCallChunk,
@@ -241,6 +244,22 @@ def test_chunk_type_strings_are_mastras() -> None:
         "tripwire",
         "abort",
     }
+
+
+async def test_the_agent_chunks_are_one_union_told_apart_by_type() -> None:
+    """``AgentChunk`` is the discriminated union of the concrete classes: pydantic reads a recorded chunk into its
+    class by ``type`` alone, and a run's chunks are each one of its members (what a ``match`` on classes covers)."""
+    members = set(get_args(get_args(AgentChunk)[0]))
+    assert members == set(CHUNK_CLASSES.values())
+    assert {cls.model_fields["type"].default for cls in members} == set(CHUNK_CLASSES)
+    reader = TypeAdapter(AgentChunk)
+    finish = reader.validate_python({"type": "finish", "payload": {"stepResult": {"reason": "stop"}, "output": {}}})
+    assert type(finish) is FinishChunk
+    with pytest.raises(ValidationError):
+        reader.validate_python({"type": "no-such-chunk", "payload": {}})
+    stream = make_agent(model=ScriptedModel([Turn(text=["hi"])])).stream("hello")
+    chunks = [chunk async for chunk in stream]
+    assert chunks and all(type(chunk) in members for chunk in chunks)
 
 
 def test_chunk_from_wire_reads_mastras_shape() -> None:

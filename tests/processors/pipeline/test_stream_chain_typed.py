@@ -6,9 +6,11 @@ from typing import Any
 
 import pytest
 
-from processors.chunk_payloads import ToolCallPayload
-from processors.chunks import Chunk, ToolCallChunk
+from processors import Agent
+from processors.chunk_payloads import TextDeltaPayload, ToolCallPayload
+from processors.chunks import Chunk, ReasoningDeltaChunk, TextDeltaChunk, ToolCallChunk
 from processors.errors import ProcessorContractError
+from processors.models import ScriptedModel, Turn
 from processors.pipeline.processor import Processor
 from processors.pipeline.run_context import Entry
 from processors.pipeline.stream_chain import typed_part
@@ -64,3 +66,51 @@ def test_a_refusal_names_at_most_three_of_the_missing_fields() -> None:
     with pytest.raises(ProcessorContractError) as caught:
         typed_part(ENTRY, Chunk(type="tool-result", payload=wrong))  # more wrong fields than it names
     assert str(caught.value).count("payload.") == 3
+
+
+def test_a_bare_text_delta_with_text_is_read_as_a_text_delta_chunk() -> None:
+    """The chain's guards, the loop's reducer and the studio match on chunk classes: a processor's bare delta must
+    reach them as the class its ``type`` names, or a guard after it would let its text pass unread."""
+    bare = Chunk(type="text-delta", run_id="run-1", payload={"id": "t", "text": "my password is hunter2"})
+    typed = typed_part(ENTRY, bare)
+    assert type(typed) is TextDeltaChunk
+    assert typed.payload == TextDeltaPayload(id="t", text="my password is hunter2")
+    reasoning = typed_part(ENTRY, Chunk(type="reasoning-delta", payload={"id": "r", "text": "hm"}))
+    assert type(reasoning) is ReasoningDeltaChunk
+
+
+def test_a_bare_text_delta_whose_text_cannot_be_read_is_refused() -> None:
+    with pytest.raises(ProcessorContractError) as caught:
+        typed_part(ENTRY, Chunk(type="text-delta", payload={"text": "no id"}))
+    assert str(caught.value) == (
+        "Processor 'forger' returned a chunk of type 'text-delta' from process_output_stream that cannot be used: "
+        "payload.id: Field required (build it as a TextDeltaChunk, or change the part given with with_payload)"
+    )
+
+
+async def test_a_guard_after_a_processor_that_builds_bare_deltas_reads_their_text() -> None:
+    """A stream guard that matches on ``TextDeltaChunk`` sees the text a processor before it handed on bare."""
+    seen: list[str] = []
+
+    class Rebuild(Processor):
+        id = "rebuild"
+
+        def process_output_stream(self, args: Any) -> Any:
+            part = args.part
+            if isinstance(part, TextDeltaChunk):
+                return Chunk(type="text-delta", run_id=part.run_id, payload={"id": "t", "text": part.payload.text})
+            return part
+
+    class Guard(Processor):
+        id = "guard"
+
+        def process_output_stream(self, args: Any) -> Any:
+            match args.part:
+                case TextDeltaChunk(payload=payload):
+                    seen.append(payload.text)
+            return args.part
+
+    agent = Agent(id="typed", model=ScriptedModel([Turn(text=["a ", "b"])]), output_processors=[Rebuild(), Guard()])
+    result = await agent.generate("hi")
+    assert seen == ["a ", "b"]
+    assert result.text == "a b"

@@ -13,7 +13,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import SpanKind, StatusCode
 
 from processors import Processor
-from processors.loop.run_state import RunState
+from processors.loop.run_tracing import RunTracing
 from processors.models import ScriptedModel, ToolCall, Turn
 from processors.tracing import ModelCall, RecordingTracer, RunFinished, RunStarted, TraceEvent, snapshot_state
 from processors.tracing.otel import OtelTracer, env_enabled, tracer_from_env
@@ -219,9 +219,9 @@ TRACE_BUILDERS = (
     RunStarted.__init__,
     ModelCall.__init__,
     RunFinished.__init__,
-    RunState.trace_run_start,
-    RunState.trace_model_call,
-    RunState.trace_run_end,
+    RunTracing.trace_run_start,
+    RunTracing.trace_model_call,
+    RunTracing.trace_run_end,
     snapshot_state,
 )
 
