@@ -52,6 +52,7 @@ __all__ = [
     "clear_providers",
     "provider_for",
     "provider_name",
+    "provider_named",
     "providers",
 ]
 
@@ -61,7 +62,7 @@ DEFAULT_PROVIDER = "openai"
 #: The distribution whose entry points are the built-ins.
 DISTRIBUTION = "processor-studio"
 #: The constructor of every litellm provider: ``LiteLLMModel(model_id, api_base=..., api_key=..., **settings)``.
-LITELLM_FACTORY = "processors.models.litellm:LiteLLMModel"
+LITELLM_FACTORY = "processors.models:LiteLLMModel"
 #: The prompt of a connection test: a reply of one word costs next to nothing.
 CONNECTION_PROMPT = "Reply with the word OK."
 
@@ -161,7 +162,11 @@ def provider_name(model_id: str) -> str:
 
 def provider_for(model_id: str) -> Provider:
     """The registered provider ``model_id`` names, else a plain litellm provider of that name."""
-    name = provider_name(model_id)
+    return provider_named(provider_name(model_id))
+
+
+def provider_named(name: str) -> Provider:
+    """The registered provider called ``name`` (keys are stored under it), else a plain litellm provider."""
     return _registered().get(name) or Provider(name=name, label=name)
 
 

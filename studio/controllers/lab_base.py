@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Signal
 from lab.corpus import Case, CorpusError, load_corpus
 from lab.recipe import AgentRecipe, LabAgentsError
 from lab.runner import CaseResult, LabRun
+from processors.models.providers import provider_name
 from studio.controllers.lab_records import read_bundled
 from studio.controllers.mcp_launcher import McpLauncher
 from studio.controllers.tasks import TaskKeeper
@@ -29,7 +30,7 @@ from studio.lab_design import agent_factory, agent_recipe, check_mcp_agents, nee
 from studio.mcp_servers import servers_to_start
 from studio.models.lab_lists import CorpusListModel, CorpusSource, LabRunsModel
 from studio.models.lab_starters import starter_sources
-from studio.secrets import NO_KEY, SecretStore, provider_of
+from studio.secrets import NO_KEY, SecretStore
 from studio.store import LabRunRecord
 
 
@@ -164,7 +165,7 @@ class LabControllerBase(QObject):
         """(may run, the key to send): as a chat run, a key goes only to the endpoint it was saved for."""
         if mode != "model" or design.model.is_demo or self.secrets is None:
             return True, None
-        grant = self.secrets.key_for(provider_of(design.model.model), design.model.api_base)
+        grant = self.secrets.key_for(provider_name(design.model.model), design.model.api_base)
         if grant.withheld:
             self.failed.emit(
                 translate(
