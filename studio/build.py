@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from processors.builtin.registry import Catalogue
     from processors.memory.base import Memory
     from processors.models.base import LanguageModel
-    from processors.models.replay import Recording
+    from processors.models.recording import Recording
 
 from studio.design import (
     _LANE_TITLES,
@@ -390,7 +390,7 @@ def build_agent(
 
     With ``recording``, the model and the tools (MCP ones included) record into it what they said, below every
     processor (the studio keeps it with the run, to replay it later). ``model`` replaces the design's model and
-    ``wrap_tools`` the tools (a replay: :class:`~processors.models.replay.ReplayModel` and ``replay_tools``).
+    ``wrap_tools`` the tools (a replay: :class:`~processors.models.recording.ReplayModel` and ``replay_tools``).
     """
     from processors import Agent
 
@@ -419,7 +419,7 @@ def build_agent(
         own.append(tool)
     tools: Any = own
     if recording is not None:
-        from processors.models.replay import RecordingModel, record_tools
+        from processors.models.recording import RecordingModel, record_tools
 
         model, tools = RecordingModel(model, recording), record_tools(tools, recording)
     if wrap_tools is not None:

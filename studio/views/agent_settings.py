@@ -43,6 +43,7 @@ __all__ = ["AgentSettingsView", "model_suggestions"]
 
 _W = TypeVar("_W", bound=QWidget)
 
+
 def model_suggestions() -> list[str]:
     """What the model box offers: each registered provider's suggested ids, in the registry's order (any
     "provider/model" id can be typed)."""
