@@ -4,7 +4,8 @@ point only: a distribution with one module and one entry point in ``processor_st
 Toy is a hosted service that speaks OpenAI's API (here: the suite's local OpenAI-compatible server), with its own
 key variable, its own default endpoint and its own connection request. Once the distribution is installed, the
 registry parses its ids, the studio's settings dialog and model box list it, the key store reads its variable, a
-design using it builds its model (and answers through it), and "Test connection" sends the toy's request.
+design using it builds its model (and answers through it), "Test connection" sends the toy's request, and an
+exported script builds the toy's model with its factory and reads its key variable.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from processors.models.providers import ENTRY_POINT_GROUP, clear_providers, prov
 from studio.build import build_agent, build_model
 from studio.controllers.connection import check_connection
 from studio.design import AgentDesign, ModelConfig
+from studio.export import design_to_python
 from studio.models.design_document import DesignDocument
 from studio.secrets import SecretStore
 from studio.views.agent_settings import AgentSettingsView
@@ -138,3 +140,11 @@ async def test_the_connection_test_sends_its_request(toy: OpenAIServer, qtbot: Q
     assert toy.requests[0]["messages"] == [{"role": "user", "content": "Say toy."}]
     assert toy.requests[0]["max_tokens"] == 3
     assert toy.request_headers[0]["authorization"] == "Bearer toy-key-in-keyring"
+
+
+def test_an_exported_script_builds_it_with_its_factory_and_key_variable(toy: OpenAIServer) -> None:
+    design = AgentDesign(name="toy", model=ModelConfig(model="toy/small"))
+    script = design_to_python(design, catalogue=make_catalogue())
+    assert "from toy_provider import toy_model" in script
+    assert 'API_KEY_ENV = "TOY_API_KEY"' in script
+    assert "model = toy_model(" in script
