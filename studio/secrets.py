@@ -165,8 +165,7 @@ class SecretStore:
             if stored:
                 return stored, True
         known = provider_named(provider)  # a local server's variable is not read: it needs no key
-        variable = known.key_variable if known.needs_key else None
-        return (os.environ.get(variable) or None) if variable else None, False
+        return known.environment_key(os.environ) if known.needs_key else None, False
 
     # ------------------------------------------------------------------------- MCP servers' credentials
     def set_mcp_credential(self, url: str, value: str) -> str:

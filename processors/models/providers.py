@@ -79,8 +79,8 @@ class Provider:
     #: ``"module:callable"`` building its model. Called ``(model_id, *, api_base, api_key, **settings)``, or with
     #: no argument at all for an ``offline`` provider; an exported script imports and calls it the same way.
     factory: str = LITELLM_FACTORY
-    #: The environment variables its key may be read from, the usual one first (what an exported script reads).
-    #: Empty: ``<NAME>_API_KEY``.
+    #: The environment variables its key may be read from, in order; the first is the usual one (what an exported
+    #: script reads). Empty: ``<NAME>_API_KEY``.
     key_variables: tuple[str, ...] = ()
     #: Where its key goes when a design names no API base (keys are bound to it); ``None``: unknown (a per-user
     #: deployment such as Azure's, or a local server).
@@ -117,6 +117,11 @@ class Provider:
         if self.offline:
             return None
         return self.key_variables[0] if self.key_variables else re.sub(r"\W", "_", self.name).upper() + "_API_KEY"
+
+    def environment_key(self, environ: Mapping[str, str]) -> str | None:
+        """Its key as ``environ`` holds it: the first of its variables that is set (``None`` for an offline one)."""
+        names = self.key_variables or ((self.key_variable,) if self.key_variable else ())
+        return None if self.offline else next((environ[name] for name in names if environ.get(name)), None)
 
     def owns(self, model_id: str) -> bool:
         """Whether ``model_id`` names this provider (:func:`provider_name`'s rule)."""

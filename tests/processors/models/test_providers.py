@@ -94,6 +94,15 @@ def test_each_provider_names_its_key_variable(model_id: str, variable: str | Non
     assert provider_for(model_id).key_variable == variable
 
 
+def test_the_key_comes_from_the_first_of_its_variables_that_is_set() -> None:
+    two = Provider("two", "Two", key_variables=("TWO_KEY", "TWO_OLD_KEY"))
+    assert two.environment_key({"TWO_OLD_KEY": "old"}) == "old"
+    assert two.environment_key({"TWO_KEY": "new", "TWO_OLD_KEY": "old"}) == "new"
+    assert two.environment_key({"TWO_KEY": "", "OTHER": "x"}) is None
+    assert Provider("plain", "Plain").environment_key({"PLAIN_API_KEY": "k"}) == "k"
+    assert provider_for("demo").environment_key({"DEMO_API_KEY": "k"}) is None
+
+
 def test_what_each_kind_of_provider_needs() -> None:
     openai, ollama, demo, vertex = (provider_for(i) for i in ("openai/x", "ollama/x", "demo", "vertex_ai/x"))
     assert (openai.needs_key, openai.offers_key, openai.default_endpoint) == (True, True, "https://api.openai.com/v1")
