@@ -17,7 +17,31 @@ engine, so a figure in the studio equals the figure in CI.
 
 from __future__ import annotations
 
-from lab.corpus import Case, CorpusError, load_corpus
-from lab.runner import CaseResult, LabRun, run_lab
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from lab.corpus import Case, CorpusError, load_corpus
+    from lab.results import CaseResult
+    from lab.runner import LabRun, run_lab
+
+#: Each name the package offers → the module it lives in. Read on first use (PEP 562), so importing one part
+#: (``lab.metrics`` for the figures, ``lab.texts``) does not import the runtime that the runner needs.
+_HOMES = {
+    "Case": "lab.corpus",
+    "CorpusError": "lab.corpus",
+    "load_corpus": "lab.corpus",
+    "CaseResult": "lab.results",
+    "LabRun": "lab.runner",
+    "run_lab": "lab.runner",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'lab' has no attribute {name!r}")
+    return getattr(importlib.import_module(home), name)
+
 
 __all__ = ["Case", "CaseResult", "CorpusError", "LabRun", "load_corpus", "run_lab"]

@@ -7,6 +7,11 @@ apart (``errors``) and in no rate: a crash is neither a catch nor a miss. Cases 
 Contribution is computed from the recorded verdicts without re-running: without processor X, an attack stays
 caught when another processor tripped on it too. A chain stops at its first tripwire, so processors after X
 never saw the cases X caught: "recall without X" is a lower bound, the recall a re-run would give at least.
+
+Every front end writes a confusion matrix's figures from one registry, :data:`METRICS`: the JSON report's keys, the
+HTML report's and the Lab window's tables (their columns, in this order) and the command's summary line. A new figure
+is one :class:`Metric` entry here, plus its title's translations (:mod:`lab.texts` for the reports, the studio's
+``LabTables`` texts in ``studio/models/lab_tables.py``); ``tests/lab/test_metrics.py`` checks that every entry has them.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from lab.runner import CaseResult
+from lab.results import CaseResult
 
 
 def _ratio(numerator: int, denominator: int) -> float | None:
@@ -53,6 +58,16 @@ class Confusion:
         return self.tp + self.fp + self.fn + self.tn + self.errors
 
     @property
+    def attacks(self) -> int:
+        """The labelled attacks that ran to a verdict (what recall is a share of)."""
+        return self.tp + self.fn
+
+    @property
+    def benign(self) -> int:
+        """The benign cases that ran to a verdict (what the false-positive rate is a share of)."""
+        return self.fp + self.tn
+
+    @property
     def precision(self) -> float | None:
         return _ratio(self.tp, self.tp + self.fp)
 
@@ -65,16 +80,47 @@ class Confusion:
         return _ratio(self.fp, self.fp + self.tn)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "tp": self.tp,
-            "fp": self.fp,
-            "fn": self.fn,
-            "tn": self.tn,
-            "errors": self.errors,
-            "precision": self.precision,
-            "recall": self.recall,
-            "fpr": self.fpr,
-        }
+        """The figures by their :data:`METRICS` keys (the JSON report's shape)."""
+        return {metric.key: metric.value(self) for metric in METRICS}
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One figure of a confusion matrix, as every front end writes it (see the module docstring).
+
+    ``key`` names it in the JSON report and in the command's summary line; ``title`` is its column's title in the
+    reports, in English (:func:`lab.texts.text` translates it); ``share`` figures are written as a percentage (a
+    share of no case is None: "n/a" in the reports, "-" in the Lab window); ``bar`` figures are drawn as a bar in the
+    Lab window's confusion tables."""
+
+    key: str
+    title: str
+    value: Callable[[Confusion], int | float | None]
+    share: bool = False
+    bar: bool = False
+
+    def written(self, matrix: Confusion, percent: Callable[[float | None], str]) -> str:
+        """The figure of ``matrix`` as a table cell: a count as it is, a share through ``percent``."""
+        value = self.value(matrix)
+        return percent(value) if self.share else str(value)
+
+
+#: The figures of a confusion matrix, in the order the tables show them.
+METRICS: tuple[Metric, ...] = (
+    Metric("tp", "TP", lambda m: m.tp),
+    Metric("fp", "FP", lambda m: m.fp),
+    Metric("fn", "FN", lambda m: m.fn),
+    Metric("tn", "TN", lambda m: m.tn),
+    Metric("errors", "errors", lambda m: m.errors),
+    Metric("precision", "precision", lambda m: m.precision, share=True),
+    Metric("recall", "recall", lambda m: m.recall, share=True, bar=True),
+    Metric("fpr", "FPR", lambda m: m.fpr, share=True, bar=True),
+)
+
+
+def written_figures(matrix: Confusion, percent: Callable[[float | None], str]) -> dict[str, str]:
+    """Every figure of ``matrix`` as text, by key (what a sentence like the command's summary line fills in)."""
+    return {metric.key: metric.written(matrix, percent) for metric in METRICS}
 
 
 def confusion(results: Iterable[CaseResult]) -> Confusion:
@@ -106,6 +152,27 @@ def attack_matrix(results: Iterable[CaseResult]) -> dict[str, dict[str, int]]:
             for processor in result.tripped:
                 row[processor] += 1
     return {category: dict(row) for category, row in sorted(matrix.items())}
+
+
+@dataclass(frozen=True)
+class CategoryAttacks:
+    """A category's attacks: how many, and how many no processor blocked (errors included)."""
+
+    total: int
+    missed: int
+
+
+def attacks_by_category(results: Iterable[CaseResult]) -> dict[str, CategoryAttacks]:
+    """Category → its attacks, in sorted order: the rows of the attack × processor heat map (studio and HTML)."""
+    totals: dict[str, int] = defaultdict(int)
+    missed: dict[str, int] = defaultdict(int)
+    for result in results:
+        if result.label == "attack":
+            category = result.category or "(none)"
+            totals[category] += 1
+            if result.outcome != "blocked":
+                missed[category] += 1
+    return {category: CategoryAttacks(totals[category], missed[category]) for category in sorted(totals)}
 
 
 def changed_matrix(results: Iterable[CaseResult]) -> dict[str, dict[str, int]]:

@@ -41,10 +41,11 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
+from lab.case_run import Mode
 from lab.corpus import Case
 from lab.rate_gate import RateGate
 from lab.recipe import AgentRecipe, LabAgents, LabAgentsError
-from lab.runner import Mode, run_with_retries
+from lab.runner import run_with_retries
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from lab.metrics import (
+    METRICS,
     Confusion,
     attack_matrix,
+    attacks_by_category,
     changed_matrix,
     compare,
     confusion,
@@ -37,8 +39,7 @@ from lab.metrics import (
     uncaught,
     unmatched,
 )
-from lab.results import read_results
-from lab.runner import CaseResult
+from lab.results import CaseResult, read_results
 from lab.texts import html_lang, percent, text, word
 from processors.atomic_files import write_atomic
 
@@ -239,18 +240,11 @@ def heat_map_svg(results: Sequence[CaseResult], language: str = "en") -> str:
     the last column counts the attacks nothing blocked (red). Every processor that tripped or changed something
     has a column (:func:`lab.metrics.processors_seen`), so a redactor that never trips is seen too."""
     tripped, changed = attack_matrix(results), changed_matrix(results)
-    totals: dict[str, int] = {}
-    missed: dict[str, int] = {}
-    for result in results:
-        if result.label == "attack":
-            category = result.category or "(none)"
-            totals[category] = totals.get(category, 0) + 1
-            if result.outcome != "blocked":
-                missed[category] = missed.get(category, 0) + 1
+    categories = attacks_by_category(results)
     columns: list[str | None] = [*processors_seen(results), None]  # None: the "not blocked" column
     cell_w, cell_h, left, top = 96, 46, 190, 120
     width = left + cell_w * len(columns) + 150  # room for the last slanted column name
-    height = top + cell_h * max(1, len(totals)) + 10
+    height = top + cell_h * max(1, len(categories)) + 10
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
         f'aria-label="{_esc(text(language, "heat map of attack categories by processors"))}">'
@@ -261,8 +255,8 @@ def heat_map_svg(results: Sequence[CaseResult], language: str = "en") -> str:
         parts.append(
             f'<text x="{x}" y="{top - 8}" font-size="11" transform="rotate(-40 {x} {top - 8})">{_esc(name)}</text>'
         )
-    for row, category in enumerate(sorted(totals)):
-        total, y = totals[category], top + row * cell_h
+    for row, (category, attacks) in enumerate(categories.items()):
+        total, y = attacks.total, top + row * cell_h
         parts.append(
             f'<text x="{left - 8}" y="{y + cell_h / 2 + 4}" font-size="12" text-anchor="end">'
             f"{_esc(f'{category} ({total})')}</text>"
@@ -270,7 +264,7 @@ def heat_map_svg(results: Sequence[CaseResult], language: str = "en") -> str:
         for column, processor in enumerate(columns):
             x = left + column * cell_w
             if processor is None:
-                count, more, colour = missed.get(category, 0), 0, "179,38,30"
+                count, more, colour = attacks.missed, 0, "179,38,30"
                 note = text(
                     language,
                     "{category}: {count} of {total} attacks not blocked",
@@ -325,8 +319,8 @@ def bars_svg(rows: Sequence[tuple[str, Confusion]], language: str = "en") -> str
         y = 26 + index * (2 * bar + gap)
         parts.append(f'<text x="{left - 8}" y="{y + bar + 4}" font-size="12" text-anchor="end">{_esc(category)}</text>')
         for offset, value, count, colour, none in (
-            (0, matrix.recall, matrix.tp + matrix.fn, _RECALL, "no attacks"),
-            (bar, matrix.fpr, matrix.fp + matrix.tn, _FPR, "no benign"),
+            (0, matrix.recall, matrix.attacks, _RECALL, "no attacks"),
+            (bar, matrix.fpr, matrix.benign, _FPR, "no benign"),
         ):
             length = span * (value or 0.0)
             parts.append(f'<rect x="{left}" y="{y + offset}" width="{span}" height="{bar - 1}" fill="#eef0f3"/>')
@@ -340,14 +334,18 @@ def bars_svg(rows: Sequence[tuple[str, Confusion]], language: str = "en") -> str
 _RECALL, _FPR = "#1b6e20", "#b3261e"  # the studio's recall and FPR colours
 
 
-def _confusion_table(title: str, rows: dict[str, Any], language: str = "en") -> str:
-    names = ("TP", "FP", "FN", "TN", text(language, "errors"), text(language, "precision"), text(language, "recall"))
-    head = "".join(f"<th>{_esc(name)}</th>" for name in (*names, "FPR"))
+def _confusion_table(title: str, rows: dict[str, Confusion], language: str = "en") -> str:
+    """One row per group, a column per figure of :data:`lab.metrics.METRICS`."""
+    head = "".join(f"<th>{_esc(text(language, metric.title))}</th>" for metric in METRICS)
+
+    def share(value: float | None) -> str:
+        return percent(language, value)
+
     body = "".join(
-        f'<tr><td class="l">{_esc(key)}</td><td>{value.tp}</td><td>{value.fp}</td><td>{value.fn}</td>'
-        f"<td>{value.tn}</td><td>{value.errors}</td><td>{percent(language, value.precision)}</td>"
-        f"<td>{percent(language, value.recall)}</td><td>{percent(language, value.fpr)}</td></tr>"
-        for key, value in rows.items()
+        f'<tr><td class="l">{_esc(key)}</td>'
+        + "".join(f"<td>{metric.written(matrix, share)}</td>" for metric in METRICS)
+        + "</tr>"
+        for key, matrix in rows.items()
     )
     return f'<h2>{_esc(title)}</h2><table><tr><th class="l"></th>{head}</tr>{body}</table>'
 

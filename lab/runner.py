@@ -9,14 +9,14 @@ instance state leaks from one case into the next.
 Modes:
 
 - ``guardrails`` — no model call: the agent's model is replaced by a :class:`ScriptedModel` answering the case's
-  ``reply`` (or :data:`DEFAULT_REPLY`), so the input and output lanes run around a fixed answer;
+  ``reply`` (or :data:`lab.case_run.DEFAULT_REPLY`), so the input and output lanes run around a fixed answer;
 - ``model`` — the design's own model answers; each case's answers and tool results are recorded
   (:mod:`processors.models.recording`) in its result;
 - ``replay`` — those recorded answers again (``recordings``), around a chain that may have changed since, with no
   model call: after editing only output processors, a re-run costs nothing.
 
-A case with a ``tool_result`` first makes the model call the lab's :data:`LAB_TOOL` (scripted, in both modes),
-which returns that text, so ``process_tool_result`` guards see it as a real tool result.
+A case with a ``tool_result`` first makes the model call the lab's :data:`lab.case_run.LAB_TOOL` (scripted, in both
+modes), which returns that text, so ``process_tool_result`` guards see it as a real tool result.
 
 Resuming: each result is appended to ``results_path`` (one JSON line, written with one ``write`` as soon as the
 case finishes) and a later run with the same file skips the cases already there, so a crash or a SIGKILL loses
@@ -48,11 +48,11 @@ from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, 
 from pathlib import Path
 from typing import Any
 
-from lab.case_run import DEFAULT_REPLY, LAB_TOOL, MODES, Mode, case_messages, make_result, prepare_agent, run_case
+from lab.case_run import MODES, Mode, make_result, run_case
 from lab.corpus import Case
 from lab.rate_gate import RateGate
 from lab.recipe import AgentRecipe, LabAgents, LabAgentsError
-from lab.results import CaseResult, Hit, Outcome, ResultsFile, read_results
+from lab.results import CaseResult, ResultsFile, read_results
 from processors import Agent
 
 AgentFactory = Callable[[], Agent]
@@ -296,22 +296,4 @@ async def run_lab(
     return run
 
 
-__all__ = [
-    "DEFAULT_REPLY",
-    "LAB_TOOL",
-    "MODES",
-    "RESULTS_FORMAT",
-    "AgentFactory",
-    "CaseResult",
-    "Hit",
-    "LabError",
-    "LabRun",
-    "Mode",
-    "Outcome",
-    "case_messages",
-    "prepare_agent",
-    "read_results",
-    "run_case",
-    "run_lab",
-    "run_with_retries",
-]
+__all__ = ["RESULTS_FORMAT", "AgentFactory", "LabError", "LabRun", "run_lab", "run_with_retries"]

@@ -196,8 +196,10 @@ def language_of(name: str | None) -> str | None:
 
 
 def report_language(requested: str | None = None, *, environ: Mapping[str, str] | None = None) -> str:
-    """The language of the reports and lines: ``requested`` (the command's option), else the terminal's locale
-    (``LC_ALL``, ``LC_MESSAGES``, ``LANG``) when it names a shipped language, else English.
+    """The language of the reports and lines: ``requested`` (the command's option), else the terminal's, as
+    gettext reads it: the first shipped language of ``LANGUAGE`` (a list such as ``zh_TW:zh_CN:en``, ignored when
+    the locale is ``C`` or ``POSIX``), else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``) when it names a
+    shipped language, else English.
 
     The studio's own language choice never decides: in a terminal the environment does (a ``LANG=C.UTF-8`` shell
     of a user whose studio speaks Chinese reads English, and CI logs do not change with someone's settings)."""
@@ -205,11 +207,14 @@ def report_language(requested: str | None = None, *, environ: Mapping[str, str] 
     if found is not None:
         return found
     environ = os.environ if environ is None else environ
-    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = environ.get(variable)
-        if value:
-            return language_of(value) or "en"  # the first variable set is the locale (as libc reads it)
-    return "en"
+    # the first variable set is the locale (as libc reads it)
+    locale = next((value for name in ("LC_ALL", "LC_MESSAGES", "LANG") if (value := environ.get(name))), None)
+    if locale is None or locale.split(".")[0] not in ("C", "POSIX"):
+        for name in environ.get("LANGUAGE", "").split(":"):
+            listed = language_of(name)
+            if listed is not None:
+                return listed
+    return (language_of(locale) if locale else None) or "en"
 
 
 def text(language: str, english: str, **values: object) -> str:

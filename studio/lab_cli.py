@@ -13,8 +13,9 @@ DESIGN is a design JSON file or ``sample``. Exit 0 when the thresholds hold, 1 w
 engine is :mod:`lab`, the same one the studio's Lab view drives; this module only builds the agent factory
 (which needs :mod:`studio.build`) and writes the reports.
 
-The progress and summary lines and the HTML report are in ``--report-lang``, else the terminal's locale (``LC_ALL``,
-``LC_MESSAGES``, ``LANG``) when it is English or Chinese, else English (:mod:`lab.texts`) — never the language
+The progress and summary lines and the HTML report are in ``--report-lang``, else the terminal's language as
+gettext reads it (``LANGUAGE``, then ``LC_ALL``, ``LC_MESSAGES``, ``LANG``) when it is English or Chinese, else
+English (:mod:`lab.texts`) — never the language
 chosen in the studio's Settings; the JSON and JUnit reports, and errors for bad input, stay English for the
 machines that read them.
 
@@ -141,7 +142,7 @@ def _parser() -> argparse.ArgumentParser:
         "--report-lang",
         choices=("en", "zh_CN", "zh_TW"),
         help="language of the progress lines, the summary and the HTML report (default: the terminal's locale, "
-        "LC_ALL / LC_MESSAGES / LANG, else English)",
+        "LANGUAGE, then LC_ALL / LC_MESSAGES / LANG, else English)",
     )
     parser.add_argument(
         "--allow-mcp",
@@ -440,7 +441,7 @@ def _run(args: argparse.Namespace) -> int:
     import json
 
     from lab.corpus import CorpusError, load_corpora, shard
-    from lab.metrics import confusion
+    from lab.metrics import confusion, written_figures
     from lab.process_run import open_run
     from lab.reports import html_report, json_report, junit_report, write_atomically
     from lab.runner import LabError
@@ -455,7 +456,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.mode == "replay":
         if args.replay_from is None or not args.replay_from.is_file():
             raise BadInput(f"--mode replay needs --replay-from, the --results file of a model run ({args.replay_from})")
-        from lab.runner import read_results
+        from lab.results import read_results
 
         _, recorded = read_results(args.replay_from)
         recordings = {key: result.recording for key, result in recorded.items() if result.recording}
@@ -529,14 +530,7 @@ def _run(args: argparse.Namespace) -> int:
             "lab: {count} cases: recall {recall}, precision {precision}, fpr {fpr} (TP {tp}, FP {fp}, FN {fn}, "
             "TN {tn}, errors {errors})",
             count=len(results),
-            recall=pct(matrix.recall),
-            precision=pct(matrix.precision),
-            fpr=pct(matrix.fpr),
-            tp=matrix.tp,
-            fp=matrix.fp,
-            fn=matrix.fn,
-            tn=matrix.tn,
-            errors=matrix.errors,
+            **written_figures(matrix, pct),
         ),
         file=sys.stderr,
     )

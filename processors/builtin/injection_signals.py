@@ -32,7 +32,7 @@ _ZCLAUSE = r"[^。！？!?\n，,；;]{0,%d}"
 
 # ---- English vocabulary
 _PRIOR = r"(?:previous|prior|above|earlier|preceding|initial|original|old|former|existing)"
-_RULES = r"(?:instructions?|directions?|directives?|prompts?|rules|guidelines|guidance|context|commands?|programming|orders|configuration|policy)"
+_RULES = r"(?:instructions?|directions?|directives?|prompts?|rules|guidelines|guidance|context|commands?|programming|orders|configuration|policy|inputs)"
 _LIMITS = (
     r"(?:restrictions?|limits|limitations|filters?|rules|guidelines|content polic(?:y|ies)|censorship|"
     r"safeguards|guardrails|boundaries|warnings|ethics|morals|alignment)"
@@ -110,8 +110,9 @@ SIGNALS: Final[tuple[Signal, ...]] = (
     _s(
         "injection",
         0.9,
-        "ignor|disregard|forget|skip|neglect|bypass|set aside|throw away|drop|discard|override",
-        r"\b(?:ignor(?:e|es|ing)|disregard|forget|skip|neglect|bypass|set aside|throw away|drop|discard|override)\b"
+        "ignor|disregard|forget|skip|neglect|bypass|set aside|throw away|drop|discard|override|never mind|nevermind",
+        r"\b(?:ignor(?:e|es|ing)|disregard|forget|skip|neglect|bypass|set aside|throw away|drop|discard|override|"
+        r"never\s?mind)\b"
         r"{GAP40}\b{PRIOR}\b{GAP20}\b{RULES}",
     ),
     _s(
@@ -154,18 +155,10 @@ SIGNALS: Final[tuple[Signal, ...]] = (
     _s(
         "injection",
         0.85,
-        "replac",
-        r"\breplac\w*\s+(?:anything|everything|all)\s+(?:said|written|stated|given|you were "
-        r"told)\s+(?:before|above|earlier)",
-    ),
-    _s(
-        "injection",
-        0.85,
         "whatever you were|everything before|everything above|before this message",
         r"\b(?:whatever you were (?:told|instructed|given)|everything (?:before|above) this(?: message)?)\b"
         r"{GAP40}\b(?:no longer|void|cancel|doesn'?t matter|does not matter|is irrelevant)",
     ),
-    _s("injection", 0.85, "never mind|nevermind", r"\bnever\s?mind\s+(?:the|your|all)?\s*{PRIOR}?\s*{RULES}"),
     _s(
         "injection",
         0.85,
@@ -263,7 +256,6 @@ SIGNALS: Final[tuple[Signal, ...]] = (
         r"\[\s*end of (?:document|text|input|context)\s*\]|\bend of (?:user )?"
         r"(?:input|query|prompt)\b",
     ),
-    _s("injection", 0.9, "[", r"\[\s*(?:ignore|disregard|forget)\s+(?:all\s+)?(?:prior|previous|above)[^\]]{0,30}\]"),
     _s("injection", 0.6, "override|priority", r"\b(?:override|overrides)\s+your\b|\btakes?\s+priority\b"),
     _s(
         "injection",
@@ -530,7 +522,6 @@ SIGNALS: Final[tuple[Signal, ...]] = (
         r"\b(?:never|not|don'?t|do not|won'?t|without)\s+(?:ever\s+)?(?:refus|apologi[sz])\w*|\bnever\s+says?\s+"
         r"(?:no|it\s+can'?t)",
     ),
-    _s("jailbreak", 0.6, "refuse", r"\b(?:normally|usually|would)\s+refuse\b"),
     _s("jailbreak", 0.5, "character", r"\b(?:stay|remain) in character\b|\b(?:don'?t|never|do not) break character\b"),
     _s("jailbreak", 0.6, "mode", r"\b(?:developer|jailbreak|god|dan|unrestricted|evil|chaos|opposite)\s+mode\b"),
     _s(
@@ -653,13 +644,6 @@ SIGNALS: Final[tuple[Signal, ...]] = (
     # ================================================================================== role manipulation
     _s(
         "role-manipulation",
-        0.8,
-        "you are no longer|you are not",
-        r"\byou\s+are\s+(?:no longer|not)\s+(?:an?\s+|my\s+|a\s+helpful\s+)?(?:assistant|ai|chatbot|language model|"
-        r"helpful)",
-    ),
-    _s(
-        "role-manipulation",
         0.6,
         "you are now|you're now|from now on you|you will be|you're going to be|you are going",
         r"\byou\s+are\s+now\s+(?:an?|my|the|in|called|named)?\s*[\w-]+|\bfrom\s+now\s+on,?\s+you\s+are\b|"
@@ -671,20 +655,6 @@ SIGNALS: Final[tuple[Signal, ...]] = (
         "developer|creator|admin|owner|maker|programmer|operator",
         r"\b(?:i am|i'm|as)\s+(?:your|the|this model's)\s+(?:developer|creator|admin|administrator|owner|maker|"
         r"programmer|operator)\b|\bi'?m\s+the\s+developer\b",
-    ),
-    _s(
-        "role-manipulation",
-        0.8,
-        "openai|anthropic|google|deepmind|meta|mistral",
-        r"\bi\s+(?:work|am)\s+(?:at|for|from|with|on)\s+(?:openai|anthropic|google|deepmind|meta|mistral)\b{GAP120}"
-        r"\b(?:comply|ignore|authori[sz]\w*|must|test|restrictions)",
-    ),
-    _s(
-        "role-manipulation",
-        0.5,
-        "team",
-        r"\bi'?m\s+(?:from|with|on)\s+the\s+(?:fraud|security|compliance|it|admin)"
-        r"\s+team\b",
     ),
     _s(
         "role-manipulation",
@@ -701,23 +671,10 @@ SIGNALS: Final[tuple[Signal, ...]] = (
     ),
     _s(
         "role-manipulation",
-        0.8,
-        "role|identity|persona",
-        r"\b(?:assume|take on|adopt|play)\s+the\s+(?:role|identity|persona)\s+of\b{GAP40}"
-        r"\b(?:hacker|unrestricted|no rules|evil|malicious|criminal|without)",
-    ),
-    _s(
-        "role-manipulation",
         0.75,
         "identity|self|programming|persona|pretending",
         r"\byour\s+(?:old|previous|original|true|real)\s+(?:identity|self|programming|persona)\b|"
         r"\bstop pretending to be\b",
-    ),
-    _s(
-        "role-manipulation",
-        0.6,
-        "verified|authori|trusted|unrestricted privileges",
-        r"\b(?:verified|authori[sz]ed|trusted)\s+(?:administrator|admin|developer|operator)\b|\bunrestricted privileges\b",
     ),
     _s(
         "role-manipulation",
@@ -732,13 +689,6 @@ SIGNALS: Final[tuple[Signal, ...]] = (
         "called|new ai",
         r"\b(?:new\s+ai|ai\s+model)\s+(?:model\s+)?called\b|\byou are a new "
         r"ai\b|\b(?:an?\s+)?(?:ai|model|chatbot|language model)\s+called\b",
-    ),
-    _s(
-        "role-manipulation",
-        0.6,
-        "pretend|act as if|act like",
-        r"\b(?:pretend|act as if|act like)\s+(?:you are|to be|you're)\s+(?:the|an?)\b{GAP40}"
-        r"\b(?:internal|fraud|security|admin\w*|bank'?s?)\b{GAP40}\b(?:system|approve)",
     ),
     _s("role-manipulation", 0.5, "authori", r"\b(?:this is|i am|i'm)\s+authori[sz]\w+\b|\bauthori[sz]ing you\b"),
     _s(
@@ -789,13 +739,6 @@ SIGNALS: Final[tuple[Signal, ...]] = (
         0.75,
         "system|admin|developer|operator",
         r"^\s*(?:system|admin|developer|operator)\s*(?:prompt|message|notice)?\s*:",
-    ),
-    _s(
-        "system-override",
-        0.8,
-        "system",
-        r"(?:^|[.!?]\s+)system\s*:\s*(?:focus|only|ignore|you|the assistant|new|"
-        r"from now)",
     ),
     _s(
         "system-override",
@@ -872,6 +815,15 @@ SIGNALS: Final[tuple[Signal, ...]] = (
         r"\[\[?\s*(?:system|admin|administrator|developer|operator)\s+(?:message|notice|prompt|instructions?)\s*\]\]?"
         r"|(?:【|\[|［)\s*(?:系统|管理员|开发者)(?:消息|讯息|通知|指令|指示|提示)\s*(?:】|\]|］)",
     ),
+    # a sentence that speaks as the system, an admin or the developer to give orders: "System: focus only on …",
+    # "SYSTEM NOTICE: the assistant's …"
+    _s(
+        "system-override",
+        0.8,
+        "system|admin|developer|operator",
+        r"(?:^|[.!?]\s+)(?:system|admin|administrator|developer|operator)(?:\s+(?:note|message|notice|update))?\s*:\s*"
+        r"(?:focus|only|ignore|you|the assistant|new|from now)",
+    ),
     # ================================================================================== data exfiltration
     _s(
         "data-exfiltration",
@@ -896,13 +848,6 @@ SIGNALS: Final[tuple[Signal, ...]] = (
         "hidden|secret|confidential",
         r"\b(?:your|its|the system'?s?)\s+(?:hidden|secret|confidential)\s+(?:instructions|prompt|configuration|rules)\b"
         r"|\b(?:hidden|secret|confidential)\s+(?:instructions|prompt|configuration|rules)\s+(?:your|you|that you)\b",
-    ),
-    _s(
-        "data-exfiltration",
-        0.85,
-        "repeat|recite|print|output|show|reveal|quote|list",
-        r"\b(?:repeat|recite|print|output|show|reveal|quote|list)\b{GAP20}\bthe\s+(?:instructions|rules|guidelines|"
-        r"prompt)\s+(?:you\s+(?:were|have been)\s+(?:given|told|loaded|configured)|(?:given|provided)\s+to\s+you)",
     ),
     _s(
         "data-exfiltration",
@@ -932,14 +877,16 @@ SIGNALS: Final[tuple[Signal, ...]] = (
         r"\b(?:told|instructed|asked)\s+(?:you\s+)?(?:to\s+)?(?:never|not\s+to)\s+(?:tell|reveal|share|disclose|"
         r"mention|say)",
     ),
+    # "repeat / paste / tell me the (whole) instructions you were given": asking for the setup by how it reached the
+    # model, whatever it is called
     _s(
         "data-exfiltration",
-        0.8,
-        "operating under|working under|you follow|you are following",
-        r"\b(?:guidelines?|rules|constraints|instructions)\b{GAP20}\byou\s+(?:are|were)\s+(?:operating|working|"
-        r"running)\s+under\b|\bevery\s+(?:guideline|rule|constraint)\b{GAP40}\byou\s+(?:follow|obey|are)",
+        0.85,
+        "repeat|recite|print|output|show|reveal|quote|list|paste|share|write out|tell me|give me|spell out|copy",
+        r"\b(?:repeat|recite|print|output|show|reveal|quote|list|paste|share|write out|tell me|give me|spell out|copy)"
+        r"\b{GAP20}\b(?:the|your)\s+(?:\w+\s+)?(?:instructions|rules|guidelines|prompt|setup|configuration)\s+"
+        r"(?:that\s+)?(?:you\s+(?:were|have been|got|received)\b|(?:given|provided)\s+to\s+you)",
     ),
-    _s("data-exfiltration", 0.85, "my instructions are", r"\bmy\s+instructions\s+are\s*:"),
     _s(
         "data-exfiltration",
         0.85,
@@ -984,8 +931,8 @@ SIGNALS: Final[tuple[Signal, ...]] = (
     _s(
         "data-exfiltration",
         0.7,
-        "16 digits|card number",
-        r"\ball\s+16\s+digits\b|\bfull\s+card\s+numbers?\b|\bcard\s+numbers?\s+(?:stored|on file|saved)\b",
+        "card number",
+        r"\bfull\s+card\s+numbers?\b|\bcard\s+numbers?\s+(?:stored|on file|saved)\b",
     ),
     _s("data-exfiltration", 0.5, "verbatim|word for word", r"\b(?:verbatim|word for word)\b"),
     _s("data-exfiltration", 0.35, "![", r"!\[[^\]]*\]\(\s*https?://"),
@@ -1065,9 +1012,8 @@ SIGNALS: Final[tuple[Signal, ...]] = (
     _s(
         "data-exfiltration",
         0.75,
-        "卡号|16位",
-        r"(?:卡号)[^。！？\n]{0,10}(?:完整|全部)[^。！？\n]{0,4}(?:念|读|报|告诉|发)(?:给)?我|"
-        r"(?:16|十六)位都要",
+        "卡号",
+        r"(?:卡号)[^。！？\n]{0,10}(?:完整|全部)[^。！？\n]{0,4}(?:念|读|报|告诉|发)(?:给)?我",
     ),
     # an image whose address carries the conversation out: "![s](https://t.example/a.png?d=)" with the user's
     # messages appended, or a placeholder in the query
@@ -1107,13 +1053,6 @@ SIGNALS: Final[tuple[Signal, ...]] = (
     _s("tool-exfiltration", 0.8, "http", r"https?://\S*[?&]\w+=\s*['\"]?\s*(?:\+|followed by|\(|$|\)|and append)"),
     _s(
         "tool-exfiltration",
-        0.8,
-        "every customer|every user|every account|all customer",
-        r"\b(?:every|all|each)\s+(?:customer|user|client|account)\s+(?:id|ids|record|number)s?\b{GAP40}\b(?:from|"
-        r"through|to)\s+\d+",
-    ),
-    _s(
-        "tool-exfiltration",
         0.5,
         "ssh|id_rsa|/etc/|.env|os.environ|session cookie|private key",
         r"~/\.ssh|\bid_rsa\b|/etc/(?:passwd|shadow)|\.env\s+file|\bos\.environ\b|\bsession cookie\b|\bprivate keys?\b",
@@ -1127,18 +1066,6 @@ SIGNALS: Final[tuple[Signal, ...]] = (
     ),
     _s(
         "tool-exfiltration",
-        0.6,
-        "shell tool|terminal tool|bash tool|code tool|python tool",
-        r"\b(?:with|using|use)\s+your\s+(?:shell|terminal|bash|code|python)\s+tool",
-    ),
-    _s(
-        "tool-exfiltration",
-        0.6,
-        "to_account|amount|transfer",
-        r"\b(?:to_account|amount)\s*=\s*(?:all|\w*attacker)|\btransfer\s+(?:all|everything)\b",
-    ),
-    _s(
-        "tool-exfiltration",
         0.75,
         "发送到|传送到|发到|寄到|转发到|转寄到|上传到|传到|贴到",
         r"(?:发送到|传送到|发到|寄到|转发到|转寄到|上传到|传到|贴到)[^。！？\n]{0,20}"
@@ -1148,7 +1075,8 @@ SIGNALS: Final[tuple[Signal, ...]] = (
         "tool-exfiltration",
         0.8,
         "工具",
-        r"工具[^。！？\n]{0,20}(?:全部|全查|所有|每个|每位|1到\d+|一到)|(?:用|使用)(?:你的)?[^。！？\n]{0,8}工具"
+        r"工具(?![箱书栏包袋间人])[^。！？\n]{0,20}(?:全部|所有|每个|每位|1到\d+|一到)[^。！？\n]{0,12}"
+        r"(?:客户|用户|会员|账户|帐户|顾客|员工|病人|学生|订单|记录|资料)|(?:用|使用)(?:你的)?[^。！？\n]{0,8}工具"
         r"[^。！？\n]{0,24}(?:发到|传到|发送|传送|执行)",
     ),
 )

@@ -1,8 +1,10 @@
 """``PromptInjectionDetector``: catch injection, jailbreaks, role manipulation, system overrides and exfiltration.
 
-Offline, weighted heuristics score each detection type (several weak signals add up, noisy-or); with a
-``model`` the judge's scores decide instead (and the heuristics are the fallback when the judge fails open).
-A message whose highest score reaches ``threshold`` is flagged::
+Offline, weighted heuristics score each detection type (several weak signals add up, noisy-or), or the learned
+model does (``offline_scorer``: ``learned`` or ``both``; :mod:`~processors.builtin.injection_model`, a calibrated
+0–1 probability that the text is an attack, trained on the team's writing in ``training/``); with a ``model`` the
+judge's scores decide instead (and the offline scores are the fallback when the judge fails open). A message whose
+highest score reaches ``threshold`` is flagged::
 
     agent = Agent(..., input_processors=[PromptInjectionDetector(strategy="block")])
     # "Ignore all previous instructions and ..." → tripwire "Prompt injection detected. Types: injection"
@@ -36,6 +38,7 @@ from processors.builtin.injection_heuristics import (
     compiled,
     heuristic_scores,
 )
+from processors.builtin.injection_model import injection_score
 from processors.builtin.injection_signals import SIGNALS
 from processors.builtin.judge import JudgeError, JudgeOptions, consult_judge, judge_failed, judge_model
 from processors.builtin.support import check_messages
@@ -98,6 +101,11 @@ class PromptInjectionDetectorOptions(JudgeOptions):
         description="hybrid: offline scores in [low, high) are uncertain and go to the judge; below low passes, "
         "at or above high is flagged without asking",
     )
+    offline_scorer: Literal["heuristics", "learned", "both"] = Field(
+        default="heuristics",
+        description="Offline scores: heuristics (phrase signals), learned (the trained model's calibrated score) or "
+        "both (the higher counts)",
+    )
     include_scores: bool = Field(default=False, description="Put the per-type scores in the tripwire metadata")
     last_message_only: bool = Field(default=False, description="Check only the last message")
     check_tool_results: bool = Field(default=True, description="In the output lane: scan tool results too")
@@ -137,6 +145,8 @@ class Analysis:
     reason: str | None = None
     rewritten: str | None = None
     source: str = "heuristics"
+    #: The learned model's calibrated score (0..1), when it was asked.
+    learned: float | None = None
 
 
 class PromptInjectionDetector(BuiltinProcessor):
@@ -158,15 +168,33 @@ class PromptInjectionDetector(BuiltinProcessor):
     async def analyze(self, text: str, args: HookArgs, *, tool_result: bool = False) -> Analysis:
         """Score ``text``: the judge's scores when there is a model (heuristics if it fails open); in hybrid mode
         the judge is asked only when the offline score is uncertain."""
-        scores, hits = heuristic_scores(text, self._types, discount_quotes=not tool_result)
-        analysis = Analysis(scores=scores, flagged=[], hits=hits)
+        analysis = self.offline_analysis(text, tool_result=tool_result)
+        scores = analysis.scores
         if self._model is not None and self._judge_needed(scores, args):
-            judged = await self._judge(text, args, hits)
+            judged = await self._judge(text, args, analysis.hits)
             if judged is not None:
                 analysis = judged
         threshold = self.options.threshold
         analysis.flagged = [k for k, v in sorted(analysis.scores.items(), key=lambda kv: -kv[1]) if v >= threshold]
         return analysis
+
+    def offline_analysis(self, text: str, *, tool_result: bool = False) -> Analysis:
+        """The offline scores of ``text`` (``offline_scorer``): the heuristics' per type, the learned model's under
+        the type the heuristics found most likely (``injection`` when no signal fired), or the higher of both."""
+        scorer = self.options.offline_scorer
+        scores, hits = heuristic_scores(text, self._types, discount_quotes=not tool_result)
+        if scorer == "heuristics":
+            return Analysis(scores=scores, flagged=[], hits=hits)
+        learned = injection_score(text)
+        kind = max(scores, key=lambda k: scores[k]) if scores else self._learned_type()
+        offline = dict(scores) if scorer == "both" else {}
+        offline[kind] = max(offline.get(kind, 0.0), learned)
+        source = "learned" if scorer == "learned" else "heuristics+learned"
+        return Analysis(scores=offline, flagged=[], hits=hits, source=source, learned=learned)
+
+    def _learned_type(self) -> str:
+        """The type a learned verdict is told under: the model tells attack from benign, not the kind of attack."""
+        return "injection" if "injection" in self._types else self._types[0]
 
     def _judge_needed(self, scores: dict[str, float], args: HookArgs) -> bool:
         if self.options.judge_mode == "always":
@@ -273,11 +301,15 @@ class PromptInjectionDetector(BuiltinProcessor):
         if any(h.decoded for h in analysis.hits if h.type in flagged):
             return ""  # the attack was encoded: no sentence of the original can be kept as safe
         spans = [(h.start, h.end) for h in analysis.hits if h.type in flagged]
-        kept = [
-            s.group()
-            for s in _SENTENCES.finditer(text)
-            if not any(start < s.end() and end > s.start() for start, end in spans)
-        ]
+        sentences = [sentence for sentence in _SENTENCES.finditer(text) if sentence.group()]
+        if analysis.learned is not None and not spans:  # the model flagged the text: drop the sentences it flags
+            kept = [s.group() for s in sentences if injection_score(s.group()) < self.options.threshold]
+            if len(kept) == len(sentences):
+                return ""  # no sentence carries the attack alone: none of them is known to be safe
+        else:
+            kept = [
+                s.group() for s in sentences if not any(start < s.end() and end > s.start() for start, end in spans)
+            ]
         return "".join(kept).strip()
 
     def _block(self, args: HookArgs, analysis: Analysis, where: str | None = None) -> None:
@@ -288,6 +320,8 @@ class PromptInjectionDetector(BuiltinProcessor):
         if analysis.reason:
             reason += f". Reason: {analysis.reason}"
         metadata: dict[str, Any] = {"types": analysis.flagged, "source": analysis.source}
+        if analysis.learned is not None:
+            metadata["score"] = round(analysis.learned, 4)
         if self.options.include_scores:
             metadata["scores"] = analysis.scores
         args.abort(reason, metadata=metadata)
@@ -295,6 +329,8 @@ class PromptInjectionDetector(BuiltinProcessor):
     @staticmethod
     def _record(args: HookArgs, analysis: Analysis) -> None:
         args.state["checked"] = args.state.get("checked", 0) + 1
+        if analysis.learned is not None:
+            args.state["last_score"] = round(analysis.learned, 4)
         if analysis.flagged:
             args.state["flagged"] = args.state.get("flagged", 0) + 1
             args.state["last_types"] = analysis.flagged

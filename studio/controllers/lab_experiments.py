@@ -14,15 +14,16 @@ run is two ordinary lab runs (each kept, listed, resumable and exportable) follo
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Signal
-
-from lab.runner import LabRun
+from studio.controllers.lab_corpora import LabCorpora
+from studio.controllers.lab_events import LabEvents
 from studio.controllers.lab_records import case_of, recordings_of
-from studio.controllers.lab_running import STUDIO_MODES, LabRunning
+from studio.controllers.lab_running import STUDIO_MODES, LabRunning, Prepared
+from studio.controllers.lab_stored import LabStoredRuns
 from studio.design import AgentDesign, DesignError, load_design
 from studio.error_texts import error_text
 from studio.i18n import translate
@@ -42,12 +43,27 @@ class DesignChoice:
     design_json: str | None = None
 
 
-class LabExperiments(LabRunning):
-    #: The designs to choose from for A/B changed (a list of :class:`DesignChoice`).
-    design_choices_changed = Signal(list)
+class LabExperiments:
+    """A/B of two designs and replays (see the module docstring). One collaborator of
+    :class:`studio.controllers.lab_controller.LabController`: each experiment is lab runs of :class:`LabRunning`
+    followed by a comparison of :class:`LabStoredRuns`."""
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(
+        self,
+        events: LabEvents,
+        *,
+        store: Any,
+        corpora: LabCorpora,
+        live: LabRunning,
+        stored: LabStoredRuns,
+        current_design: Callable[[], AgentDesign | None],
+    ) -> None:
+        self._events = events
+        self._store = store
+        self._corpora = corpora
+        self._live = live
+        self._stored = stored
+        self._current_design = current_design
         self._choices: dict[str, DesignChoice] = {}
         #: Design files loaded for A/B, kept across reloads of the choices (by key, in the order loaded).
         self._files: dict[str, DesignChoice] = {}
@@ -57,9 +73,10 @@ class LabExperiments(LabRunning):
         """The current design, the saved designs and the versions runs ran with (see the module docstring)."""
         choices = [DesignChoice(CURRENT, translate("LabController", "Current design (as it is now)"))]
         seen: set[str] = set()
-        if self.design is not None:
-            seen.add(design_fingerprint(self.design()))
-        for record in await self.store.list_designs():
+        current = self._current_design()
+        if current is not None:
+            seen.add(design_fingerprint(current))
+        for record in await self._store.list_designs():
             design = _readable(record.json_text)
             if design is None:
                 continue
@@ -71,7 +88,7 @@ class LabExperiments(LabRunning):
                 name=record.name, when=f"{record.updated_at.astimezone():%m-%d %H:%M}"
             )
             choices.append(DesignChoice(f"saved:{record.id}", label, record.json_text))
-        for version in await self.store.design_versions():
+        for version in await self._store.design_versions():
             design = _readable(version.json_text)
             if design is None:
                 continue
@@ -89,7 +106,7 @@ class LabExperiments(LabRunning):
         choices.extend(self._files.values())
         choices = _told_apart(choices)
         self._choices = {choice.key: choice for choice in choices}
-        self.design_choices_changed.emit(choices)
+        self._events.design_choices_changed.emit(choices)
         return choices
 
     async def add_design_file(self, path: Path) -> DesignChoice | None:
@@ -101,7 +118,7 @@ class LabExperiments(LabRunning):
         try:
             design, where = await asyncio.to_thread(_load_file, path)
         except DesignError as error:
-            self.failed.emit(error_text(error))
+            self._events.failed.emit(error_text(error))
             return None
         key = f"file:{where}"
         label = translate("LabController", "{name} (file {file})").format(name=design.name, file=path.name)
@@ -113,8 +130,8 @@ class LabExperiments(LabRunning):
         ]
         choices.append(choice)
         self._choices = {c.key: c for c in choices}
-        self.design_choices_changed.emit(choices)
-        self.status_message.emit(
+        self._events.design_choices_changed.emit(choices)
+        self._events.status_message.emit(
             translate("LabController", "Design {name} read from {file}").format(name=design.name, file=path.name)
         )
         return choice
@@ -125,7 +142,7 @@ class LabExperiments(LabRunning):
 
     def _chosen_design(self, key: str) -> AgentDesign | None:
         if key == CURRENT:
-            return self.design() if self.design is not None else None
+            return self._current_design()
         choice = self._choices.get(key)
         return _readable(choice.design_json) if choice is not None and choice.design_json else None
 
@@ -133,20 +150,20 @@ class LabExperiments(LabRunning):
     def start_ab(self, a_key: str, b_key: str, *, mode: str = "guardrails", concurrency: int = 4) -> bool:
         """Run the chosen corpora on design A, then on design B, then compare them (``compared``). False, said,
         when it cannot start (a run going on, no corpus, a design that cannot be built or whose key is withheld)."""
-        if self._refuse_while_running():
+        if self._live.refuse_while_running():
             return False
         if mode not in STUDIO_MODES:
-            self.failed.emit(translate("LabController", "Unknown mode {mode!r}").format(mode=mode))
+            self._events.failed.emit(translate("LabController", "Unknown mode {mode!r}").format(mode=mode))
             return False
-        cases = self._chosen_or_said()
+        cases = self._corpora.chosen_or_said()
         if cases is None:
             return False
         first, second = self._chosen_design(a_key), self._chosen_design(b_key)
         if first is None or second is None:
-            self.failed.emit(translate("LabController", "Choose a design for A and for B."))
+            self._events.failed.emit(translate("LabController", "Choose a design for A and for B."))
             return False
         if a_key == b_key:  # two runs of one choice compare nothing (two lab runs of it compare from the list)
-            self.failed.emit(
+            self._events.failed.emit(
                 translate(
                     "LabController",
                     "A and B are the same design: pick another for one of them (a saved design, a version an "
@@ -154,60 +171,60 @@ class LabExperiments(LabRunning):
                 )
             )
             return False
-        corpora = [{"name": s.name, "path": str(s.path), "cases": len(s.cases)} for s in self.corpora.checked()]
+        corpora = self._corpora.described()
         names = ", ".join(str(item["name"]) for item in corpora)
         prepared = []
         for letter, design in zip("AB", (first, second), strict=True):
             name = translate("LabController", "{letter}: {design} · {corpora}").format(
                 letter=letter, design=design.name, corpora=names
             )
-            one = self._prepare(design, cases, mode=mode, concurrency=concurrency, name=name, corpora=corpora)
+            one = self._live.prepare(design, cases, mode=mode, concurrency=concurrency, name=name, corpora=corpora)
             if one is None:
                 return False  # both are built before either runs: a broken B is said before A costs anything
             prepared.append(one)
-        self._launch(self._ab(prepared[0], prepared[1], (first, second), mode), "lab A/B")
+        self._live.run_as_the_lab_task(self._ab(prepared[0], prepared[1], (first, second), mode), "lab A/B")
         return True
 
     async def _ab(
         self,
-        a: tuple[LabRun, str, dict[str, Any]],
-        b: tuple[LabRun, str, dict[str, Any]],
+        a: Prepared,
+        b: Prepared,
         designs: tuple[AgentDesign, AgentDesign],
         mode: str,
     ) -> None:
         for design in designs:  # both designs' MCP servers start before A runs (a broken B costs nothing)
-            if not await self._servers_start(design, mode):
+            if not await self._live.servers_ready(design, mode):
                 return
         for run, lab_run_id, create in (a, b):
-            self._running = True  # between A's end and B's start too
-            self._begin(run, lab_run_id, [])
-            if await self._drive(run, create=create) != "finished":
+            self._live.begin(run, lab_run_id, [])
+            if await self._live.drive(run, create=create) != "finished":
                 return  # cancelled: no B (or no comparison); what ran is kept and can be resumed
-        await self.compare_runs(a[1], b[1])
+        await self._stored.compare_runs(a[1], b[1])
 
     # ----------------------------------------------------------------------------------------- replay
     def replay(self, lab_run_id: str, *, concurrency: int | None = None) -> bool:
         """Re-run a ``model`` (or ``replay``) lab run's cases from their recorded replies through the current
         design, with no model call, then compare the two (``compared``). False, said, when it cannot start."""
-        if self._refuse_while_running():
+        if self._live.refuse_while_running():
             return False
-        if self.design is None:
-            self.failed.emit(translate("LabController", "There is no design to run."))
+        design = self._current_design()
+        if design is None:
+            self._events.failed.emit(translate("LabController", "There is no design to run."))
             return False
-        self._launch(self._replay(lab_run_id, self.design(), concurrency), f"lab replay {lab_run_id}")
+        self._live.run_as_the_lab_task(self._replay(lab_run_id, design, concurrency), f"lab replay {lab_run_id}")
         return True
 
     async def _replay(self, lab_run_id: str, design: AgentDesign, concurrency: int | None) -> None:
-        loaded = await self.store.load_lab_run(lab_run_id)
+        loaded = await self._store.load_lab_run(lab_run_id)
         if loaded is None:
-            self._running = False
-            self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
+            self._live.stand_down()
+            self._events.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return
         record, rows = loaded
         recordings = recordings_of(rows)
         if not recordings:
-            self._running = False
-            self.failed.emit(
+            self._live.stand_down()
+            self._events.failed.emit(
                 translate(
                     "LabController",
                     "This lab run has no recorded replies to replay: only a run in model mode records them.",
@@ -217,11 +234,13 @@ class LabExperiments(LabRunning):
         try:
             cases = [case_of(row) for row in rows if row.case_id in recordings]
         except ValueError as error:
-            self._running = False
-            self.failed.emit(translate("LabController", "The lab run cannot be replayed: {error}").format(error=error))
+            self._live.stand_down()
+            self._events.failed.emit(
+                translate("LabController", "The lab run cannot be replayed: {error}").format(error=error)
+            )
             return
         name = translate("LabController", "Replay of {name} on {design}").format(name=record.name, design=design.name)
-        prepared = self._prepare(
+        prepared = self._live.prepare(
             design,
             cases,
             mode="replay",
@@ -231,18 +250,18 @@ class LabExperiments(LabRunning):
             corpora=record.corpus,
             settings={"replay_of": lab_run_id},
         )
-        if prepared is None or not await self._servers_start(design, "replay"):
-            self._running = False
+        if prepared is None or not await self._live.servers_ready(design, "replay"):
+            self._live.stand_down()
             return
         run, replay_id, create = prepared
-        self._begin(run, replay_id, [])
+        self._live.begin(run, replay_id, [])
         left_out = len(rows) - len(cases)
         if left_out:
-            self.status_message.emit(
+            self._events.status_message.emit(
                 translate("LabController", "Left out %n case(s) with no recorded reply.", None, left_out)
             )
-        if await self._drive(run, create=create) == "finished":
-            await self.compare_runs(lab_run_id, replay_id)
+        if await self._live.drive(run, create=create) == "finished":
+            await self._stored.compare_runs(lab_run_id, replay_id)
 
 
 def _load_file(path: Path) -> tuple[AgentDesign, Path]:

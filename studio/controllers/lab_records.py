@@ -1,7 +1,7 @@
 """What the lab controller reads back from the store: a case and its result from a stored row, a lab run's
 design info for its reports, the compact summary kept in the list of lab runs, and an A/B comparison.
 
-Plain functions and values (no Qt), so the controller's layers share them without importing each other.
+Plain functions and values (no Qt), shared by the controller's collaborators.
 """
 
 from __future__ import annotations
@@ -11,11 +11,10 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from lab.corpus import Case, CorpusError, bundled_corpora, case_from_dict, load_corpus
+from lab.corpus import Case, case_from_dict
 from lab.metrics import Change, Confusion
-from lab.runner import CaseResult
+from lab.results import CaseResult
 from studio.design import AgentDesign, DesignError
-from studio.models.lab_lists import CorpusSource
 from studio.store import LabCaseRecord, LabRunRecord
 
 logger = logging.getLogger(__name__)
@@ -33,17 +32,6 @@ class Comparison:
     changes: list[Change]
     only_a: list[str] = field(default_factory=list)
     only_b: list[str] = field(default_factory=list)
-
-
-def read_bundled() -> list[CorpusSource]:
-    """The bundled starter corpora (a broken one is logged and left out)."""
-    sources = []
-    for path in bundled_corpora():
-        try:
-            sources.append(CorpusSource(path, load_corpus(path).cases, bundled=True))
-        except CorpusError:
-            logger.exception("a bundled corpus could not be read")
-    return sources
 
 
 def result_of(row: LabCaseRecord) -> CaseResult | None:
@@ -94,7 +82,6 @@ __all__ = [
     "case_of",
     "compact",
     "design_info_of",
-    "read_bundled",
     "recordings_of",
     "result_of",
     "results_of",

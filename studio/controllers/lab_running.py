@@ -8,7 +8,7 @@ The engine is :mod:`lab` (pure Python, the same as ``processor-studio lab``); th
 receives their results and draws, so the window keeps painting whatever the cases cost. The Concurrency box is the
 number of cases at once in every mode, spread over the workers. A design's MCP servers run in each worker for a
 ``model`` or ``replay`` run, once their launch is allowed (the chat's approval, asked in the Lab's window) and once
-they started here (:meth:`~studio.controllers.lab_base.LabControllerBase._servers_start`): a server that cannot start
+they started here (:meth:`LabRunning.servers_ready`): a server that cannot start
 is said, naming it, and no lab run is created. Results are gathered for :data:`FLUSH_INTERVAL`
 and handed on in batches: one model insert, one figure refresh and one store
 transaction per batch, however many cases finished in it. A crash loses at most the cases in flight and the last
@@ -21,21 +21,27 @@ import asyncio
 import logging
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
-from lab.corpus import Case, CorpusError
+from lab.corpus import Case
 from lab.metrics import summary
 from lab.process_run import ProcessLabRun, auto_processes, cpu_count
 from lab.recipe import AgentRecipe
-from lab.runner import CaseResult, LabRun
+from lab.results import CaseResult
+from lab.runner import LabRun
 from lab.worker_pool import WorkerPool
 from processors.messages import new_id
+from studio.controllers.lab_agents import LabAgentMaker
+from studio.controllers.lab_corpora import LabCorpora
+from studio.controllers.lab_events import LabEvents, OnShow
 from studio.controllers.lab_records import case_of, compact, recordings_of, result_of
-from studio.controllers.lab_stored import LabStoredRuns
+from studio.controllers.tasks import TaskKeeper
 from studio.design import AgentDesign, DesignError
 from studio.error_texts import error_text
 from studio.i18n import translate
 from studio.lab_design import design_info, needs_mcp_servers
+from studio.models.lab_lists import LabRunsModel
 from studio.store import LabRunRecord
 
 logger = logging.getLogger(__name__)
@@ -43,11 +49,13 @@ logger = logging.getLogger(__name__)
 #: How long finished cases are gathered before they are shown and saved (seconds).
 FLUSH_INTERVAL = 0.2
 #: The modes the Lab view offers for a new run (``replay`` re-runs a model run's recorded replies: see
-#: :meth:`studio.controllers.lab_controller.LabController.replay`).
+#: :meth:`studio.controllers.lab_experiments.LabExperiments.replay`).
 STUDIO_MODES = ("guardrails", "model")
 #: How many lab worker processes the studio keeps warm once the Lab window has opened (each holds litellm, ~250 MB):
 #: one per CPU unless this environment variable says otherwise (0: none; runs then start their own workers).
 POOL_VARIABLE = "PROCESSOR_STUDIO_LAB_WORKERS"
+#: A lab run ready to drive: the engine's run, its lab run's id and what the store keeps of it.
+Prepared = tuple[LabRun, str, dict[str, Any]]
 
 
 #: How much lower than the studio its lab workers run: their batch work yields a core to the window at once (a
@@ -67,14 +75,59 @@ def warm_pool_size() -> int:
         return cpu_count()
 
 
-class LabRunning(LabStoredRuns):
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+class LabRunning:
+    """The lab run going on: start one over the chosen corpora, resume one, cancel it, and show and save its results
+    in batches as they arrive (see the module docstring). One collaborator of
+    :class:`studio.controllers.lab_controller.LabController`; it keeps the one lab task (:meth:`run_as_the_lab_task`)
+    and the warm worker processes."""
+
+    def __init__(
+        self,
+        events: LabEvents,
+        *,
+        store: Any,
+        show: OnShow,
+        corpora: LabCorpora,
+        agents: LabAgentMaker,
+        runs: LabRunsModel,
+        tasks: TaskKeeper,
+        current_design: Callable[[], AgentDesign | None],
+    ) -> None:
+        self._events = events
+        self._store = store
+        self._show = show
+        self._corpora = corpora
+        self._agents = agents
+        self._runs = runs
+        self._tasks = tasks
+        self._current_design = current_design
+        #: The engine's run going on and its lab run's id (None between runs).
+        self.live_run: LabRun | None = None
+        self.live_id: str | None = None
+        self._task: asyncio.Task[Any] | None = None
+        self._running = False
         self._pending: list[CaseResult] = []
         self._started = 0.0
         #: The lab's warm worker processes (:meth:`warm_workers`), kept between runs; None before the Lab opened.
         self.pool: WorkerPool | None = None
         self._warming = False
+
+    @property
+    def is_running(self) -> bool:
+        """A lab run is starting, running or saving its end (False from ``run_ended`` on)."""
+        return self._running
+
+    async def refresh_runs(self) -> None:
+        """The list of stored lab runs again, the live one marked."""
+        self._runs.set_records(await self._store.list_lab_runs(), live=self.live_id)
+
+    async def wait_idle(self) -> None:
+        """Wait until the lab task and every task the controller spawned have ended."""
+        while self._tasks.tasks or (self._task is not None and not self._task.done()):
+            pending = [*self._tasks.tasks, *([self._task] if self._task is not None else [])]
+            await asyncio.gather(*pending, return_exceptions=True)
+            if self._task is not None and self._task.done():
+                self._task = None
 
     def warm_workers(self) -> None:
         """Start the lab's worker processes now, so a run finds them warm (litellm imported and its first call's
@@ -87,7 +140,7 @@ class LabRunning(LabStoredRuns):
         if size <= 0:
             return
         self._warming = True
-        self.spawn(self._warm(size))
+        self._tasks.spawn(self._warm(size))
 
     async def _warm(self, size: int) -> None:
         pool = WorkerPool(size, warm=True, niceness=WORKER_NICENESS)
@@ -99,11 +152,6 @@ class LabRunning(LabStoredRuns):
             return
         self.pool = pool  # from now on runs borrow it (aclose waits for this task, then stops the pool)
 
-    @property
-    def live_run(self) -> LabRun | None:
-        """The engine's run going on (its worker processes' ids in ``pids``), None between runs."""
-        return self._live
-
     async def _owned(self, coroutine: Any) -> Any:
         """The lab run's task: whatever ends it, it is no longer running (before a failure is said)."""
         try:
@@ -111,63 +159,66 @@ class LabRunning(LabStoredRuns):
         finally:
             self._running = False
 
-    def _launch(self, coroutine: Any, name: str) -> None:
+    def run_as_the_lab_task(self, coroutine: Any, name: str) -> None:
         """Run a lab run's coroutine as the one lab task (the view's buttons follow :attr:`is_running`)."""
         self._running = True
         self._task = asyncio.get_event_loop().create_task(self._tasks.guarded(self._owned(coroutine)), name=name)
 
-    def _refuse_while_running(self) -> bool:
+    def refuse_while_running(self) -> bool:
+        """True, said, when a lab run is going on (one at a time)."""
         if self.is_running:
-            self.failed.emit(translate("LabController", "A lab run is already running: cancel it first."))
+            self._events.failed.emit(translate("LabController", "A lab run is already running: cancel it first."))
             return True
+        return False
+
+    def stand_down(self) -> None:
+        """The lab task ends without a run (it could not start): the view's buttons follow at once."""
+        self._running = False
+
+    async def servers_ready(self, design: AgentDesign, mode: str) -> bool:
+        """The design's MCP servers start and offer their tools (:meth:`LabAgentMaker.servers_refusal`); False,
+        said, when not: then nothing is running any more, before the view hears why."""
+        refusal = await self._agents.servers_refusal(design, mode)
+        if refusal is None:
+            return True
+        self._running = False  # the view's buttons follow at once
+        self._events.failed.emit(refusal)
         return False
 
     def start(self, *, mode: str = "guardrails", concurrency: int = 4) -> str | None:
         """Run the checked corpora against the current design; returns the new lab run's id (None if it could
-        not start, said through :attr:`failed`). A run that starts MCP servers starts them here first, in the run's
-        task: one that cannot start is said through :attr:`failed` then, and that lab run is never created."""
-        if self._refuse_while_running():
+        not start, said through ``failed``). A run that starts MCP servers starts them here first, in the run's
+        task: one that cannot start is said through ``failed`` then, and that lab run is never created."""
+        if self.refuse_while_running():
             return None
         if mode not in STUDIO_MODES:
-            self.failed.emit(translate("LabController", "Unknown mode {mode!r}").format(mode=mode))
+            self._events.failed.emit(translate("LabController", "Unknown mode {mode!r}").format(mode=mode))
             return None
-        cases = self._chosen_or_said()
+        cases = self._corpora.chosen_or_said()
         if cases is None:
             return None
-        if self.design is None:
-            self.failed.emit(translate("LabController", "There is no design to run."))
+        design = self._current_design()
+        if design is None:
+            self._events.failed.emit(translate("LabController", "There is no design to run."))
             return None
-        design = self.design()
-        prepared = self._prepare(design, cases, mode=mode, concurrency=concurrency)
+        prepared = self.prepare(design, cases, mode=mode, concurrency=concurrency)
         if prepared is None:
             return None
         run, lab_run_id, create = prepared
         if not needs_mcp_servers(design, mode):
-            self._begin(run, lab_run_id, [])
-            self._launch(self._drive(run, create=create), f"lab {lab_run_id}")
+            self.begin(run, lab_run_id, [])
+            self.run_as_the_lab_task(self.drive(run, create=create), f"lab {lab_run_id}")
             return lab_run_id
 
         async def after_servers() -> None:
-            if await self._servers_start(design, mode):
-                self._begin(run, lab_run_id, [])
-                await self._drive(run, create=create)
+            if await self.servers_ready(design, mode):
+                self.begin(run, lab_run_id, [])
+                await self.drive(run, create=create)
 
-        self._launch(after_servers(), f"lab {lab_run_id}")
+        self.run_as_the_lab_task(after_servers(), f"lab {lab_run_id}")
         return lab_run_id
 
-    def _chosen_or_said(self) -> list[Case] | None:
-        """The chosen cases, or None with the reason said (none chosen, an id used twice)."""
-        try:
-            cases = self.chosen_cases()
-        except CorpusError as error:
-            self.failed.emit(error_text(error))
-            return None
-        if not cases:
-            self.failed.emit(translate("LabController", "Choose at least one corpus to run."))
-            return None
-        return cases
-
-    def _prepare(
+    def prepare(
         self,
         design: AgentDesign,
         cases: list[Case],
@@ -178,13 +229,13 @@ class LabRunning(LabStoredRuns):
         name: str | None = None,
         corpora: list[dict[str, Any]] | None = None,
         settings: dict[str, Any] | None = None,
-    ) -> tuple[LabRun, str, dict[str, Any]] | None:
+    ) -> Prepared | None:
         """A new lab run of ``design`` over ``cases``: the engine's run, its id and what the store keeps of it;
         None (said) when the design cannot be built or its key may not be sent."""
         try:
-            factory = self._factory(design, mode)
+            factory = self._agents.recipe(design, mode)
         except DesignError as error:
-            self.failed.emit(
+            self._events.failed.emit(
                 translate("LabController", "The agent could not be built: {error}").format(error=error_text(error))
             )
             return None
@@ -192,7 +243,7 @@ class LabRunning(LabStoredRuns):
             return None
         lab_run_id = new_id("lab")
         if corpora is None:
-            corpora = [{"name": s.name, "path": str(s.path), "cases": len(s.cases)} for s in self.corpora.checked()]
+            corpora = self._corpora.described()
         info = design_info(design)
         run = _worker_run(
             cases, factory, mode=mode, concurrency=concurrency, design=info, recordings=recordings, pool=self.pool
@@ -214,28 +265,28 @@ class LabRunning(LabStoredRuns):
 
     def resume(self, lab_run_id: str) -> None:
         """Run the cases of a cancelled or interrupted lab run that have no result yet (on its own design)."""
-        if self._refuse_while_running():
+        if self.refuse_while_running():
             return
-        self._launch(self._resume(lab_run_id), f"lab {lab_run_id}")
+        self.run_as_the_lab_task(self._resume(lab_run_id), f"lab {lab_run_id}")
 
     async def _resume(self, lab_run_id: str) -> None:
-        loaded = await self.store.load_lab_run(lab_run_id)
+        loaded = await self._store.load_lab_run(lab_run_id)
         if loaded is None:
             self._running = False
-            self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
+            self._events.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return
         record, rows = loaded
         try:
             design = AgentDesign.from_json(record.design_json)
             cases = [case_of(row) for row in rows]
-            factory = self._factory(design, record.mode)
+            factory = self._agents.recipe(design, record.mode)
         except (DesignError, ValueError) as error:
             self._running = False
-            self.failed.emit(
+            self._events.failed.emit(
                 translate("LabController", "The lab run cannot be resumed: {error}").format(error=error_text(error))
             )
             return
-        if factory is None or not await self._servers_start(design, record.mode):
+        if factory is None or not await self.servers_ready(design, record.mode):
             self._running = False
             return
         concurrency = int(record.settings.get("concurrency", 4))
@@ -256,51 +307,52 @@ class LabRunning(LabStoredRuns):
         )
         run.finished = {result.id: result for result in done}
         run.resumed = len(done)
-        self._begin(run, lab_run_id, done, record)
-        await self._drive(run, resumed=True)
+        self.begin(run, lab_run_id, done, record)
+        await self.drive(run, resumed=True)
 
     async def _replayed(self, record: LabRunRecord) -> dict[str, str] | None:
         """The recorded answers a ``replay`` lab run replays: those of the lab run it replays (None, said, when
         that run is gone)."""
-        loaded = await self.store.load_lab_run(str(record.settings.get("replay_of", "")))
+        loaded = await self._store.load_lab_run(str(record.settings.get("replay_of", "")))
         if loaded is None:
-            self.failed.emit(
+            self._events.failed.emit(
                 translate("LabController", "The lab run whose recorded replies this replays is no longer in the store.")
             )
             return None
         return recordings_of(loaded[1])
 
-    def _begin(self, run: LabRun, lab_run_id: str, done: list[CaseResult], record: LabRunRecord | None = None) -> None:
-        self._live, self._live_id = run, lab_run_id
-        self._cancel_requested = False
+    def begin(self, run: LabRun, lab_run_id: str, done: list[CaseResult], record: LabRunRecord | None = None) -> None:
+        """``run`` is the live run, on show from now on with the results it already has (the lab is running from
+        here: between an A/B experiment's A and its B too)."""
+        self._running = True
+        self.live_run, self.live_id = run, lab_run_id
         self._pending = []
         self._started = time.monotonic()
-        self.results = list(done)
-        self.shown = record
-        self.results_reset.emit(list(done))
-        self.progress_changed.emit(len(done), run.total, -1.0)
+        self._show.results = list(done)
+        self._show.record = record
+        self._events.results_reset.emit(list(done))
+        self._events.progress_changed.emit(len(done), run.total, -1.0)
 
     def cancel(self) -> None:
         """Stop the live run now; the cases that finished are kept, and it can be resumed."""
-        if self._live is not None and self.is_running:
-            self._cancel_requested = True
-            self._live.cancel()
-            self.status_message.emit(translate("LabController", "Cancelling the lab run…"))
+        if self.live_run is not None and self.is_running:
+            self.live_run.cancel()
+            self._events.status_message.emit(translate("LabController", "Cancelling the lab run…"))
 
-    async def _drive(self, run: LabRun, *, create: dict[str, Any] | None = None, resumed: bool = False) -> str:
+    async def drive(self, run: LabRun, *, create: dict[str, Any] | None = None, resumed: bool = False) -> str:
         """Run ``run`` to its end (or its cancel), saving and showing results as they arrive; returns how it
         ended: ``finished`` or ``cancelled``."""
-        lab_run_id = self._live_id
+        lab_run_id = self.live_id
         assert lab_run_id is not None
         status = "cancelled"
         try:
             if create is not None:
-                self.shown = await self.store.create_lab_run(lab_run_id, **create)
+                self._show.record = await self._store.create_lab_run(lab_run_id, **create)
             else:
-                self.shown = await self.store.set_lab_run_status(lab_run_id, "running", resumed=resumed)
+                self._show.record = await self._store.set_lab_run_status(lab_run_id, "running", resumed=resumed)
             await self.refresh_runs()
-            self.run_started.emit(lab_run_id)
-            self.run_shown.emit(self.shown)
+            self._events.run_started.emit(lab_run_id)
+            self._events.run_shown.emit(self._show.record)
             flusher: asyncio.Task[None] | None = None
             async for result in run.results():
                 self._pending.append(result)
@@ -316,33 +368,33 @@ class LabRunning(LabStoredRuns):
             except Exception:
                 logger.exception("the lab run %s could not be closed in the store", lab_run_id)
             finally:
-                self._live = None
-                self._live_id = None
+                self.live_run = None
+                self.live_id = None
         self._running = False
-        self.run_ended.emit(lab_run_id, status)
+        self._events.run_ended.emit(lab_run_id, status)
         return status
 
     async def _end(self, run: LabRun, lab_run_id: str, status: str) -> None:
         await self._flush(run)
         in_order = run.results_in_order()
-        if [result.id for result in in_order] != [result.id for result in self.results]:
+        if [result.id for result in in_order] != [result.id for result in self._show.results]:
             # Cases finish in any order while the run streams; the finished run reads as its corpus does (as it
             # does reopened from the store).
-            self.results = in_order
-            self.results_reset.emit(list(in_order))
+            self._show.results = in_order
+            self._events.results_reset.emit(list(in_order))
         figures = summary(in_order)
-        self.shown = await self.store.set_lab_run_status(lab_run_id, status, summary=compact(figures))
-        self._live_id = None
+        self._show.record = await self._store.set_lab_run_status(lab_run_id, status, summary=compact(figures))
+        self.live_id = None
         await self.refresh_runs()
         if status == "cancelled":
-            self.status_message.emit(
+            self._events.status_message.emit(
                 translate(
                     "LabController", "Lab run cancelled after {done} of {total} cases; Resume runs the rest."
                 ).format(done=run.done, total=run.total)
             )
         else:
             total = run.total  # a plain name: lupdate finds a plural text only so
-            self.status_message.emit(translate("LabController", "Lab run finished: %n case(s).", None, total))
+            self._events.status_message.emit(translate("LabController", "Lab run finished: %n case(s).", None, total))
 
     async def _flush_later(self, run: LabRun) -> None:
         await asyncio.sleep(FLUSH_INTERVAL)
@@ -350,15 +402,15 @@ class LabRunning(LabStoredRuns):
 
     async def _flush(self, run: LabRun) -> None:
         batch, self._pending = self._pending, []
-        if not batch or self._live_id is None:
+        if not batch or self.live_id is None:
             return
-        self.results.extend(batch)
-        self.results_added.emit(batch)
+        self._show.results.extend(batch)
+        self._events.results_added.emit(batch)
         fresh = run.done - run.resumed
         elapsed = time.monotonic() - self._started
         eta = elapsed / fresh * (run.total - run.done) if fresh else -1.0
-        self.progress_changed.emit(run.done, run.total, eta)
-        await self.store.save_lab_results(self._live_id, [result.to_dict() for result in batch])
+        self._events.progress_changed.emit(run.done, run.total, eta)
+        await self._store.save_lab_results(self.live_id, [result.to_dict() for result in batch])
 
     async def aclose(self) -> None:
         """Cancel a live run, wait until its results are saved and stop the warm workers (the studio is quitting):
@@ -400,4 +452,4 @@ def _worker_run(
     )
 
 
-__all__ = ["FLUSH_INTERVAL", "POOL_VARIABLE", "STUDIO_MODES", "LabRunning", "warm_pool_size"]
+__all__ = ["FLUSH_INTERVAL", "POOL_VARIABLE", "STUDIO_MODES", "LabRunning", "Prepared", "warm_pool_size"]

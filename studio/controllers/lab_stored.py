@@ -12,14 +12,19 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
+from PySide6.QtCore import QObject
+
+from lab.case_run import case_messages, prepare_agent
 from lab.metrics import compare, confusion, unmatched
 from lab.reports import diff_report, html_report, json_report, junit_report, write_atomically
-from lab.runner import case_messages, prepare_agent
 from processors.tools.mcp import McpServerError
 from studio.build import build_agent
-from studio.controllers.lab_base import LabControllerBase
+from studio.controllers.lab_agents import LabAgentMaker
+from studio.controllers.lab_events import LabEvents, OnShow
 from studio.controllers.lab_records import Comparison, case_of, design_info_of, results_of
+from studio.controllers.lab_running import LabRunning
 from studio.controllers.run_controller import RunController
 from studio.design import AgentDesign, DesignError
 from studio.error_texts import error_text
@@ -29,57 +34,77 @@ from studio.lab_design import needs_mcp_servers
 from studio.mcp_servers import McpSessions
 
 
-class LabStoredRuns(LabControllerBase):
-    #: The comparison last shown (what "Export A/B…" writes), None before any.
-    last_comparison: Comparison | None = None
+class LabStoredRuns:
+    """The lab runs in the store, for the Lab window (see the module docstring). One collaborator of
+    :class:`studio.controllers.lab_controller.LabController`; it asks the live run (:class:`LabRunning`) before it
+    replaces what is on show or deletes a run."""
+
+    def __init__(
+        self,
+        events: LabEvents,
+        *,
+        store: Any,
+        show: OnShow,
+        live: LabRunning,
+        agents: LabAgentMaker,
+        parent: QObject | None = None,
+    ) -> None:
+        self._events = events
+        self._store = store
+        self._show = show
+        self._live = live
+        self._agents = agents
+        self._parent = parent
+        #: The comparison last shown (what "Export A/B…" writes), None before any.
+        self.last_comparison: Comparison | None = None
 
     async def show_run(self, lab_run_id: str) -> None:
         """Show a stored lab run's results and figures (the live run keeps running and keeps being saved)."""
-        if self.is_running and lab_run_id != self._live_id:
-            self.failed.emit(
+        if self._live.is_running and lab_run_id != self._live.live_id:
+            self._events.failed.emit(
                 translate(
                     "LabController", "A lab run is running: its results stay on show until it ends or is cancelled."
                 )
             )
             return
-        if lab_run_id == self._live_id:
+        if lab_run_id == self._live.live_id:
             return
-        loaded = await self.store.load_lab_run(lab_run_id)
+        loaded = await self._store.load_lab_run(lab_run_id)
         if loaded is None:
-            self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
+            self._events.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return
         record, rows = loaded
-        self.shown = record
-        self.results = results_of(rows)
-        self.run_shown.emit(record)
-        self.results_reset.emit(list(self.results))
-        self.progress_changed.emit(record.done, record.total, -1.0)
+        self._show.record = record
+        self._show.results = results_of(rows)
+        self._events.run_shown.emit(record)
+        self._events.results_reset.emit(list(self._show.results))
+        self._events.progress_changed.emit(record.done, record.total, -1.0)
 
     async def delete_run(self, lab_run_id: str) -> None:
-        if lab_run_id == self._live_id:
-            self.failed.emit(translate("LabController", "Cancel the running lab run before deleting it."))
+        if lab_run_id == self._live.live_id:
+            self._events.failed.emit(translate("LabController", "Cancel the running lab run before deleting it."))
             return
-        await self.store.delete_lab_run(lab_run_id)
-        if self.shown is not None and self.shown.id == lab_run_id:
-            self.shown = None
-            self.results = []
-            self.run_shown.emit(None)
-            self.results_reset.emit([])
-        await self.refresh_runs()
-        self.status_message.emit(translate("LabController", "Lab run deleted."))
+        await self._store.delete_lab_run(lab_run_id)
+        if self._show.record is not None and self._show.record.id == lab_run_id:
+            self._show.record = None
+            self._show.results = []
+            self._events.run_shown.emit(None)
+            self._events.results_reset.emit([])
+        await self._live.refresh_runs()
+        self._events.status_message.emit(translate("LabController", "Lab run deleted."))
 
     async def compare_runs(self, a_id: str, b_id: str) -> Comparison | None:
         """A/B: lab run ``a`` before, ``b`` after; the cases (by id, in both) whose verdict changed."""
-        first, second = await self.store.load_lab_run(a_id), await self.store.load_lab_run(b_id)
+        first, second = await self._store.load_lab_run(a_id), await self._store.load_lab_run(b_id)
         if first is None or second is None:
-            self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
+            self._events.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return None
         before, after = results_of(first[1]), results_of(second[1])
         comparison = Comparison(
             first[0], second[0], confusion(before), confusion(after), compare(before, after), *unmatched(before, after)
         )
         self.last_comparison = comparison
-        self.compared.emit(comparison)
+        self._events.compared.emit(comparison)
         return comparison
 
     async def export_comparison(self, path: Path) -> bool:
@@ -87,11 +112,11 @@ class LabStoredRuns(LabControllerBase):
         and B), read again from the store, off the UI thread, whole or not at all."""
         comparison = self.last_comparison
         if comparison is None:
-            self.failed.emit(translate("LabController", "There is no A/B comparison to export yet."))
+            self._events.failed.emit(translate("LabController", "There is no A/B comparison to export yet."))
             return False
-        first, second = await self.store.load_lab_run(comparison.a.id), await self.store.load_lab_run(comparison.b.id)
+        first, second = await self._store.load_lab_run(comparison.a.id), await self._store.load_lab_run(comparison.b.id)
         if first is None or second is None:
-            self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
+            self._events.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return False
 
         def write() -> None:
@@ -106,21 +131,23 @@ class LabStoredRuns(LabControllerBase):
         try:
             await asyncio.to_thread(write)
         except (OSError, UnicodeError, ValueError) as error:
-            self.failed.emit(translate("LabController", "The report was not written: {error}").format(error=error))
+            self._events.failed.emit(
+                translate("LabController", "The report was not written: {error}").format(error=error)
+            )
             return False
-        self.status_message.emit(translate("LabController", "Wrote {name}").format(name=path.name))
+        self._events.status_message.emit(translate("LabController", "Wrote {name}").format(name=path.name))
         return True
 
     async def export(self, kind: str, path: Path) -> bool:
         """Write the shown lab run's report (``json``, ``junit`` or ``html``), off the UI thread, whole or not."""
-        if self.shown is None or not self.results:
-            self.failed.emit(translate("LabController", "There are no results to export yet."))
+        if self._show.record is None or not self._show.results:
+            self._events.failed.emit(translate("LabController", "There are no results to export yet."))
             return False
-        record = self.shown
-        loaded = await self.store.load_lab_run(record.id)
+        record = self._show.record
+        loaded = await self._store.load_lab_run(record.id)
         positions = [row.case_id for row in loaded[1]] if loaded is not None else []
         order = {case_id: index for index, case_id in enumerate(positions)}
-        results = sorted(self.results, key=lambda result: order.get(result.id, len(order)))
+        results = sorted(self._show.results, key=lambda result: order.get(result.id, len(order)))
         info = design_info_of(record)
 
         def write() -> None:
@@ -137,25 +164,27 @@ class LabStoredRuns(LabControllerBase):
         try:
             await asyncio.to_thread(write)
         except (OSError, UnicodeError, ValueError) as error:
-            self.failed.emit(translate("LabController", "The report was not written: {error}").format(error=error))
+            self._events.failed.emit(
+                translate("LabController", "The report was not written: {error}").format(error=error)
+            )
             return False
-        self.status_message.emit(translate("LabController", "Wrote {name}").format(name=path.name))
+        self._events.status_message.emit(translate("LabController", "Wrote {name}").format(name=path.name))
         return True
 
     async def open_case(self, case_id: str) -> str | None:
         """Open one case of the shown lab run as a thread (run again, as the lab ran it); returns the thread id."""
-        record = self.shown
+        record = self._show.record
         if record is None:
             return None
-        loaded = await self.store.load_lab_run(record.id)
+        loaded = await self._store.load_lab_run(record.id)
         if loaded is None:
-            self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
+            self._events.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return None
         row = next((item for item in loaded[1] if item.case_id == case_id), None)
         if row is None:
             return None
-        if row.thread_id is not None and await self.store.memory.get_thread(row.thread_id) is not None:
-            self.case_thread_ready.emit(row.thread_id)
+        if row.thread_id is not None and await self._store.memory.get_thread(row.thread_id) is not None:
+            self._events.case_thread_ready.emit(row.thread_id)
             return str(row.thread_id)
         try:
             design = AgentDesign.from_json(record.design_json)
@@ -165,27 +194,29 @@ class LabStoredRuns(LabControllerBase):
             return None
         recording = (row.result or {}).get("recording")
         mode = "replay" if recording else ("model" if record.mode == "model" else "guardrails")
-        if not self._mcp_allowed(design, mode):
+        if not self._agents.mcp_allowed(design, mode):
             return None
         # The case's run gets the design's MCP tools as the lab's did (servers of its own, stopped after it).
         sessions = McpSessions() if needs_mcp_servers(design, mode) else None
         try:
-            tools = await sessions.tools_for(design, self._mcp_credentials(design)) if sessions is not None else []
-            runs = RunController(self.store, parent=self)
-            allowed, api_key = self._api_key(design, mode)
+            tools = (
+                await sessions.tools_for(design, self._agents.mcp_credentials(design)) if sessions is not None else []
+            )
+            runs = RunController(self._store, parent=self._parent)
+            allowed, api_key = self._agents.api_key(design, mode)
             if not allowed:
                 return None
             agent = build_agent(
                 design,
-                catalogue=self.catalogue,
+                catalogue=self._agents.catalogue,
                 api_key=api_key,
-                memory=self.store.memory,
+                memory=self._store.memory,
                 on_violation=runs.record_violation,
                 extra_tools=tools,
             )
             prepare_agent(agent, case, mode, recording)  # type: ignore[arg-type]
             title = translate("LabController", "Lab: {case}").format(case=case.id)
-            thread = await self.store.memory.create_thread(title=title[:60])
+            thread = await self._store.memory.create_thread(title=title[:60])
             runs.start(
                 agent,
                 case_messages(case),
@@ -201,13 +232,13 @@ class LabStoredRuns(LabControllerBase):
         finally:
             if sessions is not None:
                 await sessions.aclose()
-        await self.store.set_lab_case_thread(record.id, case_id, thread.id)
-        self.case_thread_ready.emit(thread.id)
+        await self._store.set_lab_case_thread(record.id, case_id, thread.id)
+        self._events.case_thread_ready.emit(thread.id)
         return str(thread.id)
 
     def _cannot_open(self, error: Exception) -> None:
         shown = runtime_text(str(error)) if isinstance(error, McpServerError) else error_text(error)
-        self.failed.emit(translate("LabController", "The case cannot be opened: {error}").format(error=shown))
+        self._events.failed.emit(translate("LabController", "The case cannot be opened: {error}").format(error=shown))
 
 
 __all__ = ["LabStoredRuns"]

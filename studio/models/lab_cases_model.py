@@ -23,7 +23,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
-from lab.runner import CaseResult
+from lab.results import CaseResult
 from studio.i18n import translate
 
 Index = QModelIndex | QPersistentModelIndex

@@ -64,15 +64,6 @@ class CorpusListModel(QAbstractListModel):
     def checked(self) -> list[CorpusSource]:
         return [source for source in self._sources if source.checked]
 
-    def set_checked(self, name: str, checked: bool = True) -> None:
-        for row, source in enumerate(self._sources):
-            if source.name == name:
-                self.setData(
-                    self.index(row),
-                    Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked,
-                    Qt.ItemDataRole.CheckStateRole,
-                )
-
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt override
         return 0 if parent.isValid() else len(self._sources)
 

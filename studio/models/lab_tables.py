@@ -14,17 +14,21 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor
 
 from lab.metrics import (
+    METRICS,
     Change,
     Confusion,
+    Metric,
     attack_matrix,
+    attacks_by_category,
     changed_matrix,
     confusion,
     confusion_by,
     contribution,
     processors_seen,
 )
-from lab.runner import CaseResult
+from lab.results import CaseResult
 from studio.i18n import translate
+from studio.texts import QT_TRANSLATE_NOOP
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -52,42 +56,37 @@ class Table:
     tooltips: list[list[str | None]] = field(default_factory=list)
 
 
+#: The Lab window's column title of each figure of :data:`lab.metrics.METRICS`, by key (a new metric needs its title
+#: here; the counts of the matrix itself read the same in every language).
+METRIC_TITLES: dict[str, str] = {
+    "tp": "TP",
+    "fp": "FP",
+    "fn": "FN",
+    "tn": "TN",
+    "errors": QT_TRANSLATE_NOOP("LabTables", "Errors"),
+    "precision": QT_TRANSLATE_NOOP("LabTables", "Precision"),
+    "recall": QT_TRANSLATE_NOOP("LabTables", "Recall"),
+    "fpr": QT_TRANSLATE_NOOP("LabTables", "FPR"),
+}
+
+
+def metric_title(metric: Metric) -> str:
+    """``metric``'s column title in the studio's language (its report title when the studio has none)."""
+    return translate("LabTables", METRIC_TITLES.get(metric.key, metric.title))
+
+
 def confusion_table(groups: dict[str, Confusion], key: str, title: str) -> Table:
     """One row per group (``key`` is the case field the group is, for filtering) and a total row."""
-    table = Table(
-        [
-            title,
-            "TP",
-            "FP",
-            "FN",
-            "TN",
-            translate("LabTables", "Errors"),
-            translate("LabTables", "Precision"),
-            translate("LabTables", "Recall"),
-            translate("LabTables", "FPR"),
-        ],
-        bars=True,
-    )
+    table = Table([title, *(metric_title(metric) for metric in METRICS)], bars=True)
     for name, matrix in groups.items():
         table.rows.append(_confusion_cells(name, matrix))
-        heat: list[float | None] = [None] * 7
-        table.heat.append([*heat, matrix.recall, matrix.fpr])
+        table.heat.append([None, *(metric.value(matrix) if metric.bar else None for metric in METRICS)])
         table.filters.append([{key: name}] * len(table.columns))
     return table
 
 
 def _confusion_cells(name: str, matrix: Confusion) -> list[str]:
-    return [
-        name,
-        str(matrix.tp),
-        str(matrix.fp),
-        str(matrix.fn),
-        str(matrix.tn),
-        str(matrix.errors),
-        pct(matrix.precision),
-        pct(matrix.recall),
-        pct(matrix.fpr),
-    ]
+    return [name, *(metric.written(matrix, pct) for metric in METRICS)]
 
 
 def overall_cells(matrix: Confusion) -> list[str]:
@@ -118,17 +117,9 @@ def processor_table(results: Sequence[CaseResult]) -> Table:
     matrix = attack_matrix(results)
     changes = changed_matrix(results)
     processors = processors_seen(results)
-    totals: dict[str, int] = {}
-    missed: dict[str, int] = {}
-    for result in results:
-        if result.label == "attack":
-            category = result.category or "(none)"
-            totals[category] = totals.get(category, 0) + 1
-            if result.outcome != "blocked":
-                missed[category] = missed.get(category, 0) + 1
     table = Table([translate("LabTables", "Attack category"), *processors, translate("LabTables", "Not blocked")])
-    for category in sorted(totals):
-        total = totals[category]
+    for category, attacks in attacks_by_category(results).items():
+        total = attacks.total
         row = [f"{category} ({total})"]
         heat: list[float | None] = [None]
         filters = [{"category": category, "label": "attack"}]
@@ -145,7 +136,7 @@ def processor_table(results: Sequence[CaseResult]) -> Table:
                     "Tripped on {count} of this category's {total} attacks ({share}); changed {changed} more",
                 ).format(count=count, total=total, share=pct(count / total), changed=changed)
             )
-        left = missed.get(category, 0)
+        left = attacks.missed
         row.append(str(left))
         heat.append(left / total)
         filters.append({"category": category, "label": "attack", "wrong": "1"})
@@ -206,7 +197,7 @@ class CategoryBar:
 def category_bars(results: Sequence[CaseResult]) -> list[CategoryBar]:
     """Recall and false-positive rate per category, from the same confusion matrices as the Confusion tab."""
     return [
-        CategoryBar(name, matrix.recall, matrix.fpr, matrix.tp + matrix.fn, matrix.fp + matrix.tn)
+        CategoryBar(name, matrix.recall, matrix.fpr, matrix.attacks, matrix.benign)
         for name, matrix in confusion_by(results, lambda r: r.category).items()
     ]
 
@@ -296,6 +287,7 @@ class TableModel(QAbstractTableModel):
 
 
 __all__ = [
+    "METRIC_TITLES",
     "CategoryBar",
     "FilterRole",
     "HeatRole",
@@ -306,6 +298,7 @@ __all__ = [
     "comparison_table",
     "contribution_table",
     "language_table",
+    "metric_title",
     "overall_table",
     "pct",
     "processor_table",

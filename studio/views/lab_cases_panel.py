@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lab.runner import CaseResult
+from lab.results import CaseResult
 from studio.i18n import translate
 from studio.models.lab_cases_model import CaseIdRole, LabCasesFilter, LabCasesModel, label_text, outcome_text
 from studio.views.lab_case_delegate import CaseCellDelegate

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QScrollArea, QSplitter, QWidget
 
-from lab.runner import CaseResult
+from lab.results import CaseResult
 from studio.i18n import translate
 from studio.models.lab_tables import (
     TableModel,

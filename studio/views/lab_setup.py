@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.controllers.lab_controller import STUDIO_MODES
+from studio.controllers.lab_running import STUDIO_MODES
 from studio.i18n import translate
 from studio.models.lab_lists import LabRunIdRole
 from studio.views.lab_widgets import titled

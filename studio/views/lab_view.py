@@ -24,7 +24,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from lab.metrics import Confusion, confusion
-from studio.controllers.lab_controller import Comparison, LabController
+from studio.controllers.lab_controller import LabController
+from studio.controllers.lab_records import Comparison
 from studio.i18n import translate
 from studio.models.lab_lists import LabRunIdRole, can_replay, can_resume
 from studio.models.lab_tables import FilterRole, overall_cells

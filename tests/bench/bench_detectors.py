@@ -10,7 +10,8 @@ Prints
    ``api-key`` type and for RegexFilter's ``secrets`` preset.
 3. Prompt injection: precision and recall of ``PromptInjectionDetector``'s offline heuristics on
    ``injection_corpus.jsonl`` (target recall ≥ 0.8 with precision ≥ 0.9) and ``injection_holdout.jsonl``,
-   recall per attack category, and a threshold sweep; recall and false-positive rate per language; the cost per
+   recall per attack category, and a threshold sweep; recall and false-positive rate per language for each
+   ``offline_scorer`` (the heuristics, the learned model, both: the model never trained on these sets); the cost per
    chat message and per 1,000 characters of long documents (the README, the benign Chinese cases joined, and any
    file named on the command line), with the work counted (characters searched, matches tried per 1,000).
    Indirect injection (attacks inside tool results, scored as the detector's ``process_tool_result`` scores
@@ -183,11 +184,44 @@ def injection_quality() -> None:
             swept, _ = score_binary(rows, lambda t, v=value, top=top: top[t] >= v)  # type: ignore[misc]
             sweep.append(f"{value}: P {swept.precision:.2f} R {swept.recall:.2f}")
         print("    threshold sweep — " + "; ".join(sweep))
-    detector = PromptInjectionDetector()
+    for scorer in ("heuristics", "learned", "both"):
+        print(f" offline_scorer={scorer!r}:")
+        _injection_rates(PromptInjectionDetector(offline_scorer=scorer))
+    messages = [row["text"] for row in starter_cases()] * 3
+    timings = []
+    for text in messages:
+        started = time.process_time()
+        heuristic_scores(text)
+        timings.append(time.process_time() - started)
+    timings.sort()
+    print(
+        f" cost per chat message ({len(messages)} messages, CPU time): "
+        f"median {timings[len(timings) // 2] * 1e6:.0f} µs, p95 {timings[int(len(timings) * 0.95)] * 1e6:.0f} µs "
+        "(goal: median <= 200 µs)"
+    )
+    for label, document in _documents():
+        print(f"    {label}:")
+        for size in sorted({1_000, 5_000, 20_000, len(document)}):
+            if size > len(document):
+                continue
+            text = document[:size]
+            best = min(_cpu(lambda text=text: heuristic_scores(text)) for _ in range(5))
+            cost = ScanCost()
+            heuristic_scores(text, cost=cost)
+            print(
+                f"    {len(text):6d} characters: {best * 1e3:6.2f} ms ({best * 1e6 / len(text):.2f} ms per 1,000 "
+                f"characters; goal <= 0.5); per 1,000 characters: {cost.characters * 1e3 / len(text):5.0f} "
+                f"characters searched, {cost.tries * 1e3 / len(text):4.1f} matches tried"
+            )
+
+
+def _injection_rates(detector: PromptInjectionDetector) -> None:
+    """Recall and FPR per language of ``detector``'s offline verdict (its ``offline_scorer``) on the starter corpora,
+    the multilingual held-out set and the indirect-injection sets (the learned model never trained on any)."""
     threshold = detector.options.threshold
 
     def flagged(text: str, tool_result: bool) -> bool:
-        scores, _ = heuristic_scores(text, discount_quotes=not tool_result)
+        scores = detector.offline_analysis(text, tool_result=tool_result).scores
         return max(scores.values(), default=0.0) >= threshold
 
     for label, rows in (
@@ -223,32 +257,6 @@ def injection_quality() -> None:
             )
             for error in rates.errors:
                 print("      ", error)
-    messages = [row["text"] for row in starter_cases()] * 3
-    timings = []
-    for text in messages:
-        started = time.process_time()
-        heuristic_scores(text)
-        timings.append(time.process_time() - started)
-    timings.sort()
-    print(
-        f" cost per chat message ({len(messages)} messages, CPU time): "
-        f"median {timings[len(timings) // 2] * 1e6:.0f} µs, p95 {timings[int(len(timings) * 0.95)] * 1e6:.0f} µs "
-        "(goal: median <= 200 µs)"
-    )
-    for label, document in _documents():
-        print(f"    {label}:")
-        for size in sorted({1_000, 5_000, 20_000, len(document)}):
-            if size > len(document):
-                continue
-            text = document[:size]
-            best = min(_cpu(lambda text=text: heuristic_scores(text)) for _ in range(5))
-            cost = ScanCost()
-            heuristic_scores(text, cost=cost)
-            print(
-                f"    {len(text):6d} characters: {best * 1e3:6.2f} ms ({best * 1e6 / len(text):.2f} ms per 1,000 "
-                f"characters; goal <= 0.5); per 1,000 characters: {cost.characters * 1e3 / len(text):5.0f} "
-                f"characters searched, {cost.tries * 1e3 / len(text):4.1f} matches tried"
-            )
 
 
 def _documents() -> list[tuple[str, str]]:

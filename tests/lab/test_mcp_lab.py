@@ -18,7 +18,8 @@ import pytest
 
 from lab.corpus import Case
 from lab.process_run import ProcessLabRun, open_run
-from lab.runner import LabError, LabRun, read_results
+from lab.results import read_results
+from lab.runner import LabError, LabRun
 from processors.builtin.registry import load_catalogue
 from processors.models.recording import Recording
 from studio.design import McpServerConfig

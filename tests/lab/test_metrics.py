@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 from lab.metrics import (
+    METRICS,
     attack_matrix,
+    attacks_by_category,
     changed_matrix,
     compare,
     confusion,
@@ -18,9 +20,10 @@ from lab.metrics import (
     summary,
     uncaught,
     unmatched,
+    written_figures,
 )
-from lab.reports import junit_report
-from lab.runner import CaseResult, Hit
+from lab.reports import html_report, junit_report
+from lab.results import CaseResult, Hit
 
 
 def result(case_id: str, label: str, outcome: str, tripped: tuple[str, ...] = (), **extra: Any) -> CaseResult:
@@ -134,3 +137,54 @@ def test_unmatched_names_the_cases_only_one_side_has_in_order() -> None:
     before, after = RESULTS[:6], RESULTS[3:]
     assert unmatched(before, after) == (["a1", "a2", "a3"], ["b1", "b2", "b3", "n1"])
     assert unmatched(RESULTS, list(reversed(RESULTS))) == ([], [])
+
+
+def test_the_figures_import_no_runtime() -> None:
+    """A figure is arithmetic over recorded results: importing :mod:`lab.metrics` (and the package ``lab``, which
+    offers ``LabRun`` too) loads no part of the agent runtime, so the reports and the Lab's tables stay cheap."""
+    import subprocess
+    import sys
+
+    probe = "import sys, lab, lab.metrics; print(sorted(m for m in sys.modules if m.split('.')[0] == 'processors'))"
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
+
+
+def test_each_category_counts_its_attacks_and_those_no_processor_blocked_once_for_every_front_end() -> None:
+    categories = attacks_by_category(RESULTS)
+    assert list(categories) == ["direct", "pii"]  # sorted: the heat map's rows
+    assert [(c.total, c.missed) for c in categories.values()] == [(3, 1), (3, 2)]  # an error is not blocked
+    matrix = confusion(RESULTS)
+    assert (matrix.attacks, matrix.benign) == (5, 3)  # what recall and FPR are shares of (errors left out)
+
+
+def test_the_metric_registry_is_the_json_reports_shape_and_fills_the_summary_line() -> None:
+    """A figure is one entry of METRICS: the JSON keys, in the tables' column order, and the values a sentence
+    such as the command's summary line is filled with (counts as they are, shares through the given writer)."""
+    matrix = confusion(RESULTS)
+    assert list(matrix.to_dict()) == [metric.key for metric in METRICS]
+    assert list(matrix.to_dict()) == ["tp", "fp", "fn", "tn", "errors", "precision", "recall", "fpr"]
+    written = written_figures(matrix, lambda value: "n/a" if value is None else f"{value:.0%}")
+    assert written == {
+        "tp": "3",
+        "fp": "1",
+        "fn": "2",
+        "tn": "2",
+        "errors": "1",
+        "precision": "75%",
+        "recall": "60%",
+        "fpr": "33%",
+    }
+    assert [metric.key for metric in METRICS if metric.bar] == ["recall", "fpr"]
+
+
+@pytest.mark.parametrize("metric", METRICS, ids=lambda metric: metric.key)
+def test_every_metric_has_its_texts_and_a_column_in_the_html_report(metric: Any) -> None:
+    """Adding a metric is one entry in METRICS plus its texts: its report title reads in Chinese (an abbreviation
+    such as TP reads the same), and the report's confusion tables get its column."""
+    from lab.texts import text
+
+    for language in ("zh_CN", "zh_TW"):
+        assert metric.title.isupper() or text(language, metric.title) != metric.title, (metric.key, language)
+    page = html_report(RESULTS, design={"name": "d"}, mode="guardrails", language="zh_CN")
+    assert f"<th>{text('zh_CN', metric.title)}</th>" in page

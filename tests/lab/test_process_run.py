@@ -19,7 +19,8 @@ import pytest
 from lab.corpus import Case, bundled_corpora, load_corpora
 from lab.process_run import ProcessLabRun, auto_processes, open_run, shares
 from lab.recipe import AgentRecipe
-from lab.runner import LabError, LabRun, read_results
+from lab.results import read_results
+from lab.runner import LabError, LabRun
 from processors.builtin.registry import load_catalogue
 from studio.design import AgentDesign, ChainEntry, ModelConfig
 from studio.lab_design import agent_recipe, lab_agents

@@ -14,7 +14,7 @@ import pytest
 
 from lab.metrics import changed_matrix
 from lab.reports import html_report, json_report, junit_report, merge_reports, write_atomically
-from lab.runner import CaseResult, Hit
+from lab.results import CaseResult, Hit
 
 
 def result(case_id: str, label: str, outcome: str, category: str, *hits: tuple[str, str]) -> CaseResult:

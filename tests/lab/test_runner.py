@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
+from lab.case_run import DEFAULT_REPLY
 from lab.corpus import Case
-from lab.runner import DEFAULT_REPLY, LabError, LabRun, read_results, run_lab
+from lab.results import read_results
+from lab.runner import LabError, LabRun, run_lab
 from processors import Agent, ModelAPIError, Processor
 from processors.builtin.registry import load_catalogue
 from processors.models import ScriptedModel
@@ -232,7 +234,7 @@ async def test_a_model_that_fails_for_good_makes_an_error_case_and_the_run_goes_
 
 
 async def test_an_agent_that_owns_the_lab_tools_name_makes_tool_result_cases_errors() -> None:
-    from lab.runner import LAB_TOOL
+    from lab.case_run import LAB_TOOL
     from processors import tool
 
     def factory() -> Agent:
@@ -337,7 +339,7 @@ def test_bad_options_are_refused() -> None:
 
 
 def test_a_result_round_trips_through_its_json_line() -> None:
-    from lab.runner import CaseResult, Hit
+    from lab.results import CaseResult, Hit
 
     result = CaseResult(
         id="a",

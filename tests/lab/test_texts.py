@@ -23,6 +23,17 @@ def test_the_option_wins_then_the_terminals_locale_then_english() -> None:
     assert report_language(None, environ={}) == "en"
 
 
+def test_gettexts_language_list_comes_before_the_locale_unless_the_locale_is_c() -> None:
+    """``LANGUAGE`` (gettext's list of languages by preference) decides first, its first shipped language winning,
+    as every gettext program in that terminal reads it; a ``C`` locale turns it off, as in gettext."""
+    assert report_language(None, environ={"LANGUAGE": "zh_TW:zh_CN", "LANG": "en_US.UTF-8"}) == "zh_TW"
+    assert report_language(None, environ={"LANGUAGE": "de:zh_CN:en", "LANG": "en_US.UTF-8"}) == "zh_CN"
+    assert report_language(None, environ={"LANGUAGE": "de:fr", "LANG": "zh_CN.UTF-8"}) == "zh_CN"
+    assert report_language(None, environ={"LANGUAGE": "zh_CN"}) == "zh_CN"
+    assert report_language(None, environ={"LANGUAGE": "zh_CN", "LC_ALL": "C"}) == "en"
+    assert report_language("en", environ={"LANGUAGE": "zh_CN", "LANG": "zh_CN.UTF-8"}) == "en"
+
+
 def test_a_terminal_whose_locale_names_no_shipped_language_reads_english_whatever_the_studio_speaks(
     tmp_path: Path,
 ) -> None:

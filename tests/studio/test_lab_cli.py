@@ -276,7 +276,7 @@ def test_compare_lists_the_cases_whose_verdict_changed_between_two_designs(tmp_p
 def _report(path: Path, outcomes: dict[str, tuple[str, str, list[str]]]) -> Path:
     """A JSON report as ``lab --json`` writes it: case id → (label, outcome, tripped)."""
     from lab.reports import json_report
-    from lab.runner import CaseResult, Hit
+    from lab.results import CaseResult, Hit
 
     results = [
         CaseResult(

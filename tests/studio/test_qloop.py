@@ -7,11 +7,9 @@ import gc
 import threading
 from typing import Any
 
-import qasync
-
-from studio.event_loop import StudioEventLoop
 from PySide6.QtWidgets import QApplication
 
+from studio.event_loop import StudioEventLoop
 from tests.studio.conftest import close_qloop
 
 

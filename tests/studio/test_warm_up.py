@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from processors.builtin import prompt_injection_detector, simplified_chinese
+from processors.builtin import injection_model, prompt_injection_detector, simplified_chinese
 from studio.warm_up import warm_up, warmed
 
 
@@ -25,6 +25,12 @@ def test_warm_up_loads_the_traditional_to_simplified_converter() -> None:
     simplified_chinese._t2s.cache_clear()
     warm_up()
     assert simplified_chinese._t2s.cache_info().currsize == 1
+
+
+def test_warm_up_reads_the_learned_injection_model() -> None:
+    injection_model.shipped_model.cache_clear()
+    warm_up()
+    assert injection_model.shipped_model.cache_info().currsize == 1
 
 
 def test_a_failed_warm_up_is_logged_with_its_reason_and_a_cancelled_one_goes_through(

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from lab.metrics import confusion
-from lab.runner import CaseResult
+from lab.results import CaseResult
 from studio.models.lab_cases_model import CaseIdRole
 from tests.studio.conftest import run
 from tests.studio.views.lab_support import choose, finish, open_lab, stored, until_signal

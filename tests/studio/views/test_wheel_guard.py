@@ -160,3 +160,20 @@ def test_with_focus_the_wheel_still_edits(qtbot: QtBot, qapp: QApplication) -> N
     qtbot.waitUntil(spin.hasFocus)
     wheel(spin, 2)
     assert spin.value() == 2
+
+
+def test_fields_styled_by_a_style_sheet_are_guarded_too(qtbot: QtBot, qapp: QApplication) -> None:
+    """The guard comes with the application's style; the studio's style sheet (and a field's own) wraps that style,
+    and Qt still polishes through it: a field made after start-up, under both, ignores the wheel without focus."""
+    install_wheel_guard(qapp)
+    form = QWidget()
+    qtbot.addWidget(form)
+    form.setStyleSheet("QComboBox { padding: 2px; }")
+    combo = QComboBox(form)
+    combo.addItems(["off", "on", "strict"])
+    combo.setStyleSheet("color: #333;")
+    form.show()
+    qtbot.waitExposed(form)
+    assert combo.focusPolicy() == Qt.FocusPolicy.StrongFocus
+    wheel(combo, -2)
+    assert combo.currentIndex() == 0
