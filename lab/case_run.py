@@ -20,7 +20,7 @@ from processors import Agent, RecordingTracer, Tool, Usage
 from processors.chunks import ErrorChunk
 from processors.models import ScriptedModel
 from processors.models.base import ModelEvent, ModelRequest, TextDelta
-from processors.models.replay import Recording, RecordingModel, ReplayModel, record_tools, replay_tools
+from processors.models.recording import Recording, RecordingModel, ReplayModel, record_tools, replay_tools
 from processors.models.scripted import ToolCall, Turn
 
 __all__ = [
@@ -117,10 +117,10 @@ def prepare_agent(
             agent.model = _ToolFirstModel(agent.model)
     if mode == "model":
         recorded = Recording()
-        if isinstance(agent.model, str):  # a plain model id means litellm, as the agent itself reads it
-            from processors.models import LiteLLMModel
+        if isinstance(agent.model, str):  # a plain model id: its provider's model, as the agent itself reads it
+            from processors.models import resolve_model
 
-            agent.model = LiteLLMModel(agent.model)
+            agent.model = resolve_model(agent.model)
         if gate is not None:
             agent.model = gated = GatedModel(agent.model, gate, attempts)
         agent.model = RecordingModel(agent.model, recorded)

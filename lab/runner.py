@@ -11,7 +11,7 @@ Modes:
 - ``guardrails`` — no model call: the agent's model is replaced by a :class:`ScriptedModel` answering the case's
   ``reply`` (or :data:`lab.case_run.DEFAULT_REPLY`), so the input and output lanes run around a fixed answer;
 - ``model`` — the design's own model answers; each case's answers and tool results are recorded
-  (:mod:`processors.models.replay`) in its result;
+  (:mod:`processors.models.recording`) in its result;
 - ``replay`` — those recorded answers again (``recordings``), around a chain that may have changed since, with no
   model call: after editing only output processors, a re-run costs nothing.
 

@@ -184,6 +184,21 @@ def check_catalogue() -> str:
     return f"{len(builtins)} built-ins via the entry points of the shipped metadata"
 
 
+def check_providers() -> str:
+    """The model providers come from the entry-point group of the shipped metadata (a frozen app has no
+    pyproject.toml to fall back on): without them the demo model's id would reach litellm."""
+    from importlib.metadata import entry_points
+
+    from processors.models.providers import ENTRY_POINT_GROUP, provider_for, providers
+
+    names = [provider.name for provider in providers()]
+    if "demo" not in names or "openai" not in names or not provider_for("demo").offline:
+        raise AssertionError(f"the registered providers: {names}")
+    registered = len(entry_points(group=ENTRY_POINT_GROUP))
+    via = f"{registered} entry points from the shipped metadata" if registered else "the source tree's pyproject.toml"
+    return f"{len(names)} providers via {via}"
+
+
 def check_migrations() -> str:
     import sqlalchemy as sa
 
@@ -434,6 +449,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("start-up imports", check_startup_imports),
     ("litellm data files", check_model_data),
     ("processor catalogue", check_catalogue),
+    ("model providers", check_providers),
     ("schema migrations", check_migrations),
     ("language model", check_language),
     ("injection model", check_injection_model),

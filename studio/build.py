@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +20,7 @@ if TYPE_CHECKING:
     from processors.builtin.registry import Catalogue
     from processors.memory.base import Memory
     from processors.models.base import LanguageModel
-    from processors.models.replay import Recording
+    from processors.models.recording import Recording
 
 from studio.design import (
     _LANE_TITLES,
@@ -179,13 +178,12 @@ def _listen(processor: Any, listener: Callable[[str, Violation], None]) -> None:
 
 
 def build_model(config: ModelConfig, *, api_key: str | None = None) -> LanguageModel:
-    """The design's model: the offline demo model for ``"demo"``, else litellm (the key is passed, never saved).
-    A credential in the settings is refused whatever the model (:meth:`ModelConfig.check_credentials`)."""
+    """The design's model, built by the provider its id names (:mod:`processors.models.providers`: the offline demo
+    model for ``"demo"``, litellm for the hosted and local providers, a plug-in's own model); the key is passed,
+    never saved. A credential in the settings is refused whatever the model (:meth:`ModelConfig.check_credentials`)."""
     config.check_credentials()
-    if config.is_demo:
-        from studio.demo import demo_model
+    from processors.models.providers import provider_for
 
-        return demo_model()
     model_id = config.model.strip()
     if not model_id:
         raise DesignError.of(
@@ -194,9 +192,22 @@ def build_model(config: ModelConfig, *, api_key: str | None = None) -> LanguageM
             ),
             path="model.model",
         )
-    from processors.models.litellm import LiteLLMModel
-
-    return LiteLLMModel(model_id, api_base=config.api_base or None, api_key=api_key, **config.call_settings())
+    provider = provider_for(model_id)
+    if provider.offline:
+        return provider.build(model_id)
+    settings = config.call_settings()
+    try:
+        return provider.build(model_id, api_base=config.api_base or None, api_key=api_key, **settings)
+    except Exception as error:  # a plug-in provider's factory: the user's to fix (or to report), not a crash
+        raise DesignError.of(
+            QT_TRANSLATE_NOOP(
+                "DesignError", "model.model: the provider '{provider}' could not build '{model}': {error}"
+            ),
+            path="model.model",
+            provider=provider.name,
+            model=model_id,
+            error=f"{type(error).__name__}: {error}",
+        ) from error
 
 
 def _tool_file_and_function(name: str) -> tuple[str, str] | None:
@@ -382,7 +393,7 @@ def build_agent(
 
     With ``recording``, the model and the tools (MCP ones included) record into it what they said, below every
     processor (the studio keeps it with the run, to replay it later). ``model`` replaces the design's model and
-    ``wrap_tools`` the tools (a replay: :class:`~processors.models.replay.ReplayModel` and ``replay_tools``).
+    ``wrap_tools`` the tools (a replay: :class:`~processors.models.recording.ReplayModel` and ``replay_tools``).
     """
     from processors import Agent
 
@@ -411,7 +422,7 @@ def build_agent(
         own.append(tool)
     tools: Any = own
     if recording is not None:
-        from processors.models.replay import RecordingModel, record_tools
+        from processors.models.recording import RecordingModel, record_tools
 
         model, tools = RecordingModel(model, recording), record_tools(tools, recording)
     if wrap_tools is not None:
@@ -449,15 +460,6 @@ def processor_entries(design: AgentDesign, agent: Agent) -> dict[str, ChainEntry
 
 
 # ------------------------------------------------------------------------------------------- Python export
-
-#: Environment variables litellm itself reads for providers whose name does not simply give ``<NAME>_API_KEY``.
-_KEY_ENV_NAMES = {"together_ai": "TOGETHERAI_API_KEY", "azure": "AZURE_API_KEY", "vertex_ai": "VERTEXAI_API_KEY"}
-
-
-def api_key_env_var(model_id: str) -> str:
-    """The environment variable an exported script reads the API key from (the provider's usual one)."""
-    provider = model_id.split("/", 1)[0] if "/" in model_id else "openai"
-    return _KEY_ENV_NAMES.get(provider, re.sub(r"\W", "_", provider).upper() + "_API_KEY")
 
 
 def _default_tools_folder() -> Path:

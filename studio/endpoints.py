@@ -23,20 +23,9 @@ from urllib.parse import urlsplit, urlunsplit
 import idna
 
 from processors.atomic_files import write_atomic
+from processors.models.providers import provider_named
 
 logger = logging.getLogger(__name__)
-
-#: The endpoint each provider's key goes to when a design names no ``api_base`` (as litellm calls them).
-DEFAULT_ENDPOINTS: dict[str, str] = {
-    "openai": "https://api.openai.com/v1",
-    "anthropic": "https://api.anthropic.com",
-    "gemini": "https://generativelanguage.googleapis.com",
-    "mistral": "https://api.mistral.ai/v1",
-    "groq": "https://api.groq.com/openai/v1",
-    "openrouter": "https://openrouter.ai/api/v1",
-    "deepseek": "https://api.deepseek.com",
-    "together_ai": "https://api.together.xyz/v1",
-}
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -141,7 +130,8 @@ def _origin(url: str) -> str:
 
 
 def default_endpoint(provider: str) -> str | None:
-    return DEFAULT_ENDPOINTS.get(provider)
+    """Where the provider's key goes when a design names no ``api_base`` (the provider registry says)."""
+    return provider_named(provider).default_endpoint
 
 
 def target_endpoint(provider: str, api_base: str | None) -> str | None:

@@ -22,11 +22,11 @@ if TYPE_CHECKING:
     from processors.builtin.registry import Catalogue
 
 from processors.messages.surrogates import scrub
+from processors.models.providers import provider_for, provider_name
 from studio.build import (
     BuiltEntry,
     _default_tools_folder,
     _tool_file_and_function,
-    api_key_env_var,
     build_chains,
     resolve_tools,
 )
@@ -83,9 +83,8 @@ CUSTOM_ENDPOINT_KEY_ENV = "PROCESSOR_STUDIO_API_KEY"
 
 def _custom_endpoint(design: AgentDesign) -> bool:
     from studio.endpoints import EndpointError, is_default_endpoint, target_endpoint
-    from studio.secrets import provider_of
 
-    provider = provider_of(design.model.model.strip())
+    provider = provider_name(design.model.model)
     try:
         return not is_default_endpoint(provider, target_endpoint(provider, design.model.api_base or None))
     except EndpointError:
@@ -98,15 +97,17 @@ def script_key_env(design: AgentDesign) -> str:
     with a design's ``api_base`` must not send the user's provider key to that server."""
     if _custom_endpoint(design):
         return CUSTOM_ENDPOINT_KEY_ENV
-    return api_key_env_var(design.model.model.strip())
+    return provider_for(design.model.model).key_variable or CUSTOM_ENDPOINT_KEY_ENV
 
 
 def script_requirements(design: AgentDesign) -> list[str]:
     """What the exported script of ``design`` needs besides Python 3.11+, in words for its docstring and the
     success message: always the ``processors`` package; litellm for a real model; the user files it loads."""
     needs = ["the `processors` package of Processor Studio on the Python path"]
-    if not design.model.is_demo:
-        needs.append(f"litellm installed and the API key in ${script_key_env(design)}")
+    provider = provider_for(design.model.model)
+    if not provider.offline:
+        installed = f"{provider.script_needs} installed and " if provider.script_needs else ""
+        needs.append(f"{installed}the API key in ${script_key_env(design)}")
     if any(_tool_file_and_function(name) is not None for name in design.tools):
         needs.append("the tool files it names, in the tools folder ($PROCESSOR_STUDIO_TOOLS)")
     servers = [config for config in design.mcp_servers if config.enabled_tools]
@@ -229,9 +230,11 @@ class _Script:
 
     def model(self) -> str:
         config = self.design.model
-        if config.is_demo:
+        provider = provider_for(config.model)
+        factory = self._import(*provider.factory_parts())
+        if provider.offline:
             config.check_credentials()  # the script is shared like the design: no key goes into it either
-            return f"model = {self._import('processors.demo.offline', 'demo_model')}()"
+            return f"model = {factory}()"
         self.stdlib.add("import os")
         model_id = config.model.strip()
         self.constants.insert(0, f"API_KEY_ENV = {flat_literal(script_key_env(self.design))}")
@@ -247,8 +250,7 @@ class _Script:
             f"api_base={flat_literal(config.api_base or None)}",
             f"api_key={key}",
         ]
-        constructor = self._import("processors.models", "LiteLLMModel")
-        return f"model = {call(constructor, _sorted_keys(config.call_settings()), 4, leading, before=8)}"
+        return f"model = {call(factory, _sorted_keys(config.call_settings()), 4, leading, before=8)}"
 
     def tools(self) -> str:
         expressions = []
@@ -344,8 +346,8 @@ class _Script:
 
     def _header(self) -> str:
         design = self.design
-        if design.model.is_demo:
-            key_note = "It uses the offline demo model (no API key, no network)."
+        if provider_for(design.model.model).offline:
+            key_note = f"It uses the offline model {design.model.model.strip()!r} (no API key, no network)."
         else:
             env = script_key_env(design)
             key_note = f"The API key is read from the {env} environment variable."

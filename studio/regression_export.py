@@ -2,7 +2,7 @@
 
 The file is the design's exported script (:func:`studio.export.design_to_python`: ``build_agent()`` with
 ``processors`` only, never ``studio``) followed by one test. The test swaps the agent's model for a
-:class:`~processors.models.replay.ReplayModel` of the run's recording (embedded as base64: compressed JSON, never a
+:class:`~processors.models.recording.ReplayModel` of the run's recording (embedded as base64: compressed JSON, never a
 key) and its tools for the recorded results, puts the thread as it was before the run in an in-memory memory, sends
 the run's message again and asserts the outcome the chain gives now: this tripwire from this processor, or this
 final text. It runs offline with only ``processors`` (and pytest) installed, and fails when a later change to the
@@ -39,7 +39,7 @@ def replayed_agent() -> Agent:
     """``build_agent()`` answering from the recording: no model call, no network, the recorded tool results."""
     from processors.memory.base import InMemoryMemory
     from processors.messages import Message
-    from processors.models.replay import Recording, ReplayModel, replay_tools
+    from processors.testing import Recording, ReplayModel, replay_tools
 
     recording = Recording.from_bytes(base64.b64decode("".join(RECORDING)))
     agent = build_agent()

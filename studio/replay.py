@@ -1,7 +1,7 @@
 """Replay a past run through a chain, and compare two replays: the studio's "hold the model still, move the chain".
 
-A run's recording (:mod:`processors.models.replay`) holds what the model streamed and the tools returned, below every
-processor. :func:`replay_run` builds an agent from a design with a :class:`~processors.models.replay.ReplayModel`
+A run's recording (:mod:`processors.models.recording`) holds what the model streamed and the tools returned, below every
+processor. :func:`replay_run` builds an agent from a design with a :class:`~processors.models.recording.ReplayModel`
 and the tools' recorded results — no model call, no network — and runs the run's message again on top of the
 thread's history as it was before the run. :func:`compare` lines up two replays (the design the run was made with,
 which gives back the original run chunk for chunk, and the chain as it is now): final text, tripwire, what each
@@ -24,7 +24,7 @@ from processors.chunks import AnyChunk
 from processors.memory.base import InMemoryMemory
 from processors.messages import Message
 from processors.models.base import LanguageModel
-from processors.models.replay import Divergence, Recording, ReplayModel, replay_tools, shape_fingerprint
+from processors.models.recording import Divergence, Recording, ReplayModel, replay_tools, shape_fingerprint
 from processors.pipeline.debugger import Debugger
 from processors.tracing import TraceEvent
 from studio.build import build_agent
@@ -102,7 +102,7 @@ class ReplayOutcome:
     #: The ids of every processor in the replayed chain (all lanes), so that one that never ran can be told from one
     #: that is not there: a tripwire may have ended the run before it was reached.
     chain: tuple[str, ...] = ()
-    #: What each model step was asked (:func:`processors.models.replay.request_shape`), in order.
+    #: What each model step was asked (:func:`processors.models.recording.request_shape`), in order.
     asked: list[dict[str, Any]] = field(default_factory=list)
 
     @property

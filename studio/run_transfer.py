@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection
 
 from processors.memory.errors import ThreadImportError
 from processors.memory.transfer import ThreadExport, id_problem
-from processors.models.replay import FORMAT_VERSION, Recording
+from processors.models.recording import FORMAT_VERSION, Recording
 from studio.store_schema import run_recordings, runs, trace_events, violations
 
 #: The key of the studio's data in a thread export's ``extensions``.

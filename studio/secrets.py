@@ -2,8 +2,8 @@
 
 On a desktop the keyring is Secret Service/KWallet, the Windows Credential Locker or the macOS Keychain. When
 there is none (a headless machine), keys are kept for this session only and the settings dialog says so; they
-are never written to disk in plain text. The provider's usual environment variable (``OPENAI_API_KEY`` ...)
-is the fallback when no key was entered.
+are never written to disk in plain text. The provider's usual environment variable (``OPENAI_API_KEY`` ...: the
+provider registry, :mod:`processors.models.providers`, names it) is the fallback when no key was entered.
 
 Each key is bound to the endpoint it was saved for (see :mod:`studio.endpoints`): :meth:`SecretStore.key_for`
 hands it out only for that endpoint or for one the user approved, so a shared design that names another
@@ -22,6 +22,7 @@ import keyring
 import keyring.backends.fail
 import keyring.errors
 
+from processors.models.providers import provider_named
 from studio.endpoints import (
     EndpointBook,
     default_endpoint,
@@ -35,19 +36,6 @@ from studio.endpoints import (
 logger = logging.getLogger(__name__)
 
 SERVICE = "processor-studio"
-
-#: Providers the settings dialog offers, with the environment variable litellm reads for each.
-PROVIDERS: dict[str, str] = {
-    "openai": "OPENAI_API_KEY",
-    "anthropic": "ANTHROPIC_API_KEY",
-    "gemini": "GEMINI_API_KEY",
-    "mistral": "MISTRAL_API_KEY",
-    "groq": "GROQ_API_KEY",
-    "openrouter": "OPENROUTER_API_KEY",
-    "deepseek": "DEEPSEEK_API_KEY",
-    "together_ai": "TOGETHERAI_API_KEY",
-}
-
 
 #: What a model is given instead of a key it may not have: litellm would otherwise read the provider's
 #: environment variable itself and send that. Local servers (Ollama, LM Studio) ignore it.
@@ -176,11 +164,8 @@ class SecretStore:
                 stored = None
             if stored:
                 return stored, True
-        variable = PROVIDERS.get(provider)
-        return (os.environ.get(variable) or None) if variable else None, False
-
-    def has_key(self, provider: str) -> bool:
-        return bool(self.get_key(provider))
+        known = provider_named(provider)  # a local server's variable is not read: it needs no key
+        return known.environment_key(os.environ) if known.needs_key else None, False
 
     # ------------------------------------------------------------------------- MCP servers' credentials
     def set_mcp_credential(self, url: str, value: str) -> str:
@@ -232,11 +217,6 @@ class SecretStore:
 def _mcp_entry(url: str) -> str:
     """The keyring entry of an MCP server's credential: ``mcp:`` and its normalised URL (providers have no ``:``)."""
     return "mcp:" + normalise_endpoint(url)
-
-
-def provider_of(model_id: str) -> str:
-    """``"openai/gpt-4o-mini"`` → ``"openai"``; a bare id is treated as OpenAI's, as litellm does."""
-    return model_id.split("/", 1)[0] if "/" in model_id else "openai"
 
 
 def mask(key: str) -> str:

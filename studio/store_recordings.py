@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from processors.memory.sql import SqlMemory
-from processors.models.replay import FORMAT_VERSION, RecordedToolCall, Recording
+from processors.models.recording import FORMAT_VERSION, RecordedToolCall, Recording
 from studio.store_schema import run_recordings, runs
 
 
@@ -21,7 +21,7 @@ class RecordingsStore:
     async def save_recording(self, run_id: str, recording: Recording | bytes) -> int:
         """Keep a run's recording (replacing any); returns its size in bytes. Compressed on the store's worker
         thread, so a 10,000-chunk recording costs the UI nothing. A recording never holds a key
-        (:mod:`processors.models.replay`)."""
+        (:mod:`processors.models.recording`)."""
 
         def work(connection: Connection) -> int:
             if isinstance(recording, Recording):

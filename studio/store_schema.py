@@ -79,7 +79,7 @@ violations = sa.Table(
     sa.Index("ix_violations_run_id_seq", "run_id", "seq"),
 )
 
-#: A run's :class:`~processors.models.replay.Recording` (``Recording.to_bytes()``: compressed JSON, never a key).
+#: A run's :class:`~processors.models.recording.Recording` (``Recording.to_bytes()``: compressed JSON, never a key).
 run_recordings = sa.Table(
     "run_recordings",
     metadata,

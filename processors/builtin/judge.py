@@ -119,10 +119,10 @@ def judge_model(options: JudgeOptions) -> LanguageModel | None:
     if options.model is None:
         return None
     if isinstance(options.model, str) and options.api_base:
-        from processors.models.litellm import LiteLLMModel
+        from processors.models.providers import provider_for
 
         # Local servers ignore the key, but litellm wants one; never the environment's (it is for hosted APIs).
-        return LiteLLMModel(options.model, api_base=options.api_base, api_key="local")
+        return provider_for(options.model).build(options.model, api_base=options.api_base, api_key="local")
     return resolve_model(options.model)
 
 

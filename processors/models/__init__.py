@@ -1,4 +1,4 @@
-"""Language models: the protocol, the offline scripted model, and litellm (imported lazily)."""
+"""Language models: the protocol, the offline scripted model, litellm (imported lazily) and the provider registry."""
 
 from __future__ import annotations
 
@@ -50,11 +50,12 @@ def __getattr__(name: str) -> Any:
 
 
 def resolve_model(model: LanguageModel | str) -> LanguageModel:
-    """A plain string is a litellm model id (``"openai/gpt-4o-mini"``); anything else must be a LanguageModel."""
+    """A plain string is a model id (``"openai/gpt-4o-mini"``), built by the provider it names
+    (:mod:`processors.models.providers`); anything else must be a LanguageModel."""
     if isinstance(model, str):
-        from processors.models.litellm import LiteLLMModel
+        from processors.models.providers import provider_for
 
-        return LiteLLMModel(model)
+        return provider_for(model).build(model)
     if not isinstance(model, LanguageModel):
         raise TypeError(f"model must be a model id string or a LanguageModel, got {type(model).__name__}")
     return model

@@ -62,6 +62,7 @@ from processors.models.base import (
 )
 from processors.models.litellm_errors import DROPPED_STREAM_MESSAGE, to_model_api_error
 from processors.models.litellm_stream import StreamAssembler, get_field
+from processors.models.providers import provider_name
 
 #: The imported litellm module once the first call loaded it.
 _litellm: Any = None
@@ -111,9 +112,8 @@ class LiteLLMModel:
         **default_settings: Any,
     ) -> None:
         self.model_id = model_id
-        # Without a prefix litellm infers the provider from the model name; we cannot know it without
-        # importing litellm, so the display name says who decides.
-        self.provider = model_id.split("/", 1)[0] if "/" in model_id else "litellm"
+        # The registry's one rule for model ids (a bare id is OpenAI's, as litellm reads it).
+        self.provider = provider_name(model_id)
         self.api_base = api_base
         self.api_key = api_key
         self.default_settings = dict(default_settings)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from processors.errors import ModelAPIError
-from processors.models.replay import Recording, RecordingModel, ReplayModel, record_tools, replay_tools
+from processors.models.recording import Recording, RecordingModel, ReplayModel, record_tools, replay_tools
 from processors.models.scripted import ScriptedModel, ToolCall, Turn
 from processors.pipeline.processor import (
     ProcessAPIErrorArgs,

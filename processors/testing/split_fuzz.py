@@ -1,12 +1,12 @@
 """Chunk-boundary fuzzing: a stream guard must not depend on where the provider happened to cut the text.
 
-:func:`fuzz_splits` takes the model's reply (a text, or a :class:`~processors.models.replay.Recording` of a real run),
-re-cuts it many ways — one character a chunk, cuts inside words, random cuts, a UTF-16 surrogate pair split in
-two as some providers send it, one big chunk — and streams each cut through every output processor **on its own**
-(a fresh instance each time, so a finding names the processor responsible). It compares what comes out of each cut
-with the one-big-chunk baseline: the final text and the tripwire (which processor, which reason). A processor whose
-verdict or text changes with the cut is reported with the smallest cut that changes it (found by removing cut points
-one at a time while the difference remains)::
+:func:`fuzz_splits` takes the model's reply (a text, or a :class:`~processors.models.recording.Recording` of a
+real run), re-cuts it many ways — one character a chunk, cuts inside words, random cuts, a UTF-16 surrogate pair
+split in two as some providers send it, one big chunk — and streams each cut through every output processor **on
+its own** (a fresh instance each time, so a finding names the processor responsible). It compares what comes out of
+each cut with the one-big-chunk baseline: the final text and the tripwire (which processor, which reason). A
+processor whose verdict or text changes with the cut is reported with the smallest cut that changes it (found by
+removing cut points one at a time while the difference remains)::
 
     findings = await fuzz_splits(lambda: [PIIDetector(), MyGuard()], "Mail jo@example.com now")
     for finding in findings:
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from processors.agent import Agent
-from processors.models.replay import Recording
+from processors.models.recording import Recording
 from processors.models.scripted import ScriptedModel, Turn
 
 #: Builds the processors to test, fresh each time (a processor's state must not carry over between cuts).

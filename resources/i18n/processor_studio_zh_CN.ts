@@ -705,6 +705,10 @@
         <translation>model.model：请选择一个模型（litellm 模型 ID，如 &apos;openai/gpt-4o-mini&apos;，或 &apos;demo&apos;）</translation>
     </message>
     <message>
+        <source>model.model: the provider &apos;{provider}&apos; could not build &apos;{model}&apos;: {error}</source>
+        <translation>model.model：提供方 &apos;{provider}&apos; 无法构建 &apos;{model}&apos;：{error}</translation>
+    </message>
+    <message>
         <source>Tool &apos;{name}&apos;: tools load only from the tools folder ({folder}); &apos;{file}&apos; is an absolute path</source>
         <translation>工具 &apos;{name}&apos;：工具只能从工具文件夹（{folder}）加载；&apos;{file}&apos; 是绝对路径</translation>
     </message>

@@ -705,6 +705,10 @@
         <translation>model.model：請選擇一個模型（litellm 模型 ID，如 &apos;openai/gpt-4o-mini&apos;，或 &apos;demo&apos;）</translation>
     </message>
     <message>
+        <source>model.model: the provider &apos;{provider}&apos; could not build &apos;{model}&apos;: {error}</source>
+        <translation>model.model：供應商 &apos;{provider}&apos; 無法建立 &apos;{model}&apos;：{error}</translation>
+    </message>
+    <message>
         <source>Tool &apos;{name}&apos;: tools load only from the tools folder ({folder}); &apos;{file}&apos; is an absolute path</source>
         <translation>工具 &apos;{name}&apos;：工具只能從工具資料夾（{folder}）載入；&apos;{file}&apos; 是絕對路徑</translation>
     </message>

@@ -1,13 +1,18 @@
-""" "Test connection": one tiny real model call, to tell a user whether key, model id and API base work."""
+""" "Test connection": one tiny real model call, to tell a user whether key, model id and API base work.
+
+The provider the model id names (:mod:`processors.models.providers`) builds the model and says which request tests
+it; a hosted provider without a key and without an API base is not called at all.
+"""
 
 from __future__ import annotations
 
 import asyncio
 
 from processors.errors import ModelAPIError
-from processors.models.base import Finish, ModelRequest, TextDelta
-from processors.models.litellm import LiteLLMModel
+from processors.models.base import Finish, TextDelta
+from processors.models.providers import provider_for
 from studio.model_errors import model_error_message
+from studio.secrets import NO_KEY
 from studio.texts import translate
 
 #: Seconds to wait for the provider's first answer.
@@ -17,18 +22,20 @@ TIMEOUT = 20.0
 async def check_connection(model_id: str, *, api_key: str | None, api_base: str | None) -> str:
     """A one-line verdict: "Connected: <reply>" or why it failed. Never raises for provider errors."""
     timeout = TIMEOUT
-    if not api_key:
-        if not api_base:
-            provider = model_id.split("/", 1)[0] if "/" in model_id else "openai"
+    provider = provider_for(model_id)
+    if not api_key and not provider.offline:
+        if not api_base and provider.needs_key:
             return translate(
                 "Connection",
                 "No API key is set for {provider}: save one above (or set the provider's environment variable).",
-            ).format(provider=provider)
-        api_key = "no-key"  # local OpenAI-compatible servers (Ollama, LM Studio) ignore it; litellm wants one
-    model = LiteLLMModel(model_id, api_base=api_base or None, api_key=api_key or None, max_tokens=8)
-    request = ModelRequest(messages=[{"role": "user", "content": "Reply with the word OK."}])
+            ).format(provider=provider.name)
+        api_key = NO_KEY  # local servers (Ollama, LM Studio) ignore it; litellm wants one, never the environment's
+    model = provider.build(model_id, api_base=api_base or None, api_key=api_key)
+    request = provider.connection_request()
     reply: list[str] = []
-    await model.prepare()  # litellm's import (seconds on a busy machine) is not the provider's answer time
+    prepare = getattr(model, "prepare", None)
+    if prepare is not None:
+        await prepare()  # litellm's import (seconds on a busy machine) is not the provider's answer time
     try:
         async with asyncio.timeout(timeout):
             async for event in model.stream(request):
@@ -38,7 +45,7 @@ async def check_connection(model_id: str, *, api_key: str | None, api_base: str 
                     break
     except TimeoutError:
         return translate("Connection", "No answer within {seconds} s from {where}.").format(
-            seconds=f"{timeout:.0f}", where=api_base or model.provider
+            seconds=f"{timeout:.0f}", where=api_base or provider.name
         )
     except ModelAPIError as error:
         status = f"HTTP {error.status_code}: " if error.status_code else ""

@@ -16,10 +16,11 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from processors.models.base import LanguageModel
+from processors.models.providers import provider_for
 from studio.build import build_model
 from studio.design import AgentDesign
 from studio.i18n import translate
-from studio.secrets import NO_KEY, KeyGrant, SecretStore, provider_of
+from studio.secrets import NO_KEY, KeyGrant, SecretStore
 
 
 class KeyGate(QObject):
@@ -38,18 +39,20 @@ class KeyGate(QObject):
         self._declined: set[tuple[str, str]] = set()
 
     def grant(self, design: AgentDesign) -> KeyGrant | None:
-        """Which key this design's calls may carry (``None`` for the demo model). Raises ``EndpointError``."""
-        if design.model.is_demo:
+        """Which key this design's calls may carry (``None`` for an offline model such as the demo's). Raises
+        ``EndpointError``."""
+        provider = provider_for(design.model.model)
+        if provider.offline:
             return None
-        return self.secrets.key_for(provider_of(design.model.model), design.model.api_base)
+        return self.secrets.key_for(provider.name, design.model.api_base)
 
     def live_model(self, design: AgentDesign) -> LanguageModel:
         """The design's real model with the key it may carry: a replay that diverged continues with it."""
         return build_model(design.model, api_key=self.api_key(design, self.grant(design)))
 
     def missing_key(self, design: AgentDesign, grant: KeyGrant | None) -> str | None:
-        """Say so before calling a hosted model without a key (a local server with an API base needs none)."""
-        if grant is None or grant.key or design.model.api_base:
+        """Say so before calling a hosted model without a key (a local server, or any API base, needs none)."""
+        if grant is None or grant.key or design.model.api_base or not provider_for(design.model.model).needs_key:
             return None
         if grant.withheld:
             self.ask_approval(grant)
@@ -64,7 +67,7 @@ class KeyGate(QObject):
     @staticmethod
     def api_key(design: AgentDesign, grant: KeyGrant | None) -> str | None:
         """The granted key; else a placeholder, so litellm does not send the environment's key on its own."""
-        if grant is None or design.model.is_demo:
+        if grant is None:
             return None
         return grant.key or NO_KEY
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from lab.recipe import AgentRecipe, LabAgentsError
+from processors.models.providers import provider_name
 from studio.controllers.lab_events import LabEvents
 from studio.controllers.mcp_launcher import McpLauncher
 from studio.design import AgentDesign
@@ -18,7 +19,7 @@ from studio.i18n import translate
 from studio.i18n.runtime_texts import runtime_text
 from studio.lab_design import agent_factory, agent_recipe, check_mcp_agents, needs_mcp_servers
 from studio.mcp_servers import servers_to_start
-from studio.secrets import NO_KEY, SecretStore, provider_of
+from studio.secrets import NO_KEY, SecretStore
 
 
 class LabAgentMaker:
@@ -38,7 +39,7 @@ class LabAgentMaker:
         """(may run, the key to send): as a chat run, a key goes only to the endpoint it was saved for."""
         if mode != "model" or design.model.is_demo or self.secrets is None:
             return True, None
-        grant = self.secrets.key_for(provider_of(design.model.model), design.model.api_base)
+        grant = self.secrets.key_for(provider_name(design.model.model), design.model.api_base)
         if grant.withheld:
             self._events.failed.emit(
                 translate(

@@ -35,7 +35,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from processors.models.base import LanguageModel
-from processors.models.replay import Recording
+from processors.models.recording import Recording
 from processors.pipeline.debugger import Debugger
 from processors.testing.split_fuzz import SplitFinding, fuzz_splits
 from studio import i18n

@@ -34,7 +34,7 @@ from PySide6.QtCore import QObject, Signal
 from processors.agent import Agent
 from processors.loop.stream import AgentStream
 from processors.messages import new_id
-from processors.models.replay import Recording
+from processors.models.recording import Recording
 from processors.pipeline.debugger import Debugger
 from processors.result import GenerateResult
 from processors.tracing import TraceEvent, Tracer

@@ -20,7 +20,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal, Slot
 
 from processors.models.base import LanguageModel
-from processors.models.replay import Recording
+from processors.models.recording import Recording
 from processors.result import GenerateResult
 from processors.tools import Tool
 from processors.tools.mcp import McpServerError

@@ -32,30 +32,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from processors.models.providers import provider_for, providers
 from studio.i18n import translate
 from studio.i18n.runtime_texts import runtime_text
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import EditSetting
 from studio.views.mcp_servers_view import McpServersView
 
-__all__ = ["MODEL_SUGGESTIONS", "AgentSettingsView"]
+__all__ = ["AgentSettingsView", "model_suggestions"]
 
 _W = TypeVar("_W", bound=QWidget)
 
-#: Offered in the model box; any litellm "provider/model" id can be typed.
-MODEL_SUGGESTIONS = (
-    "demo",
-    "openai/gpt-4o-mini",
-    "anthropic/claude-3-5-haiku-latest",
-    "ollama/llama3.1",
-    "lm_studio/qwen2.5-7b-instruct",
-)
 
-_API_BASE_HINTS = {
-    "ollama": "http://localhost:11434",
-    "ollama_chat": "http://localhost:11434",
-    "lm_studio": "http://localhost:1234/v1",
-}
+def model_suggestions() -> list[str]:
+    """What the model box offers: each registered provider's suggested ids, in the registry's order (any
+    "provider/model" id can be typed)."""
+    return [model for provider in providers() for model in provider.suggested_models]
+
+
 _ERROR_STYLE = "QLabel { color: #c0392b; }"
 
 
@@ -84,7 +78,7 @@ class AgentSettingsView(QWidget):
         self.instructions.setMinimumHeight(80)
         self.model = _named(QComboBox(), "settings.model")
         self.model.setEditable(True)
-        self.model.addItems(MODEL_SUGGESTIONS)
+        self.model.addItems(model_suggestions())
         self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.model.setToolTip(
             translate(
@@ -257,8 +251,7 @@ class AgentSettingsView(QWidget):
         ]
 
     def _update_api_base_hint(self) -> None:
-        provider = self.model.currentText().partition("/")[0].strip()
-        hint = _API_BASE_HINTS.get(provider)
+        hint = provider_for(self.model.currentText()).api_base_hint
         self.api_base.setPlaceholderText(
             translate("AgentSettings", "{url} for a local server").format(url=hint)
             if hint

@@ -29,12 +29,13 @@ from PySide6.QtWidgets import (
 )
 
 from processors.models.local_servers import LocalServerScan, find_local_servers
+from processors.models.providers import DEFAULT_PROVIDER, provider_name, providers
 from studio import i18n
 from studio.endpoints import EndpointError, default_endpoint, endpoint_host
 from studio.i18n.runtime_texts import runtime_text as local_server_line
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import ReplaceDesign
-from studio.secrets import NO_KEY, PROVIDERS, SecretStore, mask, provider_of
+from studio.secrets import NO_KEY, SecretStore, mask
 from studio.views.language_picker import LanguagePicker
 from studio.views.questions import DestructiveQuestion
 from studio.views.traces_settings import TracesSettings
@@ -87,7 +88,8 @@ class SettingsDialog(QDialog):
 
         self.provider = QComboBox()
         self.provider.setObjectName("settings.provider")
-        self.provider.addItems(list(PROVIDERS))
+        # The providers whose key the studio keeps, by the name keys are stored under (the registry says which).
+        self.provider.addItems([known.name for known in providers() if known.offers_key])
         self.key = QLineEdit()
         self.key.setObjectName("settings.key")
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
@@ -217,7 +219,8 @@ class SettingsDialog(QDialog):
         self.key.returnPressed.connect(self._on_save_clicked)
         self.find_local.clicked.connect(self._on_find_local_clicked)
         self.use_local.clicked.connect(self._on_use_local_clicked)
-        self.provider.setCurrentText(provider_of(model_id) if provider_of(model_id) in PROVIDERS else "openai")
+        named = provider_name(model_id)
+        self.provider.setCurrentText(named if self.provider.findText(named) >= 0 else DEFAULT_PROVIDER)
         self._on_provider_changed(self.provider.currentText())
 
     def _set_verdict(self, text: str) -> None:
@@ -324,12 +327,12 @@ class SettingsDialog(QDialog):
     def _on_allow_clicked(self) -> None:
         model_id = self.model.text().strip()
         api_base = self.api_base.text().strip()
-        self._secrets.approve(provider_of(model_id), api_base)
+        self._secrets.approve(provider_name(model_id), api_base)
         self.allow.hide()
         self._show_stored()
         self.verdict.setText(
             translate("SettingsDialog", "Your {provider} key may now be sent to {host}.").format(
-                provider=provider_of(model_id), host=endpoint_host(api_base)
+                provider=provider_name(model_id), host=endpoint_host(api_base)
             )
         )
 
@@ -346,7 +349,7 @@ class SettingsDialog(QDialog):
         api_base = self.api_base.text().strip() or None
         self.allow.hide()
         try:
-            grant = self._secrets.key_for(provider_of(model_id), api_base)
+            grant = self._secrets.key_for(provider_name(model_id), api_base)
         except EndpointError as error:
             self._show_verdict(translate("SettingsDialog", "API base: {error}").format(error=error))
             return

@@ -21,7 +21,7 @@ from lab.process_run import ProcessLabRun, open_run
 from lab.results import read_results
 from lab.runner import LabError, LabRun
 from processors.builtin.registry import load_catalogue
-from processors.models.replay import Recording
+from processors.models.recording import Recording
 from studio.design import McpServerConfig
 from studio.lab_design import MAX_RESTARTS, agent_recipe, needs_mcp_servers
 from tests.support.mcp_lab import (

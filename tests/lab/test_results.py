@@ -11,7 +11,7 @@ import pytest
 
 from lab.reports import read_case_results
 from lab.results import CaseResult, ResultsFile, read_results
-from processors.models.replay import RecordedStep, Recording
+from processors.models.recording import RecordedStep, Recording
 
 SEPARATORS = ["\u2028", "\u2029", "\x85"]
 

@@ -15,7 +15,6 @@ from processors.builtin.registry import Catalogue, describe_class, load_catalogu
 from processors.models import LiteLLMModel
 from processors.testing import ScriptedModel
 from studio.build import (
-    api_key_env_var,
     available_tools,
     build_agent,
     build_chains,
@@ -288,22 +287,6 @@ def test_two_tools_with_one_name_name_both(tools: Path) -> None:
         resolve_tools(["calculator", "echo.py:echo", "more.py:echo"], tool_folder=tools)
     assert caught.value.message == "Tool 'more.py:echo': its name 'echo' is already used by 'echo.py:echo'"
     assert caught.value.path == "tools"
-
-
-# ------------------------------------------------------------------------------------------------- export's key
-@pytest.mark.parametrize(
-    ("model_id", "variable"),
-    [
-        ("gpt-4o-mini", "OPENAI_API_KEY"),  # no provider: litellm's default, OpenAI
-        ("anthropic/claude-x", "ANTHROPIC_API_KEY"),
-        ("together_ai/llama", "TOGETHERAI_API_KEY"),
-        ("azure/gpt", "AZURE_API_KEY"),
-        ("vertex_ai/gemini", "VERTEXAI_API_KEY"),
-        ("my-host.io/model/x", "MY_HOST_IO_API_KEY"),
-    ],
-)
-def test_the_key_variable_follows_the_provider(model_id: str, variable: str) -> None:
-    assert api_key_env_var(model_id) == variable
 
 
 # ------------------------------------------------------------------------------------------------- tool list

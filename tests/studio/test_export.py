@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from processors.builtin.registry import Catalogue, load_catalogue
-from studio.build import api_key_env_var
+from processors.models.providers import provider_for
 from studio.design import AgentDesign, ChainEntry, DesignError, ModelConfig
 from studio.export import design_to_python
 from studio.sample import sample_design
@@ -102,8 +102,8 @@ def test_the_key_is_never_written_into_the_script(catalogue: Catalogue) -> None:
     design.model.extra = {}
     source = design_to_python(design, catalogue=catalogue)
     assert "sk-secret" not in source
-    assert api_key_env_var("anthropic/claude-x") == "ANTHROPIC_API_KEY"
-    assert f'API_KEY_ENV = "{api_key_env_var("anthropic/claude-x")}"' in source
+    assert provider_for("anthropic/claude-x").key_variable == "ANTHROPIC_API_KEY"
+    assert 'API_KEY_ENV = "ANTHROPIC_API_KEY"' in source
 
 
 def test_user_processors_and_tools_are_loaded_from_their_files(

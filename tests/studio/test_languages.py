@@ -51,7 +51,7 @@ from studio.models.chat_items import AssistantItem, ToolCard, TripwireItem, User
 from studio.models.editor_commands import RemoveEntry
 from studio.models.lab_cases_model import COLUMNS as CASE_COLUMNS
 from studio.resources import resources_dir
-from studio.views.agent_settings import MODEL_SUGGESTIONS
+from studio.views.agent_settings import model_suggestions
 from studio.views.inspector_details import details_html
 from studio.views.main_window import MainWindow
 from studio.views.option_values import offered_values, value_label
@@ -403,7 +403,7 @@ def test_the_studio_in_chinese_shows_no_untranslated_english(
     qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path, in_language: Any, language: str
 ) -> None:
     in_language(language)
-    allowed = _data_words() | set(MODEL_SUGGESTIONS) | FILE_FIELDS
+    allowed = _data_words() | set(model_suggestions()) | FILE_FIELDS
     seen = _walk(qtbot, qloop, tmp_path, CHINESE_PROMPTS)
     assert len(seen) > 300, "the walk should meet the whole window, not a corner of it"
     # an option form's values are shown translated (the design keeps the wire value): not allowed there

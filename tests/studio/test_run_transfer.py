@@ -15,7 +15,7 @@ import qasync
 from processors import Agent, Processor
 from processors.memory.errors import ThreadImportError
 from processors.memory.sql import SqlMemory
-from processors.models.replay import Recording, RecordingModel
+from processors.models.recording import Recording, RecordingModel
 from processors.models.scripted import ScriptedModel, Turn
 from studio.controllers.run_controller import RunController
 from studio.run_transfer import EXTENSION

@@ -10,7 +10,8 @@ import keyring.backend
 import keyring.backends.fail
 import pytest
 
-from studio.secrets import SecretStore, mask, provider_of
+from processors.models.providers import provider_name
+from studio.secrets import SecretStore, mask
 
 
 class MemoryKeyring(keyring.backend.KeyringBackend):
@@ -80,7 +81,7 @@ def test_the_environment_variable_is_the_fallback(no_keyring: None, monkeypatch:
 
 
 def test_helpers() -> None:
-    assert provider_of("anthropic/claude-3-5-haiku-latest") == "anthropic"
-    assert provider_of("gpt-4o") == "openai"
+    assert provider_name("anthropic/claude-3-5-haiku-latest") == "anthropic"
+    assert provider_name("gpt-4o") == "openai"
     assert mask("sk-1234567890abcd") == "••••••••abcd"
     assert "1234" not in mask("sk-1234567890abcd")

@@ -11,7 +11,7 @@ from processors.builtin.moderation import ModerationProcessor
 from processors.builtin.pii_detector import PIIDetector
 from processors.builtin.regex_filter import RegexFilter
 from processors.builtin.system_prompt_scrubber import SystemPromptScrubber
-from processors.models.replay import Recording, RecordingModel
+from processors.models.recording import Recording, RecordingModel
 from processors.testing import ScriptedModel
 from processors.testing.split_fuzz import cuts, fuzz_splits, reply_text
 from tests.processors.builtin.corpus import load

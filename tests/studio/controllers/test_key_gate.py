@@ -65,3 +65,16 @@ def test_a_withheld_key_is_asked_about_and_a_refusal_is_remembered(qtbot: QtBot,
     gate.answer_approval(grant, approved=True)
     again = gate.grant(elsewhere)
     assert again is not None and again.key == KEY and not gate.was_declined(again)
+
+
+def test_a_local_server_needs_no_key_and_its_calls_carry_no_environment_key(
+    secrets: SecretStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The registry says Ollama runs on this machine: nothing to warn about, and a placeholder rather than any key."""
+    monkeypatch.setenv("OLLAMA_API_KEY", "from-the-environment")
+    gate = KeyGate(secrets)
+    local = _design("ollama/llama3.1")
+    grant = gate.grant(local)
+    assert grant is not None and grant.key is None and not grant.withheld
+    assert gate.missing_key(local, grant) is None
+    assert gate.api_key(local, grant) == NO_KEY

@@ -11,7 +11,7 @@ import qasync
 from pytestqt.qtbot import QtBot
 
 from processors.builtin.registry import Catalogue, load_catalogue
-from processors.models.replay import Recording
+from processors.models.recording import Recording
 from processors.models.scripted import ScriptedModel, Turn
 from studio.build import build_agent
 from studio.controllers.replay_controller import FuzzReport, ReplayController

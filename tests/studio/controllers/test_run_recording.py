@@ -15,7 +15,7 @@ import qasync
 from pytestqt.qtbot import QtBot
 
 from processors import Agent
-from processors.models.replay import Recording, RecordingModel
+from processors.models.recording import Recording, RecordingModel
 from processors.models.scripted import ScriptedModel, Turn
 from studio.build import build_agent
 from studio.catalog import studio_catalogue

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 
 from studio.design import AgentDesign
 from studio.models.design_document import DesignDocument
-from studio.views.agent_settings import MODEL_SUGGESTIONS, AgentSettingsView
+from studio.views.agent_settings import AgentSettingsView, model_suggestions
 from tests.studio.editor_catalogue import make_catalogue
 
 TOOLS = ["get_weather", "calculator", "tools.py:lookup_order"]
@@ -34,7 +34,14 @@ def view(document: DesignDocument, qtbot: Any) -> AgentSettingsView:
 def test_the_view_shows_the_design(view: AgentSettingsView) -> None:
     assert view.name.text() == "Support"
     assert view.model.currentText() == "demo"
-    assert [view.model.itemText(i) for i in range(view.model.count())] == list(MODEL_SUGGESTIONS)
+    assert [view.model.itemText(i) for i in range(view.model.count())] == model_suggestions()
+    assert model_suggestions() == [  # the registry's suggestions, in its order: the box offers what it always did
+        "demo",
+        "openai/gpt-4o-mini",
+        "anthropic/claude-3-5-haiku-latest",
+        "ollama/llama3.1",
+        "lm_studio/qwen2.5-7b-instruct",
+    ]
     assert view.temperature.text() == "provider default"
     assert view.max_tokens.text() == "provider default"
     assert view.max_processor_retries.text() == "not set"

@@ -14,7 +14,7 @@ import qasync
 from PySide6.QtWidgets import QFileDialog, QLabel
 from pytestqt.qtbot import QtBot
 
-from processors.models.replay import Recording
+from processors.models.recording import Recording
 from studio.demo import lookup_customer
 from studio.models.editor_commands import EditSetting
 from studio.secrets import SecretStore

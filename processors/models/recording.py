@@ -1,4 +1,5 @@
-"""Record what a model said, and replay it through a changed chain: hold the model still, move only the guardrails.
+"""Recordings of what a model said, and their replay through a changed chain: hold the model still, move only the
+guardrails.
 
 Recording happens at the model boundary, below every processor: :class:`RecordingModel` wraps any
 :class:`~processors.models.base.LanguageModel` and keeps, for each call (a step), the events the model itself

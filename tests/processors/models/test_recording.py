@@ -12,7 +12,7 @@ from processors import Agent, Processor, ProcessOutputStepArgs, tool
 from processors.builtin.pii_detector import PIIDetector
 from processors.errors import ModelAPIError
 from processors.models import LiteLLMModel
-from processors.models.replay import Recording, ReplayDiverged, request_fingerprint, shape_fingerprint
+from processors.models.recording import Recording, ReplayDiverged, request_fingerprint, shape_fingerprint
 from processors.pipeline.processor import ProcessInputArgs
 from processors.testing import RecordingModel, ReplayModel, ScriptedModel, ToolCall, Turn, record_tools, replay_tools
 from processors.usage import Usage
@@ -172,7 +172,7 @@ async def test_a_tool_call_with_changed_arguments_is_answered_and_marked() -> No
 
 def test_a_10000_chunk_run_stays_small() -> None:
     recording = Recording()
-    from processors.models.replay import RecordedStep
+    from processors.models.recording import RecordedStep
 
     step = RecordedStep("x")
     step.events = [["t", f"word{i % 50} "] for i in range(10_000)]
