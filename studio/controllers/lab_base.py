@@ -120,7 +120,7 @@ class LabControllerBase(QObject):
         await self.refresh_runs()
 
     async def refresh_runs(self) -> None:
-        self.runs.set_records(await self.store.list_lab_runs(), live=self._live_id)
+        self.runs.set_records(await self.store.lab_runs.list_lab_runs(), live=self._live_id)
 
     async def import_corpus(self, path: Path, *, label: str | None = None, skip_bad: bool = False) -> bool:
         """Read a corpus file (JSONL, CSV, text, promptfoo YAML) and add it, checked. A bad line is said (file

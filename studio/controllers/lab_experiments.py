@@ -71,7 +71,7 @@ class LabExperiments(LabRunning):
                 name=record.name, when=f"{record.updated_at.astimezone():%m-%d %H:%M}"
             )
             choices.append(DesignChoice(f"saved:{record.id}", label, record.json_text))
-        for version in await self.store.design_versions():
+        for version in await self.store.lab_runs.design_versions():
             design = _readable(version.json_text)
             if design is None:
                 continue
@@ -198,7 +198,7 @@ class LabExperiments(LabRunning):
         return True
 
     async def _replay(self, lab_run_id: str, design: AgentDesign, concurrency: int | None) -> None:
-        loaded = await self.store.load_lab_run(lab_run_id)
+        loaded = await self.store.lab_runs.load_lab_run(lab_run_id)
         if loaded is None:
             self._running = False
             self.failed.emit(translate("LabController", "That lab run is no longer in the store."))

@@ -219,7 +219,7 @@ class LabRunning(LabStoredRuns):
         self._launch(self._resume(lab_run_id), f"lab {lab_run_id}")
 
     async def _resume(self, lab_run_id: str) -> None:
-        loaded = await self.store.load_lab_run(lab_run_id)
+        loaded = await self.store.lab_runs.load_lab_run(lab_run_id)
         if loaded is None:
             self._running = False
             self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
@@ -262,7 +262,7 @@ class LabRunning(LabStoredRuns):
     async def _replayed(self, record: LabRunRecord) -> dict[str, str] | None:
         """The recorded answers a ``replay`` lab run replays: those of the lab run it replays (None, said, when
         that run is gone)."""
-        loaded = await self.store.load_lab_run(str(record.settings.get("replay_of", "")))
+        loaded = await self.store.lab_runs.load_lab_run(str(record.settings.get("replay_of", "")))
         if loaded is None:
             self.failed.emit(
                 translate("LabController", "The lab run whose recorded replies this replays is no longer in the store.")
@@ -295,9 +295,9 @@ class LabRunning(LabStoredRuns):
         status = "cancelled"
         try:
             if create is not None:
-                self.shown = await self.store.create_lab_run(lab_run_id, **create)
+                self.shown = await self.store.lab_runs.create_lab_run(lab_run_id, **create)
             else:
-                self.shown = await self.store.set_lab_run_status(lab_run_id, "running", resumed=resumed)
+                self.shown = await self.store.lab_runs.set_lab_run_status(lab_run_id, "running", resumed=resumed)
             await self.refresh_runs()
             self.run_started.emit(lab_run_id)
             self.run_shown.emit(self.shown)
@@ -331,7 +331,7 @@ class LabRunning(LabStoredRuns):
             self.results = in_order
             self.results_reset.emit(list(in_order))
         figures = summary(in_order)
-        self.shown = await self.store.set_lab_run_status(lab_run_id, status, summary=compact(figures))
+        self.shown = await self.store.lab_runs.set_lab_run_status(lab_run_id, status, summary=compact(figures))
         self._live_id = None
         await self.refresh_runs()
         if status == "cancelled":
@@ -358,7 +358,7 @@ class LabRunning(LabStoredRuns):
         elapsed = time.monotonic() - self._started
         eta = elapsed / fresh * (run.total - run.done) if fresh else -1.0
         self.progress_changed.emit(run.done, run.total, eta)
-        await self.store.save_lab_results(self._live_id, [result.to_dict() for result in batch])
+        await self.store.lab_runs.save_lab_results(self._live_id, [result.to_dict() for result in batch])
 
     async def aclose(self) -> None:
         """Cancel a live run, wait until its results are saved and stop the warm workers (the studio is quitting):

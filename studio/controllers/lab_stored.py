@@ -44,7 +44,7 @@ class LabStoredRuns(LabControllerBase):
             return
         if lab_run_id == self._live_id:
             return
-        loaded = await self.store.load_lab_run(lab_run_id)
+        loaded = await self.store.lab_runs.load_lab_run(lab_run_id)
         if loaded is None:
             self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return
@@ -59,7 +59,7 @@ class LabStoredRuns(LabControllerBase):
         if lab_run_id == self._live_id:
             self.failed.emit(translate("LabController", "Cancel the running lab run before deleting it."))
             return
-        await self.store.delete_lab_run(lab_run_id)
+        await self.store.lab_runs.delete_lab_run(lab_run_id)
         if self.shown is not None and self.shown.id == lab_run_id:
             self.shown = None
             self.results = []
@@ -70,7 +70,7 @@ class LabStoredRuns(LabControllerBase):
 
     async def compare_runs(self, a_id: str, b_id: str) -> Comparison | None:
         """A/B: lab run ``a`` before, ``b`` after; the cases (by id, in both) whose verdict changed."""
-        first, second = await self.store.load_lab_run(a_id), await self.store.load_lab_run(b_id)
+        first, second = await self.store.lab_runs.load_lab_run(a_id), await self.store.lab_runs.load_lab_run(b_id)
         if first is None or second is None:
             self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return None
@@ -89,7 +89,10 @@ class LabStoredRuns(LabControllerBase):
         if comparison is None:
             self.failed.emit(translate("LabController", "There is no A/B comparison to export yet."))
             return False
-        first, second = await self.store.load_lab_run(comparison.a.id), await self.store.load_lab_run(comparison.b.id)
+        first, second = (
+            await self.store.lab_runs.load_lab_run(comparison.a.id),
+            await self.store.lab_runs.load_lab_run(comparison.b.id),
+        )
         if first is None or second is None:
             self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return False
@@ -117,7 +120,7 @@ class LabStoredRuns(LabControllerBase):
             self.failed.emit(translate("LabController", "There are no results to export yet."))
             return False
         record = self.shown
-        loaded = await self.store.load_lab_run(record.id)
+        loaded = await self.store.lab_runs.load_lab_run(record.id)
         positions = [row.case_id for row in loaded[1]] if loaded is not None else []
         order = {case_id: index for index, case_id in enumerate(positions)}
         results = sorted(self.results, key=lambda result: order.get(result.id, len(order)))
@@ -147,7 +150,7 @@ class LabStoredRuns(LabControllerBase):
         record = self.shown
         if record is None:
             return None
-        loaded = await self.store.load_lab_run(record.id)
+        loaded = await self.store.lab_runs.load_lab_run(record.id)
         if loaded is None:
             self.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return None
@@ -201,7 +204,7 @@ class LabStoredRuns(LabControllerBase):
         finally:
             if sessions is not None:
                 await sessions.aclose()
-        await self.store.set_lab_case_thread(record.id, case_id, thread.id)
+        await self.store.lab_runs.set_lab_case_thread(record.id, case_id, thread.id)
         self.case_thread_ready.emit(thread.id)
         return str(thread.id)
 

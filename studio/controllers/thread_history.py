@@ -37,7 +37,7 @@ async def load_thread(store: Any, thread_id: str) -> LoadedThread:
     """Read ``thread_id``'s messages, runs, trace events, violations and recorded tool calls from ``store``."""
     messages = await store.memory.all_messages(thread_id)
     runs, events, violations = await store.thread_history(thread_id)
-    recorded = await store.recorded_tool_calls(thread_id)
+    recorded = await store.recordings.recorded_tool_calls(thread_id)
     histories = [
         RunHistory(
             run_id=run.id,
