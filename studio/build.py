@@ -180,7 +180,7 @@ def build_model(config: ModelConfig, *, api_key: str | None = None) -> LanguageM
     A credential in the settings is refused whatever the model (:meth:`ModelConfig.check_credentials`)."""
     config.check_credentials()
     if config.is_demo:
-        from studio.demo import demo_model
+        from processors.demo.offline import demo_model
 
         return demo_model()
     model_id = config.model.strip()
@@ -276,7 +276,7 @@ def resolve_tool(name: str, *, tool_folder: Path | None = None) -> Tool:
 
     target = _tool_file_and_function(name)
     if target is None:
-        from studio.demo import DEMO_TOOLS
+        from processors.demo.offline import DEMO_TOOLS
 
         if name not in DEMO_TOOLS:
             known = ", ".join(sorted(DEMO_TOOLS))
@@ -468,8 +468,8 @@ def available_tools(tool_folder: Path | None = None) -> tuple[list[str], list[st
     tools folder. Returns (names, problems): a file that fails to import is reported and skipped, and so is a
     symlink that leads outside the folder (it is never imported)."""
     from processors.builtin.registry import import_file
+    from processors.demo.offline import DEMO_TOOLS
     from processors.tools import Tool
-    from studio.demo import DEMO_TOOLS
 
     names = sorted(DEMO_TOOLS)
     problems: list[str] = []

@@ -323,12 +323,7 @@ class RunController(QObject):
             events, run.trace = [event.to_dict() for event in run.trace], []
             await self._save("add_trace_events", lambda store: store.add_trace_events(run.run_id, events))
         for processor_id, violation in run.violations:
-            await self._save(
-                "add_violation",
-                lambda store, by=processor_id, found=violation: store.add_violation(
-                    run.run_id, by, found.message, found.detail
-                ),
-            )
+            await self._save("add_violation", _violation_saver(run.run_id, processor_id, violation))
         run.violations = []
         if run.recording is not None:  # kept even with no model step: a blocked input replays too
             recording, run.recording = run.recording, None
@@ -337,6 +332,11 @@ class RunController(QObject):
     def _alive(self) -> bool:
         """False once the C++ object is gone (the window closed while a run was in flight)."""
         return shiboken6.isValid(self)
+
+
+def _violation_saver(run_id: str, processor_id: str, violation: Violation) -> Callable[[Any], Awaitable[object]]:
+    """Saves one violation of the run (bound now: the caller loops over the run's violations)."""
+    return lambda store: store.add_violation(run_id, processor_id, violation.message, violation.detail)
 
 
 def _given(**values: Any) -> dict[str, Any]:

@@ -17,8 +17,7 @@ Observers (the Qt adapter, :class:`~studio.models.chat_list_model.ChatListModel`
 them to frame rate; every other change is structural.
 
 This module imports no Qt, and nothing of the Qt adapter: the dependency goes one way, the adapter
-(:mod:`studio.models.chat_list_model`, with ``ChatListModel`` and the ``*_ROLE`` constants) imports this model. The
-item classes are re-exported here for existing imports.
+(:mod:`studio.models.chat_list_model`, with ``ChatListModel`` and the ``*_ROLE`` constants) imports this model.
 """
 
 from __future__ import annotations
@@ -26,25 +25,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from studio.models.chat_conversation import OWN_INPUT_WINDOW, ChatModelListener
 from studio.models.chat_history import StoredThreads
-from studio.models.chat_items import (
-    AssistantItem,
-    AssistantStatus,
-    ChatItem,
-    DataBlock,
-    ErrorItem,
-    ItemKind,
-    RunStats,
-    StepSegment,
-    ToolCard,
-    ToolCardState,
-    TripwireItem,
-    UserItem,
-    readable_error,
-    short_json,
-)
-from studio.models.chat_live_runs import LiveRuns, run_cost
+from studio.models.chat_live_runs import LiveRuns
 
 
 class ChatModel(LiveRuns, StoredThreads):
@@ -54,23 +36,4 @@ class ChatModel(LiveRuns, StoredThreads):
         super().__init__(clock=clock)
 
 
-__all__ = [
-    "OWN_INPUT_WINDOW",
-    "AssistantItem",
-    "AssistantStatus",
-    "ChatItem",
-    "ChatModel",
-    "ChatModelListener",
-    "DataBlock",
-    "ErrorItem",
-    "ItemKind",
-    "RunStats",
-    "StepSegment",
-    "ToolCard",
-    "ToolCardState",
-    "TripwireItem",
-    "UserItem",
-    "readable_error",
-    "run_cost",
-    "short_json",
-]
+__all__ = ["ChatModel"]

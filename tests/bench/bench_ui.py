@@ -378,10 +378,10 @@ async def bench_open_thread(app: QApplication, count: int = 10_000) -> None:
 
 
 async def bench_first_text(data_dir: Path, replies: int = 5) -> None:
+    from processors.demo.offline import demo_model
     from processors.models.scripted import split_words
     from studio.catalog import studio_catalogue
     from studio.controllers.workspace import Workspace
-    from studio.demo import demo_model
     from studio.models.chat_items import AssistantItem
     from studio.models.editor_commands import EditSetting
     from studio.secrets import SecretStore

@@ -10,7 +10,8 @@ from typing import Any
 from processors import Agent, tool
 from processors.messages import ToolInvocationPart
 from processors.models import ScriptedModel, ToolCall, Turn
-from studio.models.chat_model import AssistantItem, ChatModel
+from studio.models.chat_items import AssistantItem
+from studio.models.chat_model import ChatModel
 from studio.store import Store
 
 BLOCKED = "The tool's result was blocked by processor 'secret-guard'"

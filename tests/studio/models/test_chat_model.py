@@ -13,15 +13,9 @@ from processors.messages import Message
 from processors.models.scripted import ScriptedModel, ToolCall, Turn
 from processors.result import GenerateResult
 from processors.tracing import RecordingTracer
+from studio.models.chat_items import AssistantItem, ErrorItem, TripwireItem, UserItem, readable_error
 from studio.models.chat_list_model import ChatListModel
-from studio.models.chat_model import (
-    AssistantItem,
-    ChatModel,
-    ErrorItem,
-    TripwireItem,
-    UserItem,
-    readable_error,
-)
+from studio.models.chat_model import ChatModel
 
 
 @tool

@@ -19,9 +19,11 @@ from processors import Agent, Processor, tool
 from processors.models.base import Finish, ModelEvent, ModelRequest, TextDelta
 from processors.models.scripted import ScriptedModel, ToolCall, Turn
 from studio.controllers.run_controller import RunController
+from studio.models.chat_items import AssistantItem, TripwireItem
 from studio.models.chat_list_model import ChatListModel
-from studio.models.chat_model import AssistantItem, TripwireItem
-from studio.views.chat_view import ChatView, MessageRenderer, split_markdown
+from studio.views.chat_markdown import split_markdown
+from studio.views.chat_render import MessageRenderer
+from studio.views.chat_view import ChatView
 from tests.support.threads import thread_of
 
 
@@ -55,8 +57,14 @@ class BlockInput(Processor):
 
 
 def wire(view: ChatView, controller: RunController, agent: Agent) -> None:
-    """What the main window does: a send adds the user's message and starts a run; Stop stops it."""
-    view.model.follow(controller)
+    """What the main window and the workspace do: a send adds the user's message and starts a run; the run's
+    chunks, trace events and end are folded into the chat (``Workspace._on_runs_*``); Stop stops it."""
+    chat = view.model.chat
+    controller.run_started.connect(lambda run_id, _thread_id: chat.begin_run(run_id))
+    controller.chunk_received.connect(chat.apply_chunk)
+    controller.trace_event_received.connect(chat.apply_trace_event)
+    controller.run_finished.connect(chat.finish_run)
+    controller.run_failed.connect(chat.fail_run)
     view.follow(controller)
 
     def send(text: str) -> None:

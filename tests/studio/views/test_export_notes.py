@@ -14,8 +14,8 @@ import qasync
 from PySide6.QtWidgets import QFileDialog, QLabel
 from pytestqt.qtbot import QtBot
 
+from processors.demo.offline import lookup_customer
 from processors.models.replay import Recording
-from studio.demo import lookup_customer
 from studio.models.editor_commands import EditSetting
 from studio.secrets import SecretStore
 from studio.views.export_notes import ab_comparison_note, lab_report_note, regression_test_note, thread_note
