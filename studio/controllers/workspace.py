@@ -72,6 +72,11 @@ class Workspace(QObject):
     #: A design's stdio MCP server (a :class:`~studio.design.McpServerConfig`) would run a program the user has not
     #: allowed; the window asks, showing the exact command, and answers with :meth:`answer_mcp_approval`.
     mcp_approval_requested = Signal(object)
+    #: A run's regression test was made (run_id, script): the window asks where it goes
+    #: (:meth:`make_regression_test`, then :meth:`save_regression_test`).
+    regression_test_ready = Signal(str, str)
+    #: A run's regression test file was written, or writing it ended (run_id): a replay view shows the export again.
+    regression_test_written = Signal(str)
 
     def __init__(
         self,
@@ -404,6 +409,57 @@ class Workspace(QObject):
 
     def open_sample(self) -> None:
         self.designs.open_sample()
+
+    # ----------------------------------------------------------------------------------------- the views' requests
+    # A view asks and returns: each of these starts the work as a task of the workspace (a failure goes to the status
+    # bar) and says how it ended through a signal, so no view keeps a coroutine of its own.
+    def select_thread(self, thread_id: str) -> None:
+        """The user picked a thread in the list: open it, unless it is the open one."""
+        if thread_id != self.thread_id:
+            self.spawn(self.open_thread(thread_id))
+
+    def import_thread_file(self, path: Path) -> None:
+        """File → Import thread: :meth:`import_thread` as a task."""
+        self.spawn(self.import_thread(path))
+
+    def export_thread_file(self, path: Path) -> None:
+        """File → Export thread: :meth:`export_thread` (the open thread) as a task."""
+        self.spawn(self.export_thread(path))
+
+    def make_regression_test(self, run_id: str) -> None:
+        """Make ``run_id``'s regression test; :attr:`regression_test_ready` brings it (a test that cannot be made is
+        said, before any file is picked)."""
+
+        async def make() -> None:
+            script = await self.files.regression_test_script(run_id)
+            if script is not None:
+                self.regression_test_ready.emit(run_id, script)
+
+        self.spawn(make())
+
+    def save_regression_test(self, script: str, path: Path, run_id: str) -> None:
+        """Write a test made by :meth:`make_regression_test` to ``path``; :attr:`regression_test_written` after."""
+
+        async def save() -> None:
+            await self.files.write_regression_test(script, path, run_id=run_id)
+            self.regression_test_written.emit(run_id)
+
+        self.spawn(save())
+
+    def rewrite_regression_test(self, run_id: str) -> None:
+        """Write ``run_id``'s test again over its last file (:meth:`reexport_regression_test`);
+        :attr:`regression_test_written` after."""
+
+        async def rewrite() -> None:
+            await self.reexport_regression_test(run_id)
+            self.regression_test_written.emit(run_id)
+
+        self.spawn(rewrite())
+
+    def open_lab(self) -> None:
+        """The Lab window opened for the first time: load its runs and warm its worker processes."""
+        self.spawn(self.lab.load())
+        self.lab.warm_workers()  # its worker processes warm up in the background
 
     # ----------------------------------------------------------------------------------------- thread files
     async def export_thread(self, path: Path) -> None:

@@ -94,7 +94,7 @@ def test_the_regression_test_dialog_and_file_say_they_hold_the_unmasked_answer(
     source = (tmp_path / f"test_run_{run_id[-8:]}.py").read_text(encoding="utf-8")
     assert "it holds, unmasked, whatever the guardrails masked in the chat" in source
 
-    window._on_export_thread()  # a thread export carries the recordings too, and says so
+    window.files.export_thread()  # a thread export carries the recordings too, and says so
     assert note_of(shown_dialog(window, "file_dialog")) == thread_note()
     assert "unmasked" in thread_note()
     run(qloop, workspace.shutdown())
