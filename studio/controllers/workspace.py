@@ -321,15 +321,15 @@ class Workspace(QObject):
         said in the chat under the message, naming the server; nothing is sent to the model."""
         thread_id = self.thread_id
         names = ", ".join(config.name for config in servers_to_start(design))
-        self.status_message.emit(self.tr("Starting MCP servers: {names}…").format(names=names))
+        self.status_message.emit(translate("Workspace", "Starting MCP servers: {names}…").format(names=names))
         try:
             tools = await self.mcp_launcher.start_tools(design, self.secrets)
         except McpServerError as error:
             shown = runtime_text(str(error))
-            self._refuse(text, self.tr("Nothing was sent: {error}").format(error=shown), status=shown)
+            self._refuse(text, translate("Workspace", "Nothing was sent: {error}").format(error=shown), status=shown)
             return
         except asyncio.CancelledError:
-            self._refuse(text, self.tr("Stopped while the MCP servers were starting; nothing was sent."))
+            self._refuse(text, translate("Workspace", "Stopped while the MCP servers were starting; nothing was sent."))
             raise
         finally:
             self.mcp_launcher.starting = False

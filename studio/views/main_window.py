@@ -126,6 +126,7 @@ class MainWindow(QMainWindow):
         self.settings_view = AgentSettingsView(document, tools=tool_names)
         self.settings_view.mcp_servers.approvals = workspace.mcp_approvals
         self.settings_view.mcp_servers.secrets = workspace.secrets
+        self.settings_view.mcp_servers.launcher = workspace.mcp_launcher
         self.chat = ChatView(workspace.chat_list)
         self.chat.set_suggestions(suggestions(i18n.current_language()))
         self.inspector = InspectorView()
