@@ -2,7 +2,7 @@
 what its tools returned, and what of it could not be read.
 
     loaded = await load_thread(store, thread_id)
-    chat.load_thread(loaded.messages, loaded.runs); inspector.load(loaded.histories)
+    chat.history.load_thread(loaded.messages, loaded.runs); inspector.load(loaded.histories)
     if loaded.damage: status_bar.show(loaded.damage)
 
 A damaged row (each one is logged by the store) reads as a placeholder; :func:`damage_note` says in one translated

@@ -205,9 +205,9 @@ class Workspace(QObject):
             return
         loaded = await load_thread(self.store, thread_id)
         self.thread_id = thread_id
-        self.chat.load_thread(loaded.messages, loaded.runs)
-        self.chat.note_recorded_tool_calls(loaded.recorded_tool_calls)
-        self.chat.note_judge_failures((history.run_id, history.events) for history in loaded.histories)
+        self.chat.history.load_thread(loaded.messages, loaded.runs)
+        self.chat.live.note_recorded_tool_calls(loaded.recorded_tool_calls)
+        self.chat.history.note_judge_failures((history.run_id, history.events) for history in loaded.histories)
         if loaded.damage:
             self.chat.add_error(loaded.damage)
             self.status_message.emit(loaded.damage)
@@ -303,7 +303,7 @@ class Workspace(QObject):
         if grant is not None and grant.withheld and not self.keys.was_declined(grant):
             self.chat.add_error(self.keys.withheld_notice(grant, running=True), run_id=run_id)
             self.keys.ask_approval(grant)
-        self.chat.begin_run(run_id, model=design.model.model)  # the reply's placeholder, at once
+        self.chat.live.begin_run(run_id, model=design.model.model)  # the reply's placeholder, at once
         return run_id
 
     def live_model(self, design: AgentDesign) -> LanguageModel:
@@ -360,16 +360,16 @@ class Workspace(QObject):
 
     @Slot(str, object)
     def _on_runs_chunk_received(self, run_id: str, chunk: Any) -> None:
-        self.chat.apply_chunk(run_id, chunk)
+        self.chat.live.apply_chunk(run_id, chunk)
 
     @Slot(str, object)
     def _on_runs_trace_event_received(self, run_id: str, event: Any) -> None:
-        self.chat.apply_trace_event(run_id, event)  # tool cards: what the tool returned; retried steps' feedback
+        self.chat.live.apply_trace_event(run_id, event)  # tool cards: what the tool returned; retried steps' feedback
 
     @Slot(str, object)
     def _on_runs_run_finished(self, run_id: str, result: GenerateResult) -> None:
         self.debug.run_ended()
-        self.chat.finish_run(run_id, result)
+        self.chat.live.finish_run(run_id, result)
         if result.tripwire is not None:
             self.status_message.emit(
                 translate("Workspace", "Tripwire: {reason} ({processor})").format(
@@ -384,7 +384,7 @@ class Workspace(QObject):
     @Slot(str, str)
     def _on_runs_run_failed(self, run_id: str, message: str) -> None:
         self.debug.run_ended()
-        self.chat.fail_run(run_id, message)
+        self.chat.live.fail_run(run_id, message)
         self.status_message.emit(message)
 
     # ----------------------------------------------------------------------------------------- designs

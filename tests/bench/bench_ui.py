@@ -360,7 +360,7 @@ async def bench_open_thread(app: QApplication, count: int = 10_000) -> None:
         view.list_view.viewport().installEventFilter(watcher)
         painted = watcher.arm()
         started = time.perf_counter()
-        chat.chat.load_messages(messages)
+        chat.chat.history.load_messages(messages)
         loaded = time.perf_counter()
         first_paint = await asyncio.wait_for(painted, 10)
         timings.append(((loaded - started) * 1000, (first_paint - started) * 1000))
