@@ -10,10 +10,6 @@ keys stay bound to the endpoint they were saved for."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Coroutine
-from typing import Any
-
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
@@ -31,6 +27,7 @@ from PySide6.QtWidgets import (
 from processors.models.local_servers import LocalServerScan, find_local_servers
 from studio import i18n
 from studio.controllers.connection_check import ConnectionCheck, ConnectionTester, ConnectionVerdict
+from studio.controllers.local_server_search import LocalServerFinder, LocalServerSearch
 from studio.endpoints import EndpointError, default_endpoint, endpoint_host
 from studio.i18n.runtime_texts import runtime_text as local_server_line
 from studio.models.design_document import DesignDocument
@@ -41,8 +38,6 @@ from studio.views.questions import DestructiveQuestion
 from studio.views.traces_settings import TracesSettings
 
 translate = i18n.translate
-
-LocalServerFinder = Callable[[], Coroutine[Any, Any, LocalServerScan]]
 
 
 def fit_text(field: QLineEdit, text: str) -> None:
@@ -83,8 +78,9 @@ class SettingsDialog(QDialog):
         self._connection = ConnectionCheck(secrets, tester, parent=self)
         self._connection.finished.connect(self._on_connection_finished)
         self._document = document
-        self._find_servers = find_servers
-        self._find_task: asyncio.Task[None] | None = None
+        #: "Find local servers": the search, off the dialog (the dialog shows what it finds).
+        self._search = LocalServerSearch(find_servers, parent=self)
+        self._search.finished.connect(self._on_search_finished)
 
         self.provider = QComboBox()
         self.provider.setObjectName("settings.provider")
@@ -365,24 +361,14 @@ class SettingsDialog(QDialog):
     # ------------------------------------------------------------------------------------- local servers
     @Slot()
     def _on_find_local_clicked(self) -> None:
-        if self._find_task is not None and not self._find_task.done():
+        if self._search.running:
             return
         self.find_local.setEnabled(False)
         self.local_status.setText(translate("SettingsDialog", "Looking for local servers…"))
-        self._find_task = asyncio.get_event_loop().create_task(self._find())
+        self._search.start()
 
-    async def _find(self) -> None:
-        try:
-            scan = await self._find_servers()
-        except Exception as error:  # a probe bug must not become a traceback dialog
-            scan = LocalServerScan(
-                (),
-                (
-                    translate("SettingsDialog", "The search failed — {kind}: {error}").format(
-                        kind=type(error).__name__, error=error
-                    ),
-                ),
-            )
+    @Slot(object)
+    def _on_search_finished(self, scan: LocalServerScan) -> None:
         if not self.isVisible() and self.parent() is None:
             return
         self.local_models.clear()
