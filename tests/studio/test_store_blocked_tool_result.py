@@ -53,9 +53,9 @@ async def test_a_blocked_tool_result_reads_the_same_live_reopened_and_exported(t
     live.add_user_message("read it")
     stream = agent.stream("read it", thread_id="t1")
     async for chunk in stream:
-        live.apply_chunk(stream.run_id, chunk)
+        live.live.apply_chunk(stream.run_id, chunk)
     result = await stream.result()
-    live.finish_run(stream.run_id, result)
+    live.live.finish_run(stream.run_id, result)
     await store.close()
     assert result.tripwire.reason == "a secret in a tool result"
     assert cards(live) == [("c1", "error", BLOCKED, None)]
@@ -67,7 +67,7 @@ async def test_a_blocked_tool_result_reads_the_same_live_reopened_and_exported(t
     finally:
         await reopened.close()
     shown = ChatModel()
-    shown.load_messages(saved)
+    shown.history.load_messages(saved)
     assert cards(shown) == cards(live)
     [call] = [p.tool_invocation for m in saved for p in m.content.parts if isinstance(p, ToolInvocationPart)]
     assert (call.state, call.error_text, call.result) == ("output-error", BLOCKED, None)
