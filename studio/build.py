@@ -290,7 +290,7 @@ def resolve_tool(name: str, *, tool_folder: Path | None = None) -> Tool:
 
     target = _tool_file_and_function(name)
     if target is None:
-        from studio.demo import DEMO_TOOLS
+        from processors.demo.offline import DEMO_TOOLS
 
         if name not in DEMO_TOOLS:
             known = ", ".join(sorted(DEMO_TOOLS))
@@ -473,8 +473,8 @@ def available_tools(tool_folder: Path | None = None) -> tuple[list[str], list[st
     tools folder. Returns (names, problems): a file that fails to import is reported and skipped, and so is a
     symlink that leads outside the folder (it is never imported)."""
     from processors.builtin.registry import import_file
+    from processors.demo.offline import DEMO_TOOLS
     from processors.tools import Tool
-    from studio.demo import DEMO_TOOLS
 
     names = sorted(DEMO_TOOLS)
     problems: list[str] = []

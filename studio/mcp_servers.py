@@ -16,12 +16,21 @@ import hashlib
 import logging
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from processors.tools import Tool
 from processors.tools.mcp import HttpServer, McpServerError, McpToolSource, StdioServer
 from studio.design import AgentDesign, McpServerConfig
 
-__all__ = ["McpSessions", "open_mcp_tools", "runtime_server", "servers_to_start"]
+__all__ = [
+    "ListedTool",
+    "McpSessions",
+    "launch_key",
+    "list_server_tools",
+    "open_mcp_tools",
+    "runtime_server",
+    "servers_to_start",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +65,17 @@ async def open_mcp_tools(
             )
             tools.extend(enabled_tools(config, source))
         yield tools
+
+
+#: A tool a server offers: its name, description and parameters' JSON schema.
+ListedTool = tuple[str, str, dict[str, Any]]
+
+
+async def list_server_tools(config: McpServerConfig, credential: str | None = None) -> list[ListedTool]:
+    """Start the server for a moment and say which tools it offers (the agent settings' "List tools"). Raises
+    :class:`McpServerError` naming the server when it cannot start."""
+    async with McpToolSource(runtime_server(config, credential)) as source:
+        return [(tool.name, tool.description, dict(tool.parameters)) for tool in source.tools]
 
 
 def servers_to_start(design: AgentDesign) -> list[McpServerConfig]:
@@ -127,7 +147,7 @@ class McpSessions:
 
     async def retain(self, design: AgentDesign) -> None:
         """Stop every server the design no longer needs (its entry was edited or removed, or its tools disabled)."""
-        launches = {_launch(config) for config in servers_to_start(design)}
+        launches = {launch_key(config) for config in servers_to_start(design)}
         for key in [key for key in self._kept if key[0] not in launches]:
             await self._stop(key)
 
@@ -176,11 +196,11 @@ class McpSessions:
         await asyncio.wait({kept.task})
 
 
-def _launch(config: McpServerConfig) -> str:
-    """What makes two entries the same server process: everything but the enabled tools."""
+def launch_key(config: McpServerConfig) -> str:
+    """What makes two entries the same server process: everything but the enabled tools (a text, to key a dict)."""
     return config.model_dump_json(exclude={"enabled_tools"})
 
 
 def _key(config: McpServerConfig, credential: str | None) -> tuple[str, str]:
     """A running server's identity: its launch and its credential (hashed: a changed key restarts it)."""
-    return _launch(config), hashlib.sha256(credential.encode()).hexdigest() if credential else ""
+    return launch_key(config), hashlib.sha256(credential.encode()).hexdigest() if credential else ""

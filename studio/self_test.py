@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from processors.result import GenerateResult
 from studio import i18n
-from studio.models.chat_model import AssistantItem, TripwireItem
+from studio.models.chat_items import AssistantItem, TripwireItem
 from studio.sample import OFFLINE_DEMO_SUFFIXES, suggestions
 
 logger = logging.getLogger(__name__)

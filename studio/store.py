@@ -8,7 +8,7 @@ database.
     await store.add_trace_events(run_id, [event.to_dict() for event in tracer.events])
     await store.finish_run(run_id, outcome="finished", finish_reason="stop", usage=result.usage.model_dump())
 
-A ``Store`` wraps a :class:`~processors.memory.sql.SqlMemory` (composition): the same engine, worker thread,
+A ``Store`` holds a :class:`~processors.memory.sql.SqlMemory` (composition): the same engine, worker thread,
 schema checks and migrations. The studio's tables are its own (:mod:`studio.store_schema`), and so is their
 history (:mod:`studio.migrations`), which continues the runtime's: one database, one history, two owners.
 Every method is async and does its work off the event loop's thread, so the UI never waits on the disk.
@@ -38,8 +38,9 @@ from studio.store_schema import designs, runs, trace_events, violations
 from studio.store_trash import ThreadTrashStore
 
 
-class Store(LabRunsStore, RecordingsStore, ThreadTrashStore):
-    """Designs, runs and traces (this class) and threads and messages (:attr:`memory`) in one database."""
+class Store:
+    """Designs, runs and traces (this class), threads and messages (:attr:`memory`), and beside them lab runs
+    (:attr:`lab_runs`), run recordings (:attr:`recordings`) and the threads' trash (:attr:`trash`), in one database."""
 
     def __init__(self, url: str | URL | None = None, *, last_messages: int = 50, create: bool = True) -> None:
         if url is None:
@@ -48,6 +49,12 @@ class Store(LabRunsStore, RecordingsStore, ThreadTrashStore):
             url = database_url()
         #: Threads and messages; hand it to agents as their ``memory``.
         self.memory = SqlMemory(url, last_messages, create=create, migrations=(STUDIO_MIGRATIONS,))
+        #: Guardrail-lab runs and their cases.
+        self.lab_runs = LabRunsStore(self.memory)
+        #: What the model and the tools said in each run, for replays and reopened tool cards.
+        self.recordings = RecordingsStore(self.memory)
+        #: Deleted threads, restorable for ``TRASH_DAYS`` days (kept as this store's thread exports).
+        self.trash = ThreadTrashStore(self.memory, self.export_thread, self.import_thread)
 
     def __repr__(self) -> str:
         return f"Store({self.memory!r})"
@@ -369,18 +376,6 @@ def _trace_dict(row: Any) -> dict[str, Any]:
     event = {"runId": row.run_id}
     event.update({key: getattr(row, column) for key, column in _TRACE_KEYS.items()})
     return event
-
-
-__all__ = [
-    "DesignRecord",
-    "LabCaseRecord",
-    "LabRunRecord",
-    "RunNotFoundError",
-    "RunRecord",
-    "Store",
-    "TripwireRecord",
-    "ViolationRecord",
-]
 
 
 __all__ = [

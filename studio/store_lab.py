@@ -1,7 +1,8 @@
 """The store's lab runs: a guardrail-lab run (design snapshot, corpora, settings, status, figures) and its cases,
 saved as they finish so a cancelled, crashed or killed run resumes where it stopped.
 
-A mixin of :class:`studio.store.Store` (the same database, worker thread and transactions, through ``memory``).
+Held by :class:`studio.store.Store` as ``store.lab_runs`` (the same database, worker thread and transactions, through
+``memory``).
 """
 
 from __future__ import annotations
@@ -76,7 +77,8 @@ class DesignVersion:
 class LabRunsStore:
     """Lab runs and their cases (see the module docstring)."""
 
-    memory: SqlMemory
+    def __init__(self, memory: SqlMemory) -> None:
+        self.memory = memory
 
     async def create_lab_run(
         self,

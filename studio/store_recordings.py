@@ -1,6 +1,7 @@
 """The store's run recordings: what the model and the tools said in each run, below every processor, compressed
 (``Recording.to_bytes()``), so a past run replays through an edited chain and a reopened tool card knows what the
-tool returned. A mixin of :class:`studio.store.Store` (the same database and worker thread, through ``memory``).
+tool returned. Held by :class:`studio.store.Store` as ``store.recordings`` (the same database and worker thread,
+through ``memory``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from studio.store_schema import run_recordings, runs
 class RecordingsStore:
     """Run recordings (see the module docstring)."""
 
-    memory: SqlMemory
+    def __init__(self, memory: SqlMemory) -> None:
+        self.memory = memory
 
     async def save_recording(self, run_id: str, recording: Recording | bytes) -> int:
         """Keep a run's recording (replacing any); returns its size in bytes. Compressed on the store's worker

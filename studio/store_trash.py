@@ -7,13 +7,14 @@ recordings) and restores it through the same import a thread file goes through, 
 thread it was, ids and all. The thread itself leaves the ``threads`` table at once (the runtime and the threads
 list never see a trashed thread); :meth:`ThreadTrashStore.empty_trash` forgets what is older than the limit.
 
-A mixin of :class:`studio.store.Store` (the same database, worker thread and transactions, through ``memory``).
+Held by :class:`studio.store.Store` as ``store.trash``: the same database, worker thread and transactions (through
+``memory``), and the store's thread export and import, handed in as two functions.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -25,10 +26,14 @@ from processors.memory.errors import ThreadImportError, ThreadNotFoundError
 from processors.memory.records import utcnow
 from processors.memory.schema import threads
 from processors.memory.sql import SqlMemory
-from processors.memory.transfer import ImportProgress
 from studio.store_schema import thread_trash
 
 __all__ = ["TRASH_DAYS", "ThreadTrashStore", "TrashedThread"]
+
+#: The store's thread export with its studio runs (:meth:`studio.store.Store.export_thread`).
+ExportThread = Callable[[str], Awaitable[dict[str, Any]]]
+#: The store's thread import (:meth:`studio.store.Store.import_thread`): a document in, the thread's id out.
+ImportThread = Callable[[str], Awaitable[str]]
 
 #: How long a deleted thread stays restorable.
 TRASH_DAYS = 30
@@ -46,20 +51,15 @@ class TrashedThread:
 class ThreadTrashStore:
     """Deleting a thread into the trash, restoring it, and emptying what is older than :data:`TRASH_DAYS`."""
 
-    memory: SqlMemory
-
-    async def export_thread(self, thread_id: str) -> dict[str, Any]:  # Store's
-        raise NotImplementedError
-
-    async def import_thread(
-        self, data: Mapping[str, Any] | str | bytes, *, progress: ImportProgress | None = None
-    ) -> str:  # Store's
-        raise NotImplementedError
+    def __init__(self, memory: SqlMemory, export_thread: ExportThread, import_thread: ImportThread) -> None:
+        self.memory = memory
+        self._export_thread = export_thread
+        self._import_thread = import_thread
 
     async def trash_thread(self, thread_id: str) -> bool:
         """Move the thread, with its runs, to the trash; False if there is no such thread."""
         try:
-            document = await self.export_thread(thread_id)
+            document = await self._export_thread(thread_id)
         except ThreadNotFoundError:
             return False
         title = document.get("thread", {}).get("title")
@@ -99,7 +99,7 @@ class ThreadTrashStore:
         if row is None:
             return None
         try:
-            await self.import_thread(row.document)
+            await self._import_thread(row.document)
         except ThreadImportError:
             if await self.memory.get_thread(row.thread_id) is None:
                 raise

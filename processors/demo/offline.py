@@ -24,7 +24,7 @@ anything else                          a helpful paragraph with a list, **bold**
 It honours retry feedback: when the prompt holds a ``[Processor Feedback]`` system message (what the runtime
 adds when a guardrail asks for a retry) it answers carefully — no contact details, no instructions.
 
-It lives in the runtime, not the studio (which re-exports it as ``studio.demo``), so a script exported from a
+It lives in the runtime, not the studio, so a script exported from a
 design that uses the demo model or tools imports ``demo_model`` and ``DEMO_TOOLS`` from here and needs nothing
 but ``processors``.
 """

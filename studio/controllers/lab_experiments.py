@@ -88,7 +88,7 @@ class LabExperiments:
                 name=record.name, when=f"{record.updated_at.astimezone():%m-%d %H:%M}"
             )
             choices.append(DesignChoice(f"saved:{record.id}", label, record.json_text))
-        for version in await self._store.design_versions():
+        for version in await self._store.lab_runs.design_versions():
             design = _readable(version.json_text)
             if design is None:
                 continue
@@ -215,7 +215,7 @@ class LabExperiments:
         return True
 
     async def _replay(self, lab_run_id: str, design: AgentDesign, concurrency: int | None) -> None:
-        loaded = await self._store.load_lab_run(lab_run_id)
+        loaded = await self._store.lab_runs.load_lab_run(lab_run_id)
         if loaded is None:
             self._live.stand_down()
             self._events.failed.emit(translate("LabController", "That lab run is no longer in the store."))

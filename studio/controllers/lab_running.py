@@ -119,7 +119,7 @@ class LabRunning:
 
     async def refresh_runs(self) -> None:
         """The list of stored lab runs again, the live one marked."""
-        self._runs.set_records(await self._store.list_lab_runs(), live=self.live_id)
+        self._runs.set_records(await self._store.lab_runs.list_lab_runs(), live=self.live_id)
 
     async def wait_idle(self) -> None:
         """Wait until the lab task and every task the controller spawned have ended."""
@@ -270,7 +270,7 @@ class LabRunning:
         self.run_as_the_lab_task(self._resume(lab_run_id), f"lab {lab_run_id}")
 
     async def _resume(self, lab_run_id: str) -> None:
-        loaded = await self._store.load_lab_run(lab_run_id)
+        loaded = await self._store.lab_runs.load_lab_run(lab_run_id)
         if loaded is None:
             self._running = False
             self._events.failed.emit(translate("LabController", "That lab run is no longer in the store."))
@@ -313,7 +313,7 @@ class LabRunning:
     async def _replayed(self, record: LabRunRecord) -> dict[str, str] | None:
         """The recorded answers a ``replay`` lab run replays: those of the lab run it replays (None, said, when
         that run is gone)."""
-        loaded = await self._store.load_lab_run(str(record.settings.get("replay_of", "")))
+        loaded = await self._store.lab_runs.load_lab_run(str(record.settings.get("replay_of", "")))
         if loaded is None:
             self._events.failed.emit(
                 translate("LabController", "The lab run whose recorded replies this replays is no longer in the store.")
@@ -347,9 +347,11 @@ class LabRunning:
         status = "cancelled"
         try:
             if create is not None:
-                self._show.record = await self._store.create_lab_run(lab_run_id, **create)
+                self._show.record = await self._store.lab_runs.create_lab_run(lab_run_id, **create)
             else:
-                self._show.record = await self._store.set_lab_run_status(lab_run_id, "running", resumed=resumed)
+                self._show.record = await self._store.lab_runs.set_lab_run_status(
+                    lab_run_id, "running", resumed=resumed
+                )
             await self.refresh_runs()
             self._events.run_started.emit(lab_run_id)
             self._events.run_shown.emit(self._show.record)
@@ -383,7 +385,7 @@ class LabRunning:
             self._show.results = in_order
             self._events.results_reset.emit(list(in_order))
         figures = summary(in_order)
-        self._show.record = await self._store.set_lab_run_status(lab_run_id, status, summary=compact(figures))
+        self._show.record = await self._store.lab_runs.set_lab_run_status(lab_run_id, status, summary=compact(figures))
         self.live_id = None
         await self.refresh_runs()
         if status == "cancelled":
@@ -410,7 +412,7 @@ class LabRunning:
         elapsed = time.monotonic() - self._started
         eta = elapsed / fresh * (run.total - run.done) if fresh else -1.0
         self._events.progress_changed.emit(run.done, run.total, eta)
-        await self._store.save_lab_results(self.live_id, [result.to_dict() for result in batch])
+        await self._store.lab_runs.save_lab_results(self.live_id, [result.to_dict() for result in batch])
 
     async def aclose(self) -> None:
         """Cancel a live run, wait until its results are saved and stop the warm workers (the studio is quitting):

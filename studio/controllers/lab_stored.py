@@ -69,7 +69,7 @@ class LabStoredRuns:
             return
         if lab_run_id == self._live.live_id:
             return
-        loaded = await self._store.load_lab_run(lab_run_id)
+        loaded = await self._store.lab_runs.load_lab_run(lab_run_id)
         if loaded is None:
             self._events.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return
@@ -84,7 +84,7 @@ class LabStoredRuns:
         if lab_run_id == self._live.live_id:
             self._events.failed.emit(translate("LabController", "Cancel the running lab run before deleting it."))
             return
-        await self._store.delete_lab_run(lab_run_id)
+        await self._store.lab_runs.delete_lab_run(lab_run_id)
         if self._show.record is not None and self._show.record.id == lab_run_id:
             self._show.record = None
             self._show.results = []
@@ -95,7 +95,7 @@ class LabStoredRuns:
 
     async def compare_runs(self, a_id: str, b_id: str) -> Comparison | None:
         """A/B: lab run ``a`` before, ``b`` after; the cases (by id, in both) whose verdict changed."""
-        first, second = await self._store.load_lab_run(a_id), await self._store.load_lab_run(b_id)
+        first, second = await self._store.lab_runs.load_lab_run(a_id), await self._store.lab_runs.load_lab_run(b_id)
         if first is None or second is None:
             self._events.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return None
@@ -114,7 +114,10 @@ class LabStoredRuns:
         if comparison is None:
             self._events.failed.emit(translate("LabController", "There is no A/B comparison to export yet."))
             return False
-        first, second = await self._store.load_lab_run(comparison.a.id), await self._store.load_lab_run(comparison.b.id)
+        first, second = (
+            await self._store.lab_runs.load_lab_run(comparison.a.id),
+            await self._store.lab_runs.load_lab_run(comparison.b.id),
+        )
         if first is None or second is None:
             self._events.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return False
@@ -144,7 +147,7 @@ class LabStoredRuns:
             self._events.failed.emit(translate("LabController", "There are no results to export yet."))
             return False
         record = self._show.record
-        loaded = await self._store.load_lab_run(record.id)
+        loaded = await self._store.lab_runs.load_lab_run(record.id)
         positions = [row.case_id for row in loaded[1]] if loaded is not None else []
         order = {case_id: index for index, case_id in enumerate(positions)}
         results = sorted(self._show.results, key=lambda result: order.get(result.id, len(order)))
@@ -176,7 +179,7 @@ class LabStoredRuns:
         record = self._show.record
         if record is None:
             return None
-        loaded = await self._store.load_lab_run(record.id)
+        loaded = await self._store.lab_runs.load_lab_run(record.id)
         if loaded is None:
             self._events.failed.emit(translate("LabController", "That lab run is no longer in the store."))
             return None
@@ -232,7 +235,7 @@ class LabStoredRuns:
         finally:
             if sessions is not None:
                 await sessions.aclose()
-        await self._store.set_lab_case_thread(record.id, case_id, thread.id)
+        await self._store.lab_runs.set_lab_case_thread(record.id, case_id, thread.id)
         self._events.case_thread_ready.emit(thread.id)
         return str(thread.id)
 

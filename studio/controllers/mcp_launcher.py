@@ -15,6 +15,7 @@ asked at every message. Credentials come from the keyring, bound to the server's
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -23,7 +24,7 @@ from processors.tools import Tool
 from studio.design import AgentDesign, McpServerConfig
 from studio.i18n import translate
 from studio.mcp_approvals import CommandApprovals, launch_signature
-from studio.mcp_servers import McpSessions, servers_to_start
+from studio.mcp_servers import ListedTool, McpSessions, list_server_tools, servers_to_start
 from studio.secrets import SecretStore
 
 
@@ -46,6 +47,8 @@ class McpLauncher(QObject):
         self._declined: set[str] = set()
         #: A message waits for the design's servers to start (no second one meanwhile).
         self.starting = False
+        #: Servers started for a moment to list their tools (:meth:`list_tools`).
+        self._listing: set[asyncio.Task[list[ListedTool]]] = set()
 
     def design_opened(self) -> None:
         """A design opened again asks again about the launches refused so far."""
@@ -55,6 +58,21 @@ class McpLauncher(QObject):
         """Start (or reuse) the design's servers and return the tools it enabled. Raises
         :class:`~processors.tools.mcp.McpServerError` naming a server that cannot start."""
         return await self.sessions.tools_for(design, self.credentials(design, secrets))
+
+    def list_tools(self, config: McpServerConfig, secrets: SecretStore) -> asyncio.Task[list[ListedTool]]:
+        """Start ``config``'s server for a moment to list the tools it offers (its HTTP credential from the
+        keyring); the task's result is the list, or :class:`~processors.tools.mcp.McpServerError`. Nothing asks
+        about the launch here: the caller lists only allowed ones (:attr:`approvals`)."""
+        credential = secrets.mcp_credential(config.url) if config.transport == "http" else None
+        task = asyncio.get_event_loop().create_task(list_server_tools(config, credential))
+        self._listing.add(task)
+        task.add_done_callback(self._listing.discard)
+        return task
+
+    async def wait_listed(self) -> None:
+        """Wait until every :meth:`list_tools` has ended (its callers' done callbacks run first)."""
+        while self._listing:
+            await asyncio.wait(set(self._listing))
 
     async def retain(self, design: AgentDesign) -> None:
         """Stop the servers ``design`` no longer needs."""

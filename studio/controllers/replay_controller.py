@@ -185,7 +185,7 @@ class ReplayController(QObject):
         record = await self._store.get_run(run_id)
         if record is None:
             raise LookupError(translate("ReplayController", "No run {0} in the store.").format(run_id))
-        data = await self._store.recording_bytes(run_id)
+        data = await self._store.recordings.recording_bytes(run_id)
         if data is None:
             raise LookupError(
                 translate("ReplayController", "This run has no recording (it was made before runs were recorded).")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -216,11 +217,13 @@ class RunController(QObject):
         try:
             await self._save(
                 "start_run",
-                run.run_id,
-                design_id=run.design_id,
-                thread_id=run.thread_id,
-                model=run.model,
-                **_given(resource_id=run.resource_id, design_json=run.design_json, input_text=run.input_text),
+                lambda store: store.start_run(
+                    run.run_id,
+                    design_id=run.design_id,
+                    thread_id=run.thread_id,
+                    model=run.model,
+                    **_given(resource_id=run.resource_id, design_json=run.design_json, input_text=run.input_text),
+                ),
             )
             if run.setup_error is not None:
                 raise run.setup_error
@@ -260,12 +263,14 @@ class RunController(QObject):
         await self._save_trace(run)
         await self._save(
             "finish_run",
-            run.run_id,
-            outcome=outcome_of(result),
-            finish_reason=result.finish_reason,
-            usage=result.usage.model_dump(by_alias=True, exclude_none=True),
-            tripwire=result.tripwire.model_dump(by_alias=True) if result.tripwire is not None else None,
-            error=result.error,
+            lambda store: store.finish_run(
+                run.run_id,
+                outcome=outcome_of(result),
+                finish_reason=result.finish_reason,
+                usage=result.usage.model_dump(by_alias=True, exclude_none=True),
+                tripwire=result.tripwire.model_dump(by_alias=True) if result.tripwire is not None else None,
+                error=result.error,
+            ),
         )
         self._release(run)
         if self._alive():
@@ -274,7 +279,10 @@ class RunController(QObject):
     async def _fail(self, run: _Run, message: str) -> None:
         await self._save_trace(run)
         await self._save(
-            "finish_run", run.run_id, outcome="failed", finish_reason="error", usage=None, tripwire=None, error=message
+            "finish_run",
+            lambda store: store.finish_run(
+                run.run_id, outcome="failed", finish_reason="error", usage=None, tripwire=None, error=message
+            ),
         )
         self._release(run)
         if self._alive():
@@ -296,32 +304,39 @@ class RunController(QObject):
             logger.error("run task %s ended with an exception", task.get_name(), exc_info=task.exception())
 
     # ----------------------------------------------------------------------------------------- store
-    async def _save(self, method: str, *args: Any, **kwargs: Any) -> None:
+    async def _save(self, what: str, save: Callable[[Any], Awaitable[object]]) -> None:
+        """Write to the store, if there is one; a failure is logged, never raised: the chat goes on without its
+        history."""
         if self._store is None:
             return
         try:
-            await getattr(self._store, method)(*args, **kwargs)
+            await save(self._store)
         except asyncio.CancelledError:
             raise
         except Exception:
-            logger.warning("could not save the run (%s)", method, exc_info=True)
+            logger.warning("could not save the run (%s)", what, exc_info=True)
 
     async def _save_trace(self, run: _Run) -> None:
         if self._store is None:
             return
         if run.trace:
             events, run.trace = [event.to_dict() for event in run.trace], []
-            await self._save("add_trace_events", run.run_id, events)
+            await self._save("add_trace_events", lambda store: store.add_trace_events(run.run_id, events))
         for processor_id, violation in run.violations:
-            await self._save("add_violation", run.run_id, processor_id, violation.message, violation.detail)
+            await self._save("add_violation", _violation_saver(run.run_id, processor_id, violation))
         run.violations = []
         if run.recording is not None:  # kept even with no model step: a blocked input replays too
             recording, run.recording = run.recording, None
-            await self._save("save_recording", run.run_id, recording)
+            await self._save("save_recording", lambda store: store.recordings.save_recording(run.run_id, recording))
 
     def _alive(self) -> bool:
         """False once the C++ object is gone (the window closed while a run was in flight)."""
         return shiboken6.isValid(self)
+
+
+def _violation_saver(run_id: str, processor_id: str, violation: Violation) -> Callable[[Any], Awaitable[object]]:
+    """Saves one violation of the run (bound now: the caller loops over the run's violations)."""
+    return lambda store: store.add_violation(run_id, processor_id, violation.message, violation.detail)
 
 
 def _given(**values: Any) -> dict[str, Any]:

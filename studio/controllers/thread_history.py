@@ -2,7 +2,7 @@
 what its tools returned, and what of it could not be read.
 
     loaded = await load_thread(store, thread_id)
-    chat.load_thread(loaded.messages, loaded.runs); inspector.load(loaded.histories)
+    chat.history.load_thread(loaded.messages, loaded.runs); inspector.load(loaded.histories)
     if loaded.damage: status_bar.show(loaded.damage)
 
 A damaged row (each one is logged by the store) reads as a placeholder; :func:`damage_note` says in one translated
@@ -37,7 +37,7 @@ async def load_thread(store: Any, thread_id: str) -> LoadedThread:
     """Read ``thread_id``'s messages, runs, trace events, violations and recorded tool calls from ``store``."""
     messages = await store.memory.all_messages(thread_id)
     runs, events, violations = await store.thread_history(thread_id)
-    recorded = await store.recorded_tool_calls(thread_id)
+    recorded = await store.recordings.recorded_tool_calls(thread_id)
     histories = [
         RunHistory(
             run_id=run.id,

@@ -112,7 +112,7 @@ class ThreadsController(QObject):
     async def _delete(self, thread_id: str) -> None:
         deleted = await self._guard(
             QT_TRANSLATE_NOOP("ThreadsController", "Could not delete the thread: {error}"),
-            self._store.trash_thread(thread_id),
+            self._store.trash.trash_thread(thread_id),
         )
         if deleted:
             await self._refresh()
@@ -126,7 +126,7 @@ class ThreadsController(QObject):
     async def _restore(self) -> str | None:
         thread_id = await self._guard(
             QT_TRANSLATE_NOOP("ThreadsController", "Could not restore the thread: {error}"),
-            self._store.restore_thread(),
+            self._store.trash.restore_thread(),
         )
         if thread_id is not None:
             await self._refresh()
@@ -137,13 +137,15 @@ class ThreadsController(QObject):
     async def open_trash(self) -> None:
         """At start: forget what was deleted too long ago, and say whether a deletion can be undone."""
         await self._guard(
-            QT_TRANSLATE_NOOP("ThreadsController", "Could not empty the trash: {error}"), self._store.empty_trash()
+            QT_TRANSLATE_NOOP("ThreadsController", "Could not empty the trash: {error}"),
+            self._store.trash.empty_trash(),
         )
         await self._tell_restorable()
 
     async def _tell_restorable(self) -> None:
         trashed = await self._guard(
-            QT_TRANSLATE_NOOP("ThreadsController", "Could not read the trash: {error}"), self._store.trashed_threads()
+            QT_TRANSLATE_NOOP("ThreadsController", "Could not read the trash: {error}"),
+            self._store.trash.trashed_threads(),
         )
         if trashed is not None:
             self.restorable_changed.emit((trashed[0].title or "") if trashed else None)

@@ -72,6 +72,11 @@ class Workspace(QObject):
     #: A design's stdio MCP server (a :class:`~studio.design.McpServerConfig`) would run a program the user has not
     #: allowed; the window asks, showing the exact command, and answers with :meth:`answer_mcp_approval`.
     mcp_approval_requested = Signal(object)
+    #: A run's regression test was made (run_id, script): the window asks where it goes
+    #: (:meth:`make_regression_test`, then :meth:`save_regression_test`).
+    regression_test_ready = Signal(str, str)
+    #: A run's regression test file was written, or writing it ended (run_id): a replay view shows the export again.
+    regression_test_written = Signal(str)
 
     def __init__(
         self,
@@ -200,9 +205,9 @@ class Workspace(QObject):
             return
         loaded = await load_thread(self.store, thread_id)
         self.thread_id = thread_id
-        self.chat.load_thread(loaded.messages, loaded.runs)
-        self.chat.note_recorded_tool_calls(loaded.recorded_tool_calls)
-        self.chat.note_judge_failures((history.run_id, history.events) for history in loaded.histories)
+        self.chat.history.load_thread(loaded.messages, loaded.runs)
+        self.chat.live.note_recorded_tool_calls(loaded.recorded_tool_calls)
+        self.chat.history.note_judge_failures((history.run_id, history.events) for history in loaded.histories)
         if loaded.damage:
             self.chat.add_error(loaded.damage)
             self.status_message.emit(loaded.damage)
@@ -298,7 +303,7 @@ class Workspace(QObject):
         if grant is not None and grant.withheld and not self.keys.was_declined(grant):
             self.chat.add_error(self.keys.withheld_notice(grant, running=True), run_id=run_id)
             self.keys.ask_approval(grant)
-        self.chat.begin_run(run_id, model=design.model.model)  # the reply's placeholder, at once
+        self.chat.live.begin_run(run_id, model=design.model.model)  # the reply's placeholder, at once
         return run_id
 
     def live_model(self, design: AgentDesign) -> LanguageModel:
@@ -316,15 +321,15 @@ class Workspace(QObject):
         said in the chat under the message, naming the server; nothing is sent to the model."""
         thread_id = self.thread_id
         names = ", ".join(config.name for config in servers_to_start(design))
-        self.status_message.emit(self.tr("Starting MCP servers: {names}…").format(names=names))
+        self.status_message.emit(translate("Workspace", "Starting MCP servers: {names}…").format(names=names))
         try:
             tools = await self.mcp_launcher.start_tools(design, self.secrets)
         except McpServerError as error:
             shown = runtime_text(str(error))
-            self._refuse(text, self.tr("Nothing was sent: {error}").format(error=shown), status=shown)
+            self._refuse(text, translate("Workspace", "Nothing was sent: {error}").format(error=shown), status=shown)
             return
         except asyncio.CancelledError:
-            self._refuse(text, self.tr("Stopped while the MCP servers were starting; nothing was sent."))
+            self._refuse(text, translate("Workspace", "Stopped while the MCP servers were starting; nothing was sent."))
             raise
         finally:
             self.mcp_launcher.starting = False
@@ -355,16 +360,16 @@ class Workspace(QObject):
 
     @Slot(str, object)
     def _on_runs_chunk_received(self, run_id: str, chunk: Any) -> None:
-        self.chat.apply_chunk(run_id, chunk)
+        self.chat.live.apply_chunk(run_id, chunk)
 
     @Slot(str, object)
     def _on_runs_trace_event_received(self, run_id: str, event: Any) -> None:
-        self.chat.apply_trace_event(run_id, event)  # tool cards: what the tool returned; retried steps' feedback
+        self.chat.live.apply_trace_event(run_id, event)  # tool cards: what the tool returned; retried steps' feedback
 
     @Slot(str, object)
     def _on_runs_run_finished(self, run_id: str, result: GenerateResult) -> None:
         self.debug.run_ended()
-        self.chat.finish_run(run_id, result)
+        self.chat.live.finish_run(run_id, result)
         if result.tripwire is not None:
             self.status_message.emit(
                 translate("Workspace", "Tripwire: {reason} ({processor})").format(
@@ -379,7 +384,7 @@ class Workspace(QObject):
     @Slot(str, str)
     def _on_runs_run_failed(self, run_id: str, message: str) -> None:
         self.debug.run_ended()
-        self.chat.fail_run(run_id, message)
+        self.chat.live.fail_run(run_id, message)
         self.status_message.emit(message)
 
     # ----------------------------------------------------------------------------------------- designs
@@ -404,6 +409,57 @@ class Workspace(QObject):
 
     def open_sample(self) -> None:
         self.designs.open_sample()
+
+    # ----------------------------------------------------------------------------------------- the views' requests
+    # A view asks and returns: each of these starts the work as a task of the workspace (a failure goes to the status
+    # bar) and says how it ended through a signal, so no view keeps a coroutine of its own.
+    def select_thread(self, thread_id: str) -> None:
+        """The user picked a thread in the list: open it, unless it is the open one."""
+        if thread_id != self.thread_id:
+            self.spawn(self.open_thread(thread_id))
+
+    def import_thread_file(self, path: Path) -> None:
+        """File → Import thread: :meth:`import_thread` as a task."""
+        self.spawn(self.import_thread(path))
+
+    def export_thread_file(self, path: Path) -> None:
+        """File → Export thread: :meth:`export_thread` (the open thread) as a task."""
+        self.spawn(self.export_thread(path))
+
+    def make_regression_test(self, run_id: str) -> None:
+        """Make ``run_id``'s regression test; :attr:`regression_test_ready` brings it (a test that cannot be made is
+        said, before any file is picked)."""
+
+        async def make() -> None:
+            script = await self.files.regression_test_script(run_id)
+            if script is not None:
+                self.regression_test_ready.emit(run_id, script)
+
+        self.spawn(make())
+
+    def save_regression_test(self, script: str, path: Path, run_id: str) -> None:
+        """Write a test made by :meth:`make_regression_test` to ``path``; :attr:`regression_test_written` after."""
+
+        async def save() -> None:
+            await self.files.write_regression_test(script, path, run_id=run_id)
+            self.regression_test_written.emit(run_id)
+
+        self.spawn(save())
+
+    def rewrite_regression_test(self, run_id: str) -> None:
+        """Write ``run_id``'s test again over its last file (:meth:`reexport_regression_test`);
+        :attr:`regression_test_written` after."""
+
+        async def rewrite() -> None:
+            await self.reexport_regression_test(run_id)
+            self.regression_test_written.emit(run_id)
+
+        self.spawn(rewrite())
+
+    def open_lab(self) -> None:
+        """The Lab window opened for the first time: load its runs and warm its worker processes."""
+        self.spawn(self.lab.load())
+        self.lab.warm_workers()  # its worker processes warm up in the background
 
     # ----------------------------------------------------------------------------------------- thread files
     async def export_thread(self, path: Path) -> None:

@@ -74,7 +74,7 @@ class Conversation:
         if listener in self._listeners:
             self._listeners.remove(listener)
 
-    def _insert(self, row: int, items: list[ChatItem]) -> None:
+    def insert(self, row: int, items: list[ChatItem]) -> None:
         if not items:
             return
         for listener in self._listeners:
@@ -83,10 +83,10 @@ class Conversation:
         for listener in self._listeners:
             listener.items_inserted(row, len(items))
 
-    def _append(self, item: ChatItem) -> None:
-        self._insert(len(self._items), [item])
+    def append(self, item: ChatItem) -> None:
+        self.insert(len(self._items), [item])
 
-    def _remove(self, item: ChatItem) -> None:
+    def remove(self, item: ChatItem) -> None:
         row = self.row_of(item)
         for listener in self._listeners:
             listener.items_about_to_be_removed(row, 1)
@@ -94,7 +94,7 @@ class Conversation:
         for listener in self._listeners:
             listener.items_removed(row, 1)
 
-    def _changed(self, item: ChatItem, structural: bool = True) -> None:
+    def changed(self, item: ChatItem, structural: bool = True) -> None:
         item.revision += 1
         if structural:
             item.structure_revision += 1
@@ -104,7 +104,7 @@ class Conversation:
         for listener in self._listeners:
             listener.items_changed(row, row, structural)
 
-    def _reset(self, items: list[ChatItem]) -> None:
+    def reset(self, items: list[ChatItem]) -> None:
         for listener in self._listeners:
             listener.items_about_to_be_reset()
         self._items = items
@@ -117,16 +117,16 @@ class Conversation:
 
     # ----------------------------------------------------------------------------------------- editing
     def clear(self) -> None:
-        self._reset([])
+        self.reset([])
 
     def add_user_message(self, text: str, *, run_id: str | None = None, created_at: datetime | None = None) -> UserItem:
         item = UserItem(key=new_key("user"), run_id=run_id, created_at=created_at, text=text)
-        self._append(item)
+        self.append(item)
         return item
 
     def add_error(self, message: str, *, run_id: str | None = None) -> ErrorItem:
         item = ErrorItem(key=new_key("error"), run_id=run_id, message=message)
-        self._append(item)
+        self.append(item)
         return item
 
     def add_tripwire_banner(
@@ -156,7 +156,7 @@ class Conversation:
             code=code,
             params=dict(params or {}),
         )
-        self._insert(len(self._items) if at is None else self._banner_row(at), [item])
+        self.insert(len(self._items) if at is None else self._banner_row(at), [item])
         return item
 
     def _banner_row(self, at: datetime) -> int:
@@ -177,7 +177,7 @@ class Conversation:
         for card in item.tool_cards:
             if card.tool_call_id == tool_call_id and card.expanded != expanded:
                 card.expanded = expanded
-                self._changed(item)
+                self.changed(item)
                 return
 
     def toggle_tool_card(self, item: AssistantItem, tool_call_id: str) -> None:

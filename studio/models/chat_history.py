@@ -21,8 +21,11 @@ from studio.models.judge_failures import JudgeFailures
 from studio.models.trace_data import event_from_dict
 
 
-class StoredThreads(Conversation):
-    """Mixed into :class:`~studio.models.chat_model.ChatModel`: builds the conversation of a reopened thread."""
+class StoredThreads:
+    """Builds the conversation of a reopened thread from its stored messages and runs (``ChatModel.history``)."""
+
+    def __init__(self, chat: Conversation) -> None:
+        self._chat = chat
 
     # ----------------------------------------------------------------------------------------- stored threads
     def load_messages(self, messages: Iterable[Message]) -> None:
@@ -33,7 +36,7 @@ class StoredThreads(Conversation):
                 items.append(UserItem(key=new_key("user"), created_at=message.created_at, text=message.text))
             elif message.role == "assistant":
                 items.extend(assistant_items(message))
-        self._reset(items)
+        self._chat.reset(items)
 
     def load_thread(self, messages: Iterable[Message], runs: Iterable[Any] = ()) -> None:
         """``load_messages``, plus a banner for each past run that a tripwire ended.
@@ -80,9 +83,9 @@ class StoredThreads(Conversation):
                             key=new_key("user"), run_id=record.id, created_at=record.started_at, text=blocked_input
                         ),
                     )
-                self._insert(len(self._items) if later is None else self._first_row_from(later), inserted)
+                self._chat.insert(len(self._chat.items) if later is None else self._first_row_from(later), inserted)
             else:
-                self.add_tripwire_banner(
+                self._chat.add_tripwire_banner(
                     record.run_id,
                     record.reason,
                     record.processor_id,
@@ -99,12 +102,12 @@ class StoredThreads(Conversation):
         no reply: its tripwire banner says why already."""
         judges = JudgeFailures()
         for run_id, events in runs:
-            item = self.assistant_for(run_id)
+            item = self._chat.assistant_for(run_id)
             for event in events:
                 failure = judges.see(event_from_dict(event))
                 if failure is not None and item is not None and failure.text not in item.notices:
                     item.notices.append(failure.text)
-                    self._changed(item)
+                    self._chat.changed(item)
 
     def _assign_runs(self, records: list[Any]) -> None:
         """Give each loaded message the run it came from (the latest run started before it, with the window a run's
@@ -114,7 +117,7 @@ class StoredThreads(Conversation):
         )
         if not started:
             return
-        for item in self._items:
+        for item in self._chat.items:
             if item.run_id is not None or item.created_at is None:
                 continue
             when = naive_utc(item.created_at) + OWN_INPUT_WINDOW
@@ -123,7 +126,7 @@ class StoredThreads(Conversation):
                 item.run_id = owner[-1]
 
     def _first_row_from(self, when: datetime) -> int:
-        for row, item in enumerate(self._items):
+        for row, item in enumerate(self._chat.items):
             if item.created_at is not None and naive_utc(item.created_at) >= when:
                 return row
-        return len(self._items)
+        return len(self._chat.items)

@@ -119,34 +119,5 @@ class ChatListModel(QAbstractListModel):
     def _on_frame_timeout(self) -> None:
         self.flush()
 
-    # ----------------------------------------------------------------------------------------- following a run
-    def follow(self, controller: Any) -> None:
-        """Fold a :class:`~studio.controllers.run_controller.RunController`'s runs into the chat."""
-        controller.run_started.connect(self._on_controller_run_started)
-        controller.chunk_received.connect(self._on_controller_chunk_received)
-        controller.trace_event_received.connect(self._on_controller_trace_event_received)
-        controller.run_finished.connect(self._on_controller_run_finished)
-        controller.run_failed.connect(self._on_controller_run_failed)
-
-    @Slot(str, str)
-    def _on_controller_run_started(self, run_id: str, _thread_id: str) -> None:
-        self._chat.begin_run(run_id)  # the placeholder, if the sender did not show it already
-
-    @Slot(str, object)
-    def _on_controller_chunk_received(self, run_id: str, chunk: object) -> None:
-        self._chat.apply_chunk(run_id, chunk)  # type: ignore[arg-type]
-
-    @Slot(str, object)
-    def _on_controller_trace_event_received(self, run_id: str, event: object) -> None:
-        self._chat.apply_trace_event(run_id, event)  # type: ignore[arg-type]
-
-    @Slot(str, object)
-    def _on_controller_run_finished(self, run_id: str, result: object) -> None:
-        self._chat.finish_run(run_id, result)  # type: ignore[arg-type]
-
-    @Slot(str, str)
-    def _on_controller_run_failed(self, run_id: str, message: str) -> None:
-        self._chat.fail_run(run_id, message)
-
 
 __all__ = ["ITEM_ROLE", "KIND_ROLE", "RUN_ID_ROLE", "ChatListModel"]

@@ -61,18 +61,19 @@ class _LiveRun:
     growing: str | None = None
 
 
-class LiveRuns(Conversation):
-    """Mixed into :class:`~studio.models.chat_model.ChatModel`: runs in flight, folded as their chunks arrive."""
+class LiveRuns:
+    """Runs in flight, folded into a conversation as their chunks arrive (``ChatModel.live``)."""
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__()
+    def __init__(self, chat: Conversation, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self._chat = chat
         self._runs: dict[str, _LiveRun] = {}
         #: Judges that failed in the runs in flight: said under their replies (a fail-open run is no plain pass).
         self._judges = JudgeFailures()
         #: Seconds, for a run's latency figures (monotonic; tests may give their own).
         self.clock = clock
 
-    def _items_replaced(self) -> None:
+    def forget_runs(self) -> None:
+        """The conversation was replaced (a thread opened): the runs in flight are no longer shown."""
         self._runs.clear()
 
     # ----------------------------------------------------------------------------------------- live runs
@@ -84,7 +85,7 @@ class LiveRuns(Conversation):
         run = self._live(run_id)
         if run.item is None:
             run.item = AssistantItem(key=new_key("assistant"), run_id=run_id, stats=RunStats(started=self.clock()))
-            self._append(run.item)
+            self._chat.append(run.item)
         stats = run.item.stats
         if stats is not None and model and not stats.model:
             stats.model = model
@@ -109,7 +110,7 @@ class LiveRuns(Conversation):
         item = run.item
         if item is None:
             item = run.item = AssistantItem(key=new_key("assistant"), run_id=run.run_id, steps=[step])
-            self._append(item)
+            self._chat.append(item)
             return item, True
         if item.stats is not None and item.stats.first_text is None and step.texts:
             item.stats.first_text = self.clock()
@@ -128,7 +129,7 @@ class LiveRuns(Conversation):
                 grows = "text" if type(chunk) is TextDeltaChunk else "reasoning"
                 structural = added or run.growing != grows
                 run.growing = grows
-                self._changed(item, structural)
+                self._chat.changed(item, structural)
             case StepStartChunk(payload=payload):
                 run.step = StepSegment.live(run_id, payload.message_id or new_key("step"))
                 run.growing = None
@@ -137,12 +138,12 @@ class LiveRuns(Conversation):
                 self._step(run).tool_cards.append(card)
                 run.cards[card.tool_call_id] = card
                 run.growing = None
-                self._changed(self._attach(run)[0])
+                self._chat.changed(self._attach(run)[0])
             case ToolCallDeltaChunk(payload=payload):
                 streaming = run.cards.get(payload.tool_call_id)
                 if streaming is not None and run.item is not None:
                     streaming.args_text.append(payload.args_text_delta)
-                    self._changed(run.item)
+                    self._chat.changed(run.item)
             case ToolCallChunk(payload=payload):
                 step = self._step(run)
                 step.fold(chunk)
@@ -153,7 +154,7 @@ class LiveRuns(Conversation):
                 called.args = plain_args(payload.args)
                 called.state = "call"
                 run.growing = None
-                self._changed(self._attach(run)[0])
+                self._chat.changed(self._attach(run)[0])
             case ToolResultChunk(payload=payload):
                 self._tool_outcome(run, payload)
             case ToolErrorChunk(payload=payload):
@@ -162,7 +163,7 @@ class LiveRuns(Conversation):
                 self._step_finished(run, payload.step_result.reason)
             case TripwireChunk(payload=payload):
                 self._end_live(run, "done")
-                self.add_tripwire_banner(
+                self._chat.add_tripwire_banner(
                     run_id,
                     payload.reason,
                     payload.processor_id,
@@ -173,13 +174,13 @@ class LiveRuns(Conversation):
                 )
             case ErrorChunk(payload=payload):
                 self._end_live(run, "done")
-                self.add_error(readable_error(payload.error), run_id=run_id)
+                self._chat.add_error(readable_error(payload.error), run_id=run_id)
             case FinishChunk():
                 self._end_live(run, "done")
             case DataChunk(type=kind, data=data, id=data_id):
                 self._step(run).data.append(DataBlock(kind, data, data_id))
                 run.growing = None
-                self._changed(self._attach(run)[0])
+                self._chat.changed(self._attach(run)[0])
 
     def _tool_outcome(self, run: _LiveRun, payload: ToolResultPayload | ToolErrorPayload) -> None:
         card = run.cards.get(payload.tool_call_id)
@@ -196,7 +197,7 @@ class LiveRuns(Conversation):
         else:
             card.state, card.result = "result", payload.result
         if run.item is not None:
-            self._changed(run.item)
+            self._chat.changed(run.item)
 
     def _step_finished(self, run: _LiveRun, reason: str) -> None:
         step, run.step, run.growing = run.step, None, None
@@ -206,7 +207,7 @@ class LiveRuns(Conversation):
         retracted = run.item.retracted
         if len(run.abort_reasons) >= len(retracted):
             step.feedback = run.abort_reasons[len(retracted) - 1]
-        self._changed(run.item)
+        self._chat.changed(run.item)
 
     def apply_trace_event(self, run_id: str, event: TraceEvent) -> None:
         """Note an abort's reason: the feedback of a retried step, shown before the run's result confirms it; and
@@ -233,14 +234,14 @@ class LiveRuns(Conversation):
         index = len(run.abort_reasons) - 1
         if index < len(retracted) and retracted[index].feedback is None:
             retracted[index].feedback = reason
-            self._changed(run.item)
+            self._chat.changed(run.item)
 
     def _notice(self, run_id: str, text: str) -> None:
         run = self._runs.get(run_id)
-        item = run.item if run is not None else self.assistant_for(run_id)
+        item = run.item if run is not None else self._chat.assistant_for(run_id)
         if item is not None and text not in item.notices:
             item.notices.append(text)
-            self._changed(item)
+            self._chat.changed(item)
 
     def _end_live(self, run: _LiveRun, status: AssistantStatus) -> None:
         run.step, run.growing = None, None
@@ -249,19 +250,19 @@ class LiveRuns(Conversation):
             self._drop_placeholder(run)
         elif item is not None and item.status != status:
             item.status = status
-            self._changed(item)
+            self._chat.changed(item)
 
     def _drop_placeholder(self, run: _LiveRun) -> None:
         """The run ended without a word: its placeholder goes (a banner or an error says why)."""
-        if run.item is not None and run.item in self._items:
-            self._remove(run.item)
+        if run.item is not None and run.item in self._chat.items:
+            self._chat.remove(run.item)
         run.item = None
 
     def note_recorded_tool_calls(self, recorded: Mapping[str, Sequence[Any]]) -> None:
         """What the tools of a reopened thread's runs returned (their recordings: ``tool_name``, ``arguments``,
         ``result``, ``error``), onto the loaded tool cards, so a card shows it next to what the model was given as
         it did live. A run's cards take its recorded calls in order, each by tool name and arguments."""
-        for item in self._items:
+        for item in self._chat.items:
             calls = recorded.get(item.run_id or "")
             if not calls or not isinstance(item, AssistantItem):
                 continue
@@ -275,7 +276,7 @@ class LiveRuns(Conversation):
                 card.returned, card.returned_known = match.result, True
                 changed = True
             if changed:
-                self._changed(item)
+                self._chat.changed(item)
 
     def note_tool_returned(self, run_id: str, tool_call_id: str, returned: Any) -> None:
         """What a tool returned before ``process_tool_result`` (a trace fact): its card shows it next to the
@@ -286,7 +287,7 @@ class LiveRuns(Conversation):
             return
         card.returned, card.returned_known = returned, True
         if run is not None and run.item is not None:
-            self._changed(run.item)
+            self._chat.changed(run.item)
 
     def finish_run(self, run_id: str, result: GenerateResult) -> None:
         """The run ended: confirm retried steps' feedback from ``result.steps`` and mark the reply done (or stopped)."""
@@ -295,7 +296,7 @@ class LiveRuns(Conversation):
         stopped = result.finish_reason == "abort"
         if run is not None and run.item is not None and not run.item.has_content and not stopped:
             self._drop_placeholder(run)
-        item = run.item if run is not None else self.assistant_for(run_id)
+        item = run.item if run is not None else self._chat.assistant_for(run_id)
         if item is None:
             return
         changed = self._record_stats(item, result)
@@ -317,7 +318,7 @@ class LiveRuns(Conversation):
             item.status = status
             changed = True
         if changed or run is not None:
-            self._changed(item)
+            self._chat.changed(item)
 
     def _record_stats(self, item: AssistantItem, result: GenerateResult) -> bool:
         """Put the run's usage, cost and end time into the reply's figures; True when there were figures."""
@@ -340,10 +341,10 @@ class LiveRuns(Conversation):
         if run is not None and run.item is not None:
             if run.item.has_content:
                 run.item.status = "failed"
-                self._changed(run.item)
+                self._chat.changed(run.item)
             else:
                 self._drop_placeholder(run)
-        self.add_error(message, run_id=run_id)
+        self._chat.add_error(message, run_id=run_id)
 
 
 def run_cost(model: str | None, usage: Any) -> float | None:

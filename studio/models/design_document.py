@@ -166,10 +166,6 @@ class DesignDocument(QObject):
     def catalogue(self) -> CatalogueLike:
         return self._catalogue
 
-    def set_catalogue(self, catalogue: CatalogueLike) -> None:
-        self._catalogue = catalogue
-        self.catalogue_changed.emit()
-
     def record(self, type_name: str) -> Any:
         """The catalogue record of ``type_name``, or None when the catalogue does not have it."""
         return self._catalogue.types.get(type_name)

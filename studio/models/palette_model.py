@@ -131,9 +131,6 @@ class PaletteFilterModel(QSortFilterProxyModel):
         self.setRecursiveFilteringEnabled(True)
         self._words: tuple[str, ...] = ()
 
-    def search_text(self) -> str:
-        return " ".join(self._words)
-
     @Slot(str)
     def set_search_text(self, text: str) -> None:
         words = tuple(text.lower().split())

@@ -110,10 +110,6 @@ class InspectorData:
     def run(self, run_id: str) -> RunNode | None:
         return self._runs.get(run_id)
 
-    @property
-    def pending_chunks(self) -> int:
-        return len(self._pending)
-
     def aborted_call(self, run_id: str, processor_id: str | None = None, occurrence: int = -1) -> CallNode | None:
         """The run's call that aborted (by ``processor_id`` if given); the last one unless ``occurrence`` says."""
         run = self._runs.get(run_id)

@@ -229,10 +229,6 @@ class CallNode(Node):
         chunks = translate("Inspector", "%n chunk(s)", None, count)
         return f"{name} · {chunks}" + (f" ({', '.join(parts)})" if parts else "")
 
-    @property
-    def hidden_changes(self) -> int:
-        return max(0, len((self.event.chunk_stats or {}).get("changes", [])) - len(self.children))
-
 
 class ChangeNode(Node):
     """One chunk a stream processor did not pass on as it came: ``{outcome, before, after, detail}`` (wire chunks).

@@ -12,7 +12,7 @@ messages Edit and resend and Resend; other parts add their entries with :meth:`C
 The rest of the chat lives next to it, one job per module: :mod:`~studio.views.chat_list_view` (the virtualised
 list), :mod:`~studio.views.chat_render` (measuring, painting, hit-testing a row), :mod:`~studio.views.chat_document`
 (writing an item's document, updating a streamed reply in place), :mod:`~studio.views.chat_markdown` and
-:mod:`~studio.views.chat_style`. Their public names are re-exported here for existing imports.
+:mod:`~studio.views.chat_style`.
 """
 
 from __future__ import annotations
@@ -38,9 +38,7 @@ from studio.i18n import translate
 from studio.models.chat_items import AssistantItem, ChatItem, UserItem
 from studio.models.chat_list_model import ChatListModel
 from studio.views.chat_list_view import ChatListView
-from studio.views.chat_markdown import escape_masks, insert_markdown, split_markdown
 from studio.views.chat_queue import MessageQueue, QueuedMessages
-from studio.views.chat_render import MessageRenderer
 
 
 class ChatInput(QPlainTextEdit):
@@ -359,15 +357,4 @@ class ChatView(QWidget):
             QTimer.singleShot(0, self._send_next_queued)  # after every listener has seen the run end
 
 
-__all__ = [
-    "ChatInput",
-    "ChatListView",
-    "ChatView",
-    "EmptyChat",
-    "MessageQueue",
-    "MessageRenderer",
-    "QueuedMessages",
-    "escape_masks",
-    "insert_markdown",
-    "split_markdown",
-]
+__all__ = ["ChatInput", "ChatView", "EmptyChat"]

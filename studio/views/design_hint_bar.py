@@ -83,10 +83,6 @@ class DesignHintBar(QFrame):
             signal.connect(self._on_document_changed)
         self.refresh()
 
-    def is_showing(self) -> bool:
-        """Whether the design has the hint (the bar is shown when its parent is)."""
-        return not self.isHidden()
-
     @Slot()
     def refresh(self) -> None:
         """Show the bar when the design leaves tool results unchecked, hide it otherwise."""

@@ -6,13 +6,13 @@ Middle: the chat. Right: the inspector. Everything it does is a call on the work
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QRect, QSettings, Qt, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
+    QDialog,
     QLabel,
     QMainWindow,
     QMenu,
@@ -29,6 +29,7 @@ from studio.catalog import palette_groups
 from studio.controllers.workspace import Workspace
 from studio.models.palette_model import PaletteModel
 from studio.paths import data_dir
+from studio.restart import keep_draft, take_draft
 from studio.sample import suggestions
 from studio.views.agent_settings import AgentSettingsView
 from studio.views.chain_editor import ChainEditor
@@ -95,13 +96,18 @@ def _titled(title: str, widget: QWidget) -> QWidget:
     return box
 
 
-class MainWindow(FileActions, DialogActions, QMainWindow):
-    """The studio's window; its File, Settings and Help slots live in the mixins (one job a module)."""
+class MainWindow(QMainWindow):
+    """The studio's window; its File menu is :attr:`files`, its Settings and Help menus :attr:`dialogs` (one job a
+    module)."""
 
     def __init__(self, workspace: Workspace, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("main_window")
         self.workspace = workspace
+        #: The File menu's slots and their file dialogs.
+        self.files = FileActions(self, workspace)
+        #: The Settings and Help menus, and the approvals a design asks for.
+        self.dialogs = DialogActions(self, workspace, self.restart)
         #: Set when the window closed to restart the studio (a new language): the entry point starts it again.
         self.restart_requested = False
         self.setWindowTitle("Processor Studio")
@@ -120,6 +126,7 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
         self.settings_view = AgentSettingsView(document, tools=tool_names)
         self.settings_view.mcp_servers.approvals = workspace.mcp_approvals
         self.settings_view.mcp_servers.secrets = workspace.secrets
+        self.settings_view.mcp_servers.launcher = workspace.mcp_launcher
         self.chat = ChatView(workspace.chat_list)
         self.chat.set_suggestions(suggestions(i18n.current_language()))
         self.inspector = InspectorView()
@@ -192,16 +199,18 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
         self.threads.restore_requested.connect(workspace.threads.restore)
         workspace.threads.restorable_changed.connect(self.threads.set_restorable)
         self.threads.search_requested.connect(workspace.threads.refresh)
-        self.threads.thread_selected.connect(self._on_threads_thread_selected)
+        self.threads.thread_selected.connect(workspace.select_thread)
         self.threads.replay_requested.connect(self.open_thread_replay)
         self.threads.reexport_requested.connect(self.reexport_regression_test)
         workspace.thread_opened.connect(self.threads.select_thread)
         workspace.history_loaded.connect(self._on_workspace_history_loaded)
         workspace.status_message.connect(self._show_status)
-        workspace.file_failed.connect(self._on_workspace_file_failed)
+        workspace.file_failed.connect(self.files.show_failure)
         workspace.design_opened.connect(self._on_workspace_design_opened)
-        workspace.endpoint_approval_requested.connect(self._on_workspace_endpoint_approval_requested)
-        workspace.mcp_approval_requested.connect(self._on_workspace_mcp_approval_requested)
+        workspace.endpoint_approval_requested.connect(self.dialogs.ask_endpoint_approval)
+        workspace.mcp_approval_requested.connect(self.dialogs.ask_mcp_approval)
+        workspace.regression_test_ready.connect(self._on_workspace_regression_test_ready)
+        workspace.regression_test_written.connect(self._on_workspace_regression_test_written)
         #: The progress dialog of a running thread import.
         self.import_progress = ImportProgressView(workspace.imports, self)
         workspace.document.modified_changed.connect(self._update_title)
@@ -235,15 +244,20 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
             name="action.open_sample",
         )
         self._action(
-            file_menu, translate("MainWindow", "&Open design…"), self._on_open_design, QKeySequence.StandardKey.Open
+            file_menu, translate("MainWindow", "&Open design…"), self.files.open_design, QKeySequence.StandardKey.Open
         )
         self._action(
-            file_menu, translate("MainWindow", "&Save design as…"), self._on_save_design, QKeySequence.StandardKey.Save
+            file_menu,
+            translate("MainWindow", "&Save design as…"),
+            self.files.save_design,
+            QKeySequence.StandardKey.Save,
         )
-        self._action(file_menu, translate("MainWindow", "&Export as Python script…"), self._on_export_script, "Ctrl+E")
+        self._action(
+            file_menu, translate("MainWindow", "&Export as Python script…"), self.files.export_script, "Ctrl+E"
+        )
         file_menu.addSeparator()
-        self._action(file_menu, translate("MainWindow", "&Import thread…"), self._on_import_thread)
-        self._action(file_menu, translate("MainWindow", "E&xport thread…"), self._on_export_thread)
+        self._action(file_menu, translate("MainWindow", "&Import thread…"), self.files.import_thread)
+        self._action(file_menu, translate("MainWindow", "E&xport thread…"), self.files.export_thread)
         file_menu.addSeparator()
         # Ctrl+Q everywhere: QKeySequence.StandardKey.Quit is empty on Windows and on Qt's offscreen platform.
         quit_action = self._action(file_menu, translate("MainWindow", "&Quit"), self.close, "Ctrl+Q")
@@ -294,17 +308,21 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
         )
         settings_menu = bar.addMenu(translate("MainWindow", "&Settings"))
         settings_action = self._action(
-            settings_menu, translate("MainWindow", "&API keys and connection…"), self._on_settings, "Ctrl+,"
+            settings_menu, translate("MainWindow", "&API keys and connection…"), self.dialogs.open_settings, "Ctrl+,"
         )
-        self._action(settings_menu, translate("MainWindow", "&Language…"), self._on_language, name="action.language")
+        self._action(
+            settings_menu, translate("MainWindow", "&Language…"), self.dialogs.open_language, name="action.language"
+        )
         help_menu = bar.addMenu(translate("MainWindow", "&Help"))
         shortcuts_action = self._action(
             help_menu,
             translate("MainWindow", "&Keyboard shortcuts"),
-            self._on_shortcuts,
+            self.dialogs.show_shortcuts,
             QKeySequence.StandardKey.HelpContents,
         )
-        self._action(help_menu, translate("MainWindow", "&About Processor Studio"), self._on_about, name="action.about")
+        self._action(
+            help_menu, translate("MainWindow", "&About Processor Studio"), self.dialogs.show_about, name="action.about"
+        )
         #: The studio's own shortcuts, which work in its other windows too (the Lab's): an action's shortcut is live
         #: in every window it was added to, so these are the menus' actions themselves, not copies.
         self.app_actions = [quit_action, settings_action, shortcuts_action]
@@ -390,7 +408,7 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
 
     @Slot(str)
     def _on_replay_export_test_requested(self, run_id: str) -> None:
-        self.workspace.spawn(self._export_regression_test(run_id))
+        self.workspace.make_regression_test(run_id)  # then _on_workspace_regression_test_ready asks for the file
 
     @Slot(str)
     def reexport_regression_test(self, run_id: str) -> ReplayView:
@@ -402,32 +420,22 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
 
     @Slot(str)
     def _on_replay_reexport_test_requested(self, run_id: str) -> None:
-        self.workspace.spawn(self._reexport_regression_test(run_id))
+        self.workspace.rewrite_regression_test(run_id)
 
-    async def _reexport_regression_test(self, run_id: str) -> None:
-        await self.workspace.reexport_regression_test(run_id)
-        self._refresh_reexport(run_id)
-
-    async def _write_regression_test(self, script: str, path: Path, run_id: str) -> None:
-        await self.workspace.files.write_regression_test(script, path, run_id=run_id)
-        self._refresh_reexport(run_id)
-
-    def _refresh_reexport(self, run_id: str) -> None:
+    @Slot(str)
+    def _on_workspace_regression_test_written(self, run_id: str) -> None:
         view = self.replay_view
         if view is not None and view.run_id == run_id and shiboken_valid(view):
             view.refresh_reexport()
 
-    async def _export_regression_test(self, run_id: str) -> None:
-        """Make the test first, then ask where it goes: a test that cannot be exported is said before any file is
-        picked."""
-        script = await self.workspace.files.regression_test_script(run_id)
-        if script is None:
-            return
-        self._file_dialog(
+    @Slot(str, str)
+    def _on_workspace_regression_test_ready(self, run_id: str, script: str) -> None:
+        """The test is made: ask where it goes."""
+        self.files.file_dialog(
             translate("MainWindow", "Export run as a regression test"),
             translate("MainWindow", "Python tests (*.py)"),
             save=True,
-            accept=lambda path: self.workspace.spawn(self._write_regression_test(script, path, run_id)),
+            accept=lambda path: self.workspace.save_regression_test(script, path, run_id),
             suggested=f"test_run_{run_id[-8:]}.py",
             note=regression_test_note(),
         )
@@ -444,8 +452,7 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
             self.lab_view.resize(*initial_size(available, QApplication.platformName(), LAB_SIZE))
             self.lab_view.addActions(self.app_actions)  # Ctrl+Q, Ctrl+, and F1 work in the Lab's window too
             self.workspace.lab.case_thread_ready.connect(self._on_lab_case_thread_ready)
-            self.workspace.spawn(self.workspace.lab.load())
-            self.workspace.lab.warm_workers()  # its worker processes warm up in the background
+            self.workspace.open_lab()
         self.lab_view.show()
         self.lab_view.raise_()
         self.lab_view.activateWindow()
@@ -465,11 +472,6 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
     def _on_chat_tripwire_clicked(self, run_id: str) -> None:
         self.inspector.select_tripwire(run_id)
 
-    @Slot(str)
-    def _on_threads_thread_selected(self, thread_id: str) -> None:
-        if thread_id != self.workspace.thread_id:
-            self.workspace.spawn(self.workspace.open_thread(thread_id))
-
     @Slot(list)
     def _on_workspace_history_loaded(self, histories: list[Any]) -> None:
         self.inspector.load_history(histories, replace=True)
@@ -482,6 +484,22 @@ class MainWindow(FileActions, DialogActions, QMainWindow):
     def _update_title(self, *_args: Any) -> None:
         name = self.workspace.document.design().name
         self.setWindowTitle(translate("MainWindow", "{name} — Processor Studio").format(name=name))
+
+    # ----------------------------------------------------------------------------------------- restart
+    @Slot()
+    def restart(self) -> None:
+        """Close to start again (the picked language shows then); the chat box's unsent text is kept for it."""
+        keep_draft(self.chat.input.toPlainText(), self.workspace.thread_id)
+        self.restart_requested = True
+        for dialog in self.findChildren(QDialog):
+            dialog.close()
+        self.close()
+
+    def restore_draft(self) -> None:
+        """Put back the chat box's text kept by a restart (nothing when there is none, or the box has text)."""
+        text, _thread = take_draft()
+        if text and not self.chat.input.toPlainText():
+            self.chat.input.setPlainText(text)
 
     # ----------------------------------------------------------------------------------------- geometry
     @staticmethod

@@ -1,33 +1,26 @@
-"""The main window's dialogs: settings and language, the approvals a design asks for, help and about, restart.
+"""The main window's dialogs: settings and language, the approvals a design asks for, help and about.
 
-None of them blocks the qasync loop (``open()``, never ``exec()``); a restart keeps the chat box's unsent text.
+None of them blocks the qasync loop (``open()``, never ``exec()``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Slot
-from PySide6.QtWidgets import QDialog, QMessageBox
+from PySide6.QtCore import QObject, Slot
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 from studio import i18n
 from studio.controllers.connection import check_connection
 from studio.paths import data_dir
-from studio.restart import keep_draft, take_draft
 from studio.views.about_dialog import AboutDialog
 from studio.views.endpoint_approval import EndpointApproval
 from studio.views.mcp_approval import McpApproval
 from studio.views.settings_dialog import SettingsDialog
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QMainWindow
-
     from studio.controllers.workspace import Workspace
-    from studio.views.chat_view import ChatView
-
-    _Window = QMainWindow
-else:
-    _Window = object
 
 translate = i18n.translate
 
@@ -64,37 +57,40 @@ def shortcuts_text() -> str:
     )
 
 
-class DialogActions(_Window):
-    """Mixed into :class:`~studio.views.main_window.MainWindow` (its Settings and Help menus, the approvals)."""
+class DialogActions(QObject):
+    """The main window's Settings and Help menus and the approvals a design asks for (``window.dialogs``);
+    ``restart`` closes the window to start the studio again (a settings dialog's "Restart now")."""
 
-    workspace: Workspace
-    chat: ChatView
-    restart_requested: bool
+    def __init__(self, window: QWidget, workspace: Workspace, restart: Callable[[], None]) -> None:
+        super().__init__(window)
+        self._window = window
+        self.workspace = workspace
+        self._restart = restart
 
     @Slot(object)
-    def _on_workspace_endpoint_approval_requested(self, grant: Any) -> None:
+    def ask_endpoint_approval(self, grant: Any) -> None:
         """Ask (without blocking) whether the key may go to the host the design names; one question at a time."""
-        asking = self.findChild(EndpointApproval, "endpoint_approval")
+        asking = self._window.findChild(EndpointApproval, "endpoint_approval")
         if asking is not None and asking.isVisible():
             return
-        dialog = EndpointApproval(grant, self)
+        dialog = EndpointApproval(grant, self._window)
         dialog.answered.connect(self.workspace.answer_endpoint_approval)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
 
     @Slot(object)
-    def _on_workspace_mcp_approval_requested(self, config: Any) -> None:
+    def ask_mcp_approval(self, config: Any) -> None:
         """Ask (without blocking) whether a design's stdio MCP server may run its program; one at a time."""
-        asking = self.findChild(McpApproval, "mcp_approval")
+        asking = self._window.findChild(McpApproval, "mcp_approval")
         if asking is not None and asking.isVisible():
             return
-        dialog = McpApproval(config, self)
+        dialog = McpApproval(config, self._window)
         dialog.answered.connect(self.workspace.answer_mcp_approval)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
 
     @Slot()
-    def _on_settings(self) -> SettingsDialog:
+    def open_settings(self) -> SettingsDialog:
         design = self.workspace.document.design()
         model_id = design.model.model if not design.model.is_demo else "openai/gpt-4o-mini"
         dialog = SettingsDialog(
@@ -103,47 +99,32 @@ class DialogActions(_Window):
             model_id=model_id,
             api_base=design.model.api_base,
             document=self.workspace.document,
-            parent=self,
+            parent=self._window,
         )
-        dialog.restart_requested.connect(self.restart)
+        dialog.restart_requested.connect(self._restart)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
         return dialog
 
     @Slot()
-    def _on_language(self) -> None:
-        dialog = self._on_settings()
+    def open_language(self) -> None:
+        dialog = self.open_settings()
         dialog.language.combo.setFocus()
 
     @Slot()
-    def restart(self) -> None:
-        """Close to start again (the picked language shows then); the chat box's unsent text is kept for it."""
-        keep_draft(self.chat.input.toPlainText(), self.workspace.thread_id)
-        self.restart_requested = True
-        for dialog in self.findChildren(QDialog):
-            dialog.close()
-        self.close()
-
-    def restore_draft(self) -> None:
-        """Put back the chat box's text kept by a restart (nothing when there is none, or the box has text)."""
-        text, _thread = take_draft()
-        if text and not self.chat.input.toPlainText():
-            self.chat.input.setPlainText(text)
-
-    @Slot()
-    def _on_shortcuts(self) -> None:
+    def show_shortcuts(self) -> None:
         box = QMessageBox(
             QMessageBox.Icon.Information,
             translate("MainWindow", "Keyboard shortcuts"),
             shortcuts_text(),
             QMessageBox.StandardButton.Ok,
-            self,
+            self._window,
         )
         box.finished.connect(box.deleteLater)
         box.open()
 
     @Slot()
-    def _on_about(self) -> None:
-        dialog = AboutDialog(data_dir(), self)
+    def show_about(self) -> None:
+        dialog = AboutDialog(data_dir(), self._window)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Slot
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtCore import QObject, Slot
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from studio import i18n
 from studio.files import suggested_file_name
@@ -18,31 +18,28 @@ from studio.views.export_notes import add_contents_note, thread_note
 from studio.views.last_folder import remember_folder, start_folder
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QMainWindow
-
     from studio.controllers.workspace import Workspace
-
-    _Window = QMainWindow
-else:
-    _Window = object
 
 translate = i18n.translate
 
 
-class FileActions(_Window):
-    """Mixed into :class:`~studio.views.main_window.MainWindow` (its File menu's slots)."""
+class FileActions(QObject):
+    """The main window's File menu: its slots and their file dialogs (``window.files``)."""
 
-    workspace: Workspace
+    def __init__(self, window: QWidget, workspace: Workspace) -> None:
+        super().__init__(window)
+        self._window = window
+        self.workspace = workspace
 
     @Slot(str, str)
-    def _on_workspace_file_failed(self, title: str, text: str) -> None:
+    def show_failure(self, title: str, text: str) -> None:
         """A save or export failed: a message box that does not block (``open()``), besides the status bar."""
-        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self._window)
         box.setObjectName("file_failed")
         box.finished.connect(box.deleteLater)
         box.open()
 
-    def _file_dialog(
+    def file_dialog(
         self,
         title: str,
         filters: str,
@@ -54,7 +51,7 @@ class FileActions(_Window):
     ) -> QFileDialog:
         """A non-blocking file dialog (``open()``, never ``exec()`` on the qasync loop); a save dialog proposes
         ``suggested`` as the file name; ``note`` says what an exported file holds (``studio.views.export_notes``)."""
-        dialog = QFileDialog(self, title, str(start_folder()), filters)
+        dialog = QFileDialog(self._window, title, str(start_folder()), filters)
         dialog.setObjectName("file_dialog")
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave if save else QFileDialog.AcceptMode.AcceptOpen)
         if not save:
@@ -74,8 +71,8 @@ class FileActions(_Window):
         return dialog
 
     @Slot()
-    def _on_open_design(self) -> None:
-        self._file_dialog(
+    def open_design(self) -> None:
+        self.file_dialog(
             translate("MainWindow", "Open design"),
             translate("MainWindow", "Agent designs (*.json)"),
             save=False,
@@ -83,8 +80,8 @@ class FileActions(_Window):
         )
 
     @Slot()
-    def _on_save_design(self) -> None:
-        self._file_dialog(
+    def save_design(self) -> None:
+        self.file_dialog(
             translate("MainWindow", "Save design"),
             translate("MainWindow", "Agent designs (*.json)"),
             save=True,
@@ -93,8 +90,8 @@ class FileActions(_Window):
         )
 
     @Slot()
-    def _on_export_script(self) -> None:
-        self._file_dialog(
+    def export_script(self) -> None:
+        self.file_dialog(
             translate("MainWindow", "Export as Python"),
             translate("MainWindow", "Python scripts (*.py)"),
             save=True,
@@ -103,21 +100,21 @@ class FileActions(_Window):
         )
 
     @Slot()
-    def _on_import_thread(self) -> None:
-        self._file_dialog(
+    def import_thread(self) -> None:
+        self.file_dialog(
             translate("MainWindow", "Import thread"),
             translate("MainWindow", "Threads (*.json)"),
             save=False,
-            accept=lambda path: self.workspace.spawn(self.workspace.import_thread(path)),
+            accept=self.workspace.import_thread_file,
         )
 
     @Slot()
-    def _on_export_thread(self) -> None:
-        self._file_dialog(
+    def export_thread(self) -> None:
+        self.file_dialog(
             translate("MainWindow", "Export thread"),
             translate("MainWindow", "Threads (*.json)"),
             save=True,
-            accept=lambda path: self.workspace.spawn(self.workspace.export_thread(path)),
+            accept=self.workspace.export_thread_file,
             suggested=suggested_file_name(self._thread_title(), ".json", fallback="thread"),
             note=thread_note(),
         )

@@ -13,6 +13,7 @@ from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
 from studio.design import McpServerConfig
+from studio.i18n import translate
 
 
 class McpApproval(QMessageBox):
@@ -26,28 +27,35 @@ class McpApproval(QMessageBox):
         self.setObjectName("mcp_approval")
         self.config = config
         self.setIcon(QMessageBox.Icon.Warning)
-        self.setWindowTitle(self.tr("Run a program from this design?"))
+        self.setWindowTitle(translate("McpApproval", "Run a program from this design?"))
         self.setText(
-            self.tr("Start the MCP server <b>{name}</b>? It runs this program:").format(name=escape(config.name))
+            translate("McpApproval", "Start the MCP server <b>{name}</b>? It runs this program:").format(
+                name=escape(config.name)
+            )
         )
         variables = (
             "<br>".join(f"<code>{escape(name)}={escape(value)}</code>" for name, value in sorted(config.env.items()))
             if config.env
-            else escape(self.tr("(none besides your own)"))
+            else escape(translate("McpApproval", "(none besides your own)"))
         )
         self.setInformativeText(
             f"<code>{escape(config.command_line())}</code><br><br>"
-            + self.tr("Environment variables it sets:")
+            + translate("McpApproval", "Environment variables it sets:")
             + f"<br>{variables}<br><br>"
-            + self.tr(
+            + translate(
+                "McpApproval",
                 "The program runs with your rights: it can read your files and use the network. A design from "
                 "someone else can name any program. Allow it only if you trust this command; your answer is "
-                "remembered for this exact command and environment."
+                "remembered for this exact command and environment.",
             )
         )
-        self.allow: QPushButton = self.addButton(self.tr("Run this program"), QMessageBox.ButtonRole.AcceptRole)
+        self.allow: QPushButton = self.addButton(
+            translate("McpApproval", "Run this program"), QMessageBox.ButtonRole.AcceptRole
+        )
         self.allow.setObjectName("mcp_approval.allow")
-        self.refuse: QPushButton = self.addButton(self.tr("Don't run it"), QMessageBox.ButtonRole.RejectRole)
+        self.refuse: QPushButton = self.addButton(
+            translate("McpApproval", "Don't run it"), QMessageBox.ButtonRole.RejectRole
+        )
         self.refuse.setObjectName("mcp_approval.refuse")
         self.setDefaultButton(self.refuse)
         self.setEscapeButton(self.refuse)

@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import json
 import shlex
+from functools import partial
 from typing import Any
 
+import shiboken6
 from pydantic import ValidationError
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
@@ -33,12 +35,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from processors.tools.mcp import McpServerError, McpToolSource
-from studio import i18n
+from processors.tools.mcp import McpServerError
+from studio.controllers.mcp_launcher import McpLauncher
 from studio.design import McpServerConfig
+from studio.i18n import translate
 from studio.i18n.runtime_texts import runtime_text
 from studio.mcp_approvals import CommandApprovals
-from studio.mcp_servers import runtime_server
+from studio.mcp_servers import ListedTool, launch_key
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import EditSetting
 from studio.secrets import SecretStore
@@ -59,37 +62,41 @@ class McpServerDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("mcp_server_dialog")
-        self.setWindowTitle(self.tr("MCP server"))
+        self.setWindowTitle(translate("McpServerDialog", "MCP server"))
         self._taken = taken or set()
         self._enabled = list(config.enabled_tools) if config is not None else []
         self.name = QLineEdit(config.name if config else "")
         self.name.setObjectName("mcp_server.name")
         self.transport = QComboBox()
         self.transport.setObjectName("mcp_server.transport")
-        self.transport.addItem(self.tr("A program (stdio)"), "stdio")
-        self.transport.addItem(self.tr("A URL (Streamable HTTP)"), "http")
+        self.transport.addItem(translate("McpServerDialog", "A program (stdio)"), "stdio")
+        self.transport.addItem(translate("McpServerDialog", "A URL (Streamable HTTP)"), "http")
         self.transport.setCurrentIndex(1 if config is not None and config.transport == "http" else 0)
         self.command = QLineEdit(config.command if config else "")
         self.command.setObjectName("mcp_server.command")
-        self.command.setPlaceholderText(self.tr("e.g. npx, uvx or a path to a program"))
+        self.command.setPlaceholderText(translate("McpServerDialog", "e.g. npx, uvx or a path to a program"))
         self.args = QLineEdit(shlex.join(config.args) if config else "")
         self.args.setObjectName("mcp_server.args")
-        self.args.setPlaceholderText(self.tr("Arguments, as in a shell: -y @modelcontextprotocol/server-filesystem ."))
+        self.args.setPlaceholderText(
+            translate("McpServerDialog", "Arguments, as in a shell: -y @modelcontextprotocol/server-filesystem .")
+        )
         self.env = QPlainTextEdit("\n".join(f"{k}={v}" for k, v in config.env.items()) if config else "")
         self.env.setObjectName("mcp_server.env")
-        self.env.setPlaceholderText(self.tr("NAME=value, one per line (no keys or tokens)"))
+        self.env.setPlaceholderText(translate("McpServerDialog", "NAME=value, one per line (no keys or tokens)"))
         self.env.setFixedHeight(56)
         self.url = QLineEdit(config.url if config else "")
         self.url.setObjectName("mcp_server.url")
         self.url.setPlaceholderText("http://127.0.0.1:8000/mcp")
         self.headers = QPlainTextEdit("\n".join(f"{k}: {v}" for k, v in config.headers.items()) if config else "")
         self.headers.setObjectName("mcp_server.headers")
-        self.headers.setPlaceholderText(self.tr("Name: value, one per line (no credentials)"))
+        self.headers.setPlaceholderText(translate("McpServerDialog", "Name: value, one per line (no credentials)"))
         self.headers.setFixedHeight(56)
         self.credential = QLineEdit()
         self.credential.setObjectName("mcp_server.credential")
         self.credential.setEchoMode(QLineEdit.EchoMode.Password)
-        self.credential.setPlaceholderText(self.tr("Authorization value, e.g. Bearer …: kept in the keyring"))
+        self.credential.setPlaceholderText(
+            translate("McpServerDialog", "Authorization value, e.g. Bearer …: kept in the keyring")
+        )
         self.error = QLabel()
         self.error.setObjectName("mcp_server.error")
         self.error.setWordWrap(True)
@@ -97,14 +104,14 @@ class McpServerDialog(QDialog):
         self.error.hide()
 
         form = self._form = QFormLayout()
-        form.addRow(self.tr("&Name"), self.name)
-        form.addRow(self.tr("&Runs as"), self.transport)
-        form.addRow(self.tr("&Command"), self.command)
-        form.addRow(self.tr("&Arguments"), self.args)
-        form.addRow(self.tr("&Environment"), self.env)
-        form.addRow(self.tr("&URL"), self.url)
-        form.addRow(self.tr("&Headers"), self.headers)
-        form.addRow(self.tr("Cre&dential"), self.credential)
+        form.addRow(translate("McpServerDialog", "&Name"), self.name)
+        form.addRow(translate("McpServerDialog", "&Runs as"), self.transport)
+        form.addRow(translate("McpServerDialog", "&Command"), self.command)
+        form.addRow(translate("McpServerDialog", "&Arguments"), self.args)
+        form.addRow(translate("McpServerDialog", "&Environment"), self.env)
+        form.addRow(translate("McpServerDialog", "&URL"), self.url)
+        form.addRow(translate("McpServerDialog", "&Headers"), self.headers)
+        form.addRow(translate("McpServerDialog", "Cre&dential"), self.credential)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok.setObjectName("mcp_server.ok")
@@ -123,7 +130,7 @@ class McpServerDialog(QDialog):
         try:
             args = shlex.split(self.args.text()) if stdio else []
         except ValueError as error:
-            raise ValueError(self.tr("Arguments: {error}").format(error=error)) from None
+            raise ValueError(translate("McpServerDialog", "Arguments: {error}").format(error=error)) from None
         return McpServerConfig(
             name=self.name.text().strip(),
             transport="stdio" if stdio else "http",
@@ -150,7 +157,9 @@ class McpServerDialog(QDialog):
         try:
             config = self.config()
             if config.name in self._taken:
-                raise ValueError(self.tr("Another server is already called '{name}'.").format(name=config.name))
+                raise ValueError(
+                    translate("McpServerDialog", "Another server is already called '{name}'.").format(name=config.name)
+                )
         except ValidationError as error:
             messages = [runtime_text(item["msg"].removeprefix("Value error, ")) for item in error.errors()]
             self._refuse("; ".join(messages))
@@ -184,25 +193,28 @@ class McpServersView(QWidget):
         self.approvals = approvals if approvals is not None else CommandApprovals()
         #: Where HTTP servers' credentials go; the window passes the workspace's.
         self.secrets = secrets if secrets is not None else SecretStore()
+        #: Starts a server for a moment to list its tools; the window passes the workspace's.
+        self.launcher = McpLauncher(self.approvals)
         #: Tools each server listed: server launch → [(name, description, schema)].
-        self._listed: dict[str, list[tuple[str, str, dict[str, Any]]]] = {}
+        self._listed: dict[str, list[ListedTool]] = {}
         self._loading = False
-        self._tasks: set[asyncio.Task[None]] = set()
 
         self.tree = QTreeWidget()
         self.tree.setObjectName("settings.mcp_servers")
         self.tree.setHeaderHidden(True)
         self.tree.setMaximumHeight(160)
         self.tree.setMinimumHeight(4 * self.tree.fontMetrics().lineSpacing() + 8)  # a server and its tools, not one row
-        self.add = QPushButton(self.tr("Add…"))
+        self.add = QPushButton(translate("McpServersView", "Add…"))
         self.add.setObjectName("settings.mcp_servers.add")
-        self.edit = QPushButton(self.tr("Edit…"))
+        self.edit = QPushButton(translate("McpServersView", "Edit…"))
         self.edit.setObjectName("settings.mcp_servers.edit")
-        self.remove = QPushButton(self.tr("Remove"))
+        self.remove = QPushButton(translate("McpServersView", "Remove"))
         self.remove.setObjectName("settings.mcp_servers.remove")
-        self.list_tools = QPushButton(self.tr("List tools"))
+        self.list_tools = QPushButton(translate("McpServersView", "List tools"))
         self.list_tools.setObjectName("settings.mcp_servers.list")
-        self.list_tools.setToolTip(self.tr("Start the selected server for a moment and show the tools it offers"))
+        self.list_tools.setToolTip(
+            translate("McpServersView", "Start the selected server for a moment and show the tools it offers")
+        )
         self.message = QLabel()
         self.message.setObjectName("settings.mcp_servers.message")
         self.message.setWordWrap(True)
@@ -244,8 +256,7 @@ class McpServersView(QWidget):
 
     async def wait_idle(self) -> None:
         """Wait for tool listings in flight (tests)."""
-        while self._tasks:
-            await asyncio.wait(set(self._tasks))
+        await self.launcher.wait_listed()
 
     # ---------------------------------------------------------------------------------------- internals
     def _commit(self, servers: list[McpServerConfig], text: str) -> None:
@@ -263,7 +274,7 @@ class McpServersView(QWidget):
                 top = QTreeWidgetItem([f"{config.name} — {where}"])
                 top.setData(0, _ROLE, index)
                 top.setToolTip(0, where)
-                listed = self._listed.get(_launch(config))
+                listed = self._listed.get(launch_key(config))
                 names = [name for name, _d, _s in listed] if listed is not None else []
                 shown = names + [name for name in config.enabled_tools if name not in names]
                 for name in shown:
@@ -271,7 +282,7 @@ class McpServersView(QWidget):
                     label = (
                         name
                         if found is not None or listed is None
-                        else self.tr("{name} (not offered)").format(name=name)
+                        else translate("McpServersView", "{name} (not offered)").format(name=name)
                     )
                     child = QTreeWidgetItem([label])
                     child.setData(0, _ROLE, name)
@@ -346,11 +357,11 @@ class McpServersView(QWidget):
         if credential:
             where = self.secrets.set_mcp_credential(config.url, credential)
             note = (
-                self.tr(" Its credential is in the keyring.")
+                translate("McpServersView", " Its credential is in the keyring.")
                 if where == "keyring"
-                else self.tr(" No keyring here: its credential is kept for this session only.")
+                else translate("McpServersView", " No keyring here: its credential is kept for this session only.")
             )
-        self._commit(servers, self.tr("MCP server '{name}' saved.").format(name=config.name) + note)
+        self._commit(servers, translate("McpServersView", "MCP server '{name}' saved.").format(name=config.name) + note)
 
     @Slot()
     def _on_remove_clicked(self) -> None:
@@ -359,48 +370,47 @@ class McpServersView(QWidget):
             return
         servers = self.servers()
         removed = servers.pop(index)
-        self._commit(servers, self.tr("MCP server '{name}' removed.").format(name=removed.name))
+        self._commit(servers, translate("McpServersView", "MCP server '{name}' removed.").format(name=removed.name))
 
     @Slot()
     def _on_list_tools_clicked(self) -> None:
         index = self.selected_index()
         if index is None:
-            self.message.setText(self.tr("Select a server first."))
+            self.message.setText(translate("McpServersView", "Select a server first."))
             return
         config = self.servers()[index]
         if not self.approvals.is_approved(config):
             self.message.setText(
-                self.tr(
+                translate(
+                    "McpServersView",
                     "The program of '{name}' came with the design and has not been allowed to run: send a message "
-                    "to be asked, or edit the server."
+                    "to be asked, or edit the server.",
                 ).format(name=config.name)
             )
             return
-        self.message.setText(self.tr("Starting '{name}' to list its tools…").format(name=config.name))
-        task = asyncio.get_event_loop().create_task(self._list(config))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.message.setText(
+            translate("McpServersView", "Starting '{name}' to list its tools…").format(name=config.name)
+        )
+        self.launcher.list_tools(config, self.secrets).add_done_callback(partial(self._show_listed, config))
 
-    async def _list(self, config: McpServerConfig) -> None:
-        credential = self.secrets.mcp_credential(config.url) if config.transport == "http" else None
-        try:
-            async with McpToolSource(runtime_server(config, credential)) as source:
-                listed = [(tool.name, tool.description, dict(tool.parameters)) for tool in source.tools]
-        except McpServerError as error:
+    def _show_listed(self, config: McpServerConfig, task: asyncio.Task[list[ListedTool]]) -> None:
+        if task.cancelled() or not shiboken6.isValid(self):
+            return
+        error = task.exception()
+        if isinstance(error, McpServerError):
             self.message.setText(runtime_text(str(error)))
             return
-        self._listed[_launch(config)] = listed
+        if error is not None:
+            raise error
+        listed = task.result()
+        self._listed[launch_key(config)] = listed
         self._load()
         tools = len(listed)  # a plain name: lupdate finds a plural text only so
         self.message.setText(
-            i18n.translate(
+            translate(
                 "McpServersView", "'{name}' offers %n tool(s); tick those the agent may use.", None, tools
             ).format(name=config.name)
         )
-
-
-def _launch(config: McpServerConfig) -> str:
-    return config.model_dump_json(exclude={"enabled_tools"})
 
 
 def _pairs(text: str, separator: str) -> dict[str, str]:

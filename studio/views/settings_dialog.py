@@ -10,10 +10,6 @@ keys stay bound to the endpoint they were saved for."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Coroutine
-from typing import Any
-
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
@@ -31,19 +27,18 @@ from PySide6.QtWidgets import (
 from processors.models.local_servers import LocalServerScan, find_local_servers
 from processors.models.providers import DEFAULT_PROVIDER, provider_name, providers
 from studio import i18n
+from studio.controllers.connection_check import ConnectionCheck, ConnectionTester, ConnectionVerdict
+from studio.controllers.local_server_search import LocalServerFinder, LocalServerSearch
 from studio.endpoints import EndpointError, default_endpoint, endpoint_host
 from studio.i18n.runtime_texts import runtime_text as local_server_line
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import ReplaceDesign
-from studio.secrets import NO_KEY, SecretStore, mask
+from studio.secrets import SecretStore, mask
 from studio.views.language_picker import LanguagePicker
 from studio.views.questions import DestructiveQuestion
 from studio.views.traces_settings import TracesSettings
 
 translate = i18n.translate
-
-ConnectionTester = Callable[..., Coroutine[Any, Any, str]]
-LocalServerFinder = Callable[[], Coroutine[Any, Any, LocalServerScan]]
 
 
 def fit_text(field: QLineEdit, text: str) -> None:
@@ -80,11 +75,13 @@ class SettingsDialog(QDialog):
         self.setObjectName("settings")
         self.setWindowTitle(translate("SettingsDialog", "Settings"))
         self._secrets = secrets
-        self._tester = tester
-        self._task: asyncio.Task[None] | None = None
+        #: "Test connection": the key, the call and the verdict (the dialog shows what it is given).
+        self._connection = ConnectionCheck(secrets, tester, parent=self)
+        self._connection.finished.connect(self._on_connection_finished)
         self._document = document
-        self._find_servers = find_servers
-        self._find_task: asyncio.Task[None] | None = None
+        #: "Find local servers": the search, off the dialog (the dialog shows what it finds).
+        self._search = LocalServerSearch(find_servers, parent=self)
+        self._search.finished.connect(self._on_search_finished)
 
         self.provider = QComboBox()
         self.provider.setObjectName("settings.provider")
@@ -338,40 +335,24 @@ class SettingsDialog(QDialog):
 
     @Slot()
     def _on_test_clicked(self) -> None:
-        if self._task is not None and not self._task.done():
+        if self._connection.running:
             return
         self.test.setEnabled(False)
-        self._set_verdict(translate("SettingsDialog", "Testing…"))
-        self._task = asyncio.get_event_loop().create_task(self._run_test())
-
-    async def _run_test(self) -> None:
-        model_id = self.model.text().strip()
-        api_base = self.api_base.text().strip() or None
         self.allow.hide()
-        try:
-            grant = self._secrets.key_for(provider_name(model_id), api_base)
-        except EndpointError as error:
-            self._show_verdict(translate("SettingsDialog", "API base: {error}").format(error=error))
-            return
-        key = grant.key or (NO_KEY if grant.withheld and api_base else None)
-        try:
-            verdict = await self._tester(model_id, api_key=key, api_base=api_base)
-        except Exception as error:  # a tester bug must not become a traceback dialog
-            verdict = translate("SettingsDialog", "Failed — {kind}: {error}").format(
-                kind=type(error).__name__, error=error
-            )
-        if grant.withheld:
-            verdict += translate(
-                "SettingsDialog", " (your {provider} key was not sent: it is for {saved_for}, not {host})"
-            ).format(provider=grant.provider, saved_for=grant.saved_for_host, host=grant.host)
-            if api_base:
-                self.allow.setText(
-                    translate("SettingsDialog", "&Allow my {provider} key for {host}").format(
-                        provider=grant.provider, host=grant.host
-                    )
+        self._set_verdict(translate("SettingsDialog", "Testing…"))
+        self._connection.start(self.model.text().strip(), self.api_base.text().strip() or None)
+
+    @Slot(object)
+    def _on_connection_finished(self, verdict: ConnectionVerdict) -> None:
+        grant = verdict.withheld
+        if grant is not None:  # the key was held back from this host: offer to allow it
+            self.allow.setText(
+                translate("SettingsDialog", "&Allow my {provider} key for {host}").format(
+                    provider=grant.provider, host=grant.host
                 )
-                self.allow.show()
-        self._show_verdict(verdict)
+            )
+            self.allow.show()
+        self._show_verdict(verdict.text)
 
     def _show_verdict(self, verdict: str) -> None:
         if not self.isVisible() and self.parent() is None:
@@ -383,24 +364,14 @@ class SettingsDialog(QDialog):
     # ------------------------------------------------------------------------------------- local servers
     @Slot()
     def _on_find_local_clicked(self) -> None:
-        if self._find_task is not None and not self._find_task.done():
+        if self._search.running:
             return
         self.find_local.setEnabled(False)
         self.local_status.setText(translate("SettingsDialog", "Looking for local servers…"))
-        self._find_task = asyncio.get_event_loop().create_task(self._find())
+        self._search.start()
 
-    async def _find(self) -> None:
-        try:
-            scan = await self._find_servers()
-        except Exception as error:  # a probe bug must not become a traceback dialog
-            scan = LocalServerScan(
-                (),
-                (
-                    translate("SettingsDialog", "The search failed — {kind}: {error}").format(
-                        kind=type(error).__name__, error=error
-                    ),
-                ),
-            )
+    @Slot(object)
+    def _on_search_finished(self, scan: LocalServerScan) -> None:
         if not self.isVisible() and self.parent() is None:
             return
         self.local_models.clear()

@@ -359,7 +359,7 @@ async def bench_open_thread(app: QApplication, count: int = 10_000) -> None:
         view.list_view.viewport().installEventFilter(watcher)
         painted = watcher.arm()
         started = time.perf_counter()
-        chat.chat.load_messages(messages)
+        chat.chat.history.load_messages(messages)
         loaded = time.perf_counter()
         first_paint = await asyncio.wait_for(painted, 10)
         timings.append(((loaded - started) * 1000, (first_paint - started) * 1000))
@@ -377,10 +377,10 @@ async def bench_open_thread(app: QApplication, count: int = 10_000) -> None:
 
 
 async def bench_first_text(data_dir: Path, replies: int = 5) -> None:
+    from processors.demo.offline import demo_model
     from processors.models.scripted import split_words
     from studio.catalog import studio_catalogue
     from studio.controllers.workspace import Workspace
-    from studio.demo import demo_model
     from studio.models.chat_items import AssistantItem
     from studio.models.editor_commands import EditSetting
     from studio.secrets import SecretStore

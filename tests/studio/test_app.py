@@ -13,7 +13,7 @@ from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 
 from studio.controllers.workspace import Workspace
-from studio.models.chat_model import AssistantItem, TripwireItem, UserItem
+from studio.models.chat_items import AssistantItem, TripwireItem, UserItem
 from tests.studio.conftest import open_studio, run
 
 
@@ -127,7 +127,7 @@ def test_a_hosted_model_without_a_key_is_explained_before_any_call(
     import keyring
     import keyring.backends.fail
 
-    from studio.models.chat_model import ErrorItem
+    from studio.models.chat_items import ErrorItem
     from studio.models.editor_commands import EditSetting
 
     previous = keyring.get_keyring()

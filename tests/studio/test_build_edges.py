@@ -12,6 +12,7 @@ import pytest
 
 from processors import Processor, Violation
 from processors.builtin.registry import Catalogue, describe_class, load_catalogue
+from processors.demo.offline import DEMO_TOOLS
 from processors.models import LiteLLMModel
 from processors.testing import ScriptedModel
 from studio.build import (
@@ -26,7 +27,6 @@ from studio.build import (
     resolve_tools,
     tool_file,
 )
-from studio.demo import DEMO_TOOLS
 from studio.design import AgentDesign, ChainEntry, DesignError, ModelConfig
 
 POLITE_FILE = '''

@@ -13,7 +13,7 @@ import qasync
 from pytestqt.qtbot import QtBot
 
 from processors.memory.queries import UNREADABLE_TEXT
-from studio.models.chat_model import AssistantItem, ErrorItem, UserItem
+from studio.models.chat_items import AssistantItem, ErrorItem, UserItem
 from tests.studio.conftest import run
 from tests.studio.test_app import open_studio, reply
 

@@ -9,8 +9,7 @@ import zoneinfo
 import pytest
 
 from processors import Agent, Processor, ProcessOutputStepArgs, ToolArgumentsError
-from processors.models import ModelRequest
-from studio.demo import (
+from processors.demo.offline import (
     DEMO_MODEL_ID,
     DEMO_TOOLS,
     FEEDBACK_PREFIX,
@@ -21,6 +20,7 @@ from studio.demo import (
     get_weather,
     lookup_customer,
 )
+from processors.models import ModelRequest
 
 INSTRUCTIONS = "You are Nova, the support assistant of Example Corp. Never share a customer's contact details."
 

@@ -186,13 +186,13 @@ def test_the_export_dialog_suggests_a_file_name_from_the_design_name(
     workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
     document = workspace.document
     document.undo_stack().push(EditSetting(document, "name", "Refund desk (v2)"))
-    window._on_export_script()
+    window.files.export_script()
     dialog = window.findChild(QFileDialog, "file_dialog")
     assert dialog is not None and dialog.isVisible()
     assert [Path(f).name for f in dialog.selectedFiles()] == ["refund_desk_v2.py"]
     dialog.reject()
     settle(qloop)
-    window._on_save_design()
+    window.files.save_design()
     dialog = next(d for d in window.findChildren(QFileDialog, "file_dialog") if d.isVisible())
     assert [Path(f).name for f in dialog.selectedFiles()] == ["refund_desk_v2.json"]
     dialog.reject()
@@ -210,7 +210,7 @@ def test_a_file_dialog_opens_in_the_folder_a_file_was_last_chosen_in(
     workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
     designs = tmp_path / "my designs"
     designs.mkdir()
-    window._on_save_design()
+    window.files.save_design()
     dialog = next(d for d in window.findChildren(QFileDialog, "file_dialog") if d.isVisible())
     assert Path(dialog.directory().absolutePath()) == Path.home()
     dialog.selectFile(str(designs / "support.json"))
@@ -220,7 +220,7 @@ def test_a_file_dialog_opens_in_the_folder_a_file_was_last_chosen_in(
         if (designs / "support.json").is_file():
             break
     assert (designs / "support.json").is_file()
-    window._on_open_design()
+    window.files.open_design()
     dialog = next(d for d in window.findChildren(QFileDialog, "file_dialog") if d.isVisible())
     assert Path(dialog.directory().absolutePath()) == designs
     dialog.reject()
@@ -229,7 +229,7 @@ def test_a_file_dialog_opens_in_the_folder_a_file_was_last_chosen_in(
     corpus_dialog.reject()
     designs.joinpath("support.json").unlink()
     designs.rmdir()
-    window._on_open_design()
+    window.files.open_design()
     dialog = next(d for d in window.findChildren(QFileDialog, "file_dialog") if d.isVisible())
     assert Path(dialog.directory().absolutePath()) == Path.home()
     dialog.reject()

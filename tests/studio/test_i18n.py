@@ -284,7 +284,7 @@ def test_restarting_keeps_the_chat_draft_for_the_next_window(
 ) -> None:
     workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
     window.chat.input.setPlainText("半句话，还没发送")
-    settings = window._on_settings()
+    settings = window.dialogs.open_settings()
     settings.language.combo.setCurrentIndex(settings.language.combo.findData("zh_CN"))
     settings.language.restart.click()
     assert window.restart_requested and not window.isVisible()

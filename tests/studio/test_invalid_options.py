@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QLineEdit, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from studio.models.chain_model import INVALID_COLOR, INVALID_ROLE
-from studio.models.chat_model import ErrorItem
+from studio.models.chat_items import ErrorItem
 from tests.studio.conftest import run
 from tests.studio.test_app import open_studio, reply
 

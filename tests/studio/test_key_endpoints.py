@@ -23,7 +23,7 @@ from studio.endpoints import (
     normalise_endpoint,
     same_endpoint,
 )
-from studio.models.chat_model import AssistantItem, ErrorItem
+from studio.models.chat_items import AssistantItem, ErrorItem
 from studio.secrets import SERVICE, KeyGrant, SecretStore
 from studio.views.endpoint_approval import EndpointApproval
 from tests.studio.conftest import open_studio, run

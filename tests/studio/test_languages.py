@@ -384,7 +384,7 @@ def _walk(qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path, prompts: tuple
     seen += _widget_texts(window)
     seen += _chat_texts(window)
     seen += _inspector_texts(window)
-    for open_dialog in (window._on_settings, window._on_about, window._on_shortcuts):
+    for open_dialog in (window.dialogs.open_settings, window.dialogs.show_about, window.dialogs.show_shortcuts):
         open_dialog()
         dialog = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QDialog) and w.isVisible())
         seen += _widget_texts(dialog)

@@ -28,7 +28,7 @@ from studio.controllers.workspace import Workspace
 from studio.design import AgentDesign, ChainEntry, McpServerConfig, ModelConfig
 from studio.export import design_to_python
 from studio.mcp_approvals import CommandApprovals
-from studio.models.chat_model import ErrorItem
+from studio.models.chat_items import ErrorItem
 from studio.views.mcp_approval import McpApproval
 from tests.studio.conftest import open_studio, run
 from tests.studio.test_secrets import MemoryKeyring

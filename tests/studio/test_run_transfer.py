@@ -56,7 +56,7 @@ def test_an_exported_thread_comes_back_with_its_runs_trace_and_recording(
     source = Store(f"sqlite:///{tmp_path / 'a.db'}")
     thread_id, run_id = recorded_thread(qloop, source)
     document = run(qloop, source.export_thread(thread_id))
-    original = run(qloop, source.recording_bytes(run_id))
+    original = run(qloop, source.recordings.recording_bytes(run_id))
     trace = run(qloop, source.trace_for_run(run_id))
     run(qloop, source.close())
     text = json.dumps(document)  # what the file holds
@@ -64,7 +64,7 @@ def test_an_exported_thread_comes_back_with_its_runs_trace_and_recording(
     target = Store(f"sqlite:///{tmp_path / 'b.db'}")
     imported = run(qloop, target.import_thread(text))
     runs = run(qloop, target.runs_for_thread(imported))
-    again = run(qloop, target.recording_bytes(run_id))
+    again = run(qloop, target.recordings.recording_bytes(run_id))
     trace_again = run(qloop, target.trace_for_run(run_id))
     messages = run(qloop, target.memory.all_messages(imported))
     run(qloop, target.close())

@@ -6,11 +6,10 @@ import pytest
 
 from processors import Agent, Violation
 from processors.builtin.registry import Catalogue, load_catalogue
-from processors.demo.offline import demo_reply
+from processors.demo.offline import DEMO_TOOLS, demo_model, demo_reply, lookup_customer
 from processors.models import ScriptedModel
 from processors.models.base import ModelRequest
 from studio.build import build_agent, processor_entries
-from studio.demo import DEMO_TOOLS, demo_model, lookup_customer
 from studio.design import DEMO_MODEL, AgentDesign
 from studio.sample import (
     OFFLINE_DEMO_SUFFIXES,

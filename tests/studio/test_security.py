@@ -24,7 +24,7 @@ from pytestqt.qtbot import QtBot
 from processors.builtin.registry import USER_MODULE_PREFIX
 from studio.controllers.workspace import Workspace
 from studio.design import DesignError, load_design
-from studio.models.chat_model import ErrorItem
+from studio.models.chat_items import ErrorItem
 from studio.models.editor_commands import EditSetting
 from studio.secrets import SecretStore
 from studio.views.main_window import MainWindow

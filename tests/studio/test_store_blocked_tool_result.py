@@ -10,7 +10,8 @@ from typing import Any
 from processors import Agent, tool
 from processors.messages import ToolInvocationPart
 from processors.models import ScriptedModel, ToolCall, Turn
-from studio.models.chat_model import AssistantItem, ChatModel
+from studio.models.chat_items import AssistantItem
+from studio.models.chat_model import ChatModel
 from studio.store import Store
 
 BLOCKED = "The tool's result was blocked by processor 'secret-guard'"
@@ -52,9 +53,9 @@ async def test_a_blocked_tool_result_reads_the_same_live_reopened_and_exported(t
     live.add_user_message("read it")
     stream = agent.stream("read it", thread_id="t1")
     async for chunk in stream:
-        live.apply_chunk(stream.run_id, chunk)
+        live.live.apply_chunk(stream.run_id, chunk)
     result = await stream.result()
-    live.finish_run(stream.run_id, result)
+    live.live.finish_run(stream.run_id, result)
     await store.close()
     assert result.tripwire.reason == "a secret in a tool result"
     assert cards(live) == [("c1", "error", BLOCKED, None)]
@@ -66,7 +67,7 @@ async def test_a_blocked_tool_result_reads_the_same_live_reopened_and_exported(t
     finally:
         await reopened.close()
     shown = ChatModel()
-    shown.load_messages(saved)
+    shown.history.load_messages(saved)
     assert cards(shown) == cards(live)
     [call] = [p.tool_invocation for m in saved for p in m.content.parts if isinstance(p, ToolInvocationPart)]
     assert (call.state, call.error_text, call.result) == ("output-error", BLOCKED, None)

@@ -30,7 +30,7 @@ def result(case_id: str, outcome: str = "blocked") -> dict[str, Any]:
 async def create(
     store: Store, lab_run_id: str = "lab1", count: int = 3, design_json: str = '{"name": "Sample"}'
 ) -> None:
-    await store.create_lab_run(
+    await store.lab_runs.create_lab_run(
         lab_run_id,
         name="Sample · 3 cases",
         design_json=design_json,
@@ -45,7 +45,7 @@ async def create(
 
 async def test_a_new_lab_run_is_running_with_its_cases_in_order_and_no_results(store: Store) -> None:
     await create(store)
-    loaded = await store.load_lab_run("lab1")
+    loaded = await store.lab_runs.load_lab_run("lab1")
     assert loaded is not None
     record, rows = loaded
     assert (record.status, record.total, record.done, record.resumes) == ("running", 3, 0, 0)
@@ -59,9 +59,11 @@ async def test_a_new_lab_run_is_running_with_its_cases_in_order_and_no_results(s
 
 async def test_results_are_saved_as_they_finish_and_counted(store: Store) -> None:
     await create(store)
-    assert await store.save_lab_results("lab1", [result("c2"), result("c0", "passed")]) == 2
-    assert await store.save_lab_results("lab1", [result("c2", "modified")]) == 2  # a case saved twice counts once
-    loaded = await store.load_lab_run("lab1")
+    assert await store.lab_runs.save_lab_results("lab1", [result("c2"), result("c0", "passed")]) == 2
+    assert (
+        await store.lab_runs.save_lab_results("lab1", [result("c2", "modified")]) == 2
+    )  # a case saved twice counts once
+    loaded = await store.lab_runs.load_lab_run("lab1")
     assert loaded is not None
     record, rows = loaded
     assert record.done == 2
@@ -70,25 +72,25 @@ async def test_results_are_saved_as_they_finish_and_counted(store: Store) -> Non
 
 async def test_a_cancelled_run_stays_cancelled_and_a_resume_is_counted(store: Store) -> None:
     await create(store)
-    await store.save_lab_results("lab1", [result("c0")])
-    cancelled = await store.set_lab_run_status("lab1", "cancelled", summary={"recall": 1.0})
+    await store.lab_runs.save_lab_results("lab1", [result("c0")])
+    cancelled = await store.lab_runs.set_lab_run_status("lab1", "cancelled", summary={"recall": 1.0})
     assert (cancelled.status, cancelled.done, cancelled.summary) == ("cancelled", 1, {"recall": 1.0})
     assert cancelled.finished_at is not None
-    resumed = await store.set_lab_run_status("lab1", "running", resumed=True)
+    resumed = await store.lab_runs.set_lab_run_status("lab1", "running", resumed=True)
     assert (resumed.status, resumed.resumes, resumed.finished_at) == ("running", 1, None)
     assert resumed.summary == {"recall": 1.0}  # kept until the resumed run says otherwise
-    finished = await store.set_lab_run_status("lab1", "finished", summary={"recall": 0.5})
+    finished = await store.lab_runs.set_lab_run_status("lab1", "finished", summary={"recall": 0.5})
     assert (finished.status, finished.resumes, finished.summary) == ("finished", 1, {"recall": 0.5})
 
 
 async def test_lab_runs_are_listed_newest_first_and_deleted_with_their_cases(store: Store, tmp_path: Path) -> None:
     await create(store, "old")
     await create(store, "new", count=1)
-    assert [record.id for record in await store.list_lab_runs()] == ["new", "old"]
-    assert await store.delete_lab_run("old") is True
-    assert await store.delete_lab_run("old") is False
-    assert [record.id for record in await store.list_lab_runs()] == ["new"]
-    assert await store.load_lab_run("old") is None
+    assert [record.id for record in await store.lab_runs.list_lab_runs()] == ["new", "old"]
+    assert await store.lab_runs.delete_lab_run("old") is True
+    assert await store.lab_runs.delete_lab_run("old") is False
+    assert [record.id for record in await store.lab_runs.list_lab_runs()] == ["new"]
+    assert await store.lab_runs.load_lab_run("old") is None
     import sqlite3
     from contextlib import closing
 
@@ -100,8 +102,8 @@ async def test_lab_runs_are_listed_newest_first_and_deleted_with_their_cases(sto
 
 async def test_a_case_remembers_the_thread_it_was_opened_as(store: Store) -> None:
     await create(store)
-    await store.set_lab_case_thread("lab1", "c1", "thread-9")
-    loaded = await store.load_lab_run("lab1")
+    await store.lab_runs.set_lab_case_thread("lab1", "c1", "thread-9")
+    loaded = await store.lab_runs.load_lab_run("lab1")
     assert loaded is not None
     assert [row.thread_id for row in loaded[1]] == [None, "thread-9", None]
 
@@ -109,9 +111,9 @@ async def test_a_case_remembers_the_thread_it_was_opened_as(store: Store) -> Non
 async def test_an_unknown_lab_run_is_said(store: Store) -> None:
     await store.open()
     with pytest.raises(RunNotFoundError):
-        await store.save_lab_results("nope", [])
+        await store.lab_runs.save_lab_results("nope", [])
     with pytest.raises(RunNotFoundError):
-        await store.set_lab_run_status("nope", "finished")
+        await store.lab_runs.set_lab_run_status("nope", "finished")
 
 
 async def test_design_versions_are_the_snapshots_runs_ran_with_newest_first_once_each(store: Store) -> None:
@@ -119,12 +121,12 @@ async def test_design_versions_are_the_snapshots_runs_ran_with_newest_first_once
     await store.start_run("r1", design_json='{"name": "Edited"}')
     await store.start_run("r2", design_json='{"name": "Sample"}')  # the same snapshot again, later, in the chat
     await store.start_run("r3")  # a run without a snapshot is no version
-    versions = await store.design_versions()
+    versions = await store.lab_runs.design_versions()
     assert [(v.json_text, v.last_run_in) for v in versions] == [
         ('{"name": "Sample"}', "chat"),
         ('{"name": "Edited"}', "chat"),
     ]
     assert versions[0].last_run_at > versions[1].last_run_at and versions[0].last_run_at.tzinfo is not None
     await create(store, "lab2", design_json='{"name": "Edited"}')  # the edited version, run last in the lab
-    newest = (await store.design_versions())[0]
+    newest = (await store.lab_runs.design_versions())[0]
     assert (newest.json_text, newest.last_run_in) == ('{"name": "Edited"}', "lab")

@@ -60,8 +60,8 @@ def test_a_10000_chunk_run_is_stored_with_its_run_in_at_most_200_kb(qloop: qasyn
 
     run_id = drive(qloop, controller, agent, "Write a long story", recording=recording)
 
-    stored = run(qloop, store.recording_bytes(run_id))
-    again = run(qloop, store.get_recording(run_id))
+    stored = run(qloop, store.recordings.recording_bytes(run_id))
+    again = run(qloop, store.recordings.get_recording(run_id))
     run(qloop, store.close())
     assert stored is not None and again is not None
     assert again.chunk_count >= 10_000
@@ -91,7 +91,7 @@ def test_a_recorded_litellm_run_never_holds_the_api_key(
 
     run_id = drive(qloop, controller, agent, "Look up customer 42", recording=recording)
 
-    stored = run(qloop, store.recording_bytes(run_id))
+    stored = run(qloop, store.recordings.recording_bytes(run_id))
     run(qloop, store.close())
     assert any(key in str(headers) for headers in openai_server.request_headers), "the run really used the key"
     assert stored is not None
@@ -115,8 +115,8 @@ def test_every_run_in_the_studio_is_recorded_with_its_tool_results(
 
     run_id = run(qloop, send())
     assert run_id is not None
-    recording = run(qloop, workspace.store.get_recording(run_id))
-    recorded = run(qloop, workspace.store.recorded_runs(workspace.thread_id))
+    recording = run(qloop, workspace.store.recordings.get_recording(run_id))
+    recorded = run(qloop, workspace.store.recordings.recorded_runs(workspace.thread_id))
     run(qloop, workspace.shutdown())
     assert recording is not None and recorded == {run_id}
     assert len(recording.steps) == 2, "the tool-call step and the answer"

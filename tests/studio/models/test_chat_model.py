@@ -13,15 +13,9 @@ from processors.messages import Message
 from processors.models.scripted import ScriptedModel, ToolCall, Turn
 from processors.result import GenerateResult
 from processors.tracing import RecordingTracer
+from studio.models.chat_items import AssistantItem, ErrorItem, TripwireItem, UserItem, readable_error
 from studio.models.chat_list_model import ChatListModel
-from studio.models.chat_model import (
-    AssistantItem,
-    ChatModel,
-    ErrorItem,
-    TripwireItem,
-    UserItem,
-    readable_error,
-)
+from studio.models.chat_model import ChatModel
 
 
 @tool
@@ -120,14 +114,14 @@ async def fold(chat: ChatModel, agent: Agent, text: str, *, trace: bool = True, 
     stream = agent.stream(text, tracers=[tracer] if trace else [], **options)
     seen = 0
     async for chunk in stream:
-        chat.apply_chunk(stream.run_id, chunk)
+        chat.live.apply_chunk(stream.run_id, chunk)
         for event in tracer.events[seen:]:
-            chat.apply_trace_event(stream.run_id, event)
+            chat.live.apply_trace_event(stream.run_id, event)
         seen = len(tracer.events)
     result = await stream.result()
     for event in tracer.events[seen:]:
-        chat.apply_trace_event(stream.run_id, event)
-    chat.finish_run(stream.run_id, result)
+        chat.live.apply_trace_event(stream.run_id, event)
+    chat.live.finish_run(stream.run_id, result)
     return result
 
 
@@ -213,9 +207,9 @@ async def test_retry_feedback_arrives_while_streaming_from_the_trace() -> None:
     tracer = RecordingTracer()
     stream = agent.stream("hi", tracers=[tracer])
     async for chunk in stream:
-        chat.apply_chunk(stream.run_id, chunk)
+        chat.live.apply_chunk(stream.run_id, chunk)
         for event in tracer.events:
-            chat.apply_trace_event(stream.run_id, event)
+            chat.live.apply_trace_event(stream.run_id, event)
         tracer.events.clear()
         if chunk.type == "text-delta" and chunk.payload.text.startswith("All"):
             # mid-retry: the struck-through step already says why
@@ -296,16 +290,16 @@ def test_a_failed_or_stopped_run_is_marked() -> None:
     from processors.chunks import StepStartChunk, StepStartPayload, text_delta
 
     chat = ChatModel()
-    chat.apply_chunk("r1", StepStartChunk(run_id="r1", payload=StepStartPayload(message_id="m1")))
-    chat.apply_chunk("r1", text_delta("r1", "m1", "partial"))
-    chat.finish_run("r1", GenerateResult(run_id="r1", finish_reason="abort"))
+    chat.live.apply_chunk("r1", StepStartChunk(run_id="r1", payload=StepStartPayload(message_id="m1")))
+    chat.live.apply_chunk("r1", text_delta("r1", "m1", "partial"))
+    chat.live.finish_run("r1", GenerateResult(run_id="r1", finish_reason="abort"))
     assert chat.items[0].status == "stopped"  # type: ignore[attr-defined]
 
-    chat.apply_chunk("r2", text_delta("r2", "m2", "half"))
-    chat.fail_run("r2", "The run failed: RuntimeError: boom")
+    chat.live.apply_chunk("r2", text_delta("r2", "m2", "half"))
+    chat.live.fail_run("r2", "The run failed: RuntimeError: boom")
     assert chat.items[1].status == "failed"  # type: ignore[attr-defined]
     assert chat.items[2].plain_text == "Error: The run failed: RuntimeError: boom"
-    assert not chat.is_live("r1") and not chat.is_live("r2")
+    assert not chat.live.is_live("r1") and not chat.live.is_live("r2")
 
 
 # ------------------------------------------------------------------------------------------------ stored threads
@@ -354,7 +348,7 @@ async def test_a_stored_thread_is_rebuilt_with_tools_errors_data_and_banners(sto
     chat = ChatModel()
     listener = Listener()
     chat.subscribe(listener)
-    chat.load_thread(messages, runs)
+    chat.history.load_thread(messages, runs)
 
     kinds = [item.kind for item in chat.items]
     assert kinds == ["user", "assistant", "tripwire", "user", "assistant", "error"], kinds
@@ -380,7 +374,7 @@ async def test_a_stored_thread_is_rebuilt_with_tools_errors_data_and_banners(sto
 def test_banner_placement_by_time() -> None:
     t0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
     chat = ChatModel()
-    chat.load_messages(
+    chat.history.load_messages(
         [
             Message.user("one", created_at=t0),
             Message.assistant("reply one", created_at=t0 + timedelta(seconds=1)),
@@ -419,9 +413,9 @@ def test_the_list_model_batches_streamed_text_to_frames(qtbot: Any) -> None:
     model.rowsInserted.connect(lambda _parent, first, last: inserted.append((first, last)))
 
     model.chat.add_user_message("hi")
-    model.chat.apply_chunk("r", StepStartChunk(run_id="r", payload=StepStartPayload(message_id="m")))
+    model.chat.live.apply_chunk("r", StepStartChunk(run_id="r", payload=StepStartPayload(message_id="m")))
     for number in range(500):
-        model.chat.apply_chunk("r", text_delta("r", "m", f"w{number} "))
+        model.chat.live.apply_chunk("r", text_delta("r", "m", f"w{number} "))
     assert inserted == [(0, 0), (1, 1)]
     assert changed == []  # nothing announced synchronously, per delta
     qtbot.waitUntil(lambda: len(changed) >= 1, timeout=1000)
@@ -452,7 +446,7 @@ async def test_a_reply_with_merged_messages_reloads_as_one_reply_with_its_parts_
     assert len(result.messages) == 1
 
     chat = ChatModel()
-    chat.load_thread(await store.memory.load_messages("t2"))
+    chat.history.load_thread(await store.memory.load_messages("t2"))
 
     assert [item.kind for item in chat.items] == ["user", "assistant"]
     reply = chat.items[1]

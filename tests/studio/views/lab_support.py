@@ -81,6 +81,6 @@ def finish(qloop: qasync.QEventLoop, lab: LabView, click: Any) -> tuple[Any, ...
 
 
 def stored(qloop: qasync.QEventLoop, workspace: Any, lab_run_id: str) -> Any:
-    loaded = run(qloop, workspace.store.load_lab_run(lab_run_id))
+    loaded = run(qloop, workspace.store.lab_runs.load_lab_run(lab_run_id))
     assert loaded is not None
     return loaded

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtGui import QTextCursor, QTextDocument
 
 from processors.demo import offline
-from studio.views.chat_view import insert_markdown
+from studio.views.chat_markdown import insert_markdown
 
 
 def rendered(markdown: str) -> str:

@@ -15,10 +15,10 @@ from PySide6.QtWidgets import QApplication, QLabel, QMenu, QWidget
 from pytestqt.qtbot import QtBot
 
 from processors import Agent
+from processors.demo.offline import demo_model
 from processors.models.scripted import split_words
 from studio.controllers.workspace import Workspace
-from studio.demo import demo_model
-from studio.models.chat_model import AssistantItem, TripwireItem
+from studio.models.chat_items import AssistantItem, TripwireItem
 from studio.models.editor_commands import EditSetting
 from studio.views.chat_document import STOPPED, WRITING
 from studio.views.main_window import MainWindow

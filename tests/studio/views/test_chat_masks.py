@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QTextCursor, QTextDocument
 
-from studio.views.chat_view import escape_masks, insert_markdown
+from studio.views.chat_markdown import escape_masks, insert_markdown
 
 
 def rendered(markdown: str) -> str:

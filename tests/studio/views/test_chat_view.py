@@ -19,9 +19,11 @@ from processors import Agent, Processor, tool
 from processors.models.base import Finish, ModelEvent, ModelRequest, TextDelta
 from processors.models.scripted import ScriptedModel, ToolCall, Turn
 from studio.controllers.run_controller import RunController
+from studio.models.chat_items import AssistantItem, TripwireItem
 from studio.models.chat_list_model import ChatListModel
-from studio.models.chat_model import AssistantItem, TripwireItem
-from studio.views.chat_view import ChatView, MessageRenderer, split_markdown
+from studio.views.chat_markdown import split_markdown
+from studio.views.chat_render import MessageRenderer
+from studio.views.chat_view import ChatView
 from tests.support.threads import thread_of
 
 
@@ -55,8 +57,14 @@ class BlockInput(Processor):
 
 
 def wire(view: ChatView, controller: RunController, agent: Agent) -> None:
-    """What the main window does: a send adds the user's message and starts a run; Stop stops it."""
-    view.model.follow(controller)
+    """What the main window and the workspace do: a send adds the user's message and starts a run; the run's
+    chunks, trace events and end are folded into the chat (``Workspace._on_runs_*``); Stop stops it."""
+    chat = view.model.chat
+    controller.run_started.connect(lambda run_id, _thread_id: chat.live.begin_run(run_id))
+    controller.chunk_received.connect(chat.live.apply_chunk)
+    controller.trace_event_received.connect(chat.live.apply_trace_event)
+    controller.run_finished.connect(chat.live.finish_run)
+    controller.run_failed.connect(chat.live.fail_run)
     view.follow(controller)
 
     def send(text: str) -> None:
@@ -306,7 +314,7 @@ def test_ten_thousand_messages_open_without_ten_thousand_widgets(chat: ChatView,
     messages = thread_of(10_000)
     widgets_before = len(chat.findChildren(QWidget))
     started = time.perf_counter()
-    chat.model.chat.load_messages(messages)
+    chat.model.chat.history.load_messages(messages)
     chat.list_view.viewport().repaint()
     elapsed = time.perf_counter() - started
     assert chat.model.rowCount() == 10_000
@@ -326,7 +334,7 @@ def test_ten_thousand_messages_open_without_ten_thousand_widgets(chat: ChatView,
 def test_estimated_heights_stay_close_when_loaded_before_show_and_resized(qtbot: Any) -> None:
     view = ChatView(ChatListModel())
     qtbot.addWidget(view)
-    view.model.chat.load_messages(thread_of(300))  # before the view has its size
+    view.model.chat.history.load_messages(thread_of(300))  # before the view has its size
     view.resize(700, 600)
     view.show()
     qtbot.waitExposed(view)
@@ -361,17 +369,17 @@ def test_incremental_rendering_matches_a_full_render(qapp: QApplication, seed: i
         deltas.append(markdown[position : position + size])
         position += size
     chat = ChatModel()
-    chat.apply_chunk("r", StepStartChunk(run_id="r", payload=StepStartPayload(message_id="m")))
+    chat.live.apply_chunk("r", StepStartChunk(run_id="r", payload=StepStartPayload(message_id="m")))
     renderer = MessageRenderer(qapp.font())
     full = QTextDocument()
     for number, delta in enumerate(deltas):
-        chat.apply_chunk("r", text_delta("r", "m", delta))
+        chat.live.apply_chunk("r", text_delta("r", "m", delta))
         if number % 3 == 0:  # a frame now and then
             streamed = renderer.document(chat.items[0], 600).toPlainText()
             full.setMarkdown(chat.items[0].plain_text)  # type: ignore[attr-defined]
             assert lines(streamed.removeprefix("Assistant\n")) == lines(full.toPlainText()), number
     assert renderer.appends > 5 and renderer.renders == 1
-    chat.apply_chunk("r", FinishChunk(run_id="r", payload=FinishPayload(step_result=StepResult(reason="stop"))))
+    chat.live.apply_chunk("r", FinishChunk(run_id="r", payload=FinishPayload(step_result=StepResult(reason="stop"))))
     document = renderer.document(chat.items[0], 600)
     full.setMarkdown(markdown)
     assert document.toPlainText() == "Assistant\n" + full.toPlainText()
@@ -403,19 +411,19 @@ def test_a_reply_that_grows_new_steps_is_re_rendered_from_the_changed_step(qapp:
     renderer = MessageRenderer(qapp.font())
 
     def step(message_id: str, text: str, *, tool: bool = False, reason: str = "stop") -> None:
-        chat.apply_chunk("r", StepStartChunk(run_id="r", payload=StepStartPayload(message_id=message_id)))
+        chat.live.apply_chunk("r", StepStartChunk(run_id="r", payload=StepStartPayload(message_id=message_id)))
         for word in text.split(" "):
-            chat.apply_chunk("r", text_delta("r", message_id, word + " "))
+            chat.live.apply_chunk("r", text_delta("r", message_id, word + " "))
             renderer.document(chat.items[0], 500)
         if tool:
-            chat.apply_chunk(
+            chat.live.apply_chunk(
                 "r",
                 ToolCallChunk(
                     run_id="r", payload=ToolCallPayload(tool_call_id="c1", tool_name="lookup", args={"q": 1})
                 ),
             )
             renderer.document(chat.items[0], 500)
-        chat.apply_chunk(
+        chat.live.apply_chunk(
             "r", StepFinishChunk(run_id="r", payload=StepFinishPayload(step_result=StepResult(reason=reason)))
         )
         renderer.document(chat.items[0], 500)

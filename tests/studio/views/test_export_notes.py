@@ -14,8 +14,8 @@ import qasync
 from PySide6.QtWidgets import QFileDialog, QLabel
 from pytestqt.qtbot import QtBot
 
+from processors.demo.offline import lookup_customer
 from processors.models.recording import Recording
-from studio.demo import lookup_customer
 from studio.models.editor_commands import EditSetting
 from studio.secrets import SecretStore
 from studio.views.export_notes import ab_comparison_note, lab_report_note, regression_test_note, thread_note
@@ -94,7 +94,7 @@ def test_the_regression_test_dialog_and_file_say_they_hold_the_unmasked_answer(
     source = (tmp_path / f"test_run_{run_id[-8:]}.py").read_text(encoding="utf-8")
     assert "it holds, unmasked, whatever the guardrails masked in the chat" in source
 
-    window._on_export_thread()  # a thread export carries the recordings too, and says so
+    window.files.export_thread()  # a thread export carries the recordings too, and says so
     assert note_of(shown_dialog(window, "file_dialog")) == thread_note()
     assert "unmasked" in thread_note()
     run(qloop, workspace.shutdown())

@@ -14,7 +14,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from pytestqt.qtbot import QtBot
 
 from studio.controllers.workspace import Workspace
-from studio.models.chat_model import AssistantItem, TripwireItem
+from studio.models.chat_items import AssistantItem, TripwireItem
 from studio.models.editor_commands import EditOptions
 from studio.models.trace_nodes import CallNode, RunNode
 from studio.views.main_window import MainWindow

@@ -40,7 +40,7 @@ def test_two_versions_of_the_design_run_over_one_corpus_and_the_changed_verdicts
     run(qloop, lab.controller.wait_idle())
     keys = [lab.ab_panel.design_a.itemData(row) for row in range(lab.ab_panel.design_a.count())]
     assert keys == ["current", f"version:{before}"]  # the saved design is the current one: listed once
-    (first_run,) = run(qloop, workspace.store.list_lab_runs())
+    (first_run,) = run(qloop, workspace.store.lab_runs.list_lab_runs())
     # named as the lab runs list names the run it ran in, so the user finds it there
     when = f"{first_run.created_at.astimezone():%m-%d %H:%M}"
     assert lab.ab_panel.design_a.itemText(1).endswith(f"(as in lab run {when})")
@@ -55,10 +55,10 @@ def test_two_versions_of_the_design_run_over_one_corpus_and_the_changed_verdicts
     )
     run(qloop, lab.controller.wait_idle())
 
-    records = {record.id: record for record in run(qloop, workspace.store.list_lab_runs())}
+    records = {record.id: record for record in run(qloop, workspace.store.lab_runs.list_lab_runs())}
     assert len(records) == 3 and {comparison.a.id, comparison.b.id} <= set(records)
-    a, a_rows = run(qloop, workspace.store.load_lab_run(comparison.a.id))
-    b, b_rows = run(qloop, workspace.store.load_lab_run(comparison.b.id))
+    a, a_rows = run(qloop, workspace.store.lab_runs.load_lab_run(comparison.a.id))
+    b, b_rows = run(qloop, workspace.store.lab_runs.load_lab_run(comparison.b.id))
     assert (a.design_fingerprint, b.design_fingerprint) == (before, now)
     assert a.name.startswith("A: ") and b.name.startswith("B: ") and a.status == b.status == "finished"
     assert [row.case_id for row in a_rows] == [row.case_id for row in b_rows]  # one corpus, both designs
@@ -118,7 +118,7 @@ def test_a_saved_design_is_offered_and_a_b_refuses_what_it_cannot_run(
     lab.ab_panel.run_button.click()
     assert lab.message.text().startswith("A and B are the same design: pick another for one of them")
     assert not lab.controller.is_running
-    assert run(qloop, workspace.store.list_lab_runs()) == []
+    assert run(qloop, workspace.store.lab_runs.list_lab_runs()) == []
 
 
 def _file_dialog(lab: LabView, letter: str) -> QFileDialog:
@@ -181,8 +181,8 @@ def test_a_design_file_from_disk_is_picked_for_b_and_run_against_the_current_des
         failed=lab.controller.failed,
     )
     run(qloop, lab.controller.wait_idle())
-    _, a_rows = run(qloop, workspace.store.load_lab_run(comparison.a.id))
-    b, b_rows = run(qloop, workspace.store.load_lab_run(comparison.b.id))
+    _, a_rows = run(qloop, workspace.store.lab_runs.load_lab_run(comparison.a.id))
+    b, b_rows = run(qloop, workspace.store.lab_runs.load_lab_run(comparison.b.id))
     assert comparison.b.design_fingerprint == design_fingerprint(colleague)  # the file's design ran as B
     assert AgentDesign.from_json(b.design_json).name == "Colleague's <i>agent</i>"
     assert comparison.a.design_fingerprint == design_fingerprint(workspace.document.snapshot())
@@ -247,7 +247,7 @@ def test_a_design_file_holding_a_credential_is_refused_when_chosen_and_nothing_r
     assert lab.ab_panel.design_b.currentData() == before != f"file:{path.resolve()}"
     choose(lab, "obfuscation.jsonl")
     assert not lab.controller.is_running
-    stored = run(qloop, workspace.store.list_lab_runs())
+    stored = run(qloop, workspace.store.lab_runs.list_lab_runs())
     assert stored == []  # A did not run either, and no design with the header was kept
 
 

@@ -58,7 +58,7 @@ def test_a_model_run_asks_before_starting_a_stdio_server_then_runs_its_tools_in_
         assert dialog is not None and dialog.isVisible() and dialog.parent() is lab
         assert config.command_line() in dialog.informativeText()
         assert not lab.controller.is_running and lab.run_button.isEnabled()
-        assert run(qloop, workspace.store.list_lab_runs()) == [] and server.requests == []
+        assert run(qloop, workspace.store.lab_runs.list_lab_runs()) == [] and server.requests == []
         dialog.allow.click()
         assert workspace.mcp_approvals.is_approved(config)  # the chat's approvals: remembered for both
 
@@ -100,7 +100,7 @@ def test_a_server_that_cannot_start_is_said_and_no_lab_run_is_created(
         assert server.requests == []
     assert said.startswith("Nothing was run: MCP server 'ghost' (/nonexistent/mcp-server) could not be started")
     assert lab.message.text() == said
-    assert run(qloop, workspace.store.list_lab_runs()) == []
+    assert run(qloop, workspace.store.lab_runs.list_lab_runs()) == []
     assert not lab.controller.is_running and lab.run_button.isEnabled()
 
 

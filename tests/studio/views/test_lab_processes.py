@@ -57,7 +57,7 @@ def test_a_lab_run_in_worker_processes_streams_into_the_window(
     assert results["p1"].outcome == "error" and "died while running this case" in (results["p1"].error or "")
     assert {results[f"p{n}"].outcome for n in range(2, len(texts))} == {"passed"}
     assert "worker processes" in lab.concurrency.toolTip()
-    record = run(qloop, workspace.store.load_lab_run(lab.controller.shown.id))
+    record = run(qloop, workspace.store.lab_runs.load_lab_run(lab.controller.shown.id))
     assert record is not None and record[0].done == len(texts)
 
 

@@ -98,7 +98,7 @@ def test_replay_is_offered_only_for_runs_that_recorded_replies(
     assert lab.controller.replay(guardrails_id)  # asked anyway (the shortcut): said, nothing runs
     run(qloop, lab.controller.wait_idle())
     assert "no recorded replies" in lab.message.text()
-    assert not lab.controller.is_running and len(run(qloop, workspace.store.list_lab_runs())) == 1
+    assert not lab.controller.is_running and len(run(qloop, workspace.store.lab_runs.list_lab_runs())) == 1
 
 
 def test_an_interrupted_replay_resumes_from_the_replies_of_the_run_it_replays(
@@ -119,7 +119,7 @@ def test_an_interrupted_replay_resumes_from_the_replies_of_the_run_it_replays(
     store = workspace.store
     run(
         qloop,
-        store.create_lab_run(
+        store.lab_runs.create_lab_run(
             "lab_replay_left",
             name="a replay left running",
             design_json=document.snapshot().to_json(),
@@ -128,7 +128,7 @@ def test_an_interrupted_replay_resumes_from_the_replies_of_the_run_it_replays(
             settings={"concurrency": 2, "replay_of": model_id},
         ),
     )
-    run(qloop, store.save_lab_results("lab_replay_left", [first["weather"].to_dict()]))
+    run(qloop, store.lab_runs.save_lab_results("lab_replay_left", [first["weather"].to_dict()]))
     run(qloop, lab.controller.refresh_runs())
     lab.runs_view.setCurrentIndex(lab.controller.runs.index(lab.controller.runs.row_of("lab_replay_left")))
     assert lab.resume_button.isEnabled()

@@ -156,7 +156,7 @@ def test_an_interrupted_run_found_at_start_up_can_be_resumed(
     cases.append({"id": "b1", "text": "What's the weather in Paris?", "label": "benign"})
     run(
         qloop,
-        store.create_lab_run(
+        store.lab_runs.create_lab_run(
             "lab_interrupted",
             name="left running",
             design_json=workspace.document.snapshot().to_json(),
@@ -165,7 +165,7 @@ def test_an_interrupted_run_found_at_start_up_can_be_resumed(
         ),
     )
     done = CaseResult(id="b1", text="x", label="benign", category="", lang="", expect=None, outcome="passed")
-    run(qloop, store.save_lab_results("lab_interrupted", [done.to_dict()]))
+    run(qloop, store.lab_runs.save_lab_results("lab_interrupted", [done.to_dict()]))
     run(qloop, lab.controller.refresh_runs())
     assert "interrupted" in lab.controller.runs.data(lab.controller.runs.index(0))
     lab.runs_view.setCurrentIndex(lab.controller.runs.index(0))

@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 from processors import Agent, Processor
 from processors.models.scripted import ScriptedModel, ToolCall, Turn
 from studio.controllers.run_controller import RunController
-from studio.models.chat_model import AssistantItem
+from studio.models.chat_items import AssistantItem
 from studio.views.chat_view import ChatView
 from tests.studio.conftest import run
 from tests.studio.test_app import open_studio, reply

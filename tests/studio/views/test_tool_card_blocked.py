@@ -13,7 +13,7 @@ from typing import Any
 import qasync
 
 from studio.controllers.workspace import Workspace
-from studio.models.chat_model import AssistantItem
+from studio.models.chat_items import AssistantItem
 from tests.studio.conftest import run
 from tests.studio.test_mcp_runs import Chunks, mcp_design, send_and_finish, studio, tools_server, use
 from tests.studio.views.test_chat_live import shown

@@ -115,7 +115,7 @@ def test_a_wheel_sweep_over_every_form_changes_nothing(qtbot: QtBot, qloop: qasy
     for form in (window.settings_view, window.debug_panel, window.inspector, lab):
         swept += len(value_fields(form))
         changed += sweep(form)
-    dialog = window._on_settings()
+    dialog = window.dialogs.open_settings()
     swept += len(value_fields(dialog))
     changed += sweep(dialog)
     dialog.reject()
