@@ -5,7 +5,7 @@
 The ``.deb`` installs
 
 - the bundle under ``/opt/processor-studio/`` (the program never writes there: user data goes to the user data
-  folder, ``studio/paths.py``),
+  folder, ``studio/system/paths.py``),
 - the launcher ``/usr/bin/processor-studio`` (a symlink; PyInstaller's bootloader finds its folder through
   ``/proc/self/exe``),
 - the desktop entry ``/usr/share/applications/processor-studio.desktop`` and the icon in the hicolor theme

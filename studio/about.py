@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from studio.texts import translate
+from studio.texts.translator import translate
 
 __all__ = [
     "COMPONENTS_FILE",

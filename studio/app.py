@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     multiprocessing.freeze_support()  # a frozen build's lab worker process runs here and exits (lab.process_run)
     arguments = sys.argv[1:] if argv is None else argv
     if arguments[:1] == ["lab"]:  # the headless guardrail lab: no Qt
-        from studio.lab_cli import main as lab_main
+        from studio.lab.cli import main as lab_main
 
         return lab_main(arguments[1:])
     args = parse_args(argv)
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["PROCESSOR_STUDIO_DATA"] = str(args.data_dir)
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-    from studio import display
+    from studio.system import display
 
     problem = display.display_problem(os.environ, hold=True)
     if problem is not None:  # said before Qt tries, whose own message would blame a library
@@ -164,14 +164,14 @@ def _platform_failure_explained() -> Iterator[None]:
     """While Qt loads its platform plugin: if it fails (Qt then aborts the process), say why before it does.
 
     Qt's own message blames a missing ``xcb-cursor0`` whatever the cause; the display may have stopped answering
-    since :func:`studio.display.display_problem` asked, or a library may be missing.
+    since :func:`studio.system.display.display_problem` asked, or a library may be missing.
     """
     from PySide6.QtCore import QtMsgType, qFormatLogMessage, qInstallMessageHandler
 
     def on_message(kind: QtMsgType, context: Any, message: str) -> None:
         print(qFormatLogMessage(kind, context, message), file=sys.stderr, flush=True)
         if kind == QtMsgType.QtFatalMsg and "platform plugin" in message:
-            from studio.display import platform_failure
+            from studio.system.display import platform_failure
 
             print(f"Processor Studio cannot start: {platform_failure(os.environ)}", file=sys.stderr, flush=True)
 
@@ -185,7 +185,7 @@ def _platform_failure_explained() -> Iterator[None]:
 def _apply_icon(app: Any) -> None:
     from PySide6.QtGui import QIcon
 
-    from studio.resources import resources_dir
+    from studio.system.resources import resources_dir
 
     icon = resources_dir() / "icons" / "processor-studio.svg"
     if icon.exists():
@@ -193,7 +193,7 @@ def _apply_icon(app: Any) -> None:
 
 
 def _apply_style(app: Any) -> None:
-    from studio.resources import read_text
+    from studio.system.resources import read_text
 
     style = read_text("styles/studio.qss")
     if style:
@@ -202,11 +202,11 @@ def _apply_style(app: Any) -> None:
 
 async def _run(app: Any, args: argparse.Namespace) -> int:
     from studio import gc_policy, i18n
-    from studio.catalog import studio_catalogue
     from studio.controllers.workspace import Workspace
+    from studio.design.catalog import studio_catalogue
+    from studio.keys.secrets import SecretStore
     from studio.quit_filter import QuitEventFilter
-    from studio.secrets import SecretStore
-    from studio.store import Store
+    from studio.store.database import Store
     from studio.views.main_window import MainWindow
 
     workspace = Workspace(store=Store(), catalogue=studio_catalogue(), secrets=SecretStore())
@@ -235,7 +235,7 @@ async def _run(app: Any, args: argparse.Namespace) -> int:
         await show_fatal(window, i18n.translate("App", "Processor Studio cannot open its data"), str(error))
         return 2
     window.restore_draft()
-    from studio.warm_up import start_warm_up, warmed
+    from studio.system.warm_up import start_warm_up, warmed
 
     # kept referenced until the end; a quit meanwhile waits at most for this fraction of a second (a failed warm-up
     # is logged there, not raised: it must not turn a quit into a traceback)

@@ -1,7 +1,7 @@
 """Errors from the layers below the views, in the reader's language: what the status bar, the message boxes and
 the chat show when a design cannot be read, built or exported, or a thread file is refused.
 
-The layers below keep English and machine fields: a :class:`~studio.design.DesignError` carries its English
+The layers below keep English and machine fields: a :class:`~studio.design.agent_design.DesignError` carries its English
 ``template`` and ``params`` (a value may be a nested error, a list of ``(field, problem)`` pairs, or the
 ``problems`` listing), a :class:`~processors.memory.errors.ThreadImportError` its ``problems`` as
 ``"<path>: <problem>"``. :func:`error_text` translates the template (context ``DesignError``) and each problem
@@ -23,12 +23,12 @@ from typing import Any
 
 from lab.corpus import CorpusError
 from processors.memory.errors import ThreadImportError
-from studio.catalog import studio_catalogue
-from studio.design import DesignError
+from studio.design.agent_design import DesignError
+from studio.design.catalog import studio_catalogue
 from studio.i18n import current_language
 from studio.i18n.processor_texts import owner_name, text_of
 from studio.i18n.runtime_texts import runtime_text
-from studio.texts import QT_TRANSLATE_NOOP, translate
+from studio.texts.translator import QT_TRANSLATE_NOOP, translate
 
 __all__ = [
     "coded_text",

@@ -26,7 +26,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from studio.display import expected_platform
+from studio.system.display import expected_platform
 
 __all__ = ["diagnose", "expected_platform", "main", "missing_packages", "studio_environment"]
 

@@ -1,6 +1,6 @@
 """Where each run's regression test was last exported, so it can be exported again over the same file in one action.
 
-An exported regression test holds a frozen copy of the design (:mod:`studio.regression_export`): after the chain
+An exported regression test holds a frozen copy of the design (:mod:`studio.replays.regression_test`): after the chain
 changes, the user re-exports it — from the thread's menu, or the run's replay view — and the file is rewritten with
 the design as it is now, without asking for the file again. Kept in the data folder's ``settings.ini`` (beside the
 last folder of the file dialogs), per run: the file and the run's thread::
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
-from studio.paths import data_dir
+from studio.system.paths import data_dir
 
 __all__ = ["exported_path", "latest_export", "remember_export"]
 

@@ -14,7 +14,7 @@ import sys
 
 from PySide6.QtCore import QSettings
 
-from studio.paths import data_dir
+from studio.system.paths import data_dir
 
 __all__ = ["keep_draft", "relaunch", "relaunch_command", "take_draft"]
 

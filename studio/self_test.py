@@ -16,8 +16,8 @@ from PySide6.QtWidgets import QApplication
 
 from processors.result import GenerateResult
 from studio import i18n
+from studio.design.sample import OFFLINE_DEMO_SUFFIXES, suggestions
 from studio.models.chat_items import AssistantItem, TripwireItem
-from studio.sample import OFFLINE_DEMO_SUFFIXES, suggestions
 
 logger = logging.getLogger(__name__)
 

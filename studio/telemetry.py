@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QSettings
 
 from processors.tracing.otel import capture_from_env, env_enabled, otel_available
-from studio.paths import data_dir
+from studio.system.paths import data_dir
 
 if TYPE_CHECKING:
     from processors.tracing.otel import OtelTracer

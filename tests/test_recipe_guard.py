@@ -24,8 +24,8 @@ from processors import Agent
 from processors.builtin.registry import load_catalogue
 from processors.models import ScriptedModel
 from studio import i18n
-from studio.catalog import palette_groups
-from studio.design import AgentDesign, ChainEntry
+from studio.design.agent_design import AgentDesign, ChainEntry
+from studio.design.catalog import palette_groups
 from studio.error_texts import tripwire_text
 from studio.models.design_document import DesignDocument
 from studio.models.palette_model import TYPE_ROLE, PaletteModel

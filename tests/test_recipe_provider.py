@@ -21,16 +21,16 @@ from pytestqt.qtbot import QtBot
 
 from processors.models.litellm import LiteLLMModel
 from processors.models.providers import ENTRY_POINT_GROUP, clear_providers, provider_for, provider_name, providers
-from studio.build import build_agent, build_model
 from studio.controllers.connection import check_connection
-from studio.design import AgentDesign, ModelConfig
-from studio.export import design_to_python
+from studio.design.agent_design import AgentDesign, ModelConfig
+from studio.design.build import build_agent, build_model
+from studio.design.export import design_to_python
+from studio.keys.secrets import SecretStore
 from studio.models.design_document import DesignDocument
-from studio.secrets import SecretStore
 from studio.views.agent_settings import AgentSettingsView
 from studio.views.settings_dialog import SettingsDialog
 from tests.studio.editor_catalogue import make_catalogue
-from tests.studio.test_secrets import MemoryKeyring
+from tests.studio.keys.test_secrets import MemoryKeyring
 from tests.support.distributions import fake_distribution
 from tests.support.openai_server import OpenAIServer
 

@@ -11,9 +11,9 @@ import asyncio
 from processors.errors import ModelAPIError
 from processors.models.base import Finish, TextDelta
 from processors.models.providers import provider_for
-from studio.model_errors import model_error_message
-from studio.secrets import NO_KEY
-from studio.texts import translate
+from studio.keys.secrets import NO_KEY
+from studio.texts.model_errors import model_error_message
+from studio.texts.translator import translate
 
 #: Seconds to wait for the provider's first answer.
 TIMEOUT = 20.0

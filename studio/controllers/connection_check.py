@@ -20,9 +20,9 @@ import shiboken6
 from PySide6.QtCore import QObject, Signal
 
 from processors.models.providers import provider_name
-from studio.endpoints import EndpointError
 from studio.i18n import translate
-from studio.secrets import NO_KEY, KeyGrant, SecretStore
+from studio.keys.endpoints import EndpointError
+from studio.keys.secrets import NO_KEY, KeyGrant, SecretStore
 
 #: ``await tester(model_id, api_key=..., api_base=...)`` → a one-line verdict (``check_connection``'s shape).
 ConnectionTester = Callable[..., Coroutine[Any, Any, str]]

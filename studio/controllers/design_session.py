@@ -19,11 +19,11 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from studio import i18n
-from studio.design import AgentDesign, DesignError, load_design
+from studio.design.agent_design import AgentDesign, DesignError, load_design
+from studio.design.sample import sample_design
 from studio.error_texts import error_text
 from studio.i18n import translate
 from studio.models.design_document import DesignDocument
-from studio.sample import sample_design
 
 #: How long after the last edit the design is saved to the store.
 AUTOSAVE_MS = 800

@@ -7,8 +7,8 @@
     await files.export_regression_test(run_id, path)         # asserts what the run's last replay gave
     await files.reexport_regression_test(run_id)             # again, over the file it was last exported to
 
-Every file is written atomically (:func:`studio.files.write_text_atomic`: a failure leaves the old file), the large
-ones on a worker thread; a failure is said in the status bar and in :attr:`file_failed`, never raised into Qt.
+Every file is written atomically (:func:`studio.system.files.write_text_atomic`: a failure leaves the old file), the
+large ones on a worker thread; a failure is said in the status bar and in :attr:`file_failed`, never raised into Qt.
 """
 
 from __future__ import annotations
@@ -22,14 +22,14 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from studio.controllers.replay_controller import ReplayController
-from studio.design import DesignError, save_design
+from studio.design.agent_design import DesignError, save_design
+from studio.design.export import design_to_python, script_requirements
 from studio.error_texts import error_text
-from studio.export import design_to_python, script_requirements
-from studio.files import write_text_atomic
 from studio.i18n import translate
 from studio.models.design_document import DesignDocument
-from studio.regression_export import regression_test
 from studio.regression_exports import exported_path, remember_export
+from studio.replays.regression_test import regression_test
+from studio.system.files import write_text_atomic
 
 logger = logging.getLogger(__name__)
 
@@ -99,8 +99,9 @@ class FileExports(QObject):
         self.status_message.emit(translate("Workspace", "Exported the thread to {file}").format(file=path.name))
 
     async def export_regression_test(self, run_id: str, path: Path) -> bool:
-        """Write ``run_id``'s last replay through the current chain as a pytest file (:mod:`studio.regression_export`)
-        that asserts the outcome that replay gave; False, and said, when it cannot."""
+        """Write ``run_id``'s last replay through the current chain as a pytest file
+        (:mod:`studio.replays.regression_test`) that asserts the outcome that replay gave; False, and said, when it
+        cannot."""
         script = await self.regression_test_script(run_id)
         return script is not None and await self.write_regression_test(script, path, run_id=run_id)
 

@@ -20,7 +20,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
 
 from studio.error_texts import error_text
-from studio.texts import QT_TRANSLATE_NOOP
+from studio.texts.translator import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 
@@ -46,8 +46,8 @@ class ImportStopped(Exception):
 
 
 class ThreadImportController(QObject):
-    """Runs one thread import at a time into a store (the studio's :class:`~studio.store.Store`, whose import keeps the
-    runs too, or a :class:`~processors.memory.SqlMemory`)."""
+    """Runs one thread import at a time into a store (the studio's :class:`~studio.store.database.Store`, whose import
+    keeps the runs too, or a :class:`~processors.memory.SqlMemory`)."""
 
     #: An import of the file (its name) began.
     import_started = Signal(str)

@@ -6,7 +6,7 @@
     why_not = gate.missing_key(design, grant)                       # None when the run may go
     model = gate.live_model(design)                                 # a replay that diverged continues with it
 
-A key is bound to the endpoint it was saved for (:class:`~studio.secrets.SecretStore`): a design that sends its
+A key is bound to the endpoint it was saved for (:class:`~studio.keys.secrets.SecretStore`): a design that sends its
 requests elsewhere gets no key until the user allows that host, asked once per session; a refusal is remembered for
 the session so the question is not asked at every message.
 """
@@ -17,10 +17,10 @@ from PySide6.QtCore import QObject, Signal
 
 from processors.models.base import LanguageModel
 from processors.models.providers import provider_for
-from studio.build import build_model
-from studio.design import AgentDesign
+from studio.design.agent_design import AgentDesign
+from studio.design.build import build_model
 from studio.i18n import translate
-from studio.secrets import NO_KEY, KeyGrant, SecretStore
+from studio.keys.secrets import NO_KEY, KeyGrant, SecretStore
 
 
 class KeyGate(QObject):

@@ -14,12 +14,12 @@ from lab.recipe import AgentRecipe, LabAgentsError
 from processors.models.providers import provider_name
 from studio.controllers.lab_events import LabEvents
 from studio.controllers.mcp_launcher import McpLauncher
-from studio.design import AgentDesign
+from studio.design.agent_design import AgentDesign
 from studio.i18n import translate
 from studio.i18n.runtime_texts import runtime_text
-from studio.lab_design import agent_factory, agent_recipe, check_mcp_agents, needs_mcp_servers
-from studio.mcp_servers import servers_to_start
-from studio.secrets import NO_KEY, SecretStore
+from studio.keys.secrets import NO_KEY, SecretStore
+from studio.lab.design import agent_factory, agent_recipe, check_mcp_agents, needs_mcp_servers
+from studio.mcp.servers import servers_to_start
 
 
 class LabAgentMaker:
@@ -53,9 +53,9 @@ class LabAgentMaker:
     def recipe(self, design: AgentDesign, mode: str) -> AgentRecipe | None:
         """The recipe of ``design``'s agents for the lab's worker processes (None, said, when its key may not be
         sent or it would start an MCP server the user has not allowed). Builds one agent here first, so a design
-        that cannot be built raises :class:`studio.design.DesignError` now, not in every worker. In the modes that
-        may call a tool, the recipe starts the design's MCP servers in each worker (:mod:`studio.lab_design`);
-        :meth:`servers_refusal` checks first, here, that they do."""
+        that cannot be built raises :class:`studio.design.agent_design.DesignError` now, not in every worker. In the
+        modes that may call a tool, the recipe starts the design's MCP servers in each worker
+        (:mod:`studio.lab.design`); :meth:`servers_refusal` checks first, here, that they do."""
         if not self.mcp_allowed(design, mode):
             return None
         allowed, api_key = self.api_key(design, mode)

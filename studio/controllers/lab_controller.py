@@ -38,10 +38,10 @@ from studio.controllers.lab_running import LabRunning
 from studio.controllers.lab_stored import LabStoredRuns
 from studio.controllers.mcp_launcher import McpLauncher
 from studio.controllers.tasks import TaskKeeper
-from studio.design import AgentDesign
+from studio.design.agent_design import AgentDesign
+from studio.keys.secrets import SecretStore
 from studio.models.lab_lists import CorpusListModel, LabRunsModel
-from studio.secrets import SecretStore
-from studio.store import LabRunRecord
+from studio.store.database import LabRunRecord
 
 
 class LabController(QObject):
@@ -67,8 +67,8 @@ class LabController(QObject):
     case_thread_ready = Signal(str)
     #: A comparison of two lab runs is ready (a :class:`studio.controllers.lab_records.Comparison`).
     compared = Signal(object)
-    #: A run would start a design's stdio MCP server (a :class:`~studio.design.McpServerConfig`) whose program the
-    #: user has not allowed; the Lab window asks, showing the exact command, and answers with
+    #: A run would start a design's stdio MCP server (a :class:`~studio.design.agent_design.McpServerConfig`) whose
+    #: program the user has not allowed; the Lab window asks, showing the exact command, and answers with
     #: :meth:`answer_mcp_approval`.
     mcp_approval_requested = Signal(object)
     #: The designs to choose from for A/B changed (a list of :class:`DesignChoice`).

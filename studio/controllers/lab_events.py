@@ -11,7 +11,7 @@ from typing import Protocol
 from PySide6.QtCore import SignalInstance
 
 from lab.results import CaseResult
-from studio.store import LabRunRecord
+from studio.store.database import LabRunRecord
 
 
 class LabEvents(Protocol):

@@ -24,10 +24,10 @@ from studio.controllers.lab_events import LabEvents
 from studio.controllers.lab_records import case_of, recordings_of
 from studio.controllers.lab_running import STUDIO_MODES, LabRunning, Prepared
 from studio.controllers.lab_stored import LabStoredRuns
-from studio.design import AgentDesign, DesignError, load_design
+from studio.design.agent_design import AgentDesign, DesignError, load_design
 from studio.error_texts import error_text
 from studio.i18n import translate
-from studio.lab_design import design_fingerprint
+from studio.lab.design import design_fingerprint
 
 #: The key of the studio's current design among the choices.
 CURRENT = "current"
@@ -110,11 +110,11 @@ class LabExperiments:
         return choices
 
     async def add_design_file(self, path: Path) -> DesignChoice | None:
-        """Offer a design file for A and B (read off the UI thread, through :func:`studio.design.load_design` as
-        File → Open design reads it: a malformed file is refused with the same error, said with ``failed``, and the
-        choices stay as they were; a key in it is refused when the run starts, before A or B runs). The file is read
-        now: a later change to it is not run unless it is loaded again. Returns the new choice (also offered through
-        ``design_choices_changed``)."""
+        """Offer a design file for A and B (read off the UI thread, through
+        :func:`studio.design.agent_design.load_design` as File → Open design reads it: a malformed file is refused with
+        the same error, said with ``failed``, and the choices stay as they were; a key in it is refused when the run
+        starts, before A or B runs). The file is read now: a later change to it is not run unless it is loaded again.
+        Returns the new choice (also offered through ``design_choices_changed``)."""
         try:
             design, where = await asyncio.to_thread(_load_file, path)
         except DesignError as error:

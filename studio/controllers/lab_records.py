@@ -14,8 +14,8 @@ from typing import Any
 from lab.corpus import Case, case_from_dict
 from lab.metrics import Change, Confusion
 from lab.results import CaseResult
-from studio.design import AgentDesign, DesignError
-from studio.store import LabCaseRecord, LabRunRecord
+from studio.design.agent_design import AgentDesign, DesignError
+from studio.store.database import LabCaseRecord, LabRunRecord
 
 logger = logging.getLogger(__name__)
 

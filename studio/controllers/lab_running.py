@@ -37,12 +37,12 @@ from studio.controllers.lab_corpora import LabCorpora
 from studio.controllers.lab_events import LabEvents, OnShow
 from studio.controllers.lab_records import case_of, compact, recordings_of, result_of
 from studio.controllers.tasks import TaskKeeper
-from studio.design import AgentDesign, DesignError
+from studio.design.agent_design import AgentDesign, DesignError
 from studio.error_texts import error_text
 from studio.i18n import translate
-from studio.lab_design import design_info, needs_mcp_servers
+from studio.lab.design import design_info, needs_mcp_servers
 from studio.models.lab_lists import LabRunsModel
-from studio.store import LabRunRecord
+from studio.store.database import LabRunRecord
 
 logger = logging.getLogger(__name__)
 

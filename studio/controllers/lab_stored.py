@@ -20,18 +20,18 @@ from lab.case_run import case_messages, prepare_agent
 from lab.metrics import compare, confusion, unmatched
 from lab.reports import diff_report, html_report, json_report, junit_report, write_atomically
 from processors.tools.mcp import McpServerError
-from studio.build import build_agent
 from studio.controllers.lab_agents import LabAgentMaker
 from studio.controllers.lab_events import LabEvents, OnShow
 from studio.controllers.lab_records import Comparison, case_of, design_info_of, results_of
 from studio.controllers.lab_running import LabRunning
 from studio.controllers.run_controller import RunController
-from studio.design import AgentDesign, DesignError
+from studio.design.agent_design import AgentDesign, DesignError
+from studio.design.build import build_agent
 from studio.error_texts import error_text
 from studio.i18n import current_language, translate
 from studio.i18n.runtime_texts import runtime_text
-from studio.lab_design import needs_mcp_servers
-from studio.mcp_servers import McpSessions
+from studio.lab.design import needs_mcp_servers
+from studio.mcp.servers import McpSessions
 
 
 class LabStoredRuns:

@@ -6,10 +6,10 @@
     tools = await launcher.start_tools(design, secrets)               # started (or reused) servers' tools
     launcher.answer_approval(config, approved=True)
 
-The servers stay running between runs in :attr:`sessions` (an :class:`~studio.mcp_servers.McpSessions`) and stop
+The servers stay running between runs in :attr:`sessions` (an :class:`~studio.mcp.servers.McpSessions`) and stop
 when they leave the design (:meth:`retain`) or at shutdown. A stdio server from someone else's design runs a program
 on this computer, so it starts only once the user allowed that exact launch (remembered across sessions by
-:class:`~studio.mcp_approvals.CommandApprovals`); a refusal is remembered for the session, so the question is not
+:class:`~studio.mcp.approvals.CommandApprovals`); a refusal is remembered for the session, so the question is not
 asked at every message. Credentials come from the keyring, bound to the server's URL, never from the design.
 """
 
@@ -21,18 +21,18 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from processors.tools import Tool
-from studio.design import AgentDesign, McpServerConfig
+from studio.design.agent_design import AgentDesign, McpServerConfig
 from studio.i18n import translate
-from studio.mcp_approvals import CommandApprovals, launch_signature
-from studio.mcp_servers import ListedTool, McpSessions, list_server_tools, servers_to_start
-from studio.secrets import SecretStore
+from studio.keys.secrets import SecretStore
+from studio.mcp.approvals import CommandApprovals, launch_signature
+from studio.mcp.servers import ListedTool, McpSessions, list_server_tools, servers_to_start
 
 
 class McpLauncher(QObject):
     """The workspace's MCP servers and the user's answers about launching them."""
 
-    #: A design's stdio MCP server (a :class:`~studio.design.McpServerConfig`) would run a program the user has not
-    #: allowed; the window asks, showing the exact command, and answers with :meth:`answer_approval`.
+    #: A design's stdio MCP server (a :class:`~studio.design.agent_design.McpServerConfig`) would run a program the user
+    #: has not allowed; the window asks, showing the exact command, and answers with :meth:`answer_approval`.
     approval_requested = Signal(object)
     #: A line for the status bar.
     status_message = Signal(str)

@@ -9,12 +9,12 @@ regression test — off the UI thread, told as Qt signals.
     replays.fuzz("run_…"); replays.cancel()
 
 A replay reads the run's recording, the thread before it and the design it was made with from the store, then
-replays the recording twice (:func:`studio.replay.replay_run`): through the design the run was made with (which
-gives the original run back) and through the current design, stopping where the conversation diverged unless the
-user chose to go on with the live model. Fuzzing re-cuts the recorded reply many ways through each output
-processor of the current chain (:func:`processors.testing.split_fuzz.fuzz_splits`), with progress and Cancel.
-Both run in a thread of their own with an asyncio loop of its own: a 10,000-chunk replay never streams through
-the UI's loop, and the UI thread only receives the signals.
+replays the recording twice (:func:`studio.replays.chain_replay.replay_run`): through the design the run was made with
+(which gives the original run back) and through the current design, stopping where the conversation diverged unless the
+user chose to go on with the live model. Fuzzing re-cuts the recorded reply many ways through each output processor of
+the current chain (:func:`processors.testing.split_fuzz.fuzz_splits`), with progress and Cancel. Both run in a thread of
+their own with an asyncio loop of its own: a 10,000-chunk replay never streams through the UI's loop, and the UI thread
+only receives the signals.
 
 A whole thread is replayed run after run, each on top of the conversation as it was recorded (the thread's messages
 before that run), with a comparison per run as it comes and progress; it stops at the run whose recording no longer
@@ -39,11 +39,11 @@ from processors.models.recording import Recording
 from processors.pipeline.debugger import Debugger
 from processors.testing.split_fuzz import SplitFinding, fuzz_splits
 from studio import i18n
-from studio.build import build_chains
 from studio.controllers.replay_worker import ReplayStopped, ReplayWorker
-from studio.design import AgentDesign, DesignError
+from studio.design.agent_design import AgentDesign, DesignError
+from studio.design.build import build_chains
 from studio.error_texts import error_text
-from studio.replay import (
+from studio.replays.chain_replay import (
     DivergencePolicy,
     ReplayComparison,
     ReplaySource,

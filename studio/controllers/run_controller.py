@@ -16,7 +16,7 @@ tracer and re-emits its trace events. A run ends with exactly one of:
 - ``run_failed(run_id, message)`` — an unexpected exception; ``message`` is one readable line (the traceback goes
   to the log, never to a dialog).
 
-With a store (``studio.store.Store`` or anything with its async methods), the run's start is saved before it
+With a store (``studio.store.database.Store`` or anything with its async methods), the run's start is saved before it
 streams, and its end, trace events and violations are saved in one go when it ends, before ``run_finished``. The
 store does its work off the UI thread; a store failure is logged and never breaks the run.
 """

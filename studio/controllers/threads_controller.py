@@ -1,5 +1,5 @@
 """``ThreadsController``: threads in the store — list, search, create, rename, delete, restore — without blocking
-the UI. A deleted thread goes to the store's trash (:mod:`studio.store_trash`) and :meth:`restore` brings the most
+the UI. A deleted thread goes to the store's trash (:mod:`studio.store.trash`) and :meth:`restore` brings the most
 recently deleted one back, so a deletion can be undone.
 
 Every store call is awaited in a task on the qasync loop (the store does its I/O in a worker thread); results
@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Signal
 from processors.memory.records import ThreadRecord
 from studio.i18n import translate
 from studio.models.threads_model import ThreadListModel
-from studio.texts import QT_TRANSLATE_NOOP
+from studio.texts.translator import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 

@@ -24,7 +24,6 @@ from processors.models.recording import Recording
 from processors.result import GenerateResult
 from processors.tools import Tool
 from processors.tools.mcp import McpServerError
-from studio.build import build_agent
 from studio.controllers.debug_controller import DebugController
 from studio.controllers.design_session import DesignSession
 from studio.controllers.file_exports import FileExports
@@ -37,18 +36,19 @@ from studio.controllers.run_controller import RunController
 from studio.controllers.tasks import TaskKeeper
 from studio.controllers.thread_history import load_thread
 from studio.controllers.threads_controller import ThreadsController
-from studio.design import AgentDesign, DesignError
-from studio.endpoints import EndpointError
+from studio.design.agent_design import AgentDesign, DesignError
+from studio.design.build import build_agent
 from studio.error_texts import error_text, tripwire_text
 from studio.i18n import translate
 from studio.i18n.runtime_texts import runtime_text
-from studio.mcp_approvals import CommandApprovals
-from studio.mcp_servers import servers_to_start
+from studio.keys.endpoints import EndpointError
+from studio.keys.secrets import KeyGrant, SecretStore
+from studio.mcp.approvals import CommandApprovals
+from studio.mcp.servers import servers_to_start
 from studio.models.chat_list_model import ChatListModel
 from studio.models.chat_model import ChatModel
 from studio.models.design_document import DesignDocument
 from studio.models.threads_model import ThreadListModel
-from studio.secrets import KeyGrant, SecretStore
 
 logger = logging.getLogger(__name__)
 
@@ -69,8 +69,8 @@ class Workspace(QObject):
     #: A run's key was withheld from an endpoint it was not saved for (a :class:`KeyGrant`); the window asks the
     #: user, showing the host, and answers with :meth:`answer_endpoint_approval`.
     endpoint_approval_requested = Signal(object)
-    #: A design's stdio MCP server (a :class:`~studio.design.McpServerConfig`) would run a program the user has not
-    #: allowed; the window asks, showing the exact command, and answers with :meth:`answer_mcp_approval`.
+    #: A design's stdio MCP server (a :class:`~studio.design.agent_design.McpServerConfig`) would run a program the user
+    #: has not allowed; the window asks, showing the exact command, and answers with :meth:`answer_mcp_approval`.
     mcp_approval_requested = Signal(object)
     #: A run's regression test was made (run_id, script): the window asks where it goes
     #: (:meth:`make_regression_test`, then :meth:`save_regression_test`).

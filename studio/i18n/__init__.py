@@ -30,8 +30,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
 
-from studio import texts
-from studio.paths import data_dir
+from studio.system.paths import data_dir
+from studio.texts import translator as texts
 
 __all__ = [
     "DEFAULT_LANGUAGE",

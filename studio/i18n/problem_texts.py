@@ -8,7 +8,7 @@ Most specific first, as there.
 
 from __future__ import annotations
 
-from studio.texts import QT_TRANSLATE_NOOP
+from studio.texts.translator import QT_TRANSLATE_NOOP
 
 __all__ = ["PROBLEMS"]
 
@@ -70,7 +70,7 @@ PROBLEMS: tuple[tuple[str, str], ...] = (
         QT_TRANSLATE_NOOP("RuntimeText", "bad escape {escape} at position {position}{rest}"),
     ),
     # An MCP server a design names that cannot start, has stopped or no longer offers an enabled tool
-    # (processors/tools/mcp.py, studio/mcp_servers.py); the launch line and the SDK's reason stay as written
+    # (processors/tools/mcp.py, studio/mcp/servers.py); the launch line and the SDK's reason stay as written
     (
         r"MCP server '(?P<name>.+?)' \((?P<launch>.*)\) did not start within (?P<seconds>[0-9.]+) s",
         QT_TRANSLATE_NOOP("RuntimeText", "MCP server '{name}' ({launch}) did not start within {seconds} s"),
@@ -238,7 +238,7 @@ PROBLEMS: tuple[tuple[str, str], ...] = (
             "not a finite number (NaN, Infinity and numbers too large for a float are not JSON values)",
         ),
     ),
-    # A design's own problems (studio.design: unknown and missing fields, MCP servers)
+    # A design's own problems (studio.design.agent_design: unknown and missing fields, MCP servers)
     (r"unknown field", QT_TRANSLATE_NOOP("RuntimeText", "unknown field")),
     (r"missing", QT_TRANSLATE_NOOP("RuntimeText", "missing")),
     (r"Value error, (?P<error>.+)", QT_TRANSLATE_NOOP("RuntimeText", "{error}")),

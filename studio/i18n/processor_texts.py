@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from studio.texts import translate
+from studio.texts.translator import translate
 
 __all__ = [
     "class_texts",

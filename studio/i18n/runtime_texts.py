@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from studio.i18n import current_language
 from studio.i18n.problem_texts import PROBLEMS
-from studio.texts import QT_TRANSLATE_NOOP, translate
+from studio.texts.translator import QT_TRANSLATE_NOOP, translate
 
 __all__ = ["PATTERNS", "runtime_text"]
 
@@ -61,7 +61,8 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?P<changed>\d+) changed, (?P<held>\d+) held, (?P<dropped>\d+) dropped",
         QT_TRANSLATE_NOOP("RuntimeText", "{changed} changed, {held} held, {dropped} dropped"),
     ),
-    # Validation messages of options and settings (pydantic's wording; studio.design's for JSON kept as typed)
+    # Validation messages of options and settings (pydantic's wording; studio.design.agent_design's for JSON kept as
+    # typed)
     _pattern(r"Not valid JSON: (?P<error>.+)", QT_TRANSLATE_NOOP("RuntimeText", "Not valid JSON: {error}")),
     _pattern(
         r"Input should be greater than or equal to (?P<limit>\S+)",

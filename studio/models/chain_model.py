@@ -35,7 +35,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
 
-from studio.design import ChainEntry
+from studio.design.agent_design import ChainEntry
 from studio.i18n import translate
 from studio.i18n.processor_texts import description_of
 from studio.models.design_document import DesignDocument

@@ -34,8 +34,8 @@ from processors.messages import (
     TextPart,
     ToolInvocationPart,
 )
-from studio.model_errors import model_error_payload_message
-from studio.texts import number, translate
+from studio.texts.model_errors import model_error_payload_message
+from studio.texts.translator import number, translate
 
 ItemKind = Literal["user", "assistant", "tripwire", "error"]
 ToolCardState = Literal["input", "call", "result", "error"]

@@ -39,11 +39,11 @@ from PySide6.QtGui import QUndoStack
 
 from processors.builtin.base import BuiltinProcessor, InvalidOptionsError
 from processors.pipeline.processor import LANE_HOOKS
-from studio.design import LANES, AgentDesign, ChainEntry, Lane, ModelConfig, explain_option_error
+from studio.design.agent_design import LANES, AgentDesign, ChainEntry, Lane, ModelConfig, explain_option_error
 from studio.error_texts import option_problem_text, problem_text
 from studio.i18n import translate
 from studio.i18n.processor_texts import name_of
-from studio.texts import QT_TRANSLATE_NOOP
+from studio.texts.translator import QT_TRANSLATE_NOOP
 
 __all__ = ["SETTINGS", "CatalogueLike", "CatalogueRecord", "DesignDocument"]
 

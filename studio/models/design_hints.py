@@ -14,7 +14,7 @@ what a tool returns (indirect prompt injection) is read by the model and never b
 
 from __future__ import annotations
 
-from studio.design import AgentDesign, ChainEntry
+from studio.design.agent_design import AgentDesign, ChainEntry
 
 __all__ = ["INJECTION_DETECTOR", "has_tools", "output_guard_for", "tool_results_unchecked"]
 

@@ -21,11 +21,11 @@ from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
-from studio.design import DEMO_MODEL, AgentDesign, ChainEntry
+from studio.design.agent_design import DEMO_MODEL, AgentDesign, ChainEntry
+from studio.design.sample import OFFLINE_DEMO_SUFFIXES
 from studio.i18n import translate
 from studio.models.design_document import DesignDocument
-from studio.sample import OFFLINE_DEMO_SUFFIXES
-from studio.texts import QT_TRANSLATE_NOOP
+from studio.texts.translator import QT_TRANSLATE_NOOP
 
 __all__ = ["AddEntry", "EditOptions", "EditSetting", "MoveEntry", "RemoveEntry", "ReplaceDesign", "ToggleEntry"]
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from processors.tracing import TraceEvent
-from studio.texts import translate
+from studio.texts.translator import translate
 
 __all__ = ["JudgeFailure", "JudgeFailures"]
 

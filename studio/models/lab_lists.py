@@ -13,7 +13,7 @@ from lab.corpus import Case
 from studio.i18n import translate
 
 Index = QModelIndex | QPersistentModelIndex
-#: A :class:`studio.store.LabRunRecord` (models sit beside the store in the layering, so it is not imported).
+#: A :class:`studio.store.database.LabRunRecord` (models sit beside the store in the layering, so it is not imported).
 LabRunRecord = Any
 
 #: The lab run's id (list of runs).

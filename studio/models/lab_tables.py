@@ -28,7 +28,7 @@ from lab.metrics import (
 )
 from lab.results import CaseResult
 from studio.i18n import translate
-from studio.texts import QT_TRANSLATE_NOOP
+from studio.texts.translator import QT_TRANSLATE_NOOP
 
 Index = QModelIndex | QPersistentModelIndex
 

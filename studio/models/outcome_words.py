@@ -6,7 +6,7 @@ data); only what a badge, a column or a details page shows is translated.
 
 from __future__ import annotations
 
-from studio.texts import QT_TRANSLATE_NOOP, translate
+from studio.texts.translator import QT_TRANSLATE_NOOP, translate
 
 __all__ = ["OUTCOME_WORDS", "outcome_label"]
 

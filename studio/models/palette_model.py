@@ -2,7 +2,7 @@
 
 ``PaletteModel`` is a two-level tree: one header row per lane (Input, Output, Error) and under it every type
 that fits that lane — a type with hooks in two lanes appears under both (build it from
-``studio.catalog.palette_groups(catalogue)``). Type rows drag as
+``studio.design.catalog.palette_groups(catalogue)``). Type rows drag as
 :data:`~studio.models.chain_model.MIME_TYPE` payloads ``{"source": "palette", "type", "uid": null, "lane"}``.
 
 ``PaletteFilterModel`` keeps the type rows whose name, id, type name or description contain every word of the
@@ -26,11 +26,11 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QFont, QStandardItem, QStandardItemModel
 
-from studio.design import LANES
+from studio.design.agent_design import LANES
 from studio.i18n import translate
 from studio.i18n.processor_texts import description_of, name_of
 from studio.models.chain_model import MIME_TYPE, encode_payload
-from studio.texts import QT_TRANSLATE_NOOP
+from studio.texts.translator import QT_TRANSLATE_NOOP
 
 __all__ = [
     "DESCRIPTION_ROLE",
@@ -83,7 +83,8 @@ class PaletteModel(QStandardItemModel):
         self.set_groups(groups)
 
     def set_groups(self, groups: Mapping[str, Sequence[Any]]) -> None:
-        """Rebuild from ``groups``: lane → catalogue records in display order (``studio.catalog.palette_groups``)."""
+        """Rebuild from ``groups``: lane → catalogue records in display order
+        (``studio.design.catalog.palette_groups``)."""
         self.clear()
         header_font = QFont()
         header_font.setBold(True)

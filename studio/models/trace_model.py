@@ -36,7 +36,7 @@ from studio.models.outcome_words import outcome_label
 from studio.models.trace_data import InspectorData, RunHistory, event_from_dict
 from studio.models.trace_nodes import OUTCOMES, RUN_STATUSES, CallNode, Node, RunNode
 from studio.models.trace_rows import LogRow, RowLog, TripwireRow, ViolationRow, chunk_summary, chunk_type, short_text
-from studio.texts import QT_TRANSLATE_NOOP, number
+from studio.texts.translator import QT_TRANSLATE_NOOP, number
 
 __all__ = [
     "ENTRY_ROLE",

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from processors.tracing import TraceEvent
 from studio.models.outcome_words import outcome_label
-from studio.texts import translate
+from studio.texts.translator import translate
 
 if TYPE_CHECKING:
     from studio.models.judge_failures import JudgeFailure

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, Q
 
 from studio.about import NOTICES_FILE, bundled_components, studio_version
 from studio.i18n import translate
-from studio.resources import resources_dir
+from studio.system.resources import resources_dir
 
 __all__ = ["AboutDialog"]
 

@@ -59,13 +59,13 @@ from PySide6.QtWidgets import (
 )
 
 from processors.pipeline.processor import LANE_HOOKS
-from studio.design import LANES, ChainEntry
+from studio.design.agent_design import LANES, ChainEntry
 from studio.i18n import translate
 from studio.models.chain_model import UID_ROLE, ChainModel
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import AddEntry, MoveEntry, RemoveEntry, ToggleEntry
 from studio.models.palette_model import lane_title
-from studio.texts import QT_TRANSLATE_NOOP
+from studio.texts.translator import QT_TRANSLATE_NOOP
 from studio.views.design_hint_bar import DesignHintBar
 from studio.views.drag_image import exec_compact_drag
 

@@ -40,7 +40,7 @@ from studio.models.chat_items import (
     UserItem,
     short_json,
 )
-from studio.texts import QT_TRANSLATE_NOOP
+from studio.texts.translator import QT_TRANSLATE_NOOP
 from studio.views.chat_markdown import insert_markdown, new_block, split_markdown
 from studio.views.chat_style import CARD_BG, CARD_BORDER, LINK, MUTED, NOTICE, RETRY, STRIKE, TEXT, char_format
 

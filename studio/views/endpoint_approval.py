@@ -15,9 +15,9 @@ from html import escape
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
-from studio.endpoints import ascii_host, mixed_script_labels
 from studio.i18n import translate
-from studio.secrets import KeyGrant
+from studio.keys.endpoints import ascii_host, mixed_script_labels
+from studio.keys.secrets import KeyGrant
 
 
 def host_ascii(endpoint: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QFileDialog, QGridLayout, QLabel
 
 from studio.i18n import translate
-from studio.texts import QT_TRANSLATE_NOOP
+from studio.texts.translator import QT_TRANSLATE_NOOP
 
 __all__ = [
     "AB_COMPARISON_CONTENTS",

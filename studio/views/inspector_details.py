@@ -22,7 +22,7 @@ from studio.models.outcome_words import outcome_label
 from studio.models.trace_model import OUTCOME_COLORS, format_ms
 from studio.models.trace_nodes import CallNode, ChangeNode, HookNode, Node, PhaseNode, RunNode
 from studio.models.trace_rows import DIFF_CONTEXT, FOLDED, MAX_DIFF_LINES, line_diff, to_json
-from studio.texts import number
+from studio.texts.translator import number
 
 #: Chunk changes listed for one stream summary (a run can change thousands; the tree shows the first ones).
 MAX_LISTED_CHANGES = 100

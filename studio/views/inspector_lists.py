@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from studio.i18n import translate
 from studio.models.trace_model import ChunkLogModel, ChunkTypeFilterModel
-from studio.texts import number
+from studio.texts.translator import number
 
 ALL_TYPES = ""
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
-from studio.paths import data_dir
+from studio.system.paths import data_dir
 
 _KEY = "files/last_folder"
 

@@ -24,13 +24,13 @@ from PySide6.QtWidgets import (
 from shiboken6 import isValid as shiboken_valid
 
 from studio import i18n
-from studio.build import available_tools
-from studio.catalog import palette_groups
 from studio.controllers.workspace import Workspace
+from studio.design.build import available_tools
+from studio.design.catalog import palette_groups
+from studio.design.sample import suggestions
 from studio.models.palette_model import PaletteModel
-from studio.paths import data_dir
 from studio.restart import keep_draft, take_draft
-from studio.sample import suggestions
+from studio.system.paths import data_dir
 from studio.views.agent_settings import AgentSettingsView
 from studio.views.chain_editor import ChainEditor
 from studio.views.chat_view import ChatView

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from studio import i18n
 from studio.controllers.connection import check_connection
-from studio.paths import data_dir
+from studio.system.paths import data_dir
 from studio.views.about_dialog import AboutDialog
 from studio.views.endpoint_approval import EndpointApproval
 from studio.views.mcp_approval import McpApproval

@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from studio import i18n
-from studio.files import suggested_file_name
+from studio.system.files import suggested_file_name
 from studio.views.export_notes import add_contents_note, thread_note
 from studio.views.last_folder import remember_folder, start_folder
 

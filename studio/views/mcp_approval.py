@@ -12,7 +12,7 @@ from html import escape
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
-from studio.design import McpServerConfig
+from studio.design.agent_design import McpServerConfig
 from studio.i18n import translate
 
 

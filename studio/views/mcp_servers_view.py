@@ -37,14 +37,14 @@ from PySide6.QtWidgets import (
 
 from processors.tools.mcp import McpServerError
 from studio.controllers.mcp_launcher import McpLauncher
-from studio.design import McpServerConfig
+from studio.design.agent_design import McpServerConfig
 from studio.i18n import translate
 from studio.i18n.runtime_texts import runtime_text
-from studio.mcp_approvals import CommandApprovals
-from studio.mcp_servers import ListedTool, launch_key
+from studio.keys.secrets import SecretStore
+from studio.mcp.approvals import CommandApprovals
+from studio.mcp.servers import ListedTool, launch_key
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import EditSetting
-from studio.secrets import SecretStore
 
 __all__ = ["McpServerDialog", "McpServersView"]
 

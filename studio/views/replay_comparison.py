@@ -2,8 +2,9 @@
 
 The final texts with the words that differ highlighted, the tripwires, each processor's outcome on both sides (rows
 that differ highlighted), the tool calls whose arguments changed, and — where the conversation diverged — what the
-recording was asked against what the chain asks now. A view over a :class:`~studio.replay.ReplayComparison`: the
-replay view shows one run's, the thread replay view the selected run's.
+recording was asked against what the chain asks now. A view over a
+:class:`~studio.replays.chain_replay.ReplayComparison`: the replay view shows one run's, the thread replay view the
+selected run's.
 
 Object names for automation: ``replay.original``, ``replay.current``, ``replay.processors``, ``replay.tools``,
 ``replay.request_diff``.
@@ -28,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio import i18n
-from studio.replay import Absence, ProcessorActivity, ReplayComparison, ReplayOutcome, RequestDiff
+from studio.replays.chain_replay import Absence, ProcessorActivity, ReplayComparison, ReplayOutcome, RequestDiff
 
 #: Highlights: removed on the original's side, added on the current side, a row that differs.
 REMOVED = "#ffd7d5"

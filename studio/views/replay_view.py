@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from studio import i18n
 from studio.controllers.replay_controller import FuzzReport, ReplayController
 from studio.regression_exports import exported_path
-from studio.replay import ReplayComparison
+from studio.replays.chain_replay import ReplayComparison
 from studio.views.divergence_bar import DivergenceBar
 from studio.views.replay_comparison import ComparisonPane, difference_text
 

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from studio import i18n
 from studio.controllers.replay_controller import ReplayController
-from studio.replay import ThreadReplay, ThreadRunReplay
+from studio.replays.chain_replay import ThreadReplay, ThreadRunReplay
 from studio.views.divergence_bar import DivergenceBar
 from studio.views.replay_comparison import DIFFERS, ComparisonPane, difference_text
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from studio.i18n import translate
 from studio.models.threads_model import ThreadIdRole, ThreadListModel
 from studio.regression_exports import latest_export
-from studio.store_trash import TRASH_DAYS
+from studio.store.trash import TRASH_DAYS
 from studio.views.questions import DestructiveQuestion
 
 

@@ -94,9 +94,9 @@ def through_sample(cases: list[Case], chains: list[Chain]) -> None:
     from lab.process_run import ProcessLabRun
     from lab.runner import LabRun
     from processors.builtin.registry import load_catalogue
-    from studio.build import build_agent
-    from studio.lab_design import agent_recipe
-    from studio.sample import sample_design
+    from studio.design.build import build_agent
+    from studio.design.sample import sample_design
+    from studio.lab.design import agent_recipe
 
     catalogue = load_catalogue()
     design = sample_design()

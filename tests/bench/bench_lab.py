@@ -41,10 +41,10 @@ from lab.recipe import AgentRecipe
 from lab.runner import LabRun
 from lab.worker_pool import WorkerPool
 from processors.builtin.registry import load_catalogue
-from studio.build import build_agent
-from studio.design import ModelConfig
-from studio.lab_design import agent_recipe
-from studio.sample import sample_design
+from studio.design.agent_design import ModelConfig
+from studio.design.build import build_agent
+from studio.design.sample import sample_design
+from studio.lab.design import agent_recipe
 
 WARM = 3
 #: How long the server's rate-limit window lasts (``model`` mode).

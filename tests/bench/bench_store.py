@@ -32,7 +32,7 @@ from processors.messages import (  # after the path set-up: the script runs from
     new_id,
 )
 from processors.tracing import TraceEvent
-from studio.store import Store
+from studio.store.database import Store
 
 THREAD_MESSAGES = 10_000
 THREADS = 1_000

@@ -218,10 +218,10 @@ class PassThrough:
 async def bench_streaming(app: QApplication, seconds: float, data_dir: Path) -> None:
     """The whole window (threads, editor, chat, inspector) while a model streams RATE chunks/s into it."""
     from studio import gc_policy
-    from studio.catalog import studio_catalogue
     from studio.controllers.workspace import Workspace
-    from studio.secrets import SecretStore
-    from studio.store import Store
+    from studio.design.catalog import studio_catalogue
+    from studio.keys.secrets import SecretStore
+    from studio.store.database import Store
     from studio.views.main_window import MainWindow
 
     workspace = Workspace(
@@ -379,12 +379,12 @@ async def bench_open_thread(app: QApplication, count: int = 10_000) -> None:
 async def bench_first_text(data_dir: Path, replies: int = 5) -> None:
     from processors.demo.offline import demo_model
     from processors.models.scripted import split_words
-    from studio.catalog import studio_catalogue
     from studio.controllers.workspace import Workspace
+    from studio.design.catalog import studio_catalogue
+    from studio.keys.secrets import SecretStore
     from studio.models.chat_items import AssistantItem
     from studio.models.editor_commands import EditSetting
-    from studio.secrets import SecretStore
-    from studio.store import Store
+    from studio.store.database import Store
     from studio.views.chat_document import WRITING
     from studio.views.main_window import MainWindow
     from tests.support.openai_server import OpenAIServer
@@ -488,12 +488,12 @@ async def bench_lab(app: QApplication, data_dir: Path, cases: int = 1000, concur
 
     from lab.corpus import bundled_corpora, load_corpora
     from studio import gc_policy
-    from studio.catalog import studio_catalogue
     from studio.controllers.workspace import Workspace
+    from studio.design.catalog import studio_catalogue
+    from studio.keys.secrets import SecretStore
     from studio.models.lab_lists import CorpusSource
-    from studio.resources import read_text
-    from studio.secrets import SecretStore
-    from studio.store import Store
+    from studio.store.database import Store
+    from studio.system.resources import read_text
     from studio.views.main_window import MainWindow
 
     app.setStyleSheet(read_text("styles/studio.qss"))  # as the app does: item views paint through the style sheet

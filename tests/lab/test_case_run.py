@@ -7,8 +7,8 @@ import asyncio
 
 from lab.case_run import run_case
 from lab.corpus import Case
-from studio.build import build_agent
-from studio.sample import sample_design
+from studio.design.build import build_agent
+from studio.design.sample import sample_design
 
 REPLY = "Sure, I can help with that: write to ada.lovelace@example.com and we will answer within a day."
 

@@ -17,9 +17,9 @@ import pytest
 from lab.corpus import load_corpus
 from lab.metrics import confusion_by
 from lab.runner import run_lab
-from studio.catalog import studio_catalogue
-from studio.lab_design import agent_factory
-from studio.sample import sample_design
+from studio.design.catalog import studio_catalogue
+from studio.design.sample import sample_design
+from studio.lab.design import agent_factory
 
 ROOT = Path(__file__).resolve().parents[2]
 TUNING = ROOT / "resources" / "corpora" / "indirect-injection.jsonl"

@@ -22,8 +22,8 @@ from lab.results import read_results
 from lab.runner import LabError, LabRun
 from processors.builtin.registry import load_catalogue
 from processors.models.recording import Recording
-from studio.design import McpServerConfig
-from studio.lab_design import MAX_RESTARTS, agent_recipe, needs_mcp_servers
+from studio.design.agent_design import McpServerConfig
+from studio.lab.design import MAX_RESTARTS, agent_recipe, needs_mcp_servers
 from tests.support.mcp_lab import (
     SERVER,
     SUMMARY,

@@ -22,9 +22,9 @@ from lab.recipe import AgentRecipe
 from lab.results import read_results
 from lab.runner import LabError, LabRun
 from processors.builtin.registry import load_catalogue
-from studio.design import AgentDesign, ChainEntry, ModelConfig
-from studio.lab_design import agent_recipe, lab_agents
-from studio.sample import sample_design
+from studio.design.agent_design import AgentDesign, ChainEntry, ModelConfig
+from studio.design.sample import sample_design
+from studio.lab.design import agent_recipe, lab_agents
 from tests.support.openai_server import ErrorReply, OpenAIServer, Reply
 
 #: A user processor file: ``LabProbe`` makes a worker do what a case asks of it.

@@ -438,9 +438,9 @@ async def test_cancel_ends_the_run_even_when_a_case_in_flight_swallows_the_cance
     ``abort``): the case cut short comes back as if it had finished. It must not be kept, and no case may start
     after the cancel (before the fix the run went on through the whole corpus, then hung)."""
     from lab.corpus import bundled_corpora, load_corpus
-    from studio.catalog import studio_catalogue
-    from studio.lab_design import agent_factory
-    from studio.sample import sample_design
+    from studio.design.catalog import studio_catalogue
+    from studio.design.sample import sample_design
+    from studio.lab.design import agent_factory
 
     cases = [case for path in bundled_corpora()[:2] for case in load_corpus(path).cases]
     factory = agent_factory(sample_design(), catalogue=studio_catalogue())

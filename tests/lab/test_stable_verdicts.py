@@ -15,9 +15,9 @@ from lab.corpus import Case, bundled_corpora, load_corpora
 from lab.process_run import ProcessLabRun
 from lab.runner import LabRun
 from processors.builtin.registry import load_catalogue
-from studio.design import ModelConfig
-from studio.lab_design import agent_factory, agent_recipe
-from studio.sample import sample_design
+from studio.design.agent_design import ModelConfig
+from studio.design.sample import sample_design
+from studio.lab.design import agent_factory, agent_recipe
 from tests.support.openai_server import ErrorReply, OpenAIServer, Reply
 
 CASES = 48

@@ -18,9 +18,9 @@ from lab.process_run import ProcessLabRun
 from lab.runner import LabRun
 from lab.worker_pool import WorkerPool
 from processors.builtin.registry import load_catalogue
-from studio.design import AgentDesign, ModelConfig
-from studio.lab_design import agent_recipe
-from studio.sample import sample_design
+from studio.design.agent_design import AgentDesign, ModelConfig
+from studio.design.sample import sample_design
+from studio.lab.design import agent_recipe
 from tests.lab.test_process_run import drain, gone, probe_catalogue, probe_design, starter_cases
 from tests.support.openai_server import OpenAIServer
 

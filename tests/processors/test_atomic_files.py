@@ -13,8 +13,8 @@ import pytest
 
 from lab.reports import write_atomically
 from processors.atomic_files import current_umask, write_atomic
-from studio.endpoints import EndpointBook
-from studio.files import write_text_atomic
+from studio.keys.endpoints import EndpointBook
+from studio.system.files import write_text_atomic
 
 WRITERS: dict[str, Callable[[Path, str], None]] = {
     "the helper": lambda path, text: write_atomic(path, text),

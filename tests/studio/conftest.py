@@ -78,10 +78,10 @@ def run(loop: qasync.QEventLoop, awaitable: Any) -> Any:
 
 def open_studio(qtbot: Any, qloop: qasync.QEventLoop, database: Any, *, size: tuple[int, int] | None = None) -> Any:
     """The real main window over a real store in ``database`` (a SQLite file), started: ``(workspace, window)``."""
-    from studio.catalog import studio_catalogue
     from studio.controllers.workspace import Workspace
-    from studio.secrets import SecretStore
-    from studio.store import Store
+    from studio.design.catalog import studio_catalogue
+    from studio.keys.secrets import SecretStore
+    from studio.store.database import Store
     from studio.views.main_window import MainWindow
 
     workspace = Workspace(store=Store(f"sqlite:///{database}"), catalogue=studio_catalogue(), secrets=SecretStore())
@@ -107,7 +107,7 @@ def in_language(qapp: QApplication) -> Iterator[Any]:
 
 
 # ------------------------------------------------------------------------------------- designs' user files
-#: A user processor file (tests/studio/test_build.py, test_export.py): ``ShoutBlocker`` refuses capitals.
+#: A user processor file (tests/studio/design/test_build.py, test_export.py): ``ShoutBlocker`` refuses capitals.
 PROCESSOR_FILE = '''
 from processors import Processor
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from processors.builtin.registry import Catalogue, describe_class, load_catalogue
 from processors.pipeline.processor import Processor
-from studio.catalog import palette_groups
+from studio.design.catalog import palette_groups
 
 
 class Echo(Processor):

@@ -74,7 +74,7 @@ def test_the_self_test_passes_in_a_real_process(tmp_path: Path) -> None:
 def test_edits_are_saved_to_the_store_and_reopen_after_a_restart(
     qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
 ) -> None:
-    from studio.design import ChainEntry
+    from studio.design.agent_design import ChainEntry
     from studio.models.editor_commands import AddEntry, EditSetting
 
     database = tmp_path / "studio.db"

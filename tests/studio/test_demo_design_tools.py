@@ -17,8 +17,8 @@ import qasync
 from pytestqt.qtbot import QtBot
 
 from studio.controllers.workspace import Workspace
-from studio.design import AgentDesign, ModelConfig
-from studio.paths import tools_folder
+from studio.design.agent_design import AgentDesign, ModelConfig
+from studio.system.paths import tools_folder
 from tests.studio.conftest import TOOL_FILE, open_studio, run
 from tests.studio.test_mcp_runs import Chunks, send_and_finish, tools_server, use
 

@@ -1,5 +1,5 @@
 """Errors from the layers below the views, shown in the reader's language (studio/error_texts.py,
-studio/model_errors.py): design files that cannot be read, chains and tools that cannot be built, thread files
+studio/texts/model_errors.py): design files that cannot be read, chains and tools that cannot be built, thread files
 refused, failed model calls. Each error is produced by the real code path (a real file, the real catalogue, the
 real store), then shown; English must read exactly as the error's own message, unknown texts fall back to English.
 """
@@ -18,10 +18,10 @@ from processors.demo.offline import DEMO_TOOLS
 from processors.errors import ModelAPIError
 from processors.memory import SqlMemory
 from processors.memory.errors import ThreadImportError
-from studio.build import build_chains, resolve_tools
-from studio.design import AgentDesign, ChainEntry, DesignError, load_design
+from studio.design.agent_design import AgentDesign, ChainEntry, DesignError, load_design
+from studio.design.build import build_chains, resolve_tools
 from studio.error_texts import design_error_text, error_text, import_problems_text
-from studio.model_errors import model_error_message, model_error_payload_message
+from studio.texts.model_errors import model_error_message, model_error_payload_message
 from tests.studio.i18n_support import english_words
 
 
@@ -207,8 +207,8 @@ def _mcp_errors() -> dict[str, BaseException]:
     import sys
 
     from processors.tools.mcp import McpServerError, McpToolSource
-    from studio.design import McpServerConfig
-    from studio.mcp_servers import enabled_tools, runtime_server
+    from studio.design.agent_design import McpServerConfig
+    from studio.mcp.servers import enabled_tools, runtime_server
 
     server = str(Path(__file__).parents[1] / "support" / "mcp_server.py")
     configs = {

@@ -17,11 +17,11 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from processors.builtin.registry import Catalogue, load_catalogue
-from studio.design import AgentDesign, ChainEntry, DesignError, save_design
-from studio.export import design_to_python
-from studio.files import FileWriteError, suggested_file_name, write_text_atomic
+from studio.design.agent_design import AgentDesign, ChainEntry, DesignError, save_design
+from studio.design.export import design_to_python
+from studio.design.sample import sample_design
 from studio.models.editor_commands import EditSetting
-from studio.sample import sample_design
+from studio.system.files import FileWriteError, suggested_file_name, write_text_atomic
 from tests.studio.conftest import run, settle
 from tests.studio.test_app import open_studio, reply
 

@@ -24,10 +24,11 @@ from processors.builtin.registry import load_catalogue
 from processors.builtin.token_limiter import TokenLimiter
 from processors.models import ScriptedModel
 from processors.tripwire import TripwireData
-from studio import i18n, restart, texts
+from studio import i18n, restart
 from studio.app import parse_args
 from studio.error_texts import option_problem_text, tripwire_text
 from studio.i18n.processor_texts import context_of, name_of, processor_text
+from studio.texts import translator as texts
 from studio.views.language_picker import LanguagePicker
 from tests.studio.conftest import open_studio, run
 

@@ -45,12 +45,12 @@ from lab.corpus import bundled_corpora, load_corpus
 from processors.builtin.registry import load_catalogue
 from processors.demo.offline import DEMO_TOOLS
 from studio.about import bundled_components
-from studio.catalog import studio_catalogue
-from studio.design import AgentDesign, ChainEntry, save_design
+from studio.design.agent_design import AgentDesign, ChainEntry, save_design
+from studio.design.catalog import studio_catalogue
 from studio.models.chat_items import AssistantItem, ToolCard, TripwireItem, UserItem
 from studio.models.editor_commands import RemoveEntry
 from studio.models.lab_cases_model import COLUMNS as CASE_COLUMNS
-from studio.resources import resources_dir
+from studio.system.resources import resources_dir
 from studio.views.agent_settings import model_suggestions
 from studio.views.inspector_details import details_html
 from studio.views.main_window import MainWindow

@@ -25,13 +25,13 @@ import qasync
 from pytestqt.qtbot import QtBot
 
 from studio.controllers.workspace import Workspace
-from studio.design import AgentDesign, ChainEntry, McpServerConfig, ModelConfig
-from studio.export import design_to_python
-from studio.mcp_approvals import CommandApprovals
+from studio.design.agent_design import AgentDesign, ChainEntry, McpServerConfig, ModelConfig
+from studio.design.export import design_to_python
+from studio.mcp.approvals import CommandApprovals
 from studio.models.chat_items import ErrorItem
 from studio.views.mcp_approval import McpApproval
 from tests.studio.conftest import open_studio, run
-from tests.studio.test_secrets import MemoryKeyring
+from tests.studio.keys.test_secrets import MemoryKeyring
 from tests.support.mcp_server import INJECTION
 from tests.support.openai_server import OpenAIServer, ToolCallReply
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.store import RunRecord, Store
+from studio.store.database import RunRecord, Store
 from tests.support.quit_driver import WARM_UP_FAILURE
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,13 +23,13 @@ from pytestqt.qtbot import QtBot
 
 from processors.builtin.registry import USER_MODULE_PREFIX
 from studio.controllers.workspace import Workspace
-from studio.design import DesignError, load_design
+from studio.design.agent_design import DesignError, load_design
+from studio.keys.secrets import SecretStore
 from studio.models.chat_items import ErrorItem
 from studio.models.editor_commands import EditSetting
-from studio.secrets import SecretStore
 from studio.views.main_window import MainWindow
 from tests.studio.conftest import open_studio, run
-from tests.studio.test_secrets import MemoryKeyring
+from tests.studio.keys.test_secrets import MemoryKeyring
 from tests.support.openai_server import OpenAIServer
 
 KEY = "sk-the-users-own-key-31415926"
@@ -177,7 +177,7 @@ def test_a_hostile_design_cannot_take_the_key_run_foreign_code_or_write_files(
     assert "tools load only from the tools folder" in last_error(workspace)
     assert not workspace.export_script(script)
     for name in workspace.document.design().tools:
-        from studio.build import resolve_tool
+        from studio.design.build import resolve_tool
 
         with pytest.raises(DesignError, match="tools load only from the tools folder"):
             resolve_tool(name)

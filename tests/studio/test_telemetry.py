@@ -9,10 +9,10 @@ from collections.abc import Iterator
 import pytest
 import qasync
 
-from studio.build import build_agent
-from studio.catalog import studio_catalogue
 from studio.controllers.run_controller import RunController
-from studio.design import AgentDesign, ChainEntry, ModelConfig
+from studio.design.agent_design import AgentDesign, ChainEntry, ModelConfig
+from studio.design.build import build_agent
+from studio.design.catalog import studio_catalogue
 from studio.telemetry import DEFAULT_ENDPOINT, Telemetry, TelemetrySettings, load_settings, save_settings
 from tests.support.openai_server import OpenAIServer, ToolCallReply
 from tests.support.otlp_receiver import OtlpReceiver, ReceivedSpan

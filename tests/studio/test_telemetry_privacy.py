@@ -13,10 +13,10 @@ import qasync
 from processors.demo.offline import demo_model, lookup_customer
 from processors.tracing.otel import CAPTURE_VARIABLE
 from processors.tracing.redactions import HIDDEN
-from studio.build import build_agent
-from studio.catalog import studio_catalogue
 from studio.controllers.run_controller import RunController
-from studio.sample import sample_design
+from studio.design.build import build_agent
+from studio.design.catalog import studio_catalogue
+from studio.design.sample import sample_design
 from studio.telemetry import Telemetry, TelemetrySettings, save_settings
 from tests.support.otlp_receiver import OtlpReceiver
 

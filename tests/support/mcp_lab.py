@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from lab.corpus import Case
-from studio.design import AgentDesign, ChainEntry, McpServerConfig, ModelConfig
+from studio.design.agent_design import AgentDesign, ChainEntry, McpServerConfig, ModelConfig
 from tests.support.openai_server import OpenAIServer, Reply, StreamReply, ToolCallReply
 
 SERVER = str(Path(__file__).parent / "mcp_server.py")

@@ -21,7 +21,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from studio import app as studio_app
-from studio import warm_up as studio_warm_up
+from studio.system import warm_up as studio_warm_up
 from studio.views.main_window import MainWindow
 
 POLL_MS = 20

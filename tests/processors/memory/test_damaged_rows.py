@@ -15,7 +15,7 @@ from processors.memory.queries import UNREADABLE_TEXT, is_unreadable
 from processors.memory.schema import UNREADABLE_TIME
 from processors.messages import Message
 from processors.models import ScriptedModel
-from studio.store import Store
+from studio.store.database import Store
 
 
 def corrupt(path: Path, sql: str, *params: object) -> int:

@@ -28,7 +28,7 @@ from processors.memory.schema import threads as threads_table
 from processors.messages import DataPart, Message, MessageContent, TextPart, ToolInvocation, ToolInvocationPart
 from processors.models import ScriptedModel
 from processors.tracing import TraceEvent
-from studio.store import Store
+from studio.store.database import Store
 
 APP_MIGRATIONS = (Path(__file__).parent / "app_migrations",)
 

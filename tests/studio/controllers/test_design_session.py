@@ -10,12 +10,12 @@ from typing import Any
 import qasync
 from pytestqt.qtbot import QtBot
 
-from studio.catalog import studio_catalogue
 from studio.controllers.design_session import DesignSession
-from studio.design import AgentDesign
+from studio.design.agent_design import AgentDesign
+from studio.design.catalog import studio_catalogue
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import EditSetting
-from studio.store import Store
+from studio.store.database import Store
 from tests.studio.conftest import run
 
 

@@ -22,11 +22,11 @@ from pytestqt.qtbot import QtBot
 from processors.memory import SqlMemory
 from processors.memory.transfer import PROGRESS_EVERY
 from processors.messages import Message
-from studio.catalog import studio_catalogue
 from studio.controllers.import_controller import ThreadImportController
 from studio.controllers.workspace import Workspace
-from studio.secrets import SecretStore
-from studio.store import Store
+from studio.design.catalog import studio_catalogue
+from studio.keys.secrets import SecretStore
+from studio.store.database import Store
 from studio.views.import_progress import ImportProgressView
 from tests.studio.conftest import run
 

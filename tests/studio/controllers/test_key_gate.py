@@ -11,9 +11,9 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from studio.controllers.key_gate import KeyGate
-from studio.design import AgentDesign, ModelConfig
-from studio.secrets import NO_KEY, KeyGrant, SecretStore
-from tests.studio.test_secrets import MemoryKeyring
+from studio.design.agent_design import AgentDesign, ModelConfig
+from studio.keys.secrets import NO_KEY, KeyGrant, SecretStore
+from tests.studio.keys.test_secrets import MemoryKeyring
 
 KEY = "sk-user-secret-0123456789"
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from studio.controllers.lab_experiments import DesignChoice, _told_apart
-from studio.design import AgentDesign, ChainEntry
+from studio.design.agent_design import AgentDesign, ChainEntry
 
 
 def _choice(key: str, label: str, design: AgentDesign | None) -> DesignChoice:

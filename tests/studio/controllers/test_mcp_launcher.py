@@ -9,8 +9,8 @@ from pathlib import Path
 from pytestqt.qtbot import QtBot
 
 from studio.controllers.mcp_launcher import McpLauncher
-from studio.design import AgentDesign, McpServerConfig
-from studio.mcp_approvals import CommandApprovals
+from studio.design.agent_design import AgentDesign, McpServerConfig
+from studio.mcp.approvals import CommandApprovals
 
 
 def _design(*servers: McpServerConfig) -> AgentDesign:

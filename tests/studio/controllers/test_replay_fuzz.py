@@ -13,11 +13,11 @@ from pytestqt.qtbot import QtBot
 from processors.builtin.registry import Catalogue, load_catalogue
 from processors.models.recording import Recording
 from processors.models.scripted import ScriptedModel, Turn
-from studio.build import build_agent
 from studio.controllers.replay_controller import FuzzReport, ReplayController
 from studio.controllers.run_controller import RunController
-from studio.design import AgentDesign, ChainEntry
-from studio.store import Store
+from studio.design.agent_design import AgentDesign, ChainEntry
+from studio.design.build import build_agent
+from studio.store.database import Store
 from studio.views.replay_view import ReplayView
 from tests.studio.conftest import run
 

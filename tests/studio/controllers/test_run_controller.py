@@ -288,7 +288,7 @@ def test_readable_failure_has_no_traceback() -> None:
 # ------------------------------------------------------------------------------------------------ the store
 @pytest.fixture
 def store(loop: qasync.QEventLoop, tmp_path: Any) -> Iterator[Any]:
-    from studio.store import Store
+    from studio.store.database import Store
 
     store = Store(f"sqlite:///{tmp_path / 'studio.db'}")
     loop.run_until_complete(store.open())

@@ -17,11 +17,11 @@ from pytestqt.qtbot import QtBot
 from processors import Agent
 from processors.models.recording import Recording, RecordingModel
 from processors.models.scripted import ScriptedModel, Turn
-from studio.build import build_agent
-from studio.catalog import studio_catalogue
 from studio.controllers.run_controller import RunController
-from studio.design import AgentDesign, ModelConfig
-from studio.store import Store
+from studio.design.agent_design import AgentDesign, ModelConfig
+from studio.design.build import build_agent
+from studio.design.catalog import studio_catalogue
+from studio.store.database import Store
 from tests.studio.conftest import open_studio, run
 from tests.support.openai_server import OpenAIServer, ToolCallReply
 

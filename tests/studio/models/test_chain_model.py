@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QByteArray, QMimeData, QModelIndex, Qt
 
-from studio.design import AgentDesign, ChainEntry
+from studio.design.agent_design import AgentDesign, ChainEntry
 from studio.models.chain_model import INVALID_ROLE, MIME_TYPE, UID_ROLE, ChainModel, decode_payload, encode_payload
 from studio.models.design_document import DesignDocument
 from tests.studio.editor_catalogue import make_catalogue
@@ -227,7 +227,7 @@ def test_model_follows_undo_and_replace(document: DesignDocument, models: dict[s
 
 
 def test_the_summary_lists_options_in_the_form_order_before_and_after_a_restart(qapp: Any) -> None:
-    from studio.design import AgentDesign as Design
+    from studio.design.agent_design import AgentDesign as Design
     from studio.views.option_fields import field_specs
 
     typed = {"threshold": 0.8, "strategy": "redact", "redaction_method": "mask"}  # the order they were set in

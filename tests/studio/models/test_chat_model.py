@@ -305,7 +305,7 @@ def test_a_failed_or_stopped_run_is_marked() -> None:
 # ------------------------------------------------------------------------------------------------ stored threads
 @pytest.fixture
 async def store(tmp_path: Any) -> Any:
-    from studio.store import Store
+    from studio.store.database import Store
 
     async with Store(f"sqlite:///{tmp_path / 'studio.db'}") as store:
         yield store

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from studio.design import AgentDesign, ChainEntry
+from studio.design.agent_design import AgentDesign, ChainEntry
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import (
     AddEntry,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from studio.design import AgentDesign, ChainEntry, McpServerConfig
+from studio.design.agent_design import AgentDesign, ChainEntry, McpServerConfig
+from studio.design.sample import sample_design
 from studio.models.design_hints import has_tools, output_guard_for, tool_results_unchecked
-from studio.sample import sample_design
 
 DETECTOR = "PromptInjectionDetector"
 

@@ -10,11 +10,11 @@ from PySide6.QtGui import QColor
 
 from processors import Agent, ModelAPIError, Processor, RecordingTracer
 from processors.models.scripted import ScriptedModel, Turn
-from studio.build import build_agent
+from studio.design.build import build_agent
+from studio.design.sample import sample_design
 from studio.models.trace_data import InspectorData
 from studio.models.trace_model import OUTCOME_COLORS, OUTCOME_ROLE, TraceTreeModel
 from studio.models.trace_nodes import CallNode, ChangeNode, HookNode, Node, RunNode
-from studio.sample import sample_design
 from studio.views.inspector_details import details_html
 
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from studio.about import bundled_components, licence_of
-from studio.paths import data_dir
+from studio.system.paths import data_dir
 from studio.views.about_dialog import AboutDialog
 from tests.studio.conftest import run
 from tests.studio.test_app import open_studio

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from studio.design import AgentDesign
+from studio.design.agent_design import AgentDesign
 from studio.models.design_document import DesignDocument
 from studio.views.agent_settings import AgentSettingsView, model_suggestions
 from tests.studio.editor_catalogue import make_catalogue
@@ -205,7 +205,7 @@ def test_no_reference_cycle_keeps_the_document(qapp: Any) -> None:
 
 
 def test_changing_the_sample_model_drops_offline_demo_from_its_name(qtbot: Any) -> None:
-    from studio.sample import sample_design
+    from studio.design.sample import sample_design
 
     document = DesignDocument(make_catalogue(), sample_design())
     view = AgentSettingsView(document, TOOLS)

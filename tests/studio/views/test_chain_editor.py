@@ -17,7 +17,7 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QLabel, QListView
 
-from studio.design import AgentDesign, ChainEntry
+from studio.design.agent_design import AgentDesign, ChainEntry
 from studio.models.chain_model import MIME_TYPE, encode_payload
 from studio.models.design_document import DesignDocument
 from studio.models.palette_model import PaletteModel

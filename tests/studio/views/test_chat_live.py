@@ -44,7 +44,7 @@ def reply_of(workspace: Workspace, run_id: str) -> AssistantItem | None:
 
 # ------------------------------------------------------------------------------------------- streaming
 #: The sample chain lets the demo greeting's first words out after a few word-sized deltas
-#: (tests/studio/test_sample.py); the chat shows them on the next pass of the event loop. At the demo model's
+#: (tests/studio/design/test_sample.py); the chat shows them on the next pass of the event loop. At the demo model's
 #: pace (15 ms a word) 20 deltas are 300 ms: the bound of the issue, with room for a busy machine.
 FIRST_TEXT_WITHIN_DELTAS = 20
 

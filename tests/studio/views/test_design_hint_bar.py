@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from studio.design import AgentDesign, ChainEntry, McpServerConfig
+from studio.design.agent_design import AgentDesign, ChainEntry, McpServerConfig
 from studio.models.design_document import DesignDocument
 from studio.views.chain_editor import ChainEditor
 from tests.studio.editor_catalogue import make_catalogue

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 from pytestqt.qtbot import QtBot
 
 from studio.controllers.replay_controller import ReplayController
-from studio.design import AgentDesign
+from studio.design.agent_design import AgentDesign
 from studio.views.divergence_bar import DivergenceBar
 from studio.views.replay_view import ReplayView
 from studio.views.thread_replay_view import ThreadReplayView

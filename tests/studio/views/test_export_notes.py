@@ -16,11 +16,11 @@ from pytestqt.qtbot import QtBot
 
 from processors.demo.offline import lookup_customer
 from processors.models.recording import Recording
+from studio.keys.secrets import SecretStore
 from studio.models.editor_commands import EditSetting
-from studio.secrets import SecretStore
 from studio.views.export_notes import ab_comparison_note, lab_report_note, regression_test_note, thread_note
 from tests.studio.conftest import open_studio, run
-from tests.studio.test_key_endpoints import memory_keyring  # noqa: F401  (a fixture)
+from tests.studio.keys.test_endpoints import memory_keyring  # noqa: F401  (a fixture)
 from tests.studio.views.lab_support import finish, open_lab
 from tests.studio.views.test_replay_view import replay, send
 from tests.support.openai_server import OpenAIServer

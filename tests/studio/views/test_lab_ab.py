@@ -13,8 +13,8 @@ from pytestqt.qtbot import QtBot
 
 from lab.metrics import compare
 from studio.controllers.lab_records import results_of
-from studio.design import AgentDesign, ModelConfig, save_design
-from studio.lab_design import design_fingerprint
+from studio.design.agent_design import AgentDesign, ModelConfig, save_design
+from studio.lab.design import design_fingerprint
 from studio.views.lab_view import AB_TAB, LabView
 from tests.studio.conftest import run
 from tests.studio.views.lab_support import choose, finish, open_lab, until_signal

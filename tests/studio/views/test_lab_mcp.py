@@ -15,7 +15,7 @@ import qasync
 from pytestqt.qtbot import QtBot
 
 from lab.process_run import ProcessLabRun
-from studio.design import McpServerConfig
+from studio.design.agent_design import McpServerConfig
 from studio.views.mcp_approval import McpApproval
 from tests.studio.conftest import run
 from tests.studio.views.lab_support import finish, open_lab, until_signal

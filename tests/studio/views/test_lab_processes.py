@@ -17,8 +17,8 @@ from pytestqt.qtbot import QtBot
 from lab.process_run import ProcessLabRun, cpu_count
 from processors.builtin.registry import load_catalogue
 from studio.controllers.lab_running import POOL_VARIABLE, WORKER_NICENESS, warm_pool_size
-from studio.design import ChainEntry
-from studio.sample import sample_design
+from studio.design.agent_design import ChainEntry
+from studio.design.sample import sample_design
 from tests.lab.test_process_run import PROBE_FILE, gone
 from tests.studio.conftest import run
 from tests.studio.views.lab_support import finish, open_lab

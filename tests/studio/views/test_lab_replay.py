@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from lab.metrics import compare
 from studio.controllers.lab_records import recordings_of, results_of
-from studio.lab_design import design_fingerprint
+from studio.lab.design import design_fingerprint
 from studio.views.lab_view import AB_TAB
 from tests.studio.conftest import run
 from tests.studio.views.lab_support import finish, open_lab, stored, until_signal

@@ -395,7 +395,7 @@ class SlowFirst(Processor):
 def own_catalogue() -> Iterator[None]:
     """The process-wide catalogue as it was before the test: a test that loads a user processor into it must not
     leave it for the next tests (their palettes would list it)."""
-    from studio import catalog
+    from studio.design import catalog
 
     saved = catalog._cached
     yield
@@ -408,9 +408,10 @@ def test_the_case_table_lists_a_finished_run_in_the_corpus_order(
 ) -> None:
     """Cases finish in any order while a run streams; once it ends the table reads as the corpus does (as a lab run
     reopened from the store does), not in the order the cases happened to finish."""
-    from studio import catalog, paths
-    from studio.design import ChainEntry
+    from studio.design import catalog
+    from studio.design.agent_design import ChainEntry
     from studio.models.editor_commands import AddEntry
+    from studio.system import paths
 
     (paths.processors_folder() / "slow_first.py").write_text(SLOW_FIRST, encoding="utf-8")
     assert "SlowFirst" in catalog.reload()

@@ -12,8 +12,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from studio.design import McpServerConfig
-from studio.secrets import KeyGrant
+from studio.design.agent_design import McpServerConfig
+from studio.keys.secrets import KeyGrant
 from studio.views.endpoint_approval import EndpointApproval
 from studio.views.lab_dialogs import confirm_delete
 from studio.views.main_window import MainWindow

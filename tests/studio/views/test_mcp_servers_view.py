@@ -14,15 +14,15 @@ import qasync
 import shiboken6
 from PySide6.QtCore import Qt
 
-from studio.design import AgentDesign, McpServerConfig
-from studio.mcp_approvals import CommandApprovals
+from studio.design.agent_design import AgentDesign, McpServerConfig
+from studio.keys.secrets import SecretStore
+from studio.mcp.approvals import CommandApprovals
 from studio.models.design_document import DesignDocument
-from studio.secrets import SecretStore
 from studio.views.agent_settings import AgentSettingsView
 from studio.views.mcp_servers_view import McpServerDialog, McpServersView
 from tests.studio.conftest import run
 from tests.studio.editor_catalogue import make_catalogue
-from tests.studio.test_secrets import MemoryKeyring
+from tests.studio.keys.test_secrets import MemoryKeyring
 
 SERVER = str(Path(__file__).parents[2] / "support" / "mcp_server.py")
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QComboBox, QFileDialog, QLineEdit, QPushButton
 
 from processors.builtin.classifier_guard import ClassifierGuard
 from processors.builtin.registry import Catalogue, describe_class
-from studio.design import AgentDesign, ChainEntry
+from studio.design.agent_design import AgentDesign, ChainEntry
 from studio.models.design_document import DesignDocument
 from studio.views.option_fields import field_specs
 from studio.views.options_form import COMMIT_DELAY_MS, OptionsForm

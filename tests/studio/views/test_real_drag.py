@@ -22,7 +22,7 @@ from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QHBoxLayout, QWidget
 
-from studio.design import AgentDesign, ChainEntry
+from studio.design.agent_design import AgentDesign, ChainEntry
 from studio.models.design_document import DesignDocument
 from studio.models.palette_model import PaletteModel
 from studio.views.chain_editor import ChainEditor

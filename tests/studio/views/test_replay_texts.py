@@ -8,7 +8,7 @@ from pathlib import Path
 import qasync
 from pytestqt.qtbot import QtBot
 
-from studio.design import ChainEntry
+from studio.design.agent_design import ChainEntry
 from studio.models.editor_commands import AddEntry
 from tests.studio.conftest import open_studio, run
 from tests.studio.views.test_replay_view import replay, send

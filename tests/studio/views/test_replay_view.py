@@ -11,10 +11,10 @@ import qasync
 from pytestqt.qtbot import QtBot
 
 from studio.controllers.workspace import Workspace
-from studio.design import ChainEntry
+from studio.design.agent_design import ChainEntry
 from studio.models.chat_items import UserItem
 from studio.models.editor_commands import AddEntry, EditSetting, RemoveEntry
-from studio.replay import ReplayComparison
+from studio.replays.chain_replay import ReplayComparison
 from studio.views.main_window import MainWindow
 from studio.views.replay_comparison import activity_text
 from studio.views.replay_view import ReplayView

@@ -13,10 +13,10 @@ from PySide6.QtWidgets import QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
 from studio.controllers.connection import check_connection
-from studio.secrets import SecretStore
+from studio.keys.secrets import SecretStore
 from studio.views.settings_dialog import SettingsDialog
 from tests.studio.conftest import run
-from tests.studio.test_secrets import MemoryKeyring
+from tests.studio.keys.test_secrets import MemoryKeyring
 from tests.support.openai_server import OpenAIServer
 
 

@@ -14,13 +14,13 @@ from pytestqt.qtbot import QtBot
 
 from processors.models.local_servers import ServerKind, find_local_servers
 from studio.controllers.connection import check_connection
-from studio.design import AgentDesign, ModelConfig
+from studio.design.agent_design import AgentDesign, ModelConfig
+from studio.keys.secrets import SecretStore
 from studio.models.design_document import DesignDocument
-from studio.secrets import SecretStore
 from studio.views.settings_dialog import LocalServerFinder, SettingsDialog
 from tests.studio.conftest import run
 from tests.studio.editor_catalogue import make_catalogue
-from tests.studio.test_secrets import MemoryKeyring
+from tests.studio.keys.test_secrets import MemoryKeyring
 from tests.support.local_servers import LocalModelServer, free_port
 from tests.support.openai_server import OpenAIServer
 

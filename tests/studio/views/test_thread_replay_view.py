@@ -14,9 +14,9 @@ from pytestqt.qtbot import QtBot
 
 from processors.pipeline.debugger import Breakpoint, Pause
 from studio.controllers.workspace import Workspace
-from studio.design import ChainEntry
+from studio.design.agent_design import ChainEntry
 from studio.models.editor_commands import AddEntry, RemoveEntry
-from studio.replay import ThreadReplay
+from studio.replays.chain_replay import ThreadReplay
 from studio.views.main_window import MainWindow
 from studio.views.thread_replay_view import ThreadReplayView
 from tests.studio.conftest import open_studio, run

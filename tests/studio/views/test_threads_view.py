@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from studio.controllers.threads_controller import ThreadsController
 from studio.models.threads_model import ThreadListModel
-from studio.store import Store
+from studio.store.database import Store
 from studio.views.threads_view import ThreadsView
 from tests.studio.conftest import run, settle
 

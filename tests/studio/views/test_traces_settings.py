@@ -9,7 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from processors.tracing.otel import CAPTURE_VARIABLE
 from studio.controllers.connection import check_connection
-from studio.secrets import SecretStore
+from studio.keys.secrets import SecretStore
 from studio.telemetry import DEFAULT_ENDPOINT, Telemetry, TelemetrySettings, load_settings
 from studio.views.settings_dialog import SettingsDialog
 from studio.views.traces_settings import TracesSettings

@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
 from pytestqt.qtbot import QtBot
 
 from studio.app import make_application
-from studio.catalog import palette_groups
-from studio.design import AgentDesign, ChainEntry
+from studio.design.agent_design import AgentDesign, ChainEntry
+from studio.design.catalog import palette_groups
 from studio.views.mcp_servers_view import McpServerDialog
 from studio.views.wheel_guard import install_wheel_guard, is_value_field
 from tests.studio.views.lab_support import open_lab
