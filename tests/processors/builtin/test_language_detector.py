@@ -9,12 +9,9 @@ import pytest
 from processors import Agent
 from processors.builtin.base import InvalidOptionsError
 from processors.builtin.language_detector import LanguageDetector, detect_language, iso_code
-from processors.context import RequestContext
 from processors.errors import ModelAPIError
-from processors.messages import Message
-from processors.messages.message_list import MessageList
 from processors.models import ScriptedModel, Turn
-from processors.pipeline.processor import ProcessInputArgs
+from tests.support.input_hook import run_input
 
 SPANISH = "Hola, quisiera cambiar mi reserva del hotel para el martes que viene, por favor."
 ENGLISH = "Hello, I would like to move my hotel booking to next Tuesday, please."
@@ -22,22 +19,6 @@ ENGLISH = "Hello, I would like to move my hotel booking to next Tuesday, please.
 
 def agent(model: ScriptedModel, **lanes: object) -> Agent:
     return Agent(id="agent", model=model, instructions="Be brief.", **lanes)  # type: ignore[arg-type]
-
-
-async def run_input(detector: LanguageDetector, *texts: str) -> tuple[list[Message], dict[str, object]]:
-    messages = [Message.user(t) for t in texts]
-    ml = MessageList()
-    ml.add(messages, "input")
-    state: dict[str, object] = {}
-    args = ProcessInputArgs(
-        messages=messages,
-        message_list=ml,
-        system_messages=[],
-        processor_id=detector.id,
-        state=state,
-        request_context=RequestContext(),
-    )
-    return await detector.process_input(args), state
 
 
 @pytest.mark.parametrize(

@@ -14,10 +14,8 @@ import pytest
 
 from processors import Agent, Message
 from processors.builtin.language_detector import LanguageDetector, detect_language, iso_code
-from processors.context import RequestContext
-from processors.messages.message_list import MessageList
 from processors.models import ScriptedModel
-from processors.pipeline.processor import ProcessInputArgs
+from tests.support.input_hook import input_args
 
 SPANISH = "Hola, quisiera cambiar mi reserva del hotel para el martes que viene, por favor."
 ENGLISH = "Hello, I would like to move my hotel booking to next Tuesday, please."
@@ -56,7 +54,7 @@ def test_line_breaks_read_as_spaces() -> None:
 
 async def test_a_language_the_name_table_does_not_list_is_named_by_its_code() -> None:
     azerbaijani = "Salam, mən sifarişimi ləğv etmək istəyirəm və pulumu geri almaq istəyirəm."
-    (out,) = await LanguageDetector().process_input(args_for([Message.user(azerbaijani)]))
+    (out,) = await LanguageDetector().process_input(input_args([Message.user(azerbaijani)], "language-detector"))
     detection = out.content.metadata["language_detection"]  # type: ignore[index]
     assert (detection["iso_code"], detection["detected_language"]) == ("az", "az")
 
@@ -122,7 +120,9 @@ async def test_the_block_names_the_language_and_carries_the_detection() -> None:
 
 async def test_the_details_list_the_three_best_candidates_rounded() -> None:
     message = Message.user(SPANISH)
-    (out,) = await LanguageDetector(include_detection_details=True).process_input(args_for([message]))
+    (out,) = await LanguageDetector(include_detection_details=True).process_input(
+        input_args([message], "language-detector")
+    )
     expected = [{"iso_code": code, "confidence": round(score, 4)} for code, score in detect_language(SPANISH)]
     assert out.content.metadata["language_detection"]["candidates"] == expected  # type: ignore[index]
     assert len(expected) == 3
@@ -131,7 +131,7 @@ async def test_the_details_list_the_three_best_candidates_rounded() -> None:
 async def test_the_metadata_joins_what_the_message_had() -> None:
     message = Message.user(SPANISH).model_copy(deep=True)
     message.content.metadata = {"source": "web"}
-    (out,) = await LanguageDetector().process_input(args_for([message]))
+    (out,) = await LanguageDetector().process_input(input_args([message], "language-detector"))
     assert out.content.metadata["source"] == "web"  # type: ignore[index]
     assert out.content.metadata["language_detection"]["iso_code"] == "es"  # type: ignore[index]
     assert message.content.metadata == {"source": "web"}  # the given message is left as it was
@@ -153,7 +153,7 @@ async def test_translate_into_the_first_target_and_keep_the_original_only_when_a
     detector = LanguageDetector(
         strategy="translate", model=translator, target_languages=["fr", "en"], preserve_original=False
     )
-    (out,) = await detector.process_input(args_for([Message.user(SPANISH)]))
+    (out,) = await detector.process_input(input_args([Message.user(SPANISH)], "language-detector"))
     assert "into French" in translator.requests[0].messages[0]["content"]
     detection = out.content.metadata["language_detection"]  # type: ignore[index]
     assert detection["translation"] == "Bonjour" and "original_content" not in detection
@@ -163,20 +163,6 @@ async def test_translate_into_the_first_target_and_keep_the_original_only_when_a
 async def test_a_message_in_a_target_language_is_not_translated() -> None:
     translator = ScriptedModel([])
     detector = LanguageDetector(strategy="translate", model=translator)
-    (out,) = await detector.process_input(args_for([Message.user(ENGLISH)]))
+    (out,) = await detector.process_input(input_args([Message.user(ENGLISH)], "language-detector"))
     assert out.text == ENGLISH
     assert translator.requests == []
-
-
-def args_for(messages: list[Message]) -> Any:
-    """The hook's arguments for ``messages`` as the run's input (for what the run does not show: metadata)."""
-    message_list = MessageList()
-    message_list.add(messages, "input")
-    return ProcessInputArgs(
-        messages=messages,
-        message_list=message_list,
-        system_messages=[],
-        processor_id="language-detector",
-        state={},
-        request_context=RequestContext(),
-    )

@@ -11,7 +11,7 @@ from pytestqt.qtbot import QtBot
 from studio.design.agent_design import ChainEntry
 from studio.models.editor_commands import AddEntry
 from tests.studio.conftest import open_studio, run
-from tests.studio.views.test_replay_view import replay, send
+from tests.studio.views.test_replay_view import replay, send, swap_customer_42_for_43
 from tests.studio.views.test_thread_replay_view import from_threads_menu, thread_of_three
 
 
@@ -49,9 +49,7 @@ def test_after_continuing_live_the_header_says_so_and_from_which_step(
 ) -> None:
     workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
     run_id = send(qloop, workspace, "Please look up customer 42")
-    rule = {"name": "swap", "pattern": r"\b42\b", "replacement": "43"}
-    entry = ChainEntry(type="RegexFilter", options={"rules": [rule], "strategy": "redact", "phase": "input"})
-    workspace.document.undo_stack().push(AddEntry(workspace.document, "input", 0, entry))
+    swap_customer_42_for_43(workspace)
     view, _comparison = replay(qloop, window, run_id)
 
     view.continue_live.click()
@@ -67,9 +65,7 @@ def test_a_thread_continued_live_says_from_which_run_and_step(
     qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
 ) -> None:
     workspace, window, _run_ids = thread_of_three(qtbot, qloop, tmp_path)
-    rule = {"name": "swap", "pattern": r"\b42\b", "replacement": "43"}
-    entry = ChainEntry(type="RegexFilter", options={"rules": [rule], "strategy": "redact", "phase": "input"})
-    workspace.document.undo_stack().push(AddEntry(workspace.document, "input", 0, entry))
+    swap_customer_42_for_43(workspace)
     view = from_threads_menu(qloop, window)
 
     view.continue_live.click()
@@ -86,9 +82,7 @@ def test_a_divergence_shows_what_the_recording_was_asked_against_what_is_asked_n
 ) -> None:
     workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
     run_id = send(qloop, workspace, "Please look up customer 42")
-    rule = {"name": "swap", "pattern": r"\b42\b", "replacement": "43"}
-    entry = ChainEntry(type="RegexFilter", options={"rules": [rule], "strategy": "redact", "phase": "input"})
-    workspace.document.undo_stack().push(AddEntry(workspace.document, "input", 0, entry))
+    swap_customer_42_for_43(workspace)
 
     view, comparison = replay(qloop, window, run_id)
 
@@ -108,9 +102,7 @@ def test_a_long_request_difference_is_capped(qtbot: QtBot, qloop: qasync.QEventL
     workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
     many = "\n".join(f"line {i} about customer 42" for i in range(200))
     run_id = send(qloop, workspace, many)
-    rule = {"name": "swap", "pattern": r"\b42\b", "replacement": "43"}
-    entry = ChainEntry(type="RegexFilter", options={"rules": [rule], "strategy": "redact", "phase": "input"})
-    workspace.document.undo_stack().push(AddEntry(workspace.document, "input", 0, entry))
+    swap_customer_42_for_43(workspace)
 
     view, comparison = replay(qloop, window, run_id)
 
@@ -125,9 +117,7 @@ def test_a_thread_replay_that_stopped_shows_what_differed(
     qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
 ) -> None:
     workspace, window, _run_ids = thread_of_three(qtbot, qloop, tmp_path)
-    rule = {"name": "swap", "pattern": r"\b42\b", "replacement": "43"}
-    entry = ChainEntry(type="RegexFilter", options={"rules": [rule], "strategy": "redact", "phase": "input"})
-    workspace.document.undo_stack().push(AddEntry(workspace.document, "input", 0, entry))
+    swap_customer_42_for_43(workspace)
 
     view = from_threads_menu(qloop, window)
 

@@ -44,6 +44,14 @@ def replay(qloop: qasync.QEventLoop, window: MainWindow, run_id: str | None = No
     return view, view.comparison
 
 
+def swap_customer_42_for_43(workspace: Workspace) -> None:
+    """The chain changes so that the model is asked something the recording lacks: an input RegexFilter, first in
+    the chain, rewrites customer 42 as 43 (one undo step)."""
+    rule = {"name": "swap", "pattern": r"\b42\b", "replacement": "43"}
+    entry = ChainEntry(type="RegexFilter", options={"rules": [rule], "strategy": "redact", "phase": "input"})
+    workspace.document.undo_stack().push(AddEntry(workspace.document, "input", 0, entry))
+
+
 def output_pii_uid(workspace: Workspace) -> str:
     return next(entry.uid for entry in workspace.document.chain("output") if entry.type == "PIIDetector")
 
@@ -118,9 +126,7 @@ def test_a_divergence_is_shown_at_its_step_and_continues_with_the_live_model_mar
     now has other arguments: it gets the recorded result, and the call is marked."""
     workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
     run_id = send(qloop, workspace, "Please look up customer 42")
-    rule = {"name": "swap", "pattern": r"\b42\b", "replacement": "43"}
-    entry = ChainEntry(type="RegexFilter", options={"rules": [rule], "strategy": "redact", "phase": "input"})
-    workspace.document.undo_stack().push(AddEntry(workspace.document, "input", 0, entry))
+    swap_customer_42_for_43(workspace)
 
     view, comparison = replay(qloop, window, run_id)
 
@@ -145,9 +151,7 @@ def test_stop_here_keeps_the_replay_stopped_at_the_divergence(
 ) -> None:
     workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
     run_id = send(qloop, workspace, "Please look up customer 42")
-    rule = {"name": "swap", "pattern": r"\b42\b", "replacement": "43"}
-    entry = ChainEntry(type="RegexFilter", options={"rules": [rule], "strategy": "redact", "phase": "input"})
-    workspace.document.undo_stack().push(AddEntry(workspace.document, "input", 0, entry))
+    swap_customer_42_for_43(workspace)
     view, comparison = replay(qloop, window, run_id)
 
     view.stop_here.click()

@@ -14,13 +14,12 @@ from pytestqt.qtbot import QtBot
 
 from processors.pipeline.debugger import Breakpoint, Pause
 from studio.controllers.workspace import Workspace
-from studio.design.agent_design import ChainEntry
-from studio.models.editor_commands import AddEntry, RemoveEntry
+from studio.models.editor_commands import RemoveEntry
 from studio.replays.chain_replay import ThreadReplay
 from studio.views.main_window import MainWindow
 from studio.views.thread_replay_view import ThreadReplayView
 from tests.studio.conftest import open_studio, run
-from tests.studio.views.test_replay_view import output_pii_uid, send
+from tests.studio.views.test_replay_view import output_pii_uid, send, swap_customer_42_for_43
 
 MESSAGES = ("Hello!", "Please look up customer 42", "Thanks, and customer 7?")
 
@@ -126,9 +125,7 @@ def test_a_divergence_stops_the_thread_at_its_run_and_step_and_continues_with_th
     have. The thread's replay stops there (the third run is not replayed) and says so; "Continue with the live
     model" goes on from that run with the (offline demo) model, keeping the first run's replay."""
     workspace, window, run_ids = thread_of_three(qtbot, qloop, tmp_path)
-    rule = {"name": "swap", "pattern": r"\b42\b", "replacement": "43"}
-    entry = ChainEntry(type="RegexFilter", options={"rules": [rule], "strategy": "redact", "phase": "input"})
-    workspace.document.undo_stack().push(AddEntry(workspace.document, "input", 0, entry))
+    swap_customer_42_for_43(workspace)
 
     view = from_threads_menu(qloop, window)
 
@@ -159,9 +156,7 @@ def test_stop_here_keeps_the_thread_stopped_at_the_divergence(
     qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
 ) -> None:
     workspace, window, _run_ids = thread_of_three(qtbot, qloop, tmp_path)
-    rule = {"name": "swap", "pattern": r"\b42\b", "replacement": "43"}
-    entry = ChainEntry(type="RegexFilter", options={"rules": [rule], "strategy": "redact", "phase": "input"})
-    workspace.document.undo_stack().push(AddEntry(workspace.document, "input", 0, entry))
+    swap_customer_42_for_43(workspace)
     view = from_threads_menu(qloop, window)
     report = view.report
 
