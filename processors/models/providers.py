@@ -52,6 +52,7 @@ __all__ = [
     "clear_providers",
     "provider_for",
     "provider_name",
+    "default_hosted_model",
     "provider_named",
     "providers",
 ]
@@ -163,6 +164,13 @@ def provider_name(model_id: str) -> str:
     if "/" in text:
         return text.split("/", 1)[0]
     return _bare_ids().get(text, DEFAULT_PROVIDER)
+
+
+def default_hosted_model() -> str:
+    """The model id the studio offers when a design uses the offline demo and the user opens the settings to connect
+    a real model: :data:`DEFAULT_PROVIDER`'s first suggested model (the registry decides, not the dialogs)."""
+    provider = provider_named(DEFAULT_PROVIDER)
+    return provider.suggested_models[0] if provider.suggested_models else f"{provider.name}/"
 
 
 def provider_for(model_id: str) -> Provider:

@@ -321,6 +321,8 @@ class _Script:
         ]
         statements.append(f"return {bracketed('Agent(', arguments, ')', 4)}")
         chat = CHAT
+        for chunk_class in ("ErrorChunk", "TextDeltaChunk", "ToolCallChunk", "TripwireChunk"):
+            self._import("processors.chunks", chunk_class)
         if self.mcp_servers():
             self.constants.append(self.mcp_constant())
             self.stdlib.add("import contextlib")

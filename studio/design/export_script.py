@@ -38,14 +38,15 @@ async def chat(agent: Agent) -> None:
             continue
         stream = agent.stream(line.strip())
         async for chunk in stream:
-            if chunk.type == "text-delta":
-                print(chunk.payload.text, end="", flush=True)
-            elif chunk.type == "tool-call":
-                print(f"[tool {chunk.payload.tool_name}({chunk.payload.args})]", flush=True)
-            elif chunk.type == "tripwire":
-                print(f"[blocked by {chunk.payload.processor_id}: {chunk.payload.reason}]", flush=True)
-            elif chunk.type == "error":
-                print(f"[error: {chunk.payload.error}]", flush=True)
+            match chunk:
+                case TextDeltaChunk():
+                    print(chunk.payload.text, end="", flush=True)
+                case ToolCallChunk():
+                    print(f"[tool {chunk.payload.tool_name}({chunk.payload.args})]", flush=True)
+                case TripwireChunk():
+                    print(f"[blocked by {chunk.payload.processor_id}: {chunk.payload.reason}]", flush=True)
+                case ErrorChunk():
+                    print(f"[error: {chunk.payload.error}]", flush=True)
         print(flush=True)
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from processors.models.providers import default_hosted_model
 from studio import i18n
 from studio.controllers.connection import check_connection
 from studio.system.paths import data_dir
@@ -92,7 +93,7 @@ class DialogActions(QObject):
     @Slot()
     def open_settings(self) -> SettingsDialog:
         design = self.workspace.document.design()
-        model_id = design.model.model if not design.model.is_demo else "openai/gpt-4o-mini"
+        model_id = design.model.model if not design.model.is_demo else default_hosted_model()
         dialog = SettingsDialog(
             self.workspace.secrets,
             check_connection,

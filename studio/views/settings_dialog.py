@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from processors.models.local_servers import LocalServerScan, find_local_servers
-from processors.models.providers import DEFAULT_PROVIDER, provider_name, providers
+from processors.models.providers import DEFAULT_PROVIDER, default_hosted_model, provider_name, providers
 from studio import i18n
 from studio.controllers.connection_check import ConnectionCheck, ConnectionTester, ConnectionVerdict
 from studio.controllers.local_server_search import LocalServerFinder, LocalServerSearch
@@ -64,7 +64,7 @@ class SettingsDialog(QDialog):
         secrets: SecretStore,
         tester: ConnectionTester,
         *,
-        model_id: str = "openai/gpt-4o-mini",
+        model_id: str | None = None,
         api_base: str | None = None,
         document: DesignDocument | None = None,
         find_servers: LocalServerFinder = find_local_servers,
@@ -72,6 +72,7 @@ class SettingsDialog(QDialog):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        model_id = model_id or default_hosted_model()
         self.setObjectName("settings")
         self.setWindowTitle(translate("SettingsDialog", "Settings"))
         self._secrets = secrets
