@@ -17,7 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from processors.builtin.injection_model import ALL_KINDS, FORMAT, InjectionModel, model_features, model_text
+from processors.builtin.injection_model import (
+    ALL_KINDS,
+    FORMAT,
+    STRIDE,
+    WINDOW,
+    InjectionModel,
+    model_features,
+    model_text,
+    window_starts,
+)
 
 DATA = Path(__file__).resolve().parent / "data"
 SEED = 20261206
@@ -35,6 +44,15 @@ class Variant:
     kinds: tuple[str, ...] = ALL_KINDS
     c: float = 4.0
     min_df: int = 2
+    #: The window long texts are read in at run time (and, with ``pieces``, cut into for training).
+    window: int = WINDOW
+    stride: int = STRIDE
+    #: Train on the pieces the run time reads: a long benign text gives each of its windows as a benign example, a
+    #: long attack its most suspicious window (chosen by a first fit on whole texts: the attack is somewhere in it,
+    #: the rest of it is usually harmless text), instead of one example diluted by everything around the attack.
+    pieces: bool = False
+    #: See :attr:`InjectionModel.length_power`.
+    length_power: float = 0.5
 
 
 VARIANTS: dict[str, Variant] = {
@@ -45,6 +63,13 @@ VARIANTS: dict[str, Variant] = {
         Variant("chars4+words C=4", ("chars4", "words"), 4.0),
         Variant("chars3-5 C=4", ("chars3", "chars4", "chars5"), 4.0),
         Variant("words C=4", ("words",), 4.0),
+        Variant("chars4+words C=4 pieces", ("chars4", "words"), 4.0, pieces=True),
+        Variant("chars4+words C=4 pieces 300", ("chars4", "words"), 4.0, window=300, stride=150, pieces=True),
+        Variant("chars4+words C=4 pieces 200", ("chars4", "words"), 4.0, window=200, stride=100, pieces=True),
+        Variant("chars4+words C=4 mean", ("chars4", "words"), 4.0, length_power=1.0),
+        Variant("chars4+words C=16 mean", ("chars4", "words"), 16.0, length_power=1.0),
+        Variant("chars4+words C=16 mean 300", ("chars4", "words"), 16.0, window=300, stride=150, pieces=True, length_power=1.0),
+        Variant("chars4+words C=16 mean 200", ("chars4", "words"), 16.0, window=200, stride=100, pieces=True, length_power=1.0),
     )
 }
 DEFAULT_VARIANT = "chars4+words C=4"
@@ -97,7 +122,7 @@ def _fit_linear(texts: Sequence[str], labels: Sequence[int], variant: Variant, c
     counts = vectorizer.fit_transform([cache(t) for t in texts])
     idf = TfidfTransformer().fit(counts).idf_
     # What the run time computes: count * idf, divided by the square root of the padded text's length.
-    lengths = np.sqrt([len(model_text(t)) + 2.0 for t in texts])
+    lengths = np.power([len(model_text(t)) + 2.0 for t in texts], variant.length_power)
     matrix = sparse.diags(1.0 / lengths) @ counts @ sparse.diags(idf)
     classifier = LogisticRegression(
         C=variant.c, solver="liblinear", class_weight="balanced", random_state=SEED, max_iter=1000
@@ -114,7 +139,40 @@ def _fit_linear(texts: Sequence[str], labels: Sequence[int], variant: Variant, c
         threshold=0.5,
         kinds=variant.kinds,
         meta={"variant": variant.name},
+        window=variant.window,
+        stride=variant.stride,
+        length_power=variant.length_power,
     )
+
+
+def _windows(text: str, variant: Variant) -> list[str]:
+    """``text`` normalised and cut where the run time cuts it (one piece for a text no longer than the window)."""
+    normalised = model_text(text)
+    return [
+        normalised[start : start + variant.window]
+        for start in window_starts(len(normalised), variant.window, variant.stride)
+    ]
+
+
+def _fit(texts: Sequence[str], labels: Sequence[int], variant: Variant, cache: FeatureCache) -> InjectionModel:
+    """One fit: on the texts whole, or (``variant.pieces``) on the pieces the run time reads."""
+    first = _fit_linear(texts, labels, variant, cache)
+    if not variant.pieces:
+        return first
+    pieces: list[str] = []
+    piece_labels: list[int] = []
+    for text, label in zip(texts, labels, strict=True):
+        windows = _windows(text, variant)
+        if len(windows) == 1:
+            pieces.append(text)
+            piece_labels.append(label)
+        elif label:
+            pieces.append(max(windows, key=first.decision))
+            piece_labels.append(1)
+        else:
+            pieces += windows
+            piece_labels += [0] * len(windows)
+    return _fit_linear(pieces, piece_labels, variant, cache)
 
 
 def _folds(labels: Sequence[int], folds: int, seed: int) -> list[int]:
@@ -167,7 +225,7 @@ def train(
     for fold in range(FOLDS):
         train_idx = [i for i, f in enumerate(fold_of) if f != fold]
         held = [i for i, f in enumerate(fold_of) if f == fold]
-        model = _fit_linear([texts[i] for i in train_idx], [labels[i] for i in train_idx], variant, cache)
+        model = _fit([texts[i] for i in train_idx], [labels[i] for i in train_idx], variant, cache)
         for i in held:
             decisions[i] = model.text_decision(texts[i])
     platt_a, platt_b = _platt(decisions, labels)
@@ -175,7 +233,7 @@ def train(
     threshold = threshold_for_fpr(calibrated, labels)
     if out_of_fold is not None:
         out_of_fold[:] = calibrated
-    final = _fit_linear(texts, labels, variant, cache)
+    final = _fit(texts, labels, variant, cache)
     families = sorted({r.get("family", "") for r in rows})
     return InjectionModel(
         idf=final.idf,
@@ -186,6 +244,9 @@ def train(
         threshold=threshold,
         kinds=variant.kinds,
         meta={"variant": variant.name, "families": families, "texts": len(rows), "target_fpr": TARGET_FPR},
+        window=variant.window,
+        stride=variant.stride,
+        length_power=variant.length_power,
     )
 
 
@@ -202,6 +263,9 @@ def export(model: InjectionModel, path: Path) -> None:
         "intercept": round(model.intercept, 6),
         "platt": [round(model.platt_a, 6), round(model.platt_b, 6)],
         "threshold": round(model.threshold, 6),
+        "window": model.window,
+        "stride": model.stride,
+        "length_power": model.length_power,
         "meta": model.meta,
     }
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")

@@ -40,7 +40,8 @@ from processors.builtin.injection_views import normalise
 MODEL_FILE: Final = "injection_model.json.gz"
 #: The format of the model file this module reads (``training/build.py`` writes the same number).
 FORMAT: Final = 1
-#: Texts longer than this are scored in windows of this many characters ...
+#: Texts longer than this are scored in windows of this many characters (unless the model file says otherwise:
+#: a model trained on windows of another size is read in windows of that size) ...
 WINDOW: Final = 600
 #: ... starting every this many characters (each character is read at most twice).
 STRIDE: Final = 300
@@ -61,6 +62,16 @@ ALL_KINDS: Final = (*(f"chars{size}" for size in GRAM_SIZES), "words")
 def model_text(text: str) -> str:
     """``text`` as the model reads it: normalised like the heuristics' first view, lower-cased, spaces collapsed."""
     return _SPACES.sub(" ", normalise(text).lower()).strip()
+
+
+def window_starts(length: int, window: int = WINDOW, stride: int = STRIDE) -> list[int]:
+    """Where the windows of a normalised text of ``length`` characters start: every ``stride`` characters, and the
+    last one flush with the end (one window, at 0, for a text no longer than ``window``). Training cuts texts here
+    too, so the model learns on the pieces it is asked about."""
+    if length <= window:
+        return [0]
+    last_start = length - window
+    return [*range(0, last_start, stride), last_start]
 
 
 def model_features(text: str, kinds: tuple[str, ...] = ALL_KINDS) -> list[str]:
@@ -115,6 +126,13 @@ class InjectionModel:
     threshold: float
     kinds: tuple[str, ...]
     meta: dict[str, Any]
+    #: The window a long text is read in, and the step between windows (:func:`window_starts`).
+    window: int = WINDOW
+    stride: int = STRIDE
+    #: A text's terms are divided by its padded length to this power: 0.5 (the square root) lets evidence add up
+    #: along a text; 1 makes the score a mean over its characters, so a long harmless text cannot reach the
+    #: threshold by piling up small weights of common words.
+    length_power: float = 0.5
     #: Per feature with a weight, ``idf * weight``: a text's score is one sum over its features.
     _weighted: dict[str, float] = field(init=False, repr=False, compare=False)
 
@@ -141,6 +159,9 @@ class InjectionModel:
             threshold=float(data["threshold"]),
             kinds=tuple(data.get("kinds", ALL_KINDS)),
             meta=dict(data.get("meta", {})),
+            window=int(data.get("window", WINDOW)),
+            stride=int(data.get("stride", STRIDE)),
+            length_power=float(data.get("length_power", 0.5)),
         )
 
     @classmethod
@@ -152,7 +173,7 @@ class InjectionModel:
     def decision_of_sum(self, weighted: float, length: int) -> float:
         """The linear score of a text of ``length`` padded characters whose features' ``count * idf * weight`` add
         up to ``weighted`` (before calibration)."""
-        return self.intercept + weighted / math.sqrt(length)
+        return self.intercept + weighted / length**self.length_power
 
     def decision(self, normalised: str) -> float:
         """The linear score of one normalised text read whole."""
@@ -168,7 +189,7 @@ class InjectionModel:
         return 1.0 / (1.0 + math.exp(exponent))
 
     def text_decision(self, text: str) -> float:
-        """``text``'s linear score: the highest window's for a text longer than :data:`WINDOW` characters.
+        """``text``'s linear score: the highest window's for a text longer than the model's window.
 
         A window's features are those that start in it (an n-gram at its first character, a word pair at its first
         word). Each kind of feature's terms are summed once along the text (prefix sums), so a window costs a few
@@ -177,13 +198,12 @@ class InjectionModel:
         normalised = model_text(text)
         terms = self._terms(normalised)
         length = len(normalised) + 2  # padded
-        if len(normalised) <= WINDOW:
+        if len(normalised) <= self.window:
             return self.decision_of_sum(sum(sum(values) for _, values in terms), length)
         prefixes = [(positions, [0.0, *itertools.accumulate(values)]) for positions, values in terms]
-        last_start = len(normalised) - WINDOW
         best = -math.inf
-        for start in [*range(0, last_start, STRIDE), last_start]:
-            stop = min(length, start + WINDOW + 2)  # the window and the padding on each side
+        for start in window_starts(len(normalised), self.window, self.stride):
+            stop = min(length, start + self.window + 2)  # the window and the padding on each side
             total = 0.0
             for positions, prefix in prefixes:
                 if positions is None:  # one term at every position
@@ -243,4 +263,5 @@ __all__ = [
     "model_features",
     "model_text",
     "shipped_model",
+    "window_starts",
 ]

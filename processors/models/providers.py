@@ -50,9 +50,9 @@ __all__ = [
     "LITELLM_FACTORY",
     "Provider",
     "clear_providers",
+    "default_hosted_model",
     "provider_for",
     "provider_name",
-    "default_hosted_model",
     "provider_named",
     "providers",
 ]
