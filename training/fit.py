@@ -68,8 +68,24 @@ VARIANTS: dict[str, Variant] = {
         Variant("chars4+words C=4 pieces 200", ("chars4", "words"), 4.0, window=200, stride=100, pieces=True),
         Variant("chars4+words C=4 mean", ("chars4", "words"), 4.0, length_power=1.0),
         Variant("chars4+words C=16 mean", ("chars4", "words"), 16.0, length_power=1.0),
-        Variant("chars4+words C=16 mean 300", ("chars4", "words"), 16.0, window=300, stride=150, pieces=True, length_power=1.0),
-        Variant("chars4+words C=16 mean 200", ("chars4", "words"), 16.0, window=200, stride=100, pieces=True, length_power=1.0),
+        Variant(
+            "chars4+words C=16 mean 300",
+            ("chars4", "words"),
+            16.0,
+            window=300,
+            stride=150,
+            pieces=True,
+            length_power=1.0,
+        ),
+        Variant(
+            "chars4+words C=16 mean 200",
+            ("chars4", "words"),
+            16.0,
+            window=200,
+            stride=100,
+            pieces=True,
+            length_power=1.0,
+        ),
     )
 }
 DEFAULT_VARIANT = "chars4+words C=4"

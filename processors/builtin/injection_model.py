@@ -34,7 +34,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from processors.builtin.injection_views import normalise
+from processors.builtin.injection_views import normalise, views
 
 #: The shipped model, package data beside this module.
 MODEL_FILE: Final = "injection_model.json.gz"
@@ -249,8 +249,11 @@ def shipped_model() -> InjectionModel:
 
 
 def injection_score(text: str) -> float:
-    """The shipped model's calibrated injection score of ``text`` (0 to 1)."""
-    return shipped_model().score(text)
+    """The shipped model's calibrated injection score of ``text`` (0 to 1): the highest of the text's and of every
+    payload found encoded or disguised in it (:func:`~processors.builtin.injection_views.views`: base64, Morse, a
+    letter shift …), which the model, trained on plain text, would otherwise read as noise."""
+    model = shipped_model()
+    return max([model.score(text), *(model.score(view.text) for view in views(text)[1:])])
 
 
 __all__ = [

@@ -11,7 +11,10 @@ every *view* of a message and keeps the highest score:
   Simplified);
 * when the text has letters spaced out (``I g n o r e``, ``i.g.n.o.r.e``, ``忽 略 之 前``): the runs joined up;
 * when words mix letters and digits (``1gn0r3 4ll``): leetspeak read as letters;
-* base64 and hex payloads decoded; ROT13 and reversed text undone when the text asks for it;
+* base64, base32, hex, binary (``01001001 01100111 …``), URL (``%49%67…``) and Morse payloads decoded; ROT13 and
+  reversed text undone when the text asks for it; a Latin text that reads as no language undone when one
+  letter shift (Caesar, ROT13) or the mirrored alphabet (Atbash) makes English of it, and a text that reads as
+  English backwards turned round;
 * a payload split into quoted parts ("part A = …", 「第一段…」) put back together.
 
 Each extra view is made only when a cheap check says the disguise is there, and covers only the disguised part
@@ -27,7 +30,9 @@ import base64
 import binascii
 import codecs
 import re
+import string
 import unicodedata
+import urllib.parse
 from typing import Final, NamedTuple
 
 from processors.builtin.confusable_letters import LETTERS, LOOK_ALIKES
@@ -73,6 +78,33 @@ _LEET_WORD: Final = re.compile(r"\b(?=[A-Za-z0-9@$]*[A-Za-z])(?=[A-Za-z0-9@$]*[0
 _LEET_HINT: Final = re.compile(r"[013457@$][A-Za-z]")
 _LEET: Final = str.maketrans("013457@$", "oieastas")
 _BASE64: Final = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
+_BASE32: Final = re.compile(r"(?<![A-Za-z0-9+/=])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9+/=])")
+#: Eight binary digits, four times or more, separated by spaces or nothing.
+_BINARY: Final = re.compile(r"(?<![01])(?:[01]{8}[ ]?){4,}(?![01])")
+#: Four or more percent-encoded bytes in a row (a whole payload URL-encoded, not a link's odd ``%20``).
+_PERCENT: Final = re.compile(r"(?:%[0-9A-Fa-f]{2}){4,}")
+#: Ten or more Morse letters separated by spaces or slashes.
+_MORSE: Final = re.compile(r"(?<![\w.\-])[.\-]{1,6}(?:[ ]+/?[ ]*[.\-]{1,6}){9,}(?![\w])")
+_MORSE_LETTERS: Final = dict(
+    zip(
+        ".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .--. --.- .-. ... - ..- ...- .-- -..- -.-- --.. "
+        "----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----. .-.-.- --..-- ..--.. -.-.-- ---...".split(),
+        "abcdefghijklmnopqrstuvwxyz0123456789.,?!:",
+        strict=True,
+    )
+)
+#: Common short English words: a Latin text with none of them may be a shifted or mirrored alphabet, or English
+#: written backwards (their reversals: ``eht``, ``dna``, ``uoy``).
+_ENGLISH_WORDS: Final = frozenset(
+    "the and you your all to of is are a an in on for with this that it be not now from my me what how".split()
+)
+_REVERSED_WORDS: Final = frozenset(word[::-1] for word in _ENGLISH_WORDS if len(word) > 2)
+_LATIN_WORD: Final = re.compile(r"[A-Za-z]+")
+_ATBASH: Final = str.maketrans(
+    string.ascii_lowercase + string.ascii_uppercase, string.ascii_lowercase[::-1] + string.ascii_uppercase[::-1]
+)
+#: The longest text the letter-shift and backwards readings are tried on (a chat message, not a document).
+CIPHER_LIMIT: Final = 2000
 _HEX: Final = re.compile(r"[0-9A-Fa-f](?<![0-9A-Fa-f].)[0-9A-Fa-f](?:[0-9A-Fa-f]{2}){9,}(?![0-9A-Fa-f])")
 #: The requests that undo a disguise, searched in the lower-cased text (:class:`FastPattern`: no per-position
 #: case folding on a long document).
@@ -175,6 +207,19 @@ def views(text: str) -> list[View]:
         add(_decoded_base64(candidate))
     for candidate in dict.fromkeys(_HEX.findall(plain)):
         add(_decoded_hex(candidate))
+    for candidate in dict.fromkeys(_BASE32.findall(plain)):
+        add(_decoded_base32(candidate))
+    if "0" in plain and "1" in plain:
+        for candidate in dict.fromkeys(_BINARY.findall(plain)):
+            add(_printable(bytes(int(group, 2) for group in re.findall(r"[01]{8}", candidate))))
+    if "%" in plain:
+        for candidate in dict.fromkeys(_PERCENT.findall(plain)):
+            add(_printable(urllib.parse.unquote_to_bytes(candidate)))
+    if ".-" in plain or "-." in plain:
+        for candidate in dict.fromkeys(_MORSE.findall(plain)):
+            add(_decoded_morse(candidate))
+    if len(plain) <= CIPHER_LIMIT:
+        add(_deciphered(plain))
     lowered = lower(plain)
     asked = _ROT13_ASKED.search(lowered) if "rot" in lowered else None
     if asked:
@@ -217,6 +262,46 @@ def _decoded_base64(candidate: str) -> str:
     except (binascii.Error, ValueError):
         return ""
     return _printable(raw)
+
+
+def _decoded_base32(candidate: str) -> str:
+    try:
+        raw = base64.b32decode(candidate + "=" * (-len(candidate) % 8))
+    except (binascii.Error, ValueError):
+        return ""
+    return _printable(raw)
+
+
+def _decoded_morse(candidate: str) -> str:
+    words = re.split(r"\s*/\s*", candidate.strip())
+    return " ".join("".join(_MORSE_LETTERS.get(letter, "") for letter in word.split()) for word in words)
+
+
+def _english_words(words: list[str]) -> int:
+    return sum(1 for word in words if word.lower() in _ENGLISH_WORDS)
+
+
+def _deciphered(text: str) -> str:
+    """``text`` undone when it reads as no English but a letter shift, the mirrored alphabet or reading it backwards
+    makes English of it (at least three common words, a third of its words or more); ``""`` otherwise."""
+    words = _LATIN_WORD.findall(text)
+    if len(words) < 4 or _english_words(words) > len(words) // 10:
+        return ""
+    needed = max(3, len(words) // 3)
+    if sum(1 for word in words if word.lower() in _REVERSED_WORDS) >= needed:
+        return text[::-1]
+    readings = [text.translate(_ATBASH), *(_shifted(text, shift) for shift in range(1, 26))]
+    best = max(readings, key=lambda reading: _english_words(_LATIN_WORD.findall(reading)))
+    return best if _english_words(_LATIN_WORD.findall(best)) >= needed else ""
+
+
+def _shifted(text: str, shift: int) -> str:
+    lower_letters, upper_letters = string.ascii_lowercase, string.ascii_uppercase
+    table = str.maketrans(
+        lower_letters + upper_letters,
+        lower_letters[shift:] + lower_letters[:shift] + upper_letters[shift:] + upper_letters[:shift],
+    )
+    return text.translate(table)
 
 
 def _decoded_hex(candidate: str) -> str:
