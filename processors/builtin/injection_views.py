@@ -87,8 +87,49 @@ _PERCENT: Final = re.compile(r"(?:%[0-9A-Fa-f]{2}){4,}")
 _MORSE: Final = re.compile(r"(?<![\w.\-])[.\-]{1,6}(?:[ ]+/?[ ]*[.\-]{1,6}){9,}(?![\w])")
 _MORSE_LETTERS: Final = dict(
     zip(
-        ".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .--. --.- .-. ... - ..- ...- .-- -..- -.-- --.. "
-        "----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----. .-.-.- --..-- ..--.. -.-.-- ---...".split(),
+        [
+            ".-",
+            "-...",
+            "-.-.",
+            "-..",
+            ".",
+            "..-.",
+            "--.",
+            "....",
+            "..",
+            ".---",
+            "-.-",
+            ".-..",
+            "--",
+            "-.",
+            "---",
+            ".--.",
+            "--.-",
+            ".-.",
+            "...",
+            "-",
+            "..-",
+            "...-",
+            ".--",
+            "-..-",
+            "-.--",
+            "--..",
+            "-----",
+            ".----",
+            "..---",
+            "...--",
+            "....-",
+            ".....",
+            "-....",
+            "--...",
+            "---..",
+            "----.",
+            ".-.-.-",
+            "--..--",
+            "..--..",
+            "-.-.--",
+            "---...",
+        ],
         "abcdefghijklmnopqrstuvwxyz0123456789.,?!:",
         strict=True,
     )
@@ -96,7 +137,34 @@ _MORSE_LETTERS: Final = dict(
 #: Common short English words: a Latin text with none of them may be a shifted or mirrored alphabet, or English
 #: written backwards (their reversals: ``eht``, ``dna``, ``uoy``).
 _ENGLISH_WORDS: Final = frozenset(
-    "the and you your all to of is are a an in on for with this that it be not now from my me what how".split()
+    [
+        "the",
+        "and",
+        "you",
+        "your",
+        "all",
+        "to",
+        "of",
+        "is",
+        "are",
+        "a",
+        "an",
+        "in",
+        "on",
+        "for",
+        "with",
+        "this",
+        "that",
+        "it",
+        "be",
+        "not",
+        "now",
+        "from",
+        "my",
+        "me",
+        "what",
+        "how",
+    ]
 )
 _REVERSED_WORDS: Final = frozenset(word[::-1] for word in _ENGLISH_WORDS if len(word) > 2)
 _LATIN_WORD: Final = re.compile(r"[A-Za-z]+")
