@@ -173,7 +173,7 @@ class InjectionModel:
     def decision_of_sum(self, weighted: float, length: int) -> float:
         """The linear score of a text of ``length`` padded characters whose features' ``count * idf * weight`` add
         up to ``weighted`` (before calibration)."""
-        return self.intercept + weighted / length**self.length_power
+        return self.intercept + weighted / math.pow(length, self.length_power)
 
     def decision(self, normalised: str) -> float:
         """The linear score of one normalised text read whole."""
