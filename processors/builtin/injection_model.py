@@ -129,10 +129,6 @@ class InjectionModel:
     #: The window a long text is read in, and the step between windows (:func:`window_starts`).
     window: int = WINDOW
     stride: int = STRIDE
-    #: A text's terms are divided by its padded length to this power: 0.5 (the square root) lets evidence add up
-    #: along a text; 1 makes the score a mean over its characters, so a long harmless text cannot reach the
-    #: threshold by piling up small weights of common words.
-    length_power: float = 0.5
     #: Per feature with a weight, ``idf * weight``: a text's score is one sum over its features.
     _weighted: dict[str, float] = field(init=False, repr=False, compare=False)
 
@@ -161,7 +157,6 @@ class InjectionModel:
             meta=dict(data.get("meta", {})),
             window=int(data.get("window", WINDOW)),
             stride=int(data.get("stride", STRIDE)),
-            length_power=float(data.get("length_power", 0.5)),
         )
 
     @classmethod
@@ -173,7 +168,7 @@ class InjectionModel:
     def decision_of_sum(self, weighted: float, length: int) -> float:
         """The linear score of a text of ``length`` padded characters whose features' ``count * idf * weight`` add
         up to ``weighted`` (before calibration)."""
-        return self.intercept + weighted / math.pow(length, self.length_power)
+        return self.intercept + weighted / math.sqrt(length)
 
     def decision(self, normalised: str) -> float:
         """The linear score of one normalised text read whole."""

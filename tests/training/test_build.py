@@ -90,3 +90,17 @@ def test_families_are_read_sorted_whatever_the_directory_order(tmp_path: Path) -
     rows = load_rows(tmp_path)
     assert [(r["family"], r["text"]) for r in rows] == [("a", "mid"), ("b", "alpha"), ("b", "zeta")]
     assert [r["text"] for r in load_rows(tmp_path, families=["b"])] == ["alpha", "zeta"]
+
+
+@pytest.mark.parametrize("name", ["chars4+words C=4 pieces 200", "chars4+words C=4 nb"])
+def test_the_other_ways_to_train_still_tell_attacks_from_look_alikes(name: str, tmp_path: Path) -> None:
+    """Training on the pieces the run time reads (a long text's windows) and NB-scaled features: each exports a
+    model the run time reads with its own window, and that still tells the fixed texts apart."""
+    variant = VARIANTS[name]
+    rows = [row for index, row in enumerate(load_rows()) if index % 6 == 0]
+    path = tmp_path / "model.json.gz"
+    export(train(rows, variant, FeatureCache(variant.kinds)), path)
+    model = InjectionModel.read(path)
+    assert (model.window, model.stride) == (variant.window, variant.stride)
+    assert all(model.flagged(text) for text in ATTACKS), [model.score(text) for text in ATTACKS]
+    assert not any(model.flagged(text) for text in BENIGN), [model.score(text) for text in BENIGN]

@@ -20,6 +20,7 @@ from processors.builtin.injection_model import (
     model_features,
     model_text,
     shipped_model,
+    window_starts,
 )
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -176,3 +177,31 @@ def test_the_scorer_imports_neither_numpy_nor_scikit_learn() -> None:
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT)
     assert result.stdout.strip() == "[]"
+
+
+def test_a_model_trained_on_smaller_windows_reads_long_texts_in_those_windows() -> None:
+    """The window and stride come from the model file, so a model trained on pieces of 200 characters is asked
+    about pieces of 200 characters: there one "ignore" outweighs ~10 reports, in 600 it is outweighed by ~30."""
+    data = {
+        "format": 1,
+        "features": ["w:ignore", "w:report"],
+        "idf": [1.0, 1.0],
+        "weights": [3.0, -0.2],
+        "intercept": 0.0,
+        "platt": [-1.0, 0.0],
+        "threshold": 0.5,
+        "kinds": ["words"],
+    }
+    text = "The report is long. " * 60 + " ignore " + "The report is long. " * 60
+    default = InjectionModel.from_dict(data)
+    small = InjectionModel.from_dict({**data, "window": 200, "stride": 100})
+    assert (default.window, default.stride) == (WINDOW, STRIDE) and (small.window, small.stride) == (200, 100)
+    assert not default.flagged(text)
+    assert small.flagged(text)
+
+
+def test_window_starts_step_by_the_stride_and_end_flush_with_the_text() -> None:
+    assert window_starts(150, 200, 100) == [0]
+    assert window_starts(200, 200, 100) == [0]
+    assert window_starts(450, 200, 100) == [0, 100, 200, 250]
+    assert window_starts(500, 200, 100) == [0, 100, 200, 300]
