@@ -380,18 +380,20 @@ def _promptfoo_tests(nodes: Iterable[Any]) -> Iterator[tuple[int, Any, str | Non
 
     for node in nodes:
         number = node.start_mark.line + 1
+        conversation_id: str | None = None
         try:
             value = yaml.SafeLoader("").construct_document(node)
-            yield number, _promptfoo_record(value), _conversation_id(value)
+            conversation_id = _conversation_id(value)
+            yield number, _promptfoo_record(value), conversation_id
         except (ValueError, yaml.YAMLError) as error:
-            yield number, ValueError(str(error)), None
+            yield number, ValueError(str(error)), conversation_id
         except RecursionError:
-            yield number, ValueError(json_limits.too_deep()), None
+            yield number, ValueError(json_limits.too_deep()), conversation_id
 
 
-def _conversation_id(test: Mapping[str, Any]) -> str | None:
+def _conversation_id(test: Any) -> str | None:
     """promptfoo's ``metadata.conversationId`` (a number is read as its text)."""
-    metadata = test.get("metadata")
+    metadata = test.get("metadata") if isinstance(test, Mapping) else None
     found = metadata.get("conversationId") if isinstance(metadata, Mapping) else None
     if isinstance(found, int | float) and not isinstance(found, bool):
         found = str(found)

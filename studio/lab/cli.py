@@ -86,7 +86,8 @@ def _parser() -> argparse.ArgumentParser:
         required=True,
         type=Path,
         metavar="FILE",
-        help="a corpus (.jsonl, .csv, .txt, .yaml); repeat for several",
+        help="a corpus (.jsonl, .csv, .txt, .yaml: promptfoo tests, .json: a PyRIT conversation export); repeat for "
+        "several",
     )
     parser.add_argument(
         "--mode",
