@@ -1331,6 +1331,10 @@
         <translation>攔截處理器</translation>
     </message>
     <message>
+        <source>Turn</source>
+        <translation>輪次</translation>
+    </message>
+    <message>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
@@ -1361,6 +1365,14 @@
     <message>
         <source>benign</source>
         <translation>良性</translation>
+    </message>
+    <message>
+        <source>none of {count}</source>
+        <translation>{count} 輪均未攔截</translation>
+    </message>
+    <message>
+        <source>Turn {number}: {text} → {outcome}{tripped}</source>
+        <translation>第 {number} 輪：{text} → {outcome}{tripped}</translation>
     </message>
 </context>
 <context>
@@ -2015,8 +2027,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>匯入語料</translation>
     </message>
     <message>
-        <source>Corpora (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;All files (*)</source>
-        <translation>語料 (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;所有檔案 (*)</translation>
+        <source>Corpora (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml *.json);;All files (*)</source>
+        <translation>語料 (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml *.json);;所有檔案 (*)</translation>
     </message>
     <message>
         <source>Design {letter} from a file</source>
