@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Mapping
+from typing import Any
 
 from lab.case_run import Mode, make_result, run_case
 from lab.corpus import Case, ConversationTurn
@@ -30,7 +32,7 @@ from lab.results import CaseResult, Outcome, TurnResult, unique_in_order
 from processors import Agent
 from processors.memory import InMemoryMemory
 
-__all__ = ["RECORDING_SEPARATOR", "run_conversation", "turn_case"]
+__all__ = ["RECORDING_SEPARATOR", "played_turns", "run_conversation", "turn_case"]
 
 #: Between the turns' recordings in a conversation's ``CaseResult.recording``.
 RECORDING_SEPARATOR = "\n"
@@ -55,6 +57,19 @@ def turn_case(case: Case, index: int) -> Case:
         metadata=case.metadata,
         source=case.source,
     )
+
+
+def played_turns(case: Case, result: Mapping[str, Any] | None, recording: str | None) -> list[tuple[Case, str | None]]:
+    """What to run again to show a finished case (``result``: its ``CaseResult.to_dict()``) as a thread: each turn
+    the lab played, as a one-call case with its own recording; a one-call case is itself with ``recording``."""
+    if not case.conversation:
+        return [(case, recording)]
+    played = len((result or {}).get("conversation") or ()) or len(case.conversation)
+    recordings = recording.split(RECORDING_SEPARATOR) if recording else []
+    return [
+        (turn_case(case, index), recordings[index] if index < len(recordings) else None)
+        for index in range(min(played, len(case.conversation)))
+    ]
 
 
 async def run_conversation(
