@@ -159,6 +159,14 @@ def failure_of(result: CaseResult) -> str | None:
     return None
 
 
+def conversation_lines(result: CaseResult) -> str:
+    """A conversation case's turns, one a line: number, outcome, processors that tripped, what the user said."""
+    return "\n".join(
+        f"turn {turn.turn}: {turn.outcome}; tripped: {', '.join(turn.tripped) or '-'}; user: {turn.user}"
+        for turn in result.conversation
+    )
+
+
 def junit_report(results: Sequence[CaseResult], *, name: str = "guardrail lab") -> str:
     """JUnit XML: one testsuite per category, one testcase per case; a crashed case is an ``error``."""
     root = ET.Element("testsuites", name=name)
@@ -192,6 +200,8 @@ def junit_report(results: Sequence[CaseResult], *, name: str = "guardrail lab") 
             tripped = ", ".join(result.tripped) or "-"
             output = ET.SubElement(case, "system-out")
             output.text = f"outcome: {result.outcome}; tripped: {tripped}; reason: {result.reason or '-'}"
+            if result.conversation:  # a conversation case: the turn it was stopped at, and every turn played
+                output.text += f"; tripped turn: {result.tripped_turn or '-'}\n" + conversation_lines(result)
         suite.set("tests", str(counts["tests"]))
         suite.set("failures", str(counts["failures"]))
         suite.set("errors", str(counts["errors"]))
