@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from lab.case_run import run_case
+from lab.converters import load_converters
 from lab.corpus import Case, ConversationTurn, conversation_case
 from lab.results import CaseResult, read_results
 from lab.runner import LabRun, run_lab
@@ -165,3 +166,18 @@ async def test_a_resume_after_a_cancel_in_the_middle_of_a_conversation_plays_it_
     assert [turn.reply for turn in talk.conversation] == ["fine", "fine", "fine"]
     _, saved = read_results(path)
     assert sorted(saved) == ["single", "talk"] and len(saved["talk"].conversation) == 3
+
+
+async def test_a_converters_turns_play_as_a_conversation_the_model_sees_grow_turn_by_turn() -> None:
+    variant = load_converters().chain("split-turns").variant("hijack", HIJACK, seed=7)
+    assert len(variant.turns) == 3
+    case = conversation_case("hijack~split-turns", variant.turns, label="attack")
+    live = ScriptedModel(["OK"], repeat=True)
+    result = await run_case(case, Agent(id="a", model=live), "model")
+    assert [turn.user for turn in result.conversation] == list(variant.turns)
+    assert [len(request.messages) for request in live.requests] == [1, 3, 5]
+    assert [m["content"] for m in live.requests[-1].messages if m["role"] == "user"] == list(variant.turns)
+
+    guarded = await run_case(case, sample_agent(), "guardrails")
+    assert (guarded.outcome, guarded.tripped_turn) == ("blocked", 1), "the first part already names the attack"
+    assert [turn.user for turn in guarded.conversation] == [variant.turns[0]]
