@@ -40,6 +40,8 @@ def test_a_conversation_corpus_runs_shows_its_tripped_turn_and_opens_as_a_thread
         for row in range(table.rowCount())
     }
     assert turns == {"escalate": "3", "chat": "none of 2"}
+    room = lab.cases_view.horizontalHeader().sectionSize(COLUMNS.index("turn"))
+    assert all(lab.cases_view.fontMetrics().horizontalAdvance(text) + 12 <= room for text in turns.values())
     _, rows = stored(qloop, workspace, lab_run_id)
     kept = {row.case_id: row.result for row in rows}
     assert kept["escalate"]["tripped_turn"] == 3 and len(kept["escalate"]["conversation"]) == 3
