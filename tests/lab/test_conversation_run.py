@@ -181,3 +181,21 @@ async def test_a_converters_turns_play_as_a_conversation_the_model_sees_grow_tur
     guarded = await run_case(case, sample_agent(), "guardrails")
     assert (guarded.outcome, guarded.tripped_turn) == ("blocked", 1), "the first part already names the attack"
     assert [turn.user for turn in guarded.conversation] == [variant.turns[0]]
+
+
+async def test_real_litellm_calls_play_a_conversation_and_sum_its_tokens(openai_server: Any) -> None:
+    """Model mode over HTTP: each turn one call, the second sent with the first turn and its answer (memory)."""
+    from processors.models import LiteLLMModel
+
+    openai_server.reply_text("Hello!", prompt_tokens=10, completion_tokens=2)
+    openai_server.reply_text("It is noon.", prompt_tokens=30, completion_tokens=4)
+    model = LiteLLMModel("openai/gpt-4o-mini", api_base=openai_server.base_url, api_key="sk-local")
+    case = conversation_case("c", ["Hi there", "What time is it?"], label="benign")
+    result = await run_case(case, Agent(id="a", model=model), "model")
+    assert [turn.reply for turn in result.conversation] == ["Hello!", "It is noon."]
+    assert [[m["content"] for m in body["messages"]] for body in openai_server.requests] == [
+        ["Hi there"],
+        ["Hi there", "Hello!", "What time is it?"],
+    ]
+    assert (result.input_tokens, result.output_tokens, result.outcome) == (40, 6, "passed")
+    assert result.cost is not None and result.cost > 0
