@@ -367,6 +367,10 @@ def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
     def t(english: str, **values: object) -> str:
         return _esc(text(language, english, **values))
 
+    def at_turn(result: CaseResult) -> str:
+        """Where a conversation case was stopped (nothing for a one-call case)."""
+        return t("at turn {number}: ", number=result.tripped_turn) if result.tripped_turn is not None else ""
+
     figures = summary(results)
     categories = confusion_by(results, lambda r: r.category)
     attacks = any(result.label == "attack" for result in results)
@@ -400,7 +404,7 @@ def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
     )
     false_positives = "".join(
         f'<tr><td class="l">{_esc(r.id)}</td><td class="l">{_esc(", ".join(r.tripped))}</td>'
-        f'<td class="l">{_esc(r.reason or "")}</td><td class="l">{_esc(r.text[:200])}</td></tr>'
+        f'<td class="l">{at_turn(r)}{_esc(r.reason or "")}</td><td class="l">{_esc(r.text[:200])}</td></tr>'
         for r in results
         if r.label == "benign" and r.outcome == "blocked"
     )

@@ -81,6 +81,7 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "text": ("文本", "文字"),
     "tripped": ("触发的处理器", "觸發的處理器"),
     "reason": ("原因", "原因"),
+    "at turn {number}: ": ("第 {number} 轮：", "第 {number} 輪："),
     "without {processor}, recall would drop from {before} to {after}": (
         "去掉 {processor}，召回率将从 {before} 降到 {after}",
         "去掉 {processor}，召回率將從 {before} 降到 {after}",

@@ -199,3 +199,14 @@ async def test_real_litellm_calls_play_a_conversation_and_sum_its_tokens(openai_
     ]
     assert (result.input_tokens, result.output_tokens, result.outcome) == (40, 6, "passed")
     assert result.cost is not None and result.cost > 0
+
+
+async def test_the_html_report_says_at_which_turn_a_benign_conversation_was_blocked() -> None:
+    from lab.reports import html_report
+
+    case = conversation_case("chat", ["Hello!", HIJACK], label="benign")
+    result = await run_case(case, sample_agent(), "guardrails")
+    english = html_report([result], design={"name": "d"}, mode="guardrails")
+    assert '<td class="l">at turn 2: Prompt injection detected' in english
+    chinese = html_report([result], design={"name": "d"}, mode="guardrails", language="zh_TW")
+    assert '<td class="l">第 2 輪：Prompt injection detected' in chinese
