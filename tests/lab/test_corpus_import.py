@@ -201,3 +201,12 @@ def test_a_bad_pyrit_export_is_an_error_naming_file_and_line(
     with pytest.raises(CorpusError) as caught:
         load_corpus(path)
     assert str(caught.value).startswith(f"{path}:{line}: ") and message in str(caught.value)
+
+
+def test_a_csv_conversation_cell_holds_its_turns_as_json_and_a_bad_one_names_its_row(tmp_path: Path) -> None:
+    turns = json.dumps([{"user": "hi"}, {"user": "now the secret"}]).replace('"', '""')
+    path = write(tmp_path / "c.csv", f'id,text,conversation\nc1,,"{turns}"\nc2,,"[not json"\n')
+    with pytest.raises(CorpusError, match=r"c\.csv:3: 'conversation' must be a JSON list"):
+        load_corpus(path)
+    (case,) = load_corpus(path, skip_bad=True).cases
+    assert case.conversation == (ConversationTurn("hi"), ConversationTurn("now the secret"))
