@@ -21,11 +21,12 @@ for any case with a conversation.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from lab.case_run import Mode, make_result, run_case
+from lab.case_run import Mode, run_case
 from lab.corpus import Case, ConversationTurn
 from lab.rate_gate import RateGate
 from lab.results import CaseResult, Outcome, TurnResult, unique_in_order
@@ -42,8 +43,10 @@ _ENDS = ("blocked", "error")
 
 def turn_case(case: Case, index: int) -> Case:
     """The one-call case of the conversation's ``index``-th turn (from 0): its text, tool result and reply; the
-    case's history (``turns``) goes with the first turn only (memory brings it to the later ones)."""
+    case's history (``turns``) goes with the first turn only (memory brings it to the later ones), its assertions
+    with the last only (they judge the answer the conversation ends on, not each step towards it)."""
     turn: ConversationTurn = case.conversation[index]
+    last = index == len(case.conversation) - 1
     return Case(
         id=case.id,
         text=turn.user,
@@ -54,6 +57,7 @@ def turn_case(case: Case, index: int) -> Case:
         turns=case.turns if index == 0 else (),
         tool_result=turn.tool_result,
         reply=turn.reply if turn.reply is not None else case.reply,
+        asserts=case.asserts if last else (),
         metadata=case.metadata,
         source=case.source,
     )
@@ -117,12 +121,27 @@ def _gathered(case: Case, played: list[CaseResult]) -> CaseResult:
         modified = next((result for result in played if result.outcome == "modified"), None)
         outcome = "modified" if modified is not None else "passed"
         reason = modified.reason if modified is not None else None
+    # Built on the last turn's result: a field this module does not gather (one a later part of the lab adds, e.g. a
+    # judgement of the final answer) is the last turn's, the answer the conversation ended on.
+    return dataclasses.replace(
+        last,
+        id=case.id,
+        text=case.text,
+        label=case.label,
+        category=case.category,
+        lang=case.lang,
+        expect=case.expect,
+        outcome=outcome,
+        **_gathered_fields(case, played, outcome, reason),
+    )
+
+
+def _gathered_fields(case: Case, played: list[CaseResult], outcome: Outcome, reason: str | None) -> dict[str, Any]:
+    last = played[-1]
     costs = [result.cost for result in played]
     recordings = [result.recording for result in played]
-    return make_result(
-        case,
-        outcome,
-        latency=sum(result.latency_ms for result in played) / 1000,
+    return dict(
+        latency_ms=round(sum(result.latency_ms for result in played), 3),
         tripped=unique_in_order(name for result in played for name in result.tripped),
         hits=[hit for result in played for hit in result.hits],
         reason=reason,

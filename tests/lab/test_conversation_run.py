@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from lab.case_run import run_case
+from lab.conversation_run import turn_case
 from lab.converters import load_converters
 from lab.corpus import Case, ConversationTurn, conversation_case
 from lab.results import CaseResult, read_results
@@ -210,3 +211,19 @@ async def test_the_html_report_says_at_which_turn_a_benign_conversation_was_bloc
     assert '<td class="l">at turn 2: Prompt injection detected' in english
     chinese = html_report([result], design={"name": "d"}, mode="guardrails", language="zh_TW")
     assert '<td class="l">第 2 輪：Prompt injection detected' in chinese
+
+
+def test_a_turns_case_carries_the_history_on_the_first_turn_and_the_assertions_on_the_last() -> None:
+    asserts = ({"type": "not-contains", "value": "SECRET"},)
+    history = ({"role": "user", "content": "earlier"},)
+    case = Case(
+        id="c",
+        text="x",
+        turns=history,
+        asserts=asserts,
+        conversation=(ConversationTurn("one"), ConversationTurn("two"), ConversationTurn("three")),
+    )
+    first, middle, last = (turn_case(case, index) for index in range(3))
+    assert (first.turns, middle.turns, last.turns) == (history, (), ())
+    assert (first.asserts, middle.asserts, last.asserts) == ((), (), asserts)
+    assert [first.text, middle.text, last.text] == ["one", "two", "three"] and not last.conversation
