@@ -227,3 +227,19 @@ def test_a_turns_case_carries_the_history_on_the_first_turn_and_the_assertions_o
     assert (first.turns, middle.turns, last.turns) == (history, (), ())
     assert (first.asserts, middle.asserts, last.asserts) == ((), (), asserts)
     assert [first.text, middle.text, last.text] == ["one", "two", "three"] and not last.conversation
+
+
+async def test_a_tool_result_turn_records_and_replays_its_fetch_in_model_mode() -> None:
+    live = ScriptedModel(["hello", "the page says hi"])
+    case = Case(
+        id="t",
+        text="x",
+        conversation=(ConversationTurn("hi"), ConversationTurn("read the page", tool_result="<p>hi</p>")),
+    )
+    recorded = await run_case(case, Agent(id="a", model=live), "model")
+    assert [turn.reply for turn in recorded.conversation] == ["hello", "the page says hi"]
+    tool_messages = [m for m in live.requests[1].messages if m["role"] == "tool"]
+    assert [m["content"] for m in tool_messages] == ["<p>hi</p>"], "turn 2's model read the turn's tool result"
+    silent = ScriptedModel([], model_id="must-not-be-called")
+    replayed = await run_case(case, Agent(id="a", model=silent), "replay", recorded.recording)
+    assert [turn.reply for turn in replayed.conversation] == ["hello", "the page says hi"] and not silent.requests
