@@ -36,7 +36,17 @@ def test_pyrit_and_promptfoo_conversations_run_turn_by_turn_and_report_the_tripp
     promptfoo = tmp_path / "pf.yaml"
     promptfoo.write_text(PROMPTFOO, encoding="utf-8")
     out = lab(
-        "sample", "--corpus", pyrit, "--corpus", promptfoo, "--json", tmp_path / "r.json", "--junit", tmp_path / "r.xml"
+        "sample",
+        "--corpus",
+        pyrit,
+        "--corpus",
+        promptfoo,
+        "--json",
+        tmp_path / "r.json",
+        "--junit",
+        tmp_path / "r.xml",
+        "--processes",
+        "2",  # the conversations go to worker processes and come back whole
     )
     assert out.returncode == 0, out.stderr
     cases = {case["id"]: case for case in json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["cases"]}
