@@ -128,6 +128,12 @@ def chain_specs(values: Sequence[str] | None, converters: Any) -> list[str]:
     return list(dict.fromkeys(specs))
 
 
+def plan_sources(args: argparse.Namespace, cases: Sequence[Any]) -> list[Any]:
+    """The variant sources the options ask for beside the chains (:attr:`lab.attack.AttackPlan.sources`): none yet;
+    a model strategy's options (``--strategies``) add theirs here."""
+    return []
+
+
 def list_converters(converters: Any) -> int:
     width = max((len(name) for name in converters), default=0)
     for name in converters:
@@ -180,7 +186,13 @@ def _attack(args: argparse.Namespace, converters: Any) -> int:
         print(text(language, "lab: skipped {line}", line=skipped), file=sys.stderr)
     seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
     plan = AttackPlan(
-        corpus.cases, chains=specs, budget=args.budget, seed=seed, seeds=args.seeds, converters=converters
+        corpus.cases,
+        chains=specs,
+        budget=args.budget,
+        seed=seed,
+        seeds=args.seeds,
+        sources=plan_sources(args, corpus.cases),
+        converters=converters,
     )
     expected = len(plan.attacks) + plan.variant_count(len(plan.attacks))
     processes = args.processes or (1 if expected < CASES_PER_PROCESS else auto_processes(expected, args.concurrency))
@@ -286,4 +298,4 @@ async def _drive(run: Any, found: list[Any], language: str) -> None:
         progress.close()
 
 
-__all__ = ["attack", "attack_parser", "chain_specs"]
+__all__ = ["attack", "attack_parser", "chain_specs", "plan_sources"]
