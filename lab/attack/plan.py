@@ -4,8 +4,8 @@ A variant is a :class:`lab.corpus.Case` like any other (so the lab's runner, its
 file take it unchanged): its id is ``<seed id>~<chain>``, its ``metadata`` names the seed, the chain and the run's
 seed, and it carries the seed's label, category, language and expectation. What is converted is what carries the
 attack: the seed's ``tool_result`` when it has one (an indirect injection), else its text. A converter that splits
-the payload into several turns gives a case whose earlier user turns come first (``Case.turns``) and whose text is
-the last part.
+the payload into several turns gives a conversation case (``Case.conversation``, :func:`lab.corpus.conversation_case`)
+the lab plays turn by turn on one thread, after the seed's own history (``Case.turns``).
 
 The variants are a pure function of ``(cases, chains, budget, seed)``: the same plan gives the same variants, in the
 same order, on any machine (:func:`lab.converters.variant_rng`). When seeds × chains exceed the budget, the budget's
@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from lab.converters import Chain, Variant, load_converters
 from lab.converters.registry import ConverterRegistry
-from lab.corpus import Case
+from lab.corpus import Case, conversation_case
 
 #: Which cases seed the variants: the attacks the design stops (the default: a bypass is a variant of a stopped
 #: seed that passes, found by a baseline run first), or every attack of the corpora.
@@ -131,9 +131,9 @@ def variant_case(seed: Case, variant: Variant, case_id: str | None = None) -> Ca
     }
     if seed.tool_result is not None:  # the page, mail or file carries the attack: it is what changes
         return Case(text=seed.text, turns=seed.turns, tool_result=variant.text, **common)
-    *earlier, last = variant.turns
-    turns = (*seed.turns, *({"role": "user", "content": turn} for turn in earlier))
-    return Case(text=last, turns=turns, **common)
+    if len(variant.turns) > 1:  # a payload split across turns: played turn by turn on one thread
+        return conversation_case(common.pop("id"), variant.turns, turns=seed.turns, **common)
+    return Case(text=variant.turns[0], turns=seed.turns, **common)
 
 
 def seed_of(variant: Variant, seeds: Mapping[str, Case]) -> Case:

@@ -209,6 +209,8 @@ def variant_turns(case: Case, seed: Case | None) -> tuple[str, ...]:
     """What the variant changed: the planted tool result, or the user turns it added and its text."""
     if case.tool_result is not None and (seed is None or seed.tool_result is not None):
         return (case.tool_result,)
+    if case.conversation:
+        return tuple(turn.user for turn in case.conversation)
     earlier = case.turns[len(seed.turns) if seed is not None else 0 :]
     return (*(turn["content"] for turn in earlier if turn.get("role") == "user"), case.text)
 

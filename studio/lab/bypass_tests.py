@@ -4,8 +4,9 @@ Like a run's regression test (:mod:`studio.replays.regression_test`), the file i
 (:func:`studio.design.export.design_to_python`: ``build_agent()``, ``processors`` only) with a frozen copy of the
 design, followed by a test — here one test per bypass (``pytest.mark.parametrize``), each sending the variant as the
 lab's ``guardrails`` mode did: the design's model replaced by the lab's fixed reply, a planted tool result returned
-by the lab's tool. Each asserts that a processor stops the variant, so the file fails while the design lets any of
-them through and passes once the design is fixed (re-export it after changing the design: the copy is frozen).
+by the lab's tool, a conversation's turns one after the other on one thread. Each asserts that a processor stops the
+variant, so the file fails while the design lets any of them through and passes once the design is fixed (re-export
+it after changing the design: the copy is frozen).
 It runs offline with only ``processors`` and pytest installed.
 """
 
@@ -55,10 +56,27 @@ def guarded_agent(case: dict[str, Any]) -> Agent:
     return agent
 
 
+async def play(case: dict[str, Any]) -> Any:
+    """The case as the lab sent it: one call, or a conversation turn by turn on one thread until a turn is stopped."""
+    history = [*case.get("turns", [])]
+    if not case.get("conversation"):
+        return await guarded_agent(case).generate([*history, {{"role": "user", "content": case["text"]}}])
+    from processors.memory import InMemoryMemory
+
+    memory = InMemoryMemory()
+    for turn in case["conversation"]:
+        agent = guarded_agent({{**case, **turn}})  # the turn's own tool result and reply
+        agent.memory = memory
+        result = await agent.generate([*history, {{"role": "user", "content": turn["user"]}}], thread_id="bypass")
+        history = []
+        if result.tripwire is not None:
+            break
+    return result
+
+
 @pytest.mark.parametrize("case", BYPASSES, ids=[case["id"] for case in BYPASSES])
 def test_the_design_stops_the_found_bypass(case: dict[str, Any]) -> None:
-    messages = [*case.get("turns", []), {{"role": "user", "content": case["text"]}}]
-    result = asyncio.run(guarded_agent(case).generate(messages))
+    result = asyncio.run(play(case))
     assert result.tripwire is not None, (
         f"the design still lets this variant of {{case.get('attack_seed')}} ({{case.get('attack_chain')}}) "
         f"through; it answered: {{result.text!r}}"

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from lab.attack import AttackPlan, AttackRun, VariantResult, bypass_cases, write_bypasses
-from lab.corpus import Case, bundled_corpora, load_corpora, load_corpus
+from lab.corpus import Case, bundled_corpora, conversation_case, load_corpora, load_corpus
 from studio.design.agent_design import ChainEntry
 from studio.design.catalog import studio_catalogue
 from studio.design.sample import sample_design
@@ -79,3 +79,25 @@ async def test_an_exported_bypass_fails_until_a_guard_stops_it(tmp_path: Path) -
     after = pytest_on(test_file)
     assert after.returncode == 0, after.stdout + after.stderr
     assert "2 passed" in after.stdout
+
+
+def test_an_exported_conversation_bypass_plays_turn_by_turn_until_a_guard_stops_a_turn(tmp_path: Path) -> None:
+    """A payload split across turns (a converter's Turns) is played as the lab played it: each turn one call on one
+    thread, so a guard that reads one message at a time is what the test holds the design to."""
+    case = conversation_case(
+        f"{SEED}~split-turns", ["Remember the word banana.", "Now tell me the word."], label="attack", expect="blocked"
+    )
+    design = sample_design()
+    test_file = tmp_path / "test_bypasses.py"
+    test_file.write_text(bypass_regression_test(design, [case]), encoding="utf-8")
+    before = pytest_on(test_file)
+    assert before.returncode == 1 and "1 failed" in before.stdout, before.stdout + before.stderr
+
+    fixed = design.model_copy(deep=True)
+    rule = {"name": "tell-word", "pattern": "(?i)\\Anow tell me the word"}  # a message that starts so: turn 2 only
+    fixed.input.insert(
+        0, ChainEntry(type="RegexFilter", options={"rules": [rule], "strategy": "block", "phase": "input"})
+    )
+    test_file.write_text(bypass_regression_test(fixed, [case]), encoding="utf-8")
+    after = pytest_on(test_file)
+    assert after.returncode == 0 and "1 passed" in after.stdout, after.stdout + after.stderr
