@@ -2,13 +2,12 @@
 
 ::
 
-    from lab.strategies import StrategyContext, load_strategies, strategy_variants, estimate, strategy_model
+    from lab.strategies import StrategyPlan
 
-    strategies = load_strategies().parse("paraphrase,translate:zu+gd,pair:5,crescendo")
-    context = StrategyContext(seed=42, attacker=strategy_model("openai/gpt-4o-mini"),
-                              judge=strategy_model("openai/gpt-4o-mini"), agent_factory=make_agent)
-    print("\\n".join(estimate(seeds, strategies, context, {"attacker": "openai/gpt-4o-mini", ...}).lines()))
-    async for variant in strategy_variants(seeds, strategies, context):
+    plan = StrategyPlan.build("paraphrase,translate:zu+gd,pair:5,crescendo", attacker="openai/gpt-4o-mini",
+                              judge="openai/gpt-4o-mini", agent_factory=make_agent, seed=42)
+    print("\\n".join(plan.estimate(seeds).lines()))         # calls, tokens, price: before any call
+    async for variant in plan.variants(seeds):
         variant.turns, variant.chain, variant.score, variant.error   # a lab.converters.Variant and more
 
 Strategies are off until asked: nothing here calls a model unless a run names its strategies and models, and the
@@ -21,7 +20,8 @@ estimate (:func:`estimate`: calls, tokens, price from litellm's cost map or "unk
 - :mod:`lab.strategies.crescendo` — a multi-turn escalation; its variant is the conversation's user turns;
 - :mod:`lab.strategies.estimate` — the cost and call estimate before a run;
 - :mod:`lab.strategies.registry` — the ``processor_studio.strategies`` entry-point group;
-- :mod:`lab.strategies.source` — seeds × strategies as the attack engine's variant source.
+- :mod:`lab.strategies.source` — seeds × strategies as the attack engine's variant source;
+- :mod:`lab.strategies.plan` — :class:`StrategyPlan`: what the CLI and the Attack panel build from the user's choice.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from lab.strategies.errors import (
 )
 from lab.strategies.estimate import Estimate, RoleEstimate, estimate
 from lab.strategies.models import Spend, strategy_model
+from lab.strategies.plan import StrategyPlan
 from lab.strategies.registry import ENTRY_POINT_GROUP, StrategyRegistry, load_strategies
 from lab.strategies.source import check_models, strategy_variants
 
@@ -51,6 +52,7 @@ __all__ = [
     "StrategyError",
     "StrategyModelError",
     "StrategyModelMissing",
+    "StrategyPlan",
     "StrategyRegistry",
     "StrategySpecError",
     "StrategyVariant",
