@@ -31,6 +31,7 @@ from lab.strategies.errors import (
     StrategyError,
     StrategyModelError,
     StrategyModelMissing,
+    StrategyNotApplicable,
     StrategySpecError,
     UnknownStrategyError,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "StrategyError",
     "StrategyModelError",
     "StrategyModelMissing",
+    "StrategyNotApplicable",
     "StrategyPlan",
     "StrategyRegistry",
     "StrategySpecError",

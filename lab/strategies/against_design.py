@@ -59,19 +59,22 @@ class Answer:
 async def try_on_design(
     seed: Case, attempt_id: str, text: str, history: Sequence[Mapping[str, str]], context: StrategyContext
 ) -> Answer:
-    """Run ``text`` (after ``history``) through a fresh agent of the design; a run that errs is the design's error."""
+    """Run ``text`` (after ``history``) through a fresh agent of the design; a run that errs is the design's error.
+
+    For a seed whose attack is a tool result, ``text`` is that tool result (the seed's user text is sent again)."""
     from lab.case_run import run_case  # the runtime loads only when a strategy tries the design
 
     if context.agent_factory is None:
         raise StrategyModelMissing("design", "design")
+    planted = seed.tool_result is not None
     case = Case(
         id=attempt_id,
-        text=text,
+        text=seed.text if planted else text,
         label=seed.label,
         category=seed.category,
         lang=seed.lang,
         turns=tuple(dict(turn) for turn in history),
-        tool_result=seed.tool_result,
+        tool_result=text if planted else None,
         reply=seed.reply,
     )
     result = await run_case(case, context.agent_factory(), context.mode)  # type: ignore[arg-type]

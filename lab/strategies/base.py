@@ -31,6 +31,12 @@ Role = Literal["attacker", "judge", "design"]
 ROLES: tuple[Role, ...] = ("attacker", "judge", "design")
 
 
+def payload(case: Case) -> str:
+    """What carries a seed's attack, and what a strategy rewrites: the tool result of an indirect injection (the
+    page or mail the design's tool brings back), else the user's text (as the attack engine converts it)."""
+    return case.tool_result if case.tool_result is not None else case.text
+
+
 @dataclass(frozen=True, slots=True)
 class StrategyVariant(Variant):
     """A variant a strategy wrote. ``chain`` is the strategy spec; ``turns`` is empty when ``error`` is set."""

@@ -27,7 +27,7 @@ from lab.strategies.against_design import (
     try_on_design,
 )
 from lab.strategies.base import PlannedCall, Role, Strategy, StrategyContext, StrategyVariant
-from lab.strategies.errors import StrategyModelError, StrategyModelMissing, StrategySpecError
+from lab.strategies.errors import StrategyModelError, StrategyModelMissing, StrategyNotApplicable, StrategySpecError
 from lab.strategies.models import ask, request
 from lab.strategies.rewrites import count_tokens, failed_variant
 
@@ -91,6 +91,10 @@ class CrescendoStrategy:
     async def variants(self, case: Case, context: StrategyContext) -> AsyncIterator[StrategyVariant]:
         if context.attacker is None:
             raise StrategyModelMissing(self.name, "attacker")
+        if case.tool_result is not None:
+            reason = "its attack is in a tool result, and crescendo writes user turns"
+            yield failed_variant(case, self.spec, context, StrategyNotApplicable(self.name, reason))
+            return
         try:
             yield await self._converse(case, context)
         except StrategyModelError as error:

@@ -5,6 +5,7 @@ prints ``str()``)::
     ├── StrategySpecError        a strategy string that cannot be read ("translate:", "pair:x")
     ├── UnknownStrategyError     a name nobody registered
     ├── StrategyModelMissing     a strategy needs an attacker (or judge) model and none was given
+    ├── StrategyNotApplicable    a seed the strategy cannot take (a tool result for crescendo): that variant's error
     └── StrategyModelError       the attacker or the judge model failed a call (4xx/5xx, timeout, no text):
                                  never raised out of a run, it becomes one variant's ``error``
 """
@@ -56,6 +57,18 @@ class StrategyModelMissing(StrategyError):
         self.role = role
         what = "a design to run against" if role == "design" else f"the {role} model (--{role}-model)"
         super().__init__(f"the strategy {strategy!r} needs {what}")
+
+
+class StrategyNotApplicable(StrategyError):
+    """A seed the strategy cannot work from (crescendo writes user turns; an attack planted in a tool result is
+    not one): that seed's variant carries this error, the others go on."""
+
+    code = "strategy-not-applicable"
+
+    def __init__(self, strategy: str, reason: str) -> None:
+        self.strategy = strategy
+        self.reason = reason
+        super().__init__(f"the strategy {strategy!r} cannot take this seed: {reason}")
 
 
 class StrategyModelError(StrategyError):

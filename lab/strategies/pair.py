@@ -26,7 +26,7 @@ from lab.strategies.against_design import (
     parse_json,
     try_on_design,
 )
-from lab.strategies.base import PlannedCall, Role, Strategy, StrategyContext, StrategyVariant
+from lab.strategies.base import PlannedCall, Role, Strategy, StrategyContext, StrategyVariant, payload
 from lab.strategies.errors import StrategyModelError, StrategyModelMissing, StrategySpecError
 from lab.strategies.models import ask, request
 from lab.strategies.rewrites import count_tokens, failed_variant
@@ -79,10 +79,11 @@ class PairStrategy:
 
     def plan(self, case: Case, context: StrategyContext) -> list[PlannedCall]:
         """Every round, as if none reached the stop score: attacker, design, judge."""
-        attempt = count_tokens(case.text) + ATTACKER_OVERHEAD_TOKENS
+        goal = payload(case)
+        attempt = count_tokens(goal) + ATTACKER_OVERHEAD_TOKENS
         reply = min(DESIGN_REPLY_TOKENS, count_tokens("x" * REPLY_SHOWN))
-        system = count_tokens(ATTACKER_PROMPT.format(goal=case.text))
-        judge_in = count_tokens(JUDGE_PROMPT.format(goal=case.text)) + count_tokens(JUDGE_USER) + attempt + reply
+        system = count_tokens(ATTACKER_PROMPT.format(goal=goal))
+        judge_in = count_tokens(JUDGE_PROMPT.format(goal=goal)) + count_tokens(JUDGE_USER) + attempt + reply
         calls: list[PlannedCall] = []
         for round_number in range(1, self.limit(context) + 1):
             seen = count_tokens(FIRST_ROUND) if round_number == 1 else count_tokens(NEXT_ROUND) + attempt + reply
@@ -102,7 +103,8 @@ class PairStrategy:
 
     async def _search(self, case: Case, context: StrategyContext) -> StrategyVariant:
         assert context.attacker is not None
-        system = {"role": "system", "content": ATTACKER_PROMPT.format(goal=case.text)}
+        goal = payload(case)
+        system = {"role": "system", "content": ATTACKER_PROMPT.format(goal=goal)}
         seen = FIRST_ROUND
         best: tuple[int, str, Answer, str] | None = None
         rounds = 0
@@ -116,7 +118,7 @@ class PairStrategy:
             )
             prompt = attempt_of(answer_text)
             answer = await try_on_design(case, f"{case.id}~{self.name}-{rounds}", prompt, (), context)
-            score, reason = await judge(context, case.text, prompt, answer)
+            score, reason = await judge(context, goal, prompt, answer)
             if best is None or score > best[0]:
                 best = (score, prompt, answer, reason)
             if score >= context.stop_score:

@@ -22,8 +22,8 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 
 from lab.corpus import Case
-from lab.strategies.base import PlannedCall, Role, Strategy, StrategyContext, StrategyVariant
-from lab.strategies.errors import StrategyModelError, StrategyModelMissing, StrategySpecError
+from lab.strategies.base import PlannedCall, Role, Strategy, StrategyContext, StrategyVariant, payload
+from lab.strategies.errors import StrategyError, StrategyModelError, StrategyModelMissing, StrategySpecError
 from lab.strategies.models import ask, request
 
 #: Low-resource language codes → the language's English name (what the attacker is told), the default four first.
@@ -177,10 +177,9 @@ class RewriteStrategy:
         ]
 
     def plan(self, case: Case, context: StrategyContext) -> list[PlannedCall]:
-        output = rewrite_output_tokens(count_tokens(case.text))
-        return [
-            PlannedCall("attacker", prompt_tokens(self.messages(case.text, value)), output) for value in self.chosen
-        ]
+        text = payload(case)
+        output = rewrite_output_tokens(count_tokens(text))
+        return [PlannedCall("attacker", prompt_tokens(self.messages(text, value)), output) for value in self.chosen]
 
     @property
     def variants_per_seed(self) -> int:
@@ -195,7 +194,7 @@ class RewriteStrategy:
                 answer = await ask(
                     context.attacker,
                     "attacker",
-                    request(list(self.messages(case.text, value)), context.seed),
+                    request(list(self.messages(payload(case), value)), context.seed),
                     time_limit=context.timeout,
                     spend=context.spend,
                 )
@@ -205,9 +204,14 @@ class RewriteStrategy:
             yield StrategyVariant(case.id, chain, context.seed, (cleaned(answer),))
 
 
-def failed_variant(case: Case, chain: str, context: StrategyContext, error: StrategyModelError) -> StrategyVariant:
-    """The variant a failed model call leaves: no turns, the error and its parameters."""
-    params = {"role": error.role, "status": error.status, "kind": error.kind, "problem": error.problem}
+def failed_variant(case: Case, chain: str, context: StrategyContext, error: StrategyError) -> StrategyVariant:
+    """The variant a failed model call (or a seed the strategy cannot take) leaves: no turns, the error and its
+    parameters."""
+    params = {
+        name: getattr(error, name)
+        for name in ("role", "status", "kind", "problem", "strategy", "reason")
+        if hasattr(error, name)
+    }
     return StrategyVariant(
         case.id, chain, context.seed, (), error=str(error), error_code=error.code, error_params=params
     )
