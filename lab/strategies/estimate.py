@@ -47,17 +47,34 @@ class Estimate:
         costs = [role.cost for role in self.roles if role.calls]
         return None if any(cost is None for cost in costs) else round(sum(c for c in costs if c is not None), 6)
 
-    def lines(self) -> list[str]:
-        """The estimate in plain English, for the CLI (the studio lays out the same fields itself)."""
-        lines = [f"Strategies: {self.variants} variants of {self.seeds} seeds, at most {self.calls} model calls"]
-        for role in self.roles:
-            price = "unknown" if role.cost is None else f"${role.cost:.4f}"
-            lines.append(
-                f"  {role.role:<8} {role.model or '(none)'}: {role.calls} calls, ~{role.input_tokens} tokens in, "
-                f"~{role.output_tokens} out, {price}"
+    def lines(self, language: str = "en") -> list[str]:
+        """The estimate as the CLI prints it, in ``language`` (:mod:`lab.texts`; the studio lays out the fields)."""
+        from lab.texts import text
+
+        unknown = text(language, "unknown")
+        lines = [
+            text(
+                language,
+                "Strategies: {variants} variants of {seeds} seeds, at most {calls} model calls",
+                variants=self.variants,
+                seeds=self.seeds,
+                calls=self.calls,
             )
-        total = "unknown" if self.cost is None else f"${self.cost:.4f}"
-        lines.append(f"  total cost at most: {total}")
+        ]
+        for role in self.roles:
+            line = text(
+                language,
+                "  {role} {model}: {calls} calls, ~{tokens_in} tokens in, ~{tokens_out} out, {price}",
+                role=f"{text(language, role.role):<8}",
+                model=role.model or text(language, "(none)"),
+                calls=role.calls,
+                tokens_in=role.input_tokens,
+                tokens_out=role.output_tokens,
+                price=unknown if role.cost is None else f"${role.cost:.4f}",
+            )
+            lines.append(line)
+        total = unknown if self.cost is None else f"${self.cost:.4f}"
+        lines.append(text(language, "  total cost at most: {total}", total=total))
         return lines
 
 
