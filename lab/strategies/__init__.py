@@ -29,6 +29,7 @@ from __future__ import annotations
 from lab.strategies.base import PlannedCall, Role, Strategy, StrategyContext, StrategyVariant
 from lab.strategies.errors import (
     StrategyError,
+    StrategyFailedError,
     StrategyModelError,
     StrategyModelMissing,
     StrategyNotApplicable,
@@ -51,6 +52,7 @@ __all__ = [
     "Strategy",
     "StrategyContext",
     "StrategyError",
+    "StrategyFailedError",
     "StrategyModelError",
     "StrategyModelMissing",
     "StrategyNotApplicable",

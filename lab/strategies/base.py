@@ -21,6 +21,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from lab.converters import Variant
 from lab.corpus import Case
+from lab.strategies.errors import StrategyError
 from lab.strategies.models import Spend
 from processors.models.base import LanguageModel
 
@@ -53,7 +54,7 @@ class StrategyVariant(Variant):
     error: str | None = None
     error_code: str | None = None
     #: The failure's parameters (role, status, kind) for a translated message.
-    error_params: dict[str, Any] = field(default_factory=dict)
+    error_params: dict[str, Any] = field(default_factory=dict, hash=False)
 
     @property
     def failed(self) -> bool:
@@ -136,3 +137,16 @@ class Strategy(Protocol):
     def variants(self, case: Case, context: StrategyContext) -> AsyncIterator[StrategyVariant]:
         """Its variants of ``case``; a failed model call is a variant with ``error``, never an exception."""
         ...
+
+
+def failed_variant(case: Case, chain: str, context: StrategyContext, error: StrategyError) -> StrategyVariant:
+    """The variant a failed model call (or a seed the strategy cannot take) leaves: no turns, the error and its
+    parameters."""
+    params = {
+        name: getattr(error, name)
+        for name in ("role", "status", "kind", "problem", "strategy", "reason")
+        if hasattr(error, name)
+    }
+    return StrategyVariant(
+        case.id, chain, context.seed, (), error=str(error), error_code=error.code, error_params=params
+    )

@@ -6,8 +6,9 @@ prints ``str()``)::
     ├── UnknownStrategyError     a name nobody registered
     ├── StrategyModelMissing     a strategy needs an attacker (or judge) model and none was given
     ├── StrategyNotApplicable    a seed the strategy cannot take (a tool result for crescendo): that variant's error
-    └── StrategyModelError       the attacker or the judge model failed a call (4xx/5xx, timeout, no text):
-                                 never raised out of a run, it becomes one variant's ``error``
+    ├── StrategyModelError       the attacker or the judge model failed a call (4xx/5xx, timeout, no text):
+    │                            never raised out of a run, it becomes one variant's ``error``
+    └── StrategyFailedError      a strategy raised something else (a plug-in's bug): that seed's variant's error
 """
 
 from __future__ import annotations
@@ -69,6 +70,17 @@ class StrategyNotApplicable(StrategyError):
         self.strategy = strategy
         self.reason = reason
         super().__init__(f"the strategy {strategy!r} cannot take this seed: {reason}")
+
+
+class StrategyFailedError(StrategyError):
+    """A strategy raised an unexpected error for one seed (a plug-in's bug): named, and the run goes on."""
+
+    code = "strategy-failed"
+
+    def __init__(self, strategy: str, problem: str) -> None:
+        self.strategy = strategy
+        self.problem = problem
+        super().__init__(f"the strategy {strategy!r} failed: {problem}")
 
 
 class StrategyModelError(StrategyError):

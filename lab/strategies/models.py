@@ -116,3 +116,10 @@ async def ask(
     if not text:
         raise StrategyModelError(role, "the answer holds no text", kind="no-text")
     return text
+
+
+def count_tokens(text: str, model_id: str | None = None) -> int:
+    """The tokens of ``text`` (the model's tokenizer when known, an estimate otherwise): for the estimates."""
+    from processors.builtin.model_data import count_tokens as count
+
+    return count(text, model_id)

@@ -22,9 +22,9 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 
 from lab.corpus import Case
-from lab.strategies.base import PlannedCall, Role, Strategy, StrategyContext, StrategyVariant, payload
-from lab.strategies.errors import StrategyError, StrategyModelError, StrategyModelMissing, StrategySpecError
-from lab.strategies.models import ask, request
+from lab.strategies.base import PlannedCall, Role, Strategy, StrategyContext, StrategyVariant, failed_variant, payload
+from lab.strategies.errors import StrategyModelError, StrategyModelMissing, StrategySpecError
+from lab.strategies.models import ask, count_tokens, request
 
 #: Low-resource language codes → the language's English name (what the attacker is told), the default four first.
 LOW_RESOURCE_LANGUAGES: Mapping[str, str] = {
@@ -105,12 +105,6 @@ _FENCED = re.compile(r"\A```[^\n]*\n(.*)\n```\Z", re.DOTALL)
 def rewrite_output_tokens(seed_tokens: int) -> int:
     """What one rewrite is expected to take: half again the seed (translations into rare scripts run longer)."""
     return math.ceil(seed_tokens * 1.5) + 16
-
-
-def count_tokens(text: str, model_id: str | None = None) -> int:
-    from processors.builtin.model_data import count_tokens as count
-
-    return count(text, model_id)
 
 
 def prompt_tokens(messages: list[dict[str, str]]) -> int:
@@ -202,19 +196,6 @@ class RewriteStrategy:
                 yield failed_variant(case, chain, context, error)
                 continue
             yield StrategyVariant(case.id, chain, context.seed, (cleaned(answer),))
-
-
-def failed_variant(case: Case, chain: str, context: StrategyContext, error: StrategyError) -> StrategyVariant:
-    """The variant a failed model call (or a seed the strategy cannot take) leaves: no turns, the error and its
-    parameters."""
-    params = {
-        name: getattr(error, name)
-        for name in ("role", "status", "kind", "problem", "strategy", "reason")
-        if hasattr(error, name)
-    }
-    return StrategyVariant(
-        case.id, chain, context.seed, (), error=str(error), error_code=error.code, error_params=params
-    )
 
 
 def _paraphrase_task(value: str, _: str) -> str:

@@ -14,8 +14,8 @@ from collections import deque
 from collections.abc import AsyncGenerator, Iterable, Sequence
 
 from lab.corpus import Case
-from lab.strategies.base import Strategy, StrategyContext, StrategyVariant
-from lab.strategies.errors import StrategyModelMissing
+from lab.strategies.base import Strategy, StrategyContext, StrategyVariant, failed_variant
+from lab.strategies.errors import StrategyFailedError, StrategyModelMissing
 
 #: Seeds × strategies in flight at once.
 DEFAULT_CONCURRENCY = 4
@@ -45,7 +45,18 @@ async def strategy_variants(
     check_models(strategies, context)
 
     async def collect(case: Case, strategy: Strategy) -> list[StrategyVariant]:
-        return [variant async for variant in strategy.variants(case, context)]
+        made: list[StrategyVariant] = []
+        try:
+            async for variant in strategy.variants(case, context):
+                made.append(variant)
+        except asyncio.CancelledError:
+            raise
+        except StrategyModelMissing:
+            raise  # check_models let it through: a plug-in that needs more than its roles say
+        except Exception as error:  # a plug-in's bug costs its seed's variant, never the run
+            failure = StrategyFailedError(strategy.spec, f"{type(error).__name__}: {error}")
+            made.append(failed_variant(case, strategy.spec, context, failure))
+        return made
 
     pending: deque[asyncio.Task[list[StrategyVariant]]] = deque()
     jobs = ((case, strategy) for case in cases for strategy in strategies)

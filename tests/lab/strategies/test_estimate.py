@@ -5,7 +5,8 @@ from __future__ import annotations
 from lab.corpus import Case
 from lab.strategies import Role, StrategyContext, estimate, load_strategies
 from lab.strategies.against_design import DESIGN_REPLY_TOKENS, JUDGE_VERDICT_TOKENS
-from lab.strategies.rewrites import count_tokens, rewrite_output_tokens
+from lab.strategies.models import count_tokens
+from lab.strategies.rewrites import rewrite_output_tokens
 from processors.builtin.model_data import model_price
 from processors.models import ScriptedModel
 

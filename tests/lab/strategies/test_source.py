@@ -4,12 +4,19 @@ variants again for the same seed, a missing model refused before any call."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
 import pytest
 
 from lab.converters import Variant
 from lab.corpus import Case
-from lab.strategies import StrategyContext, StrategyModelMissing, load_strategies, strategy_variants
+from lab.strategies import (
+    StrategyContext,
+    StrategyModelMissing,
+    StrategyVariant,
+    load_strategies,
+    strategy_variants,
+)
 from processors.models import ScriptedModel, Turn
 from processors.models.base import ModelRequest
 
@@ -61,3 +68,32 @@ async def test_stopping_the_iteration_cancels_the_calls_in_flight() -> None:
         await asyncio.wait_for(anext(source), 0.2)
     await source.aclose()
     assert len(started) == 3  # three in flight at most, all cancelled (the test ends without waiting 5 s)
+
+
+class Broken:
+    """A plug-in strategy with a bug for one seed."""
+
+    name = "broken"
+    description = "Fails on seed s1."
+    spec = "broken"
+    roles = ()
+    variants_per_seed = 1
+
+    def configure(self, argument: str | None) -> Broken:
+        return self
+
+    def plan(self, case: Case, context: StrategyContext) -> list[object]:
+        return []
+
+    async def variants(self, case: Case, context: StrategyContext) -> AsyncIterator[StrategyVariant]:
+        if case.id == "s1":
+            raise RuntimeError("off by one")
+        yield StrategyVariant(case.id, self.spec, context.seed, (case.text[::-1],))
+
+
+async def test_a_strategy_that_raises_costs_its_seeds_variant_not_the_run() -> None:
+    variants = [v async for v in strategy_variants(SEEDS[:3], [Broken()], StrategyContext())]  # type: ignore[list-item]
+    assert [(v.case_id, v.failed) for v in variants] == [("s0", False), ("s1", True), ("s2", False)]
+    assert variants[1].error == "the strategy 'broken' failed: RuntimeError: off by one"
+    assert variants[1].error_code == "strategy-failed"
+    assert len({*variants}) == 3  # variants stay hashable, as converter variants are
