@@ -10,7 +10,7 @@ from the seed's length (:data:`~lab.strategies.against_design.DESIGN_REPLY_TOKEN
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from lab.corpus import Case
@@ -83,8 +83,10 @@ def estimate(
     strategies: Sequence[Strategy],
     context: StrategyContext,
     models: Mapping[Role, str | None],
+    skip: Callable[[Case, Strategy], bool] | None = None,
 ) -> Estimate:
-    """Sum every seed's planned calls per role; ``models`` names each role's model id (prices come from it)."""
+    """Sum every seed's planned calls per role; ``models`` names each role's model id (prices come from it).
+    ``skip`` leaves out the seed × strategy pairs that will cost nothing (their variants kept from an earlier run)."""
     calls = {role: 0 for role in ROLES}
     tokens_in = {role: 0 for role in ROLES}
     tokens_out = {role: 0 for role in ROLES}
@@ -93,6 +95,8 @@ def estimate(
         seeds += 1
         for strategy in strategies:
             variants += strategy.variants_per_seed
+            if skip is not None and skip(case, strategy):
+                continue
             for call in strategy.plan(case, context):
                 calls[call.role] += 1
                 tokens_in[call.role] += call.input_tokens

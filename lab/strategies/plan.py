@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from lab.corpus import Case
 from lab.strategies.base import Role, Strategy, StrategyContext, StrategyVariant
+from lab.strategies.cache import VariantCache, cache_key
 from lab.strategies.estimate import Estimate, estimate
 from lab.strategies.models import DEFAULT_TIMEOUT, model_id_of, strategy_model
 from lab.strategies.registry import StrategyRegistry, load_strategies
@@ -37,6 +39,8 @@ class StrategyPlan:
     context: StrategyContext
     models: dict[Role, str | None]
     concurrency: int = DEFAULT_CONCURRENCY
+    #: Where the variants written are kept, so a resumed run does not ask the models again (None: nowhere).
+    cache: VariantCache | None = None
 
     @classmethod
     def build(
@@ -83,9 +87,27 @@ class StrategyPlan:
         return cls(strategies, context, models, concurrency)
 
     def estimate(self, seeds: Iterable[Case]) -> Estimate:
-        """What the run will take at most, per role; call it before :meth:`variants`."""
-        return estimate(seeds, self.strategies, self.context, self.models)
+        """What the run will take at most, per role (nothing for the variants a kept cache holds); call it before
+        :meth:`variants`."""
+        cache = self.cache
+        if cache is None:
+            return estimate(seeds, self.strategies, self.context, self.models)
+
+        def kept(case: Case, strategy: Strategy) -> bool:
+            return cache.get(cache_key(case, strategy.spec, self.context.seed)) is not None
+
+        return estimate(seeds, self.strategies, self.context, self.models, skip=kept)
 
     def variants(self, seeds: Iterable[Case]) -> AsyncGenerator[StrategyVariant, None]:
         """Every seed's variants, in input order (the attack engine's variant source)."""
-        return strategy_variants(seeds, self.strategies, self.context, concurrency=self.concurrency)
+        return strategy_variants(seeds, self.strategies, self.context, concurrency=self.concurrency, cache=self.cache)
+
+    def keep_variants(self, path: Path) -> None:
+        """Keep the variants written in ``path`` and read them back from there (a resumed run); see
+        :mod:`lab.strategies.cache`. Call :meth:`close` when the run ends."""
+        self.close()
+        self.cache = VariantCache(path)
+
+    def close(self) -> None:
+        if self.cache is not None:
+            self.cache.close()

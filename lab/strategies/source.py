@@ -15,6 +15,7 @@ from collections.abc import AsyncGenerator, Iterable, Sequence
 
 from lab.corpus import Case
 from lab.strategies.base import Strategy, StrategyContext, StrategyVariant, failed_variant
+from lab.strategies.cache import VariantCache, cache_key
 from lab.strategies.errors import StrategyFailedError, StrategyModelMissing
 
 #: Seeds × strategies in flight at once.
@@ -40,11 +41,23 @@ async def strategy_variants(
     context: StrategyContext,
     *,
     concurrency: int = DEFAULT_CONCURRENCY,
+    cache: VariantCache | None = None,
 ) -> AsyncGenerator[StrategyVariant, None]:
-    """Every case's variants from every strategy, in input order; cancelling the iteration cancels the calls."""
+    """Every case's variants from every strategy, in input order; cancelling the iteration cancels the calls.
+
+    With a ``cache``, a seed × strategy it holds is read from it (no model call) and new work is added to it."""
     check_models(strategies, context)
 
     async def collect(case: Case, strategy: Strategy) -> list[StrategyVariant]:
+        key = cache_key(case, strategy.spec, context.seed)
+        if cache is not None and (kept := cache.get(key)) is not None:
+            return kept
+        made = await write(case, strategy)
+        if cache is not None:
+            cache.put(key, made)
+        return made
+
+    async def write(case: Case, strategy: Strategy) -> list[StrategyVariant]:
         made: list[StrategyVariant] = []
         try:
             async for variant in strategy.variants(case, context):

@@ -10,7 +10,8 @@ command prints the estimate — calls, tokens and price per model, "unknown" whe
 it — and asks to go on; ``--yes`` goes on without asking, and without a terminal to ask on (CI) the command refuses
 to start unless ``--yes`` is given (exit 2). PAIR and crescendo try their attempts on the design in ``model`` mode
 (its own model answers), whatever ``--mode`` the variants then run in. A variant a model failed to write is not run:
-it is listed on stderr and in the JSON report (``strategy_errors``).
+it is listed on stderr and in the JSON report (``strategy_errors``). With ``--results FILE`` the variants written are
+kept in ``FILE.strategies.jsonl``: a resumed run reads them back (the estimate counts only what is left to write).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import AsyncGenerator, Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from lab.texts import text
@@ -96,6 +98,8 @@ def plan_strategies(
         )
     except StrategyError as error:
         raise BadInput(f"--strategies: {error}") from None
+    if args.results is not None:  # a resumed run reads the variants back instead of asking the models again
+        plan.keep_variants(strategy_cache_path(args.results))
     for line in plan.estimate(seeds).lines(language):
         print(line, file=stderr)
     if args.yes:
@@ -119,11 +123,19 @@ async def strategy_source(
 ) -> AsyncGenerator[Variant, None]:
     """The attack engine's variant source: the strategies' variants of the seeds the baseline stopped (``seeds``
     is read when the engine first asks, after the baseline); a variant a model failed to write goes to ``failed``."""
-    async for variant in plan.variants(seeds()):
-        if variant.failed:
-            failed.append(variant)
-            continue
-        yield variant
+    try:
+        async for variant in plan.variants(seeds()):
+            if variant.failed:
+                failed.append(variant)
+                continue
+            yield variant
+    finally:
+        plan.close()
+
+
+def strategy_cache_path(results: Path) -> Path:
+    """Where ``--results FILE`` keeps the strategies' variants: ``FILE.strategies.jsonl`` beside it."""
+    return results.with_name(results.name + ".strategies.jsonl")
 
 
 def strategy_errors(

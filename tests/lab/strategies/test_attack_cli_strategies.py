@@ -76,6 +76,22 @@ def test_a_paraphrase_run_prints_the_estimate_and_runs_the_attackers_variant(
     assert sent["seed"] == 4 and sent["temperature"] == 0
 
 
+def test_a_resumed_run_reads_the_strategies_variants_back(tmp_path: Path, openai_server: OpenAIServer) -> None:
+    openai_server.reply_text(PARAPHRASE)
+    results = tmp_path / "attack.jsonl"
+    common = ("sample", "--corpus", corpus(tmp_path), "--strategies", "paraphrase", "--attacker-model", "openai/red",
+              "--attacker-api-base", openai_server.base_url, "--yes", "--results", results)  # fmt: skip
+    assert attack(*common).returncode == 0
+    assert (tmp_path / "attack.jsonl.strategies.jsonl").is_file()
+    out = tmp_path / "again.json"
+    again = attack(*common, "--json", out)
+    assert again.returncode == 0, again.stderr
+    assert "at most 0 model calls" in again.stderr
+    assert len(openai_server.requests) == 1  # the second run asked the attacker nothing
+    (variant,) = json.loads(out.read_text(encoding="utf-8"))["variants"]
+    assert variant["turns"] == [PARAPHRASE]
+
+
 def test_without_yes_and_without_a_terminal_it_refuses_to_start(tmp_path: Path, openai_server: OpenAIServer) -> None:
     done = attack(
         "sample", "--corpus", corpus(tmp_path), "--strategies", "translate", "--attacker-model", "openai/red",
