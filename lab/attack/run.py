@@ -10,6 +10,10 @@ up to three steps, each a lab run of its own over the same results file:
    (:meth:`lab.attack.plan.AttackPlan.variants`);
 3. **sources** — each variant source (a model strategy), read in batches of ``batch`` variants as it yields them.
 
+The chains' variants are made lazily and run ``chunk`` at a time (each chunk a lab run), so memory does not grow
+with the budget: what a run keeps is what its caller keeps of the results it yields. In worker processes without a
+``pool``, the run starts one of its own for its whole length (the chunks share its workers) and stops it at its end.
+
 Resuming: the results file keeps the baseline and every variant under its own id (``<seed>~<chain>``), so a run
 given the same file after a cancel or a crash runs only what is missing, and yields the results it finds there too
 (a report after a resume is the whole run's). The file's header holds the design's fingerprint with the run's seed,
@@ -21,6 +25,7 @@ yield). :meth:`cancel` stops every case in flight; the iterator then ends.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Sequence
 from typing import Any, Literal
 
@@ -37,6 +42,8 @@ from lab.worker_pool import WorkerPool
 Phase = Literal["waiting", "baseline", "chains", "sources", "done"]
 #: Variants of a source run together (a strategy's variants arrive as it makes them).
 BATCH = 256
+#: The chains' variants run together: enough to keep the workers busy, few enough that memory stays flat.
+CHUNK = 2000
 
 
 class AttackRun:
@@ -53,16 +60,18 @@ class AttackRun:
         processes: int = 1,
         pool: WorkerPool | None = None,
         batch: int = BATCH,
+        chunk: int = CHUNK,
         on_baseline: Callable[[CaseResult], None] | None = None,
         **options: Any,
     ) -> None:
-        if batch < 1:
-            raise ValueError(f"batch must be at least 1, got {batch}")
+        if batch < 1 or chunk < 1:
+            raise ValueError(f"batch and chunk must be at least 1, got {batch} and {chunk}")
         self.plan = plan
         self.agents = agents
         self.processes = processes
         self.pool = pool
         self.batch = batch
+        self.chunk = chunk
         self.on_baseline = on_baseline
         self.design: dict[str, Any] = dict(options.pop("design", None) or {})
         self.options = options
@@ -131,6 +140,19 @@ class AttackRun:
 
     async def results(self) -> AsyncIterator[VariantResult]:
         """Each variant's result as it finishes (and those a resumed file had), step after step (docstring)."""
+        own_pool = None
+        if self.processes > 1 and self.pool is None:
+            own_pool = self.pool = WorkerPool(self.processes, warm=self.options.get("mode") == "model")
+            own_pool.start()
+        try:
+            async for found in self._steps():
+                yield found
+        finally:
+            if own_pool is not None:
+                self.pool = None
+                await own_pool.aclose()
+
+    async def _steps(self) -> AsyncIterator[VariantResult]:
         self.phase = "baseline"
         async for result in self._step(self.plan.attacks):
             self.baseline[result.id] = result
@@ -147,13 +169,15 @@ class AttackRun:
         seeds = {case.id: case for case in self.seeds}
         self.phase = "chains"
         self._total += self.plan.variant_count(len(self.seeds))
-        variants = list(self.plan.variants(self.seeds))
-        async for found in self._variants(variants, seeds):
-            yield found
-        if self.cancelled:
-            return
+        taken: set[str] = set()
+        variants = self.plan.variants(self.seeds)
+        while chunk := list(itertools.islice(variants, self.chunk)):
+            taken.update(case.id for case in chunk)
+            async for found in self._variants(chunk, seeds):
+                yield found
+            if self.cancelled:
+                return
         self.phase = "sources"
-        taken: set[str] = {case.id for case in variants}
         for source in self.plan.sources:
             async for batch in _batches(source, self.batch):
                 cases = [_source_case(variant, seeds, taken) for variant in batch]
@@ -218,4 +242,4 @@ async def _batches(source: VariantSource, size: int) -> AsyncIterator[list[Varia
         yield batch
 
 
-__all__ = ["BATCH", "AttackRun", "Phase", "variant_turns"]
+__all__ = ["BATCH", "CHUNK", "AttackRun", "Phase", "variant_turns"]

@@ -136,6 +136,12 @@ def chain_specs(values: Sequence[str] | None, converters: Any) -> list[str]:
     return list(dict.fromkeys(specs))
 
 
+def plan_sources(args: argparse.Namespace, cases: Sequence[Any]) -> list[Any]:
+    """The variant sources the options ask for beside the chains (:attr:`lab.attack.AttackPlan.sources`): none yet;
+    a model strategy's options (``--strategies``) add theirs here."""
+    return []
+
+
 def list_converters(converters: Any) -> int:
     width = max((len(name) for name in converters), default=0)
     for name in converters:
@@ -191,7 +197,13 @@ def _attack(args: argparse.Namespace, converters: Any) -> int:
         print(text(language, "lab: skipped {line}", line=skipped), file=sys.stderr)
     seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
     plan = AttackPlan(
-        corpus.cases, chains=specs, budget=args.budget, seed=seed, seeds=args.seeds, converters=converters
+        corpus.cases,
+        chains=specs,
+        budget=args.budget,
+        seed=seed,
+        seeds=args.seeds,
+        sources=plan_sources(args, corpus.cases),
+        converters=converters,
     )
     strategies = plan_strategies(args, design, plan.attacks, language, seed=seed)  # the estimate, the consent
     expected = len(plan.attacks) + plan.variant_count(len(plan.attacks))
@@ -305,4 +317,4 @@ async def _drive(run: Any, found: list[Any], language: str) -> None:
         progress.close()
 
 
-__all__ = ["attack", "attack_parser", "chain_specs"]
+__all__ = ["attack", "attack_parser", "chain_specs", "plan_sources"]
