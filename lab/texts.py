@@ -144,6 +144,10 @@ _TEXTS: dict[str, tuple[str, str]] = {
     ),
     "Start? [y/N] ": ("开始吗？[y/N] ", "開始嗎？[y/N] "),
     "not started: the estimate was declined": ("未开始：估算未获同意", "未開始：估算未獲同意"),
+    "lab attack: strategies: {done}/{total} variants written": (
+        "lab attack：策略：已写出 {done}/{total} 个变体",
+        "lab attack：策略：已寫出 {done}/{total} 個變體",
+    ),
     "lab attack: the strategy {strategy} wrote no variant of {seed}: {error}": (
         "lab attack：策略 {strategy} 未能为 {seed} 写出变体：{error}",
         "lab attack：策略 {strategy} 未能為 {seed} 寫出變體：{error}",

@@ -119,12 +119,30 @@ def _design_agents(design: Any) -> Callable[[], Any]:
 
 
 async def strategy_source(
-    plan: StrategyPlan, seeds: Callable[[], Sequence[Case]], failed: list[StrategyVariant]
+    plan: StrategyPlan,
+    seeds: Callable[[], Sequence[Case]],
+    failed: list[StrategyVariant],
+    language: str = "en",
+    stderr: TextIO | None = None,
 ) -> AsyncGenerator[Variant, None]:
     """The attack engine's variant source: the strategies' variants of the seeds the baseline stopped (``seeds``
-    is read when the engine first asks, after the baseline); a variant a model failed to write goes to ``failed``."""
+    is read when the engine first asks, after the baseline); a variant a model failed to write goes to ``failed``.
+
+    Model calls are slow and the engine runs a source's variants in batches, so the strategies say how far they are
+    on stderr (about every tenth of the way)."""
+    stderr = stderr or sys.stderr
+    chosen = seeds()
+    total = len(chosen) * sum(strategy.variants_per_seed for strategy in plan.strategies)
+    step = max(1, total // 10)
+    written = 0
     try:
-        async for variant in plan.variants(seeds()):
+        async for variant in plan.variants(chosen):
+            written += 1
+            if written % step == 0 or written == total:
+                line = text(
+                    language, "lab attack: strategies: {done}/{total} variants written", done=written, total=total
+                )
+                print(line, file=stderr, flush=True)
             if variant.failed:
                 failed.append(variant)
                 continue

@@ -67,6 +67,7 @@ def test_a_paraphrase_run_prints_the_estimate_and_runs_the_attackers_variant(
     assert done.returncode == 0, done.stderr
     assert "Strategies: 1 variants of 1 seeds, at most 1 model calls" in done.stderr
     assert "attacker openai/red: 1 calls" in done.stderr
+    assert "lab attack: strategies: 1/1 variants written" in done.stderr
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["attack"]["strategies"] == "paraphrase"
     assert report["strategy_errors"] == []
