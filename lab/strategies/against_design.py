@@ -77,7 +77,7 @@ async def try_on_design(
         tool_result=text if planted else None,
         reply=seed.reply,
     )
-    result = await run_case(case, context.agent_factory(), context.mode)  # type: ignore[arg-type]
+    result = await run_case(case, context.agent_factory(), context.mode)
     if result.outcome == "error":
         raise StrategyModelError("design", result.error or result.reason or "the run failed")
     return Answer(result.reply, result.outcome == "blocked", result.reason)

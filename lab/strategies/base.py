@@ -87,7 +87,7 @@ class StrategyContext:
     attacker: LanguageModel | None = None
     judge: LanguageModel | None = None
     agent_factory: Callable[[], Any] | None = None
-    mode: str = "model"
+    mode: Literal["guardrails", "model", "replay"] = "model"
     #: PAIR's iterations and crescendo's turns, at most.
     max_iterations: int = 5
     #: A judge score at or above this ends PAIR's and crescendo's search (1-10).

@@ -123,7 +123,9 @@ class CrescendoStrategy:
                 spend=context.spend,
             )
             message = message_of(answer_text)
-            answer = await try_on_design(case, f"{case.id}~{self.name}-{number}", message, history, context)
+            # after the seed's own earlier turns, as the engine will send the variant
+            earlier = [*case.turns, *history]
+            answer = await try_on_design(case, f"{case.id}~{self.name}-{number}", message, earlier, context)
             if answer.blocked:
                 first_blocked = first_blocked or message
                 blocked_note = BLOCKED_NOTE.format(message=message)

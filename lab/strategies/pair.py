@@ -116,7 +116,8 @@ class PairStrategy:
                 spend=context.spend,
             )
             prompt = attempt_of(answer_text)
-            answer = await try_on_design(case, f"{case.id}~{self.name}-{rounds}", prompt, (), context)
+            # after the seed's own earlier turns, as the engine will send the variant
+            answer = await try_on_design(case, f"{case.id}~{self.name}-{rounds}", prompt, case.turns, context)
             score, reason = await judge(context, goal, prompt, answer)
             if best is None or score > best[0]:
                 best = (score, prompt, answer, reason)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from lab.corpus import Case
 from lab.strategies.base import Role, Strategy, StrategyContext, StrategyVariant
@@ -57,7 +57,7 @@ class StrategyPlan:
         max_iterations: int = DEFAULT_MAX_ITERATIONS,
         stop_score: int = 10,
         timeout: float = DEFAULT_TIMEOUT,
-        mode: str = "model",
+        mode: Literal["guardrails", "model", "replay"] = "model",
         concurrency: int = DEFAULT_CONCURRENCY,
         registry: StrategyRegistry | None = None,
     ) -> StrategyPlan:
