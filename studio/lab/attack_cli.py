@@ -227,7 +227,7 @@ def _attack(args: argparse.Namespace, converters: Any) -> int:
         )
         failed: list[Any] = []  # the strategies' variants no model wrote
         if strategies is not None:
-            plan.sources = [strategy_source(strategies, lambda: run.seeds, failed, language)]
+            plan.sources = [*plan.sources, strategy_source(strategies, lambda: run.seeds, failed, language)]
         try:
             asyncio.run(_drive(run, found, language))
         except LabError as error:
