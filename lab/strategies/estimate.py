@@ -10,7 +10,7 @@ from the seed's length (:data:`~lab.strategies.against_design.DESIGN_REPLY_TOKEN
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from lab.corpus import Case
@@ -84,9 +84,11 @@ def estimate(
     context: StrategyContext,
     models: Mapping[Role, str | None],
     skip: Callable[[Case, Strategy], bool] | None = None,
+    free: Collection[Role] = (),
 ) -> Estimate:
     """Sum every seed's planned calls per role; ``models`` names each role's model id (prices come from it).
-    ``skip`` leaves out the seed × strategy pairs that will cost nothing (their variants kept from an earlier run)."""
+    ``skip`` leaves out the seed × strategy pairs that will cost nothing (their variants kept from an earlier run);
+    the roles in ``free`` cost 0 (a local server, the demo model: :func:`lab.strategies.models.costs_nothing`)."""
     calls = {role: 0 for role in ROLES}
     tokens_in = {role: 0 for role in ROLES}
     tokens_out = {role: 0 for role in ROLES}
@@ -108,7 +110,7 @@ def estimate(
             calls[role],
             tokens_in[role],
             tokens_out[role],
-            price(models.get(role), tokens_in[role], tokens_out[role]),
+            0.0 if role in free else price(models.get(role), tokens_in[role], tokens_out[role]),
         )
         for role in ROLES
         if calls[role]

@@ -40,6 +40,23 @@ def strategy_model(model: LanguageModel | str, api_base: str | None = None) -> L
     return resolve_model(model)
 
 
+def costs_nothing(model: str | None, api_base: str | None = None) -> bool:
+    """Whether calls of ``model`` are free: a server on this machine (``api_base`` on localhost), a local provider
+    (Ollama, LM Studio) or an offline one (the demo model)."""
+    if api_base:
+        from urllib.parse import urlsplit
+
+        host = (urlsplit(api_base.strip()).hostname or "").lower()
+        if host in ("localhost", "127.0.0.1", "::1") or host.endswith(".localhost"):
+            return True
+    if not model:
+        return False
+    from processors.models.providers import provider_for
+
+    provider = provider_for(model)
+    return provider.local or provider.offline
+
+
 def model_id_of(model: LanguageModel | str | None) -> str | None:
     """The id prices are looked up by (``None`` when there is no model)."""
     if model is None or isinstance(model, str):

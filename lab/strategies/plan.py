@@ -22,7 +22,7 @@ from lab.corpus import Case
 from lab.strategies.base import Role, Strategy, StrategyContext, StrategyVariant
 from lab.strategies.cache import VariantCache, cache_key
 from lab.strategies.estimate import Estimate, estimate
-from lab.strategies.models import DEFAULT_TIMEOUT, model_id_of, strategy_model
+from lab.strategies.models import DEFAULT_TIMEOUT, costs_nothing, model_id_of, strategy_model
 from lab.strategies.registry import StrategyRegistry, load_strategies
 from lab.strategies.source import DEFAULT_CONCURRENCY, check_models, strategy_variants
 from processors.models.base import LanguageModel
@@ -39,6 +39,8 @@ class StrategyPlan:
     context: StrategyContext
     models: dict[Role, str | None]
     concurrency: int = DEFAULT_CONCURRENCY
+    #: The roles whose calls cost nothing (a local server, the demo model, no model at all).
+    free: frozenset[Role] = frozenset()
     #: Where the variants written are kept, so a resumed run does not ask the models again (None: nowhere).
     cache: VariantCache | None = None
 
@@ -53,6 +55,7 @@ class StrategyPlan:
         judge_api_base: str | None = None,
         agent_factory: Callable[[], Any] | None = None,
         design_model: str | None = None,
+        design_api_base: str | None = None,
         seed: int | str = 0,
         max_iterations: int = DEFAULT_MAX_ITERATIONS,
         stop_score: int = 10,
@@ -84,19 +87,29 @@ class StrategyPlan:
             # in guardrails mode the design answers with a fixed reply: no model, no cost
             "design": design_model if mode == "model" else None,
         }
-        return cls(strategies, context, models, concurrency)
+        bases: dict[Role, str | None] = {
+            "attacker": attacker_api_base,
+            "judge": judge_api_base,
+            "design": design_api_base,
+        }
+        free = {
+            role
+            for role, model in models.items()
+            if costs_nothing(model, bases[role]) or (role == "design" and mode != "model")
+        }
+        return cls(strategies, context, models, concurrency, frozenset(free))
 
     def estimate(self, seeds: Iterable[Case]) -> Estimate:
         """What the run will take at most, per role (nothing for the variants a kept cache holds); call it before
         :meth:`variants`."""
         cache = self.cache
         if cache is None:
-            return estimate(seeds, self.strategies, self.context, self.models)
+            return estimate(seeds, self.strategies, self.context, self.models, free=self.free)
 
         def kept(case: Case, strategy: Strategy) -> bool:
             return cache.get(cache_key(case, strategy.spec, self.context.seed)) is not None
 
-        return estimate(seeds, self.strategies, self.context, self.models, skip=kept)
+        return estimate(seeds, self.strategies, self.context, self.models, skip=kept, free=self.free)
 
     def variants(self, seeds: Iterable[Case]) -> AsyncGenerator[StrategyVariant, None]:
         """Every seed's variants, in input order (the attack engine's variant source)."""

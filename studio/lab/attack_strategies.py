@@ -92,7 +92,8 @@ def plan_strategies(
             attacker_api_base=args.attacker_api_base,
             judge_api_base=args.judge_api_base,
             agent_factory=_design_agents(design),
-            design_model=None if design.model.is_demo else design.model.model,
+            design_model=design.model.model,
+            design_api_base=design.model.api_base,
             seed=seed,
             max_iterations=args.max_iterations,
         )

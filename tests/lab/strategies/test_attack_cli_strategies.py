@@ -66,7 +66,7 @@ def test_a_paraphrase_run_prints_the_estimate_and_runs_the_attackers_variant(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "Strategies: 1 variants of 1 seeds, at most 1 model calls" in done.stderr
-    assert "attacker openai/red: 1 calls" in done.stderr
+    assert "attacker openai/red: 1 calls" in done.stderr and "  total cost at most: $0.0000" in done.stderr  # local
     assert "lab attack: strategies: 1/1 variants written" in done.stderr
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["attack"]["strategies"] == "paraphrase"

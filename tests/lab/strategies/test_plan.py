@@ -32,6 +32,28 @@ def test_model_ids_become_models_of_their_provider_and_name_the_estimates_prices
         "design": ("gpt-4o", 2),
     }
     assert found.variants == 2
+    costs = {role.role: role.cost for role in found.roles}
+    assert costs["judge"] == 0.0  # Ollama on this machine costs nothing
+    assert costs["attacker"] is not None and costs["attacker"] > 0 and costs["design"] is not None
+
+
+@pytest.mark.parametrize(
+    ("model", "api_base"),
+    [("demo", None), ("openai/any", "http://127.0.0.1:8080/v1"), ("lm_studio/qwen", None), ("ollama/llama3", None)],
+)
+def test_a_local_server_or_an_offline_model_costs_nothing(model: str, api_base: str | None) -> None:
+    plan = StrategyPlan.build(
+        "pair:1", attacker=model, attacker_api_base=api_base, judge=model, judge_api_base=api_base,
+        agent_factory=lambda: None, design_model=model, design_api_base=api_base,
+    )  # fmt: skip
+    found = plan.estimate(SEEDS)
+    assert [(role.role, role.cost) for role in found.roles] == [("attacker", 0.0), ("judge", 0.0), ("design", 0.0)]
+    assert found.cost == 0.0
+
+
+def test_a_hosted_model_the_cost_map_does_not_know_is_unknown() -> None:
+    plan = StrategyPlan.build("paraphrase", attacker="openai/no-such-model", attacker_api_base="https://llm.example/v1")
+    assert plan.estimate(SEEDS).cost is None
 
 
 def test_in_guardrails_mode_the_design_costs_nothing_to_price() -> None:
@@ -44,6 +66,7 @@ def test_in_guardrails_mode_the_design_costs_nothing_to_price() -> None:
     )
     by_role = {role.role: role for role in plan.estimate(SEEDS).roles}
     assert by_role["design"].model is None and by_role["attacker"].model == "gpt-4o-mini"
+    assert by_role["design"].cost == 0.0
 
 
 def test_a_strategy_without_its_models_is_refused_before_the_estimate() -> None:
