@@ -113,3 +113,17 @@ def test_strategies_are_off_until_asked_nothing_calls_a_model_on_load() -> None:
     model = ScriptedModel([])
     load_strategies().parse("paraphrase,pair,crescendo")
     assert model.requests == []
+
+
+def test_an_installed_package_registers_its_builtins_through_the_group(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With Processor Studio's own metadata declaring the group (an installed wheel), the built-ins come from its
+    entry points, not from the fallback table: one left out of the metadata is then missing."""
+    points = {name: target for name, target in BUILTIN_ENTRY_POINTS if name != "builtin-crescendo"}
+    fake_distribution(tmp_path, "processor-studio", {ENTRY_POINT_GROUP: points}, version="9.9")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry = load_strategies()
+    assert registry.errors == []
+    assert "pair" in registry and "translate" in registry
+    assert "crescendo" not in registry
