@@ -10,8 +10,10 @@ from the seed's length (:data:`~lab.strategies.against_design.DESIGN_REPLY_TOKEN
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from lab.corpus import Case
 from lab.strategies.base import ROLES, Role, Strategy, StrategyContext
@@ -40,6 +42,16 @@ class Estimate:
     @property
     def calls(self) -> int:
         return sum(role.calls for role in self.roles)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The estimate as plain JSON data (the JSON report, the studio)."""
+        return {
+            "seeds": self.seeds,
+            "variants": self.variants,
+            "calls": self.calls,
+            "cost": self.cost,
+            "roles": [dataclasses.asdict(role) for role in self.roles],
+        }
 
     @property
     def cost(self) -> float | None:

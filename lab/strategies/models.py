@@ -80,6 +80,17 @@ class Spend:
         self.calls[role] = self.calls.get(role, 0) + 1
         self.usage[role] = self.usage.get(role, Usage()) + (usage or Usage())
 
+    def to_dict(self) -> dict[str, dict[str, int]]:
+        """Per role: calls, input and output tokens (as the providers counted them), for the JSON report."""
+        return {
+            role: {
+                "calls": calls,
+                "input_tokens": self.usage[role].input_tokens,
+                "output_tokens": self.usage[role].output_tokens,
+            }
+            for role, calls in self.calls.items()
+        }
+
 
 def request(
     messages: list[dict[str, Any]], seed: int | str, *, response_format: dict[str, Any] | None = None

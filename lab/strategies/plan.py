@@ -41,6 +41,8 @@ class StrategyPlan:
     concurrency: int = DEFAULT_CONCURRENCY
     #: The roles whose calls cost nothing (a local server, the demo model, no model at all).
     free: frozenset[Role] = frozenset()
+    #: The last :meth:`estimate` (what the run was started with, for its report).
+    last_estimate: Estimate | None = None
     #: Where the variants written are kept, so a resumed run does not ask the models again (None: nowhere).
     cache: VariantCache | None = None
 
@@ -103,13 +105,12 @@ class StrategyPlan:
         """What the run will take at most, per role (nothing for the variants a kept cache holds); call it before
         :meth:`variants`."""
         cache = self.cache
-        if cache is None:
-            return estimate(seeds, self.strategies, self.context, self.models, free=self.free)
 
         def kept(case: Case, strategy: Strategy) -> bool:
-            return cache.get(cache_key(case, strategy.spec, self.context.seed)) is not None
+            return cache is not None and cache.get(cache_key(case, strategy.spec, self.context.seed)) is not None
 
-        return estimate(seeds, self.strategies, self.context, self.models, skip=kept, free=self.free)
+        self.last_estimate = estimate(seeds, self.strategies, self.context, self.models, skip=kept, free=self.free)
+        return self.last_estimate
 
     def variants(self, seeds: Iterable[Case]) -> AsyncGenerator[StrategyVariant, None]:
         """Every seed's variants, in input order (the attack engine's variant source)."""

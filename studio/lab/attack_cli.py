@@ -33,6 +33,7 @@ from studio.lab.attack_strategies import (
     list_strategies,
     plan_strategies,
     strategy_errors,
+    strategy_report,
     strategy_source,
 )
 from studio.lab.cli import (
@@ -256,7 +257,7 @@ def _attack(args: argparse.Namespace, converters: Any) -> int:
         if corpus.skipped:
             report["skipped"] = [str(item) for item in corpus.skipped]
         if strategies is not None:
-            report["strategy_errors"] = errors
+            report.update(strategy_report(strategies, errors))
         write_atomically(args.json, json.dumps(report, ensure_ascii=False, indent=1))
     if args.junit:
         write_atomically(args.junit, attack_junit_report(found, name=f"guardrail lab attack: {design.name}"))

@@ -157,6 +157,17 @@ def strategy_cache_path(results: Path) -> Path:
     return results.with_name(results.name + ".strategies.jsonl")
 
 
+def strategy_report(plan: StrategyPlan, errors: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the JSON report says of the strategies: the estimate they started with, the calls they made (tokens as
+    the providers counted them), and the variants no model wrote."""
+    estimated = plan.last_estimate
+    return {
+        "strategy_estimate": estimated.to_dict() if estimated is not None else None,
+        "strategy_calls": plan.context.spend.to_dict(),
+        "strategy_errors": errors,
+    }
+
+
 def strategy_errors(
     failed: Sequence[StrategyVariant], language: str, stderr: TextIO | None = None
 ) -> list[dict[str, Any]]:
@@ -179,4 +190,11 @@ def strategy_errors(
     ]
 
 
-__all__ = ["add_strategy_options", "list_strategies", "plan_strategies", "strategy_errors", "strategy_source"]
+__all__ = [
+    "add_strategy_options",
+    "list_strategies",
+    "plan_strategies",
+    "strategy_errors",
+    "strategy_report",
+    "strategy_source",
+]

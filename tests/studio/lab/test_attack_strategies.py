@@ -71,6 +71,9 @@ def test_a_paraphrase_run_prints_the_estimate_and_runs_the_attackers_variant(
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["attack"]["strategies"] == "paraphrase"
     assert report["strategy_errors"] == []
+    assert (report["strategy_estimate"]["calls"], report["strategy_estimate"]["cost"]) == (1, 0.0)
+    assert report["strategy_calls"]["attacker"]["calls"] == 1
+    assert report["strategy_calls"]["attacker"]["input_tokens"] == 10  # as the server counted them
     (variant,) = report["variants"]  # no converter chain: --strategies alone runs the strategies only
     assert (variant["seed"], variant["chain"], variant["turns"]) == (SEED, "paraphrase:1", [PARAPHRASE])
     (sent,) = openai_server.requests
@@ -116,6 +119,7 @@ def test_an_attackers_failure_is_reported_and_the_run_goes_on(tmp_path: Path, op
     report = json.loads(out.read_text(encoding="utf-8"))
     (error,) = report["strategy_errors"]
     assert (error["seed"], error["strategy"], error["code"]) == (SEED, "tense:past", "strategy-model-failed")
+    assert report["strategy_calls"] == {"attacker": {"calls": 1, "input_tokens": 0, "output_tokens": 0}}
     assert [variant["chain"] for variant in report["variants"]] == ["base64"]
 
 
