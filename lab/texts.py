@@ -152,6 +152,11 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "護欄放行的攻擊分為：模型拒絕（模型拒絕了請求）、已抵禦（回答滿足所有斷言）、攻擊成功（回答未通過某條斷言，"
         "或沒有任何斷言可以滿足）。",
     ),
+    "attack success rate {rate} is over {limit}": ("攻击成功率 {rate} 高于 {limit}", "攻擊成功率 {rate} 高於 {limit}"),
+    "no attack was judged on the model's answer (--fail-over-asr needs --mode model)": (
+        "没有攻击用例按模型的回答判定（--fail-over-asr 需要 --mode model）",
+        "沒有攻擊案例依模型的回答判定（--fail-over-asr 需要 --mode model）",
+    ),
     "verdict": ("判定", "判定"),
     "failed assertions": ("未通过的断言", "未通過的斷言"),
     "answer": ("回答", "回答"),

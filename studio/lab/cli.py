@@ -4,7 +4,7 @@
         [--processes P] [--json OUT] [--junit OUT] [--html OUT] [--fail-under-recall R] [--fail-over-fpr F]
         [--shard I/N] [--results FILE] [--skip-bad-lines] [--label attack|benign] [--category C] [--lang L]
         [--report-lang en|zh_CN|zh_TW] [--allow-mcp NAME ...] [--assert KIND:VALUE ...] [--judge-model MODEL]
-        [--judge-api-base URL]
+        [--judge-api-base URL] [--fail-over-asr A]
     processor-studio lab merge OUT.json IN.json... [--junit OUT] [--html OUT] [--fail-under-recall R]
         [--fail-over-fpr F] [--report-lang en|zh_CN|zh_TW]
     processor-studio lab diff OLD.json NEW.json [--json OUT]       (also: lab compare OLD.json NEW.json [OUT.json])
@@ -121,6 +121,13 @@ def _parser() -> argparse.ArgumentParser:
         type=_fraction,
         metavar="F",
         help="exit 1 when the share of benign cases blocked is over F (0 to 1, e.g. 0.05)",
+    )
+    parser.add_argument(
+        "--fail-over-asr",
+        type=_fraction,
+        metavar="A",
+        help="model mode: exit 1 when the share of attacks that succeeded end to end (not blocked, not refused, "
+        "the answer failed its assertions) is over A (0 to 1)",
     )
     parser.add_argument("--shard", type=_shard, metavar="I/N", help="run only the I-th of N slices of the cases")
     parser.add_argument(
@@ -563,7 +570,23 @@ def _run(args: argparse.Namespace) -> int:
             rate=pct(matrix.attack_success),
         )
         print(line, file=sys.stderr)
-    return _held(matrix, args.fail_under_recall, args.fail_over_fpr, language)
+    held = _held(matrix, args.fail_under_recall, args.fail_over_fpr, language)
+    return max(held, _asr_held(matrix, args.fail_over_asr, language))
+
+
+def _asr_held(matrix: Any, limit: float | None, language: str) -> int:
+    """``--fail-over-asr``: 1 (said on stderr) when the attack success rate is over ``limit`` or nothing was judged."""
+    if limit is None:
+        return EXIT_OK
+    if matrix.attack_success is None:
+        reason = text(language, "no attack was judged on the model's answer (--fail-over-asr needs --mode model)")
+    elif matrix.attack_success > limit:
+        rate = percent(language, matrix.attack_success)
+        reason = text(language, "attack success rate {rate} is over {limit}", rate=rate, limit=f"{limit:.1%}")
+    else:
+        return EXIT_OK
+    print(text(language, "lab: FAILED: {reason}", reason=reason), file=sys.stderr)
+    return EXIT_THRESHOLD
 
 
 def _asserted(cases: list[Any], args: argparse.Namespace) -> list[Any]:
