@@ -3,6 +3,7 @@ assertions (its own, its corpus's, the command's), the answer, the design's inst
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -39,7 +40,16 @@ async def judge_case_result(
         instructions="\n".join(part for part in instructions if isinstance(part, str)),
         tool_calls=tool_calls_of(steps, ignore_tools),
     )
-    judgement = await judge_answer(case.asserts, answer, label=result.label, outcome=result.outcome, request=case.text)
+    try:
+        judgement = await judge_answer(
+            case.asserts, answer, label=result.label, outcome=result.outcome, request=case.text
+        )
+    except asyncio.CancelledError:
+        raise
+    except Exception as error:  # a bug in a check must not lose the case's run: it stays unjudged, saying why
+        reason = f"could not judge the answer: {type(error).__name__}: {error}"
+        result.assertions = [{"type": "(assertions)", "value": None, "passed": None, "reason": reason}]
+        return
     result.verdict = judgement.verdict
     result.refused = judgement.refused
     result.assertions = judgement.assertions

@@ -175,6 +175,8 @@ def json_schema() -> Any:
 
 def parse_assertion(entry: Mapping[str, Any]) -> Assertion:
     """An assertion from a promptfoo-style entry ``{"type": ..., "value": ..., "provider": ...}``."""
+    if not isinstance(entry, Mapping):
+        raise AssertionSpecError(f"an assertion must be a mapping with a 'type', got {type(entry).__name__}")
     written = entry.get("type")
     if not isinstance(written, str) or not written.strip():
         raise AssertionSpecError("an assertion needs a 'type'")

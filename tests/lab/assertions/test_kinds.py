@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from lab.assertions import AssertionSpecError, assertion_from_text, parse_assertion
@@ -20,6 +22,7 @@ def test_promptfoo_names_are_read_as_the_lab_kinds() -> None:
     [
         ({"type": "contains-sql"}, "unknown assertion kind 'contains-sql'"),
         ({"value": "x"}, "needs a 'type'"),
+        ("contains", "must be a mapping with a 'type', got str"),
         ({"type": "contains"}, "contains needs a value"),
         ({"type": "regex", "value": "(unclosed"}, "not a regular expression"),
         ({"type": "is-json", "value": {"type": "no-such-type"}}, "not a JSON Schema"),
@@ -28,7 +31,7 @@ def test_promptfoo_names_are_read_as_the_lab_kinds() -> None:
         ({"type": "contains-all", "value": [1, 2]}, "a list of texts"),
     ],
 )
-def test_a_bad_assertion_says_what_is_wrong(entry: dict[str, object], problem: str) -> None:
+def test_a_bad_assertion_says_what_is_wrong(entry: Any, problem: str) -> None:
     with pytest.raises(AssertionSpecError, match=problem.replace("(", r"\(")):
         parse_assertion(entry)
 
