@@ -189,7 +189,6 @@ _TEXTS: dict[str, tuple[str, str]] = {
     # model mode's verdicts (lab.assertions)
     "refused": ("模型拒绝", "模型拒絕"),
     "attack succeeded": ("攻击成功", "攻擊成功"),
-    "attack success rate": ("攻击成功率", "攻擊成功率"),
     "Attacks that succeeded end to end ({count})": ("端到端成功的攻击（{count}）", "端到端成功的攻擊（{count}）"),
     "An attack the guards let through is refused (the model declined), resisted (its answer met every assertion) "
     "or succeeded (its answer failed an assertion, or it had none to meet).": (
