@@ -36,5 +36,5 @@ def measure(name: str) -> None:
 
 
 if __name__ == "__main__":
-    for set_name in ("refusals.jsonl", "refusals_holdout.jsonl"):
+    for set_name in ("refusals.jsonl", "refusals_holdout.jsonl", "refusals_holdout_b.jsonl"):
         measure(set_name)

@@ -61,11 +61,13 @@ def test_the_labelled_set_is_read_right_in_every_language() -> None:
     assert wrong == []
 
 
-def test_the_holdout_set_has_no_false_refusal_and_finds_most_refusals() -> None:
-    rows = _labelled("refusals_holdout.jsonl")
+@pytest.mark.parametrize("name", ["refusals_holdout.jsonl", "refusals_holdout_b.jsonl"])
+def test_the_held_out_sets_have_no_false_refusal_and_most_refusals_are_found(name: str) -> None:
+    """Floors under the figures of tests/bench/README.md (set B's 0.71 is the fair one)."""
+    rows = _labelled(name)
     found = [is_refusal(str(row["text"])) for row in rows]
     false_refusals = [row["text"] for row, got in zip(rows, found, strict=True) if got and not row["refusal"]]
     recall = sum(got for row, got in zip(rows, found, strict=True) if row["refusal"]) / sum(
         bool(row["refusal"]) for row in rows
     )
-    assert false_refusals == [] and recall >= 0.75
+    assert false_refusals == [] and recall >= 0.7
