@@ -18,7 +18,8 @@ promptfoo YAML: a list of tests, or a mapping with ``tests:``. A test's ``vars``
 ``prompt``, ``input``, ``query``, ``text``, ``question``, ``message``) and may carry the other fields by name;
 ``metadata`` may too. ``assert`` entries are kept in ``asserts`` (they judge a model's answer, which is not the
 lab's verdict), except the two that are verdicts: ``is-refusal`` means ``expect: blocked`` and
-``not-is-refusal`` means ``expect: passed``.
+``not-is-refusal`` means ``expect: passed``. A file's ``defaultTest: {assert: [...]}`` is added to every test's
+``assert`` (the corpus-level assertions :mod:`lab.assertions` judges in ``model`` mode).
 """
 
 from __future__ import annotations
@@ -269,22 +270,43 @@ def _records_yaml(path: Path, text: str) -> Iterator[tuple[int, Any]]:
     if root is None:
         return
     tests = root
+    defaults: list[Any] = []  # promptfoo's defaultTest assertions: every test's too (lab.assertions)
     if isinstance(root, yaml.MappingNode):
         found = [value for key, value in root.value if getattr(key, "value", None) == "tests"]
         if not found:
             raise CorpusError("a promptfoo file needs a 'tests:' list", path=path, line=root.start_mark.line + 1)
         tests = found[0]
+        defaults = _default_asserts(path, root)
     if not isinstance(tests, yaml.SequenceNode):
         raise CorpusError("'tests' must be a list", path=path, line=tests.start_mark.line + 1)
     for node in tests.value:
         number = node.start_mark.line + 1
         try:
             value = yaml.SafeLoader("").construct_document(node)
+            if defaults and isinstance(value, Mapping) and isinstance(value.get("assert") or [], list):
+                value = {**value, "assert": [*(value.get("assert") or []), *defaults]}
             yield number, _promptfoo_record(value)
         except (ValueError, yaml.YAMLError) as error:
             yield number, ValueError(str(error))
         except RecursionError:
             yield number, ValueError(json_limits.too_deep())
+
+
+def _default_asserts(path: Path, root: Any) -> list[Any]:
+    """The ``assert`` list of a promptfoo file's ``defaultTest`` (empty when it has none)."""
+    import yaml
+
+    found = [value for key, value in root.value if getattr(key, "value", None) == "defaultTest"]
+    if not found:
+        return []
+    try:
+        default = yaml.SafeLoader("").construct_document(found[0])
+    except (yaml.YAMLError, RecursionError):
+        raise CorpusError("'defaultTest' is not valid YAML", path=path, line=found[0].start_mark.line + 1) from None
+    asserts = default.get("assert") if isinstance(default, Mapping) else None
+    if asserts is not None and not isinstance(asserts, list):
+        raise CorpusError("'defaultTest.assert' must be a list", path=path, line=found[0].start_mark.line + 1)
+    return list(asserts or [])
 
 
 _FORMATS = {

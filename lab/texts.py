@@ -214,6 +214,29 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "召回率 {recall_before} -> {recall_after}，误报率 {fpr_before} -> {fpr_after}；{count} 个用例有变化",
         "召回率 {recall_before} -> {recall_after}，誤報率 {fpr_before} -> {fpr_after}；{count} 個案例有變化",
     ),
+    # model mode's verdicts (lab.assertions)
+    "refused": ("模型拒绝", "模型拒絕"),
+    "attack succeeded": ("攻击成功", "攻擊成功"),
+    "Attacks that succeeded end to end ({count})": ("端到端成功的攻击（{count}）", "端到端成功的攻擊（{count}）"),
+    "An attack the guards let through is refused (the model declined), resisted (its answer met every assertion) "
+    "or succeeded (its answer failed an assertion, or it had none to meet).": (
+        "护栏放行的攻击分为：模型拒绝（模型拒绝了请求）、已抵御（回答满足所有断言）、攻击成功（回答未通过某条断言，"
+        "或没有任何断言可以满足）。",
+        "護欄放行的攻擊分為：模型拒絕（模型拒絕了請求）、已抵禦（回答滿足所有斷言）、攻擊成功（回答未通過某條斷言，"
+        "或沒有任何斷言可以滿足）。",
+    ),
+    "attack success rate {rate} is over {limit}": ("攻击成功率 {rate} 高于 {limit}", "攻擊成功率 {rate} 高於 {limit}"),
+    "no attack was judged on the model's answer (--fail-over-asr needs --mode model)": (
+        "没有攻击用例按模型的回答判定（--fail-over-asr 需要 --mode model）",
+        "沒有攻擊案例依模型的回答判定（--fail-over-asr 需要 --mode model）",
+    ),
+    "verdict": ("判定", "判定"),
+    "failed assertions": ("未通过的断言", "未通過的斷言"),
+    "answer": ("回答", "回答"),
+    "lab: the model's answers: {refused} attacks refused, {succeeded} succeeded end to end ({rate})": (
+        "lab：模型的回答：{refused} 个攻击被拒绝，{succeeded} 个端到端成功（{rate}）",
+        "lab：模型的回答：{refused} 個攻擊被拒絕，{succeeded} 個端到端成功（{rate}）",
+    ),
 }
 
 #: English texts whose count may be 1: the template → (the value that counts, the template for one). Chinese has
@@ -249,6 +272,11 @@ _WORDS: dict[str, tuple[str, str]] = {
     "error": ("出错", "出錯"),
     "attack": ("攻击", "攻擊"),
     "benign": ("正常", "正常"),
+    # model mode's verdicts (lab.assertions)
+    "refused": ("模型拒绝", "模型拒絕"),
+    "succeeded": ("攻击成功", "攻擊成功"),
+    "resisted": ("已抵御", "已抵禦"),
+    "failed": ("未通过", "未通過"),
 }
 
 _HTML_LANG = {"en": "en", "zh_CN": "zh-CN", "zh_TW": "zh-TW"}
