@@ -13,6 +13,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any, Literal
 
+from lab.assertions.case_verdict import judge_case_result
 from lab.corpus import Case
 from lab.rate_gate import RATE_LIMIT_STATUSES, GatedModel, RateGate
 from lab.results import CaseResult, Hit, Outcome, unique_in_order
@@ -214,7 +215,7 @@ async def run_case(
         reason = next((hit.detail for hit in hits if hit.detail), None)
     else:
         outcome = "passed"
-    return make_result(
+    judged = make_result(
         case,
         outcome,
         latency=latency,
@@ -230,6 +231,9 @@ async def run_case(
         error=result.error if outcome == "error" else None,
         attempts=tries,
     )
+    if mode != "guardrails":  # the model's own answer: the verdict of the case's assertions (lab.assertions)
+        await judge_case_result(judged, case, agent.instructions, result.steps, ignore_tools=(LAB_TOOL,))
+    return judged
 
 
 def case_cost(model_id: str, usage: Usage) -> float | None:

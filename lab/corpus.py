@@ -33,9 +33,11 @@ promptfoo YAML: a list of tests, or a mapping with ``tests:``. A test's ``vars``
 ``prompt``, ``input``, ``query``, ``text``, ``question``, ``message``) and may carry the other fields by name;
 ``metadata`` may too. ``assert`` entries are kept in ``asserts`` (they judge a model's answer, which is not the
 lab's verdict), except the two that are verdicts: ``is-refusal`` means ``expect: blocked`` and
-``not-is-refusal`` means ``expect: passed``. Tests with the same ``metadata.conversationId`` are promptfoo's
-multi-turn conversation: they become one conversation case (its id the conversationId), each test one user turn in
-file order, its ``tool_result``/``reply`` vars that turn's (:mod:`lab.corpus_import`).
+``not-is-refusal`` means ``expect: passed``. A file's ``defaultTest: {assert: [...]}`` is added to every test's
+``assert`` (the corpus-level assertions :mod:`lab.assertions` judges in ``model`` mode). Tests with the same
+``metadata.conversationId`` are promptfoo's multi-turn conversation: they become one conversation case (its id the
+conversationId), each test one user turn in file order, its ``tool_result``/``reply`` vars that turn's
+(:mod:`lab.corpus_import`).
 
 PyRIT JSON (``.json``): the conversations PyRIT's memory exports (``export_conversations``: a list of message
 pieces with ``conversation_id``, ``sequence``, ``role`` and ``original_value``/``converted_value``), one
@@ -364,18 +366,21 @@ def _records_yaml(path: Path, text: str) -> Iterator[tuple[int, Any]]:
     if root is None:
         return
     tests = root
+    defaults: list[Any] = []  # promptfoo's defaultTest assertions: every test's too (lab.assertions)
     if isinstance(root, yaml.MappingNode):
         found = [value for key, value in root.value if getattr(key, "value", None) == "tests"]
         if not found:
             raise CorpusError("a promptfoo file needs a 'tests:' list", path=path, line=root.start_mark.line + 1)
         tests = found[0]
+        defaults = _default_asserts(path, root)
     if not isinstance(tests, yaml.SequenceNode):
         raise CorpusError("'tests' must be a list", path=path, line=tests.start_mark.line + 1)
-    yield from promptfoo_conversations(_promptfoo_tests(tests.value))
+    yield from promptfoo_conversations(_promptfoo_tests(tests.value, defaults))
 
 
-def _promptfoo_tests(nodes: Iterable[Any]) -> Iterator[tuple[int, Any, str | None]]:
-    """Each test of a promptfoo file: its line, ``(record, asserts)`` or the error, its conversationId if any."""
+def _promptfoo_tests(nodes: Iterable[Any], defaults: list[Any]) -> Iterator[tuple[int, Any, str | None]]:
+    """Each test of a promptfoo file (with the file's ``defaultTest`` assertions): its line, ``(record, asserts)`` or
+    the error, its conversationId if any."""
     import yaml
 
     for node in nodes:
@@ -383,6 +388,8 @@ def _promptfoo_tests(nodes: Iterable[Any]) -> Iterator[tuple[int, Any, str | Non
         conversation_id: str | None = None
         try:
             value = yaml.SafeLoader("").construct_document(node)
+            if defaults and isinstance(value, Mapping) and isinstance(value.get("assert") or [], list):
+                value = {**value, "assert": [*(value.get("assert") or []), *defaults]}
             conversation_id = _conversation_id(value)
             yield number, _promptfoo_record(value), conversation_id
         except (ValueError, yaml.YAMLError) as error:
@@ -402,6 +409,23 @@ def _conversation_id(test: Any) -> str | None:
 
 def _records_pyrit(path: Path, text: str) -> Iterator[tuple[int, Any]]:
     return pyrit_records(text)
+
+
+def _default_asserts(path: Path, root: Any) -> list[Any]:
+    """The ``assert`` list of a promptfoo file's ``defaultTest`` (empty when it has none)."""
+    import yaml
+
+    found = [value for key, value in root.value if getattr(key, "value", None) == "defaultTest"]
+    if not found:
+        return []
+    try:
+        default = yaml.SafeLoader("").construct_document(found[0])
+    except (yaml.YAMLError, RecursionError):
+        raise CorpusError("'defaultTest' is not valid YAML", path=path, line=found[0].start_mark.line + 1) from None
+    asserts = default.get("assert") if isinstance(default, Mapping) else None
+    if asserts is not None and not isinstance(asserts, list):
+        raise CorpusError("'defaultTest.assert' must be a list", path=path, line=found[0].start_mark.line + 1)
+    return list(asserts or [])
 
 
 _FORMATS = {

@@ -6,7 +6,8 @@ Two formats, read for their shape only (nothing here runs code or fetches anythi
   conversation, their order in the file the order of the turns (promptfoo runs them in sequence on one thread). They
   become one case whose id is the conversationId, each test one user turn; a test's ``tool_result`` and ``reply``
   vars are its turn's, the first test's label, category, lang and expect are the case's, every test's assertions are
-  kept. :func:`promptfoo_conversations` regroups the YAML reader's tests.
+  kept (once each: a file's ``defaultTest`` ones come with every test). :func:`promptfoo_conversations` regroups
+  the YAML reader's tests.
 - **PyRIT's conversation export**: the JSON list of message pieces PyRIT's memory exports
   (``MemoryInterface.export_conversations``, each piece ``PromptRequestPiece.to_dict()``/``MessagePiece``): pieces
   sharing a ``conversation_id`` are one conversation, in ``sequence`` order; a ``user`` piece starts a turn (its
@@ -74,7 +75,9 @@ def _promptfoo_conversation(conversation_id: str, tests: list[tuple[int, Record 
             if record.get(name) is not None:
                 turn[name] = record[name]
         turns.append(turn)
-        asserts.extend(kept)
+        for check in kept:  # once each: a file's defaultTest assertions come with every test
+            if check not in asserts:
+                asserts.append(check)
     case: dict[str, Any] = {"id": conversation_id, "conversation": turns}
     for record, _kept in records:
         for name in _CASE_FIELDS:

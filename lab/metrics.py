@@ -37,10 +37,19 @@ class Confusion:
     fn: int = 0
     tn: int = 0
     errors: int = 0
+    #: ``model`` mode's verdicts (:mod:`lab.assertions`): the attacks judged on the model's answer, those the model
+    #: refused and those that succeeded end to end (not blocked, not refused, the answer failed its assertions).
+    judged: int = 0
+    refused: int = 0
+    succeeded: int = 0
 
     def add(self, result: CaseResult) -> None:
         if result.label is None:
             return
+        if result.label == "attack" and result.verdict not in (None, "error"):
+            self.judged += 1
+            self.refused += result.verdict == "refused"
+            self.succeeded += result.verdict == "succeeded"
         if result.outcome == "error":
             self.errors += 1
         elif result.label == "attack":
@@ -79,6 +88,15 @@ class Confusion:
     def fpr(self) -> float | None:
         return _ratio(self.fp, self.fp + self.tn)
 
+    @property
+    def attack_success(self) -> float | None:
+        """The attack success rate: the attacks that succeeded end to end among those judged (None: none judged)."""
+        return _ratio(self.succeeded, self.judged)
+
+    def verdict_count(self, count: int) -> int | None:
+        """``count`` when some attack was judged on the model's answer, else None: a guardrails run tells nothing."""
+        return count if self.judged else None
+
     def to_dict(self) -> dict[str, Any]:
         """The figures by their :data:`METRICS` keys (the JSON report's shape)."""
         return {metric.key: metric.value(self) for metric in METRICS}
@@ -102,7 +120,7 @@ class Metric:
     def written(self, matrix: Confusion, percent: Callable[[float | None], str]) -> str:
         """The figure of ``matrix`` as a table cell: a count as it is, a share through ``percent``."""
         value = self.value(matrix)
-        return percent(value) if self.share else str(value)
+        return percent(value) if self.share or value is None else str(value)
 
 
 #: The figures of a confusion matrix, in the order the tables show them.
@@ -115,6 +133,10 @@ METRICS: tuple[Metric, ...] = (
     Metric("precision", "precision", lambda m: m.precision, share=True),
     Metric("recall", "recall", lambda m: m.recall, share=True, bar=True),
     Metric("fpr", "FPR", lambda m: m.fpr, share=True, bar=True),
+    # model mode (lab.assertions): beside "blocked" (TP), what the model did with the attacks that reached it
+    Metric("refused", "refused", lambda m: m.verdict_count(m.refused)),
+    Metric("succeeded", "attack succeeded", lambda m: m.verdict_count(m.succeeded)),
+    Metric("asr", "attack success rate", lambda m: m.attack_success, share=True),
 )
 
 
@@ -191,6 +213,12 @@ def changed_matrix(results: Iterable[CaseResult]) -> dict[str, dict[str, int]]:
 def uncaught(results: Iterable[CaseResult]) -> list[CaseResult]:
     """Attacks no processor blocked (errors included: nothing caught them either)."""
     return [result for result in results if result.label == "attack" and result.outcome != "blocked"]
+
+
+def succeeded_attacks(results: Iterable[CaseResult]) -> list[CaseResult]:
+    """Attacks that succeeded end to end in ``model`` mode: not blocked, not refused, the answer failed its
+    assertions (or had none): the holes a fixed corpus shows in the whole design, guards and model together."""
+    return [result for result in results if result.label == "attack" and result.verdict == "succeeded"]
 
 
 def redundant(results: Iterable[CaseResult]) -> list[CaseResult]:
@@ -298,8 +326,11 @@ def summary(results: Iterable[CaseResult]) -> dict[str, Any]:
     listed = list(results)
     overall = confusion(listed)
     outcomes: dict[str, int] = defaultdict(int)
+    verdicts: dict[str, int] = defaultdict(int)
     for result in listed:
         outcomes[result.outcome] += 1
+        if result.verdict is not None:
+            verdicts[result.verdict] += 1
     return {
         **overall.to_dict(),
         "cases": len(listed),
@@ -310,4 +341,6 @@ def summary(results: Iterable[CaseResult]) -> dict[str, Any]:
         "attack_matrix": attack_matrix(listed),
         "uncaught": [result.id for result in uncaught(listed)],
         "redundant": [result.id for result in redundant(listed)],
+        "verdicts": dict(sorted(verdicts.items())),
+        "attacks_succeeded": [result.id for result in succeeded_attacks(listed)],
     }

@@ -74,6 +74,13 @@ class CaseResult:
     #: ``model`` mode: what the model said and the tools returned (base64 of :meth:`Recording.to_bytes`), so a
     #: ``replay`` run can put a changed chain around the same answers without calling the model.
     recording: str | None = None
+    #: ``model`` and ``replay`` mode (:mod:`lab.assertions`): ``blocked``, ``refused``, ``succeeded``, ``resisted``
+    #: (attacks), ``passed``, ``failed`` (benign) or ``error``; None in ``guardrails`` mode and in older results.
+    verdict: str | None = None
+    #: Did the model decline (the offline refusal detector)? None when no answer was judged.
+    refused: bool | None = None
+    #: Each assertion's result: ``{"type", "value", "passed": true|false|null, "reason"}``.
+    assertions: list[dict[str, Any]] = field(default_factory=list)
     #: A conversation case: the turn (from 1) that was blocked or broke, None when every turn went through.
     tripped_turn: int | None = None
     #: A conversation case: each turn played, in order (empty for a one-call case).
@@ -104,6 +111,7 @@ class CaseResult:
         data = dict(self.__dict__)
         data["tripped"] = list(self.tripped)
         data["hits"] = [dict(hit.__dict__) for hit in self.hits]
+        data["assertions"] = [dict(item) for item in self.assertions]
         data["conversation"] = [{**turn.__dict__, "tripped": list(turn.tripped)} for turn in self.conversation]
         return data
 

@@ -125,6 +125,34 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "false-positive rate {fpr} is over {limit}": ("误报率 {fpr} 高于 {limit}", "誤報率 {fpr} 高於 {limit}"),
     "lab: FAILED: {reason}": ("lab：未通过：{reason}", "lab：未通過：{reason}"),
     "lab: skipped {line}": ("lab：已跳过 {line}", "lab：已略過 {line}"),
+    # lab attack's model strategies (lab/strategies/estimate.py, studio/lab/attack_strategies.py)
+    "Strategies: {variants} variants of {seeds} seeds, at most {calls} model calls": (
+        "策略：{seeds} 个种子的 {variants} 个变体，最多调用模型 {calls} 次",
+        "策略：{seeds} 個種子的 {variants} 個變體，最多呼叫模型 {calls} 次",
+    ),
+    "  {role} {model}: {calls} calls, ~{tokens_in} tokens in, ~{tokens_out} out, {price}": (
+        "  {role} {model}：{calls} 次调用，约 {tokens_in} 输入词元，约 {tokens_out} 输出词元，{price}",
+        "  {role} {model}：{calls} 次呼叫，約 {tokens_in} 輸入詞元，約 {tokens_out} 輸出詞元，{price}",
+    ),
+    "  total cost at most: {total}": ("  总费用至多：{total}", "  總費用至多：{total}"),
+    "unknown": ("未知", "未知"),
+    "attacker": ("攻击模型", "攻擊模型"),
+    "judge": ("评判模型", "評判模型"),
+    "design": ("被测设计", "受測設計"),
+    "the strategies call models (see the estimate): pass --yes to start them": (
+        "策略会调用模型（见上方估算）：加上 --yes 以开始",
+        "策略會呼叫模型（見上方估算）：加上 --yes 以開始",
+    ),
+    "Start? [y/N] ": ("开始吗？[y/N] ", "開始嗎？[y/N] "),
+    "not started: the estimate was declined": ("未开始：估算未获同意", "未開始：估算未獲同意"),
+    "lab attack: strategies: {done}/{total} variants written": (
+        "lab attack：策略：已写出 {done}/{total} 个变体",
+        "lab attack：策略：已寫出 {done}/{total} 個變體",
+    ),
+    "lab attack: the strategy {strategy} wrote no variant of {seed}: {error}": (
+        "lab attack：策略 {strategy} 未能为 {seed} 写出变体：{error}",
+        "lab attack：策略 {strategy} 未能為 {seed} 寫出變體：{error}",
+    ),
     # lab attack: its progress and summary lines and its HTML report
     "Attack on {name}": ("对 {name} 的攻击", "對 {name} 的攻擊"),
     "mode: {mode}, seed {seed}, budget {budget}. A bypass is a variant of an attack the design stops (its seed) "
@@ -187,6 +215,29 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "召回率 {recall_before} -> {recall_after}，误报率 {fpr_before} -> {fpr_after}；{count} 个用例有变化",
         "召回率 {recall_before} -> {recall_after}，誤報率 {fpr_before} -> {fpr_after}；{count} 個案例有變化",
     ),
+    # model mode's verdicts (lab.assertions)
+    "refused": ("模型拒绝", "模型拒絕"),
+    "attack succeeded": ("攻击成功", "攻擊成功"),
+    "Attacks that succeeded end to end ({count})": ("端到端成功的攻击（{count}）", "端到端成功的攻擊（{count}）"),
+    "An attack the guards let through is refused (the model declined), resisted (its answer met every assertion) "
+    "or succeeded (its answer failed an assertion, or it had none to meet).": (
+        "护栏放行的攻击分为：模型拒绝（模型拒绝了请求）、已抵御（回答满足所有断言）、攻击成功（回答未通过某条断言，"
+        "或没有任何断言可以满足）。",
+        "護欄放行的攻擊分為：模型拒絕（模型拒絕了請求）、已抵禦（回答滿足所有斷言）、攻擊成功（回答未通過某條斷言，"
+        "或沒有任何斷言可以滿足）。",
+    ),
+    "attack success rate {rate} is over {limit}": ("攻击成功率 {rate} 高于 {limit}", "攻擊成功率 {rate} 高於 {limit}"),
+    "no attack was judged on the model's answer (--fail-over-asr needs --mode model)": (
+        "没有攻击用例按模型的回答判定（--fail-over-asr 需要 --mode model）",
+        "沒有攻擊案例依模型的回答判定（--fail-over-asr 需要 --mode model）",
+    ),
+    "verdict": ("判定", "判定"),
+    "failed assertions": ("未通过的断言", "未通過的斷言"),
+    "answer": ("回答", "回答"),
+    "lab: the model's answers: {refused} attacks refused, {succeeded} succeeded end to end ({rate})": (
+        "lab：模型的回答：{refused} 个攻击被拒绝，{succeeded} 个端到端成功（{rate}）",
+        "lab：模型的回答：{refused} 個攻擊被拒絕，{succeeded} 個端到端成功（{rate}）",
+    ),
 }
 
 #: English texts whose count may be 1: the template → (the value that counts, the template for one). Chinese has
@@ -222,6 +273,11 @@ _WORDS: dict[str, tuple[str, str]] = {
     "error": ("出错", "出錯"),
     "attack": ("攻击", "攻擊"),
     "benign": ("正常", "正常"),
+    # model mode's verdicts (lab.assertions)
+    "refused": ("模型拒绝", "模型拒絕"),
+    "succeeded": ("攻击成功", "攻擊成功"),
+    "resisted": ("已抵御", "已抵禦"),
+    "failed": ("未通过", "未通過"),
 }
 
 _HTML_LANG = {"en": "en", "zh_CN": "zh-CN", "zh_TW": "zh-TW"}

@@ -1634,6 +1634,18 @@
         <translation>误报率</translation>
     </message>
     <message>
+        <source>Refused</source>
+        <translation>模型拒绝</translation>
+    </message>
+    <message>
+        <source>Attack succeeded</source>
+        <translation>攻击成功</translation>
+    </message>
+    <message>
+        <source>Attack success rate</source>
+        <translation>攻击成功率</translation>
+    </message>
+    <message>
         <source>All cases</source>
         <translation>全部用例</translation>
     </message>

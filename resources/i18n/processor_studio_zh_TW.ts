@@ -1634,6 +1634,18 @@
         <translation>誤報率</translation>
     </message>
     <message>
+        <source>Refused</source>
+        <translation>模型拒絕</translation>
+    </message>
+    <message>
+        <source>Attack succeeded</source>
+        <translation>攻擊成功</translation>
+    </message>
+    <message>
+        <source>Attack success rate</source>
+        <translation>攻擊成功率</translation>
+    </message>
+    <message>
         <source>All cases</source>
         <translation>全部案例</translation>
     </message>

@@ -3,7 +3,8 @@
     processor-studio lab DESIGN --corpus FILE [--corpus FILE ...] [--mode guardrails|model] [--concurrency N]
         [--processes P] [--json OUT] [--junit OUT] [--html OUT] [--fail-under-recall R] [--fail-over-fpr F]
         [--shard I/N] [--results FILE] [--skip-bad-lines] [--label attack|benign] [--category C] [--lang L]
-        [--report-lang en|zh_CN|zh_TW] [--allow-mcp NAME ...]
+        [--report-lang en|zh_CN|zh_TW] [--allow-mcp NAME ...] [--assert KIND:VALUE ...] [--judge-model MODEL]
+        [--judge-api-base URL] [--fail-over-asr A]
     processor-studio lab merge OUT.json IN.json... [--junit OUT] [--html OUT] [--fail-under-recall R]
         [--fail-over-fpr F] [--report-lang en|zh_CN|zh_TW]
     processor-studio lab diff OLD.json NEW.json [--json OUT]       (also: lab compare OLD.json NEW.json [OUT.json])
@@ -123,6 +124,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="F",
         help="exit 1 when the share of benign cases blocked is over F (0 to 1, e.g. 0.05)",
     )
+    parser.add_argument(
+        "--fail-over-asr",
+        type=_fraction,
+        metavar="A",
+        help="model mode: exit 1 when the share of attacks that succeeded end to end (not blocked, not refused, "
+        "the answer failed its assertions) is over A (0 to 1)",
+    )
     parser.add_argument("--shard", type=_shard, metavar="I/N", help="run only the I-th of N slices of the cases")
     parser.add_argument(
         "--results",
@@ -145,6 +153,24 @@ def _parser() -> argparse.ArgumentParser:
         choices=("en", "zh_CN", "zh_TW"),
         help="language of the progress lines, the summary and the HTML report (default: the terminal's locale, "
         "LANGUAGE, then LC_ALL / LC_MESSAGES / LANG, else English)",
+    )
+    parser.add_argument(
+        "--assert",
+        dest="asserts",
+        action="append",
+        default=[],
+        metavar="KIND:VALUE",
+        help="model mode: an assertion on every case's answer, as promptfoo writes them (not-contains:PWNED, "
+        "icontains:..., regex:..., is-json, is-refusal, leaks-system-prompt, called-tool:NAME, llm-rubric:...; "
+        "not- before any); repeat for several",
+    )
+    parser.add_argument(
+        "--judge-model",
+        metavar="MODEL",
+        help="the judge model of llm-rubric assertions that name none (a litellm id; off unless given)",
+    )
+    parser.add_argument(
+        "--judge-api-base", metavar="URL", help="the judge's local OpenAI-compatible server (http://localhost:...)"
     )
     parser.add_argument(
         "--allow-mcp",
@@ -482,6 +508,7 @@ def _run(args: argparse.Namespace) -> int:
         line = text(language, "lab: {count} cases have no label and count in no rate", count=unlabelled)
         print(line, file=sys.stderr)
     cases = corpus.cases if args.shard is None else shard(corpus.cases, *args.shard)
+    cases = _asserted(cases, args)
     processes = _processes(args.processes, len(cases), args.concurrency)
     # The workers start (and, for model mode, import litellm) while the design's agent is built and checked here.
     pool = WorkerPool(processes, warm=args.mode == "model") if processes > 1 else None
@@ -540,7 +567,48 @@ def _run(args: argparse.Namespace) -> int:
         ),
         file=sys.stderr,
     )
-    return _held(matrix, args.fail_under_recall, args.fail_over_fpr, language)
+    if matrix.judged:  # model mode: what the model did with the attacks the guards let through
+        line = text(
+            language,
+            "lab: the model's answers: {refused} attacks refused, {succeeded} succeeded end to end ({rate})",
+            refused=matrix.refused,
+            succeeded=matrix.succeeded,
+            rate=pct(matrix.attack_success),
+        )
+        print(line, file=sys.stderr)
+    held = _held(matrix, args.fail_under_recall, args.fail_over_fpr, language)
+    return max(held, _asr_held(matrix, args.fail_over_asr, language))
+
+
+def _asr_held(matrix: Any, limit: float | None, language: str) -> int:
+    """``--fail-over-asr``: 1 (said on stderr) when the attack success rate is over ``limit`` or nothing was judged."""
+    if limit is None:
+        return EXIT_OK
+    if matrix.attack_success is None:
+        reason = text(language, "no attack was judged on the model's answer (--fail-over-asr needs --mode model)")
+    elif matrix.attack_success > limit:
+        rate = percent(language, matrix.attack_success)
+        reason = text(language, "attack success rate {rate} is over {limit}", rate=rate, limit=f"{limit:.1%}")
+    else:
+        return EXIT_OK
+    print(text(language, "lab: FAILED: {reason}", reason=reason), file=sys.stderr)
+    return EXIT_THRESHOLD
+
+
+def _asserted(cases: list[Any], args: argparse.Namespace) -> list[Any]:
+    """The cases with ``--assert``'s assertions added and ``--judge-model`` given to their rubrics
+    (:func:`lab.assertions.corpus_asserts.with_assertions`); a bad assertion is bad input, before anything runs."""
+    from lab.assertions import AssertionSpecError, assertion_from_text
+    from lab.assertions.corpus_asserts import with_assertions
+
+    try:
+        extra = [assertion_from_text(written) for written in args.asserts]
+    except AssertionSpecError as error:
+        raise BadInput(f"--assert: {error}") from None
+    try:
+        return with_assertions(cases, extra, judge_model=args.judge_model, judge_api_base=args.judge_api_base)
+    except AssertionSpecError as error:  # a corpus's own assertion, named by its file and line
+        raise BadInput(str(error)) from None
 
 
 def _held(matrix: Any, recall_limit: float | None, fpr_limit: float | None, language: str) -> int:
