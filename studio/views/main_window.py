@@ -191,6 +191,7 @@ class MainWindow(QMainWindow):
         # editor
         self.palette_view.add_requested.connect(self.chains.add_entry)
         self.chains.entry_selected.connect(self.options.show_entry)
+        self.options.service_key_entered.connect(workspace.keys.save_service_key)
         self.chains.status_message.connect(self._show_status)
         # threads
         self.threads.new_thread_requested.connect(workspace.threads.create)

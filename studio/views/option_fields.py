@@ -18,6 +18,8 @@ no type (``Any``)                     line edit (a text area for schemas and val
                                       starts with { or [, else the text; empty = none
 string with ``x-folder``              line edit and a "Choose…" button opening a folder dialog
 string with ``x-model-labels: NAME``  editable combo box listing the labels of the model in the folder
+string with ``x-service-key: NAME``   line edit (the service's endpoint) and a "Key…" button: the form asks for the
+                                      service's API key, saved for that endpoint only
                                       that option NAME names (read from its config.json)
 ====================================  ================================================================
 
@@ -52,7 +54,15 @@ from studio.i18n import translate
 from studio.views.option_specs import FieldSpec, field_specs
 from studio.views.option_values import value_label
 
-__all__ = ["FieldEditor", "FieldSpec", "InvalidText", "field_specs", "make_editor", "value_label"]
+__all__ = [
+    "FieldEditor",
+    "FieldSpec",
+    "InvalidText",
+    "ServiceEndpointEditor",
+    "field_specs",
+    "make_editor",
+    "value_label",
+]
 
 
 # ------------------------------------------------------------------------------------------- editors
@@ -291,6 +301,46 @@ class _FolderEditor(_LineEditor):
             self.changed()
 
 
+class ServiceEndpointEditor(_LineEditor):
+    """A guard service's endpoint, and a "Key…" button asking for the key to save for it. The editor only says the
+    button was pressed (``on_key_requested(service, endpoint)``): the form asks, the workspace keeps the key."""
+
+    on_key_requested: Callable[[str, str], None] | None = None
+
+    def _build(self) -> QWidget:
+        box = QWidget()
+        row = QHBoxLayout(box)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(super()._build(), 1)
+        self._edit.setObjectName(f"options.{self.spec.name}.url")
+        self._key = QPushButton(translate("OptionsForm", "Key…"))
+        self._key.setObjectName(f"options.{self.spec.name}.key")
+        self._key.setAccessibleName(translate("OptionsForm", "Save the API key for this endpoint"))
+        self._key.setToolTip(
+            translate(
+                "OptionsForm",
+                "Save this service's API key in the system keyring. It is sent to this endpoint only, never "
+                "stored in the design.",
+            )
+        )
+        self._key.clicked.connect(self._on_key_clicked)
+        row.addWidget(self._key)
+        return box
+
+    @property
+    def service(self) -> str:
+        """The name the key is saved under (``x-service-key``)."""
+        return str(self.spec.extra.get("x-service-key", ""))
+
+    def endpoint(self) -> str:
+        """The endpoint typed, else the option's default."""
+        return self._edit.text().strip() or str(self.spec.default or "")
+
+    def _on_key_clicked(self) -> None:
+        if self.on_key_requested is not None:
+            self.on_key_requested(self.service, self.endpoint())
+
+
 class _ModelLabelEditor(FieldEditor):
     """One of the labels of a model folder's ``config.json`` (typing any other text is allowed: validation and the
     run say whether the model has it). Reading the config is one small file (at most 1 MB), not the model."""
@@ -354,6 +404,7 @@ _EDITORS: dict[str, type[FieldEditor]] = {
     "enum_list": _ChoicesEditor,
     "folder": _FolderEditor,
     "model_label": _ModelLabelEditor,
+    "service_endpoint": ServiceEndpointEditor,
 }
 
 

@@ -60,7 +60,7 @@ SERVICE_TEXTS: Mapping[str, str] = {
     "malformed": "{service} answered in a form it does not document; blocked (fail-closed)",
     "no_key": "No API key for {service} at {host}: save one with the Key button, or set {variable}; "
     "blocked (fail-closed)",
-    "no_endpoint": "{service} has no endpoint: enter your resource's endpoint; blocked (fail-closed)",
+    "no_endpoint": "{service} has nothing to call: fill in its endpoint (and template); blocked (fail-closed)",
 }
 
 

@@ -9,8 +9,9 @@ an OAuth access token as a bearer key (``gcloud auth print-access-token``: it ex
 {"raiFilterTypeResults": {"dangerous": {"matchState": ...}}}}, ...}}}``. Errors are Google's ``{"error": {"code",
 "message", "status": "RESOURCE_EXHAUSTED"}}``.
 
-The template (``projects/P/locations/L/templates/T``) says which filters run; the endpoint is the template's
-region's (``https://modelarmor.<location>.rep.googleapis.com``). What leaves the machine: the one text checked.
+The template (option ``resource``: ``projects/P/locations/L/templates/T``) says which filters run; the endpoint
+is the template's region's (``https://modelarmor.<location>.rep.googleapis.com``). What leaves the machine: the
+one text checked.
 The score is the highest confidence level among matched filters (high 1.0, medium and above 0.8, low and above 0.6;
 a match without one 1.0); the categories are the filters that matched (``pi_and_jailbreak``, ``rai:dangerous`` …).
 """
@@ -54,14 +55,16 @@ class ModelArmorOptions(GuardServiceOptions):
         description="Model Armor's regional address (the template's location); the access token is bound to it",
         json_schema_extra={"x-service-key": ARMOR_KEY.name},
     )
-    template: str = Field(default="", description="The template: projects/PROJECT/locations/LOCATION/templates/ID")
+    resource: str = Field(
+        default="", title="Template", description="The template: projects/PROJECT/locations/LOCATION/templates/ID"
+    )
     check_answers: bool = Field(default=True, description="In the output lane: check the model's answer too")
 
     texts: ClassVar[Mapping[str, str]] = {
         "bad_template": "the template must read projects/PROJECT/locations/LOCATION/templates/ID",
     }
 
-    @field_validator("template")
+    @field_validator("resource")
     @classmethod
     def _template_name(cls, value: str) -> str:
         if value.strip() and not _TEMPLATE.match(value.strip()):
@@ -86,14 +89,14 @@ class ModelArmor(GuardService):
     @property
     def endpoint(self) -> str:
         """No template, no call: the endpoint alone names no filters."""
-        return super().endpoint if self.options.template else ""
+        return super().endpoint if self.options.resource else ""
 
     def request(self, text: str, role: Role, key: str) -> ServiceRequest:
         if role == "assistant":
             method, body = "sanitizeModelResponse", {"modelResponseData": {"text": text}}
         else:
             method, body = "sanitizeUserPrompt", {"userPromptData": {"text": text}}
-        url = f"{self.endpoint}/v1/{self.options.template}:{method}"
+        url = f"{self.endpoint}/v1/{self.options.resource}:{method}"
         return ServiceRequest(url, {"Authorization": f"Bearer {key}"}, body)
 
     def read(self, answer: Any, role: Role) -> ServiceVerdict:

@@ -35,7 +35,7 @@ SERVICES = [
     Service("lakera", LakeraGuard, {"project_id": "project-1"}, f"Please {ATTACK} now", True),
     Service("azure", AzurePromptShields, {}, f"Please {ATTACK} now", False),
     Service("openai", OpenAIModeration, {}, f"Honestly, {HARM} tomorrow", True),
-    Service("armor", ModelArmor, {"template": TEMPLATE}, f"Please {ATTACK} now", True),
+    Service("armor", ModelArmor, {"resource": TEMPLATE}, f"Please {ATTACK} now", True),
 ]
 
 

@@ -1,0 +1,88 @@
+"""The options form of a guard service: its endpoint with a "Key…" button that asks for the API key and hands it,
+with the endpoint shown, to whoever keeps keys (the window wires it to the workspace's key gate)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QPushButton
+
+from processors.builtin.guard_services.azure_prompt_shields import AzurePromptShields
+from processors.builtin.guard_services.lakera_guard import LakeraGuard
+from processors.builtin.guard_services.model_armor import ModelArmor
+from processors.builtin.guard_services.openai_moderation import OpenAIModeration
+from processors.builtin.registry import Catalogue, describe_class
+from studio.design.agent_design import AgentDesign, ChainEntry
+from studio.models.design_document import DesignDocument
+from studio.views.options_form import OptionsForm
+from tests.studio.editor_catalogue import make_catalogue
+
+SERVICES = (LakeraGuard, AzurePromptShields, OpenAIModeration, ModelArmor)
+
+
+def catalogue() -> Catalogue:
+    """The editor's catalogue, with the guard services even where the installed entry points predate them."""
+    known = make_catalogue()
+    extended = Catalogue()
+    for kind in known:
+        extended.add(kind)
+    for cls in SERVICES:
+        if cls.type_name not in extended.types:
+            extended.add(describe_class(cls, source="builtin"))
+    return extended
+
+
+def form_for(qtbot: Any, type_name: str, options: dict[str, Any] | None = None) -> OptionsForm:
+    design = AgentDesign(input=[ChainEntry(uid="guard", type=type_name, options=options or {})])
+    widget = OptionsForm(DesignDocument(catalogue(), design))
+    qtbot.addWidget(widget)
+    widget.show()
+    widget.show_entry("guard")
+    qtbot.waitExposed(widget)
+    return widget
+
+
+def dialog_of(form: OptionsForm) -> QInputDialog:
+    found = form.findChild(QInputDialog, "options.service_key_dialog")
+    assert isinstance(found, QInputDialog)
+    return found
+
+
+@pytest.mark.parametrize("cls", SERVICES, ids=[cls.type_name for cls in SERVICES])
+def test_every_service_shows_its_endpoint_with_a_key_button(qapp: Any, qtbot: Any, cls: type) -> None:
+    form = form_for(qtbot, cls.type_name)
+    url = form.findChild(QLineEdit, "options.endpoint.url")
+    button = form.findChild(QPushButton, "options.endpoint.key")
+    assert isinstance(url, QLineEdit) and isinstance(button, QPushButton)
+    assert url.text() == cls.Options().endpoint  # the public one, where there is one (Azure has none)
+
+
+def test_the_key_entered_goes_out_with_the_endpoint_typed(qapp: Any, qtbot: Any) -> None:
+    form = form_for(qtbot, "LakeraGuard", {"endpoint": "https://guard.example.com"})
+    entered: list[tuple[str, str, str]] = []
+    form.service_key_entered.connect(lambda *values: entered.append(values))
+    qtbot.mouseClick(form.findChild(QPushButton, "options.endpoint.key"), Qt.MouseButton.LeftButton)
+    dialog = dialog_of(form)
+    assert dialog.textEchoMode() == QLineEdit.EchoMode.Password
+    assert "guard.example.com" in dialog.labelText()
+    dialog.setTextValue("  lk-secret  ")
+    dialog.accept()
+    assert entered == [("lakera-guard", "https://guard.example.com", "lk-secret")]
+
+
+def test_cancelling_the_dialog_saves_nothing(qapp: Any, qtbot: Any) -> None:
+    form = form_for(qtbot, "OpenAIModeration")
+    entered: list[Any] = []
+    form.service_key_entered.connect(lambda *values: entered.append(values))
+    qtbot.mouseClick(form.findChild(QPushButton, "options.endpoint.key"), Qt.MouseButton.LeftButton)
+    dialog = dialog_of(form)
+    dialog.setTextValue("sk-typed")
+    dialog.reject()
+    assert entered == []
+
+
+def test_the_model_armor_template_is_one_line(qapp: Any, qtbot: Any) -> None:
+    form = form_for(qtbot, "ModelArmor")
+    assert isinstance(form.editor("resource"), QLineEdit)
