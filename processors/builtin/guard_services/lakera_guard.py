@@ -47,7 +47,9 @@ class LakeraGuardOptions(GuardServiceOptions):
         description="Lakera Guard's address (a self-hosted Guard's too); the API key is bound to it",
         json_schema_extra={"x-service-key": LAKERA_KEY.name},
     )
-    project_id: str = Field(default="", description="The Lakera project whose policy screens (empty: the default)")
+    project_id: str = Field(
+        default="", title="Project ID", description="The Lakera project whose policy screens (empty: the default)"
+    )
     check_answers: bool = Field(default=True, description="In the output lane: check the model's answer too")
 
 

@@ -86,3 +86,28 @@ def test_cancelling_the_dialog_saves_nothing(qapp: Any, qtbot: Any) -> None:
 def test_the_model_armor_template_is_one_line(qapp: Any, qtbot: Any) -> None:
     form = form_for(qtbot, "ModelArmor")
     assert isinstance(form.editor("resource"), QLineEdit)
+
+
+async def test_a_services_verdict_and_failure_read_in_chinese(in_language: Any) -> None:
+    from processors import Agent
+    from processors.builtin.guard_services.keys import BoundKeys, use_key_source
+    from processors.models import ScriptedModel
+    from studio.error_texts import tripwire_text
+    from tests.support.guard_services import ATTACK, KEY, GuardServiceStandIn, Reply
+
+    with GuardServiceStandIn("lakera") as service:
+        previous = use_key_source(BoundKeys([("lakera-guard", service.url, KEY)]))
+        try:
+            guard = LakeraGuard(endpoint=service.url)
+            agent = Agent(id="a", model=ScriptedModel(["no"]), instructions="Be brief.", input_processors=[guard])
+            flagged = (await agent.generate(ATTACK)).tripwire
+            service.plan(Reply(500))
+            failed = (await agent.generate("hello")).tripwire
+        finally:
+            use_key_source(previous)
+    assert flagged is not None and failed is not None
+    in_language("zh_CN")
+    assert tripwire_text(flagged, catalogue()) == "Lakera Guard 标记了输入：prompt_attack（分数 1.00）"
+    assert tripwire_text(failed, catalogue()) == "Lakera Guard 出错（HTTP 500）；已拦截（出错时拦截）"
+    in_language("zh_TW")
+    assert tripwire_text(failed, catalogue()) == "Lakera Guard 出錯（HTTP 500）；已攔截（出錯時攔截）"
