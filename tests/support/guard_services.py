@@ -37,10 +37,12 @@ AZURE_VERSION = "2024-09-01"
 
 @dataclass(frozen=True)
 class Reply:
-    """Answer one request with ``status`` and the service's own error body for it (``Retry-After`` if given)."""
+    """Answer one request with ``status`` and the service's own error body for it (``Retry-After`` if given;
+    ``message`` in place of the body's usual words)."""
 
     status: int
     retry_after: str | None = None
+    message: str | None = None
 
 
 @dataclass(frozen=True)
@@ -68,10 +70,10 @@ class Request:
 
 
 # ------------------------------------------------------------------------------------ the services' bodies
-def _error_body(kind: str, status: int) -> Any:
+def _error_body(kind: str, status: int, message: str | None = None) -> Any:
     """Each service's documented error body for ``status``."""
     words = {401: "Invalid API key", 429: "Too many requests", 500: "Internal error", 503: "Service unavailable"}
-    message = words.get(status, "Bad request")
+    message = message or words.get(status, "Bad request")
     if kind == "lakera":
         return {"error": message}
     if kind == "azure":
@@ -200,7 +202,8 @@ class _Handler(BaseHTTPRequestHandler):
         if isinstance(step, Slow):
             time.sleep(step.seconds)
         if isinstance(step, Reply):
-            self._send(step.status, _error_body(owner.kind, step.status), retry_after=step.retry_after)
+            body = _error_body(owner.kind, step.status, step.message)
+            self._send(step.status, body, retry_after=step.retry_after)
         elif isinstance(step, NotJson):
             self._send_bytes(200, b"<html><body>Gateway</body></html>", "text/html")
         elif not _known_path(owner.kind, self.path):

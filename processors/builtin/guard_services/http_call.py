@@ -5,7 +5,8 @@ state's ``last_failure`` (fail-open):
 
 - ``timeout`` — no answer within the time limit (connecting, waiting or reading);
 - ``rate_limited`` — 429; when the answer carries ``Retry-After`` (seconds or an HTTP date, RFC 9110 §10.2.3) and the
-  wait ends before the time limit, the call waits and asks again, otherwise it fails at once;
+  wait ends before the time limit, the call waits and asks again (:data:`MAX_ATTEMPTS` requests at most), otherwise
+  it fails at once;
 - ``server_error`` — 5xx (a 503 with ``Retry-After`` is waited for like a 429);
 - ``unauthorized`` — 401 or 403 (a wrong, expired or missing key);
 - ``rejected`` — another 4xx (the service refused the request; its own message is kept);
@@ -45,6 +46,8 @@ FAILURE_KINDS = (
 )
 #: How much of a service's error message a failure keeps (it goes into logs and tripwire metadata).
 MESSAGE_LIMIT = 300
+#: Requests one call may make (the first and the retries a ``Retry-After`` asks for), however short the waits.
+MAX_ATTEMPTS = 4
 
 
 class ServiceFailure(Exception):
@@ -103,6 +106,7 @@ async def post_json(url: str, *, headers: Mapping[str, str], body: Any, time_lim
 
     loop = asyncio.get_running_loop()
     deadline = loop.time() + time_limit
+    attempts = 0
     async with httpx.AsyncClient(follow_redirects=False) as client:
         while True:
             remaining = deadline - loop.time()
@@ -116,15 +120,16 @@ async def post_json(url: str, *, headers: Mapping[str, str], body: Any, time_lim
             except httpx.HTTPError as error:
                 raise ServiceFailure("unreachable", detail=type(error).__name__) from None
             status = response.status_code
+            attempts += 1
             if status in (429, 503):
                 wait = retry_after_seconds(response.headers.get("retry-after"))
-                if wait is not None and loop.time() + wait < deadline:
+                if wait is not None and attempts < MAX_ATTEMPTS and loop.time() + wait < deadline:
                     await asyncio.sleep(wait)
                     continue
                 kind = "rate_limited" if status == 429 else "server_error"
                 raise ServiceFailure(kind, status=status, detail=service_message(response))
-            if status in (401, 403):
-                raise ServiceFailure("unauthorized", status=status, detail=service_message(response))
+            if status in (401, 403):  # the service's words may quote the key (OpenAI shows its last characters)
+                raise ServiceFailure("unauthorized", status=status)
             if status >= 500:
                 raise ServiceFailure("server_error", status=status, detail=service_message(response))
             if status >= 400:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from processors import Agent, Tool
+from processors.builtin.guard_services.http_call import MAX_ATTEMPTS
 from processors.builtin.guard_services.keys import BoundKeys, use_key_source
 from processors.models import ScriptedModel, ToolCall, Turn
 from tests.processors.builtin.guard_services.conftest import Service
@@ -140,6 +141,22 @@ async def test_a_429_with_a_short_retry_after_is_waited_for_and_asked_again(
     result = await agent(service.guard(standin, time_limit=3)).generate(service.flagged_text)
     assert result.tripwire is not None and result.tripwire.code.endswith(".flagged_input")
     assert len(standin.requests) == 3
+
+
+async def test_retry_after_zero_is_not_asked_forever(service: Service, standin: GuardServiceStandIn) -> None:
+    standin.plan(*[Reply(503, retry_after="0")] * 10)
+    result = await agent(service.guard(standin, time_limit=5)).generate(BENIGN)
+    assert result.tripwire is not None and result.tripwire.code.endswith(".server_error")
+    assert len(standin.requests) == MAX_ATTEMPTS
+
+
+async def test_the_services_words_are_kept_but_never_the_key(service: Service, standin: GuardServiceStandIn) -> None:
+    standin.plan(Reply(400, message=f"the key {KEY} cannot do that"), Reply(401, message=f"wrong key {KEY}"))
+    rejected = (await agent(service.guard(standin)).generate(BENIGN)).tripwire
+    unauthorized = (await agent(service.guard(standin)).generate(BENIGN)).tripwire
+    assert rejected is not None and rejected.params["detail"] == "the key *** cannot do that"
+    assert unauthorized is not None and unauthorized.params["detail"] == ""
+    assert KEY not in rejected.reason + unauthorized.reason
 
 
 async def test_the_server_error_keeps_the_services_status(service: Service, standin: GuardServiceStandIn) -> None:
