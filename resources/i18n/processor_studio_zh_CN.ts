@@ -2945,6 +2945,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>将此服务的 API 密钥保存到系统钥匙串。它只会发送到此端点，绝不会保存在设计中。</translation>
     </message>
     <message>
+        <source>Key for this endpoint: {key}</source>
+        <translation>此端点的密钥：{key}</translation>
+    </message>
+    <message>
+        <source>No key saved for this endpoint</source>
+        <translation>此端点尚未保存密钥</translation>
+    </message>
+    <message>
         <source>The model&apos;s labels: {labels}</source>
         <translation>模型的标签：{labels}</translation>
     </message>

@@ -2945,6 +2945,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>將此服務的 API 金鑰儲存到系統鑰匙圈。它只會傳送到此端點，絕不會儲存在設計中。</translation>
     </message>
     <message>
+        <source>Key for this endpoint: {key}</source>
+        <translation>此端點的金鑰：{key}</translation>
+    </message>
+    <message>
+        <source>No key saved for this endpoint</source>
+        <translation>此端點尚未儲存金鑰</translation>
+    </message>
+    <message>
         <source>The model&apos;s labels: {labels}</source>
         <translation>模型的標籤：{labels}</translation>
     </message>

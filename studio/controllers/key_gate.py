@@ -22,7 +22,7 @@ from studio.design.agent_design import AgentDesign
 from studio.design.build import build_model
 from studio.i18n import translate
 from studio.keys.endpoints import EndpointError, endpoint_host
-from studio.keys.secrets import NO_KEY, KeyGrant, SecretStore
+from studio.keys.secrets import NO_KEY, KeyGrant, SecretStore, mask
 from studio.keys.service_keys import keyring_source
 
 
@@ -118,6 +118,14 @@ class KeyGate(QObject):
                 provider=grant.provider, host=grant.host
             )
         )
+
+    def service_key_shown(self, service: str, endpoint: str) -> str:
+        """The key saved (or approved) for a guard service's ``endpoint``, masked; "" when it has none."""
+        try:
+            key = self.secrets.key_for(service, endpoint).key
+        except EndpointError:
+            return ""
+        return mask(key) if key else ""
 
     def save_service_key(self, service: str, endpoint: str, key: str) -> None:
         """Keep a guard service's key (entered in its options form) for ``endpoint`` only, and say where it went."""

@@ -122,6 +122,7 @@ class MainWindow(QMainWindow):
         self.palette_view = PaletteView(PaletteModel(groups))
         self.chains = ChainEditor(document)
         self.options = OptionsForm(document)
+        self.options.key_shown = workspace.keys.service_key_shown
         tool_names, tool_problems = available_tools()
         self.settings_view = AgentSettingsView(document, tools=tool_names)
         self.settings_view.mcp_servers.approvals = workspace.mcp_approvals

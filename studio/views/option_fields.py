@@ -42,9 +42,11 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QGridLayout,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -302,15 +304,19 @@ class _FolderEditor(_LineEditor):
 
 
 class ServiceEndpointEditor(_LineEditor):
-    """A guard service's endpoint, and a "Key…" button asking for the key to save for it. The editor only says the
-    button was pressed (``on_key_requested(service, endpoint)``): the form asks, the workspace keeps the key."""
+    """A guard service's endpoint, a "Key…" button asking for the key to save for it, and which key (masked) the
+    endpoint has. The editor only says the button was pressed (``on_key_requested(service, endpoint)``) and asks
+    ``key_shown(service, endpoint)`` what to show: the form asks for the key, the workspace keeps it."""
 
     on_key_requested: Callable[[str, str], None] | None = None
+    key_shown: Callable[[str, str], str] | None = None
 
     def _build(self) -> QWidget:
         box = QWidget()
-        row = QHBoxLayout(box)
-        row.setContentsMargins(0, 0, 0, 0)
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        row = QHBoxLayout()
         row.addWidget(super()._build(), 1)
         self._edit.setObjectName(f"options.{self.spec.name}.url")
         self._key = QPushButton(translate("OptionsForm", "Key…"))
@@ -325,7 +331,16 @@ class ServiceEndpointEditor(_LineEditor):
         )
         self._key.clicked.connect(self._on_key_clicked)
         row.addWidget(self._key)
+        column.addLayout(row)
+        self._key_state = QLabel()
+        self._key_state.setObjectName(f"options.{self.spec.name}.key_state")
+        column.addWidget(self._key_state)
+        self._edit.editingFinished.connect(self.refresh_key)  # not at each keystroke: the keyring is asked
         return box
+
+    def set_value(self, value: Any) -> None:
+        super().set_value(value)
+        self.refresh_key()
 
     @property
     def service(self) -> str:
@@ -335,6 +350,17 @@ class ServiceEndpointEditor(_LineEditor):
     def endpoint(self) -> str:
         """The endpoint typed, else the option's default."""
         return self._edit.text().strip() or str(self.spec.default or "")
+
+    def refresh_key(self, *_args: Any) -> None:
+        """Say which key the endpoint shown has (nothing when the form was not told how to ask)."""
+        shown = self.key_shown(self.service, self.endpoint()) if self.key_shown is not None else None
+        self._key_state.setVisible(shown is not None)
+        if shown is not None:
+            self._key_state.setText(
+                translate("OptionsForm", "Key for this endpoint: {key}").format(key=shown)
+                if shown
+                else translate("OptionsForm", "No key saved for this endpoint")
+            )
 
     def _on_key_clicked(self) -> None:
         if self.on_key_requested is not None:

@@ -14,7 +14,7 @@ that differ from the defaults are stored in the design.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
@@ -43,6 +43,9 @@ class OptionsForm(QScrollArea):
     #: A guard service's API key the user entered with its endpoint's "Key…" button: (service, endpoint, key).
     #: The window hands it to the workspace, which keeps it in the keyring for that endpoint only.
     service_key_entered = Signal(str, str, str)
+    #: ``(service, endpoint) -> masked key or ""``: what a service's endpoint shows under its "Key…" button (the
+    #: window sets the workspace's key gate here; unset, nothing is shown).
+    key_shown: Callable[[str, str], str] | None = None
 
     def __init__(self, document: DesignDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -154,6 +157,7 @@ class OptionsForm(QScrollArea):
             editor = make_editor(spec, self._on_editor_changed)
             if isinstance(editor, ServiceEndpointEditor):
                 editor.on_key_requested = self._ask_service_key
+                editor.key_shown = self.key_shown
             self._editors[spec.name] = editor
             block = QVBoxLayout()
             block.setSpacing(2)
@@ -182,9 +186,15 @@ class OptionsForm(QScrollArea):
             ).format(host=endpoint_host(endpoint))
         )
         dialog.setTextEchoMode(QLineEdit.EchoMode.Password)
-        dialog.textValueSelected.connect(lambda key: self.service_key_entered.emit(service, endpoint, key.strip()))
+        dialog.textValueSelected.connect(lambda key: self._key_entered(service, endpoint, key.strip()))
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
+
+    def _key_entered(self, service: str, endpoint: str, key: str) -> None:
+        self.service_key_entered.emit(service, endpoint, key)
+        for editor in self._editors.values():
+            if isinstance(editor, ServiceEndpointEditor):
+                editor.refresh_key()
 
     def _load(self) -> None:
         """Fill the editors from the entry (defaults where it sets nothing) and show any stored problem."""

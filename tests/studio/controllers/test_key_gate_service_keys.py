@@ -53,3 +53,11 @@ def test_an_address_that_is_no_url_saves_nothing(secrets: SecretStore, qtbot: Qt
         gate.save_service_key("lakera-guard", "ftp://guard.example.com", "lk-1")
     assert "not an http or https address" in said.args[0]
     assert secrets.get_key("lakera-guard") is None
+
+
+def test_the_form_is_shown_the_key_of_an_endpoint_masked(secrets: SecretStore) -> None:
+    gate = KeyGate(secrets)
+    gate.save_service_key("lakera-guard", "https://guard.example.com", "lk-secret-9876")
+    assert gate.service_key_shown("lakera-guard", "https://guard.example.com/") == "••••••••9876"
+    assert gate.service_key_shown("lakera-guard", "https://api.lakera.ai") == ""
+    assert gate.service_key_shown("lakera-guard", "ftp://nowhere") == ""

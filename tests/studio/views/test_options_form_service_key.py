@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QInputDialog, QLineEdit, QPushButton
+from PySide6.QtWidgets import QInputDialog, QLabel, QLineEdit, QPushButton
 
 from processors.builtin.guard_services.azure_prompt_shields import AzurePromptShields
 from processors.builtin.guard_services.lakera_guard import LakeraGuard
@@ -111,3 +111,27 @@ async def test_a_services_verdict_and_failure_read_in_chinese(in_language: Any) 
     assert tripwire_text(failed, catalogue()) == "Lakera Guard 出错（HTTP 500）；已拦截（出错时拦截）"
     in_language("zh_TW")
     assert tripwire_text(failed, catalogue()) == "Lakera Guard 出錯（HTTP 500）；已攔截（出錯時攔截）"
+
+
+def test_the_key_of_the_endpoint_shown_is_said_masked(qapp: Any, qtbot: Any) -> None:
+    saved = {("lakera-guard", "https://guard.example.com"): "••••••••1234"}
+    design = AgentDesign(
+        input=[ChainEntry(uid="guard", type="LakeraGuard", options={"endpoint": "https://guard.example.com"})]
+    )
+    form = OptionsForm(DesignDocument(catalogue(), design))
+    form.key_shown = lambda service, endpoint: saved.get((service, endpoint), "")
+    qtbot.addWidget(form)
+    form.show()
+    form.show_entry("guard")
+    state = form.findChild(QLabel, "options.endpoint.key_state")
+    assert isinstance(state, QLabel) and state.text() == "Key for this endpoint: ••••••••1234"
+    url = form.findChild(QLineEdit, "options.endpoint.url")
+    url.setText("https://other.example.com")
+    url.editingFinished.emit()
+    assert state.text() == "No key saved for this endpoint"
+    form.service_key_entered.connect(lambda service, endpoint, key: saved.update({(service, endpoint): "••••5678"}))
+    qtbot.mouseClick(form.findChild(QPushButton, "options.endpoint.key"), Qt.MouseButton.LeftButton)
+    dialog = dialog_of(form)
+    dialog.setTextValue("lk-5678")
+    dialog.accept()
+    assert state.text() == "Key for this endpoint: ••••5678"
