@@ -2942,7 +2942,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Save this service&apos;s API key in the system keyring. It is sent to this endpoint only, never stored in the design.</source>
-        <translation>将此服务的 API 密钥保存到系统钥匙串。它只会发送到此端点，绝不会保存在设计中。</translation>
+        <translation>将此服务的 API 密钥保存到系统密钥环。它只会发送到此端点，绝不会保存在设计中。</translation>
     </message>
     <message>
         <source>Key for this endpoint: {key}</source>
@@ -2994,7 +2994,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>The API key to send to {host} (saved in the system keyring for this endpoint only; empty removes it):</source>
-        <translation>要发送到 {host} 的 API 密钥（仅为此端点保存在系统钥匙串中；留空则删除）：</translation>
+        <translation>要发送到 {host} 的 API 密钥（仅为此端点保存在系统密钥环中；留空则删除）：</translation>
     </message>
     <message>
         <source>{name} error</source>
@@ -4273,11 +4273,11 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>The key was saved in the system keyring, for {host} only.</source>
-        <translation>密钥已保存到系统钥匙串，仅用于 {host}。</translation>
+        <translation>密钥已保存到系统密钥环，仅用于 {host}。</translation>
     </message>
     <message>
         <source>The key is kept for this session only (no system keyring), for {host}.</source>
-        <translation>密钥仅在本次会话中保留（没有系统钥匙串），用于 {host}。</translation>
+        <translation>密钥仅在本次会话中保留（没有系统密钥环），用于 {host}。</translation>
     </message>
     <message>
         <source>The key for {host} was removed.</source>

@@ -2942,7 +2942,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>Save this service&apos;s API key in the system keyring. It is sent to this endpoint only, never stored in the design.</source>
-        <translation>將此服務的 API 金鑰儲存到系統鑰匙圈。它只會傳送到此端點，絕不會儲存在設計中。</translation>
+        <translation>將此服務的 API 金鑰儲存到系統金鑰圈。它只會傳送到此端點，絕不會儲存在設計中。</translation>
     </message>
     <message>
         <source>Key for this endpoint: {key}</source>
@@ -2994,7 +2994,7 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>The API key to send to {host} (saved in the system keyring for this endpoint only; empty removes it):</source>
-        <translation>要傳送到 {host} 的 API 金鑰（僅為此端點儲存在系統鑰匙圈中；留空則刪除）：</translation>
+        <translation>要傳送到 {host} 的 API 金鑰（僅為此端點儲存在系統金鑰圈中；留空則刪除）：</translation>
     </message>
     <message>
         <source>{name} error</source>
@@ -4273,11 +4273,11 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
     <message>
         <source>The key was saved in the system keyring, for {host} only.</source>
-        <translation>金鑰已儲存到系統鑰匙圈，僅用於 {host}。</translation>
+        <translation>金鑰已儲存到系統金鑰圈，僅用於 {host}。</translation>
     </message>
     <message>
         <source>The key is kept for this session only (no system keyring), for {host}.</source>
-        <translation>金鑰僅在本次工作階段中保留（沒有系統鑰匙圈），用於 {host}。</translation>
+        <translation>金鑰僅在本次工作階段中保留（沒有系統金鑰圈），用於 {host}。</translation>
     </message>
     <message>
         <source>The key for {host} was removed.</source>
