@@ -749,3 +749,14 @@ def test_a_schemas_catastrophic_pattern_is_bounded_and_a_broken_schema_keeps_its
     broken = {"type": "object", "properties": {"name": {"type": "text"}}, "required": ["name"]}  # no such type
     with pytest.raises(ToolArgumentsError, match=r"^Invalid arguments for tool 'look':\n- name: Field required$"):
         Tool("look", parameters=broken, execute=look).validate({})
+
+
+def test_raw_schemas_of_one_draft_share_one_validator_class() -> None:
+    """Extending jsonschema's validator with the time-limited ``pattern`` makes a class (~10 ms): the lab builds a
+    raw-schema tool for every case, so the class is made once per draft, not once per tool."""
+    from processors.tools.schema import raw_validator
+
+    first = raw_validator({"type": "object", "properties": {"url": {"type": "string", "pattern": "^https?://"}}})
+    second = raw_validator({"type": "object", "properties": {"q": {"type": "string"}}})
+    assert type(first) is type(second)
+    assert not first.is_valid({"url": "ftp://x"}) and first.is_valid({"url": "https://x"})
