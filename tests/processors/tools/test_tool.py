@@ -751,7 +751,6 @@ def test_a_schemas_catastrophic_pattern_is_bounded_and_a_broken_schema_keeps_its
         Tool("look", parameters=broken, execute=look).validate({})
 
 
-
 def test_raw_schemas_of_one_draft_share_one_validator_class(monkeypatch: pytest.MonkeyPatch) -> None:
     """Extending jsonschema's validator with the time-limited ``pattern`` makes a class (~10 ms): the lab builds a
     raw-schema tool for every case, so the class is made once per draft, not once per tool."""
