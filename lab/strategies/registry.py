@@ -101,7 +101,9 @@ def _group_entry_points() -> list[EntryPoint]:
     except Exception as error:  # a broken distribution's metadata must not hide every strategy
         logger.warning("Reading the %s entry points failed: %s", ENTRY_POINT_GROUP, error)
         return []
-    return sorted(points, key=lambda point: (_source(point) != "builtin", point.name))
+    # Built-ins in the table's order (what the UI lists, cheapest first), whatever order the metadata keeps them in.
+    rank = {name: index for index, (name, _) in enumerate(BUILTIN_ENTRY_POINTS)}
+    return sorted(points, key=lambda point: (_source(point) != "builtin", rank.get(point.name, len(rank)), point.name))
 
 
 def _load(registry: StrategyRegistry, entry_point: str, load: Any, source: str) -> None:
