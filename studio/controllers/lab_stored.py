@@ -222,8 +222,13 @@ class LabStoredRuns:
             title = translate("LabController", "Lab: {case}").format(case=case.id)
             thread = await self._store.memory.create_thread(title=title[:60])
             model, own_tools = agent.model, agent.tools
-            # A conversation case runs again turn by turn on the thread, as far as the lab played it.
+            ended: list[Any] = []
+            runs.run_finished.connect(lambda _run_id, result: ended.append(result))
+            # A conversation case runs again turn by turn on the thread, as far as the lab played it (and never past
+            # a turn that is stopped now).
             for turn, turn_recording in played_turns(case, row.result, recording):
+                if ended and getattr(ended[-1], "tripwire", None) is not None:
+                    break
                 agent.model, agent.tools = model, own_tools
                 prepare_agent(agent, turn, mode, turn_recording)  # type: ignore[arg-type]
                 runs.start(

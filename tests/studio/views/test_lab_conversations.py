@@ -55,3 +55,24 @@ def test_a_conversation_corpus_runs_shows_its_tripped_turn_and_opens_as_a_thread
     messages = run(qloop, workspace.store.memory.load_messages(thread_id))
     said = [m.text for m in messages if m.role == "user"]
     assert said == ["Hello!", "What's the weather in Paris?"], "one thread; the blocked turn is not remembered"
+
+
+def test_a_conversation_whose_result_lost_its_turns_reopens_up_to_the_turn_stopped_now(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    """A result saved without its turns (a studio before conversations, a bypass the Attack tab opens) cannot say how
+    far the lab played: the thread stops at the first turn a processor stops, never plays past it."""
+    workspace, _, lab = open_lab(qtbot, qloop, tmp_path)
+    corpus = tmp_path / "conversations.jsonl"
+    corpus.write_text(json.dumps(CONVERSATIONS[0]) + "\n", encoding="utf-8")
+    assert run(qloop, lab.controller.import_corpus(corpus))
+    lab_run_id, _ = finish(qloop, lab, lab.run_button.click)
+    _, rows = stored(qloop, workspace, lab_run_id)
+    bare = {key: value for key, value in rows[0].result.items() if key not in ("conversation", "tripped_turn")}
+    run(qloop, workspace.store.lab_runs.save_lab_results(lab_run_id, [bare]))
+    (thread_id,) = until_signal(
+        qloop, workspace.thread_opened, lambda: lab.open_case_requested.emit("escalate"), failed=lab.controller.failed
+    )
+    run(qloop, workspace.wait_idle())
+    runs, _events, _ = run(qloop, workspace.store.thread_history(thread_id))
+    assert [r.outcome for r in runs] == ["finished", "finished", "tripwire"], "not on to the fourth turn"
