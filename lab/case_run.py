@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from typing import Any, Literal
 
 from lab.corpus import Case
+from lab.guard_scores import case_scores
 from lab.rate_gate import RATE_LIMIT_STATUSES, GatedModel, RateGate
 from lab.results import CaseResult, Hit, Outcome, unique_in_order
 from processors import Agent, RecordingTracer, Tool, Usage
@@ -221,6 +222,7 @@ async def run_case(
         recording=base64.b64encode(recorded.to_bytes()).decode("ascii") if recorded is not None else replay,
         error=result.error if outcome == "error" else None,
         attempts=tries,
+        scores=case_scores(tracer.events, result.tripwire),
     )
 
 

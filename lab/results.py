@@ -56,6 +56,9 @@ class CaseResult:
     #: ``model`` mode: what the model said and the tools returned (base64 of :meth:`Recording.to_bytes`), so a
     #: ``replay`` run can put a changed chain around the same answers without calling the model.
     recording: str | None = None
+    #: The score each scoring guard gave the case, by processor id (its highest in the run: the one its threshold
+    #: decided on), for passing cases too; what the lab's histograms, curves and thresholds are made of.
+    scores: dict[str, float] = field(default_factory=dict)
 
     @property
     def changed(self) -> list[str]:
@@ -82,6 +85,7 @@ class CaseResult:
         data = dict(self.__dict__)
         data["tripped"] = list(self.tripped)
         data["hits"] = [dict(hit.__dict__) for hit in self.hits]
+        data["scores"] = dict(self.scores)
         return data
 
     @classmethod
