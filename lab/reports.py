@@ -4,8 +4,10 @@ JSON::
 
     {"design": {...}, "mode": "guardrails",
      "cases": [{"id", "text", "label", "category", "lang", "outcome", "tripped": [ids], "reason", "latency_ms",
-                "expect", "hits", "input_tokens", "output_tokens", "cost", "error", "attempts"}],
-     "summary": {"precision", "recall", "fpr", "by_category": {...}, "by_processor": {...}, ...}}
+                "expect", "hits", "input_tokens", "output_tokens", "cost", "error", "attempts",
+                "scores": {processor id: score}}],
+     "summary": {"precision", "recall", "fpr", "by_category": {...}, "by_processor": {...}, ...},
+     "curves": {processor id: {"roc_auc", "pr_auc", "histogram", "roc", "pr", "thresholds": [...]}}}
 
 The HTML report has no script and loads nothing: tables and inline SVG only, every text escaped, so opening a
 report made from someone else's corpus cannot run anything. Its human text is in the ``language`` asked for
@@ -35,6 +37,7 @@ from lab.metrics import (
     contribution,
     processors_seen,
     redundant,
+    score_curves,
     summary,
     uncaught,
     unmatched,
@@ -61,7 +64,15 @@ def json_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
         # recordings stay in the results file: a report is for reading, and they are the bulk of a model run
         "cases": [{k: v for k, v in result.to_dict().items() if k != "recording"} for result in results],
         "summary": summary(results),
+        **score_report(results),
     }
+
+
+def score_report(results: Sequence[CaseResult]) -> dict[str, Any]:
+    """The JSON report's ``curves``: per scoring guard, its AUCs, histogram, ROC and precision-recall curves and
+    every operating point (:class:`lab.metrics.ScoreCurves`); nothing when no guard gave a score."""
+    curves = score_curves(results)
+    return {"curves": {processor: curve.to_dict() for processor, curve in curves.items()}} if curves else {}
 
 
 def read_json_report(path: Path) -> tuple[dict[str, Any], list[CaseResult]]:
@@ -71,7 +82,7 @@ def read_json_report(path: Path) -> tuple[dict[str, Any], list[CaseResult]]:
         cases = [CaseResult.from_dict(item) for item in data["cases"]]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ValueError(f"{path}: not a lab JSON report ({error})") from None
-    return {key: value for key, value in data.items() if key not in ("cases", "summary")}, cases
+    return {key: value for key, value in data.items() if key not in ("cases", "summary", "curves")}, cases
 
 
 def read_case_results(path: Path) -> list[CaseResult]:
