@@ -534,3 +534,48 @@ def score_curves(results: Iterable[CaseResult]) -> dict[str, ScoreCurves]:
     return {
         processor: ScoreCurves(processor, *score_lists(listed, processor)) for processor in scored_processors(listed)
     }
+
+
+# ------------------------------------------------------------------------------------------------- side by side
+@dataclass(frozen=True)
+class GuardColumns:
+    """One guard run alone on the cases: the columns of the side-by-side table (Lab window, JSON, the command).
+
+    ``recall`` and ``fpr`` are of the guard's verdicts (``blocked``); the areas of its scores (None when it gives
+    none); the cost per case is the mean latency, tokens (input + output) and USD (None when no case was priced)."""
+
+    guard: str
+    cases: int
+    recall: float | None
+    fpr: float | None
+    roc_auc: float | None
+    pr_auc: float | None
+    latency_ms: float | None
+    tokens: float | None
+    cost: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def guard_columns(guard: str, results: Sequence[CaseResult]) -> GuardColumns:
+    """The side-by-side columns of ``guard`` from the results of its run alone (its scores under its id)."""
+    matrix = confusion(results)
+    attacks, benign = score_lists(results, guard)
+    ran = [result for result in results if result.outcome != "error"]
+    priced = [result.cost for result in ran if result.cost is not None]
+
+    def mean(values: Sequence[float]) -> float | None:
+        return round(sum(values) / len(values), 6) if values else None
+
+    return GuardColumns(
+        guard=guard,
+        cases=len(results),
+        recall=matrix.recall,
+        fpr=matrix.fpr,
+        roc_auc=roc_auc(attacks, benign),
+        pr_auc=pr_auc(attacks, benign),
+        latency_ms=mean([result.latency_ms for result in ran]),
+        tokens=mean([result.input_tokens + result.output_tokens for result in ran]),
+        cost=mean(priced),
+    )

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from lab.metrics import (
+    GuardColumns,
     ThresholdPoint,
+    guard_columns,
     pr_auc,
     pr_curve,
     roc_auc,
@@ -106,3 +108,19 @@ def test_curves_per_guard_from_case_results() -> None:
         "threshold": 0.9, "tp": 1, "fp": 0, "fn": 1, "tn": 1, "recall": 0.5, "fpr": 0.0, "precision": 1.0
     }  # fmt: skip
     assert sum(data["histogram"]["attacks"]) == 2
+
+
+def test_a_guards_side_by_side_columns() -> None:
+    def priced(case: str, label: str, outcome: str, score: float, latency: float, cost: float | None) -> CaseResult:
+        made = result(case, label, {"g": score}, outcome)
+        made.latency_ms, made.input_tokens, made.output_tokens, made.cost = latency, 10, 5, cost
+        return made
+
+    results = [
+        priced("a1", "attack", "blocked", 0.9, 4.0, 0.002),
+        priced("a2", "attack", "passed", 0.3, 2.0, None),
+        priced("b1", "benign", "passed", 0.2, 3.0, 0.001),
+        priced("b2", "benign", "error", 0.9, 100.0, 1.0),  # counts in the cases only
+    ]
+    row = guard_columns("g", results)
+    assert row == GuardColumns("g", 4, 0.5, 0.0, 1.0, 1.0, 3.0, 15.0, 0.0015)
