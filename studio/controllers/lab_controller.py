@@ -36,10 +36,12 @@ from studio.controllers.lab_experiments import DesignChoice, LabExperiments
 from studio.controllers.lab_records import Comparison
 from studio.controllers.lab_running import LabRunning
 from studio.controllers.lab_stored import LabStoredRuns
+from studio.controllers.lab_thresholds import LabThresholds
 from studio.controllers.mcp_launcher import McpLauncher
 from studio.controllers.tasks import TaskKeeper
 from studio.design.agent_design import AgentDesign
 from studio.keys.secrets import SecretStore
+from studio.models.design_document import DesignDocument
 from studio.models.lab_lists import CorpusListModel, LabRunsModel
 from studio.store.database import LabRunRecord
 
@@ -82,6 +84,7 @@ class LabController(QObject):
         secrets: SecretStore | None = None,
         design: Callable[[], AgentDesign] | None = None,
         mcp_launcher: McpLauncher | None = None,
+        document: DesignDocument | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -95,6 +98,8 @@ class LabController(QObject):
         self._corpora = LabCorpora(self, parent=self)
         #: The stored lab runs, as the Lab window lists them.
         self.runs = LabRunsModel(self)
+        #: Guards' thresholds in the design being edited (the Scores tab's slider writes them, one undo step).
+        self.thresholds = LabThresholds(document, catalogue, parent=self)
         self._live = LabRunning(
             self,
             store=store,

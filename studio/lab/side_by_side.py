@@ -17,7 +17,7 @@ from processors.builtin.registry import Catalogue
 from studio.design.agent_design import AgentDesign
 from studio.design.build import build_chains
 
-__all__ = ["Guard", "design_guards", "guard_alone", "pick_guards"]
+__all__ = ["Guard", "design_guards", "design_processors", "guard_alone", "pick_guards"]
 
 
 @dataclass(frozen=True)
@@ -48,10 +48,15 @@ def design_guards(design: AgentDesign, catalogue: Catalogue) -> list[Guard]:
     return _guards(design, catalogue)[0]
 
 
+def design_processors(design: AgentDesign, catalogue: Catalogue) -> dict[str, Guard]:
+    """Every enabled entry of ``design`` by the processor id it runs under (what lab results name)."""
+    return {guard.id: guard for guard in _guards(design, catalogue)[1]}
+
+
 def pick_guards(design: AgentDesign, catalogue: Catalogue, ids: Sequence[str]) -> list[Guard]:
     """The enabled entries named by processor ids (any lane), in the order asked. Raises ``ValueError`` naming an
     id the design has not, and the ids it has."""
-    every = {guard.id: guard for guard in _guards(design, catalogue)[1]}
+    every = design_processors(design, catalogue)
     missing = [name for name in ids if name not in every]
     if missing:
         have = ", ".join(every) or "none"
