@@ -1539,6 +1539,73 @@
     </message>
 </context>
 <context>
+    <name>LabCurves</name>
+    <message>
+        <source>Drag to see recall and false-positive rate at each threshold</source>
+        <translation>拖动以查看每个阈值下的召回率和误报率</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{threshold}&lt;/b&gt; · recall &lt;b&gt;{recall}&lt;/b&gt; · FPR &lt;b&gt;{fpr}&lt;/b&gt;</source>
+        <translation>&lt;b&gt;{threshold}&lt;/b&gt; · 召回率 &lt;b&gt;{recall}&lt;/b&gt; · 误报率 &lt;b&gt;{fpr}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Use in the design</source>
+        <translation>用于设计</translation>
+    </message>
+    <message>
+        <source>Write this threshold into the guard&apos;s options in the editor (Ctrl+Z undoes it)</source>
+        <translation>把这个阈值写入编辑器中该防护的选项（Ctrl+Z 可撤销）</translation>
+    </message>
+    <message>
+        <source>Guard:</source>
+        <translation>防护：</translation>
+    </message>
+    <message>
+        <source>Threshold:</source>
+        <translation>阈值：</translation>
+    </message>
+    <message>
+        <source>{attacks} attacks, {benign} benign cases scored · ROC AUC {roc} · PR AUC {pr}</source>
+        <translation>已评分 {attacks} 个攻击、{benign} 个正常用例 · ROC AUC {roc} · PR AUC {pr}</translation>
+    </message>
+    <message>
+        <source>No guard gave scores in these results.</source>
+        <translation>这些结果中没有防护给出分数。</translation>
+    </message>
+    <message>
+        <source>Scores: attacks vs benign</source>
+        <translation>分数：攻击与正常</translation>
+    </message>
+    <message>
+        <source>ROC curve (AUC {auc})</source>
+        <translation>ROC 曲线（AUC {auc}）</translation>
+    </message>
+    <message>
+        <source>false-positive rate</source>
+        <translation>误报率</translation>
+    </message>
+    <message>
+        <source>recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>Precision-recall (AUC {auc})</source>
+        <translation>精确率-召回率（AUC {auc}）</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation>精确率</translation>
+    </message>
+    <message>
+        <source>attacks</source>
+        <translation>攻击</translation>
+    </message>
+    <message>
+        <source>benign</source>
+        <translation>正常</translation>
+    </message>
+</context>
+<context>
     <name>LabLists</name>
     <message>
         <source>bundled with the studio</source>
@@ -1937,6 +2004,18 @@ model: the design&apos;s own model answers each case</source>
     <message>
         <source>A/B</source>
         <translation>A/B</translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>{processor}: threshold {threshold} written into the design (Ctrl+Z undoes it)</source>
+        <translation>{processor}：阈值 {threshold} 已写入设计（Ctrl+Z 可撤销）</translation>
+    </message>
+    <message>
+        <source>The design being edited has no {processor} with a threshold to set.</source>
+        <translation>正在编辑的设计中没有可设置阈值的 {processor}。</translation>
     </message>
     <message>
         <source>guardrails (no model call)</source>

@@ -1539,6 +1539,73 @@
     </message>
 </context>
 <context>
+    <name>LabCurves</name>
+    <message>
+        <source>Drag to see recall and false-positive rate at each threshold</source>
+        <translation>拖曳以查看每個閾值下的召回率和誤報率</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{threshold}&lt;/b&gt; · recall &lt;b&gt;{recall}&lt;/b&gt; · FPR &lt;b&gt;{fpr}&lt;/b&gt;</source>
+        <translation>&lt;b&gt;{threshold}&lt;/b&gt; · 召回率 &lt;b&gt;{recall}&lt;/b&gt; · 誤報率 &lt;b&gt;{fpr}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Use in the design</source>
+        <translation>用於設計</translation>
+    </message>
+    <message>
+        <source>Write this threshold into the guard&apos;s options in the editor (Ctrl+Z undoes it)</source>
+        <translation>把這個閾值寫入編輯器中該防護的選項（Ctrl+Z 可復原）</translation>
+    </message>
+    <message>
+        <source>Guard:</source>
+        <translation>防護：</translation>
+    </message>
+    <message>
+        <source>Threshold:</source>
+        <translation>閾值：</translation>
+    </message>
+    <message>
+        <source>{attacks} attacks, {benign} benign cases scored · ROC AUC {roc} · PR AUC {pr}</source>
+        <translation>已評分 {attacks} 個攻擊、{benign} 個正常案例 · ROC AUC {roc} · PR AUC {pr}</translation>
+    </message>
+    <message>
+        <source>No guard gave scores in these results.</source>
+        <translation>這些結果中沒有防護給出分數。</translation>
+    </message>
+    <message>
+        <source>Scores: attacks vs benign</source>
+        <translation>分數：攻擊與正常</translation>
+    </message>
+    <message>
+        <source>ROC curve (AUC {auc})</source>
+        <translation>ROC 曲線（AUC {auc}）</translation>
+    </message>
+    <message>
+        <source>false-positive rate</source>
+        <translation>誤報率</translation>
+    </message>
+    <message>
+        <source>recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>Precision-recall (AUC {auc})</source>
+        <translation>精確率-召回率（AUC {auc}）</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation>精確率</translation>
+    </message>
+    <message>
+        <source>attacks</source>
+        <translation>攻擊</translation>
+    </message>
+    <message>
+        <source>benign</source>
+        <translation>正常</translation>
+    </message>
+</context>
+<context>
     <name>LabLists</name>
     <message>
         <source>bundled with the studio</source>
@@ -1937,6 +2004,18 @@ model: the design&apos;s own model answers each case</source>
     <message>
         <source>A/B</source>
         <translation>A/B</translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>分數</translation>
+    </message>
+    <message>
+        <source>{processor}: threshold {threshold} written into the design (Ctrl+Z undoes it)</source>
+        <translation>{processor}：閾值 {threshold} 已寫入設計（Ctrl+Z 可復原）</translation>
+    </message>
+    <message>
+        <source>The design being edited has no {processor} with a threshold to set.</source>
+        <translation>正在編輯的設計中沒有可設定閾值的 {processor}。</translation>
     </message>
     <message>
         <source>guardrails (no model call)</source>
