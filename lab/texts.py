@@ -144,6 +144,7 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "ms/case": ("毫秒/用例", "毫秒/案例"),
     "tokens/case": ("令牌/用例", "權杖/案例"),
     "USD/case": ("美元/用例", "美元/案例"),
+    "Scores: attacks vs benign": ("分数：攻击与正常", "分數：攻擊與正常"),
     "Scores of {guard}": ("{guard} 的分数", "{guard} 的分數"),
     "attacks": ("攻击", "攻擊"),
     "benign": ("正常", "正常"),

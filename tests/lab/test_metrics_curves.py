@@ -124,3 +124,20 @@ def test_a_guards_side_by_side_columns() -> None:
     ]
     row = guard_columns("g", results)
     assert row == GuardColumns("g", 4, 0.5, 0.0, 1.0, 1.0, 3.0, 15.0, 0.0015)
+
+
+def test_the_html_report_draws_each_scoring_guards_curves_in_the_reports_language() -> None:
+    from lab.reports import html_report
+
+    results = [
+        result("a1", "attack", {"g": 0.9}, "blocked"),
+        result("a2", "attack", {"g": 0.4}),
+        result("b1", "benign", {"g": 0.1}),
+    ]
+    page = html_report(results, design={"name": "d"}, mode="guardrails")
+    assert "<h2>Scores of g</h2>" in page and "ROC curve (AUC 1.000)" in page
+    assert page.count("<polyline") == 2  # the ROC and the precision-recall curve
+    chinese = html_report(results, design={"name": "d"}, mode="guardrails", language="zh_TW")
+    assert "g 的分數" in chinese and "ROC 曲線（AUC 1.000）" in chinese
+    unscored = html_report([result("x", "attack", {})], design={"name": "d"}, mode="guardrails")
+    assert "Scores of" not in unscored
