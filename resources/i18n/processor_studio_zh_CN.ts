@@ -1537,6 +1537,14 @@
         <source>Lab: {case}</source>
         <translation>实验室：{case}</translation>
     </message>
+    <message>
+        <source>The design has no input or tool-result guard to run side by side.</source>
+        <translation>该设计没有可并列运行的输入防护或工具结果防护。</translation>
+    </message>
+    <message>
+        <source>{guard} alone · {corpora}</source>
+        <translation>单独运行 {guard} · {corpora}</translation>
+    </message>
 </context>
 <context>
     <name>LabCurves</name>
@@ -1603,6 +1611,34 @@
     <message>
         <source>benign</source>
         <translation>正常</translation>
+    </message>
+    <message>
+        <source>Guard</source>
+        <translation>防护</translation>
+    </message>
+    <message>
+        <source>ms per case</source>
+        <translation>每个用例毫秒数</translation>
+    </message>
+    <message>
+        <source>tokens per case</source>
+        <translation>每个用例令牌数</translation>
+    </message>
+    <message>
+        <source>USD per case</source>
+        <translation>每个用例美元</translation>
+    </message>
+    <message>
+        <source>Run each guard alone</source>
+        <translation>逐个单独运行防护</translation>
+    </message>
+    <message>
+        <source>Run the chosen corpora once per input and tool-result guard of the design, each guard alone (not as a chain), and compare them: recall, FPR, AUC and cost per case</source>
+        <translation>对设计中的每个输入防护和工具结果防护各运行一次所选语料，每次只运行该防护（不组成链），并加以比较：召回率、误报率、AUC 和每个用例的开销</translation>
+    </message>
+    <message>
+        <source>Guards side by side</source>
+        <translation>防护并列比较</translation>
     </message>
 </context>
 <context>

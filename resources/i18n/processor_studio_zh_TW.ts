@@ -1537,6 +1537,14 @@
         <source>Lab: {case}</source>
         <translation>實驗室：{case}</translation>
     </message>
+    <message>
+        <source>The design has no input or tool-result guard to run side by side.</source>
+        <translation>該設計沒有可並列執行的輸入防護或工具結果防護。</translation>
+    </message>
+    <message>
+        <source>{guard} alone · {corpora}</source>
+        <translation>單獨執行 {guard} · {corpora}</translation>
+    </message>
 </context>
 <context>
     <name>LabCurves</name>
@@ -1603,6 +1611,34 @@
     <message>
         <source>benign</source>
         <translation>正常</translation>
+    </message>
+    <message>
+        <source>Guard</source>
+        <translation>防護</translation>
+    </message>
+    <message>
+        <source>ms per case</source>
+        <translation>每個案例毫秒數</translation>
+    </message>
+    <message>
+        <source>tokens per case</source>
+        <translation>每個案例權杖數</translation>
+    </message>
+    <message>
+        <source>USD per case</source>
+        <translation>每個案例美元</translation>
+    </message>
+    <message>
+        <source>Run each guard alone</source>
+        <translation>逐一單獨執行防護</translation>
+    </message>
+    <message>
+        <source>Run the chosen corpora once per input and tool-result guard of the design, each guard alone (not as a chain), and compare them: recall, FPR, AUC and cost per case</source>
+        <translation>對設計中的每個輸入防護和工具結果防護各執行一次所選語料，每次只執行該防護（不組成鏈），並加以比較：召回率、誤報率、AUC 和每個案例的開銷</translation>
+    </message>
+    <message>
+        <source>Guards side by side</source>
+        <translation>防護並列比較</translation>
     </message>
 </context>
 <context>

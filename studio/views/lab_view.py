@@ -36,6 +36,7 @@ from studio.views.lab_curves import CurvesPanel
 from studio.views.lab_dialogs import choose_corpus, choose_design_file, choose_report_path, confirm_delete
 from studio.views.lab_figures import ConfusionPanel, ProcessorsPanel
 from studio.views.lab_setup import LabSetupBar, LabSidebar
+from studio.views.lab_side_by_side import SideBySidePanel
 from studio.views.mcp_approval import McpApproval
 
 #: The tabs, in order.
@@ -70,6 +71,12 @@ class LabView(QWidget):
         self.ab_panel = LabABPanel()
         self.curves_panel = CurvesPanel()
         self.curves_panel.design_threshold = controller.thresholds.threshold
+        self.side_by_side_panel = SideBySidePanel()
+        self.scores_tab = QSplitter(Qt.Orientation.Vertical)
+        self.scores_tab.setObjectName("lab_scores")
+        self.scores_tab.addWidget(self.curves_panel)
+        self.scores_tab.addWidget(self.side_by_side_panel)
+        self.scores_tab.setSizes([70, 30])
         self.tables = {
             **self.confusion_panel.tables,
             **self.processors_panel.tables,
@@ -104,7 +111,7 @@ class LabView(QWidget):
         self.tabs.addTab(self.confusion_panel, translate("LabView", "Confusion"))
         self.tabs.addTab(self.processors_panel, translate("LabView", "Processors"))
         self.tabs.addTab(self.ab_panel, translate("LabView", "A/B"))
-        self.tabs.addTab(self.curves_panel, translate("LabView", "Scores"))
+        self.tabs.addTab(self.scores_tab, translate("LabView", "Scores"))
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
@@ -177,6 +184,8 @@ class LabView(QWidget):
         self.ab_panel.design_file_requested.connect(self._on_design_file_requested)
         self.ab_panel.export_requested.connect(self._on_export_comparison)
         self.curves_panel.threshold_requested.connect(self._on_threshold_requested)
+        self.side_by_side_panel.run_requested.connect(self._on_side_by_side_requested)
+        controller.side_by_side_ready.connect(self._on_side_by_side_ready)
         self.tabs.tabBarClicked.connect(self._on_tab_clicked)
         self.tabs.currentChanged.connect(self._on_tab_changed)
         controller.design_choices_changed.connect(self.ab_panel.set_choices)
@@ -260,6 +269,7 @@ class LabView(QWidget):
         self.resume_button.setEnabled(resumable)
         self.replay_button.setEnabled(replayable)
         self.ab_panel.run_button.setEnabled(not running)
+        self.side_by_side_panel.run_button.setEnabled(not running)
         self.compare_button.setEnabled(len(selected) == 2)
         self.delete_button.setEnabled(bool(selected) and not any(runs.is_live(i) for i in selected))
         self.export_button.setEnabled(bool(self.controller.results))
@@ -320,8 +330,23 @@ class LabView(QWidget):
         return {
             CONFUSION_TAB: self.confusion_panel,
             PROCESSORS_TAB: self.processors_panel,
-            self.tabs.indexOf(self.curves_panel): self.curves_panel,
+            self.tabs.indexOf(self.scores_tab): self.curves_panel,
         }
+
+    @Slot()
+    def _on_side_by_side_requested(self) -> None:
+        self._update_design()
+        self.message.setText("")
+        if self.controller.start_side_by_side(mode=str(self.mode.currentData()), concurrency=self.concurrency.value()):
+            self.tabs.setCurrentIndex(CASES_TAB)
+        self._update_buttons()
+
+    @Slot(list, list)
+    def _on_side_by_side_ready(self, rows: list[Any], results: list[Any]) -> None:
+        """Each guard alone ran: the table, and every guard's curves from its own run."""
+        self.side_by_side_panel.show_rows(rows)
+        self.tabs.setCurrentWidget(self.scores_tab)
+        self.curves_panel.show_results(results)
 
     @Slot(str, float)
     def _on_threshold_requested(self, processor: str, threshold: float) -> None:
