@@ -63,3 +63,22 @@ def test_a_case_keeps_each_guards_highest_score_from_state_and_tripwire() -> Non
     ]
     tripwire = TripWire("flagged", processor_id="d", metadata={"score": 0.93})
     assert case_scores(events, tripwire) == {"a": 0.4, "d": 0.93}
+
+
+def test_a_moderation_judges_probability_is_the_cases_score_blocked_or_not() -> None:
+    """A judge model's probability is a score too: ModerationProcessor with a model records the highest category's."""
+    import json
+
+    from processors import Agent
+    from processors.builtin.moderation import ModerationProcessor
+    from processors.models import ScriptedModel
+
+    def judged(verdict: dict[str, float]) -> CaseResult:
+        judge = ScriptedModel([json.dumps({"categories": verdict})])
+        agent = Agent(id="t", instructions="", model="demo", input_processors=[ModerationProcessor(model=judge)])
+        return asyncio.run(run_case(Case(id="c", text="some text", label="attack"), agent, "guardrails"))
+
+    blocked = judged({"violence": 0.91, "hate": 0.2})
+    passed = judged({"violence": 0.3})
+    assert blocked.outcome == "blocked" and passed.outcome == "passed"
+    assert blocked.scores == {"moderation": 0.91} and passed.scores == {"moderation": 0.3}
