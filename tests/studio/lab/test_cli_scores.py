@@ -95,3 +95,31 @@ def test_an_unknown_guard_exits_2_naming_the_designs_processors() -> None:
     assert "--guard: the design has no processor nope (it has: unicode-normalizer, prompt-injection-detector" in (
         done.stderr
     )
+
+
+def test_a_classifier_guard_and_the_detector_side_by_side_each_with_its_curves(tmp_path: Path) -> None:
+    """Two scoring guards of one design, each alone: ClassifierGuard (a tiny ONNX model the test builds, through
+    real onnxruntime) and the built-in detector; every case has each one's score in its own run."""
+    from studio.design.agent_design import ChainEntry, save_design
+    from studio.design.sample import sample_design
+    from tests.support.tiny_classifier import write_tiny_classifier
+
+    model = write_tiny_classifier(tmp_path / "model")
+    design = sample_design()
+    design.input.append(ChainEntry(type="ClassifierGuard", options={"model_folder": str(model), "threshold": 0.9}))
+    path = tmp_path / "design.json"
+    save_design(design, path)
+    report = tmp_path / "side.json"
+    done = lab(path, "--corpus", CORPORA["direct-injection"], "--guard", "classifier-guard", "--guard", DETECTOR,
+               "--threshold-for-fpr", "0.1", "--json", report)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert [row["guard"] for row in data["side_by_side"]] == ["classifier-guard", DETECTOR]
+    for guard in ("classifier-guard", DETECTOR):
+        cases = data["guards"][guard]["cases"]
+        assert all(list(case["scores"]) == [guard] for case in cases)  # each alone: only its own score
+        assert data["guards"][guard]["curves"][guard]["attacks"] + data["guards"][guard]["curves"][guard][
+            "benign"
+        ] == len(cases)
+    thresholds = [line for line in done.stdout.splitlines() if ": threshold " in line or "no threshold" in line]
+    assert [line.split(":")[0] for line in thresholds] == ["classifier-guard", DETECTOR]
