@@ -1557,6 +1557,14 @@
         <translation>&lt;b&gt;{threshold}&lt;/b&gt; · 召回率 &lt;b&gt;{recall}&lt;/b&gt; · 误报率 &lt;b&gt;{fpr}&lt;/b&gt;</translation>
     </message>
     <message>
+        <source>Lowest threshold within this FPR</source>
+        <translation>此误报率内的最低阈值</translation>
+    </message>
+    <message>
+        <source>Put the slider on the lowest threshold (the highest recall) whose false-positive rate stays within the budget</source>
+        <translation>把滑块移到误报率不超过预算的最低阈值（召回率最高）</translation>
+    </message>
+    <message>
         <source>Use in the design</source>
         <translation>用于设计</translation>
     </message>
@@ -1569,12 +1577,20 @@
         <translation>防护：</translation>
     </message>
     <message>
+        <source>FPR budget:</source>
+        <translation>误报率预算：</translation>
+    </message>
+    <message>
         <source>Threshold:</source>
         <translation>阈值：</translation>
     </message>
     <message>
         <source>{attacks} attacks, {benign} benign cases scored · ROC AUC {roc} · PR AUC {pr}</source>
         <translation>已评分 {attacks} 个攻击、{benign} 个正常用例 · ROC AUC {roc} · PR AUC {pr}</translation>
+    </message>
+    <message>
+        <source>No threshold keeps the false-positive rate within {budget}</source>
+        <translation>没有阈值能使误报率不超过 {budget}</translation>
     </message>
     <message>
         <source>No guard gave scores in these results.</source>

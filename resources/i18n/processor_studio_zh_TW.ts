@@ -1557,6 +1557,14 @@
         <translation>&lt;b&gt;{threshold}&lt;/b&gt; · 召回率 &lt;b&gt;{recall}&lt;/b&gt; · 誤報率 &lt;b&gt;{fpr}&lt;/b&gt;</translation>
     </message>
     <message>
+        <source>Lowest threshold within this FPR</source>
+        <translation>此誤報率內的最低閾值</translation>
+    </message>
+    <message>
+        <source>Put the slider on the lowest threshold (the highest recall) whose false-positive rate stays within the budget</source>
+        <translation>把滑桿移到誤報率不超過預算的最低閾值（召回率最高）</translation>
+    </message>
+    <message>
         <source>Use in the design</source>
         <translation>用於設計</translation>
     </message>
@@ -1569,12 +1577,20 @@
         <translation>防護：</translation>
     </message>
     <message>
+        <source>FPR budget:</source>
+        <translation>誤報率預算：</translation>
+    </message>
+    <message>
         <source>Threshold:</source>
         <translation>閾值：</translation>
     </message>
     <message>
         <source>{attacks} attacks, {benign} benign cases scored · ROC AUC {roc} · PR AUC {pr}</source>
         <translation>已評分 {attacks} 個攻擊、{benign} 個正常案例 · ROC AUC {roc} · PR AUC {pr}</translation>
+    </message>
+    <message>
+        <source>No threshold keeps the false-positive rate within {budget}</source>
+        <translation>沒有閾值能使誤報率不超過 {budget}</translation>
     </message>
     <message>
         <source>No guard gave scores in these results.</source>

@@ -15,7 +15,16 @@ from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QFontMetrics, QTextDocumentFragment
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSlider, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSlider,
+    QVBoxLayout,
+    QWidget,
+)
 
 from lab.metrics import ScoreCurves, ThresholdPoint, score_curves
 from lab.results import CaseResult
@@ -60,6 +69,22 @@ class CurvesPanel(QWidget):
         self.figures.setMinimumWidth(
             QFontMetrics(bold).horizontalAdvance(QTextDocumentFragment.fromHtml(widest).toPlainText()) + 12
         )
+        self.budget = QDoubleSpinBox()
+        self.budget.setObjectName("lab_fpr_budget")
+        self.budget.setRange(0.0, 100.0)
+        self.budget.setDecimals(1)
+        self.budget.setSingleStep(0.5)
+        self.budget.setValue(1.0)
+        self.budget.setSuffix(" %")
+        self.find_button = QPushButton(translate("LabCurves", "Lowest threshold within this FPR"))
+        self.find_button.setObjectName("lab_fpr_find")
+        self.find_button.setToolTip(
+            translate(
+                "LabCurves",
+                "Put the slider on the lowest threshold (the highest recall) whose false-positive rate stays within "
+                "the budget",
+            )
+        )
         self.save = QPushButton(translate("LabCurves", "Use in the design"))
         self.save.setObjectName("lab_threshold_save")
         self.save.setToolTip(
@@ -70,6 +95,9 @@ class CurvesPanel(QWidget):
         top.addWidget(QLabel(translate("LabCurves", "Guard:")))
         top.addWidget(self.guard)
         top.addWidget(self.summary, 1)
+        top.addWidget(QLabel(translate("LabCurves", "FPR budget:")))
+        top.addWidget(self.budget)
+        top.addWidget(self.find_button)
         bottom = QHBoxLayout()
         bottom.addWidget(QLabel(translate("LabCurves", "Threshold:")))
         bottom.addWidget(self.slider, 1)
@@ -83,6 +111,9 @@ class CurvesPanel(QWidget):
         self.guard.currentIndexChanged.connect(self._on_guard_changed)
         self.slider.valueChanged.connect(self._on_slider_moved)
         self.save.clicked.connect(self._on_save)
+        self.find_button.clicked.connect(self._on_find)
+        #: A threshold put on the slider exactly (from the budget or the design), while the slider stays on its step.
+        self._exact: tuple[int, float] | None = None
         self._on_guard_changed()
 
     # ----------------------------------------------------------------------------------------- results
@@ -108,16 +139,21 @@ class CurvesPanel(QWidget):
     # ----------------------------------------------------------------------------------------- threshold
     def threshold(self) -> float:
         """The slider's threshold (over the histogram's span of scores)."""
+        if self._exact is not None and self._exact[0] == self.slider.value():
+            return self._exact[1]
         histogram = self.figure.histogram
         low, high = (histogram.low, histogram.high) if histogram is not None else (0.0, 1.0)
         return round(low + (high - low) * self.slider.value() / SLIDER_STEPS, 4)
 
     def set_threshold(self, value: float) -> None:
-        """Put the slider on ``value`` (the nearest step) and show the figures there."""
+        """Put the slider on ``value`` (on the nearest step, the figures of ``value`` itself until it moves)."""
         histogram = self.figure.histogram
         low, high = (histogram.low, histogram.high) if histogram is not None else (0.0, 1.0)
-        step = round((value - low) / (high - low) * SLIDER_STEPS) if high > low else 0
-        self.slider.setValue(min(max(step, 0), SLIDER_STEPS))
+        step = min(max(round((value - low) / (high - low) * SLIDER_STEPS) if high > low else 0, 0), SLIDER_STEPS)
+        self._exact = (step, round(value, 4))
+        self.slider.blockSignals(True)
+        self.slider.setValue(step)
+        self.slider.blockSignals(False)
         self._on_slider_moved()
 
     def point(self) -> ThresholdPoint | None:
@@ -133,7 +169,8 @@ class CurvesPanel(QWidget):
         curves = self.current_curves()
         self.figure.set_curves(curves)
         enabled = curves is not None
-        self.slider.setEnabled(enabled)
+        for widget in (self.slider, self.budget, self.find_button):
+            widget.setEnabled(enabled)
         if curves is None:
             self.summary.setText("")
             self.figures.setText("")
@@ -169,6 +206,23 @@ class CurvesPanel(QWidget):
         )
         in_design = self.design_threshold(curves.processor)
         self.save.setEnabled(in_design is not None and round(in_design, 4) != point.threshold)
+
+    @Slot()
+    def _on_find(self) -> None:
+        """The slider to the lowest threshold whose false-positive rate is within the budget (or said: none is)."""
+        curves = self.current_curves()
+        if curves is None:
+            return
+        point = curves.threshold_for_fpr(self.budget.value() / 100)
+        if point is None:
+            self.figures.setText(
+                translate("LabCurves", "No threshold keeps the false-positive rate within {budget}").format(
+                    budget=f"{self.budget.value():g} %"
+                )
+            )
+            self.save.setEnabled(False)
+            return
+        self.set_threshold(point.threshold)
 
     @Slot()
     def _on_save(self) -> None:

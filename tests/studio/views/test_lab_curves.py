@@ -72,6 +72,13 @@ def test_the_scores_tab_draws_the_detectors_curves_and_its_slider_writes_one_und
     )
     assert panel.slider.value() == SLIDER_STEPS and panel.threshold() == 1.0
     assert panel.point() == expected.at(1.0)
+    # the lowest threshold within a 1 % false-positive budget, exactly (not the slider's nearest step)
+    budget = expected.threshold_for_fpr(0.01)
+    assert budget is not None
+    panel.budget.setValue(1.0)
+    qtbot.mouseClick(panel.find_button, Qt.MouseButton.LeftButton)
+    assert panel.threshold() == budget.threshold and panel.point() == budget
+    assert budget.fpr is not None and budget.fpr <= 0.01
     qtbot.keyClick(panel.slider, Qt.Key.Key_Home)
     for _ in range(11):
         qtbot.keyClick(panel.slider, Qt.Key.Key_PageUp)
