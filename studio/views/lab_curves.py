@@ -52,6 +52,7 @@ class CurvesPanel(QWidget):
         self.guard.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.summary = QLabel()
         self.summary.setObjectName("lab_curves_summary")
+        self.summary.setWordWrap(True)  # two lines rather than squeezing the guard's name in a narrow window
         self.figure = ScoreFigure()
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setObjectName("lab_threshold_slider")
