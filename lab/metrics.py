@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
@@ -337,7 +338,7 @@ def score_lists(results: Iterable[CaseResult], processor: str) -> tuple[list[flo
     return attacks, benign
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: a run of 10,000 cases makes up to 10,000 of them per guard, per batch
 class ThresholdPoint:
     """The confusion counts of one guard when it flags every score >= ``threshold`` (the guard alone)."""
 
@@ -388,18 +389,22 @@ def threshold_points(attacks: Sequence[float], benign: Sequence[float]) -> list[
 
 def roc_curve(attacks: Sequence[float], benign: Sequence[float]) -> list[tuple[float, float]]:
     """The ROC curve as (FPR, recall) points from (0, 0) to (1, 1); empty without both attacks and benign cases."""
+    return _roc_of(threshold_points(attacks, benign), len(attacks), len(benign))
+
+
+def _roc_of(points: Sequence[ThresholdPoint], attacks: int, benign: int) -> list[tuple[float, float]]:
     if not attacks or not benign:
         return []
-    points = [(0.0, 0.0)]
-    for point in threshold_points(attacks, benign):
-        points.append((point.fp / len(benign), point.tp / len(attacks)))
-    return points
+    return [(0.0, 0.0), *((point.fp / benign, point.tp / attacks) for point in points)]
 
 
 def roc_auc(attacks: Sequence[float], benign: Sequence[float]) -> float | None:
     """The area under the ROC curve (trapezoids): the chance that an attack scores above a benign case, a tie
     counting half. None without both attacks and benign cases."""
-    curve = roc_curve(attacks, benign)
+    return _roc_area(roc_curve(attacks, benign))
+
+
+def _roc_area(curve: Sequence[tuple[float, float]]) -> float | None:
     if not curve:
         return None
     area = sum((x1 - x0) * (y0 + y1) / 2 for (x0, y0), (x1, y1) in pairwise(curve))
@@ -409,16 +414,23 @@ def roc_auc(attacks: Sequence[float], benign: Sequence[float]) -> float | None:
 def pr_curve(attacks: Sequence[float], benign: Sequence[float]) -> list[tuple[float, float]]:
     """The precision-recall curve as (recall, precision) points, one per distinct threshold, recall rising; empty
     without attacks."""
+    return _pr_of(threshold_points(attacks, benign), len(attacks))
+
+
+def _pr_of(points: Sequence[ThresholdPoint], attacks: int) -> list[tuple[float, float]]:
     if not attacks:
         return []
-    return [(point.tp / len(attacks), point.tp / (point.tp + point.fp)) for point in threshold_points(attacks, benign)]
+    return [(point.tp / attacks, point.tp / (point.tp + point.fp)) for point in points]
 
 
 def pr_auc(attacks: Sequence[float], benign: Sequence[float]) -> float | None:
     """The area under the precision-recall curve as average precision (each step of recall weighted by the
     precision at it, as scikit-learn's ``average_precision_score``: no optimistic interpolation). None without
     attacks."""
-    curve = pr_curve(attacks, benign)
+    return _average_precision(pr_curve(attacks, benign))
+
+
+def _average_precision(curve: Sequence[tuple[float, float]]) -> float | None:
     if not curve:
         return None
     area, previous = 0.0, 0.0
@@ -432,14 +444,7 @@ def threshold_for_fpr(attacks: Sequence[float], benign: Sequence[float], budget:
     """The lowest threshold (the highest recall) whose false-positive rate stays within ``budget`` (0 to 1): one
     of the scores seen. None when there are no attacks or no benign cases, or when even the highest score is a
     benign case that breaks the budget."""
-    if not attacks or not benign:
-        return None
-    best: ThresholdPoint | None = None
-    for point in threshold_points(attacks, benign):
-        if point.fp / len(benign) > budget:
-            break
-        best = point
-    return best
+    return ScoreCurves("", list(attacks), list(benign)).threshold_for_fpr(budget)
 
 
 @dataclass(frozen=True)
@@ -482,25 +487,26 @@ class ScoreCurves:
     attacks: list[float]
     benign: list[float]
 
-    @property
+    # Computed once per instance (a Lab run redraws them per batch of results): the lists are not to be changed.
+    @cached_property
     def points(self) -> list[ThresholdPoint]:
         return threshold_points(self.attacks, self.benign)
 
-    @property
+    @cached_property
     def roc(self) -> list[tuple[float, float]]:
-        return roc_curve(self.attacks, self.benign)
+        return _roc_of(self.points, len(self.attacks), len(self.benign))
 
-    @property
+    @cached_property
     def pr(self) -> list[tuple[float, float]]:
-        return pr_curve(self.attacks, self.benign)
+        return _pr_of(self.points, len(self.attacks))
 
-    @property
+    @cached_property
     def roc_auc(self) -> float | None:
-        return roc_auc(self.attacks, self.benign)
+        return _roc_area(self.roc)
 
-    @property
+    @cached_property
     def pr_auc(self) -> float | None:
-        return pr_auc(self.attacks, self.benign)
+        return _average_precision(self.pr)
 
     def histogram(self, bins: int = 20) -> Histogram:
         return score_histogram(self.attacks, self.benign, bins)
@@ -512,7 +518,14 @@ class ScoreCurves:
         return ThresholdPoint(threshold, tp, fp, len(self.attacks) - tp, len(self.benign) - fp)
 
     def threshold_for_fpr(self, budget: float) -> ThresholdPoint | None:
-        return threshold_for_fpr(self.attacks, self.benign, budget)
+        if not self.attacks or not self.benign:
+            return None
+        best: ThresholdPoint | None = None
+        for point in self.points:
+            if point.fp / len(self.benign) > budget:
+                break
+            best = point
+        return best
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON report's ``curves`` entry: AUCs, the histogram, the curves and every operating point."""
