@@ -10,7 +10,7 @@ each guard's curves from its own run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from lab.metrics import guard_columns
@@ -20,7 +20,7 @@ from studio.controllers.lab_events import LabEvents
 from studio.controllers.lab_running import STUDIO_MODES, LabRunning, Prepared
 from studio.design.agent_design import AgentDesign, DesignError
 from studio.i18n import translate
-from studio.lab.side_by_side import Guard, design_guards, guard_alone, pick_guards
+from studio.lab.side_by_side import Guard, design_guards, guard_alone, pick_guards, renamed
 
 __all__ = ["LabSideBySide"]
 
@@ -94,14 +94,31 @@ class LabSideBySide:
         if not await self._live.servers_ready(design, mode):
             return
         outcomes: dict[str, list[CaseResult]] = {}
-        for guard, (run, lab_run_id, create) in prepared:
+        for guard, (engine_run, lab_run_id, create) in prepared:
+            run: Any = _Renamed(engine_run, guard)  # stored, shown and counted under the guard's id in the design
             self._live.begin(run, lab_run_id, [])
             status = await self._live.drive(run, create=create)
-            results = run.results_in_order()
-            for result in results:  # alone, a second detector is no longer "-2": its id in the design
-                result.scores = {guard.id: max(result.scores.values())} if result.scores else {}
-            outcomes[guard.id] = results
+            outcomes[guard.id] = run.results_in_order()
             if status != "finished":
                 return  # cancelled: what ran is kept and can be resumed; no table of half the guards
         rows = [guard_columns(guard, results) for guard, results in outcomes.items()]
         self._events.side_by_side_ready.emit(rows, [result for results in outcomes.values() for result in results])
+
+
+class _Renamed:
+    """A guard's run alone whose results name the guard by its id in the whole design (:func:`renamed`) as they
+    arrive, so the store keeps them that way; everything else is the run's own."""
+
+    def __init__(self, run: Any, guard: Guard) -> None:
+        self._run = run
+        self._guard = guard
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._run, name)
+
+    async def results(self) -> AsyncIterator[CaseResult]:
+        async for result in self._run.results():
+            yield renamed(result, self._guard)
+
+    def results_in_order(self) -> list[CaseResult]:
+        return [renamed(result, self._guard) for result in self._run.results_in_order()]

@@ -623,7 +623,7 @@ def _side_by_side(
     from lab.worker_pool import WorkerPool
     from studio.design.catalog import studio_catalogue
     from studio.lab.design import design_info
-    from studio.lab.side_by_side import design_guards, guard_alone, pick_guards
+    from studio.lab.side_by_side import design_guards, guard_alone, pick_guards, renamed
 
     for flag, given in (("--results", args.results), ("--junit", args.junit), ("--html", args.html)):
         if given is not None:
@@ -663,10 +663,8 @@ def _side_by_side(
                 raise BadInput(str(error)) from None
             except KeyboardInterrupt:
                 return 130
-            results = run.results_in_order()
-            for result in results:  # alone, the guard may have another id (a second detector is no longer "-2")
-                result.scores = {guard.id: max(result.scores.values())} if result.scores else {}
-            outcomes[guard.id] = results
+            # alone, the guard may have another id (a second detector is no longer "-2"): its id in the design
+            outcomes[guard.id] = [renamed(result, guard) for result in run.results_in_order()]
     finally:
         if pool is not None:
             pool.close()

@@ -13,21 +13,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from lab.results import CaseResult
 from processors.builtin.registry import Catalogue
 from studio.design.agent_design import AgentDesign
 from studio.design.build import build_chains
 
-__all__ = ["Guard", "design_guards", "design_processors", "guard_alone", "pick_guards"]
+__all__ = ["Guard", "design_guards", "design_processors", "guard_alone", "pick_guards", "renamed"]
 
 
 @dataclass(frozen=True)
 class Guard:
-    """A guard of a design: its processor id in the whole design, the chain entry's uid, its type and lane."""
+    """A guard of a design: its processor id in the whole design, the chain entry's uid, its type and lane, and
+    the id it runs under alone (a second detector is ``prompt-injection-detector-2`` in the design, not alone)."""
 
     id: str
     uid: str
     type: str
     lane: str
+    alone_id: str = ""
 
 
 def _guards(design: AgentDesign, catalogue: Catalogue) -> tuple[list[Guard], list[Guard]]:
@@ -36,7 +39,7 @@ def _guards(design: AgentDesign, catalogue: Catalogue) -> tuple[list[Guard], lis
     every: list[Guard] = []
     for lane, built in build_chains(design, catalogue).items():
         for item in built:
-            guard = Guard(str(item.processor.id), item.entry.uid, item.entry.type, lane)
+            guard = Guard(str(item.processor.id), item.entry.uid, item.entry.type, lane, item.default_id)
             every.append(guard)
             if lane == "input" or (lane == "output" and callable(getattr(item.processor, "process_tool_result", None))):
                 guards.append(guard)
@@ -70,3 +73,15 @@ def guard_alone(design: AgentDesign, guard: Guard) -> AgentDesign:
     alone.input = [entry for entry in alone.input if entry.uid == guard.uid]
     alone.output = [entry for entry in alone.output if entry.uid == guard.uid]
     return alone
+
+
+def renamed(result: CaseResult, guard: Guard) -> CaseResult:
+    """``result`` of ``guard``'s run alone with the guard under its id in the whole design (its tripwires, hits and
+    score), so a stored run, a report and the threshold slider name the entry it came from. Changes ``result``."""
+    if guard.alone_id and guard.alone_id != guard.id:
+        result.tripped = [guard.id if name == guard.alone_id else name for name in result.tripped]
+        for hit in result.hits:
+            if hit.processor == guard.alone_id:
+                hit.processor = guard.id
+        result.scores = {guard.id if name == guard.alone_id else name: score for name, score in result.scores.items()}
+    return result

@@ -21,7 +21,7 @@ def test_each_guard_alone_becomes_a_row_and_the_detectors_curves_come_from_its_o
     qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
 ) -> None:
     workspace, _window, lab = open_lab(qtbot, qloop, tmp_path)
-    choose(lab, "direct-injection.jsonl")
+    choose(lab, "direct-injection.jsonl", "indirect-injection.jsonl")
     cases = len(lab.controller.chosen_cases())
     panel = lab.side_by_side_panel
     rows, results = until_signal(
@@ -43,12 +43,21 @@ def test_each_guard_alone_becomes_a_row_and_the_detectors_curves_come_from_its_o
         pct(expected.fpr),
         f"{expected.roc_auc:.3f}",
     ]
-    assert expected.recall is not None and expected.recall > 0.9
+    assert expected.recall is not None and expected.recall > 0.3  # the input detector never reads tool results
     assert rows[0].recall == 0.0 and rows[0].roc_auc is None  # the normalizer alone blocks nothing, scores nothing
     # alone, nothing but the guard ran: no case of the PII detector's run was blocked by the detector
     assert all(DETECTOR not in result.tripped for result in results[2 * cases : 3 * cases])
     assert lab.tabs.currentWidget() is lab.scores_tab
-    assert [lab.curves_panel.guard.itemData(i) for i in range(lab.curves_panel.guard.count())] == [DETECTOR]
+    second = "prompt-injection-detector-2"  # the output lane's detector of tool results: alone it is no "-2"
+    assert [lab.curves_panel.guard.itemData(i) for i in range(lab.curves_panel.guard.count())] == [DETECTOR, second]
+    tool_guard = results[3 * cases :]
+    assert any(second in result.tripped for result in tool_guard)
+    assert all(DETECTOR not in result.tripped and DETECTOR not in result.scores for result in tool_guard)
+    lab.curves_panel.guard.setCurrentIndex(lab.curves_panel.guard.findData(DETECTOR))
     assert lab.curves_panel.current_curves().roc_auc == expected.roc_auc  # type: ignore[union-attr]
     stored = run(qloop, workspace.store.lab_runs.list_lab_runs())
     assert sum(1 for record in stored if record.settings.get("side_by_side")) == len(guards)  # each kept as a run
+    kept = next(record for record in stored if record.settings.get("side_by_side") == second)
+    _record, rows = run(qloop, workspace.store.lab_runs.load_lab_run(kept.id))
+    assert any(second in (row.result or {}).get("tripped", []) for row in rows)  # stored under its id in the design
+    assert not any(DETECTOR in (row.result or {}).get("scores", {}) for row in rows)
