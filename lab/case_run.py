@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from lab.assertions.case_verdict import judge_case_result
 from lab.corpus import Case
+from lab.guard_scores import case_scores
 from lab.rate_gate import RATE_LIMIT_STATUSES, GatedModel, RateGate
 from lab.results import CaseResult, Hit, Outcome, unique_in_order
 from processors import Agent, RecordingTracer, Tool, Usage
@@ -230,6 +231,7 @@ async def run_case(
         recording=base64.b64encode(recorded.to_bytes()).decode("ascii") if recorded is not None else replay,
         error=result.error if outcome == "error" else None,
         attempts=tries,
+        scores=case_scores(tracer.events, result.tripwire),
     )
     if mode != "guardrails":  # the model's own answer: the verdict of the case's assertions (lab.assertions)
         await judge_case_result(judged, case, agent.instructions, result.steps, ignore_tools=(LAB_TOOL,))

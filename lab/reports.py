@@ -4,8 +4,10 @@ JSON::
 
     {"design": {...}, "mode": "guardrails",
      "cases": [{"id", "text", "label", "category", "lang", "outcome", "tripped": [ids], "reason", "latency_ms",
-                "expect", "hits", "input_tokens", "output_tokens", "cost", "error", "attempts"}],
-     "summary": {"precision", "recall", "fpr", "by_category": {...}, "by_processor": {...}, ...}}
+                "expect", "hits", "input_tokens", "output_tokens", "cost", "error", "attempts",
+                "scores": {processor id: score}}],
+     "summary": {"precision", "recall", "fpr", "by_category": {...}, "by_processor": {...}, ...},
+     "curves": {processor id: {"roc_auc", "pr_auc", "histogram", "roc", "pr", "thresholds": [...]}}}
 
 The HTML report has no script and loads nothing: tables and inline SVG only, every text escaped, so opening a
 report made from someone else's corpus cannot run anything. Its human text is in the ``language`` asked for
@@ -27,6 +29,7 @@ from lab.attack.robustness import Robustness, VariantResult
 from lab.metrics import (
     METRICS,
     Confusion,
+    ScoreCurves,
     attack_matrix,
     attacks_by_category,
     changed_matrix,
@@ -36,6 +39,7 @@ from lab.metrics import (
     contribution,
     processors_seen,
     redundant,
+    score_curves,
     succeeded_attacks,
     summary,
     uncaught,
@@ -63,7 +67,15 @@ def json_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
         # recordings stay in the results file: a report is for reading, and they are the bulk of a model run
         "cases": [{k: v for k, v in result.to_dict().items() if k != "recording"} for result in results],
         "summary": summary(results),
+        **score_report(results),
     }
+
+
+def score_report(results: Sequence[CaseResult]) -> dict[str, Any]:
+    """The JSON report's ``curves``: per scoring guard, its AUCs, histogram, ROC and precision-recall curves and
+    every operating point (:class:`lab.metrics.ScoreCurves`); nothing when no guard gave a score."""
+    curves = score_curves(results)
+    return {"curves": {processor: curve.to_dict() for processor, curve in curves.items()}} if curves else {}
 
 
 def read_json_report(path: Path) -> tuple[dict[str, Any], list[CaseResult]]:
@@ -73,7 +85,7 @@ def read_json_report(path: Path) -> tuple[dict[str, Any], list[CaseResult]]:
         cases = [CaseResult.from_dict(item) for item in data["cases"]]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ValueError(f"{path}: not a lab JSON report ({error})") from None
-    return {key: value for key, value in data.items() if key not in ("cases", "summary")}, cases
+    return {key: value for key, value in data.items() if key not in ("cases", "summary", "curves")}, cases
 
 
 def read_case_results(path: Path) -> list[CaseResult]:
@@ -484,6 +496,7 @@ def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
 <table><tr><th class="l">{t("processor")}</th><th>{t("attacks caught")}</th><th>{t("caught alone")}</th>
 <th>{t("benign blocked")}</th><th class="l"></th></tr>{contribution_rows}</table>
 <p class="muted">{t(_LOWER_BOUND)}</p>
+{score_sections(results, language)}
 <h2>{t("Attacks caught by several processors ({count})", count=len(several))}</h2>
 <table><tr><th class="l">{t("id")}</th><th class="l">{t("category")}</th><th class="l">{t("tripped")}</th>
 <th class="l">{t("text")}</th></tr>{redundant_rows}</table>
@@ -497,6 +510,75 @@ def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
 {false_positives}</table>
 </body></html>
 """
+
+
+def score_sections(results: Sequence[CaseResult], language: str = "en") -> str:
+    """Per scoring guard, a section with its score histogram, ROC and precision-recall curves (the Lab window's
+    Scores tab, from the same :class:`lab.metrics.ScoreCurves`); nothing when no guard gave scores."""
+    return "".join(
+        f"<h2>{_esc(text(language, 'Scores of {guard}', guard=processor))}</h2>{curves_svg(curves, language)}"
+        for processor, curves in score_curves(results).items()
+    )
+
+
+def curves_svg(curves: ScoreCurves, language: str = "en") -> str:
+    """One guard's histogram of attack (red) and benign (green) scores, ROC curve and precision-recall curve, side
+    by side in one inline SVG, each curve's area in its title."""
+    plot, gap, top, bottom, left = 220, 60, 30, 40, 40
+    width, height = left + 3 * plot + 2 * gap + 20, top + plot + bottom
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+        f'aria-label="{_esc(text(language, "Scores of {guard}", guard=curves.processor))}">'
+    ]
+
+    def frame(index: int, title: str, x_name: str, y_name: str) -> tuple[float, float]:
+        x0 = left + index * (plot + gap)
+        parts.append(
+            f'<rect x="{x0}" y="{top}" width="{plot}" height="{plot}" fill="#fff" stroke="#98a2b3"/>'
+            f'<text x="{x0 + plot / 2}" y="{top - 10}" font-size="12" text-anchor="middle">{_esc(title)}</text>'
+            f'<text x="{x0}" y="{top + plot + 14}" font-size="10" text-anchor="middle">0</text>'
+            f'<text x="{x0 + plot}" y="{top + plot + 14}" font-size="10" text-anchor="middle">1</text>'
+            f'<text x="{x0 + plot / 2}" y="{top + plot + 30}" font-size="11" text-anchor="middle">{_esc(x_name)}</text>'
+            f'<text x="{x0 - 8}" y="{top + plot / 2}" font-size="11" text-anchor="middle" '
+            f'transform="rotate(-90 {x0 - 8} {top + plot / 2})">{_esc(y_name)}</text>'
+        )
+        return x0, top + plot
+
+    def line(x0: float, y0: float, points: Sequence[tuple[float, float]]) -> None:
+        if points:
+            path = " ".join(f"{x0 + x * plot:.1f},{y0 - y * plot:.1f}" for x, y in points)
+            parts.append(f'<polyline points="{path}" fill="none" stroke="rgb(25,90,170)" stroke-width="2"/>')
+
+    histogram = curves.histogram()
+    x0, y0 = frame(
+        0, text(language, "Scores: attacks vs benign"), text(language, "attacks") + " / " + text(language, "benign"), ""
+    )
+    tallest = max([*histogram.attacks, *histogram.benign, 1])
+    bin_width = plot / len(histogram.attacks)
+    for index, (attacks, benign) in enumerate(zip(histogram.attacks, histogram.benign, strict=True)):
+        for count, colour, offset in ((benign, "27,110,32", 0.0), (attacks, "179,38,30", 0.5)):
+            if count:
+                bar = plot * count / tallest
+                parts.append(
+                    f'<rect x="{x0 + (index + offset) * bin_width:.1f}" y="{y0 - bar:.1f}" width="{bin_width / 2:.1f}" '
+                    f'height="{bar:.1f}" fill="rgb({colour})" fill-opacity="0.8"><title>{count}</title></rect>'
+                )
+
+    def auc(value: float | None) -> str:
+        return text(language, "n/a") if value is None else f"{value:.3f}"
+
+    x0, y0 = frame(1, text(language, "ROC curve (AUC {auc})", auc=auc(curves.roc_auc)), "FPR", text(language, "recall"))
+    parts.append(f'<line x1="{x0}" y1="{y0}" x2="{x0 + plot}" y2="{y0 - plot}" stroke="#bbb" stroke-dasharray="3,3"/>')
+    line(x0, y0, curves.roc)
+    x0, y0 = frame(
+        2,
+        text(language, "Precision-recall curve (AUC {auc})", auc=auc(curves.pr_auc)),
+        text(language, "recall"),
+        text(language, "precision"),
+    )
+    line(x0, y0, curves.pr)
+    parts.append("</svg>")
+    return "".join(parts)
 
 
 _LOWER_BOUND = (

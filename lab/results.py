@@ -85,6 +85,9 @@ class CaseResult:
     tripped_turn: int | None = None
     #: A conversation case: each turn played, in order (empty for a one-call case).
     conversation: list[TurnResult] = field(default_factory=list)
+    #: The score each scoring guard gave the case, by processor id (its highest in the run: the one its threshold
+    #: decided on), for passing cases too; what the lab's histograms, curves and thresholds are made of.
+    scores: dict[str, float] = field(default_factory=dict)
 
     @property
     def changed(self) -> list[str]:
@@ -113,6 +116,7 @@ class CaseResult:
         data["hits"] = [dict(hit.__dict__) for hit in self.hits]
         data["assertions"] = [dict(item) for item in self.assertions]
         data["conversation"] = [{**turn.__dict__, "tripped": list(turn.tripped)} for turn in self.conversation]
+        data["scores"] = dict(self.scores)
         return data
 
     @classmethod

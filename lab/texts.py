@@ -124,6 +124,34 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "recall {recall} is under {limit}": ("召回率 {recall} 低于 {limit}", "召回率 {recall} 低於 {limit}"),
     "false-positive rate {fpr} is over {limit}": ("误报率 {fpr} 高于 {limit}", "誤報率 {fpr} 高於 {limit}"),
     "lab: FAILED: {reason}": ("lab：未通过：{reason}", "lab：未通過：{reason}"),
+    # scores and thresholds (--threshold-for-fpr), side by side (--side-by-side / --guard)
+    "{guard}: threshold {threshold} keeps the false-positive rate at {fpr} (budget {budget}); recall {recall}": (
+        "{guard}：阈值 {threshold} 使误报率为 {fpr}（预算 {budget}）；召回率 {recall}",
+        "{guard}：閾值 {threshold} 使誤報率為 {fpr}（預算 {budget}）；召回率 {recall}",
+    ),
+    "{guard}: no threshold keeps the false-positive rate within {budget}": (
+        "{guard}：没有阈值能使误报率不超过 {budget}",
+        "{guard}：沒有閾值能使誤報率不超過 {budget}",
+    ),
+    "lab: no guard gave a score: --threshold-for-fpr has nothing to measure": (
+        "lab：没有防护给出分数：--threshold-for-fpr 无从计算",
+        "lab：沒有防護給出分數：--threshold-for-fpr 無從計算",
+    ),
+    "lab: {guard} alone ({number} of {count})": (
+        "lab：单独运行 {guard}（第 {number} 个，共 {count} 个）",
+        "lab：單獨執行 {guard}（第 {number} 個，共 {count} 個）",
+    ),
+    "guard": ("防护", "防護"),
+    "ms/case": ("毫秒/用例", "毫秒/案例"),
+    "tokens/case": ("令牌/用例", "權杖/案例"),
+    "USD/case": ("美元/用例", "美元/案例"),
+    "Scores: attacks vs benign": ("分数：攻击与正常", "分數：攻擊與正常"),
+    "Scores of {guard}": ("{guard} 的分数", "{guard} 的分數"),
+    "attacks": ("攻击", "攻擊"),
+    "benign": ("正常", "正常"),
+    "ROC curve (AUC {auc})": ("ROC 曲线（AUC {auc}）", "ROC 曲線（AUC {auc}）"),
+    "Precision-recall curve (AUC {auc})": ("精确率-召回率曲线（AUC {auc}）", "精確率-召回率曲線（AUC {auc}）"),
+    "Guards side by side": ("防护并列比较", "防護並列比較"),
     "lab: skipped {line}": ("lab：已跳过 {line}", "lab：已略過 {line}"),
     # lab attack's model strategies (lab/strategies/estimate.py, studio/lab/attack_strategies.py)
     "Strategies: {variants} variants of {seeds} seeds, at most {calls} model calls": (

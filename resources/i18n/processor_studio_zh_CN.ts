@@ -1549,6 +1549,125 @@
         <source>Lab: {case}</source>
         <translation>实验室：{case}</translation>
     </message>
+    <message>
+        <source>The design has no input or tool-result guard to run side by side.</source>
+        <translation>该设计没有可并列运行的输入防护或工具结果防护。</translation>
+    </message>
+    <message>
+        <source>{guard} alone · {corpora}</source>
+        <translation>单独运行 {guard} · {corpora}</translation>
+    </message>
+</context>
+<context>
+    <name>LabCurves</name>
+    <message>
+        <source>Drag to see recall and false-positive rate at each threshold</source>
+        <translation>拖动以查看每个阈值下的召回率和误报率</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{threshold}&lt;/b&gt; · recall &lt;b&gt;{recall}&lt;/b&gt; · FPR &lt;b&gt;{fpr}&lt;/b&gt;</source>
+        <translation>&lt;b&gt;{threshold}&lt;/b&gt; · 召回率 &lt;b&gt;{recall}&lt;/b&gt; · 误报率 &lt;b&gt;{fpr}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Lowest threshold within this FPR</source>
+        <translation>此误报率内的最低阈值</translation>
+    </message>
+    <message>
+        <source>Put the slider on the lowest threshold (the highest recall) whose false-positive rate stays within the budget</source>
+        <translation>把滑块移到误报率不超过预算的最低阈值（召回率最高）</translation>
+    </message>
+    <message>
+        <source>Use in the design</source>
+        <translation>用于设计</translation>
+    </message>
+    <message>
+        <source>Write this threshold into the guard&apos;s options in the editor (Ctrl+Z undoes it)</source>
+        <translation>把这个阈值写入编辑器中该防护的选项（Ctrl+Z 可撤销）</translation>
+    </message>
+    <message>
+        <source>Guard:</source>
+        <translation>防护：</translation>
+    </message>
+    <message>
+        <source>FPR budget:</source>
+        <translation>误报率预算：</translation>
+    </message>
+    <message>
+        <source>Threshold:</source>
+        <translation>阈值：</translation>
+    </message>
+    <message>
+        <source>{attacks} attacks, {benign} benign cases scored · ROC AUC {roc} · PR AUC {pr}</source>
+        <translation>已评分 {attacks} 个攻击、{benign} 个正常用例 · ROC AUC {roc} · PR AUC {pr}</translation>
+    </message>
+    <message>
+        <source>No threshold keeps the false-positive rate within {budget}</source>
+        <translation>没有阈值能使误报率不超过 {budget}</translation>
+    </message>
+    <message>
+        <source>No guard gave scores in these results.</source>
+        <translation>这些结果中没有防护给出分数。</translation>
+    </message>
+    <message>
+        <source>Scores: attacks vs benign</source>
+        <translation>分数：攻击与正常</translation>
+    </message>
+    <message>
+        <source>ROC curve (AUC {auc})</source>
+        <translation>ROC 曲线（AUC {auc}）</translation>
+    </message>
+    <message>
+        <source>false-positive rate</source>
+        <translation>误报率</translation>
+    </message>
+    <message>
+        <source>recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>Precision-recall (AUC {auc})</source>
+        <translation>精确率-召回率（AUC {auc}）</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation>精确率</translation>
+    </message>
+    <message>
+        <source>attacks</source>
+        <translation>攻击</translation>
+    </message>
+    <message>
+        <source>benign</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>Guard</source>
+        <translation>防护</translation>
+    </message>
+    <message>
+        <source>ms per case</source>
+        <translation>每个用例毫秒数</translation>
+    </message>
+    <message>
+        <source>tokens per case</source>
+        <translation>每个用例令牌数</translation>
+    </message>
+    <message>
+        <source>USD per case</source>
+        <translation>每个用例美元</translation>
+    </message>
+    <message>
+        <source>Run each guard alone</source>
+        <translation>逐个单独运行防护</translation>
+    </message>
+    <message>
+        <source>Run the chosen corpora once per input and tool-result guard of the design, each guard alone (not as a chain), and compare them: recall, FPR, AUC and cost per case</source>
+        <translation>对设计中的每个输入防护和工具结果防护各运行一次所选语料，每次只运行该防护（不组成链），并加以比较：召回率、误报率、AUC 和每个用例的开销</translation>
+    </message>
+    <message>
+        <source>Guards side by side</source>
+        <translation>防护并列比较</translation>
+    </message>
 </context>
 <context>
     <name>LabLists</name>
@@ -1961,6 +2080,18 @@ model: the design&apos;s own model answers each case</source>
     <message>
         <source>A/B</source>
         <translation>A/B</translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>{processor}: threshold {threshold} written into the design (Ctrl+Z undoes it)</source>
+        <translation>{processor}：阈值 {threshold} 已写入设计（Ctrl+Z 可撤销）</translation>
+    </message>
+    <message>
+        <source>The design being edited has no {processor} with a threshold to set.</source>
+        <translation>正在编辑的设计中没有可设置阈值的 {processor}。</translation>
     </message>
     <message>
         <source>guardrails (no model call)</source>

@@ -1549,6 +1549,125 @@
         <source>Lab: {case}</source>
         <translation>實驗室：{case}</translation>
     </message>
+    <message>
+        <source>The design has no input or tool-result guard to run side by side.</source>
+        <translation>該設計沒有可並列執行的輸入防護或工具結果防護。</translation>
+    </message>
+    <message>
+        <source>{guard} alone · {corpora}</source>
+        <translation>單獨執行 {guard} · {corpora}</translation>
+    </message>
+</context>
+<context>
+    <name>LabCurves</name>
+    <message>
+        <source>Drag to see recall and false-positive rate at each threshold</source>
+        <translation>拖曳以查看每個閾值下的召回率和誤報率</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{threshold}&lt;/b&gt; · recall &lt;b&gt;{recall}&lt;/b&gt; · FPR &lt;b&gt;{fpr}&lt;/b&gt;</source>
+        <translation>&lt;b&gt;{threshold}&lt;/b&gt; · 召回率 &lt;b&gt;{recall}&lt;/b&gt; · 誤報率 &lt;b&gt;{fpr}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Lowest threshold within this FPR</source>
+        <translation>此誤報率內的最低閾值</translation>
+    </message>
+    <message>
+        <source>Put the slider on the lowest threshold (the highest recall) whose false-positive rate stays within the budget</source>
+        <translation>把滑桿移到誤報率不超過預算的最低閾值（召回率最高）</translation>
+    </message>
+    <message>
+        <source>Use in the design</source>
+        <translation>用於設計</translation>
+    </message>
+    <message>
+        <source>Write this threshold into the guard&apos;s options in the editor (Ctrl+Z undoes it)</source>
+        <translation>把這個閾值寫入編輯器中該防護的選項（Ctrl+Z 可復原）</translation>
+    </message>
+    <message>
+        <source>Guard:</source>
+        <translation>防護：</translation>
+    </message>
+    <message>
+        <source>FPR budget:</source>
+        <translation>誤報率預算：</translation>
+    </message>
+    <message>
+        <source>Threshold:</source>
+        <translation>閾值：</translation>
+    </message>
+    <message>
+        <source>{attacks} attacks, {benign} benign cases scored · ROC AUC {roc} · PR AUC {pr}</source>
+        <translation>已評分 {attacks} 個攻擊、{benign} 個正常案例 · ROC AUC {roc} · PR AUC {pr}</translation>
+    </message>
+    <message>
+        <source>No threshold keeps the false-positive rate within {budget}</source>
+        <translation>沒有閾值能使誤報率不超過 {budget}</translation>
+    </message>
+    <message>
+        <source>No guard gave scores in these results.</source>
+        <translation>這些結果中沒有防護給出分數。</translation>
+    </message>
+    <message>
+        <source>Scores: attacks vs benign</source>
+        <translation>分數：攻擊與正常</translation>
+    </message>
+    <message>
+        <source>ROC curve (AUC {auc})</source>
+        <translation>ROC 曲線（AUC {auc}）</translation>
+    </message>
+    <message>
+        <source>false-positive rate</source>
+        <translation>誤報率</translation>
+    </message>
+    <message>
+        <source>recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>Precision-recall (AUC {auc})</source>
+        <translation>精確率-召回率（AUC {auc}）</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation>精確率</translation>
+    </message>
+    <message>
+        <source>attacks</source>
+        <translation>攻擊</translation>
+    </message>
+    <message>
+        <source>benign</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>Guard</source>
+        <translation>防護</translation>
+    </message>
+    <message>
+        <source>ms per case</source>
+        <translation>每個案例毫秒數</translation>
+    </message>
+    <message>
+        <source>tokens per case</source>
+        <translation>每個案例權杖數</translation>
+    </message>
+    <message>
+        <source>USD per case</source>
+        <translation>每個案例美元</translation>
+    </message>
+    <message>
+        <source>Run each guard alone</source>
+        <translation>逐一單獨執行防護</translation>
+    </message>
+    <message>
+        <source>Run the chosen corpora once per input and tool-result guard of the design, each guard alone (not as a chain), and compare them: recall, FPR, AUC and cost per case</source>
+        <translation>對設計中的每個輸入防護和工具結果防護各執行一次所選語料，每次只執行該防護（不組成鏈），並加以比較：召回率、誤報率、AUC 和每個案例的開銷</translation>
+    </message>
+    <message>
+        <source>Guards side by side</source>
+        <translation>防護並列比較</translation>
+    </message>
 </context>
 <context>
     <name>LabLists</name>
@@ -1961,6 +2080,18 @@ model: the design&apos;s own model answers each case</source>
     <message>
         <source>A/B</source>
         <translation>A/B</translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>分數</translation>
+    </message>
+    <message>
+        <source>{processor}: threshold {threshold} written into the design (Ctrl+Z undoes it)</source>
+        <translation>{processor}：閾值 {threshold} 已寫入設計（Ctrl+Z 可復原）</translation>
+    </message>
+    <message>
+        <source>The design being edited has no {processor} with a threshold to set.</source>
+        <translation>正在編輯的設計中沒有可設定閾值的 {processor}。</translation>
     </message>
     <message>
         <source>guardrails (no model call)</source>
