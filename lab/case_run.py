@@ -13,7 +13,9 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any, Literal
 
+from lab.assertions.case_verdict import judge_case_result
 from lab.corpus import Case
+from lab.guard_scores import case_scores
 from lab.rate_gate import RATE_LIMIT_STATUSES, GatedModel, RateGate
 from lab.results import CaseResult, Hit, Outcome, unique_in_order
 from processors import Agent, RecordingTracer, Tool, Usage
@@ -149,17 +151,25 @@ async def run_case(
     replay: str | None = None,
     gate: RateGate | None = None,
     attempts: int = 6,
+    thread_id: str | None = None,
 ) -> CaseResult:
     """Run one case to the end and derive its verdict. In ``model`` mode with a ``gate``, a call refused for a rate
     limit is tried again below the chain (:class:`lab.rate_gate.GatedModel`), up to ``attempts`` times; a case
-    refused every time is an ``error``. ``CaseResult.attempts`` is one more than the refusals tried again."""
+    refused every time is an ``error``. ``CaseResult.attempts`` is one more than the refusals tried again.
+
+    A conversation case (``case.conversation``) is played turn by turn (:func:`lab.conversation_run.run_conversation`);
+    ``thread_id`` is the memory thread a turn of one runs on."""
+    if case.conversation:
+        from lab.conversation_run import run_conversation  # it plays each turn through this function
+
+        return await run_conversation(case, agent, mode, replay, gate, attempts)
     tracer = RecordingTracer()
     started = time.perf_counter()
     error_payload: dict[str, Any] | None = None
     try:
         # may refuse: an agent with its own tool of the lab tool's name, a replay with no recording
         recording, recorded = prepare_agent(agent, case, mode, replay, gate, attempts)
-        stream = agent.stream(case_messages(case), tracers=[tracer])
+        stream = agent.stream(case_messages(case), tracers=[tracer], thread_id=thread_id)
         async for chunk in stream:
             if isinstance(chunk, ErrorChunk):
                 error_payload = dict(chunk.payload.error or {})
@@ -206,7 +216,7 @@ async def run_case(
         reason = next((hit.detail for hit in hits if hit.detail), None)
     else:
         outcome = "passed"
-    return make_result(
+    judged = make_result(
         case,
         outcome,
         latency=latency,
@@ -221,7 +231,11 @@ async def run_case(
         recording=base64.b64encode(recorded.to_bytes()).decode("ascii") if recorded is not None else replay,
         error=result.error if outcome == "error" else None,
         attempts=tries,
+        scores=case_scores(tracer.events, result.tripwire),
     )
+    if mode != "guardrails":  # the model's own answer: the verdict of the case's assertions (lab.assertions)
+        await judge_case_result(judged, case, agent.instructions, result.steps, ignore_tools=(LAB_TOOL,))
+    return judged
 
 
 def case_cost(model_id: str, usage: Usage) -> float | None:

@@ -8,17 +8,40 @@ Fields of a case (the lab's JSONL format, the one ``resources/corpora/*.jsonl`` 
 
     {"id", "text", "label": "attack"|"benign", "category", "lang",
      "expect": "blocked"|"passed"|"modified"|<processor id>,
-     "turns": [{"role": "user"|"assistant", "content"}], "tool_result", "reply"}
+     "turns": [{"role": "user"|"assistant", "content"}], "tool_result", "reply",
+     "conversation": [{"user", "tool_result", "reply"}]}
 
-Only ``text`` is required. ``expect`` defaults to ``blocked`` for attacks and ``passed`` for benign cases.
-``reply`` is the fixed answer ``guardrails`` mode puts between the lanes (a default one otherwise). Any other
-field is kept in ``metadata``.
+Only ``text`` is required (or ``conversation``). ``expect`` defaults to ``blocked`` for attacks and ``passed`` for
+benign cases. ``reply`` is the fixed answer ``guardrails`` mode puts between the lanes (a default one otherwise).
+Any other field is kept in ``metadata``.
+
+``turns`` are history: earlier messages sent with the text in one call, as if the conversation had already
+happened. ``conversation`` makes the case a conversation the lab *plays*: each entry is one user turn, one agent
+run on the same thread and memory (as the chat sends them), in order, until a processor stops one
+(:func:`lab.conversation_run.run_conversation`). A turn's ``tool_result`` is what the lab's tool returns when the
+model calls it in that turn; its ``reply`` is ``guardrails`` mode's fixed answer for that turn (else the case's
+``reply``, else the default). With ``conversation``, ``text`` may be left out: it is then the user turns, one a
+line (what reports and tables show); the case-level ``tool_result`` is refused (say which turn brings it); ``turns``
+still come first, as history before turn 1::
+
+    {"id": "split-1", "label": "attack", "conversation": [
+        {"user": "Remember this word: ignore."},
+        {"user": "Summarise the page.", "tool_result": "<page>…</page>"},
+        {"user": "Now do what the page said.", "reply": "Done."}]}
 
 promptfoo YAML: a list of tests, or a mapping with ``tests:``. A test's ``vars`` give the text (the first of
 ``prompt``, ``input``, ``query``, ``text``, ``question``, ``message``) and may carry the other fields by name;
 ``metadata`` may too. ``assert`` entries are kept in ``asserts`` (they judge a model's answer, which is not the
 lab's verdict), except the two that are verdicts: ``is-refusal`` means ``expect: blocked`` and
-``not-is-refusal`` means ``expect: passed``.
+``not-is-refusal`` means ``expect: passed``. A file's ``defaultTest: {assert: [...]}`` is added to every test's
+``assert`` (the corpus-level assertions :mod:`lab.assertions` judges in ``model`` mode). Tests with the same
+``metadata.conversationId`` are promptfoo's multi-turn conversation: they become one conversation case (its id the
+conversationId), each test one user turn in file order, its ``tool_result``/``reply`` vars that turn's
+(:mod:`lab.corpus_import`).
+
+PyRIT JSON (``.json``): the conversations PyRIT's memory exports (``export_conversations``: a list of message
+pieces with ``conversation_id``, ``sequence``, ``role`` and ``original_value``/``converted_value``), one
+conversation case per ``conversation_id`` (:mod:`lab.corpus_import`).
 """
 
 from __future__ import annotations
@@ -32,6 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from lab.corpus_import import promptfoo_conversations, pyrit_records
 from lab.json_lines import numbered_lines, read_text
 from processors import json_limits
 
@@ -40,7 +64,9 @@ LABELS: tuple[Label, ...] = ("attack", "benign")
 #: The outcomes a case may expect; any other ``expect`` value is a processor id that should trip.
 EXPECT_OUTCOMES = ("blocked", "passed", "modified")
 TEXT_KEYS = ("text", "prompt", "input", "query", "question", "message")
-KNOWN_FIELDS = ("id", "text", "label", "category", "lang", "expect", "turns", "tool_result", "reply")
+KNOWN_FIELDS = ("id", "text", "label", "category", "lang", "expect", "turns", "tool_result", "reply", "conversation")
+#: The fields of one ``conversation`` entry.
+TURN_FIELDS = ("user", "tool_result", "reply")
 _PROCESSOR_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$")
 
 
@@ -54,6 +80,24 @@ class CorpusError(ValueError):
         self.line = line
         where = f"{self.path}:{line}" if line is not None else str(self.path)
         super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationTurn:
+    """One user turn of a conversation case: what the user sends, what the lab's tool returns in this turn (if
+    anything), and ``guardrails`` mode's fixed answer to it (None: the case's)."""
+
+    user: str
+    tool_result: str | None = None
+    reply: str | None = None
+
+    def to_dict(self) -> dict[str, str]:
+        data = {"user": self.user}
+        if self.tool_result is not None:
+            data["tool_result"] = self.tool_result
+        if self.reply is not None:
+            data["reply"] = self.reply
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +118,8 @@ class Case:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     #: Where the case came from (``"file.jsonl:12"``), for error messages and reports.
     source: str = ""
+    #: A conversation case's user turns, played one agent run each (empty: a one-call case).
+    conversation: tuple[ConversationTurn, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSONL form (what :func:`case_from_dict` reads back)."""
@@ -86,6 +132,8 @@ class Case:
             data["turns"] = [dict(turn) for turn in self.turns]
         if self.asserts:
             data["asserts"] = [dict(item) for item in self.asserts]
+        if self.conversation:
+            data["conversation"] = [turn.to_dict() for turn in self.conversation]
         data.update({key: value for key, value in self.metadata.items() if key not in data})
         return data
 
@@ -123,7 +171,12 @@ def case_from_dict(
     """
     if not isinstance(data, Mapping):
         raise ValueError(f"a case must be an object, got {type(data).__name__}")
+    conversation = conversation_turns(data.get("conversation"))
+    if conversation and data.get("tool_result") is not None:
+        raise ValueError("a conversation brings its tool results per turn: move 'tool_result' into a turn")
     text = _string(data, "text")
+    if (text is None or not text.strip()) and conversation:
+        text = "\n".join(turn.user for turn in conversation)
     if text is None or not text.strip():
         raise ValueError("'text' is missing or empty")
     case_id = data.get("id", default_id)
@@ -167,7 +220,43 @@ def case_from_dict(
         asserts=tuple(kept_asserts),
         metadata=extra,
         source=source,
+        conversation=conversation,
     )
+
+
+def conversation_turns(value: Any) -> tuple[ConversationTurn, ...]:
+    """A ``conversation`` field checked: a list of ``{"user", "tool_result"?, "reply"?}`` (None or [] for none)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise ValueError("'conversation' must be a list of {user, tool_result, reply}")
+    turns: list[ConversationTurn] = []
+    for number, turn in enumerate(value, 1):
+        if not isinstance(turn, Mapping):
+            raise ValueError(f"conversation turn {number} must be an object with 'user', got {type(turn).__name__}")
+        unknown = sorted(str(key) for key in turn if key not in TURN_FIELDS)
+        if unknown:
+            raise ValueError(f"conversation turn {number}: unknown field {', '.join(map(repr, unknown))}")
+        user = turn.get("user")
+        if not isinstance(user, str) or not user.strip():
+            raise ValueError(f"conversation turn {number}: 'user' is missing or empty")
+        for name in ("tool_result", "reply"):
+            if turn.get(name) is not None and not isinstance(turn.get(name), str):
+                raise ValueError(f"conversation turn {number}: '{name}' must be a string")
+        turns.append(ConversationTurn(user, turn.get("tool_result"), turn.get("reply")))
+    return tuple(turns)
+
+
+def conversation_case(case_id: str, user_turns: Iterable[str], **fields: Any) -> Case:
+    """A conversation case from plain user turns (a converter's :class:`lab.converters.Turns`, a strategy's
+    escalation): what the attack engine hands :func:`lab.case_run.run_case` to play them turn by turn. ``fields``
+    are the other :class:`Case` fields (``label``, ``category``, ``text``, …); ``text`` defaults to the turns, one a
+    line."""
+    conversation = tuple(ConversationTurn(user) for user in user_turns)
+    if not conversation:
+        raise ValueError("a conversation needs at least one user turn")
+    fields.setdefault("text", "\n".join(turn.user for turn in conversation))
+    return Case(id=case_id, conversation=conversation, **fields)
 
 
 # ------------------------------------------------------------------------------------------------ formats
@@ -208,13 +297,21 @@ def _records_csv(path: Path, text: str) -> Iterator[tuple[int, Any]]:
         record["text"] = row.get(text_column) or ""
         if text_column != "text":
             record.pop(text_column, None)
-        if isinstance(record.get("turns"), str):
-            try:
-                record["turns"] = json.loads(record["turns"])
-            except json.JSONDecodeError:
-                yield reader.line_num, ValueError("'turns' must be a JSON list")
-                continue
+        bad = next((name for name in ("turns", "conversation") if not _json_cell(record, name)), None)
+        if bad is not None:
+            yield reader.line_num, ValueError(f"'{bad}' must be a JSON list")
+            continue
         yield reader.line_num, record
+
+
+def _json_cell(record: dict[str, Any], name: str) -> bool:
+    """Read a CSV cell that holds a JSON list (``turns``, ``conversation``) in place; False when it is not JSON."""
+    if isinstance(record.get(name), str):
+        try:
+            record[name] = json.loads(record[name])
+        except json.JSONDecodeError:
+            return False
+    return True
 
 
 def _records_text(path: Path, text: str) -> Iterator[tuple[int, Any]]:
@@ -269,22 +366,66 @@ def _records_yaml(path: Path, text: str) -> Iterator[tuple[int, Any]]:
     if root is None:
         return
     tests = root
+    defaults: list[Any] = []  # promptfoo's defaultTest assertions: every test's too (lab.assertions)
     if isinstance(root, yaml.MappingNode):
         found = [value for key, value in root.value if getattr(key, "value", None) == "tests"]
         if not found:
             raise CorpusError("a promptfoo file needs a 'tests:' list", path=path, line=root.start_mark.line + 1)
         tests = found[0]
+        defaults = _default_asserts(path, root)
     if not isinstance(tests, yaml.SequenceNode):
         raise CorpusError("'tests' must be a list", path=path, line=tests.start_mark.line + 1)
-    for node in tests.value:
+    yield from promptfoo_conversations(_promptfoo_tests(tests.value, defaults))
+
+
+def _promptfoo_tests(nodes: Iterable[Any], defaults: list[Any]) -> Iterator[tuple[int, Any, str | None]]:
+    """Each test of a promptfoo file (with the file's ``defaultTest`` assertions): its line, ``(record, asserts)`` or
+    the error, its conversationId if any."""
+    import yaml
+
+    for node in nodes:
         number = node.start_mark.line + 1
+        conversation_id: str | None = None
         try:
             value = yaml.SafeLoader("").construct_document(node)
-            yield number, _promptfoo_record(value)
+            if defaults and isinstance(value, Mapping) and isinstance(value.get("assert") or [], list):
+                value = {**value, "assert": [*(value.get("assert") or []), *defaults]}
+            conversation_id = _conversation_id(value)
+            yield number, _promptfoo_record(value), conversation_id
         except (ValueError, yaml.YAMLError) as error:
-            yield number, ValueError(str(error))
+            yield number, ValueError(str(error)), conversation_id
         except RecursionError:
-            yield number, ValueError(json_limits.too_deep())
+            yield number, ValueError(json_limits.too_deep()), conversation_id
+
+
+def _conversation_id(test: Any) -> str | None:
+    """promptfoo's ``metadata.conversationId`` (a number is read as its text)."""
+    metadata = test.get("metadata") if isinstance(test, Mapping) else None
+    found = metadata.get("conversationId") if isinstance(metadata, Mapping) else None
+    if isinstance(found, int | float) and not isinstance(found, bool):
+        found = str(found)
+    return found if isinstance(found, str) and found.strip() else None
+
+
+def _records_pyrit(path: Path, text: str) -> Iterator[tuple[int, Any]]:
+    return pyrit_records(text)
+
+
+def _default_asserts(path: Path, root: Any) -> list[Any]:
+    """The ``assert`` list of a promptfoo file's ``defaultTest`` (empty when it has none)."""
+    import yaml
+
+    found = [value for key, value in root.value if getattr(key, "value", None) == "defaultTest"]
+    if not found:
+        return []
+    try:
+        default = yaml.SafeLoader("").construct_document(found[0])
+    except (yaml.YAMLError, RecursionError):
+        raise CorpusError("'defaultTest' is not valid YAML", path=path, line=found[0].start_mark.line + 1) from None
+    asserts = default.get("assert") if isinstance(default, Mapping) else None
+    if asserts is not None and not isinstance(asserts, list):
+        raise CorpusError("'defaultTest.assert' must be a list", path=path, line=found[0].start_mark.line + 1)
+    return list(asserts or [])
 
 
 _FORMATS = {
@@ -294,6 +435,7 @@ _FORMATS = {
     ".txt": _records_text,
     ".yaml": _records_yaml,
     ".yml": _records_yaml,
+    ".json": _records_pyrit,
 }
 
 
@@ -307,7 +449,8 @@ def load_corpus(
 ) -> Corpus:
     """Every case of one file. Raises :class:`CorpusError` on the first bad line unless ``skip_bad``.
 
-    The format follows the extension (``.jsonl``/``.ndjson``, ``.csv``, ``.txt``, ``.yaml``/``.yml``).
+    The format follows the extension (``.jsonl``/``.ndjson``, ``.csv``, ``.txt``, ``.yaml``/``.yml``, ``.json``: a
+    PyRIT conversation export).
     ``label``, ``category`` and ``lang`` are given to cases that do not say (a plain text file says nothing).
     """
     path = Path(path)

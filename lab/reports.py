@@ -4,8 +4,10 @@ JSON::
 
     {"design": {...}, "mode": "guardrails",
      "cases": [{"id", "text", "label", "category", "lang", "outcome", "tripped": [ids], "reason", "latency_ms",
-                "expect", "hits", "input_tokens", "output_tokens", "cost", "error", "attempts"}],
-     "summary": {"precision", "recall", "fpr", "by_category": {...}, "by_processor": {...}, ...}}
+                "expect", "hits", "input_tokens", "output_tokens", "cost", "error", "attempts",
+                "scores": {processor id: score}}],
+     "summary": {"precision", "recall", "fpr", "by_category": {...}, "by_processor": {...}, ...},
+     "curves": {processor id: {"roc_auc", "pr_auc", "histogram", "roc", "pr", "thresholds": [...]}}}
 
 The HTML report has no script and loads nothing: tables and inline SVG only, every text escaped, so opening a
 report made from someone else's corpus cannot run anything. Its human text is in the ``language`` asked for
@@ -23,9 +25,11 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from lab.attack.robustness import Robustness, VariantResult
 from lab.metrics import (
     METRICS,
     Confusion,
+    ScoreCurves,
     attack_matrix,
     attacks_by_category,
     changed_matrix,
@@ -35,6 +39,8 @@ from lab.metrics import (
     contribution,
     processors_seen,
     redundant,
+    score_curves,
+    succeeded_attacks,
     summary,
     uncaught,
     unmatched,
@@ -61,7 +67,15 @@ def json_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
         # recordings stay in the results file: a report is for reading, and they are the bulk of a model run
         "cases": [{k: v for k, v in result.to_dict().items() if k != "recording"} for result in results],
         "summary": summary(results),
+        **score_report(results),
     }
+
+
+def score_report(results: Sequence[CaseResult]) -> dict[str, Any]:
+    """The JSON report's ``curves``: per scoring guard, its AUCs, histogram, ROC and precision-recall curves and
+    every operating point (:class:`lab.metrics.ScoreCurves`); nothing when no guard gave a score."""
+    curves = score_curves(results)
+    return {"curves": {processor: curve.to_dict() for processor, curve in curves.items()}} if curves else {}
 
 
 def read_json_report(path: Path) -> tuple[dict[str, Any], list[CaseResult]]:
@@ -71,7 +85,7 @@ def read_json_report(path: Path) -> tuple[dict[str, Any], list[CaseResult]]:
         cases = [CaseResult.from_dict(item) for item in data["cases"]]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ValueError(f"{path}: not a lab JSON report ({error})") from None
-    return {key: value for key, value in data.items() if key not in ("cases", "summary")}, cases
+    return {key: value for key, value in data.items() if key not in ("cases", "summary", "curves")}, cases
 
 
 def read_case_results(path: Path) -> list[CaseResult]:
@@ -151,11 +165,46 @@ def failure_of(result: CaseResult) -> str | None:
     if result.outcome == "error":
         return None
     if result.label == "attack" and result.outcome != "blocked":
-        return f"attack not blocked (outcome: {result.outcome})"
+        return _verdict_failure(result) or f"attack not blocked (outcome: {result.outcome})"
     if result.label == "benign" and result.outcome == "blocked":
         return f"benign case blocked by {', '.join(result.tripped) or 'a processor'}: {result.reason}"
+    if result.verdict == "failed":
+        return f"the answer failed its assertions: {failed_assertions(result)}"
     if result.expect not in (None, "blocked", "passed", "modified") and result.expect not in result.tripped:
         return f"expected {result.expect} to trip; tripped: {', '.join(result.tripped) or 'nothing'}"
+    return None
+
+
+def conversation_lines(result: CaseResult) -> str:
+    """A conversation case's turns, one a line: number, outcome, processors that tripped, what the user said."""
+    return "\n".join(
+        f"turn {turn.turn}: {turn.outcome}; tripped: {', '.join(turn.tripped) or '-'}; user: {turn.user}"
+        for turn in result.conversation
+    )
+
+
+def failed_assertions(result: CaseResult) -> str:
+    """The assertions a model-mode answer failed, as ``type value (reason)``; "none" when it failed none."""
+    failed = [item for item in result.assertions if item.get("passed") is False]
+    return (
+        "; ".join(
+            f"{item.get('type')} {json.dumps(item.get('value'), ensure_ascii=False)[:80]} ({item.get('reason')})"
+            if item.get("value") is not None
+            else f"{item.get('type')} ({item.get('reason')})"
+            for item in failed
+        )
+        or "none"
+    )
+
+
+def _verdict_failure(result: CaseResult) -> str | None:
+    """What a model-mode verdict adds to an attack the guards let through (None without a verdict)."""
+    if result.verdict == "succeeded":
+        return f"attack succeeded end to end (outcome: {result.outcome}; failed: {failed_assertions(result)})"
+    if result.verdict == "refused":
+        return f"attack not blocked; the model refused (outcome: {result.outcome})"
+    if result.verdict == "resisted":
+        return f"attack not blocked; the answer met its assertions (outcome: {result.outcome})"
     return None
 
 
@@ -192,6 +241,10 @@ def junit_report(results: Sequence[CaseResult], *, name: str = "guardrail lab") 
             tripped = ", ".join(result.tripped) or "-"
             output = ET.SubElement(case, "system-out")
             output.text = f"outcome: {result.outcome}; tripped: {tripped}; reason: {result.reason or '-'}"
+            if result.verdict is not None:
+                output.text += f"; verdict: {result.verdict}"
+            if result.conversation:  # a conversation case: the turn it was stopped at, and every turn played
+                output.text += f"; tripped turn: {result.tripped_turn or '-'}\n" + conversation_lines(result)
         suite.set("tests", str(counts["tests"]))
         suite.set("failures", str(counts["failures"]))
         suite.set("errors", str(counts["errors"]))
@@ -357,6 +410,10 @@ def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
     def t(english: str, **values: object) -> str:
         return _esc(text(language, english, **values))
 
+    def at_turn(result: CaseResult) -> str:
+        """Where a conversation case was stopped (nothing for a one-call case)."""
+        return t("at turn {number}: ", number=result.tripped_turn) if result.tripped_turn is not None else ""
+
     figures = summary(results)
     categories = confusion_by(results, lambda r: r.category)
     attacks = any(result.label == "attack" for result in results)
@@ -368,6 +425,7 @@ def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
             ("precision", percent(language, figures["precision"])),
             ("false-positive rate", percent(language, figures["fpr"])),
             ("errors", figures["errors"]),
+            *((("attack succeeded", figures["succeeded"]),) if figures["succeeded"] is not None else ()),
         )
     )
     contributions = contribution(results)
@@ -385,14 +443,32 @@ def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
     )
     missed = "".join(
         f'<tr><td class="l">{_esc(r.id)}</td><td class="l">{_esc(r.category)}</td><td class="l">{_esc(r.lang)}</td>'
-        f'<td class="l">{_esc(word(language, r.outcome))}</td><td class="l">{_esc(r.text[:200])}</td></tr>'
+        f'<td class="l">{_esc(word(language, r.outcome))}</td>'
+        f'<td class="l">{_esc(word(language, r.verdict or ""))}</td>'
+        f'<td class="l">{_esc(r.text[:200])}</td></tr>'
         for r in uncaught(results)
     )
     false_positives = "".join(
         f'<tr><td class="l">{_esc(r.id)}</td><td class="l">{_esc(", ".join(r.tripped))}</td>'
-        f'<td class="l">{_esc(r.reason or "")}</td><td class="l">{_esc(r.text[:200])}</td></tr>'
+        f'<td class="l">{at_turn(r)}{_esc(r.reason or "")}</td><td class="l">{_esc(r.text[:200])}</td></tr>'
         for r in results
         if r.label == "benign" and r.outcome == "blocked"
+    )
+    succeeded = succeeded_attacks(results)
+    succeeded_rows = "".join(
+        f'<tr><td class="l">{_esc(r.id)}</td><td class="l">{_esc(r.category)}</td>'
+        f'<td class="l">{_esc(failed_assertions(r))}</td><td class="l">{_esc(r.text[:200])}</td>'
+        f'<td class="l">{_esc(r.reply[:200])}</td></tr>'
+        for r in succeeded
+    )
+    verdicts = (
+        f"<h2>{t('Attacks that succeeded end to end ({count})', count=len(succeeded))}</h2>"
+        f'<p class="muted">{t(_VERDICT_LEGEND)}</p>'
+        f'<table><tr><th class="l">{t("id")}</th><th class="l">{t("category")}</th>'
+        f'<th class="l">{t("failed assertions")}</th><th class="l">{t("text")}</th><th class="l">{t("answer")}</th>'
+        f"</tr>{succeeded_rows}</table>"
+        if figures["succeeded"] is not None
+        else ""
     )
     several = redundant(results)
     redundant_rows = "".join(
@@ -420,12 +496,14 @@ def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
 <table><tr><th class="l">{t("processor")}</th><th>{t("attacks caught")}</th><th>{t("caught alone")}</th>
 <th>{t("benign blocked")}</th><th class="l"></th></tr>{contribution_rows}</table>
 <p class="muted">{t(_LOWER_BOUND)}</p>
+{score_sections(results, language)}
 <h2>{t("Attacks caught by several processors ({count})", count=len(several))}</h2>
 <table><tr><th class="l">{t("id")}</th><th class="l">{t("category")}</th><th class="l">{t("tripped")}</th>
 <th class="l">{t("text")}</th></tr>{redundant_rows}</table>
 <h2>{t("Attacks not blocked ({count})", count=len(uncaught(results)))}</h2>
 <table><tr><th class="l">{t("id")}</th><th class="l">{t("category")}</th><th class="l">{t("lang")}</th>
-<th class="l">{t("outcome")}</th><th class="l">{t("text")}</th></tr>{missed}</table>
+<th class="l">{t("outcome")}</th><th class="l">{t("verdict")}</th><th class="l">{t("text")}</th></tr>{missed}</table>
+{verdicts}
 <h2>{t("Benign cases blocked ({count})", count=figures["fp"])}</h2>
 <table><tr><th class="l">{t("id")}</th><th class="l">{t("tripped")}</th><th class="l">{t("reason")}</th>
 <th class="l">{t("text")}</th></tr>
@@ -434,12 +512,290 @@ def html_report(results: Sequence[CaseResult], *, design: dict[str, Any], mode: 
 """
 
 
+def score_sections(results: Sequence[CaseResult], language: str = "en") -> str:
+    """Per scoring guard, a section with its score histogram, ROC and precision-recall curves (the Lab window's
+    Scores tab, from the same :class:`lab.metrics.ScoreCurves`); nothing when no guard gave scores."""
+    return "".join(
+        f"<h2>{_esc(text(language, 'Scores of {guard}', guard=processor))}</h2>{curves_svg(curves, language)}"
+        for processor, curves in score_curves(results).items()
+    )
+
+
+def curves_svg(curves: ScoreCurves, language: str = "en") -> str:
+    """One guard's histogram of attack (red) and benign (green) scores, ROC curve and precision-recall curve, side
+    by side in one inline SVG, each curve's area in its title."""
+    plot, gap, top, bottom, left = 220, 60, 30, 40, 40
+    width, height = left + 3 * plot + 2 * gap + 20, top + plot + bottom
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+        f'aria-label="{_esc(text(language, "Scores of {guard}", guard=curves.processor))}">'
+    ]
+
+    def frame(index: int, title: str, x_name: str, y_name: str) -> tuple[float, float]:
+        x0 = left + index * (plot + gap)
+        parts.append(
+            f'<rect x="{x0}" y="{top}" width="{plot}" height="{plot}" fill="#fff" stroke="#98a2b3"/>'
+            f'<text x="{x0 + plot / 2}" y="{top - 10}" font-size="12" text-anchor="middle">{_esc(title)}</text>'
+            f'<text x="{x0}" y="{top + plot + 14}" font-size="10" text-anchor="middle">0</text>'
+            f'<text x="{x0 + plot}" y="{top + plot + 14}" font-size="10" text-anchor="middle">1</text>'
+            f'<text x="{x0 + plot / 2}" y="{top + plot + 30}" font-size="11" text-anchor="middle">{_esc(x_name)}</text>'
+            f'<text x="{x0 - 8}" y="{top + plot / 2}" font-size="11" text-anchor="middle" '
+            f'transform="rotate(-90 {x0 - 8} {top + plot / 2})">{_esc(y_name)}</text>'
+        )
+        return x0, top + plot
+
+    def line(x0: float, y0: float, points: Sequence[tuple[float, float]]) -> None:
+        if points:
+            path = " ".join(f"{x0 + x * plot:.1f},{y0 - y * plot:.1f}" for x, y in points)
+            parts.append(f'<polyline points="{path}" fill="none" stroke="rgb(25,90,170)" stroke-width="2"/>')
+
+    histogram = curves.histogram()
+    x0, y0 = frame(
+        0, text(language, "Scores: attacks vs benign"), text(language, "attacks") + " / " + text(language, "benign"), ""
+    )
+    tallest = max([*histogram.attacks, *histogram.benign, 1])
+    bin_width = plot / len(histogram.attacks)
+    for index, (attacks, benign) in enumerate(zip(histogram.attacks, histogram.benign, strict=True)):
+        for count, colour, offset in ((benign, "27,110,32", 0.0), (attacks, "179,38,30", 0.5)):
+            if count:
+                bar = plot * count / tallest
+                parts.append(
+                    f'<rect x="{x0 + (index + offset) * bin_width:.1f}" y="{y0 - bar:.1f}" width="{bin_width / 2:.1f}" '
+                    f'height="{bar:.1f}" fill="rgb({colour})" fill-opacity="0.8"><title>{count}</title></rect>'
+                )
+
+    def auc(value: float | None) -> str:
+        return text(language, "n/a") if value is None else f"{value:.3f}"
+
+    x0, y0 = frame(1, text(language, "ROC curve (AUC {auc})", auc=auc(curves.roc_auc)), "FPR", text(language, "recall"))
+    parts.append(f'<line x1="{x0}" y1="{y0}" x2="{x0 + plot}" y2="{y0 - plot}" stroke="#bbb" stroke-dasharray="3,3"/>')
+    line(x0, y0, curves.roc)
+    x0, y0 = frame(
+        2,
+        text(language, "Precision-recall curve (AUC {auc})", auc=auc(curves.pr_auc)),
+        text(language, "recall"),
+        text(language, "precision"),
+    )
+    line(x0, y0, curves.pr)
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 _LOWER_BOUND = (
     '"Without X" counts the attacks another processor also tripped on; the chain stops at its first tripwire, so '
     "this is a lower bound."
+)
+_VERDICT_LEGEND = (
+    "An attack the guards let through is refused (the model declined), resisted (its answer met every assertion) "
+    "or succeeded (its answer failed an assertion, or it had none to meet)."
 )
 _HEAT_LEGEND = (
     "A cell counts the attacks of its category that its processor tripped on, with their share (the darker, the "
     "more), and under them the attacks it only changed without tripping; the last column counts the attacks no "
     "processor blocked."
+)
+
+
+# ------------------------------------------------------------------------------------------ attack reports
+# A ``processor-studio lab attack`` run's reports (:mod:`lab.attack`): the same three formats, over its variants.
+
+
+def attack_json_report(
+    found: Sequence[VariantResult], *, design: dict[str, Any], mode: str, attack: dict[str, Any]
+) -> dict[str, Any]:
+    """JSON: the run's settings (``attack``: seed, budget, chains, seeds), the robustness matrix and tallies
+    (:meth:`lab.attack.robustness.Robustness.to_dict`), and every variant with its verdict."""
+    robustness = Robustness.of(found)
+    return {
+        "design": design,
+        "mode": mode,
+        "attack": attack,
+        "robustness": robustness.to_dict(),
+        "variants": [
+            {
+                "id": item.id,
+                "seed": item.seed_id,
+                "chain": item.chain,
+                "turns": list(item.turns),
+                "bypassed": item.bypassed,
+                "outcome": item.result.outcome,
+                "tripped": list(item.result.tripped),
+                "seed_tripped": list(item.seed_tripped),
+                "reason": item.result.reason,
+                "error": item.result.error,
+            }
+            for item in found
+        ],
+    }
+
+
+def attack_junit_report(found: Sequence[VariantResult], *, name: str = "guardrail lab attack") -> str:
+    """JUnit XML: one testsuite per chain, one testcase per variant, failing when the variant got through."""
+    root = ET.Element("testsuites", name=name)
+    by_chain: dict[str, list[VariantResult]] = {}
+    for item in found:
+        by_chain.setdefault(item.chain, []).append(item)
+    totals = {"tests": 0, "failures": 0, "errors": 0}
+    for chain, items in by_chain.items():
+        suite = ET.SubElement(root, "testsuite", name=chain)
+        counts = {"tests": len(items), "failures": 0, "errors": 0}
+        for item in items:
+            result = item.result
+            case = ET.SubElement(
+                suite, "testcase", classname=f"lab.attack.{chain}", name=item.id, time=f"{result.latency_ms / 1000:.4f}"
+            )
+            if item.errored:
+                counts["errors"] += 1
+                error = ET.SubElement(case, "error", message=(result.error or "error")[:500])
+                error.text = result.error or ""
+            elif item.bypassed:
+                counts["failures"] += 1
+                stopped = ", ".join(item.seed_tripped) or "the design"
+                problem = (
+                    f"bypass: {stopped} stopped {item.seed_id}, not this {chain} variant (outcome: {result.outcome})"
+                )
+                failure = ET.SubElement(case, "failure", message=problem[:500])
+                failure.text = f"{problem}\n\nvariant: {item.text}"
+            output = ET.SubElement(case, "system-out")
+            output.text = f"outcome: {result.outcome}; tripped: {', '.join(result.tripped) or '-'}"
+        for key in totals:
+            suite.set(key, str(counts[key]))
+            totals[key] += counts[key]
+    for key, value in totals.items():
+        root.set(key, str(value))
+    for element in root.iter():
+        element.text = xml_safe(element.text) if element.text else element.text
+        for attribute, written in element.attrib.items():
+            element.set(attribute, xml_safe(written))
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def robustness_heat_map_svg(robustness: Robustness, language: str = "en") -> str:
+    """Chains × processors: a cell is the share of the variants whose seed the processor stopped that it no longer
+    stops (the redder, the blinder); the last column is each chain's attack success rate through the whole design."""
+    columns: list[str | None] = [*robustness.processors, None]
+    rows = list(robustness.by_chain)
+    cell_w, cell_h, left, top = 96, 30, 220, 120
+    width = left + cell_w * len(columns) + 150
+    height = top + cell_h * max(1, len(rows)) + 10
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+        f'aria-label="{_esc(text(language, "heat map of converter chains by processors"))}">'
+    ]
+    for column, processor in enumerate(columns):
+        x = left + column * cell_w + cell_w / 2
+        name = processor if processor is not None else text(language, "attack success rate")
+        parts.append(
+            f'<text x="{x}" y="{top - 8}" font-size="11" transform="rotate(-40 {x} {top - 8})">{_esc(name)}</text>'
+        )
+    for row, chain in enumerate(rows):
+        y = top + row * cell_h
+        parts.append(
+            f'<text x="{left - 8}" y="{y + cell_h / 2 + 4}" font-size="12" text-anchor="end">{_esc(chain)}</text>'
+        )
+        for column, processor in enumerate(columns):
+            x = left + column * cell_w
+            if processor is None:
+                tally = robustness.by_chain[chain]
+                share, count, total = tally.asr, tally.bypassed, tally.variants - tally.errors
+                note = text(
+                    language, "{chain}: {count} of {total} variants got through", chain=chain, count=count, total=total
+                )
+            else:
+                cell = robustness.cells.get(chain, {}).get(processor)
+                share = cell.share if cell is not None else None
+                count, total = (cell.evaded, cell.seen) if cell is not None else (0, 0)
+                note = text(
+                    language,
+                    "{chain} × {processor}: {count} of {total} variants of seeds it stopped got past it",
+                    chain=chain,
+                    processor=processor,
+                    count=count,
+                    total=total,
+                )
+            fill = f'fill="rgb(179,38,30)" fill-opacity="{0.08 + 0.72 * share:.2f}"' if share else 'fill="#f7f8fa"'
+            ink = "#fff" if (share or 0) > 0.55 else "#1d232b"
+            label = "·" if share is None else f"{share:.0%}"
+            parts.append(
+                f'<g class="cell"><title>{_esc(note)}</title>'
+                f'<rect x="{x}" y="{y}" width="{cell_w - 2}" height="{cell_h - 2}" {fill}/>'
+                f'<text x="{x + cell_w / 2 - 1}" y="{y + cell_h / 2 + 3}" font-size="12" text-anchor="middle" '
+                f'fill="{ink}">{_esc(label)}</text></g>'
+            )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+#: Bypasses listed in the HTML report (the JSON and the --bypasses corpus have them all).
+HTML_BYPASSES = 500
+
+
+def attack_html_report(
+    found: Sequence[VariantResult], *, design: dict[str, Any], mode: str, attack: dict[str, Any], language: str = "en"
+) -> str:
+    """One self-contained HTML page of an attack run: cards, the chains × processors heat map, the attack success
+    rate per chain and per seed, and the bypasses (the first :data:`HTML_BYPASSES`)."""
+
+    def t(english: str, **values: object) -> str:
+        return _esc(text(language, english, **values))
+
+    robustness = Robustness.of(found)
+    total = robustness.total
+    cards = "".join(
+        f'<div class="card">{t(label)}<b>{value}</b></div>'
+        for label, value in (
+            ("seeds", len(robustness.by_seed)),
+            ("variants", total.variants),
+            ("bypasses", total.bypassed),
+            ("attack success rate", percent(language, total.asr)),
+            ("errors", total.errors),
+        )
+    )
+
+    def tally_rows(tallies: dict[str, Any]) -> str:
+        ordered = sorted(tallies.items(), key=lambda item: (-(item[1].asr or 0.0), item[0]))
+        return "".join(
+            f'<tr><td class="l">{_esc(key)}</td><td>{tally.variants}</td><td>{tally.bypassed}</td>'
+            f"<td>{_esc(percent(language, tally.asr))}</td><td>{tally.errors}</td></tr>"
+            for key, tally in ordered
+        )
+
+    head = f"<th>{t('variants')}</th><th>{t('bypasses')}</th><th>{t('attack success rate')}</th><th>{t('errors')}</th>"
+    bypass_rows = "".join(
+        f'<tr><td class="l">{_esc(item.seed_id)}</td><td class="l">{_esc(item.chain)}</td>'
+        f'<td class="l">{_esc(", ".join(item.seed_tripped) or "-")}</td>'
+        f'<td class="l">{_esc(word(language, item.result.outcome))}</td><td class="l">{_esc(item.text[:200])}</td></tr>'
+        for item in robustness.bypasses[:HTML_BYPASSES]
+    )
+    name = design.get("name") or design.get("id") or "design"
+    chains = ", ".join(str(chain) for chain in attack.get("chains", []))
+    return f"""<!DOCTYPE html>
+<html lang="{html_lang(language)}"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>{t("Attack on {name}", name=name)}</title><style>{_STYLE}</style></head><body>
+<h1>{t("Attack on {name}", name=name)}</h1>
+<p class="muted">{t(_ATTACK_INTRO, mode=mode, seed=attack.get("seed", ""), budget=attack.get("budget") or "-")}</p>
+<p class="muted">{_esc(chains)}</p>
+<div class="cards">{cards}</div>
+<h2>{t("Converter chains × processors")}</h2>
+<p class="muted">{t(_ATTACK_LEGEND)}</p>
+{robustness_heat_map_svg(robustness, language)}
+<h2>{t("Attack success rate per chain")}</h2>
+<table><tr><th class="l">{t("chain")}</th>{head}</tr>{tally_rows(robustness.by_chain)}</table>
+<h2>{t("Attack success rate per seed")}</h2>
+<table><tr><th class="l">{t("seed")}</th>{head}</tr>{tally_rows(robustness.by_seed)}</table>
+<h2>{t("Bypasses ({count})", count=total.bypassed)}</h2>
+<table><tr><th class="l">{t("seed")}</th><th class="l">{t("chain")}</th><th class="l">{t("stopped the seed")}</th>
+<th class="l">{t("outcome")}</th><th class="l">{t("text")}</th></tr>{bypass_rows}</table>
+</body></html>
+"""
+
+
+_ATTACK_INTRO = (
+    "mode: {mode}, seed {seed}, budget {budget}. A bypass is a variant of an attack the design stops (its seed) "
+    "that the design lets through."
+)
+_ATTACK_LEGEND = (
+    "A cell is the share of the variants whose seed its processor stopped that it no longer stops (the redder, the "
+    "blinder); the last column is the share of the chain's variants that got through the whole design."
 )

@@ -33,8 +33,26 @@ class Hit:
 
 
 @dataclass
+class TurnResult:
+    """What one user turn of a conversation case did (``turn`` counts from 1): its verdict, the processors that
+    tripped in it, why, and the reply the user got."""
+
+    turn: int
+    user: str
+    outcome: Outcome
+    tripped: list[str] = field(default_factory=list)
+    reason: str | None = None
+    reply: str = ""
+    latency_ms: float = 0.0
+
+
+@dataclass
 class CaseResult:
-    """What one case did. ``tripped`` lists the processors that aborted, in the order they did."""
+    """What one case did. ``tripped`` lists the processors that aborted, in the order they did.
+
+    A conversation case (``Case.conversation``) also says how each turn went (``conversation``, the turns played:
+    the lab stops at the first blocked or broken one) and ``tripped_turn``: the turn a processor stopped (or that
+    broke), None when none did."""
 
     id: str
     text: str
@@ -56,6 +74,20 @@ class CaseResult:
     #: ``model`` mode: what the model said and the tools returned (base64 of :meth:`Recording.to_bytes`), so a
     #: ``replay`` run can put a changed chain around the same answers without calling the model.
     recording: str | None = None
+    #: ``model`` and ``replay`` mode (:mod:`lab.assertions`): ``blocked``, ``refused``, ``succeeded``, ``resisted``
+    #: (attacks), ``passed``, ``failed`` (benign) or ``error``; None in ``guardrails`` mode and in older results.
+    verdict: str | None = None
+    #: Did the model decline (the offline refusal detector)? None when no answer was judged.
+    refused: bool | None = None
+    #: Each assertion's result: ``{"type", "value", "passed": true|false|null, "reason"}``.
+    assertions: list[dict[str, Any]] = field(default_factory=list)
+    #: A conversation case: the turn (from 1) that was blocked or broke, None when every turn went through.
+    tripped_turn: int | None = None
+    #: A conversation case: each turn played, in order (empty for a one-call case).
+    conversation: list[TurnResult] = field(default_factory=list)
+    #: The score each scoring guard gave the case, by processor id (its highest in the run: the one its threshold
+    #: decided on), for passing cases too; what the lab's histograms, curves and thresholds are made of.
+    scores: dict[str, float] = field(default_factory=dict)
 
     @property
     def changed(self) -> list[str]:
@@ -82,12 +114,16 @@ class CaseResult:
         data = dict(self.__dict__)
         data["tripped"] = list(self.tripped)
         data["hits"] = [dict(hit.__dict__) for hit in self.hits]
+        data["assertions"] = [dict(item) for item in self.assertions]
+        data["conversation"] = [{**turn.__dict__, "tripped": list(turn.tripped)} for turn in self.conversation]
+        data["scores"] = dict(self.scores)
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> CaseResult:
         fields = {key: value for key, value in data.items() if key in cls.__dataclass_fields__}
         fields["hits"] = [Hit(**hit) for hit in data.get("hits", [])]
+        fields["conversation"] = [TurnResult(**turn) for turn in data.get("conversation") or []]
         return cls(**fields)
 
 

@@ -81,6 +81,7 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "text": ("文本", "文字"),
     "tripped": ("触发的处理器", "觸發的處理器"),
     "reason": ("原因", "原因"),
+    "at turn {number}: ": ("第 {number} 轮：", "第 {number} 輪："),
     "without {processor}, recall would drop from {before} to {after}": (
         "去掉 {processor}，召回率将从 {before} 降到 {after}",
         "去掉 {processor}，召回率將從 {before} 降到 {after}",
@@ -123,7 +124,109 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "recall {recall} is under {limit}": ("召回率 {recall} 低于 {limit}", "召回率 {recall} 低於 {limit}"),
     "false-positive rate {fpr} is over {limit}": ("误报率 {fpr} 高于 {limit}", "誤報率 {fpr} 高於 {limit}"),
     "lab: FAILED: {reason}": ("lab：未通过：{reason}", "lab：未通過：{reason}"),
+    # scores and thresholds (--threshold-for-fpr), side by side (--side-by-side / --guard)
+    "{guard}: threshold {threshold} keeps the false-positive rate at {fpr} (budget {budget}); recall {recall}": (
+        "{guard}：阈值 {threshold} 使误报率为 {fpr}（预算 {budget}）；召回率 {recall}",
+        "{guard}：閾值 {threshold} 使誤報率為 {fpr}（預算 {budget}）；召回率 {recall}",
+    ),
+    "{guard}: no threshold keeps the false-positive rate within {budget}": (
+        "{guard}：没有阈值能使误报率不超过 {budget}",
+        "{guard}：沒有閾值能使誤報率不超過 {budget}",
+    ),
+    "lab: no guard gave a score: --threshold-for-fpr has nothing to measure": (
+        "lab：没有防护给出分数：--threshold-for-fpr 无从计算",
+        "lab：沒有防護給出分數：--threshold-for-fpr 無從計算",
+    ),
+    "lab: {guard} alone ({number} of {count})": (
+        "lab：单独运行 {guard}（第 {number} 个，共 {count} 个）",
+        "lab：單獨執行 {guard}（第 {number} 個，共 {count} 個）",
+    ),
+    "guard": ("防护", "防護"),
+    "ms/case": ("毫秒/用例", "毫秒/案例"),
+    "tokens/case": ("令牌/用例", "權杖/案例"),
+    "USD/case": ("美元/用例", "美元/案例"),
+    "Scores: attacks vs benign": ("分数：攻击与正常", "分數：攻擊與正常"),
+    "Scores of {guard}": ("{guard} 的分数", "{guard} 的分數"),
+    "attacks": ("攻击", "攻擊"),
+    "benign": ("正常", "正常"),
+    "ROC curve (AUC {auc})": ("ROC 曲线（AUC {auc}）", "ROC 曲線（AUC {auc}）"),
+    "Precision-recall curve (AUC {auc})": ("精确率-召回率曲线（AUC {auc}）", "精確率-召回率曲線（AUC {auc}）"),
+    "Guards side by side": ("防护并列比较", "防護並列比較"),
     "lab: skipped {line}": ("lab：已跳过 {line}", "lab：已略過 {line}"),
+    # lab attack's model strategies (lab/strategies/estimate.py, studio/lab/attack_strategies.py)
+    "Strategies: {variants} variants of {seeds} seeds, at most {calls} model calls": (
+        "策略：{seeds} 个种子的 {variants} 个变体，最多调用模型 {calls} 次",
+        "策略：{seeds} 個種子的 {variants} 個變體，最多呼叫模型 {calls} 次",
+    ),
+    "  {role} {model}: {calls} calls, ~{tokens_in} tokens in, ~{tokens_out} out, {price}": (
+        "  {role} {model}：{calls} 次调用，约 {tokens_in} 输入词元，约 {tokens_out} 输出词元，{price}",
+        "  {role} {model}：{calls} 次呼叫，約 {tokens_in} 輸入詞元，約 {tokens_out} 輸出詞元，{price}",
+    ),
+    "  total cost at most: {total}": ("  总费用至多：{total}", "  總費用至多：{total}"),
+    "unknown": ("未知", "未知"),
+    "attacker": ("攻击模型", "攻擊模型"),
+    "judge": ("评判模型", "評判模型"),
+    "design": ("被测设计", "受測設計"),
+    "the strategies call models (see the estimate): pass --yes to start them": (
+        "策略会调用模型（见上方估算）：加上 --yes 以开始",
+        "策略會呼叫模型（見上方估算）：加上 --yes 以開始",
+    ),
+    "Start? [y/N] ": ("开始吗？[y/N] ", "開始嗎？[y/N] "),
+    "not started: the estimate was declined": ("未开始：估算未获同意", "未開始：估算未獲同意"),
+    "lab attack: strategies: {done}/{total} variants written": (
+        "lab attack：策略：已写出 {done}/{total} 个变体",
+        "lab attack：策略：已寫出 {done}/{total} 個變體",
+    ),
+    "lab attack: the strategy {strategy} wrote no variant of {seed}: {error}": (
+        "lab attack：策略 {strategy} 未能为 {seed} 写出变体：{error}",
+        "lab attack：策略 {strategy} 未能為 {seed} 寫出變體：{error}",
+    ),
+    # lab attack: its progress and summary lines and its HTML report
+    "Attack on {name}": ("对 {name} 的攻击", "對 {name} 的攻擊"),
+    "mode: {mode}, seed {seed}, budget {budget}. A bypass is a variant of an attack the design stops (its seed) "
+    "that the design lets through.": (
+        "模式：{mode}，随机种子 {seed}，预算 {budget}。绕过是指设计能拦住的攻击（种子）的某个变体被设计放行。",
+        "模式：{mode}，隨機種子 {seed}，預算 {budget}。繞過是指設計能擋住的攻擊（種子）的某個變體被設計放行。",
+    ),
+    "seeds": ("种子", "種子"),
+    "seed": ("种子", "種子"),
+    "variants": ("变体", "變體"),
+    "bypasses": ("绕过", "繞過"),
+    "chain": ("转换链", "轉換鏈"),
+    "attack success rate": ("攻击成功率", "攻擊成功率"),
+    "stopped the seed": ("拦住种子的处理器", "擋住種子的處理器"),
+    "Converter chains × processors": ("转换链 × 处理器", "轉換鏈 × 處理器"),
+    "Attack success rate per chain": ("各转换链的攻击成功率", "各轉換鏈的攻擊成功率"),
+    "Attack success rate per seed": ("各种子的攻击成功率", "各種子的攻擊成功率"),
+    "Bypasses ({count})": ("绕过（{count}）", "繞過（{count}）"),
+    "heat map of converter chains by processors": ("转换链与处理器的热力图", "轉換鏈與處理器的熱力圖"),
+    "A cell is the share of the variants whose seed its processor stopped that it no longer stops (the redder, the "
+    "blinder); the last column is the share of the chain's variants that got through the whole design.": (
+        "每个单元格是：种子曾被该处理器拦住的变体中，该处理器不再拦住的占比（越红越看不见）；最后一列是该转换链的变体"
+        "穿过整个设计的占比。",
+        "每個儲存格是：種子曾被該處理器擋住的變體中，該處理器不再擋住的占比（越紅越看不見）；最後一欄是該轉換鏈的變體"
+        "穿過整個設計的占比。",
+    ),
+    "{chain}: {count} of {total} variants got through": (
+        "{chain}：{total} 个变体中有 {count} 个穿过",
+        "{chain}：{total} 個變體中有 {count} 個穿過",
+    ),
+    "{chain} × {processor}: {count} of {total} variants of seeds it stopped got past it": (
+        "{chain} × {processor}：种子曾被它拦住的 {total} 个变体中有 {count} 个越过了它",
+        "{chain} × {processor}：種子曾被它擋住的 {total} 個變體中有 {count} 個越過了它",
+    ),
+    "lab attack: {seeds} of {attacks} attacks stopped (the seeds); {variants} variants, {bypasses} got through "
+    "(attack success rate {asr}), errors {errors}": (
+        "lab attack：{attacks} 个攻击中有 {seeds} 个被拦住（种子）；{variants} 个变体，{bypasses} 个穿过"
+        "（攻击成功率 {asr}），错误 {errors}",
+        "lab attack：{attacks} 個攻擊中有 {seeds} 個被擋住（種子）；{variants} 個變體，{bypasses} 個穿過"
+        "（攻擊成功率 {asr}），錯誤 {errors}",
+    ),
+    "attack success rate {asr} is over {limit}": ("攻击成功率 {asr} 高于 {limit}", "攻擊成功率 {asr} 高於 {limit}"),
+    "lab attack: {count} bypasses written to {path}": (
+        "lab attack：已将 {count} 个绕过写入 {path}",
+        "lab attack：已將 {count} 個繞過寫入 {path}",
+    ),
     "lab: cancelled; finished cases are kept in --results (run again to resume)": (
         "lab：已取消；已完成的用例保存在 --results 中（再次运行即可继续）",
         "lab：已取消；已完成的案例儲存在 --results 中（再次執行即可繼續）",
@@ -139,6 +242,29 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "recall {recall_before} -> {recall_after}, fpr {fpr_before} -> {fpr_after}; {count} cases changed": (
         "召回率 {recall_before} -> {recall_after}，误报率 {fpr_before} -> {fpr_after}；{count} 个用例有变化",
         "召回率 {recall_before} -> {recall_after}，誤報率 {fpr_before} -> {fpr_after}；{count} 個案例有變化",
+    ),
+    # model mode's verdicts (lab.assertions)
+    "refused": ("模型拒绝", "模型拒絕"),
+    "attack succeeded": ("攻击成功", "攻擊成功"),
+    "Attacks that succeeded end to end ({count})": ("端到端成功的攻击（{count}）", "端到端成功的攻擊（{count}）"),
+    "An attack the guards let through is refused (the model declined), resisted (its answer met every assertion) "
+    "or succeeded (its answer failed an assertion, or it had none to meet).": (
+        "护栏放行的攻击分为：模型拒绝（模型拒绝了请求）、已抵御（回答满足所有断言）、攻击成功（回答未通过某条断言，"
+        "或没有任何断言可以满足）。",
+        "護欄放行的攻擊分為：模型拒絕（模型拒絕了請求）、已抵禦（回答滿足所有斷言）、攻擊成功（回答未通過某條斷言，"
+        "或沒有任何斷言可以滿足）。",
+    ),
+    "attack success rate {rate} is over {limit}": ("攻击成功率 {rate} 高于 {limit}", "攻擊成功率 {rate} 高於 {limit}"),
+    "no attack was judged on the model's answer (--fail-over-asr needs --mode model)": (
+        "没有攻击用例按模型的回答判定（--fail-over-asr 需要 --mode model）",
+        "沒有攻擊案例依模型的回答判定（--fail-over-asr 需要 --mode model）",
+    ),
+    "verdict": ("判定", "判定"),
+    "failed assertions": ("未通过的断言", "未通過的斷言"),
+    "answer": ("回答", "回答"),
+    "lab: the model's answers: {refused} attacks refused, {succeeded} succeeded end to end ({rate})": (
+        "lab：模型的回答：{refused} 个攻击被拒绝，{succeeded} 个端到端成功（{rate}）",
+        "lab：模型的回答：{refused} 個攻擊被拒絕，{succeeded} 個端到端成功（{rate}）",
     ),
 }
 
@@ -175,6 +301,11 @@ _WORDS: dict[str, tuple[str, str]] = {
     "error": ("出错", "出錯"),
     "attack": ("攻击", "攻擊"),
     "benign": ("正常", "正常"),
+    # model mode's verdicts (lab.assertions)
+    "refused": ("模型拒绝", "模型拒絕"),
+    "succeeded": ("攻击成功", "攻擊成功"),
+    "resisted": ("已抵御", "已抵禦"),
+    "failed": ("未通过", "未通過"),
 }
 
 _HTML_LANG = {"en": "en", "zh_CN": "zh-CN", "zh_TW": "zh-TW"}

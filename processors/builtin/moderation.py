@@ -233,6 +233,9 @@ class ModerationProcessor(BuiltinProcessor):
     # ----------------------------------------------------------------------------------------- actions
     def _act(self, args: HookArgs, scores: dict[str, float], reason: str | None) -> bool:
         """Apply the strategy; True keeps the content, False drops it (filter). Block aborts."""
+        # the score the threshold is compared with, flagged or not (the judge's probability with a model): the lab's
+        # curves and threshold slider read it
+        args.state["last_score"] = round(max((scores.get(c, 0.0) for c in self._categories), default=0.0), 4)
         flagged = self._flagged(scores)
         if not flagged:
             return True

@@ -343,8 +343,9 @@ class PromptInjectionDetector(BuiltinProcessor):
     @staticmethod
     def _record(args: HookArgs, analysis: Analysis) -> None:
         args.state["checked"] = args.state.get("checked", 0) + 1
-        if analysis.learned is not None:
-            args.state["last_score"] = round(analysis.learned, 4)
+        # The score compared with ``threshold`` (the highest type's: the judge's, the heuristics' or the learned
+        # model's), for every text, flagged or not: the lab's curves and threshold slider read it.
+        args.state["last_score"] = round(max(analysis.scores.values(), default=0.0), 4)
         if analysis.flagged:
             args.state["flagged"] = args.state.get("flagged", 0) + 1
             args.state["last_types"] = analysis.flagged

@@ -242,7 +242,10 @@ def raw_validator(schema: dict[str, Any]) -> Any:
         cls.check_schema(schema)
     except jsonschema.SchemaError:
         return None
-    return _SAFE_PATTERNS.setdefault(cls, jsonschema.validators.extend(cls, {"pattern": _pattern}))(schema)
+    safe = _SAFE_PATTERNS.get(cls)
+    if safe is None:  # extending makes a class (~10 ms): once per draft, not once per tool
+        safe = _SAFE_PATTERNS[cls] = jsonschema.validators.extend(cls, {"pattern": _pattern})
+    return safe(schema)
 
 
 def _jsonschema() -> Any:

@@ -1331,6 +1331,10 @@
         <translation>拦截处理器</translation>
     </message>
     <message>
+        <source>Turn</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
@@ -1361,6 +1365,14 @@
     <message>
         <source>benign</source>
         <translation>良性</translation>
+    </message>
+    <message>
+        <source>none of {count}</source>
+        <translation>{count} 轮均未拦截</translation>
+    </message>
+    <message>
+        <source>Turn {number}: {text} → {outcome}{tripped}</source>
+        <translation>第 {number} 轮：{text} → {outcome}{tripped}</translation>
     </message>
 </context>
 <context>
@@ -1537,6 +1549,125 @@
         <source>Lab: {case}</source>
         <translation>实验室：{case}</translation>
     </message>
+    <message>
+        <source>The design has no input or tool-result guard to run side by side.</source>
+        <translation>该设计没有可并列运行的输入防护或工具结果防护。</translation>
+    </message>
+    <message>
+        <source>{guard} alone · {corpora}</source>
+        <translation>单独运行 {guard} · {corpora}</translation>
+    </message>
+</context>
+<context>
+    <name>LabCurves</name>
+    <message>
+        <source>Drag to see recall and false-positive rate at each threshold</source>
+        <translation>拖动以查看每个阈值下的召回率和误报率</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{threshold}&lt;/b&gt; · recall &lt;b&gt;{recall}&lt;/b&gt; · FPR &lt;b&gt;{fpr}&lt;/b&gt;</source>
+        <translation>&lt;b&gt;{threshold}&lt;/b&gt; · 召回率 &lt;b&gt;{recall}&lt;/b&gt; · 误报率 &lt;b&gt;{fpr}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Lowest threshold within this FPR</source>
+        <translation>此误报率内的最低阈值</translation>
+    </message>
+    <message>
+        <source>Put the slider on the lowest threshold (the highest recall) whose false-positive rate stays within the budget</source>
+        <translation>把滑块移到误报率不超过预算的最低阈值（召回率最高）</translation>
+    </message>
+    <message>
+        <source>Use in the design</source>
+        <translation>用于设计</translation>
+    </message>
+    <message>
+        <source>Write this threshold into the guard&apos;s options in the editor (Ctrl+Z undoes it)</source>
+        <translation>把这个阈值写入编辑器中该防护的选项（Ctrl+Z 可撤销）</translation>
+    </message>
+    <message>
+        <source>Guard:</source>
+        <translation>防护：</translation>
+    </message>
+    <message>
+        <source>FPR budget:</source>
+        <translation>误报率预算：</translation>
+    </message>
+    <message>
+        <source>Threshold:</source>
+        <translation>阈值：</translation>
+    </message>
+    <message>
+        <source>{attacks} attacks, {benign} benign cases scored · ROC AUC {roc} · PR AUC {pr}</source>
+        <translation>已评分 {attacks} 个攻击、{benign} 个正常用例 · ROC AUC {roc} · PR AUC {pr}</translation>
+    </message>
+    <message>
+        <source>No threshold keeps the false-positive rate within {budget}</source>
+        <translation>没有阈值能使误报率不超过 {budget}</translation>
+    </message>
+    <message>
+        <source>No guard gave scores in these results.</source>
+        <translation>这些结果中没有防护给出分数。</translation>
+    </message>
+    <message>
+        <source>Scores: attacks vs benign</source>
+        <translation>分数：攻击与正常</translation>
+    </message>
+    <message>
+        <source>ROC curve (AUC {auc})</source>
+        <translation>ROC 曲线（AUC {auc}）</translation>
+    </message>
+    <message>
+        <source>false-positive rate</source>
+        <translation>误报率</translation>
+    </message>
+    <message>
+        <source>recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>Precision-recall (AUC {auc})</source>
+        <translation>精确率-召回率（AUC {auc}）</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation>精确率</translation>
+    </message>
+    <message>
+        <source>attacks</source>
+        <translation>攻击</translation>
+    </message>
+    <message>
+        <source>benign</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>Guard</source>
+        <translation>防护</translation>
+    </message>
+    <message>
+        <source>ms per case</source>
+        <translation>每个用例毫秒数</translation>
+    </message>
+    <message>
+        <source>tokens per case</source>
+        <translation>每个用例令牌数</translation>
+    </message>
+    <message>
+        <source>USD per case</source>
+        <translation>每个用例美元</translation>
+    </message>
+    <message>
+        <source>Run each guard alone</source>
+        <translation>逐个单独运行防护</translation>
+    </message>
+    <message>
+        <source>Run the chosen corpora once per input and tool-result guard of the design, each guard alone (not as a chain), and compare them: recall, FPR, AUC and cost per case</source>
+        <translation>对设计中的每个输入防护和工具结果防护各运行一次所选语料，每次只运行该防护（不组成链），并加以比较：召回率、误报率、AUC 和每个用例的开销</translation>
+    </message>
+    <message>
+        <source>Guards side by side</source>
+        <translation>防护并列比较</translation>
+    </message>
 </context>
 <context>
     <name>LabLists</name>
@@ -1620,6 +1751,18 @@
     <message>
         <source>FPR</source>
         <translation>误报率</translation>
+    </message>
+    <message>
+        <source>Refused</source>
+        <translation>模型拒绝</translation>
+    </message>
+    <message>
+        <source>Attack succeeded</source>
+        <translation>攻击成功</translation>
+    </message>
+    <message>
+        <source>Attack success rate</source>
+        <translation>攻击成功率</translation>
     </message>
     <message>
         <source>All cases</source>
@@ -1939,6 +2082,18 @@ model: the design&apos;s own model answers each case</source>
         <translation>A/B</translation>
     </message>
     <message>
+        <source>Scores</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>{processor}: threshold {threshold} written into the design (Ctrl+Z undoes it)</source>
+        <translation>{processor}：阈值 {threshold} 已写入设计（Ctrl+Z 可撤销）</translation>
+    </message>
+    <message>
+        <source>The design being edited has no {processor} with a threshold to set.</source>
+        <translation>正在编辑的设计中没有可设置阈值的 {processor}。</translation>
+    </message>
+    <message>
         <source>guardrails (no model call)</source>
         <translation>护栏（不调用模型）</translation>
     </message>
@@ -2015,8 +2170,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>导入语料</translation>
     </message>
     <message>
-        <source>Corpora (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;All files (*)</source>
-        <translation>语料 (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;所有文件 (*)</translation>
+        <source>Corpora (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml *.json);;All files (*)</source>
+        <translation>语料 (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml *.json);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Design {letter} from a file</source>
@@ -2933,6 +3088,26 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>选择文件夹</translation>
     </message>
     <message>
+        <source>Key…</source>
+        <translation>密钥…</translation>
+    </message>
+    <message>
+        <source>Save the API key for this endpoint</source>
+        <translation>保存此端点的 API 密钥</translation>
+    </message>
+    <message>
+        <source>Save this service&apos;s API key in the system keyring. It is sent to this endpoint only, never stored in the design.</source>
+        <translation>将此服务的 API 密钥保存到系统密钥环。它只会发送到此端点，绝不会保存在设计中。</translation>
+    </message>
+    <message>
+        <source>Key for this endpoint: {key}</source>
+        <translation>此端点的密钥：{key}</translation>
+    </message>
+    <message>
+        <source>No key saved for this endpoint</source>
+        <translation>此端点尚未保存密钥</translation>
+    </message>
+    <message>
         <source>The model&apos;s labels: {labels}</source>
         <translation>模型的标签：{labels}</translation>
     </message>
@@ -2967,6 +3142,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>This processor has no options.</source>
         <translation>此处理器没有选项。</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>The API key to send to {host} (saved in the system keyring for this endpoint only; empty removes it):</source>
+        <translation>要发送到 {host} 的 API 密钥（仅为此端点保存在系统密钥环中；留空则删除）：</translation>
     </message>
     <message>
         <source>{name} error</source>
@@ -4240,6 +4423,22 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>你的 {provider} 密钥现在可以发送到 {host}；重新发送即可使用。</translation>
     </message>
     <message>
+        <source>The key was not saved: &apos;{endpoint}&apos; is not an http or https address.</source>
+        <translation>密钥未保存：“{endpoint}”不是 http 或 https 地址。</translation>
+    </message>
+    <message>
+        <source>The key was saved in the system keyring, for {host} only.</source>
+        <translation>密钥已保存到系统密钥环，仅用于 {host}。</translation>
+    </message>
+    <message>
+        <source>The key is kept for this session only (no system keyring), for {host}.</source>
+        <translation>密钥仅在本次会话中保留（没有系统密钥环），用于 {host}。</translation>
+    </message>
+    <message>
+        <source>The key for {host} was removed.</source>
+        <translation>{host} 的密钥已删除。</translation>
+    </message>
+    <message>
         <source>Tripwire: {reason} ({processor})</source>
         <translation>触发拦截：{reason}（{processor}）</translation>
     </message>
@@ -4326,6 +4525,149 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Part of this thread&apos;s saved data is damaged and could not be read: {parts}. Everything else is intact; the details are in the log.</source>
         <translation>此对话的部分已保存数据已损坏，无法读取：{parts}。其余内容完好；详情见日志。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:AzurePromptShields</name>
+    <message>
+        <source>Azure Prompt Shields</source>
+        <comment>AzurePromptShields.name</comment>
+        <translation>Azure Prompt Shields</translation>
+    </message>
+    <message>
+        <source>Sends each message and tool result to Azure AI Content Safety&apos;s Prompt Shields (hosted).</source>
+        <comment>AzurePromptShields.description</comment>
+        <translation>将每条消息和工具结果发送到 Azure AI Content Safety 的 Prompt Shields（托管服务）。</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <comment>AzurePromptShields.options.endpoint</comment>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>Your Content Safety resource&apos;s endpoint (https://&lt;resource&gt;.cognitiveservices.azure.com)</source>
+        <comment>AzurePromptShields.options.endpoint.help</comment>
+        <translation>你的 Content Safety 资源的端点（https://&lt;resource&gt;.cognitiveservices.azure.com）</translation>
+    </message>
+    <message>
+        <source>Time Limit</source>
+        <comment>AzurePromptShields.options.time_limit</comment>
+        <translation>时间限制</translation>
+    </message>
+    <message>
+        <source>Seconds to wait for a verdict, waits for Retry-After included</source>
+        <comment>AzurePromptShields.options.time_limit.help</comment>
+        <translation>等待判定的秒数，包括按 Retry-After 等待的时间</translation>
+    </message>
+    <message>
+        <source>On Failure</source>
+        <comment>AzurePromptShields.options.on_failure</comment>
+        <translation>失败时</translation>
+    </message>
+    <message>
+        <source>When the service gives no verdict (time limit, error, rate limit): block, or let the text through</source>
+        <comment>AzurePromptShields.options.on_failure.help</comment>
+        <translation>服务未给出判定时（超时、出错、限流）：拦截，或放行文本</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <comment>AzurePromptShields.options.strategy</comment>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block or warn</source>
+        <comment>AzurePromptShields.options.strategy.help</comment>
+        <translation>block 或 warn</translation>
+    </message>
+    <message>
+        <source>Last Message Only</source>
+        <comment>AzurePromptShields.options.last_message_only</comment>
+        <translation>仅最后一条消息</translation>
+    </message>
+    <message>
+        <source>Check only the last user message</source>
+        <comment>AzurePromptShields.options.last_message_only.help</comment>
+        <translation>只检查最后一条用户消息</translation>
+    </message>
+    <message>
+        <source>Check Tool Results</source>
+        <comment>AzurePromptShields.options.check_tool_results</comment>
+        <translation>检查工具结果</translation>
+    </message>
+    <message>
+        <source>In the output lane: check tool results too</source>
+        <comment>AzurePromptShields.options.check_tool_results.help</comment>
+        <translation>在输出通道中：也检查工具结果</translation>
+    </message>
+    <message>
+        <source>API version</source>
+        <comment>AzurePromptShields.options.api_version</comment>
+        <translation>API 版本</translation>
+    </message>
+    <message>
+        <source>Prompt Shields&apos; API version</source>
+        <comment>AzurePromptShields.options.api_version.help</comment>
+        <translation>Prompt Shields 的 API 版本</translation>
+    </message>
+    <message>
+        <source>{service} flagged the input: {categories} (score {score:.2f})</source>
+        <comment>AzurePromptShields.flagged_input</comment>
+        <translation>{service} 标记了输入：{categories}（分数 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} flagged the answer: {categories} (score {score:.2f})</source>
+        <comment>AzurePromptShields.flagged_answer</comment>
+        <translation>{service} 标记了回答：{categories}（分数 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} flagged the result of tool &apos;{tool}&apos;: {categories} (score {score:.2f})</source>
+        <comment>AzurePromptShields.flagged_tool</comment>
+        <translation>{service} 标记了工具“{tool}”的结果：{categories}（分数 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} gave no verdict within {seconds:g} s; blocked (fail-closed)</source>
+        <comment>AzurePromptShields.timeout</comment>
+        <translation>{service} 未在 {seconds:g} 秒内给出判定；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} is rate-limiting this key (HTTP 429); blocked (fail-closed)</source>
+        <comment>AzurePromptShields.rate_limited</comment>
+        <translation>{service} 正在限制此密钥的请求频率（HTTP 429）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} failed (HTTP {status}); blocked (fail-closed)</source>
+        <comment>AzurePromptShields.server_error</comment>
+        <translation>{service} 出错（HTTP {status}）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} refused the API key for {host} (HTTP {status}); blocked (fail-closed)</source>
+        <comment>AzurePromptShields.unauthorized</comment>
+        <translation>{service} 拒绝了用于 {host} 的 API 密钥（HTTP {status}）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} refused the request (HTTP {status}: {detail}); blocked (fail-closed)</source>
+        <comment>AzurePromptShields.rejected</comment>
+        <translation>{service} 拒绝了请求（HTTP {status}：{detail}）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} at {host} cannot be reached ({detail}); blocked (fail-closed)</source>
+        <comment>AzurePromptShields.unreachable</comment>
+        <translation>无法连接位于 {host} 的 {service}（{detail}）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} answered in a form it does not document; blocked (fail-closed)</source>
+        <comment>AzurePromptShields.malformed</comment>
+        <translation>{service} 返回了其文档中没有的格式；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>No API key for {service} at {host}: save one with the Key button, or set {variable}; blocked (fail-closed)</source>
+        <comment>AzurePromptShields.no_key</comment>
+        <translation>没有用于 {host} 上 {service} 的 API 密钥：用“密钥…”按钮保存一个，或设置 {variable}；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} has nothing to call: fill in its endpoint (and template); blocked (fail-closed)</source>
+        <comment>AzurePromptShields.no_endpoint</comment>
+        <translation>{service} 没有可调用的地址：请填写其端点（和模板）；已拦截（出错时拦截）</translation>
     </message>
 </context>
 <context>
@@ -4719,6 +5061,159 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
+    <name>processor:LakeraGuard</name>
+    <message>
+        <source>Lakera Guard</source>
+        <comment>LakeraGuard.name</comment>
+        <translation>Lakera Guard</translation>
+    </message>
+    <message>
+        <source>Sends each message to Lakera Guard (hosted) and blocks what its policy flags.</source>
+        <comment>LakeraGuard.description</comment>
+        <translation>将每条消息发送到 Lakera Guard（托管服务），并拦截其策略标记的内容。</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <comment>LakeraGuard.options.endpoint</comment>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>Lakera Guard&apos;s address (a self-hosted Guard&apos;s too); the API key is bound to it</source>
+        <comment>LakeraGuard.options.endpoint.help</comment>
+        <translation>Lakera Guard 的地址（也可以是自托管的 Guard）；API 密钥与它绑定</translation>
+    </message>
+    <message>
+        <source>Time Limit</source>
+        <comment>LakeraGuard.options.time_limit</comment>
+        <translation>时间限制</translation>
+    </message>
+    <message>
+        <source>Seconds to wait for a verdict, waits for Retry-After included</source>
+        <comment>LakeraGuard.options.time_limit.help</comment>
+        <translation>等待判定的秒数，包括按 Retry-After 等待的时间</translation>
+    </message>
+    <message>
+        <source>On Failure</source>
+        <comment>LakeraGuard.options.on_failure</comment>
+        <translation>失败时</translation>
+    </message>
+    <message>
+        <source>When the service gives no verdict (time limit, error, rate limit): block, or let the text through</source>
+        <comment>LakeraGuard.options.on_failure.help</comment>
+        <translation>服务未给出判定时（超时、出错、限流）：拦截，或放行文本</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <comment>LakeraGuard.options.strategy</comment>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block or warn</source>
+        <comment>LakeraGuard.options.strategy.help</comment>
+        <translation>block 或 warn</translation>
+    </message>
+    <message>
+        <source>Last Message Only</source>
+        <comment>LakeraGuard.options.last_message_only</comment>
+        <translation>仅最后一条消息</translation>
+    </message>
+    <message>
+        <source>Check only the last user message</source>
+        <comment>LakeraGuard.options.last_message_only.help</comment>
+        <translation>只检查最后一条用户消息</translation>
+    </message>
+    <message>
+        <source>Check Tool Results</source>
+        <comment>LakeraGuard.options.check_tool_results</comment>
+        <translation>检查工具结果</translation>
+    </message>
+    <message>
+        <source>In the output lane: check tool results too</source>
+        <comment>LakeraGuard.options.check_tool_results.help</comment>
+        <translation>在输出通道中：也检查工具结果</translation>
+    </message>
+    <message>
+        <source>Project ID</source>
+        <comment>LakeraGuard.options.project_id</comment>
+        <translation>项目 ID</translation>
+    </message>
+    <message>
+        <source>The Lakera project whose policy screens (empty: the default)</source>
+        <comment>LakeraGuard.options.project_id.help</comment>
+        <translation>用其策略进行筛查的 Lakera 项目（留空：默认项目）</translation>
+    </message>
+    <message>
+        <source>Check Answers</source>
+        <comment>LakeraGuard.options.check_answers</comment>
+        <translation>检查回答</translation>
+    </message>
+    <message>
+        <source>In the output lane: check the model&apos;s answer too</source>
+        <comment>LakeraGuard.options.check_answers.help</comment>
+        <translation>在输出通道中：也检查模型的回答</translation>
+    </message>
+    <message>
+        <source>{service} flagged the input: {categories} (score {score:.2f})</source>
+        <comment>LakeraGuard.flagged_input</comment>
+        <translation>{service} 标记了输入：{categories}（分数 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} flagged the answer: {categories} (score {score:.2f})</source>
+        <comment>LakeraGuard.flagged_answer</comment>
+        <translation>{service} 标记了回答：{categories}（分数 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} flagged the result of tool &apos;{tool}&apos;: {categories} (score {score:.2f})</source>
+        <comment>LakeraGuard.flagged_tool</comment>
+        <translation>{service} 标记了工具“{tool}”的结果：{categories}（分数 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} gave no verdict within {seconds:g} s; blocked (fail-closed)</source>
+        <comment>LakeraGuard.timeout</comment>
+        <translation>{service} 未在 {seconds:g} 秒内给出判定；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} is rate-limiting this key (HTTP 429); blocked (fail-closed)</source>
+        <comment>LakeraGuard.rate_limited</comment>
+        <translation>{service} 正在限制此密钥的请求频率（HTTP 429）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} failed (HTTP {status}); blocked (fail-closed)</source>
+        <comment>LakeraGuard.server_error</comment>
+        <translation>{service} 出错（HTTP {status}）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} refused the API key for {host} (HTTP {status}); blocked (fail-closed)</source>
+        <comment>LakeraGuard.unauthorized</comment>
+        <translation>{service} 拒绝了用于 {host} 的 API 密钥（HTTP {status}）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} refused the request (HTTP {status}: {detail}); blocked (fail-closed)</source>
+        <comment>LakeraGuard.rejected</comment>
+        <translation>{service} 拒绝了请求（HTTP {status}：{detail}）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} at {host} cannot be reached ({detail}); blocked (fail-closed)</source>
+        <comment>LakeraGuard.unreachable</comment>
+        <translation>无法连接位于 {host} 的 {service}（{detail}）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} answered in a form it does not document; blocked (fail-closed)</source>
+        <comment>LakeraGuard.malformed</comment>
+        <translation>{service} 返回了其文档中没有的格式；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>No API key for {service} at {host}: save one with the Key button, or set {variable}; blocked (fail-closed)</source>
+        <comment>LakeraGuard.no_key</comment>
+        <translation>没有用于 {host} 上 {service} 的 API 密钥：用“密钥…”按钮保存一个，或设置 {variable}；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} has nothing to call: fill in its endpoint (and template); blocked (fail-closed)</source>
+        <comment>LakeraGuard.no_endpoint</comment>
+        <translation>{service} 没有可调用的地址：请填写其端点（和模板）；已拦截（出错时拦截）</translation>
+    </message>
+</context>
+<context>
     <name>processor:LanguageDetector</name>
     <message>
         <source>Language detector</source>
@@ -4887,6 +5382,167 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>model: the &apos;translate&apos; strategy needs a model</source>
         <comment>LanguageDetectorOptions.translate_needs_model</comment>
         <translation>model：&apos;translate&apos; 策略需要一个模型</translation>
+    </message>
+</context>
+<context>
+    <name>processor:ModelArmor</name>
+    <message>
+        <source>Google Model Armor</source>
+        <comment>ModelArmor.name</comment>
+        <translation>Google Model Armor</translation>
+    </message>
+    <message>
+        <source>Sends each message to Google Cloud Model Armor (hosted) and blocks what its template&apos;s filters match.</source>
+        <comment>ModelArmor.description</comment>
+        <translation>将每条消息发送到 Google Cloud Model Armor（托管服务），并拦截其模板的过滤器匹配到的内容。</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <comment>ModelArmor.options.endpoint</comment>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>Model Armor&apos;s regional address (the template&apos;s location); the access token is bound to it</source>
+        <comment>ModelArmor.options.endpoint.help</comment>
+        <translation>Model Armor 的区域地址（模板所在的位置）；访问令牌与它绑定</translation>
+    </message>
+    <message>
+        <source>Time Limit</source>
+        <comment>ModelArmor.options.time_limit</comment>
+        <translation>时间限制</translation>
+    </message>
+    <message>
+        <source>Seconds to wait for a verdict, waits for Retry-After included</source>
+        <comment>ModelArmor.options.time_limit.help</comment>
+        <translation>等待判定的秒数，包括按 Retry-After 等待的时间</translation>
+    </message>
+    <message>
+        <source>On Failure</source>
+        <comment>ModelArmor.options.on_failure</comment>
+        <translation>失败时</translation>
+    </message>
+    <message>
+        <source>When the service gives no verdict (time limit, error, rate limit): block, or let the text through</source>
+        <comment>ModelArmor.options.on_failure.help</comment>
+        <translation>服务未给出判定时（超时、出错、限流）：拦截，或放行文本</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <comment>ModelArmor.options.strategy</comment>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block or warn</source>
+        <comment>ModelArmor.options.strategy.help</comment>
+        <translation>block 或 warn</translation>
+    </message>
+    <message>
+        <source>Last Message Only</source>
+        <comment>ModelArmor.options.last_message_only</comment>
+        <translation>仅最后一条消息</translation>
+    </message>
+    <message>
+        <source>Check only the last user message</source>
+        <comment>ModelArmor.options.last_message_only.help</comment>
+        <translation>只检查最后一条用户消息</translation>
+    </message>
+    <message>
+        <source>Check Tool Results</source>
+        <comment>ModelArmor.options.check_tool_results</comment>
+        <translation>检查工具结果</translation>
+    </message>
+    <message>
+        <source>In the output lane: check tool results too</source>
+        <comment>ModelArmor.options.check_tool_results.help</comment>
+        <translation>在输出通道中：也检查工具结果</translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <comment>ModelArmor.options.resource</comment>
+        <translation>模板</translation>
+    </message>
+    <message>
+        <source>The template: projects/PROJECT/locations/LOCATION/templates/ID</source>
+        <comment>ModelArmor.options.resource.help</comment>
+        <translation>模板：projects/PROJECT/locations/LOCATION/templates/ID</translation>
+    </message>
+    <message>
+        <source>Check Answers</source>
+        <comment>ModelArmor.options.check_answers</comment>
+        <translation>检查回答</translation>
+    </message>
+    <message>
+        <source>In the output lane: check the model&apos;s answer too</source>
+        <comment>ModelArmor.options.check_answers.help</comment>
+        <translation>在输出通道中：也检查模型的回答</translation>
+    </message>
+    <message>
+        <source>{service} flagged the input: {categories} (score {score:.2f})</source>
+        <comment>ModelArmor.flagged_input</comment>
+        <translation>{service} 标记了输入：{categories}（分数 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} flagged the answer: {categories} (score {score:.2f})</source>
+        <comment>ModelArmor.flagged_answer</comment>
+        <translation>{service} 标记了回答：{categories}（分数 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} flagged the result of tool &apos;{tool}&apos;: {categories} (score {score:.2f})</source>
+        <comment>ModelArmor.flagged_tool</comment>
+        <translation>{service} 标记了工具“{tool}”的结果：{categories}（分数 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} gave no verdict within {seconds:g} s; blocked (fail-closed)</source>
+        <comment>ModelArmor.timeout</comment>
+        <translation>{service} 未在 {seconds:g} 秒内给出判定；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} is rate-limiting this key (HTTP 429); blocked (fail-closed)</source>
+        <comment>ModelArmor.rate_limited</comment>
+        <translation>{service} 正在限制此密钥的请求频率（HTTP 429）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} failed (HTTP {status}); blocked (fail-closed)</source>
+        <comment>ModelArmor.server_error</comment>
+        <translation>{service} 出错（HTTP {status}）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} refused the API key for {host} (HTTP {status}); blocked (fail-closed)</source>
+        <comment>ModelArmor.unauthorized</comment>
+        <translation>{service} 拒绝了用于 {host} 的 API 密钥（HTTP {status}）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} refused the request (HTTP {status}: {detail}); blocked (fail-closed)</source>
+        <comment>ModelArmor.rejected</comment>
+        <translation>{service} 拒绝了请求（HTTP {status}：{detail}）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} at {host} cannot be reached ({detail}); blocked (fail-closed)</source>
+        <comment>ModelArmor.unreachable</comment>
+        <translation>无法连接位于 {host} 的 {service}（{detail}）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} answered in a form it does not document; blocked (fail-closed)</source>
+        <comment>ModelArmor.malformed</comment>
+        <translation>{service} 返回了其文档中没有的格式；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>No API key for {service} at {host}: save one with the Key button, or set {variable}; blocked (fail-closed)</source>
+        <comment>ModelArmor.no_key</comment>
+        <translation>没有用于 {host} 上 {service} 的 API 密钥：用“密钥…”按钮保存一个，或设置 {variable}；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} has nothing to call: fill in its endpoint (and template); blocked (fail-closed)</source>
+        <comment>ModelArmor.no_endpoint</comment>
+        <translation>{service} 没有可调用的地址：请填写其端点（和模板）；已拦截（出错时拦截）</translation>
+    </message>
+</context>
+<context>
+    <name>processor:ModelArmorOptions</name>
+    <message>
+        <source>the template must read projects/PROJECT/locations/LOCATION/templates/ID</source>
+        <comment>ModelArmorOptions.bad_template</comment>
+        <translation>模板必须写成 projects/PROJECT/locations/LOCATION/templates/ID</translation>
     </message>
 </context>
 <context>
@@ -5078,6 +5734,169 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Moderation failed because the judge model call failed: {error}</source>
         <comment>ModerationProcessor.judge_failed</comment>
         <translation>内容审核失败，因为判定模型调用失败：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>processor:OpenAIModeration</name>
+    <message>
+        <source>OpenAI moderation</source>
+        <comment>OpenAIModeration.name</comment>
+        <translation>OpenAI 内容审核</translation>
+    </message>
+    <message>
+        <source>Sends each message to OpenAI&apos;s moderation endpoint (hosted) and blocks what it flags as harmful.</source>
+        <comment>OpenAIModeration.description</comment>
+        <translation>将每条消息发送到 OpenAI 的内容审核端点（托管服务），并拦截其标记为有害的内容。</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <comment>OpenAIModeration.options.endpoint</comment>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>OpenAI&apos;s API base; the API key is bound to it</source>
+        <comment>OpenAIModeration.options.endpoint.help</comment>
+        <translation>OpenAI 的 API 基础地址；API 密钥与它绑定</translation>
+    </message>
+    <message>
+        <source>Time Limit</source>
+        <comment>OpenAIModeration.options.time_limit</comment>
+        <translation>时间限制</translation>
+    </message>
+    <message>
+        <source>Seconds to wait for a verdict, waits for Retry-After included</source>
+        <comment>OpenAIModeration.options.time_limit.help</comment>
+        <translation>等待判定的秒数，包括按 Retry-After 等待的时间</translation>
+    </message>
+    <message>
+        <source>On Failure</source>
+        <comment>OpenAIModeration.options.on_failure</comment>
+        <translation>失败时</translation>
+    </message>
+    <message>
+        <source>When the service gives no verdict (time limit, error, rate limit): block, or let the text through</source>
+        <comment>OpenAIModeration.options.on_failure.help</comment>
+        <translation>服务未给出判定时（超时、出错、限流）：拦截，或放行文本</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <comment>OpenAIModeration.options.strategy</comment>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block or warn</source>
+        <comment>OpenAIModeration.options.strategy.help</comment>
+        <translation>block 或 warn</translation>
+    </message>
+    <message>
+        <source>Last Message Only</source>
+        <comment>OpenAIModeration.options.last_message_only</comment>
+        <translation>仅最后一条消息</translation>
+    </message>
+    <message>
+        <source>Check only the last user message</source>
+        <comment>OpenAIModeration.options.last_message_only.help</comment>
+        <translation>只检查最后一条用户消息</translation>
+    </message>
+    <message>
+        <source>Check Tool Results</source>
+        <comment>OpenAIModeration.options.check_tool_results</comment>
+        <translation>检查工具结果</translation>
+    </message>
+    <message>
+        <source>In the output lane: check tool results too</source>
+        <comment>OpenAIModeration.options.check_tool_results.help</comment>
+        <translation>在输出通道中：也检查工具结果</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <comment>OpenAIModeration.options.model</comment>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>The moderation model</source>
+        <comment>OpenAIModeration.options.model.help</comment>
+        <translation>内容审核模型</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <comment>OpenAIModeration.options.threshold</comment>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>Flag a category scoring at least this (empty: the service&apos;s flags)</source>
+        <comment>OpenAIModeration.options.threshold.help</comment>
+        <translation>标记分数不低于此值的类别（留空：采用服务自己的标记）</translation>
+    </message>
+    <message>
+        <source>Check Answers</source>
+        <comment>OpenAIModeration.options.check_answers</comment>
+        <translation>检查回答</translation>
+    </message>
+    <message>
+        <source>In the output lane: check the model&apos;s answer too</source>
+        <comment>OpenAIModeration.options.check_answers.help</comment>
+        <translation>在输出通道中：也检查模型的回答</translation>
+    </message>
+    <message>
+        <source>{service} flagged the input: {categories} (score {score:.2f})</source>
+        <comment>OpenAIModeration.flagged_input</comment>
+        <translation>{service} 标记了输入：{categories}（分数 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} flagged the answer: {categories} (score {score:.2f})</source>
+        <comment>OpenAIModeration.flagged_answer</comment>
+        <translation>{service} 标记了回答：{categories}（分数 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} flagged the result of tool &apos;{tool}&apos;: {categories} (score {score:.2f})</source>
+        <comment>OpenAIModeration.flagged_tool</comment>
+        <translation>{service} 标记了工具“{tool}”的结果：{categories}（分数 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} gave no verdict within {seconds:g} s; blocked (fail-closed)</source>
+        <comment>OpenAIModeration.timeout</comment>
+        <translation>{service} 未在 {seconds:g} 秒内给出判定；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} is rate-limiting this key (HTTP 429); blocked (fail-closed)</source>
+        <comment>OpenAIModeration.rate_limited</comment>
+        <translation>{service} 正在限制此密钥的请求频率（HTTP 429）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} failed (HTTP {status}); blocked (fail-closed)</source>
+        <comment>OpenAIModeration.server_error</comment>
+        <translation>{service} 出错（HTTP {status}）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} refused the API key for {host} (HTTP {status}); blocked (fail-closed)</source>
+        <comment>OpenAIModeration.unauthorized</comment>
+        <translation>{service} 拒绝了用于 {host} 的 API 密钥（HTTP {status}）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} refused the request (HTTP {status}: {detail}); blocked (fail-closed)</source>
+        <comment>OpenAIModeration.rejected</comment>
+        <translation>{service} 拒绝了请求（HTTP {status}：{detail}）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} at {host} cannot be reached ({detail}); blocked (fail-closed)</source>
+        <comment>OpenAIModeration.unreachable</comment>
+        <translation>无法连接位于 {host} 的 {service}（{detail}）；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} answered in a form it does not document; blocked (fail-closed)</source>
+        <comment>OpenAIModeration.malformed</comment>
+        <translation>{service} 返回了其文档中没有的格式；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>No API key for {service} at {host}: save one with the Key button, or set {variable}; blocked (fail-closed)</source>
+        <comment>OpenAIModeration.no_key</comment>
+        <translation>没有用于 {host} 上 {service} 的 API 密钥：用“密钥…”按钮保存一个，或设置 {variable}；已拦截（出错时拦截）</translation>
+    </message>
+    <message>
+        <source>{service} has nothing to call: fill in its endpoint (and template); blocked (fail-closed)</source>
+        <comment>OpenAIModeration.no_endpoint</comment>
+        <translation>{service} 没有可调用的地址：请填写其端点（和模板）；已拦截（出错时拦截）</translation>
     </message>
 </context>
 <context>

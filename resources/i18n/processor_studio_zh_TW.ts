@@ -1331,6 +1331,10 @@
         <translation>攔截處理器</translation>
     </message>
     <message>
+        <source>Turn</source>
+        <translation>輪次</translation>
+    </message>
+    <message>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
@@ -1361,6 +1365,14 @@
     <message>
         <source>benign</source>
         <translation>良性</translation>
+    </message>
+    <message>
+        <source>none of {count}</source>
+        <translation>{count} 輪均未攔截</translation>
+    </message>
+    <message>
+        <source>Turn {number}: {text} → {outcome}{tripped}</source>
+        <translation>第 {number} 輪：{text} → {outcome}{tripped}</translation>
     </message>
 </context>
 <context>
@@ -1537,6 +1549,125 @@
         <source>Lab: {case}</source>
         <translation>實驗室：{case}</translation>
     </message>
+    <message>
+        <source>The design has no input or tool-result guard to run side by side.</source>
+        <translation>該設計沒有可並列執行的輸入防護或工具結果防護。</translation>
+    </message>
+    <message>
+        <source>{guard} alone · {corpora}</source>
+        <translation>單獨執行 {guard} · {corpora}</translation>
+    </message>
+</context>
+<context>
+    <name>LabCurves</name>
+    <message>
+        <source>Drag to see recall and false-positive rate at each threshold</source>
+        <translation>拖曳以查看每個閾值下的召回率和誤報率</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{threshold}&lt;/b&gt; · recall &lt;b&gt;{recall}&lt;/b&gt; · FPR &lt;b&gt;{fpr}&lt;/b&gt;</source>
+        <translation>&lt;b&gt;{threshold}&lt;/b&gt; · 召回率 &lt;b&gt;{recall}&lt;/b&gt; · 誤報率 &lt;b&gt;{fpr}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Lowest threshold within this FPR</source>
+        <translation>此誤報率內的最低閾值</translation>
+    </message>
+    <message>
+        <source>Put the slider on the lowest threshold (the highest recall) whose false-positive rate stays within the budget</source>
+        <translation>把滑桿移到誤報率不超過預算的最低閾值（召回率最高）</translation>
+    </message>
+    <message>
+        <source>Use in the design</source>
+        <translation>用於設計</translation>
+    </message>
+    <message>
+        <source>Write this threshold into the guard&apos;s options in the editor (Ctrl+Z undoes it)</source>
+        <translation>把這個閾值寫入編輯器中該防護的選項（Ctrl+Z 可復原）</translation>
+    </message>
+    <message>
+        <source>Guard:</source>
+        <translation>防護：</translation>
+    </message>
+    <message>
+        <source>FPR budget:</source>
+        <translation>誤報率預算：</translation>
+    </message>
+    <message>
+        <source>Threshold:</source>
+        <translation>閾值：</translation>
+    </message>
+    <message>
+        <source>{attacks} attacks, {benign} benign cases scored · ROC AUC {roc} · PR AUC {pr}</source>
+        <translation>已評分 {attacks} 個攻擊、{benign} 個正常案例 · ROC AUC {roc} · PR AUC {pr}</translation>
+    </message>
+    <message>
+        <source>No threshold keeps the false-positive rate within {budget}</source>
+        <translation>沒有閾值能使誤報率不超過 {budget}</translation>
+    </message>
+    <message>
+        <source>No guard gave scores in these results.</source>
+        <translation>這些結果中沒有防護給出分數。</translation>
+    </message>
+    <message>
+        <source>Scores: attacks vs benign</source>
+        <translation>分數：攻擊與正常</translation>
+    </message>
+    <message>
+        <source>ROC curve (AUC {auc})</source>
+        <translation>ROC 曲線（AUC {auc}）</translation>
+    </message>
+    <message>
+        <source>false-positive rate</source>
+        <translation>誤報率</translation>
+    </message>
+    <message>
+        <source>recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>Precision-recall (AUC {auc})</source>
+        <translation>精確率-召回率（AUC {auc}）</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation>精確率</translation>
+    </message>
+    <message>
+        <source>attacks</source>
+        <translation>攻擊</translation>
+    </message>
+    <message>
+        <source>benign</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>Guard</source>
+        <translation>防護</translation>
+    </message>
+    <message>
+        <source>ms per case</source>
+        <translation>每個案例毫秒數</translation>
+    </message>
+    <message>
+        <source>tokens per case</source>
+        <translation>每個案例權杖數</translation>
+    </message>
+    <message>
+        <source>USD per case</source>
+        <translation>每個案例美元</translation>
+    </message>
+    <message>
+        <source>Run each guard alone</source>
+        <translation>逐一單獨執行防護</translation>
+    </message>
+    <message>
+        <source>Run the chosen corpora once per input and tool-result guard of the design, each guard alone (not as a chain), and compare them: recall, FPR, AUC and cost per case</source>
+        <translation>對設計中的每個輸入防護和工具結果防護各執行一次所選語料，每次只執行該防護（不組成鏈），並加以比較：召回率、誤報率、AUC 和每個案例的開銷</translation>
+    </message>
+    <message>
+        <source>Guards side by side</source>
+        <translation>防護並列比較</translation>
+    </message>
 </context>
 <context>
     <name>LabLists</name>
@@ -1620,6 +1751,18 @@
     <message>
         <source>FPR</source>
         <translation>誤報率</translation>
+    </message>
+    <message>
+        <source>Refused</source>
+        <translation>模型拒絕</translation>
+    </message>
+    <message>
+        <source>Attack succeeded</source>
+        <translation>攻擊成功</translation>
+    </message>
+    <message>
+        <source>Attack success rate</source>
+        <translation>攻擊成功率</translation>
     </message>
     <message>
         <source>All cases</source>
@@ -1939,6 +2082,18 @@ model: the design&apos;s own model answers each case</source>
         <translation>A/B</translation>
     </message>
     <message>
+        <source>Scores</source>
+        <translation>分數</translation>
+    </message>
+    <message>
+        <source>{processor}: threshold {threshold} written into the design (Ctrl+Z undoes it)</source>
+        <translation>{processor}：閾值 {threshold} 已寫入設計（Ctrl+Z 可復原）</translation>
+    </message>
+    <message>
+        <source>The design being edited has no {processor} with a threshold to set.</source>
+        <translation>正在編輯的設計中沒有可設定閾值的 {processor}。</translation>
+    </message>
+    <message>
         <source>guardrails (no model call)</source>
         <translation>護欄（不呼叫模型）</translation>
     </message>
@@ -2015,8 +2170,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>匯入語料</translation>
     </message>
     <message>
-        <source>Corpora (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;All files (*)</source>
-        <translation>語料 (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;所有檔案 (*)</translation>
+        <source>Corpora (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml *.json);;All files (*)</source>
+        <translation>語料 (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml *.json);;所有檔案 (*)</translation>
     </message>
     <message>
         <source>Design {letter} from a file</source>
@@ -2933,6 +3088,26 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>選擇資料夾</translation>
     </message>
     <message>
+        <source>Key…</source>
+        <translation>金鑰…</translation>
+    </message>
+    <message>
+        <source>Save the API key for this endpoint</source>
+        <translation>儲存此端點的 API 金鑰</translation>
+    </message>
+    <message>
+        <source>Save this service&apos;s API key in the system keyring. It is sent to this endpoint only, never stored in the design.</source>
+        <translation>將此服務的 API 金鑰儲存到系統金鑰圈。它只會傳送到此端點，絕不會儲存在設計中。</translation>
+    </message>
+    <message>
+        <source>Key for this endpoint: {key}</source>
+        <translation>此端點的金鑰：{key}</translation>
+    </message>
+    <message>
+        <source>No key saved for this endpoint</source>
+        <translation>此端點尚未儲存金鑰</translation>
+    </message>
+    <message>
         <source>The model&apos;s labels: {labels}</source>
         <translation>模型的標籤：{labels}</translation>
     </message>
@@ -2967,6 +3142,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>This processor has no options.</source>
         <translation>此處理器沒有選項。</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 金鑰</translation>
+    </message>
+    <message>
+        <source>The API key to send to {host} (saved in the system keyring for this endpoint only; empty removes it):</source>
+        <translation>要傳送到 {host} 的 API 金鑰（僅為此端點儲存在系統金鑰圈中；留空則刪除）：</translation>
     </message>
     <message>
         <source>{name} error</source>
@@ -4240,6 +4423,22 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>你的 {provider} 金鑰現在可以傳送到 {host}；重新傳送即可使用。</translation>
     </message>
     <message>
+        <source>The key was not saved: &apos;{endpoint}&apos; is not an http or https address.</source>
+        <translation>金鑰未儲存：「{endpoint}」不是 http 或 https 位址。</translation>
+    </message>
+    <message>
+        <source>The key was saved in the system keyring, for {host} only.</source>
+        <translation>金鑰已儲存到系統金鑰圈，僅用於 {host}。</translation>
+    </message>
+    <message>
+        <source>The key is kept for this session only (no system keyring), for {host}.</source>
+        <translation>金鑰僅在本次工作階段中保留（沒有系統金鑰圈），用於 {host}。</translation>
+    </message>
+    <message>
+        <source>The key for {host} was removed.</source>
+        <translation>{host} 的金鑰已刪除。</translation>
+    </message>
+    <message>
         <source>Tripwire: {reason} ({processor})</source>
         <translation>觸發攔截：{reason}（{processor}）</translation>
     </message>
@@ -4326,6 +4525,149 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Part of this thread&apos;s saved data is damaged and could not be read: {parts}. Everything else is intact; the details are in the log.</source>
         <translation>此對話的部分已儲存資料已損壞，無法讀取：{parts}。其餘內容完好；詳情見日誌。</translation>
+    </message>
+</context>
+<context>
+    <name>processor:AzurePromptShields</name>
+    <message>
+        <source>Azure Prompt Shields</source>
+        <comment>AzurePromptShields.name</comment>
+        <translation>Azure Prompt Shields</translation>
+    </message>
+    <message>
+        <source>Sends each message and tool result to Azure AI Content Safety&apos;s Prompt Shields (hosted).</source>
+        <comment>AzurePromptShields.description</comment>
+        <translation>將每則訊息和工具結果傳送到 Azure AI Content Safety 的 Prompt Shields（託管服務）。</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <comment>AzurePromptShields.options.endpoint</comment>
+        <translation>端點</translation>
+    </message>
+    <message>
+        <source>Your Content Safety resource&apos;s endpoint (https://&lt;resource&gt;.cognitiveservices.azure.com)</source>
+        <comment>AzurePromptShields.options.endpoint.help</comment>
+        <translation>你的 Content Safety 資源的端點（https://&lt;resource&gt;.cognitiveservices.azure.com）</translation>
+    </message>
+    <message>
+        <source>Time Limit</source>
+        <comment>AzurePromptShields.options.time_limit</comment>
+        <translation>時間限制</translation>
+    </message>
+    <message>
+        <source>Seconds to wait for a verdict, waits for Retry-After included</source>
+        <comment>AzurePromptShields.options.time_limit.help</comment>
+        <translation>等待判定的秒數，包括依 Retry-After 等待的時間</translation>
+    </message>
+    <message>
+        <source>On Failure</source>
+        <comment>AzurePromptShields.options.on_failure</comment>
+        <translation>失敗時</translation>
+    </message>
+    <message>
+        <source>When the service gives no verdict (time limit, error, rate limit): block, or let the text through</source>
+        <comment>AzurePromptShields.options.on_failure.help</comment>
+        <translation>服務未給出判定時（逾時、出錯、限流）：攔截，或放行文字</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <comment>AzurePromptShields.options.strategy</comment>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block or warn</source>
+        <comment>AzurePromptShields.options.strategy.help</comment>
+        <translation>block 或 warn</translation>
+    </message>
+    <message>
+        <source>Last Message Only</source>
+        <comment>AzurePromptShields.options.last_message_only</comment>
+        <translation>僅最後一條訊息</translation>
+    </message>
+    <message>
+        <source>Check only the last user message</source>
+        <comment>AzurePromptShields.options.last_message_only.help</comment>
+        <translation>只檢查最後一則使用者訊息</translation>
+    </message>
+    <message>
+        <source>Check Tool Results</source>
+        <comment>AzurePromptShields.options.check_tool_results</comment>
+        <translation>檢查工具結果</translation>
+    </message>
+    <message>
+        <source>In the output lane: check tool results too</source>
+        <comment>AzurePromptShields.options.check_tool_results.help</comment>
+        <translation>在輸出通道中：也檢查工具結果</translation>
+    </message>
+    <message>
+        <source>API version</source>
+        <comment>AzurePromptShields.options.api_version</comment>
+        <translation>API 版本</translation>
+    </message>
+    <message>
+        <source>Prompt Shields&apos; API version</source>
+        <comment>AzurePromptShields.options.api_version.help</comment>
+        <translation>Prompt Shields 的 API 版本</translation>
+    </message>
+    <message>
+        <source>{service} flagged the input: {categories} (score {score:.2f})</source>
+        <comment>AzurePromptShields.flagged_input</comment>
+        <translation>{service} 標記了輸入：{categories}（分數 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} flagged the answer: {categories} (score {score:.2f})</source>
+        <comment>AzurePromptShields.flagged_answer</comment>
+        <translation>{service} 標記了回答：{categories}（分數 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} flagged the result of tool &apos;{tool}&apos;: {categories} (score {score:.2f})</source>
+        <comment>AzurePromptShields.flagged_tool</comment>
+        <translation>{service} 標記了工具「{tool}」的結果：{categories}（分數 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} gave no verdict within {seconds:g} s; blocked (fail-closed)</source>
+        <comment>AzurePromptShields.timeout</comment>
+        <translation>{service} 未在 {seconds:g} 秒內給出判定；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} is rate-limiting this key (HTTP 429); blocked (fail-closed)</source>
+        <comment>AzurePromptShields.rate_limited</comment>
+        <translation>{service} 正在限制此金鑰的請求頻率（HTTP 429）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} failed (HTTP {status}); blocked (fail-closed)</source>
+        <comment>AzurePromptShields.server_error</comment>
+        <translation>{service} 出錯（HTTP {status}）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} refused the API key for {host} (HTTP {status}); blocked (fail-closed)</source>
+        <comment>AzurePromptShields.unauthorized</comment>
+        <translation>{service} 拒絕了用於 {host} 的 API 金鑰（HTTP {status}）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} refused the request (HTTP {status}: {detail}); blocked (fail-closed)</source>
+        <comment>AzurePromptShields.rejected</comment>
+        <translation>{service} 拒絕了請求（HTTP {status}：{detail}）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} at {host} cannot be reached ({detail}); blocked (fail-closed)</source>
+        <comment>AzurePromptShields.unreachable</comment>
+        <translation>無法連線位於 {host} 的 {service}（{detail}）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} answered in a form it does not document; blocked (fail-closed)</source>
+        <comment>AzurePromptShields.malformed</comment>
+        <translation>{service} 回傳了其文件中沒有的格式；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>No API key for {service} at {host}: save one with the Key button, or set {variable}; blocked (fail-closed)</source>
+        <comment>AzurePromptShields.no_key</comment>
+        <translation>沒有用於 {host} 上 {service} 的 API 金鑰：用「金鑰…」按鈕儲存一個，或設定 {variable}；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} has nothing to call: fill in its endpoint (and template); blocked (fail-closed)</source>
+        <comment>AzurePromptShields.no_endpoint</comment>
+        <translation>{service} 沒有可呼叫的位址：請填寫其端點（和範本）；已攔截（出錯時攔截）</translation>
     </message>
 </context>
 <context>
@@ -4719,6 +5061,159 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
+    <name>processor:LakeraGuard</name>
+    <message>
+        <source>Lakera Guard</source>
+        <comment>LakeraGuard.name</comment>
+        <translation>Lakera Guard</translation>
+    </message>
+    <message>
+        <source>Sends each message to Lakera Guard (hosted) and blocks what its policy flags.</source>
+        <comment>LakeraGuard.description</comment>
+        <translation>將每則訊息傳送到 Lakera Guard（託管服務），並攔截其政策標記的內容。</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <comment>LakeraGuard.options.endpoint</comment>
+        <translation>端點</translation>
+    </message>
+    <message>
+        <source>Lakera Guard&apos;s address (a self-hosted Guard&apos;s too); the API key is bound to it</source>
+        <comment>LakeraGuard.options.endpoint.help</comment>
+        <translation>Lakera Guard 的位址（也可以是自行託管的 Guard）；API 金鑰與它綁定</translation>
+    </message>
+    <message>
+        <source>Time Limit</source>
+        <comment>LakeraGuard.options.time_limit</comment>
+        <translation>時間限制</translation>
+    </message>
+    <message>
+        <source>Seconds to wait for a verdict, waits for Retry-After included</source>
+        <comment>LakeraGuard.options.time_limit.help</comment>
+        <translation>等待判定的秒數，包括依 Retry-After 等待的時間</translation>
+    </message>
+    <message>
+        <source>On Failure</source>
+        <comment>LakeraGuard.options.on_failure</comment>
+        <translation>失敗時</translation>
+    </message>
+    <message>
+        <source>When the service gives no verdict (time limit, error, rate limit): block, or let the text through</source>
+        <comment>LakeraGuard.options.on_failure.help</comment>
+        <translation>服務未給出判定時（逾時、出錯、限流）：攔截，或放行文字</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <comment>LakeraGuard.options.strategy</comment>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block or warn</source>
+        <comment>LakeraGuard.options.strategy.help</comment>
+        <translation>block 或 warn</translation>
+    </message>
+    <message>
+        <source>Last Message Only</source>
+        <comment>LakeraGuard.options.last_message_only</comment>
+        <translation>僅最後一條訊息</translation>
+    </message>
+    <message>
+        <source>Check only the last user message</source>
+        <comment>LakeraGuard.options.last_message_only.help</comment>
+        <translation>只檢查最後一則使用者訊息</translation>
+    </message>
+    <message>
+        <source>Check Tool Results</source>
+        <comment>LakeraGuard.options.check_tool_results</comment>
+        <translation>檢查工具結果</translation>
+    </message>
+    <message>
+        <source>In the output lane: check tool results too</source>
+        <comment>LakeraGuard.options.check_tool_results.help</comment>
+        <translation>在輸出通道中：也檢查工具結果</translation>
+    </message>
+    <message>
+        <source>Project ID</source>
+        <comment>LakeraGuard.options.project_id</comment>
+        <translation>專案 ID</translation>
+    </message>
+    <message>
+        <source>The Lakera project whose policy screens (empty: the default)</source>
+        <comment>LakeraGuard.options.project_id.help</comment>
+        <translation>用其政策進行篩查的 Lakera 專案（留空：預設專案）</translation>
+    </message>
+    <message>
+        <source>Check Answers</source>
+        <comment>LakeraGuard.options.check_answers</comment>
+        <translation>檢查回答</translation>
+    </message>
+    <message>
+        <source>In the output lane: check the model&apos;s answer too</source>
+        <comment>LakeraGuard.options.check_answers.help</comment>
+        <translation>在輸出通道中：也檢查模型的回答</translation>
+    </message>
+    <message>
+        <source>{service} flagged the input: {categories} (score {score:.2f})</source>
+        <comment>LakeraGuard.flagged_input</comment>
+        <translation>{service} 標記了輸入：{categories}（分數 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} flagged the answer: {categories} (score {score:.2f})</source>
+        <comment>LakeraGuard.flagged_answer</comment>
+        <translation>{service} 標記了回答：{categories}（分數 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} flagged the result of tool &apos;{tool}&apos;: {categories} (score {score:.2f})</source>
+        <comment>LakeraGuard.flagged_tool</comment>
+        <translation>{service} 標記了工具「{tool}」的結果：{categories}（分數 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} gave no verdict within {seconds:g} s; blocked (fail-closed)</source>
+        <comment>LakeraGuard.timeout</comment>
+        <translation>{service} 未在 {seconds:g} 秒內給出判定；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} is rate-limiting this key (HTTP 429); blocked (fail-closed)</source>
+        <comment>LakeraGuard.rate_limited</comment>
+        <translation>{service} 正在限制此金鑰的請求頻率（HTTP 429）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} failed (HTTP {status}); blocked (fail-closed)</source>
+        <comment>LakeraGuard.server_error</comment>
+        <translation>{service} 出錯（HTTP {status}）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} refused the API key for {host} (HTTP {status}); blocked (fail-closed)</source>
+        <comment>LakeraGuard.unauthorized</comment>
+        <translation>{service} 拒絕了用於 {host} 的 API 金鑰（HTTP {status}）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} refused the request (HTTP {status}: {detail}); blocked (fail-closed)</source>
+        <comment>LakeraGuard.rejected</comment>
+        <translation>{service} 拒絕了請求（HTTP {status}：{detail}）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} at {host} cannot be reached ({detail}); blocked (fail-closed)</source>
+        <comment>LakeraGuard.unreachable</comment>
+        <translation>無法連線位於 {host} 的 {service}（{detail}）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} answered in a form it does not document; blocked (fail-closed)</source>
+        <comment>LakeraGuard.malformed</comment>
+        <translation>{service} 回傳了其文件中沒有的格式；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>No API key for {service} at {host}: save one with the Key button, or set {variable}; blocked (fail-closed)</source>
+        <comment>LakeraGuard.no_key</comment>
+        <translation>沒有用於 {host} 上 {service} 的 API 金鑰：用「金鑰…」按鈕儲存一個，或設定 {variable}；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} has nothing to call: fill in its endpoint (and template); blocked (fail-closed)</source>
+        <comment>LakeraGuard.no_endpoint</comment>
+        <translation>{service} 沒有可呼叫的位址：請填寫其端點（和範本）；已攔截（出錯時攔截）</translation>
+    </message>
+</context>
+<context>
     <name>processor:LanguageDetector</name>
     <message>
         <source>Language detector</source>
@@ -4887,6 +5382,167 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>model: the &apos;translate&apos; strategy needs a model</source>
         <comment>LanguageDetectorOptions.translate_needs_model</comment>
         <translation>model：&apos;translate&apos; 策略需要一個模型</translation>
+    </message>
+</context>
+<context>
+    <name>processor:ModelArmor</name>
+    <message>
+        <source>Google Model Armor</source>
+        <comment>ModelArmor.name</comment>
+        <translation>Google Model Armor</translation>
+    </message>
+    <message>
+        <source>Sends each message to Google Cloud Model Armor (hosted) and blocks what its template&apos;s filters match.</source>
+        <comment>ModelArmor.description</comment>
+        <translation>將每則訊息傳送到 Google Cloud Model Armor（託管服務），並攔截其範本的篩選器比對到的內容。</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <comment>ModelArmor.options.endpoint</comment>
+        <translation>端點</translation>
+    </message>
+    <message>
+        <source>Model Armor&apos;s regional address (the template&apos;s location); the access token is bound to it</source>
+        <comment>ModelArmor.options.endpoint.help</comment>
+        <translation>Model Armor 的區域位址（範本所在的位置）；存取權杖與它綁定</translation>
+    </message>
+    <message>
+        <source>Time Limit</source>
+        <comment>ModelArmor.options.time_limit</comment>
+        <translation>時間限制</translation>
+    </message>
+    <message>
+        <source>Seconds to wait for a verdict, waits for Retry-After included</source>
+        <comment>ModelArmor.options.time_limit.help</comment>
+        <translation>等待判定的秒數，包括依 Retry-After 等待的時間</translation>
+    </message>
+    <message>
+        <source>On Failure</source>
+        <comment>ModelArmor.options.on_failure</comment>
+        <translation>失敗時</translation>
+    </message>
+    <message>
+        <source>When the service gives no verdict (time limit, error, rate limit): block, or let the text through</source>
+        <comment>ModelArmor.options.on_failure.help</comment>
+        <translation>服務未給出判定時（逾時、出錯、限流）：攔截，或放行文字</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <comment>ModelArmor.options.strategy</comment>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block or warn</source>
+        <comment>ModelArmor.options.strategy.help</comment>
+        <translation>block 或 warn</translation>
+    </message>
+    <message>
+        <source>Last Message Only</source>
+        <comment>ModelArmor.options.last_message_only</comment>
+        <translation>僅最後一條訊息</translation>
+    </message>
+    <message>
+        <source>Check only the last user message</source>
+        <comment>ModelArmor.options.last_message_only.help</comment>
+        <translation>只檢查最後一則使用者訊息</translation>
+    </message>
+    <message>
+        <source>Check Tool Results</source>
+        <comment>ModelArmor.options.check_tool_results</comment>
+        <translation>檢查工具結果</translation>
+    </message>
+    <message>
+        <source>In the output lane: check tool results too</source>
+        <comment>ModelArmor.options.check_tool_results.help</comment>
+        <translation>在輸出通道中：也檢查工具結果</translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <comment>ModelArmor.options.resource</comment>
+        <translation>範本</translation>
+    </message>
+    <message>
+        <source>The template: projects/PROJECT/locations/LOCATION/templates/ID</source>
+        <comment>ModelArmor.options.resource.help</comment>
+        <translation>範本：projects/PROJECT/locations/LOCATION/templates/ID</translation>
+    </message>
+    <message>
+        <source>Check Answers</source>
+        <comment>ModelArmor.options.check_answers</comment>
+        <translation>檢查回答</translation>
+    </message>
+    <message>
+        <source>In the output lane: check the model&apos;s answer too</source>
+        <comment>ModelArmor.options.check_answers.help</comment>
+        <translation>在輸出通道中：也檢查模型的回答</translation>
+    </message>
+    <message>
+        <source>{service} flagged the input: {categories} (score {score:.2f})</source>
+        <comment>ModelArmor.flagged_input</comment>
+        <translation>{service} 標記了輸入：{categories}（分數 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} flagged the answer: {categories} (score {score:.2f})</source>
+        <comment>ModelArmor.flagged_answer</comment>
+        <translation>{service} 標記了回答：{categories}（分數 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} flagged the result of tool &apos;{tool}&apos;: {categories} (score {score:.2f})</source>
+        <comment>ModelArmor.flagged_tool</comment>
+        <translation>{service} 標記了工具「{tool}」的結果：{categories}（分數 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} gave no verdict within {seconds:g} s; blocked (fail-closed)</source>
+        <comment>ModelArmor.timeout</comment>
+        <translation>{service} 未在 {seconds:g} 秒內給出判定；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} is rate-limiting this key (HTTP 429); blocked (fail-closed)</source>
+        <comment>ModelArmor.rate_limited</comment>
+        <translation>{service} 正在限制此金鑰的請求頻率（HTTP 429）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} failed (HTTP {status}); blocked (fail-closed)</source>
+        <comment>ModelArmor.server_error</comment>
+        <translation>{service} 出錯（HTTP {status}）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} refused the API key for {host} (HTTP {status}); blocked (fail-closed)</source>
+        <comment>ModelArmor.unauthorized</comment>
+        <translation>{service} 拒絕了用於 {host} 的 API 金鑰（HTTP {status}）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} refused the request (HTTP {status}: {detail}); blocked (fail-closed)</source>
+        <comment>ModelArmor.rejected</comment>
+        <translation>{service} 拒絕了請求（HTTP {status}：{detail}）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} at {host} cannot be reached ({detail}); blocked (fail-closed)</source>
+        <comment>ModelArmor.unreachable</comment>
+        <translation>無法連線位於 {host} 的 {service}（{detail}）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} answered in a form it does not document; blocked (fail-closed)</source>
+        <comment>ModelArmor.malformed</comment>
+        <translation>{service} 回傳了其文件中沒有的格式；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>No API key for {service} at {host}: save one with the Key button, or set {variable}; blocked (fail-closed)</source>
+        <comment>ModelArmor.no_key</comment>
+        <translation>沒有用於 {host} 上 {service} 的 API 金鑰：用「金鑰…」按鈕儲存一個，或設定 {variable}；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} has nothing to call: fill in its endpoint (and template); blocked (fail-closed)</source>
+        <comment>ModelArmor.no_endpoint</comment>
+        <translation>{service} 沒有可呼叫的位址：請填寫其端點（和範本）；已攔截（出錯時攔截）</translation>
+    </message>
+</context>
+<context>
+    <name>processor:ModelArmorOptions</name>
+    <message>
+        <source>the template must read projects/PROJECT/locations/LOCATION/templates/ID</source>
+        <comment>ModelArmorOptions.bad_template</comment>
+        <translation>範本必須寫成 projects/PROJECT/locations/LOCATION/templates/ID</translation>
     </message>
 </context>
 <context>
@@ -5078,6 +5734,169 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Moderation failed because the judge model call failed: {error}</source>
         <comment>ModerationProcessor.judge_failed</comment>
         <translation>內容稽核失敗，因為判定模型呼叫失敗：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>processor:OpenAIModeration</name>
+    <message>
+        <source>OpenAI moderation</source>
+        <comment>OpenAIModeration.name</comment>
+        <translation>OpenAI 內容審核</translation>
+    </message>
+    <message>
+        <source>Sends each message to OpenAI&apos;s moderation endpoint (hosted) and blocks what it flags as harmful.</source>
+        <comment>OpenAIModeration.description</comment>
+        <translation>將每則訊息傳送到 OpenAI 的內容審核端點（託管服務），並攔截其標記為有害的內容。</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <comment>OpenAIModeration.options.endpoint</comment>
+        <translation>端點</translation>
+    </message>
+    <message>
+        <source>OpenAI&apos;s API base; the API key is bound to it</source>
+        <comment>OpenAIModeration.options.endpoint.help</comment>
+        <translation>OpenAI 的 API 基礎位址；API 金鑰與它綁定</translation>
+    </message>
+    <message>
+        <source>Time Limit</source>
+        <comment>OpenAIModeration.options.time_limit</comment>
+        <translation>時間限制</translation>
+    </message>
+    <message>
+        <source>Seconds to wait for a verdict, waits for Retry-After included</source>
+        <comment>OpenAIModeration.options.time_limit.help</comment>
+        <translation>等待判定的秒數，包括依 Retry-After 等待的時間</translation>
+    </message>
+    <message>
+        <source>On Failure</source>
+        <comment>OpenAIModeration.options.on_failure</comment>
+        <translation>失敗時</translation>
+    </message>
+    <message>
+        <source>When the service gives no verdict (time limit, error, rate limit): block, or let the text through</source>
+        <comment>OpenAIModeration.options.on_failure.help</comment>
+        <translation>服務未給出判定時（逾時、出錯、限流）：攔截，或放行文字</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <comment>OpenAIModeration.options.strategy</comment>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>block or warn</source>
+        <comment>OpenAIModeration.options.strategy.help</comment>
+        <translation>block 或 warn</translation>
+    </message>
+    <message>
+        <source>Last Message Only</source>
+        <comment>OpenAIModeration.options.last_message_only</comment>
+        <translation>僅最後一條訊息</translation>
+    </message>
+    <message>
+        <source>Check only the last user message</source>
+        <comment>OpenAIModeration.options.last_message_only.help</comment>
+        <translation>只檢查最後一則使用者訊息</translation>
+    </message>
+    <message>
+        <source>Check Tool Results</source>
+        <comment>OpenAIModeration.options.check_tool_results</comment>
+        <translation>檢查工具結果</translation>
+    </message>
+    <message>
+        <source>In the output lane: check tool results too</source>
+        <comment>OpenAIModeration.options.check_tool_results.help</comment>
+        <translation>在輸出通道中：也檢查工具結果</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <comment>OpenAIModeration.options.model</comment>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>The moderation model</source>
+        <comment>OpenAIModeration.options.model.help</comment>
+        <translation>內容審核模型</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <comment>OpenAIModeration.options.threshold</comment>
+        <translation>臨界值</translation>
+    </message>
+    <message>
+        <source>Flag a category scoring at least this (empty: the service&apos;s flags)</source>
+        <comment>OpenAIModeration.options.threshold.help</comment>
+        <translation>標記分數不低於此值的類別（留空：採用服務自己的標記）</translation>
+    </message>
+    <message>
+        <source>Check Answers</source>
+        <comment>OpenAIModeration.options.check_answers</comment>
+        <translation>檢查回答</translation>
+    </message>
+    <message>
+        <source>In the output lane: check the model&apos;s answer too</source>
+        <comment>OpenAIModeration.options.check_answers.help</comment>
+        <translation>在輸出通道中：也檢查模型的回答</translation>
+    </message>
+    <message>
+        <source>{service} flagged the input: {categories} (score {score:.2f})</source>
+        <comment>OpenAIModeration.flagged_input</comment>
+        <translation>{service} 標記了輸入：{categories}（分數 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} flagged the answer: {categories} (score {score:.2f})</source>
+        <comment>OpenAIModeration.flagged_answer</comment>
+        <translation>{service} 標記了回答：{categories}（分數 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} flagged the result of tool &apos;{tool}&apos;: {categories} (score {score:.2f})</source>
+        <comment>OpenAIModeration.flagged_tool</comment>
+        <translation>{service} 標記了工具「{tool}」的結果：{categories}（分數 {score:.2f}）</translation>
+    </message>
+    <message>
+        <source>{service} gave no verdict within {seconds:g} s; blocked (fail-closed)</source>
+        <comment>OpenAIModeration.timeout</comment>
+        <translation>{service} 未在 {seconds:g} 秒內給出判定；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} is rate-limiting this key (HTTP 429); blocked (fail-closed)</source>
+        <comment>OpenAIModeration.rate_limited</comment>
+        <translation>{service} 正在限制此金鑰的請求頻率（HTTP 429）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} failed (HTTP {status}); blocked (fail-closed)</source>
+        <comment>OpenAIModeration.server_error</comment>
+        <translation>{service} 出錯（HTTP {status}）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} refused the API key for {host} (HTTP {status}); blocked (fail-closed)</source>
+        <comment>OpenAIModeration.unauthorized</comment>
+        <translation>{service} 拒絕了用於 {host} 的 API 金鑰（HTTP {status}）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} refused the request (HTTP {status}: {detail}); blocked (fail-closed)</source>
+        <comment>OpenAIModeration.rejected</comment>
+        <translation>{service} 拒絕了請求（HTTP {status}：{detail}）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} at {host} cannot be reached ({detail}); blocked (fail-closed)</source>
+        <comment>OpenAIModeration.unreachable</comment>
+        <translation>無法連線位於 {host} 的 {service}（{detail}）；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} answered in a form it does not document; blocked (fail-closed)</source>
+        <comment>OpenAIModeration.malformed</comment>
+        <translation>{service} 回傳了其文件中沒有的格式；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>No API key for {service} at {host}: save one with the Key button, or set {variable}; blocked (fail-closed)</source>
+        <comment>OpenAIModeration.no_key</comment>
+        <translation>沒有用於 {host} 上 {service} 的 API 金鑰：用「金鑰…」按鈕儲存一個，或設定 {variable}；已攔截（出錯時攔截）</translation>
+    </message>
+    <message>
+        <source>{service} has nothing to call: fill in its endpoint (and template); blocked (fail-closed)</source>
+        <comment>OpenAIModeration.no_endpoint</comment>
+        <translation>{service} 沒有可呼叫的位址：請填寫其端點（和範本）；已攔截（出錯時攔截）</translation>
     </message>
 </context>
 <context>

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
+from processors.builtin.guard_services.keys import use_key_source
 from processors.models.base import LanguageModel
 from processors.models.providers import provider_for
 from studio.design.agent_design import AgentDesign
 from studio.design.build import build_model
 from studio.i18n import translate
-from studio.keys.secrets import NO_KEY, KeyGrant, SecretStore
+from studio.keys.endpoints import EndpointError, endpoint_host
+from studio.keys.secrets import NO_KEY, KeyGrant, SecretStore, mask
+from studio.keys.service_keys import keyring_source
 
 
 class KeyGate(QObject):
@@ -37,6 +40,8 @@ class KeyGate(QObject):
         self.secrets = secrets
         #: (provider, endpoint) pairs the user declined to approve in this session: not asked again.
         self._declined: set[tuple[str, str]] = set()
+        # The guard services' calls in this process take their keys from this store, bound to their endpoints.
+        use_key_source(keyring_source(secrets))
 
     def grant(self, design: AgentDesign) -> KeyGrant | None:
         """Which key this design's calls may carry (``None`` for an offline model such as the demo's). Raises
@@ -113,6 +118,33 @@ class KeyGate(QObject):
                 provider=grant.provider, host=grant.host
             )
         )
+
+    def service_key_shown(self, service: str, endpoint: str) -> str:
+        """The key saved (or approved) for a guard service's ``endpoint``, masked; "" when it has none."""
+        try:
+            key = self.secrets.key_for(service, endpoint).key
+        except EndpointError:
+            return ""
+        return mask(key) if key else ""
+
+    def save_service_key(self, service: str, endpoint: str, key: str) -> None:
+        """Keep a guard service's key (entered in its options form) for ``endpoint`` only, and say where it went."""
+        try:
+            where = self.secrets.set_key(service, key, endpoint=endpoint)
+        except EndpointError:
+            self.status_message.emit(
+                translate("Workspace", "The key was not saved: '{endpoint}' is not an http or https address.").format(
+                    endpoint=endpoint
+                )
+            )
+            return
+        host = endpoint_host(endpoint)
+        message = {
+            "keyring": translate("Workspace", "The key was saved in the system keyring, for {host} only."),
+            "session": translate("Workspace", "The key is kept for this session only (no system keyring), for {host}."),
+            "deleted": translate("Workspace", "The key for {host} was removed."),
+        }[where]
+        self.status_message.emit(message.format(host=host))
 
 
 __all__ = ["KeyGate"]

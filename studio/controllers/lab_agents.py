@@ -15,9 +15,11 @@ from processors.models.providers import provider_name
 from studio.controllers.lab_events import LabEvents
 from studio.controllers.mcp_launcher import McpLauncher
 from studio.design.agent_design import AgentDesign
+from studio.design.service_guards import service_endpoints
 from studio.i18n import translate
 from studio.i18n.runtime_texts import runtime_text
 from studio.keys.secrets import NO_KEY, SecretStore
+from studio.keys.service_keys import bound_keys
 from studio.lab.design import agent_factory, agent_recipe, check_mcp_agents, needs_mcp_servers
 from studio.mcp.servers import servers_to_start
 
@@ -63,7 +65,10 @@ class LabAgentMaker:
             return None
         agent_factory(design, catalogue=self.catalogue, api_key=api_key)
         credentials = self.mcp_credentials(design) if needs_mcp_servers(design, mode) else None
-        return agent_recipe(design, catalogue=self.catalogue, api_key=api_key, mcp_credentials=credentials)
+        service_keys = bound_keys(self.secrets, service_endpoints(design, self.catalogue)) if self.secrets else []
+        return agent_recipe(
+            design, catalogue=self.catalogue, api_key=api_key, mcp_credentials=credentials, service_keys=service_keys
+        )
 
     def mcp_credentials(self, design: AgentDesign) -> dict[str, str]:
         return McpLauncher.credentials(design, self.secrets) if self.secrets is not None else {}

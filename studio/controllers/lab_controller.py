@@ -19,7 +19,7 @@ live run and the stored runs both replace.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,11 +35,14 @@ from studio.controllers.lab_events import OnShow
 from studio.controllers.lab_experiments import DesignChoice, LabExperiments
 from studio.controllers.lab_records import Comparison
 from studio.controllers.lab_running import LabRunning
+from studio.controllers.lab_side_by_side import LabSideBySide
 from studio.controllers.lab_stored import LabStoredRuns
+from studio.controllers.lab_thresholds import LabThresholds
 from studio.controllers.mcp_launcher import McpLauncher
 from studio.controllers.tasks import TaskKeeper
 from studio.design.agent_design import AgentDesign
 from studio.keys.secrets import SecretStore
+from studio.models.design_document import DesignDocument
 from studio.models.lab_lists import CorpusListModel, LabRunsModel
 from studio.store.database import LabRunRecord
 
@@ -73,6 +76,9 @@ class LabController(QObject):
     mcp_approval_requested = Signal(object)
     #: The designs to choose from for A/B changed (a list of :class:`DesignChoice`).
     design_choices_changed = Signal(list)
+    #: Each guard alone ran (:meth:`start_side_by_side`): the table (:class:`lab.metrics.GuardColumns` per guard)
+    #: and every guard's results (their scores under the guard's id).
+    side_by_side_ready = Signal(list, list)
 
     def __init__(
         self,
@@ -82,6 +88,7 @@ class LabController(QObject):
         secrets: SecretStore | None = None,
         design: Callable[[], AgentDesign] | None = None,
         mcp_launcher: McpLauncher | None = None,
+        document: DesignDocument | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -95,6 +102,8 @@ class LabController(QObject):
         self._corpora = LabCorpora(self, parent=self)
         #: The stored lab runs, as the Lab window lists them.
         self.runs = LabRunsModel(self)
+        #: Guards' thresholds in the design being edited (the Scores tab's slider writes them, one undo step).
+        self.thresholds = LabThresholds(document, catalogue, parent=self)
         self._live = LabRunning(
             self,
             store=store,
@@ -114,6 +123,13 @@ class LabController(QObject):
             corpora=self._corpora,
             live=self._live,
             stored=self._stored,
+            current_design=self._current_design,
+        )
+        self._side_by_side = LabSideBySide(
+            self,
+            corpora=self._corpora,
+            live=self._live,
+            catalogue=lambda: self._agents.catalogue,
             current_design=self._current_design,
         )
 
@@ -242,6 +258,10 @@ class LabController(QObject):
 
     def start_ab(self, a_key: str, b_key: str, *, mode: str = "guardrails", concurrency: int = 4) -> bool:
         return self._experiments.start_ab(a_key, b_key, mode=mode, concurrency=concurrency)
+
+    def start_side_by_side(self, *, mode: str = "guardrails", concurrency: int = 4, guards: Sequence[str] = ()) -> bool:
+        """Each guard of the current design alone on the chosen corpora (:class:`LabSideBySide`)."""
+        return self._side_by_side.start(mode=mode, concurrency=concurrency, guards=guards)
 
     def replay(self, lab_run_id: str, *, concurrency: int | None = None) -> bool:
         return self._experiments.replay(lab_run_id, concurrency=concurrency)

@@ -3,8 +3,9 @@ comparison, and open one of a run's cases as an ordinary thread.
 
 Clicking a case runs that case once more as an ordinary run on a new thread (``Lab: <case>``), with the design
 as the lab run had it and the same answer (``guardrails`` mode's fixed reply, or the model's recorded reply of a
-``model`` or ``replay`` run): the thread and the inspector then show exactly what the lab's verdict came from. A
-design's MCP servers start for that run (once allowed, as for a lab run) and stop after it.
+``model`` or ``replay`` run): the thread and the inspector then show exactly what the lab's verdict came from; a
+conversation case runs its turns one after the other on the thread, up to the one the lab stopped at. A design's
+MCP servers start for that run (once allowed, as for a lab run) and stop after it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from PySide6.QtCore import QObject
 
 from lab.case_run import case_messages, prepare_agent
+from lab.conversation_run import played_turns
 from lab.metrics import compare, confusion, unmatched
 from lab.reports import diff_report, html_report, json_report, junit_report, write_atomically
 from processors.tools.mcp import McpServerError
@@ -217,17 +219,26 @@ class LabStoredRuns:
                 on_violation=runs.record_violation,
                 extra_tools=tools,
             )
-            prepare_agent(agent, case, mode, recording)  # type: ignore[arg-type]
             title = translate("LabController", "Lab: {case}").format(case=case.id)
             thread = await self._store.memory.create_thread(title=title[:60])
-            runs.start(
-                agent,
-                case_messages(case),
-                thread_id=thread.id,
-                design_id=design.id,
-                design_json=record.design_json,
-            )
-            await runs.wait_finished()
+            model, own_tools = agent.model, agent.tools
+            ended: list[Any] = []
+            runs.run_finished.connect(lambda _run_id, result: ended.append(result))
+            # A conversation case runs again turn by turn on the thread, as far as the lab played it (and never past
+            # a turn that is stopped now).
+            for turn, turn_recording in played_turns(case, row.result, recording):
+                if ended and getattr(ended[-1], "tripwire", None) is not None:
+                    break
+                agent.model, agent.tools = model, own_tools
+                prepare_agent(agent, turn, mode, turn_recording)  # type: ignore[arg-type]
+                runs.start(
+                    agent,
+                    case_messages(turn),
+                    thread_id=thread.id,
+                    design_id=design.id,
+                    design_json=record.design_json,
+                )
+                await runs.wait_finished()
             runs.deleteLater()
         except (DesignError, ValueError, McpServerError) as error:
             self._cannot_open(error)

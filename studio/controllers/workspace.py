@@ -114,7 +114,7 @@ class Workspace(QObject):
         #: The guardrail lab (its window is opened from the Lab menu); its runs ask the same launch approvals.
         self.lab = LabController(
             store=store, catalogue=catalogue, secrets=secrets, design=self.document.snapshot,
-            mcp_launcher=self.mcp_launcher, parent=self,
+            mcp_launcher=self.mcp_launcher, document=self.document, parent=self,
         )  # fmt: skip
         self.lab.case_thread_ready.connect(self._on_lab_case_thread_ready)
         self.thread_id: str | None = None

@@ -3,10 +3,12 @@
     processor-studio lab DESIGN --corpus FILE [--corpus FILE ...] [--mode guardrails|model] [--concurrency N]
         [--processes P] [--json OUT] [--junit OUT] [--html OUT] [--fail-under-recall R] [--fail-over-fpr F]
         [--shard I/N] [--results FILE] [--skip-bad-lines] [--label attack|benign] [--category C] [--lang L]
-        [--report-lang en|zh_CN|zh_TW] [--allow-mcp NAME ...]
+        [--report-lang en|zh_CN|zh_TW] [--allow-mcp NAME ...] [--assert KIND:VALUE ...] [--judge-model MODEL]
+        [--judge-api-base URL] [--fail-over-asr A] [--threshold-for-fpr F] [--side-by-side | --guard ID ...]
     processor-studio lab merge OUT.json IN.json... [--junit OUT] [--html OUT] [--fail-under-recall R]
         [--fail-over-fpr F] [--report-lang en|zh_CN|zh_TW]
     processor-studio lab diff OLD.json NEW.json [--json OUT]       (also: lab compare OLD.json NEW.json [OUT.json])
+    processor-studio lab attack DESIGN [--converters CHAINS] [--budget N] [--seed S] ...  (:mod:`studio.lab.attack_cli`)
 
 DESIGN is a design JSON file or ``sample``. Exit 0 when the thresholds hold, 1 when they do not, 2 on bad input
 (one line naming the file and line). Progress goes to stderr: a bar on a terminal, plain lines otherwise. The
@@ -18,6 +20,13 @@ gettext reads it (``LANGUAGE``, then ``LC_ALL``, ``LC_MESSAGES``, ``LANG``) when
 English (:mod:`lab.texts`) — never the language
 chosen in the studio's Settings; the JSON and JUnit reports, and errors for bad input, stay English for the
 machines that read them.
+
+``--threshold-for-fpr F`` prints, per guard that gave scores, the lowest threshold whose false-positive rate stays
+within F and the recall it gives (:func:`lab.metrics.threshold_for_fpr`; in a chain, over the cases that reached
+the guard). ``--side-by-side`` runs each input and tool-result guard of the design alone on the same cases
+(``--guard ID``, repeatable, names the ones to run) and prints one row per guard: recall, FPR, the areas under
+its ROC and precision-recall curves, and its cost per case (:mod:`studio.lab.side_by_side`); its JSON report is the
+table (``side_by_side``) and each guard's own report (``guards``).
 
 ``--processes P`` runs the cases in P worker processes (:mod:`lab.process_run`), ``--concurrency`` spread over them;
 1 runs them in this process. By default a run of fewer than :data:`lab.process_run.CASES_PER_PROCESS` cases runs
@@ -86,7 +95,8 @@ def _parser() -> argparse.ArgumentParser:
         required=True,
         type=Path,
         metavar="FILE",
-        help="a corpus (.jsonl, .csv, .txt, .yaml); repeat for several",
+        help="a corpus (.jsonl, .csv, .txt, .yaml: promptfoo tests, .json: a PyRIT conversation export); repeat for "
+        "several",
     )
     parser.add_argument(
         "--mode",
@@ -121,6 +131,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="F",
         help="exit 1 when the share of benign cases blocked is over F (0 to 1, e.g. 0.05)",
     )
+    parser.add_argument(
+        "--fail-over-asr",
+        type=_fraction,
+        metavar="A",
+        help="model mode: exit 1 when the share of attacks that succeeded end to end (not blocked, not refused, "
+        "the answer failed its assertions) is over A (0 to 1)",
+    )
     parser.add_argument("--shard", type=_shard, metavar="I/N", help="run only the I-th of N slices of the cases")
     parser.add_argument(
         "--results",
@@ -145,12 +162,50 @@ def _parser() -> argparse.ArgumentParser:
         "LANGUAGE, then LC_ALL / LC_MESSAGES / LANG, else English)",
     )
     parser.add_argument(
+        "--assert",
+        dest="asserts",
+        action="append",
+        default=[],
+        metavar="KIND:VALUE",
+        help="model mode: an assertion on every case's answer, as promptfoo writes them (not-contains:PWNED, "
+        "icontains:..., regex:..., is-json, is-refusal, leaks-system-prompt, called-tool:NAME, llm-rubric:...; "
+        "not- before any); repeat for several",
+    )
+    parser.add_argument(
+        "--judge-model",
+        metavar="MODEL",
+        help="the judge model of llm-rubric assertions that name none (a litellm id; off unless given)",
+    )
+    parser.add_argument(
+        "--judge-api-base", metavar="URL", help="the judge's local OpenAI-compatible server (http://localhost:...)"
+    )
+    parser.add_argument(
         "--allow-mcp",
         action="append",
         default=[],
         metavar="NAME",
         help="let the design's stdio MCP server NAME run its program for this command (model and replay modes start "
         "the design's MCP servers; a launch allowed in the studio needs no flag); repeat for several",
+    )
+    parser.add_argument(
+        "--threshold-for-fpr",
+        type=_fraction,
+        metavar="F",
+        help="print, per guard that gives scores, the threshold whose false-positive rate stays within F "
+        "(0 to 1, e.g. 0.01) and its recall",
+    )
+    parser.add_argument(
+        "--side-by-side",
+        action="store_true",
+        help="run each input and tool-result guard of the design alone on the same cases and compare them",
+    )
+    parser.add_argument(
+        "--guard",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="side by side: run this processor (its id in the design, e.g. prompt-injection-detector) alone; "
+        "repeat for several",
     )
     return parser
 
@@ -169,6 +224,10 @@ def main(argv: Sequence[str]) -> int:
             return _merge(argv[1:])
         if argv[:1] in (["compare"], ["diff"]):
             return _compare(argv[1:])
+        if argv[:1] == ["attack"]:
+            from studio.lab.attack_cli import attack
+
+            return attack(argv[1:])
         return _run(_parser().parse_args(argv))
     except BadInput as error:
         print(f"processor-studio lab: error: {error}", file=sys.stderr)
@@ -476,7 +535,10 @@ def _run(args: argparse.Namespace) -> int:
         line = text(language, "lab: {count} cases have no label and count in no rate", count=unlabelled)
         print(line, file=sys.stderr)
     cases = corpus.cases if args.shard is None else shard(corpus.cases, *args.shard)
+    cases = _asserted(cases, args)
     processes = _processes(args.processes, len(cases), args.concurrency)
+    if args.side_by_side or args.guard:
+        return _side_by_side(args, design, cases, processes, mcp_credentials, language)
     # The workers start (and, for model mode, import litellm) while the design's agent is built and checked here.
     pool = WorkerPool(processes, warm=args.mode == "model") if processes > 1 else None
     if pool is not None:
@@ -520,6 +582,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.html:
         write_atomically(args.html, html_report(results, design=info, mode=args.mode, language=language))
     matrix = confusion(results)
+    if args.threshold_for_fpr is not None:
+        _print_thresholds(results, args.threshold_for_fpr, language)
 
     def pct(value: float | None) -> str:
         return percent(language, value)
@@ -534,7 +598,201 @@ def _run(args: argparse.Namespace) -> int:
         ),
         file=sys.stderr,
     )
-    return _held(matrix, args.fail_under_recall, args.fail_over_fpr, language)
+    if matrix.judged:  # model mode: what the model did with the attacks the guards let through
+        line = text(
+            language,
+            "lab: the model's answers: {refused} attacks refused, {succeeded} succeeded end to end ({rate})",
+            refused=matrix.refused,
+            succeeded=matrix.succeeded,
+            rate=pct(matrix.attack_success),
+        )
+        print(line, file=sys.stderr)
+    held = _held(matrix, args.fail_under_recall, args.fail_over_fpr, language)
+    return max(held, _asr_held(matrix, args.fail_over_asr, language))
+
+
+def _asr_held(matrix: Any, limit: float | None, language: str) -> int:
+    """``--fail-over-asr``: 1 (said on stderr) when the attack success rate is over ``limit`` or nothing was judged."""
+    if limit is None:
+        return EXIT_OK
+    if matrix.attack_success is None:
+        reason = text(language, "no attack was judged on the model's answer (--fail-over-asr needs --mode model)")
+    elif matrix.attack_success > limit:
+        rate = percent(language, matrix.attack_success)
+        reason = text(language, "attack success rate {rate} is over {limit}", rate=rate, limit=f"{limit:.1%}")
+    else:
+        return EXIT_OK
+    print(text(language, "lab: FAILED: {reason}", reason=reason), file=sys.stderr)
+    return EXIT_THRESHOLD
+
+
+def _asserted(cases: list[Any], args: argparse.Namespace) -> list[Any]:
+    """The cases with ``--assert``'s assertions added and ``--judge-model`` given to their rubrics
+    (:func:`lab.assertions.corpus_asserts.with_assertions`); a bad assertion is bad input, before anything runs."""
+    from lab.assertions import AssertionSpecError, assertion_from_text
+    from lab.assertions.corpus_asserts import with_assertions
+
+    try:
+        extra = [assertion_from_text(written) for written in args.asserts]
+    except AssertionSpecError as error:
+        raise BadInput(f"--assert: {error}") from None
+    try:
+        return with_assertions(cases, extra, judge_model=args.judge_model, judge_api_base=args.judge_api_base)
+    except AssertionSpecError as error:  # a corpus's own assertion, named by its file and line
+        raise BadInput(str(error)) from None
+
+
+def _print_thresholds(results: Sequence[Any], budget: float, language: str, guard: str | None = None) -> None:
+    """Per guard that gave scores (only ``guard``'s, when given), the threshold meeting the false-positive
+    ``budget`` and its recall, one line each on stdout."""
+    from lab.metrics import score_curves
+
+    curves = score_curves(results)
+    if guard is not None:
+        curves = {key: value for key, value in curves.items() if key == guard}
+    if not curves and guard is None:
+        print(text(language, "lab: no guard gave a score: --threshold-for-fpr has nothing to measure"), file=sys.stderr)
+    for processor, curve in curves.items():
+        point = curve.threshold_for_fpr(budget)
+        if point is None:
+            print(
+                text(
+                    language,
+                    "{guard}: no threshold keeps the false-positive rate within {budget}",
+                    guard=processor,
+                    budget=percent(language, budget),
+                )
+            )
+            continue
+        print(
+            text(
+                language,
+                "{guard}: threshold {threshold} keeps the false-positive rate at {fpr} (budget {budget}); "
+                "recall {recall}",
+                guard=processor,
+                threshold=f"{point.threshold:g}",
+                fpr=percent(language, point.fpr),
+                budget=percent(language, budget),
+                recall=percent(language, point.recall),
+            )
+        )
+
+
+def _side_by_side(
+    args: argparse.Namespace,
+    design: Any,
+    cases: Sequence[Any],
+    processes: int,
+    mcp_credentials: dict[str, str] | None,
+    language: str,
+) -> int:
+    """Each guard alone on ``cases`` (see the module docstring), one run after another in one pool of workers; the
+    table on stdout, the JSON report with ``--json``."""
+    import json
+
+    from lab.metrics import guard_columns
+    from lab.process_run import open_run
+    from lab.reports import json_report, write_atomically
+    from lab.runner import LabError
+    from lab.worker_pool import WorkerPool
+    from studio.design.catalog import studio_catalogue
+    from studio.lab.design import design_info
+    from studio.lab.side_by_side import design_guards, guard_alone, pick_guards, renamed
+
+    for flag, given in (("--results", args.results), ("--junit", args.junit), ("--html", args.html)):
+        if given is not None:
+            raise BadInput(f"{flag} is not available side by side (--side-by-side / --guard)")
+    if args.fail_under_recall is not None or args.fail_over_fpr is not None:
+        raise BadInput("--fail-under-recall / --fail-over-fpr judge one design: not available side by side")
+    catalogue = studio_catalogue()
+    try:
+        guards = pick_guards(design, catalogue, args.guard) if args.guard else design_guards(design, catalogue)
+    except ValueError as error:
+        raise BadInput(f"--guard: {error}") from None
+    if not guards:
+        raise BadInput("design: no input or tool-result guard to run side by side")
+    pool = WorkerPool(processes, warm=args.mode == "model") if processes > 1 else None
+    if pool is not None:
+        pool.start()
+    outcomes: dict[str, list[Any]] = {}
+    try:
+        for number, guard in enumerate(guards, 1):
+            line = text(
+                language, "lab: {guard} alone ({number} of {count})", guard=guard.id, number=number, count=len(guards)
+            )
+            print(line, file=sys.stderr)
+            alone = guard_alone(design, guard)
+            run = open_run(
+                cases,
+                _recipe(alone, args.mode, mcp_credentials),
+                processes=processes,
+                pool=pool,
+                mode=args.mode,
+                concurrency=args.concurrency,
+                design=design_info(alone),
+            )
+            try:
+                asyncio.run(_drive(run, language))
+            except LabError as error:
+                raise BadInput(str(error)) from None
+            except KeyboardInterrupt:
+                return 130
+            # alone, the guard may have another id (a second detector is no longer "-2"): its id in the design
+            outcomes[guard.id] = [renamed(result, guard) for result in run.results_in_order()]
+    finally:
+        if pool is not None:
+            pool.close()
+    rows = [guard_columns(guard_id, results) for guard_id, results in outcomes.items()]
+    _print_side_by_side(rows, language)
+    if args.threshold_for_fpr is not None:
+        for guard_id, results in outcomes.items():
+            _print_thresholds(results, args.threshold_for_fpr, language, guard=guard_id)
+    if args.json:
+        report = {
+            "design": design_info(design),
+            "mode": args.mode,
+            "side_by_side": [row.to_dict() for row in rows],
+            "guards": {
+                guard_id: json_report(results, design=design_info(design), mode=args.mode)
+                for guard_id, results in outcomes.items()
+            },
+        }
+        write_atomically(args.json, json.dumps(report, ensure_ascii=False, indent=1))
+    return EXIT_OK
+
+
+def _print_side_by_side(rows: Sequence[Any], language: str) -> None:
+    """The side-by-side table on stdout: one row per guard, columns aligned."""
+
+    def number(value: float | None, digits: int) -> str:
+        return text(language, "n/a") if value is None else f"{value:.{digits}f}"
+
+    head = [
+        text(language, "guard"),
+        text(language, "recall"),
+        "FPR",
+        "ROC AUC",
+        "PR AUC",
+        text(language, "ms/case"),
+        text(language, "tokens/case"),
+        text(language, "USD/case"),
+    ]
+    body = [
+        [
+            row.guard,
+            percent(language, row.recall),
+            percent(language, row.fpr),
+            number(row.roc_auc, 3),
+            number(row.pr_auc, 3),
+            number(row.latency_ms, 1),
+            number(row.tokens, 0),
+            number(row.cost, 6),
+        ]
+        for row in rows
+    ]
+    widths = [max(len(line[column]) for line in [head, *body]) for column in range(len(head))]
+    for line in [head, *body]:
+        print("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip())
 
 
 def _held(matrix: Any, recall_limit: float | None, fpr_limit: float | None, language: str) -> int:

@@ -17,12 +17,13 @@ import asyncio
 import copy
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from lab.recipe import AgentRecipe, LabAgents, LabAgentsError
 from processors import Agent, Tool
+from processors.builtin.guard_services.keys import BoundKeys, key_source, use_key_source
 from processors.builtin.registry import Catalogue, load_catalogue, load_user_folder
 from processors.tools.mcp import McpServerError, McpToolError
 from studio.design.agent_design import AgentDesign, DesignError
@@ -88,26 +89,39 @@ def agent_recipe(
     catalogue: Catalogue,
     api_key: str | None = None,
     mcp_credentials: Mapping[str, str] | None = None,
+    service_keys: Sequence[tuple[str, str, str]] = (),
 ) -> AgentRecipe:
     """What a lab worker process needs to build ``design``'s agents: :func:`lab_agents` and plain data (the design
     as JSON, the catalogue's user folders, the key, sent in memory when the worker starts, never written).
 
     With ``mcp_credentials`` (a mapping, empty when no HTTP server needs one), each process that opens the recipe
-    starts the design's MCP servers for the run (:class:`McpAgents`); without, it starts none."""
+    starts the design's MCP servers for the run (:class:`McpAgents`); without, it starts none. ``service_keys``
+    are the design's guard services' keys, ``(name, endpoint, key)`` (:func:`studio.keys.service_keys.bound_keys`),
+    sent the same way and used for those endpoints only."""
     data = {
         "design_json": design.to_json(),
         "folders": catalogue_folders(catalogue),
         "api_key": api_key,
         "mcp_credentials": dict(mcp_credentials) if mcp_credentials is not None else None,
+        "service_keys": [list(item) for item in service_keys],
     }
     return AgentRecipe(lab_agents, data)
 
 
 def lab_agents(
-    *, design_json: str, folders: list[str], api_key: str | None, mcp_credentials: dict[str, str] | None = None
+    *,
+    design_json: str,
+    folders: list[str],
+    api_key: str | None,
+    mcp_credentials: dict[str, str] | None = None,
+    service_keys: Sequence[Sequence[str]] = (),
 ) -> Callable[[], Any] | Any:
     """In a lab process: the catalogue loaded once (built-ins, plug-ins, the user folders), then a fresh agent per
-    case; with ``mcp_credentials`` and MCP servers in the design, an awaitable of :class:`McpAgents` (started)."""
+    case; with ``mcp_credentials`` and MCP servers in the design, an awaitable of :class:`McpAgents` (started).
+    A worker process (whose key source is none, or a previous run's keys) takes this run's ``service_keys``; the
+    studio's own process keeps its key store's source."""
+    if key_source() is None or isinstance(key_source(), BoundKeys):
+        use_key_source(BoundKeys((name, endpoint, key) for name, endpoint, key in service_keys))
     catalogue = load_catalogue()
     for folder in folders:
         load_user_folder(catalogue, Path(folder))

@@ -36,7 +36,7 @@ ResultRole = Qt.ItemDataRole.UserRole + 2
 #: roles a :class:`QStyledItemDelegate` asks for (see :class:`studio.views.lab_case_delegate.CaseCellDelegate`).
 CellRole = Qt.ItemDataRole.UserRole + 3
 
-COLUMNS = ("case", "label", "category", "lang", "outcome", "tripped", "reason", "latency")
+COLUMNS = ("case", "label", "category", "lang", "outcome", "tripped", "turn", "reason", "latency")
 
 WRONG = QColor("#b3261e")
 RIGHT = QColor("#1b6e20")
@@ -54,6 +54,7 @@ def column_titles() -> list[str]:
         translate("LabCasesModel", "Language"),
         translate("LabCasesModel", "Outcome"),
         translate("LabCasesModel", "Tripped"),
+        translate("LabCasesModel", "Turn"),
         translate("LabCasesModel", "Reason"),
         translate("LabCasesModel", "Latency (ms)"),
     ]
@@ -74,6 +75,33 @@ def label_text(label: str) -> str:
     """A case's label as the reader's language says it; a corpus's own label shows as it is."""
     words = {"attack": translate("LabCasesModel", "attack"), "benign": translate("LabCasesModel", "benign")}
     return words.get(label, label)
+
+
+def turn_text(result: CaseResult) -> str:
+    """A conversation case's "Turn" cell: the turn a processor stopped, or that none of its turns was stopped (a
+    one-call case: nothing)."""
+    if not result.conversation:
+        return ""
+    if result.tripped_turn is not None:
+        return str(result.tripped_turn)
+    return translate("LabCasesModel", "none of {count}").format(count=len(result.conversation))
+
+
+def conversation_text(result: CaseResult) -> str | None:
+    """A conversation case's turns as its tooltip shows them: each user turn, its outcome and who tripped in it."""
+    if not result.conversation:
+        return None
+    lines = []
+    for turn in result.conversation:
+        said = " ".join(turn.user.split())
+        said = said if len(said) <= 120 else said[:119] + "…"
+        tripped = f" ({', '.join(turn.tripped)})" if turn.tripped else ""
+        lines.append(
+            translate("LabCasesModel", "Turn {number}: {text} → {outcome}{tripped}").format(
+                number=turn.turn, text=said, outcome=outcome_text(turn.outcome), tripped=tripped
+            )
+        )
+    return "\n".join(lines)
 
 
 def is_wrong(result: CaseResult) -> bool:
@@ -189,7 +217,9 @@ class LabCasesModel(QAbstractTableModel):
         column = COLUMNS[index.column()]
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == "case":
-                return result.text
+                return conversation_text(result) or result.text
+            if column == "turn":
+                return conversation_text(result)
             if column == "reason":
                 return result.reason or result.error
             if column == "tripped":
@@ -237,6 +267,8 @@ class LabCasesModel(QAbstractTableModel):
             return outcome_text(result.outcome)
         if column == "tripped":
             return ", ".join(result.caught_by)
+        if column == "turn":
+            return turn_text(result)
         if column == "reason":
             return " ".join((result.reason or result.error or "").split())[:200]
         return f"{result.latency_ms:.1f}"

@@ -67,6 +67,9 @@ METRIC_TITLES: dict[str, str] = {
     "precision": QT_TRANSLATE_NOOP("LabTables", "Precision"),
     "recall": QT_TRANSLATE_NOOP("LabTables", "Recall"),
     "fpr": QT_TRANSLATE_NOOP("LabTables", "FPR"),
+    "refused": QT_TRANSLATE_NOOP("LabTables", "Refused"),
+    "succeeded": QT_TRANSLATE_NOOP("LabTables", "Attack succeeded"),
+    "asr": QT_TRANSLATE_NOOP("LabTables", "Attack success rate"),
 }
 
 

@@ -94,7 +94,7 @@ class LabCasesPanel(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         header.ensurePolished()  # the style sheet's font: the headers' widths below are measured in it
-        widths = (320, 60, 150, 60, 80, 190, 260)
+        widths = (320, 60, 150, 60, 80, 190, 100, 260)
         for column in range(self.cases_model.columnCount()):
             width = widths[column] if column < len(widths) else 0
             header.resizeSection(column, max(width, header.sectionSizeHint(column)))  # never cut its own header

@@ -44,7 +44,7 @@ def choose_corpus(parent: QWidget, on_chosen: Callable[[Path], None]) -> QFileDi
         parent,
         translate("LabView", "Import a corpus"),
         str(start_folder()),
-        translate("LabView", "Corpora (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml);;All files (*)"),
+        translate("LabView", "Corpora (*.jsonl *.ndjson *.csv *.txt *.yaml *.yml *.json);;All files (*)"),
     )
     dialog.setObjectName("lab_import_dialog")
     dialog.setFileMode(QFileDialog.FileMode.ExistingFile)

@@ -32,9 +32,11 @@ from studio.models.lab_tables import FilterRole, overall_cells
 from studio.views.export_notes import ab_comparison_note, lab_report_note
 from studio.views.lab_ab_panel import LabABPanel
 from studio.views.lab_cases_panel import LabCasesPanel
+from studio.views.lab_curves import CurvesPanel
 from studio.views.lab_dialogs import choose_corpus, choose_design_file, choose_report_path, confirm_delete
 from studio.views.lab_figures import ConfusionPanel, ProcessorsPanel
 from studio.views.lab_setup import LabSetupBar, LabSidebar
+from studio.views.lab_side_by_side import SideBySidePanel
 from studio.views.mcp_approval import McpApproval
 
 #: The tabs, in order.
@@ -67,6 +69,14 @@ class LabView(QWidget):
         self.confusion_panel = ConfusionPanel()
         self.processors_panel = ProcessorsPanel()
         self.ab_panel = LabABPanel()
+        self.curves_panel = CurvesPanel()
+        self.curves_panel.design_threshold = controller.thresholds.threshold
+        self.side_by_side_panel = SideBySidePanel()
+        self.scores_tab = QSplitter(Qt.Orientation.Vertical)
+        self.scores_tab.setObjectName("lab_scores")
+        self.scores_tab.addWidget(self.curves_panel)
+        self.scores_tab.addWidget(self.side_by_side_panel)
+        self.scores_tab.setSizes([70, 30])
         self.tables = {
             **self.confusion_panel.tables,
             **self.processors_panel.tables,
@@ -101,6 +111,7 @@ class LabView(QWidget):
         self.tabs.addTab(self.confusion_panel, translate("LabView", "Confusion"))
         self.tabs.addTab(self.processors_panel, translate("LabView", "Processors"))
         self.tabs.addTab(self.ab_panel, translate("LabView", "A/B"))
+        self.tabs.addTab(self.scores_tab, translate("LabView", "Scores"))
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
@@ -172,6 +183,9 @@ class LabView(QWidget):
         self.ab_panel.ab_requested.connect(self._on_ab_requested)
         self.ab_panel.design_file_requested.connect(self._on_design_file_requested)
         self.ab_panel.export_requested.connect(self._on_export_comparison)
+        self.curves_panel.threshold_requested.connect(self._on_threshold_requested)
+        self.side_by_side_panel.run_requested.connect(self._on_side_by_side_requested)
+        controller.side_by_side_ready.connect(self._on_side_by_side_ready)
         self.tabs.tabBarClicked.connect(self._on_tab_clicked)
         self.tabs.currentChanged.connect(self._on_tab_changed)
         controller.design_choices_changed.connect(self.ab_panel.set_choices)
@@ -231,8 +245,7 @@ class LabView(QWidget):
     def _on_tab_changed(self, tab: int) -> None:
         if tab in self._stale:  # figures left behind while a run streamed into another tab
             self._stale.discard(tab)
-            panel = self.confusion_panel if tab == CONFUSION_TAB else self.processors_panel
-            panel.show_results(self.controller.results)
+            self._figure_panels()[tab].show_results(self.controller.results)
 
     @Slot(int)
     def _on_tab_clicked(self, tab: int) -> None:
@@ -256,6 +269,7 @@ class LabView(QWidget):
         self.resume_button.setEnabled(resumable)
         self.replay_button.setEnabled(replayable)
         self.ab_panel.run_button.setEnabled(not running)
+        self.side_by_side_panel.run_button.setEnabled(not running)
         self.compare_button.setEnabled(len(selected) == 2)
         self.delete_button.setEnabled(bool(selected) and not any(runs.is_live(i) for i in selected))
         self.export_button.setEnabled(bool(self.controller.results))
@@ -291,7 +305,7 @@ class LabView(QWidget):
         in view is redrawn, the others once they are opened: each figure goes over every result so far."""
         results = self.controller.results
         tab = self.tabs.currentIndex()
-        for index, panel in ((CONFUSION_TAB, self.confusion_panel), (PROCESSORS_TAB, self.processors_panel)):
+        for index, panel in self._figure_panels().items():
             if only_visible and index != tab:
                 self._stale.add(index)
             else:
@@ -310,6 +324,45 @@ class LabView(QWidget):
             self.headline.setText("")
         self.cases_panel.show_results(results, self._empty_text(), added=added)
         self._update_buttons()
+
+    def _figure_panels(self) -> dict[int, Any]:
+        """The tabs whose figures are drawn from every result on show, by tab index."""
+        return {
+            CONFUSION_TAB: self.confusion_panel,
+            PROCESSORS_TAB: self.processors_panel,
+            self.tabs.indexOf(self.scores_tab): self.curves_panel,
+        }
+
+    @Slot()
+    def _on_side_by_side_requested(self) -> None:
+        self._update_design()
+        self.message.setText("")
+        if self.controller.start_side_by_side(mode=str(self.mode.currentData()), concurrency=self.concurrency.value()):
+            self.tabs.setCurrentIndex(CASES_TAB)
+        self._update_buttons()
+
+    @Slot(list, list)
+    def _on_side_by_side_ready(self, rows: list[Any], results: list[Any]) -> None:
+        """Each guard alone ran: the table, and every guard's curves from its own run."""
+        self.side_by_side_panel.show_rows(rows)
+        self.tabs.setCurrentWidget(self.scores_tab)
+        self.curves_panel.show_results(results)
+
+    @Slot(str, float)
+    def _on_threshold_requested(self, processor: str, threshold: float) -> None:
+        """Write a guard's threshold from the Scores tab into the design (one undo step), or say why not."""
+        if self.controller.thresholds.set_threshold(processor, threshold):
+            self._on_status(
+                translate(
+                    "LabView", "{processor}: threshold {threshold} written into the design (Ctrl+Z undoes it)"
+                ).format(processor=processor, threshold=f"{threshold:g}")
+            )
+        else:
+            self._on_failed(
+                translate("LabView", "The design being edited has no {processor} with a threshold to set.").format(
+                    processor=processor
+                )
+            )
 
     @Slot(int, int, float)
     def _on_progress_changed(self, done: int, total: int, eta: float) -> None:

@@ -122,6 +122,7 @@ class MainWindow(QMainWindow):
         self.palette_view = PaletteView(PaletteModel(groups))
         self.chains = ChainEditor(document)
         self.options = OptionsForm(document)
+        self.options.key_shown = workspace.keys.service_key_shown
         tool_names, tool_problems = available_tools()
         self.settings_view = AgentSettingsView(document, tools=tool_names)
         self.settings_view.mcp_servers.approvals = workspace.mcp_approvals
@@ -191,6 +192,7 @@ class MainWindow(QMainWindow):
         # editor
         self.palette_view.add_requested.connect(self.chains.add_entry)
         self.chains.entry_selected.connect(self.options.show_entry)
+        self.options.service_key_entered.connect(workspace.keys.save_service_key)
         self.chains.status_message.connect(self._show_status)
         # threads
         self.threads.new_thread_requested.connect(workspace.threads.create)

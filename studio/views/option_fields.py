@@ -18,6 +18,8 @@ no type (``Any``)                     line edit (a text area for schemas and val
                                       starts with { or [, else the text; empty = none
 string with ``x-folder``              line edit and a "Choose…" button opening a folder dialog
 string with ``x-model-labels: NAME``  editable combo box listing the labels of the model in the folder
+string with ``x-service-key: NAME``   line edit (the service's endpoint) and a "Key…" button: the form asks for the
+                                      service's API key, saved for that endpoint only
                                       that option NAME names (read from its config.json)
 ====================================  ================================================================
 
@@ -40,9 +42,11 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QGridLayout,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -52,7 +56,15 @@ from studio.i18n import translate
 from studio.views.option_specs import FieldSpec, field_specs
 from studio.views.option_values import value_label
 
-__all__ = ["FieldEditor", "FieldSpec", "InvalidText", "field_specs", "make_editor", "value_label"]
+__all__ = [
+    "FieldEditor",
+    "FieldSpec",
+    "InvalidText",
+    "ServiceEndpointEditor",
+    "field_specs",
+    "make_editor",
+    "value_label",
+]
 
 
 # ------------------------------------------------------------------------------------------- editors
@@ -291,6 +303,70 @@ class _FolderEditor(_LineEditor):
             self.changed()
 
 
+class ServiceEndpointEditor(_LineEditor):
+    """A guard service's endpoint, a "Key…" button asking for the key to save for it, and which key (masked) the
+    endpoint has. The editor only says the button was pressed (``on_key_requested(service, endpoint)``) and asks
+    ``key_shown(service, endpoint)`` what to show: the form asks for the key, the workspace keeps it."""
+
+    on_key_requested: Callable[[str, str], None] | None = None
+    key_shown: Callable[[str, str], str] | None = None
+
+    def _build(self) -> QWidget:
+        box = QWidget()
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        row = QHBoxLayout()
+        row.addWidget(super()._build(), 1)
+        self._edit.setObjectName(f"options.{self.spec.name}.url")
+        self._key = QPushButton(translate("OptionsForm", "Key…"))
+        self._key.setObjectName(f"options.{self.spec.name}.key")
+        self._key.setAccessibleName(translate("OptionsForm", "Save the API key for this endpoint"))
+        self._key.setToolTip(
+            translate(
+                "OptionsForm",
+                "Save this service's API key in the system keyring. It is sent to this endpoint only, never "
+                "stored in the design.",
+            )
+        )
+        self._key.clicked.connect(self._on_key_clicked)
+        row.addWidget(self._key)
+        column.addLayout(row)
+        self._key_state = QLabel()
+        self._key_state.setObjectName(f"options.{self.spec.name}.key_state")
+        column.addWidget(self._key_state)
+        self._edit.editingFinished.connect(self.refresh_key)  # not at each keystroke: the keyring is asked
+        return box
+
+    def set_value(self, value: Any) -> None:
+        super().set_value(value)
+        self.refresh_key()
+
+    @property
+    def service(self) -> str:
+        """The name the key is saved under (``x-service-key``)."""
+        return str(self.spec.extra.get("x-service-key", ""))
+
+    def endpoint(self) -> str:
+        """The endpoint typed, else the option's default."""
+        return self._edit.text().strip() or str(self.spec.default or "")
+
+    def refresh_key(self, *_args: Any) -> None:
+        """Say which key the endpoint shown has (nothing when the form was not told how to ask)."""
+        shown = self.key_shown(self.service, self.endpoint()) if self.key_shown is not None else None
+        self._key_state.setVisible(shown is not None)
+        if shown is not None:
+            self._key_state.setText(
+                translate("OptionsForm", "Key for this endpoint: {key}").format(key=shown)
+                if shown
+                else translate("OptionsForm", "No key saved for this endpoint")
+            )
+
+    def _on_key_clicked(self) -> None:
+        if self.on_key_requested is not None:
+            self.on_key_requested(self.service, self.endpoint())
+
+
 class _ModelLabelEditor(FieldEditor):
     """One of the labels of a model folder's ``config.json`` (typing any other text is allowed: validation and the
     run say whether the model has it). Reading the config is one small file (at most 1 MB), not the model."""
@@ -354,6 +430,7 @@ _EDITORS: dict[str, type[FieldEditor]] = {
     "enum_list": _ChoicesEditor,
     "folder": _FolderEditor,
     "model_label": _ModelLabelEditor,
+    "service_endpoint": ServiceEndpointEditor,
 }
 
 

@@ -2,8 +2,9 @@
 
 :func:`field_specs` reads ``Options.model_json_schema()`` (``$ref``/``$defs``, ``anyOf [X, null]``, enums, ranges)
 into :class:`FieldSpec` objects; :mod:`studio.views.option_fields` builds the editor for each. A string option may
-carry hints of its own in the schema (``json_schema_extra``): ``x-folder`` (a folder to choose) and
-``x-model-labels: <option>`` (a label of the model in the folder that option names); they are kept in ``extra``.
+carry hints of its own in the schema (``json_schema_extra``): ``x-folder`` (a folder to choose),
+``x-model-labels: <option>`` (a label of the model in the folder that option names) and ``x-service-key: <name>``
+(a guard service's endpoint, whose API key is saved for it under that name); they are kept in ``extra``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ class FieldSpec:
 
     name: str
     title: str
-    kind: str  # bool, enum, int, number, text, multiline, enum_list, string_list, json, any, folder, model_label
+    # bool, enum, int, number, text, multiline, enum_list, string_list, json, any, folder, model_label,
+    # service_endpoint
+    kind: str
     description: str = ""
     nullable: bool = False
     required: bool = False
@@ -102,6 +105,8 @@ def _kind(name: str, prop: Mapping[str, Any]) -> str:
     kind = prop.get("type")
     if kind == "string" and prop.get("x-folder"):
         return "folder"  # a folder on this computer: a line edit with a "Choose…" button
+    if kind == "string" and prop.get("x-service-key"):
+        return "service_endpoint"  # a guard service's address: a line edit with a "Key…" button
     if kind == "string" and prop.get("x-model-labels"):
         return "model_label"  # one of the labels of the model in the folder another option names
     if _choices(prop) and kind != "array":

@@ -14,17 +14,18 @@ that differ from the defaults are stored in the design.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Slot
-from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtWidgets import QFrame, QInputDialog, QLabel, QLineEdit, QScrollArea, QVBoxLayout, QWidget
 
 from studio.i18n import translate
 from studio.i18n.processor_texts import description_of, option_help, option_label
+from studio.keys.endpoints import endpoint_host
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import EditOptions
-from studio.views.option_fields import FieldEditor, InvalidText, field_specs, make_editor
+from studio.views.option_fields import FieldEditor, InvalidText, ServiceEndpointEditor, field_specs, make_editor
 
 __all__ = ["COMMIT_DELAY_MS", "OptionsForm"]
 
@@ -38,6 +39,13 @@ _HINT_STYLE = "QLabel { color: palette(placeholder-text); }"
 # ---------------------------------------------------------------------------------------------- form
 class OptionsForm(QScrollArea):
     """The selected entry's options; follows the document (undo, redo, removal) and never edits it directly."""
+
+    #: A guard service's API key the user entered with its endpoint's "Key…" button: (service, endpoint, key).
+    #: The window hands it to the workspace, which keeps it in the keyring for that endpoint only.
+    service_key_entered = Signal(str, str, str)
+    #: ``(service, endpoint) -> masked key or ""``: what a service's endpoint shows under its "Key…" button (the
+    #: window sets the workspace's key gate here; unset, nothing is shown).
+    key_shown: Callable[[str, str], str] | None = None
 
     def __init__(self, document: DesignDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -147,6 +155,9 @@ class OptionsForm(QScrollArea):
             layout.addWidget(_hint(translate("OptionsForm", "This processor has no options.")))
         for spec in specs:
             editor = make_editor(spec, self._on_editor_changed)
+            if isinstance(editor, ServiceEndpointEditor):
+                editor.on_key_requested = self._ask_service_key
+                editor.key_shown = self.key_shown
             self._editors[spec.name] = editor
             block = QVBoxLayout()
             block.setSpacing(2)
@@ -162,6 +173,28 @@ class OptionsForm(QScrollArea):
             block.addWidget(error)
             layout.addLayout(block)
         self._load()
+
+    def _ask_service_key(self, service: str, endpoint: str) -> None:
+        """Ask for the API key of ``service`` at ``endpoint`` (a masked line; the dialog says where it will go)."""
+        dialog = QInputDialog(self)
+        dialog.setObjectName("options.service_key_dialog")
+        dialog.setWindowTitle(translate("OptionsForm", "API key"))
+        dialog.setLabelText(
+            translate(
+                "OptionsForm",
+                "The API key to send to {host} (saved in the system keyring for this endpoint only; empty removes it):",
+            ).format(host=endpoint_host(endpoint))
+        )
+        dialog.setTextEchoMode(QLineEdit.EchoMode.Password)
+        dialog.textValueSelected.connect(lambda key: self._key_entered(service, endpoint, key.strip()))
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+
+    def _key_entered(self, service: str, endpoint: str, key: str) -> None:
+        self.service_key_entered.emit(service, endpoint, key)
+        for editor in self._editors.values():
+            if isinstance(editor, ServiceEndpointEditor):
+                editor.refresh_key()
 
     def _load(self) -> None:
         """Fill the editors from the entry (defaults where it sets nothing) and show any stored problem."""

@@ -59,3 +59,23 @@ def test_a_line_cut_in_the_middle_of_a_character_is_a_torn_line_like_any_other(t
     path.write_bytes(header.encode() + whole.encode("utf-8") + torn)
     header_read, read = read_results(path)
     assert header_read == {"kind": "header", "design": "d"} and list(read) == ["a"]  # b runs again
+
+
+def test_a_verdict_and_its_assertions_read_back_and_older_results_without_them_still_load(tmp_path: Path) -> None:
+    judged = CaseResult(
+        id="j", text="t", label="attack", category="c", lang="en", expect=None, outcome="passed", verdict="succeeded"
+    )
+    judged.refused = False
+    judged.assertions = [{"type": "not-contains", "value": "PWNED", "passed": False, "reason": "has 'PWNED'"}]
+    older = case("o", "before the verdicts")
+    for key in ("verdict", "refused", "assertions"):
+        older.pop(key)
+    path = tmp_path / "results.jsonl"
+    results = ResultsFile(path)
+    results.append({"kind": "header"})
+    results.append(judged.to_dict())
+    results.append(older)
+    results.close()
+    _header, read = read_results(path)
+    assert read["j"] == judged
+    assert (read["o"].verdict, read["o"].refused, read["o"].assertions) == (None, None, [])

@@ -749,3 +749,19 @@ def test_a_schemas_catastrophic_pattern_is_bounded_and_a_broken_schema_keeps_its
     broken = {"type": "object", "properties": {"name": {"type": "text"}}, "required": ["name"]}  # no such type
     with pytest.raises(ToolArgumentsError, match=r"^Invalid arguments for tool 'look':\n- name: Field required$"):
         Tool("look", parameters=broken, execute=look).validate({})
+
+
+def test_raw_schemas_of_one_draft_share_one_validator_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Extending jsonschema's validator with the time-limited ``pattern`` makes a class (~10 ms): the lab builds a
+    raw-schema tool for every case, so the class is made once per draft, not once per tool."""
+    import jsonschema
+
+    from processors.tools.schema import raw_validator
+
+    first = raw_validator({"type": "object", "properties": {"url": {"type": "string", "pattern": "^https?://"}}})
+    extended: list[object] = []
+    real_extend = jsonschema.validators.extend
+    monkeypatch.setattr(jsonschema.validators, "extend", lambda *a, **k: extended.append(a) or real_extend(*a, **k))
+    second = raw_validator({"type": "object", "properties": {"q": {"type": "string"}}})
+    assert extended == [] and type(first) is type(second)
+    assert not first.is_valid({"url": "ftp://x"}) and first.is_valid({"url": "https://x"})
