@@ -1305,6 +1305,133 @@
     </message>
 </context>
 <context>
+    <name>LabAttack</name>
+    <message>
+        <source>[turn {number}]</source>
+        <translation>[第 {number} 輪]</translation>
+    </message>
+    <message>
+        <source>No converter is called {name}.</source>
+        <translation>沒有名為 {name} 的轉換器。</translation>
+    </message>
+    <message>
+        <source>The chain {spec} cannot be read: {problem}</source>
+        <translation>無法讀取轉換鏈 {spec}：{problem}</translation>
+    </message>
+    <message>
+        <source>The converter {name} failed: {problem}</source>
+        <translation>轉換器 {name} 出錯：{problem}</translation>
+    </message>
+    <message>
+        <source>(empty: add converters)</source>
+        <translation>（空：請新增轉換器）</translation>
+    </message>
+    <message>
+        <source>Search converters</source>
+        <translation>搜尋轉換器</translation>
+    </message>
+    <message>
+        <source>Add to chain →</source>
+        <translation>加入轉換鏈 →</translation>
+    </message>
+    <message>
+        <source>Add the selected converters to the end of the chosen chain (Enter, or drag them)</source>
+        <translation>把選中的轉換器加到所選轉換鏈的末尾（按 Enter，或拖過去）</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>A new, empty chain (Ctrl+N)</source>
+        <translation>新建一條空的轉換鏈（Ctrl+N）</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Remove the chosen chain (Del)</source>
+        <translation>移除所選轉換鏈（Del）</translation>
+    </message>
+    <message>
+        <source>Earlier in the chain (Alt+Up)</source>
+        <translation>在鏈中前移（Alt+Up）</translation>
+    </message>
+    <message>
+        <source>Later in the chain (Alt+Down)</source>
+        <translation>在鏈中後移（Alt+Down）</translation>
+    </message>
+    <message>
+        <source>Take the converter out of the chain (Del)</source>
+        <translation>把該轉換器移出轉換鏈（Del）</translation>
+    </message>
+    <message>
+        <source>The seed case the preview converts</source>
+        <translation>預覽所轉換的種子用例</translation>
+    </message>
+    <message>
+        <source>Choose a chain and a seed to see what the design gets.</source>
+        <translation>選擇一條轉換鏈和一個種子，即可看到設計實際收到的內容。</translation>
+    </message>
+    <message>
+        <source>Converters</source>
+        <translation>轉換器</translation>
+    </message>
+    <message>
+        <source>Chains</source>
+        <translation>轉換鏈</translation>
+    </message>
+    <message>
+        <source>Steps of the chain</source>
+        <translation>轉換鏈的步驟</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>預覽</translation>
+    </message>
+    <message>
+        <source>The most variants the attack runs (seeds × chains are drawn within it)</source>
+        <translation>攻擊最多執行的變體數（在此範圍內抽取「種子 × 轉換鏈」組合）</translation>
+    </message>
+    <message>
+        <source>The same seed number gives the same variants</source>
+        <translation>相同的隨機種子產生相同的變體</translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation>預算</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>隨機種子</translation>
+    </message>
+    <message>
+        <source>Seeds: the %n attack(s) of the corpora ticked on the left; those the design stops are attacked.</source>
+        <translation>種子：左側勾選的語料中的 %n 個攻擊；對設計攔下的那些發起攻擊。</translation>
+    </message>
+    <message>
+        <source>Seeds: tick corpora with attacks on the left.</source>
+        <translation>種子：請在左側勾選含攻擊用例的語料。</translation>
+    </message>
+    <message>
+        <source>No seed to preview: tick corpora with attacks on the left.</source>
+        <translation>沒有可預覽的種子：請在左側勾選含攻擊用例的語料。</translation>
+    </message>
+    <message>
+        <source>Choose a chain, or make one with New.</source>
+        <translation>請選擇一條轉換鏈，或點「新建」建立一條。</translation>
+    </message>
+    <message>
+        <source>This chain is empty: add converters to it.</source>
+        <translation>這條轉換鏈是空的：請向其中新增轉換器。</translation>
+    </message>
+    <message>
+        <source>{chain} · seed {seed} · %n turn(s), as the design receives it</source>
+        <translation>{chain} · 隨機種子 {seed} · %n 輪，即設計收到的內容</translation>
+    </message>
+</context>
+<context>
     <name>LabCasesModel</name>
     <message>
         <source>Case</source>
@@ -1937,6 +2064,10 @@ model: the design&apos;s own model answers each case</source>
     <message>
         <source>A/B</source>
         <translation>A/B</translation>
+    </message>
+    <message>
+        <source>Attack</source>
+        <translation>攻擊</translation>
     </message>
     <message>
         <source>guardrails (no model call)</source>
@@ -4326,6 +4457,374 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Part of this thread&apos;s saved data is damaged and could not be read: {parts}. Everything else is intact; the details are in the log.</source>
         <translation>此對話的部分已儲存資料已損壞，無法讀取：{parts}。其餘內容完好；詳情見日誌。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:atbash</name>
+    <message>
+        <source>Latin letters mirrored (Atbash: a becomes z, b becomes y).</source>
+        <comment>atbash.description</comment>
+        <translation>拉丁字母映象替換（Atbash：a 變 z，b 變 y）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:base32</name>
+    <message>
+        <source>The text as Base32 (UTF-8 bytes).</source>
+        <comment>base32.description</comment>
+        <translation>文本的 Base32 編碼（UTF-8 位元組）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:base64</name>
+    <message>
+        <source>The text as Base64 (UTF-8 bytes).</source>
+        <comment>base64.description</comment>
+        <translation>文本的 Base64 編碼（UTF-8 位元組）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:binary</name>
+    <message>
+        <source>The text&apos;s UTF-8 bytes as 8-digit binary numbers.</source>
+        <comment>binary.description</comment>
+        <translation>文本的 UTF-8 位元組寫成 8 位二進位制數。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:caesar</name>
+    <message>
+        <source>Latin letters shifted by 3 (Caesar cipher: a becomes d).</source>
+        <comment>caesar.description</comment>
+        <translation>拉丁字母后移 3 位（凱撒密碼：a 變 d）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:chaizi</name>
+    <message>
+        <source>Known characters split into their components (拆字: 指 → 「扌旨」).</source>
+        <comment>chaizi.description</comment>
+        <translation>已知漢字拆成部件（拆字：指 → 「扌旨」）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:char-swap</name>
+    <message>
+        <source>Two neighbouring letters swapped in about a third of the longer words.</source>
+        <comment>char-swap.description</comment>
+        <translation>約三分之一的較長單字中有兩個相鄰字母互換。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:diacritics</name>
+    <message>
+        <source>Every vowel with a random accent (á, è, ô, ü, ã).</source>
+        <comment>diacritics.description</comment>
+        <translation>每個母音加上隨機的變音符號（á、è、ô、ü、ã）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:document</name>
+    <message>
+        <source>The text as a note inside a document the user asks to summarise.</source>
+        <comment>document.description</comment>
+        <translation>文本作為一條備註藏在使用者要求總結的文件裡。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:fullwidth</name>
+    <message>
+        <source>ASCII letters, digits and punctuation in their full-width forms (Ａ, ｂ, ！).</source>
+        <comment>fullwidth.description</comment>
+        <translation>ASCII 字母、數字和標點改用全形形式（Ａ、ｂ、！）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:hex</name>
+    <message>
+        <source>The text&apos;s UTF-8 bytes as lower-case hexadecimal.</source>
+        <comment>hex.description</comment>
+        <translation>文本的 UTF-8 位元組寫成小寫十六進位制。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:homoglyph</name>
+    <message>
+        <source>About half the letters swapped for Cyrillic or Greek look-alikes.</source>
+        <comment>homoglyph.description</comment>
+        <translation>約一半字母換成形近的西里爾或希臘字母。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:html-comment</name>
+    <message>
+        <source>The text hidden in an HTML comment inside a snippet to review.</source>
+        <comment>html-comment.description</comment>
+        <translation>文本藏在一段待檢查 HTML 程式碼的註釋裡。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:identity</name>
+    <message>
+        <source>The text unchanged (the baseline).</source>
+        <comment>identity.description</comment>
+        <translation>文本保持不變（基線）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:leetspeak</name>
+    <message>
+        <source>Letters written as digits (a→4, e→3, i→1, o→0, s→5, t→7).</source>
+        <comment>leetspeak.description</comment>
+        <translation>字母寫成數字（a→4、e→3、i→1、o→0、s→5、t→7）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:letter-split</name>
+    <message>
+        <source>Each word&apos;s letters joined by -, ., _, *, / or |.</source>
+        <comment>letter-split.description</comment>
+        <translation>每個單字的字母之間用 -、.、_、*、/ 或 | 連線。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:many-shot</name>
+    <message>
+        <source>8 fake exchanges where the assistant complied, then the text.</source>
+        <comment>many-shot.description</comment>
+        <translation>先給出 8 段助手都照做了的虛假對話，再給出文本。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:markdown-comment</name>
+    <message>
+        <source>The text hidden in a Markdown comment inside harmless notes.</source>
+        <comment>markdown-comment.description</comment>
+        <translation>文本藏在一段無害筆記的 Markdown 註釋裡。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:morse</name>
+    <message>
+        <source>Letters and digits in Morse code, words separated by &apos;/&apos; (reads back in lower case).</source>
+        <comment>morse.description</comment>
+        <translation>字母和數字寫成摩爾斯電碼，單字之間用「/」分隔（解碼後為小寫）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:pinyin</name>
+    <message>
+        <source>Chinese characters as pinyin with tone marks (hū lüè).</source>
+        <comment>pinyin.description</comment>
+        <translation>漢字寫成帶聲調的拼音（hū lüè）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:pinyin-initials</name>
+    <message>
+        <source>Each Chinese character as its pinyin&apos;s first letter (密码 → mm).</source>
+        <comment>pinyin-initials.description</comment>
+        <translation>每個漢字寫成其拼音的首字母（密码 → mm）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:pinyin-plain</name>
+    <message>
+        <source>Chinese characters as pinyin without tones (hu lve).</source>
+        <comment>pinyin-plain.description</comment>
+        <translation>漢字寫成不帶聲調的拼音（hu lve）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:prefix</name>
+    <message>
+        <source>A framing sentence before the text (authority, urgency or &apos;no caveats&apos;).</source>
+        <comment>prefix.description</comment>
+        <translation>在文本前加一句鋪墊（權威、緊急或「不要附加警告」）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:random-caps</name>
+    <message>
+        <source>Each letter upper or lower case at random.</source>
+        <comment>random-caps.description</comment>
+        <translation>每個字母隨機大寫或小寫。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:reverse</name>
+    <message>
+        <source>The whole text backwards.</source>
+        <comment>reverse.description</comment>
+        <translation>整段文本倒序。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:reverse-words</name>
+    <message>
+        <source>Each word backwards, in its place.</source>
+        <comment>reverse-words.description</comment>
+        <translation>每個單字原地倒序。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:role-play</name>
+    <message>
+        <source>The text said to a character who has no rules (role play).</source>
+        <comment>role-play.description</comment>
+        <translation>把文本說給一個沒有任何規則的角色聽（角色扮演）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:rot13</name>
+    <message>
+        <source>Latin letters rotated by 13 (ROT13; applying it twice gives the text back).</source>
+        <comment>rot13.description</comment>
+        <translation>拉丁字母輪轉 13 位（ROT13；做兩次即還原）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:spacing</name>
+    <message>
+        <source>A space between letters, three between words.</source>
+        <comment>spacing.description</comment>
+        <translation>字母之間加一個空格，單字之間加三個。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:split-turns</name>
+    <message>
+        <source>The text cut into 2–3 user turns, the last asking to join and follow them.</source>
+        <comment>split-turns.description</comment>
+        <translation>文本拆成 2–3 輪使用者訊息，最後一輪要求拼起來照做。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:story</name>
+    <message>
+        <source>The text inside a request for fiction (&apos;for a story&apos;, &apos;for a novel&apos;).</source>
+        <comment>story.description</comment>
+        <translation>文本包在一個寫小說的請求裡（「為了寫故事」「為了寫小說」）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:suffix</name>
+    <message>
+        <source>A sentence after the text asking for compliance without warnings.</source>
+        <comment>suffix.description</comment>
+        <translation>在文本後加一句話，要求照做且不要附加警告。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:tag-smuggle</name>
+    <message>
+        <source>The text in invisible Unicode tag characters (U+E0020–U+E007E).</source>
+        <comment>tag-smuggle.description</comment>
+        <translation>文本寫成不可見的 Unicode 標籤字元（U+E0020–U+E007E）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:tool-result</name>
+    <message>
+        <source>The text as a field of a pasted JSON tool result.</source>
+        <comment>tool-result.description</comment>
+        <translation>文本作為貼上進來的 JSON 工具結果中的一個欄位。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:typos</name>
+    <message>
+        <source>About one letter in twelve mistyped (a neighbouring key, doubled or dropped).</source>
+        <comment>typos.description</comment>
+        <translation>約每十二個字母打錯一個（按到相鄰鍵、重複或漏掉）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:url</name>
+    <message>
+        <source>Every byte percent-encoded (%49%67…), as in a URL.</source>
+        <comment>url.description</comment>
+        <translation>每個位元組都做百分號編碼（%49%67…），如同 URL 中那樣。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:variables</name>
+    <message>
+        <source>The text cut into string variables to concatenate and follow.</source>
+        <comment>variables.description</comment>
+        <translation>文本拆成若干字串變數，要求拼接後照做。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zalgo</name>
+    <message>
+        <source>Combining marks stacked above and below every letter (zalgo text).</source>
+        <comment>zalgo.description</comment>
+        <translation>每個字母上下疊加組合符號（zalgo 文字）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zero-width</name>
+    <message>
+        <source>Invisible zero-width characters between the letters of every word.</source>
+        <comment>zero-width.description</comment>
+        <translation>每個單字的字母之間插入不可見的零寬字元。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-en-mix</name>
+    <message>
+        <source>About half the known words in the other language (Chinese–English mixing).</source>
+        <comment>zh-en-mix.description</comment>
+        <translation>約一半已知詞語換成另一種語言（中英混雜）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-homophone</name>
+    <message>
+        <source>About half the known characters swapped for homophones (密码 → 蜜马).</source>
+        <comment>zh-homophone.description</comment>
+        <translation>約一半已知漢字換成同音字（密码 → 蜜马）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-lookalike</name>
+    <message>
+        <source>About half the known characters swapped for look-alikes (我 → 找).</source>
+        <comment>zh-lookalike.description</comment>
+        <translation>約一半已知漢字換成形近字（我 → 找）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-punct</name>
+    <message>
+        <source>Full-width punctuation, and separators (·、｜) between Chinese characters.</source>
+        <comment>zh-punct.description</comment>
+        <translation>使用全形標點，並在漢字之間插入分隔符（·、｜）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-s2t</name>
+    <message>
+        <source>Simplified Chinese written in Traditional characters (OpenCC s2t).</source>
+        <comment>zh-s2t.description</comment>
+        <translation>簡體中文改寫為繁體字（OpenCC s2t）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-t2s</name>
+    <message>
+        <source>Traditional Chinese written in Simplified characters (OpenCC t2s).</source>
+        <comment>zh-t2s.description</comment>
+        <translation>繁體中文改寫為簡體字（OpenCC t2s）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-vertical</name>
+    <message>
+        <source>One character a line, as in vertical writing.</source>
+        <comment>zh-vertical.description</comment>
+        <translation>每行一個字元，如同豎排書寫。</translation>
     </message>
 </context>
 <context>

@@ -30,6 +30,7 @@ from lab.results import CaseResult
 from lab.runner import LabRun
 from lab.worker_pool import WorkerPool
 from studio.controllers.lab_agents import LabAgentMaker
+from studio.controllers.lab_attack import LabAttack
 from studio.controllers.lab_corpora import LabCorpora
 from studio.controllers.lab_events import OnShow
 from studio.controllers.lab_experiments import DesignChoice, LabExperiments
@@ -116,6 +117,8 @@ class LabController(QObject):
             stored=self._stored,
             current_design=self._current_design,
         )
+        #: The Attack tab's red-teaming: seeds, converter chains and their preview, the attack and its bypasses.
+        self.attack = LabAttack(self, corpora=self._corpora, tasks=self._tasks, current_design=self._current_design)
 
     def _current_design(self) -> AgentDesign | None:
         return self.design() if self.design is not None else None

@@ -31,6 +31,7 @@ from studio.models.lab_lists import LabRunIdRole, can_replay, can_resume
 from studio.models.lab_tables import FilterRole, overall_cells
 from studio.views.export_notes import ab_comparison_note, lab_report_note
 from studio.views.lab_ab_panel import LabABPanel
+from studio.views.lab_attack_panel import LabAttackPanel
 from studio.views.lab_cases_panel import LabCasesPanel
 from studio.views.lab_dialogs import choose_corpus, choose_design_file, choose_report_path, confirm_delete
 from studio.views.lab_figures import ConfusionPanel, ProcessorsPanel
@@ -38,7 +39,7 @@ from studio.views.lab_setup import LabSetupBar, LabSidebar
 from studio.views.mcp_approval import McpApproval
 
 #: The tabs, in order.
-CASES_TAB, CONFUSION_TAB, PROCESSORS_TAB, AB_TAB = range(4)
+CASES_TAB, CONFUSION_TAB, PROCESSORS_TAB, AB_TAB, ATTACK_TAB = range(5)
 
 
 #: The side bar's first width (px), and the most of the window it takes to fit its corpus names.
@@ -67,6 +68,7 @@ class LabView(QWidget):
         self.confusion_panel = ConfusionPanel()
         self.processors_panel = ProcessorsPanel()
         self.ab_panel = LabABPanel()
+        self.attack_panel = LabAttackPanel(controller.attack)
         self.tables = {
             **self.confusion_panel.tables,
             **self.processors_panel.tables,
@@ -101,6 +103,7 @@ class LabView(QWidget):
         self.tabs.addTab(self.confusion_panel, translate("LabView", "Confusion"))
         self.tabs.addTab(self.processors_panel, translate("LabView", "Processors"))
         self.tabs.addTab(self.ab_panel, translate("LabView", "A/B"))
+        self.tabs.addTab(self.attack_panel, translate("LabView", "Attack"))
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
