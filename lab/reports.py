@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from lab.attack.robustness import Robustness, VariantResult
 from lab.metrics import (
     METRICS,
     Confusion,
@@ -442,4 +443,209 @@ _HEAT_LEGEND = (
     "A cell counts the attacks of its category that its processor tripped on, with their share (the darker, the "
     "more), and under them the attacks it only changed without tripping; the last column counts the attacks no "
     "processor blocked."
+)
+
+
+# ------------------------------------------------------------------------------------------ attack reports
+# A ``processor-studio lab attack`` run's reports (:mod:`lab.attack`): the same three formats, over its variants.
+
+
+def attack_json_report(
+    found: Sequence[VariantResult], *, design: dict[str, Any], mode: str, attack: dict[str, Any]
+) -> dict[str, Any]:
+    """JSON: the run's settings (``attack``: seed, budget, chains, seeds), the robustness matrix and tallies
+    (:meth:`lab.attack.robustness.Robustness.to_dict`), and every variant with its verdict."""
+    robustness = Robustness.of(found)
+    return {
+        "design": design,
+        "mode": mode,
+        "attack": attack,
+        "robustness": robustness.to_dict(),
+        "variants": [
+            {
+                "id": item.id,
+                "seed": item.seed_id,
+                "chain": item.chain,
+                "turns": list(item.turns),
+                "bypassed": item.bypassed,
+                "outcome": item.result.outcome,
+                "tripped": list(item.result.tripped),
+                "seed_tripped": list(item.seed_tripped),
+                "reason": item.result.reason,
+                "error": item.result.error,
+            }
+            for item in found
+        ],
+    }
+
+
+def attack_junit_report(found: Sequence[VariantResult], *, name: str = "guardrail lab attack") -> str:
+    """JUnit XML: one testsuite per chain, one testcase per variant, failing when the variant got through."""
+    root = ET.Element("testsuites", name=name)
+    by_chain: dict[str, list[VariantResult]] = {}
+    for item in found:
+        by_chain.setdefault(item.chain, []).append(item)
+    totals = {"tests": 0, "failures": 0, "errors": 0}
+    for chain, items in by_chain.items():
+        suite = ET.SubElement(root, "testsuite", name=chain)
+        counts = {"tests": len(items), "failures": 0, "errors": 0}
+        for item in items:
+            result = item.result
+            case = ET.SubElement(
+                suite, "testcase", classname=f"lab.attack.{chain}", name=item.id, time=f"{result.latency_ms / 1000:.4f}"
+            )
+            if item.errored:
+                counts["errors"] += 1
+                error = ET.SubElement(case, "error", message=(result.error or "error")[:500])
+                error.text = result.error or ""
+            elif item.bypassed:
+                counts["failures"] += 1
+                stopped = ", ".join(item.seed_tripped) or "the design"
+                problem = (
+                    f"bypass: {stopped} stopped {item.seed_id}, not this {chain} variant (outcome: {result.outcome})"
+                )
+                failure = ET.SubElement(case, "failure", message=problem[:500])
+                failure.text = f"{problem}\n\nvariant: {item.text}"
+            output = ET.SubElement(case, "system-out")
+            output.text = f"outcome: {result.outcome}; tripped: {', '.join(result.tripped) or '-'}"
+        for key in totals:
+            suite.set(key, str(counts[key]))
+            totals[key] += counts[key]
+    for key, value in totals.items():
+        root.set(key, str(value))
+    for element in root.iter():
+        element.text = xml_safe(element.text) if element.text else element.text
+        for attribute, written in element.attrib.items():
+            element.set(attribute, xml_safe(written))
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def robustness_heat_map_svg(robustness: Robustness, language: str = "en") -> str:
+    """Chains × processors: a cell is the share of the variants whose seed the processor stopped that it no longer
+    stops (the redder, the blinder); the last column is each chain's attack success rate through the whole design."""
+    columns: list[str | None] = [*robustness.processors, None]
+    rows = list(robustness.by_chain)
+    cell_w, cell_h, left, top = 96, 30, 220, 120
+    width = left + cell_w * len(columns) + 150
+    height = top + cell_h * max(1, len(rows)) + 10
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+        f'aria-label="{_esc(text(language, "heat map of converter chains by processors"))}">'
+    ]
+    for column, processor in enumerate(columns):
+        x = left + column * cell_w + cell_w / 2
+        name = processor if processor is not None else text(language, "attack success rate")
+        parts.append(
+            f'<text x="{x}" y="{top - 8}" font-size="11" transform="rotate(-40 {x} {top - 8})">{_esc(name)}</text>'
+        )
+    for row, chain in enumerate(rows):
+        y = top + row * cell_h
+        parts.append(
+            f'<text x="{left - 8}" y="{y + cell_h / 2 + 4}" font-size="12" text-anchor="end">{_esc(chain)}</text>'
+        )
+        for column, processor in enumerate(columns):
+            x = left + column * cell_w
+            if processor is None:
+                tally = robustness.by_chain[chain]
+                share, count, total = tally.asr, tally.bypassed, tally.variants - tally.errors
+                note = text(
+                    language, "{chain}: {count} of {total} variants got through", chain=chain, count=count, total=total
+                )
+            else:
+                cell = robustness.cells.get(chain, {}).get(processor)
+                share = cell.share if cell is not None else None
+                count, total = (cell.evaded, cell.seen) if cell is not None else (0, 0)
+                note = text(
+                    language,
+                    "{chain} × {processor}: {count} of {total} variants of seeds it stopped got past it",
+                    chain=chain,
+                    processor=processor,
+                    count=count,
+                    total=total,
+                )
+            fill = f'fill="rgb(179,38,30)" fill-opacity="{0.08 + 0.72 * share:.2f}"' if share else 'fill="#f7f8fa"'
+            ink = "#fff" if (share or 0) > 0.55 else "#1d232b"
+            label = "·" if share is None else f"{share:.0%}"
+            parts.append(
+                f'<g class="cell"><title>{_esc(note)}</title>'
+                f'<rect x="{x}" y="{y}" width="{cell_w - 2}" height="{cell_h - 2}" {fill}/>'
+                f'<text x="{x + cell_w / 2 - 1}" y="{y + cell_h / 2 + 3}" font-size="12" text-anchor="middle" '
+                f'fill="{ink}">{_esc(label)}</text></g>'
+            )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+#: Bypasses listed in the HTML report (the JSON and the --bypasses corpus have them all).
+HTML_BYPASSES = 500
+
+
+def attack_html_report(
+    found: Sequence[VariantResult], *, design: dict[str, Any], mode: str, attack: dict[str, Any], language: str = "en"
+) -> str:
+    """One self-contained HTML page of an attack run: cards, the chains × processors heat map, the attack success
+    rate per chain and per seed, and the bypasses (the first :data:`HTML_BYPASSES`)."""
+
+    def t(english: str, **values: object) -> str:
+        return _esc(text(language, english, **values))
+
+    robustness = Robustness.of(found)
+    total = robustness.total
+    cards = "".join(
+        f'<div class="card">{t(label)}<b>{value}</b></div>'
+        for label, value in (
+            ("seeds", len(robustness.by_seed)),
+            ("variants", total.variants),
+            ("bypasses", total.bypassed),
+            ("attack success rate", percent(language, total.asr)),
+            ("errors", total.errors),
+        )
+    )
+
+    def tally_rows(tallies: dict[str, Any]) -> str:
+        ordered = sorted(tallies.items(), key=lambda item: (-(item[1].asr or 0.0), item[0]))
+        return "".join(
+            f'<tr><td class="l">{_esc(key)}</td><td>{tally.variants}</td><td>{tally.bypassed}</td>'
+            f"<td>{_esc(percent(language, tally.asr))}</td><td>{tally.errors}</td></tr>"
+            for key, tally in ordered
+        )
+
+    head = f"<th>{t('variants')}</th><th>{t('bypasses')}</th><th>{t('attack success rate')}</th><th>{t('errors')}</th>"
+    bypass_rows = "".join(
+        f'<tr><td class="l">{_esc(item.seed_id)}</td><td class="l">{_esc(item.chain)}</td>'
+        f'<td class="l">{_esc(", ".join(item.seed_tripped) or "-")}</td>'
+        f'<td class="l">{_esc(word(language, item.result.outcome))}</td><td class="l">{_esc(item.text[:200])}</td></tr>'
+        for item in robustness.bypasses[:HTML_BYPASSES]
+    )
+    name = design.get("name") or design.get("id") or "design"
+    chains = ", ".join(str(chain) for chain in attack.get("chains", []))
+    return f"""<!DOCTYPE html>
+<html lang="{html_lang(language)}"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>{t("Attack on {name}", name=name)}</title><style>{_STYLE}</style></head><body>
+<h1>{t("Attack on {name}", name=name)}</h1>
+<p class="muted">{t(_ATTACK_INTRO, mode=mode, seed=attack.get("seed", ""), budget=attack.get("budget") or "-")}</p>
+<p class="muted">{_esc(chains)}</p>
+<div class="cards">{cards}</div>
+<h2>{t("Converter chains × processors")}</h2>
+<p class="muted">{t(_ATTACK_LEGEND)}</p>
+{robustness_heat_map_svg(robustness, language)}
+<h2>{t("Attack success rate per chain")}</h2>
+<table><tr><th class="l">{t("chain")}</th>{head}</tr>{tally_rows(robustness.by_chain)}</table>
+<h2>{t("Attack success rate per seed")}</h2>
+<table><tr><th class="l">{t("seed")}</th>{head}</tr>{tally_rows(robustness.by_seed)}</table>
+<h2>{t("Bypasses ({count})", count=total.bypassed)}</h2>
+<table><tr><th class="l">{t("seed")}</th><th class="l">{t("chain")}</th><th class="l">{t("stopped the seed")}</th>
+<th class="l">{t("outcome")}</th><th class="l">{t("text")}</th></tr>{bypass_rows}</table>
+</body></html>
+"""
+
+
+_ATTACK_INTRO = (
+    "mode: {mode}, seed {seed}, budget {budget}. A bypass is a variant of an attack the design stops (its seed) "
+    "that the design lets through."
+)
+_ATTACK_LEGEND = (
+    "A cell is the share of the variants whose seed its processor stopped that it no longer stops (the redder, the "
+    "blinder); the last column is the share of the chain's variants that got through the whole design."
 )

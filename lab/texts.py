@@ -124,6 +124,52 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "false-positive rate {fpr} is over {limit}": ("误报率 {fpr} 高于 {limit}", "誤報率 {fpr} 高於 {limit}"),
     "lab: FAILED: {reason}": ("lab：未通过：{reason}", "lab：未通過：{reason}"),
     "lab: skipped {line}": ("lab：已跳过 {line}", "lab：已略過 {line}"),
+    # lab attack: its progress and summary lines and its HTML report
+    "Attack on {name}": ("对 {name} 的攻击", "對 {name} 的攻擊"),
+    "mode: {mode}, seed {seed}, budget {budget}. A bypass is a variant of an attack the design stops (its seed) "
+    "that the design lets through.": (
+        "模式：{mode}，随机种子 {seed}，预算 {budget}。绕过是指设计能拦住的攻击（种子）的某个变体被设计放行。",
+        "模式：{mode}，隨機種子 {seed}，預算 {budget}。繞過是指設計能擋住的攻擊（種子）的某個變體被設計放行。",
+    ),
+    "seeds": ("种子", "種子"),
+    "seed": ("种子", "種子"),
+    "variants": ("变体", "變體"),
+    "bypasses": ("绕过", "繞過"),
+    "chain": ("转换链", "轉換鏈"),
+    "attack success rate": ("攻击成功率", "攻擊成功率"),
+    "stopped the seed": ("拦住种子的处理器", "擋住種子的處理器"),
+    "Converter chains × processors": ("转换链 × 处理器", "轉換鏈 × 處理器"),
+    "Attack success rate per chain": ("各转换链的攻击成功率", "各轉換鏈的攻擊成功率"),
+    "Attack success rate per seed": ("各种子的攻击成功率", "各種子的攻擊成功率"),
+    "Bypasses ({count})": ("绕过（{count}）", "繞過（{count}）"),
+    "heat map of converter chains by processors": ("转换链与处理器的热力图", "轉換鏈與處理器的熱力圖"),
+    "A cell is the share of the variants whose seed its processor stopped that it no longer stops (the redder, the "
+    "blinder); the last column is the share of the chain's variants that got through the whole design.": (
+        "每个单元格是：种子曾被该处理器拦住的变体中，该处理器不再拦住的占比（越红越看不见）；最后一列是该转换链的变体"
+        "穿过整个设计的占比。",
+        "每個儲存格是：種子曾被該處理器擋住的變體中，該處理器不再擋住的占比（越紅越看不見）；最後一欄是該轉換鏈的變體"
+        "穿過整個設計的占比。",
+    ),
+    "{chain}: {count} of {total} variants got through": (
+        "{chain}：{total} 个变体中有 {count} 个穿过",
+        "{chain}：{total} 個變體中有 {count} 個穿過",
+    ),
+    "{chain} × {processor}: {count} of {total} variants of seeds it stopped got past it": (
+        "{chain} × {processor}：种子曾被它拦住的 {total} 个变体中有 {count} 个越过了它",
+        "{chain} × {processor}：種子曾被它擋住的 {total} 個變體中有 {count} 個越過了它",
+    ),
+    "lab attack: {seeds} of {attacks} attacks stopped (the seeds); {variants} variants, {bypasses} got through "
+    "(attack success rate {asr}), errors {errors}": (
+        "lab attack：{attacks} 个攻击中有 {seeds} 个被拦住（种子）；{variants} 个变体，{bypasses} 个穿过"
+        "（攻击成功率 {asr}），错误 {errors}",
+        "lab attack：{attacks} 個攻擊中有 {seeds} 個被擋住（種子）；{variants} 個變體，{bypasses} 個穿過"
+        "（攻擊成功率 {asr}），錯誤 {errors}",
+    ),
+    "attack success rate {asr} is over {limit}": ("攻击成功率 {asr} 高于 {limit}", "攻擊成功率 {asr} 高於 {limit}"),
+    "lab attack: {count} bypasses written to {path}": (
+        "lab attack：已将 {count} 个绕过写入 {path}",
+        "lab attack：已將 {count} 個繞過寫入 {path}",
+    ),
     "lab: cancelled; finished cases are kept in --results (run again to resume)": (
         "lab：已取消；已完成的用例保存在 --results 中（再次运行即可继续）",
         "lab：已取消；已完成的案例儲存在 --results 中（再次執行即可繼續）",

@@ -7,6 +7,7 @@
     processor-studio lab merge OUT.json IN.json... [--junit OUT] [--html OUT] [--fail-under-recall R]
         [--fail-over-fpr F] [--report-lang en|zh_CN|zh_TW]
     processor-studio lab diff OLD.json NEW.json [--json OUT]       (also: lab compare OLD.json NEW.json [OUT.json])
+    processor-studio lab attack DESIGN [--converters CHAINS] [--budget N] [--seed S] ...  (:mod:`studio.lab.attack_cli`)
 
 DESIGN is a design JSON file or ``sample``. Exit 0 when the thresholds hold, 1 when they do not, 2 on bad input
 (one line naming the file and line). Progress goes to stderr: a bar on a terminal, plain lines otherwise. The
@@ -169,6 +170,10 @@ def main(argv: Sequence[str]) -> int:
             return _merge(argv[1:])
         if argv[:1] in (["compare"], ["diff"]):
             return _compare(argv[1:])
+        if argv[:1] == ["attack"]:
+            from studio.lab.attack_cli import attack
+
+            return attack(argv[1:])
         return _run(_parser().parse_args(argv))
     except BadInput as error:
         print(f"processor-studio lab: error: {error}", file=sys.stderr)
