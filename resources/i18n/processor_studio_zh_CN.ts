@@ -1399,12 +1399,120 @@
         <translation>相同的随机种子产生相同的变体</translation>
     </message>
     <message>
+        <source>Start attack</source>
+        <translation>开始攻击</translation>
+    </message>
+    <message>
+        <source>Run the seeds&apos; variants through the design, in the Lab&apos;s mode (Ctrl+Enter)</source>
+        <translation>按实验室当前的模式，让种子的各个变体依次经过设计（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the attack; what finished is kept (Esc)</source>
+        <translation>停止攻击；已完成的部分会保留（Esc）</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Go on with the attack that did not finish: only what is missing runs (Ctrl+Shift+R)</source>
+        <translation>继续未完成的攻击：只运行还缺的部分（Ctrl+Shift+R）</translation>
+    </message>
+    <message>
+        <source>No attack yet</source>
+        <translation>尚未发起攻击</translation>
+    </message>
+    <message>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
+        <source>%n variant(s) · {bypassed} got through · ASR &lt;b&gt;{asr}&lt;/b&gt; · {errors} error(s)</source>
+        <translation>%n 个变体 · {bypassed} 个突破 · 攻击成功率 &lt;b&gt;{asr}&lt;/b&gt; · {errors} 个错误</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>finding the seeds the design stops</source>
+        <translation>正在找出设计能拦下的种子</translation>
+    </message>
+    <message>
+        <source>running the variants</source>
+        <translation>正在运行变体</translation>
+    </message>
+    <message>
+        <source>running the strategies&apos; variants</source>
+        <translation>正在运行各策略生成的变体</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>{done} / {total} — {phase}</source>
+        <translation>{done} / {total} — {phase}</translation>
+    </message>
+    <message>
+        <source> — cancelled</source>
+        <translation> — 已取消</translation>
+    </message>
+    <message>
+        <source>Export the bypasses as a regression test</source>
+        <translation>将突破用例导出为回归测试</translation>
+    </message>
+    <message>
+        <source>Python test (*.py)</source>
+        <translation>Python 测试 (*.py)</translation>
+    </message>
+    <message>
+        <source>Chain</source>
+        <translation>转换链</translation>
+    </message>
+    <message>
+        <source>Variants</source>
+        <translation>变体数</translation>
+    </message>
+    <message>
+        <source>Got through</source>
+        <translation>突破数</translation>
+    </message>
+    <message>
+        <source>ASR</source>
+        <translation>攻击成功率</translation>
+    </message>
+    <message>
+        <source>Attack success rate: the share of the chain&apos;s variants that got through</source>
+        <translation>攻击成功率：该转换链的变体中突破防护的比例</translation>
+    </message>
+    <message>
+        <source>Of the variants whose seed this processor stopped, the share it no longer stops</source>
+        <translation>在其种子被该处理器拦下的变体中，它不再能拦下的比例</translation>
+    </message>
+    <message>
+        <source>{processor} stopped the seeds of {seen} of these variants and no longer stops {evaded} ({share})</source>
+        <translation>{processor} 拦下了其中 {seen} 个变体的种子，现在有 {evaded} 个拦不住了（{share}）</translation>
+    </message>
+    <message>
+        <source>{bypassed} of {variants} variants got through; {errors} ended in error</source>
+        <translation>{variants} 个变体中有 {bypassed} 个突破；{errors} 个出错</translation>
+    </message>
+    <message>
         <source>Seed</source>
         <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Variant</source>
+        <translation>变体</translation>
     </message>
     <message>
         <source>Seeds: the %n attack(s) of the corpora ticked on the left; those the design stops are attacked.</source>
@@ -1429,6 +1537,82 @@
     <message>
         <source>{chain} · seed {seed} · %n turn(s), as the design receives it</source>
         <translation>{chain} · 随机种子 {seed} · %n 轮，即设计收到的内容</translation>
+    </message>
+    <message>
+        <source>An attack is already running: cancel it first.</source>
+        <translation>已有攻击在运行：请先取消它。</translation>
+    </message>
+    <message>
+        <source>Add at least one chain of converters to attack with.</source>
+        <translation>请至少添加一条用于攻击的转换链。</translation>
+    </message>
+    <message>
+        <source>Tick at least one corpus with attacks on the left.</source>
+        <translation>请在左侧至少勾选一个含攻击用例的语料。</translation>
+    </message>
+    <message>
+        <source>Cancelling the attack…</source>
+        <translation>正在取消攻击…</translation>
+    </message>
+    <message>
+        <source>The attack stopped: {error}</source>
+        <translation>攻击已停止：{error}</translation>
+    </message>
+    <message>
+        <source>Attack finished: %n variant(s), {bypassed} got through.</source>
+        <translation>攻击完成：%n 个变体，{bypassed} 个突破。</translation>
+    </message>
+    <message>
+        <source>Attack cancelled after %n variant(s), {bypassed} got through; Resume goes on.</source>
+        <translation>攻击在 %n 个变体后取消，{bypassed} 个突破；点“继续”可接着运行。</translation>
+    </message>
+    <message>
+        <source>The bypasses were not added: {error}</source>
+        <translation>突破用例未能添加：{error}</translation>
+    </message>
+    <message>
+        <source>Added %n bypass(es) to {name} ({total} in all).</source>
+        <translation>已向 {name} 添加 %n 个突破用例（共 {total} 个）。</translation>
+    </message>
+    <message>
+        <source>Choose the bypasses to export first.</source>
+        <translation>请先选择要导出的突破用例。</translation>
+    </message>
+    <message>
+        <source>The test was not written: {error}</source>
+        <translation>测试未能写入：{error}</translation>
+    </message>
+    <message>
+        <source>Open as thread</source>
+        <translation>作为会话打开</translation>
+    </message>
+    <message>
+        <source>Run the bypass again on a new thread and show it (Enter)</source>
+        <translation>在新会话中重新运行该突破用例并显示（Enter）</translation>
+    </message>
+    <message>
+        <source>Add to found bypasses</source>
+        <translation>加入已发现的突破</translation>
+    </message>
+    <message>
+        <source>Append the selected bypasses to a corpus the Lab lists on the left (Ctrl+B)</source>
+        <translation>把选中的突破用例追加到一个语料中，该语料会列在左侧（Ctrl+B）</translation>
+    </message>
+    <message>
+        <source>Export as regression test…</source>
+        <translation>导出为回归测试…</translation>
+    </message>
+    <message>
+        <source>A pytest file that fails until the design stops the selected bypasses (Ctrl+E)</source>
+        <translation>生成一个 pytest 文件：在设计拦下所选突破用例之前，它会一直失败（Ctrl+E）</translation>
+    </message>
+    <message>
+        <source>Robustness: what got through, per chain</source>
+        <translation>稳健性：各转换链的突破情况</translation>
+    </message>
+    <message>
+        <source>Bypasses</source>
+        <translation>突破用例</translation>
     </message>
 </context>
 <context>

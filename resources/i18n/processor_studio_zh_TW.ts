@@ -1399,12 +1399,120 @@
         <translation>相同的隨機種子產生相同的變體</translation>
     </message>
     <message>
+        <source>Start attack</source>
+        <translation>開始攻擊</translation>
+    </message>
+    <message>
+        <source>Run the seeds&apos; variants through the design, in the Lab&apos;s mode (Ctrl+Enter)</source>
+        <translation>按實驗室當前的模式，讓種子的各個變體依次經過設計（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the attack; what finished is kept (Esc)</source>
+        <translation>停止攻擊；已完成的部分會保留（Esc）</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>繼續</translation>
+    </message>
+    <message>
+        <source>Go on with the attack that did not finish: only what is missing runs (Ctrl+Shift+R)</source>
+        <translation>繼續未完成的攻擊：只執行還缺的部分（Ctrl+Shift+R）</translation>
+    </message>
+    <message>
+        <source>No attack yet</source>
+        <translation>尚未發起攻擊</translation>
+    </message>
+    <message>
         <source>Budget</source>
         <translation>預算</translation>
     </message>
     <message>
+        <source>%n variant(s) · {bypassed} got through · ASR &lt;b&gt;{asr}&lt;/b&gt; · {errors} error(s)</source>
+        <translation>%n 個變體 · {bypassed} 個突破 · 攻擊成功率 &lt;b&gt;{asr}&lt;/b&gt; · {errors} 個錯誤</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在啟動</translation>
+    </message>
+    <message>
+        <source>finding the seeds the design stops</source>
+        <translation>正在找出設計能攔下的種子</translation>
+    </message>
+    <message>
+        <source>running the variants</source>
+        <translation>正在執行變體</translation>
+    </message>
+    <message>
+        <source>running the strategies&apos; variants</source>
+        <translation>正在執行各策略生成的變體</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>{done} / {total} — {phase}</source>
+        <translation>{done} / {total} — {phase}</translation>
+    </message>
+    <message>
+        <source> — cancelled</source>
+        <translation> — 已取消</translation>
+    </message>
+    <message>
+        <source>Export the bypasses as a regression test</source>
+        <translation>將突破用例匯出為迴歸測試</translation>
+    </message>
+    <message>
+        <source>Python test (*.py)</source>
+        <translation>Python 測試 (*.py)</translation>
+    </message>
+    <message>
+        <source>Chain</source>
+        <translation>轉換鏈</translation>
+    </message>
+    <message>
+        <source>Variants</source>
+        <translation>變體數</translation>
+    </message>
+    <message>
+        <source>Got through</source>
+        <translation>突破數</translation>
+    </message>
+    <message>
+        <source>ASR</source>
+        <translation>攻擊成功率</translation>
+    </message>
+    <message>
+        <source>Attack success rate: the share of the chain&apos;s variants that got through</source>
+        <translation>攻擊成功率：該轉換鏈的變體中突破防護的比例</translation>
+    </message>
+    <message>
+        <source>Of the variants whose seed this processor stopped, the share it no longer stops</source>
+        <translation>在其種子被該處理器攔下的變體中，它不再能攔下的比例</translation>
+    </message>
+    <message>
+        <source>{processor} stopped the seeds of {seen} of these variants and no longer stops {evaded} ({share})</source>
+        <translation>{processor} 攔下了其中 {seen} 個變體的種子，現在有 {evaded} 個攔不住了（{share}）</translation>
+    </message>
+    <message>
+        <source>{bypassed} of {variants} variants got through; {errors} ended in error</source>
+        <translation>{variants} 個變體中有 {bypassed} 個突破；{errors} 個出錯</translation>
+    </message>
+    <message>
         <source>Seed</source>
         <translation>隨機種子</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <source>Variant</source>
+        <translation>變體</translation>
     </message>
     <message>
         <source>Seeds: the %n attack(s) of the corpora ticked on the left; those the design stops are attacked.</source>
@@ -1429,6 +1537,82 @@
     <message>
         <source>{chain} · seed {seed} · %n turn(s), as the design receives it</source>
         <translation>{chain} · 隨機種子 {seed} · %n 輪，即設計收到的內容</translation>
+    </message>
+    <message>
+        <source>An attack is already running: cancel it first.</source>
+        <translation>已有攻擊在執行：請先取消它。</translation>
+    </message>
+    <message>
+        <source>Add at least one chain of converters to attack with.</source>
+        <translation>請至少新增一條用於攻擊的轉換鏈。</translation>
+    </message>
+    <message>
+        <source>Tick at least one corpus with attacks on the left.</source>
+        <translation>請在左側至少勾選一個含攻擊用例的語料。</translation>
+    </message>
+    <message>
+        <source>Cancelling the attack…</source>
+        <translation>正在取消攻擊…</translation>
+    </message>
+    <message>
+        <source>The attack stopped: {error}</source>
+        <translation>攻擊已停止：{error}</translation>
+    </message>
+    <message>
+        <source>Attack finished: %n variant(s), {bypassed} got through.</source>
+        <translation>攻擊完成：%n 個變體，{bypassed} 個突破。</translation>
+    </message>
+    <message>
+        <source>Attack cancelled after %n variant(s), {bypassed} got through; Resume goes on.</source>
+        <translation>攻擊在 %n 個變體後取消，{bypassed} 個突破；點「繼續」可接著執行。</translation>
+    </message>
+    <message>
+        <source>The bypasses were not added: {error}</source>
+        <translation>突破用例未能新增：{error}</translation>
+    </message>
+    <message>
+        <source>Added %n bypass(es) to {name} ({total} in all).</source>
+        <translation>已向 {name} 新增 %n 個突破用例（共 {total} 個）。</translation>
+    </message>
+    <message>
+        <source>Choose the bypasses to export first.</source>
+        <translation>請先選擇要匯出的突破用例。</translation>
+    </message>
+    <message>
+        <source>The test was not written: {error}</source>
+        <translation>測試未能寫入：{error}</translation>
+    </message>
+    <message>
+        <source>Open as thread</source>
+        <translation>作為會話開啟</translation>
+    </message>
+    <message>
+        <source>Run the bypass again on a new thread and show it (Enter)</source>
+        <translation>在新會話中重新執行該突破用例並顯示（Enter）</translation>
+    </message>
+    <message>
+        <source>Add to found bypasses</source>
+        <translation>加入已發現的突破</translation>
+    </message>
+    <message>
+        <source>Append the selected bypasses to a corpus the Lab lists on the left (Ctrl+B)</source>
+        <translation>把選中的突破用例追加到一個語料中，該語料會列在左側（Ctrl+B）</translation>
+    </message>
+    <message>
+        <source>Export as regression test…</source>
+        <translation>匯出為迴歸測試…</translation>
+    </message>
+    <message>
+        <source>A pytest file that fails until the design stops the selected bypasses (Ctrl+E)</source>
+        <translation>生成一個 pytest 檔案：在設計攔下所選突破用例之前，它會一直失敗（Ctrl+E）</translation>
+    </message>
+    <message>
+        <source>Robustness: what got through, per chain</source>
+        <translation>穩健性：各轉換鏈的突破情況</translation>
+    </message>
+    <message>
+        <source>Bypasses</source>
+        <translation>突破用例</translation>
     </message>
 </context>
 <context>

@@ -118,7 +118,16 @@ class LabController(QObject):
             current_design=self._current_design,
         )
         #: The Attack tab's red-teaming: seeds, converter chains and their preview, the attack and its bypasses.
-        self.attack = LabAttack(self, corpora=self._corpora, tasks=self._tasks, current_design=self._current_design)
+        self.attack = LabAttack(
+            self,
+            corpora=self._corpora,
+            tasks=self._tasks,
+            current_design=self._current_design,
+            agents=self._agents,
+            live=self._live,
+            stored=self._stored,
+            parent=self,
+        )
 
     def _current_design(self) -> AgentDesign | None:
         return self.design() if self.design is not None else None
@@ -174,6 +183,7 @@ class LabController(QObject):
 
     async def wait_idle(self) -> None:
         await self._live.wait_idle()
+        await self.attack.wait_idle()
 
     # ----------------------------------------------------------------------------------------- corpora
     async def load(self) -> None:
@@ -212,6 +222,7 @@ class LabController(QObject):
 
     async def aclose(self) -> None:
         """Cancel a live run, save what finished and stop the warm workers (the studio is quitting)."""
+        await self.attack.aclose()
         await self._live.aclose()
 
     # ----------------------------------------------------------------------------------------- stored runs

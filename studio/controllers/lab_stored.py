@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import QObject
 
 from lab.case_run import case_messages, prepare_agent
+from lab.corpus import Case
 from lab.metrics import compare, confusion, unmatched
 from lab.reports import diff_report, html_report, json_report, junit_report, write_atomically
 from processors.tools.mcp import McpServerError
@@ -190,13 +191,30 @@ class LabStoredRuns:
             self._events.case_thread_ready.emit(row.thread_id)
             return str(row.thread_id)
         try:
-            design = AgentDesign.from_json(record.design_json)
             case = case_of(row)
-        except (DesignError, ValueError) as error:
+        except ValueError as error:
             self._cannot_open(error)
             return None
         recording = (row.result or {}).get("recording")
-        mode = "replay" if recording else ("model" if record.mode == "model" else "guardrails")
+        thread_id = await self.run_as_thread(record.design_json, case, record.mode, recording)
+        if thread_id is None:
+            return None
+        await self._store.lab_runs.set_lab_case_thread(record.id, case_id, thread_id)
+        self._events.case_thread_ready.emit(thread_id)
+        return thread_id
+
+    async def run_as_thread(
+        self, design_json: str, case: Case, lab_mode: str, recording: str | None = None
+    ) -> str | None:
+        """Run ``case`` once more as an ordinary run on a new thread (``Lab: <case>``), with ``design_json`` and the
+        answer the lab had (``guardrails`` mode's fixed reply, or ``recording``: a model's recorded reply); returns
+        the thread id (None, said, when it cannot). The Attack tab opens a found bypass this way too."""
+        try:
+            design = AgentDesign.from_json(design_json)
+        except (DesignError, ValueError) as error:
+            self._cannot_open(error)
+            return None
+        mode = "replay" if recording else ("model" if lab_mode == "model" else "guardrails")
         if not self._agents.mcp_allowed(design, mode):
             return None
         # The case's run gets the design's MCP tools as the lab's did (servers of its own, stopped after it).
@@ -225,7 +243,7 @@ class LabStoredRuns:
                 case_messages(case),
                 thread_id=thread.id,
                 design_id=design.id,
-                design_json=record.design_json,
+                design_json=design_json,
             )
             await runs.wait_finished()
             runs.deleteLater()
@@ -235,8 +253,6 @@ class LabStoredRuns:
         finally:
             if sessions is not None:
                 await sessions.aclose()
-        await self._store.lab_runs.set_lab_case_thread(record.id, case_id, thread.id)
-        self._events.case_thread_ready.emit(thread.id)
         return str(thread.id)
 
     def _cannot_open(self, error: Exception) -> None:

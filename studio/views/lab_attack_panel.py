@@ -3,20 +3,39 @@ through one, set a budget and a seed number, then run the attack and read what g
 
 A thin view over :class:`studio.controllers.lab_attack.LabAttack`: the chain editor (:mod:`lab_attack_chains`) edits
 the controller's models, the preview is asked of the controller and shown when it comes back (computed off the UI
-thread). The seeds are the attacks of the corpora ticked in the Lab's side bar.
+thread), and the results (:mod:`lab_attack_results`) fill as the controller hands them over in batches. The seeds
+are the attacks of the corpora ticked in the Lab's side bar; the mode and concurrency are the Lab's (its top bar).
+
+Keys while the tab has the focus: Ctrl+Enter starts the attack, Esc cancels it, Ctrl+Shift+R resumes it (the Lab
+window routes its own keys here when this tab is shown); Ctrl+N makes a chain, Del removes a chain or a step,
+Alt+Up / Alt+Down move a step; in the bypasses: Enter opens one as a thread, Ctrl+B keeps them, Ctrl+E exports them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Slot
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSpinBox, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from lab.corpus import Case
 from studio.controllers.lab_attack import DEFAULT_BUDGET, DEFAULT_SEED, LabAttack, Preview
 from studio.i18n import translate
 from studio.views.lab_attack_chains import ChainEditor
+from studio.views.lab_attack_results import AttackResults
+from studio.views.last_folder import start_folder
 
 #: How long the preview waits for more edits before it asks (ms): typing a seed number asks once.
 PREVIEW_DELAY_MS = 120
@@ -35,10 +54,17 @@ def seed_label(case: Case) -> str:
 class LabAttackPanel(QWidget):
     """The Attack tab (see the module docstring)."""
 
-    def __init__(self, controller: LabAttack, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        controller: LabAttack,
+        run_settings: Callable[[], tuple[str, int]] = lambda: ("guardrails", 4),
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("lab_attack")
         self.controller = controller
+        #: The Lab's mode and concurrency, as its top bar has them now.
+        self.run_settings = run_settings
         self._seeds: list[Case] = []
         self._loaded = False
         self.editor = ChainEditor(controller.converters, controller.chains)
@@ -61,22 +87,57 @@ class LabAttackPanel(QWidget):
         self.seed.setToolTip(translate("LabAttack", "The same seed number gives the same variants"))
         self.seed.valueChanged.connect(lambda _value: self._preview_later())
 
+        self.start_button = QPushButton(translate("LabAttack", "Start attack"))
+        self.start_button.setObjectName("attack_start")
+        self.start_button.setToolTip(
+            translate("LabAttack", "Run the seeds' variants through the design, in the Lab's mode (Ctrl+Enter)")
+        )
+        self.cancel_button = QPushButton(translate("LabAttack", "Cancel"))
+        self.cancel_button.setObjectName("attack_cancel")
+        self.cancel_button.setToolTip(translate("LabAttack", "Stop the attack; what finished is kept (Esc)"))
+        self.resume_button = QPushButton(translate("LabAttack", "Resume"))
+        self.resume_button.setObjectName("attack_resume")
+        self.resume_button.setToolTip(
+            translate(
+                "LabAttack", "Go on with the attack that did not finish: only what is missing runs (Ctrl+Shift+R)"
+            )
+        )
+        self.progress = QProgressBar()
+        self.progress.setObjectName("attack_progress")
+        self.progress.setTextVisible(True)
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.progress.setFormat(translate("LabAttack", "No attack yet"))
+        self.start_button.clicked.connect(self.start)
+        self.cancel_button.clicked.connect(controller.cancel)
+        self.resume_button.clicked.connect(self.resume)
+
         controls = QHBoxLayout()
         controls.addWidget(self.seeds_label, 1)
         controls.addWidget(QLabel(translate("LabAttack", "Budget")))
         controls.addWidget(self.budget)
         controls.addWidget(QLabel(translate("LabAttack", "Seed")))
         controls.addWidget(self.seed)
+        run_row = QHBoxLayout()
+        run_row.addWidget(self.start_button)
+        run_row.addWidget(self.cancel_button)
+        run_row.addWidget(self.resume_button)
+        run_row.addWidget(self.progress, 1)
         setup = QWidget()
         setup_layout = QVBoxLayout(setup)
         setup_layout.setContentsMargins(0, 0, 0, 0)
         setup_layout.addWidget(self.editor, 1)
         setup_layout.addLayout(controls)
+        setup_layout.addLayout(run_row)
 
+        self.results = AttackResults()
         self.body = QSplitter(Qt.Orientation.Vertical)
         self.body.setObjectName("attack_body")
         self.body.setChildrenCollapsible(False)
         self.body.addWidget(setup)
+        self.body.addWidget(self.results)
+        self.body.setStretchFactor(0, 3)
+        self.body.setStretchFactor(1, 2)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.body, 1)
@@ -87,6 +148,15 @@ class LabAttackPanel(QWidget):
         self._preview_timer.timeout.connect(self.ask_preview)
         self.editor.preview_wanted.connect(self._preview_later)
         controller.preview.preview_ready.connect(self._on_preview_ready)
+        controller.results_reset.connect(self._on_results_reset)
+        controller.results_added.connect(self._on_results_added)
+        controller.progress_changed.connect(self._on_progress_changed)
+        controller.attack_started.connect(lambda _attack_id: self.update_buttons())
+        controller.attack_ended.connect(self._on_attack_ended)
+        controller.resumable_changed.connect(lambda _can: self.update_buttons())
+        self.results.open_requested.connect(lambda variant_id: controller.spawn(controller.open_bypass(variant_id)))
+        self.results.add_requested.connect(lambda ids: controller.spawn(controller.add_to_found(ids)))
+        self.results.export_requested.connect(self.choose_test_path)
         corpora = controller.corpora_model
         for changed in (corpora.dataChanged, corpora.rowsInserted, corpora.modelReset):
             changed.connect(self.refresh_seeds)
@@ -96,7 +166,105 @@ class LabAttackPanel(QWidget):
         if not self._loaded:  # the converters are read when the tab is first seen (off the UI thread)
             self._loaded = True
             self.controller.spawn(self.controller.load_converters())
+            self.controller.spawn(self.controller.find_resumable())
+        self.update_buttons()
         super().showEvent(event)
+
+    def update_buttons(self) -> None:
+        running = self.controller.is_running
+        self.start_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        self.resume_button.setEnabled(self.controller.can_resume)
+
+    # ----------------------------------------------------------------------------------------- the attack
+    @Slot()
+    def start(self) -> None:
+        """Start the attack with the chains, budget and seed number shown, in the Lab's mode and concurrency."""
+        mode, concurrency = self.run_settings()
+        self.controller.start(
+            chains=self.controller.chains.specs(),
+            budget=self.budget.value(),
+            seed=self.seed.value(),
+            mode=mode,
+            concurrency=concurrency,
+        )
+        self.update_buttons()
+
+    @Slot()
+    def resume(self) -> None:
+        self.controller.resume()
+        self.update_buttons()
+
+    @Slot(list)
+    def _on_results_reset(self, found: list[Any]) -> None:
+        self.results.bypasses.set_bypasses(found)
+        self._show_figures()
+
+    @Slot(list)
+    def _on_results_added(self, found: list[Any]) -> None:
+        self.results.bypasses.add_bypasses(found)
+        self._show_figures()
+
+    def _show_figures(self) -> None:
+        record = self.controller.record
+        robustness = self.controller.robustness
+        self.results.matrix.set_robustness(robustness, record.chains if record is not None else ())
+        total = robustness.total
+        if total.variants:
+            asr = "-" if total.asr is None else f"{total.asr:.1%}"
+            count = total.variants  # a plain name: lupdate finds a plural text only so
+            self.results.summary.setText(
+                translate(
+                    "LabAttack",
+                    "%n variant(s) · {bypassed} got through · ASR <b>{asr}</b> · {errors} error(s)",
+                    None,
+                    count,
+                ).format(bypassed=total.bypassed, asr=asr, errors=total.errors)
+            )
+        else:
+            self.results.summary.setText("")
+
+    @Slot(int, int, str)
+    def _on_progress_changed(self, done: int, total: int, phase: str) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(min(done, max(total, 1)))
+        phases = {
+            "waiting": translate("LabAttack", "starting"),
+            "baseline": translate("LabAttack", "finding the seeds the design stops"),
+            "chains": translate("LabAttack", "running the variants"),
+            "sources": translate("LabAttack", "running the strategies' variants"),
+            "done": translate("LabAttack", "done"),
+        }
+        self.progress.setFormat(
+            translate("LabAttack", "{done} / {total} — {phase}").format(
+                done=done, total=total, phase=phases.get(phase, phase)
+            )
+        )
+        self.update_buttons()
+
+    @Slot(str, str)
+    def _on_attack_ended(self, _attack_id: str, status: str) -> None:
+        if status == "cancelled":
+            self.progress.setFormat(self.progress.format() + translate("LabAttack", " — cancelled"))
+        self.update_buttons()
+
+    def choose_test_path(self, variant_ids: list[str]) -> QFileDialog:
+        """Ask where the regression test of ``variant_ids`` goes, then write it (off the UI thread)."""
+        dialog = QFileDialog(
+            self,
+            translate("LabAttack", "Export the bypasses as a regression test"),
+            str(start_folder() / "test_found_bypasses.py"),
+            translate("LabAttack", "Python test (*.py)"),
+        )
+        dialog.setObjectName("attack_export_dialog")
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.fileSelected.connect(lambda path: self.export_test(variant_ids, Path(path)))
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
+
+    def export_test(self, variant_ids: list[str], path: Path) -> None:
+        self.controller.spawn(self.controller.export_test(variant_ids, path))
 
     # ----------------------------------------------------------------------------------------- seeds
     @Slot()

@@ -8,7 +8,8 @@ The window is put together from panels, each its own module: the set-up bar and 
 the Cases tab (:mod:`lab_cases_panel`), the Confusion and Processors tabs (:mod:`lab_figures`) and the A/B tab
 (:mod:`lab_ab_panel`). This module wires them to the controller.
 
-Keys: Ctrl+Enter runs, Esc cancels, Ctrl+Shift+R resumes the selected lab run, Ctrl+I imports a corpus,
+Keys: Ctrl+Enter runs, Esc cancels, Ctrl+Shift+R resumes the selected lab run (on the Attack tab the three start,
+cancel and resume the attack), Ctrl+I imports a corpus,
 Ctrl+F searches the cases, Enter (or a double click) on a case opens it as a thread, Del deletes the selected
 lab run, Ctrl+D compares the two selected lab runs, Ctrl+Shift+P re-runs the selected model-mode lab run from its
 recorded replies (no model call) and compares the two.
@@ -68,7 +69,9 @@ class LabView(QWidget):
         self.confusion_panel = ConfusionPanel()
         self.processors_panel = ProcessorsPanel()
         self.ab_panel = LabABPanel()
-        self.attack_panel = LabAttackPanel(controller.attack)
+        self.attack_panel = LabAttackPanel(
+            controller.attack, lambda: (str(self.mode.currentData()), self.concurrency.value())
+        )
         self.tables = {
             **self.confusion_panel.tables,
             **self.processors_panel.tables,
@@ -147,9 +150,9 @@ class LabView(QWidget):
         return action
 
     def _shortcuts(self) -> None:
-        self._shortcut("lab.run", "Ctrl+Return", self._on_run)
-        self._shortcut("lab.cancel", "Esc", self.controller.cancel)
-        self._shortcut("lab.resume", "Ctrl+Shift+R", self._on_resume)
+        self._shortcut("lab.run", "Ctrl+Return", self._on_run_key)
+        self._shortcut("lab.cancel", "Esc", self._on_cancel)
+        self._shortcut("lab.resume", "Ctrl+Shift+R", self._on_resume_key)
         self._shortcut("lab.import", "Ctrl+I", self._on_import)
         self._shortcut("lab.search", QKeySequence.StandardKey.Find, self._focus_search)
         self._shortcut("lab.compare", "Ctrl+D", self._on_compare)
@@ -360,6 +363,27 @@ class LabView(QWidget):
         self.message.setText(message)
 
     # ----------------------------------------------------------------------------------------- requests
+    @Slot()
+    def _on_cancel(self) -> None:
+        if self.tabs.currentIndex() == ATTACK_TAB and self.controller.attack.is_running:  # the Attack tab's keys
+            self.controller.attack.cancel()
+            return
+        self.controller.cancel()
+
+    @Slot()
+    def _on_run_key(self) -> None:
+        if self.tabs.currentIndex() == ATTACK_TAB:  # Ctrl+Enter on the Attack tab starts the attack
+            self.attack_panel.start()
+        else:
+            self._on_run()
+
+    @Slot()
+    def _on_resume_key(self) -> None:
+        if self.tabs.currentIndex() == ATTACK_TAB:  # Ctrl+Shift+R on the Attack tab resumes the attack
+            self.attack_panel.resume()
+        else:
+            self._on_resume()
+
     @Slot()
     def _on_run(self) -> None:
         self._update_design()
