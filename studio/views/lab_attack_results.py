@@ -30,6 +30,15 @@ from studio.models.lab_attack_results import BypassModel, ChainRole, RobustnessM
 from studio.views.lab_widgets import titled
 
 
+#: The first widths (px) of the bypasses' seed, chain and outcome columns (long seed ids elide; the user may widen).
+BYPASS_WIDTHS = (150, 95, 70)
+
+
+def _compact_rows(view: QTableView) -> None:
+    """Rows one line of text high (the style's default is half a line taller), so more of them fit."""
+    view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
+
+
 class AttackResults(QSplitter):
     """The matrix on the left, the bypasses on the right (see the module docstring)."""
 
@@ -53,6 +62,7 @@ class AttackResults(QSplitter):
         self.matrix_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.matrix_view.verticalHeader().setVisible(False)
         self.matrix_view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        _compact_rows(self.matrix_view)
         self.matrix_view.clicked.connect(self._on_matrix_clicked)
         self.matrix_view.horizontalHeader().sectionClicked.connect(self._on_header_clicked)
         self.summary = QLabel()
@@ -72,9 +82,12 @@ class AttackResults(QSplitter):
         self.bypass_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.bypass_view.setWordWrap(False)
         self.bypass_view.verticalHeader().setVisible(False)
+        _compact_rows(self.bypass_view)
         header = self.bypass_view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)  # the variant's text takes what is left
+        for column, width in enumerate(BYPASS_WIDTHS):
+            header.resizeSection(column, width)
         self.bypass_view.doubleClicked.connect(lambda _index: self.open_current())
         self.open_button = QPushButton(translate("LabAttack", "Open as thread"))
         self.open_button.setObjectName("attack_open_bypass")
@@ -125,7 +138,7 @@ class AttackResults(QSplitter):
         self.addWidget(titled(translate("LabAttack", "Robustness: what got through, per chain"), left))
         self.addWidget(titled(translate("LabAttack", "Bypasses"), right))
         self.setStretchFactor(1, 1)
-        self.setSizes([470, 560])
+        self.setSizes([480, 550])
         self.update_buttons()
 
     # ----------------------------------------------------------------------------------------- state
