@@ -29,7 +29,6 @@ from studio.i18n import translate
 from studio.models.lab_attack_results import BypassModel, ChainRole, RobustnessModel, VariantIdRole
 from studio.views.lab_widgets import titled
 
-
 #: The first widths (px) of the bypasses' seed, chain and outcome columns (long seed ids elide; the user may widen).
 BYPASS_WIDTHS = (150, 95, 70)
 
