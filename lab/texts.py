@@ -124,6 +124,34 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "false-positive rate {fpr} is over {limit}": ("误报率 {fpr} 高于 {limit}", "誤報率 {fpr} 高於 {limit}"),
     "lab: FAILED: {reason}": ("lab：未通过：{reason}", "lab：未通過：{reason}"),
     "lab: skipped {line}": ("lab：已跳过 {line}", "lab：已略過 {line}"),
+    # lab attack's model strategies (lab/strategies/estimate.py, studio/lab/attack_strategies.py)
+    "Strategies: {variants} variants of {seeds} seeds, at most {calls} model calls": (
+        "策略：{seeds} 个种子的 {variants} 个变体，最多调用模型 {calls} 次",
+        "策略：{seeds} 個種子的 {variants} 個變體，最多呼叫模型 {calls} 次",
+    ),
+    "  {role} {model}: {calls} calls, ~{tokens_in} tokens in, ~{tokens_out} out, {price}": (
+        "  {role} {model}：{calls} 次调用，约 {tokens_in} 输入词元，约 {tokens_out} 输出词元，{price}",
+        "  {role} {model}：{calls} 次呼叫，約 {tokens_in} 輸入詞元，約 {tokens_out} 輸出詞元，{price}",
+    ),
+    "  total cost at most: {total}": ("  总费用至多：{total}", "  總費用至多：{total}"),
+    "unknown": ("未知", "未知"),
+    "attacker": ("攻击模型", "攻擊模型"),
+    "judge": ("评判模型", "評判模型"),
+    "design": ("被测设计", "受測設計"),
+    "the strategies call models (see the estimate): pass --yes to start them": (
+        "策略会调用模型（见上方估算）：加上 --yes 以开始",
+        "策略會呼叫模型（見上方估算）：加上 --yes 以開始",
+    ),
+    "Start? [y/N] ": ("开始吗？[y/N] ", "開始嗎？[y/N] "),
+    "not started: the estimate was declined": ("未开始：估算未获同意", "未開始：估算未獲同意"),
+    "lab attack: strategies: {done}/{total} variants written": (
+        "lab attack：策略：已写出 {done}/{total} 个变体",
+        "lab attack：策略：已寫出 {done}/{total} 個變體",
+    ),
+    "lab attack: the strategy {strategy} wrote no variant of {seed}: {error}": (
+        "lab attack：策略 {strategy} 未能为 {seed} 写出变体：{error}",
+        "lab attack：策略 {strategy} 未能為 {seed} 寫出變體：{error}",
+    ),
     # lab attack: its progress and summary lines and its HTML report
     "Attack on {name}": ("对 {name} 的攻击", "對 {name} 的攻擊"),
     "mode: {mode}, seed {seed}, budget {budget}. A bypass is a variant of an attack the design stops (its seed) "

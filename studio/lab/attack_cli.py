@@ -28,6 +28,13 @@ from typing import Any
 
 from lab.process_run import CASES_PER_PROCESS
 from lab.texts import percent, text
+from studio.lab.attack_strategies import (
+    add_strategy_options,
+    list_strategies,
+    plan_strategies,
+    strategy_errors,
+    strategy_source,
+)
 from studio.lab.cli import (
     EXIT_OK,
     EXIT_THRESHOLD,
@@ -108,6 +115,7 @@ def attack_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--allow-mcp", action="append", default=[], metavar="NAME", help="let the design's stdio MCP server NAME run"
     )
+    add_strategy_options(parser)
     return parser
 
 
@@ -153,6 +161,8 @@ def attack(argv: Sequence[str]) -> int:
     converters = load_converters()
     if args.list_converters:
         return list_converters(converters)
+    if args.list_strategies:
+        return list_strategies()
     if not args.design:
         raise BadInput(f"a DESIGN is needed; usage: {USAGE}")
     if args.concurrency < 1:
@@ -174,7 +184,8 @@ def _attack(args: argparse.Namespace, converters: Any) -> int:
     from studio.lab.design import design_fingerprint
 
     language = _language(args.report_lang)
-    specs = chain_specs(args.converters, converters)
+    # --strategies alone runs the strategies only; --converters adds chains (every converter when neither is named)
+    specs = [] if args.strategies and not args.converters else chain_specs(args.converters, converters)
     design = _design(args.design)
     mcp_credentials = _mcp_credentials(design, args.mode, args.allow_mcp, language)
     corpora = args.corpus or bundled_corpora()
@@ -194,6 +205,7 @@ def _attack(args: argparse.Namespace, converters: Any) -> int:
         sources=plan_sources(args, corpus.cases),
         converters=converters,
     )
+    strategies = plan_strategies(args, design, plan.attacks, language, seed=seed)  # the estimate, the consent
     expected = len(plan.attacks) + plan.variant_count(len(plan.attacks))
     processes = args.processes or (1 if expected < CASES_PER_PROCESS else auto_processes(expected, args.concurrency))
     pool = WorkerPool(processes, warm=args.mode == "model") if processes > 1 else None
@@ -213,6 +225,9 @@ def _attack(args: argparse.Namespace, converters: Any) -> int:
             results_path=args.results,
             design=info,
         )
+        failed: list[Any] = []  # the strategies' variants no model wrote
+        if strategies is not None:
+            plan.sources = [*plan.sources, strategy_source(strategies, lambda: run.seeds, failed, language)]
         try:
             asyncio.run(_drive(run, found, language))
         except LabError as error:
@@ -232,12 +247,16 @@ def _attack(args: argparse.Namespace, converters: Any) -> int:
         "seeds": args.seeds,
         "chains": specs,
         "corpora": [str(path) for path in corpora],
+        "strategies": args.strategies,
     }
+    errors = strategy_errors(failed, language) if strategies is not None else []
     if args.json:
         report = attack_json_report(found, design=info, mode=args.mode, attack=settings)
         report["baseline"] = {"attacks": len(run.baseline), "stopped": [case.id for case in run.seeds]}
         if corpus.skipped:
             report["skipped"] = [str(item) for item in corpus.skipped]
+        if strategies is not None:
+            report["strategy_errors"] = errors
         write_atomically(args.json, json.dumps(report, ensure_ascii=False, indent=1))
     if args.junit:
         write_atomically(args.junit, attack_junit_report(found, name=f"guardrail lab attack: {design.name}"))
