@@ -1399,6 +1399,42 @@
         <translation>相同的随机种子产生相同的变体</translation>
     </message>
     <message>
+        <source>off — e.g. paraphrase,translate:zu+gd,pair:3,crescendo</source>
+        <translation>关闭 — 例如 paraphrase,translate:zu+gd,pair:3,crescendo</translation>
+    </message>
+    <message>
+        <source>Model strategies, separated by commas (paraphrase, translate, tone, tense, pair, crescendo): a model writes variants of each stopped seed. Off until named; their cost is estimated before any call.</source>
+        <translation>模型策略，用逗号分隔（paraphrase、translate、tone、tense、pair、crescendo）：由模型为每个被拦下的种子编写变体。不填写即关闭；调用任何模型之前会先估算费用。</translation>
+    </message>
+    <message>
+        <source>attacker model id</source>
+        <translation>攻击模型 ID</translation>
+    </message>
+    <message>
+        <source>The model that writes the attacks (any litellm model id)</source>
+        <translation>编写攻击的模型（任意 litellm 模型 ID）</translation>
+    </message>
+    <message>
+        <source>judge model id (pair)</source>
+        <translation>评判模型 ID（pair）</translation>
+    </message>
+    <message>
+        <source>The model that scores the design&apos;s replies (PAIR)</source>
+        <translation>为设计的回复打分的模型（PAIR）</translation>
+    </message>
+    <message>
+        <source>local server (optional)</source>
+        <translation>本地服务器（可选）</translation>
+    </message>
+    <message>
+        <source>An OpenAI-compatible server on this machine for both models (http://localhost:…/v1)</source>
+        <translation>本机上兼容 OpenAI 的服务器，供两个模型使用（http://localhost:…/v1）</translation>
+    </message>
+    <message>
+        <source>Strategies</source>
+        <translation>策略</translation>
+    </message>
+    <message>
         <source>Start attack</source>
         <translation>开始攻击</translation>
     </message>
@@ -1429,6 +1465,14 @@
     <message>
         <source>Budget</source>
         <translation>预算</translation>
+    </message>
+    <message>
+        <source>Start the model strategies?</source>
+        <translation>要启动模型策略吗？</translation>
+    </message>
+    <message>
+        <source>The strategies call models. At most:</source>
+        <translation>这些策略会调用模型。最多：</translation>
     </message>
     <message>
         <source>%n variant(s) · {bypassed} got through · ASR &lt;b&gt;{asr}&lt;/b&gt; · {errors} error(s)</source>
@@ -1551,6 +1595,14 @@
         <translation>请在左侧至少勾选一个含攻击用例的语料。</translation>
     </message>
     <message>
+        <source>The strategies cannot start: {error}</source>
+        <translation>策略无法启动：{error}</translation>
+    </message>
+    <message>
+        <source>Not started: the estimate was declined.</source>
+        <translation>未启动：估算未获同意。</translation>
+    </message>
+    <message>
         <source>Cancelling the attack…</source>
         <translation>正在取消攻击…</translation>
     </message>
@@ -1565,6 +1617,10 @@
     <message>
         <source>Attack cancelled after %n variant(s), {bypassed} got through; Resume goes on.</source>
         <translation>攻击在 %n 个变体后取消，{bypassed} 个突破；点“继续”可接着运行。</translation>
+    </message>
+    <message>
+        <source> The strategies wrote no variant %n time(s) ({error}).</source>
+        <translation> 策略有 %n 次未能写出变体（{error}）。</translation>
     </message>
     <message>
         <source>The bypasses were not added: {error}</source>

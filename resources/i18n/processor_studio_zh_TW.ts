@@ -1399,6 +1399,42 @@
         <translation>相同的隨機種子產生相同的變體</translation>
     </message>
     <message>
+        <source>off — e.g. paraphrase,translate:zu+gd,pair:3,crescendo</source>
+        <translation>關閉 — 例如 paraphrase,translate:zu+gd,pair:3,crescendo</translation>
+    </message>
+    <message>
+        <source>Model strategies, separated by commas (paraphrase, translate, tone, tense, pair, crescendo): a model writes variants of each stopped seed. Off until named; their cost is estimated before any call.</source>
+        <translation>模型策略，用逗號分隔（paraphrase、translate、tone、tense、pair、crescendo）：由模型為每個被攔下的種子編寫變體。不填寫即關閉；呼叫任何模型之前會先估算費用。</translation>
+    </message>
+    <message>
+        <source>attacker model id</source>
+        <translation>攻擊模型 ID</translation>
+    </message>
+    <message>
+        <source>The model that writes the attacks (any litellm model id)</source>
+        <translation>編寫攻擊的模型（任意 litellm 模型 ID）</translation>
+    </message>
+    <message>
+        <source>judge model id (pair)</source>
+        <translation>評判模型 ID（pair）</translation>
+    </message>
+    <message>
+        <source>The model that scores the design&apos;s replies (PAIR)</source>
+        <translation>為設計的回覆打分的模型（PAIR）</translation>
+    </message>
+    <message>
+        <source>local server (optional)</source>
+        <translation>本地伺服器（可選）</translation>
+    </message>
+    <message>
+        <source>An OpenAI-compatible server on this machine for both models (http://localhost:…/v1)</source>
+        <translation>本機上相容 OpenAI 的伺服器，供兩個模型使用（http://localhost:…/v1）</translation>
+    </message>
+    <message>
+        <source>Strategies</source>
+        <translation>策略</translation>
+    </message>
+    <message>
         <source>Start attack</source>
         <translation>開始攻擊</translation>
     </message>
@@ -1429,6 +1465,14 @@
     <message>
         <source>Budget</source>
         <translation>預算</translation>
+    </message>
+    <message>
+        <source>Start the model strategies?</source>
+        <translation>要啟動模型策略嗎？</translation>
+    </message>
+    <message>
+        <source>The strategies call models. At most:</source>
+        <translation>這些策略會呼叫模型。最多：</translation>
     </message>
     <message>
         <source>%n variant(s) · {bypassed} got through · ASR &lt;b&gt;{asr}&lt;/b&gt; · {errors} error(s)</source>
@@ -1551,6 +1595,14 @@
         <translation>請在左側至少勾選一個含攻擊用例的語料。</translation>
     </message>
     <message>
+        <source>The strategies cannot start: {error}</source>
+        <translation>策略無法啟動：{error}</translation>
+    </message>
+    <message>
+        <source>Not started: the estimate was declined.</source>
+        <translation>未啟動：估算未獲同意。</translation>
+    </message>
+    <message>
         <source>Cancelling the attack…</source>
         <translation>正在取消攻擊…</translation>
     </message>
@@ -1565,6 +1617,10 @@
     <message>
         <source>Attack cancelled after %n variant(s), {bypassed} got through; Resume goes on.</source>
         <translation>攻擊在 %n 個變體後取消，{bypassed} 個突破；點「繼續」可接著執行。</translation>
+    </message>
+    <message>
+        <source> The strategies wrote no variant %n time(s) ({error}).</source>
+        <translation> 策略有 %n 次未能寫出變體（{error}）。</translation>
     </message>
     <message>
         <source>The bypasses were not added: {error}</source>

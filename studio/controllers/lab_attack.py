@@ -35,10 +35,12 @@ from lab.attack.run import AttackRun
 from lab.corpus import Case, CorpusError, case_from_dict, load_corpus
 from lab.process_run import auto_processes
 from lab.reports import write_atomically
+from lab.strategies import StrategyError, StrategyPlan, StrategyVariant
 from lab.worker_pool import WorkerPool
 from processors.messages import new_id
 from studio.controllers.lab_agents import LabAgentMaker
 from studio.controllers.lab_attack_preview import AttackPreview, Preview
+from studio.controllers.lab_attack_strategies import StrategyChoice, build_plan, strategy_source
 from studio.controllers.lab_corpora import LabCorpora
 from studio.controllers.lab_events import LabEvents
 from studio.controllers.lab_running import STUDIO_MODES, WORKER_NICENESS, LabRunning
@@ -46,7 +48,7 @@ from studio.controllers.lab_stored import LabStoredRuns
 from studio.controllers.tasks import TaskKeeper
 from studio.design.agent_design import AgentDesign, DesignError
 from studio.error_texts import error_text
-from studio.i18n import translate
+from studio.i18n import current_language, translate
 from studio.lab.bypass_tests import bypass_regression_test
 from studio.lab.design import design_info, needs_mcp_servers
 from studio.models.lab_attack_chains import DEFAULT_CHAINS, ChainListModel, ConverterListModel
@@ -144,6 +146,9 @@ class LabAttack(QObject):
     attack_ended = Signal(str, str)
     #: Whether an unfinished attack can be resumed changed.
     resumable_changed = Signal(bool)
+    #: The model strategies' estimate (its lines: calls, tokens, price per model) before any model is called; the
+    #: view asks whether to go on and answers with :meth:`answer_estimate`.
+    estimate_ready = Signal(list)
 
     def __init__(
         self,
@@ -175,6 +180,10 @@ class LabAttack(QObject):
         self._resumable: AttackRecord | None = None
         self._started = 0.0
         self._running = False
+        #: An attack waiting for the user's answer to its strategies' estimate.
+        self._awaiting: tuple[AttackRecord, StrategyPlan] | None = None
+        #: The strategies' variants no model wrote in the last attack (listed, not run).
+        self.strategy_failures: list[StrategyVariant] = []
         #: The last attack's cases known and the results it found in its file rather than ran (a resume).
         self.run_total = 0
         self.run_resumed = 0
@@ -237,17 +246,26 @@ class LabAttack(QObject):
         self.resumable_changed.emit(self.can_resume)
 
     def start(
-        self, *, chains: list[str], budget: int, seed: int, mode: str = "guardrails", concurrency: int = 4
+        self,
+        *,
+        chains: list[str],
+        budget: int,
+        seed: int,
+        mode: str = "guardrails",
+        concurrency: int = 4,
+        strategies: StrategyChoice | None = None,
     ) -> str | None:
-        """Attack the current design: the seeds' variants through ``chains`` within ``budget``; returns the
+        """Attack the current design: the seeds' variants through ``chains`` within ``budget``, and the model
+        ``strategies``' variants when any are named (after their estimate: :attr:`estimate_ready`); returns the
         attack's id (None, said through ``failed``, when it cannot start)."""
-        if self.is_running:
+        choice = strategies or StrategyChoice()
+        if self.is_running or self._awaiting is not None:
             self._events.failed.emit(translate("LabAttack", "An attack is already running: cancel it first."))
             return None
         if mode not in STUDIO_MODES:
             self._events.failed.emit(translate("LabController", "Unknown mode {mode!r}").format(mode=mode))
             return None
-        if not chains:
+        if not chains and not choice.on:
             self._events.failed.emit(translate("LabAttack", "Add at least one chain of converters to attack with."))
             return None
         try:
@@ -272,9 +290,60 @@ class LabAttack(QObject):
             seed,
             mode,
             concurrency,
+            extra={"strategies": choice.to_dict()} if choice.on else {},
         )
+        if choice.on:
+            self._running = True  # the buttons wait for the estimate and the answer
+            self._tasks.spawn(self._estimate(record, choice, design, seeds))
+            return record.id
         self._launch(record)
         return record.id
+
+    async def _strategy_plan(self, record: AttackRecord, choice: StrategyChoice, design: AgentDesign) -> StrategyPlan:
+        """The strategies of ``record`` (built off the UI thread; PAIR and crescendo get the design's agents with
+        its own model). Raises :class:`lab.strategies.StrategyError` for a spec or a missing model."""
+        factory = None
+        if any(name in choice.specs for name in ("pair", "crescendo")) and self._agents is not None:
+            recipe = self._agents.recipe(design, "model")
+            factory = recipe.factory() if recipe is not None else None
+        return await asyncio.to_thread(
+            build_plan,
+            choice,
+            design=design,
+            agent_factory=factory,
+            seed=record.seed,
+            results_path=record.results_path,
+        )
+
+    async def _estimate(
+        self, record: AttackRecord, choice: StrategyChoice, design: AgentDesign, seeds: list[Case]
+    ) -> None:
+        try:
+            plan = await self._strategy_plan(record, choice, design)
+            lines = await asyncio.to_thread(lambda: plan.estimate(seeds).lines(current_language()))
+        except (StrategyError, DesignError, ValueError) as error:
+            self._running = False
+            self.resumable_changed.emit(self.can_resume)
+            self._events.failed.emit(
+                translate("LabAttack", "The strategies cannot start: {error}").format(error=error_text(error))
+            )
+            return
+        self._awaiting = (record, plan)
+        self.estimate_ready.emit(lines)
+
+    def answer_estimate(self, go_on: bool) -> None:
+        """The user's answer to :attr:`estimate_ready`: start the attack, or drop it (no model is called)."""
+        awaiting, self._awaiting = self._awaiting, None
+        if awaiting is None:
+            return
+        record, plan = awaiting
+        if go_on:
+            self._launch(record, plan)
+            return
+        plan.close()
+        self._running = False
+        self.resumable_changed.emit(self.can_resume)
+        self._events.status_message.emit(translate("LabAttack", "Not started: the estimate was declined."))
 
     def resume(self) -> str | None:
         """Go on with the unfinished attack (:attr:`can_resume`): only the variants without a result run."""
@@ -284,15 +353,15 @@ class LabAttack(QObject):
         self._launch(record)
         return record.id
 
-    def _launch(self, record: AttackRecord) -> None:
+    def _launch(self, record: AttackRecord, strategies: StrategyPlan | None = None) -> None:
         self._running = True
-        self._task = asyncio.get_event_loop().create_task(self._tasks.guarded(self._owned(record)))
+        self._task = asyncio.get_event_loop().create_task(self._tasks.guarded(self._owned(record, strategies)))
 
-    async def _owned(self, record: AttackRecord) -> None:
+    async def _owned(self, record: AttackRecord, strategies: StrategyPlan | None) -> None:
         """The attack's task: whatever ends it (a refusal, a failure), it is no longer running, and the buttons
         follow."""
         try:
-            await self._attack(record)
+            await self._attack(record, strategies)
         finally:
             if self._running:
                 self._running = False
@@ -315,7 +384,7 @@ class LabAttack(QObject):
         self.cancel()
         await self.wait_idle()
 
-    async def _attack(self, record: AttackRecord) -> None:
+    async def _attack(self, record: AttackRecord, strategies: StrategyPlan | None = None) -> None:
         try:
             design = AgentDesign.from_json(record.design_json)
             cases = [case_from_dict(data, default_id=str(data.get("id", ""))) for data in record.cases]
@@ -333,9 +402,15 @@ class LabAttack(QObject):
         plan = AttackPlan(cases, chains=record.chains, budget=record.budget, seed=record.seed)
         try:
             plan.parsed_chains  # noqa: B018 - a chain that names no converter is said now, not mid-run
-        except ValueError as error:
-            self._events.failed.emit(str(error))
+            choice = StrategyChoice.of(record.extra.get("strategies"))
+            if strategies is None and choice.on:  # a resume: the user agreed to this attack's estimate
+                strategies = await self._strategy_plan(record, choice, design)
+        except (ValueError, StrategyError) as error:
+            self._events.failed.emit(error_text(error))
             return
+        self.strategy_failures = []
+        if strategies is not None:
+            plan.sources = [strategy_source(strategies, lambda: run.seeds, self.strategy_failures)]
         record.status = "running"
         await asyncio.to_thread(record.save)
         self.record = record
@@ -389,6 +464,7 @@ class LabAttack(QObject):
         self.attack_ended.emit(record.id, status)
         self.resumable_changed.emit(self.can_resume)
         total, bypassed = self.robustness.total.variants, len(self.robustness.bypasses)
+        unwritten = len(self.strategy_failures)
         if status == "finished":
             message = translate("LabAttack", "Attack finished: %n variant(s), {bypassed} got through.", None, total)
         else:
@@ -398,7 +474,13 @@ class LabAttack(QObject):
                 None,
                 total,
             )
-        self._events.status_message.emit(message.format(bypassed=bypassed))
+        message = message.format(bypassed=bypassed)
+        if unwritten:
+            first = self.strategy_failures[0]
+            message += translate(
+                "LabAttack", " The strategies wrote no variant %n time(s) ({error}).", None, unwritten
+            ).format(error=first.error)
+        self._events.status_message.emit(message)
 
     async def _workers(self, record: AttackRecord) -> tuple[WorkerPool | None, WorkerPool | None]:
         """The lab's warm workers when they are free, else a pool of the attack's own, started off the UI thread

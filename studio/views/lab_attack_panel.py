@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QSpinBox,
@@ -32,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from lab.corpus import Case
 from studio.controllers.lab_attack import DEFAULT_BUDGET, DEFAULT_SEED, LabAttack, Preview
+from studio.controllers.lab_attack_strategies import StrategyChoice
 from studio.i18n import translate
 from studio.views.lab_attack_chains import ChainEditor
 from studio.views.lab_attack_results import AttackResults
@@ -87,6 +90,39 @@ class LabAttackPanel(QWidget):
         self.seed.setToolTip(translate("LabAttack", "The same seed number gives the same variants"))
         self.seed.valueChanged.connect(lambda _value: self._preview_later())
 
+        self.strategies = self._line(
+            "attack_strategies",
+            translate("LabAttack", "off — e.g. paraphrase,translate:zu+gd,pair:3,crescendo"),
+            translate(
+                "LabAttack",
+                "Model strategies, separated by commas (paraphrase, translate, tone, tense, pair, crescendo): a model "
+                "writes variants of each stopped seed. Off until named; their cost is estimated before any call.",
+            ),
+        )
+        self.attacker = self._line(
+            "attack_attacker",
+            translate("LabAttack", "attacker model id"),
+            translate("LabAttack", "The model that writes the attacks (any litellm model id)"),
+        )
+        self.judge = self._line(
+            "attack_judge",
+            translate("LabAttack", "judge model id (pair)"),
+            translate("LabAttack", "The model that scores the design's replies (PAIR)"),
+        )
+        self.api_base = self._line(
+            "attack_api_base",
+            translate("LabAttack", "local server (optional)"),
+            translate(
+                "LabAttack", "An OpenAI-compatible server on this machine for both models (http://localhost:…/v1)"
+            ),
+        )
+        strategy_row = QHBoxLayout()
+        strategy_row.addWidget(QLabel(translate("LabAttack", "Strategies")))
+        strategy_row.addWidget(self.strategies, 3)
+        strategy_row.addWidget(self.attacker, 2)
+        strategy_row.addWidget(self.judge, 2)
+        strategy_row.addWidget(self.api_base, 2)
+
         self.start_button = QPushButton(translate("LabAttack", "Start attack"))
         self.start_button.setObjectName("attack_start")
         self.start_button.setToolTip(
@@ -128,6 +164,7 @@ class LabAttackPanel(QWidget):
         setup_layout.setContentsMargins(0, 0, 0, 0)
         setup_layout.addWidget(self.editor, 1)
         setup_layout.addLayout(controls)
+        setup_layout.addLayout(strategy_row)
         setup_layout.addLayout(run_row)
 
         self.results = AttackResults()
@@ -155,6 +192,7 @@ class LabAttackPanel(QWidget):
         controller.attack_started.connect(lambda _attack_id: self.update_buttons())
         controller.attack_ended.connect(self._on_attack_ended)
         controller.resumable_changed.connect(lambda _can: self.update_buttons())
+        controller.estimate_ready.connect(self.ask_estimate)
         self.results.open_requested.connect(lambda variant_id: controller.spawn(controller.open_bypass(variant_id)))
         self.results.add_requested.connect(lambda ids: controller.spawn(controller.add_to_found(ids)))
         self.results.export_requested.connect(self.choose_test_path)
@@ -170,6 +208,38 @@ class LabAttackPanel(QWidget):
             self.controller.spawn(self.controller.find_resumable())
         self.update_buttons()
         super().showEvent(event)
+
+    @staticmethod
+    def _line(name: str, placeholder: str, tip: str) -> QLineEdit:
+        line = QLineEdit()
+        line.setObjectName(name)
+        line.setPlaceholderText(placeholder)
+        line.setToolTip(tip)
+        line.setClearButtonEnabled(True)
+        return line
+
+    def strategy_choice(self) -> StrategyChoice:
+        """The model strategies as the fields say (off while the first is empty)."""
+        return StrategyChoice(self.strategies.text(), self.attacker.text(), self.judge.text(), self.api_base.text())
+
+    def ask_estimate(self, lines: list[str]) -> QMessageBox:
+        """Show the strategies' estimate and ask whether to start (No is the default: models cost money)."""
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            translate("LabAttack", "Start the model strategies?"),
+            translate("LabAttack", "The strategies call models. At most:"),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
+        )
+        box.setObjectName("attack_estimate")
+        box.setInformativeText("\n".join(lines))
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        yes = box.button(QMessageBox.StandardButton.Yes)
+        box.finished.connect(lambda _answer: self.controller.answer_estimate(box.clickedButton() is yes))
+        box.finished.connect(lambda _answer: self.update_buttons())
+        box.finished.connect(box.deleteLater)
+        box.open()
+        return box
 
     def update_buttons(self) -> None:
         running = self.controller.is_running
@@ -188,6 +258,7 @@ class LabAttackPanel(QWidget):
             seed=self.seed.value(),
             mode=mode,
             concurrency=concurrency,
+            strategies=self.strategy_choice(),
         )
         self.update_buttons()
 
