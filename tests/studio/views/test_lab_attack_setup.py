@@ -19,7 +19,7 @@ from studio.controllers.lab_attack import DEFAULT_BUDGET, attacked_text
 from studio.models.lab_attack_chains import CONVERTER_MIME, DEFAULT_CHAINS, chain_spec
 from studio.views.lab_view import ATTACK_TAB
 from tests.studio.conftest import run
-from tests.studio.views.lab_support import choose, open_lab, until_signal
+from tests.studio.views.lab_support import choose, open_lab
 
 
 def open_attack(qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path, *corpora: str) -> tuple[Any, Any]:
@@ -52,8 +52,9 @@ def synthetic_drop(view: Any, mime: QMimeData, point: QPoint) -> bool:
 
 def shown_preview(qtbot: QtBot, qloop: qasync.QEventLoop, panel: Any) -> str:
     """Wait for the preview the latest edit asked for, and return it."""
-    if panel._preview_timer.isActive():  # the edit's preview is asked once the timer fires, in the loop
-        until_signal(qloop, panel.controller.preview.preview_ready)
+    if panel._preview_timer.isActive():  # the edit's preview: asked now rather than when the timer fires
+        panel._preview_timer.stop()
+        panel.ask_preview()
     run(qloop, panel.controller.wait_tasks())
     return str(panel.editor.preview.toPlainText())
 
@@ -119,6 +120,7 @@ def test_the_preview_is_the_variant_the_attack_sends_and_follows_every_edit(
     qtbot.keyClick(editor.step_view, Qt.Key.Key_Up, Qt.KeyboardModifier.AltModifier)
     assert editor.steps.steps() == ["story", "leetspeak"]
     assert panel.controller.chains.specs()[-1] == "story|leetspeak"
+    assert panel._preview_timer.isActive()  # the edit asked for a preview (once its typing settles)
     assert (
         shown_preview(qtbot, qloop, panel)
         == registry.chain("story|leetspeak").variant(seed.id, attacked_text(seed), 0).text
