@@ -175,7 +175,7 @@ class LabAttackPanel(QWidget):
         self.body.addWidget(self.results)
         self.body.setStretchFactor(0, 1)
         self.body.setStretchFactor(1, 1)
-        self.body.setSizes([340, 300])
+        self.body.setSizes([390, 250])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.body, 1)
