@@ -53,9 +53,7 @@ def test_an_attack_fills_the_matrix_and_each_bypass_opens_as_a_thread_a_corpus_l
     attack = panel.controller
     batches: list[int] = []
     attack.results_added.connect(lambda found: batches.append(len(found)))
-    _, status = attack_to_the_end(
-        qloop, lab, lambda: qtbot.mouseClick(panel.start_button, Qt.MouseButton.LeftButton)
-    )
+    _, status = attack_to_the_end(qloop, lab, lambda: qtbot.mouseClick(panel.start_button, Qt.MouseButton.LeftButton))
 
     assert status == "finished"
     assert attack.record is not None and attack.record.chains == ["diacritics", "base64"]
