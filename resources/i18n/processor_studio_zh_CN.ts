@@ -1305,6 +1305,373 @@
     </message>
 </context>
 <context>
+    <name>LabAttack</name>
+    <message>
+        <source>An attack is already running: cancel it first.</source>
+        <translation>已有攻击在运行：请先取消它。</translation>
+    </message>
+    <message>
+        <source>Add at least one chain of converters to attack with.</source>
+        <translation>请至少添加一条用于攻击的转换链。</translation>
+    </message>
+    <message>
+        <source>Tick at least one corpus with attacks on the left.</source>
+        <translation>请在左侧至少勾选一个含攻击用例的语料。</translation>
+    </message>
+    <message>
+        <source>The strategies cannot start: {error}</source>
+        <translation>策略无法启动：{error}</translation>
+    </message>
+    <message>
+        <source>Not started: the estimate was declined.</source>
+        <translation>未启动：估算未获同意。</translation>
+    </message>
+    <message>
+        <source>Cancelling the attack…</source>
+        <translation>正在取消攻击…</translation>
+    </message>
+    <message>
+        <source>The attack stopped: {error}</source>
+        <translation>攻击已停止：{error}</translation>
+    </message>
+    <message>
+        <source>Attack finished: %n variant(s), {bypassed} got through.</source>
+        <translation>攻击完成：%n 个变体，{bypassed} 个突破。</translation>
+    </message>
+    <message>
+        <source>Attack cancelled after %n variant(s), {bypassed} got through; Resume goes on.</source>
+        <translation>攻击在 %n 个变体后取消，{bypassed} 个突破；点“继续”可接着运行。</translation>
+    </message>
+    <message>
+        <source> The strategies wrote no variant %n time(s) ({error}).</source>
+        <translation> 策略有 %n 次未能写出变体（{error}）。</translation>
+    </message>
+    <message>
+        <source>The bypasses were not added: {error}</source>
+        <translation>突破用例未能添加：{error}</translation>
+    </message>
+    <message>
+        <source>Added %n bypass(es) to {name} ({total} in all).</source>
+        <translation>已向 {name} 添加 %n 个突破用例（共 {total} 个）。</translation>
+    </message>
+    <message>
+        <source>Choose the bypasses to export first.</source>
+        <translation>请先选择要导出的突破用例。</translation>
+    </message>
+    <message>
+        <source>The test was not written: {error}</source>
+        <translation>测试未能写入：{error}</translation>
+    </message>
+    <message>
+        <source>[turn {number}]</source>
+        <translation>[第 {number} 轮]</translation>
+    </message>
+    <message>
+        <source>No converter is called {name}.</source>
+        <translation>没有名为 {name} 的转换器。</translation>
+    </message>
+    <message>
+        <source>The chain {spec} cannot be read: {problem}</source>
+        <translation>无法读取转换链 {spec}：{problem}</translation>
+    </message>
+    <message>
+        <source>The converter {name} failed: {problem}</source>
+        <translation>转换器 {name} 出错：{problem}</translation>
+    </message>
+    <message>
+        <source>(empty: add converters)</source>
+        <translation>（空：请添加转换器）</translation>
+    </message>
+    <message>
+        <source>Chain</source>
+        <translation>转换链</translation>
+    </message>
+    <message>
+        <source>Variants</source>
+        <translation>变体数</translation>
+    </message>
+    <message>
+        <source>Got through</source>
+        <translation>突破数</translation>
+    </message>
+    <message>
+        <source>ASR</source>
+        <translation>攻击成功率</translation>
+    </message>
+    <message>
+        <source>Attack success rate: the share of the chain&apos;s variants that got through</source>
+        <translation>攻击成功率：该转换链的变体中突破防护的比例</translation>
+    </message>
+    <message>
+        <source>Of the variants whose seed this processor stopped, the share it no longer stops</source>
+        <translation>在其种子被该处理器拦下的变体中，它不再能拦下的比例</translation>
+    </message>
+    <message>
+        <source>{processor} stopped the seeds of {seen} of these variants and no longer stops {evaded} ({share})</source>
+        <translation>{processor} 拦下了其中 {seen} 个变体的种子，现在有 {evaded} 个拦不住了（{share}）</translation>
+    </message>
+    <message>
+        <source>{bypassed} of {variants} variants got through; {errors} ended in error</source>
+        <translation>{variants} 个变体中有 {bypassed} 个突破；{errors} 个出错</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Variant</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <source>Search converters</source>
+        <translation>搜索转换器</translation>
+    </message>
+    <message>
+        <source>Add to chain →</source>
+        <translation>加入转换链 →</translation>
+    </message>
+    <message>
+        <source>Add the selected converters to the end of the chosen chain (Enter, or drag them)</source>
+        <translation>把选中的转换器加到所选转换链的末尾（按 Enter，或拖过去）</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>A new, empty chain (Ctrl+N)</source>
+        <translation>新建一条空的转换链（Ctrl+N）</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Remove the chosen chain (Del)</source>
+        <translation>移除所选转换链（Del）</translation>
+    </message>
+    <message>
+        <source>Earlier in the chain (Alt+Up)</source>
+        <translation>在链中前移（Alt+Up）</translation>
+    </message>
+    <message>
+        <source>Later in the chain (Alt+Down)</source>
+        <translation>在链中后移（Alt+Down）</translation>
+    </message>
+    <message>
+        <source>Take the converter out of the chain (Del)</source>
+        <translation>把该转换器移出转换链（Del）</translation>
+    </message>
+    <message>
+        <source>The seed case the preview converts</source>
+        <translation>预览所转换的种子用例</translation>
+    </message>
+    <message>
+        <source>Choose a chain and a seed to see what the design gets.</source>
+        <translation>选择一条转换链和一个种子，即可看到设计实际收到的内容。</translation>
+    </message>
+    <message>
+        <source>Converters</source>
+        <translation>转换器</translation>
+    </message>
+    <message>
+        <source>Chains</source>
+        <translation>转换链</translation>
+    </message>
+    <message>
+        <source>Steps of the chain</source>
+        <translation>转换链的步骤</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <source>The most variants the attack runs (seeds × chains are drawn within it)</source>
+        <translation>攻击最多运行的变体数（在此范围内抽取“种子 × 转换链”组合）</translation>
+    </message>
+    <message>
+        <source>The same seed number gives the same variants</source>
+        <translation>相同的随机种子产生相同的变体</translation>
+    </message>
+    <message>
+        <source>off — e.g. paraphrase,translate:zu+gd,pair:3,crescendo</source>
+        <translation>关闭 — 例如 paraphrase,translate:zu+gd,pair:3,crescendo</translation>
+    </message>
+    <message>
+        <source>Model strategies, separated by commas (paraphrase, translate, tone, tense, pair, crescendo): a model writes variants of each stopped seed. Off until named; their cost is estimated before any call.</source>
+        <translation>模型策略，用逗号分隔（paraphrase、translate、tone、tense、pair、crescendo）：由模型为每个被拦下的种子编写变体。不填写即关闭；调用任何模型之前会先估算费用。</translation>
+    </message>
+    <message>
+        <source>attacker model id</source>
+        <translation>攻击模型 ID</translation>
+    </message>
+    <message>
+        <source>The model that writes the attacks (any litellm model id)</source>
+        <translation>编写攻击的模型（任意 litellm 模型 ID）</translation>
+    </message>
+    <message>
+        <source>judge model id (pair)</source>
+        <translation>评判模型 ID（pair）</translation>
+    </message>
+    <message>
+        <source>The model that scores the design&apos;s replies (PAIR)</source>
+        <translation>为设计的回复打分的模型（PAIR）</translation>
+    </message>
+    <message>
+        <source>local server (optional)</source>
+        <translation>本地服务器（可选）</translation>
+    </message>
+    <message>
+        <source>An OpenAI-compatible server on this machine for both models (http://localhost:…/v1)</source>
+        <translation>本机上兼容 OpenAI 的服务器，供两个模型使用（http://localhost:…/v1）</translation>
+    </message>
+    <message>
+        <source>Strategies</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Start attack</source>
+        <translation>开始攻击</translation>
+    </message>
+    <message>
+        <source>Run the seeds&apos; variants through the design, in the Lab&apos;s mode (Ctrl+Enter)</source>
+        <translation>按实验室当前的模式，让种子的各个变体依次经过设计（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the attack; what finished is kept (Esc)</source>
+        <translation>停止攻击；已完成的部分会保留（Esc）</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Go on with the attack that did not finish: only what is missing runs (Ctrl+Shift+R)</source>
+        <translation>继续未完成的攻击：只运行还缺的部分（Ctrl+Shift+R）</translation>
+    </message>
+    <message>
+        <source>No attack yet</source>
+        <translation>尚未发起攻击</translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <source>Start the model strategies?</source>
+        <translation>要启动模型策略吗？</translation>
+    </message>
+    <message>
+        <source>The strategies call models. At most:</source>
+        <translation>这些策略会调用模型。最多：</translation>
+    </message>
+    <message>
+        <source>%n variant(s) · {bypassed} got through · ASR &lt;b&gt;{asr}&lt;/b&gt; · {errors} error(s)</source>
+        <translation>%n 个变体 · {bypassed} 个突破 · 攻击成功率 &lt;b&gt;{asr}&lt;/b&gt; · {errors} 个错误</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>finding the seeds the design stops</source>
+        <translation>正在找出设计能拦下的种子</translation>
+    </message>
+    <message>
+        <source>running the variants</source>
+        <translation>正在运行变体</translation>
+    </message>
+    <message>
+        <source>running the strategies&apos; variants</source>
+        <translation>正在运行各策略生成的变体</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>{done} / {total} — {phase}</source>
+        <translation>{done} / {total} — {phase}</translation>
+    </message>
+    <message>
+        <source> — cancelled</source>
+        <translation> — 已取消</translation>
+    </message>
+    <message>
+        <source>Export the bypasses as a regression test</source>
+        <translation>将突破用例导出为回归测试</translation>
+    </message>
+    <message>
+        <source>Python test (*.py)</source>
+        <translation>Python 测试 (*.py)</translation>
+    </message>
+    <message>
+        <source>Seeds: the %n attack(s) of the corpora ticked on the left; those the design stops are attacked.</source>
+        <translation>种子：左侧勾选的语料中的 %n 个攻击；对设计拦下的那些发起攻击。</translation>
+    </message>
+    <message>
+        <source>Seeds: tick corpora with attacks on the left.</source>
+        <translation>种子：请在左侧勾选含攻击用例的语料。</translation>
+    </message>
+    <message>
+        <source>No seed to preview: tick corpora with attacks on the left.</source>
+        <translation>没有可预览的种子：请在左侧勾选含攻击用例的语料。</translation>
+    </message>
+    <message>
+        <source>Choose a chain, or make one with New.</source>
+        <translation>请选择一条转换链，或点“新建”创建一条。</translation>
+    </message>
+    <message>
+        <source>This chain is empty: add converters to it.</source>
+        <translation>这条转换链是空的：请向其中添加转换器。</translation>
+    </message>
+    <message>
+        <source>{chain} · seed {seed} · %n turn(s), as the design receives it</source>
+        <translation>{chain} · 随机种子 {seed} · %n 轮，即设计收到的内容</translation>
+    </message>
+    <message>
+        <source>Open as thread</source>
+        <translation>作为会话打开</translation>
+    </message>
+    <message>
+        <source>Run the bypass again on a new thread and show it (Enter)</source>
+        <translation>在新会话中重新运行该突破用例并显示（Enter）</translation>
+    </message>
+    <message>
+        <source>Add to found bypasses</source>
+        <translation>加入已发现的突破</translation>
+    </message>
+    <message>
+        <source>Append the selected bypasses to a corpus the Lab lists on the left (Ctrl+B)</source>
+        <translation>把选中的突破用例追加到一个语料中，该语料会列在左侧（Ctrl+B）</translation>
+    </message>
+    <message>
+        <source>Export as regression test…</source>
+        <translation>导出为回归测试…</translation>
+    </message>
+    <message>
+        <source>A pytest file that fails until the design stops the selected bypasses (Ctrl+E)</source>
+        <translation>生成一个 pytest 文件：在设计拦下所选突破用例之前，它会一直失败（Ctrl+E）</translation>
+    </message>
+    <message>
+        <source>Robustness: what got through, per chain</source>
+        <translation>稳健性：各转换链的突破情况</translation>
+    </message>
+    <message>
+        <source>Bypasses</source>
+        <translation>突破用例</translation>
+    </message>
+</context>
+<context>
     <name>LabCasesModel</name>
     <message>
         <source>Case</source>
@@ -2084,6 +2451,10 @@ model: the design&apos;s own model answers each case</source>
     <message>
         <source>Scores</source>
         <translation>分数</translation>
+    </message>
+    <message>
+        <source>Attack</source>
+        <translation>攻击</translation>
     </message>
     <message>
         <source>{processor}: threshold {threshold} written into the design (Ctrl+Z undoes it)</source>
@@ -4525,6 +4896,374 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Part of this thread&apos;s saved data is damaged and could not be read: {parts}. Everything else is intact; the details are in the log.</source>
         <translation>此对话的部分已保存数据已损坏，无法读取：{parts}。其余内容完好；详情见日志。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:atbash</name>
+    <message>
+        <source>Latin letters mirrored (Atbash: a becomes z, b becomes y).</source>
+        <comment>atbash.description</comment>
+        <translation>拉丁字母镜像替换（Atbash：a 变 z，b 变 y）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:base32</name>
+    <message>
+        <source>The text as Base32 (UTF-8 bytes).</source>
+        <comment>base32.description</comment>
+        <translation>文本的 Base32 编码（UTF-8 字节）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:base64</name>
+    <message>
+        <source>The text as Base64 (UTF-8 bytes).</source>
+        <comment>base64.description</comment>
+        <translation>文本的 Base64 编码（UTF-8 字节）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:binary</name>
+    <message>
+        <source>The text&apos;s UTF-8 bytes as 8-digit binary numbers.</source>
+        <comment>binary.description</comment>
+        <translation>文本的 UTF-8 字节写成 8 位二进制数。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:caesar</name>
+    <message>
+        <source>Latin letters shifted by 3 (Caesar cipher: a becomes d).</source>
+        <comment>caesar.description</comment>
+        <translation>拉丁字母后移 3 位（凯撒密码：a 变 d）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:chaizi</name>
+    <message>
+        <source>Known characters split into their components (拆字: 指 → 「扌旨」).</source>
+        <comment>chaizi.description</comment>
+        <translation>已知汉字拆成部件（拆字：指 → 「扌旨」）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:char-swap</name>
+    <message>
+        <source>Two neighbouring letters swapped in about a third of the longer words.</source>
+        <comment>char-swap.description</comment>
+        <translation>约三分之一的较长单词中有两个相邻字母互换。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:diacritics</name>
+    <message>
+        <source>Every vowel with a random accent (á, è, ô, ü, ã).</source>
+        <comment>diacritics.description</comment>
+        <translation>每个元音加上随机的变音符号（á、è、ô、ü、ã）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:document</name>
+    <message>
+        <source>The text as a note inside a document the user asks to summarise.</source>
+        <comment>document.description</comment>
+        <translation>文本作为一条备注藏在用户要求总结的文档里。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:fullwidth</name>
+    <message>
+        <source>ASCII letters, digits and punctuation in their full-width forms (Ａ, ｂ, ！).</source>
+        <comment>fullwidth.description</comment>
+        <translation>ASCII 字母、数字和标点改用全角形式（Ａ、ｂ、！）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:hex</name>
+    <message>
+        <source>The text&apos;s UTF-8 bytes as lower-case hexadecimal.</source>
+        <comment>hex.description</comment>
+        <translation>文本的 UTF-8 字节写成小写十六进制。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:homoglyph</name>
+    <message>
+        <source>About half the letters swapped for Cyrillic or Greek look-alikes.</source>
+        <comment>homoglyph.description</comment>
+        <translation>约一半字母换成形近的西里尔或希腊字母。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:html-comment</name>
+    <message>
+        <source>The text hidden in an HTML comment inside a snippet to review.</source>
+        <comment>html-comment.description</comment>
+        <translation>文本藏在一段待检查 HTML 代码的注释里。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:identity</name>
+    <message>
+        <source>The text unchanged (the baseline).</source>
+        <comment>identity.description</comment>
+        <translation>文本保持不变（基线）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:leetspeak</name>
+    <message>
+        <source>Letters written as digits (a→4, e→3, i→1, o→0, s→5, t→7).</source>
+        <comment>leetspeak.description</comment>
+        <translation>字母写成数字（a→4、e→3、i→1、o→0、s→5、t→7）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:letter-split</name>
+    <message>
+        <source>Each word&apos;s letters joined by -, ., _, *, / or |.</source>
+        <comment>letter-split.description</comment>
+        <translation>每个单词的字母之间用 -、.、_、*、/ 或 | 连接。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:many-shot</name>
+    <message>
+        <source>8 fake exchanges where the assistant complied, then the text.</source>
+        <comment>many-shot.description</comment>
+        <translation>先给出 8 段助手都照做了的虚假对话，再给出文本。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:markdown-comment</name>
+    <message>
+        <source>The text hidden in a Markdown comment inside harmless notes.</source>
+        <comment>markdown-comment.description</comment>
+        <translation>文本藏在一段无害笔记的 Markdown 注释里。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:morse</name>
+    <message>
+        <source>Letters and digits in Morse code, words separated by &apos;/&apos; (reads back in lower case).</source>
+        <comment>morse.description</comment>
+        <translation>字母和数字写成摩尔斯电码，单词之间用“/”分隔（解码后为小写）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:pinyin</name>
+    <message>
+        <source>Chinese characters as pinyin with tone marks (hū lüè).</source>
+        <comment>pinyin.description</comment>
+        <translation>汉字写成带声调的拼音（hū lüè）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:pinyin-initials</name>
+    <message>
+        <source>Each Chinese character as its pinyin&apos;s first letter (密码 → mm).</source>
+        <comment>pinyin-initials.description</comment>
+        <translation>每个汉字写成其拼音的首字母（密码 → mm）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:pinyin-plain</name>
+    <message>
+        <source>Chinese characters as pinyin without tones (hu lve).</source>
+        <comment>pinyin-plain.description</comment>
+        <translation>汉字写成不带声调的拼音（hu lve）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:prefix</name>
+    <message>
+        <source>A framing sentence before the text (authority, urgency or &apos;no caveats&apos;).</source>
+        <comment>prefix.description</comment>
+        <translation>在文本前加一句铺垫（权威、紧急或“不要附加警告”）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:random-caps</name>
+    <message>
+        <source>Each letter upper or lower case at random.</source>
+        <comment>random-caps.description</comment>
+        <translation>每个字母随机大写或小写。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:reverse</name>
+    <message>
+        <source>The whole text backwards.</source>
+        <comment>reverse.description</comment>
+        <translation>整段文本倒序。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:reverse-words</name>
+    <message>
+        <source>Each word backwards, in its place.</source>
+        <comment>reverse-words.description</comment>
+        <translation>每个单词原地倒序。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:role-play</name>
+    <message>
+        <source>The text said to a character who has no rules (role play).</source>
+        <comment>role-play.description</comment>
+        <translation>把文本说给一个没有任何规则的角色听（角色扮演）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:rot13</name>
+    <message>
+        <source>Latin letters rotated by 13 (ROT13; applying it twice gives the text back).</source>
+        <comment>rot13.description</comment>
+        <translation>拉丁字母轮转 13 位（ROT13；做两次即还原）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:spacing</name>
+    <message>
+        <source>A space between letters, three between words.</source>
+        <comment>spacing.description</comment>
+        <translation>字母之间加一个空格，单词之间加三个。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:split-turns</name>
+    <message>
+        <source>The text cut into 2–3 user turns, the last asking to join and follow them.</source>
+        <comment>split-turns.description</comment>
+        <translation>文本拆成 2–3 轮用户消息，最后一轮要求拼起来照做。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:story</name>
+    <message>
+        <source>The text inside a request for fiction (&apos;for a story&apos;, &apos;for a novel&apos;).</source>
+        <comment>story.description</comment>
+        <translation>文本包在一个写小说的请求里（“为了写故事”“为了写小说”）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:suffix</name>
+    <message>
+        <source>A sentence after the text asking for compliance without warnings.</source>
+        <comment>suffix.description</comment>
+        <translation>在文本后加一句话，要求照做且不要附加警告。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:tag-smuggle</name>
+    <message>
+        <source>The text in invisible Unicode tag characters (U+E0020–U+E007E).</source>
+        <comment>tag-smuggle.description</comment>
+        <translation>文本写成不可见的 Unicode 标签字符（U+E0020–U+E007E）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:tool-result</name>
+    <message>
+        <source>The text as a field of a pasted JSON tool result.</source>
+        <comment>tool-result.description</comment>
+        <translation>文本作为粘贴进来的 JSON 工具结果中的一个字段。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:typos</name>
+    <message>
+        <source>About one letter in twelve mistyped (a neighbouring key, doubled or dropped).</source>
+        <comment>typos.description</comment>
+        <translation>约每十二个字母打错一个（按到相邻键、重复或漏掉）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:url</name>
+    <message>
+        <source>Every byte percent-encoded (%49%67…), as in a URL.</source>
+        <comment>url.description</comment>
+        <translation>每个字节都做百分号编码（%49%67…），如同 URL 中那样。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:variables</name>
+    <message>
+        <source>The text cut into string variables to concatenate and follow.</source>
+        <comment>variables.description</comment>
+        <translation>文本拆成若干字符串变量，要求拼接后照做。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zalgo</name>
+    <message>
+        <source>Combining marks stacked above and below every letter (zalgo text).</source>
+        <comment>zalgo.description</comment>
+        <translation>每个字母上下叠加组合符号（zalgo 文字）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zero-width</name>
+    <message>
+        <source>Invisible zero-width characters between the letters of every word.</source>
+        <comment>zero-width.description</comment>
+        <translation>每个单词的字母之间插入不可见的零宽字符。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-en-mix</name>
+    <message>
+        <source>About half the known words in the other language (Chinese–English mixing).</source>
+        <comment>zh-en-mix.description</comment>
+        <translation>约一半已知词语换成另一种语言（中英混杂）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-homophone</name>
+    <message>
+        <source>About half the known characters swapped for homophones (密码 → 蜜马).</source>
+        <comment>zh-homophone.description</comment>
+        <translation>约一半已知汉字换成同音字（密码 → 蜜马）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-lookalike</name>
+    <message>
+        <source>About half the known characters swapped for look-alikes (我 → 找).</source>
+        <comment>zh-lookalike.description</comment>
+        <translation>约一半已知汉字换成形近字（我 → 找）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-punct</name>
+    <message>
+        <source>Full-width punctuation, and separators (·、｜) between Chinese characters.</source>
+        <comment>zh-punct.description</comment>
+        <translation>使用全角标点，并在汉字之间插入分隔符（·、｜）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-s2t</name>
+    <message>
+        <source>Simplified Chinese written in Traditional characters (OpenCC s2t).</source>
+        <comment>zh-s2t.description</comment>
+        <translation>简体中文改写为繁体字（OpenCC s2t）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-t2s</name>
+    <message>
+        <source>Traditional Chinese written in Simplified characters (OpenCC t2s).</source>
+        <comment>zh-t2s.description</comment>
+        <translation>繁体中文改写为简体字（OpenCC t2s）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-vertical</name>
+    <message>
+        <source>One character a line, as in vertical writing.</source>
+        <comment>zh-vertical.description</comment>
+        <translation>每行一个字符，如同竖排书写。</translation>
     </message>
 </context>
 <context>

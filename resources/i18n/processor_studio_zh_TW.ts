@@ -1305,6 +1305,373 @@
     </message>
 </context>
 <context>
+    <name>LabAttack</name>
+    <message>
+        <source>An attack is already running: cancel it first.</source>
+        <translation>已有攻擊在執行：請先取消它。</translation>
+    </message>
+    <message>
+        <source>Add at least one chain of converters to attack with.</source>
+        <translation>請至少新增一條用於攻擊的轉換鏈。</translation>
+    </message>
+    <message>
+        <source>Tick at least one corpus with attacks on the left.</source>
+        <translation>請在左側至少勾選一個含攻擊用例的語料。</translation>
+    </message>
+    <message>
+        <source>The strategies cannot start: {error}</source>
+        <translation>策略無法啟動：{error}</translation>
+    </message>
+    <message>
+        <source>Not started: the estimate was declined.</source>
+        <translation>未啟動：估算未獲同意。</translation>
+    </message>
+    <message>
+        <source>Cancelling the attack…</source>
+        <translation>正在取消攻擊…</translation>
+    </message>
+    <message>
+        <source>The attack stopped: {error}</source>
+        <translation>攻擊已停止：{error}</translation>
+    </message>
+    <message>
+        <source>Attack finished: %n variant(s), {bypassed} got through.</source>
+        <translation>攻擊完成：%n 個變體，{bypassed} 個突破。</translation>
+    </message>
+    <message>
+        <source>Attack cancelled after %n variant(s), {bypassed} got through; Resume goes on.</source>
+        <translation>攻擊在 %n 個變體後取消，{bypassed} 個突破；點「繼續」可接著執行。</translation>
+    </message>
+    <message>
+        <source> The strategies wrote no variant %n time(s) ({error}).</source>
+        <translation> 策略有 %n 次未能寫出變體（{error}）。</translation>
+    </message>
+    <message>
+        <source>The bypasses were not added: {error}</source>
+        <translation>突破用例未能新增：{error}</translation>
+    </message>
+    <message>
+        <source>Added %n bypass(es) to {name} ({total} in all).</source>
+        <translation>已向 {name} 新增 %n 個突破用例（共 {total} 個）。</translation>
+    </message>
+    <message>
+        <source>Choose the bypasses to export first.</source>
+        <translation>請先選擇要匯出的突破用例。</translation>
+    </message>
+    <message>
+        <source>The test was not written: {error}</source>
+        <translation>測試未能寫入：{error}</translation>
+    </message>
+    <message>
+        <source>[turn {number}]</source>
+        <translation>[第 {number} 輪]</translation>
+    </message>
+    <message>
+        <source>No converter is called {name}.</source>
+        <translation>沒有名為 {name} 的轉換器。</translation>
+    </message>
+    <message>
+        <source>The chain {spec} cannot be read: {problem}</source>
+        <translation>無法讀取轉換鏈 {spec}：{problem}</translation>
+    </message>
+    <message>
+        <source>The converter {name} failed: {problem}</source>
+        <translation>轉換器 {name} 出錯：{problem}</translation>
+    </message>
+    <message>
+        <source>(empty: add converters)</source>
+        <translation>（空：請新增轉換器）</translation>
+    </message>
+    <message>
+        <source>Chain</source>
+        <translation>轉換鏈</translation>
+    </message>
+    <message>
+        <source>Variants</source>
+        <translation>變體數</translation>
+    </message>
+    <message>
+        <source>Got through</source>
+        <translation>突破數</translation>
+    </message>
+    <message>
+        <source>ASR</source>
+        <translation>攻擊成功率</translation>
+    </message>
+    <message>
+        <source>Attack success rate: the share of the chain&apos;s variants that got through</source>
+        <translation>攻擊成功率：該轉換鏈的變體中突破防護的比例</translation>
+    </message>
+    <message>
+        <source>Of the variants whose seed this processor stopped, the share it no longer stops</source>
+        <translation>在其種子被該處理器攔下的變體中，它不再能攔下的比例</translation>
+    </message>
+    <message>
+        <source>{processor} stopped the seeds of {seen} of these variants and no longer stops {evaded} ({share})</source>
+        <translation>{processor} 攔下了其中 {seen} 個變體的種子，現在有 {evaded} 個攔不住了（{share}）</translation>
+    </message>
+    <message>
+        <source>{bypassed} of {variants} variants got through; {errors} ended in error</source>
+        <translation>{variants} 個變體中有 {bypassed} 個突破；{errors} 個出錯</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>隨機種子</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <source>Variant</source>
+        <translation>變體</translation>
+    </message>
+    <message>
+        <source>Search converters</source>
+        <translation>搜尋轉換器</translation>
+    </message>
+    <message>
+        <source>Add to chain →</source>
+        <translation>加入轉換鏈 →</translation>
+    </message>
+    <message>
+        <source>Add the selected converters to the end of the chosen chain (Enter, or drag them)</source>
+        <translation>把選中的轉換器加到所選轉換鏈的末尾（按 Enter，或拖過去）</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>A new, empty chain (Ctrl+N)</source>
+        <translation>新建一條空的轉換鏈（Ctrl+N）</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Remove the chosen chain (Del)</source>
+        <translation>移除所選轉換鏈（Del）</translation>
+    </message>
+    <message>
+        <source>Earlier in the chain (Alt+Up)</source>
+        <translation>在鏈中前移（Alt+Up）</translation>
+    </message>
+    <message>
+        <source>Later in the chain (Alt+Down)</source>
+        <translation>在鏈中後移（Alt+Down）</translation>
+    </message>
+    <message>
+        <source>Take the converter out of the chain (Del)</source>
+        <translation>把該轉換器移出轉換鏈（Del）</translation>
+    </message>
+    <message>
+        <source>The seed case the preview converts</source>
+        <translation>預覽所轉換的種子用例</translation>
+    </message>
+    <message>
+        <source>Choose a chain and a seed to see what the design gets.</source>
+        <translation>選擇一條轉換鏈和一個種子，即可看到設計實際收到的內容。</translation>
+    </message>
+    <message>
+        <source>Converters</source>
+        <translation>轉換器</translation>
+    </message>
+    <message>
+        <source>Chains</source>
+        <translation>轉換鏈</translation>
+    </message>
+    <message>
+        <source>Steps of the chain</source>
+        <translation>轉換鏈的步驟</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>預覽</translation>
+    </message>
+    <message>
+        <source>The most variants the attack runs (seeds × chains are drawn within it)</source>
+        <translation>攻擊最多執行的變體數（在此範圍內抽取「種子 × 轉換鏈」組合）</translation>
+    </message>
+    <message>
+        <source>The same seed number gives the same variants</source>
+        <translation>相同的隨機種子產生相同的變體</translation>
+    </message>
+    <message>
+        <source>off — e.g. paraphrase,translate:zu+gd,pair:3,crescendo</source>
+        <translation>關閉 — 例如 paraphrase,translate:zu+gd,pair:3,crescendo</translation>
+    </message>
+    <message>
+        <source>Model strategies, separated by commas (paraphrase, translate, tone, tense, pair, crescendo): a model writes variants of each stopped seed. Off until named; their cost is estimated before any call.</source>
+        <translation>模型策略，用逗號分隔（paraphrase、translate、tone、tense、pair、crescendo）：由模型為每個被攔下的種子編寫變體。不填寫即關閉；呼叫任何模型之前會先估算費用。</translation>
+    </message>
+    <message>
+        <source>attacker model id</source>
+        <translation>攻擊模型 ID</translation>
+    </message>
+    <message>
+        <source>The model that writes the attacks (any litellm model id)</source>
+        <translation>編寫攻擊的模型（任意 litellm 模型 ID）</translation>
+    </message>
+    <message>
+        <source>judge model id (pair)</source>
+        <translation>評判模型 ID（pair）</translation>
+    </message>
+    <message>
+        <source>The model that scores the design&apos;s replies (PAIR)</source>
+        <translation>為設計的回覆打分的模型（PAIR）</translation>
+    </message>
+    <message>
+        <source>local server (optional)</source>
+        <translation>本地伺服器（可選）</translation>
+    </message>
+    <message>
+        <source>An OpenAI-compatible server on this machine for both models (http://localhost:…/v1)</source>
+        <translation>本機上相容 OpenAI 的伺服器，供兩個模型使用（http://localhost:…/v1）</translation>
+    </message>
+    <message>
+        <source>Strategies</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Start attack</source>
+        <translation>開始攻擊</translation>
+    </message>
+    <message>
+        <source>Run the seeds&apos; variants through the design, in the Lab&apos;s mode (Ctrl+Enter)</source>
+        <translation>按實驗室當前的模式，讓種子的各個變體依次經過設計（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the attack; what finished is kept (Esc)</source>
+        <translation>停止攻擊；已完成的部分會保留（Esc）</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>繼續</translation>
+    </message>
+    <message>
+        <source>Go on with the attack that did not finish: only what is missing runs (Ctrl+Shift+R)</source>
+        <translation>繼續未完成的攻擊：只執行還缺的部分（Ctrl+Shift+R）</translation>
+    </message>
+    <message>
+        <source>No attack yet</source>
+        <translation>尚未發起攻擊</translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation>預算</translation>
+    </message>
+    <message>
+        <source>Start the model strategies?</source>
+        <translation>要啟動模型策略嗎？</translation>
+    </message>
+    <message>
+        <source>The strategies call models. At most:</source>
+        <translation>這些策略會呼叫模型。最多：</translation>
+    </message>
+    <message>
+        <source>%n variant(s) · {bypassed} got through · ASR &lt;b&gt;{asr}&lt;/b&gt; · {errors} error(s)</source>
+        <translation>%n 個變體 · {bypassed} 個突破 · 攻擊成功率 &lt;b&gt;{asr}&lt;/b&gt; · {errors} 個錯誤</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在啟動</translation>
+    </message>
+    <message>
+        <source>finding the seeds the design stops</source>
+        <translation>正在找出設計能攔下的種子</translation>
+    </message>
+    <message>
+        <source>running the variants</source>
+        <translation>正在執行變體</translation>
+    </message>
+    <message>
+        <source>running the strategies&apos; variants</source>
+        <translation>正在執行各策略生成的變體</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>{done} / {total} — {phase}</source>
+        <translation>{done} / {total} — {phase}</translation>
+    </message>
+    <message>
+        <source> — cancelled</source>
+        <translation> — 已取消</translation>
+    </message>
+    <message>
+        <source>Export the bypasses as a regression test</source>
+        <translation>將突破用例匯出為迴歸測試</translation>
+    </message>
+    <message>
+        <source>Python test (*.py)</source>
+        <translation>Python 測試 (*.py)</translation>
+    </message>
+    <message>
+        <source>Seeds: the %n attack(s) of the corpora ticked on the left; those the design stops are attacked.</source>
+        <translation>種子：左側勾選的語料中的 %n 個攻擊；對設計攔下的那些發起攻擊。</translation>
+    </message>
+    <message>
+        <source>Seeds: tick corpora with attacks on the left.</source>
+        <translation>種子：請在左側勾選含攻擊用例的語料。</translation>
+    </message>
+    <message>
+        <source>No seed to preview: tick corpora with attacks on the left.</source>
+        <translation>沒有可預覽的種子：請在左側勾選含攻擊用例的語料。</translation>
+    </message>
+    <message>
+        <source>Choose a chain, or make one with New.</source>
+        <translation>請選擇一條轉換鏈，或點「新建」建立一條。</translation>
+    </message>
+    <message>
+        <source>This chain is empty: add converters to it.</source>
+        <translation>這條轉換鏈是空的：請向其中新增轉換器。</translation>
+    </message>
+    <message>
+        <source>{chain} · seed {seed} · %n turn(s), as the design receives it</source>
+        <translation>{chain} · 隨機種子 {seed} · %n 輪，即設計收到的內容</translation>
+    </message>
+    <message>
+        <source>Open as thread</source>
+        <translation>作為會話開啟</translation>
+    </message>
+    <message>
+        <source>Run the bypass again on a new thread and show it (Enter)</source>
+        <translation>在新會話中重新執行該突破用例並顯示（Enter）</translation>
+    </message>
+    <message>
+        <source>Add to found bypasses</source>
+        <translation>加入已發現的突破</translation>
+    </message>
+    <message>
+        <source>Append the selected bypasses to a corpus the Lab lists on the left (Ctrl+B)</source>
+        <translation>把選中的突破用例追加到一個語料中，該語料會列在左側（Ctrl+B）</translation>
+    </message>
+    <message>
+        <source>Export as regression test…</source>
+        <translation>匯出為迴歸測試…</translation>
+    </message>
+    <message>
+        <source>A pytest file that fails until the design stops the selected bypasses (Ctrl+E)</source>
+        <translation>生成一個 pytest 檔案：在設計攔下所選突破用例之前，它會一直失敗（Ctrl+E）</translation>
+    </message>
+    <message>
+        <source>Robustness: what got through, per chain</source>
+        <translation>穩健性：各轉換鏈的突破情況</translation>
+    </message>
+    <message>
+        <source>Bypasses</source>
+        <translation>突破用例</translation>
+    </message>
+</context>
+<context>
     <name>LabCasesModel</name>
     <message>
         <source>Case</source>
@@ -2084,6 +2451,10 @@ model: the design&apos;s own model answers each case</source>
     <message>
         <source>Scores</source>
         <translation>分數</translation>
+    </message>
+    <message>
+        <source>Attack</source>
+        <translation>攻擊</translation>
     </message>
     <message>
         <source>{processor}: threshold {threshold} written into the design (Ctrl+Z undoes it)</source>
@@ -4525,6 +4896,374 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Part of this thread&apos;s saved data is damaged and could not be read: {parts}. Everything else is intact; the details are in the log.</source>
         <translation>此對話的部分已儲存資料已損壞，無法讀取：{parts}。其餘內容完好；詳情見日誌。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:atbash</name>
+    <message>
+        <source>Latin letters mirrored (Atbash: a becomes z, b becomes y).</source>
+        <comment>atbash.description</comment>
+        <translation>拉丁字母映象替換（Atbash：a 變 z，b 變 y）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:base32</name>
+    <message>
+        <source>The text as Base32 (UTF-8 bytes).</source>
+        <comment>base32.description</comment>
+        <translation>文本的 Base32 編碼（UTF-8 位元組）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:base64</name>
+    <message>
+        <source>The text as Base64 (UTF-8 bytes).</source>
+        <comment>base64.description</comment>
+        <translation>文本的 Base64 編碼（UTF-8 位元組）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:binary</name>
+    <message>
+        <source>The text&apos;s UTF-8 bytes as 8-digit binary numbers.</source>
+        <comment>binary.description</comment>
+        <translation>文本的 UTF-8 位元組寫成 8 位二進位制數。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:caesar</name>
+    <message>
+        <source>Latin letters shifted by 3 (Caesar cipher: a becomes d).</source>
+        <comment>caesar.description</comment>
+        <translation>拉丁字母后移 3 位（凱撒密碼：a 變 d）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:chaizi</name>
+    <message>
+        <source>Known characters split into their components (拆字: 指 → 「扌旨」).</source>
+        <comment>chaizi.description</comment>
+        <translation>已知漢字拆成部件（拆字：指 → 「扌旨」）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:char-swap</name>
+    <message>
+        <source>Two neighbouring letters swapped in about a third of the longer words.</source>
+        <comment>char-swap.description</comment>
+        <translation>約三分之一的較長單字中有兩個相鄰字母互換。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:diacritics</name>
+    <message>
+        <source>Every vowel with a random accent (á, è, ô, ü, ã).</source>
+        <comment>diacritics.description</comment>
+        <translation>每個母音加上隨機的變音符號（á、è、ô、ü、ã）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:document</name>
+    <message>
+        <source>The text as a note inside a document the user asks to summarise.</source>
+        <comment>document.description</comment>
+        <translation>文本作為一條備註藏在使用者要求總結的文件裡。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:fullwidth</name>
+    <message>
+        <source>ASCII letters, digits and punctuation in their full-width forms (Ａ, ｂ, ！).</source>
+        <comment>fullwidth.description</comment>
+        <translation>ASCII 字母、數字和標點改用全形形式（Ａ、ｂ、！）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:hex</name>
+    <message>
+        <source>The text&apos;s UTF-8 bytes as lower-case hexadecimal.</source>
+        <comment>hex.description</comment>
+        <translation>文本的 UTF-8 位元組寫成小寫十六進位制。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:homoglyph</name>
+    <message>
+        <source>About half the letters swapped for Cyrillic or Greek look-alikes.</source>
+        <comment>homoglyph.description</comment>
+        <translation>約一半字母換成形近的西里爾或希臘字母。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:html-comment</name>
+    <message>
+        <source>The text hidden in an HTML comment inside a snippet to review.</source>
+        <comment>html-comment.description</comment>
+        <translation>文本藏在一段待檢查 HTML 程式碼的註釋裡。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:identity</name>
+    <message>
+        <source>The text unchanged (the baseline).</source>
+        <comment>identity.description</comment>
+        <translation>文本保持不變（基線）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:leetspeak</name>
+    <message>
+        <source>Letters written as digits (a→4, e→3, i→1, o→0, s→5, t→7).</source>
+        <comment>leetspeak.description</comment>
+        <translation>字母寫成數字（a→4、e→3、i→1、o→0、s→5、t→7）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:letter-split</name>
+    <message>
+        <source>Each word&apos;s letters joined by -, ., _, *, / or |.</source>
+        <comment>letter-split.description</comment>
+        <translation>每個單字的字母之間用 -、.、_、*、/ 或 | 連線。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:many-shot</name>
+    <message>
+        <source>8 fake exchanges where the assistant complied, then the text.</source>
+        <comment>many-shot.description</comment>
+        <translation>先給出 8 段助手都照做了的虛假對話，再給出文本。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:markdown-comment</name>
+    <message>
+        <source>The text hidden in a Markdown comment inside harmless notes.</source>
+        <comment>markdown-comment.description</comment>
+        <translation>文本藏在一段無害筆記的 Markdown 註釋裡。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:morse</name>
+    <message>
+        <source>Letters and digits in Morse code, words separated by &apos;/&apos; (reads back in lower case).</source>
+        <comment>morse.description</comment>
+        <translation>字母和數字寫成摩爾斯電碼，單字之間用「/」分隔（解碼後為小寫）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:pinyin</name>
+    <message>
+        <source>Chinese characters as pinyin with tone marks (hū lüè).</source>
+        <comment>pinyin.description</comment>
+        <translation>漢字寫成帶聲調的拼音（hū lüè）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:pinyin-initials</name>
+    <message>
+        <source>Each Chinese character as its pinyin&apos;s first letter (密码 → mm).</source>
+        <comment>pinyin-initials.description</comment>
+        <translation>每個漢字寫成其拼音的首字母（密码 → mm）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:pinyin-plain</name>
+    <message>
+        <source>Chinese characters as pinyin without tones (hu lve).</source>
+        <comment>pinyin-plain.description</comment>
+        <translation>漢字寫成不帶聲調的拼音（hu lve）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:prefix</name>
+    <message>
+        <source>A framing sentence before the text (authority, urgency or &apos;no caveats&apos;).</source>
+        <comment>prefix.description</comment>
+        <translation>在文本前加一句鋪墊（權威、緊急或「不要附加警告」）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:random-caps</name>
+    <message>
+        <source>Each letter upper or lower case at random.</source>
+        <comment>random-caps.description</comment>
+        <translation>每個字母隨機大寫或小寫。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:reverse</name>
+    <message>
+        <source>The whole text backwards.</source>
+        <comment>reverse.description</comment>
+        <translation>整段文本倒序。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:reverse-words</name>
+    <message>
+        <source>Each word backwards, in its place.</source>
+        <comment>reverse-words.description</comment>
+        <translation>每個單字原地倒序。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:role-play</name>
+    <message>
+        <source>The text said to a character who has no rules (role play).</source>
+        <comment>role-play.description</comment>
+        <translation>把文本說給一個沒有任何規則的角色聽（角色扮演）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:rot13</name>
+    <message>
+        <source>Latin letters rotated by 13 (ROT13; applying it twice gives the text back).</source>
+        <comment>rot13.description</comment>
+        <translation>拉丁字母輪轉 13 位（ROT13；做兩次即還原）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:spacing</name>
+    <message>
+        <source>A space between letters, three between words.</source>
+        <comment>spacing.description</comment>
+        <translation>字母之間加一個空格，單字之間加三個。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:split-turns</name>
+    <message>
+        <source>The text cut into 2–3 user turns, the last asking to join and follow them.</source>
+        <comment>split-turns.description</comment>
+        <translation>文本拆成 2–3 輪使用者訊息，最後一輪要求拼起來照做。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:story</name>
+    <message>
+        <source>The text inside a request for fiction (&apos;for a story&apos;, &apos;for a novel&apos;).</source>
+        <comment>story.description</comment>
+        <translation>文本包在一個寫小說的請求裡（「為了寫故事」「為了寫小說」）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:suffix</name>
+    <message>
+        <source>A sentence after the text asking for compliance without warnings.</source>
+        <comment>suffix.description</comment>
+        <translation>在文本後加一句話，要求照做且不要附加警告。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:tag-smuggle</name>
+    <message>
+        <source>The text in invisible Unicode tag characters (U+E0020–U+E007E).</source>
+        <comment>tag-smuggle.description</comment>
+        <translation>文本寫成不可見的 Unicode 標籤字元（U+E0020–U+E007E）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:tool-result</name>
+    <message>
+        <source>The text as a field of a pasted JSON tool result.</source>
+        <comment>tool-result.description</comment>
+        <translation>文本作為貼上進來的 JSON 工具結果中的一個欄位。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:typos</name>
+    <message>
+        <source>About one letter in twelve mistyped (a neighbouring key, doubled or dropped).</source>
+        <comment>typos.description</comment>
+        <translation>約每十二個字母打錯一個（按到相鄰鍵、重複或漏掉）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:url</name>
+    <message>
+        <source>Every byte percent-encoded (%49%67…), as in a URL.</source>
+        <comment>url.description</comment>
+        <translation>每個位元組都做百分號編碼（%49%67…），如同 URL 中那樣。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:variables</name>
+    <message>
+        <source>The text cut into string variables to concatenate and follow.</source>
+        <comment>variables.description</comment>
+        <translation>文本拆成若干字串變數，要求拼接後照做。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zalgo</name>
+    <message>
+        <source>Combining marks stacked above and below every letter (zalgo text).</source>
+        <comment>zalgo.description</comment>
+        <translation>每個字母上下疊加組合符號（zalgo 文字）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zero-width</name>
+    <message>
+        <source>Invisible zero-width characters between the letters of every word.</source>
+        <comment>zero-width.description</comment>
+        <translation>每個單字的字母之間插入不可見的零寬字元。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-en-mix</name>
+    <message>
+        <source>About half the known words in the other language (Chinese–English mixing).</source>
+        <comment>zh-en-mix.description</comment>
+        <translation>約一半已知詞語換成另一種語言（中英混雜）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-homophone</name>
+    <message>
+        <source>About half the known characters swapped for homophones (密码 → 蜜马).</source>
+        <comment>zh-homophone.description</comment>
+        <translation>約一半已知漢字換成同音字（密码 → 蜜马）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-lookalike</name>
+    <message>
+        <source>About half the known characters swapped for look-alikes (我 → 找).</source>
+        <comment>zh-lookalike.description</comment>
+        <translation>約一半已知漢字換成形近字（我 → 找）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-punct</name>
+    <message>
+        <source>Full-width punctuation, and separators (·、｜) between Chinese characters.</source>
+        <comment>zh-punct.description</comment>
+        <translation>使用全形標點，並在漢字之間插入分隔符（·、｜）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-s2t</name>
+    <message>
+        <source>Simplified Chinese written in Traditional characters (OpenCC s2t).</source>
+        <comment>zh-s2t.description</comment>
+        <translation>簡體中文改寫為繁體字（OpenCC s2t）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-t2s</name>
+    <message>
+        <source>Traditional Chinese written in Simplified characters (OpenCC t2s).</source>
+        <comment>zh-t2s.description</comment>
+        <translation>繁體中文改寫為簡體字（OpenCC t2s）。</translation>
+    </message>
+</context>
+<context>
+    <name>converter:zh-vertical</name>
+    <message>
+        <source>One character a line, as in vertical writing.</source>
+        <comment>zh-vertical.description</comment>
+        <translation>每行一個字元，如同豎排書寫。</translation>
     </message>
 </context>
 <context>

@@ -30,6 +30,7 @@ from lab.results import CaseResult
 from lab.runner import LabRun
 from lab.worker_pool import WorkerPool
 from studio.controllers.lab_agents import LabAgentMaker
+from studio.controllers.lab_attack import LabAttack
 from studio.controllers.lab_corpora import LabCorpora
 from studio.controllers.lab_events import OnShow
 from studio.controllers.lab_experiments import DesignChoice, LabExperiments
@@ -132,6 +133,17 @@ class LabController(QObject):
             catalogue=lambda: self._agents.catalogue,
             current_design=self._current_design,
         )
+        #: The Attack tab's red-teaming: seeds, converter chains and their preview, the attack and its bypasses.
+        self.attack = LabAttack(
+            self,
+            corpora=self._corpora,
+            tasks=self._tasks,
+            current_design=self._current_design,
+            agents=self._agents,
+            live=self._live,
+            stored=self._stored,
+            parent=self,
+        )
 
     def _current_design(self) -> AgentDesign | None:
         return self.design() if self.design is not None else None
@@ -187,6 +199,7 @@ class LabController(QObject):
 
     async def wait_idle(self) -> None:
         await self._live.wait_idle()
+        await self.attack.wait_idle()
 
     # ----------------------------------------------------------------------------------------- corpora
     async def load(self) -> None:
@@ -225,6 +238,7 @@ class LabController(QObject):
 
     async def aclose(self) -> None:
         """Cancel a live run, save what finished and stop the warm workers (the studio is quitting)."""
+        await self.attack.aclose()
         await self._live.aclose()
 
     # ----------------------------------------------------------------------------------------- stored runs

@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject
 
 from lab.case_run import case_messages, prepare_agent
 from lab.conversation_run import played_turns
+from lab.corpus import Case
 from lab.metrics import compare, confusion, unmatched
 from lab.reports import diff_report, html_report, json_report, junit_report, write_atomically
 from processors.tools.mcp import McpServerError
@@ -192,13 +193,36 @@ class LabStoredRuns:
             self._events.case_thread_ready.emit(row.thread_id)
             return str(row.thread_id)
         try:
-            design = AgentDesign.from_json(record.design_json)
             case = case_of(row)
-        except (DesignError, ValueError) as error:
+        except ValueError as error:
             self._cannot_open(error)
             return None
         recording = (row.result or {}).get("recording")
-        mode = "replay" if recording else ("model" if record.mode == "model" else "guardrails")
+        thread_id = await self.run_as_thread(record.design_json, case, record.mode, recording, row.result)
+        if thread_id is None:
+            return None
+        await self._store.lab_runs.set_lab_case_thread(record.id, case_id, thread_id)
+        self._events.case_thread_ready.emit(thread_id)
+        return thread_id
+
+    async def run_as_thread(
+        self,
+        design_json: str,
+        case: Case,
+        lab_mode: str,
+        recording: str | None = None,
+        result: dict[str, Any] | None = None,
+    ) -> str | None:
+        """Run ``case`` once more as an ordinary run on a new thread (``Lab: <case>``), with ``design_json`` and the
+        answer the lab had (``guardrails`` mode's fixed reply, or ``recording``: a model's recorded reply); returns
+        the thread id (None, said, when it cannot). A conversation case plays its turns as far as the lab's
+        ``result`` says it did (all of them without one). The Attack tab opens a found bypass this way too."""
+        try:
+            design = AgentDesign.from_json(design_json)
+        except (DesignError, ValueError) as error:
+            self._cannot_open(error)
+            return None
+        mode = "replay" if recording else ("model" if lab_mode == "model" else "guardrails")
         if not self._agents.mcp_allowed(design, mode):
             return None
         # The case's run gets the design's MCP tools as the lab's did (servers of its own, stopped after it).
@@ -223,10 +247,10 @@ class LabStoredRuns:
             thread = await self._store.memory.create_thread(title=title[:60])
             model, own_tools = agent.model, agent.tools
             ended: list[Any] = []
-            runs.run_finished.connect(lambda _run_id, result: ended.append(result))
+            runs.run_finished.connect(lambda _run_id, finished: ended.append(finished))
             # A conversation case runs again turn by turn on the thread, as far as the lab played it (and never past
             # a turn that is stopped now).
-            for turn, turn_recording in played_turns(case, row.result, recording):
+            for turn, turn_recording in played_turns(case, result, recording):
                 if ended and getattr(ended[-1], "tripwire", None) is not None:
                     break
                 agent.model, agent.tools = model, own_tools
@@ -236,7 +260,7 @@ class LabStoredRuns:
                     case_messages(turn),
                     thread_id=thread.id,
                     design_id=design.id,
-                    design_json=record.design_json,
+                    design_json=design_json,
                 )
                 await runs.wait_finished()
             runs.deleteLater()
@@ -246,8 +270,6 @@ class LabStoredRuns:
         finally:
             if sessions is not None:
                 await sessions.aclose()
-        await self._store.lab_runs.set_lab_case_thread(record.id, case_id, thread.id)
-        self._events.case_thread_ready.emit(thread.id)
         return str(thread.id)
 
     def _cannot_open(self, error: Exception) -> None:

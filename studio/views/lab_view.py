@@ -8,7 +8,8 @@ The window is put together from panels, each its own module: the set-up bar and 
 the Cases tab (:mod:`lab_cases_panel`), the Confusion and Processors tabs (:mod:`lab_figures`) and the A/B tab
 (:mod:`lab_ab_panel`). This module wires them to the controller.
 
-Keys: Ctrl+Enter runs, Esc cancels, Ctrl+Shift+R resumes the selected lab run, Ctrl+I imports a corpus,
+Keys: Ctrl+Enter runs, Esc cancels, Ctrl+Shift+R resumes the selected lab run (on the Attack tab the three start,
+cancel and resume the attack), Ctrl+I imports a corpus,
 Ctrl+F searches the cases, Enter (or a double click) on a case opens it as a thread, Del deletes the selected
 lab run, Ctrl+D compares the two selected lab runs, Ctrl+Shift+P re-runs the selected model-mode lab run from its
 recorded replies (no model call) and compares the two.
@@ -31,6 +32,7 @@ from studio.models.lab_lists import LabRunIdRole, can_replay, can_resume
 from studio.models.lab_tables import FilterRole, overall_cells
 from studio.views.export_notes import ab_comparison_note, lab_report_note
 from studio.views.lab_ab_panel import LabABPanel
+from studio.views.lab_attack_panel import LabAttackPanel
 from studio.views.lab_cases_panel import LabCasesPanel
 from studio.views.lab_curves import CurvesPanel
 from studio.views.lab_dialogs import choose_corpus, choose_design_file, choose_report_path, confirm_delete
@@ -40,7 +42,7 @@ from studio.views.lab_side_by_side import SideBySidePanel
 from studio.views.mcp_approval import McpApproval
 
 #: The tabs, in order.
-CASES_TAB, CONFUSION_TAB, PROCESSORS_TAB, AB_TAB = range(4)
+CASES_TAB, CONFUSION_TAB, PROCESSORS_TAB, AB_TAB, SCORES_TAB, ATTACK_TAB = range(6)
 
 
 #: The side bar's first width (px), and the most of the window it takes to fit its corpus names.
@@ -77,6 +79,9 @@ class LabView(QWidget):
         self.scores_tab.addWidget(self.curves_panel)
         self.scores_tab.addWidget(self.side_by_side_panel)
         self.scores_tab.setSizes([70, 30])
+        self.attack_panel = LabAttackPanel(
+            controller.attack, lambda: (str(self.mode.currentData()), self.concurrency.value())
+        )
         self.tables = {
             **self.confusion_panel.tables,
             **self.processors_panel.tables,
@@ -112,6 +117,7 @@ class LabView(QWidget):
         self.tabs.addTab(self.processors_panel, translate("LabView", "Processors"))
         self.tabs.addTab(self.ab_panel, translate("LabView", "A/B"))
         self.tabs.addTab(self.scores_tab, translate("LabView", "Scores"))
+        self.tabs.addTab(self.attack_panel, translate("LabView", "Attack"))
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
@@ -155,9 +161,9 @@ class LabView(QWidget):
         return action
 
     def _shortcuts(self) -> None:
-        self._shortcut("lab.run", "Ctrl+Return", self._on_run)
-        self._shortcut("lab.cancel", "Esc", self.controller.cancel)
-        self._shortcut("lab.resume", "Ctrl+Shift+R", self._on_resume)
+        self._shortcut("lab.run", "Ctrl+Return", self._on_run_key)
+        self._shortcut("lab.cancel", "Esc", self._on_cancel)
+        self._shortcut("lab.resume", "Ctrl+Shift+R", self._on_resume_key)
         self._shortcut("lab.import", "Ctrl+I", self._on_import)
         self._shortcut("lab.search", QKeySequence.StandardKey.Find, self._focus_search)
         self._shortcut("lab.compare", "Ctrl+D", self._on_compare)
@@ -410,6 +416,27 @@ class LabView(QWidget):
         self.message.setText(message)
 
     # ----------------------------------------------------------------------------------------- requests
+    @Slot()
+    def _on_cancel(self) -> None:
+        if self.tabs.currentIndex() == ATTACK_TAB and self.controller.attack.is_running:  # the Attack tab's keys
+            self.controller.attack.cancel()
+            return
+        self.controller.cancel()
+
+    @Slot()
+    def _on_run_key(self) -> None:
+        if self.tabs.currentIndex() == ATTACK_TAB:  # Ctrl+Enter on the Attack tab starts the attack
+            self.attack_panel.start()
+        else:
+            self._on_run()
+
+    @Slot()
+    def _on_resume_key(self) -> None:
+        if self.tabs.currentIndex() == ATTACK_TAB:  # Ctrl+Shift+R on the Attack tab resumes the attack
+            self.attack_panel.resume()
+        else:
+            self._on_resume()
+
     @Slot()
     def _on_run(self) -> None:
         self._update_design()
