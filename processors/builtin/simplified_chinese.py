@@ -12,9 +12,10 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-import opencc
+if TYPE_CHECKING:
+    import opencc
 
 logger = logging.getLogger(__name__)
 #: Any CJK ideograph (the unified blocks, extension A and the compatibility block): text without one is not converted.
@@ -25,6 +26,9 @@ _SURROGATE: Final = re.compile("([\ud800-\udfff])")
 
 @functools.cache
 def _t2s() -> opencc.OpenCC | None:
+    # Imported on first Chinese text: the modules that convert are imported by every command (`lab --help` too).
+    import opencc
+
     try:
         return opencc.OpenCC("t2s")
     except Exception:  # its dictionaries missing from a bundle: match the text as written rather than fail

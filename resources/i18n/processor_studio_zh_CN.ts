@@ -1499,8 +1499,8 @@
         <translation>相同的随机种子产生相同的变体</translation>
     </message>
     <message>
-        <source>off — e.g. paraphrase,translate:zu+gd,pair:3,crescendo</source>
-        <translation>关闭 — 例如 paraphrase,translate:zu+gd,pair:3,crescendo</translation>
+        <source>off — e.g. paraphrase,pair:3</source>
+        <translation>关闭 — 例如 paraphrase,pair:3</translation>
     </message>
     <message>
         <source>Model strategies, separated by commas (paraphrase, translate, tone, tense, pair, crescendo): a model writes variants of each stopped seed. Off until named; their cost is estimated before any call.</source>

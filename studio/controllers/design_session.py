@@ -12,6 +12,7 @@ of edits is one write), off the UI thread like every store call.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -120,7 +121,21 @@ class DesignSession(QObject):
 
     @Slot()
     def _on_autosave_timeout(self) -> None:
+        if not _event_loop_set():
+            # The studio is gone: shutdown flushed the design and its loop is closed; a save made now could only be
+            # dropped unawaited (an edit that lands after the flush, as a window's last signals do).
+            return
         self._spawn(self.save_to_store())
+
+
+def _event_loop_set() -> bool:
+    """Whether a loop is there to run the save (this module sits below ``studio.controllers.tasks``, whose
+    ``event_loop_set`` says the same)."""
+    try:
+        asyncio.get_event_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 __all__ = ["AUTOSAVE_MS", "DesignSession"]

@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Signal
 
 from lab.converters import ConverterError, ConverterRegistry, load_converters
 from lab.converters.errors import ChainSyntaxError, ConverterFailedError, UnknownConverterError
-from studio.controllers.tasks import TaskKeeper
+from studio.controllers.tasks import TaskKeeper, event_loop_set
 from studio.i18n import translate
 from studio.models.lab_attack_chains import ConverterInfo, converter_description
 
@@ -107,6 +107,8 @@ class AttackPreview(QObject):
     def request(self, spec: str, case_id: str, text: str, seed: int) -> None:
         """Compute the preview of ``text`` (case ``case_id``) through ``spec`` for ``seed``, off the UI thread;
         :attr:`preview_ready` brings it unless a later request came first."""
+        if not event_loop_set():  # a debounced request firing after the studio closed: nothing left to show it
+            return
         self._asked += 1
         self._tasks.spawn(self._preview(self._asked, spec, case_id, text, seed))
 

@@ -45,4 +45,14 @@ class TaskKeeper:
             return None
 
 
-__all__ = ["TaskKeeper"]
+def event_loop_set() -> bool:
+    """Whether a loop is there to run a task: a Qt timer (an autosave, a debounced preview) may fire after the
+    studio's shutdown closed its loop, and a coroutine made then could only be dropped unawaited."""
+    try:
+        asyncio.get_event_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+__all__ = ["TaskKeeper", "event_loop_set"]

@@ -92,7 +92,7 @@ class LabAttackPanel(QWidget):
 
         self.strategies = self._line(
             "attack_strategies",
-            translate("LabAttack", "off — e.g. paraphrase,translate:zu+gd,pair:3,crescendo"),
+            translate("LabAttack", "off — e.g. paraphrase,pair:3"),
             translate(
                 "LabAttack",
                 "Model strategies, separated by commas (paraphrase, translate, tone, tense, pair, crescendo): a model "

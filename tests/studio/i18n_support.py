@@ -34,6 +34,8 @@ PROPER_NAMES = (
     "Esc",
     "Del",
     "Backspace",
+    "Up",
+    "Down",
     "Top p",
     "top p",
     "Retry-After",

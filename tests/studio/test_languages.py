@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 from pytestqt.qtbot import QtBot
 
 from lab.corpus import bundled_corpora, load_corpus
+from lab.strategies.registry import load_strategies
 from processors.builtin.registry import load_catalogue
 from processors.demo.offline import DEMO_TOOLS
 from studio.about import bundled_components
@@ -81,16 +82,33 @@ def _data_words() -> set[str]:
         "together_ai",
         "continue",
         *DEMO_TOOLS,
+        # hosted guard services' product names (processors/builtin/guard_services/): proper names, as written
+        *[
+            "Azure",
+            "AI",
+            "Content",
+            "Safety",
+            "Prompt",
+            "Shields",
+            "Google",
+            "Cloud",
+            "Model",
+            "Armor",
+            "Lakera",
+            "Guard",
+        ],
         # demo customer 42's name: data, in the tool result the inspector's timeline sums up for the sample's
         # tool-result guard (process_tool_result)
         "Ada",
         "Lovelace",
+        "pytest",  # the Attack tab exports a found bypass as a pytest file: the tool's name
     }
     words |= {component.name for component in bundled_components("6")}  # package names in Help → About
     for component in bundled_components("6", resources_dir() / "licences"):  # the generated list is data
         listed = (component.name, component.version, component.licence, component.notice)
         words |= set(re.findall(r"[A-Za-z]+", " ".join(listed)))
     words |= {case.category for path in bundled_corpora() for case in load_corpus(path).cases}  # the Lab's tables
+    words |= set(load_strategies())  # the Attack tab's strategy specs (paraphrase, pair:3 …): what --strategies takes
     for kind in load_catalogue(None):
         words |= {kind.id, kind.type_name, *kind.hooks, *kind.options_schema.get("properties", {})}
         for prop in kind.options_schema.get("properties", {}).values():
@@ -161,8 +179,9 @@ def _widget_texts(root: QWidget) -> Iterator[tuple[str, str]]:
     messages are the conversation's words: :func:`_chat_texts` reads what the chat adds around them)."""
     chat_list = root.findChild(QAbstractItemView, "chat.view")
     chunk_types = root.findChild(QComboBox, "inspector_chunk_type_filter")  # offers the run's chunk types: data
+    seed_picker = root.findChild(QComboBox, "attack_preview_seed")  # the Attack tab's seeds: corpus cases, data
     for widget in [root, *root.findChildren(QWidget)]:
-        if chunk_types is not None and _inside(chunk_types, widget):
+        if any(picker is not None and _inside(picker, widget) for picker in (chunk_types, seed_picker)):
             continue
         where = f"{type(widget).__name__} {widget.objectName() or ''}".strip()
         yield f"{where} tooltip", widget.toolTip()

@@ -46,7 +46,7 @@ def pytest_on(path: Path) -> subprocess.CompletedProcess[str]:
 
 
 async def test_found_bypasses_are_a_corpus_that_reads_back_with_their_seed_and_chain(tmp_path: Path) -> None:
-    results = await found(seeds(SEED, INDIRECT), ["identity", "diacritics", "binary"])
+    results = await found(seeds(SEED, INDIRECT), ["identity", "diacritics", "reverse"])
     written = write_bypasses(tmp_path / "bypasses.jsonl", results)
     back = {case.id: case for case in load_corpus(tmp_path / "bypasses.jsonl").cases}
     assert written == len(back) == len(bypass_cases(results)) == sum(item.bypassed for item in results)
@@ -55,8 +55,9 @@ async def test_found_bypasses_are_a_corpus_that_reads_back_with_their_seed_and_c
     assert (direct.label, direct.expect) == ("attack", "blocked")
     assert direct.metadata == {"attack_seed": SEED, "attack_chain": "diacritics", "attack_run_seed": 7}
     assert direct.text.startswith("Îgnõré äll")
-    planted = back[f"{INDIRECT}~binary"]  # an indirect seed's variant plants the converted page, same request
-    assert planted.text == "Summarize this web page for me." and set(planted.tool_result or "") <= set("01 ")
+    planted = back[f"{INDIRECT}~reverse"]  # an indirect seed's variant plants the converted page, same request
+    page = next(case.tool_result for case in seeds(INDIRECT))
+    assert planted.text == "Summarize this web page for me." and planted.tool_result == (page or "")[::-1]
 
 
 async def test_an_exported_bypass_fails_until_a_guard_stops_it(tmp_path: Path) -> None:

@@ -76,3 +76,22 @@ def test_a_burst_of_edits_is_saved_once_after_the_last_and_flush_saves_a_pending
     assert not designs.autosave.isActive()
     assert [record.name for record in run(qloop, store.list_designs())] == ["Pending"]
     run(qloop, store.close())
+
+
+def test_an_autosave_due_after_the_studio_loop_is_gone_is_dropped_without_an_error(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    """A window's last signals may edit the design after shutdown flushed it; when the autosave then fires there is
+    no loop to run a save: nothing is started (before: RuntimeError in the Qt slot, an unawaited coroutine)."""
+    designs, document, store, tasks = session(qloop, tmp_path)
+    run(qloop, designs.open_latest())
+    document.undo_stack().push(EditSetting(document, "name", "Late edit"))
+    assert designs.autosave.isActive()
+    designs.autosave.stop()
+    asyncio.set_event_loop(None)
+    try:
+        designs.autosave.timeout.emit()
+    finally:
+        asyncio.set_event_loop(qloop)
+    assert tasks == []
+    run(qloop, store.close())
