@@ -582,9 +582,26 @@ class LabAttack(QObject):
         self._events.status_message.emit(translate("LabController", "Wrote {name}").format(name=path.name))
         return True
 
-    def spawn(self, coroutine: Any) -> Any:
-        """Run a coroutine on the loop, kept referenced; a failure is said, never raised into Qt."""
-        return self._tasks.spawn(coroutine)
+    # ----------------------------------------------------------------------------------------- the panel's requests
+    # The Attack tab asks and returns: each of these starts the work as a task of the lab (a failure goes to
+    # ``failed``) and says how it ended through the signals, so no view keeps a coroutine of its own.
+    def open_tab(self) -> None:
+        """The Attack tab is seen for the first time: read the converters and look for an attack to resume (both
+        off the UI thread)."""
+        self._tasks.spawn(self.load_converters())
+        self._tasks.spawn(self.find_resumable())
+
+    def open_bypass_as_thread(self, variant_id: str) -> None:
+        """:meth:`open_bypass` as a task; ``case_thread_ready`` brings the thread."""
+        self._tasks.spawn(self.open_bypass(variant_id))
+
+    def add_bypasses_to_found(self, variant_ids: list[str]) -> None:
+        """:meth:`add_to_found` as a task."""
+        self._tasks.spawn(self.add_to_found(variant_ids))
+
+    def export_test_file(self, variant_ids: list[str], path: Path) -> None:
+        """:meth:`export_test` as a task (a file not written is said with ``failed``)."""
+        self._tasks.spawn(self.export_test(variant_ids, path))
 
     async def wait_tasks(self) -> None:
         """Wait until every task the lab started has ended (the previews among them)."""
