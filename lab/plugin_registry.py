@@ -48,8 +48,9 @@ class LoadError:
 class PluginRegistry(Mapping[str, T], Generic[T]):
     """Plug-ins by name (a read-only mapping), where each came from, and the plug-ins that failed.
 
-    A kind says its entry-point group, its built-in table, what one is called in messages, and overrides
-    :meth:`is_one`, :meth:`problem` and :meth:`unknown`; :meth:`load` reads the group into a new registry."""
+    A kind says its entry-point group, its built-in table, what one is called in messages and its
+    :attr:`unknown_error`, and overrides :meth:`is_one` and :meth:`problem`; :meth:`load` reads the group into a new
+    registry."""
 
     #: The entry-point group the plug-ins are registered in.
     group: ClassVar[str]
@@ -60,6 +61,8 @@ class PluginRegistry(Mapping[str, T], Generic[T]):
     #: Whether the built-ins' entry points load in the table's order (what a list shows, cheapest first); else by
     #: entry point name.
     builtins_in_table_order: ClassVar[bool] = False
+    #: The error for a name nobody registered (an exception class, made with the name and the names known).
+    unknown_error: ClassVar[type[Exception]] = KeyError
 
     def __init__(self) -> None:
         self.by_name: dict[str, T] = {}
@@ -75,16 +78,12 @@ class PluginRegistry(Mapping[str, T], Generic[T]):
         """Why ``plugin`` cannot be used (None when it can)."""
         raise NotImplementedError
 
-    def unknown(self, name: str) -> Exception:
-        """The error for a name nobody registered."""
-        return KeyError(name)
-
     # ----------------------------------------------------------------------------------------- the mapping
     def __getitem__(self, name: str) -> T:
         try:
             return self.by_name[name]
         except KeyError:
-            raise self.unknown(name) from None
+            raise self.unknown_error(name, self.by_name) from None
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.by_name)

@@ -39,6 +39,7 @@ class ConverterRegistry(PluginRegistry[Converter]):
     group = ENTRY_POINT_GROUP
     builtin_entry_points = BUILTIN_ENTRY_POINTS
     noun = "converter"
+    unknown_error = UnknownConverterError
 
     @property
     def converters(self) -> dict[str, Converter]:
@@ -54,9 +55,6 @@ class ConverterRegistry(PluginRegistry[Converter]):
 
     def problem(self, plugin: Any) -> str | None:
         return _problem(plugin)
-
-    def unknown(self, name: str) -> Exception:
-        return UnknownConverterError(name, self.by_name)
 
 
 def load_converters() -> ConverterRegistry:

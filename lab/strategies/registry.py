@@ -38,6 +38,7 @@ class StrategyRegistry(PluginRegistry[Strategy]):
     group = ENTRY_POINT_GROUP
     builtin_entry_points = BUILTIN_ENTRY_POINTS
     noun = "strategy"
+    unknown_error = UnknownStrategyError
     # Built-ins in the table's order (what the UI lists, cheapest first), whatever order the metadata keeps them in.
     builtins_in_table_order = True
 
@@ -65,9 +66,6 @@ class StrategyRegistry(PluginRegistry[Strategy]):
 
     def problem(self, plugin: Any) -> str | None:
         return _problem(plugin)
-
-    def unknown(self, name: str) -> Exception:
-        return UnknownStrategyError(name, self.by_name)
 
 
 def load_strategies() -> StrategyRegistry:
