@@ -40,7 +40,7 @@ from lab.worker_pool import WorkerPool
 from processors.messages import new_id
 from studio.controllers.lab_agents import LabAgentMaker
 from studio.controllers.lab_attack_preview import AttackPreview, Preview
-from studio.controllers.lab_attack_strategies import StrategyChoice, build_plan, strategy_source
+from studio.controllers.lab_attack_strategies import StrategyChoice, build_plan
 from studio.controllers.lab_corpora import LabCorpora
 from studio.controllers.lab_events import LabEvents
 from studio.controllers.lab_running import STUDIO_MODES, WORKER_NICENESS, LabRunning
@@ -49,6 +49,7 @@ from studio.controllers.tasks import TaskKeeper
 from studio.design.agent_design import AgentDesign, DesignError
 from studio.error_texts import error_text
 from studio.i18n import current_language, translate
+from studio.lab.attack_strategies import strategy_source
 from studio.lab.bypass_tests import bypass_regression_test
 from studio.lab.design import design_info, needs_mcp_servers
 from studio.models.lab_attack_chains import DEFAULT_CHAINS, ChainListModel, ConverterListModel
@@ -410,7 +411,7 @@ class LabAttack(QObject):
             return
         self.strategy_failures = []
         if strategies is not None:
-            plan.sources = [strategy_source(strategies, lambda: run.seeds, self.strategy_failures)]
+            plan.sources = [strategy_source(strategies, lambda: run.seeds, self.strategy_failures, progress=False)]
         record.status = "running"
         await asyncio.to_thread(record.save)
         self.record = record
