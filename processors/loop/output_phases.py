@@ -47,6 +47,7 @@ from processors.loop.step import EndRun, RetryStep, StepBuilder, plain_args
 from processors.messages import Message, StepStartPart, TextPart, ToolInvocationPart
 from processors.messages.message_list import MessageList
 from processors.models.base import LanguageModel
+from processors.pipeline.hook_results import apply_message_result
 from processors.pipeline.processor import (
     HookArgs,
     ProcessLLMResponseArgs,
@@ -54,7 +55,7 @@ from processors.pipeline.processor import (
     ProcessOutputStepArgs,
 )
 from processors.pipeline.run_context import Entry, common_args
-from processors.pipeline.runner import CONTRACT_ERRORS, LanePolicy, apply_message_result, run_lane
+from processors.pipeline.runner import CONTRACT_ERRORS, LanePolicy, run_lane
 from processors.result import OutputResult, Step
 from processors.tripwire import TripWire
 

@@ -17,6 +17,13 @@ from processors.errors import ModelAPIError, ProcessorContractError, ProcessorEr
 from processors.loop.step import EndRun
 from processors.models import resolve_model
 from processors.models.base import LanguageModel
+from processors.pipeline.hook_results import (
+    STEP_OVERRIDE_KEYS,
+    apply_message_result,
+    describe_messages,
+    messages_fingerprint,
+    normalise_mapping,
+)
 from processors.pipeline.processor import (
     ProcessAPIErrorArgs,
     ProcessInputArgs,
@@ -24,16 +31,7 @@ from processors.pipeline.processor import (
     ProcessLLMRequestArgs,
 )
 from processors.pipeline.run_context import Entry, common_args
-from processors.pipeline.runner import (
-    CONTRACT_ERRORS,
-    STEP_OVERRIDE_KEYS,
-    LanePolicy,
-    apply_message_result,
-    describe_messages,
-    messages_fingerprint,
-    normalise_mapping,
-    run_lane,
-)
+from processors.pipeline.runner import CONTRACT_ERRORS, LanePolicy, run_lane
 from processors.tools import tools_by_name
 from processors.tripwire import TripWire
 

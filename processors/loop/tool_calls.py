@@ -19,9 +19,10 @@ from processors.chunks import AnyChunk, ToolErrorChunk, ToolErrorPayload, ToolRe
 from processors.errors import ToolArgumentsError
 from processors.loop.step import EndRun, InvalidArgs, RetryStep, plain_args
 from processors.messages import ToolInvocation, ToolInvocationPart
+from processors.pipeline.hook_results import apply_message_result, messages_fingerprint
 from processors.pipeline.processor import ProcessToolResultArgs
 from processors.pipeline.run_context import Entry, common_args
-from processors.pipeline.runner import CONTRACT_ERRORS, LanePolicy, apply_message_result, messages_fingerprint, run_lane
+from processors.pipeline.runner import CONTRACT_ERRORS, LanePolicy, run_lane
 from processors.result import Step
 from processors.tools import Tool, serialize_result
 from processors.tripwire import TripWire
