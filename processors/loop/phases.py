@@ -10,6 +10,7 @@ error chunk and :class:`RetryStep` to reject the current step.
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from processors.chunks import AnyChunk
@@ -21,7 +22,7 @@ from processors.pipeline.hook_results import (
     STEP_OVERRIDE_KEYS,
     apply_message_result,
     describe_messages,
-    messages_fingerprint,
+    messages_and_values_fingerprint,
     normalise_mapping,
 )
 from processors.pipeline.processor import (
@@ -30,7 +31,7 @@ from processors.pipeline.processor import (
     ProcessInputStepArgs,
     ProcessLLMRequestArgs,
 )
-from processors.pipeline.run_context import Entry, common_args
+from processors.pipeline.run_context import ArgsRecipe, Entry, common_args
 from processors.pipeline.runner import CONTRACT_ERRORS, LanePolicy, run_lane
 from processors.tools import tools_by_name
 from processors.tripwire import TripWire
@@ -76,14 +77,6 @@ async def run_input(run: RunView) -> list[AnyChunk]:
         return []
     ml = run.message_list
 
-    def args_for(entry: Entry) -> ProcessInputArgs:
-        return ProcessInputArgs(
-            messages=ml.get.input.db(),
-            message_list=ml,
-            system_messages=ml.get_system_messages(),
-            **common_args(run.ctx, entry),
-        )
-
     def apply(entry: Entry, args: ProcessInputArgs, result: Any) -> None:
         if _is_mapping_result(result):
             values = normalise_mapping(result, entry, "process_input", frozenset({"messages", "system_messages"}))
@@ -104,7 +97,12 @@ async def run_input(run: RunView) -> list[AnyChunk]:
         run.ctx,
         entries,
         "process_input",
-        args_for,
+        ArgsRecipe(
+            run.ctx,
+            ProcessInputArgs,
+            fixed={"message_list": ml},
+            fresh={"messages": ml.get.input.db, "system_messages": ml.get_system_messages},
+        ),
         apply=apply,
         policy=LanePolicy(tripped, CONTRACT_ERRORS, run.end_with_error),
         drain=run.drain,
@@ -194,8 +192,8 @@ async def run_input_step(run: RunView, step_number: int) -> dict[str, Any]:
         args_for,
         apply=apply,
         policy=run.ends_run,
-        describe=lambda: describe_messages(ml),
-        fingerprint=lambda: (messages_fingerprint(ml), repr(step_config)),
+        describe=partial(describe_messages, ml),
+        fingerprint=partial(messages_and_values_fingerprint, ml, step_config),
     )
     return step_config
 
@@ -274,16 +272,6 @@ async def run_api_error(run: RunView, error: ModelAPIError, step_number: int) ->
     ml = run.message_list
     retry = False
 
-    def args_for(entry: Entry) -> ProcessAPIErrorArgs:
-        return ProcessAPIErrorArgs(
-            error=error,
-            messages=ml.get.all.db(),
-            message_list=ml,
-            step_number=step_number,
-            steps=list(run.steps),
-            **common_args(run.ctx, entry, run.api_retry_count),
-        )
-
     def reduce(entry: Entry, result: Any) -> bool:
         nonlocal retry
         if result is None:
@@ -310,7 +298,13 @@ async def run_api_error(run: RunView, error: ModelAPIError, step_number: int) ->
         run.ctx,
         entries,
         "process_api_error",
-        args_for,
+        ArgsRecipe(
+            run.ctx,
+            ProcessAPIErrorArgs,
+            fixed={"error": error, "message_list": ml, "step_number": step_number},
+            fresh={"messages": ml.get.all.db, "steps": partial(list, run.steps)},
+            retry_count=run.api_retry_count,
+        ),
         reduce=reduce,
         policy=LanePolicy(run.end_with_tripwire, (ProcessorError,), ask_the_next),
         describe=lambda: f"{error.status_code}: {error.message}",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncGenerator
+from functools import partial
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from processors.chunks import AnyChunk, ToolErrorChunk, ToolErrorPayload, ToolResultChunk, ToolResultPayload
@@ -165,7 +166,7 @@ async def commit(run: RunView, step_number: int, step: Step, call: dict[str, Any
             reduce=reduce,
             policy=LanePolicy(tripped, CONTRACT_ERRORS, run.end_with_error),
             describe=describe,
-            fingerprint=lambda: messages_fingerprint(ml),
+            fingerprint=partial(messages_fingerprint, ml),
             tool=lambda: (call_id, returned),
         )
     ml.update_tool_invocation(

@@ -25,6 +25,11 @@ def messages_fingerprint(message_list: MessageList) -> tuple[Any, ...]:
     return messages, system
 
 
+def messages_and_values_fingerprint(message_list: MessageList, values: dict[str, Any]) -> tuple[Any, ...]:
+    """The list's fingerprint and the hook's running values (``process_input_step``'s step overrides)."""
+    return messages_fingerprint(message_list), repr(values)
+
+
 def describe_messages(message_list: MessageList) -> str:
     messages = message_list.get.all.db()
     system = message_list.get_all_system_messages()
@@ -91,6 +96,28 @@ def apply_message_result(
             else:
                 messages.append(message)
     message_list.replace_block([m.id for m in given], messages, default_source)  # type: ignore[arg-type]
+
+
+def apply_to_given(
+    hook: str, message_list: MessageList, default_source: str, entry: Entry, args: Any, result: Any
+) -> None:
+    """:func:`apply_message_result` as a lane's ``apply`` (bind the first three with ``partial``): the messages the
+    processor was given are ``args.messages``."""
+    apply_message_result(
+        result, entry=entry, hook=hook, message_list=message_list, given=args.messages, default_source=default_source
+    )
+
+
+def returns_nothing(entry: Entry, args: Any, result: Any) -> None:
+    """A lane's ``apply`` for ``process_llm_response``, which returns nothing: a value means the processor expected
+    it to change something."""
+    if result is not None:
+        raise ProcessorContractError(
+            f"Processor '{entry.id}' returned {type(result).__name__} from process_llm_response, which returns "
+            "nothing (None); the chunks it is given are a record of what was streamed",
+            processor_id=entry.id,
+            hook="process_llm_response",
+        )
 
 
 STEP_OVERRIDE_KEYS = frozenset(

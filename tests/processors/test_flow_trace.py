@@ -19,12 +19,16 @@ from tests.support.flow_trace import FlowCounts, chat_message, lab_case
 #: Module → (most bounces allowed, why it is called back at all).
 EXCEPTIONS: dict[str, tuple[int, str]] = {
     "processors.loop.phases": (
-        44,
-        "each lane phase hands run_lane its args builder, its apply or reduce, its trace description and its policy: "
-        "called per processor while the phase awaits the lane",
+        26,
+        "process_input_step and process_llm_request hand run_lane an args builder that reads values the processors "
+        "before change (the step's overrides, the prompt), an apply or reduce, a trace description: called per "
+        "processor while the phase awaits the lane (the other lanes' args are data: ArgsRecipe)",
     ),
-    "processors.loop.output_phases": (28, "as loop.phases, for process_llm_response/output_step/output_result"),
-    "processors.loop.tool_calls": (16, "as loop.phases, for process_tool_result (its reduce reads a replaced result)"),
+    "processors.loop.output_phases": (
+        12,
+        "process_output_step's apply checks the tool calls and the read-only record, per processor",
+    ),
+    "processors.loop.tool_calls": (12, "as loop.phases, for process_tool_result (its reduce reads a replaced result)"),
     "processors.builtin.pii_detector": (
         10,
         "a stream guard hands its find/hold functions to the shared per-chunk window (builtin/split_across_chunks)",
