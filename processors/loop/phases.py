@@ -22,6 +22,7 @@ from processors.pipeline.hook_results import (
     STEP_OVERRIDE_KEYS,
     apply_message_result,
     describe_messages,
+    describe_prompt,
     messages_and_values_fingerprint,
     normalise_mapping,
 )
@@ -203,24 +204,14 @@ async def run_llm_request(
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | None]:
     """``process_llm_request``: the prompt for this call only, or a cached response instead of a model call."""
     ml = run.message_list
-    prompt = ml.to_prompt()
+    lane = {"prompt": ml.to_prompt()}  # the prompt as the processors before left it
     cached: list[dict[str, Any]] | None = None
     entries = run.config.hooked["process_llm_request"]
     if not entries:
-        return prompt, cached
-
-    def args_for(entry: Entry) -> ProcessLLMRequestArgs:
-        return ProcessLLMRequestArgs(
-            prompt=prompt,
-            model=model,
-            message_list=ml,
-            step_number=step_number,
-            steps=list(run.steps),
-            **common_args(run.ctx, entry, run.retry_count),
-        )
+        return lane["prompt"], cached
 
     def reduce(entry: Entry, result: Any) -> bool:
-        nonlocal prompt, cached
+        nonlocal cached
         if result is None:
             return False
         values = normalise_mapping(result, entry, "process_llm_request", frozenset({"prompt", "response"}))
@@ -235,7 +226,7 @@ async def run_llm_request(
                     processor_id=entry.id,
                     hook="process_llm_request",
                 )
-            prompt = given_prompt
+            lane["prompt"] = given_prompt
         response = values.get("response")
         if response is not None and cached is None:  # the first answer wins; later processors still run
             chunks = response.get("chunks") if isinstance(response, dict) else getattr(response, "chunks", None)
@@ -256,12 +247,19 @@ async def run_llm_request(
         run.ctx,
         entries,
         "process_llm_request",
-        args_for,
+        ArgsRecipe(
+            run.ctx,
+            ProcessLLMRequestArgs,
+            fixed={"model": model, "message_list": ml, "step_number": step_number},
+            fresh={"steps": partial(list, run.steps)},
+            retry_count=run.retry_count,
+            live=lane,
+        ),
         reduce=reduce,
         policy=run.ends_run,
-        describe=lambda: f"{len(prompt)} prompt messages",  # the prompt this processor is given, before and after
+        describe=partial(describe_prompt, lane),  # the prompt this processor is given, before and after
     )
-    return prompt, cached
+    return lane["prompt"], cached
 
 
 async def run_api_error(run: RunView, error: ModelAPIError, step_number: int) -> bool:

@@ -9,6 +9,8 @@ keeps them out).
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from typing import Any
 
 from processors.errors import ProcessorContractError
@@ -98,6 +100,11 @@ def apply_message_result(
     message_list.replace_block([m.id for m in given], messages, default_source)  # type: ignore[arg-type]
 
 
+def describe_prompt(lane: Mapping[str, Any]) -> str:
+    """``process_llm_request``'s trace: the size of the prompt as it stands (``lane["prompt"]``)."""
+    return f"{len(lane['prompt'])} prompt messages"
+
+
 def apply_to_given(
     hook: str, message_list: MessageList, default_source: str, entry: Entry, args: Any, result: Any
 ) -> None:
@@ -106,6 +113,42 @@ def apply_to_given(
     apply_message_result(
         result, entry=entry, hook=hook, message_list=message_list, given=args.messages, default_source=default_source
     )
+
+
+def apply_unless_empty(
+    hook: str, message_list: MessageList, default_source: str, entry: Entry, args: Any, result: Any
+) -> None:
+    """:func:`apply_to_given`, where ``[]`` means "no change" (a documented deviation, as for
+    ``process_output_step``)."""
+    if isinstance(result, list) and not result:
+        return
+    apply_to_given(hook, message_list, default_source, entry, args, result)
+
+
+def take_replaced_result(message_list: MessageList, call_id: str, lane: dict[str, Any], entry: Entry, _: Any) -> bool:
+    """``process_tool_result``'s reduction: a processor that replaced the call's result (``update_tool_invocation``)
+    gives the next one, and the model, its result (``lane["result"]``). Never stops the lane."""
+    replaced = message_list.find_tool_invocation(call_id)
+    if replaced is not None and replaced.state == "result":
+        lane["result"] = replaced.result
+    return False
+
+
+def describe_tool_result(message_list: MessageList, call_id: str, name: str, lane: Mapping[str, Any]) -> str:
+    """The tool result as it stands: a processor may have replaced it (``update_tool_invocation``) by "after"."""
+    invocation = message_list.find_tool_invocation(call_id)
+    current = invocation.result if invocation is not None and invocation.state == "result" else lane["result"]
+    return f"{name} → {_short(current)}"
+
+
+def tool_facts(call_id: str, returned: Any) -> tuple[str, Any]:
+    """What a ``process_tool_result`` trace event records: the call's id and what the tool itself returned."""
+    return call_id, returned
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def returns_nothing(entry: Entry, args: Any, result: Any) -> None:

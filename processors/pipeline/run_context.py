@@ -117,7 +117,9 @@ class ArgsRecipe(Generic[ArgsT]):
     """How a lane builds each processor's args, as data rather than a closure of the phase: the hook's args class,
     the values every processor of the lane is given as they are (``fixed``), and the ones read anew before each
     processor (``fresh``: what the processors before it may have changed, such as the message list's views; each a
-    call of no argument, a bound method or a ``partial``), plus :func:`common_args` with ``retry_count``.
+    call of no argument, a bound method or a ``partial``), plus :func:`common_args` with ``retry_count``. ``live``
+    is a mapping the lane's own reduction updates (the prompt a processor rewrote): its values as they stand
+    before each processor.
 
     :func:`processors.pipeline.runner.run_lane` calls it as its ``args_for``; the phase that made it is not called
     back for it (``scripts/trace-flow``)."""
@@ -127,7 +129,8 @@ class ArgsRecipe(Generic[ArgsT]):
     fixed: Mapping[str, Any] = field(default_factory=dict)
     fresh: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
     retry_count: int = 0
+    live: Mapping[str, Any] = field(default_factory=dict)
 
     def __call__(self, entry: Entry) -> ArgsT:
         values = {name: read() for name, read in self.fresh.items()}
-        return self.args_type(**self.fixed, **values, **common_args(self.ctx, entry, self.retry_count))
+        return self.args_type(**self.fixed, **self.live, **values, **common_args(self.ctx, entry, self.retry_count))

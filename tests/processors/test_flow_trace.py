@@ -20,16 +20,16 @@ from tests.support.flow_trace import FlowCounts, chat_message, lab_case
 #: Module → (most bounces allowed, why it is called back at all).
 EXCEPTIONS: dict[str, tuple[int, str]] = {
     "processors.loop.phases": (
-        26,
-        "process_input_step and process_llm_request hand run_lane an args builder that reads values the processors "
-        "before change (the step's overrides, the prompt), an apply or reduce, a trace description: called per "
-        "processor while the phase awaits the lane (the other lanes' args are data: ArgsRecipe)",
+        14,
+        "process_input_step hands run_lane an args builder that reads the step's overrides the processors before "
+        "changed (a model to resolve, tools to copy) and an apply that checks a mapping's values; process_input's "
+        "apply reads a mapping too: called per processor while the phase awaits the lane (every other lane's args "
+        "are data, an ArgsRecipe)",
     ),
     "processors.loop.output_phases": (
         12,
         "process_output_step's apply checks the tool calls and the read-only record, per processor",
     ),
-    "processors.loop.tool_calls": (12, "as loop.phases, for process_tool_result (its reduce reads a replaced result)"),
     "lab.case_run": (2, "the case's recording model wrapper is called by the loop that run_case awaits"),
 }
 
