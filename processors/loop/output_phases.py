@@ -48,7 +48,7 @@ from processors.loop.step import EndRun, RetryStep, StepBuilder, plain_args
 from processors.messages import Message, StepStartPart, TextPart, ToolInvocationPart
 from processors.messages.message_list import MessageList
 from processors.models.base import LanguageModel
-from processors.pipeline.hook_results import apply_message_result, apply_to_given, returns_nothing
+from processors.pipeline.hook_results import apply_message_result, apply_to_given, describe_chunks, returns_nothing
 from processors.pipeline.processor import (
     ProcessLLMResponseArgs,
     ProcessOutputResultArgs,
@@ -84,7 +84,7 @@ async def run_llm_response(
         ),
         apply=returns_nothing,
         policy=LanePolicy(run.end_with_tripwire, (ProcessorError,), run.end_with_error),
-        describe=lambda: f"{len(raw_chunks)} chunks" + (" (from cache)" if from_cache else ""),
+        describe=partial(describe_chunks, raw_chunks, from_cache),
     )
 
 

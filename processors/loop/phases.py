@@ -21,6 +21,7 @@ from processors.models.base import LanguageModel
 from processors.pipeline.hook_results import (
     STEP_OVERRIDE_KEYS,
     apply_message_result,
+    describe_api_error,
     describe_messages,
     describe_prompt,
     messages_and_values_fingerprint,
@@ -305,7 +306,7 @@ async def run_api_error(run: RunView, error: ModelAPIError, step_number: int) ->
         ),
         reduce=reduce,
         policy=LanePolicy(run.end_with_tripwire, (ProcessorError,), ask_the_next),
-        describe=lambda: f"{error.status_code}: {error.message}",
+        describe=partial(describe_api_error, error),
     )
     if retry:
         run.api_retry_count += 1

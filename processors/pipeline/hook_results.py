@@ -13,7 +13,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from processors.errors import ProcessorContractError
+from processors.errors import ModelAPIError, ProcessorContractError
 from processors.messages import Message
 from processors.messages.formats import as_messages
 from processors.messages.message_list import MessageList
@@ -98,6 +98,16 @@ def apply_message_result(
             else:
                 messages.append(message)
     message_list.replace_block([m.id for m in given], messages, default_source)  # type: ignore[arg-type]
+
+
+def describe_api_error(error: ModelAPIError) -> str:
+    """``process_api_error``'s trace: the status and message of the model's error."""
+    return f"{error.status_code}: {error.message}"
+
+
+def describe_chunks(chunks: list[dict[str, Any]], from_cache: bool) -> str:
+    """``process_llm_response``'s trace: how many chunks the step streamed, and whether a cache answered."""
+    return f"{len(chunks)} chunks" + (" (from cache)" if from_cache else "")
 
 
 def describe_prompt(lane: Mapping[str, Any]) -> str:

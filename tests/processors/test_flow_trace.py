@@ -27,7 +27,7 @@ EXCEPTIONS: dict[str, tuple[int, str]] = {
         "are data, an ArgsRecipe)",
     ),
     "processors.loop.output_phases": (
-        12,
+        4,
         "process_output_step's apply checks the tool calls and the read-only record, per processor",
     ),
     "lab.case_run": (2, "the case's recording model wrapper is called by the loop that run_case awaits"),
