@@ -39,6 +39,7 @@ that removes the answer leaves ``result.text`` empty (Mastra reads its text from
 from __future__ import annotations
 
 import copy
+from functools import partial
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from processors.chunks import AnyChunk
@@ -47,14 +48,14 @@ from processors.loop.step import EndRun, RetryStep, StepBuilder, plain_args
 from processors.messages import Message, StepStartPart, TextPart, ToolInvocationPart
 from processors.messages.message_list import MessageList
 from processors.models.base import LanguageModel
+from processors.pipeline.hook_results import apply_message_result, apply_to_given, describe_chunks, returns_nothing
 from processors.pipeline.processor import (
-    HookArgs,
     ProcessLLMResponseArgs,
     ProcessOutputResultArgs,
     ProcessOutputStepArgs,
 )
-from processors.pipeline.run_context import Entry, common_args
-from processors.pipeline.runner import CONTRACT_ERRORS, LanePolicy, apply_message_result, run_lane
+from processors.pipeline.run_context import ArgsRecipe, Entry
+from processors.pipeline.runner import CONTRACT_ERRORS, LanePolicy, run_lane
 from processors.result import OutputResult, Step
 from processors.tripwire import TripWire
 
@@ -70,24 +71,20 @@ async def run_llm_response(
     if not entries:
         return
 
-    def args_for(entry: Entry) -> ProcessLLMResponseArgs:
-        return ProcessLLMResponseArgs(
-            chunks=raw_chunks,
-            model=model,
-            step_number=step_number,
-            steps=list(run.steps),
-            from_cache=from_cache,
-            **common_args(run.ctx, entry, run.retry_count),
-        )
-
     await run_lane(
         run.ctx,
         entries,
         "process_llm_response",
-        args_for,
-        apply=_returns_nothing,
+        ArgsRecipe(
+            run.ctx,
+            ProcessLLMResponseArgs,
+            fixed={"chunks": raw_chunks, "model": model, "step_number": step_number, "from_cache": from_cache},
+            fresh={"steps": partial(list, run.steps)},
+            retry_count=run.retry_count,
+        ),
+        apply=returns_nothing,
         policy=LanePolicy(run.end_with_tripwire, (ProcessorError,), run.end_with_error),
-        describe=lambda: f"{len(raw_chunks)} chunks" + (" (from cache)" if from_cache else ""),
+        describe=partial(describe_chunks, raw_chunks, from_cache),
     )
 
 
@@ -106,19 +103,24 @@ async def run_output_step(
     located = StepAnswer.locate(ml, answer)  # where the step's answer and calls stand before any processor
     made = copy.deepcopy(builder.tool_calls)
 
-    def args_for(entry: Entry) -> ProcessOutputStepArgs:
-        return ProcessOutputStepArgs(
-            messages=ml.get.all.db(),
-            message_list=ml,
-            step_number=step_number,
-            steps=list(run.steps),
-            system_messages=ml.get_system_messages(),
-            text=step.text,
-            finish_reason=step.finish_reason,
-            tool_calls=copy.deepcopy(made),  # a record: no alias of the calls that will run
-            usage=step.usage,
-            **common_args(run.ctx, entry, run.retry_count),
-        )
+    args_for = ArgsRecipe(
+        run.ctx,
+        ProcessOutputStepArgs,
+        fixed={
+            "message_list": ml,
+            "step_number": step_number,
+            "text": step.text,
+            "finish_reason": step.finish_reason,
+            "usage": step.usage,
+        },
+        fresh={
+            "messages": ml.get.all.db,
+            "steps": partial(list, run.steps),
+            "system_messages": ml.get_system_messages,
+            "tool_calls": partial(copy.deepcopy, made),  # a record: no alias of the calls that will run
+        },
+        retry_count=run.retry_count,
+    )
 
     def apply(entry: Entry, args: ProcessOutputStepArgs, result: Any) -> None:
         if not (isinstance(result, list) and not result):  # [] means "no change" (a documented deviation)
@@ -307,23 +309,17 @@ async def run_output_result(run: RunView) -> list[AnyChunk]:
     responses = ml.get.response.db()
     last_before = responses[-1].text if responses else None
 
-    def args_for(entry: Entry) -> ProcessOutputResultArgs:
-        return ProcessOutputResultArgs(
-            messages=ml.get.response.db(),
-            message_list=ml,
-            result=OutputResult(text=text, usage=run.usage, finish_reason=run.finish_reason, steps=run.steps),
-            **common_args(run.ctx, entry, 0),
-        )
-
-    def apply(entry: Entry, args: ProcessOutputResultArgs, result: Any) -> None:
-        apply_message_result(
-            result,
-            entry=entry,
-            hook="process_output_result",
-            message_list=ml,
-            given=args.messages,
-            default_source="response",
-        )
+    args_for = ArgsRecipe(
+        run.ctx,
+        ProcessOutputResultArgs,
+        fixed={"message_list": ml},
+        fresh={
+            "messages": ml.get.response.db,
+            "result": partial(
+                OutputResult, text=text, usage=run.usage, finish_reason=run.finish_reason, steps=run.steps
+            ),
+        },
+    )
 
     def tripped(tripwire: TripWire) -> NoReturn:
         run.save_mode = "input"  # a rejected response is not saved
@@ -335,7 +331,7 @@ async def run_output_result(run: RunView) -> list[AnyChunk]:
         entries,
         "process_output_result",
         args_for,
-        apply=apply,
+        apply=partial(apply_to_given, "process_output_result", ml, "response"),
         policy=LanePolicy(tripped, CONTRACT_ERRORS, run.end_with_error),
         drain=run.drain,
         traced_list=ml,
@@ -345,17 +341,6 @@ async def run_output_result(run: RunView) -> list[AnyChunk]:
     if last_after != last_before:  # rewritten, or removed (no answer left: no text, as Mastra reads the response)
         run.text_parts = [last_after] if last_after is not None else []
     return out
-
-
-def _returns_nothing(entry: Entry, args: HookArgs, result: Any) -> None:
-    """Refuse a value from a hook that returns nothing: the processor expected it to change something."""
-    if result is not None:
-        raise ProcessorContractError(
-            f"Processor '{entry.id}' returned {type(result).__name__} from process_llm_response, which returns "
-            "nothing (None); the chunks it is given are a record of what was streamed",
-            processor_id=entry.id,
-            hook="process_llm_response",
-        )
 
 
 __all__ = [

@@ -10,6 +10,7 @@ error chunk and :class:`RetryStep` to reject the current step.
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from processors.chunks import AnyChunk
@@ -17,23 +18,23 @@ from processors.errors import ModelAPIError, ProcessorContractError, ProcessorEr
 from processors.loop.step import EndRun
 from processors.models import resolve_model
 from processors.models.base import LanguageModel
+from processors.pipeline.hook_results import (
+    STEP_OVERRIDE_KEYS,
+    apply_message_result,
+    describe_api_error,
+    describe_messages,
+    describe_prompt,
+    messages_and_values_fingerprint,
+    normalise_mapping,
+)
 from processors.pipeline.processor import (
     ProcessAPIErrorArgs,
     ProcessInputArgs,
     ProcessInputStepArgs,
     ProcessLLMRequestArgs,
 )
-from processors.pipeline.run_context import Entry, common_args
-from processors.pipeline.runner import (
-    CONTRACT_ERRORS,
-    STEP_OVERRIDE_KEYS,
-    LanePolicy,
-    apply_message_result,
-    describe_messages,
-    messages_fingerprint,
-    normalise_mapping,
-    run_lane,
-)
+from processors.pipeline.run_context import ArgsRecipe, Entry, common_args
+from processors.pipeline.runner import CONTRACT_ERRORS, LanePolicy, run_lane
 from processors.tools import tools_by_name
 from processors.tripwire import TripWire
 
@@ -78,14 +79,6 @@ async def run_input(run: RunView) -> list[AnyChunk]:
         return []
     ml = run.message_list
 
-    def args_for(entry: Entry) -> ProcessInputArgs:
-        return ProcessInputArgs(
-            messages=ml.get.input.db(),
-            message_list=ml,
-            system_messages=ml.get_system_messages(),
-            **common_args(run.ctx, entry),
-        )
-
     def apply(entry: Entry, args: ProcessInputArgs, result: Any) -> None:
         if _is_mapping_result(result):
             values = normalise_mapping(result, entry, "process_input", frozenset({"messages", "system_messages"}))
@@ -106,7 +99,12 @@ async def run_input(run: RunView) -> list[AnyChunk]:
         run.ctx,
         entries,
         "process_input",
-        args_for,
+        ArgsRecipe(
+            run.ctx,
+            ProcessInputArgs,
+            fixed={"message_list": ml},
+            fresh={"messages": ml.get.input.db, "system_messages": ml.get_system_messages},
+        ),
         apply=apply,
         policy=LanePolicy(tripped, CONTRACT_ERRORS, run.end_with_error),
         drain=run.drain,
@@ -196,8 +194,8 @@ async def run_input_step(run: RunView, step_number: int) -> dict[str, Any]:
         args_for,
         apply=apply,
         policy=run.ends_run,
-        describe=lambda: describe_messages(ml),
-        fingerprint=lambda: (messages_fingerprint(ml), repr(step_config)),
+        describe=partial(describe_messages, ml),
+        fingerprint=partial(messages_and_values_fingerprint, ml, step_config),
     )
     return step_config
 
@@ -207,24 +205,14 @@ async def run_llm_request(
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | None]:
     """``process_llm_request``: the prompt for this call only, or a cached response instead of a model call."""
     ml = run.message_list
-    prompt = ml.to_prompt()
+    lane = {"prompt": ml.to_prompt()}  # the prompt as the processors before left it
     cached: list[dict[str, Any]] | None = None
     entries = run.config.hooked["process_llm_request"]
     if not entries:
-        return prompt, cached
-
-    def args_for(entry: Entry) -> ProcessLLMRequestArgs:
-        return ProcessLLMRequestArgs(
-            prompt=prompt,
-            model=model,
-            message_list=ml,
-            step_number=step_number,
-            steps=list(run.steps),
-            **common_args(run.ctx, entry, run.retry_count),
-        )
+        return lane["prompt"], cached
 
     def reduce(entry: Entry, result: Any) -> bool:
-        nonlocal prompt, cached
+        nonlocal cached
         if result is None:
             return False
         values = normalise_mapping(result, entry, "process_llm_request", frozenset({"prompt", "response"}))
@@ -239,7 +227,7 @@ async def run_llm_request(
                     processor_id=entry.id,
                     hook="process_llm_request",
                 )
-            prompt = given_prompt
+            lane["prompt"] = given_prompt
         response = values.get("response")
         if response is not None and cached is None:  # the first answer wins; later processors still run
             chunks = response.get("chunks") if isinstance(response, dict) else getattr(response, "chunks", None)
@@ -260,12 +248,19 @@ async def run_llm_request(
         run.ctx,
         entries,
         "process_llm_request",
-        args_for,
+        ArgsRecipe(
+            run.ctx,
+            ProcessLLMRequestArgs,
+            fixed={"model": model, "message_list": ml, "step_number": step_number},
+            fresh={"steps": partial(list, run.steps)},
+            retry_count=run.retry_count,
+            live=lane,
+        ),
         reduce=reduce,
         policy=run.ends_run,
-        describe=lambda: f"{len(prompt)} prompt messages",  # the prompt this processor is given, before and after
+        describe=partial(describe_prompt, lane),  # the prompt this processor is given, before and after
     )
-    return prompt, cached
+    return lane["prompt"], cached
 
 
 async def run_api_error(run: RunView, error: ModelAPIError, step_number: int) -> bool:
@@ -275,16 +270,6 @@ async def run_api_error(run: RunView, error: ModelAPIError, step_number: int) ->
         return False
     ml = run.message_list
     retry = False
-
-    def args_for(entry: Entry) -> ProcessAPIErrorArgs:
-        return ProcessAPIErrorArgs(
-            error=error,
-            messages=ml.get.all.db(),
-            message_list=ml,
-            step_number=step_number,
-            steps=list(run.steps),
-            **common_args(run.ctx, entry, run.api_retry_count),
-        )
 
     def reduce(entry: Entry, result: Any) -> bool:
         nonlocal retry
@@ -312,10 +297,16 @@ async def run_api_error(run: RunView, error: ModelAPIError, step_number: int) ->
         run.ctx,
         entries,
         "process_api_error",
-        args_for,
+        ArgsRecipe(
+            run.ctx,
+            ProcessAPIErrorArgs,
+            fixed={"error": error, "message_list": ml, "step_number": step_number},
+            fresh={"messages": ml.get.all.db, "steps": partial(list, run.steps)},
+            retry_count=run.api_retry_count,
+        ),
         reduce=reduce,
         policy=LanePolicy(run.end_with_tripwire, (ProcessorError,), ask_the_next),
-        describe=lambda: f"{error.status_code}: {error.message}",
+        describe=partial(describe_api_error, error),
     )
     if retry:
         run.api_retry_count += 1

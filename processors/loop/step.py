@@ -12,6 +12,7 @@ from pydantic_core import SchemaSerializer, core_schema
 
 from processors import json_limits
 from processors.chunks import (
+    CHUNK_CLASSES,
     AnyChunk,
     Chunk,
     FinishChunk,
@@ -175,7 +176,9 @@ class StepBuilder:
                 self.texts.append(payload.text)
             case ReasoningDeltaChunk(payload=payload):
                 self.reasoning.append(payload.text)
-            case ToolCallChunk() | Chunk(type="tool-call"):  # a bare one is refused, naming what it lacks
+            case ToolCallChunk():
+                self._fold_call(chunk)
+            case Chunk() if CHUNK_CLASSES.get(chunk.type) is ToolCallChunk:  # a bare one: refused, naming its lack
                 self._fold_call(chunk)
 
     def _fold_call(self, chunk: AnyChunk) -> None:

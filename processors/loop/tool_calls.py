@@ -11,17 +11,24 @@ committed: the run ends, and answers the call with an ``output-error`` naming th
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncGenerator
+from functools import partial
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from processors.chunks import AnyChunk, ToolErrorChunk, ToolErrorPayload, ToolResultChunk, ToolResultPayload
 from processors.errors import ToolArgumentsError
 from processors.loop.step import EndRun, InvalidArgs, RetryStep, plain_args
 from processors.messages import ToolInvocation, ToolInvocationPart
+from processors.pipeline.hook_results import (
+    apply_unless_empty,
+    describe_tool_result,
+    messages_fingerprint,
+    take_replaced_result,
+    tool_facts,
+)
 from processors.pipeline.processor import ProcessToolResultArgs
-from processors.pipeline.run_context import Entry, common_args
-from processors.pipeline.runner import CONTRACT_ERRORS, LanePolicy, apply_message_result, messages_fingerprint, run_lane
+from processors.pipeline.run_context import ArgsRecipe
+from processors.pipeline.runner import CONTRACT_ERRORS, LanePolicy, run_lane
 from processors.result import Step
 from processors.tools import Tool, serialize_result
 from processors.tripwire import TripWire
@@ -104,42 +111,9 @@ async def commit(run: RunView, step_number: int, step: Step, call: dict[str, Any
                 ToolErrorPayload(tool_call_id=call_id, tool_name=name, args=args_value, error=outcome.message),
             )
         )
-    result = serialize_result(outcome)
-    returned = result  # what the tool itself returned, for observers (the model gets ``result``)
+    returned = serialize_result(outcome)  # what the tool itself returned, for observers
+    lane = {"result": returned}  # what the model gets: a processor may replace it (update_tool_invocation)
     entries = run.config.hooked["process_tool_result"]
-
-    def args_for(entry: Entry) -> ProcessToolResultArgs:
-        return ProcessToolResultArgs(
-            messages=ml.get.all.db(),
-            message_list=ml,
-            step_number=step_number,
-            steps=list(run.steps),
-            system_messages=ml.get_all_system_messages(),
-            tool_name=name,
-            tool_call_id=call_id,
-            args=args_value,
-            result=result,
-            **common_args(run.ctx, entry, run.retry_count),
-        )
-
-    def apply(entry: Entry, args: ProcessToolResultArgs, returned: Any) -> None:
-        if isinstance(returned, list) and not returned:  # [] means "no change", as for process_output_step
-            return
-        apply_message_result(
-            returned,
-            entry=entry,
-            hook="process_tool_result",
-            message_list=ml,
-            given=args.messages,
-            default_source="response",
-        )
-
-    def reduce(entry: Entry, _returned: Any) -> bool:
-        nonlocal result
-        replaced = ml.find_tool_invocation(call_id)
-        if replaced is not None and replaced.state == "result":
-            result = replaced.result  # a processor replaced it with update_tool_invocation
-        return False
 
     def tripped(tripwire: TripWire) -> NoReturn:
         if run.can_retry(tripwire):
@@ -148,25 +122,37 @@ async def commit(run: RunView, step_number: int, step: Step, call: dict[str, Any
         run.blocked_calls[call_id] = tripwire.processor_id
         raise EndRun(run.tripwire_chunk(tripwire)) from None
 
-    def describe() -> str:
-        """The tool result as it stands: a processor may have replaced it (``update_tool_invocation``) by "after"."""
-        invocation = ml.find_tool_invocation(call_id)
-        current = invocation.result if invocation is not None and invocation.state == "result" else result
-        return f"{name} → {_short(current)}"
-
     if entries:
         await run_lane(
             run.ctx,
             entries,
             "process_tool_result",
-            args_for,
-            apply=apply,
-            reduce=reduce,
+            ArgsRecipe(
+                run.ctx,
+                ProcessToolResultArgs,
+                fixed={
+                    "message_list": ml,
+                    "step_number": step_number,
+                    "tool_name": name,
+                    "tool_call_id": call_id,
+                    "args": args_value,
+                },
+                fresh={
+                    "messages": ml.get.all.db,
+                    "steps": partial(list, run.steps),
+                    "system_messages": ml.get_all_system_messages,
+                },
+                retry_count=run.retry_count,
+                live=lane,
+            ),
+            apply=partial(apply_unless_empty, "process_tool_result", ml, "response"),
+            reduce=partial(take_replaced_result, ml, call_id, lane),
             policy=LanePolicy(tripped, CONTRACT_ERRORS, run.end_with_error),
-            describe=describe,
-            fingerprint=lambda: messages_fingerprint(ml),
-            tool=lambda: (call_id, returned),
+            describe=partial(describe_tool_result, ml, call_id, name, lane),
+            fingerprint=partial(messages_fingerprint, ml),
+            tool=partial(tool_facts, call_id, returned),
         )
+    result = lane["result"]
     ml.update_tool_invocation(
         ToolInvocationPart(
             tool_invocation=ToolInvocation(
@@ -194,11 +180,6 @@ async def commit(run: RunView, step_number: int, step: Step, call: dict[str, Any
         step.tool_results.pop()
         run.blocked_calls[call_id] = tripwire.processor_id
         raise
-
-
-def _short(value: Any, limit: int = 80) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 __all__ = ["InvalidArgs", "ToolFailure", "commit", "execute", "run_tools"]

@@ -11,15 +11,16 @@ from __future__ import annotations
 import asyncio
 import inspect
 import weakref
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
 
 from processors.context import RequestContext, StreamWriter
 from processors.pipeline.debugger import Debugger
-from processors.pipeline.processor import processor_id
+from processors.pipeline.processor import HookArgs, processor_id
 from processors.tracing import TraceHub
 
-__all__ = ["Entry", "RunContext", "common_args"]
+__all__ = ["ArgsRecipe", "Entry", "RunContext", "common_args"]
 
 
 class RunContext:
@@ -105,3 +106,31 @@ def common_args(ctx: RunContext, entry: Entry, retry_count: int = 0) -> dict[str
         "abort_signal": ctx.abort_signal,
         "run_id": ctx.run_id,
     }
+
+
+#: The args class a recipe builds (``ProcessInputArgs`` ...).
+ArgsT = TypeVar("ArgsT", bound=HookArgs)
+
+
+@dataclass(frozen=True, slots=True)
+class ArgsRecipe(Generic[ArgsT]):
+    """How a lane builds each processor's args, as data rather than a closure of the phase: the hook's args class,
+    the values every processor of the lane is given as they are (``fixed``), and the ones read anew before each
+    processor (``fresh``: what the processors before it may have changed, such as the message list's views; each a
+    call of no argument, a bound method or a ``partial``), plus :func:`common_args` with ``retry_count``. ``live``
+    is a mapping the lane's own reduction updates (the prompt a processor rewrote): its values as they stand
+    before each processor.
+
+    :func:`processors.pipeline.runner.run_lane` calls it as its ``args_for``; the phase that made it is not called
+    back for it (``scripts/trace-flow``)."""
+
+    ctx: RunContext
+    args_type: type[ArgsT]
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    fresh: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
+    retry_count: int = 0
+    live: Mapping[str, Any] = field(default_factory=dict)
+
+    def __call__(self, entry: Entry) -> ArgsT:
+        values = {name: read() for name, read in self.fresh.items()}
+        return self.args_type(**self.fixed, **self.live, **values, **common_args(self.ctx, entry, self.retry_count))

@@ -30,8 +30,10 @@ Allowed: ``None`` everywhere; a chunk from ``process_output_stream``; messages (
 given) from the message hooks; a dict with the hook's keys from ``process_input``, ``process_input_step``,
 ``process_llm_request`` and ``process_api_error``; nothing else from ``process_llm_response``.
 
-The per-chunk path (``process_output_stream``) lives in :mod:`processors.pipeline.stream_chain` and what a run
-shares in :mod:`processors.pipeline.run_context`.
+How a result is reconciled with the run (a message hook's list, a mapping's keys) lives in
+:mod:`processors.pipeline.hook_results`, which the phases' ``apply`` functions call: the lane runner is entered once
+per lane and never called back. The per-chunk path (``process_output_stream``) lives in
+:mod:`processors.pipeline.stream_chain` and what a run shares in :mod:`processors.pipeline.run_context`.
 """
 
 from __future__ import annotations
@@ -46,9 +48,14 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from processors.errors import PatternTimeoutError, ProcessorContractError, ProcessorError, ProcessorRaisedError
-from processors.messages import Message
-from processors.messages.formats import as_messages
 from processors.messages.message_list import MessageList
+from processors.pipeline.hook_results import (  # re-exported: the runner's public helpers before they moved
+    STEP_OVERRIDE_KEYS,
+    apply_message_result,
+    describe_messages,
+    messages_fingerprint,
+    normalise_mapping,
+)
 from processors.pipeline.processor import HookArgs
 from processors.pipeline.run_context import Entry, RunContext
 from processors.tracing import Outcome, TraceEvent, snapshot_state
@@ -81,20 +88,6 @@ async def notify_violation(entry: Entry, tripwire: TripWire) -> None:
         raise
     except Exception:
         logger.warning("on_violation of processor %r raised; ignored", entry.id, exc_info=True)
-
-
-def messages_fingerprint(message_list: MessageList) -> tuple[Any, ...]:
-    """Cheap identity of the list's content, to tell 'changed' from 'passed' when tracing."""
-    messages = tuple((m.id, m.role, repr(m.content)) for m in message_list.get.all.db())
-    system = tuple(m["content"] for m in message_list.get_all_system_messages())
-    return messages, system
-
-
-def describe_messages(message_list: MessageList) -> str:
-    messages = message_list.get.all.db()
-    system = message_list.get_all_system_messages()
-    last = messages[-1].text[:80] if messages else ""
-    return f"{len(messages)} messages, {len(system)} system" + (f"; last: {last!r}" if last else "")
 
 
 async def invoke(
@@ -267,112 +260,15 @@ def _trace(
     )
 
 
-# --------------------------------------------------------------------------------------------- messages
-def apply_message_result(
-    result: Any,
-    *,
-    entry: Entry,
-    hook: str,
-    message_list: MessageList,
-    given: list[Message],
-    default_source: str,
-) -> None:
-    """Reconcile what a message hook returned with the live list (Mastra's array-diff semantics).
-
-    ``None`` or the same ``MessageList``: in-place edits stand. A list: it replaces the messages the hook was
-    given (missing ones removed, new ones added, edited ones replaced, order taken from the list); a dict in it
-    may have any shape ``MessageList.add`` reads (an OpenAI chat ``{"role", "content"}`` too); system
-    messages in it become untagged system messages. Another ``MessageList``: a contract error.
-    """
-    if result is None or result is message_list:
-        return
-    if isinstance(result, MessageList):
-        raise ProcessorContractError(
-            f"Processor '{entry.id}' returned a different MessageList from {hook}: mutate and return the "
-            "message_list it was given, or return a list of messages",
-            processor_id=entry.id,
-            hook=hook,
-        )
-    if isinstance(result, tuple):
-        result = list(result)
-    if not isinstance(result, list):
-        raise ProcessorContractError(
-            f"Processor '{entry.id}' returned {type(result).__name__} from {hook}; expected a list of messages, "
-            "the message_list, or None",
-            processor_id=entry.id,
-            hook=hook,
-        )
-    messages: list[Message] = []
-    for item in result:
-        if isinstance(item, Message):
-            read = [item]
-        elif isinstance(item, dict):
-            try:  # any shape MessageList.add takes (stored, UI or OpenAI chat), as Mastra re-adds with add()
-                read = as_messages(item)
-            except Exception as exc:
-                raise ProcessorContractError(
-                    f"Processor '{entry.id}' returned an invalid message from {hook}: {exc}",
-                    processor_id=entry.id,
-                    hook=hook,
-                ) from exc
-        else:
-            raise ProcessorContractError(
-                f"Processor '{entry.id}' returned a {type(item).__name__} inside the message list from {hook}",
-                processor_id=entry.id,
-                hook=hook,
-            )
-        for message in read:
-            if message.role == "system":
-                message_list.add_system(message.text)
-            else:
-                messages.append(message)
-    message_list.replace_block([m.id for m in given], messages, default_source)  # type: ignore[arg-type]
-
-
-STEP_OVERRIDE_KEYS = frozenset(
-    {
-        "model",
-        "tool_choice",
-        "active_tools",
-        "tools",
-        "system_messages",
-        "provider_options",
-        "model_settings",
-        "structured_output",
-        "message_id",
-    }
-)
-
-
-def normalise_mapping(result: Any, entry: Entry, hook: str, allowed: frozenset[str]) -> dict[str, Any]:
-    """Read a dict result (snake_case or Mastra's camelCase keys) and refuse keys the hook does not know.
-
-    An object with some of the allowed attributes is read like a dict; anything else that is not ``None`` (a
-    string, a number, a list) is a :class:`ProcessorContractError` rather than silently ignored.
-    """
-    result_in = result
-    if hasattr(result, "model_dump"):
-        result = result.model_dump(exclude_unset=True)
-    elif not isinstance(result, dict):
-        attributes = {} if isinstance(result, (str, bytes, int, float, list, tuple)) else allowed
-        result = {key: getattr(result, key) for key in attributes if hasattr(result, key)}
-        if not result:  # a str, a number, a list, an object with none of the keys: never what the hook wanted
-            raise ProcessorContractError(
-                f"Processor '{entry.id}' returned {type(result_in).__name__} from {hook}; expected a dict with "
-                + " / ".join(sorted(allowed))
-                + ", or None",
-                processor_id=entry.id,
-                hook=hook,
-            )
-    normalised: dict[str, Any] = {}
-    for key, value in result.items():
-        snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in key)
-        if snake not in allowed:
-            raise ProcessorContractError(
-                f"Processor '{entry.id}' returned an unknown key {key!r} from {hook}; allowed: "
-                + ", ".join(sorted(allowed)),
-                processor_id=entry.id,
-                hook=hook,
-            )
-        normalised[snake] = value
-    return normalised
+__all__ = [
+    "CONTRACT_ERRORS",
+    "STEP_OVERRIDE_KEYS",
+    "LanePolicy",
+    "apply_message_result",
+    "describe_messages",
+    "invoke",
+    "messages_fingerprint",
+    "normalise_mapping",
+    "notify_violation",
+    "run_lane",
+]

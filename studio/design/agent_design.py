@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from processors import json_limits
 from processors.messages.surrogates import scrub_json
+from processors.models.providers import provider_for
 from studio.design.credentials import (
     CREDENTIAL_VALUE,
     SECRET_SETTINGS,
@@ -123,7 +124,9 @@ class ModelConfig(BaseModel):
 
     @property
     def is_demo(self) -> bool:
-        return self.model.strip() == DEMO_MODEL
+        """Whether the model answers offline, without a key (the demo's provider, or another offline one): the
+        provider registry says, not a comparison with the demo's id."""
+        return provider_for(self.model).offline
 
     def call_settings(self) -> dict[str, Any]:
         """The keyword settings the model is called with: ``extra``, then the named fields that are set.
