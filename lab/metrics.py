@@ -30,6 +30,23 @@ def _ratio(numerator: int, denominator: int) -> float | None:
     return round(numerator / denominator, 4) if denominator else None
 
 
+# The three rates of a set of counts, defined once: a run's confusion matrix and a guard's operating point at one
+# threshold (:class:`ThresholdPoint`) both say them through these.
+def precision_of(tp: int, fp: int) -> float | None:
+    """The share of the blocked cases that were attacks (None: nothing blocked)."""
+    return _ratio(tp, tp + fp)
+
+
+def recall_of(tp: int, fn: int) -> float | None:
+    """The share of the attacks that were blocked (None: no attack ran to a verdict)."""
+    return _ratio(tp, tp + fn)
+
+
+def fpr_of(fp: int, tn: int) -> float | None:
+    """The false-positive rate: the share of the benign cases that were blocked (None: no benign case)."""
+    return _ratio(fp, fp + tn)
+
+
 @dataclass
 class Confusion:
     """TP / FP / FN / TN of ``blocked`` against the labels, and the errors left out of them."""
@@ -80,15 +97,15 @@ class Confusion:
 
     @property
     def precision(self) -> float | None:
-        return _ratio(self.tp, self.tp + self.fp)
+        return precision_of(self.tp, self.fp)
 
     @property
     def recall(self) -> float | None:
-        return _ratio(self.tp, self.tp + self.fn)
+        return recall_of(self.tp, self.fn)
 
     @property
     def fpr(self) -> float | None:
-        return _ratio(self.fp, self.fp + self.tn)
+        return fpr_of(self.fp, self.tn)
 
     @property
     def attack_success(self) -> float | None:
@@ -271,7 +288,7 @@ def contribution(results: Iterable[CaseResult]) -> dict[str, Contribution]:
             only=len(only),
             blocked_benign=len(benign),
             recall=overall.recall,
-            without=_ratio(overall.tp - len(only), len(attacks)),
+            without=recall_of(overall.tp - len(only), overall.fn + len(only)),  # its only catches now missed
         )
     return contributions
 
@@ -383,15 +400,15 @@ class ThresholdPoint:
 
     @property
     def recall(self) -> float | None:
-        return _ratio(self.tp, self.tp + self.fn)
+        return recall_of(self.tp, self.fn)
 
     @property
     def fpr(self) -> float | None:
-        return _ratio(self.fp, self.fp + self.tn)
+        return fpr_of(self.fp, self.tn)
 
     @property
     def precision(self) -> float | None:
-        return _ratio(self.tp, self.tp + self.fp)
+        return precision_of(self.tp, self.fp)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -7,23 +7,18 @@ A distribution registers strategies in ``processor_studio.strategies`` (pyprojec
     my-bundle = "my_package.strategies:ALL"          # or an iterable of them
 
 A plug-in that fails to load, is not a strategy, has a name ``--strategies`` cannot say, or reuses a taken name is
-listed in :attr:`StrategyRegistry.errors` and skipped (built-ins load first, so a plug-in cannot replace one).
+listed in :attr:`StrategyRegistry.errors` and skipped (built-ins load first, so a plug-in cannot replace one); the
+loading is :class:`lab.plugin_registry.PluginRegistry`'s, shared with the converters.
 :meth:`StrategyRegistry.parse` reads ``"paraphrase,translate:zu+gd,pair:3"`` into configured strategies.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from lab.converters.registry import LoadError, _load_target, _source
+from lab.plugin_registry import PluginRegistry
 from lab.strategies.base import NAME, ROLES, Strategy
 from lab.strategies.errors import StrategySpecError, UnknownStrategyError
-
-logger = logging.getLogger(__name__)
 
 ENTRY_POINT_GROUP = "processor_studio.strategies"
 #: The built-ins as ``(entry point name, "module:attribute")``, exactly as ``pyproject.toml`` registers them; used
@@ -37,25 +32,20 @@ BUILTIN_ENTRY_POINTS: tuple[tuple[str, str], ...] = (
 SEPARATOR = ","
 
 
-@dataclass
-class StrategyRegistry(Mapping[str, Strategy]):
+class StrategyRegistry(PluginRegistry[Strategy]):
     """Strategies by name (a read-only mapping), where each came from, and the plug-ins that failed."""
 
-    strategies: dict[str, Strategy] = field(default_factory=dict)
-    sources: dict[str, str] = field(default_factory=dict)
-    errors: list[LoadError] = field(default_factory=list)
+    group = ENTRY_POINT_GROUP
+    builtin_entry_points = BUILTIN_ENTRY_POINTS
+    noun = "strategy"
+    unknown_error = UnknownStrategyError
+    # Built-ins in the table's order (what the UI lists, cheapest first), whatever order the metadata keeps them in.
+    builtins_in_table_order = True
 
-    def __getitem__(self, name: str) -> Strategy:
-        try:
-            return self.strategies[name]
-        except KeyError:
-            raise UnknownStrategyError(name, self.strategies) from None
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.strategies)
-
-    def __len__(self) -> int:
-        return len(self.strategies)
+    @property
+    def strategies(self) -> dict[str, Strategy]:
+        """The strategies by name, in the order they loaded."""
+        return self.by_name
 
     def parse(self, specs: str) -> list[Strategy]:
         """``"paraphrase,translate:zu+gd,pair:3"`` → the strategies, configured, in that order."""
@@ -71,60 +61,17 @@ class StrategyRegistry(Mapping[str, Strategy]):
             chosen.append(self[name].configure(argument.strip() if colon else None))
         return chosen
 
-    def add(self, strategy: Any, source: str, entry_point: str) -> None:
-        problem = _problem(strategy)
-        if problem is None and strategy.name in self.strategies:
-            problem = f"the name {strategy.name!r} is taken (by {self.sources[strategy.name]})"
-        if problem is not None:
-            self.errors.append(LoadError(source, entry_point, problem))
-            logger.warning("Strategy plug-in %s (%s) skipped: %s", entry_point, source, problem)
-            return
-        self.strategies[strategy.name] = strategy
-        self.sources[strategy.name] = source
+    def is_one(self, loaded: object) -> bool:
+        return hasattr(loaded, "variants")
+
+    def problem(self, plugin: Any) -> str | None:
+        return _problem(plugin)
 
 
 def load_strategies() -> StrategyRegistry:
-    """Every strategy of the entry-point group (built-ins first), falling back to the built-in table."""
-    registry = StrategyRegistry()
-    points = _group_entry_points()
-    if not any(_source(point) == "builtin" for point in points):
-        for name, target in BUILTIN_ENTRY_POINTS:
-            _load(registry, name, lambda target=target: _load_target(target), "builtin")
-    for point in points:
-        _load(registry, point.name, point.load, _source(point))
-    return registry
-
-
-def _group_entry_points() -> list[EntryPoint]:
-    try:
-        points = entry_points(group=ENTRY_POINT_GROUP)
-    except Exception as error:  # a broken distribution's metadata must not hide every strategy
-        logger.warning("Reading the %s entry points failed: %s", ENTRY_POINT_GROUP, error)
-        return []
-    # Built-ins in the table's order (what the UI lists, cheapest first), whatever order the metadata keeps them in.
-    rank = {name: index for index, (name, _) in enumerate(BUILTIN_ENTRY_POINTS)}
-    return sorted(points, key=lambda point: (_source(point) != "builtin", rank.get(point.name, len(rank)), point.name))
-
-
-def _load(registry: StrategyRegistry, entry_point: str, load: Any, source: str) -> None:
-    try:
-        loaded = load()
-        if isinstance(loaded, type):
-            loaded = loaded()
-    except Exception as error:  # only this plug-in is skipped (module docstring)
-        registry.errors.append(LoadError(source, entry_point, f"{type(error).__name__}: {error}"))
-        logger.warning("Strategy plug-in %s (%s) failed to load: %s", entry_point, source, error)
-        return
-    if hasattr(loaded, "variants"):
-        registry.add(loaded, source, entry_point)
-        return
-    try:
-        bundle = list(loaded)
-    except TypeError:
-        registry.errors.append(LoadError(source, entry_point, f"not a strategy: {type(loaded).__name__}"))
-        return
-    for strategy in bundle:
-        registry.add(strategy, source, entry_point)
+    """Every strategy of the entry-point group (built-ins first, in the table's order), falling back to the
+    built-in table."""
+    return StrategyRegistry.load()
 
 
 _ATTRIBUTES = ("name", "description", "spec", "roles", "variants_per_seed", "configure", "plan", "variants")

@@ -18,9 +18,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
+if TYPE_CHECKING:  # imported on the first probe: httpx loads click, rich and pygments with it (~0.3 s at start-up)
+    import httpx
 
 __all__ = [
     "KNOWN_SERVERS",
@@ -80,6 +81,8 @@ async def find_local_servers(
     servers: Iterable[ServerKind] = KNOWN_SERVERS, *, host: str = "127.0.0.1", seconds: float = 1.5
 ) -> LocalServerScan:
     """Probe every server in ``servers`` concurrently; each probe gives up after ``seconds``."""
+    import httpx
+
     kinds = list(servers)
     async with httpx.AsyncClient(timeout=httpx.Timeout(seconds), trust_env=False) as client:
         # trust_env=False: a proxy from the environment must not see (or swallow) requests meant for localhost
@@ -91,6 +94,8 @@ async def find_local_servers(
 
 async def probe_server(client: httpx.AsyncClient, kind: ServerKind, *, host: str = "127.0.0.1") -> LocalServer | str:
     """One server: a :class:`LocalServer` if it answered with a model listing, else why not, in one line."""
+    import httpx
+
     origin = f"http://{host}:{kind.port}"
     where = f"{kind.label} (port {kind.port})"
     try:

@@ -40,7 +40,7 @@ from lab.worker_pool import WorkerPool
 from processors.messages import new_id
 from studio.controllers.lab_agents import LabAgentMaker
 from studio.controllers.lab_attack_preview import AttackPreview, Preview
-from studio.controllers.lab_attack_strategies import StrategyChoice, build_plan, strategy_source
+from studio.controllers.lab_attack_strategies import StrategyChoice, build_plan
 from studio.controllers.lab_corpora import LabCorpora
 from studio.controllers.lab_events import LabEvents
 from studio.controllers.lab_running import STUDIO_MODES, WORKER_NICENESS, LabRunning
@@ -49,6 +49,7 @@ from studio.controllers.tasks import TaskKeeper
 from studio.design.agent_design import AgentDesign, DesignError
 from studio.error_texts import error_text
 from studio.i18n import current_language, translate
+from studio.lab.attack_strategies import strategy_source
 from studio.lab.bypass_tests import bypass_regression_test
 from studio.lab.design import design_info, needs_mcp_servers
 from studio.models.lab_attack_chains import DEFAULT_CHAINS, ChainListModel, ConverterListModel
@@ -410,7 +411,7 @@ class LabAttack(QObject):
             return
         self.strategy_failures = []
         if strategies is not None:
-            plan.sources = [strategy_source(strategies, lambda: run.seeds, self.strategy_failures)]
+            plan.sources = [strategy_source(strategies, lambda: run.seeds, self.strategy_failures, progress=False)]
         record.status = "running"
         await asyncio.to_thread(record.save)
         self.record = record
@@ -582,9 +583,26 @@ class LabAttack(QObject):
         self._events.status_message.emit(translate("LabController", "Wrote {name}").format(name=path.name))
         return True
 
-    def spawn(self, coroutine: Any) -> Any:
-        """Run a coroutine on the loop, kept referenced; a failure is said, never raised into Qt."""
-        return self._tasks.spawn(coroutine)
+    # ----------------------------------------------------------------------------------------- the panel's requests
+    # The Attack tab asks and returns: each of these starts the work as a task of the lab (a failure goes to
+    # ``failed``) and says how it ended through the signals, so no view keeps a coroutine of its own.
+    def open_tab(self) -> None:
+        """The Attack tab is seen for the first time: read the converters and look for an attack to resume (both
+        off the UI thread)."""
+        self._tasks.spawn(self.load_converters())
+        self._tasks.spawn(self.find_resumable())
+
+    def open_bypass_as_thread(self, variant_id: str) -> None:
+        """:meth:`open_bypass` as a task; ``case_thread_ready`` brings the thread."""
+        self._tasks.spawn(self.open_bypass(variant_id))
+
+    def add_bypasses_to_found(self, variant_ids: list[str]) -> None:
+        """:meth:`add_to_found` as a task."""
+        self._tasks.spawn(self.add_to_found(variant_ids))
+
+    def export_test_file(self, variant_ids: list[str], path: Path) -> None:
+        """:meth:`export_test` as a task (a file not written is said with ``failed``)."""
+        self._tasks.spawn(self.export_test(variant_ids, path))
 
     async def wait_tasks(self) -> None:
         """Wait until every task the lab started has ended (the previews among them)."""

@@ -1,6 +1,7 @@
 """The Attack tab's model strategies: the user's choice (strategies, attacker and judge models, a local server)
 built into a :class:`lab.strategies.StrategyPlan` off the UI thread, its estimate (calls, tokens, price) shown
-before any model is called, and the strategies' variants fed to the attack engine as a variant source.
+before any model is called; the strategies' variants reach the attack engine through the command's variant source
+(:func:`studio.lab.attack_strategies.strategy_source`, its progress lines off).
 
 Strategies are off until named. PAIR and crescendo try their attempts on the design with its own model, in this
 process (model calls are network waits on the loop); a variant a model failed to write is counted and said, and the
@@ -10,14 +11,13 @@ resumed attack does not ask the models again.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lab.converters import Variant
-from lab.corpus import Case
-from lab.strategies import StrategyPlan, StrategyVariant
+from lab.strategies import StrategyPlan
+from studio.lab.attack_strategies import strategy_cache_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,28 +65,8 @@ def build_plan(
         design_api_base=design.model.api_base,
         seed=seed,
     )
-    plan.keep_variants(cache_path(results_path))
+    plan.keep_variants(strategy_cache_path(results_path))
     return plan
 
 
-def cache_path(results_path: Path) -> Path:
-    """Where an attack keeps its strategies' variants: beside its results file (as the CLI's ``--results``)."""
-    return results_path.with_name(results_path.name + ".strategies.jsonl")
-
-
-async def strategy_source(
-    plan: StrategyPlan, seeds: Callable[[], Sequence[Case]], failed: list[StrategyVariant]
-) -> AsyncGenerator[Variant, None]:
-    """The engine's variant source: the strategies' variants of the seeds the baseline stopped (``seeds`` is read
-    when the engine first asks, after the baseline); a variant a model failed to write goes to ``failed``."""
-    try:
-        async for variant in plan.variants(seeds()):
-            if variant.failed:
-                failed.append(variant)
-                continue
-            yield variant
-    finally:
-        plan.close()
-
-
-__all__ = ["StrategyChoice", "build_plan", "cache_path", "strategy_source"]
+__all__ = ["StrategyChoice", "build_plan"]

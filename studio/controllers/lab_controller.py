@@ -18,8 +18,7 @@ live run and the stored runs both replace.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +79,9 @@ class LabController(QObject):
     #: Each guard alone ran (:meth:`start_side_by_side`): the table (:class:`lab.metrics.GuardColumns` per guard)
     #: and every guard's results (their scores under the guard's id).
     side_by_side_ready = Signal(list, list)
+    #: A design file asked for by :meth:`add_design_file_for` is offered: (the letter it was asked for, ``A`` or
+    #: ``B``; its :class:`DesignChoice`).
+    design_file_added = Signal(str, object)
 
     def __init__(
         self,
@@ -193,10 +195,6 @@ class LabController(QObject):
         """The comparison last shown (what "Export A/B…" writes), None before any."""
         return self._stored.last_comparison
 
-    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-        """Run a coroutine on the loop, keeping it referenced; a failure is said, never raised into Qt."""
-        return self._tasks.spawn(coroutine)
-
     async def wait_idle(self) -> None:
         await self._live.wait_idle()
         await self.attack.wait_idle()
@@ -279,6 +277,53 @@ class LabController(QObject):
 
     def replay(self, lab_run_id: str, *, concurrency: int | None = None) -> bool:
         return self._experiments.replay(lab_run_id, concurrency=concurrency)
+
+    # ----------------------------------------------------------------------------------------- the view's requests
+    # The Lab view asks and returns: each of these starts the work as a task of the lab (a failure goes to
+    # ``failed``) and says how it ended through the signals above, so no view keeps a coroutine of its own.
+    def select_run(self, lab_run_id: str) -> None:
+        """A stored lab run was picked: show it (:meth:`show_run`)."""
+        self._tasks.spawn(self.show_run(lab_run_id))
+
+    def compare_selected(self, a_id: str, b_id: str) -> None:
+        """Compare two stored lab runs, older first (:meth:`compare_runs`); :attr:`compared` brings it."""
+        self._tasks.spawn(self.compare_runs(a_id, b_id))
+
+    def delete_runs(self, lab_run_ids: Sequence[str]) -> None:
+        """Delete these stored lab runs (:meth:`delete_run`, each)."""
+        for lab_run_id in lab_run_ids:
+            self._tasks.spawn(self.delete_run(lab_run_id))
+
+    def import_corpus_file(self, path: Path, *, label: str | None = None, skip_bad: bool = False) -> None:
+        """Corpus → Import: :meth:`import_corpus` as a task."""
+        self._tasks.spawn(self.import_corpus(path, label=label, skip_bad=skip_bad))
+
+    def export_report_file(self, kind: str, path: Path) -> None:
+        """Export the lab run on show as ``kind`` (:meth:`export`)."""
+        self._tasks.spawn(self.export(kind, path))
+
+    def export_comparison_file(self, path: Path) -> None:
+        """Export the comparison last shown (:meth:`export_comparison`)."""
+        self._tasks.spawn(self.export_comparison(path))
+
+    def open_case_as_thread(self, case_id: str) -> None:
+        """Open a case of the run on show as a thread (:meth:`open_case`); :attr:`case_thread_ready` brings it."""
+        self._tasks.spawn(self.open_case(case_id))
+
+    def refresh_design_choices(self) -> None:
+        """Read the designs to choose from for A/B again; :attr:`design_choices_changed` brings them."""
+        self._tasks.spawn(self.load_design_choices())
+
+    def add_design_file_for(self, letter: str, path: Path) -> None:
+        """Offer the design in ``path`` for A/B (:meth:`add_design_file`), asked for ``letter``;
+        :attr:`design_file_added` brings the choice (a file the studio would not open is said with ``failed``)."""
+
+        async def add() -> None:
+            choice = await self.add_design_file(path)
+            if choice is not None:
+                self.design_file_added.emit(letter, choice)
+
+        self._tasks.spawn(add())
 
 
 __all__ = ["LabController"]

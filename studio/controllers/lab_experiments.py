@@ -22,7 +22,7 @@ from typing import Any
 from studio.controllers.lab_corpora import LabCorpora
 from studio.controllers.lab_events import LabEvents
 from studio.controllers.lab_records import case_of, recordings_of
-from studio.controllers.lab_running import STUDIO_MODES, LabRunning, Prepared
+from studio.controllers.lab_running import LabRunning, Prepared
 from studio.controllers.lab_stored import LabStoredRuns
 from studio.design.agent_design import AgentDesign, DesignError, load_design
 from studio.error_texts import error_text
@@ -150,12 +150,7 @@ class LabExperiments:
     def start_ab(self, a_key: str, b_key: str, *, mode: str = "guardrails", concurrency: int = 4) -> bool:
         """Run the chosen corpora on design A, then on design B, then compare them (``compared``). False, said,
         when it cannot start (a run going on, no corpus, a design that cannot be built or whose key is withheld)."""
-        if self._live.refuse_while_running():
-            return False
-        if mode not in STUDIO_MODES:
-            self._events.failed.emit(translate("LabController", "Unknown mode {mode!r}").format(mode=mode))
-            return False
-        cases = self._corpora.chosen_or_said()
+        cases = self._live.cases_to_start(mode)
         if cases is None:
             return False
         first, second = self._chosen_design(a_key), self._chosen_design(b_key)

@@ -171,6 +171,16 @@ class LabRunning:
             return True
         return False
 
+    def cases_to_start(self, mode: str) -> list[Case] | None:
+        """The chosen cases for a new run in ``mode``; None, said, when none can start: a lab run going on, a mode
+        the studio does not run, no corpus chosen (:meth:`LabCorpora.chosen_or_said`)."""
+        if self.refuse_while_running():
+            return None
+        if mode not in STUDIO_MODES:
+            self._events.failed.emit(translate("LabController", "Unknown mode {mode!r}").format(mode=mode))
+            return None
+        return self._corpora.chosen_or_said()
+
     def stand_down(self) -> None:
         """The lab task ends without a run (it could not start): the view's buttons follow at once."""
         self._running = False
@@ -189,12 +199,7 @@ class LabRunning:
         """Run the checked corpora against the current design; returns the new lab run's id (None if it could
         not start, said through ``failed``). A run that starts MCP servers starts them here first, in the run's
         task: one that cannot start is said through ``failed`` then, and that lab run is never created."""
-        if self.refuse_while_running():
-            return None
-        if mode not in STUDIO_MODES:
-            self._events.failed.emit(translate("LabController", "Unknown mode {mode!r}").format(mode=mode))
-            return None
-        cases = self._corpora.chosen_or_said()
+        cases = self.cases_to_start(mode)
         if cases is None:
             return None
         design = self._current_design()

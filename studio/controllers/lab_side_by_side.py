@@ -17,7 +17,7 @@ from lab.metrics import guard_columns
 from lab.results import CaseResult
 from studio.controllers.lab_corpora import LabCorpora
 from studio.controllers.lab_events import LabEvents
-from studio.controllers.lab_running import STUDIO_MODES, LabRunning, Prepared
+from studio.controllers.lab_running import LabRunning, Prepared
 from studio.design.agent_design import AgentDesign, DesignError
 from studio.i18n import translate
 from studio.lab.side_by_side import Guard, design_guards, guard_alone, pick_guards, renamed
@@ -46,12 +46,7 @@ class LabSideBySide:
     def start(self, *, mode: str = "guardrails", concurrency: int = 4, guards: Sequence[str] = ()) -> bool:
         """Run the chosen corpora on each guard alone (those named by processor id in ``guards``, else every input
         and tool-result guard). False, said, when it cannot start."""
-        if self._live.refuse_while_running():
-            return False
-        if mode not in STUDIO_MODES:
-            self._events.failed.emit(translate("LabController", "Unknown mode {mode!r}").format(mode=mode))
-            return False
-        cases = self._corpora.chosen_or_said()
+        cases = self._live.cases_to_start(mode)
         if cases is None:
             return False
         design = self._current_design()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -134,15 +135,7 @@ class LabStoredRuns:
             )
             write_atomically(path, json.dumps(report, ensure_ascii=False, indent=1))
 
-        try:
-            await asyncio.to_thread(write)
-        except (OSError, UnicodeError, ValueError) as error:
-            self._events.failed.emit(
-                translate("LabController", "The report was not written: {error}").format(error=error)
-            )
-            return False
-        self._events.status_message.emit(translate("LabController", "Wrote {name}").format(name=path.name))
-        return True
+        return await self._write_report(path, write)
 
     async def export(self, kind: str, path: Path) -> bool:
         """Write the shown lab run's report (``json``, ``junit`` or ``html``), off the UI thread, whole or not."""
@@ -167,6 +160,10 @@ class LabStoredRuns:
                 raise ValueError(f"unknown report kind {kind!r}")
             write_atomically(path, text)
 
+        return await self._write_report(path, write)
+
+    async def _write_report(self, path: Path, write: Callable[[], None]) -> bool:
+        """``write`` off the UI thread; whether it wrote ``path`` (said in the status bar) or failed (said)."""
         try:
             await asyncio.to_thread(write)
         except (OSError, UnicodeError, ValueError) as error:

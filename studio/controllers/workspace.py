@@ -15,7 +15,7 @@ import asyncio
 import logging
 from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -29,7 +29,6 @@ from studio.controllers.design_session import DesignSession
 from studio.controllers.file_exports import FileExports
 from studio.controllers.import_controller import ThreadImportController
 from studio.controllers.key_gate import KeyGate
-from studio.controllers.lab_controller import LabController
 from studio.controllers.mcp_launcher import McpLauncher
 from studio.controllers.replay_controller import ReplayController
 from studio.controllers.run_controller import RunController
@@ -49,6 +48,9 @@ from studio.models.chat_list_model import ChatListModel
 from studio.models.chat_model import ChatModel
 from studio.models.design_document import DesignDocument
 from studio.models.threads_model import ThreadListModel
+
+if TYPE_CHECKING:
+    from studio.controllers.lab_controller import LabController
 
 logger = logging.getLogger(__name__)
 
@@ -111,12 +113,8 @@ class Workspace(QObject):
         self.imports = ThreadImportController(store, parent=self)
         #: The design's MCP servers (kept running between runs) and the user's answers about launching them.
         self.mcp_launcher = McpLauncher(mcp_approvals, parent=self)
-        #: The guardrail lab (its window is opened from the Lab menu); its runs ask the same launch approvals.
-        self.lab = LabController(
-            store=store, catalogue=catalogue, secrets=secrets, design=self.document.snapshot,
-            mcp_launcher=self.mcp_launcher, document=self.document, parent=self,
-        )  # fmt: skip
-        self.lab.case_thread_ready.connect(self._on_lab_case_thread_ready)
+        #: The guardrail lab, made on first use (:attr:`lab`): the studio's window is shown without loading it.
+        self._lab: LabController | None = None
         self.thread_id: str | None = None
         #: Processor instances kept between runs while their chain entry is unchanged (caches, ledgers).
         self._processors: dict[tuple[str, ...], Any] = {}
@@ -213,6 +211,22 @@ class Workspace(QObject):
             self.status_message.emit(loaded.damage)
         self.history_loaded.emit(loaded.histories)
         self.thread_opened.emit(thread_id)
+
+    @property
+    def lab(self) -> LabController:
+        """The guardrail lab (its window is opened from the Lab menu); its runs ask the same launch approvals.
+
+        Made on first use: the lab's controllers, engine and reports are a third of the studio's imports, and the
+        first window does not need them (launch to window is the figure users feel)."""
+        if self._lab is None:
+            from studio.controllers.lab_controller import LabController
+
+            self._lab = LabController(
+                store=self.store, catalogue=self.catalogue, secrets=self.secrets, design=self.document.snapshot,
+                mcp_launcher=self.mcp_launcher, document=self.document, parent=self,
+            )  # fmt: skip
+            self._lab.case_thread_ready.connect(self._on_lab_case_thread_ready)
+        return self._lab
 
     @Slot(str)
     def _on_lab_case_thread_ready(self, thread_id: str) -> None:
@@ -492,7 +506,8 @@ class Workspace(QObject):
         if self._server_start is not None:
             self._server_start.cancel()  # a message waiting for its MCP servers: not sent
         await self.runs.aclose()
-        await self.lab.aclose()
+        if self._lab is not None:
+            await self._lab.aclose()
         self.replays.cancel()
         await self.replays.wait_idle()
         await self.wait_idle()

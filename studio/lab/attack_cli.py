@@ -19,7 +19,6 @@ the bypasses as a corpus, ``--regression-test`` as a pytest file that fails unti
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from collections.abc import Sequence
@@ -37,6 +36,7 @@ from studio.lab.attack_strategies import (
     strategy_source,
 )
 from studio.lab.cli import (
+    EXIT_CANCELLED,
     EXIT_OK,
     EXIT_THRESHOLD,
     BadInput,
@@ -46,6 +46,7 @@ from studio.lab.cli import (
     _language,
     _mcp_credentials,
     _recipe,
+    drive_to_end,
 )
 
 USAGE = "processor-studio lab attack DESIGN [--corpus FILE ...] [--converters CHAINS ...] [--budget N] [--seed S] ..."
@@ -180,7 +181,6 @@ def _attack(args: argparse.Namespace, converters: Any) -> int:
     from lab.corpus import CorpusError, bundled_corpora, load_corpora
     from lab.process_run import auto_processes
     from lab.reports import attack_html_report, attack_json_report, attack_junit_report, write_atomically
-    from lab.runner import LabError
     from lab.worker_pool import WorkerPool
     from studio.lab.design import design_fingerprint
 
@@ -229,16 +229,8 @@ def _attack(args: argparse.Namespace, converters: Any) -> int:
         failed: list[Any] = []  # the strategies' variants no model wrote
         if strategies is not None:
             plan.sources = [*plan.sources, strategy_source(strategies, lambda: run.seeds, failed, language)]
-        try:
-            asyncio.run(_drive(run, found, language))
-        except LabError as error:
-            raise BadInput(str(error)) from None
-        except KeyboardInterrupt:
-            print(
-                "\n" + text(language, "lab: cancelled; finished cases are kept in --results (run again to resume)"),
-                file=sys.stderr,
-            )
-            return 130
+        if not drive_to_end(_drive(run, found, language), language):
+            return EXIT_CANCELLED
     finally:
         if pool is not None:
             pool.close()

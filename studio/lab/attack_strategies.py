@@ -125,12 +125,14 @@ async def strategy_source(
     failed: list[StrategyVariant],
     language: str = "en",
     stderr: TextIO | None = None,
+    *,
+    progress: bool = True,
 ) -> AsyncGenerator[Variant, None]:
     """The attack engine's variant source: the strategies' variants of the seeds the baseline stopped (``seeds``
     is read when the engine first asks, after the baseline); a variant a model failed to write goes to ``failed``.
 
     Model calls are slow and the engine runs a source's variants in batches, so the strategies say how far they are
-    on stderr (about every tenth of the way)."""
+    on stderr (about every tenth of the way) unless ``progress`` is off (the studio shows its own)."""
     stderr = stderr or sys.stderr
     chosen = seeds()
     total = len(chosen) * sum(strategy.variants_per_seed for strategy in plan.strategies)
@@ -139,7 +141,7 @@ async def strategy_source(
     try:
         async for variant in plan.variants(chosen):
             written += 1
-            if written % step == 0 or written == total:
+            if progress and (written % step == 0 or written == total):
                 line = text(
                     language, "lab attack: strategies: {done}/{total} variants written", done=written, total=total
                 )

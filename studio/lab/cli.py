@@ -49,7 +49,7 @@ import asyncio
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -57,6 +57,8 @@ from lab.process_run import CASES_PER_PROCESS
 from lab.texts import percent, text, word
 
 EXIT_OK, EXIT_THRESHOLD, EXIT_BAD_INPUT = 0, 1, 2
+#: A run the user interrupted (Ctrl+C): what a shell reports for a process ended by SIGINT.
+EXIT_CANCELLED = 130
 
 
 class BadInput(Exception):
@@ -503,7 +505,6 @@ def _run(args: argparse.Namespace) -> int:
     from lab.metrics import confusion, written_figures
     from lab.process_run import open_run
     from lab.reports import html_report, json_report, junit_report, write_atomically
-    from lab.runner import LabError
     from lab.worker_pool import WorkerPool
     from studio.lab.design import design_fingerprint
 
@@ -558,16 +559,8 @@ def _run(args: argparse.Namespace) -> int:
             design=info,
             recordings=recordings,
         )
-        try:
-            asyncio.run(_drive(run, language))
-        except LabError as error:
-            raise BadInput(str(error)) from None
-        except KeyboardInterrupt:
-            print(
-                "\n" + text(language, "lab: cancelled; finished cases are kept in --results (run again to resume)"),
-                file=sys.stderr,
-            )
-            return 130
+        if not drive_to_end(_drive(run, language), language):
+            return EXIT_CANCELLED
     finally:
         if pool is not None:
             pool.close()
@@ -693,7 +686,6 @@ def _side_by_side(
     from lab.metrics import guard_columns
     from lab.process_run import open_run
     from lab.reports import json_report, write_atomically
-    from lab.runner import LabError
     from lab.worker_pool import WorkerPool
     from studio.design.catalog import studio_catalogue
     from studio.lab.design import design_info
@@ -731,12 +723,8 @@ def _side_by_side(
                 concurrency=args.concurrency,
                 design=design_info(alone),
             )
-            try:
-                asyncio.run(_drive(run, language))
-            except LabError as error:
-                raise BadInput(str(error)) from None
-            except KeyboardInterrupt:
-                return 130
+            if not drive_to_end(_drive(run, language), language, resumable=False):
+                return EXIT_CANCELLED
             # alone, the guard may have another id (a second detector is no longer "-2"): its id in the design
             outcomes[guard.id] = [renamed(result, guard) for result in run.results_in_order()]
     finally:
@@ -822,6 +810,27 @@ def _held(matrix: Any, recall_limit: float | None, fpr_limit: float | None, lang
     for reason in failed:
         print(text(language, "lab: FAILED: {reason}", reason=reason), file=sys.stderr)
     return EXIT_THRESHOLD if failed else EXIT_OK
+
+
+def drive_to_end(drive: Coroutine[Any, Any, None], language: str, *, resumable: bool = True) -> bool:
+    """Run ``drive`` (a run's results read to their end) on a new event loop: True when it ended, False when the
+    user interrupted it (Ctrl+C; the run's workers are cancelled with the loop). A ``resumable`` run (one with
+    ``--results``) then says on stderr that what finished is kept. A run that cannot start (:class:`LabError`) is
+    bad input."""
+    from lab.runner import LabError
+
+    try:
+        asyncio.run(drive)
+    except LabError as error:
+        raise BadInput(str(error)) from None
+    except KeyboardInterrupt:
+        if resumable:
+            print(
+                "\n" + text(language, "lab: cancelled; finished cases are kept in --results (run again to resume)"),
+                file=sys.stderr,
+            )
+        return False
+    return True
 
 
 async def _drive(run: Any, language: str = "en") -> None:

@@ -193,8 +193,8 @@ class LabAttackPanel(QWidget):
         controller.attack_ended.connect(self._on_attack_ended)
         controller.resumable_changed.connect(lambda _can: self.update_buttons())
         controller.estimate_ready.connect(self.ask_estimate)
-        self.results.open_requested.connect(lambda variant_id: controller.spawn(controller.open_bypass(variant_id)))
-        self.results.add_requested.connect(lambda ids: controller.spawn(controller.add_to_found(ids)))
+        self.results.open_requested.connect(controller.open_bypass_as_thread)
+        self.results.add_requested.connect(controller.add_bypasses_to_found)
         self.results.export_requested.connect(self.choose_test_path)
         corpora = controller.corpora_model
         for changed in (corpora.dataChanged, corpora.rowsInserted, corpora.modelReset):
@@ -204,8 +204,7 @@ class LabAttackPanel(QWidget):
     def showEvent(self, event: Any) -> None:
         if not self._loaded:  # the converters are read when the tab is first seen (off the UI thread)
             self._loaded = True
-            self.controller.spawn(self.controller.load_converters())
-            self.controller.spawn(self.controller.find_resumable())
+            self.controller.open_tab()
         self.update_buttons()
         super().showEvent(event)
 
@@ -336,7 +335,7 @@ class LabAttackPanel(QWidget):
         return dialog
 
     def export_test(self, variant_ids: list[str], path: Path) -> None:
-        self.controller.spawn(self.controller.export_test(variant_ids, path))
+        self.controller.export_test_file(variant_ids, path)
 
     # ----------------------------------------------------------------------------------------- seeds
     @Slot()

@@ -63,6 +63,8 @@ class LabView(QWidget):
         self.controller = controller
         #: Tabs whose figures are behind the results (redrawn when opened).
         self._stale: set[int] = set()
+        #: A/B's other pick while a design file is read for a letter (:meth:`load_design_file`), by that letter.
+        self._kept_picks: dict[str, str] = {}
         #: The confusion matrix of every result on show, for the headline (see :meth:`_refresh_figures`).
         self._totals = Confusion()
         self.setup = LabSetupBar()
@@ -198,7 +200,8 @@ class LabView(QWidget):
         self.runs_view.selectionModel().selectionChanged.connect(self._update_buttons)
         self.runs_view.activated.connect(self._on_run_activated)
         self.runs_view.clicked.connect(self._on_run_activated)
-        self.open_case_requested.connect(lambda case_id: controller.spawn(controller.open_case(case_id)))
+        self.open_case_requested.connect(controller.open_case_as_thread)
+        controller.design_file_added.connect(self._on_design_file_added)
         controller.results_reset.connect(self._on_results_reset)
         controller.results_added.connect(self._on_results_added)
         controller.progress_changed.connect(self._on_progress_changed)
@@ -244,7 +247,7 @@ class LabView(QWidget):
 
     def showEvent(self, event: Any) -> None:
         self._update_design()  # the studio's current design, as it is now
-        self.controller.spawn(self.controller.load_design_choices())
+        self.controller.refresh_design_choices()
         super().showEvent(event)
 
     @Slot(int)
@@ -256,7 +259,7 @@ class LabView(QWidget):
     @Slot(int)
     def _on_tab_clicked(self, tab: int) -> None:
         if tab == AB_TAB and not self.controller.is_running:  # versions run since are offered too
-            self.controller.spawn(self.controller.load_design_choices())
+            self.controller.refresh_design_choices()
 
     def selected_run_ids(self) -> list[str]:
         return self.sidebar.selected_run_ids()
@@ -465,14 +468,13 @@ class LabView(QWidget):
         """Offer the design in ``path`` for A/B and pick it for ``letter`` (``A`` or ``B``); a file the studio
         would not open is said in the message line and the pickers stay as they were."""
         self.message.setText("")
-        other = self.ab_panel.picked("B" if letter == "A" else "A")
+        # the other letter's pick, put back once the new choice is offered (the new list may move it)
+        self._kept_picks[letter] = self.ab_panel.picked("B" if letter == "A" else "A")
+        self.controller.add_design_file_for(letter, path)
 
-        async def load() -> None:
-            choice = await self.controller.add_design_file(path)
-            if choice is not None:
-                self.ab_panel.pick_one(letter, choice.key, other=other)
-
-        self.controller.spawn(load())
+    @Slot(str, object)
+    def _on_design_file_added(self, letter: str, choice: Any) -> None:
+        self.ab_panel.pick_one(letter, choice.key, other=self._kept_picks.pop(letter, None))
 
     @Slot()
     def _on_replay(self) -> None:
@@ -496,7 +498,7 @@ class LabView(QWidget):
     def _on_run_activated(self, index: QModelIndex) -> None:
         lab_run_id = index.data(LabRunIdRole)
         if lab_run_id and len(self.selected_run_ids()) <= 1:
-            self.controller.spawn(self.controller.show_run(str(lab_run_id)))
+            self.controller.select_run(str(lab_run_id))
 
     @Slot()
     def _on_compare(self) -> None:
@@ -506,7 +508,7 @@ class LabView(QWidget):
             return
         runs = self.controller.runs
         a, b = sorted(selected, key=lambda i: runs.record(runs.row_of(i)).created_at)  # type: ignore[union-attr]
-        self.controller.spawn(self.controller.compare_runs(a, b))
+        self.controller.compare_selected(a, b)
 
     @Slot(object)
     def _on_compared(self, comparison: Comparison) -> None:
@@ -519,21 +521,15 @@ class LabView(QWidget):
         if not selected:
             return
 
-        def delete() -> None:
-            for lab_run_id in selected:
-                self.controller.spawn(self.controller.delete_run(lab_run_id))
-
-        confirm_delete(self, len(selected), delete)
+        confirm_delete(self, len(selected), lambda: self.controller.delete_runs(selected))
 
     @Slot()
     def _on_import(self) -> None:
         choose_corpus(self, self.import_file)
 
     def import_file(self, path: Path) -> None:
-        self.controller.spawn(
-            self.controller.import_corpus(
-                path, label=str(self.text_label.currentData()), skip_bad=self.skip_bad.isChecked()
-            )
+        self.controller.import_corpus_file(
+            path, label=str(self.text_label.currentData()), skip_bad=self.skip_bad.isChecked()
         )
 
     def _on_export(self, kind: str) -> None:
@@ -548,10 +544,10 @@ class LabView(QWidget):
         choose_report_path(self, "json", stem, self._export_comparison_to, note=ab_comparison_note())
 
     def _export_comparison_to(self, path: Path) -> None:
-        self.controller.spawn(self.controller.export_comparison(path))
+        self.controller.export_comparison_file(path)
 
     def _export_to(self, kind: str, path: Path) -> None:
-        self.controller.spawn(self.controller.export(kind, path))
+        self.controller.export_report_file(kind, path)
 
     @Slot()
     def _focus_search(self) -> None:

@@ -6,7 +6,7 @@ Middle: the chat. Right: the inspector. Everything it does is a call on the work
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QRect, QSettings, Qt, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -38,7 +38,6 @@ from studio.views.debug_panel import DebugPanel
 from studio.views.export_notes import regression_test_note
 from studio.views.import_progress import ImportProgressView
 from studio.views.inspector import PANE_SHARES, InspectorView
-from studio.views.lab_view import LabView
 from studio.views.layout_memory import LayoutMemory, screen_size_key
 from studio.views.main_window_dialogs import DialogActions
 from studio.views.main_window_files import FileActions
@@ -49,6 +48,9 @@ from studio.views.splitter_shares import share_on_first_resize
 from studio.views.thread_replay_view import ThreadReplayView
 from studio.views.threads_view import ThreadsView
 from studio.views.undo_routing import EditorUndoRouting
+
+if TYPE_CHECKING:
+    from studio.views.lab_view import LabView
 
 translate = i18n.translate
 
@@ -447,6 +449,8 @@ class MainWindow(QMainWindow):
     def open_lab(self) -> LabView:
         """Show the guardrail lab's window (made on first use); a case opened from it comes back here."""
         if self.lab_view is None:
+            from studio.views.lab_view import LabView  # the lab loads when first opened, not before the window
+
             self.lab_view = LabView(self.workspace.lab, self)
             self.lab_view.setWindowFlag(Qt.WindowType.Window)
             screen = self.screen()

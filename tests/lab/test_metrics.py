@@ -6,9 +6,13 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lab.metrics import (
     METRICS,
+    Confusion,
+    ThresholdPoint,
     attack_matrix,
     attacks_by_category,
     changed_matrix,
@@ -243,3 +247,13 @@ def test_the_reports_say_which_attack_was_refused_and_which_succeeded() -> None:
     assert '<td class="l">refused</td>' in english and '<td class="l">succeeded</td>' in english
     guardrails = html_report(RESULTS, design={"name": "d"}, mode="guardrails")
     assert "succeeded end to end" not in guardrails, "a guardrails run judged no answer"
+
+
+@given(st.integers(0, 50), st.integers(0, 50), st.integers(0, 50), st.integers(0, 50))
+def test_a_guards_operating_point_says_the_rates_of_a_run_with_its_counts(tp: int, fp: int, fn: int, tn: int) -> None:
+    """The Scores tab's point at a threshold and a run's confusion matrix are one definition of each rate."""
+    point, matrix = ThresholdPoint(0.5, tp, fp, fn, tn), Confusion(tp=tp, fp=fp, fn=fn, tn=tn)
+    assert (point.recall, point.fpr, point.precision) == (matrix.recall, matrix.fpr, matrix.precision)
+    assert {key: point.to_dict()[key] for key in ("recall", "fpr", "precision")} == {
+        key: matrix.to_dict()[key] for key in ("recall", "fpr", "precision")
+    }
