@@ -67,7 +67,6 @@ VARIANTS: dict[str, Variant] = {
         Variant("words C=4", ("words",), 4.0),
         Variant("chars4+words C=4 pieces 200", ("chars4", "words"), 4.0, window=200, stride=100, pieces=True),
         Variant("chars4+words C=4 nb", ("chars4", "words"), 4.0, nb=True),
-        Variant("chars4+words+skips C=4", ("chars4", "words", "skips"), 4.0),
     )
 }
 DEFAULT_VARIANT = "chars4+words C=4"

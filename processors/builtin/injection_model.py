@@ -57,11 +57,6 @@ _HAN_RUN: Final = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]{2,}")
 #: The feature kinds :func:`model_features` knows (``charsN``: character n-grams of N characters; ``words``); a
 #: model file says which of them it was trained on.
 ALL_KINDS: Final = (*(f"chars{size}" for size in GRAM_SIZES), "words")
-#: Word pairs with one to :data:`SKIP_GAP` words between them (``s:``), and Chinese character pairs with one or two
-#: characters between them (``k:``): who a request is about ("every … customer", "her … record", "所有…资料") sits
-#: a few words away from the verb, where consecutive pairs do not reach. A model opts in with the kind ``skips``.
-SKIP_KIND: Final = "skips"
-SKIP_GAP: Final = 3
 
 
 def model_text(text: str) -> str:
@@ -94,8 +89,6 @@ def model_features(text: str, kinds: tuple[str, ...] = ALL_KINDS) -> list[str]:
             grams += [padded[i : i + size] for i in range(length - size + 1)]
     if "words" in kinds:
         grams += _word_features(text)
-    if SKIP_KIND in kinds:
-        grams += [feature for _, features in _positioned_skip_features(text) for feature in features]
     return grams
 
 
@@ -119,32 +112,6 @@ def _positioned_word_features(text: str) -> list[tuple[list[int], list[str]]]:
             ["h:" + run.group()[i : i + 2] for run in runs for i in range(len(run.group()) - 1)],
         ),
     ]
-
-
-def _positioned_skip_features(text: str) -> list[tuple[list[int], list[str]]]:
-    """The ``skips`` kind's features (:data:`SKIP_KIND`), one list per gap, each with the positions its features
-    start at, in order."""
-    matches = list(_WORD.finditer(text))
-    starts = [match.start() for match in matches]
-    words = [match.group() for match in matches]
-    out: list[tuple[list[int], list[str]]] = []
-    for gap in range(1, SKIP_GAP + 1):
-        step = gap + 1
-        out.append((starts[:-step] if step <= len(starts) else [], [
-            f"s:{words[i]} {words[i + step]}" for i in range(len(words) - step)
-        ]))
-    runs = list(_HAN_RUN.finditer(text))
-    for gap in (1, 2):
-        step = gap + 1
-        positions: list[int] = []
-        features: list[str] = []
-        for run in runs:
-            chars = run.group()
-            for i in range(len(chars) - step):
-                positions.append(run.start() + i)
-                features.append(f"k:{chars[i]}{chars[i + step]}")
-        out.append((positions, features))
-    return out
 
 
 @dataclass(frozen=True)
@@ -257,9 +224,6 @@ class InjectionModel:
                 terms.append((None, list(map(weight_of, grams, itertools.repeat(0.0, count)))))
         if "words" in self.kinds:
             for positions, features in _positioned_word_features(padded):
-                terms.append((positions, list(map(weight_of, features, itertools.repeat(0.0, len(features))))))
-        if SKIP_KIND in self.kinds:
-            for positions, features in _positioned_skip_features(padded):
                 terms.append((positions, list(map(weight_of, features, itertools.repeat(0.0, len(features))))))
         return terms
 
