@@ -13,6 +13,8 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -137,26 +139,43 @@ class HeldOut:
     heuristics: dict[str, Rates]
 
 
+#: What a worker of :func:`_held_out_in_parallel` needs (set before the pool forks: the rows are shared, not sent).
+_SHARED: dict[str, Any] = {}
+
+
+def _fit_and_score(part: tuple[str, list[int], list[int]]) -> HeldOut:
+    """One leave-out fit, in a worker: train on the rows at the first indices, score those at the second."""
+    name, training_at, held_at = part
+    rows, variant = _SHARED["rows"], _SHARED["variant"]
+    held = [rows[i] for i in held_at]
+    model = train([rows[i] for i in training_at], variant, _SHARED["cache"])
+    return HeldOut(name, model.threshold, _grouped(held, model_flag(model)), _grouped(held, _SHARED["heuristic"]))
+
+
+def _held_out_in_parallel(
+    rows: Sequence[dict[str, Any]], variant: Variant, parts: list[tuple[str, list[int], list[int]]]
+) -> list[HeldOut]:
+    """Every part's leave-out fit, in order. The fits are independent and deterministic, so they run in worker
+    processes (``TRAIN_PROCESSES``, default one per CPU; forked, so the rows and the loaded code are shared) and
+    give the same figures as one after the other — in a fraction of the time on a machine with cores to spare."""
+    _SHARED.update(rows=list(rows), variant=variant, cache=FeatureCache(variant.kinds), heuristic=heuristics_flag())
+    processes = int(os.environ.get("TRAIN_PROCESSES", os.cpu_count() or 1))
+    if processes <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return [_fit_and_score(part) for part in parts]
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        return pool.map(_fit_and_score, parts, chunksize=1)
+
+
 def leave_one_family_out(rows: Sequence[dict[str, Any]], variant: Variant, log: Callable[[str], None]) -> list[HeldOut]:
     """Train on every family but one, score the one left out, for every family (needs two families or more)."""
     families = sorted({r["family"] for r in rows})
-    cache = FeatureCache(variant.kinds)
-    heuristic = heuristics_flag()
-    results = []
+    parts = []
     for family in families:
-        training = [r for r in rows if r["family"] != family]
-        held = [r for r in rows if r["family"] == family]
+        training = [i for i, r in enumerate(rows) if r["family"] != family]
+        held = [i for i, r in enumerate(rows) if r["family"] == family]
         log(f"  {variant.name}: leaving out {family} ({len(training)} training texts, {len(held)} held out)")
-        model = train(training, variant, cache)
-        results.append(
-            HeldOut(
-                family,
-                model.threshold,
-                _grouped(held, model_flag(model)),
-                _grouped(held, heuristic),
-            )
-        )
-    return results
+        parts.append((family, training, held))
+    return _held_out_in_parallel(rows, variant, parts)
 
 
 def leave_one_category_out(
@@ -170,18 +189,14 @@ def leave_one_category_out(
     benign one again)."""
     attack = sorted({str(r["category"]) for r in rows if is_attack(r)})
     benign = sorted({str(r["category"]) for r in rows if not is_attack(r)})
-    cache = FeatureCache(variant.kinds)
-    heuristic = heuristics_flag()
-    results = []
+    parts = []
     for index, category in enumerate(attack):
         left_out = {category, benign[index % len(benign)]}
-        training = [r for r in rows if r["category"] not in left_out]
-        held = [r for r in rows if r["category"] in left_out]
+        training = [i for i, r in enumerate(rows) if r["category"] not in left_out]
+        held = [i for i, r in enumerate(rows) if r["category"] in left_out]
         log(f"  {variant.name}: leaving out {' + '.join(sorted(left_out))} ({len(held)} texts)")
-        model = train(training, variant, cache)
-        name = f"{category} + {benign[index % len(benign)]}"
-        results.append(HeldOut(name, model.threshold, _grouped(held, model_flag(model)), _grouped(held, heuristic)))
-    return results
+        parts.append((f"{category} + {benign[index % len(benign)]}", training, held))
+    return _held_out_in_parallel(rows, variant, parts)
 
 
 def summary_lines(results: Sequence[HeldOut], slices: Sequence[str]) -> list[str]:
