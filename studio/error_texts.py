@@ -23,11 +23,13 @@ from typing import Any
 
 from lab.corpus import CorpusError
 from processors.memory.errors import ThreadImportError
+from processors.problems import Problem, problem_of
 from studio.design.agent_design import DesignError
 from studio.design.catalog import studio_catalogue
 from studio.i18n import current_language
 from studio.i18n.processor_texts import owner_name, text_of
 from studio.i18n.runtime_texts import runtime_text
+from studio.texts.problems import coded_problem, problem_sentence, shown_problem
 from studio.texts.translator import QT_TRANSLATE_NOOP, translate
 
 __all__ = [
@@ -56,6 +58,9 @@ def error_text(error: BaseException) -> str:
         return translate("ImportProgress", "Thread import refused: {problems}").format(
             problems=import_problems_text(error.problems)
         )
+    problem = problem_of(error)  # a coded problem (a pattern, a thread file, an MCP server)
+    if problem is not None:
+        return problem_sentence(problem)
     text_code = getattr(error, "text_code", None)  # a built-in's error written from its texts (ClassifierModelError)
     if isinstance(text_code, str):
         parameters = getattr(error, "parameters", None)
@@ -75,7 +80,10 @@ def design_error_text(error: DesignError) -> str:
 
 
 def problem_text(message: str) -> str:
-    """One problem (of a design's listing, an option, a thread file) in the studio's language, if known."""
+    """One problem (of a design's listing, an option, a thread file) in the studio's language: a coded
+    :class:`~processors.problems.Problem` by its code, else if known."""
+    if isinstance(message, Problem):
+        return problem_sentence(message)
     return runtime_text(message)
 
 
@@ -224,6 +232,8 @@ def option_problem_text(
     (no code of its own: a pattern that does not compile) goes to :func:`problem_text`."""
     if current_language() == "en":
         return message
+    if code and ":" in code:  # a coded problem (a pattern that does not compile), its values as the runtime wrote
+        return shown_problem(coded_problem(message, code, params or {}))
     if code and "." in code:
         return coded_text(code, params, message, catalogue)
     known = PYDANTIC_PROBLEMS.get(code or "")

@@ -3610,6 +3610,117 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
+    <name>ProblemText</name>
+    <message>
+        <source>invalid regular expression {pattern!r}: {error}</source>
+        <translation>无效的正则表达式 {pattern!r}：{error}</translation>
+    </message>
+    <message>
+        <source>invalid regular expression {pattern!r} with flags {flags!r}: {error}</source>
+        <translation>无效的正则表达式 {pattern!r}（标志 {flags!r}）：{error}</translation>
+    </message>
+    <message>
+        <source>the regular expression {pattern!r} can backtrack catastrophically: a repeated part can match the same text in more than one way</source>
+        <translation>正则表达式 {pattern!r} 可能发生灾难性回溯：其中重复的部分能以不止一种方式匹配同一段文本</translation>
+    </message>
+    <message>
+        <source>pattern {index}: {error}</source>
+        <translation>第 {index} 个模式：{error}</translation>
+    </message>
+    <message>
+        <source>matcher {index}: {error}</source>
+        <translation>第 {index} 个匹配规则：{error}</translation>
+    </message>
+    <message>
+        <source>matcher {index} is not a valid regular expression ({pattern!r}): {error}</source>
+        <translation>第 {index} 个匹配规则不是有效的正则表达式（{pattern!r}）：{error}</translation>
+    </message>
+    <message>
+        <source>pattern {index} ({pattern!r}) does not compile: {error}</source>
+        <translation>第 {index} 个模式（{pattern!r}）无法编译：{error}</translation>
+    </message>
+    <message>
+        <source>missing ), unterminated subpattern</source>
+        <translation>缺少 )，子模式未闭合</translation>
+    </message>
+    <message>
+        <source>missing )</source>
+        <translation>缺少 )</translation>
+    </message>
+    <message>
+        <source>unbalanced parenthesis</source>
+        <translation>括号不配对</translation>
+    </message>
+    <message>
+        <source>nothing to repeat</source>
+        <translation>重复符号前没有可重复的内容</translation>
+    </message>
+    <message>
+        <source>multiple repeat</source>
+        <translation>有多重重复符号</translation>
+    </message>
+    <message>
+        <source>unterminated character set</source>
+        <translation>字符集未闭合</translation>
+    </message>
+    <message>
+        <source>min repeat greater than max repeat</source>
+        <translation>最小重复次数大于最大重复次数</translation>
+    </message>
+    <message>
+        <source>look-behind requires fixed-width pattern</source>
+        <translation>后行断言需要固定宽度的模式</translation>
+    </message>
+    <message>
+        <source>a value was expected</source>
+        <translation>此处应为一个值</translation>
+    </message>
+    <message>
+        <source>a name in double quotes was expected</source>
+        <translation>此处应为带双引号的名称</translation>
+    </message>
+    <message>
+        <source>&apos;,&apos; was expected</source>
+        <translation>此处应为 &apos;,&apos;</translation>
+    </message>
+    <message>
+        <source>&apos;:&apos; was expected</source>
+        <translation>此处应为 &apos;:&apos;</translation>
+    </message>
+    <message>
+        <source>a text is not closed</source>
+        <translation>字符串没有闭合</translation>
+    </message>
+    <message>
+        <source>more data after the JSON value</source>
+        <translation>JSON 值之后还有多余内容</translation>
+    </message>
+    <message>
+        <source>a control character inside a text</source>
+        <translation>字符串中有控制字符</translation>
+    </message>
+    <message>
+        <source>an invalid escape</source>
+        <translation>无效的转义</translation>
+    </message>
+    <message>
+        <source>{fault} at position {position}</source>
+        <translation>位置 {position} 处：{fault}</translation>
+    </message>
+    <message>
+        <source>{fault}</source>
+        <translation>{fault}</translation>
+    </message>
+    <message>
+        <source>{fault} at line {line}, column {column}</source>
+        <translation>第 {line} 行第 {column} 列：{fault}</translation>
+    </message>
+    <message>
+        <source>bad escape {escape}</source>
+        <translation>转义 {escape} 无效</translation>
+    </message>
+</context>
+<context>
     <name>ReplayController</name>
     <message>
         <source>A replay or fuzzing is still running: wait or cancel it.</source>
@@ -3921,54 +4032,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>文字至少应有 {count} 个字符</translation>
     </message>
     <message>
-        <source>invalid regular expression {pattern} with flags {flags}: {error}</source>
-        <translation>无效的正则表达式 {pattern}（标志 {flags}）：{error}</translation>
-    </message>
-    <message>
-        <source>invalid regular expression {pattern}: {error}</source>
-        <translation>无效的正则表达式 {pattern}：{error}</translation>
-    </message>
-    <message>
-        <source>the regular expression {pattern} can backtrack catastrophically: a repeated part can match the same text in more than one way</source>
-        <translation>正则表达式 {pattern} 可能发生灾难性回溯：其中重复的部分能以不止一种方式匹配同一段文本</translation>
-    </message>
-    <message>
-        <source>pattern {index}: {error}</source>
-        <translation>第 {index} 个模式：{error}</translation>
-    </message>
-    <message>
-        <source>matcher {index}: {error}</source>
-        <translation>第 {index} 个匹配规则：{error}</translation>
-    </message>
-    <message>
-        <source>matcher {index} is not a valid regular expression ({pattern}): {error}</source>
-        <translation>第 {index} 个匹配规则不是有效的正则表达式（{pattern}）：{error}</translation>
-    </message>
-    <message>
-        <source>missing ), unterminated subpattern at position {position}{rest}</source>
-        <translation>缺少 )，位置 {position} 处的子模式未闭合{rest}</translation>
-    </message>
-    <message>
-        <source>unbalanced parenthesis at position {position}{rest}</source>
-        <translation>位置 {position} 处括号不配对{rest}</translation>
-    </message>
-    <message>
-        <source>nothing to repeat at position {position}{rest}</source>
-        <translation>位置 {position} 处的重复符号前没有可重复的内容{rest}</translation>
-    </message>
-    <message>
-        <source>multiple repeat at position {position}{rest}</source>
-        <translation>位置 {position} 处有多重重复符号{rest}</translation>
-    </message>
-    <message>
-        <source>unterminated character set at position {position}{rest}</source>
-        <translation>位置 {position} 处的字符集未闭合{rest}</translation>
-    </message>
-    <message>
-        <source>bad escape {escape} at position {position}{rest}</source>
-        <translation>位置 {position} 处的转义 {escape} 无效{rest}</translation>
-    </message>
-    <message>
         <source>MCP server &apos;{name}&apos; ({launch}) did not start within {seconds} s</source>
         <translation>MCP 服务器“{name}”（{launch}）未在 {seconds} 秒内启动</translation>
     </message>
@@ -3983,10 +4046,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>MCP server &apos;{name}&apos; stopped: {reason}</source>
         <translation>MCP 服务器“{name}”已停止：{reason}</translation>
-    </message>
-    <message>
-        <source>pattern {index} ({pattern}) does not compile: {error}</source>
-        <translation>第 {index} 个模式（{pattern}）无法编译：{error}</translation>
     </message>
     <message>
         <source>unknown processor type {type}; known: {known}</source>

@@ -3610,6 +3610,117 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
+    <name>ProblemText</name>
+    <message>
+        <source>invalid regular expression {pattern!r}: {error}</source>
+        <translation>無效的正規表示式 {pattern!r}：{error}</translation>
+    </message>
+    <message>
+        <source>invalid regular expression {pattern!r} with flags {flags!r}: {error}</source>
+        <translation>無效的正規表示式 {pattern!r}（旗標 {flags!r}）：{error}</translation>
+    </message>
+    <message>
+        <source>the regular expression {pattern!r} can backtrack catastrophically: a repeated part can match the same text in more than one way</source>
+        <translation>正規表示式 {pattern!r} 可能發生災難性回溯：其中重複的部分能以不只一種方式比對同一段文字</translation>
+    </message>
+    <message>
+        <source>pattern {index}: {error}</source>
+        <translation>第 {index} 個模式：{error}</translation>
+    </message>
+    <message>
+        <source>matcher {index}: {error}</source>
+        <translation>第 {index} 個比對規則：{error}</translation>
+    </message>
+    <message>
+        <source>matcher {index} is not a valid regular expression ({pattern!r}): {error}</source>
+        <translation>第 {index} 個比對規則不是有效的正規表示式（{pattern!r}）：{error}</translation>
+    </message>
+    <message>
+        <source>pattern {index} ({pattern!r}) does not compile: {error}</source>
+        <translation>第 {index} 個模式（{pattern!r}）無法編譯：{error}</translation>
+    </message>
+    <message>
+        <source>missing ), unterminated subpattern</source>
+        <translation>缺少 )，子模式未閉合</translation>
+    </message>
+    <message>
+        <source>missing )</source>
+        <translation>缺少 )</translation>
+    </message>
+    <message>
+        <source>unbalanced parenthesis</source>
+        <translation>括號不成對</translation>
+    </message>
+    <message>
+        <source>nothing to repeat</source>
+        <translation>重複符號前沒有可重複的內容</translation>
+    </message>
+    <message>
+        <source>multiple repeat</source>
+        <translation>有多重重複符號</translation>
+    </message>
+    <message>
+        <source>unterminated character set</source>
+        <translation>字元集未閉合</translation>
+    </message>
+    <message>
+        <source>min repeat greater than max repeat</source>
+        <translation>最小重複次數大於最大重複次數</translation>
+    </message>
+    <message>
+        <source>look-behind requires fixed-width pattern</source>
+        <translation>後行斷言需要固定寬度的模式</translation>
+    </message>
+    <message>
+        <source>a value was expected</source>
+        <translation>此處應為一個值</translation>
+    </message>
+    <message>
+        <source>a name in double quotes was expected</source>
+        <translation>此處應為帶雙引號的名稱</translation>
+    </message>
+    <message>
+        <source>&apos;,&apos; was expected</source>
+        <translation>此處應為 &apos;,&apos;</translation>
+    </message>
+    <message>
+        <source>&apos;:&apos; was expected</source>
+        <translation>此處應為 &apos;:&apos;</translation>
+    </message>
+    <message>
+        <source>a text is not closed</source>
+        <translation>字串沒有閉合</translation>
+    </message>
+    <message>
+        <source>more data after the JSON value</source>
+        <translation>JSON 值之後還有多餘內容</translation>
+    </message>
+    <message>
+        <source>a control character inside a text</source>
+        <translation>字串中有控制字元</translation>
+    </message>
+    <message>
+        <source>an invalid escape</source>
+        <translation>無效的跳脫</translation>
+    </message>
+    <message>
+        <source>{fault} at position {position}</source>
+        <translation>位置 {position} 處：{fault}</translation>
+    </message>
+    <message>
+        <source>{fault}</source>
+        <translation>{fault}</translation>
+    </message>
+    <message>
+        <source>{fault} at line {line}, column {column}</source>
+        <translation>第 {line} 行第 {column} 欄：{fault}</translation>
+    </message>
+    <message>
+        <source>bad escape {escape}</source>
+        <translation>跳脫 {escape} 無效</translation>
+    </message>
+</context>
+<context>
     <name>ReplayController</name>
     <message>
         <source>A replay or fuzzing is still running: wait or cancel it.</source>
@@ -3921,54 +4032,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>文字至少應有 {count} 個字元</translation>
     </message>
     <message>
-        <source>invalid regular expression {pattern} with flags {flags}: {error}</source>
-        <translation>無效的正規表示式 {pattern}（旗標 {flags}）：{error}</translation>
-    </message>
-    <message>
-        <source>invalid regular expression {pattern}: {error}</source>
-        <translation>無效的正規表示式 {pattern}：{error}</translation>
-    </message>
-    <message>
-        <source>the regular expression {pattern} can backtrack catastrophically: a repeated part can match the same text in more than one way</source>
-        <translation>正規表示式 {pattern} 可能發生災難性回溯：其中重複的部分能以不只一種方式比對同一段文字</translation>
-    </message>
-    <message>
-        <source>pattern {index}: {error}</source>
-        <translation>第 {index} 個模式：{error}</translation>
-    </message>
-    <message>
-        <source>matcher {index}: {error}</source>
-        <translation>第 {index} 個比對規則：{error}</translation>
-    </message>
-    <message>
-        <source>matcher {index} is not a valid regular expression ({pattern}): {error}</source>
-        <translation>第 {index} 個比對規則不是有效的正規表示式（{pattern}）：{error}</translation>
-    </message>
-    <message>
-        <source>missing ), unterminated subpattern at position {position}{rest}</source>
-        <translation>缺少 )，位置 {position} 處的子模式未閉合{rest}</translation>
-    </message>
-    <message>
-        <source>unbalanced parenthesis at position {position}{rest}</source>
-        <translation>位置 {position} 處括號不成對{rest}</translation>
-    </message>
-    <message>
-        <source>nothing to repeat at position {position}{rest}</source>
-        <translation>位置 {position} 處的重複符號前沒有可重複的內容{rest}</translation>
-    </message>
-    <message>
-        <source>multiple repeat at position {position}{rest}</source>
-        <translation>位置 {position} 處有多重重複符號{rest}</translation>
-    </message>
-    <message>
-        <source>unterminated character set at position {position}{rest}</source>
-        <translation>位置 {position} 處的字元集未閉合{rest}</translation>
-    </message>
-    <message>
-        <source>bad escape {escape} at position {position}{rest}</source>
-        <translation>位置 {position} 處的跳脫 {escape} 無效{rest}</translation>
-    </message>
-    <message>
         <source>MCP server &apos;{name}&apos; ({launch}) did not start within {seconds} s</source>
         <translation>MCP 伺服器「{name}」（{launch}）未在 {seconds} 秒內啟動</translation>
     </message>
@@ -3983,10 +4046,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>MCP server &apos;{name}&apos; stopped: {reason}</source>
         <translation>MCP 伺服器「{name}」已停止：{reason}</translation>
-    </message>
-    <message>
-        <source>pattern {index} ({pattern}) does not compile: {error}</source>
-        <translation>第 {index} 個模式（{pattern}）無法編譯：{error}</translation>
     </message>
     <message>
         <source>unknown processor type {type}; known: {known}</source>

@@ -13,62 +13,6 @@ from studio.texts.translator import QT_TRANSLATE_NOOP
 __all__ = ["PROBLEMS"]
 
 PROBLEMS: tuple[tuple[str, str], ...] = (
-    # A regular expression that does not compile (RegexFilter's rules, StreamErrorRetry's matchers); Python's
-    # own words for the fault are translated in turn (the "error" group)
-    (
-        r"invalid regular expression (?P<pattern>'.*?') with flags (?P<flags>.+?): (?P<error>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "invalid regular expression {pattern} with flags {flags}: {error}"),
-    ),
-    (
-        r"invalid regular expression (?P<pattern>'.*?'): (?P<error>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "invalid regular expression {pattern}: {error}"),
-    ),
-    # A user's pattern refused by shape (processors.pattern_risk); the scrubber and the retry name its index
-    (
-        r"the regular expression (?P<pattern>'.*?') can backtrack catastrophically: a repeated part can match the "
-        r"same text in more than one way",
-        QT_TRANSLATE_NOOP(
-            "RuntimeText",
-            "the regular expression {pattern} can backtrack catastrophically: a repeated part can match the same "
-            "text in more than one way",
-        ),
-    ),
-    (
-        r"pattern (?P<index>\d+): (?P<error>the regular expression .+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "pattern {index}: {error}"),
-    ),
-    (
-        r"matcher (?P<index>\d+): (?P<error>the regular expression .+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "matcher {index}: {error}"),
-    ),
-    (
-        r"matcher (?P<index>\d+) is not a valid regular expression \((?P<pattern>'.*?')\): (?P<error>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "matcher {index} is not a valid regular expression ({pattern}): {error}"),
-    ),
-    (
-        r"missing \), unterminated subpattern at position (?P<position>\d+)(?P<rest>.*)",
-        QT_TRANSLATE_NOOP("RuntimeText", "missing ), unterminated subpattern at position {position}{rest}"),
-    ),
-    (
-        r"unbalanced parenthesis at position (?P<position>\d+)(?P<rest>.*)",
-        QT_TRANSLATE_NOOP("RuntimeText", "unbalanced parenthesis at position {position}{rest}"),
-    ),
-    (
-        r"nothing to repeat at position (?P<position>\d+)(?P<rest>.*)",
-        QT_TRANSLATE_NOOP("RuntimeText", "nothing to repeat at position {position}{rest}"),
-    ),
-    (
-        r"multiple repeat at position (?P<position>\d+)(?P<rest>.*)",
-        QT_TRANSLATE_NOOP("RuntimeText", "multiple repeat at position {position}{rest}"),
-    ),
-    (
-        r"unterminated character set at position (?P<position>\d+)(?P<rest>.*)",
-        QT_TRANSLATE_NOOP("RuntimeText", "unterminated character set at position {position}{rest}"),
-    ),
-    (
-        r"bad escape (?P<escape>.+?) at position (?P<position>\d+)(?P<rest>.*)",
-        QT_TRANSLATE_NOOP("RuntimeText", "bad escape {escape} at position {position}{rest}"),
-    ),
     # An MCP server a design names that cannot start, has stopped or no longer offers an enabled tool
     # (processors/tools/mcp.py, studio/mcp/servers.py); the launch line and the SDK's reason stay as written
     (
@@ -88,11 +32,6 @@ PROBLEMS: tuple[tuple[str, str], ...] = (
     (
         r"MCP server '(?P<name>.+?)' stopped: (?P<reason>.*)",
         QT_TRANSLATE_NOOP("RuntimeText", "MCP server '{name}' stopped: {reason}"),
-    ),
-    # A built-in's own check of a pattern it compiles (Python's words for the fault translated in turn)
-    (
-        r"pattern (?P<index>\d+) \((?P<pattern>'.*?')\) does not compile: (?P<error>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "pattern {index} ({pattern}) does not compile: {error}"),
     ),
     (
         r"unknown processor type (?P<type>'.*?'); known: (?P<known>.+)",

@@ -1,0 +1,131 @@
+"""A coded problem (:class:`processors.problems.Problem`) in the reader's language, by its code and values.
+
+The runtime and the studio's headless layers write a problem as English that carries ``code`` and ``params``;
+:data:`PROBLEM_TEXTS` holds the sentence of each code, marked for translation, and :func:`problem_sentence` writes it
+in the studio's language with the values (a value that is itself a problem — Python's words for a pattern or JSON
+fault — is translated in turn, from its structured parts: :data:`REGEX_FAULTS`, :data:`JSON_FAULTS`). Nothing here
+reads the English: a reworded sentence in the runtime keeps its code, and its reader's language. A code not known
+here, or a sentence no catalogue translates (English), is shown as the runtime wrote it. Plain Python (no Qt).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from processors.problems import Problem
+from studio.texts.translator import QT_TRANSLATE_NOOP, translate
+
+__all__ = ["JSON_FAULTS", "PROBLEM_TEXTS", "REGEX_FAULTS", "coded_problem", "problem_sentence", "shown_problem"]
+
+_CONTEXT = "ProblemText"
+
+#: Each code's sentence; the values are the runtime's (``{pattern!r}`` quotes a pattern as Python does).
+PROBLEM_TEXTS: dict[str, str] = {
+    # A user's regular expression (RegexFilter's rules, StreamErrorRetry's matchers, the scrubber's patterns)
+    "pattern:invalid": QT_TRANSLATE_NOOP("ProblemText", "invalid regular expression {pattern!r}: {error}"),
+    "pattern:invalid_with_flags": QT_TRANSLATE_NOOP(
+        "ProblemText", "invalid regular expression {pattern!r} with flags {flags!r}: {error}"
+    ),
+    "pattern:backtracks": QT_TRANSLATE_NOOP(
+        "ProblemText",
+        "the regular expression {pattern!r} can backtrack catastrophically: a repeated part can match the same text "
+        "in more than one way",
+    ),
+    "pattern:indexed": QT_TRANSLATE_NOOP("ProblemText", "pattern {index}: {error}"),
+    "pattern:matcher": QT_TRANSLATE_NOOP("ProblemText", "matcher {index}: {error}"),
+    "pattern:matcher_invalid": QT_TRANSLATE_NOOP(
+        "ProblemText", "matcher {index} is not a valid regular expression ({pattern!r}): {error}"
+    ),
+    "pattern:does_not_compile": QT_TRANSLATE_NOOP(
+        "ProblemText", "pattern {index} ({pattern!r}) does not compile: {error}"
+    ),
+}
+
+#: Python's ``re`` and the ``regex`` module's name of a fault (their error's ``msg``) in the reader's words.
+REGEX_FAULTS: dict[str, str] = {
+    "missing ), unterminated subpattern": QT_TRANSLATE_NOOP("ProblemText", "missing ), unterminated subpattern"),
+    "missing )": QT_TRANSLATE_NOOP("ProblemText", "missing )"),
+    "unbalanced parenthesis": QT_TRANSLATE_NOOP("ProblemText", "unbalanced parenthesis"),
+    "nothing to repeat": QT_TRANSLATE_NOOP("ProblemText", "nothing to repeat"),
+    "multiple repeat": QT_TRANSLATE_NOOP("ProblemText", "multiple repeat"),
+    "unterminated character set": QT_TRANSLATE_NOOP("ProblemText", "unterminated character set"),
+    "min repeat greater than max repeat": QT_TRANSLATE_NOOP("ProblemText", "min repeat greater than max repeat"),
+    "look-behind requires fixed-width pattern": QT_TRANSLATE_NOOP(
+        "ProblemText", "look-behind requires fixed-width pattern"
+    ),
+}
+#: A fault whose ``msg`` names the offending escape after these words (``bad escape \\q``).
+_BAD_ESCAPE = "bad escape "
+
+#: Python's JSON decoder's name of a fault (``JSONDecodeError.msg``) in the reader's words.
+JSON_FAULTS: dict[str, str] = {
+    "Expecting value": QT_TRANSLATE_NOOP("ProblemText", "a value was expected"),
+    "Expecting property name enclosed in double quotes": QT_TRANSLATE_NOOP(
+        "ProblemText", "a name in double quotes was expected"
+    ),
+    "Expecting ',' delimiter": QT_TRANSLATE_NOOP("ProblemText", "',' was expected"),
+    "Expecting ':' delimiter": QT_TRANSLATE_NOOP("ProblemText", "':' was expected"),
+    "Unterminated string starting at": QT_TRANSLATE_NOOP("ProblemText", "a text is not closed"),
+    "Extra data": QT_TRANSLATE_NOOP("ProblemText", "more data after the JSON value"),
+    "Invalid control character at": QT_TRANSLATE_NOOP("ProblemText", "a control character inside a text"),
+    "Invalid \\escape": QT_TRANSLATE_NOOP("ProblemText", "an invalid escape"),
+}
+
+
+def problem_sentence(problem: Problem) -> str:
+    """``problem`` in the studio's language; its English as written when its code or sentence is not translated."""
+    template = _template(problem)
+    if template is None:
+        return str(problem)
+    translated = translate(_CONTEXT, template)
+    if translated == template and not _has_translated_value(problem):  # English: the runtime's own words
+        return str(problem)
+    values = {
+        key: shown_problem(value) if isinstance(value, Problem) else value for key, value in problem.params.items()
+    }
+    if problem.code.startswith("regex:"):
+        values["fault"] = _fault_words(str(problem.params.get("fault", "")))
+    elif problem.code.startswith("json:"):
+        values["fault"] = translate(_CONTEXT, JSON_FAULTS[str(problem.params.get("fault"))])
+    try:
+        return translated.format(**values)
+    except (KeyError, IndexError, ValueError, TypeError):  # a broken translation must not hide the problem
+        return str(problem)
+
+
+def shown_problem(text: Any) -> str:
+    """A problem (or any text) as the reader sees it: a coded one translated, anything else as written."""
+    return problem_sentence(text) if isinstance(text, Problem) else str(text)
+
+
+def _template(problem: Problem) -> str | None:
+    if problem.code.startswith("regex:"):
+        fault = str(problem.params.get("fault", ""))
+        if fault not in REGEX_FAULTS and not fault.startswith(_BAD_ESCAPE):
+            return None
+        if "position" in problem.params:
+            return QT_TRANSLATE_NOOP("ProblemText", "{fault} at position {position}")
+        return QT_TRANSLATE_NOOP("ProblemText", "{fault}")
+    if problem.code.startswith("json:"):
+        if problem.params.get("fault") not in JSON_FAULTS:
+            return None
+        return QT_TRANSLATE_NOOP("ProblemText", "{fault} at line {line}, column {column}")
+    return PROBLEM_TEXTS.get(problem.code)
+
+
+def _fault_words(fault: str) -> str:
+    if fault.startswith(_BAD_ESCAPE) and fault not in REGEX_FAULTS:
+        return translate("ProblemText", "bad escape {escape}").format(escape=fault.removeprefix(_BAD_ESCAPE))
+    return translate(_CONTEXT, REGEX_FAULTS[fault])
+
+
+def _has_translated_value(problem: Problem) -> bool:
+    """Whether a value of ``problem`` reads differently in the studio's language (Python's fault inside an English
+    sentence that has no translation of its own is still English: shown as written)."""
+    return any(isinstance(value, Problem) and shown_problem(value) != str(value) for value in problem.params.values())
+
+
+def coded_problem(message: str, code: str, params: Mapping[str, Any]) -> Problem | str:
+    """The problem stored as ``(code, params)`` beside its English ``message`` (a refused option's), rebuilt."""
+    return Problem.from_dict({"code": code, "text": message, "params": params})

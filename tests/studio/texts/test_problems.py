@@ -1,0 +1,74 @@
+"""Coded problems read in the chosen language by their code and values, never by their English (issue 27 item 2)."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import pytest
+
+from processors.builtin.base import InvalidOptionsError
+from processors.builtin.registry import load_catalogue
+from processors.problems import Problem, ProblemError, problem_of
+from processors.user_patterns import check_user_pattern
+from studio.error_texts import error_text, option_problem_text
+from studio.texts.problems import problem_sentence
+
+
+def _refused(type_name: str, options: dict[str, Any]) -> dict[str, tuple[str, str, dict[str, Any]]]:
+    with pytest.raises(InvalidOptionsError) as caught:
+        load_catalogue(None).create(type_name, options)
+    error = caught.value
+    return {field: (message, *error.codes[field]) for field, message in error.errors.items()}
+
+
+def test_a_problem_is_its_english_and_survives_json_and_pickling() -> None:
+    with pytest.raises(ProblemError) as caught:
+        check_user_pattern("(a")
+    problem = problem_of(caught.value)
+    assert problem is not None and problem.code == "pattern:invalid"
+    assert str(caught.value) == "invalid regular expression '(a': missing ) at position 2"
+    assert problem_of(problem.params["error"]).code == "regex:missing )"  # type: ignore[union-attr]
+    again = Problem.from_dict(problem.to_dict())
+    assert isinstance(again, Problem) and again == problem and again.params["error"].code == "regex:missing )"
+    unpickled = pickle.loads(pickle.dumps(problem))
+    assert unpickled == problem and unpickled.code == problem.code and unpickled.params["pattern"] == "(a"
+
+
+@pytest.mark.parametrize(
+    ("language", "words"), [("zh_CN", ("无效的正则表达式", "缺少 )")), ("zh_TW", ("無效的正規表示式", "缺少 )"))]
+)
+def test_a_pattern_that_does_not_compile_reads_in_chinese_by_its_code(
+    in_language: Any, language: str, words: tuple[str, str]
+) -> None:
+    problems = _refused("RegexFilter", {"rules": [{"name": "r", "pattern": "(a"}]})
+    problems |= _refused("StreamErrorRetry", {"matchers": ["x[", r"(\w+\s?)+$"]})
+    problems |= _refused("SystemPromptScrubber", {"custom_patterns": [r"\q"]})
+    english = {field: option_problem_text(*problem) for field, problem in problems.items()}
+    assert english == {field: message for field, (message, _, _) in problems.items()}, "English: as written"
+    in_language(language)
+    shown = {field: option_problem_text(*problem) for field, problem in problems.items()}
+    rule = shown["rules.0.pattern"]
+    assert words[0] in rule and words[1] in rule and "'(a'" in rule and "missing" not in rule
+    assert "x[" in shown["matchers"] and "not a valid" not in shown["matchers"]
+    assert "\\q" in shown["custom_patterns"] and "does not compile" not in shown["custom_patterns"]
+    # the same code and values in reworded English read the same in Chinese
+    message, code, params = problems["rules.0.pattern"]
+    assert option_problem_text("the rule's pattern is broken", code, params) == rule
+
+
+def test_a_reworded_problem_keeps_its_translation(in_language: Any) -> None:
+    with pytest.raises(ProblemError) as caught:
+        check_user_pattern(r"(\w+\s?)+$")
+    problem = caught.value.problem
+    in_language("zh_CN")
+    chinese = problem_sentence(problem)
+    assert "灾难性回溯" in chinese
+    reworded = problem.reworded("pattern {pattern!r} may hang the guard")
+    assert problem_sentence(reworded) == chinese
+    assert error_text(ProblemError(reworded)) == chinese
+
+
+def test_an_unknown_code_is_shown_as_written(in_language: Any) -> None:
+    in_language("zh_CN")
+    assert problem_sentence(Problem("plugin:own", "a plug-in's {thing}", thing="words")) == "a plug-in's words"
