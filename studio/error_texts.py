@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from pydantic import ValidationError
+
 from lab.corpus import CorpusError
 from processors.memory.errors import ThreadImportError
 from processors.problems import Problem, problem_of
@@ -40,6 +42,8 @@ __all__ = [
     "option_problem_text",
     "problem_text",
     "tripwire_text",
+    "validation_item_text",
+    "validation_text",
 ]
 
 _CONTEXT = "DesignError"
@@ -222,6 +226,23 @@ PYDANTIC_PROBLEMS: dict[str, tuple[str, Callable[[Mapping[str, Any]], dict[str, 
         lambda context: {"count": context.get("min_length")},
     ),
 }
+
+
+def validation_text(error: ValidationError) -> str:
+    """pydantic's refusal of a form (an MCP server, an agent setting) in the studio's language, its problems joined
+    with "; ": a check's coded problem by its code, pydantic's own by its error ``type`` and ``ctx``; in English
+    pydantic's words (without its "Value error, ")."""
+    return translate("DesignError", "; ").join(validation_item_text(item) for item in error.errors())
+
+
+def validation_item_text(item: Mapping[str, Any]) -> str:
+    """One problem of a pydantic ``ValidationError.errors()`` in the studio's language."""
+    message = str(item.get("msg", "")).removeprefix("Value error, ")
+    context = item.get("ctx") or {}
+    problem = problem_of(context.get("error"))
+    if problem is not None:
+        return problem_sentence(problem)
+    return option_problem_text(message, str(item.get("type", "")), context)
 
 
 def option_problem_text(

@@ -3640,6 +3640,54 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>第 {index} 个模式（{pattern!r}）无法编译：{error}</translation>
     </message>
     <message>
+        <source>MCP server &apos;{name}&apos; ({launch}) did not start within {seconds:g} s</source>
+        <translation>MCP 服务器“{name}”（{launch}）未在 {seconds:g} 秒内启动</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; ({launch}) could not be started: {reason}</source>
+        <translation>MCP 服务器“{name}”（{launch}）无法启动：{reason}</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; does not offer the tool(s) {tools} that the design enables</source>
+        <translation>MCP 服务器“{name}”不提供设计所启用的工具 {tools}</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; stopped: {reason}</source>
+        <translation>MCP 服务器“{name}”已停止：{reason}</translation>
+    </message>
+    <message>
+        <source>a stdio MCP server needs a command</source>
+        <translation>stdio MCP 服务器需要一个命令</translation>
+    </message>
+    <message>
+        <source>an http MCP server needs an http:// or https:// URL</source>
+        <translation>http MCP 服务器需要 http:// 或 https:// 网址</translation>
+    </message>
+    <message>
+        <source>the URL carries a credential; credentials belong in the keyring, not a design</source>
+        <translation>网址中带有凭据；凭据应保存在系统密钥环中，而不是设计里</translation>
+    </message>
+    <message>
+        <source>{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the studio reads them from the keyring</source>
+        <translation>{field}：凭据不得保存在设计中，否则任何拿到该设计的人都能读到；工作室会从系统密钥环读取</translation>
+    </message>
+    <message>
+        <source>unknown field</source>
+        <translation>未知字段</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>nested more than {depth} levels deep</source>
+        <translation>嵌套超过 {depth} 层</translation>
+    </message>
+    <message>
+        <source>not a finite number (NaN, Infinity and numbers too large for a float are not JSON values)</source>
+        <translation>不是有限数字（NaN、Infinity 以及超出浮点范围的数字都不是 JSON 值）</translation>
+    </message>
+    <message>
         <source>missing ), unterminated subpattern</source>
         <translation>缺少 )，子模式未闭合</translation>
     </message>
@@ -4032,22 +4080,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>文字至少应有 {count} 个字符</translation>
     </message>
     <message>
-        <source>MCP server &apos;{name}&apos; ({launch}) did not start within {seconds} s</source>
-        <translation>MCP 服务器“{name}”（{launch}）未在 {seconds} 秒内启动</translation>
-    </message>
-    <message>
-        <source>MCP server &apos;{name}&apos; ({launch}) could not be started: {reason}</source>
-        <translation>MCP 服务器“{name}”（{launch}）无法启动：{reason}</translation>
-    </message>
-    <message>
-        <source>MCP server &apos;{name}&apos; does not offer the tool(s) {tools} that the design enables</source>
-        <translation>MCP 服务器“{name}”不提供设计所启用的工具 {tools}</translation>
-    </message>
-    <message>
-        <source>MCP server &apos;{name}&apos; stopped: {reason}</source>
-        <translation>MCP 服务器“{name}”已停止：{reason}</translation>
-    </message>
-    <message>
         <source>unknown processor type {type}; known: {known}</source>
         <translation>未知的处理器类型 {type}；可用类型：{known}</translation>
     </message>
@@ -4222,42 +4254,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>the first row must name a text column ({keys})</source>
         <translation>第一行必须指明文本列（{keys}）</translation>
-    </message>
-    <message>
-        <source>nested more than {depth} levels deep</source>
-        <translation>嵌套超过 {depth} 层</translation>
-    </message>
-    <message>
-        <source>not a finite number (NaN, Infinity and numbers too large for a float are not JSON values)</source>
-        <translation>不是有限数字（NaN、Infinity 以及超出浮点范围的数字都不是 JSON 值）</translation>
-    </message>
-    <message>
-        <source>unknown field</source>
-        <translation>未知字段</translation>
-    </message>
-    <message>
-        <source>missing</source>
-        <translation>缺失</translation>
-    </message>
-    <message>
-        <source>{error}</source>
-        <translation>{error}</translation>
-    </message>
-    <message>
-        <source>a stdio MCP server needs a command</source>
-        <translation>stdio MCP 服务器需要一个命令</translation>
-    </message>
-    <message>
-        <source>an http MCP server needs an http:// or https:// URL</source>
-        <translation>http MCP 服务器需要 http:// 或 https:// 网址</translation>
-    </message>
-    <message>
-        <source>the URL carries a credential; credentials belong in the keyring, not a design</source>
-        <translation>网址中带有凭据；凭据应保存在系统密钥环中，而不是设计里</translation>
-    </message>
-    <message>
-        <source>{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the studio reads them from the keyring</source>
-        <translation>{field}：凭据不得保存在设计中，否则任何拿到该设计的人都能读到；工作室会从系统密钥环读取</translation>
     </message>
     <message>
         <source>{server} (port {port}): not running</source>

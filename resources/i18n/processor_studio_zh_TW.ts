@@ -3640,6 +3640,54 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>第 {index} 個模式（{pattern!r}）無法編譯：{error}</translation>
     </message>
     <message>
+        <source>MCP server &apos;{name}&apos; ({launch}) did not start within {seconds:g} s</source>
+        <translation>MCP 伺服器「{name}」（{launch}）未在 {seconds:g} 秒內啟動</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; ({launch}) could not be started: {reason}</source>
+        <translation>MCP 伺服器「{name}」（{launch}）無法啟動：{reason}</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; does not offer the tool(s) {tools} that the design enables</source>
+        <translation>MCP 伺服器「{name}」不提供設計所啟用的工具 {tools}</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; stopped: {reason}</source>
+        <translation>MCP 伺服器「{name}」已停止：{reason}</translation>
+    </message>
+    <message>
+        <source>a stdio MCP server needs a command</source>
+        <translation>stdio MCP 伺服器需要一個命令</translation>
+    </message>
+    <message>
+        <source>an http MCP server needs an http:// or https:// URL</source>
+        <translation>http MCP 伺服器需要 http:// 或 https:// 網址</translation>
+    </message>
+    <message>
+        <source>the URL carries a credential; credentials belong in the keyring, not a design</source>
+        <translation>網址中帶有憑證；憑證應儲存在系統金鑰圈中，而不是設計裡</translation>
+    </message>
+    <message>
+        <source>{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the studio reads them from the keyring</source>
+        <translation>{field}：憑證不得儲存在設計中，否則任何拿到該設計的人都能讀到；工作室會從系統金鑰圈讀取</translation>
+    </message>
+    <message>
+        <source>unknown field</source>
+        <translation>未知欄位</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺少</translation>
+    </message>
+    <message>
+        <source>nested more than {depth} levels deep</source>
+        <translation>巢狀超過 {depth} 層</translation>
+    </message>
+    <message>
+        <source>not a finite number (NaN, Infinity and numbers too large for a float are not JSON values)</source>
+        <translation>不是有限數字（NaN、Infinity 以及超出浮點範圍的數字都不是 JSON 值）</translation>
+    </message>
+    <message>
         <source>missing ), unterminated subpattern</source>
         <translation>缺少 )，子模式未閉合</translation>
     </message>
@@ -4032,22 +4080,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>文字至少應有 {count} 個字元</translation>
     </message>
     <message>
-        <source>MCP server &apos;{name}&apos; ({launch}) did not start within {seconds} s</source>
-        <translation>MCP 伺服器「{name}」（{launch}）未在 {seconds} 秒內啟動</translation>
-    </message>
-    <message>
-        <source>MCP server &apos;{name}&apos; ({launch}) could not be started: {reason}</source>
-        <translation>MCP 伺服器「{name}」（{launch}）無法啟動：{reason}</translation>
-    </message>
-    <message>
-        <source>MCP server &apos;{name}&apos; does not offer the tool(s) {tools} that the design enables</source>
-        <translation>MCP 伺服器「{name}」不提供設計所啟用的工具 {tools}</translation>
-    </message>
-    <message>
-        <source>MCP server &apos;{name}&apos; stopped: {reason}</source>
-        <translation>MCP 伺服器「{name}」已停止：{reason}</translation>
-    </message>
-    <message>
         <source>unknown processor type {type}; known: {known}</source>
         <translation>未知的處理器類型 {type}；可用類型：{known}</translation>
     </message>
@@ -4222,42 +4254,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>the first row must name a text column ({keys})</source>
         <translation>第一列必須指明文字欄（{keys}）</translation>
-    </message>
-    <message>
-        <source>nested more than {depth} levels deep</source>
-        <translation>巢狀超過 {depth} 層</translation>
-    </message>
-    <message>
-        <source>not a finite number (NaN, Infinity and numbers too large for a float are not JSON values)</source>
-        <translation>不是有限數字（NaN、Infinity 以及超出浮點範圍的數字都不是 JSON 值）</translation>
-    </message>
-    <message>
-        <source>unknown field</source>
-        <translation>未知欄位</translation>
-    </message>
-    <message>
-        <source>missing</source>
-        <translation>缺少</translation>
-    </message>
-    <message>
-        <source>{error}</source>
-        <translation>{error}</translation>
-    </message>
-    <message>
-        <source>a stdio MCP server needs a command</source>
-        <translation>stdio MCP 伺服器需要一個命令</translation>
-    </message>
-    <message>
-        <source>an http MCP server needs an http:// or https:// URL</source>
-        <translation>http MCP 伺服器需要 http:// 或 https:// 網址</translation>
-    </message>
-    <message>
-        <source>the URL carries a credential; credentials belong in the keyring, not a design</source>
-        <translation>網址中帶有憑證；憑證應儲存在系統金鑰圈中，而不是設計裡</translation>
-    </message>
-    <message>
-        <source>{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the studio reads them from the keyring</source>
-        <translation>{field}：憑證不得儲存在設計中，否則任何拿到該設計的人都能讀到；工作室會從系統金鑰圈讀取</translation>
     </message>
     <message>
         <source>{server} (port {port}): not running</source>

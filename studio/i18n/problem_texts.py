@@ -13,26 +13,6 @@ from studio.texts.translator import QT_TRANSLATE_NOOP
 __all__ = ["PROBLEMS"]
 
 PROBLEMS: tuple[tuple[str, str], ...] = (
-    # An MCP server a design names that cannot start, has stopped or no longer offers an enabled tool
-    # (processors/tools/mcp.py, studio/mcp/servers.py); the launch line and the SDK's reason stay as written
-    (
-        r"MCP server '(?P<name>.+?)' \((?P<launch>.*)\) did not start within (?P<seconds>[0-9.]+) s",
-        QT_TRANSLATE_NOOP("RuntimeText", "MCP server '{name}' ({launch}) did not start within {seconds} s"),
-    ),
-    (
-        r"MCP server '(?P<name>.+?)' \((?P<launch>.*)\) could not be started: (?P<reason>.*)",
-        QT_TRANSLATE_NOOP("RuntimeText", "MCP server '{name}' ({launch}) could not be started: {reason}"),
-    ),
-    (
-        r"MCP server '(?P<name>.+?)' does not offer the tool\(s\) (?P<tools>.+) that the design enables",
-        QT_TRANSLATE_NOOP(
-            "RuntimeText", "MCP server '{name}' does not offer the tool(s) {tools} that the design enables"
-        ),
-    ),
-    (
-        r"MCP server '(?P<name>.+?)' stopped: (?P<reason>.*)",
-        QT_TRANSLATE_NOOP("RuntimeText", "MCP server '{name}' stopped: {reason}"),
-    ),
     (
         r"unknown processor type (?P<type>'.*?'); known: (?P<known>.+)",
         QT_TRANSLATE_NOOP("RuntimeText", "unknown processor type {type}; known: {known}"),
@@ -164,41 +144,5 @@ PROBLEMS: tuple[tuple[str, str], ...] = (
     (
         r"the first row must name a text column \((?P<keys>.+)\)",
         QT_TRANSLATE_NOOP("RuntimeText", "the first row must name a text column ({keys})"),
-    ),
-    # Limits on JSON from elsewhere (processors.json_limits)
-    (
-        r"nested more than (?P<depth>\d+) levels deep",
-        QT_TRANSLATE_NOOP("RuntimeText", "nested more than {depth} levels deep"),
-    ),
-    (
-        r"not a finite number \(NaN, Infinity and numbers too large for a float are not JSON values\)",
-        QT_TRANSLATE_NOOP(
-            "RuntimeText",
-            "not a finite number (NaN, Infinity and numbers too large for a float are not JSON values)",
-        ),
-    ),
-    # A design's own problems (studio.design.agent_design: unknown and missing fields, MCP servers)
-    (r"unknown field", QT_TRANSLATE_NOOP("RuntimeText", "unknown field")),
-    (r"missing", QT_TRANSLATE_NOOP("RuntimeText", "missing")),
-    (r"Value error, (?P<error>.+)", QT_TRANSLATE_NOOP("RuntimeText", "{error}")),
-    (r"a stdio MCP server needs a command", QT_TRANSLATE_NOOP("RuntimeText", "a stdio MCP server needs a command")),
-    (
-        r"an http MCP server needs an http:// or https:// URL",
-        QT_TRANSLATE_NOOP("RuntimeText", "an http MCP server needs an http:// or https:// URL"),
-    ),
-    (
-        r"the URL carries a credential; credentials belong in the keyring, not a design",
-        QT_TRANSLATE_NOOP(
-            "RuntimeText", "the URL carries a credential; credentials belong in the keyring, not a design"
-        ),
-    ),
-    (
-        r"(?P<field>\S+): credentials must not be saved in a design, where anyone it is shared with reads them; the "
-        r"studio reads them from the keyring",
-        QT_TRANSLATE_NOOP(
-            "RuntimeText",
-            "{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the "
-            "studio reads them from the keyring",
-        ),
     ),
 )

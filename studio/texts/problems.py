@@ -40,6 +40,35 @@ PROBLEM_TEXTS: dict[str, str] = {
     "pattern:does_not_compile": QT_TRANSLATE_NOOP(
         "ProblemText", "pattern {index} ({pattern!r}) does not compile: {error}"
     ),
+    # An MCP server a design names (processors/tools/mcp.py, studio/mcp/servers.py, the design's own checks); the
+    # launch line and the SDK's reason stay as written
+    "mcp:no_start": QT_TRANSLATE_NOOP(
+        "ProblemText", "MCP server '{name}' ({launch}) did not start within {seconds:g} s"
+    ),
+    "mcp:cannot_start": QT_TRANSLATE_NOOP(
+        "ProblemText", "MCP server '{name}' ({launch}) could not be started: {reason}"
+    ),
+    "mcp:tools_missing": QT_TRANSLATE_NOOP(
+        "ProblemText", "MCP server '{name}' does not offer the tool(s) {tools} that the design enables"
+    ),
+    "mcp:stopped": QT_TRANSLATE_NOOP("ProblemText", "MCP server '{name}' stopped: {reason}"),
+    "mcp:needs_command": QT_TRANSLATE_NOOP("ProblemText", "a stdio MCP server needs a command"),
+    "mcp:needs_url": QT_TRANSLATE_NOOP("ProblemText", "an http MCP server needs an http:// or https:// URL"),
+    "mcp:url_credential": QT_TRANSLATE_NOOP(
+        "ProblemText", "the URL carries a credential; credentials belong in the keyring, not a design"
+    ),
+    "mcp:credential_saved": QT_TRANSLATE_NOOP(
+        "ProblemText",
+        "{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the studio "
+        "reads them from the keyring",
+    ),
+    # A design's own problems (studio.design.agent_design) and limits on JSON from elsewhere (processors.json_limits)
+    "design:unknown_field": QT_TRANSLATE_NOOP("ProblemText", "unknown field"),
+    "design:missing": QT_TRANSLATE_NOOP("ProblemText", "missing"),
+    "json_limit:too_deep": QT_TRANSLATE_NOOP("ProblemText", "nested more than {depth} levels deep"),
+    "json_limit:not_finite": QT_TRANSLATE_NOOP(
+        "ProblemText", "not a finite number (NaN, Infinity and numbers too large for a float are not JSON values)"
+    ),
 }
 
 #: Python's ``re`` and the ``regex`` module's name of a fault (their error's ``msg``) in the reader's words.

@@ -243,11 +243,9 @@ def _mcp_errors() -> dict[str, BaseException]:
 
 @pytest.mark.parametrize("language", ["zh_CN", "zh_TW"])
 def test_an_mcp_server_that_cannot_serve_is_said_in_chinese(in_language: Any, language: str) -> None:
-    from studio.i18n.runtime_texts import runtime_text
-
     errors = _mcp_errors()
     in_language(language)
-    shown = {name: runtime_text(str(error)) for name, error in errors.items()}
+    shown = {name: error_text(error) for name, error in errors.items()}
     server = {"zh_CN": "服务器", "zh_TW": "伺服器"}[language]
     assert "did not start" not in shown["no handshake"] and server in shown["no handshake"]
     assert "1" in shown["no handshake"]  # the seconds waited stay
@@ -256,7 +254,7 @@ def test_an_mcp_server_that_cannot_serve_is_said_in_chinese(in_language: Any, la
     for name, text in shown.items():
         assert "MCP server '" not in text, f"{name} was not translated: {text!r}"
     in_language("en")
-    assert {name: runtime_text(str(error)) for name, error in errors.items()} == {
+    assert {name: error_text(error) for name, error in errors.items()} == {
         name: str(error) for name, error in errors.items()
     }
 

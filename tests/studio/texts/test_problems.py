@@ -72,3 +72,35 @@ def test_a_reworded_problem_keeps_its_translation(in_language: Any) -> None:
 def test_an_unknown_code_is_shown_as_written(in_language: Any) -> None:
     in_language("zh_CN")
     assert problem_sentence(Problem("plugin:own", "a plug-in's {thing}", thing="words")) == "a plug-in's words"
+
+
+def test_an_mcp_server_refused_by_its_form_reads_in_chinese_by_code(in_language: Any) -> None:
+    """The MCP server dialog's and the design's refusals are translated from the check's code, not its English."""
+    from pydantic import ValidationError
+
+    from processors.tools.mcp import McpServerError
+    from studio.design.agent_design import McpServerConfig
+    from studio.error_texts import validation_text
+
+    with pytest.raises(ValidationError) as caught:
+        McpServerConfig(name="s", transport="http", url="ftp://x", enabled_tools=[])
+    assert validation_text(caught.value) == "an http MCP server needs an http:// or https:// URL"
+    in_language("zh_TW")
+    assert validation_text(caught.value) == "http MCP 伺服器需要 http:// 或 https:// 網址"
+    stopped = Problem("mcp:stopped", "MCP server '{name}' stopped: {reason}", name="tools", reason="EOF")
+    chinese = error_text(McpServerError(stopped))
+    assert chinese == "MCP 伺服器「tools」已停止：EOF"
+    assert error_text(McpServerError(stopped.reworded("{name} went away ({reason})"))) == chinese
+
+
+def test_a_refused_agent_setting_reads_in_chinese(in_language: Any) -> None:
+    """A setting's problem under its field: pydantic's by its error type (no English read)."""
+    from studio.design.catalog import studio_catalogue
+    from studio.models.design_document import DesignDocument
+
+    document = DesignDocument(studio_catalogue())
+    english = document.setting_error("model.temperature", -1.0)
+    assert english is not None and "greater than or equal" in english
+    in_language("zh_CN")
+    chinese = document.setting_error("model.temperature", -1.0)
+    assert chinese is not None and "greater" not in chinese and "0" in chinese
