@@ -3672,6 +3672,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>{field}：凭据不得保存在设计中，否则任何拿到该设计的人都能读到；工作室会从系统密钥环读取</translation>
     </message>
     <message>
+        <source>{server} (port {port}): not running</source>
+        <translation>{server}（端口 {port}）：未运行</translation>
+    </message>
+    <message>
+        <source>{server} (port {port}): no answer within {time}</source>
+        <translation>{server}（端口 {port}）：{time}内无应答</translation>
+    </message>
+    <message>
         <source>unknown field</source>
         <translation>未知字段</translation>
     </message>
@@ -4254,14 +4262,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>the first row must name a text column ({keys})</source>
         <translation>第一行必须指明文本列（{keys}）</translation>
-    </message>
-    <message>
-        <source>{server} (port {port}): not running</source>
-        <translation>{server}（端口 {port}）：未运行</translation>
-    </message>
-    <message>
-        <source>{server} (port {port}): no answer within {time}</source>
-        <translation>{server}（端口 {port}）：{time}内无应答</translation>
     </message>
     <message>
         <source> or </source>

@@ -3672,6 +3672,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>{field}：憑證不得儲存在設計中，否則任何拿到該設計的人都能讀到；工作室會從系統金鑰圈讀取</translation>
     </message>
     <message>
+        <source>{server} (port {port}): not running</source>
+        <translation>{server}（埠 {port}）：未執行</translation>
+    </message>
+    <message>
+        <source>{server} (port {port}): no answer within {time}</source>
+        <translation>{server}（埠 {port}）：{time}內無回應</translation>
+    </message>
+    <message>
         <source>unknown field</source>
         <translation>未知欄位</translation>
     </message>
@@ -4254,14 +4262,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>the first row must name a text column ({keys})</source>
         <translation>第一列必須指明文字欄（{keys}）</translation>
-    </message>
-    <message>
-        <source>{server} (port {port}): not running</source>
-        <translation>{server}（埠 {port}）：未執行</translation>
-    </message>
-    <message>
-        <source>{server} (port {port}): no answer within {time}</source>
-        <translation>{server}（埠 {port}）：{time}內無回應</translation>
     </message>
     <message>
         <source> or </source>

@@ -100,15 +100,6 @@ PATTERNS: tuple[Pattern, ...] = (
         QT_TRANSLATE_NOOP("RuntimeText", "Text should have at least {count} character(s)"),
     ),
     *PROBLEM_PATTERNS,
-    # The local model server probe (Settings → Find local servers)
-    _pattern(
-        r"(?P<server>.+?) \(port (?P<port>\d+)\): not running",
-        QT_TRANSLATE_NOOP("RuntimeText", "{server} (port {port}): not running"),
-    ),
-    _pattern(
-        r"(?P<server>.+?) \(port (?P<port>\d+)\): no answer within (?P<time>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "{server} (port {port}): no answer within {time}"),
-    ),
 )
 
 #: Groups whose value is itself a sentence of the runtime (translated in turn).

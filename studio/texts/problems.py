@@ -62,6 +62,9 @@ PROBLEM_TEXTS: dict[str, str] = {
         "{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the studio "
         "reads them from the keyring",
     ),
+    # The local model server probe (Settings → Find local servers); the time limit stays as written
+    "local_server:not_running": QT_TRANSLATE_NOOP("ProblemText", "{server} (port {port}): not running"),
+    "local_server:no_answer": QT_TRANSLATE_NOOP("ProblemText", "{server} (port {port}): no answer within {time}"),
     # A design's own problems (studio.design.agent_design) and limits on JSON from elsewhere (processors.json_limits)
     "design:unknown_field": QT_TRANSLATE_NOOP("ProblemText", "unknown field"),
     "design:missing": QT_TRANSLATE_NOOP("ProblemText", "missing"),

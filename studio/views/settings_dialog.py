@@ -29,11 +29,11 @@ from processors.models.providers import DEFAULT_PROVIDER, default_hosted_model, 
 from studio import i18n
 from studio.controllers.connection_check import ConnectionCheck, ConnectionTester, ConnectionVerdict
 from studio.controllers.local_server_search import LocalServerFinder, LocalServerSearch
-from studio.i18n.runtime_texts import runtime_text as local_server_line
 from studio.keys.endpoints import EndpointError, default_endpoint, endpoint_host
 from studio.keys.secrets import SecretStore, mask
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import ReplaceDesign
+from studio.texts.problems import shown_problem as local_server_line
 from studio.views.language_picker import LanguagePicker
 from studio.views.questions import DestructiveQuestion
 from studio.views.traces_settings import TracesSettings

@@ -53,7 +53,7 @@ def test_a_pattern_that_does_not_compile_reads_in_chinese_by_its_code(
     assert "x[" in shown["matchers"] and "not a valid" not in shown["matchers"]
     assert "\\q" in shown["custom_patterns"] and "does not compile" not in shown["custom_patterns"]
     # the same code and values in reworded English read the same in Chinese
-    message, code, params = problems["rules.0.pattern"]
+    _message, code, params = problems["rules.0.pattern"]
     assert option_problem_text("the rule's pattern is broken", code, params) == rule
 
 
@@ -104,3 +104,28 @@ def test_a_refused_agent_setting_reads_in_chinese(in_language: Any) -> None:
     in_language("zh_CN")
     chinese = document.setting_error("model.temperature", -1.0)
     assert chinese is not None and "greater" not in chinese and "0" in chinese
+
+
+def test_a_local_server_that_is_not_running_reads_in_chinese_by_code(in_language: Any) -> None:
+    """Settings → Find local servers: a server that does not answer is said in the reader's language."""
+    import asyncio
+    import socket
+
+    import httpx
+
+    from processors.models.local_servers import ServerKind, probe_server
+
+    with socket.socket() as taken:  # a port nothing listens on once closed
+        taken.bind(("127.0.0.1", 0))
+        port = taken.getsockname()[1]
+
+    async def probe() -> Any:
+        async with httpx.AsyncClient(timeout=2) as client:
+            return await probe_server(client, ServerKind("ollama", "Ollama", port), host="127.0.0.1")
+
+    line = asyncio.run(probe())
+    assert isinstance(line, Problem) and line.endswith("not running"), "nothing listens on that port in the tests"
+    in_language("zh_CN")
+    chinese = problem_sentence(line)
+    assert chinese.endswith("未运行") and str(line.params["port"]) in chinese
+    assert problem_sentence(line.reworded("{server}: nobody home on {port}")) == chinese
