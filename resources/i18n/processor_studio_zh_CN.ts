@@ -7793,4 +7793,108 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>按原样保留全角标点（，：！？（）……）；全角字母和数字仍会折叠。</translation>
     </message>
 </context>
+<context>
+    <name>provider:anthropic</name>
+    <message>
+        <source>Anthropic</source>
+        <comment>anthropic.label</comment>
+        <translation>Anthropic</translation>
+    </message>
+</context>
+<context>
+    <name>provider:deepseek</name>
+    <message>
+        <source>DeepSeek</source>
+        <comment>deepseek.label</comment>
+        <translation>DeepSeek（深度求索）</translation>
+    </message>
+</context>
+<context>
+    <name>provider:demo</name>
+    <message>
+        <source>Demo (offline)</source>
+        <comment>demo.label</comment>
+        <translation>演示（离线）</translation>
+    </message>
+</context>
+<context>
+    <name>provider:gemini</name>
+    <message>
+        <source>Google Gemini</source>
+        <comment>gemini.label</comment>
+        <translation>Google Gemini</translation>
+    </message>
+</context>
+<context>
+    <name>provider:groq</name>
+    <message>
+        <source>Groq</source>
+        <comment>groq.label</comment>
+        <translation>Groq</translation>
+    </message>
+</context>
+<context>
+    <name>provider:lm_studio</name>
+    <message>
+        <source>LM Studio</source>
+        <comment>lm_studio.label</comment>
+        <translation>LM Studio</translation>
+    </message>
+</context>
+<context>
+    <name>provider:mistral</name>
+    <message>
+        <source>Mistral</source>
+        <comment>mistral.label</comment>
+        <translation>Mistral</translation>
+    </message>
+</context>
+<context>
+    <name>provider:ollama</name>
+    <message>
+        <source>Ollama</source>
+        <comment>ollama.label</comment>
+        <translation>Ollama</translation>
+    </message>
+</context>
+<context>
+    <name>provider:ollama_chat</name>
+    <message>
+        <source>Ollama (chat API)</source>
+        <comment>ollama_chat.label</comment>
+        <translation>Ollama（聊天 API）</translation>
+    </message>
+</context>
+<context>
+    <name>provider:openai</name>
+    <message>
+        <source>OpenAI</source>
+        <comment>openai.label</comment>
+        <translation>OpenAI</translation>
+    </message>
+</context>
+<context>
+    <name>provider:openrouter</name>
+    <message>
+        <source>OpenRouter</source>
+        <comment>openrouter.label</comment>
+        <translation>OpenRouter</translation>
+    </message>
+</context>
+<context>
+    <name>provider:together_ai</name>
+    <message>
+        <source>Together AI</source>
+        <comment>together_ai.label</comment>
+        <translation>Together AI</translation>
+    </message>
+</context>
+<context>
+    <name>provider:vertex_ai</name>
+    <message>
+        <source>Vertex AI</source>
+        <comment>vertex_ai.label</comment>
+        <translation>Vertex AI</translation>
+    </message>
+</context>
 </TS>
