@@ -25,7 +25,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["Problem", "ProblemError", "json_problem", "problem_of", "regex_problem"]
+__all__ = ["Problem", "ProblemError", "json_problem", "located", "problem_of", "regex_problem"]
 
 
 class Problem(str):
@@ -117,6 +117,12 @@ def problem_of(value: Any) -> Problem | None:
     if isinstance(value, BaseException) and value.args and isinstance(value.args[0], Problem):
         return value.args[0]
     return None
+
+
+def located(where: str, problem: str) -> Problem:
+    """``"<where>: <problem>"`` (a file's or a document's place, then what is wrong there), the problem's code kept
+    inside (``problem:located``)."""
+    return Problem("problem:located", "{where}: {problem}", where=where, problem=problem)
 
 
 def regex_problem(error: Exception) -> Problem | str:

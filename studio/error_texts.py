@@ -97,6 +97,9 @@ def import_problems_text(problems: Iterable[str]) -> str:
     listed = list(problems)
     shown = []
     for problem in listed[:SHOWN_PROBLEMS]:
+        if isinstance(problem, Problem):  # "path: problem" by its code (processors.problems.located)
+            shown.append(problem_sentence(problem))
+            continue
         path, separator, message = problem.partition(": ")
         shown.append(f"{path}{separator}{problem_text(message)}" if separator else problem_text(problem))
     text = translate("ImportProgress", "; ").join(shown)
@@ -122,7 +125,7 @@ def _value(error: DesignError, key: str, value: Any) -> Any:
     if isinstance(value, list):
         return translate("DesignError", "; ").join(f"{field}: {problem_text(problem)}" for field, problem in value)
     if key == "error":
-        return problem_text(str(value))
+        return problem_text(problem_of(value) or str(value))
     return value
 
 

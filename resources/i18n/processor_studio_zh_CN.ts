@@ -3672,6 +3672,150 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>{field}：凭据不得保存在设计中，否则任何拿到该设计的人都能读到；工作室会从系统密钥环读取</translation>
     </message>
     <message>
+        <source>{where}: {problem}</source>
+        <translation>{where}：{problem}</translation>
+    </message>
+    <message>
+        <source>expected a JSON object, got {kind}</source>
+        <translation>应为 JSON 对象，实际为 {kind}</translation>
+    </message>
+    <message>
+        <source>not valid JSON: {error}</source>
+        <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>a thread with id {id!r} already exists</source>
+        <translation>ID 为 {id!r} 的对话已存在</translation>
+    </message>
+    <message>
+        <source>{id!r} is already stored in another thread</source>
+        <translation>{id!r} 已保存在另一个对话中</translation>
+    </message>
+    <message>
+        <source>{id!r} is also the id of {other}</source>
+        <translation>{id!r} 也是 {other} 的 ID</translation>
+    </message>
+    <message>
+        <source>{id!r} is not the thread&apos;s id {thread!r}</source>
+        <translation>{id!r} 不是该对话的 ID {thread!r}</translation>
+    </message>
+    <message>
+        <source>must be 1 to {max} characters</source>
+        <translation>长度必须为 1 到 {max} 个字符</translation>
+    </message>
+    <message>
+        <source>{id!r} is not an id</source>
+        <translation>{id!r} 不是有效的 ID</translation>
+    </message>
+    <message>
+        <source>{id!r} contains {character}, which an id may not contain</source>
+        <translation>{id!r} 包含{character}，ID 中不能包含它</translation>
+    </message>
+    <message>
+        <source>a {character!r}</source>
+        <translation>字符 {character!r}</translation>
+    </message>
+    <message>
+        <source>a line separator</source>
+        <translation>行分隔符</translation>
+    </message>
+    <message>
+        <source>a paragraph separator</source>
+        <translation>段落分隔符</translation>
+    </message>
+    <message>
+        <source>a lone surrogate ({code})</source>
+        <translation>孤立的代理字符（{code}）</translation>
+    </message>
+    <message>
+        <source>a control character ({code})</source>
+        <translation>控制字符（{code}）</translation>
+    </message>
+    <message>
+        <source>unknown part type {type!r} (expected text, reasoning, file, source, step-start, error, tool-invocation or a data-* type)</source>
+        <translation>未知的部分类型 {type!r}（应为 text、reasoning、file、source、step-start、error、tool-invocation 或 data-* 类型）</translation>
+    </message>
+    <message>
+        <source>expected a list of runs, got {kind}</source>
+        <translation>应为运行列表，实际为 {kind}</translation>
+    </message>
+    <message>
+        <source>{id!r} appears twice</source>
+        <translation>{id!r} 出现了两次</translation>
+    </message>
+    <message>
+        <source>run {id!r} is already stored</source>
+        <translation>运行 {id!r} 已保存</translation>
+    </message>
+    <message>
+        <source>not base64: {error}</source>
+        <translation>不是 base64 编码：{error}</translation>
+    </message>
+    <message>
+        <source>not a readable recording: {error}</source>
+        <translation>不是可读取的录制：{error}</translation>
+    </message>
+    <message>
+        <source>larger than {size} MB decompressed</source>
+        <translation>解压后超过 {size} MB</translation>
+    </message>
+    <message>
+        <source>Not valid JSON: {error}</source>
+        <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>not valid JSON ({json_fault} at column {column})</source>
+        <translation>不是有效的 JSON（第 {column} 列：{json_fault}）</translation>
+    </message>
+    <message>
+        <source>&apos;text&apos; is missing or empty</source>
+        <translation>&apos;text&apos; 缺失或为空</translation>
+    </message>
+    <message>
+        <source>&apos;id&apos; must be a non-empty string</source>
+        <translation>&apos;id&apos; 必须是非空字符串</translation>
+    </message>
+    <message>
+        <source>&apos;label&apos; must be &apos;attack&apos; or &apos;benign&apos;, got {got!r}</source>
+        <translation>&apos;label&apos; 必须是 &apos;attack&apos; 或 &apos;benign&apos;，实际为 {got!r}</translation>
+    </message>
+    <message>
+        <source>&apos;expect&apos; must be blocked, passed, modified or a processor id, got {got!r}</source>
+        <translation>&apos;expect&apos; 必须是 blocked、passed、modified 或处理器 ID，实际为 {got!r}</translation>
+    </message>
+    <message>
+        <source>a case must be an object, got {kind}</source>
+        <translation>用例必须是对象，实际为 {kind}</translation>
+    </message>
+    <message>
+        <source>&apos;{name}&apos; must be a string, got {kind}</source>
+        <translation>&apos;{name}&apos; 必须是字符串，实际为 {kind}</translation>
+    </message>
+    <message>
+        <source>id {id!r} is already used on line {line}</source>
+        <translation>ID {id!r} 已在第 {line} 行使用</translation>
+    </message>
+    <message>
+        <source>id {id!r} is already used in {place}</source>
+        <translation>ID {id!r} 已在 {place} 中使用</translation>
+    </message>
+    <message>
+        <source>unknown corpus format {suffix!r} (use {known})</source>
+        <translation>未知的语料格式 {suffix!r}（请使用 {known}）</translation>
+    </message>
+    <message>
+        <source>cannot read it ({error})</source>
+        <translation>无法读取（{error}）</translation>
+    </message>
+    <message>
+        <source>the first row must name a text column ({keys})</source>
+        <translation>第一行必须指明文本列（{keys}）</translation>
+    </message>
+    <message>
+        <source>unknown processor type {type!r}; known: {known}</source>
+        <translation>未知的处理器类型 {type!r}；可用类型：{known}</translation>
+    </message>
+    <message>
         <source>{server} (port {port}): not running</source>
         <translation>{server}（端口 {port}）：未运行</translation>
     </message>
@@ -4024,10 +4168,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>修改 {changed} 个，暂扣 {held} 个，丢弃 {dropped} 个</translation>
     </message>
     <message>
-        <source>Not valid JSON: {error}</source>
-        <translation>不是有效的 JSON：{error}</translation>
-    </message>
-    <message>
         <source>Input should be greater than or equal to {limit}</source>
         <translation>应大于或等于 {limit}</translation>
     </message>
@@ -4086,182 +4226,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Text should have at least {count} character(s)</source>
         <translation>文字至少应有 {count} 个字符</translation>
-    </message>
-    <message>
-        <source>unknown processor type {type}; known: {known}</source>
-        <translation>未知的处理器类型 {type}；可用类型：{known}</translation>
-    </message>
-    <message>
-        <source>a value was expected at line {line}, column {column}</source>
-        <translation>第 {line} 行第 {column} 列处应为一个值</translation>
-    </message>
-    <message>
-        <source>a name in double quotes was expected at line {line}, column {column}</source>
-        <translation>第 {line} 行第 {column} 列处应为带双引号的名称</translation>
-    </message>
-    <message>
-        <source>&apos;{what}&apos; was expected at line {line}, column {column}</source>
-        <translation>第 {line} 行第 {column} 列处应为 &apos;{what}&apos;</translation>
-    </message>
-    <message>
-        <source>a text starting at line {line}, column {column} is not closed</source>
-        <translation>从第 {line} 行第 {column} 列开始的字符串没有闭合</translation>
-    </message>
-    <message>
-        <source>more data after the JSON value at line {line}, column {column}</source>
-        <translation>第 {line} 行第 {column} 列：JSON 值之后还有多余内容</translation>
-    </message>
-    <message>
-        <source>a value was expected</source>
-        <translation>此处应为一个值</translation>
-    </message>
-    <message>
-        <source>a name in double quotes was expected</source>
-        <translation>此处应为带双引号的名称</translation>
-    </message>
-    <message>
-        <source>&apos;{what}&apos; was expected</source>
-        <translation>此处应为 &apos;{what}&apos;</translation>
-    </message>
-    <message>
-        <source>a text is not closed</source>
-        <translation>字符串没有闭合</translation>
-    </message>
-    <message>
-        <source>more data after the JSON value</source>
-        <translation>JSON 值之后还有多余内容</translation>
-    </message>
-    <message>
-        <source>expected a JSON object, got {kind}</source>
-        <translation>应为 JSON 对象，实际为 {kind}</translation>
-    </message>
-    <message>
-        <source>not valid JSON: {error}</source>
-        <translation>不是有效的 JSON：{error}</translation>
-    </message>
-    <message>
-        <source>a thread with id {id} already exists</source>
-        <translation>ID 为 {id} 的对话已存在</translation>
-    </message>
-    <message>
-        <source>{id} is already stored in another thread</source>
-        <translation>{id} 已保存在另一个对话中</translation>
-    </message>
-    <message>
-        <source>{id} is also the id of {other}</source>
-        <translation>{id} 也是 {other} 的 ID</translation>
-    </message>
-    <message>
-        <source>{id} is not the thread&apos;s id {thread}</source>
-        <translation>{id} 不是该对话的 ID {thread}</translation>
-    </message>
-    <message>
-        <source>must be 1 to {max} characters</source>
-        <translation>长度必须为 1 到 {max} 个字符</translation>
-    </message>
-    <message>
-        <source>{id} is not an id</source>
-        <translation>{id} 不是有效的 ID</translation>
-    </message>
-    <message>
-        <source>{id} contains {what}, which an id may not contain</source>
-        <translation>{id} 包含{what}，ID 中不允许出现</translation>
-    </message>
-    <message>
-        <source>a {character}</source>
-        <translation>字符 {character}</translation>
-    </message>
-    <message>
-        <source>a line separator</source>
-        <translation>行分隔符</translation>
-    </message>
-    <message>
-        <source>a paragraph separator</source>
-        <translation>段落分隔符</translation>
-    </message>
-    <message>
-        <source>a control character ({code})</source>
-        <translation>控制字符（{code}）</translation>
-    </message>
-    <message>
-        <source>a lone surrogate ({code})</source>
-        <translation>孤立的代理字符（{code}）</translation>
-    </message>
-    <message>
-        <source>unknown part type {type} (expected text, reasoning, file, source, step-start, error, tool-invocation or a data-* type)</source>
-        <translation>未知的部分类型 {type}（应为 text、reasoning、file、source、step-start、error、tool-invocation 或 data-* 类型）</translation>
-    </message>
-    <message>
-        <source>expected a list of runs, got {kind}</source>
-        <translation>应为运行列表，实际为 {kind}</translation>
-    </message>
-    <message>
-        <source>{id} appears twice</source>
-        <translation>{id} 出现了两次</translation>
-    </message>
-    <message>
-        <source>run {id} is already stored</source>
-        <translation>运行 {id} 已保存</translation>
-    </message>
-    <message>
-        <source>not base64: {error}</source>
-        <translation>不是 base64 编码：{error}</translation>
-    </message>
-    <message>
-        <source>not a readable recording: {error}</source>
-        <translation>不是可读取的录制：{error}</translation>
-    </message>
-    <message>
-        <source>larger than {size} MB decompressed</source>
-        <translation>解压后超过 {size} MB</translation>
-    </message>
-    <message>
-        <source>not valid JSON ({error} at column {column})</source>
-        <translation>不是有效的 JSON（第 {column} 列：{error}）</translation>
-    </message>
-    <message>
-        <source>&apos;text&apos; is missing or empty</source>
-        <translation>&apos;text&apos; 缺失或为空</translation>
-    </message>
-    <message>
-        <source>&apos;id&apos; must be a non-empty string</source>
-        <translation>&apos;id&apos; 必须是非空字符串</translation>
-    </message>
-    <message>
-        <source>&apos;label&apos; must be &apos;attack&apos; or &apos;benign&apos;, got {got}</source>
-        <translation>&apos;label&apos; 必须是 &apos;attack&apos; 或 &apos;benign&apos;，实际为 {got}</translation>
-    </message>
-    <message>
-        <source>&apos;expect&apos; must be blocked, passed, modified or a processor id, got {got}</source>
-        <translation>&apos;expect&apos; 必须是 blocked、passed、modified 或处理器 ID，实际为 {got}</translation>
-    </message>
-    <message>
-        <source>a case must be an object, got {kind}</source>
-        <translation>用例必须是对象，实际为 {kind}</translation>
-    </message>
-    <message>
-        <source>&apos;{name}&apos; must be a string, got {kind}</source>
-        <translation>&apos;{name}&apos; 必须是字符串，实际为 {kind}</translation>
-    </message>
-    <message>
-        <source>id {id} is already used on line {line}</source>
-        <translation>ID {id} 已在第 {line} 行使用</translation>
-    </message>
-    <message>
-        <source>id {id} is already used in {place}</source>
-        <translation>ID {id} 已在 {place} 中使用</translation>
-    </message>
-    <message>
-        <source>unknown corpus format {suffix} (use {known})</source>
-        <translation>未知的语料格式 {suffix}（请使用 {known}）</translation>
-    </message>
-    <message>
-        <source>cannot read it ({error})</source>
-        <translation>无法读取（{error}）</translation>
-    </message>
-    <message>
-        <source>the first row must name a text column ({keys})</source>
-        <translation>第一行必须指明文本列（{keys}）</translation>
     </message>
     <message>
         <source> or </source>

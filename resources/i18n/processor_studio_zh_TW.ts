@@ -3672,6 +3672,150 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>{field}：憑證不得儲存在設計中，否則任何拿到該設計的人都能讀到；工作室會從系統金鑰圈讀取</translation>
     </message>
     <message>
+        <source>{where}: {problem}</source>
+        <translation>{where}：{problem}</translation>
+    </message>
+    <message>
+        <source>expected a JSON object, got {kind}</source>
+        <translation>應為 JSON 物件，實際為 {kind}</translation>
+    </message>
+    <message>
+        <source>not valid JSON: {error}</source>
+        <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>a thread with id {id!r} already exists</source>
+        <translation>ID 為 {id!r} 的對話已存在</translation>
+    </message>
+    <message>
+        <source>{id!r} is already stored in another thread</source>
+        <translation>{id!r} 已儲存在另一個對話中</translation>
+    </message>
+    <message>
+        <source>{id!r} is also the id of {other}</source>
+        <translation>{id!r} 也是 {other} 的 ID</translation>
+    </message>
+    <message>
+        <source>{id!r} is not the thread&apos;s id {thread!r}</source>
+        <translation>{id!r} 不是該對話的 ID {thread!r}</translation>
+    </message>
+    <message>
+        <source>must be 1 to {max} characters</source>
+        <translation>長度必須為 1 到 {max} 個字元</translation>
+    </message>
+    <message>
+        <source>{id!r} is not an id</source>
+        <translation>{id!r} 不是有效的 ID</translation>
+    </message>
+    <message>
+        <source>{id!r} contains {character}, which an id may not contain</source>
+        <translation>{id!r} 包含{character}，ID 中不能包含它</translation>
+    </message>
+    <message>
+        <source>a {character!r}</source>
+        <translation>字元 {character!r}</translation>
+    </message>
+    <message>
+        <source>a line separator</source>
+        <translation>行分隔字元</translation>
+    </message>
+    <message>
+        <source>a paragraph separator</source>
+        <translation>段落分隔字元</translation>
+    </message>
+    <message>
+        <source>a lone surrogate ({code})</source>
+        <translation>孤立的代理字元（{code}）</translation>
+    </message>
+    <message>
+        <source>a control character ({code})</source>
+        <translation>控制字元（{code}）</translation>
+    </message>
+    <message>
+        <source>unknown part type {type!r} (expected text, reasoning, file, source, step-start, error, tool-invocation or a data-* type)</source>
+        <translation>未知的部分類型 {type!r}（應為 text、reasoning、file、source、step-start、error、tool-invocation 或 data-* 類型）</translation>
+    </message>
+    <message>
+        <source>expected a list of runs, got {kind}</source>
+        <translation>應為執行清單，實際為 {kind}</translation>
+    </message>
+    <message>
+        <source>{id!r} appears twice</source>
+        <translation>{id!r} 出現了兩次</translation>
+    </message>
+    <message>
+        <source>run {id!r} is already stored</source>
+        <translation>執行 {id!r} 已儲存</translation>
+    </message>
+    <message>
+        <source>not base64: {error}</source>
+        <translation>不是 base64 編碼：{error}</translation>
+    </message>
+    <message>
+        <source>not a readable recording: {error}</source>
+        <translation>不是可讀取的錄製：{error}</translation>
+    </message>
+    <message>
+        <source>larger than {size} MB decompressed</source>
+        <translation>解壓縮後超過 {size} MB</translation>
+    </message>
+    <message>
+        <source>Not valid JSON: {error}</source>
+        <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>not valid JSON ({json_fault} at column {column})</source>
+        <translation>不是有效的 JSON（第 {column} 欄：{json_fault}）</translation>
+    </message>
+    <message>
+        <source>&apos;text&apos; is missing or empty</source>
+        <translation>&apos;text&apos; 缺少或為空</translation>
+    </message>
+    <message>
+        <source>&apos;id&apos; must be a non-empty string</source>
+        <translation>&apos;id&apos; 必須是非空字串</translation>
+    </message>
+    <message>
+        <source>&apos;label&apos; must be &apos;attack&apos; or &apos;benign&apos;, got {got!r}</source>
+        <translation>&apos;label&apos; 必須是 &apos;attack&apos; 或 &apos;benign&apos;，實際為 {got!r}</translation>
+    </message>
+    <message>
+        <source>&apos;expect&apos; must be blocked, passed, modified or a processor id, got {got!r}</source>
+        <translation>&apos;expect&apos; 必須是 blocked、passed、modified 或處理器 ID，實際為 {got!r}</translation>
+    </message>
+    <message>
+        <source>a case must be an object, got {kind}</source>
+        <translation>案例必須是物件，實際為 {kind}</translation>
+    </message>
+    <message>
+        <source>&apos;{name}&apos; must be a string, got {kind}</source>
+        <translation>&apos;{name}&apos; 必須是字串，實際為 {kind}</translation>
+    </message>
+    <message>
+        <source>id {id!r} is already used on line {line}</source>
+        <translation>ID {id!r} 已在第 {line} 行使用</translation>
+    </message>
+    <message>
+        <source>id {id!r} is already used in {place}</source>
+        <translation>ID {id!r} 已在 {place} 中使用</translation>
+    </message>
+    <message>
+        <source>unknown corpus format {suffix!r} (use {known})</source>
+        <translation>未知的語料格式 {suffix!r}（請使用 {known}）</translation>
+    </message>
+    <message>
+        <source>cannot read it ({error})</source>
+        <translation>無法讀取（{error}）</translation>
+    </message>
+    <message>
+        <source>the first row must name a text column ({keys})</source>
+        <translation>第一列必須指明文字欄（{keys}）</translation>
+    </message>
+    <message>
+        <source>unknown processor type {type!r}; known: {known}</source>
+        <translation>未知的處理器類型 {type!r}；可用類型：{known}</translation>
+    </message>
+    <message>
         <source>{server} (port {port}): not running</source>
         <translation>{server}（埠 {port}）：未執行</translation>
     </message>
@@ -4024,10 +4168,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>修改 {changed} 個，暫扣 {held} 個，丟棄 {dropped} 個</translation>
     </message>
     <message>
-        <source>Not valid JSON: {error}</source>
-        <translation>不是有效的 JSON：{error}</translation>
-    </message>
-    <message>
         <source>Input should be greater than or equal to {limit}</source>
         <translation>應大於或等於 {limit}</translation>
     </message>
@@ -4086,182 +4226,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Text should have at least {count} character(s)</source>
         <translation>文字至少應有 {count} 個字元</translation>
-    </message>
-    <message>
-        <source>unknown processor type {type}; known: {known}</source>
-        <translation>未知的處理器類型 {type}；可用類型：{known}</translation>
-    </message>
-    <message>
-        <source>a value was expected at line {line}, column {column}</source>
-        <translation>第 {line} 行第 {column} 欄處應為一個值</translation>
-    </message>
-    <message>
-        <source>a name in double quotes was expected at line {line}, column {column}</source>
-        <translation>第 {line} 行第 {column} 欄處應為帶雙引號的名稱</translation>
-    </message>
-    <message>
-        <source>&apos;{what}&apos; was expected at line {line}, column {column}</source>
-        <translation>第 {line} 行第 {column} 欄處應為 &apos;{what}&apos;</translation>
-    </message>
-    <message>
-        <source>a text starting at line {line}, column {column} is not closed</source>
-        <translation>從第 {line} 行第 {column} 欄開始的字串沒有閉合</translation>
-    </message>
-    <message>
-        <source>more data after the JSON value at line {line}, column {column}</source>
-        <translation>第 {line} 行第 {column} 欄：JSON 值之後還有多餘內容</translation>
-    </message>
-    <message>
-        <source>a value was expected</source>
-        <translation>此處應為一個值</translation>
-    </message>
-    <message>
-        <source>a name in double quotes was expected</source>
-        <translation>此處應為帶雙引號的名稱</translation>
-    </message>
-    <message>
-        <source>&apos;{what}&apos; was expected</source>
-        <translation>此處應為 &apos;{what}&apos;</translation>
-    </message>
-    <message>
-        <source>a text is not closed</source>
-        <translation>字串沒有閉合</translation>
-    </message>
-    <message>
-        <source>more data after the JSON value</source>
-        <translation>JSON 值之後還有多餘內容</translation>
-    </message>
-    <message>
-        <source>expected a JSON object, got {kind}</source>
-        <translation>應為 JSON 物件，實際為 {kind}</translation>
-    </message>
-    <message>
-        <source>not valid JSON: {error}</source>
-        <translation>不是有效的 JSON：{error}</translation>
-    </message>
-    <message>
-        <source>a thread with id {id} already exists</source>
-        <translation>ID 為 {id} 的對話已存在</translation>
-    </message>
-    <message>
-        <source>{id} is already stored in another thread</source>
-        <translation>{id} 已儲存在另一個對話中</translation>
-    </message>
-    <message>
-        <source>{id} is also the id of {other}</source>
-        <translation>{id} 也是 {other} 的 ID</translation>
-    </message>
-    <message>
-        <source>{id} is not the thread&apos;s id {thread}</source>
-        <translation>{id} 不是該對話的 ID {thread}</translation>
-    </message>
-    <message>
-        <source>must be 1 to {max} characters</source>
-        <translation>長度必須為 1 到 {max} 個字元</translation>
-    </message>
-    <message>
-        <source>{id} is not an id</source>
-        <translation>{id} 不是有效的 ID</translation>
-    </message>
-    <message>
-        <source>{id} contains {what}, which an id may not contain</source>
-        <translation>{id} 包含{what}，ID 中不允許出現</translation>
-    </message>
-    <message>
-        <source>a {character}</source>
-        <translation>字元 {character}</translation>
-    </message>
-    <message>
-        <source>a line separator</source>
-        <translation>行分隔字元</translation>
-    </message>
-    <message>
-        <source>a paragraph separator</source>
-        <translation>段落分隔字元</translation>
-    </message>
-    <message>
-        <source>a control character ({code})</source>
-        <translation>控制字元（{code}）</translation>
-    </message>
-    <message>
-        <source>a lone surrogate ({code})</source>
-        <translation>孤立的代理字元（{code}）</translation>
-    </message>
-    <message>
-        <source>unknown part type {type} (expected text, reasoning, file, source, step-start, error, tool-invocation or a data-* type)</source>
-        <translation>未知的部分類型 {type}（應為 text、reasoning、file、source、step-start、error、tool-invocation 或 data-* 類型）</translation>
-    </message>
-    <message>
-        <source>expected a list of runs, got {kind}</source>
-        <translation>應為執行清單，實際為 {kind}</translation>
-    </message>
-    <message>
-        <source>{id} appears twice</source>
-        <translation>{id} 出現了兩次</translation>
-    </message>
-    <message>
-        <source>run {id} is already stored</source>
-        <translation>執行 {id} 已儲存</translation>
-    </message>
-    <message>
-        <source>not base64: {error}</source>
-        <translation>不是 base64 編碼：{error}</translation>
-    </message>
-    <message>
-        <source>not a readable recording: {error}</source>
-        <translation>不是可讀取的錄製：{error}</translation>
-    </message>
-    <message>
-        <source>larger than {size} MB decompressed</source>
-        <translation>解壓縮後超過 {size} MB</translation>
-    </message>
-    <message>
-        <source>not valid JSON ({error} at column {column})</source>
-        <translation>不是有效的 JSON（第 {column} 欄：{error}）</translation>
-    </message>
-    <message>
-        <source>&apos;text&apos; is missing or empty</source>
-        <translation>&apos;text&apos; 缺少或為空</translation>
-    </message>
-    <message>
-        <source>&apos;id&apos; must be a non-empty string</source>
-        <translation>&apos;id&apos; 必須是非空字串</translation>
-    </message>
-    <message>
-        <source>&apos;label&apos; must be &apos;attack&apos; or &apos;benign&apos;, got {got}</source>
-        <translation>&apos;label&apos; 必須是 &apos;attack&apos; 或 &apos;benign&apos;，實際為 {got}</translation>
-    </message>
-    <message>
-        <source>&apos;expect&apos; must be blocked, passed, modified or a processor id, got {got}</source>
-        <translation>&apos;expect&apos; 必須是 blocked、passed、modified 或處理器 ID，實際為 {got}</translation>
-    </message>
-    <message>
-        <source>a case must be an object, got {kind}</source>
-        <translation>案例必須是物件，實際為 {kind}</translation>
-    </message>
-    <message>
-        <source>&apos;{name}&apos; must be a string, got {kind}</source>
-        <translation>&apos;{name}&apos; 必須是字串，實際為 {kind}</translation>
-    </message>
-    <message>
-        <source>id {id} is already used on line {line}</source>
-        <translation>ID {id} 已在第 {line} 行使用</translation>
-    </message>
-    <message>
-        <source>id {id} is already used in {place}</source>
-        <translation>ID {id} 已在 {place} 中使用</translation>
-    </message>
-    <message>
-        <source>unknown corpus format {suffix} (use {known})</source>
-        <translation>未知的語料格式 {suffix}（請使用 {known}）</translation>
-    </message>
-    <message>
-        <source>cannot read it ({error})</source>
-        <translation>無法讀取（{error}）</translation>
-    </message>
-    <message>
-        <source>the first row must name a text column ({keys})</source>
-        <translation>第一列必須指明文字欄（{keys}）</translation>
     </message>
     <message>
         <source> or </source>

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from processors import json_limits
 from processors.messages.surrogates import scrub_json
-from processors.problems import Problem, ProblemError, problem_of
+from processors.problems import Problem, ProblemError, json_problem, problem_of
 from studio.design.credentials import (
     CREDENTIAL_VALUE,
     SECRET_SETTINGS,
@@ -260,7 +260,7 @@ class AgentDesign(BaseModel):
                 path="",
                 line=error.lineno,
                 column=error.colno,
-                error=error.msg,
+                error=Problem.written(f"json:{error.msg}", error.msg, fault=error.msg),  # Python's words, by code
             ) from None
         except UnicodeDecodeError as error:
             raise DesignError.of(
@@ -447,8 +447,10 @@ def explain_option_error(options: Mapping[str, Any], path: str, message: str) ->
         return message
     try:
         json.loads(value)
+    except json.JSONDecodeError as error:
+        return Problem("option:not_json", "Not valid JSON: {error}", error=json_problem(error))
     except ValueError as error:
-        return f"Not valid JSON: {error}"
+        return Problem("option:not_json", "Not valid JSON: {error}", error=str(error))
     return message
 
 

@@ -16,7 +16,6 @@ import re
 from dataclasses import dataclass
 
 from studio.i18n import current_language
-from studio.i18n.problem_texts import PROBLEMS
 from studio.texts.translator import QT_TRANSLATE_NOOP, translate
 
 __all__ = ["PATTERNS", "runtime_text"]
@@ -35,9 +34,6 @@ class Pattern:
 def _pattern(regex: str, template: str) -> Pattern:
     return Pattern(re.compile(regex, re.DOTALL), template)
 
-
-#: Problems with what the user gave (files, options, expressions): :mod:`studio.i18n.problem_texts`.
-PROBLEM_PATTERNS = tuple(_pattern(regex, template) for regex, template in PROBLEMS)
 
 #: Most specific first: the first pattern that matches the whole text wins.
 PATTERNS: tuple[Pattern, ...] = (
@@ -63,7 +59,6 @@ PATTERNS: tuple[Pattern, ...] = (
     ),
     # Validation messages of options and settings (pydantic's wording; studio.design.agent_design's for JSON kept as
     # typed)
-    _pattern(r"Not valid JSON: (?P<error>.+)", QT_TRANSLATE_NOOP("RuntimeText", "Not valid JSON: {error}")),
     _pattern(
         r"Input should be greater than or equal to (?P<limit>\S+)",
         QT_TRANSLATE_NOOP("RuntimeText", "Input should be greater than or equal to {limit}"),
@@ -99,7 +94,6 @@ PATTERNS: tuple[Pattern, ...] = (
         r"String should have at least (?P<count>\d+) characters?",
         QT_TRANSLATE_NOOP("RuntimeText", "Text should have at least {count} character(s)"),
     ),
-    *PROBLEM_PATTERNS,
 )
 
 #: Groups whose value is itself a sentence of the runtime (translated in turn).

@@ -62,6 +62,52 @@ PROBLEM_TEXTS: dict[str, str] = {
         "{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the studio "
         "reads them from the keyring",
     ),
+    # A thread file's problems (processors.memory.transfer, SqlMemory.import_thread, the studio's runs), each after
+    # the place it is at
+    "problem:located": QT_TRANSLATE_NOOP("ProblemText", "{where}: {problem}"),
+    "thread:not_object": QT_TRANSLATE_NOOP("ProblemText", "expected a JSON object, got {kind}"),
+    "thread:not_json": QT_TRANSLATE_NOOP("ProblemText", "not valid JSON: {error}"),
+    "thread:exists": QT_TRANSLATE_NOOP("ProblemText", "a thread with id {id!r} already exists"),
+    "thread:message_taken": QT_TRANSLATE_NOOP("ProblemText", "{id!r} is already stored in another thread"),
+    "thread:id_repeated": QT_TRANSLATE_NOOP("ProblemText", "{id!r} is also the id of {other}"),
+    "thread:foreign_thread": QT_TRANSLATE_NOOP("ProblemText", "{id!r} is not the thread's id {thread!r}"),
+    "thread:id_length": QT_TRANSLATE_NOOP("ProblemText", "must be 1 to {max} characters"),
+    "thread:not_an_id": QT_TRANSLATE_NOOP("ProblemText", "{id!r} is not an id"),
+    "thread:id_character": QT_TRANSLATE_NOOP("ProblemText", "{id!r} contains {character}, which an id may not contain"),
+    "character:named": QT_TRANSLATE_NOOP("ProblemText", "a {character!r}"),
+    "character:line_separator": QT_TRANSLATE_NOOP("ProblemText", "a line separator"),
+    "character:paragraph_separator": QT_TRANSLATE_NOOP("ProblemText", "a paragraph separator"),
+    "character:lone_surrogate": QT_TRANSLATE_NOOP("ProblemText", "a lone surrogate ({code})"),
+    "character:control": QT_TRANSLATE_NOOP("ProblemText", "a control character ({code})"),
+    "thread:unknown_part": QT_TRANSLATE_NOOP(
+        "ProblemText",
+        "unknown part type {type!r} (expected text, reasoning, file, source, step-start, error, tool-invocation or a "
+        "data-* type)",
+    ),
+    "runs:not_list": QT_TRANSLATE_NOOP("ProblemText", "expected a list of runs, got {kind}"),
+    "runs:twice": QT_TRANSLATE_NOOP("ProblemText", "{id!r} appears twice"),
+    "runs:stored": QT_TRANSLATE_NOOP("ProblemText", "run {id!r} is already stored"),
+    "runs:not_base64": QT_TRANSLATE_NOOP("ProblemText", "not base64: {error}"),
+    "runs:unreadable": QT_TRANSLATE_NOOP("ProblemText", "not a readable recording: {error}"),
+    "runs:too_large": QT_TRANSLATE_NOOP("ProblemText", "larger than {size} MB decompressed"),
+    # A JSON option kept as the text the user typed (studio.design.agent_design.explain_option_error)
+    "option:not_json": QT_TRANSLATE_NOOP("ProblemText", "Not valid JSON: {error}"),
+    # A corpus file's problems (lab.corpus), after "file:line: "
+    "corpus:not_json": QT_TRANSLATE_NOOP("ProblemText", "not valid JSON ({json_fault} at column {column})"),
+    "corpus:text_missing": QT_TRANSLATE_NOOP("ProblemText", "'text' is missing or empty"),
+    "corpus:id_empty": QT_TRANSLATE_NOOP("ProblemText", "'id' must be a non-empty string"),
+    "corpus:bad_label": QT_TRANSLATE_NOOP("ProblemText", "'label' must be 'attack' or 'benign', got {got!r}"),
+    "corpus:bad_expect": QT_TRANSLATE_NOOP(
+        "ProblemText", "'expect' must be blocked, passed, modified or a processor id, got {got!r}"
+    ),
+    "corpus:not_object": QT_TRANSLATE_NOOP("ProblemText", "a case must be an object, got {kind}"),
+    "corpus:not_string": QT_TRANSLATE_NOOP("ProblemText", "'{name}' must be a string, got {kind}"),
+    "corpus:id_used_line": QT_TRANSLATE_NOOP("ProblemText", "id {id!r} is already used on line {line}"),
+    "corpus:id_used_in": QT_TRANSLATE_NOOP("ProblemText", "id {id!r} is already used in {place}"),
+    "corpus:unknown_format": QT_TRANSLATE_NOOP("ProblemText", "unknown corpus format {suffix!r} (use {known})"),
+    "corpus:unreadable": QT_TRANSLATE_NOOP("ProblemText", "cannot read it ({error})"),
+    "corpus:no_text_column": QT_TRANSLATE_NOOP("ProblemText", "the first row must name a text column ({keys})"),
+    "catalogue:unknown_type": QT_TRANSLATE_NOOP("ProblemText", "unknown processor type {type!r}; known: {known}"),
     # The local model server probe (Settings → Find local servers); the time limit stays as written
     "local_server:not_running": QT_TRANSLATE_NOOP("ProblemText", "{server} (port {port}): not running"),
     "local_server:no_answer": QT_TRANSLATE_NOOP("ProblemText", "{server} (port {port}): no answer within {time}"),
@@ -111,15 +157,17 @@ def problem_sentence(problem: Problem) -> str:
     if template is None:
         return str(problem)
     translated = translate(_CONTEXT, template)
-    if translated == template and not _has_translated_value(problem):  # English: the runtime's own words
-        return str(problem)
     values = {
         key: shown_problem(value) if isinstance(value, Problem) else value for key, value in problem.params.items()
     }
+    if "json_fault" in values and values["json_fault"] in JSON_FAULTS:  # Python's JSON decoder's msg
+        values["json_fault"] = translate(_CONTEXT, JSON_FAULTS[str(values["json_fault"])])
     if problem.code.startswith("regex:"):
         values["fault"] = _fault_words(str(problem.params.get("fault", "")))
     elif problem.code.startswith("json:"):
         values["fault"] = translate(_CONTEXT, JSON_FAULTS[str(problem.params.get("fault"))])
+    if translated == template and values == _english_values(problem):  # English: the runtime's own words
+        return str(problem)
     try:
         return translated.format(**values)
     except (KeyError, IndexError, ValueError, TypeError):  # a broken translation must not hide the problem
@@ -142,6 +190,8 @@ def _template(problem: Problem) -> str | None:
     if problem.code.startswith("json:"):
         if problem.params.get("fault") not in JSON_FAULTS:
             return None
+        if "line" not in problem.params:
+            return QT_TRANSLATE_NOOP("ProblemText", "{fault}")
         return QT_TRANSLATE_NOOP("ProblemText", "{fault} at line {line}, column {column}")
     return PROBLEM_TEXTS.get(problem.code)
 
@@ -152,10 +202,15 @@ def _fault_words(fault: str) -> str:
     return translate(_CONTEXT, REGEX_FAULTS[fault])
 
 
-def _has_translated_value(problem: Problem) -> bool:
-    """Whether a value of ``problem`` reads differently in the studio's language (Python's fault inside an English
-    sentence that has no translation of its own is still English: shown as written)."""
-    return any(isinstance(value, Problem) and shown_problem(value) != str(value) for value in problem.params.values())
+def _english_values(problem: Problem) -> dict[str, Any]:
+    """The values as the runtime's English has them (a nested problem as its text, Python's fault words as they
+    are): when the reader's values and sentence are these, the runtime's own words are shown."""
+    english = {key: str(value) if isinstance(value, Problem) else value for key, value in problem.params.items()}
+    if problem.code.startswith("json:") and "fault" in english:  # the table's English reads differently
+        english["fault"] = JSON_FAULTS.get(str(english["fault"]), english["fault"])
+    if "json_fault" in english:
+        english["json_fault"] = JSON_FAULTS.get(str(english["json_fault"]), english["json_fault"])
+    return english
 
 
 def coded_problem(message: str, code: str, params: Mapping[str, Any]) -> Problem | str:

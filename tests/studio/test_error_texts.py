@@ -18,6 +18,7 @@ from processors.demo.offline import DEMO_TOOLS
 from processors.errors import ModelAPIError
 from processors.memory import SqlMemory
 from processors.memory.errors import ThreadImportError
+from processors.problems import Problem, located
 from studio.design.agent_design import AgentDesign, ChainEntry, DesignError, load_design
 from studio.design.build import build_chains, resolve_tools
 from studio.error_texts import design_error_text, error_text, import_problems_text
@@ -155,7 +156,10 @@ def test_a_refused_thread_file_names_each_problem_in_chinese(in_language: Any, l
 
 def test_a_long_problem_list_shows_five_and_counts_the_rest(in_language: Any) -> None:
     in_language("zh_CN")
-    problems = [f"messages[{index}].id: must be 1 to 200 characters" for index in range(8)]
+    # the problems as the import writes them (processors.memory.transfer.id_problem): coded, at their place
+    too_long = Problem("thread:id_length", "must be 1 to {max} characters", max=200)
+    problems = [located(f"messages[{index}].id", too_long) for index in range(8)]
+    assert problems[0] == "messages[0].id: must be 1 to 200 characters"
     text = import_problems_text(problems)
     assert text.count("长度必须为 1 到 200 个字符") == 5
     assert text.endswith("（另有 3 个）")

@@ -129,3 +129,26 @@ def test_a_local_server_that_is_not_running_reads_in_chinese_by_code(in_language
     chinese = problem_sentence(line)
     assert chinese.endswith("未运行") and str(line.params["port"]) in chinese
     assert problem_sentence(line.reworded("{server}: nobody home on {port}")) == chinese
+
+
+def test_thread_file_and_corpus_problems_read_in_chinese_by_code(in_language: Any, tmp_path: Any) -> None:
+    """A refused thread file and a corpus line keep their place and read in Chinese from their codes; reworded
+    English (same code and values) reads the same."""
+    from lab.corpus import CorpusError, load_corpus
+    from processors.memory.errors import ThreadImportError
+    from processors.memory.transfer import parse_import
+
+    with pytest.raises(ThreadImportError) as thread:
+        parse_import('{"version": 1, "thread": {"id": "a/b"}, "messages": [}')
+    (tmp_path / "c.jsonl").write_text('{"text": "x", "label": "sneaky"}\n', encoding="utf-8")
+    with pytest.raises(CorpusError) as corpus:
+        load_corpus(tmp_path / "c.jsonl")
+    in_language("zh_TW")
+    refused = error_text(thread.value)
+    assert "(document)" in refused and "JSON" in refused and "Expecting" not in refused
+    line = error_text(corpus.value)
+    assert line.endswith("'label' 必須是 'attack' 或 'benign'，實際為 'sneaky'") and "c.jsonl:1: " in line
+    problem = corpus.value.message
+    assert isinstance(problem, Problem)
+    reworded = CorpusError(problem.reworded("bad label {got!r}"), path=corpus.value.path, line=1)
+    assert str(reworded).endswith("bad label 'sneaky'") and error_text(reworded) == line
