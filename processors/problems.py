@@ -25,7 +25,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["Problem", "ProblemError", "json_problem", "located", "problem_of", "regex_problem"]
+__all__ = ["Problem", "ProblemError", "json_problem", "located", "problem_of", "pydantic_problem", "regex_problem"]
 
 
 class Problem(str):
@@ -117,6 +117,19 @@ def problem_of(value: Any) -> Problem | None:
     if isinstance(value, BaseException) and value.args and isinstance(value.args[0], Problem):
         return value.args[0]
     return None
+
+
+def pydantic_problem(item: Mapping[str, Any], *, bare: bool = False) -> Problem:
+    """One problem of a pydantic ``ValidationError.errors()``: a check's coded problem (its ``ctx`` error) as it is,
+    else pydantic's words (``msg``; ``bare``: without its "Value error, ") with its stable ``type`` as the code
+    (``pydantic:greater_than_equal``) and its ``ctx`` as the values."""
+    found = problem_of((item.get("ctx") or {}).get("error"))
+    if found is not None:
+        return found
+    context = {str(key): _json_value(value) for key, value in (item.get("ctx") or {}).items()}
+    message = str(item.get("msg", ""))
+    message = message.removeprefix("Value error, ") if bare else message
+    return Problem.written(f"pydantic:{item.get('type', '')}", message, **context)
 
 
 def located(where: str, problem: str) -> Problem:

@@ -18,21 +18,21 @@ tripwire without a code — a plug-in's free reason, one stored before codes exi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pydantic import ValidationError
 
 from lab.corpus import CorpusError
 from processors.memory.errors import ThreadImportError
-from processors.problems import Problem, problem_of
+from processors.problems import Problem, problem_of, pydantic_problem
 from studio.design.agent_design import DesignError
 from studio.design.catalog import studio_catalogue
 from studio.i18n import current_language
 from studio.i18n.processor_texts import owner_name, text_of
 from studio.i18n.runtime_texts import runtime_text
-from studio.texts.problems import coded_problem, problem_sentence, shown_problem
-from studio.texts.translator import QT_TRANSLATE_NOOP, translate
+from studio.texts.problems import coded_problem, problem_sentence, pydantic_sentence, shown_problem
+from studio.texts.translator import translate
 
 __all__ = [
     "coded_text",
@@ -177,60 +177,6 @@ def _code(code: Any) -> tuple[str | None, dict[str, Any] | None]:
     return None, None
 
 
-def _bound(name: str) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
-    return lambda context: {"limit": context.get(name)}
-
-
-#: pydantic's error types (its stable codes) → the sentence the studio shows, and its values from the error's
-#: context; the English matches pydantic's own message closely enough to read as the same thing.
-PYDANTIC_PROBLEMS: dict[str, tuple[str, Callable[[Mapping[str, Any]], dict[str, Any]]]] = {
-    "greater_than_equal": (
-        QT_TRANSLATE_NOOP("RuntimeText", "Input should be greater than or equal to {limit}"),
-        _bound("ge"),
-    ),
-    "greater_than": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be greater than {limit}"), _bound("gt")),
-    "less_than_equal": (
-        QT_TRANSLATE_NOOP("RuntimeText", "Input should be less than or equal to {limit}"),
-        _bound("le"),
-    ),
-    "less_than": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be less than {limit}"), _bound("lt")),
-    **dict.fromkeys(
-        ("int_type", "int_parsing", "int_from_float"),
-        (QT_TRANSLATE_NOOP("RuntimeText", "Input should be a whole number"), lambda _context: {}),
-    ),
-    **dict.fromkeys(
-        ("float_type", "float_parsing"),
-        (QT_TRANSLATE_NOOP("RuntimeText", "Input should be a number"), lambda _context: {}),
-    ),
-    **dict.fromkeys(
-        ("bool_type", "bool_parsing"),
-        (QT_TRANSLATE_NOOP("RuntimeText", "Input should be true or false"), lambda _context: {}),
-    ),
-    "string_type": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be text"), lambda _context: {}),
-    "list_type": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be a list"), lambda _context: {}),
-    **dict.fromkeys(
-        ("dict_type", "model_type"),
-        (QT_TRANSLATE_NOOP("RuntimeText", "Input should be a JSON object"), lambda _context: {}),
-    ),
-    "literal_error": (
-        QT_TRANSLATE_NOOP("RuntimeText", "Input should be {choices}"),
-        lambda context: {  # 'block', 'warn' or 'redact': the words between the values are the reader's
-            "choices": str(context.get("expected", "")).replace("' or '", "'" + translate("RuntimeText", " or ") + "'")
-        },
-    ),
-    "missing": (QT_TRANSLATE_NOOP("RuntimeText", "Field required"), lambda _context: {}),
-    "extra_forbidden": (QT_TRANSLATE_NOOP("RuntimeText", "Not an option of this processor"), lambda _context: {}),
-    "too_short": (
-        QT_TRANSLATE_NOOP("RuntimeText", "List should have at least {count} item(s)"),
-        lambda context: {"count": context.get("min_length")},
-    ),
-    "string_too_short": (
-        QT_TRANSLATE_NOOP("RuntimeText", "Text should have at least {count} character(s)"),
-        lambda context: {"count": context.get("min_length")},
-    ),
-}
-
-
 def validation_text(error: ValidationError) -> str:
     """pydantic's refusal of a form (an MCP server, an agent setting) in the studio's language, its problems joined
     with "; ": a check's coded problem by its code, pydantic's own by its error ``type`` and ``ctx``; in English
@@ -240,12 +186,7 @@ def validation_text(error: ValidationError) -> str:
 
 def validation_item_text(item: Mapping[str, Any]) -> str:
     """One problem of a pydantic ``ValidationError.errors()`` in the studio's language."""
-    message = str(item.get("msg", "")).removeprefix("Value error, ")
-    context = item.get("ctx") or {}
-    problem = problem_of(context.get("error"))
-    if problem is not None:
-        return problem_sentence(problem)
-    return option_problem_text(message, str(item.get("type", "")), context)
+    return problem_sentence(pydantic_problem(item, bare=True))
 
 
 def option_problem_text(
@@ -260,13 +201,5 @@ def option_problem_text(
         return shown_problem(coded_problem(message, code, params or {}))
     if code and "." in code:
         return coded_text(code, params, message, catalogue)
-    known = PYDANTIC_PROBLEMS.get(code or "")
-    if known is None:
-        return problem_text(message)
-    template, values_of = known
-    values = values_of(params or {})
-    count = values.get("count")
-    try:  # English reads "1 item", "2 items"
-        return translate("RuntimeText", template, None, count if isinstance(count, int) else -1).format(**values)
-    except (KeyError, IndexError, ValueError):  # a broken translation must not hide the problem
-        return message
+    shown = pydantic_sentence(code or "", params or {})
+    return problem_text(message) if shown is None else shown

@@ -29,7 +29,7 @@ from processors.memory.errors import ThreadImportError
 from processors.memory.records import MAX_ID_LENGTH, ThreadRecord
 from processors.messages import Message
 from processors.messages.surrogates import scrub_json
-from processors.problems import Problem, json_problem, located
+from processors.problems import Problem, json_problem, located, pydantic_problem
 
 EXPORT_VERSION = 1
 
@@ -105,7 +105,7 @@ def _describe(error: Mapping[str, Any]) -> str:
             "tool-invocation or a data-* type)",
             type=found,
         )
-    return str(error["msg"])
+    return pydantic_problem(error)
 
 
 def id_problem(value: str) -> str | None:

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from processors import json_limits
 from processors.messages.surrogates import scrub_json
-from processors.problems import Problem, ProblemError, json_problem, problem_of
+from processors.problems import Problem, ProblemError, json_problem, pydantic_problem
 from studio.design.credentials import (
     CREDENTIAL_VALUE,
     SECRET_SETTINGS,
@@ -379,7 +379,7 @@ def _error_message(item: Any) -> str:
         return Problem("design:unknown_field", "unknown field")
     if item["type"] == "missing":
         return Problem("design:missing", "missing")
-    return problem_of((item.get("ctx") or {}).get("error")) or str(item["msg"])
+    return pydantic_problem(item)  # a check's coded problem, else pydantic's words by their type
 
 
 #: "An agent design is a JSON object, not …", one sentence per kind of JSON value (a translator words each).

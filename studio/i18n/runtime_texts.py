@@ -1,14 +1,12 @@
-"""Sentences the runtime writes for people that carry no code yet (the trace's message summaries, RegexFilter's
-warn report, Python's ``re`` and ``json`` errors, thread, corpus, design and MCP problems, local-server probe
-results), shown in the studio's language.
+"""The last sentences the runtime writes for people that carry no code yet — the trace's summary of a message list
+before and after a call, RegexFilter's warn report — shown in the studio's language by their shape.
 
-``processors/`` writes English (it imports no Qt, and a reason is also a wire value that must not change with the
-reader's language). A built-in guard's sentences — its tripwires, its checks of its options, its model folder's
-problems — are **not** here: they carry a code and values and are translated by them
-(:mod:`studio.error_texts`, :mod:`studio.i18n.processor_texts`). What is left is recognised by its shape, each
-a step to replace with a code where the sentence is written; anything not recognised is shown as written. Values
-inside a sentence — processor ids, numbers, paths — stay as the runtime wrote them.
-"""
+Everything else is translated by a code and values, never by its English: a built-in guard's tripwires, option
+checks and model-folder problems (:mod:`studio.error_texts`, :mod:`studio.i18n.processor_texts`), and every other
+problem — patterns, JSON, thread, corpus, design, MCP, local servers, pydantic's own — as a
+:class:`processors.problems.Problem` (:mod:`studio.texts.problems`). The two left need a code stored beside their text
+(a trace event's and a violation's row keep only the text): ``tests/studio/texts/test_no_sentence_regexes.py`` holds
+this table to them, so it only shrinks. Anything not recognised is shown as written."""
 
 from __future__ import annotations
 
@@ -50,49 +48,6 @@ PATTERNS: tuple[Pattern, ...] = (
     _pattern(
         r"(?P<messages>\d+) messages, (?P<system>\d+) system",
         QT_TRANSLATE_NOOP("RuntimeText", "{messages} messages, {system} system"),
-    ),
-    # A stream processor's summary for one step (processors.stream_chain)
-    _pattern(r"(?P<count>\d+) chunks", QT_TRANSLATE_NOOP("RuntimeText", "{count} chunks")),
-    _pattern(
-        r"(?P<changed>\d+) changed, (?P<held>\d+) held, (?P<dropped>\d+) dropped",
-        QT_TRANSLATE_NOOP("RuntimeText", "{changed} changed, {held} held, {dropped} dropped"),
-    ),
-    # Validation messages of options and settings (pydantic's wording; studio.design.agent_design's for JSON kept as
-    # typed)
-    _pattern(
-        r"Input should be greater than or equal to (?P<limit>\S+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "Input should be greater than or equal to {limit}"),
-    ),
-    _pattern(
-        r"Input should be greater than (?P<limit>\S+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "Input should be greater than {limit}"),
-    ),
-    _pattern(
-        r"Input should be less than or equal to (?P<limit>\S+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "Input should be less than or equal to {limit}"),
-    ),
-    _pattern(
-        r"Input should be less than (?P<limit>\S+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "Input should be less than {limit}"),
-    ),
-    _pattern(r"Input should be a valid integer.*", QT_TRANSLATE_NOOP("RuntimeText", "Input should be a whole number")),
-    _pattern(r"Input should be a valid number.*", QT_TRANSLATE_NOOP("RuntimeText", "Input should be a number")),
-    _pattern(r"Input should be a valid boolean.*", QT_TRANSLATE_NOOP("RuntimeText", "Input should be true or false")),
-    _pattern(r"Input should be a valid string", QT_TRANSLATE_NOOP("RuntimeText", "Input should be text")),
-    _pattern(r"Input should be a valid list", QT_TRANSLATE_NOOP("RuntimeText", "Input should be a list")),
-    _pattern(
-        r"Input should be a valid dictionary.*", QT_TRANSLATE_NOOP("RuntimeText", "Input should be a JSON object")
-    ),
-    _pattern(r"Input should be (?P<choices>'.*)", QT_TRANSLATE_NOOP("RuntimeText", "Input should be {choices}")),
-    _pattern(r"Field required", QT_TRANSLATE_NOOP("RuntimeText", "Field required")),
-    _pattern(r"Extra inputs are not permitted", QT_TRANSLATE_NOOP("RuntimeText", "Not an option of this processor")),
-    _pattern(
-        r"List should have at least (?P<count>\d+) items? after validation, not \d+",
-        QT_TRANSLATE_NOOP("RuntimeText", "List should have at least {count} item(s)"),
-    ),
-    _pattern(
-        r"String should have at least (?P<count>\d+) characters?",
-        QT_TRANSLATE_NOOP("RuntimeText", "Text should have at least {count} character(s)"),
     ),
 )
 

@@ -225,7 +225,7 @@ def _tooltip(node: Node) -> str:
         judge = f"\n{node.judge_failure.text}" if node.judge_failure is not None else ""
         return (
             translate("Inspector", "{processor} in {hook}").format(processor=event.processor_id, hook=event.hook)
-            + f"\n{runtime_text(event.before)} → {runtime_text(event.after)}"
+            + "\n{} → {}".format(*summaries(event))
             + judge
         )
     return node.label
@@ -416,3 +416,17 @@ class ChunkTypeFilterModel(QSortFilterProxyModel):
         else:
             pattern = QRegularExpression.escape(text)
         self.setFilterRegularExpression(pattern)
+
+
+def summaries(event: Any) -> tuple[str, str]:
+    """What went into a hook call and came out, in the studio's language: a stream step's from its chunk counts
+    (``chunk_stats``), a message list's summary as the runtime wrote it (translated by its shape until the trace
+    stores a code for it)."""
+    stats = getattr(event, "chunk_stats", None)
+    if isinstance(stats, dict) and "count" in stats:
+        before = translate("RuntimeText", "{count} chunks").format(count=stats.get("count", 0))
+        after = translate("RuntimeText", "{changed} changed, {held} held, {dropped} dropped").format(
+            **{key: stats.get(key, 0) for key in ("changed", "held", "dropped")}
+        )
+        return before, after
+    return runtime_text(event.before), runtime_text(event.after)

@@ -27,7 +27,7 @@ from sqlalchemy.engine import Connection
 from processors.memory.errors import ThreadImportError
 from processors.memory.transfer import ThreadExport, id_problem
 from processors.models.recording import FORMAT_VERSION, Recording
-from processors.problems import Problem, ProblemError, located, problem_of
+from processors.problems import Problem, ProblemError, located, problem_of, pydantic_problem
 from studio.store.schema import run_recordings, runs, trace_events, violations
 
 #: The key of the studio's data in a thread export's ``extensions``.
@@ -161,7 +161,8 @@ def check_runs(document: ThreadExport) -> list[tuple[ExportedRun, bytes | None]]
             run = ExportedRun.model_validate(item)
         except ValidationError as error:
             problems += [
-                located(f"{here}.{'.'.join(str(part) for part in e['loc'])}", e["msg"]) for e in error.errors()
+                located(f"{here}.{'.'.join(str(part) for part in e['loc'])}", pydantic_problem(e))
+                for e in error.errors()
             ]
             continue
         problem = id_problem(run.id)

@@ -10,13 +10,22 @@ here, or a sentence no catalogue translates (English), is shown as the runtime w
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from processors.problems import Problem
 from studio.texts.translator import QT_TRANSLATE_NOOP, translate
 
-__all__ = ["JSON_FAULTS", "PROBLEM_TEXTS", "REGEX_FAULTS", "coded_problem", "problem_sentence", "shown_problem"]
+__all__ = [
+    "JSON_FAULTS",
+    "PROBLEM_TEXTS",
+    "PYDANTIC_PROBLEMS",
+    "REGEX_FAULTS",
+    "coded_problem",
+    "problem_sentence",
+    "pydantic_sentence",
+    "shown_problem",
+]
 
 _CONTEXT = "ProblemText"
 
@@ -151,8 +160,83 @@ JSON_FAULTS: dict[str, str] = {
 }
 
 
+def _bound(name: str) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+    return lambda context: {"limit": context.get(name)}
+
+
+#: pydantic's error types (its stable codes) → the sentence the studio shows, and its values from the error's
+#: context; the English matches pydantic's own message closely enough to read as the same thing.
+PYDANTIC_PROBLEMS: dict[str, tuple[str, Callable[[Mapping[str, Any]], dict[str, Any]]]] = {
+    "greater_than_equal": (
+        QT_TRANSLATE_NOOP("RuntimeText", "Input should be greater than or equal to {limit}"),
+        _bound("ge"),
+    ),
+    "greater_than": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be greater than {limit}"), _bound("gt")),
+    "less_than_equal": (
+        QT_TRANSLATE_NOOP("RuntimeText", "Input should be less than or equal to {limit}"),
+        _bound("le"),
+    ),
+    "less_than": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be less than {limit}"), _bound("lt")),
+    **dict.fromkeys(
+        ("int_type", "int_parsing", "int_from_float"),
+        (QT_TRANSLATE_NOOP("RuntimeText", "Input should be a whole number"), lambda _context: {}),
+    ),
+    **dict.fromkeys(
+        ("float_type", "float_parsing"),
+        (QT_TRANSLATE_NOOP("RuntimeText", "Input should be a number"), lambda _context: {}),
+    ),
+    **dict.fromkeys(
+        ("bool_type", "bool_parsing"),
+        (QT_TRANSLATE_NOOP("RuntimeText", "Input should be true or false"), lambda _context: {}),
+    ),
+    "string_type": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be text"), lambda _context: {}),
+    "list_type": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be a list"), lambda _context: {}),
+    **dict.fromkeys(
+        ("dict_type", "model_type"),
+        (QT_TRANSLATE_NOOP("RuntimeText", "Input should be a JSON object"), lambda _context: {}),
+    ),
+    "literal_error": (
+        QT_TRANSLATE_NOOP("RuntimeText", "Input should be {choices}"),
+        lambda context: {  # 'block', 'warn' or 'redact': the words between the values are the reader's
+            "choices": str(context.get("expected", "")).replace("' or '", "'" + translate("RuntimeText", " or ") + "'")
+        },
+    ),
+    "missing": (QT_TRANSLATE_NOOP("RuntimeText", "Field required"), lambda _context: {}),
+    "extra_forbidden": (QT_TRANSLATE_NOOP("RuntimeText", "Not an option of this processor"), lambda _context: {}),
+    "too_short": (
+        QT_TRANSLATE_NOOP("RuntimeText", "List should have at least {count} item(s)"),
+        lambda context: {"count": context.get("min_length")},
+    ),
+    "string_too_short": (
+        QT_TRANSLATE_NOOP("RuntimeText", "Text should have at least {count} character(s)"),
+        lambda context: {"count": context.get("min_length")},
+    ),
+}
+
+
+def pydantic_sentence(error_type: str, context: Mapping[str, Any]) -> str | None:
+    """pydantic's problem of ``error_type`` (its stable code) in the studio's language, its values from the error's
+    ``context``; None for a type not known here."""
+    known = PYDANTIC_PROBLEMS.get(error_type)
+    if known is None:
+        return None
+    template, values_of = known
+    values = values_of(context)
+    count = values.get("count")
+    try:  # English reads "1 item", "2 items"
+        return translate("RuntimeText", template, None, count if isinstance(count, int) else -1).format(**values)
+    except (KeyError, IndexError, ValueError):  # a broken translation must not hide the problem
+        return None
+
+
 def problem_sentence(problem: Problem) -> str:
     """``problem`` in the studio's language; its English as written when its code or sentence is not translated."""
+    if problem.code.startswith("pydantic:"):  # pydantic's own words, by its error type and context
+        error_type = problem.code.removeprefix("pydantic:")
+        known = PYDANTIC_PROBLEMS.get(error_type)
+        if known is None or translate("RuntimeText", known[0]) == known[0]:  # English: pydantic's own words
+            return str(problem)
+        return pydantic_sentence(error_type, problem.params) or str(problem)
     template = _template(problem)
     if template is None:
         return str(problem)
