@@ -4148,10 +4148,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
 <context>
     <name>RuntimeText</name>
     <message>
-        <source>Regex filter: matched patterns: {names}</source>
-        <translation>正则过滤器：匹配到以下模式：{names}</translation>
-    </message>
-    <message>
         <source>{messages} messages, {system} system; last: {last}</source>
         <translation>{messages} 条消息，{system} 条系统消息；最后一条：{last}</translation>
     </message>
@@ -7138,6 +7134,11 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Regex filter: blocked {context} matching patterns: {names}</source>
         <comment>RegexFilter.blocked</comment>
         <translation>正则过滤器：已拦截匹配以下模式的 {context}：{names}</translation>
+    </message>
+    <message>
+        <source>Regex filter: matched patterns: {names}</source>
+        <comment>RegexFilter.warn_report</comment>
+        <translation>正则过滤器：匹配到以下模式：{names}</translation>
     </message>
 </context>
 <context>

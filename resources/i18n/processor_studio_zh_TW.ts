@@ -4148,10 +4148,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
 <context>
     <name>RuntimeText</name>
     <message>
-        <source>Regex filter: matched patterns: {names}</source>
-        <translation>正規過濾器：匹配到以下模式：{names}</translation>
-    </message>
-    <message>
         <source>{messages} messages, {system} system; last: {last}</source>
         <translation>{messages} 條訊息，{system} 條系統訊息；最後一條：{last}</translation>
     </message>
@@ -7138,6 +7134,11 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Regex filter: blocked {context} matching patterns: {names}</source>
         <comment>RegexFilter.blocked</comment>
         <translation>正規過濾器：已攔截匹配以下模式的 {context}：{names}</translation>
+    </message>
+    <message>
+        <source>Regex filter: matched patterns: {names}</source>
+        <comment>RegexFilter.warn_report</comment>
+        <translation>正規過濾器：比對到以下模式：{names}</translation>
     </message>
 </context>
 <context>

@@ -336,7 +336,10 @@ class RunController(QObject):
 
 def _violation_saver(run_id: str, processor_id: str, violation: Violation) -> Callable[[Any], Awaitable[object]]:
     """Saves one violation of the run (bound now: the caller loops over the run's violations)."""
-    return lambda store: store.add_violation(run_id, processor_id, violation.message, violation.detail)
+    code, params = getattr(violation, "code", None), getattr(violation, "params", None) or None
+    return lambda store: store.add_violation(
+        run_id, processor_id, violation.message, violation.detail, code=code, params=params
+    )
 
 
 def _given(**values: Any) -> dict[str, Any]:

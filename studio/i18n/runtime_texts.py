@@ -1,11 +1,11 @@
 """The last sentences the runtime writes for people that carry no code yet — the trace's summary of a message list
-before and after a call, RegexFilter's warn report — shown in the studio's language by their shape.
+before and after a call — shown in the studio's language by their shape.
 
 Everything else is translated by a code and values, never by its English: a built-in guard's tripwires, option
 checks and model-folder problems (:mod:`studio.error_texts`, :mod:`studio.i18n.processor_texts`), and every other
 problem — patterns, JSON, thread, corpus, design, MCP, local servers, pydantic's own — as a
-:class:`processors.problems.Problem` (:mod:`studio.texts.problems`). The two left need a code stored beside their text
-(a trace event's and a violation's row keep only the text): ``tests/studio/texts/test_no_sentence_regexes.py`` holds
+:class:`processors.problems.Problem` (:mod:`studio.texts.problems`). The one left needs a code stored beside its text
+(a trace event's row keeps only the text): ``tests/studio/texts/test_no_sentence_regexes.py`` holds
 this table to them, so it only shrinks. Anything not recognised is shown as written."""
 
 from __future__ import annotations
@@ -35,11 +35,6 @@ def _pattern(regex: str, template: str) -> Pattern:
 
 #: Most specific first: the first pattern that matches the whole text wins.
 PATTERNS: tuple[Pattern, ...] = (
-    # RegexFilter's warn report (a violation, not a tripwire: it has no code yet)
-    _pattern(
-        r"Regex filter: matched patterns: (?P<names>.+)",
-        QT_TRANSLATE_NOOP("RuntimeText", "Regex filter: matched patterns: {names}"),
-    ),
     # The trace's summary of a message list before and after a call (processors.runner.describe_messages)
     _pattern(
         r"(?P<messages>\d+) messages, (?P<system>\d+) system; last: (?P<last>.*)",

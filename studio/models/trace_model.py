@@ -384,7 +384,7 @@ class ViolationListModel(RowLogModel):
         same = tripwire is not None and tripwire.processor_id in (None, row.processor_id)
         if tripwire is not None and same and tripwire.reason == row.message:
             return tripwire_text(tripwire)
-        return row.message
+        return tripwire_text({"reason": row.message, "code": row.code, "params": row.params})  # by its code, if any
 
     def tooltip(self, row: ViolationRow, column: int) -> str | None:
         return self.message_text(row)

@@ -203,9 +203,26 @@ class Store:
 
         return await self.memory.run_sync(work, write=True)
 
-    async def add_violation(self, run_id: str, processor_id: str, message: str, detail: Any = None) -> None:
+    async def add_violation(
+        self,
+        run_id: str,
+        processor_id: str,
+        message: str,
+        detail: Any = None,
+        *,
+        code: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        """One ``on_violation`` report; ``code`` and ``params`` (``Violation.code``/``params``) let the inspector
+        show its message in the reader's language."""
         statement = sa.insert(violations).values(
-            run_id=run_id, processor_id=processor_id, message=message, detail=detail, created_at=utcnow()
+            run_id=run_id,
+            processor_id=processor_id,
+            message=message,
+            detail=detail,
+            code=code,
+            params=params,
+            created_at=utcnow(),
         )
         await self.memory.run_sync(lambda c: c.execute(statement), write=True)
 
@@ -340,7 +357,13 @@ def _tripwire(row: Any) -> TripwireRecord:
 
 def _violation(row: Any) -> ViolationRecord:
     return ViolationRecord(
-        run_id=row.run_id, processor_id=row.processor_id, message=row.message, detail=row.detail, at=row.created_at
+        run_id=row.run_id,
+        processor_id=row.processor_id,
+        message=row.message,
+        detail=row.detail,
+        at=row.created_at,
+        code=row.code,
+        params=row.params if isinstance(row.params, dict) else {},
     )
 
 

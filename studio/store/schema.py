@@ -76,6 +76,9 @@ violations = sa.Table(
     sa.Column("message", sa.Text, nullable=False),
     sa.Column("detail", TolerantJSON, nullable=True),
     sa.Column("created_at", UTCDateTime, nullable=False),
+    # the message's code and values (Violation.code/params, s0007); None for a free message or an older row
+    sa.Column("code", sa.String(255), nullable=True),
+    sa.Column("params", TolerantJSON, nullable=True),
     sa.Index("ix_violations_run_id_seq", "run_id", "seq"),
 )
 

@@ -1,7 +1,6 @@
 """Issue 27 item 2: the studio translates codes, not English sentences. No module under ``studio/`` may recognise an
-English sentence with a regular expression to translate it, except the two the store cannot yet carry a code for
-(``studio/i18n/runtime_texts.py``: the trace's message-list summary and RegexFilter's warn report), and that table only
-shrinks."""
+English sentence with a regular expression to translate it, except the one the store cannot yet carry a code for
+(``studio/i18n/runtime_texts.py``: the trace's message-list summary), and that table only shrinks."""
 
 from __future__ import annotations
 
@@ -13,7 +12,6 @@ from studio.i18n.runtime_texts import PATTERNS
 STUDIO = Path(__file__).resolve().parents[3] / "studio"
 #: The sentence shapes still recognised (each needs a code column in the store to go).
 LEFT = {
-    "Regex filter: matched patterns: {names}",
     "{messages} messages, {system} system; last: {last}",
     "{messages} messages, {system} system",
 }
