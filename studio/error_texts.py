@@ -5,10 +5,10 @@ The layers below keep English and machine fields: a :class:`~studio.design.agent
 ``template`` and ``params`` (a value may be a nested error, a list of ``(field, problem)`` pairs, or the
 ``problems`` listing), a :class:`~processors.memory.errors.ThreadImportError` its ``problems`` as
 ``"<path>: <problem>"``. :func:`error_text` translates the template (context ``DesignError``) and each problem
-(the runtime's sentences, :func:`studio.i18n.runtime_texts.runtime_text`); what it does not know — a plug-in's
-own message, an error without a template — is shown as written, in English. A corpus file's problem
-(:class:`lab.corpus.CorpusError`) keeps its ``file:line:`` and gets its problem translated. In English the result is the
-error's own message, character for character.
+(a coded :class:`~processors.problems.Problem`, by its code: :mod:`studio.texts.problems`); what it does not
+know — a plug-in's own message, an error without a template or code — is shown as written, in English. A corpus
+file's problem (:class:`lab.corpus.CorpusError`) keeps its ``file:line:`` and gets its problem translated. In English
+the result is the error's own message, character for character.
 
 A built-in's sentence — a tripwire's reason, its own check of an option — is translated by its ``code``
 (``"TokenLimiter.limit_exceeded"``) and values (:func:`coded_text`): the catalogue's class for ``TokenLimiter`` holds
@@ -30,7 +30,6 @@ from studio.design.agent_design import DesignError
 from studio.design.catalog import studio_catalogue
 from studio.i18n import current_language
 from studio.i18n.processor_texts import owner_name, text_of
-from studio.i18n.runtime_texts import runtime_text
 from studio.texts.problems import coded_problem, problem_sentence, pydantic_sentence, shown_problem
 from studio.texts.translator import translate
 
@@ -69,13 +68,13 @@ def error_text(error: BaseException) -> str:
     if isinstance(text_code, str):
         parameters = getattr(error, "parameters", None)
         return coded_text(text_code, parameters if isinstance(parameters, Mapping) else None, str(error))
-    return runtime_text(str(error))
+    return str(error)  # no code: as written
 
 
 def design_error_text(error: DesignError) -> str:
     """A design error's message in the studio's language (its own English when it has no template)."""
     if not error.template or current_language() == "en":
-        return error.message if error.template else runtime_text(error.message)
+        return error.message
     values = {key: _value(error, key, value) for key, value in error.params.items()}
     try:
         return translate(_CONTEXT, error.template).format(**values)
@@ -88,7 +87,7 @@ def problem_text(message: str) -> str:
     :class:`~processors.problems.Problem` by its code, else if known."""
     if isinstance(message, Problem):
         return problem_sentence(message)
-    return runtime_text(message)
+    return message  # no code: as written
 
 
 def import_problems_text(problems: Iterable[str]) -> str:

@@ -3816,6 +3816,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>未知的处理器类型 {type!r}；可用类型：{known}</translation>
     </message>
     <message>
+        <source>{messages} messages, {system} system; last: {last!r}</source>
+        <translation>{messages} 条消息，{system} 条系统消息；最后一条：{last!r}</translation>
+    </message>
+    <message>
+        <source>{messages} messages, {system} system</source>
+        <translation>{messages} 条消息，{system} 条系统消息</translation>
+    </message>
+    <message>
         <source>{server} (port {port}): not running</source>
         <translation>{server}（端口 {port}）：未运行</translation>
     </message>
@@ -4147,14 +4155,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
 </context>
 <context>
     <name>RuntimeText</name>
-    <message>
-        <source>{messages} messages, {system} system; last: {last}</source>
-        <translation>{messages} 条消息，{system} 条系统消息；最后一条：{last}</translation>
-    </message>
-    <message>
-        <source>{messages} messages, {system} system</source>
-        <translation>{messages} 条消息，{system} 条系统消息</translation>
-    </message>
     <message>
         <source>{count} chunks</source>
         <translation>{count} 个数据块</translation>

@@ -3816,6 +3816,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>未知的處理器類型 {type!r}；可用類型：{known}</translation>
     </message>
     <message>
+        <source>{messages} messages, {system} system; last: {last!r}</source>
+        <translation>{messages} 條訊息，{system} 條系統訊息；最後一條：{last!r}</translation>
+    </message>
+    <message>
+        <source>{messages} messages, {system} system</source>
+        <translation>{messages} 條訊息，{system} 條系統訊息</translation>
+    </message>
+    <message>
         <source>{server} (port {port}): not running</source>
         <translation>{server}（埠 {port}）：未執行</translation>
     </message>
@@ -4147,14 +4155,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
 </context>
 <context>
     <name>RuntimeText</name>
-    <message>
-        <source>{messages} messages, {system} system; last: {last}</source>
-        <translation>{messages} 條訊息，{system} 條系統訊息；最後一條：{last}</translation>
-    </message>
-    <message>
-        <source>{messages} messages, {system} system</source>
-        <translation>{messages} 條訊息，{system} 條系統訊息</translation>
-    </message>
     <message>
         <source>{count} chunks</source>
         <translation>{count} 個資料塊</translation>

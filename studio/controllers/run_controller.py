@@ -320,7 +320,7 @@ class RunController(QObject):
         if self._store is None:
             return
         if run.trace:
-            events, run.trace = [event.to_dict() for event in run.trace], []
+            events, run.trace = list(run.trace), []  # the store keeps each one's dict and its summaries' codes
             await self._save("add_trace_events", lambda store: store.add_trace_events(run.run_id, events))
         for processor_id, violation in run.violations:
             await self._save("add_violation", _violation_saver(run.run_id, processor_id, violation))

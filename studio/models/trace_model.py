@@ -30,12 +30,12 @@ from PySide6.QtGui import QColor, QFont
 
 from studio.error_texts import tripwire_text
 from studio.i18n import translate
-from studio.i18n.runtime_texts import runtime_text
 from studio.models import trace_rows
 from studio.models.outcome_words import outcome_label
 from studio.models.trace_data import InspectorData, RunHistory, event_from_dict
 from studio.models.trace_nodes import OUTCOMES, RUN_STATUSES, CallNode, Node, RunNode
 from studio.models.trace_rows import LogRow, RowLog, TripwireRow, ViolationRow, chunk_summary, chunk_type, short_text
+from studio.texts.problems import shown_problem
 from studio.texts.translator import QT_TRANSLATE_NOOP, number
 
 __all__ = [
@@ -420,8 +420,7 @@ class ChunkTypeFilterModel(QSortFilterProxyModel):
 
 def summaries(event: Any) -> tuple[str, str]:
     """What went into a hook call and came out, in the studio's language: a stream step's from its chunk counts
-    (``chunk_stats``), a message list's summary as the runtime wrote it (translated by its shape until the trace
-    stores a code for it)."""
+    (``chunk_stats``), a message list's summary by its code (an event stored before codes: as written)."""
     stats = getattr(event, "chunk_stats", None)
     if isinstance(stats, dict) and "count" in stats:
         before = translate("RuntimeText", "{count} chunks").format(count=stats.get("count", 0))
@@ -429,4 +428,4 @@ def summaries(event: Any) -> tuple[str, str]:
             **{key: stats.get(key, 0) for key in ("changed", "held", "dropped")}
         )
         return before, after
-    return runtime_text(event.before), runtime_text(event.after)
+    return shown_problem(event.before), shown_problem(event.after)

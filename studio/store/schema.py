@@ -64,6 +64,8 @@ trace_events = sa.Table(
     sa.Column("state", TolerantJSON, nullable=True),
     sa.Column("detail", sa.Text, nullable=True),
     sa.Column("chunk_stats", TolerantJSON, nullable=True),
+    # before/after's codes and values (TraceEvent.to_dict()["summary"], s0007); None for an older row
+    sa.Column("summary", TolerantJSON, nullable=True),
     sa.Index("ix_trace_events_run_id_seq", "run_id", "seq"),
 )
 

@@ -117,6 +117,9 @@ PROBLEM_TEXTS: dict[str, str] = {
     "corpus:unreadable": QT_TRANSLATE_NOOP("ProblemText", "cannot read it ({error})"),
     "corpus:no_text_column": QT_TRANSLATE_NOOP("ProblemText", "the first row must name a text column ({keys})"),
     "catalogue:unknown_type": QT_TRANSLATE_NOOP("ProblemText", "unknown processor type {type!r}; known: {known}"),
+    # The trace's summary of a message list before and after a call (processors.pipeline.runner.describe_messages)
+    "trace:messages_last": QT_TRANSLATE_NOOP("ProblemText", "{messages} messages, {system} system; last: {last!r}"),
+    "trace:messages": QT_TRANSLATE_NOOP("ProblemText", "{messages} messages, {system} system"),
     # The local model server probe (Settings → Find local servers); the time limit stays as written
     "local_server:not_running": QT_TRANSLATE_NOOP("ProblemText", "{server} (port {port}): not running"),
     "local_server:no_answer": QT_TRANSLATE_NOOP("ProblemText", "{server} (port {port}): no answer within {time}"),
