@@ -151,7 +151,10 @@ async def invoke(
             tripwire.processor_id = entry.id
         await notify_violation(entry, tripwire)
         if tracing:
-            _trace(ctx, entry, hook, started, "aborted", before, "", tripwire.reason, facts)
+            reason = (
+                Problem.written(tripwire.code, tripwire.reason, **tripwire.params) if tripwire.code else tripwire.reason
+            )
+            _trace(ctx, entry, hook, started, "aborted", before, "", reason, facts)  # its code kept for the reader
         raise
     except asyncio.CancelledError:
         raise

@@ -75,12 +75,12 @@ class TraceEvent:
         }
 
     def summary_codes(self) -> dict[str, Any]:
-        """``before``/``after`` that carry a code (a :class:`~processors.problems.Problem`), as their dicts: what
-        lets a store show them in the reader's language later (``to_dict`` keeps its shape: a store asks for these
-        beside it)."""
+        """``before``/``after``/``detail`` (an abort's reason) that carry a code (a
+        :class:`~processors.problems.Problem`), as their dicts: what lets a store show them in the reader's language
+        later (``to_dict`` keeps its shape: a store asks for these beside it)."""
         return {
             side: text.to_dict()
-            for side, text in (("before", self.before), ("after", self.after))
+            for side, text in (("before", self.before), ("after", self.after), ("detail", self.detail))
             if isinstance(text, Problem)
         }
 

@@ -84,7 +84,7 @@ def event_from_dict(data: Mapping[str, Any] | TraceEvent) -> TraceEvent:
         before=_summary(data, "before"),
         after=_summary(data, "after"),
         state=data.get("state") or {},
-        detail=data.get("detail"),
+        detail=_summary(data, "detail") if data.get("detail") is not None else None,
         chunk_stats=get("chunkStats", "chunk_stats"),
         tool_call_id=get("toolCallId", "tool_call_id"),
     )

@@ -14,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import QUrl, Slot
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from processors.problems import Problem
 from studio.error_texts import tripwire_text
 from studio.i18n import translate
 from studio.models.judge_failures import JudgeFailure
@@ -144,7 +145,10 @@ def _detail_text(node: CallNode) -> str:
         and tripwire.processor_id in (None, event.processor_id)
     ):
         return tripwire_text(tripwire)
-    return str(event.detail)
+    detail = event.detail
+    if isinstance(detail, Problem):  # an abort that a retry recovered from: its tripwire's code and values
+        return tripwire_text({"reason": str(detail), "code": detail.code, "params": detail.params})
+    return str(detail)
 
 
 def _call_html(node: CallNode, shown_json: frozenset[int]) -> str:

@@ -60,3 +60,30 @@ async def test_a_message_list_summary_reads_in_chinese_by_its_code_after_the_sto
     reworded = event_from_dict(stored)
     reworded.before = reworded.before.reworded("{messages} msgs / {system} sys, then {last!r}")  # type: ignore[attr-defined]
     assert summaries(reworded)[0] == before
+
+
+async def test_a_retried_steps_abort_reason_reads_in_chinese_by_its_code(tmp_path: Any, in_language: Any) -> None:
+    """An abort that a retry recovered from is not the run's tripwire: its trace detail keeps the tripwire's code."""
+    from processors import Agent
+    from processors.builtin.token_limiter import TokenLimiter
+    from processors.models import ScriptedModel
+    from processors.problems import Problem
+    from processors.tracing import RecordingTracer
+    from studio.models.trace_data import event_from_dict
+    from studio.store.database import Store
+
+    tracer = RecordingTracer()
+    limiter = TokenLimiter(limit=1, strategy="abort")
+    await Agent(id="a", model=ScriptedModel(["ok"]), input_processors=[limiter], tracers=[tracer]).generate(
+        "many words here"
+    )
+    event = next(event for event in tracer.events if event.outcome == "aborted")
+    assert isinstance(event.detail, Problem) and event.detail.code.startswith("TokenLimiter.")
+    url = f"sqlite:///{tmp_path / 'studio.db'}"
+    store = Store(url)
+    await store.start_run("r1", thread_id="t1")
+    await store.add_trace_events("r1", [event])
+    (stored,) = await store.trace_for_run("r1")
+    await store.close()
+    detail = event_from_dict(stored).detail
+    assert isinstance(detail, Problem) and detail.code == event.detail.code and detail == event.detail
