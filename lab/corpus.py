@@ -58,6 +58,7 @@ from typing import Any, Literal
 from lab.corpus_import import promptfoo_conversations, pyrit_records
 from lab.json_lines import numbered_lines, read_text
 from processors import json_limits
+from processors.problems import Problem, ProblemError, problem_of
 
 Label = Literal["attack", "benign"]
 LABELS: tuple[Label, ...] = ("attack", "benign")
@@ -74,7 +75,11 @@ class CorpusError(ValueError):
     """A corpus line (or the whole file) that cannot become a case. ``str()`` is one line: ``file:line: what``."""
 
     def __init__(self, message: str, *, path: Path | str, line: int | None = None) -> None:
-        message = " ".join(message.split())  # parsers' messages span lines; the promise is one line
+        one_line = " ".join(message.split())  # parsers' messages span lines; the promise is one line
+        if isinstance(message, Problem):  # its code and values kept (the studio words it by them)
+            message = message if one_line == message else Problem.written(message.code, one_line, **message.params)
+        else:
+            message = one_line
         self.message = message
         self.path = Path(path)
         self.line = line
@@ -151,7 +156,9 @@ def _string(data: Mapping[str, Any], name: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise ValueError(f"'{name}' must be a string, got {type(value).__name__}")
+        raise ProblemError(
+            Problem("corpus:not_string", "'{name}' must be a string, got {kind}", name=name, kind=type(value).__name__)
+        )
     return value
 
 
@@ -170,7 +177,9 @@ def case_from_dict(
     ``label``/``category``/``lang`` are defaults for records that do not say (chosen on import).
     """
     if not isinstance(data, Mapping):
-        raise ValueError(f"a case must be an object, got {type(data).__name__}")
+        raise ProblemError(
+            Problem("corpus:not_object", "a case must be an object, got {kind}", kind=type(data).__name__)
+        )
     conversation = conversation_turns(data.get("conversation"))
     if conversation and data.get("tool_result") is not None:
         raise ValueError("a conversation brings its tool results per turn: move 'tool_result' into a turn")
@@ -178,18 +187,26 @@ def case_from_dict(
     if (text is None or not text.strip()) and conversation:
         text = "\n".join(turn.user for turn in conversation)
     if text is None or not text.strip():
-        raise ValueError("'text' is missing or empty")
+        raise ProblemError(Problem("corpus:text_missing", "'text' is missing or empty"))
     case_id = data.get("id", default_id)
     if isinstance(case_id, int) and not isinstance(case_id, bool):
         case_id = str(case_id)
     if not isinstance(case_id, str) or not case_id.strip():
-        raise ValueError("'id' must be a non-empty string")
+        raise ProblemError(Problem("corpus:id_empty", "'id' must be a non-empty string"))
     case_label = _string(data, "label") or label
     if case_label is not None and case_label not in ("attack", "benign"):
-        raise ValueError(f"'label' must be 'attack' or 'benign', got {case_label!r}")
+        raise ProblemError(
+            Problem("corpus:bad_label", "'label' must be 'attack' or 'benign', got {got!r}", got=case_label)
+        )
     expect = _string(data, "expect")
     if expect is not None and expect not in EXPECT_OUTCOMES and not _PROCESSOR_ID.match(expect):
-        raise ValueError(f"'expect' must be blocked, passed, modified or a processor id, got {expect!r}")
+        raise ProblemError(
+            Problem(
+                "corpus:bad_expect",
+                "'expect' must be blocked, passed, modified or a processor id, got {got!r}",
+                got=expect,
+            )
+        )
     if expect is None and case_label is not None:
         expect = "blocked" if case_label == "attack" else "passed"
     turns = data.get("turns") or []
@@ -269,7 +286,17 @@ def _records_jsonl(path: Path, text: str) -> Iterator[tuple[int, Any]]:
         try:
             yield number, json_limits.loads(line)
         except json.JSONDecodeError as error:
-            yield number, ValueError(f"not valid JSON ({error.msg} at column {error.colno})")
+            yield (
+                number,
+                ProblemError(
+                    Problem(
+                        "corpus:not_json",
+                        "not valid JSON ({json_fault} at column {column})",
+                        json_fault=error.msg,
+                        column=error.colno,
+                    )
+                ),
+            )
         except json_limits.JsonLimitError as error:
             yield number, ValueError(f"not a usable JSON case ({error.message})")
 
@@ -280,7 +307,13 @@ def _records_csv(path: Path, text: str) -> Iterator[tuple[int, Any]]:
     header = reader.fieldnames or []
     text_column = next((key for key in TEXT_KEYS if key in header), None)
     if text_column is None:
-        raise CorpusError(f"the first row must name a text column ({', '.join(TEXT_KEYS)})", path=path, line=1)
+        raise CorpusError(
+            Problem(
+                "corpus:no_text_column", "the first row must name a text column ({keys})", keys=", ".join(TEXT_KEYS)
+            ),
+            path=path,
+            line=1,
+        )
     while True:
         try:
             row = next(reader)
@@ -458,11 +491,21 @@ def load_corpus(
         raise CorpusError(f"label must be 'attack' or 'benign', got {label!r}", path=path)
     reader = _FORMATS.get(path.suffix.lower())
     if reader is None:
-        raise CorpusError(f"unknown corpus format {path.suffix!r} (use {', '.join(sorted(_FORMATS))})", path=path)
+        raise CorpusError(
+            Problem(
+                "corpus:unknown_format",
+                "unknown corpus format {suffix!r} (use {known})",
+                suffix=path.suffix,
+                known=", ".join(sorted(_FORMATS)),
+            ),
+            path=path,
+        )
     try:
         text = read_text(path)
     except (OSError, UnicodeDecodeError) as error:
-        raise CorpusError(f"cannot read it ({error})", path=path) from None
+        raise CorpusError(
+            Problem("corpus:unreadable", "cannot read it ({error})", error=str(error)), path=path
+        ) from None
     corpus = Corpus()
     seen: dict[str, int] = {}
     for number, record in reader(path, text):
@@ -482,9 +525,16 @@ def load_corpus(
                 asserts=asserts,
             )
             if case.id in seen:
-                raise ValueError(f"id {case.id!r} is already used on line {seen[case.id]}")
+                raise ProblemError(
+                    Problem(
+                        "corpus:id_used_line",
+                        "id {id!r} is already used on line {line}",
+                        id=case.id,
+                        line=seen[case.id],
+                    )
+                )
         except ValueError as error:
-            problem = CorpusError(str(error), path=path, line=number)
+            problem = CorpusError(problem_of(error) or str(error), path=path, line=number)
             if not skip_bad:
                 raise problem from None
             corpus.skipped.append(problem)
@@ -504,7 +554,10 @@ def load_corpora(paths: Iterable[Path | str], **options: Any) -> Corpus:
         for case in corpus.cases:
             if case.id in where:
                 line = int(case.source.rsplit(":", 1)[1]) if ":" in case.source else None
-                problem = CorpusError(f"id {case.id!r} is already used in {where[case.id]}", path=path, line=line)
+                used = Problem(
+                    "corpus:id_used_in", "id {id!r} is already used in {place}", id=case.id, place=where[case.id]
+                )
+                problem = CorpusError(used, path=path, line=line)
                 if not options.get("skip_bad"):
                     raise problem
                 merged.skipped.append(problem)

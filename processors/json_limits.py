@@ -19,6 +19,8 @@ import json
 import math
 from typing import Any
 
+from processors.problems import Problem
+
 #: How deep containers (objects and lists) may nest, counting the document itself as level 1. Real designs and
 #: threads stay far below; pydantic's serialiser fails at a few hundred.
 MAX_DEPTH = 100
@@ -32,14 +34,16 @@ SHOWN_PARTS = 6
 #: Stop walking after this many problems: a user fixes a file from the first few.
 MAX_PROBLEMS = 20
 
-NOT_FINITE = "not a finite number (NaN, Infinity and numbers too large for a float are not JSON values)"
+NOT_FINITE = Problem(
+    "json_limit:not_finite", "not a finite number (NaN, Infinity and numbers too large for a float are not JSON values)"
+)
 
 
 _CHECKED = (dict, list, tuple, float)
 
 
 def too_deep(max_depth: int = MAX_DEPTH) -> str:
-    return f"nested more than {max_depth} levels deep"
+    return Problem("json_limit:too_deep", "nested more than {depth} levels deep", depth=max_depth)
 
 
 class JsonLimitError(ValueError):

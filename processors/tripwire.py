@@ -73,3 +73,8 @@ class Violation(BaseModel):
     processor_id: str
     message: str
     detail: Any = None
+    #: The message's stable code (``"RegexFilter.warn_report"``: a built-in's ``texts`` key) when it has one, so a
+    #: reader in another language sees it in that language; None for a free message.
+    code: str | None = Field(default=None, exclude_if=lambda value: value is None)
+    #: The values the sentence of ``code`` is written with.
+    params: dict[str, Any] = Field(default_factory=dict, exclude_if=lambda value: not value)

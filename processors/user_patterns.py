@@ -32,6 +32,7 @@ import regex
 
 from processors.errors import PatternTimeoutError
 from processors.pattern_risk import backtracking_risk
+from processors.problems import Problem, ProblemError, regex_problem
 
 #: CPU seconds one search of one user pattern over one text may take.
 USER_PATTERN_TIMEOUT: Final = 1.0
@@ -62,10 +63,24 @@ def check_user_pattern(source: str, flags: int = 0) -> None:
     try:
         regex.compile(source, _regex_flags(flags))
     except (regex.error, OverflowError, RecursionError) as error:
-        raise ValueError(f"invalid regular expression {source!r}: {error}") from None
+        raise ProblemError(
+            Problem(
+                "pattern:invalid",
+                "invalid regular expression {pattern!r}: {error}",
+                pattern=source,
+                error=regex_problem(error),
+            )
+        ) from None
     risk = backtracking_risk(source, flags)
     if risk is not None:
-        raise ValueError(f"the regular expression {source!r} can backtrack catastrophically: {risk}")
+        raise ProblemError(
+            Problem(
+                "pattern:backtracks",
+                "the regular expression {pattern!r} can backtrack catastrophically: {risk}",
+                pattern=source,
+                risk=risk,
+            )
+        )
 
 
 class UserPattern:

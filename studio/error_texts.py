@@ -5,10 +5,10 @@ The layers below keep English and machine fields: a :class:`~studio.design.agent
 ``template`` and ``params`` (a value may be a nested error, a list of ``(field, problem)`` pairs, or the
 ``problems`` listing), a :class:`~processors.memory.errors.ThreadImportError` its ``problems`` as
 ``"<path>: <problem>"``. :func:`error_text` translates the template (context ``DesignError``) and each problem
-(the runtime's sentences, :func:`studio.i18n.runtime_texts.runtime_text`); what it does not know — a plug-in's
-own message, an error without a template — is shown as written, in English. A corpus file's problem
-(:class:`lab.corpus.CorpusError`) keeps its ``file:line:`` and gets its problem translated. In English the result is the
-error's own message, character for character.
+(a coded :class:`~processors.problems.Problem`, by its code: :mod:`studio.texts.problems`); what it does not
+know — a plug-in's own message, an error without a template or code — is shown as written, in English. A corpus
+file's problem (:class:`lab.corpus.CorpusError`) keeps its ``file:line:`` and gets its problem translated. In English
+the result is the error's own message, character for character.
 
 A built-in's sentence — a tripwire's reason, its own check of an option — is translated by its ``code``
 (``"TokenLimiter.limit_exceeded"``) and values (:func:`coded_text`): the catalogue's class for ``TokenLimiter`` holds
@@ -18,17 +18,20 @@ tripwire without a code — a plug-in's free reason, one stored before codes exi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+from pydantic import ValidationError
 
 from lab.corpus import CorpusError
 from processors.memory.errors import ThreadImportError
+from processors.problems import Problem, problem_of, pydantic_problem
 from studio.design.agent_design import DesignError
 from studio.design.catalog import studio_catalogue
 from studio.i18n import current_language
 from studio.i18n.processor_texts import owner_name, text_of
-from studio.i18n.runtime_texts import runtime_text
-from studio.texts.translator import QT_TRANSLATE_NOOP, translate
+from studio.texts.problems import coded_problem, problem_sentence, pydantic_sentence, shown_problem
+from studio.texts.translator import translate
 
 __all__ = [
     "coded_text",
@@ -38,6 +41,8 @@ __all__ = [
     "option_problem_text",
     "problem_text",
     "tripwire_text",
+    "validation_item_text",
+    "validation_text",
 ]
 
 _CONTEXT = "DesignError"
@@ -56,17 +61,20 @@ def error_text(error: BaseException) -> str:
         return translate("ImportProgress", "Thread import refused: {problems}").format(
             problems=import_problems_text(error.problems)
         )
+    problem = problem_of(error)  # a coded problem (a pattern, a thread file, an MCP server)
+    if problem is not None:
+        return problem_sentence(problem)
     text_code = getattr(error, "text_code", None)  # a built-in's error written from its texts (ClassifierModelError)
     if isinstance(text_code, str):
         parameters = getattr(error, "parameters", None)
         return coded_text(text_code, parameters if isinstance(parameters, Mapping) else None, str(error))
-    return runtime_text(str(error))
+    return str(error)  # no code: as written
 
 
 def design_error_text(error: DesignError) -> str:
     """A design error's message in the studio's language (its own English when it has no template)."""
     if not error.template or current_language() == "en":
-        return error.message if error.template else runtime_text(error.message)
+        return error.message
     values = {key: _value(error, key, value) for key, value in error.params.items()}
     try:
         return translate(_CONTEXT, error.template).format(**values)
@@ -75,8 +83,11 @@ def design_error_text(error: DesignError) -> str:
 
 
 def problem_text(message: str) -> str:
-    """One problem (of a design's listing, an option, a thread file) in the studio's language, if known."""
-    return runtime_text(message)
+    """One problem (of a design's listing, an option, a thread file) in the studio's language: a coded
+    :class:`~processors.problems.Problem` by its code, else if known."""
+    if isinstance(message, Problem):
+        return problem_sentence(message)
+    return message  # no code: as written
 
 
 def import_problems_text(problems: Iterable[str]) -> str:
@@ -85,6 +96,9 @@ def import_problems_text(problems: Iterable[str]) -> str:
     listed = list(problems)
     shown = []
     for problem in listed[:SHOWN_PROBLEMS]:
+        if isinstance(problem, Problem):  # "path: problem" by its code (processors.problems.located)
+            shown.append(problem_sentence(problem))
+            continue
         path, separator, message = problem.partition(": ")
         shown.append(f"{path}{separator}{problem_text(message)}" if separator else problem_text(problem))
     text = translate("ImportProgress", "; ").join(shown)
@@ -110,7 +124,7 @@ def _value(error: DesignError, key: str, value: Any) -> Any:
     if isinstance(value, list):
         return translate("DesignError", "; ").join(f"{field}: {problem_text(problem)}" for field, problem in value)
     if key == "error":
-        return problem_text(str(value))
+        return problem_text(problem_of(value) or str(value))
     return value
 
 
@@ -162,58 +176,16 @@ def _code(code: Any) -> tuple[str | None, dict[str, Any] | None]:
     return None, None
 
 
-def _bound(name: str) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
-    return lambda context: {"limit": context.get(name)}
+def validation_text(error: ValidationError) -> str:
+    """pydantic's refusal of a form (an MCP server, an agent setting) in the studio's language, its problems joined
+    with "; ": a check's coded problem by its code, pydantic's own by its error ``type`` and ``ctx``; in English
+    pydantic's words (without its "Value error, ")."""
+    return translate("DesignError", "; ").join(validation_item_text(item) for item in error.errors())
 
 
-#: pydantic's error types (its stable codes) → the sentence the studio shows, and its values from the error's
-#: context; the English matches pydantic's own message closely enough to read as the same thing.
-PYDANTIC_PROBLEMS: dict[str, tuple[str, Callable[[Mapping[str, Any]], dict[str, Any]]]] = {
-    "greater_than_equal": (
-        QT_TRANSLATE_NOOP("RuntimeText", "Input should be greater than or equal to {limit}"),
-        _bound("ge"),
-    ),
-    "greater_than": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be greater than {limit}"), _bound("gt")),
-    "less_than_equal": (
-        QT_TRANSLATE_NOOP("RuntimeText", "Input should be less than or equal to {limit}"),
-        _bound("le"),
-    ),
-    "less_than": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be less than {limit}"), _bound("lt")),
-    **dict.fromkeys(
-        ("int_type", "int_parsing", "int_from_float"),
-        (QT_TRANSLATE_NOOP("RuntimeText", "Input should be a whole number"), lambda _context: {}),
-    ),
-    **dict.fromkeys(
-        ("float_type", "float_parsing"),
-        (QT_TRANSLATE_NOOP("RuntimeText", "Input should be a number"), lambda _context: {}),
-    ),
-    **dict.fromkeys(
-        ("bool_type", "bool_parsing"),
-        (QT_TRANSLATE_NOOP("RuntimeText", "Input should be true or false"), lambda _context: {}),
-    ),
-    "string_type": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be text"), lambda _context: {}),
-    "list_type": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be a list"), lambda _context: {}),
-    **dict.fromkeys(
-        ("dict_type", "model_type"),
-        (QT_TRANSLATE_NOOP("RuntimeText", "Input should be a JSON object"), lambda _context: {}),
-    ),
-    "literal_error": (
-        QT_TRANSLATE_NOOP("RuntimeText", "Input should be {choices}"),
-        lambda context: {  # 'block', 'warn' or 'redact': the words between the values are the reader's
-            "choices": str(context.get("expected", "")).replace("' or '", "'" + translate("RuntimeText", " or ") + "'")
-        },
-    ),
-    "missing": (QT_TRANSLATE_NOOP("RuntimeText", "Field required"), lambda _context: {}),
-    "extra_forbidden": (QT_TRANSLATE_NOOP("RuntimeText", "Not an option of this processor"), lambda _context: {}),
-    "too_short": (
-        QT_TRANSLATE_NOOP("RuntimeText", "List should have at least {count} item(s)"),
-        lambda context: {"count": context.get("min_length")},
-    ),
-    "string_too_short": (
-        QT_TRANSLATE_NOOP("RuntimeText", "Text should have at least {count} character(s)"),
-        lambda context: {"count": context.get("min_length")},
-    ),
-}
+def validation_item_text(item: Mapping[str, Any]) -> str:
+    """One problem of a pydantic ``ValidationError.errors()`` in the studio's language."""
+    return problem_sentence(pydantic_problem(item, bare=True))
 
 
 def option_problem_text(
@@ -224,15 +196,9 @@ def option_problem_text(
     (no code of its own: a pattern that does not compile) goes to :func:`problem_text`."""
     if current_language() == "en":
         return message
+    if code and ":" in code:  # a coded problem (a pattern that does not compile), its values as the runtime wrote
+        return shown_problem(coded_problem(message, code, params or {}))
     if code and "." in code:
         return coded_text(code, params, message, catalogue)
-    known = PYDANTIC_PROBLEMS.get(code or "")
-    if known is None:
-        return problem_text(message)
-    template, values_of = known
-    values = values_of(params or {})
-    count = values.get("count")
-    try:  # English reads "1 item", "2 items"
-        return translate("RuntimeText", template, None, count if isinstance(count, int) else -1).format(**values)
-    except (KeyError, IndexError, ValueError):  # a broken translation must not hide the problem
-        return message
+    shown = pydantic_sentence(code or "", params or {})
+    return problem_text(message) if shown is None else shown

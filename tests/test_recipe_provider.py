@@ -11,20 +11,26 @@ exported script builds the toy's model with its factory and reads its key variab
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import keyring
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from processors.models.litellm import LiteLLMModel
 from processors.models.providers import ENTRY_POINT_GROUP, clear_providers, provider_for, provider_name, providers
+from studio import i18n
 from studio.controllers.connection import check_connection
 from studio.design.agent_design import AgentDesign, ModelConfig
 from studio.design.build import build_agent, build_model
 from studio.design.export import design_to_python
+from studio.i18n import TRANSLATIONS_GROUP
 from studio.keys.secrets import SecretStore
 from studio.models.design_document import DesignDocument
 from studio.views.agent_settings import AgentSettingsView
@@ -68,12 +74,32 @@ PROVIDER = ToyProvider(
 '''
 
 
+#: The toy's own catalogue: its label under the context and key studio/i18n/processor_texts.py documents.
+TOY_TS = """<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>provider:toy</name>
+    <message><source>Toy</source><comment>toy.label</comment><translation>玩具</translation></message>
+</context>
+</TS>
+"""
+
+
 @pytest.fixture
 def toy(tmp_path: Any, monkeypatch: pytest.MonkeyPatch, openai_server: OpenAIServer) -> Iterator[OpenAIServer]:
     """The recipe's files, installed: ``toy_provider.py`` and ``toy_provider-0.dist-info`` with its entry point."""
     source = TOY_PROVIDER.format(endpoint=openai_server.base_url)
-    points = {ENTRY_POINT_GROUP: {"toy": "toy_provider:PROVIDER"}}
+    points = {
+        ENTRY_POINT_GROUP: {"toy": "toy_provider:PROVIDER"},
+        TRANSLATIONS_GROUP: {"toy_provider": "toy_provider"},  # its .qm files, beside toy_provider.py
+    }
     fake_distribution(tmp_path, "toy-provider", points, modules={"toy_provider": source}, version="0")
+    ts, qm = tmp_path / "toy_provider_zh_CN.ts", tmp_path / "toy_provider_zh_CN.qm"
+    ts.write_text(TOY_TS, encoding="utf-8")
+    subprocess.run(
+        [str(Path(sys.executable).parent / "pyside6-lrelease"), "-silent", str(ts), "-qm", str(qm)], check=True
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "toy_provider", raising=False)  # each test imports its own
     previous = keyring.get_keyring()
@@ -148,3 +174,25 @@ def test_an_exported_script_builds_it_with_its_factory_and_key_variable(toy: Ope
     assert "from toy_provider import toy_model" in script
     assert 'API_KEY_ENV = "TOY_API_KEY"' in script
     assert "model = toy_model(" in script
+
+
+def test_the_studio_shows_its_label_translated_by_its_own_catalogue(
+    toy: OpenAIServer, qtbot: QtBot, qapp: QApplication
+) -> None:
+    """The toy ships its label's translation in its own .qm (``processor_studio.translations``), found with ours."""
+    dialog = SettingsDialog(SecretStore(), check_connection, model_id="toy/small")
+    qtbot.addWidget(dialog)
+    assert dialog.provider_label.text() == "Toy"  # English: the label as registered
+    assert ("toy_provider", Path(sys.modules["toy_provider"].__file__ or "").parent) in i18n.plugin_catalogues()
+    assert i18n.install(qapp, "zh_CN")
+    try:
+        chinese = SettingsDialog(SecretStore(), check_connection, model_id="toy/small")
+        qtbot.addWidget(chinese)
+        assert chinese.provider.currentText() == "toy"  # keys stay stored under the name
+        assert chinese.provider_label.text() == "玩具"
+        index = chinese.provider.findText("toy")
+        assert chinese.provider.itemData(index, Qt.ItemDataRole.ToolTipRole) == "玩具"
+        chinese.provider.setCurrentText("openai")
+        assert chinese.provider_label.text() == "OpenAI"  # a built-in's label, from the studio's catalogue
+    finally:
+        i18n.install(qapp, "en")

@@ -20,13 +20,15 @@ from pydantic_core import PydanticCustomError
 
 from processors.errors import ProcessorsError
 from processors.pipeline.processor import Processor
+from processors.problems import problem_of
 from processors.tripwire import TripWire
 
 
 class InvalidOptionsError(ProcessorsError, ValueError):
     """A built-in processor got options it cannot use. ``errors`` maps field path → English message; ``codes``
     maps the same paths → ``(code, params)``: pydantic's error type and context (``"greater_than_equal"``,
-    ``{"ge": 1}``) or a built-in's own code (``"RegexFilter.needs_rule"``), for a reader in another language."""
+    ``{"ge": 1}``), a built-in's own code (``"RegexFilter.needs_rule"``) or a coded problem's (``"pattern:invalid"``,
+    its values as :meth:`processors.problems.Problem.to_dict` writes them), for a reader in another language."""
 
     def __init__(
         self,
@@ -97,6 +99,10 @@ class BuiltinProcessor(Processor):
             for item in error.errors():
                 field = ".".join(str(p) for p in item["loc"]) or "options"
                 errors[field] = item["msg"].removeprefix("Value error, ")
+                problem = problem_of((item.get("ctx") or {}).get("error"))
+                if problem is not None:  # a check that raised a coded problem (a pattern that does not compile)
+                    codes[field] = (problem.code, problem.to_dict()["params"])
+                    continue
                 context = {key: _json_safe(value) for key, value in (item.get("ctx") or {}).items()}
                 codes[field] = (item["type"], context)
             raise InvalidOptionsError(cls.type_name or cls.__name__, errors, codes) from None

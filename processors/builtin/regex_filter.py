@@ -52,7 +52,7 @@ from typing import Any, ClassVar, Literal, NoReturn, TypeVar
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from processors.builtin.base import BuiltinProcessor, InvalidOptionsError, ProcessorOptions
+from processors.builtin.base import BuiltinProcessor, InvalidOptionsError, ProcessorOptions, text_code
 from processors.builtin.held_chunk_order import HoldBack
 from processors.builtin.patterns import expand_kinds, max_span
 from processors.builtin.regex_rules import DEFAULT_REPLACEMENT, Hit, RegexMatcher, RegexRule, Region, preset_replacement
@@ -62,6 +62,7 @@ from processors.builtin.violation_reports import report_soon, report_violation, 
 from processors.chunks import AnyChunk, Chunk, StepStartChunk, TextDeltaChunk
 from processors.messages import Message, TextPart
 from processors.pipeline.processor import ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
+from processors.problems import Problem
 from processors.tracing.redactions import note_hidden
 from processors.user_patterns import INLINE_BUDGET, UserPattern
 
@@ -134,6 +135,7 @@ class RegexFilter(BuiltinProcessor):
     description = "Blocks, redacts or flags text matching regex rules and presets (PII, secrets, URLs); no model."
     texts: ClassVar[Mapping[str, str]] = {
         "blocked": "Regex filter: blocked {context} matching patterns: {names}",
+        "warn_report": "Regex filter: matched patterns: {names}",
     }
     #: The stream hook also sees ``data-*`` chunks, only to keep them in their place behind held-back text
     #: (:mod:`~processors.builtin.held_chunk_order`): passing it, a chunk written mid-reply would overtake that text.
@@ -198,7 +200,8 @@ class RegexFilter(BuiltinProcessor):
         reported = [
             m if self.options.include_redacted_values else {k: v for k, v in m.items() if k != "match"} for m in matches
         ]
-        return f"Regex filter: matched patterns: {names}", {"strategy": "warn", "phase": phase, "matches": reported}
+        report = Problem(text_code(self.type_name, "warn_report"), self.texts["warn_report"], names=names)
+        return report, {"strategy": "warn", "phase": phase, "matches": reported}
 
     async def _check_messages(self, messages: list[Message], phase: str, run_id: str) -> list[Message] | None:
         if self._strategy == "redact":

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from processors.builtin.patterns import find_all
+from processors.problems import Problem, ProblemError, regex_problem
 from processors.user_patterns import UserPattern, answer_within, check_user_pattern
 
 DEFAULT_REPLACEMENT = "[REDACTED]"
@@ -63,7 +64,14 @@ class RegexRule(BaseModel):
         try:
             re.compile(value)
         except re.error as error:
-            raise ValueError(f"invalid regular expression {value!r}: {error}") from None
+            raise ProblemError(
+                Problem(
+                    "pattern:invalid",
+                    "invalid regular expression {pattern!r}: {error}",
+                    pattern=value,
+                    error=regex_problem(error),
+                )
+            ) from None
         check_user_pattern(value)
         return value
 
@@ -75,8 +83,14 @@ class RegexRule(BaseModel):
         try:
             re.compile(self.pattern, bits)
         except re.error as error:  # only reachable through the verbose flag changing how the pattern parses
-            raise ValueError(
-                f"invalid regular expression {self.pattern!r} with flags {self.flags!r}: {error}"
+            raise ProblemError(
+                Problem(
+                    "pattern:invalid_with_flags",
+                    "invalid regular expression {pattern!r} with flags {flags!r}: {error}",
+                    pattern=self.pattern,
+                    flags=self.flags,
+                    error=regex_problem(error),
+                )
             ) from None
         if bits & re.VERBOSE:  # parsed differently: checked again as it will run
             check_user_pattern(self.pattern, bits)

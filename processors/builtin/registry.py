@@ -52,6 +52,7 @@ from typing import Any
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 from processors.errors import ProcessorsError
 from processors.pipeline.processor import Lane, Processor, implemented_hooks, lanes_for
+from processors.problems import Problem
 
 logger = logging.getLogger(__name__)
 
@@ -147,7 +148,14 @@ class Catalogue:
         found = self.types.get(type_name)
         if found is None:
             known = ", ".join(self.types) or "none"
-            raise UnknownProcessorTypeError(f"unknown processor type {type_name!r}; known: {known}")
+            raise UnknownProcessorTypeError(
+                Problem(
+                    "catalogue:unknown_type",
+                    "unknown processor type {type!r}; known: {known}",
+                    type=type_name,
+                    known=known,
+                )
+            )
         return found
 
     def __contains__(self, type_name: object) -> bool:

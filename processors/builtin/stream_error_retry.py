@@ -33,6 +33,7 @@ from pydantic import Field, field_validator
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 from processors.errors import ModelAPIError
 from processors.pipeline.processor import ProcessAPIErrorArgs
+from processors.problems import Problem, ProblemError, problem_of, regex_problem
 from processors.user_patterns import UserPattern, check_user_pattern
 
 #: Failures that are worth a second try even when the adapter did not mark them retryable.
@@ -76,11 +77,26 @@ class StreamErrorRetryOptions(ProcessorOptions):
             try:
                 re.compile(pattern)
             except re.error as error:
-                raise ValueError(f"matcher {index} is not a valid regular expression ({pattern!r}): {error}") from None
+                raise ProblemError(
+                    Problem(
+                        "pattern:matcher_invalid",
+                        "matcher {index} is not a valid regular expression ({pattern!r}): {error}",
+                        index=index,
+                        pattern=pattern,
+                        error=regex_problem(error),
+                    )
+                ) from None
             try:
                 check_user_pattern(pattern, re.IGNORECASE)
             except ValueError as error:
-                raise ValueError(f"matcher {index}: {error}") from None
+                raise ProblemError(
+                    Problem(
+                        "pattern:matcher",
+                        "matcher {index}: {error}",
+                        index=index,
+                        error=problem_of(error) or str(error),
+                    )
+                ) from None
         return value
 
 

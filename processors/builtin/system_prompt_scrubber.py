@@ -39,6 +39,7 @@ from processors.loop.config import RETRY_FEEDBACK_TAG
 from processors.messages import Message, system_text
 from processors.messages.message_list import MessageList
 from processors.pipeline.processor import HookArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
+from processors.problems import Problem, ProblemError, problem_of, regex_problem
 from processors.user_patterns import UserPattern, check_user_pattern
 
 logger = logging.getLogger(__name__)
@@ -77,11 +78,26 @@ class SystemPromptScrubberOptions(JudgeOptions):
             try:
                 re.compile(pattern)
             except re.error as error:
-                raise ValueError(f"pattern {index} ({pattern!r}) does not compile: {error}") from None
+                raise ProblemError(
+                    Problem(
+                        "pattern:does_not_compile",
+                        "pattern {index} ({pattern!r}) does not compile: {error}",
+                        index=index,
+                        pattern=pattern,
+                        error=regex_problem(error),
+                    )
+                ) from None
             try:
                 check_user_pattern(pattern)
             except ValueError as error:
-                raise ValueError(f"pattern {index}: {error}") from None
+                raise ProblemError(
+                    Problem(
+                        "pattern:indexed",
+                        "pattern {index}: {error}",
+                        index=index,
+                        error=problem_of(error) or str(error),
+                    )
+                ) from None
         return value
 
 

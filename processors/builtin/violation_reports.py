@@ -14,6 +14,7 @@ import logging
 from collections.abc import Awaitable
 from typing import Any
 
+from processors.problems import problem_of
 from processors.tripwire import Violation
 
 logger = logging.getLogger(__name__)
@@ -32,7 +33,11 @@ def report_violation(processor: Any, processor_id: str, message: str, detail: An
     if not callable(callback):
         return None
     try:
-        outcome = callback(Violation(processor_id=processor_id, message=message, detail=detail))
+        coded = problem_of(message)  # a coded message keeps its code and values (the reader's language)
+        code, params = (coded.code, coded.params) if coded is not None else (None, {})
+        outcome = callback(
+            Violation(processor_id=processor_id, message=message, detail=detail, code=code, params=dict(params))
+        )
     except Exception:
         logger.warning("on_violation of processor %r raised; ignored", processor_id, exc_info=True)
         return None

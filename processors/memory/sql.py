@@ -43,6 +43,7 @@ from processors.memory.transfer import ImportProgress, ThreadExport, export_docu
 from processors.memory.worker import Worker
 from processors.messages import Message, new_id
 from processors.messages.surrogates import scrub_json
+from processors.problems import Problem, located
 
 T = TypeVar("T")
 
@@ -309,12 +310,19 @@ class SqlMemory:
         def work(connection: Connection) -> str:
             thread = document.thread
             if queries.thread_row(connection, thread.id) is not None:
-                raise ThreadImportError([f"thread.id: a thread with id {thread.id!r} already exists"])
+                exists = Problem("thread:exists", "a thread with id {id!r} already exists", id=thread.id)
+                raise ThreadImportError([located("thread.id", exists)])
             taken = queries.existing_ids(connection, [m.id for m in document.messages])
             if taken:
                 where = {m.id: i for i, m in enumerate(document.messages)}
                 raise ThreadImportError(
-                    [f"messages[{where[i]}].id: {i!r} is already stored in another thread" for i in sorted(taken)]
+                    [
+                        located(
+                            f"messages[{where[i]}].id",
+                            Problem("thread:message_taken", "{id!r} is already stored in another thread", id=i),
+                        )
+                        for i in sorted(taken)
+                    ]
                 )
             queries.insert_thread(connection, thread)
             total = len(document.messages)

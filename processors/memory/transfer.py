@@ -29,6 +29,7 @@ from processors.memory.errors import ThreadImportError
 from processors.memory.records import MAX_ID_LENGTH, ThreadRecord
 from processors.messages import Message
 from processors.messages.surrogates import scrub_json
+from processors.problems import Problem, json_problem, located, pydantic_problem
 
 EXPORT_VERSION = 1
 
@@ -98,38 +99,44 @@ def format_location(location: Iterable[int | str]) -> str:
 def _describe(error: Mapping[str, Any]) -> str:
     if error["type"] == "union_tag_invalid":
         found = error.get("ctx", {}).get("tag")
-        return (
-            f"unknown part type {found!r} (expected text, reasoning, file, source, step-start, error, "
-            "tool-invocation or a data-* type)"
+        return Problem(
+            "thread:unknown_part",
+            "unknown part type {type!r} (expected text, reasoning, file, source, step-start, error, "
+            "tool-invocation or a data-* type)",
+            type=found,
         )
-    return str(error["msg"])
+    return pydantic_problem(error)
 
 
 def id_problem(value: str) -> str | None:
     """Why ``value`` cannot be an imported id (thread, message or resource), or None if it can."""
     if not value or len(value) > MAX_ID_LENGTH:
-        return f"must be 1 to {MAX_ID_LENGTH} characters"
+        return Problem("thread:id_length", "must be 1 to {max} characters", max=MAX_ID_LENGTH)
     if value in (".", ".."):
-        return f"{value!r} is not an id"
+        return Problem("thread:not_an_id", "{id!r} is not an id", id=value)
     bad = _BAD_ID_CHARACTER.search(value)
     if bad is not None:
-        return f"{value!r} contains {_character_name(bad.group())}, which an id may not contain"
+        return Problem(
+            "thread:id_character",
+            "{id!r} contains {character}, which an id may not contain",
+            id=value,
+            character=_character_name(bad.group()),
+        )
     return None
 
 
 def _character_name(character: str) -> str:
-    names = {
-        "\x00": "NUL",
-        "/": "a '/'",
-        "\\": "a '\\'",
-        "\u2028": "a line separator",
-        "\u2029": "a paragraph separator",
-    }
-    if character in names:
-        return names[character]
+    if character == "\x00":
+        return "NUL"
+    if character in "/\\":
+        return Problem("character:named", "a {character!r}", character=character)
+    if character in "\u2028\u2029":
+        key = "line_separator" if character == "\u2028" else "paragraph_separator"
+        return Problem(f"character:{key}", f"a {key.replace('_', ' ')}")
+    code = f"U+{ord(character):04X}"
     if "\ud800" <= character <= "\udfff":
-        return f"a lone surrogate (U+{ord(character):04X})"
-    return f"a control character (U+{ord(character):04X})"
+        return Problem("character:lone_surrogate", "a lone surrogate ({code})", code=code)
+    return Problem("character:control", "a control character ({code})", code=code)
 
 
 def _ignore(_phase: str, _done: int, _total: int) -> None:
@@ -146,7 +153,14 @@ def parse_import(data: Mapping[str, Any] | str | bytes, *, progress: ImportProgr
     if isinstance(data, str | bytes):
         data = _decode(data, report)
     if not isinstance(data, Mapping):
-        raise ThreadImportError([f"(document): expected a JSON object, got {type(data).__name__}"])
+        raise ThreadImportError(
+            [
+                located(
+                    "(document)",
+                    Problem("thread:not_object", "expected a JSON object, got {kind}", kind=type(data).__name__),
+                )
+            ]
+        )
     problems: list[str] = []
     messages_data = data.get("messages")
     envelope = {key: ([] if key == "messages" and isinstance(value, list) else value) for key, value in data.items()}
@@ -201,16 +215,32 @@ def _message_id_problems(message: Message, index: int, thread: ThreadRecord | No
     found: list[str] = []
     problem = id_problem(message.id)
     if problem is not None:
-        found.append(f"{where}.id: {problem}")
+        found.append(located(f"{where}.id", problem))
     if message.id in seen:
-        found.append(f"{where}.id: {message.id!r} is also the id of messages[{seen[message.id]}]")
+        other = f"messages[{seen[message.id]}]"
+        found.append(
+            located(
+                f"{where}.id",
+                Problem("thread:id_repeated", "{id!r} is also the id of {other}", id=message.id, other=other),
+            )
+        )
     seen.setdefault(message.id, index)
     if message.thread_id is not None and thread is not None and message.thread_id != thread.id:
-        found.append(f"{where}.threadId: {message.thread_id!r} is not the thread's id {thread.id!r}")
+        found.append(
+            located(
+                f"{where}.threadId",
+                Problem(
+                    "thread:foreign_thread",
+                    "{id!r} is not the thread's id {thread!r}",
+                    id=message.thread_id,
+                    thread=thread.id,
+                ),
+            )
+        )
     if message.resource_id is not None:
         problem = id_problem(message.resource_id)
         if problem is not None:
-            found.append(f"{where}.resourceId: {problem}")
+            found.append(located(f"{where}.resourceId", problem))
     return found
 
 
@@ -219,19 +249,19 @@ def _thread_id_problems(thread: ThreadRecord) -> list[str]:
     for field, value in (("id", thread.id), ("resourceId", thread.resource_id)):
         problem = None if value is None else id_problem(value)
         if problem is not None:
-            found.append(f"thread.{field}: {problem}")
+            found.append(located(f"thread.{field}", problem))
     return found
 
 
 def _limit_problems(value: Any, location: tuple[str | int, ...], depth: int) -> list[str]:
     return [
-        f"{format_location(where)}: {message}"
+        located(format_location(where), message)
         for where, message in json_limits.problems(value, location=location, depth=depth)
     ]
 
 
 def _validation_problems(error: ValidationError, prefix: tuple[str | int, ...]) -> list[str]:
-    return [f"{format_location((*prefix, *e['loc']))}: {_describe(e)}" for e in error.errors(include_url=False)]
+    return [located(format_location((*prefix, *e["loc"])), _describe(e)) for e in error.errors(include_url=False)]
 
 
 # ------------------------------------------------------------------------------------------------ decoding
@@ -244,9 +274,11 @@ def _decode(data: str | bytes, report: ImportProgress) -> Any:
         text = data.decode(json.detect_encoding(data), "surrogatepass") if isinstance(data, bytes) else data
         return _DocumentReader(text, report).read()
     except json_limits.JsonLimitError as error:
-        raise ThreadImportError([f"(document): {error.message}"]) from None
+        raise ThreadImportError([located("(document)", error.message)]) from None
     except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, a number with too many digits
-        raise ThreadImportError([f"(document): not valid JSON: {error}"]) from None
+        fault = json_problem(error) if isinstance(error, json.JSONDecodeError) else str(error)
+        problem = Problem("thread:not_json", "not valid JSON: {error}", error=fault)
+        raise ThreadImportError([located("(document)", problem)]) from None
 
 
 class _DocumentReader:

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # imported on the first probe: httpx loads click, rich and pygments with it (~0.3 s at start-up)
     import httpx
 
+from processors.problems import Problem
+
 __all__ = [
     "KNOWN_SERVERS",
     "LocalServer",
@@ -105,9 +107,17 @@ async def probe_server(client: httpx.AsyncClient, kind: ServerKind, *, host: str
         if models is None:
             models = await _openai_models(client, origin)
     except httpx.ConnectError:
-        return f"{where}: not running"
+        return Problem(
+            "local_server:not_running", "{server} (port {port}): not running", server=kind.label, port=kind.port
+        )
     except httpx.TimeoutException:
-        return f"{where}: no answer within {_seconds(client)}"
+        return Problem(
+            "local_server:no_answer",
+            "{server} (port {port}): no answer within {time}",
+            server=kind.label,
+            port=kind.port,
+            time=_seconds(client),
+        )
     except httpx.HTTPError as error:
         return f"{where}: {type(error).__name__}"
     except _NotAServer as error:

@@ -49,6 +49,7 @@ from processors.models.base import (
     ToolCallDelta,
     ToolCallStart,
 )
+from processors.problems import Problem, ProblemError
 from processors.tools import Tool, tools_by_name
 from processors.usage import Usage
 
@@ -211,7 +212,9 @@ class Recording:
             text = zlib.decompress(data).decode("utf-8", "surrogatepass")
             return cls.from_json(json.loads(text))
         except (zlib.error, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
-            raise ValueError(f"not a readable recording: {error}") from error
+            raise ProblemError(
+                Problem("runs:unreadable", "not a readable recording: {error}", error=str(error))
+            ) from error
 
 
 # --------------------------------------------------------------------------------------------- recording

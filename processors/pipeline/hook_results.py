@@ -18,6 +18,7 @@ from processors.messages import Message
 from processors.messages.formats import as_messages
 from processors.messages.message_list import MessageList
 from processors.pipeline.run_context import Entry
+from processors.problems import Problem
 
 
 def messages_fingerprint(message_list: MessageList) -> tuple[Any, ...]:
@@ -36,7 +37,15 @@ def describe_messages(message_list: MessageList) -> str:
     messages = message_list.get.all.db()
     system = message_list.get_all_system_messages()
     last = messages[-1].text[:80] if messages else ""
-    return f"{len(messages)} messages, {len(system)} system" + (f"; last: {last!r}" if last else "")
+    if last:  # coded (processors.problems): a reader in another language sees it in that language
+        return Problem(
+            "trace:messages_last",
+            "{messages} messages, {system} system; last: {last!r}",
+            messages=len(messages),
+            system=len(system),
+            last=last,
+        )
+    return Problem("trace:messages", "{messages} messages, {system} system", messages=len(messages), system=len(system))
 
 
 def apply_message_result(

@@ -58,6 +58,7 @@ from processors.pipeline.hook_results import (  # re-exported: the runner's publ
 )
 from processors.pipeline.processor import HookArgs
 from processors.pipeline.run_context import Entry, RunContext
+from processors.problems import Problem
 from processors.tracing import Outcome, TraceEvent, snapshot_state
 from processors.tripwire import TripWire, Violation
 
@@ -135,7 +136,10 @@ async def invoke(
             tripwire.processor_id = entry.id
         await notify_violation(entry, tripwire)
         if tracing:
-            _trace(ctx, entry, hook, started, "aborted", before, "", tripwire.reason, facts)
+            reason = (
+                Problem.written(tripwire.code, tripwire.reason, **tripwire.params) if tripwire.code else tripwire.reason
+            )
+            _trace(ctx, entry, hook, started, "aborted", before, "", reason, facts)  # its code kept for the reader
         raise
     except asyncio.CancelledError:
         raise

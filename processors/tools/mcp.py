@@ -31,13 +31,15 @@ from types import TracebackType
 from typing import Any
 
 from processors.errors import ToolError
+from processors.problems import Problem
 from processors.tools import Tool
 
 __all__ = ["HttpServer", "McpServerError", "McpToolError", "McpToolSource", "StdioServer"]
 
 
 class McpServerError(ToolError):
-    """An MCP server could not be started, or did not list its tools in time."""
+    """An MCP server could not be started, or did not list its tools in time (its message a coded
+    :class:`~processors.problems.Problem`: ``mcp:no_start``, ``mcp:cannot_start``)."""
 
 
 class McpToolError(ToolError):
@@ -103,13 +105,24 @@ class McpToolSource:
         except TimeoutError:
             await _close(stack)
             raise McpServerError(
-                f"MCP server '{self.server.name}' ({self.server.describe()}) did not start "
-                f"within {self.start_seconds:g} s"
+                Problem(
+                    "mcp:no_start",
+                    "MCP server '{name}' ({launch}) did not start within {seconds:g} s",
+                    name=self.server.name,
+                    launch=self.server.describe(),
+                    seconds=self.start_seconds,
+                )
             ) from None
         except Exception as error:
             await _close(stack)
             raise McpServerError(
-                f"MCP server '{self.server.name}' ({self.server.describe()}) could not be started: {_reason(error)}"
+                Problem(
+                    "mcp:cannot_start",
+                    "MCP server '{name}' ({launch}) could not be started: {reason}",
+                    name=self.server.name,
+                    launch=self.server.describe(),
+                    reason=_reason(error),
+                )
             ) from None
         self._stack = stack
         self._client = client

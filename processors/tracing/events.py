@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from processors.problems import Problem
+
 logger = logging.getLogger(__name__)
 
 #: ``held`` (stream hooks only): text held back and let out later, unchanged — a summarised stream event whose
@@ -70,6 +72,16 @@ class TraceEvent:
             "detail": self.detail,
             "chunkStats": self.chunk_stats,
             **({"toolCallId": self.tool_call_id} if self.tool_call_id is not None else {}),
+        }
+
+    def summary_codes(self) -> dict[str, Any]:
+        """``before``/``after``/``detail`` (an abort's reason) that carry a code (a
+        :class:`~processors.problems.Problem`), as their dicts: what lets a store show them in the reader's language
+        later (``to_dict`` keeps its shape: a store asks for these beside it)."""
+        return {
+            side: text.to_dict()
+            for side, text in (("before", self.before), ("after", self.after), ("detail", self.detail))
+            if isinstance(text, Problem)
         }
 
 

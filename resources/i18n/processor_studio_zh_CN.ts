@@ -3610,6 +3610,325 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
+    <name>ProblemText</name>
+    <message>
+        <source>invalid regular expression {pattern!r}: {error}</source>
+        <translation>无效的正则表达式 {pattern!r}：{error}</translation>
+    </message>
+    <message>
+        <source>invalid regular expression {pattern!r} with flags {flags!r}: {error}</source>
+        <translation>无效的正则表达式 {pattern!r}（标志 {flags!r}）：{error}</translation>
+    </message>
+    <message>
+        <source>the regular expression {pattern!r} can backtrack catastrophically: a repeated part can match the same text in more than one way</source>
+        <translation>正则表达式 {pattern!r} 可能发生灾难性回溯：其中重复的部分能以不止一种方式匹配同一段文本</translation>
+    </message>
+    <message>
+        <source>pattern {index}: {error}</source>
+        <translation>第 {index} 个模式：{error}</translation>
+    </message>
+    <message>
+        <source>matcher {index}: {error}</source>
+        <translation>第 {index} 个匹配规则：{error}</translation>
+    </message>
+    <message>
+        <source>matcher {index} is not a valid regular expression ({pattern!r}): {error}</source>
+        <translation>第 {index} 个匹配规则不是有效的正则表达式（{pattern!r}）：{error}</translation>
+    </message>
+    <message>
+        <source>pattern {index} ({pattern!r}) does not compile: {error}</source>
+        <translation>第 {index} 个模式（{pattern!r}）无法编译：{error}</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; ({launch}) did not start within {seconds:g} s</source>
+        <translation>MCP 服务器“{name}”（{launch}）未在 {seconds:g} 秒内启动</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; ({launch}) could not be started: {reason}</source>
+        <translation>MCP 服务器“{name}”（{launch}）无法启动：{reason}</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; does not offer the tool(s) {tools} that the design enables</source>
+        <translation>MCP 服务器“{name}”不提供设计所启用的工具 {tools}</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; stopped: {reason}</source>
+        <translation>MCP 服务器“{name}”已停止：{reason}</translation>
+    </message>
+    <message>
+        <source>a stdio MCP server needs a command</source>
+        <translation>stdio MCP 服务器需要一个命令</translation>
+    </message>
+    <message>
+        <source>an http MCP server needs an http:// or https:// URL</source>
+        <translation>http MCP 服务器需要 http:// 或 https:// 网址</translation>
+    </message>
+    <message>
+        <source>the URL carries a credential; credentials belong in the keyring, not a design</source>
+        <translation>网址中带有凭据；凭据应保存在系统密钥环中，而不是设计里</translation>
+    </message>
+    <message>
+        <source>{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the studio reads them from the keyring</source>
+        <translation>{field}：凭据不得保存在设计中，否则任何拿到该设计的人都能读到；工作室会从系统密钥环读取</translation>
+    </message>
+    <message>
+        <source>{where}: {problem}</source>
+        <translation>{where}：{problem}</translation>
+    </message>
+    <message>
+        <source>expected a JSON object, got {kind}</source>
+        <translation>应为 JSON 对象，实际为 {kind}</translation>
+    </message>
+    <message>
+        <source>not valid JSON: {error}</source>
+        <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>a thread with id {id!r} already exists</source>
+        <translation>ID 为 {id!r} 的对话已存在</translation>
+    </message>
+    <message>
+        <source>{id!r} is already stored in another thread</source>
+        <translation>{id!r} 已保存在另一个对话中</translation>
+    </message>
+    <message>
+        <source>{id!r} is also the id of {other}</source>
+        <translation>{id!r} 也是 {other} 的 ID</translation>
+    </message>
+    <message>
+        <source>{id!r} is not the thread&apos;s id {thread!r}</source>
+        <translation>{id!r} 不是该对话的 ID {thread!r}</translation>
+    </message>
+    <message>
+        <source>must be 1 to {max} characters</source>
+        <translation>长度必须为 1 到 {max} 个字符</translation>
+    </message>
+    <message>
+        <source>{id!r} is not an id</source>
+        <translation>{id!r} 不是有效的 ID</translation>
+    </message>
+    <message>
+        <source>{id!r} contains {character}, which an id may not contain</source>
+        <translation>{id!r} 包含{character}，ID 中不能包含它</translation>
+    </message>
+    <message>
+        <source>a {character!r}</source>
+        <translation>字符 {character!r}</translation>
+    </message>
+    <message>
+        <source>a line separator</source>
+        <translation>行分隔符</translation>
+    </message>
+    <message>
+        <source>a paragraph separator</source>
+        <translation>段落分隔符</translation>
+    </message>
+    <message>
+        <source>a lone surrogate ({code})</source>
+        <translation>孤立的代理字符（{code}）</translation>
+    </message>
+    <message>
+        <source>a control character ({code})</source>
+        <translation>控制字符（{code}）</translation>
+    </message>
+    <message>
+        <source>unknown part type {type!r} (expected text, reasoning, file, source, step-start, error, tool-invocation or a data-* type)</source>
+        <translation>未知的部分类型 {type!r}（应为 text、reasoning、file、source、step-start、error、tool-invocation 或 data-* 类型）</translation>
+    </message>
+    <message>
+        <source>expected a list of runs, got {kind}</source>
+        <translation>应为运行列表，实际为 {kind}</translation>
+    </message>
+    <message>
+        <source>{id!r} appears twice</source>
+        <translation>{id!r} 出现了两次</translation>
+    </message>
+    <message>
+        <source>run {id!r} is already stored</source>
+        <translation>运行 {id!r} 已保存</translation>
+    </message>
+    <message>
+        <source>not base64: {error}</source>
+        <translation>不是 base64 编码：{error}</translation>
+    </message>
+    <message>
+        <source>not a readable recording: {error}</source>
+        <translation>不是可读取的录制：{error}</translation>
+    </message>
+    <message>
+        <source>larger than {size} MB decompressed</source>
+        <translation>解压后超过 {size} MB</translation>
+    </message>
+    <message>
+        <source>Not valid JSON: {error}</source>
+        <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>not valid JSON ({json_fault} at column {column})</source>
+        <translation>不是有效的 JSON（第 {column} 列：{json_fault}）</translation>
+    </message>
+    <message>
+        <source>&apos;text&apos; is missing or empty</source>
+        <translation>&apos;text&apos; 缺失或为空</translation>
+    </message>
+    <message>
+        <source>&apos;id&apos; must be a non-empty string</source>
+        <translation>&apos;id&apos; 必须是非空字符串</translation>
+    </message>
+    <message>
+        <source>&apos;label&apos; must be &apos;attack&apos; or &apos;benign&apos;, got {got!r}</source>
+        <translation>&apos;label&apos; 必须是 &apos;attack&apos; 或 &apos;benign&apos;，实际为 {got!r}</translation>
+    </message>
+    <message>
+        <source>&apos;expect&apos; must be blocked, passed, modified or a processor id, got {got!r}</source>
+        <translation>&apos;expect&apos; 必须是 blocked、passed、modified 或处理器 ID，实际为 {got!r}</translation>
+    </message>
+    <message>
+        <source>a case must be an object, got {kind}</source>
+        <translation>用例必须是对象，实际为 {kind}</translation>
+    </message>
+    <message>
+        <source>&apos;{name}&apos; must be a string, got {kind}</source>
+        <translation>&apos;{name}&apos; 必须是字符串，实际为 {kind}</translation>
+    </message>
+    <message>
+        <source>id {id!r} is already used on line {line}</source>
+        <translation>ID {id!r} 已在第 {line} 行使用</translation>
+    </message>
+    <message>
+        <source>id {id!r} is already used in {place}</source>
+        <translation>ID {id!r} 已在 {place} 中使用</translation>
+    </message>
+    <message>
+        <source>unknown corpus format {suffix!r} (use {known})</source>
+        <translation>未知的语料格式 {suffix!r}（请使用 {known}）</translation>
+    </message>
+    <message>
+        <source>cannot read it ({error})</source>
+        <translation>无法读取（{error}）</translation>
+    </message>
+    <message>
+        <source>the first row must name a text column ({keys})</source>
+        <translation>第一行必须指明文本列（{keys}）</translation>
+    </message>
+    <message>
+        <source>unknown processor type {type!r}; known: {known}</source>
+        <translation>未知的处理器类型 {type!r}；可用类型：{known}</translation>
+    </message>
+    <message>
+        <source>{messages} messages, {system} system; last: {last!r}</source>
+        <translation>{messages} 条消息，{system} 条系统消息；最后一条：{last!r}</translation>
+    </message>
+    <message>
+        <source>{messages} messages, {system} system</source>
+        <translation>{messages} 条消息，{system} 条系统消息</translation>
+    </message>
+    <message>
+        <source>{server} (port {port}): not running</source>
+        <translation>{server}（端口 {port}）：未运行</translation>
+    </message>
+    <message>
+        <source>{server} (port {port}): no answer within {time}</source>
+        <translation>{server}（端口 {port}）：{time}内无应答</translation>
+    </message>
+    <message>
+        <source>unknown field</source>
+        <translation>未知字段</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>nested more than {depth} levels deep</source>
+        <translation>嵌套超过 {depth} 层</translation>
+    </message>
+    <message>
+        <source>not a finite number (NaN, Infinity and numbers too large for a float are not JSON values)</source>
+        <translation>不是有限数字（NaN、Infinity 以及超出浮点范围的数字都不是 JSON 值）</translation>
+    </message>
+    <message>
+        <source>missing ), unterminated subpattern</source>
+        <translation>缺少 )，子模式未闭合</translation>
+    </message>
+    <message>
+        <source>missing )</source>
+        <translation>缺少 )</translation>
+    </message>
+    <message>
+        <source>unbalanced parenthesis</source>
+        <translation>括号不配对</translation>
+    </message>
+    <message>
+        <source>nothing to repeat</source>
+        <translation>重复符号前没有可重复的内容</translation>
+    </message>
+    <message>
+        <source>multiple repeat</source>
+        <translation>有多重重复符号</translation>
+    </message>
+    <message>
+        <source>unterminated character set</source>
+        <translation>字符集未闭合</translation>
+    </message>
+    <message>
+        <source>min repeat greater than max repeat</source>
+        <translation>最小重复次数大于最大重复次数</translation>
+    </message>
+    <message>
+        <source>look-behind requires fixed-width pattern</source>
+        <translation>后行断言需要固定宽度的模式</translation>
+    </message>
+    <message>
+        <source>a value was expected</source>
+        <translation>此处应为一个值</translation>
+    </message>
+    <message>
+        <source>a name in double quotes was expected</source>
+        <translation>此处应为带双引号的名称</translation>
+    </message>
+    <message>
+        <source>&apos;,&apos; was expected</source>
+        <translation>此处应为 &apos;,&apos;</translation>
+    </message>
+    <message>
+        <source>&apos;:&apos; was expected</source>
+        <translation>此处应为 &apos;:&apos;</translation>
+    </message>
+    <message>
+        <source>a text is not closed</source>
+        <translation>字符串没有闭合</translation>
+    </message>
+    <message>
+        <source>more data after the JSON value</source>
+        <translation>JSON 值之后还有多余内容</translation>
+    </message>
+    <message>
+        <source>a control character inside a text</source>
+        <translation>字符串中有控制字符</translation>
+    </message>
+    <message>
+        <source>an invalid escape</source>
+        <translation>无效的转义</translation>
+    </message>
+    <message>
+        <source>{fault} at position {position}</source>
+        <translation>位置 {position} 处：{fault}</translation>
+    </message>
+    <message>
+        <source>{fault}</source>
+        <translation>{fault}</translation>
+    </message>
+    <message>
+        <source>{fault} at line {line}, column {column}</source>
+        <translation>第 {line} 行第 {column} 列：{fault}</translation>
+    </message>
+    <message>
+        <source>bad escape {escape}</source>
+        <translation>转义 {escape} 无效</translation>
+    </message>
+</context>
+<context>
     <name>ReplayController</name>
     <message>
         <source>A replay or fuzzing is still running: wait or cancel it.</source>
@@ -3837,28 +4156,12 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
 <context>
     <name>RuntimeText</name>
     <message>
-        <source>Regex filter: matched patterns: {names}</source>
-        <translation>正则过滤器：匹配到以下模式：{names}</translation>
-    </message>
-    <message>
-        <source>{messages} messages, {system} system; last: {last}</source>
-        <translation>{messages} 条消息，{system} 条系统消息；最后一条：{last}</translation>
-    </message>
-    <message>
-        <source>{messages} messages, {system} system</source>
-        <translation>{messages} 条消息，{system} 条系统消息</translation>
-    </message>
-    <message>
         <source>{count} chunks</source>
         <translation>{count} 个数据块</translation>
     </message>
     <message>
         <source>{changed} changed, {held} held, {dropped} dropped</source>
         <translation>修改 {changed} 个，暂扣 {held} 个，丢弃 {dropped} 个</translation>
-    </message>
-    <message>
-        <source>Not valid JSON: {error}</source>
-        <translation>不是有效的 JSON：{error}</translation>
     </message>
     <message>
         <source>Input should be greater than or equal to {limit}</source>
@@ -3919,294 +4222,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Text should have at least {count} character(s)</source>
         <translation>文字至少应有 {count} 个字符</translation>
-    </message>
-    <message>
-        <source>invalid regular expression {pattern} with flags {flags}: {error}</source>
-        <translation>无效的正则表达式 {pattern}（标志 {flags}）：{error}</translation>
-    </message>
-    <message>
-        <source>invalid regular expression {pattern}: {error}</source>
-        <translation>无效的正则表达式 {pattern}：{error}</translation>
-    </message>
-    <message>
-        <source>the regular expression {pattern} can backtrack catastrophically: a repeated part can match the same text in more than one way</source>
-        <translation>正则表达式 {pattern} 可能发生灾难性回溯：其中重复的部分能以不止一种方式匹配同一段文本</translation>
-    </message>
-    <message>
-        <source>pattern {index}: {error}</source>
-        <translation>第 {index} 个模式：{error}</translation>
-    </message>
-    <message>
-        <source>matcher {index}: {error}</source>
-        <translation>第 {index} 个匹配规则：{error}</translation>
-    </message>
-    <message>
-        <source>matcher {index} is not a valid regular expression ({pattern}): {error}</source>
-        <translation>第 {index} 个匹配规则不是有效的正则表达式（{pattern}）：{error}</translation>
-    </message>
-    <message>
-        <source>missing ), unterminated subpattern at position {position}{rest}</source>
-        <translation>缺少 )，位置 {position} 处的子模式未闭合{rest}</translation>
-    </message>
-    <message>
-        <source>unbalanced parenthesis at position {position}{rest}</source>
-        <translation>位置 {position} 处括号不配对{rest}</translation>
-    </message>
-    <message>
-        <source>nothing to repeat at position {position}{rest}</source>
-        <translation>位置 {position} 处的重复符号前没有可重复的内容{rest}</translation>
-    </message>
-    <message>
-        <source>multiple repeat at position {position}{rest}</source>
-        <translation>位置 {position} 处有多重重复符号{rest}</translation>
-    </message>
-    <message>
-        <source>unterminated character set at position {position}{rest}</source>
-        <translation>位置 {position} 处的字符集未闭合{rest}</translation>
-    </message>
-    <message>
-        <source>bad escape {escape} at position {position}{rest}</source>
-        <translation>位置 {position} 处的转义 {escape} 无效{rest}</translation>
-    </message>
-    <message>
-        <source>MCP server &apos;{name}&apos; ({launch}) did not start within {seconds} s</source>
-        <translation>MCP 服务器“{name}”（{launch}）未在 {seconds} 秒内启动</translation>
-    </message>
-    <message>
-        <source>MCP server &apos;{name}&apos; ({launch}) could not be started: {reason}</source>
-        <translation>MCP 服务器“{name}”（{launch}）无法启动：{reason}</translation>
-    </message>
-    <message>
-        <source>MCP server &apos;{name}&apos; does not offer the tool(s) {tools} that the design enables</source>
-        <translation>MCP 服务器“{name}”不提供设计所启用的工具 {tools}</translation>
-    </message>
-    <message>
-        <source>MCP server &apos;{name}&apos; stopped: {reason}</source>
-        <translation>MCP 服务器“{name}”已停止：{reason}</translation>
-    </message>
-    <message>
-        <source>pattern {index} ({pattern}) does not compile: {error}</source>
-        <translation>第 {index} 个模式（{pattern}）无法编译：{error}</translation>
-    </message>
-    <message>
-        <source>unknown processor type {type}; known: {known}</source>
-        <translation>未知的处理器类型 {type}；可用类型：{known}</translation>
-    </message>
-    <message>
-        <source>a value was expected at line {line}, column {column}</source>
-        <translation>第 {line} 行第 {column} 列处应为一个值</translation>
-    </message>
-    <message>
-        <source>a name in double quotes was expected at line {line}, column {column}</source>
-        <translation>第 {line} 行第 {column} 列处应为带双引号的名称</translation>
-    </message>
-    <message>
-        <source>&apos;{what}&apos; was expected at line {line}, column {column}</source>
-        <translation>第 {line} 行第 {column} 列处应为 &apos;{what}&apos;</translation>
-    </message>
-    <message>
-        <source>a text starting at line {line}, column {column} is not closed</source>
-        <translation>从第 {line} 行第 {column} 列开始的字符串没有闭合</translation>
-    </message>
-    <message>
-        <source>more data after the JSON value at line {line}, column {column}</source>
-        <translation>第 {line} 行第 {column} 列：JSON 值之后还有多余内容</translation>
-    </message>
-    <message>
-        <source>a value was expected</source>
-        <translation>此处应为一个值</translation>
-    </message>
-    <message>
-        <source>a name in double quotes was expected</source>
-        <translation>此处应为带双引号的名称</translation>
-    </message>
-    <message>
-        <source>&apos;{what}&apos; was expected</source>
-        <translation>此处应为 &apos;{what}&apos;</translation>
-    </message>
-    <message>
-        <source>a text is not closed</source>
-        <translation>字符串没有闭合</translation>
-    </message>
-    <message>
-        <source>more data after the JSON value</source>
-        <translation>JSON 值之后还有多余内容</translation>
-    </message>
-    <message>
-        <source>expected a JSON object, got {kind}</source>
-        <translation>应为 JSON 对象，实际为 {kind}</translation>
-    </message>
-    <message>
-        <source>not valid JSON: {error}</source>
-        <translation>不是有效的 JSON：{error}</translation>
-    </message>
-    <message>
-        <source>a thread with id {id} already exists</source>
-        <translation>ID 为 {id} 的对话已存在</translation>
-    </message>
-    <message>
-        <source>{id} is already stored in another thread</source>
-        <translation>{id} 已保存在另一个对话中</translation>
-    </message>
-    <message>
-        <source>{id} is also the id of {other}</source>
-        <translation>{id} 也是 {other} 的 ID</translation>
-    </message>
-    <message>
-        <source>{id} is not the thread&apos;s id {thread}</source>
-        <translation>{id} 不是该对话的 ID {thread}</translation>
-    </message>
-    <message>
-        <source>must be 1 to {max} characters</source>
-        <translation>长度必须为 1 到 {max} 个字符</translation>
-    </message>
-    <message>
-        <source>{id} is not an id</source>
-        <translation>{id} 不是有效的 ID</translation>
-    </message>
-    <message>
-        <source>{id} contains {what}, which an id may not contain</source>
-        <translation>{id} 包含{what}，ID 中不允许出现</translation>
-    </message>
-    <message>
-        <source>a {character}</source>
-        <translation>字符 {character}</translation>
-    </message>
-    <message>
-        <source>a line separator</source>
-        <translation>行分隔符</translation>
-    </message>
-    <message>
-        <source>a paragraph separator</source>
-        <translation>段落分隔符</translation>
-    </message>
-    <message>
-        <source>a control character ({code})</source>
-        <translation>控制字符（{code}）</translation>
-    </message>
-    <message>
-        <source>a lone surrogate ({code})</source>
-        <translation>孤立的代理字符（{code}）</translation>
-    </message>
-    <message>
-        <source>unknown part type {type} (expected text, reasoning, file, source, step-start, error, tool-invocation or a data-* type)</source>
-        <translation>未知的部分类型 {type}（应为 text、reasoning、file、source、step-start、error、tool-invocation 或 data-* 类型）</translation>
-    </message>
-    <message>
-        <source>expected a list of runs, got {kind}</source>
-        <translation>应为运行列表，实际为 {kind}</translation>
-    </message>
-    <message>
-        <source>{id} appears twice</source>
-        <translation>{id} 出现了两次</translation>
-    </message>
-    <message>
-        <source>run {id} is already stored</source>
-        <translation>运行 {id} 已保存</translation>
-    </message>
-    <message>
-        <source>not base64: {error}</source>
-        <translation>不是 base64 编码：{error}</translation>
-    </message>
-    <message>
-        <source>not a readable recording: {error}</source>
-        <translation>不是可读取的录制：{error}</translation>
-    </message>
-    <message>
-        <source>larger than {size} MB decompressed</source>
-        <translation>解压后超过 {size} MB</translation>
-    </message>
-    <message>
-        <source>not valid JSON ({error} at column {column})</source>
-        <translation>不是有效的 JSON（第 {column} 列：{error}）</translation>
-    </message>
-    <message>
-        <source>&apos;text&apos; is missing or empty</source>
-        <translation>&apos;text&apos; 缺失或为空</translation>
-    </message>
-    <message>
-        <source>&apos;id&apos; must be a non-empty string</source>
-        <translation>&apos;id&apos; 必须是非空字符串</translation>
-    </message>
-    <message>
-        <source>&apos;label&apos; must be &apos;attack&apos; or &apos;benign&apos;, got {got}</source>
-        <translation>&apos;label&apos; 必须是 &apos;attack&apos; 或 &apos;benign&apos;，实际为 {got}</translation>
-    </message>
-    <message>
-        <source>&apos;expect&apos; must be blocked, passed, modified or a processor id, got {got}</source>
-        <translation>&apos;expect&apos; 必须是 blocked、passed、modified 或处理器 ID，实际为 {got}</translation>
-    </message>
-    <message>
-        <source>a case must be an object, got {kind}</source>
-        <translation>用例必须是对象，实际为 {kind}</translation>
-    </message>
-    <message>
-        <source>&apos;{name}&apos; must be a string, got {kind}</source>
-        <translation>&apos;{name}&apos; 必须是字符串，实际为 {kind}</translation>
-    </message>
-    <message>
-        <source>id {id} is already used on line {line}</source>
-        <translation>ID {id} 已在第 {line} 行使用</translation>
-    </message>
-    <message>
-        <source>id {id} is already used in {place}</source>
-        <translation>ID {id} 已在 {place} 中使用</translation>
-    </message>
-    <message>
-        <source>unknown corpus format {suffix} (use {known})</source>
-        <translation>未知的语料格式 {suffix}（请使用 {known}）</translation>
-    </message>
-    <message>
-        <source>cannot read it ({error})</source>
-        <translation>无法读取（{error}）</translation>
-    </message>
-    <message>
-        <source>the first row must name a text column ({keys})</source>
-        <translation>第一行必须指明文本列（{keys}）</translation>
-    </message>
-    <message>
-        <source>nested more than {depth} levels deep</source>
-        <translation>嵌套超过 {depth} 层</translation>
-    </message>
-    <message>
-        <source>not a finite number (NaN, Infinity and numbers too large for a float are not JSON values)</source>
-        <translation>不是有限数字（NaN、Infinity 以及超出浮点范围的数字都不是 JSON 值）</translation>
-    </message>
-    <message>
-        <source>unknown field</source>
-        <translation>未知字段</translation>
-    </message>
-    <message>
-        <source>missing</source>
-        <translation>缺失</translation>
-    </message>
-    <message>
-        <source>{error}</source>
-        <translation>{error}</translation>
-    </message>
-    <message>
-        <source>a stdio MCP server needs a command</source>
-        <translation>stdio MCP 服务器需要一个命令</translation>
-    </message>
-    <message>
-        <source>an http MCP server needs an http:// or https:// URL</source>
-        <translation>http MCP 服务器需要 http:// 或 https:// 网址</translation>
-    </message>
-    <message>
-        <source>the URL carries a credential; credentials belong in the keyring, not a design</source>
-        <translation>网址中带有凭据；凭据应保存在系统密钥环中，而不是设计里</translation>
-    </message>
-    <message>
-        <source>{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the studio reads them from the keyring</source>
-        <translation>{field}：凭据不得保存在设计中，否则任何拿到该设计的人都能读到；工作室会从系统密钥环读取</translation>
-    </message>
-    <message>
-        <source>{server} (port {port}): not running</source>
-        <translation>{server}（端口 {port}）：未运行</translation>
-    </message>
-    <message>
-        <source>{server} (port {port}): no answer within {time}</source>
-        <translation>{server}（端口 {port}）：{time}内无应答</translation>
     </message>
     <message>
         <source> or </source>
@@ -7120,6 +7135,11 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <comment>RegexFilter.blocked</comment>
         <translation>正则过滤器：已拦截匹配以下模式的 {context}：{names}</translation>
     </message>
+    <message>
+        <source>Regex filter: matched patterns: {names}</source>
+        <comment>RegexFilter.warn_report</comment>
+        <translation>正则过滤器：匹配到以下模式：{names}</translation>
+    </message>
 </context>
 <context>
     <name>processor:RegexFilterOptions</name>
@@ -7736,6 +7756,110 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Keep full-width punctuation (，：！？（）……) as written; full-width letters and digits are still folded.</source>
         <comment>UnicodeNormalizer.options.preserve_cjk_punctuation.help</comment>
         <translation>按原样保留全角标点（，：！？（）……）；全角字母和数字仍会折叠。</translation>
+    </message>
+</context>
+<context>
+    <name>provider:anthropic</name>
+    <message>
+        <source>Anthropic</source>
+        <comment>anthropic.label</comment>
+        <translation>Anthropic</translation>
+    </message>
+</context>
+<context>
+    <name>provider:deepseek</name>
+    <message>
+        <source>DeepSeek</source>
+        <comment>deepseek.label</comment>
+        <translation>DeepSeek（深度求索）</translation>
+    </message>
+</context>
+<context>
+    <name>provider:demo</name>
+    <message>
+        <source>Demo (offline)</source>
+        <comment>demo.label</comment>
+        <translation>演示（离线）</translation>
+    </message>
+</context>
+<context>
+    <name>provider:gemini</name>
+    <message>
+        <source>Google Gemini</source>
+        <comment>gemini.label</comment>
+        <translation>Google Gemini</translation>
+    </message>
+</context>
+<context>
+    <name>provider:groq</name>
+    <message>
+        <source>Groq</source>
+        <comment>groq.label</comment>
+        <translation>Groq</translation>
+    </message>
+</context>
+<context>
+    <name>provider:lm_studio</name>
+    <message>
+        <source>LM Studio</source>
+        <comment>lm_studio.label</comment>
+        <translation>LM Studio</translation>
+    </message>
+</context>
+<context>
+    <name>provider:mistral</name>
+    <message>
+        <source>Mistral</source>
+        <comment>mistral.label</comment>
+        <translation>Mistral</translation>
+    </message>
+</context>
+<context>
+    <name>provider:ollama</name>
+    <message>
+        <source>Ollama</source>
+        <comment>ollama.label</comment>
+        <translation>Ollama</translation>
+    </message>
+</context>
+<context>
+    <name>provider:ollama_chat</name>
+    <message>
+        <source>Ollama (chat API)</source>
+        <comment>ollama_chat.label</comment>
+        <translation>Ollama（聊天 API）</translation>
+    </message>
+</context>
+<context>
+    <name>provider:openai</name>
+    <message>
+        <source>OpenAI</source>
+        <comment>openai.label</comment>
+        <translation>OpenAI</translation>
+    </message>
+</context>
+<context>
+    <name>provider:openrouter</name>
+    <message>
+        <source>OpenRouter</source>
+        <comment>openrouter.label</comment>
+        <translation>OpenRouter</translation>
+    </message>
+</context>
+<context>
+    <name>provider:together_ai</name>
+    <message>
+        <source>Together AI</source>
+        <comment>together_ai.label</comment>
+        <translation>Together AI</translation>
+    </message>
+</context>
+<context>
+    <name>provider:vertex_ai</name>
+    <message>
+        <source>Vertex AI</source>
+        <comment>vertex_ai.label</comment>
+        <translation>Vertex AI</translation>
     </message>
 </context>
 </TS>

@@ -3610,6 +3610,325 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
+    <name>ProblemText</name>
+    <message>
+        <source>invalid regular expression {pattern!r}: {error}</source>
+        <translation>無效的正規表示式 {pattern!r}：{error}</translation>
+    </message>
+    <message>
+        <source>invalid regular expression {pattern!r} with flags {flags!r}: {error}</source>
+        <translation>無效的正規表示式 {pattern!r}（旗標 {flags!r}）：{error}</translation>
+    </message>
+    <message>
+        <source>the regular expression {pattern!r} can backtrack catastrophically: a repeated part can match the same text in more than one way</source>
+        <translation>正規表示式 {pattern!r} 可能發生災難性回溯：其中重複的部分能以不只一種方式比對同一段文字</translation>
+    </message>
+    <message>
+        <source>pattern {index}: {error}</source>
+        <translation>第 {index} 個模式：{error}</translation>
+    </message>
+    <message>
+        <source>matcher {index}: {error}</source>
+        <translation>第 {index} 個比對規則：{error}</translation>
+    </message>
+    <message>
+        <source>matcher {index} is not a valid regular expression ({pattern!r}): {error}</source>
+        <translation>第 {index} 個比對規則不是有效的正規表示式（{pattern!r}）：{error}</translation>
+    </message>
+    <message>
+        <source>pattern {index} ({pattern!r}) does not compile: {error}</source>
+        <translation>第 {index} 個模式（{pattern!r}）無法編譯：{error}</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; ({launch}) did not start within {seconds:g} s</source>
+        <translation>MCP 伺服器「{name}」（{launch}）未在 {seconds:g} 秒內啟動</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; ({launch}) could not be started: {reason}</source>
+        <translation>MCP 伺服器「{name}」（{launch}）無法啟動：{reason}</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; does not offer the tool(s) {tools} that the design enables</source>
+        <translation>MCP 伺服器「{name}」不提供設計所啟用的工具 {tools}</translation>
+    </message>
+    <message>
+        <source>MCP server &apos;{name}&apos; stopped: {reason}</source>
+        <translation>MCP 伺服器「{name}」已停止：{reason}</translation>
+    </message>
+    <message>
+        <source>a stdio MCP server needs a command</source>
+        <translation>stdio MCP 伺服器需要一個命令</translation>
+    </message>
+    <message>
+        <source>an http MCP server needs an http:// or https:// URL</source>
+        <translation>http MCP 伺服器需要 http:// 或 https:// 網址</translation>
+    </message>
+    <message>
+        <source>the URL carries a credential; credentials belong in the keyring, not a design</source>
+        <translation>網址中帶有憑證；憑證應儲存在系統金鑰圈中，而不是設計裡</translation>
+    </message>
+    <message>
+        <source>{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the studio reads them from the keyring</source>
+        <translation>{field}：憑證不得儲存在設計中，否則任何拿到該設計的人都能讀到；工作室會從系統金鑰圈讀取</translation>
+    </message>
+    <message>
+        <source>{where}: {problem}</source>
+        <translation>{where}：{problem}</translation>
+    </message>
+    <message>
+        <source>expected a JSON object, got {kind}</source>
+        <translation>應為 JSON 物件，實際為 {kind}</translation>
+    </message>
+    <message>
+        <source>not valid JSON: {error}</source>
+        <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>a thread with id {id!r} already exists</source>
+        <translation>ID 為 {id!r} 的對話已存在</translation>
+    </message>
+    <message>
+        <source>{id!r} is already stored in another thread</source>
+        <translation>{id!r} 已儲存在另一個對話中</translation>
+    </message>
+    <message>
+        <source>{id!r} is also the id of {other}</source>
+        <translation>{id!r} 也是 {other} 的 ID</translation>
+    </message>
+    <message>
+        <source>{id!r} is not the thread&apos;s id {thread!r}</source>
+        <translation>{id!r} 不是該對話的 ID {thread!r}</translation>
+    </message>
+    <message>
+        <source>must be 1 to {max} characters</source>
+        <translation>長度必須為 1 到 {max} 個字元</translation>
+    </message>
+    <message>
+        <source>{id!r} is not an id</source>
+        <translation>{id!r} 不是有效的 ID</translation>
+    </message>
+    <message>
+        <source>{id!r} contains {character}, which an id may not contain</source>
+        <translation>{id!r} 包含{character}，ID 中不能包含它</translation>
+    </message>
+    <message>
+        <source>a {character!r}</source>
+        <translation>字元 {character!r}</translation>
+    </message>
+    <message>
+        <source>a line separator</source>
+        <translation>行分隔字元</translation>
+    </message>
+    <message>
+        <source>a paragraph separator</source>
+        <translation>段落分隔字元</translation>
+    </message>
+    <message>
+        <source>a lone surrogate ({code})</source>
+        <translation>孤立的代理字元（{code}）</translation>
+    </message>
+    <message>
+        <source>a control character ({code})</source>
+        <translation>控制字元（{code}）</translation>
+    </message>
+    <message>
+        <source>unknown part type {type!r} (expected text, reasoning, file, source, step-start, error, tool-invocation or a data-* type)</source>
+        <translation>未知的部分類型 {type!r}（應為 text、reasoning、file、source、step-start、error、tool-invocation 或 data-* 類型）</translation>
+    </message>
+    <message>
+        <source>expected a list of runs, got {kind}</source>
+        <translation>應為執行清單，實際為 {kind}</translation>
+    </message>
+    <message>
+        <source>{id!r} appears twice</source>
+        <translation>{id!r} 出現了兩次</translation>
+    </message>
+    <message>
+        <source>run {id!r} is already stored</source>
+        <translation>執行 {id!r} 已儲存</translation>
+    </message>
+    <message>
+        <source>not base64: {error}</source>
+        <translation>不是 base64 編碼：{error}</translation>
+    </message>
+    <message>
+        <source>not a readable recording: {error}</source>
+        <translation>不是可讀取的錄製：{error}</translation>
+    </message>
+    <message>
+        <source>larger than {size} MB decompressed</source>
+        <translation>解壓縮後超過 {size} MB</translation>
+    </message>
+    <message>
+        <source>Not valid JSON: {error}</source>
+        <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+        <source>not valid JSON ({json_fault} at column {column})</source>
+        <translation>不是有效的 JSON（第 {column} 欄：{json_fault}）</translation>
+    </message>
+    <message>
+        <source>&apos;text&apos; is missing or empty</source>
+        <translation>&apos;text&apos; 缺少或為空</translation>
+    </message>
+    <message>
+        <source>&apos;id&apos; must be a non-empty string</source>
+        <translation>&apos;id&apos; 必須是非空字串</translation>
+    </message>
+    <message>
+        <source>&apos;label&apos; must be &apos;attack&apos; or &apos;benign&apos;, got {got!r}</source>
+        <translation>&apos;label&apos; 必須是 &apos;attack&apos; 或 &apos;benign&apos;，實際為 {got!r}</translation>
+    </message>
+    <message>
+        <source>&apos;expect&apos; must be blocked, passed, modified or a processor id, got {got!r}</source>
+        <translation>&apos;expect&apos; 必須是 blocked、passed、modified 或處理器 ID，實際為 {got!r}</translation>
+    </message>
+    <message>
+        <source>a case must be an object, got {kind}</source>
+        <translation>案例必須是物件，實際為 {kind}</translation>
+    </message>
+    <message>
+        <source>&apos;{name}&apos; must be a string, got {kind}</source>
+        <translation>&apos;{name}&apos; 必須是字串，實際為 {kind}</translation>
+    </message>
+    <message>
+        <source>id {id!r} is already used on line {line}</source>
+        <translation>ID {id!r} 已在第 {line} 行使用</translation>
+    </message>
+    <message>
+        <source>id {id!r} is already used in {place}</source>
+        <translation>ID {id!r} 已在 {place} 中使用</translation>
+    </message>
+    <message>
+        <source>unknown corpus format {suffix!r} (use {known})</source>
+        <translation>未知的語料格式 {suffix!r}（請使用 {known}）</translation>
+    </message>
+    <message>
+        <source>cannot read it ({error})</source>
+        <translation>無法讀取（{error}）</translation>
+    </message>
+    <message>
+        <source>the first row must name a text column ({keys})</source>
+        <translation>第一列必須指明文字欄（{keys}）</translation>
+    </message>
+    <message>
+        <source>unknown processor type {type!r}; known: {known}</source>
+        <translation>未知的處理器類型 {type!r}；可用類型：{known}</translation>
+    </message>
+    <message>
+        <source>{messages} messages, {system} system; last: {last!r}</source>
+        <translation>{messages} 條訊息，{system} 條系統訊息；最後一條：{last!r}</translation>
+    </message>
+    <message>
+        <source>{messages} messages, {system} system</source>
+        <translation>{messages} 條訊息，{system} 條系統訊息</translation>
+    </message>
+    <message>
+        <source>{server} (port {port}): not running</source>
+        <translation>{server}（埠 {port}）：未執行</translation>
+    </message>
+    <message>
+        <source>{server} (port {port}): no answer within {time}</source>
+        <translation>{server}（埠 {port}）：{time}內無回應</translation>
+    </message>
+    <message>
+        <source>unknown field</source>
+        <translation>未知欄位</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺少</translation>
+    </message>
+    <message>
+        <source>nested more than {depth} levels deep</source>
+        <translation>巢狀超過 {depth} 層</translation>
+    </message>
+    <message>
+        <source>not a finite number (NaN, Infinity and numbers too large for a float are not JSON values)</source>
+        <translation>不是有限數字（NaN、Infinity 以及超出浮點範圍的數字都不是 JSON 值）</translation>
+    </message>
+    <message>
+        <source>missing ), unterminated subpattern</source>
+        <translation>缺少 )，子模式未閉合</translation>
+    </message>
+    <message>
+        <source>missing )</source>
+        <translation>缺少 )</translation>
+    </message>
+    <message>
+        <source>unbalanced parenthesis</source>
+        <translation>括號不成對</translation>
+    </message>
+    <message>
+        <source>nothing to repeat</source>
+        <translation>重複符號前沒有可重複的內容</translation>
+    </message>
+    <message>
+        <source>multiple repeat</source>
+        <translation>有多重重複符號</translation>
+    </message>
+    <message>
+        <source>unterminated character set</source>
+        <translation>字元集未閉合</translation>
+    </message>
+    <message>
+        <source>min repeat greater than max repeat</source>
+        <translation>最小重複次數大於最大重複次數</translation>
+    </message>
+    <message>
+        <source>look-behind requires fixed-width pattern</source>
+        <translation>後行斷言需要固定寬度的模式</translation>
+    </message>
+    <message>
+        <source>a value was expected</source>
+        <translation>此處應為一個值</translation>
+    </message>
+    <message>
+        <source>a name in double quotes was expected</source>
+        <translation>此處應為帶雙引號的名稱</translation>
+    </message>
+    <message>
+        <source>&apos;,&apos; was expected</source>
+        <translation>此處應為 &apos;,&apos;</translation>
+    </message>
+    <message>
+        <source>&apos;:&apos; was expected</source>
+        <translation>此處應為 &apos;:&apos;</translation>
+    </message>
+    <message>
+        <source>a text is not closed</source>
+        <translation>字串沒有閉合</translation>
+    </message>
+    <message>
+        <source>more data after the JSON value</source>
+        <translation>JSON 值之後還有多餘內容</translation>
+    </message>
+    <message>
+        <source>a control character inside a text</source>
+        <translation>字串中有控制字元</translation>
+    </message>
+    <message>
+        <source>an invalid escape</source>
+        <translation>無效的跳脫</translation>
+    </message>
+    <message>
+        <source>{fault} at position {position}</source>
+        <translation>位置 {position} 處：{fault}</translation>
+    </message>
+    <message>
+        <source>{fault}</source>
+        <translation>{fault}</translation>
+    </message>
+    <message>
+        <source>{fault} at line {line}, column {column}</source>
+        <translation>第 {line} 行第 {column} 欄：{fault}</translation>
+    </message>
+    <message>
+        <source>bad escape {escape}</source>
+        <translation>跳脫 {escape} 無效</translation>
+    </message>
+</context>
+<context>
     <name>ReplayController</name>
     <message>
         <source>A replay or fuzzing is still running: wait or cancel it.</source>
@@ -3837,28 +4156,12 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
 <context>
     <name>RuntimeText</name>
     <message>
-        <source>Regex filter: matched patterns: {names}</source>
-        <translation>正規過濾器：匹配到以下模式：{names}</translation>
-    </message>
-    <message>
-        <source>{messages} messages, {system} system; last: {last}</source>
-        <translation>{messages} 條訊息，{system} 條系統訊息；最後一條：{last}</translation>
-    </message>
-    <message>
-        <source>{messages} messages, {system} system</source>
-        <translation>{messages} 條訊息，{system} 條系統訊息</translation>
-    </message>
-    <message>
         <source>{count} chunks</source>
         <translation>{count} 個資料塊</translation>
     </message>
     <message>
         <source>{changed} changed, {held} held, {dropped} dropped</source>
         <translation>修改 {changed} 個，暫扣 {held} 個，丟棄 {dropped} 個</translation>
-    </message>
-    <message>
-        <source>Not valid JSON: {error}</source>
-        <translation>不是有效的 JSON：{error}</translation>
     </message>
     <message>
         <source>Input should be greater than or equal to {limit}</source>
@@ -3919,294 +4222,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Text should have at least {count} character(s)</source>
         <translation>文字至少應有 {count} 個字元</translation>
-    </message>
-    <message>
-        <source>invalid regular expression {pattern} with flags {flags}: {error}</source>
-        <translation>無效的正規表示式 {pattern}（旗標 {flags}）：{error}</translation>
-    </message>
-    <message>
-        <source>invalid regular expression {pattern}: {error}</source>
-        <translation>無效的正規表示式 {pattern}：{error}</translation>
-    </message>
-    <message>
-        <source>the regular expression {pattern} can backtrack catastrophically: a repeated part can match the same text in more than one way</source>
-        <translation>正規表示式 {pattern} 可能發生災難性回溯：其中重複的部分能以不只一種方式比對同一段文字</translation>
-    </message>
-    <message>
-        <source>pattern {index}: {error}</source>
-        <translation>第 {index} 個模式：{error}</translation>
-    </message>
-    <message>
-        <source>matcher {index}: {error}</source>
-        <translation>第 {index} 個比對規則：{error}</translation>
-    </message>
-    <message>
-        <source>matcher {index} is not a valid regular expression ({pattern}): {error}</source>
-        <translation>第 {index} 個比對規則不是有效的正規表示式（{pattern}）：{error}</translation>
-    </message>
-    <message>
-        <source>missing ), unterminated subpattern at position {position}{rest}</source>
-        <translation>缺少 )，位置 {position} 處的子模式未閉合{rest}</translation>
-    </message>
-    <message>
-        <source>unbalanced parenthesis at position {position}{rest}</source>
-        <translation>位置 {position} 處括號不成對{rest}</translation>
-    </message>
-    <message>
-        <source>nothing to repeat at position {position}{rest}</source>
-        <translation>位置 {position} 處的重複符號前沒有可重複的內容{rest}</translation>
-    </message>
-    <message>
-        <source>multiple repeat at position {position}{rest}</source>
-        <translation>位置 {position} 處有多重重複符號{rest}</translation>
-    </message>
-    <message>
-        <source>unterminated character set at position {position}{rest}</source>
-        <translation>位置 {position} 處的字元集未閉合{rest}</translation>
-    </message>
-    <message>
-        <source>bad escape {escape} at position {position}{rest}</source>
-        <translation>位置 {position} 處的跳脫 {escape} 無效{rest}</translation>
-    </message>
-    <message>
-        <source>MCP server &apos;{name}&apos; ({launch}) did not start within {seconds} s</source>
-        <translation>MCP 伺服器「{name}」（{launch}）未在 {seconds} 秒內啟動</translation>
-    </message>
-    <message>
-        <source>MCP server &apos;{name}&apos; ({launch}) could not be started: {reason}</source>
-        <translation>MCP 伺服器「{name}」（{launch}）無法啟動：{reason}</translation>
-    </message>
-    <message>
-        <source>MCP server &apos;{name}&apos; does not offer the tool(s) {tools} that the design enables</source>
-        <translation>MCP 伺服器「{name}」不提供設計所啟用的工具 {tools}</translation>
-    </message>
-    <message>
-        <source>MCP server &apos;{name}&apos; stopped: {reason}</source>
-        <translation>MCP 伺服器「{name}」已停止：{reason}</translation>
-    </message>
-    <message>
-        <source>pattern {index} ({pattern}) does not compile: {error}</source>
-        <translation>第 {index} 個模式（{pattern}）無法編譯：{error}</translation>
-    </message>
-    <message>
-        <source>unknown processor type {type}; known: {known}</source>
-        <translation>未知的處理器類型 {type}；可用類型：{known}</translation>
-    </message>
-    <message>
-        <source>a value was expected at line {line}, column {column}</source>
-        <translation>第 {line} 行第 {column} 欄處應為一個值</translation>
-    </message>
-    <message>
-        <source>a name in double quotes was expected at line {line}, column {column}</source>
-        <translation>第 {line} 行第 {column} 欄處應為帶雙引號的名稱</translation>
-    </message>
-    <message>
-        <source>&apos;{what}&apos; was expected at line {line}, column {column}</source>
-        <translation>第 {line} 行第 {column} 欄處應為 &apos;{what}&apos;</translation>
-    </message>
-    <message>
-        <source>a text starting at line {line}, column {column} is not closed</source>
-        <translation>從第 {line} 行第 {column} 欄開始的字串沒有閉合</translation>
-    </message>
-    <message>
-        <source>more data after the JSON value at line {line}, column {column}</source>
-        <translation>第 {line} 行第 {column} 欄：JSON 值之後還有多餘內容</translation>
-    </message>
-    <message>
-        <source>a value was expected</source>
-        <translation>此處應為一個值</translation>
-    </message>
-    <message>
-        <source>a name in double quotes was expected</source>
-        <translation>此處應為帶雙引號的名稱</translation>
-    </message>
-    <message>
-        <source>&apos;{what}&apos; was expected</source>
-        <translation>此處應為 &apos;{what}&apos;</translation>
-    </message>
-    <message>
-        <source>a text is not closed</source>
-        <translation>字串沒有閉合</translation>
-    </message>
-    <message>
-        <source>more data after the JSON value</source>
-        <translation>JSON 值之後還有多餘內容</translation>
-    </message>
-    <message>
-        <source>expected a JSON object, got {kind}</source>
-        <translation>應為 JSON 物件，實際為 {kind}</translation>
-    </message>
-    <message>
-        <source>not valid JSON: {error}</source>
-        <translation>不是有效的 JSON：{error}</translation>
-    </message>
-    <message>
-        <source>a thread with id {id} already exists</source>
-        <translation>ID 為 {id} 的對話已存在</translation>
-    </message>
-    <message>
-        <source>{id} is already stored in another thread</source>
-        <translation>{id} 已儲存在另一個對話中</translation>
-    </message>
-    <message>
-        <source>{id} is also the id of {other}</source>
-        <translation>{id} 也是 {other} 的 ID</translation>
-    </message>
-    <message>
-        <source>{id} is not the thread&apos;s id {thread}</source>
-        <translation>{id} 不是該對話的 ID {thread}</translation>
-    </message>
-    <message>
-        <source>must be 1 to {max} characters</source>
-        <translation>長度必須為 1 到 {max} 個字元</translation>
-    </message>
-    <message>
-        <source>{id} is not an id</source>
-        <translation>{id} 不是有效的 ID</translation>
-    </message>
-    <message>
-        <source>{id} contains {what}, which an id may not contain</source>
-        <translation>{id} 包含{what}，ID 中不允許出現</translation>
-    </message>
-    <message>
-        <source>a {character}</source>
-        <translation>字元 {character}</translation>
-    </message>
-    <message>
-        <source>a line separator</source>
-        <translation>行分隔字元</translation>
-    </message>
-    <message>
-        <source>a paragraph separator</source>
-        <translation>段落分隔字元</translation>
-    </message>
-    <message>
-        <source>a control character ({code})</source>
-        <translation>控制字元（{code}）</translation>
-    </message>
-    <message>
-        <source>a lone surrogate ({code})</source>
-        <translation>孤立的代理字元（{code}）</translation>
-    </message>
-    <message>
-        <source>unknown part type {type} (expected text, reasoning, file, source, step-start, error, tool-invocation or a data-* type)</source>
-        <translation>未知的部分類型 {type}（應為 text、reasoning、file、source、step-start、error、tool-invocation 或 data-* 類型）</translation>
-    </message>
-    <message>
-        <source>expected a list of runs, got {kind}</source>
-        <translation>應為執行清單，實際為 {kind}</translation>
-    </message>
-    <message>
-        <source>{id} appears twice</source>
-        <translation>{id} 出現了兩次</translation>
-    </message>
-    <message>
-        <source>run {id} is already stored</source>
-        <translation>執行 {id} 已儲存</translation>
-    </message>
-    <message>
-        <source>not base64: {error}</source>
-        <translation>不是 base64 編碼：{error}</translation>
-    </message>
-    <message>
-        <source>not a readable recording: {error}</source>
-        <translation>不是可讀取的錄製：{error}</translation>
-    </message>
-    <message>
-        <source>larger than {size} MB decompressed</source>
-        <translation>解壓縮後超過 {size} MB</translation>
-    </message>
-    <message>
-        <source>not valid JSON ({error} at column {column})</source>
-        <translation>不是有效的 JSON（第 {column} 欄：{error}）</translation>
-    </message>
-    <message>
-        <source>&apos;text&apos; is missing or empty</source>
-        <translation>&apos;text&apos; 缺少或為空</translation>
-    </message>
-    <message>
-        <source>&apos;id&apos; must be a non-empty string</source>
-        <translation>&apos;id&apos; 必須是非空字串</translation>
-    </message>
-    <message>
-        <source>&apos;label&apos; must be &apos;attack&apos; or &apos;benign&apos;, got {got}</source>
-        <translation>&apos;label&apos; 必須是 &apos;attack&apos; 或 &apos;benign&apos;，實際為 {got}</translation>
-    </message>
-    <message>
-        <source>&apos;expect&apos; must be blocked, passed, modified or a processor id, got {got}</source>
-        <translation>&apos;expect&apos; 必須是 blocked、passed、modified 或處理器 ID，實際為 {got}</translation>
-    </message>
-    <message>
-        <source>a case must be an object, got {kind}</source>
-        <translation>案例必須是物件，實際為 {kind}</translation>
-    </message>
-    <message>
-        <source>&apos;{name}&apos; must be a string, got {kind}</source>
-        <translation>&apos;{name}&apos; 必須是字串，實際為 {kind}</translation>
-    </message>
-    <message>
-        <source>id {id} is already used on line {line}</source>
-        <translation>ID {id} 已在第 {line} 行使用</translation>
-    </message>
-    <message>
-        <source>id {id} is already used in {place}</source>
-        <translation>ID {id} 已在 {place} 中使用</translation>
-    </message>
-    <message>
-        <source>unknown corpus format {suffix} (use {known})</source>
-        <translation>未知的語料格式 {suffix}（請使用 {known}）</translation>
-    </message>
-    <message>
-        <source>cannot read it ({error})</source>
-        <translation>無法讀取（{error}）</translation>
-    </message>
-    <message>
-        <source>the first row must name a text column ({keys})</source>
-        <translation>第一列必須指明文字欄（{keys}）</translation>
-    </message>
-    <message>
-        <source>nested more than {depth} levels deep</source>
-        <translation>巢狀超過 {depth} 層</translation>
-    </message>
-    <message>
-        <source>not a finite number (NaN, Infinity and numbers too large for a float are not JSON values)</source>
-        <translation>不是有限數字（NaN、Infinity 以及超出浮點範圍的數字都不是 JSON 值）</translation>
-    </message>
-    <message>
-        <source>unknown field</source>
-        <translation>未知欄位</translation>
-    </message>
-    <message>
-        <source>missing</source>
-        <translation>缺少</translation>
-    </message>
-    <message>
-        <source>{error}</source>
-        <translation>{error}</translation>
-    </message>
-    <message>
-        <source>a stdio MCP server needs a command</source>
-        <translation>stdio MCP 伺服器需要一個命令</translation>
-    </message>
-    <message>
-        <source>an http MCP server needs an http:// or https:// URL</source>
-        <translation>http MCP 伺服器需要 http:// 或 https:// 網址</translation>
-    </message>
-    <message>
-        <source>the URL carries a credential; credentials belong in the keyring, not a design</source>
-        <translation>網址中帶有憑證；憑證應儲存在系統金鑰圈中，而不是設計裡</translation>
-    </message>
-    <message>
-        <source>{field}: credentials must not be saved in a design, where anyone it is shared with reads them; the studio reads them from the keyring</source>
-        <translation>{field}：憑證不得儲存在設計中，否則任何拿到該設計的人都能讀到；工作室會從系統金鑰圈讀取</translation>
-    </message>
-    <message>
-        <source>{server} (port {port}): not running</source>
-        <translation>{server}（埠 {port}）：未執行</translation>
-    </message>
-    <message>
-        <source>{server} (port {port}): no answer within {time}</source>
-        <translation>{server}（埠 {port}）：{time}內無回應</translation>
     </message>
     <message>
         <source> or </source>
@@ -7120,6 +7135,11 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <comment>RegexFilter.blocked</comment>
         <translation>正規過濾器：已攔截匹配以下模式的 {context}：{names}</translation>
     </message>
+    <message>
+        <source>Regex filter: matched patterns: {names}</source>
+        <comment>RegexFilter.warn_report</comment>
+        <translation>正規過濾器：比對到以下模式：{names}</translation>
+    </message>
 </context>
 <context>
     <name>processor:RegexFilterOptions</name>
@@ -7736,6 +7756,110 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Keep full-width punctuation (，：！？（）……) as written; full-width letters and digits are still folded.</source>
         <comment>UnicodeNormalizer.options.preserve_cjk_punctuation.help</comment>
         <translation>按原樣保留全形標點（，：！？（）……）；全形字母和數字仍會折疊。</translation>
+    </message>
+</context>
+<context>
+    <name>provider:anthropic</name>
+    <message>
+        <source>Anthropic</source>
+        <comment>anthropic.label</comment>
+        <translation>Anthropic</translation>
+    </message>
+</context>
+<context>
+    <name>provider:deepseek</name>
+    <message>
+        <source>DeepSeek</source>
+        <comment>deepseek.label</comment>
+        <translation>DeepSeek（深度求索）</translation>
+    </message>
+</context>
+<context>
+    <name>provider:demo</name>
+    <message>
+        <source>Demo (offline)</source>
+        <comment>demo.label</comment>
+        <translation>示範（離線）</translation>
+    </message>
+</context>
+<context>
+    <name>provider:gemini</name>
+    <message>
+        <source>Google Gemini</source>
+        <comment>gemini.label</comment>
+        <translation>Google Gemini</translation>
+    </message>
+</context>
+<context>
+    <name>provider:groq</name>
+    <message>
+        <source>Groq</source>
+        <comment>groq.label</comment>
+        <translation>Groq</translation>
+    </message>
+</context>
+<context>
+    <name>provider:lm_studio</name>
+    <message>
+        <source>LM Studio</source>
+        <comment>lm_studio.label</comment>
+        <translation>LM Studio</translation>
+    </message>
+</context>
+<context>
+    <name>provider:mistral</name>
+    <message>
+        <source>Mistral</source>
+        <comment>mistral.label</comment>
+        <translation>Mistral</translation>
+    </message>
+</context>
+<context>
+    <name>provider:ollama</name>
+    <message>
+        <source>Ollama</source>
+        <comment>ollama.label</comment>
+        <translation>Ollama</translation>
+    </message>
+</context>
+<context>
+    <name>provider:ollama_chat</name>
+    <message>
+        <source>Ollama (chat API)</source>
+        <comment>ollama_chat.label</comment>
+        <translation>Ollama（聊天 API）</translation>
+    </message>
+</context>
+<context>
+    <name>provider:openai</name>
+    <message>
+        <source>OpenAI</source>
+        <comment>openai.label</comment>
+        <translation>OpenAI</translation>
+    </message>
+</context>
+<context>
+    <name>provider:openrouter</name>
+    <message>
+        <source>OpenRouter</source>
+        <comment>openrouter.label</comment>
+        <translation>OpenRouter</translation>
+    </message>
+</context>
+<context>
+    <name>provider:together_ai</name>
+    <message>
+        <source>Together AI</source>
+        <comment>together_ai.label</comment>
+        <translation>Together AI</translation>
+    </message>
+</context>
+<context>
+    <name>provider:vertex_ai</name>
+    <message>
+        <source>Vertex AI</source>
+        <comment>vertex_ai.label</comment>
+        <translation>Vertex AI</translation>
     </message>
 </context>
 </TS>

@@ -16,8 +16,8 @@ from studio.controllers.lab_events import LabEvents
 from studio.controllers.mcp_launcher import McpLauncher
 from studio.design.agent_design import AgentDesign
 from studio.design.service_guards import service_endpoints
+from studio.error_texts import error_text
 from studio.i18n import translate
-from studio.i18n.runtime_texts import runtime_text
 from studio.keys.secrets import NO_KEY, SecretStore
 from studio.keys.service_keys import bound_keys
 from studio.lab.design import agent_factory, agent_recipe, check_mcp_agents, needs_mcp_servers
@@ -119,7 +119,7 @@ class LabAgentMaker:
                 design, catalogue=self.catalogue, api_key=api_key, credentials=self.mcp_credentials(design)
             )
         except LabAgentsError as error:
-            return translate("LabController", "Nothing was run: {error}").format(error=runtime_text(str(error)))
+            return translate("LabController", "Nothing was run: {error}").format(error=error_text(error))
         return None
 
 

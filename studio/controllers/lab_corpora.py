@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import QObject
 
 from lab.corpus import Case, CorpusError, bundled_corpora, load_corpus
+from processors.problems import Problem
 from studio.controllers.lab_events import LabEvents
 from studio.error_texts import error_text
 from studio.i18n import current_language, translate
@@ -78,9 +79,10 @@ class LabCorpora:
             for case in source.cases:
                 if case.id in where:
                     line = int(case.source.rsplit(":", 1)[1]) if ":" in case.source else None
-                    raise CorpusError(
-                        f"id {case.id!r} is already used in {where[case.id]}", path=source.path, line=line
+                    used = Problem(
+                        "corpus:id_used_in", "id {id!r} is already used in {place}", id=case.id, place=where[case.id]
                     )
+                    raise CorpusError(used, path=source.path, line=line)
                 where[case.id] = case.source or source.name
                 cases.append(case)
         return cases

@@ -33,7 +33,6 @@ from studio.design.agent_design import AgentDesign, DesignError
 from studio.design.build import build_agent
 from studio.error_texts import error_text
 from studio.i18n import current_language, translate
-from studio.i18n.runtime_texts import runtime_text
 from studio.lab.design import needs_mcp_servers
 from studio.mcp.servers import McpSessions
 
@@ -270,7 +269,7 @@ class LabStoredRuns:
         return str(thread.id)
 
     def _cannot_open(self, error: Exception) -> None:
-        shown = runtime_text(str(error)) if isinstance(error, McpServerError) else error_text(error)
+        shown = error_text(error)
         self._events.failed.emit(translate("LabController", "The case cannot be opened: {error}").format(error=shown))
 
 

@@ -320,7 +320,7 @@ class RunController(QObject):
         if self._store is None:
             return
         if run.trace:
-            events, run.trace = [event.to_dict() for event in run.trace], []
+            events, run.trace = list(run.trace), []  # the store keeps each one's dict and its summaries' codes
             await self._save("add_trace_events", lambda store: store.add_trace_events(run.run_id, events))
         for processor_id, violation in run.violations:
             await self._save("add_violation", _violation_saver(run.run_id, processor_id, violation))
@@ -336,7 +336,10 @@ class RunController(QObject):
 
 def _violation_saver(run_id: str, processor_id: str, violation: Violation) -> Callable[[Any], Awaitable[object]]:
     """Saves one violation of the run (bound now: the caller loops over the run's violations)."""
-    return lambda store: store.add_violation(run_id, processor_id, violation.message, violation.detail)
+    code, params = getattr(violation, "code", None), getattr(violation, "params", None) or None
+    return lambda store: store.add_violation(
+        run_id, processor_id, violation.message, violation.detail, code=code, params=params
+    )
 
 
 def _given(**values: Any) -> dict[str, Any]:

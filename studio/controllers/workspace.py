@@ -39,7 +39,6 @@ from studio.design.agent_design import AgentDesign, DesignError
 from studio.design.build import build_agent
 from studio.error_texts import error_text, tripwire_text
 from studio.i18n import translate
-from studio.i18n.runtime_texts import runtime_text
 from studio.keys.endpoints import EndpointError
 from studio.keys.secrets import KeyGrant, SecretStore
 from studio.mcp.approvals import CommandApprovals
@@ -339,7 +338,7 @@ class Workspace(QObject):
         try:
             tools = await self.mcp_launcher.start_tools(design, self.secrets)
         except McpServerError as error:
-            shown = runtime_text(str(error))
+            shown = error_text(error)
             self._refuse(text, translate("Workspace", "Nothing was sent: {error}").format(error=shown), status=shown)
             return
         except asyncio.CancelledError:

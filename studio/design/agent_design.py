@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from processors import json_limits
 from processors.messages.surrogates import scrub_json
 from processors.models.providers import provider_for
+from processors.problems import Problem, ProblemError, json_problem, pydantic_problem
 from studio.design.credentials import (
     CREDENTIAL_VALUE,
     SECRET_SETTINGS,
@@ -88,18 +89,27 @@ class McpServerConfig(BaseModel):
     @model_validator(mode="after")
     def _check(self) -> McpServerConfig:
         if self.transport == "stdio" and not self.command.strip():
-            raise ValueError("a stdio MCP server needs a command")
+            raise ProblemError(Problem("mcp:needs_command", "a stdio MCP server needs a command"))
         if self.transport == "http":
             if not re.match(r"^https?://[^/\s]+", self.url.strip()):
-                raise ValueError("an http MCP server needs an http:// or https:// URL")
+                raise ProblemError(Problem("mcp:needs_url", "an http MCP server needs an http:// or https:// URL"))
             if url_credential(self.url):
-                raise ValueError("the URL carries a credential; credentials belong in the keyring, not a design")
+                raise ProblemError(
+                    Problem(
+                        "mcp:url_credential",
+                        "the URL carries a credential; credentials belong in the keyring, not a design",
+                    )
+                )
         for where, values in (("env", self.env), ("headers", self.headers)):
             for name, value in values.items():
                 if names_credential(name) or CREDENTIAL_VALUE.match(value):
-                    raise ValueError(
-                        f"{where}.{name}: credentials must not be saved in a design, where anyone it "
-                        "is shared with reads them; the studio reads them from the keyring"
+                    raise ProblemError(
+                        Problem(
+                            "mcp:credential_saved",
+                            "{field}: credentials must not be saved in a design, where anyone it is shared with "
+                            "reads them; the studio reads them from the keyring",
+                            field=f"{where}.{name}",
+                        )
                     )
         return self
 
@@ -253,7 +263,7 @@ class AgentDesign(BaseModel):
                 path="",
                 line=error.lineno,
                 column=error.colno,
-                error=error.msg,
+                error=Problem.written(f"json:{error.msg}", error.msg, fault=error.msg),  # Python's words, by code
             ) from None
         except UnicodeDecodeError as error:
             raise DesignError.of(
@@ -366,11 +376,13 @@ def _error_path(loc: Iterable[int | str]) -> str:
 
 
 def _error_message(item: Any) -> str:
+    """One problem of a design, coded where the studio words it (a check's own problem, an unknown or missing
+    field); pydantic's other words as written."""
     if item["type"] == "extra_forbidden":
-        return "unknown field"
+        return Problem("design:unknown_field", "unknown field")
     if item["type"] == "missing":
-        return "missing"
-    return str(item["msg"])
+        return Problem("design:missing", "missing")
+    return pydantic_problem(item)  # a check's coded problem, else pydantic's words by their type
 
 
 #: "An agent design is a JSON object, not …", one sentence per kind of JSON value (a translator words each).
@@ -438,8 +450,10 @@ def explain_option_error(options: Mapping[str, Any], path: str, message: str) ->
         return message
     try:
         json.loads(value)
+    except json.JSONDecodeError as error:
+        return Problem("option:not_json", "Not valid JSON: {error}", error=json_problem(error))
     except ValueError as error:
-        return f"Not valid JSON: {error}"
+        return Problem("option:not_json", "Not valid JSON: {error}", error=str(error))
     return message
 
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from processors.models.base import LanguageModel
     from processors.models.recording import Recording
 
+from processors.problems import problem_of
 from studio.design.agent_design import (
     _LANE_TITLES,
     LANES,
@@ -78,7 +79,7 @@ def build_processor(catalogue: Catalogue, lane: Lane, index: int, entry: ChainEn
             lane=lane,
             index=index,
             uid=entry.uid,
-            error=str(error),
+            error=problem_of(error) or str(error),  # a coded problem keeps its code (the reader's language)
             **where,
         ) from error
     return processor

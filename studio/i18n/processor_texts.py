@@ -13,6 +13,10 @@ sentences of its ``texts`` (tripwire reasons, its own checks of its options) are
 ``<TypeName>.<key>``                  ``texts[key]``; also the tripwire's code
 ====================================  ==========================================
 
+A model provider's ``label`` (``processors.models.providers``) is looked up the same way, under the context
+``provider:<name>`` with the key ``<name>.label`` (:func:`provider_label`): a provider plug-in ships it in its own
+``.qm`` beside its catalogue's.
+
 The checks an ``Options`` model makes of itself are its own ``texts``, under ``processor:<OptionsClass>`` with the
 key ``<OptionsClass>.<key>`` (the code ``InvalidOptionsError.codes`` carries), so a shared options part (the
 judges' ``JudgeOptions``) is translated once.
@@ -37,6 +41,8 @@ __all__ = [
     "option_label",
     "owner_name",
     "processor_text",
+    "provider_label",
+    "provider_texts",
     "text_of",
 ]
 
@@ -82,6 +88,20 @@ def option_label(record: Any, field: str, english: str) -> str:
 def option_help(record: Any, field: str, english: str) -> str:
     """The help of option ``field`` of a catalogue record."""
     return processor_text(_record_owner(record), f"options.{field}.help", english)
+
+
+def provider_label(provider: Any) -> str:
+    """A provider's label (``"OpenAI"``, a plug-in's ``"Toy"``) in the studio's language; as registered when no
+    catalogue translates it."""
+    name = str(getattr(provider, "name", "") or "")
+    label = str(getattr(provider, "label", "") or name)
+    return translate(f"provider:{name}", label, f"{name}.label") if label else label
+
+
+def provider_texts(provider: Any) -> Iterator[tuple[str, str, str]]:
+    """``(context, English, key)`` of a provider's texts (its label): what ``scripts/translations`` extracts."""
+    name = str(getattr(provider, "name", "") or "")
+    yield f"provider:{name}", str(getattr(provider, "label", "") or name), f"{name}.label"
 
 
 def text_of(cls: Any, key: str) -> str | None:

@@ -25,6 +25,7 @@ from lab.recipe import AgentRecipe, LabAgents, LabAgentsError
 from processors import Agent, Tool
 from processors.builtin.guard_services.keys import BoundKeys, key_source, use_key_source
 from processors.builtin.registry import Catalogue, load_catalogue, load_user_folder
+from processors.problems import problem_of
 from processors.tools.mcp import McpServerError, McpToolError
 from studio.design.agent_design import AgentDesign, DesignError
 from studio.design.build import build_agent
@@ -174,7 +175,7 @@ class McpAgents(LabAgents):
             self._agent()
         except McpServerError as error:
             await self.sessions.aclose()
-            raise LabAgentsError(str(error)) from None
+            raise LabAgentsError(problem_of(error) or str(error)) from None  # its code travels on
         except DesignError as error:
             await self.sessions.aclose()
             raise LabAgentsError(f"the agent could not be built: {error}") from None

@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from processors.problems import Problem
 from processors.tools import Tool
 from processors.tools.mcp import HttpServer, McpServerError, McpToolSource, StdioServer
 from studio.design.agent_design import AgentDesign, McpServerConfig
@@ -90,7 +91,12 @@ def enabled_tools(config: McpServerConfig, source: McpToolSource) -> list[Tool]:
     missing = [name for name in config.enabled_tools if name not in offered]
     if missing:
         raise McpServerError(
-            f"MCP server '{config.name}' does not offer the tool(s) {', '.join(missing)} that the design enables"
+            Problem(
+                "mcp:tools_missing",
+                "MCP server '{name}' does not offer the tool(s) {tools} that the design enables",
+                name=config.name,
+                tools=", ".join(missing),
+            )
         )
     return [offered[name] for name in config.enabled_tools]
 
@@ -177,7 +183,16 @@ class McpSessions:
             except Exception as error:  # the SDK gave up on a server that went away: it is restarted when needed
                 logger.info("MCP server %r stopped: %s", server.name, error)
                 if not ready.done():
-                    ready.set_exception(McpServerError(f"MCP server '{server.name}' stopped: {error}"))
+                    ready.set_exception(
+                        McpServerError(
+                            Problem(
+                                "mcp:stopped",
+                                "MCP server '{name}' stopped: {reason}",
+                                name=server.name,
+                                reason=str(error),
+                            )
+                        )
+                    )
 
         task = loop.create_task(keep(), name=f"MCP server {server.name}")
         try:

@@ -40,7 +40,7 @@ from PySide6.QtGui import QUndoStack
 from processors.builtin.base import BuiltinProcessor, InvalidOptionsError
 from processors.pipeline.processor import LANE_HOOKS
 from studio.design.agent_design import LANES, AgentDesign, ChainEntry, Lane, ModelConfig, explain_option_error
-from studio.error_texts import option_problem_text, problem_text
+from studio.error_texts import error_text, option_problem_text, problem_text, validation_text
 from studio.i18n import translate
 from studio.i18n.processor_texts import name_of
 from studio.texts.translator import QT_TRANSLATE_NOOP
@@ -345,15 +345,26 @@ def _validated(owner: BaseModel, field: str, value: Any) -> Any:
         validated = type(owner).model_validate(data)
     except ValidationError as error:
         messages = [item["msg"].removeprefix("Value error, ") for item in error.errors()]
-        raise ValueError("; ".join(messages)) from None
+        raise SettingRefused("; ".join(messages), error) from None
     call_settings = getattr(validated, "call_settings", None)
     if callable(call_settings):
         call_settings()  # ModelConfig refuses secrets and reserved names in ``extra`` (a ValueError)
     return getattr(validated, field)
 
 
+class SettingRefused(ValueError):
+    """A setting's value the design's pydantic model refused (``validation``: pydantic's error, by type and code)."""
+
+    def __init__(self, message: str, validation: ValidationError) -> None:
+        super().__init__(message)
+        self.validation = validation
+
+
 def _message(error: Exception) -> str:
-    return str(error.args[0]) if error.args else str(error)
+    """What the settings show beside a refused field, in the studio's language (by codes, not by English)."""
+    if isinstance(error, SettingRefused):
+        return validation_text(error.validation)
+    return error_text(error) if isinstance(error, ValueError) else (str(error.args[0]) if error.args else str(error))
 
 
 _LANE_WORDS = {

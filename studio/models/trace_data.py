@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from processors.chunks import TripwireChunk, chunk_from_wire
+from processors.problems import Problem
 from processors.tracing import TraceEvent
 from studio.models.judge_failures import JudgeFailures
 from studio.models.trace_nodes import CallNode, HookNode, Node, PhaseNode, RunNode, hook_rank
@@ -54,6 +55,15 @@ class RunHistory:
     chunks: Sequence[Any] = field(default_factory=list)
 
 
+def _summary(data: Mapping[str, Any], side: str) -> str:
+    """``before``/``after`` as stored, with its code and values when the event kept them (``summary``)."""
+    text = str(data.get(side) or "")
+    coded = (data.get("summary") or {}).get(side)
+    if isinstance(coded, Mapping):
+        return Problem.from_dict({**coded, "text": text})
+    return text
+
+
 def event_from_dict(data: Mapping[str, Any] | TraceEvent) -> TraceEvent:
     """A ``TraceEvent`` from its ``to_dict()`` shape (camelCase keys; snake_case accepted too)."""
     if isinstance(data, TraceEvent):
@@ -71,10 +81,10 @@ def event_from_dict(data: Mapping[str, Any] | TraceEvent) -> TraceEvent:
         started_at=float(get("startedAt", "started_at", 0.0)),
         ended_at=float(get("endedAt", "ended_at", 0.0)),
         outcome=data.get("outcome", "passed"),
-        before=data.get("before") or "",
-        after=data.get("after") or "",
+        before=_summary(data, "before"),
+        after=_summary(data, "after"),
         state=data.get("state") or {},
-        detail=data.get("detail"),
+        detail=_summary(data, "detail") if data.get("detail") is not None else None,
         chunk_stats=get("chunkStats", "chunk_stats"),
         tool_call_id=get("toolCallId", "tool_call_id"),
     )

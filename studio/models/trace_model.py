@@ -30,12 +30,12 @@ from PySide6.QtGui import QColor, QFont
 
 from studio.error_texts import tripwire_text
 from studio.i18n import translate
-from studio.i18n.runtime_texts import runtime_text
 from studio.models import trace_rows
 from studio.models.outcome_words import outcome_label
 from studio.models.trace_data import InspectorData, RunHistory, event_from_dict
 from studio.models.trace_nodes import OUTCOMES, RUN_STATUSES, CallNode, Node, RunNode
 from studio.models.trace_rows import LogRow, RowLog, TripwireRow, ViolationRow, chunk_summary, chunk_type, short_text
+from studio.texts.problems import shown_problem
 from studio.texts.translator import QT_TRANSLATE_NOOP, number
 
 __all__ = [
@@ -225,7 +225,7 @@ def _tooltip(node: Node) -> str:
         judge = f"\n{node.judge_failure.text}" if node.judge_failure is not None else ""
         return (
             translate("Inspector", "{processor} in {hook}").format(processor=event.processor_id, hook=event.hook)
-            + f"\n{runtime_text(event.before)} → {runtime_text(event.after)}"
+            + "\n{} → {}".format(*summaries(event))
             + judge
         )
     return node.label
@@ -384,7 +384,7 @@ class ViolationListModel(RowLogModel):
         same = tripwire is not None and tripwire.processor_id in (None, row.processor_id)
         if tripwire is not None and same and tripwire.reason == row.message:
             return tripwire_text(tripwire)
-        return row.message
+        return tripwire_text({"reason": row.message, "code": row.code, "params": row.params})  # by its code, if any
 
     def tooltip(self, row: ViolationRow, column: int) -> str | None:
         return self.message_text(row)
@@ -416,3 +416,16 @@ class ChunkTypeFilterModel(QSortFilterProxyModel):
         else:
             pattern = QRegularExpression.escape(text)
         self.setFilterRegularExpression(pattern)
+
+
+def summaries(event: Any) -> tuple[str, str]:
+    """What went into a hook call and came out, in the studio's language: a stream step's from its chunk counts
+    (``chunk_stats``), a message list's summary by its code (an event stored before codes: as written)."""
+    stats = getattr(event, "chunk_stats", None)
+    if isinstance(stats, dict) and "count" in stats:
+        before = translate("RuntimeText", "{count} chunks").format(count=stats.get("count", 0))
+        after = translate("RuntimeText", "{changed} changed, {held} held, {dropped} dropped").format(
+            **{key: stats.get(key, 0) for key in ("changed", "held", "dropped")}
+        )
+        return before, after
+    return shown_problem(event.before), shown_problem(event.after)

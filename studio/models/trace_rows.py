@@ -70,6 +70,9 @@ class ViolationRow:
     processor_id: str
     message: str
     detail: Any = None
+    #: The message's code and values, when the processor gave them (``Violation.code``/``params``).
+    code: str | None = None
+    params: Any = None
 
 
 T = TypeVar("T")
@@ -169,6 +172,8 @@ def violation_row(run_id: str, processor_id: str | None, violation: Any) -> Viol
         processor_id=processor_id or str(field_of(violation, "processor_id", "processorId", default="")),
         message=str(field_of(violation, "message", default="")),
         detail=field_of(violation, "detail"),
+        code=field_of(violation, "code"),
+        params=field_of(violation, "params") or None,
     )
 
 

@@ -193,7 +193,7 @@ class Store:
 
     async def add_trace_events(self, run_id: str, events: Sequence[Mapping[str, Any] | TraceEvent]) -> int:
         """Append trace events (``TraceEvent.to_dict()`` shape, or the events) in one transaction; returns how many."""
-        rows = [_trace_row(run_id, event.to_dict() if isinstance(event, TraceEvent) else event) for event in events]
+        rows = [_trace_row(run_id, _event_dict(event)) for event in events]
         if not rows:
             return 0
 
@@ -203,9 +203,26 @@ class Store:
 
         return await self.memory.run_sync(work, write=True)
 
-    async def add_violation(self, run_id: str, processor_id: str, message: str, detail: Any = None) -> None:
+    async def add_violation(
+        self,
+        run_id: str,
+        processor_id: str,
+        message: str,
+        detail: Any = None,
+        *,
+        code: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        """One ``on_violation`` report; ``code`` and ``params`` (``Violation.code``/``params``) let the inspector
+        show its message in the reader's language."""
         statement = sa.insert(violations).values(
-            run_id=run_id, processor_id=processor_id, message=message, detail=detail, created_at=utcnow()
+            run_id=run_id,
+            processor_id=processor_id,
+            message=message,
+            detail=detail,
+            code=code,
+            params=params,
+            created_at=utcnow(),
         )
         await self.memory.run_sync(lambda c: c.execute(statement), write=True)
 
@@ -340,7 +357,13 @@ def _tripwire(row: Any) -> TripwireRecord:
 
 def _violation(row: Any) -> ViolationRecord:
     return ViolationRecord(
-        run_id=row.run_id, processor_id=row.processor_id, message=row.message, detail=row.detail, at=row.created_at
+        run_id=row.run_id,
+        processor_id=row.processor_id,
+        message=row.message,
+        detail=row.detail,
+        at=row.created_at,
+        code=row.code,
+        params=row.params if isinstance(row.params, dict) else {},
     )
 
 
@@ -358,7 +381,16 @@ _TRACE_KEYS = {
     "state": "state",
     "detail": "detail",
     "chunkStats": "chunk_stats",
+    "summary": "summary",
 }
+
+
+def _event_dict(event: Mapping[str, Any] | TraceEvent) -> Mapping[str, Any]:
+    """``to_dict()`` with the summaries' codes (``summary``) when the event's before/after carry them."""
+    if not isinstance(event, TraceEvent):
+        return event
+    summary = event.summary_codes()
+    return {**event.to_dict(), "summary": summary} if summary else event.to_dict()
 
 
 def _trace_row(run_id: str, event: Mapping[str, Any]) -> dict[str, Any]:
@@ -375,6 +407,8 @@ def _trace_row(run_id: str, event: Mapping[str, Any]) -> dict[str, Any]:
 def _trace_dict(row: Any) -> dict[str, Any]:
     event = {"runId": row.run_id}
     event.update({key: getattr(row, column) for key, column in _TRACE_KEYS.items()})
+    if event.get("summary") is None:  # as TraceEvent.to_dict() writes it: only when a summary carries a code
+        event.pop("summary", None)
     return event
 
 

@@ -71,3 +71,7 @@ class ViolationRecord:
     message: str
     detail: Any
     at: datetime
+    #: The message's code and values (``Violation.code``/``params``); None and empty for a free message or a row
+    #: stored before violations kept codes.
+    code: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)

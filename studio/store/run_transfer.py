@@ -27,6 +27,7 @@ from sqlalchemy.engine import Connection
 from processors.memory.errors import ThreadImportError
 from processors.memory.transfer import ThreadExport, id_problem
 from processors.models.recording import FORMAT_VERSION, Recording
+from processors.problems import Problem, ProblemError, located, problem_of, pydantic_problem
 from studio.store.schema import run_recordings, runs, trace_events, violations
 
 #: The key of the studio's data in a thread export's ``extensions``.
@@ -149,7 +150,8 @@ def check_runs(document: ThreadExport) -> list[tuple[ExportedRun, bytes | None]]
         return []
     where = f"extensions.{EXTENSION}"
     if not isinstance(data, list):
-        raise ThreadImportError([f"{where}: expected a list of runs, got {type(data).__name__}"])
+        got = Problem("runs:not_list", "expected a list of runs, got {kind}", kind=type(data).__name__)
+        raise ThreadImportError([located(where, got)])
     problems: list[str] = []
     checked: list[tuple[ExportedRun, bytes | None]] = []
     seen: set[str] = set()
@@ -158,18 +160,21 @@ def check_runs(document: ThreadExport) -> list[tuple[ExportedRun, bytes | None]]
         try:
             run = ExportedRun.model_validate(item)
         except ValidationError as error:
-            problems += [f"{here}.{'.'.join(str(part) for part in e['loc'])}: {e['msg']}" for e in error.errors()]
+            problems += [
+                located(f"{here}.{'.'.join(str(part) for part in e['loc'])}", pydantic_problem(e))
+                for e in error.errors()
+            ]
             continue
         problem = id_problem(run.id)
         if problem is not None:
-            problems.append(f"{here}.id: {problem}")
+            problems.append(located(f"{here}.id", problem))
         elif run.id in seen:
-            problems.append(f"{here}.id: {run.id!r} appears twice")
+            problems.append(located(f"{here}.id", Problem("runs:twice", "{id!r} appears twice", id=run.id)))
         seen.add(run.id)
         try:
             recording = _recording_bytes(run.recording)
         except ValueError as error:
-            problems.append(f"{here}.recording: {error}")
+            problems.append(located(f"{here}.recording", problem_of(error) or str(error)))
             continue
         checked.append((run, recording))
     if problems:
@@ -183,14 +188,16 @@ def _recording_bytes(text: str | None) -> bytes | None:
     try:
         data = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError) as error:
-        raise ValueError(f"not base64: {error}") from None
+        raise ProblemError(Problem("runs:not_base64", "not base64: {error}", error=str(error))) from None
     inflater = zlib.decompressobj()
     try:
         plain = inflater.decompress(data, MAX_RECORDING_BYTES)
     except zlib.error as error:
-        raise ValueError(f"not a readable recording: {error}") from None
+        raise ProblemError(Problem("runs:unreadable", "not a readable recording: {error}", error=str(error))) from None
     if inflater.unconsumed_tail:
-        raise ValueError(f"larger than {MAX_RECORDING_BYTES // (1024 * 1024)} MB decompressed")
+        raise ProblemError(
+            Problem("runs:too_large", "larger than {size} MB decompressed", size=MAX_RECORDING_BYTES // (1024 * 1024))
+        )
     Recording.from_bytes(zlib.compress(plain, 1))  # readable through and through (raises ValueError)
     return data
 
@@ -206,7 +213,10 @@ def import_runs(connection: Connection, document: ThreadExport) -> int:
     taken = {row[0] for row in connection.execute(sa.select(runs.c.id).where(runs.c.id.in_(ids)))}
     if taken:
         raise ThreadImportError(
-            [f"extensions.{EXTENSION}: run {run_id!r} is already stored" for run_id in sorted(taken)]
+            [
+                located(f"extensions.{EXTENSION}", Problem("runs:stored", "run {id!r} is already stored", id=run_id))
+                for run_id in sorted(taken)
+            ]
         )
     thread_id = document.thread.id
     for run, recording in checked:

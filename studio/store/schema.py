@@ -64,6 +64,8 @@ trace_events = sa.Table(
     sa.Column("state", TolerantJSON, nullable=True),
     sa.Column("detail", sa.Text, nullable=True),
     sa.Column("chunk_stats", TolerantJSON, nullable=True),
+    # before/after's codes and values (TraceEvent.to_dict()["summary"], s0007); None for an older row
+    sa.Column("summary", TolerantJSON, nullable=True),
     sa.Index("ix_trace_events_run_id_seq", "run_id", "seq"),
 )
 
@@ -76,6 +78,9 @@ violations = sa.Table(
     sa.Column("message", sa.Text, nullable=False),
     sa.Column("detail", TolerantJSON, nullable=True),
     sa.Column("created_at", UTCDateTime, nullable=False),
+    # the message's code and values (Violation.code/params, s0007); None for a free message or an older row
+    sa.Column("code", sa.String(255), nullable=True),
+    sa.Column("params", TolerantJSON, nullable=True),
     sa.Index("ix_violations_run_id_seq", "run_id", "seq"),
 )
 

@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
 
 from processors.models.providers import provider_for, providers
 from studio.i18n import translate
-from studio.i18n.runtime_texts import runtime_text
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import EditSetting
 from studio.views.mcp_servers_view import McpServersView
@@ -197,7 +196,7 @@ class AgentSettingsView(QWidget):
 
     def _show_error(self, name: str, message: str | None) -> None:
         label = self._errors[name]
-        label.setText(runtime_text(message) if message else "")
+        label.setText(message or "")  # setting_error's text is in the studio's language already
         label.setVisible(bool(message))
 
     def _load(self, name: str | None = None) -> None:

@@ -14,14 +14,15 @@ from typing import Any
 from PySide6.QtCore import QUrl, Slot
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from processors.problems import Problem
 from studio.error_texts import tripwire_text
 from studio.i18n import translate
-from studio.i18n.runtime_texts import runtime_text
 from studio.models.judge_failures import JudgeFailure
 from studio.models.outcome_words import outcome_label
 from studio.models.trace_model import OUTCOME_COLORS, format_ms
 from studio.models.trace_nodes import CallNode, ChangeNode, HookNode, Node, PhaseNode, RunNode
 from studio.models.trace_rows import DIFF_CONTEXT, FOLDED, MAX_DIFF_LINES, line_diff, to_json
+from studio.texts.problems import shown_problem
 from studio.texts.translator import number
 
 #: Chunk changes listed for one stream summary (a run can change thousands; the tree shows the first ones).
@@ -144,7 +145,10 @@ def _detail_text(node: CallNode) -> str:
         and tripwire.processor_id in (None, event.processor_id)
     ):
         return tripwire_text(tripwire)
-    return str(event.detail)
+    detail = event.detail
+    if isinstance(detail, Problem):  # an abort that a retry recovered from: its tripwire's code and values
+        return tripwire_text({"reason": str(detail), "code": detail.code, "params": detail.params})
+    return str(detail)
 
 
 def _call_html(node: CallNode, shown_json: frozenset[int]) -> str:
@@ -170,7 +174,7 @@ def _call_html(node: CallNode, shown_json: frozenset[int]) -> str:
         )
     stats = event.chunk_stats
     if stats is None and not event.after and event.outcome in ("aborted", "raised"):
-        before = runtime_text(event.before)
+        before = shown_problem(event.before)
         out.append(_h4(translate("Inspector", "Input (the call gave nothing back)")) + diff_table(before, before))
     elif stats is None:
         title = (
@@ -178,7 +182,7 @@ def _call_html(node: CallNode, shown_json: frozenset[int]) -> str:
             if event.before == event.after
             else translate("Inspector", "Before → after")
         )
-        out.append(_h4(title) + diff_table(runtime_text(event.before), runtime_text(event.after)))
+        out.append(_h4(title) + diff_table(shown_problem(event.before), shown_problem(event.after)))
     else:
         changes = stats.get("changes", [])
         out.append(

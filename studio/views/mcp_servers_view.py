@@ -38,8 +38,8 @@ from PySide6.QtWidgets import (
 from processors.tools.mcp import McpServerError
 from studio.controllers.mcp_launcher import McpLauncher
 from studio.design.agent_design import McpServerConfig
+from studio.error_texts import error_text, validation_text
 from studio.i18n import translate
-from studio.i18n.runtime_texts import runtime_text
 from studio.keys.secrets import SecretStore
 from studio.mcp.approvals import CommandApprovals
 from studio.mcp.servers import ListedTool, launch_key
@@ -161,8 +161,7 @@ class McpServerDialog(QDialog):
                     translate("McpServerDialog", "Another server is already called '{name}'.").format(name=config.name)
                 )
         except ValidationError as error:
-            messages = [runtime_text(item["msg"].removeprefix("Value error, ")) for item in error.errors()]
-            self._refuse("; ".join(messages))
+            self._refuse(validation_text(error))
             return
         except ValueError as error:
             self._refuse(str(error))
@@ -398,7 +397,7 @@ class McpServersView(QWidget):
             return
         error = task.exception()
         if isinstance(error, McpServerError):
-            self.message.setText(runtime_text(str(error)))
+            self.message.setText(error_text(error))
             return
         if error is not None:
             raise error

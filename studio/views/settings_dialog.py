@@ -25,15 +25,22 @@ from PySide6.QtWidgets import (
 )
 
 from processors.models.local_servers import LocalServerScan, find_local_servers
-from processors.models.providers import DEFAULT_PROVIDER, default_hosted_model, provider_name, providers
+from processors.models.providers import (
+    DEFAULT_PROVIDER,
+    default_hosted_model,
+    provider_name,
+    provider_named,
+    providers,
+)
 from studio import i18n
 from studio.controllers.connection_check import ConnectionCheck, ConnectionTester, ConnectionVerdict
 from studio.controllers.local_server_search import LocalServerFinder, LocalServerSearch
-from studio.i18n.runtime_texts import runtime_text as local_server_line
+from studio.i18n.processor_texts import provider_label
 from studio.keys.endpoints import EndpointError, default_endpoint, endpoint_host
 from studio.keys.secrets import SecretStore, mask
 from studio.models.design_document import DesignDocument
 from studio.models.editor_commands import ReplaceDesign
+from studio.texts.problems import shown_problem as local_server_line
 from studio.views.language_picker import LanguagePicker
 from studio.views.questions import DestructiveQuestion
 from studio.views.traces_settings import TracesSettings
@@ -88,6 +95,12 @@ class SettingsDialog(QDialog):
         self.provider.setObjectName("settings.provider")
         # The providers whose key the studio keeps, by the name keys are stored under (the registry says which).
         self.provider.addItems([known.name for known in providers() if known.offers_key])
+        #: The chosen provider as people call it (its registered label, in the studio's language).
+        self.provider_label = QLabel()
+        self.provider_label.setObjectName("settings.provider_label")
+        for index in range(self.provider.count()):
+            label = provider_label(provider_named(self.provider.itemText(index)))
+            self.provider.setItemData(index, label, Qt.ItemDataRole.ToolTipRole)
         self.key = QLineEdit()
         self.key.setObjectName("settings.key")
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
@@ -159,7 +172,10 @@ class SettingsDialog(QDialog):
         fit_text(self.traces.endpoint, self.traces.endpoint.text() or self.traces.endpoint.placeholderText())
 
         keys = QFormLayout()
-        keys.addRow(translate("SettingsDialog", "Provider"), self.provider)
+        provider_row = QHBoxLayout()
+        provider_row.addWidget(self.provider)
+        provider_row.addWidget(self.provider_label, 1)
+        keys.addRow(translate("SettingsDialog", "Provider"), provider_row)
         row = QHBoxLayout()
         row.addWidget(self.key, 1)
         row.addWidget(self.save)
@@ -273,6 +289,7 @@ class SettingsDialog(QDialog):
 
     @Slot(str)
     def _on_provider_changed(self, provider: str) -> None:
+        self.provider_label.setText(provider_label(provider_named(provider)) if provider else "")
         self.key.clear()
         self.key_endpoint.setText(self._secrets.saved_for(provider) or "")  # a replaced key keeps its endpoint
         self._show_stored()

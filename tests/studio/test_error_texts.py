@@ -18,6 +18,7 @@ from processors.demo.offline import DEMO_TOOLS
 from processors.errors import ModelAPIError
 from processors.memory import SqlMemory
 from processors.memory.errors import ThreadImportError
+from processors.problems import Problem, located
 from studio.design.agent_design import AgentDesign, ChainEntry, DesignError, load_design
 from studio.design.build import build_chains, resolve_tools
 from studio.error_texts import design_error_text, error_text, import_problems_text
@@ -155,7 +156,10 @@ def test_a_refused_thread_file_names_each_problem_in_chinese(in_language: Any, l
 
 def test_a_long_problem_list_shows_five_and_counts_the_rest(in_language: Any) -> None:
     in_language("zh_CN")
-    problems = [f"messages[{index}].id: must be 1 to 200 characters" for index in range(8)]
+    # the problems as the import writes them (processors.memory.transfer.id_problem): coded, at their place
+    too_long = Problem("thread:id_length", "must be 1 to {max} characters", max=200)
+    problems = [located(f"messages[{index}].id", too_long) for index in range(8)]
+    assert problems[0] == "messages[0].id: must be 1 to 200 characters"
     text = import_problems_text(problems)
     assert text.count("长度必须为 1 到 200 个字符") == 5
     assert text.endswith("（另有 3 个）")
@@ -243,11 +247,9 @@ def _mcp_errors() -> dict[str, BaseException]:
 
 @pytest.mark.parametrize("language", ["zh_CN", "zh_TW"])
 def test_an_mcp_server_that_cannot_serve_is_said_in_chinese(in_language: Any, language: str) -> None:
-    from studio.i18n.runtime_texts import runtime_text
-
     errors = _mcp_errors()
     in_language(language)
-    shown = {name: runtime_text(str(error)) for name, error in errors.items()}
+    shown = {name: error_text(error) for name, error in errors.items()}
     server = {"zh_CN": "服务器", "zh_TW": "伺服器"}[language]
     assert "did not start" not in shown["no handshake"] and server in shown["no handshake"]
     assert "1" in shown["no handshake"]  # the seconds waited stay
@@ -256,7 +258,7 @@ def test_an_mcp_server_that_cannot_serve_is_said_in_chinese(in_language: Any, la
     for name, text in shown.items():
         assert "MCP server '" not in text, f"{name} was not translated: {text!r}"
     in_language("en")
-    assert {name: runtime_text(str(error)) for name, error in errors.items()} == {
+    assert {name: error_text(error) for name, error in errors.items()} == {
         name: str(error) for name, error in errors.items()
     }
 

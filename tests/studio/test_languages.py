@@ -97,6 +97,8 @@ def _data_words() -> set[str]:
             "Lakera",
             "Guard",
         ],
+        # model providers' product names (their registered labels, shown beside the provider in Settings): as written
+        *["Gemini", "Groq", "Mistral", "Together"],
         # demo customer 42's name: data, in the tool result the inspector's timeline sums up for the sample's
         # tool-result guard (process_tool_result)
         "Ada",
