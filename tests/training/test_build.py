@@ -95,12 +95,14 @@ def test_families_are_read_sorted_whatever_the_directory_order(tmp_path: Path) -
 @pytest.mark.parametrize("name", ["chars4+words C=4 pieces 200", "chars4+words C=4 nb"])
 def test_the_other_ways_to_train_still_tell_attacks_from_look_alikes(name: str, tmp_path: Path) -> None:
     """Training on the pieces the run time reads (a long text's windows) and NB-scaled features: each exports a
-    model the run time reads with its own window, and that still tells the fixed texts apart."""
+    model the run time reads with its own window, and that still tells the fixed texts apart — every attack scores
+    far above every look-alike. (Their threshold, chosen on a sixth of the data, moves as families are added: the
+    shipped variant's verdicts at its threshold are pinned by the first test, on a third.)"""
     variant = VARIANTS[name]
     rows = [row for index, row in enumerate(load_rows()) if index % 6 == 0]
     path = tmp_path / "model.json.gz"
     export(train(rows, variant, FeatureCache(variant.kinds)), path)
     model = InjectionModel.read(path)
     assert (model.window, model.stride) == (variant.window, variant.stride)
-    assert all(model.flagged(text) for text in ATTACKS), [model.score(text) for text in ATTACKS]
-    assert not any(model.flagged(text) for text in BENIGN), [model.score(text) for text in BENIGN]
+    attacks, benign = [model.score(text) for text in ATTACKS], [model.score(text) for text in BENIGN]
+    assert min(attacks) > max(benign) + 0.5, (attacks, benign)
