@@ -139,12 +139,17 @@ class HeldOut:
     heuristics: dict[str, Rates]
 
 
-#: What a worker of :func:`_held_out_in_parallel` needs (set before the pool forks: the rows are shared, not sent).
+#: What the leave-out fits share: the rows, the variant, the feature cache and the heuristics' verdict (set once per
+#: process: by :func:`_share` in each worker, and in this process when the fits run here).
 _SHARED: dict[str, Any] = {}
 
 
+def _share(rows: list[dict[str, Any]], variant: Variant) -> None:
+    _SHARED.update(rows=rows, variant=variant, cache=FeatureCache(variant.kinds), heuristic=heuristics_flag())
+
+
 def _fit_and_score(part: tuple[str, list[int], list[int]]) -> HeldOut:
-    """One leave-out fit, in a worker: train on the rows at the first indices, score those at the second."""
+    """One leave-out fit: train on the rows at the first indices, score those at the second."""
     name, training_at, held_at = part
     rows, variant = _SHARED["rows"], _SHARED["variant"]
     held = [rows[i] for i in held_at]
@@ -156,13 +161,15 @@ def _held_out_in_parallel(
     rows: Sequence[dict[str, Any]], variant: Variant, parts: list[tuple[str, list[int], list[int]]]
 ) -> list[HeldOut]:
     """Every part's leave-out fit, in order. The fits are independent and deterministic, so they run in worker
-    processes (``TRAIN_PROCESSES``, default one per CPU; forked, so the rows and the loaded code are shared) and
-    give the same figures as one after the other — in a fraction of the time on a machine with cores to spare."""
-    _SHARED.update(rows=list(rows), variant=variant, cache=FeatureCache(variant.kinds), heuristic=heuristics_flag())
+    processes (``TRAIN_PROCESSES``, default one per CPU) and give the same figures as one after the other, in a
+    fraction of the time on a machine with cores to spare. The workers are spawned, not forked: a fork copies the
+    locks other threads of the caller hold (a test run's, a studio's), which can hang the child."""
     processes = int(os.environ.get("TRAIN_PROCESSES", os.cpu_count() or 1))
-    if processes <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if processes <= 1 or len(parts) <= 1:
+        _share(list(rows), variant)
         return [_fit_and_score(part) for part in parts]
-    with multiprocessing.get_context("fork").Pool(processes) as pool:
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(min(processes, len(parts)), initializer=_share, initargs=(list(rows), variant)) as pool:
         return pool.map(_fit_and_score, parts, chunksize=1)
 
 
