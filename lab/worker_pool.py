@@ -29,6 +29,7 @@ import logging
 import multiprocessing
 import threading
 from collections.abc import Callable, Iterable
+from multiprocessing.connection import wait as wait_for_any
 from typing import Any
 
 from lab.process_worker import worker_main
@@ -80,6 +81,11 @@ class PoolWorker:
 
     def _read(self, from_worker: Any) -> None:
         while True:
+            # The pipe's end of file says the worker ended, unless another process holds its write end too (a child
+            # forked while the pipe was open, in this process or the worker): the process's own sentinel says it
+            # then. What the worker wrote before it ended is read first: the pipe is read while it has anything.
+            if from_worker not in wait_for_any([from_worker, self.process.sentinel]):
+                break
             try:
                 message = from_worker.recv()
             except (EOFError, OSError):

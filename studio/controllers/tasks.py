@@ -23,9 +23,18 @@ class TaskKeeper:
         self.tasks: set[asyncio.Task[Any]] = set()
 
     def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-        task = asyncio.get_event_loop().create_task(self.guarded(coroutine))
+        guarded = self.guarded(coroutine)
+        try:
+            task = asyncio.get_event_loop().create_task(guarded)
+        except BaseException:  # a closed loop: neither coroutine will run, and neither may warn when collected
+            guarded.close()
+            coroutine.close()
+            raise
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+        # A task cancelled before its first step (a loop closed right after an edit) never awaits ``coroutine``;
+        # closing it then says so instead of a "never awaited" warning at some later collection.
+        task.add_done_callback(lambda _task: coroutine.close())
         return task
 
     async def wait_idle(self) -> None:

@@ -9,6 +9,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
+import signal
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -16,7 +19,7 @@ import pytest
 from lab.corpus import Case
 from lab.process_run import ProcessLabRun
 from lab.runner import LabRun
-from lab.worker_pool import WorkerPool
+from lab.worker_pool import PoolWorker, WorkerPool
 from processors.builtin.registry import load_catalogue
 from studio.design.agent_design import AgentDesign, ModelConfig
 from studio.design.sample import sample_design
@@ -224,3 +227,34 @@ async def test_workers_run_as_much_lower_as_asked_pooled_or_started_for_a_run() 
 def test_a_pool_refuses_to_raise_its_workers_priority() -> None:
     with pytest.raises(ValueError, match="niceness"):
         WorkerPool(1, niceness=-1)
+
+
+def test_a_worker_that_dies_while_another_process_holds_its_pipe_is_still_seen_gone() -> None:
+    """A worker's end is seen by its pipe's end of file, unless another process holds the pipe's write end too (a
+    child forked while the pipe was open: CI once hung on it for good). Here the test holds that end itself."""
+    pool = WorkerPool(0, warm=False)
+    context = pool.context
+    from_worker, outbox = context.Pipe(duplex=False)
+    to_worker, inbox = context.Pipe(duplex=False)
+    process = context.Process(target=time.sleep, args=(3600,), daemon=True)
+    process.start()
+    told: list[tuple[str, Any]] = []
+    gone_told = threading.Event()
+
+    def sink(message: tuple[str, Any]) -> None:
+        told.append(message)
+        if message[0] == "gone":
+            gone_told.set()
+
+    try:
+        worker = PoolWorker(process, inbox, from_worker, pool, warm=False)
+        worker.attach(sink)
+        outbox.send(("started", "case-1"))  # what the worker wrote before it died is still read
+        os.kill(process.pid, signal.SIGKILL)
+        assert gone_told.wait(60), "the worker's death was never seen while its pipe stayed open elsewhere"
+        assert told == [("started", "case-1"), ("gone", -signal.SIGKILL)]
+        assert not worker.alive and worker.exitcode == -signal.SIGKILL
+    finally:
+        for end in (outbox, to_worker):
+            end.close()
+        process.join(10)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import warnings
 
 import pytest
 
@@ -42,3 +44,50 @@ async def test_a_cancelled_task_stays_cancelled_and_is_not_told() -> None:
     task.cancel()
     await keeper.wait_idle()
     assert task.cancelled() and told == []
+
+
+def test_a_task_cancelled_before_it_started_leaves_no_coroutine_unawaited() -> None:
+    """A loop closed with a task that never ran (a test's teardown, the studio's shutdown right after an edit)
+    cancels it before its first step: the coroutine it was given must be closed, not left to warn when collected."""
+    ran: list[str] = []
+
+    async def save() -> None:
+        ran.append("save")
+
+    loop = asyncio.new_event_loop()
+    try:
+        keeper = TaskKeeper("workspace", lambda _line: None)
+        asyncio.set_event_loop(loop)
+        task = keeper.spawn(save())
+        task.cancel()
+        with pytest.warns() as seen:  # pytest.warns fails on no warning: one is issued below on purpose
+            loop.run_until_complete(asyncio.gather(task, return_exceptions=True))
+            del task
+            gc.collect()
+            warnings.warn("the end of the teardown", UserWarning, stacklevel=1)
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()
+    assert ran == []
+    assert [str(w.message) for w in seen] == ["the end of the teardown"]
+
+
+def test_a_loop_already_closed_refuses_the_task_and_leaves_no_coroutine_unawaited() -> None:
+    loop = asyncio.new_event_loop()
+    loop.close()
+    asyncio.set_event_loop(loop)
+
+    async def save() -> None:
+        raise AssertionError("never runs")
+
+    try:
+        keeper = TaskKeeper("workspace", lambda _line: None)
+        with pytest.warns() as seen:
+            with pytest.raises(RuntimeError, match="closed"):
+                keeper.spawn(save())
+            gc.collect()
+            warnings.warn("the end of the teardown", UserWarning, stacklevel=1)
+    finally:
+        asyncio.set_event_loop(None)
+    assert [str(w.message) for w in seen] == ["the end of the teardown"]
+    assert keeper.tasks == set()
