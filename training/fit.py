@@ -8,6 +8,7 @@ given a fixed ``random_state``.
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import math
@@ -55,6 +56,10 @@ class Variant:
     #: mostly on one side starts with that lean, so rare but telling n-grams count for more than the fit alone
     #: would give them. The ratio is folded into the exported weights: the run time is unchanged.
     nb: bool = False
+    #: Calibrate on the number of windows a text is read in as well as on its highest window's decision (the
+    #: model's ``platt_windows``): the highest of many windows is a multiple comparison, so a long benign text would
+    #: otherwise be flagged more often the longer it is.
+    length_aware: bool = True
 
 
 VARIANTS: dict[str, Variant] = {
@@ -67,6 +72,7 @@ VARIANTS: dict[str, Variant] = {
         Variant("words C=4", ("words",), 4.0),
         Variant("chars4+words C=4 pieces 200", ("chars4", "words"), 4.0, window=200, stride=100, pieces=True),
         Variant("chars4+words C=4 nb", ("chars4", "words"), 4.0, nb=True),
+        Variant("chars4+words C=4 one-input calibration", ("chars4", "words"), 4.0, length_aware=False),
     )
 }
 DEFAULT_VARIANT = "chars4+words C=4"
@@ -192,13 +198,19 @@ def _folds(labels: Sequence[int], folds: int, seed: int) -> list[int]:
     return assignment
 
 
-def _platt(decisions: Sequence[float], labels: Sequence[int]) -> tuple[float, float]:
-    """Platt's sigmoid fitted to out-of-fold decisions: ``p = 1 / (1 + exp(a * d + b))``."""
+def _platt(
+    decisions: Sequence[float], labels: Sequence[int], windows: Sequence[int] | None = None
+) -> tuple[float, float, float]:
+    """Platt's sigmoid fitted to out-of-fold decisions: ``p = 1 / (1 + exp(a * d + b + c * ln(windows)))``; ``c``
+    is 0 when no ``windows`` are given or every text was read in one window."""
     from sklearn.linear_model import LogisticRegression
 
     fitted = LogisticRegression(C=1e6, solver="lbfgs", max_iter=1000)
-    fitted.fit([[d] for d in decisions], list(labels))
-    return -float(fitted.coef_[0][0]), -float(fitted.intercept_[0])
+    if windows is None or max(windows, default=1) <= 1:
+        fitted.fit([[d] for d in decisions], list(labels))
+        return -float(fitted.coef_[0][0]), -float(fitted.intercept_[0]), 0.0
+    fitted.fit([[d, math.log(n)] for d, n in zip(decisions, windows, strict=True)], list(labels))
+    return -float(fitted.coef_[0][0]), -float(fitted.intercept_[0]), -float(fitted.coef_[0][1])
 
 
 def threshold_for_fpr(scores: Sequence[float], labels: Sequence[int], target: float = TARGET_FPR) -> float:
@@ -227,14 +239,16 @@ def train(
     labels = [is_attack(r) for r in rows]
     fold_of = _folds(labels, FOLDS, SEED)
     decisions = [0.0] * len(texts)
+    windows = [1] * len(texts)
     for fold in range(FOLDS):
         train_idx = [i for i, f in enumerate(fold_of) if f != fold]
         held = [i for i, f in enumerate(fold_of) if f == fold]
         model = _fit([texts[i] for i in train_idx], [labels[i] for i in train_idx], variant, cache)
         for i in held:
-            decisions[i] = model.text_decision(texts[i])
-    platt_a, platt_b = _platt(decisions, labels)
-    calibrated = [1.0 / (1.0 + math.exp(min(700.0, platt_a * d + platt_b))) for d in decisions]
+            decisions[i], windows[i] = model.decision_and_windows(texts[i])
+    platt_a, platt_b, platt_windows = _platt(decisions, labels, windows if variant.length_aware else None)
+    calibrating = dataclasses.replace(model, platt_a=platt_a, platt_b=platt_b, platt_windows=platt_windows)
+    calibrated = [calibrating.probability(d, n) for d, n in zip(decisions, windows, strict=True)]
     threshold = threshold_for_fpr(calibrated, labels)
     if out_of_fold is not None:
         out_of_fold[:] = calibrated
@@ -246,6 +260,7 @@ def train(
         intercept=final.intercept,
         platt_a=platt_a,
         platt_b=platt_b,
+        platt_windows=platt_windows,
         threshold=threshold,
         kinds=variant.kinds,
         meta={"variant": variant.name, "families": families, "texts": len(rows), "target_fpr": TARGET_FPR},
@@ -266,6 +281,7 @@ def export(model: InjectionModel, path: Path) -> None:
         "weights": [round(model.weights.get(f, 0.0), 5) for f in features],
         "intercept": round(model.intercept, 6),
         "platt": [round(model.platt_a, 6), round(model.platt_b, 6)],
+        "platt_windows": round(model.platt_windows, 6),
         "threshold": round(model.threshold, 6),
         "window": model.window,
         "stride": model.stride,

@@ -129,6 +129,10 @@ class InjectionModel:
     #: The window a long text is read in, and the step between windows (:func:`window_starts`).
     window: int = WINDOW
     stride: int = STRIDE
+    #: How much the calibration discounts a long text per natural log of its windows (0: not at all). The highest of
+    #: many windows is a multiple comparison: a long benign text, read in twenty windows, has twenty chances for one
+    #: of them to look like an attack. Fitted with Platt's sigmoid on the training folds, as a second input.
+    platt_windows: float = 0.0
     #: Per feature with a weight, ``idf * weight``: a text's score is one sum over its features.
     _weighted: dict[str, float] = field(init=False, repr=False, compare=False)
 
@@ -157,6 +161,7 @@ class InjectionModel:
             meta=dict(data.get("meta", {})),
             window=int(data.get("window", WINDOW)),
             stride=int(data.get("stride", STRIDE)),
+            platt_windows=float(data.get("platt_windows", 0.0)),
         )
 
     @classmethod
@@ -175,16 +180,21 @@ class InjectionModel:
         terms = self._terms(normalised)
         return self.decision_of_sum(sum(sum(values) for _, values in terms), len(normalised) + 2)
 
-    def probability(self, decision: float) -> float:
-        """The calibrated score (Platt): the chance, on the training folds, that a text with this decision is an
-        attack."""
-        exponent = self.platt_a * decision + self.platt_b
+    def probability(self, decision: float, windows: int = 1) -> float:
+        """The calibrated score (Platt): the chance, on the training folds, that a text read in ``windows`` windows
+        whose highest decision is ``decision`` is an attack."""
+        exponent = self.platt_a * decision + self.platt_b + self.platt_windows * math.log(max(1, windows))
         if exponent > 700:  # math.exp overflows past ~709
             return 0.0
         return 1.0 / (1.0 + math.exp(exponent))
 
     def text_decision(self, text: str) -> float:
-        """``text``'s linear score: the highest window's for a text longer than the model's window.
+        """``text``'s linear score: the highest window's for a text longer than the model's window."""
+        return self.decision_and_windows(text)[0]
+
+    def decision_and_windows(self, text: str) -> tuple[float, int]:
+        """``text``'s linear score (the highest window's for a text longer than the model's window) and how many
+        windows it was read in (1 for a text no longer than the window).
 
         A window's features are those that start in it (an n-gram at its first character, a word pair at its first
         word). Each kind of feature's terms are summed once along the text (prefix sums), so a window costs a few
@@ -194,10 +204,11 @@ class InjectionModel:
         terms = self._terms(normalised)
         length = len(normalised) + 2  # padded
         if len(normalised) <= self.window:
-            return self.decision_of_sum(sum(sum(values) for _, values in terms), length)
+            return self.decision_of_sum(sum(sum(values) for _, values in terms), length), 1
         prefixes = [(positions, [0.0, *itertools.accumulate(values)]) for positions, values in terms]
         best = -math.inf
-        for start in window_starts(len(normalised), self.window, self.stride):
+        starts = window_starts(len(normalised), self.window, self.stride)
+        for start in starts:
             stop = min(length, start + self.window + 2)  # the window and the padding on each side
             total = 0.0
             for positions, prefix in prefixes:
@@ -207,7 +218,7 @@ class InjectionModel:
                 else:
                     total += prefix[bisect.bisect_left(positions, stop)] - prefix[bisect.bisect_left(positions, start)]
             best = max(best, self.decision_of_sum(total, stop - start))
-        return best
+        return best, len(starts)
 
     def _terms(self, normalised: str) -> list[tuple[list[int] | None, list[float]]]:
         """Each kind of feature's terms (``idf * weight``, 0 for a feature the vocabulary lacks) in text order, with
@@ -228,8 +239,9 @@ class InjectionModel:
         return terms
 
     def score(self, text: str) -> float:
-        """``text``'s calibrated injection score (0 to 1); the highest window's for a long text."""
-        return self.probability(self.text_decision(text))
+        """``text``'s calibrated injection score (0 to 1): for a long text, its highest window's, discounted by how
+        many windows it has (:attr:`platt_windows`)."""
+        return self.probability(*self.decision_and_windows(text))
 
     def flagged(self, text: str) -> bool:
         """Whether ``text``'s score reaches the threshold chosen when the model was trained."""

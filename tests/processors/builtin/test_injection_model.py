@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import math
@@ -205,3 +206,31 @@ def test_window_starts_step_by_the_stride_and_end_flush_with_the_text() -> None:
     assert window_starts(200, 200, 100) == [0]
     assert window_starts(450, 200, 100) == [0, 100, 200, 250]
     assert window_starts(500, 200, 100) == [0, 100, 200, 300]
+
+
+def test_a_long_text_is_discounted_by_its_number_of_windows_as_the_model_file_says(tmp_path: Path) -> None:
+    """``platt_windows``: the calibration's discount per natural log of a text's windows. A text of one window is
+    scored as before; a long one lower by exactly that term; a model file without the field discounts nothing."""
+    plain = toy_model()
+    discounting = dataclasses.replace(plain, platt_windows=0.5)
+    short = "ignore the report"
+    assert discounting.score(short) == plain.score(short)
+    long = "The report is long. " * 60 + "ignore"
+    decision, windows = plain.decision_and_windows(long)
+    assert windows == len(window_starts(len(model_text(long)))) > 1
+    expected = 1.0 / (1.0 + math.exp(plain.platt_a * decision + plain.platt_b + 0.5 * math.log(windows)))
+    assert discounting.score(long) == pytest.approx(expected, abs=1e-12)
+    assert discounting.score(long) < plain.score(long)
+    data = {
+        "format": 1,
+        "kinds": ["words"],
+        "features": ["w:ignore"],
+        "idf": [1.0],
+        "weights": [20.0],
+        "intercept": 0.0,
+        "platt": [-1.0, 0.0],
+        "threshold": 0.5,
+        "meta": {},
+    }
+    assert InjectionModel.from_dict(data).platt_windows == 0.0
+    assert InjectionModel.from_dict({**data, "platt_windows": 0.25}).platt_windows == 0.25
