@@ -4196,6 +4196,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>应为文字</translation>
     </message>
     <message>
+        <source>Text should match the pattern &apos;{pattern}&apos;</source>
+        <translation>文字应符合模式 &apos;{pattern}&apos;</translation>
+    </message>
+    <message>
         <source>Input should be a list</source>
         <translation>应为列表</translation>
     </message>

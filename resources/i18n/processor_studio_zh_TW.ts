@@ -4196,6 +4196,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>應為文字</translation>
     </message>
     <message>
+        <source>Text should match the pattern &apos;{pattern}&apos;</source>
+        <translation>文字應符合模式 &apos;{pattern}&apos;</translation>
+    </message>
+    <message>
         <source>Input should be a list</source>
         <translation>應為列表</translation>
     </message>

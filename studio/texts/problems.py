@@ -193,6 +193,10 @@ PYDANTIC_PROBLEMS: dict[str, tuple[str, Callable[[Mapping[str, Any]], dict[str, 
         (QT_TRANSLATE_NOOP("RuntimeText", "Input should be true or false"), lambda _context: {}),
     ),
     "string_type": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be text"), lambda _context: {}),
+    "string_pattern_mismatch": (  # an MCP server's name in a design or its form
+        QT_TRANSLATE_NOOP("RuntimeText", "Text should match the pattern '{pattern}'"),
+        lambda context: {"pattern": context.get("pattern")},
+    ),
     "list_type": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be a list"), lambda _context: {}),
     **dict.fromkeys(
         ("dict_type", "model_type"),
