@@ -20,7 +20,7 @@ from pydantic_core import PydanticCustomError
 
 from processors.errors import ProcessorsError
 from processors.pipeline.processor import Processor
-from processors.problems import problem_of
+from processors.problems import Problem, problem_of
 from processors.tripwire import TripWire
 
 
@@ -113,6 +113,12 @@ class BuiltinProcessor(Processor):
             return cls.Options.model_validate(dict(options))
         except ValidationError as error:
             raise InvalidOptionsError.of_validation(cls.type_name or cls.__name__, error) from None
+
+    def sentence(self, key: str, **params: Any) -> Problem:
+        """Sentence ``key`` of ``texts`` written with ``params``, carrying its code ``"<type_name>.<key>"`` and the
+        values: a violation report's message (``report_violation(self, self.id, self.sentence("near", ...))``), which
+        the studio translates like a tripwire."""
+        return Problem(text_code(type(self), key), self.texts[key], **params)
 
     def tripwire(self, key: str, *, retry: bool = False, metadata: Any = None, **params: Any) -> TripWire:
         """The tripwire of sentence ``key``: its English reason is ``texts[key]`` written with ``params``, its code

@@ -5799,6 +5799,11 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <comment>CostGuard.used_up</comment>
         <translation>此 {scope} 的費用預算 ${budget:.4f} 已用完（已花費 ${spent:.4f}）</translation>
     </message>
+    <message>
+        <source>Cost budget of ${budget:.4f} for this {scope} is {share:.0%} spent (${spent:.4f})</source>
+        <comment>CostGuard.nearly_used</comment>
+        <translation>此 {scope} 的費用預算 ${budget:.4f} 已用掉 {share:.0%}（已花費 ${spent:.4f}）</translation>
+    </message>
 </context>
 <context>
     <name>processor:JudgeOptions</name>
