@@ -81,7 +81,13 @@ async def notify_violation(entry: Entry, tripwire: TripWire) -> None:
         return
     try:
         outcome = callback(
-            Violation(processor_id=tripwire.processor_id or entry.id, message=tripwire.reason, detail=tripwire.metadata)
+            Violation(
+                processor_id=tripwire.processor_id or entry.id,
+                message=tripwire.reason,
+                detail=tripwire.metadata,
+                code=tripwire.code,  # the reader's language: a retried abort's report is no run's tripwire
+                params=tripwire.params,
+            )
         )
         if inspect.isawaitable(outcome):
             await outcome
