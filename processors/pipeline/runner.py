@@ -58,7 +58,6 @@ from processors.pipeline.hook_results import (  # re-exported: the runner's publ
 )
 from processors.pipeline.processor import HookArgs
 from processors.pipeline.run_context import Entry, RunContext
-from processors.problems import Problem
 from processors.tracing import Outcome, TraceEvent, snapshot_state
 from processors.tripwire import TripWire, Violation
 
@@ -142,10 +141,7 @@ async def invoke(
             tripwire.processor_id = entry.id
         await notify_violation(entry, tripwire)
         if tracing:
-            reason = (
-                Problem.written(tripwire.code, tripwire.reason, **tripwire.params) if tripwire.code else tripwire.reason
-            )
-            _trace(ctx, entry, hook, started, "aborted", before, "", reason, facts)  # its code kept for the reader
+            _trace(ctx, entry, hook, started, "aborted", before, "", tripwire.coded_reason(), facts)  # code kept
         raise
     except asyncio.CancelledError:
         raise
