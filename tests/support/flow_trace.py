@@ -223,10 +223,7 @@ async def lab_case(kind: str = "benign") -> FlowCounts:
 
 def main() -> None:
     """``scripts/trace-flow``: print both tables."""
-    flows: list[tuple[str, Callable[[], Awaitable[FlowCounts]]]] = [
-        ("chat message", chat_message),
-        ("chat message, every result form (a retried API error)", results_message),
-    ]
+    flows: list[tuple[str, Callable[[], Awaitable[FlowCounts]]]] = [("chat message", chat_message)]
     flows += [(f"lab case, {kind} (guardrails, sample design)", partial(lab_case, kind)) for kind in LAB_CASES]
     for title, flow in flows:
         counts = asyncio.run(flow())
