@@ -43,18 +43,19 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from processors.chunks import AnyChunk
-from processors.errors import ProcessorContractError, ProcessorError
-from processors.loop.step import EndRun, RetryStep, StepBuilder, plain_args
-from processors.messages import Message, StepStartPart, TextPart, ToolInvocationPart
+from processors.errors import ProcessorError
+from processors.loop.output_step_results import OutputStepResult, check_read_only, check_tool_calls
+from processors.loop.step import EndRun, RetryStep, StepBuilder
+from processors.messages import Message, StepStartPart, TextPart
 from processors.messages.message_list import MessageList
 from processors.models.base import LanguageModel
-from processors.pipeline.hook_results import apply_message_result, apply_to_given, describe_chunks, returns_nothing
+from processors.pipeline.hook_results import apply_to_given, describe_chunks, returns_nothing
 from processors.pipeline.processor import (
     ProcessLLMResponseArgs,
     ProcessOutputResultArgs,
     ProcessOutputStepArgs,
 )
-from processors.pipeline.run_context import ArgsRecipe, Entry
+from processors.pipeline.run_context import ArgsRecipe
 from processors.pipeline.runner import CONTRACT_ERRORS, LanePolicy, run_lane
 from processors.result import OutputResult, Step
 from processors.tripwire import TripWire
@@ -122,19 +123,6 @@ async def run_output_step(
         retry_count=run.retry_count,
     )
 
-    def apply(entry: Entry, args: ProcessOutputStepArgs, result: Any) -> None:
-        if not (isinstance(result, list) and not result):  # [] means "no change" (a documented deviation)
-            apply_message_result(
-                result,
-                entry=entry,
-                hook="process_output_step",
-                message_list=ml,
-                given=args.messages,
-                default_source="response",
-            )
-        check_tool_calls(entry, ml, made, builder.tool_calls)
-        check_read_only(entry, args, step.text, made)
-
     def tripped(tripwire: TripWire) -> NoReturn:
         # The step ends (or is retried) with what the processors before this one left: a text they rewrote
         # (a redaction) must not come back from the model's stream into the result or the rejected record.
@@ -158,7 +146,7 @@ async def run_output_step(
             entries,
             "process_output_step",
             args_for,
-            apply=apply,
+            apply=OutputStepResult(ml, made, builder.tool_calls, step.text),
             policy=LanePolicy(tripped, CONTRACT_ERRORS, failed),
             drain=run.drain,
             traced_list=ml,
@@ -224,79 +212,6 @@ class StepAnswer:
 def _after_last_step_start(parts: list[Any]) -> int:
     """Index after the last ``step-start`` marker (0 when there is none: a message a processor built)."""
     return max((i for i, part in enumerate(parts) if isinstance(part, StepStartPart)), default=-1) + 1
-
-
-def _calls(messages: list[Message]) -> list[str]:
-    """Ids of the tool calls waiting for a result (state ``call``) in ``messages``."""
-    return [
-        part.tool_invocation.tool_call_id
-        for message in messages
-        for part in message.content.parts
-        if isinstance(part, ToolInvocationPart) and part.tool_invocation.state == "call"
-    ]
-
-
-def check_tool_calls(entry: Entry, ml: MessageList, made: list[dict[str, Any]], calls: list[dict[str, Any]]) -> None:
-    """Refuse a ``process_output_step`` result that changes what a tool call would run with.
-
-    The tools run with the model's calls, as streamed in the ``tool-call`` chunks (Mastra takes them from the
-    stream before this hook and never reads them back). An edit of a call's name, arguments or state (a result
-    filled in) in the list would be ignored, and a guardrail that believes it sanitised the arguments would have
-    the tool run with the originals; a call added in state ``call`` would never run. So each is a contract
-    error naming the call and the ways that work, and no tool runs. Removing a call from the list is allowed:
-    it does not run.
-    """
-    known = {call["tool_call_id"] for call in made}
-    for index, original in enumerate(made):  # ``made`` is a copy of ``calls`` taken before the first processor
-        call = calls[index]
-        invocation = ml.find_tool_invocation(original["tool_call_id"])
-        if invocation is None:
-            continue
-        model_args = plain_args(original["args"])
-        if invocation.tool_name != original["tool_name"]:
-            what = "tool name"
-        elif invocation.args != model_args or plain_args(call["args"]) != model_args:
-            what = "arguments"
-        elif invocation.state != "call":
-            what = "state"
-        else:
-            continue
-        raise ProcessorContractError(
-            f"Processor '{entry.id}' changed the {what} of tool call '{original['tool_call_id']}' "
-            f"({original['tool_name']}) in process_output_step; the tool runs with the model's call as "
-            "streamed, so the change would be ignored. Change the tool-call chunk in process_output_stream "
-            "instead, or remove the call from the message list (or abort) to stop it",
-            processor_id=entry.id,
-            hook="process_output_step",
-        )
-    # every earlier step's calls were answered before this step: a call waiting here is this step's, or added
-    added = [call_id for call_id in _calls(ml.get.response.db()) if call_id not in known]
-    if added:
-        raise ProcessorContractError(
-            f"Processor '{entry.id}' added tool call '{added[0]}' in process_output_step; only the model's calls "
-            "run, so it would stay without a result. Add a tool invocation with its result instead",
-            processor_id=entry.id,
-            hook="process_output_step",
-        )
-
-
-def check_read_only(entry: Entry, args: ProcessOutputStepArgs, text: str, made: list[dict[str, Any]]) -> None:
-    """``text`` and ``tool_calls`` are a record of the model's step: changing them changes nothing, so say so."""
-    if args.text != text:
-        raise ProcessorContractError(
-            f"Processor '{entry.id}' changed args.text in process_output_step, which is a record of what the model "
-            "said; rewrite the answer's text parts in the message list (args.messages) instead",
-            processor_id=entry.id,
-            hook="process_output_step",
-        )
-    if args.tool_calls != made:
-        raise ProcessorContractError(
-            f"Processor '{entry.id}' changed args.tool_calls in process_output_step, which is a record of the "
-            "model's calls; change the tool-call chunk in process_output_stream instead, or remove the call from "
-            "the message list (or abort) to stop it",
-            processor_id=entry.id,
-            hook="process_output_step",
-        )
 
 
 async def run_output_result(run: RunView) -> list[AnyChunk]:

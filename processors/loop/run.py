@@ -139,52 +139,22 @@ class Run:
                     async with contextlib.aclosing(self._close_step(call, step_state)) as step_chunks:
                         async for chunk in step_chunks:
                             yield chunk
-                except TripWire as tripwire:  # from a chunk outside the model's stream (step-finish, tool-result...)
-                    if not run.can_retry(tripwire):
-                        if not step_state.accepted:
-                            run.keep_partial_step(step_state, tripwire=tripwire)
-                        raise EndRun(run.tripwire_chunk(tripwire)) from None
-                    for chunk in run.retract(step_number, RetryStep(tripwire), step_state):
-                        yield chunk
-                    step_number += 1
-                    if step_number >= config.max_steps:
-                        raise EndRun(run.tripwire_chunk(tripwire)) from None
-                    continue
-                except RetryStep as retry:
-                    for chunk in run.retract(step_number, retry, step_state):
+                except (TripWire, RetryStep) as rejected:  # a TripWire: from a chunk outside the model's stream
+                    for chunk in self._retract(step_number, rejected, step_state):
                         yield chunk
                     step_number += 1
                     if step_number >= config.max_steps:  # the budget ran out while retrying
-                        if retry.error is not None:
-                            raise EndRun(run.error_chunk(retry.error, f"Model call failed: {retry.error}")) from None
-                        raise EndRun(run.tripwire_chunk(retry.tripwire)) from None
+                        raise self._out_of_steps(rejected) from None
                     continue
                 step_number += 1
                 last = run.steps[-1] if run.steps else None
                 if not (last and last.tool_calls and step_number < config.max_steps):
                     break
             terminal = await self._close_run()
-        except EndRun as end:
-            terminal = [*run.pending_terminal, end.chunk]
-        except TripWire as tripwire:  # a stream processor blocked a chunk outside any step (the finish chunk)
-            terminal = [run.tripwire_chunk(tripwire)]
-        except ProcessorError as error:  # a stream processor broke the contract (its hook named in the error)
-            if run.current_state is not None and not run.current_state.accepted:
-                run.keep_partial_step(run.current_state, error)
-            terminal = [run.error_chunk(error)]
-        except Exception as error:  # a bug or input the run cannot use: the stream still ends with one terminal chunk
-            logger.exception("run %s failed", run.run_id)
-            if run.current_state is not None and not run.current_state.accepted:
-                run.keep_partial_step(run.current_state, error)
-            terminal = [run.error_chunk(error, f"The run failed: {type(error).__name__}: {error}")]
+        except Exception as error:  # the run ended early: the stream still ends with one terminal chunk
+            terminal = self._terminal_after(error)
         except (GeneratorExit, asyncio.CancelledError):  # the consumer stopped the run: keep what it saw
-            run.ctx.abort_signal.set()
-            run.finish_reason = "abort"
-            if run.current_state is not None and not run.current_state.accepted:
-                run.keep_partial_step(run.current_state, reason="abort")
-            run.answer_open_calls()  # nobody reads the chunks now; the thread still gets the answers
-            run.finalise()
-            run.saving = in_background(run.save())
+            self._stopped()
             raise
         finally:
             if run.ctx.tracer.active:
@@ -200,6 +170,54 @@ class Run:
                 await asyncio.shield(run.saving)
         for chunk in terminal:
             yield chunk
+
+    def _retract(self, step_number: int, rejected: TripWire | RetryStep, step_state: StepState) -> list[AnyChunk]:
+        """A step rejected for a retry: the chunks that take it back. A block that cannot be retried (a
+        :class:`TripWire` from a chunk outside the model's stream) ends the run, keeping what was streamed."""
+        run = self.state
+        if isinstance(rejected, TripWire):
+            if not run.can_retry(rejected):
+                if not step_state.accepted:
+                    run.keep_partial_step(step_state, tripwire=rejected)
+                raise EndRun(run.tripwire_chunk(rejected)) from None
+            rejected = RetryStep(rejected)
+        return run.retract(step_number, rejected, step_state)
+
+    def _out_of_steps(self, rejected: TripWire | RetryStep) -> EndRun:
+        """The end of a run whose step budget ran out while retrying: the model's error, or the last block."""
+        run = self.state
+        if isinstance(rejected, TripWire):
+            return EndRun(run.tripwire_chunk(rejected))
+        if rejected.error is not None:
+            return EndRun(run.error_chunk(rejected.error, f"Model call failed: {rejected.error}"))
+        return EndRun(run.tripwire_chunk(rejected.tripwire))
+
+    def _terminal_after(self, error: Exception) -> list[AnyChunk]:
+        """The terminal chunks of a run that ended early (called while ``error`` is handled)."""
+        run = self.state
+        if isinstance(error, EndRun):
+            return [*run.pending_terminal, error.chunk]
+        if isinstance(error, TripWire):  # a stream processor blocked a chunk outside any step (the finish chunk)
+            return [run.tripwire_chunk(error)]
+        if isinstance(error, ProcessorError):  # a stream processor broke the contract (its hook named in the error)
+            message = None
+        else:  # a bug or input the run cannot use
+            logger.exception("run %s failed", run.run_id)
+            message = f"The run failed: {type(error).__name__}: {error}"
+        if run.current_state is not None and not run.current_state.accepted:
+            run.keep_partial_step(run.current_state, error)
+        return [run.error_chunk(error, message)]
+
+    def _stopped(self) -> None:
+        """The consumer stopped the run: keep what it saw, answer the open calls, save in the background."""
+        run = self.state
+        run.ctx.abort_signal.set()
+        run.finish_reason = "abort"
+        if run.current_state is not None and not run.current_state.accepted:
+            run.keep_partial_step(run.current_state, reason="abort")
+        run.answer_open_calls()  # nobody reads the chunks now; the thread still gets the answers
+        run.finalise()
+        run.saving = in_background(run.save())
 
     async def _open_run(self) -> list[AnyChunk]:
         """The run's messages (instructions, memory, input, context) and ``process_input``, before the first step."""

@@ -88,32 +88,47 @@ async def execute(run: RunView, call: dict[str, Any], tools: dict[str, Tool]) ->
 
 
 async def commit(run: RunView, step_number: int, step: Step, call: dict[str, Any], outcome: Any) -> list[AnyChunk]:
+    """One call's outcome into the thread and the stream: a failure as an ``output-error``, a result after
+    ``process_tool_result`` (which may replace it or block it) as a ``result``."""
+    if isinstance(outcome, ToolFailure):  # ``execute`` turns every Exception of a call into one
+        return await _commit_failure(run, step, call, outcome)
+    returned = serialize_result(outcome)  # what the tool itself returned, for observers
+    result = await _processed_result(run, step_number, call, returned)
+    return await _commit_result(run, step, call, result)
+
+
+async def _commit_failure(run: RunView, step: Step, call: dict[str, Any], failure: ToolFailure) -> list[AnyChunk]:
+    call_id, name, args_value = call["tool_call_id"], call["tool_name"], plain_args(call["args"])
+    run.message_list.update_tool_invocation(
+        ToolInvocationPart(
+            tool_invocation=ToolInvocation(
+                state="output-error",
+                tool_call_id=call_id,
+                tool_name=name,
+                args=args_value,
+                error_text=failure.message,
+                is_error=True,
+            )
+        )
+    )
+    step.tool_results.append({"tool_call_id": call_id, "tool_name": name, "error": failure.message})
+    return await run.emit(
+        run.chunk(
+            ToolErrorChunk,
+            ToolErrorPayload(tool_call_id=call_id, tool_name=name, args=args_value, error=failure.message),
+        )
+    )
+
+
+async def _processed_result(run: RunView, step_number: int, call: dict[str, Any], returned: Any) -> Any:
+    """``process_tool_result``: what the model gets of what the tool ``returned`` (a processor may replace it with
+    ``update_tool_invocation``); a block ends the run, or retries the step, with the call left unanswered."""
+    lane = {"result": returned}
+    entries = run.config.hooked["process_tool_result"]
+    if not entries:
+        return returned
     ml = run.message_list
     call_id, name = call["tool_call_id"], call["tool_name"]
-    args_value = plain_args(call["args"])
-    if isinstance(outcome, ToolFailure):  # ``execute`` turns every Exception of a call into one
-        ml.update_tool_invocation(
-            ToolInvocationPart(
-                tool_invocation=ToolInvocation(
-                    state="output-error",
-                    tool_call_id=call_id,
-                    tool_name=name,
-                    args=args_value,
-                    error_text=outcome.message,
-                    is_error=True,
-                )
-            )
-        )
-        step.tool_results.append({"tool_call_id": call_id, "tool_name": name, "error": outcome.message})
-        return await run.emit(
-            run.chunk(
-                ToolErrorChunk,
-                ToolErrorPayload(tool_call_id=call_id, tool_name=name, args=args_value, error=outcome.message),
-            )
-        )
-    returned = serialize_result(outcome)  # what the tool itself returned, for observers
-    lane = {"result": returned}  # what the model gets: a processor may replace it (update_tool_invocation)
-    entries = run.config.hooked["process_tool_result"]
 
     def tripped(tripwire: TripWire) -> NoReturn:
         if run.can_retry(tripwire):
@@ -122,37 +137,43 @@ async def commit(run: RunView, step_number: int, step: Step, call: dict[str, Any
         run.blocked_calls[call_id] = tripwire.processor_id
         raise EndRun(run.tripwire_chunk(tripwire)) from None
 
-    if entries:
-        await run_lane(
+    await run_lane(
+        run.ctx,
+        entries,
+        "process_tool_result",
+        ArgsRecipe(
             run.ctx,
-            entries,
-            "process_tool_result",
-            ArgsRecipe(
-                run.ctx,
-                ProcessToolResultArgs,
-                fixed={
-                    "message_list": ml,
-                    "step_number": step_number,
-                    "tool_name": name,
-                    "tool_call_id": call_id,
-                    "args": args_value,
-                },
-                fresh={
-                    "messages": ml.get.all.db,
-                    "steps": partial(list, run.steps),
-                    "system_messages": ml.get_all_system_messages,
-                },
-                retry_count=run.retry_count,
-                live=lane,
-            ),
-            apply=partial(apply_unless_empty, "process_tool_result", ml, "response"),
-            reduce=partial(take_replaced_result, ml, call_id, lane),
-            policy=LanePolicy(tripped, CONTRACT_ERRORS, run.end_with_error),
-            describe=partial(describe_tool_result, ml, call_id, name, lane),
-            fingerprint=partial(messages_fingerprint, ml),
-            tool=partial(tool_facts, call_id, returned),
-        )
-    result = lane["result"]
+            ProcessToolResultArgs,
+            fixed={
+                "message_list": ml,
+                "step_number": step_number,
+                "tool_name": name,
+                "tool_call_id": call_id,
+                "args": plain_args(call["args"]),
+            },
+            fresh={
+                "messages": ml.get.all.db,
+                "steps": partial(list, run.steps),
+                "system_messages": ml.get_all_system_messages,
+            },
+            retry_count=run.retry_count,
+            live=lane,
+        ),
+        apply=partial(apply_unless_empty, "process_tool_result", ml, "response"),
+        reduce=partial(take_replaced_result, ml, call_id, lane),
+        policy=LanePolicy(tripped, CONTRACT_ERRORS, run.end_with_error),
+        describe=partial(describe_tool_result, ml, call_id, name, lane),
+        fingerprint=partial(messages_fingerprint, ml),
+        tool=partial(tool_facts, call_id, returned),
+    )
+    return lane["result"]
+
+
+async def _commit_result(run: RunView, step: Step, call: dict[str, Any], result: Any) -> list[AnyChunk]:
+    """The result into the thread, then its ``tool-result`` chunk; a stream processor that stops the chunk undoes
+    the commit."""
+    ml = run.message_list
+    call_id, name, args_value = call["tool_call_id"], call["tool_name"], plain_args(call["args"])
     ml.update_tool_invocation(
         ToolInvocationPart(
             tool_invocation=ToolInvocation(

@@ -118,8 +118,10 @@ class ArgsRecipe(Generic[ArgsT]):
     the values every processor of the lane is given as they are (``fixed``), and the ones read anew before each
     processor (``fresh``: what the processors before it may have changed, such as the message list's views; each a
     call of no argument, a bound method or a ``partial``), plus :func:`common_args` with ``retry_count``. ``live``
-    is a mapping the lane's own reduction updates (the prompt a processor rewrote): its values as they stand
-    before each processor.
+    is a mapping the lane's own reduction or apply updates (the prompt a processor rewrote, the step's overrides):
+    its values as they stand before each processor, each passed through its ``views`` function if it has one (the
+    model built from its id, a copy of the tools). ``flags`` are boolean args, true for the processors whose id is
+    in their set (``process_input_step``'s ``llm_request_stage``).
 
     :func:`processors.pipeline.runner.run_lane` calls it as its ``args_for``; the phase that made it is not called
     back for it (``scripts/trace-flow``)."""
@@ -130,7 +132,15 @@ class ArgsRecipe(Generic[ArgsT]):
     fresh: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
     retry_count: int = 0
     live: Mapping[str, Any] = field(default_factory=dict)
+    views: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
+    flags: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def __call__(self, entry: Entry) -> ArgsT:
         values = {name: read() for name, read in self.fresh.items()}
-        return self.args_type(**self.fixed, **self.live, **values, **common_args(self.ctx, entry, self.retry_count))
+        live = self.live
+        if self.views:
+            views = self.views
+            live = {name: views[name](value) if name in views else value for name, value in live.items()}
+        for name, ids in self.flags.items():
+            values[name] = entry.id in ids
+        return self.args_type(**self.fixed, **live, **values, **common_args(self.ctx, entry, self.retry_count))

@@ -1,11 +1,12 @@
 """A chat message and a lab case, followed call by call, do not bounce back into modules they are still inside.
 
 Issue 27: "a chat message and a lab case, followed call by call, enter each module on their way once or twice, not
-six times" — the runner was re-entered from every lane's closures, which called runner helpers back. The figures
-come from ``tests/support/flow_trace.py`` (``scripts/trace-flow`` prints them): a *bounce* is a call back into a
-module whose frame is still on the stack. Every module on the way (the runtime's loop and pipeline, the lab) may
-bounce at most twice, but for the exceptions below, each with its reason and a ceiling at today's figure (so a new
-callback path fails here).
+six times" — the runner was re-entered from every lane's closures, which called runner helpers back; then the lane
+runner called back into the phases for each processor's args and results. The figures come from
+``tests/support/flow_trace.py`` (``scripts/trace-flow`` prints them): a *bounce* is a call back into a module whose
+frame is still on the stack. Every module on the way (the runtime's loop and pipeline, the lab) bounces at most
+twice; the lane phases not at all while their processors pass (what a lane does with each result is a value the
+runner applies itself: ``processors/pipeline/request_results.py``, ``processors/loop/output_step_results.py``).
 
 Entries (calls into a module not on the stack) are not bounded: the values the flow carries (the message list,
 chunks, trace events, the args objects) are used per processor and per chunk by design.
@@ -13,26 +14,21 @@ chunks, trace events, the args objects) are used per processor and per chunk by 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from tests.support.flow_trace import FlowCounts, chat_message, lab_case
+from processors import Agent, Processor
+from processors.models.scripted import ScriptedModel
+from tests.support.flow_trace import FlowCounts, chat_message, follow, lab_case, results_message
 
-#: Module → (most bounces allowed, why it is called back at all).
-EXCEPTIONS: dict[str, tuple[int, str]] = {
-    "processors.loop.phases": (
-        14,
-        "process_input_step hands run_lane an args builder that reads the step's overrides the processors before "
-        "changed (a model to resolve, tools to copy) and an apply that checks a mapping's values; process_input's "
-        "apply reads a mapping too: called per processor while the phase awaits the lane (every other lane's args "
-        "are data, an ArgsRecipe)",
-    ),
-    "processors.loop.output_phases": (
-        4,
-        "process_output_step's apply checks the tool calls and the read-only record, per processor",
-    ),
-    "lab.case_run": (2, "the case's recording model wrapper is called by the loop that run_case awaits"),
-}
+#: The most bounces allowed into any module on the way. ``lab.case_run`` uses both in a benign case: its recording
+#: model wrapper is called by the loop ``run_case`` awaits, and its generator of tripped processors by
+#: ``lab.results.unique_in_order``.
+MOST_BOUNCES = 2
 
+#: The modules that run a lane's hook: entered once per lane, called back only when a processor blocks or fails.
+PHASES = ("processors.loop.phases", "processors.loop.output_phases", "processors.loop.tool_calls")
 
 #: Not asserted: the built-in guards' own callbacks (a stream guard hands its find/hold functions to the shared
 #: per-chunk window, ``builtin/split_across_chunks.py``, so ``pii_detector`` and ``system_prompt_scrubber`` bounce
@@ -44,16 +40,31 @@ def _over(counts: FlowCounts) -> dict[str, int]:
     return {
         module: bounces
         for module, bounces in counts.bounces.items()
-        if not module.startswith(GUARDS) and bounces > EXCEPTIONS.get(module, (2, ""))[0]
+        if not module.startswith(GUARDS) and bounces > MOST_BOUNCES
     }
 
 
-async def test_a_chat_message_enters_the_lane_runner_once_per_lane_and_is_never_called_back() -> None:
-    counts = await chat_message()
+@pytest.mark.parametrize("flow", [chat_message, results_message], ids=["chat", "every-result-form"])
+async def test_a_chat_message_enters_the_lane_runner_once_per_lane_and_is_never_called_back(flow: Any) -> None:
+    counts = await flow()
 
     assert counts.bounces["processors.pipeline.runner"] == 0
     assert counts.entries["processors.pipeline.runner"] > 0  # the trace did see the lanes run
     assert _over(counts) == {}, counts.table()
+
+
+@pytest.mark.parametrize("flow", [chat_message, results_message], ids=["chat", "every-result-form"])
+async def test_the_lane_runner_takes_each_processors_args_and_result_without_calling_the_phases_back(
+    flow: Any,
+) -> None:
+    """The args of ``process_input_step``, the results of ``process_input``, ``process_input_step`` and
+    ``process_output_step``, the reductions of ``process_llm_request`` and ``process_api_error``: values the runner
+    applies, not closures of the phase (they bounced 18 times per message)."""
+    counts = await flow()
+
+    assert {module: counts.bounces[module] for module in PHASES} == dict.fromkeys(PHASES, 0), counts.table()
+    assert counts.entries["processors.loop.phases"] > 0
+    assert counts.entries["processors.loop.output_phases"] > 0
 
 
 @pytest.mark.parametrize("kind", ["attack", "benign"])
@@ -65,9 +76,23 @@ async def test_a_lab_case_enters_each_module_without_bouncing_back(kind: str) ->
     assert _over(counts) == {}, counts.table()
 
 
-async def test_the_tracer_counts_a_callback_into_a_module_on_the_stack_as_a_bounce() -> None:
-    """The measure itself: run_lane calling a phase's closure while the phase awaits it is a bounce of the phase."""
-    counts = await chat_message()
+class _Block(Processor):
+    id = "block"
 
-    assert counts.bounces["processors.loop.phases"] > 0
-    assert counts.entries["processors.loop.phases"] > 0
+    def process_input(self, args: Any) -> Any:
+        args.abort("blocked")
+
+
+async def test_the_tracer_counts_a_callback_into_a_module_on_the_stack_as_a_bounce() -> None:
+    """The measure itself: a blocked input makes run_lane call the phase's handler back while the phase awaits it
+    (it marks the input not to be saved): one bounce of the phase, and the lane runner entered, not bounced."""
+    agent = Agent(id="blocked", model=ScriptedModel(["never"]), input_processors=[_Block()])
+
+    async def send() -> None:
+        await agent.generate("hello")
+
+    counts = await follow(send)
+
+    assert counts.bounces["processors.loop.phases"] == 1, counts.table()
+    assert counts.entries["processors.loop.phases"] == 1
+    assert counts.bounces["processors.pipeline.runner"] == 0

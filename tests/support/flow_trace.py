@@ -121,11 +121,66 @@ def chat_agent() -> Any:
     )
 
 
-async def chat_message() -> FlowCounts:
-    """One chat message through :func:`chat_agent` (built outside the trace): ``agent.stream`` to its result."""
+def results_agent() -> Any:
+    """:func:`chat_agent`'s lanes, with processors that return each hook's mapping or list form (the step's
+    overrides, a model and tools, a prompt, ``[]``, the messages) and a first model call that fails and is retried:
+    what the lane runner reconciles per processor (:mod:`processors.pipeline.request_results`,
+    :mod:`processors.loop.output_step_results`), so none of it may call back into the phases."""
+    from processors import Agent, ModelAPIError, Processor
+    from processors.models.scripted import ScriptedModel, ToolCall, Turn
+    from tests.support.trace_runs import forecast
+
+    class InputForms(Processor):
+        id = "input-forms"
+
+        def process_input(self, args: Any) -> Any:
+            brief = {"role": "system", "content": "Be brief."}
+            return {"messages": args.messages, "system_messages": [*args.system_messages, brief]}
+
+        def process_input_step(self, args: Any) -> Any:
+            return {"messages": args.messages, "model": args.model, "tools": args.tools, "tool_choice": "auto"}
+
+        def process_llm_request(self, args: Any) -> Any:
+            return {"prompt": args.prompt}
+
+    class OutputForms(Processor):
+        id = "output-forms"
+
+        def process_output_step(self, args: Any) -> Any:
+            return []
+
+        def process_output_result(self, args: Any) -> Any:
+            return args.messages
+
+    class RetryOnce(Processor):
+        id = "retry-once"
+
+        def process_api_error(self, args: Any) -> Any:
+            return {"retry": True}
+
+    model = ScriptedModel(
+        [
+            Turn(error=ModelAPIError(500, "busy", True)),
+            Turn(tool_calls=[ToolCall("forecast", {"city": "Oslo"}, id="c1")]),
+            "It is clear in Oslo.",
+        ]
+    )
+    return Agent(
+        id="flow-results",
+        model=model,
+        tools=[forecast],
+        input_processors=[InputForms(), InputForms()],
+        output_processors=[OutputForms(), OutputForms()],
+        error_processors=[RetryOnce()],
+    )
+
+
+async def chat_message(agent: Any = None) -> FlowCounts:
+    """One chat message through ``agent`` (default :func:`chat_agent`; built outside the trace): ``agent.stream``
+    to its result."""
     from processors import RecordingTracer
 
-    agent = chat_agent()
+    agent = agent if agent is not None else chat_agent()
 
     async def send() -> None:
         stream = agent.stream("weather in Oslo?", tracers=[RecordingTracer()])
@@ -134,6 +189,11 @@ async def chat_message() -> FlowCounts:
         await stream.result()
 
     return await follow(send)
+
+
+async def results_message() -> FlowCounts:
+    """One chat message through :func:`results_agent`."""
+    return await chat_message(results_agent())
 
 
 #: The lab cases followed: an attack the sample design blocks at its input, and a benign question that passes every
