@@ -421,14 +421,17 @@ class RegexFilter(BuiltinProcessor):
             if position > limit:
                 break
             ends.append(position)
-        count = 0
-        for index in range(len(ends) - 1, -1, -1):
-            end = ends[index]
-            if not any(r.start < end < r.end for r in regions):
-                count = index + 1
-                break
-        if count == 2 and not any(r.start < ends[0] < r.end for r in regions):
-            count = 1  # one chunk in, one chunk out: the other waits for the next call, and no copy is made
+        if not regions:  # nothing crosses a boundary (the common case: prose without a match in the window)
+            count = 1 if len(ends) == 2 else len(ends)
+        else:
+            count = 0
+            for index in range(len(ends) - 1, -1, -1):
+                end = ends[index]
+                if not any(r.start < end < r.end for r in regions):
+                    count = index + 1
+                    break
+            if count == 2 and not any(r.start < ends[0] < r.end for r in regions):
+                count = 1  # one chunk in, one chunk out: the other waits for the next call, and no copy is made
         if not ends and len(held[0][1]) <= self._span:
             return []  # the oldest chunk fits once a little more text arrives: wait rather than split it
         emit_end = ends[count - 1] if count else limit
@@ -524,12 +527,7 @@ class RegexFilter(BuiltinProcessor):
         context: str = state.get("context", "")
         if not context:
             return self._matcher.hits(text)
-        shift = len(context)
-        return [
-            hit._replace(start=hit.start - shift, end=hit.end - shift)
-            for hit in self._matcher.hits(context + text)
-            if hit.start >= shift
-        ]
+        return self._matcher.hits(context + text, after=len(context))
 
     @staticmethod
     def _emit(chunks: list[list[Any]], text: str) -> AnyChunk | None:

@@ -144,23 +144,30 @@ class RegexMatcher:
         :meth:`hits` that follows on the same text); True without rules."""
         return not self._rules or answer_within([pattern for _name, pattern, _r in self._rules], text, seconds)
 
-    def hits(self, text: str) -> list[Hit]:
-        """Every match of every preset kind and rule in ``text`` (overlapping ones too), empty matches left out."""
+    def hits(self, text: str, *, after: int = 0) -> list[Hit]:
+        """Every match of every preset kind and rule in ``text`` (overlapping ones too), empty matches left out.
+
+        ``after``: only the matches starting there or later, their positions counted from there (the text before is
+        left context a look-behind sees: the stream's already emitted text)."""
         hits: list[Hit] = []
         if self._kinds:
             names = self._preset_names
             for match in find_all(text, self._kinds, overlapping=True):
-                hits.append(Hit(match.start, match.end, match.kind, names[match.kind], None))
+                start = match.start
+                if start >= after:
+                    hits.append(Hit(start - after, match.end - after, match.kind, names[match.kind], None))
         for name, pattern, replacement in self._rules:
             for found in pattern.finditer(text):
                 start, end = found.span()
-                if end > start:
-                    hits.append(Hit(start, end, name, replacement, found))
+                if end > start and start >= after:
+                    hits.append(Hit(start - after, end - after, name, replacement, found))
         return hits
 
     @staticmethod
     def regions(hits: list[Hit]) -> list[Region]:
         """Overlapping hits merged into disjoint regions in text order; the longest hit owns a region."""
+        if len(hits) < 2:  # the stream asks after every chunk, and a window mostly holds no match or one
+            return [Region(hit) for hit in hits]
         regions: list[Region] = []
         for hit in sorted(hits, key=lambda h: (h.start, h.start - h.end)):
             current = regions[-1] if regions else None

@@ -172,12 +172,24 @@ def content_json(content: MessageContent) -> str:
         return scrubbed.model_dump_json(by_alias=True)
 
 
+# The save path's statements are built once, with bound parameters: building a statement with its values in it
+# costs SQLAlchemy ~3x executing it (coercion, a fresh cache key, the values pulled back out), and a turn's save runs
+# them every time (tests/bench/bench_store.py).
+_EXISTING_IDS = sa.select(messages_table.c.id).where(messages_table.c.id.in_(sa.bindparam("ids", expanding=True)))
+_THREAD_OWNER = sa.select(threads_table.c.resource_id).where(threads_table.c.id == sa.bindparam("thread_id"))
+_TOUCH_THREAD = (
+    sa.update(threads_table)
+    .where(threads_table.c.id == sa.bindparam("b_thread_id"))
+    .values(updated_at=sa.bindparam("updated_at"))
+)
+_INSERT_MESSAGES = sa.insert(messages_table)
+
+
 def existing_ids(connection: Connection, ids: Iterable[str]) -> set[str]:
     wanted = list(dict.fromkeys(ids))
     found: set[str] = set()
     for start in range(0, len(wanted), _IN_BATCH):
-        batch = wanted[start : start + _IN_BATCH]
-        found.update(connection.execute(sa.select(messages_table.c.id).where(messages_table.c.id.in_(batch))).scalars())
+        found.update(connection.execute(_EXISTING_IDS, {"ids": wanted[start : start + _IN_BATCH]}).scalars())
     return found
 
 
@@ -203,12 +215,12 @@ def save(connection: Connection, thread_id: str, messages: list[Message], resour
     so its place in the thread, and moves to this thread if it was in another (Mastra's upsert does the same).
     """
     now = utcnow()
-    owner = connection.execute(sa.select(threads_table.c.resource_id).where(threads_table.c.id == thread_id)).first()
+    owner = connection.execute(_THREAD_OWNER, {"thread_id": thread_id}).first()
     if owner is None:
         insert_thread(connection, ThreadRecord(id=thread_id, resource_id=resource_id, created_at=now, updated_at=now))
     else:
         check_owner(thread_id, owner.resource_id, resource_id)
-        connection.execute(sa.update(threads_table).where(threads_table.c.id == thread_id).values(updated_at=now))
+        connection.execute(_TOUCH_THREAD, {"b_thread_id": thread_id, "updated_at": now})
     if not messages:
         return
     latest = {m.id: m for m in messages}  # the same id twice in one batch: the last one wins
@@ -223,7 +235,7 @@ def save(connection: Connection, thread_id: str, messages: list[Message], resour
         else:
             inserts.append(row)
     if inserts:
-        connection.execute(sa.insert(messages_table), inserts)
+        connection.execute(_INSERT_MESSAGES, inserts)
     if updates:
         connection.execute(_UPDATE_MESSAGE, updates)
 

@@ -48,6 +48,22 @@ class _GcHold:
 _GC_HOLD = _GcHold()
 
 
+def _settle(done: Future[T], waiter: asyncio.Future[T]) -> None:
+    """On the loop's thread, once the job ended: release the collector and hand the job's outcome to its caller
+    (unless the caller stopped waiting)."""
+    _GC_HOLD.release()
+    if waiter.done():
+        return
+    if done.cancelled():
+        waiter.cancel()
+        return
+    error = done.exception()
+    if error is None:
+        waiter.set_result(done.result())
+    else:
+        waiter.set_exception(error)
+
+
 class Worker:
     """A single worker thread for blocking jobs, awaited from the event loop."""
 
@@ -55,8 +71,13 @@ class Worker:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
 
     async def run(self, job: Callable[[], T]) -> T:
-        """Run ``job`` on the worker thread and return its result (or raise its exception) on the loop."""
+        """Run ``job`` on the worker thread and return its result (or raise its exception) on the loop.
+
+        The job's end wakes the loop once: one callback there both hands over the result and releases the
+        collector (a turn's save is four jobs; a second wake-up each cost a self-pipe write and a hand-over of the
+        GIL, tests/bench/bench_store.py)."""
         loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[T] = loop.create_future()
         _GC_HOLD.acquire()
         try:
             future = self._executor.submit(job)
@@ -64,16 +85,17 @@ class Worker:
             _GC_HOLD.release()
             raise
 
-        def release_on_loop(_done: Future[T]) -> None:
+        def settle_on_loop(done: Future[T]) -> None:
             try:  # on the loop's thread: a collection started by the release runs there, not here
-                loop.call_soon_threadsafe(_GC_HOLD.release)
+                loop.call_soon_threadsafe(_settle, done, waiter)
             except RuntimeError:  # the loop is closed: release here rather than never
                 _GC_HOLD.release()
 
         # Released when the job ends, not when the caller stops waiting: a cancelled caller does not cancel a
-        # transaction already running.
-        future.add_done_callback(release_on_loop)
-        return await asyncio.wrap_future(future, loop=loop)
+        # transaction already running (a job still queued is dropped, and released as it is).
+        future.add_done_callback(settle_on_loop)
+        waiter.add_done_callback(lambda waited: future.cancel() if waited.cancelled() else None)
+        return await waiter
 
     def shutdown(self) -> None:
         """Stop accepting jobs; queued ones still run, then the thread ends."""

@@ -128,20 +128,21 @@ class Store:
 
         def work(connection: Connection) -> RunRecord:
             if thread_id is not None:
-                exists = connection.execute(sa.select(threads.c.id).where(threads.c.id == thread_id)).first()
+                exists = connection.execute(_THREAD_EXISTS, {"thread_id": thread_id}).first()
                 if exists is None:
                     thread = ThreadRecord(id=thread_id, resource_id=resource_id, created_at=now, updated_at=now)
                     connection.execute(sa.insert(threads).values(**thread.model_dump()))
             connection.execute(
-                sa.insert(runs).values(
-                    id=run_id,
-                    design_id=design_id,
-                    design_json=design_json,
-                    thread_id=thread_id,
-                    model=model,
-                    started_at=now,
-                    input_text=input_text,
-                )
+                _INSERT_RUN,
+                {
+                    "id": run_id,
+                    "design_id": design_id,
+                    "design_json": design_json,
+                    "thread_id": thread_id,
+                    "model": model,
+                    "started_at": now,
+                    "input_text": input_text,
+                },
             )
             return RunRecord(
                 id=run_id,
@@ -172,21 +173,18 @@ class Store:
         error: str | None = None,
     ) -> None:
         """Record how a run ended. :class:`RunNotFoundError` if it was never started."""
-        statement = (
-            sa.update(runs)
-            .where(runs.c.id == run_id)
-            .values(
-                finished_at=utcnow(),
-                outcome=outcome,
-                finish_reason=finish_reason,
-                usage=dict(usage) if usage is not None else None,
-                tripwire=dict(tripwire) if tripwire is not None else None,
-                error=error,
-            )
-        )
+        values = {
+            "b_id": run_id,
+            "finished_at": utcnow(),
+            "outcome": outcome,
+            "finish_reason": finish_reason,
+            "usage": dict(usage) if usage is not None else None,
+            "tripwire": dict(tripwire) if tripwire is not None else None,
+            "error": error,
+        }
 
         def work(connection: Connection) -> None:
-            if connection.execute(statement).rowcount == 0:
+            if connection.execute(_FINISH_RUN, values).rowcount == 0:
                 raise RunNotFoundError(f"No run with id {run_id!r}")
 
         await self.memory.run_sync(work, write=True)
@@ -198,7 +196,7 @@ class Store:
             return 0
 
         def work(connection: Connection) -> int:
-            connection.execute(sa.insert(trace_events), rows)
+            connection.execute(_INSERT_TRACE_EVENTS, rows)
             return len(rows)
 
         return await self.memory.run_sync(work, write=True)
@@ -307,6 +305,26 @@ class Store:
             .order_by(violations.c.seq)
         )
         return await self.memory.run_sync(lambda c: [_violation(row) for row in c.execute(query)])
+
+
+# --------------------------------------------------------------------------------------------- a turn's statements
+# Built once, with bound parameters: building a statement with its values in it costs SQLAlchemy ~3x executing it
+# (coercion, a fresh cache key, the values pulled back out), and every turn runs these (tests/bench/bench_store.py).
+_THREAD_EXISTS = sa.select(threads.c.id).where(threads.c.id == sa.bindparam("thread_id"))
+_INSERT_RUN = sa.insert(runs)
+_FINISH_RUN = (
+    sa.update(runs)
+    .where(runs.c.id == sa.bindparam("b_id"))
+    .values(
+        finished_at=sa.bindparam("finished_at"),
+        outcome=sa.bindparam("outcome"),
+        finish_reason=sa.bindparam("finish_reason"),
+        usage=sa.bindparam("usage"),
+        tripwire=sa.bindparam("tripwire"),
+        error=sa.bindparam("error"),
+    )
+)
+_INSERT_TRACE_EVENTS = sa.insert(trace_events)
 
 
 # --------------------------------------------------------------------------------------------- row mapping

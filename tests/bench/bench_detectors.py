@@ -22,7 +22,9 @@ Prints
    ``SystemPromptScrubber`` in ``process_output_stream`` (target ≤ 20 µs), measured at the hook (the
    processor's own stream cost) and through ``agent.stream()`` (extra time of a whole run, every hook included,
    divided by the number of chunks). Both are wall-clock time (``time.perf_counter``), the best of ``ROUNDS`` (9)
-   rounds over the same word-sized deltas: on a busy machine they include waiting for a core.
+   rounds over the same word-sized deltas: on a busy machine they include waiting for a core. ``--cpu`` measures
+   the hook in the thread's CPU time instead (``time.thread_time``, best of ``CPU_ROUNDS``, 15): what an idle
+   machine would show, when the machine is shared.
 """
 
 from __future__ import annotations
@@ -74,6 +76,8 @@ INDIRECT_HOLDOUT = DATA / "indirect_injection_holdout.jsonl"
 INDIRECT_HOLDOUT_B = DATA / "indirect_injection_holdout_b.jsonl"
 INDIRECT_HOLDOUT_C = DATA / "indirect_injection_holdout_c.jsonl"
 ROUNDS = 9
+#: Rounds of the hook's CPU-time measurement (``--cpu``): each is short, and the least disturbed one is kept.
+CPU_ROUNDS = 15
 STREAM_TEXT = (
     "The quarterly report shows revenue grew by 12 percent, driven by new customers in Europe and Asia. "
     "Contact maria.gonzalez@acme-corp.com or call +1 415-555-0132 about the card 4111 1111 1111 1111. "
@@ -277,7 +281,9 @@ def hook_cost(processor: Any, chunks: list[Any], message_list: MessageList) -> f
     """µs per chunk calling ``process_output_stream`` directly (as the runtime's sync fast path does)."""
     timings = []
     end = TextEndChunk(payload=TextPayload(id="t"))
-    for _ in range(ROUNDS):
+    cpu = "--cpu" in sys.argv
+    clock = time.thread_time if cpu else time.perf_counter
+    for _ in range(CPU_ROUNDS if cpu else ROUNDS):
         state: dict[str, Any] = {}
         args = ProcessOutputStreamArgs(
             part=None,
@@ -288,14 +294,14 @@ def hook_cost(processor: Any, chunks: list[Any], message_list: MessageList) -> f
             request_context=RequestContext(),
         )
         hook = processor.process_output_stream
-        started = time.perf_counter()
+        started = clock()
         for chunk in chunks:
             args.part = chunk
             hook(args)
         args.part = end
         hook(args)
         state.pop(REPROCESS_KEY, None)
-        timings.append((time.perf_counter() - started) / len(chunks) * 1e6)
+        timings.append((clock() - started) / len(chunks) * 1e6)
     return min(timings)  # the least disturbed run (other work on a 2-core machine only ever adds time)
 
 
@@ -345,7 +351,8 @@ def stream_cost() -> None:
         print("  RegexFilter: skipped (processors/builtin/regex_filter.py is not there yet)")
     base = asyncio.run(agent_cost(list, deltas))
     print(f"  {len(deltas)} chunks; agent.stream() without processors: {base:.2f} µs/chunk (best of {ROUNDS})")
-    print("  'stream hook': process_output_stream alone (best of runs) — the figure the target is about;")
+    clock = "CPU time, time.thread_time" if "--cpu" in sys.argv else "wall clock"
+    print(f"  'stream hook': process_output_stream alone (best of runs, {clock}) — the figure the target is about;")
     print("  'whole run': extra time of agent.stream() per chunk, all hooks (final-message checks included)")
     print(f"  {'processor':28s} {'stream hook':>12s} {'whole run':>14s}")
     for label, factory in candidates:
