@@ -126,6 +126,7 @@ def turns_in(path: Path) -> dict[str, list[tuple[str, str]]]:
         connection.close()
 
 
+@pytest.mark.timeout(360)  # KILLS child processes, each importing the runtime: minutes on a loaded machine
 def test_sigkill_while_streaming_and_saving_loses_no_finished_turn(tmp_path: Path) -> None:
     path = tmp_path / "crash.db"
     url = f"sqlite:///{path}"
