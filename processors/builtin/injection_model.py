@@ -16,7 +16,9 @@ module reads that file once (lazily, cached) and scores a text the way scikit-le
    intercept; then ``1 / (1 + exp(a * d + b))``: a score from 0 to 1.
 
 A text longer than :data:`WINDOW` characters is scored in overlapping windows and the highest window counts, so an
-instruction hidden in a long document is not diluted by the pages around it, and the cost stays linear in length.
+instruction hidden in a long document is not diluted by the pages around it, and the cost stays linear in length;
+the calibration then adds ``c * ln(windows)`` to the exponent (:attr:`InjectionModel.platt_windows`), since the
+highest of many windows is a multiple comparison.
 Training and run time share :func:`model_features`, so the two cannot drift apart.
 """
 
