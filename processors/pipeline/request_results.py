@@ -142,9 +142,7 @@ class RequestReduction:
         values = normalise_mapping(result, entry, "process_llm_request", frozenset({"prompt", "response"}))
         if "prompt" in values:
             given_prompt = values["prompt"]
-            if not isinstance(given_prompt, list) or not all(
-                isinstance(m, dict) and isinstance(m.get("role"), str) for m in given_prompt
-            ):
+            if not _dicts_with(given_prompt, "role"):
                 raise ProcessorContractError(
                     f"Processor '{entry.id}' returned a prompt that is not a list of messages "
                     "(dicts with a 'role') from process_llm_request",
@@ -155,9 +153,7 @@ class RequestReduction:
         response = values.get("response")
         if response is not None and self.cached is None:  # the first answer wins; later processors still run
             chunks = response.get("chunks") if isinstance(response, dict) else getattr(response, "chunks", None)
-            if not isinstance(chunks, list) or not all(
-                isinstance(c, dict) and isinstance(c.get("type"), str) for c in chunks
-            ):
+            if not _dicts_with(chunks, "type"):
                 raise ProcessorContractError(
                     f"Processor '{entry.id}' returned a response without a 'chunks' list (dicts with a 'type') "
                     "from process_llm_request",
@@ -195,3 +191,8 @@ class RetryVote:
             return True
         self.retry = bool(values.get("retry"))
         return self.retry
+
+
+def _dicts_with(value: Any, key: str) -> bool:
+    """Whether ``value`` is a list of dicts each naming a string ``key`` (a prompt's messages, a response's chunks)."""
+    return isinstance(value, list) and all(isinstance(item, dict) and isinstance(item.get(key), str) for item in value)
