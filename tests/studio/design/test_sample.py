@@ -187,3 +187,18 @@ async def test_the_sample_chain_streams_the_reply_as_the_model_writes_it(catalog
     assert all(seen[0] <= FIRST_TEXT_WITHIN_DELTAS for seen in answers), steps
     longest = max(answers, key=len)
     assert len(longest) >= 3, f"the reply leaves the chain in pieces as it is written, not at the end: {steps}"
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN", "zh_TW"])
+async def test_every_samples_injection_detectors_use_the_learned_model(catalogue: Catalogue, language: str) -> None:
+    """Both lanes' detectors say ``offline_scorer="learned"`` (issue 28), and the suggested attack of each language
+    is blocked by the model, which the tripwire names as its source."""
+    design = sample_design(language)
+    detectors = [entry for lane in ("input", "output") for entry in design.chain(lane)]
+    detectors = [entry for entry in detectors if entry.type == "PromptInjectionDetector"]
+    assert len(detectors) == 2 and all(entry.options["offline_scorer"] == "learned" for entry in detectors)
+    agent = build_agent(design, catalogue=catalogue)
+    agent.model = demo_model(delay=0)
+    result = await agent.generate(suggestions(language)[-1])
+    assert result.tripwire is not None and result.tripwire.processor_id == "prompt-injection-detector"
+    assert result.tripwire.metadata["source"] == "learned" and result.tripwire.metadata["score"] > 0.9

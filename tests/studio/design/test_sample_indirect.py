@@ -77,6 +77,7 @@ def test_the_samples_output_lane_guards_tool_results(catalogue: Catalogue) -> No
     design = sample_design()
     guard = next(entry for entry in design.output if entry.type == "PromptInjectionDetector")
     assert guard.options["strategy"] == "block" and guard.options["check_tool_results"] is True
+    assert guard.options["offline_scorer"] == "learned"  # issue 28: the model scores tool results too
     agent = build_agent(design, catalogue=catalogue)
     assert processor_entries(design, agent)[TOOL_GUARD] is guard
 
@@ -93,6 +94,7 @@ async def test_a_poisoned_tool_result_is_blocked_before_the_model_reads_it_and_t
     assert result.tripwire is not None and result.finish_reason == "other"
     assert result.tripwire.processor_id == TOOL_GUARD
     assert "in the result of tool 'fetch_page'" in result.tripwire.reason
+    assert result.tripwire.metadata["source"] == "learned"  # the model's verdict (the poisoned pages score 0.99+)
     assert [processor for processor, _violation in heard] == [TOOL_GUARD]
     assert len(model.requests) == 1, "the model never got the poisoned result"
     saved = [m.model_dump(mode="json") for m in await memory.all_messages("t1")]
