@@ -25,7 +25,16 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["Problem", "ProblemError", "json_problem", "located", "problem_of", "pydantic_problem", "regex_problem"]
+__all__ = [
+    "Problem",
+    "ProblemError",
+    "json_problem",
+    "located",
+    "problem_of",
+    "pydantic_problem",
+    "refusal",
+    "regex_problem",
+]
 
 
 class Problem(str):
@@ -117,6 +126,16 @@ def problem_of(value: Any) -> Problem | None:
     if isinstance(value, BaseException) and value.args and isinstance(value.args[0], Problem):
         return value.args[0]
     return None
+
+
+def refusal(code: str, template: str, /, cause: BaseException | str, **params: Any) -> ProblemError:
+    """The refusal of a value whose fault is ``cause`` — an error that may carry a coded problem of its own, or a
+    problem's text — written as ``template`` with the fault as ``{error}`` (nested: its code, hence the reader's
+    language, kept inside) and ``params``::
+
+        raise refusal("pattern:indexed", "pattern {index}: {error}", error, index=index) from None
+    """
+    return ProblemError(Problem(code, template, **params, error=problem_of(cause) or str(cause)))
 
 
 def pydantic_problem(item: Mapping[str, Any], *, bare: bool = False) -> Problem:

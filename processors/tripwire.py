@@ -18,6 +18,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from processors.problems import Problem
+
 
 class TripWire(Exception):
     """Raised by ``abort()``. ``processor_id`` is the processor whose ``abort`` was called."""
@@ -39,6 +41,11 @@ class TripWire(Exception):
         self.processor_id = processor_id
         self.code = code
         self.params: dict[str, Any] = dict(params or {})
+
+    def coded_reason(self) -> str:
+        """The reason as a trace records it: a :class:`~processors.problems.Problem` (its English, with the code and
+        values) when the tripwire has a code, so a reader of the trace gets it in their language; else the reason."""
+        return Problem.written(self.code, self.reason, **self.params) if self.code else self.reason
 
     def to_data(self) -> TripwireData:
         return TripwireData(

@@ -40,6 +40,7 @@ __all__ = [
     "import_problems_text",
     "option_problem_text",
     "problem_text",
+    "reason_text",
     "tripwire_text",
     "validation_item_text",
     "validation_text",
@@ -161,6 +162,14 @@ def tripwire_text(tripwire: Any, catalogue: Iterable[Any] | None = None) -> str:
     reason = str(_field(tripwire, "reason") or "")
     params = _field(tripwire, "params")
     return coded_text(_field(tripwire, "code"), params if isinstance(params, Mapping) else None, reason, catalogue)
+
+
+def reason_text(reason: str) -> str:
+    """An abort reason a trace recorded (an event's ``detail``, :func:`change_reason`) in the reader's language: by
+    its tripwire's code and values when it carries them, else as written."""
+    if isinstance(reason, Problem):
+        return tripwire_text({"reason": str(reason), "code": reason.code, "params": reason.params})
+    return str(reason)
 
 
 def _field(source: Any, name: str) -> Any:

@@ -20,7 +20,7 @@ from pydantic_core import PydanticCustomError
 
 from processors.errors import ProcessorsError
 from processors.pipeline.processor import Processor
-from processors.problems import problem_of
+from processors.problems import Problem, problem_of
 from processors.tripwire import TripWire
 
 
@@ -41,6 +41,24 @@ class InvalidOptionsError(ProcessorsError, ValueError):
         self.processor_type = processor_type
         self.errors = errors
         self.codes: dict[str, tuple[str, dict[str, Any]]] = dict(codes or {})
+
+    @classmethod
+    def of_validation(cls, processor_type: str, error: ValidationError) -> InvalidOptionsError:
+        """pydantic's refusal of ``processor_type``'s options, field by field: the message without pydantic's
+        "Value error, " (a validator's own words), the code a check's coded problem's, else pydantic's error type
+        and context. Also what a plug-in that validates its options with its own pydantic model is refused with."""
+        errors: dict[str, str] = {}
+        codes: dict[str, tuple[str, dict[str, Any]]] = {}
+        for item in error.errors():
+            field = ".".join(str(p) for p in item["loc"]) or "options"
+            errors[field] = item["msg"].removeprefix("Value error, ")
+            problem = problem_of((item.get("ctx") or {}).get("error"))
+            if problem is not None:  # a check that raised a coded problem (a pattern that does not compile)
+                codes[field] = (problem.code, problem.to_dict()["params"])
+                continue
+            context = {key: _json_safe(value) for key, value in (item.get("ctx") or {}).items()}
+            codes[field] = (item["type"], context)
+        return cls(processor_type, errors, codes)
 
 
 def text_code(owner: type[Any] | str, key: str) -> str:
@@ -94,18 +112,13 @@ class BuiltinProcessor(Processor):
         try:
             return cls.Options.model_validate(dict(options))
         except ValidationError as error:
-            errors: dict[str, str] = {}
-            codes: dict[str, tuple[str, dict[str, Any]]] = {}
-            for item in error.errors():
-                field = ".".join(str(p) for p in item["loc"]) or "options"
-                errors[field] = item["msg"].removeprefix("Value error, ")
-                problem = problem_of((item.get("ctx") or {}).get("error"))
-                if problem is not None:  # a check that raised a coded problem (a pattern that does not compile)
-                    codes[field] = (problem.code, problem.to_dict()["params"])
-                    continue
-                context = {key: _json_safe(value) for key, value in (item.get("ctx") or {}).items()}
-                codes[field] = (item["type"], context)
-            raise InvalidOptionsError(cls.type_name or cls.__name__, errors, codes) from None
+            raise InvalidOptionsError.of_validation(cls.type_name or cls.__name__, error) from None
+
+    def sentence(self, key: str, **params: Any) -> Problem:
+        """Sentence ``key`` of ``texts`` written with ``params``, carrying its code ``"<type_name>.<key>"`` and the
+        values: a violation report's message (``report_violation(self, self.id, self.sentence("near", ...))``), which
+        the studio translates like a tripwire."""
+        return Problem(text_code(type(self), key), self.texts[key], **params)
 
     def tripwire(self, key: str, *, retry: bool = False, metadata: Any = None, **params: Any) -> TripWire:
         """The tripwire of sentence ``key``: its English reason is ``texts[key]`` written with ``params``, its code

@@ -34,7 +34,6 @@ from processors.builtin.text_checks import check_messages
 from processors.builtin.violation_reports import report_violation
 from processors.messages import Message
 from processors.pipeline.processor import HookArgs, ProcessInputArgs, ProcessOutputResultArgs, ProcessToolResultArgs
-from processors.tripwire import TripWire
 
 if TYPE_CHECKING:
     from processors.builtin.classifier_model import TextClassifier
@@ -163,8 +162,7 @@ class ClassifierGuard(BuiltinProcessor):
         if not flagged:
             return
         label = model.labels[index]
-        tripwire = self._tripwire(where, label, score, tool=getattr(args, "tool_name", None))
-        reason = tripwire.reason
+        key, params = self._sentence(where, label, score, tool=getattr(args, "tool_name", None))
         metadata: dict[str, Any] = {
             "score": score,
             "label": label,
@@ -173,20 +171,21 @@ class ClassifierGuard(BuiltinProcessor):
             "model": self.options.model_folder,
         }
         if self.options.strategy == "block":
-            tripwire.metadata = metadata
-            raise tripwire
+            raise self.tripwire(key, metadata=metadata, **params)
+        reason = self.sentence(key, **params)  # by its code, like the tripwire
         logger.warning("%s", reason)
         outcome = report_violation(self, args.processor_id, reason, metadata)
         if outcome is not None:
             await outcome
 
-    def _tripwire(self, where: str, label: str, score: float, *, tool: str | None) -> TripWire:
-        """The tripwire for a text scored as an attack; ``where`` is the input, the answer or a tool's result."""
+    def _sentence(self, where: str, label: str, score: float, *, tool: str | None) -> tuple[str, dict[str, Any]]:
+        """The key and values of the sentence for a text scored as an attack (its tripwire's, or its report's when
+        it warns); ``where`` is the input, the answer or a tool's result."""
         key = {"the input": "flagged_input", "the answer": "flagged_answer"}.get(where, "flagged_tool")
         params: dict[str, Any] = {"label": label, "score": score, "threshold": self.options.threshold}
         if key == "flagged_tool":
             params["tool"] = tool
-        return self.tripwire(key, **params)
+        return key, params
 
     @staticmethod
     def _record(args: HookArgs, score: float, where: str, flagged: bool) -> None:

@@ -133,6 +133,7 @@ class CostGuard(BuiltinProcessor):
     description = "A spending budget per run, thread or user, priced with litellm's offline price map."
     texts: ClassVar[Mapping[str, str]] = {
         "used_up": "Cost budget of ${budget:.4f} for this {scope} is used up (spent ${spent:.4f})",
+        "nearly_used": "Cost budget of ${budget:.4f} for this {scope} is {share:.0%} spent (${spent:.4f})",
     }
 
     options: CostGuardOptions
@@ -182,14 +183,12 @@ class CostGuard(BuiltinProcessor):
         cost = self.spent(key, state)
         if cost >= options.max_cost:
             metadata = self._metadata(key, cost, "hard", state)
-            tripwire = self.tripwire(
-                "used_up", metadata=metadata, budget=options.max_cost, scope=options.scope, spent=cost
-            )
-            if options.message:  # the user's own words: shown as written, in every language
-                tripwire = TripWire(options.message, metadata=metadata, processor_id=self.id)
-            reason = tripwire.reason
+            values: dict[str, Any] = {"budget": options.max_cost, "scope": options.scope, "spent": cost}
             if options.strategy == "block":
-                raise tripwire
+                if options.message:  # the user's own words: shown as written, in every language
+                    raise TripWire(options.message, metadata=metadata, processor_id=self.id)
+                raise self.tripwire("used_up", metadata=metadata, **values)
+            reason = options.message or self.sentence("used_up", **values)  # by its code, like the tripwire
             if not state.get("warned_hard"):
                 state["warned_hard"] = True
                 logger.warning("CostGuard: %s", reason)
@@ -200,9 +199,8 @@ class CostGuard(BuiltinProcessor):
         percent = options.warn_at_percent
         if percent is not None and cost >= options.max_cost * percent / 100 and not state.get("warned_soft"):
             state["warned_soft"] = True
-            reason = (
-                f"Cost budget of ${options.max_cost:.4f} for this {options.scope} is {cost / options.max_cost:.0%} "
-                f"spent (${cost:.4f})"
+            reason = self.sentence(
+                "nearly_used", budget=options.max_cost, scope=options.scope, share=cost / options.max_cost, spent=cost
             )
             logger.warning("CostGuard: %s", reason)
             pending = report_violation(self, self.id, reason, self._metadata(key, cost, "soft", state))

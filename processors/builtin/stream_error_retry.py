@@ -33,7 +33,7 @@ from pydantic import Field, field_validator
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
 from processors.errors import ModelAPIError
 from processors.pipeline.processor import ProcessAPIErrorArgs
-from processors.problems import Problem, ProblemError, problem_of, regex_problem
+from processors.problems import refusal, regex_problem
 from processors.user_patterns import UserPattern, check_user_pattern
 
 #: Failures that are worth a second try even when the adapter did not mark them retryable.
@@ -77,26 +77,17 @@ class StreamErrorRetryOptions(ProcessorOptions):
             try:
                 re.compile(pattern)
             except re.error as error:
-                raise ProblemError(
-                    Problem(
-                        "pattern:matcher_invalid",
-                        "matcher {index} is not a valid regular expression ({pattern!r}): {error}",
-                        index=index,
-                        pattern=pattern,
-                        error=regex_problem(error),
-                    )
+                raise refusal(
+                    "pattern:matcher_invalid",
+                    "matcher {index} is not a valid regular expression ({pattern!r}): {error}",
+                    regex_problem(error),
+                    index=index,
+                    pattern=pattern,
                 ) from None
             try:
                 check_user_pattern(pattern, re.IGNORECASE)
             except ValueError as error:
-                raise ProblemError(
-                    Problem(
-                        "pattern:matcher",
-                        "matcher {index}: {error}",
-                        index=index,
-                        error=problem_of(error) or str(error),
-                    )
-                ) from None
+                raise refusal("pattern:matcher", "matcher {index}: {error}", error, index=index) from None
         return value
 
 

@@ -39,7 +39,7 @@ from processors.loop.config import RETRY_FEEDBACK_TAG
 from processors.messages import Message, system_text
 from processors.messages.message_list import MessageList
 from processors.pipeline.processor import HookArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
-from processors.problems import Problem, ProblemError, problem_of, regex_problem
+from processors.problems import refusal, regex_problem
 from processors.user_patterns import UserPattern, check_user_pattern
 
 logger = logging.getLogger(__name__)
@@ -78,26 +78,17 @@ class SystemPromptScrubberOptions(JudgeOptions):
             try:
                 re.compile(pattern)
             except re.error as error:
-                raise ProblemError(
-                    Problem(
-                        "pattern:does_not_compile",
-                        "pattern {index} ({pattern!r}) does not compile: {error}",
-                        index=index,
-                        pattern=pattern,
-                        error=regex_problem(error),
-                    )
+                raise refusal(
+                    "pattern:does_not_compile",
+                    "pattern {index} ({pattern!r}) does not compile: {error}",
+                    regex_problem(error),
+                    index=index,
+                    pattern=pattern,
                 ) from None
             try:
                 check_user_pattern(pattern)
             except ValueError as error:
-                raise ProblemError(
-                    Problem(
-                        "pattern:indexed",
-                        "pattern {index}: {error}",
-                        index=index,
-                        error=problem_of(error) or str(error),
-                    )
-                ) from None
+                raise refusal("pattern:indexed", "pattern {index}: {error}", error, index=index) from None
         return value
 
 

@@ -58,7 +58,6 @@ from processors.pipeline.hook_results import (  # re-exported: the runner's publ
 )
 from processors.pipeline.processor import HookArgs
 from processors.pipeline.run_context import Entry, RunContext
-from processors.problems import Problem
 from processors.tracing import Outcome, TraceEvent, snapshot_state
 from processors.tripwire import TripWire, Violation
 
@@ -81,7 +80,13 @@ async def notify_violation(entry: Entry, tripwire: TripWire) -> None:
         return
     try:
         outcome = callback(
-            Violation(processor_id=tripwire.processor_id or entry.id, message=tripwire.reason, detail=tripwire.metadata)
+            Violation(
+                processor_id=tripwire.processor_id or entry.id,
+                message=tripwire.reason,
+                detail=tripwire.metadata,
+                code=tripwire.code,  # the reader's language: a retried abort's report is no run's tripwire
+                params=tripwire.params,
+            )
         )
         if inspect.isawaitable(outcome):
             await outcome
@@ -136,10 +141,7 @@ async def invoke(
             tripwire.processor_id = entry.id
         await notify_violation(entry, tripwire)
         if tracing:
-            reason = (
-                Problem.written(tripwire.code, tripwire.reason, **tripwire.params) if tripwire.code else tripwire.reason
-            )
-            _trace(ctx, entry, hook, started, "aborted", before, "", reason, facts)  # its code kept for the reader
+            _trace(ctx, entry, hook, started, "aborted", before, "", tripwire.coded_reason(), facts)  # code kept
         raise
     except asyncio.CancelledError:
         raise

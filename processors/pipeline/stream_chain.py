@@ -32,6 +32,7 @@ from processors.pipeline.processor import ProcessOutputStreamArgs
 from processors.pipeline.run_context import Entry, RunContext, common_args
 from processors.pipeline.stream_parts import StreamParts
 from processors.pipeline.text_flow import TextFlow, TextVerdict, chunk_text
+from processors.problems import Problem
 from processors.tracing import Outcome, TraceEvent, snapshot_state
 from processors.tripwire import TripWire
 
@@ -242,7 +243,7 @@ class StreamChain:
                 if tripwire.processor_id is None:
                     tripwire.processor_id = entry.id
                 if tracing:
-                    self._record(entry, started, "aborted", part, None, tripwire.reason)
+                    self._record(entry, started, "aborted", part, None, tripwire.coded_reason())
                 raise
             except asyncio.CancelledError:
                 raise
@@ -345,7 +346,8 @@ class StreamChain:
                 "outcome": outcome,
                 "before": before.to_wire(),
                 "after": after.to_wire() if after is not None else None,
-                "detail": detail,
+                "detail": None if detail is None else str(detail),
+                **_codes(detail),
             }
             stats["changes"].append(change)
             if outcome == "dropped":
@@ -404,6 +406,14 @@ class StreamChain:
                 )
             )
         self._stats.clear()
+
+
+def _codes(detail: str | None) -> dict[str, Any]:
+    """An abort reason's code and values (``{"code", "params"}``) beside its English in a chunk change, so the trace
+    shows it in the reader's language, also once stored as JSON; nothing for a reason without a code."""
+    if not isinstance(detail, Problem):
+        return {}
+    return {"code": detail.code, "params": detail.to_dict()["params"]}
 
 
 def _text_length(chunk: AnyChunk) -> int:

@@ -4196,6 +4196,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>应为文字</translation>
     </message>
     <message>
+        <source>Text should match the pattern &apos;{pattern}&apos;</source>
+        <translation>文字应符合模式 &apos;{pattern}&apos;</translation>
+    </message>
+    <message>
         <source>Input should be a list</source>
         <translation>应为列表</translation>
     </message>
@@ -5794,6 +5798,11 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Cost budget of ${budget:.4f} for this {scope} is used up (spent ${spent:.4f})</source>
         <comment>CostGuard.used_up</comment>
         <translation>此 {scope} 的费用预算 ${budget:.4f} 已用完（已花费 ${spent:.4f}）</translation>
+    </message>
+    <message>
+        <source>Cost budget of ${budget:.4f} for this {scope} is {share:.0%} spent (${spent:.4f})</source>
+        <comment>CostGuard.nearly_used</comment>
+        <translation>此 {scope} 的费用预算 ${budget:.4f} 已用掉 {share:.0%}（已花费 ${spent:.4f}）</translation>
     </message>
 </context>
 <context>

@@ -382,7 +382,7 @@ def _error_message(item: Any) -> str:
         return Problem("design:unknown_field", "unknown field")
     if item["type"] == "missing":
         return Problem("design:missing", "missing")
-    return pydantic_problem(item)  # a check's coded problem, else pydantic's words by their type
+    return pydantic_problem(item, bare=True)  # a check's coded problem, else pydantic's words (no "Value error, ")
 
 
 #: "An agent design is a JSON object, not …", one sentence per kind of JSON value (a translator words each).

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from processors.models.base import LanguageModel
     from processors.models.recording import Recording
 
+from pydantic import ValidationError
+
 from processors.problems import problem_of
 from studio.design.agent_design import (
     _LANE_TITLES,
@@ -52,7 +54,10 @@ def build_processor(catalogue: Catalogue, lane: Lane, index: int, entry: ChainEn
     from processors.builtin.base import InvalidOptionsError
 
     try:
-        processor = catalogue.create(entry.type, entry.options)
+        try:
+            processor = catalogue.create(entry.type, entry.options)
+        except ValidationError as refusal:  # a plug-in that checks its options with its own pydantic model
+            raise InvalidOptionsError.of_validation(entry.type, refusal) from None
         check_lane([processor], lane)
     except InvalidOptionsError as error:  # named as the form names it (text kept as typed that is no JSON...)
         problems = [

@@ -31,6 +31,7 @@ from processors.chunks import (
     TripwireChunk,
 )
 from processors.loop.step import plain_args
+from processors.problems import Problem
 from processors.result import GenerateResult
 from processors.tracing import TraceEvent
 from studio.models.chat_conversation import Conversation
@@ -45,6 +46,7 @@ from studio.models.chat_items import (
     readable_error,
 )
 from studio.models.judge_failures import JudgeFailures
+from studio.texts.problems import change_reason
 
 
 @dataclass(eq=False, slots=True)
@@ -206,7 +208,7 @@ class LiveRuns:
         step.retracted = True
         retracted = run.item.retracted
         if len(run.abort_reasons) >= len(retracted):
-            step.feedback = run.abort_reasons[len(retracted) - 1]
+            _give_feedback(step, run.abort_reasons[len(retracted) - 1])
         self._chat.changed(run.item)
 
     def apply_trace_event(self, run_id: str, event: TraceEvent) -> None:
@@ -222,7 +224,7 @@ class LiveRuns:
             return
         reason = event.detail
         if reason is None and event.chunk_stats:
-            details = [c.get("detail") for c in event.chunk_stats.get("changes", []) if c.get("outcome") == "aborted"]
+            details = [change_reason(c) for c in event.chunk_stats.get("changes", []) if c.get("outcome") == "aborted"]
             reason = next((d for d in reversed(details) if d), None)
         run = self._runs.get(run_id)
         if run is None or not reason:
@@ -233,7 +235,7 @@ class LiveRuns:
         retracted = run.item.retracted
         index = len(run.abort_reasons) - 1
         if index < len(retracted) and retracted[index].feedback is None:
-            retracted[index].feedback = reason
+            _give_feedback(retracted[index], reason)
             self._chat.changed(run.item)
 
     def _notice(self, run_id: str, text: str) -> None:
@@ -357,3 +359,11 @@ def run_cost(model: str | None, usage: Any) -> float | None:
 
     price = model_price(model)
     return None if price is None else cost_of(usage, price)
+
+
+def _give_feedback(step: StepSegment, reason: str) -> None:
+    """A retried step's feedback from a trace's abort reason, with its tripwire's code and values when the reason
+    carries them (a :class:`~processors.problems.Problem`), so the chat reads it in the reader's language at once."""
+    step.feedback = str(reason)
+    if isinstance(reason, Problem):
+        step.feedback_code, step.feedback_params = reason.code, dict(reason.params)

@@ -6,6 +6,12 @@ thread exported from one studio and imported into another comes back with its in
 recordings — replayable through an edited chain on the other machine. A recording is the run's
 ``Recording.to_bytes()`` in base64 (compressed JSON, never a key).
 
+Texts travel with their codes, so an imported run reads in the reader's language as the original did: a trace
+event's ``summary`` (the codes and values of its before/after/detail, ``TraceEvent.summary_codes()``), a violation's
+``code`` and ``params``, a tripwire's (inside ``tripwire``) and a stream abort's (inside ``chunkStats``). Each is left
+out where there is none, and a file written before codes (without them) imports as before, its texts shown as
+recorded.
+
 An import is data: every run is validated (shape, ids, a readable recording of bounded size) before anything is
 written, and refused with each problem named by its path (``extensions.processor-studio/runs[2].id: ...``); the
 thread's own import then writes nothing either.
@@ -18,10 +24,10 @@ import binascii
 import zlib
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 import sqlalchemy as sa
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.engine import Connection
 
 from processors.memory.errors import ThreadImportError
@@ -39,7 +45,7 @@ MAX_RECORDING_BYTES = 64 * 1024 * 1024
 #: The trace event keys a run export keeps (``TraceEvent.to_dict()`` minus ``runId``).
 TRACE_KEYS = (
     "stepNumber", "hook", "processorId", "processorIndex", "startedAt", "endedAt", "outcome", "before", "after",
-    "state", "detail", "chunkStats",
+    "state", "detail", "chunkStats", "summary",
 )  # fmt: skip
 
 
@@ -58,6 +64,8 @@ class ExportedTraceEvent(BaseModel):
     state: Any = None
     detail: str | None = None
     chunkStats: Any = None
+    #: The codes and values of ``before``/``after``/``detail`` by side (``Problem.to_dict()`` each), when coded.
+    summary: dict[Literal["before", "after", "detail"], dict[str, Any]] | None = None
 
 
 class ExportedViolation(BaseModel):
@@ -67,6 +75,9 @@ class ExportedViolation(BaseModel):
     message: str
     detail: Any = None
     at: datetime
+    #: The message's code and values (``Violation.code``/``params``), when it has them.
+    code: str | None = Field(default=None, max_length=255)
+    params: dict[str, Any] | None = None
 
 
 class ExportedRun(BaseModel):
@@ -114,6 +125,7 @@ def export_runs(connection: Connection, thread_id: str) -> list[dict[str, Any]]:
             {
                 "processorId": violation.processor_id, "message": violation.message, "detail": violation.detail,
                 "at": violation.created_at.isoformat(),
+                **({"code": violation.code, "params": violation.params} if violation.code is not None else {}),
             }
         )  # fmt: skip
     recordings = {
@@ -240,7 +252,8 @@ def import_runs(connection: Connection, document: ThreadExport) -> int:
             connection.execute(
                 sa.insert(violations).values(
                     run_id=run.id, processor_id=violation.processorId, message=violation.message,
-                    detail=violation.detail, created_at=violation.at,
+                    detail=violation.detail, created_at=violation.at, code=violation.code,
+                    params=violation.params if violation.code is not None else None,
                 )
             )  # fmt: skip
         if recording is not None:

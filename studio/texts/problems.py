@@ -21,6 +21,7 @@ __all__ = [
     "PROBLEM_TEXTS",
     "PYDANTIC_PROBLEMS",
     "REGEX_FAULTS",
+    "change_reason",
     "coded_problem",
     "problem_sentence",
     "pydantic_sentence",
@@ -193,6 +194,10 @@ PYDANTIC_PROBLEMS: dict[str, tuple[str, Callable[[Mapping[str, Any]], dict[str, 
         (QT_TRANSLATE_NOOP("RuntimeText", "Input should be true or false"), lambda _context: {}),
     ),
     "string_type": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be text"), lambda _context: {}),
+    "string_pattern_mismatch": (  # an MCP server's name in a design or its form
+        QT_TRANSLATE_NOOP("RuntimeText", "Text should match the pattern '{pattern}'"),
+        lambda context: {"pattern": context.get("pattern")},
+    ),
     "list_type": (QT_TRANSLATE_NOOP("RuntimeText", "Input should be a list"), lambda _context: {}),
     **dict.fromkeys(
         ("dict_type", "model_type"),
@@ -298,6 +303,19 @@ def _english_values(problem: Problem) -> dict[str, Any]:
     if "json_fault" in english:
         english["json_fault"] = JSON_FAULTS.get(str(english["json_fault"]), english["json_fault"])
     return english
+
+
+def change_reason(change: Mapping[str, Any]) -> str | None:
+    """A stream processor's abort reason recorded in a chunk change (``TraceEvent.chunk_stats["changes"]``): a
+    :class:`~processors.problems.Problem` with the tripwire's code and values when the change kept them (live or
+    stored), else its English as recorded; None without one."""
+    detail = change.get("detail")
+    if not detail:
+        return None
+    code, params = change.get("code"), change.get("params")
+    if isinstance(code, str) and isinstance(params, Mapping):
+        return Problem.written(code, str(detail), **params)
+    return str(detail)
 
 
 def coded_problem(message: str, code: str, params: Mapping[str, Any]) -> Problem | str:

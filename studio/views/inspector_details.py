@@ -14,15 +14,14 @@ from typing import Any
 from PySide6.QtCore import QUrl, Slot
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from processors.problems import Problem
-from studio.error_texts import tripwire_text
+from studio.error_texts import reason_text, tripwire_text
 from studio.i18n import translate
 from studio.models.judge_failures import JudgeFailure
 from studio.models.outcome_words import outcome_label
 from studio.models.trace_model import OUTCOME_COLORS, format_ms
 from studio.models.trace_nodes import CallNode, ChangeNode, HookNode, Node, PhaseNode, RunNode
 from studio.models.trace_rows import DIFF_CONTEXT, FOLDED, MAX_DIFF_LINES, line_diff, to_json
-from studio.texts.problems import shown_problem
+from studio.texts.problems import change_reason, shown_problem
 from studio.texts.translator import number
 
 #: Chunk changes listed for one stream summary (a run can change thousands; the tree shows the first ones).
@@ -116,8 +115,9 @@ def _change_html(change: dict[str, Any], title: str, index: int, show_json: bool
     outcome = str(change.get("outcome", "changed"))
     before, after = change.get("before"), change.get("after")
     out = [f"<p><b>{_esc(title)}</b> {badge(outcome)}"]
-    if change.get("detail"):
-        out.append(f" — {_esc(change['detail'])}")
+    reason = change_reason(change)
+    if reason:  # an abort's reason, by its tripwire's code when it has one
+        out.append(f" — {_esc(reason_text(reason))}")
     out.append("</p>")
     out.append(diff_table(chunk_text(before), "" if after is None else chunk_text(after)))
     if after is None:
@@ -145,10 +145,7 @@ def _detail_text(node: CallNode) -> str:
         and tripwire.processor_id in (None, event.processor_id)
     ):
         return tripwire_text(tripwire)
-    detail = event.detail
-    if isinstance(detail, Problem):  # an abort that a retry recovered from: its tripwire's code and values
-        return tripwire_text({"reason": str(detail), "code": detail.code, "params": detail.params})
-    return str(detail)
+    return reason_text(event.detail or "")  # an abort that a retry recovered from: its tripwire's code and values
 
 
 def _call_html(node: CallNode, shown_json: frozenset[int]) -> str:
