@@ -87,9 +87,10 @@ def test_the_samples_output_lane_guards_tool_results(catalogue: Catalogue) -> No
     design = sample_design()
     guard = next(entry for entry in design.output if entry.type == "PromptInjectionDetector")
     assert guard.options["strategy"] == "block" and guard.options["check_tool_results"] is True
-    assert guard.options["offline_scorer"] == "learned"  # issue 28: the model scores tool results too
     agent = build_agent(design, catalogue=catalogue)
     assert processor_entries(design, agent)[TOOL_GUARD] is guard
+    built = next(p for p in agent.output_processors if p.id == TOOL_GUARD)  # type: ignore[union-attr]
+    assert built.options.offline_scorer == "learned"  # type: ignore[union-attr]  # issue 28: the model, on tool results
 
 
 @pytest.mark.parametrize("language", ["en", "zh_CN", "zh_TW"])
