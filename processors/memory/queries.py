@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from sqlalchemy.engine import Connection, Row
 
 from processors.memory.errors import ResourceMismatchError
+from processors.memory.prepared import Prepared
 from processors.memory.records import ThreadRecord, utcnow
 from processors.memory.schema import messages as messages_table
 from processors.memory.schema import threads as threads_table
@@ -172,28 +173,20 @@ def content_json(content: MessageContent) -> str:
         return scrubbed.model_dump_json(by_alias=True)
 
 
-# The save path's statements are built once, with bound parameters: building a statement with its values in it
-# costs SQLAlchemy ~3x executing it (coercion, a fresh cache key, the values pulled back out), and a turn's save runs
-# them every time (tests/bench/bench_store.py).
-_EXISTING_IDS = sa.select(messages_table.c.id).where(messages_table.c.id.in_(sa.bindparam("ids", expanding=True)))
-_THREAD_OWNER = sa.select(threads_table.c.resource_id).where(threads_table.c.id == sa.bindparam("thread_id"))
-_TOUCH_THREAD = (
+# The save path's statements are compiled once per database and run through the driver with ready rows
+# (``Prepared``): building a SQLAlchemy statement with its values in it costs ~3x executing it, and executing one costs
+# more in SQLAlchemy's per-row parameter work than in SQLite; a turn's save runs them every time
+# (tests/bench/bench_store.py).
+_THREAD_OWNER = Prepared(sa.select(threads_table.c.resource_id).where(threads_table.c.id == sa.bindparam("thread_id")))
+_TOUCH_THREAD = Prepared(
     sa.update(threads_table)
     .where(threads_table.c.id == sa.bindparam("b_thread_id"))
     .values(updated_at=sa.bindparam("updated_at"))
 )
-_INSERT_MESSAGES = sa.insert(messages_table)
-
-
-def existing_ids(connection: Connection, ids: Iterable[str]) -> set[str]:
-    wanted = list(dict.fromkeys(ids))
-    found: set[str] = set()
-    for start in range(0, len(wanted), _IN_BATCH):
-        found.update(connection.execute(_EXISTING_IDS, {"ids": wanted[start : start + _IN_BATCH]}).scalars())
-    return found
-
-
-_UPDATE_MESSAGE = (
+_INSERT_MESSAGES = Prepared(
+    sa.insert(messages_table), keys=("id", "thread_id", "resource_id", "role", "type", "created_at", "content")
+)
+_UPDATE_MESSAGE = Prepared(
     sa.update(messages_table)
     .where(messages_table.c.id == sa.bindparam("b_id"))
     .values(
@@ -207,6 +200,19 @@ _UPDATE_MESSAGE = (
 )
 
 
+# SQLAlchemy's own execution: an expanding ``IN`` list is rendered per call (a Prepared one per count would be built
+# on a turn whose count is new; this costs ~30 µs more).
+_EXISTING_IDS = sa.select(messages_table.c.id).where(messages_table.c.id.in_(sa.bindparam("ids", expanding=True)))
+
+
+def existing_ids(connection: Connection, ids: Iterable[str]) -> set[str]:
+    wanted = list(dict.fromkeys(ids))
+    found: set[str] = set()
+    for start in range(0, len(wanted), _IN_BATCH):
+        found.update(connection.execute(_EXISTING_IDS, {"ids": wanted[start : start + _IN_BATCH]}).scalars())
+    return found
+
+
 def save(connection: Connection, thread_id: str, messages: list[Message], resource_id: str | None) -> None:
     """Upsert ``messages`` by id into the thread (created if missing, ``updated_at`` moved).
 
@@ -215,12 +221,12 @@ def save(connection: Connection, thread_id: str, messages: list[Message], resour
     so its place in the thread, and moves to this thread if it was in another (Mastra's upsert does the same).
     """
     now = utcnow()
-    owner = connection.execute(_THREAD_OWNER, {"thread_id": thread_id}).first()
+    owner = _THREAD_OWNER.execute(connection, {"thread_id": thread_id}).first()
     if owner is None:
         insert_thread(connection, ThreadRecord(id=thread_id, resource_id=resource_id, created_at=now, updated_at=now))
     else:
-        check_owner(thread_id, owner.resource_id, resource_id)
-        connection.execute(_TOUCH_THREAD, {"b_thread_id": thread_id, "updated_at": now})
+        check_owner(thread_id, owner[0], resource_id)
+        _TOUCH_THREAD.execute(connection, {"b_thread_id": thread_id, "updated_at": now})
     if not messages:
         return
     latest = {m.id: m for m in messages}  # the same id twice in one batch: the last one wins
@@ -234,10 +240,8 @@ def save(connection: Connection, thread_id: str, messages: list[Message], resour
             updates.append(row)
         else:
             inserts.append(row)
-    if inserts:
-        connection.execute(_INSERT_MESSAGES, inserts)
-    if updates:
-        connection.execute(_UPDATE_MESSAGE, updates)
+    _INSERT_MESSAGES.executemany(connection, inserts)
+    _UPDATE_MESSAGE.executemany(connection, updates)
 
 
 __all__ = [
