@@ -13,7 +13,8 @@ driver error is still raised as SQLAlchemy's ``DBAPIError``. Any backend works: 
 Rows are mappings keyed by exactly the statement's bind names (an ``insert(table)``'s column keys, or the names given
 to ``bindparam``), holding Python values as ``execute`` would take them. Exactly: ``execute`` would add a key named
 after a column to an ``UPDATE``'s ``SET`` (and refuse one that names no column), so any other key is refused here
-rather than ignored. A ``select``'s rows are the driver's values (no result processing).
+rather than ignored. A ``select``'s rows are the driver's values: :meth:`Prepared.readers` gives its columns' result
+processors, for the columns that need them.
 """
 
 from __future__ import annotations
@@ -30,21 +31,33 @@ from sqlalchemy.sql.compiler import SQLCompiler
 #: One parameter's bind processor (its type's, for this dialect): Python value → driver value.
 BindProcessor = Callable[[Any], Any]
 
+#: One selected column's result processor (its type's, for this dialect): driver value → Python value.
+ResultProcessor = Callable[[Any], Any]
+
 
 @dataclass(frozen=True, slots=True)
 class _Compiled:
     """The statement for one dialect: its text, its parameters in the driver's order, their processors."""
 
     sql: str
+    #: Every parameter in the driver's order (a positional paramstyle names one more than once if it is used so).
     names: tuple[str, ...]
+    #: The parameters the caller gives (the others have their value in the statement: SQLite's ``OFFSET 0``).
+    asked: frozenset[str]
+    #: The values of those others, by name.
+    fixed: Mapping[str, Any]
     #: (position in ``names``, processor) for the parameters whose type has one; the others pass as they are.
     processing: tuple[tuple[int, BindProcessor], ...]
     #: The driver's parameter names (``names`` escaped as the dialect needs); None for a positional paramstyle.
     driver_names: tuple[str, ...] | None
+    #: A ``select``'s columns' result processors, in order (None where the driver's value is the value).
+    readers: tuple[ResultProcessor | None, ...]
 
     def row(self, values: Mapping[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
-        if len(values) != len(self.names):
-            raise ValueError(f"expected exactly the parameters {self.names}, got {tuple(values)}")
+        if len(values) != len(self.asked):
+            raise ValueError(f"expected exactly the parameters {sorted(self.asked)}, got {tuple(values)}")
+        if self.fixed:
+            values = {**self.fixed, **values}
         row = [values[name] for name in self.names]
         for index, process in self.processing:
             row[index] = process(row[index])
@@ -79,13 +92,27 @@ class Prepared:
         positional = compiled.positional
         names = tuple(compiled.positiontup or ()) if positional else tuple(compiled.bind_names.values())
         processing = []
+        fixed: dict[str, Any] = {}
         for index, name in enumerate(names):
-            process = compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)
+            bind = compiled.binds[name]
+            if not bind.required:
+                if bind.callable is not None:
+                    raise TypeError(f"{name}: a parameter whose value is computed at execution is not supported")
+                fixed[name] = bind.value
+            process = bind.type.dialect_impl(dialect).bind_processor(dialect)
             if process is not None:
                 processing.append((index, process))
         escaped = compiled.escaped_bind_names
         driver_names = None if positional else tuple(escaped.get(name, name) for name in names)
-        return _Compiled(compiled.string, names, tuple(processing), driver_names)
+        selected = getattr(self.statement, "selected_columns", ())
+        readers = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None) for column in selected)
+        asked = frozenset(names) - fixed.keys()
+        return _Compiled(compiled.string, names, asked, fixed, tuple(processing), driver_names, readers)
+
+    def readers(self, dialect: Dialect) -> tuple[ResultProcessor | None, ...]:
+        """A ``select``'s columns' result processors for ``dialect`` (their types' own), for the rows
+        :meth:`execute` returns as the driver gave them: what reading through SQLAlchemy would apply."""
+        return self.for_dialect(dialect).readers
 
     def execute(self, connection: Connection, values: Mapping[str, Any] | None = None) -> CursorResult[Any]:
         """Run the statement once with ``values`` (none for a statement without parameters)."""
@@ -101,4 +128,4 @@ class Prepared:
         return connection.exec_driver_sql(compiled.sql, params)
 
 
-__all__ = ["BindProcessor", "Prepared"]
+__all__ = ["BindProcessor", "Prepared", "ResultProcessor"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import Any, get_args
+from typing import Any, NamedTuple, get_args
 
 import sqlalchemy as sa
 from pydantic import ValidationError
@@ -90,42 +90,91 @@ def load(
     if limit == 0:
         return []
     if resource_id is not None:
-        owner = connection.execute(
-            sa.select(threads_table.c.resource_id).where(threads_table.c.id == thread_id)
-        ).first()
+        owner = _THREAD_OWNER.execute(connection, {"thread_id": thread_id}).first()
         if owner is not None:
-            check_owner(thread_id, owner.resource_id, resource_id)
-    query = sa.select(*_MESSAGE_COLUMNS).where(messages_table.c.thread_id == thread_id)
+            check_owner(thread_id, owner[0], resource_id)
     if limit is None:
-        rows = list(connection.execute(query.order_by(messages_table.c.seq)))
+        rows = _stored_rows(connection, _ALL_MESSAGES, {"thread_id": thread_id})
     else:
-        rows = list(connection.execute(query.order_by(messages_table.c.seq.desc()).limit(limit)))
+        rows = _stored_rows(connection, _LAST_MESSAGES, {"thread_id": thread_id, "limit": limit})
         rows.reverse()
-    messages = [message_from_row(row) for row in rows]  # fast with the collector held off (see ``worker``)
+    messages = [_message(*row) for row in rows]  # fast with the collector held off (see ``worker``)
     return messages if placeholders else [m for m in messages if not is_unreadable(m)]
 
 
-def message_from_row(row: AnyRow) -> Message:
+class StoredRow(NamedTuple):
+    """A stored message's columns, as :func:`load` reads them (``_MESSAGE_COLUMNS``' order)."""
+
+    id: Any
+    thread_id: Any
+    resource_id: Any
+    role: Any
+    type: Any
+    created_at: Any
+    content: Any
+
+
+# Read through the driver (``Prepared``): SQLAlchemy's result machinery cost a 10,000-message thread more than the
+# database did (tests/bench/bench_store.py); the columns' own result processors are applied as it would.
+_ALL_MESSAGES = Prepared(
+    sa.select(*_MESSAGE_COLUMNS)
+    .where(messages_table.c.thread_id == sa.bindparam("thread_id"))
+    .order_by(messages_table.c.seq)
+)
+_LAST_MESSAGES = Prepared(
+    sa.select(*_MESSAGE_COLUMNS)
+    .where(messages_table.c.thread_id == sa.bindparam("thread_id"))
+    .order_by(messages_table.c.seq.desc())
+    .limit(sa.bindparam("limit"))
+)
+
+
+def _stored_rows(connection: Connection, query: Prepared, values: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """The query's rows with its columns' result processors applied (column by column: one ``map`` each)."""
+    rows = query.execute(connection, values).all()
+    if not rows:
+        return []
+    columns: list[Iterable[Any]] = list(zip(*rows, strict=True))
+    for index, read in enumerate(query.readers(connection.dialect)):
+        if read is not None:
+            columns[index] = map(read, columns[index])
+    return list(zip(*columns, strict=True))
+
+
+# The validators themselves: ``model_validate``/``model_validate_json`` add a Python call each, 10,000 a thread.
+_validate_message = Message.__pydantic_validator__.validate_python
+_validate_content = MessageContent.__pydantic_validator__.validate_json
+
+
+def message_from_row(row: AnyRow | StoredRow) -> Message:
     """The stored message; a placeholder saying it is damaged when its row cannot be read (logged), so one bad
     row costs that message and not the thread."""
+    return _message(row.id, row.thread_id, row.resource_id, row.role, row.type, row.created_at, row.content)
+
+
+def _message(
+    message_id: Any, thread_id: Any, resource_id: Any, role: Any, kind: Any, created_at: Any, content: Any
+) -> Message:
     try:
         # The content parsed straight from its JSON text by pydantic-core is twice as fast as json.loads + validate.
-        return Message.model_validate(
+        message: Message = _validate_message(
             {
-                "id": row.id,
-                "role": row.role,
-                "createdAt": row.created_at,
-                "threadId": row.thread_id,
-                "resourceId": row.resource_id,
-                "type": row.type,
-                "content": MessageContent.model_validate_json(row.content),
+                "id": message_id,
+                "role": role,
+                "createdAt": created_at,
+                "threadId": thread_id,
+                "resourceId": resource_id,
+                "type": kind,
+                "content": _validate_content(content),
             }
         )
+        return message
     except (ValidationError, ValueError, TypeError) as error:
+        row = StoredRow(message_id, thread_id, resource_id, role, kind, created_at, content)
         return _placeholder(row, error)
 
 
-def _placeholder(row: AnyRow, error: Exception) -> Message:
+def _placeholder(row: AnyRow | StoredRow, error: Exception) -> Message:
     problem = f"{type(error).__name__}: {error}".splitlines()[0][:300]
     logger.error(
         "Message %r of thread %r could not be read and is shown as a placeholder: %s", row.id, row.thread_id, problem
@@ -248,6 +297,7 @@ __all__ = [
     "UNREADABLE_KEY",
     "UNREADABLE_TEXT",
     "AnyRow",
+    "StoredRow",
     "check_owner",
     "content_json",
     "existing_ids",
