@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import Any, get_args
+from typing import Any, NamedTuple, get_args
 
 import sqlalchemy as sa
 from pydantic import ValidationError
 from sqlalchemy.engine import Connection, Row
 
 from processors.memory.errors import ResourceMismatchError
+from processors.memory.prepared import Prepared
 from processors.memory.records import ThreadRecord, utcnow
 from processors.memory.schema import messages as messages_table
 from processors.memory.schema import threads as threads_table
@@ -89,42 +90,91 @@ def load(
     if limit == 0:
         return []
     if resource_id is not None:
-        owner = connection.execute(
-            sa.select(threads_table.c.resource_id).where(threads_table.c.id == thread_id)
-        ).first()
+        owner = _THREAD_OWNER.execute(connection, {"thread_id": thread_id}).first()
         if owner is not None:
-            check_owner(thread_id, owner.resource_id, resource_id)
-    query = sa.select(*_MESSAGE_COLUMNS).where(messages_table.c.thread_id == thread_id)
+            check_owner(thread_id, owner[0], resource_id)
     if limit is None:
-        rows = list(connection.execute(query.order_by(messages_table.c.seq)))
+        rows = _stored_rows(connection, _ALL_MESSAGES, {"thread_id": thread_id})
     else:
-        rows = list(connection.execute(query.order_by(messages_table.c.seq.desc()).limit(limit)))
+        rows = _stored_rows(connection, _LAST_MESSAGES, {"thread_id": thread_id, "limit": limit})
         rows.reverse()
-    messages = [message_from_row(row) for row in rows]  # fast with the collector held off (see ``worker``)
+    messages = [_message(*row) for row in rows]  # fast with the collector held off (see ``worker``)
     return messages if placeholders else [m for m in messages if not is_unreadable(m)]
 
 
-def message_from_row(row: AnyRow) -> Message:
+class StoredRow(NamedTuple):
+    """A stored message's columns, as :func:`load` reads them (``_MESSAGE_COLUMNS``' order)."""
+
+    id: Any
+    thread_id: Any
+    resource_id: Any
+    role: Any
+    type: Any
+    created_at: Any
+    content: Any
+
+
+# Read through the driver (``Prepared``): SQLAlchemy's result machinery cost a 10,000-message thread more than the
+# database did (tests/bench/bench_store.py); the columns' own result processors are applied as it would.
+_ALL_MESSAGES = Prepared(
+    sa.select(*_MESSAGE_COLUMNS)
+    .where(messages_table.c.thread_id == sa.bindparam("thread_id"))
+    .order_by(messages_table.c.seq)
+)
+_LAST_MESSAGES = Prepared(
+    sa.select(*_MESSAGE_COLUMNS)
+    .where(messages_table.c.thread_id == sa.bindparam("thread_id"))
+    .order_by(messages_table.c.seq.desc())
+    .limit(sa.bindparam("limit"))
+)
+
+
+def _stored_rows(connection: Connection, query: Prepared, values: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """The query's rows with its columns' result processors applied (column by column: one ``map`` each)."""
+    rows = query.execute(connection, values).all()
+    if not rows:
+        return []
+    columns: list[Iterable[Any]] = list(zip(*rows, strict=True))
+    for index, read in enumerate(query.readers(connection.dialect)):
+        if read is not None:
+            columns[index] = map(read, columns[index])
+    return list(zip(*columns, strict=True))
+
+
+# The validators themselves: ``model_validate``/``model_validate_json`` add a Python call each, 10,000 a thread.
+_validate_message = Message.__pydantic_validator__.validate_python
+_validate_content = MessageContent.__pydantic_validator__.validate_json
+
+
+def message_from_row(row: AnyRow | StoredRow) -> Message:
     """The stored message; a placeholder saying it is damaged when its row cannot be read (logged), so one bad
     row costs that message and not the thread."""
+    return _message(row.id, row.thread_id, row.resource_id, row.role, row.type, row.created_at, row.content)
+
+
+def _message(
+    message_id: Any, thread_id: Any, resource_id: Any, role: Any, kind: Any, created_at: Any, content: Any
+) -> Message:
     try:
         # The content parsed straight from its JSON text by pydantic-core is twice as fast as json.loads + validate.
-        return Message.model_validate(
+        message: Message = _validate_message(
             {
-                "id": row.id,
-                "role": row.role,
-                "createdAt": row.created_at,
-                "threadId": row.thread_id,
-                "resourceId": row.resource_id,
-                "type": row.type,
-                "content": MessageContent.model_validate_json(row.content),
+                "id": message_id,
+                "role": role,
+                "createdAt": created_at,
+                "threadId": thread_id,
+                "resourceId": resource_id,
+                "type": kind,
+                "content": _validate_content(content),
             }
         )
+        return message
     except (ValidationError, ValueError, TypeError) as error:
+        row = StoredRow(message_id, thread_id, resource_id, role, kind, created_at, content)
         return _placeholder(row, error)
 
 
-def _placeholder(row: AnyRow, error: Exception) -> Message:
+def _placeholder(row: AnyRow | StoredRow, error: Exception) -> Message:
     problem = f"{type(error).__name__}: {error}".splitlines()[0][:300]
     logger.error(
         "Message %r of thread %r could not be read and is shown as a placeholder: %s", row.id, row.thread_id, problem
@@ -172,28 +222,20 @@ def content_json(content: MessageContent) -> str:
         return scrubbed.model_dump_json(by_alias=True)
 
 
-# The save path's statements are built once, with bound parameters: building a statement with its values in it
-# costs SQLAlchemy ~3x executing it (coercion, a fresh cache key, the values pulled back out), and a turn's save runs
-# them every time (tests/bench/bench_store.py).
-_EXISTING_IDS = sa.select(messages_table.c.id).where(messages_table.c.id.in_(sa.bindparam("ids", expanding=True)))
-_THREAD_OWNER = sa.select(threads_table.c.resource_id).where(threads_table.c.id == sa.bindparam("thread_id"))
-_TOUCH_THREAD = (
+# The save path's statements are compiled once per database and run through the driver with ready rows
+# (``Prepared``): building a SQLAlchemy statement with its values in it costs ~3x executing it, and executing one costs
+# more in SQLAlchemy's per-row parameter work than in SQLite; a turn's save runs them every time
+# (tests/bench/bench_store.py).
+_THREAD_OWNER = Prepared(sa.select(threads_table.c.resource_id).where(threads_table.c.id == sa.bindparam("thread_id")))
+_TOUCH_THREAD = Prepared(
     sa.update(threads_table)
     .where(threads_table.c.id == sa.bindparam("b_thread_id"))
     .values(updated_at=sa.bindparam("updated_at"))
 )
-_INSERT_MESSAGES = sa.insert(messages_table)
-
-
-def existing_ids(connection: Connection, ids: Iterable[str]) -> set[str]:
-    wanted = list(dict.fromkeys(ids))
-    found: set[str] = set()
-    for start in range(0, len(wanted), _IN_BATCH):
-        found.update(connection.execute(_EXISTING_IDS, {"ids": wanted[start : start + _IN_BATCH]}).scalars())
-    return found
-
-
-_UPDATE_MESSAGE = (
+_INSERT_MESSAGES = Prepared(
+    sa.insert(messages_table), keys=("id", "thread_id", "resource_id", "role", "type", "created_at", "content")
+)
+_UPDATE_MESSAGE = Prepared(
     sa.update(messages_table)
     .where(messages_table.c.id == sa.bindparam("b_id"))
     .values(
@@ -207,6 +249,19 @@ _UPDATE_MESSAGE = (
 )
 
 
+# SQLAlchemy's own execution: an expanding ``IN`` list is rendered per call (a Prepared one per count would be built
+# on a turn whose count is new; this costs ~30 µs more).
+_EXISTING_IDS = sa.select(messages_table.c.id).where(messages_table.c.id.in_(sa.bindparam("ids", expanding=True)))
+
+
+def existing_ids(connection: Connection, ids: Iterable[str]) -> set[str]:
+    wanted = list(dict.fromkeys(ids))
+    found: set[str] = set()
+    for start in range(0, len(wanted), _IN_BATCH):
+        found.update(connection.execute(_EXISTING_IDS, {"ids": wanted[start : start + _IN_BATCH]}).scalars())
+    return found
+
+
 def save(connection: Connection, thread_id: str, messages: list[Message], resource_id: str | None) -> None:
     """Upsert ``messages`` by id into the thread (created if missing, ``updated_at`` moved).
 
@@ -215,12 +270,12 @@ def save(connection: Connection, thread_id: str, messages: list[Message], resour
     so its place in the thread, and moves to this thread if it was in another (Mastra's upsert does the same).
     """
     now = utcnow()
-    owner = connection.execute(_THREAD_OWNER, {"thread_id": thread_id}).first()
+    owner = _THREAD_OWNER.execute(connection, {"thread_id": thread_id}).first()
     if owner is None:
         insert_thread(connection, ThreadRecord(id=thread_id, resource_id=resource_id, created_at=now, updated_at=now))
     else:
-        check_owner(thread_id, owner.resource_id, resource_id)
-        connection.execute(_TOUCH_THREAD, {"b_thread_id": thread_id, "updated_at": now})
+        check_owner(thread_id, owner[0], resource_id)
+        _TOUCH_THREAD.execute(connection, {"b_thread_id": thread_id, "updated_at": now})
     if not messages:
         return
     latest = {m.id: m for m in messages}  # the same id twice in one batch: the last one wins
@@ -234,16 +289,15 @@ def save(connection: Connection, thread_id: str, messages: list[Message], resour
             updates.append(row)
         else:
             inserts.append(row)
-    if inserts:
-        connection.execute(_INSERT_MESSAGES, inserts)
-    if updates:
-        connection.execute(_UPDATE_MESSAGE, updates)
+    _INSERT_MESSAGES.executemany(connection, inserts)
+    _UPDATE_MESSAGE.executemany(connection, updates)
 
 
 __all__ = [
     "UNREADABLE_KEY",
     "UNREADABLE_TEXT",
     "AnyRow",
+    "StoredRow",
     "check_owner",
     "content_json",
     "existing_ids",

@@ -27,7 +27,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import URL, Connection
 
 from processors.memory import diagnose, queries
-from processors.memory.engine import WRITE_OPTION, make_engine, sqlite_file
+from processors.memory.connections import HeldConnections
+from processors.memory.engine import make_engine, sqlite_file
 from processors.memory.errors import (
     StoreError,
     ThreadExistsError,
@@ -77,6 +78,7 @@ class SqlMemory:
         # the transaction (titles, design names, imported threads, run records, trace text alike).
         sa.event.listen(self.engine, "before_cursor_execute", scrub_parameters, retval=True)
         self._worker = Worker("sql-memory")
+        self._connections = HeldConnections(self.engine)  # used on the worker thread only
         self._report: OpenReport | None = None
         self._closed = False
 
@@ -104,7 +106,7 @@ class SqlMemory:
             return
         self._closed = True
         try:
-            await self._worker.run(self.engine.dispose)
+            await self._worker.run(self._dispose)
         finally:
             self._worker.shutdown()
 
@@ -145,11 +147,14 @@ class SqlMemory:
 
     def _transaction(self, work: Callable[[Connection], T], write: bool) -> T:
         self._ensure_open()
-        with self.engine.connect() as connection:
-            if write:
-                connection.execution_options(**{WRITE_OPTION: True})
-            with connection.begin():
-                return work(connection)
+        with self._connections.transaction(write) as connection:
+            return work(connection)
+
+    def _dispose(self) -> None:
+        try:
+            self._connections.close()
+        finally:
+            self.engine.dispose()
 
     # ----------------------------------------------------------------------------------------- the protocol
     async def load_messages(

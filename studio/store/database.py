@@ -24,6 +24,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import URL, Connection
 
 from processors.memory.migrate import OpenReport
+from processors.memory.prepared import Prepared
 from processors.memory.records import ThreadRecord, utcnow
 from processors.memory.schema import UnreadableJSON, threads
 from processors.memory.sql import SqlMemory
@@ -128,12 +129,12 @@ class Store:
 
         def work(connection: Connection) -> RunRecord:
             if thread_id is not None:
-                exists = connection.execute(_THREAD_EXISTS, {"thread_id": thread_id}).first()
+                exists = _THREAD_EXISTS.execute(connection, {"thread_id": thread_id}).first()
                 if exists is None:
                     thread = ThreadRecord(id=thread_id, resource_id=resource_id, created_at=now, updated_at=now)
                     connection.execute(sa.insert(threads).values(**thread.model_dump()))
-            connection.execute(
-                _INSERT_RUN,
+            _INSERT_RUN.execute(
+                connection,
                 {
                     "id": run_id,
                     "design_id": design_id,
@@ -184,7 +185,7 @@ class Store:
         }
 
         def work(connection: Connection) -> None:
-            if connection.execute(_FINISH_RUN, values).rowcount == 0:
+            if _FINISH_RUN.execute(connection, values).rowcount == 0:
                 raise RunNotFoundError(f"No run with id {run_id!r}")
 
         await self.memory.run_sync(work, write=True)
@@ -196,7 +197,7 @@ class Store:
             return 0
 
         def work(connection: Connection) -> int:
-            connection.execute(_INSERT_TRACE_EVENTS, rows)
+            _INSERT_TRACE_EVENTS.executemany(connection, rows)
             return len(rows)
 
         return await self.memory.run_sync(work, write=True)
@@ -308,11 +309,14 @@ class Store:
 
 
 # --------------------------------------------------------------------------------------------- a turn's statements
-# Built once, with bound parameters: building a statement with its values in it costs SQLAlchemy ~3x executing it
-# (coercion, a fresh cache key, the values pulled back out), and every turn runs these (tests/bench/bench_store.py).
-_THREAD_EXISTS = sa.select(threads.c.id).where(threads.c.id == sa.bindparam("thread_id"))
-_INSERT_RUN = sa.insert(runs)
-_FINISH_RUN = (
+# Compiled once per database and run through the driver with ready rows (``Prepared``): building a SQLAlchemy statement
+# with its values in it costs ~3x executing it, and executing one costs more in SQLAlchemy's per-row parameter work
+# than in SQLite; every turn runs these (tests/bench/bench_store.py, tests/studio/store/test_turn_save_cost.py).
+_THREAD_EXISTS = Prepared(sa.select(threads.c.id).where(threads.c.id == sa.bindparam("thread_id")))
+_INSERT_RUN = Prepared(
+    sa.insert(runs), keys=("id", "design_id", "design_json", "thread_id", "model", "started_at", "input_text")
+)
+_FINISH_RUN = Prepared(
     sa.update(runs)
     .where(runs.c.id == sa.bindparam("b_id"))
     .values(
@@ -324,7 +328,6 @@ _FINISH_RUN = (
         error=sa.bindparam("error"),
     )
 )
-_INSERT_TRACE_EVENTS = sa.insert(trace_events)
 
 
 # --------------------------------------------------------------------------------------------- row mapping
@@ -401,6 +404,11 @@ _TRACE_KEYS = {
     "chunkStats": "chunk_stats",
     "summary": "summary",
 }
+
+
+#: A trace event's row: compiled once per database, its rows handed to the driver ready (``Prepared``): SQLAlchemy's
+#: per-row parameter processing cost more than the insert (40 events a turn).
+_INSERT_TRACE_EVENTS = Prepared(sa.insert(trace_events), keys=("run_id", *_TRACE_KEYS.values()))
 
 
 def _event_dict(event: Mapping[str, Any] | TraceEvent) -> Mapping[str, Any]:
