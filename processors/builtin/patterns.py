@@ -26,6 +26,7 @@ API
     ``accepted_length(kind, value) -> int``         how much of a pattern's candidate its validator accepts
     ``tail_test(kind) -> (text, pos) -> bool``      whether ``text[pos:]`` holds the needles a match needs
     ``needle_characters(kind) -> frozenset[str]``   the characters of those needles
+    ``needle_cost(kind) -> (digits, inside)``       whether its needle test is a digit search; whether matches hold it
     ``expand_kinds(kinds) -> tuple[str, ...]``       group names expanded, unknown names refused (``KeyError``)
     ``luhn_ok``, ``card_ok``, ``iban_ok``, ``btc_address_ok``, ``ip_ok``, ``secret_value_ok``: the validators
                     (in :mod:`processors.builtin.pattern_validators`, re-exported here)
@@ -75,6 +76,7 @@ __all__ = [
     "luhn_ok",
     "max_span",
     "needle_characters",
+    "needle_cost",
     "resolve_overlaps",
     "secret_value_ok",
     "tail_test",
@@ -432,6 +434,11 @@ def tail_test(kind: str) -> Callable[[str, int], bool] | None:
     if kind in _CASELESS_NEEDLES:
         return None
     groups = _NEEDLES[kind]
+    if len(groups) == 1 and groups[0] is _DIGIT_RUN:  # the common shapes, without a loop (a stream asks per chunk)
+        return lambda text, pos: _LONG_DIGIT_RUN(text, pos) is not None
+    if len(groups) == 1 and len(groups[0]) == 1:
+        needle = groups[0][0]
+        return lambda text, pos: text.find(needle, pos) >= 0
 
     def test(text: str, pos: int) -> bool:
         for group in groups:
@@ -441,11 +448,22 @@ def tail_test(kind: str) -> Callable[[str, int], bool] | None:
             elif group is _DIGIT_RUN:
                 if _LONG_DIGIT_RUN(text, pos) is None:
                     return False
-            elif not any(text.find(needle, pos) >= 0 for needle in group):
-                return False
+            else:
+                for needle in group:
+                    if text.find(needle, pos) >= 0:
+                        break
+                else:
+                    return False
         return True
 
     return test
+
+
+def needle_cost(kind: str) -> tuple[bool, bool]:
+    """``(digits, inside)``: whether the kind's needle test looks for digits (a regex over the text, not a substring
+    test), and whether every match of the kind holds its needles (so that a kind found in a text passes its test)."""
+    digits = any(group is _DIGIT or group is _DIGIT_RUN for group in _NEEDLES[kind])
+    return digits, kind not in _OWN_TAIL_TESTS
 
 
 def needle_characters(kind: str) -> frozenset[str]:

@@ -51,6 +51,7 @@ from processors.builtin.patterns import (
     Match,
     accepted_length,
     needle_characters,
+    needle_cost,
     tail_test,
     with_needles,
 )
@@ -206,11 +207,13 @@ class _Kept:
         "ahead",
         "behind",
         "call",
+        "cheap_test",
         "frontier",
         "kind",
         "last_free",
         "matches",
         "needle_characters",
+        "needles_inside",
         "origin",
         "quiet",
         "tail_test",
@@ -226,6 +229,9 @@ class _Kept:
         self.tail_test = tail_test(kind)
         #: Text gaining none of these leaves a failed ``tail_test`` failed.
         self.needle_characters = needle_characters(kind)
+        digits, self.needles_inside = needle_cost(kind)
+        #: find_all's needle test is made on the window first (a few substring tests), not after a match only.
+        self.cheap_test = not digits or self.tail_test is None
         self.origin = _UNSET
         self.frontier = _UNSET
         self.witness = -1
@@ -242,13 +248,19 @@ class SlidingScan:
     new text starts a new object); :meth:`find` checks its own preconditions for the kept matches and scans more
     when they do not hold."""
 
-    __slots__ = ("_calls", "_end", "_kept", "_kinds")
+    __slots__ = ("_calls", "_cheap_tests", "_end", "_kept", "_kinds", "_needle_characters", "_silent", "_silent_front")
 
     def __init__(self, kinds: tuple[str, ...]) -> None:
         self._kinds = kinds
-        self._kept = {kind: _Kept(kind) for kind in kinds}
+        self._kept = [_Kept(kind) for kind in kinds]
+        self._cheap_tests = tuple(kept.kind for kept in self._kept if kept.cheap_test)
         self._end = -1  # where the last window ended (from the text's start)
         self._calls = 0
+        self._needle_characters = frozenset().union(*(kept.needle_characters for kept in self._kept))
+        #: Whether the last call found every kind failing the window's needle test or quiet with nothing kept, and how
+        #: far the window's front may move while the quiet ones' witnesses stay inside it.
+        self._silent = False
+        self._silent_front = -1
 
     def __repr__(self) -> str:  # the recording tracer shows the hook's state
         return f"SlidingScan({len(self._kinds)} kinds)"
@@ -260,10 +272,27 @@ class SlidingScan:
         new = self._end - start  # where the text appended since the last call begins in ``window``
         added = set(window[new:]) if 0 <= new <= len(window) else None
         self._end = start + len(window)
+        if (
+            self._silent
+            and added is not None
+            and self._needle_characters.isdisjoint(added)
+            and (not start or start <= self._silent_front)
+        ):
+            # Every kind either failed the window's needle test or was quiet with nothing kept, and the text added holds
+            # none of their needles' characters: the same again. (Not counted as a call: the quiet stay quiet.)
+            return []
         call = self._calls = self._calls + 1
         matches: list[Match] = []
-        for kind in with_needles(window, self._kinds):  # find_all's own test of the window (a kind failing it waits)
-            kept = self._kept[kind]
+        # find_all's own test of the window, where it is a few substring tests (a kind failing it waits); a kind tested
+        # for digits goes on untested when its matches hold its needles (no match: the test changes nothing; a match:
+        # it passes), else it is tested once it has a match.
+        cheap = with_needles(window, self._cheap_tests) if self._cheap_tests else ()
+        silent = True
+        front = _UNSET
+        for kept in self._kept:
+            kind = kept.kind
+            if kept.cheap_test and kind not in cheap:
+                continue
             # Quiet at the call before (no needle after its frontier, so no match could begin there), no needle added
             # since, and the window's front still far enough from the frontier: it finds what it kept.
             if (
@@ -273,14 +302,19 @@ class SlidingScan:
                 and kept.needle_characters.isdisjoint(added)
                 and (not start or start + kept.behind <= kept.witness <= first)
             ):
-                kept_matches = kept.matches
-                if kept_matches:
-                    if kept_matches[0].start < first:
-                        _drop_before(kept_matches, first)
-                    matches += kept_matches
+                found = kept.matches
+                if found and found[0].start < first:
+                    _drop_before(found, first)
             else:
-                matches += _kind(kept, window, start, after)
+                found = _kind(kept, window, start, after)
             kept.call = call
+            if found and (kept.needles_inside or with_needles(window, (kind,))):
+                matches += found
+            if silent:
+                silent = kept.quiet and not kept.matches
+                front = min(front, kept.witness - kept.behind)
+        self._silent = silent and not matches
+        self._silent_front = front
         if len(matches) >= 2:
             matches.sort(key=_start)
         return matches
