@@ -295,13 +295,15 @@ class SlidingScan:
                 continue
             # Quiet at the call before (no needle after its frontier, so no match could begin there), no needle added
             # since, and the window's front still far enough from the frontier: it finds what it kept.
-            if (
+            quiet = (
                 kept.quiet
                 and kept.call == call - 1
                 and added is not None
                 and kept.needle_characters.isdisjoint(added)
-                and (not start or start + kept.behind <= kept.witness <= first)
-            ):
+            )
+            if quiet and start and not start + kept.behind <= kept.witness <= first:
+                quiet = _renew_witness(kept, window, start, after)
+            if quiet:
                 found = kept.matches
                 if found and found[0].start < first:
                     _drop_before(found, first)
@@ -366,6 +368,19 @@ def _kind(kept: _Kept, window: str, start: int, after: int) -> list[Match]:
     if not found:
         return matches[:]
     return matches + [m for m in found if m.start >= first]
+
+
+def _renew_witness(kept: _Kept, window: str, start: int, after: int) -> bool:
+    """Find a witness for a window whose front passed the old one (the frontier moved up to it when behind it, which
+    leaves a quiet kind quiet: less text after it); False when there is none, and the kind must be asked."""
+    point = kept.last_free(window, kept.behind - 1, after) if kept.last_free is not None else None
+    if point is None:
+        return False
+    witness = kept.witness = start + point.end()
+    if kept.frontier < witness:
+        kept.frontier = witness
+        kept.matches.clear()  # all before the frontier, so before ``after``: the stream let them out
+    return True
 
 
 def _drop_before(matches: list[Match], first: int) -> None:
