@@ -296,10 +296,7 @@ class SlidingScan:
             # Quiet at the call before (no needle after its frontier, so no match could begin there), no needle added
             # since, and the window's front still far enough from the frontier: it finds what it kept.
             quiet = (
-                kept.quiet
-                and kept.call == call - 1
-                and added is not None
-                and kept.needle_characters.isdisjoint(added)
+                kept.quiet and kept.call == call - 1 and added is not None and kept.needle_characters.isdisjoint(added)
             )
             if quiet and start and not start + kept.behind <= kept.witness <= first:
                 quiet = _renew_witness(kept, window, start, after)
