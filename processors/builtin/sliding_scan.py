@@ -287,6 +287,9 @@ class SlidingScan:
         # for digits goes on untested when its matches hold its needles (no match: the test changes nothing; a match:
         # it passes), else it is tested once it has a match.
         cheap = with_needles(window, self._cheap_tests) if self._cheap_tests else ()
+        if not cheap and len(self._cheap_tests) == len(self._kept):  # every kind failed it (the secrets, mostly)
+            self._silent, self._silent_front = True, _UNSET
+            return matches
         silent = True
         front = _UNSET
         for kept in self._kept:
