@@ -23,6 +23,10 @@ API
     ``find_all(text, kinds=None, *, overlapping=False) -> list[Match]``
     ``resolve_overlaps(matches) -> list[Match]``   longest match wins; ties go to the kind listed first
     ``keep_disjoint(ranked) -> list[Match]``         the greedy pass behind it, for another ranking
+    ``accepted_length(kind, value) -> int``         how much of a pattern's candidate its validator accepts
+    ``tail_test(kind) -> (text, pos) -> bool``      whether ``text[pos:]`` holds the needles a match needs
+    ``needle_characters(kind) -> frozenset[str]``   the characters of those needles
+    ``needle_cost(kind) -> (digits, inside)``       whether its needle test is a digit search; whether matches hold it
     ``expand_kinds(kinds) -> tuple[str, ...]``       group names expanded, unknown names refused (``KeyError``)
     ``luhn_ok``, ``card_ok``, ``iban_ok``, ``btc_address_ok``, ``ip_ok``, ``secret_value_ok``: the validators
                     (in :mod:`processors.builtin.pattern_validators`, re-exported here)
@@ -61,6 +65,7 @@ __all__ = [
     "PATTERNS",
     "VALIDATORS",
     "Match",
+    "accepted_length",
     "btc_address_ok",
     "card_ok",
     "expand_kinds",
@@ -70,8 +75,11 @@ __all__ = [
     "keep_disjoint",
     "luhn_ok",
     "max_span",
+    "needle_characters",
+    "needle_cost",
     "resolve_overlaps",
     "secret_value_ok",
+    "tail_test",
     "with_needles",
 ]
 
@@ -330,16 +338,24 @@ def expand_kinds(kinds: Iterable[str] | None) -> tuple[str, ...]:
 
 def _validated(kind: str, text: str, start: int, end: int) -> Match | None:
     value = text[start:end]
+    accepted = accepted_length(kind, value)
+    if accepted < 0:
+        return None
+    return Match(kind, start, start + accepted, value[:accepted])
+
+
+def accepted_length(kind: str, value: str) -> int:
+    """How much of ``value``, a candidate ``PATTERNS[kind]`` matched, is a match of the kind once validated: all of
+    it, a prefix (a greedy card number that swallowed the next token), or nothing (-1). Remembered: a stream re-scans
+    the same candidates chunk after chunk."""
     key = (kind, value)
     accepted = _ACCEPTED.get(key)
     if accepted is None:
         accepted = _accepted_length(kind, value)
-        if len(_ACCEPTED) >= 4096:  # a stream re-scans the same candidates chunk after chunk: remember some
+        if len(_ACCEPTED) >= 4096:
             _ACCEPTED.clear()
         _ACCEPTED[key] = accepted
-    if accepted < 0:
-        return None
-    return Match(kind, start, start + accepted, value[:accepted])
+    return accepted
 
 
 _ACCEPTED: dict[tuple[str, str], int] = {}
@@ -399,6 +415,67 @@ def with_needles(text: str, kinds: Iterable[str]) -> list[str]:
         else:
             passed.append(kind)
     return passed
+
+
+#: Kinds a match of which may lack the kind's needles (an IBAN's digits may be too few in a row for the digit run),
+#: with what every match of theirs begins with instead, and that text's characters.
+_OWN_TAIL_TESTS: Final[dict[str, tuple[Callable[[str, int], Any], str]]] = {
+    "iban": (re.compile(r"[A-Z][A-Z]\d\d").search, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),
+}
+
+
+def tail_test(kind: str) -> Callable[[str, int], bool] | None:
+    """``test(text, pos)``: False only when no match of ``kind`` can start at ``pos`` or later in ``text``, because
+    ``text[pos:]`` lacks the kind's needles, which every match holds (a stream scanning only its new text asks it).
+    None for a kind whose needles are tested lower-cased."""
+    if kind in _OWN_TAIL_TESTS:
+        search = _OWN_TAIL_TESTS[kind][0]
+        return lambda text, pos: search(text, pos) is not None
+    if kind in _CASELESS_NEEDLES:
+        return None
+    groups = _NEEDLES[kind]
+    if len(groups) == 1 and groups[0] is _DIGIT_RUN:  # the common shapes, without a loop (a stream asks per chunk)
+        return lambda text, pos: _LONG_DIGIT_RUN(text, pos) is not None
+    if len(groups) == 1 and len(groups[0]) == 1:
+        needle = groups[0][0]
+        return lambda text, pos: text.find(needle, pos) >= 0
+
+    def test(text: str, pos: int) -> bool:
+        for group in groups:
+            if group is _DIGIT:
+                if _ANY_DIGIT(text, pos) is None:
+                    return False
+            elif group is _DIGIT_RUN:
+                if _LONG_DIGIT_RUN(text, pos) is None:
+                    return False
+            else:
+                for needle in group:
+                    if text.find(needle, pos) >= 0:
+                        break
+                else:
+                    return False
+        return True
+
+    return test
+
+
+def needle_cost(kind: str) -> tuple[bool, bool]:
+    """``(digits, inside)``: whether the kind's needle test looks for digits (a regex over the text, not a substring
+    test), and whether every match of the kind holds its needles (so that a kind found in a text passes its test)."""
+    digits = any(group is _DIGIT or group is _DIGIT_RUN for group in _NEEDLES[kind])
+    return digits, kind not in _OWN_TAIL_TESTS
+
+
+def needle_characters(kind: str) -> frozenset[str]:
+    """Every character of what the kind's :func:`tail_test` looks for (digits for its digit tests): text gaining none
+    of them gains no needle, so a failed test stays failed when only such text is appended."""
+    if kind in _OWN_TAIL_TESTS:
+        return frozenset(_OWN_TAIL_TESTS[kind][1])
+    characters: set[str] = set()
+    for group in _NEEDLES[kind]:
+        for needle in _DIGIT if group is _DIGIT or group is _DIGIT_RUN else group:
+            characters.update(needle)
+    return frozenset(characters)
 
 
 def _plan(kinds: Iterable[str] | None) -> tuple[_Step, ...]:

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from processors.builtin.patterns import find_all
+from processors.builtin.sliding_scan import SlidingScan
 from processors.problems import Problem, ProblemError, regex_problem
 from processors.user_patterns import UserPattern, answer_within, check_user_pattern
 
@@ -144,18 +145,29 @@ class RegexMatcher:
         :meth:`hits` that follows on the same text); True without rules."""
         return not self._rules or answer_within([pattern for _name, pattern, _r in self._rules], text, seconds)
 
-    def hits(self, text: str, *, after: int = 0) -> list[Hit]:
+    def sliding_scan(self) -> SlidingScan | None:
+        """What a stream keeps between calls of :meth:`hits` over its moving window, so that each call scans only the
+        text that can still change (None without presets: custom rules are searched whole)."""
+        return SlidingScan(self._kinds) if self._kinds else None
+
+    def hits(self, text: str, *, after: int = 0, scan: SlidingScan | None = None, start: int = 0) -> list[Hit]:
         """Every match of every preset kind and rule in ``text`` (overlapping ones too), empty matches left out.
 
         ``after``: only the matches starting there or later, their positions counted from there (the text before is
-        left context a look-behind sees: the stream's already emitted text)."""
+        left context a look-behind sees: the stream's already emitted text). ``scan``: the stream's
+        :meth:`sliding_scan`, ``text`` being its text from ``start`` on (the same hits, less scanning)."""
         hits: list[Hit] = []
         if self._kinds:
             names = self._preset_names
-            for match in find_all(text, self._kinds, overlapping=True):
-                start = match.start
-                if start >= after:
-                    hits.append(Hit(start - after, match.end - after, match.kind, names[match.kind], None))
+            if scan is not None:
+                first = start + after
+                for found in scan.find(text, start, after):
+                    hits.append(Hit(found.start - first, found.end - first, found.kind, names[found.kind], None))
+            else:
+                for match in find_all(text, self._kinds, overlapping=True):
+                    begin = match.start
+                    if begin >= after:
+                        hits.append(Hit(begin - after, match.end - after, match.kind, names[match.kind], None))
         for name, pattern, replacement in self._rules:
             for found in pattern.finditer(text):
                 start, end = found.span()
