@@ -351,25 +351,32 @@ def _english_words(words: list[str]) -> int:
 
 def _deciphered(text: str) -> str:
     """``text`` undone when it reads as no English but a letter shift, the mirrored alphabet or reading it backwards
-    makes English of it (at least three common words, a third of its words or more); ``""`` otherwise."""
+    makes English of it (at least three common words, a third of its words or more); ``""`` otherwise.
+
+    The readings are counted on the text's Latin words alone (a shift maps letters to letters, so the words of a
+    shifted text are the shifted words): 26 translations of a short ASCII string, not of a whole Chinese message."""
     words = _LATIN_WORD.findall(text)
     if len(words) < 4 or _english_words(words) > len(words) // 10:
         return ""
     needed = max(3, len(words) // 3)
     if sum(1 for word in words if word.lower() in _REVERSED_WORDS) >= needed:
         return text[::-1]
-    readings = [text.translate(_ATBASH), *(_shifted(text, shift) for shift in range(1, 26))]
-    best = max(readings, key=lambda reading: _english_words(_LATIN_WORD.findall(reading)))
-    return best if _english_words(_LATIN_WORD.findall(best)) >= needed else ""
+    latin = " ".join(words)
+    counts = [_english_words(latin.translate(table).split(" ")) for table in _READINGS]
+    best = max(range(len(_READINGS)), key=counts.__getitem__)  # the first of the best, as before
+    return text.translate(_READINGS[best]) if counts[best] >= needed else ""
 
 
-def _shifted(text: str, shift: int) -> str:
+def _shift_table(shift: int) -> dict[int, int]:
     lower_letters, upper_letters = string.ascii_lowercase, string.ascii_uppercase
-    table = str.maketrans(
+    return str.maketrans(
         lower_letters + upper_letters,
         lower_letters[shift:] + lower_letters[:shift] + upper_letters[shift:] + upper_letters[:shift],
     )
-    return text.translate(table)
+
+
+#: The readings :func:`_deciphered` tries, in order: the mirrored alphabet, then each letter shift from 1 to 25.
+_READINGS: Final = (_ATBASH, *(_shift_table(shift) for shift in range(1, 26)))
 
 
 def _decoded_hex(candidate: str) -> str:
