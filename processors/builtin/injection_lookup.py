@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import operator
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import compress
 from typing import Final, Literal
 
 #: A Latin word (after normalisation: look-alike letters are ASCII by then), digits and apostrophes included.
@@ -35,12 +37,16 @@ WORD: Final = re.compile(r"[a-z0-9']+")
 #: A run of Chinese characters (unified ideographs and extension A).
 HAN_RUN: Final = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]{2,}")
 _HAN: Final = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
+#: Two characters of :data:`HAN_RUN`: what follows ``h:`` in a Chinese pair's feature.
 _HAN_PAIR: Final = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]{2}")
+_WITHOUT_PREFIX: Final = operator.itemgetter(slice(2, None))
 #: The n-gram size looked up as 64-bit integers (four 16-bit units).
 PACKED_SIZE: Final = 4
 #: Where the stand-ins for characters beyond the Basic Multilingual Plane are taken from (the Private Use Area).
 _PRIVATE_USE: Final = range(0xE000, 0xF900)
 _ASTRAL: Final = "\U00010000-\U0010ffff"
+_ASTRAL_CHARACTER: Final = re.compile(f"[{_ASTRAL}]")
+_PRIVATE_USE_CHARACTER: Final = re.compile("[\ue000-\uf8ff]")
 _START_OF: Final = re.Match.start
 _REPEATED_ZERO: Final = itertools.repeat
 
@@ -77,18 +83,25 @@ class Terms:
 class Lookup:
     """A model's weighted features (``idf * weight``) split into the tables the scorer reads (see the module)."""
 
-    def __init__(self, weighted: dict[str, float], gram_sizes: Iterable[int], words: bool) -> None:
+    def __init__(self, features: list[str], values: list[float], gram_sizes: Iterable[int], words: bool) -> None:
+        """``values[i]`` is ``features[i]``'s ``idf * weight`` (0.0 for a feature without a weight: the same as
+        absent). Each table is picked out of the columns in C loops (``compress``): the model file's 361,020
+        features are read once at start-up."""
         self._sizes = tuple(gram_sizes)
         self._words = words
-        self._grams = {size: {f: w for f, w in weighted.items() if len(f) == size} for size in self._sizes}
-        self._word_weights = {f[2:]: w for f, w in weighted.items() if f.startswith("w:")}
-        self._pair_weights = {f[2:]: w for f, w in weighted.items() if f.startswith("b:")}
-        self._han_text = {f[2:]: w for f, w in weighted.items() if f.startswith("h:") and _HAN_PAIR.fullmatch(f[2:])}
+        lengths = list(map(len, features))
+        chosen_by_size = {size: list(map(operator.eq, lengths, itertools.repeat(size))) for size in self._sizes}
+        self._word_weights = _prefixed(features, values, "w:")
+        self._pair_weights = _prefixed(features, values, "b:")
+        han = _prefixed(features, values, "h:")
+        self._han_text = {pair: value for pair, value in han.items() if _HAN_PAIR.fullmatch(pair)}
         # The stand-ins: one private-use character per astral character of the vocabulary's n-grams, one more for
         # any other astral character; none of them a character the vocabulary holds.
-        packed = self._grams.get(PACKED_SIZE, {})
-        used = set("".join(packed))
-        astral = sorted(c for c in used if c > "\uffff")
+        chosen_packed = chosen_by_size.get(PACKED_SIZE, [])
+        packed = list(compress(features, chosen_packed))
+        joined = "".join(packed)
+        astral = sorted(set(_ASTRAL_CHARACTER.findall(joined)))
+        used = set(_PRIVATE_USE_CHARACTER.findall(joined))
         free = (chr(code) for code in _PRIVATE_USE if chr(code) not in used)
         stand_ins = list(itertools.islice(free, len(astral) + 1))
         self._stand_in = dict(zip(astral, stand_ins, strict=False))
@@ -98,10 +111,18 @@ class Lookup:
         self._packed: dict[int, float] | None = None
         self._han: dict[int, float] = {}
         if len(stand_ins) == len(astral) + 1:
-            keys = self._units("".join(packed).translate({ord(c): s for c, s in self._stand_in.items()}))
-            self._packed = dict(zip(memoryview(keys).cast("Q").tolist(), packed.values(), strict=True))
-            han = self._units("".join(self._han_text))
-            self._han = dict(zip(memoryview(han).cast("I").tolist(), self._han_text.values(), strict=True))
+            if astral:
+                joined = _ASTRAL_CHARACTER.sub(lambda match: self._stand_in[match.group()], joined)
+            keys = memoryview(self._units(joined)).cast("Q").tolist()
+            self._packed = dict(zip(keys, compress(values, chosen_packed), strict=True))
+            han_keys = memoryview(self._units("".join(self._han_text))).cast("I").tolist()
+            self._han = dict(zip(han_keys, self._han_text.values(), strict=True))
+        #: The n-grams read as strings: every size but the packed one (all of them without packing).
+        self._grams = {
+            size: dict(zip(compress(features, chosen), compress(values, chosen), strict=True))
+            for size, chosen in chosen_by_size.items()
+            if size != PACKED_SIZE or self._packed is None
+        }
 
     @staticmethod
     def _units(text: str) -> bytes:
@@ -155,6 +176,12 @@ class Lookup:
             positions += range(run.start(), run.end() - 1)
             values += [weight_of(characters[i : i + 2], 0.0) for i in range(len(characters) - 1)]
         return positions, values
+
+
+def _prefixed(features: list[str], values: list[float], prefix: str) -> dict[str, float]:
+    """The features that start with ``prefix``, without it, and their values."""
+    chosen = list(map(str.startswith, features, itertools.repeat(prefix)))
+    return dict(zip(map(_WITHOUT_PREFIX, compress(features, chosen)), compress(values, chosen), strict=True))
 
 
 def _packed_terms(

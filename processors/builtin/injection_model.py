@@ -29,7 +29,8 @@ import gzip
 import itertools
 import json
 import math
-from dataclasses import dataclass, field
+import operator
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
@@ -139,16 +140,20 @@ class InjectionModel:
     #: many windows is a multiple comparison: a long benign text, read in twenty windows, has twenty chances for one
     #: of them to look like an attack. Fitted with Platt's sigmoid on the training folds, as a second input.
     platt_windows: float = 0.0
-    #: Per feature with a weight, ``idf * weight``: a text's score is one sum over its features.
-    _weighted: dict[str, float] = field(init=False, repr=False, compare=False)
-    #: The same, in the tables the scorer looks a text's features up in (:mod:`.injection_lookup`).
-    _lookup: Lookup = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        weighted = {f: self.idf[f] * w for f, w in self.weights.items() if w and f in self.idf}
-        object.__setattr__(self, "_weighted", weighted)
+    @functools.cached_property
+    def _lookup(self) -> Lookup:
+        """Per feature, ``idf * weight``, in the tables the scorer looks a text's features up in
+        (:mod:`.injection_lookup`): a text's score is one sum over its features. Built on first use (a model
+        read from a file gets it from the file's columns, without looking each feature up)."""
+        features = list(self.weights)
+        # A weight without an idf counts as 0, as a feature the vocabulary lacks.
+        idf = map(self.idf.get, features, itertools.repeat(0.0))
+        return self._lookup_of(features, list(map(operator.mul, idf, self.weights.values())))
+
+    def _lookup_of(self, features: list[str], values: list[float]) -> Lookup:
         sizes = [size for size in GRAM_SIZES if f"chars{size}" in self.kinds]
-        object.__setattr__(self, "_lookup", Lookup(weighted, sizes, words="words" in self.kinds))
+        return Lookup(features, values, sizes, words="words" in self.kinds)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> InjectionModel:
@@ -160,9 +165,9 @@ class InjectionModel:
         weights: list[float] = data["weights"]
         if not len(features) == len(idf) == len(weights):
             raise ValueError("injection model: features, idf and weights differ in length")
-        return cls(
+        model = cls(
             idf=dict(zip(features, idf, strict=True)),
-            weights={f: w for f, w in zip(features, weights, strict=True) if w},
+            weights=dict(itertools.compress(zip(features, weights, strict=True), weights)),
             intercept=float(data["intercept"]),
             platt_a=float(data["platt"][0]),
             platt_b=float(data["platt"][1]),
@@ -173,6 +178,8 @@ class InjectionModel:
             stride=int(data.get("stride", STRIDE)),
             platt_windows=float(data.get("platt_windows", 0.0)),
         )
+        vars(model)["_lookup"] = model._lookup_of(features, list(map(operator.mul, idf, weights)))
+        return model
 
     @classmethod
     def read(cls, path: Path) -> InjectionModel:
