@@ -91,10 +91,12 @@ class Lookup:
         self._words = words
         lengths = list(map(len, features))
         chosen_by_size = {size: list(map(operator.eq, lengths, itertools.repeat(size))) for size in self._sizes}
-        self._word_weights = _prefixed(features, values, "w:")
-        self._pair_weights = _prefixed(features, values, "b:")
-        han = _prefixed(features, values, "h:")
-        self._han_text = {pair: value for pair, value in han.items() if _HAN_PAIR.fullmatch(pair)}
+        in_order = all(map(operator.le, features, itertools.islice(features, 1, None)))  # a model file's are sorted
+        self._word_weights = dict(zip(*_prefixed(features, values, "w:", in_order), strict=True))
+        self._pair_weights = dict(zip(*_prefixed(features, values, "b:", in_order), strict=True))
+        pairs, pair_values = _prefixed(features, values, "h:", in_order)
+        chosen = list(map(_HAN_PAIR.fullmatch, pairs))
+        self._han_text = dict(zip(compress(pairs, chosen), compress(pair_values, chosen), strict=True))
         # The stand-ins: one private-use character per astral character of the vocabulary's n-grams, one more for
         # any other astral character; none of them a character the vocabulary holds.
         chosen_packed = chosen_by_size.get(PACKED_SIZE, [])
@@ -178,10 +180,15 @@ class Lookup:
         return positions, values
 
 
-def _prefixed(features: list[str], values: list[float], prefix: str) -> dict[str, float]:
-    """The features that start with ``prefix``, without it, and their values."""
+def _prefixed(features: list[str], values: list[float], prefix: str, in_order: bool) -> tuple[list[str], list[float]]:
+    """The features that start with ``prefix``, without it, and their values: a slice of features ``in_order``
+    (sorted, as a model file writes them), else picked out one by one."""
+    if in_order:
+        start = bisect.bisect_left(features, prefix)
+        stop = bisect.bisect_left(features, prefix[:-1] + chr(ord(prefix[-1]) + 1), start)
+        return list(map(_WITHOUT_PREFIX, features[start:stop])), values[start:stop]
     chosen = list(map(str.startswith, features, itertools.repeat(prefix)))
-    return dict(zip(map(_WITHOUT_PREFIX, compress(features, chosen)), compress(values, chosen), strict=True))
+    return list(map(_WITHOUT_PREFIX, compress(features, chosen))), list(compress(values, chosen))
 
 
 def _packed_terms(
