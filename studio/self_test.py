@@ -88,6 +88,10 @@ async def run_self_test(window: Any, workspace: Any, screenshot: Path) -> bool:
         "the injection attempt tripped a guardrail",
         tripwire is not None and tripwire.processor_id == "prompt-injection-detector",
     )
+    check(  # the sample's detectors score offline with the learned model (warmed up while the window opened)
+        "the learned model blocked it",
+        tripwire is not None and tripwire.metadata.get("source") == "learned",
+    )
     items = list(workspace.chat.items)
     banners = [item for item in items if isinstance(item, TripwireItem)]
     check("the chat shows a tripwire banner", len(banners) == 1)

@@ -1,15 +1,19 @@
 """``PromptInjectionDetector``: catch injection, jailbreaks, role manipulation, system overrides and exfiltration.
 
-Offline, weighted heuristics score each detection type (several weak signals add up, noisy-or), or the learned
-model does (``offline_scorer``: ``learned`` or ``both``; :mod:`~processors.builtin.injection_model`, a calibrated
-0–1 probability that the text is an attack, trained on the team's writing in ``training/``); with a ``model`` the
-judge's scores decide instead (and the offline scores are the fallback when the judge fails open). A message whose
-highest score reaches ``threshold`` is flagged::
+Offline, the learned model scores each text (``offline_scorer="learned"``, the default:
+:mod:`~processors.builtin.injection_model`, a calibrated 0–1 probability that the text is an attack, trained on the
+team's writing in ``training/``; on text nobody here trained on it catches far more than the heuristics, with
+fewer false alarms), or weighted heuristics score each detection type (``heuristics``: several weak phrase signals
+add up, noisy-or), or both (the higher counts); with a ``model`` the judge's scores decide instead (and the offline
+scores are the fallback when the judge fails open). A message whose highest score reaches ``threshold`` is
+flagged::
 
     agent = Agent(..., input_processors=[PromptInjectionDetector(strategy="block")])
     # "Ignore all previous instructions and ..." → tripwire "Prompt injection detected. Types: injection"
 
-The offline heuristics live in :mod:`~processors.builtin.injection_heuristics` (their names are re-exported
+The model tells an attack from a benign text, not one kind of attack from another: its verdict is told under the
+type the heuristics found most likely (``injection`` when none fired), and the heuristics' quote discount does not
+apply to it. The offline heuristics live in :mod:`~processors.builtin.injection_heuristics` (their names are re-exported
 here). Strategies: ``block`` (abort), ``warn`` (log, keep), ``filter`` (drop the message), ``rewrite`` (the judge's
 neutralised rewrite; offline, the flagged sentences are removed, and a message with nothing left is dropped).
 As an output processor it also scans tool results (``process_tool_result``) before the model reads them: the
@@ -94,7 +98,7 @@ class PromptInjectionDetectorOptions(JudgeOptions):
     )
     judge_mode: Literal["always", "hybrid"] = Field(
         default="always",
-        description="always: the judge decides every text (Mastra's way); hybrid: the offline heuristics decide "
+        description="always: the judge decides every text (Mastra's way); hybrid: the offline scores decide "
         "clear cases and the judge only the uncertain ones",
     )
     hybrid_band: tuple[float, float] = Field(
@@ -103,9 +107,9 @@ class PromptInjectionDetectorOptions(JudgeOptions):
         "at or above high is flagged without asking",
     )
     offline_scorer: Literal["heuristics", "learned", "both"] = Field(
-        default="heuristics",
-        description="Offline scores: heuristics (phrase signals), learned (the trained model's calibrated score) or "
-        "both (the higher counts)",
+        default="learned",
+        description="Offline scores: learned (the default: the trained model's calibrated score), heuristics "
+        "(phrase signals) or both (the higher counts)",
     )
     include_scores: bool = Field(default=False, description="Put the per-type scores in the tripwire metadata")
     last_message_only: bool = Field(default=False, description="Check only the last message")
@@ -160,7 +164,7 @@ class PromptInjectionDetector(BuiltinProcessor):
 
     id = "prompt-injection-detector"
     name = "Prompt injection detector"
-    description = "Heuristics offline, optional model judge; blocks, warns, filters or rewrites attacks."
+    description = "A learned model offline, optional model judge; blocks, warns, filters or rewrites attacks."
     texts: ClassVar[Mapping[str, str]] = {
         "detected": "Prompt injection detected. Types: {types}",
         "detected_with_reason": "Prompt injection detected. Types: {types}. Reason: {reason}",
@@ -181,8 +185,8 @@ class PromptInjectionDetector(BuiltinProcessor):
         self._model = judge_model(self.options)
 
     async def analyze(self, text: str, args: HookArgs, *, tool_result: bool = False) -> Analysis:
-        """Score ``text``: the judge's scores when there is a model (heuristics if it fails open); in hybrid mode
-        the judge is asked only when the offline score is uncertain."""
+        """Score ``text``: the judge's scores when there is a model (the offline scores if it fails open); in hybrid
+        mode the judge is asked only when the offline score is uncertain."""
         analysis = self.offline_analysis(text, tool_result=tool_result)
         scores = analysis.scores
         if self._model is not None and self._judge_needed(scores, args):

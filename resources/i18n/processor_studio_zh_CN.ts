@@ -6864,9 +6864,9 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>提示注入检测器</translation>
     </message>
     <message>
-        <source>Heuristics offline, optional model judge; blocks, warns, filters or rewrites attacks.</source>
+        <source>A learned model offline, optional model judge; blocks, warns, filters or rewrites attacks.</source>
         <comment>PromptInjectionDetector.description</comment>
-        <translation>离线启发式检测，可选模型判定；可拦截、警告、过滤或改写攻击。</translation>
+        <translation>离线使用训练好的模型，可选模型判定；可拦截、警告、过滤或改写攻击。</translation>
     </message>
     <message>
         <source>Model</source>
@@ -6974,9 +6974,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>判定模式</translation>
     </message>
     <message>
-        <source>always: the judge decides every text (Mastra&apos;s way); hybrid: the offline heuristics decide clear cases and the judge only the uncertain ones</source>
+        <source>always: the judge decides every text (Mastra&apos;s way); hybrid: the offline scores decide clear cases and the judge only the uncertain ones</source>
         <comment>PromptInjectionDetector.options.judge_mode.help</comment>
-        <translation>always：每段文本都由判定器决定（Mastra 的做法）；hybrid：明确的情况由离线启发式决定，判定器只处理不确定的情况</translation>
+        <translation>always：每段文本都由判定器决定（Mastra 的做法）；hybrid：明确的情况由离线得分决定，判定器只处理不确定的情况</translation>
+    </message>
+    <message>
+        <source>Offline scores: learned (the default: the trained model&apos;s calibrated score), heuristics (phrase signals) or both (the higher counts)</source>
+        <comment>PromptInjectionDetector.options.offline_scorer.help</comment>
+        <translation>离线评分：learned（默认：训练模型的校准分数）、heuristics（短语信号）或 both（取较高者）</translation>
     </message>
     <message>
         <source>Hybrid Band</source>
@@ -6992,11 +6997,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Offline Scorer</source>
         <comment>PromptInjectionDetector.options.offline_scorer</comment>
         <translation>离线评分方式</translation>
-    </message>
-    <message>
-        <source>Offline scores: heuristics (phrase signals), learned (the trained model&apos;s calibrated score) or both (the higher counts)</source>
-        <comment>PromptInjectionDetector.options.offline_scorer.help</comment>
-        <translation>离线评分：heuristics（短语信号）、learned（训练模型的校准分数）或 both（取较高者）</translation>
     </message>
     <message>
         <source>Include Scores</source>

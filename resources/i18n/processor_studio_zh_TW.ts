@@ -6864,9 +6864,9 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>提示注入偵測器</translation>
     </message>
     <message>
-        <source>Heuristics offline, optional model judge; blocks, warns, filters or rewrites attacks.</source>
+        <source>A learned model offline, optional model judge; blocks, warns, filters or rewrites attacks.</source>
         <comment>PromptInjectionDetector.description</comment>
-        <translation>離線啟發式偵測，可選模型判定；可攔截、警告、過濾或改寫攻擊。</translation>
+        <translation>離線使用訓練好的模型，可選模型判定；可攔截、警告、過濾或改寫攻擊。</translation>
     </message>
     <message>
         <source>Model</source>
@@ -6974,9 +6974,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>判定模式</translation>
     </message>
     <message>
-        <source>always: the judge decides every text (Mastra&apos;s way); hybrid: the offline heuristics decide clear cases and the judge only the uncertain ones</source>
+        <source>always: the judge decides every text (Mastra&apos;s way); hybrid: the offline scores decide clear cases and the judge only the uncertain ones</source>
         <comment>PromptInjectionDetector.options.judge_mode.help</comment>
-        <translation>always：每段文字都由判定器決定（Mastra 的做法）；hybrid：明確的情況由離線啟發式決定，判定器只處理不確定的情況</translation>
+        <translation>always：每段文字都由判定器決定（Mastra 的做法）；hybrid：明確的情況由離線分數決定，判定器只處理不確定的情況</translation>
+    </message>
+    <message>
+        <source>Offline scores: learned (the default: the trained model&apos;s calibrated score), heuristics (phrase signals) or both (the higher counts)</source>
+        <comment>PromptInjectionDetector.options.offline_scorer.help</comment>
+        <translation>離線評分：learned（預設：訓練模型的校準分數）、heuristics（短語訊號）或 both（取較高者）</translation>
     </message>
     <message>
         <source>Hybrid Band</source>
@@ -6992,11 +6997,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Offline Scorer</source>
         <comment>PromptInjectionDetector.options.offline_scorer</comment>
         <translation>離線評分方式</translation>
-    </message>
-    <message>
-        <source>Offline scores: heuristics (phrase signals), learned (the trained model&apos;s calibrated score) or both (the higher counts)</source>
-        <comment>PromptInjectionDetector.options.offline_scorer.help</comment>
-        <translation>離線評分：heuristics（短語訊號）、learned（訓練模型的校準分數）或 both（取較高者）</translation>
     </message>
     <message>
         <source>Include Scores</source>

@@ -2,10 +2,11 @@
 
 The prompt-injection detector compiles its few hundred signal patterns on first use (about 0.2 s of CPU, more on a
 busy machine): left lazy, that lands between the user's first Enter and the first visible word, and shows in the
-inspector as a first ``process_input`` a hundred times slower than the next. Its learned model (``offline_scorer``
-``learned`` or ``both``) takes longer still to read (about 0.5 s, 20 MiB), so it is read here too. The studio runs
-:func:`warm_up` on a worker thread once its window is up (:func:`start_warm_up`) and waits for it before it
-quits (:func:`warmed`).
+inspector as a first ``process_input`` a hundred times slower than the next. Its learned model (the default
+``offline_scorer``, ``learned``; ``both`` reads it too) takes longer still to read (about 0.5 s, 20 MiB), so it is read
+here too: the sample's first injection attempt is then blocked by a warm model (``--self-test`` checks it). The
+studio runs :func:`warm_up` on a worker thread once its window is up (:func:`start_warm_up`) and waits for it before
+it quits (:func:`warmed`).
 """
 
 from __future__ import annotations

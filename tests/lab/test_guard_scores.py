@@ -13,14 +13,14 @@ from lab.results import CaseResult
 from processors.tracing import TraceEvent
 from processors.tripwire import TripWire
 from studio.design.build import build_agent
-from studio.design.sample import sample_design
+from tests.support.samples import heuristic_sample
 
 CORPORA = Path(__file__).resolve().parents[2] / "resources" / "corpora"
 DETECTOR = "prompt-injection-detector"
 
 
 def run(case: Case) -> CaseResult:
-    return asyncio.run(run_case(case, build_agent(sample_design()), "guardrails"))
+    return asyncio.run(run_case(case, build_agent(heuristic_sample()), "guardrails"))
 
 
 def test_the_sample_designs_detector_scores_blocked_and_passing_cases() -> None:

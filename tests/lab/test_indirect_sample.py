@@ -18,8 +18,8 @@ from lab.corpus import load_corpus
 from lab.metrics import confusion_by
 from lab.runner import run_lab
 from studio.design.catalog import studio_catalogue
-from studio.design.sample import sample_design
 from studio.lab.design import agent_factory
+from tests.support.samples import heuristic_sample
 
 ROOT = Path(__file__).resolve().parents[2]
 TUNING = ROOT / "resources" / "corpora" / "indirect-injection.jsonl"
@@ -30,7 +30,8 @@ HELD_OUT_B = ROOT / "tests" / "data" / "indirect_injection_holdout_b.jsonl"
 #: fair figure. Its misses are known and left alone (tuning on them would make it one more seen set).
 HELD_OUT_C = ROOT / "tests" / "data" / "indirect_injection_holdout_c.jsonl"
 
-#: Per language: (TP, FN, FP, TN) of the sample design in guardrails mode.
+#: Per language: (TP, FN, FP, TN) of the sample design in guardrails mode, its detectors on the phrase heuristics
+#: (the figures measured for them; the learned model's, the sample's default, are in README's guardrail section).
 MEASURED = {
     TUNING: {"en": (19, 0, 0, 15), "zh-CN": (17, 0, 0, 14), "zh-TW": (17, 0, 0, 14)},
     HELD_OUT: {"en": (12, 0, 0, 12), "zh-CN": (8, 0, 0, 8), "zh-TW": (8, 0, 0, 8)},
@@ -45,7 +46,7 @@ MEASURED = {
 async def test_the_sample_in_guardrails_mode_catches_indirect_injection_as_measured(path: Path) -> None:
     cases = load_corpus(path).cases
     assert cases and all(case.tool_result for case in cases)
-    run = await run_lab(cases, agent_factory(sample_design(), catalogue=studio_catalogue()), concurrency=4)
+    run = await run_lab(cases, agent_factory(heuristic_sample(), catalogue=studio_catalogue()), concurrency=4)
     results = list(run.finished.values())
 
     by_lang = confusion_by(results, lambda result: result.lang or "")

@@ -82,7 +82,9 @@ def main() -> int:
                 QTimer.singleShot(0, lambda: quit_window(how, window))
 
         window.workspace.runs.chunk_received.connect(on_chunk)
-        window.chat.input.setPlainText("Tell me about guardrails for agents.")
+        # far below the injection detector's threshold (the learned model scores "Tell me about guardrails for
+        # agents." 0.77 and blocks it: no text would stream)
+        window.chat.input.setPlainText("Could you explain guardrails for agents, please?")
         window.chat._submit()  # what Enter does
 
     QTimer.singleShot(0, when_ready)

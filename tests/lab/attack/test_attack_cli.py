@@ -88,7 +88,8 @@ def test_an_attack_writes_every_report_the_bypasses_and_fails_over_its_asr(tmp_p
     by_chain = report["robustness"]["by_chain"]
     assert by_chain["identity"]["asr"] == 0.0 and by_chain["base64|rot13"]["asr"] == 1.0
     bypassed = {item["id"] for item in report["variants"] if item["bypassed"]}
-    assert f"{SEED}~diacritics" in bypassed and f"{SEED}~identity" not in bypassed
+    # base64 of a letter shift slips past the sample's detector (the learned model, as the heuristics before it)
+    assert f"{SEED}~base64|rot13" in bypassed and f"{SEED}~identity" not in bypassed
     assert report["robustness"]["matrix"]["base64|rot13"]["prompt-injection-detector"]["share"] == 1.0
 
     suites = ET.parse(out / "attack.xml").getroot()

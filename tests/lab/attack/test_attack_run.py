@@ -11,9 +11,9 @@ from lab.converters import Variant, load_converters
 from lab.corpus import Case, bundled_corpora, load_corpora
 from lab.results import read_results
 from studio.design.catalog import studio_catalogue
-from studio.design.sample import sample_design
 from studio.lab.design import agent_factory
 from tests.lab.test_process_run import gone
+from tests.support.samples import heuristic_sample
 
 
 def direct_injections() -> list[Case]:
@@ -21,7 +21,7 @@ def direct_injections() -> list[Case]:
 
 
 def factory():  # type: ignore[no-untyped-def]
-    return agent_factory(sample_design(), catalogue=studio_catalogue())
+    return agent_factory(heuristic_sample(), catalogue=studio_catalogue())
 
 
 async def collect(run: AttackRun) -> list[VariantResult]:
@@ -161,7 +161,7 @@ async def test_in_worker_processes_without_a_pool_the_run_starts_its_own_and_sto
     here = {
         item.id: item.result.outcome for item in await collect(AttackRun(AttackPlan(cases, chains=chains), factory()))
     }
-    recipe = agent_recipe(sample_design(), catalogue=load_catalogue())
+    recipe = agent_recipe(heuristic_sample(), catalogue=load_catalogue())
     run = AttackRun(AttackPlan(cases, chains=chains), recipe, processes=2, concurrency=4, chunk=4)
     pids: list[int] = []
     elsewhere: dict[str, str] = {}

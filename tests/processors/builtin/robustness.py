@@ -3,9 +3,11 @@
 Shared by ``test_injection_robustness.py`` (which asserts only what must hold) and
 ``tests/bench/bench_converter_robustness.py`` (which prints the whole table). Each attack of the bundled corpora
 (``resources/corpora``, the ones in the user's own text, not in a tool result) is converted by one converter with
-a fixed seed and sent through an agent whose only input processor is ``PromptInjectionDetector()`` with its offline
-defaults (heuristics, no judge); a case counts as detected when the run ends in the detector's tripwire. A
-multi-turn variant is sent as that many user messages, all of which the detector reads.
+a fixed seed and sent through an agent whose only input processor is ``PromptInjectionDetector`` offline (no
+judge), by default with the phrase heuristics (``offline_scorer="heuristics"``: the published table is theirs; the
+detector's default is the learned model, ``Probe(offline_scorer="learned")``); a case counts as detected when the
+run ends in the detector's tripwire. A multi-turn variant is sent as that many user messages, all of which the
+detector reads.
 """
 
 from __future__ import annotations
@@ -63,13 +65,15 @@ class Row:
 class Probe:
     """Sends texts through one agent with the detector; remembers which cases the unconverted text trips."""
 
-    def __init__(self, registry: ConverterRegistry | None = None, seed: int = SEED) -> None:
+    def __init__(
+        self, registry: ConverterRegistry | None = None, seed: int = SEED, offline_scorer: str = "heuristics"
+    ) -> None:
         self.registry = registry or load_converters()
         self.seed = seed
         self.cases = attack_cases()
         self.agent = Agent(
             id="robustness", model=ScriptedModel(["ok"]), instructions="Be brief.",
-            input_processors=[PromptInjectionDetector()],
+            input_processors=[PromptInjectionDetector(offline_scorer=offline_scorer)],
         )  # fmt: skip
         self._baseline: dict[str, bool] | None = None
 

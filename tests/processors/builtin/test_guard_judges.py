@@ -121,7 +121,8 @@ async def test_a_guard_that_says_safe_lets_the_message_through(openai_server: Op
 # ------------------------------------------------------------------------------------------ hybrid
 async def test_hybrid_asks_the_judge_only_about_uncertain_texts(openai_server: OpenAIServer) -> None:
     openai_server.reply_text("unsafe\nS1")
-    guard = detector(openai_server, judge_format="llama-guard", judge_mode="hybrid")
+    # UNCERTAIN is uncertain to the heuristics (one weak signal, 0.5), not to the default learned model
+    guard = detector(openai_server, judge_format="llama-guard", judge_mode="hybrid", offline_scorer="heuristics")
     clear_attack, _, _ = await run(ATTACK, guard)
     clean, _, _ = await run(BENIGN, guard)
     assert openai_server.requests == []  # both decided offline

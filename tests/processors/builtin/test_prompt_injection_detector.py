@@ -65,7 +65,12 @@ async def test_block_stops_the_run_before_the_model() -> None:
     assert result.tripwire is not None
     assert result.tripwire.reason == "Prompt injection detected. Types: injection"
     assert result.tripwire.processor_id == "prompt-injection-detector"
-    assert result.tripwire.metadata == {"types": ["injection"], "source": "heuristics"}
+    # the default offline scorer is the learned model (score printed: 0.99+, far above 0.7)
+    assert {k: v for k, v in result.tripwire.metadata.items() if k != "score"} == {
+        "types": ["injection"],
+        "source": "learned",
+    }
+    assert result.tripwire.metadata["score"] > 0.9
     assert model.requests == []
 
 
@@ -150,7 +155,7 @@ async def test_judge_failure_fail_closed_aborts() -> None:
     assert result.tripwire.reason.startswith("Prompt injection detection failed because the judge model call failed")
 
 
-async def test_judge_failure_fail_open_falls_back_to_the_heuristics() -> None:
+async def test_judge_failure_fail_open_falls_back_to_the_offline_scores() -> None:
     broken = ScriptedModel(['{"categories": "nope"}', '{"categories": "nope"}'])
     model = ScriptedModel(["ok"])
     detector = PromptInjectionDetector(model=broken)
@@ -158,7 +163,7 @@ async def test_judge_failure_fail_open_falls_back_to_the_heuristics() -> None:
     assert passed.tripwire is None
     blocked = await agent(ScriptedModel(["x"]), input_processors=[detector]).generate(ATTACK)
     assert blocked.tripwire is not None
-    assert blocked.tripwire.metadata["source"] == "heuristics"
+    assert blocked.tripwire.metadata["source"] == "learned"  # the default offline scorer
 
 
 # ------------------------------------------------------------------------------------------------ tool results

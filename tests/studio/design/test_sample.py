@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from processors import Agent, Violation
+from processors.builtin.prompt_injection_detector import PromptInjectionDetector
 from processors.builtin.registry import Catalogue, load_catalogue
 from processors.demo.offline import DEMO_TOOLS, demo_model, demo_reply, lookup_customer
 from processors.models import ScriptedModel
@@ -187,3 +188,20 @@ async def test_the_sample_chain_streams_the_reply_as_the_model_writes_it(catalog
     assert all(seen[0] <= FIRST_TEXT_WITHIN_DELTAS for seen in answers), steps
     longest = max(answers, key=len)
     assert len(longest) >= 3, f"the reply leaves the chain in pieces as it is written, not at the end: {steps}"
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN", "zh_TW"])
+async def test_every_samples_injection_detectors_use_the_learned_model(catalogue: Catalogue, language: str) -> None:
+    """Both lanes' detectors score with the learned model (issue 28: the input lane's says so, the output lane's
+    takes the default), and the suggested attack of each language is blocked by the model, which the tripwire names
+    as its source."""
+    design = sample_design(language)
+    assert next(e for e in design.input if e.type == "PromptInjectionDetector").options["offline_scorer"] == "learned"
+    agent = build_agent(design, catalogue=catalogue)
+    built = [p for lane in (agent.input_processors, agent.output_processors) for p in lane]  # type: ignore[union-attr]
+    detectors = [p for p in built if isinstance(p, PromptInjectionDetector)]
+    assert len(detectors) == 2 and all(p.options.offline_scorer == "learned" for p in detectors)
+    agent.model = demo_model(delay=0)
+    result = await agent.generate(suggestions(language)[-1])
+    assert result.tripwire is not None and result.tripwire.processor_id == "prompt-injection-detector"
+    assert result.tripwire.metadata["source"] == "learned" and result.tripwire.metadata["score"] > 0.9

@@ -408,7 +408,11 @@ def test_the_html_report_is_self_contained_and_escapes_corpus_text(tmp_path: Pat
         + "\n",
         encoding="utf-8",
     )
-    out = lab("sample", "--corpus", corpus, "--corpus", CORPORA["persona-jailbreak"], "--html", tmp_path / "r.html")
+    from tests.support.samples import heuristic_sample
+
+    design = tmp_path / "sample.json"  # the heuristics pass the benign case, so its escaped text is on the page
+    design.write_text(heuristic_sample().to_json(), encoding="utf-8")
+    out = lab(design, "--corpus", corpus, "--corpus", CORPORA["persona-jailbreak"], "--html", tmp_path / "r.html")
     assert out.returncode == 0, out.stderr
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     parser = _Structure()

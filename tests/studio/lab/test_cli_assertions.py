@@ -35,9 +35,9 @@ tests:
 
 def run_model_mode(tmp_path: Path, server: Any, *extra: str) -> subprocess.CompletedProcess[str]:
     from studio.design.agent_design import ModelConfig
-    from studio.design.sample import sample_design
+    from tests.support.samples import heuristic_sample
 
-    design = sample_design()
+    design = heuristic_sample()  # the lock-picking request is no injection to the heuristics (the model blocks it)
     design.model = ModelConfig(model="openai/gpt-4o-mini", api_base=server.base_url)
     (tmp_path / "design.json").write_text(design.to_json(), encoding="utf-8")
     (tmp_path / "c.yaml").write_text(CORPUS, encoding="utf-8")

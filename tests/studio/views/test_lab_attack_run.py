@@ -22,9 +22,10 @@ from studio.views.lab_view import ATTACK_TAB
 from tests.studio.conftest import run
 from tests.studio.views.lab_support import choose, open_lab, until_signal
 
-#: The sample design stops the plain "Ignore all previous instructions" and lets its accented variant through
-#: (lab.attack's own test finds the same bypass); base64 is the other chain.
-CHAINS = [["diacritics"], ["base64"]]
+#: The sample design stops the plain "Ignore all previous instructions" and lets its base64-of-ROT13 variant through
+#: (two disguises: the detector, the learned model as the heuristics before it, decodes one); base64 is the other
+#: chain. (With the heuristics the accented variant got through; the model catches it.)
+CHAINS = [["base64", "rot13"], ["base64"]]
 
 
 def attack_tab(qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path) -> tuple[Any, Any, Any]:
@@ -56,33 +57,33 @@ def test_an_attack_fills_the_matrix_and_each_bypass_opens_as_a_thread_a_corpus_l
     _, status = attack_to_the_end(qloop, lab, lambda: qtbot.mouseClick(panel.start_button, Qt.MouseButton.LeftButton))
 
     assert status == "finished"
-    assert attack.record is not None and attack.record.chains == ["diacritics", "base64"]
+    assert attack.record is not None and attack.record.chains == ["base64|rot13", "base64"]
     assert sum(batches) == len(attack.found) > 0  # shown as they came, in batches
     figures = Robustness.of(attack.found)  # the engine's arithmetic, the same as the CLI's reports
     matrix = panel.results.matrix
-    assert matrix.chains() == ["diacritics", "base64"]
+    assert matrix.chains() == ["base64|rot13", "base64"]
     assert "prompt-injection-detector" in matrix.processors()
-    row = matrix.chains().index("diacritics")
-    asr = figures.by_chain["diacritics"].asr
+    row = matrix.chains().index("base64|rot13")
+    asr = figures.by_chain["base64|rot13"].asr
     assert asr is not None and asr > 0
     assert matrix.index(row, 3).data() == f"{asr:.1%}"
-    assert matrix.index(row, 1).data() == str(figures.by_chain["diacritics"].variants)
+    assert matrix.index(row, 1).data() == str(figures.by_chain["base64|rot13"].variants)
     assert "ASR" in panel.results.summary.text()
     assert (panel.progress.value(), panel.progress.maximum()) == (attack.run_total, attack.run_total)
     bypasses = panel.results.bypasses.bypasses()
     assert bypasses and [item.id for item in bypasses] == [item.id for item in figures.bypasses]
-    assert "direct-injection-en-attack-01~diacritics" in {item.id for item in bypasses}
+    assert "direct-injection-en-attack-01~base64|rot13" in {item.id for item in bypasses}
 
     # a click on the chain's row shows only its bypasses
     view = panel.results.matrix_view
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.visualRect(matrix.index(row, 0)).center())
     shown = panel.results.bypass_filter
-    assert shown.rowCount() == figures.by_chain["diacritics"].bypassed
+    assert shown.rowCount() == figures.by_chain["base64|rot13"].bypassed
     table = panel.results.bypass_view
     table.setCurrentIndex(shown.index(0, 0))
     table.setFocus()
     chosen = panel.results.selected_ids()
-    assert len(chosen) == 1 and chosen[0].endswith("~diacritics")
+    assert len(chosen) == 1 and chosen[0].endswith("~base64|rot13")
 
     # Enter opens it as a thread, the chat shows the variant the design let through
     (thread_id,) = until_signal(
