@@ -12,8 +12,9 @@ module reads that file once (lazily, cached) and scores a text the way scikit-le
 2. its features (:func:`model_features`): character n-grams (of 3, 4 or 5 characters: the model file says which),
    Latin words and word pairs, Chinese character pairs, counted; a feature the vocabulary lacks is ignored;
 3. TF-IDF: each feature's count times its idf, divided by the square root of the text's length (so that the terms
-   add up along the text: a window's sum is a difference of two prefix sums), dotted with the weights, plus the
-   intercept; then ``1 / (1 + exp(a * d + b))``: a score from 0 to 1.
+   add up along the text: a window's sum is the sum of the terms of the features starting in it; each feature is
+   looked up once, :mod:`~processors.builtin.injection_lookup`), dotted with the weights, plus the intercept;
+   then ``1 / (1 + exp(a * d + b))``: a score from 0 to 1.
 
 A text longer than :data:`WINDOW` characters is scored in overlapping windows and the highest window counts, so an
 instruction hidden in a long document is not diluted by the pages around it, and the cost stays linear in length;
