@@ -12,8 +12,9 @@ module reads that file once (lazily, cached) and scores a text the way scikit-le
 2. its features (:func:`model_features`): character n-grams (of 3, 4 or 5 characters: the model file says which),
    Latin words and word pairs, Chinese character pairs, counted; a feature the vocabulary lacks is ignored;
 3. TF-IDF: each feature's count times its idf, divided by the square root of the text's length (so that the terms
-   add up along the text: a window's sum is a difference of two prefix sums), dotted with the weights, plus the
-   intercept; then ``1 / (1 + exp(a * d + b))``: a score from 0 to 1.
+   add up along the text: a window's sum is the sum of the terms of the features starting in it; each feature is
+   looked up once, :mod:`~processors.builtin.injection_lookup`), dotted with the weights, plus the intercept;
+   then ``1 / (1 + exp(a * d + b))``: a score from 0 to 1.
 
 A text longer than :data:`WINDOW` characters is scored in overlapping windows and the highest window counts, so an
 instruction hidden in a long document is not diluted by the pages around it, and the cost stays linear in length;
@@ -24,18 +25,18 @@ Training and run time share :func:`model_features`, so the two cannot drift apar
 
 from __future__ import annotations
 
-import bisect
 import functools
 import gzip
 import itertools
 import json
 import math
-import re
-from dataclasses import dataclass, field
+import operator
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
+from processors.builtin.injection_lookup import HAN_RUN, WORD, Lookup
 from processors.builtin.injection_views import normalise, views
 
 #: The shipped model, package data beside this module.
@@ -51,11 +52,10 @@ STRIDE: Final = 300
 #: pairs, ``h:`` features).
 GRAM_SIZES: Final = (3, 4, 5)
 
-_SPACES: Final = re.compile(r"\s+")
 #: A Latin word (after normalisation: look-alike letters are ASCII by then), digits and apostrophes included.
-_WORD: Final = re.compile(r"[a-z0-9']+")
+_WORD: Final = WORD
 #: A run of Chinese characters (unified ideographs and extension A).
-_HAN_RUN: Final = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]{2,}")
+_HAN_RUN: Final = HAN_RUN
 #: The feature kinds :func:`model_features` knows (``charsN``: character n-grams of N characters; ``words``); a
 #: model file says which of them it was trained on.
 ALL_KINDS: Final = (*(f"chars{size}" for size in GRAM_SIZES), "words")
@@ -63,7 +63,13 @@ ALL_KINDS: Final = (*(f"chars{size}" for size in GRAM_SIZES), "words")
 
 def model_text(text: str) -> str:
     """``text`` as the model reads it: normalised like the heuristics' first view, lower-cased, spaces collapsed."""
-    return _SPACES.sub(" ", normalise(text).lower()).strip()
+    return _collapsed(normalise(text))
+
+
+def _collapsed(normalised: str) -> str:
+    """A normalised text lower-cased, each run of white space one space, none at either end (``str.split`` and
+    ``re``'s ``\\s`` know the same white space)."""
+    return " ".join(normalised.lower().split())
 
 
 def window_starts(length: int, window: int = WINDOW, stride: int = STRIDE) -> list[int]:
@@ -135,12 +141,20 @@ class InjectionModel:
     #: many windows is a multiple comparison: a long benign text, read in twenty windows, has twenty chances for one
     #: of them to look like an attack. Fitted with Platt's sigmoid on the training folds, as a second input.
     platt_windows: float = 0.0
-    #: Per feature with a weight, ``idf * weight``: a text's score is one sum over its features.
-    _weighted: dict[str, float] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        weighted = {f: self.idf[f] * w for f, w in self.weights.items() if w and f in self.idf}
-        object.__setattr__(self, "_weighted", weighted)
+    @functools.cached_property
+    def _lookup(self) -> Lookup:
+        """Per feature, ``idf * weight``, in the tables the scorer looks a text's features up in
+        (:mod:`.injection_lookup`): a text's score is one sum over its features. Built on first use (a model
+        read from a file gets it from the file's columns, without looking each feature up)."""
+        features = list(self.weights)
+        # A weight without an idf counts as 0, as a feature the vocabulary lacks.
+        idf = map(self.idf.get, features, itertools.repeat(0.0))
+        return self._lookup_of(features, list(map(operator.mul, idf, self.weights.values())))
+
+    def _lookup_of(self, features: list[str], values: list[float]) -> Lookup:
+        sizes = [size for size in GRAM_SIZES if f"chars{size}" in self.kinds]
+        return Lookup(features, values, sizes, words="words" in self.kinds)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> InjectionModel:
@@ -152,9 +166,9 @@ class InjectionModel:
         weights: list[float] = data["weights"]
         if not len(features) == len(idf) == len(weights):
             raise ValueError("injection model: features, idf and weights differ in length")
-        return cls(
+        model = cls(
             idf=dict(zip(features, idf, strict=True)),
-            weights={f: w for f, w in zip(features, weights, strict=True) if w},
+            weights=dict(itertools.compress(zip(features, weights, strict=True), weights)),
             intercept=float(data["intercept"]),
             platt_a=float(data["platt"][0]),
             platt_b=float(data["platt"][1]),
@@ -165,6 +179,8 @@ class InjectionModel:
             stride=int(data.get("stride", STRIDE)),
             platt_windows=float(data.get("platt_windows", 0.0)),
         )
+        vars(model)["_lookup"] = model._lookup_of(features, list(map(operator.mul, idf, weights)))
+        return model
 
     @classmethod
     def read(cls, path: Path) -> InjectionModel:
@@ -179,8 +195,7 @@ class InjectionModel:
 
     def decision(self, normalised: str) -> float:
         """The linear score of one normalised text read whole."""
-        terms = self._terms(normalised)
-        return self.decision_of_sum(sum(sum(values) for _, values in terms), len(normalised) + 2)
+        return self.decision_of_sum(self._lookup.terms(f" {normalised} ").total(), len(normalised) + 2)
 
     def probability(self, decision: float, windows: int = 1) -> float:
         """The calibrated score (Platt): the chance, on the training folds, that a text read in ``windows`` windows
@@ -199,46 +214,24 @@ class InjectionModel:
         windows it was read in (1 for a text no longer than the window).
 
         A window's features are those that start in it (an n-gram at its first character, a word pair at its first
-        word). Each kind of feature's terms are summed once along the text (prefix sums), so a window costs a few
-        subtractions and the whole text stays linear in its length however much the windows overlap.
+        word). Every feature of the text is looked up once (:class:`~.injection_lookup.Terms`) and a window's total
+        is a few slices of those terms summed: with windows that overlap by half, each term is added twice, so the
+        whole text stays linear in its length.
         """
-        normalised = model_text(text)
-        terms = self._terms(normalised)
+        return self._decision_and_windows(model_text(text))
+
+    def _decision_and_windows(self, normalised: str) -> tuple[float, int]:
+        """:meth:`decision_and_windows` of a text already as :func:`model_text` makes it."""
+        terms = self._lookup.terms(f" {normalised} ")
         length = len(normalised) + 2  # padded
         if len(normalised) <= self.window:
-            return self.decision_of_sum(sum(sum(values) for _, values in terms), length), 1
-        prefixes = [(positions, [0.0, *itertools.accumulate(values)]) for positions, values in terms]
+            return self.decision_of_sum(terms.total(), length), 1
         best = -math.inf
         starts = window_starts(len(normalised), self.window, self.stride)
         for start in starts:
             stop = min(length, start + self.window + 2)  # the window and the padding on each side
-            total = 0.0
-            for positions, prefix in prefixes:
-                if positions is None:  # one term at every position
-                    end = len(prefix) - 1
-                    total += prefix[min(stop, end)] - prefix[min(start, end)]
-                else:
-                    total += prefix[bisect.bisect_left(positions, stop)] - prefix[bisect.bisect_left(positions, start)]
-            best = max(best, self.decision_of_sum(total, stop - start))
+            best = max(best, self.decision_of_sum(terms.window_total(start, stop), stop - start))
         return best, len(starts)
-
-    def _terms(self, normalised: str) -> list[tuple[list[int] | None, list[float]]]:
-        """Each kind of feature's terms (``idf * weight``, 0 for a feature the vocabulary lacks) in text order, with
-        their positions in the padded text (``None``: the n-grams of one size, one at every position). The
-        look-ups run in C (``map`` over the n-grams)."""
-        padded = f" {normalised} "
-        length = len(padded)
-        weight_of = self._weighted.get
-        terms: list[tuple[list[int] | None, list[float]]] = []
-        for size in GRAM_SIZES:
-            count = length - size + 1
-            if f"chars{size}" in self.kinds and count > 0:
-                grams = [padded[i : i + size] for i in range(count)]
-                terms.append((None, list(map(weight_of, grams, itertools.repeat(0.0, count)))))
-        if "words" in self.kinds:
-            for positions, features in _positioned_word_features(padded):
-                terms.append((positions, list(map(weight_of, features, itertools.repeat(0.0, len(features))))))
-        return terms
 
     def score(self, text: str) -> float:
         """``text``'s calibrated injection score (0 to 1): for a long text, its highest window's, discounted by how
@@ -262,7 +255,10 @@ def injection_score(text: str) -> float:
     payload found encoded or disguised in it (:func:`~processors.builtin.injection_views.views`: base64, Morse, a
     letter shift …), which the model, trained on plain text, would otherwise read as noise."""
     model = shipped_model()
-    return max([model.score(text), *(model.score(view.text) for view in views(text)[1:])])
+    found = views(text)
+    # The first view is ``normalise(text)``: what model_text(text) starts from, so it is not normalised twice.
+    whole = model.probability(*model._decision_and_windows(_collapsed(found[0].text)))
+    return max([whole, *(model.score(view.text) for view in found[1:])])
 
 
 __all__ = [

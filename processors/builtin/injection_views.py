@@ -29,6 +29,8 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
+import itertools
+import operator
 import re
 import string
 import unicodedata
@@ -173,6 +175,8 @@ _ATBASH: Final = str.maketrans(
 )
 #: The longest text the letter-shift and backwards readings are tried on (a chat message, not a document).
 CIPHER_LIMIT: Final = 2000
+#: The fewest characters a base64 or base32 payload (16) or a hex one (20) is read from.
+SHORTEST_PAYLOAD: Final = 16
 _HEX: Final = re.compile(r"[0-9A-Fa-f](?<![0-9A-Fa-f].)[0-9A-Fa-f](?:[0-9A-Fa-f]{2}){9,}(?![0-9A-Fa-f])")
 #: The requests that undo a disguise, searched in the lower-cased text (:class:`FastPattern`: no per-position
 #: case folding on a long document).
@@ -271,11 +275,12 @@ def views(text: str) -> list[View]:
         if sum(1 for word in _LEET_WORD.findall(excerpt) if _LEET_HINT.search(word)) >= 3:
             add(_LEET_WORD.sub(lambda m: m.group().lower().translate(_LEET), excerpt))
     # A document repeats its identifiers (``processOutputStream`` …): each candidate is decoded once.
-    for candidate in dict.fromkeys(_BASE64.findall(plain)):
+    long_words = _long_words(plain)
+    for candidate in dict.fromkeys(_BASE64.findall(long_words)):
         add(_decoded_base64(candidate))
-    for candidate in dict.fromkeys(_HEX.findall(plain)):
+    for candidate in dict.fromkeys(_HEX.findall(long_words)):
         add(_decoded_hex(candidate))
-    for candidate in dict.fromkeys(_BASE32.findall(plain)):
+    for candidate in dict.fromkeys(_BASE32.findall(long_words)):
         add(_decoded_base32(candidate))
     if "0" in plain and "1" in plain:
         for candidate in dict.fromkeys(_BINARY.findall(plain)):
@@ -301,6 +306,16 @@ def views(text: str) -> list[View]:
         if len(parts) >= 2:
             add("".join(parts))
     return found
+
+
+def _long_words(text: str) -> str:
+    """``text``'s words (split at white space) of :data:`SHORTEST_PAYLOAD` characters or more, joined by spaces.
+
+    The base64, base32 and hex patterns match no white space, need none around a payload but none of their own
+    characters either, and match at least that many characters: in these words they find what they find in the
+    whole text, in the same order, without ``re`` walking every character of a long document three times."""
+    words = text.split()
+    return " ".join(itertools.compress(words, map(operator.ge, map(len, words), itertools.repeat(SHORTEST_PAYLOAD))))
 
 
 def _around(text: str, start: int, end: int) -> str:
@@ -351,25 +366,32 @@ def _english_words(words: list[str]) -> int:
 
 def _deciphered(text: str) -> str:
     """``text`` undone when it reads as no English but a letter shift, the mirrored alphabet or reading it backwards
-    makes English of it (at least three common words, a third of its words or more); ``""`` otherwise."""
+    makes English of it (at least three common words, a third of its words or more); ``""`` otherwise.
+
+    The readings are counted on the text's Latin words alone (a shift maps letters to letters, so the words of a
+    shifted text are the shifted words): 26 translations of a short ASCII string, not of a whole Chinese message."""
     words = _LATIN_WORD.findall(text)
     if len(words) < 4 or _english_words(words) > len(words) // 10:
         return ""
     needed = max(3, len(words) // 3)
     if sum(1 for word in words if word.lower() in _REVERSED_WORDS) >= needed:
         return text[::-1]
-    readings = [text.translate(_ATBASH), *(_shifted(text, shift) for shift in range(1, 26))]
-    best = max(readings, key=lambda reading: _english_words(_LATIN_WORD.findall(reading)))
-    return best if _english_words(_LATIN_WORD.findall(best)) >= needed else ""
+    latin = " ".join(words)
+    counts = [_english_words(latin.translate(table).split(" ")) for table in _READINGS]
+    best = max(range(len(_READINGS)), key=counts.__getitem__)  # the first of the best, as before
+    return text.translate(_READINGS[best]) if counts[best] >= needed else ""
 
 
-def _shifted(text: str, shift: int) -> str:
+def _shift_table(shift: int) -> dict[int, int]:
     lower_letters, upper_letters = string.ascii_lowercase, string.ascii_uppercase
-    table = str.maketrans(
+    return str.maketrans(
         lower_letters + upper_letters,
         lower_letters[shift:] + lower_letters[:shift] + upper_letters[shift:] + upper_letters[:shift],
     )
-    return text.translate(table)
+
+
+#: The readings :func:`_deciphered` tries, in order: the mirrored alphabet, then each letter shift from 1 to 25.
+_READINGS: Final = (_ATBASH, *(_shift_table(shift) for shift in range(1, 26)))
 
 
 def _decoded_hex(candidate: str) -> str:

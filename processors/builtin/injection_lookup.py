@@ -1,0 +1,211 @@
+"""The learned injection model's vocabulary as its scorer looks it up: every term of a text found in C-level loops.
+
+Scoring a text means looking up one feature per character (its character n-gram), one per word and word pair and,
+in Chinese, one per character pair, then summing the terms of each window. Made the plain way, each n-gram is a new
+string sliced in a Python loop and hashed before it is looked up (~1 ms per 1,000 characters, issue 28). Here:
+
+* character 4-grams (the size the shipped model reads) and Chinese character pairs are looked up as integers: the
+  text encoded in UTF-16 (one 16-bit unit a character, see below) and read through a ``memoryview`` as 64-bit (four
+  characters) or 32-bit (two) integers at each of four (two) offsets, so that the n-grams starting at positions
+  ``k, k + 4, k + 8 …`` come out of one C loop, and ``map`` looks them up in a dict keyed the same way;
+* other n-gram sizes (a model trained on ``chars3`` or ``chars5``) are sliced as strings, as before;
+* words and word pairs are looked up without their ``w:`` / ``b:`` prefixes (no string built per word);
+* a window's total is ``sum`` over a slice of each list of terms: no prefix sums, no Python loop per character.
+
+A character beyond the Basic Multilingual Plane (an emoji) takes two UTF-16 units: before encoding, each one the
+vocabulary holds is written as a private-use character of its own, and any other (or a private-use character the
+mapping uses, found in the text itself) as one the vocabulary never holds, so positions stay one unit a character
+and no n-gram can match a feature it is not.
+
+A feature string is one key whatever made it: the 4-gram ``"h:忽略"`` and the Chinese pair ``h:`` + ``忽略`` share a
+weight, as they share a column in training. So each table holds every feature of its shape, whatever its prefix.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import operator
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from itertools import compress
+from typing import Final, Literal
+
+#: A Latin word (after normalisation: look-alike letters are ASCII by then), digits and apostrophes included.
+WORD: Final = re.compile(r"[a-z0-9']+")
+#: A run of Chinese characters (unified ideographs and extension A).
+HAN_RUN: Final = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]{2,}")
+_HAN: Final = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
+#: Two characters of :data:`HAN_RUN`: what follows ``h:`` in a Chinese pair's feature.
+_HAN_PAIR: Final = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]{2}")
+_WITHOUT_PREFIX: Final = operator.itemgetter(slice(2, None))
+#: The n-gram size looked up as 64-bit integers (four 16-bit units).
+PACKED_SIZE: Final = 4
+#: Where the stand-ins for characters beyond the Basic Multilingual Plane are taken from (the Private Use Area).
+_PRIVATE_USE: Final = range(0xE000, 0xF900)
+_ASTRAL: Final = "\U00010000-\U0010ffff"
+_ASTRAL_CHARACTER: Final = re.compile(f"[{_ASTRAL}]")
+_PRIVATE_USE_CHARACTER: Final = re.compile("[\ue000-\uf8ff]")
+_START_OF: Final = re.Match.start
+_REPEATED_ZERO: Final = itertools.repeat
+
+
+@dataclass(frozen=True)
+class Terms:
+    """One text's terms (``idf * weight`` of each feature, 0.0 for a feature the vocabulary lacks), grouped so
+    that a window's total is a few slices summed.
+
+    ``dense``: per feature kind that has one feature at every position, ``(step, lists)``: ``lists[k][j]`` is the
+    term of the feature starting at position ``k + step * j``. ``sparse``: ``(positions, terms)`` in text order.
+    """
+
+    dense: list[tuple[int, list[list[float]]]]
+    sparse: list[tuple[list[int], list[float]]]
+
+    def total(self) -> float:
+        """The sum of every term (the text read whole)."""
+        return sum(sum(values) for _, lists in self.dense for values in lists) + sum(
+            sum(values) for _, values in self.sparse
+        )
+
+    def window_total(self, start: int, stop: int) -> float:
+        """The sum of the terms of the features starting at positions ``start`` to ``stop - 1``."""
+        total = 0.0
+        for step, lists in self.dense:
+            for offset, values in enumerate(lists):
+                total += sum(values[(start - offset + step - 1) // step : (stop - offset + step - 1) // step])
+        for positions, values in self.sparse:
+            total += sum(values[bisect.bisect_left(positions, start) : bisect.bisect_left(positions, stop)])
+        return total
+
+
+class Lookup:
+    """A model's weighted features (``idf * weight``) split into the tables the scorer reads (see the module)."""
+
+    def __init__(self, features: list[str], values: list[float], gram_sizes: Iterable[int], words: bool) -> None:
+        """``values[i]`` is ``features[i]``'s ``idf * weight`` (0.0 for a feature without a weight: the same as
+        absent). Each table is picked out of the columns in C loops (``compress``): the model file's 361,020
+        features are read once at start-up."""
+        self._sizes = tuple(gram_sizes)
+        self._words = words
+        lengths = list(map(len, features))
+        chosen_by_size = {size: list(map(operator.eq, lengths, itertools.repeat(size))) for size in self._sizes}
+        in_order = all(map(operator.le, features, itertools.islice(features, 1, None)))  # a model file's are sorted
+        self._word_weights = dict(zip(*_prefixed(features, values, "w:", in_order), strict=True))
+        self._pair_weights = dict(zip(*_prefixed(features, values, "b:", in_order), strict=True))
+        pairs, pair_values = _prefixed(features, values, "h:", in_order)
+        chosen = list(map(_HAN_PAIR.fullmatch, pairs))
+        self._han_text = dict(zip(compress(pairs, chosen), compress(pair_values, chosen), strict=True))
+        # The stand-ins: one private-use character per astral character of the vocabulary's n-grams, one more for
+        # any other astral character; none of them a character the vocabulary holds.
+        chosen_packed = chosen_by_size.get(PACKED_SIZE, [])
+        packed = list(compress(features, chosen_packed))
+        joined = "".join(packed)
+        astral = sorted(set(_ASTRAL_CHARACTER.findall(joined)))
+        used = set(_PRIVATE_USE_CHARACTER.findall(joined))
+        free = (chr(code) for code in _PRIVATE_USE if chr(code) not in used)
+        stand_ins = list(itertools.islice(free, len(astral) + 1))
+        self._stand_in = dict(zip(astral, stand_ins, strict=False))
+        self._unknown = stand_ins[-1] if stand_ins else ""
+        self._needs_stand_ins = re.compile(f"[{_ASTRAL}{re.escape(''.join(stand_ins))}]")
+        #: ``None``: a vocabulary holding most of the Private Use Area, its n-grams read as strings.
+        self._packed: dict[int, float] | None = None
+        self._han: dict[int, float] = {}
+        if len(stand_ins) == len(astral) + 1:
+            if astral:
+                joined = _ASTRAL_CHARACTER.sub(lambda match: self._stand_in[match.group()], joined)
+            keys = memoryview(self._units(joined)).cast("Q").tolist()
+            self._packed = dict(zip(keys, compress(values, chosen_packed), strict=True))
+            han_keys = memoryview(self._units("".join(self._han_text))).cast("I").tolist()
+            self._han = dict(zip(han_keys, self._han_text.values(), strict=True))
+        #: The n-grams read as strings: every size but the packed one (all of them without packing).
+        self._grams = {
+            size: dict(zip(compress(features, chosen), compress(values, chosen), strict=True))
+            for size, chosen in chosen_by_size.items()
+            if size != PACKED_SIZE or self._packed is None
+        }
+
+    @staticmethod
+    def _units(text: str) -> bytes:
+        return text.encode("utf-16-le", "surrogatepass")
+
+    def terms(self, padded: str) -> Terms:
+        """The terms of a normalised text padded with a space on each side (positions are in ``padded``)."""
+        dense: list[tuple[int, list[list[float]]]] = []
+        sparse: list[tuple[list[int], list[float]]] = []
+        length = len(padded)
+        han = bool(self._words and self._han_text and not padded.isascii() and _HAN.search(padded))
+        units = b""
+        if self._packed is not None and (PACKED_SIZE in self._sizes or han):
+            units = self._units(self._with_stand_ins(padded))
+        for size in self._sizes:
+            if length < size:
+                continue
+            if size == PACKED_SIZE and self._packed is not None:
+                dense.append((size, _packed_terms(units, length, size, "Q", self._packed.get)))
+            else:
+                weight_of = self._grams[size].get
+                count = length - size + 1
+                grams = [padded[i : i + size] for i in range(count)]
+                dense.append((1, [list(map(weight_of, grams, _REPEATED_ZERO(0.0, count)))]))
+        if self._words:
+            starts = list(map(_START_OF, WORD.finditer(padded)))
+            words = WORD.findall(padded)
+            sparse.append((starts, list(map(self._word_weights.get, words, _REPEATED_ZERO(0.0, len(words))))))
+            pairs = list(map(" ".join, itertools.pairwise(words)))
+            sparse.append((starts[:-1], list(map(self._pair_weights.get, pairs, _REPEATED_ZERO(0.0, len(pairs))))))
+            if han:
+                if units:
+                    dense.append((2, _packed_terms(units, length, 2, "I", self._han.get)))
+                else:
+                    sparse.append(self._han_pairs(padded))
+        return Terms(dense, sparse)
+
+    def _with_stand_ins(self, padded: str) -> str:
+        if padded.isascii() or not self._needs_stand_ins.search(padded):
+            return padded
+        stand_in, unknown = self._stand_in, self._unknown
+        return self._needs_stand_ins.sub(lambda match: stand_in.get(match.group(), unknown), padded)
+
+    def _han_pairs(self, padded: str) -> tuple[list[int], list[float]]:
+        """The Chinese character pairs' terms, run by run (when the text is not read as UTF-16 units)."""
+        positions: list[int] = []
+        values: list[float] = []
+        weight_of = self._han_text.get
+        for run in HAN_RUN.finditer(padded):
+            characters = run.group()
+            positions += range(run.start(), run.end() - 1)
+            values += [weight_of(characters[i : i + 2], 0.0) for i in range(len(characters) - 1)]
+        return positions, values
+
+
+def _prefixed(features: list[str], values: list[float], prefix: str, in_order: bool) -> tuple[list[str], list[float]]:
+    """The features that start with ``prefix``, without it, and their values: a slice of features ``in_order``
+    (sorted, as a model file writes them), else picked out one by one."""
+    if in_order:
+        start = bisect.bisect_left(features, prefix)
+        stop = bisect.bisect_left(features, prefix[:-1] + chr(ord(prefix[-1]) + 1), start)
+        return list(map(_WITHOUT_PREFIX, features[start:stop])), values[start:stop]
+    chosen = list(map(str.startswith, features, itertools.repeat(prefix)))
+    return list(map(_WITHOUT_PREFIX, compress(features, chosen))), list(compress(values, chosen))
+
+
+def _packed_terms(
+    units: bytes, length: int, size: int, code: Literal["I", "Q"], weight_of: Callable[[int, float], float]
+) -> list[list[float]]:
+    """The terms of the n-grams of ``size`` characters (``size`` 16-bit units: a ``code`` integer), at each offset:
+    list ``k`` holds those starting at ``k, k + size, k + 2 * size …`` (``length`` characters in ``units``)."""
+    width = 2 * size
+    lists: list[list[float]] = []
+    for offset in range(size):
+        count = (length - size - offset) // size + 1
+        if count <= 0:
+            lists.append([])
+            continue
+        keys = memoryview(units)[2 * offset : 2 * offset + width * count].cast(code).tolist()
+        lists.append(list(map(weight_of, keys, _REPEATED_ZERO(0.0, count))))
+    return lists
+
+
+__all__ = ["HAN_RUN", "PACKED_SIZE", "WORD", "Lookup", "Terms"]
