@@ -173,10 +173,6 @@
         <translation>只能把处理器面板或链中的处理器拖放到这里</translation>
     </message>
     <message>
-        <source>{type} is not in the catalogue: this entry cannot run until its plug-in is installed</source>
-        <translation>{type} 不在目录中：安装其插件之前，此条目无法运行</translation>
-    </message>
-    <message>
         <source>(disabled: skipped when the agent runs)</source>
         <translation>（已停用：智能体运行时跳过）</translation>
     </message>
@@ -3497,10 +3493,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Select a processor in a chain to edit its options.</source>
         <translation>在链中选择一个处理器以编辑其选项。</translation>
-    </message>
-    <message>
-        <source>{type} is not in the catalogue: install its plug-in to edit its options.</source>
-        <translation>{type} 不在目录中：安装其插件后才能编辑其选项。</translation>
     </message>
     <message>
         <source>Needs a model to judge with (set its model option).</source>

@@ -173,10 +173,6 @@
         <translation>只能把處理器面板或鏈中的處理器拖放到這裡</translation>
     </message>
     <message>
-        <source>{type} is not in the catalogue: this entry cannot run until its plug-in is installed</source>
-        <translation>{type} 不在目錄中：安裝其外掛之前，此項目無法執行</translation>
-    </message>
-    <message>
         <source>(disabled: skipped when the agent runs)</source>
         <translation>（已停用：代理執行時跳過）</translation>
     </message>
@@ -3497,10 +3493,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Select a processor in a chain to edit its options.</source>
         <translation>在鏈中選擇一個處理器以編輯其選項。</translation>
-    </message>
-    <message>
-        <source>{type} is not in the catalogue: install its plug-in to edit its options.</source>
-        <translation>{type} 不在目錄中：安裝其外掛後才能編輯其選項。</translation>
     </message>
     <message>
         <source>Needs a model to judge with (set its model option).</source>

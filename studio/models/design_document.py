@@ -45,7 +45,7 @@ from studio.i18n import translate
 from studio.i18n.processor_texts import name_of
 from studio.texts.translator import QT_TRANSLATE_NOOP
 
-__all__ = ["SETTINGS", "CatalogueLike", "CatalogueRecord", "DesignDocument"]
+__all__ = ["SETTINGS", "CatalogueLike", "CatalogueRecord", "DesignDocument", "not_in_catalogue"]
 
 #: The agent-level settings ``set_setting`` accepts (chains change through the entry methods).
 SETTINGS: tuple[str, ...] = (
@@ -191,9 +191,7 @@ class DesignDocument(QObject):
             )
         record = self.record(type_name)
         if record is None:
-            return translate(
-                "ChainEditor", "{type} is not in the catalogue (is the plug-in or file that provides it installed?)"
-            ).format(type=type_name)
+            return not_in_catalogue(type_name)
         if lane in record.lanes:
             return None
         runs = _or_list(LANE_HOOKS[lane])
@@ -213,7 +211,7 @@ class DesignDocument(QObject):
         translated by the problem's code ({} when valid)."""
         record = self.record(type_name)
         if record is None:
-            return {"options": f"{type_name} is not in the catalogue"}
+            return {"options": not_in_catalogue(type_name)}
         processor_class = _options_class(record)
         if processor_class is None:  # a plain Processor (a user file): no Options model to check against
             return {}
@@ -372,6 +370,14 @@ _LANE_WORDS = {
     "output": QT_TRANSLATE_NOOP("LaneWords", "output"),
     "error": QT_TRANSLATE_NOOP("LaneWords", "error"),
 }
+
+
+def not_in_catalogue(type_name: str) -> str:
+    """The one sentence, in the studio's language, for an entry whose type the catalogue does not have (the lane
+    check, the options' check, the form and the chain's tooltip all say it)."""
+    return translate(
+        "ChainEditor", "{type} is not in the catalogue (is the plug-in or file that provides it installed?)"
+    ).format(type=type_name)
 
 
 def lane_word(lane: str) -> str:

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QFrame, QInputDialog, QLabel, QLineEdit, QScrollAr
 from studio.i18n import translate
 from studio.i18n.processor_texts import description_of, option_help, option_label
 from studio.keys.endpoints import endpoint_host
-from studio.models.design_document import DesignDocument
+from studio.models.design_document import DesignDocument, not_in_catalogue
 from studio.models.editor_commands import EditOptions
 from studio.views.option_fields import FieldEditor, InvalidText, ServiceEndpointEditor, field_specs, make_editor
 
@@ -127,13 +127,7 @@ class OptionsForm(QScrollArea):
         title.setObjectName("options.title")
         layout.addWidget(title)
         if record is None:
-            layout.addWidget(
-                _hint(
-                    translate(
-                        "OptionsForm", "{type} is not in the catalogue: install its plug-in to edit its options."
-                    ).format(type=self._type)
-                )
-            )
+            layout.addWidget(_hint(not_in_catalogue(self._type)))
             return
         description = description_of(record)
         if description:
