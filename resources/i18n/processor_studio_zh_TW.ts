@@ -5789,12 +5789,27 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Cost budget of ${budget:.4f} for this {scope} is used up (spent ${spent:.4f})</source>
         <comment>CostGuard.used_up</comment>
-        <translation>此 {scope} 的費用預算 ${budget:.4f} 已用完（已花費 ${spent:.4f}）</translation>
+        <translation>此{scope}的費用預算 ${budget:.4f} 已用完（已花費 ${spent:.4f}）</translation>
     </message>
     <message>
         <source>Cost budget of ${budget:.4f} for this {scope} is {share:.0%} spent (${spent:.4f})</source>
         <comment>CostGuard.nearly_used</comment>
-        <translation>此 {scope} 的費用預算 ${budget:.4f} 已用掉 {share:.0%}（已花費 ${spent:.4f}）</translation>
+        <translation>此{scope}的費用預算 ${budget:.4f} 已用掉 {share:.0%}（已花費 ${spent:.4f}）</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <comment>CostGuard.scope=run</comment>
+        <translation>執行</translation>
+    </message>
+    <message>
+        <source>thread</source>
+        <comment>CostGuard.scope=thread</comment>
+        <translation>對話</translation>
+    </message>
+    <message>
+        <source>resource</source>
+        <comment>CostGuard.scope=resource</comment>
+        <translation>使用者</translation>
     </message>
 </context>
 <context>
