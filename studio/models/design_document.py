@@ -38,6 +38,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QUndoStack
 
 from processors.builtin.base import BuiltinProcessor, InvalidOptionsError
+from processors.builtin.plugin_options import check_declared_options, declared_defaults
 from processors.pipeline.processor import LANE_HOOKS
 from studio.design.agent_design import LANES, AgentDesign, ChainEntry, Lane, ModelConfig, explain_option_error
 from studio.error_texts import error_text, option_problem_text, problem_text, validation_text
@@ -207,16 +208,13 @@ class DesignDocument(QObject):
         ).format(type=type_name, lane=word, hooks=", ".join(hooks), runs=runs)
 
     def option_errors(self, type_name: str, options: Mapping[str, Any]) -> dict[str, str]:
-        """Validate ``options`` with the type's ``Options`` model: field path → message in the studio's language,
-        translated by the problem's code ({} when valid)."""
+        """Validate ``options`` with the type's ``Options`` model (or what a plain processor declares): field path →
+        message in the studio's language, translated by the problem's code ({} when valid)."""
         record = self.record(type_name)
         if record is None:
             return {"options": not_in_catalogue(type_name)}
-        processor_class = _options_class(record)
-        if processor_class is None:  # a plain Processor (a user file): no Options model to check against
-            return {}
         try:
-            processor_class.parse_options(dict(options))
+            _check_options(record, options)
         except InvalidOptionsError as error:
             return {
                 path: _shown_option_error(options, path, message, error.codes.get(path), self._catalogue.types.values())
@@ -230,8 +228,8 @@ class DesignDocument(QObject):
         if record is None:
             return {}
         processor_class = _options_class(record)
-        if processor_class is None:
-            return {}
+        if processor_class is None:  # a plain processor: the defaults its declared options have, if any
+            return declared_defaults(getattr(record, "cls", None))
         defaults: dict[str, Any] = {}
         for name, info in processor_class.Options.model_fields.items():
             if info.is_required():
@@ -389,6 +387,18 @@ def _or_list(items: Sequence[str]) -> str:
     if len(items) == 1:
         return items[0]
     return translate("ChainEditor", "{items} or {last}").format(items=", ".join(items[:-1]), last=items[-1])
+
+
+def _check_options(record: Any, options: Mapping[str, Any]) -> None:
+    """Raise ``InvalidOptionsError`` when the record's type refuses ``options``: a built-in's ``Options`` model, or
+    what a plain processor (a plug-in, a user file) declares — nothing when it declares nothing."""
+    processor_class = _options_class(record)
+    if processor_class is not None:
+        processor_class.parse_options(dict(options))
+        return
+    cls = getattr(record, "cls", None)
+    if cls is not None:
+        check_declared_options(str(getattr(record, "type_name", "") or cls.__name__), cls, options)
 
 
 def _options_class(record: Any) -> type[BuiltinProcessor] | None:
