@@ -3522,6 +3522,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>item {number}</source>
         <translation>第 {number} 項</translation>
     </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>: </source>
+        <translation>：</translation>
+    </message>
 </context>
 <context>
     <name>Outcome</name>

@@ -355,7 +355,8 @@ class ChainModel(QAbstractListModel):
         if self._document.record(entry.type) is None:
             return [not_in_catalogue(entry.type)]
         errors = self._document.option_errors(entry.type, entry.options)
-        return [f"{path}: {message}" for path, message in errors.items()]
+        colon = translate("OptionsForm", ": ")  # the field's path as the design file has it, the reader's colon
+        return [f"{path}{colon}{message}" for path, message in errors.items()]
 
     def _tooltip(self, entry: ChainEntry) -> str:
         record = self._document.record(entry.type)

@@ -46,7 +46,7 @@ from studio.i18n import translate
 from studio.i18n.processor_texts import name_of
 from studio.texts.translator import QT_TRANSLATE_NOOP
 
-__all__ = ["SETTINGS", "CatalogueLike", "CatalogueRecord", "DesignDocument", "not_in_catalogue"]
+__all__ = ["SETTINGS", "CatalogueLike", "CatalogueRecord", "DesignDocument", "not_in_catalogue", "option_place"]
 
 #: The agent-level settings ``set_setting`` accepts (chains change through the entry methods).
 SETTINGS: tuple[str, ...] = (
@@ -376,6 +376,19 @@ def not_in_catalogue(type_name: str) -> str:
     return translate(
         "ChainEditor", "{type} is not in the catalogue (is the plug-in or file that provides it installed?)"
     ).format(type=type_name)
+
+
+def option_place(path: str) -> str:
+    """Where in an option a problem is, in front of it (the form, under the field's own label): ``"0.pattern"`` →
+    ``"item 1, pattern: "``; ``""`` → ``""``. The separators are the reader's (Chinese has its own comma and
+    colon)."""
+    if not path:
+        return ""
+    parts = [
+        translate("OptionsForm", "item {number}").format(number=int(part) + 1) if part.isdigit() else part
+        for part in path.split(".")
+    ]
+    return translate("OptionsForm", ", ").join(parts) + translate("OptionsForm", ": ")
 
 
 def lane_word(lane: str) -> str:

@@ -6,9 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit
 
 from studio.design.agent_design import AgentDesign, ChainEntry
+from studio.models.chain_model import ChainModel
 from studio.models.design_document import DesignDocument
 from studio.views.options_form import OptionsForm
 from tests.studio.editor_catalogue import make_catalogue
@@ -62,6 +64,17 @@ def test_a_pattern_its_flags_break_reads_in_chinese_in_the_form(
     assert expected in shown, shown
     assert "invalid regular expression" not in shown
     assert "missing )" not in shown
+    assert shown.startswith("第 1 项，pattern：" if language == "zh_CN" else "第 1 項，pattern：")  # the reader's marks
+
+
+def test_the_chain_names_the_options_problem_in_the_readers_words(qapp: Any, in_language: Any) -> None:
+    in_language("zh_CN")
+    document = _document(ChainEntry(uid="regex", type="RegexFilter", options={"rules": FLAGS_BREAK_IT}))
+    chain = ChainModel(document, "input")
+
+    tooltip = chain.data(chain.index(0, 0), Qt.ItemDataRole.ToolTipRole)
+
+    assert "rules.0.pattern：无效的正则表达式 '(a#)'（标志 'x'）" in tooltip, tooltip
 
 
 def test_a_type_not_in_the_catalogue_is_one_translated_sentence(qapp: Any, in_language: Any) -> None:
