@@ -140,6 +140,8 @@ def coded_text(
     catalogue declares the code."""
     if not code or current_language() == "en":
         return english
+    if ":" in code:  # the runtime's own sentence (an abort without a reason): a problem's code
+        return problem_sentence(Problem.written(code, english, **dict(params or {})))
     owner, _, key = code.partition(".")
     kinds = catalogue if catalogue is not None else studio_catalogue()
     cls = next((owning for kind in kinds for owning in _owners(kind.cls) if owner_name(owning) == owner), None)

@@ -3832,6 +3832,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>{server}（端口 {port}）：{time}内无应答</translation>
     </message>
     <message>
+        <source>Tripwire triggered by {processor}</source>
+        <translation>处理器 {processor} 触发了拦截</translation>
+    </message>
+    <message>
         <source>unknown field</source>
         <translation>未知字段</translation>
     </message>

@@ -3832,6 +3832,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>{server}（埠 {port}）：{time}內無回應</translation>
     </message>
     <message>
+        <source>Tripwire triggered by {processor}</source>
+        <translation>處理器 {processor} 觸發了攔截</translation>
+    </message>
+    <message>
         <source>unknown field</source>
         <translation>未知欄位</translation>
     </message>
