@@ -574,9 +574,6 @@ def _replace_segment(message: Message, part_index: int | None, text: str) -> Mes
     return message.model_copy(update={"content": content.model_copy(update={"parts": parts, "content": flattened})})
 
 
-__all__ = ["DEFAULT_REPLACEMENT", "RegexFilter", "RegexFilterOptions", "RegexRule", "preset_replacement"]
-
-
 def _refused_pattern(type_name: str, index: int, error: ValueError) -> InvalidOptionsError:
     """Rule ``index``'s pattern refused as it will run (with its flags): its English, and the problem's code and
     values (the pattern, Python's fault and its position) for a reader in another language."""
@@ -584,3 +581,6 @@ def _refused_pattern(type_name: str, index: int, error: ValueError) -> InvalidOp
     problem = problem_of(error)
     codes = {field: (problem.code, problem.to_dict()["params"])} if problem is not None else None
     return InvalidOptionsError(type_name, {field: str(error)}, codes)
+
+
+__all__ = ["DEFAULT_REPLACEMENT", "RegexFilter", "RegexFilterOptions", "RegexRule", "preset_replacement"]
