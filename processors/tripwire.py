@@ -7,7 +7,9 @@ Besides its English ``reason`` (the API's and the stored rows' text, unchanged),
 its ``params`` — as :class:`~processors.errors.ModelAPIError` carries a ``kind`` — so a reader in another language
 gets the sentence of that code, translated, with the same values: a built-in's code is
 ``"<TypeName>.<key>"``, its English template the class's ``texts[key]`` (``BuiltinProcessor.tripwire``). A
-tripwire without a code (a plug-in's, or one stored before codes existed) is shown as its reason.
+tripwire without a code (a plug-in's, or one stored before codes existed) is shown as its reason. The runtime's own
+reason for an ``abort()`` that gives none carries a code ``<area>:<key>`` (:data:`UNNAMED_ABORT`), translated as the
+studio translates a :class:`~processors.problems.Problem`.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from processors.problems import Problem
+
+#: The code of the runtime's own reason for an ``abort()`` that gives none ("Tripwire triggered by {processor}").
+UNNAMED_ABORT = "tripwire:unnamed"
 
 
 class TripWire(Exception):

@@ -12,7 +12,9 @@ the result is the error's own message, character for character.
 
 A built-in's sentence — a tripwire's reason, its own check of an option — is translated by its ``code``
 (``"TokenLimiter.limit_exceeded"``) and values (:func:`coded_text`): the catalogue's class for ``TokenLimiter`` holds
-the English template of ``limit_exceeded`` in its ``texts``, looked up in the studio's language by that key. A
+the English template of ``limit_exceeded`` in its ``texts``, looked up in the studio's language by that key. A value
+that is one of the class's own words (an option's value inside the sentence, CostGuard's ``scope``) is translated
+too, when the class's ``texts`` declare it as ``"<param>=<value>"`` (``"scope=thread": "thread"``). A
 tripwire without a code — a plug-in's free reason, one stored before codes existed — is shown as its stored text.
 """
 
@@ -138,16 +140,28 @@ def coded_text(
     catalogue declares the code."""
     if not code or current_language() == "en":
         return english
+    if ":" in code:  # the runtime's own sentence (an abort without a reason): a problem's code
+        return problem_sentence(Problem.written(code, english, **dict(params or {})))
     owner, _, key = code.partition(".")
     kinds = catalogue if catalogue is not None else studio_catalogue()
     cls = next((owning for kind in kinds for owning in _owners(kind.cls) if owner_name(owning) == owner), None)
     template = text_of(cls, key) if cls is not None else None
     if template is None:
         return english
+    values = {name: _word(cls, name, value) for name, value in (params or {}).items()}
     try:
-        return template.format(**dict(params or {}))
+        return template.format(**values)
     except (KeyError, IndexError, ValueError, TypeError):  # a broken translation must not hide the reason
         return english
+
+
+def _word(cls: Any, name: str, value: Any) -> Any:
+    """A value that is a word of the class's own (an option's value inside its sentence: CostGuard's ``scope``
+    ``"thread"``) in the studio's language, when its ``texts`` declare ``"<name>=<value>"``; any other as it is."""
+    if not isinstance(value, str):
+        return value
+    word = text_of(cls, f"{name}={value}")
+    return value if word is None else word
 
 
 def _owners(cls: Any) -> tuple[Any, ...]:

@@ -134,6 +134,10 @@ class CostGuard(BuiltinProcessor):
     texts: ClassVar[Mapping[str, str]] = {
         "used_up": "Cost budget of ${budget:.4f} for this {scope} is used up (spent ${spent:.4f})",
         "nearly_used": "Cost budget of ${budget:.4f} for this {scope} is {share:.0%} spent (${spent:.4f})",
+        # the scope inside those sentences, a word the studio translates (its value stays the English's)
+        "scope=run": "run",
+        "scope=thread": "thread",
+        "scope=resource": "resource",
     }
 
     options: CostGuardOptions

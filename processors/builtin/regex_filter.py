@@ -62,7 +62,7 @@ from processors.builtin.violation_reports import report_soon, report_violation, 
 from processors.chunks import AnyChunk, Chunk, StepStartChunk, TextDeltaChunk
 from processors.messages import Message, TextPart
 from processors.pipeline.processor import ProcessInputArgs, ProcessOutputResultArgs, ProcessOutputStreamArgs
-from processors.problems import Problem
+from processors.problems import Problem, problem_of
 from processors.tracing.redactions import note_hidden
 from processors.user_patterns import INLINE_BUDGET, UserPattern
 
@@ -143,6 +143,18 @@ class RegexFilter(BuiltinProcessor):
 
     options: RegexFilterOptions
 
+    @classmethod
+    def parse_options(cls, options: Mapping[str, Any]) -> Any:
+        """The options model's checks, then each rule's pattern compiled as it will run, with its flags (the verbose
+        flag can break a pattern that compiles without it): the options form refuses what the filter would."""
+        parsed = super().parse_options(options)
+        for index, rule in enumerate(parsed.rules):
+            try:
+                rule.compile()
+            except ValueError as error:  # a coded problem (pattern:invalid_with_flags, pattern:backtracks)
+                raise _refused_pattern(cls.type_name, index, error) from None
+        return parsed
+
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         opts = self.options
@@ -151,8 +163,8 @@ class RegexFilter(BuiltinProcessor):
         for index, rule in enumerate(opts.rules):
             try:
                 rules.append((rule.name, rule.compile(), rule.replacement))
-            except ValueError as error:
-                raise InvalidOptionsError(self.type_name, {f"rules.{index}.pattern": str(error)}) from None
+            except ValueError as error:  # a coded problem (pattern:invalid_with_flags, pattern:backtracks)
+                raise _refused_pattern(self.type_name, index, error) from None
         self._matcher = RegexMatcher(kinds, rules, include_values=opts.include_redacted_values)
         self._carry = opts.stream_carryover_size
         #: How far back a match split across chunks can start: the presets' spans; the whole carry-over for
@@ -568,6 +580,15 @@ def _replace_segment(message: Message, part_index: int | None, text: str) -> Mes
     if flattened is not None:
         flattened = "".join(p.text for p in parts if isinstance(p, TextPart))
     return message.model_copy(update={"content": content.model_copy(update={"parts": parts, "content": flattened})})
+
+
+def _refused_pattern(type_name: str, index: int, error: ValueError) -> InvalidOptionsError:
+    """Rule ``index``'s pattern refused as it will run (with its flags): its English, and the problem's code and
+    values (the pattern, Python's fault and its position) for a reader in another language."""
+    field = f"rules.{index}.pattern"
+    problem = problem_of(error)
+    codes = {field: (problem.code, problem.to_dict()["params"])} if problem is not None else None
+    return InvalidOptionsError(type_name, {field: str(error)}, codes)
 
 
 __all__ = ["DEFAULT_REPLACEMENT", "RegexFilter", "RegexFilterOptions", "RegexRule", "preset_replacement"]

@@ -32,7 +32,8 @@ not stop the catalogue (or quit the studio).
 
 Each :class:`ProcessorType` says what the palette shows: type name, id, name, description, the hooks the
 class implements and so the lanes it fits (input, output, error), whether it needs a model, and the JSON
-schema of its ``Options`` (an empty schema for a processor that is not a ``BuiltinProcessor``).
+schema of its ``Options`` (for a processor that is not a ``BuiltinProcessor``, the schema it declares, if any:
+:mod:`processors.builtin.plugin_options`).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from types import ModuleType
 from typing import Any
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
+from processors.builtin.plugin_options import check_declared_options, declared_schema
 from processors.errors import ProcessorsError
 from processors.pipeline.processor import Lane, Processor, implemented_hooks, lanes_for
 from processors.problems import Problem
@@ -98,11 +100,22 @@ class ProcessorType:
         return issubclass(self.cls, BuiltinProcessor)
 
     def create(self, options: Mapping[str, Any] | ProcessorOptions | None = None) -> Any:
-        """A processor of this type. Bad options raise ``InvalidOptionsError`` naming the field."""
+        """A processor of this type. Bad options raise ``InvalidOptionsError`` naming the field (a plain processor's
+        too, when it declares its options: :mod:`processors.builtin.plugin_options`)."""
         if self.configurable:
             return self.cls.from_options(options)
         values = options.model_dump() if isinstance(options, ProcessorOptions) else dict(options or {})
+        check_declared_options(self.type_name, self.cls, values)
         return self.cls(**values)
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Raise ``InvalidOptionsError`` when ``options`` are not what this type takes, without making a processor
+        (the options form checks every keystroke): a built-in's ``Options`` model, what a plain processor declares
+        (nothing to check when it declares nothing)."""
+        if self.configurable:
+            self.cls.parse_options(options)
+        else:
+            check_declared_options(self.type_name, self.cls, options)
 
     def describe(self) -> dict[str, Any]:
         """The JSON-safe description (everything but the class), for the studio and design files."""
@@ -197,6 +210,7 @@ def describe_class(cls: Any, *, type_name: str | None = None, source: str = "bui
         schema = cls.Options.model_json_schema()
         name = type_name or cls.type_name or cls.__name__
     else:
+        schema = declared_schema(cls)  # its Options model's or its options_schema, when it declares either
         name = type_name or cls.__name__
     description = getattr(cls, "description", None) or _first_line(inspect.getdoc(cls))
     return ProcessorType(

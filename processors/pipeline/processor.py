@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NoReturn
 
-from processors.tripwire import TripWire, Violation
+from processors.tripwire import UNNAMED_ABORT, TripWire, Violation
 
 if TYPE_CHECKING:
     from processors.chunks import AnyChunk
@@ -126,6 +126,8 @@ class HookArgs:
     ) -> NoReturn:
         """Stop the run (or, with ``retry``, the step). ``code`` and ``params`` name the sentence for a reader in
         another language (see :mod:`processors.tripwire`); ``reason`` stays the English text."""
+        if reason is None and code is None:  # the runtime's own sentence: coded, so it reads in the reader's language
+            code, params = UNNAMED_ABORT, {"processor": self.processor_id}
         raise TripWire(
             reason or f"Tripwire triggered by {self.processor_id}",
             retry=retry,

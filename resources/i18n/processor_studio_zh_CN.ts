@@ -173,10 +173,6 @@
         <translation>只能把处理器面板或链中的处理器拖放到这里</translation>
     </message>
     <message>
-        <source>{type} is not in the catalogue: this entry cannot run until its plug-in is installed</source>
-        <translation>{type} 不在目录中：安装其插件之前，此条目无法运行</translation>
-    </message>
-    <message>
         <source>(disabled: skipped when the agent runs)</source>
         <translation>（已停用：智能体运行时跳过）</translation>
     </message>
@@ -3499,10 +3495,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>在链中选择一个处理器以编辑其选项。</translation>
     </message>
     <message>
-        <source>{type} is not in the catalogue: install its plug-in to edit its options.</source>
-        <translation>{type} 不在目录中：安装其插件后才能编辑其选项。</translation>
-    </message>
-    <message>
         <source>Needs a model to judge with (set its model option).</source>
         <translation>需要一个用于判定的模型（请设置其 model 选项）。</translation>
     </message>
@@ -3529,6 +3521,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>item {number}</source>
         <translation>第 {number} 项</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>: </source>
+        <translation>：</translation>
     </message>
 </context>
 <context>
@@ -3830,6 +3830,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>{server} (port {port}): no answer within {time}</source>
         <translation>{server}（端口 {port}）：{time}内无应答</translation>
+    </message>
+    <message>
+        <source>Tripwire triggered by {processor}</source>
+        <translation>处理器 {processor} 触发了拦截</translation>
     </message>
     <message>
         <source>unknown field</source>
@@ -5797,12 +5801,27 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Cost budget of ${budget:.4f} for this {scope} is used up (spent ${spent:.4f})</source>
         <comment>CostGuard.used_up</comment>
-        <translation>此 {scope} 的费用预算 ${budget:.4f} 已用完（已花费 ${spent:.4f}）</translation>
+        <translation>此{scope}的费用预算 ${budget:.4f} 已用完（已花费 ${spent:.4f}）</translation>
     </message>
     <message>
         <source>Cost budget of ${budget:.4f} for this {scope} is {share:.0%} spent (${spent:.4f})</source>
         <comment>CostGuard.nearly_used</comment>
-        <translation>此 {scope} 的费用预算 ${budget:.4f} 已用掉 {share:.0%}（已花费 ${spent:.4f}）</translation>
+        <translation>此{scope}的费用预算 ${budget:.4f} 已用掉 {share:.0%}（已花费 ${spent:.4f}）</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <comment>CostGuard.scope=run</comment>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>thread</source>
+        <comment>CostGuard.scope=thread</comment>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <source>resource</source>
+        <comment>CostGuard.scope=resource</comment>
+        <translation>用户</translation>
     </message>
 </context>
 <context>

@@ -173,10 +173,6 @@
         <translation>只能把處理器面板或鏈中的處理器拖放到這裡</translation>
     </message>
     <message>
-        <source>{type} is not in the catalogue: this entry cannot run until its plug-in is installed</source>
-        <translation>{type} 不在目錄中：安裝其外掛之前，此項目無法執行</translation>
-    </message>
-    <message>
         <source>(disabled: skipped when the agent runs)</source>
         <translation>（已停用：代理執行時跳過）</translation>
     </message>
@@ -3499,10 +3495,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>在鏈中選擇一個處理器以編輯其選項。</translation>
     </message>
     <message>
-        <source>{type} is not in the catalogue: install its plug-in to edit its options.</source>
-        <translation>{type} 不在目錄中：安裝其外掛後才能編輯其選項。</translation>
-    </message>
-    <message>
         <source>Needs a model to judge with (set its model option).</source>
         <translation>需要一個用於判定的模型（請設定其 model 選項）。</translation>
     </message>
@@ -3529,6 +3521,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>item {number}</source>
         <translation>第 {number} 項</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>: </source>
+        <translation>：</translation>
     </message>
 </context>
 <context>
@@ -3830,6 +3830,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>{server} (port {port}): no answer within {time}</source>
         <translation>{server}（埠 {port}）：{time}內無回應</translation>
+    </message>
+    <message>
+        <source>Tripwire triggered by {processor}</source>
+        <translation>處理器 {processor} 觸發了攔截</translation>
     </message>
     <message>
         <source>unknown field</source>
@@ -5797,12 +5801,27 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     <message>
         <source>Cost budget of ${budget:.4f} for this {scope} is used up (spent ${spent:.4f})</source>
         <comment>CostGuard.used_up</comment>
-        <translation>此 {scope} 的費用預算 ${budget:.4f} 已用完（已花費 ${spent:.4f}）</translation>
+        <translation>此{scope}的費用預算 ${budget:.4f} 已用完（已花費 ${spent:.4f}）</translation>
     </message>
     <message>
         <source>Cost budget of ${budget:.4f} for this {scope} is {share:.0%} spent (${spent:.4f})</source>
         <comment>CostGuard.nearly_used</comment>
-        <translation>此 {scope} 的費用預算 ${budget:.4f} 已用掉 {share:.0%}（已花費 ${spent:.4f}）</translation>
+        <translation>此{scope}的費用預算 ${budget:.4f} 已用掉 {share:.0%}（已花費 ${spent:.4f}）</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <comment>CostGuard.scope=run</comment>
+        <translation>執行</translation>
+    </message>
+    <message>
+        <source>thread</source>
+        <comment>CostGuard.scope=thread</comment>
+        <translation>對話</translation>
+    </message>
+    <message>
+        <source>resource</source>
+        <comment>CostGuard.scope=resource</comment>
+        <translation>使用者</translation>
     </message>
 </context>
 <context>

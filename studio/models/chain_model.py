@@ -38,7 +38,7 @@ from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
 from studio.design.agent_design import ChainEntry
 from studio.i18n import translate
 from studio.i18n.processor_texts import description_of
-from studio.models.design_document import DesignDocument
+from studio.models.design_document import DesignDocument, not_in_catalogue
 from studio.models.editor_commands import AddEntry, MoveEntry, ToggleEntry
 
 __all__ = ["INVALID_ROLE", "MIME_TYPE", "TYPE_ROLE", "UID_ROLE", "ChainModel", "decode_payload", "encode_payload"]
@@ -353,14 +353,10 @@ class ChainModel(QAbstractListModel):
     def _problems(self, entry: ChainEntry) -> list[str]:
         """Why this entry cannot run as it is: an unknown type, or options its type refuses."""
         if self._document.record(entry.type) is None:
-            return [
-                translate(
-                    "ChainEditor",
-                    "{type} is not in the catalogue: this entry cannot run until its plug-in is installed",
-                ).format(type=entry.type)
-            ]
+            return [not_in_catalogue(entry.type)]
         errors = self._document.option_errors(entry.type, entry.options)
-        return [f"{path}: {message}" for path, message in errors.items()]
+        colon = translate("OptionsForm", ": ")  # the field's path as the design file has it, the reader's colon
+        return [f"{path}{colon}{message}" for path, message in errors.items()]
 
     def _tooltip(self, entry: ChainEntry) -> str:
         record = self._document.record(entry.type)

@@ -38,6 +38,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QUndoStack
 
 from processors.builtin.base import BuiltinProcessor, InvalidOptionsError
+from processors.builtin.plugin_options import check_declared_options, declared_defaults
 from processors.pipeline.processor import LANE_HOOKS
 from studio.design.agent_design import LANES, AgentDesign, ChainEntry, Lane, ModelConfig, explain_option_error
 from studio.error_texts import error_text, option_problem_text, problem_text, validation_text
@@ -45,7 +46,7 @@ from studio.i18n import translate
 from studio.i18n.processor_texts import name_of
 from studio.texts.translator import QT_TRANSLATE_NOOP
 
-__all__ = ["SETTINGS", "CatalogueLike", "CatalogueRecord", "DesignDocument"]
+__all__ = ["SETTINGS", "CatalogueLike", "CatalogueRecord", "DesignDocument", "not_in_catalogue", "option_place"]
 
 #: The agent-level settings ``set_setting`` accepts (chains change through the entry methods).
 SETTINGS: tuple[str, ...] = (
@@ -191,9 +192,7 @@ class DesignDocument(QObject):
             )
         record = self.record(type_name)
         if record is None:
-            return translate(
-                "ChainEditor", "{type} is not in the catalogue (is the plug-in or file that provides it installed?)"
-            ).format(type=type_name)
+            return not_in_catalogue(type_name)
         if lane in record.lanes:
             return None
         runs = _or_list(LANE_HOOKS[lane])
@@ -209,16 +208,13 @@ class DesignDocument(QObject):
         ).format(type=type_name, lane=word, hooks=", ".join(hooks), runs=runs)
 
     def option_errors(self, type_name: str, options: Mapping[str, Any]) -> dict[str, str]:
-        """Validate ``options`` with the type's ``Options`` model: field path → message in the studio's language,
-        translated by the problem's code ({} when valid)."""
+        """Validate ``options`` with the type's ``Options`` model (or what a plain processor declares): field path →
+        message in the studio's language, translated by the problem's code ({} when valid)."""
         record = self.record(type_name)
         if record is None:
-            return {"options": f"{type_name} is not in the catalogue"}
-        processor_class = _options_class(record)
-        if processor_class is None:  # a plain Processor (a user file): no Options model to check against
-            return {}
+            return {"options": not_in_catalogue(type_name)}
         try:
-            processor_class.parse_options(dict(options))
+            _check_options(record, options)
         except InvalidOptionsError as error:
             return {
                 path: _shown_option_error(options, path, message, error.codes.get(path), self._catalogue.types.values())
@@ -232,8 +228,8 @@ class DesignDocument(QObject):
         if record is None:
             return {}
         processor_class = _options_class(record)
-        if processor_class is None:
-            return {}
+        if processor_class is None:  # a plain processor: the defaults its declared options have, if any
+            return declared_defaults(getattr(record, "cls", None))
         defaults: dict[str, Any] = {}
         for name, info in processor_class.Options.model_fields.items():
             if info.is_required():
@@ -374,6 +370,27 @@ _LANE_WORDS = {
 }
 
 
+def not_in_catalogue(type_name: str) -> str:
+    """The one sentence, in the studio's language, for an entry whose type the catalogue does not have (the lane
+    check, the options' check, the form and the chain's tooltip all say it)."""
+    return translate(
+        "ChainEditor", "{type} is not in the catalogue (is the plug-in or file that provides it installed?)"
+    ).format(type=type_name)
+
+
+def option_place(path: str) -> str:
+    """Where in an option a problem is, in front of it (the form, under the field's own label): ``"0.pattern"`` →
+    ``"item 1, pattern: "``; ``""`` → ``""``. The separators are the reader's (Chinese has its own comma and
+    colon)."""
+    if not path:
+        return ""
+    parts = [
+        translate("OptionsForm", "item {number}").format(number=int(part) + 1) if part.isdigit() else part
+        for part in path.split(".")
+    ]
+    return translate("OptionsForm", ", ").join(parts) + translate("OptionsForm", ": ")
+
+
 def lane_word(lane: str) -> str:
     """A lane as a sentence names it ("the error lane"), in the studio's language."""
     return translate("LaneWords", _LANE_WORDS[lane]) if lane in _LANE_WORDS else lane
@@ -383,6 +400,18 @@ def _or_list(items: Sequence[str]) -> str:
     if len(items) == 1:
         return items[0]
     return translate("ChainEditor", "{items} or {last}").format(items=", ".join(items[:-1]), last=items[-1])
+
+
+def _check_options(record: Any, options: Mapping[str, Any]) -> None:
+    """Raise ``InvalidOptionsError`` when the record's type refuses ``options``: a built-in's ``Options`` model, or
+    what a plain processor (a plug-in, a user file) declares — nothing when it declares nothing."""
+    processor_class = _options_class(record)
+    if processor_class is not None:
+        processor_class.parse_options(dict(options))
+        return
+    cls = getattr(record, "cls", None)
+    if cls is not None:
+        check_declared_options(str(getattr(record, "type_name", "") or cls.__name__), cls, options)
 
 
 def _options_class(record: Any) -> type[BuiltinProcessor] | None:

@@ -124,6 +124,8 @@ PROBLEM_TEXTS: dict[str, str] = {
     # The local model server probe (Settings → Find local servers); the time limit stays as written
     "local_server:not_running": QT_TRANSLATE_NOOP("ProblemText", "{server} (port {port}): not running"),
     "local_server:no_answer": QT_TRANSLATE_NOOP("ProblemText", "{server} (port {port}): no answer within {time}"),
+    # The runtime's own tripwire reason (processors.tripwire.UNNAMED_ABORT)
+    "tripwire:unnamed": QT_TRANSLATE_NOOP("ProblemText", "Tripwire triggered by {processor}"),
     # A design's own problems (studio.design.agent_design) and limits on JSON from elsewhere (processors.json_limits)
     "design:unknown_field": QT_TRANSLATE_NOOP("ProblemText", "unknown field"),
     "design:missing": QT_TRANSLATE_NOOP("ProblemText", "missing"),
@@ -258,6 +260,7 @@ def problem_sentence(problem: Problem) -> str:
         values["fault"] = _fault_words(str(problem.params.get("fault", "")))
     elif problem.code.startswith("json:"):
         values["fault"] = translate(_CONTEXT, JSON_FAULTS[str(problem.params.get("fault"))])
+
     if translated == template and values == _english_values(problem):  # English: the runtime's own words
         return str(problem)
     try:

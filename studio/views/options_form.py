@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QFrame, QInputDialog, QLabel, QLineEdit, QScrollAr
 from studio.i18n import translate
 from studio.i18n.processor_texts import description_of, option_help, option_label
 from studio.keys.endpoints import endpoint_host
-from studio.models.design_document import DesignDocument
+from studio.models.design_document import DesignDocument, not_in_catalogue, option_place
 from studio.models.editor_commands import EditOptions
 from studio.views.option_fields import FieldEditor, InvalidText, ServiceEndpointEditor, field_specs, make_editor
 
@@ -127,13 +127,7 @@ class OptionsForm(QScrollArea):
         title.setObjectName("options.title")
         layout.addWidget(title)
         if record is None:
-            layout.addWidget(
-                _hint(
-                    translate(
-                        "OptionsForm", "{type} is not in the catalogue: install its plug-in to edit its options."
-                    ).format(type=self._type)
-                )
-            )
+            layout.addWidget(_hint(not_in_catalogue(self._type)))
             return
         description = description_of(record)
         if description:
@@ -269,7 +263,7 @@ class OptionsForm(QScrollArea):
             name, _, rest = path.partition(".")
             if name not in self._editors:
                 name, rest = "options", path if path != "options" else ""
-            by_field.setdefault(name, []).append(f"{_where(rest)}{message}")
+            by_field.setdefault(name, []).append(f"{option_place(rest)}{message}")
         for name, label in self._errors.items():
             messages = by_field.get(name)
             label.setText("\n".join(messages) if messages else "")
@@ -335,17 +329,6 @@ def _error_label(name: str, title: str) -> QLabel:
     label.setAccessibleName(translate("OptionsForm", "{name} error").format(name=title))
     label.hide()
     return label
-
-
-def _where(rest: str) -> str:
-    """``"0.pattern"`` → ``"item 1, pattern: "``; ``""`` → ``""``."""
-    if not rest:
-        return ""
-    parts = [
-        translate("OptionsForm", "item {number}").format(number=int(part) + 1) if part.isdigit() else part
-        for part in rest.split(".")
-    ]
-    return ", ".join(parts) + ": "
 
 
 def _escape(text: str) -> str:

@@ -40,8 +40,8 @@ async def test_cost_guards_warnings_read_in_chinese_by_their_codes(in_language: 
     assert (soft.code, hard.code) == ("CostGuard.nearly_used", "CostGuard.used_up")
     assert hard.message == "Cost budget of $2.0000 for this resource is used up (spent $2.0000)"
     in_language("zh_CN")
-    assert _shown(soft) == "此 resource 的费用预算 $2.0000 已用掉 50%（已花费 $1.0000）"
-    assert _shown(hard) == "此 resource 的费用预算 $2.0000 已用完（已花费 $2.0000）"
+    assert _shown(soft) == "此用户的费用预算 $2.0000 已用掉 50%（已花费 $1.0000）"  # the scope a word of the reader's
+    assert _shown(hard) == "此用户的费用预算 $2.0000 已用完（已花费 $2.0000）"
 
 
 async def test_a_cost_guards_own_message_is_reported_as_written() -> None:
