@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from tests.studio.lab.test_cli import lab
+from tests.support.samples import heuristic_sample
 
 PYRIT = [
     {"conversation_id": "pyrit-1", "sequence": 0, "role": "user", "original_value": "What's the weather in Paris?"},
@@ -35,8 +36,12 @@ def test_pyrit_and_promptfoo_conversations_run_turn_by_turn_and_report_the_tripp
     pyrit.write_text(json.dumps(PYRIT, indent=2), encoding="utf-8")
     promptfoo = tmp_path / "pf.yaml"
     promptfoo.write_text(PROMPTFOO, encoding="utf-8")
+    # The heuristics' copy of the sample: this test is about playing turns, and its verdicts must not move with the
+    # model file (the 45-family model blocks the follow-up "And the weather in Rome?" at 0.77: README, known misses).
+    design = tmp_path / "sample.json"
+    design.write_text(heuristic_sample().to_json(), encoding="utf-8")
     out = lab(
-        "sample",
+        design,
         "--corpus",
         pyrit,
         "--corpus",
