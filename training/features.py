@@ -20,7 +20,9 @@ scikit-learn, numpy and scipy are development dependencies (imported when first 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from itertools import count, filterfalse
 from typing import TYPE_CHECKING, Any
 
 from processors.builtin.injection_model import model_features, model_text
@@ -68,17 +70,14 @@ class FeatureCache:
         import numpy as np
 
         normalised = model_text(text)
+        # Counter keeps the features in the order they first occur (what CountVectorizer's rows keep, too).
+        counted = Counter(model_features(normalised, self.kinds))
         ids = self._ids
-        new_id = ids.setdefault
-        occurrences = np.fromiter(
-            (new_id(feature, len(ids)) for feature in model_features(normalised, self.kinds)), dtype=np.int64
-        )
-        distinct, first, counts = np.unique(occurrences, return_index=True, return_counts=True)
-        order = np.argsort(first, kind="stable")
+        ids.update(zip(filterfalse(ids.__contains__, counted), count(len(ids))))
         row = self._row_of[text] = len(self._normalised)
         self._normalised.append(normalised)
-        self._row_ids.append(distinct[order].astype(np.int32))
-        self._row_counts.append(counts[order].astype(np.int64))
+        self._row_ids.append(np.fromiter(map(ids.__getitem__, counted), dtype=np.int32, count=len(counted)))
+        self._row_counts.append(np.fromiter(counted.values(), dtype=np.int64, count=len(counted)))
         return row
 
     def _ranks(self) -> np.ndarray[Any, Any]:
@@ -148,14 +147,26 @@ class FeatureCache:
         return matrix, [names[i] for i in kept_ids[column_order]]
 
     def __getstate__(self) -> dict[str, Any]:
-        """The arrays only: the ids' dict is rebuilt from the names on arrival (a worker gets the run's features
-        without extracting them again)."""
-        state = dict(vars(self))
+        """The rows as two long arrays and the vocabulary as a list: the dicts are rebuilt on arrival (a worker
+        gets the run's features without extracting them again)."""
+        import numpy as np
+
+        state = {name: value for name, value in vars(self).items() if name not in ("_ids", "_rank", "_row_of")}
         state["_names"] = list(self._ids)
-        del state["_ids"], state["_rank"]
+        state["_texts"] = list(self._row_of)
+        state["_row_sizes"] = np.fromiter(map(len, self._row_ids), dtype=np.int64, count=len(self._row_ids))
+        state["_row_ids"] = np.concatenate(self._row_ids) if self._row_ids else np.zeros(0, dtype=np.int32)
+        state["_row_counts"] = np.concatenate(self._row_counts) if self._row_counts else np.zeros(0, dtype=np.int64)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        import numpy as np
+
+        sizes = state.pop("_row_sizes")
+        bounds = np.cumsum(sizes)[:-1]
+        state["_row_ids"] = np.split(state["_row_ids"], bounds) if len(sizes) else []
+        state["_row_counts"] = np.split(state["_row_counts"], bounds) if len(sizes) else []
+        state["_row_of"] = {text: row for row, text in enumerate(state.pop("_texts"))}
         vars(self).update(state)
         self._ids = {name: i for i, name in enumerate(self._names)}
         self._rank = None

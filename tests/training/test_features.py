@@ -128,13 +128,17 @@ def test_any_texts_count_as_count_vectorizer_counts_them(texts: list[str], min_d
 def test_the_cache_travels_to_a_worker_whole(rows: list[dict[str, Any]]) -> None:
     import pickle
 
+    kinds = ("chars4", "words")
     texts = [r["text"] for r in rows[::5]]
-    cache = FeatureCache(("chars4", "words"))
-    cache.add(texts)
+    cache = FeatureCache(kinds)
+    cache.add(texts[: len(texts) // 2])
     arrived = pickle.loads(pickle.dumps(cache))
-    assert_same_matrix(arrived.counts(texts[1:], 2), cache.counts(texts[1:], 2))
+    # Texts it has and texts it has not: the worker extracts the new ones into the vocabulary that came with it.
+    assert_same_matrix(arrived.counts(texts[1:], 2), reference_counts(texts[1:], kinds, 2))
     assert arrived.normalised(texts[0]) == model_text(texts[0])
-    assert arrived(texts[0]) == model_features(model_text(texts[0]), ("chars4", "words"))
+    assert arrived(texts[0]) == model_features(model_text(texts[0]), kinds)
+    empty = pickle.loads(pickle.dumps(FeatureCache(kinds)))
+    assert_same_matrix(empty.counts(texts[:7], 1), reference_counts(texts[:7], kinds, 1))
 
 
 @pytest.mark.parametrize(
