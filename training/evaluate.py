@@ -166,10 +166,10 @@ def _held_out_in_parallel(
     locks other threads of the caller hold (a test run's, a studio's), which can hang the child."""
     processes = int(os.environ.get("TRAIN_PROCESSES", os.cpu_count() or 1))
     cache = FeatureCache(variant.kinds)
+    cache.add([row["text"] for row in rows])  # extracted once here (and sent to every worker as arrays)
     if processes <= 1 or len(parts) <= 1:
         _share(list(rows), variant, cache)
         return [_fit_and_score(part) for part in parts]
-    cache.add([row["text"] for row in rows])  # extracted once here, sent to every worker as arrays
     context = multiprocessing.get_context("spawn")
     with context.Pool(min(processes, len(parts)), initializer=_share, initargs=(list(rows), variant, cache)) as pool:
         return pool.map(_fit_and_score, parts, chunksize=1)

@@ -143,8 +143,7 @@ class FeatureCache:
             shape=(len(rows), len(kept_ids)),
             dtype=np.int64,
         )
-        names = self._names
-        return matrix, [names[i] for i in kept_ids[column_order]]
+        return matrix, list(map(self._names.__getitem__, kept_ids[column_order].tolist()))
 
     def __getstate__(self) -> dict[str, Any]:
         """The rows as two long arrays and the vocabulary as a list: the dicts are rebuilt on arrival (a worker

@@ -126,8 +126,8 @@ def _fit_linear(texts: Sequence[str], labels: Sequence[int], variant: Variant, c
     )
     classifier.fit(matrix, list(labels))
     return InjectionModel(
-        idf=dict(zip(features, (float(x) for x in idf), strict=True)),
-        weights=dict(zip(features, (float(x) for x in classifier.coef_[0] * ratio), strict=True)),
+        idf=dict(zip(features, idf.tolist(), strict=True)),
+        weights=dict(zip(features, (classifier.coef_[0] * ratio).tolist(), strict=True)),
         intercept=float(classifier.intercept_[0]),
         platt_a=-1.0,
         platt_b=0.0,
@@ -219,6 +219,7 @@ def train(
     given, receives those calibrated scores (in the order of ``rows``)."""
     cache = cache or FeatureCache(variant.kinds)
     texts = [r["text"] for r in rows]
+    cache.add(texts)  # the whole vocabulary before the first fit: its sorted order is made once
     labels = [is_attack(r) for r in rows]
     fold_of = _folds(labels, FOLDS, SEED)
     decisions = [0.0] * len(texts)
