@@ -144,8 +144,8 @@ class HeldOut:
 _SHARED: dict[str, Any] = {}
 
 
-def _share(rows: list[dict[str, Any]], variant: Variant) -> None:
-    _SHARED.update(rows=rows, variant=variant, cache=FeatureCache(variant.kinds), heuristic=heuristics_flag())
+def _share(rows: list[dict[str, Any]], variant: Variant, cache: FeatureCache) -> None:
+    _SHARED.update(rows=rows, variant=variant, cache=cache, heuristic=heuristics_flag())
 
 
 def _fit_and_score(part: tuple[str, list[int], list[int]]) -> HeldOut:
@@ -165,11 +165,13 @@ def _held_out_in_parallel(
     fraction of the time on a machine with cores to spare. The workers are spawned, not forked: a fork copies the
     locks other threads of the caller hold (a test run's, a studio's), which can hang the child."""
     processes = int(os.environ.get("TRAIN_PROCESSES", os.cpu_count() or 1))
+    cache = FeatureCache(variant.kinds)
+    cache.add([row["text"] for row in rows])  # extracted once here (and sent to every worker as arrays)
     if processes <= 1 or len(parts) <= 1:
-        _share(list(rows), variant)
+        _share(list(rows), variant, cache)
         return [_fit_and_score(part) for part in parts]
     context = multiprocessing.get_context("spawn")
-    with context.Pool(min(processes, len(parts)), initializer=_share, initargs=(list(rows), variant)) as pool:
+    with context.Pool(min(processes, len(parts)), initializer=_share, initargs=(list(rows), variant, cache)) as pool:
         return pool.map(_fit_and_score, parts, chunksize=1)
 
 

@@ -24,10 +24,9 @@ from processors.builtin.injection_model import (
     STRIDE,
     WINDOW,
     InjectionModel,
-    model_features,
-    model_text,
     window_starts,
 )
+from training.features import FeatureCache
 
 DATA = Path(__file__).resolve().parent / "data"
 SEED = 20261206
@@ -100,32 +99,18 @@ def is_attack(row: dict[str, Any]) -> int:
     return 1 if row["label"] in ("attack", True) else 0
 
 
-class FeatureCache:
-    """Each text's normalised features, computed once for all the fits of a run."""
-
-    def __init__(self, kinds: tuple[str, ...]) -> None:
-        self.kinds = kinds
-        self._features: dict[str, list[str]] = {}
-
-    def __call__(self, text: str) -> list[str]:
-        features = self._features.get(text)
-        if features is None:
-            features = self._features[text] = model_features(model_text(text), self.kinds)
-        return features
-
-
 def _fit_linear(texts: Sequence[str], labels: Sequence[int], variant: Variant, cache: FeatureCache) -> InjectionModel:
     """The vocabulary, idf, weights and intercept of one fit (calibration left neutral: ``platt`` = (-1, 0))."""
     import numpy as np
     from scipy import sparse
-    from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
+    from sklearn.feature_extraction.text import TfidfTransformer
     from sklearn.linear_model import LogisticRegression
 
-    vectorizer = CountVectorizer(analyzer=lambda features: features, min_df=variant.min_df, lowercase=False)
-    counts = vectorizer.fit_transform([cache(t) for t in texts])
+    # CountVectorizer's matrix and sorted vocabulary, from the features counted once per run (training/features.py).
+    counts, features = cache.counts(texts, variant.min_df)
     idf = TfidfTransformer().fit(counts).idf_
     # What the run time computes: count * idf, divided by the square root of the padded text's length.
-    lengths = np.sqrt([len(model_text(t)) + 2.0 for t in texts])
+    lengths = np.sqrt([len(cache.normalised(t)) + 2.0 for t in texts])
     matrix = sparse.diags(1.0 / lengths) @ counts @ sparse.diags(idf)
     ratio = np.ones(matrix.shape[1])
     if variant.nb:
@@ -140,11 +125,9 @@ def _fit_linear(texts: Sequence[str], labels: Sequence[int], variant: Variant, c
         C=variant.c, solver="liblinear", class_weight="balanced", random_state=SEED, max_iter=1000
     )
     classifier.fit(matrix, list(labels))
-    vocabulary: dict[str, int] = vectorizer.vocabulary_
-    features = sorted(vocabulary, key=vocabulary.__getitem__)
     return InjectionModel(
-        idf=dict(zip(features, (float(x) for x in idf), strict=True)),
-        weights=dict(zip(features, (float(x) for x in classifier.coef_[0] * ratio), strict=True)),
+        idf=dict(zip(features, idf.tolist(), strict=True)),
+        weights=dict(zip(features, (classifier.coef_[0] * ratio).tolist(), strict=True)),
         intercept=float(classifier.intercept_[0]),
         platt_a=-1.0,
         platt_b=0.0,
@@ -156,9 +139,9 @@ def _fit_linear(texts: Sequence[str], labels: Sequence[int], variant: Variant, c
     )
 
 
-def _windows(text: str, variant: Variant) -> list[str]:
-    """``text`` normalised and cut where the run time cuts it (one piece for a text no longer than the window)."""
-    normalised = model_text(text)
+def _windows(normalised: str, variant: Variant) -> list[str]:
+    """A normalised text (:func:`model_text`) cut where the run time cuts it (one piece for a text no longer than the
+    window)."""
     return [
         normalised[start : start + variant.window]
         for start in window_starts(len(normalised), variant.window, variant.stride)
@@ -173,7 +156,7 @@ def _fit(texts: Sequence[str], labels: Sequence[int], variant: Variant, cache: F
     pieces: list[str] = []
     piece_labels: list[int] = []
     for text, label in zip(texts, labels, strict=True):
-        windows = _windows(text, variant)
+        windows = _windows(cache.normalised(text), variant)
         if len(windows) == 1:
             pieces.append(text)
             piece_labels.append(label)
@@ -236,6 +219,7 @@ def train(
     given, receives those calibrated scores (in the order of ``rows``)."""
     cache = cache or FeatureCache(variant.kinds)
     texts = [r["text"] for r in rows]
+    cache.add(texts)  # the whole vocabulary before the first fit: its sorted order is made once
     labels = [is_attack(r) for r in rows]
     fold_of = _folds(labels, FOLDS, SEED)
     decisions = [0.0] * len(texts)
@@ -245,7 +229,8 @@ def train(
         held = [i for i, f in enumerate(fold_of) if f == fold]
         model = _fit([texts[i] for i in train_idx], [labels[i] for i in train_idx], variant, cache)
         for i in held:
-            decisions[i], windows[i] = model.decision_and_windows(texts[i])
+            # decision_and_windows(text), from the normalised text the cache keeps (not normalised once more).
+            decisions[i], windows[i] = model._decision_and_windows(cache.normalised(texts[i]))
     platt_a, platt_b, platt_windows = _platt(decisions, labels, windows if variant.length_aware else None)
     calibrating = dataclasses.replace(model, platt_a=platt_a, platt_b=platt_b, platt_windows=platt_windows)
     calibrated = [calibrating.probability(d, n) for d, n in zip(decisions, windows, strict=True)]
