@@ -43,7 +43,7 @@ from processors.builtin.span_strategy import enforce_message, enforce_segment, r
 from processors.builtin.split_across_chunks import CarryOver, stream_part, stream_part_async
 from processors.builtin.stream_window import hold_window
 from processors.builtin.text_checks import check_messages
-from processors.chunks import AnyChunk
+from processors.chunks import AnyChunk, TextDeltaChunk
 from processors.messages import Message
 from processors.pipeline.processor import (
     HookArgs,
@@ -198,6 +198,8 @@ class PIIDetector(BuiltinProcessor):
         buffer = CarryOver.of(args.state, "stream", carry=0)
         if buffer.hold is None:
             buffer.hold = self._hold
+        if isinstance(part, TextDeltaChunk) and buffer.waits(part):  # most chunks: the text waits for the next scan
+            return None
         find_after = self._find_after
         return stream_part(
             part,

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Final
 
 from processors.builtin.pattern_validators import card_issuer_ok
@@ -307,24 +308,10 @@ def stream_finder(shared: tuple[str, ...], extra: frozenset[str]) -> Callable[[s
     ``tests/processors/builtin/test_pii_stream_finder.py`` compares it with :func:`candidates_after` and with the
     whole text's :func:`candidates` on random texts and every offset."""
     digit_kinds, others, before = _split(shared)
-    ordered = (*digit_kinds, *others)
-    plans = []  # (kind, caseless, groups) for the kinds tested on the held text, in their order
-    literals: set[str] = set()
-    lowered_literals: set[str] = set()
-    for kind in ordered:
-        caseless, groups = needle_groups(kind)
-        plans.append((kind, caseless, groups))
-        for group in groups:
-            if group is not ANY_DIGIT_GROUP and group is not DIGIT_RUN_GROUP:
-                (lowered_literals if caseless else literals).update(group)
-    needles = tuple(sorted(literals))
-    lowered_needles = tuple(sorted(lowered_literals))
-    #: a needle (``"\x00"`` + needle for the caseless ones) → the indexes of the kinds whose first group it passes
-    first: dict[str, list[int]] = {}
-    for index, (_kind, caseless, groups) in enumerate(plans):
-        for key in _group_keys(groups[0], caseless):
-            first.setdefault(key, []).append(index)
-    starters = {key: tuple(indices) for key, indices in first.items()}
+    plans = [(kind, *needle_groups(kind)) for kind in (*digit_kinds, *others)]  # tested on the held text, in order
+    #: the needle tests of every kind, and of the kinds a match of which needs no long token run
+    every = _NeedlePlan.of(plans, range(len(plans)))
+    short = _NeedlePlan.of(plans, [index for index, (kind, *_rest) in enumerate(plans) if kind not in _LONG_RUN_KINDS])
     rest = tuple(tuple(_group_keys(group, caseless) for group in groups[1:]) for _kind, caseless, groups in plans)
     scans = tuple((kind, PATTERNS[kind], scan_shape(kind), kind in VALIDATORS, kind in _NEEDLE_BEFORE)
                   for kind, _caseless, _groups in plans)  # fmt: skip
@@ -336,15 +323,16 @@ def stream_finder(shared: tuple[str, ...], extra: frozenset[str]) -> Callable[[s
     secrets = tuple((kind, pattern, pattern_shape(pattern), _EXTRA_CHECK[kind]) for kind, pattern in
                     _EXTRA_SECRETS.items() if kind in extra)  # fmt: skip
     phone_shape, email_shape, ssn_shape = pattern_shape(_PHONE), pattern_shape(_EMAIL), pattern_shape(_SSN_WORDS)
-    digit_run, six_digits, any_digit = _PHONE_DIGITS.search, _SIX_DIGITS.search, _ANY_DIGIT.search
+    digit_run, six_digits, any_digit, long_run = _PHONE_DIGITS.search, _SIX_DIGITS.search, _ANY_DIGIT.search, _LONG_RUN
 
     def find(text: str, offset: int) -> list[Match]:
         tail = text[offset:]
         found: list[Match] = []
-        present = {needle for needle in needles if needle in tail}
-        if lowered_needles:
+        plan = every if long_run(tail) is not None else short
+        present = {needle for needle in plan.needles if needle in tail}
+        if plan.lowered:
             lowered = tail.lower()
-            present.update("\x00" + needle for needle in lowered_needles if needle in lowered)
+            present.update("\x00" + needle for needle in plan.lowered if needle in lowered)
         run = False
         if any_digit(tail) is not None:
             present.add(_ANY_DIGIT_KEY)
@@ -353,6 +341,7 @@ def stream_finder(shared: tuple[str, ...], extra: frozenset[str]) -> Callable[[s
                 present.add(_DIGIT_RUN_KEY)
         if present:
             tried: set[int] = set()
+            starters = plan.starters
             for key in present:
                 tried.update(starters.get(key, ()))
             for index in sorted(tried):
@@ -387,6 +376,8 @@ def stream_finder(shared: tuple[str, ...], extra: frozenset[str]) -> Callable[[s
                     if hit.start(1) >= offset and VALIDATORS["ssn"](f"{digits[:3]}-{digits[3:5]}-{digits[5:]}"):
                         found.append(Match("ssn", hit.start(1), hit.end(1), digits))
         for kind, pattern, shape, checks in secrets:
+            if kind in _LONG_RUN_KINDS and plan is short:
+                continue
             if kind == "secret-variable":
                 if not any(needle in text for needle in checks) or not any(word in text for word in _SECRET_WORDS):
                     continue
@@ -401,6 +392,43 @@ def stream_finder(shared: tuple[str, ...], extra: frozenset[str]) -> Callable[[s
         return found
 
     return find
+
+
+#: Every match of these kinds holds a run of 14 of these characters (a token's body, ``bc1`` and 11 more, ``xoxb-``
+#: and 10, a UUID's 36): a held text without one holds none of their matches, and their needles are not looked for.
+_LONG_RUN: Final = re.compile(r"[A-Za-z0-9_/+-]{14}").search
+_LONG_RUN_KINDS: Final = frozenset({
+    "anthropic-key", "openai-key", "aws-access-key", "aws-secret-key", "github-token", "slack-token", "google-api-key",
+    "stripe-key", "gitlab-token", "huggingface-token", "npm-token", "sendgrid-key", "twilio-key", "btc-address",
+    "eth-address", "uuid", "mailgun-key",
+})  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class _NeedlePlan:
+    """The needles :func:`stream_finder` looks for in the held text, for some of its kinds."""
+
+    needles: tuple[str, ...]
+    #: needles looked for in the lower-cased held text (``"\x00"`` + needle in ``present``)
+    lowered: tuple[str, ...]
+    #: a ``present`` key → the indexes of the kinds whose first needle group it passes
+    starters: dict[str, tuple[int, ...]]
+
+    @classmethod
+    def of(cls, plans: list[tuple[str, bool, tuple[tuple[str, ...], ...]]], indices: Iterable[int]) -> _NeedlePlan:
+        literals: set[str] = set()
+        lowered: set[str] = set()
+        starters: dict[str, list[int]] = {}
+        for index in indices:
+            _kind, caseless, groups = plans[index]
+            for group in groups:
+                if group is not ANY_DIGIT_GROUP and group is not DIGIT_RUN_GROUP:
+                    (lowered if caseless else literals).update(group)
+            for key in _group_keys(groups[0], caseless):
+                starters.setdefault(key, []).append(index)
+        return cls(
+            tuple(sorted(literals)), tuple(sorted(lowered)), {key: tuple(found) for key, found in starters.items()}
+        )
 
 
 #: ``present``'s keys for a passed digit group and digit-run group (no substring begins with NUL and SOH).

@@ -118,3 +118,18 @@ def test_the_digit_run_the_plan_tests_is_the_shared_tables() -> None:
     assert patterns._LONG_DIGIT_RUN.__self__.pattern == _PHONE_DIGITS.pattern  # type: ignore[attr-defined]
     assert patterns._LONG_DIGIT_RUN.__self__.flags == _PHONE_DIGITS.flags  # type: ignore[attr-defined]
     assert find_all("4111 1111 1111 1111", ("credit-card",))
+
+
+def test_every_match_of_a_long_run_kind_holds_the_run() -> None:
+    """The plan skips the needles of ``_LONG_RUN_KINDS`` when the held text has no run of 14 token characters: every
+    match of theirs must hold one (the corpora's values, and the edges, scanned whole)."""
+    from processors.builtin.pii_patterns import _LONG_RUN, _LONG_RUN_KINDS
+
+    shared, extra = kinds_for(REGEX_TYPES)
+    seen = set()
+    for text in [*values(), *EDGES, *OWN_EDGES]:
+        for match in candidates(text, shared, extra):
+            if match.kind in _LONG_RUN_KINDS:
+                seen.add(match.kind)
+                assert _LONG_RUN(match.value) is not None, match
+    assert {"openai-key", "github-token", "uuid", "mailgun-key", "aws-secret-key"} <= seen
