@@ -59,7 +59,9 @@ from processors.builtin.pattern_validators import (
 
 __all__ = [
     "ADDRESS_LETTERS",
+    "ANY_DIGIT_GROUP",
     "CATEGORY",
+    "DIGIT_RUN_GROUP",
     "GROUPS",
     "MAX_SPAN",
     "PATTERNS",
@@ -77,6 +79,7 @@ __all__ = [
     "max_span",
     "needle_characters",
     "needle_cost",
+    "needle_groups",
     "resolve_overlaps",
     "secret_value_ok",
     "tail_test",
@@ -457,6 +460,18 @@ def tail_test(kind: str) -> Callable[[str, int], bool] | None:
         return True
 
     return test
+
+
+#: :func:`needle_groups`' stand-ins for "some digit" and "a run of at least eight digits and separators".
+ANY_DIGIT_GROUP: Final = _DIGIT
+DIGIT_RUN_GROUP: Final = _DIGIT_RUN
+
+
+def needle_groups(kind: str) -> tuple[bool, tuple[tuple[str, ...], ...]]:
+    """``(caseless, groups)``: the needle test :func:`with_needles` makes for ``kind``, for a caller that plans its
+    own (PIIDetector's stream scan): every group must be passed, a group by any one of its substrings (looked for in
+    the lower-cased text when ``caseless``), :data:`ANY_DIGIT_GROUP` by a digit, :data:`DIGIT_RUN_GROUP` by a run."""
+    return kind in _CASELESS_NEEDLES, _NEEDLES[kind]
 
 
 def needle_cost(kind: str) -> tuple[bool, bool]:

@@ -34,16 +34,16 @@ from processors.builtin.pii_patterns import (
     JUDGE_TYPES,
     REGEX_TYPES,
     candidates,
-    candidates_after,
     category,
     kinds_for,
     resolve,
+    stream_finder,
 )
 from processors.builtin.span_strategy import enforce_message, enforce_segment, replace_spans
 from processors.builtin.split_across_chunks import CarryOver, stream_part, stream_part_async
 from processors.builtin.stream_window import hold_window
 from processors.builtin.text_checks import check_messages
-from processors.chunks import AnyChunk
+from processors.chunks import AnyChunk, TextDeltaChunk
 from processors.messages import Message
 from processors.pipeline.processor import (
     HookArgs,
@@ -135,6 +135,8 @@ class PIIDetector(BuiltinProcessor):
         #: never more than ``carry_over`` characters: a word or two of prose.
         self._stream_kinds = (*self._shared, *sorted(self._extra))
         self._hold = hold_window(self._stream_kinds, self.options.carry_over)
+        #: ``candidates_after`` for these kinds, planned once (the stream scans every 16 characters)
+        self._find_after = stream_finder(self._shared, self._extra)
         self._model = judge_model(self.options)
         if self._judge_types and self._model is None:
             logger.info(
@@ -196,13 +198,15 @@ class PIIDetector(BuiltinProcessor):
         buffer = CarryOver.of(args.state, "stream", carry=0)
         if buffer.hold is None:
             buffer.hold = self._hold
-        shared, extra = self._shared, self._extra
+        if isinstance(part, TextDeltaChunk) and buffer.waits(part):  # most chunks: the text waits for the next scan
+            return None
+        find_after = self._find_after
         return stream_part(
             part,
             args.state,
             buffer,
             # the buffer scans its held text behind the context it let out: only the held text is searched for needles
-            lambda text: candidates_after(text, len(buffer.context), shared, extra),
+            lambda text: find_after(text, len(buffer.context)),
             lambda text, found: enforce_segment(self, args, text, found, _warn_stream),
         )
 

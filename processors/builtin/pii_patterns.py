@@ -24,22 +24,28 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Final
 
 from processors.builtin.pattern_validators import card_issuer_ok
 from processors.builtin.patterns import (
     ADDRESS_LETTERS,
+    ANY_DIGIT_GROUP,
     CATEGORY,
+    DIGIT_RUN_GROUP,
     GROUPS,
     PATTERNS,
     VALIDATORS,
     Match,
+    accepted_length,
     expand_kinds,
     find_all,
     keep_disjoint,
+    needle_groups,
     with_needles,
 )
+from processors.builtin.sliding_scan import ScanShape, pattern_shape, scan_shape, scan_start
 
 #: Mastra's detection types that regular expressions find.
 REGEX_TYPES: Final = (
@@ -268,14 +274,7 @@ def candidates_after(text: str, offset: int, shared: tuple[str, ...], extra: fro
     can start there; the context before is still seen by look-behinds and keyword windows)."""
     tail = text[offset:]
     found: list[Match] = []
-    split = _SPLITS.get(shared)
-    if split is None:
-        split = _SPLITS[shared] = (
-            tuple(kind for kind in shared if kind in _DIGIT_KINDS),
-            tuple(kind for kind in shared if kind not in _DIGIT_KINDS and kind not in _NEEDLE_BEFORE),
-            tuple(kind for kind in shared if kind in _NEEDLE_BEFORE),
-        )
-    digit_kinds, others, before = split
+    digit_kinds, others, before = _split(shared)
     if digit_kinds and _ANY_DIGIT.search(tail) is not None:
         others = (*digit_kinds, *others)
     for kind in (*with_needles(tail, others), *with_needles(text, before)):
@@ -291,6 +290,198 @@ def candidates_after(text: str, offset: int, shared: tuple[str, ...], extra: fro
     if wanted:
         found += candidates(text, (), frozenset(wanted))
     return [match for match in found if match.start >= offset]
+
+
+def stream_finder(shared: tuple[str, ...], extra: frozenset[str]) -> Callable[[str, int], list[Match]]:
+    """``find(text, offset)``: :func:`candidates_after` ``(text, offset, shared, extra)``, the same matches in the same
+    order, planned once per detector for its stream (a scan runs every 16 characters, over ~25 held characters behind
+    48 of context, and its fixed costs were most of the hook's time, issue 25):
+
+    * the needle tests of the held text are one pass over the needles of every kind (``needle in tail``), the kinds
+      whose first group a found needle passes then checked whole, in the order :func:`candidates_after` tries them;
+    * each pattern that runs starts at the last free point before the held text (:func:`~processors.builtin.
+      sliding_scan.scan_start`: a character the pattern never consumes, so no match crosses it), not at the
+      context's start, and a match that begins in the context is dropped before its validator runs (kinds whose
+      reported value begins after their match, ``password = …``, are validated first, as before);
+    * ``secret-variable`` runs only when the text holds one of the upper-case words its pattern needs.
+
+    ``tests/processors/builtin/test_pii_stream_finder.py`` compares it with :func:`candidates_after` and with the
+    whole text's :func:`candidates` on random texts and every offset."""
+    digit_kinds, others, before = _split(shared)
+    plans = [(kind, *needle_groups(kind)) for kind in (*digit_kinds, *others)]  # tested on the held text, in order
+    #: the needle tests of every kind, and of the kinds a match of which needs no long token run
+    every = _NeedlePlan.of(plans, range(len(plans)))
+    short = _NeedlePlan.of(plans, [index for index, (kind, *_rest) in enumerate(plans) if kind not in _LONG_RUN_KINDS])
+    rest = tuple(tuple(_group_keys(group, caseless) for group in groups[1:]) for _kind, caseless, groups in plans)
+    scans = tuple((kind, PATTERNS[kind], scan_shape(kind), kind in VALIDATORS, kind in _NEEDLE_BEFORE)
+                  for kind, _caseless, _groups in plans)  # fmt: skip
+    before_scans = tuple((kind, PATTERNS[kind], scan_shape(kind), kind in VALIDATORS, True) for kind in before)
+    phone, email = "phone" in extra, "email" in extra
+    ids = tuple((kind, pattern, pattern_shape(pattern), _ID_CHECKS[kind]) for kind, pattern in _IDS.items()
+                if kind in extra)  # fmt: skip
+    ssn_words = "ssn-words" in extra
+    secrets = tuple((kind, pattern, pattern_shape(pattern), _EXTRA_CHECK[kind]) for kind, pattern in
+                    _EXTRA_SECRETS.items() if kind in extra)  # fmt: skip
+    phone_shape, email_shape, ssn_shape = pattern_shape(_PHONE), pattern_shape(_EMAIL), pattern_shape(_SSN_WORDS)
+    digit_run, six_digits, any_digit, long_run = _PHONE_DIGITS.search, _SIX_DIGITS.search, _ANY_DIGIT.search, _LONG_RUN
+
+    def find(text: str, offset: int) -> list[Match]:
+        tail = text[offset:]
+        found: list[Match] = []
+        plan = every if long_run(tail) is not None else short
+        present = {needle for needle in plan.needles if needle in tail}
+        if plan.lowered:
+            lowered = tail.lower()
+            present.update("\x00" + needle for needle in plan.lowered if needle in lowered)
+        run = False
+        if any_digit(tail) is not None:
+            present.add(_ANY_DIGIT_KEY)
+            if digit_run(tail) is not None:
+                run = True
+                present.add(_DIGIT_RUN_KEY)
+        if present:
+            tried: set[int] = set()
+            starters = plan.starters
+            for key in present:
+                tried.update(starters.get(key, ()))
+            for index in sorted(tried):
+                if all(not present.isdisjoint(group) for group in rest[index]):
+                    _scan_kind(text, offset, *scans[index], found)
+        if before_scans:
+            for kind in with_needles(text, before):
+                _scan_kind(text, offset, *before_scans[before.index(kind)], found)
+        if phone and run:
+            for hit in _PHONE.finditer(text, scan_start(phone_shape, text, offset)):
+                if hit.start() < offset:
+                    continue
+                value = hit.group()
+                if _phone_ok(value) and (value[0] == "+" or not _after(_REFERENCE_BEFORE, text, hit.start())):
+                    found.append(Match("phone", hit.start(), hit.end(), value))
+        if email and "@" in tail:
+            for hit in _EMAIL.finditer(text, scan_start(email_shape, text, offset)):
+                if hit.start() < offset:
+                    continue
+                value = hit.group()
+                if value.rsplit(".", 1)[-1].lower() not in _FILE_TLDS and not _SSH_REMOTE_TAIL.match(text, hit.end()):
+                    found.append(Match("email", hit.start(), hit.end(), value))
+        six = (ids or ssn_words) and six_digits(tail) is not None
+        if six:
+            for kind, pattern, shape, check in ids:
+                for hit in pattern.finditer(text, scan_start(shape, text, offset)):
+                    if hit.start() >= offset and check(hit.group()):
+                        found.append(Match(kind, hit.start(), hit.end(), hit.group()))
+            if ssn_words and _SSN_NEEDLE.search(text) is not None:
+                for hit in _SSN_WORDS.finditer(text, scan_start(ssn_shape, text, offset)):
+                    digits = hit.group(1)
+                    if hit.start(1) >= offset and VALIDATORS["ssn"](f"{digits[:3]}-{digits[3:5]}-{digits[5:]}"):
+                        found.append(Match("ssn", hit.start(1), hit.end(1), digits))
+        for kind, pattern, shape, checks in secrets:
+            if kind in _LONG_RUN_KINDS and plan is short:
+                continue
+            if kind == "secret-variable":
+                if not any(needle in text for needle in checks) or not any(word in text for word in _SECRET_WORDS):
+                    continue
+            elif not any(needle in tail for needle in checks):
+                continue
+            for hit in pattern.finditer(text, scan_start(shape, text, offset)):
+                if kind != "secret-variable":
+                    if hit.start() >= offset:
+                        found.append(Match(kind, hit.start(), hit.end(), hit.group()))
+                elif hit.start(1) >= offset and _random_enough(hit.group(1)):
+                    found.append(Match(kind, hit.start(1), hit.end(1), hit.group(1)))
+        return found
+
+    return find
+
+
+#: Every match of these kinds holds a run of 14 of these characters (a token's body, ``bc1`` and 11 more, ``xoxb-``
+#: and 10, a UUID's 36): a held text without one holds none of their matches, and their needles are not looked for.
+_LONG_RUN: Final = re.compile(r"[A-Za-z0-9_/+-]{14}").search
+_LONG_RUN_KINDS: Final = frozenset({
+    "anthropic-key", "openai-key", "aws-access-key", "aws-secret-key", "github-token", "slack-token", "google-api-key",
+    "stripe-key", "gitlab-token", "huggingface-token", "npm-token", "sendgrid-key", "twilio-key", "btc-address",
+    "eth-address", "uuid", "mailgun-key",
+})  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class _NeedlePlan:
+    """The needles :func:`stream_finder` looks for in the held text, for some of its kinds."""
+
+    needles: tuple[str, ...]
+    #: needles looked for in the lower-cased held text (``"\x00"`` + needle in ``present``)
+    lowered: tuple[str, ...]
+    #: a ``present`` key → the indexes of the kinds whose first needle group it passes
+    starters: dict[str, tuple[int, ...]]
+
+    @classmethod
+    def of(cls, plans: list[tuple[str, bool, tuple[tuple[str, ...], ...]]], indices: Iterable[int]) -> _NeedlePlan:
+        literals: set[str] = set()
+        lowered: set[str] = set()
+        starters: dict[str, list[int]] = {}
+        for index in indices:
+            _kind, caseless, groups = plans[index]
+            for group in groups:
+                if group is not ANY_DIGIT_GROUP and group is not DIGIT_RUN_GROUP:
+                    (lowered if caseless else literals).update(group)
+            for key in _group_keys(groups[0], caseless):
+                starters.setdefault(key, []).append(index)
+        return cls(
+            tuple(sorted(literals)), tuple(sorted(lowered)), {key: tuple(found) for key, found in starters.items()}
+        )
+
+
+#: ``present``'s keys for a passed digit group and digit-run group (no substring begins with NUL and SOH).
+_ANY_DIGIT_KEY: Final = "\x01digit"
+_DIGIT_RUN_KEY: Final = "\x01run"
+#: Every ``secret-variable`` match holds one of these (its pattern's name endings, case-sensitive).
+_SECRET_WORDS: Final = ("KEY", "SECRET", "TOKEN", "PASSW", "PWD")
+
+
+def _group_keys(group: tuple[str, ...], caseless: bool) -> frozenset[str]:
+    """A needle group as the keys :func:`stream_finder` puts in its ``present`` set."""
+    if group is ANY_DIGIT_GROUP:
+        return frozenset({_ANY_DIGIT_KEY})
+    if group is DIGIT_RUN_GROUP:
+        return frozenset({_DIGIT_RUN_KEY})
+    return frozenset("\x00" + needle if caseless else needle for needle in group)
+
+
+def _scan_kind(
+    text: str, offset: int, kind: str, pattern: re.Pattern[str], shape: ScanShape, validated: bool, late: bool,
+    found: list[Match],
+) -> None:  # fmt: skip
+    """``find_all(text, (kind,), overlapping=True)`` kept and narrowed as :func:`candidates_after` does, from the
+    last free point before ``offset`` (``late``: the kind's value may begin after its match, so the match is kept
+    until its value is known)."""
+    for hit in pattern.finditer(text, scan_start(shape, text, offset)):
+        begin, end = hit.span()
+        if begin == end or (begin < offset and not late):
+            continue
+        value = hit.group()
+        if validated:
+            accepted = accepted_length(kind, value)
+            if accepted < 0:
+                continue
+            match = Match(kind, begin, begin + accepted, value[:accepted])
+        else:
+            match = Match(kind, begin, end, value)
+        if _keep(match, text):
+            match = _value_only(match)
+            if match.start >= offset:
+                found.append(match)
+
+
+def _split(shared: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """``shared`` as :func:`candidates_after` tries it: digit kinds, the others, the kinds tested on the whole text."""
+    split = _SPLITS.get(shared)
+    if split is None:
+        split = _SPLITS[shared] = (
+            tuple(kind for kind in shared if kind in _DIGIT_KINDS),
+            tuple(kind for kind in shared if kind not in _DIGIT_KINDS and kind not in _NEEDLE_BEFORE),
+            tuple(kind for kind in shared if kind in _NEEDLE_BEFORE),
+        )
+    return split
 
 
 def detect(text: str, types: Iterable[str]) -> list[Match]:
@@ -411,4 +602,5 @@ __all__ = [
     "detect",
     "kinds_for",
     "resolve",
+    "stream_finder",
 ]

@@ -56,7 +56,7 @@ from processors.builtin.patterns import (
     with_needles,
 )
 
-__all__ = ["ScanShape", "SlidingScan", "scan_shape"]
+__all__ = ["ScanShape", "SlidingScan", "pattern_shape", "scan_shape", "scan_start"]
 
 #: The parser of ``re`` (imported by name: the public ``sre_parse`` warns that it is deprecated).
 _sre_parse: Any = importlib.import_module("re._parser")
@@ -186,7 +186,12 @@ def _item(op: Any, av: Any) -> str:
 @cache
 def scan_shape(kind: str) -> ScanShape:
     """The alphabet and look-around reach of ``PATTERNS[kind]`` (no free points when it cannot be read)."""
-    pattern = PATTERNS[kind]
+    return pattern_shape(PATTERNS[kind])
+
+
+@cache
+def pattern_shape(pattern: re.Pattern[str]) -> ScanShape:
+    """:func:`scan_shape` of any compiled pattern (PIIDetector's own: its stream scan starts at a free point)."""
     alphabet = _Alphabet()
     try:
         alphabet.read(_sre_parse.parse(pattern.pattern, pattern.flags), pattern.flags)
@@ -408,3 +413,15 @@ def _scan(kind: str, window: str, low: int, start: int) -> list[Match]:
 
 def _start(match: Match) -> int:
     return match.start
+
+
+def scan_start(shape: ScanShape, text: str, offset: int) -> int:
+    """Where a scan of ``text`` for the matches that begin at ``offset`` or later may start: the last free point at or
+    before ``offset`` (0 when there is none). No match holds a free character, so none that begins before that point
+    reaches past it, and a scan from there finds the same matches after it as a scan from the text's start (the
+    pattern's look-behinds still see the text before it: ``finditer(text, pos)`` does not cut the text)."""
+    last_free = shape.last_free
+    if last_free is None or offset <= 0:
+        return 0
+    point = last_free(text, 0, offset)
+    return 0 if point is None else int(point.end())

@@ -155,6 +155,21 @@ class CarryOver:
         self.next_scan = len(self.pending) + self.batch
         return pieces
 
+    def waits(self, part: TextDeltaChunk) -> bool:
+        """The per-chunk hot path of :func:`stream_part`: True when ``part``'s text only waits (fewer than ``batch``
+        characters came since the last scan and no part is ready to go out), taken as :meth:`feed` takes it; False,
+        nothing taken, when it is :func:`stream_part`'s to handle. Saves the scan stops and the call layers on the
+        ~2 chunks in 3 that only wait."""
+        if self.parts.queue:
+            return False
+        text = part.payload.text
+        waiting = len(self.pending) + len(text)
+        if waiting > self.carry and waiting >= self.next_scan:
+            return False
+        self.template = part
+        self.pending += text
+        return True
+
     def _stop(self, full: str, offset: int, at: int, cut: int, candidates: list[Match]) -> int:
         """Where a chunk that came at ``at`` goes out: there, or after the candidate it falls inside, or (with a
         ``limit``) at the first cut allowed from there on; past ``cut`` when it must wait on."""
@@ -205,9 +220,11 @@ def stream_part(
 ) -> AnyChunk | None:
     """The whole stream hook for a carry-over detector (sync). See the module docstring."""
     if isinstance(part, TextDeltaChunk):
+        if buffer.waits(part):  # the common case: the text waits (the per-chunk hot path)
+            return None
         buffer.template = part
         pieces = buffer.feed(part.payload.text, find, stops=buffer.stops())
-        if not pieces and not buffer.parts.queue:  # the common case: the text waits (the per-chunk hot path)
+        if not pieces and not buffer.parts.queue:  # scanned, and nothing can go out yet
             return None
         return buffer.parts.send(state, buffer.assemble([handle(s, f) if s else "" for s, f in pieces]))
     if isinstance(part, StepStartChunk):
@@ -227,6 +244,8 @@ async def stream_part_async(
 ) -> AnyChunk | None:
     """:func:`stream_part` for detectors whose segment handler awaits (a model judge)."""
     if isinstance(part, TextDeltaChunk):
+        if buffer.waits(part):  # the common case: the text waits (the per-chunk hot path)
+            return None
         buffer.template = part
         pieces = buffer.feed(part.payload.text, find, stops=buffer.stops())
         if not pieces and not buffer.parts.queue:

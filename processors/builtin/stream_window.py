@@ -302,6 +302,8 @@ def hold_window(kinds: tuple[str, ...], cap: int) -> Callable[[str, int], int]:
     char_sets, rules, needles, prefixes = plan.char_sets, plan.rules, plan.needles, plan.prefixes
     prefix_chars, longest = plan.prefix_chars, plan.longest
     spans = tuple(cap if rule.span is None else min(cap, rule.span) for rule in rules)
+    #: one search for any needle before the search for each (held prose has none, most of the time)
+    any_needle = re.compile("|".join(re.escape(needle) for needle, _indices in needles)).search if needles else None
 
     def earliest(text: str, index: int, at: int, low: int) -> int:
         """``at``, or for a rule holding from the start of an identifier, that start."""
@@ -335,6 +337,8 @@ def hold_window(kinds: tuple[str, ...], cap: int) -> Callable[[str, int], int]:
                 if at >= end - spans[index] and (rule.caseless or text[at:] in rule.prefixes):
                     start = min(start, earliest(text, index, at, low))
         # the earliest needle the text after it can still grow from into a match
+        if any_needle is None or any_needle(lowered) is None:
+            return start
         for needle, indices in needles:
             at = lowered.find(needle)
             while at != -1:
