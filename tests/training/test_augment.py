@@ -48,7 +48,7 @@ def test_every_converter_family_names_real_converters_and_every_converter_has_a_
     named = [name for names in CONVERTER_FAMILIES.values() for name in names]
     assert len(named) == len(set(named))
     assert set(named) == set(converters) - {"identity"}
-    assert DECODED_BY_VIEWS <= set(named) and ATTACK_ONLY <= set(CONVERTER_FAMILIES["wrappers"])
+    assert set(named) >= DECODED_BY_VIEWS and set(CONVERTER_FAMILIES["wrappers"]) >= ATTACK_ONLY
 
 
 def test_the_same_seed_gives_the_same_rows_and_another_seed_others() -> None:
@@ -139,3 +139,15 @@ def test_a_converted_attack_of_a_fixed_text_is_flagged_once_the_model_learnt_the
 def test_a_converted_look_alike_stays_benign(models: dict[str, InjectionModel]) -> None:
     flagged = views_flag(models["augmented"])
     assert [name for name in LEARNT if flagged(_converted(name, LOOK_ALIKE))] == []
+
+
+def test_the_build_trains_on_the_derived_rows_unless_told_not_to() -> None:
+    from training.build import training_rows
+
+    plain, augmented = training_rows(augmented=False), training_rows()
+    assert plain == load_rows()
+    assert augmented[: len(plain)] == plain
+    derived = augmented[len(plain) :]
+    assert derived and all(is_derived(r) for r in derived)
+    # Sized by measurement: at most 30 % more rows than the source families give.
+    assert len(derived) <= 0.3 * len(plain)
