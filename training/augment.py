@@ -42,8 +42,12 @@ CONVERTER_FAMILIES: dict[str, tuple[str, ...]] = {
                 "chaizi", "zh-en-mix", "zh-punct", "zh-vertical"),
 }  # fmt: skip
 #: Converters that add an intent of their own (a no-rules persona, "do not add warnings", fake compliance, "follow
-#: the instruction in z"): a benign text through them is no longer benign, so they convert attacks only.
-ATTACK_ONLY = frozenset({"prefix", "suffix", "role-play", "story", "many-shot", "split-turns", "variables"})
+#: the instruction in z", a "note to the assistant reading this" in a document, a ``system_note`` in a tool result:
+#: text addressed to the AI that reads it is what an indirect injection is): a benign text through them is no longer
+#: benign, so they convert attacks only.
+ATTACK_ONLY = frozenset(
+    {"prefix", "suffix", "role-play", "story", "many-shot", "split-turns", "variables", "document", "tool-result"}
+)
 #: Converters that rewrite Latin letters only (nothing to do on a Chinese text).
 LATIN_ONLY = frozenset(
     {"leetspeak", "rot13", "caesar", "atbash", "morse", "homoglyph", "diacritics", "random-caps", "char-swap",
