@@ -7,6 +7,7 @@ Run: ``scripts/train-guard`` (= ``python -m training.build``), from the reposito
 * ``--out PATH`` where to write the model (default: the package's ``processors/builtin/injection_model.json.gz``);
 * ``--no-augment`` train on the source families alone, without the rows the lab's converters derive from them
   (:mod:`training.augment`; added by default);
+* ``--no-converter-table`` with ``--card``, skip the leave-one-converter-family-out table (nine more fits);
 * ``--card`` also measure every variant leave-one-source-family-out, the shipped model on the project's injection
   sets, the old heuristics beside both, and write the figures into ``training/MODEL_CARD.md`` (between its
   ``figures`` markers; the prose around them is written by hand).
@@ -56,6 +57,7 @@ def card_figures(
     measured: tuple[str, ...],
     by_category: tuple[str, ...],
     rows: list[dict[str, Any]] | None = None,
+    converter_table: bool = True,
 ) -> str:
     """The card's generated section: counts, leave-one-family-out per variant, leave-one-category-out, the
     out-of-fold figures, the project sets; with derived rows among ``rows`` (default: :func:`training_rows`), the
@@ -113,7 +115,7 @@ def card_figures(
             *summary_lines(leave_one_category_out(rows, VARIANTS[name], log), slices),
             "",
         ]
-    if derived:
+    if derived and converter_table:
         lines += [
             f"### Leave-one-converter-family-out, {shipped} (recall / FPR on the evaluation corpora "
             "`resources/corpora/direct-injection.jsonl` and `indirect-injection.jsonl` put through each converter "
@@ -157,6 +159,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="train without the rows the lab's converters derive (training/augment.py)",
     )
+    parser.add_argument(
+        "--no-converter-table",
+        action="store_true",
+        help="with --card, skip the leave-one-converter-family-out table (nine fits of the whole data)",
+    )
     parser.add_argument("--card", action="store_true", help="measure and write training/MODEL_CARD.md's figures")
     parser.add_argument(
         "--measure",
@@ -195,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
                 tuple(args.measure),
                 tuple(args.by_category),
                 rows,
+                not args.no_converter_table,
             )
         )
         log(f"wrote {CARD} in {time.perf_counter() - started:.0f} s")

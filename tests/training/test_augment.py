@@ -156,3 +156,17 @@ def test_the_build_trains_on_the_derived_rows_unless_told_not_to() -> None:
     assert derived and all(is_derived(r) for r in derived)
     # Sized by measurement: at most 30 % more rows than the source families give.
     assert len(derived) <= 0.3 * len(plain)
+
+
+def test_the_converter_family_table_puts_each_model_in_its_column() -> None:
+    from training.evaluate import ConverterFamilyResult, Rates, converter_family_lines
+
+    def result(name: str, tp: int) -> ConverterFamilyResult:
+        sets = ["plain", "ordinary", *CONVERTER_FAMILIES]
+        return ConverterFamilyResult(name, 0.5, {s: Rates(tp=tp, fn=10 - tp) for s in sets}, {"zalgo": Rates(tp=tp)})
+
+    results = [result("none", 1), result("all", 9), *(result(f"without {f}", 5) for f in CONVERTER_FAMILIES)]
+    lines = converter_family_lines(results)
+    markup = next(line for line in lines if line.startswith("| markup ("))
+    assert markup.endswith("| 0.10 (1/10) / n/a | 0.50 (5/10) / n/a | 0.90 (9/10) / n/a |")
+    assert any(line.startswith("| zalgo | 1.00 (1/1)") for line in lines)
