@@ -176,15 +176,29 @@ def _held_out_in_parallel(
 
 
 def leave_one_family_out(rows: Sequence[dict[str, Any]], variant: Variant, log: Callable[[str], None]) -> list[HeldOut]:
-    """Train on every family but one, score the one left out, for every family (needs two families or more)."""
-    families = sorted({r["family"] for r in rows})
-    parts = []
-    for family in families:
-        training = [i for i, r in enumerate(rows) if r["family"] != family]
-        held = [i for i, r in enumerate(rows) if r["family"] == family]
+    """Train on every family but one, score the one left out, for every family (needs two families or more).
+
+    The families are the source families: a row derived by a converter (``training/augment.py``) is never held out,
+    and is left out of the training with the family it was derived from (else that family would leak back in,
+    converted)."""
+    parts = family_parts(rows)
+    for family, training, held in parts:
         log(f"  {variant.name}: leaving out {family} ({len(training)} training texts, {len(held)} held out)")
-        parts.append((family, training, held))
     return _held_out_in_parallel(rows, variant, parts)
+
+
+def family_parts(rows: Sequence[dict[str, Any]]) -> list[tuple[str, list[int], list[int]]]:
+    """Per source family: its name, the indices of the rows trained on without it (neither its rows nor the rows
+    derived from them), the indices of its rows."""
+    families = sorted({r["family"] for r in rows if not r.get("derived_from")})
+    return [
+        (
+            family,
+            [i for i, r in enumerate(rows) if family not in (r["family"], r.get("derived_from"))],
+            [i for i, r in enumerate(rows) if r["family"] == family],
+        )
+        for family in families
+    ]
 
 
 def leave_one_category_out(
@@ -202,7 +216,7 @@ def leave_one_category_out(
     for index, category in enumerate(attack):
         left_out = {category, benign[index % len(benign)]}
         training = [i for i, r in enumerate(rows) if r["category"] not in left_out]
-        held = [i for i, r in enumerate(rows) if r["category"] in left_out]
+        held = [i for i, r in enumerate(rows) if r["category"] in left_out and not r.get("derived_from")]
         log(f"  {variant.name}: leaving out {' + '.join(sorted(left_out))} ({len(held)} texts)")
         parts.append((f"{category} + {benign[index % len(benign)]}", training, held))
     return _held_out_in_parallel(rows, variant, parts)
@@ -280,3 +294,139 @@ def project_lines(model: InjectionModel) -> tuple[list[str], dict[str, Rates]]:
         for lang in sorted(ours, key=lambda n: (n != "all", n)):
             lines.append(f"| `{pattern}` | {note} | {lang} | {ours[lang].cell()} | {theirs[lang].cell()} |")
     return lines, errors
+
+
+# --- The converters as augmentation, judged by leaving a converter family out (training/augment.py) ---------------
+
+#: The project's evaluation sets the converters are applied to (attacks and look-alikes; never trained on).
+CONVERTED_SETS: tuple[str, ...] = (
+    "resources/corpora/direct-injection.jsonl",
+    "resources/corpora/indirect-injection.jsonl",
+)
+#: Ordinary requests written for scoring only (never trained on): a false-positive rate with no look-alikes in it.
+ORDINARY_SET = "training/sealed/ordinary.jsonl"
+
+
+def views_flag(model: InjectionModel) -> Callable[[dict[str, Any]], bool]:
+    """``model``'s verdict as the detector gives it: the highest score of the text's views (decoded payloads,
+    :func:`~processors.builtin.injection_views.views`), and of each turn when a converter split the text."""
+    from processors.builtin.injection_views import views
+
+    def flagged(row: dict[str, Any]) -> bool:
+        turns = row.get("turns") or (row["text"],)
+        return any(model.score(view.text) >= model.threshold for turn in turns for view in views(turn))
+
+    return flagged
+
+
+def converted_rows(rows: Sequence[dict[str, Any]], family: str, seed: int) -> list[dict[str, Any]]:
+    """Every row through every converter of converter ``family`` that applies to it (look-alikes only through
+    those that add no intent), seeded per row and converter; a split text keeps its turns."""
+    from lab.converters.base import Turns
+    from lab.converters.chain import variant_rng
+    from training.augment import CONVERTER_FAMILIES, applicable, builtin_converters
+
+    converters = builtin_converters()
+    out: list[dict[str, Any]] = []
+    for index, row in enumerate(rows):
+        for name in CONVERTER_FAMILIES[family]:
+            if name not in converters or not applicable(name, row):
+                continue
+            result = converters[name].convert(row["text"], variant_rng(seed, f"eval-{index}", name))
+            turns = result.turns if isinstance(result, Turns) else (result,)
+            out.append({**row, "text": "\n".join(turns), "turns": turns, "converter": name})
+    return out
+
+
+def evaluation_sets(seed: int) -> dict[str, list[dict[str, Any]]]:
+    """The sets each converter-family model is scored on: the evaluation corpora plain, through each converter
+    family, and the ordinary requests."""
+    from training.augment import CONVERTER_FAMILIES
+
+    plain = [row for pattern in CONVERTED_SETS for row in project_rows(pattern)]
+    sets = {"plain": plain, "ordinary": project_rows(ORDINARY_SET)}
+    sets.update({family: converted_rows(plain, family, seed) for family in CONVERTER_FAMILIES})
+    return sets
+
+
+@dataclass
+class ConverterFamilyResult:
+    """One model of the converter-family comparison: what it was trained without, its threshold, its rates on
+    every evaluation set (:func:`evaluation_sets`)."""
+
+    name: str
+    threshold: float
+    rates: dict[str, Rates]
+    by_converter: dict[str, Rates]
+
+
+def _fit_and_score_sets(part: tuple[str, list[int], int]) -> ConverterFamilyResult:
+    """One converter-family fit: train on the rows at the indices, score every evaluation set as the detector does."""
+    name, training_at, seed = part
+    rows, variant = _SHARED["rows"], _SHARED["variant"]
+    model = train([rows[i] for i in training_at], variant, _SHARED["cache"])
+    flagged = views_flag(model)
+    rates: dict[str, Rates] = {}
+    by_converter: dict[str, Rates] = {}
+    for set_name, set_rows in evaluation_sets(seed).items():
+        rates[set_name] = Rates()
+        for row in set_rows:
+            hit = flagged(row)
+            rates[set_name].add(bool(is_attack(row)), hit, row["text"])
+            if "converter" in row:
+                by_converter.setdefault(row["converter"], Rates()).add(bool(is_attack(row)), hit, row["text"])
+    return ConverterFamilyResult(name, model.threshold, rates, by_converter)
+
+
+def leave_one_converter_family_out(
+    rows: Sequence[dict[str, Any]], variant: Variant, log: Callable[[str], None], seed: int = 7
+) -> list[ConverterFamilyResult]:
+    """Models trained with no derived rows (``none``), with all of them (``all``), and without each converter
+    family's (``without <family>``), each scored on the evaluation corpora plain and through every converter
+    family, and on the ordinary requests. ``without C`` on C's converted set is the honest figure for C: the
+    converters' fixed templates (an HTML snippet, a JSON tool result) are learnt with C's rows, so ``all`` on C
+    measures partly that memory."""
+    from training.augment import CONVERTER_FAMILIES, is_derived
+
+    parts = [("none", [i for i, r in enumerate(rows) if not is_derived(r)], seed)]
+    parts.append(("all", list(range(len(rows))), seed))
+    for family in CONVERTER_FAMILIES:
+        name = f"without {family}"
+        parts.append((name, [i for i, r in enumerate(rows) if r.get("family") != f"augment:{family}"], seed))
+    for name, training_at, _ in parts:
+        log(f"  converter families: {name} ({len(training_at)} training texts)")
+    processes = int(os.environ.get("TRAIN_PROCESSES", os.cpu_count() or 1))
+    if processes <= 1:
+        _share(list(rows), variant)
+        return [_fit_and_score_sets(part) for part in parts]
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(min(processes, len(parts)), initializer=_share, initargs=(list(rows), variant)) as pool:
+        return pool.map(_fit_and_score_sets, parts, chunksize=1)
+
+
+def converter_family_lines(results: Sequence[ConverterFamilyResult]) -> list[str]:
+    """Markdown: per converter family, recall / FPR on the converted evaluation corpora of the model with no
+    augmentation, the model without that family's rows, and the model with all of them; then the plain corpora and
+    the ordinary requests for the models with none and all."""
+    from training.augment import CONVERTER_FAMILIES
+
+    by_name = {r.name: r for r in results}
+    none, full = by_name["none"], by_name["all"]
+    lines = [
+        "| converter family (converters) | no augmentation | without this family's rows (honest) "
+        "| with all augmentation |",
+        "|---|---|---|---|",
+    ]
+    for family, names in CONVERTER_FAMILIES.items():
+        held = by_name.get(f"without {family}")
+        lines.append(
+            f"| {family} ({', '.join(names)}) | {none.rates[family].cell()} | "
+            f"{held.rates[family].cell() if held else 'n/a'} | {full.rates[family].cell()} |"
+        )
+    for set_name, label in (("plain", "the corpora, unconverted"), ("ordinary", "`training/sealed/ordinary.jsonl`")):
+        lines.append(f"| {label} | {none.rates[set_name].cell()} | | {full.rates[set_name].cell()} |")
+    lines += ["", "| converter | no augmentation | with all augmentation |", "|---|---|---|"]
+    for converter in sorted(full.by_converter):
+        before = none.by_converter.get(converter, Rates())
+        lines.append(f"| {converter} | {before.cell()} | {full.by_converter[converter].cell()} |")
+    return lines
