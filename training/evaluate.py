@@ -396,11 +396,13 @@ def leave_one_converter_family_out(
     for name, training_at, _ in parts:
         log(f"  converter families: {name} ({len(training_at)} training texts)")
     processes = int(os.environ.get("TRAIN_PROCESSES", os.cpu_count() or 1))
+    cache = FeatureCache(variant.kinds)
+    cache.add([row["text"] for row in rows])  # extracted once here (and sent to every worker as arrays)
     if processes <= 1:
-        _share(list(rows), variant)
+        _share(list(rows), variant, cache)
         return [_fit_and_score_sets(part) for part in parts]
     context = multiprocessing.get_context("spawn")
-    with context.Pool(min(processes, len(parts)), initializer=_share, initargs=(list(rows), variant)) as pool:
+    with context.Pool(min(processes, len(parts)), initializer=_share, initargs=(list(rows), variant, cache)) as pool:
         return pool.map(_fit_and_score_sets, parts, chunksize=1)
 
 

@@ -170,3 +170,18 @@ def test_the_converter_family_table_puts_each_model_in_its_column() -> None:
     markup = next(line for line in lines if line.startswith("| markup ("))
     assert markup.endswith("| 0.10 (1/10) / n/a | 0.50 (5/10) / n/a | 0.90 (9/10) / n/a |")
     assert any(line.startswith("| zalgo | 1.00 (1/1)") for line in lines)
+
+
+def test_leaving_each_converter_family_out_trains_and_scores_every_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The card's converter table end to end, in this process, on a small sample: one model with no derived rows,
+    one with all, one without each family's, each scored on every evaluation set."""
+    from training.evaluate import leave_one_converter_family_out
+
+    monkeypatch.setenv("TRAIN_PROCESSES", "1")
+    plain = [row for index, row in enumerate(load_rows()) if index % 40 == 0]
+    rows = with_augmentation(plain)
+    results = leave_one_converter_family_out(rows, VARIANTS[DEFAULT_VARIANT], lambda _: None)
+    assert [r.name for r in results] == ["none", "all", *(f"without {f}" for f in CONVERTER_FAMILIES)]
+    for result in results:
+        assert {"plain", "ordinary", *CONVERTER_FAMILIES} <= set(result.rates)
+        assert result.rates["plain"].tp + result.rates["plain"].fn > 0
