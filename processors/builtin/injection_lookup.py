@@ -27,7 +27,7 @@ import bisect
 import itertools
 import operator
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from typing import Final, Literal
@@ -39,6 +39,8 @@ HAN_RUN: Final = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]{2,}")
 _HAN: Final = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
 #: Two characters of :data:`HAN_RUN`: what follows ``h:`` in a Chinese pair's feature.
 _HAN_PAIR: Final = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]{2}")
+#: :data:`WORD` as ``re.split`` reads it: the gaps between words and the words, alternately (a gap may be empty).
+_WORD_AND_GAPS: Final = re.compile(f"({WORD.pattern})")
 _WITHOUT_PREFIX: Final = operator.itemgetter(slice(2, None))
 #: The n-gram size looked up as 64-bit integers (four 16-bit units).
 PACKED_SIZE: Final = 4
@@ -162,6 +164,50 @@ class Lookup:
                     sparse.append(self._han_pairs(padded))
         return Terms(dense, sparse)
 
+    def segment_totals(self, padded: str, cuts: Sequence[int]) -> list[float]:
+        """The sums of the terms of the features starting in each segment ``cuts[i]`` to ``cuts[i + 1] - 1`` of a
+        normalised text padded with a space on each side (``cuts`` ascending, from 0 to ``len(padded)``).
+
+        What :meth:`terms` and :meth:`Terms.window_total` compute, with each term summed once, as it is looked up
+        (``sum(map(dict.get, …))`` per segment: no list of terms, no float read twice): a window of the model is
+        a few whole segments. Chinese character pairs are looked up at every position only in a text mostly
+        Chinese; in a Latin text with a few Chinese words (the README's examples), run by run (the two ways give
+        the same terms).
+        """
+        totals = [0.0] * (len(cuts) - 1)
+        segments = list(itertools.pairwise(cuts))
+        length = len(padded)
+        han = bool(self._words and self._han_text and not padded.isascii() and _HAN.search(padded))
+        # Mostly characters of three UTF-8 bytes (Chinese): pairs at every position; else run by run.
+        dense_han = han and self._packed is not None and len(padded.encode("utf-8", "surrogatepass")) > 2 * length
+        units = b""
+        if self._packed is not None and (PACKED_SIZE in self._sizes or dense_han):
+            units = self._units(self._with_stand_ins(padded))
+        for size in self._sizes:
+            if length < size:
+                continue
+            if size == PACKED_SIZE and self._packed is not None:
+                _add_packed(totals, segments, units, length, size, "Q", self._packed.get)
+            else:
+                weight_of = self._grams[size].get
+                count = length - size + 1
+                grams = [padded[i : i + size] for i in range(count)]
+                values = list(map(weight_of, grams, _REPEATED_ZERO(0.0, count)))
+                for i, (start, stop) in enumerate(segments):
+                    totals[i] += sum(values[start:stop])
+        if self._words:
+            pieces = _WORD_AND_GAPS.split(padded)
+            words = pieces[1::2]
+            starts = list(itertools.accumulate(map(len, pieces)))[0:-1:2]
+            pairs = map(" ".join, itertools.pairwise(words))
+            _add_sparse(totals, segments, starts, list(map(self._word_weights.get, words, _REPEATED_ZERO(0.0))))
+            _add_sparse(totals, segments, starts[:-1], list(map(self._pair_weights.get, pairs, _REPEATED_ZERO(0.0))))
+            if dense_han:
+                _add_packed(totals, segments, units, length, 2, "I", self._han.get)
+            elif han:
+                _add_sparse(totals, segments, *self._han_pairs(padded))
+        return totals
+
     def _with_stand_ins(self, padded: str) -> str:
         if padded.isascii() or not self._needs_stand_ins.search(padded):
             return padded
@@ -189,6 +235,36 @@ def _prefixed(features: list[str], values: list[float], prefix: str, in_order: b
         return list(map(_WITHOUT_PREFIX, features[start:stop])), values[start:stop]
     chosen = list(map(str.startswith, features, itertools.repeat(prefix)))
     return list(map(_WITHOUT_PREFIX, compress(features, chosen))), list(compress(values, chosen))
+
+
+def _add_packed(
+    totals: list[float],
+    segments: list[tuple[int, int]],
+    units: bytes,
+    length: int,
+    size: int,
+    code: Literal["I", "Q"],
+    weight_of: Callable[[int, float], float],
+) -> None:
+    """Add to ``totals[i]`` the terms of the n-grams of ``size`` characters read as ``code`` integers that start in
+    ``segments[i]`` (:func:`_packed_terms`: list ``k`` holds those at ``k, k + size …``)."""
+    for offset, values in enumerate(_packed_terms(units, length, size, code, weight_of)):
+        for i, (start, stop) in enumerate(segments):
+            # values[j] starts at offset + size * j: the first j at or after start, the first at or after stop.
+            first, last = -((offset - start) // size), -((offset - stop) // size)
+            if first < len(values) and first < last:
+                totals[i] += sum(values[max(0, first) : last])
+
+
+def _add_sparse(
+    totals: list[float], segments: list[tuple[int, int]], positions: list[int], values: list[float]
+) -> None:
+    """Add to ``totals[i]`` the terms (``values``) of the features at ``positions`` (ascending) in ``segments[i]``."""
+    bounds = [bisect.bisect_left(positions, start) for start, _ in segments]
+    bounds.append(bisect.bisect_left(positions, segments[-1][1]) if segments else 0)
+    for i, (first, last) in enumerate(itertools.pairwise(bounds)):
+        if first < last:
+            totals[i] += sum(values[first:last])
 
 
 def _packed_terms(

@@ -60,6 +60,38 @@ _HIDDEN_BY_NFKC: Final = {
 _HAS_HIDDEN_BY_NFKC: Final = re.compile(
     f"[{re.escape(''.join(chr(code) for code in _HIDDEN_BY_NFKC if code <= 0xFFFF))}\U00010000-\U0010ffff]"
 )
+_ASTRAL_CHARACTER: Final = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _bmp_splitter(table: dict[int, int] | dict[int, str]) -> tuple[re.Pattern[str], dict[str, str]]:
+    """What :func:`_translated` needs of a ``str.translate`` table: a pattern that splits a text at each character of
+    the Basic Multilingual Plane the table maps (a class ``re`` tests in one step, unlike scattered astral ones),
+    and each such character's replacement."""
+    mapped = {chr(code): (chr(value) if isinstance(value, int) else value) for code, value in table.items()}
+    bmp = "".join(sorted(c for c in mapped if c <= "\uffff"))
+    return re.compile(f"([{re.escape(bmp)}])"), mapped
+
+
+_HOMOGLYPH_SPLIT: Final = _bmp_splitter(_HOMOGLYPHS)
+_HIDDEN_BY_NFKC_SPLIT: Final = _bmp_splitter(_HIDDEN_BY_NFKC)
+
+
+def _translated(
+    text: str, table: dict[int, int] | dict[int, str], splitter: tuple[re.Pattern[str], dict[str, str]]
+) -> str:
+    """``text.translate(table)``, without a dictionary look-up per character of a long text that has a few of the
+    table's characters (a README quoting the look-alikes it folds): the text is split at them and joined again
+    with their replacements, in C loops. A text with an astral character is translated whole."""
+    if _ASTRAL_CHARACTER.search(text):
+        return text.translate(table)
+    pattern, mapped = splitter
+    pieces = pattern.split(text)
+    if len(pieces) == 1:
+        return text
+    pieces[1::2] = map(mapped.__getitem__, pieces[1::2])
+    return "".join(pieces)
+
+
 #: Five or more single letters each followed by a separator, then one more (``I g n o r e``, ``i.g.n.o.r.e``;
 #: not ``U.S.A.`` or a version number).
 _SPACED_LATIN: Final = re.compile(
@@ -82,11 +114,13 @@ _LEET: Final = str.maketrans("013457@$", "oieastas")
 _BASE64: Final = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
 _BASE32: Final = re.compile(r"(?<![A-Za-z0-9+/=])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9+/=])")
 #: Eight binary digits, four times or more, separated by spaces or nothing.
-_BINARY: Final = re.compile(r"(?<![01])(?:[01]{8}[ ]?){4,}(?![01])")
+#: Written to start with a character class (the look-behind after it), so that ``re`` skips the text quickly.
+_BINARY: Final = re.compile(r"[01](?<![01].)[01]{7}[ ]?(?:[01]{8}[ ]?){3,}(?![01])")
 #: Four or more percent-encoded bytes in a row (a whole payload URL-encoded, not a link's odd ``%20``).
 _PERCENT: Final = re.compile(r"(?:%[0-9A-Fa-f]{2}){4,}")
 #: Ten or more Morse letters separated by spaces or slashes.
-_MORSE: Final = re.compile(r"(?<![\w.\-])[.\-]{1,6}(?:[ ]+/?[ ]*[.\-]{1,6}){9,}(?![\w])")
+#: Written to start with a character class (the look-behind after it), so that ``re`` skips the text quickly.
+_MORSE: Final = re.compile(r"[.\-](?<![\w.\-].)[.\-]{0,5}(?:[ ]+/?[ ]*[.\-]{1,6}){9,}(?![\w])")
 _MORSE_LETTERS: Final = dict(
     zip(
         [
@@ -168,6 +202,7 @@ _ENGLISH_WORDS: Final = frozenset(
         "how",
     ]
 )
+_LONGEST_ENGLISH: Final = max(map(len, _ENGLISH_WORDS))
 _REVERSED_WORDS: Final = frozenset(word[::-1] for word in _ENGLISH_WORDS if len(word) > 2)
 _LATIN_WORD: Final = re.compile(r"[A-Za-z]+")
 _ATBASH: Final = str.maketrans(
@@ -213,6 +248,7 @@ class View(NamedTuple):
 #: Full-width ASCII forms and the ideographic space (every line of Chinese text has some): their NFKC is one ASCII
 #: character each.
 _FULL_WIDTH: Final = re.compile("[\uff01-\uff5e\u3000]")
+_FULL_WIDTH_SPLIT: Final = re.compile(f"({_FULL_WIDTH.pattern})")
 _NARROW: Final = {chr(code): unicodedata.normalize("NFKC", chr(code)) for code in (*range(0xFF01, 0xFF5F), 0x3000)}
 
 
@@ -225,7 +261,9 @@ def nfkc(text: str) -> str:
     if unicodedata.is_normalized("NFKC", text):
         return text
     if _FULL_WIDTH.search(text):
-        narrowed = _FULL_WIDTH.sub(lambda m: _NARROW[m.group()], text)
+        pieces = _FULL_WIDTH_SPLIT.split(text)  # a Chinese text has many: no Python call for each
+        pieces[1::2] = map(_NARROW.__getitem__, pieces[1::2])
+        narrowed = "".join(pieces)
         if unicodedata.is_normalized("NFKC", narrowed):
             return narrowed
     return unicodedata.normalize("NFKC", text)
@@ -240,12 +278,12 @@ def normalise(text: str) -> str:
 def _folded(text: str) -> str:
     """NFKC, invisible characters removed, homoglyphs mapped."""
     if not text.isascii() and _HAS_HIDDEN_BY_NFKC.search(text):
-        text = text.translate(_HIDDEN_BY_NFKC)
+        text = _translated(text, _HIDDEN_BY_NFKC, _HIDDEN_BY_NFKC_SPLIT)
     folded = nfkc(text)
     if not folded.isascii():
         folded = _INVISIBLE.sub("", folded)
         if _HAS_HOMOGLYPH.search(folded):
-            folded = folded.translate(_HOMOGLYPHS)
+            folded = _translated(folded, _HOMOGLYPHS, _HOMOGLYPH_SPLIT)
     return folded
 
 
@@ -361,7 +399,7 @@ def _decoded_morse(candidate: str) -> str:
 
 
 def _english_words(words: list[str]) -> int:
-    return sum(1 for word in words if word.lower() in _ENGLISH_WORDS)
+    return sum(map(_ENGLISH_WORDS.__contains__, map(str.lower, words)))
 
 
 def _deciphered(text: str) -> str:
@@ -374,10 +412,16 @@ def _deciphered(text: str) -> str:
     if len(words) < 4 or _english_words(words) > len(words) // 10:
         return ""
     needed = max(3, len(words) // 3)
-    if sum(1 for word in words if word.lower() in _REVERSED_WORDS) >= needed:
+    if sum(map(_REVERSED_WORDS.__contains__, map(str.lower, words))) >= needed:
         return text[::-1]
-    latin = " ".join(words)
-    counts = [_english_words(latin.translate(table).split(" ")) for table in _READINGS]
+    # A reading maps a word to one of the same length: only words as short as the common ones can count.
+    short = list(itertools.compress(words, map(operator.le, map(len, words), itertools.repeat(_LONGEST_ENGLISH))))
+    if len(short) < needed:
+        return ""
+    # Lower-cased first: every reading maps lower-case letters to lower-case ones, so it commutes with lower().
+    latin = " ".join(short).lower()
+    contains = _ENGLISH_WORDS.__contains__
+    counts = [sum(map(contains, latin.translate(table).split(" "))) for table in _READINGS]
     best = max(range(len(_READINGS)), key=counts.__getitem__)  # the first of the best, as before
     return text.translate(_READINGS[best]) if counts[best] >= needed else ""
 
