@@ -35,6 +35,7 @@ import re
 import string
 import unicodedata
 import urllib.parse
+from collections import Counter
 from typing import Final, NamedTuple
 
 from processors.builtin.confusable_letters import LETTERS, LOOK_ALIKES
@@ -202,7 +203,6 @@ _ENGLISH_WORDS: Final = frozenset(
         "how",
     ]
 )
-_LONGEST_ENGLISH: Final = max(map(len, _ENGLISH_WORDS))
 _REVERSED_WORDS: Final = frozenset(word[::-1] for word in _ENGLISH_WORDS if len(word) > 2)
 _LATIN_WORD: Final = re.compile(r"[A-Za-z]+")
 _ATBASH: Final = str.maketrans(
@@ -414,14 +414,9 @@ def _deciphered(text: str) -> str:
     needed = max(3, len(words) // 3)
     if sum(map(_REVERSED_WORDS.__contains__, map(str.lower, words))) >= needed:
         return text[::-1]
-    # A reading maps a word to one of the same length: only words as short as the common ones can count.
-    short = list(itertools.compress(words, map(operator.le, map(len, words), itertools.repeat(_LONGEST_ENGLISH))))
-    if len(short) < needed:
-        return ""
-    # Lower-cased first: every reading maps lower-case letters to lower-case ones, so it commutes with lower().
-    latin = " ".join(short).lower()
-    contains = _ENGLISH_WORDS.__contains__
-    counts = [sum(map(contains, latin.translate(table).split(" "))) for table in _READINGS]
+    # Each word counts for the readings that make it a common word (:data:`_READINGS_MAKING_ENGLISH`).
+    found = Counter(itertools.chain.from_iterable(map(_READINGS_MAKING_ENGLISH.get, map(str.lower, words), _NONE)))
+    counts = [found[index] for index in range(len(_READINGS))]
     best = max(range(len(_READINGS)), key=counts.__getitem__)  # the first of the best, as before
     return text.translate(_READINGS[best]) if counts[best] >= needed else ""
 
@@ -436,6 +431,24 @@ def _shift_table(shift: int) -> dict[int, int]:
 
 #: The readings :func:`_deciphered` tries, in order: the mirrored alphabet, then each letter shift from 1 to 25.
 _READINGS: Final = (_ATBASH, *(_shift_table(shift) for shift in range(1, 26)))
+
+
+def _readings_making_english() -> dict[str, tuple[int, ...]]:
+    """Each lower-case word that one of :data:`_READINGS` turns into a common English word, and which readings do
+    (their indices, in order): each reading maps letters one to one, so the words it makes English of are the
+    common words read back through it."""
+    making: dict[str, tuple[int, ...]] = {}
+    for index, table in enumerate(_READINGS):
+        back = {value: key for key, value in table.items()}
+        for english in sorted(_ENGLISH_WORDS):
+            word = english.translate(back)
+            making[word] = (*making.get(word, ()), index)
+    return making
+
+
+#: For :func:`_deciphered`: a text's words counted per reading in C loops, not 26 translations of the text.
+_READINGS_MAKING_ENGLISH: Final = _readings_making_english()
+_NONE: Final = itertools.repeat(())
 
 
 def _decoded_hex(candidate: str) -> str:
