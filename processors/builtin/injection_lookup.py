@@ -51,6 +51,7 @@ _ASTRAL_CHARACTER: Final = re.compile(f"[{_ASTRAL}]")
 _PRIVATE_USE_CHARACTER: Final = re.compile("[\ue000-\uf8ff]")
 _START_OF: Final = re.Match.start
 _REPEATED_ZERO: Final = itertools.repeat
+_SPACES: Final = itertools.repeat(" ")
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,10 @@ class Lookup:
         chosen_by_size = {size: list(map(operator.eq, lengths, itertools.repeat(size))) for size in self._sizes}
         in_order = all(map(operator.le, features, itertools.islice(features, 1, None)))  # a model file's are sorted
         self._word_weights = dict(zip(*_prefixed(features, values, "w:", in_order), strict=True))
-        self._pair_weights = dict(zip(*_prefixed(features, values, "b:", in_order), strict=True))
+        # Word pairs keyed by the two words (the words' hashes are kept from their own look-up: no pair string is
+        # made and hashed per word of a text). Words have no spaces: a pair feature splits into exactly its two.
+        pair_texts, pair_values = _prefixed(features, values, "b:", in_order)
+        self._pair_weights = dict(zip(map(tuple, map(str.split, pair_texts, _SPACES)), pair_values, strict=True))
         pairs, pair_values = _prefixed(features, values, "h:", in_order)
         chosen = list(map(_HAN_PAIR.fullmatch, pairs))
         self._han_text = dict(zip(compress(pairs, chosen), compress(pair_values, chosen), strict=True))
@@ -155,8 +159,8 @@ class Lookup:
             starts = list(map(_START_OF, WORD.finditer(padded)))
             words = WORD.findall(padded)
             sparse.append((starts, list(map(self._word_weights.get, words, _REPEATED_ZERO(0.0, len(words))))))
-            pairs = list(map(" ".join, itertools.pairwise(words)))
-            sparse.append((starts[:-1], list(map(self._pair_weights.get, pairs, _REPEATED_ZERO(0.0, len(pairs))))))
+            pairs = itertools.pairwise(words)
+            sparse.append((starts[:-1], list(map(self._pair_weights.get, pairs, _REPEATED_ZERO(0.0, len(starts) - 1)))))
             if han:
                 if units:
                     dense.append((2, _packed_terms(units, length, 2, "I", self._han.get)))
@@ -199,7 +203,7 @@ class Lookup:
             pieces = _WORD_AND_GAPS.split(padded)
             words = pieces[1::2]
             starts = list(itertools.accumulate(map(len, pieces)))[0:-1:2]
-            pairs = map(" ".join, itertools.pairwise(words))
+            pairs = itertools.pairwise(words)
             _add_sparse(totals, segments, starts, list(map(self._word_weights.get, words, _REPEATED_ZERO(0.0))))
             _add_sparse(totals, segments, starts[:-1], list(map(self._pair_weights.get, pairs, _REPEATED_ZERO(0.0))))
             if dense_han:
