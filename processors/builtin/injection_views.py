@@ -118,7 +118,8 @@ _BASE32: Final = re.compile(r"(?<![A-Za-z0-9+/=])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-
 #: Written to start with a character class (the look-behind after it), so that ``re`` skips the text quickly.
 _BINARY: Final = re.compile(r"[01](?<![01].)[01]{7}[ ]?(?:[01]{8}[ ]?){3,}(?![01])")
 #: Four or more percent-encoded bytes in a row (a whole payload URL-encoded, not a link's odd ``%20``).
-_PERCENT: Final = re.compile(r"(?:%[0-9A-Fa-f]{2}){4,}")
+#: (Written to start with its ``%``, so that ``re`` looks for that character rather than trying every position.)
+_PERCENT: Final = re.compile(r"%[0-9A-Fa-f]{2}(?:%[0-9A-Fa-f]{2}){3,}")
 #: Ten or more Morse letters separated by spaces or slashes.
 #: Written to start with a character class (the look-behind after it), so that ``re`` skips the text quickly.
 _MORSE: Final = re.compile(r"[.\-](?<![\w.\-].)[.\-]{0,5}(?:[ ]+/?[ ]*[.\-]{1,6}){9,}(?![\w])")

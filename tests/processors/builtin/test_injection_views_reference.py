@@ -2,10 +2,10 @@
 character.
 
 ``_folded`` splits a long text at the few look-alike letters it has instead of ``str.translate`` looking every
-character up; ``nfkc`` joins full-width forms without a Python call each; the binary and Morse patterns start with
-their character class so ``re`` skips a document quickly. The plain versions are written out here and the two must
-agree on the project's corpora, the README and generated texts full of look-alikes, full-width forms, emoji, binary
-and Morse.
+character up; ``nfkc`` joins full-width forms without a Python call each; the binary, Morse and percent-encoding
+patterns start with a character class or a literal, so ``re`` skips a document quickly. The plain versions are
+written out here and the two must agree on the project's corpora, the README and generated texts full of
+look-alikes, full-width forms, emoji, binary, Morse and percent signs.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from processors.builtin.injection_views import nfkc
 ROOT = Path(__file__).resolve().parents[3]
 
 PLAIN_BINARY = re.compile(r"(?<![01])(?:[01]{8}[ ]?){4,}(?![01])")
+PLAIN_PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2}){4,}")
 PLAIN_MORSE = re.compile(r"(?<![\w.\-])[.\-]{1,6}(?:[ ]+/?[ ]*[.\-]{1,6}){9,}(?![\w])")
 PLAIN_HOMOGLYPHS = str.maketrans(LOOK_ALIKES, LETTERS)
 PLAIN_HIDDEN_BY_NFKC = {
@@ -60,6 +61,7 @@ def assert_same(text: str) -> None:
     assert nfkc(text) == unicodedata.normalize("NFKC", text)
     assert injection_views._BINARY.findall(text) == PLAIN_BINARY.findall(text)
     assert injection_views._MORSE.findall(text) == PLAIN_MORSE.findall(text)
+    assert injection_views._PERCENT.findall(text) == PLAIN_PERCENT.findall(text)
 
 
 def test_the_corpora_and_the_readme_read_as_the_plain_way_reads_them() -> None:
@@ -87,6 +89,10 @@ PIECES = [
     "\ud83d",
     "01001001 ",
     "01100111",
+    "%49",
+    "%6e%",
+    "%2",
+    "%%",
     "0",
     "1",
     ".- ",
