@@ -29,6 +29,7 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
+import functools
 import itertools
 import operator
 import re
@@ -254,20 +255,44 @@ _NARROW: Final = {chr(code): unicodedata.normalize("NFKC", chr(code)) for code i
 
 
 def nfkc(text: str) -> str:
-    """``unicodedata.normalize("NFKC", text)``, without normalising a whole Chinese document for its punctuation.
+    """``unicodedata.normalize("NFKC", text)``, without normalising a whole document for a few characters.
 
     Replacing each full-width form by its one-character decomposition leaves the text's full decomposition as it
-    was, so when the result is already in NFKC it is the text's NFKC (else the text is normalised whole).
+    was, so the result's NFKC is the text's (and a Chinese text's punctuation costs no Python call). Then only the
+    runs of non-ASCII characters that are not in NFKC are normalised (:func:`_nfkc_by_runs`).
     """
     if unicodedata.is_normalized("NFKC", text):
         return text
     if _FULL_WIDTH.search(text):
         pieces = _FULL_WIDTH_SPLIT.split(text)  # a Chinese text has many: no Python call for each
         pieces[1::2] = map(_NARROW.__getitem__, pieces[1::2])
-        narrowed = "".join(pieces)
-        if unicodedata.is_normalized("NFKC", narrowed):
-            return narrowed
-    return unicodedata.normalize("NFKC", text)
+        text = "".join(pieces)
+        if unicodedata.is_normalized("NFKC", text):
+            return text
+    return _nfkc_by_runs(text)
+
+
+_NON_ASCII_RUN: Final = re.compile(r"([^\x00-\x7f]+)")
+_LAST_CHARACTER: Final = itertools.repeat(slice(-1, None))
+_IS_NFKC: Final = functools.partial(unicodedata.is_normalized, "NFKC")
+
+
+def _nfkc_by_runs(text: str) -> str:
+    """``text``'s NFKC, normalising only the runs of non-ASCII characters that need it, each with the ASCII character
+    before it (``e`` and a combining acute accent make ``é``).
+
+    NFKC never joins an ASCII character to what comes before it (no composition ends with one, and reordering stops
+    at it): the NFKC of a text cut before an ASCII character is the NFKC of its two parts, joined.
+    """
+    pieces = _NON_ASCII_RUN.split(text)  # ASCII, a run, ASCII, … ASCII (a part may be empty)
+    runs = pieces[1::2]
+    with_before = list(map(operator.add, map(operator.getitem, pieces[0:-1:2], _LAST_CHARACTER), runs))
+    for index in itertools.compress(range(len(runs)), map(operator.not_, map(_IS_NFKC, with_before))):
+        before = 2 * index
+        if pieces[before]:
+            pieces[before] = pieces[before][:-1]  # its last character is normalised with the run
+        pieces[before + 1] = unicodedata.normalize("NFKC", with_before[index])
+    return "".join(pieces)
 
 
 def normalise(text: str) -> str:
