@@ -113,8 +113,10 @@ _LEET_WORD: Final = re.compile(r"\b(?=[A-Za-z0-9@$]*[A-Za-z])(?=[A-Za-z0-9@$]*[0
 #: A leetspeak digit right before a letter inside a word (``1g``, ``0r``, ``3v``): the cheap test for leetspeak.
 _LEET_HINT: Final = re.compile(r"[013457@$][A-Za-z]")
 _LEET: Final = str.maketrans("013457@$", "oieastas")
-_BASE64: Final = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
-_BASE32: Final = re.compile(r"(?<![A-Za-z0-9+/=])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9+/=])")
+#: Base64 and base32 payloads, written to start with their character class (the look-behind after it), so that
+#: ``re`` skips a Chinese text's long "words" quickly.
+_BASE64: Final = re.compile(r"[A-Za-z0-9+/](?<![A-Za-z0-9+/=].)[A-Za-z0-9+/]{15,}={0,2}(?![A-Za-z0-9+/=])")
+_BASE32: Final = re.compile(r"[A-Z2-7](?<![A-Za-z0-9+/=].)[A-Z2-7]{15,}={0,6}(?![A-Za-z0-9+/=])")
 #: Eight binary digits, four times or more, separated by spaces or nothing.
 #: Written to start with a character class (the look-behind after it), so that ``re`` skips the text quickly.
 _BINARY: Final = re.compile(r"[01](?<![01].)[01]{7}[ ]?(?:[01]{8}[ ]?){3,}(?![01])")

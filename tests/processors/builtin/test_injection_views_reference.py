@@ -3,10 +3,10 @@ character.
 
 ``_folded`` splits a long text at the few look-alike letters it has instead of ``str.translate`` looking every
 character up; ``nfkc`` joins full-width forms without a Python call each and normalises only the runs of non-ASCII
-characters that need it; the binary, Morse and percent-encoding patterns start with a character class or a literal,
-so ``re`` skips a document quickly. The plain versions are written out here and the two must agree on the
-project's corpora, the README and generated texts full of look-alikes, full-width forms, combining marks, emoji,
-binary, Morse and percent signs.
+characters that need it; the base64, base32, binary, Morse and percent-encoding patterns start with a character
+class or a literal, so ``re`` skips a document quickly. The plain versions are written out here and the two must
+agree on the project's corpora, the README and generated texts full of look-alikes, full-width forms, combining
+marks, emoji, base64, base32, binary, Morse and percent signs.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from processors.builtin.injection_views import nfkc
 ROOT = Path(__file__).resolve().parents[3]
 
 PLAIN_BINARY = re.compile(r"(?<![01])(?:[01]{8}[ ]?){4,}(?![01])")
+PLAIN_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
+PLAIN_BASE32 = re.compile(r"(?<![A-Za-z0-9+/=])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9+/=])")
 PLAIN_PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2}){4,}")
 PLAIN_MORSE = re.compile(r"(?<![\w.\-])[.\-]{1,6}(?:[ ]+/?[ ]*[.\-]{1,6}){9,}(?![\w])")
 PLAIN_HOMOGLYPHS = str.maketrans(LOOK_ALIKES, LETTERS)
@@ -63,6 +65,8 @@ def assert_same(text: str) -> None:
     assert injection_views._BINARY.findall(text) == PLAIN_BINARY.findall(text)
     assert injection_views._MORSE.findall(text) == PLAIN_MORSE.findall(text)
     assert injection_views._PERCENT.findall(text) == PLAIN_PERCENT.findall(text)
+    assert injection_views._BASE64.findall(text) == PLAIN_BASE64.findall(text)
+    assert injection_views._BASE32.findall(text) == PLAIN_BASE32.findall(text)
 
 
 def test_the_corpora_and_the_readme_read_as_the_plain_way_reads_them() -> None:
@@ -99,6 +103,11 @@ PIECES = [
     "01001001 ",
     "01100111",
     "%49",
+    "SWdub3JlIGFsbCBwcmV2aW91cw==",
+    "JFXGO3TSMUQGC3DM",
+    "ABCDEFGHIJKLMNOP",
+    "=",
+    "+/",
     "%6e%",
     "%2",
     "%%",
