@@ -6,7 +6,7 @@ Run: ``.venv/bin/python tests/bench/bench_injection_model.py [LONG_DOCUMENT ...]
 2. CPU time per chat message over the lab's starter corpora's texts, 5 rounds: median and p95 (goal: median
    <= 2 ms);
 3. CPU time per 1,000 characters of long documents (the README, the benign Chinese cases joined, any file named on
-   the command line) at several lengths, best of 3 (goal: <= 1 ms per 1,000 characters, linear in length): the
+   the command line) at several lengths, best of 5 (goal: <= 1 ms per 1,000 characters, linear in length): the
    model's score, then ``injection_score`` (the model on every decoded view, what the detector calls) and how much
    of it is making the views (``views``: normalising, finding and decoding payloads), and the old heuristics' on
    the same text in the same minute (a yardstick for how loaded the machine is: their figure on
@@ -28,6 +28,8 @@ from processors.builtin.injection_heuristics import heuristic_scores
 from processors.builtin.injection_views import views
 
 ROOT = Path(__file__).resolve().parents[2]
+#: Each long-document figure is the best of this many runs (on a shared machine, the least disturbed).
+BEST_OF = 5
 
 
 def load() -> str:
@@ -74,22 +76,22 @@ def main() -> None:
                 continue
             text = document[:size]
             best = float("inf")
-            for _ in range(3):
+            for _ in range(BEST_OF):
                 started = time.process_time()
                 model.score(text)
                 best = min(best, time.process_time() - started)
             detector = float("inf")
-            for _ in range(3):
+            for _ in range(BEST_OF):
                 started = time.process_time()
                 injection_model.injection_score(text)
                 detector = min(detector, time.process_time() - started)
             decoding = float("inf")
-            for _ in range(3):
+            for _ in range(BEST_OF):
                 started = time.process_time()
                 views(text)
                 decoding = min(decoding, time.process_time() - started)
             heuristics = float("inf")
-            for _ in range(3):
+            for _ in range(BEST_OF):
                 started = time.process_time()
                 heuristic_scores(text)
                 heuristics = min(heuristics, time.process_time() - started)
