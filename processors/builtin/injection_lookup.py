@@ -10,7 +10,11 @@ string sliced in a Python loop and hashed before it is looked up (~1 ms per 1,00
   ``k, k + 4, k + 8 …`` come out of one C loop, and ``map`` looks them up in a dict keyed the same way;
 * other n-gram sizes (a model trained on ``chars3`` or ``chars5``) are sliced as strings, as before;
 * words and word pairs are looked up without their ``w:`` / ``b:`` prefixes (no string built per word);
-* a window's total is ``sum`` over a slice of each list of terms: no prefix sums, no Python loop per character.
+* the text is cut where the model's windows start and stop and each piece's terms are summed once, ``sum`` over a
+  slice of each list of terms (:meth:`Lookup.segment_totals`): a window's total is its few pieces' totals; no
+  prefix sums, no Python loop per character;
+* Chinese character pairs are looked up at every position only in a mostly Chinese text, else run by run; word
+  pairs by their two words (no pair string built per word).
 
 A character beyond the Basic Multilingual Plane (an emoji) takes two UTF-16 units: before encoding, each one the
 vocabulary holds is written as a private-use character of its own, and any other (or a private-use character the
