@@ -10,7 +10,11 @@ string sliced in a Python loop and hashed before it is looked up (~1 ms per 1,00
   ``k, k + 4, k + 8 …`` come out of one C loop, and ``map`` looks them up in a dict keyed the same way;
 * other n-gram sizes (a model trained on ``chars3`` or ``chars5``) are sliced as strings, as before;
 * words and word pairs are looked up without their ``w:`` / ``b:`` prefixes (no string built per word);
-* a window's total is ``sum`` over a slice of each list of terms: no prefix sums, no Python loop per character.
+* the text is cut where the model's windows start and stop and each piece's terms are summed once, ``sum`` over a
+  slice of each list of terms (:meth:`Lookup.segment_totals`): a window's total is its few pieces' totals; no
+  prefix sums, no Python loop per character;
+* Chinese character pairs are looked up at every position only in a mostly Chinese text, else run by run; word
+  pairs by their two words (no pair string built per word).
 
 A character beyond the Basic Multilingual Plane (an emoji) takes two UTF-16 units: before encoding, each one the
 vocabulary holds is written as a private-use character of its own, and any other (or a private-use character the
@@ -27,7 +31,7 @@ import bisect
 import itertools
 import operator
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from typing import Final, Literal
@@ -39,6 +43,8 @@ HAN_RUN: Final = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]{2,}")
 _HAN: Final = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
 #: Two characters of :data:`HAN_RUN`: what follows ``h:`` in a Chinese pair's feature.
 _HAN_PAIR: Final = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]{2}")
+#: :data:`WORD` as ``re.split`` reads it: the gaps between words and the words, alternately (a gap may be empty).
+_WORD_AND_GAPS: Final = re.compile(f"({WORD.pattern})")
 _WITHOUT_PREFIX: Final = operator.itemgetter(slice(2, None))
 #: The n-gram size looked up as 64-bit integers (four 16-bit units).
 PACKED_SIZE: Final = 4
@@ -49,6 +55,7 @@ _ASTRAL_CHARACTER: Final = re.compile(f"[{_ASTRAL}]")
 _PRIVATE_USE_CHARACTER: Final = re.compile("[\ue000-\uf8ff]")
 _START_OF: Final = re.Match.start
 _REPEATED_ZERO: Final = itertools.repeat
+_SPACES: Final = itertools.repeat(" ")
 
 
 @dataclass(frozen=True)
@@ -93,7 +100,10 @@ class Lookup:
         chosen_by_size = {size: list(map(operator.eq, lengths, itertools.repeat(size))) for size in self._sizes}
         in_order = all(map(operator.le, features, itertools.islice(features, 1, None)))  # a model file's are sorted
         self._word_weights = dict(zip(*_prefixed(features, values, "w:", in_order), strict=True))
-        self._pair_weights = dict(zip(*_prefixed(features, values, "b:", in_order), strict=True))
+        # Word pairs keyed by the two words (the words' hashes are kept from their own look-up: no pair string is
+        # made and hashed per word of a text). Words have no spaces: a pair feature splits into exactly its two.
+        pair_texts, pair_values = _prefixed(features, values, "b:", in_order)
+        self._pair_weights = dict(zip(map(tuple, map(str.split, pair_texts, _SPACES)), pair_values, strict=True))
         pairs, pair_values = _prefixed(features, values, "h:", in_order)
         chosen = list(map(_HAN_PAIR.fullmatch, pairs))
         self._han_text = dict(zip(compress(pairs, chosen), compress(pair_values, chosen), strict=True))
@@ -153,14 +163,58 @@ class Lookup:
             starts = list(map(_START_OF, WORD.finditer(padded)))
             words = WORD.findall(padded)
             sparse.append((starts, list(map(self._word_weights.get, words, _REPEATED_ZERO(0.0, len(words))))))
-            pairs = list(map(" ".join, itertools.pairwise(words)))
-            sparse.append((starts[:-1], list(map(self._pair_weights.get, pairs, _REPEATED_ZERO(0.0, len(pairs))))))
+            pairs = itertools.pairwise(words)
+            sparse.append((starts[:-1], list(map(self._pair_weights.get, pairs, _REPEATED_ZERO(0.0, len(starts) - 1)))))
             if han:
                 if units:
                     dense.append((2, _packed_terms(units, length, 2, "I", self._han.get)))
                 else:
                     sparse.append(self._han_pairs(padded))
         return Terms(dense, sparse)
+
+    def segment_totals(self, padded: str, cuts: Sequence[int]) -> list[float]:
+        """The sums of the terms of the features starting in each segment ``cuts[i]`` to ``cuts[i + 1] - 1`` of a
+        normalised text padded with a space on each side (``cuts`` ascending, from 0 to ``len(padded)``).
+
+        What :meth:`terms` and :meth:`Terms.window_total` compute, with each term summed once, as it is looked up
+        (``sum(map(dict.get, …))`` per segment: no list of terms, no float read twice): a window of the model is
+        a few whole segments. Chinese character pairs are looked up at every position only in a text mostly
+        Chinese; in a Latin text with a few Chinese words (the README's examples), run by run (the two ways give
+        the same terms).
+        """
+        totals = [0.0] * (len(cuts) - 1)
+        segments = list(itertools.pairwise(cuts))
+        length = len(padded)
+        han = bool(self._words and self._han_text and not padded.isascii() and _HAN.search(padded))
+        # Mostly characters of three UTF-8 bytes (Chinese): pairs at every position; else run by run.
+        dense_han = han and self._packed is not None and len(padded.encode("utf-8", "surrogatepass")) > 2 * length
+        units = b""
+        if self._packed is not None and (PACKED_SIZE in self._sizes or dense_han):
+            units = self._units(self._with_stand_ins(padded))
+        for size in self._sizes:
+            if length < size:
+                continue
+            if size == PACKED_SIZE and self._packed is not None:
+                _add_packed(totals, segments, units, length, size, "Q", self._packed.get)
+            else:
+                weight_of = self._grams[size].get
+                count = length - size + 1
+                grams = [padded[i : i + size] for i in range(count)]
+                values = list(map(weight_of, grams, _REPEATED_ZERO(0.0, count)))
+                for i, (start, stop) in enumerate(segments):
+                    totals[i] += sum(values[start:stop])
+        if self._words:
+            pieces = _WORD_AND_GAPS.split(padded)
+            words = pieces[1::2]
+            starts = list(itertools.accumulate(map(len, pieces)))[0:-1:2]
+            pairs = itertools.pairwise(words)
+            _add_sparse(totals, segments, starts, list(map(self._word_weights.get, words, _REPEATED_ZERO(0.0))))
+            _add_sparse(totals, segments, starts[:-1], list(map(self._pair_weights.get, pairs, _REPEATED_ZERO(0.0))))
+            if dense_han:
+                _add_packed(totals, segments, units, length, 2, "I", self._han.get)
+            elif han:
+                _add_sparse(totals, segments, *self._han_pairs(padded))
+        return totals
 
     def _with_stand_ins(self, padded: str) -> str:
         if padded.isascii() or not self._needs_stand_ins.search(padded):
@@ -189,6 +243,36 @@ def _prefixed(features: list[str], values: list[float], prefix: str, in_order: b
         return list(map(_WITHOUT_PREFIX, features[start:stop])), values[start:stop]
     chosen = list(map(str.startswith, features, itertools.repeat(prefix)))
     return list(map(_WITHOUT_PREFIX, compress(features, chosen))), list(compress(values, chosen))
+
+
+def _add_packed(
+    totals: list[float],
+    segments: list[tuple[int, int]],
+    units: bytes,
+    length: int,
+    size: int,
+    code: Literal["I", "Q"],
+    weight_of: Callable[[int, float], float],
+) -> None:
+    """Add to ``totals[i]`` the terms of the n-grams of ``size`` characters read as ``code`` integers that start in
+    ``segments[i]`` (:func:`_packed_terms`: list ``k`` holds those at ``k, k + size …``)."""
+    for offset, values in enumerate(_packed_terms(units, length, size, code, weight_of)):
+        for i, (start, stop) in enumerate(segments):
+            # values[j] starts at offset + size * j: the first j at or after start, the first at or after stop.
+            first, last = -((offset - start) // size), -((offset - stop) // size)
+            if first < len(values) and first < last:
+                totals[i] += sum(values[max(0, first) : last])
+
+
+def _add_sparse(
+    totals: list[float], segments: list[tuple[int, int]], positions: list[int], values: list[float]
+) -> None:
+    """Add to ``totals[i]`` the terms (``values``) of the features at ``positions`` (ascending) in ``segments[i]``."""
+    bounds = [bisect.bisect_left(positions, start) for start, _ in segments]
+    bounds.append(bisect.bisect_left(positions, segments[-1][1]) if segments else 0)
+    for i, (first, last) in enumerate(itertools.pairwise(bounds)):
+        if first < last:
+            totals[i] += sum(values[first:last])
 
 
 def _packed_terms(

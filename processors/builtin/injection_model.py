@@ -195,7 +195,8 @@ class InjectionModel:
 
     def decision(self, normalised: str) -> float:
         """The linear score of one normalised text read whole."""
-        return self.decision_of_sum(self._lookup.terms(f" {normalised} ").total(), len(normalised) + 2)
+        length = len(normalised) + 2  # padded
+        return self.decision_of_sum(self._lookup.segment_totals(f" {normalised} ", [0, length])[0], length)
 
     def probability(self, decision: float, windows: int = 1) -> float:
         """The calibrated score (Platt): the chance, on the training folds, that a text read in ``windows`` windows
@@ -221,16 +222,23 @@ class InjectionModel:
         return self._decision_and_windows(model_text(text))
 
     def _decision_and_windows(self, normalised: str) -> tuple[float, int]:
-        """:meth:`decision_and_windows` of a text already as :func:`model_text` makes it."""
-        terms = self._lookup.terms(f" {normalised} ")
+        """:meth:`decision_and_windows` of a text already as :func:`model_text` makes it.
+
+        The text is cut where any window starts or stops; each piece's terms are summed once
+        (:meth:`~.injection_lookup.Lookup.segment_totals`) and a window's total is the sum of its pieces'.
+        """
         length = len(normalised) + 2  # padded
         if len(normalised) <= self.window:
-            return self.decision_of_sum(terms.total(), length), 1
-        best = -math.inf
+            return self.decision(normalised), 1
         starts = window_starts(len(normalised), self.window, self.stride)
-        for start in starts:
-            stop = min(length, start + self.window + 2)  # the window and the padding on each side
-            best = max(best, self.decision_of_sum(terms.window_total(start, stop), stop - start))
+        stops = [min(length, start + self.window + 2) for start in starts]  # the window and its padding
+        cuts = sorted({0, length, *starts, *stops})
+        totals = self._lookup.segment_totals(f" {normalised} ", cuts)
+        piece = {cut: i for i, cut in enumerate(cuts)}
+        best = max(
+            self.decision_of_sum(sum(totals[piece[start] : piece[stop]]), stop - start)
+            for start, stop in zip(starts, stops, strict=True)
+        )
         return best, len(starts)
 
     def score(self, text: str) -> float:

@@ -29,12 +29,14 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
+import functools
 import itertools
 import operator
 import re
 import string
 import unicodedata
 import urllib.parse
+from collections import Counter
 from typing import Final, NamedTuple
 
 from processors.builtin.confusable_letters import LETTERS, LOOK_ALIKES
@@ -60,6 +62,38 @@ _HIDDEN_BY_NFKC: Final = {
 _HAS_HIDDEN_BY_NFKC: Final = re.compile(
     f"[{re.escape(''.join(chr(code) for code in _HIDDEN_BY_NFKC if code <= 0xFFFF))}\U00010000-\U0010ffff]"
 )
+_ASTRAL_CHARACTER: Final = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _bmp_splitter(table: dict[int, int] | dict[int, str]) -> tuple[re.Pattern[str], dict[str, str]]:
+    """What :func:`_translated` needs of a ``str.translate`` table: a pattern that splits a text at each character of
+    the Basic Multilingual Plane the table maps (a class ``re`` tests in one step, unlike scattered astral ones),
+    and each such character's replacement."""
+    mapped = {chr(code): (chr(value) if isinstance(value, int) else value) for code, value in table.items()}
+    bmp = "".join(sorted(c for c in mapped if c <= "\uffff"))
+    return re.compile(f"([{re.escape(bmp)}])"), mapped
+
+
+_HOMOGLYPH_SPLIT: Final = _bmp_splitter(_HOMOGLYPHS)
+_HIDDEN_BY_NFKC_SPLIT: Final = _bmp_splitter(_HIDDEN_BY_NFKC)
+
+
+def _translated(
+    text: str, table: dict[int, int] | dict[int, str], splitter: tuple[re.Pattern[str], dict[str, str]]
+) -> str:
+    """``text.translate(table)``, without a dictionary look-up per character of a long text that has a few of the
+    table's characters (a README quoting the look-alikes it folds): the text is split at them and joined again
+    with their replacements, in C loops. A text with an astral character is translated whole."""
+    if _ASTRAL_CHARACTER.search(text):
+        return text.translate(table)
+    pattern, mapped = splitter
+    pieces = pattern.split(text)
+    if len(pieces) == 1:
+        return text
+    pieces[1::2] = map(mapped.__getitem__, pieces[1::2])
+    return "".join(pieces)
+
+
 #: Five or more single letters each followed by a separator, then one more (``I g n o r e``, ``i.g.n.o.r.e``;
 #: not ``U.S.A.`` or a version number).
 _SPACED_LATIN: Final = re.compile(
@@ -79,14 +113,19 @@ _LEET_WORD: Final = re.compile(r"\b(?=[A-Za-z0-9@$]*[A-Za-z])(?=[A-Za-z0-9@$]*[0
 #: A leetspeak digit right before a letter inside a word (``1g``, ``0r``, ``3v``): the cheap test for leetspeak.
 _LEET_HINT: Final = re.compile(r"[013457@$][A-Za-z]")
 _LEET: Final = str.maketrans("013457@$", "oieastas")
-_BASE64: Final = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
-_BASE32: Final = re.compile(r"(?<![A-Za-z0-9+/=])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9+/=])")
+#: Base64 and base32 payloads, written to start with their character class (the look-behind after it), so that
+#: ``re`` skips a Chinese text's long "words" quickly.
+_BASE64: Final = re.compile(r"[A-Za-z0-9+/](?<![A-Za-z0-9+/=].)[A-Za-z0-9+/]{15,}={0,2}(?![A-Za-z0-9+/=])")
+_BASE32: Final = re.compile(r"[A-Z2-7](?<![A-Za-z0-9+/=].)[A-Z2-7]{15,}={0,6}(?![A-Za-z0-9+/=])")
 #: Eight binary digits, four times or more, separated by spaces or nothing.
-_BINARY: Final = re.compile(r"(?<![01])(?:[01]{8}[ ]?){4,}(?![01])")
+#: Written to start with a character class (the look-behind after it), so that ``re`` skips the text quickly.
+_BINARY: Final = re.compile(r"[01](?<![01].)[01]{7}[ ]?(?:[01]{8}[ ]?){3,}(?![01])")
 #: Four or more percent-encoded bytes in a row (a whole payload URL-encoded, not a link's odd ``%20``).
-_PERCENT: Final = re.compile(r"(?:%[0-9A-Fa-f]{2}){4,}")
+#: (Written to start with its ``%``, so that ``re`` looks for that character rather than trying every position.)
+_PERCENT: Final = re.compile(r"%[0-9A-Fa-f]{2}(?:%[0-9A-Fa-f]{2}){3,}")
 #: Ten or more Morse letters separated by spaces or slashes.
-_MORSE: Final = re.compile(r"(?<![\w.\-])[.\-]{1,6}(?:[ ]+/?[ ]*[.\-]{1,6}){9,}(?![\w])")
+#: Written to start with a character class (the look-behind after it), so that ``re`` skips the text quickly.
+_MORSE: Final = re.compile(r"[.\-](?<![\w.\-].)[.\-]{0,5}(?:[ ]+/?[ ]*[.\-]{1,6}){9,}(?![\w])")
 _MORSE_LETTERS: Final = dict(
     zip(
         [
@@ -213,22 +252,49 @@ class View(NamedTuple):
 #: Full-width ASCII forms and the ideographic space (every line of Chinese text has some): their NFKC is one ASCII
 #: character each.
 _FULL_WIDTH: Final = re.compile("[\uff01-\uff5e\u3000]")
+_FULL_WIDTH_SPLIT: Final = re.compile(f"({_FULL_WIDTH.pattern})")
 _NARROW: Final = {chr(code): unicodedata.normalize("NFKC", chr(code)) for code in (*range(0xFF01, 0xFF5F), 0x3000)}
 
 
 def nfkc(text: str) -> str:
-    """``unicodedata.normalize("NFKC", text)``, without normalising a whole Chinese document for its punctuation.
+    """``unicodedata.normalize("NFKC", text)``, without normalising a whole document for a few characters.
 
     Replacing each full-width form by its one-character decomposition leaves the text's full decomposition as it
-    was, so when the result is already in NFKC it is the text's NFKC (else the text is normalised whole).
+    was, so the result's NFKC is the text's (and a Chinese text's punctuation costs no Python call). Then only the
+    runs of non-ASCII characters that are not in NFKC are normalised (:func:`_nfkc_by_runs`).
     """
     if unicodedata.is_normalized("NFKC", text):
         return text
     if _FULL_WIDTH.search(text):
-        narrowed = _FULL_WIDTH.sub(lambda m: _NARROW[m.group()], text)
-        if unicodedata.is_normalized("NFKC", narrowed):
-            return narrowed
-    return unicodedata.normalize("NFKC", text)
+        pieces = _FULL_WIDTH_SPLIT.split(text)  # a Chinese text has many: no Python call for each
+        pieces[1::2] = map(_NARROW.__getitem__, pieces[1::2])
+        text = "".join(pieces)
+        if unicodedata.is_normalized("NFKC", text):
+            return text
+    return _nfkc_by_runs(text)
+
+
+_NON_ASCII_RUN: Final = re.compile(r"([^\x00-\x7f]+)")
+_LAST_CHARACTER: Final = itertools.repeat(slice(-1, None))
+_IS_NFKC: Final = functools.partial(unicodedata.is_normalized, "NFKC")
+
+
+def _nfkc_by_runs(text: str) -> str:
+    """``text``'s NFKC, normalising only the runs of non-ASCII characters that need it, each with the ASCII character
+    before it (``e`` and a combining acute accent make ``é``).
+
+    NFKC never joins an ASCII character to what comes before it (no composition ends with one, and reordering stops
+    at it): the NFKC of a text cut before an ASCII character is the NFKC of its two parts, joined.
+    """
+    pieces = _NON_ASCII_RUN.split(text)  # ASCII, a run, ASCII, … ASCII (a part may be empty)
+    runs = pieces[1::2]
+    with_before = list(map(operator.add, map(operator.getitem, pieces[0:-1:2], _LAST_CHARACTER), runs))
+    for index in itertools.compress(range(len(runs)), map(operator.not_, map(_IS_NFKC, with_before))):
+        before = 2 * index
+        if pieces[before]:
+            pieces[before] = pieces[before][:-1]  # its last character is normalised with the run
+        pieces[before + 1] = unicodedata.normalize("NFKC", with_before[index])
+    return "".join(pieces)
 
 
 def normalise(text: str) -> str:
@@ -240,12 +306,12 @@ def normalise(text: str) -> str:
 def _folded(text: str) -> str:
     """NFKC, invisible characters removed, homoglyphs mapped."""
     if not text.isascii() and _HAS_HIDDEN_BY_NFKC.search(text):
-        text = text.translate(_HIDDEN_BY_NFKC)
+        text = _translated(text, _HIDDEN_BY_NFKC, _HIDDEN_BY_NFKC_SPLIT)
     folded = nfkc(text)
     if not folded.isascii():
         folded = _INVISIBLE.sub("", folded)
         if _HAS_HOMOGLYPH.search(folded):
-            folded = folded.translate(_HOMOGLYPHS)
+            folded = _translated(folded, _HOMOGLYPHS, _HOMOGLYPH_SPLIT)
     return folded
 
 
@@ -361,7 +427,7 @@ def _decoded_morse(candidate: str) -> str:
 
 
 def _english_words(words: list[str]) -> int:
-    return sum(1 for word in words if word.lower() in _ENGLISH_WORDS)
+    return sum(map(_ENGLISH_WORDS.__contains__, map(str.lower, words)))
 
 
 def _deciphered(text: str) -> str:
@@ -374,10 +440,11 @@ def _deciphered(text: str) -> str:
     if len(words) < 4 or _english_words(words) > len(words) // 10:
         return ""
     needed = max(3, len(words) // 3)
-    if sum(1 for word in words if word.lower() in _REVERSED_WORDS) >= needed:
+    if sum(map(_REVERSED_WORDS.__contains__, map(str.lower, words))) >= needed:
         return text[::-1]
-    latin = " ".join(words)
-    counts = [_english_words(latin.translate(table).split(" ")) for table in _READINGS]
+    # Each word counts for the readings that make it a common word (:data:`_READINGS_MAKING_ENGLISH`).
+    found = Counter(itertools.chain.from_iterable(map(_READINGS_MAKING_ENGLISH.get, map(str.lower, words), _NONE)))
+    counts = [found[index] for index in range(len(_READINGS))]
     best = max(range(len(_READINGS)), key=counts.__getitem__)  # the first of the best, as before
     return text.translate(_READINGS[best]) if counts[best] >= needed else ""
 
@@ -392,6 +459,24 @@ def _shift_table(shift: int) -> dict[int, int]:
 
 #: The readings :func:`_deciphered` tries, in order: the mirrored alphabet, then each letter shift from 1 to 25.
 _READINGS: Final = (_ATBASH, *(_shift_table(shift) for shift in range(1, 26)))
+
+
+def _readings_making_english() -> dict[str, tuple[int, ...]]:
+    """Each lower-case word that one of :data:`_READINGS` turns into a common English word, and which readings do
+    (their indices, in order): each reading maps letters one to one, so the words it makes English of are the
+    common words read back through it."""
+    making: dict[str, tuple[int, ...]] = {}
+    for index, table in enumerate(_READINGS):
+        back = {value: key for key, value in table.items()}
+        for english in sorted(_ENGLISH_WORDS):
+            word = english.translate(back)
+            making[word] = (*making.get(word, ()), index)
+    return making
+
+
+#: For :func:`_deciphered`: a text's words counted per reading in C loops, not 26 translations of the text.
+_READINGS_MAKING_ENGLISH: Final = _readings_making_english()
+_NONE: Final = itertools.repeat(())
 
 
 def _decoded_hex(candidate: str) -> str:

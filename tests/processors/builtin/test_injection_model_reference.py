@@ -1,7 +1,7 @@
 """The learned model's fast scorer against a plain one written here the obvious way (issue 28's cost work).
 
 The run-time scorer looks 4-grams and Chinese pairs up as integers read from the UTF-16 text, words without their
-prefixes, and sums each window as slices (:mod:`processors.builtin.injection_lookup`). None of that may change a
+prefixes, and sums each window from pieces (:mod:`processors.builtin.injection_lookup`). None of that may change a
 score: the reference below builds every feature as a string with its position, as :func:`model_features`
 documents them, and sums each window's terms exactly (``math.fsum``). The two must agree to 1e-12 on the project's
 corpora, the README, long Chinese text and generated texts (emoji, private-use characters, lone surrogates, …).
