@@ -3640,6 +3640,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>第 {index} 个模式（{pattern!r}）无法编译：{error}</translation>
     </message>
     <message>
+        <source>{type} does not declare its options: give its class an Options model (pydantic) or an options_schema (a JSON schema) to set them in the studio</source>
+        <translation>{type} 没有声明它的选项：在它的类上声明 Options 模型（pydantic）或 options_schema（JSON 模式），即可在工作室中设置这些选项</translation>
+    </message>
+    <message>
         <source>MCP server &apos;{name}&apos; ({launch}) did not start within {seconds:g} s</source>
         <translation>MCP 服务器“{name}”（{launch}）未在 {seconds:g} 秒内启动</translation>
     </message>

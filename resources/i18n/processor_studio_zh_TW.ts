@@ -3640,6 +3640,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>第 {index} 個模式（{pattern!r}）無法編譯：{error}</translation>
     </message>
     <message>
+        <source>{type} does not declare its options: give its class an Options model (pydantic) or an options_schema (a JSON schema) to set them in the studio</source>
+        <translation>{type} 沒有宣告它的選項：在它的類別上宣告 Options 模型（pydantic）或 options_schema（JSON 模式），即可在工作室中設定這些選項</translation>
+    </message>
+    <message>
         <source>MCP server &apos;{name}&apos; ({launch}) did not start within {seconds:g} s</source>
         <translation>MCP 伺服器「{name}」（{launch}）未在 {seconds:g} 秒內啟動</translation>
     </message>
