@@ -5803,14 +5803,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>每百万输出令牌的美元价格（覆盖价格表）。</translation>
     </message>
     <message>
-        <source>Cost budget of ${budget:.4f} for this {scope} is used up (spent ${spent:.4f})</source>
+        <source>Cost budget of ${budget} for this {scope} is used up (spent ${spent})</source>
         <comment>CostGuard.used_up</comment>
-        <translation>此{scope}的费用预算 ${budget:.4f} 已用完（已花费 ${spent:.4f}）</translation>
+        <translation>此{scope}的费用预算 ${budget} 已用完（已花费 ${spent}）</translation>
     </message>
     <message>
-        <source>Cost budget of ${budget:.4f} for this {scope} is {share:.0%} spent (${spent:.4f})</source>
+        <source>Cost budget of ${budget} for this {scope} is {share:.0%} spent (${spent})</source>
         <comment>CostGuard.nearly_used</comment>
-        <translation>此{scope}的费用预算 ${budget:.4f} 已用掉 {share:.0%}（已花费 ${spent:.4f}）</translation>
+        <translation>此{scope}的费用预算 ${budget} 已用掉 {share:.0%}（已花费 ${spent}）</translation>
     </message>
     <message>
         <source>run</source>
