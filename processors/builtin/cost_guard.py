@@ -27,6 +27,7 @@ share budgets between processes or keep them across restarts.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections import defaultdict
 from collections.abc import Mapping
@@ -42,6 +43,19 @@ from processors.tripwire import TripWire
 from processors.usage import Usage
 
 logger = logging.getLogger(__name__)
+
+
+def dollars(amount: float) -> str:
+    """An amount of US dollars as the guard's sentences write it: four decimals (``0.5000``), more for a smaller
+    amount, to its first two significant digits (``0.00002``, ``0.000015``), never in exponent notation."""
+    if amount == 0 or not math.isfinite(amount):
+        return f"{amount:.4f}"
+    decimals = max(4, 1 - math.floor(math.log10(abs(amount))))
+    text = f"{amount:.{decimals}f}"
+    if decimals > 4:  # 0.000020 → 0.00002 (no zeros past the significant digits, none below four decimals)
+        whole, _, fraction = text.partition(".")
+        text = f"{whole}.{fraction.rstrip('0').ljust(4, '0')}"
+    return text
 
 
 @runtime_checkable
@@ -132,8 +146,9 @@ class CostGuard(BuiltinProcessor):
     name = "Cost Guard"
     description = "A spending budget per run, thread or user, priced with litellm's offline price map."
     texts: ClassVar[Mapping[str, str]] = {
-        "used_up": "Cost budget of ${budget:.4f} for this {scope} is used up (spent ${spent:.4f})",
-        "nearly_used": "Cost budget of ${budget:.4f} for this {scope} is {share:.0%} spent (${spent:.4f})",
+        # amounts as dollars() writes them (a tiny budget keeps its significant digits: $0.00002, not $0.0000)
+        "used_up": "Cost budget of ${budget} for this {scope} is used up (spent ${spent})",
+        "nearly_used": "Cost budget of ${budget} for this {scope} is {share:.0%} spent (${spent})",
         # the scope inside those sentences, a word the studio translates (its value stays the English's)
         "scope=run": "run",
         "scope=thread": "thread",
@@ -187,7 +202,11 @@ class CostGuard(BuiltinProcessor):
         cost = self.spent(key, state)
         if cost >= options.max_cost:
             metadata = self._metadata(key, cost, "hard", state)
-            values: dict[str, Any] = {"budget": options.max_cost, "scope": options.scope, "spent": cost}
+            values: dict[str, Any] = {
+                "budget": dollars(options.max_cost),
+                "scope": options.scope,
+                "spent": dollars(cost),
+            }
             if options.strategy == "block":
                 if options.message:  # the user's own words: shown as written, in every language
                     raise TripWire(options.message, metadata=metadata, processor_id=self.id)
@@ -204,7 +223,11 @@ class CostGuard(BuiltinProcessor):
         if percent is not None and cost >= options.max_cost * percent / 100 and not state.get("warned_soft"):
             state["warned_soft"] = True
             reason = self.sentence(
-                "nearly_used", budget=options.max_cost, scope=options.scope, share=cost / options.max_cost, spent=cost
+                "nearly_used",
+                budget=dollars(options.max_cost),
+                scope=options.scope,
+                share=cost / options.max_cost,
+                spent=dollars(cost),
             )
             logger.warning("CostGuard: %s", reason)
             pending = report_violation(self, self.id, reason, self._metadata(key, cost, "soft", state))

@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, Field, field_validator
 
+from processors.builtin.adjoining import may_uncover, with_adjoining
 from processors.builtin.base import BuiltinProcessor
 from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
 from processors.builtin.patterns import Match
@@ -151,8 +152,24 @@ class PIIDetector(BuiltinProcessor):
         return candidates(text, self._shared, self._extra)
 
     def detect_offline(self, text: str) -> list[Match]:
-        """Disjoint regex detections in ``text``."""
-        return resolve(self.find(text)) if self._regex_types else []
+        """Disjoint regex detections in ``text`` (with those its redaction uncovers: :mod:`.adjoining`)."""
+        return self._with_adjoining(text, resolve(self.find(text))) if self._regex_types else []
+
+    def _with_adjoining(self, text: str, found: list[Match]) -> list[Match]:
+        """``found`` and the regex detections that show once it is replaced, so that a second redaction of the
+        redacted text finds nothing more (``(02)2720-1234(02)2720-1234``: the second number hides behind the
+        first one's last digit until it is replaced)."""
+        method = self.options.redaction_method
+        if not found or not self._regex_types or (method != "remove" and not may_uncover(text, found)):
+            return found  # (the common text: nothing a replacement could uncover; checked again in there)
+        preserve_format = self.options.preserve_format
+        return with_adjoining(
+            text,
+            found,
+            lambda replaced: resolve(self.find(replaced)),
+            lambda match: redact_value(match.value, category(match.kind), method, preserve_format),
+            joins=method == "remove",
+        )
 
     async def detect(self, text: str, args: HookArgs, *, types: tuple[str, ...] | None = None) -> list[Match]:
         """Regex detections plus the judge's (when there is a model); judge failures follow ``error_strategy``."""
@@ -163,7 +180,7 @@ class PIIDetector(BuiltinProcessor):
             verdict = await consult_judge(args, self.options, self._model, self, prompt, text, PIIVerdict)
             if verdict is not None:
                 found += self._locate(text, verdict, wanted)
-        return resolve(found)
+        return self._with_adjoining(text, resolve(found))
 
     def _locate(self, text: str, verdict: PIIVerdict, wanted: Any) -> list[Match]:
         located = []

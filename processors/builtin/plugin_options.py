@@ -13,18 +13,41 @@ catalogue creates it:
   ``missing``, ...), so the studio translates it the same way; a keyword without one keeps ``jsonschema``'s English.
 
 The processor itself gets the options as they were given (its own constructor still reads them).
+
+A processor that declares neither gets no form, and nothing checks what a design gives it but its constructor's
+signature (:func:`check_undeclared_options`): options it cannot take (or none, when it needs some) are refused with
+one sentence, :func:`undeclared_problem` — what to declare — which the form shows too, where the user adds it.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from processors.builtin.base import InvalidOptionsError
+from processors.problems import Problem
 
-__all__ = ["check_declared_options", "declared_defaults", "declared_model", "declared_schema"]
+__all__ = [
+    "UNDECLARED_CODE",
+    "check_declared_options",
+    "check_undeclared_options",
+    "declared_defaults",
+    "declared_model",
+    "declared_schema",
+    "declares_options",
+    "takes_undeclared_options",
+    "undeclared_problem",
+]
+
+#: The code of :func:`undeclared_problem` (the studio translates it).
+UNDECLARED_CODE = "plugin:options_undeclared"
+_UNDECLARED = (
+    "{type} does not declare its options: give its class an Options model (pydantic) or an options_schema "
+    "(a JSON schema) to set them in the studio"
+)
 
 
 def declared_model(cls: Any) -> type[BaseModel] | None:
@@ -42,6 +65,26 @@ def declared_schema(cls: Any) -> dict[str, Any]:
     return dict(schema) if isinstance(schema, Mapping) else {}
 
 
+def declares_options(cls: Any) -> bool:
+    """Whether a plain processor class says what its options are (an ``Options`` model or an ``options_schema``)."""
+    return declared_model(cls) is not None or isinstance(getattr(cls, "options_schema", None), Mapping)
+
+
+def takes_undeclared_options(cls: Any) -> bool:
+    """Whether a plain processor class takes options (its constructor has parameters) without declaring them: the
+    studio can then neither show nor check them."""
+    if declares_options(cls):
+        return False
+    signature = _signature(cls)
+    return signature is not None and bool(signature.parameters)
+
+
+def undeclared_problem(type_name: str) -> Problem:
+    """The one sentence for a processor that declares no options: what to declare (the form's hint, and the refusal
+    of options its constructor cannot take)."""
+    return Problem(UNDECLARED_CODE, _UNDECLARED, type=type_name)
+
+
 def declared_defaults(cls: Any) -> dict[str, Any]:
     """Each declared option's default as JSON (what the form shows for an option the design leaves out)."""
     properties = declared_schema(cls).get("properties")
@@ -54,7 +97,7 @@ def declared_defaults(cls: Any) -> dict[str, Any]:
 
 def check_declared_options(type_name: str, cls: Any, options: Mapping[str, Any]) -> None:
     """Raise :class:`InvalidOptionsError` (field path → English, and each field's code) when ``options`` break what
-    ``cls`` declares; nothing to check when it declares nothing."""
+    ``cls`` declares; nothing to check when it declares nothing (:func:`check_undeclared_options` then)."""
     model = declared_model(cls)
     if model is not None:
         try:
@@ -81,6 +124,32 @@ def check_declared_options(type_name: str, cls: Any, options: Mapping[str, Any])
                 codes[field] = code
     if errors:
         raise InvalidOptionsError(type_name, errors, codes)
+
+
+def check_undeclared_options(type_name: str, cls: Any, options: Mapping[str, Any]) -> None:
+    """Raise :class:`InvalidOptionsError` (:func:`undeclared_problem`, for the options as a whole) when ``cls``
+    declares no options and its constructor cannot be called with ``options`` (a missing or an unknown argument):
+    checked before it is called, so the design says so where it is edited, not only when the agent is built."""
+    if declares_options(cls):
+        return
+    signature = _signature(cls)
+    if signature is None:
+        return
+    try:
+        signature.bind(**options)
+    except TypeError:
+        problem = undeclared_problem(type_name)
+        raise InvalidOptionsError(
+            type_name, {"options": str(problem)}, {"options": (problem.code, problem.to_dict()["params"])}
+        ) from None
+
+
+def _signature(cls: Any) -> inspect.Signature | None:
+    """The constructor's signature (without ``self``), or None when Python cannot tell it (a class made in C)."""
+    try:
+        return inspect.signature(cls)
+    except (TypeError, ValueError):
+        return None
 
 
 def _refusals(problem: Any) -> list[tuple[str, str, tuple[str, dict[str, Any]] | None]]:

@@ -51,7 +51,7 @@ from types import ModuleType
 from typing import Any
 
 from processors.builtin.base import BuiltinProcessor, ProcessorOptions
-from processors.builtin.plugin_options import check_declared_options, declared_schema
+from processors.builtin.plugin_options import check_declared_options, check_undeclared_options, declared_schema
 from processors.errors import ProcessorsError
 from processors.pipeline.processor import Lane, Processor, implemented_hooks, lanes_for
 from processors.problems import Problem
@@ -101,21 +101,24 @@ class ProcessorType:
 
     def create(self, options: Mapping[str, Any] | ProcessorOptions | None = None) -> Any:
         """A processor of this type. Bad options raise ``InvalidOptionsError`` naming the field (a plain processor's
-        too, when it declares its options: :mod:`processors.builtin.plugin_options`)."""
+        too, when it declares its options; when it does not, options its constructor cannot take are refused with
+        what to declare: :mod:`processors.builtin.plugin_options`)."""
         if self.configurable:
             return self.cls.from_options(options)
         values = options.model_dump() if isinstance(options, ProcessorOptions) else dict(options or {})
         check_declared_options(self.type_name, self.cls, values)
+        check_undeclared_options(self.type_name, self.cls, values)
         return self.cls(**values)
 
     def check_options(self, options: Mapping[str, Any]) -> None:
         """Raise ``InvalidOptionsError`` when ``options`` are not what this type takes, without making a processor
         (the options form checks every keystroke): a built-in's ``Options`` model, what a plain processor declares
-        (nothing to check when it declares nothing)."""
+        (when it declares nothing, that its constructor can take them)."""
         if self.configurable:
             self.cls.parse_options(options)
         else:
             check_declared_options(self.type_name, self.cls, options)
+            check_undeclared_options(self.type_name, self.cls, options)
 
     def describe(self) -> dict[str, Any]:
         """The JSON-safe description (everything but the class), for the studio and design files."""

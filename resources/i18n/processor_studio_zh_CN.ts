@@ -3640,6 +3640,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>第 {index} 个模式（{pattern!r}）无法编译：{error}</translation>
     </message>
     <message>
+        <source>{type} does not declare its options: give its class an Options model (pydantic) or an options_schema (a JSON schema) to set them in the studio</source>
+        <translation>{type} 没有声明它的选项：在它的类上声明 Options 模型（pydantic）或 options_schema（JSON 模式），即可在工作室中设置这些选项</translation>
+    </message>
+    <message>
         <source>MCP server &apos;{name}&apos; ({launch}) did not start within {seconds:g} s</source>
         <translation>MCP 服务器“{name}”（{launch}）未在 {seconds:g} 秒内启动</translation>
     </message>
@@ -5799,14 +5803,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>每百万输出令牌的美元价格（覆盖价格表）。</translation>
     </message>
     <message>
-        <source>Cost budget of ${budget:.4f} for this {scope} is used up (spent ${spent:.4f})</source>
+        <source>Cost budget of ${budget} for this {scope} is used up (spent ${spent})</source>
         <comment>CostGuard.used_up</comment>
-        <translation>此{scope}的费用预算 ${budget:.4f} 已用完（已花费 ${spent:.4f}）</translation>
+        <translation>此{scope}的费用预算 ${budget} 已用完（已花费 ${spent}）</translation>
     </message>
     <message>
-        <source>Cost budget of ${budget:.4f} for this {scope} is {share:.0%} spent (${spent:.4f})</source>
+        <source>Cost budget of ${budget} for this {scope} is {share:.0%} spent (${spent})</source>
         <comment>CostGuard.nearly_used</comment>
-        <translation>此{scope}的费用预算 ${budget:.4f} 已用掉 {share:.0%}（已花费 ${spent:.4f}）</translation>
+        <translation>此{scope}的费用预算 ${budget} 已用掉 {share:.0%}（已花费 ${spent}）</translation>
     </message>
     <message>
         <source>run</source>

@@ -3640,6 +3640,10 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>第 {index} 個模式（{pattern!r}）無法編譯：{error}</translation>
     </message>
     <message>
+        <source>{type} does not declare its options: give its class an Options model (pydantic) or an options_schema (a JSON schema) to set them in the studio</source>
+        <translation>{type} 沒有宣告它的選項：在它的類別上宣告 Options 模型（pydantic）或 options_schema（JSON 模式），即可在工作室中設定這些選項</translation>
+    </message>
+    <message>
         <source>MCP server &apos;{name}&apos; ({launch}) did not start within {seconds:g} s</source>
         <translation>MCP 伺服器「{name}」（{launch}）未在 {seconds:g} 秒內啟動</translation>
     </message>
@@ -5799,14 +5803,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>每百萬輸出詞元的美元價格（覆蓋價格表）。</translation>
     </message>
     <message>
-        <source>Cost budget of ${budget:.4f} for this {scope} is used up (spent ${spent:.4f})</source>
+        <source>Cost budget of ${budget} for this {scope} is used up (spent ${spent})</source>
         <comment>CostGuard.used_up</comment>
-        <translation>此{scope}的費用預算 ${budget:.4f} 已用完（已花費 ${spent:.4f}）</translation>
+        <translation>此{scope}的費用預算 ${budget} 已用完（已花費 ${spent}）</translation>
     </message>
     <message>
-        <source>Cost budget of ${budget:.4f} for this {scope} is {share:.0%} spent (${spent:.4f})</source>
+        <source>Cost budget of ${budget} for this {scope} is {share:.0%} spent (${spent})</source>
         <comment>CostGuard.nearly_used</comment>
-        <translation>此{scope}的費用預算 ${budget:.4f} 已用掉 {share:.0%}（已花費 ${spent:.4f}）</translation>
+        <translation>此{scope}的費用預算 ${budget} 已用掉 {share:.0%}（已花費 ${spent}）</translation>
     </message>
     <message>
         <source>run</source>

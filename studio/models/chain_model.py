@@ -3,8 +3,10 @@
 Rows are the lane's entries: display = the processor's name and, on a second line, a short summary of the
 options it sets; check state = enabled; tooltip = the type's description; a warning icon, red text, "Invalid: …"
 on the second line (and the reasons in the tooltip) when the entry cannot run as it is (unknown type, options its
-type refuses). The studio refuses to run a design with such an entry, naming it. The model caches
-nothing: it reads the document on every call and follows the document's signals.
+type refuses; the second line names a refused option by its label in the options form, "Rules, item 1, pattern",
+the tooltip by its path in the design file, "rules.0.pattern"). The studio refuses to run a design with such an
+entry, naming it. The model caches nothing: it reads the document on every call and follows the document's
+signals.
 
 Drag and drop speaks :data:`MIME_TYPE`, a JSON object ``{"source": "palette"|"chain", "type", "uid", "lane",
 "options"}``. A drop *inserts* at the drop row (a drop "on" a row goes before it), as one undo command: a palette
@@ -37,8 +39,8 @@ from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
 
 from studio.design.agent_design import ChainEntry
 from studio.i18n import translate
-from studio.i18n.processor_texts import description_of
-from studio.models.design_document import DesignDocument, not_in_catalogue
+from studio.i18n.processor_texts import description_of, option_label
+from studio.models.design_document import DesignDocument, not_in_catalogue, place_words
 from studio.models.editor_commands import AddEntry, MoveEntry, ToggleEntry
 
 __all__ = ["INVALID_ROLE", "MIME_TYPE", "TYPE_ROLE", "UID_ROLE", "ChainModel", "decode_payload", "encode_payload"]
@@ -161,7 +163,7 @@ class ChainModel(QAbstractListModel):
             name = self._document.display_name(entry.type)
             if self._document.record(entry.type) is None:
                 return f"{name}\n" + translate("ChainEditor", "Not installed: cannot run")
-            problems = self._problems(entry)
+            problems = self._problems(entry, labelled=True)
             if problems:  # the second line says why it cannot run, instead of the options summary
                 return f"{name}\n" + translate("ChainEditor", "Invalid: {problem}").format(
                     problem=_shorten(problems[0], _SUMMARY_LIMIT)
@@ -350,13 +352,34 @@ class ChainModel(QAbstractListModel):
         ordered = sorted(entry.options, key=lambda name: (rank.get(name, len(rank)), name))
         return {name: entry.options[name] for name in ordered}
 
-    def _problems(self, entry: ChainEntry) -> list[str]:
-        """Why this entry cannot run as it is: an unknown type, or options its type refuses."""
+    def _problems(self, entry: ChainEntry, *, labelled: bool = False) -> list[str]:
+        """Why this entry cannot run as it is: an unknown type, or options its type refuses — each after its field's
+        path as the design file (and the build's refusal) has it, or with ``labelled`` (the row's short text) after
+        the field's label as the options form names it."""
         if self._document.record(entry.type) is None:
             return [not_in_catalogue(entry.type)]
         errors = self._document.option_errors(entry.type, entry.options)
-        colon = translate("OptionsForm", ": ")  # the field's path as the design file has it, the reader's colon
-        return [f"{path}{colon}{message}" for path, message in errors.items()]
+        colon = translate("OptionsForm", ": ")  # the reader's colon
+        problems = []
+        for path, message in errors.items():
+            where = self._field_place(entry.type, path) if labelled else path
+            problems.append(f"{where}{colon}{message}" if where else message)
+        return problems
+
+    def _field_place(self, type_name: str, path: str) -> str:
+        """Where a refused option is, named as the options form names it: the field's label, then the place inside
+        it (``"rules.0.pattern"`` → ``"Rules, item 1, pattern"``), in the studio's language; "" for the options as a
+        whole. A name the type does not have (a typo in a design file) stays as written."""
+        if path in ("", "options"):
+            return ""
+        record = self._document.record(type_name)
+        schema = getattr(record, "options_schema", None) or {}
+        properties = schema.get("properties") if isinstance(schema, Mapping) else None
+        name, _, rest = path.partition(".")
+        if not isinstance(properties, Mapping) or not isinstance(properties.get(name), Mapping):
+            return translate("OptionsForm", ", ").join(place_words(path))
+        label = option_label(record, name, _field_title(schema, name))
+        return translate("OptionsForm", ", ").join([label, *place_words(rest)])
 
     def _tooltip(self, entry: ChainEntry) -> str:
         record = self._document.record(entry.type)
@@ -365,6 +388,18 @@ class ChainModel(QAbstractListModel):
             lines.append(translate("ChainEditor", "(disabled: skipped when the agent runs)"))
         lines.extend(self._problems(entry))
         return "\n".join(line for line in lines if line) or entry.type
+
+
+def _field_title(schema: Mapping[str, Any], name: str) -> str:
+    """Option ``name``'s English title as the options form has it (``studio.views.option_specs.field_specs``): the
+    schema's, the title of the model it refers to, else its name."""
+    raw = schema["properties"][name]
+    title = raw.get("title")
+    reference = raw.get("$ref")
+    if not title and isinstance(reference, str):
+        definition = (schema.get("$defs") or {}).get(reference.rsplit("/", 1)[-1])
+        title = definition.get("title") if isinstance(definition, Mapping) else None
+    return str(title) if title else name.replace("_", " ").capitalize()
 
 
 _WARNING_ICON: QIcon | None = None

@@ -38,15 +38,30 @@ from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QUndoStack
 
 from processors.builtin.base import BuiltinProcessor, InvalidOptionsError
-from processors.builtin.plugin_options import check_declared_options, declared_defaults
+from processors.builtin.plugin_options import (
+    check_declared_options,
+    check_undeclared_options,
+    declared_defaults,
+    takes_undeclared_options,
+    undeclared_problem,
+)
 from processors.pipeline.processor import LANE_HOOKS
 from studio.design.agent_design import LANES, AgentDesign, ChainEntry, Lane, ModelConfig, explain_option_error
 from studio.error_texts import error_text, option_problem_text, problem_text, validation_text
 from studio.i18n import translate
 from studio.i18n.processor_texts import name_of
+from studio.texts.problems import shown_problem
 from studio.texts.translator import QT_TRANSLATE_NOOP
 
-__all__ = ["SETTINGS", "CatalogueLike", "CatalogueRecord", "DesignDocument", "not_in_catalogue", "option_place"]
+__all__ = [
+    "SETTINGS",
+    "CatalogueLike",
+    "CatalogueRecord",
+    "DesignDocument",
+    "not_in_catalogue",
+    "option_place",
+    "place_words",
+]
 
 #: The agent-level settings ``set_setting`` accepts (chains change through the entry methods).
 SETTINGS: tuple[str, ...] = (
@@ -222,6 +237,17 @@ class DesignDocument(QObject):
             }
         return {}
 
+    def undeclared_options(self, type_name: str) -> str:
+        """What to declare, in the studio's language, when the type is a plug-in that takes options without saying
+        what they are (the form has no field for them); "" otherwise. The build refuses options its constructor
+        cannot take in the same words."""
+        record = self.record(type_name)
+        if record is None or _options_class(record) is not None:
+            return ""
+        if not takes_undeclared_options(getattr(record, "cls", None)):
+            return ""
+        return shown_problem(undeclared_problem(type_name))
+
     def option_defaults(self, type_name: str) -> dict[str, Any]:
         """The JSON form of each optional field's default (``default_factory`` ones included)."""
         record = self.record(type_name)
@@ -384,11 +410,16 @@ def option_place(path: str) -> str:
     colon)."""
     if not path:
         return ""
-    parts = [
+    return translate("OptionsForm", ", ").join(place_words(path)) + translate("OptionsForm", ": ")
+
+
+def place_words(path: str) -> list[str]:
+    """The parts of a place inside an option as the form names them: ``"0.pattern"`` → ``["item 1", "pattern"]``."""
+    return [
         translate("OptionsForm", "item {number}").format(number=int(part) + 1) if part.isdigit() else part
         for part in path.split(".")
+        if part
     ]
-    return translate("OptionsForm", ", ").join(parts) + translate("OptionsForm", ": ")
 
 
 def lane_word(lane: str) -> str:
@@ -404,14 +435,17 @@ def _or_list(items: Sequence[str]) -> str:
 
 def _check_options(record: Any, options: Mapping[str, Any]) -> None:
     """Raise ``InvalidOptionsError`` when the record's type refuses ``options``: a built-in's ``Options`` model, or
-    what a plain processor (a plug-in, a user file) declares — nothing when it declares nothing."""
+    what a plain processor (a plug-in, a user file) declares — when it declares nothing, whether its constructor
+    can take them."""
     processor_class = _options_class(record)
     if processor_class is not None:
         processor_class.parse_options(dict(options))
         return
     cls = getattr(record, "cls", None)
     if cls is not None:
-        check_declared_options(str(getattr(record, "type_name", "") or cls.__name__), cls, options)
+        type_name = str(getattr(record, "type_name", "") or cls.__name__)
+        check_declared_options(type_name, cls, options)
+        check_undeclared_options(type_name, cls, options)
 
 
 def _options_class(record: Any) -> type[BuiltinProcessor] | None:

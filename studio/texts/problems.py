@@ -50,6 +50,12 @@ PROBLEM_TEXTS: dict[str, str] = {
     "pattern:does_not_compile": QT_TRANSLATE_NOOP(
         "ProblemText", "pattern {index} ({pattern!r}) does not compile: {error}"
     ),
+    # A plug-in processor that takes options without declaring them (processors/builtin/plugin_options.py)
+    "plugin:options_undeclared": QT_TRANSLATE_NOOP(
+        "ProblemText",
+        "{type} does not declare its options: give its class an Options model (pydantic) or an options_schema "
+        "(a JSON schema) to set them in the studio",
+    ),
     # An MCP server a design names (processors/tools/mcp.py, studio/mcp/servers.py, the design's own checks); the
     # launch line and the SDK's reason stay as written
     "mcp:no_start": QT_TRANSLATE_NOOP(

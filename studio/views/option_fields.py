@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import inspect
 import json
+import math
 import weakref
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -466,6 +468,8 @@ def _range_hint(spec: FieldSpec) -> str:
 def _show(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value)) if abs(value) < 1e15 else str(value)
+    if isinstance(value, float) and math.isfinite(value):  # 0.00002, not JSON's 2e-05 (a tiny budget, a rate)
+        return format(Decimal(repr(value)), "f")
     return value if isinstance(value, str) else json.dumps(value)
 
 

@@ -145,7 +145,14 @@ class OptionsForm(QScrollArea):
             )
             for spec in field_specs(record.options_schema, self._document.option_defaults(self._type))
         ]
-        if not specs:
+        undeclared = self._document.undeclared_options(self._type)
+        if undeclared:  # a plug-in's options the form cannot know: what to declare (the error, when they are refused)
+            entry = self._document.entry(self._uid)
+            if entry is None or not self._document.option_errors(self._type, entry.options):
+                hint = _hint(undeclared)
+                hint.setObjectName("options.undeclared")
+                layout.addWidget(hint)
+        elif not specs:
             layout.addWidget(_hint(translate("OptionsForm", "This processor has no options.")))
         for spec in specs:
             editor = make_editor(spec, self._on_editor_changed)

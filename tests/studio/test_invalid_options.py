@@ -35,7 +35,7 @@ def test_a_negative_token_limit_marks_the_entry_and_refuses_to_run_until_fixed(
 
     model = window.chains.model("output")
     index = model.index(model.row_of(limiter.uid), 0)
-    assert "Invalid: limit: Input should be greater than or equal to 1" in index.data()
+    assert "Invalid: Limit: Input should be greater than or equal to 1" in index.data()
     assert index.data(INVALID_ROLE)
     assert index.data(Qt.ItemDataRole.ForegroundRole) == QColor(INVALID_COLOR)
     assert index.data(Qt.ItemDataRole.DecorationRole) is not None
@@ -76,7 +76,7 @@ def test_json_text_that_is_no_json_is_kept_marks_the_entry_and_refuses_to_run_sa
 
     model = window.chains.model("input")
     index = model.index(model.row_of(guard.uid), 0)
-    assert "Invalid: hybrid_band: Not valid JSON" in index.data()
+    assert "Invalid: Hybrid Band: Not valid JSON" in index.data()
     assert index.data(INVALID_ROLE)
 
     async def send() -> str | None:

@@ -63,7 +63,7 @@ def test_entries_that_cannot_run_show_a_warning_and_say_why(document: DesignDocu
     assert "presets: RegexFilter needs at least one rule or preset" in regex.data(Qt.ItemDataRole.ToolTipRole)
     assert gone.data() == "GoneType\nNot installed: cannot run"
     name = document.display_name("RegexFilter")
-    assert regex.data().startswith(f"{name}\nInvalid: presets: RegexFilter needs at least one rule")
+    assert regex.data().startswith(f"{name}\nInvalid: Presets: RegexFilter needs at least one rule")
     assert "needs at least one rule" in regex.data(INVALID_ROLE)
     assert input_model.index(1, 0).data(INVALID_ROLE) == ""  # a valid entry
     assert "not in the catalogue" in gone.data(Qt.ItemDataRole.ToolTipRole)
