@@ -5,8 +5,8 @@ Run: ``scripts/train-guard`` (= ``python -m training.build``), from the reposito
 
 * ``--variant NAME`` which variant to ship (default: :data:`~training.fit.DEFAULT_VARIANT`);
 * ``--out PATH`` where to write the model (default: the package's ``processors/builtin/injection_model.json.gz``);
-* ``--no-augment`` train on the source families alone, without the rows the lab's converters derive from them
-  (:mod:`training.augment`; added by default);
+* ``--augment`` also train on the rows the lab's converters derive from the source families (:mod:`training.augment`;
+  off by default since 2026-12-07: measured, it doubled the false-positive rate on plain English requests, see the card);
 * ``--no-converter-table`` with ``--card``, skip the leave-one-converter-family-out table (nine more fits);
 * ``--card`` also measure every variant leave-one-source-family-out, the shipped model on the project's injection
   sets, the old heuristics beside both, and write the figures into ``training/MODEL_CARD.md`` (between its
@@ -43,7 +43,7 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def training_rows(augmented: bool = True) -> list[dict[str, Any]]:
+def training_rows(augmented: bool = False) -> list[dict[str, Any]]:
     """The rows a build trains on: every source family's, then (``augmented``) the rows the lab's converters derive
     from them (:mod:`training.augment`)."""
     return with_augmentation(load_rows(), DEFAULT_PLAN if augmented else None)
@@ -155,9 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", default=DEFAULT_VARIANT, choices=sorted(VARIANTS))
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     parser.add_argument(
-        "--no-augment",
+        "--augment",
         action="store_true",
-        help="train without the rows the lab's converters derive (training/augment.py)",
+        help="also train on the rows the lab's converters derive (training/augment.py); off by default",
     )
     parser.add_argument(
         "--no-converter-table",
@@ -182,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     started = time.perf_counter()
     variant = VARIANTS[args.variant]
-    rows = training_rows(augmented=not args.no_augment)
+    rows = training_rows(augmented=args.augment)
     log(f"training {variant.name} on {len(rows)} texts ({sum(1 for r in rows if r.get('derived_from'))} derived)")
     out_of_fold: list[float] = []
     model = train(rows, variant, FeatureCache(variant.kinds), out_of_fold)

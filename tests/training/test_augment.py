@@ -149,7 +149,7 @@ def test_a_converted_look_alike_stays_benign(models: dict[str, InjectionModel]) 
 def test_the_build_trains_on_the_derived_rows_unless_told_not_to() -> None:
     from training.build import training_rows
 
-    plain, augmented = training_rows(augmented=False), training_rows()
+    plain, augmented = training_rows(), training_rows(augmented=True)
     assert plain == load_rows()
     assert augmented[: len(plain)] == plain
     derived = augmented[len(plain) :]
