@@ -11,7 +11,7 @@ import logging
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -41,7 +41,7 @@ NAMELESS = Toy("")
 class ToyRegistry(PluginRegistry[Any]):
     group = GROUP
     noun = "toy"
-    builtin_entry_points: tuple[tuple[str, str], ...] = ()
+    builtin_entry_points: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def is_one(self, loaded: object) -> bool:
         return hasattr(loaded, "toy")

@@ -46,9 +46,8 @@ async def test_a_nested_argument_edited_in_place_is_refused_and_the_streamed_cal
     await memory.close()
     assert RAN == [], "the tool never ran with the edited arguments"
     assert kinds(chunks)[-1] == "error" and result.finish_reason == "error"
-    assert (
-        chunks[-1]
-        .payload.error["message"]
-        .startswith("Processor 'guard' changed the arguments of tool call 'c1' (lookup) in process_output_step")
+    message: str = chunks[-1].payload.error["message"]  # type: ignore[union-attr]
+    assert message.startswith(
+        "Processor 'guard' changed the arguments of tool call 'c1' (lookup) in process_output_step"
     )
     assert [c.payload.args for c in of_type(chunks, "tool-call")] == [{"place": {"city": "Paris"}}]  # type: ignore[union-attr]
