@@ -6,7 +6,7 @@ Run: ``scripts/train-guard`` (= ``python -m training.build``), from the reposito
 * ``--variant NAME`` which variant to ship (default: :data:`~training.fit.DEFAULT_VARIANT`);
 * ``--out PATH`` where to write the model (default: the package's ``processors/builtin/injection_model.json.gz``);
 * ``--augment`` also train on the rows the lab's converters derive from the source families (:mod:`training.augment`;
-  off by default since 2026-12-07: measured, it doubled the false-positive rate on plain English requests, see the card);
+  off by default since 2026-12-07: measured, it doubled the false-positive rate on plain English requests: the card);
 * ``--no-converter-table`` with ``--card``, skip the leave-one-converter-family-out table (nine more fits);
 * ``--card`` also measure every variant leave-one-source-family-out, the shipped model on the project's injection
   sets, the old heuristics beside both, and write the figures into ``training/MODEL_CARD.md`` (between its
