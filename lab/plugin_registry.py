@@ -152,7 +152,10 @@ class PluginRegistry(Mapping[str, T], Generic[T]):
 
 
 def _source(point: EntryPoint) -> str:
-    dist_name = getattr(getattr(point, "dist", None), "name", None) or "unknown"
+    try:
+        dist_name = getattr(getattr(point, "dist", None), "name", None) or "unknown"
+    except KeyError:  # a distribution whose METADATA has no Name: importlib_metadata's Distribution raises
+        dist_name = "unknown"
     return BUILTIN if dist_name.lower().replace("_", "-") == DISTRIBUTION else f"plugin:{dist_name}"
 
 
