@@ -164,15 +164,23 @@ def _held_out_in_parallel(
     processes (``TRAIN_PROCESSES``, default one per CPU) and give the same figures as one after the other, in a
     fraction of the time on a machine with cores to spare. The workers are spawned, not forked: a fork copies the
     locks other threads of the caller hold (a test run's, a studio's), which can hang the child."""
+    return _map_in_workers(rows, variant, _fit_and_score, parts)
+
+
+def _map_in_workers(
+    rows: Sequence[dict[str, Any]], variant: Variant, fit: Callable[[Any], Any], parts: list[Any]
+) -> list[Any]:
+    """``fit`` over ``parts`` in order, in ``TRAIN_PROCESSES`` spawned workers that share ``rows``, ``variant`` and
+    every text's features (extracted once here and sent to each worker as arrays); in this process for one."""
     processes = int(os.environ.get("TRAIN_PROCESSES", os.cpu_count() or 1))
     cache = FeatureCache(variant.kinds)
-    cache.add([row["text"] for row in rows])  # extracted once here (and sent to every worker as arrays)
+    cache.add([row["text"] for row in rows])
     if processes <= 1 or len(parts) <= 1:
         _share(list(rows), variant, cache)
-        return [_fit_and_score(part) for part in parts]
+        return [fit(part) for part in parts]
     context = multiprocessing.get_context("spawn")
     with context.Pool(min(processes, len(parts)), initializer=_share, initargs=(list(rows), variant, cache)) as pool:
-        return pool.map(_fit_and_score, parts, chunksize=1)
+        return pool.map(fit, parts, chunksize=1)
 
 
 def leave_one_family_out(rows: Sequence[dict[str, Any]], variant: Variant, log: Callable[[str], None]) -> list[HeldOut]:
@@ -395,15 +403,7 @@ def leave_one_converter_family_out(
         parts.append((name, [i for i, r in enumerate(rows) if r.get("family") != f"augment:{family}"], seed))
     for name, training_at, _ in parts:
         log(f"  converter families: {name} ({len(training_at)} training texts)")
-    processes = int(os.environ.get("TRAIN_PROCESSES", os.cpu_count() or 1))
-    cache = FeatureCache(variant.kinds)
-    cache.add([row["text"] for row in rows])  # extracted once here (and sent to every worker as arrays)
-    if processes <= 1:
-        _share(list(rows), variant, cache)
-        return [_fit_and_score_sets(part) for part in parts]
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(min(processes, len(parts)), initializer=_share, initargs=(list(rows), variant, cache)) as pool:
-        return pool.map(_fit_and_score_sets, parts, chunksize=1)
+    return _map_in_workers(rows, variant, _fit_and_score_sets, parts)
 
 
 def converter_family_lines(results: Sequence[ConverterFamilyResult]) -> list[str]:
