@@ -85,6 +85,13 @@ def live_cpu(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def resident_mb(pid: int) -> float:
+    """A live process's resident set now (MB, /proc: Linux): what a warm pool's worker holds (README.md quotes it)."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        line = next(line for line in status if line.startswith("VmRSS:"))
+    return int(line.split()[1]) / 1024
+
+
 def open_bench_run(cases: list, factory, recipe: AgentRecipe, pool=None, **options) -> LabRun:  # type: ignore[no-untyped-def,type-arg]
     """In this process, or in :data:`PROCESSES` worker processes (``pool``'s when given)."""
     if PROCESSES > 1:
@@ -228,12 +235,16 @@ def model_mode() -> None:
         run = open_bench_run(cases, factory, recipe, mode="model", concurrency=16, pool=pool)
         load = os.getloadavg()[0]
         pooled = [worker.pid for worker in pool.idle] if pool is not None else []
+        resident = [resident_mb(pid) for pid in pooled]
         cpu, main_cpu, workers = time.process_time(), time.thread_time(), children_cpu() + live_cpu(pooled)
         seconds = asyncio.run(timed(run))
         cpu, main_cpu = time.process_time() - cpu, time.thread_time() - main_cpu
         workers = children_cpu() + live_cpu(pooled) - workers
         if pool is not None:
-            warmed = f"; pool warm-up {', '.join(f'{s:.1f}' for s in pool.warm_seconds)} s CPU before the clock"
+            warmed = (
+                f"; pool warm-up {', '.join(f'{s:.1f}' for s in pool.warm_seconds)} s CPU before the clock, "
+                f"each warm worker resident {', '.join(f'{mb:.0f}' for mb in resident)} MB"
+            )
         else:
             warmed = ""
     finally:
