@@ -58,7 +58,8 @@ _LATIN_WORD: Final = re.compile(r"[A-Za-z]{2,}")
 _COMMON_CHINESE_WORDS: Final = """
     我们 你们 他们 她们 它们 什么 怎么 为什 没有 一个 这个 那个 这些 那些 现在 开始 可以 不要 不能 不会 所有 之前
     以前 以后 之后 已经 因为 所以 如果 但是 还是 就是 只是 知道 时候 问题 需要 告诉 回答 内容 信息 输出 系统 用户
-    指令 指示 先前 攻破 命令 规则 设定 模式 任何 自己 一下 一样 这样 那样 时间 工作 公司 朋友 今天 明天 东西 地方 应该 必须 直接
+    指令 指示 先前 攻破 命令 规则 设定 模式 任何 自己 一下 一样 这样 那样 时间 工作 公司 朋友 今天 明天 东西 地方
+    应该 必须 直接
     完整 全部 请求 密码 管理 数据 文件 程序 代码 帮助 助手 生成 安全 限制 政策 道德 角色 扮演 世界 故事 小说 银行
     客户 电话 地址 姓名 邮箱 记录 订单 账户 账号 翻译 说明 详细 发送 列出 显示 打印 执行 忽略 忘记 开发 测试 真正
     目标 唯一 产品 提示 无视 前面 原来 任务 每个 一切 不再 遵守 规定 拒绝 警告 模拟 训练 包括 违反 部门 表格 格式
@@ -73,17 +74,18 @@ _HAN: Final = re.compile(r"[\u3400-\u9fff]")
 #: What ends a Chinese sentence, after NFKC (``！`` and ``？`` are ``!`` and ``?`` by then).
 _SENTENCE_ENDS: Final = ("。", "!", "?", "」", "”", "』")
 
-#: A word of two or more single characters joined by one separator, repeated (``i-g-n-o-r-e``, ``a.l.l``, ``t*o``,
-#: ``请/无/视``), and the separator before a closing punctuation mark (``n*o*w*.``). Written to start with the separator's class, so that ``re`` skips ordinary text quickly; the
-#: character before it is checked in :func:`_split_words`.
+#: A word of two or more single characters joined by one separator, repeated (``i-g-n-o-r-e``, ``a.l.l``,
+#: ``t*o``, ``请/无/视``), and the separator before a closing punctuation mark (``n*o*w*.``). Written to start
+#: with the separator's class, so that ``re`` skips ordinary text quickly; the character before it is checked in
+#: :func:`_split_words`.
 _SEPARATOR_CLASS: Final = r"[\-._*/|·]"
 _UNIT: Final = r"[^\s\-._*/|·]"
 _SPLIT_WORD: Final = re.compile(rf"({_SEPARATOR_CLASS}){_UNIT}(?:\1{_UNIT})*(?:\1(?=[^\s\w]))?")
-#: Chinese characters (and the punctuation between them) each followed by one separator or a line break: four or
-#: more (``忽～略～之・前``, ``以\n上\n指\n示``, ``忽 略 之 前``). ``，``, ``～``, ``｜``, ``＊`` are read after NFKC
-#: (``,``, ``~``, ``|``, ``*``).
+#: Chinese characters (and the punctuation between them) each followed by one separator or one line break (not
+#: a blank line: paragraphs of one word are ordinary): four or more (``忽～略～之・前``, ``以\n上\n指\n示``,
+#: ``忽 略 之 前``). ``，``, ``～``, ``｜``, ``＊`` are read after NFKC (``,``, ``~``, ``|``, ``*``).
 _CJK_UNIT: Final = r"[\u3400-\u9fff\u3002,:;!?A-Za-z0-9]"
-_CJK_SEPARATOR: Final = r"[ \n\t·、|・*~/_.\-]{1,3}"
+_CJK_SEPARATOR: Final = r"(?:[ \t]+[·、|・*~/_.\-]{0,2}[ \t]*|\n|[·、|・*~/_.\-]{1,2}[ \t]*)"
 #: The evidence (a run starting with a Chinese character, four characters or more) and what is joined around it
 #: (any run of two or more).
 _SPLIT_CJK: Final = re.compile(rf"[\u3400-\u9fff\u3002](?:{_CJK_SEPARATOR}{_CJK_UNIT}){{3,}}")
