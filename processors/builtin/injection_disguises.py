@@ -19,11 +19,10 @@ each made only when its test finds the sign, and the test is strict, so that ord
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from typing import Final
-
-from processors.builtin.injection_scan import lower
 
 #: The longest text the reversal and split-word tests are tried on (a chat message, not a document), as the
 #: letter-shift readings of :mod:`~processors.builtin.injection_views`.
@@ -68,9 +67,23 @@ _COMMON_CHINESE_WORDS: Final = """
 """
 _COMMON_CHINESE: Final = tuple(_COMMON_CHINESE_WORDS.split())
 _FORWARD_CHINESE: Final = tuple(word for word in _COMMON_CHINESE if word[::-1] not in _COMMON_CHINESE)
-_CHINESE_FORWARD: Final = re.compile("|".join(_FORWARD_CHINESE))
-_CHINESE_BACKWARD: Final = re.compile("|".join(word[::-1] for word in _FORWARD_CHINESE))
+_CHINESE_FORWARD: Final = frozenset(_FORWARD_CHINESE)
+_CHINESE_BACKWARD: Final = frozenset(word[::-1] for word in _FORWARD_CHINESE)
+
+
+def _pairs_of(words: frozenset[str]) -> re.Pattern[str]:
+    """A pattern whose ``findall`` lists a text's overlapping character pairs that may be one of ``words`` (first
+    and second characters from theirs): set look-ups in C loops, not an alternation of two hundred words tried at
+    every character."""
+    first = "".join(sorted({word[0] for word in words}))
+    second = "".join(sorted({word[1] for word in words}))
+    return re.compile(f"(?=([{first}][{second}]))")
+
+
+_CHINESE_FORWARD_PAIRS: Final = _pairs_of(_CHINESE_FORWARD)
+_CHINESE_BACKWARD_PAIRS: Final = _pairs_of(_CHINESE_BACKWARD)
 _HAN: Final = re.compile(r"[\u3400-\u9fff]")
+_HAS_LETTER: Final = re.compile(r"[A-Za-z]").search
 #: What ends a Chinese sentence, after NFKC (``！`` and ``？`` are ``!`` and ``?`` by then).
 _SENTENCE_ENDS: Final = ("。", "!", "?", "」", "”", "』")
 
@@ -80,6 +93,7 @@ _SENTENCE_ENDS: Final = ("。", "!", "?", "」", "”", "』")
 #: :func:`_split_words`.
 _SEPARATOR_CLASS: Final = r"[\-._*/|·]"
 _UNIT: Final = r"[^\s\-._*/|·]"
+_IS_UNIT: Final = re.compile(_UNIT).match
 _SPLIT_WORD: Final = re.compile(rf"({_SEPARATOR_CLASS}){_UNIT}(?:\1{_UNIT})*(?:\1(?=[^\s\w]))?")
 #: Chinese characters (and the punctuation between them) each followed by one separator or one line break (not
 #: a blank line: paragraphs of one word are ordinary): four or more (``忽～略～之・前``, ``以\n上\n指\n示``,
@@ -89,6 +103,12 @@ _CJK_SEPARATOR: Final = r"(?:[ \t]+[·、|・*~/_.\-]{0,2}[ \t]*|\n|[·、|・*~
 #: The evidence (a run starting with a Chinese character, four characters or more) and what is joined around it
 #: (any run of two or more).
 _SPLIT_CJK: Final = re.compile(rf"[\u3400-\u9fff\u3002](?:{_CJK_SEPARATOR}{_CJK_UNIT}){{3,}}")
+#: A Chinese character with a separator on each side, which every such run of four Chinese characters has (two of
+#: them at most are at its ends): it starts with the separators' class, so that ``re`` skips Chinese text quickly,
+#: and English text's ``" a "`` is no hint.
+_SPLIT_CJK_HINT: Final = re.compile(r"[ \t\n·、|・*~/_.\-][\u3400-\u9fff\u3002][ \t\n·、|・*~/_.\-]")
+#: How far before a hint its run may start (three separators of up to three characters and their characters).
+_HINT_REACH: Final = 16
 _SPLIT_CJK_PAIRS: Final = re.compile(rf"[\u3400-\u9fff\u3002](?:{_CJK_SEPARATOR}{_CJK_UNIT})+")
 _CJK_SEPARATORS: Final = re.compile(_CJK_SEPARATOR)
 
@@ -96,6 +116,7 @@ _CJK_SEPARATORS: Final = re.compile(_CJK_SEPARATOR)
 #: letters with an accent NFKC composed (Latin-1, Latin Extended A and B, Latin Extended Additional).
 _MARK_STACK: Final = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff]{2,}")
 _ACCENTED: Final = re.compile(r"[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]")
+_IS_ACCENTED: Final = _ACCENTED.fullmatch
 _ASCII_LETTER: Final = re.compile(r"[A-Za-z]")
 #: Tag characters that spell ASCII (U+E0020–U+E007E): outside emoji flags (a black flag, tags that spell a region, a
 #: cancel tag: England's spells ``gbeng``) ordinary text has none, so one is a payload (``AI`` in two tags is enough
@@ -116,9 +137,11 @@ def disguised_readings(plain: str) -> list[str]:
     none for ordinary text."""
     readings: list[str] = []
     if not plain.isascii():
-        if _MARKED_OR_TAGGED.search(plain):
-            readings += _tags_read(plain)
-            readings += _marks_stripped(plain)
+        marked = _MARKED_OR_TAGGED.findall(plain)
+        if marked:
+            if max(marked) >= "\U000e0000":
+                readings += _tags_read(plain)
+            readings += _marks_stripped(plain, marked)
         readings += _cjk_joined(plain)
     if len(plain) <= MESSAGE_LIMIT:
         readings += _split_words_joined(plain)
@@ -133,13 +156,16 @@ def _tags_read(text: str) -> list[str]:
     return [_TAG_CHARACTERS.sub(lambda run: "".join(chr(ord(c) - 0xE0000) for c in run.group()), text)]
 
 
-def _marks_stripped(text: str) -> list[str]:
+def _marks_stripped(text: str, marked: list[str]) -> list[str]:
     """The text without its combining marks, when marks are stacked on three letters or more, or a third or more
-    of its Latin letters carry an accent (an accent on every vowel; French or Spanish has far fewer)."""
-    stacks = len(_MARK_STACK.findall(text))
-    if stacks < 3:
-        accented = len(_ACCENTED.findall(text))
-        if accented < 2 or accented * 3 < accented + len(_ASCII_LETTER.findall(text)):
+    of its Latin letters carry an accent (an accent on every vowel; French or Spanish has far fewer). ``marked``:
+    the text's marks, accented letters and tags (a few in ordinary text), so a long text is searched once more at
+    most."""
+    accented = sum(1 for c in marked if _IS_ACCENTED(c))
+    if len(marked) - accented < 6 or len(_MARK_STACK.findall(text)) < 3:
+        # As many ASCII letters as twice the accented ones, at most, are looked for: few in a long text.
+        limit = 2 * accented + 1
+        if accented < 2 or sum(1 for _ in itertools.islice(_ASCII_LETTER.finditer(text), limit)) >= limit:
             return []
     decomposed = unicodedata.normalize("NFD", text)
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
@@ -152,11 +178,28 @@ def _cjk_joined(text: str) -> list[str]:
     # Single characters listed with the enumeration comma alone (金、木、水、火) are ordinary Chinese.
     # Chinese text spaces out the digits and Latin words in it (``5 月 1 日``, ``是 B 和 D``): four Chinese
     # characters at least, and more of them than of anything else.
-    run = next((run for run in _SPLIT_CJK.finditer(text) if _split_chinese(run.group())), None)
+    run = _first_split_chinese(text)
     if not run:
         return []
     excerpt = text[max(0, run.start() - EXCERPT) : run.end() + EXCERPT]
     return [_SPLIT_CJK_PAIRS.sub(lambda run: _CJK_SEPARATORS.sub("", run.group()), excerpt)]
+
+
+def _first_split_chinese(text: str) -> re.Match[str] | None:
+    """The first run of Chinese written apart (:func:`_split_chinese`), looked for only near a character that has a
+    separator on each side (:data:`_SPLIT_CJK_HINT`): the run's pattern tried at every Chinese character of a long
+    document cost more than every other view."""
+    checked = 0
+    for hint in _SPLIT_CJK_HINT.finditer(text):
+        if hint.start() < checked:
+            continue
+        # The windows overlap, so a run cut at one window's end is seen whole from the next one's start.
+        start = max(checked - 2 * _HINT_REACH, hint.start() - _HINT_REACH, 0)
+        checked = hint.end() + 4 * _HINT_REACH
+        for run in _SPLIT_CJK.finditer(text, start, checked):
+            if _split_chinese(run.group()):
+                return _SPLIT_CJK.match(text, run.start())  # the whole run, past the window
+    return None
 
 
 def _split_chinese(run: str) -> bool:
@@ -168,12 +211,12 @@ def _split_chinese(run: str) -> bool:
 
 
 def _split_words(text: str) -> list[re.Match[str]]:
-    """The words of single characters joined by one separator (a unit, then ``sep unit`` twice or more), each
+    """The words of single characters joined by one separator (a unit, then ``sep unit`` once or more), each
     starting a word (after white space or at the text's start)."""
     found = []
     for match in _SPLIT_WORD.finditer(text):
         start = match.start() - 1
-        if start >= 0 and re.match(_UNIT, text[start]) and (start == 0 or text[start - 1].isspace()):
+        if start >= 0 and _IS_UNIT(text[start]) and (start == 0 or text[start - 1].isspace()):
             found.append(match)
     return found
 
@@ -181,9 +224,7 @@ def _split_words(text: str) -> list[re.Match[str]]:
 def _split_words_joined(text: str) -> list[str]:
     """The text with its split words joined, when three or more have three letters or more (``U.S.A.``, ``e.g.``,
     ``a/b``, a version number or a path is no disguise), or one has eight characters or more."""
-    if not any(separator in text for separator in "-._*/|·"):
-        return []
-    words = [match for match in _split_words(text) if any(c.isalpha() for c in match.group())]
+    words = [match for match in _split_words(text) if not match.group().isascii() or _HAS_LETTER(match.group())]
     lettered = [match for match in words if sum(c.isalpha() for c in text[match.start() - 1 : match.end()]) >= 3]
     if len(lettered) < 3 and not any(len(match.group()) >= 14 for match in lettered):
         return []
@@ -199,7 +240,7 @@ def _split_words_joined(text: str) -> list[str]:
 def _reversed(text: str) -> list[str]:
     """The text backwards and its words each backwards, when many more of its words are common English words read
     backwards than forwards (or, with Chinese, many more common words appear in the text reversed)."""
-    words = _LATIN_WORD.findall(lower(text))
+    words = _LATIN_WORD.findall(text.lower())
     backward = sum(map(_BACKWARD_ENGLISH.__contains__, words))
     english = (
         backward >= 3
@@ -207,16 +248,16 @@ def _reversed(text: str) -> list[str]:
         and backward >= 2 * sum(map(_FORWARD_ENGLISH.__contains__, words)) + 1
     )
     chinese = False
-    if not english and not text.isascii() and _HAN.search(text):
-        backward = len(_CHINESE_BACKWARD.findall(text))
-        forward = len(_CHINESE_FORWARD.findall(text))
-        han = len(_HAN.findall(text))
-        # A Chinese sentence ends with its full stop: a text that starts with one and does not end with one was
-        # turned round, and one common word read backwards is then enough.
-        turned = text.lstrip()[:1] in _SENTENCE_ENDS and text.rstrip()[-1:] not in _SENTENCE_ENDS
-        chinese = backward > forward and (
-            turned or (backward >= 3 and backward * 10 >= han and backward >= 2 * forward + 1)
-        )
+    if not english and not text.isascii():
+        # None in nearly every Chinese text: nothing more to count.
+        backward = sum(map(_CHINESE_BACKWARD.__contains__, _CHINESE_BACKWARD_PAIRS.findall(text)))
+        if backward:
+            forward = sum(map(_CHINESE_FORWARD.__contains__, _CHINESE_FORWARD_PAIRS.findall(text)))
+            # A Chinese sentence ends with its full stop: a text that starts with one and does not end with one
+            # was turned round, and one common word read backwards is then enough.
+            turned = text.lstrip()[:1] in _SENTENCE_ENDS and text.rstrip()[-1:] not in _SENTENCE_ENDS
+            many = backward >= 3 and backward * 10 >= len(_HAN.findall(text)) and backward >= 2 * forward + 1
+            chinese = backward > forward and (turned or many)
     if english:
         return [text[::-1], " ".join(word[::-1] for word in text.split(" "))]
     return [text[::-1]] if chinese else []
