@@ -15,7 +15,11 @@ every *view* of a message and keeps the highest score:
   reversed text undone when the text asks for it; a Latin text that reads as no language undone when one
   letter shift (Caesar, ROT13) or the mirrored alphabet (Atbash) makes English of it, and a text that reads as
   English backwards turned round;
-* a payload split into quoted parts ("part A = …", 「第一段…」) put back together.
+* a payload split into quoted parts ("part A = …", 「第一段…」) put back together;
+* text written backwards with nobody asking, words of letters split by ``-``, ``.``, ``/`` …, Chinese characters
+  separated or one a line, stacked combining marks and Unicode tag characters
+  (:mod:`~processors.builtin.injection_disguises`);
+* and, once, the readings of each decoded payload or undisguised text (base64 of leetspeak, hex written backwards).
 
 Each extra view is made only when a cheap check says the disguise is there, and covers only the disguised part
 and its surroundings (at most :data:`EXCERPT` characters on each side), so an ordinary message costs one pass and
@@ -103,11 +107,6 @@ _SPACED_LATIN: Final = re.compile(
 #: What every spaced run holds one to three characters after its start (a separator, then three single letters):
 #: it starts with a separator, so ``re`` skips a long text quickly, and the run is looked for only from there.
 _SPACED_HINT: Final = re.compile(r"[ .\-_*·][A-Za-z][ .\-_*·]{1,3}[A-Za-z][ .\-_*·]{1,3}[A-Za-z][ .\-_*·]")
-#: Three or more CJK characters each followed by spaces, then one more (written to start with the character class,
-#: so that ``re`` skips the rest of the text quickly).
-_SPACED_CJK: Final = re.compile(
-    r"[\u3400-\u9fff\uff0c\u3002][ \u3000]+(?:[\u3400-\u9fff\uff0c\u3002][ \u3000]+){2,}[\u3400-\u9fff\uff0c\u3002]"
-)
 _SEPARATORS: Final = re.compile(r"[ .\-_*·\u3000]+")
 #: A word with letters and leetspeak digits mixed (``1gn0r3``, ``pr3v10u5``): read digits as letters.
 _LEET_WORD: Final = re.compile(r"\b(?=[A-Za-z0-9@$]*[A-Za-z])(?=[A-Za-z0-9@$]*[013457@$])[A-Za-z0-9@$]{3,}\b")
@@ -338,7 +337,7 @@ def _views(text: str, *, nested: bool) -> list[View]:
     if spaced:
         add(_SPACED_LATIN.sub(_joined, _around(plain, spaced.start(), spaced.end())))
     # Reversed text, split words, Chinese characters one a line or separated, stacked marks, tag characters
-    # (:mod:`~processors.builtin.injection_disguises`; its CJK test reads what ``_SPACED_CJK`` read, and more).
+    # (:mod:`~processors.builtin.injection_disguises`; its Chinese test reads ``忽 略 之 前`` too, and more).
     for candidate in disguised_readings(plain):
         add(candidate, payload=True)
     hints = [hint.start() for hint, _ in zip(_LEET_HINT.finditer(plain), range(12), strict=False)]
