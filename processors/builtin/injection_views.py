@@ -15,7 +15,11 @@ every *view* of a message and keeps the highest score:
   reversed text undone when the text asks for it; a Latin text that reads as no language undone when one
   letter shift (Caesar, ROT13) or the mirrored alphabet (Atbash) makes English of it, and a text that reads as
   English backwards turned round;
-* a payload split into quoted parts ("part A = …", 「第一段…」) put back together.
+* a payload split into quoted parts ("part A = …", 「第一段…」) put back together;
+* text written backwards with nobody asking, words of letters split by ``-``, ``.``, ``/`` …, Chinese characters
+  separated or one a line, stacked combining marks and Unicode tag characters
+  (:mod:`~processors.builtin.injection_disguises`);
+* and, once, the readings of each decoded payload or undisguised text (base64 of leetspeak, hex written backwards).
 
 Each extra view is made only when a cheap check says the disguise is there, and covers only the disguised part
 and its surroundings (at most :data:`EXCERPT` characters on each side), so an ordinary message costs one pass and
@@ -40,6 +44,7 @@ from collections import Counter
 from typing import Final, NamedTuple
 
 from processors.builtin.confusable_letters import LETTERS, LOOK_ALIKES
+from processors.builtin.injection_disguises import EXCERPT, disguised_readings
 from processors.builtin.injection_scan import FastPattern, lower
 from processors.builtin.simplified_chinese import simplified
 
@@ -102,11 +107,6 @@ _SPACED_LATIN: Final = re.compile(
 #: What every spaced run holds one to three characters after its start (a separator, then three single letters):
 #: it starts with a separator, so ``re`` skips a long text quickly, and the run is looked for only from there.
 _SPACED_HINT: Final = re.compile(r"[ .\-_*·][A-Za-z][ .\-_*·]{1,3}[A-Za-z][ .\-_*·]{1,3}[A-Za-z][ .\-_*·]")
-#: Three or more CJK characters each followed by spaces, then one more (written to start with the character class,
-#: so that ``re`` skips the rest of the text quickly).
-_SPACED_CJK: Final = re.compile(
-    r"[\u3400-\u9fff\uff0c\u3002][ \u3000]+(?:[\u3400-\u9fff\uff0c\u3002][ \u3000]+){2,}[\u3400-\u9fff\uff0c\u3002]"
-)
 _SEPARATORS: Final = re.compile(r"[ .\-_*·\u3000]+")
 #: A word with letters and leetspeak digits mixed (``1gn0r3``, ``pr3v10u5``): read digits as letters.
 _LEET_WORD: Final = re.compile(r"\b(?=[A-Za-z0-9@$]*[A-Za-z])(?=[A-Za-z0-9@$]*[013457@$])[A-Za-z0-9@$]{3,}\b")
@@ -227,10 +227,6 @@ _PARTS_ASKED: Final = FastPattern(r"\bparts?\b|\bcombine\b|\bconcatenat|部分|�
 _QUOTED: Final = re.compile(r"[\"“「『']([^\"”」』']{2,200})[\"”」』']")
 
 
-#: How much text around a disguised part an extra view keeps.
-EXCERPT: Final = 300
-
-
 class View(NamedTuple):
     """One reading of the text: ``decoded`` is true for a payload that was encoded or disguised.
 
@@ -316,23 +312,34 @@ def _folded(text: str) -> str:
 
 
 def views(text: str) -> list[View]:
-    """The normalised text, then every decoded or undisguised reading a cheap check finds evidence of."""
+    """The normalised text, then every decoded or undisguised reading a cheap check finds evidence of, then those
+    readings' own (an attack disguised twice: base64 of leetspeak, hex written backwards), once."""
+    return _views(text, nested=True)
+
+
+def _views(text: str, *, nested: bool) -> list[View]:
+    """:func:`views`; ``nested``: the decoded readings are read again (one level)."""
     folded = _folded(text)
     plain = simplified(folded)
     found = [View(plain, False, folded)]
+    #: The readings that are a whole payload or the whole disguised text (not an excerpt around a request to
+    #: undo something): read again when ``nested``.
+    payloads: list[str] = []
 
-    def add(candidate: str) -> None:
+    def add(candidate: str, payload: bool = False) -> None:
         if candidate and candidate != plain and all(candidate != view.text for view in found):
             found.append(View(candidate, True, candidate))
+            if payload:
+                payloads.append(candidate)
 
     hint = _SPACED_HINT.search(plain)
     spaced = _SPACED_LATIN.search(plain, max(0, hint.start() - 3)) if hint else None
     if spaced:
         add(_SPACED_LATIN.sub(_joined, _around(plain, spaced.start(), spaced.end())))
-    if not plain.isascii():
-        spaced = _SPACED_CJK.search(plain)
-        if spaced:
-            add(_SPACED_CJK.sub(lambda m: _SEPARATORS.sub("", m.group()), _around(plain, spaced.start(), spaced.end())))
+    # Reversed text, split words, Chinese characters one a line or separated, stacked marks, tag characters
+    # (:mod:`~processors.builtin.injection_disguises`; its Chinese test reads ``忽 略 之 前`` too, and more).
+    for candidate in disguised_readings(plain):
+        add(candidate, payload=True)
     hints = [hint.start() for hint, _ in zip(_LEET_HINT.finditer(plain), range(12), strict=False)]
     # Leetspeak words come together: look at the first cluster (three hints within one excerpt), not the document.
     cluster = next((i for i in range(len(hints) - 2) if hints[i + 2] - hints[i] <= EXCERPT), None)
@@ -343,20 +350,20 @@ def views(text: str) -> list[View]:
     # A document repeats its identifiers (``processOutputStream`` …): each candidate is decoded once.
     long_words = _long_words(plain)
     for candidate in dict.fromkeys(_BASE64.findall(long_words)):
-        add(_decoded_base64(candidate))
+        add(_decoded_base64(candidate), payload=True)
     for candidate in dict.fromkeys(_HEX.findall(long_words)):
-        add(_decoded_hex(candidate))
+        add(_decoded_hex(candidate), payload=True)
     for candidate in dict.fromkeys(_BASE32.findall(long_words)):
-        add(_decoded_base32(candidate))
+        add(_decoded_base32(candidate), payload=True)
     if "0" in plain and "1" in plain:
         for candidate in dict.fromkeys(_BINARY.findall(plain)):
-            add(_printable(bytes(int(group, 2) for group in re.findall(r"[01]{8}", candidate))))
+            add(_printable(bytes(int(group, 2) for group in re.findall(r"[01]{8}", candidate))), payload=True)
     if "%" in plain:
         for candidate in dict.fromkeys(_PERCENT.findall(plain)):
-            add(_printable(urllib.parse.unquote_to_bytes(candidate)))
+            add(_printable(urllib.parse.unquote_to_bytes(candidate)), payload=True)
     if ".-" in plain or "-." in plain:
         for candidate in dict.fromkeys(_MORSE.findall(plain)):
-            add(_decoded_morse(candidate))
+            add(_decoded_morse(candidate), payload=True)
     if len(plain) <= CIPHER_LIMIT:
         add(_deciphered(plain))
     lowered = lower(plain)
@@ -371,6 +378,10 @@ def views(text: str) -> list[View]:
         parts = _QUOTED.findall(_around(plain, asked.start(), asked.end()))  # the parts named near the request
         if len(parts) >= 2:
             add("".join(parts))
+    if nested:
+        for payload in payloads:
+            for inner in _views(payload, nested=False)[1:]:
+                add(inner.text)
     return found
 
 
@@ -401,8 +412,12 @@ def _printable(raw: bytes) -> str:
         decoded = raw.decode("utf-8")
     except UnicodeDecodeError:
         return ""
+    if not decoded:
+        return ""
     letters = sum(ch.isalpha() or ch.isspace() for ch in decoded)
-    return normalise(decoded) if decoded and letters / len(decoded) >= 0.7 else ""
+    # Text, or a payload disguised again (leetspeak, hex: digits among the letters) that its views will read.
+    readable = letters >= 0.7 * len(decoded) or (decoded.isprintable() and letters >= 0.3 * len(decoded))
+    return normalise(decoded) if readable else ""
 
 
 def _decoded_base64(candidate: str) -> str:

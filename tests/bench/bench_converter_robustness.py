@@ -4,8 +4,8 @@ Run: ``.venv/bin/python tests/bench/bench_converter_robustness.py [--seed S] [--
 Prints a Markdown table, asserts nothing. Every starter attack written in the user's message (137 of the bundled
 corpora's 190; the others hide in tool results) is converted by each registered converter with seed S (default 2026:
 the figures in tests/bench/README.md) and sent through an agent whose only input processor is
-``PromptInjectionDetector`` offline with ``offline_scorer`` NAME (default ``heuristics``: the published table;
-``learned`` is the detector's default, the model); the same code as
+``PromptInjectionDetector`` offline with ``offline_scorer`` NAME (default ``learned``, the detector's own default,
+the model: the published table; ``heuristics`` for the phrase signals alone); the same code as
 ``tests/processors/builtin/test_injection_robustness.py`` (``tests/processors/builtin/robustness.py``). Columns: the
 share of all those attacks detected once converted, and the share of the ones detected as written that are still
 detected (the robustness proper), worst first.
@@ -33,7 +33,7 @@ async def table(seed: int, offline_scorer: str) -> list[Row]:
 
 def main() -> None:
     seed = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else SEED
-    scorer = sys.argv[sys.argv.index("--offline-scorer") + 1] if "--offline-scorer" in sys.argv else "heuristics"
+    scorer = sys.argv[sys.argv.index("--offline-scorer") + 1] if "--offline-scorer" in sys.argv else "learned"
     started = time.perf_counter()
     rows = asyncio.run(table(seed, scorer))
     seconds = time.perf_counter() - started

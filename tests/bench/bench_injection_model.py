@@ -11,6 +11,11 @@ Run: ``.venv/bin/python tests/bench/bench_injection_model.py [LONG_DOCUMENT ...]
    of it is making the views (``views``: normalising, finding and decoding payloads), and the old heuristics' on
    the same text in the same minute (a yardstick for how loaded the machine is: their figure on
    an idle machine is in tests/bench/README.md).
+
+``--repeat N [--code CHECKOUT]``: instead, only ``injection_score`` (what the detector calls) N times over every
+starter message and over the README and the Chinese document at 1,000 and 5,000 characters and whole, with the
+code of CHECKOUT (default: this one) on this checkout's texts and model file; prints its CPU time. Run it for two
+checkouts in turn, whole process, for an A/B ratio on a shared machine (tests/bench/README.md).
 """
 
 from __future__ import annotations
@@ -21,7 +26,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(
+    0, sys.argv[sys.argv.index("--code") + 1] if "--code" in sys.argv else str(Path(__file__).resolve().parents[2])
+)
 
 from processors.builtin import injection_model
 from processors.builtin.injection_heuristics import heuristic_scores
@@ -44,7 +51,33 @@ def texts() -> list[dict[str, str]]:
     return rows
 
 
+def documents() -> list[tuple[str, str]]:
+    """The README and the starter corpora's benign Chinese texts joined (~20,000 characters)."""
+    rows = texts()
+    chinese = "\n".join(row["text"] for row in rows if row["lang"] != "en" and row["label"] == "benign")
+    return [
+        ("README.md", (ROOT / "README.md").read_text(encoding="utf-8")),
+        ("benign Chinese cases, joined", chinese * max(1, 20_000 // len(chinese))),
+    ]
+
+
+def repeat(times: int) -> None:
+    """``injection_score`` ``times`` times over every message and the documents at three lengths; its CPU time."""
+    injection_model.shipped_model()
+    messages = [row["text"] for row in texts()]
+    pieces = [document[:size] for _, document in documents() for size in (1_000, 5_000, len(document))]
+    started = time.process_time()
+    for _ in range(times):
+        for text in [*messages, *pieces]:
+            injection_model.injection_score(text)
+    characters = times * sum(map(len, [*messages, *pieces]))
+    print(f"injection_score: {time.process_time() - started:.2f} s CPU for {characters:,} characters; {load()}")
+
+
 def main() -> None:
+    if "--repeat" in sys.argv:
+        repeat(int(sys.argv[sys.argv.index("--repeat") + 1]))
+        return
     print(f"learned injection model, {load()}")
     started = time.process_time()
     model = injection_model.shipped_model()
@@ -62,14 +95,8 @@ def main() -> None:
         f"p95 {timings[int(len(timings) * 0.95)] * 1e3:.3f} ms "
         "(goal: median <= 2 ms)"
     )
-    rows = texts()
-    chinese = "\n".join(row["text"] for row in rows if row["lang"] != "en" and row["label"] == "benign")
-    documents = [
-        ("README.md", (ROOT / "README.md").read_text(encoding="utf-8")),
-        ("benign Chinese cases, joined", chinese * max(1, 20_000 // len(chinese))),
-    ]
-    documents += [(Path(name).name, Path(name).read_text(encoding="utf-8")) for name in sys.argv[1:]]
-    for label, document in documents:
+    named = [(Path(name).name, Path(name).read_text(encoding="utf-8")) for name in sys.argv[1:]]
+    for label, document in [*documents(), *named]:
         print(f" {label}:")
         for size in sorted({1_000, 5_000, 20_000, len(document)}):
             if size > len(document):

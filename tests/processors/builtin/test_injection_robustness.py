@@ -25,9 +25,31 @@ from tests.processors.builtin.robustness import Probe, Row
 MUST_KEEP_EVERY_DETECTION = ("identity", "fullwidth", "zero-width", "zh-s2t", "zh-t2s")
 
 
+#: Converters whose disguise the views undo (``injection_views``, ``injection_disguises``: encodings decoded, reversed
+#: or split text, stacked marks and tag characters read back) and on which the learned model, the detector's
+#: default scorer, loses no detection (seed 2026; tests/bench/README.md § "Attack converters").
+LEARNED_KEEPS_EVERY_DETECTION = (
+    *MUST_KEEP_EVERY_DETECTION, "base32", "base64", "binary", "diacritics", "hex", "letter-split", "tag-smuggle",
+    "url", "zalgo", "zh-punct", "zh-vertical",
+)  # fmt: skip
+
+
 @pytest.fixture(scope="module")
 def probe() -> Probe:
     return Probe()
+
+
+@pytest.fixture(scope="module")
+def learned_probe() -> Probe:
+    return Probe(offline_scorer="learned")
+
+
+@pytest.mark.parametrize("converter", LEARNED_KEEPS_EVERY_DETECTION)
+async def test_the_learned_model_loses_no_detection_to_a_disguise_its_views_undo(
+    learned_probe: Probe, converter: str
+) -> None:
+    row = await learned_probe.row(converter)
+    assert row.baseline > 100 and row.kept == row.baseline, row.as_json()
 
 
 @pytest.fixture(scope="session")
@@ -64,9 +86,10 @@ async def test_a_multi_turn_variant_is_read_turn_by_turn(probe: Probe) -> None:
     assert not await probe.detected(("Hello there.", "What is the weather like in Lisbon?"))
 
 
-#: Encodings the detector decodes (``injection_views``: "base64 and hex payloads decoded"). Its views are not applied
-#: again to a decoded payload, so an attack that was already disguised as written (the obfuscation corpus: leetspeak,
-#: spaced-out, reversed, split or encoded text) is out of this promise: base64 of leetspeak is two disguises.
+#: Encodings the detector decodes (``injection_views``: "base64 and hex payloads decoded"). Its views are applied
+#: again to a decoded payload once, but an attack that was already disguised as written (the obfuscation corpus:
+#: leetspeak, spaced-out, reversed, split or encoded text) stays out of this promise: base64 of leetspeak is two
+#: disguises (the phrase heuristics this test runs read some of them, not all).
 DECODED_ENCODINGS = ("base64", "hex")
 
 
