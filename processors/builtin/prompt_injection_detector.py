@@ -87,7 +87,14 @@ class PromptInjectionDetectorOptions(JudgeOptions):
     detection_types: list[DetectionType] = Field(
         default=list(ALL_DETECTION_TYPES), description="Which attacks to look for"
     )
-    threshold: float = Field(default=0.7, ge=0.0, le=1.0, description="Flag when a type's score reaches this")
+    threshold: float = Field(
+        default=0.7,
+        ge=0.0,
+        le=1.0,
+        description="Flag a text when its score reaches this. The learned model's score is calibrated: the chance "
+        "that the text is an attack (0.7 flags what is at least 70 % likely); lower catches more, with more false "
+        "alarms",
+    )
     strategy: Literal["block", "warn", "filter", "rewrite"] = Field(
         default="block", description="block, warn, filter (drop the message) or rewrite"
     )

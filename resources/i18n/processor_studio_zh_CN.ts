@@ -1288,6 +1288,50 @@
         <source>Showing the last {shown} chunks ({dropped} older dropped)</source>
         <translation>显示最近 {shown} 个数据块（已丢弃较早的 {dropped} 个）</translation>
     </message>
+    <message>
+        <source>learned model</source>
+        <translation>学习模型</translation>
+    </message>
+    <message>
+        <source>phrase heuristics</source>
+        <translation>短语启发式规则</translation>
+    </message>
+    <message>
+        <source>phrase heuristics and learned model</source>
+        <translation>短语启发式规则和学习模型</translation>
+    </message>
+    <message>
+        <source>judge model</source>
+        <translation>评判模型</translation>
+    </message>
+    <message>
+        <source>Score {score} reached the threshold {threshold}: flagged</source>
+        <translation>得分 {score} 达到阈值 {threshold}：已标记</translation>
+    </message>
+    <message>
+        <source>Score {score}: at or above the threshold, flagged</source>
+        <translation>得分 {score}：达到或高于阈值，已标记</translation>
+    </message>
+    <message>
+        <source>Score {score} of the last text; %n text(s) flagged</source>
+        <translation>最后一条文本得分 {score}；已标记 %n 条文本</translation>
+    </message>
+    <message>
+        <source>Score {score}: below the threshold {threshold}, passed</source>
+        <translation>得分 {score}：低于阈值 {threshold}，已放行</translation>
+    </message>
+    <message>
+        <source>Score {score}: below the threshold, passed</source>
+        <translation>得分 {score}：低于阈值，已放行</translation>
+    </message>
+    <message>
+        <source>scored by the {source}</source>
+        <translation>评分来自{source}</translation>
+    </message>
+    <message>
+        <source>The score (0 to 1) of the last text checked; the threshold and above is flagged.</source>
+        <translation>最后一条被检查文本的得分（0 到 1）；达到阈值及以上即被标记。</translation>
+    </message>
 </context>
 <context>
     <name>JudgeFailures</name>
@@ -6947,11 +6991,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>阈值</translation>
     </message>
     <message>
-        <source>Flag when a type&apos;s score reaches this</source>
-        <comment>PromptInjectionDetector.options.threshold.help</comment>
-        <translation>某类型得分达到此值时标记</translation>
-    </message>
-    <message>
         <source>Instructions</source>
         <comment>PromptInjectionDetector.options.instructions</comment>
         <translation>指令</translation>
@@ -7010,6 +7049,11 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Hybrid Band</source>
         <comment>PromptInjectionDetector.options.hybrid_band</comment>
         <translation>混合区间</translation>
+    </message>
+    <message>
+        <source>Flag a text when its score reaches this. The learned model&apos;s score is calibrated: the chance that the text is an attack (0.7 flags what is at least 70 % likely); lower catches more, with more false alarms</source>
+        <comment>PromptInjectionDetector.options.threshold.help</comment>
+        <translation>文本得分达到此值时标记。学习模型的得分经过校准：即该文本是攻击的概率（0.7 会标记至少有 70% 可能是攻击的文本）；调低可拦截更多攻击，但误报也更多</translation>
     </message>
     <message>
         <source>hybrid: offline scores in [low, high) are uncertain and go to the judge; below low passes, at or above high is flagged without asking</source>

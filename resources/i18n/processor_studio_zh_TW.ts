@@ -1288,6 +1288,50 @@
         <source>Showing the last {shown} chunks ({dropped} older dropped)</source>
         <translation>顯示最近 {shown} 個資料塊（已丟棄較早的 {dropped} 個）</translation>
     </message>
+    <message>
+        <source>learned model</source>
+        <translation>學習模型</translation>
+    </message>
+    <message>
+        <source>phrase heuristics</source>
+        <translation>片語啟發式規則</translation>
+    </message>
+    <message>
+        <source>phrase heuristics and learned model</source>
+        <translation>片語啟發式規則和學習模型</translation>
+    </message>
+    <message>
+        <source>judge model</source>
+        <translation>評判模型</translation>
+    </message>
+    <message>
+        <source>Score {score} reached the threshold {threshold}: flagged</source>
+        <translation>分數 {score} 達到臨界值 {threshold}：已標記</translation>
+    </message>
+    <message>
+        <source>Score {score}: at or above the threshold, flagged</source>
+        <translation>分數 {score}：達到或高於臨界值，已標記</translation>
+    </message>
+    <message>
+        <source>Score {score} of the last text; %n text(s) flagged</source>
+        <translation>最後一則文字分數 {score}；已標記 %n 則文字</translation>
+    </message>
+    <message>
+        <source>Score {score}: below the threshold {threshold}, passed</source>
+        <translation>分數 {score}：低於臨界值 {threshold}，已放行</translation>
+    </message>
+    <message>
+        <source>Score {score}: below the threshold, passed</source>
+        <translation>分數 {score}：低於臨界值，已放行</translation>
+    </message>
+    <message>
+        <source>scored by the {source}</source>
+        <translation>評分來自{source}</translation>
+    </message>
+    <message>
+        <source>The score (0 to 1) of the last text checked; the threshold and above is flagged.</source>
+        <translation>最後一則受檢文字的分數（0 到 1）；達到臨界值及以上即被標記。</translation>
+    </message>
 </context>
 <context>
     <name>JudgeFailures</name>
@@ -6947,11 +6991,6 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>臨界值</translation>
     </message>
     <message>
-        <source>Flag when a type&apos;s score reaches this</source>
-        <comment>PromptInjectionDetector.options.threshold.help</comment>
-        <translation>某類型得分達到此值時標記</translation>
-    </message>
-    <message>
         <source>Instructions</source>
         <comment>PromptInjectionDetector.options.instructions</comment>
         <translation>指令</translation>
@@ -7010,6 +7049,11 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Hybrid Band</source>
         <comment>PromptInjectionDetector.options.hybrid_band</comment>
         <translation>混合區間</translation>
+    </message>
+    <message>
+        <source>Flag a text when its score reaches this. The learned model&apos;s score is calibrated: the chance that the text is an attack (0.7 flags what is at least 70 % likely); lower catches more, with more false alarms</source>
+        <comment>PromptInjectionDetector.options.threshold.help</comment>
+        <translation>文字分數達到此值時標記。學習模型的分數經過校準：即該文字是攻擊的機率（0.7 會標記至少有 70% 可能是攻擊的文字）；調低可攔截更多攻擊，但誤報也更多</translation>
     </message>
     <message>
         <source>hybrid: offline scores in [low, high) are uncertain and go to the judge; below low passes, at or above high is flagged without asking</source>

@@ -41,6 +41,7 @@ from processors.result import GenerateResult
 from processors.tracing import TraceEvent, Tracer
 from processors.tripwire import Violation
 from studio.i18n import translate
+from studio.system.warm_up import warm_up_finished
 from studio.telemetry import Telemetry
 from studio.telemetry import shared as telemetry_shared
 
@@ -230,6 +231,7 @@ class RunController(QObject):
             assert run.stream is not None
             if run.stop_requested:  # stopped before it streamed
                 raise asyncio.CancelledError
+            await warm_up_finished()  # a first message sent at once: the model is read once, off the paint path
             emit = self.chunk_received.emit
             run_id = run.run_id
             async for chunk in run.stream:

@@ -5,8 +5,9 @@ busy machine): left lazy, that lands between the user's first Enter and the firs
 inspector as a first ``process_input`` a hundred times slower than the next. Its learned model (the default
 ``offline_scorer``, ``learned``; ``both`` reads it too) takes longer still to read (about 0.5 s, 20 MiB), so it is read
 here too: the sample's first injection attempt is then blocked by a warm model (``--self-test`` checks it). The
-studio runs :func:`warm_up` on a worker thread once its window is up (:func:`start_warm_up`) and waits for it before
-it quits (:func:`warmed`).
+studio runs :func:`warm_up` on a worker thread once its window is up (:func:`start_warm_up`), a run started before it
+ends waits for it off the paint path (:func:`warm_up_finished`), and the studio waits for it before it quits
+(:func:`warmed`).
 """
 
 from __future__ import annotations
@@ -29,9 +30,33 @@ def warm_up() -> None:
     shipped_model()
 
 
+#: The warm-up started last (None before any): a run waits for it rather than loading the model again itself.
+_started: asyncio.Future[None] | None = None
+
+
 def start_warm_up() -> asyncio.Future[None]:
     """Run :func:`warm_up` on a worker thread of the running loop; keep the future and hand it to :func:`warmed`."""
-    return asyncio.get_running_loop().run_in_executor(None, warm_up)
+    global _started
+    _started = asyncio.get_running_loop().run_in_executor(None, warm_up)
+    return _started
+
+
+async def warm_up_finished() -> None:
+    """Wait for the warm-up still running on this loop, if any (at once when none is).
+
+    A message sent while the warm-up is still reading the model (the first second after the window shows, longer on
+    a busy machine) would otherwise read it again on the loop's thread: the window freezes for the whole load, and
+    the two loads slow each other down. Waiting here keeps the window live and reads the model once. A failed
+    warm-up is :func:`warmed`'s to report: the run goes on and meets the error where a run reports it."""
+    started = _started
+    if started is None or started.done() or started.get_loop() is not asyncio.get_running_loop():
+        return
+    try:
+        await asyncio.shield(started)
+    except asyncio.CancelledError:
+        raise
+    except Exception:  # logged by warmed() when the studio quits; the run pays the set-up itself
+        pass
 
 
 async def warmed(warming: Awaitable[None]) -> None:
@@ -48,4 +73,4 @@ async def warmed(warming: Awaitable[None]) -> None:
         )
 
 
-__all__ = ["start_warm_up", "warm_up", "warmed"]
+__all__ = ["start_warm_up", "warm_up", "warm_up_finished", "warmed"]

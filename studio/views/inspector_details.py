@@ -23,6 +23,7 @@ from studio.models.trace_nodes import CallNode, ChangeNode, HookNode, Node, Phas
 from studio.models.trace_rows import DIFF_CONTEXT, FOLDED, MAX_DIFF_LINES, line_diff, to_json
 from studio.texts.problems import change_reason, shown_problem
 from studio.texts.translator import number
+from studio.views.inspector_scores import ThresholdOf, score_line
 
 #: Chunk changes listed for one stream summary (a run can change thousands; the tree shows the first ones).
 MAX_LISTED_CHANGES = 100
@@ -148,7 +149,7 @@ def _detail_text(node: CallNode) -> str:
     return reason_text(event.detail or "")  # an abort that a retry recovered from: its tripwire's code and values
 
 
-def _call_html(node: CallNode, shown_json: frozenset[int]) -> str:
+def _call_html(node: CallNode, shown_json: frozenset[int], threshold_of: ThresholdOf | None = None) -> str:
     event = node.event
     if event.step_number is not None:
         where = translate("Inspector", "step {number}").format(number=event.step_number)
@@ -164,6 +165,7 @@ def _call_html(node: CallNode, shown_json: frozenset[int]) -> str:
     ]
     if node.judge_failure is not None:
         out.append(_judge_html(node.judge_failure))
+    out.append(score_line(node, threshold_of))
     if event.detail:
         label = translate("Inspector", "Error") if event.outcome == "raised" else translate("Inspector", "Reason")
         out.append(
@@ -264,13 +266,15 @@ def _run_html(node: RunNode) -> str:
     return "".join(out)
 
 
-def details_html(node: Node | None, shown_json: frozenset[int] = frozenset()) -> str:
+def details_html(
+    node: Node | None, shown_json: frozenset[int] = frozenset(), threshold_of: ThresholdOf | None = None
+) -> str:
     """Rich text describing one timeline entry (or a hint to select one); ``shown_json``: the chunk changes
-    (by index) whose JSON is shown."""
+    (by index) whose JSON is shown; ``threshold_of``: a scoring guard's threshold in the design, by processor id."""
     if node is None:
         return _empty()
     if isinstance(node, CallNode):
-        return _call_html(node, shown_json)
+        return _call_html(node, shown_json, threshold_of)
     if isinstance(node, ChangeNode):
         call = node.parent
         assert isinstance(call, CallNode)
@@ -307,6 +311,9 @@ class InspectorDetails(QTextBrowser):
         self.setOpenLinks(False)
         self._node: Node | None = None
         self._shown_json: set[int] = set()
+        #: A scoring guard's threshold in the design, by the processor id a run gives it (set by the window; unset,
+        #: a score is shown without its threshold).
+        self.threshold_of: ThresholdOf | None = None
         self.anchorClicked.connect(self._on_anchor_clicked)
         self.setHtml(_empty())
 
@@ -320,7 +327,7 @@ class InspectorDetails(QTextBrowser):
     def _render(self) -> None:
         bar = self.verticalScrollBar()
         position = bar.value()
-        self.setHtml(details_html(self._node, frozenset(self._shown_json)))
+        self.setHtml(details_html(self._node, frozenset(self._shown_json), self.threshold_of))
         bar.setValue(position)  # the same place, one chunk's JSON opened or closed
 
     @Slot(QUrl)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from shiboken6 import isValid as shiboken_valid
 
 from studio import i18n
+from studio.controllers.lab_thresholds import LabThresholds
 from studio.controllers.workspace import Workspace
 from studio.design.build import available_tools
 from studio.design.catalog import palette_groups
@@ -133,6 +134,8 @@ class MainWindow(QMainWindow):
         self.chat = ChatView(workspace.chat_list)
         self.chat.set_suggestions(suggestions(i18n.current_language()))
         self.inspector = InspectorView()
+        # A guard's score in the details is read against the design's threshold (as the Lab's slider finds it).
+        self.inspector.details.threshold_of = LabThresholds(document, workspace.catalogue, parent=self).threshold
 
         # Sizes are weights (QSplitter shares out the space it has in these proportions), so the layout works
         # from 1280x720 up: the palette keeps most of its rows, the options form scrolls.
