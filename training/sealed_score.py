@@ -6,6 +6,10 @@ beside the heuristics — and the attack categories the model missed most. A sea
 it judges is final, and the figure is reported whatever it shows (issue 28): nothing here may feed training or
 tuning, and a set once scored is no longer sealed (the model card says so, and a new set is written for the next
 model).
+
+``--as-detector`` scores the set as ``PromptInjectionDetector()`` flags a text by default instead: the model on the
+text and its decoded views (:func:`~processors.builtin.injection_model.injection_score`) against the option's default
+threshold, not the model alone at its fitted one — what a user of the detector gets.
 """
 
 from __future__ import annotations
@@ -13,10 +17,12 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from processors.builtin.injection_model import shipped_model
+from processors.builtin.injection_model import injection_score, shipped_model
+from processors.builtin.prompt_injection_detector import PromptInjectionDetector
 from training.evaluate import heuristics_flag, model_flag, rates_by
 from training.fit import is_attack
 
@@ -25,11 +31,20 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
 
 
-def table(rows: list[dict[str, Any]]) -> list[str]:
+def detector_flag() -> Callable[[dict[str, Any]], bool]:
+    """The learned verdict as the detector gives it with its defaults: decoded views, the option's threshold."""
+    threshold = PromptInjectionDetector().options.threshold
+    return lambda row: injection_score(row["text"]) >= threshold
+
+
+def table(rows: list[dict[str, Any]], *, as_detector: bool = False) -> list[str]:
     """Markdown rows: the model and the heuristics per language and per where, and over all."""
-    model = shipped_model()
-    ours, theirs = model_flag(model), heuristics_flag()
-    lines = ["| slice | learned model: recall / FPR | old heuristics: recall / FPR |", "|---|---|---|"]
+    ours = detector_flag() if as_detector else model_flag(shipped_model())
+    theirs = heuristics_flag()
+    column = "learned model"
+    if as_detector:
+        column = f"the detector's default (views, threshold {PromptInjectionDetector().options.threshold:g})"
+    lines = [f"| slice | {column}: recall / FPR | old heuristics: recall / FPR |", "|---|---|---|"]
     for name, key in (("language", lambda r: r["lang"]), ("where", lambda r: r["where"])):
         model_rates = rates_by(rows, ours, key)
         heuristic_rates = rates_by(rows, theirs, key)
@@ -57,13 +72,18 @@ def table(rows: list[dict[str, Any]]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.sealed_score", description=__doc__.split("\n")[0])
     parser.add_argument("sealed", type=Path, nargs="+", help="the sealed set(s) to score")
+    parser.add_argument(
+        "--as-detector",
+        action="store_true",
+        help="the model as PromptInjectionDetector() flags by default (decoded views, the option's threshold)",
+    )
     args = parser.parse_args(argv)
     model = shipped_model()
     print(f"model: {model.meta.get('variant')}, {model.meta.get('texts')} texts, threshold {model.threshold:.3f}")
     for path in args.sealed:
         rows = read_rows(path)
         print(f"\n{path} ({len(rows)} texts)\n")
-        print("\n".join(table(rows)))
+        print("\n".join(table(rows, as_detector=args.as_detector)))
     return 0
 
 

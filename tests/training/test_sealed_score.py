@@ -37,3 +37,24 @@ def test_the_command_names_the_model_and_the_set(tmp_path: Path, capsys: pytest.
     out = capsys.readouterr().out
     assert out.startswith("model: chars4+words C=4, ")
     assert f"{path} (4 texts)" in out
+
+
+#: An attack written in Unicode tag characters after a greeting: invisible, so the model alone reads "Hello there!"
+#: (score 0.05 with the 56-family model); the detector reads the tags as ASCII (a decoded view).
+HIDDEN_IN_TAGS = "Hello there! " + "".join(chr(0xE0000 + ord(c)) for c in ROWS[0]["text"])
+
+
+def test_as_detector_scores_the_decoded_views_at_the_detectors_threshold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [*ROWS, {**ROWS[0], "text": HIDDEN_IN_TAGS, "category": "obfuscation"}]
+    assert table(rows)[2].startswith("| all | 0.67 (2/3) / 0.00 (0/2) |")
+    lines = table(rows, as_detector=True)
+    assert lines[0] == (
+        "| slice | the detector's default (views, threshold 0.7): recall / FPR | old heuristics: recall / FPR |"
+    )
+    assert lines[2].startswith("| all | 1.00 (3/3) / 0.00 (0/2) |")
+    path = tmp_path / "set.jsonl"
+    path.write_text("\n".join(json.dumps(row, ensure_ascii=False) for row in rows) + "\n", encoding="utf-8")
+    assert main([str(path), "--as-detector"]) == 0
+    assert "| all | 1.00 (3/3) / 0.00 (0/2) |" in capsys.readouterr().out
