@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, Field, field_validator
 
-from processors.builtin.adjoining import may_uncover, with_adjoining
+from processors.builtin.adjoining import may_join, may_uncover, with_adjoining
 from processors.builtin.base import BuiltinProcessor
 from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
 from processors.builtin.patterns import Match
@@ -41,10 +41,10 @@ from processors.builtin.pii_patterns import (
     stream_finder,
 )
 from processors.builtin.span_strategy import enforce_message, enforce_segment, replace_spans
-from processors.builtin.split_across_chunks import CarryOver, stream_part, stream_part_async
+from processors.builtin.split_across_chunks import CONTEXT_CHARS, CarryOver, stream_part, stream_part_async
 from processors.builtin.stream_window import hold_window
 from processors.builtin.text_checks import check_messages
-from processors.chunks import AnyChunk, TextDeltaChunk
+from processors.chunks import AnyChunk, StepStartChunk, TextDeltaChunk
 from processors.messages import Message
 from processors.pipeline.processor import (
     HookArgs,
@@ -65,6 +65,10 @@ Strategy = Literal["block", "warn", "filter", "redact"]
 RedactionMethod = Literal["mask", "hash", "remove", "placeholder"]
 
 _SENTENCE_END = re.compile(r"[.!?\n]\s+")
+#: The stream's detections let out that its left context still holds (in the step's text's positions), and where
+#: the text let out ends, under these keys of the hook's state.
+_SHOWN = "shown"
+_SHOWN_UNTIL = "shown_until"
 
 JUDGE_PROMPT = """You find personally identifiable information (PII) in text.
 Look for these types: {types}.
@@ -212,20 +216,75 @@ class PIIDetector(BuiltinProcessor):
     # ----------------------------------------------------------------------------------------- stream
     def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
         part = args.part
-        buffer = CarryOver.of(args.state, "stream", carry=0)
+        state = args.state
+        buffer = CarryOver.of(state, "stream", carry=0)
         if buffer.hold is None:
-            buffer.hold = self._hold
+            buffer.hold = self._hold_joined
         if isinstance(part, TextDeltaChunk) and buffer.waits(part):  # most chunks: the text waits for the next scan
             return None
+        if isinstance(part, StepStartChunk):  # a new step's text: what the last one let out is no context of it
+            state.pop(_SHOWN, None)
+            state.pop(_SHOWN_UNTIL, None)
         find_after = self._find_after
-        return stream_part(
-            part,
-            args.state,
-            buffer,
+
+        def find(text: str) -> list[Match]:
             # the buffer scans its held text behind the context it let out: only the held text is searched for needles
-            lambda text: find_after(text, len(buffer.context)),
-            lambda text, found: enforce_segment(self, args, text, found, _warn_stream),
-        )
+            offset = len(buffer.context)
+            found = find_after(text, offset)
+            shown: list[Match] | None = state.get(_SHOWN)
+            if not found and not shown:
+                return found  # the common case: prose, no value held or just let out
+            return found + self._uncovered(text, offset, found, shown, buffer.emitted - offset)
+
+        def handle(text: str, found: list[Match]) -> str:
+            start: int = state.get(_SHOWN_UNTIL, 0)
+            state[_SHOWN_UNTIL] = end = start + len(text)
+            kept = resolve(found) if found else found
+            shown = [m for m in state.get(_SHOWN, ()) if m.end > end - CONTEXT_CHARS]
+            shown += [_moved(m, start) for m in kept if m.end + start > end - CONTEXT_CHARS]
+            if shown:
+                state[_SHOWN] = shown
+            else:
+                state.pop(_SHOWN, None)
+            return enforce_segment(self, args, text, kept, _warn_stream)
+
+        return stream_part(part, state, buffer, find, handle)
+
+    def _hold_joined(self, text: str, offset: int) -> int:
+        """Where the stream's held text begins (:mod:`~processors.builtin.stream_window`), moved back to the start
+        of the word before it when that word may be a value that the text after it hides (:func:`~.adjoining.may_join`:
+        ``A123456(3)138 1234 5``, an identity number the phone number's digits hide until the number is replaced;
+        a number's groups count as one word), never more than ``carry_over`` characters: such a value waits to be
+        redacted with its neighbour."""
+        cut = self._hold(text, offset)
+        if not may_join(text, cut):
+            return cut  # the common case: the held text begins a word, after a space
+        low = max(offset, cut - self.options.carry_over)
+        while cut > low:
+            while cut > low and not text[cut - 1].isspace():  # back over the word the cut fell in or after
+                cut -= 1
+            if cut > low and may_join(text, cut):  # "5698 7654": a space inside a number
+                cut -= 1
+                continue
+            break
+        return cut
+
+    def _uncovered(
+        self, text: str, offset: int, found: list[Match], shown: list[Match] | None, before: int
+    ) -> list[Match]:
+        """The detections that show in the held ``text[offset:]`` once ``found`` (its candidates) and the detections
+        let out just before it (``shown``, in the step's text's positions; ``before``: where ``text`` starts there)
+        are replaced, as the whole text's redaction replaces them (:meth:`_with_adjoining`): the stream lets out
+        what the final message holds. ``[PHONE]`` let out, then ``(02)2720-1234`` held: the number's pattern sees
+        the digit the replacement hid."""
+        known = [_moved(m, -before) for m in shown or () if m.start >= before]
+        known += resolve(found) if found else found
+        if not known:
+            return []
+        settled = self._with_adjoining(text, known)
+        if len(settled) == len(known):
+            return []
+        return [m for m in settled if m.start >= offset and m not in known]
 
     async def _process_output_stream_judged(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
         part = args.part
@@ -270,6 +329,10 @@ def _sentence_limit(full: str, offset: int, cut: int) -> int:
             break
         last = hit.end()
     return last
+
+
+def _moved(match: Match, shift: int) -> Match:
+    return Match(match.kind, match.start + shift, match.end + shift, match.value)
 
 
 def _types(found: list[Match]) -> list[str]:

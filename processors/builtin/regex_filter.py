@@ -71,6 +71,8 @@ logger = logging.getLogger(__name__)
 _T = TypeVar("_T")
 #: Reports the stream hook made on a worker thread wait in the state under this key for the loop to send them.
 _DEFERRED_REPORTS = "deferred_reports"
+#: The regions let out that the left context still holds (in the step's text's positions), under this key.
+_SHOWN = "shown"
 
 
 class _Worker(threading.local):
@@ -251,7 +253,7 @@ class RegexFilter(BuiltinProcessor):
 
     def _redact_segment(self, text: str) -> tuple[str, list[dict[str, Any]], list[Region]]:
         """``text`` redacted, its redactions and the regions they cover (told to the trace exporters on the loop)."""
-        regions = self._matcher.regions(self._matcher.hits(text))
+        regions = self._matcher.settled_regions(text)
         redacted, redactions = self._matcher.redact(text, regions)
         return redacted, redactions, regions
 
@@ -388,7 +390,7 @@ class RegexFilter(BuiltinProcessor):
                 return part
             return hold.send(state, self._take_text(part, text, state, hold))
         if isinstance(part, StepStartChunk):  # a text run left open by a rejected step is not this step's text
-            for key in ("held", "buffer", "context", "offset", "scan"):
+            for key in ("held", "buffer", "context", "offset", "scan", _SHOWN):
                 state.pop(key, None)
             hold.reset()
             return part
@@ -408,7 +410,7 @@ class RegexFilter(BuiltinProcessor):
         limit = length - self._span
         if limit <= 0:
             return []
-        regions = self._matcher.regions(self._stream_hits(state, buffer))
+        regions = self._adjoined(state, buffer, self._matcher.regions(self._stream_hits(state, buffer)))
         for region in regions:
             if region.start < limit < region.end:
                 limit = region.start  # a match crossing the boundary is held back whole
@@ -467,6 +469,7 @@ class RegexFilter(BuiltinProcessor):
             held[0][1] = held[0][1][cut:]
         inside = [r for r in regions if r.end <= emit_end]
         offset: int = state.get("offset", 0)  # characters of this step's text before ``buffer``
+        self._shown(state, inside, offset, offset + emit_end)
         state["buffer"] = buffer[emit_end:]
         state["context"] = (state.get("context", "") + buffer[:emit_end])[-CONTEXT_CHARS:]
         state["offset"] = offset + emit_end
@@ -487,8 +490,9 @@ class RegexFilter(BuiltinProcessor):
         held: list[list[Any]] = state.pop("held")
         others = list(hold.waiting)
         hold.waiting.clear()
-        regions = self._matcher.regions(self._stream_hits(state, buffer))
+        regions = self._adjoined(state, buffer, self._matcher.regions(self._stream_hits(state, buffer)))
         offset: int = state.get("offset", 0)
+        self._shown(state, regions, offset, offset + len(buffer))
         self._hid(state.get("run_id", ""), buffer, regions)
         self._block_held(buffer, regions, offset)
         flushed, redactions = self._matcher.redact(buffer, regions)
@@ -532,6 +536,34 @@ class RegexFilter(BuiltinProcessor):
             return
         matches = [{"rule": r.owner.rule, "match": buffer[r.start : r.end], "index": offset + r.start} for r in regions]
         self._block(matches, "streaming content")
+
+    def _adjoined(self, state: dict[str, Any], buffer: str, regions: list[Region]) -> list[Region]:
+        """``regions`` of the held-back ``buffer`` and the preset matches their replacement, or that of the
+        replacements let out just before it, uncovers (:meth:`RegexMatcher.adjoining`): the stream redacts what the
+        whole text's redaction does. ``[PHONE]`` let out, then ``(02)2720-1234`` held: the number's pattern sees the
+        digit the placeholder replaced, and the whole text's redaction had looked again."""
+        shown: list[Region] | None = state.get(_SHOWN)
+        if not regions and not shown:
+            return regions  # the common case: prose, no value held or just let out
+        context: str = state.get("context", "")
+        before = state.get("offset", 0) - len(context)  # where ``context`` starts in the step's text
+        known = [region.shifted(-before) for region in shown or () if region.start >= before]
+        known += [region.shifted(len(context)) for region in regions]
+        found = self._matcher.adjoining(context + buffer, known)
+        if len(found) == len(known):
+            return regions
+        return [region.shifted(-len(context)) for region in found if region.start >= len(context)]
+
+    @staticmethod
+    def _shown(state: dict[str, Any], regions: list[Region], offset: int, end: int) -> None:
+        """Keep the regions let out (in the step's text's positions) that the left context still holds, up to
+        ``end``: the look again of the next held text replaces them as the whole text's redaction does."""
+        kept = [region for region in state.get(_SHOWN, ()) if region.end > end - CONTEXT_CHARS]
+        kept += [region.shifted(offset) for region in regions if region.end > end - CONTEXT_CHARS]
+        if kept:
+            state[_SHOWN] = kept
+        else:
+            state.pop(_SHOWN, None)
 
     def _stream_hits(self, state: dict[str, Any], text: str) -> list[Hit]:
         """Hits in held-back ``text``, matched with the text already emitted before it as left context (a
