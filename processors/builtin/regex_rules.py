@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from processors.builtin.adjoining import with_adjoining
+from processors.builtin.adjoining import replace_spans_mapped, with_adjoining
 from processors.builtin.patterns import find_all
 from processors.builtin.sliding_scan import SlidingScan
 from processors.problems import Problem, ProblemError, regex_problem
@@ -238,14 +238,11 @@ class RegexMatcher:
         """``text`` with each of ``regions`` replaced, and one report record per region."""
         if not regions:
             return text, []
-        pieces: list[str] = []
+        spans: list[tuple[int, int, str]] = []
         redactions: list[dict[str, Any]] = []
-        cursor = 0
         for region in regions:
             replacement = self.replacement(region)
-            pieces.append(text[cursor : region.start])
-            pieces.append(replacement)
-            cursor = region.end
+            spans.append((region.start, region.end, replacement))
             record: dict[str, Any] = {
                 "rule": region.owner.rule,
                 "index": region.start,
@@ -257,8 +254,7 @@ class RegexMatcher:
             if self._include_values:
                 record["value"] = text[region.start : region.end]
             redactions.append(record)
-        pieces.append(text[cursor:])
-        return "".join(pieces), redactions
+        return replace_spans_mapped(text, spans)[0], redactions
 
     def redact_text(self, text: str) -> str:
         """``text`` with every match replaced (what the redact strategy does to one text)."""
