@@ -4,8 +4,10 @@ Regular expressions with validators find e-mail addresses, phone numbers, Luhn-c
 mod-97-checked IBANs, SSNs, IP addresses, API keys and tokens, URLs, UUIDs and crypto wallets. Names,
 postal addresses and dates of birth need the optional judge (``model``). Input and output messages are
 checked whole; the output stream is checked with a carry-over buffer, so a value split across chunks is
-still caught and the redacted text does not depend on where the stream was split; only the trailing text
-that could still begin a match is held back (a word or two of prose), so the answer still streams::
+still caught and the redacted text does not depend on where the stream was split (adjoining values too: a value
+that its neighbour hides until the neighbour is replaced waits for it, :mod:`~processors.builtin.adjoining`); only
+the trailing text that could still begin a match is held back (a word or two of prose), so the answer still
+streams::
 
     agent = Agent(..., output_processors=[PIIDetector(strategy="redact", redaction_method="placeholder")])
     # "Mail jo@example.com" streams as "Mail [EMAIL]"

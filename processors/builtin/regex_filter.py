@@ -17,7 +17,9 @@ Mastra's ``RegexFilterProcessor`` (id ``regex-filter``), hooks ``process_input``
   "strategy": "block"}`` (the matched values are never copied into the tripwire).
 * **redact** replaces each match by its rule's replacement (JavaScript-style ``$1``, ``$<name>``, ``$&``,
   ``$$`` are expanded); overlapping matches are merged into one region, replaced by the longest match's
-  replacement, so no tail of a longer secret survives. Each redacted text is reported to ``on_violation``
+  replacement, so no tail of a longer secret survives; values that adjoin are all replaced, also one whose pattern
+  sees its neighbour's last character (``(02)2720-1234(02)2720-1234`` → ``[PHONE][PHONE]``: redacting the redacted
+  text changes nothing, :mod:`processors.builtin.adjoining`). Each redacted text is reported to ``on_violation``
   with ``{"strategy": "redact", "phase", "messageId"?, "partIndex"?, "redactions": [...]}``.
 * **warn** lets the text through, logs a warning, and reports the matches to ``on_violation``.
 
@@ -29,7 +31,9 @@ replaced by ``[KIND]`` (``[EMAIL]``, ``[CREDIT_CARD]``, ``[OPENAI_KEY]`` ...).
 
 Streaming: while redacting, the last ``stream_carryover_size`` characters are held back so a match split
 across chunks is redacted whole (the option must be at least the longest match a rule can have); with presets
-only, no more than the presets need to recognise a match (``patterns.max_span``), so the answer streams. Text with no
+only, no more than the presets need to recognise a match (``patterns.max_span``), so the answer streams; what streams
+out is what the final message's redaction holds, adjoining values too (the held text is looked at again with the
+values let out before it replaced as they were let out). Text with no
 match goes out as the chunks it arrived in, a little later. Other chunks keep the model's order, as with every
 guard that holds text back (:mod:`processors.builtin.held_chunk_order`): one that does not end the text run (a thinking
 model's reasoning between two text deltas, a ``data-*`` chunk) waits behind the held-back text and goes out in its
