@@ -42,7 +42,7 @@ from processors.builtin.pii_patterns import (
     resolve,
     stream_finder,
 )
-from processors.builtin.span_strategy import enforce_message, enforce_segment, replace_spans
+from processors.builtin.span_strategy import enforce, enforce_message, enforce_segment, replace_spans
 from processors.builtin.split_across_chunks import CONTEXT_CHARS, CarryOver, stream_part, stream_part_async
 from processors.builtin.stream_window import hold_window
 from processors.builtin.text_checks import check_messages
@@ -241,14 +241,20 @@ class PIIDetector(BuiltinProcessor):
         def handle(text: str, found: list[Match]) -> str:
             start: int = state.get(_SHOWN_UNTIL, 0)
             state[_SHOWN_UNTIL] = end = start + len(text)
-            kept = resolve(found) if found else found
-            shown = [m for m in state.get(_SHOWN, ()) if m.end > end - CONTEXT_CHARS]
+            shown: list[Match] | None = state.get(_SHOWN)
+            if not found:
+                if shown and shown[-1].end <= end - CONTEXT_CHARS:
+                    del state[_SHOWN]  # out of the left context now
+                return text
+            kept = resolve(found)
+            shown = [m for m in shown or () if m.end > end - CONTEXT_CHARS]
             shown += [_moved(m, start) for m in kept if m.end + start > end - CONTEXT_CHARS]
             if shown:
                 state[_SHOWN] = shown
             else:
                 state.pop(_SHOWN, None)
-            return enforce_segment(self, args, text, kept, _warn_stream)
+            redacted = enforce(self, args, text, kept, _warn_stream)  # (enforce_segment, its matches resolved)
+            return "" if redacted is None else redacted
 
         return stream_part(part, state, buffer, find, handle)
 
