@@ -19,11 +19,14 @@ from processors.builtin.patterns import ADDRESS_LETTERS, Match
 
 __all__ = [
     "MAX_ROUNDS",
+    "READS_AFTER",
     "URL_REACH",
     "Span",
     "Stretch",
     "may_join",
     "may_uncover",
+    "may_uncover_at",
+    "may_uncover_once",
     "replace_spans_mapped",
     "shift_into",
     "with_adjoining",
@@ -106,38 +109,64 @@ def may_uncover(text: str, found: list[_S]) -> bool:
     reads a character of a match from where a new one could be (a value then space and a word, a full stop ending
     a sentence), so the common text skips the second scan. A pattern reads at most two characters around a value
     (``(?<!\d[ .-])``, ``(?![ .-]\d)``, an SSH remote's ``:path``) and a keyword check the words right before it."""
+    return any(may_uncover_at(text, match.start, match.end) for match in found)
+
+
+#: How far after a value :func:`may_uncover_at` reads: once the text runs this far past it, its answer is final (a
+#: stream may keep it while more text arrives).
+READS_AFTER = 25
+
+
+def may_uncover_at(text: str, before: int, after: int) -> bool:
+    """:func:`may_uncover` for the one match ``text[before:after]``. It reads at most :data:`READS_AFTER`
+    characters after the match, and the text before it: False stays False when more text follows that far on,
+    or when less text comes before (a stream's left context, trimmed)."""
     end = len(text)
-    for match in found:
-        after, before = match.end, match.start
-        if after < end:
-            following = text[after]
-            if _can_start(following) and (  # a value right after this one
-                following != "." or (after + 1 < end and not text[after + 1].isspace())
-            ):
+    if after < end:
+        following = text[after]
+        if _can_start(following) and (  # a value right after this one
+            following != "." or (after + 1 < end and not text[after + 1].isspace())
+        ):
+            return True
+        if following in " .-" and after + 1 < end and text[after - 1].isdigit():
+            nxt = text[after + 1]
+            if nxt.isdigit() or nxt in "(+":  # a phone number that "digit, separator" hid
                 return True
-            if following in " .-" and after + 1 < end and text[after - 1].isdigit():
-                nxt = text[after + 1]
-                if nxt.isdigit() or nxt in "(+":  # a phone number that "digit, separator" hid
-                    return True
-            last = text[after - 1] if after > before else ""
-            ending = text[max(before, after - 9) : after]
-            if (  # it may end in a keyword (one of another script, a Chinese one, too)
-                (not last.isascii() or (last.isalpha() and ending.lower().endswith(_KEYWORDS)))
-                and _digit_soon(text, after)
-            ):
+        last = text[after - 1] if after > before else ""
+        if (  # it may end in a keyword (one of another script, a Chinese one, too)
+            (
+                not last.isascii()
+                or (last.isalpha() and text[max(before, after - 9) : after].lower().endswith(_KEYWORDS))
+            )
+            and _digit_soon(text, after)
+        ):
+            return True
+    if before > 0:
+        previous = text[before - 1]
+        if _can_end(previous) and (previous != ":" or (before >= 2 and text[before - 2] in _IPV6)):
+            return True  # a value may end right before this one (an IPv6 address may end with ":")
+        if not previous.isspace() and _url_runs_to(text, before):
+            return True  # an address that ran on into this value (through "!", "：") ends before it now
+        if before >= 2 and previous in " .-:":
+            ending, first = text[before - 2], text[before]
+            if previous in " -" and ending.isdigit() and first.isdigit():
                 return True
-        if before > 0:
-            previous = text[before - 1]
-            if _can_end(previous) and (previous != ":" or (before >= 2 and text[before - 2] in _IPV6)):
-                return True  # a value may end right before this one (an IPv6 address may end with ":")
-            if not previous.isspace() and _url_runs_to(text, before):
-                return True  # an address that ran on into this value (through "!", "：") ends before it now
-            if before >= 2 and previous in " .-:":
-                ending, first = text[before - 2], text[before]
-                if previous in " -" and ending.isdigit() and first.isdigit():
-                    return True
-                if previous in ".:" and ending.isalnum() and (first.isalnum() or first in "~./-_"):
-                    return True
+            if previous in ".:" and ending.isalnum() and (first.isalnum() or first in "~./-_"):
+                return True
+    return False
+
+
+def may_uncover_once(text: str, start: int, end: int, before: int, settled: set[tuple[int, int]]) -> bool:
+    """:func:`may_uncover_at` for a stream that asks about the same match after every chunk: the match
+    ``[start, end)`` in the step's text, ``text`` starting at ``before`` there. A match found to uncover nothing with
+    :data:`READS_AFTER` characters after it is kept in ``settled`` and not read again."""
+    key = (start, end)
+    if key in settled:
+        return False
+    if may_uncover_at(text, start - before, end - before):
+        return True
+    if end - before + READS_AFTER <= len(text):
+        settled.add(key)
     return False
 
 

@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, Field, field_validator
 
-from processors.builtin.adjoining import may_join, may_uncover, with_adjoining
+from processors.builtin.adjoining import may_join, may_uncover, may_uncover_once, with_adjoining
 from processors.builtin.base import BuiltinProcessor
 from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
 from processors.builtin.patterns import Match
@@ -71,6 +71,8 @@ _SENTENCE_END = re.compile(r"[.!?\n]\s+")
 #: the text let out ends, under these keys of the hook's state.
 _SHOWN = "shown"
 _SHOWN_UNTIL = "shown_until"
+#: The detections (in the step's text's positions) whose replacement was found to uncover nothing.
+_SETTLED = "settled"
 
 JUDGE_PROMPT = """You find personally identifiable information (PII) in text.
 Look for these types: {types}.
@@ -225,8 +227,8 @@ class PIIDetector(BuiltinProcessor):
         if isinstance(part, TextDeltaChunk) and buffer.waits(part):  # most chunks: the text waits for the next scan
             return None
         if isinstance(part, StepStartChunk):  # a new step's text: what the last one let out is no context of it
-            state.pop(_SHOWN, None)
-            state.pop(_SHOWN_UNTIL, None)
+            for key in (_SHOWN, _SHOWN_UNTIL, _SETTLED):
+                state.pop(key, None)
         find_after = self._find_after
 
         def find(text: str) -> list[Match]:
@@ -236,7 +238,7 @@ class PIIDetector(BuiltinProcessor):
             shown: list[Match] | None = state.get(_SHOWN)
             if not found and not shown:
                 return found  # the common case: prose, no value held or just let out
-            return found + self._uncovered(text, offset, found, shown, buffer.emitted - offset)
+            return found + self._uncovered(state, text, offset, found, shown, buffer.emitted - offset)
 
         def handle(text: str, found: list[Match]) -> str:
             start: int = state.get(_SHOWN_UNTIL, 0)
@@ -253,6 +255,9 @@ class PIIDetector(BuiltinProcessor):
                 state[_SHOWN] = shown
             else:
                 state.pop(_SHOWN, None)
+            settled: set[tuple[int, int]] | None = state.get(_SETTLED)
+            if settled is not None and len(settled) > 32:  # forget the detections the left context no longer holds
+                state[_SETTLED] = {key for key in settled if key[1] > end - CONTEXT_CHARS}
             redacted = enforce(self, args, text, kept, _warn_stream)  # (enforce_segment, its matches resolved)
             return "" if redacted is None else redacted
 
@@ -278,15 +283,24 @@ class PIIDetector(BuiltinProcessor):
         return cut
 
     def _uncovered(
-        self, text: str, offset: int, found: list[Match], shown: list[Match] | None, before: int
+        self, state: dict[str, Any], text: str, offset: int, found: list[Match], shown: list[Match] | None, before: int
     ) -> list[Match]:
         """The detections that show in the held ``text[offset:]`` once ``found`` (its candidates) and the detections
         let out just before it (``shown``, in the step's text's positions; ``before``: where ``text`` starts there)
         are replaced, as the whole text's redaction replaces them (:meth:`_with_adjoining`): the stream lets out
         what the final message holds. ``[PHONE]`` let out, then ``(02)2720-1234`` held: the number's pattern sees
         the digit the replacement hid."""
+        resolved = resolve(found) if found else found
+        if self.options.redaction_method != "remove":  # (a removed value joins its neighbours: always look again)
+            settled_spans: set[tuple[int, int]] = state.setdefault(_SETTLED, set())
+            if not any(
+                m.start >= before and may_uncover_once(text, m.start, m.end, before, settled_spans) for m in shown or ()
+            ) and not any(
+                may_uncover_once(text, m.start + before, m.end + before, before, settled_spans) for m in resolved
+            ):
+                return []  # (each detection asked once its neighbours have come: the stream asks every scan)
         known = [_moved(m, -before) for m in shown or () if m.start >= before]
-        known += resolve(found) if found else found
+        known += resolved
         if not known:
             return []
         settled = self._with_adjoining(text, known)

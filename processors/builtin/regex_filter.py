@@ -56,6 +56,7 @@ from typing import Any, ClassVar, Literal, NoReturn, TypeVar
 
 from pydantic import Field, ValidationInfo, field_validator
 
+from processors.builtin.adjoining import may_uncover_once
 from processors.builtin.base import BuiltinProcessor, InvalidOptionsError, ProcessorOptions, text_code
 from processors.builtin.held_chunk_order import HoldBack
 from processors.builtin.patterns import expand_kinds, max_span
@@ -77,6 +78,8 @@ _T = TypeVar("_T")
 _DEFERRED_REPORTS = "deferred_reports"
 #: The regions let out that the left context still holds (in the step's text's positions), under this key.
 _SHOWN = "shown"
+#: The regions (in the step's text's positions) whose replacement was found to uncover nothing, under this key.
+_SETTLED = "settled"
 
 
 class _Worker(threading.local):
@@ -394,7 +397,7 @@ class RegexFilter(BuiltinProcessor):
                 return part
             return hold.send(state, self._take_text(part, text, state, hold))
         if isinstance(part, StepStartChunk):  # a text run left open by a rejected step is not this step's text
-            for key in ("held", "buffer", "context", "offset", "scan", _SHOWN):
+            for key in ("held", "buffer", "context", "offset", "scan", _SHOWN, _SETTLED):
                 state.pop(key, None)
             hold.reset()
             return part
@@ -550,10 +553,20 @@ class RegexFilter(BuiltinProcessor):
         if not regions and not shown:
             return regions  # the common case: prose, no value held or just let out
         context: str = state.get("context", "")
-        before = state.get("offset", 0) - len(context)  # where ``context`` starts in the step's text
+        offset: int = state.get("offset", 0)
+        before = offset - len(context)  # where ``context`` starts in the step's text
+        window = context + buffer
+        settled: set[tuple[int, int]] = state.setdefault(_SETTLED, set())
+        if not any(
+            region.start >= before and may_uncover_once(window, region.start, region.end, before, settled)
+            for region in shown or ()
+        ) and not any(
+            may_uncover_once(window, region.start + offset, region.end + offset, before, settled) for region in regions
+        ):
+            return regions  # (each region asked once its neighbours have come: the stream asks after every chunk)
         known = [region.shifted(-before) for region in shown or () if region.start >= before]
         known += [region.shifted(len(context)) for region in regions]
-        found = self._matcher.adjoining(context + buffer, known)
+        found = self._matcher.adjoining(window, known)
         if len(found) == len(known):
             return regions
         return [region.shifted(-len(context)) for region in found if region.start >= len(context)]
@@ -568,6 +581,9 @@ class RegexFilter(BuiltinProcessor):
             state[_SHOWN] = kept
         else:
             state.pop(_SHOWN, None)
+        settled: set[tuple[int, int]] | None = state.get(_SETTLED)
+        if settled is not None and len(settled) > 32:  # forget the regions the left context no longer holds
+            state[_SETTLED] = {key for key in settled if key[1] > end - CONTEXT_CHARS}
 
     def _stream_hits(self, state: dict[str, Any], text: str) -> list[Hit]:
         """Hits in held-back ``text``, matched with the text already emitted before it as left context (a
