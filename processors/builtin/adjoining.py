@@ -163,9 +163,11 @@ def may_uncover_once(text: str, start: int, end: int, before: int, settled: set[
     key = (start, end)
     if key in settled:
         return False
-    if may_uncover_at(text, start - before, end - before):
+    after = end - before
+    if may_uncover_at(text, start - before, after):
         return True
-    if end - before + READS_AFTER <= len(text):
+    last = text[after - 1]  # only a keyword check reads further than two characters on
+    if after + (READS_AFTER if last.isalpha() or not last.isascii() else 2) <= len(text):
         settled.add(key)
     return False
 

@@ -290,23 +290,34 @@ class PIIDetector(BuiltinProcessor):
         are replaced, as the whole text's redaction replaces them (:meth:`_with_adjoining`): the stream lets out
         what the final message holds. ``[PHONE]`` let out, then ``(02)2720-1234`` held: the number's pattern sees
         the digit the replacement hid."""
-        resolved = resolve(found) if found else found
-        if self.options.redaction_method != "remove":  # (a removed value joins its neighbours: always look again)
-            settled_spans: set[tuple[int, int]] = state.setdefault(_SETTLED, set())
-            if not any(
-                m.start >= before and may_uncover_once(text, m.start, m.end, before, settled_spans) for m in shown or ()
-            ) and not any(
-                may_uncover_once(text, m.start + before, m.end + before, before, settled_spans) for m in resolved
-            ):
-                return []  # (each detection asked once its neighbours have come: the stream asks every scan)
+        if self.options.redaction_method != "remove" and not self._may_uncover(state, text, found, shown, before):
+            return []
         known = [_moved(m, -before) for m in shown or () if m.start >= before]
-        known += resolved
+        known += resolve(found) if found else found
         if not known:
             return []
         settled = self._with_adjoining(text, known)
         if len(settled) == len(known):
             return []
         return [m for m in settled if m.start >= offset and m not in known]
+
+    @staticmethod
+    def _may_uncover(
+        state: dict[str, Any], text: str, found: list[Match], shown: list[Match] | None, before: int
+    ) -> bool:
+        """Whether replacing a candidate of ``found`` (in ``text``, overlapping: the detections are among them) or a
+        detection of ``shown`` may uncover a value; each is asked once its neighbours have come (``settled``): the
+        stream asks at every scan. (A removed value joins its neighbours: the caller always looks again.)"""
+        settled: set[tuple[int, int]] = state.setdefault(_SETTLED, set())
+        for m in shown or ():
+            key = (m.start, m.end)
+            if m.start >= before and key not in settled and may_uncover_once(text, *key, before, settled):
+                return True
+        for m in found:
+            start, end = m.start + before, m.end + before
+            if (start, end) not in settled and may_uncover_once(text, start, end, before, settled):
+                return True
+        return False
 
     async def _process_output_stream_judged(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
         part = args.part

@@ -555,15 +555,27 @@ class RegexFilter(BuiltinProcessor):
         context: str = state.get("context", "")
         offset: int = state.get("offset", 0)
         before = offset - len(context)  # where ``context`` starts in the step's text
-        window = context + buffer
         settled: set[tuple[int, int]] = state.setdefault(_SETTLED, set())
-        if not any(
-            region.start >= before and may_uncover_once(window, region.start, region.end, before, settled)
-            for region in shown or ()
-        ) and not any(
-            may_uncover_once(window, region.start + offset, region.end + offset, before, settled) for region in regions
-        ):
-            return regions  # (each region asked once its neighbours have come: the stream asks after every chunk)
+        window = ""
+        uncovers = False
+        # each region is asked once its neighbours have come (``settled``): the stream asks after every chunk
+        for region in shown or ():
+            if region.start >= before and (region.start, region.end) not in settled:
+                window = window or context + buffer
+                if may_uncover_once(window, region.start, region.end, before, settled):
+                    uncovers = True
+                    break
+        if not uncovers:
+            for region in regions:
+                start, end = region.start + offset, region.end + offset
+                if (start, end) not in settled:
+                    window = window or context + buffer
+                    if may_uncover_once(window, start, end, before, settled):
+                        uncovers = True
+                        break
+        if not uncovers:
+            return regions
+        window = window or context + buffer
         known = [region.shifted(-before) for region in shown or () if region.start >= before]
         known += [region.shifted(len(context)) for region in regions]
         found = self._matcher.adjoining(window, known)
@@ -575,7 +587,10 @@ class RegexFilter(BuiltinProcessor):
     def _shown(state: dict[str, Any], regions: list[Region], offset: int, end: int) -> None:
         """Keep the regions let out (in the step's text's positions) that the left context still holds, up to
         ``end``: the look again of the next held text replaces them as the whole text's redaction does."""
-        kept = [region for region in state.get(_SHOWN, ()) if region.end > end - CONTEXT_CHARS]
+        shown: list[Region] | None = state.get(_SHOWN)
+        if not regions and not shown:
+            return
+        kept = [region for region in shown or () if region.end > end - CONTEXT_CHARS]
         kept += [region.shifted(offset) for region in regions if region.end > end - CONTEXT_CHARS]
         if kept:
             state[_SHOWN] = kept
