@@ -43,7 +43,14 @@ from processors.builtin.pii_patterns import (
     stream_finder,
 )
 from processors.builtin.span_strategy import enforce, enforce_message, enforce_segment, replace_spans
-from processors.builtin.split_across_chunks import CONTEXT_CHARS, CarryOver, stream_part, stream_part_async
+from processors.builtin.split_across_chunks import (
+    CONTEXT_CHARS,
+    CarryOver,
+    Finder,
+    SegmentHandler,
+    stream_part,
+    stream_part_async,
+)
 from processors.builtin.stream_window import hold_window
 from processors.builtin.text_checks import check_messages
 from processors.chunks import AnyChunk, StepStartChunk, TextDeltaChunk
@@ -73,6 +80,9 @@ _SHOWN = "shown"
 _SHOWN_UNTIL = "shown_until"
 #: The detections (in the step's text's positions) whose replacement was found to uncover nothing.
 _SETTLED = "settled"
+#: The stream's finder and segment handler (made once per stream), and the hook's arguments of the call.
+_HOOKS = "hooks"
+_ARGS = "args"
 
 JUDGE_PROMPT = """You find personally identifiable information (PII) in text.
 Look for these types: {types}.
@@ -226,10 +236,20 @@ class PIIDetector(BuiltinProcessor):
             buffer.hold = self._hold_joined
         if isinstance(part, TextDeltaChunk) and buffer.waits(part):  # most chunks: the text waits for the next scan
             return None
-        if isinstance(part, StepStartChunk):  # a new step's text: what the last one let out is no context of it
+        hooks: tuple[Finder, SegmentHandler] | None = state.get(_HOOKS)
+        if hooks is None or isinstance(part, StepStartChunk):  # a new step: what the last let out is no context
             for key in (_SHOWN, _SHOWN_UNTIL, _SETTLED):
                 state.pop(key, None)
+            hooks = state[_HOOKS] = self._stream_hooks(state, buffer)
+        state[_ARGS] = args
+        return stream_part(part, state, buffer, *hooks)
+
+    def _stream_hooks(self, state: dict[str, Any], buffer: CarryOver) -> tuple[Finder, SegmentHandler]:
+        """The carry-over buffer's finder and segment handler for one stream (made once: the stream calls them at
+        every scan), with what they keep for the look again in ``state``: the detections let out (``_SHOWN``),
+        where the text let out ends (``_SHOWN_UNTIL``), the run's hook arguments (``_ARGS``)."""
         find_after = self._find_after
+        uncovered = self._uncovered
 
         def find(text: str) -> list[Match]:
             # the buffer scans its held text behind the context it let out: only the held text is searched for needles
@@ -238,7 +258,8 @@ class PIIDetector(BuiltinProcessor):
             shown: list[Match] | None = state.get(_SHOWN)
             if not found and not shown:
                 return found  # the common case: prose, no value held or just let out
-            return found + self._uncovered(state, text, offset, found, shown, buffer.emitted - offset)
+            extra = uncovered(state, text, offset, found, shown, buffer.emitted - offset)
+            return found + extra if extra else found
 
         def handle(text: str, found: list[Match]) -> str:
             start: int = state.get(_SHOWN_UNTIL, 0)
@@ -258,10 +279,10 @@ class PIIDetector(BuiltinProcessor):
             settled: set[tuple[int, int]] | None = state.get(_SETTLED)
             if settled is not None and len(settled) > 32:  # forget the detections the left context no longer holds
                 state[_SETTLED] = {key for key in settled if key[1] > end - CONTEXT_CHARS}
-            redacted = enforce(self, args, text, kept, _warn_stream)  # (enforce_segment, its matches resolved)
+            redacted = enforce(self, state[_ARGS], text, kept, _warn_stream)  # (enforce_segment, resolved once)
             return "" if redacted is None else redacted
 
-        return stream_part(part, state, buffer, find, handle)
+        return find, handle
 
     def _hold_joined(self, text: str, offset: int) -> int:
         """Where the stream's held text begins (:mod:`~processors.builtin.stream_window`), moved back to the start
