@@ -13,11 +13,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Final
+from typing import Final, Protocol, TypeVar, cast
 
 from processors.builtin.patterns import ADDRESS_LETTERS, Match
 
-__all__ = ["MAX_ROUNDS", "URL_REACH", "Stretch", "may_uncover", "replace_spans_mapped", "shift_into", "with_adjoining"]
+__all__ = [
+    "MAX_ROUNDS",
+    "READS_AFTER",
+    "URL_REACH",
+    "Span",
+    "Stretch",
+    "may_join",
+    "may_uncover",
+    "may_uncover_at",
+    "may_uncover_once",
+    "replace_spans_mapped",
+    "shift_into",
+    "with_adjoining",
+]
 
 #: How far back a web address that runs on into a value is looked for.
 URL_REACH = 4096
@@ -29,18 +42,39 @@ MAX_ROUNDS = 16
 Stretch = tuple[int, int, int]
 
 
+class Span(Protocol):
+    """What the look again needs of a match: where it is (a detector's :class:`Match`, RegexFilter's region)."""
+
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def end(self) -> int: ...
+
+
+_S = TypeVar("_S", bound=Span)
+
+
+def _moved_match(match: Span, shift: int) -> Span:
+    moved = cast(Match, match)
+    return Match(moved.kind, moved.start + shift, moved.end + shift, moved.value)
+
+
 def with_adjoining(
     text: str,
-    found: list[Match],
-    find: Callable[[str], list[Match]],
-    replacement: Callable[[Match], str],
+    found: list[_S],
+    find: Callable[[str], list[_S]],
+    replacement: Callable[[_S], str],
     *,
     joins: bool = False,
-) -> list[Match]:
+    moved: Callable[[_S, int], _S] | None = None,
+) -> list[_S]:
     """``found`` (disjoint, in text order) and every match ``find`` (disjoint matches of a text, in text order) sees
     in ``text`` once the matches are replaced by ``replacement``, in ``text``'s positions, in text order. Only what
     lies in the text between replacements counts (a match across one is no match of ``text``). ``joins``: a
-    replacement may be empty (a removed value joins its neighbours, so the text is always looked at again)."""
+    replacement may be empty (a removed value joins its neighbours, so the text is always looked at again).
+    ``moved(match, shift)``: the match ``shift`` characters further on (a :class:`Match` when not given)."""
+    move = cast(Callable[[_S, int], _S], _moved_match) if moved is None else moved
     for _ in range(MAX_ROUNDS):
         if not found:
             return found
@@ -51,7 +85,7 @@ def with_adjoining(
         for match in find(replaced):
             shift = shift_into(match.start, match.end, kept)
             if shift is not None:
-                added.append(Match(match.kind, match.start + shift, match.end + shift, match.value))
+                added.append(move(match, shift))
         if not added:
             return found
         found = sorted([*found, *added], key=lambda match: match.start)
@@ -70,43 +104,87 @@ _KEYWORDS: Final = (
 )  # fmt: skip
 
 
-def may_uncover(text: str, found: list[Match]) -> bool:
+def may_uncover(text: str, found: list[_S]) -> bool:
     r"""Whether replacing ``found`` can uncover a match: False only when no pattern's look-around or keyword check
     reads a character of a match from where a new one could be (a value then space and a word, a full stop ending
     a sentence), so the common text skips the second scan. A pattern reads at most two characters around a value
     (``(?<!\d[ .-])``, ``(?![ .-]\d)``, an SSH remote's ``:path``) and a keyword check the words right before it."""
+    return any(may_uncover_at(text, match.start, match.end) for match in found)
+
+
+#: How far after a value :func:`may_uncover_at` reads: once the text runs this far past it, its answer is final (a
+#: stream may keep it while more text arrives).
+READS_AFTER = 25
+
+
+def may_uncover_at(text: str, before: int, after: int) -> bool:
+    """:func:`may_uncover` for the one match ``text[before:after]``. It reads at most :data:`READS_AFTER`
+    characters after the match, and the text before it: False stays False when more text follows that far on,
+    or when less text comes before (a stream's left context, trimmed)."""
     end = len(text)
-    for match in found:
-        after, before = match.end, match.start
-        if after < end:
-            following = text[after]
-            if _can_start(following) and (  # a value right after this one
-                following != "." or (after + 1 < end and not text[after + 1].isspace())
-            ):
+    if after < end:
+        following = text[after]
+        if _can_start(following) and (  # a value right after this one
+            following != "." or (after + 1 < end and not text[after + 1].isspace())
+        ):
+            return True
+        if following in " .-" and after + 1 < end and text[after - 1].isdigit():
+            nxt = text[after + 1]
+            if nxt.isdigit() or nxt in "(+":  # a phone number that "digit, separator" hid
                 return True
-            if following in " .-" and after + 1 < end and text[after - 1].isdigit():
-                nxt = text[after + 1]
-                if nxt.isdigit() or nxt in "(+":  # a phone number that "digit, separator" hid
-                    return True
-            last = match.value[-1:]
-            if (  # it may end in a keyword (one of another script, a Chinese one, too)
-                (not last.isascii() or (last.isalpha() and match.value[-9:].lower().endswith(_KEYWORDS)))
-                and _digit_soon(text, after)
-            ):
+        last = text[after - 1] if after > before else ""
+        if (  # it may end in a keyword (one of another script, a Chinese one, too)
+            (
+                not last.isascii()
+                or (last.isalpha() and text[max(before, after - 9) : after].lower().endswith(_KEYWORDS))
+            )
+            and _digit_soon(text, after)
+        ):
+            return True
+    if before > 0:
+        previous = text[before - 1]
+        if _can_end(previous) and (previous != ":" or (before >= 2 and text[before - 2] in _IPV6)):
+            return True  # a value may end right before this one (an IPv6 address may end with ":")
+        if not previous.isspace() and _url_runs_to(text, before):
+            return True  # an address that ran on into this value (through "!", "：") ends before it now
+        if before >= 2 and previous in " .-:":
+            ending, first = text[before - 2], text[before]
+            if previous in " -" and ending.isdigit() and first.isdigit():
                 return True
-        if before > 0:
-            previous = text[before - 1]
-            if _can_end(previous) and (previous != ":" or (before >= 2 and text[before - 2] in _IPV6)):
-                return True  # a value may end right before this one (an IPv6 address may end with ":")
-            if not previous.isspace() and _url_runs_to(text, before):
-                return True  # an address that ran on into this value (through "!", "：") ends before it now
-            if before >= 2 and previous in " .-:":
-                ending, first = text[before - 2], text[before]
-                if previous in " -" and ending.isdigit() and first.isdigit():
-                    return True
-                if previous in ".:" and ending.isalnum() and (first.isalnum() or first in "~./-_"):
-                    return True
+            if previous in ".:" and ending.isalnum() and (first.isalnum() or first in "~./-_"):
+                return True
     return False
+
+
+def may_uncover_once(text: str, start: int, end: int, before: int, settled: set[tuple[int, int]]) -> bool:
+    """:func:`may_uncover_at` for a stream that asks about the same match after every chunk: the match
+    ``[start, end)`` in the step's text, ``text`` starting at ``before`` there. A match found to uncover nothing with
+    :data:`READS_AFTER` characters after it is kept in ``settled`` and not read again."""
+    key = (start, end)
+    if key in settled:
+        return False
+    after = end - before
+    if may_uncover_at(text, start - before, after):
+        return True
+    last = text[after - 1]  # only a keyword check reads further than two characters on
+    if after + (READS_AFTER if last.isalpha() or not last.isascii() else 2) <= len(text):
+        settled.add(key)
+    return False
+
+
+def may_join(text: str, at: int) -> bool:
+    """Whether a value ending at ``at`` (or one character before, at a separator) may read what follows it (a
+    character that can end a value, then one that can start one, or a digit, a separator and a digit): cut there,
+    a stream may let a value out in clear that the value after it hides until it is replaced
+    (``A123456(3)jo@example.com``)."""
+    if at <= 0 or at >= len(text):
+        return False
+    last, following = text[at - 1], text[at]
+    if _can_end(last) and _can_start(following):
+        return True
+    if following in " .-" and last.isdigit():  # "digit, separator, digit": a phone number's look-ahead
+        return at + 1 < len(text) and text[at + 1].isdigit()
+    return last in " .-" and at >= 2 and text[at - 2].isdigit() and (following.isdigit() or following in "+(")
 
 
 #: ASCII characters no value that a replacement can uncover ends with: spaces, what no address may hold, and the

@@ -4,8 +4,10 @@ Regular expressions with validators find e-mail addresses, phone numbers, Luhn-c
 mod-97-checked IBANs, SSNs, IP addresses, API keys and tokens, URLs, UUIDs and crypto wallets. Names,
 postal addresses and dates of birth need the optional judge (``model``). Input and output messages are
 checked whole; the output stream is checked with a carry-over buffer, so a value split across chunks is
-still caught and the redacted text does not depend on where the stream was split; only the trailing text
-that could still begin a match is held back (a word or two of prose), so the answer still streams::
+still caught and the redacted text does not depend on where the stream was split (adjoining values too: a value
+that its neighbour hides until the neighbour is replaced waits for it, :mod:`~processors.builtin.adjoining`); only
+the trailing text that could still begin a match is held back (a word or two of prose), so the answer still
+streams::
 
     agent = Agent(..., output_processors=[PIIDetector(strategy="redact", redaction_method="placeholder")])
     # "Mail jo@example.com" streams as "Mail [EMAIL]"
@@ -26,7 +28,7 @@ from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, Field, field_validator
 
-from processors.builtin.adjoining import may_uncover, with_adjoining
+from processors.builtin.adjoining import may_join, may_uncover, may_uncover_once, with_adjoining
 from processors.builtin.base import BuiltinProcessor
 from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
 from processors.builtin.patterns import Match
@@ -40,11 +42,18 @@ from processors.builtin.pii_patterns import (
     resolve,
     stream_finder,
 )
-from processors.builtin.span_strategy import enforce_message, enforce_segment, replace_spans
-from processors.builtin.split_across_chunks import CarryOver, stream_part, stream_part_async
+from processors.builtin.span_strategy import enforce, enforce_message, enforce_segment, replace_spans
+from processors.builtin.split_across_chunks import (
+    CONTEXT_CHARS,
+    CarryOver,
+    Finder,
+    SegmentHandler,
+    stream_part,
+    stream_part_async,
+)
 from processors.builtin.stream_window import hold_window
 from processors.builtin.text_checks import check_messages
-from processors.chunks import AnyChunk, TextDeltaChunk
+from processors.chunks import AnyChunk, StepStartChunk, TextDeltaChunk
 from processors.messages import Message
 from processors.pipeline.processor import (
     HookArgs,
@@ -65,6 +74,15 @@ Strategy = Literal["block", "warn", "filter", "redact"]
 RedactionMethod = Literal["mask", "hash", "remove", "placeholder"]
 
 _SENTENCE_END = re.compile(r"[.!?\n]\s+")
+#: The stream's detections let out that its left context still holds (in the step's text's positions), and where
+#: the text let out ends, under these keys of the hook's state.
+_SHOWN = "shown"
+_SHOWN_UNTIL = "shown_until"
+#: The detections (in the step's text's positions) whose replacement was found to uncover nothing.
+_SETTLED = "settled"
+#: The stream's finder and segment handler (made once per stream), and the hook's arguments of the call.
+_HOOKS = "hooks"
+_ARGS = "args"
 
 JUDGE_PROMPT = """You find personally identifiable information (PII) in text.
 Look for these types: {types}.
@@ -212,20 +230,115 @@ class PIIDetector(BuiltinProcessor):
     # ----------------------------------------------------------------------------------------- stream
     def process_output_stream(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
         part = args.part
-        buffer = CarryOver.of(args.state, "stream", carry=0)
+        state = args.state
+        buffer = CarryOver.of(state, "stream", carry=0)
         if buffer.hold is None:
-            buffer.hold = self._hold
+            buffer.hold = self._hold_joined
         if isinstance(part, TextDeltaChunk) and buffer.waits(part):  # most chunks: the text waits for the next scan
             return None
+        hooks: tuple[Finder, SegmentHandler] | None = state.get(_HOOKS)
+        if hooks is None or isinstance(part, StepStartChunk):  # a new step: what the last let out is no context
+            for key in (_SHOWN, _SHOWN_UNTIL, _SETTLED):
+                state.pop(key, None)
+            hooks = state[_HOOKS] = self._stream_hooks(state, buffer)
+        state[_ARGS] = args
+        return stream_part(part, state, buffer, *hooks)
+
+    def _stream_hooks(self, state: dict[str, Any], buffer: CarryOver) -> tuple[Finder, SegmentHandler]:
+        """The carry-over buffer's finder and segment handler for one stream (made once: the stream calls them at
+        every scan), with what they keep for the look again in ``state``: the detections let out (``_SHOWN``),
+        where the text let out ends (``_SHOWN_UNTIL``), the run's hook arguments (``_ARGS``)."""
         find_after = self._find_after
-        return stream_part(
-            part,
-            args.state,
-            buffer,
+        uncovered = self._uncovered
+
+        def find(text: str) -> list[Match]:
             # the buffer scans its held text behind the context it let out: only the held text is searched for needles
-            lambda text: find_after(text, len(buffer.context)),
-            lambda text, found: enforce_segment(self, args, text, found, _warn_stream),
-        )
+            offset = len(buffer.context)
+            found = find_after(text, offset)
+            shown: list[Match] | None = state.get(_SHOWN)
+            if not found and not shown:
+                return found  # the common case: prose, no value held or just let out
+            extra = uncovered(state, text, offset, found, shown, buffer.emitted - offset)
+            return found + extra if extra else found
+
+        def handle(text: str, found: list[Match]) -> str:
+            start: int = state.get(_SHOWN_UNTIL, 0)
+            state[_SHOWN_UNTIL] = end = start + len(text)
+            shown: list[Match] | None = state.get(_SHOWN)
+            if not found:
+                if shown and shown[-1].end <= end - CONTEXT_CHARS:
+                    del state[_SHOWN]  # out of the left context now
+                return text
+            kept = resolve(found)
+            shown = [m for m in shown or () if m.end > end - CONTEXT_CHARS]
+            shown += [_moved(m, start) for m in kept if m.end + start > end - CONTEXT_CHARS]
+            if shown:
+                state[_SHOWN] = shown
+            else:
+                state.pop(_SHOWN, None)
+            settled: set[tuple[int, int]] | None = state.get(_SETTLED)
+            if settled is not None and len(settled) > 32:  # forget the detections the left context no longer holds
+                state[_SETTLED] = {key for key in settled if key[1] > end - CONTEXT_CHARS}
+            redacted = enforce(self, state[_ARGS], text, kept, _warn_stream)  # (enforce_segment, resolved once)
+            return "" if redacted is None else redacted
+
+        return find, handle
+
+    def _hold_joined(self, text: str, offset: int) -> int:
+        """Where the stream's held text begins (:mod:`~processors.builtin.stream_window`), moved back to the start
+        of the word before it when that word may be a value that the text after it hides (:func:`~.adjoining.may_join`:
+        ``A123456(3)138 1234 5``, an identity number the phone number's digits hide until the number is replaced;
+        a number's groups count as one word), never more than ``carry_over`` characters: such a value waits to be
+        redacted with its neighbour."""
+        cut = self._hold(text, offset)
+        if not may_join(text, cut):
+            return cut  # the common case: the held text begins a word, after a space
+        low = max(offset, cut - self.options.carry_over)
+        while cut > low:
+            while cut > low and not text[cut - 1].isspace():  # back over the word the cut fell in or after
+                cut -= 1
+            if cut > low and may_join(text, cut):  # "5698 7654": a space inside a number
+                cut -= 1
+                continue
+            break
+        return cut
+
+    def _uncovered(
+        self, state: dict[str, Any], text: str, offset: int, found: list[Match], shown: list[Match] | None, before: int
+    ) -> list[Match]:
+        """The detections that show in the held ``text[offset:]`` once ``found`` (its candidates) and the detections
+        let out just before it (``shown``, in the step's text's positions; ``before``: where ``text`` starts there)
+        are replaced, as the whole text's redaction replaces them (:meth:`_with_adjoining`): the stream lets out
+        what the final message holds. ``[PHONE]`` let out, then ``(02)2720-1234`` held: the number's pattern sees
+        the digit the replacement hid."""
+        if self.options.redaction_method != "remove" and not self._may_uncover(state, text, found, shown, before):
+            return []
+        known = [_moved(m, -before) for m in shown or () if m.start >= before]
+        known += resolve(found) if found else found
+        if not known:
+            return []
+        settled = self._with_adjoining(text, known)
+        if len(settled) == len(known):
+            return []
+        return [m for m in settled if m.start >= offset and m not in known]
+
+    @staticmethod
+    def _may_uncover(
+        state: dict[str, Any], text: str, found: list[Match], shown: list[Match] | None, before: int
+    ) -> bool:
+        """Whether replacing a candidate of ``found`` (in ``text``, overlapping: the detections are among them) or a
+        detection of ``shown`` may uncover a value; each is asked once its neighbours have come (``settled``): the
+        stream asks at every scan. (A removed value joins its neighbours: the caller always looks again.)"""
+        settled: set[tuple[int, int]] = state.setdefault(_SETTLED, set())
+        for m in shown or ():
+            key = (m.start, m.end)
+            if m.start >= before and key not in settled and may_uncover_once(text, *key, before, settled):
+                return True
+        for m in found:
+            start, end = m.start + before, m.end + before
+            if (start, end) not in settled and may_uncover_once(text, start, end, before, settled):
+                return True
+        return False
 
     async def _process_output_stream_judged(self, args: ProcessOutputStreamArgs) -> AnyChunk | None:
         part = args.part
@@ -270,6 +383,10 @@ def _sentence_limit(full: str, offset: int, cut: int) -> int:
             break
         last = hit.end()
     return last
+
+
+def _moved(match: Match, shift: int) -> Match:
+    return Match(match.kind, match.start + shift, match.end + shift, match.value)
 
 
 def _types(found: list[Match]) -> list[str]:

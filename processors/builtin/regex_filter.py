@@ -17,7 +17,9 @@ Mastra's ``RegexFilterProcessor`` (id ``regex-filter``), hooks ``process_input``
   "strategy": "block"}`` (the matched values are never copied into the tripwire).
 * **redact** replaces each match by its rule's replacement (JavaScript-style ``$1``, ``$<name>``, ``$&``,
   ``$$`` are expanded); overlapping matches are merged into one region, replaced by the longest match's
-  replacement, so no tail of a longer secret survives. Each redacted text is reported to ``on_violation``
+  replacement, so no tail of a longer secret survives; values that adjoin are all replaced, also one whose pattern
+  sees its neighbour's last character (``(02)2720-1234(02)2720-1234`` → ``[PHONE][PHONE]``: redacting the redacted
+  text changes nothing, :mod:`processors.builtin.adjoining`). Each redacted text is reported to ``on_violation``
   with ``{"strategy": "redact", "phase", "messageId"?, "partIndex"?, "redactions": [...]}``.
 * **warn** lets the text through, logs a warning, and reports the matches to ``on_violation``.
 
@@ -29,7 +31,9 @@ replaced by ``[KIND]`` (``[EMAIL]``, ``[CREDIT_CARD]``, ``[OPENAI_KEY]`` ...).
 
 Streaming: while redacting, the last ``stream_carryover_size`` characters are held back so a match split
 across chunks is redacted whole (the option must be at least the longest match a rule can have); with presets
-only, no more than the presets need to recognise a match (``patterns.max_span``), so the answer streams. Text with no
+only, no more than the presets need to recognise a match (``patterns.max_span``), so the answer streams; what streams
+out is what the final message's redaction holds, adjoining values too (the held text is looked at again with the
+values let out before it replaced as they were let out). Text with no
 match goes out as the chunks it arrived in, a little later. Other chunks keep the model's order, as with every
 guard that holds text back (:mod:`processors.builtin.held_chunk_order`): one that does not end the text run (a thinking
 model's reasoning between two text deltas, a ``data-*`` chunk) waits behind the held-back text and goes out in its
@@ -52,6 +56,7 @@ from typing import Any, ClassVar, Literal, NoReturn, TypeVar
 
 from pydantic import Field, ValidationInfo, field_validator
 
+from processors.builtin.adjoining import may_uncover_once
 from processors.builtin.base import BuiltinProcessor, InvalidOptionsError, ProcessorOptions, text_code
 from processors.builtin.held_chunk_order import HoldBack
 from processors.builtin.patterns import expand_kinds, max_span
@@ -71,6 +76,10 @@ logger = logging.getLogger(__name__)
 _T = TypeVar("_T")
 #: Reports the stream hook made on a worker thread wait in the state under this key for the loop to send them.
 _DEFERRED_REPORTS = "deferred_reports"
+#: The regions let out that the left context still holds (in the step's text's positions), under this key.
+_SHOWN = "shown"
+#: The regions (in the step's text's positions) whose replacement was found to uncover nothing, under this key.
+_SETTLED = "settled"
 
 
 class _Worker(threading.local):
@@ -251,7 +260,7 @@ class RegexFilter(BuiltinProcessor):
 
     def _redact_segment(self, text: str) -> tuple[str, list[dict[str, Any]], list[Region]]:
         """``text`` redacted, its redactions and the regions they cover (told to the trace exporters on the loop)."""
-        regions = self._matcher.regions(self._matcher.hits(text))
+        regions = self._matcher.settled_regions(text)
         redacted, redactions = self._matcher.redact(text, regions)
         return redacted, redactions, regions
 
@@ -388,7 +397,7 @@ class RegexFilter(BuiltinProcessor):
                 return part
             return hold.send(state, self._take_text(part, text, state, hold))
         if isinstance(part, StepStartChunk):  # a text run left open by a rejected step is not this step's text
-            for key in ("held", "buffer", "context", "offset", "scan"):
+            for key in ("held", "buffer", "context", "offset", "scan", _SHOWN, _SETTLED):
                 state.pop(key, None)
             hold.reset()
             return part
@@ -408,7 +417,7 @@ class RegexFilter(BuiltinProcessor):
         limit = length - self._span
         if limit <= 0:
             return []
-        regions = self._matcher.regions(self._stream_hits(state, buffer))
+        regions = self._adjoined(state, buffer, self._matcher.regions(self._stream_hits(state, buffer)))
         for region in regions:
             if region.start < limit < region.end:
                 limit = region.start  # a match crossing the boundary is held back whole
@@ -467,6 +476,7 @@ class RegexFilter(BuiltinProcessor):
             held[0][1] = held[0][1][cut:]
         inside = [r for r in regions if r.end <= emit_end]
         offset: int = state.get("offset", 0)  # characters of this step's text before ``buffer``
+        self._shown(state, inside, offset, offset + emit_end)
         state["buffer"] = buffer[emit_end:]
         state["context"] = (state.get("context", "") + buffer[:emit_end])[-CONTEXT_CHARS:]
         state["offset"] = offset + emit_end
@@ -487,8 +497,9 @@ class RegexFilter(BuiltinProcessor):
         held: list[list[Any]] = state.pop("held")
         others = list(hold.waiting)
         hold.waiting.clear()
-        regions = self._matcher.regions(self._stream_hits(state, buffer))
+        regions = self._adjoined(state, buffer, self._matcher.regions(self._stream_hits(state, buffer)))
         offset: int = state.get("offset", 0)
+        self._shown(state, regions, offset, offset + len(buffer))
         self._hid(state.get("run_id", ""), buffer, regions)
         self._block_held(buffer, regions, offset)
         flushed, redactions = self._matcher.redact(buffer, regions)
@@ -532,6 +543,62 @@ class RegexFilter(BuiltinProcessor):
             return
         matches = [{"rule": r.owner.rule, "match": buffer[r.start : r.end], "index": offset + r.start} for r in regions]
         self._block(matches, "streaming content")
+
+    def _adjoined(self, state: dict[str, Any], buffer: str, regions: list[Region]) -> list[Region]:
+        """``regions`` of the held-back ``buffer`` and the preset matches their replacement, or that of the
+        replacements let out just before it, uncovers (:meth:`RegexMatcher.adjoining`): the stream redacts what the
+        whole text's redaction does. ``[PHONE]`` let out, then ``(02)2720-1234`` held: the number's pattern sees the
+        digit the placeholder replaced, and the whole text's redaction had looked again."""
+        shown: list[Region] | None = state.get(_SHOWN)
+        if not regions and not shown:
+            return regions  # the common case: prose, no value held or just let out
+        context: str = state.get("context", "")
+        offset: int = state.get("offset", 0)
+        before = offset - len(context)  # where ``context`` starts in the step's text
+        settled: set[tuple[int, int]] = state.setdefault(_SETTLED, set())
+        window = ""
+        uncovers = False
+        # each region is asked once its neighbours have come (``settled``): the stream asks after every chunk
+        for region in shown or ():
+            if region.start >= before and (region.start, region.end) not in settled:
+                window = window or context + buffer
+                if may_uncover_once(window, region.start, region.end, before, settled):
+                    uncovers = True
+                    break
+        if not uncovers:
+            for region in regions:
+                start, end = region.start + offset, region.end + offset
+                if (start, end) not in settled:
+                    window = window or context + buffer
+                    if may_uncover_once(window, start, end, before, settled):
+                        uncovers = True
+                        break
+        if not uncovers:
+            return regions
+        window = window or context + buffer
+        known = [region.shifted(-before) for region in shown or () if region.start >= before]
+        known += [region.shifted(len(context)) for region in regions]
+        found = self._matcher.adjoining(window, known)
+        if len(found) == len(known):
+            return regions
+        return [region.shifted(-len(context)) for region in found if region.start >= len(context)]
+
+    @staticmethod
+    def _shown(state: dict[str, Any], regions: list[Region], offset: int, end: int) -> None:
+        """Keep the regions let out (in the step's text's positions) that the left context still holds, up to
+        ``end``: the look again of the next held text replaces them as the whole text's redaction does."""
+        shown: list[Region] | None = state.get(_SHOWN)
+        if not regions and not shown:
+            return
+        kept = [region for region in shown or () if region.end > end - CONTEXT_CHARS]
+        kept += [region.shifted(offset) for region in regions if region.end > end - CONTEXT_CHARS]
+        if kept:
+            state[_SHOWN] = kept
+        else:
+            state.pop(_SHOWN, None)
+        settled: set[tuple[int, int]] | None = state.get(_SETTLED)
+        if settled is not None and len(settled) > 32:  # forget the regions the left context no longer holds
+            state[_SETTLED] = {key for key in settled if key[1] > end - CONTEXT_CHARS}
 
     def _stream_hits(self, state: dict[str, Any], text: str) -> list[Hit]:
         """Hits in held-back ``text``, matched with the text already emitted before it as left context (a

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from processors.builtin.adjoining import replace_spans_mapped, with_adjoining
 from processors.builtin.patterns import find_all
 from processors.builtin.sliding_scan import SlidingScan
 from processors.problems import Problem, ProblemError, regex_problem
@@ -121,6 +122,12 @@ class Region:
         self.owner = hit
         self.rules: list[str] | None = None
 
+    def shifted(self, shift: int) -> Region:
+        """This region ``shift`` characters further on (found in a replaced text, placed in the original)."""
+        moved = Region(self.owner)
+        moved.start, moved.end, moved.rules = self.start + shift, self.end + shift, self.rules
+        return moved
+
 
 class RegexMatcher:
     """Preset kinds and compiled rules, matched together in one text (see the module docstring)."""
@@ -194,6 +201,30 @@ class RegexMatcher:
                 regions.append(Region(hit))
         return regions
 
+    def settled_regions(self, text: str) -> list[Region]:
+        """The regions of ``text``'s hits and those their replacement uncovers: what the presets find in the text
+        between the replacements, until nothing new shows (:mod:`~processors.builtin.adjoining`), so that
+        redacting the redaction changes nothing. ``(02)2720-1234(02)2720-1234`` holds two phone numbers, but the
+        second one's pattern sees the first one's last digit; once that is ``[PHONE]``, the second shows."""
+        return self.adjoining(text, self.regions(self.hits(text)))
+
+    def adjoining(self, text: str, regions: list[Region]) -> list[Region]:
+        """``regions`` (of ``text``, disjoint, in text order) and the preset matches their replacement uncovers.
+        Custom rules are not searched again: their patterns may read any distance around a match, so what their
+        replacement uncovers cannot be told from the two characters around it."""
+        if not regions or not self._kinds:
+            return regions
+        return with_adjoining(text, regions, self._preset_regions, self.replacement, moved=Region.shifted)
+
+    def _preset_regions(self, text: str) -> list[Region]:
+        """The presets' hits in ``text``, overlaps merged (what a second redaction of a redacted text replaces)."""
+        names = self._preset_names
+        hits = [
+            Hit(match.start, match.end, match.kind, names[match.kind], None)
+            for match in find_all(text, self._kinds, overlapping=True)
+        ]
+        return self.regions(hits)
+
     @staticmethod
     def replacement(region: Region) -> str:
         """What ``region`` becomes: its owner's replacement, with ``$1``-style references expanded from the owner's
@@ -207,14 +238,11 @@ class RegexMatcher:
         """``text`` with each of ``regions`` replaced, and one report record per region."""
         if not regions:
             return text, []
-        pieces: list[str] = []
+        spans: list[tuple[int, int, str]] = []
         redactions: list[dict[str, Any]] = []
-        cursor = 0
         for region in regions:
             replacement = self.replacement(region)
-            pieces.append(text[cursor : region.start])
-            pieces.append(replacement)
-            cursor = region.end
+            spans.append((region.start, region.end, replacement))
             record: dict[str, Any] = {
                 "rule": region.owner.rule,
                 "index": region.start,
@@ -226,12 +254,11 @@ class RegexMatcher:
             if self._include_values:
                 record["value"] = text[region.start : region.end]
             redactions.append(record)
-        pieces.append(text[cursor:])
-        return "".join(pieces), redactions
+        return replace_spans_mapped(text, spans)[0], redactions
 
     def redact_text(self, text: str) -> str:
         """``text`` with every match replaced (what the redact strategy does to one text)."""
-        return self.redact(text, self.regions(self.hits(text)))[0]
+        return self.redact(text, self.settled_regions(text))[0]
 
     def find_matches(self, text: str) -> list[dict[str, Any]]:
         """Every match in ``text`` as ``{"rule", "match", "index"}``, in text order (overlaps included)."""

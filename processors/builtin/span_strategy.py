@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
+from processors.builtin.adjoining import replace_spans_mapped
 from processors.builtin.patterns import Match
 from processors.builtin.pii_patterns import resolve
 from processors.messages import Message
@@ -83,15 +84,10 @@ def enforce_message(
 
 
 def replace_spans(text: str, found: Iterable[Match], replacement: Callable[[Match], str]) -> str:
-    """``text`` with each match of ``found`` (disjoint, in text order) replaced by ``replacement(match)``."""
-    pieces: list[str] = []
-    last = 0
-    for match in found:
-        pieces.append(text[last : match.start])
-        pieces.append(replacement(match))
-        last = match.end
-    pieces.append(text[last:])
-    return "".join(pieces)
+    """``text`` with each match of ``found`` (disjoint, in text order) replaced by ``replacement(match)``: the
+    one way spans are replaced (:func:`~processors.builtin.adjoining.replace_spans_mapped`, which also says where
+    the text between them went, for the look again at a redacted text)."""
+    return replace_spans_mapped(text, [(match.start, match.end, replacement(match)) for match in found])[0]
 
 
 __all__ = ["Enforcer", "Warn", "enforce", "enforce_message", "enforce_segment", "replace_spans"]
