@@ -1,0 +1,174 @@
+"""The stream chain's trace at its edges (``processors.pipeline.stream_chain``): what the inspector shows of one
+processor's chunks in a step. Each test pins a behaviour issue 25's mutation run found unchecked (tests/README.md):
+an equal copy of a chunk without text reads "passed", a coded abort keeps its code and values beside its English,
+what a processor dropped stays dropped when it raises on a later chunk, a longer text handed on lets held text
+out, and the time spent adds up over the step's chunks."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from processors import Processor, TripWire
+from processors.chunks import StepStartChunk, StepStartPayload, text_delta
+from processors.tracing import RecordingTracer
+from tests.processors.pipeline.test_stream_chain import delta, make_chain, only_event
+
+
+async def test_an_equal_copy_of_a_chunk_without_text_reads_as_passed() -> None:
+    class Copies(Processor):
+        id = "copies"
+
+        def process_output_stream(self, args: Any) -> Any:
+            return args.part.model_copy()
+
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(Copies(), tracer=tracer)
+    step_start = StepStartChunk(run_id="run-1", payload=StepStartPayload(message_id="m1"))
+    await chain.process(step_start)
+    chain.flush_trace()
+    event = only_event(tracer, "copies")
+    assert (event.outcome, event.chunk_stats["changed"], event.chunk_stats["changes"]) == ("passed", 0, [])
+
+
+async def test_a_coded_abort_keeps_its_code_and_values_in_the_chunk_change() -> None:
+    class Limits(Processor):
+        id = "limits"
+
+        def process_output_stream(self, args: Any) -> Any:
+            args.abort("Over the limit of 3", code="Limits.over", params={"limit": 3})
+
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(Limits(), tracer=tracer)
+    with pytest.raises(TripWire):
+        await chain.process(delta("a"))
+    chain.flush_trace()
+    [change] = only_event(tracer, "limits").chunk_stats["changes"]
+    assert (change["outcome"], change["detail"]) == ("aborted", "Over the limit of 3")
+    assert (change["code"], change["params"]) == ("Limits.over", {"limit": 3})
+
+
+async def test_an_abort_without_a_code_has_no_code_in_the_chunk_change() -> None:
+    class Aborts(Processor):
+        id = "aborts"
+
+        def process_output_stream(self, args: Any) -> Any:
+            args.abort("no secrets")
+
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(Aborts(), tracer=tracer)
+    with pytest.raises(TripWire):
+        await chain.process(delta("a"))
+    chain.flush_trace()
+    [change] = only_event(tracer, "aborts").chunk_stats["changes"]
+    assert change == {
+        "outcome": "aborted",
+        "before": delta("a").to_wire(),
+        "after": None,
+        "detail": "no secrets",
+    }
+
+
+async def test_a_chunk_passed_on_unchanged_has_no_detail() -> None:
+    class Drops(Processor):
+        id = "drops"
+
+        def process_output_stream(self, args: Any) -> Any:
+            return None
+
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(Drops(), tracer=tracer)
+    await chain.process(delta("a"))
+    chain.flush_trace()
+    [change] = only_event(tracer, "drops").chunk_stats["changes"]
+    assert (change["outcome"], change["detail"]) == ("dropped", None)
+    assert "code" not in change
+
+
+async def test_what_a_processor_dropped_stays_dropped_when_it_raises_on_a_later_chunk() -> None:
+    class DropsThenRaises(Processor):
+        id = "drops-then-raises"
+
+        def process_output_stream(self, args: Any) -> Any:
+            if args.part.payload.text == "a":
+                return None
+            raise ValueError("boom")
+
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(DropsThenRaises(), tracer=tracer)
+    assert await chain.process(delta("a")) is None
+    assert (await chain.process(delta("b"))).payload.text == "b"  # type: ignore[union-attr]  # passed on unchanged
+    chain.flush_trace()
+    stats = only_event(tracer, "drops-then-raises").chunk_stats
+    assert (stats["dropped"], stats["held"], stats["raised"]) == (1, 0, 1)
+    assert [change["outcome"] for change in stats["changes"]] == ["dropped", "raised"]
+
+
+async def test_a_longer_text_in_place_of_a_later_chunk_lets_held_text_out() -> None:
+    class Swallows(Processor):
+        """Drops the first chunk, then replaces the next by a longer text that is not the text it was given."""
+
+        id = "swallows"
+
+        def process_output_stream(self, args: Any) -> Any:
+            if args.part.payload.text == "ab":
+                return None
+            return text_delta("run-1", "t1", "x" * (len(args.part.payload.text) + 1))
+
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(Swallows(), tracer=tracer)
+    await chain.process(delta("ab"))
+    await chain.process(delta("cd"))
+    chain.flush_trace()
+    stats = only_event(tracer, "swallows").chunk_stats
+    assert (stats["held"], stats["dropped"], stats["changed"]) == (1, 0, 1)
+    assert [change["outcome"] for change in stats["changes"]] == ["held", "changed"]
+
+
+async def test_a_chunk_without_text_in_place_of_an_empty_delta_lets_no_held_text_out() -> None:
+    class Marks(Processor):
+        """Drops text; hands a step-start on in place of an empty text delta (a delta without text adds none)."""
+
+        id = "marks"
+
+        def process_output_stream(self, args: Any) -> Any:
+            if args.part.payload.text:
+                return None
+            return StepStartChunk(run_id="run-1", payload=StepStartPayload(message_id="m1"))
+
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(Marks(), tracer=tracer)
+    await chain.process(delta("abc"))
+    await chain.process(delta(""))
+    chain.flush_trace()
+    stats = only_event(tracer, "marks").chunk_stats
+    assert (stats["held"], stats["dropped"], stats["changed"]) == (0, 1, 1)
+
+
+async def test_the_time_spent_adds_up_over_the_steps_chunks() -> None:
+    class SlowFirst(Processor):
+        """Takes at least ``PAUSE`` seconds over the first chunk, nothing over the others."""
+
+        id = "slow-first"
+
+        def __init__(self) -> None:
+            self.calls = 0
+
+        def process_output_stream(self, args: Any) -> Any:
+            self.calls += 1
+            if self.calls == 1:
+                time.sleep(PAUSE)
+            return args.part
+
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(SlowFirst(), tracer=tracer)
+    for text in ("a", "b", "c"):
+        await chain.process(delta(text))
+    chain.flush_trace()
+    # a lower bound only (a sleep lasts at least its time): the total counts the first chunk's pause
+    assert only_event(tracer, "slow-first").chunk_stats["seconds"] >= PAUSE
+
+
+PAUSE = 0.05
