@@ -2,7 +2,8 @@
 processor's chunks in a step. Each test pins a behaviour issue 25's mutation run found unchecked (tests/README.md):
 an equal copy of a chunk without text reads "passed", a coded abort keeps its code and values beside its English,
 what a processor dropped stays dropped when it raises on a later chunk, a longer text handed on lets held text
-out, and the time spent adds up over the step's chunks."""
+out, and the time spent adds up over the step's chunks; and a user's pattern that ran out of time ends the stream
+naming the processor and the hook, recorded as raised with nothing handed on."""
 
 from __future__ import annotations
 
@@ -13,8 +14,11 @@ import pytest
 
 from processors import Processor, TripWire
 from processors.chunks import StepStartChunk, StepStartPayload, text_delta
+from processors.errors import PatternTimeoutError
 from processors.tracing import RecordingTracer
-from tests.processors.pipeline.test_stream_chain import delta, make_chain, only_event
+from tests.processors.pipeline.test_stream_chain import chain_for, delta, make_chain, mode, only_event
+
+__all__ = ["mode"]  # the fixture: each chain test runs on the sync, general and traced paths
 
 
 async def test_an_equal_copy_of_a_chunk_without_text_reads_as_passed() -> None:
@@ -172,3 +176,51 @@ async def test_the_time_spent_adds_up_over_the_steps_chunks() -> None:
 
 
 PAUSE = 0.05
+
+
+class SlowPattern(Processor):
+    """A guard whose user pattern ran out of time on the chunk (as ``processors.user_patterns`` raises it)."""
+
+    id = "slow-guard"
+
+    def process_output_stream(self, args: Any) -> Any:
+        raise PatternTimeoutError("slow-ab", 0.5, len(args.part.payload.text))
+
+
+async def test_a_pattern_timeout_ends_the_stream_naming_the_processor_and_the_hook(mode: str) -> None:
+    chain, _ctx, drive = chain_for(mode, SlowPattern())
+    with pytest.raises(PatternTimeoutError) as raised:
+        await drive(chain, delta("abab"))
+    assert (raised.value.processor_id, raised.value.hook) == ("slow-guard", "process_output_stream")
+    assert raised.value.rule == "slow-ab"
+
+
+async def test_a_pattern_timeout_keeps_the_processor_and_hook_it_was_raised_with(mode: str) -> None:
+    class Named(Processor):
+        id = "outer"
+
+        def process_output_stream(self, args: Any) -> Any:
+            raise PatternTimeoutError("slow-ab", 0.5, 4, processor_id="inner", hook="process_output_result")
+
+    chain, _ctx, drive = chain_for(mode, Named())
+    with pytest.raises(PatternTimeoutError) as raised:
+        await drive(chain, delta("abab"))
+    assert (raised.value.processor_id, raised.value.hook) == ("inner", "process_output_result")
+
+
+async def test_a_pattern_timeout_is_recorded_as_raised_with_nothing_handed_on() -> None:
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(SlowPattern(), tracer=tracer)
+    with pytest.raises(PatternTimeoutError) as raised:
+        await chain.process(delta("abab"))
+    chain.flush_trace()
+    event = only_event(tracer, "slow-guard")
+    assert (event.outcome, event.chunk_stats["raised"], event.chunk_stats["count"]) == ("raised", 1, 1)
+    [change] = event.chunk_stats["changes"]
+    assert change == {
+        "outcome": "raised",
+        "before": delta("abab").to_wire(),
+        "after": None,
+        "detail": str(raised.value),
+    }
+    assert "slow-ab" in change["detail"]
