@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from processors import Processor, TripWire
-from processors.chunks import StepStartChunk, StepStartPayload, text_delta
+from processors.chunks import ReasoningDeltaChunk, StepStartChunk, StepStartPayload, TextDeltaPayload, text_delta
 from processors.errors import PatternTimeoutError
+from processors.pipeline.stream_chain import REPROCESS_KEY
 from processors.tracing import RecordingTracer
 from tests.processors.pipeline.test_stream_chain import chain_for, delta, make_chain, mode, only_event
 
@@ -149,6 +150,80 @@ async def test_a_chunk_without_text_in_place_of_an_empty_delta_lets_no_held_text
     chain.flush_trace()
     stats = only_event(tracer, "marks").chunk_stats
     assert (stats["held"], stats["dropped"], stats["changed"]) == (0, 1, 1)
+
+
+async def test_text_let_out_in_place_of_a_longer_reasoning_delta_counts_as_held() -> None:
+    class HoldsText(Processor):
+        """Holds text back and lets it out, as a text delta of its own, in place of the next reasoning delta."""
+
+        id = "holds-text"
+
+        def process_output_stream(self, args: Any) -> Any:
+            if args.part.type == "text-delta":
+                return None
+            return text_delta("run-1", "t1", "ab")
+
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(HoldsText(), tracer=tracer)
+    await chain.process(delta("ab"))
+    reasoning = ReasoningDeltaChunk(run_id="run-1", payload=TextDeltaPayload(id="r1", text="thinking"))
+    out = await chain.process(reasoning)
+    assert out is not None and out.payload.text == "ab"  # type: ignore[union-attr]
+    chain.flush_trace()
+    stats = only_event(tracer, "holds-text").chunk_stats
+    assert (stats["held"], stats["dropped"]) == (1, 0)
+
+
+async def test_a_chunk_passed_on_as_it_came_leaves_held_text_waiting() -> None:
+    class HoldsFirst(Processor):
+        """Holds the first chunk, passes the second as it came, lets the first out in place of the third."""
+
+        id = "holds-first"
+
+        def process_output_stream(self, args: Any) -> Any:
+            calls = args.state["calls"] = args.state.get("calls", 0) + 1
+            if calls == 1:
+                return None
+            if calls == 2:
+                return args.part
+            return text_delta("run-1", "t1", "a")
+
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(HoldsFirst(), tracer=tracer)
+    for text in ("a", "b", "c"):
+        await chain.process(delta(text))
+    chain.flush_trace()
+    stats = only_event(tracer, "holds-first").chunk_stats
+    # "a" went out in place of "c" (which stays held): nothing was dropped for good
+    assert (stats["held"], stats["dropped"], stats["changed"]) == (2, 0, 0)
+
+
+async def test_a_part_deferred_by_stashing_is_not_counted_twice_as_text_waiting() -> None:
+    class DefersFirst(Processor):
+        """Defers the first part (stashes it to come back), hands it on as it came when it returns, then hands
+        each later part on as a copy with the same text under another id."""
+
+        id = "defers-first"
+
+        def process_output_stream(self, args: Any) -> Any:
+            if "deferred" not in args.state:
+                args.state["deferred"] = args.state[REPROCESS_KEY] = args.part
+                return None
+            if args.part is args.state["deferred"]:
+                return args.part
+            return text_delta("run-1", "t2", args.part.payload.text)
+
+    tracer = RecordingTracer()
+    chain, _ctx = make_chain(DefersFirst(), tracer=tracer)
+    first = delta("abc")
+    assert await chain.process(first) is None
+    chain.reprocess.clear()
+    assert await chain.process(first) is first
+    assert (await chain.process(delta("d"))).payload.text == "d"  # type: ignore[union-attr]
+    chain.flush_trace()
+    stats = only_event(tracer, "defers-first").chunk_stats
+    # the copy carries the text it was given: it moved no text, so it reads "passed" (no change recorded)
+    assert (stats["held"], stats["dropped"], stats["changed"]) == (1, 0, 0)
 
 
 async def test_the_time_spent_adds_up_over_the_steps_chunks() -> None:
