@@ -185,7 +185,9 @@ _DEFS: Final[dict[str, tuple[str, tuple[tuple[str, ...], ...]]]] = {
     "email": (
         # RFC 6531 local parts and IDN domains: ASCII or ADDRESS_LETTERS; a top-level domain in ASCII, in its
         # punycode form (``xn--p1ai``) or in letters (``рф``).
-        rf"[A-Za-z0-9._%+{_L}-](?<![A-Za-z0-9._%+'{_L}-].)[A-Za-z0-9._%+'{_L}-]*@[A-Za-z0-9{_L}]"
+        # an apostrophe before the address is a quote ('jo@example.com'), unless a local part's character stands
+        # before it (o'brien@example.com is one address, not brien@example.com)
+        rf"[A-Za-z0-9._%+{_L}-](?<![A-Za-z0-9._%+{_L}-].)(?<![A-Za-z0-9._%+'{_L}-]'.)[A-Za-z0-9._%+'{_L}-]*@[A-Za-z0-9{_L}]"
         rf"(?:[A-Za-z0-9{_L}-]*[A-Za-z0-9{_L}])?(?:\.[A-Za-z0-9{_L}](?:[A-Za-z0-9{_L}-]*[A-Za-z0-9{_L}])?)*"
         rf"\.(?:[A-Za-z]{{2,24}}|xn--[A-Za-z0-9-]{{1,59}}|[{_L}]{{2,24}})(?![A-Za-z0-9{_L}-])",
         (("@",),),

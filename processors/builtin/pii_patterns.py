@@ -77,7 +77,7 @@ _PHONE: Final = re.compile(
 #: RFC 6531 local parts and IDN domains too (``josé.garcía@correo.es``): ASCII or ``ADDRESS_LETTERS``.
 _L: Final = ADDRESS_LETTERS
 _EMAIL: Final = re.compile(
-    rf"(?<![\w.%+'{_L}-])[A-Za-z0-9._%+{_L}-](?:[A-Za-z0-9._%+'{_L}-]{{0,62}}[A-Za-z0-9_%+{_L}-])?"
+    rf"(?<![\w.%+{_L}-])(?<![\w.%+'{_L}-]')[A-Za-z0-9._%+{_L}-](?:[A-Za-z0-9._%+'{_L}-]{{0,62}}[A-Za-z0-9_%+{_L}-])?"
     rf"@(?:[A-Za-z0-9{_L}](?:[A-Za-z0-9{_L}-]{{0,61}}[A-Za-z0-9{_L}])?\.)+"
     rf"(?:[A-Za-z]{{2,24}}|xn--[A-Za-z0-9-]{{1,59}}|[{_L}]{{2,24}})(?![\w{_L}-]|\.[A-Za-z0-9{_L}])",
     _A,
