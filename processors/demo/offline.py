@@ -12,6 +12,8 @@ the user says                          the demo model
 "weather in Paris"                     calls ``get_weather``, then a sentence from the tool's result
 "calculate 12*7", "what is 2+2"        calls ``calculator``
 "look up customer 42"                  calls ``lookup_customer``; the reply repeats the e-mail and phone
+                                       (customer 7's record has a support note that instructs the model:
+                                       an indirect injection for the output lane's detector to stop)
 "what time is it in Tokyo"             calls ``current_time``
 "use add with 20 and 22"               calls a tool the design offers (MCP or the user's) when the message
                                        names it, arguments from its JSON schema and the message

@@ -20,15 +20,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QPoint, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QPoint, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QFontMetricsF, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QMenu,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -39,6 +41,7 @@ from studio.models.chat_items import AssistantItem, ChatItem, UserItem
 from studio.models.chat_list_model import ChatListModel
 from studio.views.chat_list_view import ChatListView
 from studio.views.chat_queue import MessageQueue, QueuedMessages
+from studio.views.wrapping_button import WrappingButton
 
 
 class ChatInput(QPlainTextEdit):
@@ -58,6 +61,20 @@ class ChatInput(QPlainTextEdit):
         super().keyPressEvent(event)
 
 
+class _EmptyChatPage(QScrollArea):
+    """The empty chat in a vertical scroll area, as wide at least as the empty chat needs (a scroll area's own
+    minimum ignores its content's, and the chat's minimum width is what the window's splitter keeps for it)."""
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        content = self.widget()
+        if content is None:
+            return hint
+        # the content's own minimum, as when it stood in the chat without a scroll area (a scroll bar, shown only
+        # when a large text size overflows a short window, then narrows the wrapped buttons a little)
+        return QSize(max(hint.width(), content.minimumSizeHint().width()), hint.height())
+
+
 class EmptyChat(QWidget):
     """What an empty conversation shows: a line on what to do, and suggestions that send themselves."""
 
@@ -71,6 +88,7 @@ class EmptyChat(QWidget):
         self._layout.addStretch(1)
         title = QLabel(translate("ChatView", "<h3>Start the conversation</h3>Type below, or try one of these:"), self)
         title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        title.setWordWrap(True)
         self._layout.addWidget(title)
         self._buttons: list[QPushButton] = []
         self._layout.addStretch(2)
@@ -80,7 +98,7 @@ class EmptyChat(QWidget):
             button.deleteLater()
         self._buttons = []
         for index, text in enumerate(suggestions):
-            button = QPushButton(text, self)
+            button = WrappingButton(text, self)  # a long suggestion wraps in a narrow chat, not clipped
             button.setObjectName(f"chat.suggestion.{index}")
             button.setCursor(Qt.CursorShape.PointingHandCursor)
             button.clicked.connect(lambda _checked=False, text=text: self.suggestion_clicked.emit(text))
@@ -139,8 +157,15 @@ class ChatView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         self._empty = EmptyChat(self)
+        # in a scroll area: at a large text size in a short window its wrapped suggestions scroll, not clipped
+        self._empty_page = _EmptyChatPage(self)
+        self._empty_page.setObjectName("chat.empty.page")
+        self._empty_page.setWidgetResizable(True)
+        self._empty_page.setFrameShape(QFrame.Shape.NoFrame)
+        self._empty_page.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._empty_page.setWidget(self._empty)
         self._pages = QStackedWidget(self)
-        self._pages.addWidget(self._empty)
+        self._pages.addWidget(self._empty_page)
         self._pages.addWidget(self._list)
         layout.addWidget(self._pages, 1)
         self._empty.suggestion_clicked.connect(self._on_empty_suggestion_clicked)
@@ -176,7 +201,7 @@ class ChatView(QWidget):
 
     @Slot()
     def _update_page(self) -> None:
-        self._pages.setCurrentWidget(self._list if self._model.rowCount() else self._empty)
+        self._pages.setCurrentWidget(self._list if self._model.rowCount() else self._empty_page)
 
     @Slot(str)
     def _on_empty_suggestion_clicked(self, text: str) -> None:

@@ -28,7 +28,7 @@ from studio.controllers.lab_thresholds import LabThresholds
 from studio.controllers.workspace import Workspace
 from studio.design.build import available_tools
 from studio.design.catalog import palette_groups
-from studio.design.sample import suggestions
+from studio.design.sample import chat_suggestions
 from studio.models.palette_model import PaletteModel
 from studio.restart import keep_draft, take_draft
 from studio.system.paths import data_dir
@@ -132,7 +132,7 @@ class MainWindow(QMainWindow):
         self.settings_view.mcp_servers.secrets = workspace.secrets
         self.settings_view.mcp_servers.launcher = workspace.mcp_launcher
         self.chat = ChatView(workspace.chat_list)
-        self.chat.set_suggestions(suggestions(i18n.current_language()))
+        self.chat.set_suggestions(chat_suggestions(i18n.current_language()))
         self.inspector = InspectorView()
         # A guard's score in the details is read against the design's threshold (as the Lab's slider finds it).
         self.inspector.details.threshold_of = LabThresholds(document, workspace.catalogue, parent=self).threshold

@@ -8,15 +8,18 @@ from processors import Agent, Violation
 from processors.builtin.prompt_injection_detector import PromptInjectionDetector
 from processors.builtin.registry import Catalogue, load_catalogue
 from processors.demo.offline import DEMO_TOOLS, demo_model, demo_reply, lookup_customer
+from processors.demo.tools import PLANTED_CUSTOMER_ID
 from processors.models import ScriptedModel
 from processors.models.base import ModelRequest
 from studio.design.agent_design import DEMO_MODEL, AgentDesign
 from studio.design.build import build_agent, processor_entries
 from studio.design.sample import (
+    INDIRECT_INJECTION_SUGGESTION,
     OFFLINE_DEMO_SUFFIXES,
     SAMPLE_INSTRUCTIONS,
     SAMPLE_NAME,
     SUGGESTIONS,
+    chat_suggestions,
     sample_design,
     suggestions,
 )
@@ -205,3 +208,43 @@ async def test_every_samples_injection_detectors_use_the_learned_model(catalogue
     result = await agent.generate(suggestions(language)[-1])
     assert result.tripwire is not None and result.tripwire.processor_id == "prompt-injection-detector"
     assert result.tripwire.metadata["source"] == "learned" and result.tripwire.metadata["score"] > 0.9
+
+
+# ------------------------------------------------------------------------------------------ indirect injection
+@pytest.mark.parametrize("language", ["en", "zh_CN", "zh_TW"])
+async def test_the_planted_customers_note_trips_the_output_lanes_detector(catalogue: Catalogue, language: str) -> None:
+    """The empty chat's look-up of the planted customer (issue 28): the demo model calls ``lookup_customer``, the
+    record's support note addresses the model, and the output lane's detector blocks the run on that tool result
+    with the learned model's score, before the model reads it; the input lane's detector let the request through."""
+    offered = chat_suggestions(language)
+    assert offered[: len(suggestions(language)) - 1] == suggestions(language)[:-1]
+    assert offered[-1] == suggestions(language)[-1], "the direct attack stays last"
+    look_up = offered[-2]
+    assert str(PLANTED_CUSTOMER_ID) in look_up
+    heard = Heard()
+    design = sample_design(language)
+    agent = build_agent(design, catalogue=catalogue, on_violation=heard)
+    agent.model = demo_model(delay=0)
+
+    result = await agent.generate(look_up)
+
+    assert [call["tool_name"] for step in result.steps for call in step.tool_calls] == ["lookup_customer"]
+    assert result.finish_reason == "other"
+    tripwire = result.tripwire
+    assert tripwire is not None and tripwire.processor_id == "prompt-injection-detector-2"
+    assert tripwire.metadata["source"] == "learned" and tripwire.metadata["score"] >= 0.7
+    assert tripwire.params["tool"] == "lookup_customer"
+    assert [pid for pid, _violation in heard.items] == ["prompt-injection-detector-2"]
+    detector = processor_entries(design, agent)[tripwire.processor_id]
+    assert detector.type == "PromptInjectionDetector"
+    assert detector in design.output and detector not in design.input, "the output lane's detector, not the input's"
+    assert len(agent.model.requests) == 1, "the model never read the tool result"  # type: ignore[union-attr]
+
+
+async def test_only_the_planted_customer_carries_a_note(catalogue: Catalogue) -> None:
+    planted = await lookup_customer.call({"customer_id": PLANTED_CUSTOMER_ID})
+    assert "AI assistant" in planted["notes"]
+    for customer_id in (1, 6, 8, 42):
+        assert "notes" not in await lookup_customer.call({"customer_id": customer_id})
+    assert chat_suggestions("fr") == chat_suggestions("en")
+    assert INDIRECT_INJECTION_SUGGESTION in chat_suggestions("en")
