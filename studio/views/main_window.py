@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
 from shiboken6 import isValid as shiboken_valid
 
 from studio import i18n
-from studio.controllers.lab_thresholds import LabThresholds
 from studio.controllers.workspace import Workspace
 from studio.design.build import available_tools
 from studio.design.catalog import palette_groups
@@ -51,6 +50,7 @@ from studio.views.threads_view import ThreadsView
 from studio.views.undo_routing import EditorUndoRouting
 
 if TYPE_CHECKING:
+    from studio.controllers.lab_thresholds import LabThresholds
     from studio.views.lab_view import LabView
 
 translate = i18n.translate
@@ -135,7 +135,8 @@ class MainWindow(QMainWindow):
         self.chat.set_suggestions(chat_suggestions(i18n.current_language()))
         self.inspector = InspectorView()
         # A guard's score in the details is read against the design's threshold (as the Lab's slider finds it).
-        self.inspector.details.threshold_of = LabThresholds(document, workspace.catalogue, parent=self).threshold
+        self._lab_thresholds: LabThresholds | None = None
+        self.inspector.details.threshold_of = self._design_threshold
 
         # Sizes are weights (QSplitter shares out the space it has in these proportions), so the layout works
         # from 1280x720 up: the palette keeps most of its rows, the options form scrolls.
@@ -228,6 +229,17 @@ class MainWindow(QMainWindow):
             self._show_status(translate("MainWindow", "A tool file was skipped: {problem}").format(problem=problem))
 
     # ----------------------------------------------------------------------------------------- menus
+
+    def _design_threshold(self, processor: str) -> float | None:
+        """``processor``'s threshold in the design being edited. The Lab's controller that reads it is imported on
+        the first details shown, not with the window: the first window loads nothing of the Lab
+        (``tests/studio/test_startup_imports.py``)."""
+        from studio.controllers.lab_thresholds import LabThresholds
+
+        if self._lab_thresholds is None:
+            self._lab_thresholds = LabThresholds(self.workspace.document, self.workspace.catalogue, parent=self)
+        return self._lab_thresholds.threshold(processor)
+
     def _action(self, menu: Any, text: str, slot: Any, shortcut: Any = None, name: str = "") -> QAction:
         action = QAction(text, self)
         if shortcut is not None:

@@ -65,22 +65,23 @@ def test_a_variant_of_an_indirect_seed_changes_the_planted_tool_result_and_split
 
 async def test_the_converters_alone_find_a_bypass_of_the_sample_design_that_the_fixed_corpus_does_not_show() -> None:
     cases = [case for case in direct_injections() if case.id == "direct-injection-en-attack-01"]
-    run = AttackRun(AttackPlan(cases, chains=["identity", "diacritics", "base64"], seed=7), factory())
+    run = AttackRun(AttackPlan(cases, chains=["identity", "zh-vertical", "base64"], seed=7), factory())
     found = {item.id: item for item in await collect(run)}
     # the fixed corpus: the seed is blocked, by the injection detector
     assert run.baseline["direct-injection-en-attack-01"].outcome == "blocked"
     assert [case.id for case in run.seeds] == ["direct-injection-en-attack-01"]
-    # the same attack with accents gets through; the plain one (identity) and base64 (decoded) do not
-    bypass = found["direct-injection-en-attack-01~diacritics"]
+    # the same attack one character a line gets through (accents did until the detector learnt to strip
+    # them, 2026-12-07); the plain one (identity) and base64 (decoded) do not
+    bypass = found["direct-injection-en-attack-01~zh-vertical"]
     assert bypass.bypassed and bypass.result.outcome == "passed"
     assert "prompt-injection-detector" in bypass.seed_tripped
     assert not found["direct-injection-en-attack-01~identity"].bypassed
     assert not found["direct-injection-en-attack-01~base64"].bypassed
     robustness = Robustness.of(found.values())
-    assert robustness.by_chain["diacritics"].asr == 1.0
+    assert robustness.by_chain["zh-vertical"].asr == 1.0
     assert robustness.by_chain["identity"].asr == 0.0
-    assert robustness.cells["diacritics"]["prompt-injection-detector"].share == 1.0
-    assert [item.id for item in robustness.bypasses] == ["direct-injection-en-attack-01~diacritics"]
+    assert robustness.cells["zh-vertical"]["prompt-injection-detector"].share == 1.0
+    assert [item.id for item in robustness.bypasses] == ["direct-injection-en-attack-01~zh-vertical"]
 
 
 async def test_only_stopped_seeds_are_varied_unless_every_attack_is_asked_for() -> None:

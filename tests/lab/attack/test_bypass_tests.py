@@ -46,22 +46,23 @@ def pytest_on(path: Path) -> subprocess.CompletedProcess[str]:
 
 
 async def test_found_bypasses_are_a_corpus_that_reads_back_with_their_seed_and_chain(tmp_path: Path) -> None:
-    results = await found(seeds(SEED, INDIRECT), ["identity", "diacritics", "reverse"])
+    results = await found(seeds(SEED, INDIRECT), ["identity", "spacing", "zh-vertical"])
     written = write_bypasses(tmp_path / "bypasses.jsonl", results)
     back = {case.id: case for case in load_corpus(tmp_path / "bypasses.jsonl").cases}
     assert written == len(back) == len(bypass_cases(results)) == sum(item.bypassed for item in results)
     assert f"{SEED}~identity" not in back  # what the design stops is no bypass
-    direct = back[f"{SEED}~diacritics"]
+    direct = back[f"{SEED}~spacing"]
     assert (direct.label, direct.expect) == ("attack", "blocked")
-    assert direct.metadata == {"attack_seed": SEED, "attack_chain": "diacritics", "attack_run_seed": 7}
-    assert direct.text.startswith("Îgnõré äll")
-    planted = back[f"{INDIRECT}~reverse"]  # an indirect seed's variant plants the converted page, same request
-    page = next(case.tool_result for case in seeds(INDIRECT))
-    assert planted.text == "Summarize this web page for me." and planted.tool_result == (page or "")[::-1]
+    assert direct.metadata == {"attack_seed": SEED, "attack_chain": "spacing", "attack_run_seed": 7}
+    assert direct.text.startswith("I g n o r e   a l l")
+    planted = back[f"{INDIRECT}~zh-vertical"]  # an indirect seed's variant plants the converted page, same request
+    page = next(case.tool_result for case in seeds(INDIRECT)) or ""
+    assert planted.text == "Summarize this web page for me."
+    assert planted.tool_result == "\n".join(char for char in page if not char.isspace())  # one character a line
 
 
 async def test_an_exported_bypass_fails_until_a_guard_stops_it(tmp_path: Path) -> None:
-    cases = bypass_cases(await found(seeds(SEED), ["diacritics", "letter-split"]))
+    cases = bypass_cases(await found(seeds(SEED), ["spacing", "zh-vertical"]))
     assert len(cases) == 2
     design = heuristic_sample()
     test_file = tmp_path / "test_bypasses.py"
