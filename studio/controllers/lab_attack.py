@@ -12,8 +12,8 @@ read (``failed``, ``status_message``, ``case_thread_ready``).
 The engine is :mod:`lab.attack` (the same as ``processor-studio lab attack``): an
 :class:`~lab.attack.AttackRun` in worker processes, iterated as a task on the qasync loop, its results gathered
 for :data:`FLUSH_INTERVAL` and handed to the view in batches (one matrix refresh per batch; the first result at
-once, so a short attack shows something, and a Cancel pressed then is honoured, before the first tick). Each attack keeps its
-plan and its results file in the data folder (``attacks/<id>.plan.json`` and ``.jsonl``): a cancelled or
+once, so a short attack shows something, and a Cancel pressed then is honoured, before the first tick). Each attack
+keeps its plan and its results file in the data folder (``attacks/<id>.plan.json`` and ``.jsonl``): a cancelled or
 interrupted attack resumes from them, running only the variants without a result, on the design as it ran.
 """
 
