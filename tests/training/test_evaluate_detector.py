@@ -8,13 +8,16 @@ base64: what the raw-text figure cannot see and the detector's views decode.
 from __future__ import annotations
 
 import base64
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from processors.builtin.injection_model import InjectionModel
 from processors.builtin.prompt_injection_detector import PromptInjectionDetector, PromptInjectionDetectorOptions
+from training.build import card_figures
 from training.evaluate import HeldOut, held_out_lines, leave_one_family_out, pooled, pooled_lines
-from training.fit import VARIANTS, is_attack, load_rows
+from training.fit import VARIANTS, FeatureCache, export, is_attack, load_rows, train
 
 pytest.importorskip("sklearn")
 pytestmark = pytest.mark.timeout(900)
@@ -95,3 +98,23 @@ def test_the_detector_column_is_taken_at_the_detectors_default_threshold(results
     header = f"detector default: views, {default:.2f}: recall / FPR"
     assert header in held_out_lines(results)[0]
     assert header in pooled_lines(results)[0]
+
+
+def test_the_card_opens_its_leave_out_section_with_the_pooled_table(
+    rows: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    variant = VARIANTS["chars4+words C=4"]
+    out_of_fold: list[float] = []
+    path = tmp_path / "model.json.gz"
+    export(train(rows, variant, FeatureCache(variant.kinds), out_of_fold), path)
+    monkeypatch.setenv("TRAIN_PROCESSES", "1")
+    card = card_figures(InjectionModel.read(path), variant.name, path, out_of_fold, (), (), rows, False).split("\n")
+    headings = [line for line in card if line.startswith("### ")]
+    assert headings[1].startswith("### Leave-one-source-family-out, pooled, shipped variant (chars4+words C=4)")
+    assert headings[2].startswith("### Leave-one-source-family-out, every variant")
+    assert headings[3].startswith("### Leave-one-source-family-out, shipped variant (chars4+words C=4), per language")
+    table = card[card.index(headings[1]) + 2 :]
+    default = PromptInjectionDetectorOptions.model_fields["threshold"].default
+    assert table[0].startswith("| slice | fitted threshold (")
+    assert f"| detector default: views, {default:.2f}: recall / FPR | goal met |" in table[0]
+    assert table[2].startswith("| all | ") and table[3].startswith("| lang:en | ")
