@@ -16,7 +16,7 @@ import pytest
 from processors.builtin.injection_model import InjectionModel
 from processors.builtin.prompt_injection_detector import PromptInjectionDetector, PromptInjectionDetectorOptions
 from training.build import card_figures
-from training.evaluate import HeldOut, held_out_lines, leave_one_family_out, pooled, pooled_lines
+from training.evaluate import HeldOut, Rates, held_out_lines, leave_one_family_out, pooled, pooled_lines
 from training.fit import VARIANTS, FeatureCache, export, is_attack, load_rows, train
 
 pytest.importorskip("sklearn")
@@ -55,7 +55,7 @@ def results(rows: list[dict[str, Any]]) -> list[HeldOut]:
         return leave_one_family_out(rows, VARIANTS["chars4+words C=4"], lambda _: None)
 
 
-def counts(rates: Any) -> tuple[int, int, int, int]:
+def counts(rates: Rates) -> tuple[int, int, int, int]:
     return rates.tp, rates.fn, rates.fp, rates.tn
 
 
