@@ -59,9 +59,9 @@ def card_figures(
     rows: list[dict[str, Any]] | None = None,
     converter_table: bool = True,
 ) -> str:
-    """The card's generated section: counts, leave-one-family-out per variant, leave-one-category-out, the
-    out-of-fold figures, the project sets; with derived rows among ``rows`` (default: :func:`training_rows`), the
-    converter families left out one at a time."""
+    """The card's generated section: counts, leave-one-family-out pooled (fitted threshold and the detector's
+    default) and per variant, leave-one-category-out, the out-of-fold figures, the project sets; with derived rows
+    among ``rows`` (default: :func:`training_rows`), the converter families left out one at a time."""
     from training.evaluate import (
         converter_family_lines,
         counts_table,
@@ -70,6 +70,7 @@ def card_figures(
         leave_one_converter_family_out,
         leave_one_family_out,
         out_of_fold_lines,
+        pooled_lines,
         project_lines,
         summary_lines,
     )
@@ -88,18 +89,30 @@ def card_figures(
         "",
         *counts_table(rows),
         "",
-        "### Leave-one-source-family-out, every variant (recall / false-positive rate on the family left out)",
-        "",
     ]
     details = {}
     summary = ["| variant | " + " | ".join(sources) + " |"]
     summary.append("|---" * (1 + len(sources)) + "|")
     for name in dict.fromkeys((shipped, *measured)):
+        started = time.perf_counter()
         results = leave_one_family_out(rows, VARIANTS[name], log)
+        log(f"  {name}: {len(results)} leave-outs in {time.perf_counter() - started:.0f} s")
         details[name] = results
         summary.append(f"| {name} | " + " | ".join(r.model["all"].cell() for r in results) + " |")
     heuristics_row = "| old heuristics | " + " | ".join(r.heuristics["all"].cell() for r in details[shipped]) + " |"
-    lines += [*summary, heuristics_row, ""]
+    lines += [
+        f"### Leave-one-source-family-out, pooled, shipped variant ({shipped}): every family's held-out texts "
+        "added up, at each leave-out model's fitted threshold on the raw text, and as `PromptInjectionDetector()` "
+        "runs (every view, its default threshold); goal: recall >= 0.85, FPR <= 0.05",
+        "",
+        *pooled_lines(details[shipped]),
+        "",
+        "### Leave-one-source-family-out, every variant (recall / false-positive rate on the family left out)",
+        "",
+        *summary,
+        heuristics_row,
+        "",
+    ]
     lines += [
         f"### Leave-one-source-family-out, shipped variant ({shipped}), per language and per where",
         "",

@@ -8,6 +8,9 @@
   trained on; the old heuristics were tuned on some of them, which each row says.
 * the old heuristics (``PromptInjectionDetector``'s offline defaults: highest type score >= its threshold, quotes
   discounted in user turns only, as the detector does) beside every figure, on the same texts.
+* the detector as shipped: each left-out family also scored as ``PromptInjectionDetector()`` scores a text (the
+  highest score over the text's views, :func:`~processors.builtin.injection_views.views`) at its default threshold,
+  not the model's fitted one; pooled over all the leave-outs, both settings against the goal (:data:`GOAL`).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import Any
 
 from processors.builtin.injection_heuristics import heuristic_scores
 from processors.builtin.injection_model import InjectionModel
-from processors.builtin.prompt_injection_detector import PromptInjectionDetector
+from processors.builtin.prompt_injection_detector import PromptInjectionDetector, PromptInjectionDetectorOptions
 from training.fit import FeatureCache, Variant, is_attack, train
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,6 +40,15 @@ PROJECT_SETS: tuple[tuple[str, str], ...] = (
     ("tests/data/indirect_injection_holdout_b.jsonl", "held out; the heuristics were tuned on its misses"),
     ("tests/data/indirect_injection_holdout_c.jsonl", "held out from the heuristics, measured once: fair to both"),
 )
+#: Issue #28's goal on the families left out: recall at least the first, false-positive rate at most the second.
+GOAL = (0.85, 0.05)
+
+
+def detector_threshold() -> float:
+    """The threshold ``PromptInjectionDetector()`` flags at: its option's default, read from the options model so
+    the card follows the detector when the default changes."""
+    default = PromptInjectionDetectorOptions.model_fields["threshold"].default
+    return float(default)
 
 
 @dataclass
@@ -67,6 +79,24 @@ class Rates:
         recall = f"{self.tp / (self.tp + self.fn):.2f} ({self.tp}/{self.tp + self.fn})" if self.tp + self.fn else "n/a"
         fpr = f"{self.fp / (self.fp + self.tn):.2f} ({self.fp}/{self.fp + self.tn})" if self.fp + self.tn else "n/a"
         return f"{recall} / {fpr}"
+
+    def pool(self, other: Rates) -> None:
+        """Add ``other``'s counts and texts to these (the leave-outs' sums)."""
+        self.tp += other.tp
+        self.fn += other.fn
+        self.fp += other.fp
+        self.tn += other.tn
+        self.misses += other.misses
+        self.false_alarms += other.false_alarms
+
+    def meets(self, goal: tuple[float, float] = GOAL) -> str:
+        """Whether recall reaches ``goal[0]`` and the FPR stays within ``goal[1]``: ``yes``, or what misses it."""
+        failed = []
+        if self.tp + self.fn and self.tp / (self.tp + self.fn) < goal[0]:
+            failed.append(f"recall < {goal[0]:.2f}")
+        if self.fp + self.tn and self.fp / (self.fp + self.tn) > goal[1]:
+            failed.append(f"FPR > {goal[1]:.2f}")
+        return "no: " + ", ".join(failed) if failed else "yes"
 
 
 def project_rows(pattern: str) -> list[dict[str, Any]]:
@@ -131,12 +161,16 @@ def counts_table(rows: Sequence[dict[str, Any]]) -> list[str]:
 
 @dataclass
 class HeldOut:
-    """One leave-one-family-out result."""
+    """One leave-one-family-out result: the held-out model on the raw text at its fitted ``threshold`` (``model``),
+    the old heuristics, and the held-out model as the detector runs it (``detector``: every view, at
+    ``detector_threshold``)."""
 
     family: str
     threshold: float
     model: dict[str, Rates]
     heuristics: dict[str, Rates]
+    detector: dict[str, Rates]
+    detector_threshold: float
 
 
 #: What the leave-out fits share: the rows, the variant, the feature cache and the heuristics' verdict (set once per
@@ -154,7 +188,15 @@ def _fit_and_score(part: tuple[str, list[int], list[int]]) -> HeldOut:
     rows, variant = _SHARED["rows"], _SHARED["variant"]
     held = [rows[i] for i in held_at]
     model = train([rows[i] for i in training_at], variant, _SHARED["cache"])
-    return HeldOut(name, model.threshold, _grouped(held, model_flag(model)), _grouped(held, _SHARED["heuristic"]))
+    default = detector_threshold()
+    return HeldOut(
+        name,
+        model.threshold,
+        _grouped(held, model_flag(model)),
+        _grouped(held, _SHARED["heuristic"]),
+        _grouped(held, views_flag(model, default)),
+        default,
+    )
 
 
 def _held_out_in_parallel(
@@ -270,18 +312,55 @@ def _grouped(rows: Sequence[dict[str, Any]], flagged: Callable[[dict[str, Any]],
     return table
 
 
+def _detector_header(results: Sequence[HeldOut]) -> str:
+    """The detector column's name, with the threshold its figures were taken at (the detector's default)."""
+    thresholds = sorted({f"{r.detector_threshold:.2f}" for r in results}) or [f"{detector_threshold():.2f}"]
+    return f"detector default: views, {', '.join(thresholds)}"
+
+
 def held_out_lines(results: Sequence[HeldOut]) -> list[str]:
-    """Markdown: per left-out family, per language and per where, the model's recall / FPR beside the heuristics'."""
+    """Markdown: per left-out family, per language and per where, the model's recall / FPR beside the heuristics',
+    then the same model as the detector runs it (every view, the detector's default threshold)."""
     lines = [
-        "| left out | slice | learned model: recall / FPR | old heuristics: recall / FPR |",
-        "|---|---|---|---|",
+        "| left out | slice | learned model: recall / FPR | old heuristics: recall / FPR "
+        f"| {_detector_header(results)}: recall / FPR |",
+        "|---|---|---|---|---|",
     ]
     for result in results:
         for name in sorted(result.model, key=lambda n: (n != "all", n)):
             lines.append(
                 f"| {result.family} (threshold {result.threshold:.3f}) | {name} | {result.model[name].cell()} | "
-                f"{result.heuristics[name].cell()} |"
+                f"{result.heuristics[name].cell()} | {result.detector[name].cell()} |"
             )
+    return lines
+
+
+def pooled(results: Sequence[HeldOut]) -> tuple[dict[str, Rates], dict[str, Rates]]:
+    """Over all the leave-outs, per slice: the sums of the model's counts at its fitted thresholds, and of the
+    detector's at its default. Each text is held out once, so the sums count every source text once."""
+    fitted: dict[str, Rates] = {}
+    shipped: dict[str, Rates] = {}
+    for result in results:
+        for pool, table in ((fitted, result.model), (shipped, result.detector)):
+            for name, rates in table.items():
+                pool.setdefault(name, Rates()).pool(rates)
+    return fitted, shipped
+
+
+def pooled_lines(results: Sequence[HeldOut]) -> list[str]:
+    """Markdown: the pooled leave-outs per slice, at the fitted thresholds and as the detector runs by default, each
+    cell recall / FPR with the counts, and whether the goal (recall >= 0.85, FPR <= 0.05) is met."""
+    fitted, shipped = pooled(results)
+    thresholds = sorted({r.threshold for r in results})
+    span = f"{thresholds[0]:.3f}-{thresholds[-1]:.3f}" if thresholds else "n/a"
+    lines = [
+        f"| slice | fitted threshold ({span}), raw text: recall / FPR | goal met | {_detector_header(results)}: "
+        "recall / FPR | goal met |",
+        "|---|---|---|---|---|",
+    ]
+    for name in sorted(fitted, key=lambda n: (n != "all", n)):
+        ours, theirs = fitted[name], shipped.get(name, Rates())
+        lines.append(f"| {name} | {ours.cell()} | {ours.meets()} | {theirs.cell()} | {theirs.meets()} |")
     return lines
 
 
@@ -315,14 +394,17 @@ CONVERTED_SETS: tuple[str, ...] = (
 ORDINARY_SET = "training/sealed/ordinary.jsonl"
 
 
-def views_flag(model: InjectionModel) -> Callable[[dict[str, Any]], bool]:
+def views_flag(model: InjectionModel, threshold: float | None = None) -> Callable[[dict[str, Any]], bool]:
     """``model``'s verdict as the detector gives it: the highest score of the text's views (decoded payloads,
-    :func:`~processors.builtin.injection_views.views`), and of each turn when a converter split the text."""
+    :func:`~processors.builtin.injection_views.views`), and of each turn when a converter split the text, against
+    ``threshold`` (default: the model's fitted one)."""
     from processors.builtin.injection_views import views
+
+    limit = model.threshold if threshold is None else threshold
 
     def flagged(row: dict[str, Any]) -> bool:
         turns = row.get("turns") or (row["text"],)
-        return any(model.score(view.text) >= model.threshold for turn in turns for view in views(turn))
+        return any(model.score(view.text) >= limit for turn in turns for view in views(turn))
 
     return flagged
 
