@@ -1,0 +1,73 @@
+"""At 200 % text size the main window fits a 1366×768 laptop's screen.
+
+Seen under Xvfb at 1366×768 with the text at 200 %: the window's minimum width was 1,441 px, the inspector's tab bar
+(every tab's name whole, 571 px) and its raw log's type filter (22 characters, 382 px) holding the inspector wider
+than the window left it, its last tab cut off at the screen's edge. Now the tabs scroll and the filter's minimum stays
+what it is at 100 %, where the layout is unchanged (every tab's name whole in the inspector's minimum).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import qasync
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QApplication, QPlainTextEdit, QPushButton
+
+from tests.studio.conftest import open_studio
+
+LAPTOP = (1366, 768)
+
+
+@pytest.fixture
+def text_size(qapp: QApplication) -> Iterator[Any]:
+    """``text_size(2.0)`` sets the application's text at 200 %; the font comes back after the test."""
+    original = qapp.font()
+
+    def scale(factor: float) -> None:
+        font = qapp.font()
+        font.setPointSizeF(original.pointSizeF() * factor)
+        qapp.setFont(font)
+
+    yield scale
+    qapp.setFont(original)
+
+
+def test_at_200_percent_the_window_fits_1366_px_and_the_chat_input_is_usable(
+    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path, text_size: Any
+) -> None:
+    text_size(2.0)
+    _, window = open_studio(qtbot, qloop, size=LAPTOP, database=tmp_path / "studio.db")
+    qtbot.waitExposed(window)
+
+    assert window.minimumSizeHint().width() <= LAPTOP[0]
+    for index in range(window.splitter.count()):  # every pane gets at least its minimum: nothing cut at the edge
+        pane = window.splitter.widget(index)
+        assert pane.width() >= pane.minimumSizeHint().width(), pane.objectName() or type(pane).__name__
+
+    chat_input = window.chat.findChild(QPlainTextEdit, "chat.input")
+    send = window.chat.findChild(QPushButton, "chat.send")
+    assert chat_input is not None and send is not None
+    assert chat_input.isVisible() and send.isVisible()
+    assert chat_input.width() >= 15 * QFontMetrics(chat_input.font()).averageCharWidth()  # room for a few words
+    assert send.width() >= QFontMetrics(send.font()).horizontalAdvance(send.text())  # "Send" whole
+    assert window.chat.mapTo(window, send.rect().topRight()).x() <= window.width()
+    chat_input.setFocus()
+    qtbot.keyClicks(chat_input, "hello")
+    assert chat_input.toPlainText() == "hello"
+    assert send.isEnabled()
+
+
+def test_at_100_percent_the_inspector_keeps_every_tab_name_whole_in_its_minimum(
+    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    _, window = open_studio(qtbot, qloop, size=LAPTOP, database=tmp_path / "studio.db")
+    tabs = window.inspector.tabs
+    bar = tabs.tabBar()
+    assert tabs.minimumSizeHint().width() >= bar.sizeHint().width()  # the whole bar, as before
+    assert bar.elideMode() == Qt.TextElideMode.ElideNone
+    assert window.inspector.width() >= bar.sizeHint().width()
