@@ -1,4 +1,4 @@
-"""At 200 % text size the main window fits a 1366×768 laptop's screen.
+"""At 200 % text size the main window fits a 1366×768 laptop's screen, and the Lab window its screen.
 
 Seen under Xvfb at 1366×768 with the text at 200 %: the window's minimum width was 1,441 px, the inspector's tab bar
 (every tab's name whole, 571 px) and its raw log's type filter (22 characters, 382 px) holding the inspector wider
@@ -18,7 +18,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QPushButton
 
+from studio.views.lab_view import ATTACK_TAB
+from studio.views.screen_fit import ScreenFitScroll
 from tests.studio.conftest import open_studio
+from tests.studio.views.lab_support import open_lab
 
 LAPTOP = (1366, 768)
 
@@ -71,3 +74,42 @@ def test_at_100_percent_the_inspector_keeps_every_tab_name_whole_in_its_minimum(
     assert tabs.minimumSizeHint().width() >= bar.sizeHint().width()  # the whole bar, as before
     assert bar.elideMode() == Qt.TextElideMode.ElideNone
     assert window.inspector.width() >= bar.sizeHint().width()
+
+
+def test_at_200_percent_the_lab_fits_its_screen_and_scrolls_to_what_is_past_it(
+    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path, text_size: Any
+) -> None:
+    """The Lab window's minimum was 1,954 px at 200 % (its top bar's buttons in a row, the Attack tab's columns):
+    wider than a laptop's screen, its right part out of reach. Now it is bounded by the screen and the content
+    scrolls; the Run button is reached by scrolling."""
+    text_size(2.0)
+    _, _, lab = open_lab(qtbot, qloop, tmp_path)
+    room = lab.screen().availableGeometry()
+    lab.resize(room.width(), room.height())
+    lab.show()
+    qtbot.waitExposed(lab)
+    lab.tabs.setCurrentIndex(ATTACK_TAB)
+    QApplication.processEvents()
+
+    assert lab.minimumSizeHint().width() <= room.width()
+    assert lab.width() <= room.width()
+    scroll = lab.findChild(ScreenFitScroll)
+    assert scroll is not None
+    assert scroll.widget().width() >= scroll.widget().minimumSizeHint().width()  # the content keeps its minimum
+    scroll.ensureWidgetVisible(lab.run_button)
+    QApplication.processEvents()
+    corner = lab.run_button.mapTo(scroll.viewport(), lab.run_button.rect().bottomRight())
+    assert scroll.viewport().rect().contains(corner)  # scrolled to, whole
+    assert lab.run_button.width() >= lab.run_button.minimumSizeHint().width()
+
+
+def test_at_100_percent_the_lab_does_not_scroll_at_1366x768(
+    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    _, _, lab = open_lab(qtbot, qloop, tmp_path, size=LAPTOP)
+    lab.show()
+    qtbot.waitExposed(lab)
+    scroll = lab.findChild(ScreenFitScroll)
+    assert scroll is not None
+    assert not scroll.horizontalScrollBar().isVisible() and not scroll.verticalScrollBar().isVisible()
+    assert scroll.widget().size() == scroll.viewport().size()  # the content fills the window, as before
