@@ -10,7 +10,7 @@ laptop) nothing changes: no scroll bar, the same minimum, the same layout.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt
-from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
+from PySide6.QtWidgets import QBoxLayout, QFrame, QLayout, QScrollArea, QWidget
 
 
 class ScreenFitScroll(QScrollArea):
@@ -34,16 +34,22 @@ class ScreenFitScroll(QScrollArea):
         if screen is None:
             return least
         room = screen.availableGeometry().size()
-        # what the window puts around this area (its layouts' margins) and its frame and title bar take room too
+        # the window's frame and title bar, and what its layouts put around this area, take room too
         around = QSize(16, 48)
-        widget: QWidget | None = self.parentWidget()
-        while widget is not None:
-            layout = widget.layout()
+        widget: QWidget | None = self
+        while widget is not None and not widget.isWindow():
+            parent = widget.parentWidget()
+            layout = parent.layout() if parent is not None else None
             if layout is not None:
-                margins = layout.contentsMargins()
-                around += QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
-            widget = None if widget.isWindow() else widget.parentWidget()
-        return least.boundedTo(room - around)
+                around += _beside(layout, widget)
+            widget = parent
+        bound = room - around
+        # where one side scrolls, its scroll bar takes room from the other side: ask for it while the screen has it
+        if least.height() > bound.height():
+            least.setWidth(least.width() + self.verticalScrollBar().sizeHint().width())
+        if least.width() > bound.width():
+            least.setHeight(least.height() + self.horizontalScrollBar().sizeHint().height())
+        return least.boundedTo(bound)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """The content's layout changed (a longer label, a page shown): its minimum may have too, and the window's
@@ -55,3 +61,22 @@ class ScreenFitScroll(QScrollArea):
     def sizeHint(self) -> QSize:
         content = self.widget()
         return super().sizeHint() if content is None else content.sizeHint()
+
+
+def _beside(layout: QLayout, widget: QWidget) -> QSize:
+    """The room ``layout`` takes besides ``widget``: its margins and, in a column (a row), the other items' minimum
+    heights (widths) and the spacing between them — a dialog's buttons under the area, say."""
+    margins = layout.contentsMargins()
+    size = QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
+    if not isinstance(layout, QBoxLayout):
+        return size
+    vertical = layout.direction() in (QBoxLayout.Direction.TopToBottom, QBoxLayout.Direction.BottomToTop)
+    total = 0
+    for index in range(layout.count()):
+        item = layout.itemAt(index)
+        other = item.widget() if item is not None else None
+        if item is None or other is widget or (other is not None and other.isHidden()):
+            continue
+        least = item.minimumSize()
+        total += (least.height() if vertical else least.width()) + max(0, layout.spacing())
+    return size + (QSize(0, total) if vertical else QSize(total, 0))

@@ -1,4 +1,4 @@
-"""At 200 % text size the main window fits a 1366×768 laptop's screen, and the Lab window its screen.
+"""At 200 % text size the main window fits a 1366×768 laptop's screen; the Lab and the settings dialog fit theirs.
 
 Seen under Xvfb at 1366×768 with the text at 200 %: the window's minimum width was 1,441 px, the inspector's tab bar
 (every tab's name whole, 571 px) and its raw log's type filter (22 characters, 382 px) holding the inspector wider
@@ -16,7 +16,7 @@ import pytest
 import qasync
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QApplication, QPlainTextEdit, QPushButton
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QPlainTextEdit, QPushButton
 
 from studio.views.lab_view import ATTACK_TAB
 from studio.views.screen_fit import ScreenFitScroll
@@ -113,3 +113,26 @@ def test_at_100_percent_the_lab_does_not_scroll_at_1366x768(
     assert scroll is not None
     assert not scroll.horizontalScrollBar().isVisible() and not scroll.verticalScrollBar().isVisible()
     assert scroll.widget().size() == scroll.viewport().size()  # the content fills the window, as before
+
+
+def test_at_200_percent_the_settings_dialog_fits_its_screen_with_close_in_sight(
+    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path, text_size: Any
+) -> None:
+    """The settings dialog was 777 px tall at 200 %, taller than a 768 px screen: its fields now scroll and Close
+    stays below them, in sight; no sideways scrolling where only the height is short."""
+    text_size(2.0)
+    _, window = open_studio(qtbot, qloop, size=LAPTOP, database=tmp_path / "studio.db")
+    dialog = window.dialogs.open_settings()
+    qtbot.waitExposed(dialog)
+    room = dialog.screen().availableGeometry()
+    assert dialog.minimumSizeHint().height() <= room.height()
+    assert dialog.minimumSizeHint().width() <= room.width()
+    dialog.resize(dialog.minimumSizeHint())
+    QApplication.processEvents()
+    close = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Close)
+    assert close.isVisible() and dialog.rect().contains(close.mapTo(dialog, close.rect().bottomRight()))
+    scroll = dialog.findChild(ScreenFitScroll)
+    assert scroll is not None
+    if scroll.widget().minimumSizeHint().width() + scroll.verticalScrollBar().width() <= room.width():
+        assert not scroll.horizontalScrollBar().isVisible()
+    dialog.close()
