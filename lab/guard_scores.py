@@ -12,10 +12,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["SCORE_KEYS", "case_scores"]
+__all__ = ["SCORE_KEYS", "case_scores", "score_number"]
 
 #: The state keys a guard's score is read from.
 SCORE_KEYS = ("last_score", "max_score")
+
+
+def score_number(value: Any) -> float | None:
+    """``value`` as a score or a threshold: a real number (not a bool, an int in Python; not NaN, which compares
+    with nothing), else None. The one check for the Lab's scores, the design's thresholds the Lab reads and writes
+    (``studio.controllers.lab_thresholds``) and the inspector's verdict line (``studio.views.inspector_scores``)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value == value:
+        return float(value)
+    return None
 
 
 def case_scores(events: Iterable[Any], tripwire: Any | None = None) -> dict[str, float]:
@@ -24,8 +33,9 @@ def case_scores(events: Iterable[Any], tripwire: Any | None = None) -> dict[str,
     scores: dict[str, float] = {}
 
     def keep(processor: str, value: Any) -> None:
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and value == value:  # not NaN
-            scores[processor] = max(scores.get(processor, float(value)), float(value))
+        score = score_number(value)
+        if score is not None:
+            scores[processor] = max(scores.get(processor, score), score)
 
     for event in events:
         state = getattr(event, "state", None)

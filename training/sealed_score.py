@@ -31,10 +31,27 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
 
 
+def detector_threshold() -> float:
+    """The threshold ``PromptInjectionDetector()`` flags at by default: its option's, not the model's fitted one."""
+    return float(PromptInjectionDetector().options.threshold)
+
+
 def detector_flag() -> Callable[[dict[str, Any]], bool]:
     """The learned verdict as the detector gives it with its defaults: decoded views, the option's threshold."""
-    threshold = PromptInjectionDetector().options.threshold
+    threshold = detector_threshold()
     return lambda row: injection_score(row["text"]) >= threshold
+
+
+def header(model: Any, *, as_detector: bool = False) -> str:
+    """The first line: the model, and the threshold the table's verdicts were taken at (``--as-detector``: the
+    detector's default, which is not the model's fitted threshold)."""
+    named = f"model: {model.meta.get('variant')}, {model.meta.get('texts')} texts"
+    if as_detector:
+        return (
+            f"{named}, threshold {detector_threshold():.3f} (the detector's default, on the text and its decoded "
+            f"views; the model's fitted {model.threshold:.3f} not used)"
+        )
+    return f"{named}, threshold {model.threshold:.3f}"
 
 
 def table(rows: list[dict[str, Any]], *, as_detector: bool = False) -> list[str]:
@@ -43,7 +60,7 @@ def table(rows: list[dict[str, Any]], *, as_detector: bool = False) -> list[str]
     theirs = heuristics_flag()
     column = "learned model"
     if as_detector:
-        column = f"the detector's default (views, threshold {PromptInjectionDetector().options.threshold:g})"
+        column = f"the detector's default (views, threshold {detector_threshold():g})"
     lines = [f"| slice | {column}: recall / FPR | old heuristics: recall / FPR |", "|---|---|---|"]
     for name, key in (("language", lambda r: r["lang"]), ("where", lambda r: r["where"])):
         model_rates = rates_by(rows, ours, key)
@@ -79,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     model = shipped_model()
-    print(f"model: {model.meta.get('variant')}, {model.meta.get('texts')} texts, threshold {model.threshold:.3f}")
+    print(header(model, as_detector=args.as_detector))
     for path in args.sealed:
         rows = read_rows(path)
         print(f"\n{path} ({len(rows)} texts)\n")

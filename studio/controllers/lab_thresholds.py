@@ -13,6 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from lab.guard_scores import score_number
 from studio.design.agent_design import ChainEntry, DesignError
 from studio.lab.side_by_side import design_processors
 from studio.models.design_document import DesignDocument
@@ -51,7 +52,7 @@ class LabThresholds(QObject):
         if entry is None or self.document is None:
             return None
         value = entry.options.get(THRESHOLD_OPTION, self.document.option_defaults(entry.type).get(THRESHOLD_OPTION))
-        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+        return score_number(value)
 
     def set_threshold(self, processor: str, value: float) -> bool:
         """Write ``value`` as ``processor``'s threshold: one undo step. False when the design has no such entry

@@ -25,7 +25,7 @@ from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFrame, QMenu, QScrollArea, QSplitter, QTabWidget, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QMenu, QScrollArea, QSplitter, QTreeView, QVBoxLayout, QWidget
 
 from studio.i18n import translate
 from studio.models.trace_data import InspectorData, RunHistory
@@ -38,6 +38,7 @@ from studio.models.trace_model import (
     ViolationListModel,
 )
 from studio.models.trace_nodes import Node, PhaseNode, RunNode
+from studio.views.capped_width import CappedTabWidget
 from studio.views.inspector_details import InspectorDetails
 from studio.views.inspector_lists import ChunkLogPane, list_view
 from studio.views.outcome_badge import OutcomeBadgeDelegate
@@ -88,16 +89,14 @@ class InspectorView(QWidget):
         self.data_list = list_view(self.data_chunk_model, "inspector_data_chunks", (50, 70, 130, 60))
         self.chunk_pane = ChunkLogPane(self.chunk_model, self.chunk_proxy, self)
 
-        self.tabs = QTabWidget(self)
+        self.tabs = CappedTabWidget(self)
         self.tabs.setObjectName("inspector_tabs")
         self.tabs.addTab(self.tripwire_list, translate("Inspector", "Tripwires"))
         self.tabs.addTab(self.violation_list, translate("Inspector", "Violations"))
         self.tabs.addTab(self.data_list, translate("Inspector", "Data"))
         self.tabs.addTab(self.chunk_pane, translate("Inspector", "Raw"))
-        # Every tab's name shows whole: the tab bar's width is part of the inspector's minimum width.
-        self.tabs.setUsesScrollButtons(False)
-        self.tabs.setElideMode(Qt.TextElideMode.ElideNone)
-        self.tabs.tabBar().setExpanding(False)
+        # Every tab's name shows whole: the tab bar's width is part of the inspector's minimum width, up to the
+        # bar's width at 100 % text size (at 200 % the tabs scroll, so the window still fits a 1366 px screen).
 
         #: Timeline above details above the tabs; every pane can be dragged taller (none has a big minimum: a tab
         #: whose content needs height scrolls, see :meth:`add_tab`).

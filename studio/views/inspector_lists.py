@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from studio.i18n import translate
 from studio.models.trace_model import ChunkLogModel, ChunkTypeFilterModel
 from studio.texts.translator import number
+from studio.views.capped_width import CappedComboBox
 
 ALL_TYPES = ""
 
@@ -55,7 +56,7 @@ class ChunkLogPane(QWidget):
         super().__init__(parent)
         self._model = model
         self._proxy = proxy
-        self.type_filter = QComboBox(self)
+        self.type_filter = CappedComboBox(self)  # 22 characters, but no wider a minimum than at 100 % text size
         self.type_filter.setObjectName("inspector_chunk_type_filter")
         self.type_filter.setEditable(True)
         self.type_filter.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)

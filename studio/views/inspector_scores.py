@@ -15,6 +15,7 @@ import html
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from lab.guard_scores import score_number
 from studio.i18n import translate
 from studio.models.trace_nodes import CallNode, Node, RunNode
 from studio.texts.translator import number
@@ -23,10 +24,6 @@ __all__ = ["ThresholdOf", "score_line"]
 
 #: A scoring guard's threshold in the design, by the processor id its run gives it (None: none known).
 ThresholdOf = Callable[[str], float | None]
-
-
-def _score(value: Any) -> float | None:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def _source_name(source: Any) -> str:
@@ -58,12 +55,13 @@ def score_line(node: CallNode, threshold_of: ThresholdOf | None = None) -> str:
     threshold in the design, asked only for a call with a score and named only where it agrees with the outcome
     (the design may have changed since the run)."""
     state = node.event.state
-    score = _score(state.get("last_score")) if isinstance(state, Mapping) else None
+    score = score_number(state.get("last_score")) if isinstance(state, Mapping) else None
     if score is None:
         return ""
     threshold = threshold_of(node.event.processor_id) if threshold_of is not None else None
     metadata = _tripwire_metadata(node)
-    score = _score(metadata.get("score")) or score
+    tripped_at = score_number(metadata.get("score"))  # the score that tripped it (0.0 too: a threshold of 0)
+    score = score if tripped_at is None else tripped_at
     shown = number(score, 2)
     flagged = state.get("flagged")
     if metadata:

@@ -43,6 +43,7 @@ from studio.models.editor_commands import ReplaceDesign
 from studio.texts.problems import shown_problem as local_server_line
 from studio.views.language_picker import LanguagePicker
 from studio.views.questions import DestructiveQuestion
+from studio.views.screen_fit import ScreenFitScroll
 from studio.views.traces_settings import TracesSettings
 
 translate = i18n.translate
@@ -213,7 +214,10 @@ class SettingsDialog(QDialog):
         ):
             if isinstance(button, QPushButton):
                 button.setAutoDefault(False)  # Enter in the key field saves the key; it must not close the dialog
-        layout = QVBoxLayout(self)
+        content = QWidget()
+        content.setObjectName("settings_content")
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(0, 0, 0, 0)  # the dialog's layout keeps its margins, around the scroll area
         layout.addWidget(self.language)
         layout.addSpacing(12)
         layout.addWidget(self.keyring_note)
@@ -222,7 +226,11 @@ class SettingsDialog(QDialog):
         layout.addLayout(connection)
         layout.addSpacing(12)
         layout.addWidget(self.traces)
-        layout.addWidget(buttons)
+        # never taller or wider than the screen (200 % text size on a 1366x768 laptop): past it the fields scroll,
+        # Close stays in sight
+        outer = QVBoxLayout(self)
+        outer.addWidget(ScreenFitScroll(content))
+        outer.addWidget(buttons)
 
         self.provider.currentTextChanged.connect(self._on_provider_changed)
         self.save.clicked.connect(self._on_save_clicked)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from processors.builtin.injection_model import shipped_model
 from training.sealed_score import main, table
 
 ROWS = [
@@ -58,3 +59,20 @@ def test_as_detector_scores_the_decoded_views_at_the_detectors_threshold(
     path.write_text("\n".join(json.dumps(row, ensure_ascii=False) for row in rows) + "\n", encoding="utf-8")
     assert main([str(path), "--as-detector"]) == 0
     assert "| all | 1.00 (3/3) / 0.00 (0/2) |" in capsys.readouterr().out
+
+
+def test_as_detector_the_header_names_the_threshold_it_flags_at(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The header gave the model's fitted threshold (0.559) although ``--as-detector`` flags at the detector's
+    default (0.7): it names the one used."""
+    path = tmp_path / "set.jsonl"
+    path.write_text("\n".join(json.dumps(row, ensure_ascii=False) for row in ROWS) + "\n", encoding="utf-8")
+    fitted = shipped_model().threshold
+    assert main([str(path), "--as-detector"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("model: chars4+words C=4, ")
+    assert ", threshold 0.700 (the detector's default" in first
+    assert f"the model's fitted {fitted:.3f} not used" in first
+    assert main([str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith(f", threshold {fitted:.3f}")  # the model alone: its own

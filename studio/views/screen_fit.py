@@ -1,0 +1,82 @@
+"""A window's content that scrolls rather than make the window wider or taller than its screen.
+
+A top-level window cannot be smaller than its layout's minimum: at 200 % text size the Lab window's (its top bar of
+buttons in a row, the Attack tab's columns) was 1,954 px, so on a 1366×768 laptop it opened wider than the screen,
+its right part out of reach. In a :class:`ScreenFitScroll` the window's minimum is its content's, up to the screen's
+available size; past it the content keeps its own minimum and scrolls. Where the content fits (100 % text size on a
+laptop) nothing changes: no scroll bar, the same minimum, the same layout.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtWidgets import QBoxLayout, QFrame, QLayout, QScrollArea, QWidget
+
+
+class ScreenFitScroll(QScrollArea):
+    """Holds ``content`` resized to the viewport; its minimum is the content's, bounded by the screen's space."""
+
+    def __init__(self, content: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(f"{content.objectName() or 'content'}_fit")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setWidget(content)
+
+    def minimumSizeHint(self) -> QSize:
+        content = self.widget()
+        if content is None:
+            return super().minimumSizeHint()
+        least = content.minimumSizeHint().expandedTo(content.minimumSize())
+        screen = self.screen()
+        if screen is None:
+            return least
+        room = screen.availableGeometry().size()
+        # the window's frame and title bar, and what its layouts put around this area, take room too
+        around = QSize(16, 48)
+        widget: QWidget | None = self
+        while widget is not None and not widget.isWindow():
+            parent = widget.parentWidget()
+            layout = parent.layout() if parent is not None else None
+            if layout is not None:
+                around += _beside(layout, widget)
+            widget = parent
+        bound = room - around
+        # where one side scrolls, its scroll bar takes room from the other side: ask for it while the screen has it
+        if least.height() > bound.height():
+            least.setWidth(least.width() + self.verticalScrollBar().sizeHint().width())
+        if least.width() > bound.width():
+            least.setHeight(least.height() + self.horizontalScrollBar().sizeHint().height())
+        return least.boundedTo(bound)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The content's layout changed (a longer label, a page shown): its minimum may have too, and the window's
+        layout asks this area's again (the content is the viewport's child, so the window would not hear of it)."""
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()
+        return super().eventFilter(watched, event)
+
+    def sizeHint(self) -> QSize:
+        content = self.widget()
+        return super().sizeHint() if content is None else content.sizeHint()
+
+
+def _beside(layout: QLayout, widget: QWidget) -> QSize:
+    """The room ``layout`` takes besides ``widget``: its margins and, in a column (a row), the other items' minimum
+    heights (widths) and the spacing between them — a dialog's buttons under the area, say."""
+    margins = layout.contentsMargins()
+    size = QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
+    if not isinstance(layout, QBoxLayout):
+        return size
+    vertical = layout.direction() in (QBoxLayout.Direction.TopToBottom, QBoxLayout.Direction.BottomToTop)
+    total = 0
+    for index in range(layout.count()):
+        item = layout.itemAt(index)
+        other = item.widget() if item is not None else None
+        if item is None or other is widget or (other is not None and other.isHidden()):
+            continue
+        least = item.minimumSize()
+        total += (least.height() if vertical else least.width()) + max(0, layout.spacing())
+    return size + (QSize(0, total) if vertical else QSize(total, 0))
