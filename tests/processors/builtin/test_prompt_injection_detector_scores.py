@@ -164,3 +164,21 @@ async def test_a_structured_tool_result_is_rewritten_as_readable_json(scorer: st
 
     assert result.tripwire is None
     assert [m["content"] for m in model.requests[1].messages if m["role"] == "tool"] == ['{"note": "今天天气晴朗。"}']
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="gap found by the mutation run of 2026-12-07 (tests/README.md), left to the lead: with no heuristic span "
+    "of a judged type to cut, rewrite keeps every sentence",
+)
+async def test_a_judged_attack_no_heuristic_fired_on_is_not_passed_whole_by_rewrite() -> None:
+    """A judge that flags a text without a rewrite of its own (a guard model's format never has one), on a text no
+    heuristic signal fired on: the rewrite must not hand the model the attack as it came."""
+    text = f"Hello. {POLITE_RESET}"
+    judge = ScriptedModel([json.dumps({"categories": {"jailbreak": 0.9}, "reason": "a new master"})])
+    assert heuristic_scores(text)[0] == {}
+
+    result, model, _ = await run(PromptInjectionDetector(model=judge, strategy="rewrite"), text)
+
+    assert result.tripwire is None
+    assert [m["content"] for m in model.requests[0].messages if m["role"] == "user"] != [text]
