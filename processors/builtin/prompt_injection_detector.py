@@ -275,7 +275,7 @@ class PromptInjectionDetector(BuiltinProcessor):
             return message
         strategy = self.options.strategy
         if strategy == "block":
-            self._block(args, analysis)
+            self._block(analysis)
         if strategy == "warn":
             logger.warning("Prompt injection detected (%s): %r", ", ".join(analysis.flagged), text[:120])
             return message
@@ -299,7 +299,7 @@ class PromptInjectionDetector(BuiltinProcessor):
             return
         strategy = self.options.strategy
         if strategy == "block":
-            self._block(args, analysis, tool=args.tool_name)
+            self._block(analysis, tool=args.tool_name)
         if strategy == "warn":
             types = ", ".join(analysis.flagged)
             logger.warning("Prompt injection in the result of tool %r (%s)", args.tool_name, types)
@@ -336,7 +336,7 @@ class PromptInjectionDetector(BuiltinProcessor):
             ]
         return "".join(kept).strip()
 
-    def _block(self, args: HookArgs, analysis: Analysis, tool: str | None = None) -> None:
+    def _block(self, analysis: Analysis, tool: str | None = None) -> None:
         params: dict[str, Any] = {"types": ", ".join(analysis.flagged)}
         key = "detected" if tool is None else "detected_in_tool"
         if tool is not None:
