@@ -42,6 +42,7 @@ back a match split across stream chunks can start, so carry-over buffers scan on
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -56,31 +57,37 @@ from processors.builtin.pattern_validators import (
     secret_value_ok,
     ssn_ok,
 )
+from processors.builtin.phone_lengths import national_length_ok
 
 __all__ = [
     "ADDRESS_LETTERS",
+    "LOOK_INSIDE",
     "ANY_DIGIT_GROUP",
     "CATEGORY",
     "DIGIT_RUN_GROUP",
     "GROUPS",
     "MAX_SPAN",
+    "ORDER",
     "PATTERNS",
     "VALIDATORS",
     "Match",
     "accepted_length",
     "btc_address_ok",
     "card_ok",
+    "covering_more",
     "expand_kinds",
     "find_all",
     "iban_ok",
     "ip_ok",
     "keep_disjoint",
+    "keep_most",
     "luhn_ok",
     "max_span",
     "needle_characters",
     "needle_cost",
     "needle_groups",
     "resolve_overlaps",
+    "scan_validated",
     "secret_value_ok",
     "tail_test",
     "with_needles",
@@ -192,7 +199,8 @@ _DEFS: Final[dict[str, tuple[str, tuple[tuple[str, ...], ...]]]] = {
         rf"\.(?:[A-Za-z]{{2,24}}|xn--[A-Za-z0-9-]{{1,59}}|[{_L}]{{2,24}})(?![A-Za-z0-9{_L}-])",
         (("@",),),
     ),
-    "credit-card": (r"\d(?<![\w-]\d)(?:[ -]?\d){11,18}(?!\d)", (_DIGIT_RUN,)),
+    # an underscore between two numbers parts them (``5678_4111 …``), one after a letter joins a word (``id_4111``)
+    "credit-card": (r"\d(?<![A-Za-z0-9-]\d)(?<![A-Za-z_]_\d)(?:[ -]?\d){11,18}(?!\d)", (_DIGIT_RUN,)),
     "iban": (
         r"[A-Z](?<![A-Za-z0-9].)[A-Z]\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])",
         (_DIGIT_RUN,),
@@ -205,11 +213,13 @@ _DEFS: Final[dict[str, tuple[str, tuple[tuple[str, ...], ...]]]] = {
     "ipv4": (r"\d(?<![\w.]\d)\d{0,2}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?!\d|\.\d)", (_DIGIT, (".",))),
     "phone": (
         # international: +CC then groups (a group in parentheses allowed)
-        r"\+(?<![\w+].)\d{1,3}(?:[ .-]?\(\d{1,4}\)[ .-]?\d{1,8}|[ .-]\d{1,8}){1,6}(?![\w-])"
+        # (an underscore and a digit after a number part it from the next one: ``+86 138 1234 5678_4111 …``)
+        r"\+(?<![\w+].)\d{1,3}(?:[ .-]?\(\d{1,4}\)[ .-]?\d{1,8}|[ .-]\d{1,8}){1,6}(?![A-Za-z0-9-]|_(?!\d))"
         # E.164 without separators
-        r"|\+(?<![\w+].)\d{7,15}(?!\w)"
+        r"|\+(?<![\w+].)\d{7,15}(?![A-Za-z0-9]|_(?!\d))"
         # national with an area code: (415) 555-2671, 415-555-2671, 020 7946 0018
-        r"|(?:\((?<![\w+].)\d{2,4}\)[ .-]?|\d(?<![\w+.]\d)\d{1,4}[ .-])\d{3,4}[ .-]?\d{3,4}(?![\w-]|\.\d)",
+        r"|(?:\((?<![\w+].)\d{2,4}\)[ .-]?|\d(?<![A-Za-z0-9+.]\d)(?<![A-Za-z_]_\d)\d{1,4}[ .-])\d{3,4}[ .-]?\d{3,4}"
+        r"(?![A-Za-z0-9-]|\.\d|_(?!\d))",
         (_DIGIT_RUN,),
     ),
     "ipv6": (
@@ -254,7 +264,7 @@ VALIDATORS: Final[dict[str, Callable[[str], bool]]] = {
     "secret-assignment": secret_value_ok,
     "iban": iban_ok,
     "ssn": ssn_ok,
-    "phone": phone_ok,
+    "phone": lambda value: phone_ok(value) and national_length_ok(value),
     "ipv4": ip_ok,
     "ipv6": ip_ok,
     "btc-address": btc_address_ok,
@@ -322,7 +332,18 @@ def max_span(kinds: Iterable[str] | None = None) -> int:
 
 _NEEDLES: Final[dict[str, tuple[tuple[str, ...], ...]]] = {kind: needle for kind, (_, needle) in _DEFS.items()}
 _ORDER: Final[dict[str, int]] = {kind: index for index, kind in enumerate(_DEFS)}
-_SHRINK_AT_SPACES: Final = frozenset({"iban", "credit-card"})
+#: kind → its place in the table: on a tie in length, the kind listed first wins (:func:`resolve_overlaps`).
+ORDER: Final = _ORDER
+#: Kinds a greedy candidate of which may have swallowed the next value, and the separators their groups are joined
+#: by: a refused candidate's longest valid prefix (cut at a group boundary) is the match (#25: ``+33 1 42 68 53 00
+#: 020 7946 0018`` runs on into the next number; its first six groups are one).
+_SHRINK_AT: Final[dict[str, str]] = {"iban": " ", "credit-card": " ", "phone": " .-"}
+#: Kinds whose refused candidate is looked into again: the scan goes on from the candidate's next group (or after
+#: its valid prefix), not from its end, so that a value inside it is found (#25: ``+1 415 555 2671 4111 1111 1111
+#: 1111``: the card pattern's candidate begins at the country code's ``1`` and hides the card).
+LOOK_INSIDE: Final = frozenset({"phone", "credit-card"})
+#: The next group inside a candidate: a digit, ``(`` or ``+`` after a character that is none of them.
+_NEXT_GROUP: Final = re.compile(r"(?<=[^\d+(])[\d(+]").search
 
 
 def expand_kinds(kinds: Iterable[str] | None) -> tuple[str, ...]:
@@ -339,14 +360,6 @@ def expand_kinds(kinds: Iterable[str] | None) -> tuple[str, ...]:
             known = ", ".join([*_DEFS, *GROUPS])
             raise KeyError(f"unknown pattern kind {name!r}; known: {known}")
     return tuple(kind for kind in _DEFS if kind in wanted)
-
-
-def _validated(kind: str, text: str, start: int, end: int) -> Match | None:
-    value = text[start:end]
-    accepted = accepted_length(kind, value)
-    if accepted < 0:
-        return None
-    return Match(kind, start, start + accepted, value[:accepted])
 
 
 def accepted_length(kind: str, value: str) -> int:
@@ -371,13 +384,16 @@ def _accepted_length(kind: str, value: str) -> int:
     validator = VALIDATORS.get(kind)
     if validator is None or validator(value):
         return len(value)
-    if kind in _SHRINK_AT_SPACES:  # a greedy match may have swallowed the next token: try shorter prefixes
-        cut = value.rfind(" ")
-        while cut > 0:
+    separators = _SHRINK_AT.get(kind)
+    if separators is not None:  # a greedy match may have swallowed the next token: try shorter prefixes
+        cut = len(value)
+        while True:
+            cut = max(value.rfind(separator, 0, cut) for separator in separators)
+            if cut <= 0:
+                break
             candidate = value[:cut].rstrip(" -.")
             if candidate and validator(candidate):
                 return len(candidate)
-            cut = value.rfind(" ", 0, cut)
     return -1
 
 
@@ -551,16 +567,13 @@ def find_all(text: str, kinds: Iterable[str] | None = None, *, overlapping: bool
                 break
         if not possible:
             continue
-        for found in finditer(text):
-            start, end = found.span()
-            if start == end:
-                continue
-            if validator is None:
-                matches.append(Match(kind, start, end, found.group()))
-                continue
-            match = _validated(kind, text, start, end)
-            if match is not None:
-                matches.append(match)
+        if validator is None:
+            for found in finditer(text):
+                start, end = found.span()
+                if start != end:
+                    matches.append(Match(kind, start, end, found.group()))
+        else:
+            scan_validated(kind, text, 0, matches)
     if len(matches) < 2:
         return matches
     if overlapping:
@@ -569,13 +582,88 @@ def find_all(text: str, kinds: Iterable[str] | None = None, *, overlapping: bool
     return resolve_overlaps(matches)
 
 
+def scan_validated(kind: str, text: str, pos: int, out: list[Match]) -> None:
+    """Append to ``out`` the validated matches of ``kind`` (a kind with a validator) that its scan of ``text`` from
+    ``pos`` finds, in text order: every candidate of its pattern, cut to its valid prefix (:func:`accepted_length`).
+
+    The scan goes on from where the valid prefix of a cut candidate ends, and, for the :data:`LOOK_INSIDE` kinds, from
+    the next group of a refused candidate (#25): a value the greedy candidate swallowed is found, as a shorter candidate
+    of its own. Each new search begins after the last candidate's start, so a text is read a bounded number of times
+    (at most once per group a candidate holds: a run of 10,000 digits in groups costs as many searches as it has
+    groups, each as long as one candidate). The chain is the same from any point no candidate crosses (a character
+    the pattern never consumes): a stream's sliding scan from such a point finds what this finds after it."""
+    finditer = PATTERNS[kind].finditer
+    inside = kind in LOOK_INSIDE
+    while True:
+        resume = -1
+        for found in finditer(text, pos):
+            start, end = found.span()
+            if start == end:
+                continue
+            value = found.group()
+            accepted = accepted_length(kind, value)
+            if accepted >= 0:
+                out.append(Match(kind, start, start + accepted, value[:accepted]))
+            if inside:
+                group = _NEXT_GROUP(text, start + 1, end)
+                if group is not None:
+                    resume = group.start()
+                    break
+            elif 0 <= accepted < end - start:
+                resume = start + accepted
+                break
+        if resume < 0:
+            return
+        pos = resume
+
+
 def _start(match: Match) -> int:
     return match.start
 
 
 def resolve_overlaps(matches: Iterable[Match]) -> list[Match]:
-    """Disjoint matches, in text order: among overlapping ones the longest wins, then the kind listed first."""
-    return keep_disjoint(sorted(matches, key=lambda m: (-(m.end - m.start), _ORDER.get(m.kind, len(_ORDER)), m.start)))
+    """Disjoint matches, in text order: among overlapping ones the longest wins, then the kind listed first; where
+    overlapping matches chain (a phone number, a card straddling its end, the card after it), the disjoint ones that
+    cover the most (:func:`keep_most`)."""
+    return keep_most(sorted(matches, key=lambda m: (-(m.end - m.start), _ORDER.get(m.kind, len(_ORDER)), m.start)))
+
+
+def keep_most(ranked: list[Match]) -> list[Match]:
+    """:func:`keep_disjoint` of ``ranked`` (best first), unless other disjoint matches of it cover more of the text:
+    then those, the most covering (:func:`covering_more`)."""
+    kept = keep_disjoint(ranked)
+    if len(ranked) < 3 or len(kept) == len(ranked):
+        return kept
+    better = covering_more(ranked, sum(m.end - m.start for m in kept))
+    return kept if better is None else better
+
+
+def covering_more(matches: list[Match], covered: int) -> list[Match] | None:
+    """The disjoint matches of ``matches`` that cover the most characters, in text order, when that is more than
+    ``covered`` (what the longest first cover); else None (#25). ``+1 415 555 2671 4111 1111 1111 1111`` holds a phone
+    number, the card after it, and a Luhn-valid "card" ``2671 4111 1111 1111`` straddling the two: the longest first
+    keeps the straddler and lets both ends out; the phone number and the card cover all. Only a chain of overlaps
+    can cover more than the longest first do, so for any other text the longest first stay the answer."""
+    by_end = sorted(matches, key=lambda m: (m.end, m.start))
+    ends = [m.end for m in by_end]
+    best = [0] * (len(by_end) + 1)  # best[i]: most characters the first i matches (by end) can cover, disjoint
+    for index, match in enumerate(by_end):
+        before = bisect_right(ends, match.start, 0, index)
+        best[index + 1] = max(best[index], best[before] + match.end - match.start)
+    if best[-1] <= covered:
+        return None
+    chosen: list[Match] = []
+    index = len(by_end)
+    while index > 0:
+        match = by_end[index - 1]
+        before = bisect_right(ends, match.start, 0, index - 1)
+        if best[index] == best[before] + match.end - match.start:
+            chosen.append(match)
+            index = before
+        else:
+            index -= 1
+    chosen.reverse()
+    return chosen
 
 
 def keep_disjoint(ranked: Iterable[Match]) -> list[Match]:

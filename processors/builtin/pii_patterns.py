@@ -38,11 +38,11 @@ from processors.builtin.patterns import (
     PATTERNS,
     VALIDATORS,
     Match,
-    accepted_length,
     expand_kinds,
     find_all,
-    keep_disjoint,
+    keep_most,
     needle_groups,
+    scan_validated,
     with_needles,
 )
 from processors.builtin.sliding_scan import ScanShape, pattern_shape, scan_shape, scan_start
@@ -454,18 +454,17 @@ def _scan_kind(
     """``find_all(text, (kind,), overlapping=True)`` kept and narrowed as :func:`candidates_after` does, from the
     last free point before ``offset`` (``late``: the kind's value may begin after its match, so the match is kept
     until its value is known)."""
-    for hit in pattern.finditer(text, scan_start(shape, text, offset)):
-        begin, end = hit.span()
-        if begin == end or (begin < offset and not late):
+    matches: list[Match] = []
+    if validated:  # find_all's chain: a refused candidate is looked into (patterns.scan_validated)
+        scan_validated(kind, text, scan_start(shape, text, offset), matches)
+    else:
+        for hit in pattern.finditer(text, scan_start(shape, text, offset)):
+            begin, end = hit.span()
+            if begin != end:
+                matches.append(Match(kind, begin, end, hit.group()))
+    for match in matches:
+        if match.start < offset and not late:
             continue
-        value = hit.group()
-        if validated:
-            accepted = accepted_length(kind, value)
-            if accepted < 0:
-                continue
-            match = Match(kind, begin, begin + accepted, value[:accepted])
-        else:
-            match = Match(kind, begin, end, value)
         if _keep(match, text):
             match = _value_only(match)
             if match.start >= offset:
@@ -494,7 +493,7 @@ def resolve(matches: list[Match]) -> list[Match]:
     """Disjoint matches in text order: the longest wins, then the more specific kind."""
     if len(matches) < 2:
         return list(matches)
-    return keep_disjoint(sorted(matches, key=lambda m: (m.start - m.end, _PRIORITY.get(m.kind, 99), m.start)))
+    return keep_most(sorted(matches, key=lambda m: (m.start - m.end, _PRIORITY.get(m.kind, 99), m.start)))
 
 
 def category(kind: str) -> str:

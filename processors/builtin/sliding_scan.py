@@ -49,9 +49,9 @@ from processors.builtin.patterns import (
     PATTERNS,
     VALIDATORS,
     Match,
-    accepted_length,
     needle_characters,
     needle_cost,
+    scan_validated,
     tail_test,
     with_needles,
 )
@@ -399,15 +399,15 @@ def _drop_before(matches: list[Match], first: int) -> None:
 def _scan(kind: str, window: str, low: int, start: int) -> list[Match]:
     """The validated matches of ``kind`` from ``low`` on (as ``find_all`` validates them), counted from ``start``."""
     matches: list[Match] = []
-    validated = kind in VALIDATORS
+    if kind in VALIDATORS:  # find_all's chain: a refused candidate is looked into (patterns.scan_validated)
+        scan_validated(kind, window, low, matches)
+        if start:
+            matches = [Match(m.kind, start + m.start, start + m.end, m.value) for m in matches]
+        return matches
     for found in PATTERNS[kind].finditer(window, low):
         begin, end = found.span()
-        if begin == end:
-            continue
-        value = found.group()
-        accepted = accepted_length(kind, value) if validated else end - begin
-        if accepted >= 0:
-            matches.append(Match(kind, start + begin, start + begin + accepted, value[:accepted]))
+        if begin != end:
+            matches.append(Match(kind, start + begin, start + end, found.group()))
     return matches
 
 

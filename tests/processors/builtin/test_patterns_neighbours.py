@@ -108,8 +108,16 @@ RUN_ON = [
 ]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="a refused candidate hides values (#25)")
 @pytest.mark.parametrize(("text", "expected"), RUN_ON)
-@pytest.mark.parametrize("guard", ["PIIDetector", "RegexFilter"])
+@pytest.mark.parametrize(
+    "guard",
+    [
+        pytest.param(
+            "PIIDetector",
+            marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason="a refused candidate hides values (#25)"),
+        ),
+        "RegexFilter",
+    ],
+)
 def test_a_refused_candidate_hides_no_value_after_it(text: str, expected: str, guard: str) -> None:
     assert _whole(_guards()[guard], text) == expected
