@@ -66,6 +66,8 @@ __all__ = [
     "CATEGORY",
     "DIGIT_RUN_GROUP",
     "GROUPS",
+    "GROUP_AFTER",
+    "GROUP_AFTER_WIDTH",
     "MAX_SPAN",
     "ORDER",
     "PATTERNS",
@@ -344,6 +346,11 @@ _SHRINK_AT: Final[dict[str, str]] = {"iban": " ", "credit-card": " ", "phone": "
 LOOK_INSIDE: Final = frozenset({"phone", "credit-card"})
 #: The next group inside a candidate: a digit, ``(`` or ``+`` after a character that is none of them.
 _NEXT_GROUP: Final = re.compile(r"(?<=[^\d+(])[\d(+]").search
+#: Another group of digits right after a match (one separator between): the match does not end its run.
+GROUP_AFTER: Final = re.compile(r"[ ._-][(+]?\d").match
+_GROUP_AFTER: Final = GROUP_AFTER
+#: How many characters after a match :data:`GROUP_AFTER` reads (a stream settles a match only once they came).
+GROUP_AFTER_WIDTH: Final = 3
 
 
 def expand_kinds(kinds: Iterable[str] | None) -> tuple[str, ...]:
@@ -586,14 +593,17 @@ def scan_validated(kind: str, text: str, pos: int, out: list[Match]) -> None:
     """Append to ``out`` the validated matches of ``kind`` (a kind with a validator) that its scan of ``text`` from
     ``pos`` finds, in text order: every candidate of its pattern, cut to its valid prefix (:func:`accepted_length`).
 
-    The scan goes on from where the valid prefix of a cut candidate ends, and, for the :data:`LOOK_INSIDE` kinds, from
-    the next group of a refused candidate (#25): a value the greedy candidate swallowed is found, as a shorter candidate
-    of its own. Each new search begins after the last candidate's start, so a text is read a bounded number of times
-    (at most once per group a candidate holds: a run of 10,000 digits in groups costs as many searches as it has
-    groups, each as long as one candidate). The chain is the same from any point no candidate crosses (a character
-    the pattern never consumes): a stream's sliding scan from such a point finds what this finds after it."""
+    A refused or cut candidate may hide values (#25): the scan goes on from where the valid prefix of a cut candidate
+    ends, and, for the :data:`LOOK_INSIDE` kinds, from the next group of every candidate, not from its end. A match
+    found inside an earlier candidate counts only where it ends its run of digit groups (no group follows it): the
+    card after a phone number that ran on into it does, a Luhn-valid window in the middle of a list of numbers
+    (``4000 4001 4002 4003 4004 4005 4006 4007``) does not. Each new search begins after the last candidate's start,
+    so a text is read a bounded number of times (a run of 10,000 digits in groups costs a search per group, each as
+    long as one candidate). The chain is the same from any point no candidate crosses (a character the pattern never
+    consumes): a stream's sliding scan from such a point finds what this finds after it."""
     finditer = PATTERNS[kind].finditer
     inside = kind in LOOK_INSIDE
+    reach = -1  # where the candidates so far end: a candidate starting before it was found inside one
     while True:
         resume = -1
         for found in finditer(text, pos):
@@ -602,8 +612,9 @@ def scan_validated(kind: str, text: str, pos: int, out: list[Match]) -> None:
                 continue
             value = found.group()
             accepted = accepted_length(kind, value)
-            if accepted >= 0:
+            if accepted >= 0 and (start >= reach or _GROUP_AFTER(text, start + accepted) is None):
                 out.append(Match(kind, start, start + accepted, value[:accepted]))
+            reach = max(reach, end)
             if inside:
                 group = _NEXT_GROUP(text, start + 1, end)
                 if group is not None:

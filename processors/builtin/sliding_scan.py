@@ -46,6 +46,8 @@ from functools import cache
 from typing import Any, Final
 
 from processors.builtin.patterns import (
+    GROUP_AFTER_WIDTH,
+    LOOK_INSIDE,
     PATTERNS,
     VALIDATORS,
     Match,
@@ -185,8 +187,12 @@ def _item(op: Any, av: Any) -> str:
 
 @cache
 def scan_shape(kind: str) -> ScanShape:
-    """The alphabet and look-around reach of ``PATTERNS[kind]`` (no free points when it cannot be read)."""
-    return pattern_shape(PATTERNS[kind])
+    """The alphabet and look-around reach of ``PATTERNS[kind]`` (no free points when it cannot be read); a kind whose
+    scan looks inside its candidates also reads what follows a match (``patterns.GROUP_AFTER``)."""
+    shape = pattern_shape(PATTERNS[kind])
+    if kind in LOOK_INSIDE and shape.ahead < GROUP_AFTER_WIDTH:
+        return ScanShape(shape.last_free, shape.behind, GROUP_AFTER_WIDTH)
+    return shape
 
 
 @cache
