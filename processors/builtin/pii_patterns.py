@@ -566,7 +566,8 @@ def _phone_pieces(text: str, pos: int, found: list[Match]) -> None:
         length = _piece_length(value)
         if length > 0:
             cut = start + length
-            before = start >= 2 and text[start - 1] in _SEPARATORS and text[start - 2].isdigit()
+            # (a ``+`` begins a new number: the groups before it need no explaining)
+            before = value[0] not in "+(" and start >= 2 and text[start - 1] in _SEPARATORS and text[start - 2].isdigit()
             after = _GROUP_AFTER(text, cut) is not None
             if before or after:
                 strong = value[0] == "+" or value.startswith("(+")
