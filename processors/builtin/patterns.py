@@ -42,7 +42,6 @@ back a match split across stream chunks can start, so carry-over buffers scan on
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -61,28 +60,25 @@ from processors.builtin.phone_lengths import national_length_ok
 
 __all__ = [
     "ADDRESS_LETTERS",
-    "LOOK_INSIDE",
     "ANY_DIGIT_GROUP",
     "CATEGORY",
     "DIGIT_RUN_GROUP",
     "GROUPS",
     "GROUP_AFTER",
     "GROUP_AFTER_WIDTH",
+    "LOOK_INSIDE",
     "MAX_SPAN",
-    "ORDER",
     "PATTERNS",
     "VALIDATORS",
     "Match",
     "accepted_length",
     "btc_address_ok",
     "card_ok",
-    "covering_more",
     "expand_kinds",
     "find_all",
     "iban_ok",
     "ip_ok",
     "keep_disjoint",
-    "keep_most",
     "luhn_ok",
     "max_span",
     "needle_characters",
@@ -334,8 +330,6 @@ def max_span(kinds: Iterable[str] | None = None) -> int:
 
 _NEEDLES: Final[dict[str, tuple[tuple[str, ...], ...]]] = {kind: needle for kind, (_, needle) in _DEFS.items()}
 _ORDER: Final[dict[str, int]] = {kind: index for index, kind in enumerate(_DEFS)}
-#: kind → its place in the table: on a tie in length, the kind listed first wins (:func:`resolve_overlaps`).
-ORDER: Final = _ORDER
 #: Kinds a greedy candidate of which may have swallowed the next value, and the separators their groups are joined
 #: by: a refused candidate's longest valid prefix (cut at a group boundary) is the match (#25: ``+33 1 42 68 53 00
 #: 020 7946 0018`` runs on into the next number; its first six groups are one).
@@ -633,48 +627,8 @@ def _start(match: Match) -> int:
 
 
 def resolve_overlaps(matches: Iterable[Match]) -> list[Match]:
-    """Disjoint matches, in text order: among overlapping ones the longest wins, then the kind listed first; where
-    overlapping matches chain (a phone number, a card straddling its end, the card after it), the disjoint ones that
-    cover the most (:func:`keep_most`)."""
-    return keep_most(sorted(matches, key=lambda m: (-(m.end - m.start), _ORDER.get(m.kind, len(_ORDER)), m.start)))
-
-
-def keep_most(ranked: list[Match]) -> list[Match]:
-    """:func:`keep_disjoint` of ``ranked`` (best first), unless other disjoint matches of it cover more of the text:
-    then those, the most covering (:func:`covering_more`)."""
-    kept = keep_disjoint(ranked)
-    if len(ranked) < 3 or len(kept) == len(ranked):
-        return kept
-    better = covering_more(ranked, sum(m.end - m.start for m in kept))
-    return kept if better is None else better
-
-
-def covering_more(matches: list[Match], covered: int) -> list[Match] | None:
-    """The disjoint matches of ``matches`` that cover the most characters, in text order, when that is more than
-    ``covered`` (what the longest first cover); else None (#25). ``+1 415 555 2671 4111 1111 1111 1111`` holds a phone
-    number, the card after it, and a Luhn-valid "card" ``2671 4111 1111 1111`` straddling the two: the longest first
-    keeps the straddler and lets both ends out; the phone number and the card cover all. Only a chain of overlaps
-    can cover more than the longest first do, so for any other text the longest first stay the answer."""
-    by_end = sorted(matches, key=lambda m: (m.end, m.start))
-    ends = [m.end for m in by_end]
-    best = [0] * (len(by_end) + 1)  # best[i]: most characters the first i matches (by end) can cover, disjoint
-    for index, match in enumerate(by_end):
-        before = bisect_right(ends, match.start, 0, index)
-        best[index + 1] = max(best[index], best[before] + match.end - match.start)
-    if best[-1] <= covered:
-        return None
-    chosen: list[Match] = []
-    index = len(by_end)
-    while index > 0:
-        match = by_end[index - 1]
-        before = bisect_right(ends, match.start, 0, index - 1)
-        if best[index] == best[before] + match.end - match.start:
-            chosen.append(match)
-            index = before
-        else:
-            index -= 1
-    chosen.reverse()
-    return chosen
+    """Disjoint matches, in text order: among overlapping ones the longest wins, then the kind listed first."""
+    return keep_disjoint(sorted(matches, key=lambda m: (-(m.end - m.start), _ORDER.get(m.kind, len(_ORDER)), m.start)))
 
 
 def keep_disjoint(ranked: Iterable[Match]) -> list[Match]:

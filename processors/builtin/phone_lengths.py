@@ -18,13 +18,6 @@ from typing import Final
 
 __all__ = ["NATIONAL_LENGTHS", "country_code", "national_length_ok"]
 
-#: Country calling codes of one and two digits (the codes are prefix-free: any other number has a three-digit code).
-_ONE_DIGIT: Final = frozenset({"1", "7"})
-_TWO_DIGITS: Final = frozenset(
-    "20 27 30 31 32 33 34 36 39 40 41 43 44 45 46 47 48 49 51 52 53 54 55 56 57 58 60 61 62 63 64 65 66 81 82 84 86 "
-    "90 91 92 93 94 95 98".split()
-)
-
 #: Country code → (fewest, most) digits of a national number, with a margin where a country has several plans.
 NATIONAL_LENGTHS: Final[dict[str, tuple[int, int]]] = {
     "1": (10, 10), "7": (10, 10), "20": (8, 10), "27": (9, 9), "30": (10, 10), "31": (9, 9), "32": (8, 9),
@@ -35,6 +28,11 @@ NATIONAL_LENGTHS: Final[dict[str, tuple[int, int]]] = {
     "81": (9, 10), "82": (8, 10), "84": (9, 10), "86": (9, 11), "90": (10, 10), "91": (10, 10), "92": (9, 10),
     "93": (9, 9), "94": (9, 9), "95": (7, 10), "98": (10, 10),
 }  # fmt: skip
+
+#: Country calling codes of one and two digits (the codes are prefix-free: any other number has a three-digit code;
+#: every code of two digits is in the table).
+_ONE_DIGIT: Final = frozenset({"1", "7"})
+_TWO_DIGITS: Final = frozenset(code for code in NATIONAL_LENGTHS if len(code) == 2)
 
 #: A trunk prefix written in parentheses after the country code (``+44 (0)20 …``): not part of the number.
 _TRUNK: Final = re.compile(r"\(0\)")

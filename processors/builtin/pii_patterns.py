@@ -42,7 +42,7 @@ from processors.builtin.patterns import (
     accepted_length,
     expand_kinds,
     find_all,
-    keep_most,
+    keep_disjoint,
     needle_groups,
     scan_validated,
     with_needles,
@@ -79,9 +79,7 @@ _PHONE_SHAPES: Final = (
 _PHONE: Final = re.compile(rf"(?<![\w+.-])(?<!\d[ .-])(?:{_PHONE_SHAPES})(?!\w|[ .-]\d)", _A)
 #: A phone number's shape that other numbers' groups may stand beside (a space, a dot, a dash or an underscore
 #: between): kept only when those groups are values too (:func:`_phone_pieces`, #25).
-_PHONE_PIECE: Final = re.compile(
-    rf"(?<![A-Za-z0-9+.(-])(?<![A-Za-z_]_)(?:{_PHONE_SHAPES})(?![A-Za-z0-9]|_(?!\d))", _A
-)
+_PHONE_PIECE: Final = re.compile(rf"(?<![A-Za-z0-9+.(-])(?<![A-Za-z_]_)(?:{_PHONE_SHAPES})(?![A-Za-z0-9]|_(?!\d))", _A)
 #: RFC 6531 local parts and IDN domains too (``josé.garcía@correo.es``): ASCII or ``ADDRESS_LETTERS``.
 _L: Final = ADDRESS_LETTERS
 _EMAIL: Final = re.compile(
@@ -506,7 +504,7 @@ def resolve(matches: list[Match]) -> list[Match]:
     """Disjoint matches in text order: the longest wins, then the more specific kind."""
     if len(matches) < 2:
         return list(matches)
-    return keep_most(sorted(matches, key=lambda m: (m.start - m.end, _PRIORITY.get(m.kind, 99), m.start)))
+    return keep_disjoint(sorted(matches, key=lambda m: (m.start - m.end, _PRIORITY.get(m.kind, 99), m.start)))
 
 
 def category(kind: str) -> str:
@@ -567,7 +565,9 @@ def _phone_pieces(text: str, pos: int, found: list[Match]) -> None:
         if length > 0:
             cut = start + length
             # (a ``+`` begins a new number: the groups before it need no explaining)
-            before = value[0] not in "+(" and start >= 2 and text[start - 1] in _SEPARATORS and text[start - 2].isdigit()
+            before = (
+                value[0] not in "+(" and start >= 2 and text[start - 1] in _SEPARATORS and text[start - 2].isdigit()
+            )
             after = _GROUP_AFTER(text, cut) is not None
             if before or after:
                 strong = value[0] == "+" or value.startswith("(+")

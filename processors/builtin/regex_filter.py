@@ -52,7 +52,7 @@ import asyncio
 import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Literal, NamedTuple, NoReturn, TypeVar
+from typing import Any, ClassVar, Literal, NoReturn, TypeVar
 
 from pydantic import Field, ValidationInfo, field_validator
 
@@ -417,22 +417,18 @@ class RegexFilter(BuiltinProcessor):
         limit = length - self._span
         if limit <= 0:
             return []
-        hits = self._stream_hits(state, buffer)
-        regions = self._adjoined(state, buffer, self._matcher.regions(hits, buffer))
-        # Where the text may be cut: outside every region and every chain of overlapping hits (a chain cut down to
-        # the values that cover it most is still decided whole: its hits after the cut could change the choice).
-        cover = _covering(regions, self._matcher.regions(hits)) if len(hits) >= 3 else regions
-        for region in cover:
+        regions = self._adjoined(state, buffer, self._matcher.regions(self._stream_hits(state, buffer)))
+        for region in regions:
             if region.start < limit < region.end:
                 limit = region.start  # a match crossing the boundary is held back whole
                 break
         others = hold.waiting
         if others:
             offset: int = state.get("offset", 0)
-            at = _outside(cover, others[0][0] - offset)
+            at = _outside(regions, others[0][0] - offset)
             if at <= limit:  # the text before the first waiting chunk may go: it, then that chunk (and its kind)
                 count = 1
-                while count < len(others) and _outside(cover, others[count][0] - offset) <= at:
+                while count < len(others) and _outside(regions, others[count][0] - offset) <= at:
                     count += 1
                 released = [chunk for _position, chunk in others[:count]]
                 del others[:count]
@@ -446,16 +442,16 @@ class RegexFilter(BuiltinProcessor):
             if position > limit:
                 break
             ends.append(position)
-        if not cover:  # nothing crosses a boundary (the common case: prose without a match in the window)
+        if not regions:  # nothing crosses a boundary (the common case: prose without a match in the window)
             count = 1 if len(ends) == 2 else len(ends)
         else:
             count = 0
             for index in range(len(ends) - 1, -1, -1):
                 end = ends[index]
-                if not any(r.start < end < r.end for r in cover):
+                if not any(r.start < end < r.end for r in regions):
                     count = index + 1
                     break
-            if count == 2 and not any(r.start < ends[0] < r.end for r in cover):
+            if count == 2 and not any(r.start < ends[0] < r.end for r in regions):
                 count = 1  # one chunk in, one chunk out: the other waits for the next call, and no copy is made
         if not ends and len(held[0][1]) <= self._span:
             return []  # the oldest chunk fits once a little more text arrives: wait rather than split it
@@ -501,7 +497,7 @@ class RegexFilter(BuiltinProcessor):
         held: list[list[Any]] = state.pop("held")
         others = list(hold.waiting)
         hold.waiting.clear()
-        regions = self._adjoined(state, buffer, self._matcher.regions(self._stream_hits(state, buffer), buffer))
+        regions = self._adjoined(state, buffer, self._matcher.regions(self._stream_hits(state, buffer)))
         offset: int = state.get("offset", 0)
         self._shown(state, regions, offset, offset + len(buffer))
         self._hid(state.get("run_id", ""), buffer, regions)
@@ -629,26 +625,7 @@ class RegexFilter(BuiltinProcessor):
         return with_text(first, text)
 
 
-class _Span(NamedTuple):
-    """Where the held text may not be cut."""
-
-    start: int
-    end: int
-
-
-def _covering(*groups: list[Region]) -> list[_Span]:
-    """The spans of ``groups``' regions, overlapping ones merged, in text order."""
-    spans: list[_Span] = []
-    for start, end in sorted((region.start, region.end) for group in groups for region in group):
-        if spans and start < spans[-1].end:
-            if end > spans[-1].end:
-                spans[-1] = _Span(spans[-1].start, end)
-        else:
-            spans.append(_Span(start, end))
-    return spans
-
-
-def _outside(regions: Sequence[Region | _Span], position: int) -> int:
+def _outside(regions: list[Region], position: int) -> int:
     """``position``, or the end of the region it falls inside (a chunk waiting inside a match goes out after it: a
     match is let out whole, redacted)."""
     for region in regions:

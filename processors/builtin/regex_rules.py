@@ -23,8 +23,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from processors.builtin.adjoining import replace_spans_mapped, with_adjoining
-from processors.builtin.patterns import ORDER as _ORDER
-from processors.builtin.patterns import Match, covering_more, find_all, keep_disjoint
+from processors.builtin.patterns import find_all
 from processors.builtin.sliding_scan import SlidingScan
 from processors.problems import Problem, ProblemError, regex_problem
 from processors.user_patterns import UserPattern, answer_within, check_user_pattern
@@ -184,17 +183,10 @@ class RegexMatcher:
         return hits
 
     @staticmethod
-    def regions(hits: list[Hit], text: str | None = None) -> list[Region]:
-        """Overlapping hits merged into disjoint regions in text order; the longest hit owns a region.
-
-        With ``text`` (the hits' text), a chain of overlapping preset hits is first cut down to the disjoint ones that
-        cover the most, when they cover more than its longest would (:func:`~processors.builtin.patterns.
-        covering_more`, #25: a phone number, a "card" straddling its end, and the card after it are two values, not
-        one region); a hit left out that holds a letter or digit none of them covers stays (no tail survives)."""
+    def regions(hits: list[Hit]) -> list[Region]:
+        """Overlapping hits merged into disjoint regions in text order; the longest hit owns a region."""
         if len(hits) < 2:  # the stream asks after every chunk, and a window mostly holds no match or one
             return [Region(hit) for hit in hits]
-        if text is not None and len(hits) >= 3:
-            hits = _most_covering(hits, text)
         regions: list[Region] = []
         for hit in sorted(hits, key=lambda h: (h.start, h.start - h.end)):
             current = regions[-1] if regions else None
@@ -214,7 +206,7 @@ class RegexMatcher:
         between the replacements, until nothing new shows (:mod:`~processors.builtin.adjoining`), so that
         redacting the redaction changes nothing. ``(02)2720-1234(02)2720-1234`` holds two phone numbers, but the
         second one's pattern sees the first one's last digit; once that is ``[PHONE]``, the second shows."""
-        return self.adjoining(text, self.regions(self.hits(text), text))
+        return self.adjoining(text, self.regions(self.hits(text)))
 
     def adjoining(self, text: str, regions: list[Region]) -> list[Region]:
         """``regions`` (of ``text``, disjoint, in text order) and the preset matches their replacement uncovers.
@@ -231,7 +223,7 @@ class RegexMatcher:
             Hit(match.start, match.end, match.kind, names[match.kind], None)
             for match in find_all(text, self._kinds, overlapping=True)
         ]
-        return self.regions(hits, text)
+        return self.regions(hits)
 
     @staticmethod
     def replacement(region: Region) -> str:
@@ -274,46 +266,6 @@ class RegexMatcher:
             {"rule": hit.rule, "match": text[hit.start : hit.end], "index": hit.start}
             for hit in sorted(self.hits(text), key=lambda h: (h.start, h.end))
         ]
-
-
-def _most_covering(hits: list[Hit], text: str) -> list[Hit]:
-    """``hits`` with each chain of three or more overlapping preset hits cut down as :meth:`RegexMatcher.regions`
-    says (rules' hits are kept as they are)."""
-    presets = sorted((hit for hit in hits if hit.found is None), key=lambda h: (h.start, -h.end))
-    if len(presets) < 3:
-        return hits
-    kept = [hit for hit in hits if hit.found is not None]
-    chain: list[Hit] = []
-    reach = -1
-    for hit in presets:
-        if chain and hit.start >= reach:
-            kept += _chain_cover(chain, text)
-            chain = []
-        chain.append(hit)
-        reach = max(reach, hit.end) if len(chain) > 1 else hit.end
-    kept += _chain_cover(chain, text)
-    return kept
-
-
-def _chain_cover(chain: list[Hit], text: str) -> list[Hit]:
-    """One chain of overlapping preset hits: the disjoint ones the whole text's resolution keeps (the longest first,
-    or those covering more: :func:`~processors.builtin.patterns.covering_more`), with every other hit that holds a
-    letter or digit they leave out."""
-    if len(chain) < 3:
-        return chain
-    matches = [Match(hit.rule, hit.start, hit.end, "") for hit in chain]
-    ranked = sorted(matches, key=lambda m: (m.start - m.end, _ORDER.get(m.kind, len(_ORDER)), m.start))
-    longest = keep_disjoint(ranked)
-    better = covering_more(ranked, sum(m.end - m.start for m in longest)) or longest
-    chosen = {(m.start, m.end, m.kind) for m in better}
-    kept = []
-    for hit in chain:
-        if (hit.start, hit.end, hit.rule) in chosen or any(
-            char.isalnum() and not any(m.start <= at < m.end for m in better)
-            for at, char in enumerate(text[hit.start : hit.end], hit.start)
-        ):
-            kept.append(hit)
-    return kept
 
 
 def expand_js(replacement: str, found: Any) -> str:
