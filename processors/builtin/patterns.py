@@ -588,7 +588,7 @@ def scan_validated(kind: str, text: str, pos: int, out: list[Match]) -> None:
     ``pos`` finds, in text order: every candidate of its pattern, cut to its valid prefix (:func:`accepted_length`).
 
     A refused or cut candidate may hide values (#25): the scan goes on from where the valid prefix of a cut candidate
-    ends, and, for the :data:`LOOK_INSIDE` kinds, from the next group of every candidate, not from its end. A match
+    ends, and, for the :data:`LOOK_INSIDE` kinds, from the next group of a candidate that is not kept whole. A match
     found inside an earlier candidate counts only where it ends its run of digit groups (no group follows it): the
     card after a phone number that ran on into it does, a Luhn-valid window in the middle of a list of numbers
     (``4000 4001 4002 4003 4004 4005 4006 4007``) does not. Each new search begins after the last candidate's start,
@@ -608,6 +608,9 @@ def scan_validated(kind: str, text: str, pos: int, out: list[Match]) -> None:
             accepted = accepted_length(kind, value)
             if accepted >= 0 and (start >= reach or _GROUP_AFTER(text, start + accepted) is None):
                 out.append(Match(kind, start, start + accepted, value[:accepted]))
+                if accepted == end - start:
+                    reach = max(reach, end)
+                    continue  # a whole value: what starts inside it overlaps it (the scan goes on from its end)
             reach = max(reach, end)
             if inside:
                 group = _NEXT_GROUP(text, start + 1, end)

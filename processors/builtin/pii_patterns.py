@@ -554,6 +554,8 @@ def _phone_pieces(text: str, pos: int, found: list[Match]) -> None:
     of them is strong (a card, or a number with its ``+`` country code): ``1234 5678 9012 3456 7890 1234``, bare
     groups beside bare groups, stays no phone number. Each search begins after the last candidate's start (the next
     group of a candidate is tried too), so a text of digits costs a bounded number of tries per group."""
+    if _NUMBER_RUN(text, max(0, pos - _VALUE_REACH - 1)) is None:
+        return  # no piece has a neighbour: fewer than 16 digits in any run of groups (a left one's included)
     search = _PHONE_PIECE.search
     while True:
         hit = search(text, pos)
@@ -584,6 +586,9 @@ def _phone_pieces(text: str, pos: int, found: list[Match]) -> None:
         pos = group.start() if group is not None else end
 
 
+#: A run of groups holding a phone number and a value beside it has 16 digits or more (8 with a ``+``, and a card's
+#: 12 or another number's 8), one or two separators between them.
+_NUMBER_RUN: Final = re.compile(r"\d(?:[ ._()+-]{0,2}\d){15}", _A).search
 #: Separators between two numbers' groups, and a group right after a value's end.
 _SEPARATORS: Final = " ._-"
 _GROUP_AFTER: Final = GROUP_AFTER
