@@ -583,9 +583,10 @@ def find_all(text: str, kinds: Iterable[str] | None = None, *, overlapping: bool
     return resolve_overlaps(matches)
 
 
-def scan_validated(kind: str, text: str, pos: int, out: list[Match]) -> None:
+def scan_validated(kind: str, text: str, pos: int, out: list[Match], shift: int = 0) -> None:
     """Append to ``out`` the validated matches of ``kind`` (a kind with a validator) that its scan of ``text`` from
-    ``pos`` finds, in text order: every candidate of its pattern, cut to its valid prefix (:func:`accepted_length`).
+    ``pos`` finds, in text order, ``shift`` added to their positions: every candidate of its pattern, cut to its valid
+    prefix (:func:`accepted_length`).
 
     A refused or cut candidate may hide values (#25): the scan goes on from where the valid prefix of a cut candidate
     ends, and, for the :data:`LOOK_INSIDE` kinds, from the next group of a candidate that is not kept whole. A match
@@ -607,7 +608,7 @@ def scan_validated(kind: str, text: str, pos: int, out: list[Match]) -> None:
             value = found.group()
             accepted = accepted_length(kind, value)
             if accepted >= 0 and (start >= reach or _GROUP_AFTER(text, start + accepted) is None):
-                out.append(Match(kind, start, start + accepted, value[:accepted]))
+                out.append(Match(kind, start + shift, start + shift + accepted, value[:accepted]))
                 if accepted == end - start:
                     reach = max(reach, end)
                     continue  # a whole value: what starts inside it overlaps it (the scan goes on from its end)

@@ -554,8 +554,8 @@ def _phone_pieces(text: str, pos: int, found: list[Match]) -> None:
     of them is strong (a card, or a number with its ``+`` country code): ``1234 5678 9012 3456 7890 1234``, bare
     groups beside bare groups, stays no phone number. Each search begins after the last candidate's start (the next
     group of a candidate is tried too), so a text of digits costs a bounded number of tries per group."""
-    if _NUMBER_RUN(text, max(0, pos - _VALUE_REACH - 1)) is None:
-        return  # no piece has a neighbour: fewer than 16 digits in any run of groups (a left one's included)
+    if not _runs_with_pieces(text, max(0, pos - _VALUE_REACH - 1)):
+        return  # no run of groups can hold a phone number and a value beside it (a left one's included)
     search = _PHONE_PIECE.search
     while True:
         hit = search(text, pos)
@@ -586,9 +586,23 @@ def _phone_pieces(text: str, pos: int, found: list[Match]) -> None:
         pos = group.start() if group is not None else end
 
 
-#: A run of groups holding a phone number and a value beside it has 16 digits or more (8 with a ``+``, and a card's
-#: 12 or another number's 8), one or two separators between them.
-_NUMBER_RUN: Final = re.compile(r"\d(?:[ ._()+-]{0,2}\d){15}", _A).search
+#: A run of digit groups, one or two separators between them.
+_NUMBER_RUN: Final = re.compile(r"[+(]*\d(?:[ ._()+-]{0,2}\d)*", _A).finditer
+
+
+def _runs_with_pieces(text: str, pos: int) -> bool:
+    """Whether a run of groups from ``pos`` on may hold a phone number and a value beside it, one of them strong: 16
+    digits or more with a ``+`` (two international numbers of 8), or 22 without (a bare number's 10 and a card's 12).
+    The stream asks at every scan; a card alone, or a phone number in prose, holds no such run."""
+    for run in _NUMBER_RUN(text, pos):
+        found = run.group()
+        if len(found) >= 16:
+            digits = len(found) - sum(found.count(separator) for separator in " ._()+-")
+            if digits >= 22 or (digits >= 16 and "+" in found):
+                return True
+    return False
+
+
 #: Separators between two numbers' groups, and a group right after a value's end.
 _SEPARATORS: Final = " ._-"
 _GROUP_AFTER: Final = GROUP_AFTER

@@ -406,9 +406,7 @@ def _scan(kind: str, window: str, low: int, start: int) -> list[Match]:
     """The validated matches of ``kind`` from ``low`` on (as ``find_all`` validates them), counted from ``start``."""
     matches: list[Match] = []
     if kind in VALIDATORS:  # find_all's chain: a refused candidate is looked into (patterns.scan_validated)
-        scan_validated(kind, window, low, matches)
-        if start:
-            matches = [Match(m.kind, start + m.start, start + m.end, m.value) for m in matches]
+        scan_validated(kind, window, low, matches, start)
         return matches
     for found in PATTERNS[kind].finditer(window, low):
         begin, end = found.span()
