@@ -334,6 +334,8 @@ _ORDER: Final[dict[str, int]] = {kind: index for index, kind in enumerate(_DEFS)
 #: by: a refused candidate's longest valid prefix (cut at a group boundary) is the match (#25: ``+33 1 42 68 53 00
 #: 020 7946 0018`` runs on into the next number; its first six groups are one).
 _SHRINK_AT: Final[dict[str, str]] = {"iban": " ", "credit-card": " ", "phone": " .-"}
+#: The fewest characters a valid match of a shrinking kind has (a card's 12 digits, a phone number's 8).
+_SHORTEST: Final = {"credit-card": 12, "phone": 8, "iban": 15}
 #: Kinds whose refused candidate is looked into again: the scan goes on from the candidate's next group (or after
 #: its valid prefix), not from its end, so that a value inside it is found (#25: ``+1 415 555 2671 4111 1111 1111
 #: 1111``: the card pattern's candidate begins at the country code's ``1`` and hides the card).
@@ -388,9 +390,10 @@ def _accepted_length(kind: str, value: str) -> int:
     separators = _SHRINK_AT.get(kind)
     if separators is not None:  # a greedy match may have swallowed the next token: try shorter prefixes
         cut = len(value)
+        shortest = _SHORTEST.get(kind, 1)
         while True:
             cut = max(value.rfind(separator, 0, cut) for separator in separators)
-            if cut <= 0:
+            if cut < shortest:  # (a prefix has no more digits than characters)
                 break
             candidate = value[:cut].rstrip(" -.")
             if candidate and validator(candidate):

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from processors.builtin.pattern_validators import card_issuer_ok, card_ok
@@ -613,6 +614,7 @@ _CARD: Final = PATTERNS["credit-card"]
 _VALUE_REACH: Final = 40
 
 
+@lru_cache(maxsize=4096)
 def _piece_length(value: str) -> int:
     """How much of a :data:`_PHONE_PIECE` candidate is a phone number: all of it, its longest valid prefix cut at a
     group boundary, or nothing (0)."""
@@ -626,6 +628,36 @@ def _piece_length(value: str) -> int:
 
 
 def _value_starting(text: str, at: int) -> str | None:
+    """:func:`_value_starting_uncached`, remembered by what it reads (a stream asks again at every scan)."""
+    low = max(0, at - 2)  # its look-behinds read two characters; a phone number's shape may run on for 100 and more
+    key = text[low : at + 110], at - low, True
+    known = _BESIDE.get(key, _UNKNOWN)
+    if known is _UNKNOWN:
+        known = _remember(key, _value_starting_uncached(text, at))
+    return known
+
+
+def _value_ending(text: str, end: int) -> str | None:
+    """:func:`_value_ending_uncached`, remembered by what it reads."""
+    key = text[max(0, end - _VALUE_REACH - 2) : end], int(end - _VALUE_REACH - 2 >= 0), False
+    known = _BESIDE.get(key, _UNKNOWN)
+    if known is _UNKNOWN:
+        known = _remember(key, _value_ending_uncached(text, end))
+    return known
+
+
+_UNKNOWN: Final = "?"
+_BESIDE: dict[tuple[str, int, bool], str | None] = {}
+
+
+def _remember(key: tuple[str, int, bool], value: str | None) -> str | None:
+    if len(_BESIDE) >= 4096:
+        _BESIDE.clear()
+    _BESIDE[key] = value
+    return value
+
+
+def _value_starting_uncached(text: str, at: int) -> str | None:
     """``"strong"`` when a card or a ``+`` phone number begins at ``at`` and ends its run of digit groups, ``"weak"``
     for another phone number's shape that does, else None (a value in the middle of a list of numbers explains no
     neighbour: ``4000 4001 4002 4003 4004 4005 4006 4007`` holds a Luhn-valid window and no card)."""
@@ -642,7 +674,7 @@ def _value_starting(text: str, at: int) -> str | None:
     return None
 
 
-def _value_ending(text: str, end: int) -> str | None:
+def _value_ending_uncached(text: str, end: int) -> str | None:
     """As :func:`_value_starting`, for a value ending at ``end`` that begins its run (at a group start at most
     :data:`_VALUE_REACH` characters before, with no digit group right before it)."""
     found: str | None = None
