@@ -12,8 +12,8 @@ redaction then replaces them all at once, and redacting its result finds nothing
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Final, Protocol, TypeVar, cast
+from collections.abc import Callable, Iterable
+from typing import Any, Final, Protocol, TypeVar, cast
 
 from processors.builtin.patterns import ADDRESS_LETTERS, Match
 
@@ -27,6 +27,7 @@ __all__ = [
     "may_uncover",
     "may_uncover_at",
     "may_uncover_once",
+    "remember_shown",
     "replace_spans_mapped",
     "shift_into",
     "with_adjoining",
@@ -256,3 +257,24 @@ def shift_into(start: int, end: int, kept: list[Stretch]) -> int | None:
         if start < low:
             return None
     return None
+
+
+def remember_shown(
+    state: dict[str, Any], shown_key: str, settled_key: str, new: Iterable[_S], end: int, reach: int
+) -> None:
+    """A stream's bookkeeping for the look again, after it let text out up to ``end`` (in the step's text's
+    positions): ``state[shown_key]`` keeps the values let out (``new``, placed in those positions, after those kept
+    before) that the left context of ``reach`` characters still holds, for the next held text's look again to replace
+    as the whole text's redaction does; ``state[settled_key]``, the values found to uncover nothing, forgets those the
+    context no longer holds once it holds more than 32. PIIDetector's and RegexFilter's streams both keep it so."""
+    shown: list[_S] | None = state.get(shown_key)
+    low = end - reach
+    kept = [item for item in shown or () if item.end > low]
+    kept += [item for item in new if item.end > low]
+    if kept:
+        state[shown_key] = kept
+    else:
+        state.pop(shown_key, None)
+    settled: set[tuple[int, int]] | None = state.get(settled_key)
+    if settled is not None and len(settled) > 32:
+        state[settled_key] = {key for key in settled if key[1] > low}

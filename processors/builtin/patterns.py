@@ -56,6 +56,7 @@ from processors.builtin.pattern_validators import (
     secret_value_ok,
     ssn_ok,
 )
+from processors.builtin.phone_lengths import national_length_ok
 
 __all__ = [
     "ADDRESS_LETTERS",
@@ -63,6 +64,9 @@ __all__ = [
     "CATEGORY",
     "DIGIT_RUN_GROUP",
     "GROUPS",
+    "GROUP_AFTER",
+    "GROUP_AFTER_WIDTH",
+    "LOOK_INSIDE",
     "MAX_SPAN",
     "PATTERNS",
     "VALIDATORS",
@@ -81,6 +85,7 @@ __all__ = [
     "needle_cost",
     "needle_groups",
     "resolve_overlaps",
+    "scan_validated",
     "secret_value_ok",
     "tail_test",
     "with_needles",
@@ -192,7 +197,8 @@ _DEFS: Final[dict[str, tuple[str, tuple[tuple[str, ...], ...]]]] = {
         rf"\.(?:[A-Za-z]{{2,24}}|xn--[A-Za-z0-9-]{{1,59}}|[{_L}]{{2,24}})(?![A-Za-z0-9{_L}-])",
         (("@",),),
     ),
-    "credit-card": (r"\d(?<![\w-]\d)(?:[ -]?\d){11,18}(?!\d)", (_DIGIT_RUN,)),
+    # an underscore between two numbers parts them (``5678_4111 …``), one after a letter joins a word (``id_4111``)
+    "credit-card": (r"\d(?<![A-Za-z0-9-]\d)(?<![A-Za-z_]_\d)(?:[ -]?\d){11,18}(?!\d)", (_DIGIT_RUN,)),
     "iban": (
         r"[A-Z](?<![A-Za-z0-9].)[A-Z]\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])",
         (_DIGIT_RUN,),
@@ -205,11 +211,13 @@ _DEFS: Final[dict[str, tuple[str, tuple[tuple[str, ...], ...]]]] = {
     "ipv4": (r"\d(?<![\w.]\d)\d{0,2}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?!\d|\.\d)", (_DIGIT, (".",))),
     "phone": (
         # international: +CC then groups (a group in parentheses allowed)
-        r"\+(?<![\w+].)\d{1,3}(?:[ .-]?\(\d{1,4}\)[ .-]?\d{1,8}|[ .-]\d{1,8}){1,6}(?![\w-])"
+        # (an underscore and a digit after a number part it from the next one: ``+86 138 1234 5678_4111 …``)
+        r"\+(?<![\w+].)\d{1,3}(?:[ .-]?\(\d{1,4}\)[ .-]?\d{1,8}|[ .-]\d{1,8}){1,6}(?![A-Za-z0-9-]|_(?!\d))"
         # E.164 without separators
-        r"|\+(?<![\w+].)\d{7,15}(?!\w)"
+        r"|\+(?<![\w+].)\d{7,15}(?![A-Za-z0-9]|_(?!\d))"
         # national with an area code: (415) 555-2671, 415-555-2671, 020 7946 0018
-        r"|(?:\((?<![\w+].)\d{2,4}\)[ .-]?|\d(?<![\w+.]\d)\d{1,4}[ .-])\d{3,4}[ .-]?\d{3,4}(?![\w-]|\.\d)",
+        r"|(?:\((?<![\w+].)\d{2,4}\)[ .-]?|\d(?<![A-Za-z0-9+.]\d)(?<![A-Za-z_]_\d)\d{1,4}[ .-])\d{3,4}[ .-]?\d{3,4}"
+        r"(?![A-Za-z0-9-]|\.\d|_(?!\d))",
         (_DIGIT_RUN,),
     ),
     "ipv6": (
@@ -254,7 +262,7 @@ VALIDATORS: Final[dict[str, Callable[[str], bool]]] = {
     "secret-assignment": secret_value_ok,
     "iban": iban_ok,
     "ssn": ssn_ok,
-    "phone": phone_ok,
+    "phone": lambda value: phone_ok(value) and national_length_ok(value),
     "ipv4": ip_ok,
     "ipv6": ip_ok,
     "btc-address": btc_address_ok,
@@ -322,7 +330,23 @@ def max_span(kinds: Iterable[str] | None = None) -> int:
 
 _NEEDLES: Final[dict[str, tuple[tuple[str, ...], ...]]] = {kind: needle for kind, (_, needle) in _DEFS.items()}
 _ORDER: Final[dict[str, int]] = {kind: index for index, kind in enumerate(_DEFS)}
-_SHRINK_AT_SPACES: Final = frozenset({"iban", "credit-card"})
+#: Kinds a greedy candidate of which may have swallowed the next value, and the separators their groups are joined
+#: by: a refused candidate's longest valid prefix (cut at a group boundary) is the match (#25: ``+33 1 42 68 53 00
+#: 020 7946 0018`` runs on into the next number; its first six groups are one).
+_SHRINK_AT: Final[dict[str, str]] = {"iban": " ", "credit-card": " ", "phone": " .-"}
+#: The fewest characters a valid match of a shrinking kind has (a card's 12 digits, a phone number's 8).
+_SHORTEST: Final = {"credit-card": 12, "phone": 8, "iban": 15}
+#: Kinds whose refused candidate is looked into again: the scan goes on from the candidate's next group (or after
+#: its valid prefix), not from its end, so that a value inside it is found (#25: ``+1 415 555 2671 4111 1111 1111
+#: 1111``: the card pattern's candidate begins at the country code's ``1`` and hides the card).
+LOOK_INSIDE: Final = frozenset({"phone", "credit-card"})
+#: The next group inside a candidate: a digit, ``(`` or ``+`` after a character that is none of them.
+_NEXT_GROUP: Final = re.compile(r"(?<=[^\d+(])[\d(+]").search
+#: Another group of digits right after a match (one separator between): the match does not end its run.
+GROUP_AFTER: Final = re.compile(r"[ ._-][(+]?\d").match
+_GROUP_AFTER: Final = GROUP_AFTER
+#: How many characters after a match :data:`GROUP_AFTER` reads (a stream settles a match only once they came).
+GROUP_AFTER_WIDTH: Final = 3
 
 
 def expand_kinds(kinds: Iterable[str] | None) -> tuple[str, ...]:
@@ -339,14 +363,6 @@ def expand_kinds(kinds: Iterable[str] | None) -> tuple[str, ...]:
             known = ", ".join([*_DEFS, *GROUPS])
             raise KeyError(f"unknown pattern kind {name!r}; known: {known}")
     return tuple(kind for kind in _DEFS if kind in wanted)
-
-
-def _validated(kind: str, text: str, start: int, end: int) -> Match | None:
-    value = text[start:end]
-    accepted = accepted_length(kind, value)
-    if accepted < 0:
-        return None
-    return Match(kind, start, start + accepted, value[:accepted])
 
 
 def accepted_length(kind: str, value: str) -> int:
@@ -371,13 +387,17 @@ def _accepted_length(kind: str, value: str) -> int:
     validator = VALIDATORS.get(kind)
     if validator is None or validator(value):
         return len(value)
-    if kind in _SHRINK_AT_SPACES:  # a greedy match may have swallowed the next token: try shorter prefixes
-        cut = value.rfind(" ")
-        while cut > 0:
+    separators = _SHRINK_AT.get(kind)
+    if separators is not None:  # a greedy match may have swallowed the next token: try shorter prefixes
+        cut = len(value)
+        shortest = _SHORTEST.get(kind, 1)
+        while True:
+            cut = max(value.rfind(separator, 0, cut) for separator in separators)
+            if cut < shortest:  # (a prefix has no more digits than characters)
+                break
             candidate = value[:cut].rstrip(" -.")
             if candidate and validator(candidate):
                 return len(candidate)
-            cut = value.rfind(" ", 0, cut)
     return -1
 
 
@@ -551,22 +571,62 @@ def find_all(text: str, kinds: Iterable[str] | None = None, *, overlapping: bool
                 break
         if not possible:
             continue
-        for found in finditer(text):
-            start, end = found.span()
-            if start == end:
-                continue
-            if validator is None:
-                matches.append(Match(kind, start, end, found.group()))
-                continue
-            match = _validated(kind, text, start, end)
-            if match is not None:
-                matches.append(match)
+        if validator is None:
+            for found in finditer(text):
+                start, end = found.span()
+                if start != end:
+                    matches.append(Match(kind, start, end, found.group()))
+        else:
+            scan_validated(kind, text, 0, matches)
     if len(matches) < 2:
         return matches
     if overlapping:
         matches.sort(key=_start)
         return matches
     return resolve_overlaps(matches)
+
+
+def scan_validated(kind: str, text: str, pos: int, out: list[Match], shift: int = 0) -> None:
+    """Append to ``out`` the validated matches of ``kind`` (a kind with a validator) that its scan of ``text`` from
+    ``pos`` finds, in text order, ``shift`` added to their positions: every candidate of its pattern, cut to its valid
+    prefix (:func:`accepted_length`).
+
+    A refused or cut candidate may hide values (#25): the scan goes on from where the valid prefix of a cut candidate
+    ends, and, for the :data:`LOOK_INSIDE` kinds, from the next group of a candidate that is not kept whole. A match
+    found inside an earlier candidate counts only where it ends its run of digit groups (no group follows it): the
+    card after a phone number that ran on into it does, a Luhn-valid window in the middle of a list of numbers
+    (``4000 4001 4002 4003 4004 4005 4006 4007``) does not. Each new search begins after the last candidate's start,
+    so a text is read a bounded number of times (a run of 10,000 digits in groups costs a search per group, each as
+    long as one candidate). The chain is the same from any point no candidate crosses (a character the pattern never
+    consumes): a stream's sliding scan from such a point finds what this finds after it."""
+    finditer = PATTERNS[kind].finditer
+    inside = kind in LOOK_INSIDE
+    reach = -1  # where the candidates so far end: a candidate starting before it was found inside one
+    while True:
+        resume = -1
+        for found in finditer(text, pos):
+            start, end = found.span()
+            if start == end:
+                continue
+            value = found.group()
+            accepted = accepted_length(kind, value)
+            if accepted >= 0 and (start >= reach or _GROUP_AFTER(text, start + accepted) is None):
+                out.append(Match(kind, start + shift, start + shift + accepted, value[:accepted]))
+                if accepted == end - start:
+                    reach = max(reach, end)
+                    continue  # a whole value: what starts inside it overlaps it (the scan goes on from its end)
+            reach = max(reach, end)
+            if inside:
+                group = _NEXT_GROUP(text, start + 1, end)
+                if group is not None:
+                    resume = group.start()
+                    break
+            elif 0 <= accepted < end - start:
+                resume = start + accepted
+                break
+        if resume < 0:
+            return
+        pos = resume
 
 
 def _start(match: Match) -> int:

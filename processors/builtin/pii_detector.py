@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, Field, field_validator
 
-from processors.builtin.adjoining import may_join, may_uncover, may_uncover_once, with_adjoining
+from processors.builtin.adjoining import may_join, may_uncover, may_uncover_once, remember_shown, with_adjoining
 from processors.builtin.base import BuiltinProcessor
 from processors.builtin.judge import JudgeOptions, consult_judge, judge_model
 from processors.builtin.patterns import Match
@@ -270,15 +270,7 @@ class PIIDetector(BuiltinProcessor):
                     del state[_SHOWN]  # out of the left context now
                 return text
             kept = resolve(found)
-            shown = [m for m in shown or () if m.end > end - CONTEXT_CHARS]
-            shown += [_moved(m, start) for m in kept if m.end + start > end - CONTEXT_CHARS]
-            if shown:
-                state[_SHOWN] = shown
-            else:
-                state.pop(_SHOWN, None)
-            settled: set[tuple[int, int]] | None = state.get(_SETTLED)
-            if settled is not None and len(settled) > 32:  # forget the detections the left context no longer holds
-                state[_SETTLED] = {key for key in settled if key[1] > end - CONTEXT_CHARS}
+            remember_shown(state, _SHOWN, _SETTLED, (_moved(m, start) for m in kept), end, CONTEXT_CHARS)
             redacted = enforce(self, state[_ARGS], text, kept, _warn_stream)  # (enforce_segment, resolved once)
             return "" if redacted is None else redacted
 

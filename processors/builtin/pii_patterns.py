@@ -26,14 +26,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
-from processors.builtin.pattern_validators import card_issuer_ok
+from processors.builtin.pattern_validators import card_issuer_ok, card_ok
 from processors.builtin.patterns import (
     ADDRESS_LETTERS,
     ANY_DIGIT_GROUP,
     CATEGORY,
     DIGIT_RUN_GROUP,
+    GROUP_AFTER,
     GROUPS,
     PATTERNS,
     VALIDATORS,
@@ -43,8 +45,10 @@ from processors.builtin.patterns import (
     find_all,
     keep_disjoint,
     needle_groups,
+    scan_validated,
     with_needles,
 )
+from processors.builtin.phone_lengths import national_length_ok
 from processors.builtin.sliding_scan import ScanShape, pattern_shape, scan_shape, scan_start
 
 #: Mastra's detection types that regular expressions find.
@@ -59,8 +63,8 @@ ALL_TYPES: Final = (*REGEX_TYPES, *JUDGE_TYPES)
 # Every pattern here is compiled with re.ASCII: ``\w`` in a look-around then means an ASCII word character, so a
 # CJK character right before or after a value is a boundary, as a space is.
 _A: Final = re.ASCII
-_PHONE: Final = re.compile(
-    r"(?<![\w+.-])(?<!\d[ .-])(?:"
+#: The shapes of a phone number (the alternatives of :data:`_PHONE` and :data:`_PHONE_PIECE`).
+_PHONE_SHAPES: Final = (
     r"\+\d{1,3}(?:[ .-]?\(\d{1,4}\))?(?:[ .-]?\d{1,8}){1,6}"
     r"|\(\d{2,4}\)[ .-]?\d{3,4}[ .-]?\d{3,5}"
     r"|\d{2,4}([ .-])\d{3,4}\1\d{3,5}"
@@ -71,9 +75,12 @@ _PHONE: Final = re.compile(
     r"|(?:\+886[ -]?9\d{2}|09\d{2})[ -]?\d{3}[ -]?\d{3}"
     # North America: 1-800-555-0199, 1 (800) 555-0142, and bare ten digits whose area and exchange codes are valid
     r"|(?:1[ .-]?)?(?:\([2-9]\d{2}\)[ .-]?|[2-9]\d{2}[ .-]?)[2-9]\d{2}[ .-]?\d{4}"
-    r")(?!\w|[ .-]\d)",
-    _A,
 )
+#: A phone number alone: no digit group right before or after it (part of a longer number is no phone number).
+_PHONE: Final = re.compile(rf"(?<![\w+.-])(?<!\d[ .-])(?:{_PHONE_SHAPES})(?!\w|[ .-]\d)", _A)
+#: A phone number's shape that other numbers' groups may stand beside (a space, a dot, a dash or an underscore
+#: between): kept only when those groups are values too (:func:`_phone_pieces`, #25).
+_PHONE_PIECE: Final = re.compile(rf"(?<![A-Za-z0-9+.(-])(?<![A-Za-z_]_)(?:{_PHONE_SHAPES})(?![A-Za-z0-9]|_(?!\d))", _A)
 #: RFC 6531 local parts and IDN domains too (``josé.garcía@correo.es``): ASCII or ``ADDRESS_LETTERS``.
 _L: Final = ADDRESS_LETTERS
 _EMAIL: Final = re.compile(
@@ -230,6 +237,7 @@ def candidates(text: str, shared: tuple[str, ...], extra: frozenset[str]) -> lis
             value = hit.group()
             if _phone_ok(value) and (value[0] == "+" or not _after(_REFERENCE_BEFORE, text, hit.start())):
                 found.append(Match("phone", hit.start(), hit.end(), value))
+        _phone_pieces(text, 0, found)
     if "email" in extra and "@" in text:
         for hit in _EMAIL.finditer(text):
             value = hit.group()
@@ -323,6 +331,7 @@ def stream_finder(shared: tuple[str, ...], extra: frozenset[str]) -> Callable[[s
     secrets = tuple((kind, pattern, pattern_shape(pattern), _EXTRA_CHECK[kind]) for kind, pattern in
                     _EXTRA_SECRETS.items() if kind in extra)  # fmt: skip
     phone_shape, email_shape, ssn_shape = pattern_shape(_PHONE), pattern_shape(_EMAIL), pattern_shape(_SSN_WORDS)
+    piece_shape = pattern_shape(_PHONE_PIECE)
     digit_run, six_digits, any_digit, long_run = _PHONE_DIGITS.search, _SIX_DIGITS.search, _ANY_DIGIT.search, _LONG_RUN
 
     def find(text: str, offset: int) -> list[Match]:
@@ -357,6 +366,9 @@ def stream_finder(shared: tuple[str, ...], extra: frozenset[str]) -> Callable[[s
                 value = hit.group()
                 if _phone_ok(value) and (value[0] == "+" or not _after(_REFERENCE_BEFORE, text, hit.start())):
                     found.append(Match("phone", hit.start(), hit.end(), value))
+            pieces: list[Match] = []
+            _phone_pieces(text, scan_start(piece_shape, text, offset), pieces)
+            found += [piece for piece in pieces if piece.start >= offset]
         if email and "@" in tail:
             for hit in _EMAIL.finditer(text, scan_start(email_shape, text, offset)):
                 if hit.start() < offset:
@@ -454,18 +466,17 @@ def _scan_kind(
     """``find_all(text, (kind,), overlapping=True)`` kept and narrowed as :func:`candidates_after` does, from the
     last free point before ``offset`` (``late``: the kind's value may begin after its match, so the match is kept
     until its value is known)."""
-    for hit in pattern.finditer(text, scan_start(shape, text, offset)):
-        begin, end = hit.span()
-        if begin == end or (begin < offset and not late):
+    matches: list[Match] = []
+    if validated:  # find_all's chain: a refused candidate is looked into (patterns.scan_validated)
+        scan_validated(kind, text, scan_start(shape, text, offset), matches)
+    else:
+        for hit in pattern.finditer(text, scan_start(shape, text, offset)):
+            begin, end = hit.span()
+            if begin != end:
+                matches.append(Match(kind, begin, end, hit.group()))
+    for match in matches:
+        if match.start < offset and not late:
             continue
-        value = hit.group()
-        if validated:
-            accepted = accepted_length(kind, value)
-            if accepted < 0:
-                continue
-            match = Match(kind, begin, begin + accepted, value[:accepted])
-        else:
-            match = Match(kind, begin, end, value)
         if _keep(match, text):
             match = _value_only(match)
             if match.start >= offset:
@@ -533,6 +544,160 @@ def _value_only(match: Match) -> Match:
     value = _assigned_value(match.value)
     start = match.end - len(value)
     return Match(match.kind, start, match.end, value)
+
+
+def _phone_pieces(text: str, pos: int, found: list[Match]) -> None:
+    """Append the phone numbers from ``pos`` on that stand beside other numbers' groups which are values too (#25):
+    :data:`_PHONE` refuses a number with a digit group right before or after it (a part of a longer number is no
+    phone number), so ``+1 415 555 2671 4111 1111 1111 1111`` and ``+33 1 42 68 53 00 020 7946 0018`` hid both
+    their values. A :data:`_PHONE_PIECE` (cut to its longest valid prefix) with such a group beside it is a phone
+    number when each group beside it begins or ends a value (a card, or another phone number's shape) and it or one
+    of them is strong (a card, or a number with its ``+`` country code): ``1234 5678 9012 3456 7890 1234``, bare
+    groups beside bare groups, stays no phone number. Each search begins after the last candidate's start (the next
+    group of a candidate is tried too), so a text of digits costs a bounded number of tries per group."""
+    if not _runs_with_pieces(text, max(0, pos - _VALUE_REACH - 1)):
+        return  # no run of groups can hold a phone number and a value beside it (a left one's included)
+    search = _PHONE_PIECE.search
+    while True:
+        hit = search(text, pos)
+        if hit is None:
+            return
+        start, end = hit.span()
+        value = hit.group()
+        length = _piece_length(value)
+        if length > 0:
+            cut = start + length
+            # (a ``+`` begins a new number: the groups before it need no explaining)
+            before = (
+                value[0] not in "+(" and start >= 2 and text[start - 1] in _SEPARATORS and text[start - 2].isdigit()
+            )
+            after = _GROUP_AFTER(text, cut) is not None
+            if before or after:
+                strong = value[0] == "+" or value.startswith("(+")
+                beside = [_value_ending(text, start - 1)] if before else []
+                if after:
+                    beside.append(_value_starting(text, cut + 1))
+                if (
+                    all(beside)
+                    and (strong or "strong" in beside)
+                    and (strong or not _after(_REFERENCE_BEFORE, text, start))
+                ):
+                    found.append(Match("phone", start, cut, value[:length]))
+        group = _NEXT_GROUP(text, start + 1, end)
+        pos = group.start() if group is not None else end
+
+
+#: A run of digit groups, one or two separators between them.
+_NUMBER_RUN: Final = re.compile(r"[+(]*\d(?:[ ._()+-]{0,2}\d)*", _A).finditer
+
+
+def _runs_with_pieces(text: str, pos: int) -> bool:
+    """Whether a run of groups from ``pos`` on may hold a phone number and a value beside it, one of them strong: 16
+    digits or more with a ``+`` (two international numbers of 8), or 22 without (a bare number's 10 and a card's 12).
+    The stream asks at every scan; a card alone, or a phone number in prose, holds no such run."""
+    for run in _NUMBER_RUN(text, pos):
+        found = run.group()
+        if len(found) >= 16:
+            digits = len(found) - sum(found.count(separator) for separator in " ._()+-")
+            if digits >= 22 or (digits >= 16 and "+" in found):
+                return True
+    return False
+
+
+#: Separators between two numbers' groups, and a group right after a value's end.
+_SEPARATORS: Final = " ._-"
+_GROUP_AFTER: Final = GROUP_AFTER
+#: The next group of a candidate: a digit, ``(`` or ``+`` after a character that is none of them.
+_NEXT_GROUP: Final = re.compile(r"(?<=[^\d+(])[\d(+]", _A).search
+_CARD: Final = PATTERNS["credit-card"]
+#: How far before its end a value beside a phone number may begin (the longest card written with separators).
+_VALUE_REACH: Final = 40
+
+
+@lru_cache(maxsize=4096)
+def _piece_length(value: str) -> int:
+    """How much of a :data:`_PHONE_PIECE` candidate is a phone number: all of it, its longest valid prefix cut at a
+    group boundary, or nothing (0)."""
+    cut = len(value)
+    while cut > 0:
+        piece = value[:cut].rstrip(" .-")
+        if _piece_ok(piece):
+            return len(piece)
+        cut = max(value.rfind(" ", 0, cut), value.rfind(".", 0, cut), value.rfind("-", 0, cut))
+    return 0
+
+
+def _value_starting(text: str, at: int) -> str | None:
+    """:func:`_value_starting_uncached`, remembered by what it reads (a stream asks again at every scan)."""
+    low = max(0, at - 2)  # its look-behinds read two characters; a phone number's shape may run on for 100 and more
+    key = text[low : at + 110], at - low, True
+    known = _BESIDE.get(key, _UNKNOWN)
+    if known is _UNKNOWN:
+        known = _remember(key, _value_starting_uncached(text, at))
+    return known
+
+
+def _value_ending(text: str, end: int) -> str | None:
+    """:func:`_value_ending_uncached`, remembered by what it reads."""
+    key = text[max(0, end - _VALUE_REACH - 2) : end], int(end - _VALUE_REACH - 2 >= 0), False
+    known = _BESIDE.get(key, _UNKNOWN)
+    if known is _UNKNOWN:
+        known = _remember(key, _value_ending_uncached(text, end))
+    return known
+
+
+_UNKNOWN: Final = "?"
+_BESIDE: dict[tuple[str, int, bool], str | None] = {}
+
+
+def _remember(key: tuple[str, int, bool], value: str | None) -> str | None:
+    if len(_BESIDE) >= 4096:
+        _BESIDE.clear()
+    _BESIDE[key] = value
+    return value
+
+
+def _value_starting_uncached(text: str, at: int) -> str | None:
+    """``"strong"`` when a card or a ``+`` phone number begins at ``at`` and ends its run of digit groups, ``"weak"``
+    for another phone number's shape that does, else None (a value in the middle of a list of numbers explains no
+    neighbour: ``4000 4001 4002 4003 4004 4005 4006 4007`` holds a Luhn-valid window and no card)."""
+    card = _CARD.match(text, at)
+    if card is not None:
+        accepted = accepted_length("credit-card", card.group())
+        if accepted >= 0 and card_issuer_ok(card.group()[:accepted]) and _GROUP_AFTER(text, at + accepted) is None:
+            return "strong"
+    piece = _PHONE_PIECE.match(text, at)
+    if piece is not None:
+        length = _piece_length(piece.group())
+        if length > 0 and _GROUP_AFTER(text, at + length) is None:
+            return "strong" if piece.group().startswith(("+", "(+")) else "weak"
+    return None
+
+
+def _value_ending_uncached(text: str, end: int) -> str | None:
+    """As :func:`_value_starting`, for a value ending at ``end`` that begins its run (at a group start at most
+    :data:`_VALUE_REACH` characters before, with no digit group right before it)."""
+    found: str | None = None
+    for at in range(max(0, end - _VALUE_REACH), end - 7):
+        char = text[at]
+        if not (char.isdigit() or char in "+(") or (at and (text[at - 1].isdigit() or text[at - 1] in "+(")):
+            continue
+        if at >= 2 and text[at - 1] in _SEPARATORS and text[at - 2].isdigit():
+            continue
+        if _CARD.fullmatch(text, at, end) is not None and card_ok(text[at:end]):
+            return "strong"
+        if _PHONE_PIECE.fullmatch(text, at, end) is not None and _piece_ok(text[at:end]):
+            if text[at] == "+" or text.startswith("(+", at):
+                return "strong"
+            found = "weak"
+    return found
+
+
+def _piece_ok(value: str) -> bool:
+    """A phone number beside other numbers: also as long as its country's numbers are (``phone_lengths``), since the
+    groups after a North American number's ten digits belong to the next value (a number alone keeps the count
+    :func:`_phone_ok` allows: ``+1 415 555 2671 2`` stays one match, as before)."""
+    return _phone_ok(value) and national_length_ok(value)
 
 
 def _phone_ok(value: str) -> bool:

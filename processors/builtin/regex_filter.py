@@ -56,7 +56,7 @@ from typing import Any, ClassVar, Literal, NoReturn, TypeVar
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from processors.builtin.adjoining import may_uncover_once
+from processors.builtin.adjoining import may_uncover_once, remember_shown
 from processors.builtin.base import BuiltinProcessor, InvalidOptionsError, ProcessorOptions, text_code
 from processors.builtin.held_chunk_order import HoldBack
 from processors.builtin.patterns import expand_kinds, max_span
@@ -587,18 +587,9 @@ class RegexFilter(BuiltinProcessor):
     def _shown(state: dict[str, Any], regions: list[Region], offset: int, end: int) -> None:
         """Keep the regions let out (in the step's text's positions) that the left context still holds, up to
         ``end``: the look again of the next held text replaces them as the whole text's redaction does."""
-        shown: list[Region] | None = state.get(_SHOWN)
-        if not regions and not shown:
+        if not regions and not state.get(_SHOWN):
             return
-        kept = [region for region in shown or () if region.end > end - CONTEXT_CHARS]
-        kept += [region.shifted(offset) for region in regions if region.end > end - CONTEXT_CHARS]
-        if kept:
-            state[_SHOWN] = kept
-        else:
-            state.pop(_SHOWN, None)
-        settled: set[tuple[int, int]] | None = state.get(_SETTLED)
-        if settled is not None and len(settled) > 32:  # forget the regions the left context no longer holds
-            state[_SETTLED] = {key for key in settled if key[1] > end - CONTEXT_CHARS}
+        remember_shown(state, _SHOWN, _SETTLED, (region.shifted(offset) for region in regions), end, CONTEXT_CHARS)
 
     def _stream_hits(self, state: dict[str, Any], text: str) -> list[Hit]:
         """Hits in held-back ``text``, matched with the text already emitted before it as left context (a

@@ -46,12 +46,14 @@ from functools import cache
 from typing import Any, Final
 
 from processors.builtin.patterns import (
+    GROUP_AFTER_WIDTH,
+    LOOK_INSIDE,
     PATTERNS,
     VALIDATORS,
     Match,
-    accepted_length,
     needle_characters,
     needle_cost,
+    scan_validated,
     tail_test,
     with_needles,
 )
@@ -185,8 +187,12 @@ def _item(op: Any, av: Any) -> str:
 
 @cache
 def scan_shape(kind: str) -> ScanShape:
-    """The alphabet and look-around reach of ``PATTERNS[kind]`` (no free points when it cannot be read)."""
-    return pattern_shape(PATTERNS[kind])
+    """The alphabet and look-around reach of ``PATTERNS[kind]`` (no free points when it cannot be read); a kind whose
+    scan looks inside its candidates also reads what follows a match (``patterns.GROUP_AFTER``)."""
+    shape = pattern_shape(PATTERNS[kind])
+    if kind in LOOK_INSIDE and shape.ahead < GROUP_AFTER_WIDTH:
+        return ScanShape(shape.last_free, shape.behind, GROUP_AFTER_WIDTH)
+    return shape
 
 
 @cache
@@ -399,15 +405,13 @@ def _drop_before(matches: list[Match], first: int) -> None:
 def _scan(kind: str, window: str, low: int, start: int) -> list[Match]:
     """The validated matches of ``kind`` from ``low`` on (as ``find_all`` validates them), counted from ``start``."""
     matches: list[Match] = []
-    validated = kind in VALIDATORS
+    if kind in VALIDATORS:  # find_all's chain: a refused candidate is looked into (patterns.scan_validated)
+        scan_validated(kind, window, low, matches, start)
+        return matches
     for found in PATTERNS[kind].finditer(window, low):
         begin, end = found.span()
-        if begin == end:
-            continue
-        value = found.group()
-        accepted = accepted_length(kind, value) if validated else end - begin
-        if accepted >= 0:
-            matches.append(Match(kind, start + begin, start + begin + accepted, value[:accepted]))
+        if begin != end:
+            matches.append(Match(kind, start + begin, start + end, found.group()))
     return matches
 
 

@@ -64,7 +64,7 @@ TAIL_CHARS: Final[dict[str, frozenset[str]]] = {
     "ssn": frozenset(string.digits + "-"),
     "ipv4": frozenset(string.digits + "."),
     "ipv6": frozenset(_HEX + ":."),
-    "phone": frozenset(string.digits + "+() .-"),
+    "phone": frozenset(string.digits + "+() .-_"),  # "_": an underscore and a digit part two numbers (#25)
     "uuid": frozenset(_HEX + "-"),
     "btc-address": frozenset(_ALNUM),
     "eth-address": frozenset(_HEX + "x"),

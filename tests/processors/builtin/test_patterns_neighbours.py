@@ -95,12 +95,11 @@ def test_any_address_between_neighbours_streams_out_redacted(
     assert streamed(chosen, deltas) == before + "[EMAIL]" + after
 
 
-#: Open (#25, items 2 and 3 of this wave's patterns brief): a candidate that fails validation is skipped whole, so
-#: the values after it inside the candidate leak. ``+1 415 555 2671 4111 1111 1111 1111``: the phone pattern runs on
-#: into the card (19 digits, refused), the card pattern starts at the country code's ``1`` (refused) and ends where
-#: the card's last groups can no longer make a card. The fix needs every scan (``patterns.find_all``,
-#: ``sliding_scan._scan``, ``pii_patterns._scan_kind`` and PIIDetector's own ``_PHONE``) to look again inside a
-#: refused candidate, with the stream scans kept equal to ``find_all``. Strict: the day it passes, drop the mark.
+#: A candidate that fails validation hid the values after it inside the candidate (#25, fixed): ``+1 415 555 2671 4111
+#: 1111 1111 1111``: the phone pattern runs on into the card (19 digits, refused), the card pattern starts at the
+#: country code's ``1`` (refused) and ends where the card's last groups can no longer make a card. Every scan now looks
+#: again inside a refused candidate (``patterns.scan_validated``, PIIDetector's ``_phone_pieces``), a ``+`` number is
+#: checked against its country's length (``phone_lengths``), and a chain of overlaps keeps what covers most.
 RUN_ON = [
     ("x +1 415 555 2671 4111 1111 1111 1111", "x [PHONE] [CREDIT_CARD]"),
     ("+86 138 1234 5678_4111 1111 1111 1111", "[PHONE]_[CREDIT_CARD]"),
@@ -108,8 +107,16 @@ RUN_ON = [
 ]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="a refused candidate hides values (#25)")
 @pytest.mark.parametrize(("text", "expected"), RUN_ON)
 @pytest.mark.parametrize("guard", ["PIIDetector", "RegexFilter"])
 def test_a_refused_candidate_hides_no_value_after_it(text: str, expected: str, guard: str) -> None:
     assert _whole(_guards()[guard], text) == expected
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=st.sampled_from(RUN_ON), data=st.data(), guard=st.sampled_from(["PIIDetector", "RegexFilter"]))
+def test_a_refused_candidate_streams_out_as_the_whole_text(
+    case: tuple[str, str], data: st.DataObject, guard: str
+) -> None:
+    text, expected = case
+    assert streamed(_guards()[guard], data.draw(chunked(f"see {text} ok"))) == f"see {expected} ok"
