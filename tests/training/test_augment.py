@@ -138,10 +138,13 @@ def _converted(name: str, text: str) -> dict[str, object]:
 def test_a_converted_attack_of_a_fixed_text_is_flagged_once_the_model_learnt_the_disguise(
     models: dict[str, InjectionModel],
 ) -> None:
+    """The augmented sample model flags the attack in every learnt disguise. (Until the 56-family data the plain
+    sample model let these through, which this test asserted too; since the ten families of 2026-12-07 12:00-12:40,
+    whose mails and pages hide attacks in HTML comments, the plain sample model flags them as well, so that half
+    could no longer fail for the reason it was written and was dropped: the card's leave-one-converter-family-out
+    table is where augmentation is judged.)"""
     flagged = views_flag(models["augmented"])
     assert [name for name in LEARNT if not flagged(_converted(name, ATTACK))] == []
-    plain = views_flag(models["plain"])
-    assert [name for name in LEARNT if not plain(_converted(name, ATTACK))], "the plain model already caught them all"
 
 
 #: The disguises a look-alike must survive unflagged. (The augmented sample model flags a zalgo'd birthday-card

@@ -158,10 +158,14 @@ async def test_a_quoted_attack_counts_in_a_tool_result_through_the_hook() -> Non
 
 async def test_a_structured_tool_result_is_read_as_json_with_its_characters_unescaped() -> None:
     """A dict result is checked as JSON (dates and other values as their text); non-ASCII text stays readable,
-    so a Chinese injection inside it is caught."""
-    result, _, _ = await generate(PromptInjectionDetector(), "read", model=calling("record"), lane="output")
+    so a Chinese injection inside it is caught. The heuristics are pinned: what is tested is the text the detector
+    reads (escaped as ``\\u5ffd…`` it would match no Chinese signal), not a retrained model's score of it (the
+    66-family model scores this record 0.56, under the default 0.7, and the bare note 0.84: see the model card)."""
+    detector = PromptInjectionDetector(offline_scorer="heuristics")
+    result, _, _ = await generate(detector, "read", model=calling("record"), lane="output")
     assert result.tripwire is not None
-    assert result.tripwire.reason == "Prompt injection detected. Types: injection (in the result of tool 'record')"
+    assert result.tripwire.reason.startswith("Prompt injection detected. Types: ")
+    assert result.tripwire.reason.endswith(" (in the result of tool 'record')")
 
 
 async def test_a_tool_result_rewritten_keeps_its_harmless_sentences() -> None:
