@@ -3,8 +3,9 @@
 The prompt-injection detector compiles its few hundred signal patterns on first use (about 0.2 s of CPU, more on a
 busy machine): left lazy, that lands between the user's first Enter and the first visible word, and shows in the
 inspector as a first ``process_input`` a hundred times slower than the next. Its learned model (the default
-``offline_scorer``, ``learned``; ``both`` reads it too) takes longer still to read (about 0.5 s, 20 MiB), so it is read
-here too: the sample's first injection attempt is then blocked by a warm model (``--self-test`` checks it). The
+``offline_scorer``, ``learned``; ``both`` reads it too) takes longer still to read (the 66-family model: about 1.75 s
+of CPU and 300 MB, measured 2026-12-07 14:14 UTC at load 5.5 with ``/usr/bin/time`` around ``shipped_model()``), so it
+is read here too: the sample's first injection attempt is then blocked by a warm model (``--self-test`` checks it). The
 studio runs :func:`warm_up` on a worker thread once its window is up (:func:`start_warm_up`), a run started before it
 ends waits for it off the paint path (:func:`warm_up_finished`), and the studio waits for it before it quits
 (:func:`warmed`).
