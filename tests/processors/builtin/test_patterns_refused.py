@@ -19,7 +19,7 @@ from processors.builtin.pii_patterns import REGEX_TYPES, candidates, kinds_for, 
 from processors.builtin.regex_filter import RegexFilter
 from processors.builtin.sliding_scan import SlidingScan
 from tests.processors.builtin.test_adjoining_stream import chunked, streamed, whole
-from tests.processors.builtin.test_sliding_scan import reference
+from tests.processors.builtin.test_sliding_scan import assert_finds_as_regex_filter_moves_it, reference
 
 #: Values a run of numbers may hold (invented numbers: the usual test card numbers, fictional phone ranges).
 VALUES = [
@@ -130,16 +130,7 @@ def test_runs_of_numbers_stream_out_as_the_whole_text(text: str, prose: bool, da
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=runs(), cuts=st.lists(st.integers(1, 9), min_size=1, max_size=40))
 def test_the_sliding_scan_finds_what_find_all_finds_in_runs(text: str, cuts: list[int]) -> None:
-    kinds = expand_kinds(["pii"])
-    scan = SlidingScan(kinds)
-    first = end = 0
-    for cut in cuts:
-        end = min(len(text), end + cut)
-        first = max(first, end - 64)
-        start = max(0, first - 48)
-        window = text[start:end]
-        found = [(m.kind, m.start, m.end, m.value) for m in scan.find(window, start, first - start)]
-        assert found == reference(window, kinds, start, first - start)
+    assert_finds_as_regex_filter_moves_it(text, cuts)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -101,6 +101,12 @@ def test_each_window_finds_what_find_all_finds(
 @given(text=texts(), cuts=st.lists(st.integers(1, 9), min_size=1, max_size=60))
 def test_the_stream_window_as_regex_filter_moves_it(text: str, cuts: list[int]) -> None:
     """The window RegexFilter asks about: 48 characters of context before the held text, the last 64 held."""
+    assert_finds_as_regex_filter_moves_it(text, cuts)
+
+
+def assert_finds_as_regex_filter_moves_it(text: str, cuts: list[int]) -> None:
+    """Move the window over ``text`` as RegexFilter's stream does, ``cuts`` characters a chunk: the sliding scan
+    finds in each window what ``find_all`` finds there."""
     kinds = expand_kinds(["pii"])
     scan = SlidingScan(kinds)
     first = end = 0
