@@ -336,6 +336,11 @@ _ORDER: Final[dict[str, int]] = {kind: index for index, kind in enumerate(_DEFS)
 _SHRINK_AT: Final[dict[str, str]] = {"iban": " ", "credit-card": " ", "phone": " .-"}
 #: The fewest characters a valid match of a shrinking kind has (a card's 12 digits, a phone number's 8).
 _SHORTEST: Final = {"credit-card": 12, "phone": 8, "iban": 15}
+#: Kinds a candidate of which no prefix is valid for is still a match by this looser check: a country's length
+#: (``phone_lengths``) cuts a number that ran on into the next token (``+1 415 555 2671 2 times``: a +1 number has ten
+#: digits, so the ``2`` is no part of it), it never unmasks one no cut fits: ``+48 22 653 00-020`` (ten digits, a
+#: Polish number has nine) or ``+86 138 1234`` are phone numbers written oddly, and PIIDetector masks them too.
+_WHOLE: Final[dict[str, Callable[[str], bool]]] = {"phone": phone_ok}
 #: Kinds whose refused candidate is looked into again: the scan goes on from the candidate's next group (or after
 #: its valid prefix), not from its end, so that a value inside it is found (#25: ``+1 415 555 2671 4111 1111 1111
 #: 1111``: the card pattern's candidate begins at the country code's ``1`` and hides the card).
@@ -398,6 +403,9 @@ def _accepted_length(kind: str, value: str) -> int:
             candidate = value[:cut].rstrip(" -.")
             if candidate and validator(candidate):
                 return len(candidate)
+    whole = _WHOLE.get(kind)
+    if whole is not None and whole(value):
+        return len(value)
     return -1
 
 
