@@ -600,7 +600,9 @@ def scan_validated(kind: str, text: str, pos: int, out: list[Match], shift: int 
     prefix (:func:`accepted_length`).
 
     A refused or cut candidate may hide values (#25): the scan goes on from where the valid prefix of a cut candidate
-    ends, and, for the :data:`LOOK_INSIDE` kinds, from the next group of a candidate that is not kept whole. A match
+    ends (what starts inside the prefix kept overlaps it: ``+1 415 555 2671 4111`` is a phone number and ``4111``, not
+    also ``555 2671 4111``, as PIIDetector reads it), and, for the :data:`LOOK_INSIDE` kinds, from the next group of a
+    candidate that is not kept. A match
     found inside an earlier candidate counts only where it ends its run of digit groups (no group follows it): the
     card after a phone number that ran on into it does, a Luhn-valid window in the middle of a list of numbers
     (``4000 4001 4002 4003 4004 4005 4006 4007``) does not. Each new search begins after the last candidate's start,
@@ -618,13 +620,14 @@ def scan_validated(kind: str, text: str, pos: int, out: list[Match], shift: int 
                 continue
             value = found.group()
             accepted = accepted_length(kind, value)
-            if accepted >= 0 and (start >= reach or _GROUP_AFTER(text, start + accepted) is None):
+            kept = accepted >= 0 and (start >= reach or _GROUP_AFTER(text, start + accepted) is None)
+            if kept:
                 out.append(Match(kind, start + shift, start + shift + accepted, value[:accepted]))
                 if accepted == end - start:
                     reach = max(reach, end)
                     continue  # a whole value: what starts inside it overlaps it (the scan goes on from its end)
             reach = max(reach, end)
-            if inside:
+            if inside and not kept:
                 group = _NEXT_GROUP(text, start + 1, end)
                 if group is not None:
                     resume = group.start()

@@ -6,6 +6,9 @@ so both guards give ``[PHONE] 2 times`` (PIIDetector masked ``+1 415 555 2671 2`
 number no cut fits is still a phone number by its digit count: ``+48 22 653 00-020`` (ten digits where a Polish
 number has nine) was masked by PIIDetector and left whole by RegexFilter. A national number's groups may be parted
 by different separators (``020 7946-0018``): RegexFilter masked it, PIIDetector wanted the same separator twice.
+What starts inside the part of a number kept is no other number: RegexFilter read ``555 2671 4111`` inside
+``+1 415 555 2671 4111`` and masked the ``4111``, no value of its own (PIIDetector, which masked it as part of the
++1 number, now cuts that number and leaves it too).
 Every text is checked whole and streamed in chunks of every size from 1 to 9. Invented numbers (fictional ranges).
 """
 
@@ -30,6 +33,8 @@ CASES = [
     ("Ask for +33 1 42 68 53 00 2 rooms", "Ask for [PHONE] 2 rooms"),
     ("Room +44 (0)20 7946 0018 2 times", "Room [PHONE] 2 times"),
     ("Line +44 20 7946 0018 1234 is busy", "Line [PHONE] 1234 is busy"),
+    # (RegexFilter masked the 4111 too, as the end of a national number 555 2671 4111 read inside the +1 one)
+    ("Call +1 415 555 2671 4111 now", "Call [PHONE] 4111 now"),
     ("Dial +7 495 123-45-67 1 time", "Dial [PHONE] 1 time"),
     # a +CC number no cut fits: its digit count decides
     ("Call +48 22 653 00-020 today", "Call [PHONE] today"),
