@@ -68,3 +68,13 @@ def test_a_reference_number_with_mixed_separators_is_no_phone_number_to_pii_dete
     before a number; RegexFilter's presets are patterns alone)."""
     text = "order no. 020 7946-0018 shipped"
     assert whole(GUARDS["PIIDetector"], text) == text
+
+
+@pytest.mark.parametrize("guard", list(GUARDS))
+def test_a_house_number_then_a_polish_postal_code_is_no_phone_number(guard: str) -> None:
+    """``53 00-020`` is an address (00-020 is a Warsaw postal code), not a number with a hyphen between its groups;
+    four short groups (``022 53 00-020``) are no phone shape to either guard, as lists of numbers are not."""
+    for text in ["ul. Chmielna 53 00-020 Warszawa", "ref 022 53 00-020"]:
+        assert whole(GUARDS[guard], text) == text
+    text = "Nowy Świat 53, 00-020 Warszawa, tel. +48 22 653 00 20"
+    assert whole(GUARDS[guard], text) == "Nowy Świat 53, 00-020 Warszawa, tel. [PHONE]"
