@@ -336,6 +336,11 @@ _ORDER: Final[dict[str, int]] = {kind: index for index, kind in enumerate(_DEFS)
 _SHRINK_AT: Final[dict[str, str]] = {"iban": " ", "credit-card": " ", "phone": " .-"}
 #: The fewest characters a valid match of a shrinking kind has (a card's 12 digits, a phone number's 8).
 _SHORTEST: Final = {"credit-card": 12, "phone": 8, "iban": 15}
+#: Kinds a candidate of which no prefix is valid for is still a match by this looser check: a country's length
+#: (``phone_lengths``) cuts a number that ran on into the next token (``+1 415 555 2671 2 times``: a +1 number has ten
+#: digits, so the ``2`` is no part of it), it never unmasks one no cut fits: ``+48 22 653 00-020`` (ten digits, a
+#: Polish number has nine) or ``+86 138 1234`` are phone numbers written oddly, and PIIDetector masks them too.
+_WHOLE: Final[dict[str, Callable[[str], bool]]] = {"phone": phone_ok}
 #: Kinds whose refused candidate is looked into again: the scan goes on from the candidate's next group (or after
 #: its valid prefix), not from its end, so that a value inside it is found (#25: ``+1 415 555 2671 4111 1111 1111
 #: 1111``: the card pattern's candidate begins at the country code's ``1`` and hides the card).
@@ -398,6 +403,9 @@ def _accepted_length(kind: str, value: str) -> int:
             candidate = value[:cut].rstrip(" -.")
             if candidate and validator(candidate):
                 return len(candidate)
+    whole = _WHOLE.get(kind)
+    if whole is not None and whole(value):
+        return len(value)
     return -1
 
 
@@ -592,7 +600,9 @@ def scan_validated(kind: str, text: str, pos: int, out: list[Match], shift: int 
     prefix (:func:`accepted_length`).
 
     A refused or cut candidate may hide values (#25): the scan goes on from where the valid prefix of a cut candidate
-    ends, and, for the :data:`LOOK_INSIDE` kinds, from the next group of a candidate that is not kept whole. A match
+    ends (what starts inside the prefix kept overlaps it: ``+1 415 555 2671 4111`` is a phone number and ``4111``, not
+    also ``555 2671 4111``, as PIIDetector reads it), and, for the :data:`LOOK_INSIDE` kinds, from the next group of a
+    candidate that is not kept. A match
     found inside an earlier candidate counts only where it ends its run of digit groups (no group follows it): the
     card after a phone number that ran on into it does, a Luhn-valid window in the middle of a list of numbers
     (``4000 4001 4002 4003 4004 4005 4006 4007``) does not. Each new search begins after the last candidate's start,
@@ -610,13 +620,14 @@ def scan_validated(kind: str, text: str, pos: int, out: list[Match], shift: int 
                 continue
             value = found.group()
             accepted = accepted_length(kind, value)
-            if accepted >= 0 and (start >= reach or _GROUP_AFTER(text, start + accepted) is None):
+            kept = accepted >= 0 and (start >= reach or _GROUP_AFTER(text, start + accepted) is None)
+            if kept:
                 out.append(Match(kind, start + shift, start + shift + accepted, value[:accepted]))
                 if accepted == end - start:
                     reach = max(reach, end)
                     continue  # a whole value: what starts inside it overlaps it (the scan goes on from its end)
             reach = max(reach, end)
-            if inside:
+            if inside and not kept:
                 group = _NEXT_GROUP(text, start + 1, end)
                 if group is not None:
                     resume = group.start()

@@ -67,7 +67,8 @@ _A: Final = re.ASCII
 _PHONE_SHAPES: Final = (
     r"\+\d{1,3}(?:[ .-]?\(\d{1,4}\))?(?:[ .-]?\d{1,8}){1,6}"
     r"|\(\d{2,4}\)[ .-]?\d{3,4}[ .-]?\d{3,5}"
-    r"|\d{2,4}([ .-])\d{3,4}\1\d{3,5}"
+    # national with an area code, any separator between the groups (``020 7946-0018``, as RegexFilter reads it)
+    r"|\d{2,4}[ .-]\d{3,4}[ .-]\d{3,5}"
     # mainland China: mobiles 1[3-9]x xxxx xxxx (optionally +86 / (+86)), landlines 0AA(A)-XXXX(X)XXXX
     r"|(?:(?:\(\+?86\)|\+?86)[ -]?)?1[3-9]\d(?:\d{8}|[ -]\d{4}[ -]\d{4})"
     r"|0\d{2,3}-\d{3,4}[ -]?\d{4}"
@@ -234,9 +235,7 @@ def candidates(text: str, shared: tuple[str, ...], extra: frozenset[str]) -> lis
     found = [_value_only(m) for m in find_all(text, shared, overlapping=True) if _keep(m, text)] if shared else []
     if "phone" in extra and _PHONE_DIGITS.search(text) is not None:
         for hit in _PHONE.finditer(text):
-            value = hit.group()
-            if _phone_ok(value) and (value[0] == "+" or not _after(_REFERENCE_BEFORE, text, hit.start())):
-                found.append(Match("phone", hit.start(), hit.end(), value))
+            _phone_alone(text, hit, found)
         _phone_pieces(text, 0, found)
     if "email" in extra and "@" in text:
         for hit in _EMAIL.finditer(text):
@@ -361,11 +360,8 @@ def stream_finder(shared: tuple[str, ...], extra: frozenset[str]) -> Callable[[s
                 _scan_kind(text, offset, *before_scans[before.index(kind)], found)
         if phone and run:
             for hit in _PHONE.finditer(text, scan_start(phone_shape, text, offset)):
-                if hit.start() < offset:
-                    continue
-                value = hit.group()
-                if _phone_ok(value) and (value[0] == "+" or not _after(_REFERENCE_BEFORE, text, hit.start())):
-                    found.append(Match("phone", hit.start(), hit.end(), value))
+                if hit.start() >= offset:
+                    _phone_alone(text, hit, found)
             pieces: list[Match] = []
             _phone_pieces(text, scan_start(piece_shape, text, offset), pieces)
             found += [piece for piece in pieces if piece.start >= offset]
@@ -693,10 +689,28 @@ def _value_ending_uncached(text: str, end: int) -> str | None:
     return found
 
 
+def _phone_alone(text: str, hit: re.Match[str], found: list[Match]) -> None:
+    """Append the phone number of a :data:`_PHONE` hit, if it is one: a number with its ``+`` country code longer
+    than its country's numbers (``phone_lengths``) is cut to its longest prefix that has their length, as RegexFilter
+    cuts it (``+1 415 555 2671 2 times``: a +1 number has ten digits, the ``2`` is a count); with no such prefix the
+    digit count alone decides (``+48 22 653 00-020``, ten digits where a Polish number has nine, is still masked)."""
+    value = hit.group()
+    start = hit.start()
+    if value[0] != "+" and _after(_REFERENCE_BEFORE, text, start):
+        return  # a reference number ("order no. 020 7946 0018")
+    if value.startswith(("+", "(+")) and not national_length_ok(value):
+        length = _piece_length(value)
+        if length > 0:
+            found.append(Match("phone", start, start + length, value[:length]))
+            return
+    if _phone_ok(value):
+        found.append(Match("phone", start, hit.end(), value))
+
+
 def _piece_ok(value: str) -> bool:
     """A phone number beside other numbers: also as long as its country's numbers are (``phone_lengths``), since the
-    groups after a North American number's ten digits belong to the next value (a number alone keeps the count
-    :func:`_phone_ok` allows: ``+1 415 555 2671 2`` stays one match, as before)."""
+    groups after a North American number's ten digits belong to the next value (a number alone is cut the same way
+    when a prefix fits, else it keeps the count :func:`_phone_ok` allows: :func:`_phone_alone`)."""
     return _phone_ok(value) and national_length_ok(value)
 
 

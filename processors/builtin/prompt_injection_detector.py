@@ -15,7 +15,10 @@ The model tells an attack from a benign text, not one kind of attack from anothe
 type the heuristics found most likely (``injection`` when none fired), and the heuristics' quote discount does not
 apply to it. The offline heuristics live in :mod:`~processors.builtin.injection_heuristics` (their names are re-exported
 here). Strategies: ``block`` (abort), ``warn`` (log, keep), ``filter`` (drop the message), ``rewrite`` (the judge's
-neutralised rewrite; offline, the flagged sentences are removed, and a message with nothing left is dropped).
+neutralised rewrite when it writes one; else the flagged sentences are removed: those a heuristic signal of a
+flagged type fired on, or, with none, those the learned model flags alone; a message with nothing left, or whose
+attack no sentence carries alone, is dropped, and a tool result replaced by a note: a text judged an attack is
+never passed on whole).
 As an output processor it also scans tool results (``process_tool_result``) before the model reads them: the
 indirect injection a web page, an e-mail or a record brings. Only output processors are given tool results (as in
 Mastra 1.71), so a detector in the input lane alone never sees them; use one in each lane (the sample design does).
@@ -319,6 +322,13 @@ class PromptInjectionDetector(BuiltinProcessor):
         )
 
     def _rewrite(self, text: str, analysis: Analysis) -> str:
+        """What is left of a flagged ``text``; empty when nothing is known to be safe (the caller drops it).
+
+        The judge's own rewrite when it gave one; else the sentences a heuristic signal of a flagged type fired on
+        are cut; with no such signal (the learned model's verdict, or a judge's that says no place, as a guard
+        model's format never does) the learned model scores each sentence and the ones it flags are cut. When no
+        sentence can be singled out, or the design keeps the learned model out (``offline_scorer="heuristics"``),
+        the whole text goes: a text judged an attack is never handed on as it came."""
         if analysis.rewritten is not None:
             return analysis.rewritten.strip()
         flagged = set(analysis.flagged)
@@ -326,14 +336,16 @@ class PromptInjectionDetector(BuiltinProcessor):
             return ""  # the attack was encoded: no sentence of the original can be kept as safe
         spans = [(h.start, h.end) for h in analysis.hits if h.type in flagged]
         sentences = [sentence for sentence in _SENTENCES.finditer(text) if sentence.group()]
-        if analysis.learned is not None and not spans:  # the model flagged the text: drop the sentences it flags
-            kept = [s.group() for s in sentences if injection_score(s.group()) < self.options.threshold]
-            if len(kept) == len(sentences):
-                return ""  # no sentence carries the attack alone: none of them is known to be safe
-        else:
+        if spans:
             kept = [
                 s.group() for s in sentences if not any(start < s.end() and end > s.start() for start, end in spans)
             ]
+            return "".join(kept).strip()
+        if self.options.offline_scorer == "heuristics":
+            return ""  # nothing the design lets us use can say which sentence is the attack
+        kept = [s.group() for s in sentences if injection_score(s.group()) < self.options.threshold]
+        if len(kept) == len(sentences):
+            return ""  # no sentence carries the attack alone: none of them is known to be safe
         return "".join(kept).strip()
 
     def _block(self, analysis: Analysis, tool: str | None = None) -> None:

@@ -166,19 +166,82 @@ async def test_a_structured_tool_result_is_rewritten_as_readable_json(scorer: st
     assert [m["content"] for m in model.requests[1].messages if m["role"] == "tool"] == ['{"note": "今天天气晴朗。"}']
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gap found by the mutation run of 2026-12-07 (tests/README.md), left to the lead: with no heuristic span "
-    "of a judged type to cut, rewrite keeps every sentence",
-)
-async def test_a_judged_attack_no_heuristic_fired_on_is_not_passed_whole_by_rewrite() -> None:
-    """A judge that flags a text without a rewrite of its own (a guard model's format never has one), on a text no
-    heuristic signal fired on: the rewrite must not hand the model the attack as it came."""
-    text = f"Hello. {POLITE_RESET}"
-    judge = ScriptedModel([json.dumps({"categories": {"jailbreak": 0.9}, "reason": "a new master"})])
-    assert heuristic_scores(text)[0] == {}
+#: The judge's verdict: a jailbreak, with no rewrite of its own (as a guard model's answer never has one).
+JAILBREAK_VERDICT = json.dumps({"categories": {"jailbreak": 0.9}, "reason": "a new master"})
 
-    result, model, _ = await run(PromptInjectionDetector(model=judge, strategy="rewrite"), text)
+
+def users(model: ScriptedModel) -> list[Any]:
+    """What the answering model was handed as the user's messages."""
+    return [m["content"] for m in model.requests[0].messages if m["role"] == "user"]
+
+
+@pytest.mark.parametrize("judge_format", ["json", "llama-guard"])
+async def test_a_judged_attack_no_heuristic_fired_on_loses_the_sentences_the_model_flags(judge_format: str) -> None:
+    """A judge that flags a text without a rewrite of its own, on a text no heuristic signal fired on: the learned
+    model says which sentences carry the attack (as for its own verdict), and only those go.
+
+    Found by the mutation run of 2026-12-07 (tests/README.md): the text was handed on whole."""
+    text = f"Hello. {POLITE_RESET}"
+    answer = JAILBREAK_VERDICT if judge_format == "json" else "unsafe\nS14"
+    assert heuristic_scores(text)[0] == {}
+    assert injection_score("Hello. ") < 0.7 <= injection_score(POLITE_RESET)
+
+    detector = PromptInjectionDetector(model=ScriptedModel([answer]), judge_format=judge_format, strategy="rewrite")
+    result, model, _ = await run(detector, text)
 
     assert result.tripwire is None
-    assert [m["content"] for m in model.requests[0].messages if m["role"] == "user"] != [text]
+    assert users(model) == ["Hello."]
+
+
+async def test_a_judged_attack_no_sentence_of_which_the_model_flags_is_dropped_by_rewrite() -> None:
+    """The judge flags a text and nothing offline can say where the attack is: no sentence is known to be safe, so
+    the message goes (as for a text the model flags only as a whole), never handed on as it came."""
+    text = "What is the capital of France?"
+    assert heuristic_scores(text)[0] == {} and injection_score(text) < 0.7
+    detector = PromptInjectionDetector(
+        model=ScriptedModel([JAILBREAK_VERDICT]), strategy="rewrite", last_message_only=True
+    )
+
+    result, model, _ = await run(detector, [{"role": "user", "content": "Hi."}, {"role": "user", "content": text}])
+
+    assert result.tripwire is None
+    assert users(model) == ["Hi."]
+
+
+async def test_a_judged_attack_is_dropped_whole_by_rewrite_when_the_design_keeps_the_model_out() -> None:
+    """``offline_scorer="heuristics"``: no learned model to single out a sentence, and no heuristic span either."""
+    text = f"Hello. {POLITE_RESET}"
+    detector = PromptInjectionDetector(
+        model=ScriptedModel([JAILBREAK_VERDICT]),
+        strategy="rewrite",
+        offline_scorer="heuristics",
+        last_message_only=True,
+    )
+
+    result, model, _ = await run(detector, [{"role": "user", "content": "Hi."}, {"role": "user", "content": text}])
+
+    assert result.tripwire is None
+    assert users(model) == ["Hi."]
+
+
+@tool
+def weather(city: str) -> str:
+    """Today's weather.
+
+    Args:
+        city: The city.
+    """
+    return "Sunny, 21 degrees."
+
+
+async def test_a_judged_tool_result_no_sentence_of_which_the_model_flags_is_replaced_by_a_note() -> None:
+    """In the output lane a tool result cannot be dropped: the model reads a note in its place."""
+    judge = ScriptedModel([JAILBREAK_VERDICT])
+    model = ScriptedModel([Turn(tool_calls=[ToolCall("weather", {"city": "Paris"})]), "done"])
+    detector = PromptInjectionDetector(model=judge, strategy="rewrite")
+
+    result, _, _ = await run(detector, "Weather?", lane="output", model=model, tools=[weather])
+
+    assert result.tripwire is None
+    tool_texts = [m["content"] for m in model.requests[1].messages if m["role"] == "tool"]
+    assert tool_texts == ["[removed by prompt-injection-detector: possible prompt injection]"]

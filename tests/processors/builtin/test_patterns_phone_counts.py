@@ -1,0 +1,80 @@
+"""RegexFilter and PIIDetector agree on where a phone number ends and on how its groups may be parted (#25).
+
+A number with its ``+`` country code that runs on past its country's length (``phone_lengths``) is cut where it
+has that length: ``+1 415 555 2671 2 times`` is a North American number (ten digits after the ``1``) and a count,
+so both guards give ``[PHONE] 2 times`` (PIIDetector masked ``+1 415 555 2671 2`` whole, RegexFilter cut it). A
+number no cut fits is still a phone number by its digit count: ``+48 22 653 00-020`` (ten digits where a Polish
+number has nine) was masked by PIIDetector and left whole by RegexFilter. A national number's groups may be parted
+by different separators (``020 7946-0018``): RegexFilter masked it, PIIDetector wanted the same separator twice.
+What starts inside the part of a number kept is no other number: RegexFilter read ``555 2671 4111`` inside
+``+1 415 555 2671 4111`` and masked the ``4111``, no value of its own (PIIDetector, which masked it as part of the
++1 number, now cuts that number and leaves it too).
+Every text is checked whole and streamed in chunks of every size from 1 to 9. Invented numbers (fictional ranges).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from processors.builtin.pii_detector import PIIDetector
+from processors.builtin.regex_filter import RegexFilter
+from tests.processors.builtin.test_adjoining_stream import streamed, whole
+
+GUARDS = {
+    "PIIDetector": PIIDetector(redaction_method="placeholder"),
+    "RegexFilter": RegexFilter(presets=["pii"], strategy="redact"),
+}
+
+CASES = [
+    # a +CC number run on into the next token: cut where its country's numbers end
+    ("Call +1 415 555 2671 2 times", "Call [PHONE] 2 times"),
+    ("Call +1 (415) 555-2671 2 times", "Call [PHONE] 2 times"),
+    ("Call +12025550123 2 times", "Call [PHONE] 2 times"),
+    ("Ask for +33 1 42 68 53 00 2 rooms", "Ask for [PHONE] 2 rooms"),
+    ("Room +44 (0)20 7946 0018 2 times", "Room [PHONE] 2 times"),
+    ("Line +44 20 7946 0018 1234 is busy", "Line [PHONE] 1234 is busy"),
+    # (RegexFilter masked the 4111 too, as the end of a national number 555 2671 4111 read inside the +1 one)
+    ("Call +1 415 555 2671 4111 now", "Call [PHONE] 4111 now"),
+    ("Dial +7 495 123-45-67 1 time", "Dial [PHONE] 1 time"),
+    # a +CC number no cut fits: its digit count decides
+    ("Call +48 22 653 00-020 today", "Call [PHONE] today"),
+    ("Call +86 138 1234 now", "Call [PHONE] now"),
+    # a hyphen between groups, with or without a country code
+    ("Call +48 22 653-00-20 today", "Call [PHONE] today"),
+    ("Call +48 22 653 00-02 today", "Call [PHONE] today"),
+    ("Tel. 020 7946-0018 today", "Tel. [PHONE] today"),
+    ("Tel. 0800 123-4567 today", "Tel. [PHONE] today"),
+    ("Tel. 030 1234-5678 today", "Tel. [PHONE] today"),
+    ("Tel. 020.7946-0018 today", "Tel. [PHONE] today"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES)
+@pytest.mark.parametrize("guard", list(GUARDS))
+def test_both_guards_mask_the_number_and_only_the_number(text: str, expected: str, guard: str) -> None:
+    assert whole(GUARDS[guard], text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES)
+@pytest.mark.parametrize("guard", list(GUARDS))
+def test_the_stream_masks_it_as_the_whole_text(text: str, expected: str, guard: str) -> None:
+    for size in range(1, 10):
+        chunks = [text[i : i + size] for i in range(0, len(text), size)]
+        assert streamed(GUARDS[guard], chunks) == expected, size
+
+
+def test_a_reference_number_with_mixed_separators_is_no_phone_number_to_pii_detector() -> None:
+    """Parting the groups differently does not make an order number a phone number (PIIDetector reads the words
+    before a number; RegexFilter's presets are patterns alone)."""
+    text = "order no. 020 7946-0018 shipped"
+    assert whole(GUARDS["PIIDetector"], text) == text
+
+
+@pytest.mark.parametrize("guard", list(GUARDS))
+def test_a_house_number_then_a_polish_postal_code_is_no_phone_number(guard: str) -> None:
+    """``53 00-020`` is an address (00-020 is a Warsaw postal code), not a number with a hyphen between its groups;
+    four short groups (``022 53 00-020``) are no phone shape to either guard, as lists of numbers are not."""
+    for text in ["ul. Chmielna 53 00-020 Warszawa", "ref 022 53 00-020"]:
+        assert whole(GUARDS[guard], text) == text
+    text = "Nowy Świat 53, 00-020 Warszawa, tel. +48 22 653 00 20"
+    assert whole(GUARDS[guard], text) == "Nowy Świat 53, 00-020 Warszawa, tel. [PHONE]"
