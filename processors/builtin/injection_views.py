@@ -45,6 +45,7 @@ from typing import Final, NamedTuple
 
 from processors.builtin.confusable_letters import LETTERS, LOOK_ALIKES
 from processors.builtin.injection_disguises import EXCERPT, disguised_readings
+from processors.builtin.injection_json import escapes_decoded, values_view
 from processors.builtin.injection_scan import FastPattern, lower
 from processors.builtin.simplified_chinese import simplified
 
@@ -318,8 +319,9 @@ def views(text: str) -> list[View]:
 
 
 def _views(text: str, *, nested: bool) -> list[View]:
-    """:func:`views`; ``nested``: the decoded readings are read again (one level)."""
-    folded = _folded(text)
+    """:func:`views`; ``nested``: the decoded readings are read again (one level), and a JSON text's prose values
+    are read as a view of their own (:mod:`~processors.builtin.injection_json`)."""
+    folded = _folded(escapes_decoded(text))
     plain = simplified(folded)
     found = [View(plain, False, folded)]
     #: The readings that are a whole payload or the whole disguised text (not an excerpt around a request to
@@ -381,6 +383,15 @@ def _views(text: str, *, nested: bool) -> list[View]:
     if nested:
         for payload in payloads:
             for inner in _views(payload, nested=False)[1:]:
+                add(inner.text)
+        values = values_view(text)
+        if values:
+            # The text itself with its syntax taken off, not an encoded payload: read as the text is (its quotes
+            # given as examples discounted), with its own disguises undone.
+            value_views = _views(values, nested=False)
+            if all(value_views[0].text != view.text for view in found):
+                found.append(value_views[0])
+            for inner in value_views[1:]:
                 add(inner.text)
     return found
 
