@@ -19,13 +19,12 @@ trained on prose, so the detector is given the prose:
 Cheap by construction: a text is parsed only when it starts with ``{`` or ``[`` (after white space) and is at most
 :data:`PARSE_LIMIT` characters long; the values are collected without recursion, and at most :data:`VIEW_LIMIT`
 characters of them, so the view of a huge array costs no more than its first pages (the text itself is still read
-whole, in windows). The last few texts' views are kept, so a detector that reads a text twice (its heuristics and
-its model) parses it once.
+whole, in windows). :func:`~processors.builtin.injection_views.views` keeps the last texts' views, so a detector
+that reads a text twice (its heuristics and its model) parses it once.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from typing import Final
@@ -103,7 +102,6 @@ def string_values(documents: list[object], limit: int = VIEW_LIMIT) -> list[str]
     return found
 
 
-@functools.lru_cache(maxsize=4)
 def values_view(text: str) -> str:
     """The prose string values of the JSON document (or JSON Lines) ``text`` is, decoded, one ``key: value`` a line,
     at most :data:`VIEW_LIMIT` characters; ``""`` when ``text`` is not JSON or has no prose in it."""

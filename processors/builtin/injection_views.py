@@ -314,8 +314,17 @@ def _folded(text: str) -> str:
 
 def views(text: str) -> list[View]:
     """The normalised text, then every decoded or undisguised reading a cheap check finds evidence of, then those
-    readings' own (an attack disguised twice: base64 of leetspeak, hex written backwards), once."""
-    return _views(text, nested=True)
+    readings' own (an attack disguised twice: base64 of leetspeak, hex written backwards), once; for a JSON text,
+    its prose values too (:mod:`~processors.builtin.injection_json`).
+
+    The detector reads a text twice (its heuristics, then its model): the last texts' views are kept, so a text is
+    read (and a JSON result parsed) once."""
+    return list(_cached_views(text))
+
+
+@functools.lru_cache(maxsize=8)
+def _cached_views(text: str) -> tuple[View, ...]:
+    return tuple(_views(text, nested=True))
 
 
 def _views(text: str, *, nested: bool) -> list[View]:
