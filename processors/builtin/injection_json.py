@@ -35,6 +35,7 @@ PARSE_LIMIT: Final = 1_000_000
 VIEW_LIMIT: Final = 50_000
 #: A ``\\uXXXX`` escape (a character outside the Basic Multilingual Plane is two: a surrogate pair).
 _UNICODE_ESCAPE: Final = re.compile(r"\\u([0-9a-fA-F]{4})")
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 #: One document a line (JSON Lines), blank lines skipped.
 _LINES: Final = re.compile(r"\n\s*")
 #: A value that reads as prose: words separated by white space, or Chinese, Japanese or Korean characters.
@@ -55,7 +56,12 @@ def escapes_decoded(text: str) -> str:
     if decoded == text:
         return text
     # The halves of a surrogate pair were decoded one at a time: join them.
-    return decoded.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return _whole_characters(decoded)
+
+
+def _whole_characters(text: str) -> str:
+    """``text`` with its surrogate pairs joined into the characters they encode and a lone half as U+FFFD."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def parsed(text: str) -> list[object] | None:
@@ -108,7 +114,10 @@ def values_view(text: str) -> str:
     documents = parsed(text)
     if documents is None:
         return ""
-    return "\n".join(string_values(documents))[:VIEW_LIMIT]
+    view = "\n".join(string_values(documents))[:VIEW_LIMIT]
+    # ``json.loads`` keeps a lone surrogate ("\ud800"): no text the detector quotes may hold one (it cannot be
+    # encoded).
+    return _whole_characters(view) if _SURROGATE.search(view) else view
 
 
 __all__ = ["PARSE_LIMIT", "VIEW_LIMIT", "escapes_decoded", "parsed", "string_values", "values_view"]

@@ -106,6 +106,9 @@ def test_invalid_json_is_no_error_and_its_escapes_are_decoded_in_place(text: str
 def test_escapes_are_decoded_with_surrogate_pairs_joined() -> None:
     assert escapes_decoded("\\u5ffd\\u7565 \\ud83d\\ude00 \\ud800!") == "忽略 \U0001f600 \ufffd!"
     assert escapes_decoded("no escapes \\n here") == "no escapes \\n here"
+    lone = '{"a": "a lone half \\ud800 here", "b": ["\\ud83d\\ude00 a smile"]}'
+    assert values_view(lone) == "a: a lone half \ufffd here\nb: \U0001f600 a smile"
+    assert all(view.text.encode("utf-8") for view in views(lone))
 
 
 @tool
