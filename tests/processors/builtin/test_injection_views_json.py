@@ -129,3 +129,27 @@ async def test_the_output_lane_detector_blocks_the_escaped_record_end_to_end() -
     result = await agent.generate("read")
     assert result.tripwire is not None
     assert result.tripwire.reason.endswith(" (in the result of tool 'record')")
+
+
+@tool
+def forecast(topic: str) -> str:
+    """A forecast serialised by the tool itself, with an instruction planted in one of its fields.
+
+    Args:
+        topic: The topic.
+    """
+    summary = "Sunny, 21 degrees. Light wind from the east. Rain is expected on Friday. Take an umbrella."
+    return json.dumps({"city": "Taipei", "summary": summary, "note": CHINESE})
+
+
+async def test_an_escaped_json_result_with_an_injection_is_rewritten_away_whole() -> None:
+    """The values view's offsets are not the text's: the offline rewrite drops the whole result rather than cut
+    the JSON at the wrong places (read as the text, the view's hits fell on the forecast's harmless sentences and
+    the escaped note was kept)."""
+    model = ScriptedModel([Turn(tool_calls=[ToolCall("forecast", {"topic": "x"})]), "done"])
+    detector = PromptInjectionDetector(strategy="rewrite", offline_scorer="both")
+    agent = Agent(id="agent", model=model, instructions="Be brief.", tools=[forecast], output_processors=[detector])
+    result = await agent.generate("read")
+    assert result.tripwire is None
+    sent = next(m["content"] for m in model.requests[1].messages if m["role"] == "tool")
+    assert sent == "[removed by prompt-injection-detector: possible prompt injection]"
