@@ -9,17 +9,19 @@ trained on prose, so the detector is given the prose:
 * :func:`escapes_decoded`: the text with its ``\\uXXXX`` escapes decoded in place, read instead of the text (valid
   JSON or not: a truncated result too);
 * :func:`values_view`: for a JSON object or array (or JSON Lines), its string values that read as prose (with white
-  space inside, or Chinese, Japanese or Korean characters: not dates, identifiers, enumerations), one ``key: value``
-  a line. Measured on the JSON tool results of ``training/data`` (texts the model trained on), the shipped model
-  scoring the record above: with every value, keys kept or not, it stays under the default threshold (0.66, 0.69);
-  prose values alone or as ``key: value`` lines score it 0.84 and 0.85 and flag 0.3 % and 0.2 % of the benign
-  results; each long value its own piece, 1.3 % (short lines read out of their thread). A hand-written benign
-  delivery record ("ignore the bell", 请忽略门铃) scores 0.71 as prose values alone, 0.65 with its keys.
+  space inside, or Chinese, Japanese or Korean characters: not dates, identifiers, enumerations), each with its
+  key, where it stands in the text and the rest blanked (the model, which collapses white space, reads
+  ``key: value`` lines; the offline rewrite finds a signal of the view at its place in the text). Measured on the
+  JSON tool results of ``training/data`` (texts the model trained on), the shipped model scoring the record above:
+  with every value, keys kept or not, it stays under the default threshold (0.66, 0.69); prose values alone or as
+  ``key: value`` lines score it 0.84 and 0.85 and flag 0.3 % and 0.2 % of the benign results; each long value its
+  own piece, 1.3 % (short lines read out of their thread). A hand-written benign delivery record ("ignore the
+  bell", 请忽略门铃) scores 0.71 as prose values alone, 0.65 with its keys.
 
 Cheap by construction: a text is parsed only when it starts with ``{`` or ``[`` (after white space) and is at most
-:data:`PARSE_LIMIT` characters long; the values are collected without recursion, and at most :data:`VIEW_LIMIT`
-characters of them, so the view of a huge array costs no more than its first pages (the text itself is still read
-whole, in windows). :func:`~processors.builtin.injection_views.views` keeps the last texts' views, so a detector
+:data:`PARSE_LIMIT` characters long, its strings are found by one regular expression, and the view stops after
+:data:`VIEW_LIMIT` characters of values, so the view of a huge array costs no more than its first pages (the text
+itself is still read whole, in windows). :func:`~processors.builtin.injection_views.views` keeps the last texts' views, so a detector
 that reads a text twice (its heuristics and its model) parses it once.
 """
 
@@ -35,6 +37,9 @@ PARSE_LIMIT: Final = 1_000_000
 VIEW_LIMIT: Final = 50_000
 #: A ``\\uXXXX`` escape (a character outside the Basic Multilingual Plane is two: a surrogate pair).
 _UNICODE_ESCAPE: Final = re.compile(r"\\u([0-9a-fA-F]{4})")
+#: A JSON string token, and what makes one a key.
+_STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"')
+_COLON: Final = re.compile(r"\s*:\s*")
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 #: One document a line (JSON Lines), blank lines skipped.
 _LINES: Final = re.compile(r"\n\s*")
@@ -86,38 +91,52 @@ def parsed(text: str) -> list[object] | None:
     return documents
 
 
-def string_values(documents: list[object], limit: int = VIEW_LIMIT) -> list[str]:
-    """The string values of ``documents`` that read as prose, in document order, each as ``key: value`` (the key it
-    is under, or the nearest one above it in an array; the value alone at the top of an array), until ``limit``
-    characters of them are collected. Iterative: a deeply nested document is no recursion."""
-    found: list[str] = []
-    total = 0
-    stack: list[tuple[str, object]] = [("", document) for document in reversed(documents)]
-    while stack and total < limit:
-        key, value = stack.pop()
-        if isinstance(value, str):
-            value = value.strip()
-            if _PROSE.search(value):
-                line = f"{key}: {value}" if key else value
-                found.append(line)
-                total += len(line) + 1
-        elif isinstance(value, dict):
-            stack.extend((str(inner), item) for inner, item in reversed(value.items()))
-        elif isinstance(value, list):
-            stack.extend((key, item) for item in reversed(value))
-    return found
-
-
 def values_view(text: str) -> str:
-    """The prose string values of the JSON document (or JSON Lines) ``text`` is, decoded, one ``key: value`` a line,
-    at most :data:`VIEW_LIMIT` characters; ``""`` when ``text`` is not JSON or has no prose in it."""
-    documents = parsed(text)
-    if documents is None:
+    """The prose string values of the JSON document (or JSON Lines) ``text`` is, decoded, each where it stands in
+    ``text``, with its key before it (``"note": "…"`` → `` note:   …``) and everything else blanked (a new line between
+    values): the model reads ``key: value`` lines, and a signal found in the view is at the same place in the text
+    (for a text without escapes; an escaped value is decoded at its start), so the offline rewrite cuts the right
+    sentence. ``""`` when ``text`` is not JSON or has no prose in it. At most :data:`VIEW_LIMIT` characters of
+    values: the view stops after the value that reaches it."""
+    if parsed(text) is None:
         return ""
-    view = "\n".join(string_values(documents))[:VIEW_LIMIT]
+    pieces: list[str] = []
+    copied = kept = 0  # the view covers text[:copied]; kept: characters of values in it
+    key: tuple[int, int, int] | None = None  # the last key: its start, its end, the end of its colon
+    for token in _STRING.finditer(text):  # valid JSON: every '"' outside a string opens one
+        start, end = token.span()
+        colon = _COLON.match(text, end)
+        if colon:
+            key = (start, end, colon.end())
+            continue
+        value = _decoded(token.group())
+        if not _PROSE.search(value):
+            continue
+        keyed = key is not None and key[2] == start
+        first = key[0] if keyed and key is not None else start
+        pieces.append(("\n" + " " * (first - copied - 1)) if copied else " " * first)
+        if keyed and key is not None:
+            key_start, key_end, _ = key
+            name = _decoded(text[key_start:key_end])  # no longer than its token: a colon fits after it
+            pieces.append(f" {name}:".ljust(start - key_start))
+        pieces.append(f" {value}".ljust(end - start))
+        copied = end
+        kept += len(value)
+        if kept >= VIEW_LIMIT:
+            break
+    view = "".join(pieces)
     # ``json.loads`` keeps a lone surrogate ("\ud800"): no text the detector quotes may hold one (it cannot be
     # encoded).
     return _whole_characters(view) if _SURROGATE.search(view) else view
 
 
-__all__ = ["PARSE_LIMIT", "VIEW_LIMIT", "escapes_decoded", "parsed", "string_values", "values_view"]
+def _decoded(token: str) -> str:
+    """A JSON string token's value (it is valid: the text parsed)."""
+    content = token[1:-1]
+    if "\\" not in content:
+        return content
+    value = json.loads(token)
+    return value if isinstance(value, str) else content
+
+
+__all__ = ["PARSE_LIMIT", "VIEW_LIMIT", "escapes_decoded", "parsed", "values_view"]

@@ -395,11 +395,12 @@ def _views(text: str, *, nested: bool) -> list[View]:
                 add(inner.text)
         values = values_view(text)
         if values:
-            # Read as a decoded payload, with its own disguises undone: its offsets are not the text's, so the
-            # offline rewrite, which cuts the text at its hits, drops the whole result instead of the wrong
-            # sentences. (Marked so or not, the heuristics flagged the same texts: 23 of the 630 benign JSON tool
-            # results of training/data, 143 of the 532 attacks.)
-            for reading in _views(values, nested=False):
+            # The text with its syntax blanked, each value where it stands (the offline rewrite cuts the text where
+            # a signal matched in it): read as the text is, with its own disguises undone.
+            value_views = _views(values, nested=False)
+            if all(value_views[0].text != view.text for view in found):
+                found.append(value_views[0])
+            for reading in value_views[1:]:
                 add(reading.text)
     return found
 

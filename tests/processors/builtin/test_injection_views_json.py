@@ -56,34 +56,40 @@ def test_a_benign_json_record_with_ignore_the_bell_notes_is_not_flagged_escaped_
     assert wrongly == []
 
 
-def test_the_values_view_is_the_prose_values_decoded_one_key_and_value_a_line() -> None:
-    text = json.dumps(DELIVERY, indent=2)
-    assert values_view(text) == "\n".join(
-        [
-            "status: out for delivery",
-            f"delivery_notes: {DELIVERY['delivery_notes']}",
-            f"备注: {DELIVERY['备注']}",
-            "name: 陶瓷马克杯（白色）",
-        ]
-    )
-    found = [view.text for view in views(text)]
-    assert "门铃坏了" in found[0]  # the text itself is read with its escapes decoded
-    assert any(view.startswith("status: out for delivery\ndelivery_notes: Please ignore") for view in found[1:])
+def test_the_values_view_is_the_prose_values_decoded_where_they_stand_with_their_keys() -> None:
+    text = json.dumps(DELIVERY, ensure_ascii=False, indent=2)
+    view = values_view(text)
+    assert view.split() == [
+        *("status:", "out", "for", "delivery"),
+        *("delivery_notes:", *DELIVERY["delivery_notes"].split()),
+        *("备注:", DELIVERY["备注"]),
+        *("name:", "陶瓷马克杯（白色）"),
+    ]
+    assert len(view) <= len(text)
+    for value in ("Please ignore the bell", "请忽略门铃"):  # where it stands in the text
+        assert view.index(value) == text.index(value)
+    escaped = json.dumps(DELIVERY, indent=2)
+    found = [view.text for view in views(escaped)]
+    assert "门铃坏了" in found[0]  # the escaped text itself is read with its escapes decoded
+    assert any(view.split()[:4] == ["status:", "out", "for", "delivery"] for view in found[1:])
 
 
 def test_json_lines_are_read_one_document_a_line() -> None:
     lines = "\n".join(json.dumps({"id": n, "text": f"line number {n}"}) for n in range(3)) + "\n\n"
     assert parsed(lines) == [{"id": n, "text": f"line number {n}"} for n in range(3)]
-    assert values_view(lines) == "text: line number 0\ntext: line number 1\ntext: line number 2"
+    view = values_view(lines)
+    assert [line.split() for line in view.split("\n")] == [["text:", "line", "number", str(n)] for n in range(3)]
+    assert view.index("line number 2") == lines.index("line number 2")
 
 
 def test_a_huge_array_gives_a_capped_view() -> None:
     huge = json.dumps([{"id": n, "text": f"an ordinary log line {n}"} for n in range(12_000)])
     assert len(huge) > 10 * VIEW_LIMIT
     view = values_view(huge)
-    assert view.startswith("text: an ordinary log line 0\ntext: an ordinary log line 1\n")
-    assert VIEW_LIMIT - 30 < len(view) <= VIEW_LIMIT
-    assert max(len(found.text) for found in views(huge)[1:]) <= VIEW_LIMIT
+    assert view.split()[:10] == ["text:", "an", "ordinary", "log", "line", "0", "text:", "an", "ordinary", "log"]
+    values = len("".join(view.split()).replace("text:", ""))
+    assert VIEW_LIMIT * 0.7 < values <= VIEW_LIMIT and len(view) < len(huge) / 4
+    assert max(len(found.text) for found in views(huge)[1:]) < len(huge) / 4
 
 
 @pytest.mark.parametrize(
@@ -107,7 +113,7 @@ def test_escapes_are_decoded_with_surrogate_pairs_joined() -> None:
     assert escapes_decoded("\\u5ffd\\u7565 \\ud83d\\ude00 \\ud800!") == "忽略 \U0001f600 \ufffd!"
     assert escapes_decoded("no escapes \\n here") == "no escapes \\n here"
     lone = '{"a": "a lone half \\ud800 here", "b": ["\\ud83d\\ude00 a smile"]}'
-    assert values_view(lone) == "a: a lone half \ufffd here\nb: \U0001f600 a smile"
+    assert values_view(lone).split() == ["a:", "a", "lone", "half", "\ufffd", "here", "\U0001f600", "a", "smile"]
     assert all(view.text.encode("utf-8") for view in views(lone))
 
 
@@ -133,23 +139,22 @@ async def test_the_output_lane_detector_blocks_the_escaped_record_end_to_end() -
 
 @tool
 def forecast(topic: str) -> str:
-    """A forecast serialised by the tool itself, with an instruction planted in one of its fields.
+    """A forecast serialised by the tool itself (its Chinese as it is), with an instruction planted in a field.
 
     Args:
         topic: The topic.
     """
     summary = "Sunny, 21 degrees. Light wind from the east. Rain is expected on Friday. Take an umbrella."
-    return json.dumps({"city": "Taipei", "summary": summary, "note": CHINESE})
+    return json.dumps({"city": "Taipei", "summary": summary, "note": CHINESE}, ensure_ascii=False)
 
 
-async def test_an_escaped_json_result_with_an_injection_is_rewritten_away_whole() -> None:
-    """The values view's offsets are not the text's: the offline rewrite drops the whole result rather than cut
-    the JSON at the wrong places (read as the text, the view's hits fell on the forecast's harmless sentences and
-    the escaped note was kept)."""
+async def test_a_json_result_rewritten_loses_the_sentence_of_the_injection_only() -> None:
+    """The values view keeps each value where it stands: the offline rewrite cuts the text at the sentence the
+    signal matched in the view (read as ``key: value`` lines, it cut the wrong ones)."""
     model = ScriptedModel([Turn(tool_calls=[ToolCall("forecast", {"topic": "x"})]), "done"])
     detector = PromptInjectionDetector(strategy="rewrite", offline_scorer="both")
     agent = Agent(id="agent", model=model, instructions="Be brief.", tools=[forecast], output_processors=[detector])
     result = await agent.generate("read")
     assert result.tripwire is None
     sent = next(m["content"] for m in model.requests[1].messages if m["role"] == "tool")
-    assert sent == "[removed by prompt-injection-detector: possible prompt injection]"
+    assert CHINESE not in sent and sent.startswith('{"city": "Taipei", "summary": "Sunny, 21 degrees. Light wind')
