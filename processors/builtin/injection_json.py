@@ -37,9 +37,8 @@ PARSE_LIMIT: Final = 1_000_000
 VIEW_LIMIT: Final = 50_000
 #: A ``\\uXXXX`` escape (a character outside the Basic Multilingual Plane is two: a surrogate pair).
 _UNICODE_ESCAPE: Final = re.compile(r"\\u([0-9a-fA-F]{4})")
-#: A JSON string token, and what makes one a key.
-_STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"')
-_COLON: Final = re.compile(r"\s*:\s*")
+#: A JSON string token, and the colon after it that makes it a key.
+_TOKEN: Final = re.compile(r'("(?:[^"\\]|\\.)*")(\s*:\s*)?')
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 #: One document a line (JSON Lines), blank lines skipped.
 _LINES: Final = re.compile(r"\n\s*")
@@ -102,23 +101,20 @@ def values_view(text: str) -> str:
         return ""
     pieces: list[str] = []
     copied = kept = 0  # the view covers text[:copied]; kept: characters of values in it
-    key: tuple[int, int, int] | None = None  # the last key: its start, its end, the end of its colon
-    for token in _STRING.finditer(text):  # valid JSON: every '"' outside a string opens one
-        start, end = token.span()
-        colon = _COLON.match(text, end)
-        if colon:
-            key = (start, end, colon.end())
+    key = (0, 0, -1)  # the last key: its start, its end, and where its colon and the spaces after it end
+    for token in _TOKEN.finditer(text):  # valid JSON: every '"' outside a string opens one
+        start, end = token.span(1)
+        if token.start(2) >= 0:  # a key
+            key = (start, end, token.end(2))
             continue
-        value = _decoded(token.group())
+        value = _decoded(token.group(1))
         if not _PROSE.search(value):
             continue
-        keyed = key is not None and key[2] == start
-        first = key[0] if keyed and key is not None else start
+        keyed = key[2] == start
+        first = key[0] if keyed else start
         pieces.append(("\n" + " " * (first - copied - 1)) if copied else " " * first)
-        if keyed and key is not None:
-            key_start, key_end, _ = key
-            name = _decoded(text[key_start:key_end])  # no longer than its token: a colon fits after it
-            pieces.append(f" {name}:".ljust(start - key_start))
+        if keyed:  # the key and a colon: no longer than the key's token and what follows it
+            pieces.append(f" {_decoded(text[key[0] : key[1]])}:".ljust(start - first))
         pieces.append(f" {value}".ljust(end - start))
         copied = end
         kept += len(value)

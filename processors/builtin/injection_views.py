@@ -396,12 +396,10 @@ def _views(text: str, *, nested: bool) -> list[View]:
         values = values_view(text)
         if values:
             # The text with its syntax blanked, each value where it stands (the offline rewrite cuts the text where
-            # a signal matched in it): read as the text is, with its own disguises undone.
-            value_views = _views(values, nested=False)
-            if all(value_views[0].text != view.text for view in found):
-                found.append(value_views[0])
-            for reading in value_views[1:]:
-                add(reading.text)
+            # a signal matched in it): read as the text is. Its disguises are the text's (read above, escapes
+            # decoded): not looked for again, which would cost as much as reading the text.
+            folded_values = _folded(values)
+            found.append(View(simplified(folded_values), False, folded_values))
     return found
 
 
