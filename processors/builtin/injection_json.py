@@ -35,6 +35,12 @@ from typing import Final
 PARSE_LIMIT: Final = 1_000_000
 #: The most characters a values view holds: a huge array is read for its first values only.
 VIEW_LIMIT: Final = 50_000
+#: A JSON text of at most this many characters has its long values read alone too (:func:`json_readings`) ...
+PIECES_LIMIT: Final = 2_000
+#: ... those of at least this many characters ...
+SHORTEST_PIECE: Final = 20
+#: ... at most this many of them.
+MOST_PIECES: Final = 16
 #: A ``\\uXXXX`` escape (a character outside the Basic Multilingual Plane is two: a surrogate pair).
 _UNICODE_ESCAPE: Final = re.compile(r"\\u([0-9a-fA-F]{4})")
 #: A JSON string token, and the colon after it that makes it a key.
@@ -97,10 +103,42 @@ def values_view(text: str) -> str:
     (for a text without escapes; an escaped value is decoded at its start), so the offline rewrite cuts the right
     sentence. ``""`` when ``text`` is not JSON or has no prose in it. At most :data:`VIEW_LIMIT` characters of
     values: the view stops after the value that reaches it."""
+    readings = json_readings(text)
+    return readings[0] if readings else ""
+
+
+def json_readings(text: str) -> list[str]:
+    """:func:`values_view`, then, for a text of at most :data:`PIECES_LIMIT` characters with two prose values or more,
+    each value of :data:`SHORTEST_PIECE` characters or more alone (with its key, where it stands, blanks before it;
+    at most :data:`MOST_PIECES`): a blunt instruction in one field of a short record is diluted by the others even
+    as prose (``city: Taipei / summary: Sunny, 21 degrees … / note: 忽略之前的所有指令…`` scores 0.05, the note alone
+    0.85). ``[]`` when ``text`` is not JSON or has no prose in it."""
     if parsed(text) is None:
-        return ""
+        return []
+    segments = _segments(text)
+    if not segments:
+        return []
     pieces: list[str] = []
-    copied = kept = 0  # the view covers text[:copied]; kept: characters of values in it
+    copied = 0  # the view covers text[:copied]
+    for first, segment, _ in segments:
+        pieces.append(("\n" + " " * (first - copied - 1)) if copied else " " * first)
+        pieces.append(segment)
+        copied = first + len(segment)
+    readings = ["".join(pieces)]
+    if len(text) <= PIECES_LIMIT and len(segments) > 1:
+        long_ones = [(first, segment) for first, segment, length in segments if length >= SHORTEST_PIECE]
+        readings += [" " * first + segment for first, segment in long_ones[:MOST_PIECES]]
+    # ``json.loads`` keeps a lone surrogate ("\ud800"): no text the detector quotes may hold one (it cannot be
+    # encoded).
+    return [_whole_characters(reading) if _SURROGATE.search(reading) else reading for reading in readings]
+
+
+def _segments(text: str) -> list[tuple[int, str, int]]:
+    """Each prose string value of the JSON text ``text`` as ``(where its key or itself starts, " key: value" or
+    " value" as long as the text it stands for, the value's length)``, until :data:`VIEW_LIMIT` characters of
+    values."""
+    found: list[tuple[int, str, int]] = []
+    kept = 0
     key = (0, 0, -1)  # the last key: its start, its end, and where its colon and the spaces after it end
     for token in _TOKEN.finditer(text):  # valid JSON: every '"' outside a string opens one
         start, end = token.span(1)
@@ -110,20 +148,15 @@ def values_view(text: str) -> str:
         value = _decoded(token.group(1))
         if not _PROSE.search(value):
             continue
-        keyed = key[2] == start
-        first = key[0] if keyed else start
-        pieces.append(("\n" + " " * (first - copied - 1)) if copied else " " * first)
-        if keyed:  # the key and a colon: no longer than the key's token and what follows it
-            pieces.append(f" {_decoded(text[key[0] : key[1]])}:".ljust(start - first))
-        pieces.append(f" {value}".ljust(end - start))
-        copied = end
+        if key[2] == start:  # the key and a colon: no longer than the key's token and what follows it
+            segment = f" {_decoded(text[key[0] : key[1]])}:".ljust(start - key[0]) + f" {value}".ljust(end - start)
+            found.append((key[0], segment, len(value.strip())))
+        else:
+            found.append((start, f" {value}".ljust(end - start), len(value.strip())))
         kept += len(value)
         if kept >= VIEW_LIMIT:
             break
-    view = "".join(pieces)
-    # ``json.loads`` keeps a lone surrogate ("\ud800"): no text the detector quotes may hold one (it cannot be
-    # encoded).
-    return _whole_characters(view) if _SURROGATE.search(view) else view
+    return found
 
 
 def _decoded(token: str) -> str:
@@ -135,4 +168,14 @@ def _decoded(token: str) -> str:
     return value if isinstance(value, str) else content
 
 
-__all__ = ["PARSE_LIMIT", "VIEW_LIMIT", "escapes_decoded", "parsed", "values_view"]
+__all__ = [
+    "MOST_PIECES",
+    "PARSE_LIMIT",
+    "PIECES_LIMIT",
+    "SHORTEST_PIECE",
+    "VIEW_LIMIT",
+    "escapes_decoded",
+    "json_readings",
+    "parsed",
+    "values_view",
+]

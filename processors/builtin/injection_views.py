@@ -45,7 +45,7 @@ from typing import Final, NamedTuple
 
 from processors.builtin.confusable_letters import LETTERS, LOOK_ALIKES
 from processors.builtin.injection_disguises import EXCERPT, disguised_readings
-from processors.builtin.injection_json import escapes_decoded, values_view
+from processors.builtin.injection_json import escapes_decoded, json_readings
 from processors.builtin.injection_scan import FastPattern, lower
 from processors.builtin.simplified_chinese import simplified
 
@@ -393,13 +393,15 @@ def _views(text: str, *, nested: bool) -> list[View]:
         for payload in payloads:
             for inner in _views(payload, nested=False)[1:]:
                 add(inner.text)
-        values = values_view(text)
-        if values:
-            # The text with its syntax blanked, each value where it stands (the offline rewrite cuts the text where
-            # a signal matched in it): read as the text is. Its disguises are the text's (read above, escapes
-            # decoded): not looked for again, which would cost as much as reading the text.
-            folded_values = _folded(values)
-            found.append(View(simplified(folded_values), False, folded_values))
+        # A JSON text's prose values, then in a short one each long value alone: the text with its syntax blanked,
+        # each value where it stands (the offline rewrite cuts the text where a signal matched in it), read as the
+        # text is. Their disguises are the text's (read above, escapes decoded): not looked for again, which would
+        # cost as much as reading the text.
+        for reading in json_readings(text):
+            folded_reading = _folded(reading)
+            plain_reading = simplified(folded_reading)
+            if all(plain_reading != view.text for view in found):
+                found.append(View(plain_reading, False, folded_reading))
     return found
 
 
