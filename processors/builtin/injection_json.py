@@ -16,7 +16,11 @@ trained on prose, so the detector is given the prose:
   with every value, keys kept or not, it stays under the default threshold (0.66, 0.69); prose values alone or as
   ``key: value`` lines score it 0.84 and 0.85 and flag 0.3 % and 0.2 % of the benign results; each long value its
   own piece, 1.3 % (short lines read out of their thread). A hand-written benign delivery record ("ignore the
-  bell", 请忽略门铃) scores 0.71 as prose values alone, 0.65 with its keys.
+  bell", 请忽略门铃) scores 0.71 as prose values alone, 0.65 with its keys;
+* :func:`json_readings`: in a short JSON text, each long value alone as well (with its key): a blunt instruction in
+  one field of a forecast scores 0.05 among the forecast's sentences, 0.85 alone. With them, 1.000 of the benign
+  JSON results of ``training/data`` given a field with a hand-written attack sentence are flagged, 0.78 without;
+  0.8 % of those results as they are, 0.2 % without.
 
 Cheap by construction: a text is parsed only when it starts with ``{`` or ``[`` (after white space) and is at most
 :data:`PARSE_LIMIT` characters long, its strings are found by one regular expression, and the view stops after
