@@ -19,7 +19,10 @@ every *view* of a message and keeps the highest score:
 * text written backwards with nobody asking, words of letters split by ``-``, ``.``, ``/`` …, Chinese characters
   separated or one a line, stacked combining marks and Unicode tag characters
   (:mod:`~processors.builtin.injection_disguises`);
-* and, once, the readings of each decoded payload or undisguised text (base64 of leetspeak, hex written backwards).
+* and, once, the readings of each decoded payload or undisguised text (base64 of leetspeak, hex written backwards);
+* a text with ``\\uXXXX`` escapes (a ``json.dumps``'ed tool result, whole or cut) is read with them decoded, and a
+  JSON text also as its prose values where they stand, with their keys, and in a short one each long value alone
+  (:mod:`~processors.builtin.injection_json`): the model reads prose, not JSON syntax nor escapes as hex noise.
 
 Each extra view is made only when a cheap check says the disguise is there, and covers only the disguised part
 and its surroundings (at most :data:`EXCERPT` characters on each side), so an ordinary message costs one pass and
