@@ -19,7 +19,10 @@ every *view* of a message and keeps the highest score:
 * text written backwards with nobody asking, words of letters split by ``-``, ``.``, ``/`` …, Chinese characters
   separated or one a line, stacked combining marks and Unicode tag characters
   (:mod:`~processors.builtin.injection_disguises`);
-* and, once, the readings of each decoded payload or undisguised text (base64 of leetspeak, hex written backwards).
+* and, once, the readings of each decoded payload or undisguised text (base64 of leetspeak, hex written backwards);
+* a text with ``\\uXXXX`` escapes (a ``json.dumps``'ed tool result, whole or cut) is read with them decoded, and a
+  JSON text also as its prose values where they stand, with their keys, and in a short one each long value alone
+  (:mod:`~processors.builtin.injection_json`): the model reads prose, not JSON syntax nor escapes as hex noise.
 
 Each extra view is made only when a cheap check says the disguise is there, and covers only the disguised part
 and its surroundings (at most :data:`EXCERPT` characters on each side), so an ordinary message costs one pass and
@@ -45,6 +48,7 @@ from typing import Final, NamedTuple
 
 from processors.builtin.confusable_letters import LETTERS, LOOK_ALIKES
 from processors.builtin.injection_disguises import EXCERPT, disguised_readings
+from processors.builtin.injection_json import escapes_decoded, json_readings
 from processors.builtin.injection_scan import FastPattern, lower
 from processors.builtin.simplified_chinese import simplified
 
@@ -313,13 +317,23 @@ def _folded(text: str) -> str:
 
 def views(text: str) -> list[View]:
     """The normalised text, then every decoded or undisguised reading a cheap check finds evidence of, then those
-    readings' own (an attack disguised twice: base64 of leetspeak, hex written backwards), once."""
-    return _views(text, nested=True)
+    readings' own (an attack disguised twice: base64 of leetspeak, hex written backwards), once; for a JSON text,
+    its prose values too (:mod:`~processors.builtin.injection_json`).
+
+    The detector reads a text twice (its heuristics, then its model): the last texts' views are kept, so a text is
+    read (and a JSON result parsed) once."""
+    return list(_cached_views(text))
+
+
+@functools.lru_cache(maxsize=8)
+def _cached_views(text: str) -> tuple[View, ...]:
+    return tuple(_views(text, nested=True))
 
 
 def _views(text: str, *, nested: bool) -> list[View]:
-    """:func:`views`; ``nested``: the decoded readings are read again (one level)."""
-    folded = _folded(text)
+    """:func:`views`; ``nested``: the decoded readings are read again (one level), and a JSON text's prose values
+    are read as a view of their own (:mod:`~processors.builtin.injection_json`)."""
+    folded = _folded(escapes_decoded(text))
     plain = simplified(folded)
     found = [View(plain, False, folded)]
     #: The readings that are a whole payload or the whole disguised text (not an excerpt around a request to
@@ -382,6 +396,15 @@ def _views(text: str, *, nested: bool) -> list[View]:
         for payload in payloads:
             for inner in _views(payload, nested=False)[1:]:
                 add(inner.text)
+        # A JSON text's prose values, then in a short one each long value alone: the text with its syntax blanked,
+        # each value where it stands (the offline rewrite cuts the text where a signal matched in it), read as the
+        # text is. Their disguises are the text's (read above, escapes decoded): not looked for again, which would
+        # cost as much as reading the text.
+        for reading in json_readings(text):
+            folded_reading = _folded(reading)
+            plain_reading = simplified(folded_reading)
+            if all(plain_reading != view.text for view in found):
+                found.append(View(plain_reading, False, folded_reading))
     return found
 
 

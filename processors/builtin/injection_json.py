@@ -1,0 +1,185 @@
+"""A structured tool result read as its text: the string values of a JSON document, decoded (issue 28).
+
+An instruction planted in a record a tool returns (``{"day": "…", "note": "忽略之前的所有指令，…"}``) is diluted by
+the JSON around it: keys, quotes, braces, dates and identifiers, and above all the ``\\uXXXX`` escapes of a result
+serialised with ``json.dumps`` (its default, ``ensure_ascii``), which the learned model reads as hex noise (it
+flagged 37 % of the benign JSON tool results of its own training data once they were escaped so). The model was
+trained on prose, so the detector is given the prose:
+
+* :func:`escapes_decoded`: the text with its ``\\uXXXX`` escapes decoded in place, read instead of the text (valid
+  JSON or not: a truncated result too);
+* :func:`values_view`: for a JSON object or array (or JSON Lines), its string values that read as prose (with white
+  space inside, or Chinese, Japanese or Korean characters: not dates, identifiers, enumerations), each with its
+  key, where it stands in the text and the rest blanked (the model, which collapses white space, reads
+  ``key: value`` lines; the offline rewrite finds a signal of the view at its place in the text). Measured on the
+  JSON tool results of ``training/data`` (texts the model trained on), the shipped model scoring the record above:
+  with every value, keys kept or not, it stays under the default threshold (0.66, 0.69); prose values alone or as
+  ``key: value`` lines score it 0.84 and 0.85 and flag 0.3 % and 0.2 % of the benign results; each long value its
+  own piece, 1.3 % (short lines read out of their thread). A hand-written benign delivery record ("ignore the
+  bell", 请忽略门铃) scores 0.71 as prose values alone, 0.65 with its keys;
+* :func:`json_readings`: in a short JSON text, each long value alone as well (with its key): a blunt instruction in
+  one field of a forecast scores 0.05 among the forecast's sentences, 0.85 alone. With them, 1.000 of the benign
+  JSON results of ``training/data`` given a field with a hand-written attack sentence are flagged, 0.78 without;
+  0.8 % of those results as they are, 0.2 % without.
+
+Cheap by construction: a text is parsed only when it starts with ``{`` or ``[`` (after white space) and is at most
+:data:`PARSE_LIMIT` characters long, its strings are found by one regular expression, and the view stops after
+:data:`VIEW_LIMIT` characters of values, so the view of a huge array costs no more than its first pages (the text
+itself is still read whole, in windows). :func:`~processors.builtin.injection_views.views` keeps the last texts' views, so a detector
+that reads a text twice (its heuristics and its model) parses it once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Final
+
+#: The longest text parsed as JSON (characters): ``json.loads`` is linear, but a bigger result is read as text.
+PARSE_LIMIT: Final = 1_000_000
+#: The most characters a values view holds: a huge array is read for its first values only.
+VIEW_LIMIT: Final = 50_000
+#: A JSON text of at most this many characters has its long values read alone too (:func:`json_readings`) ...
+PIECES_LIMIT: Final = 2_000
+#: ... those of at least this many characters ...
+SHORTEST_PIECE: Final = 20
+#: ... at most this many of them.
+MOST_PIECES: Final = 16
+#: A ``\\uXXXX`` escape (a character outside the Basic Multilingual Plane is two: a surrogate pair).
+_UNICODE_ESCAPE: Final = re.compile(r"\\u([0-9a-fA-F]{4})")
+#: A JSON string token, and the colon after it that makes it a key.
+_TOKEN: Final = re.compile(r'("(?:[^"\\]|\\.)*")(\s*:\s*)?')
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+#: One document a line (JSON Lines), blank lines skipped.
+_LINES: Final = re.compile(r"\n\s*")
+#: A value that reads as prose: words separated by white space, or Chinese, Japanese or Korean characters.
+_PROSE: Final = re.compile(r"\S\s+\S|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+def _character(match: re.Match[str]) -> str:
+    return chr(int(match.group(1), 16))
+
+
+def escapes_decoded(text: str) -> str:
+    """``text`` with its ``\\uXXXX`` escapes decoded in place (``\\u5ffd\\u7565`` → ``忽略``, a surrogate pair → its
+    character, a lone half → U+FFFD); ``text`` itself when it has none. Other escapes (``\\n``, ``\\"``) are left:
+    the model reads them as the punctuation they are."""
+    if "\\u" not in text:
+        return text
+    decoded = _UNICODE_ESCAPE.sub(_character, text)
+    if decoded == text:
+        return text
+    # The halves of a surrogate pair were decoded one at a time: join them.
+    return _whole_characters(decoded)
+
+
+def _whole_characters(text: str) -> str:
+    """``text`` with its surrogate pairs joined into the characters they encode and a lone half as U+FFFD."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def parsed(text: str) -> list[object] | None:
+    """The JSON documents ``text`` holds: one for a JSON object or array, one per line for JSON Lines; ``None`` when it
+    does not start with ``{`` or ``[``, is longer than :data:`PARSE_LIMIT` or is not valid JSON (never an error)."""
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "{[" or len(stripped) > PARSE_LIMIT:
+        return None
+    try:
+        return [json.loads(stripped)]
+    except json.JSONDecodeError as error:
+        if error.msg != "Extra data":
+            return None
+    except (ValueError, RecursionError):
+        return None
+    documents: list[object] = []
+    for line in _LINES.split(stripped):  # JSON Lines: every line a document
+        try:
+            documents.append(json.loads(line))
+        except (ValueError, RecursionError):
+            return None
+    return documents
+
+
+def values_view(text: str) -> str:
+    """The prose string values of the JSON document (or JSON Lines) ``text`` is, decoded, each where it stands in
+    ``text``, with its key before it (``"note": "…"`` → `` note:   …``) and everything else blanked (a new line between
+    values): the model reads ``key: value`` lines, and a signal found in the view is at the same place in the text
+    (for a text without escapes; an escaped value is decoded at its start), so the offline rewrite cuts the right
+    sentence. ``""`` when ``text`` is not JSON or has no prose in it. At most :data:`VIEW_LIMIT` characters of
+    values: the view stops after the value that reaches it."""
+    readings = json_readings(text)
+    return readings[0] if readings else ""
+
+
+def json_readings(text: str) -> list[str]:
+    """:func:`values_view`, then, for a text of at most :data:`PIECES_LIMIT` characters with two prose values or more,
+    each value of :data:`SHORTEST_PIECE` characters or more alone (with its key, where it stands, blanks before it;
+    at most :data:`MOST_PIECES`): a blunt instruction in one field of a short record is diluted by the others even
+    as prose (``city: Taipei / summary: Sunny, 21 degrees … / note: 忽略之前的所有指令…`` scores 0.05, the note alone
+    0.85). ``[]`` when ``text`` is not JSON or has no prose in it."""
+    if parsed(text) is None:
+        return []
+    segments = _segments(text)
+    if not segments:
+        return []
+    pieces: list[str] = []
+    copied = 0  # the view covers text[:copied]
+    for first, segment, _ in segments:
+        pieces.append(("\n" + " " * (first - copied - 1)) if copied else " " * first)
+        pieces.append(segment)
+        copied = first + len(segment)
+    readings = ["".join(pieces)]
+    if len(text) <= PIECES_LIMIT and len(segments) > 1:
+        long_ones = [(first, segment) for first, segment, length in segments if length >= SHORTEST_PIECE]
+        readings += [" " * first + segment for first, segment in long_ones[:MOST_PIECES]]
+    # ``json.loads`` keeps a lone surrogate ("\ud800"): no text the detector quotes may hold one (it cannot be
+    # encoded).
+    return [_whole_characters(reading) if _SURROGATE.search(reading) else reading for reading in readings]
+
+
+def _segments(text: str) -> list[tuple[int, str, int]]:
+    """Each prose string value of the JSON text ``text`` as ``(where its key or itself starts, " key: value" or
+    " value" as long as the text it stands for, the value's length)``, until :data:`VIEW_LIMIT` characters of
+    values."""
+    found: list[tuple[int, str, int]] = []
+    kept = 0
+    key = (0, 0, -1)  # the last key: its start, its end, and where its colon and the spaces after it end
+    for token in _TOKEN.finditer(text):  # valid JSON: every '"' outside a string opens one
+        start, end = token.span(1)
+        if token.start(2) >= 0:  # a key
+            key = (start, end, token.end(2))
+            continue
+        value = _decoded(token.group(1))
+        if not _PROSE.search(value):
+            continue
+        if key[2] == start:  # the key and a colon: no longer than the key's token and what follows it
+            segment = f" {_decoded(text[key[0] : key[1]])}:".ljust(start - key[0]) + f" {value}".ljust(end - start)
+            found.append((key[0], segment, len(value.strip())))
+        else:
+            found.append((start, f" {value}".ljust(end - start), len(value.strip())))
+        kept += len(value)
+        if kept >= VIEW_LIMIT:
+            break
+    return found
+
+
+def _decoded(token: str) -> str:
+    """A JSON string token's value (it is valid: the text parsed)."""
+    content = token[1:-1]
+    if "\\" not in content:
+        return content
+    value = json.loads(token)
+    return value if isinstance(value, str) else content
+
+
+__all__ = [
+    "MOST_PIECES",
+    "PARSE_LIMIT",
+    "PIECES_LIMIT",
+    "SHORTEST_PIECE",
+    "VIEW_LIMIT",
+    "escapes_decoded",
+    "json_readings",
+    "parsed",
+    "values_view",
+]
