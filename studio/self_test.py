@@ -12,8 +12,6 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtWidgets import QApplication
-
 from processors.result import GenerateResult
 from studio import i18n
 from studio.design.sample import OFFLINE_DEMO_SUFFIXES, suggestions
@@ -35,6 +33,16 @@ LOCALISED = {
 }
 #: How long one scripted reply may take before the self-test gives up.
 REPLY_TIMEOUT = 60.0
+
+
+async def let_the_window_paint() -> None:
+    """Let the last frame paint before the screenshot: a few turns of the loop, which handles Qt's events (paints
+    included) while this task waits. Not ``QApplication.processEvents()``: called from a task's step, it runs the
+    loop's other callbacks inside that step, and a task woken there cannot enter ("Cannot enter into task … while
+    another task … is being executed"): its wake-up is lost and it never ends, so the shutdown, which waits for the
+    studio's tasks, hung after a passed self-test (the thread list's refresh, 2026-12-07)."""
+    for _ in range(5):
+        await asyncio.sleep(0.06)
 
 
 async def _reply(window: Any, workspace: Any, text: str) -> GenerateResult | None:
@@ -106,9 +114,7 @@ async def run_self_test(window: Any, workspace: Any, screenshot: Path) -> bool:
     saved = await workspace.store.memory.all_messages(record.id)
     check("the thread was saved", len(saved) >= 4)
 
-    for _ in range(5):  # let the last frame paint
-        QApplication.processEvents()
-        await asyncio.sleep(0.06)
+    await let_the_window_paint()
     screenshot.parent.mkdir(parents=True, exist_ok=True)
     written = window.grab().save(str(screenshot))  # a few hundred kB, once: not worth a thread
     check(f"screenshot written to {screenshot}", bool(written))

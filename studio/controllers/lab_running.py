@@ -51,7 +51,8 @@ FLUSH_INTERVAL = 0.2
 #: The modes the Lab view offers for a new run (``replay`` re-runs a model run's recorded replies: see
 #: :meth:`studio.controllers.lab_experiments.LabExperiments.replay`).
 STUDIO_MODES = ("guardrails", "model")
-#: How many lab worker processes the studio keeps warm once the Lab window has opened (each holds litellm, ~250 MB):
+#: How many lab worker processes the studio keeps warm once the Lab window has opened (each holds litellm, ~255 MB,
+#: ~555 MB once a run read the learned injection model: README.md, "Lab workers"):
 #: one per CPU unless this environment variable says otherwise (0: none; runs then start their own workers).
 POOL_VARIABLE = "PROCESSOR_STUDIO_LAB_WORKERS"
 #: A lab run ready to drive: the engine's run, its lab run's id and what the store keeps of it.

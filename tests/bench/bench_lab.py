@@ -241,9 +241,13 @@ def model_mode() -> None:
         cpu, main_cpu = time.process_time() - cpu, time.thread_time() - main_cpu
         workers = children_cpu() + live_cpu(pooled) - workers
         if pool is not None:
+            # after a run a worker also holds what its cases loaded (the injection detector's learned model, read on
+            # the first case that scores), and keeps it for the next run: the figure the README quotes for the pool
+            after = [resident_mb(pid) for pid in pooled]
             warmed = (
                 f"; pool warm-up {', '.join(f'{s:.1f}' for s in pool.warm_seconds)} s CPU before the clock, "
-                f"each warm worker resident {', '.join(f'{mb:.0f}' for mb in resident)} MB"
+                f"each warm worker resident {', '.join(f'{mb:.0f}' for mb in resident)} MB before the run, "
+                f"{', '.join(f'{mb:.0f}' for mb in after)} MB after it"
             )
         else:
             warmed = ""

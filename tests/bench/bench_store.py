@@ -155,6 +155,20 @@ async def main() -> None:
         verdict = "ok" if median <= target else "OVER"
         print(f"{name:<44}{median:>10.2f}{best:>9.2f}{cpu:>8.2f}{target:>8}  {verdict}")
     print(f"(load average at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores)")
+    print(f"a run's recording of a 10,000-chunk reply, as stored: {recording_bytes():,} bytes")
+
+
+def recording_bytes() -> int:
+    """The size a run's recording takes in the store for a reply of 10,000 text deltas (README.md quotes it):
+    English prose, README.md's first 40,000 characters in deltas of 4 (about a token each)."""
+    from processors.models.recording import RecordedStep, Recording
+
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")[:40_000]
+    step = RecordedStep("bench")
+    step.events = [["t", text[start : start + 4]] for start in range(0, 40_000, 4)]
+    recording = Recording()
+    recording.steps.append(step)
+    return len(recording.to_bytes())
 
 
 if __name__ == "__main__":
