@@ -1,9 +1,9 @@
 """At 100 % text size on a 1366x768 laptop the settings dialog opens whole: no scroll bar, nothing cut at its edge.
 
 Seen under Xvfb at 1366x768: Settings -> API keys opened 20-30 px shorter than its content, because Qt opens a window
-at most two thirds of the screen's height (512 px there, 533 on the tests' 800 px screen); the fields then scrolled up and down, the vertical scroll
-bar took width from them and a horizontal one appeared, cutting "Remove" and the endpoint field at the right edge.
-The dialog now opens at the size its content asks, bounded only by the screen.
+at most two thirds of the screen's height (512 px there, 533 on the tests' 800 px screen); the fields then scrolled up
+and down, the vertical scroll bar took width from them and a horizontal one appeared, cutting "Remove" and the
+endpoint field at the right edge. The dialog now opens at the size its content asks, bounded only by the screen.
 """
 
 from __future__ import annotations
