@@ -47,6 +47,7 @@ from studio.views.replay_view import ReplayView
 from studio.views.splitter_shares import share_on_first_resize
 from studio.views.thread_replay_view import ThreadReplayView
 from studio.views.threads_view import ThreadsView
+from studio.views.undo_notice import announce_undo
 from studio.views.undo_routing import EditorUndoRouting
 
 if TYPE_CHECKING:
@@ -285,6 +286,9 @@ class MainWindow(QMainWindow):
         edit_menu.addAction(self.chains.undo_action())
         edit_menu.addAction(self.chains.redo_action())
         self._undo_routing = EditorUndoRouting(self)  # Ctrl+Z from a text field with nothing of its own to undo
+        # ... so from the chat box too: the status bar names the edit undone, whichever pane had the keyboard
+        stack = self.workspace.document.undo_stack()
+        announce_undo(stack, self.chains.undo_action(), self.chains.redo_action(), self._show_status)
         view_menu = bar.addMenu(translate("MainWindow", "&View"))
         self.editor_pane_action = self._pane_action(
             view_menu, translate("MainWindow", "&Editor pane"), self.left_pane, "Ctrl+Shift+1"
