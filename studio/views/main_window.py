@@ -44,6 +44,7 @@ from studio.views.main_window_files import FileActions
 from studio.views.options_form import OptionsForm
 from studio.views.palette import PaletteView
 from studio.views.replay_view import ReplayView
+from studio.views.screen_fit import ScreenFitScroll
 from studio.views.splitter_shares import share_on_first_resize
 from studio.views.thread_replay_view import ThreadReplayView
 from studio.views.threads_view import ThreadsView
@@ -156,8 +157,11 @@ class MainWindow(QMainWindow):
         self.left_pane.addWidget(_titled(translate("MainWindow", "Threads"), self.threads))
         self.left_pane.addWidget(self.editor_tabs)
         share_on_first_resize(self.left_pane, LEFT_SHARES)
+        # Where the screen is too short for the column (200 % text on a laptop), it scrolls and its panes keep
+        # their minimum: squeezed below it, the palette showed no processor and each chain less than one entry.
+        self.left_column = ScreenFitScroll(self.left_pane)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.left_pane)
+        self.splitter.addWidget(self.left_column)
         self.splitter.addWidget(self.chat)
         self.splitter.addWidget(self.inspector)
         share_on_first_resize(self.splitter, MAIN_SHARES)
@@ -291,7 +295,7 @@ class MainWindow(QMainWindow):
         announce_undo(stack, self.chains.undo_action(), self.chains.redo_action(), self._show_status)
         view_menu = bar.addMenu(translate("MainWindow", "&View"))
         self.editor_pane_action = self._pane_action(
-            view_menu, translate("MainWindow", "&Editor pane"), self.left_pane, "Ctrl+Shift+1"
+            view_menu, translate("MainWindow", "&Editor pane"), self.left_column, "Ctrl+Shift+1"
         )
         self.inspector_pane_action = self._pane_action(
             view_menu, translate("MainWindow", "&Inspector pane"), self.inspector, "Ctrl+Shift+3"
@@ -546,7 +550,7 @@ class MainWindow(QMainWindow):
         self._sync_pane_actions()
 
     def _sync_pane_actions(self) -> None:
-        for action, pane in ((self.editor_pane_action, self.left_pane), (self.inspector_pane_action, self.inspector)):
+        for action, pane in ((self.editor_pane_action, self.left_column), (self.inspector_pane_action, self.inspector)):
             action.setChecked(not pane.isHidden())
 
     def closeEvent(self, event: QCloseEvent) -> None:
