@@ -207,6 +207,7 @@ class MainWindow(QMainWindow):
         self.chains.status_message.connect(self._show_status)
         # threads
         self.threads.new_thread_requested.connect(workspace.threads.create)
+        workspace.threads.thread_created.connect(self._on_thread_created)
         self.threads.rename_requested.connect(workspace.threads.rename)
         self.threads.delete_requested.connect(workspace.threads.delete)
         self.threads.restore_requested.connect(workspace.threads.restore)
@@ -496,6 +497,12 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _show_status(self, text: str) -> None:
         self.statusBar().showMessage(text, 8000)
+
+    @Slot(object)
+    def _on_thread_created(self, _record: object) -> None:
+        """A new thread is for typing in: the keyboard goes to the chat box (it stayed on New, and the first words
+        typed went to the threads list's keyboard search)."""
+        self.chat.input.setFocus()
 
     @Slot(str)
     def _on_chat_tripwire_clicked(self, run_id: str) -> None:

@@ -23,6 +23,8 @@ class ScreenFitScroll(QScrollArea):
         super().__init__(parent)
         self.setObjectName(f"{content.objectName() or 'content'}_fit")
         self.setFrameShape(QFrame.Shape.NoFrame)
+        # a frame around other widgets, not a control: Tab and clicks go to what it holds, never to it
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import qasync
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QScrollArea
 
 from tests.studio.conftest import open_studio, run
@@ -58,4 +59,21 @@ def test_at_100_percent_the_editor_column_does_not_scroll(qtbot: Any, qloop: qas
         if scroll.widget() is window.left_pane:
             assert not scroll.verticalScrollBar().isVisible() and not scroll.horizontalScrollBar().isVisible()
             assert window.left_pane.size() == scroll.viewport().size()
+    run(qloop, workspace.shutdown())
+
+
+def test_tab_never_stops_on_the_scrolling_frame(qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path) -> None:
+    """The scroll area is a frame around the column, not a control: Tab (and a click beside the controls) stopped
+    on it, an invisible stop with nothing to type into."""
+    workspace, window = open_studio(qtbot, qloop, size=(1366, 768), database=tmp_path / "studio.db")
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.threads.list.setFocus()
+    stops = []
+    for _ in range(40):
+        focused = QApplication.focusWidget()
+        assert focused is not None
+        stops.append(focused)
+        qtbot.keyClick(focused, Qt.Key.Key_Tab)
+    assert not [stop for stop in stops if isinstance(stop, QScrollArea) and stop.widget() is window.left_pane]
     run(qloop, workspace.shutdown())
