@@ -2924,6 +2924,14 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <source>Keyboard shortcuts</source>
         <translation>鍵盤快捷鍵</translation>
     </message>
+    <message>
+        <source>Undone: {edit} (Ctrl+Shift+Z redoes it)</source>
+        <translation>已復原：{edit}（Ctrl+Shift+Z 可重做）</translation>
+    </message>
+    <message>
+        <source>Redone: {edit} (Ctrl+Z undoes it)</source>
+        <translation>已重做：{edit}（Ctrl+Z 可復原）</translation>
+    </message>
 </context>
 <context>
     <name>McpApproval</name>

@@ -133,6 +133,14 @@ class ChainListView(QListView):
     def lane(self) -> str:
         return self._lane
 
+    def minimumSizeHint(self) -> QSize:
+        """At least one whole entry (its two lines): at large text on a short screen the list was squeezed to part
+        of one, nothing to read or to drag."""
+        hint = super().minimumSizeHint()
+        model = self.model()
+        row = self.sizeHintForRow(0) if model is not None and model.rowCount() else 2 * self.fontMetrics().height()
+        return QSize(hint.width(), max(hint.height(), row + 2 * (self.frameWidth() + self.spacing())))
+
     def startDrag(self, supportedActions: Qt.DropAction) -> None:
         exec_compact_drag(self, supportedActions)  # the entry at its own size, not a full-width bar
 

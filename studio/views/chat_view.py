@@ -209,6 +209,7 @@ class ChatView(QWidget):
             return
         self._input.setPlainText(text)
         self._submit()
+        self._input.setFocus()  # the button is gone: without this the keyboard lands in the next pane
 
     @property
     def model(self) -> ChatListModel:
@@ -343,6 +344,9 @@ class ChatView(QWidget):
     @Slot()
     def _on_send_clicked(self) -> None:
         self._submit()
+        # Send took the focus on the click and is disabled now the box is empty: Qt would hand the keyboard to
+        # the next pane (the inspector), so a follow-up typed at once would go there
+        self._input.setFocus()
 
     @Slot()
     def _on_stop_clicked(self) -> None:

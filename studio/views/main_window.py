@@ -44,9 +44,11 @@ from studio.views.main_window_files import FileActions
 from studio.views.options_form import OptionsForm
 from studio.views.palette import PaletteView
 from studio.views.replay_view import ReplayView
+from studio.views.screen_fit import ScreenFitScroll
 from studio.views.splitter_shares import share_on_first_resize
 from studio.views.thread_replay_view import ThreadReplayView
 from studio.views.threads_view import ThreadsView
+from studio.views.undo_notice import announce_undo
 from studio.views.undo_routing import EditorUndoRouting
 
 if TYPE_CHECKING:
@@ -155,8 +157,11 @@ class MainWindow(QMainWindow):
         self.left_pane.addWidget(_titled(translate("MainWindow", "Threads"), self.threads))
         self.left_pane.addWidget(self.editor_tabs)
         share_on_first_resize(self.left_pane, LEFT_SHARES)
+        # Where the screen is too short for the column (200 % text on a laptop), it scrolls and its panes keep
+        # their minimum: squeezed below it, the palette showed no processor and each chain less than one entry.
+        self.left_column = ScreenFitScroll(self.left_pane)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.left_pane)
+        self.splitter.addWidget(self.left_column)
         self.splitter.addWidget(self.chat)
         self.splitter.addWidget(self.inspector)
         share_on_first_resize(self.splitter, MAIN_SHARES)
@@ -202,6 +207,7 @@ class MainWindow(QMainWindow):
         self.chains.status_message.connect(self._show_status)
         # threads
         self.threads.new_thread_requested.connect(workspace.threads.create)
+        workspace.threads.thread_created.connect(self._on_thread_created)
         self.threads.rename_requested.connect(workspace.threads.rename)
         self.threads.delete_requested.connect(workspace.threads.delete)
         self.threads.restore_requested.connect(workspace.threads.restore)
@@ -285,9 +291,12 @@ class MainWindow(QMainWindow):
         edit_menu.addAction(self.chains.undo_action())
         edit_menu.addAction(self.chains.redo_action())
         self._undo_routing = EditorUndoRouting(self)  # Ctrl+Z from a text field with nothing of its own to undo
+        # ... so from the chat box too: the status bar names the edit undone, whichever pane had the keyboard
+        stack = self.workspace.document.undo_stack()
+        announce_undo(stack, self.chains.undo_action(), self.chains.redo_action(), self._show_status)
         view_menu = bar.addMenu(translate("MainWindow", "&View"))
         self.editor_pane_action = self._pane_action(
-            view_menu, translate("MainWindow", "&Editor pane"), self.left_pane, "Ctrl+Shift+1"
+            view_menu, translate("MainWindow", "&Editor pane"), self.left_column, "Ctrl+Shift+1"
         )
         self.inspector_pane_action = self._pane_action(
             view_menu, translate("MainWindow", "&Inspector pane"), self.inspector, "Ctrl+Shift+3"
@@ -489,6 +498,12 @@ class MainWindow(QMainWindow):
     def _show_status(self, text: str) -> None:
         self.statusBar().showMessage(text, 8000)
 
+    @Slot(object)
+    def _on_thread_created(self, _record: object) -> None:
+        """A new thread is for typing in: the keyboard goes to the chat box (it stayed on New, and the first words
+        typed went to the threads list's keyboard search)."""
+        self.chat.input.setFocus()
+
     @Slot(str)
     def _on_chat_tripwire_clicked(self, run_id: str) -> None:
         self.inspector.select_tripwire(run_id)
@@ -542,7 +557,7 @@ class MainWindow(QMainWindow):
         self._sync_pane_actions()
 
     def _sync_pane_actions(self) -> None:
-        for action, pane in ((self.editor_pane_action, self.left_pane), (self.inspector_pane_action, self.inspector)):
+        for action, pane in ((self.editor_pane_action, self.left_column), (self.inspector_pane_action, self.inspector)):
             action.setChecked(not pane.isHidden())
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -12,6 +12,9 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtWidgets import QBoxLayout, QFrame, QLayout, QScrollArea, QWidget
 
+#: What a window manager's frame and title bar take around a window, at most.
+_FRAME = QSize(16, 48)
+
 
 class ScreenFitScroll(QScrollArea):
     """Holds ``content`` resized to the viewport; its minimum is the content's, bounded by the screen's space."""
@@ -20,6 +23,8 @@ class ScreenFitScroll(QScrollArea):
         super().__init__(parent)
         self.setObjectName(f"{content.objectName() or 'content'}_fit")
         self.setFrameShape(QFrame.Shape.NoFrame)
+        # a frame around other widgets, not a control: Tab and clicks go to what it holds, never to it
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
@@ -35,7 +40,7 @@ class ScreenFitScroll(QScrollArea):
             return least
         room = screen.availableGeometry().size()
         # the window's frame and title bar, and what its layouts put around this area, take room too
-        around = QSize(16, 48)
+        around = QSize(_FRAME)
         widget: QWidget | None = self
         while widget is not None and not widget.isWindow():
             parent = widget.parentWidget()
@@ -61,6 +66,21 @@ class ScreenFitScroll(QScrollArea):
     def sizeHint(self) -> QSize:
         content = self.widget()
         return super().sizeHint() if content is None else content.sizeHint()
+
+
+def open_at_content_size(window: QWidget) -> None:
+    """Make a window being shown as big as its content asks, within its screen's available size.
+
+    Qt opens a window at most two thirds of its screen's height and width (``QWidget::adjustSize``): on a 1366x768
+    laptop that is 512 px, shorter than the settings dialog at 100 % text size, so its fields scrolled and the
+    vertical scroll bar's width brought a horizontal one, cutting the right edge. Call it from ``showEvent``.
+    """
+    wanted = window.sizeHint().expandedTo(window.minimumSizeHint())
+    screen = window.screen()
+    if screen is not None:
+        wanted = wanted.boundedTo(screen.availableGeometry().size() - _FRAME)
+    if wanted.width() > window.width() or wanted.height() > window.height():
+        window.resize(wanted.expandedTo(window.size()))
 
 
 def _beside(layout: QLayout, widget: QWidget) -> QSize:

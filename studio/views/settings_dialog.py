@@ -11,6 +11,7 @@ keys stay bound to the endpoint they were saved for."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -43,7 +44,7 @@ from studio.models.editor_commands import ReplaceDesign
 from studio.texts.problems import shown_problem as local_server_line
 from studio.views.language_picker import LanguagePicker
 from studio.views.questions import DestructiveQuestion
-from studio.views.screen_fit import ScreenFitScroll
+from studio.views.screen_fit import ScreenFitScroll, open_at_content_size
 from studio.views.traces_settings import TracesSettings
 
 translate = i18n.translate
@@ -80,6 +81,7 @@ class SettingsDialog(QDialog):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        self._opened = False  # sized to its content on the first show only: later the user's size stays
         model_id = model_id or default_hosted_model()
         self.setObjectName("settings")
         self.setWindowTitle(translate("SettingsDialog", "Settings"))
@@ -244,6 +246,13 @@ class SettingsDialog(QDialog):
         named = provider_name(model_id)
         self.provider.setCurrentText(named if self.provider.findText(named) >= 0 else DEFAULT_PROVIDER)
         self._on_provider_changed(self.provider.currentText())
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Open at the size the fields ask (Qt would cap it at two thirds of the screen: scroll bars on a laptop)."""
+        if not self._opened:
+            self._opened = True
+            open_at_content_size(self)
+        super().showEvent(event)
 
     def _set_verdict(self, text: str) -> None:
         """Show a result; the dialog grows when it wraps to more lines than fit (a shown window does not)."""
