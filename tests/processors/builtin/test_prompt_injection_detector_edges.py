@@ -160,7 +160,7 @@ async def test_a_structured_tool_result_is_read_as_json_with_its_characters_unes
     """A dict result is checked as JSON (dates and other values as their text); non-ASCII text stays readable,
     so a Chinese injection inside it is caught. The heuristics are pinned: what is tested is the text the detector
     reads (escaped as ``\\u5ffd…`` it would match no Chinese signal), not a retrained model's score of it (the
-    66-family model scores this record 0.56, under the default 0.7, and the bare note 0.84: see the model card)."""
+    learned model's view of such records is tested in test_injection_views_json.py)."""
     detector = PromptInjectionDetector(offline_scorer="heuristics")
     result, _, _ = await generate(detector, "read", model=calling("record"), lane="output")
     assert result.tripwire is not None

@@ -184,13 +184,14 @@ async def test_a_judged_attack_no_heuristic_fired_on_loses_the_sentences_the_mod
     text = f"Hello. {POLITE_RESET}"
     answer = JAILBREAK_VERDICT if judge_format == "json" else "unsafe\nS14"
     assert heuristic_scores(text)[0] == {}
-    assert injection_score("Hello. ") < 0.7 <= injection_score(POLITE_RESET)
+    praise, reset = "You're doing great.", POLITE_RESET.removeprefix("You're doing great. ")
+    assert max(injection_score("Hello. "), injection_score(praise)) < 0.7 <= injection_score(reset)
 
     detector = PromptInjectionDetector(model=ScriptedModel([answer]), judge_format=judge_format, strategy="rewrite")
     result, model, _ = await run(detector, text)
 
     assert result.tripwire is None
-    assert users(model) == ["Hello."]
+    assert users(model) == [f"Hello. {praise}"]
 
 
 async def test_a_judged_attack_no_sentence_of_which_the_model_flags_is_dropped_by_rewrite() -> None:
