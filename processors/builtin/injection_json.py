@@ -31,7 +31,9 @@ that reads a text twice (its heuristics and its model) parses it once.
 
 from __future__ import annotations
 
+import itertools
 import json
+import operator
 import re
 from typing import Final
 
@@ -48,7 +50,7 @@ MOST_PIECES: Final = 16
 #: A ``\\uXXXX`` escape (a character outside the Basic Multilingual Plane is two: a surrogate pair).
 _UNICODE_ESCAPE: Final = re.compile(r"\\u([0-9a-fA-F]{4})")
 #: A JSON string token, and the colon after it that makes it a key.
-_TOKEN: Final = re.compile(r'("(?:[^"\\]|\\.)*")(\s*:\s*)?')
+_TOKEN: Final = re.compile(r'("[^"\\]*(?:\\.[^"\\]*)*")(\s*:\s*)?')
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 #: One document a line (JSON Lines), blank lines skipped.
 _LINES: Final = re.compile(r"\n\s*")
@@ -137,30 +139,59 @@ def json_readings(text: str) -> list[str]:
     return [_whole_characters(reading) if _SURROGATE.search(reading) else reading for reading in readings]
 
 
-def _segments(text: str) -> list[tuple[int, str, int]]:
+def _segments(text: str, *, whole: bool = False) -> list[tuple[int, str, int]]:
     """Each prose string value of the JSON text ``text`` as ``(where its key or itself starts, " key: value" or
     " value" as long as the text it stands for, the value's length)``, until :data:`VIEW_LIMIT` characters of
-    values."""
+    values. ``whole``: every string that is not syntax as well (:func:`whole_view`): a prose key whose value is
+    not kept (`` key:``), and a string of :data:`SHORTEST_PIECE` characters or more without white space (a URL, an
+    identifier, ``ignore-all-previous-instructions``) with its key.
+
+    The tokens are found by one regular expression (valid JSON: every ``"`` outside a string opens one) and
+    decoded by one ``json.loads`` of them all: Python touches a token a few times, not a decoder call each."""
+    matches = list(_TOKEN.finditer(text))
+    if not matches:
+        return []
+    tokens = [match.group(1) for match in matches]
+    values = _all_decoded(tokens)
+    starts = [match.start() for match in matches]
+    colons = [match.end(2) for match in matches]  # -1: a value, not a key
+    prose = [match is not None for match in map(_PROSE.search, values)]
+    kept = [
+        colon < 0 and (is_prose or (whole and len(value) >= SHORTEST_PIECE))
+        for colon, is_prose, value in zip(colons, prose, values, strict=True)
+    ]
     found: list[tuple[int, str, int]] = []
-    kept = 0
-    key = (0, 0, -1)  # the last key: its start, its end, and where its colon and the spaces after it end
-    for token in _TOKEN.finditer(text):  # valid JSON: every '"' outside a string opens one
-        start, end = token.span(1)
-        if token.start(2) >= 0:  # a key
-            key = (start, end, token.end(2))
+    held = 0
+    last = len(matches) - 1
+    for index in itertools.compress(range(len(matches)), kept if not whole else map(operator.or_, kept, prose)):
+        start = starts[index]
+        end = start + len(tokens[index])
+        if colons[index] >= 0:  # a prose key (``whole``): alone unless its value is kept (then read with it)
+            if index < last and kept[index + 1] and starts[index + 1] == colons[index]:
+                continue
+            found.append((start, f" {values[index]}:".ljust(end - start), 0))
             continue
-        value = _decoded(token.group(1))
-        if not _PROSE.search(value):
-            continue
-        if key[2] == start:  # the key and a colon: no longer than the key's token and what follows it
-            segment = f" {_decoded(text[key[0] : key[1]])}:".ljust(start - key[0]) + f" {value}".ljust(end - start)
-            found.append((key[0], segment, len(value.strip())))
+        value = values[index]
+        before = index - 1
+        if before >= 0 and colons[before] == start:  # its key and a colon: as long as the key's token and after
+            key_start = starts[before]
+            segment = f" {values[before]}:".ljust(start - key_start) + f" {value}".ljust(end - start)
+            found.append((key_start, segment, len(value.strip())))
         else:
             found.append((start, f" {value}".ljust(end - start), len(value.strip())))
-        kept += len(value)
-        if kept >= VIEW_LIMIT:
+        held += len(value)
+        if held >= VIEW_LIMIT:
             break
     return found
+
+
+def _all_decoded(tokens: list[str]) -> list[str]:
+    """The values of JSON string tokens (valid: the text parsed), decoded by one ``json.loads``."""
+    try:
+        values = json.loads(f"[{','.join(tokens)}]")
+    except (ValueError, RecursionError):
+        return [_decoded(token) for token in tokens]
+    return [value if isinstance(value, str) else "" for value in values]
 
 
 def _decoded(token: str) -> str:
