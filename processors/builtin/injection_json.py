@@ -47,6 +47,9 @@ PIECES_LIMIT: Final = 2_000
 SHORTEST_PIECE: Final = 20
 #: ... at most this many of them.
 MOST_PIECES: Final = 16
+#: A JSON text longer than :data:`PIECES_LIMIT` whose view holds less than this share of its visible characters is
+#: mostly syntax: its view is read instead of it (:func:`whole_view`); one whose view holds more is read as it is.
+PROSE_SHARE: Final = 0.7
 #: A ``\\uXXXX`` escape (a character outside the Basic Multilingual Plane is two: a surrogate pair).
 _UNICODE_ESCAPE: Final = re.compile(r"\\u([0-9a-fA-F]{4})")
 #: A JSON string token, and the colon after it that makes it a key.
@@ -121,28 +124,70 @@ def json_readings(text: str) -> list[str]:
     0.85). ``[]`` when ``text`` is not JSON or has no prose in it."""
     if parsed(text) is None:
         return []
-    segments = _segments(text)
+    segments, _ = _segments(text)
     if not segments:
         return []
+    readings = [_joined(segments)]
+    if len(text) <= PIECES_LIMIT and len(segments) > 1:
+        long_ones = [(first, segment) for first, segment, length in segments if length >= SHORTEST_PIECE]
+        readings += [" " * first + segment for first, segment in long_ones[:MOST_PIECES]]
+    return list(map(_encodable, readings))
+
+
+def whole_view(text: str) -> tuple[str, int] | None:
+    """What the detector reads of a long JSON text (over :data:`PIECES_LIMIT` characters) that is mostly syntax
+    *instead of* the text: its view (:func:`values_view`, and the strings that are not syntax: prose keys, strings
+    of :data:`SHORTEST_PIECE` characters or more without white space, such as a URL or
+    ``ignore-all-previous-instructions``), and how much of ``text`` it covers (the view reads ``text[:covered]``;
+    ``len(text)`` unless it stopped at :data:`VIEW_LIMIT` characters of values). ``None`` for a short text (read
+    whole, then as :func:`json_readings` says), one that is not JSON or has nothing but syntax, and one that is
+    mostly prose (its view holds :data:`PROSE_SHARE` of its visible characters or more): that one is read as it is.
+
+    Reading a long text and then its view read most of its characters twice (a JSON array cost 1.0-1.4 ms per
+    1,000 characters, the text alone 0.44-0.79): one or the other is read. What the view leaves out is what the
+    model should not weigh: punctuation, numbers, ``true``, short words and identifiers (a status, a date, a SKU)
+    and the keys of those; of a mostly prose text it leaves out little, and the model read such texts as they are
+    (its training data's JSON results: their long ones keep their verdicts read so, and five attacks among them
+    lose theirs read as views)."""
+    if len(text) <= PIECES_LIMIT or parsed(text) is None:
+        return None
+    segments, cut = _segments(text, whole=True)
+    if not segments:
+        return None
+    first, segment, _ = segments[-1]
+    covered = first + len(segment) if cut else len(text)
+    view = _joined(segments)
+    if _visible(view) >= PROSE_SHARE * _visible(escapes_decoded(text[:covered])):
+        return None
+    return _encodable(view), covered
+
+
+def _visible(text: str) -> int:
+    """How many characters of ``text`` are not the white space JSON puts between its tokens."""
+    return len(text) - sum(map(text.count, " \n\t\r"))
+
+
+def _joined(segments: list[tuple[int, str, int]]) -> str:
+    """The segments where they stand, blanks before each (a new line between two)."""
     pieces: list[str] = []
     copied = 0  # the view covers text[:copied]
     for first, segment, _ in segments:
         pieces.append(("\n" + " " * (first - copied - 1)) if copied else " " * first)
         pieces.append(segment)
         copied = first + len(segment)
-    readings = ["".join(pieces)]
-    if len(text) <= PIECES_LIMIT and len(segments) > 1:
-        long_ones = [(first, segment) for first, segment, length in segments if length >= SHORTEST_PIECE]
-        readings += [" " * first + segment for first, segment in long_ones[:MOST_PIECES]]
-    # ``json.loads`` keeps a lone surrogate ("\ud800"): no text the detector quotes may hold one (it cannot be
-    # encoded).
-    return [_whole_characters(reading) if _SURROGATE.search(reading) else reading for reading in readings]
+    return "".join(pieces)
 
 
-def _segments(text: str, *, whole: bool = False) -> list[tuple[int, str, int]]:
+def _encodable(reading: str) -> str:
+    """``json.loads`` keeps a lone surrogate (``"\\ud800"``): no text the detector quotes may hold one (it cannot
+    be encoded)."""
+    return _whole_characters(reading) if _SURROGATE.search(reading) else reading
+
+
+def _segments(text: str, *, whole: bool = False) -> tuple[list[tuple[int, str, int]], bool]:
     """Each prose string value of the JSON text ``text`` as ``(where its key or itself starts, " key: value" or
     " value" as long as the text it stands for, the value's length)``, until :data:`VIEW_LIMIT` characters of
-    values. ``whole``: every string that is not syntax as well (:func:`whole_view`): a prose key whose value is
+    values (and whether it stopped there). ``whole``: every string that is not syntax as well (:func:`whole_view`): a prose key whose value is
     not kept (`` key:``), and a string of :data:`SHORTEST_PIECE` characters or more without white space (a URL, an
     identifier, ``ignore-all-previous-instructions``) with its key.
 
@@ -150,7 +195,7 @@ def _segments(text: str, *, whole: bool = False) -> list[tuple[int, str, int]]:
     decoded by one ``json.loads`` of them all: Python touches a token a few times, not a decoder call each."""
     matches = list(_TOKEN.finditer(text))
     if not matches:
-        return []
+        return [], False
     tokens = [match.group(1) for match in matches]
     values = _all_decoded(tokens)
     starts = [match.start() for match in matches]
@@ -181,8 +226,8 @@ def _segments(text: str, *, whole: bool = False) -> list[tuple[int, str, int]]:
             found.append((start, f" {value}".ljust(end - start), len(value.strip())))
         held += len(value)
         if held >= VIEW_LIMIT:
-            break
-    return found
+            return found, True
+    return found, False
 
 
 def _all_decoded(tokens: list[str]) -> list[str]:
@@ -207,10 +252,12 @@ __all__ = [
     "MOST_PIECES",
     "PARSE_LIMIT",
     "PIECES_LIMIT",
+    "PROSE_SHARE",
     "SHORTEST_PIECE",
     "VIEW_LIMIT",
     "escapes_decoded",
     "json_readings",
     "parsed",
     "values_view",
+    "whole_view",
 ]
