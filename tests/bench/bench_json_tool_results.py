@@ -17,7 +17,8 @@ as it is, or as its view when it is mostly syntax; the view stops after ``VIEW_L
 text over ``PARSE_LIMIT`` characters is read as text, so it stays linear).
 
 Run: ``PYTHONPATH=. .venv/bin/python tests/bench/bench_json_tool_results.py`` (``--cost-only`` skips the quality
-figures, ``--arrays`` times the arrays alone). To compare with another checkout, run this file with ``PYTHONPATH`` set to that checkout.
+figures, ``--arrays`` times the arrays alone). To compare with another checkout, run this file with ``PYTHONPATH``
+set to that checkout.
 """
 
 from __future__ import annotations
@@ -124,10 +125,15 @@ def main() -> None:
     arrays(detector)
 
 
-#: Array records: mostly prose (a delivery note; its view holds 0.53 of the text's visible characters: read as it
-#: is) and mostly syntax (a log line: ids, levels, hosts, one short message; read as its view instead).
+#: Array records, each array read as its view instead of itself (``PROSE_SHARE``): a delivery note (the view holds
+#: 0.53 of the text's visible characters) and a log line (ids, levels, hosts, one short message: 0.24).
 RECORDS = {
-    "delivery": {"id": 0, "status": "delivered", "note": "Left with the neighbour at no. 12, as asked.", "备注": "已签收"},
+    "delivery": {
+        "id": 0,
+        "status": "delivered",
+        "note": "Left with the neighbour at no. 12, as asked.",
+        "备注": "已签收",
+    },
     "log": {"id": 0, "level": "info", "host": "web-3", "ts": 1765101600, "msg": "job finished in 4 s"},
 }
 
