@@ -23,9 +23,11 @@ trained on prose, so the detector is given the prose:
   0.8 % of those results as they are, 0.2 % without.
 
 Cheap by construction: a text is parsed only when it starts with ``{`` or ``[`` (after white space) and is at most
-:data:`PARSE_LIMIT` characters long, its strings are found by one regular expression, and the view stops after
-:data:`VIEW_LIMIT` characters of values, so the view of a huge array costs no more than its first pages (the text
-itself is still read whole, in windows). :func:`~processors.builtin.injection_views.views` keeps the last texts' views, so a detector
+:data:`PARSE_LIMIT` characters long, its strings are found by one regular expression and decoded by one
+``json.loads``, and the view stops after :data:`VIEW_LIMIT` characters of values. A text over :data:`PIECES_LIMIT`
+characters is read once (:func:`whole_view`): as its view instead of itself when it is mostly syntax (the view holds
+under :data:`PROSE_SHARE` of its visible characters), the rest of it as it stands where the view stopped; as itself
+when it is mostly prose. :func:`~processors.builtin.injection_views.views` keeps the last texts' views, so a detector
 that reads a text twice (its heuristics and its model) parses it once.
 """
 

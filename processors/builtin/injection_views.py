@@ -21,12 +21,14 @@ every *view* of a message and keeps the highest score:
   (:mod:`~processors.builtin.injection_disguises`);
 * and, once, the readings of each decoded payload or undisguised text (base64 of leetspeak, hex written backwards);
 * a text with ``\\uXXXX`` escapes (a ``json.dumps``'ed tool result, whole or cut) is read with them decoded, and a
-  JSON text also as its prose values where they stand, with their keys, and in a short one each long value alone
-  (:mod:`~processors.builtin.injection_json`): the model reads prose, not JSON syntax nor escapes as hex noise.
+  short JSON text also as its prose values where they stand, with their keys, and each long value alone; a long one
+  that is mostly syntax as its view *instead of* itself (:mod:`~processors.builtin.injection_json`): the model reads
+  prose, not JSON syntax nor escapes as hex noise.
 
 Each extra view is made only when a cheap check says the disguise is there, and covers only the disguised part
 and its surroundings (at most :data:`EXCERPT` characters on each side), so an ordinary message costs one pass and
-a long document with one odd word costs little more. ``views()`` returns the normalised text first;
+a long document with one odd word costs little more. ``views()`` returns the normalised text first (a long JSON
+text that is mostly syntax: its normalised view);
 :class:`View` says which views are decoded payloads (the detector does not discount a decoded payload for being
 quoted: quoting it is how it is smuggled).
 """
