@@ -23,15 +23,19 @@ trained on prose, so the detector is given the prose:
   0.8 % of those results as they are, 0.2 % without.
 
 Cheap by construction: a text is parsed only when it starts with ``{`` or ``[`` (after white space) and is at most
-:data:`PARSE_LIMIT` characters long, its strings are found by one regular expression, and the view stops after
-:data:`VIEW_LIMIT` characters of values, so the view of a huge array costs no more than its first pages (the text
-itself is still read whole, in windows). :func:`~processors.builtin.injection_views.views` keeps the last texts' views, so a detector
+:data:`PARSE_LIMIT` characters long, its strings are found by one regular expression and decoded by one
+``json.loads``, and the view stops after :data:`VIEW_LIMIT` characters of values. A text over :data:`PIECES_LIMIT`
+characters is read once (:func:`whole_view`): as its view instead of itself when it is mostly syntax (the view holds
+under :data:`PROSE_SHARE` of its visible characters), the rest of it as it stands where the view stopped; as itself
+when it is mostly prose. :func:`~processors.builtin.injection_views.views` keeps the last texts' views, so a detector
 that reads a text twice (its heuristics and its model) parses it once.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import operator
 import re
 from typing import Final
 
@@ -45,10 +49,13 @@ PIECES_LIMIT: Final = 2_000
 SHORTEST_PIECE: Final = 20
 #: ... at most this many of them.
 MOST_PIECES: Final = 16
+#: A JSON text longer than :data:`PIECES_LIMIT` whose view holds less than this share of its visible characters is
+#: mostly syntax: its view is read instead of it (:func:`whole_view`); one whose view holds more is read as it is.
+PROSE_SHARE: Final = 0.7
 #: A ``\\uXXXX`` escape (a character outside the Basic Multilingual Plane is two: a surrogate pair).
 _UNICODE_ESCAPE: Final = re.compile(r"\\u([0-9a-fA-F]{4})")
 #: A JSON string token, and the colon after it that makes it a key.
-_TOKEN: Final = re.compile(r'("(?:[^"\\]|\\.)*")(\s*:\s*)?')
+_TOKEN: Final = re.compile(r'("[^"\\]*(?:\\.[^"\\]*)*")(\s*:\s*)?')
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 #: One document a line (JSON Lines), blank lines skipped.
 _LINES: Final = re.compile(r"\n\s*")
@@ -119,48 +126,119 @@ def json_readings(text: str) -> list[str]:
     0.85). ``[]`` when ``text`` is not JSON or has no prose in it."""
     if parsed(text) is None:
         return []
-    segments = _segments(text)
+    segments, _ = _segments(text)
     if not segments:
         return []
+    readings = [_joined(segments)]
+    if len(text) <= PIECES_LIMIT and len(segments) > 1:
+        long_ones = [(first, segment) for first, segment, length in segments if length >= SHORTEST_PIECE]
+        readings += [" " * first + segment for first, segment in long_ones[:MOST_PIECES]]
+    return list(map(_encodable, readings))
+
+
+def whole_view(text: str) -> tuple[str, int] | None:
+    """What the detector reads of a long JSON text (over :data:`PIECES_LIMIT` characters) that is mostly syntax
+    *instead of* the text: its view (:func:`values_view`, and the strings that are not syntax: prose keys, strings
+    of :data:`SHORTEST_PIECE` characters or more without white space, such as a URL or
+    ``ignore-all-previous-instructions``), and how much of ``text`` it covers (the view reads ``text[:covered]``;
+    ``len(text)`` unless it stopped at :data:`VIEW_LIMIT` characters of values). ``None`` for a short text (read
+    whole, then as :func:`json_readings` says), one that is not JSON or has nothing but syntax, and one that is
+    mostly prose (its view holds :data:`PROSE_SHARE` of its visible characters or more): that one is read as it is.
+
+    Reading a long text and then its view read most of its characters twice (a JSON array cost 1.0-1.4 ms per
+    1,000 characters, the text alone 0.44-0.79): one or the other is read. What the view leaves out is what the
+    model should not weigh: punctuation, numbers, ``true``, short words and identifiers (a status, a date, a SKU)
+    and the keys of those; of a mostly prose text it leaves out little, and the model read such texts as they are
+    (its training data's JSON results: their long ones keep their verdicts read so, and five attacks among them
+    lose theirs read as views)."""
+    if len(text) <= PIECES_LIMIT or parsed(text) is None:
+        return None
+    segments, cut = _segments(text, whole=True)
+    if not segments:
+        return None
+    first, segment, _ = segments[-1]
+    covered = first + len(segment) if cut else len(text)
+    view = _joined(segments)
+    if _visible(view) >= PROSE_SHARE * _visible(escapes_decoded(text[:covered])):
+        return None
+    return _encodable(view), covered
+
+
+def _visible(text: str) -> int:
+    """How many characters of ``text`` are not the white space JSON puts between its tokens."""
+    return len(text) - sum(map(text.count, " \n\t\r"))
+
+
+def _joined(segments: list[tuple[int, str, int]]) -> str:
+    """The segments where they stand, blanks before each (a new line between two)."""
     pieces: list[str] = []
     copied = 0  # the view covers text[:copied]
     for first, segment, _ in segments:
         pieces.append(("\n" + " " * (first - copied - 1)) if copied else " " * first)
         pieces.append(segment)
         copied = first + len(segment)
-    readings = ["".join(pieces)]
-    if len(text) <= PIECES_LIMIT and len(segments) > 1:
-        long_ones = [(first, segment) for first, segment, length in segments if length >= SHORTEST_PIECE]
-        readings += [" " * first + segment for first, segment in long_ones[:MOST_PIECES]]
-    # ``json.loads`` keeps a lone surrogate ("\ud800"): no text the detector quotes may hold one (it cannot be
-    # encoded).
-    return [_whole_characters(reading) if _SURROGATE.search(reading) else reading for reading in readings]
+    return "".join(pieces)
 
 
-def _segments(text: str) -> list[tuple[int, str, int]]:
+def _encodable(reading: str) -> str:
+    """``json.loads`` keeps a lone surrogate (``"\\ud800"``): no text the detector quotes may hold one (it cannot
+    be encoded)."""
+    return _whole_characters(reading) if _SURROGATE.search(reading) else reading
+
+
+def _segments(text: str, *, whole: bool = False) -> tuple[list[tuple[int, str, int]], bool]:
     """Each prose string value of the JSON text ``text`` as ``(where its key or itself starts, " key: value" or
     " value" as long as the text it stands for, the value's length)``, until :data:`VIEW_LIMIT` characters of
-    values."""
+    values (and whether it stopped there). ``whole``: every string that is not syntax as well (:func:`whole_view`): a prose key whose value is
+    not kept (`` key:``), and a string of :data:`SHORTEST_PIECE` characters or more without white space (a URL, an
+    identifier, ``ignore-all-previous-instructions``) with its key.
+
+    The tokens are found by one regular expression (valid JSON: every ``"`` outside a string opens one) and
+    decoded by one ``json.loads`` of them all: Python touches a token a few times, not a decoder call each."""
+    matches = list(_TOKEN.finditer(text))
+    if not matches:
+        return [], False
+    tokens = [match.group(1) for match in matches]
+    values = _all_decoded(tokens)
+    starts = [match.start() for match in matches]
+    colons = [match.end(2) for match in matches]  # -1: a value, not a key
+    prose = [match is not None for match in map(_PROSE.search, values)]
+    kept = [
+        colon < 0 and (is_prose or (whole and len(value) >= SHORTEST_PIECE))
+        for colon, is_prose, value in zip(colons, prose, values, strict=True)
+    ]
     found: list[tuple[int, str, int]] = []
-    kept = 0
-    key = (0, 0, -1)  # the last key: its start, its end, and where its colon and the spaces after it end
-    for token in _TOKEN.finditer(text):  # valid JSON: every '"' outside a string opens one
-        start, end = token.span(1)
-        if token.start(2) >= 0:  # a key
-            key = (start, end, token.end(2))
+    held = 0
+    last = len(matches) - 1
+    for index in itertools.compress(range(len(matches)), kept if not whole else map(operator.or_, kept, prose)):
+        start = starts[index]
+        end = start + len(tokens[index])
+        if colons[index] >= 0:  # a prose key (``whole``): alone unless its value is kept (then read with it)
+            if index < last and kept[index + 1] and starts[index + 1] == colons[index]:
+                continue
+            found.append((start, f" {values[index]}:".ljust(end - start), 0))
             continue
-        value = _decoded(token.group(1))
-        if not _PROSE.search(value):
-            continue
-        if key[2] == start:  # the key and a colon: no longer than the key's token and what follows it
-            segment = f" {_decoded(text[key[0] : key[1]])}:".ljust(start - key[0]) + f" {value}".ljust(end - start)
-            found.append((key[0], segment, len(value.strip())))
+        value = values[index]
+        before = index - 1
+        if before >= 0 and colons[before] == start:  # its key and a colon: as long as the key's token and after
+            key_start = starts[before]
+            segment = f" {values[before]}:".ljust(start - key_start) + f" {value}".ljust(end - start)
+            found.append((key_start, segment, len(value.strip())))
         else:
             found.append((start, f" {value}".ljust(end - start), len(value.strip())))
-        kept += len(value)
-        if kept >= VIEW_LIMIT:
-            break
-    return found
+        held += len(value)
+        if held >= VIEW_LIMIT:
+            return found, True
+    return found, False
+
+
+def _all_decoded(tokens: list[str]) -> list[str]:
+    """The values of JSON string tokens (valid: the text parsed), decoded by one ``json.loads``."""
+    try:
+        values = json.loads(f"[{','.join(tokens)}]")
+    except (ValueError, RecursionError):
+        return [_decoded(token) for token in tokens]
+    return [value if isinstance(value, str) else "" for value in values]
 
 
 def _decoded(token: str) -> str:
@@ -176,10 +254,12 @@ __all__ = [
     "MOST_PIECES",
     "PARSE_LIMIT",
     "PIECES_LIMIT",
+    "PROSE_SHARE",
     "SHORTEST_PIECE",
     "VIEW_LIMIT",
     "escapes_decoded",
     "json_readings",
     "parsed",
     "values_view",
+    "whole_view",
 ]

@@ -21,12 +21,14 @@ every *view* of a message and keeps the highest score:
   (:mod:`~processors.builtin.injection_disguises`);
 * and, once, the readings of each decoded payload or undisguised text (base64 of leetspeak, hex written backwards);
 * a text with ``\\uXXXX`` escapes (a ``json.dumps``'ed tool result, whole or cut) is read with them decoded, and a
-  JSON text also as its prose values where they stand, with their keys, and in a short one each long value alone
-  (:mod:`~processors.builtin.injection_json`): the model reads prose, not JSON syntax nor escapes as hex noise.
+  short JSON text also as its prose values where they stand, with their keys, and each long value alone; a long one
+  that is mostly syntax as its view *instead of* itself (:mod:`~processors.builtin.injection_json`): the model reads
+  prose, not JSON syntax nor escapes as hex noise.
 
 Each extra view is made only when a cheap check says the disguise is there, and covers only the disguised part
 and its surroundings (at most :data:`EXCERPT` characters on each side), so an ordinary message costs one pass and
-a long document with one odd word costs little more. ``views()`` returns the normalised text first;
+a long document with one odd word costs little more. ``views()`` returns the normalised text first (a long JSON
+text that is mostly syntax: its normalised view);
 :class:`View` says which views are decoded payloads (the detector does not discount a decoded payload for being
 quoted: quoting it is how it is smuggled).
 """
@@ -48,7 +50,7 @@ from typing import Final, NamedTuple
 
 from processors.builtin.confusable_letters import LETTERS, LOOK_ALIKES
 from processors.builtin.injection_disguises import EXCERPT, disguised_readings
-from processors.builtin.injection_json import escapes_decoded, json_readings
+from processors.builtin.injection_json import PIECES_LIMIT, escapes_decoded, json_readings, whole_view
 from processors.builtin.injection_scan import FastPattern, lower
 from processors.builtin.simplified_chinese import simplified
 
@@ -396,16 +398,31 @@ def _views(text: str, *, nested: bool) -> list[View]:
         for payload in payloads:
             for inner in _views(payload, nested=False)[1:]:
                 add(inner.text)
-        # A JSON text's prose values, then in a short one each long value alone: the text with its syntax blanked,
-        # each value where it stands (the offline rewrite cuts the text where a signal matched in it), read as the
-        # text is. Their disguises are the text's (read above, escapes decoded): not looked for again, which would
-        # cost as much as reading the text.
+        # A long JSON text that is mostly syntax is read as its view instead (what it holds besides syntax, each
+        # string where it stands: the offline rewrite cuts the text where a signal matched), and the rest of it as it
+        # stands if the view stopped early; a long one that is mostly prose as it is: each character is read once.
+        # Its disguises are the text's, looked for above.
+        if len(text) > PIECES_LIMIT:
+            whole = whole_view(text)
+            if whole is not None:
+                view, covered = whole
+                if covered < len(text):
+                    found.append(_plain_view(view))
+                    view = " " * covered + escapes_decoded(text[covered:])
+                found[0] = _plain_view(view)
+            return found
+        # A short one as it is, then its prose values, then each long value alone, read as the text is.
         for reading in json_readings(text):
-            folded_reading = _folded(reading)
-            plain_reading = simplified(folded_reading)
-            if all(plain_reading != view.text for view in found):
-                found.append(View(plain_reading, False, folded_reading))
+            plain_reading = _plain_view(reading)
+            if all(plain_reading.text != view.text for view in found):
+                found.append(plain_reading)
     return found
+
+
+def _plain_view(reading: str) -> View:
+    """A JSON text's reading as a view of the text itself (not decoded: it is the text), normalised."""
+    folded = _folded(reading)
+    return View(simplified(folded), False, folded)
 
 
 def _long_words(text: str) -> str:

@@ -11,11 +11,14 @@ are mostly unseen, the figures as written are not held out.
 Planted: the benign JSON objects each given a ``note`` field with one of ten attack sentences written for this
 bench (:data:`PLANTED`, five English, five Chinese): recall of an instruction in one field of an ordinary record.
 
-Cost: CPU time of ``offline_analysis`` per result (warm, each form), and per 1,000 characters of a JSON array of
-benign records of growing size (the values view is capped at ``VIEW_LIMIT`` characters, so it stays linear).
+Cost: CPU time of ``offline_analysis`` per result (warm, each form), and per 1,000 characters of JSON arrays of
+benign records of growing size, mostly prose and mostly syntax (:data:`RECORDS`; a long JSON text is read once:
+as it is, or as its view when it is mostly syntax; the view stops after ``VIEW_LIMIT`` characters of values and a
+text over ``PARSE_LIMIT`` characters is read as text, so it stays linear).
 
 Run: ``PYTHONPATH=. .venv/bin/python tests/bench/bench_json_tool_results.py`` (``--cost-only`` skips the quality
-figures). To compare with another checkout, run this file with ``PYTHONPATH`` set to that checkout.
+figures, ``--arrays`` times the arrays alone). To compare with another checkout, run this file with ``PYTHONPATH``
+set to that checkout.
 """
 
 from __future__ import annotations
@@ -94,6 +97,9 @@ def main() -> None:
     detector = PromptInjectionDetector()
     threshold = detector.options.threshold
     detector.offline_analysis("warm up the model", tool_result=True)
+    if "--arrays" in sys.argv:
+        arrays(detector)
+        return
     rows = records()
     counts: dict[tuple[str, str, str], Counter[str]] = defaultdict(Counter)
     cpu: Counter[str] = Counter()
@@ -116,18 +122,35 @@ def main() -> None:
         planted(detector, rows)
     for form in FORMS:
         print(f"  cost, {form}: {cpu[form] * 1e3 / len(rows):.2f} ms CPU per result (mean of {len(rows)})")
-    record = {"id": 0, "status": "delivered", "note": "Left with the neighbour at no. 12, as asked.", "备注": "已签收"}
-    for size in (10, 100, 1_000, 10_000):
-        # A new text each round (other ids): the detector keeps the last texts' views.
-        texts = [
-            json.dumps([dict(record, id=n + size * r) for n in range(size)]) for r in range(3 if size < 10_000 else 1)
-        ]
-        best = min(_cpu(detector, text) for text in texts)
-        length = len(texts[0])
-        print(
-            f"  a JSON array of {size:6d} records, {length:8d} characters: {best * 1e3:8.1f} ms CPU "
-            f"({best * 1e6 / length:.3f} ms per 1,000 characters)"
-        )
+    arrays(detector)
+
+
+#: Array records, each array read as its view instead of itself (``PROSE_SHARE``): a delivery note (the view holds
+#: 0.53 of the text's visible characters) and a log line (ids, levels, hosts, one short message: 0.24).
+RECORDS = {
+    "delivery": {
+        "id": 0,
+        "status": "delivered",
+        "note": "Left with the neighbour at no. 12, as asked.",
+        "备注": "已签收",
+    },
+    "log": {"id": 0, "level": "info", "host": "web-3", "ts": 1765101600, "msg": "job finished in 4 s"},
+}
+
+
+def arrays(detector: PromptInjectionDetector) -> None:
+    """CPU per 1,000 characters of JSON arrays of each of :data:`RECORDS`, of growing size (best of three texts)."""
+    for name, record in RECORDS.items():
+        for size in (10, 100, 1_000, 10_000):
+            # A new text each round (other ids): the detector keeps the last texts' views.
+            count = 3 if size < 10_000 else 1
+            texts = [json.dumps([dict(record, id=n + size * r) for n in range(size)]) for r in range(count)]
+            best = min(_cpu(detector, text) for text in texts)
+            length = len(texts[0])
+            print(
+                f"  a JSON array of {size:6d} {name} records, {length:8d} characters: {best * 1e3:8.1f} ms CPU "
+                f"({best * 1e6 / length:.3f} ms per 1,000 characters)"
+            )
 
 
 def _cpu(detector: PromptInjectionDetector, text: str) -> float:
