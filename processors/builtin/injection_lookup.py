@@ -103,7 +103,7 @@ class Lookup:
         # by every table that holds it. Equal floats add up alike: 0.0 and -0.0 become one, and no sum tells them
         # apart (``sum`` starts from 0, and 0.0 + -0.0 is 0.0); a model holds no NaN.
         distinct = dict(zip(values, values, strict=True))
-        values = list(map(distinct.__getitem__, values))
+        values[:] = map(distinct.__getitem__, values)  # in place: the caller's list is made for this call
         del distinct
         word_texts, word_values = _prefixed(features, values, "w:", in_order)
         self._word_weights = dict(zip(word_texts, word_values, strict=True))
