@@ -99,12 +99,6 @@ class Lookup:
         lengths = list(map(len, features))
         chosen_by_size = {size: list(map(operator.eq, lengths, itertools.repeat(size))) for size in self._sizes}
         in_order = all(map(operator.le, features, itertools.islice(features, 1, None)))  # a model file's are sorted
-        # One float object per distinct value (a third of them are repeats: rounded idf times rounded weight), kept
-        # by every table that holds it. Equal floats add up alike: 0.0 and -0.0 become one, and no sum tells them
-        # apart (``sum`` starts from 0, and 0.0 + -0.0 is 0.0); a model holds no NaN.
-        distinct = dict(zip(values, values, strict=True))
-        values[:] = map(distinct.__getitem__, values)  # in place: the caller's list is made for this call
-        del distinct
         word_texts, word_values = _prefixed(features, values, "w:", in_order)
         self._word_weights = dict(zip(word_texts, word_values, strict=True))
         # Word pairs keyed by the two words (the words' hashes are kept from their own look-up: no pair string is
