@@ -55,7 +55,7 @@ _ASTRAL_CHARACTER: Final = re.compile(f"[{_ASTRAL}]")
 _PRIVATE_USE_CHARACTER: Final = re.compile("[\ue000-\uf8ff]")
 _START_OF: Final = re.Match.start
 _REPEATED_ZERO: Final = itertools.repeat
-_SPACES: Final = itertools.repeat(" ")
+_SIXTEEN: Final = itertools.repeat(16)
 
 
 @dataclass(frozen=True)
@@ -99,14 +99,23 @@ class Lookup:
         lengths = list(map(len, features))
         chosen_by_size = {size: list(map(operator.eq, lengths, itertools.repeat(size))) for size in self._sizes}
         in_order = all(map(operator.le, features, itertools.islice(features, 1, None)))  # a model file's are sorted
-        self._word_weights = dict(zip(*_prefixed(features, values, "w:", in_order), strict=True))
+        word_texts, word_values = _prefixed(features, values, "w:", in_order)
+        self._word_weights = dict(zip(word_texts, word_values, strict=True))
         # Word pairs keyed by the two words (the words' hashes are kept from their own look-up: no pair string is
-        # made and hashed per word of a text). Words have no spaces: a pair feature splits into exactly its two.
+        # made and hashed per word of a text). Words have no spaces: a pair feature splits into exactly its two,
+        # each one string object however many pairs hold it.
         pair_texts, pair_values = _prefixed(features, values, "b:", in_order)
-        self._pair_weights = dict(zip(map(tuple, map(str.split, pair_texts, _SPACES)), pair_values, strict=True))
+        words_of = dict(zip(word_texts, word_texts, strict=True))
+        self._pair_weights = dict(
+            zip(map(_shared_words, pair_texts, itertools.repeat(words_of)), pair_values, strict=True)
+        )
+        del words_of, word_texts, pair_texts
         pairs, pair_values = _prefixed(features, values, "h:", in_order)
         chosen = list(map(_HAN_PAIR.fullmatch, pairs))
+        #: Chinese character pairs by their two characters: the table read when n-grams are not packed (kept empty
+        #: otherwise: :attr:`_han` holds the same values keyed as integers).
         self._han_text = dict(zip(compress(pairs, chosen), compress(pair_values, chosen), strict=True))
+        self._has_han = bool(self._han_text)
         # The stand-ins: one private-use character per astral character of the vocabulary's n-grams, one more for
         # any other astral character; none of them a character the vocabulary holds.
         chosen_packed = chosen_by_size.get(PACKED_SIZE, [])
@@ -129,6 +138,7 @@ class Lookup:
             self._packed = dict(zip(keys, compress(values, chosen_packed), strict=True))
             han_keys = memoryview(self._units("".join(self._han_text))).cast("I").tolist()
             self._han = dict(zip(han_keys, self._han_text.values(), strict=True))
+            self._han_text = {}
         #: The n-grams read as strings: every size but the packed one (all of them without packing).
         self._grams = {
             size: dict(zip(compress(features, chosen), compress(values, chosen), strict=True))
@@ -145,7 +155,7 @@ class Lookup:
         dense: list[tuple[int, list[list[float]]]] = []
         sparse: list[tuple[list[int], list[float]]] = []
         length = len(padded)
-        han = bool(self._words and self._han_text and not padded.isascii() and _HAN.search(padded))
+        han = bool(self._words and self._has_han and not padded.isascii() and _HAN.search(padded))
         units = b""
         if self._packed is not None and (PACKED_SIZE in self._sizes or han):
             units = self._units(self._with_stand_ins(padded))
@@ -185,7 +195,7 @@ class Lookup:
         totals = [0.0] * (len(cuts) - 1)
         segments = list(itertools.pairwise(cuts))
         length = len(padded)
-        han = bool(self._words and self._han_text and not padded.isascii() and _HAN.search(padded))
+        han = bool(self._words and self._has_han and not padded.isascii() and _HAN.search(padded))
         # Mostly characters of three UTF-8 bytes (Chinese): pairs at every position; else run by run.
         dense_han = han and self._packed is not None and len(padded.encode("utf-8", "surrogatepass")) > 2 * length
         units = b""
@@ -226,12 +236,24 @@ class Lookup:
         """The Chinese character pairs' terms, run by run (when the text is not read as UTF-16 units)."""
         positions: list[int] = []
         values: list[float] = []
-        weight_of = self._han_text.get
         for run in HAN_RUN.finditer(padded):
             characters = run.group()
             positions += range(run.start(), run.end() - 1)
-            values += [weight_of(characters[i : i + 2], 0.0) for i in range(len(characters) - 1)]
+            if self._packed is None:
+                weight_of = self._han_text.get
+                values += [weight_of(characters[i : i + 2], 0.0) for i in range(len(characters) - 1)]
+            else:
+                # A pair's key in :attr:`_han`: its two UTF-16 units read as one little-endian 32-bit integer.
+                codes = list(map(ord, characters))
+                keys = map(operator.or_, codes[:-1], map(operator.lshift, codes[1:], _SIXTEEN))
+                values += map(self._han.get, keys, _REPEATED_ZERO(0.0))
         return positions, values
+
+
+def _shared_words(pair: str, words: dict[str, str]) -> tuple[str, ...]:
+    """A word pair's two words, each one string object however many pairs (and the words' table) hold it. (A
+    ``b:`` feature that is not a pair, a 4-gram such as ``"b:ab"``, gives a key no text's pair matches.)"""
+    return tuple(map(words.setdefault, pair.split(" "), pair.split(" ")))
 
 
 def _prefixed(features: list[str], values: list[float], prefix: str, in_order: bool) -> tuple[list[str], list[float]]:

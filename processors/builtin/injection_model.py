@@ -31,10 +31,11 @@ import itertools
 import json
 import math
 import operator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from processors.builtin.injection_lookup import HAN_RUN, WORD, Lookup
 from processors.builtin.injection_views import normalise, views
@@ -126,8 +127,8 @@ def _positioned_word_features(text: str) -> list[tuple[list[int], list[str]]]:
 class InjectionModel:
     """A trained model: per feature its idf and weight, the intercept, the calibration and the chosen threshold."""
 
-    idf: dict[str, float]
-    weights: dict[str, float]
+    idf: Mapping[str, float]
+    weights: Mapping[str, float]
     intercept: float
     platt_a: float
     platt_b: float
@@ -157,8 +158,14 @@ class InjectionModel:
         return Lookup(features, values, sizes, words="words" in self.kinds)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> InjectionModel:
-        """The model a model file holds; a file of another :data:`FORMAT` is refused with ``ValueError``."""
+    def from_dict(cls, data: dict[str, Any], source: Path | None = None) -> InjectionModel:
+        """The model a model file holds; a file of another :data:`FORMAT` is refused with ``ValueError``.
+
+        ``source``: the file ``data`` was read from (``data`` is then this call's alone: its columns are emptied
+        once used). Its model's :attr:`idf` and :attr:`weights` are then read
+        from the file again only if something asks for them (training, tests): the scorer never does, its tables
+        hold ``idf * weight``, and the two columns as dicts of 645,451 features cost more memory than the tables.
+        """
         if data.get("format") != FORMAT:
             raise ValueError(f"injection model format {data.get('format')!r}, expected {FORMAT}")
         features: list[str] = data["features"]
@@ -166,9 +173,17 @@ class InjectionModel:
         weights: list[float] = data["weights"]
         if not len(features) == len(idf) == len(weights):
             raise ValueError("injection model: features, idf and weights differ in length")
+        idf_column: Mapping[str, float]
+        weight_column: Mapping[str, float]
+        if source is None:
+            idf_column, weight_column = _columns(data)
+        else:
+            # A weight of 0 (or -0.0) is not kept among the weights, as ``_columns`` does.
+            idf_column = _FileColumn(source, "idf", len(features))
+            weight_column = _FileColumn(source, "weights", len(weights) - weights.count(0.0))
         model = cls(
-            idf=dict(zip(features, idf, strict=True)),
-            weights=dict(itertools.compress(zip(features, weights, strict=True), weights)),
+            idf=idf_column,
+            weights=weight_column,
             intercept=float(data["intercept"]),
             platt_a=float(data["platt"][0]),
             platt_b=float(data["platt"][1]),
@@ -179,14 +194,18 @@ class InjectionModel:
             stride=int(data.get("stride", STRIDE)),
             platt_windows=float(data.get("platt_windows", 0.0)),
         )
-        vars(model)["_lookup"] = model._lookup_of(features, list(map(operator.mul, idf, weights)))
+        values = list(map(operator.mul, idf, weights))
+        if source is not None:
+            # A file's dict is read for this call alone (:meth:`read`): its two columns of floats go before the
+            # tables are built (~40 MB less at the peak of reading the shipped model).
+            data["idf"] = data["weights"] = idf = weights = []
+        vars(model)["_lookup"] = model._lookup_of(features, values)
         return model
 
     @classmethod
     def read(cls, path: Path) -> InjectionModel:
         """The model in a gzipped JSON file (what ``training/build.py`` writes)."""
-        with gzip.open(path, "rt", encoding="utf-8") as handle:
-            return cls.from_dict(json.load(handle))
+        return cls.from_dict(_read_json(path), source=path)
 
     def decision_of_sum(self, weighted: float, length: int) -> float:
         """The linear score of a text of ``length`` padded characters whose features' ``count * idf * weight`` add
@@ -249,6 +268,51 @@ class InjectionModel:
     def flagged(self, text: str) -> bool:
         """Whether ``text``'s score reaches the threshold chosen when the model was trained."""
         return self.score(text) >= self.threshold
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        data: dict[str, Any] = json.load(handle)
+    return data
+
+
+def _columns(data: dict[str, Any]) -> tuple[dict[str, float], dict[str, float]]:
+    """A model file's idf and weights per feature (a feature whose weight is 0 counts for nothing: not kept among
+    the weights)."""
+    features: list[str] = data["features"]
+    return (
+        dict(zip(features, data["idf"], strict=True)),
+        dict(itertools.compress(zip(features, data["weights"], strict=True), data["weights"])),
+    )
+
+
+class _FileColumn(Mapping[str, float]):
+    """The idf or the weights of a model file, per feature, read from the file on first use (see
+    :meth:`InjectionModel.from_dict`); its length is known without reading."""
+
+    def __init__(self, path: Path, column: Literal["idf", "weights"], length: int) -> None:
+        self._path = path
+        self._column = column
+        self._length = length
+
+    @functools.cached_property
+    def _values(self) -> dict[str, float]:
+        values = _columns(_read_json(self._path))[0 if self._column == "idf" else 1]
+        if len(values) != self._length:
+            raise ValueError(f"injection model: {self._path} changed since it was read")
+        return values
+
+    def __getitem__(self, feature: str) -> float:
+        return self._values[feature]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __repr__(self) -> str:
+        return f"<{self._column} of {self._length:,} features in {self._path}>"
 
 
 @functools.cache
