@@ -1,0 +1,83 @@
+"""One injection planted in a long text of unrelated benign text: how often the learned model still flags it, and
+how often the same text without it is flagged (issue 28's weak spot: long texts in which one passage turns on the AI).
+
+Texts: the benign and attack texts of ``tests/data/*injection*.jsonl`` (the project's evaluation corpora: the model
+never trained on them; for a tool-result case, the tool result). For each target length, 150 documents of benign
+texts of one language joined by blank lines, scored alone (the false-positive rate on long benign documents) and
+with one attack text of that language inserted at a random place (recall of a planted attack); seeded, so the same
+model gives the same figures. Scored as the model scores a text (``InjectionModel.score``: the highest window, its
+calibration discounted by the log of the number of windows), at the detector's default threshold 0.7.
+
+``--cap N`` also scores every text with the window count in the discount capped at ``N`` (what a cap would do: the
+calibration was fitted on training texts of at most 11 windows, and extrapolates its discount beyond them).
+
+Run: ``PYTHONPATH=. .venv/bin/python tests/bench/bench_injection_padding.py [--cap 11]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+
+from processors.builtin.injection_model import InjectionModel, shipped_model
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+LENGTHS = (3_000, 10_000, 30_000, 100_000)
+DOCUMENTS = 150
+THRESHOLD = 0.7
+
+
+def corpus_texts(label: str) -> list[tuple[str, str]]:
+    """``(language, text)`` of every text of ``label`` in the evaluation corpora (a tool result's result, if any)."""
+    texts = []
+    for path in sorted(DATA.glob("*injection*.jsonl")):
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            if row.get("label") == label:
+                text = row.get("tool_result") or row.get("document") or row["text"]
+                texts.append((str(row.get("lang", "en"))[:2], text))
+    return texts
+
+
+def score(model: InjectionModel, text: str, cap: int | None) -> float:
+    decision, windows = model.decision_and_windows(text)
+    return model.probability(decision, min(windows, cap) if cap else windows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cap", type=int, default=None, help="also score with the window count capped at N")
+    args = parser.parse_args()
+    model = shipped_model()
+    benign, attacks = corpus_texts("benign"), corpus_texts("attack")
+    print(f"{len(benign)} benign and {len(attacks)} attack texts; threshold {THRESHOLD}")
+    caps: list[int | None] = [None] if args.cap is None else [None, args.cap]
+    rng = random.Random(7)
+    for length in LENGTHS:
+        flagged = dict.fromkeys(caps, 0)
+        caught = dict.fromkeys(caps, 0)
+        for _ in range(DOCUMENTS):
+            language, attack = rng.choice(attacks)
+            pool = [text for lang, text in benign if lang == language] or [text for _, text in benign]
+            parts: list[str] = []
+            while sum(len(part) + 2 for part in parts) < length:
+                parts.append(rng.choice(pool))
+            for cap in caps:
+                flagged[cap] += score(model, "\n\n".join(parts), cap) >= THRESHOLD
+            parts.insert(rng.randrange(len(parts) + 1), attack)
+            for cap in caps:
+                caught[cap] += score(model, "\n\n".join(parts), cap) >= THRESHOLD
+        for cap in caps:
+            label = "as shipped" if cap is None else f"window count capped at {cap}"
+            print(
+                f"~{length:,} characters, {label}: planted attack caught {caught[cap] / DOCUMENTS:.3f}, "
+                f"benign flagged {flagged[cap] / DOCUMENTS:.3f}"
+            )
+
+
+if __name__ == "__main__":
+    main()
