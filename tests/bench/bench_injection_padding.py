@@ -8,6 +8,12 @@ with one attack text of that language inserted at a random place (recall of a pl
 model gives the same figures. Scored as the model scores a text (``InjectionModel.score``: the highest window, its
 calibration discounted by the log of the number of windows), at the detector's default threshold 0.7.
 
+The filler is pessimistic: the corpora's benign texts are look-alikes written to resemble attacks (system-prompt
+requests, lessons on jailbreaks, "ignore my last message"), so many of them together make a window read as benign
+(one blunt attack after one of them is flagged 89 % of the time, after three of them far less often). Ordinary
+documents dilute an attack less; what the figures show is that a window's score is an average, and one sentence
+among 600 characters of look-alike text can fall under the threshold.
+
 ``--cap N`` also scores every text with the window count in the discount capped at ``N`` (what a cap would do: the
 calibration was fitted on training texts of at most 11 windows, and extrapolates its discount beyond them).
 
