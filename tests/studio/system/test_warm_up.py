@@ -27,6 +27,15 @@ def test_warm_up_loads_the_traditional_to_simplified_converter() -> None:
     assert simplified_chinese._t2s.cache_info().currsize == 1
 
 
+def test_warm_up_loads_the_converter_even_when_its_texts_views_are_kept() -> None:
+    """The detector keeps the views of its last few texts: a warm-up whose text was read before reaches no
+    conversion, so the converter must be asked for by itself (CI, 2026-12-07: this order left it unloaded)."""
+    warm_up()
+    simplified_chinese._t2s.cache_clear()
+    warm_up()
+    assert simplified_chinese._t2s.cache_info().currsize == 1
+
+
 def test_warm_up_reads_the_learned_injection_model() -> None:
     injection_model.shipped_model.cache_clear()
     warm_up()
