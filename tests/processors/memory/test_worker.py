@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from processors.memory.worker import Worker
+from processors.memory.worker import Worker, _GcHold
 
 
 class CountingLoop(asyncio.SelectorEventLoop):
@@ -85,3 +85,31 @@ async def test_a_queued_job_whose_caller_stopped_waiting_is_dropped() -> None:
         assert gc.isenabled()
     finally:
         worker.shutdown()
+
+
+def test_the_collection_held_off_by_a_job_runs_on_the_releasing_thread() -> None:
+    """Re-enabling the collector with a collection already due let the next allocation on any thread run it — in CI
+    the worker thread, still finishing its job, won that race once (a collection on ``sql-memory_0``). The release
+    (on the loop's thread) pays the debt itself, before any other thread can allocate."""
+    started_on: list[str] = []
+
+    def spy(phase: str, _info: dict[str, Any]) -> None:
+        if phase == "start":
+            started_on.append(threading.current_thread().name)
+
+    was_enabled = gc.isenabled()
+    gc.enable()
+    hold = _GcHold()
+    hold.acquire()
+    kept = [[] for _ in range(5 * gc.get_threshold()[0])]  # live containers: allocations the collector counts
+    gc.callbacks.append(spy)
+    try:
+        hold.release()
+        collections_inside_release = len(started_on)
+    finally:
+        gc.callbacks.remove(spy)
+        if not was_enabled:
+            gc.disable()
+    assert len(kept) == 5 * gc.get_threshold()[0]
+    assert collections_inside_release >= 1
+    assert started_on[0] == threading.current_thread().name
