@@ -1,0 +1,105 @@
+"""What the guards hid stays hidden in a thread export (DESIGN §6, privacy), on the user's path: the real window over
+a real SQLite store, a design with PIIDetector on input and output, a chat that sends an e-mail address, a phone
+number, a card number and an IBAN (invented test values) and asks for a customer record that holds an e-mail
+address and a phone number (masked as the answer streams), then the thread exported to a file by the workspace's
+export action. The run's typed message, its trace (summaries, states, the streamed chunks a guard held or changed)
+and its recording held every value raw before the export scrubbed them (``run_transfer.scrub_run``)."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+from pathlib import Path
+
+import qasync
+from pytestqt.qtbot import QtBot
+
+from processors.demo.offline import lookup_customer
+from processors.models.recording import Recording
+from processors.tracing.redactions import HIDDEN
+from studio.design.agent_design import DEMO_MODEL, AgentDesign, ChainEntry, ModelConfig
+from studio.store.database import Store
+from studio.store.run_transfer import EXTENSION
+from tests.studio.conftest import open_studio, run
+from tests.studio.test_app import reply
+
+TYPED = ["ada.test@example.org", "+44 20 7946 0018", "4111 1111 1111 1111", "DE89 3704 0044 0532 0130 00"]
+MESSAGE = f"Mail {TYPED[0]}, call {TYPED[1]}, card {TYPED[2]}, IBAN {TYPED[3]}"
+PII = {
+    "strategy": "redact",
+    "redaction_method": "placeholder",
+    "detection_types": ["email", "phone", "credit-card", "iban"],
+}
+
+
+def record_values() -> list[str]:
+    record = asyncio.run(lookup_customer.call({"customer_id": 42}))
+    return [record["email"], record["phone"]]
+
+
+def chat_and_export(qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path, design: AgentDesign) -> str:
+    workspace, _window = open_studio(qtbot, qloop, tmp_path / "studio.db")
+    workspace.document.open_design(design)
+    reply(qloop, workspace, MESSAGE)
+    reply(qloop, workspace, "Please look up customer 42")
+    target = tmp_path / "thread.json"
+    run(qloop, workspace.export_thread(target))
+    run(qloop, workspace.shutdown())
+    return target.read_text(encoding="utf-8")
+
+
+def guarded() -> AgentDesign:
+    return AgentDesign(
+        name="PII both ways",
+        model=ModelConfig(model=DEMO_MODEL),
+        tools=["lookup_customer"],
+        input=[ChainEntry(type="PIIDetector", options=PII)],
+        output=[ChainEntry(type="PIIDetector", options={**PII, "redaction_method": "mask"})],
+    )
+
+
+def test_a_thread_export_carries_no_value_the_guards_hid(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    exported = chat_and_export(qtbot, qloop, tmp_path, guarded())
+
+    for value in [*TYPED, *record_values()]:
+        assert value not in exported, (
+            value,
+            exported[max(0, exported.find(value) - 1500) : exported.find(value) + 100],
+        )
+        assert json.dumps(value)[1:-1] not in exported, value  # nor JSON-escaped
+    data = json.loads(exported)
+    runs = data["extensions"][EXTENSION]
+    assert len(runs) == 2 and all(run_data["trace"] for run_data in runs)  # the runs travel, scrubbed
+    assert runs[0]["inputText"] == f"Mail {HIDDEN}, call {HIDDEN}, card {HIDDEN}, IBAN {HIDDEN}"
+    for run_data in runs:  # each recording is still one, with the values the model or a tool said hidden
+        recording = Recording.from_bytes(base64.b64decode(run_data["recording"]))
+        plain = json.dumps(recording.to_json(), ensure_ascii=False)
+        assert all(value not in plain for value in record_values())
+    assert HIDDEN in json.dumps(Recording.from_bytes(base64.b64decode(runs[1]["recording"])).to_json())
+
+
+def test_the_scrubbed_export_imports_into_another_store(qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path) -> None:
+    exported = chat_and_export(qtbot, qloop, tmp_path, guarded())
+    other = Store(f"sqlite:///{tmp_path / 'other.db'}")
+    thread_id = run(qloop, other.import_thread(exported))
+    again = run(qloop, other.export_thread(thread_id))
+    assert len(again["extensions"][EXTENSION]) == 2
+    assert all(value not in json.dumps(again) for value in TYPED)
+
+
+def test_a_run_without_a_hiding_guard_is_exported_as_typed(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    """The scrub is the guards': a design with none (or one that only warns) exports its runs as they were stored."""
+    warned = AgentDesign(
+        name="warn only",
+        model=ModelConfig(model=DEMO_MODEL),
+        tools=["lookup_customer"],
+        input=[ChainEntry(type="PIIDetector", options={**PII, "strategy": "warn"})],
+    )
+    exported = chat_and_export(qtbot, qloop, tmp_path, warned)
+    runs = json.loads(exported)["extensions"][EXTENSION]
+    assert runs[0]["inputText"] == MESSAGE
