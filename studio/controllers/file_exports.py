@@ -23,6 +23,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from processors.errors import ProcessorError
 from studio.controllers.replay_controller import ReplayController
 from studio.design.agent_design import DesignError, save_design
 from studio.design.export import design_to_python, script_requirements
@@ -97,7 +98,8 @@ class FileExports(QObject):
             data = await asyncio.to_thread(scrub_messages, data)  # its runs come scrubbed (run_transfer.export_runs)
             text = json.dumps(data, indent=2, ensure_ascii=False)
             await asyncio.to_thread(write_text_atomic, path, text)
-        except (OSError, UnicodeError, ValueError) as error:
+        except (OSError, UnicodeError, ValueError, ProcessorError) as error:
+            # (a user's pattern of a guard that timed out on the thread's text: nothing is written unchecked)
             self._failed(translate("Workspace", "The thread was not exported"), error)
             return
         self.status_message.emit(translate("Workspace", "Exported the thread to {file}").format(file=path.name))

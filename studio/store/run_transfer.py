@@ -258,11 +258,18 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
+#: Keys whose values are names, codes and times, never text a guard read: kept, so that an import reads them (a
+#: time that begins with a phone number's last four digits stays a time).
+_NOT_TEXT: Final = frozenset({
+    "at", "hook", "processorId", "outcome", "code", "type", "runId", "from", "id", "startedAt", "endedAt",
+})  # fmt: skip
+
+
 def _scrubbed(value: Any, values: frozenset[str]) -> Any:
     if isinstance(value, str):
         return _scrubbed_text(value, values)
     if isinstance(value, Mapping):
-        return {key: _scrubbed(item, values) for key, item in value.items()}
+        return {key: item if key in _NOT_TEXT else _scrubbed(item, values) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return [_scrubbed(item, values) for item in value]
     return value

@@ -20,7 +20,8 @@ from processors.models.recording import Recording
 from processors.tracing.redactions import HIDDEN
 from studio.design.agent_design import DEMO_MODEL, AgentDesign, ChainEntry, ModelConfig
 from studio.store.database import Store
-from studio.store.run_transfer import EXTENSION
+from studio.store.run_transfer import EXTENSION, ExportedRun, scrub_run
+from tests.processors.builtin.test_user_patterns import SLOW, SLOW_TEXT
 from tests.studio.conftest import open_studio, run
 from tests.studio.test_app import reply
 
@@ -103,3 +104,46 @@ def test_a_run_without_a_hiding_guard_is_exported_as_typed(
     exported = chat_and_export(qtbot, qloop, tmp_path, warned)
     runs = json.loads(exported)["extensions"][EXTENSION]
     assert runs[0]["inputText"] == MESSAGE
+
+
+def test_names_codes_and_times_are_kept_whatever_value_they_begin_with() -> None:
+    """A piece of a value is hidden where it begins a text (a streamed chunk: ``"0018, call"``), but not in a time,
+    a code or a name: a violation's time that begins with a phone number's last four digits stays a time, and the
+    run still imports."""
+    design = guarded().model_dump_json()
+    run_data = {
+        "id": "run_1", "designJson": design, "startedAt": "2026-12-07T10:00:00Z", "inputText": "call +44 20 7946 2026",
+        "trace": [{"hook": "process_input", "processorId": "pii-detector", "startedAt": 1.0, "endedAt": 2.0,
+                   "outcome": "changed", "before": "last: 'call +44 20 7946 2026'", "after": "last: 'call [PHONE]'"}],
+        "violations": [
+            {"processorId": "pii-detector", "message": "2026 is in a phone number", "at": "2026-12-07T10:00:00Z"}
+        ],
+    }  # fmt: skip
+    scrubbed = scrub_run(run_data)
+    assert scrubbed["inputText"] == f"call {HIDDEN}"
+    assert scrubbed["trace"][0]["before"] == f"last: 'call {HIDDEN}'"
+    assert scrubbed["violations"][0]["at"] == "2026-12-07T10:00:00Z"
+    assert scrubbed["violations"][0]["message"] == f"{HIDDEN} is in a phone number"
+    assert scrubbed["trace"][0]["processorId"] == "pii-detector"
+    ExportedRun.model_validate(scrubbed)
+
+
+def test_a_guard_that_cannot_search_the_thread_stops_its_export(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    """A user's rule that times out on the thread's text cannot say what it would hide: the thread is not written
+    (unchecked text never leaves), and the window says why instead of the error escaping into a task."""
+    workspace, window = open_studio(qtbot, qloop, tmp_path / "studio.db")
+    slow = {"rules": [{"name": "slow-ab", "pattern": SLOW}], "strategy": "redact", "phase": "input"}
+    workspace.document.open_design(
+        AgentDesign(
+            name="slow", model=ModelConfig(model=DEMO_MODEL), input=[ChainEntry(type="RegexFilter", options=slow)]
+        )
+    )
+    reply(qloop, workspace, SLOW_TEXT)  # the run itself ends with the rule's time-out
+    target = tmp_path / "thread.json"
+    run(qloop, workspace.export_thread(target))
+    assert not target.exists()
+    assert window.statusBar().currentMessage().startswith("The thread was not exported: ")
+    assert "slow-ab" in window.statusBar().currentMessage()
+    run(qloop, workspace.shutdown())
