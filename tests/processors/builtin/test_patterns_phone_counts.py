@@ -9,6 +9,10 @@ by different separators (``020 7946-0018``): RegexFilter masked it, PIIDetector 
 What starts inside the part of a number kept is no other number: RegexFilter read ``555 2671 4111`` inside
 ``+1 415 555 2671 4111`` and masked the ``4111``, no value of its own (PIIDetector, which masked it as part of the
 +1 number, now cuts that number and leaves it too).
+A count after a national number is no part of it (``Tel: 020 7946 0018 3 times`` → ``Tel: [PHONE] 3 times`` in both;
+PIIDetector left the number whole, as part of a longer one). A range and a quantity are no phone number to either
+guard (``1500-2500 3000 units``: PIIDetector masked it since it read mixed separators, and read twelve national digits
+without a trunk ``0`` as a phone number), while phone numbers with mixed separators stay masked.
 Every text is checked whole and streamed in chunks of every size from 1 to 9. Invented numbers (fictional ranges).
 """
 
