@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.engine import Connection
 
 from processors.builtin.pii_detector import PIIDetector
+from processors.builtin.pii_patterns import REGEX_TYPES
 from processors.builtin.regex_filter import RegexFilter
 from processors.memory.errors import ThreadImportError
 from processors.memory.transfer import ThreadExport, id_problem
@@ -165,6 +166,8 @@ def export_runs(connection: Connection, thread_id: str) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------------------------- privacy
 #: The guards that hide what they find, by the processor type a design names them with.
 _HIDING_GUARDS: Final = {"PIIDetector": PIIDetector, "RegexFilter": RegexFilter}
+#: The PIIDetector a run without its design is scrubbed with: every type regular expressions find.
+_EVERY_PII_TYPE: Final = PIIDetector(detection_types=list(REGEX_TYPES))
 #: The run fields written as stored: ids, times and the design (whose options hold no chat text).
 _KEPT_AS_STORED: Final = frozenset({"id", "designId", "designJson", "model", "startedAt", "finishedAt", "recording"})
 
@@ -172,7 +175,8 @@ _KEPT_AS_STORED: Final = frozenset({"id", "designId", "designJson", "model", "st
 def scrub_run(data: dict[str, Any]) -> dict[str, Any]:
     """``data``, one exported run, with every value its hiding guards find in its text written as ``[REDACTED]``
     (see the module docstring); ``data`` itself when they find none."""
-    guards = _guards(data.get("designJson"))
+    design = data.get("designJson")
+    guards = _guards(design) if design else _traced_guards(data.get("trace"))
     if not guards:
         return data
     recording = _recording_of(data.get("recording"))
@@ -231,6 +235,16 @@ def _guards(design_json: str | None) -> tuple[Any, ...]:
             except (ValueError, TypeError) as error:
                 logger.warning("a %s of this run's design could not be built for its export: %s", entry["type"], error)
     return tuple(guards)
+
+
+def _traced_guards(trace: Any) -> tuple[Any, ...]:
+    """For a run stored without its design (a run of an agent built in code): a PIIDetector of every regex type when
+    one ran (its trace names it), since its options are not known; a RegexFilter's rules cannot be known."""
+    events = trace if isinstance(trace, list) else []
+    ran = any(
+        str(event.get("processorId", "")).startswith("pii-detector") for event in events if isinstance(event, dict)
+    )
+    return (_EVERY_PII_TYPE,) if ran else ()
 
 
 def _found_by(guards: Sequence[Any], texts: Iterable[str]) -> frozenset[str]:

@@ -15,9 +15,13 @@ from pathlib import Path
 import qasync
 from pytestqt.qtbot import QtBot
 
+from processors import Agent
+from processors.builtin.pii_detector import PIIDetector
 from processors.demo.offline import lookup_customer
-from processors.models.recording import Recording
+from processors.models.recording import Recording, RecordingModel
+from processors.models.scripted import ScriptedModel, Turn
 from processors.tracing.redactions import HIDDEN
+from studio.controllers.run_controller import RunController
 from studio.design.agent_design import DEMO_MODEL, AgentDesign, ChainEntry, ModelConfig
 from studio.store.database import Store
 from studio.store.run_transfer import EXTENSION, ExportedRun, scrub_run
@@ -147,3 +151,30 @@ def test_a_guard_that_cannot_search_the_thread_stops_its_export(
     assert window.statusBar().currentMessage().startswith("The thread was not exported: ")
     assert "slow-ab" in window.statusBar().currentMessage()
     run(qloop, workspace.shutdown())
+
+
+def test_a_run_stored_without_its_design_is_scrubbed_by_what_its_trace_says_ran(
+    qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    """An agent built in code and run through the run controller keeps no design with its runs: its trace names the
+    PII detector that ran, and every type it can find is scrubbed (its options are not known)."""
+    store = Store(f"sqlite:///{tmp_path / 'a.db'}")
+    controller = RunController(store)
+    recording = Recording()
+    model = RecordingModel(ScriptedModel([Turn(text=["Card ", "4111 1111 ", "1111 1111", " noted"])]), recording)
+    guard = PIIDetector(detection_types=["credit-card"])
+    agent = Agent(id="a", model=model, input_processors=[guard], output_processors=[guard], memory=store.memory)
+
+    async def go() -> str:
+        thread = await store.memory.create_thread(title="coded")
+        controller.start(agent, f"my IBAN is {TYPED[3]}, card {TYPED[2]}", thread_id=thread.id, recording=recording)
+        await asyncio.wait_for(controller.wait_finished(), 60)
+        return thread.id
+
+    thread_id = run(qloop, go())
+    exported = run(qloop, store.export_thread(thread_id))
+    run(qloop, store.close())
+    document, runs = json.dumps(exported), json.dumps(exported["extensions"][EXTENSION])
+    assert HIDDEN in runs and TYPED[2] not in document
+    assert "4111 1111 " not in document  # the card's first chunk, in the trace's held chunks and the recording
+    assert TYPED[3] not in runs  # every type is scrubbed from the runs (the stored message keeps it: not hidden)
