@@ -178,3 +178,18 @@ def test_a_run_stored_without_its_design_is_scrubbed_by_what_its_trace_says_ran(
     assert HIDDEN in runs and TYPED[2] not in document
     assert "4111 1111 " not in document  # the card's first chunk, in the trace's held chunks and the recording
     assert TYPED[3] not in runs  # every type is scrubbed from the runs (the stored message keeps it: not hidden)
+
+
+def test_a_regex_filter_s_redactions_stay_hidden_too(qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path) -> None:
+    regex = {"presets": ["pii"], "strategy": "redact"}
+    design = AgentDesign(
+        name="RegexFilter both ways",
+        model=ModelConfig(model=DEMO_MODEL),
+        tools=["lookup_customer"],
+        input=[ChainEntry(type="RegexFilter", options=regex)],
+        output=[ChainEntry(type="RegexFilter", options=regex)],
+    )
+    exported = chat_and_export(qtbot, qloop, tmp_path, design)
+    for value in [*TYPED, *record_values()]:
+        assert value not in exported, value
+    assert json.loads(exported)["extensions"][EXTENSION][0]["inputText"].count(HIDDEN) == 4
