@@ -41,9 +41,6 @@ import sqlalchemy as sa
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.engine import Connection
 
-from processors.builtin.pii_detector import PIIDetector
-from processors.builtin.pii_patterns import REGEX_TYPES
-from processors.builtin.regex_filter import RegexFilter
 from processors.memory.errors import ThreadImportError
 from processors.memory.transfer import ThreadExport, id_problem
 from processors.models.recording import FORMAT_VERSION, RecordedStep, RecordedToolCall, Recording
@@ -164,10 +161,30 @@ def export_runs(connection: Connection, thread_id: str) -> list[dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------------------------- privacy
-#: The guards that hide what they find, by the processor type a design names them with.
-_HIDING_GUARDS: Final = {"PIIDetector": PIIDetector, "RegexFilter": RegexFilter}
-#: The PIIDetector a run without its design is scrubbed with: every type regular expressions find.
-_EVERY_PII_TYPE: Final = PIIDetector(detection_types=list(REGEX_TYPES))
+#: The guards that hide what they find: the processor types a design names them with (their modules are loaded by
+#: the first export that needs them, not when the store is: the window shows sooner).
+_HIDING_GUARDS: Final = ("PIIDetector", "RegexFilter")
+
+
+def _guard_class(name: str) -> Any:
+    if name == "PIIDetector":
+        from processors.builtin.pii_detector import PIIDetector
+
+        return PIIDetector
+    from processors.builtin.regex_filter import RegexFilter
+
+    return RegexFilter
+
+
+@lru_cache(maxsize=1)
+def _every_pii_type() -> Any:
+    """The PIIDetector a run without its design is scrubbed with: every type regular expressions find."""
+    from processors.builtin.pii_detector import PIIDetector
+    from processors.builtin.pii_patterns import REGEX_TYPES
+
+    return PIIDetector(detection_types=list(REGEX_TYPES))
+
+
 #: The run fields written as stored: ids, times and the design (whose options hold no chat text).
 _KEPT_AS_STORED: Final = frozenset({"id", "designId", "designJson", "model", "startedAt", "finishedAt", "recording"})
 
@@ -226,12 +243,13 @@ def _guards(design_json: str | None) -> tuple[Any, ...]:
         for entry in entries if isinstance(entries, list) else []:
             if not isinstance(entry, dict) or not entry.get("enabled", True):
                 continue
-            kind = _HIDING_GUARDS.get(str(entry.get("type")))
             options = entry.get("options") or {}
-            if kind is None or not isinstance(options, dict) or options.get("strategy") == "warn":
+            if entry.get("type") not in _HIDING_GUARDS or not isinstance(options, dict):
+                continue
+            if options.get("strategy") == "warn":
                 continue
             try:
-                guards.append(kind(**options))
+                guards.append(_guard_class(str(entry["type"]))(**options))
             except (ValueError, TypeError) as error:
                 logger.warning("a %s of this run's design could not be built for its export: %s", entry["type"], error)
     return tuple(guards)
@@ -244,7 +262,7 @@ def _traced_guards(trace: Any) -> tuple[Any, ...]:
     ran = any(
         str(event.get("processorId", "")).startswith("pii-detector") for event in events if isinstance(event, dict)
     )
-    return (_EVERY_PII_TYPE,) if ran else ()
+    return (_every_pii_type(),) if ran else ()
 
 
 def _found_by(guards: Sequence[Any], texts: Iterable[str]) -> frozenset[str]:
@@ -254,9 +272,9 @@ def _found_by(guards: Sequence[Any], texts: Iterable[str]) -> frozenset[str]:
         if len(text) < MIN_LENGTH:
             continue
         for guard in guards:
-            if isinstance(guard, PIIDetector):
+            if hasattr(guard, "detect_offline"):  # a PIIDetector
                 found.update(match.value for match in guard.detect_offline(text))
-            else:
+            else:  # a RegexFilter
                 found.update(str(match["match"]) for match in guard.find_matches(text))
     return frozenset(value for value in found if len(value.strip()) >= MIN_LENGTH and value != HIDDEN)
 
