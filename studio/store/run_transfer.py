@@ -15,7 +15,7 @@ recorded.
 What a run's guards hid stays hidden in the export (DESIGN §6, privacy): the run's typed message (``inputText``), its
 trace (summaries, states, the chunks a processor changed or held) and its recording hold the text as it was before
 the guards, so every value that the run's hiding guards (PIIDetector, RegexFilter, with a strategy other than
-``warn``) find in that text is written as ``[REDACTED]`` (:func:`scrub_run`): in a streamed chunk too, where the
+``warn``) find in the text their lane saw is written as ``[REDACTED]`` wherever it stands (:func:`scrub_run`): in a streamed chunk too, where the
 value is split over several chunks, and in the recording, whose text deltas are rewritten so that a replay on the
 other machine streams ``[REDACTED]`` where the model wrote the value. A run whose guards hid nothing is exported as
 stored.
@@ -191,16 +191,21 @@ _KEPT_AS_STORED: Final = frozenset({"id", "designId", "designJson", "model", "st
 
 def scrub_run(data: dict[str, Any]) -> dict[str, Any]:
     """``data``, one exported run, with every value its hiding guards find in its text written as ``[REDACTED]``
-    (see the module docstring); ``data`` itself when they find none."""
+    (see the module docstring); ``data`` itself when they find none. An input guard searches what the input lane
+    saw (the typed message, the input hooks' trace), an output guard what the output lane saw (the recording, the
+    other hooks' trace); a value either found is hidden everywhere in the run."""
     design = data.get("designJson")
-    guards = _guards(design) if design else _traced_guards(data.get("trace"))
-    if not guards:
+    inputs, outputs = _guards(design) if design else _traced_guards(data.get("trace"))
+    if not inputs and not outputs:
         return data
     recording = _recording_of(data.get("recording"))
-    texts = [*_strings({key: value for key, value in data.items() if key not in _KEPT_AS_STORED})]
+    trace = [event for event in data.get("trace") or [] if isinstance(event, dict)]
+    seen_in = [data.get("inputText") or "", *_strings([event for event in trace if _input_hook(event)])]
+    seen_out = [*_strings([event for event in trace if not _input_hook(event)])]
     if recording is not None:
-        texts += _recording_texts(recording)
-    values = _found_by(guards, texts)
+        seen_out += _recording_texts(recording)
+    either = [*_strings([data.get("violations"), data.get("tripwire"), data.get("error")])]
+    values = _found_by(inputs, [*seen_in, *either]) | _found_by(outputs, [*seen_out, *either])
     if not values:
         return data
     scrubbed: dict[str, Any] = {
@@ -213,32 +218,46 @@ def scrub_run(data: dict[str, Any]) -> dict[str, Any]:
 
 def scrub_messages(document: dict[str, Any]) -> dict[str, Any]:
     """A thread export (``Store.export_thread``) whose messages have every value the hiding guards of its runs'
-    designs find in them written as ``[REDACTED]``: a tool's result is kept in the thread as the tool returned it
-    (``lookup_customer``'s record), while the output guard masked the same e-mail address in the answer; the messages
-    the guards changed hold no such value any more, so they are written as stored."""
+    designs find in them written as ``[REDACTED]`` (the input guards in the user's messages, the output guards in
+    the others): a tool's result is kept in the thread as the tool returned it (``lookup_customer``'s record), while
+    the output guard masked the same e-mail address in the answer; the messages the guards changed hold no such value
+    any more, so they are written as stored."""
     runs_data = document.get("extensions", {}).get(EXTENSION) or []
     designs = dict.fromkeys(str(item.get("designJson")) for item in runs_data if isinstance(item, dict))
-    guards = [guard for design in designs for guard in _guards(design)]
+    lanes = [_guards(design) for design in designs]
+    inputs = [guard for lane in lanes for guard in lane[0]]
+    outputs = [guard for lane in lanes for guard in lane[1]]
     messages = document.get("messages")
-    if not guards or not isinstance(messages, list):
+    if not (inputs or outputs) or not isinstance(messages, list):
         return document
-    values = _found_by(guards, _strings(messages))
+    said = [message for message in messages if isinstance(message, dict) and message.get("role") == "user"]
+    others = [message for message in messages if not (isinstance(message, dict) and message.get("role") == "user")]
+    values = _found_by(inputs, _strings(said)) | _found_by(outputs, _strings(others))
     return {**document, "messages": _scrubbed(messages, values)} if values else document
 
 
+#: A design's hiding guards: (the input lane's, the output lane's).
+_Lanes = tuple[tuple[Any, ...], tuple[Any, ...]]
+
+
+def _input_hook(event: Mapping[str, Any]) -> bool:
+    return str(event.get("hook", "")).startswith("process_input")
+
+
 @lru_cache(maxsize=16)
-def _guards(design_json: str | None) -> tuple[Any, ...]:
-    """The enabled hiding guards of the run's design, built from their options (none for a run without its design,
-    or with options this version cannot build: its text is then exported as stored). A thread's runs share a design
-    or a few: each is built once."""
+def _guards(design_json: str | None) -> _Lanes:
+    """The enabled hiding guards of the run's design, by lane, built from their options (none for a run without its
+    design, or with options this version cannot build: its text is then exported as stored). A thread's runs share
+    a design or a few: each is built once."""
     if not design_json or design_json == "None":
-        return ()
+        return (), ()
     try:
         design = json.loads(design_json)
     except ValueError:
-        return ()
-    guards: list[Any] = []
+        return (), ()
+    lanes: list[tuple[Any, ...]] = []
     for lane in ("input", "output"):
+        guards: list[Any] = []
         entries = design.get(lane) if isinstance(design, dict) else None
         for entry in entries if isinstance(entries, list) else []:
             if not isinstance(entry, dict) or not entry.get("enabled", True):
@@ -252,17 +271,21 @@ def _guards(design_json: str | None) -> tuple[Any, ...]:
                 guards.append(_guard_class(str(entry["type"]))(**options))
             except (ValueError, TypeError) as error:
                 logger.warning("a %s of this run's design could not be built for its export: %s", entry["type"], error)
-    return tuple(guards)
+        lanes.append(tuple(guards))
+    return lanes[0], lanes[1]
 
 
-def _traced_guards(trace: Any) -> tuple[Any, ...]:
-    """For a run stored without its design (a run of an agent built in code): a PIIDetector of every regex type when
-    one ran (its trace names it), since its options are not known; a RegexFilter's rules cannot be known."""
-    events = trace if isinstance(trace, list) else []
-    ran = any(
-        str(event.get("processorId", "")).startswith("pii-detector") for event in events if isinstance(event, dict)
+def _traced_guards(trace: Any) -> _Lanes:
+    """For a run stored without its design (a run of an agent built in code): a PIIDetector of every regex type in
+    each lane one ran in (its trace names it), since its options are not known; a RegexFilter's rules cannot be
+    known."""
+    events = [event for event in trace if isinstance(event, dict)] if isinstance(trace, list) else []
+    ran = [event for event in events if str(event.get("processorId", "")).startswith("pii-detector")]
+    every = (_every_pii_type(),)
+    return (
+        every if any(_input_hook(event) for event in ran) else (),
+        every if any(not _input_hook(event) for event in ran) else (),
     )
-    return (_every_pii_type(),) if ran else ()
 
 
 def _found_by(guards: Sequence[Any], texts: Iterable[str]) -> frozenset[str]:

@@ -193,3 +193,24 @@ def test_a_regex_filter_s_redactions_stay_hidden_too(qtbot: QtBot, qloop: qasync
     for value in [*TYPED, *record_values()]:
         assert value not in exported, value
     assert json.loads(exported)["extensions"][EXTENSION][0]["inputText"].count(HIDDEN) == 4
+
+
+def test_an_output_guard_hides_only_what_the_output_lane_saw(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    """A design that guards its output only: the user's own address, typed and never repeated by the model, was
+    hidden by no guard and is exported as typed; the customer record's address, masked in the answer, is not."""
+    design = guarded().model_copy(update={"input": []})
+    workspace, _window = open_studio(qtbot, qloop, tmp_path / "studio.db")
+    workspace.document.open_design(design)
+    greeting = "Hello, I am jo.user@example.net"
+    reply(qloop, workspace, greeting)
+    reply(qloop, workspace, "Please look up customer 42")
+    target = tmp_path / "thread.json"
+    run(qloop, workspace.export_thread(target))
+    run(qloop, workspace.shutdown())
+    exported = target.read_text(encoding="utf-8")
+    data = json.loads(exported)
+    assert data["messages"][0]["content"]["content"] == greeting
+    assert data["extensions"][EXTENSION][0]["inputText"] == greeting
+    assert all(value not in exported for value in record_values())
