@@ -15,10 +15,11 @@ recorded.
 What a run's guards hid stays hidden in the export (DESIGN §6, privacy): the run's typed message (``inputText``), its
 trace (summaries, states, the chunks a processor changed or held) and its recording hold the text as it was before
 the guards, so every value that the run's hiding guards (PIIDetector, RegexFilter, with a strategy other than
-``warn``) find in the text their lane saw is written as ``[REDACTED]`` wherever it stands (:func:`scrub_run`): in a streamed chunk too, where the
-value is split over several chunks, and in the recording, whose text deltas are rewritten so that a replay on the
-other machine streams ``[REDACTED]`` where the model wrote the value. A run whose guards hid nothing is exported as
-stored.
+``warn``) find in the text their lane saw is written as ``[REDACTED]`` wherever it stands (:func:`scrub_run`): in a
+streamed chunk too, where the value is split over several chunks, and in the recording, whose text deltas are
+rewritten so that a replay on the other machine streams ``[REDACTED]`` where the model wrote the value (a step
+after a tool's scrubbed result then no longer matches its recorded request: the replay says it diverged there). A
+run whose guards hid nothing is exported as stored.
 
 An import is data: every run is validated (shape, ids, a readable recording of bounded size) before anything is
 written, and refused with each problem named by its path (``extensions.processor-studio/runs[2].id: ...``); the
