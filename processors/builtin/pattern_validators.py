@@ -24,6 +24,7 @@ __all__ = [
     "ip_ok",
     "luhn_ok",
     "phone_ok",
+    "range_then_number",
     "secret_value_ok",
     "ssn_ok",
 ]
@@ -121,11 +122,25 @@ def ip_ok(value: str) -> bool:
 
 def phone_ok(value: str) -> bool:
     """8 to 15 digits with a ``+`` country code, else 10 or 11 (a national number with its area code); never
-    a date or an IPv4 address."""
+    a date, an IPv4 address or a range then a number (:func:`range_then_number`)."""
     digits = sum(map(str.isdigit, value))
     if not (8 <= digits <= 15 if value.startswith("+") else 10 <= digits <= 11):
         return False
-    return _DATE_LIKE.fullmatch(value) is None and not ip_ok(value)
+    return _DATE_LIKE.fullmatch(value) is None and not ip_ok(value) and not range_then_number(value)
+
+
+#: A range, then a number: a hyphen joins the first two groups and a space parts the third (``1500-2500 3000``); not
+#: a North American number's shape (valid area and exchange codes, then four digits: ``415-555 2671``).
+_RANGE_THEN_NUMBER: Final = re.compile(r"(?![2-9]\d\d-[2-9]\d\d \d{4}$)[1-9]\d*-\d+ \d+")
+
+
+def range_then_number(value: str) -> bool:
+    """Whether ``value``, a phone number's shape, reads as a range and a quantity (``1500-2500 3000 units``): a phone
+    number parts its area code from the rest and joins the groups of its subscriber number (``020 7946-0018``, ``0800
+    123-4567``), never the other way round, unless the area code keeps its trunk prefix ``0`` (``010-6552 9988``,
+    ``030-1234 5678``: written so in China and Germany), or it has a North American number's shape (``415-555 2671``:
+    a leak costs more than masking a rare range of three-digit numbers)."""
+    return _RANGE_THEN_NUMBER.fullmatch(value) is not None
 
 
 _DATE_LIKE: Final = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")

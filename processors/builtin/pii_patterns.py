@@ -3,8 +3,9 @@
 ``patterns`` finds the raw candidates; this module sharpens them for :class:`PIIDetector`:
 
 * phone numbers and e-mail addresses use stricter patterns of their own (a phone number needs a ``+``
-  country code, an area code in parentheses, or three separated groups of 10 to 12 digits; ``logo@2x.png`` is
-  a file name, not an address; ``o'neil@…`` is);
+  country code, an area code in parentheses, or three separated groups of 10 or 11 digits, 12 with the trunk prefix
+  ``0``; a range then a number, ``1500-2500 3000``, is none; ``logo@2x.png`` is a file name, not an address;
+  ``o'neil@…`` is);
 * card numbers must have an issuer prefix valid for their length (an IMEI passes Luhn but is no card), from the one
   issuer table :data:`~processors.builtin.pattern_validators.CARD_NETWORKS` that RegexFilter's presets read too;
 * an SSN written without dashes counts after the words "SSN" / "social security number";
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from processors.builtin.pattern_validators import card_issuer_ok, card_ok
+from processors.builtin.pattern_validators import card_issuer_ok, card_ok, range_then_number
 from processors.builtin.patterns import (
     ADDRESS_LETTERS,
     ANY_DIGIT_GROUP,
@@ -77,8 +78,12 @@ _PHONE_SHAPES: Final = (
     # North America: 1-800-555-0199, 1 (800) 555-0142, and bare ten digits whose area and exchange codes are valid
     r"|(?:1[ .-]?)?(?:\([2-9]\d{2}\)[ .-]?|[2-9]\d{2}[ .-]?)[2-9]\d{2}[ .-]?\d{4}"
 )
-#: A phone number alone: no digit group right before or after it (part of a longer number is no phone number).
-_PHONE: Final = re.compile(rf"(?<![\w+.-])(?<!\d[ .-])(?:{_PHONE_SHAPES})(?!\w|[ .-]\d)", _A)
+#: A count after a phone number, parted from it by a space: one to three digits that end the run of digit groups
+#: (``Tel: 020 7946 0018 3 times``, as ``+1 415 555 2671 2 times`` is cut to ``[PHONE] 2 times``, #25).
+_COUNT: Final = r"\d{1,3}(?!\d|[ ._-][(+]?\d)"
+#: A phone number alone: no digit group right before or after it (part of a longer number is no phone number), but
+#: a count may follow it.
+_PHONE: Final = re.compile(rf"(?<![\w+.-])(?<!\d[ .-])(?:{_PHONE_SHAPES})(?!\w|[.-]\d| (?!{_COUNT})\d)", _A)
 #: A phone number's shape that other numbers' groups may stand beside (a space, a dot, a dash or an underscore
 #: between): kept only when those groups are values too (:func:`_phone_pieces`, #25).
 _PHONE_PIECE: Final = re.compile(rf"(?<![A-Za-z0-9+.(-])(?<![A-Za-z_]_)(?:{_PHONE_SHAPES})(?![A-Za-z0-9]|_(?!\d))", _A)
@@ -715,10 +720,15 @@ def _piece_ok(value: str) -> bool:
 
 
 def _phone_ok(value: str) -> bool:
+    """8 to 15 digits with a ``+`` country code; else 10 or 11, or 12 with the trunk prefix ``0`` (``0755-8888 8888``,
+    ``0812-3456-7890``: a national number that long keeps it; ``1500 2500 3000`` is no phone number), never a date
+    or a range then a number (:func:`~processors.builtin.pattern_validators.range_then_number`)."""
     digits = sum(c.isdigit() for c in value)
     if value.startswith(("+", "(+")):
         return 8 <= digits <= 15
-    return 10 <= digits <= 12 and _DATE_LIKE.fullmatch(value) is None
+    if not (10 <= digits <= 11 or (digits == 12 and value.lstrip("(")[:1] == "0")):
+        return False
+    return _DATE_LIKE.fullmatch(value) is None and not range_then_number(value)
 
 
 _CN_ID_WEIGHTS: Final = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)

@@ -7,8 +7,10 @@
     await files.export_regression_test(run_id, path)         # asserts what the run's last replay gave
     await files.reexport_regression_test(run_id)             # again, over the file it was last exported to
 
-Every file is written atomically (:func:`studio.system.files.write_text_atomic`: a failure leaves the old file), the
-large ones on a worker thread; a failure is said in the status bar and in :attr:`file_failed`, never raised into Qt.
+A thread file carries what the guards hid only as ``[REDACTED]`` (:mod:`studio.store.run_transfer`: its runs, and the
+values of its messages that the guards would hide, a tool's result kept as the tool gave it). Every file is written
+atomically (:func:`studio.system.files.write_text_atomic`: a failure leaves the old file), the large ones on a worker
+thread; a failure is said in the status bar and in :attr:`file_failed`, never raised into Qt.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from processors.errors import ProcessorError
 from studio.controllers.replay_controller import ReplayController
 from studio.design.agent_design import DesignError, save_design
 from studio.design.export import design_to_python, script_requirements
@@ -29,6 +32,7 @@ from studio.i18n import translate
 from studio.models.design_document import DesignDocument
 from studio.regression_exports import exported_path, remember_export
 from studio.replays.regression_test import regression_test
+from studio.store.run_transfer import scrub_messages
 from studio.system.files import write_text_atomic
 
 logger = logging.getLogger(__name__)
@@ -91,9 +95,11 @@ class FileExports(QObject):
             return
         try:
             data = await self._store.export_thread(thread_id)
+            data = await asyncio.to_thread(scrub_messages, data)  # its runs come scrubbed (run_transfer.export_runs)
             text = json.dumps(data, indent=2, ensure_ascii=False)
             await asyncio.to_thread(write_text_atomic, path, text)
-        except (OSError, UnicodeError, ValueError) as error:
+        except (OSError, UnicodeError, ValueError, ProcessorError) as error:
+            # (a user's pattern of a guard that timed out on the thread's text: nothing is written unchecked)
             self._failed(translate("Workspace", "The thread was not exported"), error)
             return
         self.status_message.emit(translate("Workspace", "Exported the thread to {file}").format(file=path.name))

@@ -12,6 +12,15 @@ event's ``summary`` (the codes and values of its before/after/detail, ``TraceEve
 out where there is none, and a file written before codes (without them) imports as before, its texts shown as
 recorded.
 
+What a run's guards hid stays hidden in the export (DESIGN §6, privacy): the run's typed message (``inputText``), its
+trace (summaries, states, the chunks a processor changed or held) and its recording hold the text as it was before
+the guards, so every value that the run's hiding guards (PIIDetector, RegexFilter, with a strategy other than
+``warn``) find in the text their lane saw is written as ``[REDACTED]`` wherever it stands (:func:`scrub_run`): in a
+streamed chunk too, where the value is split over several chunks, and in the recording, whose text deltas are
+rewritten so that a replay on the other machine streams ``[REDACTED]`` where the model wrote the value (a step
+after a tool's scrubbed result then no longer matches its recorded request: the replay says it diverged there). A
+run whose guards hid nothing is exported as stored.
+
 An import is data: every run is validated (shape, ids, a readable recording of bounded size) before anything is
 written, and refused with each problem named by its path (``extensions.processor-studio/runs[2].id: ...``); the
 thread's own import then writes nothing either.
@@ -21,10 +30,13 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
+import logging
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
-from typing import Any, Literal
+from functools import lru_cache
+from typing import Any, Final, Literal
 
 import sqlalchemy as sa
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -32,9 +44,12 @@ from sqlalchemy.engine import Connection
 
 from processors.memory.errors import ThreadImportError
 from processors.memory.transfer import ThreadExport, id_problem
-from processors.models.recording import FORMAT_VERSION, Recording
+from processors.models.recording import FORMAT_VERSION, RecordedStep, RecordedToolCall, Recording
 from processors.problems import Problem, ProblemError, located, problem_of, pydantic_problem
+from processors.tracing.redactions import HIDDEN, MIN_LENGTH, scrub
 from studio.store.schema import run_recordings, runs, trace_events, violations
+
+logger = logging.getLogger(__name__)
 
 #: The key of the studio's data in a thread export's ``extensions``.
 EXTENSION = "processor-studio/runs"
@@ -142,8 +157,267 @@ def export_runs(connection: Connection, thread_id: str) -> list[dict[str, Any]]:
         )  # fmt: skip
         data = run.model_dump(mode="json", exclude={"trace", "violations"})
         data["trace"], data["violations"] = trace[row.id], found[row.id]
-        exported.append(data)
+        exported.append(scrub_run(data))
     return exported
+
+
+# --------------------------------------------------------------------------------------------- privacy
+#: The guards that hide what they find: the processor types a design names them with (their modules are loaded by
+#: the first export that needs them, not when the store is: the window shows sooner).
+_HIDING_GUARDS: Final = ("PIIDetector", "RegexFilter")
+
+
+def _guard_class(name: str) -> Any:
+    if name == "PIIDetector":
+        from processors.builtin.pii_detector import PIIDetector
+
+        return PIIDetector
+    from processors.builtin.regex_filter import RegexFilter
+
+    return RegexFilter
+
+
+@lru_cache(maxsize=1)
+def _every_pii_type() -> Any:
+    """The PIIDetector a run without its design is scrubbed with: every type regular expressions find."""
+    from processors.builtin.pii_detector import PIIDetector
+    from processors.builtin.pii_patterns import REGEX_TYPES
+
+    return PIIDetector(detection_types=list(REGEX_TYPES))
+
+
+#: The run fields written as stored: ids, times and the design (whose options hold no chat text).
+_KEPT_AS_STORED: Final = frozenset({"id", "designId", "designJson", "model", "startedAt", "finishedAt", "recording"})
+
+
+def scrub_run(data: dict[str, Any]) -> dict[str, Any]:
+    """``data``, one exported run, with every value its hiding guards find in its text written as ``[REDACTED]``
+    (see the module docstring); ``data`` itself when they find none. An input guard searches what the input lane
+    saw (the typed message, the input hooks' trace), an output guard what the output lane saw (the recording, the
+    other hooks' trace); a value either found is hidden everywhere in the run."""
+    design = data.get("designJson")
+    inputs, outputs = _guards(design) if design else _traced_guards(data.get("trace"))
+    if not inputs and not outputs:
+        return data
+    recording = _recording_of(data.get("recording"))
+    trace = [event for event in data.get("trace") or [] if isinstance(event, dict)]
+    seen_in = [data.get("inputText") or "", *_strings([event for event in trace if _input_hook(event)])]
+    seen_out = [*_strings([event for event in trace if not _input_hook(event)])]
+    if recording is not None:
+        seen_out += _recording_texts(recording)
+    either = [*_strings([data.get("violations"), data.get("tripwire"), data.get("error")])]
+    values = _found_by(inputs, [*seen_in, *either]) | _found_by(outputs, [*seen_out, *either])
+    if not values:
+        return data
+    scrubbed: dict[str, Any] = {
+        key: value if key in _KEPT_AS_STORED else _scrubbed(value, values) for key, value in data.items()
+    }
+    if recording is not None:
+        scrubbed["recording"] = base64.b64encode(_scrubbed_recording(recording, values).to_bytes()).decode("ascii")
+    return scrubbed
+
+
+def scrub_messages(document: dict[str, Any]) -> dict[str, Any]:
+    """A thread export (``Store.export_thread``) whose messages have every value the hiding guards of its runs'
+    designs find in them written as ``[REDACTED]`` (the input guards in the user's messages, the output guards in
+    the others): a tool's result is kept in the thread as the tool returned it (``lookup_customer``'s record), while
+    the output guard masked the same e-mail address in the answer; the messages the guards changed hold no such value
+    any more, so they are written as stored."""
+    runs_data = document.get("extensions", {}).get(EXTENSION) or []
+    designs = dict.fromkeys(str(item.get("designJson")) for item in runs_data if isinstance(item, dict))
+    lanes = [_guards(design) for design in designs]
+    inputs = [guard for lane in lanes for guard in lane[0]]
+    outputs = [guard for lane in lanes for guard in lane[1]]
+    messages = document.get("messages")
+    if not (inputs or outputs) or not isinstance(messages, list):
+        return document
+    said = [message for message in messages if isinstance(message, dict) and message.get("role") == "user"]
+    others = [message for message in messages if not (isinstance(message, dict) and message.get("role") == "user")]
+    values = _found_by(inputs, _strings(said)) | _found_by(outputs, _strings(others))
+    return {**document, "messages": _scrubbed(messages, values)} if values else document
+
+
+#: A design's hiding guards: (the input lane's, the output lane's).
+_Lanes = tuple[tuple[Any, ...], tuple[Any, ...]]
+
+
+def _input_hook(event: Mapping[str, Any]) -> bool:
+    return str(event.get("hook", "")).startswith("process_input")
+
+
+@lru_cache(maxsize=16)
+def _guards(design_json: str | None) -> _Lanes:
+    """The enabled hiding guards of the run's design, by lane, built from their options (none for a run without its
+    design, or with options this version cannot build: its text is then exported as stored). A thread's runs share
+    a design or a few: each is built once."""
+    if not design_json or design_json == "None":
+        return (), ()
+    try:
+        design = json.loads(design_json)
+    except ValueError:
+        return (), ()
+    lanes: list[tuple[Any, ...]] = []
+    for lane in ("input", "output"):
+        guards: list[Any] = []
+        entries = design.get(lane) if isinstance(design, dict) else None
+        for entry in entries if isinstance(entries, list) else []:
+            if not isinstance(entry, dict) or not entry.get("enabled", True):
+                continue
+            options = entry.get("options") or {}
+            if entry.get("type") not in _HIDING_GUARDS or not isinstance(options, dict):
+                continue
+            if options.get("strategy") == "warn":
+                continue
+            try:
+                guards.append(_guard_class(str(entry["type"]))(**options))
+            except (ValueError, TypeError) as error:
+                logger.warning("a %s of this run's design could not be built for its export: %s", entry["type"], error)
+        lanes.append(tuple(guards))
+    return lanes[0], lanes[1]
+
+
+def _traced_guards(trace: Any) -> _Lanes:
+    """For a run stored without its design (a run of an agent built in code): a PIIDetector of every regex type in
+    each lane one ran in (its trace names it), since its options are not known; a RegexFilter's rules cannot be
+    known."""
+    events = [event for event in trace if isinstance(event, dict)] if isinstance(trace, list) else []
+    ran = [event for event in events if str(event.get("processorId", "")).startswith("pii-detector")]
+    every = (_every_pii_type(),)
+    return (
+        every if any(_input_hook(event) for event in ran) else (),
+        every if any(not _input_hook(event) for event in ran) else (),
+    )
+
+
+def _found_by(guards: Sequence[Any], texts: Iterable[str]) -> frozenset[str]:
+    """The values the guards find in ``texts`` (each at least :data:`MIN_LENGTH` characters)."""
+    found: set[str] = set()
+    for text in dict.fromkeys(texts):
+        if len(text) < MIN_LENGTH:
+            continue
+        for guard in guards:
+            if hasattr(guard, "detect_offline"):  # a PIIDetector
+                found.update(match.value for match in guard.detect_offline(text))
+            else:  # a RegexFilter
+                found.update(str(match["match"]) for match in guard.find_matches(text))
+    return frozenset(value for value in found if len(value.strip()) >= MIN_LENGTH and value != HIDDEN)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings(item)
+
+
+#: Keys whose values are names, codes and times, never text a guard read: kept, so that an import reads them (a
+#: time that begins with a phone number's last four digits stays a time).
+_NOT_TEXT: Final = frozenset({
+    "at", "hook", "processorId", "outcome", "code", "type", "runId", "from", "id", "startedAt", "endedAt",
+})  # fmt: skip
+
+
+def _scrubbed(value: Any, values: frozenset[str]) -> Any:
+    if isinstance(value, str):
+        return _scrubbed_text(value, values)
+    if isinstance(value, Mapping):
+        return {key: item if key in _NOT_TEXT else _scrubbed(item, values) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_scrubbed(item, values) for item in value]
+    return value
+
+
+def _scrubbed_text(text: str, values: frozenset[str]) -> str:
+    """``text`` with each of ``values`` hidden (:func:`~processors.tracing.redactions.scrub`: whole, or its start
+    ending the text), and a piece of one hidden too: a text that lies inside a value (a streamed chunk: ``"1111 "``
+    of a card) or begins with a value's end (``"0018, call"``)."""
+    text = scrub(text, values)
+    core = text.strip()
+    if len(core) >= 2 and any(core in value for value in values):
+        return HIDDEN
+    for value in sorted(values, key=len, reverse=True):
+        for length in range(len(value) - 1, MIN_LENGTH - 1, -1):
+            if text.startswith(value[-length:]):
+                return HIDDEN + text[length:]
+    return text
+
+
+def _recording_of(text: str | None) -> Recording | None:
+    if text is None:
+        return None
+    try:
+        return Recording.from_bytes(base64.b64decode(text))
+    except (ValueError, binascii.Error):
+        return None
+
+
+def _recording_texts(recording: Recording) -> list[str]:
+    """The texts of a recording a guard may have hidden something in: each step's text and reasoning (deltas
+    joined), and every string of the other events and of the tools' calls."""
+    texts: list[str] = []
+    for step in recording.steps:
+        for kind in ("t", "r"):
+            texts.append("".join(str(event[1]) for event in step.events if event[:1] == [kind]))
+        texts += _strings([event for event in step.events if event[:1] not in (["t"], ["r"])])
+    for call in recording.tool_calls:
+        texts += _strings([call.arguments, call.result, call.error])
+    return [text for text in texts if text]
+
+
+def _scrubbed_recording(recording: Recording, values: frozenset[str]) -> Recording:
+    """A copy of ``recording`` whose text and reasoning deltas stream :data:`HIDDEN` where a value was (split over
+    deltas or not: the delta holding its first character says ``[REDACTED]``, the others lose its characters), and
+    whose other events and tool calls have their strings scrubbed."""
+    steps: list[RecordedStep] = []
+    for step in recording.steps:
+        events = [list(event) for event in step.events]
+        for kind in ("t", "r"):
+            at = [index for index, event in enumerate(events) if event[:1] == [kind]]
+            for index, text in zip(at, _scrubbed_deltas([str(events[i][1]) for i in at], values), strict=True):
+                events[index][1] = text
+        events = [event if event[:1] in (["t"], ["r"]) else _scrubbed(event, values) for event in events]
+        steps.append(RecordedStep(step.fingerprint, events, _scrubbed(step.error, values)))
+    calls = [
+        RecordedToolCall(
+            call.tool_name, _scrubbed(call.arguments, values), _scrubbed(call.result, values),
+            _scrubbed(call.error, values),
+        )
+        for call in recording.tool_calls
+    ]  # fmt: skip
+    return Recording(steps=steps, tool_calls=calls)
+
+
+def _scrubbed_deltas(deltas: Sequence[str], values: frozenset[str]) -> list[str]:
+    """``deltas`` (one stream's pieces) with each occurrence of a value in their joined text replaced by
+    :data:`HIDDEN`, in the delta where the occurrence begins."""
+    joined = "".join(deltas)
+    hidden = [False] * len(joined)
+    starts: set[int] = set()
+    for value in sorted(values, key=len, reverse=True):
+        at = joined.find(value)
+        while at >= 0:
+            if not any(hidden[at : at + len(value)]):
+                hidden[at : at + len(value)] = [True] * len(value)
+                starts.add(at)
+            at = joined.find(value, at + 1)
+    if not starts:
+        return list(deltas)
+    result: list[str] = []
+    offset = 0
+    for delta in deltas:
+        pieces = []
+        for position in range(offset, offset + len(delta)):
+            if position in starts:
+                pieces.append(HIDDEN)
+            elif not hidden[position]:
+                pieces.append(joined[position])
+        result.append("".join(pieces))
+        offset += len(delta)
+    return result
 
 
 def _column(key: str) -> str:
@@ -271,4 +545,13 @@ def runs_extension(exported: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return {EXTENSION: list(exported)}
 
 
-__all__ = ["EXTENSION", "ExportedRun", "check_runs", "export_runs", "import_runs", "runs_extension"]
+__all__ = [
+    "EXTENSION",
+    "ExportedRun",
+    "check_runs",
+    "export_runs",
+    "import_runs",
+    "runs_extension",
+    "scrub_messages",
+    "scrub_run",
+]

@@ -9,6 +9,10 @@ by different separators (``020 7946-0018``): RegexFilter masked it, PIIDetector 
 What starts inside the part of a number kept is no other number: RegexFilter read ``555 2671 4111`` inside
 ``+1 415 555 2671 4111`` and masked the ``4111``, no value of its own (PIIDetector, which masked it as part of the
 +1 number, now cuts that number and leaves it too).
+A count after a national number is no part of it (``Tel: 020 7946 0018 3 times`` → ``Tel: [PHONE] 3 times`` in both;
+PIIDetector left the number whole, as part of a longer one). A range and a quantity are no phone number to either
+guard (``1500-2500 3000 units``: PIIDetector masked it since it read mixed separators, and read twelve national digits
+without a trunk ``0`` as a phone number), while phone numbers with mixed separators stay masked.
 Every text is checked whole and streamed in chunks of every size from 1 to 9. Invented numbers (fictional ranges).
 """
 
@@ -78,3 +82,87 @@ def test_a_house_number_then_a_polish_postal_code_is_no_phone_number(guard: str)
         assert whole(GUARDS[guard], text) == text
     text = "Nowy Świat 53, 00-020 Warszawa, tel. +48 22 653 00 20"
     assert whole(GUARDS[guard], text) == "Nowy Świat 53, 00-020 Warszawa, tel. [PHONE]"
+
+
+#: A national number and a count after it (a space, one to three digits, a word): both guards mask the number and
+#: keep the count, as ``+1 415 555 2671 2 times`` gives ``[PHONE] 2 times`` (PIIDetector read ``020 7946 0018 3`` as
+#: part of a longer number and left the phone number whole; RegexFilter masked it).
+COUNT_CASES = [
+    ("Tel: 020 7946 0018 3 times", "Tel: [PHONE] 3 times"),
+    ("Tel: 020 7946 0018 12 times", "Tel: [PHONE] 12 times"),
+    ("Tel: 020 7946-0018 3 times", "Tel: [PHONE] 3 times"),
+    ("Tel: 0800 123 4567 100 calls", "Tel: [PHONE] 100 calls"),
+    ("Tel: 415 555 2671 3 times", "Tel: [PHONE] 3 times"),
+    ("Call (415) 555-2671 2 times", "Call [PHONE] 2 times"),
+    ("Call 415-555-2671 2 times", "Call [PHONE] 2 times"),
+    ("Tel: 020 7946 0018 3", "Tel: [PHONE] 3"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), COUNT_CASES)
+@pytest.mark.parametrize("guard", list(GUARDS))
+def test_a_count_after_a_national_number_is_kept(text: str, expected: str, guard: str) -> None:
+    assert whole(GUARDS[guard], text) == expected
+    for size in range(1, 10):
+        chunks = [text[i : i + size] for i in range(0, len(text), size)]
+        assert streamed(GUARDS[guard], chunks) == expected, size
+
+
+@pytest.mark.parametrize("guard", list(GUARDS))
+def test_a_fourth_group_of_four_digits_still_makes_a_longer_number_to_pii_detector(guard: str) -> None:
+    """Only a short group is a count: ``020 7946 0018 1234`` may be one number or a list, and PIIDetector still
+    refuses it (RegexFilter, whose pattern reads three groups and stops, masks the first three: a difference left as
+    it was)."""
+    text = "Line 020 7946 0018 1234 is busy"
+    expected = {"PIIDetector": text, "RegexFilter": "Line [PHONE] 1234 is busy"}
+    assert whole(GUARDS[guard], text) == expected[guard]
+
+
+#: Numbers that are no phone number to either guard: a range then a quantity (a hyphen joins the first two groups,
+#: a space parts the third), and twelve digits with no trunk prefix (RegexFilter refuses twelve national digits;
+#: PIIDetector took them as a phone number, with or without separators alike).
+NOT_PHONES = [
+    "1500-2500 3000 units",
+    "150-2500 3000 units",
+    "150-250 3000 units",
+    "1500-2500 300 units",
+    "1500 2500 3000 units",
+    "1500-2500-3000 units",
+    "ids 4000 4001 4002",
+    "1234 5678 9012 3 times",
+]
+
+
+@pytest.mark.parametrize("text", NOT_PHONES)
+@pytest.mark.parametrize("guard", list(GUARDS))
+def test_a_range_and_a_quantity_are_no_phone_number(text: str, guard: str) -> None:
+    assert whole(GUARDS[guard], text) == text
+    for size in range(1, 10):
+        chunks = [text[i : i + size] for i in range(0, len(text), size)]
+        assert streamed(GUARDS[guard], chunks) == text, size
+
+
+#: Phone numbers with mixed separators or twelve digits that stay masked by both guards (or by PIIDetector, which
+#: reads twelve national digits with a trunk prefix; RegexFilter reads ten or eleven).
+STILL_PHONES = [
+    ("Tel. 020 7946-0018 today", "Tel. [PHONE] today", "both"),
+    ("Tel. 020.7946-0018 today", "Tel. [PHONE] today", "both"),
+    ("Tel. 0800 123-4567 today", "Tel. [PHONE] today", "both"),
+    ("Tel. 010-6552 9988 today", "Tel. [PHONE] today", "both"),
+    ("Tel. 030-1234 5678 today", "Tel. [PHONE] today", "both"),
+    ("Tel. 415-555 2671 today", "Tel. [PHONE] today", "both"),
+    ("Tel. (415) 555-2671 today", "Tel. [PHONE] today", "both"),
+    ("Tel. 0755-8888 8888 today", "Tel. [PHONE] today", "PIIDetector"),
+    ("Tel. 0812-3456-7890 today", "Tel. [PHONE] today", "PIIDetector"),
+    ("Tel. (0755) 8888 8888 today", "Tel. [PHONE] today", "PIIDetector"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "which"), STILL_PHONES)
+@pytest.mark.parametrize("guard", list(GUARDS))
+def test_phone_numbers_with_mixed_separators_stay_masked(text: str, expected: str, which: str, guard: str) -> None:
+    want = expected if which in ("both", guard) else text
+    assert whole(GUARDS[guard], text) == want
+    for size in range(1, 10):
+        chunks = [text[i : i + size] for i in range(0, len(text), size)]
+        assert streamed(GUARDS[guard], chunks) == want, size
