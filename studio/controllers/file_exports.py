@@ -32,7 +32,6 @@ from studio.i18n import translate
 from studio.models.design_document import DesignDocument
 from studio.regression_exports import exported_path, remember_export
 from studio.replays.regression_test import regression_test
-from studio.store.run_transfer import scrub_messages
 from studio.system.files import write_text_atomic
 
 logger = logging.getLogger(__name__)
@@ -94,8 +93,7 @@ class FileExports(QObject):
             self.status_message.emit(translate("Workspace", "No thread is open."))
             return
         try:
-            data = await self._store.export_thread(thread_id)
-            data = await asyncio.to_thread(scrub_messages, data)  # its runs come scrubbed (run_transfer.export_runs)
+            data = await self._store.export_thread(thread_id)  # scrubbed (Store.export_thread)
             text = json.dumps(data, indent=2, ensure_ascii=False)
             await asyncio.to_thread(write_text_atomic, path, text)
         except (OSError, UnicodeError, ValueError, ProcessorError) as error:

@@ -16,6 +16,7 @@ Every method is async and does its work off the event loop's thread, so the UI n
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Any
@@ -34,7 +35,7 @@ from studio.store.lab_runs import LabCaseRecord, LabRunRecord, LabRunsStore, Run
 from studio.store.migrations import STUDIO_MIGRATIONS
 from studio.store.recordings import RecordingsStore
 from studio.store.records import DesignRecord, RunRecord, TripwireRecord, ViolationRecord
-from studio.store.run_transfer import export_runs, import_runs, runs_extension
+from studio.store.run_transfer import export_runs, import_runs, runs_extension, scrub_messages
 from studio.store.schema import designs, runs, trace_events, violations
 from studio.store.trash import ThreadTrashStore
 
@@ -228,12 +229,14 @@ class Store:
     # ----------------------------------------------------------------------------------------- thread files
     async def export_thread(self, thread_id: str) -> dict[str, Any]:
         """The runtime's thread export, with the studio's runs (trace, violations, recordings) in its
-        ``extensions`` (:mod:`studio.store.run_transfer`)."""
+        ``extensions`` (:mod:`studio.store.run_transfer`), and what the guards hid written as ``[REDACTED]``: the runs
+        come scrubbed (``export_runs``), the messages are scrubbed here (``scrub_messages``, on a worker thread), so
+        every caller gets a document fit to leave the studio."""
         document = await self.memory.export_thread(thread_id)
         exported = await self.memory.run_sync(lambda connection: export_runs(connection, thread_id))
         if exported:
             document["extensions"] = runs_extension(exported)
-        return document
+        return await asyncio.to_thread(scrub_messages, document)
 
     async def import_thread(
         self, data: Mapping[str, Any] | str | bytes, *, progress: ImportProgress | None = None

@@ -1,8 +1,10 @@
-"""What the studio loads before its first window: the lab and httpx wait until they are needed.
+"""What the studio loads before its first window: the lab, httpx and the hiding guards wait until they are needed.
 
 Launch to window is the figure users feel (tests/bench/README.md); the lab's controllers, engine and reports and
 httpx (which loads click, rich and pygments with it) were a quarter of the start's import time. The check runs in a
-fresh interpreter, so modules other tests imported do not count.
+fresh interpreter, so modules other tests imported do not count. The PII detector and the regex filter (with their
+patterns) load with the first run or export whose design has one (``studio.store.run_transfer`` imports them when a
+thread export needs them): the store and the exports import neither at startup.
 """
 
 from __future__ import annotations
@@ -53,3 +55,10 @@ def test_the_first_window_loads_neither_the_lab_nor_httpx() -> None:
     )
     assert lab_parts == []
     assert {"httpx", "click", "rich", "pygments"} & loaded == set()
+
+
+def test_the_first_window_loads_no_hiding_guard() -> None:
+    loaded = loaded_after_first_window_imports()
+    assert "studio.store.run_transfer" in loaded  # the thread export's scrub is there, its guards are not
+    guards = {"processors.builtin.pii_detector", "processors.builtin.pii_patterns", "processors.builtin.regex_filter"}
+    assert guards & loaded == set()
