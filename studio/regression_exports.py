@@ -8,19 +8,44 @@ last folder of the file dialogs), per run: the file and the run's thread::
     remember_export(run_id, thread_id, path)
     exported_path(run_id)         # Path, or None when never exported (or the file was since removed)
     latest_export(thread_id)      # (run_id, Path) of the thread's newest export, or None
+
+A regression test holds the run's message, the thread before it and the recording raw: a PII guard's test needs the
+values to exercise the guard (a test with them faked would diverge from the run). :func:`masked_kinds` says what kinds
+of values the run's hiding guards (PIIDetector, RegexFilter; not one that only warns) find in what the test holds —
+the export asks before writing such a file, and :func:`with_unmasked_header` says so at the top of the file::
+
+    kinds = masked_kinds(source.design or current_design, exported_texts(source))   # ["email", "phone"], or []
+    script = with_unmasked_header(script, kinds)
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings
 
+from processors.models.recording import Recording
 from studio.system.paths import data_dir
 
-__all__ = ["exported_path", "latest_export", "remember_export"]
+if TYPE_CHECKING:
+    from studio.design.agent_design import AgentDesign
+    from studio.replays.chain_replay import ReplaySource
+
+__all__ = [
+    "exported_path",
+    "exported_texts",
+    "latest_export",
+    "masked_kinds",
+    "remember_export",
+    "with_unmasked_header",
+]
+
+logger = logging.getLogger(__name__)
 
 _GROUP = "regression_exports"
 
@@ -67,3 +92,82 @@ def latest_export(thread_id: str) -> tuple[str, Path] | None:
         reverse=True,
     )  # fmt: skip
     return next(((run_id, path) for _at, run_id, path in candidates if path.is_file()), None)
+
+
+# ------------------------------------------------------------------------------------------- unmasked values
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings(item)
+
+
+def exported_texts(source: ReplaySource) -> list[str]:
+    """The texts a regression test of ``source`` holds raw: the run's message, the thread before it, and each step's
+    text and reasoning (deltas joined, so a value streamed in pieces is found), the other events and the tools'
+    calls of its recording."""
+    texts = [source.input_text, *_strings([message.to_json() for message in source.history])]
+    try:
+        recording = Recording.from_bytes(source.recording)
+    except ValueError:  # (a ProblemError) an unreadable recording: the replay would have said so first
+        return texts
+    for step in recording.steps:
+        for kind in ("t", "r"):
+            texts.append("".join(str(event[1]) for event in step.events if event[:1] == [kind]))
+        texts += _strings([event for event in step.events if event[:1] not in (["t"], ["r"])])
+    for call in recording.tool_calls:
+        texts += _strings([call.arguments, call.result, call.error])
+    return [text for text in texts if text]
+
+
+def _hiding_guards(design: AgentDesign) -> list[Any]:
+    """The enabled guards of ``design`` that hide what they find, built from their options (their modules load here,
+    with the first export that needs them, not with the window)."""
+    guards: list[Any] = []
+    for lane in ("input", "output"):
+        for entry in design.chain(lane):
+            if not entry.enabled or entry.options.get("strategy") == "warn":
+                continue
+            try:
+                if entry.type == "PIIDetector":
+                    from processors.builtin.pii_detector import PIIDetector
+
+                    guards.append(PIIDetector(**entry.options))
+                elif entry.type == "RegexFilter":
+                    from processors.builtin.regex_filter import RegexFilter
+
+                    guards.append(RegexFilter(**entry.options))
+            except (ValueError, TypeError) as error:
+                logger.warning("a %s of the run's design could not be built: %s", entry.type, error)
+    return guards
+
+
+def masked_kinds(design: AgentDesign | None, texts: Iterable[str]) -> list[str]:
+    """The kinds of values ``design``'s hiding guards find in ``texts`` (a PIIDetector's types — ``email``,
+    ``phone``, ``credit-card``… — and a RegexFilter's rule names), in the order found; empty when the design has no
+    such guard or they find nothing."""
+    guards = _hiding_guards(design) if design is not None else []
+    kinds: dict[str, None] = {}
+    for text in dict.fromkeys(texts) if guards else ():
+        for guard in guards:
+            if hasattr(guard, "detect_offline"):  # a PIIDetector
+                kinds.update(dict.fromkeys(match.kind for match in guard.detect_offline(text)))
+            else:  # a RegexFilter
+                kinds.update(dict.fromkeys(str(match["rule"]) for match in guard.find_matches(text)))
+    return list(kinds)
+
+
+def with_unmasked_header(script: str, kinds: Iterable[str]) -> str:
+    """``script`` with a comment on top saying it holds, unmasked, the ``kinds`` of values the guards hid (``script``
+    itself when ``kinds`` is empty)."""
+    named = ", ".join(kinds)
+    if not named:
+        return script
+    return (
+        f"# UNMASKED VALUES: this file holds, unmasked, values the design's guardrails hid in the chat ({named}):\n"
+        "# the test needs them to replay the run. Share it as you would the conversation itself.\n" + script
+    )

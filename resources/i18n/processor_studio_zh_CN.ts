@@ -4799,6 +4799,29 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
+    <name>UnmaskedExport</name>
+    <message>
+        <source>Export unmasked values?</source>
+        <translation>导出未遮蔽的值？</translation>
+    </message>
+    <message>
+        <source>The file will hold, unmasked, values the guardrails hid in the chat: {kinds}.</source>
+        <translation>该文件将包含护栏在聊天中隐藏的值，且未遮蔽：{kinds}。</translation>
+    </message>
+    <message>
+        <source>The regression test needs them to replay the run. Share the file as you would the conversation itself.</source>
+        <translation>回归测试需要这些值来重放这次运行。请像对待对话本身一样分享此文件。</translation>
+    </message>
+    <message>
+        <source>Export with the values</source>
+        <translation>连同这些值导出</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
     <name>Workspace</name>
     <message>
         <source>The saved design “{name}” could not be read: {error}</source>

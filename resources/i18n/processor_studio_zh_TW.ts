@@ -4799,6 +4799,29 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
     </message>
 </context>
 <context>
+    <name>UnmaskedExport</name>
+    <message>
+        <source>Export unmasked values?</source>
+        <translation>匯出未遮蔽的值？</translation>
+    </message>
+    <message>
+        <source>The file will hold, unmasked, values the guardrails hid in the chat: {kinds}.</source>
+        <translation>該檔案將包含護欄在聊天中隱藏的值，且未遮蔽：{kinds}。</translation>
+    </message>
+    <message>
+        <source>The regression test needs them to replay the run. Share the file as you would the conversation itself.</source>
+        <translation>迴歸測試需要這些值來重播這次執行。請像對待對話本身一樣分享此檔案。</translation>
+    </message>
+    <message>
+        <source>Export with the values</source>
+        <translation>連同這些值匯出</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
     <name>Workspace</name>
     <message>
         <source>The saved design “{name}” could not be read: {error}</source>

@@ -30,7 +30,13 @@ from studio.design.export import design_to_python, script_requirements
 from studio.error_texts import error_text
 from studio.i18n import translate
 from studio.models.design_document import DesignDocument
-from studio.regression_exports import exported_path, remember_export
+from studio.regression_exports import (
+    exported_path,
+    exported_texts,
+    masked_kinds,
+    remember_export,
+    with_unmasked_header,
+)
 from studio.replays.regression_test import regression_test
 from studio.system.files import write_text_atomic
 
@@ -106,8 +112,8 @@ class FileExports(QObject):
         """Write ``run_id``'s last replay through the current chain as a pytest file
         (:mod:`studio.replays.regression_test`) that asserts the outcome that replay gave; False, and said, when it
         cannot."""
-        script = await self.regression_test_script(run_id)
-        return script is not None and await self.write_regression_test(script, path, run_id=run_id)
+        made = await self.regression_test_script(run_id)
+        return made is not None and await self.write_regression_test(made[0], path, run_id=run_id)
 
     async def reexport_regression_test(self, run_id: str) -> bool:
         """Write ``run_id``'s last replay as a pytest file again, over the file it was last exported to (the design as
@@ -121,10 +127,13 @@ class FileExports(QObject):
             return False
         return await self.export_regression_test(run_id, path)
 
-    async def regression_test_script(self, run_id: str) -> str | None:
+    async def regression_test_script(self, run_id: str) -> tuple[str, list[str]] | None:
         """The regression test of ``run_id``'s last replay, made before the user picks a file, so a test that cannot
         be exported (no replay yet, a replay that diverged, a design that cannot be exported) is said at once
-        instead of after a file was chosen; None, and said (status bar and a message box), when it cannot."""
+        instead of after a file was chosen; None, and said (status bar and a message box), when it cannot. With it,
+        the kinds of values the run's hiding guards masked that the file holds unmasked
+        (:func:`studio.regression_exports.masked_kinds`; the window asks before writing such a file), which its
+        header names too."""
         comparison = self._replays.comparisons.get(run_id)
         if comparison is None:
             self._refused(
@@ -134,8 +143,11 @@ class FileExports(QObject):
             return None
         try:
             source = await self._replays.source(run_id)
-            return regression_test(self._document.snapshot(), source, comparison.current, catalogue=self._catalogue)
-        except (LookupError, DesignError, ValueError, SyntaxError) as error:
+            design = self._document.snapshot()
+            script = regression_test(design, source, comparison.current, catalogue=self._catalogue)
+            kinds = await asyncio.to_thread(masked_kinds, source.design or design, exported_texts(source))
+            return with_unmasked_header(script, kinds), kinds
+        except (LookupError, DesignError, ValueError, SyntaxError, ProcessorError) as error:
             self._failed(translate("Workspace", "The regression test cannot be exported"), error)
             return None
 

@@ -47,6 +47,7 @@ from studio.models.chat_list_model import ChatListModel
 from studio.models.chat_model import ChatModel
 from studio.models.design_document import DesignDocument
 from studio.models.threads_model import ThreadListModel
+from studio.regression_exports import exported_path
 
 if TYPE_CHECKING:
     from studio.controllers.lab_controller import LabController
@@ -73,9 +74,10 @@ class Workspace(QObject):
     #: A design's stdio MCP server (a :class:`~studio.design.agent_design.McpServerConfig`) would run a program the user
     #: has not allowed; the window asks, showing the exact command, and answers with :meth:`answer_mcp_approval`.
     mcp_approval_requested = Signal(object)
-    #: A run's regression test was made (run_id, script): the window asks where it goes
-    #: (:meth:`make_regression_test`, then :meth:`save_regression_test`).
-    regression_test_ready = Signal(str, str)
+    #: A run's regression test was made (run_id, script, the kinds of masked values it holds unmasked, the file to
+    #: write it over or ""): the window asks before writing unmasked values, and where it goes when no file is given
+    #: (:meth:`make_regression_test` or :meth:`rewrite_regression_test`, then :meth:`save_regression_test`).
+    regression_test_ready = Signal(str, str, list, str)
     #: A run's regression test file was written, or writing it ended (run_id): a replay view shows the export again.
     regression_test_written = Signal(str)
 
@@ -439,14 +441,16 @@ class Workspace(QObject):
         """File → Export thread: :meth:`export_thread` (the open thread) as a task."""
         self.spawn(self.export_thread(path))
 
-    def make_regression_test(self, run_id: str) -> None:
-        """Make ``run_id``'s regression test; :attr:`regression_test_ready` brings it (a test that cannot be made is
-        said, before any file is picked)."""
+    def make_regression_test(self, run_id: str, path: Path | None = None) -> None:
+        """Make ``run_id``'s regression test, to be written to ``path`` (or a file the window asks for);
+        :attr:`regression_test_ready` brings it (a test that cannot be made is said, before any file is picked)."""
 
         async def make() -> None:
-            script = await self.files.regression_test_script(run_id)
-            if script is not None:
-                self.regression_test_ready.emit(run_id, script)
+            made = await self.files.regression_test_script(run_id)
+            if made is not None:
+                self.regression_test_ready.emit(run_id, made[0], made[1], str(path) if path is not None else "")
+            elif path is not None:
+                self.regression_test_written.emit(run_id)  # (writing it again ended: said why)
 
         self.spawn(make())
 
@@ -460,14 +464,19 @@ class Workspace(QObject):
         self.spawn(save())
 
     def rewrite_regression_test(self, run_id: str) -> None:
-        """Write ``run_id``'s test again over its last file (:meth:`reexport_regression_test`);
-        :attr:`regression_test_written` after."""
+        """Make ``run_id``'s test again, to be written over its last file: :attr:`regression_test_ready` brings it with
+        that file (the window asks first when it holds masked values unmasked); said when it was never exported
+        (:meth:`reexport_regression_test`), and :attr:`regression_test_written` then."""
+        path = exported_path(run_id)
+        if path is not None:
+            self.make_regression_test(run_id, path)
+            return
 
-        async def rewrite() -> None:
+        async def refuse() -> None:
             await self.reexport_regression_test(run_id)
             self.regression_test_written.emit(run_id)
 
-        self.spawn(rewrite())
+        self.spawn(refuse())
 
     def open_lab(self) -> None:
         """The Lab window opened for the first time: load its runs and warm its worker processes."""

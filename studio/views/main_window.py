@@ -6,6 +6,7 @@ Middle: the chat. Right: the inspector. Everything it does is a call on the work
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QRect, QSettings, Qt, Slot
@@ -50,6 +51,7 @@ from studio.views.thread_replay_view import ThreadReplayView
 from studio.views.threads_view import ThreadsView
 from studio.views.undo_notice import announce_undo
 from studio.views.undo_routing import EditorUndoRouting
+from studio.views.unmasked_export import ask_to_export_unmasked
 
 if TYPE_CHECKING:
     from studio.controllers.lab_thresholds import LabThresholds
@@ -456,9 +458,24 @@ class MainWindow(QMainWindow):
         if view is not None and view.run_id == run_id and shiboken_valid(view):
             view.refresh_reexport()
 
-    @Slot(str, str)
-    def _on_workspace_regression_test_ready(self, run_id: str, script: str) -> None:
-        """The test is made: ask where it goes."""
+    @Slot(str, str, list, str)
+    def _on_workspace_regression_test_ready(self, run_id: str, script: str, kinds: list[str], path: str) -> None:
+        """The test is made: when it holds values the guards masked, ask first (Cancel writes nothing); then write it
+        over ``path``, or ask where it goes."""
+        if kinds:
+            ask_to_export_unmasked(
+                self,
+                kinds,
+                accept=lambda: self._export_regression_test(run_id, script, path),
+                cancel=lambda: self._on_workspace_regression_test_written(run_id),  # (the export ended)
+            )
+            return
+        self._export_regression_test(run_id, script, path)
+
+    def _export_regression_test(self, run_id: str, script: str, path: str) -> None:
+        if path:
+            self.workspace.save_regression_test(script, Path(path), run_id)
+            return
         self.files.file_dialog(
             translate("MainWindow", "Export run as a regression test"),
             translate("MainWindow", "Python tests (*.py)"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import qasync
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
 
 from studio.models.editor_commands import RemoveEntry
@@ -22,9 +22,17 @@ def thread_menu_action(window: MainWindow, name: str):  # type: ignore[no-untype
     return next(a for a in menu.actions() if a.objectName() == name)
 
 
+def export_with_the_values(qloop: qasync.QEventLoop, window: MainWindow) -> None:
+    """Answer the question whether to export the values the guards masked (the demo masks the record's address)."""
+    box = next(b for b in window.findChildren(QMessageBox, "unmasked_export_dialog") if b.isVisible())
+    box.findChild(QPushButton, "unmasked_export.accept").click()  # type: ignore[union-attr]
+    run(qloop, window.workspace.wait_idle())
+
+
 def export_through_the_dialog(qloop: qasync.QEventLoop, window: MainWindow, run_id: str, folder: Path) -> Path:
     window._on_replay_export_test_requested(run_id)
     run(qloop, window.workspace.wait_idle())
+    export_with_the_values(qloop, window)
     dialog = next(d for d in window.findChildren(QFileDialog, "file_dialog") if d.isVisible())
     dialog.setDirectory(str(folder))
     dialog.accept()
@@ -55,6 +63,7 @@ def test_the_thread_menu_exports_the_test_again_with_the_current_design_over_the
     action.trigger()  # one action: replay through the current chain, then rewrite the file
     run(qloop, workspace.replays.wait_idle())
     run(qloop, workspace.wait_idle())
+    export_with_the_values(qloop, window)  # the run's guards masked the address: asked again
 
     again = path.read_text(encoding="utf-8")
     assert again != first
@@ -81,6 +90,7 @@ def test_the_replay_view_exports_again_to_the_remembered_file(
     assert view.reexport_test.isVisibleTo(view) and view.reexport_test.isEnabled()
     view.reexport_test.click()
     run(qloop, workspace.wait_idle())
+    export_with_the_values(qloop, window)
 
     assert path.read_text(encoding="utf-8") != first and "ada.lovelace@example.com" in path.read_text(encoding="utf-8")
     assert not [d for d in window.findChildren(QFileDialog) if d.isVisible()]  # no file asked for again
