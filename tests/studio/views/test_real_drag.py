@@ -155,7 +155,9 @@ def test_drag_an_entry_to_another_lane_and_reorder(window: Window, document: Des
     assert document.undo_stack().count() == 2
 
 
-def test_a_drag_near_the_edge_of_scrolled_lanes_brings_the_next_lane_in(window: Window, document: DesignDocument) -> None:
+def test_a_drag_near_the_edge_of_scrolled_lanes_brings_the_next_lane_in(
+    window: Window, document: DesignDocument
+) -> None:
     """With large text the lanes scroll sideways (each keeps room for an entry's name): a drag from the palette held
     near the right edge scrolls the error lane into sight, and the drop lands there."""
     palette, editor = window.palette, window.editor
