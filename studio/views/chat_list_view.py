@@ -82,7 +82,8 @@ class ChatListView(QAbstractItemView):
         self._settle.setSingleShot(True)
         self._settle.setInterval(0)
         self._settle.timeout.connect(self._on_settle_timeout)
-        self._settle_from = -1  # rows from here up are still to be checked
+        # rows still to be checked, from the first down to the second: (-1, 0) when none are
+        self._settle_rows = (-1, 0)
         self._stick = True
         self._programmatic = 0
         self._laying_out = False
@@ -122,8 +123,12 @@ class ChatListView(QAbstractItemView):
             return
         width = self._width()
         self._rows.insert(start, [self.renderer.estimate(self._item(row), width) for row in range(start, end + 1)])
+        high, low = self._settle_rows
+        count = end - start + 1
+        if high >= 0:  # the rows still to check moved down with the insertion
+            self._settle_rows = (high + count if high >= start else high, low + count if low >= start else low)
         self._relayout()
-        self._settle_later()
+        self._settle_later(start, end)
 
     def dataChanged(
         self,
@@ -136,7 +141,7 @@ class ChatListView(QAbstractItemView):
             return
         self._rows.forget_measures(first, last)  # re-measured when laid out, if visible
         self._relayout(changed=(first, last))
-        self._settle_later()
+        self._settle_later(first, last)  # a streamed reply on screen is measured already: nothing to do
 
     def reset(self) -> None:
         super().reset()
@@ -264,38 +269,46 @@ class ChatListView(QAbstractItemView):
         self._relayout()
         self._settle_later()
 
-    def _settle_later(self) -> None:
-        """Measure the rows still estimated, from the bottom up, in passes while the event loop is idle."""
-        self._settle_from = len(self._rows) - 1
+    def _settle_later(self, first: int = 0, last: int | None = None) -> None:
+        """Measure the rows still estimated among ``first..last`` (all by default), from the bottom up, in passes
+        while the event loop is idle."""
+        last = len(self._rows) - 1 if last is None else last
+        if last < first:
+            return
+        high, low = self._settle_rows
+        self._settle_rows = (last, first) if high < 0 else (max(high, last), min(low, first))
         if not self._settle.isActive():
             self._settle.start()
 
     @Slot()
     def _on_settle_timeout(self) -> None:
         rows = self._rows
-        if not self.isVisible() or self._reestimate.isActive() or self._settle_from < 0:
+        high, low = self._settle_rows
+        if not self.isVisible() or self._reestimate.isActive() or high < 0:
             return  # shown again, or the resizing over, starts it again
         width = self._width()
         bar = self.verticalScrollBar()
         rows.fix_tops()
         anchor = rows.row_at(bar.value())
         offset = bar.value() - rows.tops[anchor]
-        row = min(self._settle_from, len(rows) - 1)
+        row = min(high, len(rows) - 1)
         deadline = time.perf_counter() + SETTLE_BUDGET_S
         changed = measured = False
-        while row >= 0 and not (measured and time.perf_counter() > deadline):
+        while row >= low:
             if not rows.is_measured(row, width):
+                if measured and time.perf_counter() > deadline:
+                    break
                 height = self.renderer.measure(self._item(row), width)
                 changed = rows.set_height(row, height, measured_at=width) or changed
                 measured = True
             row -= 1
-        self._settle_from = row
+        self._settle_rows = (row, low) if row >= low else (-1, 0)
         if changed:
             rows.fix_tops()
             if not self._stick:  # what the user looks at stays where it is while rows above it change height
                 self._apply_scroll(rows.tops[anchor] + offset)
             self._relayout()
-        if row >= 0:
+        if row >= low:
             self._settle.start()
 
     def showEvent(self, event: QShowEvent) -> None:

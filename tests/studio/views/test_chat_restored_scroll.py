@@ -91,3 +91,20 @@ def test_what_the_user_reads_holds_still_while_the_rows_above_are_measured(
     assert view.indexAt(view.viewport().rect().center()) == index
     assert view.visualRect(index).top() == where
     run(qloop, workspace.shutdown())
+
+
+def test_a_message_added_below_while_the_user_reads_above_is_measured_too(
+    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    database = tmp_path / "studio.db"
+    thread = run(qloop, _long_thread(database, 40))
+    workspace, window = open_studio(qtbot, qloop, size=(1366, 768), database=database)
+    run(qloop, workspace.open_thread(thread))
+    view = window.chat.list_view
+    qtbot.waitUntil(lambda: view.viewport().height() > 100 and _scroll_height(view) == _content_height(view))
+    view.verticalScrollBar().setValue(0)  # the user reads the first messages
+    workspace.chat.add_user_message(f"A late question. {PARAGRAPH} {PARAGRAPH}")  # added out of sight, estimated
+
+    qtbot.waitUntil(lambda: _scroll_height(view) == _content_height(view), timeout=5000)
+    assert view.verticalScrollBar().value() == 0
+    run(qloop, workspace.shutdown())
