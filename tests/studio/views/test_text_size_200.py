@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox, QPlainTextEdit, QP
 from studio.design.agent_design import LANES
 from studio.views.chain_editor import LANE_CHARACTERS
 from studio.views.lab_view import ATTACK_TAB
+from studio.views.main_window import MINIMUM_HEIGHT, MINIMUM_WIDTH
 from studio.views.screen_fit import ScreenFitScroll
 from tests.studio.conftest import open_studio, run
 from tests.studio.views.lab_support import open_lab
@@ -168,10 +169,11 @@ def test_at_200_percent_the_chain_lanes_keep_an_entrys_name_readable_and_scroll_
     run(qloop, workspace.shutdown())
 
 
+@pytest.mark.parametrize("size", [LAPTOP, (MINIMUM_WIDTH, MINIMUM_HEIGHT)])
 def test_at_100_percent_the_chain_lanes_do_not_scroll_sideways(
-    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path
+    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path, size: tuple[int, int]
 ) -> None:
-    workspace, window = open_studio(qtbot, qloop, size=LAPTOP, database=tmp_path / "studio.db")
+    workspace, window = open_studio(qtbot, qloop, size=size, database=tmp_path / "studio.db")
     qtbot.waitExposed(window)
     QApplication.processEvents()
     area = window.chains.lanes_area
