@@ -1,7 +1,10 @@
 """``ChainEditor``: the three processor chains of a design (Input, Output, Error), side by side.
 
 Each chain is a ``QListView`` (object names ``chain.input``, ``chain.output``, ``chain.error``) over a
-:class:`~studio.models.chain_model.ChainModel`. Drop processors from the palette, drag entries to reorder them or
+:class:`~studio.models.chain_model.ChainModel`. A lane is never narrower than an entry's name needs to be read
+(:data:`LANE_CHARACTERS` characters and its check box); where the three do not fit side by side (200 % text size on
+a laptop) they scroll sideways (``chain.lanes``), and a lane scrolls into sight when it takes the keyboard or a drag
+nears the edge. Drop processors from the palette, drag entries to reorder them or
 to move them to another lane (hold Ctrl to copy). A drop the lane refuses shows its reason in an inline message
 (``chain.message``, under the lanes: it covers no entry) for a few seconds and in
 :attr:`ChainEditor.status_message`. Under the lanes, a hint bar
@@ -48,10 +51,13 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QListView,
+    QScrollArea,
     QSizePolicy,
+    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QVBoxLayout,
@@ -69,12 +75,23 @@ from studio.texts.translator import QT_TRANSLATE_NOOP
 from studio.views.design_hint_bar import DesignHintBar
 from studio.views.drag_image import exec_compact_drag
 
-__all__ = ["MESSAGE_TIMEOUT_MS", "ChainEditor", "ChainListView"]
+__all__ = ["LANE_CHARACTERS", "MESSAGE_TIMEOUT_MS", "ChainEditor", "ChainListView"]
 
 #: How long a refused-drop reason stays on screen.
 MESSAGE_TIMEOUT_MS = 6000
 
 _MIN_ROW_WIDTH = 80
+
+#: Characters of an entry's name a lane always has room for, beside its check box. At 200 % text size the three
+#: lanes shared ~430 px and each showed two or three letters of a name ("U…"); at 100 % this is under the lanes'
+#: 120 px floor, so the layout there is unchanged.
+LANE_CHARACTERS = 12
+
+#: The lanes' minimum width at 100 % text size: three fit a 1280-pixel window beside the chat and inspector.
+_LANE_FLOOR = 120
+
+#: How near a lane's edge a drag scrolls the lanes sideways (px), and by how much a move there.
+_DRAG_SCROLL_MARGIN, _DRAG_SCROLL_STEP = 24, 24
 
 _EMPTY_HINTS = {
     "input": QT_TRANSLATE_NOOP("ChainEditor", "Drop input processors here"),
@@ -128,18 +145,29 @@ class ChainListView(QListView):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setItemDelegate(_FitWidthDelegate(self))
         self.setSpacing(1)
-        self.setMinimumWidth(120)  # three lanes fit a 1280-pixel window beside the chat and inspector
 
     def lane(self) -> str:
         return self._lane
 
     def minimumSizeHint(self) -> QSize:
         """At least one whole entry (its two lines): at large text on a short screen the list was squeezed to part
-        of one, nothing to read or to drag."""
+        of one, nothing to read or to drag; and wide enough to read :data:`LANE_CHARACTERS` of its name."""
         hint = super().minimumSizeHint()
         model = self.model()
         row = self.sizeHintForRow(0) if model is not None and model.rowCount() else 2 * self.fontMetrics().height()
-        return QSize(hint.width(), max(hint.height(), row + 2 * (self.frameWidth() + self.spacing())))
+        return QSize(
+            max(_LANE_FLOOR, self.readable_width()), max(hint.height(), row + 2 * (self.frameWidth() + self.spacing()))
+        )
+
+    def readable_width(self) -> int:
+        """The width that shows :data:`LANE_CHARACTERS` characters of an entry beside its check box and the list's
+        scroll bar."""
+        style = self.style()
+        check = style.pixelMetric(QStyle.PixelMetric.PM_IndicatorWidth, None, self)
+        gaps = 4 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1) + 2 * self.spacing()
+        scroll_bar = style.pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, self)
+        text = LANE_CHARACTERS * self.fontMetrics().averageCharWidth()
+        return text + check + gaps + scroll_bar + 2 * self.frameWidth()
 
     def startDrag(self, supportedActions: Qt.DropAction) -> None:
         exec_compact_drag(self, supportedActions)  # the entry at its own size, not a full-width bar
@@ -154,6 +182,46 @@ class ChainListView(QListView):
             flags = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
             painter.drawText(rect, flags, translate("ChainEditor", _EMPTY_HINTS[self._lane]))
             painter.end()
+
+
+class _LanesScroll(QScrollArea):
+    """The lanes side by side, scrolling sideways where the editor is narrower than their minimum."""
+
+    def __init__(self, lanes: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("chain.lanes")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a frame around the lanes: Tab goes to the lanes themselves
+        self.setWidgetResizable(True)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # the lanes scroll their entries
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setWidget(lanes)
+        self.viewport().setAutoFillBackground(False)
+        lanes.setAutoFillBackground(False)
+
+    def minimumSizeHint(self) -> QSize:
+        """As wide as three lanes at their 100 % minimum (wider lanes scroll instead of widening the window), and as
+        tall as the lanes' minimum with the sideways scroll bar under them."""
+        content = self.widget()
+        if content is None:
+            return super().minimumSizeHint()
+        least = content.minimumSizeHint()
+        layout = content.layout()
+        spacing = layout.spacing() if layout is not None else 0
+        width = min(least.width(), len(LANES) * _LANE_FLOOR + (len(LANES) - 1) * spacing)
+        return QSize(width, least.height() + self.horizontalScrollBar().sizeHint().height())
+
+    def sizeHint(self) -> QSize:
+        content = self.widget()
+        return super().sizeHint() if content is None else content.sizeHint()
+
+    def scroll_near_edge(self, x: int) -> None:
+        """A drag at ``x`` (this area's viewport coordinates): near an edge, scroll the lanes that way."""
+        bar = self.horizontalScrollBar()
+        if x < _DRAG_SCROLL_MARGIN:
+            bar.setValue(bar.value() - _DRAG_SCROLL_STEP)
+        elif x > self.viewport().width() - _DRAG_SCROLL_MARGIN:
+            bar.setValue(bar.value() + _DRAG_SCROLL_STEP)
 
 
 class ChainEditor(QWidget):
@@ -195,13 +263,17 @@ class ChainEditor(QWidget):
         self._message_timer.setInterval(MESSAGE_TIMEOUT_MS)
         self._message_timer.timeout.connect(self._on_message_timer_timeout)
 
-        lanes_row = QHBoxLayout()
+        lanes = QWidget(self)
+        lanes_row = QHBoxLayout(lanes)
+        lanes_row.setContentsMargins(0, 0, 0, 0)
         lanes_row.setSpacing(8)
         for lane in LANES:
             lanes_row.addLayout(self._build_lane(lane), 1)
+        #: The lanes, scrolling sideways when the editor is too narrow for them.
+        self.lanes_area = _LanesScroll(lanes, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(lanes_row, 1)
+        layout.addWidget(self.lanes_area, 1)
         # Under the lanes, not over them: painted over the lanes it hid their last entries. Their tops stay put
         # while it shows (the lanes only get shorter), so the entry under a dragging pointer does not move.
         layout.addWidget(self._message)
@@ -394,10 +466,14 @@ class ChainEditor(QWidget):
                 reason = self._models[lane].refusal(event.mimeData())
                 if reason is not None and reason != self.message_text():
                     self.show_message(reason)
+                if isinstance(watched, QWidget):  # near the edge of the lanes in sight: the next lane scrolls in
+                    where = watched.mapTo(self.lanes_area.viewport(), event.position().toPoint())
+                    self.lanes_area.scroll_near_edge(where.x())
         elif kind == QEvent.Type.FocusIn:
             lane = self._lane_of(watched)
             if lane is not None:
                 self._current_lane = lane
+                self.lanes_area.ensureWidgetVisible(self._views[lane], 0, 0)
         return super().eventFilter(watched, event)
 
     def _lane_of(self, watched: QObject) -> str | None:

@@ -2,13 +2,16 @@
 
 It creates no widget per message. It paints the visible rows only, through a
 :class:`~studio.views.chat_render.MessageRenderer`; rows it has not painted yet have an estimated height, so a thread
-of 10,000 messages opens by measuring a screenful. Streamed text arrives as batched ``dataChanged`` (at most one per
+of 10,000 messages opens by measuring a screenful; the rest are measured afterwards, a few at a time while the event
+loop is idle (:data:`SETTLE_BUDGET_S` a pass), the view held still meanwhile, so the scroll bar comes to match the
+content without the user scrolling through it. Streamed text arrives as batched ``dataChanged`` (at most one per
 50 ms frame, see :class:`~studio.models.chat_list_model.ChatListModel`), and only rows that changed and are visible
 (or at the bottom) are measured again. It keeps to the bottom while content arrives unless the user scrolled up.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from PySide6.QtCore import (
@@ -35,6 +38,7 @@ from PySide6.QtGui import (
     QPalette,
     QRegion,
     QResizeEvent,
+    QShowEvent,
 )
 from PySide6.QtWidgets import QAbstractItemView, QToolTip, QWidget
 
@@ -44,6 +48,9 @@ from studio.models.chat_list_model import ITEM_ROLE, ChatListModel
 from studio.views.chat_document import TOOL_HREF, TRIPWIRE_HREF
 from studio.views.chat_render import MessageRenderer
 from studio.views.row_layout import RowLayout
+
+#: The most time one idle pass spends measuring rows off screen (at least one row is measured a pass).
+SETTLE_BUDGET_S = 0.008
 
 
 class ChatListView(QAbstractItemView):
@@ -69,6 +76,14 @@ class ChatListView(QAbstractItemView):
         self._reestimate.setSingleShot(True)
         self._reestimate.setInterval(120)
         self._reestimate.timeout.connect(self._on_reestimate_timeout)
+        # Estimates were ~12 % off for plain paragraphs: a restored thread's scroll bar thumb had the wrong size and
+        # moved as scrolling measured rows. Off-screen rows are measured in idle passes, from the bottom up.
+        self._settle = QTimer(self)
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(0)
+        self._settle.timeout.connect(self._on_settle_timeout)
+        # rows still to be checked, from the first down to the second: (-1, 0) when none are
+        self._settle_rows = (-1, 0)
         self._stick = True
         self._programmatic = 0
         self._laying_out = False
@@ -108,7 +123,12 @@ class ChatListView(QAbstractItemView):
             return
         width = self._width()
         self._rows.insert(start, [self.renderer.estimate(self._item(row), width) for row in range(start, end + 1)])
+        high, low = self._settle_rows
+        count = end - start + 1
+        if high >= 0:  # the rows still to check moved down with the insertion
+            self._settle_rows = (high + count if high >= start else high, low + count if low >= start else low)
         self._relayout()
+        self._settle_later(start, end)
 
     def dataChanged(
         self,
@@ -121,6 +141,7 @@ class ChatListView(QAbstractItemView):
             return
         self._rows.forget_measures(first, last)  # re-measured when laid out, if visible
         self._relayout(changed=(first, last))
+        self._settle_later(first, last)  # a streamed reply on screen is measured already: nothing to do
 
     def reset(self) -> None:
         super().reset()
@@ -141,6 +162,7 @@ class ChatListView(QAbstractItemView):
         self._rows.reset([self.renderer.estimate(self._item(row), width) for row in range(count)])
         self._stick = True
         self._relayout()
+        self._settle_later()
 
     # ----------------------------------------------------------------------------------------- layout
     def _width(self) -> int:
@@ -245,6 +267,53 @@ class ChatListView(QAbstractItemView):
                 rows.set_height(row, self.renderer.estimate(self._item(row), width))
         rows.valid = 0
         self._relayout()
+        self._settle_later()
+
+    def _settle_later(self, first: int = 0, last: int | None = None) -> None:
+        """Measure the rows still estimated among ``first..last`` (all by default), from the bottom up, in passes
+        while the event loop is idle."""
+        last = len(self._rows) - 1 if last is None else last
+        if last < first:
+            return
+        high, low = self._settle_rows
+        self._settle_rows = (last, first) if high < 0 else (max(high, last), min(low, first))
+        if not self._settle.isActive():
+            self._settle.start()
+
+    @Slot()
+    def _on_settle_timeout(self) -> None:
+        rows = self._rows
+        high, low = self._settle_rows
+        if not self.isVisible() or self._reestimate.isActive() or high < 0:
+            return  # shown again, or the resizing over, starts it again
+        width = self._width()
+        bar = self.verticalScrollBar()
+        rows.fix_tops()
+        anchor = rows.row_at(bar.value())
+        offset = bar.value() - rows.tops[anchor]
+        row = min(high, len(rows) - 1)
+        deadline = time.perf_counter() + SETTLE_BUDGET_S
+        changed = measured = False
+        while row >= low:
+            if not rows.is_measured(row, width):
+                if measured and time.perf_counter() > deadline:
+                    break
+                height = self.renderer.measure(self._item(row), width)
+                changed = rows.set_height(row, height, measured_at=width) or changed
+                measured = True
+            row -= 1
+        self._settle_rows = (row, low) if row >= low else (-1, 0)
+        if changed:
+            rows.fix_tops()
+            if not self._stick:  # what the user looks at stays where it is while rows above it change height
+                self._apply_scroll(rows.tops[anchor] + offset)
+            self._relayout()
+        if row >= low:
+            self._settle.start()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._settle_later()
 
     @property
     def sticks_to_bottom(self) -> bool:

@@ -122,6 +122,23 @@ class MessageRenderer:
         return int(lines * self._line * 1.15 + extra) + 2 * PAD + GAP
 
     # ----------------------------------------------------------------------------------------- documents
+    def measure(self, item: ChatItem, width: int) -> int:
+        """:meth:`height`, without keeping the document of an item that has none cached: the rows a list measures
+        in the background would push the ones on screen out of the cache."""
+        if item.key in self._cache:
+            return self.height(item, width)
+        written = ItemDocument(self._new_document())
+        written.doc.setTextWidth(self._text_width(item, width))
+        self.writer.write(written, item)
+        return int(written.doc.size().height() + 0.999) + 2 * PAD + GAP
+
+    def _new_document(self) -> QTextDocument:
+        doc = QTextDocument()
+        doc.setDefaultFont(self.font)
+        doc.setDocumentMargin(0)
+        doc.setUndoRedoEnabled(False)
+        return doc
+
     def document(self, item: ChatItem, width: int, *, refresh: bool = True) -> QTextDocument:
         """The item's document, laid out at ``width`` and brought up to date with the item.
 
@@ -130,11 +147,7 @@ class MessageRenderer:
         """
         cached = self._cache.get(item.key)
         if cached is None:
-            doc = QTextDocument()
-            doc.setDefaultFont(self.font)
-            doc.setDocumentMargin(0)
-            doc.setUndoRedoEnabled(False)
-            cached = self._cache[item.key] = ItemDocument(doc)
+            cached = self._cache[item.key] = ItemDocument(self._new_document())
             while len(self._cache) > _CACHE_SIZE:
                 self._cache.popitem(last=False)
         else:

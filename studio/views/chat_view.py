@@ -256,7 +256,7 @@ class ChatView(QWidget):
             edit.triggered.connect(lambda _checked=False, text=item.text: self._edit(text))
             resend = menu.addAction(translate("ChatView", "Resend"))
             resend.setObjectName("chat.menu.resend")
-            resend.triggered.connect(lambda _checked=False, text=item.text: self._send_or_queue(text))
+            resend.triggered.connect(lambda _checked=False, text=item.text: self._resend(text))
         extra = [action for factory in self._action_factories if (action := factory(item, menu)) is not None]
         if extra:
             menu.addSeparator()
@@ -272,6 +272,11 @@ class ChatView(QWidget):
         self._input.setPlainText(text)
         self._input.setFocus()
         self._input.moveCursor(self._input.textCursor().MoveOperation.End)
+
+    def _resend(self, text: str) -> None:
+        self._send_or_queue(text)
+        # the menu handed the keyboard back to the message list: the follow-up goes to the chat box, as after Send
+        self._input.setFocus()
 
     @Slot(int, QPoint)
     def _on_list_context_menu_requested(self, row: int, position: QPoint) -> None:

@@ -153,3 +153,42 @@ def test_drag_an_entry_to_another_lane_and_reorder(window: Window, document: Des
     assert [entry.uid for entry in document.chain("output")] == ["in-2", "out-1"]
     assert [entry.uid for entry in document.chain("input")] == ["in-1"]  # nothing removed behind our back
     assert document.undo_stack().count() == 2
+
+
+def test_a_drag_near_the_edge_of_scrolled_lanes_brings_the_next_lane_in(
+    window: Window, document: DesignDocument
+) -> None:
+    """With large text the lanes scroll sideways (each keeps room for an entry's name): a drag from the palette held
+    near the right edge scrolls the error lane into sight, and the drop lands there."""
+    palette, editor = window.palette, window.editor
+    font = window.host.font()
+    font.setPointSizeF(font.pointSizeF() * 2)
+    window.host.setFont(font)
+    window.host.resize(700, 500)
+    _wait_for(lambda: editor.lanes_area.horizontalScrollBar().maximum() > 0)
+    area, error = editor.lanes_area, editor.view("error")
+    assert not area.viewport().rect().contains(error.mapTo(area.viewport(), error.rect().bottomRight()))
+    assert palette.select_type("StreamErrorRetry", "error")
+    start = palette.tree().visualRect(palette.tree().currentIndex()).center()
+    done: list[bool] = []
+
+    def drive() -> None:  # inside QDrag.exec's nested event loop
+        edge = QPoint(area.viewport().width() - 8, area.viewport().height() // 2)
+        for step in range(12):  # held near the edge, moving a little: each move scrolls a step
+            QTest.mouseMove(area.viewport(), edge + QPoint(0, step % 2))
+            QTest.qWait(40)
+        target = below_rows(error)
+        QTest.mouseMove(error.viewport(), target)
+        QTest.qWait(80)
+        QTest.mouseRelease(error.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, target)
+        done.append(True)
+
+    QTimer.singleShot(150, drive)
+    source = palette.tree().viewport()
+    QTest.mousePress(source, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    step = QApplication.startDragDistance() + 5
+    QTest.mouseMove(source, start + QPoint(step, 0))  # starts the drag: returns when it ends
+    _wait_for(lambda: bool(done))
+
+    assert area.viewport().rect().contains(error.mapTo(area.viewport(), error.rect().bottomRight()))
+    assert [entry.type for entry in document.chain("error")] == ["StreamErrorRetry"]

@@ -18,9 +18,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QPlainTextEdit, QPushButton
 
+from studio.design.agent_design import LANES
+from studio.views.chain_editor import LANE_CHARACTERS
 from studio.views.lab_view import ATTACK_TAB
+from studio.views.main_window import MINIMUM_HEIGHT, MINIMUM_WIDTH
 from studio.views.screen_fit import ScreenFitScroll
-from tests.studio.conftest import open_studio
+from tests.studio.conftest import open_studio, run
 from tests.studio.views.lab_support import open_lab
 
 LAPTOP = (1366, 768)
@@ -136,3 +139,44 @@ def test_at_200_percent_the_settings_dialog_fits_its_screen_with_close_in_sight(
     if scroll.widget().minimumSizeHint().width() + scroll.verticalScrollBar().width() <= room.width():
         assert not scroll.horizontalScrollBar().isVisible()
     dialog.close()
+
+
+def test_at_200_percent_the_chain_lanes_keep_an_entrys_name_readable_and_scroll_sideways(
+    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path, text_size: Any
+) -> None:
+    """Seen under Xvfb at 1366x768 and 200 %: the three lanes shared the editor's ~430 px, ~100 px each, every
+    entry elided to two or three letters ("U…", "PII…"). Now each lane keeps room for an entry's name and the lanes
+    scroll sideways; the lane that takes the keyboard (Tab, a click, Ctrl+Right moving an entry) scrolls into sight."""
+    text_size(2.0)
+    workspace, window = open_studio(qtbot, qloop, size=LAPTOP, database=tmp_path / "studio.db")
+    qtbot.waitExposed(window)
+    QApplication.processEvents()
+    chains = window.chains
+    characters = QFontMetrics(chains.view("input").font()).averageCharWidth() * LANE_CHARACTERS
+    for lane in LANES:
+        view = chains.view(lane)
+        assert view.viewport().width() >= characters, lane  # 129 px before (offscreen; ~100 under Xvfb)
+        assert view.width() >= view.minimumSizeHint().width(), lane
+    area = chains.lanes_area
+    assert area.horizontalScrollBar().isVisible()  # the lanes are wider than the editor: they scroll
+    assert window.minimumSizeHint().width() <= LAPTOP[0]  # and do not widen the window
+
+    error = chains.view("error")
+    error.setFocus()
+    qtbot.waitUntil(error.hasFocus)
+    corner = error.mapTo(area.viewport(), error.rect().bottomRight())
+    assert area.viewport().rect().contains(corner)  # scrolled into sight, whole
+    run(qloop, workspace.shutdown())
+
+
+@pytest.mark.parametrize("size", [LAPTOP, (MINIMUM_WIDTH, MINIMUM_HEIGHT)])
+def test_at_100_percent_the_chain_lanes_do_not_scroll_sideways(
+    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    workspace, window = open_studio(qtbot, qloop, size=size, database=tmp_path / "studio.db")
+    qtbot.waitExposed(window)
+    QApplication.processEvents()
+    area = window.chains.lanes_area
+    assert not area.horizontalScrollBar().isVisible()
+    assert area.widget().width() == area.viewport().width()  # the lanes fill the editor's width, as before
+    run(qloop, workspace.shutdown())
