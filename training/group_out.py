@@ -146,18 +146,26 @@ def group_out(group: str) -> GroupResult:
 
 
 def run(groups: Sequence[str], variant: Variant, log: Callable[[str], None]) -> list[GroupResult]:
-    """Every group's :func:`group_out`, in ``TRAIN_PROCESSES`` spawned workers (one group each)."""
+    """Every group's :func:`group_out`, in ``TRAIN_PROCESSES`` spawned workers (one group each); each group's
+    table rows logged as soon as it is done."""
     rows = load_rows()
     cache = FeatureCache(variant.kinds)
     cache.add([row["text"] for row in rows])
     processes = min(int(os.environ.get("TRAIN_PROCESSES", os.cpu_count() or 1)), len(groups))
     log(f"{len(rows)} texts; groups {', '.join(groups)}; {processes} process(es)")
+    results = []
     if processes <= 1:
         _share(rows, variant, cache)
-        return [group_out(group) for group in groups]
+        for group in groups:
+            results.append(group_out(group))
+            log("\n".join(lines(results[-1:])[2:]))
+        return results
     context = multiprocessing.get_context("spawn")
     with context.Pool(processes, initializer=_share, initargs=(rows, variant, cache)) as pool:
-        return pool.map(group_out, groups, chunksize=1)
+        for result in pool.imap(group_out, groups, chunksize=1):
+            results.append(result)
+            log("\n".join(lines([result])[2:]))
+    return results
 
 
 def lines(results: Sequence[GroupResult]) -> list[str]:
