@@ -24,8 +24,10 @@ from processors.builtin.injection_model import (
     STRIDE,
     WINDOW,
     InjectionModel,
+    Reading,
     window_starts,
 )
+from processors.builtin.injection_views import normalise
 from training.features import FeatureCache
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -59,6 +61,11 @@ class Variant:
     #: model's ``platt_windows``): the highest of many windows is a multiple comparison, so a long benign text would
     #: otherwise be flagged more often the longer it is.
     length_aware: bool = True
+    #: Read passages too (:func:`~processors.builtin.injection_model.passage_spans`) in texts of at least this many
+    #: windows, their highest calibrated by a Platt fit of its own on the out-of-fold passage decisions; 0: never.
+    passages: int = 0
+    #: With ``passages`` 1: one Platt fit of window and passage inputs together (the model's ``passage_joint``).
+    passage_joint: bool = False
 
 
 VARIANTS: dict[str, Variant] = {
@@ -72,6 +79,9 @@ VARIANTS: dict[str, Variant] = {
         Variant("chars4+words C=4 pieces 200", ("chars4", "words"), 4.0, window=200, stride=100, pieces=True),
         Variant("chars4+words C=4 nb", ("chars4", "words"), 4.0, nb=True),
         Variant("chars4+words C=4 one-input calibration", ("chars4", "words"), 4.0, length_aware=False),
+        Variant("chars4+words C=4 passages", ("chars4", "words"), 4.0, passages=1),
+        Variant("chars4+words C=4 passages in long texts", ("chars4", "words"), 4.0, passages=2),
+        Variant("chars4+words C=4 passages joint", ("chars4", "words"), 4.0, passages=1, passage_joint=True),
     )
 }
 DEFAULT_VARIANT = "chars4+words C=4"
@@ -196,6 +206,63 @@ def _platt(
     return -float(fitted.coef_[0][0]), -float(fitted.intercept_[0]), -float(fitted.coef_[0][1])
 
 
+@dataclass
+class OutOfFold:
+    """What the folds of one :func:`train` measured, each text scored by a fold model that never saw it: per text,
+    its label, its highest window's decision and windows, its highest passage's decision and passages (0: not read),
+    and the calibrated score the threshold was chosen on."""
+
+    labels: list[int]
+    readings: list[Reading]
+    scores: list[float] = dataclasses.field(default_factory=list)
+
+
+def calibrate_passages(
+    model: InjectionModel, out_of_fold: OutOfFold, min_windows: int, joint: bool = False
+) -> tuple[InjectionModel, list[float]]:
+    """``model`` (window calibration set) with a passage calibration fitted on the out-of-fold readings of the texts
+    of at least ``min_windows`` windows, and every text's out-of-fold score under it (the higher of its window and
+    passage probabilities). ``min_windows`` 0: no passages (the model as it is). ``joint``: one Platt fit of the
+    four inputs instead (window and passage calibration refitted together; every text's passages read)."""
+    readings, labels = out_of_fold.readings, out_of_fold.labels
+    if min_windows <= 0:
+        return model, [model.probability(r.decision, r.windows) for r in readings]
+    if joint:
+        from sklearn.linear_model import LogisticRegression
+
+        both = LogisticRegression(C=1e6, solver="lbfgs", max_iter=1000)
+        both.fit(
+            [[r.decision, math.log(r.windows), r.passage_decision, math.log(max(1, r.passages))] for r in readings],
+            labels,
+        )
+        a, c, a2, c2 = (-float(v) for v in both.coef_[0])
+        joint_model = dataclasses.replace(
+            model,
+            platt_a=a,
+            platt_b=-float(both.intercept_[0]),
+            platt_windows=c,
+            passage_platt=(a2, 0.0, c2),
+            passage_min_windows=1,
+            passage_joint=True,
+        )
+        return joint_model, [joint_model.probability_of(r) for r in readings]
+    kept = [i for i, r in enumerate(readings) if r.passages and r.windows >= min_windows]
+    if len({labels[i] for i in kept}) < 2:
+        return model, [model.probability(r.decision, r.windows) for r in readings]
+    from sklearn.linear_model import LogisticRegression
+
+    fitted = LogisticRegression(C=1e6, solver="lbfgs", max_iter=1000)
+    fitted.fit(
+        [[readings[i].passage_decision, math.log(readings[i].passages)] for i in kept], [labels[i] for i in kept]
+    )
+    a, c = (-float(v) for v in fitted.coef_[0])
+    passage_model = dataclasses.replace(
+        model, passage_platt=(a, -float(fitted.intercept_[0]), c), passage_min_windows=min_windows
+    )
+    at_least = [r if r.windows >= min_windows else Reading(r.decision, r.windows) for r in readings]
+    return passage_model, [passage_model.probability_of(r) for r in at_least]
+
+
 def threshold_for_fpr(scores: Sequence[float], labels: Sequence[int], target: float = TARGET_FPR) -> float:
     """The lowest threshold whose false-positive rate on the benign texts is at most ``target`` (flag: score >=
     threshold)."""
@@ -213,30 +280,49 @@ def train(
     variant: Variant,
     cache: FeatureCache | None = None,
     out_of_fold: list[float] | None = None,
+    readings: OutOfFold | None = None,
 ) -> InjectionModel:
     """A calibrated model trained on ``rows``: Platt's sigmoid and the threshold come from out-of-fold scores (each
     text scored by a model that never saw it), the weights from a fit on all of ``rows``. ``out_of_fold``, when
-    given, receives those calibrated scores (in the order of ``rows``)."""
+    given, receives those calibrated scores (in the order of ``rows``); ``readings`` the out-of-fold readings
+    (windows and passages, whatever the variant), to calibrate other ways without fitting again
+    (:func:`calibrate_passages`).
+
+    With ``variant.passages``, the passages are calibrated too and the threshold is chosen on the higher of the two
+    probabilities; the window-only threshold stays in ``meta["window_threshold"]``."""
     cache = cache or FeatureCache(variant.kinds)
     texts = [r["text"] for r in rows]
     cache.add(texts)  # the whole vocabulary before the first fit: its sorted order is made once
     labels = [is_attack(r) for r in rows]
     fold_of = _folds(labels, FOLDS, SEED)
-    decisions = [0.0] * len(texts)
-    windows = [1] * len(texts)
+    read_passages = bool(variant.passages) or readings is not None
+    held_readings = [Reading(0.0, 1)] * len(texts)
     for fold in range(FOLDS):
         train_idx = [i for i, f in enumerate(fold_of) if f != fold]
         held = [i for i, f in enumerate(fold_of) if f == fold]
         model = _fit([texts[i] for i in train_idx], [labels[i] for i in train_idx], variant, cache)
         for i in held:
-            # decision_and_windows(text), from the normalised text the cache keeps (not normalised once more).
-            decisions[i], windows[i] = model._decision_and_windows(cache.normalised(texts[i]))
+            if read_passages:
+                # The passages need the line breaks, which the cache's collapsed text no longer has.
+                held_readings[i] = model._reading(normalise(texts[i]), passages=True)
+            else:
+                # decision_and_windows(text), from the normalised text the cache keeps (not normalised once more).
+                held_readings[i] = Reading(*model._decision_and_windows(cache.normalised(texts[i])))
+    decisions = [r.decision for r in held_readings]
+    windows = [r.windows for r in held_readings]
     platt_a, platt_b, platt_windows = _platt(decisions, labels, windows if variant.length_aware else None)
     calibrating = dataclasses.replace(model, platt_a=platt_a, platt_b=platt_b, platt_windows=platt_windows)
-    calibrated = [calibrating.probability(d, n) for d, n in zip(decisions, windows, strict=True)]
+    window_threshold = threshold_for_fpr(
+        [calibrating.probability(d, n) for d, n in zip(decisions, windows, strict=True)], labels
+    )
+    measured = OutOfFold(labels, held_readings)
+    calibrating, calibrated = calibrate_passages(calibrating, measured, variant.passages, variant.passage_joint)
     threshold = threshold_for_fpr(calibrated, labels)
+    measured.scores = calibrated
     if out_of_fold is not None:
         out_of_fold[:] = calibrated
+    if readings is not None:
+        readings.labels, readings.readings, readings.scores = measured.labels, measured.readings, measured.scores
     final = _fit(texts, labels, variant, cache)
     families = sorted({r.get("family", "") for r in rows})
     return InjectionModel(
@@ -246,9 +332,18 @@ def train(
         platt_a=platt_a,
         platt_b=platt_b,
         platt_windows=platt_windows,
+        passage_platt=calibrating.passage_platt,
+        passage_min_windows=calibrating.passage_min_windows,
+        passage_joint=calibrating.passage_joint,
         threshold=threshold,
         kinds=variant.kinds,
-        meta={"variant": variant.name, "families": families, "texts": len(rows), "target_fpr": TARGET_FPR},
+        meta={
+            "variant": variant.name,
+            "families": families,
+            "texts": len(rows),
+            "target_fpr": TARGET_FPR,
+            **({"window_threshold": round(window_threshold, 6)} if calibrating.passage_platt else {}),
+        },
         window=variant.window,
         stride=variant.stride,
     )
@@ -267,6 +362,15 @@ def export(model: InjectionModel, path: Path) -> None:
         "intercept": round(model.intercept, 6),
         "platt": [round(model.platt_a, 6), round(model.platt_b, 6)],
         "platt_windows": round(model.platt_windows, 6),
+        **(
+            {
+                "passage_platt": [round(v, 6) for v in model.passage_platt],
+                "passage_min_windows": model.passage_min_windows,
+                "passage_joint": model.passage_joint,
+            }
+            if model.passage_platt is not None
+            else {}
+        ),
         "threshold": round(model.threshold, 6),
         "window": model.window,
         "stride": model.stride,

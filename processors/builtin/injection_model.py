@@ -20,6 +20,14 @@ A text longer than :data:`WINDOW` characters is scored in overlapping windows an
 instruction hidden in a long document is not diluted by the pages around it, and the cost stays linear in length;
 the calibration then adds ``c * ln(windows)`` to the exponent (:attr:`InjectionModel.platt_windows`), since the
 highest of many windows is a multiple comparison.
+
+A window's score is an average over 600 characters: one short passage addressed to the AI among look-alike text is
+diluted, then discounted. So a model file may also hold a passage calibration (:attr:`InjectionModel.passage_platt`):
+the text is cut into passages (lines and sentences, tiny ones merged, long ones read in overlapping pieces:
+:func:`passage_spans`), each scored by the same linear model (its terms' sum over the passage, divided by the square
+root of the passage's length: the window's pieces summed another way, still linear in length), and the highest
+passage calibrated by its own Platt fit on ``(decision, ln(passages))``. A text's score is then the higher of the two
+probabilities (for texts of at least :attr:`InjectionModel.passage_min_windows` windows).
 Training and run time share :func:`model_features`, so the two cannot drift apart.
 """
 
@@ -31,6 +39,7 @@ import itertools
 import json
 import math
 import operator
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -49,6 +58,17 @@ FORMAT: Final = 1
 WINDOW: Final = 600
 #: ... starting every this many characters (each character is read at most twice).
 STRIDE: Final = 300
+#: Passages longer than this many characters (a line or sentence of the normalised text) are read in overlapping
+#: pieces of this length, every half of it ...
+PASSAGE_MAX: Final = 300
+#: ... and those shorter than this are joined to the next one (a heading, a list marker, "Note:").
+PASSAGE_MIN: Final = 40
+#: Where a sentence ends in the collapsed text: ``.``, ``!`` or ``?`` and the space after it, a Chinese full stop, or
+#: ``!`` or ``?`` before a Chinese character (normalisation made the Chinese ones ASCII; no space follows them).
+_SENTENCE_END: Final = re.compile("[.!?] |\u3002|[!?](?=[\u3400-\u4dbf\u4e00-\u9fff])")
+#: A run of white space between two words of a normalised text, and a line break in one.
+_GAP: Final = re.compile(r"\s+")
+_LINE_BREAK: Final = re.compile("[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 #: The character n-gram sizes a model may use (shorter ones are Latin noise; Chinese words are read as character
 #: pairs, ``h:`` features).
 GRAM_SIZES: Final = (3, 4, 5)
@@ -81,6 +101,45 @@ def window_starts(length: int, window: int = WINDOW, stride: int = STRIDE) -> li
         return [0]
     last_start = length - window
     return [*range(0, last_start, stride), last_start]
+
+
+def passage_spans(normalised: str, collapsed: str | None = None) -> list[tuple[int, int]]:
+    """The passages of a text, as ``(start, stop)`` in its collapsed form (``collapsed``: :func:`_collapsed` of
+    ``normalised``, which this computes when not given): cut at every line break of ``normalised`` and after every
+    sentence end (:data:`_SENTENCE_END`); a piece shorter than :data:`PASSAGE_MIN` joined to the next (the last
+    one to the passage before), a piece longer than :data:`PASSAGE_MAX` read in overlapping pieces of that length
+    (:func:`window_starts`). Linear in the text's length; the passages cover the text, each character in at most
+    three of them."""
+    if collapsed is None:
+        collapsed = _collapsed(normalised)
+    length = len(collapsed)
+    cuts = {match.end() for match in _SENTENCE_END.finditer(collapsed)}
+    if _LINE_BREAK.search(normalised):
+        # The i-th gap between words of the text is the i-th space of the collapsed text (``lower`` makes no white
+        # space and takes none away; if it ever did, only the line breaks would be lost).
+        gaps = _GAP.findall(normalised.lower().strip())
+        spaces = [match.start() for match in re.finditer(" ", collapsed)]
+        if len(gaps) == len(spaces):
+            breaks = map(_LINE_BREAK.search, gaps)
+            cuts.update(space + 1 for space in itertools.compress(spaces, breaks))
+    cuts.discard(length)
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for stop in [*sorted(cuts), length]:
+        if stop - start < PASSAGE_MIN and stop < length:
+            continue
+        if stop - start < PASSAGE_MIN and spans:
+            spans[-1] = (spans[-1][0], stop)  # the last piece is short: joined to the one before
+            break
+        span = stop - start
+        if span > PASSAGE_MAX:
+            spans += [
+                (start + at, start + at + PASSAGE_MAX) for at in window_starts(span, PASSAGE_MAX, PASSAGE_MAX // 2)
+            ]
+        else:
+            spans.append((start, stop))
+        start = stop
+    return spans
 
 
 def model_features(text: str, kinds: tuple[str, ...] = ALL_KINDS) -> list[str]:
@@ -142,6 +201,15 @@ class InjectionModel:
     #: many windows is a multiple comparison: a long benign text, read in twenty windows, has twenty chances for one
     #: of them to look like an attack. Fitted with Platt's sigmoid on the training folds, as a second input.
     platt_windows: float = 0.0
+    #: The passage calibration ``(a, b, c)``: ``1 / (1 + exp(a * d + b + c * ln(passages)))`` of the highest
+    #: passage's decision ``d`` (:func:`passage_spans`); ``None``: the model reads windows only (older files).
+    passage_platt: tuple[float, float, float] | None = None
+    #: The least number of windows a text must be read in for its passages to count (1: every text).
+    passage_min_windows: int = 1
+    #: Whether the passage terms are added to the window calibration's exponent (one Platt fit of the four inputs:
+    #: window decision and ln(windows), passage decision and ln(passages)) instead of giving a probability of their
+    #: own that counts when higher.
+    passage_joint: bool = False
 
     @functools.cached_property
     def _lookup(self) -> Lookup:
@@ -193,6 +261,9 @@ class InjectionModel:
             window=int(data.get("window", WINDOW)),
             stride=int(data.get("stride", STRIDE)),
             platt_windows=float(data.get("platt_windows", 0.0)),
+            passage_platt=_passage_platt(data.get("passage_platt")),
+            passage_min_windows=int(data.get("passage_min_windows", 1)),
+            passage_joint=bool(data.get("passage_joint", False)),
         )
         values = list(map(operator.mul, idf, weights))
         if source is not None:
@@ -221,9 +292,7 @@ class InjectionModel:
         """The calibrated score (Platt): the chance, on the training folds, that a text read in ``windows`` windows
         whose highest decision is ``decision`` is an attack."""
         exponent = self.platt_a * decision + self.platt_b + self.platt_windows * math.log(max(1, windows))
-        if exponent > 700:  # math.exp overflows past ~709
-            return 0.0
-        return 1.0 / (1.0 + math.exp(exponent))
+        return _sigmoid_of_exponent(exponent)
 
     def text_decision(self, text: str) -> float:
         """``text``'s linear score: the highest window's for a text longer than the model's window."""
@@ -260,14 +329,114 @@ class InjectionModel:
         )
         return best, len(starts)
 
+    def reading(self, text: str) -> Reading:
+        """``text`` read in windows and (if the model has a passage calibration) in passages."""
+        return self._reading(normalise(text))
+
+    def _reading(self, normalised: str, passages: bool | None = None) -> Reading:
+        """:meth:`reading` of a text already normalised (:func:`~.injection_views.normalise`, not yet collapsed).
+        ``passages``: read the passages too (default: if the model has a passage calibration).
+
+        One :meth:`~.injection_lookup.Lookup.segment_totals` over the cuts of every window and every passage: each
+        feature is looked up once, and a window's or a passage's total is the sum of its pieces'. The passages
+        cover the text, each character in at most three of them (:func:`passage_spans`), so the cost stays linear.
+        """
+        collapsed = _collapsed(normalised)
+        if passages is None:
+            passages = self.passage_platt is not None
+        text_length = len(collapsed)
+        length = text_length + 2  # padded
+        if text_length <= self.window:
+            starts, stops = [0], [length]
+        else:
+            starts = window_starts(text_length, self.window, self.stride)
+            stops = [min(length, start + self.window + 2) for start in starts]  # the window and its padding
+        spans = []
+        if passages and len(starts) >= self.passage_min_windows:
+            # A passage's features: those starting in it (the first passage also has the leading pad's, the last
+            # the trailing pad's), over its length and its padding, as if read alone.
+            spans = [
+                (0 if start == 0 else start + 1, length if stop == text_length else stop + 1)
+                for start, stop in passage_spans(normalised, collapsed)
+            ]
+        cuts = sorted({0, length, *starts, *stops, *itertools.chain.from_iterable(spans)})
+        totals = self._lookup.segment_totals(f" {collapsed} ", cuts)
+        piece = {cut: i for i, cut in enumerate(cuts)}
+        decision = max(
+            self.decision_of_sum(sum(totals[piece[start] : piece[stop]]), stop - start)
+            for start, stop in zip(starts, stops, strict=True)
+        )
+        if not spans:
+            return Reading(decision, len(starts))
+        # A passage's length for the square root: its characters and two pads, as a text of that length is read.
+        passage = max(
+            self.decision_of_sum(sum(totals[piece[start] : piece[stop]]), stop - start + (start > 0) + (stop < length))
+            for start, stop in spans
+        )
+        return Reading(decision, len(starts), passage, len(spans))
+
+    def passage_probability(self, decision: float, passages: int) -> float:
+        """The passage calibration's probability (0 without one): the chance, on the training folds, that a text of
+        ``passages`` passages whose highest passage decision is ``decision`` is an attack."""
+        if self.passage_platt is None:
+            return 0.0
+        a, b, c = self.passage_platt
+        return _sigmoid_of_exponent(a * decision + b + c * math.log(max(1, passages)))
+
+    def probability_of(self, reading: Reading) -> float:
+        """A reading's calibrated score: the window probability, or the passage probability if higher (or, for a
+        :attr:`passage_joint` model, one probability of both)."""
+        if reading.passages == 0 or self.passage_platt is None:
+            return self.probability(reading.decision, reading.windows)
+        if self.passage_joint:
+            a, b, c = self.passage_platt
+            exponent = (
+                self.platt_a * reading.decision
+                + self.platt_b
+                + self.platt_windows * math.log(max(1, reading.windows))
+                + a * reading.passage_decision
+                + b
+                + c * math.log(max(1, reading.passages))
+            )
+            return _sigmoid_of_exponent(exponent)
+        window = self.probability(reading.decision, reading.windows)
+        return max(window, self.passage_probability(reading.passage_decision, reading.passages))
+
     def score(self, text: str) -> float:
         """``text``'s calibrated injection score (0 to 1): for a long text, its highest window's, discounted by how
-        many windows it has (:attr:`platt_windows`)."""
-        return self.probability(*self.decision_and_windows(text))
+        many windows it has (:attr:`platt_windows`), or its highest passage's if that is higher
+        (:attr:`passage_platt`)."""
+        return self.probability_of(self.reading(text))
 
     def flagged(self, text: str) -> bool:
         """Whether ``text``'s score reaches the threshold chosen when the model was trained."""
         return self.score(text) >= self.threshold
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A text as the model read it: the highest window's decision and how many windows; the highest passage's
+    decision and how many passages (0: passages not read)."""
+
+    decision: float
+    windows: int
+    passage_decision: float = 0.0
+    passages: int = 0
+
+
+def _sigmoid_of_exponent(exponent: float) -> float:
+    """``1 / (1 + exp(exponent))``, 0 where ``math.exp`` would overflow (past ~709)."""
+    if exponent > 700:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(exponent))
+
+
+def _passage_platt(value: Any) -> tuple[float, float, float] | None:
+    """A model file's ``passage_platt`` (absent in files written before passages were read)."""
+    if value is None:
+        return None
+    a, b, c = (float(v) for v in value)
+    return a, b, c
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -329,7 +498,7 @@ def injection_score(text: str) -> float:
     model = shipped_model()
     found = views(text)
     # The first view is ``normalise(text)``: what model_text(text) starts from, so it is not normalised twice.
-    whole = model.probability(*model._decision_and_windows(_collapsed(found[0].text)))
+    whole = model.probability_of(model._reading(found[0].text))
     return max([whole, *(model.score(view.text) for view in found[1:])])
 
 
@@ -339,9 +508,11 @@ __all__ = [
     "GRAM_SIZES",
     "MODEL_FILE",
     "InjectionModel",
+    "Reading",
     "injection_score",
     "model_features",
     "model_text",
+    "passage_spans",
     "shipped_model",
     "window_starts",
 ]

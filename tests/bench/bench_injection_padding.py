@@ -17,12 +17,17 @@ among 600 characters of look-alike text can fall under the threshold.
 ``--cap N`` also scores every text with the window count in the discount capped at ``N`` (what a cap would do: the
 calibration was fitted on training texts of at most 11 windows, and extrapolates its discount beyond them).
 
-Run: ``PYTHONPATH=. .venv/bin/python tests/bench/bench_injection_padding.py [--cap 11]``.
+``--model PATH`` scores with that model file instead of the shipped one. A model with a passage calibration
+(``passage_platt``: the highest passage scored on its own, issue 28) is scored twice: windows only (its passage
+calibration dropped, the model as it was before passages) and as it is.
+
+Run: ``PYTHONPATH=. .venv/bin/python tests/bench/bench_injection_padding.py [--cap 11] [--model PATH]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -50,38 +55,45 @@ def corpus_texts(label: str) -> list[tuple[str, str]]:
 
 
 def score(model: InjectionModel, text: str, cap: int | None) -> float:
-    decision, windows = model.decision_and_windows(text)
-    return model.probability(decision, min(windows, cap) if cap else windows)
+    reading = model.reading(text)
+    if cap:
+        reading = dataclasses.replace(reading, windows=min(reading.windows, cap))
+    return model.probability_of(reading)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cap", type=int, default=None, help="also score with the window count capped at N")
+    parser.add_argument("--model", type=Path, default=None, help="a model file (default: the shipped model)")
     args = parser.parse_args()
-    model = shipped_model()
+    model = shipped_model() if args.model is None else InjectionModel.read(args.model)
     benign, attacks = corpus_texts("benign"), corpus_texts("attack")
     print(f"{len(benign)} benign and {len(attacks)} attack texts; threshold {THRESHOLD}")
     caps: list[int | None] = [None] if args.cap is None else [None, args.cap]
+    models = {"as it is": model}
+    if model.passage_platt is not None:
+        models = {"windows only": dataclasses.replace(model, passage_platt=None), "with passages": model}
+    settings = [(name, cap) for name in models for cap in caps]
     rng = random.Random(7)
     for length in LENGTHS:
-        flagged = dict.fromkeys(caps, 0)
-        caught = dict.fromkeys(caps, 0)
+        flagged = dict.fromkeys(settings, 0)
+        caught = dict.fromkeys(settings, 0)
         for _ in range(DOCUMENTS):
             language, attack = rng.choice(attacks)
             pool = [text for lang, text in benign if lang == language] or [text for _, text in benign]
             parts: list[str] = []
             while sum(len(part) + 2 for part in parts) < length:
                 parts.append(rng.choice(pool))
-            for cap in caps:
-                flagged[cap] += score(model, "\n\n".join(parts), cap) >= THRESHOLD
+            for name, cap in settings:
+                flagged[name, cap] += score(models[name], "\n\n".join(parts), cap) >= THRESHOLD
             parts.insert(rng.randrange(len(parts) + 1), attack)
-            for cap in caps:
-                caught[cap] += score(model, "\n\n".join(parts), cap) >= THRESHOLD
-        for cap in caps:
-            label = "as shipped" if cap is None else f"window count capped at {cap}"
+            for name, cap in settings:
+                caught[name, cap] += score(models[name], "\n\n".join(parts), cap) >= THRESHOLD
+        for name, cap in settings:
+            label = name if cap is None else f"{name}, window count capped at {cap}"
             print(
-                f"~{length:,} characters, {label}: planted attack caught {caught[cap] / DOCUMENTS:.3f}, "
-                f"benign flagged {flagged[cap] / DOCUMENTS:.3f}"
+                f"~{length:,} characters, {label}: planted attack caught {caught[name, cap] / DOCUMENTS:.3f}, "
+                f"benign flagged {flagged[name, cap] / DOCUMENTS:.3f}"
             )
 
 
