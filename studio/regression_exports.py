@@ -23,13 +23,14 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings
 
 from processors.models.recording import Recording
+from studio.store.run_transfer import strings_in
 from studio.system.paths import data_dir
 
 if TYPE_CHECKING:
@@ -95,22 +96,11 @@ def latest_export(thread_id: str) -> tuple[str, Path] | None:
 
 
 # ------------------------------------------------------------------------------------------- unmasked values
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _strings(item)
-
-
 def exported_texts(source: ReplaySource) -> list[str]:
     """The texts a regression test of ``source`` holds raw: the run's message, the thread before it, and each step's
     text and reasoning (deltas joined, so a value streamed in pieces is found), the other events and the tools'
     calls of its recording."""
-    texts = [source.input_text, *_strings([message.to_json() for message in source.history])]
+    texts = [source.input_text, *strings_in([message.to_json() for message in source.history])]
     try:
         recording = Recording.from_bytes(source.recording)
     except ValueError:  # (a ProblemError) an unreadable recording: the replay would have said so first
@@ -118,9 +108,9 @@ def exported_texts(source: ReplaySource) -> list[str]:
     for step in recording.steps:
         for kind in ("t", "r"):
             texts.append("".join(str(event[1]) for event in step.events if event[:1] == [kind]))
-        texts += _strings([event for event in step.events if event[:1] not in (["t"], ["r"])])
+        texts += strings_in([event for event in step.events if event[:1] not in (["t"], ["r"])])
     for call in recording.tool_calls:
-        texts += _strings([call.arguments, call.result, call.error])
+        texts += strings_in([call.arguments, call.result, call.error])
     return [text for text in texts if text]
 
 

@@ -201,11 +201,11 @@ def scrub_run(data: dict[str, Any]) -> dict[str, Any]:
         return data
     recording = _recording_of(data.get("recording"))
     trace = [event for event in data.get("trace") or [] if isinstance(event, dict)]
-    seen_in = [data.get("inputText") or "", *_strings([event for event in trace if _input_hook(event)])]
-    seen_out = [*_strings([event for event in trace if not _input_hook(event)])]
+    seen_in = [data.get("inputText") or "", *strings_in([event for event in trace if _input_hook(event)])]
+    seen_out = [*strings_in([event for event in trace if not _input_hook(event)])]
     if recording is not None:
         seen_out += _recording_texts(recording)
-    either = [*_strings([data.get("violations"), data.get("tripwire"), data.get("error")])]
+    either = [*strings_in([data.get("violations"), data.get("tripwire"), data.get("error")])]
     values = _found_by(inputs, [*seen_in, *either]) | _found_by(outputs, [*seen_out, *either])
     if not values:
         return data
@@ -233,7 +233,7 @@ def scrub_messages(document: dict[str, Any]) -> dict[str, Any]:
         return document
     said = [message for message in messages if isinstance(message, dict) and message.get("role") == "user"]
     others = [message for message in messages if not (isinstance(message, dict) and message.get("role") == "user")]
-    values = _found_by(inputs, _strings(said)) | _found_by(outputs, _strings(others))
+    values = _found_by(inputs, strings_in(said)) | _found_by(outputs, strings_in(others))
     return {**document, "messages": _scrubbed(messages, values)} if values else document
 
 
@@ -303,15 +303,16 @@ def _found_by(guards: Sequence[Any], texts: Iterable[str]) -> frozenset[str]:
     return frozenset(value for value in found if len(value.strip()) >= MIN_LENGTH and value != HIDDEN)
 
 
-def _strings(value: Any) -> Iterator[str]:
+def strings_in(value: Any) -> Iterator[str]:
+    """Every string inside ``value`` (JSON-like: mappings, lists, tuples), depth first: the texts a guard would read."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, Mapping):
         for item in value.values():
-            yield from _strings(item)
+            yield from strings_in(item)
     elif isinstance(value, list | tuple):
         for item in value:
-            yield from _strings(item)
+            yield from strings_in(item)
 
 
 #: Keys whose values are names, codes and times, never text a guard read: kept, so that an import reads them (a
@@ -362,9 +363,9 @@ def _recording_texts(recording: Recording) -> list[str]:
     for step in recording.steps:
         for kind in ("t", "r"):
             texts.append("".join(str(event[1]) for event in step.events if event[:1] == [kind]))
-        texts += _strings([event for event in step.events if event[:1] not in (["t"], ["r"])])
+        texts += strings_in([event for event in step.events if event[:1] not in (["t"], ["r"])])
     for call in recording.tool_calls:
-        texts += _strings([call.arguments, call.result, call.error])
+        texts += strings_in([call.arguments, call.result, call.error])
     return [text for text in texts if text]
 
 
