@@ -21,16 +21,16 @@ the export asks before writing such a file, and :func:`with_unmasked_header` say
 from __future__ import annotations
 
 import json
-import logging
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings
 
 from processors.models.recording import Recording
-from studio.store.run_transfer import strings_in
+from studio.store.hidden_values import found_in, hiding_guards
+from studio.store.run_transfer import recording_texts, strings_in
 from studio.system.paths import data_dir
 
 if TYPE_CHECKING:
@@ -45,8 +45,6 @@ __all__ = [
     "remember_export",
     "with_unmasked_header",
 ]
-
-logger = logging.getLogger(__name__)
 
 _GROUP = "regression_exports"
 
@@ -104,51 +102,16 @@ def exported_texts(source: ReplaySource) -> list[str]:
     try:
         recording = Recording.from_bytes(source.recording)
     except ValueError:  # (a ProblemError) an unreadable recording: the replay would have said so first
-        return texts
-    for step in recording.steps:
-        for kind in ("t", "r"):
-            texts.append("".join(str(event[1]) for event in step.events if event[:1] == [kind]))
-        texts += strings_in([event for event in step.events if event[:1] not in (["t"], ["r"])])
-    for call in recording.tool_calls:
-        texts += strings_in([call.arguments, call.result, call.error])
-    return [text for text in texts if text]
-
-
-def _hiding_guards(design: AgentDesign) -> list[Any]:
-    """The enabled guards of ``design`` that hide what they find, built from their options (their modules load here,
-    with the first export that needs them, not with the window)."""
-    guards: list[Any] = []
-    for lane in ("input", "output"):
-        for entry in design.chain(lane):
-            if not entry.enabled or entry.options.get("strategy") == "warn":
-                continue
-            try:
-                if entry.type == "PIIDetector":
-                    from processors.builtin.pii_detector import PIIDetector
-
-                    guards.append(PIIDetector(**entry.options))
-                elif entry.type == "RegexFilter":
-                    from processors.builtin.regex_filter import RegexFilter
-
-                    guards.append(RegexFilter(**entry.options))
-            except (ValueError, TypeError) as error:
-                logger.warning("a %s of the run's design could not be built: %s", entry.type, error)
-    return guards
+        return [text for text in texts if text]
+    return [text for text in [*texts, *recording_texts(recording)] if text]
 
 
 def masked_kinds(design: AgentDesign | None, texts: Iterable[str]) -> list[str]:
-    """The kinds of values ``design``'s hiding guards find in ``texts`` (a PIIDetector's types — ``email``,
-    ``phone``, ``credit-card``… — and a RegexFilter's rule names), in the order found; empty when the design has no
-    such guard or they find nothing."""
-    guards = _hiding_guards(design) if design is not None else []
-    kinds: dict[str, None] = {}
-    for text in dict.fromkeys(texts) if guards else ():
-        for guard in guards:
-            if hasattr(guard, "detect_offline"):  # a PIIDetector
-                kinds.update(dict.fromkeys(match.kind for match in guard.detect_offline(text)))
-            else:  # a RegexFilter
-                kinds.update(dict.fromkeys(str(match["rule"]) for match in guard.find_matches(text)))
-    return list(kinds)
+    """The kinds of values ``design``'s hiding guards find in ``texts`` (a PIIDetector's detection types —
+    ``email``, ``phone``, ``credit-card``, ``ip-address``… — and a RegexFilter's rule names), in the order found
+    (:mod:`studio.store.hidden_values`); empty when the design has no such guard or they find nothing."""
+    guards = hiding_guards(design.to_json()).both if design is not None else ()
+    return list(dict.fromkeys(match.kind for match in found_in(guards, texts)))
 
 
 def with_unmasked_header(script: str, kinds: Iterable[str]) -> str:

@@ -30,12 +30,10 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import logging
 import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
-from functools import lru_cache
 from typing import Any, Final, Literal
 
 import sqlalchemy as sa
@@ -47,6 +45,7 @@ from processors.memory.transfer import ThreadExport, id_problem
 from processors.models.recording import FORMAT_VERSION, RecordedStep, RecordedToolCall, Recording
 from processors.problems import Problem, ProblemError, located, problem_of, pydantic_problem
 from processors.tracing.redactions import HIDDEN, MIN_LENGTH, scrub
+from studio.store.hidden_values import HidingGuard, HidingLanes, every_pii_type, found_in, hiding_guards
 from studio.store.schema import run_recordings, runs, trace_events, violations
 
 logger = logging.getLogger(__name__)
@@ -162,30 +161,6 @@ def export_runs(connection: Connection, thread_id: str) -> list[dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------------------------- privacy
-#: The guards that hide what they find: the processor types a design names them with (their modules are loaded by
-#: the first export that needs them, not when the store is: the window shows sooner).
-_HIDING_GUARDS: Final = ("PIIDetector", "RegexFilter")
-
-
-def _guard_class(name: str) -> Any:
-    if name == "PIIDetector":
-        from processors.builtin.pii_detector import PIIDetector
-
-        return PIIDetector
-    from processors.builtin.regex_filter import RegexFilter
-
-    return RegexFilter
-
-
-@lru_cache(maxsize=1)
-def _every_pii_type() -> Any:
-    """The PIIDetector a run without its design is scrubbed with: every type regular expressions find."""
-    from processors.builtin.pii_detector import PIIDetector
-    from processors.builtin.pii_patterns import REGEX_TYPES
-
-    return PIIDetector(detection_types=list(REGEX_TYPES))
-
-
 #: The run fields written as stored: ids, times and the design (whose options hold no chat text).
 _KEPT_AS_STORED: Final = frozenset({"id", "designId", "designJson", "model", "startedAt", "finishedAt", "recording"})
 
@@ -196,17 +171,17 @@ def scrub_run(data: dict[str, Any]) -> dict[str, Any]:
     saw (the typed message, the input hooks' trace), an output guard what the output lane saw (the recording, the
     other hooks' trace); a value either found is hidden everywhere in the run."""
     design = data.get("designJson")
-    inputs, outputs = _guards(design) if design else _traced_guards(data.get("trace"))
-    if not inputs and not outputs:
+    lanes = hiding_guards(design) if design else _traced_guards(data.get("trace"))
+    if not lanes:
         return data
     recording = _recording_of(data.get("recording"))
     trace = [event for event in data.get("trace") or [] if isinstance(event, dict)]
     seen_in = [data.get("inputText") or "", *strings_in([event for event in trace if _input_hook(event)])]
     seen_out = [*strings_in([event for event in trace if not _input_hook(event)])]
     if recording is not None:
-        seen_out += _recording_texts(recording)
+        seen_out += recording_texts(recording)
     either = [*strings_in([data.get("violations"), data.get("tripwire"), data.get("error")])]
-    values = _found_by(inputs, [*seen_in, *either]) | _found_by(outputs, [*seen_out, *either])
+    values = _found_by(lanes.input, [*seen_in, *either]) | _found_by(lanes.output, [*seen_out, *either])
     if not values:
         return data
     scrubbed: dict[str, Any] = {
@@ -225,9 +200,9 @@ def scrub_messages(document: dict[str, Any]) -> dict[str, Any]:
     any more, so they are written as stored."""
     runs_data = document.get("extensions", {}).get(EXTENSION) or []
     designs = dict.fromkeys(str(item.get("designJson")) for item in runs_data if isinstance(item, dict))
-    lanes = [_guards(design) for design in designs]
-    inputs = [guard for lane in lanes for guard in lane[0]]
-    outputs = [guard for lane in lanes for guard in lane[1]]
+    lanes = [hiding_guards(design) for design in designs]
+    inputs = [guard for lane in lanes for guard in lane.input]
+    outputs = [guard for lane in lanes for guard in lane.output]
     messages = document.get("messages")
     if not (inputs or outputs) or not isinstance(messages, list):
         return document
@@ -237,69 +212,27 @@ def scrub_messages(document: dict[str, Any]) -> dict[str, Any]:
     return {**document, "messages": _scrubbed(messages, values)} if values else document
 
 
-#: A design's hiding guards: (the input lane's, the output lane's).
-_Lanes = tuple[tuple[Any, ...], tuple[Any, ...]]
-
-
 def _input_hook(event: Mapping[str, Any]) -> bool:
     return str(event.get("hook", "")).startswith("process_input")
 
 
-@lru_cache(maxsize=16)
-def _guards(design_json: str | None) -> _Lanes:
-    """The enabled hiding guards of the run's design, by lane, built from their options (none for a run without its
-    design, or with options this version cannot build: its text is then exported as stored). A thread's runs share
-    a design or a few: each is built once."""
-    if not design_json or design_json == "None":
-        return (), ()
-    try:
-        design = json.loads(design_json)
-    except ValueError:
-        return (), ()
-    lanes: list[tuple[Any, ...]] = []
-    for lane in ("input", "output"):
-        guards: list[Any] = []
-        entries = design.get(lane) if isinstance(design, dict) else None
-        for entry in entries if isinstance(entries, list) else []:
-            if not isinstance(entry, dict) or not entry.get("enabled", True):
-                continue
-            options = entry.get("options") or {}
-            if entry.get("type") not in _HIDING_GUARDS or not isinstance(options, dict):
-                continue
-            if options.get("strategy") == "warn":
-                continue
-            try:
-                guards.append(_guard_class(str(entry["type"]))(**options))
-            except (ValueError, TypeError) as error:
-                logger.warning("a %s of this run's design could not be built for its export: %s", entry["type"], error)
-        lanes.append(tuple(guards))
-    return lanes[0], lanes[1]
-
-
-def _traced_guards(trace: Any) -> _Lanes:
+def _traced_guards(trace: Any) -> HidingLanes:
     """For a run stored without its design (a run of an agent built in code): a PIIDetector of every regex type in
     each lane one ran in (its trace names it), since its options are not known; a RegexFilter's rules cannot be
     known."""
     events = [event for event in trace if isinstance(event, dict)] if isinstance(trace, list) else []
     ran = [event for event in events if str(event.get("processorId", "")).startswith("pii-detector")]
-    every = (_every_pii_type(),)
-    return (
+    every = (every_pii_type(),)
+    return HidingLanes(
         every if any(_input_hook(event) for event in ran) else (),
         every if any(not _input_hook(event) for event in ran) else (),
     )
 
 
-def _found_by(guards: Sequence[Any], texts: Iterable[str]) -> frozenset[str]:
-    """The values the guards find in ``texts`` (each at least :data:`MIN_LENGTH` characters)."""
-    found: set[str] = set()
-    for text in dict.fromkeys(texts):
-        if len(text) < MIN_LENGTH:
-            continue
-        for guard in guards:
-            if hasattr(guard, "detect_offline"):  # a PIIDetector
-                found.update(match.value for match in guard.detect_offline(text))
-            else:  # a RegexFilter
-                found.update(str(match["match"]) for match in guard.find_matches(text))
+def _found_by(guards: Sequence[HidingGuard], texts: Iterable[str]) -> frozenset[str]:
+    """The values the guards find in ``texts``, each at least :data:`MIN_LENGTH` characters (a shorter one would
+    hide too much of the rest)."""
+    found = {match.value for match in found_in(guards, (text for text in texts if len(text) >= MIN_LENGTH))}
     return frozenset(value for value in found if len(value.strip()) >= MIN_LENGTH and value != HIDDEN)
 
 
@@ -356,7 +289,7 @@ def _recording_of(text: str | None) -> Recording | None:
         return None
 
 
-def _recording_texts(recording: Recording) -> list[str]:
+def recording_texts(recording: Recording) -> list[str]:
     """The texts of a recording a guard may have hidden something in: each step's text and reasoning (deltas
     joined), and every string of the other events and of the tools' calls."""
     texts: list[str] = []
@@ -552,7 +485,9 @@ __all__ = [
     "check_runs",
     "export_runs",
     "import_runs",
+    "recording_texts",
     "runs_extension",
     "scrub_messages",
     "scrub_run",
+    "strings_in",
 ]

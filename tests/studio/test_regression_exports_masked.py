@@ -43,3 +43,11 @@ def test_a_guard_that_only_warns_or_is_off_hides_nothing() -> None:
     assert masked_kinds(None, exported_texts(source())) == []
     assert with_unmasked_header("x = 1\n", []) == "x = 1\n"
     assert with_unmasked_header("x = 1\n", ["email"]).startswith("# UNMASKED VALUES")
+
+
+def test_kinds_are_the_detection_types_the_options_name() -> None:
+    """An IPv4 and an IPv6 address are one kind, ``ip-address``, as the detector's options call it (the dialog and
+    the file's header name what the user chose to hide, not a pattern's own name such as ``ipv4``)."""
+    guard = ChainEntry(type="PIIDetector", options={"strategy": "redact", "detection_types": ["ip-address", "api-key"]})
+    texts = ["from 192.168.10.20 and 2001:db8::1", "key sk-abcdefghijklmnopqrstuvwxyz123456"]
+    assert masked_kinds(design(guard), texts) == ["ip-address", "api-key"]
