@@ -4801,6 +4801,70 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
 <context>
     <name>UnmaskedExport</name>
     <message>
+        <source>e-mail addresses</source>
+        <translation>电子邮件</translation>
+    </message>
+    <message>
+        <source>phone numbers</source>
+        <translation>电话号码</translation>
+    </message>
+    <message>
+        <source>card numbers</source>
+        <translation>信用卡号</translation>
+    </message>
+    <message>
+        <source>social security numbers</source>
+        <translation>美国社会安全号</translation>
+    </message>
+    <message>
+        <source>API keys</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>IP addresses</source>
+        <translation>IP 地址</translation>
+    </message>
+    <message>
+        <source>URLs</source>
+        <translation>网址</translation>
+    </message>
+    <message>
+        <source>UUIDs</source>
+        <translation>UUID</translation>
+    </message>
+    <message>
+        <source>crypto wallets</source>
+        <translation>加密货币钱包</translation>
+    </message>
+    <message>
+        <source>IBANs</source>
+        <translation>IBAN 账号</translation>
+    </message>
+    <message>
+        <source>Chinese resident ID numbers</source>
+        <translation>中国居民身份证号</translation>
+    </message>
+    <message>
+        <source>Taiwan national ID numbers</source>
+        <translation>台湾身份证号</translation>
+    </message>
+    <message>
+        <source>Hong Kong ID numbers</source>
+        <translation>香港身份证号</translation>
+    </message>
+    <message>
+        <source>names</source>
+        <translation>姓名</translation>
+    </message>
+    <message>
+        <source>addresses</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>dates of birth</source>
+        <translation>出生日期</translation>
+    </message>
+    <message>
         <source>Export unmasked values?</source>
         <translation>导出未遮蔽的值？</translation>
     </message>

@@ -4801,6 +4801,70 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
 <context>
     <name>UnmaskedExport</name>
     <message>
+        <source>e-mail addresses</source>
+        <translation>電子郵件</translation>
+    </message>
+    <message>
+        <source>phone numbers</source>
+        <translation>電話號碼</translation>
+    </message>
+    <message>
+        <source>card numbers</source>
+        <translation>信用卡號</translation>
+    </message>
+    <message>
+        <source>social security numbers</source>
+        <translation>美國社會安全號碼</translation>
+    </message>
+    <message>
+        <source>API keys</source>
+        <translation>API 金鑰</translation>
+    </message>
+    <message>
+        <source>IP addresses</source>
+        <translation>IP 位址</translation>
+    </message>
+    <message>
+        <source>URLs</source>
+        <translation>網址</translation>
+    </message>
+    <message>
+        <source>UUIDs</source>
+        <translation>UUID</translation>
+    </message>
+    <message>
+        <source>crypto wallets</source>
+        <translation>加密貨幣錢包</translation>
+    </message>
+    <message>
+        <source>IBANs</source>
+        <translation>IBAN 帳號</translation>
+    </message>
+    <message>
+        <source>Chinese resident ID numbers</source>
+        <translation>中國居民身分證號</translation>
+    </message>
+    <message>
+        <source>Taiwan national ID numbers</source>
+        <translation>臺灣身分證字號</translation>
+    </message>
+    <message>
+        <source>Hong Kong ID numbers</source>
+        <translation>香港身分證號碼</translation>
+    </message>
+    <message>
+        <source>names</source>
+        <translation>姓名</translation>
+    </message>
+    <message>
+        <source>addresses</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>dates of birth</source>
+        <translation>出生日期</translation>
+    </message>
+    <message>
         <source>Export unmasked values?</source>
         <translation>匯出未遮蔽的值？</translation>
     </message>

@@ -2,7 +2,9 @@
 
 A regression test of a run holds the run's message, the thread before it and the recording raw: a PII guard's test
 needs the values to exercise the guard. When the run's hiding guards found values in them
-(:func:`studio.regression_exports.masked_kinds`), the window asks first, naming their kinds::
+(:func:`studio.regression_exports.masked_kinds`), the window asks first, naming their kinds in the reader's words
+(:func:`kind_label`: "card numbers and e-mail addresses" — "信用卡号和电子邮件" in Chinese — for ``credit-card``
+and ``email``; a RegexFilter's rule by the name the user gave it)::
 
     box = ask_to_export_unmasked(window, ["email", "phone"], accept=write_it)   # non-blocking; Esc cancels
 
@@ -12,13 +14,43 @@ needs the values to exercise the guard. When the run's hiding guards found value
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QMessageBox, QWidget
 
-from studio.i18n import translate
+from studio.i18n import current_locale, translate
+from studio.texts.translator import QT_TRANSLATE_NOOP
 
-__all__ = ["ask_to_export_unmasked"]
+__all__ = ["ask_to_export_unmasked", "kind_label"]
+
+#: The PII detector's detection types as the question names them. The options pane offers the same types as their
+#: ids (``OptionValue``: shown as they are in English); the Chinese words here are the ones it shows.
+_TYPE_LABELS: Final = {
+    "email": QT_TRANSLATE_NOOP("UnmaskedExport", "e-mail addresses"),
+    "phone": QT_TRANSLATE_NOOP("UnmaskedExport", "phone numbers"),
+    "credit-card": QT_TRANSLATE_NOOP("UnmaskedExport", "card numbers"),
+    "ssn": QT_TRANSLATE_NOOP("UnmaskedExport", "social security numbers"),
+    "api-key": QT_TRANSLATE_NOOP("UnmaskedExport", "API keys"),
+    "ip-address": QT_TRANSLATE_NOOP("UnmaskedExport", "IP addresses"),
+    "url": QT_TRANSLATE_NOOP("UnmaskedExport", "URLs"),
+    "uuid": QT_TRANSLATE_NOOP("UnmaskedExport", "UUIDs"),
+    "crypto-wallet": QT_TRANSLATE_NOOP("UnmaskedExport", "crypto wallets"),
+    "iban": QT_TRANSLATE_NOOP("UnmaskedExport", "IBANs"),
+    "cn-resident-id": QT_TRANSLATE_NOOP("UnmaskedExport", "Chinese resident ID numbers"),
+    "tw-national-id": QT_TRANSLATE_NOOP("UnmaskedExport", "Taiwan national ID numbers"),
+    "hk-id": QT_TRANSLATE_NOOP("UnmaskedExport", "Hong Kong ID numbers"),
+    "name": QT_TRANSLATE_NOOP("UnmaskedExport", "names"),
+    "address": QT_TRANSLATE_NOOP("UnmaskedExport", "addresses"),
+    "date-of-birth": QT_TRANSLATE_NOOP("UnmaskedExport", "dates of birth"),
+}
+
+
+def kind_label(kind: str) -> str:
+    """A kind of masked value in the studio's language: a PII detection type's label (``"credit-card"`` → "card
+    numbers"), anything else — a RegexFilter's rule name — as it is."""
+    english = _TYPE_LABELS.get(kind)
+    return translate("UnmaskedExport", english) if english is not None else kind
 
 
 def ask_to_export_unmasked(
@@ -36,7 +68,7 @@ def ask_to_export_unmasked(
         translate(
             "UnmaskedExport",
             "The file will hold, unmasked, values the guardrails hid in the chat: {kinds}.",
-        ).format(kinds=", ".join(kinds))
+        ).format(kinds=current_locale().createSeparatedList([kind_label(kind) for kind in kinds]))
     )
     box.setInformativeText(
         translate(

@@ -54,7 +54,7 @@ def test_cancel_writes_nothing_and_accept_writes_the_file_saying_what_it_holds(
     ask_to_export(qloop, window, run_id)
     box = asked(window)
     assert box is not None and file_dialog(window) is None  # asked before any file is picked
-    assert "email" in box.text() and "phone" in box.text() and "unmasked" in box.text()
+    assert "e-mail addresses" in box.text() and "phone numbers" in box.text() and "unmasked" in box.text()
     cancel = box.findChild(QPushButton, "unmasked_export.cancel")
     assert cancel is not None and box.escapeButton() is cancel
     cancel.click()
