@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import qasync
@@ -19,6 +19,9 @@ from PySide6.QtWidgets import QApplication
 
 from processors.builtin.registry import Catalogue, load_catalogue
 from studio.event_loop import StudioEventLoop
+
+if TYPE_CHECKING:
+    from tests.support.otlp_receiver import OtlpReceiver
 
 
 @pytest.fixture(autouse=True)
@@ -166,3 +169,31 @@ def tool_folder(tmp_path: Path) -> Path:
     (folder / "text_tools.py").write_text(TOOL_FILE, encoding="utf-8")
     (folder / "broken.py").write_text("def oops(:\n", encoding="utf-8")
     return folder
+
+
+# ------------------------------------------------------------------------------------- telemetry
+@pytest.fixture
+def no_otel_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No ``OTEL_*`` variable of the machine (nor the GenAI capture switch) reaches the test's telemetry, and the
+    batch span processor sends every 50 ms. A module whose every test wants it says
+    ``pytestmark = pytest.mark.usefixtures("no_otel_environment")``."""
+    from processors.tracing.otel import CAPTURE_VARIABLE
+
+    for name in (
+        "OTEL_EXPORTER_OTLP_ENDPOINT",
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+        "OTEL_EXPORTER_OTLP_COMPRESSION",
+        "OTEL_SDK_DISABLED",
+        CAPTURE_VARIABLE,
+    ):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("OTEL_BSP_SCHEDULE_DELAY", "50")
+
+
+@pytest.fixture
+def otlp_receiver() -> Iterator[OtlpReceiver]:
+    """A real OTLP/HTTP trace receiver on a free local port (``tests/support/otlp_receiver.py``), stopped after."""
+    from tests.support.otlp_receiver import OtlpReceiver
+
+    with OtlpReceiver() as started:
+        yield started

@@ -5,7 +5,6 @@ all) and on (the text goes, redacted)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
 import pytest
 import qasync
@@ -25,23 +24,7 @@ from tests.support.otlp_receiver import OtlpReceiver
 MESSAGES = ("Please look up customer 42", "Hi, my email is jo.smith@example.com, can you help?")
 
 
-@pytest.fixture(autouse=True)
-def _no_otel_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in (
-        "OTEL_EXPORTER_OTLP_ENDPOINT",
-        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
-        "OTEL_EXPORTER_OTLP_COMPRESSION",
-        "OTEL_SDK_DISABLED",
-        CAPTURE_VARIABLE,
-    ):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("OTEL_BSP_SCHEDULE_DELAY", "50")
-
-
-@pytest.fixture
-def receiver() -> Iterator[OtlpReceiver]:
-    with OtlpReceiver() as started:
-        yield started
+pytestmark = pytest.mark.usefixtures("no_otel_environment")
 
 
 def masked_values() -> list[str]:
@@ -70,31 +53,35 @@ def sample_conversation(qloop: qasync.QEventLoop, receiver: OtlpReceiver, teleme
 
 
 def test_with_capture_off_no_message_text_and_no_masked_value_is_exported(
-    qloop: qasync.QEventLoop, receiver: OtlpReceiver
+    qloop: qasync.QEventLoop, otlp_receiver: OtlpReceiver
 ) -> None:
-    save_settings(TelemetrySettings(enabled=True, endpoint=receiver.endpoint))
-    replies = sample_conversation(qloop, receiver, Telemetry())
+    save_settings(TelemetrySettings(enabled=True, endpoint=otlp_receiver.endpoint))
+    replies = sample_conversation(qloop, otlp_receiver, Telemetry())
 
     secrets = masked_values()
     assert all(secret not in reply for secret in secrets for reply in replies)  # the chat showed them masked
-    exported = b"".join(receiver.bodies)
-    assert exported and len(receiver.spans) > 10
+    exported = b"".join(otlp_receiver.bodies)
+    assert exported and len(otlp_receiver.spans) > 10
     for secret in secrets:
         assert secret.encode() not in exported, secret
     assert b"look up customer" not in exported and b"my email is" not in exported  # no message text at all
-    assert not [s for s in receiver.spans if "processor.before" in s.attributes or "processor.after" in s.attributes]
+    assert not [
+        s for s in otlp_receiver.spans if "processor.before" in s.attributes or "processor.after" in s.attributes
+    ]
 
 
-def test_with_capture_on_message_text_is_exported_redacted(qloop: qasync.QEventLoop, receiver: OtlpReceiver) -> None:
-    save_settings(TelemetrySettings(enabled=True, endpoint=receiver.endpoint, capture_content=True))
+def test_with_capture_on_message_text_is_exported_redacted(
+    qloop: qasync.QEventLoop, otlp_receiver: OtlpReceiver
+) -> None:
+    save_settings(TelemetrySettings(enabled=True, endpoint=otlp_receiver.endpoint, capture_content=True))
     telemetry = Telemetry()
-    assert telemetry.wanted() == ("settings", receiver.endpoint, "content")
-    sample_conversation(qloop, receiver, telemetry)
+    assert telemetry.wanted() == ("settings", otlp_receiver.endpoint, "content")
+    sample_conversation(qloop, otlp_receiver, telemetry)
 
-    exported = b"".join(receiver.bodies)
+    exported = b"".join(otlp_receiver.bodies)
     for secret in masked_values():
         assert secret.encode() not in exported, secret
-    befores = [str(s.attributes.get("processor.before", "")) for s in receiver.spans]
+    befores = [str(s.attributes.get("processor.before", "")) for s in otlp_receiver.spans]
     assert any("Please look up customer 42" in text for text in befores)  # the text is there: capture is on
     assert any(HIDDEN in text for text in befores)  # and what the guards masked is in it as [REDACTED]
 

@@ -8,13 +8,11 @@ placeholder and mask methods."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
 import pytest
 import qasync
 
 from processors.demo.offline import demo_model
-from processors.tracing.otel import CAPTURE_VARIABLE
 from processors.tracing.redactions import HIDDEN
 from studio.controllers.run_controller import RunController
 from studio.design.build import build_agent
@@ -23,24 +21,7 @@ from studio.telemetry import Telemetry, TelemetrySettings, save_settings
 from tests.studio.store.test_run_transfer_privacy import MESSAGE, TYPED, guarded, record_values
 from tests.support.otlp_receiver import OtlpReceiver
 
-
-@pytest.fixture(autouse=True)
-def _no_otel_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in (
-        "OTEL_EXPORTER_OTLP_ENDPOINT",
-        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
-        "OTEL_EXPORTER_OTLP_COMPRESSION",
-        "OTEL_SDK_DISABLED",
-        CAPTURE_VARIABLE,
-    ):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("OTEL_BSP_SCHEDULE_DELAY", "50")
-
-
-@pytest.fixture
-def receiver() -> Iterator[OtlpReceiver]:
-    with OtlpReceiver() as started:
-        yield started
+pytestmark = pytest.mark.usefixtures("no_otel_environment")
 
 
 def conversation(qloop: qasync.QEventLoop, receiver: OtlpReceiver, telemetry: Telemetry) -> None:
@@ -60,12 +41,14 @@ def conversation(qloop: qasync.QEventLoop, receiver: OtlpReceiver, telemetry: Te
 
 
 @pytest.mark.parametrize("capture", [True, False])
-def test_no_masked_value_reaches_the_spans(qloop: qasync.QEventLoop, receiver: OtlpReceiver, capture: bool) -> None:
-    save_settings(TelemetrySettings(enabled=True, endpoint=receiver.endpoint, capture_content=capture))
-    conversation(qloop, receiver, Telemetry())
-    exported = b"".join(receiver.bodies)
+def test_no_masked_value_reaches_the_spans(
+    qloop: qasync.QEventLoop, otlp_receiver: OtlpReceiver, capture: bool
+) -> None:
+    save_settings(TelemetrySettings(enabled=True, endpoint=otlp_receiver.endpoint, capture_content=capture))
+    conversation(qloop, otlp_receiver, Telemetry())
+    exported = b"".join(otlp_receiver.bodies)
     assert exported
     for value in [*TYPED, *record_values()]:
         assert value.encode() not in exported, value
-    befores = [str(s.attributes.get("processor.before", "")) for s in receiver.spans]
+    befores = [str(s.attributes.get("processor.before", "")) for s in otlp_receiver.spans]
     assert any(HIDDEN in text for text in befores) is capture  # the text went, redacted, only when captured
