@@ -24,9 +24,12 @@ from typing import Any
 import pytest
 
 from processors import Agent
+from processors.builtin.patterns import PATTERNS, VALIDATORS, expand_kinds
 from processors.builtin.pii_detector import PIIDetector
+from processors.builtin.pii_patterns import kinds_for
 from processors.builtin.regex_filter import RegexFilter
 from processors.models import ScriptedModel, Turn
+from processors.pattern_risk import backtracking_risk
 from tests.processors.helpers import run_stream, streamed_text
 
 
@@ -200,3 +203,18 @@ def test_every_streamed_row_is_a_row_of_the_table() -> None:
 async def test_full_width_digits_are_phone_numbers_to_both_guards(text: str, expected: str) -> None:
     seen = {name: await _sent(guard, text) for name, guard in _guards().items()}
     assert seen == {"PIIDetector": expected, "RegexFilter": expected}
+
+
+def test_one_phone_pattern_serves_both_guards() -> None:
+    """PIIDetector asks the shared table for phone numbers (no pattern of its own beside it), the table RegexFilter's
+    ``pii`` preset reads: a fix to the pattern or its validator reaches both guards."""
+    shared, extra = kinds_for(["phone"])
+    assert shared == ("phone",) and "phone" not in extra
+    assert "phone" in expand_kinds(["pii"])
+    assert VALIDATORS["phone"]("0755-8888 8888") and not VALIDATORS["phone"]("1500-2500 3000")
+
+
+def test_the_phone_pattern_cannot_backtrack_catastrophically() -> None:
+    """The shape check user patterns pass (``processors.pattern_risk``), made of the shared phone pattern: each of its
+    repeated parts needs a separator before its digits, so no stretch of text splits two ways."""
+    assert backtracking_risk(PATTERNS["phone"].pattern) is None
