@@ -19,15 +19,19 @@ Japanese input methods type them) are not read by either guard yet: marked ``xfa
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from processors import Agent
 from processors.builtin.patterns import PATTERNS, VALIDATORS, expand_kinds
 from processors.builtin.pii_detector import PIIDetector
 from processors.builtin.pii_patterns import kinds_for
 from processors.builtin.regex_filter import RegexFilter
+from processors.builtin.regex_rules import RegexMatcher
 from processors.models import ScriptedModel, Turn
 from processors.pattern_risk import backtracking_risk
 from tests.processors.helpers import run_stream, streamed_text
@@ -218,3 +222,20 @@ def test_the_phone_pattern_cannot_backtrack_catastrophically() -> None:
     """The shape check user patterns pass (``processors.pattern_risk``), made of the shared phone pattern: each of its
     repeated parts needs a separator before its digits, so no stretch of text splits two ways."""
     assert backtracking_risk(PATTERNS["phone"].pattern) is None
+
+
+#: The numbers of the table, and glue that decides where a number begins and ends (a count, a word, a reference word,
+#: brackets, separators, a CJK character), for random texts.
+_PIECES = sorted({piece for text, _expected in ROWS for piece in re.findall(r"[+(]?\d[\d ().-]*\d\)?", text)})
+_GLUE = [" ", "-", ".", "_", "x", "号", ", ", " 3 ", " and ", "(", ")", "+", ":", "\n", "order ", "1", "0"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(parts=st.lists(st.one_of(st.sampled_from(_PIECES), st.sampled_from(_GLUE)), min_size=1, max_size=6))
+def test_the_guards_phone_numbers_agree_on_random_texts(parts: list[str]) -> None:
+    """Beyond the table: the table's numbers run together with glue, PIIDetector's phone numbers and RegexFilter's
+    matcher's (phone numbers only, so that the two guards' ways of resolving a card overlapping a phone number, longest
+    value against merged region, do not count) give the same text."""
+    text = "".join(parts)
+    detector = PIIDetector(redaction_method="placeholder", detection_types=["phone"])
+    assert str(detector.redact(text, detector.detect_offline(text))) == RegexMatcher(kinds=("phone",)).redact_text(text)
