@@ -10,7 +10,9 @@
 
 Overlapping matches are merged into one region, replaced by the longest match's replacement, so no tail of a longer
 secret survives; a rule's replacement may use JavaScript's references (``$1``, ``$<name>``, ``$&``, ``$$``), as
-Mastra's users write them. This module works on one text: what to do with a message, a stream or a match (block,
+Mastra's users write them. A preset phone number written without its ``+`` country code right after a reference
+word (``order no. 020 7946 0018``) is no match, as PIIDetector reads it (``pattern_validators.reference_before``).
+This module works on one text: what to do with a message, a stream or a match (block,
 redact, warn) is :class:`~processors.builtin.regex_filter.RegexFilter`'s.
 """
 

@@ -45,6 +45,8 @@ def _guards() -> dict[str, Any]:
 
 
 P = "[PHONE]"
+#: Prose before a number, longer than the windows the streams hold and look back over.
+_LONG = "Thanks for waiting. Here is everything you asked about earlier today, with the details of the delivery. " * 2
 
 #: (text, what both guards make of it). A row whose expected text equals its text holds no phone number.
 ROWS: list[tuple[str, str]] = [
@@ -79,6 +81,13 @@ ROWS: list[tuple[str, str]] = [
     ("合同编号HT-2024-000123，共3页。", "合同编号HT-2024-000123，共3页。"),
     ("Order 123456789012 shipped", "Order 123456789012 shipped"),
     ("Invoice 2024 0001 2345 due", "Invoice 2024 0001 2345 due"),
+    # (the second look at a text whose numbers were replaced, for the numbers they hid, still reads the words)
+    ("Order no. 020 7946 0018, call (02)2720-1234(02)2720-1234", f"Order no. 020 7946 0018, call {P}{P}"),
+    # (far into a stream: its window no longer starts the text)
+    (
+        _LONG + "Order no. 020 7946 0018 shipped, call 020 7946 0018",
+        _LONG + f"Order no. 020 7946 0018 shipped, call {P}",
+    ),
     # (a number with its + country code is a phone number after any word)
     ("ref +44 20 7946 0018", f"ref {P}"),
     # ---- money
@@ -157,6 +166,11 @@ STREAMED = [
     ROWS[1],
     ("I need 1500-2500 3000 units", "I need 1500-2500 3000 units"),
     ("Order no. 020 7946 0018 shipped", "Order no. 020 7946 0018 shipped"),
+    ("Order no. 020 7946 0018, call (02)2720-1234(02)2720-1234", f"Order no. 020 7946 0018, call {P}{P}"),
+    (
+        _LONG + "Order no. 020 7946 0018 shipped, call 020 7946 0018",
+        _LONG + f"Order no. 020 7946 0018 shipped, call {P}",
+    ),
     ("Call (+86) 138 1234 5678 now", f"Call {P} now"),
     ("Call 1-800-555-0199 now", f"Call {P} now"),
     ("手机13311876788", f"手机{P}"),
