@@ -14,7 +14,8 @@ none. Before this table, ``3 020 7946 0018`` was masked by RegexFilter only and 
 
 Known limits, decided here: eight digits alone (``2345 6789``, a Hong Kong number without ``+852``) are no phone
 number to either guard: too many other numbers have that shape. Full-width digits (U+FF10 to U+FF19, as Chinese and
-Japanese input methods type them) are not read by either guard yet: marked ``xfail`` (strict) with what is right.
+Japanese input methods type them) are not read by either guard yet: marked ``xfail`` (strict) with what is right; on
+the input, a UnicodeNormalizer before the guard folds them, and both guards then hide the number.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from processors.builtin.pii_detector import PIIDetector
 from processors.builtin.pii_patterns import kinds_for
 from processors.builtin.regex_filter import RegexFilter
 from processors.builtin.regex_rules import RegexMatcher
+from processors.builtin.unicode_normalizer import UnicodeNormalizer
 from processors.models import ScriptedModel, Turn
 from processors.pattern_risk import backtracking_risk
 from tests.processors.helpers import run_stream, streamed_text
@@ -253,3 +255,14 @@ def test_the_guards_phone_numbers_agree_on_random_texts(parts: list[str]) -> Non
     text = "".join(parts)
     detector = PIIDetector(redaction_method="placeholder", detection_types=["phone"])
     assert str(detector.redact(text, detector.detect_offline(text))) == RegexMatcher(kinds=("phone",)).redact_text(text)
+
+
+@pytest.mark.parametrize(("text", "expected"), FULL_WIDTH)
+async def test_full_width_digits_are_phone_numbers_behind_the_unicode_normalizer(text: str, expected: str) -> None:
+    """What a user can do today on the input: a UnicodeNormalizer before the guard folds the digits (NFKC), and both
+    guards then hide the number alike."""
+    for name, guard in _guards().items():
+        model = ScriptedModel(["ok"])
+        agent = Agent(id="agent", model=model, instructions="Be brief.", input_processors=[UnicodeNormalizer(), guard])
+        await agent.generate(text)
+        assert model.requests[0].messages[-1]["content"] == expected, name
