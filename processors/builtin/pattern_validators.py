@@ -23,6 +23,7 @@ __all__ = [
     "iban_ok",
     "ip_ok",
     "luhn_ok",
+    "phone_in_context",
     "phone_ok",
     "range_then_number",
     "reference_before",
@@ -154,6 +155,25 @@ def reference_before(text: str, start: int) -> bool:
     it of a phone number written without its ``+`` country code; PIIDetector of a card number too."""
     before = text[max(0, start - REFERENCE_REACH) : start].rpartition("\n")[2]
     return REFERENCE_BEFORE.search(before) is not None
+
+
+def phone_in_context(text: str, start: int, value: str) -> bool:
+    """Whether ``value``, a phone number :func:`phone_ok` accepts, is one where it stands (``text[start:]``): a number
+    with its ``+`` country code always; else not after a reference word (:func:`reference_before`), and not when it
+    has twelve digits and continues a run of groups of four digits or more (``ID 7301 0201 4567 8912``: the trunk
+    prefix ``0`` that lets twelve national digits be a phone number is then more likely a group of an identifier; a
+    count before a number is no such group: ``3 0755-8888 8888``, ``3 020 7946 0018``). What both guards ask of each
+    phone number they find (PIIDetector's ``pii_patterns._keep``, RegexFilter's ``regex_rules``), so that they read
+    the words and groups before it alike."""
+    if value.startswith(("+", "(+")):
+        return True
+    if reference_before(text, start):
+        return False
+    return start < 5 or _GROUP_BEFORE.fullmatch(text, start - 5, start) is None or sum(map(str.isdigit, value)) != 12
+
+
+#: A group of four digits or more and a separator, right before a number (checked on the five characters before it).
+_GROUP_BEFORE: Final = re.compile(r"\d{4}[ ._-]")
 
 
 #: A range, then a number: a hyphen joins the first two groups and a space parts the third (``1500-2500 3000``); not

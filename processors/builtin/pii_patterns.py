@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from processors.builtin.pattern_validators import REFERENCE_REACH, card_issuer_ok, reference_before
+from processors.builtin.pattern_validators import REFERENCE_REACH, card_issuer_ok, phone_in_context, reference_before
 from processors.builtin.patterns import (
     ADDRESS_LETTERS,
     ANY_DIGIT_GROUP,
@@ -479,7 +479,7 @@ def _keep(match: Match, text: str) -> bool:
     if kind == "credit-card":
         return card_issuer_ok(match.value) and not reference_before(text, match.start)
     if kind == "phone":  # "order no. 020 7946 0018" is a reference (RegexFilter drops it too: regex_rules)
-        return match.value.startswith(("+", "(+")) or not reference_before(text, match.start)
+        return phone_in_context(text, match.start, match.value)
     if kind in GROUPS["api-key"]:
         if kind == "stripe-key" and match.value.startswith("pk_"):
             return False  # publishable keys are meant to be public

@@ -11,7 +11,7 @@
 Overlapping matches are merged into one region, replaced by the longest match's replacement, so no tail of a longer
 secret survives; a rule's replacement may use JavaScript's references (``$1``, ``$<name>``, ``$&``, ``$$``), as
 Mastra's users write them. A preset phone number written without its ``+`` country code right after a reference
-word (``order no. 020 7946 0018``) is no match, as PIIDetector reads it (``pattern_validators.reference_before``).
+word (``order no. 020 7946 0018``) is no match, as PIIDetector reads it (``pattern_validators.phone_in_context``).
 This module works on one text: what to do with a message, a stream or a match (block,
 redact, warn) is :class:`~processors.builtin.regex_filter.RegexFilter`'s.
 """
@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from processors.builtin.adjoining import replace_spans_mapped, with_adjoining
-from processors.builtin.pattern_validators import reference_before
+from processors.builtin.pattern_validators import phone_in_context
 from processors.builtin.patterns import Match, find_all
 from processors.builtin.sliding_scan import SlidingScan
 from processors.problems import Problem, ProblemError, regex_problem
@@ -274,9 +274,10 @@ class RegexMatcher:
 
 
 def _reference(match: Match, text: str, at: int) -> bool:
-    """Whether ``match``, at ``text[at]``, is a phone number's shape written after a reference word (``order no. 020
-    7946 0018``): a reference number, as PIIDetector reads it too (a number with its ``+`` country code never is)."""
-    return match.kind == "phone" and not match.value.startswith(("+", "(+")) and reference_before(text, at)
+    """Whether ``match``, at ``text[at]``, is a phone number's shape that is no phone number where it stands: after a
+    reference word (``order no. 020 7946 0018``), or twelve digits continuing a run of groups, as PIIDetector reads it
+    (:func:`~processors.builtin.pattern_validators.phone_in_context`)."""
+    return match.kind == "phone" and not phone_in_context(text, at, match.value)
 
 
 def expand_js(replacement: str, found: Any) -> str:
