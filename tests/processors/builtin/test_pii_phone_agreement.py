@@ -36,6 +36,7 @@ from processors.builtin.regex_rules import RegexMatcher
 from processors.builtin.unicode_normalizer import UnicodeNormalizer
 from processors.models import ScriptedModel, Turn
 from processors.pattern_risk import backtracking_risk
+from tests.processors.builtin.test_adjoining_stream import chunked, streamed, whole
 from tests.processors.helpers import run_stream, streamed_text
 
 
@@ -270,3 +271,19 @@ async def test_full_width_digits_are_phone_numbers_behind_the_unicode_normalizer
         agent = Agent(id="agent", model=model, instructions="Be brief.", input_processors=[UnicodeNormalizer(), guard])
         await agent.generate(text)
         assert model.requests[0].messages[-1]["content"] == expected, name
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    parts=st.lists(st.one_of(st.sampled_from(_PIECES), st.sampled_from(_GLUE)), min_size=1, max_size=6),
+    data=st.data(),
+)
+def test_each_guard_streams_the_tables_numbers_as_it_redacts_the_whole_text(
+    parts: list[str], data: st.DataObject
+) -> None:
+    """The new shapes in a stream (a bare mobile, ``(+86)``, a North American trunk ``1``, twelve digits after a run):
+    every text delta each guard lets out, joined, is its redaction of the whole text, however the text is cut."""
+    text = "".join(parts)
+    deltas = data.draw(chunked(text))
+    for guard in _guards().values():
+        assert streamed(guard, deltas) == whole(guard, text)
