@@ -23,8 +23,10 @@ __all__ = [
     "iban_ok",
     "ip_ok",
     "luhn_ok",
+    "phone_in_context",
     "phone_ok",
     "range_then_number",
+    "reference_before",
     "secret_value_ok",
     "ssn_ok",
 ]
@@ -121,12 +123,57 @@ def ip_ok(value: str) -> bool:
 
 
 def phone_ok(value: str) -> bool:
-    """8 to 15 digits with a ``+`` country code, else 10 or 11 (a national number with its area code); never
-    a date, an IPv4 address or a range then a number (:func:`range_then_number`)."""
+    """8 to 15 digits with a ``+`` country code (``(+86) 138 …`` too); else 10 or 11 (a national number with its area
+    code), or 12 with the trunk prefix ``0`` (``0755-8888 8888``, ``(0755) 8888 8888``, ``0812-3456-7890``: a national
+    number that long keeps it; ``1500 2500 3000`` is no phone number); never a date, an IPv4 address or a range then a
+    number (:func:`range_then_number`). The one validator of both guards' phone numbers (RegexFilter's ``pii`` preset
+    and PIIDetector read the same ``patterns.PATTERNS["phone"]``)."""
     digits = sum(map(str.isdigit, value))
-    if not (8 <= digits <= 15 if value.startswith("+") else 10 <= digits <= 11):
+    if value.startswith(("+", "(+")):
+        if not 8 <= digits <= 15:
+            return False
+    elif not (10 <= digits <= 11 or (digits == 12 and _TRUNK_AREA.match(value) is not None)):
         return False
     return _DATE_LIKE.fullmatch(value) is None and not ip_ok(value) and not range_then_number(value)
+
+
+#: Words that make the digit group after them a reference number rather than a phone number or a card (looked for in
+#: the few characters before the match, on its line): ``order no. 020 7946 0018``, ``订单号 138-0013-8000``.
+REFERENCE_BEFORE: Final = re.compile(
+    r"(?i:(?:serial|part|order|tracking|invoice|model|sku|isbn|item|product|ref(?:erence)?|case|ticket)"
+    r"\s*(?:no\.?|number|num|#|id)?\s*[:#.]?\s*"
+    r"|(?:订单|訂單|单号|單號|编号|編號|型号|型號|序列号|序號|发票|發票|条码|條碼|快递|快遞|物流|工号|工號)"
+    r"(?:号|號|码|碼)?\s*[:：]?\s*)$"
+)
+#: How many characters before a value :func:`reference_before` reads.
+REFERENCE_REACH: Final = 24
+
+
+def reference_before(text: str, start: int) -> bool:
+    """Whether :data:`REFERENCE_BEFORE` ends right before ``text[start]`` (within :data:`REFERENCE_REACH` characters of
+    the same line): the number there is a reference (``order no. 020 7946 0018``), not a phone number. Both guards ask
+    it of a phone number written without its ``+`` country code; PIIDetector of a card number too."""
+    before = text[max(0, start - REFERENCE_REACH) : start].rpartition("\n")[2]
+    return REFERENCE_BEFORE.search(before) is not None
+
+
+def phone_in_context(text: str, start: int, value: str) -> bool:
+    """Whether ``value``, a phone number :func:`phone_ok` accepts, is one where it stands (``text[start:]``): a number
+    with its ``+`` country code always; else not after a reference word (:func:`reference_before`), and not when it
+    has twelve digits and continues a run of groups of four digits or more (``ID 7301 0201 4567 8912``: the trunk
+    prefix ``0`` that lets twelve national digits be a phone number is then more likely a group of an identifier; a
+    count before a number is no such group: ``3 0755-8888 8888``, ``3 020 7946 0018``). What both guards ask of each
+    phone number they find (PIIDetector's ``pii_patterns._keep``, RegexFilter's ``regex_rules``), so that they read
+    the words and groups before it alike."""
+    if value.startswith(("+", "(+")):
+        return True
+    if reference_before(text, start):
+        return False
+    return start < 5 or _GROUP_BEFORE.fullmatch(text, start - 5, start) is None or sum(map(str.isdigit, value)) != 12
+
+
+#: A group of four digits or more and a separator, right before a number (checked on the five characters before it).
+_GROUP_BEFORE: Final = re.compile(r"\d{4}[ ._-]")
 
 
 #: A range, then a number: a hyphen joins the first two groups and a space parts the third (``1500-2500 3000``); not
@@ -143,6 +190,8 @@ def range_then_number(value: str) -> bool:
     return _RANGE_THEN_NUMBER.fullmatch(value) is not None
 
 
+#: A national number's trunk prefix ``0`` and its area code, which never begins with ``0`` (``0001 0002 0003``: a list).
+_TRUNK_AREA: Final = re.compile(r"\(?0[1-9]")
 _DATE_LIKE: Final = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
 
 

@@ -136,6 +136,14 @@ ADDRESS_LETTERS: Final = (
 )
 _L: Final = ADDRESS_LETTERS
 
+#: What may not stand before the first digit of a national phone number (the look-behinds after it): a letter, a digit,
+#: ``+`` or ``.``; a word's ``_`` (``id_4155552671``); a word's ``-`` (``HT-2024-000123`` is an identifier); a ``+``
+#: country code and a separator (``+1 415 555 2671+1 415 555 2671``: the second number's groups after its ``+1`` are
+#: no number of their own; it shows once the first is replaced). A count before it may (``3 020 7946 0018``).
+_NATIONAL_START: Final = (
+    r"(?<![A-Za-z0-9+.].)(?<![A-Za-z_]_.)(?<![A-Za-z0-9_]-.)(?<!\+\d[ .-].)(?<!\+\d\d[ .-].)(?<!\+\d\d\d[ .-].)"
+)
+
 _DEFS: Final[dict[str, tuple[str, tuple[tuple[str, ...], ...]]]] = {
     # ---- secrets
     "private-key": (
@@ -209,14 +217,25 @@ _DEFS: Final[dict[str, tuple[str, tuple[tuple[str, ...], ...]]]] = {
         (_DIGIT_RUN,),
     ),
     "ipv4": (r"\d(?<![\w.]\d)\d{0,2}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?!\d|\.\d)", (_DIGIT, (".",))),
+    # The one phone pattern of both guards (RegexFilter's ``pii`` preset and PIIDetector), validated by
+    # ``pattern_validators.phone_ok`` and ``phone_lengths``; PIIDetector and RegexFilter both drop a number without
+    # its ``+`` country code after a reference word (``pattern_validators.reference_before``).
     "phone": (
-        # international: +CC then groups (a group in parentheses allowed)
+        # international: +CC, or (+CC), then groups (a group in parentheses allowed; a mobile's 11 digits in one)
         # (an underscore and a digit after a number part it from the next one: ``+86 138 1234 5678_4111 …``)
-        r"\+(?<![\w+].)\d{1,3}(?:[ .-]?\(\d{1,4}\)[ .-]?\d{1,8}|[ .-]\d{1,8}){1,6}(?![A-Za-z0-9-]|_(?!\d))"
-        # E.164 without separators
-        r"|\+(?<![\w+].)\d{7,15}(?![A-Za-z0-9]|_(?!\d))"
-        # national with an area code: (415) 555-2671, 415-555-2671, 020 7946 0018
-        r"|(?:\((?<![\w+].)\d{2,4}\)[ .-]?|\d(?<![A-Za-z0-9+.]\d)(?<![A-Za-z_]_\d)\d{1,4}[ .-])\d{3,4}[ .-]?\d{3,4}"
+        r"(?:\+(?<![\w+].)\d{1,3}|\((?<![\w+].)\+\d{1,3}\)(?=[ .-]?\d))"
+        r"(?:[ .-]?\(\d{1,4}\)[ .-]?\d{1,11}|[ .-]\d{1,11}){1,6}(?![A-Za-z0-9-]|_(?!\d))"
+        # E.164 without separators (``(+86)13812345678`` too)
+        r"|(?:\+(?<![\w+].)|\((?<![\w+].)\+\d{1,3}\))\d{7,15}(?![A-Za-z0-9]|_(?!\d))"
+        # national with an area code: (415) 555-2671, 415-555-2671, 020 7946 0018, 0755-8888 8888
+        rf"|(?:\((?<![\w+].)\d{{2,4}}\)[ .-]?|\d{_NATIONAL_START}\d{{1,4}}[ .-])\d{{3,4}}[ .-]?\d{{3,4}}"
+        r"(?![A-Za-z0-9-]|\.\d|_(?!\d))"
+        # written without separators: a mainland China mobile (13812345678), a Taiwan mobile (0912345678), a North
+        # American number whose area and exchange codes are valid (4155552671)
+        rf"|(?:1{_NATIONAL_START}[3-9]\d{{9}}|0{_NATIONAL_START}9\d{{8}}|[2-9]{_NATIONAL_START}\d{{2}}[2-9]\d{{6}})"
+        r"(?![A-Za-z0-9-]|\.\d|_(?!\d))"
+        # North America with its trunk 1: 1-800-555-0199, 1 (800) 555-0142, 18005550199
+        rf"|1{_NATIONAL_START}[ .-]?(?:\([2-9]\d{{2}}\)[ .-]?|[2-9]\d{{2}}[ .-]?)[2-9]\d{{2}}[ .-]?\d{{4}}"
         r"(?![A-Za-z0-9-]|\.\d|_(?!\d))",
         (_DIGIT_RUN,),
     ),

@@ -2,10 +2,12 @@
 
 ``patterns`` finds the raw candidates; this module sharpens them for :class:`PIIDetector`:
 
-* phone numbers and e-mail addresses use stricter patterns of their own (a phone number needs a ``+``
-  country code, an area code in parentheses, or three separated groups of 10 or 11 digits, 12 with the trunk prefix
-  ``0``; a range then a number, ``1500-2500 3000``, is none; ``logo@2x.png`` is a file name, not an address;
-  ``o'neil@…`` is);
+* phone numbers are the shared table's, RegexFilter's too (one pattern, ``patterns.PATTERNS["phone"]``, one
+  validator, ``pattern_validators.phone_ok``): a ``+`` country code, an area code in parentheses, three groups of 10
+  or 11 digits (12 with the trunk prefix ``0``), or a mobile or North American number written without separators;
+  a range then a number, ``1500-2500 3000``, is none;
+* e-mail addresses use a stricter pattern of its own (``logo@2x.png`` is a file name, not an address; ``o'neil@…``
+  is);
 * card numbers must have an issuer prefix valid for their length (an IMEI passes Luhn but is no card), from the one
   issuer table :data:`~processors.builtin.pattern_validators.CARD_NETWORKS` that RegexFilter's presets read too;
 * an SSN written without dashes counts after the words "SSN" / "social security number";
@@ -16,7 +18,8 @@
   Python counts as a letter) is still found (``我的邮箱是liuyang171@qq.com``); mainland mobiles and landlines,
   Taiwan mobiles, bare 10-digit North American numbers, and three identity numbers checked by their check digit:
   mainland resident ID (ISO 7064 MOD 11-2), Taiwan national ID and Hong Kong identity card;
-* context: a digit group after "serial", "part", "order", "订单号" … is a reference, not a phone number; an IPv4
+* context: a digit group after "serial", "part", "order", "订单号" … is a reference, not a phone number (as to
+  RegexFilter: ``pattern_validators.reference_before``) or a card; an IPv4
   shape after "firmware", "version", "版本" … is a version; ``git@host:org/repo.git`` is an SSH remote.
 
     detect("mail jo@example.com", ["email", "phone"])  # [Match(kind='email', start=5, end=19, ...)]
@@ -27,21 +30,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Final
 
-from processors.builtin.pattern_validators import card_issuer_ok, card_ok, range_then_number
+from processors.builtin.pattern_validators import REFERENCE_REACH, card_issuer_ok, phone_in_context, reference_before
 from processors.builtin.patterns import (
     ADDRESS_LETTERS,
     ANY_DIGIT_GROUP,
     CATEGORY,
     DIGIT_RUN_GROUP,
-    GROUP_AFTER,
     GROUPS,
     PATTERNS,
     VALIDATORS,
     Match,
-    accepted_length,
     expand_kinds,
     find_all,
     keep_disjoint,
@@ -49,7 +49,6 @@ from processors.builtin.patterns import (
     scan_validated,
     with_needles,
 )
-from processors.builtin.phone_lengths import national_length_ok
 from processors.builtin.sliding_scan import ScanShape, pattern_shape, scan_shape, scan_start
 
 #: Mastra's detection types that regular expressions find.
@@ -64,29 +63,6 @@ ALL_TYPES: Final = (*REGEX_TYPES, *JUDGE_TYPES)
 # Every pattern here is compiled with re.ASCII: ``\w`` in a look-around then means an ASCII word character, so a
 # CJK character right before or after a value is a boundary, as a space is.
 _A: Final = re.ASCII
-#: The shapes of a phone number (the alternatives of :data:`_PHONE` and :data:`_PHONE_PIECE`).
-_PHONE_SHAPES: Final = (
-    r"\+\d{1,3}(?:[ .-]?\(\d{1,4}\))?(?:[ .-]?\d{1,8}){1,6}"
-    r"|\(\d{2,4}\)[ .-]?\d{3,4}[ .-]?\d{3,5}"
-    # national with an area code, any separator between the groups (``020 7946-0018``, as RegexFilter reads it)
-    r"|\d{2,4}[ .-]\d{3,4}[ .-]\d{3,5}"
-    # mainland China: mobiles 1[3-9]x xxxx xxxx (optionally +86 / (+86)), landlines 0AA(A)-XXXX(X)XXXX
-    r"|(?:(?:\(\+?86\)|\+?86)[ -]?)?1[3-9]\d(?:\d{8}|[ -]\d{4}[ -]\d{4})"
-    r"|0\d{2,3}-\d{3,4}[ -]?\d{4}"
-    # Taiwan mobiles: 09xx xxx xxx or +886 9xx xxx xxx
-    r"|(?:\+886[ -]?9\d{2}|09\d{2})[ -]?\d{3}[ -]?\d{3}"
-    # North America: 1-800-555-0199, 1 (800) 555-0142, and bare ten digits whose area and exchange codes are valid
-    r"|(?:1[ .-]?)?(?:\([2-9]\d{2}\)[ .-]?|[2-9]\d{2}[ .-]?)[2-9]\d{2}[ .-]?\d{4}"
-)
-#: A count after a phone number, parted from it by a space: one to three digits that end the run of digit groups
-#: (``Tel: 020 7946 0018 3 times``, as ``+1 415 555 2671 2 times`` is cut to ``[PHONE] 2 times``, #25).
-_COUNT: Final = r"\d{1,3}(?!\d|[ ._-][(+]?\d)"
-#: A phone number alone: no digit group right before or after it (part of a longer number is no phone number), but
-#: a count may follow it.
-_PHONE: Final = re.compile(rf"(?<![\w+.-])(?<!\d[ .-])(?:{_PHONE_SHAPES})(?!\w|[.-]\d| (?!{_COUNT})\d)", _A)
-#: A phone number's shape that other numbers' groups may stand beside (a space, a dot, a dash or an underscore
-#: between): kept only when those groups are values too (:func:`_phone_pieces`, #25).
-_PHONE_PIECE: Final = re.compile(rf"(?<![A-Za-z0-9+.(-])(?<![A-Za-z_]_)(?:{_PHONE_SHAPES})(?![A-Za-z0-9]|_(?!\d))", _A)
 #: RFC 6531 local parts and IDN domains too (``josé.garcía@correo.es``): ASCII or ``ADDRESS_LETTERS``.
 _L: Final = ADDRESS_LETTERS
 _EMAIL: Final = re.compile(
@@ -97,14 +73,6 @@ _EMAIL: Final = re.compile(
 )
 #: ``git@github.com:org/repo.git``: an address followed by ``:path`` is an SSH remote, not a mailbox.
 _SSH_REMOTE_TAIL: Final = re.compile(r":[\w~./-]", _A)
-#: Words that make the digit group after them a reference number rather than a phone number (looked for in the
-#: few characters before the match).
-_REFERENCE_BEFORE: Final = re.compile(
-    r"(?i:(?:serial|part|order|tracking|invoice|model|sku|isbn|item|product|ref(?:erence)?|case|ticket)"
-    r"\s*(?:no\.?|number|num|#|id)?\s*[:#.]?\s*"
-    r"|(?:订单|訂單|单号|單號|编号|編號|型号|型號|序列号|序號|发票|發票|条码|條碼|快递|快遞|物流|工号|工號)"
-    r"(?:号|號|码|碼)?\s*[:：]?\s*)$"
-)
 #: Words that make a dotted quad after them a version (``firmware 1.2.3.4``), not an IPv4 address.
 _VERSION_BEFORE: Final = re.compile(
     r"(?i:(?:firmware|version|ver\.?|build|release|rev(?:ision)?|固件|版本号?|版本號?)\s*[:：]?\s*v?)$"
@@ -136,7 +104,6 @@ _SSN_WORDS: Final = re.compile(
 _PHONE_DIGITS: Final = re.compile(r"\d[\d .()/-]{6,}\d")
 _SIX_DIGITS: Final = re.compile(r"\d{6}")
 _SSN_NEEDLE: Final = re.compile(r"(?i)ssn|social")
-_DATE_LIKE: Final = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
 _OWN_SECRETS: Final[dict[str, re.Pattern[str]]] = {
     "gitlab-token": re.compile(r"(?<![\w-])glpat-[A-Za-z0-9_-]{20,}", _A),
     "huggingface-token": re.compile(r"(?<![\w-])hf_[A-Za-z0-9]{30,}(?!\w)", _A),
@@ -214,8 +181,8 @@ OWN_SPAN: Final[dict[str, int]] = {
     "mailgun-key": 40, "secret-variable": 72, "ssn-words": 48, "cn-resident-id": 18, "tw-national-id": 10, "hk-id": 11,
 }  # fmt: skip
 
-#: Kinds of the shared table this module replaces with its own pattern.
-_REPLACED: Final = frozenset({"phone", "email"})
+#: Kinds of the shared table this module replaces with its own pattern (not ``phone``: both guards read the table's).
+_REPLACED: Final = frozenset({"email"})
 
 
 def kinds_for(types: Iterable[str]) -> tuple[tuple[str, ...], frozenset[str]]:
@@ -223,8 +190,6 @@ def kinds_for(types: Iterable[str]) -> tuple[tuple[str, ...], frozenset[str]]:
     wanted = [t for t in types if t in REGEX_TYPES]
     shared = tuple(k for k in expand_kinds(t for t in wanted if t not in _IDS) if k not in _REPLACED)
     extra: set[str] = set()
-    if "phone" in wanted:
-        extra.add("phone")
     if "email" in wanted:
         extra.add("email")
     if "ssn" in wanted:
@@ -238,10 +203,6 @@ def kinds_for(types: Iterable[str]) -> tuple[tuple[str, ...], frozenset[str]]:
 def candidates(text: str, shared: tuple[str, ...], extra: frozenset[str]) -> list[Match]:
     """Every validated match, overlapping ones included (what a carry-over buffer needs)."""
     found = [_value_only(m) for m in find_all(text, shared, overlapping=True) if _keep(m, text)] if shared else []
-    if "phone" in extra and _PHONE_DIGITS.search(text) is not None:
-        for hit in _PHONE.finditer(text):
-            _phone_alone(text, hit, found)
-        _phone_pieces(text, 0, found)
     if "email" in extra and "@" in text:
         for hit in _EMAIL.finditer(text):
             value = hit.group()
@@ -292,8 +253,6 @@ def candidates_after(text: str, offset: int, shared: tuple[str, ...], extra: fro
     for kind in (*with_needles(tail, others), *with_needles(text, before)):
         found += [_value_only(m) for m in find_all(text, (kind,), overlapping=True) if _keep(m, text)]
     wanted = {kind for kind in extra if kind in _NEEDLE_BEFORE and kind != "ssn-words"}
-    if "phone" in extra and _PHONE_DIGITS.search(tail) is not None:
-        wanted.add("phone")
     if "email" in extra and "@" in tail:
         wanted.add("email")
     if _SIX_DIGITS.search(tail) is not None:  # identity numbers, and the nine digits after "SSN"
@@ -328,14 +287,13 @@ def stream_finder(shared: tuple[str, ...], extra: frozenset[str]) -> Callable[[s
     scans = tuple((kind, PATTERNS[kind], scan_shape(kind), kind in VALIDATORS, kind in _NEEDLE_BEFORE)
                   for kind, _caseless, _groups in plans)  # fmt: skip
     before_scans = tuple((kind, PATTERNS[kind], scan_shape(kind), kind in VALIDATORS, True) for kind in before)
-    phone, email = "phone" in extra, "email" in extra
+    email = "email" in extra
     ids = tuple((kind, pattern, pattern_shape(pattern), _ID_CHECKS[kind]) for kind, pattern in _IDS.items()
                 if kind in extra)  # fmt: skip
     ssn_words = "ssn-words" in extra
     secrets = tuple((kind, pattern, pattern_shape(pattern), _EXTRA_CHECK[kind]) for kind, pattern in
                     _EXTRA_SECRETS.items() if kind in extra)  # fmt: skip
-    phone_shape, email_shape, ssn_shape = pattern_shape(_PHONE), pattern_shape(_EMAIL), pattern_shape(_SSN_WORDS)
-    piece_shape = pattern_shape(_PHONE_PIECE)
+    email_shape, ssn_shape = pattern_shape(_EMAIL), pattern_shape(_SSN_WORDS)
     digit_run, six_digits, any_digit, long_run = _PHONE_DIGITS.search, _SIX_DIGITS.search, _ANY_DIGIT.search, _LONG_RUN
 
     def find(text: str, offset: int) -> list[Match]:
@@ -346,11 +304,9 @@ def stream_finder(shared: tuple[str, ...], extra: frozenset[str]) -> Callable[[s
         if plan.lowered:
             lowered = tail.lower()
             present.update("\x00" + needle for needle in plan.lowered if needle in lowered)
-        run = False
         if any_digit(tail) is not None:
             present.add(_ANY_DIGIT_KEY)
             if digit_run(tail) is not None:
-                run = True
                 present.add(_DIGIT_RUN_KEY)
         if present:
             tried: set[int] = set()
@@ -363,13 +319,6 @@ def stream_finder(shared: tuple[str, ...], extra: frozenset[str]) -> Callable[[s
         if before_scans:
             for kind in with_needles(text, before):
                 _scan_kind(text, offset, *before_scans[before.index(kind)], found)
-        if phone and run:
-            for hit in _PHONE.finditer(text, scan_start(phone_shape, text, offset)):
-                if hit.start() >= offset:
-                    _phone_alone(text, hit, found)
-            pieces: list[Match] = []
-            _phone_pieces(text, scan_start(piece_shape, text, offset), pieces)
-            found += [piece for piece in pieces if piece.start >= offset]
         if email and "@" in tail:
             for hit in _EMAIL.finditer(text, scan_start(email_shape, text, offset)):
                 if hit.start() < offset:
@@ -517,7 +466,7 @@ def category(kind: str) -> str:
 
 
 # --------------------------------------------------------------------------------------------- checks
-def _after(words: re.Pattern[str], text: str, start: int, window: int = 24) -> bool:
+def _after(words: re.Pattern[str], text: str, start: int, window: int = REFERENCE_REACH) -> bool:
     """Whether ``words`` ends right before ``start`` (within ``window`` characters of the same line)."""
     before = text[max(0, start - window) : start].rpartition("\n")[2]
     return words.search(before) is not None
@@ -528,7 +477,9 @@ def _keep(match: Match, text: str) -> bool:
     if kind == "ipv4":
         return not _after(_VERSION_BEFORE, text, match.start)
     if kind == "credit-card":
-        return card_issuer_ok(match.value) and not _after(_REFERENCE_BEFORE, text, match.start)
+        return card_issuer_ok(match.value) and not reference_before(text, match.start)
+    if kind == "phone":  # "order no. 020 7946 0018" is a reference (RegexFilter drops it too: regex_rules)
+        return phone_in_context(text, match.start, match.value)
     if kind in GROUPS["api-key"]:
         if kind == "stripe-key" and match.value.startswith("pk_"):
             return False  # publishable keys are meant to be public
@@ -545,190 +496,6 @@ def _value_only(match: Match) -> Match:
     value = _assigned_value(match.value)
     start = match.end - len(value)
     return Match(match.kind, start, match.end, value)
-
-
-def _phone_pieces(text: str, pos: int, found: list[Match]) -> None:
-    """Append the phone numbers from ``pos`` on that stand beside other numbers' groups which are values too (#25):
-    :data:`_PHONE` refuses a number with a digit group right before or after it (a part of a longer number is no
-    phone number), so ``+1 415 555 2671 4111 1111 1111 1111`` and ``+33 1 42 68 53 00 020 7946 0018`` hid both
-    their values. A :data:`_PHONE_PIECE` (cut to its longest valid prefix) with such a group beside it is a phone
-    number when each group beside it begins or ends a value (a card, or another phone number's shape) and it or one
-    of them is strong (a card, or a number with its ``+`` country code): ``1234 5678 9012 3456 7890 1234``, bare
-    groups beside bare groups, stays no phone number. Each search begins after the last candidate's start (the next
-    group of a candidate is tried too), so a text of digits costs a bounded number of tries per group."""
-    if not _runs_with_pieces(text, max(0, pos - _VALUE_REACH - 1)):
-        return  # no run of groups can hold a phone number and a value beside it (a left one's included)
-    search = _PHONE_PIECE.search
-    while True:
-        hit = search(text, pos)
-        if hit is None:
-            return
-        start, end = hit.span()
-        value = hit.group()
-        length = _piece_length(value)
-        if length > 0:
-            cut = start + length
-            # (a ``+`` begins a new number: the groups before it need no explaining)
-            before = (
-                value[0] not in "+(" and start >= 2 and text[start - 1] in _SEPARATORS and text[start - 2].isdigit()
-            )
-            after = _GROUP_AFTER(text, cut) is not None
-            if before or after:
-                strong = value[0] == "+" or value.startswith("(+")
-                beside = [_value_ending(text, start - 1)] if before else []
-                if after:
-                    beside.append(_value_starting(text, cut + 1))
-                if (
-                    all(beside)
-                    and (strong or "strong" in beside)
-                    and (strong or not _after(_REFERENCE_BEFORE, text, start))
-                ):
-                    found.append(Match("phone", start, cut, value[:length]))
-        group = _NEXT_GROUP(text, start + 1, end)
-        pos = group.start() if group is not None else end
-
-
-#: A run of digit groups, one or two separators between them.
-_NUMBER_RUN: Final = re.compile(r"[+(]*\d(?:[ ._()+-]{0,2}\d)*", _A).finditer
-
-
-def _runs_with_pieces(text: str, pos: int) -> bool:
-    """Whether a run of groups from ``pos`` on may hold a phone number and a value beside it, one of them strong: 16
-    digits or more with a ``+`` (two international numbers of 8), or 22 without (a bare number's 10 and a card's 12).
-    The stream asks at every scan; a card alone, or a phone number in prose, holds no such run."""
-    for run in _NUMBER_RUN(text, pos):
-        found = run.group()
-        if len(found) >= 16:
-            digits = len(found) - sum(found.count(separator) for separator in " ._()+-")
-            if digits >= 22 or (digits >= 16 and "+" in found):
-                return True
-    return False
-
-
-#: Separators between two numbers' groups, and a group right after a value's end.
-_SEPARATORS: Final = " ._-"
-_GROUP_AFTER: Final = GROUP_AFTER
-#: The next group of a candidate: a digit, ``(`` or ``+`` after a character that is none of them.
-_NEXT_GROUP: Final = re.compile(r"(?<=[^\d+(])[\d(+]", _A).search
-_CARD: Final = PATTERNS["credit-card"]
-#: How far before its end a value beside a phone number may begin (the longest card written with separators).
-_VALUE_REACH: Final = 40
-
-
-@lru_cache(maxsize=4096)
-def _piece_length(value: str) -> int:
-    """How much of a :data:`_PHONE_PIECE` candidate is a phone number: all of it, its longest valid prefix cut at a
-    group boundary, or nothing (0)."""
-    cut = len(value)
-    while cut > 0:
-        piece = value[:cut].rstrip(" .-")
-        if _piece_ok(piece):
-            return len(piece)
-        cut = max(value.rfind(" ", 0, cut), value.rfind(".", 0, cut), value.rfind("-", 0, cut))
-    return 0
-
-
-def _value_starting(text: str, at: int) -> str | None:
-    """:func:`_value_starting_uncached`, remembered by what it reads (a stream asks again at every scan)."""
-    low = max(0, at - 2)  # its look-behinds read two characters; a phone number's shape may run on for 100 and more
-    key = text[low : at + 110], at - low, True
-    known = _BESIDE.get(key, _UNKNOWN)
-    if known is _UNKNOWN:
-        known = _remember(key, _value_starting_uncached(text, at))
-    return known
-
-
-def _value_ending(text: str, end: int) -> str | None:
-    """:func:`_value_ending_uncached`, remembered by what it reads."""
-    key = text[max(0, end - _VALUE_REACH - 2) : end], int(end - _VALUE_REACH - 2 >= 0), False
-    known = _BESIDE.get(key, _UNKNOWN)
-    if known is _UNKNOWN:
-        known = _remember(key, _value_ending_uncached(text, end))
-    return known
-
-
-_UNKNOWN: Final = "?"
-_BESIDE: dict[tuple[str, int, bool], str | None] = {}
-
-
-def _remember(key: tuple[str, int, bool], value: str | None) -> str | None:
-    if len(_BESIDE) >= 4096:
-        _BESIDE.clear()
-    _BESIDE[key] = value
-    return value
-
-
-def _value_starting_uncached(text: str, at: int) -> str | None:
-    """``"strong"`` when a card or a ``+`` phone number begins at ``at`` and ends its run of digit groups, ``"weak"``
-    for another phone number's shape that does, else None (a value in the middle of a list of numbers explains no
-    neighbour: ``4000 4001 4002 4003 4004 4005 4006 4007`` holds a Luhn-valid window and no card)."""
-    card = _CARD.match(text, at)
-    if card is not None:
-        accepted = accepted_length("credit-card", card.group())
-        if accepted >= 0 and card_issuer_ok(card.group()[:accepted]) and _GROUP_AFTER(text, at + accepted) is None:
-            return "strong"
-    piece = _PHONE_PIECE.match(text, at)
-    if piece is not None:
-        length = _piece_length(piece.group())
-        if length > 0 and _GROUP_AFTER(text, at + length) is None:
-            return "strong" if piece.group().startswith(("+", "(+")) else "weak"
-    return None
-
-
-def _value_ending_uncached(text: str, end: int) -> str | None:
-    """As :func:`_value_starting`, for a value ending at ``end`` that begins its run (at a group start at most
-    :data:`_VALUE_REACH` characters before, with no digit group right before it)."""
-    found: str | None = None
-    for at in range(max(0, end - _VALUE_REACH), end - 7):
-        char = text[at]
-        if not (char.isdigit() or char in "+(") or (at and (text[at - 1].isdigit() or text[at - 1] in "+(")):
-            continue
-        if at >= 2 and text[at - 1] in _SEPARATORS and text[at - 2].isdigit():
-            continue
-        if _CARD.fullmatch(text, at, end) is not None and card_ok(text[at:end]):
-            return "strong"
-        if _PHONE_PIECE.fullmatch(text, at, end) is not None and _piece_ok(text[at:end]):
-            if text[at] == "+" or text.startswith("(+", at):
-                return "strong"
-            found = "weak"
-    return found
-
-
-def _phone_alone(text: str, hit: re.Match[str], found: list[Match]) -> None:
-    """Append the phone number of a :data:`_PHONE` hit, if it is one: a number with its ``+`` country code longer
-    than its country's numbers (``phone_lengths``) is cut to its longest prefix that has their length, as RegexFilter
-    cuts it (``+1 415 555 2671 2 times``: a +1 number has ten digits, the ``2`` is a count); with no such prefix the
-    digit count alone decides (``+48 22 653 00-020``, ten digits where a Polish number has nine, is still masked)."""
-    value = hit.group()
-    start = hit.start()
-    if value[0] != "+" and _after(_REFERENCE_BEFORE, text, start):
-        return  # a reference number ("order no. 020 7946 0018")
-    if value.startswith(("+", "(+")) and not national_length_ok(value):
-        length = _piece_length(value)
-        if length > 0:
-            found.append(Match("phone", start, start + length, value[:length]))
-            return
-    if _phone_ok(value):
-        found.append(Match("phone", start, hit.end(), value))
-
-
-def _piece_ok(value: str) -> bool:
-    """A phone number beside other numbers: also as long as its country's numbers are (``phone_lengths``), since the
-    groups after a North American number's ten digits belong to the next value (a number alone is cut the same way
-    when a prefix fits, else it keeps the count :func:`_phone_ok` allows: :func:`_phone_alone`)."""
-    return _phone_ok(value) and national_length_ok(value)
-
-
-def _phone_ok(value: str) -> bool:
-    """8 to 15 digits with a ``+`` country code; else 10 or 11, or 12 with the trunk prefix ``0`` (``0755-8888 8888``,
-    ``0812-3456-7890``: a national number that long keeps it; ``1500 2500 3000`` is no phone number), never a date
-    or a range then a number (:func:`~processors.builtin.pattern_validators.range_then_number`)."""
-    digits = sum(c.isdigit() for c in value)
-    if value.startswith(("+", "(+")):
-        return 8 <= digits <= 15
-    if not (10 <= digits <= 11 or (digits == 12 and value.lstrip("(")[:1] == "0")):
-        return False
-    return _DATE_LIKE.fullmatch(value) is None and not range_then_number(value)
 
 
 _CN_ID_WEIGHTS: Final = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)

@@ -10,7 +10,9 @@
 
 Overlapping matches are merged into one region, replaced by the longest match's replacement, so no tail of a longer
 secret survives; a rule's replacement may use JavaScript's references (``$1``, ``$<name>``, ``$&``, ``$$``), as
-Mastra's users write them. This module works on one text: what to do with a message, a stream or a match (block,
+Mastra's users write them. A preset phone number written without its ``+`` country code right after a reference
+word (``order no. 020 7946 0018``) is no match, as PIIDetector reads it (``pattern_validators.phone_in_context``).
+This module works on one text: what to do with a message, a stream or a match (block,
 redact, warn) is :class:`~processors.builtin.regex_filter.RegexFilter`'s.
 """
 
@@ -23,7 +25,8 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from processors.builtin.adjoining import replace_spans_mapped, with_adjoining
-from processors.builtin.patterns import find_all
+from processors.builtin.pattern_validators import phone_in_context
+from processors.builtin.patterns import Match, find_all
 from processors.builtin.sliding_scan import SlidingScan
 from processors.problems import Problem, ProblemError, regex_problem
 from processors.user_patterns import UserPattern, answer_within, check_user_pattern
@@ -169,11 +172,12 @@ class RegexMatcher:
             if scan is not None:
                 first = start + after
                 for found in scan.find(text, start, after):
-                    hits.append(Hit(found.start - first, found.end - first, found.kind, names[found.kind], None))
+                    if not _reference(found, text, found.start - start):
+                        hits.append(Hit(found.start - first, found.end - first, found.kind, names[found.kind], None))
             else:
                 for match in find_all(text, self._kinds, overlapping=True):
                     begin = match.start
-                    if begin >= after:
+                    if begin >= after and not _reference(match, text, begin):
                         hits.append(Hit(begin - after, match.end - after, match.kind, names[match.kind], None))
         for name, pattern, replacement in self._rules:
             for found in pattern.finditer(text):
@@ -222,6 +226,7 @@ class RegexMatcher:
         hits = [
             Hit(match.start, match.end, match.kind, names[match.kind], None)
             for match in find_all(text, self._kinds, overlapping=True)
+            if not _reference(match, text, match.start)
         ]
         return self.regions(hits)
 
@@ -266,6 +271,13 @@ class RegexMatcher:
             {"rule": hit.rule, "match": text[hit.start : hit.end], "index": hit.start}
             for hit in sorted(self.hits(text), key=lambda h: (h.start, h.end))
         ]
+
+
+def _reference(match: Match, text: str, at: int) -> bool:
+    """Whether ``match``, at ``text[at]``, is a phone number's shape that is no phone number where it stands: after a
+    reference word (``order no. 020 7946 0018``), or twelve digits continuing a run of groups, as PIIDetector reads it
+    (:func:`~processors.builtin.pattern_validators.phone_in_context`)."""
+    return match.kind == "phone" and not phone_in_context(text, at, match.value)
 
 
 def expand_js(replacement: str, found: Any) -> str:
