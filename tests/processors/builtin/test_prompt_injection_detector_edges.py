@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 
-from processors import Agent, tool
+from processors import Agent, Processor, tool
 from processors.builtin.prompt_injection_detector import PromptInjectionDetector, heuristic_scores
 from processors.errors import ModelAPIError
 from processors.models import ScriptedModel, ToolCall, Turn
+from processors.pipeline.processor import ProcessToolResultArgs
 from processors.tracing import RecordingTracer
 
 LOGGER = "processors.builtin.prompt_injection_detector"
@@ -49,7 +50,7 @@ def calling(name: str) -> ScriptedModel:
 
 def tool_result_sent(model: ScriptedModel) -> str:
     """The tool result the model was given in its second request."""
-    return next(m["content"] for m in model.requests[1].messages if m["role"] == "tool")
+    return str(next(m["content"] for m in model.requests[1].messages if m["role"] == "tool"))
 
 
 @tool
@@ -197,6 +198,47 @@ async def test_a_tool_result_is_judged_with_the_hooks_state() -> None:
     tool_events = [e for e in tracer.events if e.hook == "process_tool_result"]
     expected = {"judged": 1, "checked": 1, "last_score": 0.9, "flagged": 1, "last_types": ["tool-exfiltration"]}
     assert tool_events[-1].state == expected
+
+
+class Stamped(Processor):
+    """An earlier output processor that replaces a tool's result with a record holding a date (a value JSON cannot
+    write): the runtime hands a tool's own result to the hooks JSON-safe, but what a processor puts in its place
+    reaches the next one as it was put."""
+
+    id = "stamped"
+
+    def process_tool_result(self, args: ProcessToolResultArgs) -> None:
+        args.message_list.update_tool_invocation(
+            {
+                "type": "tool-invocation",
+                "toolInvocation": {
+                    "state": "result",
+                    "toolCallId": args.tool_call_id,
+                    "toolName": args.tool_name,
+                    "result": {"fetched": date(2026, 12, 7), "note": ATTACK},
+                },
+            }
+        )
+
+
+async def test_a_result_an_earlier_processor_replaced_with_a_date_is_still_read() -> None:
+    """The date is read as its text (``json.dumps``'s ``default=str``): without it the detector raised a
+    ``TypeError`` and the run ended with an error instead of the block (mutation testing, 2026-12-07)."""
+    model = calling("notes")
+    agent = Agent(
+        id="agent",
+        model=model,
+        instructions="Be brief.",
+        tools=[notes],
+        output_processors=[Stamped(), PromptInjectionDetector(offline_scorer="heuristics")],
+    )
+    result = await agent.generate("read")
+    assert result.error is None
+    assert result.tripwire is not None
+    assert result.tripwire.reason == (
+        "Prompt injection detected. Types: injection, data-exfiltration (in the result of tool 'notes')"
+    )
+    assert len(model.requests) == 1
 
 
 # ------------------------------------------------------------------------------------------------ messages
