@@ -319,6 +319,11 @@ class ChatListView(QAbstractItemView):
     def sticks_to_bottom(self) -> bool:
         return self._stick
 
+    @property
+    def settling(self) -> bool:
+        """Whether rows off screen are still estimated, waiting for an idle pass to measure them."""
+        return self._settle_rows[0] >= 0
+
     def scroll_to_bottom(self) -> None:
         """Show the last message and keep to the bottom as new content arrives."""
         self._stick = True
