@@ -40,7 +40,7 @@ from studio.views.lab_figures import ConfusionPanel, ProcessorsPanel
 from studio.views.lab_setup import LabSetupBar, LabSidebar
 from studio.views.lab_side_by_side import SideBySidePanel
 from studio.views.mcp_approval import McpApproval
-from studio.views.screen_fit import ScreenFitScroll
+from studio.views.screen_fit import FitContent, ScreenFitScroll
 
 #: The tabs, in order.
 CASES_TAB, CONFUSION_TAB, PROCESSORS_TAB, AB_TAB, SCORES_TAB, ATTACK_TAB = range(6)
@@ -142,7 +142,7 @@ class LabView(QWidget):
         #: Set when the user drags the side bar's edge: from then on its width is theirs.
         self._sidebar_sized = False
         body.splitterMoved.connect(self._on_body_splitter_moved)
-        content = QWidget()
+        content = FitContent()  # the run's closing message wraps: it must not make the window scroll
         content.setObjectName("lab_content")
         layout = QVBoxLayout(content)
         layout.setContentsMargins(0, 0, 0, 0)  # the window's layout keeps its margins, around the scroll area
