@@ -185,6 +185,7 @@ class ChatView(QWidget):
         self._list.tool_card_toggle_requested.connect(self._on_list_tool_card_toggle_requested)
         self._list.tripwire_clicked.connect(self._on_list_tripwire_clicked)
         self._list.context_menu_requested.connect(self._on_list_context_menu_requested)
+        self._list.text_typed.connect(self._on_list_text_typed)
         escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
         escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         escape.activated.connect(self._on_escape_activated)
@@ -277,6 +278,13 @@ class ChatView(QWidget):
         self._send_or_queue(text)
         # the menu handed the keyboard back to the message list: the follow-up goes to the chat box, as after Send
         self._input.setFocus()
+
+    @Slot(str)
+    def _on_list_text_typed(self, text: str) -> None:
+        """Keys typed in the conversation are a message being written: the chat box takes them, after its text."""
+        self._input.setFocus()
+        self._input.moveCursor(self._input.textCursor().MoveOperation.End)
+        self._input.insertPlainText(text)
 
     @Slot(int, QPoint)
     def _on_list_context_menu_requested(self, row: int, position: QPoint) -> None:
