@@ -125,6 +125,7 @@ class OptionsForm(QScrollArea):
         record = self._document.record(self._type)
         title = QLabel(f"<b>{_escape(self._document.display_name(self._type))}</b>  <code>{_escape(self._type)}</code>")
         title.setObjectName("options.title")
+        title.setWordWrap(True)  # at 200 % text size on a laptop it was wider than the pane, which scrolled sideways
         layout.addWidget(title)
         if record is None:
             layout.addWidget(_hint(not_in_catalogue(self._type)))
