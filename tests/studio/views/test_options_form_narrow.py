@@ -56,7 +56,7 @@ def test_every_entrys_options_fit_the_panes_width(
             assert not form.horizontalScrollBar().isVisible(), entry.type
             assert title.width() <= form.viewport().width(), entry.type
             if entry.type == "PromptInjectionDetector":  # its detection types: two columns where they fit
-                assert form.editor("detection_types").columns() == (2 if factor == 1.0 else 1)  # type: ignore[attr-defined]
+                assert form.editor("detection_types").columns() == (2 if factor == 1.0 else 1)
             checked += 1
     assert checked >= 6
     run(qloop, workspace.shutdown())
