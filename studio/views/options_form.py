@@ -14,6 +14,7 @@ that differ from the defaults are stored in the design.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -123,7 +124,8 @@ class OptionsForm(QScrollArea):
 
     def _build_fields(self, layout: QVBoxLayout) -> None:
         record = self._document.record(self._type)
-        title = QLabel(f"<b>{_escape(self._document.display_name(self._type))}</b>  <code>{_escape(self._type)}</code>")
+        name = _escape(self._document.display_name(self._type))
+        title = QLabel(f"<b>{name}</b>  <code>{_breakable(_escape(self._type))}</code>")
         title.setObjectName("options.title")
         title.setWordWrap(True)  # at 200 % text size on a laptop it was wider than the pane, which scrolled sideways
         layout.addWidget(title)
@@ -341,3 +343,10 @@ def _error_label(name: str, title: str) -> QLabel:
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _breakable(type_name: str) -> str:
+    """``type_name`` with a zero-width space before each capital that starts a word ("Prompt·Injection·Detector",
+    "PII·Detector"): a wrapped line may break there, so the name in code letters never widens the pane past its
+    edge."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "\u200b", type_name)
