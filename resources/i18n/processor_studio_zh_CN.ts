@@ -2713,8 +2713,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>&lt;b&gt;文件&lt;/b&gt;：Ctrl+O 打开设计 · Ctrl+S 保存设计 · Ctrl+E 导出为 Python</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Lab&lt;/b&gt;: Ctrl+L open · Ctrl+Enter run · Esc cancel · Ctrl+Shift+R resume · Ctrl+I import a corpus · Ctrl+F search · Enter opens a case as a thread · Ctrl+D compare two lab runs · Ctrl+Shift+P re-run a model run from its recorded replies</source>
-        <translation>&lt;b&gt;护栏实验室&lt;/b&gt;：Ctrl+L 打开 · Ctrl+Enter 运行 · Esc 取消 · Ctrl+Shift+R 继续 · Ctrl+I 导入语料 · Ctrl+F 搜索 · Enter 将用例作为对话打开 · Ctrl+D 比较两次实验 · Ctrl+Shift+P 用录下的回复重跑模型实验</translation>
+        <source>&lt;b&gt;Lab&lt;/b&gt;: Ctrl+L open · Ctrl+W close · Ctrl+Enter run · Esc cancel · Ctrl+Shift+R resume · Ctrl+I import a corpus · Ctrl+F search · Enter opens a case as a thread · Ctrl+D compare two lab runs · Ctrl+Shift+P re-run a model run from its recorded replies</source>
+        <translation>&lt;b&gt;护栏实验室&lt;/b&gt;：Ctrl+L 打开 · Ctrl+W 关闭 · Ctrl+Enter 运行 · Esc 取消 · Ctrl+Shift+R 继续 · Ctrl+I 导入语料 · Ctrl+F 搜索 · Enter 将用例作为对话打开 · Ctrl+D 比较两次实验 · Ctrl+Shift+P 用录下的回复重跑模型实验</translation>
     </message>
     <message>
         <source>&lt;b&gt;Every window&lt;/b&gt; (the Lab&apos;s too): Ctrl+Q quit · Ctrl+, API keys and connection · F1 this list</source>

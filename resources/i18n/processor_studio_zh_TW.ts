@@ -2713,8 +2713,8 @@ Tick one or more corpora on the left (or import your own: Ctrl+I), then press Ru
         <translation>&lt;b&gt;檔案&lt;/b&gt;：Ctrl+O 開啟設計 · Ctrl+S 儲存設計 · Ctrl+E 匯出為 Python</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Lab&lt;/b&gt;: Ctrl+L open · Ctrl+Enter run · Esc cancel · Ctrl+Shift+R resume · Ctrl+I import a corpus · Ctrl+F search · Enter opens a case as a thread · Ctrl+D compare two lab runs · Ctrl+Shift+P re-run a model run from its recorded replies</source>
-        <translation>&lt;b&gt;護欄實驗室&lt;/b&gt;：Ctrl+L 開啟 · Ctrl+Enter 執行 · Esc 取消 · Ctrl+Shift+R 繼續 · Ctrl+I 匯入語料 · Ctrl+F 搜尋 · Enter 將案例以對話開啟 · Ctrl+D 比較兩次實驗 · Ctrl+Shift+P 用錄下的回覆重跑模型實驗</translation>
+        <source>&lt;b&gt;Lab&lt;/b&gt;: Ctrl+L open · Ctrl+W close · Ctrl+Enter run · Esc cancel · Ctrl+Shift+R resume · Ctrl+I import a corpus · Ctrl+F search · Enter opens a case as a thread · Ctrl+D compare two lab runs · Ctrl+Shift+P re-run a model run from its recorded replies</source>
+        <translation>&lt;b&gt;護欄實驗室&lt;/b&gt;：Ctrl+L 開啟 · Ctrl+W 關閉 · Ctrl+Enter 執行 · Esc 取消 · Ctrl+Shift+R 繼續 · Ctrl+I 匯入語料 · Ctrl+F 搜尋 · Enter 將案例以對話開啟 · Ctrl+D 比較兩次實驗 · Ctrl+Shift+P 用錄下的回覆重跑模型實驗</translation>
     </message>
     <message>
         <source>&lt;b&gt;Every window&lt;/b&gt; (the Lab&apos;s too): Ctrl+Q quit · Ctrl+, API keys and connection · F1 this list</source>

@@ -28,11 +28,13 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import (
+    QAbstractItemModel,
     QEvent,
     QItemSelectionModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
+    QRect,
     QSize,
     Qt,
     QTimer,
@@ -44,13 +46,18 @@ from PySide6.QtGui import (
     QDragEnterEvent,
     QDragMoveEvent,
     QFont,
+    QFontMetrics,
+    QHelpEvent,
     QKeySequence,
     QPainter,
     QPaintEvent,
+    QResizeEvent,
     QTextLayout,
+    QTextOption,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -60,6 +67,7 @@ from PySide6.QtWidgets import (
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -75,17 +83,32 @@ from studio.texts.translator import QT_TRANSLATE_NOOP
 from studio.views.design_hint_bar import DesignHintBar
 from studio.views.drag_image import exec_compact_drag
 
-__all__ = ["LANE_CHARACTERS", "MESSAGE_TIMEOUT_MS", "ChainEditor", "ChainListView"]
+__all__ = [
+    "LANE_CHARACTERS",
+    "MESSAGE_TIMEOUT_MS",
+    "NAME_LINES",
+    "ChainEditor",
+    "ChainListView",
+    "entry_tooltip",
+    "wrap_name",
+]
 
 #: How long a refused-drop reason stays on screen.
 MESSAGE_TIMEOUT_MS = 6000
 
 _MIN_ROW_WIDTH = 80
 
+#: How a delegate's display text breaks its lines (Qt turns the model's "\n" into it).
+_LINE_SEPARATOR = "\u2028"
+
 #: Characters of an entry's name a lane always has room for, beside its check box. At 200 % text size the three
 #: lanes shared ~430 px and each showed two or three letters of a name ("U…"); at 100 % this is under the lanes'
 #: 120 px floor, so the layout there is unchanged.
 LANE_CHARACTERS = 12
+
+#: Lines an entry's name may take in a lane before it is elided: the longest built-in name ("Prompt injection
+#: detector") takes three at a lane's narrowest.
+NAME_LINES = 3
 
 #: The lanes' minimum width at 100 % text size: three fit a 1280-pixel window beside the chat and inspector.
 _LANE_FLOOR = 120
@@ -115,14 +138,99 @@ def text_height(text: str, font: QFont) -> int:
 
 
 class _FitWidthDelegate(QStyledItemDelegate):
-    """Rows as wide as the chain, their lines elided, instead of a horizontal scroll bar for a long summary; each
-    row as tall as its two lines really are (name, options summary), in every script."""
+    """Rows as wide as the chain instead of a horizontal scroll bar for a long summary: an entry's name wraps onto
+    up to :data:`NAME_LINES` lines (at 100 % on a laptop a lane showed "Prompt inject…", at 200 % "Unicode Nor…"),
+    its options summary stays one line, elided; each row as tall as its lines really are, in every script. The
+    tooltip starts with the whole name and summary, then the model's (the type's description, problems)."""
+
+    def __init__(self, parent: QListView) -> None:
+        super().__init__(parent)
+        self._forced_row_width: int | None = None  # set by height_at
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+        super().initStyleOption(option, index)
+        lines = str(option.text).split(_LINE_SEPARATOR)  # the delegate's display text breaks lines with U+2028
+        width = self._text_width(option)
+        if width > 0 and lines[0]:
+            lines[:1] = wrap_name(lines[0], option.font, width)
+        option.text = _LINE_SEPARATOR.join(lines)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         hint = super().sizeHint(option, index)
-        text = str(index.data() or "")
+        shown = QStyleOptionViewItem(option)
+        self.initStyleOption(shown, index)
+        text = str(shown.text).replace(_LINE_SEPARATOR, "\n")
         margin = hint.height() - (text.count("\n") + 1) * option.fontMetrics.height()  # the style's own padding
         return QSize(min(hint.width(), _MIN_ROW_WIDTH), max(hint.height(), text_height(text, option.font) + margin))
+
+    def helpEvent(
+        self,
+        event: QHelpEvent,
+        view: QAbstractItemView,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> bool:
+        if event.type() != QEvent.Type.ToolTip or not index.isValid():
+            return super().helpEvent(event, view, option, index)
+        QToolTip.showText(event.globalPos(), entry_tooltip(index), view)
+        return True
+
+    def height_at(self, option: QStyleOptionViewItem, index: QModelIndex, row_width: int) -> int:
+        """The row's height were it ``row_width`` pixels wide (its name wraps onto more lines when narrower)."""
+        self._forced_row_width = row_width
+        try:
+            return self.sizeHint(option, index).height()
+        finally:
+            self._forced_row_width = None
+
+    def _text_width(self, option: QStyleOptionViewItem) -> int:
+        """The width the style gives a row's text: the row (the list's viewport, as wide as its rows) less the check
+        box, the icon and the text's margins."""
+        view = self.parent()
+        row = QStyleOptionViewItem(option)
+        if self._forced_row_width is not None:
+            row.rect = QRect(0, 0, self._forced_row_width, 1_000)
+        elif isinstance(view, QListView):
+            row.rect = QRect(0, 0, view.viewport().width() - 2 * view.spacing(), 1_000)
+        if row.rect.width() <= 0:
+            return 0
+        widget = view if isinstance(view, QWidget) else None
+        style = widget.style() if widget is not None else QApplication.style()
+        text = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, row, widget)
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1
+        return text.width() - 2 * margin - 1  # a pixel spare: the style elides a line a rounding wider
+
+
+def wrap_name(name: str, font: QFont, width: int, most: int | None = None) -> list[str]:
+    """``name`` in lines at most ``width`` pixels wide, broken between words where it can (anywhere in a word longer
+    than the width, and between Chinese characters); past ``most`` lines (default :data:`NAME_LINES`) the last shown
+    line ends in an ellipsis."""
+    most = NAME_LINES if most is None else most
+    layout = QTextLayout(name, font)
+    text_option = QTextOption()
+    text_option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    layout.setTextOption(text_option)
+    layout.beginLayout()
+    spans: list[tuple[int, int]] = []
+    while True:
+        line = layout.createLine()
+        if not line.isValid():
+            break
+        line.setLineWidth(width)
+        spans.append((line.textStart(), line.textLength()))
+    layout.endLayout()
+    lines = [name[start : start + length].strip() for start, length in spans] or [name]
+    if len(lines) > most:
+        rest = name[spans[most - 1][0] :].strip()
+        lines = [*lines[: most - 1], QFontMetrics(font).elidedText(rest, Qt.TextElideMode.ElideRight, width)]
+    return lines
+
+
+def entry_tooltip(index: QModelIndex | QPersistentModelIndex) -> str:
+    """A chain row's tooltip: its whole name and options summary, then what the model says of it."""
+    shown = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+    more = str(index.data(Qt.ItemDataRole.ToolTipRole) or "")
+    return f"{shown}\n\n{more}" if more and more != shown else shown
 
 
 class ChainListView(QListView):
@@ -149,15 +257,29 @@ class ChainListView(QListView):
     def lane(self) -> str:
         return self._lane
 
+    def setModel(self, model: QAbstractItemModel | None) -> None:
+        super().setModel(model)
+        if model is not None:  # the minimum is one whole entry: it changes with the first entry's lines
+            for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.rowsMoved, model.dataChanged):
+                signal.connect(self.updateGeometry)
+
     def minimumSizeHint(self) -> QSize:
-        """At least one whole entry (its two lines): at large text on a short screen the list was squeezed to part
-        of one, nothing to read or to drag; and wide enough to read :data:`LANE_CHARACTERS` of its name."""
+        """At least one whole entry (its lines, its name wrapped as it is at this minimum width): at large text on a
+        short screen the list was squeezed to part of one, nothing to read or to drag; and wide enough to read
+        :data:`LANE_CHARACTERS` of its name."""
         hint = super().minimumSizeHint()
+        width = max(_LANE_FLOOR, self.readable_width())
         model = self.model()
-        row = self.sizeHintForRow(0) if model is not None and model.rowCount() else 2 * self.fontMetrics().height()
-        return QSize(
-            max(_LANE_FLOOR, self.readable_width()), max(hint.height(), row + 2 * (self.frameWidth() + self.spacing()))
-        )
+        delegate = self.itemDelegate()
+        if model is not None and model.rowCount() and isinstance(delegate, _FitWidthDelegate):
+            option = QStyleOptionViewItem()
+            self.initViewItemOption(option)
+            scroll_bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, self)
+            row_width = width - 2 * (self.frameWidth() + self.spacing()) - scroll_bar
+            row = delegate.height_at(option, model.index(0, 0), row_width)
+        else:
+            row = 2 * self.fontMetrics().height()
+        return QSize(width, max(hint.height(), row + 2 * (self.frameWidth() + self.spacing())))
 
     def readable_width(self) -> int:
         """The width that shows :data:`LANE_CHARACTERS` characters of an entry beside its check box and the list's
@@ -168,6 +290,11 @@ class ChainListView(QListView):
         scroll_bar = style.pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, self)
         text = LANE_CHARACTERS * self.fontMetrics().averageCharWidth()
         return text + check + gaps + scroll_bar + 2 * self.frameWidth()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.scheduleDelayedItemsLayout()  # the names wrap again, the rows take their new heights
 
     def startDrag(self, supportedActions: Qt.DropAction) -> None:
         exec_compact_drag(self, supportedActions)  # the entry at its own size, not a full-width bar

@@ -207,6 +207,7 @@ class DocumentWriter:
                         cursor.insertText(line, char_format(colour=MUTED, italic=True))
             cached.trailer_lines = lines
         cached.status = item.status
+        _fold_end_after_frame(cached.doc)
 
     def _render_steps(
         self, cached: ItemDocument, cursor: QTextCursor, first: list[bool], item: AssistantItem, start: int
@@ -432,6 +433,19 @@ class DocumentWriter:
                     insert_markdown(cursor, cached.tail)
         if final:
             cached.live, cached.tail = None, ""
+
+
+def _fold_end_after_frame(doc: QTextDocument) -> None:
+    """The empty block Qt keeps after a frame, when a reply ends with a tool card: no height (it left a blank line
+    under the card in the bubble). :func:`new_block` gives it back a plain format when text follows the card."""
+    last = doc.lastBlock()
+    previous = last.previous()
+    if last.length() != 1 or not previous.isValid() or QTextCursor(previous).currentFrame() is doc.rootFrame():
+        return
+    folded = QTextBlockFormat()
+    folded.setLineHeight(0, QTextBlockFormat.LineHeightTypes.FixedHeight.value)
+    cursor = QTextCursor(last)
+    cursor.setBlockFormat(folded)
 
 
 def _one_line(value: Any, limit: int = 90) -> str:

@@ -66,6 +66,9 @@ class ChatListView(QAbstractItemView):
     tripwire_clicked = Signal(str)
     #: The user asked for a message's context menu: (row, global position).
     context_menu_requested = Signal(int, QPoint)
+    #: Printable text was typed while the list had the keyboard: the chat box takes it (a click in the conversation
+    #: to read it took the keyboard there, and the message typed next went nowhere).
+    text_typed = Signal(str)
 
     def __init__(self, parent: QWidget | None = None, renderer: MessageRenderer | None = None) -> None:
         super().__init__(parent)
@@ -319,6 +322,11 @@ class ChatListView(QAbstractItemView):
     def sticks_to_bottom(self) -> bool:
         return self._stick
 
+    @property
+    def settling(self) -> bool:
+        """Whether rows off screen are still estimated, waiting for an idle pass to measure them."""
+        return self._settle_rows[0] >= 0
+
     def scroll_to_bottom(self) -> None:
         """Show the last message and keep to the bottom as new content arrives."""
         self._stick = True
@@ -438,6 +446,8 @@ class ChatListView(QAbstractItemView):
             bar.triggerAction(bar.SliderAction.SliderSingleStepAdd)
         elif key == Qt.Key.Key_Up:
             bar.triggerAction(bar.SliderAction.SliderSingleStepSub)
+        elif _typed_text(event):
+            self.text_typed.emit(event.text())
         else:
             super().keyPressEvent(event)
 
@@ -493,3 +503,10 @@ class ChatListView(QAbstractItemView):
 
 
 __all__ = ["ChatListView"]
+
+
+def _typed_text(event: QKeyEvent) -> bool:
+    """Whether ``event`` types text (letters, digits, punctuation, a space), not a shortcut (Ctrl, Alt, Meta)."""
+    text = event.text()
+    commands = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
+    return bool(text) and text.isprintable() and not event.modifiers() & commands

@@ -17,17 +17,19 @@ list), :mod:`~studio.views.chat_render` (measuring, painting, hit-testing a row)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QPoint, QSize, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QFontMetricsF, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QShortcut, QTextDocument
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
     QHBoxLayout,
     QLabel,
     QMenu,
+    QPlainTextDocumentLayout,
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
@@ -49,6 +51,20 @@ class ChatInput(QPlainTextEdit):
 
     #: Enter (or Ctrl+Enter) was pressed.
     submitted = Signal()
+
+    def height_for_lines(self, count: int) -> int:
+        """The box's height that shows ``count`` whole lines as it lays them out, a taller fallback font's (Chinese)
+        included: three times the font's line spacing plus 16 px cut the third line at 200 % text size."""
+        document = QTextDocument()
+        document.setDefaultFont(self.font())
+        layout = QPlainTextDocumentLayout(document)
+        document.setDocumentLayout(layout)
+        document.setPlainText("\n".join(["Ag 中文"] * count))
+        block, lines = document.firstBlock(), 0.0
+        while block.isValid():
+            lines += layout.blockBoundingRect(block).height()
+            block = block.next()
+        return math.ceil(lines + 2 * self.document().documentMargin()) + 2 * self.frameWidth()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
@@ -138,8 +154,7 @@ class ChatView(QWidget):
             translate("ChatView", "Message the agent — Enter sends, Shift+Enter adds a line")
         )
         self._input.setTabChangesFocus(True)
-        line = QFontMetricsF(self._input.font()).lineSpacing()
-        self._input.setFixedHeight(int(line * 3 + 16))
+        self._input.setFixedHeight(self._input.height_for_lines(3))
         self._send = QPushButton(translate("ChatView", "Send"), self)
         self._send.setObjectName("chat.send")
         self._send.setToolTip(translate("ChatView", "Send (Enter)"))
@@ -185,6 +200,7 @@ class ChatView(QWidget):
         self._list.tool_card_toggle_requested.connect(self._on_list_tool_card_toggle_requested)
         self._list.tripwire_clicked.connect(self._on_list_tripwire_clicked)
         self._list.context_menu_requested.connect(self._on_list_context_menu_requested)
+        self._list.text_typed.connect(self._on_list_text_typed)
         escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
         escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         escape.activated.connect(self._on_escape_activated)
@@ -277,6 +293,13 @@ class ChatView(QWidget):
         self._send_or_queue(text)
         # the menu handed the keyboard back to the message list: the follow-up goes to the chat box, as after Send
         self._input.setFocus()
+
+    @Slot(str)
+    def _on_list_text_typed(self, text: str) -> None:
+        """Keys typed in the conversation are a message being written: the chat box takes them, after its text."""
+        self._input.setFocus()
+        self._input.moveCursor(self._input.textCursor().MoveOperation.End)
+        self._input.insertPlainText(text)
 
     @Slot(int, QPoint)
     def _on_list_context_menu_requested(self, row: int, position: QPoint) -> None:

@@ -43,6 +43,7 @@ from studio.views.inspector_details import InspectorDetails
 from studio.views.inspector_lists import ChunkLogPane, list_view
 from studio.views.outcome_badge import OutcomeBadgeDelegate
 from studio.views.splitter_shares import share_on_first_resize
+from studio.views.timeline_names import TimelineNameDelegate
 
 #: How often buffered chunks are shown (one row insert per tick).
 FLUSH_INTERVAL_MS = 50
@@ -81,6 +82,7 @@ class InspectorView(QWidget):
         self.timeline.setIndentation(14)
         self.timeline.setAlternatingRowColors(True)
         self.timeline.setItemDelegateForColumn(TraceTreeModel.OUTCOME, OutcomeBadgeDelegate(self.timeline))
+        self.timeline.setItemDelegateForColumn(TraceTreeModel.NAME, TimelineNameDelegate(self.timeline))
         self._size_timeline_columns()
 
         self.details = InspectorDetails(self)

@@ -8,11 +8,11 @@ The window is put together from panels, each its own module: the set-up bar and 
 the Cases tab (:mod:`lab_cases_panel`), the Confusion and Processors tabs (:mod:`lab_figures`) and the A/B tab
 (:mod:`lab_ab_panel`). This module wires them to the controller.
 
-Keys: Ctrl+Enter runs, Esc cancels, Ctrl+Shift+R resumes the selected lab run (on the Attack tab the three start,
-cancel and resume the attack), Ctrl+I imports a corpus,
-Ctrl+F searches the cases, Enter (or a double click) on a case opens it as a thread, Del deletes the selected
-lab run, Ctrl+D compares the two selected lab runs, Ctrl+Shift+P re-runs the selected model-mode lab run from its
-recorded replies (no model call) and compares the two.
+Keys: Ctrl+W closes the Lab's window, Ctrl+Enter runs, Esc cancels, Ctrl+Shift+R resumes the selected lab run (on
+the Attack tab the three start, cancel and resume the attack), Ctrl+I imports a corpus, Ctrl+F searches the cases,
+Enter (or a double click) on a case opens it as a thread, Del deletes the selected lab run, Ctrl+D compares the two
+selected lab runs, Ctrl+Shift+P re-runs the selected model-mode lab run from its recorded replies (no model call) and
+compares the two.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from studio.views.lab_figures import ConfusionPanel, ProcessorsPanel
 from studio.views.lab_setup import LabSetupBar, LabSidebar
 from studio.views.lab_side_by_side import SideBySidePanel
 from studio.views.mcp_approval import McpApproval
-from studio.views.screen_fit import ScreenFitScroll
+from studio.views.screen_fit import FitContent, ScreenFitScroll
 
 #: The tabs, in order.
 CASES_TAB, CONFUSION_TAB, PROCESSORS_TAB, AB_TAB, SCORES_TAB, ATTACK_TAB = range(6)
@@ -142,7 +142,7 @@ class LabView(QWidget):
         #: Set when the user drags the side bar's edge: from then on its width is theirs.
         self._sidebar_sized = False
         body.splitterMoved.connect(self._on_body_splitter_moved)
-        content = QWidget()
+        content = FitContent()  # the run's closing message wraps: it must not make the window scroll
         content.setObjectName("lab_content")
         layout = QVBoxLayout(content)
         layout.setContentsMargins(0, 0, 0, 0)  # the window's layout keeps its margins, around the scroll area
@@ -179,6 +179,7 @@ class LabView(QWidget):
         self._shortcut("lab.replay", "Ctrl+Shift+P", self._on_replay)
         self._shortcut("lab.delete", QKeySequence.StandardKey.Delete, self._on_delete, self.runs_view)
         self._shortcut("lab.open_case", "Return", self.cases_panel.open_selected_case, self.cases_view)
+        self._shortcut("lab.close", "Ctrl+W", self.close)  # a window of its own: Esc cancels a run
 
     def _wire(self) -> None:
         controller = self.controller

@@ -234,6 +234,9 @@ class MainWindow(QMainWindow):
         #: The guardrail lab's window, made when first opened (Lab menu, Ctrl+L).
         self.lab_view: LabView | None = None
         self._restore_geometry()
+        # What a newcomer types first is a message: the window's first field was the threads' search, and "hello"
+        # typed at once filtered the threads list to nothing.
+        self.chat.input.setFocus()
         for problem in tool_problems:
             self._show_status(translate("MainWindow", "A tool file was skipped: {problem}").format(problem=problem))
 

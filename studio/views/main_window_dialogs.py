@@ -46,9 +46,9 @@ def shortcuts_text() -> str:
             translate("MainWindow", "<b>File</b>: Ctrl+O open design · Ctrl+S save design · Ctrl+E export as Python"),
             translate(
                 "MainWindow",
-                "<b>Lab</b>: Ctrl+L open · Ctrl+Enter run · Esc cancel · Ctrl+Shift+R resume · Ctrl+I import a corpus "
-                "· Ctrl+F search · Enter opens a case as a thread · Ctrl+D compare two lab runs · Ctrl+Shift+P "
-                "re-run a model run from its recorded replies",
+                "<b>Lab</b>: Ctrl+L open · Ctrl+W close · Ctrl+Enter run · Esc cancel · Ctrl+Shift+R resume · Ctrl+I "
+                "import a corpus · Ctrl+F search · Enter opens a case as a thread · Ctrl+D compare two lab runs · "
+                "Ctrl+Shift+P re-run a model run from its recorded replies",
             ),
             translate(
                 "MainWindow",

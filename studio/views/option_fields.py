@@ -37,7 +37,8 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -255,22 +256,15 @@ class _ChoicesEditor(FieldEditor):
     immediate = True
 
     def _build(self) -> QWidget:
-        box = QWidget()
-        grid = QGridLayout(box)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setHorizontalSpacing(12)
-        grid.setVerticalSpacing(2)
-        columns = 2 if len(self.spec.choices) > 4 else 1
         self._boxes: dict[Any, QCheckBox] = {}
-        for position, choice in enumerate(self.spec.choices):
+        for choice in self.spec.choices:
             check = QCheckBox(value_label(choice))
             check.setObjectName(f"options.{self.spec.name}.{choice}")
             if check.text() != str(choice):
                 check.setToolTip(str(choice))
             check.toggled.connect(self.changed)
-            grid.addWidget(check, position // columns, position % columns)
             self._boxes[choice] = check
-        return box
+        return _ChoiceBoxes(list(self._boxes.values()), 2 if len(self.spec.choices) > 4 else 1)
 
     def value(self) -> Any:
         return [choice for choice, check in self._boxes.items() if check.isChecked()]
@@ -279,6 +273,49 @@ class _ChoicesEditor(FieldEditor):
         chosen = set(value or [])
         for choice, check in self._boxes.items():
             check.setChecked(choice in chosen)
+
+
+class _ChoiceBoxes(QWidget):
+    """Check boxes in ``columns`` columns where they fit side by side, else in one: at 200 % text size on a laptop
+    the prompt-injection detector's two columns of detection types were wider than the options pane, which then
+    scrolled sideways and cut its description at the edge."""
+
+    def __init__(self, boxes: list[QCheckBox], columns: int) -> None:
+        super().__init__()
+        self._boxes = boxes
+        self._most = columns
+        self._columns = 0
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setHorizontalSpacing(12)
+        self._grid.setVerticalSpacing(2)
+        self._arrange(columns)
+
+    def columns(self) -> int:
+        return self._columns
+
+    def minimumSizeHint(self) -> QSize:
+        """As narrow as one column: the boxes go under each other rather than widen the form."""
+        hint = super().minimumSizeHint()
+        return QSize(max((box.minimumSizeHint().width() for box in self._boxes), default=0), hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._arrange(self._most if event.size().width() >= self._width_for(self._most) else 1)
+
+    def _width_for(self, columns: int) -> int:
+        widths = [box.sizeHint().width() for box in self._boxes]
+        per_column = [max(widths[column::columns], default=0) for column in range(columns)]
+        return sum(per_column) + self._grid.horizontalSpacing() * (columns - 1)
+
+    def _arrange(self, columns: int) -> None:
+        if columns == self._columns:
+            return
+        self._columns = columns
+        for box in self._boxes:
+            self._grid.removeWidget(box)
+        for position, box in enumerate(self._boxes):
+            self._grid.addWidget(box, position // columns, position % columns)
 
 
 class _FolderEditor(_LineEditor):

@@ -17,8 +17,18 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal, Slot
-from PySide6.QtWidgets import QFrame, QInputDialog, QLabel, QLineEdit, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QFontDatabase, QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from studio.i18n import translate
 from studio.i18n.processor_texts import description_of, option_help, option_label
@@ -123,9 +133,18 @@ class OptionsForm(QScrollArea):
 
     def _build_fields(self, layout: QVBoxLayout) -> None:
         record = self._document.record(self._type)
-        title = QLabel(f"<b>{_escape(self._document.display_name(self._type))}</b>  <code>{_escape(self._type)}</code>")
+        # At 200 % text size on a laptop the title in one line ("Prompt injection detector  PromptInjectionDetector")
+        # was wider than the pane, which scrolled sideways: the name wraps, the type's name is elided in the middle.
+        title = QLabel(f"<b>{_escape(self._document.display_name(self._type))}</b>")
         title.setObjectName("options.title")
-        layout.addWidget(title)
+        title.setWordWrap(True)
+        type_name = TypeNameLabel(self._type)
+        type_name.setObjectName("options.type")
+        heading = QHBoxLayout()
+        heading.setSpacing(12)
+        heading.addWidget(title, 0, Qt.AlignmentFlag.AlignTop)
+        heading.addWidget(type_name, 1, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(heading)
         if record is None:
             layout.addWidget(_hint(not_in_catalogue(self._type)))
             return
@@ -340,3 +359,32 @@ def _error_label(name: str, title: str) -> QLabel:
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class TypeNameLabel(QLabel):
+    """A processor type's name in code letters, elided in the middle where the pane is narrower ("Prompt…Detector");
+    the whole name in its tooltip and in :meth:`text`."""
+
+    def __init__(self, type_name: str, parent: QWidget | None = None) -> None:
+        super().__init__(type_name, parent)
+        code = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        code.setPointSizeF(self.font().pointSizeF())  # the text size the user chose, in code letters
+        self.setFont(code)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setToolTip(type_name)
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(self.fontMetrics().horizontalAdvance("Ab…yz"), hint.height())
+
+    def shown_text(self) -> str:
+        """The text as drawn at the label's width."""
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideMiddle, self.contentsRect().width())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(QPalette.ColorRole.WindowText))
+        painter.drawText(
+            self.contentsRect(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), self.shown_text()
+        )
+        painter.end()

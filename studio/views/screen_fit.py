@@ -68,6 +68,26 @@ class ScreenFitScroll(QScrollArea):
         return super().sizeHint() if content is None else content.sizeHint()
 
 
+class FitContent(QWidget):
+    """A :class:`ScreenFitScroll`'s content that scrolls only where its minimum does not fit, wrapped labels and all.
+
+    A word-wrapped label with text gives a layout a height for its width, and a scroll area sizes such a content at
+    its *preferred* height for the width, not within its viewport: in the Lab, once a run's closing message showed,
+    the content asked 817 px of a 746 px viewport (its minimum was 506) and a second vertical scroll bar appeared
+    beside the cases table's. Here the height for a width is the preferred one bounded by the viewport, never under
+    the minimum, as a content without wrapped labels is sized.
+    """
+
+    def heightForWidth(self, width: int) -> int:
+        preferred = super().heightForWidth(width)
+        viewport = self.parentWidget()
+        area = viewport.parentWidget() if viewport is not None else None
+        if preferred < 0 or not isinstance(area, QScrollArea):
+            return preferred
+        least = self.minimumSizeHint().expandedTo(self.minimumSize()).height()
+        return max(least, min(preferred, area.maximumViewportSize().height()))
+
+
 def open_at_content_size(window: QWidget) -> None:
     """Make a window being shown as big as its content asks, within its screen's available size.
 

@@ -13,6 +13,11 @@ Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python tests/bench/bench_ui.py`` (add
 2. **Opening a thread** — 10,000 stored messages loaded into a shown ``ChatView``: time from the call to the first
    painted frame (target ≤ 300 ms).
 
+   Then **measuring it while idle** — a restored thread of 300 and of 10,000 messages: after the first paint, the
+   rows off screen are measured in idle passes (``ChatListView``, at most 8 ms a pass) until the scroll bar stands for
+   the content's real height; the time until none is left (wall and the loop thread's CPU) and the loop's stalls
+   meanwhile (the 5 ms heartbeat; a pass should never stall it past ~16 ms). Run it alone with ``--settle``.
+
 3. **Launch** — seconds from starting ``python -m studio`` to its window being shown (target ≤ 1.5 s).
 
 5. **A lab run streaming into the Lab** — 1,000 cases (the starter corpora cycled) in ``guardrails`` mode
@@ -376,6 +381,38 @@ async def bench_open_thread(app: QApplication, count: int = 10_000) -> None:
     )
 
 
+async def bench_settle(counts: tuple[int, ...] = (300, 10_000)) -> None:
+    """A restored thread's rows measured in idle passes: how long until all are, and the loop's stalls meanwhile."""
+    for count in counts:
+        messages = thread_of(count)
+        chat = ChatListModel()
+        view = ChatView(chat)
+        view.resize(900, 800)
+        view.show()
+        await asyncio.sleep(0.2)
+        heartbeat = Heartbeat()
+        started, cpu_started = time.perf_counter(), time.thread_time()
+        chat.chat.history.load_messages(messages)
+        heartbeat.start()
+        await asyncio.sleep(0)
+        while view.list_view.settling:
+            await asyncio.sleep(0.005)
+        wall, cpu = time.perf_counter() - started, time.thread_time() - cpu_started
+        heartbeat.stop()
+        stalls, busy = heartbeat.stalls_ms(), heartbeat.busy_ms()
+        bar = view.list_view.verticalScrollBar()
+        print(
+            f"measuring a restored thread of {count:,} messages in idle passes: all rows measured after "
+            f"{wall:.2f} s wall, {cpu:.2f} s CPU on the loop's thread ({count / wall:,.0f} rows/s); stalls meanwhile "
+            f"p50 {percentile(stalls, 0.5):.1f} ms, p99 {percentile(stalls, 0.99):.1f} ms, max {max(stalls):.1f} ms "
+            f"(the loop's CPU between beats p99 {percentile(busy, 0.99):.1f} ms); "
+            f"content {bar.maximum() + bar.pageStep():,} px"
+        )
+        view.close()
+        view.deleteLater()
+        await asyncio.sleep(0.05)
+
+
 async def bench_first_text(data_dir: Path, replies: int = 5) -> None:
     from processors.demo.offline import demo_model
     from processors.models.scripted import split_words
@@ -583,6 +620,7 @@ async def main(seconds: float) -> None:
         await bench_first_text(Path(folder))
         bench_launch(Path(folder))
         await bench_open_thread(app)
+        await bench_settle()
         await bench_streaming(app, seconds, Path(folder))
         await bench_lab(app, Path(folder))
 
@@ -592,6 +630,9 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=10.0, help="how long the model streams (default 10)")
     parser.add_argument("--first-text", action="store_true", help="measure only the time to first visible text")
     parser.add_argument("--lab", action="store_true", help="measure only the stalls while a lab run streams results")
+    parser.add_argument(
+        "--settle", action="store_true", help="measure only a restored thread's rows being measured while idle"
+    )
     options = parser.parse_args()
     application = QApplication(sys.argv[:1])
     application.setQuitOnLastWindowClosed(False)
@@ -603,6 +644,8 @@ if __name__ == "__main__":
 
             with tempfile.TemporaryDirectory(prefix="bench-ui-") as folder:
                 loop.run_until_complete(bench_lab(application, Path(folder)))
+        elif options.settle:
+            loop.run_until_complete(bench_settle())
         elif options.first_text:
             import tempfile
 

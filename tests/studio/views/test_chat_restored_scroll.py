@@ -108,3 +108,15 @@ def test_a_message_added_below_while_the_user_reads_above_is_measured_too(
     qtbot.waitUntil(lambda: _scroll_height(view) == _content_height(view), timeout=5000)
     assert view.verticalScrollBar().value() == 0
     run(qloop, workspace.shutdown())
+
+
+def test_settling_says_when_every_row_is_measured(qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path) -> None:
+    """``settling`` is what tests/bench/bench_ui.py --settle waits for: once it is false, every row is measured."""
+    database = tmp_path / "studio.db"
+    thread = run(qloop, _long_thread(database, 60))
+    workspace, window = open_studio(qtbot, qloop, size=(1366, 768), database=database)
+    view = window.chat.list_view
+    run(qloop, workspace.open_thread(thread))
+    qtbot.waitUntil(lambda: not view.settling, timeout=5000)
+    assert _scroll_height(view) == _content_height(view)
+    run(qloop, workspace.shutdown())

@@ -43,3 +43,19 @@ def test_settings_and_the_shortcuts_list_open_from_the_lab_window(
     assert "Ctrl+Q" in shortcuts.text()
     shortcuts.reject()
     run(qloop, workspace.shutdown())
+
+
+def test_ctrl_w_closes_the_lab_window_and_the_lab_menu_opens_it_again(
+    qtbot: QtBot, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    """Seen under Xvfb at 1366x768: the Lab, a window of its own, had no key to close it (Esc cancels a run); the
+    studio's main window stayed under it with no way back but the window manager's button."""
+    workspace, window, lab = open_lab(qtbot, qloop, tmp_path)
+    qtbot.waitUntil(lab.isActiveWindow)
+
+    qtbot.keyClick(lab.cases_view, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+
+    assert not lab.isVisible()
+    assert window.isVisible()
+    assert window.open_lab() is lab and lab.isVisible()
+    run(qloop, workspace.shutdown())
