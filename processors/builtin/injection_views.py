@@ -30,7 +30,8 @@ and its surroundings (at most :data:`EXCERPT` characters on each side), so an or
 a long document with one odd word costs little more. ``views()`` returns the normalised text first (a long JSON
 text that is mostly syntax: its normalised view);
 :class:`View` says which views are decoded payloads (the detector does not discount a decoded payload for being
-quoted: quoting it is how it is smuggled).
+quoted: quoting it is how it is smuggled). :func:`source_map` maps offsets in a view that is not decoded back to the
+text (the offline rewrite cuts the text's sentence a signal matched in), built only when asked.
 """
 
 from __future__ import annotations
@@ -681,7 +682,7 @@ def _fold_steps(before: str, folded: str) -> list[_Step]:
         text = _translated(text, _HIDDEN_BY_NFKC, _HIDDEN_BY_NFKC_SPLIT)
     steps: list[_Step] = []
     normal = nfkc(text)
-    if len(normal) != len(text):
+    if normal != text:  # (its expansions and contractions may make up one length)
         result, step = _step(text, _nfkc_pieces(text))
         steps.append(step if result == normal else _whole(text, normal))
     if not normal.isascii() and _INVISIBLE.search(normal):

@@ -326,8 +326,10 @@ class PromptInjectionDetector(BuiltinProcessor):
         """What is left of a flagged ``text``; empty when nothing is known to be safe (the caller drops it).
 
         The judge's own rewrite when it gave one; else the sentences a heuristic signal of a flagged type fired on
-        are cut; with no such signal (the learned model's verdict, or a judge's that says no place, as a guard
-        model's format never does) the learned model scores each sentence and the ones it flags are cut. When no
+        are cut (where it matched in the text itself: its offsets in the normalised view are mapped back, or a
+        harmless sentence before a zero-width-spaced or escaped one would be cut in the attack's place); with no
+        such signal (the learned model's verdict, or a judge's that says no place, as a guard model's format never
+        does) the learned model scores each sentence of the text and the ones it flags are cut. When no
         sentence can be singled out, or the design keeps the learned model out (``offline_scorer="heuristics"``),
         the whole text goes: a text judged an attack is never handed on as it came."""
         if analysis.rewritten is not None:
