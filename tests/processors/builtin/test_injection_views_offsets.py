@@ -115,3 +115,13 @@ def test_a_span_that_starts_or_ends_at_a_dropped_character_takes_it_in() -> None
     assert back.span(0, 2) == (0, 4)  # "ab": its end there
     assert back.span(6, 7) == (7, 8)  # "f" of the ligature: the whole ligature
     assert back.span(9, 11) == (9, 11)  # "ef": after it, where it stands
+
+
+def test_escapes_it_cannot_follow_one_by_one_map_to_the_whole_text() -> None:
+    """A literal surrogate half before an escaped one (text decoded with ``surrogatepass``) makes one character with
+    it: the escapes are not mapped one by one, and a span maps to the whole text (the rewrite then keeps nothing)."""
+    text = f"Hello \ud83d\\ude00 there. {ATTACK}"
+    (view,) = [view for view in views(text) if not view.decoded]
+    assert view.before == f"Hello \U0001f600 there. {ATTACK}"
+    at = view.text.index(ATTACK)
+    assert source_map(text, view).span(at, at + len(ATTACK)) == (0, len(text))
