@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from processors.builtin.injection_scan import FastPattern, NeedleScanner, ScanCost, lower
@@ -44,6 +44,10 @@ class Hit:
     text: str
     #: Whether the signal fired on a decoded or undisguised view (base64, leetspeak…): offsets are in that view.
     decoded: bool = False
+    #: Which of :func:`~processors.builtin.injection_views.views` of the text the offsets are in (the normalised
+    #: text is 0): :func:`~processors.builtin.injection_views.source_map` maps them back to the text. Where a signal
+    #: fired, not what it is: hits are equal without it.
+    view: int = field(default=0, compare=False)
 
 
 #: Quotes that can wrap a phrase someone asks about: "…", “…”, '…', 「…」, 『…』, ‘…’.
@@ -95,7 +99,7 @@ def heuristic_scores(
     misses: dict[str, float] = {}
     hits: list[Hit] = []
     fast, scanner = compiled()
-    for view in views(text):
+    for index_of_view, view in enumerate(views(text)):
         view_misses: dict[str, float] = {}
         lowered = lower(view.text)
         positions = scanner.positions(lowered, cost)
@@ -117,7 +121,7 @@ def heuristic_scores(
                     signal.type == "injection" and _REPORTED_ORDER.search(view.text, max(0, start - 24), start)
                 ):
                     weight *= QUOTED_DISCOUNT
-            hits.append(Hit(signal.type, weight, start, end, view.quoted(start, end), view.decoded))
+            hits.append(Hit(signal.type, weight, start, end, view.quoted(start, end), view.decoded, index_of_view))
             view_misses[signal.type] = view_misses.get(signal.type, 1.0) * (1.0 - weight)
         for kind, miss in view_misses.items():
             misses[kind] = min(misses.get(kind, 1.0), miss)

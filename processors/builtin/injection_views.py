@@ -30,13 +30,15 @@ and its surroundings (at most :data:`EXCERPT` characters on each side), so an or
 a long document with one odd word costs little more. ``views()`` returns the normalised text first (a long JSON
 text that is mostly syntax: its normalised view);
 :class:`View` says which views are decoded payloads (the detector does not discount a decoded payload for being
-quoted: quoting it is how it is smuggled).
+quoted: quoting it is how it is smuggled). :func:`source_map` maps offsets in a view that is not decoded back to the
+text (the offline rewrite cuts the text's sentence a signal matched in), built only when asked.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import codecs
 import functools
 import itertools
@@ -46,7 +48,8 @@ import string
 import unicodedata
 import urllib.parse
 from collections import Counter
-from typing import Final, NamedTuple
+from collections.abc import Iterable, Iterator
+from typing import Final, Literal, NamedTuple
 
 from processors.builtin.confusable_letters import LETTERS, LOOK_ALIKES
 from processors.builtin.injection_disguises import EXCERPT, disguised_readings
@@ -244,6 +247,13 @@ class View(NamedTuple):
     text: str
     decoded: bool
     shown: str = ""
+    #: For a reading of the text itself (not decoded): what was normalised into ``text`` (:func:`source_map` maps
+    #: offsets in ``text`` back to the message through it), and whether that is ``"text"``, the text with its
+    #: escapes decoded from ``blank`` on (blanks before), or ``"json"``, a JSON text's strings decoded where they
+    #: stand (:func:`~processors.builtin.injection_json.json_readings`).
+    before: str = ""
+    origin: Literal["text", "json"] = "text"
+    blank: int = 0
 
     def quoted(self, start: int, end: int) -> str:
         """``text[start:end]`` in the characters the reading had before conversion."""
@@ -335,9 +345,10 @@ def _cached_views(text: str) -> tuple[View, ...]:
 def _views(text: str, *, nested: bool) -> list[View]:
     """:func:`views`; ``nested``: the decoded readings are read again (one level), and a JSON text's prose values
     are read as a view of their own (:mod:`~processors.builtin.injection_json`)."""
-    folded = _folded(escapes_decoded(text))
+    before = escapes_decoded(text)
+    folded = _folded(before)
     plain = simplified(folded)
-    found = [View(plain, False, folded)]
+    found = [View(plain, False, folded, before)]
     #: The readings that are a whole payload or the whole disguised text (not an excerpt around a request to
     #: undo something): read again when ``nested``.
     payloads: list[str] = []
@@ -407,22 +418,23 @@ def _views(text: str, *, nested: bool) -> list[View]:
             if whole is not None:
                 view, covered = whole
                 if covered < len(text):
-                    found.append(_plain_view(view))
-                    view = " " * covered + escapes_decoded(text[covered:])
-                found[0] = _plain_view(view)
+                    found.append(_plain_view(view, "json"))
+                    found[0] = _plain_view(" " * covered + escapes_decoded(text[covered:]), "text", covered)
+                else:
+                    found[0] = _plain_view(view, "json")
             return found
         # A short one as it is, then its prose values, then each long value alone, read as the text is.
         for reading in json_readings(text):
-            plain_reading = _plain_view(reading)
+            plain_reading = _plain_view(reading, "json")
             if all(plain_reading.text != view.text for view in found):
                 found.append(plain_reading)
     return found
 
 
-def _plain_view(reading: str) -> View:
+def _plain_view(reading: str, origin: Literal["text", "json"], blank: int = 0) -> View:
     """A JSON text's reading as a view of the text itself (not decoded: it is the text), normalised."""
     folded = _folded(reading)
-    return View(simplified(folded), False, folded)
+    return View(simplified(folded), False, folded, reading, origin, blank)
 
 
 def _long_words(text: str) -> str:
@@ -541,4 +553,184 @@ def _decoded_hex(candidate: str) -> str:
         return ""
 
 
-__all__ = ["View", "nfkc", "normalise", "views"]
+class _Edit(NamedTuple):
+    """A stretch a normalisation step changed the length of: ``source[source_start:source_end]`` became
+    ``result[start:end]`` (a stretch replaced character for character is no edit: its offsets hold)."""
+
+    source_start: int
+    source_end: int
+    start: int
+    end: int
+
+
+class _Step:
+    """One normalisation step's edits, in order: a position in its result mapped back to its source."""
+
+    __slots__ = ("_edits", "_starts")
+
+    def __init__(self, edits: list[_Edit]) -> None:
+        self._edits = edits
+        self._starts = [edit.start for edit in edits]
+
+    def back(self, position: int, *, end: bool) -> int:
+        """Where ``position`` (a boundary between two characters of the result) stands in the source. Inside a
+        changed stretch (or at a deleted one) a span's start goes to the stretch's start and its ``end`` to the
+        stretch's end: a span mapped back covers every character it was read from."""
+        index = bisect.bisect_right(self._starts, position) - 1
+        if index < 0:
+            return position
+        edit = self._edits[index]
+        if position == edit.start and edit.start < edit.end:
+            return edit.source_start  # before the stretch's first character
+        if position <= edit.end and (position < edit.end or edit.start == edit.end):
+            return edit.source_end if end else edit.source_start
+        return edit.source_end + position - edit.end
+
+
+def _whole(source: str, result: str) -> _Step:
+    """A step that says nothing finer than: all of ``source`` became all of ``result``."""
+    return _Step([_Edit(0, len(source), 0, len(result))])
+
+
+def _step(source: str, pieces: Iterable[tuple[int, int, str]]) -> tuple[str, _Step]:
+    """``source`` with each ``source[start:end]`` of ``pieces`` (in order, apart) replaced by its string, and the step
+    that maps the result back (stretches that touch are one edit)."""
+    out: list[str] = []
+    edits: list[_Edit] = []
+    copied = length = 0  # source[:copied] is out, of ``length`` characters
+    for start, end, replacement in pieces:
+        out += (source[copied:start], replacement)
+        length += start - copied
+        new_length = length + len(replacement)
+        if end - start != len(replacement):
+            if edits and edits[-1].source_end == start:
+                edits[-1] = _Edit(edits[-1].source_start, end, edits[-1].start, new_length)
+            else:
+                edits.append(_Edit(start, end, length, new_length))
+        copied, length = end, new_length
+    out.append(source[copied:])
+    return "".join(out), _Step(edits)
+
+
+#: A ``\\uXXXX`` escape, or a surrogate pair of them (what :func:`escapes_decoded` decodes, and joins).
+_ESCAPE: Final = re.compile(r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})")
+#: A JSON string token, and an escape inside one (a surrogate pair of them is one character).
+_STRING_TOKEN: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_JSON_ESCAPE: Final = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\.", re.DOTALL
+)
+
+
+def _unescaped(match: re.Match[str]) -> str:
+    high, low, single = match.groups()
+    if single is None:
+        return chr(0x10000 + ((int(high, 16) - 0xD800) << 10) + int(low, 16) - 0xDC00)
+    code = int(single, 16)
+    return "\ufffd" if 0xD800 <= code <= 0xDFFF else chr(code)
+
+
+def _escapes_step(text: str, before: str, blank: int) -> _Step:
+    """``text`` → ``before``: its ``\\uXXXX`` escapes decoded from ``blank`` on (blanks before, one for one)."""
+    result, step = _step(text, ((m.start(), m.end(), _unescaped(m)) for m in _ESCAPE.finditer(text, blank)))
+    return step if result[blank:] == before[blank:] else _whole(text, before)
+
+
+def _json_step(text: str) -> _Step:
+    """``text`` → a JSON reading of it (:func:`~processors.builtin.injection_json.json_readings`): each string token
+    read where it stands, its value decoded one character after the token's start and blanks after it to the
+    token's end (an escape is one character; the blanks stand for the closing quote and what escapes saved)."""
+    edits: list[_Edit] = []
+    for token in _STRING_TOKEN.finditer(text):
+        if "\\" not in token.group():
+            continue
+        saved = 0
+        for escape in _JSON_ESCAPE.finditer(text, token.start() + 1, token.end() - 1):
+            start = escape.start() - saved
+            edits.append(_Edit(escape.start(), escape.end(), start, start + 1))
+            saved += len(escape.group()) - 1
+        if saved:
+            edits.append(_Edit(token.end(), token.end(), token.end() - saved, token.end()))
+    return _Step(edits)
+
+
+def _nfkc_pieces(text: str) -> Iterator[tuple[int, int, str]]:
+    """What :func:`nfkc` replaces in ``text``, as finely as it can be told: each character with the combining marks
+    after it, in the runs of non-ASCII characters not in NFKC (with the ASCII character before each); a run that
+    does not normalise so (Hangul jamo) as a whole."""
+    for run in _NON_ASCII_RUN.finditer(text):
+        start = max(0, run.start() - 1)
+        chunk = text[start : run.end()]
+        if _IS_NFKC(chunk):
+            continue
+        whole = unicodedata.normalize("NFKC", chunk)
+        bounds = [i for i, character in enumerate(chunk) if i == 0 or not unicodedata.combining(character)]
+        parts = [
+            (first, last, unicodedata.normalize("NFKC", chunk[first:last]))
+            for first, last in itertools.pairwise([*bounds, len(chunk)])
+        ]
+        if "".join(part for _, _, part in parts) == whole:
+            yield from ((start + first, start + last, part) for first, last, part in parts if part != chunk[first:last])
+        else:
+            yield start, run.end(), whole
+
+
+def _fold_steps(before: str, folded: str) -> list[_Step]:
+    """``before`` → ``_folded(before)`` (``folded``), step by step: the look-alikes NFKC would hide and the
+    homoglyphs are read one for one; NFKC and the invisible characters' removal change lengths."""
+    text = before
+    if not text.isascii() and _HAS_HIDDEN_BY_NFKC.search(text):
+        text = _translated(text, _HIDDEN_BY_NFKC, _HIDDEN_BY_NFKC_SPLIT)
+    steps: list[_Step] = []
+    normal = nfkc(text)
+    if normal != text:  # (its expansions and contractions may make up one length)
+        result, step = _step(text, _nfkc_pieces(text))
+        steps.append(step if result == normal else _whole(text, normal))
+    if not normal.isascii() and _INVISIBLE.search(normal):
+        normal, step = _step(normal, ((m.start(), m.end(), "") for m in _INVISIBLE.finditer(normal)))
+        steps.append(step)
+    if len(normal) != len(folded):
+        steps.append(_whole(normal, folded))  # never: the homoglyphs are read one for one
+    return steps
+
+
+class SourceMap:
+    """Where a reading of a text itself (a view that is not decoded) was read from in the text: the detector finds
+    a signal in the view and cuts the text's sentence it came from."""
+
+    __slots__ = ("_length", "_steps")
+
+    def __init__(self, steps: list[_Step], length: int) -> None:
+        self._steps = steps
+        self._length = length
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The span of the text that the view's ``[start, end)`` was read from (every character of it)."""
+        for step in reversed(self._steps):
+            start, end = step.back(start, end=False), step.back(end, end=True)
+        return max(0, min(start, self._length)), max(0, min(end, self._length))
+
+
+def source_map(text: str, view: View) -> SourceMap:
+    """How offsets in ``view``, one of :func:`views` of ``text``, map back to ``text``: through the escapes decoded
+    (or a JSON text's strings read where they stand), NFKC and the invisible characters removed, and Traditional
+    Chinese written in Simplified (one for one, but for a phrase OpenCC writes in other length: then the whole
+    text). A decoded view's offsets are in its payload: they map to the whole text.
+
+    Built when asked (the rewrite of a flagged text), not with the views: a text read as it is (ASCII, no escapes)
+    maps to itself at no cost."""
+    if view.decoded:
+        return SourceMap([_whole(text, view.text)], len(text))
+    if view.text == text:
+        return SourceMap([], len(text))
+    steps: list[_Step] = []
+    if view.origin == "json":
+        steps.append(_json_step(text))
+    elif view.before != text:
+        steps.append(_escapes_step(text, view.before, view.blank))
+    steps += _fold_steps(view.before, view.shown)
+    if len(view.text) != len(view.shown):
+        steps.append(_whole(view.shown, view.text))
+    return SourceMap(steps, len(text))
+
+
+__all__ = ["SourceMap", "View", "nfkc", "normalise", "source_map", "views"]

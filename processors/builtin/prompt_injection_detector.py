@@ -48,6 +48,7 @@ from processors.builtin.injection_heuristics import (
 )
 from processors.builtin.injection_model import injection_score
 from processors.builtin.injection_signals import SIGNALS
+from processors.builtin.injection_views import SourceMap, source_map, views
 from processors.builtin.judge import JudgeError, JudgeOptions, consult_judge, judge_failed, judge_model
 from processors.builtin.text_checks import check_messages
 from processors.messages import Message
@@ -325,8 +326,10 @@ class PromptInjectionDetector(BuiltinProcessor):
         """What is left of a flagged ``text``; empty when nothing is known to be safe (the caller drops it).
 
         The judge's own rewrite when it gave one; else the sentences a heuristic signal of a flagged type fired on
-        are cut; with no such signal (the learned model's verdict, or a judge's that says no place, as a guard
-        model's format never does) the learned model scores each sentence and the ones it flags are cut. When no
+        are cut (where it matched in the text itself: its offsets in the normalised view are mapped back, or a
+        harmless sentence before a zero-width-spaced or escaped one would be cut in the attack's place); with no
+        such signal (the learned model's verdict, or a judge's that says no place, as a guard model's format never
+        does) the learned model scores each sentence of the text and the ones it flags are cut. When no
         sentence can be singled out, or the design keeps the learned model out (``offline_scorer="heuristics"``),
         the whole text goes: a text judged an attack is never handed on as it came."""
         if analysis.rewritten is not None:
@@ -334,7 +337,7 @@ class PromptInjectionDetector(BuiltinProcessor):
         flagged = set(analysis.flagged)
         if any(h.decoded for h in analysis.hits if h.type in flagged):
             return ""  # the attack was encoded: no sentence of the original can be kept as safe
-        spans = [(h.start, h.end) for h in analysis.hits if h.type in flagged]
+        spans = _spans_in(text, [h for h in analysis.hits if h.type in flagged])
         sentences = [sentence for sentence in _SENTENCES.finditer(text) if sentence.group()]
         if spans:
             kept = [
@@ -372,6 +375,22 @@ class PromptInjectionDetector(BuiltinProcessor):
         if analysis.flagged:
             args.state["flagged"] = args.state.get("flagged", 0) + 1
             args.state["last_types"] = analysis.flagged
+
+
+def _spans_in(text: str, hits: list[Hit]) -> list[tuple[int, int]]:
+    """Where ``hits`` matched in ``text`` itself: a signal is found in a view of the text (normalised: zero-width
+    characters dropped, escapes decoded, NFKC …), and its offsets there may fall in an earlier sentence of the text
+    (:func:`~processors.builtin.injection_views.source_map` maps them back)."""
+    if not hits:
+        return []
+    found = views(text)
+    maps: dict[int, SourceMap] = {}
+    spans = []
+    for hit in hits:
+        if hit.view not in maps:
+            maps[hit.view] = source_map(text, found[hit.view])
+        spans.append(maps[hit.view].span(hit.start, hit.end))
+    return spans
 
 
 __all__ = [
