@@ -4,6 +4,9 @@ One asyncio loop runs on the Qt thread through qasync; model calls, processor ru
 on it (the database itself works on a worker thread), so painting never waits. ``--self-test PATH`` opens the
 window (offscreen when there is no display), chats with the sample agent offline until a guardrail trips, saves
 a screenshot to PATH and exits 0 only if everything went as expected.
+
+SIGTERM, SIGINT and SIGHUP quit as closing the window does (:class:`TerminationSignals`): pending saves are
+written, and the exit status is 128 + the signal's number.
 """
 
 from __future__ import annotations
@@ -13,10 +16,11 @@ import asyncio
 import contextlib
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -201,7 +205,6 @@ def _apply_style(app: Any) -> None:
 
 
 async def _run(app: Any, args: argparse.Namespace) -> int:
-    from studio import gc_policy, i18n
     from studio.controllers.workspace import Workspace
     from studio.design.catalog import studio_catalogue
     from studio.keys.secrets import SecretStore
@@ -215,6 +218,28 @@ async def _run(app: Any, args: argparse.Namespace) -> int:
     app.lastWindowClosed.connect(quit_requested.set)
     quit_filter = QuitEventFilter(quit_requested.set)
     app.installEventFilter(quit_filter)
+    # SIGTERM, SIGINT and SIGHUP quit as closing the window does (a self-test keeps their default: they end it)
+    signals = TerminationSignals(asyncio.get_running_loop(), quit_requested.set)
+    if args.self_test is None:
+        signals.install()
+    try:
+        code = await _serve(app, args, window, workspace, quit_requested, signals)
+    finally:
+        signals.uninstall()
+    return signals.exit_code or code
+
+
+async def _serve(
+    app: Any,
+    args: argparse.Namespace,
+    window: Any,
+    workspace: Any,
+    quit_requested: asyncio.Event,
+    signals: Any,
+) -> int:
+    """Show the window, open the workspace, then run the self-test or wait for the quit; shut down; the exit code."""
+    from studio import gc_policy, i18n
+
     window.show()
     if args.print_startup_time:
         # the CPU time too: on a busy machine the wall clock mostly measures waiting for a core
@@ -233,6 +258,7 @@ async def _run(app: Any, args: argparse.Namespace) -> int:
             return 2
         from studio.views.fatal import show_fatal
 
+        signals.uninstall()  # nothing to save: a signal ends the studio at once rather than wait for the dialog
         await show_fatal(window, i18n.translate("App", "Processor Studio cannot open its data"), str(error))
         return 2
     window.restore_draft()
@@ -254,6 +280,81 @@ async def _run(app: Any, args: argparse.Namespace) -> int:
     await workspace.shutdown()  # stops a streaming reply (saving what it showed), flushes the design, closes the store
     window.close()  # still open when the quit came from the OS (the macOS Dock's Quit) rather than the window
     return RESTART if window.restart_requested else 0
+
+
+#: The signals that ask the studio to quit (those the platform has).
+SIGNAL_NAMES = ("SIGTERM", "SIGINT", "SIGHUP")
+
+
+class TerminationSignals:
+    """While installed, SIGTERM, SIGINT and SIGHUP end the studio through its normal quit path.
+
+    A desktop logout, ``kill``, systemd or a package upgrade sends SIGTERM; by default it ends Python at once,
+    without the quit path, and an edit the design's autosave has not written yet is lost. Here the loop's own signal
+    handling (``loop.add_signal_handler``: a self-pipe the qasync loop watches with a QSocketNotifier, so Qt's event
+    loop wakes) calls ``request_quit`` instead, and :attr:`exit_code` is then 128 + the signal's number. Once a
+    signal came the three go back to their default action, so a second one ends the process at once even if the quit
+    hangs. Where the loop cannot handle signals (Windows) nothing changes.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, request_quit: Callable[[], None]) -> None:
+        self._loop = loop
+        self._request_quit = request_quit
+        #: signal number → the handler before ours, restored by :meth:`uninstall`
+        self._previous: dict[int, Any] = {}
+        #: The first termination signal received, if any.
+        self.received: int | None = None
+
+    @property
+    def exit_code(self) -> int | None:
+        """The conventional exit status once a signal ended the studio (128 + its number), else None."""
+        return None if self.received is None else 128 + self.received
+
+    def install(self) -> None:
+        for name in SIGNAL_NAMES:
+            number = getattr(signal, name, None)
+            if number is None:
+                continue
+            previous = signal.getsignal(number)
+            try:
+                self._loop.add_signal_handler(number, self._on_signal, int(number))
+            except (NotImplementedError, RuntimeError, ValueError):  # Windows; not the main thread
+                continue
+            self._previous[number] = previous
+
+    def uninstall(self) -> None:
+        """Give the signals back their handlers from before :meth:`install`."""
+        for number, previous in self._previous.items():
+            self._stop_listening(number)
+            with contextlib.suppress(TypeError, ValueError):  # a handler installed from C cannot be restored
+                signal.signal(number, previous)
+        self._previous.clear()
+
+    def _stop_listening(self, number: int) -> None:
+        with contextlib.suppress(RuntimeError, ValueError):  # the loop is closed (it removed its handlers)
+            self._loop.remove_signal_handler(number)
+
+    def _on_signal(self, number: int) -> None:
+        if self.received is not None:  # a second signal that came before the first had been handled
+            signal.signal(number, signal.SIG_DFL)
+            signal.raise_signal(number)
+            return
+        self.received = number
+        for listened in self._previous:  # a second signal now ends the process at once, quit or no quit
+            self._stop_listening(listened)
+            signal.signal(listened, signal.SIG_DFL)
+        self._request_quit()
+
+
+@contextlib.contextmanager
+def quit_on_signals(loop: asyncio.AbstractEventLoop, request_quit: Callable[[], None]) -> Iterator[TerminationSignals]:
+    """Call ``request_quit`` on the first termination signal while the block runs (see :class:`TerminationSignals`)."""
+    signals = TerminationSignals(loop, request_quit)
+    signals.install()
+    try:
+        yield signals
+    finally:
+        signals.uninstall()
 
 
 if __name__ == "__main__":
