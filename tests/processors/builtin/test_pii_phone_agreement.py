@@ -223,7 +223,6 @@ def test_every_streamed_row_is_a_row_of_the_table() -> None:
     assert all(row in ROWS for row in STREAMED)
 
 
-@pytest.mark.xfail(strict=True, reason="full-width digits are not read by the phone pattern yet")
 @pytest.mark.parametrize(("text", "expected"), FULL_WIDTH)
 async def test_full_width_digits_are_phone_numbers_to_both_guards(text: str, expected: str) -> None:
     seen = {name: await _sent(guard, text) for name, guard in _guards().items()}
