@@ -124,15 +124,15 @@ def ip_ok(value: str) -> bool:
     return value != "::" and not (address.version == 6 and value.count(":") < 2)
 
 
-#: The full-width forms a Chinese or Japanese input method types in full-width mode (``０２０ ７９４６ ００１８``,
-#: ``＋８６``, ``（０７５５）``, ``－``) → their ASCII characters, one for one (positions in a text stay the same).
+#: The full-width forms a Chinese or Japanese input method types in full-width mode (digits U+FF10 to U+FF19, and
+#: ``+``, ``(``, ``)``, ``-`` in full width) → their ASCII characters, one for one (a text's positions stay the same).
 WIDE_TO_ASCII: Final = str.maketrans(
     {**{chr(0xFF10 + d): str(d) for d in range(10)}, "\uff0b": "+", "\uff08": "(", "\uff09": ")", "\uff0d": "-"}
 )
 
 
 def fold_wide(value: str) -> str:
-    """``value`` with full-width digits, ``＋``, ``（``, ``）`` and ``－`` as ASCII (:data:`WIDE_TO_ASCII`); the
+    """``value`` with full-width digits, full-width ``+``, ``(``, ``)`` and ``-`` as ASCII (:data:`WIDE_TO_ASCII`); the
     phone and card validators read a value so, as the shared patterns accept both widths."""
     return value if value.isascii() else value.translate(WIDE_TO_ASCII)
 

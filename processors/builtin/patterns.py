@@ -119,7 +119,8 @@ _HEX = "0-9A-Fa-f"
 _DIGIT: Final = tuple("0123456789")
 #: "A run of at least eight digits and separators": card numbers, IBANs, SSNs and phone numbers all have one.
 _DIGIT_RUN: Final = ("<digit run>",)
-#: (``\d`` is any decimal digit here, full-width ones too; ``－（）``: a full-width number's separators, see :func:`_wide`)
+#: (``\d`` is any decimal digit here, full-width ones too; full-width ``-()``: a full-width number's separators,
+#: see :func:`_wide`)
 _LONG_DIGIT_RUN: Final = re.compile(r"\d[\d .()/\-\uff0d\uff08\uff09]{6,}\d").search
 
 #: kind → (pattern source, needle groups). Order matters: on a tie in length the kind listed first wins.
@@ -275,10 +276,10 @@ _WIDE: Final = {
 
 
 def _wide(source: str) -> str:
-    """``source``, a pattern of digits and ``+ ( ) -``, reading their full-width forms too (``０２０ ７９４６ ００１８``):
-    each such character, ``\\d`` and digit range stands for both widths, in a character class or out of one, so the
-    pattern keeps its shape (one character class where one character was; look-behinds keep their width) and a value
-    may mix the widths. Quantifiers (``{1,3}``) and group syntax (``(?<!``) stay as they are."""
+    """``source``, a pattern of digits and ``+ ( ) -``, reading their full-width forms too (``020 7946 0018`` typed in
+    full-width digits): each such character, ``\\d`` and digit range stands for both widths, in a character class or
+    out of one, so the pattern keeps its shape (one character class where one character was; look-behinds keep their
+    width) and a value may mix the widths. Quantifiers (``{1,3}``) and group syntax (``(?<!``) stay as they are."""
     out: list[str] = []
     in_class = False
     i = 0
@@ -325,6 +326,8 @@ def _wide(source: str) -> str:
     return "".join(out)
 
 
+#: The full-width digits, which the digit needles (a Unicode ``\\d``) find as well.
+_WIDE_DIGITS: Final = "".join(_WIDE[digit] for digit in "0123456789")
 _CASELESS_NEEDLES: Final = frozenset({"aws-secret-key", "secret-assignment"})
 #: Kinds whose patterns read full-width digits (:func:`_wide`).
 _WIDE_KINDS: Final = frozenset({"phone", "credit-card"})
@@ -338,8 +341,7 @@ _FILE_EXTENSIONS: Final = frozenset(
 #: Phone and card numbers are read in full-width digits too (:func:`_wide`), as both guards' stream hold-back does
 #: (``stream_window``); their validators fold the widths (``pattern_validators.fold_wide``).
 PATTERNS: Final[dict[str, re.Pattern[str]]] = {
-    kind: re.compile(_wide(source) if kind in _WIDE_KINDS else source, re.ASCII)
-    for kind, (source, _) in _DEFS.items()
+    kind: re.compile(_wide(source) if kind in _WIDE_KINDS else source, re.ASCII) for kind, (source, _) in _DEFS.items()
 }
 
 VALIDATORS: Final[dict[str, Callable[[str], bool]]] = {
@@ -605,6 +607,8 @@ def needle_characters(kind: str) -> frozenset[str]:
         return frozenset(_OWN_TAIL_TESTS[kind][1])
     characters: set[str] = set()
     for group in _NEEDLES[kind]:
+        if group is _DIGIT or group is _DIGIT_RUN:  # full-width digits too: the phone and card patterns read them
+            characters.update(_WIDE_DIGITS)
         for needle in _DIGIT if group is _DIGIT or group is _DIGIT_RUN else group:
             characters.update(needle)
     return frozenset(characters)

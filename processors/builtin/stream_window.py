@@ -43,8 +43,8 @@ from processors.builtin.pii_patterns import OWN_SPAN
 
 _ALNUM: Final = string.ascii_letters + string.digits
 _HEX: Final = string.hexdigits
-#: Full-width digits (``０``–``９``): phone and card numbers may be typed in them (``patterns``' phone and card patterns
-#: read them, with ``＋（）－``), so the hold-back keeps their runs as it keeps ASCII ones.
+#: Full-width digits (U+FF10 to U+FF19): phone and card numbers may be typed in them (``patterns``' phone and card
+#: patterns read them, with full-width ``+()-``), so the hold-back keeps their runs as it keeps ASCII ones.
 _WIDE_DIGITS: Final = "".join(chr(0xFF10 + d) for d in range(10))
 
 #: The characters a match of the kind may begin with (the hold starts at the first of them in the trailing run:
