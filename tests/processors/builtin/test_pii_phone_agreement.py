@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any, Final
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -243,18 +243,7 @@ async def test_full_width_digits_are_phone_numbers_to_both_guards(text: str, exp
     assert seen == {"PIIDetector": expected, "RegexFilter": expected}
 
 
-#: PIIDetector's stream looks for a run of digits and separators before it scans (``pii_patterns._PHONE_DIGITS``),
-#: which has no full-width ``-`` yet: a number whose groups only full-width hyphens part streams out in clear there
-#: (its message is masked). One line in ``pii_patterns`` (not this change's file) fixes it: its class as
-#: ``patterns``' needle's.
-_WIDE_HYPHENS: Final = pytest.mark.xfail(strict=True, reason="pii_patterns._PHONE_DIGITS lacks the full-width hyphen")
-FULL_WIDTH_STREAMED = [
-    pytest.param(text, expected, marks=_WIDE_HYPHENS) if "\uff0d" in text and P in expected else (text, expected)
-    for text, expected in FULL_WIDTH
-]
-
-
-@pytest.mark.parametrize(("text", "expected"), FULL_WIDTH_STREAMED)
+@pytest.mark.parametrize(("text", "expected"), FULL_WIDTH)
 async def test_full_width_digits_are_phone_numbers_in_both_guards_output_streams(text: str, expected: str) -> None:
     """The stream's hold-back knows full-width digits, full-width ``+``, ``(``, ``)`` and ``-`` as phone characters: a
     number cut anywhere streams out masked, never a piece of it in clear (after prose longer than the windows too)."""
