@@ -16,10 +16,12 @@ from typing import Final
 
 __all__ = [
     "CARD_NETWORKS",
+    "WIDE_TO_ASCII",
     "btc_address_ok",
     "card_issuer_ok",
     "card_network",
     "card_ok",
+    "fold_wide",
     "iban_ok",
     "ip_ok",
     "luhn_ok",
@@ -122,12 +124,26 @@ def ip_ok(value: str) -> bool:
     return value != "::" and not (address.version == 6 and value.count(":") < 2)
 
 
+#: The full-width forms a Chinese or Japanese input method types in full-width mode (digits U+FF10 to U+FF19, and
+#: ``+``, ``(``, ``)``, ``-`` in full width) → their ASCII characters, one for one (a text's positions stay the same).
+WIDE_TO_ASCII: Final = str.maketrans(
+    {**{chr(0xFF10 + d): str(d) for d in range(10)}, "\uff0b": "+", "\uff08": "(", "\uff09": ")", "\uff0d": "-"}
+)
+
+
+def fold_wide(value: str) -> str:
+    """``value`` with full-width digits, full-width ``+``, ``(``, ``)`` and ``-`` as ASCII (:data:`WIDE_TO_ASCII`); the
+    phone and card validators read a value so, as the shared patterns accept both widths."""
+    return value if value.isascii() else value.translate(WIDE_TO_ASCII)
+
+
 def phone_ok(value: str) -> bool:
     """8 to 15 digits with a ``+`` country code (``(+86) 138 …`` too); else 10 or 11 (a national number with its area
     code), or 12 with the trunk prefix ``0`` (``0755-8888 8888``, ``(0755) 8888 8888``, ``0812-3456-7890``: a national
     number that long keeps it; ``1500 2500 3000`` is no phone number); never a date, an IPv4 address or a range then a
     number (:func:`range_then_number`). The one validator of both guards' phone numbers (RegexFilter's ``pii`` preset
-    and PIIDetector read the same ``patterns.PATTERNS["phone"]``)."""
+    and PIIDetector read the same ``patterns.PATTERNS["phone"]``). Full-width digits count (:func:`fold_wide`)."""
+    value = fold_wide(value)
     digits = sum(map(str.isdigit, value))
     if value.startswith(("+", "(+")):
         if not 8 <= digits <= 15:
@@ -165,11 +181,14 @@ def phone_in_context(text: str, start: int, value: str) -> bool:
     count before a number is no such group: ``3 0755-8888 8888``, ``3 020 7946 0018``). What both guards ask of each
     phone number they find (PIIDetector's ``pii_patterns._keep``, RegexFilter's ``regex_rules``), so that they read
     the words and groups before it alike."""
+    value = fold_wide(value)
     if value.startswith(("+", "(+")):
         return True
     if reference_before(text, start):
         return False
-    return start < 5 or _GROUP_BEFORE.fullmatch(text, start - 5, start) is None or sum(map(str.isdigit, value)) != 12
+    if start < 5 or sum(map(str.isdigit, value)) != 12:
+        return True
+    return _GROUP_BEFORE.fullmatch(fold_wide(text[start - 5 : start])) is None
 
 
 #: A group of four digits or more and a separator, right before a number (checked on the five characters before it).
@@ -238,7 +257,7 @@ def card_issuer_ok(value: str) -> bool:
 
 def card_ok(value: str) -> bool:
     """A payment card number: Luhn, and a length and prefix some card network issues."""
-    digits = "".join(c for c in value if c.isdigit())
+    digits = "".join(c for c in fold_wide(value) if c.isdigit())
     return luhn_ok(digits) and card_issuer_ok(digits)
 
 

@@ -49,6 +49,7 @@ from typing import Any, Final
 from processors.builtin.pattern_validators import (
     btc_address_ok,
     card_ok,
+    fold_wide,
     iban_ok,
     ip_ok,
     luhn_ok,
@@ -118,7 +119,9 @@ _HEX = "0-9A-Fa-f"
 _DIGIT: Final = tuple("0123456789")
 #: "A run of at least eight digits and separators": card numbers, IBANs, SSNs and phone numbers all have one.
 _DIGIT_RUN: Final = ("<digit run>",)
-_LONG_DIGIT_RUN: Final = re.compile(r"\d[\d .()/-]{6,}\d").search
+#: (``\d`` is any decimal digit here, full-width ones too; full-width ``-()``: a full-width number's separators,
+#: see :func:`_wide`)
+_LONG_DIGIT_RUN: Final = re.compile(r"\d[\d .()/\-\uff0d\uff08\uff09]{6,}\d").search
 
 #: kind → (pattern source, needle groups). Order matters: on a tie in length the kind listed first wins.
 #: Patterns start with a consuming character class and check the character before it with a fixed-width
@@ -262,7 +265,72 @@ _DEFS: Final[dict[str, tuple[str, tuple[tuple[str, ...], ...]]]] = {
     ),
 }
 
+#: Full-width forms (Chinese and Japanese input methods in full-width mode) → the ASCII characters they stand for.
+_WIDE: Final = {
+    **{str(d): chr(0xFF10 + d) for d in range(10)},
+    "+": "\uff0b",
+    "(": "\uff08",
+    ")": "\uff09",
+    "-": "\uff0d",
+}
+
+
+def _wide(source: str) -> str:
+    """``source``, a pattern of digits and ``+ ( ) -``, reading their full-width forms too (``020 7946 0018`` typed in
+    full-width digits): each such character, ``\\d`` and digit range stands for both widths, in a character class or
+    out of one, so the pattern keeps its shape (one character class where one character was; look-behinds keep their
+    width) and a value may mix the widths. Quantifiers (``{1,3}``) and group syntax (``(?<!``) stay as they are."""
+    out: list[str] = []
+    in_class = False
+    i = 0
+    while i < len(source):
+        char = source[i]
+        if char == "\\":
+            escaped = source[i + 1]
+            i += 2
+            if escaped == "d":
+                out.append("0-9\uff10-\uff19" if in_class else "[0-9\uff10-\uff19]")
+            elif escaped in _WIDE:
+                out.append(f"\\{escaped}{_WIDE[escaped]}" if in_class else f"[\\{escaped}{_WIDE[escaped]}]")
+            else:
+                out.append("\\" + escaped)
+            continue
+        if in_class:
+            if char == "]":
+                in_class = False
+                out.append(char)
+            elif char.isdigit() and source[i + 1 : i + 2] == "-" and source[i + 2 : i + 3].isdigit():
+                low, high = char, source[i + 2]
+                out.append(f"{low}-{high}{_WIDE[low]}-{_WIDE[high]}")
+                i += 3
+                continue
+            elif char in _WIDE and char != "-":
+                out.append(char + _WIDE[char])
+            elif char == "-" and source[i + 1] == "]":  # a literal hyphen ends the class
+                out.append("\\-" + _WIDE["-"])
+            else:
+                out.append(char)
+        elif char == "[":
+            in_class = True
+            out.append(char)
+        elif char == "{":  # a quantifier: copied whole
+            end = source.index("}", i)
+            out.append(source[i : end + 1])
+            i = end + 1
+            continue
+        elif char.isdigit() or char == "-":
+            out.append(f"[\\{char}{_WIDE[char]}]" if char == "-" else f"[{char}{_WIDE[char]}]")
+        else:
+            out.append(char)
+        i += 1
+    return "".join(out)
+
+
+#: The full-width digits, which the digit needles (a Unicode ``\\d``) find as well.
+_WIDE_DIGITS: Final = "".join(_WIDE[digit] for digit in "0123456789")
 _CASELESS_NEEDLES: Final = frozenset({"aws-secret-key", "secret-assignment"})
+#: Kinds whose patterns read full-width digits (:func:`_wide`).
+_WIDE_KINDS: Final = frozenset({"phone", "credit-card"})
 #: File extensions that are no top-level domain: ``logo@2x.png`` is an asset name, not an address.
 _FILE_EXTENSIONS: Final = frozenset(
     ("png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "bmp", "pdf", "css", "js", "json", "txt", "html", "xml")
@@ -270,8 +338,10 @@ _FILE_EXTENSIONS: Final = frozenset(
 
 #: Compiled with re.ASCII: ``\w`` in the look-arounds means an ASCII word character, so a value right after a CJK
 #: character (a letter to Python) is found: ``银行卡号是6222026825296100``.
+#: Phone and card numbers are read in full-width digits too (:func:`_wide`), as both guards' stream hold-back does
+#: (``stream_window``); their validators fold the widths (``pattern_validators.fold_wide``).
 PATTERNS: Final[dict[str, re.Pattern[str]]] = {
-    kind: re.compile(source, re.ASCII) for kind, (source, _) in _DEFS.items()
+    kind: re.compile(_wide(source) if kind in _WIDE_KINDS else source, re.ASCII) for kind, (source, _) in _DEFS.items()
 }
 
 VALIDATORS: Final[dict[str, Callable[[str], bool]]] = {
@@ -281,7 +351,7 @@ VALIDATORS: Final[dict[str, Callable[[str], bool]]] = {
     "secret-assignment": secret_value_ok,
     "iban": iban_ok,
     "ssn": ssn_ok,
-    "phone": lambda value: phone_ok(value) and national_length_ok(value),
+    "phone": lambda value: phone_ok(value) and national_length_ok(fold_wide(value)),
     "ipv4": ip_ok,
     "ipv6": ip_ok,
     "btc-address": btc_address_ok,
@@ -537,6 +607,8 @@ def needle_characters(kind: str) -> frozenset[str]:
         return frozenset(_OWN_TAIL_TESTS[kind][1])
     characters: set[str] = set()
     for group in _NEEDLES[kind]:
+        if group is _DIGIT or group is _DIGIT_RUN:  # full-width digits too: the phone and card patterns read them
+            characters.update(_WIDE_DIGITS)
         for needle in _DIGIT if group is _DIGIT or group is _DIGIT_RUN else group:
             characters.update(needle)
     return frozenset(characters)

@@ -100,8 +100,9 @@ _SSN_WORDS: Final = re.compile(
     r"(?i:\b(?:ssn|social\s+security(?:\s+(?:number|no\.?|#))?)\s*(?:#|:|=|is|was)?\s*)(\d{9})(?!\d)", _A
 )
 #: Cheap tests before the patterns run, each true of every match (so of any text holding one): a phone number has
-#: eight digits or more with only separators between them, an identity number six digits in a row.
-_PHONE_DIGITS: Final = re.compile(r"\d[\d .()/-]{6,}\d")
+#: eight digits or more with only separators between them (ASCII or full-width ``-``, ``(``, ``)``), an identity number
+#: six digits in a row.
+_PHONE_DIGITS: Final = re.compile(r"\d[\d .()/\-\uff0d\uff08\uff09]{6,}\d")
 _SIX_DIGITS: Final = re.compile(r"\d{6}")
 _SSN_NEEDLE: Final = re.compile(r"(?i)ssn|social")
 _OWN_SECRETS: Final[dict[str, re.Pattern[str]]] = {

@@ -43,12 +43,15 @@ from processors.builtin.pii_patterns import OWN_SPAN
 
 _ALNUM: Final = string.ascii_letters + string.digits
 _HEX: Final = string.hexdigits
+#: Full-width digits (U+FF10 to U+FF19): phone and card numbers may be typed in them (``patterns``' phone and card
+#: patterns read them, with full-width ``+()-``), so the hold-back keeps their runs as it keeps ASCII ones.
+_WIDE_DIGITS: Final = "".join(chr(0xFF10 + d) for d in range(10))
 
 #: The characters a match of the kind may begin with (the hold starts at the first of them in the trailing run:
 #: "). " ends no phone number and begins none). Kinds not listed may begin with any of their characters.
 STARTERS: Final[dict[str, frozenset[str]]] = {
-    "phone": frozenset(string.digits + "+("),
-    "credit-card": frozenset(string.digits),
+    "phone": frozenset(string.digits + _WIDE_DIGITS + "+(\uff0b\uff08"),
+    "credit-card": frozenset(string.digits + _WIDE_DIGITS),
     "ssn": frozenset(string.digits),
     "ipv4": frozenset(string.digits),
     "email": frozenset(_ALNUM + "._%+-"),
@@ -59,12 +62,13 @@ STARTERS: Final[dict[str, frozenset[str]]] = {
 #: Every character a match of the kind may contain, or that may follow one and still change it (a superset).
 TAIL_CHARS: Final[dict[str, frozenset[str]]] = {
     "email": frozenset(_ALNUM + "._%+'-@:"),
-    "credit-card": frozenset(string.digits + " -"),
+    "credit-card": frozenset(string.digits + _WIDE_DIGITS + " -\uff0d"),
     "iban": frozenset(string.ascii_uppercase + string.digits + " "),
     "ssn": frozenset(string.digits + "-"),
     "ipv4": frozenset(string.digits + "."),
     "ipv6": frozenset(_HEX + ":."),
-    "phone": frozenset(string.digits + "+() .-_"),  # "_": an underscore and a digit part two numbers (#25)
+    # "_": an underscore and a digit part two numbers (#25)
+    "phone": frozenset(string.digits + _WIDE_DIGITS + "+() .-_\uff0b\uff08\uff09\uff0d"),
     "uuid": frozenset(_HEX + "-"),
     "btc-address": frozenset(_ALNUM),
     "eth-address": frozenset(_HEX + "x"),
