@@ -84,7 +84,7 @@ VARIANTS: dict[str, Variant] = {
         Variant("chars4+words C=4 passages joint", ("chars4", "words"), 4.0, passages=1, passage_joint=True),
     )
 }
-DEFAULT_VARIANT = "chars4+words C=4"
+DEFAULT_VARIANT = "chars4+words C=4 passages joint"
 
 
 def load_rows(data: Path = DATA, families: Iterable[str] | None = None) -> list[dict[str, Any]]:
