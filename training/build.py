@@ -33,7 +33,7 @@ MODEL_PATH = ROOT / "processors" / "builtin" / MODEL_FILE
 CARD = Path(__file__).resolve().parent / "MODEL_CARD.md"
 #: The variants the card measures leaving one source family out (each costs a fit per family; the others can be
 #: measured by naming them with --measure), and those it measures leaving one category out too (nine fits each).
-CARD_VARIANTS = ("chars4+words C=4", "chars3-5+words C=4")
+CARD_VARIANTS = ("chars4+words C=4 passages joint", "chars4+words C=4")
 CATEGORY_VARIANTS: tuple[str, ...] = ()
 START = "<!-- figures:start (written by python -m training.build --card; do not edit by hand) -->"
 END = "<!-- figures:end -->"

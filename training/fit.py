@@ -84,7 +84,7 @@ VARIANTS: dict[str, Variant] = {
         Variant("chars4+words C=4 passages joint", ("chars4", "words"), 4.0, passages=1, passage_joint=True),
     )
 }
-DEFAULT_VARIANT = "chars4+words C=4"
+DEFAULT_VARIANT = "chars4+words C=4 passages joint"
 
 
 def load_rows(data: Path = DATA, families: Iterable[str] | None = None) -> list[dict[str, Any]]:
@@ -329,9 +329,10 @@ def train(
         idf=final.idf,
         weights=final.weights,
         intercept=final.intercept,
-        platt_a=platt_a,
-        platt_b=platt_b,
-        platt_windows=platt_windows,
+        # The calibration the threshold was chosen on (a joint fit refits the window terms too).
+        platt_a=calibrating.platt_a,
+        platt_b=calibrating.platt_b,
+        platt_windows=calibrating.platt_windows,
         passage_platt=calibrating.passage_platt,
         passage_min_windows=calibrating.passage_min_windows,
         passage_joint=calibrating.passage_joint,

@@ -150,7 +150,12 @@ def built_default() -> Path:
 
 
 def test_the_shipped_variant_is_length_aware_and_its_one_input_twin_is_kept_to_compare() -> None:
-    assert VARIANTS[DEFAULT_VARIANT].length_aware
+    """The shipped variant is the length-aware window model reading passages with one joint calibration; the
+    window-only model and its one-input twin are kept to compare."""
+    shipped = VARIANTS[DEFAULT_VARIANT]
+    assert shipped.length_aware and shipped.passages == 1 and shipped.passage_joint
+    windows = VARIANTS["chars4+words C=4"]
+    assert dataclasses.replace(windows, name=DEFAULT_VARIANT, passages=1, passage_joint=True) == shipped
     twin = VARIANTS["chars4+words C=4 one-input calibration"]
     assert not twin.length_aware
-    assert dataclasses.replace(twin, name=DEFAULT_VARIANT, length_aware=True) == VARIANTS[DEFAULT_VARIANT]
+    assert dataclasses.replace(twin, name=windows.name, length_aware=True) == windows

@@ -27,17 +27,27 @@ pytest.importorskip("sklearn")
 pytestmark = pytest.mark.timeout(900)
 
 PASSAGES = "chars4+words C=4 passages"
+JOINT = "chars4+words C=4 passages joint"
+
+
+def trained_variant(name: str, folder: Path) -> tuple[InjectionModel, OutOfFold, Path]:
+    rows = [row for index, row in enumerate(load_rows()) if index % 20 == 0]
+    variant = VARIANTS[name]
+    measured = OutOfFold([], [])
+    model = train(rows, variant, FeatureCache(variant.kinds), readings=measured)
+    path = folder / "model.json.gz"
+    export(model, path)
+    return model, measured, path
 
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[InjectionModel, OutOfFold, Path]:
-    rows = [row for index, row in enumerate(load_rows()) if index % 20 == 0]
-    variant = VARIANTS[PASSAGES]
-    measured = OutOfFold([], [])
-    model = train(rows, variant, FeatureCache(variant.kinds), readings=measured)
-    path = tmp_path_factory.mktemp("models") / "passages.json.gz"
-    export(model, path)
-    return model, measured, path
+    return trained_variant(PASSAGES, tmp_path_factory.mktemp("passages"))
+
+
+@pytest.fixture(scope="module")
+def trained_joint(tmp_path_factory: pytest.TempPathFactory) -> tuple[InjectionModel, OutOfFold, Path]:
+    return trained_variant(JOINT, tmp_path_factory.mktemp("joint"))
 
 
 def test_the_threshold_keeps_the_out_of_fold_false_positive_rate(
@@ -52,6 +62,24 @@ def test_the_threshold_keeps_the_out_of_fold_false_positive_rate(
     assert measured.scores == [model.probability_of(reading) for reading in measured.readings]
     # The window-only threshold, for comparing with the model before passages.
     assert 0.0 < model.meta["window_threshold"] <= 1.0
+
+
+def test_a_joint_model_scores_texts_as_its_threshold_was_chosen(
+    trained_joint: tuple[InjectionModel, OutOfFold, Path],
+) -> None:
+    """The joint fit refits the window terms with the passage terms: the model (and its file) must keep the refitted
+    window terms, not the window-only fit's, or its scores are not those the threshold was chosen on (2026-12-07: a
+    shipped joint model scored "You're doing great." 0.71)."""
+    model, measured, path = trained_joint
+    assert model.passage_joint
+    assert measured.scores == [model.probability_of(reading) for reading in measured.readings]
+    read = InjectionModel.read(path)
+    assert (read.platt_a, read.platt_b, read.platt_windows) == pytest.approx(
+        (model.platt_a, model.platt_b, model.platt_windows), abs=1e-6
+    )
+    assert read.passage_joint
+    benign = [score for score, label in zip(measured.scores, measured.labels, strict=True) if not label]
+    assert sum(score >= model.threshold for score in benign) <= TARGET_FPR * len(benign)
 
 
 def test_the_model_file_keeps_the_passage_calibration(trained: tuple[InjectionModel, OutOfFold, Path]) -> None:

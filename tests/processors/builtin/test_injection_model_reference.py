@@ -23,8 +23,10 @@ from hypothesis import strategies as st
 from processors.builtin.injection_model import (
     GRAM_SIZES,
     InjectionModel,
+    Reading,
     injection_score,
     model_text,
+    passage_spans,
     shipped_model,
     window_starts,
 )
@@ -82,8 +84,32 @@ def reference_decision_and_windows(model: InjectionModel, text: str) -> tuple[fl
     return max(decision(s, min(padded_length, s + model.window + 2)) for s in starts), len(starts)
 
 
+def reference_passages(model: InjectionModel, text: str) -> tuple[float, int]:
+    """The highest passage's decision and how many passages (``(0.0, 0)``: the model reads no passages here): each
+    passage (where :func:`passage_spans` cuts; its cutting has tests of its own) read as a text of its own would be,
+    its features those starting in it (the first passage's with the leading pad's, the last's with the trailing
+    pad's), over its length and two pads."""
+    normalised = reference_model_text(text)
+    windows = reference_decision_and_windows(model, text)[1]
+    if model.passage_platt is None or windows < model.passage_min_windows:
+        return 0.0, 0
+    features = reference_features(normalised, model.kinds)
+    positions = [position for position, _ in features]
+    weight = weights_of(model)
+    padded_length = len(normalised) + 2
+    decisions = []
+    for start, stop in passage_spans(normalise(text), normalised):
+        low = 0 if start == 0 else start + 1
+        high = padded_length if stop == len(normalised) else stop + 1
+        inside = features[bisect.bisect_left(positions, low) : bisect.bisect_left(positions, high)]
+        decisions.append(
+            model.intercept + math.fsum(weight.get(f, 0.0) for _, f in inside) / math.sqrt(stop - start + 2)
+        )
+    return max(decisions), len(decisions)
+
+
 def reference_score(model: InjectionModel, text: str) -> float:
-    return model.probability(*reference_decision_and_windows(model, text))
+    return model.probability_of(Reading(*reference_decision_and_windows(model, text), *reference_passages(model, text)))
 
 
 def assert_same(model: InjectionModel, text: str) -> None:
@@ -91,7 +117,13 @@ def assert_same(model: InjectionModel, text: str) -> None:
     decision, windows = model.decision_and_windows(text)
     assert windows == expected_windows
     assert decision == pytest.approx(expected_decision, abs=TOLERANCE * max(1.0, abs(expected_decision)) * 100)
-    assert model.score(text) == pytest.approx(model.probability(expected_decision, expected_windows), abs=TOLERANCE)
+    expected_passage, expected_passages = reference_passages(model, text)
+    reading = model.reading(text)
+    assert reading.passages == expected_passages
+    assert reading.passage_decision == pytest.approx(
+        expected_passage, abs=TOLERANCE * max(1.0, abs(expected_passage)) * 100
+    )
+    assert model.score(text) == pytest.approx(reference_score(model, text), abs=TOLERANCE)
 
 
 def corpus_texts() -> list[str]:
