@@ -276,6 +276,7 @@ async def _serve(
         window.close()
         return 0 if ok else 1
     await quit_requested.wait()
+    window.commit_pending_edits()  # before anything awaits: a value still waiting to be committed joins the save
     await warmed(warming)
     await workspace.shutdown()  # stops a streaming reply (saving what it showed), flushes the design, closes the store
     window.close()  # still open when the quit came from the OS (the macOS Dock's Quit) rather than the window

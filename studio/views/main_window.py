@@ -581,6 +581,11 @@ class MainWindow(QMainWindow):
         for action, pane in ((self.editor_pane_action, self.left_column), (self.inspector_pane_action, self.inspector)):
             action.setChecked(not pane.isHidden())
 
+    def commit_pending_edits(self) -> None:
+        """Commit what the user typed that still waits for typing to pause (an option's value), so that the quit's
+        save has it: a value typed just before the window closes, Ctrl+Q or a logout is not lost."""
+        self.options.flush()
+
     def closeEvent(self, event: QCloseEvent) -> None:
         self._settings().setValue("window/geometry", self.saveGeometry())
         self.layout_memory.save()

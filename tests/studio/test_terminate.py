@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 EDITED = "terminate-driver: edited"
 #: What the driver adds to the output chain.
 ADDED = "RegexFilter"
+#: The option the "option" driver types into (and what), still waiting for typing to pause when the signal comes.
+TYPED_OPTION, TYPED = "stream_carryover_size", "77"
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -47,6 +50,18 @@ def wait_for_line(process: subprocess.Popen[str], line: str) -> None:
             return
     _, errors = process.communicate(timeout=60)
     raise AssertionError(f"no {line!r} before the process ended ({process.returncode}):\n{''.join(seen)}{errors}")
+
+
+def saved_output_entries(data: Path) -> list[Any]:
+    from studio.design.agent_design import AgentDesign
+    from studio.store.database import Store
+
+    async def read() -> list[Any]:
+        async with Store(f"sqlite:///{data / 'studio.db'}") as store:
+            designs = await store.list_designs()
+            return [entry for record in designs for entry in AgentDesign.from_json(record.json_text).output]
+
+    return asyncio.run(read())
 
 
 def saved_output_chains(data: Path) -> list[list[str]]:
@@ -75,6 +90,22 @@ def test_an_edit_just_before_a_termination_signal_is_saved_and_the_status_says_w
     assert chain.count(ADDED) == 1, chain  # the edit was saved
     assert "Traceback" not in errors, errors
     assert process.returncode == 128 + number, errors
+
+
+def test_an_option_typed_just_before_a_termination_signal_is_saved(tmp_path: Path) -> None:
+    """The options form waits for typing to pause before it commits a value (``COMMIT_DELAY_MS``): the quit path
+    commits it first, so a value typed just before the window closes, Ctrl+Q or a signal is not lost."""
+    process = start("-m", "tests.studio.test_terminate", str(tmp_path), "option")
+    try:
+        wait_for_line(process, EDITED)
+        process.send_signal(signal.SIGTERM)
+        _, errors = process.communicate(timeout=90)
+    finally:
+        process.kill()
+    added = [entry for entry in saved_output_entries(tmp_path) if entry.type == ADDED]
+    assert len(added) == 1, errors
+    assert added[0].options.get(TYPED_OPTION) == int(TYPED), (added[0].options, errors)
+    assert process.returncode == 128 + signal.SIGTERM, errors
 
 
 SLOW_QUIT = """
@@ -133,12 +164,15 @@ def test_the_handlers_from_before_are_restored_when_the_block_ends() -> None:
         signal.signal(signal.SIGTERM, before)
 
 
-def drive(data: Path) -> int:
-    """The driver: the real studio, an edit through the chain editor once the workspace is open, then a line."""
-    from PySide6.QtCore import QTimer
+def drive(data: Path, mode: str = "chain") -> int:
+    """The driver: the real studio, an edit through the chain editor once the workspace is open (``option``: then a
+    value typed into the new entry's options, still waiting to be committed), then a line."""
+    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
     from studio import app as studio_app
+    from studio.system import warm_up
     from studio.views.main_window import MainWindow
 
     app = QApplication(sys.argv[:1])  # studio_app.main() takes this one over
@@ -149,8 +183,21 @@ def drive(data: Path) -> int:
             QTimer.singleShot(20, when_ready)
             return
         window = windows[0]
+        warming = warm_up._started  # the quit waits for it: the typed value must not commit itself meanwhile
+        if mode == "option" and (warming is None or not warming.done()):
+            QTimer.singleShot(20, when_ready)
+            return
         window.chains.add_entry(ADDED, "output")
         assert window.workspace.designs.autosave.isActive(), "the edit waits for the autosave"
+        if mode == "option":
+            uid = window.workspace.document.chain("output")[-1].uid
+            window.options.show_entry(uid)
+            field = window.options.editor(TYPED_OPTION)
+            field.setFocus()
+            QTest.keyClick(field, "a", Qt.KeyboardModifier.ControlModifier)
+            QTest.keyClicks(field, TYPED)
+            entry = window.workspace.document.entry(uid)
+            assert entry is not None and TYPED_OPTION not in entry.options, "the value waits for typing to pause"
         print(EDITED, flush=True)
 
     QTimer.singleShot(0, when_ready)
@@ -158,4 +205,4 @@ def drive(data: Path) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(drive(Path(sys.argv[1])))
+    raise SystemExit(drive(Path(sys.argv[1]), *sys.argv[2:]))
