@@ -109,7 +109,7 @@ def main() -> None:
     old = option("--old")
     if old is not None:
         starts.append(Start(f"python -m studio in {old}", [sys.executable, "-m", "studio"], Path(old).resolve()))
-    began, load = time.strftime("%H:%M", time.gmtime()), os.getloadavg()[0]
+    began, load = time.strftime("%Y-%m-%d %H:%M", time.gmtime()), os.getloadavg()[0]
     for round_ in range(runs + 1):  # round 0 warms the caches and is not counted
         for start in starts:
             shown, cpu = window(start)
@@ -122,7 +122,8 @@ def main() -> None:
             start.help_cpu.append(cpu)
             start.help_wall.append(wall)
     print(
-        f"{time.strftime('%Y-%m-%d', time.gmtime())} {began}-{time.strftime('%H:%M', time.gmtime())} UTC, "
+        # the start's date with the start's time (a run across midnight printed the end's date before the start's time)
+        f"{began}-{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, "
         f"load average {load:.1f} before, {os.getloadavg()[0]:.1f} after; {runs} runs each, in turn"
     )
     first = starts[0]
