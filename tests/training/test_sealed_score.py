@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from processors.builtin.injection_model import shipped_model
+from training.fit import DEFAULT_VARIANT
 from training.sealed_score import main, table
 
 ROWS = [
@@ -36,7 +37,7 @@ def test_the_command_names_the_model_and_the_set(tmp_path: Path, capsys: pytest.
     path.write_text("\n".join(json.dumps(row, ensure_ascii=False) for row in ROWS) + "\n", encoding="utf-8")
     assert main([str(path)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("model: chars4+words C=4, ")
+    assert out.startswith(f"model: {DEFAULT_VARIANT}, ")
     assert f"{path} (4 texts)" in out
 
 
@@ -71,7 +72,7 @@ def test_as_detector_the_header_names_the_threshold_it_flags_at(
     fitted = shipped_model().threshold
     assert main([str(path), "--as-detector"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
-    assert first.startswith("model: chars4+words C=4, ")
+    assert first.startswith(f"model: {DEFAULT_VARIANT}, ")
     assert ", threshold 0.700 (the detector's default" in first
     assert f"the model's fitted {fitted:.3f} not used" in first
     assert main([str(path)]) == 0
