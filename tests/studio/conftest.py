@@ -109,6 +109,20 @@ def in_language(qapp: QApplication) -> Iterator[Any]:
     i18n.install(qapp, "en")
 
 
+@pytest.fixture
+def text_size(qapp: QApplication) -> Iterator[Any]:
+    """``text_size(2.0)`` sets the application's text at 200 %; the font comes back after the test."""
+    original = qapp.font()
+
+    def scale(factor: float) -> None:
+        font = qapp.font()
+        font.setPointSizeF(original.pointSizeF() * factor)
+        qapp.setFont(font)
+
+    yield scale
+    qapp.setFont(original)
+
+
 # ------------------------------------------------------------------------------------- designs' user files
 #: A user processor file (tests/studio/design/test_build.py, test_export.py): ``ShoutBlocker`` refuses capitals.
 PROCESSOR_FILE = '''

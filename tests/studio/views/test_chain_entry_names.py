@@ -8,7 +8,6 @@ each row is as tall as its lines, and the tooltip starts with the whole name and
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,19 +22,6 @@ from studio.views.chain_editor import NAME_LINES, wrap_name
 from tests.studio.conftest import open_studio, run
 
 LAPTOP = (1366, 768)
-
-
-@pytest.fixture
-def text_size(qapp: QApplication) -> Iterator[Any]:
-    original = qapp.font()
-
-    def scale(factor: float) -> None:
-        font = qapp.font()
-        font.setPointSizeF(original.pointSizeF() * factor)
-        qapp.setFont(font)
-
-    yield scale
-    qapp.setFont(original)
 
 
 def _shown(view: QListView, row: int) -> tuple[list[str], int]:

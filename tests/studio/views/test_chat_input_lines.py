@@ -8,28 +8,14 @@ with Chinese, from a taller fallback font, taller still).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from PySide6.QtGui import QTextDocument
-from PySide6.QtWidgets import QApplication, QPlainTextDocumentLayout
+from PySide6.QtWidgets import QPlainTextDocumentLayout
 
 from studio.models.chat_list_model import ChatListModel
 from studio.views.chat_view import ChatView
-
-
-@pytest.fixture
-def text_size(qapp: QApplication) -> Iterator[Any]:
-    original = qapp.font()
-
-    def scale(factor: float) -> None:
-        font = qapp.font()
-        font.setPointSizeF(original.pointSizeF() * factor)
-        qapp.setFont(font)
-
-    yield scale
-    qapp.setFont(original)
 
 
 @pytest.mark.parametrize("factor", [1.0, 2.0])

@@ -8,7 +8,6 @@ and so were its two columns of detection types. Now the title wraps and the chec
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,19 +19,6 @@ from PySide6.QtWidgets import QApplication, QLabel
 from tests.studio.conftest import open_studio, run
 
 LAPTOP = (1366, 768)
-
-
-@pytest.fixture
-def text_size(qapp: QApplication) -> Iterator[Any]:
-    original = qapp.font()
-
-    def scale(factor: float) -> None:
-        font = qapp.font()
-        font.setPointSizeF(original.pointSizeF() * factor)
-        qapp.setFont(font)
-
-    yield scale
-    qapp.setFont(original)
 
 
 @pytest.mark.parametrize("factor", [1.0, 2.0])

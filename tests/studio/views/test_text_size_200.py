@@ -8,7 +8,6 @@ what it is at 100 %, where the layout is unchanged (every tab's name whole in th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,20 +26,6 @@ from tests.studio.conftest import open_studio, run
 from tests.studio.views.lab_support import open_lab
 
 LAPTOP = (1366, 768)
-
-
-@pytest.fixture
-def text_size(qapp: QApplication) -> Iterator[Any]:
-    """``text_size(2.0)`` sets the application's text at 200 %; the font comes back after the test."""
-    original = qapp.font()
-
-    def scale(factor: float) -> None:
-        font = qapp.font()
-        font.setPointSizeF(original.pointSizeF() * factor)
-        qapp.setFont(font)
-
-    yield scale
-    qapp.setFont(original)
 
 
 def test_at_200_percent_the_window_fits_1366_px_and_the_chat_input_is_usable(

@@ -8,7 +8,6 @@ fit drops the ``process_`` all of them share before it is elided; at 100 % (room
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -26,19 +25,6 @@ from tests.support.trace_runs import RecordedRun, full_run
 @pytest.fixture(scope="module")
 def recorded() -> RecordedRun:
     return asyncio.run(full_run())
-
-
-@pytest.fixture
-def text_size(qapp: QApplication) -> Iterator[Any]:
-    original = qapp.font()
-
-    def scale(factor: float) -> None:
-        font = qapp.font()
-        font.setPointSizeF(original.pointSizeF() * factor)
-        qapp.setFont(font)
-
-    yield scale
-    qapp.setFont(original)
 
 
 def _hook_rows(view: InspectorView) -> list[tuple[str, str, int]]:
