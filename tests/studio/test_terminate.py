@@ -52,28 +52,21 @@ def wait_for_line(process: subprocess.Popen[str], line: str) -> None:
     raise AssertionError(f"no {line!r} before the process ended ({process.returncode}):\n{''.join(seen)}{errors}")
 
 
-def saved_output_entries(data: Path) -> list[Any]:
+def saved_output_lanes(data: Path) -> list[list[Any]]:
+    """Each saved design's output chain, as read back from the studio's SQLite file."""
     from studio.design.agent_design import AgentDesign
     from studio.store.database import Store
 
-    async def read() -> list[Any]:
+    async def read() -> list[list[Any]]:
         async with Store(f"sqlite:///{data / 'studio.db'}") as store:
             designs = await store.list_designs()
-            return [entry for record in designs for entry in AgentDesign.from_json(record.json_text).output]
+            return [list(AgentDesign.from_json(record.json_text).output) for record in designs]
 
     return asyncio.run(read())
 
 
 def saved_output_chains(data: Path) -> list[list[str]]:
-    from studio.design.agent_design import AgentDesign
-    from studio.store.database import Store
-
-    async def read() -> list[list[str]]:
-        async with Store(f"sqlite:///{data / 'studio.db'}") as store:
-            designs = await store.list_designs()
-            return [[entry.type for entry in AgentDesign.from_json(record.json_text).output] for record in designs]
-
-    return asyncio.run(read())
+    return [[entry.type for entry in chain] for chain in saved_output_lanes(data)]
 
 
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGINT", "SIGHUP"])
@@ -102,7 +95,7 @@ def test_an_option_typed_just_before_a_termination_signal_is_saved(tmp_path: Pat
         _, errors = process.communicate(timeout=90)
     finally:
         process.kill()
-    added = [entry for entry in saved_output_entries(tmp_path) if entry.type == ADDED]
+    added = [entry for chain in saved_output_lanes(tmp_path) for entry in chain if entry.type == ADDED]
     assert len(added) == 1, errors
     assert added[0].options.get(TYPED_OPTION) == int(TYPED), (added[0].options, errors)
     assert process.returncode == 128 + signal.SIGTERM, errors
